@@ -1,0 +1,8 @@
+# Dependencies are Debian packages: Boost (Hana, headers only) and xsimd (which needs xtl's package first).
+find_package(Boost 1.74 REQUIRED)
+find_package(xtl QUIET)
+find_package(xsimd REQUIRED)
+
+function(ctnn_link_dependencies target)
+  target_link_libraries(${target} INTERFACE Boost::headers xsimd)
+endfunction()

@@ -1,0 +1,1 @@
+# (to be written: install + export of ctnn::ctnn, package config)
