@@ -1,0 +1,10 @@
+#pragma once
+// ctnn: compile-time neural networks. The umbrella header: DSL, passes, planner, kernels, executor.
+#include <ctnn/compile.hpp>
+#include <ctnn/errors.hpp>
+#include <ctnn/frontend/dsl.hpp>
+#include <ctnn/ir/module.hpp>
+#include <ctnn/memory/buffer_info.hpp>
+#include <ctnn/pass/pipeline.hpp>
+#include <ctnn/runtime/executor.hpp>
+#include <ctnn/version.hpp>

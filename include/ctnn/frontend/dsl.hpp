@@ -1,0 +1,376 @@
+#pragma once
+// The C++ DSL: a model written as a type. Layers are types whose weights are references to the user's
+// constexpr arrays (they are never copied); a model type becomes the module's value table through one
+// pack expansion of its layers' specs (DESIGN §2).
+//
+//   inline constexpr float w1[8 * 3 * 3 * 1] = {...}, b1[8] = {...};
+//   using tiny = ctnn::dsl::sequential<
+//       ctnn::dsl::input<ctnn::f32, 1, 8, 8, 1>,
+//       ctnn::dsl::conv2d<w1, b1, ctnn::dsl::kernel<3>, ctnn::dsl::same, ctnn::dsl::relu>,
+//       ctnn::dsl::global_avg_pool, ctnn::dsl::dense<w2, b2>, ctnn::dsl::softmax>;
+//
+// Layouts: activations NHWC; conv2d weights OHWI (OHW(I/groups) when grouped); depthwise 1HWC;
+// dense [out][in]. A DAG (residual add, concat) is a dsl::graph of named nodes.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <type_traits>
+
+#include <ctnn/frontend/dsl_options.hpp>
+#include <ctnn/ir/module.hpp>
+
+namespace ctnn::dsl {
+
+// ---------------------------------------------------------------------------------------------------
+// What a layer type tells the builder.
+struct constant_spec {
+  const float* data = nullptr;
+  std::int64_t elements = 0;
+};
+
+struct layer_spec {
+  op_kind kind = op_kind::relu;
+  op_attributes attrs{};
+  std::array<constant_spec, 2> constants{};  // weights, bias
+  std::int32_t constant_count = 0;
+  std::int32_t arity = 1;  // activation inputs: 1, 2 (add, mul) or -1 (any number: concat)
+};
+
+// Marks a conv/dense without a bias: dsl::conv2d<w, dsl::no_bias, dsl::units<8>, ...>.
+struct no_bias_t {};
+inline constexpr no_bias_t no_bias{};
+
+namespace detail {
+
+template <auto& Array>
+constexpr constant_spec constant_of() {
+  using array_type = std::remove_cvref_t<decltype(Array)>;
+  if constexpr (std::is_same_v<array_type, no_bias_t>) {
+    return {};
+  } else {
+    static_assert(std::is_array_v<array_type> && std::is_same_v<std::remove_cv_t<std::remove_extent_t<array_type>>, float>,
+                  "ctnn::dsl: weights and biases must be constexpr float arrays (e.g. inline constexpr float w[N]).");
+    return {Array, static_cast<std::int64_t>(std::size(Array))};
+  }
+}
+
+template <op_kind Kind, auto& Weights, auto& Bias, class... Options>
+constexpr layer_spec weighted_layer() {
+  static_assert((layer_option<Options> && ...),
+                "ctnn::dsl: an option of this layer is not a layer option (kernel<>, stride<>, dilation<>, same, "
+                "valid, pads<>, groups<>, multiplier<>, units<>, relu, relu6, sigmoid, tanh).");
+  layer_spec s{Kind, attributes_from<Options...>(), {constant_of<Weights>(), constant_of<Bias>()}, 2, 1};
+  if (s.constants[1].data == nullptr) s.constant_count = 1;
+  return s;
+}
+
+}  // namespace detail
+
+// ---------------------------------------------------------------------------------------------------
+// Inputs.
+template <dtype Type, std::int32_t... Dims>
+struct input {
+  static_assert(sizeof...(Dims) >= 1 && sizeof...(Dims) <= max_rank, "ctnn::dsl::input<type, dims...>: rank 1 to 6.");
+  static_assert(((Dims > 0) && ...), "ctnn::dsl::input<type, dims...>: every extent must be positive.");
+  static constexpr dtype type = Type;
+  static constexpr shape dims = make_shape(Dims...);
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Layers with weights.
+template <auto& Weights, auto& Bias, class... Options>
+struct conv2d {
+  static constexpr layer_spec spec() { return detail::weighted_layer<op_kind::conv2d, Weights, Bias, Options...>(); }
+};
+template <auto& Weights, auto& Bias, class... Options>
+struct depthwise_conv2d {
+  static constexpr layer_spec spec() {
+    return detail::weighted_layer<op_kind::depthwise_conv2d, Weights, Bias, Options...>();
+  }
+};
+template <auto& Weights, auto& Bias, class... Options>
+struct dense {
+  static constexpr layer_spec spec() { return detail::weighted_layer<op_kind::dense, Weights, Bias, Options...>(); }
+};
+
+// Pooling.
+template <class... Options>
+struct max_pool {
+  static_assert((layer_option<Options> && ...), "ctnn::dsl::max_pool<options...>: kernel<>, stride<>, same/valid/pads<>.");
+  static constexpr layer_spec spec() { return {op_kind::max_pool, attributes_from<Options...>(), {}, 0, 1}; }
+};
+template <class... Options>
+struct avg_pool {
+  static_assert((layer_option<Options> && ...), "ctnn::dsl::avg_pool<options...>: kernel<>, stride<>, same/valid/pads<>.");
+  static constexpr layer_spec spec() { return {op_kind::avg_pool, attributes_from<Options...>(), {}, 0, 1}; }
+};
+struct global_avg_pool {
+  static constexpr layer_spec spec() { return {op_kind::global_avg_pool, {}, {}, 0, 1}; }
+};
+
+// Activations: layers of their own, and options of conv/dense/add/mul (fused).
+namespace detail {
+template <op_kind Kind, activation Fused>
+struct activation_layer {
+  static constexpr void apply(op_attributes& a) { a.fused = Fused; }
+  static constexpr layer_spec spec() { return {Kind, {}, {}, 0, 1}; }
+};
+}  // namespace detail
+struct relu : detail::activation_layer<op_kind::relu, activation::relu> {};
+struct relu6 : detail::activation_layer<op_kind::relu6, activation::relu6> {};
+struct sigmoid : detail::activation_layer<op_kind::sigmoid, activation::sigmoid> {};
+struct tanh : detail::activation_layer<op_kind::tanh, activation::tanh> {};
+
+struct softmax {
+  static constexpr layer_spec spec() { return {op_kind::softmax, {}, {}, 0, 1}; }
+};
+
+// Shape changes. reshape<dims...>: 0 keeps the input's extent, -1 is inferred (one at most).
+template <std::int32_t... Dims>
+struct reshape {
+  static constexpr layer_spec spec() {
+    op_attributes a{};
+    a.target = make_shape(Dims...);
+    return {op_kind::reshape, a, {}, 0, 1};
+  }
+};
+using flatten = reshape<0, -1>;
+
+// pad<before0, after0, before1, after1, ...>: one pair per dimension; pad_value<> is not needed: 0.
+template <std::int32_t... BeforeAfter>
+struct pad {
+  static_assert(sizeof...(BeforeAfter) % 2 == 0, "ctnn::dsl::pad<before0, after0, before1, after1, ...>: pairs.");
+  static_assert(((BeforeAfter >= 0) && ...), "ctnn::dsl::pad<>: pads must be >= 0.");
+  static constexpr layer_spec spec() {
+    op_attributes a{};
+    std::size_t i = 0;
+    ((a.pads[i++] = BeforeAfter), ...);
+    return {op_kind::pad, a, {}, 0, 1};
+  }
+};
+
+// Joins (graph nodes with several inputs).
+template <class... Options>
+struct add {
+  static constexpr layer_spec spec() { return {op_kind::add, attributes_from<Options...>(), {}, 0, 2}; }
+};
+template <class... Options>
+struct mul {
+  static constexpr layer_spec spec() { return {op_kind::mul, attributes_from<Options...>(), {}, 0, 2}; }
+};
+template <std::int32_t Axis = -1>
+struct concat {
+  static constexpr layer_spec spec() {
+    op_attributes a{};
+    a.axis = Axis;
+    return {op_kind::concat, a, {}, 0, -1};
+  }
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Module building, shared by sequential and graph.
+namespace detail {
+
+template <class Module>
+constexpr std::int32_t add_input(Module& m, dtype type, const shape& dims, const name& label) {
+  tensor t{};
+  t.label = label;
+  t.dims = dims;
+  t.type = type;
+  t.role = tensor_role::input;
+  t.io_index = m.input_count;
+  const std::int32_t id = m.add_tensor(t);
+  m.inputs[static_cast<std::size_t>(m.input_count++)] = id;
+  return id;
+}
+
+// Appends one op: its constants, the node and its output tensor. Returns the output tensor id.
+template <class Module, class Inputs>
+constexpr std::int32_t add_layer(Module& m, const layer_spec& spec, const name& label, const Inputs& inputs,
+                                 std::int32_t input_count) {
+  const std::int32_t node_id = m.node_count++;
+  node& n = m.node_at(node_id);
+  n.kind = spec.kind;
+  n.label = label;
+  n.attrs = spec.attrs;
+  if (input_count > static_cast<std::int32_t>(max_node_inputs) - spec.constant_count) {
+    m.fail({error_code::too_many_inputs, node_id, spec.kind, {}, {}, input_count, max_node_inputs});
+    input_count = 1;
+  }
+  for (std::int32_t i = 0; i < input_count; ++i) n.inputs[static_cast<std::size_t>(i)] = inputs[static_cast<std::size_t>(i)];
+  n.input_count = input_count;
+  for (std::int32_t c = 0; c < spec.constant_count; ++c) {
+    tensor t{};
+    t.label = numbered(label.view(), static_cast<std::size_t>(c));
+    t.dims = make_shape(spec.constants[static_cast<std::size_t>(c)].elements);
+    t.role = tensor_role::constant;
+    t.data.f32 = spec.constants[static_cast<std::size_t>(c)].data;
+    n.inputs[static_cast<std::size_t>(n.input_count++)] = m.add_tensor(t);
+  }
+  // A weighted layer without a bias keeps the bias slot, empty, so operands stay (data, weights, bias).
+  if (spec.constant_count == 1) n.inputs[static_cast<std::size_t>(n.input_count++)] = -1;
+  tensor out{};
+  out.label = label;
+  out.producer = node_id;
+  n.output = m.add_tensor(out);
+  return n.output;
+}
+
+constexpr void mark_output(auto& m, std::int32_t tensor_id) {
+  tensor& t = m.tensor_at(tensor_id);
+  t.role = tensor_role::output;
+  t.io_index = m.output_count;
+  m.outputs[static_cast<std::size_t>(m.output_count++)] = tensor_id;
+}
+
+template <class... Layers>
+constexpr std::size_t constant_total() {
+  const std::array<std::int32_t, sizeof...(Layers)> counts{Layers::spec().constant_count...};
+  std::size_t total = 0;
+  for (auto c : counts) total += static_cast<std::size_t>(c);
+  return total;
+}
+
+}  // namespace detail
+
+// A chain: each layer consumes the previous layer's output; the last layer's output is the model's.
+template <class Input, class... Layers>
+struct sequential {
+  static_assert(sizeof...(Layers) > 0, "ctnn::dsl::sequential<input<...>, layers...>: at least one layer.");
+  using module_type = module<1 + sizeof...(Layers) + detail::constant_total<Layers...>(), sizeof...(Layers)>;
+
+  static constexpr module_type build() {
+    constexpr std::array<layer_spec, sizeof...(Layers)> specs{Layers::spec()...};
+    static_assert([&] {
+      for (const auto& s : specs) if (s.arity != 1) return false;
+      return true;
+    }(), "ctnn::dsl::sequential: add, mul and concat take several inputs; write the model as a ctnn::dsl::graph.");
+    module_type m{};
+    m.model_name = name{"sequential"};
+    std::int32_t previous = detail::add_input(m, Input::type, Input::dims, name{"input"});
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+      const std::array<std::int32_t, 1> from{previous};
+      previous = detail::add_layer(m, specs[i], numbered(name_of(specs[i].kind), i), from, 1);
+    }
+    detail::mark_output(m, previous);
+    return m;
+  }
+};
+
+// ---------------------------------------------------------------------------------------------------
+// A DAG of named nodes: node<"name", layer, "input names"...>; inputs are node<"x", input<...>>.
+//
+//   using block = dsl::graph<dsl::outputs<"out">,
+//       dsl::node<"x", dsl::input<f32, 1, 8, 8, 4>>,
+//       dsl::node<"c", dsl::conv2d<w, b, dsl::kernel<3>, dsl::same>, "x">,
+//       dsl::node<"out", dsl::add<dsl::relu>, "x", "c">>;
+template <fixed_string Name, class Layer, fixed_string... Inputs>
+struct node {
+  static constexpr name label{Name.view()};
+  static constexpr std::array<name, sizeof...(Inputs)> inputs{name{Inputs.view()}...};
+  using layer = Layer;
+};
+
+template <fixed_string... Names>
+struct outputs {
+  static constexpr std::array<name, sizeof...(Names)> names{name{Names.view()}...};
+};
+
+namespace detail {
+
+template <class T> struct is_input : std::false_type {};
+template <dtype Type, std::int32_t... Dims> struct is_input<input<Type, Dims...>> : std::true_type {};
+
+// What the builder needs of a graph node, as a value.
+struct graph_entry {
+  name label{};
+  bool is_input = false;
+  dtype type = dtype::f32;
+  shape dims{};
+  layer_spec spec{};
+  std::array<name, max_node_inputs> inputs{};
+  std::int32_t input_count = 0;
+};
+
+template <class Node>
+constexpr graph_entry entry_of() {
+  graph_entry e{};
+  e.label = Node::label;
+  using layer = typename Node::layer;
+  if constexpr (is_input<layer>::value) {
+    e.is_input = true;
+    e.type = layer::type;
+    e.dims = layer::dims;
+  } else {
+    e.spec = layer::spec();
+    static_assert(Node::inputs.size() <= max_node_inputs, "ctnn::dsl::node: at most ctnn::max_node_inputs inputs.");
+    static_assert(Node::inputs.size() > 0, "ctnn::dsl::node: a layer node names at least one input node.");
+    for (std::size_t i = 0; i < Node::inputs.size(); ++i) e.inputs[i] = Node::inputs[i];
+    e.input_count = static_cast<std::int32_t>(Node::inputs.size());
+  }
+  return e;
+}
+
+template <class... Nodes>
+constexpr std::size_t input_node_count() {
+  const std::array<bool, sizeof...(Nodes)> inputs{is_input<typename Nodes::layer>::value...};
+  std::size_t n = 0;
+  for (bool b : inputs) n += b ? 1 : 0;
+  return n;
+}
+
+}  // namespace detail
+
+template <class Outputs, class... Nodes>
+struct graph {
+  static constexpr std::size_t input_nodes = detail::input_node_count<Nodes...>();
+  static constexpr std::size_t layer_nodes = sizeof...(Nodes) - input_nodes;
+  static_assert(input_nodes >= 1 && input_nodes <= max_model_io, "ctnn::dsl::graph: 1 to 8 input nodes.");
+  static_assert(layer_nodes >= 1, "ctnn::dsl::graph: at least one layer node.");
+  static_assert(Outputs::names.size() >= 1 && Outputs::names.size() <= max_model_io,
+                "ctnn::dsl::graph<outputs<names...>, nodes...>: 1 to 8 outputs.");
+  using module_type = module<sizeof...(Nodes) + detail::constant_total<typename Nodes::layer...>(), layer_nodes>;
+
+  static constexpr module_type build() {
+    constexpr std::array<detail::graph_entry, sizeof...(Nodes)> entries{detail::entry_of<Nodes>()...};
+    module_type m{};
+    m.model_name = name{"graph"};
+    // Tensor id of each entry's output, found by searching backwards (inputs are usually recent).
+    std::array<std::int32_t, sizeof...(Nodes)> produced{};
+    const auto find = [&](const name& wanted, std::size_t before) -> std::int32_t {
+      for (std::size_t k = before; k-- > 0;)
+        if (entries[k].label == wanted) return produced[k];
+      return -1;
+    };
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const auto& e = entries[i];
+      if (e.is_input) {
+        produced[i] = detail::add_input(m, e.type, e.dims, e.label);
+        continue;
+      }
+      std::array<std::int32_t, max_node_inputs> from{};
+      for (std::int32_t k = 0; k < e.input_count; ++k) {
+        from[static_cast<std::size_t>(k)] = find(e.inputs[static_cast<std::size_t>(k)], i);
+        if (from[static_cast<std::size_t>(k)] < 0) {
+          m.fail({error_code::unknown_input_name, m.node_count, e.spec.kind, {}, {}, k, static_cast<std::int64_t>(i)});
+          return m;
+        }
+      }
+      if (e.spec.arity > 0 && e.spec.arity != e.input_count)
+        m.fail({error_code::input_count_mismatch, m.node_count, e.spec.kind, {}, {}, e.spec.arity, e.input_count});
+      produced[i] = detail::add_layer(m, e.spec, e.label, from, e.input_count);
+    }
+    for (const name& out : Outputs::names) {
+      const std::int32_t t = find(out, entries.size());
+      if (t < 0) {
+        m.fail({error_code::unknown_input_name, -1, op_kind::relu, {}, {}, -1, -1});
+        return m;
+      }
+      detail::mark_output(m, t);
+    }
+    return m;
+  }
+};
+
+}  // namespace ctnn::dsl

@@ -1,0 +1,41 @@
+#pragma once
+// Errors found while compiling a model. Passes never throw: a pass that finds a problem records it in
+// the module's `error` field and later passes leave the module unchanged; compile<> then turns the
+// diagnostic into a compile error whose template arguments carry the numbers (op index, shapes, bytes).
+#include <cstdint>
+
+#include <ctnn/ir/op_kind.hpp>
+#include <ctnn/ir/shape.hpp>
+
+namespace ctnn {
+
+enum class error_code : std::uint8_t {
+  none,
+  input_shapes_differ,        // add/mul/concat inputs do not agree: `expected` vs `actual`
+  weight_count_mismatch,      // a constant has `value_b` elements where the op needs `value_a`
+  bias_count_mismatch,        // a bias has `value_b` elements where the op needs `value_a`
+  channels_not_divisible,     // conv2d groups do not divide the channels (`value_a` channels, `value_b` groups)
+  window_larger_than_input,   // a conv/pool window does not fit: input `actual`, window `value_a` x `value_b`
+  reshape_element_count,      // reshape changes the element count: `value_a` -> `value_b`
+  unsupported_rank,           // the op needs rank `value_a`, the input has rank `value_b`
+  invalid_axis,               // axis `value_a` out of range for rank `value_b`
+  unknown_input_name,         // a DSL graph node names an input no earlier node has (`value_a`: input slot)
+  too_many_inputs,            // an op has `value_a` inputs, more than ctnn::max_node_inputs (`value_b`)
+  input_count_mismatch,       // an op takes `value_a` inputs but was given `value_b`
+  unsupported_dtype,          // the op has no kernel for this dtype
+  pass_prerequisite_missing,  // a pass ran before the pass that produces what it reads
+};
+
+struct diagnostic {
+  error_code code = error_code::none;
+  std::int32_t node = -1;  // op index in execution order
+  op_kind kind = op_kind::conv2d;
+  shape expected{};
+  shape actual{};
+  std::int64_t value_a = 0;
+  std::int64_t value_b = 0;
+
+  constexpr bool failed() const { return code != error_code::none; }
+};
+
+}  // namespace ctnn

@@ -1,0 +1,50 @@
+#pragma once
+// Element types of tensors, and the mapping between a dtype value and its C++ type.
+#include <cstddef>
+#include <cstdint>
+
+namespace ctnn {
+
+enum class dtype : std::uint8_t { f32, i8, u8, i32, i64 };
+
+constexpr std::size_t size_of(dtype t) {
+  switch (t) {
+    case dtype::f32: return 4;
+    case dtype::i8: return 1;
+    case dtype::u8: return 1;
+    case dtype::i32: return 4;
+    case dtype::i64: return 8;
+  }
+  return 0;
+}
+
+constexpr const char* name_of(dtype t) {
+  switch (t) {
+    case dtype::f32: return "f32";
+    case dtype::i8: return "i8";
+    case dtype::u8: return "u8";
+    case dtype::i32: return "i32";
+    case dtype::i64: return "i64";
+  }
+  return "?";
+}
+
+namespace detail {
+template <dtype T> struct element_type_of;
+template <> struct element_type_of<dtype::f32> { using type = float; };
+template <> struct element_type_of<dtype::i8> { using type = std::int8_t; };
+template <> struct element_type_of<dtype::u8> { using type = std::uint8_t; };
+template <> struct element_type_of<dtype::i32> { using type = std::int32_t; };
+template <> struct element_type_of<dtype::i64> { using type = std::int64_t; };
+}  // namespace detail
+
+// The C++ element type stored for a dtype: element_t<dtype::f32> is float.
+template <dtype T> using element_t = typename detail::element_type_of<T>::type;
+
+// DSL spellings of the dtypes.
+inline constexpr dtype f32 = dtype::f32;
+inline constexpr dtype i8 = dtype::i8;
+inline constexpr dtype u8 = dtype::u8;
+inline constexpr dtype i32 = dtype::i32;
+
+}  // namespace ctnn

@@ -1,0 +1,53 @@
+#pragma once
+// A short, fixed-capacity name (of an op or a tensor) that lives inside constexpr tables.
+#include <array>
+#include <cstddef>
+#include <string_view>
+
+namespace ctnn {
+
+struct name {
+  static constexpr std::size_t capacity = 31;
+  std::array<char, capacity + 1> text{};
+
+  constexpr name() = default;
+  constexpr name(std::string_view s) {
+    const std::size_t n = s.size() < capacity ? s.size() : capacity;
+    for (std::size_t i = 0; i < n; ++i) text[i] = s[i];
+  }
+  constexpr std::size_t size() const {
+    std::size_t n = 0;
+    while (n < capacity && text[n] != '\0') ++n;
+    return n;
+  }
+  constexpr std::string_view view() const { return {text.data(), size()}; }
+  constexpr bool empty() const { return text[0] == '\0'; }
+  friend constexpr bool operator==(const name&, const name&) = default;
+};
+
+// Appends a decimal number to a name ("conv2d" + 3 -> "conv2d_3"), for generated op and tensor names.
+constexpr name numbered(std::string_view base, std::size_t number) {
+  std::array<char, 24> digits{};
+  std::size_t count = 0;
+  do {
+    digits[count++] = static_cast<char>('0' + number % 10);
+    number /= 10;
+  } while (number != 0);
+  name result{base};
+  std::size_t at = result.size();
+  if (at < name::capacity) result.text[at++] = '_';
+  while (count > 0 && at < name::capacity) result.text[at++] = digits[--count];
+  return result;
+}
+
+// A string usable as a template argument: dsl::node<"conv1", ...>.
+template <std::size_t N>
+struct fixed_string {
+  char text[N]{};
+  constexpr fixed_string(const char (&s)[N]) {
+    for (std::size_t i = 0; i < N; ++i) text[i] = s[i];
+  }
+  constexpr std::string_view view() const { return {text, N - 1}; }
+};
+
+}  // namespace ctnn

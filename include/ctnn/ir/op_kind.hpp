@@ -1,0 +1,68 @@
+#pragma once
+// The graph-level operator kinds, fused activations and padding modes.
+#include <cstdint>
+
+namespace ctnn {
+
+enum class op_kind : std::uint8_t {
+  conv2d,            // OHWI weights, groups >= 1
+  depthwise_conv2d,  // 1HWC weights, channel multiplier
+  dense,             // [out][in] weights; input flattened per batch
+  max_pool,
+  avg_pool,          // divides by the in-bounds count (TFLite semantics)
+  global_avg_pool,
+  add,
+  mul,
+  relu,
+  relu6,
+  sigmoid,
+  tanh,
+  softmax,           // along the last axis
+  reshape,           // also flatten
+  concat,
+  pad,
+};
+
+inline constexpr int op_kind_count = static_cast<int>(op_kind::pad) + 1;
+
+constexpr const char* name_of(op_kind k) {
+  switch (k) {
+    case op_kind::conv2d: return "conv2d";
+    case op_kind::depthwise_conv2d: return "depthwise_conv2d";
+    case op_kind::dense: return "dense";
+    case op_kind::max_pool: return "max_pool";
+    case op_kind::avg_pool: return "avg_pool";
+    case op_kind::global_avg_pool: return "global_avg_pool";
+    case op_kind::add: return "add";
+    case op_kind::mul: return "mul";
+    case op_kind::relu: return "relu";
+    case op_kind::relu6: return "relu6";
+    case op_kind::sigmoid: return "sigmoid";
+    case op_kind::tanh: return "tanh";
+    case op_kind::softmax: return "softmax";
+    case op_kind::reshape: return "reshape";
+    case op_kind::concat: return "concat";
+    case op_kind::pad: return "pad";
+  }
+  return "?";
+}
+
+// An activation applied to an op's result inside the same kernel.
+enum class activation : std::uint8_t { none, relu, relu6, sigmoid, tanh };
+
+constexpr const char* name_of(activation a) {
+  switch (a) {
+    case activation::none: return "none";
+    case activation::relu: return "relu";
+    case activation::relu6: return "relu6";
+    case activation::sigmoid: return "sigmoid";
+    case activation::tanh: return "tanh";
+  }
+  return "?";
+}
+
+// How a windowed op (conv, pool) pads its input. `same` follows TensorFlow: out = ceil(in / stride),
+// the odd pixel of padding goes to the bottom/right.
+enum class padding : std::uint8_t { valid, same, explicit_pads };
+
+}  // namespace ctnn

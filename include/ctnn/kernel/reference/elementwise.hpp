@@ -1,0 +1,72 @@
+#pragma once
+// Reference float32 element-wise ops: add and mul with numpy broadcasting, and softmax over the last axis.
+#include <array>
+#include <cmath>
+#include <cstdint>
+
+#include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/reference/activation.hpp>
+
+namespace ctnn::kernel::reference {
+
+namespace detail {
+
+// Element strides of `operand` seen through the broadcast `out` shape (0 along broadcast axes).
+constexpr std::array<std::int64_t, max_rank> broadcast_strides(const shape& operand, const shape& out) {
+  std::array<std::int64_t, max_rank> strides{};
+  std::int64_t stride = 1;
+  for (std::int32_t d = out.rank - 1; d >= 0; --d) {
+    const std::int32_t od = operand.rank - out.rank + d;
+    const std::int32_t extent = od >= 0 ? operand[od] : 1;
+    strides[static_cast<std::size_t>(d)] = extent == 1 ? 0 : stride;
+    stride *= extent;
+  }
+  return strides;
+}
+
+}  // namespace detail
+
+template <kernel_params P>
+void binary(const float* a, const float* b, float* output) {
+  constexpr auto combine = [](float x, float y) { return P.kind == op_kind::mul ? x * y : x + y; };
+  constexpr std::int64_t elements = P.out.elements();
+  if constexpr (P.in == P.out && P.in2 == P.out) {
+    for (std::int64_t i = 0; i < elements; ++i) output[i] = activate<P.fused>(combine(a[i], b[i]));
+  } else {
+    constexpr auto stride_a = detail::broadcast_strides(P.in, P.out);
+    constexpr auto stride_b = detail::broadcast_strides(P.in2, P.out);
+    std::array<std::int32_t, max_rank> index{};
+    std::int64_t ia = 0, ib = 0;
+    for (std::int64_t i = 0; i < elements; ++i) {
+      output[i] = activate<P.fused>(combine(a[ia], b[ib]));
+      // Odometer increment of the output index, updating both operand offsets.
+      for (std::int32_t d = P.out.rank - 1; d >= 0; --d) {
+        const auto du = static_cast<std::size_t>(d);
+        ia += stride_a[du];
+        ib += stride_b[du];
+        if (++index[du] < P.out[d]) break;
+        ia -= stride_a[du] * P.out[d];
+        ib -= stride_b[du] * P.out[d];
+        index[du] = 0;
+      }
+    }
+  }
+}
+
+template <kernel_params P>
+void softmax(const float* input, float* output) {
+  constexpr std::int32_t depth = P.in.last();
+  constexpr std::int64_t rows = P.in.elements() / depth;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float* x = input + r * depth;
+    float* y = output + r * depth;
+    float largest = x[0];
+    for (std::int32_t i = 1; i < depth; ++i) largest = x[i] > largest ? x[i] : largest;
+    float sum = 0.0f;
+    for (std::int32_t i = 0; i < depth; ++i) sum += (y[i] = std::exp(x[i] - largest));
+    const float scale = 1.0f / sum;
+    for (std::int32_t i = 0; i < depth; ++i) y[i] *= scale;
+  }
+}
+
+}  // namespace ctnn::kernel::reference

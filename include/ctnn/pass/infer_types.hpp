@@ -1,0 +1,201 @@
+#pragma once
+// infer_types: fills every op's output shape and dtype from its inputs and attributes, resolves padding
+// modes into explicit pads, gives weights their canonical shapes, and reports the first inconsistency.
+#include <cstdint>
+
+#include <ctnn/ir/module.hpp>
+
+namespace ctnn::pass {
+
+namespace detail {
+
+constexpr std::int32_t windowed_extent(std::int32_t in, std::int32_t kernel, std::int32_t stride, std::int32_t dilation,
+                                       std::int32_t pad_before, std::int32_t pad_after) {
+  const std::int32_t span = (kernel - 1) * dilation + 1;
+  const std::int32_t room = in + pad_before + pad_after - span;
+  return room < 0 ? 0 : room / stride + 1;
+}
+
+// TensorFlow's SAME: out = ceil(in / stride), the odd pixel of padding at the end.
+constexpr void same_padding(std::int32_t in, std::int32_t kernel, std::int32_t stride, std::int32_t dilation,
+                            std::int32_t& before, std::int32_t& after) {
+  const std::int32_t out = (in + stride - 1) / stride;
+  const std::int32_t needed = (out - 1) * stride + (kernel - 1) * dilation + 1 - in;
+  const std::int32_t total = needed > 0 ? needed : 0;
+  before = total / 2;
+  after = total - before;
+}
+
+// Resolves the window's pads and returns the NHWC output shape, or records an error.
+template <class Module>
+constexpr shape windowed_output(Module& m, std::int32_t node_id, window& w, const shape& in, std::int32_t channels) {
+  const node& n = m.node_at(node_id);
+  if (in.rank != 4) {
+    m.fail({error_code::unsupported_rank, node_id, n.kind, {}, in, 4, in.rank});
+    return in;
+  }
+  if (w.mode == padding::same) {
+    same_padding(in[1], w.kernel_h, w.stride_h, w.dilation_h, w.pad_top, w.pad_bottom);
+    same_padding(in[2], w.kernel_w, w.stride_w, w.dilation_w, w.pad_left, w.pad_right);
+  } else if (w.mode == padding::valid) {
+    w.pad_top = w.pad_left = w.pad_bottom = w.pad_right = 0;
+  }
+  const std::int32_t h = windowed_extent(in[1], w.kernel_h, w.stride_h, w.dilation_h, w.pad_top, w.pad_bottom);
+  const std::int32_t wd = windowed_extent(in[2], w.kernel_w, w.stride_w, w.dilation_w, w.pad_left, w.pad_right);
+  if (h <= 0 || wd <= 0) m.fail({error_code::window_larger_than_input, node_id, n.kind, {}, in, w.kernel_h, w.kernel_w});
+  return make_shape(in[0], h, wd, channels);
+}
+
+// Checks a constant operand's element count and gives it its canonical shape.
+template <class Module>
+constexpr void expect_constant(Module& m, std::int32_t node_id, std::int32_t tensor_id, const shape& canonical,
+                               error_code code) {
+  if (tensor_id < 0) return;
+  tensor& t = m.tensor_at(tensor_id);
+  if (t.dims.elements() != canonical.elements()) {
+    m.fail({code, node_id, m.node_at(node_id).kind, canonical, t.dims, canonical.elements(), t.dims.elements()});
+    return;
+  }
+  t.dims = canonical;
+}
+
+// Output channels of conv/dense: the `units` attribute, else the bias length.
+template <class Module>
+constexpr std::int32_t output_units(const Module& m, const node& n) {
+  if (n.attrs.units > 0) return n.attrs.units;
+  if (n.input_count > 2 && n.inputs[2] >= 0) return static_cast<std::int32_t>(m.tensor_at(n.inputs[2]).dims.elements());
+  return 0;
+}
+
+// numpy broadcasting of two shapes (right-aligned); returns false when they are incompatible.
+constexpr bool broadcast(const shape& a, const shape& b, shape& out) {
+  out.rank = a.rank > b.rank ? a.rank : b.rank;
+  for (std::int32_t i = 0; i < out.rank; ++i) {
+    const std::int32_t ia = a.rank - out.rank + i, ib = b.rank - out.rank + i;
+    const std::int32_t da = ia >= 0 ? a[ia] : 1, db = ib >= 0 ? b[ib] : 1;
+    if (da != db && da != 1 && db != 1) return false;
+    out.dims[static_cast<std::size_t>(i)] = da == 1 ? db : da;
+  }
+  return true;
+}
+
+template <class Module>
+constexpr shape infer_node(Module& m, std::int32_t node_id) {
+  node& n = m.node_at(node_id);
+  const shape in = m.tensor_at(n.inputs[0]).dims;
+  switch (n.kind) {
+    case op_kind::conv2d: {
+      const std::int32_t units = output_units(m, n);
+      const std::int32_t channels = in.rank == 4 ? in[3] : 0;
+      if (n.attrs.groups <= 0 || channels % n.attrs.groups != 0 || units % n.attrs.groups != 0) {
+        m.fail({error_code::channels_not_divisible, node_id, n.kind, {}, in, channels, n.attrs.groups});
+        return in;
+      }
+      const shape out = windowed_output(m, node_id, n.attrs.win, in, units);
+      expect_constant(m, node_id, n.inputs[1],
+                      make_shape(units, n.attrs.win.kernel_h, n.attrs.win.kernel_w, channels / n.attrs.groups),
+                      error_code::weight_count_mismatch);
+      if (n.input_count > 2) expect_constant(m, node_id, n.inputs[2], make_shape(units), error_code::bias_count_mismatch);
+      return out;
+    }
+    case op_kind::depthwise_conv2d: {
+      const std::int32_t channels = (in.rank == 4 ? in[3] : 0) * n.attrs.depth_multiplier;
+      const shape out = windowed_output(m, node_id, n.attrs.win, in, channels);
+      expect_constant(m, node_id, n.inputs[1], make_shape(1, n.attrs.win.kernel_h, n.attrs.win.kernel_w, channels),
+                      error_code::weight_count_mismatch);
+      if (n.input_count > 2) expect_constant(m, node_id, n.inputs[2], make_shape(channels), error_code::bias_count_mismatch);
+      return out;
+    }
+    case op_kind::dense: {
+      const std::int32_t batch = in.rank > 0 ? in[0] : 1;
+      const auto features = static_cast<std::int32_t>(in.elements() / batch);
+      const std::int32_t units = output_units(m, n);
+      expect_constant(m, node_id, n.inputs[1], make_shape(units, features), error_code::weight_count_mismatch);
+      if (n.input_count > 2) expect_constant(m, node_id, n.inputs[2], make_shape(units), error_code::bias_count_mismatch);
+      return make_shape(batch, units);
+    }
+    case op_kind::max_pool:
+    case op_kind::avg_pool:
+      return windowed_output(m, node_id, n.attrs.win, in, in.rank == 4 ? in[3] : 0);
+    case op_kind::global_avg_pool:
+      if (in.rank != 4) m.fail({error_code::unsupported_rank, node_id, n.kind, {}, in, 4, in.rank});
+      return make_shape(in[0], 1, 1, in[3]);
+    case op_kind::add:
+    case op_kind::mul: {
+      const shape other = m.tensor_at(n.inputs[1]).dims;
+      shape out{};
+      if (!broadcast(in, other, out)) m.fail({error_code::input_shapes_differ, node_id, n.kind, in, other, 0, 1});
+      return out;
+    }
+    case op_kind::relu:
+    case op_kind::relu6:
+    case op_kind::sigmoid:
+    case op_kind::tanh:
+      return in;
+    case op_kind::softmax:
+      n.attrs.axis = in.rank - 1;
+      return in;
+    case op_kind::reshape: {
+      shape out = n.attrs.target;
+      std::int64_t known = 1;
+      std::int32_t inferred = -1;
+      for (std::int32_t d = 0; d < out.rank; ++d) {
+        auto& extent = out.dims[static_cast<std::size_t>(d)];
+        if (extent == 0) extent = d < in.rank ? in[d] : 1;
+        if (extent == -1) inferred = d; else known *= extent;
+      }
+      if (inferred >= 0 && known > 0) out.dims[static_cast<std::size_t>(inferred)] = static_cast<std::int32_t>(in.elements() / known);
+      if (out.elements() != in.elements())
+        m.fail({error_code::reshape_element_count, node_id, n.kind, in, out, in.elements(), out.elements()});
+      return out;
+    }
+    case op_kind::concat: {
+      const std::int32_t axis = n.attrs.axis < 0 ? n.attrs.axis + in.rank : n.attrs.axis;
+      if (axis < 0 || axis >= in.rank) {
+        m.fail({error_code::invalid_axis, node_id, n.kind, {}, in, n.attrs.axis, in.rank});
+        return in;
+      }
+      n.attrs.axis = axis;
+      shape out = in;
+      for (std::int32_t i = 1; i < n.input_count; ++i) {
+        const shape other = m.tensor_at(n.inputs[static_cast<std::size_t>(i)]).dims;
+        bool compatible = other.rank == in.rank;
+        for (std::int32_t d = 0; compatible && d < in.rank; ++d) compatible = d == axis || other[d] == in[d];
+        if (!compatible) {
+          m.fail({error_code::input_shapes_differ, node_id, n.kind, in, other, 0, i});
+          return in;
+        }
+        out.dims[static_cast<std::size_t>(axis)] += other[axis];
+      }
+      return out;
+    }
+    case op_kind::pad: {
+      shape out = in;
+      for (std::int32_t d = 0; d < in.rank; ++d)
+        out.dims[static_cast<std::size_t>(d)] += n.attrs.pads[static_cast<std::size_t>(2 * d)] + n.attrs.pads[static_cast<std::size_t>(2 * d + 1)];
+      return out;
+    }
+  }
+  return in;
+}
+
+}  // namespace detail
+
+struct infer_types {
+  static constexpr fact establishes = fact::shapes_inferred;
+
+  template <class Module>
+  static constexpr Module run(Module m) {
+    for (std::int32_t i = 0; i < m.node_count && !m.error.failed(); ++i) {
+      node& n = m.node_at(i);
+      const shape out = detail::infer_node(m, i);
+      tensor& result = m.tensor_at(n.output);
+      result.dims = out;
+      result.type = m.tensor_at(n.inputs[0]).type;
+    }
+    m.establish(fact::shapes_inferred);
+    return m;
+  }
+};
+
+}  // namespace ctnn::pass

@@ -1,0 +1,92 @@
+#pragma once
+// lower_te: replaces each graph op by a call of a kernel with compile-time parameters (kernel_params).
+// Graph nodes stay in the module next to the calls, so later passes see both levels.
+#include <cstdint>
+
+#include <ctnn/ir/module.hpp>
+
+namespace ctnn::pass {
+
+namespace detail {
+
+constexpr bool has_float_kernel(op_kind) { return true; }
+
+template <class Module>
+constexpr kernel_params kernel_params_of(const Module& m, const node& n) {
+  kernel_params p{};
+  p.kind = n.kind;
+  p.type = m.tensor_at(n.inputs[0]).type;
+  p.fused = n.attrs.fused;
+  p.in = m.tensor_at(n.inputs[0]).dims;
+  p.out = m.tensor_at(n.output).dims;
+  switch (n.kind) {
+    case op_kind::conv2d:
+    case op_kind::depthwise_conv2d:
+    case op_kind::max_pool:
+    case op_kind::avg_pool:
+      p.win = n.attrs.win;
+      p.groups = n.attrs.groups;
+      p.depth_multiplier = n.attrs.depth_multiplier;
+      p.has_bias = n.input_count > 2 && n.inputs[2] >= 0;
+      break;
+    case op_kind::dense:
+      p.has_bias = n.input_count > 2 && n.inputs[2] >= 0;
+      break;
+    case op_kind::add:
+    case op_kind::mul:
+      p.in2 = m.tensor_at(n.inputs[1]).dims;
+      break;
+    case op_kind::softmax:
+      p.axis = n.attrs.axis;
+      break;
+    case op_kind::concat:
+      p.axis = n.attrs.axis;
+      p.concat_count = n.input_count;
+      for (std::int32_t i = 0; i < n.input_count; ++i)
+        p.concat_extents[static_cast<std::size_t>(i)] = m.tensor_at(n.inputs[static_cast<std::size_t>(i)]).dims[n.attrs.axis];
+      break;
+    case op_kind::pad:
+      p.pads = n.attrs.pads;
+      p.pad_value = n.attrs.pad_value;
+      break;
+    case op_kind::global_avg_pool:
+    case op_kind::relu:
+    case op_kind::relu6:
+    case op_kind::sigmoid:
+    case op_kind::tanh:
+    case op_kind::reshape:
+      break;
+  }
+  return p;
+}
+
+}  // namespace detail
+
+struct lower_te {
+  static constexpr fact requires_facts = fact::shapes_inferred;
+  static constexpr fact establishes = fact::kernels_lowered;
+
+  template <class Module>
+  static constexpr Module run(Module m) {
+    m.call_count = 0;
+    for (std::int32_t i = 0; i < m.node_count; ++i) {
+      const node& n = m.node_at(i);
+      if (m.tensor_at(n.inputs[0]).type != dtype::f32) {
+        m.fail({error_code::unsupported_dtype, i, n.kind, {}, m.tensor_at(n.inputs[0]).dims,
+                static_cast<std::int64_t>(m.tensor_at(n.inputs[0]).type), 0});
+        return m;
+      }
+      kernel_call& c = m.calls[static_cast<std::size_t>(m.call_count++)];
+      c = kernel_call{};
+      c.node = i;
+      c.params = detail::kernel_params_of(m, n);
+      c.operands = n.inputs;
+      c.operand_count = n.input_count;
+      c.result = n.output;
+    }
+    m.establish(fact::kernels_lowered);
+    return m;
+  }
+};
+
+}  // namespace ctnn::pass
