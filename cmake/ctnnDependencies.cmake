@@ -1,3 +1,7 @@
+# GNUInstallDirs first: the top-level CMakeLists uses ${CMAKE_INSTALL_INCLUDEDIR} in ctnn's INSTALL_INTERFACE
+# before cmake/ctnnInstall.cmake is included.
+include(GNUInstallDirs)
+
 # Dependencies are Debian packages: Boost (Hana, headers only) and xsimd (which needs xtl's package first).
 find_package(Boost 1.74 REQUIRED)
 find_package(xtl QUIET)

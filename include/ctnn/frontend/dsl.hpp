@@ -224,9 +224,15 @@ constexpr void mark_output(auto& m, std::int32_t tensor_id) {
   m.outputs[static_cast<std::size_t>(m.output_count++)] = tensor_id;
 }
 
+template <class Layer>
+constexpr std::int32_t constant_count_of() {
+  if constexpr (requires { Layer::spec(); }) return Layer::spec().constant_count;
+  else return 0;  // an input
+}
+
 template <class... Layers>
 constexpr std::size_t constant_total() {
-  const std::array<std::int32_t, sizeof...(Layers)> counts{Layers::spec().constant_count...};
+  const std::array<std::int32_t, sizeof...(Layers)> counts{constant_count_of<Layers>()...};
   std::size_t total = 0;
   for (auto c : counts) total += static_cast<std::size_t>(c);
   return total;

@@ -1,0 +1,76 @@
+# Helpers for bare-metal Cortex-M4 programs (cross-compiled with
+# cmake/toolchains/arm-none-eabi-cortex-m4.cmake, run under qemu-system-arm -M mps2-an386).
+#
+#   ctnn_add_baremetal_executable(<name>
+#       SOURCES <file>...
+#       [ARGS <arg>...]          command-line arguments for main (passed with qemu's -append)
+#       [TIMEOUT <seconds>]      ctest timeout (default: CTNN_BAREMETAL_TEST_TIMEOUT)
+#       [NO_TEST])               build only, no ctest test
+#
+# builds <name>.elf from the sources plus the start-up code, linked with the toolchain's linker script
+# (CTNN_BAREMETAL_LINKER_SCRIPT), with a map file <name>.elf.map, warnings as errors, ctnn's include
+# directory (${CTNN_SOURCE_DIR}/include) and the doctest configuration that works on newlib (no
+# exceptions, signals, threads or colours), and adds a ctest test <name> that runs it under qemu: the
+# test passes when main returns 0. A crash (HardFault, ...) prints a report and fails the test.
+#
+# Requires: CTNN_SOURCE_DIR (the repository root), the toolchain file, C and CXX enabled.
+
+include_guard(GLOBAL)
+
+set(CTNN_BAREMETAL_STARTUP_SOURCE "${CMAKE_CURRENT_LIST_DIR}/../tests/baremetal/startup_cortex_m4.c"
+    CACHE FILEPATH "Vector table and Reset_Handler for bare-metal Cortex-M4 executables")
+set(CTNN_BAREMETAL_TEST_TIMEOUT 60 CACHE STRING "Default ctest timeout (seconds) of a bare-metal program under qemu")
+
+function(ctnn_add_baremetal_executable name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "NO_TEST" "TIMEOUT" "SOURCES;ARGS")
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "ctnn_add_baremetal_executable(${name}): unknown arguments ${arg_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT arg_SOURCES)
+    message(FATAL_ERROR "ctnn_add_baremetal_executable(${name}): SOURCES is required")
+  endif()
+  if(NOT CMAKE_CROSSCOMPILING OR NOT CTNN_BAREMETAL_LINKER_SCRIPT)
+    message(FATAL_ERROR "ctnn_add_baremetal_executable(${name}): configure with "
+                        "-DCMAKE_TOOLCHAIN_FILE=<ctnn>/cmake/toolchains/arm-none-eabi-cortex-m4.cmake")
+  endif()
+  if(NOT DEFINED CTNN_SOURCE_DIR)
+    message(FATAL_ERROR "ctnn_add_baremetal_executable(${name}): set CTNN_SOURCE_DIR to the ctnn repository")
+  endif()
+
+  add_executable(${name} ${arg_SOURCES} "${CTNN_BAREMETAL_STARTUP_SOURCE}")
+  set_target_properties(${name} PROPERTIES
+    SUFFIX ".elf"
+    CXX_STANDARD 20
+    CXX_STANDARD_REQUIRED ON
+    CXX_EXTENSIONS OFF
+    LINK_DEPENDS "${CTNN_BAREMETAL_LINKER_SCRIPT}")
+  target_include_directories(${name} PRIVATE "${CTNN_SOURCE_DIR}/include")
+  target_compile_options(${name} PRIVATE -Wall -Wextra -Wpedantic -Werror)
+  # doctest on newlib/bare metal. Inert in translation units that do not include doctest.
+  target_compile_definitions(${name} PRIVATE
+    DOCTEST_CONFIG_NO_EXCEPTIONS_BUT_WITH_ALL_ASSERTS
+    DOCTEST_CONFIG_NO_POSIX_SIGNALS
+    DOCTEST_CONFIG_NO_MULTITHREADING
+    DOCTEST_CONFIG_COLORS_NONE)
+  target_link_options(${name} PRIVATE
+    "LINKER:-Map=$<TARGET_FILE:${name}>.map"
+    "LINKER:--print-memory-usage")
+
+  if(NOT arg_NO_TEST)
+    if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+      message(WARNING "ctnn_add_baremetal_executable(${name}): qemu-system-arm not found, no test added")
+      return()
+    endif()
+    set(command ${name})
+    if(arg_ARGS)
+      # qemu passes "<elf> <-append string>" to the program as its semihosting command line (argv).
+      list(JOIN arg_ARGS " " joined)
+      list(APPEND command -append "${joined}")
+    endif()
+    if(NOT arg_TIMEOUT)
+      set(arg_TIMEOUT ${CTNN_BAREMETAL_TEST_TIMEOUT})
+    endif()
+    add_test(NAME ${name} COMMAND ${command})
+    set_tests_properties(${name} PROPERTIES TIMEOUT ${arg_TIMEOUT} LABELS baremetal)
+  endif()
+endfunction()

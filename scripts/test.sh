@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Runs ctnn's test suite with each compiler: installs missing dependencies, then for g++/gcc and
+# clang++/clang configures build/test-<compiler> (Ninja, Release, CTNN_BUILD_TESTS=ON), builds with 2 jobs
+# and runs ctest with 2 jobs (tests that must not overlap hold resource locks). It keeps going after a
+# failure, prints the time of each phase and a summary, and ends with the line `N passed, N failed`
+# summed over both compilers (a failed configure or build counts as one failure). Exits non-zero if
+# anything failed.
+#
+#   scripts/test.sh [gcc|clang ...]        default: gcc clang
+#   CTNN_BUILD_TYPE=RelWithDebInfo   CTNN_JOBS=4   CTNN_SKIP_DEPS=1   (environment overrides)
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build_type=${CTNN_BUILD_TYPE:-Release}
+jobs=${CTNN_JOBS:-2}
+declare -A cxx_of=([gcc]=g++ [clang]=clang++)
+declare -A cc_of=([gcc]=gcc [clang]=clang)
+
+compilers=("$@")
+((${#compilers[@]} > 0)) || compilers=(gcc clang)
+for name in "${compilers[@]}"; do
+  [[ -n ${cxx_of[$name]+set} ]] || { echo "test.sh: unknown compiler '$name' (use gcc or clang)" >&2; exit 2; }
+done
+
+if [[ ${CTNN_SKIP_DEPS:-0} != 1 ]]; then
+  bash "$root/scripts/install_deps.sh"
+fi
+
+seconds_since() { awk -v start="$1" -v now="$EPOCHREALTIME" 'BEGIN { printf "%.1f s", now - start }'; }
+
+total_passed=0
+total_failed=0
+summary=()
+
+for name in "${compilers[@]}"; do
+  cxx=${cxx_of[$name]}
+  cc=${cc_of[$name]}
+  build="$root/build/test-$name"
+  version=$("$cxx" --version 2>/dev/null | head -n 1 || true)
+  printf '\n========== %s: %s (%s) ==========\n' "$name" "$cxx" "${version:-not found}"
+
+  configure_status=skipped build_status=skipped test_status=skipped
+  configure_time=- build_time=- test_time=-
+  passed=0 failed=0
+
+  echo "---------- $name: configure ----------"
+  start=$EPOCHREALTIME
+  if cmake -S "$root" -B "$build" -G Ninja --no-warn-unused-cli \
+       -DCMAKE_BUILD_TYPE="$build_type" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_C_COMPILER="$cc" \
+       -DCTNN_BUILD_TESTS=ON; then
+    configure_status=ok
+  else
+    configure_status=FAILED
+    failed=$((failed + 1))
+  fi
+  configure_time=$(seconds_since "$start")
+  echo "---------- $name: configure $configure_status ($configure_time) ----------"
+
+  if [[ $configure_status == ok ]]; then
+    echo "---------- $name: build ----------"
+    start=$EPOCHREALTIME
+    # -k 0: build everything that can be built, so that one broken target does not hide the other results.
+    if cmake --build "$build" --parallel "$jobs" -- -k 0; then
+      build_status=ok
+    else
+      build_status=FAILED
+      failed=$((failed + 1))
+    fi
+    build_time=$(seconds_since "$start")
+    echo "---------- $name: build $build_status ($build_time) ----------"
+
+    echo "---------- $name: test ----------"
+    start=$EPOCHREALTIME
+    log="$build/ctest.log"
+    if ctest --test-dir "$build" --output-on-failure -j "$jobs" --no-tests=error --timeout 900 2>&1 |
+         tee "$log"; then
+      test_status=ok
+    else
+      test_status=FAILED
+    fi
+    test_time=$(seconds_since "$start")
+    line=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -n 1 || true)
+    if [[ $line =~ ([0-9]+)\ tests?\ failed\ out\ of\ ([0-9]+) ]]; then
+      failed=$((failed + BASH_REMATCH[1]))
+      passed=$((passed + BASH_REMATCH[2] - BASH_REMATCH[1]))
+      ((BASH_REMATCH[1] == 0)) || test_status=FAILED
+    else
+      failed=$((failed + 1))   # ctest found no tests or did not finish
+      test_status=FAILED
+    fi
+    echo "---------- $name: test $test_status ($test_time) ----------"
+  fi
+
+  total_passed=$((total_passed + passed))
+  total_failed=$((total_failed + failed))
+  summary+=("$(printf '%-6s configure %-7s %9s | build %-7s %9s | test %-7s %9s | %d passed, %d failed' \
+    "$name" "$configure_status" "$configure_time" "$build_status" "$build_time" \
+    "$test_status" "$test_time" "$passed" "$failed")")
+done
+
+printf '\n========== summary (%s, %s jobs) ==========\n' "$build_type" "$jobs"
+printf '%s\n' "${summary[@]}"
+echo "$total_passed passed, $total_failed failed"
+((total_failed == 0))

@@ -1,0 +1,178 @@
+/* Start-up code for bare-metal Cortex-M4 (with FPU) programs linked with mps2_an386.ld and
+ * --specs=rdimon.specs (newlib + semihosting).
+ *
+ *  - Vector table (section .isr_vector, placed at 0): initial SP = __StackTop, Reset_Handler, the
+ *    core exceptions and 32 external interrupts. Every handler except Reset_Handler is a weak alias of
+ *    Default_Handler, so a program can define e.g. SysTick_Handler itself.
+ *  - Reset_Handler: enables the FPU (CP10/CP11 full access), copies .data from its load address to RAM
+ *    (skipped when they are the same) and branches to newlib's _start (rdimon-crt0), which zeroes .bss,
+ *    sets up the stack and heap, opens the semihosting stdio handles, runs static constructors and
+ *    calls main, then exit(main's return value).
+ *  - Default_Handler: an unexpected exception or fault prints the exception number, the faulting PC
+ *    and the fault status registers through semihosting and ends the program with a failure status,
+ *    so that a crash under QEMU fails the test at once instead of hanging until the timeout.
+ *
+ * Everything that runs before the FPU is enabled is written in assembly, so that the compiler cannot
+ * put a floating-point (or FP-register spill) instruction there.
+ */
+#include <stdint.h>
+
+extern uint32_t __StackTop[];     /* linker script: top of RAM */
+extern void _start(void);         /* rdimon-crt0.o */
+
+void Reset_Handler(void);
+void Default_Handler(void);
+void ctnn_report_fault(const uint32_t *frame);
+
+#define CTNN_WEAK_HANDLER(name) void name(void) __attribute__((weak, alias("Default_Handler")))
+CTNN_WEAK_HANDLER(NMI_Handler);
+CTNN_WEAK_HANDLER(HardFault_Handler);
+CTNN_WEAK_HANDLER(MemManage_Handler);
+CTNN_WEAK_HANDLER(BusFault_Handler);
+CTNN_WEAK_HANDLER(UsageFault_Handler);
+CTNN_WEAK_HANDLER(SVC_Handler);
+CTNN_WEAK_HANDLER(DebugMon_Handler);
+CTNN_WEAK_HANDLER(PendSV_Handler);
+CTNN_WEAK_HANDLER(SysTick_Handler);
+
+typedef void (*ctnn_handler)(void);
+
+struct ctnn_vector_table {
+  void *initial_sp;
+  ctnn_handler exceptions[15]; /* exception numbers 1..15 */
+  ctnn_handler irqs[32];       /* external interrupts 0..31 (exception numbers 16..47) */
+};
+
+#define CTNN_D4 Default_Handler, Default_Handler, Default_Handler, Default_Handler
+#define CTNN_D16 CTNN_D4, CTNN_D4, CTNN_D4, CTNN_D4
+
+__attribute__((section(".isr_vector"), used))
+const struct ctnn_vector_table ctnn_vector_table = {
+    __StackTop,
+    {
+        Reset_Handler,      /*  1 */
+        NMI_Handler,        /*  2 */
+        HardFault_Handler,  /*  3 */
+        MemManage_Handler,  /*  4 */
+        BusFault_Handler,   /*  5 */
+        UsageFault_Handler, /*  6 */
+        0, 0, 0, 0,         /*  7..10 reserved */
+        SVC_Handler,        /* 11 */
+        DebugMon_Handler,   /* 12 */
+        0,                  /* 13 reserved */
+        PendSV_Handler,     /* 14 */
+        SysTick_Handler,    /* 15 */
+    },
+    {CTNN_D16, CTNN_D16},
+};
+
+__attribute__((naked, noreturn)) void Reset_Handler(void) {
+  __asm volatile(
+      /* SCB->CPACR (0xE000ED88) |= 0xF << 20: full access to CP10 and CP11 (the FPU). */
+      "movw r0, #0xED88\n\t"
+      "movt r0, #0xE000\n\t"
+      "ldr  r1, [r0]\n\t"
+      "orr  r1, r1, #0x00F00000\n\t"
+      "str  r1, [r0]\n\t"
+      "dsb\n\t"
+      "isb\n\t"
+      /* Copy .data from FLASH (load address) to RAM, unless the loader already put it there
+       * (load address == run address). */
+      "movw r0, #:lower16:__data_load__\n\t"
+      "movt r0, #:upper16:__data_load__\n\t"
+      "movw r1, #:lower16:__data_start__\n\t"
+      "movt r1, #:upper16:__data_start__\n\t"
+      "movw r2, #:lower16:__data_end__\n\t"
+      "movt r2, #:upper16:__data_end__\n\t"
+      "cmp  r0, r1\n\t"
+      "beq  2f\n"
+      "1:\n\t"
+      "cmp  r1, r2\n\t"
+      "bhs  2f\n\t"
+      "ldr  r3, [r0], #4\n\t"
+      "str  r3, [r1], #4\n\t"
+      "b    1b\n"
+      "2:\n\t"
+      /* newlib's start-up: .bss, stack, heap, stdio, constructors, main, exit. */
+      "b    _start\n\t");
+}
+
+__attribute__((naked, noreturn)) void Default_Handler(void) {
+  __asm volatile(
+      /* r0 = the exception stack frame (MSP or PSP, from EXC_RETURN in lr), then report on a fresh
+       * stack (the fault may be a stack overflow). */
+      "tst   lr, #4\n\t"
+      "ite   eq\n\t"
+      "mrseq r0, msp\n\t"
+      "mrsne r0, psp\n\t"
+      "movw  r1, #:lower16:__StackTop\n\t"
+      "movt  r1, #:upper16:__StackTop\n\t"
+      "mov   sp, r1\n\t"
+      "b     ctnn_report_fault\n\t");
+}
+
+/* Semihosting call (bkpt 0xAB): r0 = operation, r1 = argument. */
+static uint32_t ctnn_semihosting(uint32_t op, const void *arg) {
+  register uint32_t r0 __asm("r0") = op;
+  register const void *r1 __asm("r1") = arg;
+  __asm volatile("bkpt 0xAB" : "+r"(r0) : "r"(r1) : "memory");
+  return r0;
+}
+
+static char *ctnn_append(char *out, const char *text) {
+  while (*text != '\0') {
+    *out++ = *text++;
+  }
+  return out;
+}
+
+static char *ctnn_append_hex(char *out, uint32_t value) {
+  out = ctnn_append(out, "0x");
+  for (int shift = 28; shift >= 0; shift -= 4) {
+    *out++ = "0123456789abcdef"[(value >> shift) & 0xFu];
+  }
+  return out;
+}
+
+__attribute__((noreturn, used)) void ctnn_report_fault(const uint32_t *frame) {
+  static const char *const names[16] = {"thread",    "reset",      "NMI",         "HardFault",
+                                        "MemManage", "BusFault",   "UsageFault",  "reserved",
+                                        "reserved",  "reserved",   "reserved",    "SVCall",
+                                        "DebugMon",  "reserved",   "PendSV",      "SysTick"};
+  uint32_t ipsr;
+  __asm volatile("mrs %0, ipsr" : "=r"(ipsr));
+  const uint32_t exception = ipsr & 0x1FFu;
+  volatile const uint32_t *const scb_cfsr = (volatile const uint32_t *)0xE000ED28u;
+  volatile const uint32_t *const scb_hfsr = (volatile const uint32_t *)0xE000ED2Cu;
+  volatile const uint32_t *const scb_mmfar = (volatile const uint32_t *)0xE000ED34u;
+  volatile const uint32_t *const scb_bfar = (volatile const uint32_t *)0xE000ED38u;
+
+  static char message[256];
+  char *out = ctnn_append(message, "\n*** bare-metal: unexpected exception ");
+  out = ctnn_append_hex(out, exception);
+  out = ctnn_append(out, " (");
+  out = ctnn_append(out, exception < 16 ? names[exception] : "IRQ");
+  out = ctnn_append(out, ")");
+  const uintptr_t frame_address = (uintptr_t)frame;
+  if (frame_address >= 0x20000000u && frame_address + 32u <= (uintptr_t)__StackTop) {
+    out = ctnn_append(out, " pc=");
+    out = ctnn_append_hex(out, frame[6]);
+    out = ctnn_append(out, " lr=");
+    out = ctnn_append_hex(out, frame[5]);
+  }
+  out = ctnn_append(out, " CFSR=");
+  out = ctnn_append_hex(out, *scb_cfsr);
+  out = ctnn_append(out, " HFSR=");
+  out = ctnn_append_hex(out, *scb_hfsr);
+  out = ctnn_append(out, " MMFAR=");
+  out = ctnn_append_hex(out, *scb_mmfar);
+  out = ctnn_append(out, " BFAR=");
+  out = ctnn_append_hex(out, *scb_bfar);
+  out = ctnn_append(out, "\n");
+  *out = '\0';
+
+  ctnn_semihosting(0x04u, message);                   /* SYS_WRITE0 */
+  ctnn_semihosting(0x18u, (const void *)0x20023u);    /* SYS_EXIT, ADP_Stopped_RunTimeError */
+  for (;;) {
+  }
+}
