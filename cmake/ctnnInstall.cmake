@@ -21,9 +21,7 @@ set(CTNN_INSTALL_CMAKEDIR "${CMAKE_INSTALL_DATADIR}/cmake/ctnn"
 # that finds ctnn gets their functions (ctnn_add_model, ...). Add new public modules here; internal ones
 # (ctnnDependencies, ctnnWarnings, ctnnInstall, ctnnBaremetal, toolchains/) stay out. A module listed here
 # before its file exists is skipped with a developer warning.
-set(CTNN_PUBLIC_CMAKE_MODULES
-  ctnnAddModel.cmake
-)
+set(CTNN_PUBLIC_CMAKE_MODULES)
 
 if(NOT CTNN_INSTALL)
   return()

@@ -4,6 +4,7 @@
 #include <ctnn/errors.hpp>
 #include <ctnn/frontend/dsl.hpp>
 #include <ctnn/ir/module.hpp>
+#include <ctnn/ir/printer.hpp>
 #include <ctnn/memory/buffer_info.hpp>
 #include <ctnn/pass/pipeline.hpp>
 #include <ctnn/runtime/executor.hpp>

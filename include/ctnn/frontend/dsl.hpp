@@ -380,3 +380,17 @@ struct graph {
 };
 
 }  // namespace ctnn::dsl
+
+namespace ctnn::dsl {
+
+// Gives a model a name (shown by printers, tools and metadata): dsl::named<"digits", dsl::sequential<...>>.
+template <fixed_string Name, class Model>
+struct named {
+  static constexpr auto build() {
+    auto m = Model::build();
+    m.model_name = name{Name.view()};
+    return m;
+  }
+};
+
+}  // namespace ctnn::dsl
