@@ -7,7 +7,8 @@
 #       [TIMEOUT <seconds>]      ctest timeout (default: CTNN_BAREMETAL_TEST_TIMEOUT)
 #       [NO_TEST])               build only, no ctest test
 #
-# builds <name>.elf from the sources plus the start-up code, linked with the toolchain's linker script
+# builds <name>.elf from the sources plus the start-up code (startup_cortex_m4.c; its functions, e.g. the
+# peak stack use, are declared in ctnn_baremetal.h), linked with the toolchain's linker script
 # (CTNN_BAREMETAL_LINKER_SCRIPT), with a map file <name>.elf.map, warnings as errors, ctnn's include
 # directory (${CTNN_SOURCE_DIR}/include) and the doctest configuration that works on newlib (no
 # exceptions, signals, threads or colours), and adds a ctest test <name> that runs it under qemu: the
@@ -44,7 +45,8 @@ function(ctnn_add_baremetal_executable name)
     CXX_STANDARD_REQUIRED ON
     CXX_EXTENSIONS OFF
     LINK_DEPENDS "${CTNN_BAREMETAL_LINKER_SCRIPT}")
-  target_include_directories(${name} PRIVATE "${CTNN_SOURCE_DIR}/include")
+  get_filename_component(startup_dir "${CTNN_BAREMETAL_STARTUP_SOURCE}" DIRECTORY)
+  target_include_directories(${name} PRIVATE "${CTNN_SOURCE_DIR}/include" "${startup_dir}")  # ctnn_baremetal.h
   target_compile_options(${name} PRIVATE -Wall -Wextra -Wpedantic -Werror)
   # doctest on newlib/bare metal. Inert in translation units that do not include doctest.
   target_compile_definitions(${name} PRIVATE

@@ -48,8 +48,10 @@ endif()
 set(_ctnn_common_flags "${_ctnn_cpu_flags} ${_ctnn_specs} -O2 -ffunction-sections -fdata-sections")
 
 set(CMAKE_C_FLAGS_INIT "${_ctnn_common_flags}")
+# -Wno-psabi: silences GCC's notes that the parameter passing of some types changed in GCC 7.1 (every
+# object file here is built by the same compiler).
 set(CMAKE_CXX_FLAGS_INIT
-    "${_ctnn_common_flags} -std=c++20 -fno-exceptions -fno-rtti -idirafter ${CTNN_BAREMETAL_HOST_INCLUDE_DIR}")
+    "${_ctnn_common_flags} -std=c++20 -fno-exceptions -fno-rtti -Wno-psabi -idirafter ${CTNN_BAREMETAL_HOST_INCLUDE_DIR}")
 set(CMAKE_ASM_FLAGS_INIT "${_ctnn_cpu_flags}")
 
 # rdimon.specs: newlib's semihosting syscalls + rdimon-crt0 (_start), stdio goes to the host.

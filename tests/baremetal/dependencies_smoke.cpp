@@ -29,5 +29,5 @@ TEST_CASE("Boost.Hana") {
 
 TEST_CASE("ctnn headers are on the include path") {
   static_assert(ctnn::version_major >= 0 && ctnn::version_minor >= 0 && ctnn::version_patch >= 0);
-  CHECK(ctnn::version_major == ctnn::version_major);
+  CHECK(ctnn::version_major >= 0);
 }

@@ -7,6 +7,8 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
+#include "ctnn_baremetal.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -19,7 +21,9 @@
 #include <vector>
 
 // Compile-time proof of the target: Thumb-2 Cortex-M4 (Armv7E-M), single-precision FPU, hard-float ABI.
-static_assert(__ARM_ARCH == 7 && defined(__ARM_ARCH_7EM__) && defined(__thumb2__));
+#if !(__ARM_ARCH == 7 && defined(__ARM_ARCH_7EM__) && defined(__thumb2__))
+#error "expected Thumb-2 on Armv7E-M (Cortex-M4)"
+#endif
 static_assert((__ARM_FP & 0x4) != 0, "single-precision hardware floating point");
 #ifndef __ARM_PCS_VFP
 #error "expected the hard-float calling convention (-mfloat-abi=hard)"
@@ -131,6 +135,27 @@ TEST_CASE("the harness may use the heap") {
   std::free(block);
 }
 
+extern "C" std::uint32_t __StackTop[], __StackLimit[], __HeapBase[];  // linker script
+
+TEST_CASE("memory layout of the linker script") {
+  // _stack_init (startup) put the stack at the top of RAM, whatever SYS_HEAPINFO said.
+  const auto sp = read_sp();
+  CHECK(sp < reinterpret_cast<std::uintptr_t>(__StackTop));
+  CHECK(sp >= reinterpret_cast<std::uintptr_t>(__StackLimit));
+  CHECK(ctnn_baremetal_stack_size() == 64u * 1024u);
+  CHECK(ctnn_baremetal_stack_peak() > 0);
+  CHECK(ctnn_baremetal_stack_peak() < ctnn_baremetal_stack_size());
+  // The heap lies between .bss and the stack, and malloc fails instead of growing into the stack.
+  void* block = std::malloc(1024 * 1024);
+  REQUIRE(block != nullptr);
+  CHECK(reinterpret_cast<std::uintptr_t>(block) >= reinterpret_cast<std::uintptr_t>(__HeapBase));
+  CHECK(reinterpret_cast<std::uintptr_t>(block) + 1024 * 1024 <= reinterpret_cast<std::uintptr_t>(__StackLimit));
+  std::free(block);
+  void* too_big = std::malloc(4 * 1024 * 1024);
+  CHECK(too_big == nullptr);
+  std::free(too_big);
+}
+
 // Skipped unless doctest runs with --no-skip: checks that a failed check fails the program (qemu exits
 // with a non-zero status). Run by the ctest test doctest_smoke_failure_is_reported.
 TEST_CASE("deliberate failure" * doctest::skip()) {
@@ -144,6 +169,7 @@ int main(int argc, char** argv) {
   std::printf("  stack pointer in main: 0x%08lx\n", static_cast<unsigned long>(read_sp()));
   doctest::Context context(argc, argv);
   const int result = context.run();
-  std::printf("doctest finished: %s\n", result == 0 ? "success" : "FAILURE");
+  std::printf("doctest finished: %s, peak stack use %lu of %lu bytes\n", result == 0 ? "success" : "FAILURE",
+              ctnn_baremetal_stack_peak(), ctnn_baremetal_stack_size());
   return result;
 }

@@ -5,9 +5,19 @@
  *    core exceptions and 32 external interrupts. Every handler except Reset_Handler is a weak alias of
  *    Default_Handler, so a program can define e.g. SysTick_Handler itself.
  *  - Reset_Handler: enables the FPU (CP10/CP11 full access), copies .data from its load address to RAM
- *    (skipped when they are the same) and branches to newlib's _start (rdimon-crt0), which zeroes .bss,
- *    sets up the stack and heap, opens the semihosting stdio handles, runs static constructors and
- *    calls main, then exit(main's return value).
+ *    (skipped when they are the same), fills the stack with a pattern (to measure its peak use) and
+ *    branches to newlib's _start (rdimon-crt0), which zeroes .bss, sets up the stack and heap, opens
+ *    the semihosting stdio handles, runs static constructors and calls main, then exit(main's return
+ *    value).
+ *  - _stack_init (a weak hook that rdimon-crt0 calls right after it has set SP): puts SP back to
+ *    __StackTop and limits the heap to __StackLimit. rdimon-crt0 takes SP and the heap limit from the
+ *    semihosting SYS_HEAPINFO call; QEMU answers with the top of its largest RAM (the 16 MB PSRAM at
+ *    0x21000000 on mps2-an386), a debugger on a real board usually with 0 (then __stack is used). With
+ *    the override the memory layout is the linker script's everywhere: heap [end, __StackLimit),
+ *    stack [__StackLimit, __StackTop) (64 KB by default), and malloc fails instead of growing into the
+ *    stack.
+ *  - At exit, a destructor checks that the bottom of the stack reservation is untouched; if not, the
+ *    stack (or something else) overflowed it and the program fails with a message.
  *  - Default_Handler: an unexpected exception or fault prints the exception number, the faulting PC
  *    and the fault status registers through semihosting and ends the program with a failure status,
  *    so that a crash under QEMU fails the test at once instead of hanging until the timeout.
@@ -17,8 +27,16 @@
  */
 #include <stdint.h>
 
+#include "ctnn_baremetal.h"
+
 extern uint32_t __StackTop[];     /* linker script: top of RAM */
+extern uint32_t __StackLimit[];   /* linker script: bottom of the stack reservation */
 extern void _start(void);         /* rdimon-crt0.o */
+
+/* Written over the stack reservation by Reset_Handler. */
+#define CTNN_STACK_PAINT 0xA5C3A5C3u
+/* How many words at the bottom of the stack reservation must stay untouched. */
+#define CTNN_STACK_GUARD_WORDS 16u
 
 void Reset_Handler(void);
 void Default_Handler(void);
@@ -93,11 +111,39 @@ __attribute__((naked, noreturn)) void Reset_Handler(void) {
       "str  r3, [r1], #4\n\t"
       "b    1b\n"
       "2:\n\t"
+      /* Paint the stack reservation [__StackLimit, __StackTop). Nothing is on the stack yet. */
+      "movw r0, #:lower16:__StackLimit\n\t"
+      "movt r0, #:upper16:__StackLimit\n\t"
+      "movw r1, #:lower16:__StackTop\n\t"
+      "movt r1, #:upper16:__StackTop\n\t"
+      "movw r2, #0xA5C3\n\t" /* CTNN_STACK_PAINT */
+      "movt r2, #0xA5C3\n"
+      "3:\n\t"
+      "cmp  r0, r1\n\t"
+      "bhs  4f\n\t"
+      "str  r2, [r0], #4\n\t"
+      "b    3b\n"
+      "4:\n\t"
       /* newlib's start-up: .bss, stack, heap, stdio, constructors, main, exit. */
       "b    _start\n\t");
 }
 
-__attribute__((naked, noreturn)) void Default_Handler(void) {
+/* Called by rdimon-crt0's _start right after it has set SP from SYS_HEAPINFO (or __stack), before it
+ * uses the stack: SP = __StackTop, heap limit = __StackLimit (see the top of this file). */
+__attribute__((naked)) void _stack_init(void) {
+  __asm volatile(
+      "movw r0, #:lower16:__StackTop\n\t"
+      "movt r0, #:upper16:__StackTop\n\t"
+      "mov  sp, r0\n\t"
+      "movw r0, #:lower16:__StackLimit\n\t"
+      "movt r0, #:upper16:__StackLimit\n\t"
+      "movw r1, #:lower16:__heap_limit\n\t" /* librdimon: checked by _sbrk */
+      "movt r1, #:upper16:__heap_limit\n\t"
+      "str  r0, [r1]\n\t"
+      "bx   lr\n\t");
+}
+
+__attribute__((naked)) void Default_Handler(void) {
   __asm volatile(
       /* r0 = the exception stack frame (MSP or PSP, from EXC_RETURN in lr), then report on a fresh
        * stack (the fault may be a stack overflow). */
@@ -174,5 +220,30 @@ __attribute__((noreturn, used)) void ctnn_report_fault(const uint32_t *frame) {
   ctnn_semihosting(0x04u, message);                   /* SYS_WRITE0 */
   ctnn_semihosting(0x18u, (const void *)0x20023u);    /* SYS_EXIT, ADP_Stopped_RunTimeError */
   for (;;) {
+  }
+}
+
+unsigned long ctnn_baremetal_stack_size(void) {
+  return (unsigned long)((uintptr_t)__StackTop - (uintptr_t)__StackLimit);
+}
+
+unsigned long ctnn_baremetal_stack_peak(void) {
+  const volatile uint32_t *word = __StackLimit;
+  while (word < __StackTop && *word == CTNN_STACK_PAINT) {
+    ++word;
+  }
+  return (unsigned long)((uintptr_t)__StackTop - (uintptr_t)word);
+}
+
+/* Runs in exit() (newlib's __libc_fini_array), after main has returned. */
+__attribute__((destructor)) static void ctnn_check_stack_guard(void) {
+  const volatile uint32_t *word = __StackLimit;
+  for (uint32_t i = 0; i < CTNN_STACK_GUARD_WORDS; ++i) {
+    if (word[i] != CTNN_STACK_PAINT) {
+      ctnn_semihosting(0x04u, "\n*** bare-metal: the stack reached the bottom of its reservation "
+                              "(overflow; enlarge it with -Wl,--defsym=__stack_size__=...)\n");
+      ctnn_semihosting(0x18u, (const void *)0x20023u); /* SYS_EXIT, ADP_Stopped_RunTimeError */
+      return;
+    }
   }
 }

@@ -3,13 +3,14 @@
 // the module's `error` field and later passes leave the module unchanged; compile<> then turns the
 // diagnostic into a compile error whose template arguments carry the numbers (op index, shapes, bytes).
 #include <cstdint>
+#include <type_traits>
 
 #include <ctnn/ir/op_kind.hpp>
 #include <ctnn/ir/shape.hpp>
 
 namespace ctnn {
 
-enum class error_code : std::uint8_t {
+enum class error_code : std::int32_t {
   none,
   input_shapes_differ,        // add/mul/concat inputs do not agree: `expected` vs `actual`
   weight_count_mismatch,      // a constant has `value_b` elements where the op needs `value_a`
@@ -26,16 +27,26 @@ enum class error_code : std::uint8_t {
   pass_prerequisite_missing,  // a pass ran before the pass that produces what it reads
 };
 
+// A template argument of check_diagnostic, so it has no padding bytes (clang 14 miscompiles class-type
+// template arguments with padding); hence the member order.
 struct diagnostic {
+  std::int64_t value_a = 0;
+  std::int64_t value_b = 0;
   error_code code = error_code::none;
   std::int32_t node = -1;  // op index in execution order
   op_kind kind = op_kind::conv2d;
+  std::int32_t reserved = 0;
   shape expected{};
   shape actual{};
-  std::int64_t value_a = 0;
-  std::int64_t value_b = 0;
+
+  constexpr diagnostic() = default;
+  constexpr diagnostic(error_code c, std::int32_t at_node, op_kind op, const shape& want, const shape& got,
+                       std::int64_t a = 0, std::int64_t b = 0)
+      : value_a(a), value_b(b), code(c), node(at_node), kind(op), expected(want), actual(got) {}
 
   constexpr bool failed() const { return code != error_code::none; }
 };
+static_assert(std::has_unique_object_representations_v<diagnostic>,
+              "ctnn::diagnostic must have no padding bytes (clang 14 template-argument bug).");
 
 }  // namespace ctnn

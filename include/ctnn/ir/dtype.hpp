@@ -5,7 +5,7 @@
 
 namespace ctnn {
 
-enum class dtype : std::uint8_t { f32, i8, u8, i32, i64 };
+enum class dtype : std::int32_t { f32, i8, u8, i32, i64 };
 
 constexpr std::size_t size_of(dtype t) {
   switch (t) {

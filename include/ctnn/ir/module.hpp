@@ -3,6 +3,8 @@
 // identity, values for analysis). Fixed capacities keep it a literal type; the frontends size them
 // exactly. Sections are filled by passes; `facts` records which ones hold.
 #include <array>
+#include <bit>
+#include <type_traits>
 #include <cstddef>
 #include <cstdint>
 
@@ -51,6 +53,8 @@ struct node {
 };
 
 // Everything a kernel needs, with no names: equal params mean one kernel instantiation (dedup).
+// It is a template argument of every kernel, so it has no padding bytes: clang 14 miscompiles reads of
+// class-type template arguments that have tail padding (checked below, with location).
 struct kernel_params {
   op_kind kind = op_kind::relu;
   dtype type = dtype::f32;
@@ -63,21 +67,26 @@ struct kernel_params {
   std::int32_t depth_multiplier = 1;
   std::int32_t axis = -1;  // normalised to a non-negative axis
   std::array<std::int32_t, 2 * max_rank> pads{};
-  float pad_value = 0.0f;
+  std::uint32_t pad_value_bits = 0;  // pad: the fill value's float bits (keeps the struct padding-free)
   std::array<std::int32_t, max_node_inputs> concat_extents{};
   std::int32_t concat_count = 0;
-  bool has_bias = false;
+  std::int32_t has_bias = 0;
+  constexpr float pad_value() const { return std::bit_cast<float>(pad_value_bits); }
   friend constexpr bool operator==(const kernel_params&, const kernel_params&) = default;
 };
+static_assert(std::has_unique_object_representations_v<kernel_params>,
+              "ctnn::kernel_params must have no padding bytes (clang 14 template-argument bug).");
 
 // Where an operand lives at run time, fixed at compile time by aot_lower_main.
-enum class storage : std::uint8_t { none, arena, model_input, model_output, constant };
+enum class storage : std::int32_t { none, arena, model_input, model_output, constant };
 
 struct location {
   storage where = storage::none;
   std::int32_t index = -1;   // model input/output position, or constant tensor id
   std::int64_t offset = 0;   // byte offset in the arena
 };
+static_assert(std::has_unique_object_representations_v<location>,
+              "ctnn::location must have no padding bytes (clang 14 template-argument bug).");
 
 struct kernel_call {
   std::int32_t node = -1;

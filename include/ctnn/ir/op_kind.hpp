@@ -4,7 +4,7 @@
 
 namespace ctnn {
 
-enum class op_kind : std::uint8_t {
+enum class op_kind : std::int32_t {
   conv2d,            // OHWI weights, groups >= 1
   depthwise_conv2d,  // 1HWC weights, channel multiplier
   dense,             // [out][in] weights; input flattened per batch
@@ -48,7 +48,7 @@ constexpr const char* name_of(op_kind k) {
 }
 
 // An activation applied to an op's result inside the same kernel.
-enum class activation : std::uint8_t { none, relu, relu6, sigmoid, tanh };
+enum class activation : std::int32_t { none, relu, relu6, sigmoid, tanh };
 
 constexpr const char* name_of(activation a) {
   switch (a) {
@@ -63,6 +63,6 @@ constexpr const char* name_of(activation a) {
 
 // How a windowed op (conv, pool) pads its input. `same` follows TensorFlow: out = ceil(in / stride),
 // the odd pixel of padding goes to the bottom/right.
-enum class padding : std::uint8_t { valid, same, explicit_pads };
+enum class padding : std::int32_t { valid, same, explicit_pads };
 
 }  // namespace ctnn

@@ -1,6 +1,7 @@
 #pragma once
 // lower_te: replaces each graph op by a call of a kernel with compile-time parameters (kernel_params).
 // Graph nodes stay in the module next to the calls, so later passes see both levels.
+#include <bit>
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
@@ -47,7 +48,7 @@ constexpr kernel_params kernel_params_of(const Module& m, const node& n) {
       break;
     case op_kind::pad:
       p.pads = n.attrs.pads;
-      p.pad_value = n.attrs.pad_value;
+      p.pad_value_bits = std::bit_cast<std::uint32_t>(n.attrs.pad_value);
       break;
     case op_kind::global_avg_pool:
     case op_kind::relu:

@@ -35,7 +35,7 @@ void concat(const float* const* inputs, float* output) {
 
 template <kernel_params P>
 void pad(const float* input, float* output) {
-  for (std::int64_t i = 0; i < P.out.elements(); ++i) output[i] = P.pad_value;
+  for (std::int64_t i = 0; i < P.out.elements(); ++i) output[i] = P.pad_value();
   constexpr std::int32_t rank = P.in.rank;
   constexpr std::int32_t row = P.in[rank - 1];
   constexpr std::int64_t rows = P.in.elements() / row;

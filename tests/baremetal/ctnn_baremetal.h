@@ -1,0 +1,21 @@
+/* Run-time information from the bare-metal start-up code (startup_cortex_m4.c), for programs built with
+ * ctnn_add_baremetal_executable(). */
+#ifndef CTNN_BAREMETAL_H
+#define CTNN_BAREMETAL_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Size of the stack reservation in bytes (__stack_size__ in the linker script, 64 KB by default). */
+unsigned long ctnn_baremetal_stack_size(void);
+
+/* Peak stack use so far in bytes: Reset_Handler fills the stack with a pattern, this finds the lowest
+ * overwritten word. (A function that reserves stack without writing to it is not counted.) */
+unsigned long ctnn_baremetal_stack_peak(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
