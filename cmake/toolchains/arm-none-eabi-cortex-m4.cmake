@@ -57,6 +57,8 @@ set(CMAKE_ASM_FLAGS_INIT "${_ctnn_cpu_flags}")
 # rdimon.specs: newlib's semihosting syscalls + rdimon-crt0 (_start), stdio goes to the host.
 # -u _printf_float: newlib-nano's printf (used by libstdc++ to format floats, e.g. in doctest's
 # messages) has no float support unless it is pulled in explicitly.
+# Debian's newlib (nano or not) is built without C99 printf formats: %zu, %jd, %td, %hhd print
+# literally ("zu"), and nano has no %lld either; GCC's -Wformat does not warn about it.
 set(_ctnn_link_flags "--specs=rdimon.specs -T ${CTNN_BAREMETAL_LINKER_SCRIPT} -Wl,--gc-sections")
 if(CTNN_BAREMETAL_USE_NANO)
   string(APPEND _ctnn_link_flags " -u _printf_float")
