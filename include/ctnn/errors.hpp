@@ -1,12 +1,14 @@
 #pragma once
-// Compile errors for models that cannot be compiled. A pass records a diagnostic; check_diagnostic
+// Compile errors for models that cannot be compiled. A pass records a diagnostic; diagnostic_check
 // turns it into one of the class templates below, whose static_assert states the problem in words and
 // whose template arguments (shown by the compiler) carry the numbers: op index and kind, shapes, counts.
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include <ctnn/ir/diagnostic.hpp>
+#include <ctnn/ir/module.hpp>
 
 namespace ctnn::errors {
 
@@ -14,6 +16,8 @@ namespace ctnn::errors {
 template <std::int32_t Index, op_kind Kind> struct at_op;
 template <std::int32_t... Extents> struct dims;
 template <std::int64_t N> struct count;
+template <std::int64_t Position> struct pipeline_position;
+template <fact Missing> struct missing_fact;
 
 namespace detail {
 template <class...> inline constexpr bool always_false = false;
@@ -33,6 +37,12 @@ template <class Op, class Needed, class Given>
 struct bias_count_mismatch {
   static_assert(detail::always_false<Op>, "ctnn: the bias array of this op needs one element per output channel "
                                            "(needed vs given in the template arguments).");
+};
+template <class Op, class WeightsPerOutput, class WeightElements, class BiasElements>
+struct weights_and_bias_disagree {
+  static_assert(detail::always_false<Op>, "ctnn: the weights and the bias of this op imply different output counts "
+                                           "(weights per output, weight and bias element counts in the template "
+                                           "arguments); fix the wrong one, or give dsl::units<N>.");
 };
 template <class Op, class Channels, class Groups>
 struct channels_not_divisible_by_groups {
@@ -88,28 +98,37 @@ struct shape_type<S, std::index_sequence<I...>> {
   using type = errors::dims<S.dims[I]...>;
 };
 
-// Instantiating this with a failed diagnostic produces the error; with none, it is empty.
+struct no_error {};
+
+// The errors:: class of a diagnostic (no_error when there is none), named without instantiating it.
 template <diagnostic D>
-constexpr bool check_diagnostic() {
+constexpr auto error_type() {
   using op = errors::at_op<D.node, D.kind>;
   using expected = typename shape_type<D.expected>::type;
   using actual = typename shape_type<D.actual>::type;
   using a = errors::count<D.value_a>;
   using b = errors::count<D.value_b>;
-  if constexpr (D.code == error_code::input_shapes_differ) return sizeof(errors::input_shapes_differ<op, expected, actual>) > 0;
-  else if constexpr (D.code == error_code::weight_count_mismatch) return sizeof(errors::weight_count_mismatch<op, a, b>) > 0;
-  else if constexpr (D.code == error_code::bias_count_mismatch) return sizeof(errors::bias_count_mismatch<op, a, b>) > 0;
-  else if constexpr (D.code == error_code::channels_not_divisible) return sizeof(errors::channels_not_divisible_by_groups<op, a, b>) > 0;
-  else if constexpr (D.code == error_code::window_larger_than_input) return sizeof(errors::window_larger_than_input<op, actual, a, b>) > 0;
-  else if constexpr (D.code == error_code::reshape_element_count) return sizeof(errors::reshape_changes_element_count<op, expected, actual>) > 0;
-  else if constexpr (D.code == error_code::unsupported_rank) return sizeof(errors::unsupported_rank<op, a, b>) > 0;
-  else if constexpr (D.code == error_code::invalid_axis) return sizeof(errors::invalid_axis<op, a, b>) > 0;
-  else if constexpr (D.code == error_code::unknown_input_name) return sizeof(errors::unknown_input_name<op, a, b>) > 0;
-  else if constexpr (D.code == error_code::too_many_inputs) return sizeof(errors::too_many_inputs<op, a, b>) > 0;
-  else if constexpr (D.code == error_code::input_count_mismatch) return sizeof(errors::input_count_mismatch<op, a, b>) > 0;
-  else if constexpr (D.code == error_code::unsupported_dtype) return sizeof(errors::unsupported_dtype<op, a>) > 0;
-  else if constexpr (D.code == error_code::pass_prerequisite_missing) return sizeof(errors::pass_prerequisite_missing<a, b>) > 0;
-  else return true;
+  if constexpr (D.code == error_code::input_shapes_differ) return std::type_identity<errors::input_shapes_differ<op, expected, actual>>{};
+  else if constexpr (D.code == error_code::weight_count_mismatch) return std::type_identity<errors::weight_count_mismatch<op, a, b>>{};
+  else if constexpr (D.code == error_code::bias_count_mismatch) return std::type_identity<errors::bias_count_mismatch<op, a, b>>{};
+  else if constexpr (D.code == error_code::weights_and_bias_disagree)
+    return std::type_identity<errors::weights_and_bias_disagree<op, expected, a, b>>{};
+  else if constexpr (D.code == error_code::channels_not_divisible) return std::type_identity<errors::channels_not_divisible_by_groups<op, a, b>>{};
+  else if constexpr (D.code == error_code::window_larger_than_input) return std::type_identity<errors::window_larger_than_input<op, actual, a, b>>{};
+  else if constexpr (D.code == error_code::reshape_element_count) return std::type_identity<errors::reshape_changes_element_count<op, expected, actual>>{};
+  else if constexpr (D.code == error_code::unsupported_rank) return std::type_identity<errors::unsupported_rank<op, a, b>>{};
+  else if constexpr (D.code == error_code::invalid_axis) return std::type_identity<errors::invalid_axis<op, a, b>>{};
+  else if constexpr (D.code == error_code::unknown_input_name) return std::type_identity<errors::unknown_input_name<op, a, b>>{};
+  else if constexpr (D.code == error_code::too_many_inputs) return std::type_identity<errors::too_many_inputs<op, a, b>>{};
+  else if constexpr (D.code == error_code::input_count_mismatch) return std::type_identity<errors::input_count_mismatch<op, a, b>>{};
+  else if constexpr (D.code == error_code::unsupported_dtype) return std::type_identity<errors::unsupported_dtype<op, a>>{};
+  else if constexpr (D.code == error_code::pass_prerequisite_missing)
+    return std::type_identity<errors::pass_prerequisite_missing<errors::pipeline_position<D.value_a>,
+                                                                errors::missing_fact<static_cast<fact>(D.value_b)>>>{};
+  else return std::type_identity<no_error>{};
 }
+// Deriving from it instantiates the error class: its static_assert is the compile error.
+template <diagnostic D>
+struct diagnostic_check : decltype(error_type<D>())::type {};
 
 }  // namespace ctnn::detail

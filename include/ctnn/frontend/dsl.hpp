@@ -49,20 +49,32 @@ constexpr constant_spec constant_of() {
   if constexpr (std::is_same_v<array_type, no_bias_t>) {
     return {};
   } else {
-    static_assert(std::is_array_v<array_type> && std::is_same_v<std::remove_cv_t<std::remove_extent_t<array_type>>, float>,
-                  "ctnn::dsl: weights and biases must be constexpr float arrays (e.g. inline constexpr float w[N]).");
-    return {Array, static_cast<std::int64_t>(std::size(Array))};
+    constexpr bool float_array =
+        std::is_array_v<array_type> && std::is_same_v<std::remove_cv_t<std::remove_extent_t<array_type>>, float>;
+    static_assert(float_array, "ctnn::dsl: weights and biases must be constexpr float arrays (e.g. inline constexpr float w[N]).");
+    if constexpr (float_array) return {Array, static_cast<std::int64_t>(std::size(Array))};
+    else return {nullptr, static_cast<std::int64_t>(std::size(Array))};  // keeps later passes quiet
   }
+}
+
+// One instantiation per option, so that the compiler names the offending type: check_option<int>.
+template <class Option>
+constexpr bool check_option() {
+  static_assert(layer_option<Option>,
+                "ctnn::dsl: an option of this layer is not a layer option (kernel<>, stride<>, dilation<>, same, "
+                "valid, pads<>, groups<>, multiplier<>, units<>, relu, relu6, sigmoid, tanh).");
+  return layer_option<Option>;
 }
 
 template <op_kind Kind, auto& Weights, auto& Bias, class... Options>
 constexpr layer_spec weighted_layer() {
-  static_assert((layer_option<Options> && ...),
-                "ctnn::dsl: an option of this layer is not a layer option (kernel<>, stride<>, dilation<>, same, "
-                "valid, pads<>, groups<>, multiplier<>, units<>, relu, relu6, sigmoid, tanh).");
-  layer_spec s{Kind, attributes_from<Options...>(), {constant_of<Weights>(), constant_of<Bias>()}, 2, 1};
-  if (s.constants[1].data == nullptr) s.constant_count = 1;
-  return s;
+  if constexpr ((check_option<Options>() && ...)) {
+    layer_spec s{Kind, attributes_from<Options...>(), {constant_of<Weights>(), constant_of<Bias>()}, 2, 1};
+    if (s.constants[1].elements == 0) s.constant_count = 1;
+    return s;
+  } else {
+    return {};
+  }
 }
 
 }  // namespace detail

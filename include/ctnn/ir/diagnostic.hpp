@@ -15,6 +15,8 @@ enum class error_code : std::int32_t {
   input_shapes_differ,        // add/mul/concat inputs do not agree: `expected` vs `actual`
   weight_count_mismatch,      // a constant has `value_b` elements where the op needs `value_a`
   bias_count_mismatch,        // a bias has `value_b` elements where the op needs `value_a`
+  weights_and_bias_disagree,  // no units<>: weights (`value_a` elements) imply another output count than the
+                              // bias (`value_b` elements); `expected` is the weights' shape per output
   channels_not_divisible,     // conv2d groups do not divide the channels (`value_a` channels, `value_b` groups)
   window_larger_than_input,   // a conv/pool window does not fit: input `actual`, window `value_a` x `value_b`
   reshape_element_count,      // reshape changes the element count: `value_a` -> `value_b`
@@ -27,7 +29,7 @@ enum class error_code : std::int32_t {
   pass_prerequisite_missing,  // a pass ran before the pass that produces what it reads
 };
 
-// A template argument of check_diagnostic, so it has no padding bytes (clang 14 miscompiles class-type
+// A template argument of diagnostic_check, so it has no padding bytes (clang 14 miscompiles class-type
 // template arguments with padding); hence the member order.
 struct diagnostic {
   std::int64_t value_a = 0;

@@ -59,6 +59,19 @@ constexpr void expect_constant(Module& m, std::int32_t node_id, std::int32_t ten
   t.dims = canonical;
 }
 
+// Checks the weights of a conv/dense whose output count comes from its bias (no units<>): when they
+// disagree, neither array can be blamed for sure, so both counts are reported.
+template <class Module>
+constexpr bool weights_agree_with_bias(Module& m, std::int32_t node_id, const shape& per_output) {
+  const node& n = m.node_at(node_id);
+  if (n.attrs.units > 0 || n.input_count < 3 || n.inputs[2] < 0) return true;
+  const std::int64_t weights = m.tensor_at(n.inputs[1]).dims.elements();
+  const std::int64_t bias = m.tensor_at(n.inputs[2]).dims.elements();
+  if (weights == bias * per_output.elements()) return true;
+  m.fail({error_code::weights_and_bias_disagree, node_id, n.kind, per_output, {}, weights, bias});
+  return false;
+}
+
 // Output channels of conv/dense: the `units` attribute, else the bias length.
 template <class Module>
 constexpr std::int32_t output_units(const Module& m, const node& n) {
@@ -92,6 +105,8 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
         return in;
       }
       const shape out = windowed_output(m, node_id, n.attrs.win, in, units);
+      if (!weights_agree_with_bias(m, node_id, make_shape(n.attrs.win.kernel_h, n.attrs.win.kernel_w, channels / n.attrs.groups)))
+        return out;
       expect_constant(m, node_id, n.inputs[1],
                       make_shape(units, n.attrs.win.kernel_h, n.attrs.win.kernel_w, channels / n.attrs.groups),
                       error_code::weight_count_mismatch);
@@ -110,6 +125,7 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
       const std::int32_t batch = in.rank > 0 ? in[0] : 1;
       const auto features = static_cast<std::int32_t>(in.elements() / batch);
       const std::int32_t units = output_units(m, n);
+      if (!weights_agree_with_bias(m, node_id, make_shape(features))) return make_shape(batch, units);
       expect_constant(m, node_id, n.inputs[1], make_shape(units, features), error_code::weight_count_mismatch);
       if (n.input_count > 2) expect_constant(m, node_id, n.inputs[2], make_shape(units), error_code::bias_count_mismatch);
       return make_shape(batch, units);

@@ -21,8 +21,8 @@
 namespace ctnn {
 
 template <auto& M>
-class executor {
-  static constexpr bool valid = detail::check_diagnostic<M.error>();
+class executor : detail::diagnostic_check<M.error> {
+  static constexpr bool valid = !M.error.failed();
   static_assert(!valid || M.has(fact::main_lowered),
                 "ctnn::executor<M>: M must have gone through aot_lower_main (use ctnn::compile<Model>).");
 
@@ -64,16 +64,18 @@ class executor {
   // As run(), in an arena of at least arena_bytes aligned to arena_alignment that the caller owns.
   template <class... Buffers>
   static void run_with_arena(std::byte* arena, Buffers*... buffers) {
-    static_assert(sizeof...(Buffers) == input_count + output_count,
-                  "ctnn::executor::run: pass one pointer per model input, then one per model output.");
-    static_assert(buffers_match<Buffers...>(std::make_index_sequence<sizeof...(Buffers)>{}),
-                  "ctnn::executor::run: a buffer's element type does not match the model's (see input<I>::element_type "
-                  "and output<I>::element_type); outputs must not be const.");
-    const std::array<const void*, input_count + output_count> all{static_cast<const void*>(buffers)...};
-    void* outputs[output_count > 0 ? output_count : 1]{};
-    for (std::size_t o = 0; o < output_count; ++o) outputs[o] = const_cast<void*>(all[input_count + o]);
-    if constexpr (valid) {
-      detail::for_each_index<call_count>([&](auto call) { invoke<decltype(call)::value>(arena, all.data(), outputs); });
+    constexpr bool count_ok = sizeof...(Buffers) == input_count + output_count;
+    static_assert(count_ok, "ctnn::executor::run: pass one pointer per model input, then one per model output.");
+    if constexpr (count_ok) {  // otherwise the checks below would only repeat the error
+      static_assert(buffers_match<Buffers...>(std::make_index_sequence<sizeof...(Buffers)>{}),
+                    "ctnn::executor::run: a buffer's element type does not match the model's (see input<I>::element_type "
+                    "and output<I>::element_type); outputs must not be const.");
+      const std::array<const void*, input_count + output_count> all{static_cast<const void*>(buffers)...};
+      void* outputs[output_count > 0 ? output_count : 1]{};
+      for (std::size_t o = 0; o < output_count; ++o) outputs[o] = const_cast<void*>(all[input_count + o]);
+      if constexpr (valid) {
+        detail::for_each_index<call_count>([&](auto call) { invoke<decltype(call)::value>(arena, all.data(), outputs); });
+      }
     }
   }
 
