@@ -56,6 +56,22 @@ template <class Op, class From, class To>
 struct reshape_changes_element_count {
   static_assert(detail::always_false<Op>, "ctnn: a reshape must keep the number of elements.");
 };
+template <class Op, class Target, class Input>
+struct invalid_reshape_target {
+  static_assert(detail::always_false<Op>, "ctnn: a reshape extent is positive, 0 (keep) or -1 (infer), with at most "
+                                           "one -1 (target and input shapes in the template arguments).");
+};
+template <class Op, class Input, class Dimension, class OutputPosition>
+struct pool_window_all_padding {
+  static_assert(detail::always_false<Op>, "ctnn: a window of this pooling op covers only padding (dimension 1 = H, "
+                                           "2 = W, and the output position in the template arguments); use smaller "
+                                           "pads or dilation.");
+};
+template <class Op, class Dimension, class Rank>
+struct pads_beyond_rank {
+  static_assert(detail::always_false<Op>, "ctnn: this pad op gives (before, after) pads for a dimension its input "
+                                           "does not have.");
+};
 template <class Op, class NeededRank, class GivenRank>
 struct unsupported_rank {
   static_assert(detail::always_false<Op>, "ctnn: this op needs an input of another rank (NHWC ops need rank 4).");
@@ -116,6 +132,9 @@ constexpr auto error_type() {
   else if constexpr (D.code == error_code::channels_not_divisible) return std::type_identity<errors::channels_not_divisible_by_groups<op, a, b>>{};
   else if constexpr (D.code == error_code::window_larger_than_input) return std::type_identity<errors::window_larger_than_input<op, actual, a, b>>{};
   else if constexpr (D.code == error_code::reshape_element_count) return std::type_identity<errors::reshape_changes_element_count<op, expected, actual>>{};
+  else if constexpr (D.code == error_code::invalid_reshape_target) return std::type_identity<errors::invalid_reshape_target<op, expected, actual>>{};
+  else if constexpr (D.code == error_code::window_all_padding) return std::type_identity<errors::pool_window_all_padding<op, actual, a, b>>{};
+  else if constexpr (D.code == error_code::pads_beyond_rank) return std::type_identity<errors::pads_beyond_rank<op, a, b>>{};
   else if constexpr (D.code == error_code::unsupported_rank) return std::type_identity<errors::unsupported_rank<op, a, b>>{};
   else if constexpr (D.code == error_code::invalid_axis) return std::type_identity<errors::invalid_axis<op, a, b>>{};
   else if constexpr (D.code == error_code::unknown_input_name) return std::type_identity<errors::unknown_input_name<op, a, b>>{};

@@ -138,9 +138,12 @@ struct softmax {
   static constexpr layer_spec spec() { return {op_kind::softmax, {}, {}, 0, 1}; }
 };
 
-// Shape changes. reshape<dims...>: 0 keeps the input's extent, -1 is inferred (one at most).
+// Shape changes. reshape<dims...>: 0 keeps the input's extent, -1 is inferred (one at most);
+// reshape<> keeps the whole shape (a copy).
 template <std::int32_t... Dims>
 struct reshape {
+  static_assert(((Dims >= -1) && ...), "ctnn::dsl::reshape<dims...>: an extent is positive, 0 (keep) or -1 (infer).");
+  static_assert(((Dims == -1 ? 1 : 0) + ... + 0) <= 1, "ctnn::dsl::reshape<dims...>: at most one extent may be -1.");
   static constexpr layer_spec spec() {
     op_attributes a{};
     a.target = make_shape(Dims...);
@@ -229,7 +232,14 @@ constexpr std::int32_t add_layer(Module& m, const layer_spec& spec, const name& 
   return n.output;
 }
 
+// Makes a tensor the model's next output. A model input, or a tensor that is already an output, gets a
+// copy op of its own, so that every output buffer is written by exactly one op.
 constexpr void mark_output(auto& m, std::int32_t tensor_id) {
+  if (m.tensor_at(tensor_id).role != tensor_role::intermediate) {
+    const layer_spec copy{op_kind::reshape, {}, {}, 0, 1};  // an empty target keeps the shape: a copy
+    const std::array<std::int32_t, 1> from{tensor_id};
+    tensor_id = add_layer(m, copy, numbered("output", static_cast<std::size_t>(m.output_count)), from, 1);
+  }
   tensor& t = m.tensor_at(tensor_id);
   t.role = tensor_role::output;
   t.io_index = m.output_count;
@@ -348,7 +358,10 @@ struct graph {
   static_assert(layer_nodes >= 1, "ctnn::dsl::graph: at least one layer node.");
   static_assert(Outputs::names.size() >= 1 && Outputs::names.size() <= max_model_io,
                 "ctnn::dsl::graph<outputs<names...>, nodes...>: 1 to 8 outputs.");
-  using module_type = module<sizeof...(Nodes) + detail::constant_total<typename Nodes::layer...>(), layer_nodes>;
+  // Room for one copy op per output (an output that names an input, or a name listed twice).
+  static constexpr std::size_t output_copies = Outputs::names.size();
+  using module_type = module<sizeof...(Nodes) + detail::constant_total<typename Nodes::layer...>() + output_copies,
+                             layer_nodes + output_copies>;
 
   static constexpr module_type build() {
     constexpr std::array<detail::graph_entry, sizeof...(Nodes)> entries{detail::entry_of<Nodes>()...};

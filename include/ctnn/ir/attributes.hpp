@@ -27,7 +27,8 @@ struct op_attributes {
   std::int32_t units = 0;               // conv2d: filters; dense: output features (0 = from the bias)
   std::int32_t axis = -1;               // concat, softmax
   activation fused = activation::none;  // conv2d, depthwise_conv2d, dense, add, mul
-  shape target{};                       // reshape (0 in a dim = keep, -1 = infer, as in TFLite/ONNX)
+  shape target{};                       // reshape (0 in a dim = keep, -1 = infer, as in TFLite/ONNX;
+                                        // rank 0 = keep the input's shape)
   std::array<std::int32_t, 2 * max_rank> pads{};  // pad: before/after for dim d at [2d], [2d+1]
   float pad_value = 0.0f;               // pad
   friend constexpr bool operator==(const op_attributes&, const op_attributes&) = default;

@@ -20,6 +20,10 @@ enum class error_code : std::int32_t {
   channels_not_divisible,     // conv2d groups do not divide the channels (`value_a` channels, `value_b` groups)
   window_larger_than_input,   // a conv/pool window does not fit: input `actual`, window `value_a` x `value_b`
   reshape_element_count,      // reshape changes the element count: `value_a` -> `value_b`
+  invalid_reshape_target,     // a reshape extent below -1, or more than one -1: target `expected`
+  window_all_padding,         // a pool window at output position `value_b` (along dim `value_a`) lies only
+                              // in padding; input `actual`
+  pads_beyond_rank,           // pad pairs given for dim `value_a` of a rank-`value_b` input
   unsupported_rank,           // the op needs rank `value_a`, the input has rank `value_b`
   invalid_axis,               // axis `value_a` out of range for rank `value_b`
   unknown_input_name,         // a DSL graph node names an input no earlier node has (`value_a`: input slot)

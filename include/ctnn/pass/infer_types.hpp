@@ -26,6 +26,21 @@ constexpr void same_padding(std::int32_t in, std::int32_t kernel, std::int32_t s
   after = total - before;
 }
 
+// The first output position along one dimension whose window has no tap inside the input, or -1. A
+// pooling window made only of padding has nothing to pool (avg would divide by 0).
+constexpr std::int32_t first_window_in_padding(std::int32_t in, std::int32_t out, std::int32_t kernel,
+                                               std::int32_t stride, std::int32_t dilation, std::int32_t pad_before) {
+  for (std::int32_t o = 0; o < out; ++o) {
+    bool inside = false;
+    for (std::int32_t k = 0; k < kernel && !inside; ++k) {
+      const std::int32_t i = o * stride - pad_before + k * dilation;
+      inside = i >= 0 && i < in;
+    }
+    if (!inside) return o;
+  }
+  return -1;
+}
+
 // Resolves the window's pads and returns the NHWC output shape, or records an error.
 template <class Module>
 constexpr shape windowed_output(Module& m, std::int32_t node_id, window& w, const shape& in, std::int32_t channels) {
@@ -101,7 +116,9 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
       const std::int32_t units = output_units(m, n);
       const std::int32_t channels = in.rank == 4 ? in[3] : 0;
       if (n.attrs.groups <= 0 || channels % n.attrs.groups != 0 || units % n.attrs.groups != 0) {
-        m.fail({error_code::channels_not_divisible, node_id, n.kind, {}, in, channels, n.attrs.groups});
+        // Names the count the groups do not divide: input channels first, else output channels.
+        const std::int32_t undivided = n.attrs.groups > 0 && channels % n.attrs.groups == 0 ? units : channels;
+        m.fail({error_code::channels_not_divisible, node_id, n.kind, {}, in, undivided, n.attrs.groups});
         return in;
       }
       const shape out = windowed_output(m, node_id, n.attrs.win, in, units);
@@ -131,8 +148,17 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
       return make_shape(batch, units);
     }
     case op_kind::max_pool:
-    case op_kind::avg_pool:
-      return windowed_output(m, node_id, n.attrs.win, in, in.rank == 4 ? in[3] : 0);
+    case op_kind::avg_pool: {
+      const shape out = windowed_output(m, node_id, n.attrs.win, in, in.rank == 4 ? in[3] : 0);
+      const window& w = n.attrs.win;
+      if (!m.error.failed()) {
+        const std::int32_t empty_h = first_window_in_padding(in[1], out[1], w.kernel_h, w.stride_h, w.dilation_h, w.pad_top);
+        const std::int32_t empty_w = first_window_in_padding(in[2], out[2], w.kernel_w, w.stride_w, w.dilation_w, w.pad_left);
+        if (empty_h >= 0) m.fail({error_code::window_all_padding, node_id, n.kind, {}, in, 1, empty_h});
+        else if (empty_w >= 0) m.fail({error_code::window_all_padding, node_id, n.kind, {}, in, 2, empty_w});
+      }
+      return out;
+    }
     case op_kind::global_avg_pool:
       if (in.rank != 4) m.fail({error_code::unsupported_rank, node_id, n.kind, {}, in, 4, in.rank});
       return make_shape(in[0], 1, 1, in[3]);
@@ -152,13 +178,19 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
       n.attrs.axis = in.rank - 1;
       return in;
     case op_kind::reshape: {
+      if (n.attrs.target.rank == 0) return in;  // reshape to its own shape: a copy
       shape out = n.attrs.target;
       std::int64_t known = 1;
-      std::int32_t inferred = -1;
+      std::int32_t inferred = -1, inferred_count = 0;
       for (std::int32_t d = 0; d < out.rank; ++d) {
         auto& extent = out.dims[static_cast<std::size_t>(d)];
         if (extent == 0) extent = d < in.rank ? in[d] : 1;
-        if (extent == -1) inferred = d; else known *= extent;
+        if (extent < -1) inferred_count = 2;
+        if (extent == -1) inferred = d, ++inferred_count; else known *= extent;
+      }
+      if (inferred_count > 1) {
+        m.fail({error_code::invalid_reshape_target, node_id, n.kind, n.attrs.target, in, 0, 0});
+        return in;
       }
       if (inferred >= 0 && known > 0) out.dims[static_cast<std::size_t>(inferred)] = static_cast<std::int32_t>(in.elements() / known);
       if (out.elements() != in.elements())
@@ -187,8 +219,15 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
     }
     case op_kind::pad: {
       shape out = in;
-      for (std::int32_t d = 0; d < in.rank; ++d)
-        out.dims[static_cast<std::size_t>(d)] += n.attrs.pads[static_cast<std::size_t>(2 * d)] + n.attrs.pads[static_cast<std::size_t>(2 * d + 1)];
+      for (std::int32_t d = 0; d < static_cast<std::int32_t>(max_rank); ++d) {
+        const std::int32_t before = n.attrs.pads[static_cast<std::size_t>(2 * d)];
+        const std::int32_t after = n.attrs.pads[static_cast<std::size_t>(2 * d + 1)];
+        if (d >= in.rank) {
+          if (before != 0 || after != 0) m.fail({error_code::pads_beyond_rank, node_id, n.kind, {}, in, d, in.rank});
+          continue;
+        }
+        out.dims[static_cast<std::size_t>(d)] += before + after;
+      }
       return out;
     }
   }

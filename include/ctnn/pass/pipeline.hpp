@@ -41,7 +41,11 @@ constexpr Module apply_pass(Module m, std::size_t position) {
             static_cast<std::int64_t>(needed & ~m.facts)});
     return m;
   }
-  return Pass::run(m);
+  m = Pass::run(m);
+  if constexpr (requires { Pass::establishes; }) {
+    if (!m.error.failed()) m.establish(Pass::establishes);
+  }
+  return m;
 }
 
 }  // namespace detail

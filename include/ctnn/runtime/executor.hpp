@@ -57,8 +57,7 @@ class executor : detail::diagnostic_check<M.error> {
   // run(inputs..., outputs...): pointers to each input's elements, then to each output's.
   template <class... Buffers>
   static void run(Buffers*... buffers) {
-    alignas(arena_alignment) static std::byte arena[arena_bytes > 0 ? arena_bytes : 1];
-    run_with_arena(arena, buffers...);
+    run_with_arena(static_arena, buffers...);
   }
 
   // As run(), in an arena of at least arena_bytes aligned to arena_alignment that the caller owns.
@@ -80,6 +79,9 @@ class executor : detail::diagnostic_check<M.error> {
   }
 
  private:
+  // One static arena per model (in .bss), whatever the constness of the caller's buffers.
+  alignas(arena_alignment) static inline std::byte static_arena[arena_bytes > 0 ? arena_bytes : 1];
+
   template <class... Buffers, std::size_t... I>
   static constexpr bool buffers_match(std::index_sequence<I...>) {
     return (buffer_matches<I, Buffers>() && ...);
