@@ -6,6 +6,6 @@
 namespace ctnn {
 
 template <class Model, class Pipeline = default_pipeline>
-using compile = executor<compiled_v<Model, Pipeline>>;
+using compile = executor<compiled_v<Model, typename detail::checked_pipeline<Pipeline>::type>>;
 
 }  // namespace ctnn

@@ -104,6 +104,16 @@ struct pass_prerequisite_missing {
                 "and the missing ctnn::fact bits in the template arguments).");
 };
 
+// A pipeline's pass order, checked from the passes' declarations: `Pass` reads `MissingFact`, which no
+// pass before it establishes; `ProducerPass` is the pass that does (move `Pass` after it).
+struct no_pass_in_the_pipeline_establishes_it {};
+template <class Pass, class MissingFact, class ProducerPass>
+struct pass_runs_before_its_prerequisite {
+  static_assert(detail::always_false<Pass>, "ctnn: this pipeline runs a pass before the pass that produces what it "
+                                             "reads (the pass, the missing ctnn::fact and the pass that establishes "
+                                             "it are the template arguments).");
+};
+
 }  // namespace ctnn::errors
 
 namespace ctnn::detail {

@@ -32,7 +32,7 @@ struct constant_spec {
 struct layer_spec {
   op_kind kind = op_kind::relu;
   op_attributes attrs{};
-  std::array<constant_spec, 2> constants{};  // weights, bias
+  std::array<constant_spec, 4> constants{};  // weights, bias (batch_norm: scale, offset, mean, variance)
   std::int32_t constant_count = 0;
   std::int32_t arity = 1;  // activation inputs: 1, 2 (add, mul) or -1 (any number: concat)
 };
@@ -89,6 +89,20 @@ struct input {
   static constexpr shape dims = make_shape(Dims...);
 };
 
+// A constant tensor as a graph node: dsl::node<"c", dsl::constant<values, 1, 1, 1, 8>>. Ops whose
+// operands are all constants are computed at compile time (fold_constants).
+template <auto& Values, std::int32_t... Dims>
+struct constant {
+  static_assert(sizeof...(Dims) >= 1 && sizeof...(Dims) <= max_rank, "ctnn::dsl::constant<values, dims...>: rank 1 to 6.");
+  static constexpr shape dims = make_shape(Dims...);
+  static constexpr constant_spec values() {
+    constexpr constant_spec c = detail::constant_of<Values>();
+    static_assert(c.elements == dims.elements(), "ctnn::dsl::constant<values, dims...>: the array must have as "
+                                                 "many elements as the dims say.");
+    return c;
+  }
+};
+
 // ---------------------------------------------------------------------------------------------------
 // Layers with weights.
 template <auto& Weights, auto& Bias, class... Options>
@@ -104,6 +118,19 @@ struct depthwise_conv2d {
 template <auto& Weights, auto& Bias, class... Options>
 struct dense {
   static constexpr layer_spec spec() { return detail::weighted_layer<op_kind::dense, Weights, Bias, Options...>(); }
+};
+
+// Batch normalisation (inference) over the last axis; fold_batch_norm folds it into a conv/dense before it.
+template <auto& Scale, auto& Offset, auto& Mean, auto& Variance, class... Options>
+struct batch_norm {
+  static constexpr layer_spec spec() {
+    static_assert((layer_option<Options> && ...), "ctnn::dsl::batch_norm<scale, offset, mean, variance, options...>: "
+                                                   "the only option is epsilon<N, D>.");
+    layer_spec s{op_kind::batch_norm, attributes_from<Options...>(), {}, 4, 1};
+    s.constants = {detail::constant_of<Scale>(), detail::constant_of<Offset>(), detail::constant_of<Mean>(),
+                   detail::constant_of<Variance>()};
+    return s;
+  }
 };
 
 // Pooling.
@@ -309,11 +336,15 @@ namespace detail {
 
 template <class T> struct is_input : std::false_type {};
 template <dtype Type, std::int32_t... Dims> struct is_input<input<Type, Dims...>> : std::true_type {};
+template <class T> struct is_constant : std::false_type {};
+template <auto& Values, std::int32_t... Dims> struct is_constant<constant<Values, Dims...>> : std::true_type {};
 
 // What the builder needs of a graph node, as a value.
 struct graph_entry {
   name label{};
   bool is_input = false;
+  bool is_constant = false;
+  constant_spec values{};
   dtype type = dtype::f32;
   shape dims{};
   layer_spec spec{};
@@ -330,6 +361,10 @@ constexpr graph_entry entry_of() {
     e.is_input = true;
     e.type = layer::type;
     e.dims = layer::dims;
+  } else if constexpr (is_constant<layer>::value) {
+    e.is_constant = true;
+    e.dims = layer::dims;
+    e.values = layer::values();
   } else {
     e.spec = layer::spec();
     static_assert(Node::inputs.size() <= max_node_inputs, "ctnn::dsl::node: at most ctnn::max_node_inputs inputs.");
@@ -340,11 +375,11 @@ constexpr graph_entry entry_of() {
   return e;
 }
 
-template <class... Nodes>
-constexpr std::size_t input_node_count() {
-  const std::array<bool, sizeof...(Nodes)> inputs{is_input<typename Nodes::layer>::value...};
+template <template <class> class Trait, class... Nodes>
+constexpr std::size_t count_nodes() {
+  const std::array<bool, sizeof...(Nodes)> matches{Trait<typename Nodes::layer>::value...};
   std::size_t n = 0;
-  for (bool b : inputs) n += b ? 1 : 0;
+  for (bool b : matches) n += b ? 1 : 0;
   return n;
 }
 
@@ -352,8 +387,9 @@ constexpr std::size_t input_node_count() {
 
 template <class Outputs, class... Nodes>
 struct graph {
-  static constexpr std::size_t input_nodes = detail::input_node_count<Nodes...>();
-  static constexpr std::size_t layer_nodes = sizeof...(Nodes) - input_nodes;
+  static constexpr std::size_t input_nodes = detail::count_nodes<detail::is_input, Nodes...>();
+  static constexpr std::size_t constant_nodes = detail::count_nodes<detail::is_constant, Nodes...>();
+  static constexpr std::size_t layer_nodes = sizeof...(Nodes) - input_nodes - constant_nodes;
   static_assert(input_nodes >= 1 && input_nodes <= max_model_io, "ctnn::dsl::graph: 1 to 8 input nodes.");
   static_assert(layer_nodes >= 1, "ctnn::dsl::graph: at least one layer node.");
   static_assert(Outputs::names.size() >= 1 && Outputs::names.size() <= max_model_io,
@@ -378,6 +414,15 @@ struct graph {
       const auto& e = entries[i];
       if (e.is_input) {
         produced[i] = detail::add_input(m, e.type, e.dims, e.label);
+        continue;
+      }
+      if (e.is_constant) {
+        tensor t{};
+        t.label = e.label;
+        t.dims = e.dims;
+        t.role = tensor_role::constant;
+        t.data.f32 = e.values.data;
+        produced[i] = m.add_tensor(t);
         continue;
       }
       std::array<std::int32_t, max_node_inputs> from{};

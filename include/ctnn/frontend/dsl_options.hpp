@@ -56,6 +56,16 @@ struct units {
   static constexpr void apply(op_attributes& a) { a.units = N; }
 };
 
+// batch_norm's epsilon as a ratio (a float template argument is g++-only): epsilon<1, 1000> = 1e-3.
+// The default is PyTorch's, 1e-5.
+template <std::int64_t Numerator, std::int64_t Denominator>
+struct epsilon {
+  static_assert(Numerator > 0 && Denominator > 0, "ctnn::dsl::epsilon<N, D>: N / D must be positive.");
+  static constexpr void apply(op_attributes& a) {
+    a.epsilon = static_cast<float>(static_cast<double>(Numerator) / static_cast<double>(Denominator));
+  }
+};
+
 namespace detail {
 template <class T, class = void> struct is_option : std::false_type {};
 template <class T>

@@ -31,6 +31,7 @@ struct op_attributes {
                                         // rank 0 = keep the input's shape)
   std::array<std::int32_t, 2 * max_rank> pads{};  // pad: before/after for dim d at [2d], [2d+1]
   float pad_value = 0.0f;               // pad
+  float epsilon = 1e-5f;                // batch_norm
   friend constexpr bool operator==(const op_attributes&, const op_attributes&) = default;
 };
 

@@ -31,6 +31,7 @@ enum class error_code : std::int32_t {
   input_count_mismatch,       // an op takes `value_a` inputs but was given `value_b`
   unsupported_dtype,          // the op has no kernel for this dtype
   pass_prerequisite_missing,  // a pass ran before the pass that produces what it reads
+  pipeline_rejected,          // the pipeline's pass order was rejected at the type level (already reported)
 };
 
 // A template argument of diagnostic_check, so it has no padding bytes (clang 14 miscompiles class-type

@@ -39,6 +39,8 @@ struct tensor {
   constant_data data{};
   std::int32_t producer = -1;  // node that writes it; -1 for inputs and constants
   std::int32_t io_index = -1;  // position among the model's inputs or outputs
+  std::int32_t alias_of = -1;  // alias_reshapes: shares the storage of this tensor (a view)
+  std::int32_t recipe = -1;    // a constant computed at compile time from module.recipes[recipe]
 
   constexpr std::int64_t bytes() const { return dims.elements() * static_cast<std::int64_t>(size_of(type)); }
 };
@@ -67,7 +69,7 @@ struct kernel_params {
   std::int32_t depth_multiplier = 1;
   std::int32_t axis = -1;  // normalised to a non-negative axis
   std::array<std::int32_t, 2 * max_rank> pads{};
-  std::uint32_t pad_value_bits = 0;  // pad: the fill value's float bits (keeps the struct padding-free)
+  std::uint32_t pad_value_bits = 0;  // pad: the fill value; batch_norm: epsilon (float bits: no padding)
   std::array<std::int32_t, max_node_inputs> concat_extents{};
   std::int32_t concat_count = 0;
   std::int32_t has_bias = 0;
@@ -90,6 +92,7 @@ static_assert(std::has_unique_object_representations_v<location>,
 
 struct kernel_call {
   std::int32_t node = -1;
+  std::int32_t kernel = -1;  // index into module::kernels (structurally equal calls share one)
   kernel_params params{};
   std::array<std::int32_t, max_node_inputs> operands{};  // tensor ids (-1: absent)
   std::int32_t operand_count = 0;
@@ -98,12 +101,64 @@ struct kernel_call {
   location result_at{};
 };
 
+// How a constant that a pass creates is computed (DESIGN §2: such weights are materialised once, at compile
+// time, in a variable template keyed by the module and the tensor; the module only holds the recipe).
+enum class recipe_kind : std::int32_t {
+  evaluate_op,          // fold_constants: the result of `op` on constant operands
+  batch_norm_weights,   // fold_batch_norm: the tensor's own data times scale / sqrt(variance + epsilon),
+                        // per output channel (channel = (index / channel_stride) % channel_count)
+  batch_norm_bias,      // fold_batch_norm: (own data - mean) * scale / sqrt(variance + epsilon) + offset; with
+                        // own_data_is_offset, the tensor is the batch norm's offset and the bias was 0
+};
+
+struct constant_recipe {
+  recipe_kind kind = recipe_kind::evaluate_op;
+  node op{};  // evaluate_op: the folded op; batch_norm_*: the folded batch_norm (scale, offset, mean, variance)
+  std::int32_t channel_stride = 1;
+  std::int32_t channel_count = 0;
+  bool own_data_is_offset = false;
+};
+
+// Per kernel (create_function_metadata): the bytes one call of it touches.
+struct function_info {
+  std::int32_t calls = 0;           // calls that use this kernel
+  std::int64_t workspace_bytes = 0; // scratch inside the kernel
+  std::int64_t io_bytes = 0;        // activations read and written by one call
+  std::int64_t constant_bytes = 0;  // weights and biases read by one call
+};
+
+// One model input or output (create_executor_metadata).
+struct io_info {
+  name label{};
+  shape dims{};
+  dtype type = dtype::f32;
+  std::int64_t bytes = 0;
+  float scale = 0.0f;         // quantized tensors: real = scale * (q - zero_point); 0 when not quantized
+  std::int32_t zero_point = 0;
+};
+
+struct executor_info {
+  name model{};
+  std::array<io_info, max_model_io> inputs{};
+  std::int32_t input_count = 0;
+  std::array<io_info, max_model_io> outputs{};
+  std::int32_t output_count = 0;
+  std::array<memory::pool_info, 2> pools{};
+  std::int32_t pool_count = 0;
+  std::int32_t alignment = 16;
+  std::int64_t constant_bytes = 0;  // weights read by the executor, over all kernels
+  std::int32_t kernel_count = 0;
+  std::int32_t call_count = 0;
+};
+
 // Facts a pass establishes; a pass that reads a fact requires it (pipeline checks).
 enum class fact : std::uint32_t {
   shapes_inferred = 1u << 0,
   kernels_lowered = 1u << 1,
   memory_planned = 1u << 2,
   main_lowered = 1u << 3,
+  function_metadata = 1u << 4,
+  executor_metadata = 1u << 5,
 };
 
 template <std::size_t MaxTensors, std::size_t MaxNodes>
@@ -124,9 +179,20 @@ struct module {
   std::uint32_t facts = 0;
   diagnostic error{};
 
-  // Filled by lower_te: one call per node, in execution order.
+  // Constants created by passes (fold_constants, fold_batch_norm); tensor::recipe indexes them.
+  std::array<constant_recipe, MaxNodes> recipes{};
+  std::int32_t recipe_count = 0;
+
+  // Filled by lower_te: one call per node that needs a kernel, in execution order, and the distinct
+  // kernels they use.
   std::array<kernel_call, MaxNodes> calls{};
   std::int32_t call_count = 0;
+  std::array<kernel_params, MaxNodes> kernels{};
+  std::int32_t kernel_count = 0;
+
+  // Filled by create_function_metadata (one per kernel) and create_executor_metadata.
+  std::array<function_info, MaxNodes> functions{};
+  executor_info metadata{};
 
   // Filled by plan_memory.
   std::array<memory::pool_allocation, MaxTensors> allocations{};
@@ -148,6 +214,12 @@ struct module {
   constexpr node& node_at(std::int32_t id) { return nodes[static_cast<std::size_t>(id)]; }
   constexpr const tensor& input_tensor(std::int32_t i) const { return tensor_at(inputs[static_cast<std::size_t>(i)]); }
   constexpr const tensor& output_tensor(std::int32_t i) const { return tensor_at(outputs[static_cast<std::size_t>(i)]); }
+
+  // The tensor whose storage a tensor uses (itself unless alias_reshapes made it a view).
+  constexpr std::int32_t storage_root(std::int32_t id) const {
+    while (id >= 0 && tensor_at(id).alias_of >= 0) id = tensor_at(id).alias_of;
+    return id;
+  }
 
   constexpr void fail(const diagnostic& d) {
     if (!error.failed()) error = d;

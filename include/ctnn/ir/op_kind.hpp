@@ -21,9 +21,10 @@ enum class op_kind : std::int32_t {
   reshape,           // also flatten
   concat,
   pad,
+  batch_norm,        // inference form, per channel (last axis): inputs x, scale, offset, mean, variance
 };
 
-inline constexpr int op_kind_count = static_cast<int>(op_kind::pad) + 1;
+inline constexpr int op_kind_count = static_cast<int>(op_kind::batch_norm) + 1;
 
 constexpr const char* name_of(op_kind k) {
   switch (k) {
@@ -43,6 +44,7 @@ constexpr const char* name_of(op_kind k) {
     case op_kind::reshape: return "reshape";
     case op_kind::concat: return "concat";
     case op_kind::pad: return "pad";
+    case op_kind::batch_norm: return "batch_norm";
   }
   return "?";
 }

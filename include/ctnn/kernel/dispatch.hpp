@@ -3,6 +3,7 @@
 // (conv/dense: data, weights, bias).
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/reference/activation.hpp>
+#include <ctnn/kernel/reference/batch_norm.hpp>
 #include <ctnn/kernel/reference/conv2d.hpp>
 #include <ctnn/kernel/reference/data_movement.hpp>
 #include <ctnn/kernel/reference/dense.hpp>
@@ -12,7 +13,7 @@
 namespace ctnn::kernel {
 
 template <kernel_params P>
-void invoke(const float* const* operands, float* result) {
+constexpr void invoke(const float* const* operands, float* result) {
   namespace ref = reference;
   constexpr long elements = static_cast<long>(P.out.elements());
   if constexpr (P.kind == op_kind::conv2d) ref::conv2d<P>(operands[0], operands[1], operands[2], result);
@@ -30,6 +31,8 @@ void invoke(const float* const* operands, float* result) {
   else if constexpr (P.kind == op_kind::reshape) ref::reshape<P>(operands[0], result);
   else if constexpr (P.kind == op_kind::concat) ref::concat<P>(operands, result);
   else if constexpr (P.kind == op_kind::pad) ref::pad<P>(operands[0], result);
+  else if constexpr (P.kind == op_kind::batch_norm)
+    ref::batch_norm<P>(operands[0], operands[1], operands[2], operands[3], operands[4], result);
   else static_assert(P.kind == op_kind::conv2d, "ctnn: no kernel for this op kind (add it to kernel/dispatch.hpp).");
 }
 

@@ -10,6 +10,7 @@ namespace ctnn::pass {
 template <class Module>
 constexpr location location_of(const Module& m, std::int32_t tensor_id) {
   if (tensor_id < 0) return {};
+  tensor_id = m.storage_root(tensor_id);  // a view lives where its root lives
   const tensor& t = m.tensor_at(tensor_id);
   switch (t.role) {
     case tensor_role::input: return {storage::model_input, t.io_index, 0};

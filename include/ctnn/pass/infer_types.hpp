@@ -174,6 +174,10 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
     case op_kind::sigmoid:
     case op_kind::tanh:
       return in;
+    case op_kind::batch_norm:
+      for (std::int32_t k = 1; k < 5; ++k)
+        expect_constant(m, node_id, n.inputs[static_cast<std::size_t>(k)], make_shape(in.last()), error_code::weight_count_mismatch);
+      return in;
     case op_kind::softmax:
       n.attrs.axis = in.rank - 1;
       return in;

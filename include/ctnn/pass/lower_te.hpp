@@ -1,6 +1,7 @@
 #pragma once
 // lower_te: replaces each graph op by a call of a kernel with compile-time parameters (kernel_params).
 // Graph nodes stay in the module next to the calls, so later passes see both levels.
+#include <array>
 #include <bit>
 #include <cstdint>
 
@@ -10,7 +11,19 @@ namespace ctnn::pass {
 
 namespace detail {
 
-constexpr bool has_float_kernel(op_kind) { return true; }
+// A cheap fingerprint of kernel params, so that finding structurally equal kernels compares full params
+// only on a fingerprint match (keeps lower_te O(calls x kernels) in cheap steps; DESIGN §2).
+constexpr std::uint32_t fingerprint(const kernel_params& p) {
+  std::uint32_t h = 2166136261u;
+  const auto mix = [&h](std::int64_t v) { h = (h ^ static_cast<std::uint32_t>(v)) * 16777619u; };
+  mix(static_cast<std::int64_t>(p.kind));
+  mix(static_cast<std::int64_t>(p.fused));
+  for (std::int32_t d = 0; d < p.in.rank; ++d) mix(p.in[d]);
+  for (std::int32_t d = 0; d < p.out.rank; ++d) mix(p.out[d]);
+  mix(p.win.kernel_h * 131 + p.win.stride_h * 17 + p.win.pad_top);
+  mix(p.win.kernel_w * 131 + p.win.stride_w * 17 + p.win.pad_left);
+  return h;
+}
 
 template <class Module>
 constexpr kernel_params kernel_params_of(const Module& m, const node& n) {
@@ -50,6 +63,9 @@ constexpr kernel_params kernel_params_of(const Module& m, const node& n) {
       p.pads = n.attrs.pads;
       p.pad_value_bits = std::bit_cast<std::uint32_t>(n.attrs.pad_value);
       break;
+    case op_kind::batch_norm:
+      p.pad_value_bits = std::bit_cast<std::uint32_t>(n.attrs.epsilon);  // the kernel's one float parameter
+      break;
     case op_kind::global_avg_pool:
     case op_kind::relu:
     case op_kind::relu6:
@@ -69,7 +85,9 @@ struct lower_te {
 
   template <class Module>
   static constexpr Module run(Module m) {
+    std::array<std::uint32_t, Module::node_capacity> fingerprints{};
     m.call_count = 0;
+    m.kernel_count = 0;
     for (std::int32_t i = 0; i < m.node_count; ++i) {
       const node& n = m.node_at(i);
       if (m.tensor_at(n.inputs[0]).type != dtype::f32) {
@@ -81,6 +99,14 @@ struct lower_te {
       c = kernel_call{};
       c.node = i;
       c.params = detail::kernel_params_of(m, n);
+      const std::uint32_t print = detail::fingerprint(c.params);
+      for (std::int32_t k = 0; k < m.kernel_count && c.kernel < 0; ++k)
+        if (fingerprints[static_cast<std::size_t>(k)] == print && m.kernels[static_cast<std::size_t>(k)] == c.params) c.kernel = k;
+      if (c.kernel < 0) {
+        c.kernel = m.kernel_count++;
+        m.kernels[static_cast<std::size_t>(c.kernel)] = c.params;
+        fingerprints[static_cast<std::size_t>(c.kernel)] = print;
+      }
       c.operands = n.inputs;
       c.operand_count = n.input_count;
       c.result = n.output;

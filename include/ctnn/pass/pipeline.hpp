@@ -1,14 +1,26 @@
 #pragma once
 // A pipeline is a list of pass types; each stage of a model is its own `inline constexpr` variable, so
 // each pass runs in one constant evaluation of its own (compiler limits apply per pass, DESIGN §6).
-// A pass is a struct with `static constexpr Module run(Module)`, optionally `requires_facts` (what it
-// reads) and `establishes` (what it fills).
+//
+// A pass is a struct with `static constexpr Module run(Module)`, and optionally `requires_facts` (the
+// ctnn::fact bits it reads) and `establishes` (the bit it fills). ctnn::compile checks the order of a
+// pipeline from these declarations alone, before running any pass, and names both passes when a pass
+// runs before the one that produces what it reads.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <tuple>
+#include <type_traits>
 
+#include <ctnn/errors.hpp>
 #include <ctnn/ir/module.hpp>
+#include <ctnn/pass/alias_reshapes.hpp>
 #include <ctnn/pass/aot_lower_main.hpp>
+#include <ctnn/pass/create_executor_metadata.hpp>
+#include <ctnn/pass/create_function_metadata.hpp>
+#include <ctnn/pass/fold_batch_norm.hpp>
+#include <ctnn/pass/fold_constants.hpp>
+#include <ctnn/pass/fuse_ops.hpp>
 #include <ctnn/pass/infer_types.hpp>
 #include <ctnn/pass/lower_te.hpp>
 #include <ctnn/pass/plan_memory.hpp>
@@ -21,7 +33,12 @@ struct pipeline {
   template <std::size_t K> using pass = std::tuple_element_t<K, std::tuple<Passes...>>;
 };
 
-using default_pipeline = pipeline<pass::infer_types, pass::lower_te, pass::plan_memory<>, pass::aot_lower_main>;
+// The default flow (DESIGN §1). Copy it and insert your own pass at any stage: before lower_te (graph
+// level), between lower_te and plan_memory (graph ops and kernels side by side), or after planning.
+using default_pipeline =
+    pipeline<pass::infer_types, pass::fold_constants, pass::fold_batch_norm, pass::fuse_ops, pass::alias_reshapes,
+             pass::lower_te, pass::plan_memory<>, pass::create_function_metadata, pass::create_executor_metadata,
+             pass::aot_lower_main>;
 
 namespace detail {
 
@@ -30,8 +47,14 @@ constexpr std::uint32_t required_facts() {
   if constexpr (requires { Pass::requires_facts; }) return static_cast<std::uint32_t>(Pass::requires_facts);
   else return 0;
 }
+template <class Pass>
+constexpr std::uint32_t established_facts() {
+  if constexpr (requires { Pass::establishes; }) return static_cast<std::uint32_t>(Pass::establishes);
+  else return 0;
+}
 
-// Runs one pass unless an earlier one failed; refuses to run it before the facts it reads exist.
+// Runs one pass unless an earlier one failed; refuses to run it before the facts it reads exist (the
+// run-time twin of the type-level check below, for modules built and passed by hand).
 template <class Pass, class Module>
 constexpr Module apply_pass(Module m, std::size_t position) {
   if (m.error.failed()) return m;
@@ -47,6 +70,62 @@ constexpr Module apply_pass(Module m, std::size_t position) {
   }
   return m;
 }
+
+// The first pass whose prerequisites the passes before it do not establish: {position, missing bits}.
+struct order_problem {  // a template argument: no padding (clang 14)
+  std::int64_t position = -1;
+  std::int64_t missing = 0;
+};
+template <class... Passes>
+constexpr order_problem first_order_problem(pipeline<Passes...>) {
+  constexpr std::array<std::uint32_t, sizeof...(Passes) + 1> needs{required_facts<Passes>()..., 0};
+  constexpr std::array<std::uint32_t, sizeof...(Passes) + 1> gives{established_facts<Passes>()..., 0};
+  std::uint32_t facts = 0;
+  for (std::size_t k = 0; k < sizeof...(Passes); ++k) {
+    if ((needs[k] & ~facts) != 0) return {static_cast<std::int64_t>(k), static_cast<std::int64_t>(needs[k] & ~facts)};
+    facts |= gives[k];
+  }
+  return {};
+}
+
+// The first pass of the pipeline that establishes one of `facts`, or `none` if no pass does.
+template <class Pipeline, std::int64_t Facts, std::size_t K = 0>
+struct producer_of {
+  using type = errors::no_pass_in_the_pipeline_establishes_it;
+};
+template <class... Passes, std::int64_t Facts, std::size_t K>
+  requires(K < sizeof...(Passes))
+struct producer_of<pipeline<Passes...>, Facts, K> {
+  using pass_k = typename pipeline<Passes...>::template pass<K>;
+  using type = std::conditional_t<(established_facts<pass_k>() & Facts) != 0, pass_k,
+                                  typename producer_of<pipeline<Passes...>, Facts, K + 1>::type>;
+};
+
+template <class Pipeline, order_problem Problem = first_order_problem(Pipeline{})>
+struct pipeline_order_check {};
+template <class Pipeline, order_problem Problem>
+  requires(Problem.position >= 0)
+struct pipeline_order_check<Pipeline, Problem>
+    : errors::pass_runs_before_its_prerequisite<
+          typename Pipeline::template pass<static_cast<std::size_t>(Problem.position)>,
+          errors::missing_fact<static_cast<fact>(Problem.missing)>,
+          typename producer_of<Pipeline, Problem.missing>::type> {};
+
+// Stands in for a pipeline whose order was rejected (the error is already reported): it only marks
+// the module, so that no further errors follow.
+struct rejected_pipeline_pass {
+  template <class Module>
+  static constexpr Module run(Module m) {
+    m.fail({error_code::pipeline_rejected, -1, op_kind::relu, {}, {}});
+    return m;
+  }
+};
+
+// `type` is Pipeline when its order is sound; otherwise instantiating this reports the problem.
+template <class Pipeline>
+struct checked_pipeline : pipeline_order_check<Pipeline> {
+  using type = std::conditional_t<first_order_problem(Pipeline{}).position < 0, Pipeline, pipeline<rejected_pipeline_pass>>;
+};
 
 }  // namespace detail
 

@@ -31,7 +31,7 @@ constexpr std::array<memory::buffer_info, Module::tensor_capacity> arena_buffers
   for (std::int32_t op = 0; op < m.node_count; ++op) {
     const node& n = m.node_at(op);
     for (std::int32_t i = 0; i < n.input_count; ++i) {
-      const std::int32_t t = n.inputs[static_cast<std::size_t>(i)];
+      const std::int32_t t = m.storage_root(n.inputs[static_cast<std::size_t>(i)]);  // a view keeps its root alive
       if (t < 0 || slot[static_cast<std::size_t>(t)] < 0) continue;
       auto& b = buffers[static_cast<std::size_t>(slot[static_cast<std::size_t>(t)])];
       if (op > b.last_use) b.last_use = op;

@@ -17,6 +17,7 @@
 #include <ctnn/errors.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/dispatch.hpp>
+#include <ctnn/runtime/constants.hpp>
 
 namespace ctnn {
 
@@ -97,7 +98,7 @@ class executor : detail::diagnostic_check<M.error> {
     if constexpr (L.where == storage::arena) return arena + L.offset;
     else if constexpr (L.where == storage::model_input) return const_cast<void*>(inputs[L.index]);
     else if constexpr (L.where == storage::model_output) return outputs[L.index];
-    else if constexpr (L.where == storage::constant) return const_cast<float*>(M.tensor_at(L.index).data.f32);
+    else if constexpr (L.where == storage::constant) return const_cast<float*>(constant_data_of<M, L.index>());
     else return nullptr;
   }
 

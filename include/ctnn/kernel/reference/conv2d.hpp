@@ -10,7 +10,7 @@
 namespace ctnn::kernel::reference {
 
 template <kernel_params P>
-void conv2d(const float* input, const float* weights, const float* bias, float* output) {
+constexpr void conv2d(const float* input, const float* weights, const float* bias, float* output) {
   constexpr auto in = nhwc::of(P.in);
   constexpr std::int32_t in_per_group = in.c / P.groups;
   constexpr std::int32_t out_per_group = P.out[3] / P.groups;
@@ -27,7 +27,7 @@ void conv2d(const float* input, const float* weights, const float* bias, float* 
 }
 
 template <kernel_params P>
-void depthwise_conv2d(const float* input, const float* weights, const float* bias, float* output) {
+constexpr void depthwise_conv2d(const float* input, const float* weights, const float* bias, float* output) {
   constexpr auto in = nhwc::of(P.in);
   constexpr std::int32_t channels = P.out[3];
   for_each_output_element<P>([&](std::int32_t b, std::int32_t oy, std::int32_t ox, std::int32_t oc, std::int64_t at) {

@@ -7,13 +7,13 @@
 namespace ctnn::kernel::reference {
 
 template <kernel_params P>
-void reshape(const float* input, float* output) {
+constexpr void reshape(const float* input, float* output) {
   if (input == output) return;
   for (std::int64_t i = 0; i < P.out.elements(); ++i) output[i] = input[i];
 }
 
 template <kernel_params P>
-void concat(const float* const* inputs, float* output) {
+constexpr void concat(const float* const* inputs, float* output) {
   constexpr std::int64_t outer = [] {
     std::int64_t n = 1;
     for (std::int32_t d = 0; d < P.axis; ++d) n *= P.out[d];
@@ -34,7 +34,7 @@ void concat(const float* const* inputs, float* output) {
 }
 
 template <kernel_params P>
-void pad(const float* input, float* output) {
+constexpr void pad(const float* input, float* output) {
   for (std::int64_t i = 0; i < P.out.elements(); ++i) output[i] = P.pad_value();
   constexpr std::int32_t rank = P.in.rank;
   constexpr std::int32_t row = P.in[rank - 1];

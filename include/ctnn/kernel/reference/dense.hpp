@@ -8,7 +8,7 @@
 namespace ctnn::kernel::reference {
 
 template <kernel_params P>
-void dense(const float* input, const float* weights, const float* bias, float* output) {
+constexpr void dense(const float* input, const float* weights, const float* bias, float* output) {
   constexpr std::int32_t batch = P.out[0];
   constexpr std::int32_t units = P.out[1];
   constexpr auto features = static_cast<std::int32_t>(P.in.elements() / batch);

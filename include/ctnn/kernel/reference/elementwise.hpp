@@ -27,7 +27,7 @@ constexpr std::array<std::int64_t, max_rank> broadcast_strides(const shape& oper
 }  // namespace detail
 
 template <kernel_params P>
-void binary(const float* a, const float* b, float* output) {
+constexpr void binary(const float* a, const float* b, float* output) {
   constexpr auto combine = [](float x, float y) { return P.kind == op_kind::mul ? x * y : x + y; };
   constexpr std::int64_t elements = P.out.elements();
   if constexpr (P.in == P.out && P.in2 == P.out) {
@@ -54,7 +54,7 @@ void binary(const float* a, const float* b, float* output) {
 }
 
 template <kernel_params P>
-void softmax(const float* input, float* output) {
+constexpr void softmax(const float* input, float* output) {
   constexpr std::int32_t depth = P.in.last();
   constexpr std::int64_t rows = P.in.elements() / depth;
   for (std::int64_t r = 0; r < rows; ++r) {
@@ -63,7 +63,7 @@ void softmax(const float* input, float* output) {
     float largest = x[0];
     for (std::int32_t i = 1; i < depth; ++i) largest = x[i] > largest ? x[i] : largest;
     float sum = 0.0f;
-    for (std::int32_t i = 0; i < depth; ++i) sum += (y[i] = std::exp(x[i] - largest));
+    for (std::int32_t i = 0; i < depth; ++i) sum += (y[i] = reference::exp(x[i] - largest));
     const float scale = 1.0f / sum;
     for (std::int32_t i = 0; i < depth; ++i) y[i] *= scale;
   }

@@ -9,7 +9,7 @@
 namespace ctnn::kernel::reference {
 
 template <kernel_params P, bool Max>
-void pool2d(const float* input, float* output) {
+constexpr void pool2d(const float* input, float* output) {
   constexpr auto in = nhwc::of(P.in);
   for_each_output_element<P>([&](std::int32_t b, std::int32_t oy, std::int32_t ox, std::int32_t c, std::int64_t at) {
     float acc = Max ? -3.402823466e38f : 0.0f;
@@ -25,7 +25,7 @@ void pool2d(const float* input, float* output) {
 }
 
 template <kernel_params P>
-void global_avg_pool(const float* input, float* output) {
+constexpr void global_avg_pool(const float* input, float* output) {
   constexpr auto in = nhwc::of(P.in);
   constexpr std::int32_t pixels = in.h * in.w;
   for (std::int32_t b = 0; b < in.n; ++b)

@@ -9,7 +9,7 @@ namespace ctnn::kernel::reference {
 
 // Calls tap(iy, ix, ky, kx) for each window position (ky, kx) of output pixel (oy, ox) inside the input.
 template <kernel_params P, class Tap>
-[[gnu::always_inline]] inline void for_each_window_tap(std::int32_t oy, std::int32_t ox, Tap&& tap) {
+[[gnu::always_inline]] constexpr void for_each_window_tap(std::int32_t oy, std::int32_t ox, Tap&& tap) {
   constexpr window w = P.win;
   for (std::int32_t ky = 0; ky < w.kernel_h; ++ky) {
     const std::int32_t iy = oy * w.stride_h - w.pad_top + ky * w.dilation_h;
@@ -24,7 +24,7 @@ template <kernel_params P, class Tap>
 
 // Calls pixel(b, oy, ox, c, at) for every element of the NHWC output, `at` being its flat index.
 template <kernel_params P, class Pixel>
-[[gnu::always_inline]] inline void for_each_output_element(Pixel&& pixel) {
+[[gnu::always_inline]] constexpr void for_each_output_element(Pixel&& pixel) {
   constexpr auto out = nhwc::of(P.out);
   std::int64_t at = 0;
   for (std::int32_t b = 0; b < out.n; ++b)

@@ -1,0 +1,34 @@
+#pragma once
+// create_function_metadata: for each distinct kernel, the bytes one call touches (activations read and
+// written, weights read, scratch) and how many calls use it: the facts a memory or cost report needs,
+// as typed fields (module::functions), like TVM's per-function metadata.
+#include <cstdint>
+
+#include <ctnn/ir/module.hpp>
+
+namespace ctnn::pass {
+
+struct create_function_metadata {
+  static constexpr fact requires_facts = fact::kernels_lowered;
+  static constexpr fact establishes = fact::function_metadata;
+
+  template <class Module>
+  static constexpr Module run(Module m) {
+    for (auto& f : m.functions) f = function_info{};
+    for (std::int32_t c = 0; c < m.call_count; ++c) {
+      const kernel_call& call = m.calls[static_cast<std::size_t>(c)];
+      function_info& f = m.functions[static_cast<std::size_t>(call.kernel)];
+      if (f.calls++ > 0) continue;  // equal params: equal shapes, equal byte counts
+      f.io_bytes = m.tensor_at(call.result).bytes();
+      for (std::int32_t k = 0; k < call.operand_count; ++k) {
+        const std::int32_t t = call.operands[static_cast<std::size_t>(k)];
+        if (t < 0) continue;
+        (m.tensor_at(t).role == tensor_role::constant ? f.constant_bytes : f.io_bytes) += m.tensor_at(t).bytes();
+      }
+      f.workspace_bytes = 0;  // the reference kernels need no scratch
+    }
+    return m;
+  }
+};
+
+}  // namespace ctnn::pass

@@ -1,0 +1,130 @@
+#pragma once
+// fuse_ops: merges ops into their producer's kernel where the result is provably unchanged:
+//  * an activation op (relu, relu6, sigmoid, tanh) into the conv/depthwise/dense/add/mul before it;
+//  * a constant per-channel add into the conv/depthwise/dense before it, as its bias;
+//  * an explicit zero pad of H/W into the conv/depthwise after it, and into a max pool after it when the
+//    padded values are provably >= 0 (produced by relu/relu6) and every window keeps an input element.
+//    Never into average pooling, which divides by the in-bounds count.
+// Each fusion needs the intermediate to have exactly one reader and not to be a model output.
+#include <array>
+#include <cstdint>
+
+#include <ctnn/ir/module.hpp>
+#include <ctnn/pass/detail/graph_edit.hpp>
+#include <ctnn/pass/infer_types.hpp>
+
+namespace ctnn::pass {
+
+namespace detail {
+
+constexpr bool takes_fused_activation(op_kind k) {
+  return k == op_kind::conv2d || k == op_kind::depthwise_conv2d || k == op_kind::dense || k == op_kind::add ||
+         k == op_kind::mul;
+}
+
+constexpr activation activation_of(op_kind k) {
+  switch (k) {
+    case op_kind::relu: return activation::relu;
+    case op_kind::relu6: return activation::relu6;
+    case op_kind::sigmoid: return activation::sigmoid;
+    case op_kind::tanh: return activation::tanh;
+    default: return activation::none;
+  }
+}
+
+constexpr bool has_weights(op_kind k) {
+  return k == op_kind::conv2d || k == op_kind::depthwise_conv2d || k == op_kind::dense;
+}
+
+// Whether a tensor's values are >= 0 by construction (the result of relu/relu6, fused or not).
+template <class Module>
+constexpr bool non_negative(const Module& m, std::int32_t tensor_id) {
+  const std::int32_t p = m.tensor_at(tensor_id).producer;
+  if (p < 0) return false;
+  const node& n = m.node_at(p);
+  return n.kind == op_kind::relu || n.kind == op_kind::relu6 || n.attrs.fused == activation::relu ||
+         n.attrs.fused == activation::relu6;
+}
+
+// A pad op that only pads H and W of an NHWC tensor with zeros.
+template <class Module>
+constexpr bool spatial_zero_pad(const Module& m, const node& pad) {
+  const shape& in = m.tensor_at(pad.inputs[0]).dims;
+  const auto& p = pad.attrs.pads;
+  return pad.attrs.pad_value == 0.0f && in.rank == 4 && p[0] == 0 && p[1] == 0 && p[6] == 0 && p[7] == 0;
+}
+
+}  // namespace detail
+
+struct fuse_ops {
+  static constexpr fact requires_facts = fact::shapes_inferred;
+
+  template <class Module>
+  static constexpr Module run(Module m) {
+    auto uses = detail::use_counts(m);
+    std::array<bool, Module::node_capacity> erased{};
+    for (std::int32_t i = 0; i < m.node_count; ++i) {
+      node& n = m.node_at(i);
+      const std::int32_t source = detail::sole_producer(m, uses, n.inputs[0]);
+      if (source < 0) continue;
+      node& producer = m.node_at(source);
+      if (const activation act = detail::activation_of(n.kind);
+          act != activation::none && detail::takes_fused_activation(producer.kind) &&
+          producer.attrs.fused == activation::none) {
+        producer.attrs.fused = act;
+        detail::redirect_output(m, source, n.output);
+        erased[static_cast<std::size_t>(i)] = true;
+      } else if (n.kind == op_kind::add && detail::has_weights(producer.kind) && producer.inputs[2] < 0 &&
+                 producer.attrs.fused == activation::none && fuse_bias(m, uses, producer, n)) {
+        producer.attrs.fused = n.attrs.fused;
+        detail::redirect_output(m, source, n.output);
+        erased[static_cast<std::size_t>(i)] = true;
+      } else if (producer.kind == op_kind::pad && detail::spatial_zero_pad(m, producer) && fuse_pad(m, producer, n)) {
+        n.inputs[0] = producer.inputs[0];
+        erased[static_cast<std::size_t>(source)] = true;
+      }
+    }
+    detail::erase_nodes(m, erased);
+    return m;
+  }
+
+ private:
+  // add(conv_result, bias) with a constant bias of one value per output channel, read only here.
+  template <class Module, class Uses>
+  static constexpr bool fuse_bias(Module& m, const Uses& uses, node& producer, const node& add) {
+    const std::int32_t bias = add.inputs[1];
+    const tensor& b = m.tensor_at(bias);
+    const std::int32_t channels = m.tensor_at(producer.output).dims.last();
+    if (b.role != tensor_role::constant || uses[static_cast<std::size_t>(bias)] != 1 || b.dims.elements() != channels ||
+        b.dims.last() != channels || m.tensor_at(add.output).dims != m.tensor_at(producer.output).dims)
+      return false;
+    m.tensor_at(bias).dims = make_shape(channels);
+    producer.inputs[2] = bias;
+    return true;
+  }
+
+  // Folds the pad's H/W amounts into the window of the conv or max pool that reads it.
+  template <class Module>
+  static constexpr bool fuse_pad(Module& m, const node& pad, node& consumer) {
+    const bool conv = consumer.kind == op_kind::conv2d || consumer.kind == op_kind::depthwise_conv2d;
+    if (!conv && !(consumer.kind == op_kind::max_pool && detail::non_negative(m, pad.inputs[0]))) return false;
+    window w = consumer.attrs.win;
+    w.mode = padding::explicit_pads;
+    w.pad_top += pad.attrs.pads[2];
+    w.pad_bottom += pad.attrs.pads[3];
+    w.pad_left += pad.attrs.pads[4];
+    w.pad_right += pad.attrs.pads[5];
+    if (!conv) {
+      // Zero padding changes no max of values >= 0, as long as each window still holds an input element.
+      const shape& in = m.tensor_at(pad.inputs[0]).dims;
+      const shape& out = m.tensor_at(consumer.output).dims;
+      if (detail::first_window_in_padding(in[1], out[1], w.kernel_h, w.stride_h, w.dilation_h, w.pad_top) >= 0 ||
+          detail::first_window_in_padding(in[2], out[2], w.kernel_w, w.stride_w, w.dilation_w, w.pad_left) >= 0)
+        return false;
+    }
+    consumer.attrs.win = w;
+    return true;
+  }
+};
+
+}  // namespace ctnn::pass

@@ -1,0 +1,76 @@
+#pragma once
+// Constants created by passes, materialised at compile time: one `inline constexpr` array per (module,
+// tensor), computed in a constant evaluation of its own and placed in .rodata (DESIGN §2). Constants the
+// passes did not touch stay where they are (the user's arrays, zero-copy).
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+#include <ctnn/detail/math.hpp>
+#include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/dispatch.hpp>
+#include <ctnn/pass/lower_te.hpp>
+
+namespace ctnn {
+
+namespace detail {
+template <auto& M, std::int32_t T>
+constexpr auto materialize_constant();
+}
+
+// The values of a recipe constant: an array of float, in .rodata.
+template <auto& M, std::int32_t T>
+inline constexpr auto constant_values_v = detail::materialize_constant<M, T>();
+
+// Where the values of constant tensor T of module M are, whether a pass made them or the user did.
+template <auto& M, std::int32_t T>
+constexpr const float* constant_data_of() {
+  if constexpr (M.tensor_at(T).recipe >= 0) return constant_values_v<M, T>.data();
+  else return M.tensor_at(T).data.f32;
+}
+
+namespace detail {
+
+template <auto& M, std::int32_t T>
+constexpr auto materialize_constant() {
+  constexpr const tensor& info = M.tensor_at(T);
+  constexpr const constant_recipe& recipe = M.recipes[static_cast<std::size_t>(info.recipe)];
+  constexpr auto elements = static_cast<std::size_t>(info.dims.elements());
+  std::array<float, elements> values{};
+  if constexpr (recipe.kind == recipe_kind::evaluate_op) {
+    // The op's own reference kernel, run by the compiler on its (possibly folded) constant operands.
+    constexpr kernel_params params = pass::detail::kernel_params_of(M, recipe.op);
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+      const float* const operands[] = {(recipe.op.inputs[K] >= 0 ? constant_data_of<M, recipe.op.inputs[K]>() : nullptr)...,
+                                       nullptr};
+      kernel::invoke<params>(operands, values.data());
+    }(std::make_index_sequence<static_cast<std::size_t>(recipe.op.input_count)>{});
+  } else {
+    const float* scale = constant_data_of<M, recipe.op.inputs[1]>();
+    const float* own = info.data.f32;  // this tensor's raw values (the user's array)
+    const float* offset = own;         // own_data_is_offset: this tensor is the batch norm's offset
+    if constexpr (!recipe.own_data_is_offset) offset = constant_data_of<M, recipe.op.inputs[2]>();
+    const float* mean = constant_data_of<M, recipe.op.inputs[3]>();
+    const float* variance = constant_data_of<M, recipe.op.inputs[4]>();
+    const double epsilon = recipe.op.attrs.epsilon;
+    for (std::size_t i = 0; i < elements; ++i) {
+      const auto c = static_cast<std::size_t>(
+          recipe.kind == recipe_kind::batch_norm_weights
+              ? (static_cast<std::int64_t>(i) / recipe.channel_stride) % recipe.channel_count
+              : static_cast<std::int64_t>(i));
+      const double factor = scale[c] / math::sqrt(static_cast<double>(variance[c]) + epsilon);
+      if constexpr (recipe.kind == recipe_kind::batch_norm_weights) {
+        values[i] = static_cast<float>(own[i] * factor);
+      } else {
+        const double bias = recipe.own_data_is_offset ? 0.0 : own[i];
+        values[i] = static_cast<float>((bias - mean[c]) * factor + offset[c]);
+      }
+    }
+  }
+  return values;
+}
+
+}  // namespace detail
+
+}  // namespace ctnn
