@@ -452,7 +452,89 @@ class Mlp(nn.Module):
         return np_softmax(np_dense(x, p["fc3_w"], p["fc3_b"]))
 
 
-MODELS = [(CnnPool, 101), (Residual, 202), (ConcatBlock, 303), (Mlp, 404)]
+def np_batch_norm(x, scale, offset, mean, var, eps):
+    return (x - mean) / np.sqrt(var + eps) * scale + offset
+
+
+class BnBlock(nn.Module):
+    """Batch norms after conv (no bias), depthwise (bias) and dense, and a constant subgraph."""
+    name = "bn_block"
+    input_shape = (1, 6, 6, 3)
+    output_shape = (1, 4)
+    architecture = [
+        "x = input                                           [1,6,6,3]",
+        "a = relu(bn1(conv1(x)))  3x3 same, 8 filters, NO bias [1,6,6,8]   conv1_w OHWI [8][3][3][3]",
+        "                         bn1: bn1_scale/offset/mean/var [8], epsilon 1e-5",
+        "d = relu(bn2(dw(a)))     depthwise 3x3 same, mult 1   [1,6,6,8]   dw_w 1HWC [1][3][3][8], dw_b [8]",
+        "                         bn2: bn2_* [8], epsilon 1e-5",
+        "e = conv2(d) + relu(k)   1x1, 8 filters, NO bias      [1,6,6,8]   conv2_w OHWI [8][1][1][8], k [8]",
+        "                         (k is a constant: relu(k) folds at compile time, then becomes conv2's bias)",
+        "g = flatten(global average pool(e))                 [1,8]",
+        "y = bn3(fc(g))           dense 8 -> 4               [1,4]  (output)  fc_w [4][8], fc_b [4]",
+        "                         bn3: bn3_* [4], epsilon 1e-3",
+    ]
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 8, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(8, eps=1e-5)
+        self.dw = nn.Conv2d(8, 8, 3, padding=1, groups=8)
+        self.bn2 = nn.BatchNorm2d(8, eps=1e-5)
+        self.conv2 = nn.Conv2d(8, 8, 1, bias=False)
+        self.k = nn.Parameter(torch.zeros(8))
+        self.fc = nn.Linear(8, 4)
+        self.bn3 = nn.BatchNorm1d(4, eps=1e-3)
+
+    def adjust(self):
+        g = torch.Generator().manual_seed(77)
+        with torch.no_grad():
+            for bn in (self.bn1, self.bn2, self.bn3):
+                n = bn.num_features
+                bn.weight.copy_(torch.rand(n, generator=g) + 0.5)
+                bn.running_mean.copy_((torch.rand(n, generator=g) * 2 - 1) * 0.2)
+                bn.running_var.copy_(torch.rand(n, generator=g) * 1.5 + 0.5)
+            self.k.copy_((torch.rand(8, generator=g) * 2 - 1) * 0.5)
+            assert (self.k < 0).any() and (self.k > 0).any(), "relu(k) must zero some and keep some values"
+
+    def forward(self, x, stats=None):
+        a = F.relu(self.bn1(self.conv1(x)))
+        d = F.relu(self.bn2(self.dw(a)))
+        e = self.conv2(d) + F.relu(self.k).reshape(1, 8, 1, 1)
+        g = torch.flatten(F.adaptive_avg_pool2d(e, 1), 1)
+        return self.bn3(self.fc(g))
+
+    def nhwc_out(self, y):
+        return y
+
+    def export(self):
+        out = {"conv1_w": conv_w_ohwi(self.conv1.weight)}
+        for i, bn in ((1, self.bn1), (2, self.bn2), (3, self.bn3)):
+            if i == 2:
+                out["dw_w"] = depthwise_w_1hwc(self.dw.weight)
+                out["dw_b"] = self.dw.bias
+            if i == 3:
+                out["conv2_w"] = conv_w_ohwi(self.conv2.weight)
+                out["k"] = self.k
+                out["fc_w"] = self.fc.weight
+                out["fc_b"] = self.fc.bias
+            out["bn%d_scale" % i] = bn.weight
+            out["bn%d_offset" % i] = bn.bias
+            out["bn%d_mean" % i] = bn.running_mean
+            out["bn%d_var" % i] = bn.running_var
+        return out
+
+    @staticmethod
+    def np_forward(x, p):
+        bn = lambda v, i, eps: np_batch_norm(v, p["bn%d_scale" % i], p["bn%d_offset" % i], p["bn%d_mean" % i],
+                                             p["bn%d_var" % i], eps)
+        a = np.maximum(bn(np_conv2d(x, p["conv1_w"], np.zeros(8), pads=(1, 1, 1, 1)), 1, 1e-5), 0)
+        d = np.maximum(bn(np_depthwise(a, p["dw_w"], p["dw_b"], 1, pads=(1, 1, 1, 1)), 2, 1e-5), 0)
+        e = np_conv2d(d, p["conv2_w"], np.zeros(8)) + np.maximum(p["k"], 0)
+        g = e.mean(axis=(1, 2)).reshape(e.shape[0], -1)
+        return bn(np_dense(g, p["fc_w"], p["fc_b"]), 3, 1e-3)
+
+
+MODELS = [(CnnPool, 101), (Residual, 202), (ConcatBlock, 303), (Mlp, 404), (BnBlock, 505)]
 
 
 # --------------------------------------------------------------------------------------------
