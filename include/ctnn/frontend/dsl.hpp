@@ -94,6 +94,7 @@ struct input {
 template <auto& Values, std::int32_t... Dims>
 struct constant {
   static_assert(sizeof...(Dims) >= 1 && sizeof...(Dims) <= max_rank, "ctnn::dsl::constant<values, dims...>: rank 1 to 6.");
+  static constexpr bool is_graph_constant = true;
   static constexpr shape dims = make_shape(Dims...);
   static constexpr constant_spec values() {
     constexpr constant_spec c = detail::constant_of<Values>();
@@ -336,8 +337,8 @@ namespace detail {
 
 template <class T> struct is_input : std::false_type {};
 template <dtype Type, std::int32_t... Dims> struct is_input<input<Type, Dims...>> : std::true_type {};
-template <class T> struct is_constant : std::false_type {};
-template <auto& Values, std::int32_t... Dims> struct is_constant<constant<Values, Dims...>> : std::true_type {};
+// A member tag, not a partial specialisation: clang 14 does not deduce `auto&` arguments there.
+template <class T> struct is_constant : std::bool_constant<requires { T::is_graph_constant; }> {};
 
 // What the builder needs of a graph node, as a value.
 struct graph_entry {
