@@ -4,7 +4,6 @@
 //   w' = w * scale / sqrt(variance + epsilon)      (per output channel)
 //   b' = (b - mean) * scale / sqrt(variance + epsilon) + offset
 // The module records recipes; the values are materialised once, in .rodata (runtime/constants.hpp).
-#include <array>
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
@@ -18,35 +17,37 @@ struct fold_batch_norm {
   template <class Module>
   static constexpr Module run(Module m) {
     const auto uses = detail::use_counts(m);
-    std::array<bool, Module::node_capacity> erased{};
-    for (std::int32_t i = 0; i < m.node_count; ++i) {
-      const node& bn = m.node_at(i);
-      if (bn.kind != op_kind::batch_norm) continue;
-      const std::int32_t source = detail::sole_producer(m, uses, bn.inputs[0]);
-      if (source < 0 || !foldable(m, uses, m.node_at(source), bn)) continue;
-      node& producer = m.node_at(source);
-      const shape& w = m.tensor_at(producer.inputs[1]).dims;
-      constant_recipe weights{recipe_kind::batch_norm_weights, bn, 1, 0, false};
-      if (producer.kind == op_kind::depthwise_conv2d) {
-        weights.channel_stride = 1;                                                 // 1HWC: channel is the last dim
-        weights.channel_count = w.last();
-      } else {
-        weights.channel_stride = static_cast<std::int32_t>(w.elements() / w[0]);  // OHWI / [out][in]: dim 0
-        weights.channel_count = w[0];
-      }
-      m.tensor_at(producer.inputs[1]).recipe = detail::add_recipe(m, weights);
-      const bool had_bias = producer.inputs[2] >= 0;
-      if (!had_bias) producer.inputs[2] = bn.inputs[2];  // the offset becomes the bias (the old bias was 0)
-      m.tensor_at(producer.inputs[2]).recipe =
-          detail::add_recipe(m, constant_recipe{recipe_kind::batch_norm_bias, bn, 1, 0, !had_bias});
-      detail::redirect_output(m, source, bn.output);
+    return detail::rewrite_ops(m, [&uses](Module& mod, std::int32_t i, auto& erased) {
+      const node bn = mod.node_at(i);
+      if (bn.kind != op_kind::batch_norm) return;
+      const std::int32_t source = detail::sole_producer(mod, uses, bn.inputs[0]);
+      if (source < 0 || !foldable(mod, uses, mod.node_at(source), bn)) return;
+      fold(mod, mod.node_at(source), bn);
+      detail::redirect_output(mod, source, bn.output);
       erased[static_cast<std::size_t>(i)] = true;
-    }
-    detail::erase_nodes(m, erased);
-    return m;
+    });
   }
 
  private:
+  // Gives the producer's weights and bias the recipes that fold `bn` into them.
+  template <class Module>
+  static constexpr void fold(Module& m, node& producer, const node& bn) {
+    const shape& w = m.tensor_at(producer.inputs[1]).dims;
+    constant_recipe weights{recipe_kind::batch_norm_weights, bn, 1, 0, false};
+    if (producer.kind == op_kind::depthwise_conv2d) {
+      weights.channel_stride = 1;                                                 // 1HWC: channel is the last dim
+      weights.channel_count = w.last();
+    } else {
+      weights.channel_stride = static_cast<std::int32_t>(w.elements() / w[0]);  // OHWI / [out][in]: dim 0
+      weights.channel_count = w[0];
+    }
+    m.tensor_at(producer.inputs[1]).recipe = detail::add_recipe(m, weights);
+    const bool had_bias = producer.inputs[2] >= 0;
+    if (!had_bias) producer.inputs[2] = bn.inputs[2];  // the offset becomes the bias (the old bias was 0)
+    m.tensor_at(producer.inputs[2]).recipe =
+        detail::add_recipe(m, constant_recipe{recipe_kind::batch_norm_bias, bn, 1, 0, !had_bias});
+  }
+
   // The producer's weights and bias (or, without a bias, the batch norm's offset) must be raw constants
   // read only by these ops, so rewriting them changes nothing else; and there must be recipe room.
   template <class Module, class Uses>

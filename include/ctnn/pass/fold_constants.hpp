@@ -3,7 +3,6 @@
 // a constant tensor with a recipe (the op itself); runtime/constants.hpp materialises it by running the
 // same reference kernel in constant evaluation. Results that are model outputs stay ops (their buffer must
 // be written at run time).
-#include <array>
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
@@ -16,24 +15,19 @@ struct fold_constants {
 
   template <class Module>
   static constexpr Module run(Module m) {
-    std::array<bool, Module::node_capacity> erased{};
-    for (std::int32_t i = 0; i < m.node_count; ++i) {
-      const node& n = m.node_at(i);
-      tensor& result = m.tensor_at(n.output);
-      if (result.role != tensor_role::intermediate || m.recipe_count >= static_cast<std::int32_t>(Module::node_capacity))
-        continue;
-      bool all_constant = true;
-      for (std::int32_t k = 0; k < n.input_count && all_constant; ++k) {
+    return detail::rewrite_ops(m, [](Module& mod, std::int32_t i, auto& erased) {
+      const node& n = mod.node_at(i);
+      tensor& result = mod.tensor_at(n.output);
+      if (result.role != tensor_role::intermediate || mod.recipe_count >= static_cast<std::int32_t>(Module::node_capacity))
+        return;
+      for (std::int32_t k = 0; k < n.input_count; ++k) {
         const std::int32_t t = n.inputs[static_cast<std::size_t>(k)];
-        all_constant = t < 0 || m.tensor_at(t).role == tensor_role::constant;
+        if (t >= 0 && mod.tensor_at(t).role != tensor_role::constant) return;
       }
-      if (!all_constant) continue;
       result.role = tensor_role::constant;
-      result.recipe = detail::add_recipe(m, constant_recipe{recipe_kind::evaluate_op, n, 1, 0, false});
+      result.recipe = detail::add_recipe(mod, constant_recipe{recipe_kind::evaluate_op, n, 1, 0, false});
       erased[static_cast<std::size_t>(i)] = true;
-    }
-    detail::erase_nodes(m, erased);
-    return m;
+    });
   }
 };
 

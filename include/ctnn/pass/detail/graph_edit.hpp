@@ -55,6 +55,16 @@ constexpr void erase_nodes(Module& m, const Flags& erased) {
   for (std::int32_t i = 0; i < m.node_count; ++i) m.tensor_at(m.node_at(i).output).producer = i;
 }
 
+// The shape of every pass that removes ops: visit each op in order with `rewrite(m, i, erased)`, which
+// may change the module and mark ops in `erased`; then compact the node list.
+template <class Module, class Rewrite>
+constexpr Module rewrite_ops(Module m, Rewrite&& rewrite) {
+  std::array<bool, Module::node_capacity> erased{};
+  for (std::int32_t i = 0; i < m.node_count; ++i) rewrite(m, i, erased);
+  erase_nodes(m, erased);
+  return m;
+}
+
 template <class Module>
 constexpr std::int32_t add_recipe(Module& m, const constant_recipe& r) {
   m.recipes[static_cast<std::size_t>(m.recipe_count)] = r;
