@@ -9,18 +9,14 @@
 
 namespace ctnn::pass {
 
-struct alias_reshapes {
-  static constexpr fact requires_facts = fact::shapes_inferred;
-
-  template <class Module>
-  static constexpr Module run(Module m) {
-    return detail::rewrite_ops(m, [](Module& mod, std::int32_t i, auto& erased) {
-      const node& n = mod.node_at(i);
-      tensor& result = mod.tensor_at(n.output);
-      if (n.kind != op_kind::reshape || result.role != tensor_role::intermediate) return;
-      result.alias_of = n.inputs[0];
-      erased[static_cast<std::size_t>(i)] = true;
-    });
+struct alias_reshapes : detail::op_rewriting_pass<alias_reshapes> {
+  template <class Module, class Uses, class Flags>
+  static constexpr void rewrite(Module& m, const Uses&, std::int32_t i, Flags& erased) {
+    const node& reshape = m.node_at(i);
+    tensor& view = m.tensor_at(reshape.output);
+    if (reshape.kind != op_kind::reshape || view.role != tensor_role::intermediate) return;
+    view.alias_of = reshape.inputs[0];
+    erased[static_cast<std::size_t>(i)] = true;
   }
 };
 

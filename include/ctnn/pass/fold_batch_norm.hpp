@@ -11,21 +11,16 @@
 
 namespace ctnn::pass {
 
-struct fold_batch_norm {
-  static constexpr fact requires_facts = fact::shapes_inferred;
-
-  template <class Module>
-  static constexpr Module run(Module m) {
-    const auto uses = detail::use_counts(m);
-    return detail::rewrite_ops(m, [&uses](Module& mod, std::int32_t i, auto& erased) {
-      const node bn = mod.node_at(i);
-      if (bn.kind != op_kind::batch_norm) return;
-      const std::int32_t source = detail::sole_producer(mod, uses, bn.inputs[0]);
-      if (source < 0 || !foldable(mod, uses, mod.node_at(source), bn)) return;
-      fold(mod, mod.node_at(source), bn);
-      detail::redirect_output(mod, source, bn.output);
-      erased[static_cast<std::size_t>(i)] = true;
-    });
+struct fold_batch_norm : detail::op_rewriting_pass<fold_batch_norm> {
+  template <class Module, class Uses, class Flags>
+  static constexpr void rewrite(Module& m, const Uses& uses, std::int32_t i, Flags& erased) {
+    const node bn = m.node_at(i);
+    if (bn.kind != op_kind::batch_norm) return;
+    const std::int32_t source = detail::sole_producer(m, uses, bn.inputs[0]);
+    if (source < 0 || !foldable(m, uses, m.node_at(source), bn)) return;
+    fold(m, m.node_at(source), bn);
+    detail::redirect_output(m, source, bn.output);
+    erased[static_cast<std::size_t>(i)] = true;
   }
 
  private:

@@ -10,24 +10,20 @@
 
 namespace ctnn::pass {
 
-struct fold_constants {
-  static constexpr fact requires_facts = fact::shapes_inferred;
-
-  template <class Module>
-  static constexpr Module run(Module m) {
-    return detail::rewrite_ops(m, [](Module& mod, std::int32_t i, auto& erased) {
-      const node& n = mod.node_at(i);
-      tensor& result = mod.tensor_at(n.output);
-      if (result.role != tensor_role::intermediate || mod.recipe_count >= static_cast<std::int32_t>(Module::node_capacity))
-        return;
-      for (std::int32_t k = 0; k < n.input_count; ++k) {
-        const std::int32_t t = n.inputs[static_cast<std::size_t>(k)];
-        if (t >= 0 && mod.tensor_at(t).role != tensor_role::constant) return;
-      }
-      result.role = tensor_role::constant;
-      result.recipe = detail::add_recipe(mod, constant_recipe{recipe_kind::evaluate_op, n, 1, 0, false});
-      erased[static_cast<std::size_t>(i)] = true;
-    });
+struct fold_constants : detail::op_rewriting_pass<fold_constants> {
+  template <class Module, class Uses, class Flags>
+  static constexpr void rewrite(Module& m, const Uses&, std::int32_t i, Flags& erased) {
+    const node& op = m.node_at(i);
+    tensor& folded = m.tensor_at(op.output);
+    if (folded.role != tensor_role::intermediate || m.recipe_count >= static_cast<std::int32_t>(Module::node_capacity))
+      return;
+    for (std::int32_t k = 0; k < op.input_count; ++k) {
+      const std::int32_t t = op.inputs[static_cast<std::size_t>(k)];
+      if (t >= 0 && m.tensor_at(t).role != tensor_role::constant) return;
+    }
+    folded.role = tensor_role::constant;
+    folded.recipe = detail::add_recipe(m, constant_recipe{recipe_kind::evaluate_op, op, 1, 0, false});
+    erased[static_cast<std::size_t>(i)] = true;
   }
 };
 

@@ -56,33 +56,28 @@ constexpr bool spatial_zero_pad(const Module& m, const node& pad) {
 
 }  // namespace detail
 
-struct fuse_ops {
-  static constexpr fact requires_facts = fact::shapes_inferred;
-
-  template <class Module>
-  static constexpr Module run(Module m) {
-    const auto uses = detail::use_counts(m);
-    return detail::rewrite_ops(m, [&uses](Module& mod, std::int32_t i, auto& erased) {
-      node& n = mod.node_at(i);
-      const std::int32_t source = detail::sole_producer(mod, uses, n.inputs[0]);
-      if (source < 0) return;
-      node& producer = mod.node_at(source);
-      if (const activation act = detail::activation_of(n.kind);
-          act != activation::none && detail::takes_fused_activation(producer.kind) &&
-          producer.attrs.fused == activation::none) {
-        producer.attrs.fused = act;
-        detail::redirect_output(mod, source, n.output);
-        erased[static_cast<std::size_t>(i)] = true;
-      } else if (n.kind == op_kind::add && detail::has_weights(producer.kind) && producer.inputs[2] < 0 &&
-                 producer.attrs.fused == activation::none && fuse_bias(mod, uses, producer, n)) {
-        producer.attrs.fused = n.attrs.fused;
-        detail::redirect_output(mod, source, n.output);
-        erased[static_cast<std::size_t>(i)] = true;
-      } else if (producer.kind == op_kind::pad && detail::spatial_zero_pad(mod, producer) && fuse_pad(mod, producer, n)) {
-        n.inputs[0] = producer.inputs[0];
-        erased[static_cast<std::size_t>(source)] = true;
-      }
-    });
+struct fuse_ops : detail::op_rewriting_pass<fuse_ops> {
+  template <class Module, class Uses, class Flags>
+  static constexpr void rewrite(Module& m, const Uses& uses, std::int32_t i, Flags& erased) {
+    node& consumer = m.node_at(i);
+    const std::int32_t source = detail::sole_producer(m, uses, consumer.inputs[0]);
+    if (source < 0) return;
+    node& producer = m.node_at(source);
+    if (const activation act = detail::activation_of(consumer.kind);
+        act != activation::none && detail::takes_fused_activation(producer.kind) &&
+        producer.attrs.fused == activation::none) {
+      producer.attrs.fused = act;
+      detail::redirect_output(m, source, consumer.output);
+      erased[static_cast<std::size_t>(i)] = true;
+    } else if (consumer.kind == op_kind::add && detail::has_weights(producer.kind) && producer.inputs[2] < 0 &&
+               producer.attrs.fused == activation::none && fuse_bias(m, uses, producer, consumer)) {
+      producer.attrs.fused = consumer.attrs.fused;
+      detail::redirect_output(m, source, consumer.output);
+      erased[static_cast<std::size_t>(i)] = true;
+    } else if (producer.kind == op_kind::pad && detail::spatial_zero_pad(m, producer) && fuse_pad(m, producer, consumer)) {
+      consumer.inputs[0] = producer.inputs[0];
+      erased[static_cast<std::size_t>(source)] = true;
+    }
   }
 
  private:

@@ -65,6 +65,20 @@ constexpr Module rewrite_ops(Module m, Rewrite&& rewrite) {
   return m;
 }
 
+// Base of the graph-level passes that rewrite ops one by one (fold_constants, fold_batch_norm, fuse_ops,
+// alias_reshapes): Pass::rewrite(m, uses, i, erased) sees each op in order with the use counts taken
+// before the pass started.
+template <class Pass>
+struct op_rewriting_pass {
+  static constexpr fact requires_facts = fact::shapes_inferred;
+
+  template <class Module>
+  static constexpr Module run(Module m) {
+    const auto uses = use_counts(m);
+    return rewrite_ops(m, [&uses](Module& mod, std::int32_t i, auto& erased) { Pass::rewrite(mod, uses, i, erased); });
+  }
+};
+
 template <class Module>
 constexpr std::int32_t add_recipe(Module& m, const constant_recipe& r) {
   m.recipes[static_cast<std::size_t>(m.recipe_count)] = r;

@@ -1,0 +1,730 @@
+#!/usr/bin/python3
+"""Compile-time benchmark of ctnn: wall time and compiler peak memory of the whole flow on synthetic models.
+
+For each case and size it generates one translation unit (in a build directory, never in the source
+tree), compiles it with each compiler (`-std=c++20 -O2 -I include`) under `/usr/bin/time -v`, links and
+runs the binary (it must exit 0, and its output must match this script's float64 evaluation of the same
+model), and prints a table with the growth ratios between sizes.
+
+Cases (`--cases`, comma-separated):
+  chain     dsl::sequential: repeated [conv2d 3x3 same + relu, depthwise 3x3 same + relu6, conv2d 1x1,
+            relu (a layer of its own, fused by fuse_ops)], then global_avg_pool, dense, softmax.
+  dag       dsl::graph: the same blocks with a residual add<relu>(block input, 1x1 conv) in place of the
+            relu layer, then the same head.
+  weights   the baseline: the same weight arrays (chain and dag of one size share them), no ctnn; main()
+            sums them. Its cost is subtracted from the flow cases ("flow s", "flow MB").
+
+"layers" counts the DSL layers of the model (every op, the 3 head layers included; the input is not a
+layer). Every layer with weights has arrays of its own with distinct deterministic pseudo-random values.
+
+Other modes:
+  --stages        compile, for each case, one TU per K = 0..10 that static_asserts the model after the
+                  first K passes of ctnn::default_pipeline (-fsyntax-only): what each pass costs.
+  --time-trace N  compile the flow case(s) of N layers with clang -ftime-trace and summarise the trace.
+  --time-report N compile the flow case(s) of N layers with g++ -ftime-report and summarise it.
+When a flow TU fails to compile, the stage TUs are compiled one by one to name the pass that fails,
+and the compiler's first error lines are shown (limits are never raised).
+
+Adding a case: write a function `layers -> Model` (see chain_model) and register it in CASES; a
+case that is not made of these synthetic layers (e.g. an imported model file) can provide its own
+`source(template) -> str` in place of a Model.
+
+Python 3 standard library only; use /usr/bin/python3.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+TEMPLATES = HERE / "templates"
+
+CHANNELS = 8
+HEIGHT = WIDTH = 8
+CLASSES = 10
+HEAD_LAYERS = 3  # global_avg_pool, dense, softmax
+STAGES = 10      # passes in ctnn::default_pipeline
+PASS_NAMES = ["build (DSL -> module)", "infer_types", "fold_constants", "fold_batch_norm", "fuse_ops",
+              "alias_reshapes", "lower_te", "plan_memory", "create_function_metadata",
+              "create_executor_metadata", "aot_lower_main"]
+
+LIMIT_PATTERNS = [
+    ("clang -fconstexpr-steps", r"constexpr evaluation hit maximum step limit|-fconstexpr-steps"),
+    ("g++ -fconstexpr-ops-limit", r"constexpr-ops-limit|constexpr evaluation operation count exceeds"),
+    ("g++ -fconstexpr-loop-limit", r"constexpr loop iteration count exceeds|constexpr-loop-limit"),
+    ("constexpr call depth", r"constexpr evaluation depth|constexpr-depth"),
+    ("template depth", r"template instantiation depth|recursive template instantiation exceeded|-ftemplate-depth"),
+    ("bracket depth", r"bracket nesting level exceeded|-fbracket-depth"),
+    ("out of memory", r"out of memory|virtual memory exhausted|std::bad_alloc|Killed signal"),
+]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Deterministic pseudo-random numbers (splitmix64), keyed by (layer, array) so every array is distinct.
+def splitmix64(state: int) -> tuple[int, int]:
+    state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return state, z ^ (z >> 31)
+
+
+def uniform_values(seed: int, count: int, low: float, high: float) -> list[float]:
+    state, out = seed * 0x100000001B3 + 12345, []
+    for _ in range(count):
+        state, z = splitmix64(state)
+        u = (z >> 11) / float(1 << 53)
+        # Rounded to 6 decimals: the C++ literal and the reference use the same value.
+        out.append(round(low + (high - low) * u, 6))
+    return out
+
+
+def f32(x: float) -> float:
+    """Rounds a Python float to float32 (the reference follows the kernels' float32 storage)."""
+    import struct
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Synthetic models.
+@dataclass
+class Layer:
+    kind: str                      # conv3x3, dwconv3x3, conv1x1, relu, add, gap, dense, softmax
+    name: str
+    inputs: list[str]              # graph node names (sequential: the previous layer)
+    arrays: dict[str, list[float]] = field(default_factory=dict)  # "w", "b"
+    fused: str = "none"            # none, relu, relu6
+
+
+@dataclass
+class Model:
+    kind: str                      # "sequential" or "graph"
+    layers: list[Layer]
+
+    def weight_arrays(self):
+        for layer in self.layers:
+            for suffix, values in layer.arrays.items():
+                yield f"{layer.name}_{suffix}", values
+
+
+def weights_for(kind: str, index: int) -> dict[str, list[float]]:
+    """He-uniform weights and small biases; `index` keys the values (distinct per layer)."""
+    if kind == "conv3x3":
+        fan_in, count = 9 * CHANNELS, CHANNELS * 9 * CHANNELS        # OHWI
+    elif kind == "dwconv3x3":
+        fan_in, count = 9, 9 * CHANNELS                               # 1HWC
+    elif kind == "conv1x1":
+        fan_in, count = CHANNELS, CHANNELS * CHANNELS                 # OHWI
+    elif kind == "dense":
+        fan_in, count = CHANNELS, CLASSES * CHANNELS                  # [out][in]
+    else:
+        return {}
+    bound = math.sqrt(6.0 / fan_in)
+    outputs = CLASSES if kind == "dense" else CHANNELS
+    return {"w": uniform_values(2 * index + 1, count, -bound, bound),
+            "b": uniform_values(2 * index + 2, outputs, -0.05, 0.15)}
+
+
+BLOCK = ["conv3x3", "dwconv3x3", "conv1x1", "join"]  # join: relu (chain) or residual add (dag)
+
+
+def synthetic_model(layers: int, residual: bool) -> Model:
+    if layers < HEAD_LAYERS + 1:
+        raise SystemExit(f"run.py: a model needs at least {HEAD_LAYERS + 1} layers (got {layers}).")
+    result: list[Layer] = []
+    previous, block_input = "x", "x"
+    for i in range(layers - HEAD_LAYERS):
+        kind = BLOCK[i % len(BLOCK)]
+        name = f"l{i}"
+        if kind == "conv3x3":
+            block_input = previous
+            layer = Layer("conv3x3", name, [previous], weights_for(kind, i), "relu")
+        elif kind == "dwconv3x3":
+            layer = Layer("dwconv3x3", name, [previous], weights_for(kind, i), "relu6")
+        elif kind == "conv1x1":
+            layer = Layer("conv1x1", name, [previous], weights_for(kind, i))
+        elif residual:
+            layer = Layer("add", name, [block_input, previous], fused="relu")
+        else:
+            layer = Layer("relu", name, [previous])
+        result.append(layer)
+        previous = name
+    n = layers - HEAD_LAYERS
+    result.append(Layer("gap", "gap", [previous]))
+    result.append(Layer("dense", "fc", ["gap"], weights_for("dense", n)))
+    result.append(Layer("softmax", "out", ["fc"]))
+    return Model("graph" if residual else "sequential", result)
+
+
+def chain_model(layers: int) -> Model:
+    return synthetic_model(layers, residual=False)
+
+
+def dag_model(layers: int) -> Model:
+    return synthetic_model(layers, residual=True)
+
+
+CASES = {"chain": chain_model, "dag": dag_model}   # flow cases; "weights" is the baseline
+
+
+# ---------------------------------------------------------------------------------------------------
+# C++ emission.
+def cpp_float(v: float) -> str:
+    return f"{v:.6f}f"
+
+
+def emit_weights(model: Model) -> str:
+    lines = []
+    for name, values in model.weight_arrays():
+        body = []
+        for start in range(0, len(values), 12):
+            body.append("    " + ", ".join(cpp_float(v) for v in values[start:start + 12]) + ",")
+        lines.append(f"inline constexpr float {name}[{len(values)}] = {{\n" + "\n".join(body) + "\n};")
+    return "\n".join(lines)
+
+
+def layer_type(layer: Layer) -> str:
+    w, b = f"bench::{layer.name}_w", f"bench::{layer.name}_b"
+    act = {"none": "", "relu": ", dsl::relu", "relu6": ", dsl::relu6"}[layer.fused]
+    if layer.kind == "conv3x3":
+        return f"dsl::conv2d<{w}, {b}, dsl::kernel<3>, dsl::same{act}>"
+    if layer.kind == "dwconv3x3":
+        return f"dsl::depthwise_conv2d<{w}, {b}, dsl::kernel<3>, dsl::same{act}>"
+    if layer.kind == "conv1x1":
+        return f"dsl::conv2d<{w}, {b}, dsl::kernel<1>{act}>"
+    if layer.kind == "relu":
+        return "dsl::relu"
+    if layer.kind == "add":
+        return "dsl::add<dsl::relu>" if layer.fused == "relu" else "dsl::add<>"
+    if layer.kind == "gap":
+        return "dsl::global_avg_pool"
+    if layer.kind == "dense":
+        return f"dsl::dense<{w}, {b}>"
+    if layer.kind == "softmax":
+        return "dsl::softmax"
+    raise ValueError(layer.kind)
+
+
+def emit_model(model: Model) -> str:
+    input_type = f"dsl::input<ctnn::f32, 1, {HEIGHT}, {WIDTH}, {CHANNELS}>"
+    if model.kind == "sequential":
+        parts = [input_type] + [layer_type(layer) for layer in model.layers]
+        return "dsl::sequential<\n    " + ",\n    ".join(parts) + ">"
+    parts = [f'dsl::node<"x", {input_type}>']
+    for layer in model.layers:
+        names = ", ".join(f'"{i}"' for i in layer.inputs)
+        parts.append(f'dsl::node<"{layer.name}", {layer_type(layer)}, {names}>')
+    return 'dsl::graph<dsl::outputs<"out">,\n    ' + ",\n    ".join(parts) + ">"
+
+
+def render(template: str, **values) -> str:
+    text = (TEMPLATES / template).read_text()
+    for key, value in values.items():
+        text = text.replace(f"@{key}@", str(value))
+    left = re.findall(r"@[A-Z_]+@", text)
+    if left:
+        raise RuntimeError(f"{template}: placeholders left unfilled: {sorted(set(left))}")
+    return text
+
+
+def flow_source(case: str, layers: int, model: Model) -> str:
+    return render("flow.cpp.in", CASE=case, LAYERS=layers, WEIGHTS=emit_weights(model), MODEL=emit_model(model))
+
+
+def baseline_source(layers: int, model: Model) -> str:
+    refs = [f"    {{bench::{name}, {len(values)}}}," for name, values in model.weight_arrays()]
+    elements = sum(len(values) for _, values in model.weight_arrays())
+    return render("baseline.cpp.in", CASE="weights", LAYERS=layers, WEIGHTS=emit_weights(model),
+                  ARRAY_REFS="\n".join(refs), ELEMENTS=elements)
+
+
+def stage_source(case: str, layers: int, model: Model, stage: int) -> str:
+    return render("stage.cpp.in", CASE=case, LAYERS=layers, STAGE=stage, WEIGHTS=emit_weights(model),
+                  MODEL=emit_model(model))
+
+
+# ---------------------------------------------------------------------------------------------------
+# float64 reference of the synthetic models (NHWC), with float32 rounding of every stored tensor.
+def reference_input() -> list[float]:
+    n = HEIGHT * WIDTH * CHANNELS
+    return [f32(f32(float((i * 37) % 17)) / f32(17.0) - f32(0.5)) for i in range(n)]
+
+
+def activate(x: float, fused: str) -> float:
+    if fused == "relu":
+        return x if x > 0.0 else 0.0
+    if fused == "relu6":
+        return 0.0 if x < 0.0 else (6.0 if x > 6.0 else x)
+    return x
+
+
+def conv(x: list[float], w: list[float], b: list[float], k: int, depthwise: bool, fused: str) -> list[float]:
+    h, wd, c, pad = HEIGHT, WIDTH, CHANNELS, k // 2
+    out = [0.0] * (h * wd * c)
+    for oy in range(h):
+        for ox in range(wd):
+            for oc in range(c):
+                acc = b[oc]
+                for ky in range(k):
+                    iy = oy - pad + ky
+                    if iy < 0 or iy >= h:
+                        continue
+                    for kx in range(k):
+                        ix = ox - pad + kx
+                        if ix < 0 or ix >= wd:
+                            continue
+                        base = (iy * wd + ix) * c
+                        if depthwise:
+                            acc += x[base + oc] * w[(ky * k + kx) * c + oc]
+                        else:
+                            f = ((oc * k + ky) * k + kx) * c
+                            acc += sum(x[base + ic] * w[f + ic] for ic in range(c))
+                out[(oy * wd + ox) * c + oc] = f32(activate(acc, fused))
+    return out
+
+
+def reference_output(model: Model) -> list[float]:
+    values = {"x": reference_input()}
+    for layer in model.layers:
+        x = values[layer.inputs[0]]
+        a = layer.arrays
+        if layer.kind in ("conv3x3", "dwconv3x3", "conv1x1"):
+            k = 1 if layer.kind == "conv1x1" else 3
+            y = conv(x, a["w"], a["b"], k, layer.kind == "dwconv3x3", layer.fused)
+        elif layer.kind == "relu":
+            y = [activate(v, "relu") for v in x]
+        elif layer.kind == "add":
+            y = [f32(activate(p + q, layer.fused)) for p, q in zip(x, values[layer.inputs[1]])]
+        elif layer.kind == "gap":
+            y = [f32(sum(x[p * CHANNELS + ch] for p in range(HEIGHT * WIDTH)) / (HEIGHT * WIDTH))
+                 for ch in range(CHANNELS)]
+        elif layer.kind == "dense":
+            y = [f32(a["b"][o] + sum(x[i] * a["w"][o * CHANNELS + i] for i in range(CHANNELS)))
+                 for o in range(CLASSES)]
+        elif layer.kind == "softmax":
+            top = max(x)
+            e = [math.exp(v - top) for v in x]
+            y = [v / sum(e) for v in e]
+        else:
+            raise ValueError(layer.kind)
+        values[layer.name] = y
+    return values[model.layers[-1].name]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Measuring one compiler run.
+@dataclass
+class Measurement:
+    ok: bool
+    seconds: float
+    user_seconds: float
+    peak_rss_mb: float
+    exit_code: int
+    log: Path
+
+
+_RSS_WRAPPER = (
+    "import resource, subprocess, sys, time\n"
+    "t = time.monotonic(); r = subprocess.run(sys.argv[2:]); t = time.monotonic() - t\n"
+    "u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+    "open(sys.argv[1], 'w').write(f'wall {t}\\nuser {u.ru_utime + u.ru_stime}\\nrss {u.ru_maxrss}\\n')\n"
+    "sys.exit(r.returncode)\n")
+
+
+def measure(command: list[str], log: Path, timeout: float) -> Measurement:
+    """Runs `command` under /usr/bin/time -v (or a getrusage wrapper if it is missing)."""
+    stats = log.with_suffix(".time")
+    if HAVE_GNU_TIME:
+        full = ["/usr/bin/time", "-v", "-o", str(stats)] + command
+    else:
+        full = [sys.executable, "-c", _RSS_WRAPPER, str(stats)] + command
+    start = time.monotonic()
+    try:
+        with open(log, "w") as out:
+            code = subprocess.run(full, stdout=out, stderr=subprocess.STDOUT, timeout=timeout).returncode
+    except subprocess.TimeoutExpired:
+        with open(log, "a") as out:
+            out.write(f"\nrun.py: timed out after {timeout:.0f} s\n")
+        return Measurement(False, time.monotonic() - start, math.nan, math.nan, -1, log)
+    wall, user, rss_kb = time.monotonic() - start, math.nan, math.nan
+    text = stats.read_text() if stats.exists() else ""
+    if HAVE_GNU_TIME:
+        if m := re.search(r"Elapsed \(wall clock\) time.*?: (?:(\d+):)?(\d+):([\d.]+)", text):
+            wall = int(m.group(1) or 0) * 3600 + int(m.group(2)) * 60 + float(m.group(3))
+        u = re.search(r"User time \(seconds\): ([\d.]+)", text)
+        s = re.search(r"System time \(seconds\): ([\d.]+)", text)
+        if u and s:
+            user = float(u.group(1)) + float(s.group(1))
+        if m := re.search(r"Maximum resident set size \(kbytes\): (\d+)", text):
+            rss_kb = float(m.group(1))
+    else:
+        fields = dict(line.split() for line in text.splitlines() if line.strip())
+        wall, user, rss_kb = float(fields.get("wall", wall)), float(fields.get("user", "nan")), float(fields.get("rss", "nan"))
+    return Measurement(code == 0, wall, user, rss_kb / 1024.0, code, log)
+
+
+def first_errors(log: Path, lines: int = 12) -> str:
+    text = log.read_text(errors="replace").splitlines() if log.exists() else []
+    picked = [line for line in text if re.search(r"error|fatal|note: use|Killed|timed out", line)]
+    return "\n".join(line[:400] for line in (picked or text)[:lines])
+
+
+def limit_hit(log: Path) -> str | None:
+    text = log.read_text(errors="replace") if log.exists() else ""
+    for name, pattern in LIMIT_PATTERNS:
+        if re.search(pattern, text):
+            return name
+    return None
+
+
+# ---------------------------------------------------------------------------------------------------
+@dataclass
+class Result:
+    case: str
+    compiler: str
+    layers: int
+    seconds: float
+    peak_rss_mb: float
+    user_seconds: float
+    ok: bool
+    note: str = ""
+    run_ok: bool | None = None
+    output: str = ""
+
+
+def compiler_command(compiler: str, source: Path, output: Path, flags: list[str], syntax_only=False) -> list[str]:
+    base = [compiler, "-std=c++20", "-O2", "-I", str(REPO / "include")] + flags
+    if syntax_only:
+        return base + ["-fsyntax-only", str(source)]
+    return base + ["-c", str(source), "-o", str(output)]
+
+
+def short(compiler: str) -> str:
+    return Path(compiler).name
+
+
+def check_run(binary: Path, expected: list[float] | None, log: Path) -> tuple[bool, str]:
+    r = subprocess.run([str(binary)], capture_output=True, text=True, timeout=120)
+    log.write_text(r.stdout + r.stderr)
+    if r.returncode != 0:
+        return False, f"binary exited {r.returncode}: {r.stdout.strip()} {r.stderr.strip()}"
+    summary = r.stdout.splitlines()[0] if r.stdout else ""
+    if expected is not None:
+        m = re.search(r"^output=(.*)$", r.stdout, re.M)
+        got = [float(v) for v in m.group(1).split(",")] if m else []
+        if len(got) != len(expected):
+            return False, f"output has {len(got)} values, expected {len(expected)}"
+        worst = max(abs(g - e) for g, e in zip(got, expected))
+        if worst > 1e-5 + 1e-4 * max(abs(e) for e in expected):
+            return False, f"output differs from the float64 reference by {worst:.3g}: {got} vs {expected}"
+        summary += f" (matches the float64 reference, max |diff| {worst:.1e})"
+    return True, summary
+
+
+def locate_failure(case: str, layers: int, model: Model, compiler: str, work: Path, flags, timeout, say) -> str:
+    """Compiles the stage TUs K = 0..10 (-fsyntax-only) and returns which one first fails, and why."""
+    for stage in range(STAGES + 1):
+        src = work / f"{case}_{layers}_stage{stage}.cpp"
+        src.write_text(stage_source(case, layers, model, stage))
+        log = work / f"{case}_{layers}_stage{stage}.{short(compiler)}.log"
+        m = measure(compiler_command(compiler, src, src.with_suffix(".o"), flags, syntax_only=True), log, timeout)
+        say(f"    stage {stage:2d} ({PASS_NAMES[stage]}): {'ok' if m.ok else 'FAILS'} "
+            f"{m.seconds:.1f} s {m.peak_rss_mb:.0f} MB")
+        if not m.ok:
+            limit = limit_hit(log)
+            return (f"first failing stage K={stage} ({PASS_NAMES[stage]})"
+                    + (f", limit: {limit}" if limit else "") + f"; log {log}\n" + first_errors(log))
+    return "every stage TU compiles: the failure is in the executor/kernels (after aot_lower_main)"
+
+
+def summarize_time_trace(trace: Path, top: int) -> dict:
+    """Aggregates a clang -ftime-trace file: totals per event kind, and the costliest entries."""
+    events = json.loads(trace.read_text())["traceEvents"]
+    totals, entries, by_template = {}, [], {}
+    for e in events:
+        if e.get("ph") != "X":
+            continue
+        name, dur = e.get("name", ""), e.get("dur", 0) / 1e6
+        detail = e.get("args", {}).get("detail", "")
+        if name.startswith("Total "):
+            totals[name[len("Total "):]] = dur
+            continue
+        entries.append((dur, name, detail))
+        if name in ("InstantiateFunction", "InstantiateClass", "ParseClass", "DebugType", "CodeGen Function",
+                    "OptFunction", "RunPass", "EvaluateAsConstantExpr", "EvaluateAsRValue", "EvaluateAsInitializer"):
+            # Group by the template's name without its arguments.
+            key = name + " " + re.sub(r"<.*", "<...>", detail)
+            count, seconds = by_template.get(key, (0, 0.0))
+            by_template[key] = (count + 1, seconds + dur)
+    entries.sort(reverse=True)
+    return {
+        "totals": sorted(totals.items(), key=lambda kv: -kv[1])[:top],
+        "entries": [(round(d, 3), n, det[:300]) for d, n, det in entries[:top]],
+        "grouped": sorted(((k, c, round(s, 3)) for k, (c, s) in by_template.items()), key=lambda x: -x[2])[:top],
+    }
+
+
+def summarize_time_report(log: Path, top: int) -> list[tuple[str, float, str]]:
+    rows = []
+    for line in log.read_text(errors="replace").splitlines():
+        m = re.match(r"\s*(.+?)\s*:\s*([\d.]+)\s*\(\s*(\d+)%\).*?wall\s+(\d+)\s*kB", line)
+        if m and not m.group(1).startswith("TOTAL"):
+            rows.append((m.group(1), float(m.group(2)), f"{m.group(3)}% usr, {int(m.group(4)) // 1024} MB"))
+    return sorted(rows, key=lambda r: -r[1])[:top]
+
+
+# ---------------------------------------------------------------------------------------------------
+def parse_args(argv):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--layers", default="50,100,200", help="comma-separated layer counts (default 50,100,200)")
+    p.add_argument("--cases", default=None, help="comma-separated: chain, dag, weights (default chain,weights)")
+    p.add_argument("--dag", action="store_true", help="also the residual (dsl::graph) variant: adds 'dag' to --cases")
+    p.add_argument("--compilers", default="g++,clang++", help="comma-separated compilers (default g++,clang++)")
+    p.add_argument("--flags", default="", help="extra compiler flags (one string, split on spaces)")
+    p.add_argument("--build-dir", default=None, help="where to write TUs, objects and logs (default: a new temp dir)")
+    p.add_argument("--keep", action="store_true", help="keep the default temp build dir")
+    p.add_argument("--repeat", type=int, default=1, help="compile each TU this many times; report the fastest")
+    p.add_argument("--timeout", type=float, default=1800.0, help="seconds per compiler run (default 1800)")
+    p.add_argument("--json", action="store_true", help="print one JSON object per case and compiler (no table)")
+    p.add_argument("--stages", action="store_true", help="also time the stage TUs K=0..10 of each flow case")
+    p.add_argument("--time-trace", type=int, metavar="N", default=None,
+                   help="compile the flow case(s) of N layers with clang -ftime-trace and summarise it")
+    p.add_argument("--time-report", type=int, metavar="N", default=None,
+                   help="compile the flow case(s) of N layers with g++ -ftime-report and summarise it")
+    p.add_argument("--top", type=int, default=15, help="entries shown per trace/report summary (default 15)")
+    p.add_argument("--no-verify", action="store_true", help="skip the float64 reference check of the outputs")
+    return p.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    global HAVE_GNU_TIME
+    args = parse_args(argv)
+    layers_list = [int(v) for v in args.layers.split(",") if v.strip()]
+    cases = [c.strip() for c in (args.cases or "chain,weights").split(",") if c.strip()]
+    if args.dag and "dag" not in cases:
+        cases.insert(cases.index("weights") if "weights" in cases else len(cases), "dag")
+    unknown = [c for c in cases if c not in CASES and c != "weights"]
+    if unknown:
+        raise SystemExit(f"run.py: unknown case(s) {unknown}; known: {sorted(CASES)} and weights")
+    compilers = [c.strip() for c in args.compilers.split(",") if c.strip()]
+    flags = args.flags.split()
+    for c in compilers:
+        if not shutil.which(c):
+            raise SystemExit(f"run.py: compiler {c} not found")
+
+    HAVE_GNU_TIME = os.access("/usr/bin/time", os.X_OK)
+    log = sys.stderr if args.json else sys.stdout
+
+    def say(text=""):
+        print(text, file=log, flush=True)
+
+    if args.build_dir:
+        work = Path(args.build_dir).resolve()
+        if work == REPO or REPO in work.parents:
+            if not (work == REPO / "build" or (REPO / "build") in work.parents):
+                raise SystemExit(f"run.py: --build-dir {work} is inside the source tree; use a temp dir or {REPO}/build/...")
+        work.mkdir(parents=True, exist_ok=True)
+        temporary = False
+    else:
+        work = Path(tempfile.mkdtemp(prefix="ctnn-compile-time-"))
+        temporary = not args.keep
+
+    versions = {c: subprocess.run([c, "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+                for c in compilers}
+    say(f"# ctnn compile-time benchmark; build dir {work}")
+    say(f"# /usr/bin/time: {'present (GNU time -v)' if HAVE_GNU_TIME else 'MISSING: getrusage fallback (apt-get install -y time)'}")
+    for c, v in versions.items():
+        say(f"# {c}: {v}")
+    say(f"# flags: -std=c++20 -O2 -I include {' '.join(flags)}; one compilation at a time; seconds = wall time of "
+        f"the compile (-c), best of {args.repeat}")
+
+    results: list[Result] = []
+    failures: list[str] = []
+    stage_rows: list[tuple] = []
+
+    for layers in layers_list:
+        models = {case: CASES[case](layers) for case in cases if case in CASES}
+        weights_model = chain_model(layers)
+        for case in cases:
+            model = weights_model if case == "weights" else models[case]
+            src = work / f"{case}_{layers}.cpp"
+            src.write_text(baseline_source(layers, model) if case == "weights" else flow_source(case, layers, model))
+            expected = None
+            if case != "weights" and not args.no_verify:
+                expected = reference_output(model)
+            for compiler in compilers:
+                tag = f"{case}_{layers}.{short(compiler)}"
+                obj, exe = work / f"{tag}.o", work / f"{tag}.exe"
+                best = None
+                for r in range(args.repeat):
+                    m = measure(compiler_command(compiler, src, obj, flags), work / f"{tag}.log", args.timeout)
+                    if not m.ok:
+                        best = m
+                        break
+                    best = m if best is None or m.seconds < best.seconds else best
+                res = Result(case, short(compiler), layers, round(best.seconds, 3), round(best.peak_rss_mb, 1),
+                             round(best.user_seconds, 3), best.ok)
+                if not best.ok:
+                    limit = limit_hit(best.log)
+                    res.note = "compile FAILED" + (f" ({limit})" if limit else "")
+                    detail = f"{tag}: {res.note}; log {best.log}\n{first_errors(best.log)}"
+                    say(f"  {detail}")
+                    if case != "weights":
+                        say("  locating the failing pass with the stage TUs:")
+                        detail += "\n" + locate_failure(case, layers, model, compiler, work, flags, args.timeout, say)
+                    failures.append(detail)
+                else:
+                    link = subprocess.run([compiler, str(obj), "-o", str(exe)], capture_output=True, text=True)
+                    if link.returncode != 0:
+                        res.ok, res.note = False, "link FAILED"
+                        failures.append(f"{tag}: link failed\n{link.stderr[:2000]}")
+                    else:
+                        res.run_ok, res.output = check_run(exe, expected, work / f"{tag}.run")
+                        if not res.run_ok:
+                            res.ok, res.note = False, "run FAILED"
+                            failures.append(f"{tag}: {res.output}")
+                results.append(res)
+                say(f"  {case:8s} {layers:4d} {short(compiler):9s} {res.seconds:8.2f} s {res.peak_rss_mb:8.1f} MB "
+                    f"{res.note or ('run ok' if res.run_ok else '')}")
+                if res.output and res.run_ok:
+                    say(f"      {res.output}")
+
+            if args.stages and case != "weights":
+                for compiler in compilers:
+                    previous = None
+                    for stage in range(STAGES + 1):
+                        s = work / f"{case}_{layers}_stage{stage}.cpp"
+                        s.write_text(stage_source(case, layers, model, stage))
+                        m = measure(compiler_command(compiler, s, s.with_suffix(".o"), flags, syntax_only=True),
+                                    work / f"{case}_{layers}_stage{stage}.{short(compiler)}.log", args.timeout)
+                        delta = m.seconds - previous.seconds if previous and m.ok else math.nan
+                        stage_rows.append((case, layers, short(compiler), stage, m.seconds, m.peak_rss_mb, delta, m.ok))
+                        if not m.ok:
+                            failures.append(f"{case}_{layers} stage {stage} ({PASS_NAMES[stage]}) with {compiler}: "
+                                            f"{limit_hit(m.log) or 'error'}\n{first_errors(m.log)}")
+                            break
+                        previous = m
+
+    # Flow cost = case - baseline of the same size and compiler.
+    baseline = {(r.layers, r.compiler): r for r in results if r.case == "weights" and r.ok}
+
+    def flow_cost(r: Result):
+        b = baseline.get((r.layers, r.compiler))
+        if r.case == "weights" or not b or not r.ok:
+            return None, None
+        return r.seconds - b.seconds, r.peak_rss_mb - b.peak_rss_mb
+
+    if args.json:
+        for r in results:
+            fs, fm = flow_cost(r)
+            obj = {"case": r.case, "compiler": r.compiler, "layers": r.layers, "seconds": r.seconds,
+                   "peak_rss_mb": r.peak_rss_mb, "user_seconds": r.user_seconds, "ok": r.ok,
+                   "compiler_version": versions[next(c for c in compilers if short(c) == r.compiler)]}
+            if fs is not None:
+                obj["flow_seconds"], obj["flow_peak_rss_mb"] = round(fs, 3), round(fm, 1)
+            if r.note:
+                obj["note"] = r.note
+            print(json.dumps(obj), flush=True)
+    else:
+        say()
+        say("| case | layers | compiler | seconds | peak RSS MB | flow s (- weights) | flow MB (- weights) | status |")
+        say("|---|---:|---|---:|---:|---:|---:|---|")
+        for r in sorted(results, key=lambda r: (r.compiler, r.case, r.layers)):
+            fs, fm = flow_cost(r)
+            status = r.note or ("ok, run ok" if r.run_ok else "ok")
+            say(f"| {r.case} | {r.layers} | {r.compiler} | {r.seconds:.2f} | {r.peak_rss_mb:.0f} | "
+                f"{'' if fs is None else f'{fs:.2f}'} | {'' if fm is None else f'{fm:.0f}'} | {status} |")
+        say()
+        say("Growth between consecutive sizes (time ratio; 'flow' subtracts the weights baseline; linear growth "
+            "gives the layer ratio):")
+        say("| case | compiler | layers | layer ratio | time ratio | flow time ratio | RSS ratio | flow RSS ratio |")
+        say("|---|---|---|---:|---:|---:|---:|---:|")
+        index = {(r.case, r.compiler, r.layers): r for r in results if r.ok}
+        for case in cases:
+            for compiler in compilers:
+                c = short(compiler)
+                sizes = sorted(n for (k, cc, n) in index if k == case and cc == c)
+                for a, b in zip(sizes, sizes[1:]):
+                    ra, rb = index[(case, c, a)], index[(case, c, b)]
+                    fa, fb = flow_cost(ra), flow_cost(rb)
+
+                    def ratio(x, y):
+                        return f"{y / x:.2f}" if x and y is not None and x > 0 else ""
+
+                    say(f"| {case} | {c} | {a} -> {b} | {b / a:.2f} | {ratio(ra.seconds, rb.seconds)} | "
+                        f"{ratio(fa[0], fb[0]) if fa[0] is not None else ''} | "
+                        f"{ratio(ra.peak_rss_mb, rb.peak_rss_mb)} | "
+                        f"{ratio(fa[1], fb[1]) if fa[1] is not None else ''} |")
+
+    if stage_rows:
+        say()
+        say("Stage TUs (-fsyntax-only; static_assert on stage_v<Model, default_pipeline, K>); delta = cost of pass K:")
+        say("| case | layers | compiler | K | after | seconds | peak RSS MB | delta s |")
+        say("|---|---:|---|---:|---|---:|---:|---:|")
+        for case, layers, c, stage, s, mb, d, ok in stage_rows:
+            say(f"| {case} | {layers} | {c} | {stage} | {PASS_NAMES[stage]} | {s:.2f}{'' if ok else ' FAILED'} | "
+                f"{mb:.0f} | {'' if math.isnan(d) else f'{d:+.2f}'} |")
+
+    for n, flag, kind in ((args.time_trace, "-ftime-trace", "trace"), (args.time_report, "-ftime-report", "report")):
+        if n is None:
+            continue
+        wanted = "clang" if kind == "trace" else "g++"
+        compiler = next((c for c in compilers if wanted in short(c)), wanted + ("++" if wanted == "clang" else ""))
+        for case in [c for c in cases if c in CASES]:
+            model = CASES[case](n)
+            src = work / f"{case}_{n}_{kind}.cpp"
+            src.write_text(flow_source(case, n, model))
+            obj = work / f"{case}_{n}_{kind}.o"
+            extra = [flag, "-ftime-trace-granularity=50"] if kind == "trace" else [flag]
+            m = measure(compiler_command(compiler, src, obj, flags + extra), work / f"{case}_{n}_{kind}.log", args.timeout)
+            say()
+            say(f"## {flag} of {case} {n} layers with {compiler}: {m.seconds:.2f} s (instrumented), "
+                f"{m.peak_rss_mb:.0f} MB, {'ok' if m.ok else 'FAILED'}")
+            if kind == "trace":
+                trace = obj.with_suffix(".json")
+                if not trace.exists():
+                    say(f"no trace file at {trace}")
+                    continue
+                s = summarize_time_trace(trace, args.top)
+                say(f"trace: {trace}")
+                say("Totals (s):")
+                for name, secs in s["totals"]:
+                    say(f"  {secs:8.3f}  {name}")
+                say("Grouped by template (count, s):")
+                for key, count, secs in s["grouped"]:
+                    say(f"  {secs:8.3f}  x{count:<5d} {key[:200]}")
+                say("Longest single entries (s):")
+                for secs, name, detail in s["entries"]:
+                    say(f"  {secs:8.3f}  {name}: {detail[:200]}")
+            else:
+                for name, secs, extra_info in summarize_time_report(m.log, args.top):
+                    say(f"  {secs:8.2f} s  {name}  ({extra_info})")
+
+    if failures:
+        say()
+        say("FAILURES:")
+        for f in failures:
+            say(f)
+    if temporary:
+        shutil.rmtree(work, ignore_errors=True)
+    else:
+        say(f"# outputs kept in {work}")
+    return 1 if failures else 0
+
+
+HAVE_GNU_TIME = True
+
+if __name__ == "__main__":
+    sys.exit(main())
