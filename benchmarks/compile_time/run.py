@@ -119,8 +119,11 @@ class Model:
                 yield f"{layer.name}_{suffix}", values
 
 
-def weights_for(kind: str, index: int) -> dict[str, list[float]]:
-    """He-uniform weights and small biases; `index` keys the values (distinct per layer)."""
+def weights_for(kind: str, index: int, residual: bool = False) -> dict[str, list[float]]:
+    """He-uniform weights and small biases; `index` keys the values (distinct per layer). In the residual
+    variant the 1x1 conv that ends each block is scaled down (weights x0.3, biases in [-0.15, 0.05]) so that the
+    sum along the skip connections neither dies nor grows with depth (the softmax would saturate); the
+    arrays have the same sizes as the chain's."""
     if kind == "conv3x3":
         fan_in, count = 9 * CHANNELS, CHANNELS * 9 * CHANNELS        # OHWI
     elif kind == "dwconv3x3":
@@ -133,8 +136,11 @@ def weights_for(kind: str, index: int) -> dict[str, list[float]]:
         return {}
     bound = math.sqrt(6.0 / fan_in)
     outputs = CLASSES if kind == "dense" else CHANNELS
+    low, high = -0.05, 0.15
+    if residual and kind == "conv1x1":
+        bound, low, high = 0.3 * bound, -0.15, 0.05
     return {"w": uniform_values(2 * index + 1, count, -bound, bound),
-            "b": uniform_values(2 * index + 2, outputs, -0.05, 0.15)}
+            "b": uniform_values(2 * index + 2, outputs, low, high)}
 
 
 BLOCK = ["conv3x3", "dwconv3x3", "conv1x1", "join"]  # join: relu (chain) or residual add (dag)
@@ -150,11 +156,11 @@ def synthetic_model(layers: int, residual: bool) -> Model:
         name = f"l{i}"
         if kind == "conv3x3":
             block_input = previous
-            layer = Layer("conv3x3", name, [previous], weights_for(kind, i), "relu")
+            layer = Layer("conv3x3", name, [previous], weights_for(kind, i, residual), "relu")
         elif kind == "dwconv3x3":
-            layer = Layer("dwconv3x3", name, [previous], weights_for(kind, i), "relu6")
+            layer = Layer("dwconv3x3", name, [previous], weights_for(kind, i, residual), "relu6")
         elif kind == "conv1x1":
-            layer = Layer("conv1x1", name, [previous], weights_for(kind, i))
+            layer = Layer("conv1x1", name, [previous], weights_for(kind, i, residual))
         elif residual:
             layer = Layer("add", name, [block_input, previous], fused="relu")
         else:
@@ -163,7 +169,7 @@ def synthetic_model(layers: int, residual: bool) -> Model:
         previous = name
     n = layers - HEAD_LAYERS
     result.append(Layer("gap", "gap", [previous]))
-    result.append(Layer("dense", "fc", ["gap"], weights_for("dense", n)))
+    result.append(Layer("dense", "fc", ["gap"], weights_for("dense", n, residual)))
     result.append(Layer("softmax", "out", ["fc"]))
     return Model("graph" if residual else "sequential", result)
 
@@ -375,10 +381,21 @@ def measure(command: list[str], log: Path, timeout: float) -> Measurement:
     return Measurement(code == 0, wall, user, rss_kb / 1024.0, code, log)
 
 
-def first_errors(log: Path, lines: int = 12) -> str:
+def first_errors(log: Path, lines: int = 14, width: int = 260) -> str:
+    """The compiler's first error and the notes that say where a limit was hit (call chain of the evaluation)."""
     text = log.read_text(errors="replace").splitlines() if log.exists() else []
-    picked = [line for line in text if re.search(r"error|fatal|note: use|Killed|timed out", line)]
-    return "\n".join(line[:400] for line in (picked or text)[:lines])
+    wanted = (r"error:|fatal|Killed|timed out|step limit|operation count|iteration count|depth|"
+              r"note: in call to|note: use|note: in instantiation of")
+    picked, seen = [], set()
+    for line in text:
+        if not re.search(wanted, line):
+            continue
+        key = re.sub(r"\d+", "#", line[:120])
+        if key in seen:  # the same error repeated for each user of the failed constant
+            continue
+        seen.add(key)
+        picked.append(line if len(line) <= width else line[:width] + " ...")
+    return "\n".join((picked or text)[:lines])
 
 
 def limit_hit(log: Path) -> str | None:
@@ -486,6 +503,56 @@ def summarize_time_report(log: Path, top: int) -> list[tuple[str, float, str]]:
 
 
 # ---------------------------------------------------------------------------------------------------
+# How much of the constant-evaluation budget the passes use: the smallest -fconstexpr-steps (clang) or
+# -fconstexpr-ops-limit (g++) with which the stage TU K still compiles. Limits apply per evaluation and
+# each stage is an evaluation of its own, so for stage K this is the largest need of the passes 0..K
+# (a running maximum): a pass that raises it is the costliest so far.
+DEFAULT_LIMITS = {"clang": 1_048_576, "g++": 33_554_432}
+
+
+def limit_kind(compiler: str) -> str:
+    return "clang" if "clang" in short(compiler) else "g++"
+
+
+def limit_flag(compiler: str, value: int) -> str:
+    return f"-fconstexpr-steps={value}" if limit_kind(compiler) == "clang" else f"-fconstexpr-ops-limit={value}"
+
+
+def stage_needs(case, layers, model, compiler, work, flags, timeout, say) -> list[tuple[int, int]]:
+    """[(stage, smallest limit that compiles)] for K = 0..10, to 0.5 %."""
+    results, known_ok = [], 0
+
+    def compiles(stage: int, value: int) -> bool:
+        src = work / f"{case}_{layers}_stage{stage}.cpp"
+        if not src.exists():
+            src.write_text(stage_source(case, layers, model, stage))
+        log = work / f"{case}_{layers}_stage{stage}.{short(compiler)}.limit.log"
+        return measure(compiler_command(compiler, src, src.with_suffix(".o"), flags + [limit_flag(compiler, value)],
+                                        syntax_only=True), log, timeout).ok
+
+    for stage in range(STAGES + 1):
+        if known_ok and compiles(stage, known_ok):
+            results.append((stage, known_ok))
+            continue
+        low, high = known_ok, max(known_ok * 2, 1024)
+        while not compiles(stage, high):
+            low, high = high, high * 2
+            if high > 1 << 34:
+                say(f"    stage {stage}: does not compile even with {limit_flag(compiler, high)}")
+                return results
+        while high - low > max(1, high // 200):
+            mid = (low + high) // 2
+            if compiles(stage, mid):
+                high = mid
+            else:
+                low = mid
+        known_ok = high
+        results.append((stage, high))
+        say(f"    {case} {layers} {short(compiler)}: stage {stage} ({PASS_NAMES[stage]}) raises the need to {high:,}")
+    return results
+
+
+# ---------------------------------------------------------------------------------------------------
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--layers", default="50,100,200", help="comma-separated layer counts (default 50,100,200)")
@@ -503,6 +570,9 @@ def parse_args(argv):
                    help="compile the flow case(s) of N layers with clang -ftime-trace and summarise it")
     p.add_argument("--time-report", type=int, metavar="N", default=None,
                    help="compile the flow case(s) of N layers with g++ -ftime-report and summarise it")
+    p.add_argument("--limits", action="store_true",
+                   help="find, per flow case and stage K, the smallest -fconstexpr-steps / -fconstexpr-ops-limit "
+                        "that compiles (slow: a bisection of -fsyntax-only compiles)")
     p.add_argument("--top", type=int, default=15, help="entries shown per trace/report summary (default 15)")
     p.add_argument("--no-verify", action="store_true", help="skip the float64 reference check of the outputs")
     return p.parse_args(argv)
@@ -553,6 +623,7 @@ def main(argv=None) -> int:
     results: list[Result] = []
     failures: list[str] = []
     stage_rows: list[tuple] = []
+    limit_rows: list[tuple] = []
 
     for layers in layers_list:
         models = {case: CASES[case](layers) for case in cases if case in CASES}
@@ -600,6 +671,12 @@ def main(argv=None) -> int:
                     f"{res.note or ('run ok' if res.run_ok else '')}")
                 if res.output and res.run_ok:
                     say(f"      {res.output}")
+
+            if args.limits and case != "weights":
+                for compiler in compilers:
+                    for stage, need in stage_needs(case, layers, model, compiler, work, flags, args.timeout, say):
+                        limit_rows.append((case, layers, short(compiler), stage, need,
+                                           need / DEFAULT_LIMITS[limit_kind(compiler)]))
 
             if args.stages and case != "weights":
                 for compiler in compilers:
@@ -676,6 +753,15 @@ def main(argv=None) -> int:
         for case, layers, c, stage, s, mb, d, ok in stage_rows:
             say(f"| {case} | {layers} | {c} | {stage} | {PASS_NAMES[stage]} | {s:.2f}{'' if ok else ' FAILED'} | "
                 f"{mb:.0f} | {'' if math.isnan(d) else f'{d:+.2f}'} |")
+
+    if limit_rows:
+        say()
+        say("Constant-evaluation budget: smallest limit with which stage TU K compiles (running max over passes "
+            "0..K; clang: -fconstexpr-steps, default 1,048,576; g++: -fconstexpr-ops-limit, default 33,554,432):")
+        say("| case | layers | compiler | K | after | smallest limit | of the default |")
+        say("|---|---:|---|---:|---|---:|---:|")
+        for case, layers, c, stage, need, share in limit_rows:
+            say(f"| {case} | {layers} | {c} | {stage} | {PASS_NAMES[stage]} | {need:,} | {100 * share:.1f} % |")
 
     for n, flag, kind in ((args.time_trace, "-ftime-trace", "trace"), (args.time_report, "-ftime-report", "report")):
         if n is None:

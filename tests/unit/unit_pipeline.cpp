@@ -179,10 +179,8 @@ TEST_CASE("a pass that changes a fused activation changes what the executor comp
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Known issue (see the report): a pass's `establishes` is documented ("optionally requires_facts (what
-// it reads) and establishes (what it fills)") but apply_pass ignores it; only passes that call
-// m.establish() themselves are credited. A user planner that declares establishes = memory_planned
-// and does not call establish() makes aot_lower_main fail.
+// A user planner that declares establishes = memory_planned (and never calls establish() itself) is
+// credited with the fact by the pipeline, so aot_lower_main accepts its plan.
 struct bump_planner {
   static constexpr fact requires_facts = fact::kernels_lowered;
   static constexpr fact establishes = fact::memory_planned;

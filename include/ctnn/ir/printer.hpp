@@ -12,11 +12,32 @@
 //
 // The sink is any callable taking std::string_view (a lambda appending to a string, fwrite to stdout,
 // a UART writer). No iostream, no heap, no floating-point formatting from the C library: the header
-// compiles for bare-metal targets (arm-none-eabi) and costs little flash there.
+// compiles for bare-metal targets (arm-none-eabi) and costs little flash there. The work is done by
+// inline functions on a capacity-free view of the module (detail::module_view) through a type-erased
+// sink, so a translation unit compiles the printers once, however many models it prints.
+//
+// print_module's layout (columns count from 0; a field that reaches past its column is separated from
+// the one before by one space; numbers are right-aligned in their width):
+//   module "<name>" / facts: <names in bit order, or none> / counts: ... / status: ok | error: <code> ...
+//   inputs (n), outputs (n): "  input K" (or "  output K"), %id at 12, name at 17, type ("f32[1,8,8,1]",
+//                        "?" before infer_types) at 36, bytes (6 wide) + " B" at 56
+//   constants (n), views (n): %id at 2, name at 7, type at 26, then at 46 the bytes (6 wide) + " B" +
+//                        "  " + origin (constants), or "alias_of %id (name)" (views)
+//   ops (n):             index (4 wide), two spaces, kind, "label", +activation, attributes; next line,
+//                        8 spaces: "(operand: type, ...) -> result: type" (an absent operand: none)
+//   calls (n):           "  call " + index (2 wide) + "  op N (label)", at 36 "kernel K" [(shared by n calls)]
+//   kernels (k distinct for n calls): "  kernel " + id (2 wide) + two spaces + the kernel's parameters
+//   memory plan:         as print_memory_plan, indented by two spaces
+//   main (n calls):      "  call " + index (2 wide) + "  kernel " + id (2 wide) + "  label(locations) -> location"
+//                        (locations: arena+offset, input K, output K, constant <name>)
+//   function metadata:   kernel (8 wide), op kind at 10, calls (5 wide) at 28, workspace, io, constants (11 wide)
+//   executor metadata:   model line; "  input K"/"  output K"/"  pool K", name at 12, type at 34 and bytes
+//                        (6 wide) at 54 (pools: bytes 8 wide at 34, alignment, read-only or read-write)
 #include <array>
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <type_traits>
 
@@ -99,15 +120,74 @@ constexpr std::string_view tensor_role_name(tensor_role r) {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Facts about a module the printers and the metadata writer share.
+// What the printers read of a module, without its capacities: the printers are plain inline functions
+// compiled once per translation unit, not once per module type (compile time, and flash when firmware
+// prints several models).
+struct module_view {
+  const name& model_name;
+  const tensor* tensors;
+  std::int32_t tensor_count;
+  const node* nodes;
+  std::int32_t node_count;
+  const std::int32_t* inputs;
+  std::int32_t input_count;
+  const std::int32_t* outputs;
+  std::int32_t output_count;
+  std::uint32_t facts;
+  const diagnostic& error;
+  const constant_recipe* recipes;
+  std::int32_t recipe_count;
+  const kernel_call* calls;
+  std::int32_t call_count;
+  const kernel_params* kernels;
+  std::int32_t kernel_count;
+  const function_info* functions;
+  const executor_info& metadata;
+  const memory::pool_allocation* allocations;
+  std::int64_t arena_bytes;
+  std::int32_t arena_alignment;
+  std::int64_t liveness_lower_bound;
+  std::int32_t peak_node;
+
+  constexpr bool has(fact f) const { return (facts & static_cast<std::uint32_t>(f)) != 0; }
+  constexpr const tensor& tensor_at(std::int32_t id) const { return tensors[id]; }
+  constexpr const node& node_at(std::int32_t id) const { return nodes[id]; }
+  constexpr bool valid_tensor(std::int32_t id) const { return id >= 0 && id < tensor_count; }
+  constexpr bool valid_node(std::int32_t id) const { return id >= 0 && id < node_count; }
+  // As module::storage_root (a view's storage is its root's), safe on malformed ids.
+  constexpr std::int32_t storage_root(std::int32_t id) const {
+    for (std::int32_t steps = 0; valid_tensor(id) && tensor_at(id).alias_of >= 0 && steps < tensor_count; ++steps)
+      id = tensor_at(id).alias_of;
+    return id;
+  }
+};
 
 template <class Module>
-constexpr bool valid_tensor(const Module& m, std::int32_t id) {
-  return id >= 0 && id < m.tensor_count;
-}
-template <class Module>
-constexpr bool valid_node(const Module& m, std::int32_t id) {
-  return id >= 0 && id < m.node_count;
+constexpr module_view view_of(const Module& m) {
+  return {.model_name = m.model_name,
+          .tensors = m.tensors.data(),
+          .tensor_count = m.tensor_count,
+          .nodes = m.nodes.data(),
+          .node_count = m.node_count,
+          .inputs = m.inputs.data(),
+          .input_count = m.input_count,
+          .outputs = m.outputs.data(),
+          .output_count = m.output_count,
+          .facts = m.facts,
+          .error = m.error,
+          .recipes = m.recipes.data(),
+          .recipe_count = m.recipe_count,
+          .calls = m.calls.data(),
+          .call_count = m.call_count,
+          .kernels = m.kernels.data(),
+          .kernel_count = m.kernel_count,
+          .functions = m.functions.data(),
+          .metadata = m.metadata,
+          .allocations = m.allocations.data(),
+          .arena_bytes = m.arena_bytes,
+          .arena_alignment = m.arena_alignment,
+          .liveness_lower_bound = m.liveness_lower_bound,
+          .peak_node = m.peak_node};
 }
 
 // The ops that read a tensor's storage: its first use is the op that writes it, its last use the last
@@ -116,23 +196,21 @@ struct tensor_lifetime {
   std::int32_t first_use = -1;
   std::int32_t last_use = -1;
 };
-template <class Module>
-constexpr tensor_lifetime lifetime_of(const Module& m, std::int32_t tensor_id) {
+constexpr tensor_lifetime lifetime_of(const module_view& m, std::int32_t tensor_id) {
   const std::int32_t producer = m.tensor_at(tensor_id).producer;
   tensor_lifetime life{producer, producer};
   for (std::int32_t op = 0; op < m.node_count; ++op) {
     const node& n = m.node_at(op);
     for (std::int32_t k = 0; k < n.input_count; ++k) {
       const std::int32_t t = n.inputs[static_cast<std::size_t>(k)];
-      if (valid_tensor(m, t) && m.storage_root(t) == tensor_id && op > life.last_use) life.last_use = op;
+      if (m.valid_tensor(t) && m.storage_root(t) == tensor_id && op > life.last_use) life.last_use = op;
     }
   }
   return life;
 }
 
 // Whether any graph op reads the tensor (directly).
-template <class Module>
-constexpr bool read_by_an_op(const Module& m, std::int32_t tensor_id) {
+constexpr bool read_by_an_op(const module_view& m, std::int32_t tensor_id) {
   for (std::int32_t op = 0; op < m.node_count; ++op) {
     const node& n = m.node_at(op);
     for (std::int32_t k = 0; k < n.input_count; ++k)
@@ -142,25 +220,38 @@ constexpr bool read_by_an_op(const Module& m, std::int32_t tensor_id) {
 }
 
 // How many calls use a kernel.
-template <class Module>
-constexpr std::int32_t calls_of_kernel(const Module& m, std::int32_t kernel) {
+constexpr std::int32_t calls_of_kernel(const module_view& m, std::int32_t kernel) {
   std::int32_t count = 0;
-  for (std::int32_t c = 0; c < m.call_count; ++c) count += m.calls[static_cast<std::size_t>(c)].kernel == kernel ? 1 : 0;
+  for (std::int32_t c = 0; c < m.call_count; ++c) count += m.calls[c].kernel == kernel ? 1 : 0;
   return count;
 }
 
 // Whether a tensor's shape is known at this stage (before infer_types only inputs and constants have one).
-template <class Module>
-constexpr bool shape_known(const Module& m, const tensor& t) {
+constexpr bool shape_known(const module_view& m, const tensor& t) {
   return m.has(fact::shapes_inferred) || t.role == tensor_role::input || t.role == tensor_role::constant;
 }
 
+// A callable object taking std::string_view, behind one function pointer (the public functions wrap
+// whatever sink they are given in a lambda first, so functions and function pointers work too).
+class sink_ref {
+ public:
+  template <class Sink>
+    requires(!std::is_same_v<std::remove_cvref_t<Sink>, sink_ref>)
+  explicit sink_ref(Sink& sink)
+      : object_(const_cast<void*>(static_cast<const void*>(std::addressof(sink)))),
+        call_([](void* object, std::string_view text) { (*static_cast<Sink*>(object))(text); }) {}
+  void operator()(std::string_view text) const { call_(object_, text); }
+
+ private:
+  void* object_;
+  void (*call_)(void*, std::string_view);
+};
+
 // ---------------------------------------------------------------------------------------------------
 // A sink wrapper that knows its column (for aligned tables) and formats numbers.
-template <class Sink>
 class text_writer {
  public:
-  explicit text_writer(Sink& sink) : sink_(sink) {}
+  explicit text_writer(sink_ref sink) : sink_(sink) {}
 
   void put(std::string_view text) {
     if (text.empty()) return;
@@ -226,12 +317,11 @@ class text_writer {
   }
 
  private:
-  Sink& sink_;
+  sink_ref sink_;
   std::size_t column_ = 0;
 };
 
-template <class Sink>
-void put_shape(text_writer<Sink>& w, const shape& s) {
+inline void put_shape(text_writer& w, const shape& s) {
   w.put("[");
   for (std::int32_t d = 0; d < s.rank; ++d) {
     if (d > 0) w.put(",");
@@ -241,26 +331,23 @@ void put_shape(text_writer<Sink>& w, const shape& s) {
 }
 
 // "f32[1,8,8,1]", or "?" while the shape is not inferred yet.
-template <class Sink, class Module>
-void put_type(text_writer<Sink>& w, const Module& m, const tensor& t) {
+inline void put_type(text_writer& w, const module_view& m, const tensor& t) {
   if (!shape_known(m, t)) return w.put("?");
   w.put(name_of(t.type));
   put_shape(w, t.dims);
 }
 
 // "label: f32[1,8,8,1]" (or "none" for an absent operand).
-template <class Sink, class Module>
-void put_tensor_ref(text_writer<Sink>& w, const Module& m, std::int32_t id) {
-  if (!valid_tensor(m, id)) return w.put("none");
+inline void put_tensor_ref(text_writer& w, const module_view& m, std::int32_t id) {
+  if (!m.valid_tensor(id)) return w.put("none");
   const tensor& t = m.tensor_at(id);
   w.put(t.label.view());
   w.put(": ");
   put_type(w, m, t);
 }
 
-template <class Sink, class Module>
-void put_node_name(text_writer<Sink>& w, const Module& m, std::int32_t id) {
-  if (!valid_node(m, id)) {
+inline void put_node_name(text_writer& w, const module_view& m, std::int32_t id) {
+  if (!m.valid_node(id)) {
     w.put("op ");
     return w.number(id);
   }
@@ -272,8 +359,7 @@ void put_node_name(text_writer<Sink>& w, const Module& m, std::int32_t id) {
 }
 
 // The fact bits by name, in bit order ("none" when there are none).
-template <class Sink>
-void put_facts(text_writer<Sink>& w, std::uint32_t bits) {
+inline void put_facts(text_writer& w, std::uint32_t bits) {
   if (bits == 0) return w.put("none");
   bool first = true;
   for (std::uint32_t bit = 0; bit < 32; ++bit) {
@@ -293,8 +379,7 @@ void put_facts(text_writer<Sink>& w, std::uint32_t bits) {
 
 // The window of a conv or pool op: "window 3x3 stride 2x2 [dilation 2x2] padding same: t1 l1 b1 r1".
 // Pads are shown once resolved (infer_types makes them explicit for every mode); valid padding has none.
-template <class Sink>
-void put_window(text_writer<Sink>& w, const window& win, bool pads_resolved) {
+inline void put_window(text_writer& w, const window& win, bool pads_resolved) {
   w.put("window ");
   w.number(win.kernel_h);
   w.put("x");
@@ -325,8 +410,7 @@ void put_window(text_writer<Sink>& w, const window& win, bool pads_resolved) {
 }
 
 // "pads 0,0,1,1,1,1,0,0" (before/after per dim) for a pad op.
-template <class Sink>
-void put_pad_pairs(text_writer<Sink>& w, const std::array<std::int32_t, 2 * max_rank>& pads, std::int32_t rank) {
+inline void put_pad_pairs(text_writer& w, const std::array<std::int32_t, 2 * max_rank>& pads, std::int32_t rank) {
   w.put("pads ");
   const std::int32_t count = 2 * (rank > 0 ? rank : static_cast<std::int32_t>(max_rank));
   for (std::int32_t i = 0; i < count; ++i) {
@@ -336,8 +420,7 @@ void put_pad_pairs(text_writer<Sink>& w, const std::array<std::int32_t, 2 * max_
 }
 
 // The attributes an op kind reads (after its fused activation).
-template <class Sink, class Module>
-void put_attributes(text_writer<Sink>& w, const Module& m, const node& n) {
+inline void put_attributes(text_writer& w, const module_view& m, const node& n) {
   const op_attributes& a = n.attrs;
   const bool resolved = m.has(fact::shapes_inferred);
   switch (n.kind) {
@@ -379,7 +462,7 @@ void put_attributes(text_writer<Sink>& w, const Module& m, const node& n) {
       break;
     case op_kind::pad:
       w.put("  ");
-      put_pad_pairs(w, a.pads, valid_tensor(m, n.inputs[0]) ? m.tensor_at(n.inputs[0]).dims.rank : 0);
+      put_pad_pairs(w, a.pads, m.valid_tensor(n.inputs[0]) ? m.tensor_at(n.inputs[0]).dims.rank : 0);
       w.put(" value ");
       w.real(static_cast<double>(a.pad_value));
       break;
@@ -399,8 +482,7 @@ void put_attributes(text_writer<Sink>& w, const Module& m, const node& n) {
 }
 
 // A kernel's compile-time parameters in one line: "conv2d f32 +relu [1,8,8,1] -> [1,8,8,8] window ...".
-template <class Sink>
-void put_kernel_params(text_writer<Sink>& w, const kernel_params& p) {
+inline void put_kernel_params(text_writer& w, const kernel_params& p) {
   w.put(name_of(p.kind));
   w.put(" ");
   w.put(name_of(p.type));
@@ -463,8 +545,7 @@ void put_kernel_params(text_writer<Sink>& w, const kernel_params& p) {
 }
 
 // Where an operand lives at run time: "arena+128", "input 0", "output 0", "constant conv2d_0_0".
-template <class Sink, class Module>
-void put_location(text_writer<Sink>& w, const Module& m, const location& at) {
+inline void put_location(text_writer& w, const module_view& m, const location& at) {
   switch (at.where) {
     case storage::arena:
       w.put("arena+");
@@ -480,7 +561,7 @@ void put_location(text_writer<Sink>& w, const Module& m, const location& at) {
       break;
     case storage::constant:
       w.put("constant ");
-      if (valid_tensor(m, at.index)) w.put(m.tensor_at(at.index).label.view());
+      if (m.valid_tensor(at.index)) w.put(m.tensor_at(at.index).label.view());
       else w.number(at.index);
       break;
     case storage::none:
@@ -490,8 +571,7 @@ void put_location(text_writer<Sink>& w, const Module& m, const location& at) {
 }
 
 // The diagnostic: "error: <code> at op 3 (add \"c\"): value_a 8, value_b 4, expected [..], actual [..]".
-template <class Sink, class Module>
-void put_diagnostic(text_writer<Sink>& w, const Module& m, const diagnostic& d) {
+inline void put_diagnostic(text_writer& w, const module_view& m, const diagnostic& d) {
   w.put("error: ");
   w.put(error_code_name(d.code));
   if (d.code == error_code::pass_prerequisite_missing) {
@@ -506,7 +586,7 @@ void put_diagnostic(text_writer<Sink>& w, const Module& m, const diagnostic& d) 
     w.number(d.node);
     w.put(" (");
     w.put(name_of(d.kind));
-    if (valid_node(m, d.node)) {
+    if (m.valid_node(d.node)) {
       w.put(" \"");
       w.put(m.node_at(d.node).label.view());
       w.put("\"");
@@ -527,8 +607,7 @@ void put_diagnostic(text_writer<Sink>& w, const Module& m, const diagnostic& d) 
   }
 }
 
-template <class Sink, class Module>
-void write_memory_plan(text_writer<Sink>& w, const Module& m, std::size_t indent) {
+inline void write_memory_plan(text_writer& w, const module_view& m, std::size_t indent) {
   w.spaces(indent);
   if (!m.has(fact::memory_planned)) {
     w.put("memory: not planned yet");
@@ -567,8 +646,16 @@ void write_memory_plan(text_writer<Sink>& w, const Module& m, std::size_t indent
 // ---------------------------------------------------------------------------------------------------
 // print_module's sections.
 
-template <class Sink, class Module>
-void write_header(text_writer<Sink>& w, const Module& m) {
+// "1 op" / "3 ops", then `after`.
+inline void put_count(text_writer& w, std::int64_t count, std::string_view noun, std::string_view after) {
+  w.number(count);
+  w.put(" ");
+  w.put(noun);
+  if (count != 1) w.put("s");
+  w.put(after);
+}
+
+inline void write_header(text_writer& w, const module_view& m) {
   w.put("module \"");
   w.put(m.model_name.view());
   w.put("\"");
@@ -577,20 +664,13 @@ void write_header(text_writer<Sink>& w, const Module& m) {
   put_facts(w, m.facts);
   w.line();
   w.put("  counts: ");
-  w.number(m.input_count);
-  w.put(m.input_count == 1 ? " input, " : " inputs, ");
-  w.number(m.output_count);
-  w.put(m.output_count == 1 ? " output, " : " outputs, ");
-  w.number(m.node_count);
-  w.put(" ops, ");
-  w.number(m.tensor_count);
-  w.put(" tensors, ");
-  w.number(m.recipe_count);
-  w.put(" recipes, ");
-  w.number(m.call_count);
-  w.put(" calls, ");
-  w.number(m.kernel_count);
-  w.put(" kernels");
+  put_count(w, m.input_count, "input", ", ");
+  put_count(w, m.output_count, "output", ", ");
+  put_count(w, m.node_count, "op", ", ");
+  put_count(w, m.tensor_count, "tensor", ", ");
+  put_count(w, m.recipe_count, "recipe", ", ");
+  put_count(w, m.call_count, "call", ", ");
+  put_count(w, m.kernel_count, "kernel", "");
   w.line();
   w.put("  status: ");
   if (m.error.failed()) put_diagnostic(w, m, m.error);
@@ -599,8 +679,7 @@ void write_header(text_writer<Sink>& w, const Module& m) {
 }
 
 // One row of the tensor tables: "%id  label   f32[shape]   bytes B" (a view has no bytes of its own).
-template <class Sink, class Module>
-void write_tensor_row(text_writer<Sink>& w, const Module& m, std::int32_t id, std::size_t at) {
+inline void write_tensor_row(text_writer& w, const module_view& m, std::int32_t id, std::size_t at) {
   const tensor& t = m.tensor_at(id);
   w.pad_to(at);
   w.put("%");
@@ -613,7 +692,7 @@ void write_tensor_row(text_writer<Sink>& w, const Module& m, std::int32_t id, st
   if (t.alias_of >= 0) {
     w.put("alias_of %");
     w.number(t.alias_of);
-    if (valid_tensor(m, t.alias_of)) {
+    if (m.valid_tensor(t.alias_of)) {
       w.put(" (");
       w.put(m.tensor_at(t.alias_of).label.view());
       w.put(")");
@@ -626,8 +705,7 @@ void write_tensor_row(text_writer<Sink>& w, const Module& m, std::int32_t id, st
   }
 }
 
-template <class Sink, class Module>
-void write_tensors(text_writer<Sink>& w, const Module& m) {
+inline void write_tensors(text_writer& w, const module_view& m) {
   w.put("inputs (");
   w.number(m.input_count);
   w.put(")");
@@ -697,8 +775,7 @@ void write_tensors(text_writer<Sink>& w, const Module& m) {
   }
 }
 
-template <class Sink, class Module>
-void write_ops(text_writer<Sink>& w, const Module& m) {
+inline void write_ops(text_writer& w, const module_view& m) {
   w.put("ops (");
   w.number(m.node_count);
   w.put(")");
@@ -729,8 +806,7 @@ void write_ops(text_writer<Sink>& w, const Module& m) {
   }
 }
 
-template <class Sink, class Module>
-void write_calls_and_kernels(text_writer<Sink>& w, const Module& m) {
+inline void write_calls_and_kernels(text_writer& w, const module_view& m) {
   w.put("calls (");
   w.number(m.call_count);
   w.put(")");
@@ -755,8 +831,7 @@ void write_calls_and_kernels(text_writer<Sink>& w, const Module& m) {
   w.put("kernels (");
   w.number(m.kernel_count);
   w.put(" distinct for ");
-  w.number(m.call_count);
-  w.put(m.call_count == 1 ? " call)" : " calls)");
+  put_count(w, m.call_count, "call", ")");
   w.line();
   for (std::int32_t k = 0; k < m.kernel_count; ++k) {
     w.put("  kernel ");
@@ -767,11 +842,9 @@ void write_calls_and_kernels(text_writer<Sink>& w, const Module& m) {
   }
 }
 
-template <class Sink, class Module>
-void write_main(text_writer<Sink>& w, const Module& m) {
+inline void write_main(text_writer& w, const module_view& m) {
   w.put("main (");
-  w.number(m.call_count);
-  w.put(m.call_count == 1 ? " call)" : " calls)");
+  put_count(w, m.call_count, "call", ")");
   w.line();
   for (std::int32_t c = 0; c < m.call_count; ++c) {
     const kernel_call& call = m.calls[static_cast<std::size_t>(c)];
@@ -780,7 +853,7 @@ void write_main(text_writer<Sink>& w, const Module& m) {
     w.put("  kernel ");
     w.number(call.kernel, 2);
     w.put("  ");
-    if (valid_node(m, call.node)) w.put(m.node_at(call.node).label.view());
+    if (m.valid_node(call.node)) w.put(m.node_at(call.node).label.view());
     w.put("(");
     for (std::int32_t k = 0; k < call.operand_count; ++k) {
       if (k > 0) w.put(", ");
@@ -792,8 +865,7 @@ void write_main(text_writer<Sink>& w, const Module& m) {
   }
 }
 
-template <class Sink, class Module>
-void write_function_metadata(text_writer<Sink>& w, const Module& m) {
+inline void write_function_metadata(text_writer& w, const module_view& m) {
   w.put("function metadata (bytes per call)");
   w.line();
   w.put("  kernel  op kind            calls  workspace         io  constants");
@@ -812,8 +884,7 @@ void write_function_metadata(text_writer<Sink>& w, const Module& m) {
   }
 }
 
-template <class Sink>
-void write_io_info(text_writer<Sink>& w, std::string_view what, std::int32_t index, const io_info& io) {
+inline void write_io_info(text_writer& w, std::string_view what, std::int32_t index, const io_info& io) {
   w.put("  ");
   w.put(what);
   w.put(" ");
@@ -835,18 +906,15 @@ void write_io_info(text_writer<Sink>& w, std::string_view what, std::int32_t ind
   w.line();
 }
 
-template <class Sink, class Module>
-void write_executor_metadata(text_writer<Sink>& w, const Module& m) {
+inline void write_executor_metadata(text_writer& w, const module_view& m) {
   const executor_info& e = m.metadata;
   w.put("executor metadata");
   w.line();
   w.put("  model \"");
   w.put(e.model.view());
   w.put("\": ");
-  w.number(e.kernel_count);
-  w.put(" kernels, ");
-  w.number(e.call_count);
-  w.put(" calls, ");
+  put_count(w, e.kernel_count, "kernel", ", ");
+  put_count(w, e.call_count, "call", ", ");
   w.number(e.constant_bytes);
   w.put(" constant bytes, alignment ");
   w.number(e.alignment);
@@ -868,32 +936,22 @@ void write_executor_metadata(text_writer<Sink>& w, const Module& m) {
   }
 }
 
-}  // namespace detail
-
-// Everything the module holds at its stage, section by section (see the top of this header).
-template <class Module, class Sink>
-void print_module(const Module& m, Sink&& out) {
-  detail::text_writer<std::remove_reference_t<Sink>> w{out};
-  detail::write_header(w, m);
-  detail::write_tensors(w, m);
-  detail::write_ops(w, m);
-  if (m.has(fact::kernels_lowered)) detail::write_calls_and_kernels(w, m);
+inline void write_module(text_writer& w, const module_view& m) {
+  write_header(w, m);
+  write_tensors(w, m);
+  write_ops(w, m);
+  if (m.has(fact::kernels_lowered)) write_calls_and_kernels(w, m);
   if (m.has(fact::memory_planned)) {
     w.put("memory plan");
     w.line();
-    detail::write_memory_plan(w, m, 2);
+    write_memory_plan(w, m, 2);
   }
-  if (m.has(fact::main_lowered)) detail::write_main(w, m);
-  if (m.has(fact::function_metadata)) detail::write_function_metadata(w, m);
-  if (m.has(fact::executor_metadata)) detail::write_executor_metadata(w, m);
+  if (m.has(fact::main_lowered)) write_main(w, m);
+  if (m.has(fact::function_metadata)) write_function_metadata(w, m);
+  if (m.has(fact::executor_metadata)) write_executor_metadata(w, m);
 }
 
-// One line per op: index (4 columns), kind (18), name (14), "+activation" (9), first input's shape ->
-// output shape ("?" before infer_types); then the number of parameters (elements of the constants the
-// ops read).
-template <class Module, class Sink>
-void print_summary(const Module& m, Sink&& out) {
-  detail::text_writer<std::remove_reference_t<Sink>> w{out};
+inline void write_summary(text_writer& w, const module_view& m) {
   w.put("model ");
   w.put(m.model_name.view());
   w.put(": ");
@@ -916,17 +974,14 @@ void print_summary(const Module& m, Sink&& out) {
       w.put(name_of(n.attrs.fused));
     }
     w.tab(47);
-    if (detail::valid_tensor(m, n.inputs[0])) {
-      const tensor& in = m.tensor_at(n.inputs[0]);
-      if (detail::shape_known(m, in)) detail::put_shape(w, in.dims);
-      else w.put("?");
-    }
+    if (m.valid_tensor(n.inputs[0]) && shape_known(m, m.tensor_at(n.inputs[0]))) put_shape(w, m.tensor_at(n.inputs[0]).dims);
+    else w.put("?");
     w.put(" -> ");
-    if (detail::valid_tensor(m, n.output) && detail::shape_known(m, m.tensor_at(n.output))) detail::put_shape(w, m.tensor_at(n.output).dims);
+    if (m.valid_tensor(n.output) && shape_known(m, m.tensor_at(n.output))) put_shape(w, m.tensor_at(n.output).dims);
     else w.put("?");
     for (std::int32_t k = 0; k < n.input_count; ++k) {
       const std::int32_t t = n.inputs[static_cast<std::size_t>(k)];
-      if (detail::valid_tensor(m, t) && m.tensor_at(t).role == tensor_role::constant) parameters += m.tensor_at(t).dims.elements();
+      if (m.valid_tensor(t) && m.tensor_at(t).role == tensor_role::constant) parameters += m.tensor_at(t).dims.elements();
     }
     w.line();
   }
@@ -935,12 +990,33 @@ void print_summary(const Module& m, Sink&& out) {
   w.line();
 }
 
+}  // namespace detail
+
+// Everything the module holds at its stage, section by section (see the top of this header).
+template <class Module, class Sink>
+void print_module(const Module& m, Sink&& out) {
+  auto call = [&out](std::string_view text) { out(text); };  // also a plain function or a function pointer
+  detail::text_writer w{detail::sink_ref{call}};
+  detail::write_module(w, detail::view_of(m));
+}
+
+// One line per op: index (4 columns), kind (18), name (14), "+activation" (9), first input's shape ->
+// output shape ("?" before infer_types); then the number of parameters (elements of the constants the
+// ops read).
+template <class Module, class Sink>
+void print_summary(const Module& m, Sink&& out) {
+  auto call = [&out](std::string_view text) { out(text); };  // also a plain function or a function pointer
+  detail::text_writer w{detail::sink_ref{call}};
+  detail::write_summary(w, detail::view_of(m));
+}
+
 // The arena: size, alignment, liveness lower bound and the op at the peak, then one row per arena
 // tensor: offset (8 columns), bytes (10), first and last op that use it (7 each), name.
 template <class Module, class Sink>
 void print_memory_plan(const Module& m, Sink&& out) {
-  detail::text_writer<std::remove_reference_t<Sink>> w{out};
-  detail::write_memory_plan(w, m, 0);
+  auto call = [&out](std::string_view text) { out(text); };  // also a plain function or a function pointer
+  detail::text_writer w{detail::sink_ref{call}};
+  detail::write_memory_plan(w, detail::view_of(m), 0);
 }
 
 }  // namespace ctnn

@@ -1,7 +1,9 @@
 #pragma once
 // create_function_metadata: for each distinct kernel, the bytes one call touches (activations read and
 // written, weights read, scratch) and how many calls use it: the facts a memory or cost report needs,
-// as typed fields (module::functions), like TVM's per-function metadata.
+// as typed fields (module::functions), like TVM's per-function metadata. Calls that share a kernel have
+// equal shapes but may differ in which operands are constants (add(x, const) and add(x, y)): the
+// figures are the largest over the kernel's calls.
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
@@ -18,13 +20,15 @@ struct create_function_metadata {
     for (std::int32_t c = 0; c < m.call_count; ++c) {
       const kernel_call& call = m.calls[static_cast<std::size_t>(c)];
       function_info& f = m.functions[static_cast<std::size_t>(call.kernel)];
-      if (f.calls++ > 0) continue;  // equal params: equal shapes, equal byte counts
-      f.io_bytes = m.tensor_at(call.result).bytes();
+      ++f.calls;
+      std::int64_t io = m.tensor_at(call.result).bytes(), constant = 0;
       for (std::int32_t k = 0; k < call.operand_count; ++k) {
         const std::int32_t t = call.operands[static_cast<std::size_t>(k)];
         if (t < 0) continue;
-        (m.tensor_at(t).role == tensor_role::constant ? f.constant_bytes : f.io_bytes) += m.tensor_at(t).bytes();
+        (m.tensor_at(t).role == tensor_role::constant ? constant : io) += m.tensor_at(t).bytes();
       }
+      f.io_bytes = io > f.io_bytes ? io : f.io_bytes;
+      f.constant_bytes = constant > f.constant_bytes ? constant : f.constant_bytes;
       f.workspace_bytes = 0;  // the reference kernels need no scratch
     }
     return m;

@@ -39,6 +39,7 @@ struct fold_batch_norm : detail::op_rewriting_pass<fold_batch_norm> {
     m.tensor_at(producer.inputs[1]).recipe = detail::add_recipe(m, weights);
     const bool had_bias = producer.inputs[2] >= 0;
     if (!had_bias) producer.inputs[2] = bn.inputs[2];  // the offset becomes the bias (the old bias was 0)
+    producer.input_count = producer.input_count < 3 ? 3 : producer.input_count;
     m.tensor_at(producer.inputs[2]).recipe =
         detail::add_recipe(m, constant_recipe{recipe_kind::batch_norm_bias, bn, 1, 0, !had_bias});
   }

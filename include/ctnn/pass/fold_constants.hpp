@@ -22,6 +22,7 @@ struct fold_constants : detail::op_rewriting_pass<fold_constants> {
       if (t >= 0 && m.tensor_at(t).role != tensor_role::constant) return;
     }
     folded.role = tensor_role::constant;
+    folded.producer = -1;
     folded.recipe = detail::add_recipe(m, constant_recipe{recipe_kind::evaluate_op, op, 1, 0, false});
     erased[static_cast<std::size_t>(i)] = true;
   }

@@ -90,8 +90,8 @@ struct fuse_ops : detail::op_rewriting_pass<fuse_ops> {
     if (b.role != tensor_role::constant || uses[static_cast<std::size_t>(bias)] != 1 || b.dims.elements() != channels ||
         b.dims.last() != channels || m.tensor_at(add.output).dims != m.tensor_at(producer.output).dims)
       return false;
-    m.tensor_at(bias).dims = make_shape(channels);
-    producer.inputs[2] = bias;
+    producer.inputs[2] = bias;  // its shape stays: kernels index a bias by channel, and a folded one keeps its recipe's
+    producer.input_count = producer.input_count < 3 ? 3 : producer.input_count;
     return true;
   }
 

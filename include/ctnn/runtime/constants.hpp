@@ -32,6 +32,13 @@ constexpr const float* constant_data_of() {
 
 namespace detail {
 
+// An operand slot of a folded op: its constant's data, or nullptr for an empty slot (a missing bias).
+template <auto& M, std::int32_t T>
+constexpr const float* operand_data() {
+  if constexpr (T < 0) return nullptr;
+  else return constant_data_of<M, T>();
+}
+
 template <auto& M, std::int32_t T>
 constexpr auto materialize_constant() {
   constexpr const tensor& info = M.tensor_at(T);
@@ -42,8 +49,7 @@ constexpr auto materialize_constant() {
     // The op's own reference kernel, run by the compiler on its (possibly folded) constant operands.
     constexpr kernel_params params = pass::detail::kernel_params_of(M, recipe.op);
     [&]<std::size_t... K>(std::index_sequence<K...>) {
-      const float* const operands[] = {(recipe.op.inputs[K] >= 0 ? constant_data_of<M, recipe.op.inputs[K]>() : nullptr)...,
-                                       nullptr};
+      const float* const operands[] = {operand_data<M, recipe.op.inputs[K]>()..., nullptr};
       kernel::invoke<params>(operands, values.data());
     }(std::make_index_sequence<static_cast<std::size_t>(recipe.op.input_count)>{});
   } else {

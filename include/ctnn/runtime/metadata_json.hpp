@@ -1,0 +1,325 @@
+#pragma once
+// The executor and function metadata of a compiled module as JSON, in the spirit of TVM's Model
+// Library Format metadata.json (DESIGN §5: metadata is constexpr and a host tool prints it). The schema
+// is documented field by field in docs/metadata.md; `ctnn-metadata` writes it for the digits model.
+//
+//   std::string json;
+//   bool complete = ctnn::write_metadata_json(ctnn::compiled_v<Model>, [&](std::string_view s) { json += s; });
+//
+// Writes through any sink callable with std::string_view; no heap, no iostream. Integers and floats are
+// formatted with std::to_chars (floats: shortest round-trip form), strings are JSON-escaped. A module
+// that failed, or that has not been through create_function_metadata, create_executor_metadata and
+// plan_memory, gives a small object with an "error" member, and the function returns false.
+#include <array>
+#include <charconv>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+
+#include <ctnn/ir/module.hpp>
+#include <ctnn/ir/printer.hpp>
+#include <ctnn/version.hpp>
+
+namespace ctnn {
+
+// The "version" member of the JSON: bumped when a field changes meaning or disappears.
+inline constexpr int metadata_json_version = 1;
+
+namespace detail {
+
+// numpy/TVM spelling of the element types ("float32", "int8", ...).
+constexpr std::string_view json_dtype_name(dtype t) {
+  switch (t) {
+    case dtype::f32: return "float32";
+    case dtype::i8: return "int8";
+    case dtype::u8: return "uint8";
+    case dtype::i32: return "int32";
+    case dtype::i64: return "int64";
+  }
+  return "unknown";
+}
+
+// A small streaming JSON writer: containers open and close, members and elements get their commas and
+// indentation (two spaces per level) by themselves. A container opened `compact` (and everything in
+// it) stays on one line.
+class json_writer {
+ public:
+  explicit json_writer(sink_ref sink) : sink_(sink) {}
+
+  void begin_object(bool compact = false) { open('{', compact); }
+  void end_object() { close('}'); }
+  void begin_array(bool compact = false) { open('[', compact); }
+  void end_array() { close(']'); }
+
+  void key(std::string_view k) {
+    element_prefix();
+    quoted(k);
+    put(": ");
+    after_key_ = true;
+  }
+  void string(std::string_view v) {
+    value_prefix();
+    quoted(v);
+  }
+  void integer(std::int64_t v) {
+    value_prefix();
+    char digits[24];
+    put({digits, static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, v).ptr - digits)});
+  }
+  // Shortest round-trip form; JSON has no inf or nan, they become null.
+  void real(float v) {
+    value_prefix();
+    if (v != v || v - v != 0.0f) return put("null");
+    char digits[48];
+    put({digits, static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, v).ptr - digits)});
+  }
+  void boolean(bool v) {
+    value_prefix();
+    put(v ? "true" : "false");
+  }
+  void null() {
+    value_prefix();
+    put("null");
+  }
+  void finish() { put("\n"); }
+
+  // "key": value in one call.
+  void member(std::string_view k, std::string_view v) { key(k), string(v); }
+  void member(std::string_view k, std::int64_t v) { key(k), integer(v); }
+  void member_bool(std::string_view k, bool v) { key(k), boolean(v); }
+
+ private:
+  struct level {
+    bool compact = false;
+    bool empty = true;
+  };
+
+  void put(std::string_view s) { sink_(s); }
+
+  void indent() {
+    put("\n");
+    for (std::size_t i = 0; i < depth_; ++i) put("  ");
+  }
+  // Before a member or an array element: the comma after the previous one, then a new line (or a space).
+  void element_prefix() {
+    if (depth_ == 0) return;
+    level& l = stack_[depth_ - 1];
+    if (!l.empty) put(",");
+    if (!l.compact) indent();
+    else if (!l.empty) put(" ");
+    l.empty = false;
+  }
+  void value_prefix() {
+    if (after_key_) after_key_ = false;
+    else element_prefix();
+  }
+  void open(char bracket, bool compact) {
+    value_prefix();
+    put({&bracket, 1});
+    const bool inherited = depth_ > 0 && stack_[depth_ - 1].compact;
+    if (depth_ < stack_.size()) stack_[depth_] = level{compact || inherited, true};
+    ++depth_;
+  }
+  void close(char bracket) {
+    if (depth_ == 0) return;
+    --depth_;
+    const level l = depth_ < stack_.size() ? stack_[depth_] : level{true, true};
+    if (!l.compact && !l.empty) indent();
+    put({&bracket, 1});
+  }
+  // A JSON string: quote, backslash and control characters escaped; other bytes as they are (UTF-8).
+  void quoted(std::string_view s) {
+    put("\"");
+    std::size_t plain = 0;  // start of the run of bytes that need no escape
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      const auto c = static_cast<unsigned char>(s[i]);
+      if (c >= 0x20 && c != '"' && c != '\\') continue;
+      put(s.substr(plain, i - plain));
+      plain = i + 1;
+      switch (c) {
+        case '"': put("\\\""); break;
+        case '\\': put("\\\\"); break;
+        case '\n': put("\\n"); break;
+        case '\r': put("\\r"); break;
+        case '\t': put("\\t"); break;
+        case '\b': put("\\b"); break;
+        case '\f': put("\\f"); break;
+        default: {
+          constexpr std::string_view hex = "0123456789abcdef";
+          const char escaped[] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+          put({escaped, sizeof escaped});
+        }
+      }
+    }
+    put(s.substr(plain));
+    put("\"");
+  }
+
+  sink_ref sink_;
+  std::array<level, 16> stack_{};
+  std::size_t depth_ = 0;
+  bool after_key_ = false;
+};
+
+inline void write_json_io(json_writer& j, const io_info& io) {
+  j.begin_object(true);
+  j.member("name", io.label.view());
+  j.key("shape");
+  j.begin_array(true);
+  for (std::int32_t d = 0; d < io.dims.rank; ++d) j.integer(io.dims[d]);
+  j.end_array();
+  j.member("dtype", json_dtype_name(io.type));
+  j.member("bytes", io.bytes);
+  j.key("quantization");
+  if (io.scale != 0.0f) {
+    j.begin_object(true);
+    j.key("scale");
+    j.real(io.scale);
+    j.member("zero_point", io.zero_point);
+    j.end_object();
+  } else {
+    j.null();
+  }
+  j.end_object();
+}
+
+// The facts the metadata needs that the module does not have.
+constexpr std::uint32_t metadata_facts =
+    static_cast<std::uint32_t>(fact::memory_planned) | static_cast<std::uint32_t>(fact::function_metadata) |
+    static_cast<std::uint32_t>(fact::executor_metadata);
+
+}  // namespace detail
+
+namespace detail {
+
+inline bool write_metadata(json_writer& j, const module_view& m) {
+  const executor_info& e = m.metadata;
+  const std::uint32_t missing = metadata_facts & ~m.facts;
+
+  j.begin_object();
+  j.member("format", "ctnn-metadata");
+  j.member("version", metadata_json_version);
+  j.key("generator");
+  {
+    char text[48] = "ctnn ";
+    char* at = text + 5;
+    at = std::to_chars(at, text + sizeof text, version_major).ptr;
+    *at++ = '.';
+    at = std::to_chars(at, text + sizeof text, version_minor).ptr;
+    *at++ = '.';
+    at = std::to_chars(at, text + sizeof text, version_patch).ptr;
+    j.string({text, static_cast<std::size_t>(at - text)});
+  }
+  j.member("model", m.model_name.view());
+
+  if (m.error.failed() || missing != 0) {
+    j.key("error");
+    j.begin_object(true);
+    if (m.error.failed()) {
+      j.member("code", error_code_name(m.error.code));
+      j.member("op", m.error.node);
+      j.member("op_kind", name_of(m.error.kind));
+      j.member("value_a", m.error.value_a);
+      j.member("value_b", m.error.value_b);
+    } else {
+      j.member("code", "metadata_missing");
+      j.key("missing_facts");
+      j.begin_array(true);
+      for (std::uint32_t bit = 0; bit < 32; ++bit)
+        if ((missing & (1u << bit)) != 0) j.string(fact_name(static_cast<fact>(1u << bit)));
+      j.end_array();
+    }
+    j.end_object();
+    j.end_object();
+    j.finish();
+    return false;
+  }
+
+  j.key("inputs");
+  j.begin_array();
+  for (std::int32_t i = 0; i < e.input_count; ++i) write_json_io(j, e.inputs[static_cast<std::size_t>(i)]);
+  j.end_array();
+  j.key("outputs");
+  j.begin_array();
+  for (std::int32_t o = 0; o < e.output_count; ++o) write_json_io(j, e.outputs[static_cast<std::size_t>(o)]);
+  j.end_array();
+
+  j.key("pools");
+  j.begin_array();
+  for (std::int32_t p = 0; p < e.pool_count; ++p) {
+    const memory::pool_info& pool = e.pools[static_cast<std::size_t>(p)];
+    j.begin_object(true);
+    j.member("name", pool.name != nullptr ? std::string_view{pool.name} : std::string_view{});
+    j.member("bytes", pool.size_limit);
+    j.member("alignment", pool.alignment);
+    j.member_bool("read_only", pool.read_only);
+    j.end_object();
+  }
+  j.end_array();
+
+  j.key("functions");
+  j.begin_array();
+  for (std::int32_t k = 0; k < m.kernel_count; ++k) {
+    const function_info& f = m.functions[static_cast<std::size_t>(k)];
+    j.begin_object(true);
+    j.member("kernel", k);
+    j.member("op_kind", name_of(m.kernels[static_cast<std::size_t>(k)].kind));
+    j.member("calls", f.calls);
+    j.member("workspace_bytes", f.workspace_bytes);
+    j.member("io_bytes", f.io_bytes);
+    j.member("constant_bytes", f.constant_bytes);
+    j.end_object();
+  }
+  j.end_array();
+
+  j.key("totals");
+  j.begin_object();
+  j.member("arena_bytes", m.arena_bytes);
+  j.member("liveness_lower_bound", m.liveness_lower_bound);
+  j.member("constant_bytes", e.constant_bytes);
+  j.member("kernel_count", e.kernel_count);
+  j.member("call_count", e.call_count);
+  j.end_object();
+
+  j.key("memory_plan");
+  j.begin_object();
+  j.member("alignment", m.arena_alignment);
+  j.member("peak_op", m.peak_node);
+  j.key("tensors");
+  j.begin_array();
+  for (std::int32_t t = 0; t < m.tensor_count; ++t) {
+    const memory::pool_allocation& a = m.allocations[static_cast<std::size_t>(t)];
+    if (a.offset < 0) continue;
+    const tensor_lifetime life = lifetime_of(m, t);
+    j.begin_object(true);
+    j.member("name", m.tensor_at(t).label.view());
+    j.member("tensor", t);
+    const bool named_pool = a.pool >= 0 && a.pool < e.pool_count && e.pools[static_cast<std::size_t>(a.pool)].name != nullptr;
+    j.member("pool", named_pool ? std::string_view{e.pools[static_cast<std::size_t>(a.pool)].name} : std::string_view{});
+    j.member("offset", a.offset);
+    j.member("bytes", m.tensor_at(t).bytes());
+    j.member("first_use", life.first_use);
+    j.member("last_use", life.last_use);
+    j.end_object();
+  }
+  j.end_array();
+  j.end_object();
+
+  j.end_object();
+  j.finish();
+  return true;
+}
+
+}  // namespace detail
+
+// Writes the module's metadata as JSON (docs/metadata.md); returns false (and writes an "error" object)
+// when the module failed or lacks the metadata passes.
+template <class Module, class Sink>
+bool write_metadata_json(const Module& m, Sink&& out) {
+  auto call = [&out](std::string_view text) { out(text); };  // also a plain function or a function pointer
+  detail::json_writer j{detail::sink_ref{call}};
+  return detail::write_metadata(j, detail::view_of(m));
+}
+
+}  // namespace ctnn
