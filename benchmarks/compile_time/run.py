@@ -245,8 +245,21 @@ def render(template: str, **values) -> str:
     return text
 
 
+NAMED = False  # --named: declare the model as `struct model : dsl::...<...> {};` instead of a type alias
+
+
+def model_declaration(model: Model) -> str:
+    if NAMED:
+        return f"struct model : {emit_model(model)} {{}};"
+    return f"using model = {emit_model(model)};"
+
+
+def label(case: str) -> str:
+    return f"{case}-named" if NAMED and case in CASES else case
+
+
 def flow_source(case: str, layers: int, model: Model) -> str:
-    return render("flow.cpp.in", CASE=case, LAYERS=layers, WEIGHTS=emit_weights(model), MODEL=emit_model(model))
+    return render("flow.cpp.in", CASE=case, LAYERS=layers, WEIGHTS=emit_weights(model), MODEL=model_declaration(model))
 
 
 def baseline_source(layers: int, model: Model) -> str:
@@ -258,7 +271,7 @@ def baseline_source(layers: int, model: Model) -> str:
 
 def stage_source(case: str, layers: int, model: Model, stage: int) -> str:
     return render("stage.cpp.in", CASE=case, LAYERS=layers, STAGE=stage, WEIGHTS=emit_weights(model),
-                  MODEL=emit_model(model))
+                  MODEL=model_declaration(model))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -417,6 +430,7 @@ class Result:
     user_seconds: float
     ok: bool
     note: str = ""
+    load: float = 0.0   # 1-minute load average before the compile (other work on the machine skews wall time)
     run_ok: bool | None = None
     output: str = ""
 
@@ -467,30 +481,27 @@ def locate_failure(case: str, layers: int, model: Model, compiler: str, work: Pa
 
 
 def summarize_time_trace(trace: Path, top: int) -> dict:
-    """Aggregates a clang -ftime-trace file: totals per event kind, and the costliest entries."""
-    events = json.loads(trace.read_text())["traceEvents"]
-    totals, entries, by_template = {}, [], {}
-    for e in events:
-        if e.get("ph") != "X":
-            continue
-        name, dur = e.get("name", ""), e.get("dur", 0) / 1e6
-        detail = e.get("args", {}).get("detail", "")
-        if name.startswith("Total "):
-            totals[name[len("Total "):]] = dur
-            continue
-        entries.append((dur, name, detail))
-        if name in ("InstantiateFunction", "InstantiateClass", "ParseClass", "DebugType", "CodeGen Function",
-                    "OptFunction", "RunPass", "EvaluateAsConstantExpr", "EvaluateAsRValue", "EvaluateAsInitializer"):
-            # Group by the template's name without its arguments.
-            key = name + " " + re.sub(r"<.*", "<...>", detail)
-            count, seconds = by_template.get(key, (0, 0.0))
-            by_template[key] = (count + 1, seconds + dur)
-    entries.sort(reverse=True)
-    return {
-        "totals": sorted(totals.items(), key=lambda kv: -kv[1])[:top],
-        "entries": [(round(d, 3), n, det[:300]) for d, n, det in entries[:top]],
-        "grouped": sorted(((k, c, round(s, 3)) for k, (c, s) in by_template.items()), key=lambda x: -x[2])[:top],
-    }
+    """Aggregates a clang -ftime-trace file: the 'Total ...' lines, and self time (time not inside a child
+    event) grouped by event and template name without arguments. Clang 14 has no events for constant
+    evaluation or for emitting global variables: that time shows up as self time of 'Frontend'."""
+    events = [e for e in json.loads(trace.read_text())["traceEvents"] if e.get("ph") == "X"]
+    totals = sorted(((e["name"][len("Total "):], e["dur"] / 1e6) for e in events if e["name"].startswith("Total ")),
+                    key=lambda kv: -kv[1])
+    spans = sorted((e for e in events if not e["name"].startswith("Total ")), key=lambda e: (e["ts"], -e["dur"]))
+    self_time, counts, stack = {}, {}, []
+    for e in spans:
+        start, dur = e["ts"], e["dur"]
+        while stack and stack[-1][0] + stack[-1][1] <= start:
+            stack.pop()
+        detail = re.sub(r"<.*", "<...>", e.get("args", {}).get("detail", ""))[:160]
+        key = f"{e['name']} {detail}".strip()
+        if stack:
+            self_time[stack[-1][2]] -= dur
+        self_time[key] = self_time.get(key, 0) + dur
+        counts[key] = counts.get(key, 0) + 1
+        stack.append((start, dur, key))
+    grouped = sorted(((k, counts[k], v / 1e6) for k, v in self_time.items()), key=lambda x: -x[2])
+    return {"totals": totals[:top], "self": grouped[:top]}
 
 
 def summarize_time_report(log: Path, top: int) -> list[tuple[str, float, str]]:
@@ -574,13 +585,17 @@ def parse_args(argv):
                    help="find, per flow case and stage K, the smallest -fconstexpr-steps / -fconstexpr-ops-limit "
                         "that compiles (slow: a bisection of -fsyntax-only compiles)")
     p.add_argument("--top", type=int, default=15, help="entries shown per trace/report summary (default 15)")
+    p.add_argument("--named", action="store_true",
+                   help="declare each model as `struct model : dsl::...<...> {};` (a short type name in every "
+                        "mangled symbol) instead of `using model = dsl::...<...>;`; flow cases get a '-named' suffix")
     p.add_argument("--no-verify", action="store_true", help="skip the float64 reference check of the outputs")
     return p.parse_args(argv)
 
 
 def main(argv=None) -> int:
-    global HAVE_GNU_TIME
+    global HAVE_GNU_TIME, NAMED
     args = parse_args(argv)
+    NAMED = args.named
     layers_list = [int(v) for v in args.layers.split(",") if v.strip()]
     cases = [c.strip() for c in (args.cases or "chain,weights").split(",") if c.strip()]
     if args.dag and "dag" not in cases:
@@ -630,23 +645,23 @@ def main(argv=None) -> int:
         weights_model = chain_model(layers)
         for case in cases:
             model = weights_model if case == "weights" else models[case]
-            src = work / f"{case}_{layers}.cpp"
+            src = work / f"{label(case)}_{layers}.cpp"
             src.write_text(baseline_source(layers, model) if case == "weights" else flow_source(case, layers, model))
             expected = None
             if case != "weights" and not args.no_verify:
                 expected = reference_output(model)
             for compiler in compilers:
-                tag = f"{case}_{layers}.{short(compiler)}"
+                tag = f"{label(case)}_{layers}.{short(compiler)}"
                 obj, exe = work / f"{tag}.o", work / f"{tag}.exe"
-                best = None
+                best, load = None, os.getloadavg()[0]
                 for r in range(args.repeat):
                     m = measure(compiler_command(compiler, src, obj, flags), work / f"{tag}.log", args.timeout)
                     if not m.ok:
                         best = m
                         break
                     best = m if best is None or m.seconds < best.seconds else best
-                res = Result(case, short(compiler), layers, round(best.seconds, 3), round(best.peak_rss_mb, 1),
-                             round(best.user_seconds, 3), best.ok)
+                res = Result(label(case), short(compiler), layers, round(best.seconds, 3), round(best.peak_rss_mb, 1),
+                             round(best.user_seconds, 3), best.ok, load=round(load, 2))
                 if not best.ok:
                     limit = limit_hit(best.log)
                     res.note = "compile FAILED" + (f" ({limit})" if limit else "")
@@ -654,7 +669,7 @@ def main(argv=None) -> int:
                     say(f"  {detail}")
                     if case != "weights":
                         say("  locating the failing pass with the stage TUs:")
-                        detail += "\n" + locate_failure(case, layers, model, compiler, work, flags, args.timeout, say)
+                        detail += "\n" + locate_failure(label(case), layers, model, compiler, work, flags, args.timeout, say)
                     failures.append(detail)
                 else:
                     link = subprocess.run([compiler, str(obj), "-o", str(exe)], capture_output=True, text=True)
@@ -674,22 +689,22 @@ def main(argv=None) -> int:
 
             if args.limits and case != "weights":
                 for compiler in compilers:
-                    for stage, need in stage_needs(case, layers, model, compiler, work, flags, args.timeout, say):
-                        limit_rows.append((case, layers, short(compiler), stage, need,
+                    for stage, need in stage_needs(label(case), layers, model, compiler, work, flags, args.timeout, say):
+                        limit_rows.append((label(case), layers, short(compiler), stage, need,
                                            need / DEFAULT_LIMITS[limit_kind(compiler)]))
 
             if args.stages and case != "weights":
                 for compiler in compilers:
                     previous = None
                     for stage in range(STAGES + 1):
-                        s = work / f"{case}_{layers}_stage{stage}.cpp"
+                        s = work / f"{label(case)}_{layers}_stage{stage}.cpp"
                         s.write_text(stage_source(case, layers, model, stage))
                         m = measure(compiler_command(compiler, s, s.with_suffix(".o"), flags, syntax_only=True),
-                                    work / f"{case}_{layers}_stage{stage}.{short(compiler)}.log", args.timeout)
+                                    work / f"{label(case)}_{layers}_stage{stage}.{short(compiler)}.log", args.timeout)
                         delta = m.seconds - previous.seconds if previous and m.ok else math.nan
-                        stage_rows.append((case, layers, short(compiler), stage, m.seconds, m.peak_rss_mb, delta, m.ok))
+                        stage_rows.append((label(case), layers, short(compiler), stage, m.seconds, m.peak_rss_mb, delta, m.ok))
                         if not m.ok:
-                            failures.append(f"{case}_{layers} stage {stage} ({PASS_NAMES[stage]}) with {compiler}: "
+                            failures.append(f"{label(case)}_{layers} stage {stage} ({PASS_NAMES[stage]}) with {compiler}: "
                                             f"{limit_hit(m.log) or 'error'}\n{first_errors(m.log)}")
                             break
                         previous = m
@@ -707,7 +722,7 @@ def main(argv=None) -> int:
         for r in results:
             fs, fm = flow_cost(r)
             obj = {"case": r.case, "compiler": r.compiler, "layers": r.layers, "seconds": r.seconds,
-                   "peak_rss_mb": r.peak_rss_mb, "user_seconds": r.user_seconds, "ok": r.ok,
+                   "peak_rss_mb": r.peak_rss_mb, "cpu_seconds": r.user_seconds, "ok": r.ok, "load_average": r.load,
                    "compiler_version": versions[next(c for c in compilers if short(c) == r.compiler)]}
             if fs is not None:
                 obj["flow_seconds"], obj["flow_peak_rss_mb"] = round(fs, 3), round(fm, 1)
@@ -716,31 +731,33 @@ def main(argv=None) -> int:
             print(json.dumps(obj), flush=True)
     else:
         say()
-        say("| case | layers | compiler | seconds | peak RSS MB | flow s (- weights) | flow MB (- weights) | status |")
-        say("|---|---:|---|---:|---:|---:|---:|---|")
+        say("| case | layers | compiler | seconds | CPU s | peak RSS MB | flow s (- weights) | flow MB (- weights) | status |")
+        say("|---|---:|---|---:|---:|---:|---:|---:|---|")
         for r in sorted(results, key=lambda r: (r.compiler, r.case, r.layers)):
             fs, fm = flow_cost(r)
             status = r.note or ("ok, run ok" if r.run_ok else "ok")
-            say(f"| {r.case} | {r.layers} | {r.compiler} | {r.seconds:.2f} | {r.peak_rss_mb:.0f} | "
+            say(f"| {r.case} | {r.layers} | {r.compiler} | {r.seconds:.2f} | {r.user_seconds:.2f} | {r.peak_rss_mb:.0f} | "
                 f"{'' if fs is None else f'{fs:.2f}'} | {'' if fm is None else f'{fm:.0f}'} | {status} |")
         say()
         say("Growth between consecutive sizes (time ratio; 'flow' subtracts the weights baseline; linear growth "
             "gives the layer ratio):")
-        say("| case | compiler | layers | layer ratio | time ratio | flow time ratio | RSS ratio | flow RSS ratio |")
-        say("|---|---|---|---:|---:|---:|---:|---:|")
+        say("| case | compiler | layers | layer ratio | time ratio | CPU ratio | flow time ratio | RSS ratio | flow RSS ratio |")
+        say("|---|---|---|---:|---:|---:|---:|---:|---:|")
         index = {(r.case, r.compiler, r.layers): r for r in results if r.ok}
         for case in cases:
             for compiler in compilers:
                 c = short(compiler)
-                sizes = sorted(n for (k, cc, n) in index if k == case and cc == c)
+                case_label = label(case)
+                sizes = sorted(n for (k, cc, n) in index if k == case_label and cc == c)
                 for a, b in zip(sizes, sizes[1:]):
-                    ra, rb = index[(case, c, a)], index[(case, c, b)]
+                    ra, rb = index[(case_label, c, a)], index[(case_label, c, b)]
                     fa, fb = flow_cost(ra), flow_cost(rb)
 
                     def ratio(x, y):
                         return f"{y / x:.2f}" if x and y is not None and x > 0 else ""
 
-                    say(f"| {case} | {c} | {a} -> {b} | {b / a:.2f} | {ratio(ra.seconds, rb.seconds)} | "
+                    say(f"| {case_label} | {c} | {a} -> {b} | {b / a:.2f} | {ratio(ra.seconds, rb.seconds)} | "
+                        f"{ratio(ra.user_seconds, rb.user_seconds)} | "
                         f"{ratio(fa[0], fb[0]) if fa[0] is not None else ''} | "
                         f"{ratio(ra.peak_rss_mb, rb.peak_rss_mb)} | "
                         f"{ratio(fa[1], fb[1]) if fa[1] is not None else ''} |")
@@ -770,13 +787,14 @@ def main(argv=None) -> int:
         compiler = next((c for c in compilers if wanted in short(c)), wanted + ("++" if wanted == "clang" else ""))
         for case in [c for c in cases if c in CASES]:
             model = CASES[case](n)
-            src = work / f"{case}_{n}_{kind}.cpp"
+            src = work / f"{label(case)}_{n}_{kind}.cpp"
             src.write_text(flow_source(case, n, model))
-            obj = work / f"{case}_{n}_{kind}.o"
-            extra = [flag, "-ftime-trace-granularity=50"] if kind == "trace" else [flag]
-            m = measure(compiler_command(compiler, src, obj, flags + extra), work / f"{case}_{n}_{kind}.log", args.timeout)
+            obj = work / f"{label(case)}_{n}_{kind}.o"
+            extra = [flag, "-ftime-trace-granularity=1"] if kind == "trace" else [flag]
+            m = measure(compiler_command(compiler, src, obj, flags + extra), work / f"{label(case)}_{n}_{kind}.log",
+                        args.timeout)
             say()
-            say(f"## {flag} of {case} {n} layers with {compiler}: {m.seconds:.2f} s (instrumented), "
+            say(f"## {flag} of {label(case)} {n} layers with {compiler}: {m.seconds:.2f} s (instrumented), "
                 f"{m.peak_rss_mb:.0f} MB, {'ok' if m.ok else 'FAILED'}")
             if kind == "trace":
                 trace = obj.with_suffix(".json")
@@ -785,15 +803,12 @@ def main(argv=None) -> int:
                     continue
                 s = summarize_time_trace(trace, args.top)
                 say(f"trace: {trace}")
-                say("Totals (s):")
+                say("Totals (s, nested events counted in each of their parents):")
                 for name, secs in s["totals"]:
                     say(f"  {secs:8.3f}  {name}")
-                say("Grouped by template (count, s):")
-                for key, count, secs in s["grouped"]:
-                    say(f"  {secs:8.3f}  x{count:<5d} {key[:200]}")
-                say("Longest single entries (s):")
-                for secs, name, detail in s["entries"]:
-                    say(f"  {secs:8.3f}  {name}: {detail[:200]}")
+                say("Self time (s) by event and template (arguments elided), with counts:")
+                for key, count, secs in s["self"]:
+                    say(f"  {secs:8.3f}  x{count:<6d} {key[:200]}")
             else:
                 for name, secs, extra_info in summarize_time_report(m.log, args.top):
                     say(f"  {secs:8.2f} s  {name}  ({extra_info})")

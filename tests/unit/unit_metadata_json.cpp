@@ -481,8 +481,15 @@ TEST_CASE("write_metadata_json: a failed module or one without metadata gives an
                                                   dsl::node<"y", dsl::input<ctnn::f32, 1, 2, 2, 4>>,  //
                                                   dsl::node<"s", dsl::add<>, "x", "y">>>;
   bool complete = true;
-  const json failed = parse(metadata_json(ctnn::compiled_v<mismatched>, &complete));
+  const std::string failed_text = metadata_json(ctnn::compiled_v<mismatched>, &complete);
   CHECK(!complete);
+  // The whole text, as docs/metadata.md shows it.
+  CHECK(failed_text == "{\n  \"format\": \"ctnn-metadata\",\n  \"version\": 1,\n  \"generator\": \"ctnn " +
+                           std::to_string(ctnn::version_major) + "." + std::to_string(ctnn::version_minor) + "." +
+                           std::to_string(ctnn::version_patch) +
+                           "\",\n  \"model\": \"bad\",\n  \"error\": {\"code\": \"input_shapes_differ\", \"op\": 0, "
+                           "\"op_kind\": \"add\", \"value_a\": 0, \"value_b\": 1}\n}\n");
+  const json failed = parse(failed_text);
   CHECK(failed.keys() == std::vector<std::string>{"format", "version", "generator", "model", "error"});
   CHECK(failed["model"].str() == "bad");
   CHECK(failed["error"]["code"].str() == "input_shapes_differ");
@@ -495,6 +502,9 @@ TEST_CASE("write_metadata_json: a failed module or one without metadata gives an
   const json early = parse(metadata_json(ctnn::stage_v<mini, ctnn::default_pipeline, 7>, &complete));
   CHECK(!complete);
   CHECK(early["error"]["code"].str() == "metadata_missing");
+  CHECK(metadata_json(ctnn::stage_v<mini, ctnn::default_pipeline, 7>)
+            .find("\n  \"error\": {\"code\": \"metadata_missing\", \"missing_facts\": [\"function_metadata\", "
+                  "\"executor_metadata\"]}\n}\n") != std::string::npos);
   REQUIRE(early["error"]["missing_facts"].items.size() == 2);
   CHECK(early["error"]["missing_facts"][0].str() == "function_metadata");
   CHECK(early["error"]["missing_facts"][1].str() == "executor_metadata");

@@ -91,30 +91,11 @@ constexpr std::string_view fact_name(fact f) {
   return {};  // not a single known fact
 }
 
-constexpr std::string_view recipe_kind_name(recipe_kind k) {
-  switch (k) {
-    case recipe_kind::evaluate_op: return "evaluate_op";
-    case recipe_kind::batch_norm_weights: return "batch_norm_weights";
-    case recipe_kind::batch_norm_bias: return "batch_norm_bias";
-  }
-  return "?";
-}
-
 constexpr std::string_view padding_name(padding p) {
   switch (p) {
     case padding::valid: return "valid";
     case padding::same: return "same";
     case padding::explicit_pads: return "explicit";
-  }
-  return "?";
-}
-
-constexpr std::string_view tensor_role_name(tensor_role r) {
-  switch (r) {
-    case tensor_role::intermediate: return "intermediate";
-    case tensor_role::input: return "input";
-    case tensor_role::output: return "output";
-    case tensor_role::constant: return "constant";
   }
   return "?";
 }

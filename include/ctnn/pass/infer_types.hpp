@@ -252,7 +252,7 @@ struct infer_types {
       result.dims = out;
       result.type = m.tensor_at(n.inputs[0]).type;
     }
-    m.establish(fact::shapes_inferred);
+    if (!m.error.failed()) m.establish(fact::shapes_inferred);
     return m;
   }
 };
