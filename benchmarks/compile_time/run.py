@@ -783,8 +783,8 @@ def main(argv=None) -> int:
     for n, flag, kind in ((args.time_trace, "-ftime-trace", "trace"), (args.time_report, "-ftime-report", "report")):
         if n is None:
             continue
-        wanted = "clang" if kind == "trace" else "g++"
-        compiler = next((c for c in compilers if wanted in short(c)), wanted + ("++" if wanted == "clang" else ""))
+        want_clang = kind == "trace"  # -ftime-trace is clang's, -ftime-report is read in g++'s format
+        compiler = next((c for c in compilers if ("clang" in short(c)) == want_clang), "clang++" if want_clang else "g++")
         for case in [c for c in cases if c in CASES]:
             model = CASES[case](n)
             src = work / f"{label(case)}_{n}_{kind}.cpp"
