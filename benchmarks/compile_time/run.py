@@ -505,11 +505,13 @@ def summarize_time_trace(trace: Path, top: int) -> dict:
 
 
 def summarize_time_report(log: Path, top: int) -> list[tuple[str, float, str]]:
+    """The largest g++ -ftime-report timers: (name, wall seconds, 'usr s, GC memory')."""
     rows = []
     for line in log.read_text(errors="replace").splitlines():
-        m = re.match(r"\s*(.+?)\s*:\s*([\d.]+)\s*\(\s*(\d+)%\).*?wall\s+(\d+)\s*kB", line)
+        m = re.match(r"\s*(.+?)\s*:\s*([\d.]+)\s*\(\s*\d+%\)\s*([\d.]+)\s*\(\s*\d+%\)\s*([\d.]+)\s*\(\s*\d+%\)"
+                     r"\s*(\S+)", line)
         if m and not m.group(1).startswith("TOTAL"):
-            rows.append((m.group(1), float(m.group(2)), f"{m.group(3)}% usr, {int(m.group(4)) // 1024} MB"))
+            rows.append((m.group(1), float(m.group(4)), f"usr {m.group(2)} s, sys {m.group(3)} s, {m.group(5)} GC memory"))
     return sorted(rows, key=lambda r: -r[1])[:top]
 
 
@@ -775,10 +777,15 @@ def main(argv=None) -> int:
         say()
         say("Constant-evaluation budget: smallest limit with which stage TU K compiles (running max over passes "
             "0..K; clang: -fconstexpr-steps, default 1,048,576; g++: -fconstexpr-ops-limit, default 33,554,432):")
-        say("| case | layers | compiler | K | after | smallest limit | of the default |")
+        say("Only the stages that raise it are shown (the pass of that stage needs that much in one evaluation).")
+        say("| case | layers | compiler | K | pass | smallest limit | of the default |")
         say("|---|---:|---|---:|---|---:|---:|")
+        previous = None
         for case, layers, c, stage, need, share in limit_rows:
-            say(f"| {case} | {layers} | {c} | {stage} | {PASS_NAMES[stage]} | {need:,} | {100 * share:.1f} % |")
+            key = (case, layers, c)
+            if previous is None or previous[0] != key or need != previous[1]:
+                say(f"| {case} | {layers} | {c} | {stage} | {PASS_NAMES[stage]} | {need:,} | {100 * share:.1f} % |")
+            previous = (key, need)
 
     for n, flag, kind in ((args.time_trace, "-ftime-trace", "trace"), (args.time_report, "-ftime-report", "report")):
         if n is None:

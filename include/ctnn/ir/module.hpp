@@ -4,9 +4,9 @@
 // exactly. Sections are filled by passes; `facts` records which ones hold.
 #include <array>
 #include <bit>
-#include <type_traits>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <ctnn/ir/attributes.hpp>
 #include <ctnn/ir/diagnostic.hpp>
@@ -24,11 +24,38 @@ inline constexpr std::size_t max_model_io = 8;
 enum class tensor_role : std::uint8_t { intermediate, input, output, constant };
 
 // Where a constant's values are. Weights never live inside the module value (DESIGN §2): the module
-// points at static storage (a user's constexpr array, or the bytes of an embedded model file).
+// points at static storage: a user's constexpr array (typed pointer), or the little-endian bytes of an
+// embedded model file (`bytes`, read with byte indexing in constant evaluation, since reinterpret_cast
+// is not allowed there).
 struct constant_data {
   const float* f32 = nullptr;
   const std::int8_t* i8 = nullptr;
   const std::int32_t* i32 = nullptr;
+  const char* bytes = nullptr;
+
+  constexpr bool present() const { return f32 != nullptr || i8 != nullptr || i32 != nullptr || bytes != nullptr; }
+};
+
+// Affine quantization: real = scale * (q - zero_point), per tensor, or per channel along `axis` (the
+// scales then come from the model file or a user array; per-channel zero points are 0, as TFLite's
+// symmetric weights have).
+struct quantization {
+  float scale = 0.0f;  // per tensor (per channel: the first channel's); 0 = not quantized
+  std::int32_t zero_point = 0;
+  std::int32_t axis = -1;  // per channel: the channel axis; -1 = per tensor
+  std::int32_t channel_count = 0;
+  const float* scales = nullptr;      // per-channel scales (user array)
+  const char* scale_bytes = nullptr;  // per-channel scales (float32, little-endian, in a model file)
+
+  constexpr bool quantized() const { return scale != 0.0f || channel_count > 0; }
+  constexpr bool per_channel() const { return channel_count > 0; }
+  constexpr float scale_of(std::int32_t channel) const {
+    if (channel_count == 0) return scale;
+    if (scales != nullptr) return scales[channel];
+    const auto at = static_cast<std::size_t>(channel) * 4;
+    const auto byte = [&](std::size_t k) { return static_cast<std::uint32_t>(static_cast<unsigned char>(scale_bytes[at + k])); };
+    return std::bit_cast<float>(byte(0) | byte(1) << 8 | byte(2) << 16 | byte(3) << 24);
+  }
 };
 
 struct tensor {
@@ -37,6 +64,7 @@ struct tensor {
   dtype type = dtype::f32;
   tensor_role role = tensor_role::intermediate;
   constant_data data{};
+  quantization quant{};
   std::int32_t producer = -1;  // node that writes it; -1 for inputs and constants
   std::int32_t io_index = -1;  // position among the model's inputs or outputs
   std::int32_t alias_of = -1;  // alias_reshapes: shares the storage of this tensor (a view)
@@ -73,6 +101,22 @@ struct kernel_params {
   std::array<std::int32_t, max_node_inputs> concat_extents{};
   std::int32_t concat_count = 0;
   std::int32_t has_bias = 0;
+  // Quantized kernels (TFLite's integer recipes, DESIGN §4): offsets are negated zero points; a
+  // multiplier/shift pair is QuantizeMultiplier's; per-channel pairs come from the executor.
+  std::int32_t input_offset = 0;
+  std::int32_t input2_offset = 0;
+  std::int32_t weights_offset = 0;
+  std::int32_t output_offset = 0;
+  std::int32_t output_multiplier = 0;
+  std::int32_t output_shift = 0;
+  std::int32_t input_multiplier = 0;
+  std::int32_t input_shift = 0;
+  std::int32_t input2_multiplier = 0;
+  std::int32_t input2_shift = 0;
+  std::int32_t left_shift = 0;
+  std::int32_t activation_min = 0;
+  std::int32_t activation_max = 0;
+  std::int32_t per_channel = 0;
   constexpr float pad_value() const { return std::bit_cast<float>(pad_value_bits); }
   friend constexpr bool operator==(const kernel_params&, const kernel_params&) = default;
 };

@@ -12,8 +12,9 @@
 
 namespace ctnn::kernel {
 
+// The float32 kernels, with typed operands: also run by the compiler (fold_constants).
 template <kernel_params P>
-constexpr void invoke(const float* const* operands, float* result) {
+constexpr void invoke_f32(const float* const* operands, float* result) {
   namespace ref = reference;
   constexpr long elements = static_cast<long>(P.out.elements());
   if constexpr (P.kind == op_kind::conv2d) ref::conv2d<P>(operands[0], operands[1], operands[2], result);
@@ -34,6 +35,22 @@ constexpr void invoke(const float* const* operands, float* result) {
   else if constexpr (P.kind == op_kind::batch_norm)
     ref::batch_norm<P>(operands[0], operands[1], operands[2], operands[3], operands[4], result);
   else static_assert(P.kind == op_kind::conv2d, "ctnn: no kernel for this op kind (add it to kernel/dispatch.hpp).");
+}
+
+// Whether a kernel exists for an op kind with this element type (lower_te asks before lowering).
+constexpr bool has_kernel(op_kind, dtype type) { return type == dtype::f32; }
+
+// The executor's entry: operands as untyped addresses (activations, weights and biases of a quantized
+// op have different element types), cast here to what the kernel for P.type takes.
+template <kernel_params P, std::size_t N>
+void invoke(const void* const (&operands)[N], void* result) {
+  if constexpr (P.type == dtype::f32) {
+    const float* typed[N]{};
+    for (std::size_t k = 0; k < N; ++k) typed[k] = static_cast<const float*>(operands[k]);
+    invoke_f32<P>(typed, static_cast<float*>(result));
+  } else {
+    static_assert(P.type == dtype::f32, "ctnn: no kernel for this element type (kernel/dispatch.hpp).");
+  }
 }
 
 }  // namespace ctnn::kernel

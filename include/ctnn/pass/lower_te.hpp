@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/dispatch.hpp>
 
 namespace ctnn::pass {
 
@@ -90,7 +91,7 @@ struct lower_te {
     m.kernel_count = 0;
     for (std::int32_t i = 0; i < m.node_count; ++i) {
       const node& n = m.node_at(i);
-      if (m.tensor_at(n.inputs[0]).type != dtype::f32) {
+      if (!kernel::has_kernel(n.kind, m.tensor_at(n.inputs[0]).type)) {
         m.fail({error_code::unsupported_dtype, i, n.kind, {}, m.tensor_at(n.inputs[0]).dims,
                 static_cast<std::int64_t>(m.tensor_at(n.inputs[0]).type), 0});
         return m;

@@ -3,6 +3,7 @@
 // tensor), computed in a constant evaluation of its own and placed in .rodata (DESIGN §2). Constants the
 // passes did not touch stay where they are (the user's arrays, zero-copy).
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -23,14 +24,56 @@ constexpr auto materialize_constant();
 template <auto& M, std::int32_t T>
 inline constexpr auto constant_values_v = detail::materialize_constant<M, T>();
 
-// Where the values of constant tensor T of module M are, whether a pass made them or the user did.
+namespace detail {
+// A float32 constant stored as bytes in an embedded model file, decoded once into an array so that
+// constant evaluation can read it (reinterpret_cast is not allowed there).
+template <auto& M, std::int32_t T>
+constexpr auto decode_f32() {
+  constexpr const tensor& info = M.tensor_at(T);
+  std::array<float, static_cast<std::size_t>(info.dims.elements())> values{};
+  const char* bytes = info.data.bytes;
+  for (std::size_t i = 0; i < values.size(); ++i)  // call-free: clang counts every step (DESIGN §6)
+    values[i] = std::bit_cast<float>(static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[4 * i])) |
+                                     static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[4 * i + 1])) << 8 |
+                                     static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[4 * i + 2])) << 16 |
+                                     static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[4 * i + 3])) << 24);
+  return values;
+}
+}  // namespace detail
+
+template <auto& M, std::int32_t T>
+inline constexpr auto decoded_f32_v = detail::decode_f32<M, T>();
+
+// The float32 values of constant tensor T of module M, readable in constant evaluation, whether a
+// pass made them, the user wrote them or a model file holds them.
 template <auto& M, std::int32_t T>
 constexpr const float* constant_data_of() {
-  if constexpr (M.tensor_at(T).recipe >= 0) return constant_values_v<M, T>.data();
-  else return M.tensor_at(T).data.f32;
+  constexpr const tensor& info = M.tensor_at(T);
+  if constexpr (info.recipe >= 0) return constant_values_v<M, T>.data();
+  else if constexpr (info.data.f32 != nullptr) return info.data.f32;
+  else return decoded_f32_v<M, T>.data();
+}
+
+// Where the executor reads constant tensor T at run time: zero-copy where the values are stored as
+// they are (user arrays, model bytes), the materialised array where a pass computed them.
+template <auto& M, std::int32_t T>
+const void* constant_address() {
+  constexpr const tensor& info = M.tensor_at(T);
+  if constexpr (info.recipe >= 0) return constant_values_v<M, T>.data();
+  else if constexpr (info.data.f32 != nullptr) return info.data.f32;
+  else if constexpr (info.data.i8 != nullptr) return info.data.i8;
+  else if constexpr (info.data.i32 != nullptr) return info.data.i32;
+  else return info.data.bytes;
 }
 
 namespace detail {
+
+// A recipe tensor's own stored values (user array or model bytes), which its recipe transforms.
+template <auto& M, std::int32_t T>
+constexpr const float* raw_data_of() {
+  if constexpr (M.tensor_at(T).data.f32 != nullptr) return M.tensor_at(T).data.f32;
+  else return decoded_f32_v<M, T>.data();
+}
 
 // An operand slot of a folded op: its constant's data, or nullptr for an empty slot (a missing bias).
 template <auto& M, std::int32_t T>
@@ -50,11 +93,11 @@ constexpr auto materialize_constant() {
     constexpr kernel_params params = pass::detail::kernel_params_of(M, recipe.op);
     [&]<std::size_t... K>(std::index_sequence<K...>) {
       const float* const operands[] = {operand_data<M, recipe.op.inputs[K]>()..., nullptr};
-      kernel::invoke<params>(operands, values.data());
+      kernel::invoke_f32<params>(operands, values.data());
     }(std::make_index_sequence<static_cast<std::size_t>(recipe.op.input_count)>{});
   } else {
     const float* scale = constant_data_of<M, recipe.op.inputs[1]>();
-    const float* own = info.data.f32;  // this tensor's raw values (the user's array)
+    const float* own = raw_data_of<M, T>();  // this tensor's own values, before the recipe
     const float* offset = own;         // own_data_is_offset: this tensor is the batch norm's offset
     if constexpr (!recipe.own_data_is_offset) offset = constant_data_of<M, recipe.op.inputs[2]>();
     const float* mean = constant_data_of<M, recipe.op.inputs[3]>();

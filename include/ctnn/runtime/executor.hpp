@@ -98,7 +98,7 @@ class executor : detail::diagnostic_check<M.error> {
     if constexpr (L.where == storage::arena) return arena + L.offset;
     else if constexpr (L.where == storage::model_input) return const_cast<void*>(inputs[L.index]);
     else if constexpr (L.where == storage::model_output) return outputs[L.index];
-    else if constexpr (L.where == storage::constant) return const_cast<float*>(constant_data_of<M, L.index>());
+    else if constexpr (L.where == storage::constant) return const_cast<void*>(constant_address<M, L.index>());
     else return nullptr;
   }
 
@@ -106,9 +106,8 @@ class executor : detail::diagnostic_check<M.error> {
   static void invoke(std::byte* arena, const void* const* inputs, void* const* outputs) {
     static constexpr const kernel_call& call = M.calls[C];
     [&]<std::size_t... K>(std::index_sequence<K...>) {
-      const float* const operands[] = {
-          static_cast<const float*>(address<call.operand_at[K]>(arena, inputs, outputs))..., nullptr};
-      kernel::invoke<call.params>(operands, static_cast<float*>(address<call.result_at>(arena, inputs, outputs)));
+      const void* const operands[] = {address<call.operand_at[K]>(arena, inputs, outputs)..., nullptr};
+      kernel::invoke<call.params>(operands, address<call.result_at>(arena, inputs, outputs));
     }(std::make_index_sequence<static_cast<std::size_t>(call.operand_count)>{});
   }
 };
