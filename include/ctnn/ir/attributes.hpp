@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 
+#include <ctnn/ir/dtype.hpp>
 #include <ctnn/ir/op_kind.hpp>
 #include <ctnn/ir/shape.hpp>
 
@@ -32,6 +33,9 @@ struct op_attributes {
   std::array<std::int32_t, 2 * max_rank> pads{};  // pad: before/after for dim d at [2d], [2d+1]
   float pad_value = 0.0f;               // pad
   float epsilon = 1e-5f;                // batch_norm
+  dtype out_type = dtype::f32;          // quantize, dequantize: the result's element type
+  std::uint32_t reduce_axes = 0;        // mean: bit d set = average over axis d
+  bool keep_dims = true;                // mean: reduced axes stay as extent 1
   friend constexpr bool operator==(const op_attributes&, const op_attributes&) = default;
 };
 

@@ -22,9 +22,12 @@ enum class op_kind : std::int32_t {
   concat,
   pad,
   batch_norm,        // inference form, per channel (last axis): inputs x, scale, offset, mean, variance
+  quantize,          // real (or another quantization) -> the output tensor's quantized type
+  dequantize,        // quantized -> float32
+  mean,              // average over the axes in attrs.reduce_axes (bit d = axis d), keep_dims or not
 };
 
-inline constexpr int op_kind_count = static_cast<int>(op_kind::batch_norm) + 1;
+inline constexpr int op_kind_count = static_cast<int>(op_kind::mean) + 1;
 
 constexpr const char* name_of(op_kind k) {
   switch (k) {
@@ -45,6 +48,9 @@ constexpr const char* name_of(op_kind k) {
     case op_kind::concat: return "concat";
     case op_kind::pad: return "pad";
     case op_kind::batch_norm: return "batch_norm";
+    case op_kind::quantize: return "quantize";
+    case op_kind::dequantize: return "dequantize";
+    case op_kind::mean: return "mean";
   }
   return "?";
 }

@@ -451,6 +451,16 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
       w.put("  epsilon ");
       w.real(static_cast<double>(a.epsilon));
       break;
+    case op_kind::quantize:
+    case op_kind::dequantize:
+      w.put("  to ");
+      w.put(name_of(a.out_type));
+      break;
+    case op_kind::mean:
+      w.put("  axes mask ");
+      w.number(static_cast<std::int64_t>(a.reduce_axes));
+      w.put(a.keep_dims ? " keep_dims" : "");
+      break;
     case op_kind::global_avg_pool:
     case op_kind::add:
     case op_kind::mul:

@@ -174,6 +174,20 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
     case op_kind::sigmoid:
     case op_kind::tanh:
       return in;
+    case op_kind::quantize:
+    case op_kind::dequantize:
+      return in;
+    case op_kind::mean: {
+      shape out{};
+      for (std::int32_t d = 0; d < in.rank; ++d) {
+        const bool reduced = (n.attrs.reduce_axes >> d & 1u) != 0;
+        if (!reduced) out.dims[static_cast<std::size_t>(out.rank++)] = in[d];
+        else if (n.attrs.keep_dims) out.dims[static_cast<std::size_t>(out.rank++)] = 1;
+      }
+      if (n.attrs.reduce_axes >> in.rank != 0u)
+        m.fail({error_code::invalid_axis, node_id, n.kind, {}, in, static_cast<std::int64_t>(n.attrs.reduce_axes), in.rank});
+      return out;
+    }
     case op_kind::batch_norm:
       for (std::int32_t k = 1; k < 5; ++k)
         expect_constant(m, node_id, n.inputs[static_cast<std::size_t>(k)], make_shape(in.last()), error_code::weight_count_mismatch);
@@ -250,7 +264,9 @@ struct infer_types {
       const shape out = detail::infer_node(m, i);
       tensor& result = m.tensor_at(n.output);
       result.dims = out;
-      result.type = m.tensor_at(n.inputs[0]).type;
+      // quantize/dequantize change the element type; every other op keeps its input's
+      result.type = n.kind == op_kind::quantize || n.kind == op_kind::dequantize ? n.attrs.out_type
+                                                                                  : m.tensor_at(n.inputs[0]).type;
     }
     if (!m.error.failed()) m.establish(fact::shapes_inferred);
     return m;

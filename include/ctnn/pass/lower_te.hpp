@@ -64,6 +64,12 @@ constexpr kernel_params kernel_params_of(const Module& m, const node& n) {
       p.pads = n.attrs.pads;
       p.pad_value_bits = std::bit_cast<std::uint32_t>(n.attrs.pad_value);
       break;
+    case op_kind::mean:
+      p.axis = static_cast<std::int32_t>(n.attrs.reduce_axes);  // the kernel reads the reduced axes as a bit mask
+      break;
+    case op_kind::quantize:
+    case op_kind::dequantize:
+      break;
     case op_kind::batch_norm:
       p.pad_value_bits = std::bit_cast<std::uint32_t>(n.attrs.epsilon);  // the kernel's one float parameter
       break;
