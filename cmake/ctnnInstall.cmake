@@ -21,7 +21,17 @@ set(CTNN_INSTALL_CMAKEDIR "${CMAKE_INSTALL_DATADIR}/cmake/ctnn"
 # that finds ctnn gets their functions (ctnn_add_model, ...). Add new public modules here; internal ones
 # (ctnnDependencies, ctnnWarnings, ctnnInstall, ctnnBaremetal, toolchains/) stay out. A module listed here
 # before its file exists is skipped with a developer warning.
-set(CTNN_PUBLIC_CMAKE_MODULES)
+set(CTNN_PUBLIC_CMAKE_MODULES
+  ctnnAddModel.cmake  # ctnn_add_model(): embeds a .tflite/.onnx file as a model type
+)
+
+# The same functions for this build and for projects that add ctnn with add_subdirectory().
+foreach(_ctnn_module IN LISTS CTNN_PUBLIC_CMAKE_MODULES)
+  if(EXISTS "${CMAKE_CURRENT_LIST_DIR}/${_ctnn_module}")
+    include("${CMAKE_CURRENT_LIST_DIR}/${_ctnn_module}")
+  endif()
+endforeach()
+unset(_ctnn_module)
 
 if(NOT CTNN_INSTALL)
   return()

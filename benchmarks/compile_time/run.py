@@ -11,23 +11,31 @@ Cases (`--cases`, comma-separated):
             relu (a layer of its own, fused by fuse_ops)], then global_avg_pool, dense, softmax.
   dag       dsl::graph: the same blocks with a residual add<relu>(block input, 1x1 conv) in place of the
             relu layer, then the same head.
-  weights   the baseline: the same weight arrays (chain and dag of one size share them), no ctnn; main()
-            sums them. Its cost is subtracted from the flow cases ("flow s", "flow MB").
+  weights   the baseline: the chain's weight arrays (the dag of the same size has arrays of the same
+            number and sizes), no ctnn; main() sums them. Its cost is subtracted from the flow cases of the
+            same size and compiler ("flow s", "flow MB").
 
 "layers" counts the DSL layers of the model (every op, the 3 head layers included; the input is not a
 layer). Every layer with weights has arrays of its own with distinct deterministic pseudo-random values.
+Input 1x8x8x8 NHWC, 8 channels throughout, 10 classes.
 
 Other modes:
   --stages        compile, for each case, one TU per K = 0..10 that static_asserts the model after the
                   first K passes of ctnn::default_pipeline (-fsyntax-only): what each pass costs.
+  --limits        for each case and K, the smallest -fconstexpr-steps (clang) / -fconstexpr-ops-limit
+                  (g++) with which the stage TU compiles: how much of the per-evaluation budget passes use.
   --time-trace N  compile the flow case(s) of N layers with clang -ftime-trace and summarise the trace.
   --time-report N compile the flow case(s) of N layers with g++ -ftime-report and summarise it.
+  --named         declare the model as `struct model : dsl::...<...> {};` rather than `using model = ...;`.
+  --include DIR   measure another copy of the headers (a candidate fix) against the same sources.
 When a flow TU fails to compile, the stage TUs are compiled one by one to name the pass that fails,
 and the compiler's first error lines are shown (limits are never raised).
 
-Adding a case: write a function `layers -> Model` (see chain_model) and register it in CASES; a
-case that is not made of these synthetic layers (e.g. an imported model file) can provide its own
-`source(template) -> str` in place of a Model.
+Adding a case: write a function `layers -> Model` (see chain_model) and register it in CASES. A model
+that is not made of these synthetic layers (an imported .tflite/.onnx, a hand-written DSL model) needs
+its own source generator next to flow_source/stage_source (same templates: @WEIGHTS@ takes whatever
+declarations the model needs, @MODEL@ the declaration of `model`) and no float64 reference (--no-verify,
+or a reference of its own).
 
 Python 3 standard library only; use /usr/bin/python3.
 """
@@ -40,6 +48,7 @@ import math
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -50,6 +59,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 TEMPLATES = HERE / "templates"
+INCLUDE = REPO / "include"  # --include: measure another copy of the headers (e.g. a candidate fix)
 
 CHANNELS = 8
 HEIGHT = WIDTH = 8
@@ -68,6 +78,7 @@ LIMIT_PATTERNS = [
     ("template depth", r"template instantiation depth|recursive template instantiation exceeded|-ftemplate-depth"),
     ("bracket depth", r"bracket nesting level exceeded|-fbracket-depth"),
     ("out of memory", r"out of memory|virtual memory exhausted|std::bad_alloc|Killed signal"),
+    ("timeout (--timeout)", r"run\.py: timed out"),
 ]
 
 
@@ -254,6 +265,25 @@ def model_declaration(model: Model) -> str:
     return f"using model = {emit_model(model)};"
 
 
+HEADERS_DESCRIPTION = None  # set by --commit
+
+
+def headers_version() -> str:
+    """The commit of the measured headers and whether include/ has uncommitted changes."""
+    if HEADERS_DESCRIPTION:
+        return HEADERS_DESCRIPTION
+    try:
+        top = subprocess.run(["git", "-C", str(INCLUDE), "rev-parse", "--show-toplevel"], capture_output=True,
+                             text=True, check=True).stdout.strip()
+        commit = subprocess.run(["git", "-C", top, "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                                check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", top, "status", "--porcelain", "--", str(INCLUDE)], capture_output=True,
+                               text=True).stdout.strip()
+        return f"commit {commit}{', include/ modified' if dirty else ''}"
+    except (subprocess.CalledProcessError, FileNotFoundError):
+        return "not a git checkout"
+
+
 def label(case: str) -> str:
     return f"{case}-named" if NAMED and case in CASES else case
 
@@ -370,13 +400,16 @@ def measure(command: list[str], log: Path, timeout: float) -> Measurement:
     else:
         full = [sys.executable, "-c", _RSS_WRAPPER, str(stats)] + command
     start = time.monotonic()
-    try:
-        with open(log, "w") as out:
-            code = subprocess.run(full, stdout=out, stderr=subprocess.STDOUT, timeout=timeout).returncode
-    except subprocess.TimeoutExpired:
-        with open(log, "a") as out:
-            out.write(f"\nrun.py: timed out after {timeout:.0f} s\n")
-        return Measurement(False, time.monotonic() - start, math.nan, math.nan, -1, log)
+    with open(log, "w") as out:
+        # A session of its own, so that a timeout ends the compiler too, not only /usr/bin/time.
+        process = subprocess.Popen(full, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            code = process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            out.write(f"\nrun.py: timed out after {timeout:g} s\n")
+            return Measurement(False, time.monotonic() - start, math.nan, math.nan, -1, log)
     wall, user, rss_kb = time.monotonic() - start, math.nan, math.nan
     text = stats.read_text() if stats.exists() else ""
     if HAVE_GNU_TIME:
@@ -398,7 +431,7 @@ def first_errors(log: Path, lines: int = 14, width: int = 260) -> str:
     """The compiler's first error and the notes that say where a limit was hit (call chain of the evaluation)."""
     text = log.read_text(errors="replace").splitlines() if log.exists() else []
     wanted = (r"error:|fatal|Killed|timed out|step limit|operation count|iteration count|depth|"
-              r"note: in call to|note: use|note: in instantiation of")
+              r"note: in call to|note: use|note: in instantiation of|constexpr. expansion of")
     picked, seen = [], set()
     for line in text:
         if not re.search(wanted, line):
@@ -436,7 +469,7 @@ class Result:
 
 
 def compiler_command(compiler: str, source: Path, output: Path, flags: list[str], syntax_only=False) -> list[str]:
-    base = [compiler, "-std=c++20", "-O2", "-I", str(REPO / "include")] + flags
+    base = [compiler, "-std=c++20", "-O2", "-I", str(INCLUDE)] + flags
     if syntax_only:
         return base + ["-fsyntax-only", str(source)]
     return base + ["-c", str(source), "-o", str(output)]
@@ -573,6 +606,11 @@ def parse_args(argv):
     p.add_argument("--dag", action="store_true", help="also the residual (dsl::graph) variant: adds 'dag' to --cases")
     p.add_argument("--compilers", default="g++,clang++", help="comma-separated compilers (default g++,clang++)")
     p.add_argument("--flags", default="", help="extra compiler flags (one string, split on spaces)")
+    p.add_argument("--include", default=None,
+                   help="the ctnn headers to measure (default: this checkout's include/), e.g. a patched copy")
+    p.add_argument("--commit", default=None,
+                   help="measure the headers of this commit (extracted with git archive into the build dir): "
+                        "results that do not move while others edit the work tree, or two commits compared")
     p.add_argument("--build-dir", default=None, help="where to write TUs, objects and logs (default: a new temp dir)")
     p.add_argument("--keep", action="store_true", help="keep the default temp build dir")
     p.add_argument("--repeat", type=int, default=1, help="compile each TU this many times; report the fastest")
@@ -595,9 +633,13 @@ def parse_args(argv):
 
 
 def main(argv=None) -> int:
-    global HAVE_GNU_TIME, NAMED
+    global HAVE_GNU_TIME, NAMED, INCLUDE
     args = parse_args(argv)
     NAMED = args.named
+    if args.include and args.commit:
+        raise SystemExit("run.py: give --include or --commit, not both")
+    if args.include:
+        INCLUDE = Path(args.include).resolve()
     layers_list = [int(v) for v in args.layers.split(",") if v.strip()]
     cases = [c.strip() for c in (args.cases or "chain,weights").split(",") if c.strip()]
     if args.dag and "dag" not in cases:
@@ -628,12 +670,26 @@ def main(argv=None) -> int:
         work = Path(tempfile.mkdtemp(prefix="ctnn-compile-time-"))
         temporary = not args.keep
 
+    if args.commit:
+        commit = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--short", args.commit], capture_output=True,
+                                text=True, check=True).stdout.strip()
+        target = work / f"headers-{commit}"
+        if not (target / "include").is_dir():
+            target.mkdir(parents=True, exist_ok=True)
+            archive = subprocess.run(["git", "-C", str(REPO), "archive", commit, "include"], capture_output=True,
+                                     check=True).stdout
+            subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
+        INCLUDE = target / "include"
+        global HEADERS_DESCRIPTION
+        HEADERS_DESCRIPTION = f"commit {commit}, extracted with git archive"
+
     versions = {c: subprocess.run([c, "--version"], capture_output=True, text=True).stdout.splitlines()[0]
                 for c in compilers}
     say(f"# ctnn compile-time benchmark; build dir {work}")
     say(f"# /usr/bin/time: {'present (GNU time -v)' if HAVE_GNU_TIME else 'MISSING: getrusage fallback (apt-get install -y time)'}")
     for c, v in versions.items():
         say(f"# {c}: {v}")
+    say(f"# headers: {INCLUDE} ({headers_version()})")
     say(f"# flags: -std=c++20 -O2 -I include {' '.join(flags)}; one compilation at a time; seconds = wall time of "
         f"the compile (-c), best of {args.repeat}")
 
@@ -701,10 +757,17 @@ def main(argv=None) -> int:
                     for stage in range(STAGES + 1):
                         s = work / f"{label(case)}_{layers}_stage{stage}.cpp"
                         s.write_text(stage_source(case, layers, model, stage))
-                        m = measure(compiler_command(compiler, s, s.with_suffix(".o"), flags, syntax_only=True),
-                                    work / f"{label(case)}_{layers}_stage{stage}.{short(compiler)}.log", args.timeout)
-                        delta = m.seconds - previous.seconds if previous and m.ok else math.nan
-                        stage_rows.append((label(case), layers, short(compiler), stage, m.seconds, m.peak_rss_mb, delta, m.ok))
+                        m = None
+                        for _ in range(args.repeat):  # the fastest of --repeat runs
+                            r = measure(compiler_command(compiler, s, s.with_suffix(".o"), flags, syntax_only=True),
+                                        work / f"{label(case)}_{layers}_stage{stage}.{short(compiler)}.log",
+                                        args.timeout)
+                            m = r if m is None or not r.ok or r.user_seconds < m.user_seconds else m
+                            if not r.ok:
+                                break
+                        delta = m.user_seconds - previous.user_seconds if previous and m.ok else math.nan
+                        stage_rows.append((label(case), layers, short(compiler), stage, m.seconds, m.user_seconds,
+                                           m.peak_rss_mb, delta, m.ok))
                         if not m.ok:
                             failures.append(f"{label(case)}_{layers} stage {stage} ({PASS_NAMES[stage]}) with {compiler}: "
                                             f"{limit_hit(m.log) or 'error'}\n{first_errors(m.log)}")
@@ -766,12 +829,12 @@ def main(argv=None) -> int:
 
     if stage_rows:
         say()
-        say("Stage TUs (-fsyntax-only; static_assert on stage_v<Model, default_pipeline, K>); delta = cost of pass K:")
-        say("| case | layers | compiler | K | after | seconds | peak RSS MB | delta s |")
-        say("|---|---:|---|---:|---|---:|---:|---:|")
-        for case, layers, c, stage, s, mb, d, ok in stage_rows:
+        say("Stage TUs (-fsyntax-only; static_assert on stage_v<Model, default_pipeline, K>); delta = CPU cost of pass K:")
+        say("| case | layers | compiler | K | after | seconds | CPU s | peak RSS MB | delta CPU s |")
+        say("|---|---:|---|---:|---|---:|---:|---:|---:|")
+        for case, layers, c, stage, s, cpu, mb, d, ok in stage_rows:
             say(f"| {case} | {layers} | {c} | {stage} | {PASS_NAMES[stage]} | {s:.2f}{'' if ok else ' FAILED'} | "
-                f"{mb:.0f} | {'' if math.isnan(d) else f'{d:+.2f}'} |")
+                f"{cpu:.2f} | {mb:.0f} | {'' if math.isnan(d) else f'{d:+.2f}'} |")
 
     if limit_rows:
         say()

@@ -1,11 +1,121 @@
 #pragma once
-// ctnn::compile<Model, Pipeline>: the executor of a model after the default (or a given) pipeline.
+// ctnn::compile<Model, Options...>: the executor of a model after the default (or a given) pipeline.
+//
+// Options, in any order (each at most once, pins and pools aside):
+//   a pipeline                         ctnn::pipeline<...> (default: ctnn::default_pipeline)
+//   ctnn::planner<Algorithm>           the placement algorithm (default: ctnn::memory::default_planner)
+//   memory options                     ctnn::pools<>, ctnn::pin<>, ctnn::pin_op<>, ctnn::pin_kind<>,
+//                                      ctnn::in_place_ops, ctnn::concat_in_place, ctnn::memory_aware_order,
+//                                      ctnn::memory_reuse, ctnn::io_in_arena (memory/options.hpp)
+// The planner and memory options go to every pass::plan_memory of the pipeline.
+//
+//   using net = ctnn::compile<model, ctnn::pools<ctnn::pool<"sram", 64 * 1024>>, ctnn::planner<ctnn::memory::hill_climb<7>>>;
+#include <tuple>
+#include <type_traits>
+
+#include <ctnn/memory/options.hpp>
+#include <ctnn/memory/shared_pools.hpp>
 #include <ctnn/pass/pipeline.hpp>
 #include <ctnn/runtime/executor.hpp>
 
 namespace ctnn {
 
-template <class Model, class Pipeline = default_pipeline>
-using compile = executor<compiled_v<Model, typename detail::checked_pipeline<Pipeline>::type>>;
+namespace detail {
+
+template <class T>
+struct is_pipeline : std::false_type {};
+template <class... Passes>
+struct is_pipeline<pipeline<Passes...>> : std::true_type {};
+
+template <class T>
+concept planner_option = requires { typename T::ctnn_planner_option; };
+
+template <class T>
+inline constexpr bool is_compile_option = is_pipeline<T>::value || planner_option<T> || memory::memory_option<T>;
+
+template <class... Ts>
+struct type_list {};
+
+template <class... Lists>
+struct concat_lists {
+  using type = type_list<>;
+};
+template <class... A>
+struct concat_lists<type_list<A...>> {
+  using type = type_list<A...>;
+};
+template <class... A, class... B, class... Rest>
+struct concat_lists<type_list<A...>, type_list<B...>, Rest...> : concat_lists<type_list<A..., B...>, Rest...> {};
+
+// plan_memory with the compile options added.
+template <class Pass, class Planner, class MemoryOptions>
+struct with_memory_options {
+  using type = Pass;
+};
+template <class Algorithm, class... Own, class Planner, class... Added>
+struct with_memory_options<pass::plan_memory<Algorithm, Own...>, Planner, type_list<Added...>> {
+  using type = pass::plan_memory<std::conditional_t<std::is_void_v<Planner>, Algorithm, Planner>, Own..., Added...>;
+};
+
+template <class Pipeline, class Planner, class MemoryOptions>
+struct apply_memory_options;
+template <class... Passes, class Planner, class MemoryOptions>
+struct apply_memory_options<pipeline<Passes...>, Planner, MemoryOptions> {
+  using type = pipeline<typename with_memory_options<Passes, Planner, MemoryOptions>::type...>;
+};
+
+template <class... Options>
+struct compile_options {
+  static_assert((is_compile_option<Options> && ...),
+                "ctnn::compile<Model, Options...>: an option is not a compile option (a ctnn::pipeline<>, "
+                "ctnn::planner<>, ctnn::pools<>, ctnn::pin<>, ctnn::pin_op<>, ctnn::pin_kind<>, ctnn::in_place_ops, "
+                "ctnn::concat_in_place, ctnn::memory_aware_order, ctnn::memory_reuse or ctnn::io_in_arena).");
+  static_assert((is_pipeline<Options>::value + ... + 0) <= 1, "ctnn::compile: give at most one pipeline.");
+  static_assert((planner_option<Options> + ... + 0) <= 1, "ctnn::compile: give at most one ctnn::planner<>.");
+
+  using pipelines = typename concat_lists<std::conditional_t<is_pipeline<Options>::value, type_list<Options>, type_list<>>...>::type;
+  template <class List>
+  struct first_or_default {
+    using type = default_pipeline;
+  };
+  template <class First, class... Rest>
+  struct first_or_default<type_list<First, Rest...>> {
+    using type = First;
+  };
+  using user_pipeline = typename first_or_default<pipelines>::type;
+
+  template <class T, bool = planner_option<T>>
+  struct planner_of {
+    using type = type_list<>;
+  };
+  template <class T>
+  struct planner_of<T, true> {
+    using type = type_list<typename T::type>;
+  };
+  using planners = typename concat_lists<typename planner_of<Options>::type...>::type;
+  template <class List>
+  struct planner_or_void {
+    using type = void;
+  };
+  template <class First, class... Rest>
+  struct planner_or_void<type_list<First, Rest...>> {
+    using type = First;
+  };
+  using planner = typename planner_or_void<planners>::type;
+
+  using memory_options =
+      typename concat_lists<std::conditional_t<memory::memory_option<Options>, type_list<Options>, type_list<>>...>::type;
+
+  // The user's pipeline is checked as written (its error messages name its passes), then the options
+  // are added to its plan_memory.
+  using checked = typename checked_pipeline<user_pipeline>::type;
+  using type = std::conditional_t<std::is_void_v<planner> && std::is_same_v<memory_options, type_list<>>, checked,
+                                  typename apply_memory_options<checked, planner, memory_options>::type>;
+};
+
+}  // namespace detail
+
+template <class Model, class... Options>
+using compile = executor<compiled_v<Model, typename detail::compile_options<Options...>::type>>;
 
 }  // namespace ctnn

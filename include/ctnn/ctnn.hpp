@@ -1,8 +1,10 @@
 #pragma once
-// ctnn: compile-time neural networks. The umbrella header: DSL, passes, planner, kernels, executor.
+// ctnn: compile-time neural networks. The umbrella header: DSL and TFLite frontends, passes, planner,
+// kernels, executor.
 #include <ctnn/compile.hpp>
 #include <ctnn/errors.hpp>
 #include <ctnn/frontend/dsl.hpp>
+#include <ctnn/frontend/tflite.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/ir/printer.hpp>
 #include <ctnn/memory/buffer_info.hpp>

@@ -11,6 +11,7 @@
 
 #include <ctnn/frontend/dsl.hpp>
 #include <ctnn/memory/buffer_info.hpp>
+#include <ctnn/memory/algorithms.hpp>
 #include <ctnn/memory/greedy_by_size.hpp>
 #include <ctnn/memory/liveness.hpp>
 #include <ctnn/pass/infer_types.hpp>
@@ -103,6 +104,68 @@ static_assert([] {
   std::array<pool_allocation, 3> at{};
   const auto pool = memory::greedy_by_size::plan(together, 2, at);
   return pool == 30 && at[1].offset == 0 && at[0].offset == 20 && at[2].offset == -1;
+}());
+
+// ---------------------------------------------------------------------------------------------------
+// Every algorithm in constant evaluation (the compiler runs them), on every case above: a valid plan
+// (aligned, no overlap between buffers live together, pool = highest end) no smaller than the bound.
+template <class Algorithm, std::size_t N>
+constexpr std::int64_t checked(const std::array<buffer_info, N>& buffers) {
+  std::array<pool_allocation, N> at{};
+  const std::int64_t pool = Algorithm::plan(buffers, static_cast<std::int32_t>(N), at);
+  std::int64_t highest = 0;
+  for (std::size_t i = 0; i < N; ++i) {
+    const auto& x = buffers[i];
+    if (at[i].offset < 0 || at[i].offset % x.alignment != 0) return -1;
+    if (at[i].offset + x.bytes > highest) highest = at[i].offset + x.bytes;
+    for (std::size_t j = i + 1; j < N; ++j) {
+      const auto& y = buffers[j];
+      if (x.lifetime_overlaps(y) && x.bytes > 0 && y.bytes > 0 && at[i].offset < at[j].offset + y.bytes &&
+          at[j].offset < at[i].offset + x.bytes)
+        return -1;
+    }
+  }
+  if (highest != pool || pool < memory::liveness_lower_bound(buffers, static_cast<std::int32_t>(N), 16).bytes) return -1;
+  return pool;
+}
+template <class Algorithm>
+constexpr bool all_cases_valid() {
+  return checked<Algorithm>(chain) >= 0 && checked<Algorithm>(together) >= 0 && checked<Algorithm>(aligned) >= 0 &&
+         checked<Algorithm>(gap) >= 0 && checked<Algorithm>(ties) >= 0 && checked<Algorithm>(rescan) >= 0 &&
+         checked<Algorithm>(empties) >= 0;
+}
+static_assert(all_cases_valid<memory::greedy_by_size>() && all_cases_valid<memory::greedy_by_conflicts>() &&
+              all_cases_valid<memory::greedy_by_breadth>() && all_cases_valid<memory::interval_sweep>() &&
+              all_cases_valid<memory::hill_climb<3>>() && all_cases_valid<memory::hill_climb<5, 20>>() &&
+              all_cases_valid<memory::branch_and_bound<>>() && all_cases_valid<memory::default_planner>() &&
+              all_cases_valid<memory::best_of<memory::greedy_by_conflicts, memory::interval_sweep>>());
+
+// Where greedy by size misses the bound: a chain A 80 [0,1], B 80 [1,2], C 20 [2,3], D 70 [3,4]; bound
+// 160 (A + B). Greedy: A @0, B @80, D @0 (C is not placed yet), then C meets B [80,160) and D [0,70):
+// @160, pool 180. The sweep alternates bottom / top: A @0, B @80 (flush against the top), C @0, D @90:
+// 160, the bound; so do branch and bound (proven optimal) and the default.
+constexpr std::array<buffer_info, 4> ping_pong{buf(80, 0, 1), buf(80, 1, 2), buf(20, 2, 3), buf(70, 3, 4)};
+static_assert(checked<memory::greedy_by_size>(ping_pong) == 180);
+static_assert(checked<memory::interval_sweep>(ping_pong) == 160 && checked<memory::branch_and_bound<>>(ping_pong) == 160 &&
+              checked<memory::default_planner>(ping_pong) == 160);
+static_assert([] {
+  std::array<pool_allocation, 4> at{};
+  memory::interval_sweep::plan(ping_pong, 4, at);
+  return at[0].offset == 0 && at[1].offset == 80 && at[2].offset == 0 && at[3].offset == 90;
+}());
+static_assert([] {
+  std::array<pool_allocation, 4> at{};
+  bool proven = false;
+  return memory::branch_and_bound<>::plan(ping_pong, 4, at, proven) == 160 && proven;
+}());
+// The climb starts from greedy by size and finds the bound too (a swap puts C before D).
+static_assert(checked<memory::hill_climb<1, 50>>(ping_pong) == 160);
+// best_of keeps the first of equal plans: greedy by size's, where it reaches the bound.
+static_assert([] {
+  std::array<pool_allocation, 3> a{}, b{};
+  memory::best_of<memory::greedy_by_size, memory::interval_sweep>::plan(gap, 3, a);
+  memory::greedy_by_size::plan(gap, 3, b);
+  return a[0].offset == b[0].offset && a[1].offset == b[1].offset && a[2].offset == b[2].offset;
 }());
 
 // ---------------------------------------------------------------------------------------------------

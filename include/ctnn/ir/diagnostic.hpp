@@ -3,6 +3,7 @@
 // the module's `error` field and later passes leave the module unchanged; compile<> then turns the
 // diagnostic into a compile error whose template arguments carry the numbers (op index, shapes, bytes).
 #include <cstdint>
+#include <string_view>
 #include <type_traits>
 
 #include <ctnn/ir/op_kind.hpp>
@@ -33,6 +34,69 @@ enum class error_code : std::int32_t {
   pass_prerequisite_missing,  // a pass ran before the pass that produces what it reads
   pipeline_rejected,          // the pipeline's pass order was rejected at the type level (already reported)
 };
+
+// Errors of the model-file frontends (ctnn::tflite). They are values of error_code numbered from 100,
+// named here rather than as enumerators of error_code so that exhaustive switches over error_code (the
+// printer's names) keep compiling until they learn them; ctnn::tflite::describe() words them and
+// errors.hpp turns them into compile errors. Fields of the diagnostic, per code:
+//   node:    the op index in the file's execution order (-1 when the problem is not an op's)
+//   kind:    the IR op kind the TFLite op maps to (conv2d when none)
+//   value_a, value_b, expected, actual: as listed per code.
+enum class frontend_error : std::int32_t {
+  tflite_malformed_model = 100,     // value_a: byte offset, value_b: ctnn::flatbuffers::expectation
+  tflite_unsupported_operator,      // value_a: builtin code (ctnn::tflite::builtin_operator)
+  tflite_unsupported_activation,    // value_a: builtin code, value_b: fused ActivationFunctionType
+  tflite_unsupported_padding,       // value_a: builtin code, value_b: Padding value
+  tflite_invalid_window,            // value_a: builtin code, value_b: a stride, dilation or filter size < 1
+  tflite_softmax_beta,              // value_a: builtin code, value_b: beta in millionths (only 1.0 is supported)
+  tflite_unsupported_fully_connected,  // value_a: builtin code, value_b: ctnn::tflite::fully_connected_feature
+  tflite_hybrid_model,              // value_a: builtin code, value_b: the int8 weight tensor's index
+  tflite_unsupported_tensor_type,   // value_a: tensor index, value_b: ctnn::tflite::tensor_type
+  tflite_no_static_shape,           // value_a: tensor index, value_b: rank; actual: the shape (-1 = unknown)
+  tflite_rank_too_high,             // value_a: tensor index, value_b: rank (ctnn::max_rank is 6)
+  tflite_unsupported_tensor_feature,  // value_a: tensor index, value_b: ctnn::tflite::tensor_feature
+  tflite_constant_size_mismatch,    // value_a: tensor index, value_b: the buffer's bytes; expected: the shape
+  tflite_unsupported_operand,       // value_a: builtin code, value_b: operand slot (must be a constant of
+                                    // the type the op reads: int32 shapes/pads/axes, weights, bias)
+  tflite_output_count,              // value_a: builtin code, value_b: the op's output count (1 supported)
+  tflite_too_many_model_io,         // value_a: 0 = inputs, 1 = outputs; value_b: their count (max 8)
+};
+constexpr error_code code_of(frontend_error e) { return static_cast<error_code>(e); }
+constexpr std::string_view name_of(frontend_error e) {
+  switch (e) {
+    case frontend_error::tflite_malformed_model: return "tflite_malformed_model";
+    case frontend_error::tflite_unsupported_operator: return "tflite_unsupported_operator";
+    case frontend_error::tflite_unsupported_activation: return "tflite_unsupported_activation";
+    case frontend_error::tflite_unsupported_padding: return "tflite_unsupported_padding";
+    case frontend_error::tflite_invalid_window: return "tflite_invalid_window";
+    case frontend_error::tflite_softmax_beta: return "tflite_softmax_beta";
+    case frontend_error::tflite_unsupported_fully_connected: return "tflite_unsupported_fully_connected";
+    case frontend_error::tflite_hybrid_model: return "tflite_hybrid_model";
+    case frontend_error::tflite_unsupported_tensor_type: return "tflite_unsupported_tensor_type";
+    case frontend_error::tflite_no_static_shape: return "tflite_no_static_shape";
+    case frontend_error::tflite_rank_too_high: return "tflite_rank_too_high";
+    case frontend_error::tflite_unsupported_tensor_feature: return "tflite_unsupported_tensor_feature";
+    case frontend_error::tflite_constant_size_mismatch: return "tflite_constant_size_mismatch";
+    case frontend_error::tflite_unsupported_operand: return "tflite_unsupported_operand";
+    case frontend_error::tflite_output_count: return "tflite_output_count";
+    case frontend_error::tflite_too_many_model_io: return "tflite_too_many_model_io";
+  }
+  return "?";
+}
+constexpr bool is_frontend_error(error_code c) {
+  return static_cast<std::int32_t>(c) >= static_cast<std::int32_t>(frontend_error::tflite_malformed_model) &&
+         static_cast<std::int32_t>(c) <= static_cast<std::int32_t>(frontend_error::tflite_too_many_model_io);
+}
+
+// Errors of the memory planner (plan_memory), numbered from 200 for the same reason as frontend_error.
+enum class memory_error : std::int32_t {
+  pool_budget_exceeded = 200,  // pool `expected.dims[0]` needs `value_a` bytes, its limit is `value_b`;
+                               // `node`/`kind`: the op at that pool's liveness peak (-1: the constants of
+                               // a read-only pool)
+  pin_unknown_tensor,          // pin number `value_a` names no tensor (or op) that has a buffer to place
+  pin_unknown_pool,            // pin number `value_a` names no writable pool
+};
+constexpr error_code code_of(memory_error e) { return static_cast<error_code>(e); }
 
 // A template argument of diagnostic_check, so it has no padding bytes (clang 14 miscompiles class-type
 // template arguments with padding); hence the member order.

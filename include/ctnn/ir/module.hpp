@@ -238,12 +238,25 @@ struct module {
   std::array<function_info, MaxNodes> functions{};
   executor_info metadata{};
 
-  // Filled by plan_memory.
-  std::array<memory::pool_allocation, MaxTensors> allocations{};
-  std::int64_t arena_bytes = 0;
+  // Memory planning (plan_memory; docs/memory.md). Set before planning, by plan_memory's options or by
+  // a pass of yours: the pools in fallback order (none: one pool "arena" without a limit), the scratch
+  // bytes each call's kernel needs, and the alignment of every buffer.
+  std::array<memory::pool_info, memory::max_pools> pools{};
+  std::int32_t pool_count = 0;
+  std::array<std::int64_t, MaxNodes> scratch_bytes{};  // per call (the reference kernels declare none)
   std::int32_t arena_alignment = 16;
-  std::int64_t liveness_lower_bound = 0;
-  std::int32_t peak_node = -1;
+  // Filled by plan_memory: where every buffer went (tensors: allocations, per tensor id; scratch: per
+  // call), what each pool needs, and the liveness lower bound of everything placed.
+  std::array<memory::pool_allocation, MaxTensors> allocations{};
+  std::array<memory::pool_allocation, MaxNodes> scratch{};
+  std::array<memory::pool_usage, memory::max_pools> pool_usage{};
+  std::int64_t arena_bytes = 0;            // pool 0's bytes (the whole arena when there is one pool)
+  std::int64_t liveness_lower_bound = 0;   // over all writable pools
+  std::int32_t peak_node = -1;             // the op where it is reached
+  std::int32_t in_place_ops = 0;           // ops that write over an operand that dies there
+  std::int32_t concats_in_place = 0;       // concats whose inputs were written into the output
+  std::int32_t reordered = 0;              // 1: the op order was changed to lower the peak
+  std::int64_t io_bytes_outside = 0;       // model inputs and outputs kept in the caller's buffers
 
   constexpr bool has(fact f) const { return (facts & static_cast<std::uint32_t>(f)) != 0; }
   constexpr void establish(fact f) { facts |= static_cast<std::uint32_t>(f); }

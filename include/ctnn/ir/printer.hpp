@@ -55,6 +55,7 @@ namespace detail {
 // Names of the IR's enums (a switch without default: -Wswitch flags an enumerator added without a name).
 
 constexpr std::string_view error_code_name(error_code c) {
+  if (is_frontend_error(c)) return name_of(static_cast<frontend_error>(c));
   switch (c) {
     case error_code::none: return "none";
     case error_code::input_shapes_differ: return "input_shapes_differ";
@@ -747,7 +748,8 @@ inline void write_tensors(text_writer& w, const module_view& m) {
     } else if (t.data.f32 != nullptr || t.data.i8 != nullptr || t.data.i32 != nullptr) {
       w.put("user data");
     } else {
-      w.put("no data");
+      if (t.data.bytes != nullptr) w.put("model file bytes");
+      else w.put("no data");
     }
     if (!read_by_an_op(m, id)) w.put(", read by no op");
     w.line();

@@ -1,19 +1,38 @@
 #pragma once
 // The memory planner's public data structures (after TVM's USMP): what must be placed (buffer_info),
-// where it may go (pool_info) and where it went (pool_allocation). Users may read and write them.
+// where it may go (pool_info) and where it went (pool_allocation), plus what each pool ended up needing
+// (pool_usage). Users may read and write them; docs/memory.md describes every field.
+#include <cstddef>
 #include <cstdint>
 
 namespace ctnn::memory {
 
+// At most this many pools per model (SRAM, DTCM, external RAM, ...); buffer_info::candidate_pools is a
+// bit mask over them.
+inline constexpr std::size_t max_pools = 8;
+inline constexpr std::uint32_t all_pools = (1u << max_pools) - 1u;
+
 enum class buffer_kind : std::uint8_t { input, output, intermediate, scratch, constant };
 
+constexpr const char* name_of(buffer_kind k) {
+  switch (k) {
+    case buffer_kind::input: return "input";
+    case buffer_kind::output: return "output";
+    case buffer_kind::intermediate: return "intermediate";
+    case buffer_kind::scratch: return "scratch";
+    case buffer_kind::constant: return "constant";
+  }
+  return "?";
+}
+
 struct buffer_info {
-  std::int32_t tensor = -1;      // tensor id in the module (for names and shapes)
+  std::int32_t tensor = -1;      // tensor id in the module (for names and shapes); -1 for scratch
   std::int64_t bytes = 0;
   std::int32_t alignment = 16;   // offset must be a multiple of this
   std::int32_t first_use = 0;    // op index that writes it first
   std::int32_t last_use = 0;     // op index that reads it last (inclusive)
   buffer_kind kind = buffer_kind::intermediate;
+  std::uint32_t candidate_pools = all_pools;  // bit p: may go in pool p (tried in pool order)
 
   // Two buffers conflict when their lifetimes share an op: they may not overlap in memory.
   constexpr bool lifetime_overlaps(const buffer_info& other) const {
@@ -24,13 +43,21 @@ struct buffer_info {
 struct pool_info {
   const char* name = "arena";
   std::int64_t size_limit = -1;  // -1: no limit
-  std::int32_t alignment = 16;
-  bool read_only = false;
+  std::int32_t alignment = 16;   // of the pool's start, and of every offset in it
+  bool read_only = false;        // read-only pools (flash) hold no planned buffer
 };
 
 struct pool_allocation {
   std::int32_t pool = 0;
-  std::int64_t offset = -1;  // -1: not placed in a pool (inputs, outputs, constants)
+  std::int64_t offset = -1;  // -1: not placed in a pool (caller's inputs and outputs, constants, views)
+};
+
+// What one pool needs after planning.
+struct pool_usage {
+  std::int64_t bytes = 0;        // the pool's size: highest placed byte, rounded up to its alignment
+  std::int64_t lower_bound = 0;  // liveness lower bound of the buffers placed in it
+  std::int32_t peak_node = -1;   // the op where that bound is reached (-1: empty pool)
+  std::int32_t buffer_count = 0;
 };
 
 constexpr std::int64_t align_up(std::int64_t value, std::int64_t alignment) {

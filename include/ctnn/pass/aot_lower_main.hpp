@@ -1,22 +1,29 @@
 #pragma once
 // aot_lower_main: fixes, for every kernel call, where each operand and the result live at run time
-// (arena offset, model input/output slot, or constant), so the executor is a flat list of calls.
+// (a pool offset, model input/output slot, or constant), so the executor is a flat list of calls.
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
 
 namespace ctnn::pass {
 
+// storage::arena: `index` is the pool (-1 stands for pool 0, the arena), `offset` the byte offset in it.
 template <class Module>
 constexpr location location_of(const Module& m, std::int32_t tensor_id) {
   if (tensor_id < 0) return {};
   tensor_id = m.storage_root(tensor_id);  // a view lives where its root lives
   const tensor& t = m.tensor_at(tensor_id);
+  const memory::pool_allocation& a = m.allocations[static_cast<std::size_t>(tensor_id)];
+  const std::int32_t pool = a.pool > 0 ? a.pool : -1;
   switch (t.role) {
-    case tensor_role::input: return {storage::model_input, t.io_index, 0};
-    case tensor_role::output: return {storage::model_output, t.io_index, 0};
+    case tensor_role::input:
+      if (a.offset >= 0) return {storage::arena, pool, a.offset};  // io_in_arena
+      return {storage::model_input, t.io_index, 0};
+    case tensor_role::output:
+      if (a.offset >= 0) return {storage::arena, pool, a.offset};
+      return {storage::model_output, t.io_index, 0};
     case tensor_role::constant: return {storage::constant, tensor_id, 0};
-    case tensor_role::intermediate: return {storage::arena, -1, m.allocations[static_cast<std::size_t>(tensor_id)].offset};
+    case tensor_role::intermediate: return {storage::arena, pool, a.offset};
   }
   return {};
 }

@@ -15,7 +15,7 @@ struct fold_batch_norm : detail::op_rewriting_pass<fold_batch_norm> {
   template <class Module, class Uses, class Flags>
   static constexpr void rewrite(Module& m, const Uses& uses, std::int32_t i, Flags& erased) {
     const node bn = m.node_at(i);
-    if (bn.kind != op_kind::batch_norm) return;
+    if (bn.kind != op_kind::batch_norm || m.tensor_at(bn.output).type != dtype::f32) return;
     const std::int32_t source = detail::sole_producer(m, uses, bn.inputs[0]);
     if (source < 0 || !foldable(m, uses, m.node_at(source), bn)) return;
     fold(m, m.node_at(source), bn);

@@ -15,11 +15,13 @@ struct fold_constants : detail::op_rewriting_pass<fold_constants> {
   static constexpr void rewrite(Module& m, const Uses&, std::int32_t i, Flags& erased) {
     const node& op = m.node_at(i);
     tensor& folded = m.tensor_at(op.output);
-    if (folded.role != tensor_role::intermediate || m.recipe_count >= static_cast<std::int32_t>(Module::node_capacity))
+    // Only float32 ops are folded: the compiler runs the float reference kernels (invoke_f32).
+    if (folded.role != tensor_role::intermediate || folded.type != dtype::f32 ||
+        m.recipe_count >= static_cast<std::int32_t>(Module::node_capacity))
       return;
     for (std::int32_t k = 0; k < op.input_count; ++k) {
       const std::int32_t t = op.inputs[static_cast<std::size_t>(k)];
-      if (t >= 0 && m.tensor_at(t).role != tensor_role::constant) return;
+      if (t >= 0 && (m.tensor_at(t).role != tensor_role::constant || m.tensor_at(t).type != dtype::f32)) return;
     }
     folded.role = tensor_role::constant;
     folded.producer = -1;

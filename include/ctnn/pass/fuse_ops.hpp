@@ -36,6 +36,17 @@ constexpr bool has_weights(op_kind k) {
   return k == op_kind::conv2d || k == op_kind::depthwise_conv2d || k == op_kind::dense;
 }
 
+// A quantized op fuses only a clamp (relu/relu6), and only when the activation keeps the quantization
+// of its input: then the fused clamp and TFLite's separate (requantizing) op give the same bytes.
+template <class Module>
+constexpr bool fusable_activation(const Module& m, activation act, const node& producer, const node& op) {
+  const tensor& before = m.tensor_at(producer.output);
+  const tensor& after = m.tensor_at(op.output);
+  if (before.type == dtype::f32 && after.type == dtype::f32) return true;
+  return (act == activation::relu || act == activation::relu6) && before.type == after.type &&
+         before.quant.scale == after.quant.scale && before.quant.zero_point == after.quant.zero_point;
+}
+
 // Whether a tensor's values are >= 0 by construction (the result of relu/relu6, fused or not).
 template <class Module>
 constexpr bool non_negative(const Module& m, std::int32_t tensor_id) {
@@ -65,7 +76,7 @@ struct fuse_ops : detail::op_rewriting_pass<fuse_ops> {
     node& producer = m.node_at(source);
     if (const activation act = detail::activation_of(consumer.kind);
         act != activation::none && detail::takes_fused_activation(producer.kind) &&
-        producer.attrs.fused == activation::none) {
+        producer.attrs.fused == activation::none && detail::fusable_activation(m, act, producer, consumer)) {
       producer.attrs.fused = act;
       detail::redirect_output(m, source, consumer.output);
       erased[static_cast<std::size_t>(i)] = true;
@@ -86,6 +97,7 @@ struct fuse_ops : detail::op_rewriting_pass<fuse_ops> {
   static constexpr bool fuse_bias(Module& m, const Uses& uses, node& producer, const node& add) {
     const std::int32_t bias = add.inputs[1];
     const tensor& b = m.tensor_at(bias);
+    if (b.type != dtype::f32 || m.tensor_at(add.output).type != dtype::f32) return false;  // int8 adds rescale
     const std::int32_t channels = m.tensor_at(producer.output).dims.last();
     if (b.role != tensor_role::constant || uses[static_cast<std::size_t>(bias)] != 1 || b.dims.elements() != channels ||
         b.dims.last() != channels || m.tensor_at(add.output).dims != m.tensor_at(producer.output).dims)

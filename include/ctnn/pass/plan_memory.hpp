@@ -1,18 +1,26 @@
 #pragma once
-// plan_memory: gives every intermediate tensor an offset in the arena, with the chosen placement
-// algorithm, and records the liveness lower bound and the op at the peak. Model inputs and outputs
-// stay in the caller's buffers.
+// plan_memory: gives every buffer of the module a pool and an offset, with the chosen placement
+// algorithm (memory/algorithms.hpp), and records what each pool needs, the liveness lower bound and the
+// op at the peak. Without options: one pool "arena" without a limit; model inputs and outputs stay in
+// the caller's buffers; no reuse beyond views (alias_reshapes). Its options (memory/options.hpp) add
+// pools, pins, in-place ops, concat in place, a memory-aware op order and inputs/outputs in the pools;
+// a pool whose limit the plan exceeds is a compile error (errors::pool_budget_exceeded). docs/memory.md.
 #include <array>
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/memory/algorithms.hpp>
 #include <ctnn/memory/buffer_info.hpp>
-#include <ctnn/memory/greedy_by_size.hpp>
+#include <ctnn/memory/buffers.hpp>
 #include <ctnn/memory/liveness.hpp>
+#include <ctnn/memory/options.hpp>
+#include <ctnn/memory/pools.hpp>
+#include <ctnn/memory/schedule.hpp>
 
 namespace ctnn::pass {
 
-// The buffers the planner must place, with lifetimes in op (call) order.
+// The intermediate tensors (one buffer each, views included in their root's lifetime), with lifetimes
+// in op order: what a plan without options places. memory::plan_buffers gives the full set.
 template <class Module>
 constexpr std::array<memory::buffer_info, Module::tensor_capacity> arena_buffers(const Module& m,
                                                                                  std::int32_t& count) {
@@ -40,25 +48,158 @@ constexpr std::array<memory::buffer_info, Module::tensor_capacity> arena_buffers
   return buffers;
 }
 
-template <class Algorithm = memory::greedy_by_size>
+namespace detail {
+
+constexpr bool same_text(const char* a, const name& b) {
+  if (a == nullptr) return false;
+  std::size_t i = 0;
+  for (; i < name::capacity && b.text[i] != '\0'; ++i)
+    if (a[i] != b.text[i]) return false;
+  return a[i] == '\0';
+}
+
+}  // namespace detail
+
+// The whole planning step, callable at run time too (tools, benchmarks, property tests).
+template <class Algorithm, class Module>
+constexpr Module plan_module(Module m, const memory::plan_config& config) {
+  if (config.pool_count > 0) {
+    m.pools = config.pools;
+    m.pool_count = config.pool_count;
+  }
+  if (m.pool_count <= 0) {
+    m.pools[0] = memory::pool_info{"arena", -1, m.arena_alignment, false};
+    m.pool_count = 1;
+  }
+  std::uint32_t writable = 0;
+  for (std::int32_t p = 0; p < m.pool_count; ++p) {
+    memory::pool_info& pool = m.pools[static_cast<std::size_t>(p)];
+    if (pool.alignment < m.arena_alignment) pool.alignment = m.arena_alignment;
+    if (!pool.read_only) writable |= 1u << p;
+  }
+
+  // Pins: pools by name, ops by index (before any reordering: op pins name the op the user wrote).
+  std::array<std::int32_t, memory::max_pins> pin_pool{}, pin_tensor{};
+  for (std::int32_t k = 0; k < config.pin_count; ++k) {
+    const memory::pin_rule& pin = config.pins[static_cast<std::size_t>(k)];
+    std::int32_t& pool = pin_pool[static_cast<std::size_t>(k)];
+    pool = -1;
+    for (std::int32_t p = 0; p < m.pool_count && pool < 0; ++p)
+      if (((writable >> p) & 1u) != 0 && detail::same_text(m.pools[static_cast<std::size_t>(p)].name, pin.pool)) pool = p;
+    if (pool < 0) {
+      m.fail({code_of(memory_error::pin_unknown_pool), -1, op_kind::conv2d, {}, {}, k, 0});
+      return m;
+    }
+    pin_tensor[static_cast<std::size_t>(k)] =
+        pin.target == memory::pin_target::op && pin.op >= 0 && pin.op < m.node_count ? m.node_at(pin.op).output : -1;
+  }
+
+  if (config.reorder) m = memory::order_for_memory(m, config);
+  const auto set = memory::plan_buffers(m, config);
+  auto buffers = set.buffers;
+  for (std::int32_t b = 0; b < set.count; ++b) buffers[static_cast<std::size_t>(b)].candidate_pools = writable;
+  for (std::int32_t k = 0; k < config.pin_count; ++k) {
+    const memory::pin_rule& pin = config.pins[static_cast<std::size_t>(k)];
+    const std::uint32_t only = 1u << pin_pool[static_cast<std::size_t>(k)];
+    std::int32_t matched = 0;
+    if (pin.target == memory::pin_target::kind) {
+      for (std::int32_t b = 0; b < set.count; ++b)
+        if (buffers[static_cast<std::size_t>(b)].kind == pin.kind) buffers[static_cast<std::size_t>(b)].candidate_pools = only;
+      matched = 1;  // pinning a kind that has no buffer is not an error
+    } else {
+      for (std::int32_t t = 0; t < m.tensor_count; ++t) {
+        const bool named = pin.target == memory::pin_target::tensor ? m.tensor_at(t).label == pin.tensor
+                                                                     : t == pin_tensor[static_cast<std::size_t>(k)];
+        if (!named) continue;
+        const std::int32_t root = m.storage_root(t);
+        const std::int32_t b = set.buffer_of[static_cast<std::size_t>(root)];
+        if (b < 0) continue;
+        buffers[static_cast<std::size_t>(b)].candidate_pools = only;
+        ++matched;
+      }
+    }
+    if (matched == 0) {
+      m.fail({code_of(memory_error::pin_unknown_tensor), -1, op_kind::conv2d, {}, {}, k, 0});
+      return m;
+    }
+  }
+
+  const auto placed = memory::plan_pools<Algorithm>(buffers, set.count, m.pools.data(), m.pool_count, m.node_count);
+  for (auto& a : m.allocations) a = memory::pool_allocation{};
+  for (auto& a : m.scratch) a = memory::pool_allocation{};
+  for (std::int32_t t = 0; t < m.tensor_count; ++t) {
+    const std::int32_t b = set.buffer_of[static_cast<std::size_t>(t)];
+    if (b < 0) continue;
+    const memory::pool_allocation& a = placed.allocations[static_cast<std::size_t>(b)];
+    m.allocations[static_cast<std::size_t>(t)] = {a.pool, a.offset + set.offset_in_buffer[static_cast<std::size_t>(t)]};
+  }
+  for (std::int32_t c = 0; c < m.call_count; ++c) {
+    const std::int32_t b = set.scratch_of[static_cast<std::size_t>(c)];
+    if (b >= 0) m.scratch[static_cast<std::size_t>(c)] = placed.allocations[static_cast<std::size_t>(b)];
+  }
+  m.pool_usage = placed.usage;
+  m.arena_bytes = m.pool_usage[0].bytes;
+  if (m.pool_count == 1) {  // the pool's own bound (plan_pools computed it)
+    m.liveness_lower_bound = m.pool_usage[0].lower_bound;
+    m.peak_node = m.pool_usage[0].peak_node;
+  } else {
+    const auto peak = memory::liveness_lower_bound(buffers, set.count, m.node_count);
+    m.liveness_lower_bound = peak.bytes;
+    m.peak_node = peak.op;
+  }
+  m.in_place_ops = set.in_place_ops;
+  m.concats_in_place = set.concats_in_place;
+  m.io_bytes_outside = set.io_bytes_outside;
+
+  if (placed.failed_pool >= 0) {
+    const op_kind kind = placed.peak_op >= 0 ? m.node_at(placed.peak_op).kind : op_kind::conv2d;
+    m.fail({code_of(memory_error::pool_budget_exceeded), placed.peak_op, kind, make_shape(placed.failed_pool), {}, placed.needed, placed.limit});
+    return m;
+  }
+  // Read-only pools hold the constants the kernels read (they stay where they are: .rodata or the
+  // embedded model file); their limit bounds those bytes.
+  if (writable != (1u << m.pool_count) - 1u) {
+    std::array<bool, Module::tensor_capacity> read{};
+    for (std::int32_t c = 0; c < m.call_count; ++c) {
+      const kernel_call& call = m.calls[static_cast<std::size_t>(c)];
+      for (std::int32_t k = 0; k < call.operand_count; ++k)
+        if (call.operands[static_cast<std::size_t>(k)] >= 0)
+          read[static_cast<std::size_t>(m.storage_root(call.operands[static_cast<std::size_t>(k)]))] = true;
+    }
+    std::int64_t constant_bytes = 0;
+    for (std::int32_t t = 0; t < m.tensor_count; ++t)
+      if (m.tensor_at(t).role == tensor_role::constant && read[static_cast<std::size_t>(t)]) constant_bytes += m.tensor_at(t).bytes();
+    for (std::int32_t p = 0; p < m.pool_count; ++p) {
+      const memory::pool_info& pool = m.pools[static_cast<std::size_t>(p)];
+      if (!pool.read_only) continue;
+      m.pool_usage[static_cast<std::size_t>(p)] = memory::pool_usage{constant_bytes, constant_bytes, -1, 0};
+      if (pool.size_limit >= 0 && constant_bytes > pool.size_limit) {
+        m.fail({code_of(memory_error::pool_budget_exceeded), -1, op_kind::conv2d, make_shape(p), {}, constant_bytes, pool.size_limit});
+        return m;
+      }
+    }
+  }
+  m.establish(fact::memory_planned);
+  return m;
+}
+
+// The pass. Algorithm: a placement algorithm (memory::default_planner: the best of several, within a
+// fixed compile-time cost); Options: ctnn::pools<>, ctnn::pin<>, ctnn::pin_op<>, ctnn::pin_kind<>,
+// ctnn::in_place_ops, ctnn::concat_in_place, ctnn::memory_aware_order, ctnn::memory_reuse,
+// ctnn::io_in_arena (memory/options.hpp).
+template <class Algorithm = memory::default_planner, class... Options>
 struct plan_memory {
+  static_assert((memory::memory_option<Options> && ...),
+                "ctnn::pass::plan_memory<Algorithm, Options...>: an option is not a memory option (ctnn::pools<>, "
+                "ctnn::pin<>, ctnn::pin_op<>, ctnn::pin_kind<>, ctnn::in_place_ops, ctnn::concat_in_place, "
+                "ctnn::memory_aware_order, ctnn::memory_reuse, ctnn::io_in_arena).");
   static constexpr fact requires_facts = fact::kernels_lowered;
   static constexpr fact establishes = fact::memory_planned;
+  static constexpr memory::plan_config config = memory::make_plan_config<Options...>();
 
   template <class Module>
   static constexpr Module run(Module m) {
-    std::int32_t count = 0;
-    const auto buffers = arena_buffers(m, count);
-    std::array<memory::pool_allocation, Module::tensor_capacity> placed{};
-    m.arena_bytes = memory::align_up(Algorithm::plan(buffers, count, placed), m.arena_alignment);
-    for (auto& a : m.allocations) a = memory::pool_allocation{};
-    for (std::int32_t b = 0; b < count; ++b)
-      m.allocations[static_cast<std::size_t>(buffers[static_cast<std::size_t>(b)].tensor)] = placed[static_cast<std::size_t>(b)];
-    const auto peak = memory::liveness_lower_bound(buffers, count, m.node_count);
-    m.liveness_lower_bound = peak.bytes;
-    m.peak_node = peak.op;
-    m.establish(fact::memory_planned);
-    return m;
+    return plan_module<Algorithm>(m, config);
   }
 };
 

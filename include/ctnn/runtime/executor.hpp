@@ -5,8 +5,12 @@
 //
 //   using net = ctnn::compile<my_model>;
 //   float in[net::input<0>::elements], out[net::output<0>::elements];
-//   net::run(in, out);                       // static arena in .bss
+//   net::run(in, out);                       // static arena (one per pool) in .bss
 //   net::run_with_arena(my_arena, in, out);  // caller's arena (re-entrant), net::arena_bytes long
+//   net::run_with_pools({sram, dtcm}, in, out);  // caller's memory for each pool (net::pool<P>::bytes)
+//
+// With ctnn::io_in_arena, model inputs and outputs live in the pools: run() takes no buffer for them;
+// write net::input<I>::data() (or data(pools)) before and read net::output<I>::data() after.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -18,6 +22,7 @@
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/dispatch.hpp>
 #include <ctnn/runtime/constants.hpp>
+#include <ctnn/runtime/requantization.hpp>
 
 namespace ctnn {
 
@@ -27,16 +32,71 @@ class executor : detail::diagnostic_check<M.error> {
   static_assert(!valid || M.has(fact::main_lowered),
                 "ctnn::executor<M>: M must have gone through aot_lower_main (use ctnn::compile<Model>).");
 
+  static constexpr std::size_t pool_total = M.pool_count > 0 ? static_cast<std::size_t>(M.pool_count) : 1;
+  static constexpr std::size_t bytes_of_pool(std::size_t p) {
+    if (p == 0) return static_cast<std::size_t>(M.arena_bytes);  // passes after planning may grow the arena
+    return M.pools[p].read_only ? 0 : static_cast<std::size_t>(M.pool_usage[p].bytes);
+  }
+  static constexpr std::size_t alignment_of_pool(std::size_t p) {
+    const std::int32_t a = M.pool_count > 0 ? M.pools[p].alignment : 0;
+    const std::int32_t b = p == 0 && M.arena_alignment > a ? M.arena_alignment : a;
+    return static_cast<std::size_t>(b > 0 ? b : 1);
+  }
+
+ public:
+  // One pointer per pool (read-only pools: unused).
+  using pool_pointers = std::array<std::byte*, pool_total>;
+
+ private:
   template <tensor_role Role, std::size_t I>
   struct io {
     static constexpr const tensor& info = Role == tensor_role::input ? M.input_tensor(I) : M.output_tensor(I);
+    static constexpr std::int32_t id = Role == tensor_role::input ? M.inputs[I] : M.outputs[I];
     static constexpr ctnn::shape dims = info.dims;
     static constexpr dtype type = info.type;
     using element_type = element_t<type>;
     static constexpr std::size_t elements = static_cast<std::size_t>(dims.elements());
     static constexpr std::size_t bytes = static_cast<std::size_t>(info.bytes());
     static constexpr std::string_view name = info.label.view();
+    // ctnn::io_in_arena: where it lives in the pools (run() takes no buffer for it).
+    static constexpr bool in_arena = M.allocations[static_cast<std::size_t>(id)].offset >= 0;
+    static constexpr std::size_t pool = static_cast<std::size_t>(M.allocations[static_cast<std::size_t>(id)].pool);
+    static constexpr std::size_t offset = in_arena ? static_cast<std::size_t>(M.allocations[static_cast<std::size_t>(id)].offset) : 0;
+    static element_type* data(const pool_pointers& pools)
+      requires in_arena
+    {
+      return reinterpret_cast<element_type*>(pools[pool] + offset);
+    }
+    static element_type* data()
+      requires in_arena
+    {
+      return data(static_pools());
+    }
   };
+
+  template <tensor_role Role>
+  static constexpr std::size_t external_count() {
+    std::size_t n = 0;
+    const std::int32_t count = Role == tensor_role::input ? M.input_count : M.output_count;
+    for (std::int32_t i = 0; i < count; ++i) {
+      const std::int32_t id = Role == tensor_role::input ? M.inputs[static_cast<std::size_t>(i)] : M.outputs[static_cast<std::size_t>(i)];
+      n += M.allocations[static_cast<std::size_t>(id)].offset < 0 ? 1 : 0;
+    }
+    return n;
+  }
+  // The model inputs, then outputs, that run() takes a buffer for (all unless io_in_arena), as
+  // (is output, index) pairs.
+  static constexpr std::size_t external_inputs = external_count<tensor_role::input>();
+  static constexpr std::size_t external_outputs = external_count<tensor_role::output>();
+  static constexpr auto external = [] {
+    std::array<std::array<std::size_t, 2>, external_inputs + external_outputs + 1> slots{};
+    std::size_t k = 0;
+    for (std::int32_t i = 0; i < M.input_count; ++i)
+      if (M.allocations[static_cast<std::size_t>(M.inputs[static_cast<std::size_t>(i)])].offset < 0) slots[k++] = {0, static_cast<std::size_t>(i)};
+    for (std::int32_t o = 0; o < M.output_count; ++o)
+      if (M.allocations[static_cast<std::size_t>(M.outputs[static_cast<std::size_t>(o)])].offset < 0) slots[k++] = {1, static_cast<std::size_t>(o)};
+    return slots;
+  }();
 
  public:
   static constexpr auto& module = M;
@@ -46,6 +106,38 @@ class executor : detail::diagnostic_check<M.error> {
   static constexpr std::size_t arena_alignment = static_cast<std::size_t>(M.arena_alignment);
   static constexpr std::size_t liveness_lower_bound = static_cast<std::size_t>(M.liveness_lower_bound);
   static constexpr std::size_t call_count = static_cast<std::size_t>(M.call_count);
+  // Each pool by index (ctnn::shared_pools loops over them), and as pool<P> below.
+  static constexpr std::string_view pool_name_at(std::size_t p) {
+    return M.pool_count > 0 && M.pools[p].name != nullptr ? std::string_view{M.pools[p].name} : std::string_view{"arena"};
+  }
+  static constexpr std::size_t pool_bytes_at(std::size_t p) { return bytes_of_pool(p); }
+  static constexpr std::size_t pool_alignment_at(std::size_t p) { return alignment_of_pool(p); }
+  // The pools (ctnn::pools<>; one pool "arena" by default): pool<P>::name, ::bytes, ::alignment,
+  // ::size_limit (-1: none), ::read_only, ::lower_bound (of its buffers), ::peak_op.
+  static constexpr std::size_t pool_count = pool_total;
+  template <std::size_t P>
+    requires(P < pool_count)
+  struct pool {
+    static constexpr std::string_view name = pool_name_at(P);
+    static constexpr std::size_t bytes = bytes_of_pool(P);
+    static constexpr std::size_t alignment = alignment_of_pool(P);
+    static constexpr std::int64_t size_limit = M.pool_count > 0 ? M.pools[P].size_limit : -1;
+    static constexpr bool read_only = M.pool_count > 0 && M.pools[P].read_only;
+    static constexpr std::int64_t lower_bound = M.pool_usage[P].lower_bound;
+    static constexpr std::int32_t peak_op = M.pool_usage[P].peak_node;
+  };
+  // The index of the pool with this name (pool_count when there is none).
+  static constexpr std::size_t pool_index(std::string_view name) {
+    for (std::size_t p = 0; p < pool_count; ++p)
+      if (M.pool_count > 0 && M.pools[p].name != nullptr && std::string_view{M.pools[p].name} == name) return p;
+    return M.pool_count > 0 || name != "arena" ? pool_count : 0;
+  }
+  // Bytes of RAM in all: the writable pools plus the inputs and outputs kept in the caller's buffers.
+  static constexpr std::size_t total_ram_bytes = [] {
+    std::size_t total = static_cast<std::size_t>(M.io_bytes_outside);
+    for (std::size_t p = 0; p < pool_count; ++p) total += bytes_of_pool(p);
+    return total;
+  }();
 
   // input<I>::dims, ::type, ::element_type, ::elements, ::bytes, ::name; likewise output<I>.
   template <std::size_t I>
@@ -55,33 +147,63 @@ class executor : detail::diagnostic_check<M.error> {
     requires(I < output_count)
   using output = io<tensor_role::output, I>;
 
-  // run(inputs..., outputs...): pointers to each input's elements, then to each output's.
+  // run(inputs..., outputs...): pointers to each input's elements, then to each output's (only those not
+  // in the pools: see io_in_arena).
   template <class... Buffers>
   static void run(Buffers*... buffers) {
-    run_with_arena(static_arena, buffers...);
+    if constexpr (pool_count == 1) run_with_arena(static_pool<0>::storage, buffers...);
+    else run_with_pools(static_pools(), buffers...);
   }
 
-  // As run(), in an arena of at least arena_bytes aligned to arena_alignment that the caller owns.
+  // As run(), in an arena of at least arena_bytes aligned to arena_alignment that the caller owns
+  // (models with one pool; see run_with_pools).
   template <class... Buffers>
   static void run_with_arena(std::byte* arena, Buffers*... buffers) {
-    constexpr bool count_ok = sizeof...(Buffers) == input_count + output_count;
+    static_assert(pool_count == 1, "ctnn::executor::run_with_arena: this model has several pools; give one pointer per "
+                                   "pool to run_with_pools.");
+    constexpr bool count_ok = sizeof...(Buffers) == external_inputs + external_outputs;
     static_assert(count_ok, "ctnn::executor::run: pass one pointer per model input, then one per model output.");
-    if constexpr (count_ok) {  // otherwise the checks below would only repeat the error
-      static_assert(buffers_match<Buffers...>(std::make_index_sequence<sizeof...(Buffers)>{}),
-                    "ctnn::executor::run: a buffer's element type does not match the model's (see input<I>::element_type "
-                    "and output<I>::element_type); outputs must not be const.");
-      const std::array<const void*, input_count + output_count> all{static_cast<const void*>(buffers)...};
-      void* outputs[output_count > 0 ? output_count : 1]{};
-      for (std::size_t o = 0; o < output_count; ++o) outputs[o] = const_cast<void*>(all[input_count + o]);
-      if constexpr (valid) {
-        detail::for_each_index<call_count>([&](auto call) { invoke<decltype(call)::value>(arena, all.data(), outputs); });
-      }
-    }
+    if constexpr (count_ok) execute(pool_pointers{arena}, buffers...);
+  }
+
+  // As run(), with the caller's memory for every pool: pools[P] at least pool<P>::bytes long, aligned
+  // to pool<P>::alignment. Re-entrant: each caller its own pools.
+  template <class... Buffers>
+  static void run_with_pools(const pool_pointers& pools, Buffers*... buffers) {
+    constexpr bool count_ok = sizeof...(Buffers) == external_inputs + external_outputs;
+    static_assert(count_ok, "ctnn::executor::run: pass one pointer per model input, then one per model output.");
+    if constexpr (count_ok) execute(pools, buffers...);
+  }
+
+  // The static pools run() uses.
+  static pool_pointers static_pools() {
+    return [&]<std::size_t... P>(std::index_sequence<P...>) { return pool_pointers{static_pool<P>::storage...}; }(
+        std::make_index_sequence<pool_count>{});
   }
 
  private:
-  // One static arena per model (in .bss), whatever the constness of the caller's buffers.
-  alignas(arena_alignment) static inline std::byte static_arena[arena_bytes > 0 ? arena_bytes : 1];
+  // One static array per pool (in .bss), whatever the constness of the caller's buffers.
+  template <std::size_t P>
+  struct static_pool {
+    alignas(alignment_of_pool(P)) static inline std::byte storage[bytes_of_pool(P) > 0 ? bytes_of_pool(P) : 1];
+  };
+
+  template <class... Buffers>
+  static void execute(const pool_pointers& pools, Buffers*... buffers) {
+    static_assert(buffers_match<Buffers...>(std::make_index_sequence<sizeof...(Buffers)>{}),
+                  "ctnn::executor::run: a buffer's element type does not match the model's (see input<I>::element_type "
+                  "and output<I>::element_type); outputs must not be const.");
+    const std::array<const void*, sizeof...(Buffers) + 1> given{static_cast<const void*>(buffers)..., nullptr};
+    const void* inputs[input_count > 0 ? input_count : 1]{};
+    void* outputs[output_count > 0 ? output_count : 1]{};
+    for (std::size_t k = 0; k < sizeof...(Buffers); ++k) {
+      if (external[k][0] == 0) inputs[external[k][1]] = given[k];
+      else outputs[external[k][1]] = const_cast<void*>(given[k]);
+    }
+    if constexpr (valid) {
+      detail::for_each_index<call_count>([&](auto call) { invoke<decltype(call)::value>(pools, inputs, outputs); });
+    }
+  }
 
   template <class... Buffers, std::size_t... I>
   static constexpr bool buffers_match(std::index_sequence<I...>) {
@@ -89,13 +211,13 @@ class executor : detail::diagnostic_check<M.error> {
   }
   template <std::size_t I, class Buffer>
   static constexpr bool buffer_matches() {
-    if constexpr (I < input_count) return std::is_same_v<std::remove_const_t<Buffer>, typename input<I>::element_type>;
-    else return std::is_same_v<Buffer, typename output<I - input_count>::element_type>;
+    if constexpr (external[I][0] == 0) return std::is_same_v<std::remove_const_t<Buffer>, typename input<external[I][1]>::element_type>;
+    else return std::is_same_v<Buffer, typename output<external[I][1]>::element_type>;
   }
 
   template <location L>
-  static void* address(std::byte* arena, const void* const* inputs, void* const* outputs) {
-    if constexpr (L.where == storage::arena) return arena + L.offset;
+  static void* address(const pool_pointers& pools, const void* const* inputs, void* const* outputs) {
+    if constexpr (L.where == storage::arena) return pools[L.index > 0 ? static_cast<std::size_t>(L.index) : 0] + L.offset;
     else if constexpr (L.where == storage::model_input) return const_cast<void*>(inputs[L.index]);
     else if constexpr (L.where == storage::model_output) return outputs[L.index];
     else if constexpr (L.where == storage::constant) return const_cast<void*>(constant_address<M, L.index>());
@@ -103,11 +225,11 @@ class executor : detail::diagnostic_check<M.error> {
   }
 
   template <std::size_t C>
-  static void invoke(std::byte* arena, const void* const* inputs, void* const* outputs) {
+  static void invoke(const pool_pointers& pools, const void* const* inputs, void* const* outputs) {
     static constexpr const kernel_call& call = M.calls[C];
     [&]<std::size_t... K>(std::index_sequence<K...>) {
-      const void* const operands[] = {address<call.operand_at[K]>(arena, inputs, outputs)..., nullptr};
-      kernel::invoke<call.params>(operands, address<call.result_at>(arena, inputs, outputs));
+      const void* const operands[] = {address<call.operand_at[K]>(pools, inputs, outputs)..., nullptr};
+      kernel::invoke<call.params>(operands, address<call.result_at>(pools, inputs, outputs), requantization_of<M, C>());
     }(std::make_index_sequence<static_cast<std::size_t>(call.operand_count)>{});
   }
 };

@@ -1,0 +1,229 @@
+#pragma once
+// A TFLite import diagnostic in words, at run time (ctnn-inspect): the sentence of the compile error
+// (errors.hpp) and its numbers with names.
+//
+//   ctnn::tflite::describe(m.error, sink);   // sink: any callable taking std::string_view
+//
+//   error: ctnn::tflite: hybrid models (float32 activations with int8 weights) are not supported: ...
+//     op 0 (CONV_2D), weight tensor 17
+#include <charconv>
+#include <cstdint>
+#include <string_view>
+
+#include <ctnn/frontend/flatbuffers.hpp>
+#include <ctnn/frontend/tflite/schema.hpp>
+#include <ctnn/ir/diagnostic.hpp>
+#include <ctnn/ir/op_kind.hpp>
+
+namespace ctnn::tflite {
+
+// The sentence of a diagnostic's compile error (the static_assert of its errors:: class), or "" for the
+// IR codes the TFLite importer does not produce.
+constexpr std::string_view sentence_of(error_code code) {
+  if (code == error_code::unsupported_rank) return "ctnn: this op needs an input of another rank (NHWC ops need rank 4).";
+  if (code == error_code::input_count_mismatch) return "ctnn: this op is given the wrong number of inputs.";
+  if (code == error_code::too_many_inputs) return "ctnn: this op has more inputs than ctnn::max_node_inputs.";
+  if (code == error_code::invalid_axis) return "ctnn: the axis of this op is out of range for its input's rank.";
+  if (!is_frontend_error(code)) return {};
+  switch (static_cast<frontend_error>(code)) {
+    case frontend_error::tflite_malformed_model:
+      return "ctnn::tflite: the model file is malformed or truncated: at the byte offset in the template arguments "
+             "the reader did not find what the expectation there names.";
+    case frontend_error::tflite_unsupported_operator:
+      return "ctnn::tflite: the model uses an operator that ctnn does not support (its index in execution order and "
+             "its TFLite builtin code are the template arguments).";
+    case frontend_error::tflite_unsupported_activation:
+      return "ctnn::tflite: this op's fused activation is not supported (NONE, RELU and RELU6 are).";
+    case frontend_error::tflite_unsupported_padding:
+      return "ctnn::tflite: this op's padding is neither SAME (0) nor VALID (1).";
+    case frontend_error::tflite_invalid_window:
+      return "ctnn::tflite: a stride, dilation or window size of this op is below 1.";
+    case frontend_error::tflite_softmax_beta:
+      return "ctnn::tflite: only SOFTMAX with beta = 1 is supported (beta in millionths in the template arguments).";
+    case frontend_error::tflite_unsupported_fully_connected:
+      return "ctnn::tflite: this FULLY_CONNECTED uses a feature ctnn does not support (named in the template "
+             "arguments).";
+    case frontend_error::tflite_hybrid_model:
+      return "ctnn::tflite: hybrid models (float32 activations with int8 weights) are not supported: convert the "
+             "model with full-integer quantization, or keep it float32 (the op and its weight tensor in the template "
+             "arguments).";
+    case frontend_error::tflite_unsupported_tensor_type:
+      return "ctnn::tflite: a tensor has an element type ctnn does not support (FLOAT32, INT8 and INT32 are "
+             "supported).";
+    case frontend_error::tflite_no_static_shape:
+      return "ctnn::tflite: a tensor has no static shape (an extent that is -1, 0 or unknown): convert the model with "
+             "a fixed batch size and input shape.";
+    case frontend_error::tflite_rank_too_high:
+      return "ctnn::tflite: a tensor has more than ctnn::max_rank (6) dimensions.";
+    case frontend_error::tflite_unsupported_tensor_feature:
+      return "ctnn::tflite: a tensor uses a feature ctnn does not support (named in the template arguments).";
+    case frontend_error::tflite_constant_size_mismatch:
+      return "ctnn::tflite: a constant tensor's buffer does not hold as many bytes as its shape and type need (shape "
+             "and buffer bytes in the template arguments).";
+    case frontend_error::tflite_unsupported_operand:
+      return "ctnn::tflite: this operand of the op must be a constant of the type the op reads (weights and bias; "
+             "int32 paddings, axes and shapes of the right size).";
+    case frontend_error::tflite_output_count:
+      return "ctnn::tflite: this op does not have exactly one output.";
+    case frontend_error::tflite_too_many_model_io:
+      return "ctnn::tflite: the model has more inputs or outputs than ctnn::max_model_io (8).";
+  }
+  return {};
+}
+
+namespace detail {
+
+template <class Sink>
+void put_number(Sink& out, std::int64_t value) {
+  char text[24];
+  const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+  out(std::string_view{text, static_cast<std::size_t>(end - text)});
+}
+
+template <class Sink>
+void put_shape(Sink& out, const shape& s) {
+  out("[");
+  for (std::int32_t d = 0; d < s.rank; ++d) {
+    if (d > 0) out(",");
+    put_number(out, s[d]);
+  }
+  out("]");
+}
+
+template <class Sink>
+void put_op(Sink& out, const diagnostic& d, bool with_code) {
+  out("op ");
+  put_number(out, d.node);
+  out(" (");
+  if (with_code) {
+    const std::string_view n = name_of(static_cast<builtin_operator>(d.value_a));
+    if (n.empty()) {
+      out("builtin code ");
+      put_number(out, d.value_a);
+    } else {
+      out(n);
+    }
+  } else {
+    out(name_of(d.kind));
+  }
+  out(")");
+}
+
+}  // namespace detail
+
+// Writes "error: <sentence>\n  <numbers with names>\n" for a diagnostic of a TFLite import.
+template <class Sink>
+void describe(const diagnostic& d, Sink&& out) {
+  using detail::put_number;
+  if (!d.failed()) return out("ok\n");
+  const std::string_view sentence = sentence_of(d.code);
+  out("error: ");
+  if (sentence.empty()) {
+    out("error code ");
+    put_number(out, static_cast<std::int64_t>(d.code));
+  } else {
+    out(sentence);
+  }
+  out("\n  ");
+  const auto tensor = [&] {
+    out("tensor ");
+    put_number(out, d.value_a);
+  };
+  if (!is_frontend_error(d.code)) {
+    if (d.node >= 0) detail::put_op(out, d, false), out(": ");
+    out("value_a ");
+    put_number(out, d.value_a);
+    out(", value_b ");
+    put_number(out, d.value_b);
+    return out("\n");
+  }
+  switch (static_cast<frontend_error>(d.code)) {
+    case frontend_error::tflite_malformed_model:
+      out("byte offset ");
+      put_number(out, d.value_a);
+      out(": expected ");
+      out(flatbuffers::name_of(static_cast<flatbuffers::expectation>(d.value_b)));
+      break;
+    case frontend_error::tflite_unsupported_operator:
+      detail::put_op(out, d, true);
+      break;
+    case frontend_error::tflite_unsupported_activation:
+      detail::put_op(out, d, true);
+      out(", fused activation ");
+      out(name_of(static_cast<activation_function>(d.value_b)));
+      out(" (");
+      put_number(out, d.value_b);
+      out(")");
+      break;
+    case frontend_error::tflite_unsupported_padding:
+      detail::put_op(out, d, true);
+      out(", padding ");
+      put_number(out, d.value_b);
+      break;
+    case frontend_error::tflite_invalid_window:
+      detail::put_op(out, d, true);
+      out(", value ");
+      put_number(out, d.value_b);
+      break;
+    case frontend_error::tflite_softmax_beta:
+      detail::put_op(out, d, true);
+      out(", beta ");
+      put_number(out, d.value_b);
+      out(" millionths");
+      break;
+    case frontend_error::tflite_unsupported_fully_connected:
+      detail::put_op(out, d, true);
+      out(", ");
+      out(name_of(static_cast<fully_connected_feature>(d.value_b)));
+      break;
+    case frontend_error::tflite_hybrid_model:
+      detail::put_op(out, d, true);
+      out(", weight tensor ");
+      put_number(out, d.value_b);
+      break;
+    case frontend_error::tflite_unsupported_tensor_type: {
+      tensor();
+      out(", type ");
+      const std::string_view type = name_of(static_cast<tensor_type>(d.value_b));
+      if (type.empty()) put_number(out, d.value_b);
+      else out(type);
+      break;
+    }
+    case frontend_error::tflite_no_static_shape:
+      tensor();
+      out(", shape ");
+      detail::put_shape(out, d.actual);
+      break;
+    case frontend_error::tflite_rank_too_high:
+      tensor();
+      out(", rank ");
+      put_number(out, d.value_b);
+      break;
+    case frontend_error::tflite_unsupported_tensor_feature:
+      tensor();
+      out(", ");
+      out(name_of(static_cast<tensor_feature>(d.value_b)));
+      break;
+    case frontend_error::tflite_constant_size_mismatch:
+      tensor();
+      out(", shape ");
+      detail::put_shape(out, d.expected);
+      out(", buffer of ");
+      put_number(out, d.value_b);
+      out(" bytes");
+      break;
+    case frontend_error::tflite_unsupported_operand:
+    case frontend_error::tflite_output_count:
+      detail::put_op(out, d, true);
+      out(d.code == code_of(frontend_error::tflite_output_count) ? ", outputs " : ", operand ");
+      put_number(out, d.value_b);
+      break;
+    case frontend_error::tflite_too_many_model_io:
+      out(d.value_a == 0 ? "inputs " : "outputs ");
+      put_number(out, d.value_b);
+      break;
+  }
+  out("\n");
+}
+
+}  // namespace ctnn::tflite

@@ -1,0 +1,144 @@
+#pragma once
+// gemmlowp-style fixed-point math on raw int32 values, as TFLite's int8 SOFTMAX, LOGISTIC and TANH use
+// it (DESIGN §4). A value "in Qi" is raw / 2^(31 - i): i integer bits, 31 - i fractional bits. The
+// algorithms follow gemmlowp's published ones step by step (same constants, same order of rounding and
+// saturation), so the results are bit-exact:
+//   * exp(x) for x < 0: x = -k/4 - r, exp(-r) on [-1/4, 0) by a 4th-order Taylor polynomial around -1/8,
+//     times exp(-2^e) for each set bit e of the multiple of 1/4 (a barrel shifter of Q0 constants);
+//   * 1/(1+x) and (1-x)/(1+x) for x in [0, 1): three Newton-Raphson steps from 48/17 - 32/17 * d;
+//   * logistic(x) = 1/(1 + exp(-|x|)) mirrored for x < 0; tanh(x) = (1 - e)/(1 + e), e = exp(-2|x|).
+#include <bit>
+#include <cstdint>
+#include <limits>
+
+#include <ctnn/detail/quantization.hpp>
+
+namespace ctnn::kernel::reference::int8::fixed_point {
+
+namespace q = ctnn::detail::quant;
+
+inline constexpr std::int32_t raw_max = std::numeric_limits<std::int32_t>::max();
+inline constexpr std::int32_t raw_min = std::numeric_limits<std::int32_t>::min();
+
+// The product of a Qa and a Qb value is in Q(a+b).
+constexpr std::int32_t mul(std::int32_t a, std::int32_t b) { return q::saturating_rounding_doubling_high_mul(a, b); }
+
+// x * 2^Exponent, keeping the format: saturating for Exponent > 0, rounding for Exponent < 0.
+template <int Exponent>
+constexpr std::int32_t saturating_rounding_multiply_by_pot(std::int32_t x) {
+  if constexpr (Exponent == 0) {
+    return x;
+  } else if constexpr (Exponent > 0) {
+    constexpr std::int32_t threshold = (1 << (31 - Exponent)) - 1;
+    if (x > threshold) return raw_max;
+    if (x < -threshold) return raw_min;
+    return q::wrapping_shift_left(x, Exponent);
+  } else {
+    return q::rounding_divide_by_pot(x, -Exponent);
+  }
+}
+
+// A Q(From) value re-expressed in Q(To).
+template <int From, int To>
+constexpr std::int32_t rescale(std::int32_t x) {
+  return saturating_rounding_multiply_by_pot<From - To>(x);
+}
+
+// (a + b) / 2 rounded to nearest, ties away from zero.
+constexpr std::int32_t rounding_half_sum(std::int32_t a, std::int32_t b) {
+  const std::int64_t sum = static_cast<std::int64_t>(a) + b;
+  return static_cast<std::int32_t>((sum + (sum >= 0 ? 1 : -1)) / 2);
+}
+
+// exp(a) for a (Q0) in [-1/4, 0).
+constexpr std::int32_t exp_on_interval_between_negative_one_quarter_and_0_excl(std::int32_t a) {
+  constexpr std::int32_t exp_minus_one_eighth = 1895147668;  // exp(-1/8) in Q0
+  constexpr std::int32_t one_third = 715827883;              // 1/3 in Q0
+  const std::int32_t x = q::wrapping_add(a, 1 << 28);        // a + 1/8
+  const std::int32_t x2 = mul(x, x);
+  const std::int32_t x3 = mul(x2, x);
+  const std::int32_t x4 = mul(x2, x2);
+  const std::int32_t x4_over_4 = saturating_rounding_multiply_by_pot<-2>(x4);
+  const std::int32_t poly =  // x^4/24 + x^3/6 + x^2/2
+      saturating_rounding_multiply_by_pot<-1>(q::wrapping_add(mul(q::wrapping_add(x4_over_4, x3), one_third), x2));
+  return q::wrapping_add(exp_minus_one_eighth, mul(exp_minus_one_eighth, q::wrapping_add(x, poly)));
+}
+
+// exp(a) in Q0 for a (Q IntegerBits) <= 0.
+template <int IntegerBits>
+constexpr std::int32_t exp_on_negative_values(std::int32_t a) {
+  constexpr int fractional_bits = 31 - IntegerBits;
+  constexpr std::int32_t one_quarter = std::int32_t{1} << (fractional_bits - 2);
+  const std::int32_t a_mod_quarter_minus_one_quarter = q::wrapping_sub(a & (one_quarter - 1), one_quarter);
+  std::int32_t result =
+      exp_on_interval_between_negative_one_quarter_and_0_excl(rescale<IntegerBits, 0>(a_mod_quarter_minus_one_quarter));
+  const std::int32_t remainder = q::wrapping_sub(a_mod_quarter_minus_one_quarter, a);
+  // exp(-2^e) in Q0 for e = -2..4: applied for each bit of the remainder (multiples of 1/4).
+  constexpr std::int32_t exponents[7] = {-2, -1, 0, 1, 2, 3, 4};
+  constexpr std::int32_t multipliers[7] = {1672461947, 1302514674, 790015084, 290630308, 39332535, 720401, 242};
+  for (int k = 0; k < 7; ++k) {
+    if (IntegerBits > exponents[k] && (remainder & (std::int32_t{1} << (fractional_bits + exponents[k]))) != 0)
+      result = mul(result, multipliers[k]);
+  }
+  if constexpr (IntegerBits > 5) {
+    if (a < -(std::int32_t{1} << (36 - IntegerBits))) result = 0;  // below -32: exp rounds to 0
+  }
+  return a == 0 ? raw_max : result;
+}
+
+// The Newton-Raphson iteration for 1 / (1 + a), a (Q0) in [0, 1): x in Q2 approximates 1 / half_denominator.
+constexpr std::int32_t newton_reciprocal_q2(std::int32_t half_denominator) {
+  constexpr std::int32_t forty_eight_seventeenths = 1515870810;   // 48/17 in Q2
+  constexpr std::int32_t minus_thirty_two_seventeenths = -1010580540;  // -32/17 in Q2
+  constexpr std::int32_t one_q2 = 1 << 29;
+  std::int32_t x = q::wrapping_add(forty_eight_seventeenths, mul(half_denominator, minus_thirty_two_seventeenths));
+  for (int i = 0; i < 3; ++i) {
+    const std::int32_t one_minus_half_denominator_times_x = q::wrapping_sub(one_q2, mul(half_denominator, x));
+    x = q::wrapping_add(x, rescale<4, 2>(mul(x, one_minus_half_denominator_times_x)));
+  }
+  return x;
+}
+
+// 1 / (1 + a) in Q0, a (Q0) in [0, 1).
+constexpr std::int32_t one_over_one_plus_x_for_x_in_0_1(std::int32_t a) {
+  const std::int32_t x = newton_reciprocal_q2(rounding_half_sum(a, raw_max));
+  return rescale<1, 0>(x);  // x / 2 (the same raw value read as Q1), back in Q0
+}
+
+// (1 - a) / (1 + a) in Q0, a (Q0) in [0, 1).
+constexpr std::int32_t one_minus_x_over_one_plus_x_for_x_in_0_1(std::int32_t a) {
+  const std::int32_t x = newton_reciprocal_q2(rounding_half_sum(a, raw_max));
+  return rescale<2, 0>(q::wrapping_sub(x, 1 << 29));  // x - 1, back in Q0
+}
+
+// logistic(a) in Q0 for a in Q4.
+constexpr std::int32_t logistic_q4(std::int32_t a) {
+  if (a == 0) return 1 << 30;  // 1/2
+  const std::int32_t magnitude = a > 0 ? a : q::wrapping_neg(a);
+  const std::int32_t positive = one_over_one_plus_x_for_x_in_0_1(exp_on_negative_values<4>(q::wrapping_neg(magnitude)));
+  return a > 0 ? positive : q::wrapping_sub(raw_max, positive);
+}
+
+// tanh(a) in Q0 for a in Q4.
+constexpr std::int32_t tanh_q4(std::int32_t a) {
+  if (a == 0) return 0;
+  const std::int32_t non_positive = a < 0 ? a : q::wrapping_neg(a);
+  // exp(2 * non_positive): the same raw value read in Q5 is twice the Q4 value.
+  const std::int32_t t = one_minus_x_over_one_plus_x_for_x_in_0_1(exp_on_negative_values<5>(non_positive));
+  return a < 0 ? q::wrapping_neg(t) : t;
+}
+
+// TFLite's GetReciprocal: 1 / x for x > 0 in Q(IntegerBits), as a Q0 scale and a count of bits above one.
+struct reciprocal {
+  std::int32_t scale = 0;            // Q0
+  std::int32_t bits_over_unit = 0;   // 1/x = scale / 2^bits_over_unit
+};
+template <int IntegerBits>
+constexpr reciprocal get_reciprocal(std::int32_t x) {
+  const auto headroom_plus_one = static_cast<std::int32_t>(std::countl_zero(static_cast<std::uint32_t>(x)));
+  const auto shifted_sum_minus_one =
+      static_cast<std::int32_t>((static_cast<std::uint32_t>(x) << headroom_plus_one) - (std::uint32_t{1} << 31));
+  return {one_over_one_plus_x_for_x_in_0_1(shifted_sum_minus_one), IntegerBits - headroom_plus_one};
+}
+
+}  // namespace ctnn::kernel::reference::int8::fixed_point

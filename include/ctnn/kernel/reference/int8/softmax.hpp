@@ -1,0 +1,54 @@
+#pragma once
+// int8 softmax over the last axis, TFLite's reference recipe (the one TFLM runs; bit-exact):
+//   per row: max; for each x with d = x - max >= diff_min: d rescaled to Q5.26 by the beta/input-scale
+//   multiplier (MultiplyByQuantizedMultiplierGreaterThanOne), exp in fixed point (Q0), summed in Q12;
+//   the reciprocal of the sum (GetReciprocal: Q0 scale and a power of two); each output is
+//   RoundingDivideByPOT(scale * exp(d), bits_over_unit + 23) - 128, clamped; inputs below diff_min give -128.
+// The output quantization is fixed by TFLite: scale 1/256, zero point -128. beta is 1 (lower_te).
+#include <cstdint>
+
+#include <ctnn/detail/quantization.hpp>
+#include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/reference/int8/fixed_point.hpp>
+
+namespace ctnn::kernel::reference::int8 {
+
+template <kernel_params P>
+constexpr void softmax(const std::int8_t* input, std::int8_t* output) {
+  static_assert(P.output_offset == -128, "ctnn: an int8 softmax's output must have zero point -128 (and scale 1/256), as in TFLite.");
+  namespace q = ctnn::detail::quant;
+  namespace fp = fixed_point;
+  constexpr std::int32_t scaled_diff_integer_bits = 5;
+  constexpr std::int32_t accumulation_integer_bits = 12;
+  constexpr std::int32_t diff_min = -q::input_radius(scaled_diff_integer_bits, P.input_shift);
+  constexpr std::int32_t depth = P.in.last();
+  constexpr std::int64_t rows = P.in.elements() / depth;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const std::int8_t* x = input + r * depth;
+    std::int8_t* y = output + r * depth;
+    std::int32_t largest = -128;
+    for (std::int32_t c = 0; c < depth; ++c) largest = x[c] > largest ? x[c] : largest;
+    const auto exp_of = [&](std::int32_t c) {
+      const std::int32_t diff_q5 =
+          q::multiply_by_quantized_multiplier_greater_than_one(x[c] - largest, P.input_multiplier, P.input_shift);
+      return fp::exp_on_negative_values<scaled_diff_integer_bits>(diff_q5);
+    };
+    std::int32_t sum_of_exps = 0;  // Q12
+    for (std::int32_t c = 0; c < depth; ++c)
+      if (x[c] - largest >= diff_min)
+        sum_of_exps = q::wrapping_add(sum_of_exps, fp::rescale<0, accumulation_integer_bits>(exp_of(c)));
+    const fp::reciprocal inverse = fp::get_reciprocal<accumulation_integer_bits>(sum_of_exps);
+    const std::int32_t exponent = inverse.bits_over_unit + 31 - 8;
+    for (std::int32_t c = 0; c < depth; ++c) {
+      if (x[c] - largest >= diff_min) {
+        std::int32_t v = q::rounding_divide_by_pot(fp::mul(inverse.scale, exp_of(c)), exponent) - 128;
+        v = v < -128 ? -128 : (v > 127 ? 127 : v);
+        y[c] = static_cast<std::int8_t>(v);
+      } else {
+        y[c] = -128;
+      }
+    }
+  }
+}
+
+}  // namespace ctnn::kernel::reference::int8

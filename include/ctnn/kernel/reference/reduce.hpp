@@ -1,0 +1,87 @@
+#pragma once
+// Reductions over a set of axes (kernel_params::axis is the bit mask of reduced axes; keep_dims or not
+// does not change the element order). Each output element visits its inputs in row-major order of the
+// reduced coordinates, which is the order TFLite's reference Reduce adds them in (it matters for float).
+// float32 mean: the float sum divided by the element count (TFLite's reference Mean).
+#include <array>
+#include <cstdint>
+
+#include <ctnn/ir/module.hpp>
+
+namespace ctnn::kernel::reference {
+
+namespace detail {
+
+struct reduction_plan {
+  std::array<std::int64_t, max_rank> kept_extent{}, kept_stride{}, reduced_extent{}, reduced_stride{};
+  std::int32_t kept = 0, reduced = 0;
+  std::int64_t count = 1;    // inputs per output element
+  std::int64_t outputs = 1;  // output elements
+};
+
+constexpr reduction_plan plan_reduction(const shape& in, std::uint32_t axes) {
+  reduction_plan r{};
+  std::int64_t stride = 1;
+  std::array<std::int64_t, max_rank> strides{};
+  for (std::int32_t d = in.rank - 1; d >= 0; --d) {
+    strides[static_cast<std::size_t>(d)] = stride;
+    stride *= in[d];
+  }
+  for (std::int32_t d = 0; d < in.rank; ++d) {
+    const auto du = static_cast<std::size_t>(d);
+    if ((axes >> d & 1u) != 0) {
+      r.reduced_extent[static_cast<std::size_t>(r.reduced)] = in[d];
+      r.reduced_stride[static_cast<std::size_t>(r.reduced++)] = strides[du];
+      r.count *= in[d];
+    } else {
+      r.kept_extent[static_cast<std::size_t>(r.kept)] = in[d];
+      r.kept_stride[static_cast<std::size_t>(r.kept++)] = strides[du];
+      r.outputs *= in[d];
+    }
+  }
+  return r;
+}
+
+// Calls add(input_offset) for every input of each output element, in order, between start() and
+// finish(output_index).
+template <kernel_params P, class Start, class Add, class Finish>
+constexpr void for_each_reduction(Start&& start, Add&& add, Finish&& finish) {
+  constexpr reduction_plan r = plan_reduction(P.in, static_cast<std::uint32_t>(P.axis));
+  std::array<std::int64_t, max_rank> kept_index{};
+  std::int64_t base = 0;
+  for (std::int64_t o = 0; o < r.outputs; ++o) {
+    start();
+    std::array<std::int64_t, max_rank> reduced_index{};
+    std::int64_t offset = 0;
+    for (std::int64_t k = 0; k < r.count; ++k) {
+      add(base + offset);
+      for (std::int32_t d = r.reduced - 1; d >= 0; --d) {
+        const auto du = static_cast<std::size_t>(d);
+        offset += r.reduced_stride[du];
+        if (++reduced_index[du] < r.reduced_extent[du]) break;
+        offset -= r.reduced_stride[du] * r.reduced_extent[du];
+        reduced_index[du] = 0;
+      }
+    }
+    finish(o);
+    for (std::int32_t d = r.kept - 1; d >= 0; --d) {
+      const auto du = static_cast<std::size_t>(d);
+      base += r.kept_stride[du];
+      if (++kept_index[du] < r.kept_extent[du]) break;
+      base -= r.kept_stride[du] * r.kept_extent[du];
+      kept_index[du] = 0;
+    }
+  }
+}
+
+}  // namespace detail
+
+template <kernel_params P>
+constexpr void mean(const float* input, float* output) {
+  constexpr auto count = static_cast<float>(detail::plan_reduction(P.in, static_cast<std::uint32_t>(P.axis)).count);
+  float sum = 0.0f;
+  detail::for_each_reduction<P>([&] { sum = 0.0f; }, [&](std::int64_t at) { sum += input[at]; },
+                                [&](std::int64_t o) { output[o] = sum / count; });
+}
+
+}  // namespace ctnn::kernel::reference

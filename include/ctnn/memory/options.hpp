@@ -1,0 +1,152 @@
+#pragma once
+// Memory options of ctnn::compile (and of pass::plan_memory): pools, pins, the planner and the reuse
+// tricks. Each is a type; compile takes them in any order:
+//
+//   using net = ctnn::compile<model,
+//                             ctnn::pools<ctnn::pool<"dtcm", 16 * 1024>, ctnn::pool<"sram", 64 * 1024>>,
+//                             ctnn::pin<"conv1", "dtcm">,             // a tensor, by name
+//                             ctnn::pin_kind<ctnn::memory::buffer_kind::scratch, "dtcm">,
+//                             ctnn::planner<ctnn::memory::hill_climb<7>>,
+//                             ctnn::in_place_ops, ctnn::memory_aware_order>;
+//
+// docs/memory.md describes each one.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include <ctnn/ir/name.hpp>
+#include <ctnn/memory/buffer_info.hpp>
+
+namespace ctnn {
+
+namespace memory {
+
+inline constexpr std::size_t max_pins = 16;
+
+enum class pin_target : std::int32_t { tensor, op, kind };
+
+// One pin: buffers of a tensor (by name), of an op's result (by op index before planning) or of a kind
+// go only to the named pool. Later pins win over earlier ones.
+struct pin_rule {
+  pin_target target = pin_target::tensor;
+  name tensor{};
+  std::int32_t op = -1;
+  buffer_kind kind = buffer_kind::intermediate;
+  name pool{};
+};
+
+// Everything plan_memory's options say, as one value.
+struct plan_config {
+  std::array<pool_info, max_pools> pools{};  // pool_count 0: keep the module's pools
+  std::int32_t pool_count = 0;
+  std::array<pin_rule, max_pins> pins{};
+  std::int32_t pin_count = 0;
+  bool in_place = false;         // element-wise ops write over an operand that dies there
+  bool concat_in_place = false;  // producers write a concat's inputs into its output
+  bool reorder = false;          // memory-aware operator order for DAGs
+  bool io_in_arena = false;      // model inputs and outputs live in the pools
+};
+
+// Options are types with `static constexpr void apply(plan_config&)` and this tag.
+template <class T>
+concept memory_option = requires(plan_config& c) {
+  typename T::ctnn_memory_option;
+  T::apply(c);
+};
+
+template <class... Options>
+constexpr plan_config make_plan_config() {
+  plan_config config{};
+  (Options::apply(config), ...);
+  return config;
+}
+
+}  // namespace memory
+
+// A memory pool: its name, size limit in bytes (-1: none) and alignment. Budgets are checked at compile
+// time: a plan that does not fit a pool's limit (after falling back to later pools) does not compile.
+template <fixed_string Name, std::int64_t Limit = -1, std::int32_t Alignment = 16>
+struct pool {
+  static_assert(Alignment > 0 && (Alignment & (Alignment - 1)) == 0, "ctnn::pool: the alignment is a power of two.");
+  static_assert(Name.view().size() > 0, "ctnn::pool: give the pool a name.");
+  static constexpr auto label = Name;
+  static constexpr memory::pool_info info{label.text, Limit, Alignment, false};
+};
+// A read-only pool (flash): holds no planned buffer; its limit bounds the model's constant bytes.
+template <fixed_string Name, std::int64_t Limit = -1>
+struct read_only_pool {
+  static constexpr auto label = Name;
+  static constexpr memory::pool_info info{label.text, Limit, 4, true};
+};
+
+// The pools, in fallback order: a buffer goes to the first pool (among its candidates) that has room.
+template <class... Pools>
+struct pools {
+  using ctnn_memory_option = void;
+  static_assert(sizeof...(Pools) >= 1 && sizeof...(Pools) <= memory::max_pools,
+                "ctnn::pools: list 1 to ctnn::memory::max_pools (8) pools.");
+  static_assert((!Pools::info.read_only || ...), "ctnn::pools: list at least one writable pool (ctnn::pool<>).");
+  static constexpr void apply(memory::plan_config& c) {
+    c.pool_count = 0;
+    ((c.pools[static_cast<std::size_t>(c.pool_count++)] = Pools::info), ...);
+  }
+};
+
+// Pins: only the named pool may hold these buffers (the plan fails to compile when it is full).
+template <fixed_string Tensor, fixed_string Pool>
+struct pin {
+  using ctnn_memory_option = void;
+  static constexpr void apply(memory::plan_config& c) {
+    c.pins[static_cast<std::size_t>(c.pin_count++)] =
+        memory::pin_rule{memory::pin_target::tensor, name{Tensor.view()}, -1, memory::buffer_kind::intermediate, name{Pool.view()}};
+  }
+};
+template <std::int32_t Op, fixed_string Pool>
+struct pin_op {
+  using ctnn_memory_option = void;
+  static constexpr void apply(memory::plan_config& c) {
+    c.pins[static_cast<std::size_t>(c.pin_count++)] =
+        memory::pin_rule{memory::pin_target::op, name{}, Op, memory::buffer_kind::intermediate, name{Pool.view()}};
+  }
+};
+template <memory::buffer_kind Kind, fixed_string Pool>
+struct pin_kind {
+  using ctnn_memory_option = void;
+  static constexpr void apply(memory::plan_config& c) {
+    c.pins[static_cast<std::size_t>(c.pin_count++)] = memory::pin_rule{memory::pin_target::kind, name{}, -1, Kind, name{Pool.view()}};
+  }
+};
+
+// Reuse tricks (off by default: they change offsets that existing plans rely on; docs/memory.md).
+struct in_place_ops {  // add/mul/relu/relu6/sigmoid/tanh/batch_norm/quantize/dequantize over a dying operand
+  using ctnn_memory_option = void;
+  static constexpr void apply(memory::plan_config& c) { c.in_place = true; }
+};
+struct concat_in_place {  // producers write straight into a concat's output (outermost-axis concats)
+  using ctnn_memory_option = void;
+  static constexpr void apply(memory::plan_config& c) { c.concat_in_place = true; }
+};
+struct memory_aware_order {  // DAGs: the operator order with the lower liveness peak
+  using ctnn_memory_option = void;
+  static constexpr void apply(memory::plan_config& c) { c.reorder = true; }
+};
+struct memory_reuse {  // all three above
+  using ctnn_memory_option = void;
+  static constexpr void apply(memory::plan_config& c) { c.in_place = c.concat_in_place = c.reorder = true; }
+};
+// Model inputs and outputs live in the pools: run() then takes no buffers for them; fill
+// net::input<I>::data() and read net::output<I>::data().
+struct io_in_arena {
+  using ctnn_memory_option = void;
+  static constexpr void apply(memory::plan_config& c) { c.io_in_arena = true; }
+};
+
+// The placement algorithm (memory/algorithms.hpp, or your own type with a static constexpr plan()).
+template <class Algorithm>
+struct planner {
+  using ctnn_planner_option = void;
+  using type = Algorithm;
+};
+
+}  // namespace ctnn

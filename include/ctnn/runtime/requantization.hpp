@@ -1,0 +1,96 @@
+#pragma once
+// Per-channel requantization data, computed at compile time (DESIGN §2, §4): for each call whose kernel
+// needs more than kernel_params holds (kernel_params::per_channel != 0), one `inline constexpr` array
+// per (module, call), computed in a constant evaluation of its own and placed in .rodata:
+//   conv2d, depthwise_conv2d, dense with per-channel weights: per output channel c, QuantizeMultiplier of
+//     double(input_scale) * double(weight_scale[c]) / double(output_scale) (TFLite's
+//     PopulateConvolutionQuantizationParams; a per-tensor weight scale is broadcast);
+//   concat with differently quantized inputs: per input, scale = input_scale * (1 / output_scale) and
+//     bias = -input_zero_point * scale in float (TFLite's ConcatenationWithScaling).
+// requantization_of<M, C>() is the executor's hook: the kernel::requant_arrays of call C.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include <ctnn/detail/quantization.hpp>
+#include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/requant_arrays.hpp>
+
+namespace ctnn {
+
+namespace detail {
+
+template <std::size_t N>
+struct channel_requantization {
+  std::array<std::int32_t, N> multiplier{};
+  std::array<std::int32_t, N> shift{};
+};
+
+template <std::size_t N>
+struct input_requantization {
+  std::array<float, N> scale{};
+  std::array<float, N> bias{};
+  std::array<std::int32_t, N> requantize{};
+};
+
+constexpr bool has_weights_kind(op_kind k) {
+  return k == op_kind::conv2d || k == op_kind::depthwise_conv2d || k == op_kind::dense;
+}
+
+// The requantization data of call C of module M (an empty struct when it needs none).
+template <auto& M, std::size_t C>
+constexpr auto compute_requantization() {
+  constexpr const kernel_call& call = M.calls[C];
+  constexpr kernel_params p = call.params;
+  if constexpr (p.per_channel == 0 || p.type != dtype::i8) {
+    return channel_requantization<0>{};
+  } else if constexpr (has_weights_kind(p.kind)) {
+    constexpr auto channels = static_cast<std::size_t>(p.out.last());
+    const quantization& in = M.tensor_at(call.operands[0]).quant;
+    const quantization& weights = M.tensor_at(call.operands[1]).quant;
+    const quantization& out = M.tensor_at(call.result).quant;
+    channel_requantization<channels> r{};
+    for (std::size_t c = 0; c < channels; ++c) {
+      const float weight_scale = weights.per_channel() ? weights.scale_of(static_cast<std::int32_t>(c)) : weights.scale;
+      const quant::quantized_multiplier qm = quant::channel_multiplier(in.scale, weight_scale, out.scale);
+      r.multiplier[c] = qm.multiplier;
+      r.shift[c] = qm.shift;
+    }
+    return r;
+  } else {
+    static_assert(p.kind == op_kind::concat, "ctnn: per-channel requantization for an op kind that has none.");
+    constexpr auto inputs = static_cast<std::size_t>(p.concat_count);
+    const quantization& out = M.tensor_at(call.result).quant;
+    const float inverse_output_scale = 1.0f / out.scale;
+    input_requantization<inputs> r{};
+    for (std::size_t i = 0; i < inputs; ++i) {
+      const quantization& in = M.tensor_at(call.operands[i]).quant;
+      r.scale[i] = in.scale * inverse_output_scale;
+      r.bias[i] = static_cast<float>(-in.zero_point) * r.scale[i];
+      r.requantize[i] = in.scale == out.scale && in.zero_point == out.zero_point ? 0 : 1;
+    }
+    return r;
+  }
+}
+
+}  // namespace detail
+
+// The requantization arrays of call C of module M, in .rodata.
+template <auto& M, std::size_t C>
+inline constexpr auto requantization_v = detail::compute_requantization<M, C>();
+
+// The executor's hook: what kernel::invoke receives for call C of module M.
+template <auto& M, std::size_t C>
+constexpr kernel::requant_arrays requantization_of() {
+  constexpr kernel_params p = M.calls[C].params;
+  if constexpr (p.per_channel == 0 || p.type != dtype::i8) {
+    return {};
+  } else if constexpr (p.kind == op_kind::concat) {
+    return {nullptr, nullptr, requantization_v<M, C>.scale.data(), requantization_v<M, C>.bias.data(),
+            requantization_v<M, C>.requantize.data()};
+  } else {
+    return {requantization_v<M, C>.multiplier.data(), requantization_v<M, C>.shift.data(), nullptr, nullptr, nullptr};
+  }
+}
+
+}  // namespace ctnn

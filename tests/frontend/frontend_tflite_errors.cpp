@@ -1,0 +1,88 @@
+// The diagnostics of the models ctnn must reject, read from the imported module (a value: the compile
+// error is ctnn::compile's; the compile errors themselves are the
+// frontend_compile_fail_* tests), and their words at run time (ctnn::tflite::describe, as ctnn-inspect
+// prints them).
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include <ctnn/models/bad_dynamic_shape.hpp>
+#include <ctnn/models/bad_fused_tanh.hpp>
+#include <ctnn/models/bad_hybrid.hpp>
+#include <ctnn/models/bad_malformed.hpp>
+#include <ctnn/models/bad_pad_not_constant.hpp>
+#include <ctnn/models/bad_softmax_beta.hpp>
+#include <ctnn/models/bad_uint8.hpp>
+#include <ctnn/models/bad_unsupported_op.hpp>
+
+namespace models = ctnn::models;
+using ctnn::code_of;
+using ctnn::frontend_error;
+
+template <class Model>
+constexpr const ctnn::diagnostic& error_of = Model::imported.error;
+
+static_assert(error_of<models::bad_unsupported_op>.code == code_of(frontend_error::tflite_unsupported_operator));
+static_assert(error_of<models::bad_unsupported_op>.node == 1);
+static_assert(error_of<models::bad_unsupported_op>.value_a == static_cast<int>(ctnn::tflite::builtin_operator::sub));
+
+static_assert(error_of<models::bad_hybrid>.code == code_of(frontend_error::tflite_hybrid_model));
+static_assert(error_of<models::bad_hybrid>.node == 0 && error_of<models::bad_hybrid>.kind == ctnn::op_kind::dense);
+static_assert(error_of<models::bad_hybrid>.value_b == 1, "the int8 weight tensor");
+
+static_assert(error_of<models::bad_dynamic_shape>.code == code_of(frontend_error::tflite_no_static_shape));
+static_assert(error_of<models::bad_dynamic_shape>.value_a == 0);
+static_assert(error_of<models::bad_dynamic_shape>.actual == ctnn::make_shape(-1, 4));
+
+static_assert(error_of<models::bad_malformed>.code == code_of(frontend_error::tflite_malformed_model));
+static_assert(error_of<models::bad_malformed>.value_a == 44, "the Model's buffers field");
+static_assert(error_of<models::bad_malformed>.value_b == static_cast<int>(ctnn::flatbuffers::expectation::offset));
+
+static_assert(error_of<models::bad_softmax_beta>.code == code_of(frontend_error::tflite_softmax_beta));
+static_assert(error_of<models::bad_softmax_beta>.node == 1 && error_of<models::bad_softmax_beta>.value_b == 2'000'000);
+
+static_assert(error_of<models::bad_fused_tanh>.code == code_of(frontend_error::tflite_unsupported_activation));
+static_assert(error_of<models::bad_fused_tanh>.value_b == static_cast<int>(ctnn::tflite::activation_function::tanh));
+
+static_assert(error_of<models::bad_uint8>.code == code_of(frontend_error::tflite_unsupported_tensor_type));
+static_assert(error_of<models::bad_uint8>.value_b == static_cast<int>(ctnn::tflite::tensor_type::uint8));
+
+static_assert(error_of<models::bad_pad_not_constant>.code == code_of(frontend_error::tflite_unsupported_operand));
+static_assert(error_of<models::bad_pad_not_constant>.node == 0 && error_of<models::bad_pad_not_constant>.value_b == 1);
+
+// A failed module keeps the model's interface where the file states it (not for malformed bytes).
+static_assert(models::bad_hybrid::imported.input_count == 1 && models::bad_hybrid::imported.output_count == 1);
+static_assert(models::bad_hybrid::imported.input_tensor(0).dims == ctnn::make_shape(1, 4));
+static_assert(models::bad_uint8::imported.input_count == 1 && models::bad_uint8::imported.output_count == 1);
+static_assert(models::bad_malformed::imported.input_count == 0);
+
+// Every frontend code has a sentence, and it is the static_assert's (errors.hpp) word for word: the
+// compile-fail tests match the first part of each, ctnn-inspect's tests the same part in its output.
+static_assert([] {
+  for (auto c = static_cast<int>(frontend_error::tflite_malformed_model);
+       c <= static_cast<int>(frontend_error::tflite_too_many_model_io); ++c)
+    if (ctnn::tflite::sentence_of(static_cast<ctnn::error_code>(c)).empty()) return false;
+  return true;
+}());
+
+namespace {
+std::string words(const ctnn::diagnostic& d) {
+  std::string text;
+  ctnn::tflite::describe(d, [&](std::string_view s) { text += s; });
+  return text;
+}
+}  // namespace
+
+TEST_CASE("diagnostics in words") {
+  CHECK(words(error_of<models::bad_unsupported_op>) ==
+        "error: ctnn::tflite: the model uses an operator that ctnn does not support (its index in execution order "
+        "and its TFLite builtin code are the template arguments).\n  op 1 (SUB)\n");
+  CHECK(words(error_of<models::bad_hybrid>).ends_with("\n  op 0 (FULLY_CONNECTED), weight tensor 1\n"));
+  CHECK(words(error_of<models::bad_dynamic_shape>).ends_with("\n  tensor 0, shape [-1,4]\n"));
+  CHECK(words(error_of<models::bad_malformed>).ends_with("\n  byte offset 44: expected an offset to an object inside the file\n"));
+  CHECK(words(error_of<models::bad_softmax_beta>).ends_with("\n  op 1 (SOFTMAX), beta 2000000 millionths\n"));
+  CHECK(words(error_of<models::bad_fused_tanh>).ends_with("\n  op 0 (CONV_2D), fused activation TANH (4)\n"));
+  CHECK(words(error_of<models::bad_uint8>).ends_with("\n  tensor 0, type UINT8\n"));
+  CHECK(words(error_of<models::bad_pad_not_constant>).ends_with("\n  op 0 (PAD), operand 1\n"));
+  CHECK(words(ctnn::diagnostic{}) == "ok\n");
+}

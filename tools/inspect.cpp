@@ -1,0 +1,227 @@
+// ctnn-inspect: what ctnn makes of a model file, with the same reader, importer and passes that run in
+// the compiler, run here at run time (DESIGN §2).
+//
+//   ctnn-inspect <model.tflite>            the file, the imported ops and tensors (shapes, types,
+//                                          quantization, constant data), then the module after
+//                                          ctnn::default_pipeline (ctnn::print_module: kernels, memory plan)
+//   ctnn-inspect --import-only <model>     only the file and the import
+//
+// Exit status: 0 when the file imports and the whole pipeline succeeds; 1 when the file cannot be
+// imported (the diagnostic is printed in words, the sentence of the compile error ctnn::tflite::model
+// would give, with the op, tensor or byte offset); 2 when a pass fails (e.g. no kernel for an element
+// type yet; print_module shows the diagnostic); 3 for usage and I/O errors.
+#include <pthread.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include <ctnn/detail/for_each_index.hpp>
+#include <ctnn/frontend/tflite.hpp>
+#include <ctnn/ir/printer.hpp>
+#include <ctnn/pass/pipeline.hpp>
+
+namespace {
+
+using pipeline = ctnn::default_pipeline;
+
+void write(std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+
+void put(std::int64_t value) { std::printf("%lld", static_cast<long long>(value)); }
+
+void put_shape(const ctnn::shape& s) {
+  write("[");
+  for (std::int32_t d = 0; d < s.rank; ++d) {
+    if (d > 0) write(",");
+    put(s[d]);
+  }
+  write("]");
+}
+
+std::string_view role_name(ctnn::tensor_role r) {
+  switch (r) {
+    case ctnn::tensor_role::intermediate: return "";
+    case ctnn::tensor_role::input: return "input";
+    case ctnn::tensor_role::output: return "output";
+    case ctnn::tensor_role::constant: return "constant";
+  }
+  return "?";
+}
+
+// The file as TFLite sees it: header, operator codes, ops with their TFLite names and operands.
+void print_file(ctnn::tflite::model_file& f, std::string_view path, std::size_t size) {
+  std::printf("file: %.*s (%zu bytes), TFLite schema version %u, %u subgraph(s), %u buffers, %u operator codes\n",
+              static_cast<int>(path.size()), path.data(), size, f.version(), f.subgraph_count(), f.buffer_count(),
+              f.operator_code_count());
+  const auto description = f.reader().view(f.description());
+  if (!description.empty()) std::printf("description: %.*s\n", static_cast<int>(description.size()), description.data());
+  std::printf("subgraph 0: %u tensors, %u ops, %u inputs, %u outputs\n", f.tensor_count(), f.operator_count(),
+              f.inputs().length, f.outputs().length);
+  std::printf("ops (TFLite)\n");
+  for (std::uint32_t i = 0; i < f.operator_count() && !f.failed(); ++i) {
+    const ctnn::tflite::operator_view o = f.op(i);
+    if (f.failed()) break;
+    const std::string_view n = ctnn::tflite::name_of(o.code);
+    std::printf("  %4u  %-20.*s (", i, static_cast<int>(n.size()), n.data());
+    for (std::uint32_t k = 0; k < o.inputs.length; ++k) std::printf("%s%d", k ? ", " : "", f.index_at(o.inputs, k));
+    write(") -> (");
+    for (std::uint32_t k = 0; k < o.outputs.length; ++k) std::printf("%s%d", k ? ", " : "", f.index_at(o.outputs, k));
+    write(")\n");
+  }
+}
+
+// The imported tensors: index, role, type and shape, bytes, quantization, constant data, name.
+template <class Module>
+void print_tensors(const Module& m, const char* file_start) {
+  std::printf("tensors (%d)\n", m.tensor_count);
+  for (std::int32_t id = 0; id < m.tensor_count; ++id) {
+    const ctnn::tensor& t = m.tensor_at(id);
+    std::printf("  %4d  %-8.*s %s", id, static_cast<int>(role_name(t.role).size()), role_name(t.role).data(),
+                ctnn::name_of(t.type));
+    put_shape(t.dims);
+    std::printf("  %lld B", static_cast<long long>(t.bytes()));
+    if (t.quant.per_channel()) {
+      std::printf("  q per-channel axis %d, %d scales [%g, %g, ...]", t.quant.axis, t.quant.channel_count,
+                  static_cast<double>(t.quant.scale_of(0)), static_cast<double>(t.quant.scale_of(t.quant.channel_count > 1 ? 1 : 0)));
+    } else if (t.quant.quantized()) {
+      std::printf("  q scale %.9g zero_point %d", static_cast<double>(t.quant.scale), t.quant.zero_point);
+    }
+    if (t.data.bytes != nullptr) std::printf("  data at byte %td", t.data.bytes - file_start);
+    const std::string_view label = t.label.view();
+    std::printf("  \"%.*s\"\n", static_cast<int>(label.size()), label.data());
+  }
+}
+
+template <class Pass>
+std::string_view pass_name() {
+  namespace pass = ctnn::pass;
+  if constexpr (std::is_same_v<Pass, pass::infer_types>) return "infer_types";
+  else if constexpr (std::is_same_v<Pass, pass::fold_constants>) return "fold_constants";
+  else if constexpr (std::is_same_v<Pass, pass::fold_batch_norm>) return "fold_batch_norm";
+  else if constexpr (std::is_same_v<Pass, pass::fuse_ops>) return "fuse_ops";
+  else if constexpr (std::is_same_v<Pass, pass::alias_reshapes>) return "alias_reshapes";
+  else if constexpr (std::is_same_v<Pass, pass::lower_te>) return "lower_te";
+  else if constexpr (std::is_same_v<Pass, pass::create_function_metadata>) return "create_function_metadata";
+  else if constexpr (std::is_same_v<Pass, pass::create_executor_metadata>) return "create_executor_metadata";
+  else if constexpr (std::is_same_v<Pass, pass::aot_lower_main>) return "aot_lower_main";
+  else return "plan_memory";
+}
+
+struct job {
+  const std::vector<char>* bytes = nullptr;
+  std::string_view path;
+  bool import_only = false;
+  int status = 0;
+};
+
+// Imports into a module of capacities T x N (on the heap: modules are large) and runs the pipeline.
+template <std::size_t T, std::size_t N>
+int inspect(const job& j) {
+  const char* bytes = j.bytes->data();
+  const std::size_t size = j.bytes->size();
+  // The module is named after the file (its stem).
+  std::string_view stem = j.path.substr(j.path.find_last_of('/') + 1);
+  stem = stem.substr(0, stem.find_last_of('.'));
+  auto m = std::make_unique<ctnn::module<T, N>>(ctnn::tflite::import<T, N>(bytes, size, stem));
+  if (m->error.failed()) {
+    ctnn::tflite::describe(m->error, write);
+    return 1;
+  }
+  std::printf("import: ok (%d tensors, %d nodes)\n", m->tensor_count, m->node_count);
+  print_tensors(*m, bytes);
+  if (j.import_only) return 0;
+
+  int status = 0;
+  std::size_t stage = 0;
+  ctnn::detail::for_each_index<pipeline::size>([&](auto k) {
+    using pass = typename pipeline::template pass<decltype(k)::value>;
+    if (status != 0) return;
+    auto next = std::make_unique<ctnn::module<T, N>>(ctnn::detail::apply_pass<pass>(*m, decltype(k)::value));
+    if (next->error.failed()) {
+      const std::string_view name = pass_name<pass>();
+      std::printf("\npass %zu (%.*s) failed; the module after pass %zu:\n", decltype(k)::value + 1,
+                  static_cast<int>(name.size()), name.data(), stage);
+      ctnn::print_module(*next, write);
+      status = 2;
+      return;
+    }
+    m = std::move(next);
+    stage = decltype(k)::value + 1;
+  });
+  if (status == 0) {
+    std::printf("\nafter ctnn::default_pipeline (%zu passes):\n", pipeline::size);
+    ctnn::print_module(*m, write);
+  }
+  return status;
+}
+
+int run(job& j) {
+  const char* bytes = j.bytes->data();
+  const std::size_t size = j.bytes->size();
+  ctnn::tflite::model_file f{bytes, size};
+  if (f.failed()) {
+    ctnn::tflite::describe(ctnn::diagnostic{ctnn::code_of(ctnn::frontend_error::tflite_malformed_model), -1,
+                                            ctnn::op_kind::conv2d, {}, {}, f.error().offset,
+                                            static_cast<std::int64_t>(f.error().what)},
+                           write);
+    return 1;
+  }
+  print_file(f, j.path, size);
+  const ctnn::tflite::import_counts c = ctnn::tflite::count(bytes, size);
+  if (c.tensors <= 256 && c.nodes <= 128) return inspect<256, 128>(j);
+  if (c.tensors <= 2048 && c.nodes <= 1024) return inspect<2048, 1024>(j);
+  std::printf("error: the model has %zu tensors and %zu ops; ctnn-inspect handles up to 2048 and 1024\n", c.tensors, c.nodes);
+  return 3;
+}
+
+void* run_thread(void* arg) {
+  auto& j = *static_cast<job*>(arg);
+  j.status = run(j);
+  std::fflush(stdout);
+  return nullptr;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  job j{};
+  const char* path = nullptr;
+  for (int a = 1; a < argc; ++a) {
+    if (std::strcmp(argv[a], "--import-only") == 0) j.import_only = true;
+    else if (path == nullptr && argv[a][0] != '-') path = argv[a];
+    else path = nullptr, a = argc;
+  }
+  if (path == nullptr) {
+    std::fprintf(stderr, "usage: %s [--import-only] <model.tflite>\n", argv[0]);
+    return 3;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::fprintf(stderr, "%s: cannot read %s\n", argv[0], path);
+    return 3;
+  }
+  // operator new aligns to 16 bytes, as the generated headers align the embedded bytes.
+  const std::vector<char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  j.bytes = &bytes;
+  j.path = path;
+  // The passes take and return modules by value: a large stack (reserved, touched only as used).
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, std::size_t{256} << 20);
+  pthread_t thread;
+  if (pthread_create(&thread, &attr, run_thread, &j) != 0) {
+    std::fprintf(stderr, "%s: cannot start a thread\n", argv[0]);
+    return 3;
+  }
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
+  return j.status;
+}
