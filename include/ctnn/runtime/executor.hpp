@@ -215,21 +215,49 @@ class executor : detail::diagnostic_check<M.error> {
     else return std::is_same_v<Buffer, typename output<external[I][1]>::element_type>;
   }
 
+  // Small tables copied out of M once. The per-call and per-constant functions below read these and do
+  // not name M: clang re-emits the whole module constant for every instantiated function that names it,
+  // which made compile time quadratic in the layer count (docs/compile_time.md).
+  static constexpr auto call_table = M.calls;
+  static constexpr auto constant_table = [] {
+    std::array<const void*, M.tensors.size()> pointers{};
+    for (std::size_t i = 0; i < pointers.size(); ++i) {
+      const constant_data& d = M.tensors[i].data;
+      pointers[i] = d.f32 != nullptr ? static_cast<const void*>(d.f32)
+                    : d.i8 != nullptr ? static_cast<const void*>(d.i8)
+                    : d.i32 != nullptr ? static_cast<const void*>(d.i32)
+                                       : static_cast<const void*>(d.bytes);
+    }
+    return pointers;
+  }();
+  static constexpr auto recipe_table = [] {
+    std::array<bool, M.tensors.size()> has_recipe{};
+    for (std::size_t i = 0; i < has_recipe.size(); ++i) has_recipe[i] = M.tensors[i].recipe >= 0;
+    return has_recipe;
+  }();
+
   template <location L>
   static void* address(const pool_pointers& pools, const void* const* inputs, void* const* outputs) {
     if constexpr (L.where == storage::arena) return pools[L.index > 0 ? static_cast<std::size_t>(L.index) : 0] + L.offset;
     else if constexpr (L.where == storage::model_input) return const_cast<void*>(inputs[L.index]);
     else if constexpr (L.where == storage::model_output) return outputs[L.index];
-    else if constexpr (L.where == storage::constant) return const_cast<void*>(constant_address<M, L.index>());
-    else return nullptr;
+    else if constexpr (L.where == storage::constant) {
+      if constexpr (recipe_table[static_cast<std::size_t>(L.index)]) return const_cast<void*>(constant_address<M, L.index>());
+      else return const_cast<void*>(constant_table[static_cast<std::size_t>(L.index)]);
+    } else {
+      return nullptr;
+    }
   }
 
   template <std::size_t C>
   static void invoke(const pool_pointers& pools, const void* const* inputs, void* const* outputs) {
-    static constexpr const kernel_call& call = M.calls[C];
+    static constexpr const kernel_call& call = call_table[C];
     [&]<std::size_t... K>(std::index_sequence<K...>) {
       const void* const operands[] = {address<call.operand_at[K]>(pools, inputs, outputs)..., nullptr};
-      kernel::invoke<call.params>(operands, address<call.result_at>(pools, inputs, outputs), requantization_of<M, C>());
+      if constexpr (call.params.per_channel != 0 && call.params.type == dtype::i8)
+        kernel::invoke<call.params>(operands, address<call.result_at>(pools, inputs, outputs), requantization_of<M, C>());
+      else
+        kernel::invoke<call.params>(operands, address<call.result_at>(pools, inputs, outputs), kernel::requant_arrays{});
     }(std::make_index_sequence<static_cast<std::size_t>(call.operand_count)>{});
   }
 };
