@@ -57,6 +57,15 @@ struct with_memory_options<pass::plan_memory<Algorithm, Own...>, Planner, type_l
   using type = pass::plan_memory<std::conditional_t<std::is_void_v<Planner>, Algorithm, Planner>, Own..., Added...>;
 };
 
+template <class Pass>
+inline constexpr bool is_plan_memory = false;
+template <class Algorithm, class... Options>
+inline constexpr bool is_plan_memory<pass::plan_memory<Algorithm, Options...>> = true;
+template <class Pipeline>
+inline constexpr bool has_plan_memory = false;
+template <class... Passes>
+inline constexpr bool has_plan_memory<pipeline<Passes...>> = (is_plan_memory<Passes> || ...);
+
 template <class Pipeline, class Planner, class MemoryOptions>
 struct apply_memory_options;
 template <class... Passes, class Planner, class MemoryOptions>
@@ -109,6 +118,10 @@ struct compile_options {
   // The user's pipeline is checked as written (its error messages name its passes), then the options
   // are added to its plan_memory.
   using checked = typename checked_pipeline<user_pipeline>::type;
+  static constexpr bool has_memory_options = !std::is_void_v<planner> || !std::is_same_v<memory_options, type_list<>>;
+  static_assert(!has_memory_options || has_plan_memory<user_pipeline> || first_order_problem(user_pipeline{}).position >= 0,
+                "ctnn::compile: a planner or memory option is given, but the pipeline has no ctnn::pass::plan_memory to "
+                "take it.");
   using type = std::conditional_t<std::is_void_v<planner> && std::is_same_v<memory_options, type_list<>>, checked,
                                   typename apply_memory_options<checked, planner, memory_options>::type>;
 };

@@ -97,6 +97,18 @@ enum class memory_error : std::int32_t {
   pin_unknown_pool,            // pin number `value_a` names no writable pool
 };
 constexpr error_code code_of(memory_error e) { return static_cast<error_code>(e); }
+constexpr std::string_view name_of(memory_error e) {
+  switch (e) {
+    case memory_error::pool_budget_exceeded: return "pool_budget_exceeded";
+    case memory_error::pin_unknown_tensor: return "pin_unknown_tensor";
+    case memory_error::pin_unknown_pool: return "pin_unknown_pool";
+  }
+  return "?";
+}
+constexpr bool is_memory_error(error_code c) {
+  return static_cast<std::int32_t>(c) >= static_cast<std::int32_t>(memory_error::pool_budget_exceeded) &&
+         static_cast<std::int32_t>(c) <= static_cast<std::int32_t>(memory_error::pin_unknown_pool);
+}
 
 // A template argument of diagnostic_check, so it has no padding bytes (clang 14 miscompiles class-type
 // template arguments with padding); hence the member order.

@@ -56,6 +56,7 @@ namespace detail {
 
 constexpr std::string_view error_code_name(error_code c) {
   if (is_frontend_error(c)) return name_of(static_cast<frontend_error>(c));
+  if (is_memory_error(c)) return name_of(static_cast<memory_error>(c));
   switch (c) {
     case error_code::none: return "none";
     case error_code::input_shapes_differ: return "input_shapes_differ";

@@ -6,7 +6,7 @@
 // greedy by size's plan when it finds nothing smaller); stops early at the liveness lower bound.
 //
 //   hill_climb<Seed, Iterations, Work>   Iterations = 0 (the default): as many iterations as fit a work
-//                                        budget of Work units (a unit is ~10 of clang's constexpr steps:
+//                                        budget of Work units (a unit is ~15-20 of clang's constexpr steps:
 //                                        4 per buffer placed, 1 per neighbour looked at); otherwise exactly
 //                                        Iterations swaps.
 #include <array>

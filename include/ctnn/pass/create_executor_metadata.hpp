@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/pass/detail/graph_edit.hpp>
 
 namespace ctnn::pass {
 
@@ -27,18 +28,7 @@ struct create_executor_metadata {
     for (std::int32_t o = 0; o < m.output_count; ++o) info.outputs[static_cast<std::size_t>(o)] = describe(m.outputs[static_cast<std::size_t>(o)]);
     info.input_count = m.input_count;
     info.output_count = m.output_count;
-    // Constants the kernels read (constants that passes folded away are not in the image).
-    std::array<bool, Module::tensor_capacity> read{};
-    for (std::int32_t c = 0; c < m.call_count; ++c) {
-      const kernel_call& call = m.calls[static_cast<std::size_t>(c)];
-      for (std::int32_t k = 0; k < call.operand_count; ++k)
-        if (call.operands[static_cast<std::size_t>(k)] >= 0)
-          read[static_cast<std::size_t>(m.storage_root(call.operands[static_cast<std::size_t>(k)]))] = true;
-    }
-    for (std::int32_t t = 0; t < m.tensor_count; ++t) {
-      const tensor& c = m.tensor_at(t);
-      if (c.role == tensor_role::constant && read[static_cast<std::size_t>(t)]) info.constant_bytes += c.bytes();
-    }
+    info.constant_bytes = detail::constant_bytes_read(m);
     info.pools[0] = memory::pool_info{"arena", m.arena_bytes, m.arena_alignment, false};
     info.pools[1] = memory::pool_info{"constants", info.constant_bytes, 4, true};
     info.pool_count = 2;

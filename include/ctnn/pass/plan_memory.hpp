@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/pass/detail/graph_edit.hpp>
 #include <ctnn/memory/algorithms.hpp>
 #include <ctnn/memory/buffer_info.hpp>
 #include <ctnn/memory/buffers.hpp>
@@ -159,16 +160,7 @@ constexpr Module plan_module(Module m, const memory::plan_config& config) {
   // Read-only pools hold the constants the kernels read (they stay where they are: .rodata or the
   // embedded model file); their limit bounds those bytes.
   if (writable != (1u << m.pool_count) - 1u) {
-    std::array<bool, Module::tensor_capacity> read{};
-    for (std::int32_t c = 0; c < m.call_count; ++c) {
-      const kernel_call& call = m.calls[static_cast<std::size_t>(c)];
-      for (std::int32_t k = 0; k < call.operand_count; ++k)
-        if (call.operands[static_cast<std::size_t>(k)] >= 0)
-          read[static_cast<std::size_t>(m.storage_root(call.operands[static_cast<std::size_t>(k)]))] = true;
-    }
-    std::int64_t constant_bytes = 0;
-    for (std::int32_t t = 0; t < m.tensor_count; ++t)
-      if (m.tensor_at(t).role == tensor_role::constant && read[static_cast<std::size_t>(t)]) constant_bytes += m.tensor_at(t).bytes();
+    const std::int64_t constant_bytes = detail::constant_bytes_read(m);
     for (std::int32_t p = 0; p < m.pool_count; ++p) {
       const memory::pool_info& pool = m.pools[static_cast<std::size_t>(p)];
       if (!pool.read_only) continue;

@@ -79,6 +79,23 @@ struct op_rewriting_pass {
   }
 };
 
+// Bytes of the constants that kernel calls read (constants that passes folded away are not in the
+// image; a view counts as its root).
+template <class Module>
+constexpr std::int64_t constant_bytes_read(const Module& m) {
+  std::array<bool, Module::tensor_capacity> read{};
+  for (std::int32_t c = 0; c < m.call_count; ++c) {
+    const kernel_call& call = m.calls[static_cast<std::size_t>(c)];
+    for (std::int32_t k = 0; k < call.operand_count; ++k)
+      if (call.operands[static_cast<std::size_t>(k)] >= 0)
+        read[static_cast<std::size_t>(m.storage_root(call.operands[static_cast<std::size_t>(k)]))] = true;
+  }
+  std::int64_t bytes = 0;
+  for (std::int32_t t = 0; t < m.tensor_count; ++t)
+    if (m.tensor_at(t).role == tensor_role::constant && read[static_cast<std::size_t>(t)]) bytes += m.tensor_at(t).bytes();
+  return bytes;
+}
+
 template <class Module>
 constexpr std::int32_t add_recipe(Module& m, const constant_recipe& r) {
   m.recipes[static_cast<std::size_t>(m.recipe_count)] = r;
