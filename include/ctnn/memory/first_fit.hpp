@@ -145,4 +145,23 @@ constexpr std::int64_t first_fit(const Buffers& buffers, std::int32_t count, con
   return first_fit(buffers, count, order, index, allocations, state);
 }
 
+namespace order {
+
+// Buffer indices by descending `key` (one value per buffer); ties: larger buffer first, then lower index.
+// The placement order of the greedy-by-<key> algorithms.
+template <class Buffers, std::size_t N>
+constexpr auto descending(const Buffers& buffers, std::int32_t count, std::array<std::int64_t, N> key) {
+  std::array<std::int64_t, N> bytes{};
+  std::int64_t* k = key.data();
+  std::int64_t* s = bytes.data();
+  const buffer_info* b = buffers.data();
+  for (std::int32_t i = 0; i < count; ++i) {
+    k[i] = -k[i];
+    s[i] = -b[i].bytes;
+  }
+  return detail::sorted_by_key<N>(count, k, s);
+}
+
+}  // namespace order
+
 }  // namespace ctnn::memory

@@ -84,17 +84,7 @@ constexpr auto widest_breadth(const Buffers& buffers, std::int32_t count) {
 // Broadest lifetime first; ties: larger first, then lower index.
 template <class Buffers>
 constexpr auto by_breadth(const Buffers& buffers, std::int32_t count) {
-  constexpr std::size_t n = std::tuple_size_v<Buffers>;
-  auto primary = widest_breadth(buffers, count);
-  std::array<std::int64_t, n> secondary{};
-  std::int64_t* p = primary.data();
-  std::int64_t* s = secondary.data();
-  const buffer_info* b = buffers.data();
-  for (std::int32_t i = 0; i < count; ++i) {
-    p[i] = -p[i];
-    s[i] = -b[i].bytes;
-  }
-  return detail::sorted_by_key<n>(count, p, s);
+  return descending(buffers, count, widest_breadth(buffers, count));
 }
 
 }  // namespace order

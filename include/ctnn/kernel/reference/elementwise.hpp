@@ -24,21 +24,20 @@ constexpr std::array<std::int64_t, max_rank> broadcast_strides(const shape& oper
   return strides;
 }
 
-}  // namespace detail
-
-template <kernel_params P>
-constexpr void binary(const float* a, const float* b, float* output) {
-  constexpr auto combine = [](float x, float y) { return P.kind == op_kind::mul ? x * y : x + y; };
+// Calls f(i, ia, ib) for every element i of the broadcast output P.out, with the matching element
+// offsets of the two operands (P.in, P.in2): the walk shared by the float and int8 binary kernels.
+template <kernel_params P, class F>
+[[gnu::always_inline]] constexpr void for_each_broadcast(F&& f) {
   constexpr std::int64_t elements = P.out.elements();
   if constexpr (P.in == P.out && P.in2 == P.out) {
-    for (std::int64_t i = 0; i < elements; ++i) output[i] = activate<P.fused>(combine(a[i], b[i]));
+    for (std::int64_t i = 0; i < elements; ++i) f(i, i, i);
   } else {
-    constexpr auto stride_a = detail::broadcast_strides(P.in, P.out);
-    constexpr auto stride_b = detail::broadcast_strides(P.in2, P.out);
+    constexpr auto stride_a = broadcast_strides(P.in, P.out);
+    constexpr auto stride_b = broadcast_strides(P.in2, P.out);
     std::array<std::int32_t, max_rank> index{};
     std::int64_t ia = 0, ib = 0;
     for (std::int64_t i = 0; i < elements; ++i) {
-      output[i] = activate<P.fused>(combine(a[ia], b[ib]));
+      f(i, ia, ib);
       // Odometer increment of the output index, updating both operand offsets.
       for (std::int32_t d = P.out.rank - 1; d >= 0; --d) {
         const auto du = static_cast<std::size_t>(d);
@@ -51,6 +50,15 @@ constexpr void binary(const float* a, const float* b, float* output) {
       }
     }
   }
+}
+
+}  // namespace detail
+
+template <kernel_params P>
+constexpr void binary(const float* a, const float* b, float* output) {
+  detail::for_each_broadcast<P>([&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
+    output[i] = activate<P.fused>(P.kind == op_kind::mul ? a[ia] * b[ib] : a[ia] + b[ib]);
+  });
 }
 
 template <kernel_params P>

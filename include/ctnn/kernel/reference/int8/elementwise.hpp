@@ -36,27 +36,8 @@ constexpr void binary(const std::int8_t* a, const std::int8_t* b, std::int8_t* o
     if constexpr (P.kind == op_kind::mul) return mul_one<P>(x, y);
     else return add_one<P>(x, y);
   };
-  constexpr std::int64_t elements = P.out.elements();
-  if constexpr (P.in == P.out && P.in2 == P.out) {
-    for (std::int64_t i = 0; i < elements; ++i) output[i] = combine(a[i], b[i]);
-  } else {
-    constexpr auto stride_a = reference::detail::broadcast_strides(P.in, P.out);
-    constexpr auto stride_b = reference::detail::broadcast_strides(P.in2, P.out);
-    std::array<std::int32_t, max_rank> index{};
-    std::int64_t ia = 0, ib = 0;
-    for (std::int64_t i = 0; i < elements; ++i) {
-      output[i] = combine(a[ia], b[ib]);
-      for (std::int32_t d = P.out.rank - 1; d >= 0; --d) {
-        const auto du = static_cast<std::size_t>(d);
-        ia += stride_a[du];
-        ib += stride_b[du];
-        if (++index[du] < P.out[d]) break;
-        ia -= stride_a[du] * P.out[d];
-        ib -= stride_b[du] * P.out[d];
-        index[du] = 0;
-      }
-    }
-  }
+  reference::detail::for_each_broadcast<P>(
+      [&](std::int64_t i, std::int64_t ia, std::int64_t ib) { output[i] = combine(a[ia], b[ib]); });
 }
 
 }  // namespace ctnn::kernel::reference::int8
