@@ -7,6 +7,8 @@ set -euo pipefail
 
 PACKAGES=(
   cmake ninja-build g++ clang                       # clang gives clang-14 and clang++ on Debian 12
+  libclang-rt-14-dev                                # clang's sanitizer runtimes (only recommended by clang; the
+                                                    # FlatBuffers reader test runs under ASan/UBSan)
   libboost-dev libxsimd-dev xtl-dev doctest-dev     # Boost.Hana, xsimd (+ xtl for its CMake package), doctest
   gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib libnewlib-arm-none-eabi qemu-system-arm   # bare-metal tests
   libbenchmark-dev                                  # benchmarks
