@@ -118,4 +118,26 @@ inline std::vector<float> random_floats(std::size_t n, std::uint32_t seed, float
   return v;
 }
 
+// For kernel tests' parameter builders: resolves TensorFlow SAME padding (out = ceil(in / stride), the
+// odd pad at the end) when asked, and sets the NHWC output shape, independently of infer_types.
+constexpr void resolve_window(ctnn::kernel_params& p, bool same_padding, std::int32_t out_channels) {
+  const auto same_1d = [](std::int32_t in, std::int32_t k, std::int32_t s, std::int32_t d, std::int32_t& before,
+                          std::int32_t& after) {
+    const std::int32_t out = (in + s - 1) / s;
+    const std::int32_t needed = (out - 1) * s + (k - 1) * d + 1 - in;
+    const std::int32_t total = needed > 0 ? needed : 0;
+    before = total / 2;
+    after = total - before;
+  };
+  if (same_padding) {
+    p.win.mode = ctnn::padding::same;
+    same_1d(p.in[1], p.win.kernel_h, p.win.stride_h, p.win.dilation_h, p.win.pad_top, p.win.pad_bottom);
+    same_1d(p.in[2], p.win.kernel_w, p.win.stride_w, p.win.dilation_w, p.win.pad_left, p.win.pad_right);
+  }
+  const auto& w = p.win;
+  const std::int32_t oh = (p.in[1] + w.pad_top + w.pad_bottom - ((w.kernel_h - 1) * w.dilation_h + 1)) / w.stride_h + 1;
+  const std::int32_t ow = (p.in[2] + w.pad_left + w.pad_right - ((w.kernel_w - 1) * w.dilation_w + 1)) / w.stride_w + 1;
+  p.out = ctnn::make_shape(p.in[0], oh, ow, out_channels);
+}
+
 }  // namespace ctnn_test

@@ -100,23 +100,8 @@ struct pool_builder {
     return *this;
   }
   constexpr pool_builder& same() { return same_padding = true, *this; }
-  static constexpr void same_1d(std::int32_t in, std::int32_t k, std::int32_t s, std::int32_t d, std::int32_t& before,
-                                std::int32_t& after) {
-    const std::int32_t out = (in + s - 1) / s;
-    const std::int32_t total = std::max(0, (out - 1) * s + (k - 1) * d + 1 - in);
-    before = total / 2;
-    after = total - before;
-  }
   constexpr kernel_params done() {
-    if (same_padding) {
-      p.win.mode = ctnn::padding::same;
-      same_1d(p.in[1], p.win.kernel_h, p.win.stride_h, p.win.dilation_h, p.win.pad_top, p.win.pad_bottom);
-      same_1d(p.in[2], p.win.kernel_w, p.win.stride_w, p.win.dilation_w, p.win.pad_left, p.win.pad_right);
-    }
-    const auto& w = p.win;
-    const std::int32_t oh = (p.in[1] + w.pad_top + w.pad_bottom - ((w.kernel_h - 1) * w.dilation_h + 1)) / w.stride_h + 1;
-    const std::int32_t ow = (p.in[2] + w.pad_left + w.pad_right - ((w.kernel_w - 1) * w.dilation_w + 1)) / w.stride_w + 1;
-    p.out = make_shape(p.in[0], oh, ow, p.in[3]);
+    ctnn_test::resolve_window(p, same_padding, p.in[3]);
     return p;
   }
 };
