@@ -25,6 +25,8 @@
 #include <ctnn/kernel/reference/int8/softmax.hpp>
 #include <ctnn/kernel/reference/pool.hpp>
 #include <ctnn/kernel/reference/reduce.hpp>
+#include <ctnn/kernel/simd/f32.hpp>
+#include <ctnn/kernel/simd/i8.hpp>
 
 namespace ctnn::kernel {
 
@@ -100,6 +102,27 @@ constexpr bool has_kernel(op_kind kind, dtype type) {
   return false;
 }
 
+// Whether the run-time kernel for P reads operand K (a constant: weights, bias) in a layout of its own,
+// made at compile time by pack_operand (the executor then passes packed_operand_v instead of the stored
+// constant; runtime/packed_operands.hpp).
+template <kernel_params P>
+constexpr bool packs_operand(std::size_t k) {
+  if constexpr (P.type == dtype::f32 && P.kind != op_kind::quantize && simd::f32_kernel<P>::supports)
+    return simd::f32_kernel<P>::packs(k);
+  else if constexpr (P.type == dtype::i8 && simd::i8_kernel<P>::supports)
+    return simd::i8_kernel<P>::packs(k);
+  else
+    return false;
+}
+
+// Operand K re-laid out for the run-time kernel of P: `read` gives the stored constant's elements
+// (read.f32(i), read.i8(i), read.i32(i), read.count()); returns an array (in .rodata once materialised).
+template <kernel_params P, std::size_t K, class Reader>
+constexpr auto pack_operand(const Reader& read) {
+  if constexpr (P.type == dtype::f32) return simd::f32_kernel<P>::template pack<K>(read);
+  else return simd::i8_kernel<P>::template pack<K>(read);
+}
+
 // The executor's entry: operands as untyped addresses (activations, weights and biases of a quantized
 // op have different element types), cast here to what the kernel for P.type takes. `rq`: the call's
 // per-channel requantization arrays (runtime/requantization.hpp), empty for calls that need none.
@@ -111,9 +134,11 @@ void invoke(const void* const (&operands)[N], void* result, const requant_arrays
   } else if constexpr (P.type == dtype::f32) {
     const float* typed[N]{};
     for (std::size_t k = 0; k < N; ++k) typed[k] = static_cast<const float*>(operands[k]);
-    invoke_f32<P>(typed, static_cast<float*>(result));
+    if constexpr (simd::f32_kernel<P>::supports) simd::f32_kernel<P>::run(typed, static_cast<float*>(result));
+    else invoke_f32<P>(typed, static_cast<float*>(result));
   } else if constexpr (P.type == dtype::i8) {
-    invoke_i8<P>(operands, result, rq);
+    if constexpr (simd::i8_kernel<P>::supports) simd::i8_kernel<P>::run(operands, result, rq);
+    else invoke_i8<P>(operands, result, rq);
   } else {
     static_assert(P.type == dtype::f32, "ctnn: no kernel for this element type (kernel/dispatch.hpp).");
   }

@@ -22,6 +22,7 @@
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/dispatch.hpp>
 #include <ctnn/runtime/constants.hpp>
+#include <ctnn/runtime/packed_operands.hpp>
 #include <ctnn/runtime/requantization.hpp>
 
 namespace ctnn {
@@ -249,11 +250,21 @@ class executor : detail::diagnostic_check<M.error> {
     }
   }
 
+  // Operand K of call C: a constant the call's kernel reads re-laid out is passed packed.
+  template <std::size_t C, std::size_t K>
+  static const void* operand_address(const pool_pointers& pools, const void* const* inputs, void* const* outputs) {
+    static constexpr const kernel_call& call = call_table[C];
+    if constexpr (call.operand_at[K].where == storage::constant && kernel::packs_operand<call.params>(K))
+      return packed_operand_v<M, C, K>.data();
+    else
+      return address<call.operand_at[K]>(pools, inputs, outputs);
+  }
+
   template <std::size_t C>
   static void invoke(const pool_pointers& pools, const void* const* inputs, void* const* outputs) {
     static constexpr const kernel_call& call = call_table[C];
     [&]<std::size_t... K>(std::index_sequence<K...>) {
-      const void* const operands[] = {address<call.operand_at[K]>(pools, inputs, outputs)..., nullptr};
+      const void* const operands[] = {operand_address<C, K>(pools, inputs, outputs)..., nullptr};
       if constexpr (call.params.per_channel != 0 && call.params.type == dtype::i8)
         kernel::invoke<call.params>(operands, address<call.result_at>(pools, inputs, outputs), requantization_of<M, C>());
       else
