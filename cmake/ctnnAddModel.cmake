@@ -8,8 +8,8 @@
 #   using net = ctnn::compile<ctnn::models::kws>;
 #
 # <file>       the model (relative paths are relative to the calling CMakeLists.txt's directory). The format
-#              is detected from the bytes: "TFL3" at offset 4 is TFLite; a .onnx file is ONNX (not imported
-#              yet: its header stops compilation with a static_assert that says so).
+#              is detected from the bytes: "TFL3" at offset 4 is TFLite (ctnn::tflite::model); otherwise a
+#              file named *.onnx is ONNX (ctnn::onnx::model: an ONNX ModelProto has no magic bytes).
 # NAME         a C++ identifier: the header is <ctnn/models/<name>.hpp>, the model type <namespace>::<name>.
 # NAMESPACE    the namespace of the model type (default ctnn::models).
 #
@@ -18,11 +18,13 @@
 # the model file (or this file) changes; ~0.7 s for a 1 MB model. It holds
 #   alignas(16) inline constexpr char <name>_bytes[<size> + 1] = "\x1c\x00..." "\x..." ...;
 #   using <name> = ::ctnn::tflite::model<ctnn_model_data::<name>_bytes, <size>, ctnn_model_data::<name>_name>;
+# (::ctnn::onnx::model for an .onnx file).
 # The bytes are adjacent string literals of 64 bytes each (the compiler joins them into one array; a
 # string literal is 10-20x cheaper to compile than a {0x..} list). Compilers must support literals of
 # 65,536 bytes only, and clang -Wpedantic warns beyond (-Woverlength-strings): the header silences that
 # one warning around the array. alignas(16): the file's buffers are 16-aligned, and constant tensors are
-# read in place (zero-copy), so the array keeps that alignment.
+# read in place (zero-copy), so the array keeps that alignment (ONNX: float raw_data that happens to be
+# 4-aligned is read in place, the rest is re-laid out at compile time).
 #
 # The header is a source of <target> (generated before it compiles) and its directory is added to the
 # target's include path (PRIVATE; INTERFACE for an interface library). Call ctnn_add_model in the
@@ -73,15 +75,8 @@ if(CMAKE_SCRIPT_MODE_FILE AND CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST
 // it is re-generated when the model file changes.
 #pragma once
 ")
-  if(_format STREQUAL "tflite")
-    string(APPEND _header "#include <ctnn/frontend/tflite.hpp>
+  string(APPEND _header "#include <ctnn/frontend/${_format}.hpp>
 ")
-  else()
-    string(APPEND _header "#include <cstddef>
-
-static_assert(false, \"ctnn_add_model: ONNX import is not implemented yet (${_n}: ${CTNN_MODEL_FILE}).\");
-")
-  endif()
   string(APPEND _header "
 namespace ${CTNN_MODEL_NAMESPACE} {
 namespace ctnn_model_data {
@@ -100,12 +95,10 @@ inline constexpr std::size_t ${_n}_size = ${_size};
 
 }  // namespace ctnn_model_data
 ")
-  if(_format STREQUAL "tflite")
-    string(APPEND _header "
+  string(APPEND _header "
 // The model type: ${_n}::build() returns its ctnn::module; use it as ctnn::compile<${CTNN_MODEL_NAMESPACE}::${_n}>.
-using ${_n} = ::ctnn::tflite::model<ctnn_model_data::${_n}_bytes, ctnn_model_data::${_n}_size, ctnn_model_data::${_n}_name>;
+using ${_n} = ::ctnn::${_format}::model<ctnn_model_data::${_n}_bytes, ctnn_model_data::${_n}_size, ctnn_model_data::${_n}_name>;
 ")
-  endif()
   string(APPEND _header "
 }  // namespace ${CTNN_MODEL_NAMESPACE}
 ")

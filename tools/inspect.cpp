@@ -1,15 +1,16 @@
 // ctnn-inspect: what ctnn makes of a model file, with the same reader, importer and passes that run in
 // the compiler, run here at run time (DESIGN §2).
 //
-//   ctnn-inspect <model.tflite>            the file, the imported ops and tensors (shapes, types,
+//   ctnn-inspect <model.tflite|model.onnx>  the file, the imported ops and tensors (shapes, types,
 //                                          quantization, constant data), then the module after
 //                                          ctnn::default_pipeline (ctnn::print_module: kernels, memory plan)
 //   ctnn-inspect --import-only <model>     only the file and the import
 //
+// The format is detected as ctnn_add_model does: "TFL3" at byte 4 is TFLite, a file named *.onnx is ONNX.
 // Exit status: 0 when the file imports and the whole pipeline succeeds; 1 when the file cannot be
-// imported (the diagnostic is printed in words, the sentence of the compile error ctnn::tflite::model
-// would give, with the op, tensor or byte offset); 2 when a pass fails (e.g. no kernel for an element
-// type yet; print_module shows the diagnostic); 3 for usage and I/O errors.
+// imported (the diagnostic is printed in words, the sentence of the compile error ctnn::tflite::model or
+// ctnn::onnx::model would give, with the op or node, tensor or byte offset); 2 when a pass fails (e.g. no
+// kernel for an element type yet; print_module shows the diagnostic); 3 for usage and I/O errors.
 #include <pthread.h>
 
 #include <cstddef>
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include <ctnn/detail/for_each_index.hpp>
+#include <ctnn/frontend/onnx.hpp>
 #include <ctnn/frontend/tflite.hpp>
 #include <ctnn/ir/printer.hpp>
 #include <ctnn/pass/pipeline.hpp>
@@ -122,19 +124,46 @@ struct job {
   int status = 0;
 };
 
+// The module is named after the file (its stem).
+std::string_view stem_of(std::string_view path) {
+  const std::string_view file = path.substr(path.find_last_of('/') + 1);
+  return file.substr(0, file.find_last_of('.'));
+}
+
+template <std::size_t T, std::size_t N>
+int inspect_module(const job& j, std::unique_ptr<ctnn::module<T, N>> m);
+
 // Imports into a module of capacities T x N (on the heap: modules are large) and runs the pipeline.
 template <std::size_t T, std::size_t N>
 int inspect(const job& j) {
   const char* bytes = j.bytes->data();
   const std::size_t size = j.bytes->size();
-  // The module is named after the file (its stem).
-  std::string_view stem = j.path.substr(j.path.find_last_of('/') + 1);
-  stem = stem.substr(0, stem.find_last_of('.'));
-  auto m = std::make_unique<ctnn::module<T, N>>(ctnn::tflite::import<T, N>(bytes, size, stem));
+  auto m = std::make_unique<ctnn::module<T, N>>(ctnn::tflite::import<T, N>(bytes, size, stem_of(j.path)));
   if (m->error.failed()) {
     ctnn::tflite::describe(m->error, write);
     return 1;
   }
+  return inspect_module(j, std::move(m));
+}
+
+// An ONNX file: imported with capacities that hold its bounds (the relaid-out constants are listed, not
+// computed: the compiler computes them).
+template <std::size_t T, std::size_t N, std::size_t V, std::size_t R>
+int inspect_onnx(const job& j) {
+  const char* bytes = j.bytes->data();
+  const std::size_t size = j.bytes->size();
+  auto r = std::make_unique<ctnn::onnx::import_result<T, N, R>>(ctnn::onnx::import<T, N, V, R>(bytes, size, stem_of(j.path)));
+  if (r->ir.error.failed()) {
+    ctnn::onnx::describe(r->ir.error, bytes, size, write);
+    return 1;
+  }
+  std::printf("constants re-laid out at compile time: %d\n", r->relayout_count);
+  return inspect_module(j, std::make_unique<ctnn::module<T, N>>(r->ir));
+}
+
+template <std::size_t T, std::size_t N>
+int inspect_module(const job& j, std::unique_ptr<ctnn::module<T, N>> m) {
+  const char* bytes = j.bytes->data();
   std::printf("import: ok (%d tensors, %d nodes)\n", m->tensor_count, m->node_count);
   print_tensors(*m, bytes);
   if (j.import_only) return 0;
@@ -163,9 +192,30 @@ int inspect(const job& j) {
   return status;
 }
 
+int run_onnx(job& j) {
+  const char* bytes = j.bytes->data();
+  const std::size_t size = j.bytes->size();
+  ctnn::onnx::model_file f{bytes, size};
+  std::printf("file: %.*s (%zu bytes), ONNX IR version %lld, opset %lld\n", static_cast<int>(j.path.size()), j.path.data(),
+              size, static_cast<long long>(f.ir_version()), static_cast<long long>(f.opset()));
+  const ctnn::onnx::import_counts b = ctnn::onnx::bounds(bytes, size);
+  if (f.failed()) {
+    ctnn::onnx::describe(ctnn::diagnostic{ctnn::onnx::code_of(ctnn::onnx::onnx_error::malformed_model), -1, ctnn::op_kind::conv2d,
+                                          {}, {}, f.error().offset, static_cast<std::int64_t>(f.error().what)},
+                         bytes, size, write);
+    return 1;
+  }
+  if (b.tensors <= 512 && b.nodes <= 512 && b.values <= 512 && b.relayouts <= 512) return inspect_onnx<512, 512, 512, 512>(j);
+  if (b.tensors <= 4096 && b.nodes <= 4096 && b.values <= 4096 && b.relayouts <= 4096) return inspect_onnx<4096, 4096, 4096, 4096>(j);
+  std::printf("error: the model needs %zu tensors and %zu nodes; ctnn-inspect handles up to 4096\n", b.tensors, b.nodes);
+  return 3;
+}
+
 int run(job& j) {
   const char* bytes = j.bytes->data();
   const std::size_t size = j.bytes->size();
+  const bool tflite = size >= 8 && std::string_view{bytes + 4, 4} == "TFL3";
+  if (!tflite && j.path.size() >= 5 && j.path.substr(j.path.size() - 5) == ".onnx") return run_onnx(j);
   ctnn::tflite::model_file f{bytes, size};
   if (f.failed()) {
     ctnn::tflite::describe(ctnn::diagnostic{ctnn::code_of(ctnn::frontend_error::tflite_malformed_model), -1,
@@ -200,7 +250,7 @@ int main(int argc, char** argv) {
     else path = nullptr, a = argc;
   }
   if (path == nullptr) {
-    std::fprintf(stderr, "usage: %s [--import-only] <model.tflite>\n", argv[0]);
+    std::fprintf(stderr, "usage: %s [--import-only] <model.tflite|model.onnx>\n", argv[0]);
     return 3;
   }
   std::ifstream in(path, std::ios::binary);

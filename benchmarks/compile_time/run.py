@@ -1,23 +1,28 @@
 #!/usr/bin/python3
-"""Compile-time benchmark of ctnn: wall time and compiler peak memory of the whole flow on synthetic models.
+"""Compile-time benchmark of ctnn: wall time and compiler peak memory of whole models (docs/compile_time.md).
 
-For each case and size it generates one translation unit (in a build directory, never in the source
-tree), compiles it with each compiler (`-std=c++20 -O2 -I include`) under `/usr/bin/time -v`, links and
-runs the binary (it must exit 0, and its output must match this script's float64 evaluation of the same
-model), and prints a table with the growth ratios between sizes.
+For each case it generates one translation unit (in a build directory, never in the source tree), compiles
+it with each compiler (`-std=c++20 -O2 -I include -c`) under `/usr/bin/time -v`, the best of --repeat runs,
+links and runs the binary (it must exit 0 and its output must match a reference), and prints a table, the
+growth ratios (time(400)/time(100) among them), and the goals of issue #7 with a verdict each. --json: one
+JSON object per case and compiler on stdout (case, compiler, seconds, peak_rss_mb, ...).
 
-Cases (`--cases`, comma-separated):
+Cases (`--cases`, comma-separated; default chain,dag,weights,digits,mlperf):
   chain     dsl::sequential: repeated [conv2d 3x3 same + relu, depthwise 3x3 same + relu6, conv2d 1x1,
             relu (a layer of its own, fused by fuse_ops)], then global_avg_pool, dense, softmax.
-  dag       dsl::graph: the same blocks with a residual add<relu>(block input, 1x1 conv) in place of the
-            relu layer, then the same head.
-  weights   the baseline: the chain's weight arrays (the dag of the same size has arrays of the same
-            number and sizes), no ctnn; main() sums them. Its cost is subtracted from the flow cases of the
-            same size and compiler ("flow s", "flow MB").
+  dag       dsl::graph: the same blocks ending in a join; blocks alternate between a residual
+            add<relu>(block input, 1x1 conv) and a concat(3x3 conv, 1x1 conv) of 4-channel convs.
+  weights   the baseline: the chain's weight arrays, no ctnn; main() sums them. Its cost is subtracted
+            from the flow cases of the same size and compiler ("flow s", "flow MB").
+  digits    examples/digits/digits_demo.cpp as it is (exits 0 when it agrees with PyTorch).
+  mlperf    mlperf-kws, mlperf-vww, mlperf-ic, mlperf-ad (int8) and mlperf-vww-float: the .tflite file
+            embedded by ctnn_add_model's generator, ctnn::compile, run() on the TFLM reference input and
+            compared with its output (int8: bit-exact). From --shared; skipped when absent.
 
-"layers" counts the DSL layers of the model (every op, the 3 head layers included; the input is not a
-layer). Every layer with weights has arrays of its own with distinct deterministic pseudo-random values.
-Input 1x8x8x8 NHWC, 8 channels throughout, 10 classes.
+"layers" (--layers, default 25,50,100,200,400) counts the DSL layers of a synthetic model (every op, the
+3 head layers included; the input is not a layer). Every layer with weights has arrays of its own with
+distinct deterministic pseudo-random values; the script evaluates the model in float64 as the reference.
+Input 1x8x8x8 NHWC, 8 channels, 10 classes.
 
 Other modes:
   --stages        compile, for each case, one TU per K = 0..10 that static_asserts the model after the
@@ -112,11 +117,13 @@ def f32(x: float) -> float:
 # Synthetic models.
 @dataclass
 class Layer:
-    kind: str                      # conv3x3, dwconv3x3, conv1x1, relu, add, gap, dense, softmax
+    kind: str                      # conv3x3, dwconv3x3, conv1x1, relu, add, concat, gap, dense, softmax
     name: str
     inputs: list[str]              # graph node names (sequential: the previous layer)
     arrays: dict[str, list[float]] = field(default_factory=dict)  # "w", "b"
     fused: str = "none"            # none, relu, relu6
+    channels_in: int = CHANNELS    # of the (first) input
+    channels_out: int = CHANNELS
 
 
 @dataclass
@@ -130,70 +137,97 @@ class Model:
                 yield f"{layer.name}_{suffix}", values
 
 
-def weights_for(kind: str, index: int, residual: bool = False) -> dict[str, list[float]]:
-    """He-uniform weights and small biases; `index` keys the values (distinct per layer). In the residual
-    variant the 1x1 conv that ends each block is scaled down (weights x0.3, biases in [-0.15, 0.05]) so that the
-    sum along the skip connections neither dies nor grows with depth (the softmax would saturate); the
-    arrays have the same sizes as the chain's."""
+def weights_for(kind: str, index: int, channels_in: int, channels_out: int, damped: bool = False) -> dict[str, list[float]]:
+    """He-uniform weights and small biases; `index` keys the values (distinct per layer). `damped`: the 1x1
+    conv that ends a residual block is scaled down (weights x0.3, biases in [-0.15, 0.05]) so that the sum
+    along the skip connections neither dies nor grows with depth (the softmax would saturate)."""
     if kind == "conv3x3":
-        fan_in, count = 9 * CHANNELS, CHANNELS * 9 * CHANNELS        # OHWI
+        fan_in, count = 9 * channels_in, channels_out * 9 * channels_in        # OHWI
     elif kind == "dwconv3x3":
-        fan_in, count = 9, 9 * CHANNELS                               # 1HWC
+        fan_in, count = 9, 9 * channels_in                                     # 1HWC
     elif kind == "conv1x1":
-        fan_in, count = CHANNELS, CHANNELS * CHANNELS                 # OHWI
+        fan_in, count = channels_in, channels_out * channels_in                # OHWI
     elif kind == "dense":
-        fan_in, count = CHANNELS, CLASSES * CHANNELS                  # [out][in]
+        fan_in, count = channels_in, channels_out * channels_in                # [out][in]
     else:
         return {}
     bound = math.sqrt(6.0 / fan_in)
-    outputs = CLASSES if kind == "dense" else CHANNELS
     low, high = -0.05, 0.15
-    if residual and kind == "conv1x1":
+    if damped:
         bound, low, high = 0.3 * bound, -0.15, 0.05
     return {"w": uniform_values(2 * index + 1, count, -bound, bound),
-            "b": uniform_values(2 * index + 2, outputs, low, high)}
+            "b": uniform_values(2 * index + 2, channels_out, low, high)}
 
 
-BLOCK = ["conv3x3", "dwconv3x3", "conv1x1", "join"]  # join: relu (chain) or residual add (dag)
+BLOCK = ["conv3x3", "dwconv3x3", "conv1x1", "join"]
 
 
-def synthetic_model(layers: int, residual: bool) -> Model:
+def synthetic_model(layers: int, joins: bool) -> Model:
+    """Blocks of BLOCK. Without joins (chain): the join is a relu layer of its own. With joins (dag), blocks
+    alternate between a residual join, add<relu>(block input, 1x1 conv), and a concat join,
+    concat(3x3 conv, 1x1 conv), whose three convs have CHANNELS / 2 channels (so the concat has CHANNELS).
+    The last block may be cut short by the layer count; the head follows whatever channels it ends with."""
     if layers < HEAD_LAYERS + 1:
         raise SystemExit(f"run.py: a model needs at least {HEAD_LAYERS + 1} layers (got {layers}).")
     result: list[Layer] = []
-    previous, block_input = "x", "x"
+    previous, block_input, block_first, channels = "x", "x", "x", CHANNELS
     for i in range(layers - HEAD_LAYERS):
-        kind = BLOCK[i % len(BLOCK)]
-        name = f"l{i}"
+        kind, name = BLOCK[i % len(BLOCK)], f"l{i}"
+        concat_block = joins and (i // len(BLOCK)) % 2 == 1
         if kind == "conv3x3":
-            block_input = previous
-            layer = Layer("conv3x3", name, [previous], weights_for(kind, i, residual), "relu")
+            block_input, block_first = previous, name
+            out = CHANNELS // 2 if concat_block else CHANNELS
+            layer = Layer("conv3x3", name, [previous], weights_for(kind, i, channels, out), "relu", channels, out)
         elif kind == "dwconv3x3":
-            layer = Layer("dwconv3x3", name, [previous], weights_for(kind, i, residual), "relu6")
+            layer = Layer("dwconv3x3", name, [previous], weights_for(kind, i, channels, channels), "relu6", channels, channels)
         elif kind == "conv1x1":
-            layer = Layer("conv1x1", name, [previous], weights_for(kind, i, residual))
-        elif residual:
-            layer = Layer("add", name, [block_input, previous], fused="relu")
+            damped = joins and not concat_block
+            layer = Layer("conv1x1", name, [previous], weights_for(kind, i, channels, channels, damped), "none",
+                          channels, channels)
+        elif concat_block:
+            layer = Layer("concat", name, [block_first, previous], channels_in=channels, channels_out=2 * channels)
+        elif joins:
+            layer = Layer("add", name, [block_input, previous], fused="relu", channels_in=channels, channels_out=channels)
         else:
-            layer = Layer("relu", name, [previous])
+            layer = Layer("relu", name, [previous], channels_in=channels, channels_out=channels)
         result.append(layer)
-        previous = name
+        previous, channels = name, layer.channels_out
     n = layers - HEAD_LAYERS
-    result.append(Layer("gap", "gap", [previous]))
-    result.append(Layer("dense", "fc", ["gap"], weights_for("dense", n, residual)))
-    result.append(Layer("softmax", "out", ["fc"]))
-    return Model("graph" if residual else "sequential", result)
+    result.append(Layer("gap", "gap", [previous], channels_in=channels, channels_out=channels))
+    result.append(Layer("dense", "fc", ["gap"], weights_for("dense", n, channels, CLASSES), "none", channels, CLASSES))
+    result.append(Layer("softmax", "out", ["fc"], channels_in=CLASSES, channels_out=CLASSES))
+    return Model("graph" if joins else "sequential", result)
 
 
 def chain_model(layers: int) -> Model:
-    return synthetic_model(layers, residual=False)
+    return synthetic_model(layers, joins=False)
 
 
 def dag_model(layers: int) -> Model:
-    return synthetic_model(layers, residual=True)
+    return synthetic_model(layers, joins=True)
 
 
-CASES = {"chain": chain_model, "dag": dag_model}   # flow cases; "weights" is the baseline
+CASES = {"chain": chain_model, "dag": dag_model}   # synthetic flow cases; "weights" is the baseline
+
+# Fixed models, compiled whole (import or DSL, passes, planning, kernels, executor and a call to run()).
+# The MLPerf Tiny files come from <shared>/models/mlperf-tiny (--shared; skipped when absent) and are
+# embedded by ctnn_add_model's own generator (cmake -P cmake/ctnnAddModel.cmake).
+MLPERF_MODELS = {
+    "mlperf-kws": "kws_ref_model",             # keyword spotting, DS-CNN, int8
+    "mlperf-vww": "vww_96_int8",               # visual wake words, MobileNet 0.25, int8
+    "mlperf-ic": "pretrainedResnet_quant",     # image classification, ResNet-8, int8
+    "mlperf-ad": "ad01_int8",                  # anomaly detection, FC auto-encoder, int8
+    "mlperf-vww-float": "vww_96_float",        # the float VWW
+}
+MLPERF_INT8 = ["mlperf-kws", "mlperf-vww", "mlperf-ic", "mlperf-ad"]
+FIXED_CASES = ["digits"] + list(MLPERF_MODELS)
+CASE_GROUPS = {"mlperf": list(MLPERF_MODELS), "synthetic": ["chain", "dag", "weights"]}
+DEFAULT_CASES = "chain,dag,weights,digits,mlperf"
+
+# The goals of issue #7 (2-core machine, -O2, the compilers' default limits and no other flag).
+GOAL_MLPERF_SECONDS, GOAL_MLPERF_STRETCH_SECONDS, GOAL_MLPERF_MB = 10.0, 5.0, 1024.0
+GOAL_CHAIN_LAYERS, GOAL_CHAIN_SECONDS, GOAL_CHAIN_MB = 400, 60.0, 4096.0
+GOAL_GROWTH_FROM, GOAL_GROWTH = 100, 4.5   # time(400) / time(100) of the chain
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -225,6 +259,8 @@ def layer_type(layer: Layer) -> str:
         return "dsl::relu"
     if layer.kind == "add":
         return "dsl::add<dsl::relu>" if layer.fused == "relu" else "dsl::add<>"
+    if layer.kind == "concat":
+        return "dsl::concat<>"
     if layer.kind == "gap":
         return "dsl::global_avg_pool"
     if layer.kind == "dense":
@@ -304,6 +340,49 @@ def stage_source(case: str, layers: int, model: Model, stage: int) -> str:
                   MODEL=model_declaration(model))
 
 
+@dataclass
+class Prepared:
+    """A fixed case ready to compile: its source, extra include directories, and how to run the binary."""
+    source: Path | None
+    includes: tuple[Path, ...] = ()
+    run_args: tuple[str, ...] = ()
+    run: bool = True   # False: compiled and linked only (no reference data to run it on)
+    skip: str = ""     # why the case is not measured
+
+
+def source_tree(folder: str) -> Path:
+    """cmake/ or examples/ next to the measured include/ (--commit extracts them too), else this checkout's."""
+    candidate = INCLUDE.parent / folder
+    return candidate if candidate.is_dir() else REPO / folder
+
+
+def prepare_fixed(case: str, work: Path, shared: Path) -> Prepared:
+    if case == "digits":  # examples/digits/digits_demo.cpp as it is; it exits 0 when it agrees with PyTorch
+        source = source_tree("examples") / "digits" / "digits_demo.cpp"
+        return Prepared(source) if source.exists() else Prepared(None, skip=f"{source} not found")
+    stem = MLPERF_MODELS[case]
+    mlperf = shared / "models" / "mlperf-tiny"
+    model_file = mlperf / f"{stem}.tflite"
+    if not model_file.exists():
+        return Prepared(None, skip=f"{model_file} not found (give the shared data folder with --shared)")
+    cmake = shutil.which("cmake")
+    if not cmake:
+        return Prepared(None, skip="cmake not found (it generates the model header, as ctnn_add_model does)")
+    include_dir = work / "models"
+    header = include_dir / "ctnn" / "models" / f"{stem}.hpp"
+    generate = subprocess.run([cmake, f"-DCTNN_MODEL_FILE={model_file}", f"-DCTNN_MODEL_HEADER={header}",
+                               f"-DCTNN_MODEL_NAME={stem}", "-DCTNN_MODEL_NAMESPACE=ctnn::models",
+                               "-P", str(source_tree("cmake") / "ctnnAddModel.cmake")], capture_output=True, text=True)
+    if generate.returncode != 0:
+        raise SystemExit(f"run.py: the model header generator failed for {model_file}:\n{generate.stderr}")
+    source = work / f"{case}.cpp"
+    source.write_text(render("tflite.cpp.in", CASE=case, NAME=stem))
+    reference_in, reference_out = mlperf / "refs" / stem / "input_0.bin", mlperf / "refs" / stem / "output_0.bin"
+    if reference_in.exists() and reference_out.exists():
+        return Prepared(source, (include_dir,), (str(reference_in), str(reference_out)))
+    return Prepared(source, (include_dir,), run=False)
+
+
 # ---------------------------------------------------------------------------------------------------
 # float64 reference of the synthetic models (NHWC), with float32 rounding of every stored tensor.
 def reference_input() -> list[float]:
@@ -319,12 +398,13 @@ def activate(x: float, fused: str) -> float:
     return x
 
 
-def conv(x: list[float], w: list[float], b: list[float], k: int, depthwise: bool, fused: str) -> list[float]:
-    h, wd, c, pad = HEIGHT, WIDTH, CHANNELS, k // 2
-    out = [0.0] * (h * wd * c)
+def conv(x: list[float], layer: Layer, k: int, depthwise: bool) -> list[float]:
+    w, b = layer.arrays["w"], layer.arrays["b"]
+    h, wd, cin, cout, pad = HEIGHT, WIDTH, layer.channels_in, layer.channels_out, k // 2
+    out = [0.0] * (h * wd * cout)
     for oy in range(h):
         for ox in range(wd):
-            for oc in range(c):
+            for oc in range(cout):
                 acc = b[oc]
                 for ky in range(k):
                     iy = oy - pad + ky
@@ -334,13 +414,13 @@ def conv(x: list[float], w: list[float], b: list[float], k: int, depthwise: bool
                         ix = ox - pad + kx
                         if ix < 0 or ix >= wd:
                             continue
-                        base = (iy * wd + ix) * c
+                        base = (iy * wd + ix) * cin
                         if depthwise:
-                            acc += x[base + oc] * w[(ky * k + kx) * c + oc]
+                            acc += x[base + oc] * w[(ky * k + kx) * cin + oc]
                         else:
-                            f = ((oc * k + ky) * k + kx) * c
-                            acc += sum(x[base + ic] * w[f + ic] for ic in range(c))
-                out[(oy * wd + ox) * c + oc] = f32(activate(acc, fused))
+                            f = ((oc * k + ky) * k + kx) * cin
+                            acc += sum(x[base + ic] * w[f + ic] for ic in range(cin))
+                out[(oy * wd + ox) * cout + oc] = f32(activate(acc, layer.fused))
     return out
 
 
@@ -348,20 +428,21 @@ def reference_output(model: Model) -> list[float]:
     values = {"x": reference_input()}
     for layer in model.layers:
         x = values[layer.inputs[0]]
-        a = layer.arrays
+        a, c = layer.arrays, layer.channels_in
         if layer.kind in ("conv3x3", "dwconv3x3", "conv1x1"):
-            k = 1 if layer.kind == "conv1x1" else 3
-            y = conv(x, a["w"], a["b"], k, layer.kind == "dwconv3x3", layer.fused)
+            y = conv(x, layer, 1 if layer.kind == "conv1x1" else 3, layer.kind == "dwconv3x3")
         elif layer.kind == "relu":
             y = [activate(v, "relu") for v in x]
         elif layer.kind == "add":
             y = [f32(activate(p + q, layer.fused)) for p, q in zip(x, values[layer.inputs[1]])]
+        elif layer.kind == "concat":  # along channels (NHWC): every input's channels, pixel by pixel
+            parts = [values[i] for i in layer.inputs]
+            widths = [len(p) // (HEIGHT * WIDTH) for p in parts]
+            y = [v for pixel in range(HEIGHT * WIDTH) for p, n in zip(parts, widths) for v in p[pixel * n:(pixel + 1) * n]]
         elif layer.kind == "gap":
-            y = [f32(sum(x[p * CHANNELS + ch] for p in range(HEIGHT * WIDTH)) / (HEIGHT * WIDTH))
-                 for ch in range(CHANNELS)]
+            y = [f32(sum(x[p * c + ch] for p in range(HEIGHT * WIDTH)) / (HEIGHT * WIDTH)) for ch in range(c)]
         elif layer.kind == "dense":
-            y = [f32(a["b"][o] + sum(x[i] * a["w"][o * CHANNELS + i] for i in range(CHANNELS)))
-                 for o in range(CLASSES)]
+            y = [f32(a["b"][o] + sum(x[i] * a["w"][o * c + i] for i in range(c))) for o in range(CLASSES)]
         elif layer.kind == "softmax":
             top = max(x)
             e = [math.exp(v - top) for v in x]
@@ -468,8 +549,9 @@ class Result:
     output: str = ""
 
 
-def compiler_command(compiler: str, source: Path, output: Path, flags: list[str], syntax_only=False) -> list[str]:
-    base = [compiler, "-std=c++20", "-O2", "-I", str(INCLUDE)] + flags
+def compiler_command(compiler: str, source: Path, output: Path, flags: list[str], syntax_only=False,
+                     includes: tuple[Path, ...] = ()) -> list[str]:
+    base = [compiler, "-std=c++20", "-O2", "-I", str(INCLUDE)] + [f"-I{d}" for d in includes] + flags
     if syntax_only:
         return base + ["-fsyntax-only", str(source)]
     return base + ["-c", str(source), "-o", str(output)]
@@ -479,12 +561,13 @@ def short(compiler: str) -> str:
     return Path(compiler).name
 
 
-def check_run(binary: Path, expected: list[float] | None, log: Path) -> tuple[bool, str]:
-    r = subprocess.run([str(binary)], capture_output=True, text=True, timeout=120)
+def check_run(binary: Path, expected: list[float] | None, log: Path, args: tuple[str, ...] = ()) -> tuple[bool, str]:
+    r = subprocess.run([str(binary), *args], capture_output=True, text=True, timeout=300)
     log.write_text(r.stdout + r.stderr)
     if r.returncode != 0:
         return False, f"binary exited {r.returncode}: {r.stdout.strip()} {r.stderr.strip()}"
-    summary = r.stdout.splitlines()[0] if r.stdout else ""
+    lines = r.stdout.splitlines()
+    summary = next((line for line in lines if "accuracy" in line), lines[0] if lines else "")  # digits: its verdict
     if expected is not None:
         m = re.search(r"^output=(.*)$", r.stdout, re.M)
         got = [float(v) for v in m.group(1).split(",")] if m else []
@@ -599,10 +682,57 @@ def stage_needs(case, layers, model, compiler, work, flags, timeout, say) -> lis
 
 
 # ---------------------------------------------------------------------------------------------------
+def evaluate_goals(results: list[Result], compilers: list[str], flags: list[str], chain: str) -> list[tuple]:
+    """(goal, compiler, measured, verdict) for every goal of issue #7 whose case was asked for. Verdicts: met,
+    MISSED, not measured (the case failed or was skipped), not judged (extra --flags: the goals are about the
+    compilers' defaults)."""
+    asked = {r.case for r in results}
+    index = {(r.case, r.compiler, r.layers): r for r in results}
+    rows = []
+
+    def verdict(ok: bool) -> str:
+        return "not judged (--flags)" if flags else ("met" if ok else "MISSED")
+
+    for case in [c for c in MLPERF_INT8 if c in asked]:
+        for c in compilers:
+            r = index.get((case, c, 0))
+            if not r or not r.ok:
+                rows.append((f"{case}: < {GOAL_MLPERF_SECONDS:g} s, < 1 GB", c, r.note if r else "", "not measured"))
+                continue
+            stretch = "stretch < 5 s met" if r.seconds < GOAL_MLPERF_STRETCH_SECONDS else "stretch < 5 s missed"
+            rows.append((f"{case}: < {GOAL_MLPERF_SECONDS:g} s, < 1 GB", c, f"{r.seconds:.2f} s, {r.peak_rss_mb:.0f} MB",
+                         verdict(r.seconds < GOAL_MLPERF_SECONDS and r.peak_rss_mb < GOAL_MLPERF_MB) + f" ({stretch})"))
+    if any(k[0] == chain and k[2] == GOAL_CHAIN_LAYERS for k in index):
+        for c in compilers:
+            r = index.get((chain, c, GOAL_CHAIN_LAYERS))
+            if not r or not r.ok:
+                rows.append((f"chain {GOAL_CHAIN_LAYERS}: < {GOAL_CHAIN_SECONDS:g} s, < 4 GB", c, r.note if r else "",
+                             "not measured"))
+                continue
+            rows.append((f"chain {GOAL_CHAIN_LAYERS}: < {GOAL_CHAIN_SECONDS:g} s, < 4 GB", c,
+                         f"{r.seconds:.2f} s, {r.peak_rss_mb:.0f} MB",
+                         verdict(r.seconds < GOAL_CHAIN_SECONDS and r.peak_rss_mb < GOAL_CHAIN_MB)))
+            a = index.get((chain, c, GOAL_GROWTH_FROM))
+            goal = f"chain time({GOAL_CHAIN_LAYERS})/time({GOAL_GROWTH_FROM}) < {GOAL_GROWTH:g}"
+            if not a or not a.ok:
+                rows.append((goal, c, f"no {GOAL_GROWTH_FROM}-layer result", "not measured"))
+            else:
+                g = r.seconds / a.seconds
+                rows.append((goal, c, f"{r.seconds:.2f} / {a.seconds:.2f} = {g:.2f}", verdict(g < GOAL_GROWTH)))
+    return rows
+
+
+# ---------------------------------------------------------------------------------------------------
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--layers", default="50,100,200", help="comma-separated layer counts (default 50,100,200)")
-    p.add_argument("--cases", default=None, help="comma-separated: chain, dag, weights (default chain,weights)")
+    p.add_argument("--layers", default="25,50,100,200,400",
+                   help="comma-separated layer counts of the synthetic cases (default 25,50,100,200,400)")
+    p.add_argument("--cases", default=None,
+                   help=f"comma-separated: chain, dag, weights, digits, {', '.join(MLPERF_MODELS)}, or the groups "
+                        f"mlperf and synthetic (default {DEFAULT_CASES})")
+    p.add_argument("--shared", default=None,
+                   help="the shared data folder with models/mlperf-tiny (default: ../shared next to the checkout); "
+                        "the MLPerf cases are skipped when it is absent")
     p.add_argument("--dag", action="store_true", help="also the residual (dsl::graph) variant: adds 'dag' to --cases")
     p.add_argument("--compilers", default="g++,clang++", help="comma-separated compilers (default g++,clang++)")
     p.add_argument("--flags", default="", help="extra compiler flags (one string, split on spaces)")
@@ -613,7 +743,8 @@ def parse_args(argv):
                         "results that do not move while others edit the work tree, or two commits compared")
     p.add_argument("--build-dir", default=None, help="where to write TUs, objects and logs (default: a new temp dir)")
     p.add_argument("--keep", action="store_true", help="keep the default temp build dir")
-    p.add_argument("--repeat", type=int, default=1, help="compile each TU this many times; report the fastest")
+    p.add_argument("--repeat", type=int, default=3,
+                   help="compile each TU this many times and report the fastest (default 3: the machine is shared)")
     p.add_argument("--timeout", type=float, default=1800.0, help="seconds per compiler run (default 1800)")
     p.add_argument("--json", action="store_true", help="print one JSON object per case and compiler (no table)")
     p.add_argument("--stages", action="store_true", help="also time the stage TUs K=0..10 of each flow case")
@@ -641,12 +772,18 @@ def main(argv=None) -> int:
     if args.include:
         INCLUDE = Path(args.include).resolve()
     layers_list = [int(v) for v in args.layers.split(",") if v.strip()]
-    cases = [c.strip() for c in (args.cases or "chain,weights").split(",") if c.strip()]
+    cases: list[str] = []
+    for c in (args.cases or DEFAULT_CASES).split(","):
+        for name in CASE_GROUPS.get(c.strip(), [c.strip()] if c.strip() else []):
+            if name not in cases:
+                cases.append(name)
     if args.dag and "dag" not in cases:
         cases.insert(cases.index("weights") if "weights" in cases else len(cases), "dag")
-    unknown = [c for c in cases if c not in CASES and c != "weights"]
+    unknown = [c for c in cases if c not in CASES and c not in FIXED_CASES and c != "weights"]
     if unknown:
-        raise SystemExit(f"run.py: unknown case(s) {unknown}; known: {sorted(CASES)} and weights")
+        raise SystemExit(f"run.py: unknown case(s) {unknown}; known: {sorted(CASES)}, weights, {FIXED_CASES}, "
+                         f"and the groups {sorted(CASE_GROUPS)}")
+    shared = Path(args.shared).resolve() if args.shared else REPO.parent / "shared"
     compilers = [c.strip() for c in args.compilers.split(",") if c.strip()]
     flags = args.flags.split()
     for c in compilers:
@@ -676,7 +813,8 @@ def main(argv=None) -> int:
         target = work / f"headers-{commit}"
         if not (target / "include").is_dir():
             target.mkdir(parents=True, exist_ok=True)
-            archive = subprocess.run(["git", "-C", str(REPO), "archive", commit, "include"], capture_output=True,
+            archive = subprocess.run(["git", "-C", str(REPO), "archive", commit, "include", "cmake", "examples"],
+                                     capture_output=True,
                                      check=True).stdout
             subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
         INCLUDE = target / "include"
@@ -694,14 +832,66 @@ def main(argv=None) -> int:
         f"the compile (-c), best of {args.repeat}")
 
     results: list[Result] = []
+    skipped: list[tuple[str, str]] = []
     failures: list[str] = []
     stage_rows: list[tuple] = []
     limit_rows: list[tuple] = []
 
+    def compile_link_run(case_label: str, layers: int, src: Path, compiler: str, expected=None, includes=(),
+                         run_args=(), run=True, on_compile_failure=None) -> Result:
+        """Compiles src (the best of --repeat), links and runs it; records failures."""
+        tag = f"{case_label}_{layers}.{short(compiler)}" if layers else f"{case_label}.{short(compiler)}"
+        obj, exe = work / f"{tag}.o", work / f"{tag}.exe"
+        best, load = None, os.getloadavg()[0]
+        for _ in range(args.repeat):
+            m = measure(compiler_command(compiler, src, obj, flags, includes=includes), work / f"{tag}.log", args.timeout)
+            if not m.ok:
+                best = m
+                break
+            best = m if best is None or m.seconds < best.seconds else best
+        res = Result(case_label, short(compiler), layers, round(best.seconds, 3), round(best.peak_rss_mb, 1),
+                     round(best.user_seconds, 3), best.ok, load=round(load, 2))
+        if not best.ok:
+            limit = limit_hit(best.log)
+            res.note = "compile FAILED" + (f" ({limit})" if limit else "")
+            detail = f"{tag}: {res.note}; log {best.log}\n{first_errors(best.log)}"
+            say(f"  {detail}")
+            if on_compile_failure:
+                detail += "\n" + on_compile_failure()
+            failures.append(detail)
+        else:
+            link = subprocess.run([compiler, str(obj), "-o", str(exe)], capture_output=True, text=True)
+            if link.returncode != 0:
+                res.ok, res.note = False, "link FAILED"
+                failures.append(f"{tag}: link failed\n{link.stderr[:2000]}")
+            elif run:
+                res.run_ok, res.output = check_run(exe, expected, work / f"{tag}.run", tuple(run_args))
+                if not res.run_ok:
+                    res.ok, res.note = False, "run FAILED"
+                    failures.append(f"{tag}: {res.output}")
+            else:
+                res.note = "not run (no reference data)"
+        results.append(res)
+        say(f"  {case_label:16s} {layers or '':>4} {short(compiler):9s} {res.seconds:8.2f} s {res.peak_rss_mb:8.1f} MB "
+            f"{res.note or ('run ok' if res.run_ok else '')}")
+        if res.output and res.run_ok:
+            say(f"      {res.output}")
+        return res
+
+    for case in [c for c in cases if c in FIXED_CASES]:
+        prepared = prepare_fixed(case, work, shared)
+        if prepared.skip:
+            say(f"  {case:16s} SKIPPED: {prepared.skip}")
+            skipped.append((case, prepared.skip))
+            continue
+        for compiler in compilers:
+            compile_link_run(case, 0, prepared.source, compiler, includes=prepared.includes,
+                             run_args=prepared.run_args, run=prepared.run)
+
     for layers in layers_list:
         models = {case: CASES[case](layers) for case in cases if case in CASES}
         weights_model = chain_model(layers)
-        for case in cases:
+        for case in [c for c in cases if c in CASES or c == "weights"]:
             model = weights_model if case == "weights" else models[case]
             src = work / f"{label(case)}_{layers}.cpp"
             src.write_text(baseline_source(layers, model) if case == "weights" else flow_source(case, layers, model))
@@ -709,41 +899,12 @@ def main(argv=None) -> int:
             if case != "weights" and not args.no_verify:
                 expected = reference_output(model)
             for compiler in compilers:
-                tag = f"{label(case)}_{layers}.{short(compiler)}"
-                obj, exe = work / f"{tag}.o", work / f"{tag}.exe"
-                best, load = None, os.getloadavg()[0]
-                for r in range(args.repeat):
-                    m = measure(compiler_command(compiler, src, obj, flags), work / f"{tag}.log", args.timeout)
-                    if not m.ok:
-                        best = m
-                        break
-                    best = m if best is None or m.seconds < best.seconds else best
-                res = Result(label(case), short(compiler), layers, round(best.seconds, 3), round(best.peak_rss_mb, 1),
-                             round(best.user_seconds, 3), best.ok, load=round(load, 2))
-                if not best.ok:
-                    limit = limit_hit(best.log)
-                    res.note = "compile FAILED" + (f" ({limit})" if limit else "")
-                    detail = f"{tag}: {res.note}; log {best.log}\n{first_errors(best.log)}"
-                    say(f"  {detail}")
-                    if case != "weights":
+                locate = None
+                if case != "weights":
+                    def locate(case=case, model=model, compiler=compiler):
                         say("  locating the failing pass with the stage TUs:")
-                        detail += "\n" + locate_failure(label(case), layers, model, compiler, work, flags, args.timeout, say)
-                    failures.append(detail)
-                else:
-                    link = subprocess.run([compiler, str(obj), "-o", str(exe)], capture_output=True, text=True)
-                    if link.returncode != 0:
-                        res.ok, res.note = False, "link FAILED"
-                        failures.append(f"{tag}: link failed\n{link.stderr[:2000]}")
-                    else:
-                        res.run_ok, res.output = check_run(exe, expected, work / f"{tag}.run")
-                        if not res.run_ok:
-                            res.ok, res.note = False, "run FAILED"
-                            failures.append(f"{tag}: {res.output}")
-                results.append(res)
-                say(f"  {case:8s} {layers:4d} {short(compiler):9s} {res.seconds:8.2f} s {res.peak_rss_mb:8.1f} MB "
-                    f"{res.note or ('run ok' if res.run_ok else '')}")
-                if res.output and res.run_ok:
-                    say(f"      {res.output}")
+                        return locate_failure(label(case), layers, model, compiler, work, flags, args.timeout, say)
+                compile_link_run(label(case), layers, src, compiler, expected, on_compile_failure=locate)
 
             if args.limits and case != "weights":
                 for compiler in compilers:
@@ -783,49 +944,86 @@ def main(argv=None) -> int:
             return None, None
         return r.seconds - b.seconds, r.peak_rss_mb - b.peak_rss_mb
 
-    if args.json:
-        for r in results:
+    def case_key(r: Result) -> str:  # unique per row of one compiler: chain-400, mlperf-kws
+        return f"{r.case}-{r.layers}" if r.layers else r.case
+
+    order = {name: i for i, name in enumerate(FIXED_CASES)}
+    ordered = sorted(results, key=lambda r: (r.compiler, order.get(r.case, len(order)), r.case, r.layers))
+    if args.json:  # stdout: one object per case and compiler; the tables below go to stderr
+        for r in ordered:
             fs, fm = flow_cost(r)
-            obj = {"case": r.case, "compiler": r.compiler, "layers": r.layers, "seconds": r.seconds,
-                   "peak_rss_mb": r.peak_rss_mb, "cpu_seconds": r.user_seconds, "ok": r.ok, "load_average": r.load,
-                   "compiler_version": versions[next(c for c in compilers if short(c) == r.compiler)]}
+            obj = {"case": case_key(r), "compiler": r.compiler, "seconds": r.seconds, "peak_rss_mb": r.peak_rss_mb,
+                   "family": r.case, "cpu_seconds": r.user_seconds, "ok": r.ok, "load_average": r.load,
+                   "repeat": args.repeat, "compiler_version": versions[next(c for c in compilers if short(c) == r.compiler)]}
+            if r.layers:
+                obj["layers"] = r.layers
             if fs is not None:
                 obj["flow_seconds"], obj["flow_peak_rss_mb"] = round(fs, 3), round(fm, 1)
             if r.note:
                 obj["note"] = r.note
             print(json.dumps(obj), flush=True)
-    else:
-        say()
-        say("| case | layers | compiler | seconds | CPU s | peak RSS MB | flow s (- weights) | flow MB (- weights) | status |")
-        say("|---|---:|---|---:|---:|---:|---:|---:|---|")
-        for r in sorted(results, key=lambda r: (r.compiler, r.case, r.layers)):
-            fs, fm = flow_cost(r)
-            status = r.note or ("ok, run ok" if r.run_ok else "ok")
-            say(f"| {r.case} | {r.layers} | {r.compiler} | {r.seconds:.2f} | {r.user_seconds:.2f} | {r.peak_rss_mb:.0f} | "
-                f"{'' if fs is None else f'{fs:.2f}'} | {'' if fm is None else f'{fm:.0f}'} | {status} |")
+    say()
+    say(f"Seconds: wall time of the compile (-c), the best of {args.repeat}; peak RSS of the compiler process.")
+    say("| case | layers | compiler | seconds | CPU s | peak RSS MB | flow s (- weights) | flow MB (- weights) | status |")
+    say("|---|---:|---|---:|---:|---:|---:|---:|---|")
+    for r in ordered:
+        fs, fm = flow_cost(r)
+        status = r.note or ("ok, run ok" if r.run_ok else "ok")
+        say(f"| {r.case} | {r.layers or ''} | {r.compiler} | {r.seconds:.2f} | {r.user_seconds:.2f} | {r.peak_rss_mb:.0f} | "
+            f"{'' if fs is None else f'{fs:.2f}'} | {'' if fm is None else f'{fm:.0f}'} | {status} |")
+    for case, reason in skipped:
+        say(f"| {case} | | | | | | | | SKIPPED: {reason} |")
+
+    def ratio(x, y):
+        return f"{y / x:.2f}" if x and y is not None and x > 0 else ""
+
+    index = {(r.case, r.compiler, r.layers): r for r in results if r.ok}
+    synthetic = [label(c) for c in cases if c in CASES or c == "weights"]
+    if any(len([n for (k, cc, n) in index if k == case_label]) > 1 for case_label in synthetic):
         say()
         say("Growth between consecutive sizes (time ratio; 'flow' subtracts the weights baseline; linear growth "
             "gives the layer ratio):")
         say("| case | compiler | layers | layer ratio | time ratio | CPU ratio | flow time ratio | RSS ratio | flow RSS ratio |")
         say("|---|---|---|---:|---:|---:|---:|---:|---:|")
-        index = {(r.case, r.compiler, r.layers): r for r in results if r.ok}
-        for case in cases:
+        for case_label in synthetic:
             for compiler in compilers:
                 c = short(compiler)
-                case_label = label(case)
                 sizes = sorted(n for (k, cc, n) in index if k == case_label and cc == c)
                 for a, b in zip(sizes, sizes[1:]):
                     ra, rb = index[(case_label, c, a)], index[(case_label, c, b)]
                     fa, fb = flow_cost(ra), flow_cost(rb)
-
-                    def ratio(x, y):
-                        return f"{y / x:.2f}" if x and y is not None and x > 0 else ""
-
                     say(f"| {case_label} | {c} | {a} -> {b} | {b / a:.2f} | {ratio(ra.seconds, rb.seconds)} | "
                         f"{ratio(ra.user_seconds, rb.user_seconds)} | "
                         f"{ratio(fa[0], fb[0]) if fa[0] is not None else ''} | "
                         f"{ratio(ra.peak_rss_mb, rb.peak_rss_mb)} | "
                         f"{ratio(fa[1], fb[1]) if fa[1] is not None else ''} |")
+
+    # The growth ratio of the goals, time(400) / time(100), for every synthetic flow case.
+    growth_rows = []
+    for case_label in [label(c) for c in cases if c in CASES]:
+        for compiler in compilers:
+            a = index.get((case_label, short(compiler), GOAL_GROWTH_FROM))
+            b = index.get((case_label, short(compiler), GOAL_CHAIN_LAYERS))
+            if a and b:
+                growth_rows.append((case_label, short(compiler), a.seconds, b.seconds, b.seconds / a.seconds))
+    if growth_rows:
+        say()
+        say(f"Growth ratio time({GOAL_CHAIN_LAYERS})/time({GOAL_GROWTH_FROM}) (linear: "
+            f"{GOAL_CHAIN_LAYERS / GOAL_GROWTH_FROM:.1f}):")
+        for case_label, c, ta, tb, g in growth_rows:
+            say(f"  {case_label:12s} {c:9s} {tb:7.2f} s / {ta:5.2f} s = {g:.2f}")
+
+    goals = evaluate_goals(results, [short(c) for c in compilers], flags, label("chain"))
+    missed = [g for g in goals if g[3] == "MISSED"]
+    if goals:
+        say()
+        say("Goals (issue #7; 2-core machine, -O2, default compiler limits):")
+        say("| goal | compiler | measured | verdict |")
+        say("|---|---|---|---|")
+        for goal, compiler, measured, verdict in goals:
+            say(f"| {goal} | {compiler} | {measured} | {verdict} |")
+        say(f"{len(goals) - len(missed) - sum(g[3] == 'not measured' for g in goals)} of {len(goals)} goals met"
+            + (f"; MISSED: {len(missed)}" if missed else "") + ".")
 
     if stage_rows:
         say()
@@ -892,7 +1090,7 @@ def main(argv=None) -> int:
         shutil.rmtree(work, ignore_errors=True)
     else:
         say(f"# outputs kept in {work}")
-    return 1 if failures else 0
+    return 1 if failures or missed else 0
 
 
 HAVE_GNU_TIME = True

@@ -7,18 +7,44 @@
 //   memory options                     ctnn::pools<>, ctnn::pin<>, ctnn::pin_op<>, ctnn::pin_kind<>,
 //                                      ctnn::in_place_ops, ctnn::concat_in_place, ctnn::memory_aware_order,
 //                                      ctnn::memory_reuse, ctnn::io_in_arena (memory/options.hpp)
+//   ctnn::specialisation<Policy>       how kernels are specialised (DESIGN §4): ctnn::full (default), every
+//                                      call its own kernel with compile-time shapes (fastest), or
+//                                      ctnn::shared, one kernel per op kind and element type with run-time
+//                                      shapes (less code for models with many distinct layers, slower;
+//                                      kernel/dynamic.hpp)
 // The planner and memory options go to every pass::plan_memory of the pipeline.
 //
 //   using net = ctnn::compile<model, ctnn::pools<ctnn::pool<"sram", 64 * 1024>>, ctnn::planner<ctnn::memory::hill_climb<7>>>;
+//   using small = ctnn::compile<model, ctnn::specialisation<ctnn::shared>>;
 #include <tuple>
 #include <type_traits>
 
 #include <ctnn/memory/options.hpp>
 #include <ctnn/memory/shared_pools.hpp>
 #include <ctnn/pass/pipeline.hpp>
+#include <ctnn/kernel/dispatch.hpp>
 #include <ctnn/runtime/executor.hpp>
 
 namespace ctnn {
+
+// The specialisation policies (kernel/dispatch.hpp).
+using kernel::full;
+using kernel::shared;
+
+namespace detail {
+template <class Policy>
+inline constexpr bool is_specialisation_policy = std::is_same_v<Policy, full> || std::is_same_v<Policy, shared>;
+}  // namespace detail
+
+// ctnn::compile's option: specialisation<ctnn::full> or specialisation<ctnn::shared>.
+template <class Policy>
+struct specialisation {
+  static_assert(detail::is_specialisation_policy<Policy>,
+                "ctnn::specialisation<Policy>: Policy is ctnn::full (a kernel per call, compile-time shapes) or "
+                "ctnn::shared (a kernel per op kind, run-time shapes).");
+  using ctnn_specialisation_option = void;
+  using type = Policy;
+};
 
 namespace detail {
 
@@ -31,7 +57,11 @@ template <class T>
 concept planner_option = requires { typename T::ctnn_planner_option; };
 
 template <class T>
-inline constexpr bool is_compile_option = is_pipeline<T>::value || planner_option<T> || memory::memory_option<T>;
+concept specialisation_option = requires { typename T::ctnn_specialisation_option; };
+
+template <class T>
+inline constexpr bool is_compile_option =
+    is_pipeline<T>::value || planner_option<T> || specialisation_option<T> || memory::memory_option<T>;
 
 template <class... Ts>
 struct type_list {};
@@ -73,44 +103,45 @@ struct apply_memory_options<pipeline<Passes...>, Planner, MemoryOptions> {
   using type = pipeline<typename with_memory_options<Passes, Planner, MemoryOptions>::type...>;
 };
 
+// The first type of a type_list, or Default for an empty one.
+template <class List, class Default>
+struct first_or {
+  using type = Default;
+};
+template <class First, class... Rest, class Default>
+struct first_or<type_list<First, Rest...>, Default> {
+  using type = First;
+};
+
+// type_list<T::type> for an option of the kind asked (Is), else type_list<>.
+template <class T, bool Is>
+struct inner_type_if {
+  using type = type_list<>;
+};
+template <class T>
+struct inner_type_if<T, true> {
+  using type = type_list<typename T::type>;
+};
+
 template <class... Options>
 struct compile_options {
   static_assert((is_compile_option<Options> && ...),
                 "ctnn::compile<Model, Options...>: an option is not a compile option (a ctnn::pipeline<>, "
-                "ctnn::planner<>, ctnn::pools<>, ctnn::pin<>, ctnn::pin_op<>, ctnn::pin_kind<>, ctnn::in_place_ops, "
-                "ctnn::concat_in_place, ctnn::memory_aware_order, ctnn::memory_reuse or ctnn::io_in_arena).");
+                "ctnn::planner<>, ctnn::specialisation<>, ctnn::pools<>, ctnn::pin<>, ctnn::pin_op<>, ctnn::pin_kind<>, "
+                "ctnn::in_place_ops, ctnn::concat_in_place, ctnn::memory_aware_order, ctnn::memory_reuse or "
+                "ctnn::io_in_arena).");
   static_assert((is_pipeline<Options>::value + ... + 0) <= 1, "ctnn::compile: give at most one pipeline.");
   static_assert((planner_option<Options> + ... + 0) <= 1, "ctnn::compile: give at most one ctnn::planner<>.");
+  static_assert((specialisation_option<Options> + ... + 0) <= 1, "ctnn::compile: give at most one ctnn::specialisation<>.");
 
   using pipelines = typename concat_lists<std::conditional_t<is_pipeline<Options>::value, type_list<Options>, type_list<>>...>::type;
-  template <class List>
-  struct first_or_default {
-    using type = default_pipeline;
-  };
-  template <class First, class... Rest>
-  struct first_or_default<type_list<First, Rest...>> {
-    using type = First;
-  };
-  using user_pipeline = typename first_or_default<pipelines>::type;
-
-  template <class T, bool = planner_option<T>>
-  struct planner_of {
-    using type = type_list<>;
-  };
-  template <class T>
-  struct planner_of<T, true> {
-    using type = type_list<typename T::type>;
-  };
-  using planners = typename concat_lists<typename planner_of<Options>::type...>::type;
-  template <class List>
-  struct planner_or_void {
-    using type = void;
-  };
-  template <class First, class... Rest>
-  struct planner_or_void<type_list<First, Rest...>> {
-    using type = First;
-  };
-  using planner = typename planner_or_void<planners>::type;
+  using user_pipeline = typename first_or<pipelines, default_pipeline>::type;
+  using planner = typename first_or<typename concat_lists<typename inner_type_if<Options, planner_option<Options>>::type...>::type,
+                                    void>::type;
+  // The kernel specialisation policy (default: full).
+  using kernels =
+      typename first_or<typename concat_lists<typename inner_type_if<Options, specialisation_option<Options>>::type...>::type,
+                        full>::type;
 
   using memory_options =
       typename concat_lists<std::conditional_t<memory::memory_option<Options>, type_list<Options>, type_list<>>...>::type;
@@ -129,6 +160,7 @@ struct compile_options {
 }  // namespace detail
 
 template <class Model, class... Options>
-using compile = executor<compiled_v<Model, typename detail::compile_options<Options...>::type>>;
+using compile = executor<compiled_v<Model, typename detail::compile_options<Options...>::type>,
+                         typename detail::compile_options<Options...>::kernels>;
 
 }  // namespace ctnn

@@ -1,9 +1,10 @@
 #pragma once
-// ctnn: compile-time neural networks. The umbrella header: DSL and TFLite frontends, passes, planner,
+// ctnn: compile-time neural networks. The umbrella header: DSL, TFLite and ONNX frontends, passes, planner,
 // kernels, executor.
 #include <ctnn/compile.hpp>
 #include <ctnn/errors.hpp>
 #include <ctnn/frontend/dsl.hpp>
+#include <ctnn/frontend/onnx.hpp>
 #include <ctnn/frontend/tflite.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/ir/printer.hpp>

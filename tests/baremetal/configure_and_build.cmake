@@ -2,7 +2,7 @@
 # configures the standalone bare-metal project with the Cortex-M4 toolchain and builds it.
 #
 #   cmake -DSOURCE_DIR=<tests/baremetal> -DBINARY_DIR=<dir> -DTOOLCHAIN_FILE=<file>
-#         -DCTNN_SOURCE_DIR=<repo> [-DGENERATOR=Ninja] [-DMAKE_PROGRAM=<ninja>] [-DJOBS=<n>]
+#         -DCTNN_SOURCE_DIR=<repo> [-DCTNN_SHARED_DIR=<shared>] [-DGENERATOR=Ninja] [-DMAKE_PROGRAM=<ninja>] [-DJOBS=<n>]
 #         -P configure_and_build.cmake
 #
 # Fails (non-zero exit) if either step fails.
@@ -25,6 +25,9 @@ set(configure_args
     -S "${SOURCE_DIR}" -B "${BINARY_DIR}" -G "${GENERATOR}"
     "-DCMAKE_TOOLCHAIN_FILE=${TOOLCHAIN_FILE}"
     "-DCTNN_SOURCE_DIR=${CTNN_SOURCE_DIR}")
+if(CTNN_SHARED_DIR)  # the MLPerf Tiny models and their reference cases (mlperf_memory_*)
+  list(APPEND configure_args "-DCTNN_SHARED_DIR=${CTNN_SHARED_DIR}")
+endif()
 if(MAKE_PROGRAM)
   list(APPEND configure_args "-DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM}")
 endif()

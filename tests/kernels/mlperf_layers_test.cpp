@@ -21,6 +21,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <type_traits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -72,6 +73,36 @@ std::string dump_name(std::size_t op, std::int32_t code, std::int32_t tensor) {
 
 using tensor_values = std::map<std::int32_t, std::vector<std::int8_t>>;
 
+// kernel::pack_operand's reader over a layer's weights and bias read at run time (the executor packs the
+// same constants at compile time).
+struct runtime_constant_reader {
+  const std::vector<std::int8_t>* i8_values;
+  const std::vector<std::int32_t>* i32_values;
+  std::size_t count() const { return i8_values != nullptr ? i8_values->size() : i32_values->size(); }
+  std::int8_t i8(std::size_t i) const { return (*i8_values)[i]; }
+  std::int32_t i32(std::size_t i) const { return (*i32_values)[i]; }
+  float f32(std::size_t) const { return 0.0f; }
+};
+
+// kernel::invoke<p>, with the weights (operand 1) and bias (operand 2) in the layout the run-time kernel
+// reads when it packs them, as the executor does.
+template <kernel_params P>
+void invoke_with_packed_constants(const void* (&operands)[4], std::int8_t* out, const ctnn::kernel::requant_arrays& rq,
+                                  const std::vector<std::int8_t>& weights, const std::vector<std::int32_t>& bias) {
+  const auto packed = [&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
+    if constexpr (has_weights(P.kind) && ctnn::kernel::packs_operand<P>(K))
+      return ctnn::kernel::pack_operand<P, K>(K == 1 ? runtime_constant_reader{&weights, nullptr}
+                                                     : runtime_constant_reader{nullptr, &bias});
+    else
+      return 0;
+  };
+  const auto weights_packed = packed(std::integral_constant<std::size_t, 1>{});
+  const auto bias_packed = packed(std::integral_constant<std::size_t, 2>{});
+  if constexpr (!std::is_same_v<decltype(weights_packed), const int>) operands[1] = weights_packed.data();
+  if constexpr (!std::is_same_v<decltype(bias_packed), const int>) operands[2] = bias_packed.data();
+  ctnn::kernel::invoke<P>(operands, out, rq);
+}
+
 // Runs layer I of Table on the values in `values` (its inputs' tensors); returns its output.
 template <const auto& Table, std::size_t I>
 std::vector<std::int8_t> run_layer(const tflite_reader::model& m, const tensor_values& values) {
@@ -115,7 +146,7 @@ std::vector<std::int8_t> run_layer(const tflite_reader::model& m, const tensor_v
     operands[1] = input(1);
     if (operands[1] == nullptr) return {};
   }
-  ctnn::kernel::invoke<p>(operands, out.data(), rq);
+  invoke_with_packed_constants<p>(operands, out.data(), rq, weights, bias);
   return out;
 }
 

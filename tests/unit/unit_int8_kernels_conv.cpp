@@ -16,6 +16,7 @@
 
 #include <ctnn/detail/math.hpp>
 #include <ctnn/kernel/dispatch.hpp>
+#include <ctnn/kernel/dynamic.hpp>
 #include <ctnn/runtime/requantization.hpp>
 
 #include "kernels/int8_test_support.hpp"
@@ -220,6 +221,9 @@ void check_layer(std::mt19937& rng, int& checked, std::size_t& outputs, std::siz
   std::vector<std::int8_t> got(static_cast<std::size_t>(p.out.elements()));
   const void* const operands[] = {x.data(), w.data(), l.has_bias ? b.data() : nullptr, nullptr};
   ctnn::kernel::invoke<p>(operands, got.data(), ctnn::requantization_of<m, 0>());
+  std::vector<std::int8_t> shared(got.size());  // the shared kernel (run-time parameters): the same bytes
+  CHECK(ctnn::kernel::invoke_dynamic(p, operands, shared.data(), ctnn::requantization_of<m, 0>()));
+  CHECK(shared == got);
   const naive_quant q = naive_quantization(l, scales.data(), p.out.last());
   const std::vector<std::int8_t> want = l.kind == op_kind::dense ? naive_dense(p, l, x, w, b, q) : naive_conv(p, l, x, w, b, q);
   for (auto v : want) saturated += v == q.lo || v == q.hi;

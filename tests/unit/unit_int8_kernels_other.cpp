@@ -14,6 +14,7 @@
 #include <doctest/doctest.h>
 
 #include <ctnn/kernel/dispatch.hpp>
+#include <ctnn/kernel/dynamic.hpp>
 #include <ctnn/runtime/requantization.hpp>
 
 #include "kernels/int8_test_support.hpp"
@@ -168,6 +169,10 @@ std::vector<Out> run(const std::vector<In>& a, const std::vector<std::int8_t>& b
   std::vector<Out> out(static_cast<std::size_t>(p.out.elements()));
   const void* const operands[] = {a.data(), b.empty() ? nullptr : b.data(), nullptr};
   ctnn::kernel::invoke<p>(operands, out.data(), ctnn::requantization_of<m, 0>());
+  // The shared kernel (run-time parameters) computes the same bytes.
+  std::vector<Out> shared(out.size());
+  CHECK(ctnn::kernel::invoke_dynamic(p, operands, shared.data(), ctnn::requantization_of<m, 0>()));
+  CHECK_MESSAGE(shared == out, ctnn::name_of(p.kind) << " #" << I << ": the shared kernel differs");
   return out;
 }
 

@@ -16,6 +16,7 @@
 #include <doctest/doctest.h>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/dynamic.hpp>
 #include <ctnn/kernel/reference/conv2d.hpp>
 #include <ctnn/kernel/reference/dense.hpp>
 
@@ -181,16 +182,21 @@ void check_kernel(std::uint32_t seed, float weight_range = 1.0f) {
 
   expected_values want;
   if constexpr (P.kind == op_kind::conv2d) {
-    ctnn::kernel::reference::conv2d<P>(x.data(), w.data(), bias, out.data());
+    ctnn::kernel::reference::conv2d(ctnn::kernel::static_params<P>{}, x.data(), w.data(), bias, out.data());
     want = naive_conv(P, x, w, b);
   } else if constexpr (P.kind == op_kind::depthwise_conv2d) {
-    ctnn::kernel::reference::depthwise_conv2d<P>(x.data(), w.data(), bias, out.data());
+    ctnn::kernel::reference::depthwise_conv2d(ctnn::kernel::static_params<P>{}, x.data(), w.data(), bias, out.data());
     want = naive_conv(P, x, w, b);
   } else {
-    ctnn::kernel::reference::dense<P>(x.data(), w.data(), bias, out.data());
+    ctnn::kernel::reference::dense(ctnn::kernel::static_params<P>{}, x.data(), w.data(), bias, out.data());
     want = naive_dense(P, x, w, b);
   }
   REQUIRE(want.value.size() == out_elements);
+  // The shared kernel (run-time parameters) computes the same values, bit for bit.
+  std::vector<float> shared(out_elements);
+  const void* const operands[] = {x.data(), w.data(), bias};
+  CHECK(ctnn::kernel::invoke_dynamic(P, operands, shared.data()));
+  CHECK(std::equal(shared.begin(), shared.end(), out.begin()));
   int mismatches = 0;
   for (std::size_t i = 0; i < out_elements; ++i) {
     const double got = out[i];
@@ -304,7 +310,7 @@ TEST_CASE("the naive reference is sensitive to the window (not vacuous)") {
   const auto w = ctnn_test::random_floats(36, 42);
   const std::vector<float> b(2, 0.0f);
   std::vector<float> out(static_cast<std::size_t>(p.out.elements()));
-  ctnn::kernel::reference::conv2d<wrong>(x.data(), w.data(), nullptr, out.data());
+  ctnn::kernel::reference::conv2d(ctnn::kernel::static_params<wrong>{}, x.data(), w.data(), nullptr, out.data());
   const auto want = naive_conv(p, x, w, b);
   double worst = 0;
   for (std::size_t i = 0; i < out.size(); ++i) worst = std::max(worst, std::fabs(out[i] - want.value[i]));

@@ -20,6 +20,7 @@
 #include <doctest/doctest.h>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/dynamic.hpp>
 #include <ctnn/kernel/reference/activation.hpp>
 #include <ctnn/kernel/reference/data_movement.hpp>
 #include <ctnn/kernel/reference/elementwise.hpp>
@@ -76,6 +77,14 @@ std::vector<float> guarded_output(std::int64_t elements) {
   std::vector<float> out(static_cast<std::size_t>(elements) + 8, nan);
   for (std::size_t g = 0; g < 8; ++g) out[static_cast<std::size_t>(elements) + g] = 4321.0f;
   return out;
+}
+
+// The shared kernel (run-time parameters, kernel::invoke_dynamic) computes what the kernel under test
+// wrote to `out`, bit for bit.
+void check_shared(const kernel_params& p, std::vector<const void*> operands, const std::vector<float>& out) {
+  std::vector<float> shared(static_cast<std::size_t>(p.out.elements()));
+  CHECK(ctnn::kernel::invoke_dynamic(p, operands, shared.data()));
+  CHECK(std::equal(shared.begin(), shared.end(), out.begin()));
 }
 void check_guard(const std::vector<float>& out, std::int64_t elements) {
   for (std::size_t g = 0; g < 8; ++g) CHECK(out[static_cast<std::size_t>(elements) + g] == 4321.0f);
@@ -156,7 +165,8 @@ void check_pool(std::uint32_t seed) {
   const auto x = ctnn_test::random_floats(static_cast<std::size_t>(P.in.elements()), seed);
   auto out = guarded_output(P.out.elements());
   constexpr bool is_max = P.kind == op_kind::max_pool;
-  ref::pool2d<P, is_max>(x.data(), out.data());
+  ref::pool2d<is_max>(ctnn::kernel::static_params<P>{}, x.data(), out.data());
+  check_shared(P, {x.data()}, out);
   const auto want = naive_pool(P, x);
   REQUIRE(want.value.size() == static_cast<std::size_t>(P.out.elements()));
   int bad = 0;
@@ -201,7 +211,7 @@ TEST_CASE("avg_pool: corners count only their in-bounds elements (worked example
   constexpr auto p = pool_builder(op_kind::avg_pool, make_shape(1, 3, 3, 1), 3, 3).pads(1, 1, 1, 1).done();
   const float x[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
   float out[9] = {};
-  ref::pool2d<p, false>(x, out);
+  ref::pool2d<false>(ctnn::kernel::static_params<p>{}, x, out);
   CHECK(out[0] == 3.0f);
   CHECK(out[4] == 5.0f);               // centre: all nine, 45 / 9
   CHECK(out[8] == (5 + 6 + 8 + 9) / 4.0f);
@@ -213,7 +223,8 @@ template <kernel_params P>
 void check_global_pool(std::uint32_t seed) {
   const auto x = ctnn_test::random_floats(static_cast<std::size_t>(P.in.elements()), seed);
   auto out = guarded_output(P.out.elements());
-  ref::global_avg_pool<P>(x.data(), out.data());
+  ref::global_avg_pool(ctnn::kernel::static_params<P>{}, x.data(), out.data());
+  check_shared(P, {x.data()}, out);
   for (int b = 0; b < P.in[0]; ++b)
     for (int c = 0; c < P.in[3]; ++c) {
       double sum = 0, magnitude = 0;
@@ -281,7 +292,8 @@ void check_binary(std::uint32_t seed) {
   const auto a = ctnn_test::random_floats(static_cast<std::size_t>(P.in.elements()), seed, -range, range);
   const auto b = ctnn_test::random_floats(static_cast<std::size_t>(P.in2.elements()), seed + 1, -range, range);
   auto out = guarded_output(P.out.elements());
-  ref::binary<P>(a.data(), b.data(), out.data());
+  ref::binary(ctnn::kernel::static_params<P>{}, a.data(), b.data(), out.data());
+  check_shared(P, {a.data(), b.data()}, out);
   int bad = 0;
   for (std::int64_t i = 0; i < P.out.elements(); ++i) {
     const index at = unravel(i, P.out);
@@ -369,7 +381,8 @@ template <kernel_params P>
 void check_softmax(const std::vector<float>& x) {
   REQUIRE(x.size() == static_cast<std::size_t>(P.in.elements()));
   auto out = guarded_output(P.out.elements());
-  ref::softmax<P>(x.data(), out.data());
+  ref::softmax(ctnn::kernel::static_params<P>{}, x.data(), out.data());
+  check_shared(P, {x.data()}, out);
   const int depth = P.in.last();
   const auto rows = static_cast<int>(P.in.elements() / depth);
   for (int r = 0; r < rows; ++r) {
@@ -406,7 +419,8 @@ TEST_CASE("softmax: depth 1 is 1, equal inputs are uniform") {
   check_softmax<softmax_params(make_shape(1, 7))>(std::vector<float>(7, 3.5f));
   float one[4];
   const float x[4] = {-5.0f, 0.0f, 7.0f, 1e4f};
-  ref::softmax<softmax_params(make_shape(4, 1))>(x, one);
+  const kernel_params depth_one = softmax_params(make_shape(4, 1));  // run-time parameters
+  ref::softmax(&depth_one, x, one);
   for (float v : one) CHECK(v == 1.0f);
 }
 TEST_CASE("softmax: rank 4, 12 rows of 6") {
@@ -425,11 +439,11 @@ TEST_CASE("reshape copies every element; in place it is a no-op") {
   }();
   const auto x = ctnn_test::random_floats(24, 501);
   auto out = guarded_output(24);
-  ref::reshape<p>(x.data(), out.data());
+  ref::reshape(ctnn::kernel::static_params<p>{}, x.data(), out.data());
   for (std::size_t i = 0; i < 24; ++i) CHECK(out[i] == x[i]);
   check_guard(out, 24);
   auto in_place = x;
-  ref::reshape<p>(in_place.data(), in_place.data());
+  ref::reshape(ctnn::kernel::static_params<p>{}, in_place.data(), in_place.data());
   CHECK(in_place == x);
 }
 
@@ -464,7 +478,8 @@ void check_concat(std::uint32_t seed) {
   }
   for (const auto& v : inputs) pointers.push_back(v.data());
   auto out = guarded_output(P.out.elements());
-  ref::concat<P>(pointers.data(), out.data());
+  ref::concat(ctnn::kernel::static_params<P>{}, pointers.data(), out.data());
+  check_shared(P, {pointers.begin(), pointers.end()}, out);
   int bad = 0;
   for (std::int64_t o = 0; o < P.out.elements(); ++o) {
     index at = unravel(o, P.out);
@@ -517,7 +532,8 @@ template <kernel_params P>
 void check_pad(std::uint32_t seed) {
   const auto x = ctnn_test::random_floats(static_cast<std::size_t>(P.in.elements()), seed);
   auto out = guarded_output(P.out.elements());
-  ref::pad<P>(x.data(), out.data());
+  ref::pad(ctnn::kernel::static_params<P>{}, x.data(), out.data());
+  check_shared(P, {x.data()}, out);
   int bad = 0, copied = 0;
   for (std::int64_t o = 0; o < P.out.elements(); ++o) {
     index at = unravel(o, P.out);

@@ -6,6 +6,7 @@
 
 #include <ctnn/frontend/dsl.hpp>
 #include <ctnn/pass/infer_types.hpp>
+#include <ctnn/kernel/scratch.hpp>
 #include <ctnn/pass/lower_te.hpp>
 
 #include "test_modules.hpp"
@@ -168,6 +169,61 @@ static_assert(mixed_m.error.code == ctnn::error_code::unsupported_dtype && mixed
               mixed_m.error.kind == op_kind::relu && mixed_m.error.actual == make_shape(1, 4) &&
               mixed_m.error.value_a == static_cast<std::int64_t>(ctnn::dtype::i8));
 static_assert(mixed_m.call_count == 1 && !mixed_m.has(ctnn::fact::kernels_lowered));
+
+// ---------------------------------------------------------------------------------------------------
+// Scratch (kernel/scratch.hpp): lower_te sets kernel_params::scratch_bytes from the kernel layer's rules.
+// No kernel needs scratch yet: every call of every test model declares none.
+template <class Module>
+constexpr bool declares_no_scratch(const Module& m) {
+  for (std::int32_t c = 0; c < m.call_count; ++c)
+    if (m.calls[static_cast<std::size_t>(c)].params.scratch_bytes != 0 ||
+        ctnn::kernel::scratch_bytes(m.calls[static_cast<std::size_t>(c)].params) != 0)
+      return false;
+  return true;
+}
+static_assert(declares_no_scratch(tiny_m) && declares_no_scratch(graph_m) && declares_no_scratch(lowered<dw>) &&
+              declares_no_scratch(lowered<repeated>));
+
+// Rules of a made-up target: a conv needs a row of its input per window row (4 bytes each), a relu
+// 100 bytes, a max pool 64 bytes; a call gets the largest rule's figure.
+struct conv_rows {
+  static constexpr std::int32_t bytes(const kernel_params& p) {
+    return p.kind == op_kind::conv2d ? p.win.kernel_h * p.in[2] * p.in[3] * 4 : 0;
+  }
+};
+struct fixed_relu {
+  static constexpr std::int32_t bytes(const kernel_params& p) { return p.kind == op_kind::relu ? 100 : 0; }
+};
+struct pool_64 {
+  static constexpr std::int32_t bytes(const kernel_params& p) { return p.kind == op_kind::max_pool ? 64 : 0; }
+};
+struct pool_16 {
+  static constexpr std::int32_t bytes(const kernel_params& p) { return p.kind == op_kind::max_pool ? 16 : 0; }
+};
+using made_up_rules = ctnn::kernel::scratch_rule_list<conv_rows, pool_16, fixed_relu, pool_64>;
+template <class Model>
+constexpr auto lowered_with_rules =
+    ctnn::pass::lower_te::with_scratch<made_up_rules>::run(ctnn::pass::infer_types::run(Model::build()));
+
+// tiny: conv 3x3 over [1,6,6,3] -> 3 * 6 * 3 * 4 = 216 B; max pool: the larger of 16 and 64; the rest none.
+constexpr auto& tiny_scratch = lowered_with_rules<tiny>;
+static_assert(tiny_scratch.calls[0].params.scratch_bytes == 216 && tiny_scratch.calls[1].params.scratch_bytes == 64 &&
+              tiny_scratch.calls[2].params.scratch_bytes == 0 && tiny_scratch.calls[4].params.scratch_bytes == 0);
+// The kernel table carries the same params (scratch included); nothing else changes.
+static_assert(tiny_scratch.kernels[static_cast<std::size_t>(tiny_scratch.calls[0].kernel)].scratch_bytes == 216);
+static_assert([] {
+  for (std::int32_t c = 0; c < tiny_m.call_count; ++c) {
+    auto p = tiny_scratch.calls[static_cast<std::size_t>(c)].params;
+    p.scratch_bytes = 0;
+    if (!(p == tiny_m.calls[static_cast<std::size_t>(c)].params)) return false;
+  }
+  return true;
+}());
+// Equal params still share one kernel: the three relus (100 B each) are one kernel, the tanh another.
+constexpr auto& repeated_scratch = lowered_with_rules<repeated>;
+static_assert(repeated_scratch.calls[0].params.scratch_bytes == 100 && repeated_scratch.calls[2].params.scratch_bytes == 0);
+static_assert(repeated_scratch.kernel_count == 2 && repeated_scratch.calls[0].kernel == repeated_scratch.calls[3].kernel);
+static_assert(ctnn::kernel::scratch_rule_list<>::bytes(tiny_scratch.calls[0].params) == 0);
 
 TEST_CASE("lower_te: calls mirror nodes on every test model") {
   CHECK(calls_mirror_nodes(lowered<ctnn_test::two_io_graph>));

@@ -351,17 +351,54 @@ void check_against_module(const ctnn::detail::module_view& m, const std::string&
   // The plan: one entry per buffer the planner placed (pass::arena_buffers), in tensor order, with the
   // planner's lifetimes.
   const json& plan = j["memory_plan"];
-  CHECK(plan.keys() == std::vector<std::string>{"alignment", "peak_op", "tensors"});
+  CHECK(plan.keys() == std::vector<std::string>{"alignment", "peak_op", "pools", "tensors", "scratch", "in_place_calls"});
+  // Every pool of the plan with its figures.
+  REQUIRE(plan["pools"].items.size() == static_cast<std::size_t>(m.pool_count));
+  for (std::int32_t p = 0; p < m.pool_count; ++p) {
+    const json& pool = plan["pools"][static_cast<std::size_t>(p)];
+    const auto& info = m.pools[static_cast<std::size_t>(p)];
+    const auto& usage = m.pool_usage[static_cast<std::size_t>(p)];
+    CHECK(pool.keys() == std::vector<std::string>{"index", "name", "bytes", "size_limit", "alignment", "read_only", "lower_bound", "peak_op"});
+    CHECK(pool["index"].integer() == p);
+    CHECK(pool["name"].str() == info.name);
+    CHECK(pool["bytes"].integer() == usage.bytes);
+    if (info.size_limit < 0) CHECK(pool["size_limit"].type == json::kind::null);
+    else CHECK(pool["size_limit"].integer() == info.size_limit);
+    CHECK(pool["alignment"].integer() == info.alignment);
+    CHECK(pool["read_only"].flag == info.read_only);
+    CHECK(pool["lower_bound"].integer() == usage.lower_bound);
+    CHECK(pool["peak_op"].integer() == usage.peak_node);
+  }
+  // Each call's scratch, and the calls done in place.
+  std::size_t scratch_rows = 0;
+  for (std::int32_t c = 0; c < m.call_count; ++c) {
+    const auto& at = m.scratch[static_cast<std::size_t>(c)];
+    if (at.offset < 0) continue;
+    REQUIRE(scratch_rows < plan["scratch"].items.size());
+    const json& row = plan["scratch"][scratch_rows++];
+    CHECK(row.keys() == std::vector<std::string>{"call", "op", "pool", "pool_index", "offset", "bytes"});
+    CHECK(row["call"].integer() == c);
+    CHECK(row["pool_index"].integer() == at.pool);
+    CHECK(row["offset"].integer() == at.offset);
+    CHECK(row["bytes"].integer() == m.scratch_bytes[static_cast<std::size_t>(c)]);
+  }
+  CHECK(plan["scratch"].items.size() == scratch_rows);
+  std::size_t in_place = 0;
+  for (std::int32_t c = 0; c < m.call_count; ++c)
+    if (m.calls[static_cast<std::size_t>(c)].params.in_place != 0) CHECK(plan["in_place_calls"][in_place++].integer() == c);
+  CHECK(plan["in_place_calls"].items.size() == in_place);
   CHECK(plan["alignment"].integer() == m.arena_alignment);
   CHECK(plan["peak_op"].integer() == m.peak_node);
   REQUIRE(plan["tensors"].items.size() == buffers.size());
   for (std::size_t b = 0; b < buffers.size(); ++b) {
     const auto& buffer = buffers[b];
     const json& t = plan["tensors"][b];
-    CHECK(t.keys() == std::vector<std::string>{"name", "tensor", "pool", "offset", "bytes", "first_use", "last_use"});
+    CHECK(t.keys() == std::vector<std::string>{"name", "tensor", "pool", "pool_index", "offset", "bytes", "first_use", "last_use"});
     CHECK(t["tensor"].integer() == buffer.tensor);
     CHECK(t["name"].str() == m.tensor_at(buffer.tensor).label.view());
-    CHECK(t["pool"].str() == e.pools[0].name);
+    const auto pool = m.allocations[static_cast<std::size_t>(buffer.tensor)].pool;
+    CHECK(t["pool_index"].integer() == pool);
+    CHECK(t["pool"].str() == m.pools[static_cast<std::size_t>(pool)].name);
     CHECK(t["offset"].integer() == m.allocations[static_cast<std::size_t>(buffer.tensor)].offset);
     CHECK(t["bytes"].integer() == buffer.bytes);
     CHECK(t["first_use"].integer() == buffer.first_use);
@@ -484,7 +521,7 @@ TEST_CASE("write_metadata_json: a failed module or one without metadata gives an
   const std::string failed_text = metadata_json(ctnn::compiled_v<mismatched>, &complete);
   CHECK(!complete);
   // The whole text, as docs/metadata.md shows it.
-  CHECK(failed_text == "{\n  \"format\": \"ctnn-metadata\",\n  \"version\": 1,\n  \"generator\": \"ctnn " +
+  CHECK(failed_text == "{\n  \"format\": \"ctnn-metadata\",\n  \"version\": 2,\n  \"generator\": \"ctnn " +
                            std::to_string(ctnn::version_major) + "." + std::to_string(ctnn::version_minor) + "." +
                            std::to_string(ctnn::version_patch) +
                            "\",\n  \"model\": \"bad\",\n  \"error\": {\"code\": \"input_shapes_differ\", \"op\": 0, "
@@ -517,7 +554,7 @@ TEST_CASE("write_metadata_json: a failed module or one without metadata gives an
 
 TEST_CASE("write_metadata_json: layout (two-space indentation, one line per array element)") {
   const std::string text = metadata_json(ctnn::compiled_v<twin>);
-  CHECK(text.rfind("{\n  \"format\": \"ctnn-metadata\",\n  \"version\": 1,\n", 0) == 0);
+  CHECK(text.rfind("{\n  \"format\": \"ctnn-metadata\",\n  \"version\": 2,\n", 0) == 0);
   CHECK(text.find("\n  \"functions\": [\n    {\"kernel\": 0, \"op_kind\": \"conv2d\", \"calls\": 2, \"workspace_bytes\": 0, "
                   "\"io_bytes\": 256, \"constant_bytes\": 24},\n") != std::string::npos);
   CHECK(text.substr(text.size() - 3) == "\n}\n");

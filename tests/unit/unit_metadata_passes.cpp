@@ -4,6 +4,7 @@
 // by hand in the comments.
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -12,6 +13,7 @@
 
 #include <ctnn/compile.hpp>
 #include <ctnn/frontend/dsl.hpp>
+#include <ctnn/kernel/scratch.hpp>
 
 #include "pass_test_modules.hpp"
 #include "test_modules.hpp"
@@ -192,6 +194,49 @@ TEST_CASE("create_function_metadata runs on a lowered module; executor metadata 
   CHECK(with_info.metadata.constant_bytes == 700);
   CHECK(with_info.metadata.pools[0].size_limit == 256);
   CHECK(with_info.metadata.call_count == 4);
+}
+
+// Workspace: the largest scratch among a kernel's calls, whether its kernel declares it
+// (kernel_params::scratch_bytes, from lower_te's rules) or a pass reserved more for one call
+// (module::scratch_bytes). `repeated` above: conv3x3 calls 0, 1, 3 share kernel 0.
+struct conv3x3_rows {  // a made-up kernel's rule: three rows of the input, 4 bytes per element
+  static constexpr std::int32_t bytes(const ctnn::kernel_params& p) {
+    return p.kind == op_kind::conv2d && p.win.kernel_h == 3 ? 3 * p.in[2] * p.in[3] * 4 : 0;
+  }
+};
+template <std::int32_t Call, std::int64_t Bytes>
+struct reserve_scratch {  // a pass between lower_te and plan_memory: more scratch for one call
+  static constexpr fact requires_facts = fact::kernels_lowered;
+  template <class Module>
+  static constexpr Module run(Module m) {
+    m.scratch_bytes[Call] = Bytes;
+    return m;
+  }
+};
+template <class... Between>
+using scratch_pipeline = ctnn::pipeline<pass::infer_types, pass::lower_te::with_scratch<ctnn::kernel::scratch_rule_list<conv3x3_rows>>,
+                                        Between..., pass::plan_memory<>, pass::create_function_metadata,
+                                        pass::create_executor_metadata, pass::aot_lower_main>;
+// 3 rows x 6 x 4 channels x 4 B = 288 B for each conv3x3 call; conv1x1 and the pool none.
+constexpr auto& declared = ctnn::compiled_v<repeated, scratch_pipeline<>>;
+static_assert(!declared.error.failed() && declared.calls[0].params.scratch_bytes == 288 && declared.calls[4].params.scratch_bytes == 0);
+static_assert(declared.functions[0].calls == 3 && declared.functions[0].workspace_bytes == 288);
+static_assert(declared.functions[1].workspace_bytes == 288 && declared.functions[2].workspace_bytes == 0 &&
+              declared.functions[3].workspace_bytes == 0);
+static_assert(declared.scratch[0].offset >= 0 && declared.scratch[4].offset == -1);
+// Call 3 (kernel 0) gets 1000 B reserved: kernel 0's workspace is 1000; call 4's kernel gets 40 B.
+constexpr auto& reserved = ctnn::compiled_v<repeated, scratch_pipeline<reserve_scratch<3, 1000>, reserve_scratch<4, 40>>>;
+static_assert(reserved.functions[0].workspace_bytes == 1000 && reserved.functions[2].workspace_bytes == 40 &&
+              reserved.functions[1].workspace_bytes == 288);
+// Without rules and reservations (the default pipeline: the kernels declare none), no workspace.
+static_assert(ctnn::compiled_v<repeated>.functions[0].workspace_bytes == 0 && ctnn::compiled_v<repeated>.functions[0].calls == 3);
+
+TEST_CASE("declared scratch is planned and passed; the results do not change") {
+  const auto x = ctnn_test::random_floats(144, 23);
+  float plain[2] = {}, with_scratch[2] = {};
+  ctnn::compile<repeated>::run(x.data(), plain);
+  ctnn::executor<declared>::run(x.data(), with_scratch);
+  CHECK(std::memcmp(plain, with_scratch, sizeof plain) == 0);
 }
 
 // Two io entries each, in the model's output order (outputs listed in the opposite order of their nodes).

@@ -117,6 +117,14 @@ struct kernel_params {
   std::int32_t activation_min = 0;
   std::int32_t activation_max = 0;
   std::int32_t per_channel = 0;
+  // Scratch the kernel needs for one call, in bytes, declared by the kernel layer from the other fields
+  // when the call is lowered. plan_memory places it with the activations, live during the call only;
+  // the executor passes its address as kernel::invoke<P>(operands, result, rq, scratch).
+  std::int32_t scratch_bytes = 0;
+  // 1: plan_memory placed the result over the input, which dies here (ctnn::in_place_depthwise). Safe for
+  // kernels that walk output pixels row-major and finish a pixel before the next (the reference
+  // kernels); other kernels must refuse such calls (docs/memory.md, "In-place depthwise").
+  std::int32_t in_place = 0;
   constexpr float pad_value() const { return std::bit_cast<float>(pad_value_bits); }
   friend constexpr bool operator==(const kernel_params&, const kernel_params&) = default;
 };

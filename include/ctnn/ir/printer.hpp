@@ -8,7 +8,9 @@
 //                               distinct kernels; once planned the memory plan; once main is lowered
 //                               each call's operand locations; then function and executor metadata.
 //   print_summary(m, sink)      one line per op (index, kind, name, fused activation, shapes).
-//   print_memory_plan(m, sink)  arena size, liveness lower bound, one row per arena tensor.
+//   print_memory_plan(m, sink)  arena size, liveness lower bound, one line per pool (several pools), one
+//                               row per placed tensor (its pool's name after it with several) and per
+//                               call's scratch ("scratch of call C").
 //
 // The sink is any callable taking std::string_view (a lambda appending to a string, fwrite to stdout,
 // a UART writer). No iostream, no heap, no floating-point formatting from the C library: the header
@@ -131,6 +133,12 @@ struct module_view {
   std::int32_t arena_alignment;
   std::int64_t liveness_lower_bound;
   std::int32_t peak_node;
+  // The plan's pools and per-call scratch (plan_memory; docs/memory.md).
+  const memory::pool_info* pools;
+  std::int32_t pool_count;
+  const memory::pool_usage* pool_usage;
+  const memory::pool_allocation* scratch;  // per call
+  const std::int64_t* scratch_bytes;       // per call
 
   constexpr bool has(fact f) const { return (facts & static_cast<std::uint32_t>(f)) != 0; }
   constexpr const tensor& tensor_at(std::int32_t id) const { return tensors[id]; }
@@ -170,7 +178,12 @@ constexpr module_view view_of(const Module& m) {
           .arena_bytes = m.arena_bytes,
           .arena_alignment = m.arena_alignment,
           .liveness_lower_bound = m.liveness_lower_bound,
-          .peak_node = m.peak_node};
+          .peak_node = m.peak_node,
+          .pools = m.pools.data(),
+          .pool_count = m.pool_count,
+          .pool_usage = m.pool_usage.data(),
+          .scratch = m.scratch.data(),
+          .scratch_bytes = m.scratch_bytes.data()};
 }
 
 // The ops that read a tensor's storage: its first use is the op that writes it, its last use the last
@@ -600,6 +613,13 @@ inline void put_diagnostic(text_writer& w, const module_view& m, const diagnosti
   }
 }
 
+// A planned pool's name ("arena" for the default pool).
+constexpr std::string_view pool_name(const module_view& m, std::int32_t p) {
+  if (m.pool_count <= 0 && p == 0) return "arena";
+  if (p < 0 || p >= m.pool_count || m.pools[p].name == nullptr) return "?";
+  return m.pools[p].name;
+}
+
 inline void write_memory_plan(text_writer& w, const module_view& m, std::size_t indent) {
   w.spaces(indent);
   if (!m.has(fact::memory_planned)) {
@@ -618,9 +638,37 @@ inline void write_memory_plan(text_writer& w, const module_view& m, std::size_t 
     put_node_name(w, m, m.peak_node);
   }
   w.line();
+  // Several pools: one line each (bytes, limit, alignment, lower bound of its buffers and the op there).
+  const bool several_pools = m.pool_count > 1;
+  for (std::int32_t p = 0; several_pools && p < m.pool_count; ++p) {
+    const memory::pool_info& pool = m.pools[p];
+    const memory::pool_usage& usage = m.pool_usage[p];
+    w.spaces(indent);
+    w.put("  pool ");
+    w.number(p);
+    w.put(" \"");
+    w.put(pool_name(m, p));
+    w.put("\": ");
+    w.number(usage.bytes);
+    w.put(" bytes (limit ");
+    if (pool.size_limit < 0) w.put("none");
+    else w.number(pool.size_limit);
+    w.put(", alignment ");
+    w.number(pool.alignment);
+    w.put(pool.read_only ? ", read-only: the constants)" : "), lower bound ");
+    if (!pool.read_only) {
+      w.number(usage.lower_bound);
+      if (usage.peak_node >= 0) {
+        w.put(" at ");
+        put_node_name(w, m, usage.peak_node);
+      }
+    }
+    w.line();
+  }
   w.spaces(indent);
   w.put("  offset     bytes  first   last  tensor");
   w.line();
+  // One row per placed tensor (with its pool when there are several), then each call's scratch.
   for (std::int32_t t = 0; t < m.tensor_count; ++t) {
     const auto& a = m.allocations[static_cast<std::size_t>(t)];
     if (a.offset < 0) continue;
@@ -632,6 +680,27 @@ inline void write_memory_plan(text_writer& w, const module_view& m, std::size_t 
     w.number(life.last_use, 7);
     w.put("  ");
     w.put(m.tensor_at(t).label.view());
+    if (several_pools) {
+      w.put(" in ");
+      w.put(pool_name(m, a.pool));
+    }
+    w.line();
+  }
+  for (std::int32_t c = 0; c < m.call_count; ++c) {
+    const auto& a = m.scratch[c];
+    if (a.offset < 0) continue;
+    const std::int32_t op = m.calls[c].node;
+    w.spaces(indent);
+    w.number(a.offset, 8);
+    w.number(m.scratch_bytes[c], 10);
+    w.number(op, 7);
+    w.number(op, 7);
+    w.put("  scratch of call ");
+    w.number(c);
+    if (several_pools) {
+      w.put(" in ");
+      w.put(pool_name(m, a.pool));
+    }
     w.line();
   }
 }

@@ -16,14 +16,18 @@
 //    write dense outputs. The concat kernel then copies each slice onto itself. A channel concat of an
 //    NHWC map would need kernels that write with an output row stride (not there yet).
 //
-// Depthwise convolution is not done in place: output pixel (y, x) reads input rows y - pad .. y + k - 1,
-// so writing it over the input destroys rows that later outputs still read. It needs a kernel that keeps
-// the last (kernel_h - 1) input rows in a line buffer (scratch) — docs/memory.md.
+//  * in-place depthwise (ctnn::in_place_depthwise): a depthwise convolution writes its result over its
+//    input, which dies there, shifted down by memory::in_place_window_shift (no output pixel overwrites
+//    input that the pixel walk still reads). The two are one buffer: its extent runs from the lower
+//    start to the higher end, its lifetime from the input's first use to the result's last. A merge is
+//    taken only when it does not raise the liveness peak of the buffers so far (a stride-2 layer's
+//    small result would otherwise hold its large input's bytes for its whole life).
 #include <array>
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/memory/buffer_info.hpp>
+#include <ctnn/memory/in_place_window.hpp>
 #include <ctnn/memory/options.hpp>
 
 namespace ctnn::memory {
@@ -36,7 +40,9 @@ struct buffer_set {
   std::array<std::int32_t, Module::tensor_capacity> buffer_of{};        // tensor -> buffer (-1: none)
   std::array<std::int64_t, Module::tensor_capacity> offset_in_buffer{};  // concat in place: its slice
   std::array<std::int32_t, Module::node_capacity> scratch_of{};         // call -> buffer (-1: none)
-  std::int32_t in_place_ops = 0;
+  std::array<bool, Module::node_capacity> window_in_place{};            // per node: a depthwise conv in place
+  std::int32_t in_place_ops = 0;  // element-wise ops and depthwise convs
+  std::int32_t windows_in_place = 0;  // depthwise convs only
   std::int32_t concats_in_place = 0;
   std::int64_t io_bytes_outside = 0;
 };
@@ -126,12 +132,67 @@ constexpr buffer_set<Module> plan_buffers(const Module& m, const plan_config& co
     dead[from] = true;
   };
 
-  if (config.in_place || config.concat_in_place) {
+  // The liveness peak of the live buffers (scratch included) with buffers `a` and `b` replaced by one
+  // of `bytes` over the union of their lifetimes (a < 0: as they are): in-place depthwise's test.
+  const std::int64_t* call_scratch = m.scratch_bytes.data();
+  std::array<std::int64_t, Module::node_capacity + 2> live_storage{};
+  std::int64_t* live = live_storage.data();
+  const auto peak_with = [&](std::int32_t a, std::int32_t b_merged, std::int64_t bytes) {
+    for (std::int32_t op = 0; op <= m.node_count + 1; ++op) live[op] = 0;
+    const auto add = [&](std::int32_t first, std::int32_t last, std::int64_t size) {
+      live[first < 0 ? 0 : first] += size;
+      live[last + 1] -= size;
+    };
+    for (std::int32_t i = 0; i < s.count; ++i)
+      if (!dead[i] && i != a && i != b_merged && b[i].first_use <= b[i].last_use) add(b[i].first_use, b[i].last_use, b[i].bytes);
+    if (a >= 0) {
+      add(b[a].first_use < b[b_merged].first_use ? b[a].first_use : b[b_merged].first_use,
+          b[a].last_use > b[b_merged].last_use ? b[a].last_use : b[b_merged].last_use, bytes);
+    }
+    for (std::int32_t c = 0; c < m.call_count; ++c)
+      if (call_scratch[c] > 0) add(m.calls[static_cast<std::size_t>(c)].node, m.calls[static_cast<std::size_t>(c)].node, call_scratch[c]);
+    std::int64_t sum = 0, peak = 0;
+    for (std::int32_t op = 0; op < m.node_count; ++op) {
+      sum += live[op];
+      if (sum > peak) peak = sum;
+    }
+    return peak;
+  };
+
+  if (config.in_place || config.concat_in_place || config.in_place_depthwise) {
     for (std::int32_t op = 0; op < m.node_count; ++op) {
       const node& n = nodes[op];
       const std::int32_t out = n.output;
       if (out < 0 || of[out] < 0) continue;
       const std::int32_t out_buffer = of[out];
+      if (config.in_place_depthwise && n.kind == op_kind::depthwise_conv2d) {
+        // The result, alone in a buffer that starts here, over the input (operand 0), whose buffer dies here.
+        const std::int32_t operand = n.inputs[0];
+        const std::int32_t r = m.storage_root(operand);
+        const std::int32_t into = r >= 0 ? of[r] : -1;
+        const shape& in_dims = t[operand].dims;
+        const shape& out_dims = t[out].dims;
+        if (into >= 0 && into != out_buffer && b[into].last_use == op && b[out_buffer].first_use == op && next[out] < 0 &&
+            head[out_buffer] == out && in_dims.rank == 4 && out_dims.rank == 4 && in_dims[0] == out_dims[0] &&
+            size_of(t[operand].type) == size_of(t[out].type)) {
+          const std::int64_t alignment = b[into].alignment > b[out_buffer].alignment ? b[into].alignment : b[out_buffer].alignment;
+          std::int64_t shift = in_place_window_shift(in_dims, out_dims, n.attrs.win) * static_cast<std::int64_t>(size_of(t[out].type));
+          shift = shift >= 0 ? shift / alignment * alignment : -((-shift + alignment - 1) / alignment * alignment);
+          const std::int64_t at = slice[r] + shift;  // the result's start in `into`
+          const std::int64_t low = at < 0 ? at : 0;
+          const std::int64_t high = at + b[out_buffer].bytes > b[into].bytes ? at + b[out_buffer].bytes : b[into].bytes;
+          if (peak_with(into, out_buffer, high - low) <= peak_with(-1, -1, 0)) {
+            for (std::int32_t x = head[into]; x >= 0; x = next[x]) slice[x] -= low;
+            merge(out_buffer, into, at - low);
+            b[into].bytes = high - low;
+            s.window_in_place[static_cast<std::size_t>(op)] = true;
+            ++s.in_place_ops;
+            ++s.windows_in_place;
+            continue;
+          }
+        }
+      }
+      if (!config.in_place && !config.concat_in_place) continue;
       if (config.in_place) {
         for (std::int32_t slot = 0; slot < n.input_count; ++slot) {
           if (!may_write_over(n.kind, slot)) continue;

@@ -46,6 +46,7 @@ struct plan_config {
   bool concat_in_place = false;  // producers write a concat's inputs into its output
   bool reorder = false;          // memory-aware operator order for DAGs
   bool io_in_arena = false;      // model inputs and outputs live in the pools
+  bool in_place_depthwise = false;  // a depthwise conv writes its result over its dying input, shifted
 };
 
 // Options are types with `static constexpr void apply(plan_config&)` and this tag.
@@ -134,6 +135,15 @@ struct memory_aware_order {  // DAGs: the operator order with the lower liveness
 struct memory_reuse {  // all three above
   using ctnn_memory_option = void;
   static constexpr void apply(memory::plan_config& c) { c.in_place = c.concat_in_place = c.reorder = true; }
+};
+// A depthwise convolution writes its result over its input where the input dies there, shifted down
+// far enough that no output pixel overwrites input a later pixel reads (memory/in_place_window.hpp).
+// Kept only where it lowers the liveness peak. Such calls are marked kernel_params::in_place: they run
+// the reference kernel (a vectorised kernel may walk the pixels in another order). Not part of
+// memory_reuse: it trades kernel speed for RAM.
+struct in_place_depthwise {
+  using ctnn_memory_option = void;
+  static constexpr void apply(memory::plan_config& c) { c.in_place_depthwise = true; }
 };
 // Model inputs and outputs live in the pools: run() then takes no buffers for them; fill
 // net::input<I>::data() and read net::output<I>::data().

@@ -2,8 +2,8 @@
 // create_function_metadata: for each distinct kernel, the bytes one call touches (activations read and
 // written, weights read, scratch) and how many calls use it: the facts a memory or cost report needs,
 // as typed fields (module::functions), like TVM's per-function metadata. Calls that share a kernel have
-// equal shapes but may differ in which operands are constants (add(x, const) and add(x, y)): the
-// figures are the largest over the kernel's calls.
+// equal shapes but may differ in which operands are constants (add(x, const) and add(x, y)) or in the
+// scratch a pass reserved for one of them: the figures are the largest over the kernel's calls.
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
@@ -29,7 +29,11 @@ struct create_function_metadata {
       }
       f.io_bytes = io > f.io_bytes ? io : f.io_bytes;
       f.constant_bytes = constant > f.constant_bytes ? constant : f.constant_bytes;
-      f.workspace_bytes = 0;  // the reference kernels need no scratch
+      // Scratch: what the kernel declares, or more where a pass reserved more for this call (plan_memory
+      // plans the larger; module::scratch_bytes is per call).
+      const std::int64_t reserved = m.scratch_bytes[static_cast<std::size_t>(c)];
+      const std::int64_t scratch = reserved > call.params.scratch_bytes ? reserved : call.params.scratch_bytes;
+      f.workspace_bytes = scratch > f.workspace_bytes ? scratch : f.workspace_bytes;
     }
     return m;
   }

@@ -1,6 +1,7 @@
 #pragma once
-// lower_te: replaces each graph op by a call of a kernel with compile-time parameters (kernel_params).
-// Graph nodes stay in the module next to the calls, so later passes see both levels.
+// lower_te: replaces each graph op by a call of a kernel with compile-time parameters (kernel_params),
+// including the scratch the kernel declares (kernel/scratch.hpp). Graph nodes stay in the module next to
+// the calls, so later passes see both levels.
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <ctnn/detail/quantization.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/dispatch.hpp>
+#include <ctnn/kernel/scratch.hpp>
 
 namespace ctnn::pass {
 
@@ -253,44 +255,61 @@ struct lower_te {
 
   template <class Module>
   static constexpr Module run(Module m) {
-    std::array<std::uint32_t, Module::node_capacity> fingerprints{};
-    m.call_count = 0;
-    m.kernel_count = 0;
-    for (std::int32_t i = 0; i < m.node_count; ++i) {
-      const node& n = m.node_at(i);
-      if (!kernel::has_kernel(n.kind, m.tensor_at(n.inputs[0]).type)) {
+    return with_scratch<kernel::scratch_rules>::run(m);
+  }
+
+  // The same pass with other scratch rules than the kernels' (kernel::scratch_rule_list<...>): how a
+  // test or a target with kernels of its own declares their scratch.
+  template <class ScratchRules>
+  struct with_scratch {
+    static constexpr fact requires_facts = fact::shapes_inferred;
+    static constexpr fact establishes = fact::kernels_lowered;
+    template <class Module>
+    static constexpr Module run(Module m);
+  };
+};
+
+template <class ScratchRules>
+template <class Module>
+constexpr Module lower_te::with_scratch<ScratchRules>::run(Module m) {
+  std::array<std::uint32_t, Module::node_capacity> fingerprints{};
+  m.call_count = 0;
+  m.kernel_count = 0;
+  for (std::int32_t i = 0; i < m.node_count; ++i) {
+    const node& n = m.node_at(i);
+    if (!kernel::has_kernel(n.kind, m.tensor_at(n.inputs[0]).type)) {
+      m.fail({error_code::unsupported_dtype, i, n.kind, {}, m.tensor_at(n.inputs[0]).dims,
+              static_cast<std::int64_t>(m.tensor_at(n.inputs[0]).type), 0});
+      return m;
+    }
+    // An int8 op needs the quantization of its tensors (value_b: the tensor at fault + 1; -1: the fused
+    // activation, which int8 kernels can only apply as a clamp).
+    if (detail::is_quantized_op(m, n)) {
+      if (const std::int32_t fault = detail::unpreparable_operand(m, n); fault != -1) {
         m.fail({error_code::unsupported_dtype, i, n.kind, {}, m.tensor_at(n.inputs[0]).dims,
-                static_cast<std::int64_t>(m.tensor_at(n.inputs[0]).type), 0});
+                static_cast<std::int64_t>(m.tensor_at(n.inputs[0]).type), fault + 1});
         return m;
       }
-      // An int8 op needs the quantization of its tensors (value_b: the tensor at fault + 1; -1: the fused
-      // activation, which int8 kernels can only apply as a clamp).
-      if (detail::is_quantized_op(m, n)) {
-        if (const std::int32_t fault = detail::unpreparable_operand(m, n); fault != -1) {
-          m.fail({error_code::unsupported_dtype, i, n.kind, {}, m.tensor_at(n.inputs[0]).dims,
-                  static_cast<std::int64_t>(m.tensor_at(n.inputs[0]).type), fault + 1});
-          return m;
-        }
-      }
-      kernel_call& c = m.calls[static_cast<std::size_t>(m.call_count++)];
-      c = kernel_call{};
-      c.node = i;
-      c.params = detail::kernel_params_of(m, n);
-      const std::uint32_t print = detail::fingerprint(c.params);
-      for (std::int32_t k = 0; k < m.kernel_count && c.kernel < 0; ++k)
-        if (fingerprints[static_cast<std::size_t>(k)] == print && m.kernels[static_cast<std::size_t>(k)] == c.params) c.kernel = k;
-      if (c.kernel < 0) {
-        c.kernel = m.kernel_count++;
-        m.kernels[static_cast<std::size_t>(c.kernel)] = c.params;
-        fingerprints[static_cast<std::size_t>(c.kernel)] = print;
-      }
-      c.operands = n.inputs;
-      c.operand_count = n.input_count;
-      c.result = n.output;
     }
-    m.establish(fact::kernels_lowered);
-    return m;
+    kernel_call& c = m.calls[static_cast<std::size_t>(m.call_count++)];
+    c = kernel_call{};
+    c.node = i;
+    c.params = detail::kernel_params_of(m, n);
+    c.params.scratch_bytes = ScratchRules::bytes(c.params);  // from the other fields: equal params, equal scratch
+    const std::uint32_t print = detail::fingerprint(c.params);
+    for (std::int32_t k = 0; k < m.kernel_count && c.kernel < 0; ++k)
+      if (fingerprints[static_cast<std::size_t>(k)] == print && m.kernels[static_cast<std::size_t>(k)] == c.params) c.kernel = k;
+    if (c.kernel < 0) {
+      c.kernel = m.kernel_count++;
+      m.kernels[static_cast<std::size_t>(c.kernel)] = c.params;
+      fingerprints[static_cast<std::size_t>(c.kernel)] = print;
+    }
+    c.operands = n.inputs;
+    c.operand_count = n.input_count;
+    c.result = n.output;
   }
-};
+  m.establish(fact::kernels_lowered);
+  return m;
+}
 
 }  // namespace ctnn::pass

@@ -3,7 +3,8 @@
 // algorithm (memory/algorithms.hpp), and records what each pool needs, the liveness lower bound and the
 // op at the peak. Without options: one pool "arena" without a limit; model inputs and outputs stay in
 // the caller's buffers; no reuse beyond views (alias_reshapes). Its options (memory/options.hpp) add
-// pools, pins, in-place ops, concat in place, a memory-aware op order and inputs/outputs in the pools;
+// pools, pins, in-place ops, concat in place, in-place depthwise convolutions, a memory-aware op order
+// and inputs/outputs in the pools;
 // a pool whose limit the plan exceeds is a compile error (errors::pool_budget_exceeded). docs/memory.md.
 #include <array>
 #include <cstdint>
@@ -59,6 +60,46 @@ constexpr bool same_text(const char* a, const name& b) {
   return a[i] == '\0';
 }
 
+// The buffers to place. In-place depthwise convs are kept only when they lower the liveness peak:
+// otherwise they would only slow the calls down (they run the reference kernel).
+template <class Module>
+constexpr memory::buffer_set<Module> buffers_to_plan(const Module& m, const memory::plan_config& config) {
+  auto set = memory::plan_buffers(m, config);
+  if (!config.in_place_depthwise || set.windows_in_place == 0) return set;
+  memory::plan_config without = config;
+  without.in_place_depthwise = false;
+  const auto plain = memory::plan_buffers(m, without);
+  const auto peak_of = [&](const memory::buffer_set<Module>& x) { return memory::liveness_lower_bound(x.buffers, x.count, m.node_count).bytes; };
+  return peak_of(set) < peak_of(plain) ? set : plain;
+}
+
+// kernel_params::in_place of every call as the plan says. When a call's params change, the kernel table
+// is rebuilt (structurally equal calls share one kernel, in call order; no unused kernels): the table
+// has room for one kernel per call, not for the old and the new variants side by side.
+template <class Module, class Flags>
+constexpr void mark_in_place_calls(Module& m, const Flags& in_place_node) {
+  bool changed = false;
+  for (std::int32_t c = 0; c < m.call_count; ++c) {
+    kernel_call& call = m.calls[static_cast<std::size_t>(c)];
+    const std::int32_t wanted = in_place_node[static_cast<std::size_t>(call.node)] ? 1 : 0;
+    changed = changed || call.params.in_place != wanted;
+    call.params.in_place = wanted;
+  }
+  if (!changed) return;
+  for (auto& k : m.kernels) k = kernel_params{};
+  m.kernel_count = 0;
+  for (std::int32_t c = 0; c < m.call_count; ++c) {
+    kernel_call& call = m.calls[static_cast<std::size_t>(c)];
+    call.kernel = -1;
+    for (std::int32_t k = 0; k < m.kernel_count && call.kernel < 0; ++k)
+      if (m.kernels[static_cast<std::size_t>(k)] == call.params) call.kernel = k;
+    if (call.kernel < 0) {
+      call.kernel = m.kernel_count++;
+      m.kernels[static_cast<std::size_t>(call.kernel)] = call.params;
+    }
+  }
+}
+
 }  // namespace detail
 
 // The whole planning step, callable at run time too (tools, benchmarks, property tests).
@@ -95,8 +136,16 @@ constexpr Module plan_module(Module m, const memory::plan_config& config) {
         pin.target == memory::pin_target::op && pin.op >= 0 && pin.op < m.node_count ? m.node_at(pin.op).output : -1;
   }
 
+  // Scratch: what each call's kernel declares (kernel_params::scratch_bytes), or more if a pass asked.
+  for (std::int32_t c = 0; c < m.call_count; ++c) {
+    std::int64_t& bytes = m.scratch_bytes[static_cast<std::size_t>(c)];
+    const std::int64_t declared = m.calls[static_cast<std::size_t>(c)].params.scratch_bytes;
+    if (declared > bytes) bytes = declared;
+  }
+
   if (config.reorder) m = memory::order_for_memory(m, config);
-  const auto set = memory::plan_buffers(m, config);
+  const auto set = detail::buffers_to_plan(m, config);
+  detail::mark_in_place_calls(m, set.window_in_place);
   auto buffers = set.buffers;
   for (std::int32_t b = 0; b < set.count; ++b) buffers[static_cast<std::size_t>(b)].candidate_pools = writable;
   for (std::int32_t k = 0; k < config.pin_count; ++k) {
@@ -178,13 +227,13 @@ constexpr Module plan_module(Module m, const memory::plan_config& config) {
 // The pass. Algorithm: a placement algorithm (memory::default_planner: the best of several, within a
 // fixed compile-time cost); Options: ctnn::pools<>, ctnn::pin<>, ctnn::pin_op<>, ctnn::pin_kind<>,
 // ctnn::in_place_ops, ctnn::concat_in_place, ctnn::memory_aware_order, ctnn::memory_reuse,
-// ctnn::io_in_arena (memory/options.hpp).
+// ctnn::io_in_arena, ctnn::in_place_depthwise (memory/options.hpp).
 template <class Algorithm = memory::default_planner, class... Options>
 struct plan_memory {
   static_assert((memory::memory_option<Options> && ...),
                 "ctnn::pass::plan_memory<Algorithm, Options...>: an option is not a memory option (ctnn::pools<>, "
                 "ctnn::pin<>, ctnn::pin_op<>, ctnn::pin_kind<>, ctnn::in_place_ops, ctnn::concat_in_place, "
-                "ctnn::memory_aware_order, ctnn::memory_reuse, ctnn::io_in_arena).");
+                "ctnn::memory_aware_order, ctnn::memory_reuse, ctnn::io_in_arena, ctnn::in_place_depthwise).");
   static constexpr fact requires_facts = fact::kernels_lowered;
   static constexpr fact establishes = fact::memory_planned;
   static constexpr memory::plan_config config = memory::make_plan_config<Options...>();

@@ -27,7 +27,8 @@
 
 namespace ctnn {
 
-template <auto& M>
+// Kernels: the specialisation policy (kernel::full or kernel::shared; kernel/dispatch.hpp).
+template <auto& M, class Kernels = kernel::full>
 class executor : detail::diagnostic_check<M.error> {
   static constexpr bool valid = !M.error.failed();
   static_assert(!valid || M.has(fact::main_lowered),
@@ -254,7 +255,7 @@ class executor : detail::diagnostic_check<M.error> {
   template <std::size_t C, std::size_t K>
   static const void* operand_address(const pool_pointers& pools, const void* const* inputs, void* const* outputs) {
     static constexpr const kernel_call& call = call_table[C];
-    if constexpr (call.operand_at[K].where == storage::constant && kernel::packs_operand<call.params>(K))
+    if constexpr (call.operand_at[K].where == storage::constant && Kernels::template packs_operand<call.params>(K))
       return packed_operand_v<M, C, K>.data();
     else
       return address<call.operand_at[K]>(pools, inputs, outputs);
@@ -266,10 +267,28 @@ class executor : detail::diagnostic_check<M.error> {
     [&]<std::size_t... K>(std::index_sequence<K...>) {
       const void* const operands[] = {operand_address<C, K>(pools, inputs, outputs)..., nullptr};
       if constexpr (call.params.per_channel != 0 && call.params.type == dtype::i8)
-        kernel::invoke<call.params>(operands, address<call.result_at>(pools, inputs, outputs), requantization_of<M, C>());
+        call_kernel<C>(operands, address<call.result_at>(pools, inputs, outputs), requantization_of<M, C>(), pools);
       else
-        kernel::invoke<call.params>(operands, address<call.result_at>(pools, inputs, outputs), kernel::requant_arrays{});
+        call_kernel<C>(operands, address<call.result_at>(pools, inputs, outputs), kernel::requant_arrays{}, pools);
     }(std::make_index_sequence<static_cast<std::size_t>(call.operand_count)>{});
+  }
+
+  // Where plan_memory put each call's scratch (offset -1: none).
+  static constexpr auto scratch_table = M.scratch;
+
+  // Call C's kernel. A kernel that declares scratch (kernel_params::scratch_bytes) gets its address too:
+  // planned with the activations, live during this call only, its contents undefined on entry.
+  template <std::size_t C, std::size_t N>
+  static void call_kernel(const void* const (&operands)[N], void* result, const kernel::requant_arrays& rq,
+                          const pool_pointers& pools) {
+    static constexpr const kernel_call& call = call_table[C];
+    if constexpr (call.params.scratch_bytes > 0) {
+      static constexpr memory::pool_allocation at = scratch_table[C];
+      static_assert(at.offset >= 0, "ctnn::executor: a kernel declares scratch that plan_memory did not place.");
+      Kernels::template invoke<call.params>(operands, result, rq, static_cast<void*>(pools[static_cast<std::size_t>(at.pool)] + at.offset));
+    } else {
+      Kernels::template invoke<call.params>(operands, result, rq);
+    }
   }
 };
 

@@ -24,7 +24,7 @@
 namespace ctnn {
 
 // The "version" member of the JSON: bumped when a field changes meaning or disappears.
-inline constexpr int metadata_json_version = 1;
+inline constexpr int metadata_json_version = 2;  // 2: memory_plan.pools, .scratch, .in_place_calls, tensors' pool_index
 
 namespace detail {
 
@@ -286,6 +286,26 @@ inline bool write_metadata(json_writer& j, const module_view& m) {
   j.begin_object();
   j.member("alignment", m.arena_alignment);
   j.member("peak_op", m.peak_node);
+  // Every pool of the plan (version 2): its figures after planning.
+  j.key("pools");
+  j.begin_array();
+  for (std::int32_t p = 0; p < m.pool_count; ++p) {
+    const memory::pool_info& pool = m.pools[p];
+    const memory::pool_usage& usage = m.pool_usage[p];
+    j.begin_object(true);
+    j.member("index", p);
+    j.member("name", pool_name(m, p));
+    j.member("bytes", usage.bytes);
+    j.key("size_limit");
+    if (pool.size_limit < 0) j.null();
+    else j.integer(pool.size_limit);
+    j.member("alignment", pool.alignment);
+    j.member_bool("read_only", pool.read_only);
+    j.member("lower_bound", usage.lower_bound);
+    j.member("peak_op", usage.peak_node);
+    j.end_object();
+  }
+  j.end_array();
   j.key("tensors");
   j.begin_array();
   for (std::int32_t t = 0; t < m.tensor_count; ++t) {
@@ -295,14 +315,36 @@ inline bool write_metadata(json_writer& j, const module_view& m) {
     j.begin_object(true);
     j.member("name", m.tensor_at(t).label.view());
     j.member("tensor", t);
-    const bool named_pool = a.pool >= 0 && a.pool < e.pool_count && e.pools[static_cast<std::size_t>(a.pool)].name != nullptr;
-    j.member("pool", named_pool ? std::string_view{e.pools[static_cast<std::size_t>(a.pool)].name} : std::string_view{});
+    j.member("pool", pool_name(m, a.pool));  // the plan's pool (version 1 named executor pool 0 "arena")
+    j.member("pool_index", a.pool);
     j.member("offset", a.offset);
     j.member("bytes", m.tensor_at(t).bytes());
     j.member("first_use", life.first_use);
     j.member("last_use", life.last_use);
     j.end_object();
   }
+  j.end_array();
+  // Each call's scratch (version 2): where plan_memory put it; calls without scratch are left out.
+  j.key("scratch");
+  j.begin_array();
+  for (std::int32_t c = 0; c < m.call_count; ++c) {
+    const memory::pool_allocation& a = m.scratch[c];
+    if (a.offset < 0) continue;
+    j.begin_object(true);
+    j.member("call", c);
+    j.member("op", m.calls[c].node);
+    j.member("pool", pool_name(m, a.pool));
+    j.member("pool_index", a.pool);
+    j.member("offset", a.offset);
+    j.member("bytes", m.scratch_bytes[c]);
+    j.end_object();
+  }
+  j.end_array();
+  // Calls whose result was placed over their input (ctnn::in_place_depthwise): they run the reference kernel.
+  j.key("in_place_calls");
+  j.begin_array(true);
+  for (std::int32_t c = 0; c < m.call_count; ++c)
+    if (m.calls[c].params.in_place != 0) j.integer(c);
   j.end_array();
   j.end_object();
 

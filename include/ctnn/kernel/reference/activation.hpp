@@ -2,6 +2,7 @@
 // Activations applied element by element (fused into conv/dense/add, or as ops of their own).
 // Kernels are constexpr so that fold_constants can run them at compile time.
 #include <cmath>
+#include <cstdint>
 #include <type_traits>
 
 #include <ctnn/detail/math.hpp>
@@ -19,18 +20,28 @@ constexpr float tanh(float x) {
   return std::tanh(x);
 }
 
+[[gnu::always_inline]] constexpr float activate(activation a, float x) {
+  switch (a) {
+    case activation::relu: return x > 0.0f ? x : 0.0f;
+    case activation::relu6: return x < 0.0f ? 0.0f : (x > 6.0f ? 6.0f : x);
+    case activation::sigmoid: return 1.0f / (1.0f + reference::exp(-x));
+    case activation::tanh: return reference::tanh(x);
+    default: return x;
+  }
+}
+
 template <activation A>
-constexpr float activate(float x) {
-  if constexpr (A == activation::relu) return x > 0.0f ? x : 0.0f;
-  else if constexpr (A == activation::relu6) return x < 0.0f ? 0.0f : (x > 6.0f ? 6.0f : x);
-  else if constexpr (A == activation::sigmoid) return 1.0f / (1.0f + reference::exp(-x));
-  else if constexpr (A == activation::tanh) return reference::tanh(x);
-  else return x;
+[[gnu::always_inline]] constexpr float activate(float x) {
+  return activate(A, x);
+}
+
+[[gnu::always_inline]] constexpr void activate_all(activation a, std::int64_t elements, const float* in, float* out) {
+  for (std::int64_t i = 0; i < elements; ++i) out[i] = activate(a, in[i]);
 }
 
 template <activation A, long Elements>
 constexpr void activate_all(const float* in, float* out) {
-  for (long i = 0; i < Elements; ++i) out[i] = activate<A>(in[i]);
+  activate_all(A, Elements, in, out);
 }
 
 }  // namespace ctnn::kernel::reference

@@ -10,13 +10,13 @@
 #include <ctnn/ir/module.hpp>
 
 namespace ctnn::kernel::reference {
-
-template <kernel_params P>
-constexpr void batch_norm(const float* input, const float* scale, const float* offset, const float* mean,
+template <class Params>
+constexpr void batch_norm(Params p, const float* input, const float* scale,
+                                                 const float* offset, const float* mean,
                           const float* variance, float* output) {
-  constexpr std::int32_t channels = P.in.last();
-  constexpr std::int64_t rows = P.in.elements() / channels;
-  const float epsilon = P.pad_value();  // lower_te stores batch_norm's epsilon in the value slot
+  const std::int32_t channels = p->in.last();
+  const std::int64_t rows = p->in.elements() / channels;
+  const float epsilon = p->pad_value();  // lower_te stores batch_norm's epsilon in the value slot
   for (std::int32_t c = 0; c < channels; ++c) {
     const float deviation = std::is_constant_evaluated()
                                 ? static_cast<float>(detail::math::sqrt(static_cast<double>(variance[c] + epsilon)))

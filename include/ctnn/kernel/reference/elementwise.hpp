@@ -2,9 +2,11 @@
 // Reference float32 element-wise ops: add and mul with numpy broadcasting, and softmax over the last axis.
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/params.hpp>
 #include <ctnn/kernel/reference/activation.hpp>
 
 namespace ctnn::kernel::reference {
@@ -12,7 +14,7 @@ namespace ctnn::kernel::reference {
 namespace detail {
 
 // Element strides of `operand` seen through the broadcast `out` shape (0 along broadcast axes).
-constexpr std::array<std::int64_t, max_rank> broadcast_strides(const shape& operand, const shape& out) {
+[[gnu::always_inline]] constexpr std::array<std::int64_t, max_rank> broadcast_strides(const shape& operand, const shape& out) {
   std::array<std::int64_t, max_rank> strides{};
   std::int64_t stride = 1;
   for (std::int32_t d = out.rank - 1; d >= 0; --d) {
@@ -24,47 +26,52 @@ constexpr std::array<std::int64_t, max_rank> broadcast_strides(const shape& oper
   return strides;
 }
 
-// Calls f(i, ia, ib) for every element i of the broadcast output P.out, with the matching element
-// offsets of the two operands (P.in, P.in2): the walk shared by the float and int8 binary kernels.
-template <kernel_params P, class F>
-[[gnu::always_inline]] constexpr void for_each_broadcast(F&& f) {
-  constexpr std::int64_t elements = P.out.elements();
-  if constexpr (P.in == P.out && P.in2 == P.out) {
+// Calls f(i, ia, ib) for every element i of the broadcast output p->out, with the matching element
+// offsets of the two operands (p->in, p->in2): the walk shared by the float and int8 binary kernels.
+template <class Params, class F>
+[[gnu::always_inline]] constexpr void for_each_broadcast(Params p, F&& f) {
+  const std::int64_t elements = p->out.elements();
+  if (p->in == p->out && p->in2 == p->out) {
     for (std::int64_t i = 0; i < elements; ++i) f(i, i, i);
-  } else {
-    constexpr auto stride_a = broadcast_strides(P.in, P.out);
-    constexpr auto stride_b = broadcast_strides(P.in2, P.out);
-    std::array<std::int32_t, max_rank> index{};
-    std::int64_t ia = 0, ib = 0;
-    for (std::int64_t i = 0; i < elements; ++i) {
-      f(i, ia, ib);
-      // Odometer increment of the output index, updating both operand offsets.
-      for (std::int32_t d = P.out.rank - 1; d >= 0; --d) {
-        const auto du = static_cast<std::size_t>(d);
-        ia += stride_a[du];
-        ib += stride_b[du];
-        if (++index[du] < P.out[d]) break;
-        ia -= stride_a[du] * P.out[d];
-        ib -= stride_b[du] * P.out[d];
-        index[du] = 0;
-      }
+    return;
+  }
+  const auto stride_a = broadcast_strides(p->in, p->out);
+  const auto stride_b = broadcast_strides(p->in2, p->out);
+  std::array<std::int32_t, max_rank> index{};
+  std::int64_t ia = 0, ib = 0;
+  for (std::int64_t i = 0; i < elements; ++i) {
+    f(i, ia, ib);
+    // Odometer increment of the output index, updating both operand offsets.
+    for (std::int32_t d = p->out.rank - 1; d >= 0; --d) {
+      const auto du = static_cast<std::size_t>(d);
+      ia += stride_a[du];
+      ib += stride_b[du];
+      if (++index[du] < p->out[d]) break;
+      ia -= stride_a[du] * p->out[d];
+      ib -= stride_b[du] * p->out[d];
+      index[du] = 0;
     }
   }
 }
 
-}  // namespace detail
-
-template <kernel_params P>
-constexpr void binary(const float* a, const float* b, float* output) {
-  detail::for_each_broadcast<P>([&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
-    output[i] = activate<P.fused>(P.kind == op_kind::mul ? a[ia] * b[ib] : a[ia] + b[ib]);
-  });
+// The same walk for parameters known at compile time (vectorised kernels use it).
+template <kernel_params P, class F>
+[[gnu::always_inline]] constexpr void for_each_broadcast(F&& f) {
+  for_each_broadcast(static_params<P>{}, static_cast<F&&>(f));
 }
 
-template <kernel_params P>
-constexpr void softmax(const float* input, float* output) {
-  constexpr std::int32_t depth = P.in.last();
-  constexpr std::int64_t rows = P.in.elements() / depth;
+}  // namespace detail
+template <class Params>
+constexpr void binary(Params p, const float* a, const float* b, float* output) {
+  const bool multiply = p->kind == op_kind::mul;
+  detail::for_each_broadcast(p, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
+    output[i] = activate(p->fused, multiply ? a[ia] * b[ib] : a[ia] + b[ib]);
+  });
+}
+template <class Params>
+constexpr void softmax(Params p, const float* input, float* output) {
+  const std::int32_t depth = p->in.last();
+  const std::int64_t rows = p->in.elements() / depth;
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* x = input + r * depth;
     float* y = output + r * depth;

@@ -19,7 +19,7 @@ struct reduction_plan {
   std::int64_t outputs = 1;  // output elements
 };
 
-constexpr reduction_plan plan_reduction(const shape& in, std::uint32_t axes) {
+[[gnu::always_inline]] constexpr reduction_plan plan_reduction(const shape& in, std::uint32_t axes) {
   reduction_plan r{};
   std::int64_t stride = 1;
   std::array<std::int64_t, max_rank> strides{};
@@ -42,11 +42,10 @@ constexpr reduction_plan plan_reduction(const shape& in, std::uint32_t axes) {
   return r;
 }
 
-// Calls add(input_offset) for every input of each output element, in order, between start() and
-// finish(output_index).
-template <kernel_params P, class Start, class Add, class Finish>
-constexpr void for_each_reduction(Start&& start, Add&& add, Finish&& finish) {
-  constexpr reduction_plan r = plan_reduction(P.in, static_cast<std::uint32_t>(P.axis));
+// Calls add(input_offset) for every input of each output element of plan `r`, in order, between start()
+// and finish(output_index).
+template <class Start, class Add, class Finish>
+[[gnu::always_inline]] constexpr void for_each_reduction(const reduction_plan& r, Start&& start, Add&& add, Finish&& finish) {
   std::array<std::int64_t, max_rank> kept_index{};
   std::int64_t base = 0;
   for (std::int64_t o = 0; o < r.outputs; ++o) {
@@ -75,13 +74,15 @@ constexpr void for_each_reduction(Start&& start, Add&& add, Finish&& finish) {
 }
 
 }  // namespace detail
-
-template <kernel_params P>
-constexpr void mean(const float* input, float* output) {
-  constexpr auto count = static_cast<float>(detail::plan_reduction(P.in, static_cast<std::uint32_t>(P.axis)).count);
+template <class Params>
+constexpr void mean(Params p, const float* input, float* output) {
+  const detail::reduction_plan plan = detail::plan_reduction(p->in, static_cast<std::uint32_t>(p->axis));
+  const auto count = static_cast<float>(plan.count);
   float sum = 0.0f;
-  detail::for_each_reduction<P>([&] { sum = 0.0f; }, [&](std::int64_t at) { sum += input[at]; },
-                                [&](std::int64_t o) { output[o] = sum / count; });
+  const auto start = [&] { sum = 0.0f; };
+  const auto add = [&](std::int64_t at) { sum += input[at]; };
+  const auto finish = [&](std::int64_t o) { output[o] = sum / count; };
+  detail::for_each_reduction(plan, start, add, finish);
 }
 
 }  // namespace ctnn::kernel::reference

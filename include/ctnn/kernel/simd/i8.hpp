@@ -1,23 +1,54 @@
 #pragma once
-// Vectorised int8 kernels (xsimd / VNNI) for the host, bit-exact with the reference int8 kernels;
-// kernel::invoke calls them at run time for the calls they support and falls back to the reference.
+// Vectorised int8 kernels (AVX-512 VNNI / AVX2 / SSE4.1, the best level -march allows) for the host,
+// bit-exact with the reference int8 kernels; kernel::invoke calls them at run time for the calls they
+// support and falls back to the reference:
+//   conv2d (groups 1) and dense: a blocked GEMM on compile-time interleaved weights (i8/gemm.hpp);
+//   depthwise_conv2d (depth multiplier 1), add (equal shapes), avg_pool / global_avg_pool.
+// Without a SIMD level (arm-none-eabi, plain x86-64) every `supports` is false.
 #include <cstddef>
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
+#include <ctnn/kernel/simd/i8/depthwise.hpp>
+#include <ctnn/kernel/simd/i8/elementwise.hpp>
+#include <ctnn/kernel/simd/i8/gemm.hpp>
+#include <ctnn/kernel/simd/i8/isa.hpp>
 
 namespace ctnn::kernel::simd {
+
+namespace i8_detail {
+
+struct unsupported : packs_nothing {
+  static constexpr bool supports = false;
+  template <std::size_t N>
+  static void run(const void* const (&)[N], void*, const requant_arrays&) {}
+};
+
+template <kernel_params P, class I = isa>
+constexpr auto select() {
+  if constexpr (!I::available || P.type != dtype::i8) return unsupported{};
+  else if constexpr (P.kind == op_kind::conv2d || P.kind == op_kind::dense) {
+    if constexpr (gemm_kernel<P, I>::supports) return gemm_kernel<P, I>{};
+    else return unsupported{};
+  } else if constexpr (P.kind == op_kind::depthwise_conv2d) {
+    if constexpr (depthwise_kernel<P, I>::supports) return depthwise_kernel<P, I>{};
+    else return unsupported{};
+  } else if constexpr (P.kind == op_kind::add) {
+    if constexpr (add_kernel<P, I>::supports) return add_kernel<P, I>{};
+    else return unsupported{};
+  } else if constexpr (P.kind == op_kind::avg_pool || P.kind == op_kind::global_avg_pool) {
+    if constexpr (avg_pool_kernel<P, I>::supports) return avg_pool_kernel<P, I>{};
+    else return unsupported{};
+  } else {
+    return unsupported{};
+  }
+}
+
+}  // namespace i8_detail
 
 // supports: whether run() handles a call with these parameters. run: operands as in kernel::invoke.
 // packs(k): whether operand k (a constant) is passed re-laid out by pack<k>(read) (kernel/dispatch.hpp).
 template <kernel_params P>
-struct i8_kernel {
-  static constexpr bool supports = false;
-  static constexpr bool packs(std::size_t) { return false; }
-  template <std::size_t K, class Reader>
-  static constexpr auto pack(const Reader&) { return 0; }
-  template <std::size_t N>
-  static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq);
-};
+struct i8_kernel : decltype(i8_detail::select<P>()) {};
 
 }  // namespace ctnn::kernel::simd

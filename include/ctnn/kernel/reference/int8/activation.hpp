@@ -16,41 +16,42 @@
 #include <ctnn/kernel/reference/int8/fixed_point.hpp>
 
 namespace ctnn::kernel::reference::int8 {
-
-template <kernel_params P>
-constexpr void relu(const std::int8_t* input, std::int8_t* output) {
+template <class Params>
+constexpr void relu(Params p, const std::int8_t* input, std::int8_t* output) {
   namespace q = ctnn::detail::quant;
-  for (std::int64_t i = 0; i < P.out.elements(); ++i) {
-    std::int32_t v = P.output_offset + q::multiply_by_quantized_multiplier(input[i] + P.input_offset, P.output_multiplier,
-                                                                           P.output_shift);
-    v = v < P.activation_min ? P.activation_min : v;
-    v = v > P.activation_max ? P.activation_max : v;
+  const std::int64_t elements = p->out.elements();
+  for (std::int64_t i = 0; i < elements; ++i) {
+    std::int32_t v = p->output_offset + q::multiply_by_quantized_multiplier(input[i] + p->input_offset, p->output_multiplier,
+                                                                           p->output_shift);
+    v = v < p->activation_min ? p->activation_min : v;
+    v = v > p->activation_max ? p->activation_max : v;
     output[i] = static_cast<std::int8_t>(v);
   }
 }
-
-template <kernel_params P>
-constexpr void relu6(const std::int8_t* input, std::int8_t* output) {
-  for (std::int64_t i = 0; i < P.out.elements(); ++i) {
+template <class Params>
+constexpr void relu6(Params p, const std::int8_t* input, std::int8_t* output) {
+  const std::int64_t elements = p->out.elements();
+  for (std::int64_t i = 0; i < elements; ++i) {
     const std::int32_t v = input[i];
-    output[i] = static_cast<std::int8_t>(v > P.activation_max ? P.activation_max : (v < P.activation_min ? P.activation_min : v));
+    output[i] = static_cast<std::int8_t>(v > p->activation_max ? p->activation_max : (v < p->activation_min ? p->activation_min : v));
   }
 }
 
 // Logistic (Sigmoid = true) or tanh of each element.
-template <kernel_params P, bool Sigmoid>
-constexpr void logistic_or_tanh(const std::int8_t* input, std::int8_t* output) {
+template <bool Sigmoid, class Params>
+constexpr void logistic_or_tanh(Params p, const std::int8_t* input, std::int8_t* output) {
   namespace q = ctnn::detail::quant;
-  constexpr std::int32_t radius = q::input_radius(4, P.input_shift);
-  for (std::int64_t i = 0; i < P.out.elements(); ++i) {
-    const std::int32_t x = input[i] + P.input_offset;
+  const std::int32_t radius = q::input_radius(4, p->input_shift);
+  const std::int64_t elements = p->out.elements();
+  for (std::int64_t i = 0; i < elements; ++i) {
+    const std::int32_t x = input[i] + p->input_offset;
     std::int32_t v = 0;
     if (x <= -radius) {
       v = -128;
     } else if (x >= radius) {
       v = 127;
     } else {
-      const std::int32_t x_q4 = q::multiply_by_quantized_multiplier(x, P.input_multiplier, P.input_shift);
+      const std::int32_t x_q4 = q::multiply_by_quantized_multiplier(x, p->input_multiplier, p->input_shift);
       if constexpr (Sigmoid) v = q::rounding_divide_by_pot(fixed_point::logistic_q4(x_q4), 31 - 8) - 128;
       else v = q::rounding_divide_by_pot(fixed_point::tanh_q4(x_q4), 31 - 7);
       v = v < -128 ? -128 : (v > 127 ? 127 : v);

@@ -11,43 +11,46 @@
 #include <ctnn/kernel/reference/window.hpp>
 
 namespace ctnn::kernel::reference::int8 {
-
-template <kernel_params P>
-constexpr void conv2d(const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias, std::int8_t* output,
-                      const std::int32_t* multiplier, const std::int32_t* shift) {
-  static_assert(fused_activation_is_a_clamp<P>(), "ctnn: an int8 conv2d can only fuse relu or relu6.");
-  constexpr auto in = nhwc::of(P.in);
-  constexpr std::int32_t in_per_group = in.c / P.groups;
-  constexpr std::int32_t out_per_group = P.out[3] / P.groups;
-  for_each_output_element<P>([&](std::int32_t b, std::int32_t oy, std::int32_t ox, std::int32_t oc, std::int64_t at) {
+template <class Params>
+constexpr void conv2d(Params p, const std::int8_t* input, const std::int8_t* weights,
+                                             const std::int32_t* bias, std::int8_t* output, const std::int32_t* multiplier,
+                                             const std::int32_t* shift) {
+  const auto in = nhwc::of(p->in);
+  const std::int32_t in_per_group = in.c / p->groups;
+  const std::int32_t out_per_group = p->out[3] / p->groups;
+  for_each_output_element(p, [&](std::int32_t b, std::int32_t oy, std::int32_t ox, std::int32_t oc,
+                                 std::int64_t at) {
     const std::int32_t first_ic = (oc / out_per_group) * in_per_group;
     std::int32_t acc = 0;
-    for_each_window_tap<P>(oy, ox, [&](std::int32_t iy, std::int32_t ix, std::int32_t ky, std::int32_t kx) {
+    for_each_window_tap(p, oy, ox, [&](std::int32_t iy, std::int32_t ix, std::int32_t ky,
+                                       std::int32_t kx) {
       const std::int8_t* pixel = input + ((b * in.h + iy) * in.w + ix) * in.c + first_ic;
-      const std::int8_t* filter = weights + ((oc * P.win.kernel_h + ky) * P.win.kernel_w + kx) * in_per_group;
+      const std::int8_t* filter = weights + ((oc * p->win.kernel_h + ky) * p->win.kernel_w + kx) * in_per_group;
       for (std::int32_t ic = 0; ic < in_per_group; ++ic)
-        acc += (filter[ic] + P.weights_offset) * (pixel[ic] + P.input_offset);
+        acc += (filter[ic] + p->weights_offset) * (pixel[ic] + p->input_offset);
     });
-    if constexpr (P.has_bias != 0) acc += bias[oc];
-    output[at] = requantize_output<P>(acc, multiplier[oc], shift[oc]);
+    if (p->has_bias != 0) acc += bias[oc];
+    output[at] = requantize_output(p, acc, multiplier[oc], shift[oc]);
   });
 }
-
-template <kernel_params P>
-constexpr void depthwise_conv2d(const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias,
-                                std::int8_t* output, const std::int32_t* multiplier, const std::int32_t* shift) {
-  static_assert(fused_activation_is_a_clamp<P>(), "ctnn: an int8 depthwise_conv2d can only fuse relu or relu6.");
-  constexpr auto in = nhwc::of(P.in);
-  constexpr std::int32_t channels = P.out[3];
-  for_each_output_element<P>([&](std::int32_t b, std::int32_t oy, std::int32_t ox, std::int32_t oc, std::int64_t at) {
-    const std::int32_t ic = oc / P.depth_multiplier;
+template <class Params>
+constexpr void depthwise_conv2d(Params p, const std::int8_t* input,
+                                                       const std::int8_t* weights, const std::int32_t* bias,
+                                                       std::int8_t* output, const std::int32_t* multiplier,
+                                                       const std::int32_t* shift) {
+  const auto in = nhwc::of(p->in);
+  const std::int32_t channels = p->out[3];
+  for_each_output_element(p, [&](std::int32_t b, std::int32_t oy, std::int32_t ox, std::int32_t oc,
+                                 std::int64_t at) {
+    const std::int32_t ic = oc / p->depth_multiplier;
     std::int32_t acc = 0;
-    for_each_window_tap<P>(oy, ox, [&](std::int32_t iy, std::int32_t ix, std::int32_t ky, std::int32_t kx) {
-      acc += (weights[(ky * P.win.kernel_w + kx) * channels + oc] + P.weights_offset) *
-             (input[((b * in.h + iy) * in.w + ix) * in.c + ic] + P.input_offset);
+    for_each_window_tap(p, oy, ox, [&](std::int32_t iy, std::int32_t ix, std::int32_t ky,
+                                       std::int32_t kx) {
+      acc += (weights[(ky * p->win.kernel_w + kx) * channels + oc] + p->weights_offset) *
+             (input[((b * in.h + iy) * in.w + ix) * in.c + ic] + p->input_offset);
     });
-    if constexpr (P.has_bias != 0) acc += bias[oc];
-    output[at] = requantize_output<P>(acc, multiplier[oc], shift[oc]);
+    if (p->has_bias != 0) acc += bias[oc];
+    output[at] = requantize_output(p, acc, multiplier[oc], shift[oc]);
   });
 }
 

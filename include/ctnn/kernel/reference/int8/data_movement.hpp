@@ -13,31 +13,30 @@
 
 namespace ctnn::kernel::reference::int8 {
 
-template <kernel_params P, class T>
-constexpr void copy(const T* input, T* output) {
-  if (input == output) return;
-  for (std::int64_t i = 0; i < P.out.elements(); ++i) output[i] = input[i];
-}
+using reference::copy;
 
-template <kernel_params P, class T>
-constexpr void concat(const T* const* inputs, T* output, const std::int32_t* requantize = nullptr,
-                      const float* scale = nullptr, const float* bias = nullptr) {
-  reference::detail::for_each_concat_run<P>([&](std::int32_t i, std::int64_t from, std::int64_t to, std::int64_t length) {
+template <class Params, class T>
+constexpr void concat(Params p, const T* const* inputs, T* output,
+                                             const std::int32_t* requantize = nullptr, const float* scale = nullptr,
+                                             const float* bias = nullptr) {
+  reference::detail::for_each_concat_run(p, [&](std::int32_t i, std::int64_t from, std::int64_t to,
+                                                std::int64_t length) {
     const T* source = inputs[i] + from;
-    if (P.per_channel == 0 || requantize[i] == 0) {
+    if (p->per_channel == 0 || requantize[i] == 0) {
       for (std::int64_t k = 0; k < length; ++k) output[to + k] = source[k];
     } else {  // TFLite's ConcatenationWithScaling: requantize this input to the output's scale
       for (std::int64_t k = 0; k < length; ++k) {
-        const std::int64_t v = ctnn::detail::quant::round_to_int(static_cast<float>(source[k]) * scale[i] + bias[i]) + P.output_offset;
+        const std::int64_t v =
+            ctnn::detail::quant::round_to_int(static_cast<float>(source[k]) * scale[i] + bias[i]) + p->output_offset;
         output[to + k] = static_cast<T>(v < -128 ? -128 : (v > 127 ? 127 : v));
       }
     }
   });
 }
 
-template <kernel_params P, class T>
-constexpr void pad(const T* input, T* output, T fill) {
-  reference::detail::pad_with<P>(input, output, fill);
+template <class Params, class T>
+constexpr void pad(Params p, const T* input, T* output, T fill) {
+  reference::detail::pad_with(p, input, output, fill);
 }
 
 }  // namespace ctnn::kernel::reference::int8

@@ -9,23 +9,22 @@
 #include <ctnn/kernel/reference/int8/requantize.hpp>
 
 namespace ctnn::kernel::reference::int8 {
-
-template <kernel_params P>
-constexpr void dense(const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias, std::int8_t* output,
-                     const std::int32_t* multiplier, const std::int32_t* shift) {
-  static_assert(fused_activation_is_a_clamp<P>(), "ctnn: an int8 dense can only fuse relu or relu6.");
-  constexpr std::int32_t batch = P.out[0];
-  constexpr std::int32_t units = P.out.last();
-  constexpr auto features = static_cast<std::int32_t>(P.in.elements() / batch);
+template <class Params>
+constexpr void dense(Params p, const std::int8_t* input, const std::int8_t* weights,
+                                            const std::int32_t* bias, std::int8_t* output, const std::int32_t* multiplier,
+                                            const std::int32_t* shift) {
+  const std::int32_t batch = p->out[0];
+  const std::int32_t units = p->out.last();
+  const auto features = static_cast<std::int32_t>(p->in.elements() / batch);
   for (std::int32_t b = 0; b < batch; ++b)
     for (std::int32_t u = 0; u < units; ++u) {
       const std::int8_t* row = weights + u * features;
       const std::int8_t* x = input + b * features;
       std::int32_t acc = 0;
-      for (std::int32_t i = 0; i < features; ++i) acc += (row[i] + P.weights_offset) * (x[i] + P.input_offset);
-      if constexpr (P.has_bias != 0) acc += bias[u];
-      if constexpr (P.per_channel != 0) output[b * units + u] = requantize_output<P>(acc, multiplier[u], shift[u]);
-      else output[b * units + u] = requantize_output<P>(acc, P.output_multiplier, P.output_shift);
+      for (std::int32_t i = 0; i < features; ++i) acc += (row[i] + p->weights_offset) * (x[i] + p->input_offset);
+      if (p->has_bias != 0) acc += bias[u];
+      output[b * units + u] = p->per_channel != 0 ? requantize_output(p, acc, multiplier[u], shift[u])
+                                                 : requantize_output(p, acc, p->output_multiplier, p->output_shift);
     }
 }
 

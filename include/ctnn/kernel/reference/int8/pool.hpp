@@ -14,37 +14,39 @@ constexpr std::int32_t rounded_average(std::int32_t sum, std::int32_t count) {
   return sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
 }
 
-template <kernel_params P, bool Max>
-constexpr void pool2d(const std::int8_t* input, std::int8_t* output) {
-  constexpr auto in = nhwc::of(P.in);
-  for_each_output_element<P>([&](std::int32_t b, std::int32_t oy, std::int32_t ox, std::int32_t c, std::int64_t at) {
+template <bool Max, class Params>
+constexpr void pool2d(Params p, const std::int8_t* input, std::int8_t* output) {
+  const auto in = nhwc::of(p->in);
+  for_each_output_element(p, [&](std::int32_t b, std::int32_t oy, std::int32_t ox, std::int32_t c,
+                                 std::int64_t at) {
     std::int32_t acc = Max ? -128 : 0;
     std::int32_t count = 0;
-    for_each_window_tap<P>(oy, ox, [&](std::int32_t iy, std::int32_t ix, std::int32_t, std::int32_t) {
+    for_each_window_tap(p, oy, ox, [&](std::int32_t iy, std::int32_t ix, std::int32_t,
+                                       std::int32_t) {
       const std::int32_t v = input[((b * in.h + iy) * in.w + ix) * in.c + c];
       if constexpr (Max) acc = v > acc ? v : acc;
       else acc += v;
       ++count;
     });
     if constexpr (!Max) acc = rounded_average(acc, count);
-    acc = acc < P.activation_min ? P.activation_min : acc;
-    acc = acc > P.activation_max ? P.activation_max : acc;
+    acc = acc < p->activation_min ? p->activation_min : acc;
+    acc = acc > p->activation_max ? p->activation_max : acc;
     output[at] = static_cast<std::int8_t>(acc);
   });
 }
 
 // Average over all of H x W (an AVERAGE_POOL_2D whose window is the whole input).
-template <kernel_params P>
-constexpr void global_avg_pool(const std::int8_t* input, std::int8_t* output) {
-  constexpr auto in = nhwc::of(P.in);
-  constexpr std::int32_t pixels = in.h * in.w;
+template <class Params>
+constexpr void global_avg_pool(Params p, const std::int8_t* input, std::int8_t* output) {
+  const auto in = nhwc::of(p->in);
+  const std::int32_t pixels = in.h * in.w;
   for (std::int32_t b = 0; b < in.n; ++b)
     for (std::int32_t c = 0; c < in.c; ++c) {
       std::int32_t acc = 0;
       for (std::int32_t p = 0; p < pixels; ++p) acc += input[(b * pixels + p) * in.c + c];
       acc = rounded_average(acc, pixels);
-      acc = acc < P.activation_min ? P.activation_min : acc;
-      acc = acc > P.activation_max ? P.activation_max : acc;
+      acc = acc < p->activation_min ? p->activation_min : acc;
+      acc = acc > p->activation_max ? p->activation_max : acc;
       output[b * in.c + c] = static_cast<std::int8_t>(acc);
     }
 }

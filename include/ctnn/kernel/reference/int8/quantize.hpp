@@ -11,30 +11,30 @@
 #include <ctnn/ir/module.hpp>
 
 namespace ctnn::kernel::reference::int8 {
-
-template <kernel_params P>
-constexpr void quantize(const float* input, std::int8_t* output) {
-  constexpr float scale = P.pad_value();
-  for (std::int64_t i = 0; i < P.out.elements(); ++i) {
-    const std::int64_t v = ctnn::detail::quant::round_to_int(input[i] / scale) + P.output_offset;
+template <class Params>
+constexpr void quantize(Params p, const float* input, std::int8_t* output) {
+  const float scale = p->pad_value();
+  const std::int64_t elements = p->out.elements();
+  for (std::int64_t i = 0; i < elements; ++i) {
+    const std::int64_t v = ctnn::detail::quant::round_to_int(input[i] / scale) + p->output_offset;
     output[i] = static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
   }
 }
-
-template <kernel_params P>
-constexpr void requantize(const std::int8_t* input, std::int8_t* output) {
-  for (std::int64_t i = 0; i < P.out.elements(); ++i) {
-    const std::int32_t v = ctnn::detail::quant::multiply_by_quantized_multiplier(input[i] + P.input_offset, P.output_multiplier,
-                                                                           P.output_shift) +
-                           P.output_offset;
+template <class Params>
+constexpr void requantize(Params p, const std::int8_t* input, std::int8_t* output) {
+  const std::int64_t elements = p->out.elements();
+  for (std::int64_t i = 0; i < elements; ++i) {
+    const std::int32_t v = ctnn::detail::quant::multiply_by_quantized_multiplier(input[i] + p->input_offset, p->output_multiplier,
+                                                                                 p->output_shift) +
+                           p->output_offset;
     output[i] = static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
   }
 }
-
-template <kernel_params P>
-constexpr void dequantize(const std::int8_t* input, float* output) {
-  constexpr float scale = P.pad_value();
-  for (std::int64_t i = 0; i < P.out.elements(); ++i) output[i] = scale * static_cast<float>(input[i] + P.input_offset);
+template <class Params>
+constexpr void dequantize(Params p, const std::int8_t* input, float* output) {
+  const float scale = p->pad_value();
+  const std::int64_t elements = p->out.elements();
+  for (std::int64_t i = 0; i < elements; ++i) output[i] = scale * static_cast<float>(input[i] + p->input_offset);
 }
 
 }  // namespace ctnn::kernel::reference::int8

@@ -6,21 +6,31 @@
 
 #include <ctnn/detail/quantization.hpp>
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/params.hpp>
 
 namespace ctnn::kernel::reference::int8 {
 
-template <kernel_params P>
-[[gnu::always_inline]] constexpr std::int8_t requantize_output(std::int32_t acc, std::int32_t multiplier, std::int32_t shift) {
-  std::int32_t v = ctnn::detail::quant::multiply_by_quantized_multiplier(acc, multiplier, shift) + P.output_offset;
-  v = v < P.activation_min ? P.activation_min : v;
-  v = v > P.activation_max ? P.activation_max : v;
+template <class Params>
+[[gnu::always_inline]] constexpr std::int8_t requantize_output(Params p, std::int32_t acc, std::int32_t multiplier,
+                                                              std::int32_t shift) {
+  std::int32_t v = ctnn::detail::quant::multiply_by_quantized_multiplier(acc, multiplier, shift) + p->output_offset;
+  v = v < p->activation_min ? p->activation_min : v;
+  v = v > p->activation_max ? p->activation_max : v;
   return static_cast<std::int8_t>(v);
 }
+template <kernel_params P>
+[[gnu::always_inline]] constexpr std::int8_t requantize_output(std::int32_t acc, std::int32_t multiplier, std::int32_t shift) {
+  return requantize_output(static_params<P>{}, acc, multiplier, shift);
+}
 
-// int8 kernels apply relu/relu6 as the clamp above; other fused activations cannot be expressed there.
+// int8 kernels apply relu/relu6 as the clamp above; other fused activations cannot be expressed there
+// (kernel::invoke_i8 asserts it at compile time, kernel::invoke_dynamic refuses the call).
+constexpr bool fused_activation_is_a_clamp(const kernel_params& p) {
+  return p.fused == activation::none || p.fused == activation::relu || p.fused == activation::relu6;
+}
 template <kernel_params P>
 constexpr bool fused_activation_is_a_clamp() {
-  return P.fused == activation::none || P.fused == activation::relu || P.fused == activation::relu6;
+  return fused_activation_is_a_clamp(P);
 }
 
 }  // namespace ctnn::kernel::reference::int8

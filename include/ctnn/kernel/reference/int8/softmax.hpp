@@ -13,16 +13,18 @@
 
 namespace ctnn::kernel::reference::int8 {
 
-template <kernel_params P>
-constexpr void softmax(const std::int8_t* input, std::int8_t* output) {
-  static_assert(P.output_offset == -128, "ctnn: an int8 softmax's output must have zero point -128 (and scale 1/256), as in TFLite.");
+// The output quantization must be TFLite's (kernel::invoke_i8 asserts it, kernel::invoke_dynamic checks it).
+constexpr bool softmax_output_is_supported(const kernel_params& p) { return p.output_offset == -128; }
+
+template <class Params>
+constexpr void softmax(Params p, const std::int8_t* input, std::int8_t* output) {
   namespace q = ctnn::detail::quant;
   namespace fp = fixed_point;
   constexpr std::int32_t scaled_diff_integer_bits = 5;
   constexpr std::int32_t accumulation_integer_bits = 12;
-  constexpr std::int32_t diff_min = -q::input_radius(scaled_diff_integer_bits, P.input_shift);
-  constexpr std::int32_t depth = P.in.last();
-  constexpr std::int64_t rows = P.in.elements() / depth;
+  const std::int32_t diff_min = -q::input_radius(scaled_diff_integer_bits, p->input_shift);
+  const std::int32_t depth = p->in.last();
+  const std::int64_t rows = p->in.elements() / depth;
   for (std::int64_t r = 0; r < rows; ++r) {
     const std::int8_t* x = input + r * depth;
     std::int8_t* y = output + r * depth;
@@ -30,7 +32,7 @@ constexpr void softmax(const std::int8_t* input, std::int8_t* output) {
     for (std::int32_t c = 0; c < depth; ++c) largest = x[c] > largest ? x[c] : largest;
     const auto exp_of = [&](std::int32_t c) {
       const std::int32_t diff_q5 =
-          q::multiply_by_quantized_multiplier_greater_than_one(x[c] - largest, P.input_multiplier, P.input_shift);
+          q::multiply_by_quantized_multiplier_greater_than_one(x[c] - largest, p->input_multiplier, p->input_shift);
       return fp::exp_on_negative_values<scaled_diff_integer_bits>(diff_q5);
     };
     std::int32_t sum_of_exps = 0;  // Q12

@@ -1,0 +1,1126 @@
+#pragma once
+// ONNX -> ctnn::module: the importer behind ctnn::onnx::model (onnx.hpp), usable on its own at compile
+// time and at run time (ctnn-inspect):
+//
+//   constexpr auto b = ctnn::onnx::bounds(bytes, size);                    // capacities that always suffice
+//   constexpr auto c = ctnn::onnx::count<b.tensors, b.nodes, b.values, b.relayouts>(bytes, size);   // exact
+//   constexpr auto r = ctnn::onnx::import<c.tensors, c.nodes, c.values, c.relayouts>(bytes, size, "kws");
+//   r.ir.error.failed() ...; r.relayouts[k]: constants to re-lay out (onnx.hpp materialises them)
+//
+// Mapping:
+//  * Layout. Activations of rank 4 are NCHW in ONNX and NHWC inside ctnn (DESIGN §2): every ONNX value
+//    has an IR tensor in its ONNX layout, in NHWC, or both, made on demand. NCHW -> NHWC of a rank-4
+//    activation is free (a reshape, a view) when C = 1 or H*W = 1, and otherwise a transposition written
+//    with existing ops: a reshape to [N, C, H*W, 1], a conv2d with a C x 1 window and one-hot weights (an
+//    identity matrix, out[p][c] = in[c][p], exact in float), and a reshape to [N, H, W, C]. NHWC -> NCHW
+//    is free under the same conditions and otherwise refused (onnx_needs_transpose): the conv trick would
+//    need (H*W)^2 weights, so it waits for a transpose op. Model inputs and outputs keep the ONNX shapes:
+//    the executor takes and returns NCHW buffers, like onnxruntime.
+//  * Constants. Initializers and Constant nodes become IR constants only where an op reads them, in the
+//    layout it reads: zero-copy (constant_data::bytes into the embedded file) when the stored order is the
+//    order ctnn reads and the data is 4-aligned; otherwise a `relayout` record (a gather with strides and
+//    a scale) that onnx::model materialises into an inline constexpr array at compile time, one constant
+//    evaluation per tensor. Conv weights OIHW -> OHWI (depthwise [C*M,1,kh,kw] -> [1,kh,kw,C*M]; free for
+//    1x1 kernels), Gemm/MatMul weights to [out][in] (free for Gemm transB = 1), alpha/beta folded in,
+//    broadcast biases, unaligned raw_data. INT64 shapes and pads are read at import (folded).
+//  * Ops (default domain): Constant, Conv (groups, depthwise, auto_pad, dilations), Gemm (transA = 0),
+//    MatMul (constant B), MaxPool, AveragePool (count_include_pad only without pads; ceil_mode only where
+//    it changes nothing), GlobalAveragePool, Relu, Clip (0..6 = relu6, 0..inf = relu), Sigmoid, Tanh, Add,
+//    Mul (numpy broadcasting; a constant operand is re-laid out to NHWC), Softmax (the last axis, or the
+//    channels of an NHWC tensor; before opset 13, the coerced 2-D form through reshapes), Reshape,
+//    Flatten, Concat, Pad (constant mode, non-negative pads), BatchNormalization (inference, rank 4 or 2).
+//  * Shapes: each IR node's output shape is inferred as the node is added (pass::infer_types' own rules),
+//    so the importer knows every value's shape (for layouts, Flatten, Gemm) without value_info.
+//  * Bad input is a diagnostic in the module: onnx_error codes (onnx/errors.hpp; node = the NodeProto's
+//    index, value_a = its op_type) and the IR's own codes where they fit. The failed module keeps the
+//    model's inputs and outputs where they were read, so code that calls run() adds no error of its own.
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <string_view>
+
+#include <ctnn/frontend/onnx/errors.hpp>
+#include <ctnn/frontend/onnx/schema.hpp>
+#include <ctnn/frontend/protobuf.hpp>
+#include <ctnn/ir/module.hpp>
+#include <ctnn/pass/infer_types.hpp>
+
+namespace ctnn::onnx {
+
+// The capacities an import needs.
+struct import_counts {
+  std::size_t tensors = 1;
+  std::size_t nodes = 1;
+  std::size_t values = 1;     // ONNX values: graph inputs, initializers, node outputs
+  std::size_t relayouts = 1;  // constants re-laid out at compile time
+};
+
+// A constant whose values onnx::model computes at compile time (module tensor `tensor`):
+//   gather:   out[i0,i1,i2,i3] = scale * source[sum_d i_d * strides[d]] (source: float32 LE at byte `source`)
+//   identity: a dims[0] x dims[0] identity matrix (the weights of the NCHW -> NHWC transposition)
+enum class relayout_kind : std::int32_t { gather, identity };
+
+struct relayout {
+  std::int32_t tensor = -1;
+  relayout_kind kind = relayout_kind::gather;
+  std::uint32_t source = 0;
+  std::int32_t rank = 0;
+  std::array<std::int32_t, 4> dims{};
+  std::array<std::int64_t, 4> strides{};  // in source elements (0: broadcast)
+  float scale = 1.0f;
+  std::int32_t reserved = 0;  // no padding bytes
+  constexpr std::int64_t elements() const {
+    std::int64_t n = 1;
+    for (std::int32_t d = 0; d < rank; ++d) n *= dims[static_cast<std::size_t>(d)];
+    return n;
+  }
+};
+
+template <std::size_t MaxTensors, std::size_t MaxNodes, std::size_t MaxRelayouts>
+struct import_result {
+  module<MaxTensors, MaxNodes> ir{};  // the imported module
+  std::array<relayout, MaxRelayouts> relayouts{};
+  std::int32_t relayout_count = 0;
+  std::int32_t value_count = 0;
+};
+
+namespace detail {
+
+enum class value_kind : std::int32_t { graph_input, initializer, constant, node_output };
+
+// An ONNX value (by name) and the IR tensors that hold it.
+struct value {
+  protobuf::span name{};
+  std::uint32_t hash = 0;
+  value_kind kind = value_kind::node_output;
+  protobuf::span proto{};         // initializer / constant: its TensorProto
+  std::int32_t onnx_layout = -1;  // IR tensor with the ONNX shape
+  std::int32_t nhwc = -1;         // IR tensor in NHWC (rank-4 activations)
+  std::int32_t copies = 0;        // model outputs that are this value (a second one gets a copy)
+};
+
+// FNV-1a over a name (a call-free loop: clang counts every step, DESIGN §6).
+constexpr std::uint32_t hash_of(const char* text, std::uint32_t length) {
+  std::uint32_t h = 2166136261u;
+  for (std::uint32_t k = 0; k < length; ++k) h = (h ^ static_cast<std::uint32_t>(static_cast<unsigned char>(text[k]))) * 16777619u;
+  return h;
+}
+
+// The largest stride, dilation, window extent and pad the importer accepts (later passes multiply them).
+inline constexpr std::int64_t max_window_value = 65535;
+inline constexpr float float_max = 3.40282347e+38f;
+
+// NCHW dim of each NHWC dim, and the reverse.
+inline constexpr std::array<std::int32_t, 4> nchw_of_nhwc{0, 2, 3, 1};
+inline constexpr std::array<std::int32_t, 4> nhwc_of_nchw{0, 3, 1, 2};
+
+constexpr shape to_nhwc(const shape& s) { return make_shape(s[0], s[2], s[3], s[1]); }
+constexpr shape to_nchw(const shape& s) { return make_shape(s[0], s[3], s[1], s[2]); }
+
+// A float in millionths, clamped (for diagnostics: an int in a template argument).
+constexpr std::int32_t millionths(float v) {
+  double x = static_cast<double>(v) * 1e6;
+  if (!(x > -2e9)) x = -2e9;
+  if (x > 2e9) x = 2e9;
+  return static_cast<std::int32_t>(x < 0 ? x - 0.5 : x + 0.5);
+}
+
+template <class Module, std::size_t MaxValues, std::size_t MaxRelayouts>
+struct importer {
+  model_file& f;
+  Module& m;
+  std::array<value, MaxValues>& values;
+  std::array<relayout, MaxRelayouts>& relayouts;
+  std::int32_t value_count = 0;
+  std::int32_t relayout_count = 0;
+  std::int32_t node_index = -1;         // the NodeProto being imported
+  op_type current = op_type::unknown;
+
+  // ---------------------------------------------------------------------------------------------------
+  // Diagnostics.
+
+  constexpr bool failed() const { return m.error.failed(); }
+  constexpr void fail(error_code code, std::int32_t node, op_kind kind, std::int64_t a, std::int64_t b,
+                      const shape& expected = {}, const shape& actual = {}) {
+    m.fail(diagnostic{code, node, kind, expected, actual, a, b});
+  }
+  constexpr void fail(onnx_error code, std::int64_t a, std::int64_t b, const shape& expected = {}, const shape& actual = {}) {
+    fail(code_of(code), node_index, op_kind::conv2d, a, b, expected, actual);
+  }
+  constexpr bool take_reader_error() {
+    if (!f.failed()) return false;
+    fail(code_of(onnx_error::malformed_model), -1, op_kind::conv2d, f.error().offset, static_cast<std::int64_t>(f.error().what));
+    return true;
+  }
+  constexpr void malformed(std::int64_t offset, protobuf::expectation what) {
+    f.reader().fail(offset, what);
+    take_reader_error();
+  }
+  constexpr void attribute_error(attribute which, std::int64_t value) {
+    std::int64_t v = value < -2000000000 ? -2000000000 : value > 2000000000 ? 2000000000 : value;
+    fail(onnx_error::unsupported_attribute, static_cast<std::int64_t>(current), static_cast<std::int64_t>(which),
+         make_shape(static_cast<std::int32_t>(v)));
+  }
+  constexpr void operand_error(std::uint32_t slot) {
+    fail(onnx_error::unsupported_operand, static_cast<std::int64_t>(current), slot);
+  }
+  constexpr void rank_error(std::int32_t needed, const shape& s) {
+    fail(error_code::unsupported_rank, node_index, op_kind::conv2d, needed, s.rank, {}, s);
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Values.
+
+  constexpr std::int32_t find(const protobuf::span& name) const {
+    const std::string_view text = f.reader().view(name);
+    const std::uint32_t h = hash_of(f.reader().pointer(name.at), name.length);
+    for (std::int32_t v = value_count - 1; v >= 0; --v) {
+      const value& here = values[static_cast<std::size_t>(v)];
+      if (here.hash == h && here.name.length == name.length && f.reader().view(here.name) == text) return v;
+    }
+    return -1;
+  }
+
+  constexpr std::int32_t add_value(const protobuf::span& name, value_kind kind, std::int64_t name_tag_at) {
+    if (name.length == 0) return malformed(name_tag_at, protobuf::expectation::value_name), -1;
+    if (find(name) >= 0) return malformed(name_tag_at, protobuf::expectation::unique_value), -1;
+    if (static_cast<std::size_t>(value_count) >= MaxValues) return capacity_exceeded(), -1;
+    value& v = values[static_cast<std::size_t>(value_count)];
+    v = value{};
+    v.name = name;
+    v.hash = hash_of(f.reader().pointer(name.at), name.length);
+    v.kind = kind;
+    return value_count++;
+  }
+  constexpr value& at(std::int32_t v) { return values[static_cast<std::size_t>(v)]; }
+  constexpr name label_of(std::int32_t v) const { return name{f.reader().view(values[static_cast<std::size_t>(v)].name)}; }
+  constexpr bool is_constant(std::int32_t v) const {
+    const value_kind k = values[static_cast<std::size_t>(v)].kind;
+    return k == value_kind::initializer || k == value_kind::constant;
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Module edits.
+
+  constexpr void capacity_exceeded() {
+    if (!failed()) fail(error_code::too_many_inputs, -1, op_kind::conv2d, m.node_count, static_cast<std::int64_t>(Module::node_capacity));
+  }
+  constexpr std::int32_t add_tensor(const shape& dims, const name& label, tensor_role role = tensor_role::intermediate) {
+    if (static_cast<std::size_t>(m.tensor_count) >= Module::tensor_capacity) return capacity_exceeded(), -1;
+    tensor t{};
+    t.label = label;
+    t.dims = dims;
+    t.role = role;
+    return m.add_tensor(t);
+  }
+  // A node reading `inputs`, writing a new tensor whose shape infer_types' rules give; -1 on a failure.
+  constexpr std::int32_t add_node(op_kind kind, const op_attributes& attrs, std::initializer_list<std::int32_t> inputs,
+                                  const name& label) {
+    if (failed()) return -1;
+    for (const std::int32_t in : inputs)
+      if (in < -1) return -1;
+    const std::int32_t out = add_tensor({}, label);
+    if (out < 0) return -1;
+    if (static_cast<std::size_t>(m.node_count) >= Module::node_capacity) return capacity_exceeded(), -1;
+    const std::int32_t id = m.node_count++;
+    node& n = m.node_at(id);
+    n = node{};
+    n.kind = kind;
+    n.label = label;
+    n.attrs = attrs;
+    n.output = out;
+    for (const std::int32_t in : inputs) n.inputs[static_cast<std::size_t>(n.input_count++)] = in;
+    m.tensor_at(out).producer = id;
+    const shape dims = pass::detail::infer_node(m, id);
+    if (failed()) {
+      m.error.node = node_index;  // the ONNX node, not the IR node
+      return -1;
+    }
+    m.tensor_at(out).dims = dims;
+    m.tensor_at(out).type = dtype::f32;
+    return out;
+  }
+  constexpr std::int32_t reshape(std::int32_t in, const shape& target, const name& label) {
+    op_attributes a{};
+    a.target = target;
+    return add_node(op_kind::reshape, a, {in}, label);
+  }
+
+  // A constant tensor of `dims` gathered from a value's float data (or zero-copy when the gather is the
+  // stored order and the data is aligned).
+  constexpr std::int32_t gathered(std::int32_t v, std::uint32_t slot, const shape& dims, const std::array<std::int64_t, 4>& strides,
+                                  float scale) {
+    const tensor_view t = float_tensor(v, slot);
+    if (failed()) return -1;
+    const std::int32_t id = add_tensor(dims, label_of(v), tensor_role::constant);
+    if (id < 0) return -1;
+    // The stored order: each extent > 1 steps by the product of the extents after it.
+    bool stored_order = scale == 1.0f;
+    std::int64_t step = 1;
+    for (std::int32_t d = dims.rank - 1; d >= 0; --d) {
+      if (dims[d] > 1 && strides[static_cast<std::size_t>(d)] != step) stored_order = false;
+      step *= dims[d];
+    }
+    m.tensor_at(id).data.bytes = f.reader().pointer(t.data.at);
+    if (stored_order && t.data.at % 4 == 0) return id;
+    if (static_cast<std::size_t>(relayout_count) >= MaxRelayouts) return capacity_exceeded(), -1;
+    relayout& r = relayouts[static_cast<std::size_t>(relayout_count++)];
+    r = relayout{};
+    r.tensor = id;
+    r.kind = relayout_kind::gather;
+    r.source = t.data.at;
+    r.rank = dims.rank;
+    for (std::int32_t d = 0; d < dims.rank; ++d) {
+      r.dims[static_cast<std::size_t>(d)] = dims[d];
+      r.strides[static_cast<std::size_t>(d)] = strides[static_cast<std::size_t>(d)];
+    }
+    r.scale = scale;
+    return id;
+  }
+
+  // A value's TensorProto, checked to be float32 with as many values as its dims give, stored contiguously.
+  constexpr tensor_view float_tensor(std::int32_t v, std::uint32_t slot) {
+    const tensor_view t = f.read_tensor(at(v).proto);
+    if (take_reader_error()) return t;
+    if (!checked_tensor(v, t)) return t;
+    if (t.type != data_type::float32) return operand_error(slot), t;
+    if (t.unpacked > 0 && t.data_field != schema::tensor::raw_data)
+      return fail(onnx_error::unsupported_tensor_feature, at(v).name.at, static_cast<std::int64_t>(tensor_feature::unpacked_values)), t;
+    if (static_cast<std::int64_t>(t.data.length) != t.dims.elements() * 4) malformed(t.proto.at, protobuf::expectation::tensor_data);
+    return t;
+  }
+  constexpr bool checked_tensor(std::int32_t v, const tensor_view& t) {
+    if (t.external) return fail(onnx_error::unsupported_tensor_feature, at(v).name.at, static_cast<std::int64_t>(tensor_feature::external_data)), false;
+    if (t.segmented) return fail(onnx_error::unsupported_tensor_feature, at(v).name.at, static_cast<std::int64_t>(tensor_feature::segments)), false;
+    if (t.rank > max_rank) return fail(onnx_error::rank_too_high, at(v).name.at, t.rank), false;
+    if (pass_too_large(t.dims)) return malformed(t.proto.at, protobuf::expectation::tensor_size), false;
+    return true;
+  }
+  static constexpr bool pass_too_large(const shape& s) {
+    std::int64_t n = 8;
+    for (std::int32_t d = 0; d < s.rank; ++d) {
+      n *= s[d];
+      if (n >= (std::int64_t{1} << 31)) return true;
+    }
+    return false;
+  }
+  // The ONNX shape of a constant value.
+  constexpr shape constant_shape(std::int32_t v) {
+    const tensor_view t = f.read_tensor(at(v).proto);
+    take_reader_error();
+    return t.dims;
+  }
+
+  // Element k of an INT64 constant (shapes, pads), read at import; a failure names operand `slot`.
+  constexpr std::int64_t constant_int(std::int32_t v, std::uint32_t slot, std::uint32_t k, std::int64_t& count) {
+    const tensor_view t = f.read_tensor(at(v).proto);
+    if (take_reader_error() || !checked_tensor(v, t)) return 0;
+    if (t.type != data_type::int64) return operand_error(slot), 0;
+    count = t.dims.elements();
+    if (t.data_field == schema::tensor::raw_data) {
+      if (static_cast<std::int64_t>(t.data.length) != count * 8) return malformed(t.proto.at, protobuf::expectation::tensor_data), 0;
+      return k < count ? static_cast<std::int64_t>(f.reader().load_u64(t.data.at + 8 * k)) : 0;
+    }
+    const std::uint32_t stored = f.reader().repeated_count(t.proto, schema::tensor::int64_data, protobuf::wire::varint);
+    if (take_reader_error()) return 0;
+    if (stored != count) return malformed(t.proto.at, protobuf::expectation::tensor_data), 0;
+    return k < count ? static_cast<std::int64_t>(f.reader().repeated_at(t.proto, schema::tensor::int64_data, protobuf::wire::varint, k)) : 0;
+  }
+  // A FLOAT scalar constant (Clip bounds, Pad's value).
+  constexpr float constant_float(std::int32_t v, std::uint32_t slot) {
+    const tensor_view t = f.read_tensor(at(v).proto);
+    if (take_reader_error() || !checked_tensor(v, t)) return 0.0f;
+    if (t.type != data_type::float32 || t.dims.elements() != 1) return operand_error(slot), 0.0f;
+    if (t.data_field == schema::tensor::raw_data) {
+      if (t.data.length != 4) return malformed(t.proto.at, protobuf::expectation::tensor_data), 0.0f;
+      return std::bit_cast<float>(f.reader().load_u32(t.data.at));
+    }
+    const auto bits = f.reader().repeated_at(t.proto, schema::tensor::float_data, protobuf::wire::i32, 0);
+    take_reader_error();
+    return std::bit_cast<float>(static_cast<std::uint32_t>(bits));
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Layouts.
+
+  // The ONNX shape of a value.
+  constexpr shape onnx_shape(std::int32_t v) {
+    if (is_constant(v)) return constant_shape(v);
+    const value& x = at(v);
+    if (x.onnx_layout >= 0) return m.tensor_at(x.onnx_layout).dims;
+    return to_nchw(m.tensor_at(x.nhwc).dims);
+  }
+
+  // The value as an IR tensor in its ONNX layout (constants: as stored).
+  constexpr std::int32_t as_onnx(std::int32_t v, std::uint32_t slot) {
+    value& x = at(v);
+    if (x.onnx_layout >= 0) return x.onnx_layout;
+    if (is_constant(v)) {
+      const shape s = constant_shape(v);
+      std::array<std::int64_t, 4> strides{};
+      if (s.rank > 4) return operand_error(slot), -1;
+      std::int64_t step = 1;
+      for (std::int32_t d = s.rank - 1; d >= 0; --d) strides[static_cast<std::size_t>(d)] = step, step *= s[d];
+      return x.onnx_layout = gathered(v, slot, s, strides, 1.0f);
+    }
+    const shape s = m.tensor_at(x.nhwc).dims;  // [N, H, W, C]
+    if (s[3] != 1 && s[1] * s[2] != 1) {
+      fail(onnx_error::needs_transpose, node_index < 0 ? 0 : static_cast<std::int64_t>(current), 0, to_nchw(s));
+      return -1;
+    }
+    return x.onnx_layout = reshape(x.nhwc, to_nchw(s), label_of(v));
+  }
+
+  // The value as an IR tensor in NHWC (rank 4).
+  constexpr std::int32_t as_nhwc(std::int32_t v, std::uint32_t slot) {
+    value& x = at(v);
+    if (x.nhwc >= 0) return x.nhwc;
+    const shape s = onnx_shape(v);
+    if (failed()) return -1;
+    if (s.rank != 4) return rank_error(4, s), -1;
+    if (is_constant(v)) {
+      // [N, C, H, W] stored: NHWC dim d steps by the stride of NCHW dim nchw_of_nhwc[d].
+      const std::array<std::int64_t, 4> nchw_strides{static_cast<std::int64_t>(s[1]) * s[2] * s[3], static_cast<std::int64_t>(s[2]) * s[3], s[3], 1};
+      return x.nhwc = gathered(v, slot, to_nhwc(s), {nchw_strides[0], nchw_strides[2], nchw_strides[3], nchw_strides[1]}, 1.0f);
+    }
+    const std::int32_t source = x.onnx_layout;
+    if (s[1] == 1 || s[2] * s[3] == 1) return x.nhwc = reshape(source, to_nhwc(s), label_of(v));
+    // The transposition: [N, C, H*W, 1] --conv C x 1, identity weights--> [N, 1, H*W, C] -> [N, H, W, C].
+    const std::int32_t view = reshape(source, make_shape(s[0], s[1], s[2] * s[3], 1), numbered("nchw_view", static_cast<std::size_t>(v)));
+    const std::int32_t identity = add_tensor(make_shape(s[1], s[1], 1, 1), numbered("nchw_to_nhwc", static_cast<std::size_t>(s[1])), tensor_role::constant);
+    if (identity < 0 || failed()) return -1;
+    if (static_cast<std::size_t>(relayout_count) >= MaxRelayouts) return capacity_exceeded(), -1;
+    relayout& r = relayouts[static_cast<std::size_t>(relayout_count++)];
+    r = relayout{};
+    r.tensor = identity;
+    r.kind = relayout_kind::identity;
+    r.rank = 2;
+    r.dims = {s[1], s[1], 0, 0};
+    op_attributes a{};
+    a.win.kernel_h = s[1];
+    a.win.mode = padding::valid;
+    a.units = s[1];
+    const std::int32_t moved = add_node(op_kind::conv2d, a, {view, identity, -1}, numbered("nchw_to_nhwc", static_cast<std::size_t>(v)));
+    return x.nhwc = reshape(moved, to_nhwc(s), label_of(v));
+  }
+
+  // Records a node's result: value `v` held by IR tensor `id` in NHWC or in the ONNX layout.
+  constexpr void define(std::int32_t v, std::int32_t id, bool nhwc) {
+    if (v < 0 || id < 0 || failed()) return;
+    if (nhwc) at(v).nhwc = id;
+    else at(v).onnx_layout = id;
+    m.tensor_at(id).label = label_of(v);
+  }
+
+  // The layout an element-wise op keeps: NHWC when the (rank-4) operand has it.
+  constexpr bool prefers_nhwc(std::int32_t v) const {
+    const value& x = values[static_cast<std::size_t>(v)];
+    return !is_constant(v) && x.nhwc >= 0;
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Attributes.
+
+  constexpr std::int64_t int_attribute(const node_view& n, std::string_view name, std::int64_t fallback) {
+    return f.int_attribute(f.attribute(n, name), fallback);
+  }
+  constexpr float float_attribute(const node_view& n, std::string_view name, float fallback) {
+    return f.float_attribute(f.attribute(n, name), fallback);
+  }
+  // An ints attribute of `count` values (absent: all `fallback`); another count is an unsupported value.
+  constexpr bool ints_attribute(const node_view& n, std::string_view name, attribute which, std::uint32_t count,
+                                std::int64_t fallback, std::array<std::int64_t, 4>& out) {
+    const attribute_view a = f.attribute(n, name);
+    for (std::uint32_t k = 0; k < count; ++k) out[k] = fallback;
+    if (!a.present()) return !take_reader_error();
+    const std::uint32_t stored = f.ints_count(a);
+    if (take_reader_error()) return false;
+    if (stored != count) return attribute_error(which, stored), false;
+    for (std::uint32_t k = 0; k < count; ++k) out[k] = f.ints_at(a, k);
+    return !take_reader_error();
+  }
+
+  // Conv/pool window attributes on an NHWC input; explicit pads for every auto_pad mode.
+  constexpr bool read_window(const node_view& n, const shape& in, std::int64_t kernel_h, std::int64_t kernel_w, window& w) {
+    std::array<std::int64_t, 4> strides{}, dilations{}, pads{};
+    if (!ints_attribute(n, "strides", attribute::strides, 2, 1, strides) ||
+        !ints_attribute(n, "dilations", attribute::dilations, 2, 1, dilations) ||
+        !ints_attribute(n, "pads", attribute::pads, 4, 0, pads))
+      return false;
+    for (const std::int64_t v : {strides[0], strides[1]})
+      if (v < 1 || v > max_window_value) return attribute_error(attribute::strides, v), false;
+    for (const std::int64_t v : {dilations[0], dilations[1]})
+      if (v < 1 || v > max_window_value) return attribute_error(attribute::dilations, v), false;
+    for (std::uint32_t k = 0; k < 4; ++k)
+      if (pads[k] < 0 || pads[k] > max_window_value) return attribute_error(attribute::pads, pads[k]), false;
+    if (kernel_h < 1 || kernel_w < 1 || kernel_h > max_window_value || kernel_w > max_window_value)
+      return attribute_error(attribute::kernel_shape, kernel_h < 1 || kernel_h > max_window_value ? kernel_h : kernel_w), false;
+    w.kernel_h = static_cast<std::int32_t>(kernel_h);
+    w.kernel_w = static_cast<std::int32_t>(kernel_w);
+    w.stride_h = static_cast<std::int32_t>(strides[0]);
+    w.stride_w = static_cast<std::int32_t>(strides[1]);
+    w.dilation_h = static_cast<std::int32_t>(dilations[0]);
+    w.dilation_w = static_cast<std::int32_t>(dilations[1]);
+    w.mode = padding::explicit_pads;
+    const std::string_view mode = f.string_attribute(f.attribute(n, "auto_pad"), "NOTSET");
+    if (take_reader_error()) return false;
+    if (mode == "NOTSET") {
+      w.pad_top = static_cast<std::int32_t>(pads[0]);
+      w.pad_left = static_cast<std::int32_t>(pads[1]);
+      w.pad_bottom = static_cast<std::int32_t>(pads[2]);
+      w.pad_right = static_cast<std::int32_t>(pads[3]);
+    } else if (mode == "VALID") {
+      w.pad_top = w.pad_left = w.pad_bottom = w.pad_right = 0;
+    } else if (mode == "SAME_UPPER" || mode == "SAME_LOWER") {
+      // TensorFlow's SAME is SAME_UPPER (the odd pixel at the end); SAME_LOWER puts it at the start.
+      pass::detail::same_padding(in[1], w.kernel_h, w.stride_h, w.dilation_h, w.pad_top, w.pad_bottom);
+      pass::detail::same_padding(in[2], w.kernel_w, w.stride_w, w.dilation_w, w.pad_left, w.pad_right);
+      if (mode == "SAME_LOWER") {
+        const std::int32_t top = w.pad_top, left = w.pad_left;
+        w.pad_top = w.pad_bottom, w.pad_bottom = top;
+        w.pad_left = w.pad_right, w.pad_right = left;
+      }
+    } else {
+      return attribute_error(attribute::auto_pad, -1), false;
+    }
+    return true;
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Nodes.
+
+  struct operands {
+    std::array<std::int32_t, max_node_inputs> id{};  // value indices (-1: omitted)
+    std::uint32_t count = 0;
+  };
+
+  constexpr operands read_operands(const node_view& n) {
+    operands o{};
+    if (n.input_count > max_node_inputs) {
+      fail(error_code::too_many_inputs, node_index, op_kind::concat, n.input_count, max_node_inputs);
+      return o;
+    }
+    protobuf::field fd{};
+    for (std::uint32_t at_ = n.proto.at; f.reader().next(n.proto, at_, fd);) {
+      if (fd.number != schema::node::input) continue;
+      std::int32_t v = -1;
+      if (fd.bytes.length > 0) {
+        v = find(fd.bytes);
+        if (v < 0) return malformed(fd.tag_at, protobuf::expectation::produced_value), o;
+      }
+      o.id[o.count++] = v;
+    }
+    take_reader_error();
+    return o;
+  }
+
+  // Inputs `least`..`most` given (trailing omitted ones count as absent), required ones present.
+  constexpr bool expect_inputs(const operands& o, std::uint32_t least, std::uint32_t most) {
+    std::uint32_t given = o.count;
+    while (given > least && o.id[given - 1] < 0) --given;
+    bool present = true;
+    for (std::uint32_t k = 0; k < least && k < given; ++k) present = present && o.id[k] >= 0;
+    if (given >= least && given <= most && present) return true;
+    fail(error_code::input_count_mismatch, node_index, op_kind::conv2d, given < least ? least : most, given);
+    return false;
+  }
+  constexpr bool expect_constant(const operands& o, std::uint32_t slot) {
+    if (o.id[slot] >= 0 && is_constant(o.id[slot])) return true;
+    operand_error(slot);
+    return false;
+  }
+  constexpr bool expect_activation(const operands& o, std::uint32_t slot) {
+    if (o.id[slot] >= 0 && !is_constant(o.id[slot])) return true;
+    operand_error(slot);
+    return false;
+  }
+
+  constexpr void import_node(const protobuf::span& proto) {
+    const node_view n = f.read_node(proto);
+    if (take_reader_error()) return;
+    current = n.type;
+    // One result in use: later outputs must be omitted (empty names).
+    std::uint32_t outputs = n.output_count;
+    for (std::uint32_t k = n.output_count; k > 1; --k)
+      if (f.output_name(n, k - 1).length == 0) --outputs;
+    if (take_reader_error()) return;
+    if (n.output_count == 0 || outputs != 1) return fail(onnx_error::output_count, static_cast<std::int64_t>(n.type), n.output_count);
+    std::int64_t out_tag = 0;
+    protobuf::span out_name{};
+    {
+      protobuf::field fd{};
+      for (std::uint32_t at_ = proto.at; f.reader().next(proto, at_, fd);)
+        if (fd.number == schema::node::output && out_tag == 0) out_tag = fd.tag_at, out_name = fd.bytes;
+    }
+    const operands o = read_operands(n);
+    if (failed()) return;
+    if (n.type == op_type::Constant) return import_constant(n, out_name, out_tag);
+    const std::int32_t result = add_value(out_name, value_kind::node_output, out_tag);
+    if (result < 0) return;
+    switch (n.type) {
+      case op_type::Conv: return conv(n, o, result);
+      case op_type::Gemm: return gemm(n, o, result);
+      case op_type::MatMul: return matmul(o, result);
+      case op_type::MaxPool:
+      case op_type::AveragePool: return pool(n, o, result);
+      case op_type::GlobalAveragePool: return unary(o, result, op_kind::global_avg_pool, true);
+      case op_type::Relu: return unary(o, result, op_kind::relu, false);
+      case op_type::Sigmoid: return unary(o, result, op_kind::sigmoid, false);
+      case op_type::Tanh: return unary(o, result, op_kind::tanh, false);
+      case op_type::Clip: return clip(n, o, result);
+      case op_type::Add: return binary(o, result, op_kind::add);
+      case op_type::Mul: return binary(o, result, op_kind::mul);
+      case op_type::Softmax: return softmax(n, o, result);
+      case op_type::Reshape: return reshape_node(n, o, result);
+      case op_type::Flatten: return flatten(n, o, result);
+      case op_type::Concat: return concat(n, o, result);
+      case op_type::Pad: return pad(n, o, result);
+      case op_type::BatchNormalization: return batch_norm(n, o, result);
+      default: return fail(onnx_error::unsupported_operator, static_cast<std::int64_t>(n.type), 0);
+    }
+  }
+
+  constexpr void import_constant(const node_view& n, const protobuf::span& out_name, std::int64_t out_tag) {
+    const attribute_view a = f.attribute(n, "value");
+    const protobuf::span proto = a.present() ? f.tensor_attribute(a) : protobuf::span{};
+    if (take_reader_error()) return;
+    if (!a.present()) return attribute_error(attribute::value, -1);  // value_float, value_ints, ...: not read
+    const std::int32_t v = add_value(out_name, value_kind::constant, out_tag);
+    if (v >= 0) at(v).proto = proto;
+  }
+
+  constexpr void conv(const node_view& n, const operands& o, std::int32_t result) {
+    if (!expect_inputs(o, 2, 3) || !expect_activation(o, 0) || !expect_constant(o, 1)) return;
+    if (o.count > 2 && o.id[2] >= 0 && !expect_constant(o, 2)) return;
+    const std::int32_t x = as_nhwc(o.id[0], 0);
+    const shape ws = constant_shape(o.id[1]);
+    if (failed() || x < 0) return;
+    if (ws.rank != 4) return operand_error(1);
+    const shape in = m.tensor_at(x).dims;
+    const std::int32_t units = ws[0], per_group = ws[1], kh = ws[2], kw = ws[3];
+    const std::int64_t group = int_attribute(n, "group", 1);
+    std::array<std::int64_t, 4> kernel{};
+    if (!ints_attribute(n, "kernel_shape", attribute::kernel_shape, 2, -1, kernel)) return;
+    if ((kernel[0] != -1 && kernel[0] != kh) || (kernel[1] != -1 && kernel[1] != kw))
+      return attribute_error(attribute::kernel_shape, kernel[0] != kh ? kernel[0] : kernel[1]);
+    if (group < 1 || group > in[3]) return attribute_error(attribute::group, group);
+    op_attributes a{};
+    if (!read_window(n, in, kh, kw, a.win)) return;
+    const std::int64_t taps = static_cast<std::int64_t>(kh) * kw;
+    std::int32_t weights = -1;
+    op_kind kind = op_kind::conv2d;
+    if (group > 1 && group == in[3] && per_group == 1) {
+      // Depthwise: [C*M, 1, kh, kw] -> [1, kh, kw, C*M] (output channel c*M + m in both).
+      kind = op_kind::depthwise_conv2d;
+      a.depth_multiplier = units % in[3] == 0 ? units / in[3] : 1;
+      weights = gathered(o.id[1], 1, make_shape(1, kh, kw, units), {0, kw, 1, taps}, 1.0f);
+    } else {
+      // OIHW -> OHWI.
+      a.groups = static_cast<std::int32_t>(group);
+      a.units = units;
+      weights = gathered(o.id[1], 1, make_shape(units, kh, kw, per_group), {per_group * taps, kw, 1, taps}, 1.0f);
+    }
+    const std::int32_t bias = o.count > 2 && o.id[2] >= 0 ? gathered(o.id[2], 2, make_shape(units), {1, 0, 0, 0}, 1.0f) : -1;
+    if (bias >= 0 && constant_shape(o.id[2]).elements() != units) return operand_error(2);
+    define(result, add_node(kind, a, {x, weights, bias}, label_of(result)), true);
+  }
+
+  // Gemm: Y = alpha * A * B' + beta * C, A [M, K] (transA = 0), B constant.
+  constexpr void gemm(const node_view& n, const operands& o, std::int32_t result) {
+    if (!expect_inputs(o, 2, 3) || !expect_activation(o, 0) || !expect_constant(o, 1)) return;
+    if (o.count > 2 && o.id[2] >= 0 && !expect_constant(o, 2)) return;
+    const float alpha = float_attribute(n, "alpha", 1.0f), beta = float_attribute(n, "beta", 1.0f);
+    const std::int64_t trans_a = int_attribute(n, "transA", 0), trans_b = int_attribute(n, "transB", 0);
+    if (take_reader_error()) return;
+    if (trans_a != 0) return attribute_error(attribute::transA, trans_a);
+    const std::int32_t x = as_onnx(o.id[0], 0);
+    const shape bs = constant_shape(o.id[1]);
+    if (failed()) return;
+    const shape in = m.tensor_at(x).dims;
+    if (in.rank != 2) return rank_error(2, in);
+    if (bs.rank != 2) return operand_error(1);
+    const std::int32_t k = in[1];
+    const std::int32_t units = trans_b != 0 ? bs[0] : bs[1];
+    if ((trans_b != 0 ? bs[1] : bs[0]) != k) return operand_error(1);
+    // Weights [N][K]: B is [N, K] with transB, else [K, N].
+    const std::int32_t weights = trans_b != 0 ? gathered(o.id[1], 1, make_shape(units, k), {k, 1, 0, 0}, alpha)
+                                              : gathered(o.id[1], 1, make_shape(units, k), {1, units, 0, 0}, alpha);
+    std::int32_t bias = -1;
+    if (o.count > 2 && o.id[2] >= 0) {
+      const shape cs = constant_shape(o.id[2]);
+      const std::int64_t elements = cs.elements();
+      // C broadcasts to [M, N]: one value, or N values ([N] or [1, N]).
+      if (elements != 1 && (elements != units || (cs.rank == 2 && cs[0] != 1) || cs.rank > 2)) return operand_error(2);
+      bias = gathered(o.id[2], 2, make_shape(units), {elements == 1 && units != 1 ? 0 : 1, 0, 0, 0}, beta);
+    }
+    op_attributes a{};
+    a.units = units;
+    define(result, add_node(op_kind::dense, a, {x, weights, bias}, label_of(result)), false);
+  }
+
+  // MatMul with a constant B [K, N]: a dense layer on A flattened to [rows, K].
+  constexpr void matmul(const operands& o, std::int32_t result) {
+    if (!expect_inputs(o, 2, 2) || !expect_activation(o, 0) || !expect_constant(o, 1)) return;
+    const std::int32_t x = as_onnx(o.id[0], 0);
+    const shape bs = constant_shape(o.id[1]);
+    if (failed()) return;
+    const shape in = m.tensor_at(x).dims;
+    if (bs.rank != 2 || in.rank < 1 || in.at(-1) != bs[0]) return operand_error(1);
+    const std::int32_t k = bs[0], units = bs[1];
+    const std::int32_t weights = gathered(o.id[1], 1, make_shape(units, k), {1, units, 0, 0}, 1.0f);
+    op_attributes a{};
+    a.units = units;
+    if (in.rank == 2) return define(result, add_node(op_kind::dense, a, {x, weights, -1}, label_of(result)), false);
+    const auto rows = static_cast<std::int32_t>(in.elements() / k);
+    const std::int32_t flat = reshape(x, make_shape(rows, k), numbered("matmul_rows", static_cast<std::size_t>(node_index)));
+    const std::int32_t product = add_node(op_kind::dense, a, {flat, weights, -1}, numbered("matmul", static_cast<std::size_t>(node_index)));
+    shape out = in;
+    if (in.rank == 1) out = make_shape(units);
+    else out.dims[static_cast<std::size_t>(in.rank - 1)] = units;
+    define(result, reshape(product, out, label_of(result)), false);
+  }
+
+  constexpr void pool(const node_view& n, const operands& o, std::int32_t result) {
+    if (!expect_inputs(o, 1, 1) || !expect_activation(o, 0)) return;
+    const std::int32_t x = as_nhwc(o.id[0], 0);
+    if (failed()) return;
+    const shape in = m.tensor_at(x).dims;
+    std::array<std::int64_t, 4> kernel{};
+    if (!ints_attribute(n, "kernel_shape", attribute::kernel_shape, 2, -1, kernel)) return;
+    op_attributes a{};
+    if (!read_window(n, in, kernel[0], kernel[1], a.win)) return;
+    const bool average = current == op_type::AveragePool;
+    // ceil_mode: supported where it gives the floor's output size.
+    if (int_attribute(n, "ceil_mode", 0) != 0) {
+      const window& w = a.win;
+      const auto ceil_changes = [](std::int32_t extent, std::int32_t k, std::int32_t s, std::int32_t d, std::int32_t before, std::int32_t after) {
+        const std::int32_t room = extent + before + after - ((k - 1) * d + 1);
+        return room >= 0 && room % s != 0;
+      };
+      if (ceil_changes(in[1], w.kernel_h, w.stride_h, w.dilation_h, w.pad_top, w.pad_bottom) ||
+          ceil_changes(in[2], w.kernel_w, w.stride_w, w.dilation_w, w.pad_left, w.pad_right))
+        return attribute_error(attribute::ceil_mode, 1);
+    }
+    // ctnn's average divides by the in-bounds count (count_include_pad = 0).
+    if (average && int_attribute(n, "count_include_pad", 0) != 0 &&
+        (a.win.pad_top | a.win.pad_left | a.win.pad_bottom | a.win.pad_right) != 0)
+      return attribute_error(attribute::count_include_pad, 1);
+    if (take_reader_error()) return;
+    define(result, add_node(average ? op_kind::avg_pool : op_kind::max_pool, a, {x}, label_of(result)), true);
+  }
+
+  // Ops that keep the layout of their operand (relu, sigmoid, tanh), or need NHWC (global pool).
+  constexpr void unary(const operands& o, std::int32_t result, op_kind kind, bool needs_nhwc) {
+    if (!expect_inputs(o, 1, 1) || !expect_activation(o, 0)) return;
+    unary_of(o.id[0], result, kind, needs_nhwc);
+  }
+  constexpr void unary_of(std::int32_t v, std::int32_t result, op_kind kind, bool needs_nhwc) {
+    const bool nhwc = needs_nhwc || prefers_nhwc(v);
+    const std::int32_t x = nhwc ? as_nhwc(v, 0) : as_onnx(v, 0);
+    define(result, add_node(kind, {}, {x}, label_of(result)), nhwc);
+  }
+
+  // Clip(0, 6) is relu6, Clip(0, max) relu.
+  constexpr void clip(const node_view& n, const operands& o, std::int32_t result) {
+    if (!expect_inputs(o, 1, 3) || !expect_activation(o, 0)) return;
+    float low = -float_max, high = float_max;
+    if (f.opset() < 11) {
+      low = float_attribute(n, "min", low);
+      high = float_attribute(n, "max", high);
+    } else {
+      if (o.count > 1 && o.id[1] >= 0) low = expect_constant(o, 1) ? constant_float(o.id[1], 1) : 0.0f;
+      if (o.count > 2 && o.id[2] >= 0) high = expect_constant(o, 2) ? constant_float(o.id[2], 2) : 0.0f;
+    }
+    if (failed() || take_reader_error()) return;
+    if (low != 0.0f) return attribute_error(attribute::min, millionths(low));
+    if (high != 6.0f && high < float_max) return attribute_error(attribute::max, millionths(high));
+    unary_of(o.id[0], result, high == 6.0f ? op_kind::relu6 : op_kind::relu, false);
+  }
+
+  // A constant operand of an element-wise op next to an NHWC activation: padded to rank 4 on the left
+  // (numpy broadcasting), then re-laid out as NHWC.
+  constexpr std::int32_t broadcast_constant_nhwc(std::int32_t v, std::uint32_t slot) {
+    const shape s = constant_shape(v);
+    if (failed()) return -1;
+    if (s.rank > 4) return rank_error(4, s), -1;
+    shape padded = make_shape(1, 1, 1, 1);
+    for (std::int32_t d = 0; d < s.rank; ++d) padded.dims[static_cast<std::size_t>(4 - s.rank + d)] = s[d];
+    const std::array<std::int64_t, 4> nchw_strides{static_cast<std::int64_t>(padded[1]) * padded[2] * padded[3],
+                                                   static_cast<std::int64_t>(padded[2]) * padded[3], padded[3], 1};
+    return gathered(v, slot, to_nhwc(padded), {nchw_strides[0], nchw_strides[2], nchw_strides[3], nchw_strides[1]}, 1.0f);
+  }
+
+  constexpr void binary(const operands& o, std::int32_t result, op_kind kind) {
+    if (!expect_inputs(o, 2, 2)) return;
+    const std::int32_t a = o.id[0], b = o.id[1];
+    const shape sa = onnx_shape(a), sb = onnx_shape(b);
+    if (failed()) return;
+    // NHWC when an activation operand has it and the other operand can follow: a rank-4 activation, or
+    // a constant (re-laid out). Otherwise both in the ONNX layout.
+    const bool a_ok = is_constant(a) || sa.rank == 4, b_ok = is_constant(b) || sb.rank == 4;
+    const bool nhwc = (prefers_nhwc(a) || prefers_nhwc(b)) && a_ok && b_ok && sa.rank <= 4 && sb.rank <= 4 &&
+                      (sa.rank == 4 || sb.rank == 4);
+    const auto operand = [&](std::int32_t v, std::uint32_t slot) {
+      if (!nhwc) return as_onnx(v, slot);
+      return is_constant(v) ? broadcast_constant_nhwc(v, slot) : as_nhwc(v, slot);
+    };
+    const std::int32_t x = operand(a, 0);
+    const std::int32_t y = operand(b, 1);
+    define(result, add_node(kind, {}, {x, y}, label_of(result)), nhwc);
+  }
+
+  constexpr void softmax(const node_view& n, const operands& o, std::int32_t result) {
+    if (!expect_inputs(o, 1, 1) || !expect_activation(o, 0)) return;
+    const bool v13 = f.opset() >= 13;
+    const shape s = onnx_shape(o.id[0]);
+    std::int64_t axis = int_attribute(n, "axis", v13 ? -1 : 1);
+    if (failed() || take_reader_error()) return;
+    if (axis < 0) axis += s.rank;
+    if (axis < 0 || axis >= s.rank) return fail(error_code::invalid_axis, node_index, op_kind::softmax, axis, s.rank);
+    if (v13 && prefers_nhwc(o.id[0]) && axis == 1) {
+      const std::int32_t x = as_nhwc(o.id[0], 0);  // the channels are the last NHWC axis
+      return define(result, add_node(op_kind::softmax, {}, {x}, label_of(result)), true);
+    }
+    const std::int32_t x = as_onnx(o.id[0], 0);
+    if (axis == s.rank - 1) return define(result, add_node(op_kind::softmax, {}, {x}, label_of(result)), false);
+    if (v13) return attribute_error(attribute::axis, axis);
+    // Before opset 13: softmax over the flattened [prod(dims < axis), prod(dims >= axis)].
+    std::int64_t outer = 1;
+    for (std::int32_t d = 0; d < axis; ++d) outer *= s[d];
+    const std::int32_t flat = reshape(x, make_shape(outer, s.elements() / outer), numbered("softmax_2d", static_cast<std::size_t>(node_index)));
+    const std::int32_t y = add_node(op_kind::softmax, {}, {flat}, numbered("softmax", static_cast<std::size_t>(node_index)));
+    define(result, reshape(y, s, label_of(result)), false);
+  }
+
+  constexpr void reshape_node(const node_view& n, const operands& o, std::int32_t result) {
+    const bool from_input = f.opset() >= 5;
+    if (!expect_inputs(o, from_input ? 2 : 1, from_input ? 2 : 1)) return;
+    shape target{};
+    std::int64_t count = 0;
+    if (from_input) {
+      if (!expect_constant(o, 1)) return;
+      constant_int(o.id[1], 1, 0, count);
+      if (failed()) return;
+      if (constant_shape(o.id[1]).rank != 1) return operand_error(1);
+      if (count > static_cast<std::int64_t>(max_rank)) return fail(onnx_error::rank_too_high, at(o.id[1]).name.at, count);
+      for (std::uint32_t k = 0; k < count; ++k) target.dims[k] = static_cast<std::int32_t>(constant_int(o.id[1], 1, k, count));
+    } else {
+      const attribute_view a = f.attribute(n, "shape");
+      count = f.ints_count(a);
+      if (count > static_cast<std::int64_t>(max_rank)) return fail(onnx_error::rank_too_high, 0, count);
+      for (std::uint32_t k = 0; k < count; ++k) target.dims[k] = static_cast<std::int32_t>(f.ints_at(a, k));
+    }
+    if (failed() || take_reader_error()) return;
+    target.rank = static_cast<std::int32_t>(count);
+    bool zero = false;
+    for (std::int32_t d = 0; d < target.rank; ++d) zero = zero || target[d] == 0;
+    if (zero && int_attribute(n, "allowzero", 0) != 0) return attribute_error(attribute::allowzero, 1);
+    if (target.rank == 0) target = make_shape(1);  // a scalar: one element ("rank 0" is "keep" in the IR)
+    const std::int32_t x = as_onnx(o.id[0], 0);
+    define(result, reshape(x, target, label_of(result)), false);
+  }
+
+  constexpr void flatten(const node_view& n, const operands& o, std::int32_t result) {
+    if (!expect_inputs(o, 1, 1)) return;
+    const shape s = onnx_shape(o.id[0]);
+    std::int64_t axis = int_attribute(n, "axis", 1);
+    if (failed() || take_reader_error()) return;
+    if (axis < 0) axis += s.rank;
+    if (axis < 0 || axis > s.rank) return fail(error_code::invalid_axis, node_index, op_kind::reshape, axis, s.rank);
+    std::int64_t outer = 1;
+    for (std::int32_t d = 0; d < axis; ++d) outer *= s[d];
+    const std::int32_t x = as_onnx(o.id[0], 0);
+    define(result, reshape(x, make_shape(outer, s.elements() / outer), label_of(result)), false);
+  }
+
+  constexpr void concat(const node_view& n, const operands& o, std::int32_t result) {
+    if (!expect_inputs(o, 1, max_node_inputs)) return;
+    const shape s = onnx_shape(o.id[0]);
+    const attribute_view axis_attribute = f.attribute(n, "axis");
+    std::int64_t axis = f.int_attribute(axis_attribute, 1);
+    if (failed() || take_reader_error()) return;
+    if (!axis_attribute.present() && f.opset() >= 4) return attribute_error(attribute::axis, -1);
+    if (axis < 0) axis += s.rank;
+    if (axis < 0 || axis >= s.rank) return fail(error_code::invalid_axis, node_index, op_kind::concat, axis, s.rank);
+    bool nhwc = s.rank == 4;
+    bool any_nhwc = false;
+    for (std::uint32_t k = 0; k < o.count; ++k) {
+      if (o.id[k] < 0) return operand_error(k);
+      any_nhwc = any_nhwc || prefers_nhwc(o.id[k]);
+    }
+    nhwc = nhwc && any_nhwc;
+    std::array<std::int32_t, max_node_inputs> inputs{};
+    for (std::uint32_t k = 0; k < o.count; ++k) inputs[k] = nhwc ? as_nhwc(o.id[k], k) : as_onnx(o.id[k], k);
+    if (failed()) return;
+    op_attributes a{};
+    a.axis = nhwc ? nhwc_of_nchw[static_cast<std::size_t>(axis)] : static_cast<std::int32_t>(axis);
+    const std::int32_t out = add_node(op_kind::concat, a, {inputs[0]}, label_of(result));
+    if (out < 0) return;
+    // The other operands, then the shape again (add_node inferred it from the first alone).
+    node& c = m.node_at(m.tensor_at(out).producer);
+    for (std::uint32_t k = 1; k < o.count; ++k) c.inputs[k] = inputs[k];
+    c.input_count = static_cast<std::int32_t>(o.count);
+    const shape dims = pass::detail::infer_node(m, m.tensor_at(out).producer);
+    if (failed()) return void(m.error.node = node_index);
+    m.tensor_at(out).dims = dims;
+    define(result, out, nhwc);
+  }
+
+  constexpr void pad(const node_view& n, const operands& o, std::int32_t result) {
+    const bool from_input = f.opset() >= 11;
+    if (!expect_inputs(o, from_input ? 2 : 1, from_input ? 3 : 1) || !expect_activation(o, 0)) return;
+    const std::string_view mode = f.string_attribute(f.attribute(n, "mode"), "constant");
+    if (take_reader_error()) return;
+    if (mode != "constant") return attribute_error(attribute::mode, -1);
+    const shape s = onnx_shape(o.id[0]);
+    std::array<std::int64_t, 2 * max_rank> pads{};
+    float fill = 0.0f;
+    std::int64_t count = 0;
+    if (from_input) {
+      if (!expect_constant(o, 1)) return;
+      constant_int(o.id[1], 1, 0, count);
+      if (failed()) return;
+      if (count != 2 * s.rank) return operand_error(1);
+      for (std::uint32_t k = 0; k < count; ++k) pads[k] = constant_int(o.id[1], 1, k, count);
+      if (o.count > 2 && o.id[2] >= 0) fill = expect_constant(o, 2) ? constant_float(o.id[2], 2) : 0.0f;
+    } else {
+      const attribute_view a = f.attribute(n, f.opset() >= 2 ? "pads" : "paddings");
+      count = f.ints_count(a);
+      if (take_reader_error()) return;
+      if (count != 2 * s.rank) return attribute_error(attribute::pads, count);
+      for (std::uint32_t k = 0; k < count; ++k) pads[k] = f.ints_at(a, k);
+      fill = float_attribute(n, "value", 0.0f);
+    }
+    if (failed() || take_reader_error()) return;
+    for (std::int32_t k = 0; k < 2 * s.rank; ++k)
+      if (pads[static_cast<std::size_t>(k)] < 0 || pads[static_cast<std::size_t>(k)] > max_window_value)
+        return attribute_error(attribute::pads, pads[static_cast<std::size_t>(k)]);
+    const bool nhwc = prefers_nhwc(o.id[0]);
+    op_attributes a{};
+    a.pad_value = fill;
+    for (std::int32_t d = 0; d < s.rank; ++d) {
+      // IR dim d holds ONNX dim d, or (NHWC) ONNX dim nchw_of_nhwc[d]; ONNX pads are [begins..., ends...].
+      const std::int32_t source = nhwc ? nchw_of_nhwc[static_cast<std::size_t>(d)] : d;
+      a.pads[static_cast<std::size_t>(2 * d)] = static_cast<std::int32_t>(pads[static_cast<std::size_t>(source)]);
+      a.pads[static_cast<std::size_t>(2 * d + 1)] = static_cast<std::int32_t>(pads[static_cast<std::size_t>(source + s.rank)]);
+    }
+    const std::int32_t x = nhwc ? as_nhwc(o.id[0], 0) : as_onnx(o.id[0], 0);
+    define(result, add_node(op_kind::pad, a, {x}, label_of(result)), nhwc);
+  }
+
+  constexpr void batch_norm(const node_view& n, const operands& o, std::int32_t result) {
+    if (!expect_inputs(o, 5, 5) || !expect_activation(o, 0)) return;
+    for (std::uint32_t k = 1; k < 5; ++k)
+      if (!expect_constant(o, k)) return;
+    if (int_attribute(n, "training_mode", 0) != 0) return attribute_error(attribute::training_mode, 1);
+    if (f.opset() < 9 && int_attribute(n, "spatial", 1) != 1) return attribute_error(attribute::spatial, 0);
+    const float epsilon = float_attribute(n, "epsilon", 1e-5f);
+    const shape s = onnx_shape(o.id[0]);
+    if (failed() || take_reader_error()) return;
+    if (s.rank != 4 && s.rank != 2) return rank_error(4, s);
+    // The channels (ONNX axis 1) are the last axis of an NHWC tensor and of a [N, C] one.
+    const std::int32_t x = s.rank == 4 ? as_nhwc(o.id[0], 0) : as_onnx(o.id[0], 0);
+    std::array<std::int32_t, 4> parameters{};
+    for (std::uint32_t k = 1; k < 5; ++k) {
+      if (constant_shape(o.id[k]).elements() != s[1]) return operand_error(k);
+      parameters[k - 1] = gathered(o.id[k], k, make_shape(s[1]), {1, 0, 0, 0}, 1.0f);
+    }
+    op_attributes a{};
+    a.epsilon = epsilon;
+    define(result, add_node(op_kind::batch_norm, a, {x, parameters[0], parameters[1], parameters[2], parameters[3]}, label_of(result)),
+           s.rank == 4);
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // The graph.
+
+  constexpr void import_inputs(const protobuf::span& graph) {
+    protobuf::field fd{};
+    for (std::uint32_t at_ = graph.at; f.reader().next(graph, at_, fd) && !failed();) {
+      if (fd.number != schema::graph::input) continue;
+      const value_info_view info = f.read_value_info(fd.bytes);
+      if (take_reader_error()) return;
+      if (info.name.length > 0 && find(info.name) >= 0 && is_constant(find(info.name))) continue;  // IR 3: initializers listed
+      if (m.input_count >= static_cast<std::int32_t>(max_model_io))
+        return fail(onnx_error::too_many_model_io, 0, m.input_count + 1);
+      const std::int32_t v = add_value(info.name, value_kind::graph_input, fd.tag_at);
+      if (v < 0) return;
+      if (info.type != data_type::float32) return fail(onnx_error::unsupported_tensor_type, info.name.at, static_cast<std::int64_t>(info.type));
+      if (info.rank > max_rank) return fail(onnx_error::rank_too_high, info.name.at, info.rank);
+      bool is_static = info.has_shape;
+      for (std::int32_t d = 0; d < info.dims.rank; ++d) is_static = is_static && info.dims[d] > 0;
+      if (!is_static || pass_too_large(info.dims)) return fail(onnx_error::no_static_shape, info.name.at, info.rank, {}, info.dims);
+      const std::int32_t id = add_tensor(info.dims, label_of(v), tensor_role::input);
+      if (id < 0) return;
+      m.tensor_at(id).io_index = m.input_count;
+      m.inputs[static_cast<std::size_t>(m.input_count++)] = id;
+      at(v).onnx_layout = id;
+    }
+    take_reader_error();
+  }
+
+  constexpr void import_outputs(const protobuf::span& graph) {
+    protobuf::field fd{};
+    for (std::uint32_t at_ = graph.at; f.reader().next(graph, at_, fd) && !failed();) {
+      if (fd.number != schema::graph::output) continue;
+      const protobuf::span name = f.reader().message_field(fd.bytes, schema::value_info::name);
+      if (take_reader_error()) return;
+      const std::int32_t v = find(name);
+      if (v < 0) return malformed(fd.tag_at, protobuf::expectation::graph_output);
+      if (m.output_count >= static_cast<std::int32_t>(max_model_io)) return fail(onnx_error::too_many_model_io, 1, m.output_count + 1);
+      node_index = -1;
+      current = op_type::unknown;
+      std::int32_t id = as_onnx(v, 0);
+      if (failed() || id < 0) return;
+      // A graph input, a constant, or an output listed twice: a copy writes this output's buffer.
+      if (m.tensor_at(id).role != tensor_role::intermediate || at(v).copies++ > 0)
+        id = add_node(op_kind::reshape, {}, {id}, numbered("output", static_cast<std::size_t>(m.output_count)));
+      if (id < 0) return;
+      tensor& t = m.tensor_at(id);
+      t.role = tensor_role::output;
+      t.io_index = m.output_count;
+      t.label = label_of(v);
+      m.outputs[static_cast<std::size_t>(m.output_count++)] = id;
+    }
+    take_reader_error();
+  }
+
+  constexpr void run(std::string_view model_name) {
+    m.model_name = name{model_name};
+    if (take_reader_error()) return;
+    const protobuf::span graph = f.graph();
+    protobuf::field fd{};
+    // Initializers first (nodes read them by name), then the runtime inputs, the nodes, the outputs.
+    for (std::uint32_t at_ = graph.at; f.reader().next(graph, at_, fd) && !failed();) {
+      if (fd.number == schema::graph::sparse_initializer)
+        return fail(onnx_error::unsupported_tensor_feature, fd.bytes.at, static_cast<std::int64_t>(tensor_feature::sparse));
+      if (fd.number != schema::graph::initializer) continue;
+      const protobuf::span label = f.reader().message_field(fd.bytes, schema::tensor::name);
+      const std::int32_t v = take_reader_error() ? -1 : add_value(label, value_kind::initializer, fd.tag_at);
+      if (v >= 0) at(v).proto = fd.bytes;
+    }
+    if (take_reader_error() || failed()) return;
+    import_inputs(graph);
+    node_index = 0;
+    for (std::uint32_t at_ = graph.at; !failed() && f.reader().next(graph, at_, fd);) {
+      if (fd.number != schema::graph::node) continue;
+      import_node(fd.bytes);
+      ++node_index;
+    }
+    if (take_reader_error() || failed()) return;
+    import_outputs(graph);
+  }
+};
+
+// The graph's record counts (for bounds).
+struct graph_counts {
+  std::size_t nodes = 0, initializers = 0, inputs = 0, outputs = 0, node_inputs = 0, node_outputs = 0;
+};
+
+constexpr graph_counts count_graph(model_file& f) {
+  graph_counts c{};
+  const protobuf::span graph = f.graph();
+  protobuf::field fd{};
+  for (std::uint32_t at = graph.at; f.reader().next(graph, at, fd);) {
+    if (fd.number == schema::graph::node) {
+      ++c.nodes;
+      c.node_inputs += f.reader().count(fd.bytes, schema::node::input);
+      c.node_outputs += f.reader().count(fd.bytes, schema::node::output);
+    } else if (fd.number == schema::graph::initializer) {
+      ++c.initializers;
+    } else if (fd.number == schema::graph::input) {
+      ++c.inputs;
+    } else if (fd.number == schema::graph::output) {
+      ++c.outputs;
+    }
+  }
+  return c;
+}
+
+}  // namespace detail
+
+// Capacities that always suffice for an import of these bytes (an upper bound from the graph's record
+// counts: every value may get a layout conversion, every operand a re-laid-out constant). count() makes
+// them exact.
+constexpr import_counts bounds(const char* bytes, std::size_t size) {
+  model_file f{bytes, size};
+  const detail::graph_counts c = detail::count_graph(f);
+  if (f.failed()) return {};
+  const std::size_t values = c.initializers + c.inputs + c.node_outputs;
+  import_counts b{};
+  b.values = values + 1;
+  b.relayouts = c.node_inputs + values + 1;
+  b.tensors = 5 * values + c.node_inputs + 3 * c.nodes + c.outputs + 1;
+  b.nodes = 4 * values + 3 * c.nodes + c.outputs + 1;
+  return b;
+}
+
+// Imports the graph of an ONNX file into a module of the given capacities (bounds() or count()).
+template <std::size_t MaxTensors, std::size_t MaxNodes, std::size_t MaxValues, std::size_t MaxRelayouts>
+constexpr import_result<MaxTensors, MaxNodes, MaxRelayouts> import(const char* bytes, std::size_t size,
+                                                                    std::string_view model_name = "onnx") {
+  import_result<MaxTensors, MaxNodes, MaxRelayouts> r{};
+  model_file f{bytes, size};
+  std::array<detail::value, MaxValues> values{};
+  detail::importer<module<MaxTensors, MaxNodes>, MaxValues, MaxRelayouts> run{f, r.ir, values, r.relayouts};
+  run.run(model_name);
+  r.relayout_count = run.relayout_count;
+  r.value_count = run.value_count;
+  return r;
+}
+
+namespace detail {
+
+// What count() imports into: a module's graph section alone. A whole module at the bounds' capacities
+// (its kernel, planner and metadata tables) would spend much of clang's constexpr step budget on
+// initialising them.
+template <std::size_t MaxTensors, std::size_t MaxNodes>
+struct graph_only {
+  static constexpr std::size_t tensor_capacity = MaxTensors;
+  static constexpr std::size_t node_capacity = MaxNodes;
+  name model_name{};
+  std::array<tensor, MaxTensors> tensors{};
+  std::int32_t tensor_count = 0;
+  std::array<node, MaxNodes> nodes{};
+  std::int32_t node_count = 0;
+  std::array<std::int32_t, max_model_io> inputs{};
+  std::int32_t input_count = 0;
+  std::array<std::int32_t, max_model_io> outputs{};
+  std::int32_t output_count = 0;
+  diagnostic error{};
+
+  constexpr std::int32_t add_tensor(const tensor& t) {
+    tensors[static_cast<std::size_t>(tensor_count)] = t;
+    return tensor_count++;
+  }
+  constexpr const tensor& tensor_at(std::int32_t id) const { return tensors[static_cast<std::size_t>(id)]; }
+  constexpr tensor& tensor_at(std::int32_t id) { return tensors[static_cast<std::size_t>(id)]; }
+  constexpr const node& node_at(std::int32_t id) const { return nodes[static_cast<std::size_t>(id)]; }
+  constexpr node& node_at(std::int32_t id) { return nodes[static_cast<std::size_t>(id)]; }
+  constexpr void fail(const diagnostic& d) {
+    if (!error.failed()) error = d;
+  }
+};
+
+}  // namespace detail
+
+// The exact capacities: an import with the bounds, counted.
+template <std::size_t MaxTensors, std::size_t MaxNodes, std::size_t MaxValues, std::size_t MaxRelayouts>
+constexpr import_counts count(const char* bytes, std::size_t size) {
+  detail::graph_only<MaxTensors, MaxNodes> m{};
+  std::array<relayout, MaxRelayouts> relayouts{};
+  std::array<detail::value, MaxValues> values{};
+  model_file f{bytes, size};
+  detail::importer<detail::graph_only<MaxTensors, MaxNodes>, MaxValues, MaxRelayouts> run{f, m, values, relayouts};
+  run.run("onnx");
+  import_counts c{};
+  c.tensors = m.tensor_count > 0 ? static_cast<std::size_t>(m.tensor_count) : 1;
+  c.nodes = m.node_count > 0 ? static_cast<std::size_t>(m.node_count) : 1;
+  c.values = run.value_count > 0 ? static_cast<std::size_t>(run.value_count) : 1;
+  c.relayouts = run.relayout_count > 0 ? static_cast<std::size_t>(run.relayout_count) : 1;
+  return c;
+}
+
+}  // namespace ctnn::onnx

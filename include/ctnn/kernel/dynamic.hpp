@@ -1,0 +1,102 @@
+#pragma once
+// Kernels with run-time parameters (DESIGN §4, the "shared" specialisation policy; DESIGN §2, ctnn-run):
+// one out-of-line function per op kind and element type, reading shapes, strides and quantization from
+// a kernel_params value, and a dispatcher that picks it from the parameters.
+//
+//   kernel::shared_kernel<op_kind::conv2d, dtype::i8>(params, operands, result, rq);   // one kind
+//   kernel::invoke_dynamic(params, operands, result, rq);   // any kind: false if there is no kernel
+//
+// Operands are untyped addresses in the op's input order (as kernel::invoke takes them); `rq` holds a
+// per-channel int8 call's requantization arrays (runtime/requantization.hpp has the math).
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <utility>
+
+#include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/reference_by_kind.hpp>
+#include <ctnn/kernel/requant_arrays.hpp>
+
+// A shared kernel stays one function: never inlined into, nor cloned for (g++'s IPA constant
+// propagation would make a copy per constant parameter set), its callers.
+#if __has_cpp_attribute(gnu::noipa)
+#define CTNN_DETAIL_SHARED_KERNEL [[gnu::noipa]]
+#else
+#define CTNN_DETAIL_SHARED_KERNEL [[gnu::noinline]]
+#endif
+
+namespace ctnn::kernel {
+
+// The shared kernel of op kind K on element type T (the first input's), for any parameters of that kind
+// (kernel_params_problem(p) == none). Out of line: every call of the kind runs this one copy.
+template <op_kind K, dtype T>
+CTNN_DETAIL_SHARED_KERNEL void shared_kernel(const kernel_params& p, std::span<const void* const> operands,
+                                              void* result, const requant_arrays& rq) {
+  static_assert(has_kernel(K, T), "ctnn: no kernel for this op kind and element type (kernel/reference_by_kind.hpp).");
+  if constexpr (T == dtype::f32 && K == op_kind::quantize) {
+    detail::run_quantize(&p, operands[0], result);
+  } else if constexpr (T == dtype::f32) {
+    std::array<const float*, max_node_inputs> typed{};
+    for (std::size_t k = 0; k < operands.size() && k < typed.size(); ++k) typed[k] = static_cast<const float*>(operands[k]);
+    detail::run_f32<K>(&p, typed.data(), static_cast<float*>(result));
+  } else {
+    detail::run_i8<K>(&p, operands.data(), result, rq);
+  }
+}
+
+// The operands a kernel of these parameters reads (conv/dense: data, weights and the bias if any).
+constexpr std::size_t operands_read(const kernel_params& p) {
+  switch (p.kind) {
+    case op_kind::conv2d:
+    case op_kind::depthwise_conv2d:
+    case op_kind::dense: return p.has_bias != 0 ? 3 : 2;
+    case op_kind::add:
+    case op_kind::mul: return 2;
+    case op_kind::concat: return static_cast<std::size_t>(p.concat_count);
+    case op_kind::batch_norm: return 5;
+    default: return 1;
+  }
+}
+
+// Whether the per-channel requantization arrays a call of these parameters reads are given.
+constexpr bool has_requantization(const kernel_params& p, const requant_arrays& rq) {
+  if (p.type != dtype::i8 || p.per_channel == 0) return true;
+  if (p.kind == op_kind::concat) return rq.scale != nullptr && rq.bias != nullptr && rq.requantize != nullptr;
+  return rq.multiplier != nullptr && rq.shift != nullptr;
+}
+
+namespace detail {
+
+template <op_kind K, dtype T>
+bool run_if_kind(const kernel_params& p, std::span<const void* const> operands, void* result, const requant_arrays& rq) {
+  if constexpr (has_kernel(K, T)) {
+    if (p.kind == K) {
+      shared_kernel<K, T>(p, operands, result, rq);
+      return true;
+    }
+  }
+  return false;
+}
+
+template <dtype T, std::size_t... K>
+bool invoke_dynamic_of(const kernel_params& p, std::span<const void* const> operands, void* result,
+                       const requant_arrays& rq, std::index_sequence<K...>) {
+  return (run_if_kind<static_cast<op_kind>(K), T>(p, operands, result, rq) || ...);
+}
+
+}  // namespace detail
+
+// Runs the shared kernel for `p`. Returns false, writing nothing, when there is none for these
+// parameters (kernel_params_problem), fewer operands are given than the kernel reads, or a per-channel
+// int8 call lacks its requantization arrays.
+inline bool invoke_dynamic(const kernel_params& p, std::span<const void* const> operands, void* result,
+                           const requant_arrays& rq = {}) {
+  if (kernel_params_problem(p) != params_problem::none || operands.size() < operands_read(p) || !has_requantization(p, rq))
+    return false;
+  constexpr auto kinds = std::make_index_sequence<static_cast<std::size_t>(op_kind_count)>{};
+  if (p.type == dtype::f32) return detail::invoke_dynamic_of<dtype::f32>(p, operands, result, rq, kinds);
+  return detail::invoke_dynamic_of<dtype::i8>(p, operands, result, rq, kinds);
+}
+
+}  // namespace ctnn::kernel

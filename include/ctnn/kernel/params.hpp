@@ -1,0 +1,19 @@
+#pragma once
+// How a kernel reads its parameters (DESIGN §4, the specialisation policy): `p->field`, with p either
+//   * static_params<P>: the parameters of one call, known at compile time (the "full" policy): every
+//     read is a constant, also inside a lambda the compiler keeps out of line, since each P makes its
+//     own instantiation of the kernel, as a `template <kernel_params P>` kernel would; or
+//   * const kernel_params*: parameters read at run time (the "shared" policy and ctnn-run): one
+//     instantiation per kernel for all calls.
+// So one kernel source serves both policies.
+#include <ctnn/ir/module.hpp>
+
+namespace ctnn::kernel {
+
+template <kernel_params P>
+struct static_params {
+  constexpr const kernel_params* operator->() const { return &P; }
+  constexpr const kernel_params& operator*() const { return P; }
+};
+
+}  // namespace ctnn::kernel

@@ -1,0 +1,141 @@
+#pragma once
+// The reference kernel of each op kind: the one source behind both specialisation policies (DESIGN §4).
+// Params is how the kernel reads its parameters (kernel/params.hpp): kernel::invoke<P> passes
+// static_params<P>, a kernel of its own per layer with every parameter a constant ("full"); the shared
+// kernels (kernel/dynamic.hpp) pass a `const kernel_params*`, one function per op kind and element type
+// for every call ("shared").
+//
+// Operands come in the op's input order (conv/dense: data, weights, bias; concat: its inputs). The
+// element type of the first input selects the kernels: f32 the float ones (quantize from f32 writes
+// int8), i8 the int8 ones (TFLite's recipes; dequantize writes f32).
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/params.hpp>
+#include <ctnn/kernel/reference/activation.hpp>
+#include <ctnn/kernel/reference/batch_norm.hpp>
+#include <ctnn/kernel/reference/conv2d.hpp>
+#include <ctnn/kernel/reference/data_movement.hpp>
+#include <ctnn/kernel/reference/dense.hpp>
+#include <ctnn/kernel/reference/elementwise.hpp>
+#include <ctnn/kernel/reference/int8/activation.hpp>
+#include <ctnn/kernel/reference/int8/conv2d.hpp>
+#include <ctnn/kernel/reference/int8/data_movement.hpp>
+#include <ctnn/kernel/reference/int8/dense.hpp>
+#include <ctnn/kernel/reference/int8/elementwise.hpp>
+#include <ctnn/kernel/reference/int8/mean.hpp>
+#include <ctnn/kernel/reference/int8/pool.hpp>
+#include <ctnn/kernel/reference/int8/quantize.hpp>
+#include <ctnn/kernel/reference/int8/requantize.hpp>
+#include <ctnn/kernel/reference/int8/softmax.hpp>
+#include <ctnn/kernel/reference/pool.hpp>
+#include <ctnn/kernel/reference/reduce.hpp>
+#include <ctnn/kernel/requant_arrays.hpp>
+
+namespace ctnn::kernel {
+
+// Whether a kernel exists for an op kind with this (first input's) element type; lower_te asks before
+// lowering. float32: every op kind but dequantize (whose input is quantized); int8: every op kind but
+// batch_norm (folded, or not quantized in TFLite).
+constexpr bool has_kernel(op_kind kind, dtype type) {
+  if (type == dtype::f32) return kind != op_kind::dequantize;
+  if (type == dtype::i8) return kind != op_kind::batch_norm;
+  return false;
+}
+
+// What the kernels need of their parameters beyond an op kind with a kernel: quantize writes int8,
+// dequantize float32, and int8 kernels fuse only activations they can apply as a clamp, and write
+// softmax in TFLite's fixed output quantization. kernel::invoke<P> checks these at compile time
+// (kernel_params_problem names the first one broken), kernel::invoke_dynamic at run time.
+enum class params_problem : std::int32_t {
+  none,
+  no_kernel,                // no kernel for the op kind with this element type
+  quantize_not_to_int8,     // quantize writes int8 only
+  dequantize_not_to_float,  // dequantize writes float32 only
+  int8_fused_activation,    // an int8 kernel can fuse only relu or relu6
+  int8_softmax_output,      // an int8 softmax's output must have zero point -128 (scale 1/256)
+};
+
+constexpr params_problem kernel_params_problem(const kernel_params& p) {
+  if (!has_kernel(p.kind, p.type)) return params_problem::no_kernel;
+  if (p.kind == op_kind::quantize && p.axis != static_cast<std::int32_t>(dtype::i8)) return params_problem::quantize_not_to_int8;
+  if (p.kind == op_kind::dequantize && p.axis != static_cast<std::int32_t>(dtype::f32))
+    return params_problem::dequantize_not_to_float;
+  if (p.type == dtype::i8 && !reference::int8::fused_activation_is_a_clamp(p)) return params_problem::int8_fused_activation;
+  if (p.type == dtype::i8 && p.kind == op_kind::softmax && !reference::int8::softmax_output_is_supported(p))
+    return params_problem::int8_softmax_output;
+  return params_problem::none;
+}
+
+namespace detail {
+
+// The float32 kernel of op kind K (quantize from float32 aside: run_quantize). Also run by the
+// compiler (fold_constants), hence typed operands.
+template <op_kind K, class Params>
+[[gnu::always_inline]] constexpr void run_f32(Params p, const float* const* operands, float* result) {
+  namespace ref = reference;
+  if constexpr (K == op_kind::conv2d) ref::conv2d(p, operands[0], operands[1], operands[2], result);
+  else if constexpr (K == op_kind::depthwise_conv2d) ref::depthwise_conv2d(p, operands[0], operands[1], operands[2], result);
+  else if constexpr (K == op_kind::dense) ref::dense(p, operands[0], operands[1], operands[2], result);
+  else if constexpr (K == op_kind::max_pool) ref::pool2d<true>(p, operands[0], result);
+  else if constexpr (K == op_kind::avg_pool) ref::pool2d<false>(p, operands[0], result);
+  else if constexpr (K == op_kind::global_avg_pool) ref::global_avg_pool(p, operands[0], result);
+  else if constexpr (K == op_kind::add || K == op_kind::mul) ref::binary(p, operands[0], operands[1], result);
+  else if constexpr (K == op_kind::relu) ref::activate_all(activation::relu, p->out.elements(), operands[0], result);
+  else if constexpr (K == op_kind::relu6) ref::activate_all(activation::relu6, p->out.elements(), operands[0], result);
+  else if constexpr (K == op_kind::sigmoid) ref::activate_all(activation::sigmoid, p->out.elements(), operands[0], result);
+  else if constexpr (K == op_kind::tanh) ref::activate_all(activation::tanh, p->out.elements(), operands[0], result);
+  else if constexpr (K == op_kind::softmax) ref::softmax(p, operands[0], result);
+  else if constexpr (K == op_kind::reshape) ref::reshape(p, operands[0], result);
+  else if constexpr (K == op_kind::concat) ref::concat(p, operands, result);
+  else if constexpr (K == op_kind::pad) ref::pad(p, operands[0], result);
+  else if constexpr (K == op_kind::batch_norm)
+    ref::batch_norm(p, operands[0], operands[1], operands[2], operands[3], operands[4], result);
+  else if constexpr (K == op_kind::mean) ref::mean(p, operands[0], result);
+  else static_assert(K == op_kind::conv2d, "ctnn: no float32 kernel for this op kind (add it to kernel/reference_by_kind.hpp).");
+}
+
+// QUANTIZE of float32 input (to int8).
+template <class Params>
+[[gnu::always_inline]] inline void run_quantize(Params p, const void* input, void* result) {
+  reference::int8::quantize(p, static_cast<const float*>(input), static_cast<std::int8_t*>(result));
+}
+
+// The int8 kernel of op kind K. Activations are int8, weights int8, biases int32; `rq` holds what
+// kernel_params cannot (per-channel multipliers, per-input concat rescaling).
+template <op_kind K, class Params>
+[[gnu::always_inline]] inline void run_i8(Params p, const void* const* operands, void* result, const requant_arrays& rq) {
+  namespace i8 = reference::int8;
+  const auto activation = [&](std::size_t k) { return static_cast<const std::int8_t*>(operands[k]); };
+  const auto bias = [&] { return p->has_bias != 0 ? static_cast<const std::int32_t*>(operands[2]) : nullptr; };
+  auto* out = static_cast<std::int8_t*>(result);
+  if constexpr (K == op_kind::conv2d) i8::conv2d(p, activation(0), activation(1), bias(), out, rq.multiplier, rq.shift);
+  else if constexpr (K == op_kind::depthwise_conv2d)
+    i8::depthwise_conv2d(p, activation(0), activation(1), bias(), out, rq.multiplier, rq.shift);
+  else if constexpr (K == op_kind::dense) i8::dense(p, activation(0), activation(1), bias(), out, rq.multiplier, rq.shift);
+  else if constexpr (K == op_kind::max_pool) i8::pool2d<true>(p, activation(0), out);
+  else if constexpr (K == op_kind::avg_pool) i8::pool2d<false>(p, activation(0), out);
+  else if constexpr (K == op_kind::global_avg_pool) i8::global_avg_pool(p, activation(0), out);
+  else if constexpr (K == op_kind::add || K == op_kind::mul) i8::binary(p, activation(0), activation(1), out);
+  else if constexpr (K == op_kind::relu) i8::relu(p, activation(0), out);
+  else if constexpr (K == op_kind::relu6) i8::relu6(p, activation(0), out);
+  else if constexpr (K == op_kind::sigmoid) i8::logistic_or_tanh<true>(p, activation(0), out);
+  else if constexpr (K == op_kind::tanh) i8::logistic_or_tanh<false>(p, activation(0), out);
+  else if constexpr (K == op_kind::softmax) i8::softmax(p, activation(0), out);
+  else if constexpr (K == op_kind::reshape) i8::copy(p, activation(0), out);
+  else if constexpr (K == op_kind::concat) {
+    std::array<const std::int8_t*, max_node_inputs> inputs{};
+    for (std::size_t k = 0; k < static_cast<std::size_t>(p->concat_count); ++k) inputs[k] = activation(k);
+    i8::concat(p, inputs.data(), out, rq.requantize, rq.scale, rq.bias);
+  } else if constexpr (K == op_kind::pad) i8::pad(p, activation(0), out, static_cast<std::int8_t>(p->output_offset));
+  else if constexpr (K == op_kind::quantize) i8::requantize(p, activation(0), out);
+  else if constexpr (K == op_kind::dequantize) i8::dequantize(p, activation(0), static_cast<float*>(result));
+  else if constexpr (K == op_kind::mean) i8::mean(p, activation(0), out);
+  else static_assert(K == op_kind::conv2d, "ctnn: no int8 kernel for this op kind (add it to kernel/reference_by_kind.hpp).");
+}
+
+}  // namespace detail
+
+}  // namespace ctnn::kernel

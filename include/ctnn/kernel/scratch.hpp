@@ -1,0 +1,50 @@
+#pragma once
+// The scratch a kernel needs for one call (kernel_params::scratch_bytes): lower_te asks
+// kernel::scratch_bytes(params) when it lowers a call, plan_memory places that many bytes with the
+// activations (live during the call only) and the executor passes their address as
+// kernel::invoke<P>(operands, result, rq, scratch) (docs/memory.md, "Scratch").
+//
+// The reference kernels need none, nor do today's vectorised kernels. A kernel that needs some (a
+// line buffer, packed input patches, a 32-bit accumulator row) declares it here, in two steps:
+//
+//   1. next to the kernel, a rule: a type with one static function of the call's parameters, which
+//      returns the bytes when the dispatcher (kernel/dispatch.hpp) will pick that kernel for them and
+//      0 otherwise (mirror the kernel's `supports` condition, as a function of a run-time value:
+//      lower_te also runs at run time, in the tools):
+//
+//        namespace ctnn::kernel::simd::f32 {
+//        struct conv2d_patch_scratch {
+//          static constexpr std::int32_t bytes(const kernel_params& p) {
+//            return uses_patches(p) ? p.win.kernel_h * p.win.kernel_w * p.in[3] * 4 : 0;
+//          }
+//        };
+//        }
+//
+//   2. its name in the list `scratch_rules` below. A call's scratch is the largest any rule asks.
+//
+// kernel_params equal in every other field must get equal scratch (the function sees nothing else), so
+// structurally equal calls stay one kernel. A call plan_memory marks in place (kernel_params::in_place)
+// runs the reference kernel, which does not read its scratch.
+#include <cstdint>
+
+#include <ctnn/ir/module.hpp>
+
+namespace ctnn::kernel {
+
+// The bytes the rules ask for a call: the largest of Rules::bytes(p).
+template <class... Rules>
+struct scratch_rule_list {
+  static constexpr std::int32_t bytes([[maybe_unused]] const kernel_params& p) {
+    std::int32_t largest = 0;
+    ((largest = Rules::bytes(p) > largest ? Rules::bytes(p) : largest), ...);
+    return largest;
+  }
+};
+
+// Every kernel's scratch rule (none needs scratch yet: add yours here, see above).
+using scratch_rules = scratch_rule_list<>;
+
+// The scratch bytes one call of the kernel chosen for `p` needs.
+constexpr std::int32_t scratch_bytes(const kernel_params& p) { return scratch_rules::bytes(p); }
+
+}  // namespace ctnn::kernel

@@ -1,0 +1,127 @@
+#pragma once
+// The register-blocked product shared by conv2d, the Winograd transform domain and dense: output
+// channels in vector lanes (Vb vectors per block), R pixels per block, weights packed at compile time
+// as [block][tap][input channel][Vb * lanes] so that every load in the inner loop is contiguous.
+#include <xsimd/config/xsimd_config.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <ctnn/ir/op_kind.hpp>
+#include <ctnn/kernel/simd/detail/f32_lanes.hpp>
+
+#ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
+
+namespace ctnn::kernel::simd::detail {
+
+// How a product with `outputs` output channels is blocked: `pixels_per_block` output pixels (rows of
+// the left operand) times `vectors_per_block` vectors of output channels fill the accumulator registers.
+struct gemm_blocking {
+  int vectors_per_block = 1;
+  int blocks = 1;
+  int pixels_per_block = 1;
+  constexpr int block_width() const { return vectors_per_block * lanes; }
+  constexpr int padded_outputs() const { return blocks * block_width(); }
+};
+static_assert(std::has_unique_object_representations_v<gemm_blocking>,
+              "gemm_blocking is a template argument: no padding bytes (clang 14).");
+
+// `pixels`: how many rows the product has (1 for a single-row dense layer: wider blocks then, for more
+// independent accumulator chains).
+constexpr gemm_blocking plan_gemm(int outputs, long pixels) {
+  const int vectors = (outputs + lanes - 1) / lanes;
+  const int widest = pixels == 1 ? 8 : 4;
+  gemm_blocking b{};
+  if (vectors <= widest) {
+    b.vectors_per_block = vectors;
+  } else {  // the block width that wastes the fewest padding lanes (wider on ties)
+    int best = widest, best_padded = (vectors + widest - 1) / widest * widest;
+    for (int v = widest - 1; v >= 2; --v) {
+      const int padded = (vectors + v - 1) / v * v;
+      if (padded < best_padded) best = v, best_padded = padded;
+    }
+    b.vectors_per_block = best;
+  }
+  b.blocks = (vectors + b.vectors_per_block - 1) / b.vectors_per_block;
+  const int accumulators = vector_registers * 3 / 4;
+  int r = accumulators / b.vectors_per_block;
+  r = r > 12 ? 12 : (r < 1 ? 1 : r);
+  b.pixels_per_block = pixels < r ? static_cast<int>(pixels) : r;
+  return b;
+}
+
+// Packs [out][tap][depth] weights (OHWI conv, [units][features] dense) as [block][tap][depth][lane]
+// with zeros past `Outputs`. Call-free inner loop apart from the reader (clang's constexpr step budget).
+template <int Outputs, int Taps, int Depth, gemm_blocking B, class Reader>
+constexpr auto pack_gemm_weights(const Reader& read) {
+  constexpr int width = B.block_width();
+  packed_floats<static_cast<std::size_t>(B.blocks) * Taps * Depth * width> packed{};
+  std::size_t at = 0;
+  for (int block = 0; block < B.blocks; ++block)
+    for (int t = 0; t < Taps; ++t)
+      for (int d = 0; d < Depth; ++d)
+        for (int lane = 0; lane < width; ++lane, ++at) {
+          const int out = block * width + lane;
+          packed.values[at] = out < Outputs ? read.f32(static_cast<std::size_t>((out * Taps + t) * Depth + d)) : 0.0f;
+        }
+  return packed;
+}
+
+// A bias padded to whole blocks.
+template <int Outputs, gemm_blocking B, class Reader>
+constexpr auto pack_gemm_bias(const Reader& read) {
+  packed_floats<static_cast<std::size_t>(B.padded_outputs())> packed{};
+  for (int out = 0; out < Outputs; ++out) packed.values[out] = read.f32(static_cast<std::size_t>(out));
+  return packed;
+}
+
+template <gemm_blocking B>
+inline constexpr packed_floats<static_cast<std::size_t>(B.padded_outputs())> zero_bias{};
+
+// One block: R pixels times Vb vectors of output channels.
+//   acc[r][v] = bias[v] + sum over taps t (tap_base[t] != nullptr) and d < Depth of
+//               tap_base[t][r * Step + d] * weights[(t * Depth + d) * Vb * lanes + v * lanes + lane]
+// then activation, stored for the first `pixels` pixels (pixel r at out + r * OutStride) and the first
+// `channels` channels.
+template <int R, int Vb, int Depth, int Taps, int Step, int OutStride, activation A>
+inline void gemm_block(const float* const* tap_base, const float* weights, const float* bias, float* out, int pixels,
+                       int channels) {
+  constexpr int width = Vb * lanes;
+  wide acc[R][Vb];
+  unroll<Vb>([&](auto v) {
+    const wide b = wide::load_aligned(bias + v * lanes);
+    unroll<R>([&](auto r) { acc[r][v] = b; });
+  });
+  for (int t = 0; t < Taps; ++t) {
+    const float* x = tap_base[t];
+    if (x == nullptr) continue;
+    const float* w = weights + t * Depth * width;
+    for (int d = 0; d < Depth; ++d) {
+      wide wv[Vb];
+      unroll<Vb>([&](auto v) { wv[v] = wide::load_aligned(w + d * width + v * lanes); });
+      unroll<R>([&](auto r) {
+        const wide xr = wide::broadcast(x[r * Step + d]);
+        unroll<Vb>([&](auto v) { acc[r][v] = fmadd(xr, wv[v], acc[r][v]); });
+      });
+    }
+  }
+  unroll<R>([&](auto r) {
+    if (r >= pixels) return;
+    float* o = out + r * OutStride;
+    unroll<Vb>([&](auto v) {
+      const wide y = activate<A>(acc[r][v]);
+      if (v * lanes + lanes <= channels) {
+        y.store_unaligned(o + v * lanes);
+      } else if (v * lanes < channels) {
+        alignas(64) float lane_values[lanes];
+        y.store_aligned(lane_values);
+        for (int c = v * lanes; c < channels; ++c) o[c] = lane_values[c - v * lanes];
+      }
+    });
+  });
+}
+
+}  // namespace ctnn::kernel::simd::detail
+
+#endif  // XSIMD_NO_SUPPORTED_ARCHITECTURE

@@ -1,0 +1,50 @@
+#pragma once
+// float32 element-wise kernels, vectorised: add and mul of equal shapes (fused relu/relu6), and relu /
+// relu6 as ops. The same operation per element as the reference kernels: identical results.
+#include <xsimd/config/xsimd_config.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+#include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/simd/detail/f32_lanes.hpp>
+#include <ctnn/kernel/simd/f32/pool.hpp>
+
+#ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
+
+namespace ctnn::kernel::simd::f32 {
+
+template <kernel_params P>
+struct binary : unpacked_operands {
+  // Broadcasting operands stay with the reference kernel.
+  static constexpr bool supports = (P.kind == op_kind::add || P.kind == op_kind::mul) && P.type == dtype::f32 &&
+                                   P.in == P.out && P.in2 == P.out && detail::vector_activation(P.fused);
+
+  static void run(const float* const* operands, float* result) {
+    const float* a = operands[0];
+    const float* b = operands[1];
+    detail::for_each_channel_chunk<static_cast<int>(P.out.elements())>([&](auto lanes, int i) {
+      using V = decltype(lanes);
+      const V x = V::load_unaligned(a + i), y = V::load_unaligned(b + i);
+      if constexpr (P.kind == op_kind::mul) detail::activate<P.fused>(x * y).store_unaligned(result + i);
+      else detail::activate<P.fused>(x + y).store_unaligned(result + i);
+    });
+  }
+};
+
+template <kernel_params P>
+struct rectifier : unpacked_operands {
+  static constexpr bool supports = (P.kind == op_kind::relu || P.kind == op_kind::relu6) && P.type == dtype::f32;
+  static constexpr activation function = P.kind == op_kind::relu ? activation::relu : activation::relu6;
+
+  static void run(const float* const* operands, float* result) {
+    detail::for_each_channel_chunk<static_cast<int>(P.out.elements())>([&](auto lanes, int i) {
+      using V = decltype(lanes);
+      detail::activate<function>(V::load_unaligned(operands[0] + i)).store_unaligned(result + i);
+    });
+  }
+};
+
+}  // namespace ctnn::kernel::simd::f32
+
+#endif  // XSIMD_NO_SUPPORTED_ARCHITECTURE

@@ -1,0 +1,188 @@
+#pragma once
+// int8 conv2d (groups = 1) and dense as one blocked GEMM over output pixels x output channels, bit-exact
+// with reference::int8::conv2d / dense.
+//
+// The input is first copied into a padded buffer in the level's input element (i8/padded_input.hpp): u8
+// (x + 128) for vpdpbusd, int16 for pmaddwd. One output pixel then reads `runs` contiguous stretches of
+// that buffer at compile-time offsets from its first tap: one per kernel row (kernel_w taps side by
+// side, dilation_w = 1) or one per tap. Each run is cut into groups of I::group elements; a group past
+// the run's end reads whatever follows and meets zero weights.
+//
+// Weights are re-laid out at compile time (pack<1>): words[((run * groups_per_run + g) * channel_vectors
+// + v) * lanes + lane] is group g of that run for output channel v * lanes + lane (zero past the run or
+// the channel count). A trailer of channel_vectors * lanes words holds the per-channel correction
+// (input_offset - I::input_bias) * sum(w): dot() sees x + input_bias, the reference (x + input_offset).
+// Padding reads the input zero point (x = -input_offset), which adds (x + input_offset) * w = 0, as the
+// reference's skipped taps do.
+//
+// Register blocking: `pixel_block` pixels x `vector_block` channel vectors of int32 accumulators, the
+// pixels of a block evenly spaced in the buffer (along one output row; along all pixels for dense and
+// unpadded 1x1 stride-1 convs), so that every input word is a broadcast at a constant offset from one
+// pointer. The last block of a row moves back to end at the row's last pixel (recomputing a few pixels,
+// which writes the same bytes: the input was copied first).
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/requant_arrays.hpp>
+#include <ctnn/kernel/simd/i8/isa.hpp>
+#include <ctnn/kernel/simd/i8/padded_input.hpp>
+#include <ctnn/kernel/simd/i8/requantize.hpp>
+
+namespace ctnn::kernel::simd::i8_detail {
+
+// The largest of 4, 3, 2, 1 that divides n.
+constexpr std::int32_t block_divisor(std::int32_t n) { return n % 4 == 0 ? 4 : (n % 3 == 0 ? 3 : (n % 2 == 0 ? 2 : 1)); }
+
+template <kernel_params P, class I>
+struct gemm_kernel {
+  using geometry = window_geometry<P>;
+  using element = typename I::input_element;
+  static constexpr bool is_dense = geometry::is_dense;
+  static constexpr std::int32_t in_c = geometry::channels, out_c = P.out.last();
+  static constexpr std::int32_t kernel_h = geometry::kernel_h, kernel_w = geometry::kernel_w;
+  static constexpr std::int32_t reduction = kernel_h * kernel_w * in_c;
+  static constexpr bool row_runs = geometry::win.dilation_w == 1;
+  static constexpr std::int32_t runs = row_runs ? kernel_h : kernel_h * kernel_w;
+  static constexpr std::int32_t run_elements = row_runs ? kernel_w * in_c : in_c;
+  static constexpr std::int32_t groups_per_run = (run_elements + I::group - 1) / I::group;
+  static constexpr std::int32_t channel_vectors = (out_c + I::lanes - 1) / I::lanes;
+  static constexpr std::size_t weight_words = static_cast<std::size_t>(runs) * groups_per_run * channel_vectors * I::lanes;
+  static constexpr std::size_t packed_words = weight_words + static_cast<std::size_t>(channel_vectors) * I::lanes;
+
+  // Blocks: along one output row, or along every pixel when they are all evenly spaced in the buffer.
+  static constexpr bool flat = is_dense || (kernel_h == 1 && kernel_w == 1 && geometry::win.stride_h == 1 &&
+                                            geometry::win.stride_w == 1 && !geometry::padded);
+  static constexpr std::int32_t pixels = geometry::batch * geometry::out_h * geometry::out_w;
+  static constexpr std::int32_t row_count = flat ? 1 : geometry::batch * geometry::out_h;
+  static constexpr std::int32_t row_pixels = flat ? pixels : geometry::out_w;
+  static constexpr std::ptrdiff_t pixel_step = flat ? in_c : static_cast<std::ptrdiff_t>(geometry::win.stride_w) * in_c;
+  static constexpr std::int32_t vector_block = block_divisor(channel_vectors);
+  // At most 24 accumulators (with the block's weights and a broadcast input they fill 32 registers), as
+  // many pixels as divide the row evenly: a moved-back last block recomputes pixels.
+  static constexpr std::int32_t pixel_block_max =
+      (I::registers - vector_block - 2) / vector_block < 24 / vector_block ? (I::registers - vector_block - 2) / vector_block
+                                                                           : 24 / vector_block;
+  static constexpr std::int32_t choose_pixel_block() {
+    // Instructions per block step (dot products, weight loads, broadcasts) times the blocks in a row.
+    std::int32_t best = 1, best_cost = -1;
+    for (std::int32_t p = 1; p <= pixel_block_max && p <= row_pixels; ++p) {
+      const std::int32_t cost = (row_pixels + p - 1) / p * (p * vector_block + vector_block + p);
+      if (best_cost < 0 || cost <= best_cost) best = p, best_cost = cost;
+    }
+    return best;
+  }
+  static constexpr std::int32_t pixel_block = choose_pixel_block();
+
+  static constexpr bool supports =
+      I::available && (P.kind == op_kind::conv2d || P.kind == op_kind::dense) && P.weights_offset == 0 &&
+      (P.kind != op_kind::conv2d || (P.groups == 1 && P.in.rank == 4 && P.out.rank == 4)) &&
+      (P.fused == activation::none || P.fused == activation::relu || P.fused == activation::relu6) && geometry::valid &&
+      geometry::elements * static_cast<std::int64_t>(sizeof(element)) <= max_padded_bytes && pixel_block >= 1;
+
+  static constexpr bool packs(std::size_t k) { return k == 1; }
+  using vec = typename I::vec;
+
+  template <std::size_t K, class Reader>
+  static constexpr std::array<std::int32_t, packed_words> pack(const Reader& read) {
+    static_assert(K == 1, "ctnn: the int8 GEMM kernel packs its weights only.");
+    std::array<std::int32_t, packed_words> words{};
+    for (std::int32_t oc = 0; oc < out_c; ++oc) {
+      const auto slot = static_cast<std::size_t>(oc / I::lanes) * I::lanes + static_cast<std::size_t>(oc % I::lanes);
+      std::int32_t sum = 0;
+      for (std::int32_t run = 0; run < runs; ++run)
+        for (std::int32_t g = 0; g < groups_per_run; ++g) {
+          std::int8_t w[4]{};
+          for (std::int32_t j = 0; j < I::group && g * I::group + j < run_elements; ++j) {
+            const std::int32_t at = g * I::group + j;  // within the run
+            const std::int32_t ky = row_runs ? run : run / kernel_w;
+            const std::int32_t kx = row_runs ? at / in_c : run % kernel_w;
+            const std::int32_t c = row_runs ? at % in_c : at;
+            w[j] = read.i8(static_cast<std::size_t>(((oc * kernel_h + ky) * kernel_w + kx) * in_c + c));
+            sum += w[j];
+          }
+          words[(static_cast<std::size_t>(run * groups_per_run + g) * channel_vectors) * I::lanes + slot] =
+              weight_word<I::group>(w);
+        }
+      words[weight_words + slot] = static_cast<std::int32_t>(static_cast<std::uint32_t>(P.input_offset - I::input_bias) *
+                                                             static_cast<std::uint32_t>(sum));  // wraps as the accumulator does
+    }
+    return words;
+  }
+
+  template <std::size_t N>
+  static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
+    const auto* words = static_cast<const std::int32_t*>(operands[1]);
+    const std::int32_t* bias = nullptr;
+    if constexpr (P.has_bias != 0 && N > 2) bias = static_cast<const std::int32_t*>(operands[N > 2 ? 2 : 0]);
+    auto* output = static_cast<std::int8_t*>(result);
+
+    alignas(64) element padded[geometry::elements];
+    copy_padded<P>(static_cast<const std::int8_t*>(operands[0]), padded, [](std::int8_t x) { return I::prepare(x); });
+    // Per channel vector, once per call: the output scale, and the correction plus the bias.
+    output_scale<I> scales[channel_vectors];
+    vec offsets[channel_vectors];
+    for (std::int32_t v = 0; v < channel_vectors; ++v) {
+      const std::int32_t first_channel = v * I::lanes;
+      const int n = out_c - first_channel < I::lanes ? out_c - first_channel : I::lanes;
+      scales[v] = channel_scale<P, I>(rq.multiplier, rq.shift, first_channel, n);
+      offsets[v] = I::load(words + weight_words + first_channel);
+      if constexpr (P.has_bias != 0) offsets[v] = I::add(offsets[v], load_partial<I>(bias + first_channel, n));
+    }
+
+    for (std::int32_t row = 0; row < row_count; ++row) {
+      const element* row_input =
+          padded + (flat ? 0 : geometry::pixel_offset(row / geometry::out_h, row % geometry::out_h, 0));
+      std::int8_t* row_output = output + static_cast<std::ptrdiff_t>(row) * row_pixels * out_c;
+      for (std::int32_t first = 0; first < row_pixels; first += pixel_block) {
+        const std::int32_t start = first + pixel_block <= row_pixels ? first : row_pixels - pixel_block;
+        for (std::int32_t v0 = 0; v0 < channel_vectors; v0 += vector_block)
+          block(row_input + start * pixel_step, words, scales, offsets, row_output + static_cast<std::ptrdiff_t>(start) * out_c, v0);
+      }
+    }
+  }
+
+ private:
+  static constexpr std::ptrdiff_t run_offset(std::int32_t run) {
+    return row_runs ? geometry::tap_offset(run, 0) : geometry::tap_offset(run / kernel_w, run % kernel_w);
+  }
+
+  // Channel vectors [v0, v0 + vector_block) of the pixel_block pixels whose first taps start at `input`.
+  [[gnu::always_inline]] static inline void block(const element* input, const std::int32_t* words,
+                                                  const output_scale<I> (&scales)[channel_vectors],
+                                                  const vec (&offsets)[channel_vectors], std::int8_t* out, std::int32_t v0) {
+    // Every loop over r and v is unrolled (the pragmas), so that the accumulators stay in registers.
+    vec acc[pixel_block][vector_block];
+#pragma GCC unroll 32
+    for (std::int32_t r = 0; r < pixel_block; ++r)
+#pragma GCC unroll 4
+      for (std::int32_t v = 0; v < vector_block; ++v) acc[r][v] = I::zero();
+    constexpr std::size_t group_stride = static_cast<std::size_t>(channel_vectors) * I::lanes;
+    const std::int32_t* group_words = words + static_cast<std::size_t>(v0) * I::lanes;
+    for (std::int32_t run = 0; run < runs; ++run) {
+      const element* group_input = input + run_offset(run);
+      for (std::int32_t g = 0; g < groups_per_run; ++g, group_input += I::group, group_words += group_stride) {
+        vec w[vector_block];
+#pragma GCC unroll 4
+        for (std::int32_t v = 0; v < vector_block; ++v) w[v] = I::load(group_words + v * I::lanes);
+#pragma GCC unroll 32
+        for (std::int32_t r = 0; r < pixel_block; ++r) {
+          const vec x = I::broadcast_word(group_input + r * pixel_step);
+#pragma GCC unroll 4
+          for (std::int32_t v = 0; v < vector_block; ++v) acc[r][v] = I::dot(acc[r][v], x, w[v]);
+        }
+      }
+    }
+#pragma GCC unroll 4
+    for (std::int32_t v = 0; v < vector_block; ++v) {
+      const std::int32_t first_channel = (v0 + v) * I::lanes;
+      const int n = out_c - first_channel < I::lanes ? out_c - first_channel : I::lanes;
+#pragma GCC unroll 32
+      for (std::int32_t r = 0; r < pixel_block; ++r)
+        requantize_store<P, I>(I::add(acc[r][v], offsets[v0 + v]), scales[v0 + v], out + r * out_c + first_channel, n);
+    }
+  }
+};
+
+}  // namespace ctnn::kernel::simd::i8_detail

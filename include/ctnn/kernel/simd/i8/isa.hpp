@@ -1,0 +1,295 @@
+#pragma once
+// The vector primitives the int8 kernels are written in, one struct per x86 level (chosen by -march, no
+// run-time dispatch; DESIGN §4). xsimd 8.1 has no int8 dot product, so these are intrinsics:
+//   avx512_vnni: 16 int32 lanes; dot() is vpdpbusd, 4 products of u8 inputs (x + 128) and s8 weights per
+//                lane, non-saturating (wraps like the reference's int32 accumulator);
+//   avx2, sse4_1: 8 / 4 int32 lanes; dot() is pmaddwd on int16 pairs (inputs and weights sign-extended),
+//                exact (pmaddubsw would saturate at int16, so it is not used).
+// `isa` is the best of them for the compile flags, or `no_isa` (the kernels then report supports = false;
+// arm-none-eabi and plain x86-64 builds keep the reference kernels; so does defining
+// CTNN_I8_REFERENCE_KERNELS).
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <utility>
+
+#include <xsimd/config/xsimd_config.hpp>
+
+#if XSIMD_WITH_SSE4_1
+#include <immintrin.h>
+#endif
+
+namespace ctnn::kernel::simd::i8_detail {
+
+struct no_isa {
+  static constexpr bool available = false;
+  static constexpr int lanes = 1;
+  static constexpr int group = 1;
+  static constexpr int registers = 0;
+  static constexpr std::int32_t input_bias = 0;
+};
+
+// The packed form of `group` consecutive weights along the reduction: one int32 word per lane, in the
+// order dot() pairs them with the input word.
+template <int Group>
+constexpr std::int32_t weight_word(const std::int8_t (&w)[4]) {
+  std::uint32_t word = 0;
+  if constexpr (Group == 4) {
+    for (int j = 0; j < 4; ++j) word |= static_cast<std::uint32_t>(static_cast<std::uint8_t>(w[j])) << (8 * j);
+  } else {
+    for (int j = 0; j < 2; ++j) word |= static_cast<std::uint32_t>(static_cast<std::uint16_t>(w[j])) << (16 * j);
+  }
+  return static_cast<std::int32_t>(word);
+}
+
+#if XSIMD_WITH_SSE4_1
+
+// What every level shares: the input word of one reduction group, scalar.
+template <int Group>
+[[gnu::always_inline]] inline std::int32_t input_word(const std::int8_t* x) {
+  std::uint32_t word = 0;
+  if constexpr (Group == 4) {
+    std::memcpy(&word, x, 4);
+    word ^= 0x80808080u;  // s8 -> u8 (x + 128), vpdpbusd's unsigned operand
+  } else {
+    word = static_cast<std::uint16_t>(x[0]) | static_cast<std::uint32_t>(static_cast<std::uint16_t>(x[1])) << 16;
+  }
+  return static_cast<std::int32_t>(word);
+}
+
+// One 32-bit word of a prepared input (a reduction group), for a broadcast.
+[[gnu::always_inline]] inline std::int32_t load_word(const void* p) {
+  std::int32_t word;
+  std::memcpy(&word, p, 4);
+  return word;
+}
+
+struct sse4_1 {
+  using vec = __m128i;
+  static constexpr bool available = true;
+  static constexpr int lanes = 4;
+  static constexpr int group = 2;
+  static constexpr int registers = 16;
+  static constexpr std::int32_t input_bias = 0;
+  using input_element = std::int16_t;
+  static constexpr input_element prepare(std::int8_t x) { return x; }
+
+  static vec zero() { return _mm_setzero_si128(); }
+  static vec set1(std::int32_t v) { return _mm_set1_epi32(v); }
+  static vec load(const std::int32_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+  static vec add(vec a, vec b) { return _mm_add_epi32(a, b); }
+  static vec sub(vec a, vec b) { return _mm_sub_epi32(a, b); }
+  static vec mullo(vec a, vec b) { return _mm_mullo_epi32(a, b); }
+  static vec bit_and(vec a, vec b) { return _mm_and_si128(a, b); }
+  static vec min(vec a, vec b) { return _mm_min_epi32(a, b); }
+  static vec max(vec a, vec b) { return _mm_max_epi32(a, b); }
+  static vec cmpgt(vec a, vec b) { return _mm_cmpgt_epi32(a, b); }
+  static vec shift_right_one(vec a) { return _mm_srli_epi32(a, 1); }
+  // SSE has no per-lane shifts: lane by lane (x86-64-v2 is the compatibility level, not the fast one).
+  static vec shift_left(vec a, vec counts) {
+    alignas(16) std::int32_t x[4], c[4];
+    _mm_store_si128(reinterpret_cast<__m128i*>(x), a);
+    _mm_store_si128(reinterpret_cast<__m128i*>(c), counts);
+    for (int i = 0; i < 4; ++i) x[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(x[i]) << c[i]);
+    return _mm_load_si128(reinterpret_cast<const __m128i*>(x));
+  }
+  static vec shift_right(vec a, vec counts) {
+    alignas(16) std::int32_t x[4], c[4];
+    _mm_store_si128(reinterpret_cast<__m128i*>(x), a);
+    _mm_store_si128(reinterpret_cast<__m128i*>(c), counts);
+    for (int i = 0; i < 4; ++i) x[i] >>= c[i];
+    return _mm_load_si128(reinterpret_cast<const __m128i*>(x));
+  }
+  // (a * b + 2^30) >> 31 per lane, from the 64-bit products of even and odd lanes.
+  static vec mul_high_rounded(vec a, vec b) {
+    const vec round = _mm_set1_epi64x(std::int64_t{1} << 30);
+    const vec even = _mm_srli_epi64(_mm_add_epi64(_mm_mul_epi32(a, b), round), 31);
+    const vec odd = _mm_slli_epi64(_mm_add_epi64(_mm_mul_epi32(_mm_srli_epi64(a, 32), _mm_srli_epi64(b, 32)), round), 1);
+    return _mm_blend_epi16(even, odd, 0xCC);
+  }
+  static vec broadcast_input(const std::int8_t* x) { return _mm_set1_epi32(input_word<group>(x)); }
+  static vec broadcast_word(const void* p) { return _mm_set1_epi32(load_word(p)); }
+  static vec dot(vec acc, vec inputs, vec weights) { return _mm_add_epi32(acc, _mm_madd_epi16(inputs, weights)); }
+  static vec dot_words(vec acc, vec inputs, vec weights) { return dot(acc, inputs, weights); }
+  static vec widen(const std::int8_t* x) {
+    std::int32_t word;
+    std::memcpy(&word, x, 4);
+    return _mm_cvtepi8_epi32(_mm_cvtsi32_si128(word));
+  }
+  // Truncating (sum / count) of exact integers in floats (see pool.hpp for why it is exact).
+  static vec divide(vec sum, float count) {
+    return _mm_cvttps_epi32(_mm_div_ps(_mm_cvtepi32_ps(sum), _mm_set1_ps(count)));
+  }
+  // Lanes already within int8: the first n as bytes.
+  static void store_i8(std::int8_t* out, vec v, int n) {
+    const vec bytes = _mm_packs_epi16(_mm_packs_epi32(v, v), v);
+    const auto word = static_cast<std::uint32_t>(_mm_cvtsi128_si32(bytes));
+    if (n == 4) std::memcpy(out, &word, 4);
+    else
+      for (int i = 0; i < n; ++i) out[i] = static_cast<std::int8_t>(word >> (8 * i));
+  }
+};
+
+#endif  // XSIMD_WITH_SSE4_1
+
+#if XSIMD_WITH_AVX2
+
+struct avx2 {
+  using vec = __m256i;
+  static constexpr bool available = true;
+  static constexpr int lanes = 8;
+  static constexpr int group = 2;
+  static constexpr int registers = 16;
+  static constexpr std::int32_t input_bias = 0;
+  using input_element = std::int16_t;
+  static constexpr input_element prepare(std::int8_t x) { return x; }
+
+  static vec zero() { return _mm256_setzero_si256(); }
+  static vec set1(std::int32_t v) { return _mm256_set1_epi32(v); }
+  static vec load(const std::int32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+  static vec add(vec a, vec b) { return _mm256_add_epi32(a, b); }
+  static vec sub(vec a, vec b) { return _mm256_sub_epi32(a, b); }
+  static vec mullo(vec a, vec b) { return _mm256_mullo_epi32(a, b); }
+  static vec bit_and(vec a, vec b) { return _mm256_and_si256(a, b); }
+  static vec min(vec a, vec b) { return _mm256_min_epi32(a, b); }
+  static vec max(vec a, vec b) { return _mm256_max_epi32(a, b); }
+  static vec cmpgt(vec a, vec b) { return _mm256_cmpgt_epi32(a, b); }
+  static vec shift_right_one(vec a) { return _mm256_srli_epi32(a, 1); }
+  static vec shift_left(vec a, vec counts) { return _mm256_sllv_epi32(a, counts); }
+  static vec shift_right(vec a, vec counts) { return _mm256_srav_epi32(a, counts); }
+  static vec mul_high_rounded(vec a, vec b) {
+    const vec round = _mm256_set1_epi64x(std::int64_t{1} << 30);
+    const vec even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(a, b), round), 31);
+    const vec odd =
+        _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32)), round), 1);
+    return _mm256_blend_epi32(even, odd, 0xAA);
+  }
+  static vec broadcast_input(const std::int8_t* x) { return _mm256_set1_epi32(input_word<group>(x)); }
+  static vec broadcast_word(const void* p) { return _mm256_set1_epi32(load_word(p)); }
+  static vec dot(vec acc, vec inputs, vec weights) { return _mm256_add_epi32(acc, _mm256_madd_epi16(inputs, weights)); }
+  static vec dot_words(vec acc, vec inputs, vec weights) { return dot(acc, inputs, weights); }
+  static vec widen(const std::int8_t* x) {
+    return _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(x)));
+  }
+  static vec divide(vec sum, float count) {
+    return _mm256_cvttps_epi32(_mm256_div_ps(_mm256_cvtepi32_ps(sum), _mm256_set1_ps(count)));
+  }
+  static void store_i8(std::int8_t* out, vec v, int n) {
+    const vec words = _mm256_packs_epi32(v, v);          // per 128-bit half: lanes 0-3 (4-7) as int16, twice
+    const vec bytes = _mm256_packs_epi16(words, words);  // ... as int8, four times
+    const __m128i both = _mm_unpacklo_epi32(_mm256_castsi256_si128(bytes), _mm256_extracti128_si256(bytes, 1));
+    const auto eight = static_cast<std::uint64_t>(_mm_cvtsi128_si64(both));
+    if (n == 8) std::memcpy(out, &eight, 8);
+    else
+      for (int i = 0; i < n; ++i) out[i] = static_cast<std::int8_t>(eight >> (8 * i));
+  }
+};
+
+#endif  // XSIMD_WITH_AVX2
+
+#if XSIMD_WITH_AVX512BW && defined(__AVX512VNNI__)
+
+struct avx512_vnni {
+  using vec = __m512i;
+  static constexpr bool available = true;
+  static constexpr int lanes = 16;
+  static constexpr int group = 4;
+  static constexpr int registers = 32;
+  static constexpr std::int32_t input_bias = 128;
+  using input_element = std::uint8_t;
+  static constexpr input_element prepare(std::int8_t x) { return static_cast<std::uint8_t>(x ^ -128); }  // x + 128
+  // The zero-masking forms with every lane selected: g++ 12 reports the _mm512_undefined_* operand of
+  // the plain forms as maybe-uninitialized once inlined (a false positive); these compile the same.
+  static constexpr __mmask16 all = 0xFFFF;
+  static constexpr __mmask8 all64 = 0xFF;
+
+  static vec zero() { return _mm512_setzero_si512(); }
+  static vec set1(std::int32_t v) { return _mm512_set1_epi32(v); }
+  static vec load(const std::int32_t* p) { return _mm512_loadu_si512(p); }
+  static vec add(vec a, vec b) { return _mm512_add_epi32(a, b); }
+  static vec sub(vec a, vec b) { return _mm512_sub_epi32(a, b); }
+  static vec mullo(vec a, vec b) { return _mm512_mullo_epi32(a, b); }
+  static vec bit_and(vec a, vec b) { return _mm512_and_si512(a, b); }
+  static vec min(vec a, vec b) { return _mm512_maskz_min_epi32(all, a, b); }
+  static vec max(vec a, vec b) { return _mm512_maskz_max_epi32(all, a, b); }
+  static vec cmpgt(vec a, vec b) { return _mm512_movm_epi32(_mm512_cmpgt_epi32_mask(a, b)); }
+  static vec shift_right_one(vec a) { return _mm512_maskz_srli_epi32(all, a, 1); }
+  static vec shift_left(vec a, vec counts) { return _mm512_maskz_sllv_epi32(all, a, counts); }
+  static vec shift_right(vec a, vec counts) { return _mm512_maskz_srav_epi32(all, a, counts); }
+  static vec mul_high_rounded(vec a, vec b) {
+    const vec round = _mm512_set1_epi64(std::int64_t{1} << 30);
+    const vec even = _mm512_maskz_srli_epi64(all64, _mm512_add_epi64(_mm512_maskz_mul_epi32(all64, a, b), round), 31);
+    const vec odd = _mm512_maskz_slli_epi64(
+        all64,
+        _mm512_add_epi64(_mm512_maskz_mul_epi32(all64, _mm512_maskz_srli_epi64(all64, a, 32), _mm512_maskz_srli_epi64(all64, b, 32)),
+                         round),
+        1);
+    return _mm512_mask_blend_epi32(0xAAAA, even, odd);
+  }
+  static vec broadcast_input(const std::int8_t* x) { return _mm512_set1_epi32(input_word<group>(x)); }
+  static vec broadcast_word(const void* p) { return _mm512_set1_epi32(load_word(p)); }
+  static vec dot(vec acc, vec inputs, vec weights) {
+#if defined(__GNUC__) && !defined(__clang__)
+    // g++ 12 gives the intrinsic's result a new register and copies it back into the accumulator's
+    // (one extra move per instruction in blocked loops); the asm accumulates in place.
+    asm("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(inputs), "v"(weights));
+    return acc;
+#else
+    return _mm512_dpbusd_epi32(acc, inputs, weights);
+#endif
+  }
+  static vec dot_words(vec acc, vec inputs, vec weights) { return _mm512_dpwssd_epi32(acc, inputs, weights); }
+  static vec widen(const std::int8_t* x) {
+    return _mm512_maskz_cvtepi8_epi32(all, _mm_loadu_si128(reinterpret_cast<const __m128i*>(x)));
+  }
+  static vec divide(vec sum, float count) {
+    return _mm512_maskz_cvttps_epi32(all, _mm512_div_ps(_mm512_maskz_cvtepi32_ps(all, sum), _mm512_set1_ps(count)));
+  }
+  static void store_i8(std::int8_t* out, vec v, int n) {
+    _mm512_mask_cvtepi32_storeu_epi8(out, static_cast<__mmask16>((1u << n) - 1u), v);
+  }
+};
+
+#endif
+
+#if defined(CTNN_I8_REFERENCE_KERNELS)  // the reference kernels everywhere (baselines for measurements)
+using isa = no_isa;
+#elif XSIMD_WITH_AVX512BW && defined(__AVX512VNNI__)
+using isa = avx512_vnni;
+#elif XSIMD_WITH_AVX2
+using isa = avx2;
+#elif XSIMD_WITH_SSE4_1
+using isa = sse4_1;
+#else
+using isa = no_isa;
+#endif
+
+// f(std::integral_constant<int, i>{}) for i in [0, N), unrolled whatever the compiler's heuristics say:
+// register-blocked accumulators stay in registers only when every index is a constant.
+template <class F, int... Is>
+[[gnu::always_inline]] inline void unroll_over(F&& f, std::integer_sequence<int, Is...>) {
+  (f(std::integral_constant<int, Is>{}), ...);
+}
+template <int N, class F>
+[[gnu::always_inline]] inline void unroll(F&& f) {
+  unroll_over(f, std::make_integer_sequence<int, N>{});
+}
+
+// Loads of fewer than `lanes` elements (channel tails), through a zeroed buffer: never past the end.
+template <class I>
+[[gnu::always_inline]] inline typename I::vec load_partial(const std::int32_t* p, int n) {
+  if (n == I::lanes) return I::load(p);
+  std::int32_t lanes[I::lanes]{};
+  std::memcpy(lanes, p, static_cast<std::size_t>(n) * sizeof(std::int32_t));
+  return I::load(lanes);
+}
+template <class I>
+[[gnu::always_inline]] inline typename I::vec widen_partial(const std::int8_t* x, int n) {
+  if (n == I::lanes) return I::widen(x);
+  alignas(64) std::int8_t bytes[64]{};
+  std::memcpy(bytes, x, static_cast<std::size_t>(n));
+  return I::widen(bytes);
+}
+
+}  // namespace ctnn::kernel::simd::i8_detail

@@ -1,0 +1,87 @@
+// The vectorised int8 depthwise conv2d (kernel/simd/i8/depthwise.hpp) against the reference kernel,
+// bit-exact, on randomised shapes: channel counts that are not multiples of the vector width, asymmetric
+// padding at every edge, stride 2, dilation 2, fused relu/relu6, input and output offsets.
+#include <cstdint>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "kernels/simd_i8_support.hpp"
+
+namespace {
+
+using namespace simd_i8_test;
+
+template <std::uint32_t Seed>
+constexpr kernel_params depthwise_case() {
+  int8_test::xorshift rng{Seed * 2246822519u + 3u};
+  kernel_params p{};
+  p.kind = op_kind::depthwise_conv2d;
+  p.type = ctnn::dtype::i8;
+  const std::int32_t n = rng.uniform(1, 2), h = rng.uniform(1, 13), w = rng.uniform(1, 13);
+  const std::int32_t channels = Seed % 3 == 0 ? 16 * rng.uniform(1, 4) : rng.uniform(1, 70);
+  auto& win = p.win;
+  win.kernel_h = rng.uniform(1, 5);
+  win.kernel_w = rng.uniform(1, 5);
+  win.stride_h = rng.uniform(1, 2);
+  win.stride_w = rng.uniform(1, 2);
+  win.dilation_h = Seed % 5 == 1 ? 2 : 1;
+  win.dilation_w = Seed % 7 == 1 ? 2 : 1;
+  win.pad_top = rng.uniform(0, win.kernel_h - 1);
+  win.pad_bottom = rng.uniform(0, win.kernel_h - 1);
+  win.pad_left = rng.uniform(0, win.kernel_w - 1);
+  win.pad_right = rng.uniform(0, win.kernel_w - 1);
+  if (h + win.pad_top + win.pad_bottom < win.dilation_h * (win.kernel_h - 1) + 1) win.kernel_h = 1;
+  if (w + win.pad_left + win.pad_right < win.dilation_w * (win.kernel_w - 1) + 1) win.kernel_w = 1;
+  const std::int32_t out_h = (h + win.pad_top + win.pad_bottom - win.dilation_h * (win.kernel_h - 1) - 1) / win.stride_h + 1;
+  const std::int32_t out_w = (w + win.pad_left + win.pad_right - win.dilation_w * (win.kernel_w - 1) - 1) / win.stride_w + 1;
+  p.in = ctnn::make_shape(n, h, w, channels);
+  p.out = ctnn::make_shape(n, out_h, out_w, channels);
+  p.has_bias = Seed % 5 != 4;
+  p.per_channel = 1;
+  p.input_offset = rng.uniform(-127, 128);
+  p.output_offset = rng.uniform(-128, 127);
+  set_activation(p, rng.uniform(0, 2), rng);
+  return p;
+}
+
+template <kernel_params P>
+void check_case(tally& t, std::mt19937& rng) {
+  const auto channels = static_cast<std::size_t>(P.out.last());
+  const std::int64_t taps = P.win.kernel_h * P.win.kernel_w;
+  const auto input = int8_test::random_int8(static_cast<std::size_t>(P.in.elements()), rng);
+  const auto weights = int8_test::random_int8(channels * static_cast<std::size_t>(taps), rng);
+  const auto bias = int8_test::random_int32(channels, -5000, 5000, rng);
+  std::vector<std::int32_t> multiplier(channels), shift(channels);
+  for (std::size_t c = 0; c < channels; ++c) {
+    const auto m = random_multiplier(taps, rng);
+    multiplier[c] = m.multiplier;
+    shift[c] = m.shift;
+  }
+  const ctnn::kernel::requant_arrays rq{multiplier.data(), shift.data(), nullptr, nullptr, nullptr};
+  const comparison c = compare_with_reference<P, 3>(input, weights, bias, rq);
+  CHECK_MESSAGE(c.equal, "in " << P.in[0] << "x" << P.in[1] << "x" << P.in[2] << "x" << P.in[3] << " kernel " << P.win.kernel_h
+                               << "x" << P.win.kernel_w << " stride " << P.win.stride_h << "x" << P.win.stride_w << " dilation "
+                               << P.win.dilation_h << "x" << P.win.dilation_w << " pads " << P.win.pad_top << ","
+                               << P.win.pad_left << "," << P.win.pad_bottom << "," << P.win.pad_right);
+  t.add(c, ctnn::kernel::simd::i8_kernel<P>::supports);
+}
+
+template <std::size_t... Seed>
+tally check_all(std::index_sequence<Seed...>) {
+  std::mt19937 rng(77);
+  tally t;
+  (check_case<depthwise_case<static_cast<std::uint32_t>(Seed + 1)>()>(t, rng), ...);
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("int8 depthwise_conv2d: the SIMD kernel equals the reference on randomised shapes") {
+  const tally t = check_all(std::make_index_sequence<40>{});
+  CHECK(t.equal == t.cases);
+  CHECK(t.varied >= t.cases * 3 / 4);
+  CHECK(t.vectorised_cases == (vectorised ? t.cases : 0));
+}

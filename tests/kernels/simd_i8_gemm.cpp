@@ -1,0 +1,163 @@
+// The vectorised int8 conv2d and dense (kernel/simd/i8/gemm.hpp) against the reference kernels, bit-exact,
+// on randomised shapes: odd sizes, channel counts that are not multiples of the vector width or of the
+// dot-product group, asymmetric padding at every edge, stride 2, dilation 2, per-channel and per-tensor
+// multipliers (including left shifts), fused relu/relu6 clamps, input and output offsets.
+#include <cstdint>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "kernels/simd_i8_support.hpp"
+
+namespace {
+
+using namespace simd_i8_test;
+
+template <std::uint32_t Seed>
+constexpr kernel_params conv_case() {
+  int8_test::xorshift rng{Seed * 2654435761u + 977u};
+  kernel_params p{};
+  p.kind = op_kind::conv2d;
+  p.type = ctnn::dtype::i8;
+  const std::int32_t n = rng.uniform(1, 2), h = rng.uniform(1, 11), w = rng.uniform(1, 11);
+  // Every fourth case is a pointwise layer with vector-friendly channels (the common MLPerf shape).
+  const bool pointwise = Seed % 4 == 0;
+  const std::int32_t in_c = pointwise ? 16 * rng.uniform(1, 4) : rng.uniform(1, 21);
+  const std::int32_t out_c = pointwise ? 8 * rng.uniform(1, 8) : rng.uniform(1, 41);
+  auto& win = p.win;
+  win.kernel_h = pointwise ? 1 : rng.uniform(1, 5);
+  win.kernel_w = pointwise ? 1 : rng.uniform(1, 5);
+  win.stride_h = pointwise ? 1 : rng.uniform(1, 2);
+  win.stride_w = pointwise ? 1 : rng.uniform(1, 2);
+  win.dilation_h = Seed % 5 == 1 ? 2 : 1;
+  win.dilation_w = Seed % 7 == 1 ? 2 : 1;
+  win.pad_top = rng.uniform(0, win.kernel_h - 1);
+  win.pad_bottom = rng.uniform(0, win.kernel_h - 1);
+  win.pad_left = rng.uniform(0, win.kernel_w - 1);
+  win.pad_right = rng.uniform(0, win.kernel_w - 1);
+  if (h + win.pad_top + win.pad_bottom < win.dilation_h * (win.kernel_h - 1) + 1) win.kernel_h = 1;
+  if (w + win.pad_left + win.pad_right < win.dilation_w * (win.kernel_w - 1) + 1) win.kernel_w = 1;
+  const std::int32_t out_h = (h + win.pad_top + win.pad_bottom - win.dilation_h * (win.kernel_h - 1) - 1) / win.stride_h + 1;
+  const std::int32_t out_w = (w + win.pad_left + win.pad_right - win.dilation_w * (win.kernel_w - 1) - 1) / win.stride_w + 1;
+  p.in = ctnn::make_shape(n, h, w, in_c);
+  p.out = ctnn::make_shape(n, out_h, out_w, out_c);
+  p.has_bias = Seed % 6 != 5;
+  p.per_channel = 1;
+  p.input_offset = rng.uniform(-127, 128);
+  p.output_offset = rng.uniform(-128, 127);
+  set_activation(p, rng.uniform(0, 2), rng);
+  return p;
+}
+
+template <std::uint32_t Seed>
+constexpr kernel_params dense_case() {
+  int8_test::xorshift rng{Seed * 40503u + 17u};
+  kernel_params p{};
+  p.kind = op_kind::dense;
+  p.type = ctnn::dtype::i8;
+  const std::int32_t batch = rng.uniform(1, 3), features = Seed % 3 == 0 ? 64 * rng.uniform(1, 10) : rng.uniform(1, 300);
+  const std::int32_t units = rng.uniform(1, 70);
+  p.in = ctnn::make_shape(batch, features);
+  p.out = ctnn::make_shape(batch, units);
+  p.has_bias = Seed % 4 != 3;
+  p.per_channel = Seed % 2;
+  p.input_offset = rng.uniform(-127, 128);
+  p.output_offset = rng.uniform(-128, 127);
+  set_activation(p, rng.uniform(0, 2), rng);
+  if (p.per_channel == 0) {  // one multiplier for the layer, in kernel_params
+    p.output_multiplier = static_cast<std::int32_t>((1u << 30) + (rng.next() >> 2));
+    p.output_shift = -rng.uniform(8, 14);
+  }
+  return p;
+}
+
+template <kernel_params P>
+void check_case(tally& t, std::mt19937& rng) {
+  const std::int64_t reduction = P.kind == op_kind::dense ? P.in.elements() / P.out[0] : P.win.kernel_h * P.win.kernel_w * P.in[3];
+  const auto out_c = static_cast<std::size_t>(P.out.last());
+  const auto input = int8_test::random_int8(static_cast<std::size_t>(P.in.elements()), rng);
+  const auto weights = int8_test::random_int8(out_c * static_cast<std::size_t>(reduction), rng);
+  const auto bias = int8_test::random_int32(out_c, -30000, 30000, rng);
+  std::vector<std::int32_t> multiplier(out_c), shift(out_c);
+  for (std::size_t c = 0; c < out_c; ++c) {
+    const auto m = random_multiplier(reduction, rng);
+    multiplier[c] = m.multiplier;
+    shift[c] = m.shift;
+  }
+  const ctnn::kernel::requant_arrays rq{multiplier.data(), shift.data(), nullptr, nullptr, nullptr};
+  const comparison c = compare_with_reference<P, 3>(input, weights, bias, rq);
+  CHECK_MESSAGE(c.equal, "kind " << static_cast<int>(P.kind) << " in " << P.in[0] << "x" << P.in[1] << "x" << P.in[2] << "x"
+                                 << P.in[3] << " out channels " << P.out.last() << " kernel " << P.win.kernel_h << "x"
+                                 << P.win.kernel_w << " stride " << P.win.stride_h << "x" << P.win.stride_w << " dilation "
+                                 << P.win.dilation_h << "x" << P.win.dilation_w << " pads " << P.win.pad_top << ","
+                                 << P.win.pad_left << "," << P.win.pad_bottom << "," << P.win.pad_right);
+  t.add(c, ctnn::kernel::simd::i8_kernel<P>::supports);
+}
+
+template <std::size_t... Seed>
+tally check_convs(std::index_sequence<Seed...>) {
+  std::mt19937 rng(1234);
+  tally t;
+  (check_case<conv_case<static_cast<std::uint32_t>(Seed + 1)>()>(t, rng), ...);
+  return t;
+}
+
+template <std::size_t... Seed>
+tally check_denses(std::index_sequence<Seed...>) {
+  std::mt19937 rng(99);
+  tally t;
+  (check_case<dense_case<static_cast<std::uint32_t>(Seed + 1)>()>(t, rng), ...);
+  return t;
+}
+
+// A case of each MLPerf Tiny kind of layer (KWS's first conv: 1 channel, 10x4 stride 2; a 64-channel
+// pointwise layer; VWW's first conv: 3 channels, 3x3 stride 2, SAME padding at the bottom and right only).
+constexpr kernel_params mlperf_like(int which) {
+  kernel_params p = conv_case<1>();
+  p.win = {};
+  p.per_channel = 1;
+  p.has_bias = 1;
+  if (which == 0) {
+    p.in = ctnn::make_shape(1, 49, 10, 1);
+    p.out = ctnn::make_shape(1, 25, 5, 64);
+    p.win = {10, 4, 2, 2, 1, 1, ctnn::padding::same, 4, 1, 5, 1};
+  } else if (which == 1) {
+    p.in = ctnn::make_shape(1, 25, 5, 64);
+    p.out = ctnn::make_shape(1, 25, 5, 64);
+  } else {
+    p.in = ctnn::make_shape(1, 96, 96, 3);
+    p.out = ctnn::make_shape(1, 48, 48, 8);
+    p.win = {3, 3, 2, 2, 1, 1, ctnn::padding::same, 0, 0, 1, 1};
+  }
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("int8 conv2d: the SIMD kernel equals the reference on randomised shapes") {
+  const tally t = check_convs(std::make_index_sequence<40>{});
+  CHECK(t.equal == t.cases);
+  CHECK(t.varied >= t.cases * 3 / 4);
+  if (vectorised) CHECK(t.vectorised_cases == t.cases);
+  else CHECK(t.vectorised_cases == 0);
+}
+
+TEST_CASE("int8 conv2d: the SIMD kernel equals the reference on MLPerf-like layers") {
+  std::mt19937 rng(5);
+  tally t;
+  check_case<mlperf_like(0)>(t, rng);
+  check_case<mlperf_like(1)>(t, rng);
+  check_case<mlperf_like(2)>(t, rng);
+  CHECK(t.equal == t.cases);
+  CHECK(t.varied == t.cases);
+  CHECK(t.vectorised_cases == (vectorised ? t.cases : 0));
+}
+
+TEST_CASE("int8 dense: the SIMD kernel equals the reference (per-channel and per-tensor)") {
+  const tally t = check_denses(std::make_index_sequence<24>{});
+  CHECK(t.equal == t.cases);
+  CHECK(t.varied >= t.cases * 3 / 4);
+  CHECK(t.vectorised_cases == (vectorised ? t.cases : 0));
+}

@@ -1,0 +1,101 @@
+#pragma once
+// Shared by the simd_i8_* tests: randomised int8 kernel_params (compile time, from a seed), random
+// operands (run time), and the comparison of kernel::invoke (SIMD kernel where it supports the call, with
+// its constants packed by kernel::pack_operand at run time) against kernel::invoke_i8 (the reference).
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include <ctnn/detail/quantization.hpp>
+#include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/dispatch.hpp>
+
+#include "kernels/int8_test_support.hpp"
+
+namespace simd_i8_test {
+
+using ctnn::activation;
+using ctnn::kernel_params;
+using ctnn::op_kind;
+
+// Whether this build has a vector level, so that the vectorised kernels must claim the calls below.
+inline constexpr bool vectorised = ctnn::kernel::simd::i8_detail::isa::available;
+
+// The constant-reader interface of pack_operand, over run-time vectors.
+struct vector_reader {
+  const std::vector<std::int8_t>* bytes = nullptr;
+  const std::vector<std::int32_t>* words = nullptr;
+  std::size_t count() const { return bytes != nullptr ? bytes->size() : words->size(); }
+  std::int8_t i8(std::size_t i) const { return (*bytes)[i]; }
+  std::int32_t i32(std::size_t i) const { return (*words)[i]; }
+  float f32(std::size_t) const { return 0.0f; }
+};
+
+// A fused activation and its clamp in the output's quantization.
+constexpr void set_activation(kernel_params& p, std::int32_t choice, int8_test::xorshift& rng) {
+  p.fused = choice == 0 ? activation::none : (choice == 1 ? activation::relu : activation::relu6);
+  p.activation_min = -128;
+  p.activation_max = 127;
+  if (p.fused != activation::none) p.activation_min = -p.output_offset;
+  if (p.fused == activation::relu6) p.activation_max = p.activation_min + rng.uniform(0, 127 - p.activation_min);
+}
+
+// A requantization multiplier scaled so that accumulators of `terms` products land mostly inside int8
+// (some saturate, some use a left shift).
+inline ctnn::detail::quant::quantized_multiplier random_multiplier(std::int64_t terms, std::mt19937& rng) {
+  std::uniform_real_distribution<double> spread(0.25, 8.0);
+  const double typical = 128.0 * 128.0 * (terms < 1 ? 1.0 : std::sqrt(static_cast<double>(terms)));
+  return ctnn::detail::quant::quantize_multiplier(spread(rng) * 64.0 / typical);
+}
+
+struct comparison {
+  bool equal = false;
+  bool varied = false;  // the reference's outputs are not all one value (all-saturated cases prove little)
+};
+
+// Runs P through kernel::invoke (packed constants where the SIMD kernel packs them) and through the
+// reference; reports the first differing byte.
+template <kernel_params P, std::size_t N>
+comparison compare_with_reference(const std::vector<std::int8_t>& input, const std::vector<std::int8_t>& second,
+                                  const std::vector<std::int32_t>& bias, const ctnn::kernel::requant_arrays& rq) {
+  const void* operands[N]{};
+  operands[0] = input.data();
+  if constexpr (N > 1) operands[1] = second.data();
+  if constexpr (N > 2) operands[2] = bias.data();
+  std::vector<std::int8_t> want(static_cast<std::size_t>(P.out.elements()), 0x55);
+  std::vector<std::int8_t> got(want.size(), 0x2a);
+  ctnn::kernel::invoke_i8<P>(operands, want.data(), rq);
+  if constexpr (N > 1 && ctnn::kernel::packs_operand<P>(1)) {
+    const auto packed = ctnn::kernel::pack_operand<P, 1>(vector_reader{&second, nullptr});
+    operands[1] = packed.data();
+    ctnn::kernel::invoke<P>(operands, got.data(), rq);
+  } else {
+    ctnn::kernel::invoke<P>(operands, got.data(), rq);
+  }
+  comparison c{true, false};
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    c.varied = c.varied || want[i] != want[0];
+    if (c.equal && want[i] != got[i]) {
+      MESSAGE("first difference at " << i << " of " << want.size() << ": reference " << int{want[i]} << ", simd " << int{got[i]});
+      c.equal = false;
+    }
+  }
+  return c;
+}
+
+// Counts over a set of randomised cases.
+struct tally {
+  int cases = 0, equal = 0, varied = 0, vectorised_cases = 0;
+  void add(comparison c, bool simd) {
+    ++cases;
+    equal += c.equal;
+    varied += c.varied;
+    vectorised_cases += simd;
+  }
+};
+
+}  // namespace simd_i8_test

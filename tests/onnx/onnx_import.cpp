@@ -1,0 +1,121 @@
+// The modules of the generated ONNX models (static_asserts on the import, compile time), and the
+// diagnostics of the rejected ones without their compile error (the import alone), with their words
+// (ctnn::onnx::describe, run time).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include <ctnn/frontend/onnx.hpp>
+#include <ctnn/models/bad_clip.hpp>
+#include <ctnn/models/bad_dynamic_shape.hpp>
+#include <ctnn/models/bad_malformed.hpp>
+#include <ctnn/models/bad_transpose.hpp>
+#include <ctnn/models/bad_unsupported_op.hpp>
+#include <ctnn/models/bad_weights.hpp>
+#include <ctnn/models/conv_net.hpp>
+#include <ctnn/models/mlp.hpp>
+
+namespace models = ctnn::models;
+namespace onnx = ctnn::onnx;
+using ctnn::op_kind;
+
+// The import's module of a model type, without building it (build() would raise the compile error).
+template <class Model>
+constexpr const auto& imported = Model::imported;
+
+template <class Module>
+constexpr std::int32_t count_of(const Module& m, op_kind kind) {
+  std::int32_t n = 0;
+  for (std::int32_t i = 0; i < m.node_count; ++i) n += m.node_at(i).kind == kind ? 1 : 0;
+  return n;
+}
+
+// conv_net: NCHW at the interface, a C x 1 conv with identity weights moves the input to NHWC, and the
+// weights that change order point at arrays computed at compile time.
+constexpr const auto& conv_net = imported<models::conv_net>;
+static_assert(!conv_net.error.failed());
+static_assert(conv_net.input_count == 1 && conv_net.input_tensor(0).dims == ctnn::make_shape(1, 3, 8, 8));
+static_assert(conv_net.output_count == 1 && conv_net.output_tensor(0).dims == ctnn::make_shape(1, 5));
+static_assert(count_of(conv_net, op_kind::conv2d) == 3 && count_of(conv_net, op_kind::depthwise_conv2d) == 1);
+static_assert(count_of(conv_net, op_kind::batch_norm) == 1 && count_of(conv_net, op_kind::relu6) == 1);
+static_assert(count_of(conv_net, op_kind::max_pool) == 1 && count_of(conv_net, op_kind::global_avg_pool) == 1);
+static_assert(count_of(conv_net, op_kind::dense) == 1 && count_of(conv_net, op_kind::softmax) == 1);
+constexpr bool transposes_the_input(const auto& m) {
+  const ctnn::node& first = m.node_at(1);  // node 0: the view [1, 3, 64, 1]
+  const ctnn::tensor& weights = m.tensor_at(first.inputs[1]);
+  if (first.kind != op_kind::conv2d || first.attrs.win.kernel_h != 3 || weights.dims != ctnn::make_shape(3, 3, 1, 1)) return false;
+  for (int o = 0; o < 3; ++o)
+    for (int k = 0; k < 3; ++k)
+      if (weights.data.f32[o * 3 + k] != (o == k ? 1.0f : 0.0f)) return false;
+  return m.tensor_at(first.output).dims == ctnn::make_shape(1, 1, 64, 3);
+}
+static_assert(transposes_the_input(conv_net));
+// The depthwise weights [8, 1, 3, 3] read as [1, 3, 3, 8]: element (0, y, x, c) = stored (c, 0, y, x).
+constexpr bool depthwise_weights_relaid(const auto& m) {
+  for (std::int32_t i = 0; i < m.node_count; ++i) {
+    const ctnn::node& n = m.node_at(i);
+    if (n.kind != op_kind::depthwise_conv2d) continue;
+    const ctnn::tensor& w = m.tensor_at(n.inputs[1]);
+    const char* stored = w.data.bytes;  // the initializer's raw_data in the file
+    for (int y = 0; y < 3; ++y)
+      for (int x = 0; x < 3; ++x)
+        for (int c = 0; c < 8; ++c) {
+          const int at = 4 * (c * 9 + y * 3 + x);
+          const auto bits = static_cast<std::uint32_t>(static_cast<unsigned char>(stored[at])) |
+                            static_cast<std::uint32_t>(static_cast<unsigned char>(stored[at + 1])) << 8 |
+                            static_cast<std::uint32_t>(static_cast<unsigned char>(stored[at + 2])) << 16 |
+                            static_cast<std::uint32_t>(static_cast<unsigned char>(stored[at + 3])) << 24;
+          if (w.data.f32[(y * 3 + x) * 8 + c] != std::bit_cast<float>(bits)) return false;
+        }
+    return n.attrs.depth_multiplier == 2 && w.dims == ctnn::make_shape(1, 3, 3, 8);
+  }
+  return false;
+}
+static_assert(depthwise_weights_relaid(conv_net));
+
+// mlp: rank-2 tensors keep their ONNX shapes; the second output is a copy.
+constexpr const auto& mlp = imported<models::mlp>;
+static_assert(!mlp.error.failed() && mlp.output_count == 2 && mlp.outputs[0] != mlp.outputs[1]);
+static_assert(count_of(mlp, op_kind::dense) == 2 && count_of(mlp, op_kind::batch_norm) == 1 && count_of(mlp, op_kind::add) == 1);
+
+// The rejected models: their diagnostics.
+template <class Model>
+constexpr ctnn::diagnostic error_of = imported<Model>.error;
+constexpr auto code = [](onnx::onnx_error e) { return onnx::code_of(e); };
+static_assert(error_of<models::bad_unsupported_op>.code == code(onnx::onnx_error::unsupported_operator) &&
+              error_of<models::bad_unsupported_op>.node == 1 &&
+              error_of<models::bad_unsupported_op>.value_a == static_cast<std::int64_t>(onnx::op_type::Sub));
+static_assert(error_of<models::bad_clip>.code == code(onnx::onnx_error::unsupported_attribute) && error_of<models::bad_clip>.node == 1 &&
+              error_of<models::bad_clip>.value_b == static_cast<std::int64_t>(onnx::attribute::max) &&
+              error_of<models::bad_clip>.expected.dims[0] == 5000000);
+static_assert(error_of<models::bad_malformed>.code == code(onnx::onnx_error::malformed_model) &&
+              error_of<models::bad_malformed>.value_a == 14 &&
+              error_of<models::bad_malformed>.value_b == static_cast<std::int64_t>(ctnn::protobuf::expectation::length));
+static_assert(error_of<models::bad_dynamic_shape>.code == code(onnx::onnx_error::no_static_shape) &&
+              error_of<models::bad_dynamic_shape>.actual == ctnn::make_shape(-1, 4));
+static_assert(error_of<models::bad_transpose>.code == code(onnx::onnx_error::needs_transpose) &&
+              error_of<models::bad_transpose>.node == -1 && error_of<models::bad_transpose>.expected == ctnn::make_shape(1, 2, 3, 3));
+static_assert(error_of<models::bad_weights>.code == code(onnx::onnx_error::unsupported_operand) &&
+              error_of<models::bad_weights>.node == 0 && error_of<models::bad_weights>.value_b == 1);
+// A failed import keeps the interface it read (code calling run() adds no error of its own).
+static_assert(imported<models::bad_unsupported_op>.input_count == 1);
+
+template <class Model>
+std::string words() {
+  std::string text;
+  onnx::describe(imported<Model>.error, Model::bytes.data(), Model::bytes.size(), [&](std::string_view s) { text += s; });
+  return text;
+}
+
+TEST_CASE("ctnn::onnx::describe words the diagnostics as the compile errors do") {
+  CHECK(words<models::conv_net>() == "ok\n");
+  CHECK(words<models::bad_unsupported_op>().find("does not support (the node's") != std::string::npos);
+  CHECK(words<models::bad_unsupported_op>().find("\n  node 1 (Sub)\n") != std::string::npos);
+  CHECK(words<models::bad_clip>().find("node 1 (Clip), attribute max = 5000000") != std::string::npos);
+  CHECK(words<models::bad_malformed>().find("byte offset 14: expected a length-delimited field") != std::string::npos);
+  CHECK(words<models::bad_dynamic_shape>().find("value \"x\"") != std::string::npos);
+  CHECK(words<models::bad_transpose>().find("a model output, NCHW shape [1,2,3,3]") != std::string::npos);
+  CHECK(words<models::bad_weights>().find("node 0 (Conv), operand 1") != std::string::npos);
+}
