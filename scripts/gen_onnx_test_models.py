@@ -19,12 +19,16 @@ Models (float; the op list of each is in its _expected.hpp comment):
               Reshape [1,-1], MatMul with a constant B, Softmax (opset 11, axis 1).
   mlp         opset 13, input [2,16]: Gemm (transB 1), BatchNormalization, Relu, MatMul, Add; two outputs:
               the result and the same value again (a copy).
+  transpose_net  opset 13, input [1,3,4,5]: Conv 1x1, Transpose [0,2,1,3] of the (NHWC-held) result,
+              Softmax on axis 1 (not the last: transposes around it), Add of a Transpose of a constant
+              (folded at compile time).
+  conv_nchw_output  a Conv result (NCHW [1,2,3,3]) is a model output: transposed back from NHWC (checked
+              by tests/onnx/onnx_import.cpp).
 Models that must be rejected (the expected diagnostic is in tests/onnx/CMakeLists.txt):
   bad_unsupported_op  node 1 is Sub.
-  bad_clip            Clip(0, 5): attribute max = 5000000 millionths at node 1.
+  bad_attribute       Conv with group = 3 on 2 channels: attribute group = 3 at node 1.
   bad_malformed       conv_net cut inside its graph: the graph's length runs past the end of the file.
   bad_dynamic_shape   input [N, 4] (a symbolic batch).
-  bad_transpose       a Conv result (NCHW [1,2,3,3]) is a model output: ctnn would need a transpose.
   bad_weights         Conv whose weights are a graph input (operand 1 is not a constant).
 """
 
@@ -272,6 +276,27 @@ def mlp_model():
     return model, [[2, 16]], run, notes
 
 
+def transpose_net_model():
+    rng = np.random.RandomState(4)
+    w, b, k = rand(rng, 2, 3, 1, 1), rand(rng, 2), rand(rng, 5, 2)
+    nodes = [
+        helper.make_node("Conv", ["x", "w", "b"], ["c"]),
+        helper.make_node("Transpose", ["c"], ["t"], perm=[0, 2, 1, 3]),
+        helper.make_node("Softmax", ["t"], ["s"], axis=1),
+        helper.make_node("Transpose", ["k"], ["kt"]),
+        helper.make_node("Add", ["s", "kt"], ["y"]),
+    ]
+    model = make_model("transpose_net", nodes, [tensor_input("x", [1, 3, 4, 5])], [tensor_input("y", [1, 4, 2, 5])],
+                       [const("w", w), const("b", b), const("k", k)], 13)
+
+    def run(x):
+        t = conv(x, w, b).transpose(0, 2, 1, 3)
+        return [softmax(t, 1) + k.T]
+
+    notes = ["[1,3,4,5] -> Conv 1x1 (2, bias) -> Transpose [0,2,1,3] -> Softmax axis 1 -> Add Transpose(constant [5,2])"]
+    return model, [[1, 3, 4, 5]], run, notes
+
+
 def bad_models():
     rng = np.random.RandomState(4)
     x = tensor_input("x", [1, 2, 4, 4])
@@ -279,14 +304,13 @@ def bad_models():
     yield "bad_unsupported_op", make_model("bad", [
         helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Sub", ["r", "x"], ["y"])],
         [x], [tensor_input("y", [1, 2, 4, 4])], [], 13)
-    yield "bad_clip", make_model("bad", [
-        helper.make_node("Conv", ["x", "w"], ["c"]), helper.make_node("Clip", ["c", "lo", "hi"], ["y"])],
-        [x], [tensor_input("y", [1, 2, 3, 3])],
-        [w, const("lo", np.array(0.0, dtype=np.float32)), const("hi", np.array(5.0, dtype=np.float32))], 13)
+    yield "bad_attribute", make_model("bad", [
+        helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Conv", ["r", "w"], ["y"], group=3)],
+        [x], [tensor_input("y", [1, 2, 3, 3])], [w], 13)
     yield "bad_dynamic_shape", make_model("bad", [helper.make_node("Relu", ["x"], ["y"])],
                                           [tensor_input("x", ["N", 4])], [tensor_input("y", ["N", 4])], [], 13)
-    yield "bad_transpose", make_model("bad", [helper.make_node("Conv", ["x", "w"], ["y"])],
-                                      [x], [tensor_input("y", [1, 2, 3, 3])], [w], 13)
+    yield "conv_nchw_output", make_model("conv_nchw_output", [helper.make_node("Conv", ["x", "w"], ["y"])],
+                                         [x], [tensor_input("y", [1, 2, 3, 3])], [w], 13)
     yield "bad_weights", make_model("bad", [helper.make_node("Conv", ["x", "wx"], ["y"])],
                                     [x, tensor_input("wx", [2, 2, 2, 2])], [tensor_input("y", [1, 2, 3, 3])], [], 13)
 
@@ -324,7 +348,7 @@ def malformed(data: bytes) -> tuple[bytes, int]:
 
 def main():
     OUT.mkdir(parents=True, exist_ok=True)
-    for make in (conv_net_model, branch_net_model, mlp_model):
+    for make in (conv_net_model, branch_net_model, mlp_model, transpose_net_model):
         model, shapes, run, notes = make()
         name = model.graph.name
         write(name, model)

@@ -11,8 +11,6 @@
 // imported (the diagnostic is printed in words, the sentence of the compile error ctnn::tflite::model or
 // ctnn::onnx::model would give, with the op or node, tensor or byte offset); 2 when a pass fails (e.g. no
 // kernel for an element type yet; print_module shows the diagnostic); 3 for usage and I/O errors.
-#include <pthread.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -30,6 +28,8 @@
 #include <ctnn/frontend/tflite.hpp>
 #include <ctnn/ir/printer.hpp>
 #include <ctnn/pass/pipeline.hpp>
+
+#include "large_stack.hpp"
 
 namespace {
 
@@ -263,15 +263,9 @@ int main(int argc, char** argv) {
   j.bytes = &bytes;
   j.path = path;
   // The passes take and return modules by value: a large stack (reserved, touched only as used).
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, std::size_t{256} << 20);
-  pthread_t thread;
-  if (pthread_create(&thread, &attr, run_thread, &j) != 0) {
+  if (!ctnn_tools::run_with_large_stack(run_thread, &j)) {
     std::fprintf(stderr, "%s: cannot start a thread\n", argv[0]);
     return 3;
   }
-  pthread_join(thread, nullptr);
-  pthread_attr_destroy(&attr);
   return j.status;
 }

@@ -2,7 +2,15 @@
 // compiler runs, and the shared kernels (run-time shapes; kernel/dynamic.hpp): "run my .tflite on my PC
 // and compare with my reference runtime".
 //
-//   ctnn-run <model.tflite> <input files...> -o <output prefix>
+//   ctnn-run <model.tflite|model.onnx> <input files...> -o <output prefix>
+//
+// An .onnx model is imported as ctnn::onnx::model imports it at compile time (frontend/onnx/import.hpp);
+// the constants it re-lays out (OIHW conv weights, ...) are computed here, at run time, by the same
+// code (onnx::relayout_values). Inputs and outputs keep the ONNX (NCHW) layout, as with onnxruntime.
+// `--constant K` (.onnx, repeatable) makes input K (a TensorProto .pb) a constant of the model: it is
+// added to the graph as an initializer of that input's name before the import, as if the model had been
+// exported with it (the ONNX node tests pass weights, shapes and pads as graph inputs, which ctnn needs as
+// constants); the other input files feed the remaining inputs.
 //
 // One input file per model input, in order: raw little-endian elements in the model's own layout and
 // element type (as the input_K.bin files of ../shared/models), or an ONNX TensorProto (.pb) of the same
@@ -10,6 +18,7 @@
 //
 // Exit status: 0 on success; 1 when the model cannot be imported or compiled (the diagnostic in words);
 // 2 for a bad input file (size, type, format: the file and what was expected); 3 for usage and I/O errors.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -19,9 +28,11 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <ctnn/detail/for_each_index.hpp>
+#include <ctnn/frontend/onnx.hpp>
 #include <ctnn/frontend/protobuf.hpp>
 #include <ctnn/frontend/tflite.hpp>
 #include <ctnn/ir/printer.hpp>
@@ -40,6 +51,7 @@ struct job {
   const char* program = "ctnn-run";
   std::string model_path;
   std::vector<std::string> input_paths;
+  std::vector<std::size_t> constant_inputs;  // positions in input_paths folded into an .onnx model
   std::string output_prefix;
   int status = 0;
 };
@@ -108,19 +120,76 @@ bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-// Imports into a module of capacities T x N (on the heap: modules are large), runs the pipeline and the
-// calls, writes the outputs.
-template <std::size_t T, std::size_t N>
-int run_model(const job& j, const std::vector<char>& model_bytes) {
-  std::string_view stem = j.model_path;
-  stem = stem.substr(stem.find_last_of('/') + 1);
-  stem = stem.substr(0, stem.find_last_of('.'));
-  auto m = std::make_unique<ctnn::module<T, N>>(ctnn::tflite::import<T, N>(model_bytes.data(), model_bytes.size(), stem));
-  if (m->error.failed()) {
-    std::fprintf(stderr, "%s: %s: ", j.program, j.model_path.c_str());
-    ctnn::tflite::describe(m->error, write);
-    return 1;
+// --- Folding .onnx inputs into the model (--constant) ---------------------------------------------------
+
+void put_varint(std::vector<char>& out, std::uint64_t v) {
+  for (; v >= 0x80; v >>= 7) out.push_back(static_cast<char>((v & 0x7f) | 0x80));
+  out.push_back(static_cast<char>(v));
+}
+void put_bytes_field(std::vector<char>& out, std::uint32_t number, std::string_view bytes) {
+  put_varint(out, std::uint64_t{number} << 3 | 2);
+  put_varint(out, bytes.size());
+  out.insert(out.end(), bytes.begin(), bytes.end());
+}
+
+// Field numbers of onnx.proto: ModelProto.graph 7; GraphProto.initializer 5, input 11; ValueInfoProto.name 1;
+// TensorProto.name 8.
+namespace field {
+constexpr std::uint32_t model_graph = 7, graph_initializer = 5, graph_input = 11, value_info_name = 1, tensor_name = 8;
+}
+
+// The model with input files `constants` (positions among the graph's non-initializer inputs, with their
+// TensorProto bytes) added to its graph as initializers named as those inputs; empty and `problem` set
+// when the files do not fit.
+std::vector<char> with_constant_inputs(const std::vector<char>& model, const std::vector<std::pair<std::size_t, std::vector<char>>>& constants,
+                                       std::string& problem) {
+  namespace pb = ctnn::protobuf;
+  pb::reader r{model.data(), model.size()};
+  const pb::span graph = r.message_field(r.whole(), field::model_graph);
+  std::vector<std::string_view> initializers, inputs;
+  pb::field f{};
+  for (std::uint32_t at = graph.at; r.next(graph, at, f);)
+    if (f.number == field::graph_initializer) initializers.push_back(r.view(r.message_field(f.bytes, field::tensor_name)));
+  for (std::uint32_t at = graph.at; r.next(graph, at, f);) {
+    if (f.number != field::graph_input) continue;
+    const std::string_view name = r.view(r.message_field(f.bytes, field::value_info_name));
+    if (std::find(initializers.begin(), initializers.end(), name) == initializers.end()) inputs.push_back(name);
   }
+  if (r.failed()) return problem = "the model is malformed (protobuf error at byte " + std::to_string(r.error().offset) + ")", std::vector<char>{};
+  std::vector<char> new_graph(model.begin() + graph.at, model.begin() + graph.end());
+  for (const auto& [position, proto] : constants) {
+    if (position >= inputs.size())
+      return problem = "--constant " + std::to_string(position) + ": the model has " + std::to_string(inputs.size()) + " input(s)",
+             std::vector<char>{};
+    // The TensorProto's fields but its name, then the input's name.
+    pb::reader t{proto.data(), proto.size()};
+    const pb::span whole = t.whole();
+    std::vector<char> tensor;
+    for (std::uint32_t at = whole.at; t.next(whole, at, f);) {
+      if (f.number == field::tensor_name) continue;
+      tensor.insert(tensor.end(), proto.begin() + f.tag_at, proto.begin() + at);
+    }
+    if (t.failed()) return problem = "input " + std::to_string(position) + " is not a TensorProto", std::vector<char>{};
+    put_bytes_field(tensor, field::tensor_name, inputs[position]);
+    put_bytes_field(new_graph, field::graph_initializer, {tensor.data(), tensor.size()});
+  }
+  // The model's other fields as they are, then the new graph.
+  std::vector<char> out;
+  for (std::uint32_t at = 0; r.next(r.whole(), at, f);)
+    if (f.number != field::model_graph) out.insert(out.end(), model.begin() + f.tag_at, model.begin() + at);
+  put_bytes_field(out, field::model_graph, {new_graph.data(), new_graph.size()});
+  return out;
+}
+
+std::string_view stem_of(std::string_view path) {
+  path = path.substr(path.find_last_of('/') + 1);
+  return path.substr(0, path.find_last_of('.'));
+}
+
+// Runs the pipeline on an imported module of capacities T x N (on the heap: modules are large) and its
+// calls on the input files, writes the outputs.
+template <std::size_t T, std::size_t N>
+int run_model(const job& j, std::unique_ptr<ctnn::module<T, N>> m) {
   ctnn::detail::for_each_index<pipeline::size>([&](auto k) {
     if (m->error.failed()) return;
     using pass = typename pipeline::template pass<decltype(k)::value>;
@@ -190,19 +259,90 @@ int run_model(const job& j, const std::vector<char>& model_bytes) {
   return 0;
 }
 
+template <std::size_t T, std::size_t N>
+int run_tflite(const job& j, const std::vector<char>& bytes) {
+  auto m = std::make_unique<ctnn::module<T, N>>(ctnn::tflite::import<T, N>(bytes.data(), bytes.size(), stem_of(j.model_path)));
+  if (m->error.failed()) {
+    std::fprintf(stderr, "%s: %s: ", j.program, j.model_path.c_str());
+    ctnn::tflite::describe(m->error, write);
+    return 1;
+  }
+  return run_model(j, std::move(m));
+}
+
+// The ONNX import at capacities that bound() guarantees, its re-laid-out constants computed into arrays
+// that live until the run ends.
+template <std::size_t T, std::size_t N, std::size_t V, std::size_t R>
+int run_onnx(const job& j, const std::vector<char>& bytes) {
+  using result_type = ctnn::onnx::import_result<T, N, R>;
+  auto r = std::make_unique<result_type>(ctnn::onnx::import<T, N, V, R>(bytes.data(), bytes.size(), stem_of(j.model_path)));
+  if (r->ir.error.failed()) {
+    std::fprintf(stderr, "%s: %s: ", j.program, j.model_path.c_str());
+    ctnn::onnx::describe(r->ir.error, bytes.data(), bytes.size(), write);
+    return 1;
+  }
+  std::vector<std::vector<float>> relaid(static_cast<std::size_t>(r->relayout_count));
+  for (std::size_t k = 0; k < relaid.size(); ++k) {
+    const ctnn::onnx::relayout& relayout = r->relayouts[k];
+    relaid[k].resize(static_cast<std::size_t>(relayout.elements()));
+    ctnn::onnx::relayout_values(relayout, bytes.data(), relaid[k].data());
+    r->ir.tensor_at(relayout.tensor).data.f32 = relaid[k].data();
+  }
+  return run_model(j, std::make_unique<ctnn::module<T, N>>(r->ir));
+}
+
+int run_onnx_file(const job& j, const std::vector<char>& bytes) {
+  const ctnn::onnx::import_counts b = ctnn::onnx::bounds(bytes.data(), bytes.size());
+  if (b.tensors <= 512 && b.nodes <= 256 && b.values <= 256 && b.relayouts <= 256) return run_onnx<512, 256, 256, 256>(j, bytes);
+  if (b.tensors <= 4096 && b.nodes <= 2048 && b.values <= 2048 && b.relayouts <= 2048)
+    return run_onnx<4096, 2048, 2048, 2048>(j, bytes);
+  std::fprintf(stderr, "%s: the model needs up to %zu tensors and %zu ops; ctnn-run handles up to 4096 and 2048\n", j.program,
+               b.tensors, b.nodes);
+  return 3;
+}
+
 int run(const job& j) {
   std::vector<char> bytes;  // operator new aligns to 16 bytes, as the generated headers align the embedded bytes
   if (!read_file(j.model_path, bytes)) {
     std::fprintf(stderr, "%s: cannot read %s\n", j.program, j.model_path.c_str());
     return 3;
   }
+  if (!j.constant_inputs.empty() && !ends_with(j.model_path, ".onnx")) {
+    std::fprintf(stderr, "%s: --constant applies to .onnx models\n", j.program);
+    return 3;
+  }
+  if (!j.constant_inputs.empty()) {
+    std::vector<std::pair<std::size_t, std::vector<char>>> constants;
+    job rest = j;
+    rest.input_paths.clear();
+    for (std::size_t i = 0; i < j.input_paths.size(); ++i) {
+      if (std::find(j.constant_inputs.begin(), j.constant_inputs.end(), i) == j.constant_inputs.end()) {
+        rest.input_paths.push_back(j.input_paths[i]);
+        continue;
+      }
+      constants.emplace_back(i, std::vector<char>{});
+      if (!read_file(j.input_paths[i], constants.back().second)) {
+        std::fprintf(stderr, "%s: cannot read %s\n", j.program, j.input_paths[i].c_str());
+        return 3;
+      }
+    }
+    std::string problem;
+    std::vector<char> folded = with_constant_inputs(bytes, constants, problem);
+    if (!problem.empty()) {
+      std::fprintf(stderr, "%s: %s\n", j.program, problem.c_str());
+      return 2;
+    }
+    rest.constant_inputs.clear();
+    return run_onnx_file(rest, folded);
+  }
+  if (ends_with(j.model_path, ".onnx")) return run_onnx_file(j, bytes);
   if (!ends_with(j.model_path, ".tflite")) {
-    std::fprintf(stderr, "%s: %s: only .tflite models are read so far\n", j.program, j.model_path.c_str());
+    std::fprintf(stderr, "%s: %s: expected a .tflite or .onnx model\n", j.program, j.model_path.c_str());
     return 3;
   }
   const ctnn::tflite::import_counts c = ctnn::tflite::count(bytes.data(), bytes.size());
-  if (c.tensors <= 256 && c.nodes <= 128) return run_model<256, 128>(j, bytes);
-  if (c.tensors <= 2048 && c.nodes <= 1024) return run_model<2048, 1024>(j, bytes);
+  if (c.tensors <= 256 && c.nodes <= 128) return run_tflite<256, 128>(j, bytes);
+  if (c.tensors <= 2048 && c.nodes <= 1024) return run_tflite<2048, 1024>(j, bytes);
   std::fprintf(stderr, "%s: the model has %zu tensors and %zu ops; ctnn-run handles up to 2048 and 1024\n", j.program,
                c.tensors, c.nodes);
   return 3;
@@ -223,12 +363,13 @@ int main(int argc, char** argv) {
   for (int a = 1; a < argc; ++a) {
     const std::string_view arg = argv[a];
     if (arg == "-o" && a + 1 < argc) j.output_prefix = argv[++a];
+    else if (arg == "--constant" && a + 1 < argc) j.constant_inputs.push_back(std::strtoul(argv[++a], nullptr, 10));
     else if (!arg.empty() && arg[0] == '-') usage = true;
     else if (j.model_path.empty()) j.model_path = arg;
     else j.input_paths.emplace_back(arg);
   }
   if (usage || j.model_path.empty() || j.output_prefix.empty()) {
-    std::fprintf(stderr, "usage: %s <model.tflite> <input files...> -o <output prefix>\n", argv[0]);
+    std::fprintf(stderr, "usage: %s <model.tflite|model.onnx> <input files...> -o <output prefix> [--constant K]...\n", argv[0]);
     return 3;
   }
   if (!ctnn_tools::run_with_large_stack(run_thread, &j)) {

@@ -76,67 +76,10 @@ class aligned_buffer {
 
 namespace detail {
 
-// Call C of the compiled module M alone, with M's single pool at `arena`, its operands resolved as the
-// executor resolves them (arena offsets, the model's input and output buffers, constants, constants
-// packed for kernels that re-lay them out, the call's scratch). Used while the executor has no public
-// per-call entry (see run_call_of below); calls_match_executor checks that it computes what the
-// executor computes.
-template <auto& M>
-struct call_table {
-  static constexpr auto calls = M.calls;
-};
-
-inline void* runtime_address(const ctnn::location& at, std::byte* arena, const void* const* inputs,
-                             void* const* outputs) {
-  switch (at.where) {
-    case ctnn::storage::arena: return arena + at.offset;
-    case ctnn::storage::model_input: return const_cast<void*>(inputs[at.index]);
-    case ctnn::storage::model_output: return outputs[at.index];
-    default: return nullptr;
-  }
-}
-
-template <auto& M, std::size_t C, std::size_t K>
-const void* operand(std::byte* arena, const void* const* inputs, void* const* outputs) {
-  static constexpr const ctnn::kernel_call& call = call_table<M>::calls[C];
-  if constexpr (call.operand_at[K].where != ctnn::storage::constant)
-    return runtime_address(call.operand_at[K], arena, inputs, outputs);
-  else if constexpr (ctnn::kernel::packs_operand<call.params>(K))
-    return ctnn::packed_operand_v<M, C, K>.data();
-  else
-    return ctnn::constant_address<M, call.operand_at[K].index>();
-}
-
-template <auto& M, std::size_t C>
-constexpr bool has_scratch() {
-  if constexpr (requires { call_table<M>::calls[C].params.scratch_bytes; })
-    return call_table<M>::calls[C].params.scratch_bytes > 0;
-  else
-    return false;
-}
-
-template <auto& M, std::size_t C>
-void run_call(std::byte* arena, const void* const* inputs, void* const* outputs) {
-  static constexpr const ctnn::kernel_call& call = call_table<M>::calls[C];
-  [&]<std::size_t... K>(std::index_sequence<K...>) {
-    const void* const operands[] = {operand<M, C, K>(arena, inputs, outputs)..., nullptr};
-    void* result = runtime_address(call.result_at, arena, inputs, outputs);
-    if constexpr (has_scratch<M, C>())
-      ctnn::kernel::invoke<call.params>(operands, result, ctnn::requantization_of<M, C>(),
-                                        static_cast<void*>(arena + M.scratch[C].offset));
-    else
-      ctnn::kernel::invoke<call.params>(operands, result, ctnn::requantization_of<M, C>());
-  }(std::make_index_sequence<static_cast<std::size_t>(call.operand_count)>{});
-}
-
-// Call C of Net: through the executor's own per-call entry when it has one (Net::run_call<C>(pools,
-// inputs, outputs)), else through run_call above.
+// Call C of Net alone, its single pool at `arena` (the executor's per-call entry).
 template <class Net, std::size_t C>
 void run_call_of(std::byte* arena, const void* const* inputs, void* const* outputs) {
-  if constexpr (requires(typename Net::pool_pointers pools) { Net::template run_call<C>(pools, inputs, outputs); })
-    Net::template run_call<C>(typename Net::pool_pointers{arena}, inputs, outputs);
-  else
-    run_call<Net::module, C>(arena, inputs, outputs);
+  Net::template run_call<C>(typename Net::pool_pointers{arena}, inputs, outputs);
 }
 
 using call_function = void (*)(std::byte*, const void* const*, void* const*);

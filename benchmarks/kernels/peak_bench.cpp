@@ -16,6 +16,8 @@
 #endif
 #include <xsimd/xsimd.hpp>
 
+#include <ctnn/kernel/simd/detail/f32_lanes.hpp>
+
 namespace {
 
 constexpr int steps_per_iteration = 256;
@@ -29,7 +31,7 @@ void f32_fma(benchmark::State& state) {
   for (int c = 0; c < Chains; ++c) acc[c] = batch(static_cast<float>(c));
   for (auto _ : state) {
     for (int s = 0; s < steps_per_iteration; ++s)
-      for (int c = 0; c < Chains; ++c) acc[c] = xsimd::fma(acc[c], x, y);
+      for (int c = 0; c < Chains; ++c) acc[c] = ctnn::kernel::simd::detail::fmadd(acc[c], x, y);  // the kernels' own FMA
     for (int c = 0; c < Chains; ++c) benchmark::DoNotOptimize(acc[c]);
   }
   const double fmas = static_cast<double>(steps_per_iteration) * Chains * batch::size;

@@ -22,6 +22,43 @@ enum class activation_function : std::int8_t;
 enum class tensor_feature : std::int32_t;
 enum class fully_connected_feature : std::int32_t;
 }  // namespace ctnn::tflite
+namespace ctnn::protobuf {
+enum class expectation : std::int32_t;
+}
+
+// The ONNX frontend's diagnostic codes (frontend/onnx/errors.hpp has their names and sentences; the
+// frontend's enums named by its errors are declared here, defined in frontend/onnx/schema.hpp).
+namespace ctnn::onnx {
+enum class op_type : std::int32_t;
+enum class attribute : std::int32_t;
+enum class data_type : std::int32_t;
+enum class tensor_feature : std::int32_t;
+
+enum class onnx_error : std::int32_t {
+  malformed_model = 300,       // value_a: byte offset, value_b: ctnn::protobuf::expectation
+  unsupported_operator,        // value_a: ctnn::onnx::op_type (unknown: not in the default domain's list)
+  unsupported_attribute,       // value_a: op_type, value_b: ctnn::onnx::attribute; expected.dims[0]: the value
+                               // (floats in millionths; -1 for strings)
+  unsupported_operand,         // value_a: op_type, value_b: operand slot (must be a constant of the type and
+                               // shape the op reads: weights, bias, shape, pads, clip bounds)
+  output_count,                // value_a: op_type, value_b: the node's output count (one is supported)
+  unsupported_tensor_type,     // value_a: name offset, value_b: ctnn::onnx::data_type
+  no_static_shape,             // value_a: name offset, value_b: rank; actual: the shape (-1 = unknown)
+  rank_too_high,               // value_a: name offset, value_b: rank (ctnn::max_rank is 6)
+  unsupported_tensor_feature,  // value_a: name offset, value_b: ctnn::onnx::tensor_feature
+  too_many_model_io,           // value_a: 0 = inputs, 1 = outputs; value_b: their count (max 8)
+  integer_arithmetic,          // value_a: op_type, value_b: operand slot (an 8-bit integer tensor with no
+                               // quantization: plain integer arithmetic, which ctnn does not run)
+};
+inline constexpr std::int32_t first_onnx_error = 300;
+inline constexpr std::int32_t last_onnx_error = static_cast<std::int32_t>(onnx_error::integer_arithmetic);
+
+constexpr error_code code_of(onnx_error e) { return static_cast<error_code>(e); }
+constexpr bool is_onnx_error(error_code c) {
+  return static_cast<std::int32_t>(c) >= first_onnx_error && static_cast<std::int32_t>(c) <= last_onnx_error;
+}
+
+}  // namespace ctnn::onnx
 
 namespace ctnn::errors {
 
@@ -215,6 +252,79 @@ struct tflite_too_many_model_io {
                                               "ctnn::max_model_io (8).");
 };
 
+// --- Errors of the ONNX frontend (ctnn::onnx::model; onnx_error codes) ---------------------------------
+// Template-argument carriers of the ONNX errors: a node (index in the graph + op_type), a byte offset, a
+// value's name offset, an attribute value, and which side of the model's interface.
+template <std::int32_t Index, onnx::op_type Type> struct onnx_node;
+template <std::int64_t Offset> struct onnx_byte;
+template <std::int64_t NameOffset> struct onnx_value_named_at;
+template <std::int64_t Value> struct attribute_value;
+template <std::int64_t Slot> struct operand_slot;
+struct onnx_model_inputs;
+struct onnx_model_outputs;
+
+template <class AtByte, protobuf::expectation Expected>
+struct onnx_malformed_model {
+  static_assert(detail::always_false<AtByte>, "ctnn::onnx: the model file is malformed or truncated: at the byte "
+                                                    "offset in the template arguments the protobuf reader did not find "
+                                                    "what the expectation there names.");
+};
+template <class Node>
+struct onnx_unsupported_operator {
+  static_assert(detail::always_false<Node>, "ctnn::onnx: the model uses an operator that ctnn does not support "
+                                                  "(the node's index in the graph and its op_type are the template "
+                                                  "arguments; unknown = not an ai.onnx operator).");
+};
+template <class Node, onnx::attribute Attribute, class Value>
+struct onnx_unsupported_attribute {
+  static_assert(detail::always_false<Node>, "ctnn::onnx: an attribute of this node has a value ctnn does not "
+                                                  "support (the node, the attribute and its value are the template "
+                                                  "arguments; floats in millionths).");
+};
+template <class Node, class Slot>
+struct onnx_unsupported_operand {
+  static_assert(detail::always_false<Node>, "ctnn::onnx: this operand of the node must be a constant (an "
+                                                  "initializer or a Constant node) of the type and shape the op reads: "
+                                                  "float weights, bias and bounds; int64 shapes and pads.");
+};
+template <class Node, class Outputs>
+struct onnx_output_count {
+  static_assert(detail::always_false<Node>, "ctnn::onnx: this node has more than one output in use (inference "
+                                                  "uses one).");
+};
+template <class Value, onnx::data_type Type>
+struct onnx_unsupported_tensor_type {
+  static_assert(detail::always_false<Value>, "ctnn::onnx: a model input or constant has an element type ctnn "
+                                                   "does not support here (FLOAT activations and weights; INT64 shapes "
+                                                   "and pads).");
+};
+template <class Value, class Shape>
+struct onnx_no_static_shape {
+  static_assert(detail::always_false<Value>, "ctnn::onnx: a model input has no static shape (a symbolic, unknown "
+                                                   "or 0 extent): export the model with a fixed batch size and input "
+                                                   "shape.");
+};
+template <class Value, class Rank>
+struct onnx_rank_too_high {
+  static_assert(detail::always_false<Value>, "ctnn::onnx: a tensor has more than ctnn::max_rank (6) dimensions.");
+};
+template <class Value, onnx::tensor_feature Feature>
+struct onnx_unsupported_tensor_feature {
+  static_assert(detail::always_false<Value>, "ctnn::onnx: a tensor uses a storage feature ctnn does not read "
+                                                   "(named in the template arguments).");
+};
+template <class Node, class Slot>
+struct onnx_integer_arithmetic {
+  static_assert(detail::always_false<Node>, "ctnn::onnx: this element-wise op reads an integer tensor that carries no "
+                                            "quantization (plain integer arithmetic), which ctnn does not run: "
+                                            "element-wise ops take float tensors.");
+};
+template <class Which, class Count>
+struct onnx_too_many_model_io {
+  static_assert(detail::always_false<Which>, "ctnn::onnx: the model has more inputs or outputs than "
+                                                   "ctnn::max_model_io (8).");
+};
+
 // Memory budgets (plan_memory): the pool, the bytes its plan needs, its limit and the op at its peak
 // (ctnn-memory-report prints the names behind these numbers).
 template <class Pool, class Needed, class Limit, class PeakOp>
@@ -256,6 +366,51 @@ struct shape_type<S, std::index_sequence<I...>> {
 };
 
 struct no_error {};
+
+}  // namespace ctnn::detail
+
+namespace ctnn::onnx::detail {
+
+struct no_onnx_error {};
+
+// The errors:: class of an ONNX diagnostic (no_onnx_error for the other codes), named without
+// instantiating it.
+template <diagnostic D>
+constexpr auto onnx_error_type() {
+  if constexpr (!is_onnx_error(D.code)) {
+    return std::type_identity<no_onnx_error>{};
+  } else {
+    using node = errors::onnx_node<D.node, static_cast<op_type>(D.value_a)>;
+    using value = errors::onnx_value_named_at<D.value_a>;
+    using b = errors::count<D.value_b>;
+    constexpr auto code = static_cast<onnx_error>(D.code);
+    if constexpr (code == onnx_error::malformed_model)
+      return std::type_identity<errors::onnx_malformed_model<errors::onnx_byte<D.value_a>, static_cast<protobuf::expectation>(D.value_b)>>{};
+    else if constexpr (code == onnx_error::unsupported_operator) return std::type_identity<errors::onnx_unsupported_operator<node>>{};
+    else if constexpr (code == onnx_error::unsupported_attribute)
+      return std::type_identity<errors::onnx_unsupported_attribute<node, static_cast<attribute>(D.value_b),
+                                                                   errors::attribute_value<D.expected.dims[0]>>>{};
+    else if constexpr (code == onnx_error::unsupported_operand)
+      return std::type_identity<errors::onnx_unsupported_operand<node, errors::operand_slot<D.value_b>>>{};
+    else if constexpr (code == onnx_error::output_count) return std::type_identity<errors::onnx_output_count<node, b>>{};
+    else if constexpr (code == onnx_error::unsupported_tensor_type)
+      return std::type_identity<errors::onnx_unsupported_tensor_type<value, static_cast<data_type>(D.value_b)>>{};
+    else if constexpr (code == onnx_error::no_static_shape)
+      return std::type_identity<errors::onnx_no_static_shape<value, typename ctnn::detail::shape_type<D.actual>::type>>{};
+    else if constexpr (code == onnx_error::rank_too_high) return std::type_identity<errors::onnx_rank_too_high<value, b>>{};
+    else if constexpr (code == onnx_error::unsupported_tensor_feature)
+      return std::type_identity<errors::onnx_unsupported_tensor_feature<value, static_cast<tensor_feature>(D.value_b)>>{};
+    else if constexpr (code == onnx_error::integer_arithmetic)
+      return std::type_identity<errors::onnx_integer_arithmetic<node, errors::operand_slot<D.value_b>>>{};
+    else
+      return std::type_identity<errors::onnx_too_many_model_io<
+          std::conditional_t<D.value_a == 0, errors::onnx_model_inputs, errors::onnx_model_outputs>, b>>{};
+  }
+}
+
+}  // namespace ctnn::onnx::detail
+
+namespace ctnn::detail {
 
 // The errors:: class of a frontend diagnostic (frontend_error codes, ir/diagnostic.hpp).
 template <diagnostic D>
@@ -323,6 +478,7 @@ constexpr auto error_type() {
     return std::type_identity<errors::pass_prerequisite_missing<errors::pipeline_position<D.value_a>,
                                                                 errors::missing_fact<static_cast<fact>(D.value_b)>>>{};
   else if constexpr (is_frontend_error(D.code)) return frontend_error_type<D>();
+  else if constexpr (onnx::is_onnx_error(D.code)) return onnx::detail::onnx_error_type<D>();
   else if constexpr (D.code == code_of(memory_error::pool_budget_exceeded))
     return std::type_identity<errors::pool_budget_exceeded<errors::pool_index<D.expected.dims[0]>, errors::needed_bytes<D.value_a>,
                                                            errors::limit_bytes<D.value_b>, op>>{};

@@ -3,8 +3,7 @@
 #   absent> -DSMALL_MODEL=<a small .tflite>
 # Checks: a 1 MB model is embedded in < 2 s (a generated 1 MB TFLite-looking file when BIG_MODEL is
 # absent); the header has the aligned array, the size and the model type; a re-run with the same file
-# leaves the header untouched; an .onnx file gets the "not implemented yet" static_assert; a file that is
-# neither is refused; sizes that are not a multiple of 4 are embedded whole.
+# leaves the header untouched; an .onnx file gets the ONNX model type; a file that is neither is refused; sizes that are not a multiple of 4 are embedded whole.
 cmake_minimum_required(VERSION 3.25)
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
@@ -68,13 +67,14 @@ if(NOT result EQUAL 0 OR at EQUAL -1)
   message(FATAL_ERROR "an 11-byte file was not embedded as its 11 bytes:\n${header}")
 endif()
 
-# 5. ONNX: the header stops compilation with a sentence; 6. other files are refused.
+# 5. ONNX: the header includes the ONNX frontend and names ctnn::onnx::model; 6. other files are refused.
 file(WRITE "${WORK_DIR}/tiny.onnx" "onnx-bytes-for-the-test")
 embed("${WORK_DIR}/tiny.onnx" tiny_onnx result)
 file(READ "${WORK_DIR}/tiny_onnx.hpp" header)
-string(FIND "${header}" "static_assert(false, \"ctnn_add_model: ONNX import is not implemented yet" at)
-if(NOT result EQUAL 0 OR at EQUAL -1)
-  message(FATAL_ERROR "the .onnx header lacks the not-implemented static_assert")
+string(FIND "${header}" "#include <ctnn/frontend/onnx.hpp>" include_at)
+string(FIND "${header}" "::ctnn::onnx::model<" type_at)
+if(NOT result EQUAL 0 OR include_at EQUAL -1 OR type_at EQUAL -1)
+  message(FATAL_ERROR "the .onnx header does not name ctnn::onnx::model:\n${header}")
 endif()
 file(WRITE "${WORK_DIR}/notes.txt" "these are not model bytes")
 embed("${WORK_DIR}/notes.txt" notes result)

@@ -18,9 +18,10 @@ void check(double tolerance, std::uint32_t seed) {
   check_kernel<simd::f32_kernel<P>, P>(tolerance, seed);
 }
 
-template <ctnn::op_kind Kind, double Tolerance, std::size_t... I>
-void check_random(std::index_sequence<I...>) {
-  (check<random_window_op(Kind, I + 100, 45)>(Tolerance, static_cast<std::uint32_t>(I)), ...);
+// The tolerance is an argument: clang 14 has no floating-point template parameters.
+template <ctnn::op_kind Kind, std::size_t... I>
+void check_random(double tolerance, std::index_sequence<I...>) {
+  (check<random_window_op(Kind, I + 100, 45)>(tolerance, static_cast<std::uint32_t>(I)), ...);
 }
 
 constexpr kernel_params dense(std::int32_t batch, std::int32_t features, std::int32_t units, ctnn::activation act, bool bias) {
@@ -44,7 +45,7 @@ constexpr kernel_params elementwise(ctnn::op_kind kind, ctnn::shape s, ctnn::act
 }  // namespace
 
 TEST_CASE("depthwise_conv2d: random shapes, padding at every edge, strides, dilations") {
-  check_random<ctnn::op_kind::depthwise_conv2d, direct_tolerance>(std::make_index_sequence<24>{});
+  check_random<ctnn::op_kind::depthwise_conv2d>(direct_tolerance, std::make_index_sequence<24>{});
 }
 
 TEST_CASE("depthwise_conv2d: MobileNet and DS-CNN shapes; multipliers other than 1 use the reference") {
@@ -80,8 +81,8 @@ TEST_CASE("dense: batch rows, unit counts around the vector width, no bias") {
 }
 
 TEST_CASE("max_pool and avg_pool: identical to the reference (same arithmetic, same order)") {
-  check_random<ctnn::op_kind::max_pool, 0.0>(std::make_index_sequence<10>{});
-  check_random<ctnn::op_kind::avg_pool, 0.0>(std::make_index_sequence<10>{});
+  check_random<ctnn::op_kind::max_pool>(0.0, std::make_index_sequence<10>{});
+  check_random<ctnn::op_kind::avg_pool>(0.0, std::make_index_sequence<10>{});
 }
 
 TEST_CASE("global_avg_pool, add, mul, relu, relu6: identical to the reference") {

@@ -47,6 +47,25 @@ constexpr kernel_params depthwise_case() {
   return p;
 }
 
+// The shapes the kernel treats specially: the MLPerf Tiny layers (KWS: 64 channels on 25x5; VWW: 8
+// channels on 48x48, whose rows fill 16 lanes with two pixels; stride 2), channel counts that divide the
+// vector width (flat rows with repeated lanes: 1, 2, 4), per-tensor requantization.
+constexpr kernel_params special_case(int which) {
+  kernel_params p = depthwise_case<3>();
+  constexpr std::int32_t shapes[][4] = {{25, 5, 64, 1}, {48, 48, 8, 1}, {48, 48, 16, 2}, {7, 9, 1, 1},
+                                        {6, 11, 2, 1},  {9, 5, 4, 1},   {12, 12, 32, 2}, {5, 13, 8, 1}};
+  const std::int32_t h = shapes[which][0], w = shapes[which][1], channels = shapes[which][2], stride = shapes[which][3];
+  p.win = {3, 3, stride, stride, 1, 1, ctnn::padding::same, stride == 1 ? 1 : 0, stride == 1 ? 1 : 0, 1, 1};
+  p.in = ctnn::make_shape(1, h, w, channels);
+  p.out = ctnn::make_shape(1, (h + stride - 1) / stride, (w + stride - 1) / stride, channels);
+  p.per_channel = which % 4 == 3 ? 0 : 1;
+  if (p.per_channel == 0) {
+    p.output_multiplier = 1518500250;  // about 0.7 * 2^31
+    p.output_shift = -9;
+  }
+  return p;
+}
+
 template <kernel_params P>
 void check_case(tally& t, std::mt19937& rng) {
   const auto channels = static_cast<std::size_t>(P.out.last());
@@ -59,6 +78,10 @@ void check_case(tally& t, std::mt19937& rng) {
     const auto m = random_multiplier(taps, rng);
     multiplier[c] = m.multiplier;
     shift[c] = m.shift;
+    if constexpr (P.per_channel == 0) {  // the executor's arrays then repeat the layer's multiplier
+      multiplier[c] = P.output_multiplier;
+      shift[c] = P.output_shift;
+    }
   }
   const ctnn::kernel::requant_arrays rq{multiplier.data(), shift.data(), nullptr, nullptr, nullptr};
   const comparison c = compare_with_reference<P, 3>(input, weights, bias, rq);
@@ -67,6 +90,14 @@ void check_case(tally& t, std::mt19937& rng) {
                                << P.win.dilation_h << "x" << P.win.dilation_w << " pads " << P.win.pad_top << ","
                                << P.win.pad_left << "," << P.win.pad_bottom << "," << P.win.pad_right);
   t.add(c, ctnn::kernel::simd::i8_kernel<P>::supports);
+}
+
+template <std::size_t... Which>
+tally check_special(std::index_sequence<Which...>) {
+  std::mt19937 rng(78);
+  tally t;
+  (check_case<special_case(static_cast<int>(Which))>(t, rng), ...);
+  return t;
 }
 
 template <std::size_t... Seed>
@@ -83,5 +114,12 @@ TEST_CASE("int8 depthwise_conv2d: the SIMD kernel equals the reference on random
   const tally t = check_all(std::make_index_sequence<40>{});
   CHECK(t.equal == t.cases);
   CHECK(t.varied >= t.cases * 3 / 4);
+  CHECK(t.vectorised_cases == (vectorised ? t.cases : 0));
+}
+
+TEST_CASE("int8 depthwise_conv2d: the SIMD kernel equals the reference on MLPerf-like and flat-row shapes") {
+  const tally t = check_special(std::make_index_sequence<8>{});
+  CHECK(t.equal == t.cases);
+  CHECK(t.varied == t.cases);
   CHECK(t.vectorised_cases == (vectorised ? t.cases : 0));
 }

@@ -8,10 +8,10 @@
 #include <doctest/doctest.h>
 
 #include <ctnn/frontend/onnx.hpp>
-#include <ctnn/models/bad_clip.hpp>
+#include <ctnn/models/bad_attribute.hpp>
 #include <ctnn/models/bad_dynamic_shape.hpp>
 #include <ctnn/models/bad_malformed.hpp>
-#include <ctnn/models/bad_transpose.hpp>
+#include <ctnn/models/conv_nchw_output.hpp>
 #include <ctnn/models/bad_unsupported_op.hpp>
 #include <ctnn/models/bad_weights.hpp>
 #include <ctnn/models/conv_net.hpp>
@@ -32,24 +32,23 @@ constexpr std::int32_t count_of(const Module& m, op_kind kind) {
   return n;
 }
 
-// conv_net: NCHW at the interface, a C x 1 conv with identity weights moves the input to NHWC, and the
-// weights that change order point at arrays computed at compile time.
+// conv_net: NCHW at the interface, a transpose moves the input to NHWC, and the weights that change order
+// point at arrays computed at compile time.
 constexpr const auto& conv_net = imported<models::conv_net>;
 static_assert(!conv_net.error.failed());
 static_assert(conv_net.input_count == 1 && conv_net.input_tensor(0).dims == ctnn::make_shape(1, 3, 8, 8));
 static_assert(conv_net.output_count == 1 && conv_net.output_tensor(0).dims == ctnn::make_shape(1, 5));
-static_assert(count_of(conv_net, op_kind::conv2d) == 3 && count_of(conv_net, op_kind::depthwise_conv2d) == 1);
+static_assert(count_of(conv_net, op_kind::conv2d) == 2 && count_of(conv_net, op_kind::depthwise_conv2d) == 1);
+// Two transposes: the input to NHWC, and the pooled [1, 1, 1, C] back to NCHW for Flatten (a view).
+static_assert(count_of(conv_net, op_kind::transpose) == 2);
 static_assert(count_of(conv_net, op_kind::batch_norm) == 1 && count_of(conv_net, op_kind::relu6) == 1);
 static_assert(count_of(conv_net, op_kind::max_pool) == 1 && count_of(conv_net, op_kind::global_avg_pool) == 1);
 static_assert(count_of(conv_net, op_kind::dense) == 1 && count_of(conv_net, op_kind::softmax) == 1);
 constexpr bool transposes_the_input(const auto& m) {
-  const ctnn::node& first = m.node_at(1);  // node 0: the view [1, 3, 64, 1]
-  const ctnn::tensor& weights = m.tensor_at(first.inputs[1]);
-  if (first.kind != op_kind::conv2d || first.attrs.win.kernel_h != 3 || weights.dims != ctnn::make_shape(3, 3, 1, 1)) return false;
-  for (int o = 0; o < 3; ++o)
-    for (int k = 0; k < 3; ++k)
-      if (weights.data.f32[o * 3 + k] != (o == k ? 1.0f : 0.0f)) return false;
-  return m.tensor_at(first.output).dims == ctnn::make_shape(1, 1, 64, 3);
+  const ctnn::node& first = m.node_at(0);
+  return first.kind == op_kind::transpose && first.inputs[0] == m.inputs[0] && first.attrs.perm[0] == 0 &&
+         first.attrs.perm[1] == 2 && first.attrs.perm[2] == 3 && first.attrs.perm[3] == 1 &&
+         m.tensor_at(first.output).dims == ctnn::make_shape(1, 8, 8, 3);
 }
 static_assert(transposes_the_input(conv_net));
 // The depthwise weights [8, 1, 3, 3] read as [1, 3, 3, 8]: element (0, y, x, c) = stored (c, 0, y, x).
@@ -87,16 +86,25 @@ constexpr auto code = [](onnx::onnx_error e) { return onnx::code_of(e); };
 static_assert(error_of<models::bad_unsupported_op>.code == code(onnx::onnx_error::unsupported_operator) &&
               error_of<models::bad_unsupported_op>.node == 1 &&
               error_of<models::bad_unsupported_op>.value_a == static_cast<std::int64_t>(onnx::op_type::Sub));
-static_assert(error_of<models::bad_clip>.code == code(onnx::onnx_error::unsupported_attribute) && error_of<models::bad_clip>.node == 1 &&
-              error_of<models::bad_clip>.value_b == static_cast<std::int64_t>(onnx::attribute::max) &&
-              error_of<models::bad_clip>.expected.dims[0] == 5000000);
+static_assert(error_of<models::bad_attribute>.code == code(onnx::onnx_error::unsupported_attribute) &&
+              error_of<models::bad_attribute>.node == 1 &&
+              error_of<models::bad_attribute>.value_b == static_cast<std::int64_t>(onnx::attribute::group) &&
+              error_of<models::bad_attribute>.expected.dims[0] == 3);
 static_assert(error_of<models::bad_malformed>.code == code(onnx::onnx_error::malformed_model) &&
               error_of<models::bad_malformed>.value_a == 14 &&
               error_of<models::bad_malformed>.value_b == static_cast<std::int64_t>(ctnn::protobuf::expectation::length));
 static_assert(error_of<models::bad_dynamic_shape>.code == code(onnx::onnx_error::no_static_shape) &&
               error_of<models::bad_dynamic_shape>.actual == ctnn::make_shape(-1, 4));
-static_assert(error_of<models::bad_transpose>.code == code(onnx::onnx_error::needs_transpose) &&
-              error_of<models::bad_transpose>.node == -1 && error_of<models::bad_transpose>.expected == ctnn::make_shape(1, 2, 3, 3));
+// conv_nchw_output: the conv's NHWC result goes back to NCHW through a transpose that writes the output.
+constexpr bool transposes_the_output(const auto& m) {
+  if (m.error.failed() || m.output_count != 1) return false;
+  const ctnn::tensor& out = m.output_tensor(0);
+  if (out.dims != ctnn::make_shape(1, 2, 3, 3) || out.producer < 0) return false;
+  const ctnn::node& back = m.node_at(out.producer);
+  return back.kind == op_kind::transpose && back.attrs.perm[0] == 0 && back.attrs.perm[1] == 3 && back.attrs.perm[2] == 1 &&
+         back.attrs.perm[3] == 2 && m.tensor_at(back.inputs[0]).dims == ctnn::make_shape(1, 3, 3, 2);
+}
+static_assert(transposes_the_output(imported<models::conv_nchw_output>));
 static_assert(error_of<models::bad_weights>.code == code(onnx::onnx_error::unsupported_operand) &&
               error_of<models::bad_weights>.node == 0 && error_of<models::bad_weights>.value_b == 1);
 // A failed import keeps the interface it read (code calling run() adds no error of its own).
@@ -113,9 +121,9 @@ TEST_CASE("ctnn::onnx::describe words the diagnostics as the compile errors do")
   CHECK(words<models::conv_net>() == "ok\n");
   CHECK(words<models::bad_unsupported_op>().find("does not support (the node's") != std::string::npos);
   CHECK(words<models::bad_unsupported_op>().find("\n  node 1 (Sub)\n") != std::string::npos);
-  CHECK(words<models::bad_clip>().find("node 1 (Clip), attribute max = 5000000") != std::string::npos);
+  CHECK(words<models::bad_attribute>().find("node 1 (Conv), attribute group = 3") != std::string::npos);
   CHECK(words<models::bad_malformed>().find("byte offset 14: expected a length-delimited field") != std::string::npos);
   CHECK(words<models::bad_dynamic_shape>().find("value \"x\"") != std::string::npos);
-  CHECK(words<models::bad_transpose>().find("a model output, NCHW shape [1,2,3,3]") != std::string::npos);
+  CHECK(words<models::conv_nchw_output>() == "ok\n");
   CHECK(words<models::bad_weights>().find("node 0 (Conv), operand 1") != std::string::npos);
 }

@@ -24,6 +24,7 @@
 #include <ctnn/kernel/reference/activation.hpp>
 #include <ctnn/kernel/reference/data_movement.hpp>
 #include <ctnn/kernel/reference/elementwise.hpp>
+#include <ctnn/kernel/reference/int8/activation.hpp>
 #include <ctnn/kernel/reference/pool.hpp>
 
 #include "test_modules.hpp"
@@ -516,9 +517,11 @@ TEST_CASE("concat: rank 2, three inputs") { check_concat<concat_rank2>(605); }
 // ---------------------------------------------------------------------------------------------------
 // pad: every output coordinate either maps back into the input or holds pad_value.
 template <std::size_t N>
-constexpr kernel_params pad_params(shape in, const std::array<std::int32_t, N>& pads, float value) {
+constexpr kernel_params pad_params(shape in, const std::array<std::int32_t, N>& pads, float value,
+                                   ctnn::pad_mode mode = ctnn::pad_mode::constant) {
   kernel_params p{};
   p.kind = op_kind::pad;
+  p.fill_mode = mode;
   p.in = in;
   p.out = in;
   p.pad_value_bits = std::bit_cast<std::uint32_t>(value);
@@ -542,8 +545,16 @@ void check_pad(std::uint32_t seed) {
       auto& coordinate = at[static_cast<std::size_t>(d)];
       coordinate -= P.pads[static_cast<std::size_t>(2 * d)];
       inside = inside && coordinate >= 0 && coordinate < P.in[d];
+      const std::int64_t last = P.in[d] - 1;
+      if (P.fill_mode == ctnn::pad_mode::edge) coordinate = std::clamp<std::int64_t>(coordinate, 0, last);
+      if (P.fill_mode == ctnn::pad_mode::reflect && last == 0) coordinate = 0;  // nothing to mirror
+      if (P.fill_mode == ctnn::pad_mode::reflect && last > 0) {  // numpy's reflect: period 2 * last, mirrored in its second half
+        const std::int64_t period = 2 * last, phase = ((coordinate % period) + period) % period;
+        coordinate = phase <= last ? phase : period - phase;
+      }
     }
-    const float want = inside ? x[static_cast<std::size_t>(ravel(at, P.in))] : P.pad_value();
+    const bool reads_input = inside || P.fill_mode != ctnn::pad_mode::constant;
+    const float want = reads_input ? x[static_cast<std::size_t>(ravel(at, P.in))] : P.pad_value();
     copied += inside ? 1 : 0;
     if (out[static_cast<std::size_t>(o)] != want && ++bad <= 5) {
       CAPTURE(o);
@@ -572,5 +583,62 @@ TEST_CASE("pad: rank 2") { check_pad<pad_rank2>(704); }
 TEST_CASE("pad: outer dims only") { check_pad<pad_not_last>(705); }
 TEST_CASE("pad: last dim only") { check_pad<pad_last_only>(706); }
 TEST_CASE("pad: rank 6") { check_pad<pad_rank6>(707); }
+
+// Modes reflect and edge (ONNX Pad): the value 9 is ignored.
+constexpr auto reflect_hw = pad_params<8>(make_shape(1, 4, 5, 2), {0, 0, 3, 1, 2, 4, 0, 0}, 9.0f, ctnn::pad_mode::reflect);
+constexpr auto reflect_every_dim = pad_params<6>(make_shape(3, 2, 4), {2, 1, 1, 1, 3, 2}, 9.0f, ctnn::pad_mode::reflect);
+constexpr auto edge_hw = pad_params<8>(make_shape(1, 3, 4, 2), {0, 0, 2, 3, 4, 1, 0, 1}, 9.0f, ctnn::pad_mode::edge);
+constexpr auto edge_extent_one = pad_params<4>(make_shape(1, 3), {2, 1, 0, 2}, 9.0f, ctnn::pad_mode::edge);
+TEST_CASE("pad: reflect in H and W") { check_pad<reflect_hw>(708); }
+TEST_CASE("pad: reflect in every dimension") { check_pad<reflect_every_dim>(709); }
+TEST_CASE("pad: edge, more pads than the extent") { check_pad<edge_hw>(710); }
+TEST_CASE("pad: edge of an extent-1 dimension") { check_pad<edge_extent_one>(711); }
+TEST_CASE("pad: reflect of a row, by hand") {
+  // [1 2 3] padded by 2 and 1: [3 2 1 2 3 2].
+  constexpr auto p = pad_params<2>(make_shape(3), {2, 1}, 0.0f, ctnn::pad_mode::reflect);
+  const std::array<float, 3> x{1.0f, 2.0f, 3.0f};
+  std::array<float, 6> out{};
+  ref::pad(ctnn::kernel::static_params<p>{}, x.data(), out.data());
+  CHECK(out == std::array<float, 6>{3.0f, 2.0f, 1.0f, 2.0f, 3.0f, 2.0f});
+}
+
+// clip: the float32 kernel clamps to [min, max] (either may be infinite); the int8 kernel clamps the raw
+// values to [activation_min, activation_max].
+template <kernel_params P>
+void check_clip(std::uint32_t seed) {
+  const auto x = ctnn_test::random_floats(static_cast<std::size_t>(P.in.elements()), seed, -8.0f, 8.0f);
+  auto out = guarded_output(P.out.elements());
+  ref::clip(ctnn::kernel::static_params<P>{}, x.data(), out.data());
+  check_shared(P, {x.data()}, out);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    CAPTURE(x[i]);
+    CHECK(out[i] == std::min(std::max(x[i], P.clip_min()), P.clip_max()));
+  }
+  check_guard(out, P.out.elements());
+}
+constexpr kernel_params clip_params(shape s, float low, float high) {
+  kernel_params p{};
+  p.kind = op_kind::clip;
+  p.in = p.out = s;
+  p.clip_min_bits = std::bit_cast<std::uint32_t>(low);
+  p.clip_max_bits = std::bit_cast<std::uint32_t>(high);
+  return p;
+}
+constexpr auto clip_both = clip_params(make_shape(2, 3, 7), -1.5f, 2.25f);
+constexpr auto clip_min_only = clip_params(make_shape(40), 0.5f, std::numeric_limits<float>::infinity());
+constexpr auto clip_max_only = clip_params(make_shape(5, 9), -std::numeric_limits<float>::infinity(), -3.0f);
+TEST_CASE("clip: both bounds") { check_clip<clip_both>(801); }
+TEST_CASE("clip: lower bound only") { check_clip<clip_min_only>(802); }
+TEST_CASE("clip: upper bound only") { check_clip<clip_max_only>(803); }
+TEST_CASE("clip: int8 clamps the raw values") {
+  kernel_params p = clip_params(make_shape(6), 0.0f, 0.0f);
+  p.type = ctnn::dtype::i8;
+  p.activation_min = -5;
+  p.activation_max = 100;
+  const std::array<std::int8_t, 6> x{-128, -6, -5, 0, 100, 127};
+  std::array<std::int8_t, 6> out{};
+  ctnn::kernel::reference::int8::clamp(&p, x.data(), out.data());
+  CHECK(out == std::array<std::int8_t, 6>{-5, -5, -5, 0, 100, 100});
+}
 
 }  // namespace

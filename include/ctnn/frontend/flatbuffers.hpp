@@ -26,6 +26,8 @@
 #include <string_view>
 #include <type_traits>
 
+#include <ctnn/frontend/detail/reader_error.hpp>
+
 namespace ctnn::flatbuffers {
 
 // What the reader expected at the byte offset where a read failed.
@@ -84,12 +86,7 @@ constexpr const char* name_of(expectation e) {
 }
 
 // The first problem a reader found: the byte offset of the offending value and what was expected there.
-struct error {
-  std::int64_t offset = -1;
-  expectation what = expectation::none;
-  std::int32_t reserved = 0;  // keeps the struct free of padding bytes (usable as a template argument)
-  constexpr bool failed() const { return what != expectation::none; }
-};
+using error = frontend_detail::reader_error<expectation>;
 static_assert(std::has_unique_object_representations_v<error>);
 
 // A table: its position and its vtable's (both checked when the handle is made).

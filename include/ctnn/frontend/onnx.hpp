@@ -18,10 +18,10 @@
 // at them.
 //
 // A file ctnn cannot import gives a module whose `error` says why. An ONNX diagnostic (onnx_error codes,
-// onnx/errors.hpp) becomes one compile error when the model type is built (ctnn::compile<Model> does):
+// ctnn/errors.hpp) becomes one compile error in ctnn::compile<Model>'s diagnostic check, as the IR's do:
 // a ctnn::errors::onnx_* class whose sentence says what is wrong and whose template arguments give the
 // node (index in the graph and op_type), the attribute and its value, or the byte offset and what was
-// expected there. The IR's own codes stay the executor's check, as for every model. ctnn-inspect prints
+// expected there. ctnn-inspect prints
 // the same in words (ctnn::onnx::describe).
 #include <array>
 #include <cstddef>
@@ -51,37 +51,13 @@ struct imported_model {
   using module_type = module<sizes.tensors, sizes.nodes>;
 };
 
-// The values of relayout K (import.hpp: a gather from the file's float bytes, or an identity matrix).
-// Inner loops are call-free: clang counts every step (DESIGN §6).
+// The values of relayout K (import.hpp: a gather from the file's float bytes; ctnn-run computes the same
+// at run time with relayout_values).
 template <class Imported, std::size_t K>
 constexpr auto relaid_out() {
   constexpr const relayout& r = Imported::result.relayouts[K];
   std::array<float, static_cast<std::size_t>(r.elements())> values{};
-  if constexpr (r.kind == relayout_kind::identity) {
-    const auto n = static_cast<std::size_t>(r.dims[0]);
-    for (std::size_t i = 0; i < n; ++i) values[i * (n + 1)] = 1.0f;
-  } else {
-    // One statement per element, no calls (std::array::operator[] and std::bit_cast would each add steps).
-    const char* bytes = Imported::bytes;
-    float* out = values.data();
-    std::array<std::int64_t, 4> extent{1, 1, 1, 1}, stride{};
-    for (std::int32_t d = 0; d < r.rank; ++d) {
-      extent[static_cast<std::size_t>(4 - r.rank + d)] = r.dims[static_cast<std::size_t>(d)];
-      stride[static_cast<std::size_t>(4 - r.rank + d)] = 4 * r.strides[static_cast<std::size_t>(d)];
-    }
-    const std::int64_t n0 = extent[0], n1 = extent[1], n2 = extent[2], n3 = extent[3];
-    const std::int64_t s0 = stride[0], s1 = stride[1], s2 = stride[2], s3 = stride[3];
-    const float scale = r.scale;
-    for (std::int64_t a = 0, at_a = r.source; a < n0; ++a, at_a += s0)
-      for (std::int64_t b = 0, at_b = at_a; b < n1; ++b, at_b += s1)
-        for (std::int64_t c = 0, at_c = at_b; c < n2; ++c, at_c += s2)
-          for (std::int64_t d = 0, at = at_c; d < n3; ++d, at += s3)
-            *out++ = __builtin_bit_cast(float, static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at])) |
-                                                   static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at + 1])) << 8 |
-                                                   static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at + 2])) << 16 |
-                                                   static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at + 3])) << 24) *
-                     scale;
-  }
+  relayout_values(r, Imported::bytes, values.data());
   return values;
 }
 
@@ -114,11 +90,9 @@ struct model {
   // The imported module; a file that cannot be imported gives a module whose `error` says why.
   static constexpr const module_type& imported = detail::model_value<Bytes, Size, Name>::value;
 
-  // The frontend's entry, as for DSL models. An ONNX diagnostic is its compile error (errors.hpp).
-  static constexpr module_type build() {
-    static_assert(sizeof(detail::import_check<imported.error>) > 0);
-    return imported;
-  }
+  // The frontend's entry, as for DSL models. A failed import's diagnostic becomes the compile error of
+  // the executor's check (ctnn/errors.hpp), as every diagnostic does.
+  static constexpr module_type build() { return imported; }
 };
 
 }  // namespace ctnn::onnx

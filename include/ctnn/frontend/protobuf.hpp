@@ -29,6 +29,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
+
+#include <ctnn/frontend/detail/reader_error.hpp>
 
 namespace ctnn::protobuf {
 
@@ -82,12 +85,7 @@ constexpr const char* name_of(expectation e) {
 }
 
 // The first problem a reader found: the byte offset of the offending bytes and what was expected there.
-struct error {
-  std::int64_t offset = -1;
-  expectation what = expectation::none;
-  std::int32_t reserved = 0;  // keeps the struct free of padding bytes (usable as a template argument)
-  constexpr bool failed() const { return what != expectation::none; }
-};
+using error = frontend_detail::reader_error<expectation>;
 static_assert(std::has_unique_object_representations_v<error>);
 
 // The wire types ONNX uses (3 and 4, groups, are refused).

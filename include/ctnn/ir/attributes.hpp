@@ -21,6 +21,11 @@ struct window {
   friend constexpr bool operator==(const window&, const window&) = default;
 };
 
+// The layouts an op reads: ctnn's own (NHWC activations, OHWI / [out][in] weights), or ONNX's, as the ONNX
+// integer ops store them (kernel/reference/onnx_quant): conv2d NCHW activations with OIHW weights, dense
+// a MatMul, A [..., M, K] times B [..., K, N] (batch dims broadcast when B has one batch).
+enum class data_layout : std::int32_t { ctnn, onnx };
+
 struct op_attributes {
   window win{};                         // conv2d, depthwise_conv2d, max_pool, avg_pool
   std::int32_t groups = 1;              // conv2d
@@ -31,10 +36,14 @@ struct op_attributes {
   shape target{};                       // reshape (0 in a dim = keep, -1 = infer, as in TFLite/ONNX;
                                         // rank 0 = keep the input's shape)
   std::array<std::int32_t, 2 * max_rank> pads{};  // pad: before/after for dim d at [2d], [2d+1]
-  float pad_value = 0.0f;               // pad
+  float pad_value = 0.0f;               // pad (mode constant)
+  pad_mode fill_mode = pad_mode::constant;  // pad
   float epsilon = 1e-5f;                // batch_norm
-  dtype out_type = dtype::f32;          // quantize, dequantize: the result's element type
+  float clip_min = 0.0f, clip_max = 0.0f;  // clip: the bounds (int8 without a scale: the raw integers)
+  dtype out_type = dtype::f32;          // quantize, dequantize, and ops of layout onnx: the result's element type
+  data_layout layout = data_layout::ctnn;  // conv2d, dense: ONNX's integer ops read ONNX's layouts
   std::uint32_t reduce_axes = 0;        // mean: bit d set = average over axis d
+  std::array<std::int32_t, max_rank> perm{};  // transpose: output dim d is input dim perm[d]
   bool keep_dims = true;                // mean: reduced axes stay as extent 1
   friend constexpr bool operator==(const op_attributes&, const op_attributes&) = default;
 };

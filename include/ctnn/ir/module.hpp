@@ -82,6 +82,10 @@ struct node {
   std::int32_t output = -1;
 };
 
+// How a model's quantized ops requantize (DESIGN §4: a policy per model, set by its frontend): TFLite's
+// fixed-point multipliers with double rounding, or ONNX's float scale with round half to even.
+enum class requantization_policy : std::int32_t { tflite, onnx };
+
 // Everything a kernel needs, with no names: equal params mean one kernel instantiation (dedup).
 // It is a template argument of every kernel, so it has no padding bytes: clang 14 miscompiles reads of
 // class-type template arguments that have tail padding (checked below, with location).
@@ -98,8 +102,11 @@ struct kernel_params {
   std::int32_t axis = -1;  // normalised to a non-negative axis
   std::array<std::int32_t, 2 * max_rank> pads{};
   std::uint32_t pad_value_bits = 0;  // pad: the fill value; batch_norm: epsilon (float bits: no padding)
+  std::uint32_t clip_min_bits = 0, clip_max_bits = 0;  // clip (float32): the bounds, as float bits
+  pad_mode fill_mode = pad_mode::constant;  // pad
   std::array<std::int32_t, max_node_inputs> concat_extents{};
   std::int32_t concat_count = 0;
+  std::array<std::int32_t, max_rank> perm{};  // transpose: output dim d is input dim perm[d]
   std::int32_t has_bias = 0;
   // Quantized kernels (TFLite's integer recipes, DESIGN §4): offsets are negated zero points; a
   // multiplier/shift pair is QuantizeMultiplier's; per-channel pairs come from the executor.
@@ -117,6 +124,19 @@ struct kernel_params {
   std::int32_t activation_min = 0;
   std::int32_t activation_max = 0;
   std::int32_t per_channel = 0;
+  // ONNX's integer ops (requantization == onnx, kernel/reference/onnx_quant/params.hpp): the layouts read,
+  // the element types of weights and result, the input and output scales (float bits), the per-tensor
+  // multiplier x_scale * w_scale / y_scale (float bits), and how many values the per-axis operands hold
+  // (scales, zero points: 0 absent, 1 per tensor, else one per channel).
+  requantization_policy requantization = requantization_policy::tflite;
+  data_layout layout = data_layout::ctnn;
+  dtype weights_type = dtype::f32;
+  dtype out_type = dtype::f32;
+  std::uint32_t input_scale_bits = 0;
+  std::uint32_t output_scale_bits = 0;
+  std::uint32_t multiplier_bits = 0;
+  std::int32_t scale_count = 0;
+  std::int32_t zero_point_count = 0;
   // Scratch the kernel needs for one call, in bytes, declared by the kernel layer from the other fields
   // when the call is lowered. plan_memory places it with the activations, live during the call only;
   // the executor passes its address as kernel::invoke<P>(operands, result, rq, scratch).
@@ -126,6 +146,8 @@ struct kernel_params {
   // kernels); other kernels must refuse such calls (docs/memory.md, "In-place depthwise").
   std::int32_t in_place = 0;
   constexpr float pad_value() const { return std::bit_cast<float>(pad_value_bits); }
+  constexpr float clip_min() const { return std::bit_cast<float>(clip_min_bits); }
+  constexpr float clip_max() const { return std::bit_cast<float>(clip_max_bits); }
   friend constexpr bool operator==(const kernel_params&, const kernel_params&) = default;
 };
 static_assert(std::has_unique_object_representations_v<kernel_params>,
@@ -230,6 +252,7 @@ struct module {
 
   std::uint32_t facts = 0;
   diagnostic error{};
+  requantization_policy requantization = requantization_policy::tflite;  // set by the frontend
 
   // Constants created by passes (fold_constants, fold_batch_norm); tensor::recipe indexes them.
   std::array<constant_recipe, MaxNodes> recipes{};

@@ -25,9 +25,11 @@ enum class op_kind : std::int32_t {
   quantize,          // real (or another quantization) -> the output tensor's quantized type
   dequantize,        // quantized -> float32
   mean,              // average over the axes in attrs.reduce_axes (bit d = axis d), keep_dims or not
+  transpose,         // out dim d = in dim attrs.perm[d]
+  clip,              // clamp to [attrs.clip_min, attrs.clip_max] (ONNX Clip with general bounds)
 };
 
-inline constexpr int op_kind_count = static_cast<int>(op_kind::mean) + 1;
+inline constexpr int op_kind_count = static_cast<int>(op_kind::clip) + 1;
 
 constexpr const char* name_of(op_kind k) {
   switch (k) {
@@ -51,6 +53,8 @@ constexpr const char* name_of(op_kind k) {
     case op_kind::quantize: return "quantize";
     case op_kind::dequantize: return "dequantize";
     case op_kind::mean: return "mean";
+    case op_kind::transpose: return "transpose";
+    case op_kind::clip: return "clip";
   }
   return "?";
 }
@@ -72,5 +76,9 @@ constexpr const char* name_of(activation a) {
 // How a windowed op (conv, pool) pads its input. `same` follows TensorFlow: out = ceil(in / stride),
 // the odd pixel of padding goes to the bottom/right.
 enum class padding : std::int32_t { valid, same, explicit_pads };
+
+// What a pad op writes outside its input (ONNX Pad's mode): the fill value, the input mirrored about its
+// border element (reflect: [a b c] padded by 2 on the left is [c b a b c]), or the border element repeated.
+enum class pad_mode : std::int32_t { constant, reflect, edge };
 
 }  // namespace ctnn

@@ -459,8 +459,12 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
     case op_kind::pad:
       w.put("  ");
       put_pad_pairs(w, a.pads, m.valid_tensor(n.inputs[0]) ? m.tensor_at(n.inputs[0]).dims.rank : 0);
-      w.put(" value ");
-      w.real(static_cast<double>(a.pad_value));
+      if (a.fill_mode == pad_mode::constant) {
+        w.put(" value ");
+        w.real(static_cast<double>(a.pad_value));
+      } else {
+        w.put(a.fill_mode == pad_mode::reflect ? " reflect" : " edge");
+      }
       break;
     case op_kind::batch_norm:
       w.put("  epsilon ");
@@ -475,6 +479,19 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
       w.put("  axes mask ");
       w.number(static_cast<std::int64_t>(a.reduce_axes));
       w.put(a.keep_dims ? " keep_dims" : "");
+      break;
+    case op_kind::clip:
+      w.put("  min ");
+      w.real(static_cast<double>(a.clip_min));
+      w.put(" max ");
+      w.real(static_cast<double>(a.clip_max));
+      break;
+    case op_kind::transpose:
+      w.put("  perm ");
+      for (std::int32_t d = 0; m.valid_tensor(n.inputs[0]) && d < m.tensor_at(n.inputs[0]).dims.rank; ++d) {
+        if (d > 0) w.put(",");
+        w.number(a.perm[static_cast<std::size_t>(d)]);
+      }
       break;
     case op_kind::global_avg_pool:
     case op_kind::add:
@@ -536,12 +553,22 @@ inline void put_kernel_params(text_writer& w, const kernel_params& p) {
     case op_kind::pad:
       w.put("  ");
       put_pad_pairs(w, p.pads, p.in.rank);
-      w.put(" value ");
-      w.real(static_cast<double>(p.pad_value()));
+      if (p.fill_mode == pad_mode::constant) {
+        w.put(" value ");
+        w.real(static_cast<double>(p.pad_value()));
+      } else {
+        w.put(p.fill_mode == pad_mode::reflect ? " reflect" : " edge");
+      }
       break;
     case op_kind::batch_norm:
       w.put("  epsilon ");
       w.real(static_cast<double>(p.pad_value()));
+      break;
+    case op_kind::clip:
+      w.put("  min ");
+      w.real(static_cast<double>(p.clip_min()));
+      w.put(" max ");
+      w.real(static_cast<double>(p.clip_max()));
       break;
     default:
       break;

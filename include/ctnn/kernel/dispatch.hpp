@@ -14,6 +14,7 @@
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/dynamic.hpp>
+#include <ctnn/kernel/reference/onnx_quant/run.hpp>
 #include <ctnn/kernel/reference_by_kind.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 #include <ctnn/kernel/simd/f32.hpp>
@@ -31,7 +32,10 @@ consteval bool check_params() {
                 "ctnn: no float32 kernel for this op kind (kernel/reference_by_kind.hpp).");
   static_assert(problem != params_problem::no_kernel || P.type != dtype::i8,
                 "ctnn: no int8 kernel for this op kind (kernel/reference_by_kind.hpp).");
-  static_assert(problem != params_problem::no_kernel || P.type == dtype::f32 || P.type == dtype::i8,
+  static_assert(problem != params_problem::no_kernel || P.requantization != requantization_policy::onnx,
+                "ctnn: no ONNX integer kernel for these parameters (kernel/reference/onnx_quant/params.hpp).");
+  static_assert(problem != params_problem::no_kernel || P.type == dtype::f32 || P.type == dtype::i8 ||
+                    P.requantization == requantization_policy::onnx,
                 "ctnn: no kernel for this element type (kernel/dispatch.hpp).");
   static_assert(problem != params_problem::quantize_not_to_int8, "ctnn: QUANTIZE writes int8 only.");
   static_assert(problem != params_problem::dequantize_not_to_float, "ctnn: DEQUANTIZE writes float32 only.");
@@ -59,14 +63,23 @@ void invoke_i8(const void* const (&operands)[N], void* result, const requant_arr
   if constexpr (detail::check_params<P>()) detail::run_i8<P.kind>(static_params<P>{}, operands, result, rq);
 }
 
+// Whether the vectorised kernels run call P: not for a call plan_memory placed over its own input
+// (kernel_params::in_place), whose safety holds for the reference kernels' order of writes only.
+template <kernel_params P>
+inline constexpr bool uses_simd_f32 = P.in_place == 0 && simd::f32_kernel<P>::supports;
+template <kernel_params P>
+inline constexpr bool uses_simd_i8 = P.in_place == 0 && simd::i8_kernel<P>::supports;
+
 // Whether the run-time kernel for P reads operand K (a constant: weights, bias) in a layout of its own,
 // made at compile time by pack_operand (the executor then passes packed_operand_v instead of the stored
 // constant; runtime/packed_operands.hpp).
 template <kernel_params P>
 constexpr bool packs_operand(std::size_t k) {
-  if constexpr (P.type == dtype::f32 && P.kind != op_kind::quantize && simd::f32_kernel<P>::supports)
+  if constexpr (P.requantization == requantization_policy::onnx || P.type == dtype::u8)
+    return false;  // the ONNX integer kernels read constants as stored
+  else if constexpr (P.type == dtype::f32 && P.kind != op_kind::quantize && uses_simd_f32<P>)
     return simd::f32_kernel<P>::packs(k);
-  else if constexpr (P.type == dtype::i8 && simd::i8_kernel<P>::supports)
+  else if constexpr (P.type == dtype::i8 && uses_simd_i8<P>)
     return simd::i8_kernel<P>::packs(k);
   else
     return false;
@@ -88,15 +101,20 @@ template <kernel_params P, std::size_t N>
 void invoke(const void* const (&operands)[N], void* result, const requant_arrays& rq = {}) {
   if constexpr (!detail::check_params<P>()) {
     return;  // reported by check_params
+  } else if constexpr (P.requantization == requantization_policy::onnx) {
+    reference::onnx_quant::run_typed<P.kind, element_t<P.type>, element_t<P.weights_type>, element_t<P.out_type>>(
+        static_params<P>{}, operands, result);
+  } else if constexpr (P.type == dtype::u8) {
+    detail::run_i8<P.kind>(static_params<P>{}, operands, result, rq);  // byte moves (has_kernel)
   } else if constexpr (P.type == dtype::f32 && P.kind == op_kind::quantize) {
     detail::run_quantize(static_params<P>{}, operands[0], result);
   } else if constexpr (P.type == dtype::f32) {
     const float* typed[N]{};
     for (std::size_t k = 0; k < N; ++k) typed[k] = static_cast<const float*>(operands[k]);
-    if constexpr (simd::f32_kernel<P>::supports) simd::f32_kernel<P>::run(typed, static_cast<float*>(result));
+    if constexpr (uses_simd_f32<P>) simd::f32_kernel<P>::run(typed, static_cast<float*>(result));
     else invoke_f32<P>(typed, static_cast<float*>(result));
   } else {
-    if constexpr (simd::i8_kernel<P>::supports) simd::i8_kernel<P>::run(operands, result, rq);
+    if constexpr (uses_simd_i8<P>) simd::i8_kernel<P>::run(operands, result, rq);
     else invoke_i8<P>(operands, result, rq);
   }
 }
@@ -129,7 +147,9 @@ struct shared {
   }
   template <kernel_params P, std::size_t N>
   static void invoke(const void* const (&operands)[N], void* result, const requant_arrays& rq, void* /*scratch*/ = nullptr) {
-    if constexpr (detail::check_params<P>()) shared_kernel<P.kind, P.type>(P, operands, result, rq);
+    if constexpr (!detail::check_params<P>()) return;
+    else if constexpr (P.requantization == requantization_policy::onnx) onnx_quant_shared_kernel<P.kind>(P, operands, result);
+    else shared_kernel<P.kind, P.type>(P, operands, result, rq);
   }
 };
 

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/reference/onnx_quant/run.hpp>
 #include <ctnn/kernel/reference_by_kind.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 
@@ -45,8 +46,18 @@ CTNN_DETAIL_SHARED_KERNEL void shared_kernel(const kernel_params& p, std::span<c
   }
 }
 
-// The operands a kernel of these parameters reads (conv/dense: data, weights and the bias if any).
+// The shared kernel of ONNX's integer op kind K (kernel_params::requantization == onnx), for any element
+// types (reference/onnx_quant/run.hpp). Out of line, as shared_kernel.
+template <op_kind K>
+CTNN_DETAIL_SHARED_KERNEL void onnx_quant_shared_kernel(const kernel_params& p, std::span<const void* const> operands, void* result) {
+  reference::onnx_quant::run<K>(&p, operands.data(), result);
+}
+
+// The operands a kernel of these parameters reads (conv/dense: data, weights and the bias if any; ONNX's
+// integer ops: also their per-axis scales and zero points).
 constexpr std::size_t operands_read(const kernel_params& p) {
+  if (p.requantization == requantization_policy::onnx)
+    return p.kind == op_kind::conv2d || p.kind == op_kind::dense ? 5 : 3;
   switch (p.kind) {
     case op_kind::conv2d:
     case op_kind::depthwise_conv2d:
@@ -94,6 +105,13 @@ inline bool invoke_dynamic(const kernel_params& p, std::span<const void* const> 
                            const requant_arrays& rq = {}) {
   if (kernel_params_problem(p) != params_problem::none || operands.size() < operands_read(p) || !has_requantization(p, rq))
     return false;
+  if (p.requantization == requantization_policy::onnx) {
+    if (p.kind == op_kind::conv2d) onnx_quant_shared_kernel<op_kind::conv2d>(p, operands, result);
+    else if (p.kind == op_kind::dense) onnx_quant_shared_kernel<op_kind::dense>(p, operands, result);
+    else if (p.kind == op_kind::quantize) onnx_quant_shared_kernel<op_kind::quantize>(p, operands, result);
+    else onnx_quant_shared_kernel<op_kind::dequantize>(p, operands, result);
+    return true;
+  }
   constexpr auto kinds = std::make_index_sequence<static_cast<std::size_t>(op_kind_count)>{};
   if (p.type == dtype::f32) return detail::invoke_dynamic_of<dtype::f32>(p, operands, result, rq, kinds);
   return detail::invoke_dynamic_of<dtype::i8>(p, operands, result, rq, kinds);

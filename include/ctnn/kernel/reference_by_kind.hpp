@@ -30,18 +30,22 @@
 #include <ctnn/kernel/reference/int8/quantize.hpp>
 #include <ctnn/kernel/reference/int8/requantize.hpp>
 #include <ctnn/kernel/reference/int8/softmax.hpp>
+#include <ctnn/kernel/reference/onnx_quant/params.hpp>
 #include <ctnn/kernel/reference/pool.hpp>
 #include <ctnn/kernel/reference/reduce.hpp>
+#include <ctnn/kernel/reference/transpose.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 
 namespace ctnn::kernel {
 
 // Whether a kernel exists for an op kind with this (first input's) element type; lower_te asks before
 // lowering. float32: every op kind but dequantize (whose input is quantized); int8: every op kind but
-// batch_norm (folded, or not quantized in TFLite).
+// batch_norm (folded, or not quantized in TFLite); uint8 (ONNX models): the ops that only move bytes (the
+// int8 kernels run them). ONNX's integer ops have kernels of their own (reference/onnx_quant/params.hpp).
 constexpr bool has_kernel(op_kind kind, dtype type) {
   if (type == dtype::f32) return kind != op_kind::dequantize;
   if (type == dtype::i8) return kind != op_kind::batch_norm;
+  if (type == dtype::u8) return kind == op_kind::reshape || kind == op_kind::transpose;
   return false;
 }
 
@@ -59,6 +63,8 @@ enum class params_problem : std::int32_t {
 };
 
 constexpr params_problem kernel_params_problem(const kernel_params& p) {
+  if (p.requantization == requantization_policy::onnx)
+    return reference::onnx_quant::supports(p) ? params_problem::none : params_problem::no_kernel;
   if (!has_kernel(p.kind, p.type)) return params_problem::no_kernel;
   if (p.kind == op_kind::quantize && p.axis != static_cast<std::int32_t>(dtype::i8)) return params_problem::quantize_not_to_int8;
   if (p.kind == op_kind::dequantize && p.axis != static_cast<std::int32_t>(dtype::f32))
@@ -94,6 +100,8 @@ template <op_kind K, class Params>
   else if constexpr (K == op_kind::batch_norm)
     ref::batch_norm(p, operands[0], operands[1], operands[2], operands[3], operands[4], result);
   else if constexpr (K == op_kind::mean) ref::mean(p, operands[0], result);
+  else if constexpr (K == op_kind::transpose) ref::transpose(p, operands[0], result);
+  else if constexpr (K == op_kind::clip) ref::clip(p, operands[0], result);
   else static_assert(K == op_kind::conv2d, "ctnn: no float32 kernel for this op kind (add it to kernel/reference_by_kind.hpp).");
 }
 
@@ -120,7 +128,7 @@ template <op_kind K, class Params>
   else if constexpr (K == op_kind::global_avg_pool) i8::global_avg_pool(p, activation(0), out);
   else if constexpr (K == op_kind::add || K == op_kind::mul) i8::binary(p, activation(0), activation(1), out);
   else if constexpr (K == op_kind::relu) i8::relu(p, activation(0), out);
-  else if constexpr (K == op_kind::relu6) i8::relu6(p, activation(0), out);
+  else if constexpr (K == op_kind::relu6 || K == op_kind::clip) i8::clamp(p, activation(0), out);
   else if constexpr (K == op_kind::sigmoid) i8::logistic_or_tanh<true>(p, activation(0), out);
   else if constexpr (K == op_kind::tanh) i8::logistic_or_tanh<false>(p, activation(0), out);
   else if constexpr (K == op_kind::softmax) i8::softmax(p, activation(0), out);
@@ -133,6 +141,7 @@ template <op_kind K, class Params>
   else if constexpr (K == op_kind::quantize) i8::requantize(p, activation(0), out);
   else if constexpr (K == op_kind::dequantize) i8::dequantize(p, activation(0), static_cast<float*>(result));
   else if constexpr (K == op_kind::mean) i8::mean(p, activation(0), out);
+  else if constexpr (K == op_kind::transpose) reference::transpose(p, activation(0), out);
   else static_assert(K == op_kind::conv2d, "ctnn: no int8 kernel for this op kind (add it to kernel/reference_by_kind.hpp).");
 }
 

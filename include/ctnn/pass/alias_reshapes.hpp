@@ -1,10 +1,12 @@
 #pragma once
 // alias_reshapes: a reshape (or flatten) does not move data, so its result becomes a view of its input
 // (tensor::alias_of) and the op disappears: no kernel, no copy, no buffer of its own. A reshape that
-// writes a model output stays a copy (the caller's buffer must be filled).
+// writes a model output stays a copy (the caller's buffer must be filled). So does a transpose that moves
+// only extent-1 dims (the elements keep their order).
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/reference/transpose.hpp>
 #include <ctnn/pass/detail/graph_edit.hpp>
 
 namespace ctnn::pass {
@@ -14,7 +16,11 @@ struct alias_reshapes : detail::op_rewriting_pass<alias_reshapes> {
   static constexpr void rewrite(Module& m, const Uses&, std::int32_t i, Flags& erased) {
     const node& reshape = m.node_at(i);
     tensor& view = m.tensor_at(reshape.output);
-    if (reshape.kind != op_kind::reshape || view.role != tensor_role::intermediate) return;
+    const bool moves_nothing =
+        reshape.kind == op_kind::reshape ||
+        (reshape.kind == op_kind::transpose &&
+         kernel::reference::transpose_is_a_reshape(m.tensor_at(reshape.inputs[0]).dims, reshape.attrs.perm));
+    if (!moves_nothing || view.role != tensor_role::intermediate) return;
     view.alias_of = reshape.inputs[0];
     erased[static_cast<std::size_t>(i)] = true;
   }

@@ -62,7 +62,7 @@ template <class Module>
 constexpr bool spatial_zero_pad(const Module& m, const node& pad) {
   const shape& in = m.tensor_at(pad.inputs[0]).dims;
   const auto& p = pad.attrs.pads;
-  return pad.attrs.pad_value == 0.0f && in.rank == 4 && p[0] == 0 && p[1] == 0 && p[6] == 0 && p[7] == 0;
+  return pad.attrs.fill_mode == pad_mode::constant && pad.attrs.pad_value == 0.0f && in.rank == 4 && p[0] == 0 && p[1] == 0 && p[6] == 0 && p[7] == 0;
 }
 
 }  // namespace detail

@@ -107,10 +107,52 @@ constexpr bool broadcast(const shape& a, const shape& b, shape& out) {
   return true;
 }
 
+// ONNX's integer conv (layout onnx): NCHW activations, OIHW weights; the window rules of the NHWC conv.
+template <class Module>
+constexpr shape infer_onnx_conv(Module& m, std::int32_t node_id) {
+  node& n = m.node_at(node_id);
+  const shape in = m.tensor_at(n.inputs[0]).dims;
+  if (in.rank != 4) {
+    m.fail({error_code::unsupported_rank, node_id, n.kind, {}, in, 4, in.rank});
+    return in;
+  }
+  const std::int32_t units = output_units(m, n), channels = in[1];
+  if (n.attrs.groups <= 0 || channels % n.attrs.groups != 0 || units % n.attrs.groups != 0) {
+    const std::int32_t undivided = n.attrs.groups > 0 && channels % n.attrs.groups == 0 ? units : channels;
+    m.fail({error_code::channels_not_divisible, node_id, n.kind, {}, in, undivided, n.attrs.groups});
+    return in;
+  }
+  const shape out = windowed_output(m, node_id, n.attrs.win, make_shape(in[0], in[2], in[3], channels), units);
+  expect_constant(m, node_id, n.inputs[1], make_shape(units, channels / n.attrs.groups, n.attrs.win.kernel_h, n.attrs.win.kernel_w),
+                  error_code::weight_count_mismatch);
+  if (n.input_count > 2) expect_constant(m, node_id, n.inputs[2], make_shape(units), error_code::bias_count_mismatch);
+  return make_shape(out[0], out[3], out[1], out[2]);
+}
+
+// ONNX's integer MatMul (dense of layout onnx): A [..., M, K] x B [..., K, N] -> [..., M, N]; B has one
+// batch or as many as A.
+template <class Module>
+constexpr shape infer_onnx_matmul(Module& m, std::int32_t node_id) {
+  const node& n = m.node_at(node_id);
+  const shape a = m.tensor_at(n.inputs[0]).dims, b = m.tensor_at(n.inputs[1]).dims;
+  if (a.rank < 2 || b.rank < 2 || b.rank > a.rank || a.last() != b.at(-2)) {
+    m.fail({error_code::input_shapes_differ, node_id, n.kind, a, b, 0, 1});
+    return a;
+  }
+  const std::int64_t a_batches = a.elements() / (static_cast<std::int64_t>(a.at(-2)) * a.last());
+  const std::int64_t b_batches = b.elements() / (static_cast<std::int64_t>(b.at(-2)) * b.last());
+  if (b_batches != 1 && b_batches != a_batches) m.fail({error_code::input_shapes_differ, node_id, n.kind, a, b, 0, 1});
+  shape out = a;
+  out.dims[static_cast<std::size_t>(a.rank - 1)] = b.last();
+  return out;
+}
+
 template <class Module>
 constexpr shape infer_node(Module& m, std::int32_t node_id) {
   node& n = m.node_at(node_id);
   const shape in = m.tensor_at(n.inputs[0]).dims;
+  if (n.attrs.layout == data_layout::onnx && n.kind == op_kind::conv2d) return infer_onnx_conv(m, node_id);
+  if (n.attrs.layout == data_layout::onnx && n.kind == op_kind::dense) return infer_onnx_matmul(m, node_id);
   switch (n.kind) {
     case op_kind::conv2d: {
       const std::int32_t units = output_units(m, n);
@@ -171,6 +213,7 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
     }
     case op_kind::relu:
     case op_kind::relu6:
+    case op_kind::clip:
     case op_kind::sigmoid:
     case op_kind::tanh:
       return in;
@@ -186,6 +229,21 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
       }
       if (n.attrs.reduce_axes >> in.rank != 0u)
         m.fail({error_code::invalid_axis, node_id, n.kind, {}, in, static_cast<std::int64_t>(n.attrs.reduce_axes), in.rank});
+      return out;
+    }
+    case op_kind::transpose: {
+      // perm must name each input dim once; the output takes dim perm[d] as dim d.
+      shape out = in;
+      std::uint32_t seen = 0;
+      for (std::int32_t d = 0; d < in.rank; ++d) {
+        const std::int32_t from = n.attrs.perm[static_cast<std::size_t>(d)];
+        if (from < 0 || from >= in.rank || (seen >> from & 1u) != 0) {
+          m.fail({error_code::invalid_axis, node_id, n.kind, {}, in, from, in.rank});
+          return in;
+        }
+        seen |= 1u << from;
+        out.dims[static_cast<std::size_t>(d)] = in[from];
+      }
       return out;
     }
     case op_kind::batch_norm:
@@ -252,6 +310,14 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
   return in;
 }
 
+// quantize/dequantize change the element type, and so do ONNX's integer ops (layout onnx: QLinearConv
+// writes 8 bits, ConvInteger int32); every other op keeps its input's.
+template <class Module>
+constexpr dtype result_type(const Module& m, const node& n) {
+  const bool converts = n.kind == op_kind::quantize || n.kind == op_kind::dequantize || n.attrs.layout == data_layout::onnx;
+  return converts ? n.attrs.out_type : m.tensor_at(n.inputs[0]).type;
+}
+
 }  // namespace detail
 
 struct infer_types {
@@ -264,9 +330,7 @@ struct infer_types {
       const shape out = detail::infer_node(m, i);
       tensor& result = m.tensor_at(n.output);
       result.dims = out;
-      // quantize/dequantize change the element type; every other op keeps its input's
-      result.type = n.kind == op_kind::quantize || n.kind == op_kind::dequantize ? n.attrs.out_type
-                                                                                  : m.tensor_at(n.inputs[0]).type;
+      result.type = detail::result_type(m, n);
     }
     if (!m.error.failed()) m.establish(fact::shapes_inferred);
     return m;

@@ -9,6 +9,7 @@
 #include <ctnn/detail/quantization.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/dispatch.hpp>
+#include <ctnn/kernel/reference/onnx_quant/params.hpp>
 #include <ctnn/kernel/scratch.hpp>
 
 namespace ctnn::pass {
@@ -50,6 +51,7 @@ constexpr bool same_quantization(const quantization& a, const quantization& b) {
 //   mul: output multiplier input_scale * input2_scale / output_scale;
 //   relu: output multiplier input_scale / output_scale, activation_min = output zero, max 127;
 //   relu6: activation_min/max = quantized 0 and 6 in the *input's* quantization (a raw clamp, as TFLM);
+//   clip: activation_min/max = its bounds in the input's quantization (the raw integers without a scale);
 //   sigmoid, tanh: input_multiplier/input_shift = frexp of input_scale * 2^27 (4 integer bits);
 //   softmax: input_multiplier/input_shift from beta * input_scale * 2^26 (5 integer bits), beta = 1;
 //   concat: per_channel = 1 when an input's quantization differs from the output's (the executor passes
@@ -128,6 +130,19 @@ constexpr void fill_quantized_params(const Module& m, const node& n, kernel_para
       p.activation_min = in.zero_point;
       p.activation_max = q::float_to_int8(6.0f, in.scale, in.zero_point);
       break;
+    case op_kind::clip: {
+      // A raw clamp, as relu6: the bounds in the input's quantization; an int8 tensor without a scale
+      // holds plain integers (an ONNX Clip of int8), whose bounds are the integers themselves.
+      const auto raw_bound = [&](float bound) -> std::int32_t {
+        const float raw = in.scale == 0.0f ? bound : bound / in.scale;
+        if (raw <= -256.0f) return -128;  // beyond int8 whatever the zero point (also +-inf, no bound)
+        if (raw >= 256.0f) return 127;
+        return q::float_to_int8(bound, in.scale == 0.0f ? 1.0f : in.scale, in.scale == 0.0f ? 0 : in.zero_point);
+      };
+      p.activation_min = raw_bound(n.attrs.clip_min);
+      p.activation_max = raw_bound(n.attrs.clip_max);
+      break;
+    }
     case op_kind::sigmoid:
     case op_kind::tanh: {
       const q::quantized_multiplier qm = q::logistic_tanh_input_multiplier(in.scale);
@@ -162,6 +177,7 @@ constexpr void fill_quantized_params(const Module& m, const node& n, kernel_para
       p.left_shift = same_quantization(in, out) ? 1 : 0;
       break;
     case op_kind::reshape:
+    case op_kind::transpose:
     case op_kind::batch_norm:
       break;
   }
@@ -186,6 +202,15 @@ constexpr std::int32_t unpreparable_operand(const Module& m, const node& n) {
   }
   if (m.tensor_at(n.output).type == dtype::i8 && m.tensor_at(n.output).quant.scale == 0.0f) return n.output;
   return -1;
+}
+
+// An op with ONNX's integer semantics (the module's policy is onnx and an ONNX integer kernel exists for
+// its types; conv2d and dense in ONNX's layouts): kernel/reference/onnx_quant/params.hpp fills its fields.
+template <class Module>
+constexpr bool is_onnx_integer_op(const Module& m, const node& n) {
+  const bool layout_ok = (n.kind != op_kind::conv2d && n.kind != op_kind::dense) || n.attrs.layout == data_layout::onnx;
+  return m.requantization == requantization_policy::onnx && layout_ok &&
+         kernel::reference::onnx_quant::has_kernel(n.kind, m.tensor_at(n.inputs[0]).type, m.tensor_at(n.output).type);
 }
 
 template <class Module>
@@ -225,15 +250,23 @@ constexpr kernel_params kernel_params_of(const Module& m, const node& n) {
     case op_kind::pad:
       p.pads = n.attrs.pads;
       p.pad_value_bits = std::bit_cast<std::uint32_t>(n.attrs.pad_value);
+      p.fill_mode = n.attrs.fill_mode;
       break;
     case op_kind::mean:
       p.axis = static_cast<std::int32_t>(n.attrs.reduce_axes);  // the kernel reads the reduced axes as a bit mask
+      break;
+    case op_kind::transpose:
+      p.perm = n.attrs.perm;
       break;
     case op_kind::quantize:
     case op_kind::dequantize:
       break;
     case op_kind::batch_norm:
       p.pad_value_bits = std::bit_cast<std::uint32_t>(n.attrs.epsilon);  // the kernel's one float parameter
+      break;
+    case op_kind::clip:
+      p.clip_min_bits = std::bit_cast<std::uint32_t>(n.attrs.clip_min);
+      p.clip_max_bits = std::bit_cast<std::uint32_t>(n.attrs.clip_max);
       break;
     case op_kind::global_avg_pool:
     case op_kind::relu:
@@ -243,7 +276,8 @@ constexpr kernel_params kernel_params_of(const Module& m, const node& n) {
     case op_kind::reshape:
       break;
   }
-  if (is_quantized_op(m, n)) fill_quantized_params(m, n, p);
+  if (is_onnx_integer_op(m, n)) kernel::reference::onnx_quant::fill_params(m, n, p);
+  else if (is_quantized_op(m, n)) fill_quantized_params(m, n, p);
   return p;
 }
 
@@ -277,14 +311,16 @@ constexpr Module lower_te::with_scratch<ScratchRules>::run(Module m) {
   m.kernel_count = 0;
   for (std::int32_t i = 0; i < m.node_count; ++i) {
     const node& n = m.node_at(i);
-    if (!kernel::has_kernel(n.kind, m.tensor_at(n.inputs[0]).type)) {
+    const bool onnx_integer = detail::is_onnx_integer_op(m, n);
+    if (!onnx_integer && !kernel::has_kernel(n.kind, m.tensor_at(n.inputs[0]).type)) {
       m.fail({error_code::unsupported_dtype, i, n.kind, {}, m.tensor_at(n.inputs[0]).dims,
               static_cast<std::int64_t>(m.tensor_at(n.inputs[0]).type), 0});
       return m;
     }
     // An int8 op needs the quantization of its tensors (value_b: the tensor at fault + 1; -1: the fused
     // activation, which int8 kernels can only apply as a clamp).
-    if (detail::is_quantized_op(m, n)) {
+    // (ONNX's quantized tensors need no scale: ConvInteger's have none.)
+    if (m.requantization == requantization_policy::tflite && detail::is_quantized_op(m, n)) {
       if (const std::int32_t fault = detail::unpreparable_operand(m, n); fault != -1) {
         m.fail({error_code::unsupported_dtype, i, n.kind, {}, m.tensor_at(n.inputs[0]).dims,
                 static_cast<std::int64_t>(m.tensor_at(n.inputs[0]).type), fault + 1});

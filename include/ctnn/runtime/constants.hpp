@@ -32,11 +32,14 @@ constexpr auto decode_f32() {
   constexpr const tensor& info = M.tensor_at(T);
   std::array<float, static_cast<std::size_t>(info.dims.elements())> values{};
   const char* bytes = info.data.bytes;
-  for (std::size_t i = 0; i < values.size(); ++i)  // call-free: clang counts every step (DESIGN §6)
-    values[i] = std::bit_cast<float>(static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[4 * i])) |
-                                     static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[4 * i + 1])) << 8 |
-                                     static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[4 * i + 2])) << 16 |
-                                     static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[4 * i + 3])) << 24);
+  float* out = values.data();
+  // Call-free, one statement per element: clang counts every step (DESIGN §6), and std::array's
+  // operator[] or std::bit_cast would each add a call.
+  for (const char* end = bytes + 4 * values.size(); bytes != end; bytes += 4)
+    *out++ = __builtin_bit_cast(float, static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[0])) |
+                                           static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[1])) << 8 |
+                                           static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[2])) << 16 |
+                                           static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[3])) << 24);
   return values;
 }
 }  // namespace detail
@@ -103,17 +106,26 @@ constexpr auto materialize_constant() {
     const float* mean = constant_data_of<M, recipe.op.inputs[3]>();
     const float* variance = constant_data_of<M, recipe.op.inputs[4]>();
     const double epsilon = recipe.op.attrs.epsilon;
-    for (std::size_t i = 0; i < elements; ++i) {
-      const auto c = static_cast<std::size_t>(
-          recipe.kind == recipe_kind::batch_norm_weights
-              ? (static_cast<std::int64_t>(i) / recipe.channel_stride) % recipe.channel_count
-              : static_cast<std::int64_t>(i));
-      const double factor = scale[c] / math::sqrt(static_cast<double>(variance[c]) + epsilon);
-      if constexpr (recipe.kind == recipe_kind::batch_norm_weights) {
-        values[i] = static_cast<float>(own[i] * factor);
-      } else {
-        const double bias = recipe.own_data_is_offset ? 0.0 : own[i];
-        values[i] = static_cast<float>((bias - mean[c]) * factor + offset[c]);
+    // scale / sqrt(variance + epsilon) once per channel, then call-free loops over the elements (no
+    // division or remainder per element: clang counts every step, DESIGN §6).
+    constexpr bool weights = recipe.kind == recipe_kind::batch_norm_weights;
+    constexpr std::size_t channels = weights ? static_cast<std::size_t>(recipe.channel_count) : elements;
+    std::array<double, channels> factors{};
+    for (std::size_t c = 0; c < channels; ++c) factors[c] = scale[c] / math::sqrt(static_cast<double>(variance[c]) + epsilon);
+    const double* factor = factors.data();
+    float* out = values.data();
+    if constexpr (weights) {
+      // Element i belongs to channel (i / channel_stride) % channel_count: [outer][channels][stride].
+      constexpr auto stride = static_cast<std::size_t>(recipe.channel_stride);
+      static_assert(channels > 0 && stride > 0 && elements % (channels * stride) == 0,
+                    "ctnn: a batch_norm_weights recipe's channels do not tile its tensor.");
+      for (std::size_t outer = 0; outer < elements / (channels * stride); ++outer)
+        for (std::size_t c = 0; c < channels; ++c)
+          for (std::size_t k = 0; k < stride; ++k) *out++ = static_cast<float>(*own++ * factor[c]);
+    } else {
+      for (std::size_t c = 0; c < channels; ++c) {
+        const double bias = recipe.own_data_is_offset ? 0.0 : own[c];
+        *out++ = static_cast<float>((bias - mean[c]) * factor[c] + offset[c]);
       }
     }
   }

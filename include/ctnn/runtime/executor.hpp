@@ -177,6 +177,14 @@ class executor : detail::diagnostic_check<M.error> {
     if constexpr (count_ok) execute(pools, buffers...);
   }
 
+  // Call C alone, on the caller's pools and model buffers (inputs, then outputs, by position; the kernel
+  // benchmarks time each call this way). The calls before C must have run on the same pools.
+  template <std::size_t C>
+    requires(C < call_count)
+  static void run_call(const pool_pointers& pools, const void* const* inputs, void* const* outputs) {
+    if constexpr (valid) invoke<C>(pools, inputs, outputs);
+  }
+
   // The static pools run() uses.
   static pool_pointers static_pools() {
     return [&]<std::size_t... P>(std::index_sequence<P...>) { return pool_pointers{static_pool<P>::storage...}; }(
@@ -255,10 +263,12 @@ class executor : detail::diagnostic_check<M.error> {
   template <std::size_t C, std::size_t K>
   static const void* operand_address(const pool_pointers& pools, const void* const* inputs, void* const* outputs) {
     static constexpr const kernel_call& call = call_table[C];
-    if constexpr (call.operand_at[K].where == storage::constant && Kernels::template packs_operand<call.params>(K))
-      return packed_operand_v<M, C, K>.data();
-    else
-      return address<call.operand_at[K]>(pools, inputs, outputs);
+    constexpr bool packed = Kernels::template packs_operand<call.params>(K) && call.operand_at[K].where != storage::none;
+    static_assert(!packed || call.operand_at[K].where == storage::constant,
+                  "ctnn::executor: the kernel of this call reads an operand re-laid out at compile time (weights), "
+                  "but the operand is computed at run time; lower the op so that its weights are a constant.");
+    if constexpr (packed) return packed_operand_v<M, C, K>.data();
+    else return address<call.operand_at[K]>(pools, inputs, outputs);
   }
 
   template <std::size_t C>

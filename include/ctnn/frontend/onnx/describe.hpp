@@ -73,6 +73,7 @@ void describe(const diagnostic& d, const char* bytes, std::size_t size, Sink&& o
       put_number(out, d.expected.dims[0]);
       break;
     case onnx_error::unsupported_operand:
+    case onnx_error::integer_arithmetic:
       detail::put_node(out, d);
       out(", operand ");
       put_number(out, d.value_b);
@@ -104,12 +105,6 @@ void describe(const diagnostic& d, const char* bytes, std::size_t size, Sink&& o
       detail::put_value(out, d.value_a, bytes, size);
       out(", ");
       out(name_of(static_cast<tensor_feature>(d.value_b)));
-      break;
-    case onnx_error::needs_transpose:
-      if (d.node < 0) out("a model output");
-      else detail::put_node(out, d);
-      out(", NCHW shape ");
-      tflite::detail::put_shape(out, d.expected);
       break;
     case onnx_error::too_many_model_io:
       out(d.value_a == 0 ? "inputs " : "outputs ");

@@ -9,13 +9,9 @@
 //
 // Mapping:
 //  * Layout. Activations of rank 4 are NCHW in ONNX and NHWC inside ctnn (DESIGN §2): every ONNX value
-//    has an IR tensor in its ONNX layout, in NHWC, or both, made on demand. NCHW -> NHWC of a rank-4
-//    activation is free (a reshape, a view) when C = 1 or H*W = 1, and otherwise a transposition written
-//    with existing ops: a reshape to [N, C, H*W, 1], a conv2d with a C x 1 window and one-hot weights (an
-//    identity matrix, out[p][c] = in[c][p], exact in float), and a reshape to [N, H, W, C]. NHWC -> NCHW
-//    is free under the same conditions and otherwise refused (onnx_needs_transpose): the conv trick would
-//    need (H*W)^2 weights, so it waits for a transpose op. Model inputs and outputs keep the ONNX shapes:
-//    the executor takes and returns NCHW buffers, like onnxruntime.
+//    has an IR tensor in its ONNX layout, in NHWC, or both, made on demand by a transpose op (a view,
+//    no copy, when it moves only extent-1 dims: C = 1 or H*W = 1; alias_reshapes). Model inputs and
+//    outputs keep the ONNX shapes: the executor takes and returns NCHW buffers, like onnxruntime.
 //  * Constants. Initializers and Constant nodes become IR constants only where an op reads them, in the
 //    layout it reads: zero-copy (constant_data::bytes into the embedded file) when the stored order is the
 //    order ctnn reads and the data is 4-aligned; otherwise a `relayout` record (a gather with strides and
@@ -28,7 +24,8 @@
 //    it changes nothing), GlobalAveragePool, Relu, Clip (0..6 = relu6, 0..inf = relu), Sigmoid, Tanh, Add,
 //    Mul (numpy broadcasting; a constant operand is re-laid out to NHWC), Softmax (the last axis, or the
 //    channels of an NHWC tensor; before opset 13, the coerced 2-D form through reshapes), Reshape,
-//    Flatten, Concat, Pad (constant mode, non-negative pads), BatchNormalization (inference, rank 4 or 2).
+//    Flatten, Concat, Pad (constant mode, non-negative pads), BatchNormalization (inference, rank 4 or 2),
+//    Transpose.
 //  * Shapes: each IR node's output shape is inferred as the node is added (pass::infer_types' own rules),
 //    so the importer knows every value's shape (for layouts, Flatten, Gemm) without value_info.
 //  * Bad input is a diagnostic in the module: onnx_error codes (onnx/errors.hpp; node = the NodeProto's
@@ -42,6 +39,7 @@
 #include <string_view>
 
 #include <ctnn/frontend/onnx/errors.hpp>
+#include <ctnn/frontend/onnx/quantized.hpp>
 #include <ctnn/frontend/onnx/schema.hpp>
 #include <ctnn/frontend/protobuf.hpp>
 #include <ctnn/ir/module.hpp>
@@ -58,9 +56,8 @@ struct import_counts {
 };
 
 // A constant whose values onnx::model computes at compile time (module tensor `tensor`):
-//   gather:   out[i0,i1,i2,i3] = scale * source[sum_d i_d * strides[d]] (source: float32 LE at byte `source`)
-//   identity: a dims[0] x dims[0] identity matrix (the weights of the NCHW -> NHWC transposition)
-enum class relayout_kind : std::int32_t { gather, identity };
+//   gather: out[i0,i1,i2,i3] = scale * source[sum_d i_d * strides[d]] (source: float32 LE at byte `source`)
+enum class relayout_kind : std::int32_t { gather };
 
 struct relayout {
   std::int32_t tensor = -1;
@@ -77,6 +74,29 @@ struct relayout {
     return n;
   }
 };
+
+// Writes relayout r's r.elements() values, gathered from the model file's bytes, to `out`. Used at compile
+// time (onnx::model, once per tensor) and at run time (ctnn-run). The inner loops are call-free: clang
+// counts every step (DESIGN §6), and std::array::operator[] or std::bit_cast would each add steps.
+constexpr void relayout_values(const relayout& r, const char* bytes, float* out) {
+  std::array<std::int64_t, 4> extent{1, 1, 1, 1}, stride{};
+  for (std::int32_t d = 0; d < r.rank; ++d) {
+    extent[static_cast<std::size_t>(4 - r.rank + d)] = r.dims[static_cast<std::size_t>(d)];
+    stride[static_cast<std::size_t>(4 - r.rank + d)] = 4 * r.strides[static_cast<std::size_t>(d)];
+  }
+  const std::int64_t n0 = extent[0], n1 = extent[1], n2 = extent[2], n3 = extent[3];
+  const std::int64_t s0 = stride[0], s1 = stride[1], s2 = stride[2], s3 = stride[3];
+  const float scale = r.scale;
+  for (std::int64_t a = 0, at_a = r.source; a < n0; ++a, at_a += s0)
+    for (std::int64_t b = 0, at_b = at_a; b < n1; ++b, at_b += s1)
+      for (std::int64_t c = 0, at_c = at_b; c < n2; ++c, at_c += s2)
+        for (std::int64_t d = 0, at = at_c; d < n3; ++d, at += s3)
+          *out++ = __builtin_bit_cast(float, static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at])) |
+                                                 static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at + 1])) << 8 |
+                                                 static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at + 2])) << 16 |
+                                                 static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at + 3])) << 24) *
+                   scale;
+}
 
 template <std::size_t MaxTensors, std::size_t MaxNodes, std::size_t MaxRelayouts>
 struct import_result {
@@ -173,12 +193,18 @@ struct importer {
   // ---------------------------------------------------------------------------------------------------
   // Values.
 
+  // Name lookups go through an open-addressing hash table (value index + 1 per slot, 0 = empty): a scan
+  // over all values per lookup made the import quadratic in clang's constexpr step count.
+  static constexpr std::size_t slot_count = std::bit_ceil(2 * MaxValues + 1);
+  std::array<std::int32_t, slot_count> slots{};
+
   constexpr std::int32_t find(const protobuf::span& name) const {
     const std::string_view text = f.reader().view(name);
     const std::uint32_t h = hash_of(f.reader().pointer(name.at), name.length);
-    for (std::int32_t v = value_count - 1; v >= 0; --v) {
-      const value& here = values[static_cast<std::size_t>(v)];
-      if (here.hash == h && here.name.length == name.length && f.reader().view(here.name) == text) return v;
+    for (std::size_t s = h & (slot_count - 1); slots[s] != 0; s = (s + 1) & (slot_count - 1)) {
+      const auto v = static_cast<std::size_t>(slots[s] - 1);
+      if (values[v].hash == h && values[v].name.length == name.length && f.reader().view(values[v].name) == text)
+        return static_cast<std::int32_t>(v);
     }
     return -1;
   }
@@ -192,6 +218,9 @@ struct importer {
     v.name = name;
     v.hash = hash_of(f.reader().pointer(name.at), name.length);
     v.kind = kind;
+    std::size_t s = v.hash & (slot_count - 1);
+    while (slots[s] != 0) s = (s + 1) & (slot_count - 1);
+    slots[s] = value_count + 1;
     return value_count++;
   }
   constexpr value& at(std::int32_t v) { return values[static_cast<std::size_t>(v)]; }
@@ -239,13 +268,27 @@ struct importer {
       return -1;
     }
     m.tensor_at(out).dims = dims;
-    m.tensor_at(out).type = dtype::f32;
+    m.tensor_at(out).type = pass::detail::result_type(m, m.node_at(id));
     return out;
   }
   constexpr std::int32_t reshape(std::int32_t in, const shape& target, const name& label) {
     op_attributes a{};
     a.target = target;
     return add_node(op_kind::reshape, a, {in}, label);
+  }
+
+  // A transpose: output dim d is input dim perm[d] (a rank-4 layout change, or any rank).
+  template <std::size_t Rank>
+  constexpr std::int32_t transpose(std::int32_t in, const std::array<std::int32_t, Rank>& perm, const name& label) {
+    op_attributes a{};
+    for (std::size_t d = 0; d < Rank; ++d) a.perm[d] = perm[d];
+    return add_node(op_kind::transpose, a, {in}, label);
+  }
+  // The permutation that swaps dims `a` and `b` of a rank-`rank` tensor (its own inverse).
+  static constexpr std::array<std::int32_t, max_rank> swapping(std::int32_t rank, std::int32_t a, std::int32_t b) {
+    std::array<std::int32_t, max_rank> perm{};
+    for (std::int32_t d = 0; d < rank; ++d) perm[static_cast<std::size_t>(d)] = d == a ? b : d == b ? a : d;
+    return perm;
   }
 
   // A constant tensor of `dims` gathered from a value's float data (or zero-copy when the gather is the
@@ -365,12 +408,8 @@ struct importer {
       for (std::int32_t d = s.rank - 1; d >= 0; --d) strides[static_cast<std::size_t>(d)] = step, step *= s[d];
       return x.onnx_layout = gathered(v, slot, s, strides, 1.0f);
     }
-    const shape s = m.tensor_at(x.nhwc).dims;  // [N, H, W, C]
-    if (s[3] != 1 && s[1] * s[2] != 1) {
-      fail(onnx_error::needs_transpose, node_index < 0 ? 0 : static_cast<std::int64_t>(current), 0, to_nchw(s));
-      return -1;
-    }
-    return x.onnx_layout = reshape(x.nhwc, to_nchw(s), label_of(v));
+    // NHWC -> NCHW: a transpose (a view when it moves only extent-1 dims, alias_reshapes).
+    return x.onnx_layout = transpose(x.nhwc, nhwc_of_nchw, label_of(v));
   }
 
   // The value as an IR tensor in NHWC (rank 4).
@@ -385,25 +424,7 @@ struct importer {
       const std::array<std::int64_t, 4> nchw_strides{static_cast<std::int64_t>(s[1]) * s[2] * s[3], static_cast<std::int64_t>(s[2]) * s[3], s[3], 1};
       return x.nhwc = gathered(v, slot, to_nhwc(s), {nchw_strides[0], nchw_strides[2], nchw_strides[3], nchw_strides[1]}, 1.0f);
     }
-    const std::int32_t source = x.onnx_layout;
-    if (s[1] == 1 || s[2] * s[3] == 1) return x.nhwc = reshape(source, to_nhwc(s), label_of(v));
-    // The transposition: [N, C, H*W, 1] --conv C x 1, identity weights--> [N, 1, H*W, C] -> [N, H, W, C].
-    const std::int32_t view = reshape(source, make_shape(s[0], s[1], s[2] * s[3], 1), numbered("nchw_view", static_cast<std::size_t>(v)));
-    const std::int32_t identity = add_tensor(make_shape(s[1], s[1], 1, 1), numbered("nchw_to_nhwc", static_cast<std::size_t>(s[1])), tensor_role::constant);
-    if (identity < 0 || failed()) return -1;
-    if (static_cast<std::size_t>(relayout_count) >= MaxRelayouts) return capacity_exceeded(), -1;
-    relayout& r = relayouts[static_cast<std::size_t>(relayout_count++)];
-    r = relayout{};
-    r.tensor = identity;
-    r.kind = relayout_kind::identity;
-    r.rank = 2;
-    r.dims = {s[1], s[1], 0, 0};
-    op_attributes a{};
-    a.win.kernel_h = s[1];
-    a.win.mode = padding::valid;
-    a.units = s[1];
-    const std::int32_t moved = add_node(op_kind::conv2d, a, {view, identity, -1}, numbered("nchw_to_nhwc", static_cast<std::size_t>(v)));
-    return x.nhwc = reshape(moved, to_nhwc(s), label_of(v));
+    return x.nhwc = transpose(x.onnx_layout, nchw_of_nhwc, label_of(v));
   }
 
   // Records a node's result: value `v` held by IR tensor `id` in NHWC or in the ONNX layout.
@@ -492,13 +513,13 @@ struct importer {
   // Nodes.
 
   struct operands {
-    std::array<std::int32_t, max_node_inputs> id{};  // value indices (-1: omitted)
+    std::array<std::int32_t, max_node_inputs + 1> id{};  // value indices (-1: omitted); QLinearConv has 9
     std::uint32_t count = 0;
   };
 
   constexpr operands read_operands(const node_view& n) {
     operands o{};
-    if (n.input_count > max_node_inputs) {
+    if (n.input_count > o.id.size()) {
       fail(error_code::too_many_inputs, node_index, op_kind::concat, n.input_count, max_node_inputs);
       return o;
     }
@@ -578,6 +599,13 @@ struct importer {
       case op_type::Concat: return concat(n, o, result);
       case op_type::Pad: return pad(n, o, result);
       case op_type::BatchNormalization: return batch_norm(n, o, result);
+      case op_type::QuantizeLinear:
+      case op_type::DequantizeLinear:
+      case op_type::QLinearConv:
+      case op_type::ConvInteger:
+      case op_type::QLinearMatMul:
+      case op_type::MatMulInteger: return quantized_ops<importer>{*this}.import(n, o, result);
+      case op_type::Transpose: return transpose_node(n, o, result);
       default: return fail(onnx_error::unsupported_operator, static_cast<std::int64_t>(n.type), 0);
     }
   }
@@ -627,19 +655,20 @@ struct importer {
     define(result, add_node(kind, a, {x, weights, bias}, label_of(result)), true);
   }
 
-  // Gemm: Y = alpha * A * B' + beta * C, A [M, K] (transA = 0), B constant.
+  // Gemm: Y = alpha * A' * B' + beta * C, A [M, K] (transA: [K, M], transposed), B and C constant.
   constexpr void gemm(const node_view& n, const operands& o, std::int32_t result) {
     if (!expect_inputs(o, 2, 3) || !expect_activation(o, 0) || !expect_constant(o, 1)) return;
     if (o.count > 2 && o.id[2] >= 0 && !expect_constant(o, 2)) return;
     const float alpha = float_attribute(n, "alpha", 1.0f), beta = float_attribute(n, "beta", 1.0f);
     const std::int64_t trans_a = int_attribute(n, "transA", 0), trans_b = int_attribute(n, "transB", 0);
     if (take_reader_error()) return;
-    if (trans_a != 0) return attribute_error(attribute::transA, trans_a);
-    const std::int32_t x = as_onnx(o.id[0], 0);
+    std::int32_t x = as_onnx(o.id[0], 0);
     const shape bs = constant_shape(o.id[1]);
     if (failed()) return;
+    if (m.tensor_at(x).dims.rank != 2) return rank_error(2, m.tensor_at(x).dims);
+    if (trans_a != 0) x = transpose(x, std::array<std::int32_t, 2>{1, 0}, numbered("gemm_a", static_cast<std::size_t>(node_index)));
+    if (failed()) return;
     const shape in = m.tensor_at(x).dims;
-    if (in.rank != 2) return rank_error(2, in);
     if (bs.rank != 2) return operand_error(1);
     const std::int32_t k = in[1];
     const std::int32_t units = trans_b != 0 ? bs[0] : bs[1];
@@ -647,39 +676,61 @@ struct importer {
     // Weights [N][K]: B is [N, K] with transB, else [K, N].
     const std::int32_t weights = trans_b != 0 ? gathered(o.id[1], 1, make_shape(units, k), {k, 1, 0, 0}, alpha)
                                               : gathered(o.id[1], 1, make_shape(units, k), {1, units, 0, 0}, alpha);
-    std::int32_t bias = -1;
+    std::int32_t bias = -1, matrix = -1;
     if (o.count > 2 && o.id[2] >= 0) {
       const shape cs = constant_shape(o.id[2]);
       const std::int64_t elements = cs.elements();
-      // C broadcasts to [M, N]: one value, or N values ([N] or [1, N]).
-      if (elements != 1 && (elements != units || (cs.rank == 2 && cs[0] != 1) || cs.rank > 2)) return operand_error(2);
-      bias = gathered(o.id[2], 2, make_shape(units), {elements == 1 && units != 1 ? 0 : 1, 0, 0, 0}, beta);
+      const bool per_row = cs.rank == 2 && cs[0] == in[0] && in[0] != 1 && cs[1] == units;
+      // C broadcasts to [M, N]: one value, or N values ([N] or [1, N]) as the bias; a full [M, N] is added.
+      if (per_row) {
+        matrix = gathered(o.id[2], 2, make_shape(in[0], units), {units, 1, 0, 0}, beta);
+      } else {
+        if (elements != 1 && (elements != units || (cs.rank == 2 && cs[0] != 1) || cs.rank > 2)) return operand_error(2);
+        bias = gathered(o.id[2], 2, make_shape(units), {elements == 1 && units != 1 ? 0 : 1, 0, 0, 0}, beta);
+      }
     }
     op_attributes a{};
     a.units = units;
-    define(result, add_node(op_kind::dense, a, {x, weights, bias}, label_of(result)), false);
+    if (matrix < 0) return define(result, add_node(op_kind::dense, a, {x, weights, bias}, label_of(result)), false);
+    const std::int32_t product = add_node(op_kind::dense, a, {x, weights, -1}, numbered("gemm", static_cast<std::size_t>(node_index)));
+    define(result, add_node(op_kind::add, {}, {product, matrix}, label_of(result)), false);
   }
 
-  // MatMul with a constant B [K, N]: a dense layer on A flattened to [rows, K].
+  // MatMul with a constant B [K, N] or [K]: a dense layer on A flattened to [rows, K].
   constexpr void matmul(const operands& o, std::int32_t result) {
     if (!expect_inputs(o, 2, 2) || !expect_activation(o, 0) || !expect_constant(o, 1)) return;
     const std::int32_t x = as_onnx(o.id[0], 0);
     const shape bs = constant_shape(o.id[1]);
     if (failed()) return;
     const shape in = m.tensor_at(x).dims;
-    if (bs.rank != 2 || in.rank < 1 || in.at(-1) != bs[0]) return operand_error(1);
-    const std::int32_t k = bs[0], units = bs[1];
+    // B [K, N], or a vector [K] (one column, whose dim the result drops).
+    if (bs.rank < 1 || bs.rank > 2 || in.rank < 1 || in.at(-1) != bs[0]) return operand_error(1);
+    const std::int32_t k = bs[0], units = bs.rank == 2 ? bs[1] : 1;
     const std::int32_t weights = gathered(o.id[1], 1, make_shape(units, k), {1, units, 0, 0}, 1.0f);
     op_attributes a{};
     a.units = units;
-    if (in.rank == 2) return define(result, add_node(op_kind::dense, a, {x, weights, -1}, label_of(result)), false);
+    if (in.rank == 2 && bs.rank == 2) return define(result, add_node(op_kind::dense, a, {x, weights, -1}, label_of(result)), false);
     const auto rows = static_cast<std::int32_t>(in.elements() / k);
     const std::int32_t flat = reshape(x, make_shape(rows, k), numbered("matmul_rows", static_cast<std::size_t>(node_index)));
     const std::int32_t product = add_node(op_kind::dense, a, {flat, weights, -1}, numbered("matmul", static_cast<std::size_t>(node_index)));
     shape out = in;
-    if (in.rank == 1) out = make_shape(units);
+    if (bs.rank == 1) --out.rank;
     else out.dims[static_cast<std::size_t>(in.rank - 1)] = units;
+    if (out.rank == 0) return define(result, reshape(product, make_shape(1), label_of(result)), false);  // a scalar: 1 element
     define(result, reshape(product, out, label_of(result)), false);
+  }
+
+  // ceil_mode's end padding along one dim: the output gets ceil((in + pads - window) / stride) + 1
+  // windows, less the last when it would start past the input and its leading pads.
+  // `limit`: where (from the start of the leading pads) the input ends.
+  static constexpr void ceil_padding(std::int32_t in, std::int32_t kernel, std::int32_t stride, std::int32_t dilation,
+                                     std::int32_t before, std::int32_t& after, std::int32_t limit) {
+    const std::int32_t span = (kernel - 1) * dilation + 1;
+    const std::int32_t room = in + before + after - span;
+    if (room < 0 || room % stride == 0) return;
+    const std::int32_t last_start = (room / stride + 1) * stride;
+    if (last_start >= limit) return;
+    after += last_start + span - (in + before + after);
   }
 
   constexpr void pool(const node_view& n, const operands& o, std::int32_t result) {
@@ -692,23 +743,32 @@ struct importer {
     op_attributes a{};
     if (!read_window(n, in, kernel[0], kernel[1], a.win)) return;
     const bool average = current == op_type::AveragePool;
-    // ceil_mode: supported where it gives the floor's output size.
-    if (int_attribute(n, "ceil_mode", 0) != 0) {
-      const window& w = a.win;
-      const auto ceil_changes = [](std::int32_t extent, std::int32_t k, std::int32_t s, std::int32_t d, std::int32_t before, std::int32_t after) {
-        const std::int32_t room = extent + before + after - ((k - 1) * d + 1);
-        return room >= 0 && room % s != 0;
-      };
-      if (ceil_changes(in[1], w.kernel_h, w.stride_h, w.dilation_h, w.pad_top, w.pad_bottom) ||
-          ceil_changes(in[2], w.kernel_w, w.stride_w, w.dilation_w, w.pad_left, w.pad_right))
-        return attribute_error(attribute::ceil_mode, 1);
-    }
-    // ctnn's average divides by the in-bounds count (count_include_pad = 0).
-    if (average && int_attribute(n, "count_include_pad", 0) != 0 &&
-        (a.win.pad_top | a.win.pad_left | a.win.pad_bottom | a.win.pad_right) != 0)
-      return attribute_error(attribute::count_include_pad, 1);
+    const bool ceil_mode = int_attribute(n, "ceil_mode", 0) != 0;
+    const bool include_pad = average && int_attribute(n, "count_include_pad", 0) != 0 &&
+                             (a.win.pad_top | a.win.pad_left | a.win.pad_bottom | a.win.pad_right) != 0;
     if (take_reader_error()) return;
-    define(result, add_node(average ? op_kind::avg_pool : op_kind::max_pool, a, {x}, label_of(result)), true);
+    std::int32_t source = x;
+    shape extent = in;
+    const std::int32_t input_end_h = a.win.pad_top + in[1], input_end_w = a.win.pad_left + in[2];
+    if (include_pad) {
+      // ctnn's average divides by the in-bounds count: count_include_pad pads with zeros first (a Pad op),
+      // then pools without pads.
+      op_attributes zeros{};
+      zeros.pads[2] = a.win.pad_top, zeros.pads[3] = a.win.pad_bottom;
+      zeros.pads[4] = a.win.pad_left, zeros.pads[5] = a.win.pad_right;
+      source = add_node(op_kind::pad, zeros, {x}, numbered("pool_pads", static_cast<std::size_t>(node_index)));
+      if (source < 0) return;
+      extent = m.tensor_at(source).dims;
+      a.win.pad_top = a.win.pad_left = a.win.pad_bottom = a.win.pad_right = 0;
+    }
+    if (ceil_mode) {
+      // The ceil's extra output (a window that starts inside the input or its leading pads): more padding at
+      // the end, which pooling ignores (max) or does not count (average), as ONNX does.
+      const window& w = a.win;
+      ceil_padding(extent[1], w.kernel_h, w.stride_h, w.dilation_h, w.pad_top, a.win.pad_bottom, input_end_h);
+      ceil_padding(extent[2], w.kernel_w, w.stride_w, w.dilation_w, w.pad_left, a.win.pad_right, input_end_w);
+    }
+    define(result, add_node(average ? op_kind::avg_pool : op_kind::max_pool, a, {source}, label_of(result)), true);
   }
 
   // Ops that keep the layout of their operand (relu, sigmoid, tanh), or need NHWC (global pool).
@@ -716,13 +776,31 @@ struct importer {
     if (!expect_inputs(o, 1, 1) || !expect_activation(o, 0)) return;
     unary_of(o.id[0], result, kind, needs_nhwc);
   }
-  constexpr void unary_of(std::int32_t v, std::int32_t result, op_kind kind, bool needs_nhwc) {
+  constexpr void unary_of(std::int32_t v, std::int32_t result, op_kind kind, bool needs_nhwc, const op_attributes& a = {}) {
     const bool nhwc = needs_nhwc || prefers_nhwc(v);
     const std::int32_t x = nhwc ? as_nhwc(v, 0) : as_onnx(v, 0);
-    define(result, add_node(kind, {}, {x}, label_of(result)), nhwc);
+    define(result, add_node(kind, a, {x}, label_of(result)), nhwc);
   }
 
-  // Clip(0, 6) is relu6, Clip(0, max) relu.
+  // A scalar bound of Clip: float32, or int8/uint8 (the bounds of a Clip of integers), as a float.
+  constexpr float constant_bound(std::int32_t v, std::uint32_t slot) {
+    const tensor_view t = f.read_tensor(at(v).proto);
+    if (take_reader_error() || !checked_tensor(v, t)) return 0.0f;
+    if (t.type == data_type::float32) return constant_float(v, slot);
+    if ((t.type != data_type::int8 && t.type != data_type::uint8) || t.dims.elements() != 1) return operand_error(slot), 0.0f;
+    std::uint32_t raw = 0;
+    if (t.data_field == schema::tensor::raw_data) {
+      if (t.data.length != 1) return malformed(t.proto.at, protobuf::expectation::tensor_data), 0.0f;
+      raw = f.reader().byte(t.data.at);
+    } else {
+      raw = static_cast<std::uint32_t>(f.reader().repeated_at(t.proto, schema::tensor::int32_data, protobuf::wire::varint, 0));
+      take_reader_error();
+    }
+    const std::int32_t value = t.type == data_type::int8 ? static_cast<std::int8_t>(raw & 0xffu) : static_cast<std::int32_t>(raw & 0xffu);
+    return static_cast<float>(value);
+  }
+
+  // Clip(0, 6) is relu6, Clip(0, max) relu, Clip without bounds the identity, any other Clip a clip op.
   constexpr void clip(const node_view& n, const operands& o, std::int32_t result) {
     if (!expect_inputs(o, 1, 3) || !expect_activation(o, 0)) return;
     float low = -float_max, high = float_max;
@@ -730,13 +808,23 @@ struct importer {
       low = float_attribute(n, "min", low);
       high = float_attribute(n, "max", high);
     } else {
-      if (o.count > 1 && o.id[1] >= 0) low = expect_constant(o, 1) ? constant_float(o.id[1], 1) : 0.0f;
-      if (o.count > 2 && o.id[2] >= 0) high = expect_constant(o, 2) ? constant_float(o.id[2], 2) : 0.0f;
+      if (o.count > 1 && o.id[1] >= 0) low = expect_constant(o, 1) ? constant_bound(o.id[1], 1) : 0.0f;
+      if (o.count > 2 && o.id[2] >= 0) high = expect_constant(o, 2) ? constant_bound(o.id[2], 2) : 0.0f;
     }
     if (failed() || take_reader_error()) return;
-    if (low != 0.0f) return attribute_error(attribute::min, millionths(low));
-    if (high != 6.0f && high < float_max) return attribute_error(attribute::max, millionths(high));
-    unary_of(o.id[0], result, high == 6.0f ? op_kind::relu6 : op_kind::relu, false);
+    if (low <= -float_max && high >= float_max) {  // no bounds: the identity (a copy, or a view)
+      const bool nhwc = prefers_nhwc(o.id[0]);
+      const std::int32_t x = nhwc ? as_nhwc(o.id[0], 0) : as_onnx(o.id[0], 0);
+      return define(result, add_node(op_kind::reshape, {}, {x}, label_of(result)), nhwc);
+    }
+    const std::int32_t x = at(o.id[0]).onnx_layout >= 0 ? at(o.id[0]).onnx_layout : at(o.id[0]).nhwc;
+    const bool is_float = x >= 0 && m.tensor_at(x).type == dtype::f32;  // int8 relu would requantize
+    if (is_float && low == 0.0f && (high == 6.0f || high >= float_max))
+      return unary_of(o.id[0], result, high == 6.0f ? op_kind::relu6 : op_kind::relu, false);
+    op_attributes a{};
+    a.clip_min = low;
+    a.clip_max = high;
+    unary_of(o.id[0], result, op_kind::clip, false, a);
   }
 
   // A constant operand of an element-wise op next to an NHWC activation: padded to rank 4 on the left
@@ -768,6 +856,10 @@ struct importer {
     };
     const std::int32_t x = operand(a, 0);
     const std::int32_t y = operand(b, 1);
+    if (failed()) return;
+    // ONNX integer tensors carry no quantization here: refused rather than run as quantized int8 (TFLite's).
+    for (const std::int32_t slot : {0, 1})
+      if (m.tensor_at(slot == 0 ? x : y).type != dtype::f32) return fail(onnx_error::integer_arithmetic, static_cast<std::int64_t>(current), slot);
     define(result, add_node(kind, {}, {x, y}, label_of(result)), nhwc);
   }
 
@@ -785,7 +877,13 @@ struct importer {
     }
     const std::int32_t x = as_onnx(o.id[0], 0);
     if (axis == s.rank - 1) return define(result, add_node(op_kind::softmax, {}, {x}, label_of(result)), false);
-    if (v13) return attribute_error(attribute::axis, axis);
+    if (v13) {
+      // Another axis: swapped with the last one, the softmax, and swapped back.
+      const auto swap = swapping(s.rank, static_cast<std::int32_t>(axis), s.rank - 1);
+      const std::int32_t moved = transpose(x, swap, numbered("softmax_axis_last", static_cast<std::size_t>(node_index)));
+      const std::int32_t y = add_node(op_kind::softmax, {}, {moved}, numbered("softmax", static_cast<std::size_t>(node_index)));
+      return define(result, transpose(y, swap, label_of(result)), false);
+    }
     // Before opset 13: softmax over the flattened [prod(dims < axis), prod(dims >= axis)].
     std::int64_t outer = 1;
     for (std::int32_t d = 0; d < axis; ++d) outer *= s[d];
@@ -870,10 +968,11 @@ struct importer {
 
   constexpr void pad(const node_view& n, const operands& o, std::int32_t result) {
     const bool from_input = f.opset() >= 11;
-    if (!expect_inputs(o, from_input ? 2 : 1, from_input ? 3 : 1) || !expect_activation(o, 0)) return;
+    if (!expect_inputs(o, from_input ? 2 : 1, from_input ? 4 : 1) || !expect_activation(o, 0)) return;
     const std::string_view mode = f.string_attribute(f.attribute(n, "mode"), "constant");
     if (take_reader_error()) return;
-    if (mode != "constant") return attribute_error(attribute::mode, -1);
+    const pad_mode fill_mode = mode == "reflect" ? pad_mode::reflect : (mode == "edge" ? pad_mode::edge : pad_mode::constant);
+    if (mode != "constant" && fill_mode == pad_mode::constant) return attribute_error(attribute::mode, -1);
     const shape s = onnx_shape(o.id[0]);
     std::array<std::int64_t, 2 * max_rank> pads{};
     float fill = 0.0f;
@@ -882,8 +981,28 @@ struct importer {
       if (!expect_constant(o, 1)) return;
       constant_int(o.id[1], 1, 0, count);
       if (failed()) return;
-      if (count != 2 * s.rank) return operand_error(1);
-      for (std::uint32_t k = 0; k < count; ++k) pads[k] = constant_int(o.id[1], 1, k, count);
+      // axes (opset 18): pads name these dims only ([begins..., ends...] in axes' order).
+      std::array<std::int32_t, max_rank> axes{};
+      std::int64_t axis_count = s.rank;
+      for (std::int32_t d = 0; d < s.rank; ++d) axes[static_cast<std::size_t>(d)] = d;
+      if (o.count > 3 && o.id[3] >= 0) {
+        if (!expect_constant(o, 3)) return;
+        constant_int(o.id[3], 3, 0, axis_count);
+        if (failed()) return;
+        if (axis_count > s.rank) return operand_error(3);
+        for (std::uint32_t k = 0; k < axis_count; ++k) {
+          std::int64_t axis = constant_int(o.id[3], 3, k, axis_count);
+          if (axis < 0) axis += s.rank;
+          if (axis < 0 || axis >= s.rank) return fail(error_code::invalid_axis, node_index, op_kind::pad, axis, s.rank);
+          axes[k] = static_cast<std::int32_t>(axis);
+        }
+      }
+      if (count != 2 * axis_count) return operand_error(1);
+      for (std::uint32_t k = 0; k < axis_count; ++k) {
+        pads[static_cast<std::size_t>(axes[k])] = constant_int(o.id[1], 1, k, count);
+        pads[static_cast<std::size_t>(axes[k] + s.rank)] = constant_int(o.id[1], 1, static_cast<std::uint32_t>(k + axis_count), count);
+      }
+      count = 2 * s.rank;
       if (o.count > 2 && o.id[2] >= 0) fill = expect_constant(o, 2) ? constant_float(o.id[2], 2) : 0.0f;
     } else {
       const attribute_view a = f.attribute(n, f.opset() >= 2 ? "pads" : "paddings");
@@ -900,6 +1019,7 @@ struct importer {
     const bool nhwc = prefers_nhwc(o.id[0]);
     op_attributes a{};
     a.pad_value = fill;
+    a.fill_mode = fill_mode;
     for (std::int32_t d = 0; d < s.rank; ++d) {
       // IR dim d holds ONNX dim d, or (NHWC) ONNX dim nchw_of_nhwc[d]; ONNX pads are [begins..., ends...].
       const std::int32_t source = nhwc ? nchw_of_nhwc[static_cast<std::size_t>(d)] : d;
@@ -908,6 +1028,35 @@ struct importer {
     }
     const std::int32_t x = nhwc ? as_nhwc(o.id[0], 0) : as_onnx(o.id[0], 0);
     define(result, add_node(op_kind::pad, a, {x}, label_of(result)), nhwc);
+  }
+
+  // Transpose (perm: a permutation of the dims; absent: reversed). An input held in NHWC alone is
+  // transposed from there, the two permutations composed.
+  constexpr void transpose_node(const node_view& n, const operands& o, std::int32_t result) {
+    if (!expect_inputs(o, 1, 1)) return;
+    const shape s = onnx_shape(o.id[0]);
+    const attribute_view given = f.attribute(n, "perm");
+    if (failed() || take_reader_error()) return;
+    std::array<std::int32_t, max_rank> perm{};
+    const std::uint32_t count = given.present() ? f.ints_count(given) : static_cast<std::uint32_t>(s.rank);
+    if (take_reader_error()) return;
+    if (count != static_cast<std::uint32_t>(s.rank)) return attribute_error(attribute::perm, count);
+    for (std::int32_t d = 0; d < s.rank; ++d) {
+      const std::int64_t from = given.present() ? f.ints_at(given, static_cast<std::uint32_t>(d)) : s.rank - 1 - d;
+      if (from < 0 || from >= s.rank) return attribute_error(attribute::perm, from);
+      perm[static_cast<std::size_t>(d)] = static_cast<std::int32_t>(from);
+    }
+    if (take_reader_error()) return;
+    const value& x = at(o.id[0]);
+    std::int32_t source = is_constant(o.id[0]) ? as_onnx(o.id[0], 0) : x.onnx_layout;  // a constant: folded
+    if (source < 0 && !failed()) {  // NHWC only: ONNX dim k is NHWC dim nhwc_of_nchw[k]
+      source = x.nhwc;
+      for (std::int32_t d = 0; d < s.rank; ++d)
+        perm[static_cast<std::size_t>(d)] = nhwc_of_nchw[static_cast<std::size_t>(perm[static_cast<std::size_t>(d)])];
+    }
+    op_attributes a{};
+    a.perm = perm;
+    define(result, add_node(op_kind::transpose, a, {source}, label_of(result)), false);
   }
 
   constexpr void batch_norm(const node_view& n, const operands& o, std::int32_t result) {
@@ -947,13 +1096,16 @@ struct importer {
         return fail(onnx_error::too_many_model_io, 0, m.input_count + 1);
       const std::int32_t v = add_value(info.name, value_kind::graph_input, fd.tag_at);
       if (v < 0) return;
-      if (info.type != data_type::float32) return fail(onnx_error::unsupported_tensor_type, info.name.at, static_cast<std::int64_t>(info.type));
+      // float32, or 8-bit for the quantized ops (quantized.hpp)
+      if (info.type != data_type::float32 && info.type != data_type::uint8 && info.type != data_type::int8)
+        return fail(onnx_error::unsupported_tensor_type, info.name.at, static_cast<std::int64_t>(info.type));
       if (info.rank > max_rank) return fail(onnx_error::rank_too_high, info.name.at, info.rank);
       bool is_static = info.has_shape;
       for (std::int32_t d = 0; d < info.dims.rank; ++d) is_static = is_static && info.dims[d] > 0;
       if (!is_static || pass_too_large(info.dims)) return fail(onnx_error::no_static_shape, info.name.at, info.rank, {}, info.dims);
       const std::int32_t id = add_tensor(info.dims, label_of(v), tensor_role::input);
       if (id < 0) return;
+      m.tensor_at(id).type = dtype_of(info.type);
       m.tensor_at(id).io_index = m.input_count;
       m.inputs[static_cast<std::size_t>(m.input_count++)] = id;
       at(v).onnx_layout = id;
@@ -989,6 +1141,7 @@ struct importer {
 
   constexpr void run(std::string_view model_name) {
     m.model_name = name{model_name};
+    if constexpr (requires { m.requantization; }) m.requantization = requantization_policy::onnx;  // DESIGN §4
     if (take_reader_error()) return;
     const protobuf::span graph = f.graph();
     protobuf::field fd{};

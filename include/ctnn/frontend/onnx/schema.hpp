@@ -110,16 +110,16 @@ enum class attribute_type : std::int32_t {
 // The attributes (and attribute-like operands) whose values ctnn checks; diagnostics name one.
 enum class attribute : std::int32_t {
   none, auto_pad, ceil_mode, count_include_pad, dilations, group, kernel_shape, pads, strides, alpha, beta, transA,
-  transB, axis, mode, allowzero, min, max, epsilon, spatial, training_mode, value, broadcast, storage_order,
+  transB, axis, mode, allowzero, min, max, epsilon, spatial, training_mode, value, broadcast, storage_order, perm,
 };
 
 constexpr std::string_view name_of(attribute a) {
-  constexpr std::array<std::string_view, 24> names{
+  constexpr std::array<std::string_view, 25> names{
       "none", "auto_pad", "ceil_mode", "count_include_pad", "dilations", "group", "kernel_shape", "pads", "strides",
       "alpha", "beta", "transA", "transB", "axis", "mode", "allowzero", "min", "max", "epsilon", "spatial",
-      "training_mode", "value", "broadcast", "storage_order"};
+      "training_mode", "value", "broadcast", "storage_order", "perm"};
   const auto i = static_cast<std::int32_t>(a);
-  return i >= 0 && i < 24 ? names[static_cast<std::size_t>(i)] : std::string_view{};
+  return i >= 0 && i < 25 ? names[static_cast<std::size_t>(i)] : std::string_view{};
 }
 
 namespace schema {

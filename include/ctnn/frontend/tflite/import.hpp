@@ -731,6 +731,8 @@ struct importer {
       }
       case op_kind::global_avg_pool:
       case op_kind::batch_norm:
+      case op_kind::transpose:
+      case op_kind::clip:
         break;  // not produced by this frontend
     }
     if (failed() || take_reader_error()) return;

@@ -39,6 +39,14 @@ template <activation A>
   for (std::int64_t i = 0; i < elements; ++i) out[i] = activate(a, in[i]);
 }
 
+// Clip: each element clamped to [low, high] (NaN stays NaN, as numpy.clip).
+template <class Params>
+constexpr void clip(Params p, const float* in, float* out) {
+  const float low = p->clip_min(), high = p->clip_max();
+  const std::int64_t elements = p->out.elements();
+  for (std::int64_t i = 0; i < elements; ++i) out[i] = in[i] < low ? low : (in[i] > high ? high : in[i]);
+}
+
 template <activation A, long Elements>
 constexpr void activate_all(const float* in, float* out) {
   activate_all(A, Elements, in, out);

@@ -58,9 +58,41 @@ constexpr void concat(Params p, const float* const* inputs, float* output) {
 
 namespace detail {
 
-// Fills the output with `fill`, then copies the input row by row to its padded place (float and int8).
+// Pad in mode reflect or edge: each output element reads the input element its coordinates map to (the
+// mirror or the nearest border element in every padded dim). Reflect assumes pads < extent (ONNX's rule);
+// larger pads keep mirroring.
+template <class Params, class T>
+constexpr void pad_from_border(Params p, const T* input, T* output) {
+  const std::int32_t rank = p->out.rank;
+  const std::int64_t elements = p->out.elements();
+  std::array<std::int32_t, max_rank> index{};  // the output coordinates of element i
+  for (std::int64_t i = 0; i < elements; ++i) {
+    std::int64_t from = 0;
+    for (std::int32_t d = 0; d < rank; ++d) {
+      const auto du = static_cast<std::size_t>(d);
+      const std::int32_t extent = p->in[d];
+      std::int32_t c = index[du] - p->pads[2 * du];
+      if (p->fill_mode == pad_mode::edge || extent == 1) {
+        c = c < 0 ? 0 : (c >= extent ? extent - 1 : c);
+      } else {
+        while (c < 0 || c >= extent) c = c < 0 ? -c : 2 * (extent - 1) - c;
+      }
+      from = from * extent + c;
+    }
+    output[i] = input[from];
+    for (std::int32_t d = rank - 1; d >= 0; --d) {
+      const auto du = static_cast<std::size_t>(d);
+      if (++index[du] < p->out[d]) break;
+      index[du] = 0;
+    }
+  }
+}
+
+// Fills the output with `fill`, then copies the input row by row to its padded place (float and int8);
+// modes reflect and edge read the border instead.
 template <class Params, class T>
 [[gnu::always_inline]] constexpr void pad_with(Params p, const T* input, T* output, T fill) {
+  if (p->fill_mode != pad_mode::constant) return pad_from_border(p, input, output);
   const std::int64_t elements = p->out.elements();
   for (std::int64_t i = 0; i < elements; ++i) output[i] = fill;
   const std::int32_t rank = p->in.rank;

@@ -4,6 +4,7 @@
 //             at the output's zero;
 //   relu6:    a clamp of the raw values to [quantized 0, quantized 6] of the input's quantization
 //             (Relu6Quantized: input and output share one quantization);
+//   clip:     the same clamp, to its bounds in the input's quantization (plain integers without a scale);
 //   logistic: the input minus its zero point, saturating to -128 / 127 beyond +-input_radius, otherwise
 //             rescaled to Q4 (MultiplyByQuantizedMultiplier), logistic in fixed point (Q0), then
 //             RoundingDivideByPOT by 23 and -128 (output scale 1/256, zero point -128);
@@ -28,8 +29,9 @@ constexpr void relu(Params p, const std::int8_t* input, std::int8_t* output) {
     output[i] = static_cast<std::int8_t>(v);
   }
 }
+// relu6 and clip: the raw values clamped to [activation_min, activation_max].
 template <class Params>
-constexpr void relu6(Params p, const std::int8_t* input, std::int8_t* output) {
+constexpr void clamp(Params p, const std::int8_t* input, std::int8_t* output) {
   const std::int64_t elements = p->out.elements();
   for (std::int64_t i = 0; i < elements; ++i) {
     const std::int32_t v = input[i];

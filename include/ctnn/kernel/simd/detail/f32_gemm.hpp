@@ -89,9 +89,9 @@ inline void gemm_block(const float* const* tap_base, const float* weights, const
                        int channels) {
   constexpr int width = Vb * lanes;
   wide acc[R][Vb];
-  unroll<Vb>([&](auto v) {
+  unroll<Vb>([&](auto v) __attribute__((always_inline)) {
     const wide b = wide::load_aligned(bias + v * lanes);
-    unroll<R>([&](auto r) { acc[r][v] = b; });
+    unroll<R>([&](auto r) __attribute__((always_inline)) { acc[r][v] = b; });
   });
   for (int t = 0; t < Taps; ++t) {
     const float* x = tap_base[t];
@@ -99,24 +99,22 @@ inline void gemm_block(const float* const* tap_base, const float* weights, const
     const float* w = weights + t * Depth * width;
     for (int d = 0; d < Depth; ++d) {
       wide wv[Vb];
-      unroll<Vb>([&](auto v) { wv[v] = wide::load_aligned(w + d * width + v * lanes); });
-      unroll<R>([&](auto r) {
+      unroll<Vb>([&](auto v) __attribute__((always_inline)) { wv[v] = wide::load_aligned(w + d * width + v * lanes); });
+      unroll<R>([&](auto r) __attribute__((always_inline)) {
         const wide xr = wide::broadcast(x[r * Step + d]);
-        unroll<Vb>([&](auto v) { acc[r][v] = fmadd(xr, wv[v], acc[r][v]); });
+        unroll<Vb>([&](auto v) __attribute__((always_inline)) { acc[r][v] = fmadd(xr, wv[v], acc[r][v]); });
       });
     }
   }
-  unroll<R>([&](auto r) {
+  unroll<R>([&](auto r) __attribute__((always_inline)) {
     if (r >= pixels) return;
     float* o = out + r * OutStride;
-    unroll<Vb>([&](auto v) {
+    unroll<Vb>([&](auto v) __attribute__((always_inline)) {
       const wide y = activate<A>(acc[r][v]);
       if (v * lanes + lanes <= channels) {
         y.store_unaligned(o + v * lanes);
       } else if (v * lanes < channels) {
-        alignas(64) float lane_values[lanes];
-        y.store_aligned(lane_values);
-        for (int c = v * lanes; c < channels; ++c) o[c] = lane_values[c - v * lanes];
+        store_first(y, o + v * lanes, channels - v * lanes);
       }
     });
   });

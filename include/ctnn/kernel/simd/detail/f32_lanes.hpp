@@ -40,15 +40,34 @@ struct scalar_lane {
 
 // x * y + z, and `x > y ? x : y` (max pool, relu) by compare and select: the reference's expression
 // exactly (NaN and -0 included), and no max intrinsic (GCC 12 warns inside _mm512_max_ps).
+// xsimd 8's AVX-512 fma is x * y + z (two roundings, two instructions; clang does not contract it):
+// the 512-bit vectors call the fused instruction directly.
 template <class V>
 [[gnu::always_inline]] inline V fmadd(const V& x, const V& y, const V& z) {
   if constexpr (std::is_same_v<V, scalar_lane>) return {x.value * y.value + z.value};
+#if XSIMD_WITH_AVX512F
+  else if constexpr (sizeof(V) == 64) return V(_mm512_fmadd_ps(x, y, z));  // a 512-bit float vector
+#endif
   else return xsimd::fma(x, y, z);
 }
 template <class V>
 [[gnu::always_inline]] inline V greater_of(const V& x, const V& y) {
   if constexpr (std::is_same_v<V, scalar_lane>) return {x.value > y.value ? x.value : y.value};
   else return xsimd::select(x > y, x, y);
+}
+
+// Stores the first `count` (< lanes) floats of y: one masked store with AVX-512 (narrow outputs such as
+// a 3-channel conv store every pixel this way), through a buffer otherwise.
+[[gnu::always_inline]] inline void store_first(const wide& y, float* to, int count) {
+#if XSIMD_WITH_AVX512F
+  if constexpr (sizeof(wide) == 64) {
+    _mm512_mask_storeu_ps(to, static_cast<__mmask16>((1u << count) - 1u), y);
+    return;
+  }
+#endif
+  alignas(64) float values[lanes];
+  y.store_aligned(values);
+  for (int c = 0; c < count; ++c) to[c] = values[c];
 }
 
 // The vector type of each width the target has (channel tails use the widest that fits).
@@ -111,9 +130,11 @@ template <activation A, class V>
 }
 
 // f(std::integral_constant<int, I>{}) for I in [0, N), unrolled: keeps accumulator arrays in registers.
+// The kernels' lambdas are always_inline: clang 14 otherwise leaves them as calls (accumulators in
+// memory, 4x slower).
 template <int N, class F>
 [[gnu::always_inline]] inline void unroll(F&& f) {
-  [&]<int... I>(std::integer_sequence<int, I...>) { (f(std::integral_constant<int, I>{}), ...); }(std::make_integer_sequence<int, N>{});
+  [&]<int... I>(std::integer_sequence<int, I...>) __attribute__((always_inline)) { (f(std::integral_constant<int, I>{}), ...); }(std::make_integer_sequence<int, N>{});
 }
 
 // Covers channels [0, Count) with vectors: f(V{}, c) for each chunk starting at c, widest tier first,

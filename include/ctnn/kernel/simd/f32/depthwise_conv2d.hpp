@@ -1,15 +1,15 @@
 #pragma once
 // float32 depthwise conv2d (depth multiplier 1), NHWC, 1HWC weights read as stored: vectorised over
-// channels. Inside the input, R neighbouring output pixels of a row are computed together so that each
-// input vector is loaded once for every tap that reads it (not load-bound); pixels whose window crosses
-// the border (padding) take the per-pixel path.
+// channels. R neighbouring output pixels of a row are computed together so that each input vector is
+// loaded once for every tap that reads it (not load-bound). The blocks at the row ends (horizontal
+// padding) sit at compile-time positions, so their taps over the padding are dropped at compile time;
+// short rows (DS-CNN's 5 columns) are such blocks only. Rows over the vertical padding skip those taps.
 #include <xsimd/config/xsimd_config.hpp>
 
 #include <cstddef>
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
-#include <ctnn/kernel/simd/detail/f32_window.hpp>
 #include <ctnn/kernel/simd/detail/f32_lanes.hpp>
 
 #ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
@@ -33,6 +33,18 @@ struct depthwise_conv2d {
   static constexpr int channels = in.c;
   // Output pixels per register block: accumulators + a row of inputs + the weights of a row of taps.
   static constexpr int block_pixels = detail::lanes == 16 ? 8 : 4;
+  // Output columns whose windows lie inside the input horizontally: [interior_begin, interior_end).
+  static constexpr int interior_begin = [] {
+    const int first = (win.pad_left + win.stride_w - 1) / win.stride_w;
+    return first < out.w ? first : out.w;
+  }();
+  static constexpr int interior_end = [] {
+    const int last_start = in.w - 1 + win.pad_left - (win.kernel_w - 1) * win.dilation_w;
+    const int end = last_start < 0 ? 0 : last_start / win.stride_w + 1;
+    return end < interior_begin ? interior_begin : (end > out.w ? out.w : end);
+  }();
+  // A row of at most two blocks is computed by edge blocks only (all taps resolved at compile time).
+  static constexpr bool whole_row_at_compile_time = out.w <= 2 * block_pixels;
 
  public:
   static void run(const float* const* operands, float* result) {
@@ -47,62 +59,63 @@ struct depthwise_conv2d {
           tap_rows[ky] = iy >= 0 && iy < in.h ? input + (static_cast<long>(b) * in.h + iy) * in.w * channels : nullptr;
         }
         float* out_row = result + (static_cast<long>(b) * out.h + oy) * out.w * channels;
-        for (int ox = 0; ox < out.w;) {
-          const int first_ix = ox * win.stride_w - win.pad_left;
-          const int last_ix = (ox + block_pixels - 1) * win.stride_w - win.pad_left + (win.kernel_w - 1) * win.dilation_w;
-          if (ox + block_pixels <= out.w && first_ix >= 0 && last_ix < in.w) {
-            detail::for_each_channel_chunk<channels>([&](auto lanes, int c) {
-              block<decltype(lanes)>(tap_rows, first_ix, weights, bias, out_row + ox * channels, c);
-            });
-            ox += block_pixels;
+        detail::for_each_channel_chunk<channels>([&](auto lanes, int c) __attribute__((always_inline)) {
+          using V = decltype(lanes);
+          if constexpr (whole_row_at_compile_time) {
+            fixed_blocks<V, 0, out.w>(tap_rows, weights, bias, out_row, c);
           } else {
-            detail::for_each_channel_chunk<channels>([&](auto lanes, int c) {
-              pixel<decltype(lanes)>(b, oy, ox, input, weights, bias, out_row + ox * channels, c);
-            });
-            ++ox;
+            fixed_blocks<V, 0, interior_begin>(tap_rows, weights, bias, out_row, c);
+            int ox = interior_begin;
+            for (; ox + block_pixels <= interior_end; ox += block_pixels)
+              block<V, block_pixels, -1>(tap_rows, ox, weights, bias, out_row, c);
+            if constexpr ((interior_end - interior_begin) % block_pixels != 0)
+              block<V, (interior_end - interior_begin) % block_pixels, -1>(tap_rows, ox, weights, bias, out_row, c);
+            fixed_blocks<V, interior_end, out.w - interior_end>(tap_rows, weights, bias, out_row, c);
           }
-        }
+        });
       }
   }
 
  private:
-  template <class V>
-  [[gnu::always_inline]] static V bias_of(const float* bias, int c) {
-    return bias != nullptr ? V::load_unaligned(bias + c) : V::broadcast(0.0f);
+  // Output columns [First, First + Count) in blocks whose positions are compile-time constants.
+  template <class V, int First, int Count>
+  [[gnu::always_inline]] static void fixed_blocks(const float* const* tap_rows, const float* weights, const float* bias,
+                                                  float* out_row, int c) {
+    if constexpr (Count > 0) {
+      constexpr int r = Count < block_pixels ? Count : block_pixels;
+      block<V, r, First>(tap_rows, First, weights, bias, out_row, c);
+      fixed_blocks<V, First + r, Count - r>(tap_rows, weights, bias, out_row, c);
+    }
   }
 
-  // block_pixels output pixels whose windows lie inside the input horizontally, channels [c, c + V::size).
-  template <class V>
-  static void block(const float* const* tap_rows, int first_ix, const float* weights, const float* bias, float* out_pixels,
-                    int c) {
-    V acc[block_pixels];
-    const V b = bias_of<V>(bias, c);
-    detail::unroll<block_pixels>([&](auto r) { acc[r] = b; });
+  // R output columns from ox on, channels [c, c + V::size). Fixed >= 0: ox == Fixed is known at compile
+  // time and the taps over the left or right padding are skipped; Fixed < 0: every tap is inside.
+  template <class V, int R, int Fixed>
+  static void block(const float* const* tap_rows, int ox, const float* weights, const float* bias, float* out_row, int c) {
+    V acc[R];
+    const V b = bias != nullptr ? V::load_unaligned(bias + c) : V::broadcast(0.0f);
+    detail::unroll<R>([&](auto r) __attribute__((always_inline)) { acc[r] = b; });
+    const int first_ix = ox * win.stride_w - win.pad_left;
     for (int ky = 0; ky < win.kernel_h; ++ky) {
       if (tap_rows[ky] == nullptr) continue;
       const float* x = tap_rows[ky] + first_ix * channels + c;
       const float* w = weights + ky * win.kernel_w * channels + c;
       // Same-address loads (r * stride + kx * dilation equal) are merged by the compiler once unrolled.
-      detail::unroll<win.kernel_w>([&](auto kx) {
+      detail::unroll<win.kernel_w>([&](auto kx) __attribute__((always_inline)) {
         const V wv = V::load_unaligned(w + kx * channels);
-        detail::unroll<block_pixels>([&](auto r) {
-          acc[r] = detail::fmadd(V::load_unaligned(x + (r * win.stride_w + kx * win.dilation_w) * channels), wv, acc[r]);
+        detail::unroll<R>([&](auto r) __attribute__((always_inline)) {
+          constexpr int offset = decltype(r)::value * win.stride_w + decltype(kx)::value * win.dilation_w;
+          if constexpr (Fixed >= 0) {
+            constexpr int ix = Fixed * win.stride_w - win.pad_left + offset;
+            if constexpr (ix < 0 || ix >= in.w) return;
+          }
+          acc[r] = detail::fmadd(V::load_unaligned(x + offset * channels), wv, acc[r]);
         });
       });
     }
-    detail::unroll<block_pixels>([&](auto r) { detail::activate<P.fused>(acc[r]).store_unaligned(out_pixels + r * channels + c); });
-  }
-
-  // One output pixel, any position (taps over padding skipped).
-  template <class V>
-  static void pixel(int b, int oy, int ox, const float* input, const float* weights, const float* bias, float* out_pixel,
-                    int c) {
-    V acc = bias_of<V>(bias, c);
-    detail::for_each_inside_tap<P>(oy, ox, [&](std::int32_t iy, std::int32_t ix, std::int32_t ky, std::int32_t kx) {
-      const V x = V::load_unaligned(input + ((static_cast<long>(b) * in.h + iy) * in.w + ix) * channels + c);
-      acc = detail::fmadd(x, V::load_unaligned(weights + (ky * win.kernel_w + kx) * channels + c), acc);
+    detail::unroll<R>([&](auto r) __attribute__((always_inline)) {
+      detail::activate<P.fused>(acc[r]).store_unaligned(out_row + (ox + r) * channels + c);
     });
-    detail::activate<P.fused>(acc).store_unaligned(out_pixel + c);
   }
 };
 

@@ -23,7 +23,7 @@ struct binary : unpacked_operands {
   static void run(const float* const* operands, float* result) {
     const float* a = operands[0];
     const float* b = operands[1];
-    detail::for_each_channel_chunk<static_cast<int>(P.out.elements())>([&](auto lanes, int i) {
+    detail::for_each_channel_chunk<static_cast<int>(P.out.elements())>([&](auto lanes, int i) __attribute__((always_inline)) {
       using V = decltype(lanes);
       const V x = V::load_unaligned(a + i), y = V::load_unaligned(b + i);
       if constexpr (P.kind == op_kind::mul) detail::activate<P.fused>(x * y).store_unaligned(result + i);
@@ -38,7 +38,7 @@ struct rectifier : unpacked_operands {
   static constexpr activation function = P.kind == op_kind::relu ? activation::relu : activation::relu6;
 
   static void run(const float* const* operands, float* result) {
-    detail::for_each_channel_chunk<static_cast<int>(P.out.elements())>([&](auto lanes, int i) {
+    detail::for_each_channel_chunk<static_cast<int>(P.out.elements())>([&](auto lanes, int i) __attribute__((always_inline)) {
       using V = decltype(lanes);
       detail::activate<function>(V::load_unaligned(operands[0] + i)).store_unaligned(result + i);
     });

@@ -35,11 +35,11 @@ struct pool2d : unpacked_operands {
       for (int oy = 0; oy < out.h; ++oy)
         for (int ox = 0; ox < out.w; ++ox) {
           float* to = result + ((static_cast<long>(b) * out.h + oy) * out.w + ox) * out.c;
-          detail::for_each_channel_chunk<in.c>([&](auto lanes, int c) {
+          detail::for_each_channel_chunk<in.c>([&](auto lanes, int c) __attribute__((always_inline)) {
             using V = decltype(lanes);
             V acc = V::broadcast(P.kind == op_kind::max_pool ? -3.402823466e38f : 0.0f);
             int count = 0;
-            detail::for_each_inside_tap<P>(oy, ox, [&](std::int32_t iy, std::int32_t ix, std::int32_t, std::int32_t) {
+            detail::for_each_inside_tap<P>(oy, ox, [&](std::int32_t iy, std::int32_t ix, std::int32_t, std::int32_t) __attribute__((always_inline)) {
               const V v = V::load_unaligned(input + ((static_cast<long>(b) * in.h + iy) * in.w + ix) * in.c + c);
               if constexpr (P.kind == op_kind::max_pool) acc = detail::greater_of(v, acc);
               else acc = acc + v;
@@ -62,7 +62,7 @@ struct global_avg_pool : unpacked_operands {
     constexpr long pixels = static_cast<long>(in.h) * in.w;
     for (int b = 0; b < in.n; ++b) {
       const float* image = operands[0] + b * pixels * in.c;
-      detail::for_each_channel_chunk<in.c>([&](auto lanes, int c) {
+      detail::for_each_channel_chunk<in.c>([&](auto lanes, int c) __attribute__((always_inline)) {
         using V = decltype(lanes);
         V acc = V::broadcast(0.0f);
         for (long p = 0; p < pixels; ++p) acc = acc + V::load_unaligned(image + p * in.c + c);

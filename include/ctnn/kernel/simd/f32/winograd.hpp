@@ -111,7 +111,7 @@ struct winograd_conv2d {
       rows[k] = valid && y0 + k >= 0 && y0 + k < in.h ? input + ((b * in.h + y0 + k) * in.w + x0) * in.c : nullptr;
       inside_x[k] = x0 + k >= 0 && x0 + k < in.w;
     }
-    detail::for_each_channel_chunk<in.c>([&](auto lanes, int c) {
+    detail::for_each_channel_chunk<in.c>([&](auto lanes, int c) __attribute__((always_inline)) {
       using V = decltype(lanes);
       V d[4][4];
       for (int r = 0; r < 4; ++r)
@@ -139,7 +139,7 @@ struct winograd_conv2d {
     const long b = tile / (tiles_h * tiles_w), ty = tile / tiles_w % tiles_h, tx = tile % tiles_w;
     const long y0 = 2 * ty, x0 = 2 * tx;
     constexpr int stride = block_tiles * padded;
-    detail::for_each_channel_chunk<out.c>([&](auto lanes, int c) {
+    detail::for_each_channel_chunk<out.c>([&](auto lanes, int c) __attribute__((always_inline)) {
       using V = decltype(lanes);
       V s[2][4];  // A^T M
       for (int k = 0; k < 4; ++k) {

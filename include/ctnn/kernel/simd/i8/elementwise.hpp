@@ -26,10 +26,35 @@ struct packs_nothing {
   static constexpr int pack(const Reader&) { return 0; }
 };
 
+// One input's rescale in ADD, MultiplyByQuantizedMultiplier((x + offset) << left_shift, multiplier, shift).
+// Its SaturatingRoundingDoublingHighMul, (a * 2^L * m + 2^30) >> 31 with a = x + offset (|a| <= 255),
+// equals (a * m + 2^(30-L)) >> (31-L); with m = mh * 2^16 + ml and 15 <= L <= 22 that is
+// ((a * mh) << (L-15)) + ((a * ml + 2^(30-L)) >> (31-L)), every term within int32 (|a * mh| < 2^23,
+// |a * ml| < 2^24): two 32-bit multiplies instead of the even/odd 64-bit products.
+template <class I, std::int32_t Multiplier, std::int32_t LeftShift>
+struct input_rescale {
+  static constexpr bool split = LeftShift >= 15 && LeftShift <= 22;
+  typename I::vec high = I::set1(Multiplier >> 16), low = I::set1(Multiplier & 0xFFFF);
+  typename I::vec round = I::set1(split ? std::int32_t{1} << (30 - LeftShift) : 0);
+  typename I::vec left = I::set1(LeftShift);
+
+  [[gnu::always_inline]] typename I::vec operator()(typename I::vec a, const output_scale<I>& scale) const {
+    if constexpr (split) {
+      const auto high_part = I::shift_left(I::mullo(a, high), I::set1(LeftShift - 15));
+      const auto low_part = I::shift_right(I::add(I::mullo(a, low), round), I::set1(31 - LeftShift));
+      return rounding_divide_by_pot<I>(I::add(high_part, low_part), scale);
+    } else {
+      return multiply_by_quantized_multiplier<I>(I::shift_left(a, left), scale);
+    }
+  }
+};
+
 template <kernel_params P, class I>
 struct add_kernel : packs_nothing {
   static constexpr std::int64_t elements = P.out.elements();
+  // The input scales are below one (shift <= 0), as TFLite's ADD makes them; others keep the reference.
   static constexpr bool supports = I::available && P.kind == op_kind::add && P.in == P.out && P.in2 == P.out &&
+                                   P.input_shift <= 0 && P.input2_shift <= 0 &&
                                    (P.fused == activation::none || P.fused == activation::relu || P.fused == activation::relu6);
 
   template <std::size_t N>
@@ -40,14 +65,18 @@ struct add_kernel : packs_nothing {
     const auto scale_a = output_scale<I>::uniform(P.input_multiplier, P.input_shift);
     const auto scale_b = output_scale<I>::uniform(P.input2_multiplier, P.input2_shift);
     const auto scale_out = output_scale<I>::uniform(P.output_multiplier, P.output_shift);
-    const auto left = I::set1(P.left_shift);
+    const input_rescale<I, P.input_multiplier, P.left_shift> rescale_a;
+    const input_rescale<I, P.input2_multiplier, P.left_shift> rescale_b;
     const auto offset_a = I::set1(P.input_offset), offset_b = I::set1(P.input2_offset);
-    for (std::int64_t i = 0; i < elements; i += I::lanes) {
-      const int n = elements - i < I::lanes ? static_cast<int>(elements - i) : I::lanes;
-      const auto xa = I::shift_left(I::add(widen_within<I>(a + i, a + elements, n), offset_a), left);
-      const auto xb = I::shift_left(I::add(widen_within<I>(b + i, b + elements, n), offset_b), left);
-      const auto sum = I::add(multiply_by_quantized_multiplier<I>(xa, scale_a), multiply_by_quantized_multiplier<I>(xb, scale_b));
-      requantize_store<P, I>(sum, scale_out, out + i, n);
+    const auto add_lanes = [&](typename I::vec xa, typename I::vec xb, std::int8_t* to, int n) {
+      const auto sum = I::add(rescale_a(I::add(xa, offset_a), scale_a), rescale_b(I::add(xb, offset_b), scale_b));
+      requantize_store<P, I>(sum, scale_out, to, n);
+    };
+    std::int64_t i = 0;
+    for (; i + I::lanes <= elements; i += I::lanes) add_lanes(I::widen(a + i), I::widen(b + i), out + i, I::lanes);
+    if (i < elements) {
+      const int n = static_cast<int>(elements - i);
+      add_lanes(widen_within<I>(a + i, a + elements, n), widen_within<I>(b + i, b + elements, n), out + i, n);
     }
   }
 };

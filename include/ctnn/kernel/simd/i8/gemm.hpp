@@ -91,19 +91,33 @@ struct gemm_kernel {
     for (std::int32_t oc = 0; oc < out_c; ++oc) {
       const auto slot = static_cast<std::size_t>(oc / I::lanes) * I::lanes + static_cast<std::size_t>(oc % I::lanes);
       std::int32_t sum = 0;
+      // The filter is OHWI, so run `run` (kernel row ky, or tap (ky, kx)) is elements
+      // [run * run_elements, (run + 1) * run_elements) of the output channel's row: few constant-evaluation
+      // steps per weight (clang's limit is about a million per packed operand).
+      std::size_t at = static_cast<std::size_t>(oc) * static_cast<std::size_t>(reduction);
+      std::size_t to = slot;
       for (std::int32_t run = 0; run < runs; ++run)
-        for (std::int32_t g = 0; g < groups_per_run; ++g) {
-          std::int8_t w[4]{};
-          for (std::int32_t j = 0; j < I::group && g * I::group + j < run_elements; ++j) {
-            const std::int32_t at = g * I::group + j;  // within the run
-            const std::int32_t ky = row_runs ? run : run / kernel_w;
-            const std::int32_t kx = row_runs ? at / in_c : run % kernel_w;
-            const std::int32_t c = row_runs ? at % in_c : at;
-            w[j] = read.i8(static_cast<std::size_t>(((oc * kernel_h + ky) * kernel_w + kx) * in_c + c));
-            sum += w[j];
+        for (std::int32_t g = 0; g < groups_per_run; ++g, to += channel_vectors * I::lanes) {
+          std::uint32_t word = 0;
+          const std::int32_t count = run_elements - g * I::group < I::group ? run_elements - g * I::group : I::group;
+          if (count == 4 && I::group == 4) {  // whole groups in a few statements
+            const std::int8_t w0 = read.i8(at), w1 = read.i8(at + 1), w2 = read.i8(at + 2), w3 = read.i8(at + 3);
+            word = weight_bits<4>(w0, 0) | weight_bits<4>(w1, 1) | weight_bits<4>(w2, 2) | weight_bits<4>(w3, 3);
+            sum += w0 + w1 + w2 + w3;
+            at += 4;
+          } else if (count == 2 && I::group == 2) {
+            const std::int8_t w0 = read.i8(at), w1 = read.i8(at + 1);
+            word = weight_bits<2>(w0, 0) | weight_bits<2>(w1, 1);
+            sum += w0 + w1;
+            at += 2;
+          } else {
+            for (std::int32_t j = 0; j < count; ++j, ++at) {
+              const std::int8_t w = read.i8(at);
+              word |= weight_bits<I::group>(w, j);
+              sum += w;
+            }
           }
-          words[(static_cast<std::size_t>(run * groups_per_run + g) * channel_vectors) * I::lanes + slot] =
-              weight_word<I::group>(w);
+          words[to] = static_cast<std::int32_t>(word);
         }
       words[weight_words + slot] = static_cast<std::int32_t>(static_cast<std::uint32_t>(P.input_offset - I::input_bias) *
                                                              static_cast<std::uint32_t>(sum));  // wraps as the accumulator does
@@ -174,6 +188,22 @@ struct gemm_kernel {
         }
       }
     }
+    if constexpr (output_stage_out_of_line) requantize_block_out_of_line(acc, scales, offsets, out, v0);
+    else requantize_block(acc, scales, offsets, out, v0);
+  }
+
+  [[gnu::noinline]] static void requantize_block_out_of_line(const vec (&acc)[pixel_block][vector_block],
+                                                             const output_scale<I> (&scales)[channel_vectors],
+                                                             const vec (&offsets)[channel_vectors], std::int8_t* out,
+                                                             std::int32_t v0) {
+    requantize_block(acc, scales, offsets, out, v0);
+  }
+
+  // The output stage of a block (i8/isa.hpp, output_stage_out_of_line: where it goes).
+  [[gnu::always_inline]] static inline void requantize_block(const vec (&acc)[pixel_block][vector_block],
+                                                             const output_scale<I> (&scales)[channel_vectors],
+                                                             const vec (&offsets)[channel_vectors], std::int8_t* out,
+                                                             std::int32_t v0) {
 #pragma GCC unroll 4
     for (std::int32_t v = 0; v < vector_block; ++v) {
       const std::int32_t first_channel = (v0 + v) * I::lanes;

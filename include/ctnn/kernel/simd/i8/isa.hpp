@@ -5,14 +5,15 @@
 //                lane, non-saturating (wraps like the reference's int32 accumulator);
 //   avx2, sse4_1: 8 / 4 int32 lanes; dot() is pmaddwd on int16 pairs (inputs and weights sign-extended),
 //                exact (pmaddubsw would saturate at int16, so it is not used).
+// The GEMM's inputs are converted once per call into `input_element` (prepare(): u8 x + 128, or int16),
+// so that a reduction group is one 32-bit word to broadcast (i8/padded_input.hpp). dot_words() multiplies
+// the low int16 halves of int32 lanes (vpdpwssd / pmaddwd), the depthwise kernel's products.
 // `isa` is the best of them for the compile flags, or `no_isa` (the kernels then report supports = false;
 // arm-none-eabi and plain x86-64 builds keep the reference kernels; so does defining
 // CTNN_I8_REFERENCE_KERNELS).
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <type_traits>
-#include <utility>
 
 #include <xsimd/config/xsimd_config.hpp>
 
@@ -30,33 +31,16 @@ struct no_isa {
   static constexpr std::int32_t input_bias = 0;
 };
 
-// The packed form of `group` consecutive weights along the reduction: one int32 word per lane, in the
-// order dot() pairs them with the input word.
+// Weight j of a group of `Group` consecutive weights along the reduction, placed in the group's packed
+// int32 word (one word per lane) where dot() pairs it with its input: byte j (vpdpbusd) or int16 j
+// (pmaddwd). A group's word is the OR over its weights.
 template <int Group>
-constexpr std::int32_t weight_word(const std::int8_t (&w)[4]) {
-  std::uint32_t word = 0;
-  if constexpr (Group == 4) {
-    for (int j = 0; j < 4; ++j) word |= static_cast<std::uint32_t>(static_cast<std::uint8_t>(w[j])) << (8 * j);
-  } else {
-    for (int j = 0; j < 2; ++j) word |= static_cast<std::uint32_t>(static_cast<std::uint16_t>(w[j])) << (16 * j);
-  }
-  return static_cast<std::int32_t>(word);
+constexpr std::uint32_t weight_bits(std::int8_t w, std::int32_t j) {
+  if constexpr (Group == 4) return static_cast<std::uint32_t>(static_cast<std::uint8_t>(w)) << (8 * j);
+  else return static_cast<std::uint32_t>(static_cast<std::uint16_t>(w)) << (16 * j);
 }
 
 #if XSIMD_WITH_SSE4_1
-
-// What every level shares: the input word of one reduction group, scalar.
-template <int Group>
-[[gnu::always_inline]] inline std::int32_t input_word(const std::int8_t* x) {
-  std::uint32_t word = 0;
-  if constexpr (Group == 4) {
-    std::memcpy(&word, x, 4);
-    word ^= 0x80808080u;  // s8 -> u8 (x + 128), vpdpbusd's unsigned operand
-  } else {
-    word = static_cast<std::uint16_t>(x[0]) | static_cast<std::uint32_t>(static_cast<std::uint16_t>(x[1])) << 16;
-  }
-  return static_cast<std::int32_t>(word);
-}
 
 // One 32-bit word of a prepared input (a reduction group), for a broadcast.
 [[gnu::always_inline]] inline std::int32_t load_word(const void* p) {
@@ -102,13 +86,16 @@ struct sse4_1 {
     return _mm_load_si128(reinterpret_cast<const __m128i*>(x));
   }
   // (a * b + 2^30) >> 31 per lane, from the 64-bit products of even and odd lanes.
-  static vec mul_high_rounded(vec a, vec b) {
+  // (a * b + 2^30) >> 31 per lane, from the 64-bit products of even and odd lanes (b_odd: odd_lanes(b)).
+  static vec mul_high_rounded(vec a, vec b, vec b_odd) {
     const vec round = _mm_set1_epi64x(std::int64_t{1} << 30);
     const vec even = _mm_srli_epi64(_mm_add_epi64(_mm_mul_epi32(a, b), round), 31);
-    const vec odd = _mm_slli_epi64(_mm_add_epi64(_mm_mul_epi32(_mm_srli_epi64(a, 32), _mm_srli_epi64(b, 32)), round), 1);
+    const vec odd = _mm_slli_epi64(_mm_add_epi64(_mm_mul_epi32(_mm_srli_epi64(a, 32), b_odd), round), 1);
     return _mm_blend_epi16(even, odd, 0xCC);
   }
-  static vec broadcast_input(const std::int8_t* x) { return _mm_set1_epi32(input_word<group>(x)); }
+  static vec odd_lanes(vec a) { return _mm_srli_epi64(a, 32); }
+  static vec sign(vec a) { return _mm_srai_epi32(a, 31); }
+  static vec add_one_where_greater(vec r, vec a, vec b) { return _mm_sub_epi32(r, _mm_cmpgt_epi32(a, b)); }
   static vec broadcast_word(const void* p) { return _mm_set1_epi32(load_word(p)); }
   static vec dot(vec acc, vec inputs, vec weights) { return _mm_add_epi32(acc, _mm_madd_epi16(inputs, weights)); }
   static vec dot_words(vec acc, vec inputs, vec weights) { return dot(acc, inputs, weights); }
@@ -158,14 +145,15 @@ struct avx2 {
   static vec shift_right_one(vec a) { return _mm256_srli_epi32(a, 1); }
   static vec shift_left(vec a, vec counts) { return _mm256_sllv_epi32(a, counts); }
   static vec shift_right(vec a, vec counts) { return _mm256_srav_epi32(a, counts); }
-  static vec mul_high_rounded(vec a, vec b) {
+  static vec mul_high_rounded(vec a, vec b, vec b_odd) {
     const vec round = _mm256_set1_epi64x(std::int64_t{1} << 30);
     const vec even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(a, b), round), 31);
-    const vec odd =
-        _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(b, 32)), round), 1);
+    const vec odd = _mm256_slli_epi64(_mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(a, 32), b_odd), round), 1);
     return _mm256_blend_epi32(even, odd, 0xAA);
   }
-  static vec broadcast_input(const std::int8_t* x) { return _mm256_set1_epi32(input_word<group>(x)); }
+  static vec odd_lanes(vec a) { return _mm256_srli_epi64(a, 32); }
+  static vec sign(vec a) { return _mm256_srai_epi32(a, 31); }
+  static vec add_one_where_greater(vec r, vec a, vec b) { return _mm256_sub_epi32(r, _mm256_cmpgt_epi32(a, b)); }
   static vec broadcast_word(const void* p) { return _mm256_set1_epi32(load_word(p)); }
   static vec dot(vec acc, vec inputs, vec weights) { return _mm256_add_epi32(acc, _mm256_madd_epi16(inputs, weights)); }
   static vec dot_words(vec acc, vec inputs, vec weights) { return dot(acc, inputs, weights); }
@@ -217,29 +205,37 @@ struct avx512_vnni {
   static vec shift_right_one(vec a) { return _mm512_maskz_srli_epi32(all, a, 1); }
   static vec shift_left(vec a, vec counts) { return _mm512_maskz_sllv_epi32(all, a, counts); }
   static vec shift_right(vec a, vec counts) { return _mm512_maskz_srav_epi32(all, a, counts); }
-  static vec mul_high_rounded(vec a, vec b) {
+  static vec mul_high_rounded(vec a, vec b, vec b_odd) {
     const vec round = _mm512_set1_epi64(std::int64_t{1} << 30);
     const vec even = _mm512_maskz_srli_epi64(all64, _mm512_add_epi64(_mm512_maskz_mul_epi32(all64, a, b), round), 31);
     const vec odd = _mm512_maskz_slli_epi64(
-        all64,
-        _mm512_add_epi64(_mm512_maskz_mul_epi32(all64, _mm512_maskz_srli_epi64(all64, a, 32), _mm512_maskz_srli_epi64(all64, b, 32)),
-                         round),
-        1);
+        all64, _mm512_add_epi64(_mm512_maskz_mul_epi32(all64, _mm512_maskz_srli_epi64(all64, a, 32), b_odd), round), 1);
     return _mm512_mask_blend_epi32(0xAAAA, even, odd);
   }
-  static vec broadcast_input(const std::int8_t* x) { return _mm512_set1_epi32(input_word<group>(x)); }
+  static vec odd_lanes(vec a) { return _mm512_maskz_srli_epi64(all64, a, 32); }
+  static vec sign(vec a) { return _mm512_maskz_srai_epi32(all, a, 31); }
+  static vec add_one_where_greater(vec r, vec a, vec b) {
+    return _mm512_mask_add_epi32(r, _mm512_cmpgt_epi32_mask(a, b), r, _mm512_set1_epi32(1));
+  }
   static vec broadcast_word(const void* p) { return _mm512_set1_epi32(load_word(p)); }
   static vec dot(vec acc, vec inputs, vec weights) {
 #if defined(__GNUC__) && !defined(__clang__)
     // g++ 12 gives the intrinsic's result a new register and copies it back into the accumulator's
-    // (one extra move per instruction in blocked loops); the asm accumulates in place.
+    // (one extra move per instruction in blocked loops, and slower kernels); the asm accumulates in place.
     asm("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(inputs), "v"(weights));
     return acc;
 #else
     return _mm512_dpbusd_epi32(acc, inputs, weights);
 #endif
   }
-  static vec dot_words(vec acc, vec inputs, vec weights) { return _mm512_dpwssd_epi32(acc, inputs, weights); }
+  static vec dot_words(vec acc, vec inputs, vec weights) {
+#if defined(__GNUC__) && !defined(__clang__)
+    asm("vpdpwssd %2, %1, %0" : "+v"(acc) : "v"(inputs), "v"(weights));  // as in dot()
+    return acc;
+#else
+    return _mm512_dpwssd_epi32(acc, inputs, weights);
+#endif
+  }
   static vec widen(const std::int8_t* x) {
     return _mm512_maskz_cvtepi8_epi32(all, _mm_loadu_si128(reinterpret_cast<const __m128i*>(x)));
   }
@@ -265,16 +261,14 @@ using isa = sse4_1;
 using isa = no_isa;
 #endif
 
-// f(std::integral_constant<int, i>{}) for i in [0, N), unrolled whatever the compiler's heuristics say:
-// register-blocked accumulators stay in registers only when every index is a constant.
-template <class F, int... Is>
-[[gnu::always_inline]] inline void unroll_over(F&& f, std::integer_sequence<int, Is...>) {
-  (f(std::integral_constant<int, Is>{}), ...);
-}
-template <int N, class F>
-[[gnu::always_inline]] inline void unroll(F&& f) {
-  unroll_over(f, std::make_integer_sequence<int, N>{});
-}
+// Whether blocked kernels run their output stage out of line. g++ 12 hoists the output stage's constants
+// out of the accumulation loops, where they take the registers of the accumulators and weights (up to 2x
+// slower); clang keeps them apart, and an out-of-line call would make it keep the accumulators in memory.
+#if defined(__clang__)
+inline constexpr bool output_stage_out_of_line = false;
+#else
+inline constexpr bool output_stage_out_of_line = true;
+#endif
 
 // Loads of fewer than `lanes` elements (channel tails), through a zeroed buffer: never past the end.
 template <class I>

@@ -13,32 +13,35 @@
 
 namespace ctnn::kernel::simd::i8_detail {
 
-// One lane group's multiplier, split into the left and right shifts of the double rounding.
+// One lane group's multiplier, split into the left and right shifts of the double rounding, with what
+// the rounding needs precomputed (once per call, not once per vector): the multiplier's odd lanes for
+// the 64-bit products, the remainder mask of the right shift and half of it.
 template <class I>
 struct output_scale {
-  typename I::vec multiplier, left, right;
+  typename I::vec multiplier, odd_multiplier, left, right, mask, half;
 
   static output_scale of(typename I::vec multiplier, typename I::vec shift) {
-    const auto zero = I::zero();
-    return {multiplier, I::max(shift, zero), I::max(I::sub(zero, shift), zero)};
+    const auto zero = I::zero(), one = I::set1(1);
+    const auto right = I::max(I::sub(zero, shift), zero);
+    const auto mask = I::sub(I::shift_left(one, right), one);
+    return {multiplier, I::odd_lanes(multiplier), I::max(shift, zero), right, mask, I::shift_right_one(mask)};
   }
   static output_scale uniform(std::int32_t multiplier, std::int32_t shift) {
-    return {I::set1(multiplier), I::set1(shift > 0 ? shift : 0), I::set1(shift > 0 ? 0 : -shift)};
+    return of(I::set1(multiplier), I::set1(shift));
   }
 };
 
+// RDBPOT(x, right): (x >> right) + 1 where the remainder exceeds half the divisor (or equals it, x < 0).
 template <class I>
-[[gnu::always_inline]] inline typename I::vec rounding_divide_by_pot(typename I::vec x, typename I::vec exponent) {
-  const auto one = I::set1(1);
-  const auto mask = I::sub(I::shift_left(one, exponent), one);
-  const auto remainder = I::bit_and(x, mask);
-  const auto threshold = I::sub(I::shift_right_one(mask), I::cmpgt(I::zero(), x));  // cmpgt: -1 where x < 0
-  return I::sub(I::shift_right(x, exponent), I::cmpgt(remainder, threshold));
+[[gnu::always_inline]] inline typename I::vec rounding_divide_by_pot(typename I::vec x, const output_scale<I>& s) {
+  const auto remainder = I::bit_and(x, s.mask);
+  const auto threshold = I::sub(s.half, I::sign(x));  // sign: -1 where x < 0
+  return I::add_one_where_greater(I::shift_right(x, s.right), remainder, threshold);
 }
 
 template <class I>
 [[gnu::always_inline]] inline typename I::vec multiply_by_quantized_multiplier(typename I::vec x, const output_scale<I>& s) {
-  return rounding_divide_by_pot<I>(I::mul_high_rounded(I::shift_left(x, s.left), s.multiplier), s.right);
+  return rounding_divide_by_pot<I>(I::mul_high_rounded(I::shift_left(x, s.left), s.multiplier, s.odd_multiplier), s);
 }
 
 // requantize_output<P> on a vector of accumulators; stores the first n lanes.

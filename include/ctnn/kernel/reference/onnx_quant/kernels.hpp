@@ -1,0 +1,172 @@
+#pragma once
+// ONNX's integer operators with ONNX semantics (DESIGN §4; kernel_params::requantization == onnx), in
+// ONNX's own layouts (data_layout::onnx): QuantizeLinear, DequantizeLinear (per tensor or per axis),
+// QLinearConv and ConvInteger (NCHW activations, OIHW weights, groups), QLinearMatMul and MatMulInteger
+// (A [..., M, K] x B [..., K, N]). uint8 and int8 in any combination; *Integer ops write int32.
+//
+// Shared integer core: acc = bias + sum (x - x_zero_point) * (w - w_zero_point) in int32 (padding taps
+// hold the zero point: they add nothing), then for QLinear* y = saturate(round_half_even(float(acc) *
+// multiplier) + y_zero_point) (rounding.hpp). The per-channel weight scales and zero points (along the
+// output channels: conv dim 0, MatMul's N) are operands; per-tensor ones are parameters.
+//
+// Operands (kernel_params documents the fields):
+//   conv2d, dense:  x, w, bias (int32, conv only; may be unaligned: read byte-wise), w_scale (float32),
+//                   w_zero_point (w's type)
+//   quantize:       x (float32), y_scale, y_zero_point (the result's type)
+//   dequantize:     x, x_scale, x_zero_point (x's type)
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/reference/onnx_quant/rounding.hpp>
+
+namespace ctnn::kernel::reference::onnx_quant {
+
+namespace detail {
+
+inline std::int32_t load_i32(const void* bytes, std::int64_t index) {
+  std::int32_t v = 0;
+  std::memcpy(&v, static_cast<const unsigned char*>(bytes) + 4 * index, sizeof v);
+  return v;
+}
+inline float load_f32(const void* bytes, std::int64_t index) {
+  float v = 0.0f;
+  std::memcpy(&v, static_cast<const unsigned char*>(bytes) + 4 * index, sizeof v);
+  return v;
+}
+
+// A per-axis value k (count > 1), or the per-tensor one.
+template <class T>
+inline std::int32_t zero_point_at(const void* values, std::int32_t count, std::int64_t k, std::int32_t per_tensor) {
+  return count > 1 ? static_cast<std::int32_t>(static_cast<const T*>(values)[k]) : per_tensor;
+}
+inline float scale_at(const void* values, std::int32_t count, std::int64_t k, float per_tensor) {
+  return count > 1 ? load_f32(values, k) : per_tensor;
+}
+
+// The channel of element i along a per-axis op's axis (p->axis of p->out).
+struct axis_walk {
+  std::int64_t inner = 1, channels = 1;
+  template <class Params>
+  explicit axis_walk(Params p) : channels(p->out[p->axis]) {
+    for (std::int32_t d = p->axis + 1; d < p->out.rank; ++d) inner *= p->out[d];
+  }
+  std::int64_t channel(std::int64_t i) const { return i / inner % channels; }
+};
+
+// Writes channel o's accumulator: int32 as it is (ConvInteger, MatMulInteger), or requantized.
+template <class Y>
+inline void store(Y* y, std::int64_t at, std::int32_t acc, float multiplier, std::int32_t zero_point) {
+  if constexpr (sizeof(Y) == 4) y[at] = acc;
+  else y[at] = requantize_value<Y>(acc, multiplier, zero_point);
+}
+
+// Channel o's multiplier: per tensor (compile-time in the full policy) or from the per-channel scales.
+template <class Params>
+inline float multiplier_of(Params p, const void* w_scale, std::int64_t o) {
+  if (p->scale_count <= 1) return std::bit_cast<float>(p->multiplier_bits);
+  return output_multiplier(std::bit_cast<float>(p->input_scale_bits), load_f32(w_scale, o), std::bit_cast<float>(p->output_scale_bits));
+}
+
+}  // namespace detail
+
+// QuantizeLinear, per tensor or along p->axis (p->scale_count scales).
+template <class Y, class Params>
+void quantize_linear(Params p, const float* x, const void* scales, const void* zero_points, Y* y) {
+  const std::int64_t elements = p->out.elements();
+  if (p->scale_count <= 1) {
+    const float scale = std::bit_cast<float>(p->output_scale_bits);
+    for (std::int64_t i = 0; i < elements; ++i) y[i] = quantize_value<Y>(x[i], scale, p->output_offset);
+    return;
+  }
+  const detail::axis_walk along{p};
+  for (std::int64_t i = 0; i < elements; ++i) {
+    const std::int64_t c = along.channel(i);
+    y[i] = quantize_value<Y>(x[i], detail::load_f32(scales, c), detail::zero_point_at<Y>(zero_points, p->zero_point_count, c, p->output_offset));
+  }
+}
+
+// DequantizeLinear, per tensor or along p->axis.
+template <class X, class Params>
+void dequantize_linear(Params p, const X* x, const void* scales, const void* zero_points, float* y) {
+  const std::int64_t elements = p->out.elements();
+  if (p->scale_count <= 1) {
+    const float scale = std::bit_cast<float>(p->input_scale_bits);
+    for (std::int64_t i = 0; i < elements; ++i) y[i] = dequantize_value(x[i], scale, -p->input_offset);
+    return;
+  }
+  const detail::axis_walk along{p};
+  for (std::int64_t i = 0; i < elements; ++i) {
+    const std::int64_t c = along.channel(i);
+    y[i] = dequantize_value(x[i], detail::load_f32(scales, c), detail::zero_point_at<X>(zero_points, p->zero_point_count, c, -p->input_offset));
+  }
+}
+
+// QLinearConv / ConvInteger: x [N, C, H, W], w [O, C / groups, kh, kw], y [N, O, OH, OW].
+template <class X, class W, class Y, class Params>
+void conv_nchw(Params p, const X* x, const W* w, const void* bias, const void* w_scale, const void* w_zero_point, Y* y) {
+  const std::int32_t batches = p->in[0], channels = p->in[1], height = p->in[2], width = p->in[3];
+  const std::int32_t outputs = p->out[1], out_height = p->out[2], out_width = p->out[3];
+  const std::int32_t per_group = channels / p->groups, outputs_per_group = outputs / p->groups;
+  const window& win = p->win;
+  const std::int64_t taps = static_cast<std::int64_t>(win.kernel_h) * win.kernel_w;
+  for (std::int32_t n = 0; n < batches; ++n) {
+    for (std::int32_t o = 0; o < outputs; ++o) {
+      const std::int32_t first_channel = o / outputs_per_group * per_group;
+      const std::int32_t w_offset = -detail::zero_point_at<W>(w_zero_point, p->zero_point_count, o, -p->weights_offset);
+      const float multiplier = detail::multiplier_of(p, w_scale, o);
+      const std::int32_t initial = p->has_bias != 0 ? detail::load_i32(bias, o) : 0;
+      const W* filter = w + static_cast<std::int64_t>(o) * per_group * taps;
+      for (std::int32_t oy = 0; oy < out_height; ++oy) {
+        for (std::int32_t ox = 0; ox < out_width; ++ox) {
+          std::int32_t acc = initial;
+          for (std::int32_t c = 0; c < per_group; ++c) {
+            const X* plane = x + (static_cast<std::int64_t>(n) * channels + first_channel + c) * height * width;
+            const W* kernel = filter + c * taps;
+            for (std::int32_t ky = 0; ky < win.kernel_h; ++ky) {
+              const std::int32_t iy = oy * win.stride_h - win.pad_top + ky * win.dilation_h;
+              if (iy < 0 || iy >= height) continue;
+              for (std::int32_t kx = 0; kx < win.kernel_w; ++kx) {
+                const std::int32_t ix = ox * win.stride_w - win.pad_left + kx * win.dilation_w;
+                if (ix < 0 || ix >= width) continue;
+                acc += (static_cast<std::int32_t>(plane[static_cast<std::int64_t>(iy) * width + ix]) + p->input_offset) *
+                       (static_cast<std::int32_t>(kernel[ky * win.kernel_w + kx]) + w_offset);
+              }
+            }
+          }
+          detail::store(y, ((static_cast<std::int64_t>(n) * outputs + o) * out_height + oy) * out_width + ox, acc, multiplier,
+                        p->output_offset);
+        }
+      }
+    }
+  }
+}
+
+// QLinearMatMul / MatMulInteger: a [..., M, K] (p->in) x b [..., K, N] (p->in2; one batch or as many as
+// a), y [..., M, N]. The channels are N's columns.
+template <class X, class W, class Y, class Params>
+void matmul(Params p, const X* a, const W* b, const void* b_scale, const void* b_zero_point, Y* y) {
+  const std::int32_t rows = p->in.rank >= 2 ? p->in.at(-2) : 1, depth = p->in.last(), columns = p->out.last();
+  const std::int64_t batches = p->in.elements() / (static_cast<std::int64_t>(rows) * depth);
+  const std::int64_t b_batches = p->in2.elements() / (static_cast<std::int64_t>(depth) * columns);
+  for (std::int64_t batch = 0; batch < batches; ++batch) {
+    const X* a_rows = a + batch * rows * depth;
+    const W* b_matrix = b + (b_batches == 1 ? 0 : batch) * depth * columns;
+    Y* y_rows = y + batch * rows * columns;
+    for (std::int32_t j = 0; j < columns; ++j) {
+      const std::int32_t b_offset = -detail::zero_point_at<W>(b_zero_point, p->zero_point_count, j, -p->weights_offset);
+      const float multiplier = detail::multiplier_of(p, b_scale, j);
+      for (std::int32_t i = 0; i < rows; ++i) {
+        std::int32_t acc = 0;
+        for (std::int32_t k = 0; k < depth; ++k)
+          acc += (static_cast<std::int32_t>(a_rows[static_cast<std::int64_t>(i) * depth + k]) + p->input_offset) *
+                 (static_cast<std::int32_t>(b_matrix[static_cast<std::int64_t>(k) * columns + j]) + b_offset);
+        detail::store(y_rows, static_cast<std::int64_t>(i) * columns + j, acc, multiplier, p->output_offset);
+      }
+    }
+  }
+}
+
+}  // namespace ctnn::kernel::reference::onnx_quant

@@ -1,0 +1,57 @@
+#pragma once
+// Runs the ONNX integer kernel of op kind K (kernels.hpp) on untyped operands, in the op's input order:
+// with the element types as template arguments (run_typed: the full policy knows them at compile time),
+// or chosen from the parameters at run time (run: the shared kernels, ctnn-run).
+#include <cstdint>
+
+#include <ctnn/ir/dtype.hpp>
+#include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/reference/onnx_quant/kernels.hpp>
+#include <ctnn/kernel/reference/onnx_quant/params.hpp>
+
+namespace ctnn::kernel::reference::onnx_quant {
+
+// X: the first input's element type, W: the weights', Y: the result's.
+template <op_kind K, class X, class W, class Y, class Params>
+inline void run_typed(Params p, const void* const* operands, void* result) {
+  const auto* x = static_cast<const X*>(operands[0]);
+  if constexpr (K == op_kind::conv2d)
+    conv_nchw(p, x, static_cast<const W*>(operands[1]), operands[2], operands[3], operands[4], static_cast<Y*>(result));
+  else if constexpr (K == op_kind::dense)
+    matmul(p, x, static_cast<const W*>(operands[1]), operands[3], operands[4], static_cast<Y*>(result));
+  else if constexpr (K == op_kind::quantize) quantize_linear(p, x, operands[1], operands[2], static_cast<Y*>(result));
+  else if constexpr (K == op_kind::dequantize) dequantize_linear(p, x, operands[1], operands[2], static_cast<Y*>(result));
+  else static_assert(K == op_kind::conv2d, "ctnn: no ONNX integer kernel for this op kind (kernel/reference/onnx_quant).");
+}
+
+namespace detail {
+
+template <op_kind K, class X, class W, class Params>
+inline void run_with_result(Params p, const void* const* operands, void* result) {
+  if constexpr (K == op_kind::dequantize) run_typed<K, X, W, float>(p, operands, result);
+  else if (p->out_type == dtype::u8) run_typed<K, X, W, std::uint8_t>(p, operands, result);
+  else if (p->out_type == dtype::i8) run_typed<K, X, W, std::int8_t>(p, operands, result);
+  else if constexpr (K == op_kind::conv2d || K == op_kind::dense) run_typed<K, X, W, std::int32_t>(p, operands, result);
+}
+
+template <op_kind K, class X, class Params>
+inline void run_with_weights(Params p, const void* const* operands, void* result) {
+  if constexpr (K == op_kind::conv2d || K == op_kind::dense) {
+    if (p->weights_type == dtype::u8) run_with_result<K, X, std::uint8_t>(p, operands, result);
+    else run_with_result<K, X, std::int8_t>(p, operands, result);
+  } else {
+    run_with_result<K, X, X>(p, operands, result);
+  }
+}
+
+}  // namespace detail
+
+// The element types from the parameters (supports(p) holds: the caller checked).
+template <op_kind K, class Params>
+inline void run(Params p, const void* const* operands, void* result) {
+  if constexpr (K == op_kind::quantize) detail::run_with_weights<K, float>(p, operands, result);
+  else if (p->type == dtype::u8) detail::run_with_weights<K, std::uint8_t>(p, operands, result);
+  else detail::run_with_weights<K, std::int8_t>(p, operands, result);
+}
+
+}  // namespace ctnn::kernel::reference::onnx_quant

@@ -1,0 +1,241 @@
+#!/usr/bin/python3
+"""ONNX backend node tests through ctnn-run (issue #5 conformance).
+
+    run_node_tests.py <ctnn-run> <tests folder> [--only SUBSTRING] [--verbose] [--known-failures FILE]
+
+For every test folder (<folder>/model.onnx, <folder>/test_data_set_*/input_K.pb and output_K.pb; see the
+folder's README.md) runs `ctnn-run model.onnx input_*.pb -o <tmp>` and compares each output with
+output_K.pb as the ONNX backend tests do: |got - ref| <= atol + rtol * |ref| with rtol 1e-3, atol 1e-7 for
+float32, exact equality for integer types.
+
+Every folder ends up in one of:
+  pass          ctnn-run's outputs match (inputs that ctnn reads as constants -- weights, shapes, pads,
+                bounds, which these tests pass as graph inputs -- are folded into the model: --constant);
+  rejected      ctnn-run refused the model (exit status 1, its message printed with --verbose) and the model
+                falls in a category ctnn leaves out (named: 1-D/3-D conv or pool, MaxPool's Indices output,
+                zero-size tensors, blocked quantization, element types other than float32, int8, uint8, int32,
+                int64, opset-6 forms that onnxruntime cannot run either);
+  not in scope  the model uses an op outside issue #5's list;
+  failed        anything else: wrong values, a crash, or a refusal outside the categories above;
+  known failure a failure of a folder listed in node_tests_known_failures.txt (next to this script: one
+                folder name per line, '#' starts the reason) -- work still to do, not counted as failed;
+  unexpected pass  a listed folder that did not fail: counted as failed, so that the list is kept current.
+The categories are read from the model itself (not from folder names), so held-out tests are classified
+the same way. Exit status: 0 when nothing failed (known failures aside), 1 otherwise, 77 (ctest's SKIP) when the tests folder or
+python3-onnx is absent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+SKIP = 77
+
+try:
+    import numpy as np
+    import onnx
+    from onnx import numpy_helper
+except ImportError as e:  # a fresh clone's machine may lack them
+    print(f"SKIP: python3-onnx and NumPy are needed ({e})")
+    sys.exit(SKIP)
+
+IN_SCOPE = {
+    "Constant", "Conv", "Gemm", "MatMul", "MaxPool", "AveragePool", "GlobalAveragePool", "Relu", "Clip", "Add",
+    "Mul", "Softmax", "Reshape", "Flatten", "Concat", "Pad", "Sigmoid", "Tanh", "BatchNormalization",
+    "QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger",
+}
+QUANTIZED = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"}
+# TensorProto data types ctnn's ONNX frontend targets: FLOAT, UINT8, INT8, INT32, INT64.
+SUPPORTED_TYPES = {1, 2, 3, 6, 7}
+# Ops whose opset-6 (or older) form onnxruntime no longer runs (the shared README's ORT check).
+LEGACY_UNRUNNABLE = {"AveragePool", "BatchNormalization", "Gemm", "Add", "Mul"}
+WINDOWED = {"Conv", "MaxPool", "AveragePool", "ConvInteger", "QLinearConv"}
+# Operands ctnn reads as constants (weights, biases, shapes, pads, bounds), by op: the node tests pass them
+# as graph inputs, which ctnn-run folds into the model (--constant), as a compile-time user would embed
+# them as initializers.
+CONSTANT_OPERANDS = {
+    "Conv": {1, 2}, "Gemm": {1, 2}, "MatMul": {1}, "BatchNormalization": {1, 2, 3, 4}, "Clip": {1, 2},
+    "Reshape": {1}, "Pad": {1, 2, 3},
+    # Quantization parameters and the weights of the quantized ops.
+    "QuantizeLinear": {1, 2}, "DequantizeLinear": {1, 2}, "QLinearConv": {1, 2, 3, 4, 5, 6, 7, 8},
+    "QLinearMatMul": {1, 2, 3, 4, 5, 6, 7}, "ConvInteger": {1, 2, 3}, "MatMulInteger": {1, 2, 3},
+}
+RTOL, ATOL = 1e-3, 1e-7
+KNOWN_FAILURES = Path(__file__).with_name("node_tests_known_failures.txt")
+
+
+def read_known_failures(path: Path) -> dict[str, str]:
+    """Folder name -> reason, from a list file (one name per line, '#' starts a comment)."""
+    known = {}
+    for line in path.read_text().splitlines():
+        name, _, reason = line.partition("#")
+        if name.strip():
+            known[name.strip()] = reason.strip()
+    return known
+
+
+def opset_of(model) -> int:
+    for o in model.opset_import:
+        if o.domain in ("", "ai.onnx"):
+            return o.version
+    return 0
+
+
+def value_types(model):
+    """(name, elem_type, dims) of the graph's inputs, outputs and value_info; dims None when unknown."""
+    for v in list(model.graph.input) + list(model.graph.output) + list(model.graph.value_info):
+        t = v.type.tensor_type
+        dims = [d.dim_value if d.HasField("dim_value") else None for d in t.shape.dim] if t.HasField("shape") else None
+        yield v.name, t.elem_type, dims
+
+
+def allowed_rejections(model, folder: Path) -> list[str]:
+    """The categories of this model that ctnn may refuse (empty: it must run)."""
+    reasons = []
+    shapes = {name: dims for name, _, dims in value_types(model)}
+    types = {t for _, t, _ in value_types(model)} | {t.data_type for t in model.graph.initializer}
+    for pb in sorted(folder.glob("test_data_set_*/*.pb")):
+        tensor = onnx.TensorProto()
+        tensor.ParseFromString(pb.read_bytes())
+        types.add(tensor.data_type)
+        if any(d == 0 for d in tensor.dims):
+            reasons.append("zero-size tensor")
+    if types - SUPPORTED_TYPES:
+        reasons.append("element type " + ",".join(onnx.TensorProto.DataType.Name(t) for t in sorted(types - SUPPORTED_TYPES)))
+    for node in model.graph.node:
+        attrs = {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
+        if node.op_type in WINDOWED:
+            dims = shapes.get(node.input[0])
+            rank = len(dims) if dims is not None else len(attrs.get("kernel_shape", [0, 0])) + 2
+            if rank != 4:
+                reasons.append(f"{rank - 2}-D {node.op_type}")
+        if node.op_type == "MaxPool" and len([o for o in node.output if o]) > 1:
+            reasons.append("MaxPool Indices output")
+        if node.op_type in ("QuantizeLinear", "DequantizeLinear") and attrs.get("block_size", 0) > 0:
+            reasons.append("blocked quantization")
+        if node.op_type in LEGACY_UNRUNNABLE and opset_of(model) < 7:
+            reasons.append(f"opset-{opset_of(model)} {node.op_type}")
+    return sorted(set(reasons))
+
+
+def constant_inputs(model) -> list[int]:
+    """Positions (among the graph inputs that are not initializers) of the inputs ctnn needs as constants."""
+    initializers = {t.name for t in model.graph.initializer}
+    runtime = [v.name for v in model.graph.input if v.name not in initializers]
+    wanted = set()
+    for node in model.graph.node:
+        for slot in CONSTANT_OPERANDS.get(node.op_type, ()):
+            if slot < len(node.input) and node.input[slot] in runtime:
+                wanted.add(runtime.index(node.input[slot]))
+    return sorted(wanted)
+
+
+def compare(got: np.ndarray, ref: np.ndarray) -> str:
+    """'' when equal within the tolerance, else what differs."""
+    if got.shape != ref.shape:
+        return f"shape {got.shape}, expected {ref.shape}"
+    if np.issubdtype(ref.dtype, np.floating):
+        bad = np.abs(got.astype(np.float64) - ref) > ATOL + RTOL * np.abs(ref.astype(np.float64))
+        bad |= np.isnan(got) != np.isnan(ref)
+    else:
+        bad = got != ref
+    if not bad.any():
+        return ""
+    k = int(np.flatnonzero(bad.reshape(-1))[0])
+    return f"{int(bad.sum())} of {ref.size} values differ; first at {k}: {got.reshape(-1)[k]} vs {ref.reshape(-1)[k]}"
+
+
+def run_folder(ctnn_run: str, folder: Path, scratch: Path) -> tuple[str, str]:
+    """(outcome, detail): outcome is pass, rejected, not in scope or failed."""
+    model = onnx.load(str(folder / "model.onnx"), load_external_data=False)
+    ops = {n.op_type for n in model.graph.node if n.domain in ("", "ai.onnx")}
+    foreign = sorted(ops - IN_SCOPE) + sorted({f"{n.domain}.{n.op_type}" for n in model.graph.node if n.domain not in ("", "ai.onnx")})
+    if foreign:
+        return "not in scope", ",".join(foreign)
+    allowed = allowed_rejections(model, folder)
+    sets = sorted(p for p in folder.glob("test_data_set_*") if p.is_dir())
+    if not sets:
+        return "failed", "no test_data_set_* folder"
+    for data in sets:
+        inputs = sorted(data.glob("input_*.pb"), key=lambda p: int(p.stem.split("_")[1]))
+        outputs = sorted(data.glob("output_*.pb"), key=lambda p: int(p.stem.split("_")[1]))
+        prefix = scratch / folder.name
+        try:
+            constants = [a for k in constant_inputs(model) for a in ("--constant", str(k))]
+            proc = subprocess.run([ctnn_run, str(folder / "model.onnx"), *map(str, inputs), "-o", str(prefix), *constants],
+                                  capture_output=True, text=True, timeout=600)
+        except subprocess.TimeoutExpired:
+            return "failed", "ctnn-run timed out"
+        message = (proc.stderr.strip().splitlines() or [""])
+        message = " | ".join(line.strip() for line in message[-3:])
+        if proc.returncode == 1 and allowed:
+            return "rejected", "; ".join(allowed) + " -- " + message
+        if proc.returncode != 0:
+            return "failed", f"ctnn-run exit {proc.returncode}: {message}"
+        for k, out in enumerate(outputs):
+            ref_proto = onnx.TensorProto()
+            ref_proto.ParseFromString(out.read_bytes())
+            ref = numpy_helper.to_array(ref_proto)
+            got_path = Path(f"{prefix}_{k}.bin")
+            if not got_path.exists():
+                return "failed", f"no output {k}"
+            got = np.frombuffer(got_path.read_bytes(), dtype=ref.dtype)
+            if got.size != ref.size:
+                return "failed", f"output {k}: {got.size} values, expected {ref.size}"
+            problem = compare(got.reshape(ref.shape), ref)
+            if problem:
+                return "failed", f"{data.name} output {k}: {problem}"
+    return "pass", "; ".join(allowed)  # allowed categories it runs anyway
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("ctnn_run")
+    parser.add_argument("tests")
+    parser.add_argument("--only", default="", help="run the folders whose name contains this")
+    parser.add_argument("--verbose", action="store_true", help="print every folder, not only failures")
+    parser.add_argument("--known-failures", type=Path, default=KNOWN_FAILURES,
+                        help="the folders expected to fail (default: %(default)s)")
+    args = parser.parse_args()
+    known = read_known_failures(args.known_failures) if args.known_failures.exists() else {}
+    root = Path(args.tests)
+    if not root.is_dir():
+        print(f"SKIP: {root} is absent (the ONNX node tests are in ../shared/onnx-node-tests)")
+        return SKIP
+    folders = sorted(p for p in root.iterdir() if (p / "model.onnx").exists() and args.only in p.name)
+    counts = collections.Counter()
+    reasons = collections.Counter()
+    pending_quantized = 0
+    with tempfile.TemporaryDirectory() as scratch:
+        for folder in folders:
+            outcome, detail = run_folder(args.ctnn_run, folder, Path(scratch))
+            if folder.name in known:
+                if outcome == "failed":
+                    outcome, detail = "known failure", f"{known[folder.name]} -- {detail}"
+                else:
+                    outcome, detail = "failed", f"listed in {args.known_failures.name} but {outcome}: remove it from the list"
+            counts[outcome] += 1
+            if outcome == "rejected":
+                for r in detail.split(" -- ")[0].split("; "):
+                    reasons[r.split(" ", 1)[0] if r.startswith("element type") else r] += 1
+            model_ops = {n.op_type for n in onnx.load(str(folder / "model.onnx")).graph.node}
+            if outcome == "failed" and model_ops & QUANTIZED:
+                pending_quantized += 1
+            if outcome in ("failed", "known failure") or args.verbose:
+                print(f"{outcome:12} {folder.name}: {detail}")
+    print(f"\n{len(folders)} folders: {counts['pass']} pass, {counts['rejected']} rejected, "
+          f"{counts['not in scope']} not in scope, {counts['known failure']} known failures, {counts['failed']} failed")
+    for r, n in sorted(reasons.items()):
+        print(f"  rejected: {r}: {n}")
+    if pending_quantized:
+        print(f"  failed with quantized ops (QuantizeLinear ... MatMulInteger, not imported yet): {pending_quantized}")
+    return 1 if counts["failed"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
