@@ -34,6 +34,7 @@ struct vector_reader {
   const std::vector<float>* values;
   std::size_t count() const { return values->size(); }
   float f32(std::size_t i) const { return (*values)[i]; }
+  const float* f32_values() const { return values->data(); }
 };
 
 inline std::vector<float> random_values(std::size_t n, std::uint32_t seed) {

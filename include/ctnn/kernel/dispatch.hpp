@@ -86,7 +86,8 @@ constexpr bool packs_operand(std::size_t k) {
 }
 
 // Operand K re-laid out for the run-time kernel of P: `read` gives the stored constant's elements
-// (read.f32(i), read.i8(i), read.i32(i), read.count()); returns an array (in .rodata once materialised).
+// (read.f32(i) or all at once read.f32_values(), read.i8(i), read.i32(i), read.count()); returns an array
+// (in .rodata once materialised).
 template <kernel_params P, std::size_t K, class Reader>
 constexpr auto pack_operand(const Reader& read) {
   if constexpr (P.type == dtype::f32) return simd::f32_kernel<P>::template pack<K>(read);

@@ -22,6 +22,9 @@ struct constant_reader {
   static constexpr const tensor& info = M.tensor_at(T);
   static constexpr std::size_t count() { return static_cast<std::size_t>(info.dims.elements()); }
   static constexpr float f32(std::size_t i) { return constant_data_of<M, T>()[i]; }
+  // All the float values at once: packing loops index it directly (one step per element under clang's
+  // -fconstexpr-steps, where each f32(i) call costs several).
+  static constexpr const float* f32_values() { return constant_data_of<M, T>(); }
   static constexpr std::int8_t i8(std::size_t i) {
     if constexpr (info.data.i8 != nullptr) return info.data.i8[i];
     else return static_cast<std::int8_t>(info.data.bytes[i]);

@@ -52,18 +52,19 @@ constexpr gemm_blocking plan_gemm(int outputs, long pixels) {
 }
 
 // Packs [out][tap][depth] weights (OHWI conv, [units][features] dense) as [block][tap][depth][lane]
-// with zeros past `Outputs`. Call-free inner loop apart from the reader (clang's constexpr step budget).
+// with zeros past `Outputs`. Call-free inner loop (clang's constexpr step budget): `read.f32_values()`.
 template <int Outputs, int Taps, int Depth, gemm_blocking B, class Reader>
 constexpr auto pack_gemm_weights(const Reader& read) {
   constexpr int width = B.block_width();
   packed_floats<static_cast<std::size_t>(B.blocks) * Taps * Depth * width> packed{};
+  const float* const values = read.f32_values();
   std::size_t at = 0;
   for (int block = 0; block < B.blocks; ++block)
     for (int t = 0; t < Taps; ++t)
       for (int d = 0; d < Depth; ++d)
         for (int lane = 0; lane < width; ++lane, ++at) {
           const int out = block * width + lane;
-          packed.values[at] = out < Outputs ? read.f32(static_cast<std::size_t>((out * Taps + t) * Depth + d)) : 0.0f;
+          packed.values[at] = out < Outputs ? values[(out * Taps + t) * Depth + d] : 0.0f;
         }
   return packed;
 }
@@ -72,7 +73,8 @@ constexpr auto pack_gemm_weights(const Reader& read) {
 template <int Outputs, gemm_blocking B, class Reader>
 constexpr auto pack_gemm_bias(const Reader& read) {
   packed_floats<static_cast<std::size_t>(B.padded_outputs())> packed{};
-  for (int out = 0; out < Outputs; ++out) packed.values[out] = read.f32(static_cast<std::size_t>(out));
+  const float* const values = read.f32_values();
+  for (int out = 0; out < Outputs; ++out) packed.values[out] = values[out];
   return packed;
 }
 

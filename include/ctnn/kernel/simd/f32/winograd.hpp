@@ -79,10 +79,11 @@ struct winograd_conv2d {
   template <class Reader>
   static constexpr auto transform_filters(const Reader& read) {
     detail::packed_floats<static_cast<std::size_t>(16) * padded * in.c> packed{};
+    const float* const values = read.f32_values();
     for (int o = 0; o < out.c; ++o)
       for (int i = 0; i < in.c; ++i) {
         float g[3][3]{};
-        for (int k = 0; k < 9; ++k) g[k / 3][k % 3] = read.f32(static_cast<std::size_t>((o * 9 + k) * in.c + i));
+        for (int k = 0; k < 9; ++k) g[k / 3][k % 3] = values[(o * 9 + k) * in.c + i];
         float gg[4][3]{};  // G g
         for (int c = 0; c < 3; ++c) {
           gg[0][c] = g[0][c];
