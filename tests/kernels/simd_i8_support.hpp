@@ -44,6 +44,30 @@ constexpr void set_activation(kernel_params& p, std::int32_t choice, int8_test::
   if (p.fused == activation::relu6) p.activation_max = p.activation_min + rng.uniform(0, 127 - p.activation_min);
 }
 
+// A random window over an n x h x w input (kernel 1..5 and stride 1..2 unless `pointwise`, dilation 2 for
+// some seeds, padding up to kernel - 1 at each edge; a kernel too large for the padded input becomes 1):
+// sets p.win, p.in and p.out (in_c and out_c channels).
+constexpr void set_random_window(kernel_params& p, int8_test::xorshift& rng, std::uint32_t seed, bool pointwise,
+                                 std::int32_t n, std::int32_t h, std::int32_t w, std::int32_t in_c, std::int32_t out_c) {
+  auto& win = p.win;
+  win.kernel_h = pointwise ? 1 : rng.uniform(1, 5);
+  win.kernel_w = pointwise ? 1 : rng.uniform(1, 5);
+  win.stride_h = pointwise ? 1 : rng.uniform(1, 2);
+  win.stride_w = pointwise ? 1 : rng.uniform(1, 2);
+  win.dilation_h = seed % 5 == 1 ? 2 : 1;
+  win.dilation_w = seed % 7 == 1 ? 2 : 1;
+  win.pad_top = rng.uniform(0, win.kernel_h - 1);
+  win.pad_bottom = rng.uniform(0, win.kernel_h - 1);
+  win.pad_left = rng.uniform(0, win.kernel_w - 1);
+  win.pad_right = rng.uniform(0, win.kernel_w - 1);
+  if (h + win.pad_top + win.pad_bottom < win.dilation_h * (win.kernel_h - 1) + 1) win.kernel_h = 1;
+  if (w + win.pad_left + win.pad_right < win.dilation_w * (win.kernel_w - 1) + 1) win.kernel_w = 1;
+  const std::int32_t out_h = (h + win.pad_top + win.pad_bottom - win.dilation_h * (win.kernel_h - 1) - 1) / win.stride_h + 1;
+  const std::int32_t out_w = (w + win.pad_left + win.pad_right - win.dilation_w * (win.kernel_w - 1) - 1) / win.stride_w + 1;
+  p.in = ctnn::make_shape(n, h, w, in_c);
+  p.out = ctnn::make_shape(n, out_h, out_w, out_c);
+}
+
 // A requantization multiplier scaled so that accumulators of `terms` products land mostly inside int8
 // (some saturate, some use a left shift).
 inline ctnn::detail::quant::quantized_multiplier random_multiplier(std::int64_t terms, std::mt19937& rng) {
