@@ -246,6 +246,25 @@ class executor : detail::diagnostic_check<M.error> {
     return has_recipe;
   }();
 
+  // What packing reads of each constant (runtime/packed_operands.hpp): the packed operands are keyed by
+  // this table, not by M. A constant a pass computed is materialised here (its instantiation names M once).
+  template <std::size_t T>
+  static constexpr const float* computed_values() {
+    if constexpr (recipe_table[T]) return constant_values_v<M, static_cast<std::int32_t>(T)>.data();
+    else return nullptr;
+  }
+  static constexpr auto constant_views = []<std::size_t... T>(std::index_sequence<T...>) {
+    std::array<constant_view, sizeof...(T) + 1> views{};
+    const float* const computed[] = {computed_values<T>()..., nullptr};
+    for (std::size_t i = 0; i < sizeof...(T); ++i) {
+      const tensor& t = M.tensors[i];
+      if (t.role != tensor_role::constant) continue;
+      views[i] = constant_view{computed[i] != nullptr ? computed[i] : t.data.f32, t.data.i8, t.data.i32, t.data.bytes,
+                               static_cast<std::size_t>(t.dims.elements())};
+    }
+    return views;
+  }(std::make_index_sequence<static_cast<std::size_t>(M.tensor_count)>{});
+
   template <location L>
   static void* address(const pool_pointers& pools, const void* const* inputs, void* const* outputs) {
     if constexpr (L.where == storage::arena) return pools[L.index > 0 ? static_cast<std::size_t>(L.index) : 0] + L.offset;
@@ -267,7 +286,7 @@ class executor : detail::diagnostic_check<M.error> {
     static_assert(!packed || call.operand_at[K].where == storage::constant,
                   "ctnn::executor: the kernel of this call reads an operand re-laid out at compile time (weights), "
                   "but the operand is computed at run time; lower the op so that its weights are a constant.");
-    if constexpr (packed) return packed_operand_v<M, C, K>.data();
+    if constexpr (packed) return packed_operand_v<constant_views, call.params, K, static_cast<std::size_t>(call.operands[K])>.data();
     else return address<call.operand_at[K]>(pools, inputs, outputs);
   }
 

@@ -1,39 +1,75 @@
 #pragma once
 // Constant operands re-laid out at compile time for the kernel that reads them (blocked / interleaved
-// weights, precomputed sums): one `inline constexpr` array per (module, call, operand), in .rodata,
-// computed in a constant evaluation of its own (DESIGN §2, §6). The executor passes it instead of the
-// stored constant when kernel::packs_operand says so.
+// weights, precomputed sums): one `inline constexpr` array per (constants table, call parameters,
+// operand slot, tensor), in .rodata, computed in a constant evaluation of its own (DESIGN §2, §6). The
+// executor passes it instead of the stored constant when kernel::packs_operand says so.
+//
+// Nothing here names the module: the executor copies what packing reads of each constant (pointers and
+// an element count) into a small table once, and the packed operands are keyed by that table. Clang
+// re-emits a module constant for every instantiation that names it, which made the executor's compile
+// time quadratic in the layer count (docs/compile_time.md).
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 
-#include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/dispatch.hpp>
-#include <ctnn/runtime/constants.hpp>
+#include <ctnn/kernel/params.hpp>
 
 namespace ctnn {
 
+// What packing reads of one constant tensor. Exactly one of the pointers is set for a constant; `f32`
+// is also set for a constant a pass computed (its materialised values).
+struct constant_view {
+  const float* f32 = nullptr;
+  const std::int8_t* i8 = nullptr;
+  const std::int32_t* i32 = nullptr;
+  const char* bytes = nullptr;  // little-endian, as stored in a model file
+  std::size_t count = 0;        // elements
+};
+
 namespace detail {
 
-// Element access to constant tensor T of module M in constant evaluation, whatever holds it (a user
-// array, the model file's bytes, a pass's recipe).
-template <auto& M, std::int32_t T>
+// A float32 constant stored as bytes, decoded once into an array that constant evaluation can read.
+// Call-free, one statement per element: clang counts every step (DESIGN §6).
+template <const auto& Views, std::size_t T>
+constexpr auto decode_f32_view() {
+  constexpr const constant_view& view = Views[T];
+  std::array<float, view.count> values{};
+  const char* bytes = view.bytes;
+  float* out = values.data();
+  for (const char* end = bytes + 4 * values.size(); bytes != end; bytes += 4)
+    *out++ = __builtin_bit_cast(float, static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[0])) |
+                                           static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[1])) << 8 |
+                                           static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[2])) << 16 |
+                                           static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[3])) << 24);
+  return values;
+}
+
+template <const auto& Views, std::size_t T>
+inline constexpr auto decoded_f32_view_v = decode_f32_view<Views, T>();
+
+// Element access to constant T of a views table in constant evaluation, whatever holds it.
+template <const auto& Views, std::size_t T>
 struct constant_reader {
-  static constexpr const tensor& info = M.tensor_at(T);
-  static constexpr std::size_t count() { return static_cast<std::size_t>(info.dims.elements()); }
-  static constexpr float f32(std::size_t i) { return constant_data_of<M, T>()[i]; }
+  static constexpr const constant_view& view = Views[T];
+  static constexpr std::size_t count() { return view.count; }
   // All the float values at once: packing loops index it directly (one step per element under clang's
   // -fconstexpr-steps, where each f32(i) call costs several).
-  static constexpr const float* f32_values() { return constant_data_of<M, T>(); }
+  static constexpr const float* f32_values() {
+    if constexpr (view.f32 != nullptr) return view.f32;
+    else return decoded_f32_view_v<Views, T>.data();
+  }
+  static constexpr float f32(std::size_t i) { return f32_values()[i]; }
   static constexpr std::int8_t i8(std::size_t i) {
-    if constexpr (info.data.i8 != nullptr) return info.data.i8[i];
-    else return static_cast<std::int8_t>(info.data.bytes[i]);
+    if constexpr (view.i8 != nullptr) return view.i8[i];
+    else return static_cast<std::int8_t>(view.bytes[i]);
   }
   static constexpr std::int32_t i32(std::size_t i) {
-    if constexpr (info.data.i32 != nullptr) {
-      return info.data.i32[i];
+    if constexpr (view.i32 != nullptr) {
+      return view.i32[i];
     } else {
-      const char* b = info.data.bytes + 4 * i;
+      const char* b = view.bytes + 4 * i;
       return std::bit_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<unsigned char>(b[0])) |
                                          static_cast<std::uint32_t>(static_cast<unsigned char>(b[1])) << 8 |
                                          static_cast<std::uint32_t>(static_cast<unsigned char>(b[2])) << 16 |
@@ -44,9 +80,9 @@ struct constant_reader {
 
 }  // namespace detail
 
-// Operand K of call C of module M, as the call's run-time kernel wants it.
-template <auto& M, std::size_t C, std::size_t K>
-inline constexpr auto packed_operand_v =
-    kernel::pack_operand<M.calls[C].params, K>(detail::constant_reader<M, M.calls[C].operands[K]>{});
+// Operand K of a call with parameters P whose constant is tensor T of `Views`, as the call's run-time
+// kernel wants it. Calls with equal parameters reading the same constant share one array.
+template <const auto& Views, kernel_params P, std::size_t K, std::size_t T>
+inline constexpr auto packed_operand_v = kernel::pack_operand<P, K>(detail::constant_reader<Views, T>{});
 
 }  // namespace ctnn
