@@ -28,7 +28,8 @@
 #
 # The header is a source of <target> (generated before it compiles) and its directory is added to the
 # target's include path (PRIVATE; INTERFACE for an interface library). Call ctnn_add_model in the
-# directory that defines <target>.
+# directory that defines <target>. The target's constant-evaluation budget is raised for large models:
+# clang -fconstexpr-steps / g++ -fconstexpr-loop-limit = CTNN_CONSTEXPR_STEPS (cache variable, 2^26).
 
 if(CMAKE_SCRIPT_MODE_FILE AND CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST_FILE)
   # ---- Script mode: cmake -DCTNN_MODEL_FILE=... -DCTNN_MODEL_HEADER=... -DCTNN_MODEL_NAME=...
@@ -109,6 +110,9 @@ endif()
 
 include_guard(GLOBAL)
 
+set(CTNN_CONSTEXPR_STEPS 67108864 CACHE STRING
+    "ctnn_add_model: clang's -fconstexpr-steps and g++'s -fconstexpr-loop-limit on targets with a model file")
+
 function(ctnn_add_model target file)
   cmake_parse_arguments(PARSE_ARGV 2 arg "" "NAME;NAMESPACE" "")
   if(arg_UNPARSED_ARGUMENTS OR arg_KEYWORDS_MISSING_VALUES)
@@ -142,12 +146,21 @@ function(ctnn_add_model target file)
     DEPENDS "${model}" "${CMAKE_CURRENT_FUNCTION_LIST_FILE}"
     COMMENT "ctnn: embedding ${file} as <ctnn/models/${arg_NAME}.hpp>"
     VERBATIM)
+  # The compilers' per-evaluation budgets, raised for models larger than MLPerf Tiny's (which need
+  # neither): clang counts -fconstexpr-steps (1,048,576 by default) per constant evaluation, and one
+  # evaluation imports the whole graph or packs one layer's weights (~10-20 steps per weight: a
+  # 100,000-weight dense layer is over); g++ limits each constexpr loop to -fconstexpr-loop-limit
+  # iterations (262,144), one per weight in a packing loop. docs/compile_time.md ("Knobs").
+  set(budget "$<$<COMPILE_LANG_AND_ID:CXX,Clang>:-fconstexpr-steps=${CTNN_CONSTEXPR_STEPS}>"
+             "$<$<COMPILE_LANG_AND_ID:CXX,GNU>:-fconstexpr-loop-limit=${CTNN_CONSTEXPR_STEPS}>")
   get_target_property(type ${target} TYPE)
   if(type STREQUAL "INTERFACE_LIBRARY")
     target_sources(${target} INTERFACE "${header}")
     target_include_directories(${target} INTERFACE "${include_dir}")
+    target_compile_options(${target} INTERFACE ${budget})
   else()
     target_sources(${target} PRIVATE "${header}")
     target_include_directories(${target} PRIVATE "${include_dir}")
+    target_compile_options(${target} PRIVATE ${budget})
   endif()
 endfunction()

@@ -249,6 +249,7 @@ constexpr std::int32_t add_layer(Module& m, const layer_spec& spec, const name& 
     t.dims = make_shape(spec.constants[static_cast<std::size_t>(c)].elements);
     t.role = tensor_role::constant;
     t.data.f32 = spec.constants[static_cast<std::size_t>(c)].data;
+    t.data.user_array = t.data.f32 != nullptr;
     n.inputs[static_cast<std::size_t>(n.input_count++)] = m.add_tensor(t);
   }
   // A weighted layer without a bias keeps the bias slot, empty, so operands stay (data, weights, bias).
@@ -423,6 +424,7 @@ struct graph {
         t.dims = e.dims;
         t.role = tensor_role::constant;
         t.data.f32 = e.values.data;
+        t.data.user_array = t.data.f32 != nullptr;
         produced[i] = m.add_tensor(t);
         continue;
       }

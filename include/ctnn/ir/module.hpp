@@ -32,6 +32,10 @@ struct constant_data {
   const std::int8_t* i8 = nullptr;
   const std::int32_t* i32 = nullptr;
   const char* bytes = nullptr;
+  // f32/i8/i32 is a user's array itself (the DSL's template argument), so the pointer may be a template
+  // argument again: the executor then keys the array's packed copy by it, not by the module, which keeps
+  // the model's type out of the symbol's name (docs/compile_time.md).
+  bool user_array = false;
 
   constexpr bool present() const { return f32 != nullptr || i8 != nullptr || i32 != nullptr || bytes != nullptr; }
 };
@@ -141,9 +145,10 @@ struct kernel_params {
   // when the call is lowered. plan_memory places it with the activations, live during the call only;
   // the executor passes its address as kernel::invoke<P>(operands, result, rq, scratch).
   std::int32_t scratch_bytes = 0;
-  // 1: plan_memory placed the result over the input, which dies here (ctnn::in_place_depthwise). Safe for
-  // kernels that walk output pixels row-major and finish a pixel before the next (the reference
-  // kernels); other kernels must refuse such calls (docs/memory.md, "In-place depthwise").
+  // 1: plan_memory placed the result over the input, which dies here (ctnn::in_place_windows: conv2d and
+  // depthwise; ctnn::in_place_conv, ctnn::in_place_depthwise). Safe for kernels that walk output pixels
+  // row-major and finish a pixel before the next (the reference kernels); other kernels must refuse such
+  // calls (docs/memory.md).
   std::int32_t in_place = 0;
   constexpr float pad_value() const { return std::bit_cast<float>(pad_value_bits); }
   constexpr float clip_min() const { return std::bit_cast<float>(clip_min_bits); }

@@ -17,11 +17,11 @@
 #include <type_traits>
 #include <utility>
 
-#include <ctnn/detail/for_each_index.hpp>
 #include <ctnn/errors.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/dispatch.hpp>
 #include <ctnn/runtime/constants.hpp>
+#include <ctnn/runtime/detail/planned_call.hpp>
 #include <ctnn/runtime/packed_operands.hpp>
 #include <ctnn/runtime/requantization.hpp>
 
@@ -182,7 +182,8 @@ class executor : detail::diagnostic_check<M.error> {
   template <std::size_t C>
     requires(C < call_count)
   static void run_call(const pool_pointers& pools, const void* const* inputs, void* const* outputs) {
-    if constexpr (valid) invoke<C>(pools, inputs, outputs);
+    if constexpr (valid)
+      detail::run_planned_call<detail::plan_of(call_table[C], scratch_table[C]), Kernels>(pools, inputs, outputs, call_constants[C].data(), requantization_table[C]);
   }
 
   // The static pools run() uses.
@@ -211,7 +212,16 @@ class executor : detail::diagnostic_check<M.error> {
       else outputs[external[k][1]] = const_cast<void*>(given[k]);
     }
     if constexpr (valid) {
-      detail::for_each_index<call_count>([&](auto call) { invoke<decltype(call)::value>(pools, inputs, outputs); });
+      // Every call in one function body, in order (a braced list evaluates left to right; a comma fold
+      // of hundreds of calls exceeds clang's expression nesting limit of 256). No per-call function of
+      // this class: their names would contain M (runtime/detail/planned_call.hpp).
+      [&]<std::size_t... C>(std::index_sequence<C...>) {
+        [[maybe_unused]] const int in_order[] = {
+            (detail::run_planned_call<detail::plan_of(call_table[C], scratch_table[C]), Kernels>(
+                 pools, inputs, outputs, call_constants[C].data(), requantization_table[C]),
+             0)...,
+            0};
+      }(std::make_index_sequence<call_count>{});
     }
   }
 
@@ -225,100 +235,111 @@ class executor : detail::diagnostic_check<M.error> {
     else return std::is_same_v<Buffer, typename output<external[I][1]>::element_type>;
   }
 
-  // Small tables copied out of M once. The per-call and per-constant functions below read these and do
-  // not name M: clang re-emits the whole module constant for every instantiated function that names it,
-  // which made compile time quadratic in the layer count (docs/compile_time.md).
+  // Small tables copied out of M once. Nothing below is instantiated per call or per constant under a
+  // name that contains M: clang re-emits the whole module constant for every instantiated function
+  // that names it, and g++ mangles the name of every function and variable it instantiates (constexpr,
+  // consteval and lambdas included), a name that contains the model type; either made compile time
+  // superlinear in the layer count (docs/compile_time.md). Per-call work is expanded in one place, with
+  // templates keyed by values (kernel_params, locations, a user array's view).
   static constexpr auto call_table = M.calls;
-  static constexpr auto constant_table = [] {
-    std::array<const void*, M.tensors.size()> pointers{};
-    for (std::size_t i = 0; i < pointers.size(); ++i) {
-      const constant_data& d = M.tensors[i].data;
-      pointers[i] = d.f32 != nullptr ? static_cast<const void*>(d.f32)
-                    : d.i8 != nullptr ? static_cast<const void*>(d.i8)
-                    : d.i32 != nullptr ? static_cast<const void*>(d.i32)
-                                       : static_cast<const void*>(d.bytes);
-    }
-    return pointers;
-  }();
-  static constexpr auto recipe_table = [] {
-    std::array<bool, M.tensors.size()> has_recipe{};
-    for (std::size_t i = 0; i < has_recipe.size(); ++i) has_recipe[i] = M.tensors[i].recipe >= 0;
-    return has_recipe;
-  }();
+  static constexpr auto scratch_table = M.scratch;  // where plan_memory put each call's scratch
+  static constexpr std::size_t slot_width = max_node_inputs;  // operand slots per call
+  static constexpr std::size_t slot_count = call_count * slot_width;
 
-  // What packing reads of each constant (runtime/packed_operands.hpp): the packed operands are keyed by
-  // this table, not by M. A constant a pass computed is materialised here (its instantiation names M once).
-  template <std::size_t T>
-  static constexpr const float* computed_values() {
-    if constexpr (recipe_table[T]) return constant_values_v<M, static_cast<std::int32_t>(T)>.data();
-    else return nullptr;
-  }
-  static constexpr auto constant_views = []<std::size_t... T>(std::index_sequence<T...>) {
-    std::array<constant_view, sizeof...(T) + 1> views{};
-    const float* const computed[] = {computed_values<T>()..., nullptr};
-    for (std::size_t i = 0; i < sizeof...(T); ++i) {
+  // The constants that passes computed, materialised (one variable each, keyed by M and the tensor).
+  static constexpr auto recipe_tensors = [] {
+    detail::index_list<M.tensors.size()> list{};
+    for (std::int32_t i = 0; i < M.tensor_count; ++i)
+      if (M.tensors[static_cast<std::size_t>(i)].recipe >= 0) list.add(static_cast<std::size_t>(i));
+    return list;
+  }();
+  static constexpr auto computed_values = []<std::size_t... R>(std::index_sequence<R...>) {
+    std::array<const float*, M.tensors.size()> values{};
+    const float* const data[] = {constant_values_v<M, static_cast<std::int32_t>(recipe_tensors.at[R])>.data()..., nullptr};
+    for (std::size_t r = 0; r < sizeof...(R); ++r) values[recipe_tensors.at[r]] = data[r];
+    return values;
+  }(std::make_index_sequence<recipe_tensors.count>{});
+
+  // What packing reads of each constant (runtime/packed_operands.hpp).
+  static constexpr auto constant_views = [] {
+    std::array<constant_view, M.tensors.size()> views{};
+    for (std::size_t i = 0; i < static_cast<std::size_t>(M.tensor_count); ++i) {
       const tensor& t = M.tensors[i];
       if (t.role != tensor_role::constant) continue;
-      views[i] = constant_view{computed[i] != nullptr ? computed[i] : t.data.f32, t.data.i8, t.data.i32, t.data.bytes,
-                               static_cast<std::size_t>(t.dims.elements())};
+      const float* computed = computed_values[i];
+      views[i] = constant_view{computed != nullptr ? computed : t.data.f32, t.data.i8, t.data.i32, t.data.bytes,
+                               static_cast<std::size_t>(t.dims.elements()), t.data.user_array && computed == nullptr ? 1u : 0u};
     }
     return views;
-  }(std::make_index_sequence<static_cast<std::size_t>(M.tensor_count)>{});
+  }();
 
-  template <location L>
-  static void* address(const pool_pointers& pools, const void* const* inputs, void* const* outputs) {
-    if constexpr (L.where == storage::arena) return pools[L.index > 0 ? static_cast<std::size_t>(L.index) : 0] + L.offset;
-    else if constexpr (L.where == storage::model_input) return const_cast<void*>(inputs[L.index]);
-    else if constexpr (L.where == storage::model_output) return outputs[L.index];
-    else if constexpr (L.where == storage::constant) {
-      if constexpr (recipe_table[static_cast<std::size_t>(L.index)]) return const_cast<void*>(constant_address<M, L.index>());
-      else return const_cast<void*>(constant_table[static_cast<std::size_t>(L.index)]);
-    } else {
-      return nullptr;
+  // How each operand slot (call * slot_width + operand) is passed when it is a constant.
+  static constexpr auto slot_sources = []<std::size_t... C>(std::index_sequence<C...>) {
+    const std::uint32_t packed[] = {detail::packed_operand_mask<Kernels, call_table[C].params>()..., 0};
+    std::array<detail::operand_source, slot_count + 1> sources{};
+    for (std::size_t slot = 0; slot < slot_count; ++slot) {
+      const location& at = call_table[slot / slot_width].operand_at[slot % slot_width];
+      if (at.where != storage::constant) continue;
+      if ((packed[slot / slot_width] >> (slot % slot_width) & 1u) == 0) sources[slot] = detail::operand_source::stored;
+      else if (constant_views[static_cast<std::size_t>(at.index)].user_array != 0) sources[slot] = detail::operand_source::packed_user_array;
+      else sources[slot] = detail::operand_source::packed_constant;
     }
+    return sources;
+  }(std::make_index_sequence<call_count>{});
+  static constexpr auto slots_of(detail::operand_source source) {
+    detail::index_list<slot_count + 1> list{};
+    for (std::size_t slot = 0; slot < slot_count; ++slot)
+      if (slot_sources[slot] == source) list.add(slot);
+    return list;
+  }
+  static constexpr auto user_array_slots = slots_of(detail::operand_source::packed_user_array);
+  static constexpr auto constant_slots = slots_of(detail::operand_source::packed_constant);
+  static constexpr std::size_t tensor_at(std::size_t slot) {
+    return static_cast<std::size_t>(call_table[slot / slot_width].operand_at[slot % slot_width].index);
   }
 
-  // Operand K of call C: a constant the call's kernel reads re-laid out is passed packed.
-  template <std::size_t C, std::size_t K>
-  static const void* operand_address(const pool_pointers& pools, const void* const* inputs, void* const* outputs) {
-    static constexpr const kernel_call& call = call_table[C];
-    constexpr bool packed = Kernels::template packs_operand<call.params>(K) && call.operand_at[K].where != storage::none;
-    static_assert(!packed || call.operand_at[K].where == storage::constant,
-                  "ctnn::executor: the kernel of this call reads an operand re-laid out at compile time (weights), "
-                  "but the operand is computed at run time; lower the op so that its weights are a constant.");
-    if constexpr (packed) return packed_operand_v<constant_views, call.params, K, static_cast<std::size_t>(call.operands[K])>.data();
-    else return address<call.operand_at[K]>(pools, inputs, outputs);
-  }
-
-  template <std::size_t C>
-  static void invoke(const pool_pointers& pools, const void* const* inputs, void* const* outputs) {
-    static constexpr const kernel_call& call = call_table[C];
-    [&]<std::size_t... K>(std::index_sequence<K...>) {
-      const void* const operands[] = {operand_address<C, K>(pools, inputs, outputs)..., nullptr};
-      if constexpr (call.params.per_channel != 0 && call.params.type == dtype::i8)
-        call_kernel<C>(operands, address<call.result_at>(pools, inputs, outputs), requantization_of<M, C>(), pools);
-      else
-        call_kernel<C>(operands, address<call.result_at>(pools, inputs, outputs), kernel::requant_arrays{}, pools);
-    }(std::make_index_sequence<static_cast<std::size_t>(call.operand_count)>{});
-  }
-
-  // Where plan_memory put each call's scratch (offset -1: none).
-  static constexpr auto scratch_table = M.scratch;
-
-  // Call C's kernel. A kernel that declares scratch (kernel_params::scratch_bytes) gets its address too:
-  // planned with the activations, live during this call only, its contents undefined on entry.
-  template <std::size_t C, std::size_t N>
-  static void call_kernel(const void* const (&operands)[N], void* result, const kernel::requant_arrays& rq,
-                          const pool_pointers& pools) {
-    static constexpr const kernel_call& call = call_table[C];
-    if constexpr (call.params.scratch_bytes > 0) {
-      static constexpr memory::pool_allocation at = scratch_table[C];
-      static_assert(at.offset >= 0, "ctnn::executor: a kernel declares scratch that plan_memory did not place.");
-      Kernels::template invoke<call.params>(operands, result, rq, static_cast<void*>(pools[static_cast<std::size_t>(at.pool)] + at.offset));
-    } else {
-      Kernels::template invoke<call.params>(operands, result, rq);
+  // Every call's constant operands, one row per call (nullptr for the others): packed for the call's
+  // kernel when it packs them, else as stored (zero-copy) or as a pass computed them. The only per-call
+  // data of this class that is emitted (one symbol); the calls read it with constant indices.
+  static constexpr auto call_constants = [] {
+    std::array<std::array<const void*, slot_width>, call_count + 1> rows{};
+    for (std::size_t slot = 0; slot < slot_count; ++slot) {
+      if (slot_sources[slot] != detail::operand_source::stored) continue;
+      const constant_view& view = constant_views[tensor_at(slot)];
+      rows[slot / slot_width][slot % slot_width] = view.f32 != nullptr  ? static_cast<const void*>(view.f32)
+                                                   : view.i8 != nullptr  ? static_cast<const void*>(view.i8)
+                                                   : view.i32 != nullptr ? static_cast<const void*>(view.i32)
+                                                                         : static_cast<const void*>(view.bytes);
     }
-  }
+    [&]<std::size_t... U>(std::index_sequence<U...>) {
+      const void* const packed[] = {
+          packed_user_array_v<call_table[user_array_slots.at[U] / slot_width].params, user_array_slots.at[U] % slot_width,
+                              constant_views[tensor_at(user_array_slots.at[U])]>.data()...,
+          nullptr};
+      for (std::size_t u = 0; u < sizeof...(U); ++u) rows[user_array_slots.at[u] / slot_width][user_array_slots.at[u] % slot_width] = packed[u];
+    }(std::make_index_sequence<user_array_slots.count>{});
+    [&]<std::size_t... P>(std::index_sequence<P...>) {
+      const void* const packed[] = {packed_constant_v<constant_views, call_table[constant_slots.at[P] / slot_width].params,
+                                                      constant_slots.at[P] % slot_width, tensor_at(constant_slots.at[P])>.data()...,
+                                    nullptr};
+      for (std::size_t p = 0; p < sizeof...(P); ++p) rows[constant_slots.at[p] / slot_width][constant_slots.at[p] % slot_width] = packed[p];
+    }(std::make_index_sequence<constant_slots.count>{});
+    return rows;
+  }();
+
+  // Every call's per-channel requantization arrays (empty for calls without), one emitted table.
+  static constexpr auto requantized_calls = [] {
+    detail::index_list<call_count + 1> list{};
+    for (std::size_t c = 0; c < call_count; ++c)
+      if (call_table[c].params.per_channel != 0 && call_table[c].params.type == dtype::i8) list.add(c);
+    return list;
+  }();
+  static constexpr auto requantization_table = []<std::size_t... R>(std::index_sequence<R...>) {
+    std::array<kernel::requant_arrays, call_count + 1> table{};
+    const kernel::requant_arrays arrays[] = {requantization_of<M, requantized_calls.at[R]>()..., kernel::requant_arrays{}};
+    for (std::size_t r = 0; r < sizeof...(R); ++r) table[requantized_calls.at[r]] = arrays[r];
+    return table;
+  }(std::make_index_sequence<requantized_calls.count>{});
 };
 
 }  // namespace ctnn

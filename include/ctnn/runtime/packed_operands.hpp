@@ -12,6 +12,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <ctnn/kernel/dispatch.hpp>
 #include <ctnn/kernel/params.hpp>
@@ -26,7 +27,13 @@ struct constant_view {
   const std::int32_t* i32 = nullptr;
   const char* bytes = nullptr;  // little-endian, as stored in a model file
   std::size_t count = 0;        // elements
+  // 1: constant_data::user_array, and no pass changed the values. A whole word, so that a view (a
+  // template argument of packed_user_array_v) has no padding bytes on any target (clang 14
+  // template-argument bug).
+  std::size_t user_array = 0;
 };
+static_assert(std::has_unique_object_representations_v<constant_view>,
+              "ctnn::constant_view must have no padding bytes (clang 14 template-argument bug).");
 
 namespace detail {
 
@@ -49,16 +56,30 @@ constexpr auto decode_f32_view() {
 template <const auto& Views, std::size_t T>
 inline constexpr auto decoded_f32_view_v = decode_f32_view<Views, T>();
 
-// Element access to constant T of a views table in constant evaluation, whatever holds it.
+// Where a reader finds one constant: entry T of a views table (any constant; float bytes are decoded
+// into an array keyed by the table), or a view given by value (user arrays only: their pointers are
+// valid template arguments, see constant_data::user_array).
 template <const auto& Views, std::size_t T>
-struct constant_reader {
+struct table_entry {
   static constexpr const constant_view& view = Views[T];
+  static constexpr const float* decoded_f32() { return decoded_f32_view_v<Views, T>.data(); }
+};
+template <constant_view View>
+struct user_array_entry {
+  static constexpr constant_view view = View;
+  static constexpr const float* decoded_f32() { return nullptr; }  // never bytes
+};
+
+// Element access to one constant in constant evaluation, whatever holds it.
+template <class Entry>
+struct constant_reader {
+  static constexpr const constant_view& view = Entry::view;
   static constexpr std::size_t count() { return view.count; }
   // All the float values at once: packing loops index it directly (one step per element under clang's
   // -fconstexpr-steps, where each f32(i) call costs several).
   static constexpr const float* f32_values() {
     if constexpr (view.f32 != nullptr) return view.f32;
-    else return decoded_f32_view_v<Views, T>.data();
+    else return Entry::decoded_f32();
   }
   static constexpr float f32(std::size_t i) { return f32_values()[i]; }
   static constexpr std::int8_t i8(std::size_t i) {
@@ -80,9 +101,15 @@ struct constant_reader {
 
 }  // namespace detail
 
-// Operand K of a call with parameters P whose constant is tensor T of `Views`, as the call's run-time
-// kernel wants it. Calls with equal parameters reading the same constant share one array.
+// Operand K of a call with parameters P, as the call's run-time kernel wants it (an array in .rodata):
+//  * packed_user_array_v: the constant is a user's array (constant_view::user_array), keyed by its view
+//    (the array's own address) and P. Nothing in the key names the model: g++'s cost of mangling grows
+//    with the length of a symbol's name, and a key naming a DSL model made a 400-layer model's compile
+//    time superlinear. Calls with equal parameters reading the same array share one packed copy.
+//  * packed_constant_v: any constant, entry T of a views table (the executor's).
+template <kernel_params P, std::size_t K, constant_view View>
+inline constexpr auto packed_user_array_v = kernel::pack_operand<P, K>(detail::constant_reader<detail::user_array_entry<View>>{});
 template <const auto& Views, kernel_params P, std::size_t K, std::size_t T>
-inline constexpr auto packed_operand_v = kernel::pack_operand<P, K>(detail::constant_reader<Views, T>{});
+inline constexpr auto packed_constant_v = kernel::pack_operand<P, K>(detail::constant_reader<detail::table_entry<Views, T>>{});
 
 }  // namespace ctnn

@@ -1,0 +1,92 @@
+#pragma once
+// One kernel call of the executor, as code that is a template over the call's values only (its kernel
+// parameters and where its operands, result and scratch are), never over the module. g++ computes the
+// mangled name of every function it instantiates, inlined or not, and a name that contains a model
+// type grows with the model: per-call members of executor<M> made a 400-layer DSL model's compile time
+// superlinear (docs/compile_time.md). The executor resolves what depends on the module (constants'
+// addresses, packed operands, requantization arrays) into small tables and passes them in.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/requant_arrays.hpp>
+
+namespace ctnn::detail {
+
+// Members ordered so that there is no padding (checked below; kernel_params is 4-byte aligned).
+struct call_plan {
+  std::array<location, max_node_inputs> operand_at{};
+  location result_at{};
+  std::int64_t scratch_offset = -1;  // in pool scratch_pool; -1: the kernel declares none
+  std::int64_t operand_count = 0;
+  kernel_params params{};
+  std::int32_t scratch_pool = 0;
+};
+static_assert(std::has_unique_object_representations_v<call_plan>,
+              "ctnn::detail::call_plan must have no padding bytes (clang 14 template-argument bug).");
+
+constexpr call_plan plan_of(const kernel_call& call, const memory::pool_allocation& scratch) {
+  return {call.operand_at, call.result_at, call.params.scratch_bytes > 0 ? scratch.offset : -1, call.operand_count,
+          call.params, scratch.pool};
+}
+
+// How the executor passes a constant operand to a call's kernel (runtime/packed_operands.hpp).
+enum class operand_source : std::uint8_t { none, stored, packed_user_array, packed_constant };
+
+// Which operands (bit k: operand k) the kernel of a call with parameters P reads packed, under policy
+// Kernels. Keyed by P, so one instantiation per distinct kernel, not per call.
+template <class Kernels, kernel_params P>
+constexpr std::uint32_t packed_operand_mask() {
+  std::uint32_t mask = 0;
+  for (std::size_t k = 0; k < max_node_inputs; ++k)
+    if (Kernels::template packs_operand<P>(k)) mask |= 1u << k;
+  return mask;
+}
+
+// Up to N indices, in increasing order: what a pack expansion over a subset of calls or tensors walks.
+template <std::size_t N>
+struct index_list {
+  std::array<std::size_t, N> at{};
+  std::size_t count = 0;
+  constexpr void add(std::size_t index) { at[count++] = index; }
+};
+
+// Where location L is at run time; `constant`: the constant's address, resolved by the executor.
+template <location L, std::size_t Pools>
+[[gnu::always_inline]] inline void* address_of(const std::array<std::byte*, Pools>& pools, const void* const* inputs,
+                                               void* const* outputs, const void* constant) {
+  if constexpr (L.where == storage::arena) return pools[L.index > 0 ? static_cast<std::size_t>(L.index) : 0] + L.offset;
+  else if constexpr (L.where == storage::model_input) return const_cast<void*>(inputs[L.index]);
+  else if constexpr (L.where == storage::model_output) return outputs[L.index];
+  else if constexpr (L.where == storage::constant) return const_cast<void*>(constant);
+  else return nullptr;
+}
+
+// Runs the call: `constants[K]` is operand K's address when it is a constant (packed when the kernel
+// packs it), `rq` the call's per-channel requantization arrays (empty when it has none).
+template <call_plan Plan, class Kernels, std::size_t Pools>
+void run_planned_call(const std::array<std::byte*, Pools>& pools, const void* const* inputs, void* const* outputs,
+                      const void* const* constants, kernel::requant_arrays rq) {
+  static_assert(Plan.params.scratch_bytes == 0 || Plan.scratch_offset >= 0,
+                "ctnn::executor: a kernel declares scratch that plan_memory did not place.");
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    constexpr bool packed_at_run_time =
+        ((Kernels::template packs_operand<Plan.params>(K) && Plan.operand_at[K].where != storage::none &&
+          Plan.operand_at[K].where != storage::constant) || ...);
+    static_assert(!packed_at_run_time,
+                  "ctnn::executor: the kernel of this call reads an operand re-laid out at compile time (weights), "
+                  "but the operand is computed at run time; lower the op so that its weights are a constant.");
+    const void* const operands[] = {address_of<Plan.operand_at[K]>(pools, inputs, outputs, constants[K])..., nullptr};
+    void* const result = address_of<Plan.result_at>(pools, inputs, outputs, nullptr);
+    if constexpr (Plan.params.scratch_bytes > 0)
+      Kernels::template invoke<Plan.params>(operands, result, rq,
+                                            static_cast<void*>(pools[static_cast<std::size_t>(Plan.scratch_pool)] + Plan.scratch_offset));
+    else
+      Kernels::template invoke<Plan.params>(operands, result, rq);
+  }(std::make_index_sequence<static_cast<std::size_t>(Plan.operand_count)>{});
+}
+
+}  // namespace ctnn::detail
