@@ -6,6 +6,7 @@
 //   ctnn-memory-report -o FILE.svg         the picture to FILE.svg
 //   ctnn-memory-report --io-in-arena       plan with the model's input and output in the arena
 //   ctnn-memory-report --reuse             plan with in-place ops, concat in place, memory-aware order
+//   ctnn-memory-report --in-place-windows  plan with in-place convolutions (their boxes overlap their input)
 //
 // The plan is the one ctnn::compile<digits::model> makes (same code, run here at run time on the module
 // plan_memory receives), so the numbers match the executor's.
@@ -235,8 +236,9 @@ int main(int argc, char** argv) {
     if (arg == "-o" && i + 1 < argc) path = argv[++i];
     else if (arg == "--io-in-arena") config.io_in_arena = true;
     else if (arg == "--reuse") config.in_place = config.concat_in_place = config.reorder = true;
+    else if (arg == "--in-place-windows") ctnn::in_place_windows::apply(config);  // a conv's result over its input: boxes overlap
     else {
-      std::fprintf(stderr, "usage: %s [-o FILE.svg] [--io-in-arena] [--reuse]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [-o FILE.svg] [--io-in-arena] [--reuse] [--in-place-windows]\n", argv[0]);
       return 2;
     }
   }

@@ -5,12 +5,15 @@
 //     aligned, the pool is the highest end and never below the liveness lower bound, plans are
 //     deterministic; branch_and_bound equals the optimum found by brute force over all first-fit orders.
 //  2. Random DAG modules (relu/sigmoid/tanh/add/mul with broadcasting, concat, pad, views, constants,
-//     scratch), planned with every algorithm and every reuse option, with and without limited pools and
-//     pins: an independent checker finds no overlap between tensors (or scratch) live at the same op,
-//     other than the ones reuse allows (an element-wise result over its dying operand, a concat input
-//     inside its output); and an interpreter that runs the planned module in simulated pools, with the
-//     reference kernels' access order and garbage in every scratch region, computes outputs equal bit
-//     for bit to an unplanned evaluation. Op reorders are valid topological orders.
+//     scratch, and on NHWC maps conv2d and depthwise_conv2d of any window, stride, padding and channel
+//     counts), planned with every algorithm and every reuse option (in-place convolutions included),
+//     with and without limited pools and pins: an independent checker finds no overlap between tensors
+//     (or scratch) live at the same op, other than the ones reuse allows (an element-wise result over
+//     its dying operand, a concat input inside its output, a convolution marked in place over its dying
+//     input no higher than the brute-force shift allows); and an interpreter that runs the planned
+//     module in simulated pools, with the reference kernels (convolutions) or their access order, and
+//     garbage in every scratch region, computes outputs equal bit for bit to an unplanned evaluation.
+//     Op reorders are valid topological orders.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -18,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string_view>
 #include <numeric>
 #include <random>
@@ -27,8 +31,10 @@
 
 #include <doctest/doctest.h>
 
+#include <ctnn/kernel/reference/conv2d.hpp>
 #include <ctnn/memory/algorithms.hpp>
 #include <ctnn/memory/buffer_info.hpp>
+#include <ctnn/memory/in_place_window.hpp>
 #include <ctnn/memory/liveness.hpp>
 #include <ctnn/pass/aot_lower_main.hpp>
 #include <ctnn/pass/plan_memory.hpp>
@@ -175,6 +181,29 @@ using dag = ctnn::module<80, 40>;
 
 const float constant_values[8] = {0.5f, -1.25f, 2.0f, 0.75f, -0.5f, 1.5f, -2.0f, 0.25f};
 
+// Weights and biases of the random convolutions: windows into one table of small dyadic values (sums of
+// products stay exact enough that only the order of operations could change a bit: it must not).
+const std::vector<float>& weight_table() {
+  static const std::vector<float> table = [] {
+    std::vector<float> t(1 << 15);
+    for (std::size_t i = 0; i < t.size(); ++i) t[i] = static_cast<float>(static_cast<std::int32_t>((i * 2654435761u) >> 27) - 16) / 16.0f;
+    return t;
+  }();
+  return table;
+}
+
+// The kernel parameters of a random DAG's convolution (what lower_te would give it).
+ctnn::kernel_params conv_params(const dag& m, const ctnn::node& n) {
+  ctnn::kernel_params p{};
+  p.kind = n.kind;
+  p.in = m.tensor_at(n.inputs[0]).dims;
+  p.out = m.tensor_at(n.output).dims;
+  p.win = n.attrs.win;
+  p.depth_multiplier = n.attrs.depth_multiplier;
+  p.has_bias = 1;
+  return p;
+}
+
 ctnn::shape broadcast(const ctnn::shape& a, const ctnn::shape& b) {
   ctnn::shape out{};
   out.rank = std::max(a.rank, b.rank);
@@ -199,7 +228,8 @@ dag random_dag(std::mt19937& rng) {
   m.model_name = ctnn::name{"random"};
   const auto pick = [&rng](std::int32_t n) { return std::uniform_int_distribution<std::int32_t>{0, n - 1}(rng); };
   const bool four_d = pick(3) == 0;
-  const auto make_shape = [four_d](std::int32_t c) { return four_d ? ctnn::make_shape(1, 2, 2, c) : ctnn::make_shape(1, c); };
+  const std::int32_t height = 2 + pick(5), width = 2 + pick(5);
+  const auto make_shape = [&](std::int32_t c) { return four_d ? ctnn::make_shape(1, height, width, c) : ctnn::make_shape(1, c); };
   std::vector<std::int32_t> available;
   const std::int32_t inputs = 1 + pick(2);
   for (std::int32_t i = 0; i < inputs; ++i) {
@@ -219,8 +249,36 @@ dag random_dag(std::mt19937& rng) {
     const std::int32_t a = available[static_cast<std::size_t>(pick(static_cast<std::int32_t>(available.size())))];
     const ctnn::shape& sa = m.tensor_at(a).dims;
     ctnn::shape out = sa;
-    const int choice = pick(10);
-    if (choice == 9 && m.tensor_at(a).role != ctnn::tensor_role::constant) {
+    const int choice = pick(four_d ? 16 : 13);  // NHWC maps: more convolutions
+    if (choice >= 10 && sa.rank == 4 && m.tensor_at(a).role != ctnn::tensor_role::constant) {
+      // A convolution (2 in 3) or a depthwise one: 1x1 to 3x3, stride 1 or 2, any padding up to the
+      // window, Cout from 1 to 12 (depthwise: multiplier 1 or 2).
+      n.kind = choice % 3 == 0 ? ctnn::op_kind::depthwise_conv2d : ctnn::op_kind::conv2d;
+      ctnn::window& w = n.attrs.win;
+      w.kernel_h = 1 + pick(3), w.kernel_w = 1 + pick(3), w.stride_h = 1 + pick(2), w.stride_w = 1 + pick(2);
+      w.mode = ctnn::padding::explicit_pads;
+      w.pad_top = pick(w.kernel_h), w.pad_bottom = pick(w.kernel_h), w.pad_left = pick(w.kernel_w), w.pad_right = pick(w.kernel_w);
+      if (sa[1] + w.pad_top + w.pad_bottom < w.kernel_h || sa[2] + w.pad_left + w.pad_right < w.kernel_w) w.pad_bottom = w.pad_right = 2;
+      const std::int32_t out_channels = n.kind == ctnn::op_kind::conv2d ? 1 + pick(12) : sa[3] * (n.attrs.depth_multiplier = 1 + pick(2));
+      out = ctnn::make_shape(1, (sa[1] + w.pad_top + w.pad_bottom - w.kernel_h) / w.stride_h + 1,
+                             (sa[2] + w.pad_left + w.pad_right - w.kernel_w) / w.stride_w + 1, out_channels);
+      const std::int64_t weight_count = static_cast<std::int64_t>(w.kernel_h) * w.kernel_w * out_channels *
+                                        (n.kind == ctnn::op_kind::conv2d ? sa[3] : 1);
+      const auto constant = [&](ctnn::shape dims, std::int64_t count) {
+        ctnn::tensor c{};
+        c.label = ctnn::numbered("w", static_cast<std::size_t>(m.tensor_count));
+        c.dims = dims;
+        c.role = ctnn::tensor_role::constant;
+        c.data.f32 = weight_table().data() + pick(static_cast<std::int32_t>(weight_table().size() - static_cast<std::size_t>(count)));
+        return m.add_tensor(c);
+      };
+      n.inputs[0] = a;
+      n.inputs[1] = constant(n.kind == ctnn::op_kind::conv2d ? ctnn::make_shape(out_channels, w.kernel_h, w.kernel_w, sa[3])
+                                                             : ctnn::make_shape(1, w.kernel_h, w.kernel_w, out_channels),
+                             weight_count);
+      n.inputs[2] = constant(ctnn::make_shape(out_channels), out_channels);
+      n.input_count = 3;
+    } else if (choice == 9 && m.tensor_at(a).role != ctnn::tensor_role::constant) {
       // A view (what alias_reshapes makes of a reshape): rank 2 <-> rank 4, no op.
       ctnn::tensor v{};
       v.label = ctnn::numbered("view", static_cast<std::size_t>(k));
@@ -228,9 +286,8 @@ dag random_dag(std::mt19937& rng) {
       v.alias_of = a;
       available.push_back(m.add_tensor(v));
       continue;
-    }
-    if (choice <= 2) {
-      n.kind = std::array{ctnn::op_kind::relu, ctnn::op_kind::sigmoid, ctnn::op_kind::tanh}[static_cast<std::size_t>(choice)];
+    } else if (choice <= 2 || choice >= 9) {  // (a convolution or a view that does not apply: a unary op)
+      n.kind = std::array{ctnn::op_kind::relu, ctnn::op_kind::sigmoid, ctnn::op_kind::tanh}[static_cast<std::size_t>(choice % 3)];
       n.inputs[0] = a;
       n.input_count = 1;
     } else if (choice <= 5) {
@@ -336,7 +393,7 @@ dag random_dag(std::mt19937& rng) {
 
 // Runs one op with the reference kernels' access order (kernel/reference/): element-wise ops read
 // element i, then write element i; binary ops with broadcasting walk an odometer; concat copies runs
-// in output order; pad fills, then copies rows.
+// in output order; pad fills, then copies rows. Convolutions run the reference kernels themselves.
 void run_op(const dag& m, const ctnn::node& n, const std::array<const float*, ctnn::max_node_inputs>& in, float* out) {
   const ctnn::shape& so = m.tensor_at(n.output).dims;
   const std::int64_t elements = so.elements();
@@ -406,6 +463,13 @@ void run_op(const dag& m, const ctnn::node& n, const std::array<const float*, ct
       const std::int32_t before = n.attrs.pads[static_cast<std::size_t>(2 * (si.rank - 1))];
       for (std::int64_t r = 0; r < si.elements() / row; ++r)
         for (std::int32_t k = 0; k < row; ++k) out[r * out_row + before + k] = in[0][r * row + k];
+      return;
+    }
+    case ctnn::op_kind::conv2d:
+    case ctnn::op_kind::depthwise_conv2d: {
+      const ctnn::kernel_params p = conv_params(m, n);
+      if (n.kind == ctnn::op_kind::conv2d) ctnn::kernel::reference::conv2d(&p, in[0], in[1], in[2], out);
+      else ctnn::kernel::reference::depthwise_conv2d(&p, in[0], in[1], in[2], out);
       return;
     }
     default: FAIL("unexpected op kind");
@@ -527,6 +591,14 @@ void check_no_illegal_overlap(const dag& m) {
     if (k < 0) return false;
     const ctnn::node& n = m.node_at(k);
     if (n.kind == ctnn::op_kind::concat) return written_into_concat(m, x.tensor, x.low, y.tensor, y.low);
+    if (n.kind == ctnn::op_kind::conv2d || n.kind == ctnn::op_kind::depthwise_conv2d) {
+      // y computed over x, its dying input, by a call marked in place, starting no higher than the
+      // brute-force rule allows.
+      const ctnn::kernel_params p = conv_params(m, n);
+      return m.storage_root(n.inputs[0]) == x.tensor && x.last == k && y.first == k &&
+             m.calls[static_cast<std::size_t>(k)].params.in_place == 1 &&
+             y.low - x.low <= memory::in_place_window_shift_per_pixel(p.in, p.out, p.win) * static_cast<std::int64_t>(sizeof(float));
+    }
     for (std::int32_t slot = 0; slot < n.input_count; ++slot)
       if (m.storage_root(n.inputs[static_cast<std::size_t>(slot)]) == x.tensor && memory::may_write_over(n.kind, slot) && x.last == k &&
           x.low == y.low && x.high == y.high)
@@ -616,9 +688,10 @@ void plan_and_check(const dag& original, const memory::plan_config& config, cons
   }
 }
 
-TEST_CASE("random DAGs: every algorithm and reuse option gives a sound plan and the same outputs (1500 DAGs)") {
+TEST_CASE("random DAGs: every algorithm and reuse option gives a sound plan and the same outputs (1500 DAGs, convolutions in place too)") {
   std::mt19937 rng{424242u};
-  int budget_failures = 0, reordered = 0, in_place = 0, concats = 0, with_scratch = 0;
+  int budget_failures = 0, reordered = 0, in_place = 0, concats = 0, with_scratch = 0, convolutions = 0, windows_in_place = 0,
+      lowered_arenas = 0;
   for (int trial = 0; trial < 1500; ++trial) {
     const dag m = random_dag(rng);
     CAPTURE(trial);
@@ -640,6 +713,11 @@ TEST_CASE("random DAGs: every algorithm and reuse option gives a sound plan and 
                                                ctnn::pin_kind<memory::buffer_kind::scratch, "tcm">, ctnn::memory_reuse>());
     // A limited last pool: may fail, with a correct diagnostic.
     configs.push_back(memory::make_plan_config<ctnn::pools<ctnn::pool<"a", 128>, ctnn::pool<"b", 1024>>, ctnn::in_place_ops>());
+    // In-place convolutions, alone and with every other reuse option, and one part of them.
+    configs.push_back(memory::make_plan_config<ctnn::in_place_windows>());
+    configs.push_back(memory::make_plan_config<ctnn::memory_reuse, ctnn::io_in_arena, ctnn::in_place_windows>());
+    configs.push_back(memory::make_plan_config<ctnn::in_place_conv, ctnn::io_in_arena>());
+    configs.push_back(memory::make_plan_config<ctnn::in_place_windows, ctnn::io_in_arena>());
     for (std::size_t k = 0; k < configs.size(); ++k) {
       const int number = static_cast<int>(k);
       plan_and_check<memory::greedy_by_size>(m, configs[k], expected, inputs, rng, budget_failures, reordered, number);
@@ -653,16 +731,34 @@ TEST_CASE("random DAGs: every algorithm and reuse option gives a sound plan and 
     const dag reused = ctnn::pass::plan_module<memory::greedy_by_size>(m, configs[1]);
     in_place += reused.in_place_ops;
     concats += reused.concats_in_place;
+    const auto windows_dag = std::make_unique<dag>(ctnn::pass::plan_module<memory::greedy_by_size>(m, configs[7]));
+    const dag& windows = *windows_dag;
+    for (std::int32_t c = 0; c < m.call_count; ++c) {
+      const ctnn::op_kind kind = m.calls[static_cast<std::size_t>(c)].params.kind;
+      convolutions += kind == ctnn::op_kind::conv2d || kind == ctnn::op_kind::depthwise_conv2d ? 1 : 0;
+      windows_in_place += windows.calls[static_cast<std::size_t>(c)].params.in_place;
+    }
+    // In place only where the arena gets smaller (same op order: no memory_aware_order), else no call is
+    // marked: the same arena as without the option.
+    const auto plain_io = std::make_unique<dag>(ctnn::pass::plan_module<memory::default_planner>(m, memory::make_plan_config<ctnn::io_in_arena>()));
+    const auto windows_io = std::make_unique<dag>(ctnn::pass::plan_module<memory::default_planner>(m, configs[9]));
+    CHECK(windows_io->arena_bytes <= plain_io->arena_bytes);
+    if (windows_io->arena_bytes == plain_io->arena_bytes) CHECK(windows_io->in_place_ops == 0);
+    lowered_arenas += windows_io->arena_bytes < plain_io->arena_bytes ? 1 : 0;
     for (std::int32_t c = 0; c < m.call_count; ++c) with_scratch += m.scratch_bytes[static_cast<std::size_t>(c)] > 0 ? 1 : 0;
   }
   MESSAGE("in-place ops " << in_place << ", concats in place " << concats << ", reordered plans " << reordered << ", budget failures "
-                          << budget_failures << ", calls with scratch " << with_scratch);
+                          << budget_failures << ", calls with scratch " << with_scratch << ", convolutions " << convolutions
+                          << ", of them in place (reuse + io + windows) " << windows_in_place << ", arenas lowered by in-place convolutions "
+                          << lowered_arenas);
   // The generator reached every mechanism.
   CHECK(in_place > 500);
   CHECK(concats > 50);
   CHECK(reordered > 20);
   CHECK(budget_failures > 50);
   CHECK(with_scratch > 1000);
+  CHECK(windows_in_place > 50);
+  CHECK(lowered_arenas > 50);
 }
 
 }  // namespace

@@ -33,6 +33,13 @@ struct buffer_info {
   std::int32_t last_use = 0;     // op index that reads it last (inclusive)
   buffer_kind kind = buffer_kind::intermediate;
   std::uint32_t candidate_pools = all_pools;  // bit p: may go in pool p (tried in pool order)
+  // In place (ctnn::in_place_windows): this buffer may overlap buffer `written_over` (an index in the same
+  // list; -1: none), which dies at this buffer's first use, if its offset is at most that buffer's offset
+  // + over_shift (<= 0; a convolution's walk then never overwrites input it still reads). Placements
+  // that ignore it stay valid (the two conflict as any others); first fit uses it, and the liveness
+  // bound counts the pair at that op as in_place_footprint.
+  std::int32_t written_over = -1;
+  std::int64_t over_shift = 0;
 
   // Two buffers conflict when their lifetimes share an op: they may not overlap in memory.
   constexpr bool lifetime_overlaps(const buffer_info& other) const {
@@ -59,6 +66,13 @@ struct pool_usage {
   std::int32_t peak_node = -1;   // the op where that bound is reached (-1: empty pool)
   std::int32_t buffer_count = 0;
 };
+
+// The fewest bytes an in-place pair (result y written over input x at shift <= 0) can cover at its op:
+// overlapping, max(x - shift, y); apart, x + y.
+constexpr std::int64_t in_place_footprint(std::int64_t x_bytes, std::int64_t y_bytes, std::int64_t shift) {
+  const std::int64_t overlapping = x_bytes - shift > y_bytes ? x_bytes - shift : y_bytes;
+  return overlapping < x_bytes + y_bytes ? overlapping : x_bytes + y_bytes;
+}
 
 constexpr std::int64_t align_up(std::int64_t value, std::int64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;

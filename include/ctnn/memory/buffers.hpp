@@ -16,18 +16,22 @@
 //    write dense outputs. The concat kernel then copies each slice onto itself. A channel concat of an
 //    NHWC map would need kernels that write with an output row stride (not there yet).
 //
-//  * in-place depthwise (ctnn::in_place_depthwise): a depthwise convolution writes its result over its
-//    input, which dies there, shifted down by memory::in_place_window_shift (no output pixel overwrites
-//    input that the pixel walk still reads). The two are one buffer: its extent runs from the lower
-//    start to the higher end, its lifetime from the input's first use to the result's last. A merge is
-//    taken only when it does not raise the liveness peak of the buffers so far (a stride-2 layer's
-//    small result would otherwise hold its large input's bytes for its whole life).
+//  * in-place windows (ctnn::in_place_depthwise, ctnn::in_place_conv, ctnn::in_place_windows): a
+//    depthwise or ordinary convolution may write its result over its input, which dies there, if the
+//    result starts at most memory::in_place_window_shift below it (no output pixel overwrites input
+//    that the pixel walk still reads; the result may be larger or smaller than the input). The two
+//    stay separate buffers, a pair (buffer_info::written_over, over_shift): the placement may overlap
+//    them that way (first fit does), and the liveness bound counts the pair's smallest footprint at that
+//    op. Not merged into one buffer: one rectangle over both lifetimes would hold the larger extent from
+//    the input's birth to the result's death (VWW's 1x1 conv 8 -> 16 channels then costs more than it
+//    saves). `window_candidates` limits the ops tried (buffers_to_place tries the ops at the peak).
 #include <array>
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/memory/buffer_info.hpp>
 #include <ctnn/memory/in_place_window.hpp>
+#include <ctnn/memory/liveness.hpp>
 #include <ctnn/memory/options.hpp>
 
 namespace ctnn::memory {
@@ -40,9 +44,8 @@ struct buffer_set {
   std::array<std::int32_t, Module::tensor_capacity> buffer_of{};        // tensor -> buffer (-1: none)
   std::array<std::int64_t, Module::tensor_capacity> offset_in_buffer{};  // concat in place: its slice
   std::array<std::int32_t, Module::node_capacity> scratch_of{};         // call -> buffer (-1: none)
-  std::array<bool, Module::node_capacity> window_in_place{};            // per node: a depthwise conv in place
-  std::int32_t in_place_ops = 0;  // element-wise ops and depthwise convs
-  std::int32_t windows_in_place = 0;  // depthwise convs only
+  std::int32_t in_place_ops = 0;      // element-wise ops merged with an operand
+  std::int32_t windows_in_place = 0;  // convolutions whose result may be placed over their input (pairs)
   std::int32_t concats_in_place = 0;
   std::int64_t io_bytes_outside = 0;
 };
@@ -63,8 +66,18 @@ constexpr bool may_write_over(op_kind kind, std::int32_t slot) {
   }
 }
 
+// Whether the options let op `n` write its result over its input: a convolution whose reference kernel
+// walks output pixels row-major and finishes all channels of a pixel before the next (NHWC: ONNX's
+// NCHW integer conv does not).
+constexpr bool window_in_place_allowed(const plan_config& config, const node& n) {
+  if (n.kind == op_kind::depthwise_conv2d) return config.in_place_depthwise;
+  if (n.kind == op_kind::conv2d) return config.in_place_conv && n.attrs.layout == data_layout::ctnn;
+  return false;
+}
+
+// `window_candidates` (per node; nullptr: all): the convolutions that may be placed in place.
 template <class Module>
-constexpr buffer_set<Module> plan_buffers(const Module& m, const plan_config& config) {
+constexpr buffer_set<Module> plan_buffers(const Module& m, const plan_config& config, const bool* window_candidates = nullptr) {
   buffer_set<Module> s{};
   constexpr std::size_t tensors = Module::tensor_capacity;
   buffer_info* b = s.buffers.data();
@@ -132,64 +145,27 @@ constexpr buffer_set<Module> plan_buffers(const Module& m, const plan_config& co
     dead[from] = true;
   };
 
-  // The liveness peak of the live buffers (scratch included) with buffers `a` and `b` replaced by one
-  // of `bytes` over the union of their lifetimes (a < 0: as they are): in-place depthwise's test.
-  const std::int64_t* call_scratch = m.scratch_bytes.data();
-  std::array<std::int64_t, Module::node_capacity + 2> live_storage{};
-  std::int64_t* live = live_storage.data();
-  const auto peak_with = [&](std::int32_t a, std::int32_t b_merged, std::int64_t bytes) {
-    for (std::int32_t op = 0; op <= m.node_count + 1; ++op) live[op] = 0;
-    const auto add = [&](std::int32_t first, std::int32_t last, std::int64_t size) {
-      live[first < 0 ? 0 : first] += size;
-      live[last + 1] -= size;
-    };
-    for (std::int32_t i = 0; i < s.count; ++i)
-      if (!dead[i] && i != a && i != b_merged && b[i].first_use <= b[i].last_use) add(b[i].first_use, b[i].last_use, b[i].bytes);
-    if (a >= 0) {
-      add(b[a].first_use < b[b_merged].first_use ? b[a].first_use : b[b_merged].first_use,
-          b[a].last_use > b[b_merged].last_use ? b[a].last_use : b[b_merged].last_use, bytes);
-    }
-    for (std::int32_t c = 0; c < m.call_count; ++c)
-      if (call_scratch[c] > 0) add(m.calls[static_cast<std::size_t>(c)].node, m.calls[static_cast<std::size_t>(c)].node, call_scratch[c]);
-    std::int64_t sum = 0, peak = 0;
-    for (std::int32_t op = 0; op < m.node_count; ++op) {
-      sum += live[op];
-      if (sum > peak) peak = sum;
-    }
-    return peak;
-  };
-
-  if (config.in_place || config.concat_in_place || config.in_place_depthwise) {
+  if (config.in_place || config.concat_in_place || config.in_place_depthwise || config.in_place_conv) {
     for (std::int32_t op = 0; op < m.node_count; ++op) {
       const node& n = nodes[op];
       const std::int32_t out = n.output;
       if (out < 0 || of[out] < 0) continue;
       const std::int32_t out_buffer = of[out];
-      if (config.in_place_depthwise && n.kind == op_kind::depthwise_conv2d) {
-        // The result, alone in a buffer that starts here, over the input (operand 0), whose buffer dies here.
+      if (window_in_place_allowed(config, n) && (window_candidates == nullptr || window_candidates[op])) {
+        // The result, alone in a buffer that starts here, may be written over the input (operand 0),
+        // whose buffer dies here: a pair for the placement (buffer_info::written_over), not a merge.
         const std::int32_t operand = n.inputs[0];
         const std::int32_t r = m.storage_root(operand);
-        const std::int32_t into = r >= 0 ? of[r] : -1;
+        const std::int32_t over = r >= 0 ? of[r] : -1;
         const shape& in_dims = t[operand].dims;
         const shape& out_dims = t[out].dims;
-        if (into >= 0 && into != out_buffer && b[into].last_use == op && b[out_buffer].first_use == op && next[out] < 0 &&
+        if (over >= 0 && over != out_buffer && b[over].last_use == op && b[out_buffer].first_use == op && next[out] < 0 &&
             head[out_buffer] == out && in_dims.rank == 4 && out_dims.rank == 4 && in_dims[0] == out_dims[0] &&
             size_of(t[operand].type) == size_of(t[out].type)) {
-          const std::int64_t alignment = b[into].alignment > b[out_buffer].alignment ? b[into].alignment : b[out_buffer].alignment;
-          std::int64_t shift = in_place_window_shift(in_dims, out_dims, n.attrs.win) * static_cast<std::int64_t>(size_of(t[out].type));
-          shift = shift >= 0 ? shift / alignment * alignment : -((-shift + alignment - 1) / alignment * alignment);
-          const std::int64_t at = slice[r] + shift;  // the result's start in `into`
-          const std::int64_t low = at < 0 ? at : 0;
-          const std::int64_t high = at + b[out_buffer].bytes > b[into].bytes ? at + b[out_buffer].bytes : b[into].bytes;
-          if (peak_with(into, out_buffer, high - low) <= peak_with(-1, -1, 0)) {
-            for (std::int32_t x = head[into]; x >= 0; x = next[x]) slice[x] -= low;
-            merge(out_buffer, into, at - low);
-            b[into].bytes = high - low;
-            s.window_in_place[static_cast<std::size_t>(op)] = true;
-            ++s.in_place_ops;
-            ++s.windows_in_place;
-            continue;
-          }
+          b[out_buffer].written_over = over;
+          // The input sits slice[r] bytes into its buffer, the result at the start of its own.
+          b[out_buffer].over_shift = in_place_window_shift(in_dims, out_dims, n.attrs.win) * static_cast<std::int64_t>(size_of(t[out].type)) + slice[r];
+          ++s.windows_in_place;
         }
       }
       if (!config.in_place && !config.concat_in_place) continue;
@@ -261,6 +237,17 @@ constexpr buffer_set<Module> plan_buffers(const Module& m, const plan_config& co
     b[s.count++] = buffer_info{-1, scratch_bytes[c], m.arena_alignment, op, op, buffer_kind::scratch, all_pools};
   }
 
+  // Pairs whose buffers a later merge changed (the input's buffer must die, the result's start, at the
+  // op) are dropped: the two then simply conflict.
+  for (std::int32_t i = 0; i < s.count; ++i) {
+    const std::int32_t over = b[i].written_over;
+    if (over < 0) continue;
+    if (dead[i] || dead[over] || b[over].last_use != b[i].first_use) {
+      b[i].written_over = -1;
+      b[i].over_shift = 0;
+      --s.windows_in_place;
+    }
+  }
   // Drop the merged buffers.
   std::array<std::int32_t, Module::tensor_capacity + Module::node_capacity> moved_storage{};
   std::int32_t* moved = moved_storage.data();
@@ -270,11 +257,43 @@ constexpr buffer_set<Module> plan_buffers(const Module& m, const plan_config& co
     if (!dead[i]) b[kept++] = b[i];
   }
   s.count = kept;
+  for (std::int32_t i = 0; i < kept; ++i)
+    if (b[i].written_over >= 0) b[i].written_over = moved[b[i].written_over];
   for (std::int32_t x = 0; x < m.tensor_count; ++x)
     if (of[x] >= 0) of[x] = moved[of[x]];
   for (std::int32_t c = 0; c < m.call_count; ++c)
     if (scratch[c] >= 0) scratch[c] = moved[scratch[c]];
   return s;
+}
+
+// The buffers plan_memory places (and the memory-aware order compares): plan_buffers, with in-place
+// convolutions (ctnn::in_place_windows and its parts) kept only where they lower the liveness peak:
+// elsewhere they would only slow the calls down (they run the reference kernel). The search starts with
+// none and, while the peak goes down, adds the convolutions at the peak (all ops where it is reached:
+// one left out keeps it), and stops when that does not lower it. One plan_buffers per step.
+template <class Module>
+constexpr buffer_set<Module> buffers_to_place(const Module& m, const plan_config& config) {
+  if (!config.in_place_depthwise && !config.in_place_conv) return plan_buffers(m, config);
+  std::array<bool, Module::node_capacity> candidates{};
+  auto set = plan_buffers(m, config, candidates.data());
+  const auto peak_of = [&](const buffer_set<Module>& x) { return liveness_lower_bound(x.buffers, x.count, m.node_count).bytes; };
+  std::array<std::int64_t, Module::node_capacity + 1> live{};
+  for (std::int32_t step = 0; step < m.node_count; ++step) {
+    live_bytes_per_op(set.buffers, set.count, m.node_count, live);
+    std::int64_t peak = 0;
+    for (std::int32_t op = 0; op < m.node_count; ++op) peak = live[static_cast<std::size_t>(op)] > peak ? live[static_cast<std::size_t>(op)] : peak;
+    bool added = false;
+    for (std::int32_t op = 0; op < m.node_count; ++op) {
+      bool& candidate = candidates[static_cast<std::size_t>(op)];
+      if (live[static_cast<std::size_t>(op)] != peak || candidate || !window_in_place_allowed(config, m.node_at(op))) continue;
+      candidate = added = true;
+    }
+    if (!added) break;
+    const auto next = plan_buffers(m, config, candidates.data());
+    if (peak_of(next) >= peak) break;
+    set = next;
+  }
+  return set;
 }
 
 }  // namespace ctnn::memory

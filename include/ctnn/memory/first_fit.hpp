@@ -1,7 +1,10 @@
 #pragma once
 // First-fit placement in a given order, the engine under every ordering-based algorithm: each buffer
 // goes to the lowest offset (a multiple of its alignment) where it overlaps no already placed buffer
-// whose lifetime meets its own.
+// whose lifetime meets its own, except as an in-place pair allows (buffer_info::written_over: the
+// result at most over_shift above its input, i.e. a placed input forbids the result's offsets in
+// (input + over_shift, input end), a placed result the input's offsets in (result - input bytes,
+// result - over_shift).
 //
 // Finding those buffers must not cost O(n) per buffer (DESIGN §6: clang counts every statement), so
 // conflict_index groups the buffers by lifetime length (level k: at most 2^k ops) and sorts each group
@@ -104,15 +107,18 @@ constexpr std::int64_t first_fit_range(const Buffers& buffers, const std::array<
         const std::int32_t c = by_first[c_at];
         ++work;
         if (!placed[c] || buf[c].last_use < first) continue;
+        // The offsets c forbids: o with [o, o + bytes) meeting [lo, hi) (lo may exceed hi for a pair).
+        std::int64_t lo = at[c].offset, hi = lo + buf[c].bytes;
+        if (buf[b].written_over == c && buf[c].last_use == first) lo += buf[b].over_shift + buf[b].bytes;
+        else if (buf[c].written_over == b && buf[b].last_use == buf[c].first_use) hi = at[c].offset - buf[c].over_shift;
         // Insertion by low end: the lists are short (the buffers live at the same time as this one).
-        const std::int64_t lo = at[c].offset;
         std::int32_t j = k++;
         for (; j > 0 && low[j - 1] > lo; --j) {
           low[j] = low[j - 1];
           high[j] = high[j - 1];
         }
         low[j] = lo;
-        high[j] = lo + buf[c].bytes;
+        high[j] = hi;
       }
     }
     // The lowest aligned offset below, between or above them.
@@ -147,10 +153,45 @@ constexpr std::int64_t first_fit(const Buffers& buffers, std::int32_t count, con
 
 namespace order {
 
+// `order` with the result of each in-place pair moved just before its input (when it came later):
+// first fit can then put the input over the result's tail (a placed input at offset 0 leaves the
+// result no room below it). `chains`: a result's own result before it too, and so on (a chain of
+// layers in place then goes from its last layer up: KWS's 8,000 B layers one above the other, a few
+// hundred bytes apart); else one level (VWW: a chain would stack its large shifts).
+template <class Buffers, std::size_t N>
+constexpr std::array<std::int32_t, N> results_first(const Buffers& buffers, std::int32_t count, const std::array<std::int32_t, N>& order,
+                                                    bool chains = false) {
+  const buffer_info* b = buffers.data();
+  std::array<std::int32_t, N> result_of{}, out{};
+  std::array<bool, N> done{};
+  for (std::int32_t i = 0; i < count; ++i) result_of[static_cast<std::size_t>(i)] = -1;
+  bool any = false;
+  for (std::int32_t i = 0; i < count; ++i)
+    if (b[i].written_over >= 0) result_of[static_cast<std::size_t>(b[i].written_over)] = i, any = true;
+  if (!any) return order;
+  std::int32_t k = 0;
+  for (std::int32_t p = 0; p < count; ++p) {
+    const std::int32_t i = order[static_cast<std::size_t>(p)];
+    if (done[static_cast<std::size_t>(i)]) continue;
+    // The results not placed yet, from i's down the chain (one when !chains), then emitted last first.
+    std::int32_t length = 0;
+    for (std::int32_t y = result_of[static_cast<std::size_t>(i)]; y >= 0 && !done[static_cast<std::size_t>(y)] && (chains || length == 0);
+         y = result_of[static_cast<std::size_t>(y)])
+      ++length;
+    for (std::int32_t emitted = length; emitted >= 0; --emitted) {
+      std::int32_t x = i;
+      for (std::int32_t step = 0; step < emitted; ++step) x = result_of[static_cast<std::size_t>(x)];
+      out[static_cast<std::size_t>(k++)] = x;
+      done[static_cast<std::size_t>(x)] = true;
+    }
+  }
+  return out;
+}
+
 // Buffer indices by descending `key` (one value per buffer); ties: larger buffer first, then lower index.
 // The placement order of the greedy-by-<key> algorithms.
 template <class Buffers, std::size_t N>
-constexpr auto descending(const Buffers& buffers, std::int32_t count, std::array<std::int64_t, N> key) {
+constexpr auto descending(const Buffers& buffers, std::int32_t count, std::array<std::int64_t, N> key, bool chains = false) {
   std::array<std::int64_t, N> bytes{};
   std::int64_t* k = key.data();
   std::int64_t* s = bytes.data();
@@ -159,7 +200,7 @@ constexpr auto descending(const Buffers& buffers, std::int32_t count, std::array
     k[i] = -k[i];
     s[i] = -b[i].bytes;
   }
-  return detail::sorted_by_key<N>(count, k, s);
+  return results_first(buffers, count, detail::sorted_by_key<N>(count, k, s), chains);
 }
 
 }  // namespace order

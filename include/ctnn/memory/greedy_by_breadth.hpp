@@ -81,10 +81,11 @@ constexpr auto widest_breadth(const Buffers& buffers, std::int32_t count) {
   return widest;
 }
 
-// Broadest lifetime first; ties: larger first, then lower index.
+// Broadest lifetime first; ties: larger first, then lower index; chains of in-place pairs from their
+// last result up (results_first).
 template <class Buffers>
 constexpr auto by_breadth(const Buffers& buffers, std::int32_t count) {
-  return descending(buffers, count, widest_breadth(buffers, count));
+  return descending(buffers, count, widest_breadth(buffers, count), true);
 }
 
 }  // namespace order

@@ -15,7 +15,7 @@ namespace ctnn::memory {
 // Placement orders shared by the algorithms.
 namespace order {
 
-// Larger first; ties: lower index first.
+// Larger first; ties: lower index first (an in-place pair's result before its input: results_first).
 template <class Buffers>
 constexpr auto by_size(const Buffers& buffers, std::int32_t count) {
   constexpr std::size_t n = std::tuple_size_v<Buffers>;
@@ -23,7 +23,7 @@ constexpr auto by_size(const Buffers& buffers, std::int32_t count) {
   std::int64_t* k = key.data();
   const buffer_info* b = buffers.data();
   for (std::int32_t i = 0; i < count; ++i) k[i] = -b[i].bytes;
-  return detail::sorted_by_key<n>(count, k);
+  return results_first(buffers, count, detail::sorted_by_key<n>(count, k));
 }
 
 }  // namespace order

@@ -1,16 +1,21 @@
 #pragma once
 // How far a windowed op's result may be shifted over its input when it is computed in place
-// (ctnn::in_place_depthwise). The reference convolution kernels walk output pixels row-major (batch,
-// row, column) and finish every channel of a pixel before the next pixel; a pixel reads only input
-// pixels of its window. So whatever the order inside a pixel, computing in place is safe when every
-// output pixel p lies below the lowest input byte that any pixel q >= p still reads:
+// (ctnn::in_place_windows: conv2d and depthwise_conv2d). The reference convolution kernels
+// (kernel/reference/conv2d.hpp, int8/conv2d.hpp: for_each_output_element) walk output pixels row-major
+// (batch, row, column) and finish every channel of a pixel before the next pixel; a pixel reads only
+// input pixels of its window (a grouped conv: some of their channels). So whatever the order inside a
+// pixel, computing in place is safe when every output pixel p lies below the lowest input byte that
+// any pixel q >= p still reads (Cin and Cout may differ):
 //
 //   out_offset + (p + 1) * Cout * e  <=  in_offset + first_read(q) * Cin * e   for all q >= p,
 //
 // i.e. out_offset - in_offset <= e * min_p (S(p) * Cin - (p + 1) * Cout), with S(p) the smallest input
 // pixel read by any pixel >= p (the input's pixel count when none is). For a 3x3 window, stride 1,
 // padding 1 and Cin = Cout = C, this is -(W + 2) * C * e: the result starts one input row and two
-// pixels below the input. The minimum is computed exactly, in O(rows + columns) (a pixel's lowest read
+// pixels below the input. For a 1x1 conv, stride 1, over P pixels, it is
+// min(-Cout, (P - 1) * (Cin - Cout) - Cout) * e: with Cin < Cout the input sits at the result's tail
+// (VWW's 48x48x8 -> 48x48x16 needs 36,872 B, not 55,296), with Cin >= Cout the result starts one output
+// pixel below the input. The minimum is computed exactly, in O(rows + columns) (a pixel's lowest read
 // is its row's lowest read row times W plus its column's lowest read column; the suffix minimum over
 // later pixels is the row's own suffix or the next rows' first pixel).
 #include <array>

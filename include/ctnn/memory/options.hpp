@@ -7,7 +7,8 @@
 //                             ctnn::pin<"conv1", "dtcm">,             // a tensor, by name
 //                             ctnn::pin_kind<ctnn::memory::buffer_kind::scratch, "dtcm">,
 //                             ctnn::planner<ctnn::memory::hill_climb<7>>,
-//                             ctnn::in_place_ops, ctnn::memory_aware_order>;
+//                             ctnn::in_place_ops, ctnn::memory_aware_order,
+//                             ctnn::in_place_windows>;
 //
 // docs/memory.md describes each one.
 #include <array>
@@ -47,6 +48,7 @@ struct plan_config {
   bool reorder = false;          // memory-aware operator order for DAGs
   bool io_in_arena = false;      // model inputs and outputs live in the pools
   bool in_place_depthwise = false;  // a depthwise conv writes its result over its dying input, shifted
+  bool in_place_conv = false;       // the same for conv2d (NHWC, ctnn's layout)
 };
 
 // Options are types with `static constexpr void apply(plan_config&)` and this tag.
@@ -136,14 +138,25 @@ struct memory_reuse {  // all three above
   using ctnn_memory_option = void;
   static constexpr void apply(memory::plan_config& c) { c.in_place = c.concat_in_place = c.reorder = true; }
 };
-// A depthwise convolution writes its result over its input where the input dies there, shifted down
-// far enough that no output pixel overwrites input a later pixel reads (memory/in_place_window.hpp).
-// Kept only where it lowers the liveness peak. Such calls are marked kernel_params::in_place: they run
-// the reference kernel (a vectorised kernel may walk the pixels in another order). Not part of
-// memory_reuse: it trades kernel speed for RAM.
-struct in_place_depthwise {
+// In-place convolutions: a convolution may write its result over its input where the input dies there,
+// starting far enough below it that no output pixel overwrites input a later pixel reads
+// (memory/in_place_window.hpp; the result may be larger than the input: VWW's 1x1 conv 8 -> 16 channels
+// needs its input's bytes plus the shift, 36,872 B, not the sum, 55,296 B). Used only where it lowers
+// the liveness peak (plan_memory tries the ops at the peak, one step at a time, while the peak goes
+// down) and the pools get smaller. Calls whose result the plan put over their input are marked
+// kernel_params::in_place: they run the reference kernel (a vectorised kernel may walk the pixels in
+// another order). Not part of memory_reuse: they trade kernel speed for RAM.
+struct in_place_depthwise {  // depthwise_conv2d only
   using ctnn_memory_option = void;
   static constexpr void apply(memory::plan_config& c) { c.in_place_depthwise = true; }
+};
+struct in_place_conv {  // conv2d only (any window, stride, dilation, padding, groups; not ONNX's NCHW layout)
+  using ctnn_memory_option = void;
+  static constexpr void apply(memory::plan_config& c) { c.in_place_conv = true; }
+};
+struct in_place_windows {  // both
+  using ctnn_memory_option = void;
+  static constexpr void apply(memory::plan_config& c) { c.in_place_depthwise = c.in_place_conv = true; }
 };
 // Model inputs and outputs live in the pools: run() then takes no buffers for them; fill
 // net::input<I>::data() and read net::output<I>::data().

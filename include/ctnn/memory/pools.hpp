@@ -38,6 +38,8 @@ constexpr pools_plan<std::tuple_size_v<Buffers>> plan_pools(const Buffers& buffe
   std::int32_t* member = member_storage.data();
   Buffers sub{};
   std::array<pool_allocation, n> sub_at{};
+  std::array<std::int32_t, n> sub_index_storage{};  // buffer -> its index in `sub` (-1: not there)
+  std::int32_t* sub_index = sub_index_storage.data();
   for (std::int32_t p = 0; p < pool_count; ++p) {
     const pool_info& pool = pools[p];
     pool_usage& usage = result.usage[static_cast<std::size_t>(p)];
@@ -49,9 +51,14 @@ constexpr pools_plan<std::tuple_size_v<Buffers>> plan_pools(const Buffers& buffe
       if (!placed[i] && ((b[i].candidate_pools >> p) & 1u) != 0) member[k++] = i;
     while (true) {
       buffer_info* s = sub.data();
+      for (std::int32_t i = 0; i < count; ++i) sub_index[i] = -1;
+      for (std::int32_t j = 0; j < k; ++j) sub_index[member[j]] = j;
       for (std::int32_t j = 0; j < k; ++j) {
         s[j] = b[member[j]];
         if (s[j].alignment < alignment) s[j].alignment = static_cast<std::int32_t>(alignment);
+        // An in-place pair holds within one pool only.
+        if (s[j].written_over >= 0) s[j].written_over = sub_index[s[j].written_over];
+        if (s[j].written_over < 0) s[j].over_shift = 0;
       }
       const std::int64_t bytes = align_up(Algorithm::plan(sub, k, sub_at), alignment);
       const liveness_peak peak = liveness_lower_bound(sub, k, op_count);

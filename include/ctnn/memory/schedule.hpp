@@ -131,7 +131,7 @@ constexpr Module order_for_memory(const Module& m, const plan_config& config) {
   if (same) return m;
   Module reordered = apply_op_order(m, order);
   const auto peak_of = [&config](const Module& x) {
-    const auto set = plan_buffers(x, config);
+    const auto set = buffers_to_place(x, config);
     return liveness_lower_bound(set.buffers, set.count, x.node_count).bytes;
   };
   if (peak_of(reordered) >= peak_of(m)) return m;

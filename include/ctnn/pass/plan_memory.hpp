@@ -3,7 +3,7 @@
 // algorithm (memory/algorithms.hpp), and records what each pool needs, the liveness lower bound and the
 // op at the peak. Without options: one pool "arena" without a limit; model inputs and outputs stay in
 // the caller's buffers; no reuse beyond views (alias_reshapes). Its options (memory/options.hpp) add
-// pools, pins, in-place ops, concat in place, in-place depthwise convolutions, a memory-aware op order
+// pools, pins, in-place ops, concat in place, in-place convolutions, a memory-aware op order
 // and inputs/outputs in the pools;
 // a pool whose limit the plan exceeds is a compile error (errors::pool_budget_exceeded). docs/memory.md.
 #include <array>
@@ -58,19 +58,6 @@ constexpr bool same_text(const char* a, const name& b) {
   for (; i < name::capacity && b.text[i] != '\0'; ++i)
     if (a[i] != b.text[i]) return false;
   return a[i] == '\0';
-}
-
-// The buffers to place. In-place depthwise convs are kept only when they lower the liveness peak:
-// otherwise they would only slow the calls down (they run the reference kernel).
-template <class Module>
-constexpr memory::buffer_set<Module> buffers_to_plan(const Module& m, const memory::plan_config& config) {
-  auto set = memory::plan_buffers(m, config);
-  if (!config.in_place_depthwise || set.windows_in_place == 0) return set;
-  memory::plan_config without = config;
-  without.in_place_depthwise = false;
-  const auto plain = memory::plan_buffers(m, without);
-  const auto peak_of = [&](const memory::buffer_set<Module>& x) { return memory::liveness_lower_bound(x.buffers, x.count, m.node_count).bytes; };
-  return peak_of(set) < peak_of(plain) ? set : plain;
 }
 
 // kernel_params::in_place of every call as the plan says. When a call's params change, the kernel table
@@ -144,8 +131,7 @@ constexpr Module plan_module(Module m, const memory::plan_config& config) {
   }
 
   if (config.reorder) m = memory::order_for_memory(m, config);
-  const auto set = detail::buffers_to_plan(m, config);
-  detail::mark_in_place_calls(m, set.window_in_place);
+  const auto set = memory::buffers_to_place(m, config);
   auto buffers = set.buffers;
   for (std::int32_t b = 0; b < set.count; ++b) buffers[static_cast<std::size_t>(b)].candidate_pools = writable;
   for (std::int32_t k = 0; k < config.pin_count; ++k) {
@@ -174,7 +160,23 @@ constexpr Module plan_module(Module m, const memory::plan_config& config) {
     }
   }
 
-  const auto placed = memory::plan_pools<Algorithm>(buffers, set.count, m.pools.data(), m.pool_count, m.node_count);
+  auto placed = memory::plan_pools<Algorithm>(buffers, set.count, m.pools.data(), m.pool_count, m.node_count);
+  if (set.windows_in_place > 0) {
+    // In-place pairs only where the placement gets smaller with them (else the same buffers without).
+    auto apart = buffers;
+    for (std::int32_t b = 0; b < set.count; ++b) apart[static_cast<std::size_t>(b)].written_over = -1;
+    const auto placed_apart = memory::plan_pools<Algorithm>(apart, set.count, m.pools.data(), m.pool_count, m.node_count);
+    const auto total = [&](const auto& p) {
+      std::int64_t bytes = 0;
+      for (std::int32_t k = 0; k < m.pool_count; ++k)
+        if (!m.pools[static_cast<std::size_t>(k)].read_only) bytes += p.usage[static_cast<std::size_t>(k)].bytes;
+      return bytes;
+    };
+    if ((placed.failed_pool >= 0) == (placed_apart.failed_pool >= 0) ? total(placed_apart) <= total(placed) : placed.failed_pool >= 0) {
+      placed = placed_apart;
+      buffers = apart;
+    }
+  }
   for (auto& a : m.allocations) a = memory::pool_allocation{};
   for (auto& a : m.scratch) a = memory::pool_allocation{};
   for (std::int32_t t = 0; t < m.tensor_count; ++t) {
@@ -187,6 +189,20 @@ constexpr Module plan_module(Module m, const memory::plan_config& config) {
     const std::int32_t b = set.scratch_of[static_cast<std::size_t>(c)];
     if (b >= 0) m.scratch[static_cast<std::size_t>(c)] = placed.allocations[static_cast<std::size_t>(b)];
   }
+  // Convolutions whose result the placement put over their input (a pair that overlaps) run in place.
+  std::array<bool, Module::node_capacity> in_place_node{};
+  std::int32_t windows_in_place = 0;
+  for (std::int32_t b = 0; b < set.count; ++b) {
+    const memory::buffer_info& y = buffers[static_cast<std::size_t>(b)];
+    if (y.written_over < 0) continue;
+    const memory::buffer_info& x = buffers[static_cast<std::size_t>(y.written_over)];
+    const memory::pool_allocation& at_y = placed.allocations[static_cast<std::size_t>(b)];
+    const memory::pool_allocation& at_x = placed.allocations[static_cast<std::size_t>(y.written_over)];
+    if (at_y.pool != at_x.pool || at_y.offset >= at_x.offset + x.bytes || at_x.offset >= at_y.offset + y.bytes) continue;
+    in_place_node[static_cast<std::size_t>(y.first_use)] = true;
+    ++windows_in_place;
+  }
+  detail::mark_in_place_calls(m, in_place_node);
   m.pool_usage = placed.usage;
   m.arena_bytes = m.pool_usage[0].bytes;
   if (m.pool_count == 1) {  // the pool's own bound (plan_pools computed it)
@@ -197,7 +213,7 @@ constexpr Module plan_module(Module m, const memory::plan_config& config) {
     m.liveness_lower_bound = peak.bytes;
     m.peak_node = peak.op;
   }
-  m.in_place_ops = set.in_place_ops;
+  m.in_place_ops = set.in_place_ops + windows_in_place;
   m.concats_in_place = set.concats_in_place;
   m.io_bytes_outside = set.io_bytes_outside;
 
@@ -227,13 +243,14 @@ constexpr Module plan_module(Module m, const memory::plan_config& config) {
 // The pass. Algorithm: a placement algorithm (memory::default_planner: the best of several, within a
 // fixed compile-time cost); Options: ctnn::pools<>, ctnn::pin<>, ctnn::pin_op<>, ctnn::pin_kind<>,
 // ctnn::in_place_ops, ctnn::concat_in_place, ctnn::memory_aware_order, ctnn::memory_reuse,
-// ctnn::io_in_arena, ctnn::in_place_depthwise (memory/options.hpp).
+// ctnn::io_in_arena, ctnn::in_place_depthwise, ctnn::in_place_conv, ctnn::in_place_windows (memory/options.hpp).
 template <class Algorithm = memory::default_planner, class... Options>
 struct plan_memory {
   static_assert((memory::memory_option<Options> && ...),
                 "ctnn::pass::plan_memory<Algorithm, Options...>: an option is not a memory option (ctnn::pools<>, "
                 "ctnn::pin<>, ctnn::pin_op<>, ctnn::pin_kind<>, ctnn::in_place_ops, ctnn::concat_in_place, "
-                "ctnn::memory_aware_order, ctnn::memory_reuse, ctnn::io_in_arena, ctnn::in_place_depthwise).");
+                "ctnn::memory_aware_order, ctnn::memory_reuse, ctnn::io_in_arena, ctnn::in_place_depthwise, "
+                "ctnn::in_place_conv, ctnn::in_place_windows).");
   static constexpr fact requires_facts = fact::kernels_lowered;
   static constexpr fact establishes = fact::memory_planned;
   static constexpr memory::plan_config config = memory::make_plan_config<Options...>();

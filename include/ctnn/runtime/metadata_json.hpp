@@ -340,7 +340,7 @@ inline bool write_metadata(json_writer& j, const module_view& m) {
     j.end_object();
   }
   j.end_array();
-  // Calls whose result was placed over their input (ctnn::in_place_depthwise): they run the reference kernel.
+  // Calls whose result was placed over their input (ctnn::in_place_windows): they run the reference kernel.
   j.key("in_place_calls");
   j.begin_array(true);
   for (std::int32_t c = 0; c < m.call_count; ++c)
