@@ -83,6 +83,47 @@ TEST_CASE("conv2d: DS-CNN's first layer (10x4, stride 2, one input channel)") {
   check_conv<first>(21);
 }
 
+// A conv with each edge's padding of its own.
+constexpr kernel_params padded_conv(std::int32_t n, std::int32_t h, std::int32_t w, std::int32_t c, std::int32_t oc,
+                                    std::int32_t k, std::int32_t stride, std::int32_t top, std::int32_t left,
+                                    std::int32_t bottom, std::int32_t right) {
+  kernel_params p = conv(n, h, w, c, oc, k, stride, 0);
+  p.win.pad_top = top, p.win.pad_left = left, p.win.pad_bottom = bottom, p.win.pad_right = right;
+  set_output(p, oc);
+  return p;
+}
+
+TEST_CASE("conv2d: stride 2 over vector-wide input channels (edges gathered with in-place pixels, blocks within L1)") {
+  check_conv<conv(1, 16, 16, 32, 64, 3, 2, 1)>(31);  // ResNet-8's stride-2 convs
+  check_conv<conv(1, 32, 32, 16, 32, 3, 2, 1)>(32);
+  check_conv<padded_conv(1, 15, 13, 19, 70, 3, 2, 0, 1, 1, 0)>(33);  // odd sizes and channel counts, one pad per edge
+  check_conv<padded_conv(2, 9, 11, 40, 33, 3, 2, 1, 0, 0, 1)>(34);
+  check_conv<padded_conv(1, 7, 23, 48, 20, 5, 2, 2, 2, 1, 2)>(35);  // 5x5x48 taps: the narrowest blocks
+  check_conv<padded_conv(1, 6, 40, 17, 24, 3, 1, 1, 2, 1, 2)>(36);  // stride 1 with dilation: the direct kernel
+}
+
+// The block planning: with a depth, a block's weights fit the L1 budget (or the block is one vector)
+// without wasting more lanes; without one (dense, Winograd) and for single-row products nothing changes.
+namespace plan {
+using ctnn::kernel::simd::detail::gemm_blocking;
+using ctnn::kernel::simd::detail::l1_weight_bytes;
+using ctnn::kernel::simd::detail::lanes;
+using ctnn::kernel::simd::detail::plan_gemm;
+constexpr bool same(gemm_blocking a, gemm_blocking b) {
+  return a.vectors_per_block == b.vectors_per_block && a.blocks == b.blocks && a.pixels_per_block == b.pixels_per_block;
+}
+constexpr bool within_l1(gemm_blocking b, long depth) {
+  return depth * b.block_width() * static_cast<long>(sizeof(float)) <= l1_weight_bytes || b.vectors_per_block == 1;
+}
+constexpr gemm_blocking resnet8_stride2 = plan_gemm(64, 8, 3 * 3 * 32);
+static_assert(within_l1(resnet8_stride2, 3 * 3 * 32) && resnet8_stride2.padded_outputs() == 64);
+static_assert(resnet8_stride2.pixels_per_block * resnet8_stride2.vectors_per_block >= 8, "enough accumulator chains");
+static_assert(within_l1(plan_gemm(200, 49, 3 * 3 * 64), 3 * 3 * 64));
+static_assert(same(plan_gemm(64, 8, 3), plan_gemm(64, 8)), "small depths keep the widest block");
+static_assert(same(plan_gemm(640, 1, 1 << 20), plan_gemm(640, 1)), "a single row reads each weight once anyway");
+static_assert(plan_gemm(3 * lanes, 100, 1 << 20).vectors_per_block == 1, "nothing wider fits: one vector");
+}  // namespace plan
+
 TEST_CASE("conv2d: grouped convolutions and sigmoid stay with the reference kernel") {
   constexpr kernel_params grouped = [] {
     kernel_params p = conv(1, 5, 5, 8, 8, 3, 1, 1);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <ctnn/ctnn.hpp>
+#include <ctnn/detail/for_each_index.hpp>
 
 #include "kernels/simd_f32_support.hpp"
 

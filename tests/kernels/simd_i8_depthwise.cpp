@@ -17,9 +17,7 @@ using namespace simd_i8_test;
 template <std::uint32_t Seed>
 constexpr kernel_params depthwise_case() {
   int8_test::xorshift rng{Seed * 2246822519u + 3u};
-  kernel_params p{};
-  p.kind = op_kind::depthwise_conv2d;
-  p.type = ctnn::dtype::i8;
+  kernel_params p = int8_op(op_kind::depthwise_conv2d);
   const std::int32_t n = rng.uniform(1, 2), h = rng.uniform(1, 13), w = rng.uniform(1, 13);
   const std::int32_t channels = Seed % 3 == 0 ? 16 * rng.uniform(1, 4) : rng.uniform(1, 70);
   set_random_window(p, rng, Seed, false, n, h, w, channels, channels);
@@ -84,18 +82,12 @@ tally check_special(std::index_sequence<Which...>) {
   return t;
 }
 
-template <std::size_t... Seed>
-tally check_all(std::index_sequence<Seed...>) {
-  std::mt19937 rng(77);
-  tally t;
-  (check_case<depthwise_case<static_cast<std::uint32_t>(Seed + 1)>()>(t, rng), ...);
-  return t;
-}
-
 }  // namespace
 
 TEST_CASE("int8 depthwise_conv2d: the SIMD kernel equals the reference on randomised shapes") {
-  const tally t = check_all(std::make_index_sequence<40>{});
+  const tally t = check_seeds<40>(77, [](auto seed, tally& counts, std::mt19937& rng) {
+    check_case<depthwise_case<seed()>()>(counts, rng);
+  });
   CHECK(t.equal == t.cases);
   CHECK(t.varied >= t.cases * 3 / 4);
   CHECK(t.vectorised_cases == (vectorised ? t.cases : 0));

@@ -1,7 +1,8 @@
-// The vectorised int8 output stage, ADD and average pooling (kernel/simd/i8) against the reference,
+// The vectorised int8 output stage, ADD, average pooling and softmax (kernel/simd/i8) against the reference,
 // bit-exact: the requantization lane by lane on edge values (all shifts, INT32_MIN/MAX, rounding ties),
 // ADD with TFLite's two-input rescale on random shapes and scales, average pooling with padding at every
-// edge (in-bounds counts that vary), stride 2 and fused clamps, and a global average pool.
+// edge (in-bounds counts that vary), stride 2 and fused clamps, a global average pool, and softmax rows of
+// any depth with fine and coarse input scales (differences below diff_min).
 #include <cstdint>
 #include <cstring>
 #include <iterator>
@@ -22,7 +23,7 @@ namespace q = ctnn::detail::quant;
 // ---------------------------------------------------------------------------------------------------
 // The output stage lane by lane against detail::quant::multiply_by_quantized_multiplier.
 
-template <class I>
+template <class I, class Scale>
 int requantization_mismatches() {
   namespace d = ctnn::kernel::simd::i8_detail;
   std::mt19937 rng(3);
@@ -40,7 +41,7 @@ int requantization_mismatches() {
         s[l] = l % 2 == 0 ? shift : shift - l % 5;  // lanes with different shifts
         if (s[l] < -31) s[l] = -31;
       }
-      const auto scale = d::output_scale<I>::of(I::load(m), I::load(s));
+      const auto scale = Scale::of(I::load(m), I::load(s));
       const typename I::vec result = d::multiply_by_quantized_multiplier<I>(I::load(x), scale);
       std::int32_t got[I::lanes];
       std::memcpy(got, &result, sizeof got);
@@ -50,9 +51,16 @@ int requantization_mismatches() {
 }
 
 TEST_CASE("int8 SIMD requantization equals MultiplyByQuantizedMultiplier lane by lane") {
-  using isa = ctnn::kernel::simd::i8_detail::isa;
-  if constexpr (isa::available) CHECK(requantization_mismatches<isa>() == 0);
-  else MESSAGE("no SIMD level in this build: nothing vectorised to check");
+  namespace d = ctnn::kernel::simd::i8_detail;
+  using isa = d::isa;
+  if constexpr (isa::available) {
+    CHECK(requantization_mismatches<isa, d::output_scale<isa>>() == 0);
+    // The single rounding (AVX-512), where the level has it.
+    if constexpr (d::has_single_rounding<isa>) CHECK(requantization_mismatches<isa, d::single_rounding_scale<isa>>() == 0);
+    else MESSAGE("no single-rounding output stage at this level");
+  } else {
+    MESSAGE("no SIMD level in this build: nothing vectorised to check");
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -61,9 +69,7 @@ TEST_CASE("int8 SIMD requantization equals MultiplyByQuantizedMultiplier lane by
 template <std::uint32_t Seed>
 constexpr kernel_params add_case() {
   int8_test::xorshift rng{Seed * 2654435761u + 5u};
-  kernel_params p{};
-  p.kind = op_kind::add;
-  p.type = ctnn::dtype::i8;
+  kernel_params p = int8_op(op_kind::add);
   const std::int32_t h = rng.uniform(1, 9), w = rng.uniform(1, 9), c = rng.uniform(1, 40);
   p.in = p.in2 = p.out = Seed % 2 == 0 ? ctnn::make_shape(1, h, w, c) : ctnn::make_shape(h * w, c);
   const float s1 = rng.uniform_float(0.01f, 0.2f), s2 = rng.uniform_float(0.01f, 0.2f), so = rng.uniform_float(0.01f, 0.3f);
@@ -93,16 +99,10 @@ void check_add(tally& t, std::mt19937& rng) {
   t.add(c, ctnn::kernel::simd::i8_kernel<P>::supports);
 }
 
-template <std::size_t... Seed>
-tally check_adds(std::index_sequence<Seed...>) {
-  std::mt19937 rng(8);
-  tally t;
-  (check_add<add_case<static_cast<std::uint32_t>(Seed + 1)>()>(t, rng), ...);
-  return t;
-}
-
 TEST_CASE("int8 add: the SIMD kernel equals the reference (TFLite's two-input rescale, several left shifts)") {
-  const tally t = check_adds(std::make_index_sequence<20>{});
+  const tally t = check_seeds<20>(8, [](auto seed, tally& counts, std::mt19937& rng) {
+    check_add<add_case<seed()>()>(counts, rng);
+  });
   CHECK(t.equal == t.cases);
   CHECK(t.varied >= t.cases * 3 / 4);  // single elements and narrow relu6 ranges can be constant
   CHECK(t.vectorised_cases == (vectorised ? t.cases : 0));
@@ -114,9 +114,7 @@ TEST_CASE("int8 add: the SIMD kernel equals the reference (TFLite's two-input re
 template <std::uint32_t Seed>
 constexpr kernel_params pool_case() {
   int8_test::xorshift rng{Seed * 40503u + 11u};
-  kernel_params p{};
-  p.kind = Seed % 8 == 0 ? op_kind::global_avg_pool : op_kind::avg_pool;
-  p.type = ctnn::dtype::i8;
+  kernel_params p = int8_op(Seed % 8 == 0 ? op_kind::global_avg_pool : op_kind::avg_pool);
   const std::int32_t n = rng.uniform(1, 2), h = rng.uniform(1, 12), w = rng.uniform(1, 12), c = rng.uniform(1, 50);
   auto& win = p.win;
   win.kernel_h = rng.uniform(1, h < 5 ? h : 5);
@@ -150,18 +148,51 @@ void check_pool(tally& t, std::mt19937& rng) {
   t.add(c, ctnn::kernel::simd::i8_kernel<P>::supports);
 }
 
-template <std::size_t... Seed>
-tally check_pools(std::index_sequence<Seed...>) {
-  std::mt19937 rng(21);
-  tally t;
-  (check_pool<pool_case<static_cast<std::uint32_t>(Seed + 1)>()>(t, rng), ...);
-  return t;
-}
-
 TEST_CASE("int8 average pooling: the SIMD kernel equals the reference (rounded division by in-bounds counts)") {
-  const tally t = check_pools(std::make_index_sequence<32>{});
+  const tally t = check_seeds<32>(21, [](auto seed, tally& counts, std::mt19937& rng) {
+    check_pool<pool_case<seed()>()>(counts, rng);
+  });
   CHECK(t.equal == t.cases);
   CHECK(t.varied >= t.cases * 3 / 4);
+  CHECK(t.vectorised_cases == (vectorised ? t.cases : 0));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Softmax (exponentials from a compile-time table).
+
+template <std::uint32_t Seed>
+constexpr kernel_params softmax_case() {
+  int8_test::xorshift rng{Seed * 2246822519u + 3u};
+  kernel_params p = int8_op(op_kind::softmax);
+  const std::int32_t rows = rng.uniform(1, 5), depth = rng.uniform(1, 40);
+  p.in = p.out = Seed % 2 == 0 ? ctnn::make_shape(rows, depth) : ctnn::make_shape(1, rows, 1, depth);
+  // Input scales from fine to coarse: with the coarse ones the smallest differences fall below diff_min.
+  const double scale = Seed % 4 == 0 ? rng.uniform_float(0.2f, 1.0f) : rng.uniform_float(0.005f, 0.2f);
+  const auto m = q::softmax_input_multiplier(1.0, scale, 5);  // as lower_te: beta 1, 5 integer bits
+  p.input_multiplier = m.multiplier, p.input_shift = m.shift;
+  p.input_offset = rng.uniform(-127, 128);
+  p.output_offset = -128;
+  p.activation_min = -128, p.activation_max = 127;
+  return p;
+}
+
+template <kernel_params P>
+void check_softmax(tally& t, std::mt19937& rng) {
+  auto input = int8_test::random_int8(static_cast<std::size_t>(P.in.elements()), rng);
+  if (rng() % 2 == 0)  // a dominant value per row, the others far below it
+    for (std::size_t i = 0; i < input.size(); i += static_cast<std::size_t>(P.in.last())) input[i] = 127;
+  const comparison c = compare_with_reference<P, 1>(input, {}, {}, {});
+  CHECK_MESSAGE(c.equal, "rows " << P.in.elements() / P.in.last() << " depth " << P.in.last() << " multiplier "
+                                 << P.input_multiplier << " shift " << P.input_shift);
+  t.add(c, ctnn::kernel::simd::i8_kernel<P>::supports);
+}
+
+TEST_CASE("int8 softmax: tabulated exponentials equal the reference's fixed-point ones") {
+  const tally t = check_seeds<24>(31, [](auto seed, tally& counts, std::mt19937& rng) {
+    check_softmax<softmax_case<seed()>()>(counts, rng);
+  });
+  CHECK(t.equal == t.cases);
+  CHECK(t.varied >= t.cases / 2);  // a single class per row gives a constant 127
   CHECK(t.vectorised_cases == (vectorised ? t.cases : 0));
 }
 

@@ -18,9 +18,7 @@ using namespace simd_i8_test;
 template <std::uint32_t Seed>
 constexpr kernel_params conv_case() {
   int8_test::xorshift rng{Seed * 2654435761u + 977u};
-  kernel_params p{};
-  p.kind = op_kind::conv2d;
-  p.type = ctnn::dtype::i8;
+  kernel_params p = int8_op(op_kind::conv2d);
   const std::int32_t n = rng.uniform(1, 2), h = rng.uniform(1, 11), w = rng.uniform(1, 11);
   // Every fourth case is a pointwise layer with vector-friendly channels (the common MLPerf shape).
   const bool pointwise = Seed % 4 == 0;
@@ -38,9 +36,7 @@ constexpr kernel_params conv_case() {
 template <std::uint32_t Seed>
 constexpr kernel_params dense_case() {
   int8_test::xorshift rng{Seed * 40503u + 17u};
-  kernel_params p{};
-  p.kind = op_kind::dense;
-  p.type = ctnn::dtype::i8;
+  kernel_params p = int8_op(op_kind::dense);
   const std::int32_t batch = rng.uniform(1, 3), features = Seed % 3 == 0 ? 64 * rng.uniform(1, 10) : rng.uniform(1, 300);
   const std::int32_t units = rng.uniform(1, 70);
   p.in = ctnn::make_shape(batch, features);
@@ -80,20 +76,17 @@ void check_case(tally& t, std::mt19937& rng) {
   t.add(c, ctnn::kernel::simd::i8_kernel<P>::supports);
 }
 
-template <std::size_t... Seed>
-tally check_convs(std::index_sequence<Seed...>) {
-  std::mt19937 rng(1234);
-  tally t;
-  (check_case<conv_case<static_cast<std::uint32_t>(Seed + 1)>()>(t, rng), ...);
-  return t;
-}
-
-template <std::size_t... Seed>
-tally check_denses(std::index_sequence<Seed...>) {
-  std::mt19937 rng(99);
-  tally t;
-  (check_case<dense_case<static_cast<std::uint32_t>(Seed + 1)>()>(t, rng), ...);
-  return t;
+// Convolutions whose output channels are 1 to 4 whole vectors of the build's level, so that a block holds
+// every channel and stores four vectors at once where its pixels allow (requantize_store_four): random
+// windows (padding at every edge, stride 2, dilation), odd sizes.
+template <std::uint32_t Seed>
+constexpr kernel_params whole_vector_case() {
+  using isa = ctnn::kernel::simd::i8_detail::isa;
+  kernel_params p = conv_case<Seed + 100>();
+  int8_test::xorshift rng{Seed * 40503u + 17u};
+  const std::int32_t h = rng.uniform(2, 13), w = rng.uniform(2, 13), in_c = rng.uniform(1, 37);
+  set_random_window(p, rng, Seed, false, rng.uniform(1, 2), h, w, in_c, isa::lanes * static_cast<std::int32_t>(1 + Seed % 4));
+  return p;
 }
 
 // A case of each MLPerf Tiny kind of layer (KWS's first conv: 1 channel, 10x4 stride 2; a 64-channel
@@ -121,11 +114,27 @@ constexpr kernel_params mlperf_like(int which) {
 }  // namespace
 
 TEST_CASE("int8 conv2d: the SIMD kernel equals the reference on randomised shapes") {
-  const tally t = check_convs(std::make_index_sequence<40>{});
+  const tally t = check_seeds<40>(1234, [](auto seed, tally& counts, std::mt19937& rng) {
+    check_case<conv_case<seed()>()>(counts, rng);
+  });
   CHECK(t.equal == t.cases);
   CHECK(t.varied >= t.cases * 3 / 4);
   if (vectorised) CHECK(t.vectorised_cases == t.cases);
   else CHECK(t.vectorised_cases == 0);
+}
+
+TEST_CASE("int8 conv2d: channels in whole vectors, stored four vectors at a time") {
+  using isa = ctnn::kernel::simd::i8_detail::isa;
+  int stored_four = 0;
+  const tally t = check_seeds<24>(77, [&](auto seed, tally& counts, std::mt19937& rng) {
+    constexpr kernel_params p = whole_vector_case<seed()>();
+    check_case<p>(counts, rng);
+    if constexpr (vectorised) stored_four += ctnn::kernel::simd::i8_detail::gemm_kernel<p, isa>::stores_four;
+  });
+  CHECK(t.equal == t.cases);
+  CHECK(t.varied >= t.cases * 3 / 4);
+  CHECK(t.vectorised_cases == (vectorised ? t.cases : 0));
+  if (vectorised) CHECK(stored_four >= 8);  // most cases take the four-vector stores
 }
 
 TEST_CASE("int8 conv2d: the SIMD kernel equals the reference on MLPerf-like layers") {
@@ -140,7 +149,9 @@ TEST_CASE("int8 conv2d: the SIMD kernel equals the reference on MLPerf-like laye
 }
 
 TEST_CASE("int8 dense: the SIMD kernel equals the reference (per-channel and per-tensor)") {
-  const tally t = check_denses(std::make_index_sequence<24>{});
+  const tally t = check_seeds<24>(99, [](auto seed, tally& counts, std::mt19937& rng) {
+    check_case<dense_case<seed()>()>(counts, rng);
+  });
   CHECK(t.equal == t.cases);
   CHECK(t.varied >= t.cases * 3 / 4);
   CHECK(t.vectorised_cases == (vectorised ? t.cases : 0));

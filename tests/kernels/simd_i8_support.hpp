@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <random>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -21,6 +23,14 @@ namespace simd_i8_test {
 using ctnn::activation;
 using ctnn::kernel_params;
 using ctnn::op_kind;
+
+// The parameters of an int8 call of `kind`, to be filled in by a case generator.
+constexpr kernel_params int8_op(op_kind kind) {
+  kernel_params p{};
+  p.kind = kind;
+  p.type = ctnn::dtype::i8;
+  return p;
+}
 
 // Whether this build has a vector level, so that the vectorised kernels must claim the calls below.
 inline constexpr bool vectorised = ctnn::kernel::simd::i8_detail::isa::available;
@@ -121,5 +131,17 @@ struct tally {
     vectorised_cases += simd;
   }
 };
+
+// check(seed, tally, generator) for the seeds 1..Count as std::integral_constant<std::uint32_t, seed>
+// (each seed makes its own compile-time case), one generator seeded `generator_seed` for all.
+template <std::size_t Count, class Check>
+tally check_seeds(std::uint32_t generator_seed, Check check) {
+  std::mt19937 rng(generator_seed);
+  tally t;
+  [&]<std::size_t... Seed>(std::index_sequence<Seed...>) {
+    (check(std::integral_constant<std::uint32_t, static_cast<std::uint32_t>(Seed + 1)>{}, t, rng), ...);
+  }(std::make_index_sequence<Count>{});
+  return t;
+}
 
 }  // namespace simd_i8_test

@@ -3,7 +3,8 @@
 // bit-exact with the reference int8 kernels; kernel::invoke calls them at run time for the calls they
 // support and falls back to the reference:
 //   conv2d (groups 1) and dense: a blocked GEMM on compile-time interleaved weights (i8/gemm.hpp);
-//   depthwise_conv2d (depth multiplier 1), add (equal shapes), avg_pool / global_avg_pool.
+//   depthwise_conv2d (depth multiplier 1), add (equal shapes), avg_pool / global_avg_pool;
+//   softmax with its exponentials tabulated at compile time (i8/softmax.hpp, scalar).
 // Without a SIMD level (arm-none-eabi, plain x86-64) every `supports` is false.
 #include <cstddef>
 
@@ -13,6 +14,7 @@
 #include <ctnn/kernel/simd/i8/elementwise.hpp>
 #include <ctnn/kernel/simd/i8/gemm.hpp>
 #include <ctnn/kernel/simd/i8/isa.hpp>
+#include <ctnn/kernel/simd/i8/softmax.hpp>
 
 namespace ctnn::kernel::simd {
 
@@ -38,6 +40,9 @@ constexpr auto select() {
     else return unsupported{};
   } else if constexpr (P.kind == op_kind::avg_pool || P.kind == op_kind::global_avg_pool) {
     if constexpr (avg_pool_kernel<P, I>::supports) return avg_pool_kernel<P, I>{};
+    else return unsupported{};
+  } else if constexpr (P.kind == op_kind::softmax) {
+    if constexpr (softmax_kernel<P, I>::supports) return softmax_kernel<P, I>{};
     else return unsupported{};
   } else {
     return unsupported{};

@@ -65,6 +65,8 @@ struct depthwise_kernel {
 
   static constexpr bool packs(std::size_t k) { return k == 1; }
   using vec = typename I::vec;
+  // A channel vector's scale serves every item of every row.
+  using scale_type = scale_for<I, (P.out[0] * geometry::out_h * items > 1)>;
 
   // The channel of lane `lane` of channel vector v, or -1 (a lane past the channels).
   static constexpr std::int32_t channel_of(std::int32_t v, std::int32_t lane) {
@@ -110,8 +112,8 @@ struct depthwise_kernel {
         correction[lane] = words[weight_words + static_cast<std::size_t>(v * I::lanes + lane)];
         if constexpr (P.has_bias != 0) correction[lane] += bias[c];
       }
-      const output_scale<I> scale = P.per_channel != 0 ? output_scale<I>::of(I::load(multiplier), I::load(shift))
-                                                       : output_scale<I>::uniform(P.output_multiplier, P.output_shift);
+      const scale_type scale = P.per_channel != 0 ? scale_type::of(I::load(multiplier), I::load(shift))
+                                                  : scale_type::uniform(P.output_multiplier, P.output_shift);
       const vec offset = I::load(correction);
       const int lanes = lanes_repeat_channels || channels - v * I::lanes >= I::lanes ? I::lanes : channels - v * I::lanes;
       for (std::int32_t row = 0; row < P.out[0] * geometry::out_h; ++row) {
@@ -137,7 +139,7 @@ struct depthwise_kernel {
   }
 
   [[gnu::always_inline]] static inline void block(const element* input, const std::int32_t* words,
-                                                  const output_scale<I>& scale, vec offset, std::int8_t* out, int lanes,
+                                                  const scale_type& scale, vec offset, std::int8_t* out, int lanes,
                                                   std::int32_t start) {
     vec acc[item_block];
 #pragma GCC unroll 8

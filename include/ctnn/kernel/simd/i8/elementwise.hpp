@@ -2,7 +2,8 @@
 // int8 ADD (equal shapes) and average pooling, vectorised with int32 lanes, bit-exact with
 // reference::int8::binary and pool2d / global_avg_pool.
 //   add: TFLite's two-input rescale, lane for lane: (x + offset) << left_shift, each input's
-//        MultiplyByQuantizedMultiplier, a wrapping sum, the output stage.
+//        MultiplyByQuantizedMultiplier, a wrapping sum, the output stage (with AVX512-VBMI the input
+//        rescales are looked up in tables computed at compile time).
 //   avg pool: int32 sums over the in-bounds taps, then the reference's rounded division
 //        (sum +/- count/2) / count (truncating) in float: |sum +/- count/2| <= 128.5 * count < 2^24 is
 //        exact, the quotient is correctly rounded, and its error (<= 129 * 2^-24) is below the distance
@@ -10,7 +11,9 @@
 //        (count < 2^16, checked in `supports`).
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
+#include <ctnn/detail/quantization.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 #include <ctnn/kernel/simd/i8/depthwise.hpp>
@@ -49,6 +52,48 @@ struct input_rescale {
   }
 };
 
+#if XSIMD_WITH_AVX512BW && defined(__AVX512VNNI__) && defined(__AVX512VBMI__)
+// With AVX512-VBMI (vpermt2b: 64 byte lookups in a 128-byte table per instruction), ADD's input rescale is a
+// table over the input's 256 values, computed at compile time by the reference's own arithmetic (bit-exact
+// by construction); its int32 values are kept as four byte planes indexed by x + 128.
+
+struct rescale_table {
+  std::uint8_t planes[4][256];
+};
+
+constexpr rescale_table make_rescale_table(std::int32_t offset, std::int32_t multiplier, std::int32_t shift,
+                                           std::int32_t left_shift) {
+  namespace q = ctnn::detail::quant;
+  rescale_table table{};
+  for (std::int32_t index = 0; index < 256; ++index) {
+    const auto value = static_cast<std::uint32_t>(
+        q::multiply_by_quantized_multiplier(q::wrapping_shift_left(index - 128 + offset, left_shift), multiplier, shift));
+    for (int plane = 0; plane < 4; ++plane) table.planes[plane][index] = static_cast<std::uint8_t>(value >> (8 * plane));
+  }
+  return table;
+}
+
+// The table's values for 64 inputs, as four int32 vectors in the packs' order (avx512_vnni::narrow_four):
+// 128-bit quarter q of vector k holds inputs 16 q + 4 k .. 16 q + 4 k + 3.
+[[gnu::always_inline]] inline void look_up(const rescale_table& table, __m512i inputs, __m512i (&values)[4]) {
+  const __m512i index = _mm512_xor_si512(inputs, _mm512_set1_epi8(-128));  // x + 128
+  const __mmask64 upper = _mm512_movepi8_mask(index);                       // index >= 128
+  __m512i bytes[4];
+  for (int plane = 0; plane < 4; ++plane) {
+    const std::uint8_t* p = table.planes[plane];
+    const __m512i low = _mm512_permutex2var_epi8(_mm512_loadu_si512(p), index, _mm512_loadu_si512(p + 64));
+    const __m512i high = _mm512_permutex2var_epi8(_mm512_loadu_si512(p + 128), index, _mm512_loadu_si512(p + 192));
+    bytes[plane] = _mm512_mask_blend_epi8(upper, low, high);
+  }
+  const __m512i low01 = _mm512_unpacklo_epi8(bytes[0], bytes[1]), high01 = _mm512_unpackhi_epi8(bytes[0], bytes[1]);
+  const __m512i low23 = _mm512_unpacklo_epi8(bytes[2], bytes[3]), high23 = _mm512_unpackhi_epi8(bytes[2], bytes[3]);
+  values[0] = _mm512_unpacklo_epi16(low01, low23);
+  values[1] = _mm512_unpackhi_epi16(low01, low23);
+  values[2] = _mm512_unpacklo_epi16(high01, high23);
+  values[3] = _mm512_unpackhi_epi16(high01, high23);
+}
+#endif
+
 template <kernel_params P, class I>
 struct add_kernel : packs_nothing {
   static constexpr std::int64_t elements = P.out.elements();
@@ -64,7 +109,7 @@ struct add_kernel : packs_nothing {
     auto* out = static_cast<std::int8_t*>(result);
     const auto scale_a = output_scale<I>::uniform(P.input_multiplier, P.input_shift);
     const auto scale_b = output_scale<I>::uniform(P.input2_multiplier, P.input2_shift);
-    const auto scale_out = output_scale<I>::uniform(P.output_multiplier, P.output_shift);
+    const auto scale_out = scale_for<I, (elements > I::lanes)>::uniform(P.output_multiplier, P.output_shift);
     const input_rescale<I, P.input_multiplier, P.left_shift> rescale_a;
     const input_rescale<I, P.input2_multiplier, P.left_shift> rescale_b;
     const auto offset_a = I::set1(P.input_offset), offset_b = I::set1(P.input2_offset);
@@ -73,6 +118,24 @@ struct add_kernel : packs_nothing {
       requantize_store<P, I>(sum, scale_out, to, n);
     };
     std::int64_t i = 0;
+#if XSIMD_WITH_AVX512BW && defined(__AVX512VNNI__) && defined(__AVX512VBMI__)
+    if constexpr (std::is_same_v<I, avx512_vnni>) {  // 64 elements at a time, then the others below
+      static constexpr rescale_table table_a = make_rescale_table(P.input_offset, P.input_multiplier, P.input_shift, P.left_shift);
+      static constexpr rescale_table table_b =
+          make_rescale_table(P.input2_offset, P.input2_multiplier, P.input2_shift, P.left_shift);
+      for (; i + 64 <= elements; i += 64) {
+        __m512i values_a[4], values_b[4];
+        look_up(table_a, _mm512_loadu_si512(a + i), values_a);
+        look_up(table_b, _mm512_loadu_si512(b + i), values_b);
+        __m512i sums[4];
+        for (int k = 0; k < 4; ++k)
+          sums[k] = multiply_by_quantized_multiplier<I>(I::add(values_a[k], values_b[k]), scale_out);
+        _mm512_storeu_si512(out + i, I::narrow_four(sums[0], sums[1], sums[2], sums[3], static_cast<std::int16_t>(P.output_offset),
+                                                    static_cast<std::int8_t>(P.activation_min),
+                                                    static_cast<std::int8_t>(P.activation_max)));
+      }
+    }
+#endif
     for (; i + I::lanes <= elements; i += I::lanes) add_lanes(I::widen(a + i), I::widen(b + i), out + i, I::lanes);
     if (i < elements) {
       const int n = static_cast<int>(elements - i);

@@ -19,7 +19,9 @@
 // pixels of a block evenly spaced in the buffer (along one output row; along all pixels for dense and
 // unpadded 1x1 stride-1 convs), so that every input word is a broadcast at a constant offset from one
 // pointer. The last block of a row moves back to end at the row's last pixel (recomputing a few pixels,
-// which writes the same bytes: the input was copied first).
+// which writes the same bytes: the input was copied first). The accumulators start from the correction
+// plus the bias; a block holding all channels in whole vectors narrows and stores four output vectors at
+// once (requantize_store_four).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -74,6 +76,10 @@ struct gemm_kernel {
     return best;
   }
   static constexpr std::int32_t pixel_block = choose_pixel_block();
+  // Whether a block's outputs are consecutive bytes in groups of four vectors (all channels in one block
+  // of whole vectors): requantize_store_four then narrows and stores four vectors at once.
+  static constexpr bool stores_four =
+      vector_block == channel_vectors && out_c == channel_vectors * I::lanes && pixel_block * vector_block % 4 == 0;
 
   static constexpr bool supports =
       I::available && (P.kind == op_kind::conv2d || P.kind == op_kind::dense) && P.weights_offset == 0 &&
@@ -83,6 +89,8 @@ struct gemm_kernel {
 
   static constexpr bool packs(std::size_t k) { return k == 1; }
   using vec = typename I::vec;
+  // Each scale serves every block of pixels (once only in a single-row dense layer).
+  using scale = scale_for<I, (pixels > 1)>;
 
   template <std::size_t K, class Reader>
   static constexpr std::array<std::int32_t, packed_words> pack(const Reader& read) {
@@ -135,12 +143,12 @@ struct gemm_kernel {
     alignas(64) element padded[geometry::elements];
     copy_padded<P>(static_cast<const std::int8_t*>(operands[0]), padded, [](std::int8_t x) { return I::prepare(x); });
     // Per channel vector, once per call: the output scale, and the correction plus the bias.
-    output_scale<I> scales[channel_vectors];
+    scale scales[channel_vectors];
     vec offsets[channel_vectors];
     for (std::int32_t v = 0; v < channel_vectors; ++v) {
       const std::int32_t first_channel = v * I::lanes;
       const int n = out_c - first_channel < I::lanes ? out_c - first_channel : I::lanes;
-      scales[v] = channel_scale<P, I>(rq.multiplier, rq.shift, first_channel, n);
+      scales[v] = channel_scale<P, I, scale>(rq.multiplier, rq.shift, first_channel, n);
       offsets[v] = I::load(words + weight_words + first_channel);
       if constexpr (P.has_bias != 0) offsets[v] = I::add(offsets[v], load_partial<I>(bias + first_channel, n));
     }
@@ -164,14 +172,15 @@ struct gemm_kernel {
 
   // Channel vectors [v0, v0 + vector_block) of the pixel_block pixels whose first taps start at `input`.
   [[gnu::always_inline]] static inline void block(const element* input, const std::int32_t* words,
-                                                  const output_scale<I> (&scales)[channel_vectors],
+                                                  const scale (&scales)[channel_vectors],
                                                   const vec (&offsets)[channel_vectors], std::int8_t* out, std::int32_t v0) {
     // Every loop over r and v is unrolled (the pragmas), so that the accumulators stay in registers.
+    // The accumulators start from the per-channel correction plus bias.
     vec acc[pixel_block][vector_block];
 #pragma GCC unroll 32
     for (std::int32_t r = 0; r < pixel_block; ++r)
 #pragma GCC unroll 4
-      for (std::int32_t v = 0; v < vector_block; ++v) acc[r][v] = I::zero();
+      for (std::int32_t v = 0; v < vector_block; ++v) acc[r][v] = offsets[v0 + v];
     constexpr std::size_t group_stride = static_cast<std::size_t>(channel_vectors) * I::lanes;
     const std::int32_t* group_words = words + static_cast<std::size_t>(v0) * I::lanes;
     for (std::int32_t run = 0; run < runs; ++run) {
@@ -188,29 +197,43 @@ struct gemm_kernel {
         }
       }
     }
-    if constexpr (output_stage_out_of_line) requantize_block_out_of_line(acc, scales, offsets, out, v0);
-    else requantize_block(acc, scales, offsets, out, v0);
+    if constexpr (output_stage_out_of_line) requantize_block_out_of_line(acc, scales, out, v0);
+    else requantize_block(acc, scales, out, v0);
   }
 
   [[gnu::noinline]] static void requantize_block_out_of_line(const vec (&acc)[pixel_block][vector_block],
-                                                             const output_scale<I> (&scales)[channel_vectors],
-                                                             const vec (&offsets)[channel_vectors], std::int8_t* out,
-                                                             std::int32_t v0) {
-    requantize_block(acc, scales, offsets, out, v0);
+                                                             const scale (&scales)[channel_vectors],
+                                                             std::int8_t* out, std::int32_t v0) {
+    requantize_block(acc, scales, out, v0);
   }
 
   // The output stage of a block (i8/isa.hpp, output_stage_out_of_line: where it goes).
   [[gnu::always_inline]] static inline void requantize_block(const vec (&acc)[pixel_block][vector_block],
-                                                             const output_scale<I> (&scales)[channel_vectors],
-                                                             const vec (&offsets)[channel_vectors], std::int8_t* out,
-                                                             std::int32_t v0) {
-#pragma GCC unroll 4
-    for (std::int32_t v = 0; v < vector_block; ++v) {
-      const std::int32_t first_channel = (v0 + v) * I::lanes;
-      const int n = out_c - first_channel < I::lanes ? out_c - first_channel : I::lanes;
+                                                             const scale (&scales)[channel_vectors],
+                                                             std::int8_t* out, std::int32_t v0) {
+    if constexpr (stores_four) {
+      // Vector k of the block (pixel k / vector_block, channel vector k % vector_block; v0 is 0) goes to
+      // out + k * lanes.
 #pragma GCC unroll 32
-      for (std::int32_t r = 0; r < pixel_block; ++r)
-        requantize_store<P, I>(I::add(acc[r][v], offsets[v0 + v]), scales[v0 + v], out + r * out_c + first_channel, n);
+      for (std::int32_t k = 0; k < pixel_block * vector_block; k += 4) {
+        vec four[4];
+        const scale* four_scales[4];
+#pragma GCC unroll 4
+        for (std::int32_t j = 0; j < 4; ++j) {
+          four[j] = acc[(k + j) / vector_block][(k + j) % vector_block];
+          four_scales[j] = &scales[(k + j) % vector_block];
+        }
+        requantize_store_four<P, I>(four, four_scales, out + k * I::lanes);
+      }
+    } else {
+#pragma GCC unroll 4
+      for (std::int32_t v = 0; v < vector_block; ++v) {
+        const std::int32_t first_channel = (v0 + v) * I::lanes;
+        const int n = out_c - first_channel < I::lanes ? out_c - first_channel : I::lanes;
+#pragma GCC unroll 32
+        for (std::int32_t r = 0; r < pixel_block; ++r)
+          requantize_store<P, I>(acc[r][v], scales[v0 + v], out + r * out_c + first_channel, n);
+      }
     }
   }
 };
