@@ -24,12 +24,18 @@ Models (float; the op list of each is in its _expected.hpp comment):
               (folded at compile time).
   conv_nchw_output  a Conv result (NCHW [1,2,3,3]) is a model output: transposed back from NHWC (checked
               by tests/onnx/onnx_import.cpp).
+  plain_integer_net  opset 13, plain integers and MatMul of two activations (plain_integer_net_expected.hpp holds typed
+              inputs and NumPy's outputs; wrap-around computed exactly in int64 and reduced modulo 2^bits):
+              uint8 Add (broadcast [2,1,1]) -> uint8 MaxPool 3x3 s2 pads 1 -> Mul by a uint8 constant; int32
+              Mul -> Pad reflect; int64 Add (broadcast [3] + [2,1]); float MatMul [2,3,4] x [1,4,2]
+              (batch broadcast) and [4] x [1,4,2] (1-D A).
 Models that must be rejected (the expected diagnostic is in tests/onnx/CMakeLists.txt):
   bad_unsupported_op  node 1 is Sub.
   bad_attribute       Conv with group = 3 on 2 channels: attribute group = 3 at node 1.
   bad_malformed       conv_net cut inside its graph: the graph's length runs past the end of the file.
   bad_dynamic_shape   input [N, 4] (a symbolic batch).
   bad_weights         Conv whose weights are a graph input (operand 1 is not a constant).
+  bad_integer_types   Add of a uint8 and an int8 input (plain integer arithmetic takes one type).
 """
 
 from __future__ import annotations
@@ -297,6 +303,111 @@ def transpose_net_model():
     return model, [[1, 3, 4, 5]], run, notes
 
 
+# Plain integer ops (ONNX's semantics: results wrap around in the element type) and MatMul of activations.
+INTEGER_TYPES = {TensorProto.UINT8: ("std::uint8_t", np.uint8), TensorProto.INT8: ("std::int8_t", np.int8),
+                 TensorProto.INT32: ("std::int32_t", np.int32), TensorProto.INT64: ("std::int64_t", np.int64),
+                 TensorProto.FLOAT: ("float", np.float32)}
+
+
+def wrap(exact, np_type):
+    """An exact (int64) result reduced modulo 2^bits into np_type's range."""
+    bits = 8 * np.dtype(np_type).itemsize
+    r = np.mod(exact.astype(np.int64), 1 << bits) if bits < 64 else exact.astype(np.int64)
+    if np.issubdtype(np_type, np.signedinteger) and bits < 64:
+        r = np.where(r >= 1 << (bits - 1), r - (1 << bits), r)
+    return r.astype(np_type)
+
+
+def max_pool_integers(x, k, strides, pads):
+    """MaxPool over the in-bounds elements (padding never wins), any integer type."""
+    n, c, h, w = x.shape
+    padded = np.full((n, c, h + pads[0] + pads[2], w + pads[1] + pads[3]), np.iinfo(np.int64).min, dtype=np.int64)
+    padded[:, :, pads[0]:pads[0] + h, pads[1]:pads[1] + w] = x
+    oh, ow = (padded.shape[2] - k[0]) // strides[0] + 1, (padded.shape[3] - k[1]) // strides[1] + 1
+    y = np.zeros((n, c, oh, ow), dtype=np.int64)
+    for i in range(oh):
+        for j in range(ow):
+            y[:, :, i, j] = padded[:, :, i * strides[0]:i * strides[0] + k[0], j * strides[1]:j * strides[1] + k[1]].max(axis=(2, 3))
+    return y.astype(x.dtype)
+
+
+def plain_integer_net_model():
+    inputs = [("a", TensorProto.UINT8, [1, 2, 5, 5]), ("b", TensorProto.UINT8, [2, 1, 1]), ("c", TensorProto.INT32, [2, 3, 4]),
+              ("e", TensorProto.INT64, [3]), ("e2", TensorProto.INT64, [2, 1]), ("d", TensorProto.FLOAT, [2, 3, 4]),
+              ("f", TensorProto.FLOAT, [1, 4, 2]), ("v", TensorProto.FLOAT, [4])]
+    outputs = [("q", TensorProto.UINT8, [1, 2, 3, 3]), ("r", TensorProto.INT32, [2, 5, 7]), ("s", TensorProto.INT64, [2, 3]),
+               ("mm", TensorProto.FLOAT, [2, 3, 2]), ("mv", TensorProto.FLOAT, [1, 2])]
+    pads = [0, 1, 2, 0, 1, 1]  # [begins..., ends...] of c's 3 dims (reflect: each below its extent)
+    nodes = [
+        helper.make_node("Add", ["a", "b"], ["sum"]),
+        helper.make_node("MaxPool", ["sum"], ["pooled"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]),
+        helper.make_node("Mul", ["pooled", "seven"], ["q"]),
+        helper.make_node("Mul", ["c", "c"], ["square"]),
+        helper.make_node("Pad", ["square", "pads"], ["r"], mode="reflect"),
+        helper.make_node("Add", ["e", "e2"], ["s"]),
+        helper.make_node("MatMul", ["d", "f"], ["mm"]),
+        helper.make_node("MatMul", ["v", "f"], ["mv"]),
+    ]
+    inits = [const("seven", np.array([7], dtype=np.uint8)), const("pads", np.array(pads, dtype=np.int64))]
+    model = make_model("plain_integer_net", nodes, [helper.make_tensor_value_info(n, t, s) for n, t, s in inputs],
+                       [helper.make_tensor_value_info(n, t, s) for n, t, s in outputs], inits, 13)
+
+    def run(a, b, c, e, e2, d, f, v):
+        exact = np.int64
+        q = wrap(max_pool_integers(wrap(a.astype(exact) + b.astype(exact), np.uint8), (3, 3), (2, 2), (1, 1, 1, 1)).astype(exact) * 7,
+                 np.uint8)
+        r = np.pad(wrap(c.astype(exact) * c.astype(exact), np.int32), [(pads[k], pads[k + 3]) for k in range(3)], mode="reflect")
+        s = e + e2  # magnitudes below 2^40: exact
+        return [q, r, s, np.matmul(d.astype(np.float64), f.astype(np.float64)), np.matmul(v.astype(np.float64), f.astype(np.float64))]
+
+    notes = ["uint8 a [1,2,5,5] + b [2,1,1] -> MaxPool 3x3 s2 pads 1 -> Mul uint8 constant 7 -> q",
+             "int32 c [2,3,4] * c -> Pad reflect (0,1,2 / 0,1,1) -> r;  int64 e [3] + e2 [2,1] -> s",
+             "float d [2,3,4] MatMul f [1,4,2] -> mm;  v [4] MatMul f -> mv"]
+    return model, inputs, outputs, run, notes
+
+
+def c_values(values, np_type) -> str:
+    if np_type == np.float32:
+        return c_floats(values)
+    parts = [f"{int(v)}" + ("LL" if np_type == np.int64 else "") for v in np.asarray(values).ravel()]
+    return "\n".join("    " + ", ".join(parts[k:k + 12]) + "," for k in range(0, len(parts), 12))
+
+
+def write_typed_expected(name, inputs, outputs, run, notes, cases=2):
+    """Like write_expected, for inputs and outputs of any element type: inputK / expectedK of their C++ types."""
+    rng = np.random.RandomState(300 + len(name))
+
+    def draw(t, shape):
+        np_type = INTEGER_TYPES[t][1]
+        if np_type == np.float32:
+            return rand(rng, *shape)
+        if np_type == np.int64:
+            return rng.randint(-(1 << 40), 1 << 40, size=shape, dtype=np.int64)
+        info = np.iinfo(np_type)
+        return rng.randint(int(info.min), int(info.max) + 1, size=shape, dtype=np.int64).astype(np_type)
+
+    drawn = [[draw(t, s) for _, t, s in inputs] for _ in range(cases)]
+    results = [run(*case) for case in drawn]
+    text = [f"// Generated by scripts/gen_onnx_test_models.py: do not edit. {name}.onnx:", *[f"// {n}" for n in notes],
+            "// Integer inputs uniform over their type (int64: below 2^40), float inputs in [-1, 1], NCHW; expected =",
+            "// NumPy (integers exact, then wrapped; float64 matmuls rounded to float).",
+            "#pragma once", "#include <cstddef>", "#include <cstdint>", "",
+            f"namespace ctnn_test_data::onnx_{name} {{", "", f"inline constexpr std::size_t case_count = {cases};"]
+    for k, (_, t, shape) in enumerate(inputs):
+        c_type, np_type = INTEGER_TYPES[t]
+        text += [f"inline constexpr std::size_t input{k}_elements = {int(np.prod(shape))};",
+                 f"inline constexpr {c_type} input{k}[case_count * input{k}_elements] = {{",
+                 "\n".join(c_values(case[k], np_type) for case in drawn), "};"]
+    for k, (_, t, shape) in enumerate(outputs):
+        c_type, np_type = INTEGER_TYPES[t]
+        assert all(list(np.shape(r[k])) == shape for r in results), (name, k)
+        text += [f"inline constexpr std::size_t output{k}_elements = {int(np.prod(shape))};",
+                 f"inline constexpr {c_type} expected{k}[case_count * output{k}_elements] = {{",
+                 "\n".join(c_values(r[k], np_type) for r in results), "};"]
+    text += ["", f"}}  // namespace ctnn_test_data::onnx_{name}", ""]
+    (OUT / f"{name}_expected.hpp").write_text("\n".join(text))
+
+
 def bad_models():
     rng = np.random.RandomState(4)
     x = tensor_input("x", [1, 2, 4, 4])
@@ -313,6 +424,9 @@ def bad_models():
                                          [x], [tensor_input("y", [1, 2, 3, 3])], [w], 13)
     yield "bad_weights", make_model("bad", [helper.make_node("Conv", ["x", "wx"], ["y"])],
                                     [x, tensor_input("wx", [2, 2, 2, 2])], [tensor_input("y", [1, 2, 3, 3])], [], 13)
+    integers = [helper.make_tensor_value_info("u", TensorProto.UINT8, [2, 3]), helper.make_tensor_value_info("i", TensorProto.INT8, [2, 3])]
+    yield "bad_integer_types", make_model("bad", [helper.make_node("Add", ["u", "i"], ["y"])], integers,
+                                          [helper.make_tensor_value_info("y", TensorProto.UINT8, [2, 3])], [], 13)
 
 
 def read_varint(data, at):
@@ -353,6 +467,9 @@ def main():
         name = model.graph.name
         write(name, model)
         write_expected(name, shapes, run, notes)
+    model, inputs, outputs, run, notes = plain_integer_net_model()
+    write("plain_integer_net", model)
+    write_typed_expected("plain_integer_net", inputs, outputs, run, notes)
     for name, model in bad_models():
         write(name, model)
     data, offset = malformed((OUT / "conv_net.onnx").read_bytes())

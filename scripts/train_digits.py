@@ -6,6 +6,9 @@ Run from anywhere:  /usr/bin/python3 scripts/train_digits.py
 Writes
   examples/digits/digits_weights.hpp  -- the trained weights in ctnn's layouts (namespace digits)
   examples/digits/digits_heldout.hpp  -- the held-out images/labels and PyTorch's own predictions
+  examples/digits/digits.onnx         -- the same network as an ONNX model, which the demo imports with
+                                         ctnn_add_model (written from digits_weights.hpp by
+                                         examples/digits/export_digits_onnx.py, which can run alone)
 
 Architecture (activations NHWC on the C++ side):
   input [1,8,8,1] (pixel / 16)
@@ -20,6 +23,7 @@ Deterministic: fixed seeds, one thread, minibatches drawn from a seeded generato
 """
 
 import os
+import subprocess
 import sys
 import time
 
@@ -255,6 +259,9 @@ def main():
     out.append(float_array("torch_top2_margin", margin, size_expr="heldout_count"))
     out.append("}  // namespace digits")
     write(os.path.join(OUT_DIR, "digits_heldout.hpp"), "\n".join(out) + "\n")
+
+    # ---- digits.onnx, from the weights just written (python3-onnx; the build itself needs no Python)
+    subprocess.run([sys.executable, os.path.join(OUT_DIR, "export_digits_onnx.py")], check=True)
 
     print("accuracy: %.2f %% (%d / %d), %.1f s" % (100 * acc, correct, n, time.time() - t0))
     return 0

@@ -64,16 +64,17 @@ bool read_file(const std::string& path, std::vector<char>& bytes) {
 }
 
 // The ONNX TensorProto data types an input can have (onnx.proto's TensorProto.DataType).
-enum class onnx_type : std::int64_t { float32 = 1, uint8 = 2, int8 = 3, int32 = 6 };
+enum class onnx_type : std::int64_t { float32 = 1, uint8 = 2, int8 = 3, int32 = 6, int64 = 7 };
 
 constexpr bool matches(onnx_type t, ctnn::dtype d) {
   return (t == onnx_type::float32 && d == ctnn::dtype::f32) || (t == onnx_type::int8 && d == ctnn::dtype::i8) ||
-         (t == onnx_type::uint8 && d == ctnn::dtype::u8) || (t == onnx_type::int32 && d == ctnn::dtype::i32);
+         (t == onnx_type::uint8 && d == ctnn::dtype::u8) || (t == onnx_type::int32 && d == ctnn::dtype::i32) ||
+         (t == onnx_type::int64 && d == ctnn::dtype::i64);
 }
 
 // A TensorProto's values as raw little-endian elements of `type` (the model input's), or an error message.
 // Fields (onnx.proto): dims 1, data_type 2, float_data 4, int32_data 5 (int8/uint8/int32 values as
-// varints), raw_data 9; other data fields are refused.
+// varints), int64_data 7 (varints), raw_data 9; other data fields are refused.
 std::string tensor_proto_values(const std::vector<char>& file, const ctnn::tensor& input, std::vector<char>& values) {
   namespace pb = ctnn::protobuf;
   pb::reader r{file.data(), file.size()};
@@ -99,15 +100,15 @@ std::string tensor_proto_values(const std::vector<char>& file, const ctnn::tenso
     } else if (f.number == 4 && f.type == pb::wire::i32) {
       const auto bits = static_cast<std::uint32_t>(f.value);
       for (std::size_t k = 0; k < 4; ++k) values.push_back(static_cast<char>(bits >> (8 * k)));
-    } else if (f.number == 5) {  // int32_data: one varint per element, packed or not
+    } else if (f.number == 5 || f.number == 7) {  // int32_data, int64_data: one varint per element, packed or not
       const auto put = [&](std::uint64_t v) {
         for (std::size_t k = 0; k < element_bytes; ++k) values.push_back(static_cast<char>(v >> (8 * k)));
       };
       if (f.type == pb::wire::varint) put(f.value);
       for (std::uint32_t p = f.bytes.at; f.type == pb::wire::len && p < f.bytes.end() && !r.failed();)
         put(r.varint(p, f.bytes.end()));
-    } else if (f.number == 7 || f.number == 10 || f.number == 11 || f.number == 13) {
-      return "TensorProto values in a field ctnn-run does not read (int64, double, uint64 or external data)";
+    } else if (f.number == 10 || f.number == 11 || f.number == 13) {
+      return "TensorProto values in a field ctnn-run does not read (double, uint64 or external data)";
     }
   }
   if (r.failed()) return "not a TensorProto (protobuf error at byte " + std::to_string(r.error().offset) + ")";

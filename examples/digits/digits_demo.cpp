@@ -1,6 +1,6 @@
-// The digits demo: a CNN trained with PyTorch on scikit-learn's 8x8 digits, compiled by ctnn into a
-// static executor. Prints the model, its memory plan, held-out accuracy next to PyTorch's, and the
-// median latency of one inference.
+// The digits demo: a CNN trained with PyTorch on scikit-learn's 8x8 digits, imported from digits.onnx by
+// ctnn_add_model and compiled by ctnn into a static executor. Prints the model, its memory plan, held-out
+// accuracy next to PyTorch's, and the median latency of one inference.
 //   digits_demo                 the report
 //   digits_demo --predictions   one line per held-out image: "<index> <prediction>" (compared with the
 //                               bare-metal build's output by the test suite)
@@ -13,13 +13,15 @@
 #include <vector>
 
 #include "digits_heldout.hpp"
-#include "digits_model.hpp"
+#include "digits_imported.hpp"
 
 namespace {
 
+namespace model = digits::imported;
+
 void print_predictions() {
   for (std::size_t i = 0; i < digits::heldout_count; ++i)
-    std::printf("%zu %d\n", i, digits::predict(digits::heldout_images + i * digits::image_elements));
+    std::printf("%zu %d\n", i, model::predict(digits::heldout_images + i * digits::image_elements));
 }
 
 double median_microseconds_per_inference() {
@@ -27,12 +29,12 @@ double median_microseconds_per_inference() {
   constexpr int rounds = 51;
   std::vector<double> per_inference;
   volatile float sink = 0.0f;  // keeps the inferences from being optimised away
-  float probabilities[digits::net::output<0>::elements];
+  float probabilities[model::net::output<0>::elements];
   for (int r = 0; r < rounds; ++r) {
     const auto start = std::chrono::steady_clock::now();
     for (int b = 0; b < batch; ++b) {
       const std::size_t image = static_cast<std::size_t>(r * batch + b) % digits::heldout_count;
-      digits::net::run(digits::heldout_images + image * digits::image_elements, probabilities);
+      model::net::run(digits::heldout_images + image * digits::image_elements, probabilities);
       sink = sink + probabilities[0];
     }
     const auto stop = std::chrono::steady_clock::now();
@@ -54,7 +56,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const auto to_stdout = [](std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); };
-  using net = digits::net;
+  using net = model::net;
 
   std::printf("== ctnn digits demo: a CNN trained with PyTorch on scikit-learn's 8x8 digits ==\n\n");
   ctnn::print_summary(net::module, to_stdout);
@@ -66,7 +68,7 @@ int main(int argc, char** argv) {
 
   int correct = 0, agree = 0;
   for (std::size_t i = 0; i < digits::heldout_count; ++i) {
-    const int predicted = digits::predict(digits::heldout_images + i * digits::image_elements);
+    const int predicted = model::predict(digits::heldout_images + i * digits::image_elements);
     correct += predicted == digits::heldout_labels[i];
     if (predicted == digits::torch_predictions[i]) {
       ++agree;

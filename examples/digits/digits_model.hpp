@@ -1,8 +1,10 @@
 #pragma once
-// The digits demo model: a small CNN trained by scripts/train_digits.py on scikit-learn's 8x8 digits.
-// Shared by the host demo, its test and the bare-metal build.
+// The digits demo model written with the C++ DSL: a small CNN trained by scripts/train_digits.py on
+// scikit-learn's 8x8 digits, with the committed weights. The host demo imports the same network from
+// digits.onnx (digits_imported.hpp); this form serves the bare-metal build, the tools and the memory tests.
 #include <ctnn/ctnn.hpp>
 
+#include "digits_predict.hpp"
 #include "digits_weights.hpp"
 
 namespace digits {
@@ -19,13 +21,6 @@ using model = dsl::named<"digits", dsl::sequential<dsl::input<ctnn::f32, 1, 8, 8
 using net = ctnn::compile<model>;
 
 // Index of the largest probability.
-inline int predict(const float* image) {
-  float probabilities[net::output<0>::elements];
-  net::run(image, probabilities);
-  int best = 0;
-  for (int c = 1; c < static_cast<int>(net::output<0>::elements); ++c)
-    if (probabilities[c] > probabilities[best]) best = c;
-  return best;
-}
+inline int predict(const float* image) { return predict_with<net>(image); }
 
 }  // namespace digits

@@ -47,8 +47,8 @@ enum class onnx_error : std::int32_t {
   rank_too_high,               // value_a: name offset, value_b: rank (ctnn::max_rank is 6)
   unsupported_tensor_feature,  // value_a: name offset, value_b: ctnn::onnx::tensor_feature
   too_many_model_io,           // value_a: 0 = inputs, 1 = outputs; value_b: their count (max 8)
-  integer_arithmetic,          // value_a: op_type, value_b: operand slot (an 8-bit integer tensor with no
-                               // quantization: plain integer arithmetic, which ctnn does not run)
+  integer_arithmetic,          // value_a: op_type, value_b: operand slot (its element type differs from the
+                               // first operand's: plain integer arithmetic takes one integer type)
 };
 inline constexpr std::int32_t first_onnx_error = 300;
 inline constexpr std::int32_t last_onnx_error = static_cast<std::int32_t>(onnx_error::integer_arithmetic);
@@ -295,8 +295,8 @@ struct onnx_output_count {
 template <class Value, onnx::data_type Type>
 struct onnx_unsupported_tensor_type {
   static_assert(detail::always_false<Value>, "ctnn::onnx: a model input or constant has an element type ctnn "
-                                                   "does not support here (FLOAT activations and weights; INT64 shapes "
-                                                   "and pads).");
+                                                   "does not support here (FLOAT, UINT8, INT8, INT32 or INT64 "
+                                                   "activations; FLOAT weights; INT64 shapes and pads).");
 };
 template <class Value, class Shape>
 struct onnx_no_static_shape {
@@ -315,9 +315,9 @@ struct onnx_unsupported_tensor_feature {
 };
 template <class Node, class Slot>
 struct onnx_integer_arithmetic {
-  static_assert(detail::always_false<Node>, "ctnn::onnx: this element-wise op reads an integer tensor that carries no "
-                                            "quantization (plain integer arithmetic), which ctnn does not run: "
-                                            "element-wise ops take float tensors.");
+  static_assert(detail::always_false<Node>, "ctnn::onnx: the operands of this element-wise op have different element "
+                                            "types (plain integer arithmetic takes two integer operands of one type: "
+                                            "uint8, int8, int32 or int64).");
 };
 template <class Which, class Count>
 struct onnx_too_many_model_io {

@@ -10,6 +10,7 @@
 #include <ctnn/frontend/onnx.hpp>
 #include <ctnn/models/bad_attribute.hpp>
 #include <ctnn/models/bad_dynamic_shape.hpp>
+#include <ctnn/models/bad_integer_types.hpp>
 #include <ctnn/models/bad_malformed.hpp>
 #include <ctnn/models/conv_nchw_output.hpp>
 #include <ctnn/models/bad_unsupported_op.hpp>
@@ -107,6 +108,9 @@ constexpr bool transposes_the_output(const auto& m) {
 static_assert(transposes_the_output(imported<models::conv_nchw_output>));
 static_assert(error_of<models::bad_weights>.code == code(onnx::onnx_error::unsupported_operand) &&
               error_of<models::bad_weights>.node == 0 && error_of<models::bad_weights>.value_b == 1);
+// Plain integer arithmetic takes one element type: a uint8 + int8 Add names its second operand.
+static_assert(error_of<models::bad_integer_types>.code == code(onnx::onnx_error::integer_arithmetic) &&
+              error_of<models::bad_integer_types>.node == 0 && error_of<models::bad_integer_types>.value_b == 1);
 // A failed import keeps the interface it read (code calling run() adds no error of its own).
 static_assert(imported<models::bad_unsupported_op>.input_count == 1);
 
@@ -126,4 +130,6 @@ TEST_CASE("ctnn::onnx::describe words the diagnostics as the compile errors do")
   CHECK(words<models::bad_dynamic_shape>().find("value \"x\"") != std::string::npos);
   CHECK(words<models::conv_nchw_output>() == "ok\n");
   CHECK(words<models::bad_weights>().find("node 0 (Conv), operand 1") != std::string::npos);
+  CHECK(words<models::bad_integer_types>().find("different element types") != std::string::npos);
+  CHECK(words<models::bad_integer_types>().find("node 0 (Add), operand 1") != std::string::npos);
 }

@@ -57,9 +57,9 @@ LEGACY_UNRUNNABLE = {"AveragePool", "BatchNormalization", "Gemm", "Add", "Mul"}
 WINDOWED = {"Conv", "MaxPool", "AveragePool", "ConvInteger", "QLinearConv"}
 # Operands ctnn reads as constants (weights, biases, shapes, pads, bounds), by op: the node tests pass them
 # as graph inputs, which ctnn-run folds into the model (--constant), as a compile-time user would embed
-# them as initializers.
+# them as initializers. MatMul's B is not among them: ctnn multiplies two activations (batch_matmul).
 CONSTANT_OPERANDS = {
-    "Conv": {1, 2}, "Gemm": {1, 2}, "MatMul": {1}, "BatchNormalization": {1, 2, 3, 4}, "Clip": {1, 2},
+    "Conv": {1, 2}, "Gemm": {1, 2}, "BatchNormalization": {1, 2, 3, 4}, "Clip": {1, 2},
     "Reshape": {1}, "Pad": {1, 2, 3},
     # Quantization parameters and the weights of the quantized ops.
     "QuantizeLinear": {1, 2}, "DequantizeLinear": {1, 2}, "QLinearConv": {1, 2, 3, 4, 5, 6, 7, 8},

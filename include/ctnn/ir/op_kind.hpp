@@ -27,9 +27,11 @@ enum class op_kind : std::int32_t {
   mean,              // average over the axes in attrs.reduce_axes (bit d = axis d), keep_dims or not
   transpose,         // out dim d = in dim attrs.perm[d]
   clip,              // clamp to [attrs.clip_min, attrs.clip_max] (ONNX Clip with general bounds)
+  batch_matmul,      // numpy matmul of two activations: A [..., M, K] x B [..., K, N] -> [..., M, N], the batch
+                     // dims (all but the last two) broadcast (ONNX MatMul whose B is not a constant)
 };
 
-inline constexpr int op_kind_count = static_cast<int>(op_kind::clip) + 1;
+inline constexpr int op_kind_count = static_cast<int>(op_kind::batch_matmul) + 1;
 
 constexpr const char* name_of(op_kind k) {
   switch (k) {
@@ -55,6 +57,7 @@ constexpr const char* name_of(op_kind k) {
     case op_kind::mean: return "mean";
     case op_kind::transpose: return "transpose";
     case op_kind::clip: return "clip";
+    case op_kind::batch_matmul: return "batch_matmul";
   }
   return "?";
 }

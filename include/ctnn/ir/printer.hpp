@@ -500,6 +500,7 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
     case op_kind::relu6:
     case op_kind::sigmoid:
     case op_kind::tanh:
+    case op_kind::batch_matmul:
       break;
   }
 }

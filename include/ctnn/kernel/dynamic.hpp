@@ -56,14 +56,14 @@ CTNN_DETAIL_SHARED_KERNEL void onnx_quant_shared_kernel(const kernel_params& p, 
 // The operands a kernel of these parameters reads (conv/dense: data, weights and the bias if any; ONNX's
 // integer ops: also their per-axis scales and zero points).
 constexpr std::size_t operands_read(const kernel_params& p) {
-  if (p.requantization == requantization_policy::onnx)
-    return p.kind == op_kind::conv2d || p.kind == op_kind::dense ? 5 : 3;
+  if (p.requantization == requantization_policy::onnx) return reference::onnx_quant::operand_count(p.kind);
   switch (p.kind) {
     case op_kind::conv2d:
     case op_kind::depthwise_conv2d:
     case op_kind::dense: return p.has_bias != 0 ? 3 : 2;
     case op_kind::add:
-    case op_kind::mul: return 2;
+    case op_kind::mul:
+    case op_kind::batch_matmul: return 2;
     case op_kind::concat: return static_cast<std::size_t>(p.concat_count);
     case op_kind::batch_norm: return 5;
     default: return 1;
@@ -96,6 +96,24 @@ bool invoke_dynamic_of(const kernel_params& p, std::span<const void* const> oper
   return (run_if_kind<static_cast<op_kind>(K), T>(p, operands, result, rq) || ...);
 }
 
+// The same for ONNX's integer ops (kernel_params::requantization == onnx): one shared kernel per op kind
+// that has one, the element types read from the parameters.
+template <op_kind K>
+bool run_onnx_if_kind(const kernel_params& p, std::span<const void* const> operands, void* result) {
+  if constexpr (reference::onnx_quant::has_kernel_of_kind(K)) {
+    if (p.kind == K) {
+      onnx_quant_shared_kernel<K>(p, operands, result);
+      return true;
+    }
+  }
+  return false;
+}
+
+template <std::size_t... K>
+bool invoke_onnx_of(const kernel_params& p, std::span<const void* const> operands, void* result, std::index_sequence<K...>) {
+  return (run_onnx_if_kind<static_cast<op_kind>(K)>(p, operands, result) || ...);
+}
+
 }  // namespace detail
 
 // Runs the shared kernel for `p`. Returns false, writing nothing, when there is none for these
@@ -105,14 +123,8 @@ inline bool invoke_dynamic(const kernel_params& p, std::span<const void* const> 
                            const requant_arrays& rq = {}) {
   if (kernel_params_problem(p) != params_problem::none || operands.size() < operands_read(p) || !has_requantization(p, rq))
     return false;
-  if (p.requantization == requantization_policy::onnx) {
-    if (p.kind == op_kind::conv2d) onnx_quant_shared_kernel<op_kind::conv2d>(p, operands, result);
-    else if (p.kind == op_kind::dense) onnx_quant_shared_kernel<op_kind::dense>(p, operands, result);
-    else if (p.kind == op_kind::quantize) onnx_quant_shared_kernel<op_kind::quantize>(p, operands, result);
-    else onnx_quant_shared_kernel<op_kind::dequantize>(p, operands, result);
-    return true;
-  }
   constexpr auto kinds = std::make_index_sequence<static_cast<std::size_t>(op_kind_count)>{};
+  if (p.requantization == requantization_policy::onnx) return detail::invoke_onnx_of(p, operands, result, kinds);
   if (p.type == dtype::f32) return detail::invoke_dynamic_of<dtype::f32>(p, operands, result, rq, kinds);
   return detail::invoke_dynamic_of<dtype::i8>(p, operands, result, rq, kinds);
 }

@@ -30,6 +30,7 @@
 #include <ctnn/kernel/reference/int8/quantize.hpp>
 #include <ctnn/kernel/reference/int8/requantize.hpp>
 #include <ctnn/kernel/reference/int8/softmax.hpp>
+#include <ctnn/kernel/reference/matmul.hpp>
 #include <ctnn/kernel/reference/onnx_quant/params.hpp>
 #include <ctnn/kernel/reference/pool.hpp>
 #include <ctnn/kernel/reference/reduce.hpp>
@@ -40,11 +41,12 @@ namespace ctnn::kernel {
 
 // Whether a kernel exists for an op kind with this (first input's) element type; lower_te asks before
 // lowering. float32: every op kind but dequantize (whose input is quantized); int8: every op kind but
-// batch_norm (folded, or not quantized in TFLite); uint8 (ONNX models): the ops that only move bytes (the
-// int8 kernels run them). ONNX's integer ops have kernels of their own (reference/onnx_quant/params.hpp).
+// batch_norm (folded, or not quantized in TFLite) and batch_matmul (no quantized recipe); uint8 (ONNX
+// models): the ops that only move bytes (the int8 kernels run them). ONNX's integer ops, and the plain
+// integer arithmetic of ONNX models, have kernels of their own (reference/onnx_quant/params.hpp).
 constexpr bool has_kernel(op_kind kind, dtype type) {
   if (type == dtype::f32) return kind != op_kind::dequantize;
-  if (type == dtype::i8) return kind != op_kind::batch_norm;
+  if (type == dtype::i8) return kind != op_kind::batch_norm && kind != op_kind::batch_matmul;
   if (type == dtype::u8) return kind == op_kind::reshape || kind == op_kind::transpose;
   return false;
 }
@@ -102,6 +104,7 @@ template <op_kind K, class Params>
   else if constexpr (K == op_kind::mean) ref::mean(p, operands[0], result);
   else if constexpr (K == op_kind::transpose) ref::transpose(p, operands[0], result);
   else if constexpr (K == op_kind::clip) ref::clip(p, operands[0], result);
+  else if constexpr (K == op_kind::batch_matmul) ref::batch_matmul(p, operands[0], operands[1], result);
   else static_assert(K == op_kind::conv2d, "ctnn: no float32 kernel for this op kind (add it to kernel/reference_by_kind.hpp).");
 }
 

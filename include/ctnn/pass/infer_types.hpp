@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/reference/matmul.hpp>
 
 namespace ctnn::pass {
 
@@ -147,6 +148,23 @@ constexpr shape infer_onnx_matmul(Module& m, std::int32_t node_id) {
   return out;
 }
 
+// batch_matmul: A [..., M, K] x B [..., K, N] -> [broadcast(A's batch, B's batch)..., M, N] (numpy matmul of
+// operands of rank >= 2; the importer promotes 1-D operands).
+template <class Module>
+constexpr shape infer_batch_matmul(Module& m, std::int32_t node_id) {
+  const node& n = m.node_at(node_id);
+  const shape a = m.tensor_at(n.inputs[0]).dims, b = m.tensor_at(n.inputs[1]).dims;
+  shape out{};
+  if (a.rank < 2 || b.rank < 2 || a.last() != b.at(-2) || !broadcast(kernel::reference::matrix_batch(a), kernel::reference::matrix_batch(b), out)) {
+    m.fail({error_code::input_shapes_differ, node_id, n.kind, a, b, 0, 1});
+    return a;
+  }
+  out.dims[static_cast<std::size_t>(out.rank)] = a.at(-2);
+  out.dims[static_cast<std::size_t>(out.rank + 1)] = b.last();
+  out.rank += 2;
+  return out;
+}
+
 template <class Module>
 constexpr shape infer_node(Module& m, std::int32_t node_id) {
   node& n = m.node_at(node_id);
@@ -246,6 +264,8 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
       }
       return out;
     }
+    case op_kind::batch_matmul:
+      return infer_batch_matmul(m, node_id);
     case op_kind::batch_norm:
       for (std::int32_t k = 1; k < 5; ++k)
         expect_constant(m, node_id, n.inputs[static_cast<std::size_t>(k)], make_shape(in.last()), error_code::weight_count_mismatch);

@@ -179,6 +179,7 @@ constexpr void fill_quantized_params(const Module& m, const node& n, kernel_para
     case op_kind::reshape:
     case op_kind::transpose:
     case op_kind::batch_norm:
+    case op_kind::batch_matmul:  // float32 only (kernel::has_kernel)
       break;
   }
 }
@@ -236,6 +237,7 @@ constexpr kernel_params kernel_params_of(const Module& m, const node& n) {
       break;
     case op_kind::add:
     case op_kind::mul:
+    case op_kind::batch_matmul:
       p.in2 = m.tensor_at(n.inputs[1]).dims;
       break;
     case op_kind::softmax:

@@ -30,6 +30,8 @@ enum class tensor_feature : std::int32_t {
   segments,           // a chunked tensor (segment)
   unpacked_values,    // float values written one record each (not packed): not contiguous in the file
   sparse,             // a sparse initializer
+  unaligned_integers, // an int32/int64 constant of a plain integer op whose raw_data is not aligned to its
+                      // element size (it is read in place)
 };
 
 constexpr std::string_view name_of(tensor_feature f) {
@@ -38,6 +40,7 @@ constexpr std::string_view name_of(tensor_feature f) {
     case tensor_feature::segments: return "segments";
     case tensor_feature::unpacked_values: return "unpacked float values";
     case tensor_feature::sparse: return "a sparse initializer";
+    case tensor_feature::unaligned_integers: return "integer data not aligned to its element size";
   }
   return {};
 }
@@ -77,8 +80,8 @@ constexpr std::string_view sentence_of(onnx_error e) {
     case onnx_error::output_count:
       return "ctnn::onnx: this node has more than one output in use (inference uses one).";
     case onnx_error::unsupported_tensor_type:
-      return "ctnn::onnx: a model input or constant has an element type ctnn does not support here (FLOAT activations "
-             "and weights; INT64 shapes and pads).";
+      return "ctnn::onnx: a model input or constant has an element type ctnn does not support here (FLOAT, UINT8, INT8, "
+             "INT32 or INT64 activations; FLOAT weights; INT64 shapes and pads).";
     case onnx_error::no_static_shape:
       return "ctnn::onnx: a model input has no static shape (a symbolic, unknown or 0 extent): export the model with a "
              "fixed batch size and input shape.";
@@ -89,8 +92,8 @@ constexpr std::string_view sentence_of(onnx_error e) {
     case onnx_error::too_many_model_io:
       return "ctnn::onnx: the model has more inputs or outputs than ctnn::max_model_io (8).";
     case onnx_error::integer_arithmetic:
-      return "ctnn::onnx: this element-wise op reads an integer tensor that carries no quantization (plain integer "
-             "arithmetic), which ctnn does not run: element-wise ops take float tensors.";
+      return "ctnn::onnx: the operands of this element-wise op have different element types (plain integer "
+             "arithmetic takes two integer operands of one type: uint8, int8, int32 or int64).";
   }
   return {};
 }

@@ -20,12 +20,15 @@
 //    1x1 kernels), Gemm/MatMul weights to [out][in] (free for Gemm transB = 1), alpha/beta folded in,
 //    broadcast biases, unaligned raw_data. INT64 shapes and pads are read at import (folded).
 //  * Ops (default domain): Constant, Conv (groups, depthwise, auto_pad, dilations), Gemm (transA = 0),
-//    MatMul (constant B), MaxPool, AveragePool (count_include_pad only without pads; ceil_mode only where
-//    it changes nothing), GlobalAveragePool, Relu, Clip (0..6 = relu6, 0..inf = relu), Sigmoid, Tanh, Add,
+//    MatMul (a constant B of rank <= 2: dense; otherwise batch_matmul), MaxPool, AveragePool
+//    (count_include_pad only without pads; ceil_mode only where it changes nothing), GlobalAveragePool, Relu, Clip (0..6 = relu6, 0..inf = relu), Sigmoid, Tanh, Add,
 //    Mul (numpy broadcasting; a constant operand is re-laid out to NHWC), Softmax (the last axis, or the
 //    channels of an NHWC tensor; before opset 13, the coerced 2-D form through reshapes), Reshape,
-//    Flatten, Concat, Pad (constant mode, non-negative pads), BatchNormalization (inference, rank 4 or 2),
-//    Transpose.
+//    Flatten, Concat, Pad (modes constant, reflect, edge; non-negative pads), BatchNormalization
+//    (inference, rank 4 or 2), Transpose.
+//  * Element types: float32, and uint8/int8/int32/int64 activations. Unquantized integers follow ONNX's
+//    semantics: Add/Mul wrap around (integer_binary), MaxPool (8-bit), Pad, Transpose and Reshape keep
+//    the type; lower_te gives these calls the ONNX integer kernels (kernel/reference/onnx_quant/run.hpp).
 //  * Shapes: each IR node's output shape is inferred as the node is added (pass::infer_types' own rules),
 //    so the importer knows every value's shape (for layouts, Flatten, Gemm) without value_info.
 //  * Bad input is a diagnostic in the module: onnx_error codes (onnx/errors.hpp; node = the NodeProto's
@@ -696,15 +699,17 @@ struct importer {
     define(result, add_node(op_kind::add, {}, {product, matrix}, label_of(result)), false);
   }
 
-  // MatMul with a constant B [K, N] or [K]: a dense layer on A flattened to [rows, K].
+  // MatMul (numpy's matmul). A constant B [K, N] or [K]: a dense layer on A flattened to [rows, K]; any
+  // other B (an activation, or a constant of rank 3 or 4): batch_matmul.
   constexpr void matmul(const operands& o, std::int32_t result) {
-    if (!expect_inputs(o, 2, 2) || !expect_activation(o, 0) || !expect_constant(o, 1)) return;
+    if (!expect_inputs(o, 2, 2) || !expect_activation(o, 0)) return;
     const std::int32_t x = as_onnx(o.id[0], 0);
-    const shape bs = constant_shape(o.id[1]);
+    const shape bs = onnx_shape(o.id[1]);
     if (failed()) return;
+    if (!is_constant(o.id[1]) || bs.rank > 2) return batch_matmul(o, result, x, bs);
     const shape in = m.tensor_at(x).dims;
     // B [K, N], or a vector [K] (one column, whose dim the result drops).
-    if (bs.rank < 1 || bs.rank > 2 || in.rank < 1 || in.at(-1) != bs[0]) return operand_error(1);
+    if (bs.rank < 1 || in.rank < 1 || in.at(-1) != bs[0]) return operand_error(1);
     const std::int32_t k = bs[0], units = bs.rank == 2 ? bs[1] : 1;
     const std::int32_t weights = gathered(o.id[1], 1, make_shape(units, k), {1, units, 0, 0}, 1.0f);
     op_attributes a{};
@@ -713,11 +718,33 @@ struct importer {
     const auto rows = static_cast<std::int32_t>(in.elements() / k);
     const std::int32_t flat = reshape(x, make_shape(rows, k), numbered("matmul_rows", static_cast<std::size_t>(node_index)));
     const std::int32_t product = add_node(op_kind::dense, a, {flat, weights, -1}, numbered("matmul", static_cast<std::size_t>(node_index)));
-    shape out = in;
-    if (bs.rank == 1) --out.rank;
-    else out.dims[static_cast<std::size_t>(in.rank - 1)] = units;
-    if (out.rank == 0) return define(result, reshape(product, make_shape(1), label_of(result)), false);  // a scalar: 1 element
-    define(result, reshape(product, out, label_of(result)), false);
+    define(result, reshape(product, matmul_shape(in, bs), label_of(result)), false);
+  }
+
+  // numpy's matmul result shape for A and B of rank >= 1 (a 1-D operand is promoted to a matrix, and its
+  // promoted dim dropped): the batch dims broadcast, then [M, N]. A scalar result is [1].
+  static constexpr shape matmul_shape(const shape& a, const shape& b) {
+    const shape a2 = a.rank == 1 ? make_shape(1, a[0]) : a, b2 = b.rank == 1 ? make_shape(b[0], 1) : b;
+    shape out{};
+    pass::detail::broadcast(kernel::reference::matrix_batch(a2), kernel::reference::matrix_batch(b2), out);
+    if (a.rank > 1) out.dims[static_cast<std::size_t>(out.rank++)] = a2.at(-2);
+    if (b.rank > 1) out.dims[static_cast<std::size_t>(out.rank++)] = b2.last();
+    return out.rank == 0 ? make_shape(1) : out;
+  }
+
+  // MatMul as batch_matmul of A (IR tensor x, ONNX layout) and B (an activation, or a constant as stored):
+  // 1-D operands become [1, K] and [K, 1], and the result is reshaped to numpy's shape.
+  constexpr void batch_matmul(const operands& o, std::int32_t result, std::int32_t x, const shape& bs) {
+    const std::int32_t y = as_onnx(o.id[1], 1);
+    if (failed() || x < 0 || y < 0) return;
+    const shape as = m.tensor_at(x).dims;
+    if (as.rank < 1 || bs.rank < 1) return rank_error(1, as.rank < 1 ? as : bs);
+    const bool vector_a = as.rank == 1, vector_b = bs.rank == 1;
+    const std::int32_t a = vector_a ? reshape(x, make_shape(1, as[0]), numbered("matmul_row", static_cast<std::size_t>(node_index))) : x;
+    const std::int32_t b = vector_b ? reshape(y, make_shape(bs[0], 1), numbered("matmul_column", static_cast<std::size_t>(node_index))) : y;
+    if (!vector_a && !vector_b) return define(result, add_node(op_kind::batch_matmul, {}, {a, b}, label_of(result)), false);
+    const std::int32_t product = add_node(op_kind::batch_matmul, {}, {a, b}, numbered("matmul", static_cast<std::size_t>(node_index)));
+    define(result, reshape(product, matmul_shape(as, bs), label_of(result)), false);
   }
 
   // ceil_mode's end padding along one dim: the output gets ceil((in + pads - window) / stride) + 1
@@ -782,21 +809,29 @@ struct importer {
     define(result, add_node(kind, a, {x}, label_of(result)), nhwc);
   }
 
-  // A scalar bound of Clip: float32, or int8/uint8 (the bounds of a Clip of integers), as a float.
-  constexpr float constant_bound(std::int32_t v, std::uint32_t slot) {
+  // A scalar constant as a float: FLOAT, or an integer type (Clip's bounds on integers, an integer Pad's fill
+  // value; integers beyond 2^24 are rounded, which pad() refuses).
+  constexpr float constant_scalar(std::int32_t v, std::uint32_t slot) {
     const tensor_view t = f.read_tensor(at(v).proto);
     if (take_reader_error() || !checked_tensor(v, t)) return 0.0f;
     if (t.type == data_type::float32) return constant_float(v, slot);
-    if ((t.type != data_type::int8 && t.type != data_type::uint8) || t.dims.elements() != 1) return operand_error(slot), 0.0f;
-    std::uint32_t raw = 0;
+    if (!is_integer(t.type) || t.dims.elements() != 1) return operand_error(slot), 0.0f;
+    std::uint64_t raw = 0;
     if (t.data_field == schema::tensor::raw_data) {
-      if (t.data.length != 1) return malformed(t.proto.at, protobuf::expectation::tensor_data), 0.0f;
-      raw = f.reader().byte(t.data.at);
+      if (t.data.length != element_bytes(t.type)) return malformed(t.proto.at, protobuf::expectation::tensor_data), 0.0f;
+      raw = t.type == data_type::int64 ? f.reader().load_u64(t.data.at)
+            : t.type == data_type::int32 ? f.reader().load_u32(t.data.at)
+                                         : f.reader().byte(t.data.at);
     } else {
-      raw = static_cast<std::uint32_t>(f.reader().repeated_at(t.proto, schema::tensor::int32_data, protobuf::wire::varint, 0));
+      const std::uint32_t field = t.type == data_type::int64 ? schema::tensor::int64_data : schema::tensor::int32_data;
+      raw = f.reader().repeated_at(t.proto, field, protobuf::wire::varint, 0);
       take_reader_error();
     }
-    const std::int32_t value = t.type == data_type::int8 ? static_cast<std::int8_t>(raw & 0xffu) : static_cast<std::int32_t>(raw & 0xffu);
+    // The stored bits as the type's value (varints of negative int32 values carry 64 sign-extended bits).
+    const std::int64_t value = t.type == data_type::int8    ? static_cast<std::int8_t>(raw & 0xffu)
+                               : t.type == data_type::uint8 ? static_cast<std::int64_t>(raw & 0xffu)
+                               : t.type == data_type::int32 ? static_cast<std::int32_t>(static_cast<std::uint32_t>(raw))
+                                                            : static_cast<std::int64_t>(raw);
     return static_cast<float>(value);
   }
 
@@ -808,8 +843,8 @@ struct importer {
       low = float_attribute(n, "min", low);
       high = float_attribute(n, "max", high);
     } else {
-      if (o.count > 1 && o.id[1] >= 0) low = expect_constant(o, 1) ? constant_bound(o.id[1], 1) : 0.0f;
-      if (o.count > 2 && o.id[2] >= 0) high = expect_constant(o, 2) ? constant_bound(o.id[2], 2) : 0.0f;
+      if (o.count > 1 && o.id[1] >= 0) low = expect_constant(o, 1) ? constant_scalar(o.id[1], 1) : 0.0f;
+      if (o.count > 2 && o.id[2] >= 0) high = expect_constant(o, 2) ? constant_scalar(o.id[2], 2) : 0.0f;
     }
     if (failed() || take_reader_error()) return;
     if (low <= -float_max && high >= float_max) {  // no bounds: the identity (a copy, or a view)
@@ -840,11 +875,69 @@ struct importer {
     return gathered(v, slot, to_nhwc(padded), {nchw_strides[0], nchw_strides[2], nchw_strides[3], nchw_strides[1]}, 1.0f);
   }
 
+  // The element type of a value (constants: their TensorProto's, types ctnn does not read as i64: dtype_of).
+  constexpr dtype element_type(std::int32_t v) {
+    if (is_constant(v)) {
+      const tensor_view t = f.read_tensor(at(v).proto);
+      take_reader_error();
+      return dtype_of(t.type);
+    }
+    const value& x = at(v);
+    return m.tensor_at(x.onnx_layout >= 0 ? x.onnx_layout : x.nhwc).type;
+  }
+
+  static constexpr bool is_integer(data_type t) {
+    return t == data_type::int8 || t == data_type::uint8 || t == data_type::int32 || t == data_type::int64;
+  }
+
+  // An integer constant read in place (zero-copy into the embedded bytes, ONNX's shape): raw_data of `type`,
+  // aligned to its element size, since the kernels read typed elements.
+  constexpr std::int32_t integer_constant(std::int32_t v, std::uint32_t slot, dtype type) {
+    if (at(v).onnx_layout >= 0) return at(v).onnx_layout;
+    const tensor_view t = f.read_tensor(at(v).proto);
+    if (take_reader_error() || !checked_tensor(v, t)) return -1;
+    if (!is_integer(t.type) || dtype_of(t.type) != type) return fail(onnx_error::integer_arithmetic, static_cast<std::int64_t>(current), slot), -1;
+    if (t.data_field != schema::tensor::raw_data)
+      return fail(onnx_error::unsupported_tensor_feature, at(v).name.at, static_cast<std::int64_t>(tensor_feature::unpacked_values)), -1;
+    if (static_cast<std::int64_t>(t.data.length) != t.dims.elements() * element_bytes(t.type))
+      return malformed(t.proto.at, protobuf::expectation::tensor_data), -1;
+    if (t.data.at % element_bytes(t.type) != 0)
+      return fail(onnx_error::unsupported_tensor_feature, at(v).name.at, static_cast<std::int64_t>(tensor_feature::unaligned_integers)), -1;
+    const std::int32_t id = add_tensor(t.dims.rank == 0 ? make_shape(1) : t.dims, label_of(v), tensor_role::constant);
+    if (id < 0) return -1;
+    m.tensor_at(id).type = type;
+    m.tensor_at(id).data.bytes = f.reader().pointer(t.data.at);
+    return at(v).onnx_layout = id;
+  }
+
+  // Whether `v` is an integer value of `type` that a float holds exactly (up to 2^24).
+  static constexpr bool fits(float v, dtype type) {
+    const float low = type == dtype::u8 ? 0.0f : type == dtype::i8 ? -128.0f : -16777216.0f;
+    const float high = type == dtype::u8 ? 255.0f : type == dtype::i8 ? 127.0f : 16777216.0f;
+    return v >= low && v <= high && static_cast<float>(static_cast<std::int32_t>(v)) == v;
+  }
+
+  // Add/Mul of plain integers: ONNX's semantics (the result wraps around in the element type), run by the
+  // kernels of ONNX's integer ops (kernel/reference/onnx_quant). Both operands of one integer type, in the
+  // ONNX layout (numpy broadcasting); a constant operand is read in place.
+  constexpr void integer_binary(const operands& o, std::int32_t result, op_kind kind, dtype type) {
+    std::array<std::int32_t, 2> x{};
+    for (const std::uint32_t slot : {0u, 1u}) {
+      const std::int32_t v = o.id[slot];
+      x[slot] = is_constant(v) ? integer_constant(v, slot, type) : as_onnx(v, slot);
+      if (failed() || x[slot] < 0) return;
+      if (m.tensor_at(x[slot]).type != type) return fail(onnx_error::integer_arithmetic, static_cast<std::int64_t>(current), slot);
+    }
+    define(result, add_node(kind, {}, {x[0], x[1]}, label_of(result)), false);
+  }
+
   constexpr void binary(const operands& o, std::int32_t result, op_kind kind) {
     if (!expect_inputs(o, 2, 2)) return;
     const std::int32_t a = o.id[0], b = o.id[1];
     const shape sa = onnx_shape(a), sb = onnx_shape(b);
     if (failed()) return;
+    // The first operand's type decides (ONNX gives both one type; integer_binary checks the second).
+    if (const dtype type = element_type(a); type != dtype::f32) return failed() ? void() : integer_binary(o, result, kind, type);
     // NHWC when an activation operand has it and the other operand can follow: a rank-4 activation, or
     // a constant (re-laid out). Otherwise both in the ONNX layout.
     const bool a_ok = is_constant(a) || sa.rank == 4, b_ok = is_constant(b) || sb.rank == 4;
@@ -857,9 +950,7 @@ struct importer {
     const std::int32_t x = operand(a, 0);
     const std::int32_t y = operand(b, 1);
     if (failed()) return;
-    // ONNX integer tensors carry no quantization here: refused rather than run as quantized int8 (TFLite's).
-    for (const std::int32_t slot : {0, 1})
-      if (m.tensor_at(slot == 0 ? x : y).type != dtype::f32) return fail(onnx_error::integer_arithmetic, static_cast<std::int64_t>(current), slot);
+    if (m.tensor_at(y).type != dtype::f32) return fail(onnx_error::integer_arithmetic, static_cast<std::int64_t>(current), 1);
     define(result, add_node(kind, {}, {x, y}, label_of(result)), nhwc);
   }
 
@@ -1003,7 +1094,7 @@ struct importer {
         pads[static_cast<std::size_t>(axes[k] + s.rank)] = constant_int(o.id[1], 1, static_cast<std::uint32_t>(k + axis_count), count);
       }
       count = 2 * s.rank;
-      if (o.count > 2 && o.id[2] >= 0) fill = expect_constant(o, 2) ? constant_float(o.id[2], 2) : 0.0f;
+      if (o.count > 2 && o.id[2] >= 0) fill = expect_constant(o, 2) ? constant_scalar(o.id[2], 2) : 0.0f;
     } else {
       const attribute_view a = f.attribute(n, f.opset() >= 2 ? "pads" : "paddings");
       count = f.ints_count(a);
@@ -1016,6 +1107,8 @@ struct importer {
     for (std::int32_t k = 0; k < 2 * s.rank; ++k)
       if (pads[static_cast<std::size_t>(k)] < 0 || pads[static_cast<std::size_t>(k)] > max_window_value)
         return attribute_error(attribute::pads, pads[static_cast<std::size_t>(k)]);
+    // An integer tensor's fill value must be one of its values (the kernel converts it to the element type).
+    if (const dtype type = element_type(o.id[0]); type != dtype::f32 && !fits(fill, type)) return operand_error(2);
     const bool nhwc = prefers_nhwc(o.id[0]);
     op_attributes a{};
     a.pad_value = fill;
@@ -1096,8 +1189,8 @@ struct importer {
         return fail(onnx_error::too_many_model_io, 0, m.input_count + 1);
       const std::int32_t v = add_value(info.name, value_kind::graph_input, fd.tag_at);
       if (v < 0) return;
-      // float32, or 8-bit for the quantized ops (quantized.hpp)
-      if (info.type != data_type::float32 && info.type != data_type::uint8 && info.type != data_type::int8)
+      // float32, or integers: 8-bit for the quantized ops (quantized.hpp), any of them for plain integer ops
+      if (info.type != data_type::float32 && !is_integer(info.type))
         return fail(onnx_error::unsupported_tensor_type, info.name.at, static_cast<std::int64_t>(info.type));
       if (info.rank > max_rank) return fail(onnx_error::rank_too_high, info.name.at, info.rank);
       bool is_static = info.has_shape;

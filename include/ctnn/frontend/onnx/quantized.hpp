@@ -40,7 +40,8 @@ constexpr dtype dtype_of(data_type t) {
     case data_type::int8: return dtype::i8;
     case data_type::int32: return dtype::i32;
     case data_type::float32: return dtype::f32;
-    default: return dtype::i64;  // not one the quantized ops read
+    case data_type::int64: return dtype::i64;
+    default: return dtype::i64;  // not one ctnn reads: callers check the data_type first
   }
 }
 

@@ -733,6 +733,7 @@ struct importer {
       case op_kind::batch_norm:
       case op_kind::transpose:
       case op_kind::clip:
+      case op_kind::batch_matmul:
         break;  // not produced by this frontend
     }
     if (failed() || take_reader_error()) return;

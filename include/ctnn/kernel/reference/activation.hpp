@@ -12,11 +12,11 @@ namespace ctnn::kernel::reference {
 
 // exp and tanh: <cmath> at run time, ctnn's constexpr versions in constant evaluation.
 constexpr float exp(float x) {
-  if (std::is_constant_evaluated()) return static_cast<float>(detail::math::exp(x));
+  if (std::is_constant_evaluated()) return static_cast<float>(ctnn::detail::math::exp(x));
   return std::exp(x);
 }
 constexpr float tanh(float x) {
-  if (std::is_constant_evaluated()) return static_cast<float>(detail::math::tanh(x));
+  if (std::is_constant_evaluated()) return static_cast<float>(ctnn::detail::math::tanh(x));
   return std::tanh(x);
 }
 

@@ -19,7 +19,7 @@ constexpr void batch_norm(Params p, const float* input, const float* scale,
   const float epsilon = p->pad_value();  // lower_te stores batch_norm's epsilon in the value slot
   for (std::int32_t c = 0; c < channels; ++c) {
     const float deviation = std::is_constant_evaluated()
-                                ? static_cast<float>(detail::math::sqrt(static_cast<double>(variance[c] + epsilon)))
+                                ? static_cast<float>(ctnn::detail::math::sqrt(static_cast<double>(variance[c] + epsilon)))
                                 : std::sqrt(variance[c] + epsilon);
     const float factor = scale[c] / deviation;
     for (std::int64_t r = 0; r < rows; ++r) output[r * channels + c] = (input[r * channels + c] - mean[c]) * factor + offset[c];

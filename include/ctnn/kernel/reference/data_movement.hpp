@@ -117,9 +117,11 @@ template <class Params, class T>
 }
 
 }  // namespace detail
-template <class Params>
-constexpr void pad(Params p, const float* input, float* output) {
-  detail::pad_with(p, input, output, p->pad_value());
+// Float32, and plain integers (ONNX's Pad of int32/int64/8-bit tensors: the importer checked that the
+// fill value is one of the element type's values).
+template <class Params, class T>
+constexpr void pad(Params p, const T* input, T* output) {
+  detail::pad_with(p, input, output, static_cast<T>(p->pad_value()));
 }
 
 }  // namespace ctnn::kernel::reference

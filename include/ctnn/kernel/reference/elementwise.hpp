@@ -1,9 +1,11 @@
 #pragma once
-// Reference float32 element-wise ops: add and mul with numpy broadcasting, and softmax over the last axis.
+// Reference element-wise ops: add and mul with numpy broadcasting (float32; plain integers with ONNX's
+// wrap-around), and softmax over the last axis.
 #include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/params.hpp>
@@ -26,32 +28,39 @@ namespace detail {
   return strides;
 }
 
-// Calls f(i, ia, ib) for every element i of the broadcast output p->out, with the matching element
-// offsets of the two operands (p->in, p->in2): the walk shared by the float and int8 binary kernels.
-template <class Params, class F>
-[[gnu::always_inline]] constexpr void for_each_broadcast(Params p, F&& f) {
-  const std::int64_t elements = p->out.elements();
-  if (p->in == p->out && p->in2 == p->out) {
+// Calls f(i, ia, ib) for every element i of the broadcast shape `out`, with the matching element offsets
+// of the two operands of shapes `a` and `b`: the walk shared by the binary kernels (float, int8, plain
+// integers) and batch_matmul's batches.
+template <class F>
+[[gnu::always_inline]] constexpr void for_each_broadcast(const shape& a, const shape& b, const shape& out, F&& f) {
+  const std::int64_t elements = out.elements();
+  if (a == out && b == out) {
     for (std::int64_t i = 0; i < elements; ++i) f(i, i, i);
     return;
   }
-  const auto stride_a = broadcast_strides(p->in, p->out);
-  const auto stride_b = broadcast_strides(p->in2, p->out);
+  const auto stride_a = broadcast_strides(a, out);
+  const auto stride_b = broadcast_strides(b, out);
   std::array<std::int32_t, max_rank> index{};
   std::int64_t ia = 0, ib = 0;
   for (std::int64_t i = 0; i < elements; ++i) {
     f(i, ia, ib);
     // Odometer increment of the output index, updating both operand offsets.
-    for (std::int32_t d = p->out.rank - 1; d >= 0; --d) {
+    for (std::int32_t d = out.rank - 1; d >= 0; --d) {
       const auto du = static_cast<std::size_t>(d);
       ia += stride_a[du];
       ib += stride_b[du];
-      if (++index[du] < p->out[d]) break;
-      ia -= stride_a[du] * p->out[d];
-      ib -= stride_b[du] * p->out[d];
+      if (++index[du] < out[d]) break;
+      ia -= stride_a[du] * out[d];
+      ib -= stride_b[du] * out[d];
       index[du] = 0;
     }
   }
+}
+
+// The walk over the broadcast output p->out of a binary op's operands p->in and p->in2.
+template <class Params, class F>
+[[gnu::always_inline]] constexpr void for_each_broadcast(Params p, F&& f) {
+  for_each_broadcast(p->in, p->in2, p->out, static_cast<F&&>(f));
 }
 
 // The same walk for parameters known at compile time (vectorised kernels use it).
@@ -66,6 +75,19 @@ constexpr void binary(Params p, const float* a, const float* b, float* output) {
   const bool multiply = p->kind == op_kind::mul;
   detail::for_each_broadcast(p, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
     output[i] = activate(p->fused, multiply ? a[ia] * b[ib] : a[ia] + b[ib]);
+  });
+}
+// Plain integer add and mul with ONNX's (numpy's) semantics: the result wraps around in the element type.
+// Computed in the unsigned type of the same width, where wrapping is defined; 8-bit operands are
+// promoted to int first, whose product 255 * 255 cannot overflow.
+template <class Params, class T>
+constexpr void integer_binary(Params p, const T* a, const T* b, T* output) {
+  static_assert(std::is_integral_v<T>, "ctnn: integer_binary runs on integer elements.");
+  using bits = std::make_unsigned_t<T>;
+  const bool multiply = p->kind == op_kind::mul;
+  detail::for_each_broadcast(p, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
+    const auto x = static_cast<bits>(a[ia]), y = static_cast<bits>(b[ib]);
+    output[i] = static_cast<T>(static_cast<bits>(multiply ? x * y : x + y));
   });
 }
 template <class Params>

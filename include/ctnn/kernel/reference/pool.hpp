@@ -1,28 +1,33 @@
 #pragma once
-// Reference float32 pooling, NHWC. Average pooling divides by the number of in-bounds elements
-// (TFLite's semantics; padding never counts).
+// Reference pooling, NHWC. Average pooling (float32) divides by the number of in-bounds elements
+// (TFLite's semantics; padding never counts); max pooling also runs on plain integers (ONNX's uint8/int8
+// MaxPool: kernel/reference/onnx_quant/run.hpp), padding ignored.
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/reference/window.hpp>
 
 namespace ctnn::kernel::reference {
 
-template <bool Max, class Params>
-constexpr void pool2d(Params p, const float* input, float* output) {
+template <bool Max, class Params, class T>
+constexpr void pool2d(Params p, const T* input, T* output) {
+  static_assert(Max || std::is_floating_point_v<T>, "ctnn: average pooling is float32 (int8: reference/int8/pool.hpp).");
   const auto in = nhwc::of(p->in);
   for_each_output_element(p, [&](std::int32_t b, std::int32_t oy, std::int32_t ox, std::int32_t c,
                                  std::int64_t at) {
-    float acc = Max ? -3.402823466e38f : 0.0f;
+    T acc = Max ? std::numeric_limits<T>::lowest() : T{};
     std::int32_t count = 0;
     for_each_window_tap(p, oy, ox, [&](std::int32_t iy, std::int32_t ix, std::int32_t,
                                        std::int32_t) {
-      const float v = input[((b * in.h + iy) * in.w + ix) * in.c + c];
+      const T v = input[((b * in.h + iy) * in.w + ix) * in.c + c];
       if constexpr (Max) acc = v > acc ? v : acc;
       else acc += v;
       ++count;
     });
-    output[at] = Max ? acc : acc / static_cast<float>(count);
+    if constexpr (Max) output[at] = acc;
+    else output[at] = acc / static_cast<T>(count);
   });
 }
 template <class Params>
