@@ -240,8 +240,11 @@ enum class fact : std::uint32_t {
   executor_metadata = 1u << 5,
 };
 
+// A model's graph: tensors, nodes, inputs and outputs, and the first error found. The module's first
+// section; a frontend that only counts what a file holds (the ONNX importer's count()) fills this alone,
+// without the kernel, planner and metadata tables (whose initialisation costs constexpr steps).
 template <std::size_t MaxTensors, std::size_t MaxNodes>
-struct module {
+struct module_graph {
   static constexpr std::size_t tensor_capacity = MaxTensors;
   static constexpr std::size_t node_capacity = MaxNodes;
 
@@ -254,9 +257,33 @@ struct module {
   std::int32_t input_count = 0;
   std::array<std::int32_t, max_model_io> outputs{};
   std::int32_t output_count = 0;
-
-  std::uint32_t facts = 0;
   diagnostic error{};
+
+  constexpr std::int32_t add_tensor(const tensor& t) {
+    tensors[static_cast<std::size_t>(tensor_count)] = t;
+    return tensor_count++;
+  }
+  constexpr const tensor& tensor_at(std::int32_t id) const { return tensors[static_cast<std::size_t>(id)]; }
+  constexpr tensor& tensor_at(std::int32_t id) { return tensors[static_cast<std::size_t>(id)]; }
+  constexpr const node& node_at(std::int32_t id) const { return nodes[static_cast<std::size_t>(id)]; }
+  constexpr node& node_at(std::int32_t id) { return nodes[static_cast<std::size_t>(id)]; }
+  constexpr const tensor& input_tensor(std::int32_t i) const { return tensor_at(inputs[static_cast<std::size_t>(i)]); }
+  constexpr const tensor& output_tensor(std::int32_t i) const { return tensor_at(outputs[static_cast<std::size_t>(i)]); }
+
+  // The tensor whose storage a tensor uses (itself unless alias_reshapes made it a view).
+  constexpr std::int32_t storage_root(std::int32_t id) const {
+    while (id >= 0 && tensor_at(id).alias_of >= 0) id = tensor_at(id).alias_of;
+    return id;
+  }
+
+  constexpr void fail(const diagnostic& d) {
+    if (!error.failed()) error = d;
+  }
+};
+
+template <std::size_t MaxTensors, std::size_t MaxNodes>
+struct module : module_graph<MaxTensors, MaxNodes> {
+  std::uint32_t facts = 0;
   requantization_policy requantization = requantization_policy::tflite;  // set by the frontend
 
   // Constants created by passes (fold_constants, fold_batch_norm); tensor::recipe indexes them.
@@ -296,27 +323,6 @@ struct module {
 
   constexpr bool has(fact f) const { return (facts & static_cast<std::uint32_t>(f)) != 0; }
   constexpr void establish(fact f) { facts |= static_cast<std::uint32_t>(f); }
-
-  constexpr std::int32_t add_tensor(const tensor& t) {
-    tensors[static_cast<std::size_t>(tensor_count)] = t;
-    return tensor_count++;
-  }
-  constexpr const tensor& tensor_at(std::int32_t id) const { return tensors[static_cast<std::size_t>(id)]; }
-  constexpr tensor& tensor_at(std::int32_t id) { return tensors[static_cast<std::size_t>(id)]; }
-  constexpr const node& node_at(std::int32_t id) const { return nodes[static_cast<std::size_t>(id)]; }
-  constexpr node& node_at(std::int32_t id) { return nodes[static_cast<std::size_t>(id)]; }
-  constexpr const tensor& input_tensor(std::int32_t i) const { return tensor_at(inputs[static_cast<std::size_t>(i)]); }
-  constexpr const tensor& output_tensor(std::int32_t i) const { return tensor_at(outputs[static_cast<std::size_t>(i)]); }
-
-  // The tensor whose storage a tensor uses (itself unless alias_reshapes made it a view).
-  constexpr std::int32_t storage_root(std::int32_t id) const {
-    while (id >= 0 && tensor_at(id).alias_of >= 0) id = tensor_at(id).alias_of;
-    return id;
-  }
-
-  constexpr void fail(const diagnostic& d) {
-    if (!error.failed()) error = d;
-  }
 };
 
 }  // namespace ctnn

@@ -1317,49 +1317,14 @@ constexpr import_result<MaxTensors, MaxNodes, MaxRelayouts> import(const char* b
   return r;
 }
 
-namespace detail {
-
-// What count() imports into: a module's graph section alone. A whole module at the bounds' capacities
-// (its kernel, planner and metadata tables) would spend much of clang's constexpr step budget on
-// initialising them.
-template <std::size_t MaxTensors, std::size_t MaxNodes>
-struct graph_only {
-  static constexpr std::size_t tensor_capacity = MaxTensors;
-  static constexpr std::size_t node_capacity = MaxNodes;
-  name model_name{};
-  std::array<tensor, MaxTensors> tensors{};
-  std::int32_t tensor_count = 0;
-  std::array<node, MaxNodes> nodes{};
-  std::int32_t node_count = 0;
-  std::array<std::int32_t, max_model_io> inputs{};
-  std::int32_t input_count = 0;
-  std::array<std::int32_t, max_model_io> outputs{};
-  std::int32_t output_count = 0;
-  diagnostic error{};
-
-  constexpr std::int32_t add_tensor(const tensor& t) {
-    tensors[static_cast<std::size_t>(tensor_count)] = t;
-    return tensor_count++;
-  }
-  constexpr const tensor& tensor_at(std::int32_t id) const { return tensors[static_cast<std::size_t>(id)]; }
-  constexpr tensor& tensor_at(std::int32_t id) { return tensors[static_cast<std::size_t>(id)]; }
-  constexpr const node& node_at(std::int32_t id) const { return nodes[static_cast<std::size_t>(id)]; }
-  constexpr node& node_at(std::int32_t id) { return nodes[static_cast<std::size_t>(id)]; }
-  constexpr void fail(const diagnostic& d) {
-    if (!error.failed()) error = d;
-  }
-};
-
-}  // namespace detail
-
 // The exact capacities: an import with the bounds, counted.
 template <std::size_t MaxTensors, std::size_t MaxNodes, std::size_t MaxValues, std::size_t MaxRelayouts>
 constexpr import_counts count(const char* bytes, std::size_t size) {
-  detail::graph_only<MaxTensors, MaxNodes> m{};
+  module_graph<MaxTensors, MaxNodes> m{};  // the graph alone: a whole module's tables would cost steps
   std::array<relayout, MaxRelayouts> relayouts{};
   std::array<detail::value, MaxValues> values{};
   model_file f{bytes, size};
-  detail::importer<detail::graph_only<MaxTensors, MaxNodes>, MaxValues, MaxRelayouts> run{f, m, values, relayouts};
+  detail::importer<module_graph<MaxTensors, MaxNodes>, MaxValues, MaxRelayouts> run{f, m, values, relayouts};
   run.run("onnx");
   import_counts c{};
   c.tensors = m.tensor_count > 0 ? static_cast<std::size_t>(m.tensor_count) : 1;
