@@ -356,25 +356,37 @@ def source_tree(folder: str) -> Path:
     return candidate if candidate.is_dir() else REPO / folder
 
 
+def generate_model_header(model_file: Path, name: str, include_dir: Path) -> None:
+    """<include_dir>/ctnn/models/<name>.hpp, by ctnn_add_model's own generator (cmake -P)."""
+    header = include_dir / "ctnn" / "models" / f"{name}.hpp"
+    generate = subprocess.run([shutil.which("cmake") or "cmake", f"-DCTNN_MODEL_FILE={model_file}",
+                               f"-DCTNN_MODEL_HEADER={header}", f"-DCTNN_MODEL_NAME={name}",
+                               "-DCTNN_MODEL_NAMESPACE=ctnn::models",
+                               "-P", str(source_tree("cmake") / "ctnnAddModel.cmake")], capture_output=True, text=True)
+    if generate.returncode != 0:
+        raise SystemExit(f"run.py: the model header generator failed for {model_file}:\n{generate.stderr}")
+
+
 def prepare_fixed(case: str, work: Path, shared: Path) -> Prepared:
-    if case == "digits":  # examples/digits/digits_demo.cpp as it is; it exits 0 when it agrees with PyTorch
+    if not shutil.which("cmake"):
+        return Prepared(None, skip="cmake not found (it generates the model header, as ctnn_add_model does)")
+    include_dir = work / "models"
+    if case == "digits":  # examples/digits/digits_demo.cpp as it is (its model embedded from digits.onnx, as
+        # its CMakeLists.txt does with ctnn_add_model); it exits 0 when it agrees with PyTorch
         source = source_tree("examples") / "digits" / "digits_demo.cpp"
-        return Prepared(source) if source.exists() else Prepared(None, skip=f"{source} not found")
+        if not source.exists():
+            return Prepared(None, skip=f"{source} not found")
+        model_file = source.parent / "digits.onnx"
+        if not model_file.exists():  # before the demo embedded its model file
+            return Prepared(source)
+        generate_model_header(model_file, "digits", include_dir)
+        return Prepared(source, (include_dir,))
     stem = MLPERF_MODELS[case]
     mlperf = shared / "models" / "mlperf-tiny"
     model_file = mlperf / f"{stem}.tflite"
     if not model_file.exists():
         return Prepared(None, skip=f"{model_file} not found (give the shared data folder with --shared)")
-    cmake = shutil.which("cmake")
-    if not cmake:
-        return Prepared(None, skip="cmake not found (it generates the model header, as ctnn_add_model does)")
-    include_dir = work / "models"
-    header = include_dir / "ctnn" / "models" / f"{stem}.hpp"
-    generate = subprocess.run([cmake, f"-DCTNN_MODEL_FILE={model_file}", f"-DCTNN_MODEL_HEADER={header}",
-                               f"-DCTNN_MODEL_NAME={stem}", "-DCTNN_MODEL_NAMESPACE=ctnn::models",
-                               "-P", str(source_tree("cmake") / "ctnnAddModel.cmake")], capture_output=True, text=True)
-    if generate.returncode != 0:
-        raise SystemExit(f"run.py: the model header generator failed for {model_file}:\n{generate.stderr}")
+    generate_model_header(model_file, stem, include_dir)
     source = work / f"{case}.cpp"
     source.write_text(render("tflite.cpp.in", CASE=case, NAME=stem))
     reference_in, reference_out = mlperf / "refs" / stem / "input_0.bin", mlperf / "refs" / stem / "output_0.bin"
