@@ -2,7 +2,9 @@
 # Installs what ctnn's build, tests and demo need on Debian 12 (bookworm), and nothing that is already
 # there: each package is checked with dpkg-query; apt-get runs only for the missing ones. Non-interactive
 # and idempotent. Runs apt-get as root, or through sudo when not root.
-# Python and torch are not needed: the generated data is committed.
+# The build and tests run Debian's /usr/bin/python3 with numpy and onnx (tests/onnx binds ONNX's node tests
+# at configure time, run_node_tests.py compares ctnn-run with them); torch and scikit-learn are not needed:
+# the data they generate is committed. scripts/check_deps.py checks this list against what the build calls.
 set -euo pipefail
 
 PACKAGES=(
@@ -12,9 +14,10 @@ PACKAGES=(
   libboost-dev libxsimd-dev xtl-dev doctest-dev     # Boost.Hana, xsimd (+ xtl for its CMake package), doctest
   gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib libnewlib-arm-none-eabi qemu-system-arm   # bare-metal tests
   libbenchmark-dev                                  # benchmarks
+  python3 python3-numpy python3-onnx                # ONNX node tests (configure and test), metadata JSON check
 )
 # Commands the build expects once the packages are in.
-COMMANDS=(cmake ninja g++ gcc clang++ clang arm-none-eabi-g++ qemu-system-arm)
+COMMANDS=(cmake ninja g++ gcc clang++ clang arm-none-eabi-g++ qemu-system-arm /usr/bin/python3)
 
 log() { printf 'install_deps: %s\n' "$*"; }
 die() { printf 'install_deps: error: %s\n' "$*" >&2; exit 1; }

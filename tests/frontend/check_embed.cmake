@@ -1,8 +1,9 @@
-# cmake -P script behind the frontend_embed_speed test: ctnnAddModel.cmake's generator in script mode.
+# cmake -P script behind the frontend_embed test: ctnnAddModel.cmake's generator in script mode.
 #   -DCTNN_ADD_MODEL=<cmake/ctnnAddModel.cmake> -DWORK_DIR=<scratch> -DBIG_MODEL=<~1 MB .tflite, may be
 #   absent> -DSMALL_MODEL=<a small .tflite>
-# Checks: a 1 MB model is embedded in < 2 s (a generated 1 MB TFLite-looking file when BIG_MODEL is
-# absent); the header has the aligned array, the size and the model type; a re-run with the same file
+# Checks: a 1 MB model is embedded whole (a generated 1 MB TFLite-looking file when BIG_MODEL is absent):
+# the header has the aligned array, the size, the model type and exactly one `\xNN` escape per byte (its
+# size is linear in the file's: 4 characters a byte plus one line break and quotes per 64-byte line); a re-run with the same file
 # leaves the header untouched; an .onnx file gets the ONNX model type; a file that is neither is refused; sizes that are not a multiple of 4 are embedded whole.
 cmake_minimum_required(VERSION 3.25)
 file(REMOVE_RECURSE "${WORK_DIR}")
@@ -16,7 +17,8 @@ function(embed file name out_result)
   set(embed_error "${error}" PARENT_SCOPE)
 endfunction()
 
-# 1. Speed on ~1 MB.
+# 1. A ~1 MB file. The time is printed for information only: tests assert results, not wall times
+#    (benchmarks/compile_time measures embedding with the rest of a model's build).
 if(NOT EXISTS "${BIG_MODEL}")
   # 1 MiB: bytes 4..7 "TFL3", the rest a repeating pattern.
   string(REPEAT "0123456789abcdef" 65536 body)
@@ -31,9 +33,17 @@ math(EXPR elapsed_ms "(${stop} - ${start}) / 1000")
 if(NOT result EQUAL 0)
   message(FATAL_ERROR "embedding ${BIG_MODEL} failed: ${embed_error}")
 endif()
-message(STATUS "embedded ${BIG_MODEL} (${big_size} bytes) in ${elapsed_ms} ms")
-if(elapsed_ms GREATER 2000)
-  message(FATAL_ERROR "embedding ${big_size} bytes took ${elapsed_ms} ms (> 2000 ms)")
+message(STATUS "embedded ${BIG_MODEL} (${big_size} bytes) in ${elapsed_ms} ms (information, not checked)")
+file(READ "${WORK_DIR}/big.hpp" header)
+string(REGEX MATCHALL "\\\\x[0-9a-f][0-9a-f]" escapes "${header}")
+list(LENGTH escapes escape_count)
+if(NOT escape_count EQUAL big_size)
+  message(FATAL_ERROR "the header of a ${big_size}-byte file has ${escape_count} byte escapes")
+endif()
+string(LENGTH "${header}" header_chars)
+math(EXPR header_limit "${big_size} * 4 + (${big_size} / 64 + 1) * 8 + 4096")
+if(header_chars GREATER header_limit)
+  message(FATAL_ERROR "the header of a ${big_size}-byte file has ${header_chars} characters (> ${header_limit})")
 endif()
 
 # 2. The header's parts.

@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/arm/i8.hpp>
 #include <ctnn/kernel/dynamic.hpp>
 #include <ctnn/kernel/reference/onnx_quant/run.hpp>
 #include <ctnn/kernel/reference_by_kind.hpp>
@@ -69,6 +70,9 @@ template <kernel_params P>
 inline constexpr bool uses_simd_f32 = P.in_place == 0 && simd::f32_kernel<P>::supports;
 template <kernel_params P>
 inline constexpr bool uses_simd_i8 = P.in_place == 0 && simd::i8_kernel<P>::supports;
+// The Armv7E-M DSP kernels decide themselves whether they run an in-place call (kernel/arm/i8.hpp).
+template <kernel_params P>
+inline constexpr bool uses_arm_i8 = P.type == dtype::i8 && arm::i8_kernel<P>::supports;
 
 // Whether the run-time kernel for P reads operand K (a constant: weights, bias) in a layout of its own,
 // made at compile time by pack_operand (the executor then passes packed_operand_v instead of the stored
@@ -79,6 +83,8 @@ constexpr bool packs_operand(std::size_t k) {
     return false;  // the ONNX integer kernels read constants as stored
   else if constexpr (P.type == dtype::f32 && P.kind != op_kind::quantize && uses_simd_f32<P>)
     return simd::f32_kernel<P>::packs(k);
+  else if constexpr (P.type == dtype::i8 && uses_arm_i8<P>)
+    return arm::i8_kernel<P>::packs(k);
   else if constexpr (P.type == dtype::i8 && uses_simd_i8<P>)
     return simd::i8_kernel<P>::packs(k);
   else
@@ -91,6 +97,7 @@ constexpr bool packs_operand(std::size_t k) {
 template <kernel_params P, std::size_t K, class Reader>
 constexpr auto pack_operand(const Reader& read) {
   if constexpr (P.type == dtype::f32) return simd::f32_kernel<P>::template pack<K>(read);
+  else if constexpr (uses_arm_i8<P>) return arm::i8_kernel<P>::template pack<K>(read);
   else return simd::i8_kernel<P>::template pack<K>(read);
 }
 
@@ -115,7 +122,8 @@ void invoke(const void* const (&operands)[N], void* result, const requant_arrays
     if constexpr (uses_simd_f32<P>) simd::f32_kernel<P>::run(typed, static_cast<float*>(result));
     else invoke_f32<P>(typed, static_cast<float*>(result));
   } else {
-    if constexpr (uses_simd_i8<P>) simd::i8_kernel<P>::run(operands, result, rq);
+    if constexpr (uses_arm_i8<P>) arm::i8_kernel<P>::run(operands, result, rq);
+    else if constexpr (uses_simd_i8<P>) simd::i8_kernel<P>::run(operands, result, rq);
     else invoke_i8<P>(operands, result, rq);
   }
 }

@@ -1,0 +1,37 @@
+#pragma once
+// Armv7E-M DSP int8 kernels (Cortex-M4/M7/M33/M55: __ARM_FEATURE_DSP), bit-exact with the reference int8
+// kernels. Same interface as simd::i8_kernel (kernel/simd/i8.hpp):
+//   supports            whether run() handles a call with parameters P (including calls that plan_memory
+//                       runs in place, kernel_params::in_place, when the kernel's order of writes allows it)
+//   packs(k), pack<K>   whether constant operand k is passed re-laid out, and the compile-time re-layout
+//   run(operands, result, rq)
+// Without the DSP extension (host builds, Cortex-M0+/M3) every `supports` is false.
+#include <cstddef>
+
+#include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/requant_arrays.hpp>
+
+namespace ctnn::kernel::arm {
+
+namespace i8_detail {
+
+struct unsupported {
+  static constexpr bool supports = false;
+  static constexpr bool packs(std::size_t) { return false; }
+  template <std::size_t K, class Reader>
+  static constexpr int pack(const Reader&) { return 0; }
+  template <std::size_t N>
+  static void run(const void* const (&)[N], void*, const requant_arrays&) {}
+};
+
+template <kernel_params P>
+constexpr auto select() {
+  return unsupported{};  // the DSP kernels are added per op kind here
+}
+
+}  // namespace i8_detail
+
+template <kernel_params P>
+struct i8_kernel : decltype(i8_detail::select<P>()) {};
+
+}  // namespace ctnn::kernel::arm
