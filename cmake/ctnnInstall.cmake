@@ -22,6 +22,7 @@ set(CTNN_INSTALL_CMAKEDIR "${CMAKE_INSTALL_DATADIR}/cmake/ctnn"
 # (ctnnDependencies, ctnnWarnings, ctnnInstall, ctnnBaremetal, toolchains/) stay out. A module listed here
 # before its file exists is skipped with a developer warning.
 set(CTNN_PUBLIC_CMAKE_MODULES
+  ctnnCApi.cmake      # ctnn_add_model(... C_API): a model's C interface (included by ctnnAddModel.cmake)
   ctnnAddModel.cmake  # ctnn_add_model(): embeds a .tflite/.onnx file as a model type
 )
 

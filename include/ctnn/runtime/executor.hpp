@@ -86,8 +86,10 @@ class executor : detail::diagnostic_check<M.error> {
     }
     return n;
   }
+
+ public:
   // The model inputs, then outputs, that run() takes a buffer for (all unless io_in_arena), as
-  // (is output, index) pairs.
+  // (is output, index) pairs (the C API writes its parameter lists from them).
   static constexpr std::size_t external_inputs = external_count<tensor_role::input>();
   static constexpr std::size_t external_outputs = external_count<tensor_role::output>();
   static constexpr auto external = [] {
