@@ -66,10 +66,19 @@ struct shared_pools {
     return alignment;
   }
 
+  // The index of pool `Name`; a name no model has is a compile error (a typo in a budget check must not
+  // read as 0 bytes and pass).
   template <fixed_string Name>
-  static constexpr std::size_t bytes = index_of(Name.view()) < pool_count ? bytes_at(index_of(Name.view())) : 0;
+  static consteval std::size_t named() {
+    static_assert(index_of(Name.view()) < pool_count,
+                  "ctnn::shared_pools: no model has a pool of this name (the default pool is \"arena\"; "
+                  "name pools with ctnn::pools<ctnn::pool<\"name\", limit>...>).");
+    return index_of(Name.view());
+  }
   template <fixed_string Name>
-  static constexpr std::size_t alignment = index_of(Name.view()) < pool_count ? alignment_at(index_of(Name.view())) : 1;
+  static constexpr std::size_t bytes = bytes_at(named<Name>());
+  template <fixed_string Name>
+  static constexpr std::size_t alignment = alignment_at(named<Name>());
   // RAM of all shared pools together.
   static constexpr std::size_t total_bytes = [] {
     std::size_t total = 0;

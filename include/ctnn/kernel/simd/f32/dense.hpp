@@ -43,18 +43,30 @@ struct dense {
     for (int row = 0; row < batch; row += rows_per_block) {
       const int count = batch - row < rows_per_block ? batch - row : rows_per_block;
       const float* rows[1] = {operands[0] + static_cast<long>(row) * features};
-      alignas(64) float last_rows[batch % rows_per_block != 0 ? rows_per_block * features : 1];
-      if (count < rows_per_block) {  // the product reads whole blocks of rows: copy the last ones, zero-padded
-        std::memcpy(last_rows, rows[0], sizeof(float) * static_cast<std::size_t>(count) * features);
-        std::memset(last_rows + count * features, 0, sizeof(float) * static_cast<std::size_t>(rows_per_block - count) * features);
-        rows[0] = last_rows;
+      // The product reads whole blocks of rows: copy the last ones, zero-padded. Only when a partial block
+      // exists (a run-time test alone leaves a 1-element copy target that g++ -O0 and the sanitizers flag).
+      if constexpr (batch % rows_per_block != 0) {
+        alignas(64) float last_rows[rows_per_block * features];
+        if (count < rows_per_block) {
+          std::memcpy(last_rows, rows[0], sizeof(float) * static_cast<std::size_t>(count) * features);
+          std::memset(last_rows + count * features, 0, sizeof(float) * static_cast<std::size_t>(rows_per_block - count) * features);
+          rows[0] = last_rows;
+        }
+        run_rows(rows, weights, bias, result, row, count);
+      } else {
+        run_rows(rows, weights, bias, result, row, count);
       }
-      for (int block = 0; block < blocking.blocks; ++block)
-        detail::gemm_block<rows_per_block, blocking.vectors_per_block, features, 1, features, units, P.fused>(
-            rows, weights + block * features * width, bias + block * width,
-            result + static_cast<long>(row) * units + block * width, count,
-            units - block * width < width ? units - block * width : width);
     }
+  }
+
+ private:
+  static void run_rows(const float* const* rows, const float* weights, const float* bias, float* result, int row,
+                       int count) {
+    for (int block = 0; block < blocking.blocks; ++block)
+      detail::gemm_block<rows_per_block, blocking.vectors_per_block, features, 1, features, units, P.fused>(
+          rows, weights + block * features * width, bias + block * width,
+          result + static_cast<long>(row) * units + block * width, count,
+          units - block * width < width ? units - block * width : width);
   }
 };
 
