@@ -1,5 +1,6 @@
-# Helpers for bare-metal Cortex-M4 programs (cross-compiled with
-# cmake/toolchains/arm-none-eabi-cortex-m4.cmake, run under qemu-system-arm -M mps2-an386).
+# Helpers for bare-metal Cortex-M programs (cross-compiled with a toolchain file of cmake/toolchains/:
+# arm-none-eabi-cortex-m4.cmake, run under qemu-system-arm -M mps2-an386, or arm-none-eabi-cortex-m33.cmake,
+# -M mps2-an505).
 #
 #   ctnn_add_baremetal_executable(<name>
 #       SOURCES <file>...
@@ -19,7 +20,9 @@
 include_guard(GLOBAL)
 
 set(CTNN_BAREMETAL_STARTUP_SOURCE "${CMAKE_CURRENT_LIST_DIR}/../tests/baremetal/startup_cortex_m4.c"
-    CACHE FILEPATH "Vector table and Reset_Handler for bare-metal Cortex-M4 executables")
+    CACHE FILEPATH "Vector table and Reset_Handler for bare-metal Cortex-M executables (M4 and M33 alike)")
+# The sections every per-board linker script INCLUDEs (a link dependency too).
+set(CTNN_BAREMETAL_SECTIONS_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/../tests/baremetal/cortex_m_sections.ld")
 set(CTNN_BAREMETAL_TEST_TIMEOUT 60 CACHE STRING "Default ctest timeout (seconds) of a bare-metal program under qemu")
 
 function(ctnn_add_baremetal_executable name)
@@ -44,7 +47,7 @@ function(ctnn_add_baremetal_executable name)
     CXX_STANDARD 20
     CXX_STANDARD_REQUIRED ON
     CXX_EXTENSIONS OFF
-    LINK_DEPENDS "${CTNN_BAREMETAL_LINKER_SCRIPT}")
+    LINK_DEPENDS "${CTNN_BAREMETAL_LINKER_SCRIPT};${CTNN_BAREMETAL_SECTIONS_SCRIPT}")
   get_filename_component(startup_dir "${CTNN_BAREMETAL_STARTUP_SOURCE}" DIRECTORY)
   target_include_directories(${name} PRIVATE "${CTNN_SOURCE_DIR}/include" "${startup_dir}")  # ctnn_baremetal.h
   target_compile_options(${name} PRIVATE -Wall -Wextra -Wpedantic -Werror)
