@@ -278,7 +278,7 @@ def goals_of(key, opt, r):
     budget = r["constant_bytes"] + r["requantization_bytes"]
     model_rodata = r["sizes"]["rodata_model"]
     goal(f".rodata of the model <= {GOAL_RODATA_FACTOR} x (weights and biases + requantization tables)", model_rodata,
-         GOAL_RODATA_FACTOR * budget, f"{model_rodata:,} B for {r['constant_bytes']:,} + {r['requantization_bytes']:,} B ({model_rodata / budget:.2f}x)")
+         GOAL_RODATA_FACTOR * budget, f"{model_rodata:,} B for {r['constant_bytes']:,} + {r['requantization_bytes']:,} B ({model_rodata / budget:.3f}x)")
     if key == "kws" and opt == "Os":
         goal(f"ctnn code <= {GOAL_KWS_CODE_OS // 1024} KB (KWS, -Os)", r["sizes"]["text_ctnn"], GOAL_KWS_CODE_OS, f"{r['sizes']['text_ctnn']:,} B")
     if key in GOAL_RAM:
