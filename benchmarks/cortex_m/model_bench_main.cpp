@@ -6,11 +6,12 @@
 //   {"calibration": ...}         the subs/bne loop: its instructions and the SysTick ticks it took
 //   {"case": k, ...}             each TFLM reference case: output equal to TFLM's byte for byte or not
 //   {"inference": ...}           ticks of one inference on case 0, per-call hook off
-//   {"observed_inference": ...}  ticks of a second inference on case 0, hook on
+//   {"observed_inference": ...}  ticks of a second inference on case 0, hook on; whether the hook saw
+//                                every call once, in order
 //   {"call": c, ...}             per kernel call: op kind, result tensor, MACs (from the module's shapes),
 //                                output elements, window, in place or not, ticks (in that second inference)
 //   {"model": ...}               MACs, constant and requantization bytes, arena, peak stack of an inference
-// and returns 0 when every case equals TFLM's output.
+// and returns 0 when every case equals TFLM's output and the hook saw every call.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -82,10 +83,13 @@ constexpr std::int64_t model_macs = ctnn_bench::model_macs<net>();
 static_assert(model_macs < (std::int64_t{1} << 32) && model_constant_bytes < (std::int64_t{1} << 32),
               "figures are printed as 32-bit numbers (newlib-nano's printf has no %llu)");
 
-// The per-call hook (CTNN_CALL_OBSERVER): accumulates each call's ticks while `observing`.
+// The per-call hook (CTNN_CALL_OBSERVER): accumulates each call's ticks while `observing`, and checks that
+// the executor reports every call once, in order, begin before end (`hook_in_order`).
 bool observing = false;
 std::uint64_t call_started = 0;
 std::uint64_t call_ticks[net::call_count > 0 ? net::call_count : 1]{};
+std::size_t hook_events = 0;
+bool hook_in_order = true;
 
 }  // namespace
 
@@ -98,6 +102,10 @@ namespace ctnn::bench_entry {
 void cm_bench_observe(ctnn::call_event event, std::size_t call) noexcept {
   if (!observing) return;
   const std::uint64_t now = cm_bench::ticks();
+  const ctnn::call_event expected = hook_events % 2 == 0 ? ctnn::call_event::begin : ctnn::call_event::end;
+  hook_in_order = hook_in_order && event == expected && call == hook_events / 2 && call < net::call_count;
+  ++hook_events;
+  if (!hook_in_order) return;
   if (event == ctnn::call_event::begin) call_started = now;
   else call_ticks[call] += now - call_started;
 }
@@ -154,7 +162,9 @@ int main() {
   const std::uint64_t observed_ticks = timed_inference();
   observing = false;
   const bool observed_equal = output_equals_case(0);
-  std::printf("{\"observed_inference\": {\"ticks\": %lu, \"equal\": %s}}\n", u32(observed_ticks), observed_equal ? "true" : "false");
+  const bool hook_complete = hook_in_order && hook_events == 2 * net::call_count;
+  std::printf("{\"observed_inference\": {\"ticks\": %lu, \"equal\": %s, \"hook_events\": %u, \"hook_complete\": %s}}\n",
+              u32(observed_ticks), observed_equal ? "true" : "false", static_cast<unsigned>(hook_events), hook_complete ? "true" : "false");
   for (std::size_t c = 0; c < net::call_count; ++c) {
     const call_info& call = call_infos[c];
     std::printf("{\"call\": %u, \"kind\": \"%s\", \"result\": ", static_cast<unsigned>(c), call.kind);
@@ -177,5 +187,5 @@ int main() {
               CM_BENCH_STRINGIZE(CTNN_BENCH_MODEL), static_cast<unsigned>(net::call_count), u32(static_cast<std::uint64_t>(model_macs)),
               u32(static_cast<std::uint64_t>(model_constant_bytes)), u32(static_cast<std::uint64_t>(model_requantization_bytes)),
               u32(net::arena_bytes), u32(net::total_ram_bytes), u32(stack_peak), equal, static_cast<unsigned>(mlperf_refs::case_count));
-  return equal == mlperf_refs::case_count && observed_equal ? 0 : 1;
+  return equal == mlperf_refs::case_count && observed_equal && hook_complete ? 0 : 1;
 }
