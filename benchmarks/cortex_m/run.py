@@ -2,17 +2,20 @@
 """The Cortex-M benchmark: ctnn's MLPerf Tiny int8 models on emulated Cortex-M cores, against TFLM + CMSIS-NN.
 
 For each core (--cpu), optimisation level (--opt) and model (--models) it builds cm_bench_<model>.elf
-(benchmarks/cortex_m/CMakeLists.txt, with the repository's toolchain file), runs it under
+(as firmware) and cm_bench_<model>_calls.elf (with the executor's per-call hook) from
+benchmarks/cortex_m/CMakeLists.txt with the repository's toolchain file, runs them under
 `qemu-system-arm -M <board> -icount shift=0` (1 ns of virtual time per instruction), and prints:
 
   * the SysTick calibration: a subs/bne loop of known length, its ticks, the instructions per tick
     (40 on mps2-an386, 50 on mps2-an505); every count is ticks x that figure;
-  * whether the outputs equal TFLM's reference outputs byte for byte (4 cases; exit status 1 if not);
+  * whether the outputs equal TFLM's reference outputs byte for byte (4 cases, both builds; exit status 1
+    if not);
   * instructions of one inference (case 0, the ramp input, as the shared README's TFLM figures), MACs
     (from the module's shapes), instructions per MAC, and the ratio to TFLM + CMSIS-NN from
     ../shared/models/mlperf-tiny/README.md (Cortex-M4 figures, -O2);
-  * per kernel call and per op kind: instructions, MACs, per MAC (per element for ADD), CMSIS-NN's figure;
-  * .text split into ctnn code and the rest, .rodata into the model (file literal + ctnn's constants),
+  * per kernel call (the build with the hook) and per op kind: instructions, MACs, per MAC (per element
+    for ADD), CMSIS-NN's figure;
+  * (the firmware build) .text split into ctnn code and the rest, .rodata into the model (file literal + ctnn's constants),
     the embedded reference cases and the rest, .bss (arena and rest), the planner's RAM, peak stack;
   * the goals of issue #13, met or not.
 
@@ -116,7 +119,7 @@ def build(build_dir, cpu, opt, models, args, log):
             command += ["-G", "Ninja"]
         run_logged(command, env, log, f"configuring {build_dir}")
     command = [args.cmake, "--build", str(build_dir), "--parallel", str(args.jobs), "--target"]
-    command += [f"cm_bench_{model}" for model in models]
+    command += [f"cm_bench_{model}{variant}" for model in models for variant in ("", "_calls")]
     run_logged(command, env, log, f"building {', '.join(models)} for {cpu} -{opt}")
 
 
@@ -149,7 +152,8 @@ def run_on_qemu(elf, board, args):
             records["cases"].append(record)
         else:
             records.update(record)
-    missing = [key for key in ("calibration", "inference", "observed_inference", "model") if key not in records]
+    expected = ("calibration", "inference", "model") + (("observed_inference",) if elf.stem.endswith("_calls") else ())
+    missing = [key for key in expected if key not in records]
     if missing:
         sys.exit(f"run.py: {elf.name} (exit status {result.returncode}) printed no {', '.join(missing)}:\n{result.stdout}")
     records["exit_status"] = result.returncode
@@ -207,7 +211,8 @@ def sizes_of(elf, args):
     return result
 
 
-def summarise(key, cpu, opt, board, records, sizes, tflm):
+def summarise(key, cpu, opt, board, records, per_call, sizes, tflm):
+    """One model's figures: `records` from the firmware build, `per_call` from the build with the hook."""
     name, prefix = MODELS[key]
     totals, per_op = tflm
     per_tick = records["calibration"]["instructions_per_tick"]
@@ -218,8 +223,8 @@ def summarise(key, cpu, opt, board, records, sizes, tflm):
     result = {
         "model": key, "name": name, "cpu": records["calibration"]["cpu"], "board": board, "opt": opt,
         "calibration": records["calibration"],
-        "outputs_equal": sum(1 for c in records["cases"] if c["equal"]), "cases": model["cases"],
-        "hook_complete": records["observed_inference"]["hook_complete"] and len(records["calls"]) == model["calls"],
+        "outputs_equal": min(sum(1 for c in r["cases"] if c["equal"]) for r in (records, per_call)), "cases": model["cases"],
+        "hook_complete": per_call["observed_inference"]["hook_complete"] and len(per_call["calls"]) == model["calls"],
         "instructions": instructions, "macs": macs, "instructions_per_mac": instructions / macs if macs else None,
         "tflm_macs": reference["macs"] if reference else None,
         "tflm_reference_instructions": reference["reference"] if reference else None,
@@ -230,8 +235,8 @@ def summarise(key, cpu, opt, board, records, sizes, tflm):
         "sizes": sizes,
     }
     layers, kinds = [], {}
-    for call in records["calls"]:
-        count = call["ticks"] * per_tick
+    for call in per_call["calls"]:
+        count = call["ticks"] * per_call["calibration"]["instructions_per_tick"]
         layer = {"call": call["call"], "kind": call["kind"], "result": call["result"], "kernel": call["kernel"],
                  "in_place": call["in_place"], "macs": call["macs"], "elements": call["elements"], "instructions": count,
                  "per_mac": count / call["macs"] if call["macs"] else None}
@@ -249,7 +254,7 @@ def summarise(key, cpu, opt, board, records, sizes, tflm):
     result["layers"] = layers
     result["op_kinds"] = list(kinds.values())
     # With the per-call hook on (its own cost falls mostly between calls).
-    result["observed_instructions"] = records["observed_inference"]["ticks"] * per_tick
+    result["observed_instructions"] = per_call["observed_inference"]["ticks"] * per_call["calibration"]["instructions_per_tick"]
     result["instructions_outside_calls"] = result["observed_instructions"] - sum(layer["instructions"] for layer in layers)
     result["goals"] = goals_of(key, opt, result)
     return result
@@ -392,8 +397,9 @@ def main():
             for key in args.models:
                 elf = build_dir / f"cm_bench_{key}.elf"
                 records = run_on_qemu(elf, CPUS[cpu][1], args)
-                result = summarise(key, cpu, opt, CPUS[cpu][1], records, sizes_of(elf, args), tflm)
-                result["exit_status"] = records["exit_status"]
+                per_call = run_on_qemu(build_dir / f"cm_bench_{key}_calls.elf", CPUS[cpu][1], args)
+                result = summarise(key, cpu, opt, CPUS[cpu][1], records, per_call, sizes_of(elf, args), tflm)
+                result["exit_status"] = records["exit_status"] or per_call["exit_status"]
                 results.append(result)
                 if args.json:
                     print(json.dumps(result))
