@@ -4,8 +4,8 @@
 // With -icount shift=0 QEMU advances its virtual clock by 1 ns per instruction, and SysTick, clocked by
 // the processor clock (CLKSOURCE = 1), ticks once per board clock period: 40 instructions on mps2-an386
 // (25 MHz), 50 on mps2-an505 (20 MHz). calibrate() measures that ratio on a subs/bne loop of known length
-// rather than assuming it. SysTick counts down 24 bits; its interrupt counts the wraps, so runs of any
-// length are counted (ticks() reads both with interrupts masked).
+// rather than assuming it. SysTick counts down from its reload value; its interrupt counts the wraps, so
+// runs of any length are counted (ticks() reads both with interrupts masked).
 #include <cstdint>
 
 namespace cm_bench {
