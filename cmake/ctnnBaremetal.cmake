@@ -1,5 +1,6 @@
-# Helpers for bare-metal Cortex-M4 programs (cross-compiled with
-# cmake/toolchains/arm-none-eabi-cortex-m4.cmake, run under qemu-system-arm -M mps2-an386).
+# Helpers for bare-metal Cortex-M programs (cross-compiled with a toolchain file of cmake/toolchains/:
+# arm-none-eabi-cortex-m4.cmake, run under qemu-system-arm -M mps2-an386, or arm-none-eabi-cortex-m33.cmake,
+# -M mps2-an505).
 #
 #   ctnn_add_baremetal_executable(<name>
 #       SOURCES <file>...
@@ -14,12 +15,26 @@
 # exceptions, signals, threads or colours), and adds a ctest test <name> that runs it under qemu: the
 # test passes when main returns 0. A crash (HardFault, ...) prints a report and fails the test.
 #
-# Requires: CTNN_SOURCE_DIR (the repository root), the toolchain file, C and CXX enabled.
+#   ctnn_add_mlperf_refs(<name> REFS_DIR <dir> [CASES <n>])
+#
+# embeds the TFLM reference cases of one MLPerf Tiny model (input_<k>.bin / output_<k>.bin of <dir>, a
+# folder of ../shared/models/mlperf-tiny/refs; k < n, default 4) in a header "mlperf_refs.hpp" that the
+# sources of <name> include (tests/baremetal/embed_refs.cmake: namespace mlperf_refs, input[k], output[k]).
+#
+# Requires: the toolchain file, C and CXX enabled. CTNN_SOURCE_DIR (the repository root) defaults to the
+# folder above this file.
 
 include_guard(GLOBAL)
 
+if(NOT CTNN_SOURCE_DIR)
+  set(CTNN_SOURCE_DIR "${CMAKE_CURRENT_LIST_DIR}/.." CACHE PATH "Root of the ctnn repository")
+endif()
+get_filename_component(CTNN_SOURCE_DIR "${CTNN_SOURCE_DIR}" ABSOLUTE)
+
 set(CTNN_BAREMETAL_STARTUP_SOURCE "${CMAKE_CURRENT_LIST_DIR}/../tests/baremetal/startup_cortex_m4.c"
-    CACHE FILEPATH "Vector table and Reset_Handler for bare-metal Cortex-M4 executables")
+    CACHE FILEPATH "Vector table and Reset_Handler for bare-metal Cortex-M executables (M4 and M33 alike)")
+# The sections every per-board linker script INCLUDEs (a link dependency too).
+set(CTNN_BAREMETAL_SECTIONS_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/../tests/baremetal/cortex_m_sections.ld")
 set(CTNN_BAREMETAL_TEST_TIMEOUT 60 CACHE STRING "Default ctest timeout (seconds) of a bare-metal program under qemu")
 
 function(ctnn_add_baremetal_executable name)
@@ -44,7 +59,7 @@ function(ctnn_add_baremetal_executable name)
     CXX_STANDARD 20
     CXX_STANDARD_REQUIRED ON
     CXX_EXTENSIONS OFF
-    LINK_DEPENDS "${CTNN_BAREMETAL_LINKER_SCRIPT}")
+    LINK_DEPENDS "${CTNN_BAREMETAL_LINKER_SCRIPT};${CTNN_BAREMETAL_SECTIONS_SCRIPT}")
   get_filename_component(startup_dir "${CTNN_BAREMETAL_STARTUP_SOURCE}" DIRECTORY)
   target_include_directories(${name} PRIVATE "${CTNN_SOURCE_DIR}/include" "${startup_dir}")  # ctnn_baremetal.h
   target_compile_options(${name} PRIVATE -Wall -Wextra -Wpedantic -Werror)
@@ -75,4 +90,24 @@ function(ctnn_add_baremetal_executable name)
     add_test(NAME ${name} COMMAND ${command})
     set_tests_properties(${name} PROPERTIES TIMEOUT ${arg_TIMEOUT} LABELS baremetal)
   endif()
+endfunction()
+
+function(ctnn_add_mlperf_refs name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "REFS_DIR;CASES" "")
+  if(NOT arg_REFS_DIR)
+    message(FATAL_ERROR "ctnn_add_mlperf_refs(${name}): REFS_DIR is required")
+  endif()
+  if(NOT arg_CASES)
+    set(arg_CASES 4)
+  endif()
+  set(header_dir "${CMAKE_CURRENT_BINARY_DIR}/${name}_refs")
+  set(script "${CTNN_SOURCE_DIR}/tests/baremetal/embed_refs.cmake")
+  get_filename_component(refs_name "${arg_REFS_DIR}" NAME)
+  add_custom_command(
+    OUTPUT "${header_dir}/mlperf_refs.hpp"
+    COMMAND ${CMAKE_COMMAND} -DREFS_DIR=${arg_REFS_DIR} -DHEADER=${header_dir}/mlperf_refs.hpp -DCASES=${arg_CASES} -P "${script}"
+    DEPENDS "${script}" "${arg_REFS_DIR}/input_0.bin"
+    COMMENT "Embedding the TFLM reference cases of ${refs_name}" VERBATIM)
+  target_sources(${name} PRIVATE "${header_dir}/mlperf_refs.hpp")
+  target_include_directories(${name} PRIVATE "${header_dir}")
 endfunction()

@@ -25,27 +25,9 @@
 
 #include <ctnn/ctnn.hpp>
 
+#include "../common/layer_macs.hpp"  // macs_of, model_macs
+
 namespace ctnn_bench {
-
-// Multiply-accumulates of one kernel call, counted as MLPerf Tiny does: every window tap of every output
-// element, padding included (conv2d: kh*kw*in_channels/groups per output, depthwise: kh*kw, dense:
-// the input features). Other op kinds count 0.
-constexpr std::int64_t macs_of(const ctnn::kernel_params& p) {
-  const std::int64_t taps = static_cast<std::int64_t>(p.win.kernel_h) * p.win.kernel_w;
-  switch (p.kind) {
-    case ctnn::op_kind::conv2d: return p.out.elements() * taps * (p.in[3] / p.groups);
-    case ctnn::op_kind::depthwise_conv2d: return p.out.elements() * taps;
-    case ctnn::op_kind::dense: return p.out.elements() * (p.in.elements() / p.out[0]);
-    default: return 0;
-  }
-}
-
-template <class Net>
-constexpr std::int64_t model_macs() {
-  std::int64_t total = 0;
-  for (std::size_t c = 0; c < Net::call_count; ++c) total += macs_of(Net::module.calls[c].params);
-  return total;
-}
 
 template <class T>
 std::vector<T> read_file_as(const std::string& path) {

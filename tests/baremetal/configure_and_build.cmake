@@ -1,9 +1,12 @@
-# cmake -P script run by the host test baremetal_configure_build (and the host target `baremetal`):
-# configures the standalone bare-metal project with the Cortex-M4 toolchain and builds it.
+# cmake -P script run by the host tests baremetal_configure_build / baremetal_m33_configure_build (and the
+# host target `baremetal`): configures the standalone bare-metal project with a Cortex-M toolchain file and
+# builds it.
 #
 #   cmake -DSOURCE_DIR=<tests/baremetal> -DBINARY_DIR=<dir> -DTOOLCHAIN_FILE=<file>
 #         -DCTNN_SOURCE_DIR=<repo> [-DCTNN_SHARED_DIR=<shared>] [-DGENERATOR=Ninja] [-DMAKE_PROGRAM=<ninja>] [-DJOBS=<n>]
-#         -P configure_and_build.cmake
+#         [-DTARGETS=<target>,<target>...] -P configure_and_build.cmake
+#
+# TARGETS (comma-separated): build only these (default: all).
 #
 # Fails (non-zero exit) if either step fails.
 foreach(var IN ITEMS SOURCE_DIR BINARY_DIR TOOLCHAIN_FILE CTNN_SOURCE_DIR)
@@ -42,6 +45,10 @@ endif()
 set(build_args --build "${BINARY_DIR}")
 if(JOBS)
   list(APPEND build_args --parallel "${JOBS}")
+endif()
+if(TARGETS)
+  string(REPLACE "," ";" targets "${TARGETS}")
+  list(APPEND build_args --target ${targets})
 endif()
 list(JOIN build_args " " shown)
 message(STATUS "Building the bare-metal project: ${CMAKE_COMMAND} ${shown}")

@@ -3,6 +3,10 @@
 #ifndef CTNN_BAREMETAL_H
 #define CTNN_BAREMETAL_H
 
+/* The pattern Reset_Handler fills the stack reservation with (a program that measures the stack of one
+ * piece of code repaints with it, so that the overflow check at exit still holds). */
+#define CTNN_STACK_PAINT 0xA5C3A5C3u
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -20,9 +20,10 @@
 #include <numeric>
 #include <vector>
 
-// Compile-time proof of the target: Thumb-2 Cortex-M4 (Armv7E-M), single-precision FPU, hard-float ABI.
-#if !(__ARM_ARCH == 7 && defined(__ARM_ARCH_7EM__) && defined(__thumb2__))
-#error "expected Thumb-2 on Armv7E-M (Cortex-M4)"
+// Compile-time proof of the target: Thumb-2 Cortex-M4 (Armv7E-M) or Cortex-M33 (Armv8-M Mainline with the
+// DSP extension), single-precision FPU, hard-float ABI.
+#if !(defined(__thumb2__) && ((__ARM_ARCH == 7 && defined(__ARM_ARCH_7EM__)) || (__ARM_ARCH == 8 && defined(__ARM_ARCH_8M_MAIN__) && defined(__ARM_FEATURE_DSP))))
+#error "expected Thumb-2 on Armv7E-M (Cortex-M4) or Armv8-M Mainline with DSP (Cortex-M33)"
 #endif
 static_assert((__ARM_FP & 0x4) != 0, "single-precision hardware floating point");
 #ifndef __ARM_PCS_VFP
@@ -164,8 +165,8 @@ TEST_CASE("deliberate failure" * doctest::skip()) {
 }
 
 int main(int argc, char** argv) {
-  std::printf("ctnn bare-metal harness: Cortex-M4F under semihosting, GCC %s, newlib %s\n", __VERSION__,
-              _NEWLIB_VERSION);
+  std::printf("ctnn bare-metal harness: Armv%d Cortex-M with FPU under semihosting, GCC %s, newlib %s\n", __ARM_ARCH,
+              __VERSION__, _NEWLIB_VERSION);
   std::printf("  stack pointer in main: 0x%08lx\n", static_cast<unsigned long>(read_sp()));
   doctest::Context context(argc, argv);
   const int result = context.run();

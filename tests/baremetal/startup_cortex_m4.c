@@ -1,7 +1,8 @@
 /* Start-up code for bare-metal Cortex-M4 (with FPU) programs linked with mps2_an386.ld and
- * --specs=rdimon.specs (newlib + semihosting).
+ * --specs=rdimon.specs (newlib + semihosting); Cortex-M33 programs (mps2_an505.ld, secure state) use it
+ * as it is: the registers it touches (CPACR, CFSR, ...) are at the same addresses there.
  *
- *  - Vector table (section .isr_vector, placed at 0): initial SP = __StackTop, Reset_Handler, the
+ *  - Vector table (section .isr_vector, placed at the start of FLASH): initial SP = __StackTop, Reset_Handler, the
  *    core exceptions and 32 external interrupts. Every handler except Reset_Handler is a weak alias of
  *    Default_Handler, so a program can define e.g. SysTick_Handler itself.
  *  - Reset_Handler: enables the FPU (CP10/CP11 full access), copies .data from its load address to RAM
@@ -33,8 +34,6 @@ extern uint32_t __StackTop[];     /* linker script: top of RAM */
 extern uint32_t __StackLimit[];   /* linker script: bottom of the stack reservation */
 extern void _start(void);         /* rdimon-crt0.o */
 
-/* Written over the stack reservation by Reset_Handler. */
-#define CTNN_STACK_PAINT 0xA5C3A5C3u
 /* How many words at the bottom of the stack reservation must stay untouched. */
 #define CTNN_STACK_GUARD_WORDS 16u
 

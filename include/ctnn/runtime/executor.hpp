@@ -20,6 +20,7 @@
 #include <ctnn/errors.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/dispatch.hpp>
+#include <ctnn/runtime/call_observer.hpp>
 #include <ctnn/runtime/constants.hpp>
 #include <ctnn/runtime/detail/planned_call.hpp>
 #include <ctnn/runtime/packed_operands.hpp>
@@ -219,9 +220,10 @@ class executor : detail::diagnostic_check<M.error> {
       // this class: their names would contain M (runtime/detail/planned_call.hpp).
       [&]<std::size_t... C>(std::index_sequence<C...>) {
         [[maybe_unused]] const int in_order[] = {
-            (detail::run_planned_call<detail::plan_of(call_table[C], scratch_table[C]), Kernels>(
+            (detail::observe_call(call_event::begin, C),  // runtime/call_observer.hpp: nothing unless opted in
+             detail::run_planned_call<detail::plan_of(call_table[C], scratch_table[C]), Kernels>(
                  pools, inputs, outputs, call_constants[C].data(), requantization_table[C]),
-             0)...,
+             detail::observe_call(call_event::end, C), 0)...,
             0};
       }(std::make_index_sequence<call_count>{});
     }

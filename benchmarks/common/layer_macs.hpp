@@ -1,0 +1,32 @@
+#pragma once
+// Multiply-accumulates of a compiled model's kernel calls, shared by the host kernel benchmarks
+// (benchmarks/kernels) and the Cortex-M benchmark (benchmarks/cortex_m). Plain constexpr code over the
+// module's kernel parameters: it builds for bare metal too.
+#include <cstddef>
+#include <cstdint>
+
+#include <ctnn/ir/module.hpp>
+
+namespace ctnn_bench {
+
+// Multiply-accumulates of one kernel call, counted as MLPerf Tiny does: every window tap of every output
+// element, padding included (conv2d: kh*kw*in_channels/groups per output, depthwise: kh*kw, dense:
+// the input features). Other op kinds count 0.
+constexpr std::int64_t macs_of(const ctnn::kernel_params& p) {
+  const std::int64_t taps = static_cast<std::int64_t>(p.win.kernel_h) * p.win.kernel_w;
+  switch (p.kind) {
+    case ctnn::op_kind::conv2d: return p.out.elements() * taps * (p.in[3] / p.groups);
+    case ctnn::op_kind::depthwise_conv2d: return p.out.elements() * taps;
+    case ctnn::op_kind::dense: return p.out.elements() * (p.in.elements() / p.out[0]);
+    default: return 0;
+  }
+}
+
+template <class Net>
+constexpr std::int64_t model_macs() {
+  std::int64_t total = 0;
+  for (std::size_t c = 0; c < Net::call_count; ++c) total += macs_of(Net::module.calls[c].params);
+  return total;
+}
+
+}  // namespace ctnn_bench

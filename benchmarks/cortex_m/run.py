@@ -1,0 +1,421 @@
+#!/usr/bin/env python3
+"""The Cortex-M benchmark: ctnn's MLPerf Tiny int8 models on emulated Cortex-M cores, against TFLM + CMSIS-NN.
+
+For each core (--cpu), optimisation level (--opt) and model (--models) it builds cm_bench_<model>.elf
+(as firmware) and cm_bench_<model>_calls.elf (with the executor's per-call hook) from
+benchmarks/cortex_m/CMakeLists.txt with the repository's toolchain file, runs them under
+`qemu-system-arm -M <board> -icount shift=0` (1 ns of virtual time per instruction), and prints:
+
+  * the SysTick calibration: a subs/bne loop of known length, its ticks, the instructions per tick
+    (40 on mps2-an386, 50 on mps2-an505); every count is ticks x that figure;
+  * whether the outputs equal TFLM's reference outputs byte for byte (4 cases, both builds; exit status 1
+    if not);
+  * instructions of one inference (case 0, the ramp input, as the shared README's TFLM figures), MACs
+    (from the module's shapes), instructions per MAC, and the ratio to TFLM + CMSIS-NN from
+    ../shared/models/mlperf-tiny/README.md (Cortex-M4 figures, -O2);
+  * per kernel call (the build with the hook) and per op kind: instructions, MACs, per MAC (per element
+    for ADD), CMSIS-NN's figure;
+  * (the firmware build) .text split into ctnn code and the rest, .rodata into the model (file literal + ctnn's constants),
+    the embedded reference cases and the rest, .bss (arena and rest), the planner's RAM, peak stack;
+  * the goals of issue #13, met or not.
+
+  python3 benchmarks/cortex_m/run.py                       # all models, -O2 and -Os, Cortex-M4
+  python3 benchmarks/cortex_m/run.py --models kws --opt O2 --cpu m4,m33 --json
+
+Standard library only. Needs arm-none-eabi-g++, qemu-system-arm, cmake and ninja (or make).
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCE_DIR = ROOT / "benchmarks" / "cortex_m"
+
+# key: (name in ../shared and its README's tables, prefix of its rows in the README's per-operator table)
+MODELS = {
+    "kws": ("kws_ref_model", "KWS"),
+    "vww": ("vww_96_int8", "VWW"),
+    "ic": ("pretrainedResnet_quant", "IC"),
+    "ad": ("ad01_int8", "AD"),
+}
+# key: (toolchain file in cmake/toolchains, qemu board)
+CPUS = {
+    "m4": ("arm-none-eabi-cortex-m4.cmake", "mps2-an386"),
+    "m33": ("arm-none-eabi-cortex-m33.cmake", "mps2-an505"),
+}
+OPTS = ("O2", "Os")
+# ctnn op kind -> TFLite operator of the README's per-operator table
+TFLITE_OP = {"conv2d": "CONV_2D", "depthwise_conv2d": "DEPTHWISE_CONV_2D", "dense": "FULLY_CONNECTED", "add": "ADD"}
+
+# Issue #13's goals.
+GOAL_RATIO = {"O2": 0.7, "Os": 1.0}  # instructions <= this x TFLM + CMSIS-NN
+GOAL_DEPTHWISE_PER_MAC = 4.0
+GOAL_POINTWISE_PER_MAC = 1.6  # 1x1 convolutions
+GOAL_ADD_PER_ELEMENT = 10.0
+GOAL_RODATA_FACTOR = 1.02  # model .rodata <= this x (weight and bias bytes + requantization tables)
+GOAL_KWS_CODE_OS = 8 * 1024  # ctnn code of KWS at -Os
+GOAL_STACK = 1024
+GOAL_RAM = {"kws": 10048, "vww": 36896, "ic": 33312}  # the planner's figure with in_place_windows (unchanged)
+
+# Symbol classes (mangled names): ctnn's functions and data (namespace ctnn, local entities of its functions,
+# guard variables), the model file embedded by ctnn_add_model, the reference cases of the harness.
+CTNN_SYMBOL = re.compile(r"^_Z(?:Z|GV)?N[KVrO]*4ctnn")
+MODEL_FILE_SYMBOL = re.compile(r"^_ZN4ctnn6models15ctnn_model_data\d+\w+_bytesE$")
+REFS_SYMBOL = re.compile(r"^_ZN11mlperf_refs")
+
+
+class Skip(Exception):
+    """The benchmark cannot run here (a tool or the shared data is missing)."""
+
+
+def tool(name):
+    path = shutil.which(name)
+    if path is None:
+        raise Skip(f"{name} not found on PATH (scripts/install_deps.sh installs the Arm toolchain and qemu)")
+    return path
+
+
+def number(text):
+    return int(text.replace(",", ""))
+
+
+def read_tflm_figures(readme):
+    """The README's TFLM instruction counts: per model (MACs, reference kernels, CMSIS-NN kernels) and per
+    (model prefix, TFLite operator) (count, reference, CMSIS-NN)."""
+    totals, per_op = {}, {}
+    if not readme.exists():
+        return totals, per_op
+    total_row = re.compile(r"^\|\s*(\w+)\s*\|\s*([\d,]+)\s*\|\s*([\d,]+)\s*\|\s*[\d.]+\s*\|\s*([\d,]+)\s*\|\s*[\d.]+\s*\|\s*$")
+    op_row = re.compile(r"^\|\s*(KWS|VWW|IC|AD) (\w+)[^|]*\|\s*(\d+)\s*\|\s*([\d,]+)\s*\|[^|]*\|\s*([\d,]+)\s*\|[^|]*\|\s*$")
+    for line in readme.read_text().splitlines():
+        if m := total_row.match(line):
+            totals[m.group(1)] = {"macs": number(m.group(2)), "reference": number(m.group(3)), "cmsis_nn": number(m.group(4))}
+        elif m := op_row.match(line):
+            per_op[(m.group(1), m.group(2))] = {"count": int(m.group(3)), "reference": number(m.group(4)),
+                                                "cmsis_nn": number(m.group(5))}
+    return totals, per_op
+
+
+def clean_environment():
+    env = dict(os.environ)
+    # The host's flags must not leak into the cross build (CMake reads them on the first configure).
+    for name in ("CFLAGS", "CXXFLAGS", "ASMFLAGS", "LDFLAGS", "CPPFLAGS", "CC", "CXX", "CMAKE_BUILD_TYPE", "CMAKE_TOOLCHAIN_FILE"):
+        env.pop(name, None)
+    return env
+
+
+def build(build_dir, cpu, opt, models, args, log):
+    toolchain = ROOT / "cmake" / "toolchains" / CPUS[cpu][0]
+    env = clean_environment()
+    # Configured every time (cheap once cached), so that --shared applies; one folder per core and level
+    # (the level is part of the compile flags the toolchain file sets on the first configure).
+    command = [args.cmake, "-S", str(SOURCE_DIR), "-B", str(build_dir), f"-DCMAKE_TOOLCHAIN_FILE={toolchain}",
+               f"-DCTNN_BAREMETAL_OPTIMIZATION=-{opt}", f"-DCTNN_SHARED_DIR={args.shared}"]
+    if not (build_dir / "CMakeCache.txt").exists() and shutil.which("ninja"):
+        command += ["-G", "Ninja"]
+    run_logged(command, env, log, f"configuring {build_dir}")
+    command = [args.cmake, "--build", str(build_dir), "--parallel", str(args.jobs), "--target"]
+    command += [f"cm_bench_{model}{variant}" for model in models for variant in ("", "_calls")]
+    run_logged(command, env, log, f"building {', '.join(models)} for {cpu} -{opt}")
+
+
+def run_logged(command, env, log, what):
+    print(f"-- {what}", file=log, flush=True)
+    result = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if result.returncode != 0:
+        sys.stderr.write(result.stdout)
+        sys.exit(f"run.py: {what} failed ({' '.join(command)})")
+
+
+def run_on_qemu(elf, board, args):
+    command = [args.qemu, "-M", board, "-icount", "shift=0", "-nographic", "-monitor", "none",
+               "-semihosting-config", "enable=on,target=native", "-kernel", str(elf)]
+    try:
+        result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        sys.exit(f"run.py: {elf.name} did not finish within {args.timeout} s under qemu ({' '.join(command)})")
+    records = {"calls": [], "cases": []}
+    for line in result.stdout.splitlines():
+        if not line.startswith("{"):
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            sys.exit(f"run.py: {elf.name} printed a line that is not JSON: {line}")
+        if "call" in record:
+            records["calls"].append(record)
+        elif "case" in record:
+            records["cases"].append(record)
+        else:
+            records.update(record)
+    expected = ("calibration", "inference", "model") + (("observed_inference",) if elf.stem.endswith("_calls") else ())
+    missing = [key for key in expected if key not in records]
+    if missing:
+        sys.exit(f"run.py: {elf.name} (exit status {result.returncode}) printed no {', '.join(missing)}:\n{result.stdout}")
+    records["exit_status"] = result.returncode
+    return records
+
+
+def section_sizes(elf, args):
+    """{section: (address, size)} of the ELF's allocated sections."""
+    out = subprocess.run([args.size, "-A", str(elf)], stdout=subprocess.PIPE, text=True, check=True).stdout
+    sections = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[0].startswith(".") and parts[1].isdigit():
+            sections[parts[0]] = (int(parts[2]), int(parts[1]))
+    return sections
+
+
+def symbol_bytes(elf, sections, args):
+    """Bytes of the ELF's sized symbols per (section, class), class in ctnn / model_file / refs / other."""
+    out = subprocess.run([args.nm, "-S", "--defined-only", str(elf)], stdout=subprocess.PIPE, text=True, check=True).stdout
+    totals = {}
+    for line in out.splitlines():
+        parts = line.split(maxsplit=3)
+        if len(parts) != 4:
+            continue  # no size
+        address, size, name = int(parts[0], 16), int(parts[1], 16), parts[3]
+        section = next((s for s, (start, length) in sections.items() if start <= address < start + length and length > 0), None)
+        if section is None:
+            continue
+        kind = ("model_file" if MODEL_FILE_SYMBOL.match(name) else "ctnn" if CTNN_SYMBOL.match(name)
+                else "refs" if REFS_SYMBOL.match(name) else "other")
+        totals[(section, kind)] = totals.get((section, kind), 0) + size
+    return totals
+
+
+def sizes_of(elf, args):
+    sections = section_sizes(elf, args)
+    symbols = symbol_bytes(elf, sections, args)
+
+    def size(section):
+        return sections.get(section, (0, 0))[1]
+
+    text, rodata, bss = size(".text"), size(".rodata"), size(".bss")
+    result = {
+        "text": text, "text_ctnn": symbols.get((".text", "ctnn"), 0),
+        "rodata": rodata, "rodata_model_file": symbols.get((".rodata", "model_file"), 0),
+        "rodata_ctnn_constants": symbols.get((".rodata", "ctnn"), 0), "rodata_reference_cases": symbols.get((".rodata", "refs"), 0),
+        "bss": bss, "bss_ctnn": symbols.get((".bss", "ctnn"), 0),
+    }
+    result["text_other"] = text - result["text_ctnn"]
+    result["rodata_model"] = result["rodata_model_file"] + result["rodata_ctnn_constants"]
+    result["rodata_other"] = rodata - result["rodata_model"] - result["rodata_reference_cases"]
+    result["bss_other"] = bss - result["bss_ctnn"]
+    return result
+
+
+def summarise(key, cpu, opt, board, records, per_call, sizes, tflm):
+    """One model's figures: `records` from the firmware build, `per_call` from the build with the hook."""
+    name, prefix = MODELS[key]
+    totals, per_op = tflm
+    per_tick = records["calibration"]["instructions_per_tick"]
+    model = records["model"]
+    instructions = records["inference"]["ticks"] * per_tick
+    macs = model["macs"]
+    reference = totals.get(name)
+    result = {
+        "model": key, "name": name, "cpu": records["calibration"]["cpu"], "board": board, "opt": opt,
+        "calibration": records["calibration"],
+        "outputs_equal": min(sum(1 for c in r["cases"] if c["equal"]) for r in (records, per_call)), "cases": model["cases"],
+        "hook_complete": per_call["observed_inference"]["hook_complete"] and len(per_call["calls"]) == model["calls"],
+        "instructions": instructions, "macs": macs, "instructions_per_mac": instructions / macs if macs else None,
+        "tflm_macs": reference["macs"] if reference else None,
+        "tflm_reference_instructions": reference["reference"] if reference else None,
+        "cmsis_nn_instructions": reference["cmsis_nn"] if reference else None,
+        "ratio_to_cmsis_nn": instructions / reference["cmsis_nn"] if reference else None,
+        "constant_bytes": model["constant_bytes"], "requantization_bytes": model["requantization_bytes"],
+        "arena_bytes": model["arena_bytes"], "total_ram": model["total_ram"], "stack_peak": model["stack_peak"],
+        "sizes": sizes,
+    }
+    layers, kinds = [], {}
+    for call in per_call["calls"]:
+        count = call["ticks"] * per_call["calibration"]["instructions_per_tick"]
+        layer = {"call": call["call"], "kind": call["kind"], "result": call["result"], "kernel": call["kernel"],
+                 "in_place": call["in_place"], "macs": call["macs"], "elements": call["elements"], "instructions": count,
+                 "per_mac": count / call["macs"] if call["macs"] else None}
+        layers.append(layer)
+        group = kinds.setdefault(call["kind"], {"kind": call["kind"], "calls": 0, "instructions": 0, "macs": 0, "elements": 0})
+        group["calls"] += 1
+        group["instructions"] += count
+        group["macs"] += call["macs"]
+        group["elements"] += call["elements"]
+    for group in kinds.values():
+        group["per_mac"] = group["instructions"] / group["macs"] if group["macs"] else None
+        cmsis = per_op.get((prefix, TFLITE_OP.get(group["kind"], "")))
+        group["cmsis_nn_instructions"] = cmsis["cmsis_nn"] if cmsis else None
+        group["ratio_to_cmsis_nn"] = group["instructions"] / cmsis["cmsis_nn"] if cmsis else None
+    result["layers"] = layers
+    result["op_kinds"] = list(kinds.values())
+    # With the per-call hook on (its own cost falls mostly between calls).
+    result["observed_instructions"] = per_call["observed_inference"]["ticks"] * per_call["calibration"]["instructions_per_tick"]
+    result["instructions_outside_calls"] = result["observed_instructions"] - sum(layer["instructions"] for layer in layers)
+    result["goals"] = goals_of(key, opt, result)
+    return result
+
+
+def goals_of(key, opt, r):
+    goals = []
+
+    def goal(text, value, limit, shown):
+        goals.append({"goal": text, "value": value, "limit": limit, "met": value <= limit, "shown": shown})
+
+    if r["ratio_to_cmsis_nn"] is not None and opt in GOAL_RATIO:
+        goal(f"instructions <= {GOAL_RATIO[opt]} x TFLM + CMSIS-NN at -{opt}", r["ratio_to_cmsis_nn"], GOAL_RATIO[opt],
+             f"{r['ratio_to_cmsis_nn']:.2f}x ({r['instructions'] / 1e6:.3f} M, limit {GOAL_RATIO[opt] * r['cmsis_nn_instructions'] / 1e6:.3f} M)")
+    depthwise = [l for l in r["layers"] if l["kind"] == "depthwise_conv2d"]
+    if depthwise:
+        per_mac = sum(l["instructions"] for l in depthwise) / sum(l["macs"] for l in depthwise)
+        goal(f"depthwise <= {GOAL_DEPTHWISE_PER_MAC} instructions/MAC", per_mac, GOAL_DEPTHWISE_PER_MAC, f"{per_mac:.2f}")
+    pointwise = [l for l in r["layers"] if l["kind"] == "conv2d" and l["kernel"] == [1, 1]]
+    if pointwise:
+        per_mac = sum(l["instructions"] for l in pointwise) / sum(l["macs"] for l in pointwise)
+        goal(f"1x1 convolution <= {GOAL_POINTWISE_PER_MAC} instructions/MAC", per_mac, GOAL_POINTWISE_PER_MAC, f"{per_mac:.2f}")
+    adds = [l for l in r["layers"] if l["kind"] == "add"]
+    if adds:
+        per_element = sum(l["instructions"] for l in adds) / sum(l["elements"] for l in adds)
+        goal(f"int8 ADD <= {GOAL_ADD_PER_ELEMENT} instructions/element", per_element, GOAL_ADD_PER_ELEMENT, f"{per_element:.1f}")
+    budget = r["constant_bytes"] + r["requantization_bytes"]
+    model_rodata = r["sizes"]["rodata_model"]
+    goal(f".rodata of the model <= {GOAL_RODATA_FACTOR} x (weights and biases + requantization tables)", model_rodata,
+         GOAL_RODATA_FACTOR * budget, f"{model_rodata:,} B for {r['constant_bytes']:,} + {r['requantization_bytes']:,} B ({model_rodata / budget:.3f}x)")
+    if key == "kws" and opt == "Os":
+        goal(f"ctnn code <= {GOAL_KWS_CODE_OS // 1024} KB (KWS, -Os)", r["sizes"]["text_ctnn"], GOAL_KWS_CODE_OS, f"{r['sizes']['text_ctnn']:,} B")
+    if key in GOAL_RAM:
+        goal("RAM: the planner's figure unchanged", r["total_ram"], GOAL_RAM[key], f"{r['total_ram']:,} B (issue: {GOAL_RAM[key]:,} B)")
+    goal(f"peak stack <= {GOAL_STACK} B", r["stack_peak"], GOAL_STACK, f"{r['stack_peak']:,} B")
+    return goals
+
+
+def millions(value):
+    return f"{value / 1e6:.3f} M"
+
+
+def optional(value, form):
+    return "-" if value is None else form.format(value)
+
+
+def print_report(r, out):
+    c = r["calibration"]
+    print(f"\n== {r['model'].upper()} ({r['name']}) on {r['cpu']} ({r['board']}), -{r['opt']}: outputs {r['outputs_equal']}/{r['cases']} "
+          f"equal to TFLM's byte for byte", file=out)
+    print(f"calibration: {c['loop_instructions']:,} loop instructions in {c['ticks']:,} ticks = "
+          f"{c['loop_instructions'] / c['ticks']:.4f} instructions per tick (used: {c['instructions_per_tick']})", file=out)
+    tflm = "" if r["cmsis_nn_instructions"] is None else (
+        f"; TFLM + CMSIS-NN (Cortex-M4, -O2) {millions(r['cmsis_nn_instructions'])}: {r['ratio_to_cmsis_nn']:.2f}x; "
+        f"TFLM reference kernels {millions(r['tflm_reference_instructions'])}")
+    print(f"instructions: {millions(r['instructions'])} for {r['macs']:,} MACs = {r['instructions_per_mac']:.2f} per MAC{tflm}", file=out)
+    if r["tflm_macs"] is not None and r["tflm_macs"] != r["macs"]:
+        print(f"note: the README counts {r['tflm_macs']:,} MACs for this model", file=out)
+    print(f"{'call':>4} {'kind':<17} {'kernel':>6} {'MACs':>11} {'instructions':>13} {'per MAC':>8}  result", file=out)
+    for l in r["layers"]:
+        kernel = f"{l['kernel'][0]}x{l['kernel'][1]}" if l["macs"] and l["kind"] != "dense" else ""
+        per = optional(l["per_mac"], "{:.2f}") if l["macs"] else f"{l['instructions'] / max(l['elements'], 1):.1f}/el"
+        place = " (in place)" if l["in_place"] else ""
+        print(f"{l['call']:>4} {l['kind']:<17} {kernel:>6} {l['macs']:>11,} {l['instructions']:>13,} {per:>8}  {l['result']}{place}", file=out)
+    print(f"{'':>4} {'(between calls)':<17} {'':>6} {'':>11} {r['instructions_outside_calls']:>13,}  executor and the per-call hook "
+          f"(inference with the hook: {r['observed_instructions']:,})", file=out)
+    print("by op kind (CMSIS-NN: the README's per-operator figures, Cortex-M4 -O2):", file=out)
+    for k in r["op_kinds"]:
+        cmsis = "" if k["cmsis_nn_instructions"] is None else (
+            f"; CMSIS-NN {k['cmsis_nn_instructions']:,} ({k['ratio_to_cmsis_nn']:.2f}x)")
+        per = f"{k['per_mac']:.2f}/MAC" if k["per_mac"] is not None else f"{k['instructions'] / max(k['elements'], 1):.1f}/element"
+        print(f"  {k['kind']:<17} {k['calls']:>3} calls {k['instructions']:>13,} instructions, {per}{cmsis}", file=out)
+    s = r["sizes"]
+    print(f".text {s['text']:,} B: ctnn {s['text_ctnn']:,}, other {s['text_other']:,} (newlib, start-up, harness)", file=out)
+    print(f".rodata {s['rodata']:,} B: model {s['rodata_model']:,} (file literal {s['rodata_model_file']:,}, ctnn constants "
+          f"{s['rodata_ctnn_constants']:,}), reference cases {s['rodata_reference_cases']:,}, other {s['rodata_other']:,}; "
+          f"weights and biases {r['constant_bytes']:,}, requantization tables {r['requantization_bytes']:,}", file=out)
+    print(f".bss {s['bss']:,} B: ctnn {s['bss_ctnn']:,} (arena {r['arena_bytes']:,}), other {s['bss_other']:,}; "
+          f"RAM of the plan {r['total_ram']:,} B; peak stack of an inference {r['stack_peak']:,} B", file=out)
+    print("goals (issue #13):", file=out)
+    for g in r["goals"]:
+        print(f"  [{'met' if g['met'] else 'NOT met':>7}] {g['goal']}: {g['shown']}", file=out)
+
+
+def print_table(results, out):
+    print("\n| model | core | opt | instructions | per MAC | TFLM + CMSIS-NN | ratio | ctnn .text | model .rodata | RAM | stack | outputs |", file=out)
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|", file=out)
+    for r in results:
+        cmsis = optional(r["cmsis_nn_instructions"], "{:,}")
+        ratio = optional(r["ratio_to_cmsis_nn"], "{:.2f}x")
+        print(f"| {r['model'].upper()} | {r['cpu']} | -{r['opt']} | {r['instructions']:,} | {r['instructions_per_mac']:.2f} | {cmsis} | {ratio} | "
+              f"{r['sizes']['text_ctnn']:,} | {r['sizes']['rodata_model']:,} | {r['total_ram']:,} | {r['stack_peak']:,} | "
+              f"{r['outputs_equal']}/{r['cases']} |", file=out)
+    met = sum(g["met"] for r in results for g in r["goals"])
+    print(f"\ngoals met: {met} of {sum(len(r['goals']) for r in results)}", file=out)
+
+
+def parse_list(text, allowed, what):
+    items = [item.strip() for item in text.split(",") if item.strip()]
+    unknown = [item for item in items if item not in allowed]
+    if unknown or not items:
+        raise argparse.ArgumentTypeError(f"{what}: {', '.join(unknown) or '(none)'} not among {', '.join(allowed)}")
+    return items
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--models", type=lambda t: parse_list(t, MODELS, "--models"), default=list(MODELS),
+                        help="comma-separated: kws,vww,ic,ad (default: all)")
+    parser.add_argument("--opt", type=lambda t: parse_list(t, OPTS, "--opt"), default=list(OPTS), help="O2,Os (default: both)")
+    parser.add_argument("--cpu", type=lambda t: parse_list(t, CPUS, "--cpu"), default=["m4"], help="m4,m33 (default: m4)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object per model (and run) instead of the report")
+    parser.add_argument("--build-dir", type=Path, default=ROOT / "build" / "cortex-m-bench",
+                        help="where the programs are built, one folder per core and level (default: build/cortex-m-bench)")
+    parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared", help="the shared reference data (default: ../shared)")
+    parser.add_argument("--jobs", type=int, default=1, help="parallel compile jobs (default 1: each model takes a lot of memory)")
+    parser.add_argument("--timeout", type=int, default=600, help="seconds per program under qemu (default 600)")
+    args = parser.parse_args()
+
+    try:
+        mlperf = args.shared / "models" / "mlperf-tiny"
+        for key in args.models:
+            if not (mlperf / "refs" / MODELS[key][0] / "output_3.bin").exists():
+                raise Skip(f"{mlperf}/refs/{MODELS[key][0]} not found (give --shared)")
+        args.cmake, args.qemu = tool("cmake"), tool("qemu-system-arm")
+        tool("arm-none-eabi-g++")
+        args.size, args.nm = tool("arm-none-eabi-size"), tool("arm-none-eabi-nm")
+    except Skip as skip:
+        print(f"SKIP: {skip}")
+        return 0
+    args.shared = args.shared.resolve()
+    tflm = read_tflm_figures(mlperf / "README.md")
+
+    log = sys.stderr if args.json else sys.stdout
+    results = []
+    for cpu in args.cpu:
+        for opt in args.opt:
+            build_dir = args.build_dir / f"{cpu}-{opt}"
+            build(build_dir, cpu, opt, args.models, args, log)
+            for key in args.models:
+                elf = build_dir / f"cm_bench_{key}.elf"
+                records = run_on_qemu(elf, CPUS[cpu][1], args)
+                per_call = run_on_qemu(build_dir / f"cm_bench_{key}_calls.elf", CPUS[cpu][1], args)
+                result = summarise(key, cpu, opt, CPUS[cpu][1], records, per_call, sizes_of(elf, args), tflm)
+                result["exit_status"] = records["exit_status"] or per_call["exit_status"]
+                results.append(result)
+                if args.json:
+                    print(json.dumps(result))
+                else:
+                    print_report(result, sys.stdout)
+                sys.stdout.flush()
+    if not args.json:
+        print_table(results, sys.stdout)
+    failed = [f"{r['model']} ({r['cpu']} -{r['opt']})" for r in results
+              if r["outputs_equal"] != r["cases"] or not r["hook_complete"] or r["exit_status"] != 0]
+    if failed:
+        print(f"run.py: outputs differ from TFLM's, the per-call hook missed calls, or the program failed: {', '.join(failed)}",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
