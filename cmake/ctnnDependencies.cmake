@@ -2,11 +2,10 @@
 # before cmake/ctnnInstall.cmake is included.
 include(GNUInstallDirs)
 
-# Dependencies are Debian packages: Boost (Hana, headers only) and xsimd (which needs xtl's package first).
-find_package(Boost 1.74 REQUIRED)
-find_package(xtl QUIET)
-find_package(xsimd REQUIRED)
+# Dependencies are Debian packages: Boost (Hana, headers only) and xsimd on hosts; none when cross-compiling
+# (cmake/ctnnHostDependencies.cmake).
+include(ctnnHostDependencies)
 
 function(ctnn_link_dependencies target)
-  target_link_libraries(${target} INTERFACE Boost::headers xsimd)
+  ctnn_attach_dependencies(${target} BUILD_TREE)
 endfunction()

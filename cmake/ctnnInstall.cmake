@@ -22,6 +22,7 @@ set(CTNN_INSTALL_CMAKEDIR "${CMAKE_INSTALL_DATADIR}/cmake/ctnn"
 # (ctnnDependencies, ctnnWarnings, ctnnInstall, ctnnBaremetal, toolchains/) stay out. A module listed here
 # before its file exists is skipped with a developer warning.
 set(CTNN_PUBLIC_CMAKE_MODULES
+  ctnnHostDependencies.cmake  # ctnn_attach_dependencies(): host packages on hosts, none when cross-compiling
   ctnnCApi.cmake      # ctnn_add_model(... C_API): a model's C interface (included by ctnnAddModel.cmake)
   ctnnAddModel.cmake  # ctnn_add_model(): embeds a .tflite/.onnx file as a model type
 )
@@ -40,6 +41,19 @@ endif()
 
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/ctnn"
         DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+
+# Cortex-M: the toolchain files and, beside them, the board files they use (linker scripts for qemu's MPS2
+# boards, start-up code): -DCMAKE_TOOLCHAIN_FILE=<prefix>/share/ctnn/cortex-m/arm-none-eabi-cortex-m4.cmake.
+install(FILES
+  "${PROJECT_SOURCE_DIR}/cmake/toolchains/arm-none-eabi-cortex-m.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/toolchains/arm-none-eabi-cortex-m4.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/toolchains/arm-none-eabi-cortex-m33.cmake"
+  "${PROJECT_SOURCE_DIR}/tests/baremetal/mps2_an386.ld"
+  "${PROJECT_SOURCE_DIR}/tests/baremetal/mps2_an505.ld"
+  "${PROJECT_SOURCE_DIR}/tests/baremetal/cortex_m_sections.ld"
+  "${PROJECT_SOURCE_DIR}/tests/baremetal/startup_cortex_m4.c"
+  "${PROJECT_SOURCE_DIR}/tests/baremetal/ctnn_baremetal.h"
+  DESTINATION "${CMAKE_INSTALL_DATADIR}/ctnn/cortex-m")
 
 install(TARGETS ctnn EXPORT ctnnTargets)
 install(EXPORT ctnnTargets

@@ -49,8 +49,18 @@ find_program(CMAKE_SIZE arm-none-eabi-size)
 
 set(CTNN_BAREMETAL_CPU "${CTNN_CORTEX_M_CPU}" CACHE INTERNAL "The Cortex-M core of this build (toolchain file)")
 set(CTNN_BAREMETAL_BOARD "${CTNN_CORTEX_M_BOARD}" CACHE INTERNAL "The qemu board of this build (toolchain file)")
-set(_ctnn_baremetal_dir "${CMAKE_CURRENT_LIST_DIR}/../../tests/baremetal")
+# The board files (linker scripts, start-up code): beside this file when installed
+# (<prefix>/share/ctnn/cortex-m/), in tests/baremetal/ in the source tree.
+if(EXISTS "${CMAKE_CURRENT_LIST_DIR}/${CTNN_CORTEX_M_LINKER_SCRIPT}")
+  set(_ctnn_baremetal_dir "${CMAKE_CURRENT_LIST_DIR}")
+else()
+  set(_ctnn_baremetal_dir "${CMAKE_CURRENT_LIST_DIR}/../../tests/baremetal")
+endif()
 get_filename_component(_ctnn_baremetal_dir "${_ctnn_baremetal_dir}" ABSOLUTE)
+# The start-up code (vector table, FPU, .data copy, fault reports through semihosting) for a firmware's own
+# executables: add_executable(fw main.c ${CTNN_BAREMETAL_STARTUP_SOURCE}).
+set(CTNN_BAREMETAL_STARTUP_SOURCE "${_ctnn_baremetal_dir}/startup_cortex_m4.c"
+    CACHE FILEPATH "Start-up code of bare-metal Cortex-M executables (vector table, FPU, .data copy)")
 set(CTNN_BAREMETAL_LINKER_SCRIPT "${_ctnn_baremetal_dir}/${CTNN_CORTEX_M_LINKER_SCRIPT}"
     CACHE FILEPATH "Linker script for bare-metal ${CTNN_CORTEX_M_CPU} executables")
 get_filename_component(CTNN_BAREMETAL_LINKER_SCRIPT "${CTNN_BAREMETAL_LINKER_SCRIPT}" ABSOLUTE)
@@ -89,12 +99,14 @@ if(CTNN_BAREMETAL_USE_NANO)
 endif()
 set(CMAKE_EXE_LINKER_FLAGS_INIT "${_ctnn_link_flags}")
 
-# Search headers/libraries/packages only in the toolchain's prefix, programs only on the host.
+# Search headers and libraries only in the toolchain's prefix, programs only on the host. CMake packages
+# in both: a header-only package such as an installed ctnn has no architecture, and find_package(ctnn)
+# must find it in its install prefix (ctnn's package then asks for no host package: cmake/ctnnHostDependencies.cmake).
 set(CMAKE_FIND_ROOT_PATH /usr/lib/arm-none-eabi)
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE BOTH)
 
 # Run executables (add_test, custom commands using the target) under qemu; -kernel loads the ELF (at its
 # load addresses) and the core boots from its reset vector table (the linker script puts it there).

@@ -4,7 +4,7 @@
 // The vector width is xsimd's default architecture, fixed by -march (AVX-512, AVX2, SSE, NEON); without
 // one (XSIMD_NO_SUPPORTED_ARCHITECTURE: bare metal) nothing of xsimd's is included and no call is
 // supported. Kernels: kernel/simd/f32/*.hpp.
-#include <xsimd/config/xsimd_config.hpp>
+#include <ctnn/kernel/simd/detail/xsimd_config.hpp>
 
 #include <cstddef>
 #include <type_traits>

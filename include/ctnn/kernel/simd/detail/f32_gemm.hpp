@@ -2,7 +2,7 @@
 // The register-blocked product shared by conv2d, the Winograd transform domain and dense: output
 // channels in vector lanes (Vb vectors per block), R pixels per block, weights packed at compile time
 // as [block][tap][input channel][Vb * lanes] so that every load in the inner loop is contiguous.
-#include <xsimd/config/xsimd_config.hpp>
+#include <ctnn/kernel/simd/detail/xsimd_config.hpp>
 
 #include <cstddef>
 #include <cstdint>

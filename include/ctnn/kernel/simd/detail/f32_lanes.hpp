@@ -3,7 +3,7 @@
 // default_arch, chosen by -march), narrower tiers for channel tails, fused activations on vectors,
 // compile-time unrolling and the aligned arrays that hold weights packed at compile time.
 // Empty when xsimd has no architecture (bare-metal builds use the reference kernels).
-#include <xsimd/config/xsimd_config.hpp>
+#include <ctnn/kernel/simd/detail/xsimd_config.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -4,7 +4,7 @@
 // channels. A 1x1 stride-1 unpadded conv (pointwise) is one product over all pixels. Pixels whose
 // window lies inside the input are read in place; the others (padding, row ends) are gathered first,
 // with zeros for the padding taps.
-#include <xsimd/config/xsimd_config.hpp>
+#include <ctnn/kernel/simd/detail/xsimd_config.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -2,7 +2,7 @@
 // float32 dense layer: [units][features] weights packed at compile time as blocks of units in vector
 // lanes ([block][feature][unit]), so the inner loop over features reads weights contiguously; the batch
 // rows are the pixels of the shared register-blocked product.
-#include <xsimd/config/xsimd_config.hpp>
+#include <ctnn/kernel/simd/detail/xsimd_config.hpp>
 
 #include <cstddef>
 #include <cstdint>

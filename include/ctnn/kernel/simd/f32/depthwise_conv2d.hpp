@@ -4,7 +4,7 @@
 // loaded once for every tap that reads it (not load-bound). The blocks at the row ends (horizontal
 // padding) sit at compile-time positions, so their taps over the padding are dropped at compile time;
 // short rows (DS-CNN's 5 columns) are such blocks only. Rows over the vertical padding skip those taps.
-#include <xsimd/config/xsimd_config.hpp>
+#include <ctnn/kernel/simd/detail/xsimd_config.hpp>
 
 #include <cstddef>
 #include <cstdint>

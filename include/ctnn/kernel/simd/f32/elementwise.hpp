@@ -1,7 +1,7 @@
 #pragma once
 // float32 element-wise kernels, vectorised: add and mul of equal shapes (fused relu/relu6), and relu /
 // relu6 as ops. The same operation per element as the reference kernels: identical results.
-#include <xsimd/config/xsimd_config.hpp>
+#include <ctnn/kernel/simd/detail/xsimd_config.hpp>
 
 #include <cstddef>
 #include <cstdint>

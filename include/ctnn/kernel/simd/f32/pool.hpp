@@ -1,7 +1,7 @@
 #pragma once
 // float32 pooling, NHWC, vectorised over channels. Same arithmetic in the same order as the reference
 // kernels (max; in-bounds sum divided by the in-bounds count), so the results are identical.
-#include <xsimd/config/xsimd_config.hpp>
+#include <ctnn/kernel/simd/detail/xsimd_config.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -5,7 +5,7 @@
 // tiles is transformed (V = B^T d B, vectorised over channels), multiplied per transform position by the
 // shared register-blocked product, and transformed back (Y = A^T M A) with bias and activation.
 // Rounding differs from the direct sum (the transforms add and halve): see tests/kernels/simd_f32_*.
-#include <xsimd/config/xsimd_config.hpp>
+#include <ctnn/kernel/simd/detail/xsimd_config.hpp>
 
 #include <cstddef>
 #include <cstdint>

@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include <xsimd/config/xsimd_config.hpp>
+#include <ctnn/kernel/simd/detail/xsimd_config.hpp>
 
 #if XSIMD_WITH_SSE4_1
 #include <immintrin.h>
