@@ -16,6 +16,7 @@
 //
 //   using net = ctnn::compile<model, ctnn::pools<ctnn::pool<"sram", 64 * 1024>>, ctnn::planner<ctnn::memory::hill_climb<7>>>;
 //   using small = ctnn::compile<model, ctnn::specialisation<ctnn::shared>>;
+#include <ctnn/detail/require_cxx20.hpp>  // first: one clear error under an older -std
 #include <tuple>
 #include <type_traits>
 

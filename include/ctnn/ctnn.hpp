@@ -1,6 +1,7 @@
 #pragma once
 // ctnn: compile-time neural networks. The umbrella header: DSL, TFLite and ONNX frontends, passes, planner,
 // kernels, executor.
+#include <ctnn/detail/require_cxx20.hpp>  // first: one clear error under an older -std
 #include <ctnn/compile.hpp>
 #include <ctnn/errors.hpp>
 #include <ctnn/frontend/dsl.hpp>

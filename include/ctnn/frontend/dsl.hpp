@@ -11,6 +11,7 @@
 //
 // Layouts: activations NHWC; conv2d weights OHWI (OHW(I/groups) when grouped); depthwise 1HWC;
 // dense [out][in]. A DAG (residual add, concat) is a dsl::graph of named nodes.
+#include <ctnn/detail/require_cxx20.hpp>  // first: one clear error under an older -std
 #include <array>
 #include <cstddef>
 #include <cstdint>

@@ -23,6 +23,7 @@
 // node (index in the graph and op_type), the attribute and its value, or the byte offset and what was
 // expected there. ctnn-inspect prints
 // the same in words (ctnn::onnx::describe).
+#include <ctnn/detail/require_cxx20.hpp>  // first: one clear error under an older -std
 #include <array>
 #include <cstddef>
 #include <cstdint>

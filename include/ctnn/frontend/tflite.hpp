@@ -24,6 +24,7 @@
 //
 // Why pointer + size and not `template <auto& Bytes>`: clang 14 does not deduce `auto&` arguments in
 // partial specialisations, and the generated header needs nothing but a name and a number.
+#include <ctnn/detail/require_cxx20.hpp>  // first: one clear error under an older -std
 #include <cstddef>
 #include <string_view>
 

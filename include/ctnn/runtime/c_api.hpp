@@ -5,6 +5,7 @@
 // The compiler writes the header, so its numbers are the compiled plan's, for the target being built (no host
 // tool, also when cross-compiling). The same header, included by C++ with CTNN_<X>_C_API_IMPLEMENTATION
 // defined, defines the functions over c_api::run_* below.
+#include <ctnn/detail/require_cxx20.hpp>  // first: one clear error under an older -std
 #include <array>
 #include <bit>
 #include <concepts>
