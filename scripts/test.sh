@@ -17,7 +17,8 @@ declare -A cxx_of=([gcc]=g++ [clang]=clang++)
 declare -A cc_of=([gcc]=gcc [clang]=clang)
 # The SIMD kernel tests are built at every x86 level with g++ and at the native level with clang: the
 # levels check the kernels, the second compiler checks the code (and the suite stays within CI's time).
-declare -A extra_args_of=([gcc]="" [clang]="-DCTNN_SIMD_TEST_LEVELS=native")
+# The bare-metal programs (arm-none-eabi-g++, whatever the host compiler) are built and run in the g++ tree only.
+declare -A extra_args_of=([gcc]="" [clang]="-DCTNN_SIMD_TEST_LEVELS=native -DCTNN_BAREMETAL_TESTS=OFF")
 
 compilers=("$@")
 ((${#compilers[@]} > 0)) || compilers=(gcc clang)
