@@ -35,6 +35,7 @@
 #include <ctnn/frontend/onnx.hpp>
 #include <ctnn/frontend/protobuf.hpp>
 #include <ctnn/frontend/tflite.hpp>
+#include <ctnn/ir/diagnostic_text.hpp>
 #include <ctnn/ir/printer.hpp>
 #include <ctnn/kernel/run_module.hpp>
 #include <ctnn/pass/pipeline.hpp>
@@ -197,8 +198,17 @@ int run_model(const job& j, std::unique_ptr<ctnn::module<T, N>> m) {
     m = std::make_unique<ctnn::module<T, N>>(ctnn::detail::apply_pass<pass>(*m, decltype(k)::value));
   });
   if (m->error.failed()) {
+    // The sentence and the op at fault first (the last lines a runner shows), then the module.
+    const ctnn::diagnostic& d = m->error;
     std::fprintf(stderr, "%s: %s: the pipeline failed:\n", j.program, j.model_path.c_str());
     ctnn::print_module(*m, write);
+    std::fprintf(stderr, "%s: %s: error: ", j.program, j.model_path.c_str());
+    write(ctnn::diagnostic_sentence(d.code).empty() ? std::string_view{"the model cannot be compiled"} : ctnn::diagnostic_sentence(d.code));
+    write("\n  ");
+    if (d.node >= 0 && d.node < m->node_count)
+      std::fprintf(stderr, "op %d (%s \"%s\"): ", d.node, ctnn::name_of(d.kind), std::string{m->node_at(d.node).label.view()}.c_str());
+    ctnn::put_diagnostic_numbers(d, write);
+    write("\n");
     return 1;
   }
   ctnn::kernel::module_runner<ctnn::module<T, N>> runner{*m};
