@@ -25,6 +25,17 @@ Tests:
   conv1d_chain                     Conv1d -> Relu -> MaxPool1d -> BatchNormalization -> Conv1d -> Transpose
                                    -> Flatten: 1-D values kept in ctnn's NHWC form between ops.
   convinteger1d / qlinearconv1d    ConvInteger and QLinearConv over [N, C, L] (uint8).
+
+Models that must be rejected, with the message tests/onnx/CMakeLists.txt expects (tests/data/onnx/bad_edges/):
+  rank5_pool          MaxPool over a rank-5 (3-D) input: onnx_unsupported_rank, the op named.
+  pad_mode            Pad mode "torus": the attribute string printed as a string.
+  negative_scale      QLinearConv with per-channel weight scales, one of them -0.5: onnx_operand_value.
+  zero_point_range    a uint8 zero point of 300 stored in int32_data: onnx_operand_value.
+  scale_type          QuantizeLinear with an INT32 scale: onnx_operand_type.
+  reshape_extent      Reshape to an extent of 2^40: onnx_operand_value.
+  blocked             DequantizeLinear with block_size 2: attribute block_size.
+  window              MaxPool whose window is larger than its input: the IR's window_larger_than_input,
+                      worded with the ONNX node.
 """
 
 from __future__ import annotations
@@ -241,6 +252,51 @@ def quantized_one_d_tests(rng):
                 "ys": np.array(y_scale), "yz": np.array(y_zp), "b": bias}, 10)
 
 
+def bad_models():
+    bad = OUT.parent / "bad_edges"
+    if bad.exists():
+        shutil.rmtree(bad)
+    bad.mkdir()
+
+    def model(name, nodes, inputs, outputs, initializers, opset=13):
+        graph = helper.make_graph(nodes, name, inputs, outputs, initializers)
+        m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+        m.ir_version = 8 if opset >= 15 else 7
+        (bad / f"{name}.onnx").write_bytes(m.SerializeToString())
+
+    def value(name, elem, shape):
+        return helper.make_tensor_value_info(name, elem, shape)
+
+    f = TensorProto.FLOAT
+    model("rank5_pool", [helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[2, 2, 2], name="pool3d")],
+          [value("x", f, [1, 2, 4, 4, 4])], [value("y", f, [1, 2, 3, 3, 3])], [])
+    model("pad_mode", [helper.make_node("Pad", ["x", "pads"], ["y"], mode="torus")],
+          [value("x", f, [1, 2])], [value("y", f, [1, 4])], [numpy_helper.from_array(np.array([0, 1, 0, 1], np.int64), "pads")])
+    u8 = TensorProto.UINT8
+    model("negative_scale", [helper.make_node("QLinearConv", ["x", "xs", "xz", "w", "ws", "wz", "ys", "yz"], ["y"], name="conv")],
+          [value("x", u8, [1, 2, 3, 3])], [value("y", u8, [1, 4, 3, 3])],
+          [numpy_helper.from_array(np.array(0.1, np.float32), "xs"), numpy_helper.from_array(np.array(128, np.uint8), "xz"),
+           numpy_helper.from_array(np.full((4, 2, 1, 1), 130, np.uint8), "w"),
+           numpy_helper.from_array(np.array([0.1, 0.2, 0.3, -0.5], np.float32), "ws"),
+           numpy_helper.from_array(np.array(128, np.uint8), "wz"), numpy_helper.from_array(np.array(0.2, np.float32), "ys"),
+           numpy_helper.from_array(np.array(0, np.uint8), "yz")])
+    model("zero_point_range", [helper.make_node("QuantizeLinear", ["x", "s", "z"], ["y"])],
+          [value("x", f, [1, 4])], [value("y", u8, [1, 4])],
+          [numpy_helper.from_array(np.array(0.1, np.float32), "s"), helper.make_tensor("z", u8, [], [300])])
+    model("scale_type", [helper.make_node("QuantizeLinear", ["x", "s", "z"], ["y"])],
+          [value("x", f, [1, 4])], [value("y", u8, [1, 4])],
+          [numpy_helper.from_array(np.array(2, np.int32), "s"), numpy_helper.from_array(np.array(0, np.uint8), "z")])
+    model("reshape_extent", [helper.make_node("Reshape", ["x", "shape"], ["y"])],
+          [value("x", f, [2, 3])], [value("y", f, [6])], [numpy_helper.from_array(np.array([1 << 40], np.int64), "shape")])
+    model("blocked", [helper.make_node("DequantizeLinear", ["x", "s", "z"], ["y"], axis=1, block_size=2)],
+          [value("x", u8, [1, 4])], [value("y", f, [1, 4])],
+          [numpy_helper.from_array(np.array([[0.1, 0.2]], np.float32), "s"), numpy_helper.from_array(np.array([[1, 2]], np.uint8), "z")],
+          21)
+    model("window", [helper.make_node("Relu", ["x"], ["r"]),
+                     helper.make_node("MaxPool", ["r"], ["y"], kernel_shape=[1, 5], name="p")],
+          [value("x", f, [1, 1, 2, 3])], [value("y", f, [1, 1, 2, 1])], [])
+
+
 def main():
     if OUT.exists():
         shutil.rmtree(OUT)
@@ -248,6 +304,7 @@ def main():
     pad_tests(np.random.default_rng(2))
     one_d_tests(np.random.default_rng(3))
     quantized_one_d_tests(np.random.default_rng(4))
+    bad_models()
     print(f"wrote {len(list(OUT.iterdir()))} tests to {OUT}")
 
 

@@ -269,7 +269,7 @@ template <std::int64_t Slot> struct operand_slot;
 template <std::int64_t Offset, std::int64_t Length> struct attribute_string_at_byte;
 template <std::int64_t Index> struct element_index;
 template <std::int64_t Value> struct element_value;
-template <std::uint32_t Bits> struct float32_bits;
+template <std::int64_t Bits> struct float32_bits;  // a float32 as its bit pattern (int32)
 struct onnx_model_inputs;
 struct onnx_model_outputs;
 
@@ -430,7 +430,7 @@ constexpr auto onnx_error_type() {
       return std::type_identity<errors::onnx_operand_type<node, errors::operand_slot<D.value_b>, static_cast<data_type>(D.expected.dims[0])>>{};
     else if constexpr (code == onnx_error::operand_value && D.expected.dims[2] == 1)
       return std::type_identity<errors::onnx_operand_value<node, errors::operand_slot<D.value_b>, errors::element_index<D.expected.dims[0]>,
-                                                           errors::float32_bits<static_cast<std::uint32_t>(D.expected.dims[1])>>>{};
+                                                           errors::float32_bits<D.expected.dims[1]>>>{};
     else if constexpr (code == onnx_error::operand_value)
       return std::type_identity<errors::onnx_operand_value<node, errors::operand_slot<D.value_b>, errors::element_index<D.expected.dims[0]>,
                                                            errors::element_value<D.expected.dims[1]>>>{};
