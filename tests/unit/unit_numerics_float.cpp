@@ -19,7 +19,7 @@ namespace {
 namespace reference = ctnn::kernel::reference;
 using ctnn::activation;
 
-constexpr float nan = std::numeric_limits<float>::quiet_NaN();
+constexpr float not_a_number = std::numeric_limits<float>::quiet_NaN();
 constexpr float inf = std::numeric_limits<float>::infinity();
 constexpr float denormal = std::numeric_limits<float>::denorm_min() * 3.0f;
 
@@ -48,14 +48,14 @@ std::vector<float> clip(const std::vector<float>& x, float low, float high) {
 
 TEST_CASE("relu and relu6: NaN, infinities, -0.0 and denormals") {
   // relu is x > 0 ? x : 0 (TFLite's and the SIMD kernels' compare-and-select): NaN and -0.0 become +0.0.
-  CHECK(positive_zero(reference::activate(activation::relu, nan)));
+  CHECK(positive_zero(reference::activate(activation::relu, not_a_number)));
   CHECK(positive_zero(reference::activate(activation::relu, -0.0f)));
   CHECK(reference::activate(activation::relu, inf) == inf);
   CHECK(positive_zero(reference::activate(activation::relu, -inf)));
   CHECK(reference::activate(activation::relu, denormal) == denormal);
   CHECK(positive_zero(reference::activate(activation::relu, -denormal)));
   // relu6 is x < 0 ? 0 : min(x, 6): NaN stays NaN, -0.0 stays -0.0.
-  CHECK(std::isnan(reference::activate(activation::relu6, nan)));
+  CHECK(std::isnan(reference::activate(activation::relu6, not_a_number)));
   CHECK(negative_zero(reference::activate(activation::relu6, -0.0f)));
   CHECK(reference::activate(activation::relu6, inf) == 6.0f);
   CHECK(positive_zero(reference::activate(activation::relu6, -inf)));
@@ -63,12 +63,12 @@ TEST_CASE("relu and relu6: NaN, infinities, -0.0 and denormals") {
 }
 
 TEST_CASE("sigmoid and tanh: NaN propagates, infinities reach the asymptotes, zeros keep their sign in tanh") {
-  CHECK(std::isnan(reference::activate(activation::sigmoid, nan)));
+  CHECK(std::isnan(reference::activate(activation::sigmoid, not_a_number)));
   CHECK(reference::activate(activation::sigmoid, inf) == 1.0f);
   CHECK(positive_zero(reference::activate(activation::sigmoid, -inf)));
   CHECK(reference::activate(activation::sigmoid, -0.0f) == 0.5f);
   CHECK(reference::activate(activation::sigmoid, denormal) == 0.5f);
-  CHECK(std::isnan(reference::activate(activation::tanh, nan)));
+  CHECK(std::isnan(reference::activate(activation::tanh, not_a_number)));
   CHECK(reference::activate(activation::tanh, inf) == 1.0f);
   CHECK(reference::activate(activation::tanh, -inf) == -1.0f);
   CHECK(negative_zero(reference::activate(activation::tanh, -0.0f)));
@@ -76,7 +76,7 @@ TEST_CASE("sigmoid and tanh: NaN propagates, infinities reach the asymptotes, ze
 }
 
 TEST_CASE("clip is min(max(x, low), high): NaN stays, -0.0 and denormals pass, low > high gives high") {
-  const std::vector<float> y = clip({nan, -inf, inf, -0.0f, denormal, 0.25f, 5.0f}, -1.0f, 1.0f);
+  const std::vector<float> y = clip({not_a_number, -inf, inf, -0.0f, denormal, 0.25f, 5.0f}, -1.0f, 1.0f);
   CHECK(std::isnan(y[0]));
   CHECK(y[1] == -1.0f);
   CHECK(y[2] == 1.0f);
@@ -85,7 +85,7 @@ TEST_CASE("clip is min(max(x, low), high): NaN stays, -0.0 and denormals pass, l
   CHECK(y[5] == 0.25f);
   CHECK(y[6] == 1.0f);
   CHECK(clip({-3.0f, 1.5f, 4.0f}, 2.0f, 1.0f) == std::vector<float>{1.0f, 1.0f, 1.0f});  // ONNX, numpy.clip
-  const std::vector<float> nan_row = clip({nan}, 2.0f, 1.0f);
+  const std::vector<float> nan_row = clip({not_a_number}, 2.0f, 1.0f);
   CHECK(std::isnan(nan_row[0]));
 }
 
@@ -105,14 +105,14 @@ TEST_CASE("float softmax: equal logits share, extreme logits do not overflow, in
   const std::vector<float> minus_inf = softmax({-inf, 0.0f, -inf});
   CHECK(minus_inf == std::vector<float>{0.0f, 1.0f, 0.0f});
   for (const float v : softmax({inf, 0.0f})) CHECK(std::isnan(v));
-  for (const float v : softmax({1.0f, nan, 2.0f})) CHECK(std::isnan(v));
+  for (const float v : softmax({1.0f, not_a_number, 2.0f})) CHECK(std::isnan(v));
 }
 
 TEST_CASE("add and mul follow IEEE arithmetic (NaN propagates, inf - inf is NaN, -0.0 + -0.0 is -0.0)") {
   ctnn::kernel_params p{};
   p.kind = ctnn::op_kind::add;
   p.in = p.in2 = p.out = ctnn::make_shape(4);
-  const std::vector<float> a{nan, inf, -0.0f, denormal}, b{1.0f, -inf, -0.0f, denormal};
+  const std::vector<float> a{not_a_number, inf, -0.0f, denormal}, b{1.0f, -inf, -0.0f, denormal};
   std::vector<float> sum(4), product(4);
   reference::binary(&p, a.data(), b.data(), sum.data());
   CHECK(std::isnan(sum[0]));

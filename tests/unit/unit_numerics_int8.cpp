@@ -40,13 +40,16 @@ TEST_CASE("MultiplyByQuantizedMultiplier at int32's ends and shifts near -31 equ
   for (const std::int32_t multiplier : {1 << 30, 1518500250, int32_max})
     for (std::int32_t shift = -31; shift <= 0; ++shift)
       for (const std::int32_t x : accumulators) {
-        CAPTURE(x), CAPTURE(multiplier), CAPTURE(shift);
+        CAPTURE(x);
+        CAPTURE(multiplier);
+        CAPTURE(shift);
         REQUIRE(q::multiply_by_quantized_multiplier(x, multiplier, shift) == ref::mbqm(x, multiplier, shift));
       }
   // Left shifts up to 30: the shifted accumulator wraps like int32 arithmetic, as in TFLite.
   for (std::int32_t shift = 1; shift <= 30; ++shift)
     for (const std::int32_t x : accumulators) {
-      CAPTURE(x), CAPTURE(shift);
+      CAPTURE(x);
+      CAPTURE(shift);
       REQUIRE(q::multiply_by_quantized_multiplier(x, 1 << 30, shift) == ref::mbqm(x, 1 << 30, shift));
     }
   // The one saturating product of SaturatingRoundingDoublingHighMul.
@@ -112,7 +115,8 @@ TEST_CASE("int8 outputs saturate at both ends, with zero points at -128 and 127"
     for (const std::int32_t acc : accumulators) {
       const std::int64_t exact = static_cast<std::int64_t>(ref::mbqm(acc, m.multiplier, m.shift)) + zero_point;
       const std::int32_t want = ref::clamp(exact, -128, 127);
-      CAPTURE(acc), CAPTURE(zero_point);
+      CAPTURE(acc);
+      CAPTURE(zero_point);
       REQUIRE(ctnn::kernel::reference::int8::requantize_output(p, acc, m.multiplier, m.shift) == want);
     }
     CHECK(ctnn::kernel::reference::int8::requantize_output(p, int32_max, m.multiplier, m.shift) == 127);
@@ -180,7 +184,8 @@ TEST_CASE("int8 softmax: equal logits share the probability, extreme logits satu
     for (const std::size_t depth : {1u, 2u, 3u, 4u, 10u, 256u}) {
       const std::vector<std::int8_t> out = softmax(std::vector<std::int8_t>(depth, value), 0.1f);
       const double share = 256.0 / static_cast<double>(depth) - 128.0;  // 1/depth in the output quantization
-      CAPTURE(int{value}), CAPTURE(depth);
+      CAPTURE(int{value});
+      CAPTURE(depth);
       for (const std::int8_t y : out) {
         REQUIRE(y == out[0]);
         REQUIRE(std::abs(y - std::min(share, 127.0)) <= 1.0);
