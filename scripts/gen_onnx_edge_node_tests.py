@@ -36,6 +36,8 @@ Models that must be rejected, with the message tests/onnx/CMakeLists.txt expects
   blocked             DequantizeLinear with block_size 2: attribute block_size.
   window              MaxPool whose window is larger than its input: the IR's window_larger_than_input,
                       worded with the ONNX node.
+  pipeline_dtype      Relu of an INT32 input: imported, then lower_te finds no kernel (a pipeline error,
+                      worded with the op and its label).
 """
 
 from __future__ import annotations
@@ -292,6 +294,8 @@ def bad_models():
           [value("x", u8, [1, 4])], [value("y", f, [1, 4])],
           [numpy_helper.from_array(np.array([[0.1, 0.2]], np.float32), "s"), numpy_helper.from_array(np.array([[1, 2]], np.uint8), "z")],
           21)
+    model("pipeline_dtype", [helper.make_node("Relu", ["x"], ["y"], name="int_relu")],
+          [value("x", TensorProto.INT32, [2, 3])], [value("y", TensorProto.INT32, [2, 3])], [])
     model("window", [helper.make_node("Relu", ["x"], ["r"]),
                      helper.make_node("MaxPool", ["r"], ["y"], kernel_shape=[1, 5], name="p")],
           [value("x", f, [1, 1, 2, 3])], [value("y", f, [1, 1, 2, 1])], [])

@@ -198,17 +198,11 @@ int run_model(const job& j, std::unique_ptr<ctnn::module<T, N>> m) {
     m = std::make_unique<ctnn::module<T, N>>(ctnn::detail::apply_pass<pass>(*m, decltype(k)::value));
   });
   if (m->error.failed()) {
-    // The sentence and the op at fault first (the last lines a runner shows), then the module.
-    const ctnn::diagnostic& d = m->error;
+    // The module, then the sentence and the op at fault (the last lines, which a runner shows).
     std::fprintf(stderr, "%s: %s: the pipeline failed:\n", j.program, j.model_path.c_str());
     ctnn::print_module(*m, write);
-    std::fprintf(stderr, "%s: %s: error: ", j.program, j.model_path.c_str());
-    write(ctnn::diagnostic_sentence(d.code).empty() ? std::string_view{"the model cannot be compiled"} : ctnn::diagnostic_sentence(d.code));
-    write("\n  ");
-    if (d.node >= 0 && d.node < m->node_count)
-      std::fprintf(stderr, "op %d (%s \"%s\"): ", d.node, ctnn::name_of(d.kind), std::string{m->node_at(d.node).label.view()}.c_str());
-    ctnn::put_diagnostic_numbers(d, write);
-    write("\n");
+    std::fprintf(stderr, "%s: %s: ", j.program, j.model_path.c_str());
+    ctnn::describe_module_error(*m, write);
     return 1;
   }
   ctnn::kernel::module_runner<ctnn::module<T, N>> runner{*m};

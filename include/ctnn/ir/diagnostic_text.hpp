@@ -5,15 +5,17 @@
 //   ctnn::diagnostic_sentence(d.code)         // "" for the codes of the model-file frontends
 //   ctnn::put_diagnostic_numbers(d, sink)     // "needs rank 4, given rank 3"; sink: any callable taking
 //                                             // std::string_view
+//   ctnn::describe_module_error(m, sink)      // "error: <sentence>\n  op 3 (add \"c\"): <numbers>\n": a
+//                                             // pass's diagnostic, the op named from the module
 //
-// Where the problem is (an op of a module, a node of a model file) is the caller's to print: it knows the
-// names behind the indices.
+// A frontend's diagnostic names a node of its file (onnx::describe, tflite::describe).
 #include <charconv>
 #include <cstdint>
 #include <string_view>
 
 #include <ctnn/ir/diagnostic.hpp>
 #include <ctnn/ir/dtype.hpp>
+#include <ctnn/ir/op_kind.hpp>
 #include <ctnn/ir/shape.hpp>
 
 namespace ctnn {
@@ -143,8 +145,31 @@ void put_diagnostic_numbers(const diagnostic& d, Sink&& out) {
       out(", without the quantization (scale, zero point) of operand ");
       return text::put_number(out, d.value_b - 1);
     case error_code::pass_prerequisite_missing: return text::put_pair(out, d, "pipeline position ", ", missing facts (bits) ");
-    default: return text::put_pair(out, d, "value_a ", ", value_b ");
+    case error_code::none:
+    case error_code::pipeline_rejected: return;  // reported already, as a compile error of the pipeline
+    default: return text::put_pair(out, d, "value_a ", ", value_b ");  // another frontend's code
   }
+}
+
+// The diagnostic of a module a pass rejected: its sentence, the op (index, kind and label) and the numbers.
+template <class Module, class Sink>
+void describe_module_error(const Module& m, Sink&& out) {
+  const diagnostic& d = m.error;
+  if (!d.failed()) return;
+  out("error: ");
+  out(diagnostic_sentence(d.code).empty() ? std::string_view{"ctnn: the model cannot be compiled"} : diagnostic_sentence(d.code));
+  out("\n  ");
+  if (d.node >= 0 && d.node < m.node_count) {
+    out("op ");
+    detail::diagnostic_text::put_number(out, d.node);
+    out(" (");
+    out(name_of(d.kind));
+    out(" \"");
+    out(m.node_at(d.node).label.view());
+    out("\"): ");
+  }
+  put_diagnostic_numbers(d, out);
+  out("\n");
 }
 
 }  // namespace ctnn

@@ -126,6 +126,8 @@ void describe(const diagnostic& d, const char* bytes, std::size_t size, Sink&& o
       }
       if (static_cast<attribute>(d.value_b) == attribute::block_size) out(" (blocked quantization is not supported)");
       if (static_cast<attribute>(d.value_b) == attribute::training_mode) out(" (ctnn runs inference only)");
+      if (static_cast<attribute>(d.value_b) == attribute::value && d.value_a == static_cast<std::int64_t>(op_type::Constant))
+        out(" (a Constant needs the tensor attribute `value`; value_float, value_ints, ... are not read)");
       break;
     case onnx_error::unsupported_operand:
     case onnx_error::integer_arithmetic:

@@ -21,11 +21,15 @@
 //    broadcast biases, unaligned raw_data. INT64 shapes and pads are read at import (folded).
 //  * Ops (default domain): Constant, Conv (groups, depthwise, auto_pad, dilations), Gemm (transA = 0),
 //    MatMul (a constant B of rank <= 2: dense; otherwise batch_matmul), MaxPool, AveragePool
-//    (count_include_pad only without pads; ceil_mode only where it changes nothing), GlobalAveragePool, Relu, Clip (0..6 = relu6, 0..inf = relu), Sigmoid, Tanh, Add,
+//    (count_include_pad as a zero pad; ceil_mode as end padding), GlobalAveragePool, Relu, Clip (0..6 =
+//    relu6, 0..inf = relu; min > max: max everywhere), Sigmoid, Tanh, Add,
 //    Mul (numpy broadcasting; a constant operand is re-laid out to NHWC), Softmax (the last axis, or the
 //    channels of an NHWC tensor; before opset 13, the coerced 2-D form through reshapes), Reshape,
-//    Flatten, Concat, Pad (modes constant, reflect, edge; non-negative pads), BatchNormalization
-//    (inference, rank 4 or 2), Transpose.
+//    Flatten, Concat, Pad (modes constant, reflect, edge, wrap; non-negative pads), BatchNormalization
+//    (inference, rank 2, 3 or 4), Transpose.
+//  * 1-D ops: Conv, MaxPool, AveragePool, BatchNormalization and GlobalAveragePool over [N, C, L] are the
+//    2-D ops on [N, 1, L, C] (H = 1; the attributes of the one spatial dim are W's); between 1-D ops a
+//    value stays [N, 1, L, C] (value::one_d), its ONNX [N, C, L] made on demand.
 //  * Element types: float32, and uint8/int8/int32/int64 activations. Unquantized integers follow ONNX's
 //    semantics: Add/Mul wrap around (integer_binary), MaxPool (8-bit), Pad, Transpose and Reshape keep
 //    the type; lower_te gives these calls the ONNX integer kernels (kernel/reference/onnx_quant/run.hpp).
