@@ -26,6 +26,7 @@
 #include <ctnn/detail/for_each_index.hpp>
 #include <ctnn/frontend/onnx.hpp>
 #include <ctnn/frontend/tflite.hpp>
+#include <ctnn/ir/diagnostic_text.hpp>
 #include <ctnn/ir/printer.hpp>
 #include <ctnn/pass/pipeline.hpp>
 
@@ -179,6 +180,7 @@ int inspect_module(const job& j, std::unique_ptr<ctnn::module<T, N>> m) {
       std::printf("\npass %zu (%.*s) failed; the module after pass %zu:\n", decltype(k)::value + 1,
                   static_cast<int>(name.size()), name.data(), stage);
       ctnn::print_module(*next, write);
+      ctnn::describe_module_error(*next, write);
       status = 2;
       return;
     }

@@ -35,6 +35,7 @@
 #include <ctnn/frontend/onnx.hpp>
 #include <ctnn/frontend/protobuf.hpp>
 #include <ctnn/frontend/tflite.hpp>
+#include <ctnn/ir/diagnostic_text.hpp>
 #include <ctnn/ir/printer.hpp>
 #include <ctnn/kernel/run_module.hpp>
 #include <ctnn/pass/pipeline.hpp>
@@ -197,8 +198,11 @@ int run_model(const job& j, std::unique_ptr<ctnn::module<T, N>> m) {
     m = std::make_unique<ctnn::module<T, N>>(ctnn::detail::apply_pass<pass>(*m, decltype(k)::value));
   });
   if (m->error.failed()) {
+    // The module, then the sentence and the op at fault (the last lines, which a runner shows).
     std::fprintf(stderr, "%s: %s: the pipeline failed:\n", j.program, j.model_path.c_str());
     ctnn::print_module(*m, write);
+    std::fprintf(stderr, "%s: %s: ", j.program, j.model_path.c_str());
+    ctnn::describe_module_error(*m, write);
     return 1;
   }
   ctnn::kernel::module_runner<ctnn::module<T, N>> runner{*m};

@@ -38,7 +38,7 @@ enum class onnx_error : std::int32_t {
   malformed_model = 300,       // value_a: byte offset, value_b: ctnn::protobuf::expectation
   unsupported_operator,        // value_a: ctnn::onnx::op_type (unknown: not in the default domain's list)
   unsupported_attribute,       // value_a: op_type, value_b: ctnn::onnx::attribute; expected.dims[0]: the value
-                               // (floats in millionths; -1 for strings)
+                               // (floats in millionths); a string: expected = [-1, its byte offset, its length]
   unsupported_operand,         // value_a: op_type, value_b: operand slot (must be a constant of the type and
                                // shape the op reads: weights, bias, shape, pads, clip bounds)
   output_count,                // value_a: op_type, value_b: the node's output count (one is supported)
@@ -49,9 +49,15 @@ enum class onnx_error : std::int32_t {
   too_many_model_io,           // value_a: 0 = inputs, 1 = outputs; value_b: their count (max 8)
   integer_arithmetic,          // value_a: op_type, value_b: operand slot (its element type differs from the
                                // first operand's: plain integer arithmetic takes one integer type)
+  unsupported_rank,            // value_a: op_type, value_b: operand slot; actual: the operand's ONNX shape
+  operand_type,                // value_a: op_type, value_b: operand slot; expected.dims[0]: its ctnn::onnx::data_type
+  operand_value,               // value_a: op_type, value_b: operand slot; expected: [element index, value,
+                               // 1 when the value is float32 bits (a scale) else 0]; a value out of the range
+                               // the op accepts (scales finite and positive, zero points in their type,
+                               // shape extents and bounds)
 };
 inline constexpr std::int32_t first_onnx_error = 300;
-inline constexpr std::int32_t last_onnx_error = static_cast<std::int32_t>(onnx_error::integer_arithmetic);
+inline constexpr std::int32_t last_onnx_error = static_cast<std::int32_t>(onnx_error::operand_value);
 
 constexpr error_code code_of(onnx_error e) { return static_cast<error_code>(e); }
 constexpr bool is_onnx_error(error_code c) {
@@ -260,6 +266,10 @@ template <std::int64_t Offset> struct onnx_byte;
 template <std::int64_t NameOffset> struct onnx_value_named_at;
 template <std::int64_t Value> struct attribute_value;
 template <std::int64_t Slot> struct operand_slot;
+template <std::int64_t Offset, std::int64_t Length> struct attribute_string_at_byte;
+template <std::int64_t Index> struct element_index;
+template <std::int64_t Value> struct element_value;
+template <std::int64_t Bits> struct float32_bits;  // a float32 as its bit pattern (int32)
 struct onnx_model_inputs;
 struct onnx_model_outputs;
 
@@ -318,6 +328,26 @@ struct onnx_integer_arithmetic {
   static_assert(detail::always_false<Node>, "ctnn::onnx: the operands of this element-wise op have different element "
                                             "types (plain integer arithmetic takes two integer operands of one type: "
                                             "uint8, int8, int32 or int64).");
+};
+template <class Node, class Slot, class Shape>
+struct onnx_unsupported_rank {
+  static_assert(detail::always_false<Node>, "ctnn::onnx: this operand of the node has a rank the op does not support "
+                                            "(Conv, ConvInteger, QLinearConv, MaxPool, AveragePool and "
+                                            "BatchNormalization: 3 = 1-D or 4 = 2-D; GlobalAveragePool: 3 or 4; Gemm: "
+                                            "2); the node, the operand and its shape are the template arguments.");
+};
+template <class Node, class Slot, onnx::data_type Type>
+struct onnx_operand_type {
+  static_assert(detail::always_false<Node>, "ctnn::onnx: this operand of the node has an element type the op does "
+                                            "not support here (scales FLOAT; zero points, quantized data and weights "
+                                            "UINT8 or INT8; biases INT32; shapes and pads INT64).");
+};
+template <class Node, class Slot, class Index, class Value>
+struct onnx_operand_value {
+  static_assert(detail::always_false<Node>, "ctnn::onnx: a value of this constant operand is out of the range the op "
+                                            "accepts (scales finite and positive, zero points inside their type, shape "
+                                            "extents below 2^31); the node, the operand, the element index and the "
+                                            "value are the template arguments.");
 };
 template <class Which, class Count>
 struct onnx_too_many_model_io {
@@ -387,9 +417,23 @@ constexpr auto onnx_error_type() {
     if constexpr (code == onnx_error::malformed_model)
       return std::type_identity<errors::onnx_malformed_model<errors::onnx_byte<D.value_a>, static_cast<protobuf::expectation>(D.value_b)>>{};
     else if constexpr (code == onnx_error::unsupported_operator) return std::type_identity<errors::onnx_unsupported_operator<node>>{};
+    else if constexpr (code == onnx_error::unsupported_attribute && D.expected.rank == 3 && D.expected.dims[0] == -1)
+      return std::type_identity<errors::onnx_unsupported_attribute<  // a string: where it is in the file
+          node, static_cast<attribute>(D.value_b), errors::attribute_string_at_byte<D.expected.dims[1], D.expected.dims[2]>>>{};
     else if constexpr (code == onnx_error::unsupported_attribute)
       return std::type_identity<errors::onnx_unsupported_attribute<node, static_cast<attribute>(D.value_b),
                                                                    errors::attribute_value<D.expected.dims[0]>>>{};
+    else if constexpr (code == onnx_error::unsupported_rank)
+      return std::type_identity<errors::onnx_unsupported_rank<node, errors::operand_slot<D.value_b>,
+                                                              typename ctnn::detail::shape_type<D.actual>::type>>{};
+    else if constexpr (code == onnx_error::operand_type)
+      return std::type_identity<errors::onnx_operand_type<node, errors::operand_slot<D.value_b>, static_cast<data_type>(D.expected.dims[0])>>{};
+    else if constexpr (code == onnx_error::operand_value && D.expected.dims[2] == 1)
+      return std::type_identity<errors::onnx_operand_value<node, errors::operand_slot<D.value_b>, errors::element_index<D.expected.dims[0]>,
+                                                           errors::float32_bits<D.expected.dims[1]>>>{};
+    else if constexpr (code == onnx_error::operand_value)
+      return std::type_identity<errors::onnx_operand_value<node, errors::operand_slot<D.value_b>, errors::element_index<D.expected.dims[0]>,
+                                                           errors::element_value<D.expected.dims[1]>>>{};
     else if constexpr (code == onnx_error::unsupported_operand)
       return std::type_identity<errors::onnx_unsupported_operand<node, errors::operand_slot<D.value_b>>>{};
     else if constexpr (code == onnx_error::output_count) return std::type_identity<errors::onnx_output_count<node, b>>{};

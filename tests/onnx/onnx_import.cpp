@@ -133,3 +133,37 @@ TEST_CASE("ctnn::onnx::describe words the diagnostics as the compile errors do")
   CHECK(words<models::bad_integer_types>().find("different element types") != std::string::npos);
   CHECK(words<models::bad_integer_types>().find("node 0 (Add), operand 1") != std::string::npos);
 }
+
+// Every code the ONNX importer and the passes after it can report has a sentence that ctnn-run and
+// ctnn-inspect print (no bare "error code N"), and numbers with their meaning (no "value_a").
+static_assert([] {
+  for (std::int32_t c = onnx::first_onnx_error; c <= onnx::last_onnx_error; ++c)
+    if (onnx::sentence_of(static_cast<onnx::onnx_error>(c)).empty() || onnx::name_of(static_cast<onnx::onnx_error>(c)) == "?")
+      return false;
+  for (std::int32_t c = 1; c <= static_cast<std::int32_t>(ctnn::error_code::pipeline_rejected); ++c)
+    if (ctnn::diagnostic_sentence(static_cast<ctnn::error_code>(c)).empty()) return false;
+  for (const auto c : {ctnn::memory_error::pool_budget_exceeded, ctnn::memory_error::pin_unknown_tensor, ctnn::memory_error::pin_unknown_pool})
+    if (ctnn::diagnostic_sentence(ctnn::code_of(c)).empty()) return false;
+  return true;
+}());
+
+TEST_CASE("every diagnostic code is worded with its numbers") {
+  const auto& bytes = models::conv_net::bytes;
+  const auto words_of = [&](ctnn::error_code code) {
+    std::string text;
+    const ctnn::diagnostic d{code, 1, op_kind::conv2d, ctnn::make_shape(1, 2), ctnn::make_shape(3, 4), 5, 6};
+    onnx::describe(d, bytes.data(), bytes.size(), [&](std::string_view s) { text += s; });
+    return text;
+  };
+  for (std::int32_t c = 1; c <= onnx::last_onnx_error; ++c) {
+    const auto code = static_cast<ctnn::error_code>(c);
+    if (c > static_cast<std::int32_t>(ctnn::error_code::pipeline_rejected) && !onnx::is_onnx_error(code)) continue;
+    const std::string text = words_of(code);
+    CAPTURE(c);
+    CAPTURE(text);
+    CHECK(text.rfind("error: ctnn", 0) == 0);
+    CHECK(text.find("error code") == std::string::npos);
+    CHECK(text.find("value_a") == std::string::npos);
+    if (c < onnx::first_onnx_error) CHECK(text.find("node 1 (") != std::string::npos);  // the node, from the file
+  }
+}

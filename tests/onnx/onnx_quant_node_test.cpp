@@ -3,6 +3,7 @@
 // policies) and the module run at run time give test_data_set_0's output exactly. A test ctnn does not
 // support (CTNN_NODE_TEST_UNSUPPORTED) must fail its import with a diagnostic instead.
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 #include <vector>
 
@@ -17,8 +18,9 @@
 namespace data = ctnn_test_data::node_test;
 
 #ifdef CTNN_NODE_TEST_UNSUPPORTED
-// Blocked quantization (QuantizeLinear block_size): its per-block scales are an unsupported operand.
-static_assert(ctnn::models::node_test::imported.error.code == ctnn::onnx::code_of(ctnn::onnx::onnx_error::unsupported_operand));
+// Blocked quantization (QuantizeLinear block_size): reported as the attribute block_size.
+static_assert(ctnn::models::node_test::imported.error.code == ctnn::onnx::code_of(ctnn::onnx::onnx_error::unsupported_attribute) &&
+              ctnn::models::node_test::imported.error.value_b == static_cast<std::int64_t>(ctnn::onnx::attribute::block_size));
 TEST_CASE("the node test is refused with a diagnostic") { CHECK(ctnn::models::node_test::imported.error.failed()); }
 #else
 using full = ctnn::compile<ctnn::models::node_test>;

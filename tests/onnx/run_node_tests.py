@@ -12,9 +12,10 @@ Every folder ends up in one of:
   pass          ctnn-run's outputs match (inputs that ctnn reads as constants -- weights, shapes, pads,
                 bounds, which these tests pass as graph inputs -- are folded into the model: --constant);
   rejected      ctnn-run refused the model (exit status 1, its message printed with --verbose) and the model
-                falls in a category ctnn leaves out (named: 1-D/3-D conv or pool, MaxPool's Indices output,
-                zero-size tensors, blocked quantization, element types other than float32, int8, uint8, int32,
-                int64, opset-6 forms that onnxruntime cannot run either);
+                falls in a category ctnn leaves out (named: 3-D conv, pool or batch norm, training-mode batch
+                norm, MaxPool's Indices output, zero-size tensors, blocked quantization, element types other than
+                float32, int8, uint8, int32, int64, opset-6 forms that onnxruntime cannot run either); 1-D conv,
+                pools and batch norm (rank-3 inputs) must run;
   not in scope  the model uses an op outside issue #5's list;
   failed        anything else: wrong values, a crash, or a refusal outside the categories above;
   known failure a failure of a folder listed in node_tests_known_failures.txt (next to this script: one
@@ -46,7 +47,7 @@ except ImportError as e:  # a fresh clone's machine may lack them
 
 IN_SCOPE = {
     "Constant", "Conv", "Gemm", "MatMul", "MaxPool", "AveragePool", "GlobalAveragePool", "Relu", "Clip", "Add",
-    "Mul", "Softmax", "Reshape", "Flatten", "Concat", "Pad", "Sigmoid", "Tanh", "BatchNormalization",
+    "Mul", "Softmax", "Reshape", "Flatten", "Concat", "Pad", "Sigmoid", "Tanh", "BatchNormalization", "Transpose",
     "QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger",
 }
 QUANTIZED = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"}
@@ -55,6 +56,8 @@ SUPPORTED_TYPES = {1, 2, 3, 6, 7}
 # Ops whose opset-6 (or older) form onnxruntime no longer runs (the shared README's ORT check).
 LEGACY_UNRUNNABLE = {"AveragePool", "BatchNormalization", "Gemm", "Add", "Mul"}
 WINDOWED = {"Conv", "MaxPool", "AveragePool", "ConvInteger", "QLinearConv"}
+# Ranks of the windowed ops' input that ctnn reads: 1-D (as an image of height 1) and 2-D.
+WINDOWED_RANKS = {3, 4}
 # Operands ctnn reads as constants (weights, biases, shapes, pads, bounds), by op: the node tests pass them
 # as graph inputs, which ctnn-run folds into the model (--constant), as a compile-time user would embed
 # them as initializers. MatMul's B is not among them: ctnn multiplies two activations (batch_matmul).
@@ -94,6 +97,14 @@ def value_types(model):
         yield v.name, t.elem_type, dims
 
 
+def type_name(t: int) -> str:
+    """A TensorProto data type's name (its number for types newer than the installed onnx)."""
+    try:
+        return onnx.TensorProto.DataType.Name(t)
+    except ValueError:
+        return f"data type {t}"
+
+
 def allowed_rejections(model, folder: Path) -> list[str]:
     """The categories of this model that ctnn may refuse (empty: it must run)."""
     reasons = []
@@ -106,14 +117,20 @@ def allowed_rejections(model, folder: Path) -> list[str]:
         if any(d == 0 for d in tensor.dims):
             reasons.append("zero-size tensor")
     if types - SUPPORTED_TYPES:
-        reasons.append("element type " + ",".join(onnx.TensorProto.DataType.Name(t) for t in sorted(types - SUPPORTED_TYPES)))
+        reasons.append("element type " + ",".join(type_name(t) for t in sorted(types - SUPPORTED_TYPES)))
     for node in model.graph.node:
         attrs = {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
         if node.op_type in WINDOWED:
             dims = shapes.get(node.input[0])
             rank = len(dims) if dims is not None else len(attrs.get("kernel_shape", [0, 0])) + 2
-            if rank != 4:
+            if rank not in WINDOWED_RANKS:
                 reasons.append(f"{rank - 2}-D {node.op_type}")
+        if node.op_type == "BatchNormalization":
+            dims = shapes.get(node.input[0])
+            if dims is not None and len(dims) > 4:
+                reasons.append(f"{len(dims) - 2}-D BatchNormalization")
+            if attrs.get("training_mode", 0):
+                reasons.append("training-mode BatchNormalization")
         if node.op_type == "MaxPool" and len([o for o in node.output if o]) > 1:
             reasons.append("MaxPool Indices output")
         if node.op_type in ("QuantizeLinear", "DequantizeLinear") and attrs.get("block_size", 0) > 0:
@@ -233,7 +250,7 @@ def main() -> int:
     for r, n in sorted(reasons.items()):
         print(f"  rejected: {r}: {n}")
     if pending_quantized:
-        print(f"  failed with quantized ops (QuantizeLinear ... MatMulInteger, not imported yet): {pending_quantized}")
+        print(f"  failed with quantized ops (QuantizeLinear ... MatMulInteger) among them: {pending_quantized}")
     return 1 if counts["failed"] else 0
 
 

@@ -82,6 +82,6 @@ enum class padding : std::int32_t { valid, same, explicit_pads };
 
 // What a pad op writes outside its input (ONNX Pad's mode): the fill value, the input mirrored about its
 // border element (reflect: [a b c] padded by 2 on the left is [c b a b c]), or the border element repeated.
-enum class pad_mode : std::int32_t { constant, reflect, edge };
+enum class pad_mode : std::int32_t { constant, reflect, edge, wrap };
 
 }  // namespace ctnn

@@ -95,6 +95,16 @@ constexpr std::string_view fact_name(fact f) {
   return {};  // not a single known fact
 }
 
+constexpr std::string_view pad_mode_name(pad_mode m) {
+  switch (m) {
+    case pad_mode::constant: return "constant";
+    case pad_mode::reflect: return "reflect";
+    case pad_mode::edge: return "edge";
+    case pad_mode::wrap: return "wrap";
+  }
+  return "?";
+}
+
 constexpr std::string_view padding_name(padding p) {
   switch (p) {
     case padding::valid: return "valid";
@@ -463,7 +473,7 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
         w.put(" value ");
         w.real(static_cast<double>(a.pad_value));
       } else {
-        w.put(a.fill_mode == pad_mode::reflect ? " reflect" : " edge");
+        w.put(" "), w.put(pad_mode_name(a.fill_mode));
       }
       break;
     case op_kind::batch_norm:
@@ -558,7 +568,7 @@ inline void put_kernel_params(text_writer& w, const kernel_params& p) {
         w.put(" value ");
         w.real(static_cast<double>(p.pad_value()));
       } else {
-        w.put(p.fill_mode == pad_mode::reflect ? " reflect" : " edge");
+        w.put(" "), w.put(pad_mode_name(p.fill_mode));
       }
       break;
     case op_kind::batch_norm:

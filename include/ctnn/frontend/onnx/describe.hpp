@@ -1,11 +1,14 @@
 #pragma once
-// An ONNX import diagnostic in words, at run time (ctnn-inspect): the sentence of the compile error
-// (onnx/errors.hpp) and its numbers with names, value names read from the file.
+// An ONNX import diagnostic in words, at run time (ctnn-inspect, ctnn-run): the sentence of the compile
+// error (onnx/errors.hpp; the IR's own codes: ir/diagnostic_text.hpp) and its numbers with names, the node's
+// op_type and name and the values' names read from the file.
 //
 //   ctnn::onnx::describe(m.error, bytes, size, sink);   // sink: any callable taking std::string_view
 //
 //   error: ctnn::onnx: the model uses an operator that ctnn does not support ...
-//     node 1 (Sub)
+//     node 1 (Sub "sub_1")
+#include <bit>
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -13,46 +16,90 @@
 #include <ctnn/frontend/onnx/errors.hpp>
 #include <ctnn/frontend/onnx/schema.hpp>
 #include <ctnn/frontend/protobuf.hpp>
-#include <ctnn/frontend/tflite/describe.hpp>
 #include <ctnn/ir/diagnostic.hpp>
+#include <ctnn/ir/diagnostic_text.hpp>
 
 namespace ctnn::onnx {
 
 namespace detail {
 
-template <class Sink>
-void put_node(Sink& out, const diagnostic& d) {
-  out("node ");
-  tflite::detail::put_number(out, d.node);
-  out(" (");
-  const std::string_view type = name_of(static_cast<op_type>(d.value_a));
-  out(type.empty() ? std::string_view{"an operator outside ai.onnx's list"} : type);
-  out(")");
+using ctnn::detail::diagnostic_text::put_number;
+using ctnn::detail::diagnostic_text::put_shape;
+
+// The file's text at [offset, offset + length), or "" when that is not inside the file.
+inline std::string_view file_text(const char* bytes, std::size_t size, std::int64_t offset, std::int64_t length) {
+  if (offset < 0 || length < 0 || static_cast<std::uint64_t>(offset) + static_cast<std::uint64_t>(length) > size) return {};
+  return {bytes + offset, static_cast<std::size_t>(length)};
 }
 
-// The value whose name starts at byte `offset` (a protobuf string: the varint length is before it, so
-// the name is read up to the first byte that cannot be part of it, at most 64 characters).
+// Node `index` of the file's graph: its op_type (with its domain when not ai.onnx) and name.
+template <class Sink>
+void put_node(Sink& out, std::int32_t index, const char* bytes, std::size_t size) {
+  out("node ");
+  put_number(out, index);
+  model_file f{bytes, size};
+  std::int32_t k = 0;
+  protobuf::field fd{};
+  const protobuf::span graph = f.graph();
+  for (std::uint32_t at = graph.at; !f.failed() && f.reader().next(graph, at, fd);) {
+    if (fd.number != schema::graph::node || k++ != index) continue;
+    const node_view n = f.read_node(fd.bytes);
+    if (f.failed()) break;
+    out(" (");
+    if (!n.domain.empty() && f.reader().view(n.domain) != "ai.onnx") out(f.reader().view(n.domain)), out(".");
+    out(f.reader().view(n.op_type_name));
+    if (!n.name.empty()) out(" \""), out(f.reader().view(n.name)), out("\"");
+    out(")");
+    return;
+  }
+}
+
+// The value whose name starts at byte `offset`: a protobuf string, its length the varint just before it
+// (one byte below 128 characters, two below 16384).
 template <class Sink>
 void put_value(Sink& out, std::int64_t offset, const char* bytes, std::size_t size) {
   out("value \"");
-  std::size_t end = static_cast<std::size_t>(offset);
-  while (end < size && end - static_cast<std::size_t>(offset) < 64 && static_cast<unsigned char>(bytes[end]) >= 0x20 &&
-         static_cast<unsigned char>(bytes[end]) < 0x7f)
-    ++end;
-  if (offset >= 0 && static_cast<std::size_t>(offset) <= size) out(std::string_view{bytes + offset, end - static_cast<std::size_t>(offset)});
+  std::int64_t length = -1;
+  const auto byte = [&](std::int64_t at) { return static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at])); };
+  if (offset >= 1 && static_cast<std::size_t>(offset) <= size && byte(offset - 1) < 0x80) {
+    length = byte(offset - 1);
+    if (offset >= 2 && byte(offset - 2) >= 0x80) length = (byte(offset - 2) & 0x7f) | byte(offset - 1) << 7;
+  }
+  out(file_text(bytes, size, offset, length));
   out("\" (name at byte ");
-  tflite::detail::put_number(out, offset);
+  put_number(out, offset);
   out(")");
+}
+
+// An operand slot: "operand 2".
+template <class Sink>
+void put_operand(Sink& out, std::int64_t slot) {
+  out(", operand ");
+  put_number(out, slot);
 }
 
 }  // namespace detail
 
-// Writes "error: <sentence>\n  <numbers with names>\n" for a diagnostic of an ONNX import; the IR's own
-// codes are worded as for any frontend (tflite::describe).
+// Writes "error: <sentence>\n  <where>: <numbers with names>\n" for a diagnostic of an ONNX import.
 template <class Sink>
 void describe(const diagnostic& d, const char* bytes, std::size_t size, Sink&& out) {
-  using tflite::detail::put_number;
-  if (!is_onnx_error(d.code)) return tflite::describe(d, out);
+  using detail::put_number;
+  if (!d.failed()) return out("ok\n");
+  if (!is_onnx_error(d.code)) {
+    // The IR's own codes, found while the importer built a node: the ONNX node, then the numbers (of the
+    // ctnn op the node became, NHWC shapes for 2-D ops).
+    out("error: ");
+    out(ctnn::diagnostic_sentence(d.code).empty() ? std::string_view{"ctnn: the model cannot be imported"} : ctnn::diagnostic_sentence(d.code));
+    out("\n  ");
+    if (d.node >= 0) {
+      detail::put_node(out, d.node, bytes, size);
+      out(", as ctnn's ");
+      out(name_of(d.kind));
+      out(": ");
+    }
+    put_diagnostic_numbers(d, out);
+    return out("\n");
+  }
   const auto code = static_cast<onnx_error>(d.code);
   out("error: ");
   out(sentence_of(code));
@@ -64,22 +111,62 @@ void describe(const diagnostic& d, const char* bytes, std::size_t size, Sink&& o
       out(": expected ");
       out(protobuf::name_of(static_cast<protobuf::expectation>(d.value_b)));
       break;
-    case onnx_error::unsupported_operator: detail::put_node(out, d); break;
+    case onnx_error::unsupported_operator: detail::put_node(out, d.node, bytes, size); break;
     case onnx_error::unsupported_attribute:
-      detail::put_node(out, d);
+      detail::put_node(out, d.node, bytes, size);
       out(", attribute ");
       out(name_of(static_cast<attribute>(d.value_b)));
       out(" = ");
-      put_number(out, d.expected.dims[0]);
+      if (d.expected.rank == 3 && d.expected[0] == -1) {  // a string, read from the file
+        out("\"");
+        out(detail::file_text(bytes, size, d.expected[1], d.expected[2]));
+        out("\"");
+      } else {
+        put_number(out, d.expected[0]);
+      }
+      if (static_cast<attribute>(d.value_b) == attribute::block_size) out(" (blocked quantization is not supported)");
+      if (static_cast<attribute>(d.value_b) == attribute::training_mode) out(" (ctnn runs inference only)");
+      if (static_cast<attribute>(d.value_b) == attribute::value && d.value_a == static_cast<std::int64_t>(op_type::Constant))
+        out(" (a Constant needs the tensor attribute `value`; value_float, value_ints, ... are not read)");
       break;
     case onnx_error::unsupported_operand:
     case onnx_error::integer_arithmetic:
-      detail::put_node(out, d);
-      out(", operand ");
-      put_number(out, d.value_b);
+      detail::put_node(out, d.node, bytes, size);
+      detail::put_operand(out, d.value_b);
+      break;
+    case onnx_error::unsupported_rank:
+      detail::put_node(out, d.node, bytes, size);
+      detail::put_operand(out, d.value_b);
+      out(" of rank ");
+      put_number(out, d.actual.rank);
+      out(", shape ");
+      detail::put_shape(out, d.actual);
+      break;
+    case onnx_error::operand_type: {
+      detail::put_node(out, d.node, bytes, size);
+      detail::put_operand(out, d.value_b);
+      out(" of type ");
+      const std::string_view type = name_of(static_cast<data_type>(d.expected[0]));
+      if (type.empty()) put_number(out, d.expected[0]);
+      else out(type);
+      break;
+    }
+    case onnx_error::operand_value:
+      detail::put_node(out, d.node, bytes, size);
+      detail::put_operand(out, d.value_b);
+      out(", element ");
+      put_number(out, d.expected[0]);
+      out(" = ");
+      if (d.expected[2] == 1) {  // float32 bits
+        char text[32];
+        const auto end = std::to_chars(text, text + sizeof text, std::bit_cast<float>(d.expected[1])).ptr;
+        out(std::string_view{text, static_cast<std::size_t>(end - text)});
+      } else {
+        put_number(out, d.expected[1]);
+      }
       break;
     case onnx_error::output_count:
-      detail::put_node(out, d);
+      detail::put_node(out, d.node, bytes, size);
       out(", outputs ");
       put_number(out, d.value_b);
       break;
@@ -94,7 +181,7 @@ void describe(const diagnostic& d, const char* bytes, std::size_t size, Sink&& o
     case onnx_error::no_static_shape:
       detail::put_value(out, d.value_a, bytes, size);
       out(", shape ");
-      tflite::detail::put_shape(out, d.actual);
+      detail::put_shape(out, d.actual);
       break;
     case onnx_error::rank_too_high:
       detail::put_value(out, d.value_a, bytes, size);

@@ -58,6 +58,9 @@ constexpr std::string_view name_of(onnx_error e) {
     case onnx_error::unsupported_tensor_feature: return "onnx_unsupported_tensor_feature";
     case onnx_error::too_many_model_io: return "onnx_too_many_model_io";
     case onnx_error::integer_arithmetic: return "onnx_integer_arithmetic";
+    case onnx_error::unsupported_rank: return "onnx_unsupported_rank";
+    case onnx_error::operand_type: return "onnx_operand_type";
+    case onnx_error::operand_value: return "onnx_operand_value";
   }
   return "?";
 }
@@ -94,6 +97,17 @@ constexpr std::string_view sentence_of(onnx_error e) {
     case onnx_error::integer_arithmetic:
       return "ctnn::onnx: the operands of this element-wise op have different element types (plain integer "
              "arithmetic takes two integer operands of one type: uint8, int8, int32 or int64).";
+    case onnx_error::unsupported_rank:
+      return "ctnn::onnx: this operand of the node has a rank the op does not support (Conv, ConvInteger, QLinearConv, "
+             "MaxPool, AveragePool and BatchNormalization: 3 = 1-D or 4 = 2-D; GlobalAveragePool: 3 or 4; Gemm: 2); "
+             "the node, the operand and its shape are the template arguments.";
+    case onnx_error::operand_type:
+      return "ctnn::onnx: this operand of the node has an element type the op does not support here (scales FLOAT; "
+             "zero points, quantized data and weights UINT8 or INT8; biases INT32; shapes and pads INT64).";
+    case onnx_error::operand_value:
+      return "ctnn::onnx: a value of this constant operand is out of the range the op accepts (scales finite and "
+             "positive, zero points inside their type, shape extents below 2^31); the node, the operand, the element "
+             "index and the value are the template arguments.";
   }
   return {};
 }

@@ -21,11 +21,15 @@
 //    broadcast biases, unaligned raw_data. INT64 shapes and pads are read at import (folded).
 //  * Ops (default domain): Constant, Conv (groups, depthwise, auto_pad, dilations), Gemm (transA = 0),
 //    MatMul (a constant B of rank <= 2: dense; otherwise batch_matmul), MaxPool, AveragePool
-//    (count_include_pad only without pads; ceil_mode only where it changes nothing), GlobalAveragePool, Relu, Clip (0..6 = relu6, 0..inf = relu), Sigmoid, Tanh, Add,
+//    (count_include_pad as a zero pad; ceil_mode as end padding), GlobalAveragePool, Relu, Clip (0..6 =
+//    relu6, 0..inf = relu; min > max: max everywhere), Sigmoid, Tanh, Add,
 //    Mul (numpy broadcasting; a constant operand is re-laid out to NHWC), Softmax (the last axis, or the
 //    channels of an NHWC tensor; before opset 13, the coerced 2-D form through reshapes), Reshape,
-//    Flatten, Concat, Pad (modes constant, reflect, edge; non-negative pads), BatchNormalization
-//    (inference, rank 4 or 2), Transpose.
+//    Flatten, Concat, Pad (modes constant, reflect, edge, wrap; non-negative pads), BatchNormalization
+//    (inference, rank 2, 3 or 4), Transpose.
+//  * 1-D ops: Conv, MaxPool, AveragePool, BatchNormalization and GlobalAveragePool over [N, C, L] are the
+//    2-D ops on [N, 1, L, C] (H = 1; the attributes of the one spatial dim are W's); between 1-D ops a
+//    value stays [N, 1, L, C] (value::one_d), its ONNX [N, C, L] made on demand.
 //  * Element types: float32, and uint8/int8/int32/int64 activations. Unquantized integers follow ONNX's
 //    semantics: Add/Mul wrap around (integer_binary), MaxPool (8-bit), Pad, Transpose and Reshape keep
 //    the type; lower_te gives these calls the ONNX integer kernels (kernel/reference/onnx_quant/run.hpp).
@@ -122,6 +126,7 @@ struct value {
   std::int32_t onnx_layout = -1;  // IR tensor with the ONNX shape
   std::int32_t nhwc = -1;         // IR tensor in NHWC (rank-4 activations)
   std::int32_t copies = 0;        // model outputs that are this value (a second one gets a copy)
+  bool one_d = false;             // a rank-3 [N, C, L] activation whose `nhwc` tensor is [N, 1, L, C] (1-D ops)
 };
 
 // FNV-1a over a name (a call-free loop: clang counts every step, DESIGN §6).
@@ -141,6 +146,32 @@ inline constexpr std::array<std::int32_t, 4> nhwc_of_nchw{0, 3, 1, 2};
 
 constexpr shape to_nhwc(const shape& s) { return make_shape(s[0], s[2], s[3], s[1]); }
 constexpr shape to_nchw(const shape& s) { return make_shape(s[0], s[3], s[1], s[2]); }
+
+// The IR op kind an ONNX operator maps to (for the diagnostics of the IR's own codes: at_op<node, kind>).
+constexpr op_kind kind_of(op_type t) {
+  switch (t) {
+    case op_type::Conv: case op_type::QLinearConv: case op_type::ConvInteger: return op_kind::conv2d;
+    case op_type::Gemm: case op_type::QLinearMatMul: case op_type::MatMulInteger: return op_kind::dense;
+    case op_type::MatMul: return op_kind::batch_matmul;
+    case op_type::MaxPool: return op_kind::max_pool;
+    case op_type::AveragePool: return op_kind::avg_pool;
+    case op_type::GlobalAveragePool: return op_kind::global_avg_pool;
+    case op_type::Relu: return op_kind::relu;
+    case op_type::Sigmoid: return op_kind::sigmoid;
+    case op_type::Tanh: return op_kind::tanh;
+    case op_type::Clip: return op_kind::clip;
+    case op_type::Add: return op_kind::add;
+    case op_type::Mul: return op_kind::mul;
+    case op_type::Softmax: return op_kind::softmax;
+    case op_type::Concat: return op_kind::concat;
+    case op_type::Pad: return op_kind::pad;
+    case op_type::BatchNormalization: return op_kind::batch_norm;
+    case op_type::Transpose: return op_kind::transpose;
+    case op_type::QuantizeLinear: return op_kind::quantize;
+    case op_type::DequantizeLinear: return op_kind::dequantize;
+    default: return op_kind::reshape;  // Reshape, Flatten, Constant and the operators ctnn does not import
+  }
+}
 
 // A float in millionths, clamped (for diagnostics: an int in a template argument).
 constexpr std::int32_t millionths(float v) {
@@ -170,7 +201,7 @@ struct importer {
     m.fail(diagnostic{code, node, kind, expected, actual, a, b});
   }
   constexpr void fail(onnx_error code, std::int64_t a, std::int64_t b, const shape& expected = {}, const shape& actual = {}) {
-    fail(code_of(code), node_index, op_kind::conv2d, a, b, expected, actual);
+    fail(code_of(code), node_index, kind_of(current), a, b, expected, actual);
   }
   constexpr bool take_reader_error() {
     if (!f.failed()) return false;
@@ -186,11 +217,33 @@ struct importer {
     fail(onnx_error::unsupported_attribute, static_cast<std::int64_t>(current), static_cast<std::int64_t>(which),
          make_shape(static_cast<std::int32_t>(v)));
   }
+  // An unsupported string value: where it is in the file (ctnn-inspect and ctnn-run print it).
+  constexpr void attribute_error(attribute which, const protobuf::span& text) {
+    fail(onnx_error::unsupported_attribute, static_cast<std::int64_t>(current), static_cast<std::int64_t>(which),
+         make_shape(-1, static_cast<std::int32_t>(text.at), static_cast<std::int32_t>(text.length)));
+  }
+  constexpr void string_attribute_error(const node_view& n, std::string_view name, attribute which) {
+    attribute_error(which, f.reader().message_field(f.attribute(n, name).proto, schema::attribute::s));
+  }
   constexpr void operand_error(std::uint32_t slot) {
     fail(onnx_error::unsupported_operand, static_cast<std::int64_t>(current), slot);
   }
-  constexpr void rank_error(std::int32_t needed, const shape& s) {
-    fail(error_code::unsupported_rank, node_index, op_kind::conv2d, needed, s.rank, {}, s);
+  constexpr void operand_type_error(std::uint32_t slot, data_type type) {
+    fail(onnx_error::operand_type, static_cast<std::int64_t>(current), slot, make_shape(static_cast<std::int32_t>(type)));
+  }
+  // Element `index` of a constant operand is out of range: an integer (clamped to int32) or a float's bits.
+  constexpr void operand_value_error(std::uint32_t slot, std::int64_t index, std::int64_t value) {
+    const std::int64_t v = value < -2147483647 ? -2147483647 : value > 2147483647 ? 2147483647 : value;
+    fail(onnx_error::operand_value, static_cast<std::int64_t>(current), slot,
+         make_shape(static_cast<std::int32_t>(index), static_cast<std::int32_t>(v), 0));
+  }
+  constexpr void operand_value_error(std::uint32_t slot, std::int64_t index, float value) {
+    fail(onnx_error::operand_value, static_cast<std::int64_t>(current), slot,
+         make_shape(static_cast<std::int32_t>(index), std::bit_cast<std::int32_t>(value), 1));
+  }
+  // Operand `slot` has a rank the op does not take (its ONNX shape in the diagnostic).
+  constexpr void rank_error(std::uint32_t slot, const shape& s) {
+    fail(onnx_error::unsupported_rank, static_cast<std::int64_t>(current), slot, {}, s);
   }
 
   // ---------------------------------------------------------------------------------------------------
@@ -396,7 +449,8 @@ struct importer {
     if (is_constant(v)) return constant_shape(v);
     const value& x = at(v);
     if (x.onnx_layout >= 0) return m.tensor_at(x.onnx_layout).dims;
-    return to_nchw(m.tensor_at(x.nhwc).dims);
+    const shape s = m.tensor_at(x.nhwc).dims;
+    return x.one_d ? make_shape(s[0], s[3], s[2]) : to_nchw(s);
   }
 
   // The value as an IR tensor in its ONNX layout (constants: as stored).
@@ -412,16 +466,19 @@ struct importer {
       return x.onnx_layout = gathered(v, slot, s, strides, 1.0f);
     }
     // NHWC -> NCHW: a transpose (a view when it moves only extent-1 dims, alias_reshapes).
-    return x.onnx_layout = transpose(x.nhwc, nhwc_of_nchw, label_of(v));
+    const std::int32_t nchw = transpose(x.nhwc, nhwc_of_nchw, label_of(v));
+    if (!x.one_d || nchw < 0) return x.onnx_layout = nchw;
+    const shape s = m.tensor_at(nchw).dims;  // [N, C, 1, L] -> [N, C, L] (a view)
+    return x.onnx_layout = reshape(nchw, make_shape(s[0], s[1], s[3]), label_of(v));
   }
 
   // The value as an IR tensor in NHWC (rank 4).
   constexpr std::int32_t as_nhwc(std::int32_t v, std::uint32_t slot) {
     value& x = at(v);
-    if (x.nhwc >= 0) return x.nhwc;
+    if (x.nhwc >= 0 && !x.one_d) return x.nhwc;
     const shape s = onnx_shape(v);
     if (failed()) return -1;
-    if (s.rank != 4) return rank_error(4, s), -1;
+    if (s.rank != 4) return rank_error(slot, s), -1;
     if (is_constant(v)) {
       // [N, C, H, W] stored: NHWC dim d steps by the stride of NCHW dim nchw_of_nhwc[d].
       const std::array<std::int64_t, 4> nchw_strides{static_cast<std::int64_t>(s[1]) * s[2] * s[3], static_cast<std::int64_t>(s[2]) * s[3], s[3], 1};
@@ -430,10 +487,36 @@ struct importer {
     return x.nhwc = transpose(x.onnx_layout, nchw_of_nhwc, label_of(v));
   }
 
-  // Records a node's result: value `v` held by IR tensor `id` in NHWC or in the ONNX layout.
-  constexpr void define(std::int32_t v, std::int32_t id, bool nhwc) {
+  // A 1-D activation [N, C, L] as the NHWC image [N, 1, L, C] that 2-D ops read (H = 1): a reshape (a
+  // view) and a transpose, made once per value.
+  constexpr std::int32_t as_nhwc_1d(std::int32_t v, std::uint32_t slot) {
+    if (at(v).nhwc >= 0 && at(v).one_d) return at(v).nhwc;
+    const std::int32_t flat = as_onnx(v, slot);
+    if (failed() || flat < 0) return -1;
+    const shape s = m.tensor_at(flat).dims;
+    if (s.rank != 3) return rank_error(slot, s), -1;
+    const std::int32_t image = reshape(flat, make_shape(s[0], s[1], 1, s[2]), label_of(v));
+    const std::int32_t id = image < 0 ? -1 : transpose(image, nchw_of_nhwc, label_of(v));
+    if (id < 0) return -1;
+    at(v).one_d = true;
+    return at(v).nhwc = id;
+  }
+
+  // The input of a windowed op (conv, pools, batch norm) in NHWC: rank 4 (2-D), or rank 3 (1-D, H = 1);
+  // `spatial` gets 2 or 1.
+  constexpr std::int32_t windowed_input(std::int32_t v, std::uint32_t slot, std::uint32_t& spatial) {
+    const shape s = onnx_shape(v);
+    if (failed()) return -1;
+    if (s.rank != 3 && s.rank != 4) return rank_error(slot, s), -1;
+    spatial = static_cast<std::uint32_t>(s.rank - 2);
+    return spatial == 1 ? as_nhwc_1d(v, slot) : as_nhwc(v, slot);
+  }
+
+  // Records a node's result: value `v` held by IR tensor `id` in NHWC (a 1-D value: [N, 1, L, C]) or in
+  // the ONNX layout.
+  constexpr void define(std::int32_t v, std::int32_t id, bool nhwc, bool one_d = false) {
     if (v < 0 || id < 0 || failed()) return;
-    if (nhwc) at(v).nhwc = id;
+    if (nhwc) at(v).nhwc = id, at(v).one_d = one_d;
     else at(v).onnx_layout = id;
     m.tensor_at(id).label = label_of(v);
   }
@@ -441,7 +524,12 @@ struct importer {
   // The layout an element-wise op keeps: NHWC when the (rank-4) operand has it.
   constexpr bool prefers_nhwc(std::int32_t v) const {
     const value& x = values[static_cast<std::size_t>(v)];
-    return !is_constant(v) && x.nhwc >= 0;
+    return !is_constant(v) && x.nhwc >= 0 && !x.one_d;
+  }
+  // Whether `v` is a 1-D activation held as [N, 1, L, C] (element-wise ops keep that layout).
+  constexpr bool held_1d(std::int32_t v) const {
+    const value& x = values[static_cast<std::size_t>(v)];
+    return !is_constant(v) && x.nhwc >= 0 && x.one_d;
   }
 
   // ---------------------------------------------------------------------------------------------------
@@ -466,13 +554,20 @@ struct importer {
     return !take_reader_error();
   }
 
-  // Conv/pool window attributes on an NHWC input; explicit pads for every auto_pad mode.
-  constexpr bool read_window(const node_view& n, const shape& in, std::int64_t kernel_h, std::int64_t kernel_w, window& w) {
+  // Conv/pool window attributes on an NHWC input; explicit pads for every auto_pad mode. `spatial` 1: the
+  // attributes of a 1-D op, whose input is read as an image of height 1 (its window, 1 x k).
+  constexpr bool read_window(const node_view& n, const shape& in, std::int64_t kernel_h, std::int64_t kernel_w, window& w,
+                             std::uint32_t spatial = 2) {
     std::array<std::int64_t, 4> strides{}, dilations{}, pads{};
-    if (!ints_attribute(n, "strides", attribute::strides, 2, 1, strides) ||
-        !ints_attribute(n, "dilations", attribute::dilations, 2, 1, dilations) ||
-        !ints_attribute(n, "pads", attribute::pads, 4, 0, pads))
+    if (!ints_attribute(n, "strides", attribute::strides, spatial, 1, strides) ||
+        !ints_attribute(n, "dilations", attribute::dilations, spatial, 1, dilations) ||
+        !ints_attribute(n, "pads", attribute::pads, 2 * spatial, 0, pads))
       return false;
+    if (spatial == 1) {  // [begin, end] along W; H gets none
+      strides = {1, strides[0], 0, 0};
+      dilations = {1, dilations[0], 0, 0};
+      pads = {0, pads[0], 0, pads[1]};
+    }
     for (const std::int64_t v : {strides[0], strides[1]})
       if (v < 1 || v > max_window_value) return attribute_error(attribute::strides, v), false;
     for (const std::int64_t v : {dilations[0], dilations[1]})
@@ -507,7 +602,7 @@ struct importer {
         w.pad_left = w.pad_right, w.pad_right = left;
       }
     } else {
-      return attribute_error(attribute::auto_pad, -1), false;
+      return string_attribute_error(n, "auto_pad", attribute::auto_pad), false;
     }
     return true;
   }
@@ -523,7 +618,7 @@ struct importer {
   constexpr operands read_operands(const node_view& n) {
     operands o{};
     if (n.input_count > o.id.size()) {
-      fail(error_code::too_many_inputs, node_index, op_kind::concat, n.input_count, max_node_inputs);
+      fail(error_code::too_many_inputs, node_index, kind_of(current), n.input_count, max_node_inputs);
       return o;
     }
     protobuf::field fd{};
@@ -547,7 +642,7 @@ struct importer {
     bool present = true;
     for (std::uint32_t k = 0; k < least && k < given; ++k) present = present && o.id[k] >= 0;
     if (given >= least && given <= most && present) return true;
-    fail(error_code::input_count_mismatch, node_index, op_kind::conv2d, given < least ? least : most, given);
+    fail(error_code::input_count_mismatch, node_index, kind_of(current), given < least ? least : most, given);
     return false;
   }
   constexpr bool expect_constant(const operands& o, std::uint32_t slot) {
@@ -565,6 +660,9 @@ struct importer {
     const node_view n = f.read_node(proto);
     if (take_reader_error()) return;
     current = n.type;
+    // Training-mode BatchNormalization has its running statistics as extra outputs: the mode is the reason.
+    if (n.type == op_type::BatchNormalization && int_attribute(n, "training_mode", 0) != 0)
+      return attribute_error(attribute::training_mode, 1);
     // One result in use: later outputs must be omitted (empty names).
     std::uint32_t outputs = n.output_count;
     for (std::uint32_t k = n.output_count; k > 1; --k)
@@ -625,20 +723,24 @@ struct importer {
   constexpr void conv(const node_view& n, const operands& o, std::int32_t result) {
     if (!expect_inputs(o, 2, 3) || !expect_activation(o, 0) || !expect_constant(o, 1)) return;
     if (o.count > 2 && o.id[2] >= 0 && !expect_constant(o, 2)) return;
-    const std::int32_t x = as_nhwc(o.id[0], 0);
-    const shape ws = constant_shape(o.id[1]);
+    std::uint32_t spatial = 2;
+    const std::int32_t x = windowed_input(o.id[0], 0, spatial);
+    const shape stored = constant_shape(o.id[1]);
     if (failed() || x < 0) return;
-    if (ws.rank != 4) return operand_error(1);
+    if (stored.rank != static_cast<std::int32_t>(spatial) + 2) return operand_error(1);
+    // 1-D weights [O, I, k] are the image weights [O, I, 1, k] (the same bytes).
+    const shape ws = spatial == 1 ? make_shape(stored[0], stored[1], 1, stored[2]) : stored;
     const shape in = m.tensor_at(x).dims;
     const std::int32_t units = ws[0], per_group = ws[1], kh = ws[2], kw = ws[3];
     const std::int64_t group = int_attribute(n, "group", 1);
     std::array<std::int64_t, 4> kernel{};
-    if (!ints_attribute(n, "kernel_shape", attribute::kernel_shape, 2, -1, kernel)) return;
+    if (!ints_attribute(n, "kernel_shape", attribute::kernel_shape, spatial, -1, kernel)) return;
+    if (spatial == 1) kernel = {-1, kernel[0], 0, 0};
     if ((kernel[0] != -1 && kernel[0] != kh) || (kernel[1] != -1 && kernel[1] != kw))
-      return attribute_error(attribute::kernel_shape, kernel[0] != kh ? kernel[0] : kernel[1]);
+      return attribute_error(attribute::kernel_shape, kernel[0] != -1 && kernel[0] != kh ? kernel[0] : kernel[1]);
     if (group < 1 || group > in[3]) return attribute_error(attribute::group, group);
     op_attributes a{};
-    if (!read_window(n, in, kh, kw, a.win)) return;
+    if (!read_window(n, in, kh, kw, a.win, spatial)) return;
     const std::int64_t taps = static_cast<std::int64_t>(kh) * kw;
     std::int32_t weights = -1;
     op_kind kind = op_kind::conv2d;
@@ -655,7 +757,7 @@ struct importer {
     }
     const std::int32_t bias = o.count > 2 && o.id[2] >= 0 ? gathered(o.id[2], 2, make_shape(units), {1, 0, 0, 0}, 1.0f) : -1;
     if (bias >= 0 && constant_shape(o.id[2]).elements() != units) return operand_error(2);
-    define(result, add_node(kind, a, {x, weights, bias}, label_of(result)), true);
+    define(result, add_node(kind, a, {x, weights, bias}, label_of(result)), true, spatial == 1);
   }
 
   // Gemm: Y = alpha * A' * B' + beta * C, A [M, K] (transA: [K, M], transposed), B and C constant.
@@ -668,7 +770,7 @@ struct importer {
     std::int32_t x = as_onnx(o.id[0], 0);
     const shape bs = constant_shape(o.id[1]);
     if (failed()) return;
-    if (m.tensor_at(x).dims.rank != 2) return rank_error(2, m.tensor_at(x).dims);
+    if (m.tensor_at(x).dims.rank != 2) return rank_error(0, m.tensor_at(x).dims);
     if (trans_a != 0) x = transpose(x, std::array<std::int32_t, 2>{1, 0}, numbered("gemm_a", static_cast<std::size_t>(node_index)));
     if (failed()) return;
     const shape in = m.tensor_at(x).dims;
@@ -738,7 +840,7 @@ struct importer {
     const std::int32_t y = as_onnx(o.id[1], 1);
     if (failed() || x < 0 || y < 0) return;
     const shape as = m.tensor_at(x).dims;
-    if (as.rank < 1 || bs.rank < 1) return rank_error(1, as.rank < 1 ? as : bs);
+    if (as.rank < 1 || bs.rank < 1) return rank_error(as.rank < 1 ? 0 : 1, as.rank < 1 ? as : bs);
     const bool vector_a = as.rank == 1, vector_b = bs.rank == 1;
     const std::int32_t a = vector_a ? reshape(x, make_shape(1, as[0]), numbered("matmul_row", static_cast<std::size_t>(node_index))) : x;
     const std::int32_t b = vector_b ? reshape(y, make_shape(bs[0], 1), numbered("matmul_column", static_cast<std::size_t>(node_index))) : y;
@@ -762,13 +864,15 @@ struct importer {
 
   constexpr void pool(const node_view& n, const operands& o, std::int32_t result) {
     if (!expect_inputs(o, 1, 1) || !expect_activation(o, 0)) return;
-    const std::int32_t x = as_nhwc(o.id[0], 0);
-    if (failed()) return;
+    std::uint32_t spatial = 2;
+    const std::int32_t x = windowed_input(o.id[0], 0, spatial);
+    if (failed() || x < 0) return;
     const shape in = m.tensor_at(x).dims;
     std::array<std::int64_t, 4> kernel{};
-    if (!ints_attribute(n, "kernel_shape", attribute::kernel_shape, 2, -1, kernel)) return;
+    if (!ints_attribute(n, "kernel_shape", attribute::kernel_shape, spatial, -1, kernel)) return;
+    if (spatial == 1) kernel = {1, kernel[0], 0, 0};
     op_attributes a{};
-    if (!read_window(n, in, kernel[0], kernel[1], a.win)) return;
+    if (!read_window(n, in, kernel[0], kernel[1], a.win, spatial)) return;
     const bool average = current == op_type::AveragePool;
     const bool ceil_mode = int_attribute(n, "ceil_mode", 0) != 0;
     const bool include_pad = average && int_attribute(n, "count_include_pad", 0) != 0 &&
@@ -795,7 +899,7 @@ struct importer {
       ceil_padding(extent[1], w.kernel_h, w.stride_h, w.dilation_h, w.pad_top, a.win.pad_bottom, input_end_h);
       ceil_padding(extent[2], w.kernel_w, w.stride_w, w.dilation_w, w.pad_left, a.win.pad_right, input_end_w);
     }
-    define(result, add_node(average ? op_kind::avg_pool : op_kind::max_pool, a, {source}, label_of(result)), true);
+    define(result, add_node(average ? op_kind::avg_pool : op_kind::max_pool, a, {source}, label_of(result)), true, spatial == 1);
   }
 
   // Ops that keep the layout of their operand (relu, sigmoid, tanh), or need NHWC (global pool).
@@ -804,6 +908,10 @@ struct importer {
     unary_of(o.id[0], result, kind, needs_nhwc);
   }
   constexpr void unary_of(std::int32_t v, std::int32_t result, op_kind kind, bool needs_nhwc, const op_attributes& a = {}) {
+    if (held_1d(v) || (needs_nhwc && onnx_shape(v).rank == 3)) {  // a 1-D activation: [N, 1, L, C] in and out
+      const std::int32_t x = as_nhwc_1d(v, 0);
+      return define(result, add_node(kind, a, {x}, label_of(result)), true, true);
+    }
     const bool nhwc = needs_nhwc || prefers_nhwc(v);
     const std::int32_t x = nhwc ? as_nhwc(v, 0) : as_onnx(v, 0);
     define(result, add_node(kind, a, {x}, label_of(result)), nhwc);
@@ -847,7 +955,11 @@ struct importer {
       if (o.count > 2 && o.id[2] >= 0) high = expect_constant(o, 2) ? constant_scalar(o.id[2], 2) : 0.0f;
     }
     if (failed() || take_reader_error()) return;
+    if (low != low) return f.opset() < 11 ? attribute_error(attribute::min, -1) : operand_value_error(1, 0, low);
+    if (high != high) return f.opset() < 11 ? attribute_error(attribute::max, -1) : operand_value_error(2, 0, high);
+    if (low > high) low = high;  // ONNX (numpy.clip): every result is max
     if (low <= -float_max && high >= float_max) {  // no bounds: the identity (a copy, or a view)
+      if (held_1d(o.id[0])) return unary_of(o.id[0], result, op_kind::reshape, false);
       const bool nhwc = prefers_nhwc(o.id[0]);
       const std::int32_t x = nhwc ? as_nhwc(o.id[0], 0) : as_onnx(o.id[0], 0);
       return define(result, add_node(op_kind::reshape, {}, {x}, label_of(result)), nhwc);
@@ -867,7 +979,7 @@ struct importer {
   constexpr std::int32_t broadcast_constant_nhwc(std::int32_t v, std::uint32_t slot) {
     const shape s = constant_shape(v);
     if (failed()) return -1;
-    if (s.rank > 4) return rank_error(4, s), -1;
+    if (s.rank > 4) return rank_error(slot, s), -1;
     shape padded = make_shape(1, 1, 1, 1);
     for (std::int32_t d = 0; d < s.rank; ++d) padded.dims[static_cast<std::size_t>(4 - s.rank + d)] = s[d];
     const std::array<std::int64_t, 4> nchw_strides{static_cast<std::int64_t>(padded[1]) * padded[2] * padded[3],
@@ -994,12 +1106,20 @@ struct importer {
       if (failed()) return;
       if (constant_shape(o.id[1]).rank != 1) return operand_error(1);
       if (count > static_cast<std::int64_t>(max_rank)) return fail(onnx_error::rank_too_high, at(o.id[1]).name.at, count);
-      for (std::uint32_t k = 0; k < count; ++k) target.dims[k] = static_cast<std::int32_t>(constant_int(o.id[1], 1, k, count));
+      for (std::uint32_t k = 0; k < count && !failed(); ++k) {
+        const std::int64_t extent = constant_int(o.id[1], 1, k, count);
+        if (extent < -1 || extent > 0x7fffffff) return operand_value_error(1, k, extent);
+        target.dims[k] = static_cast<std::int32_t>(extent);
+      }
     } else {
       const attribute_view a = f.attribute(n, "shape");
       count = f.ints_count(a);
       if (count > static_cast<std::int64_t>(max_rank)) return fail(onnx_error::rank_too_high, 0, count);
-      for (std::uint32_t k = 0; k < count; ++k) target.dims[k] = static_cast<std::int32_t>(f.ints_at(a, k));
+      for (std::uint32_t k = 0; k < count; ++k) {
+        const std::int64_t extent = f.ints_at(a, k);
+        if (extent < -1 || extent > 0x7fffffff) return attribute_error(attribute::shape, extent);
+        target.dims[k] = static_cast<std::int32_t>(extent);
+      }
     }
     if (failed() || take_reader_error()) return;
     target.rank = static_cast<std::int32_t>(count);
@@ -1062,8 +1182,11 @@ struct importer {
     if (!expect_inputs(o, from_input ? 2 : 1, from_input ? 4 : 1) || !expect_activation(o, 0)) return;
     const std::string_view mode = f.string_attribute(f.attribute(n, "mode"), "constant");
     if (take_reader_error()) return;
-    const pad_mode fill_mode = mode == "reflect" ? pad_mode::reflect : (mode == "edge" ? pad_mode::edge : pad_mode::constant);
-    if (mode != "constant" && fill_mode == pad_mode::constant) return attribute_error(attribute::mode, -1);
+    const pad_mode fill_mode = mode == "reflect" ? pad_mode::reflect
+                               : mode == "edge"  ? pad_mode::edge
+                               : mode == "wrap"  ? pad_mode::wrap
+                                                 : pad_mode::constant;
+    if (mode != "constant" && fill_mode == pad_mode::constant) return string_attribute_error(n, "mode", attribute::mode);
     const shape s = onnx_shape(o.id[0]);
     std::array<std::int64_t, 2 * max_rank> pads{};
     float fill = 0.0f;
@@ -1141,7 +1264,8 @@ struct importer {
     }
     if (take_reader_error()) return;
     const value& x = at(o.id[0]);
-    std::int32_t source = is_constant(o.id[0]) ? as_onnx(o.id[0], 0) : x.onnx_layout;  // a constant: folded
+    // A constant is folded; a 1-D value held as [N, 1, L, C] is read in its ONNX layout.
+    std::int32_t source = is_constant(o.id[0]) || x.one_d ? as_onnx(o.id[0], 0) : x.onnx_layout;
     if (source < 0 && !failed()) {  // NHWC only: ONNX dim k is NHWC dim nhwc_of_nchw[k]
       source = x.nhwc;
       for (std::int32_t d = 0; d < s.rank; ++d)
@@ -1161,9 +1285,10 @@ struct importer {
     const float epsilon = float_attribute(n, "epsilon", 1e-5f);
     const shape s = onnx_shape(o.id[0]);
     if (failed() || take_reader_error()) return;
-    if (s.rank != 4 && s.rank != 2) return rank_error(4, s);
-    // The channels (ONNX axis 1) are the last axis of an NHWC tensor and of a [N, C] one.
-    const std::int32_t x = s.rank == 4 ? as_nhwc(o.id[0], 0) : as_onnx(o.id[0], 0);
+    if (s.rank < 2 || s.rank > 4) return rank_error(0, s);
+    // The channels (ONNX axis 1) are the last axis of an NHWC tensor (a 1-D [N, C, L] one: [N, 1, L, C]) and
+    // of a [N, C] one.
+    const std::int32_t x = s.rank == 4 ? as_nhwc(o.id[0], 0) : s.rank == 3 ? as_nhwc_1d(o.id[0], 0) : as_onnx(o.id[0], 0);
     std::array<std::int32_t, 4> parameters{};
     for (std::uint32_t k = 1; k < 5; ++k) {
       if (constant_shape(o.id[k]).elements() != s[1]) return operand_error(k);
@@ -1172,7 +1297,7 @@ struct importer {
     op_attributes a{};
     a.epsilon = epsilon;
     define(result, add_node(op_kind::batch_norm, a, {x, parameters[0], parameters[1], parameters[2], parameters[3]}, label_of(result)),
-           s.rank == 4);
+           s.rank >= 3, s.rank == 3);
   }
 
   // ---------------------------------------------------------------------------------------------------

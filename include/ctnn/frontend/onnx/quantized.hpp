@@ -58,7 +58,7 @@ struct quantized_ops {
     const tensor_view t = im.f.read_tensor(im.at(v).proto);
     if (im.take_reader_error() || !im.checked_tensor(v, t)) return t;
     const bool type_ok = t.type == type || (any_8_bit && (t.type == data_type::uint8 || t.type == data_type::int8));
-    if (!type_ok) im.operand_error(slot);
+    if (!type_ok) im.operand_type_error(slot, t.type);
     return t;
   }
 
@@ -94,8 +94,24 @@ struct quantized_ops {
     if (im.failed()) return 0.0f;
     if (t.dims.elements() != 1) return im.operand_error(slot), 0.0f;
     const float s = float_at(t, 0);
-    if (!(s > 0.0f) || s > 3.40282347e+38f) im.operand_error(slot);
+    if (!valid_scale(s)) im.operand_value_error(slot, 0, s);
     return s;
+  }
+  // A scale ONNX's arithmetic can divide by: finite and positive.
+  static constexpr bool valid_scale(float s) { return s > 0.0f && s <= 3.40282347e+38f; }
+  // Every value of a per-channel (per-axis) scale tensor.
+  constexpr void check_scales(std::uint32_t slot, const tensor_view& t) {
+    const std::int64_t count = t.dims.elements();
+    for (std::int64_t k = 0; k < count && !im.failed(); ++k) {
+      const float s = float_at(t, static_cast<std::uint32_t>(k));
+      if (!im.failed() && !valid_scale(s)) im.operand_value_error(slot, k, s);
+    }
+  }
+  // A zero point stored in int32_data (8-bit types may be) must be a value of its type.
+  constexpr std::int32_t checked_zero_point(std::uint32_t slot, const tensor_view& t, std::int64_t value) {
+    const std::int64_t low = t.type == data_type::uint8 ? 0 : -128, high = t.type == data_type::uint8 ? 255 : 127;
+    if (value < low || value > high) im.operand_value_error(slot, 0, value);
+    return static_cast<std::int32_t>(value);
   }
 
   // A per-tensor zero point (operand `slot`, absent: 0 of `fallback`), of the type `type` if given.
@@ -109,7 +125,7 @@ struct quantized_ops {
     const tensor_view t = constant_of(o.id[slot], slot, data_type::uint8, true);
     if (im.failed()) return {};
     if (t.dims.elements() != 1) return im.operand_error(slot), zero_point{};
-    return {static_cast<std::int32_t>(integer_at(t, 0)), dtype_of(t.type)};
+    return {checked_zero_point(slot, t, integer_at(t, 0)), dtype_of(t.type)};
   }
 
   // A constant as an IR tensor of its ONNX shape, read in place (raw_data only: the kernels read the file).
@@ -137,6 +153,7 @@ struct quantized_ops {
     const std::int64_t count = t.dims.elements();
     if (count == 1) return -1;
     if (count != channels || t.dims.rank != 1) return im.operand_error(slot), -1;
+    if (type == data_type::float32) check_scales(slot, t);
     return stored_constant(o.id[slot], slot, t);
   }
 
@@ -191,6 +208,9 @@ struct quantized_ops {
   constexpr void dequantize_linear(const node_view& n, const operands& o, std::int32_t result) { linear(n, o, result, false); }
 
   constexpr void linear(const node_view& n, const operands& o, std::int32_t result, bool quantize) {
+    // Blocked quantization (opset 21): scales per block of `block_size` elements along `axis`.
+    if (const std::int64_t block = im.int_attribute(n, "block_size", 0); block != 0 || im.take_reader_error())
+      return im.failed() ? void() : im.attribute_error(attribute::block_size, block);
     if (!im.expect_inputs(o, 2, 3) || !im.expect_constant(o, 1)) return;
     const shape s = im.onnx_shape(o.id[0]);
     const tensor_view scales = constant_of(o.id[1], 1, data_type::float32);
@@ -230,6 +250,7 @@ struct quantized_ops {
       scale = scalar_scale(o, 1);
       zero_point_value = scalar_zero_point(o, 2, q_type).value;
     } else {
+      check_scales(1, scales);
       scale_operand = stored_constant(o.id[1], 1, scales);
       if (o.count > 2 && o.id[2] >= 0) zero_point_operand = stored_constant(o.id[2], 2, constant_of(o.id[2], 2, data_type::uint8, true));
     }
@@ -247,27 +268,45 @@ struct quantized_ops {
   constexpr void conv(const node_view& n, const operands& o, std::int32_t result, bool linear_output) {
     if (linear_output ? !im.expect_inputs(o, 8, 9) : !im.expect_inputs(o, 2, 4)) return;
     const std::uint32_t w_slot = linear_output ? 3 : 1;
-    const std::int32_t x = activation(o, 0);
+    std::int32_t x = activation(o, 0);
     if (x < 0 || !im.expect_constant(o, w_slot)) return;
-    const tensor_view wt = constant_of(o.id[w_slot], w_slot, data_type::uint8, true);
-    const shape in = m().tensor_at(x).dims;
+    tensor_view wt = constant_of(o.id[w_slot], w_slot, data_type::uint8, true);
+    const shape given = m().tensor_at(x).dims;
     if (im.failed()) return;
-    if (in.rank != 4) return im.rank_error(4, in);
-    if (wt.dims.rank != 4) return im.operand_error(w_slot);
+    if (given.rank != 3 && given.rank != 4) return im.rank_error(0, given);
+    if (wt.dims.rank != given.rank) return im.operand_error(w_slot);
+    // 1-D: [N, C, L] read as the image [N, C, 1, L] (a view), the weights [O, I, k] as [O, I, 1, k].
+    const auto spatial = static_cast<std::uint32_t>(given.rank - 2);
+    if (spatial == 1) {
+      x = im.reshape(x, make_shape(given[0], given[1], 1, given[2]), im.label_of(o.id[0]));
+      wt.dims = make_shape(wt.dims[0], wt.dims[1], 1, wt.dims[2]);
+      if (x < 0) return;
+    }
+    const shape in = m().tensor_at(x).dims;
     const std::int32_t units = wt.dims[0], kh = wt.dims[2], kw = wt.dims[3];
     const std::int64_t group = im.int_attribute(n, "group", 1);
     std::array<std::int64_t, 4> kernel{};
-    if (!im.ints_attribute(n, "kernel_shape", attribute::kernel_shape, 2, -1, kernel)) return;
+    if (!im.ints_attribute(n, "kernel_shape", attribute::kernel_shape, spatial, -1, kernel)) return;
+    if (spatial == 1) kernel = {-1, kernel[0], 0, 0};
     if ((kernel[0] != -1 && kernel[0] != kh) || (kernel[1] != -1 && kernel[1] != kw))
-      return im.attribute_error(attribute::kernel_shape, kernel[0] != kh ? kernel[0] : kernel[1]);
+      return im.attribute_error(attribute::kernel_shape, kernel[0] != -1 && kernel[0] != kh ? kernel[0] : kernel[1]);
     if (group < 1 || group > in[1] || in[1] % group != 0 || units % group != 0 || wt.dims[1] * group != in[1])
       return im.attribute_error(attribute::group, group);
     op_attributes a{};
-    if (!im.read_window(n, make_shape(in[0], in[2], in[3], in[1]), kh, kw, a.win)) return;
+    if (!im.read_window(n, make_shape(in[0], in[2], in[3], in[1]), kh, kw, a.win, spatial)) return;
     a.layout = data_layout::onnx;
     a.groups = static_cast<std::int32_t>(group);
     a.units = units;
     operands_of_weights(o, result, x, a, linear_output, w_slot, wt, units, op_kind::conv2d, linear_output && o.count > 8 ? 8 : 0);
+    if (spatial == 1 && !im.failed()) {  // the image result [N, O, 1, L'] as [N, O, L'] (a view)
+      const std::int32_t image = im.at(result).onnx_layout;
+      const shape out = m().tensor_at(image).dims;
+      const quantization q = m().tensor_at(image).quant;
+      im.at(result).onnx_layout = -1;
+      const std::int32_t y = im.reshape(image, make_shape(out[0], out[1], out[3]), im.label_of(result));
+      if (y >= 0) m().tensor_at(y).quant = q;
+      im.define(result, y, false);
+    }
   }
 
   // QLinearMatMul (a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp) and MatMulInteger (A, B[, a_zp[, b_zp]]).

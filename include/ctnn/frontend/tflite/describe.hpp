@@ -13,18 +13,15 @@
 #include <ctnn/frontend/flatbuffers.hpp>
 #include <ctnn/frontend/tflite/schema.hpp>
 #include <ctnn/ir/diagnostic.hpp>
+#include <ctnn/ir/diagnostic_text.hpp>
 #include <ctnn/ir/op_kind.hpp>
 
 namespace ctnn::tflite {
 
-// The sentence of a diagnostic's compile error (the static_assert of its errors:: class), or "" for the
-// IR codes the TFLite importer does not produce.
+// The sentence of a diagnostic's compile error (the static_assert of its errors:: class); the IR's own
+// codes: ir/diagnostic_text.hpp.
 constexpr std::string_view sentence_of(error_code code) {
-  if (code == error_code::unsupported_rank) return "ctnn: this op needs an input of another rank (NHWC ops need rank 4).";
-  if (code == error_code::input_count_mismatch) return "ctnn: this op is given the wrong number of inputs.";
-  if (code == error_code::too_many_inputs) return "ctnn: this op has more inputs than ctnn::max_node_inputs.";
-  if (code == error_code::invalid_axis) return "ctnn: the axis of this op is out of range for its input's rank.";
-  if (!is_frontend_error(code)) return {};
+  if (!is_frontend_error(code)) return diagnostic_sentence(code);
   switch (static_cast<frontend_error>(code)) {
     case frontend_error::tflite_malformed_model:
       return "ctnn::tflite: the model file is malformed or truncated: at the byte offset in the template arguments "
@@ -73,22 +70,8 @@ constexpr std::string_view sentence_of(error_code code) {
 
 namespace detail {
 
-template <class Sink>
-void put_number(Sink& out, std::int64_t value) {
-  char text[24];
-  const auto end = std::to_chars(text, text + sizeof text, value).ptr;
-  out(std::string_view{text, static_cast<std::size_t>(end - text)});
-}
-
-template <class Sink>
-void put_shape(Sink& out, const shape& s) {
-  out("[");
-  for (std::int32_t d = 0; d < s.rank; ++d) {
-    if (d > 0) out(",");
-    put_number(out, s[d]);
-  }
-  out("]");
-}
+using ctnn::detail::diagnostic_text::put_number;  // ir/diagnostic_text.hpp
+using ctnn::detail::diagnostic_text::put_shape;
 
 template <class Sink>
 void put_op(Sink& out, const diagnostic& d, bool with_code) {

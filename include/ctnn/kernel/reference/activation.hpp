@@ -39,12 +39,16 @@ template <activation A>
   for (std::int64_t i = 0; i < elements; ++i) out[i] = activate(a, in[i]);
 }
 
-// Clip: each element clamped to [low, high] (NaN stays NaN, as numpy.clip).
+// Clip: min(max(x, low), high), as numpy.clip and ONNX: low > high gives high everywhere; NaN stays NaN;
+// -0.0 and denormals pass unchanged when inside the bounds.
 template <class Params>
 constexpr void clip(Params p, const float* in, float* out) {
   const float low = p->clip_min(), high = p->clip_max();
   const std::int64_t elements = p->out.elements();
-  for (std::int64_t i = 0; i < elements; ++i) out[i] = in[i] < low ? low : (in[i] > high ? high : in[i]);
+  for (std::int64_t i = 0; i < elements; ++i) {
+    const float raised = in[i] < low ? low : in[i];
+    out[i] = raised > high ? high : raised;
+  }
 }
 
 template <activation A, long Elements>

@@ -58,9 +58,9 @@ constexpr void concat(Params p, const float* const* inputs, float* output) {
 
 namespace detail {
 
-// Pad in mode reflect or edge: each output element reads the input element its coordinates map to (the
-// mirror or the nearest border element in every padded dim). Reflect assumes pads < extent (ONNX's rule);
-// larger pads keep mirroring.
+// Pad in mode reflect, edge or wrap: each output element reads the input element its coordinates map to
+// (the mirror, the nearest border element, or the element one period away, in every padded dim). Reflect
+// assumes pads < extent (ONNX's rule); larger pads keep mirroring, and wrap keeps wrapping.
 template <class Params, class T>
 constexpr void pad_from_border(Params p, const T* input, T* output) {
   const std::int32_t rank = p->out.rank;
@@ -72,7 +72,10 @@ constexpr void pad_from_border(Params p, const T* input, T* output) {
       const auto du = static_cast<std::size_t>(d);
       const std::int32_t extent = p->in[d];
       std::int32_t c = index[du] - p->pads[2 * du];
-      if (p->fill_mode == pad_mode::edge || extent == 1) {
+      if (p->fill_mode == pad_mode::wrap) {
+        c %= extent;
+        c = c < 0 ? c + extent : c;
+      } else if (p->fill_mode == pad_mode::edge || extent == 1) {
         c = c < 0 ? 0 : (c >= extent ? extent - 1 : c);
       } else {
         while (c < 0 || c >= extent) c = c < 0 ? -c : 2 * (extent - 1) - c;
@@ -89,7 +92,7 @@ constexpr void pad_from_border(Params p, const T* input, T* output) {
 }
 
 // Fills the output with `fill`, then copies the input row by row to its padded place (float and int8);
-// modes reflect and edge read the border instead.
+// modes reflect, edge and wrap read the input's border instead.
 template <class Params, class T>
 [[gnu::always_inline]] constexpr void pad_with(Params p, const T* input, T* output, T fill) {
   if (p->fill_mode != pad_mode::constant) return pad_from_border(p, input, output);

@@ -1,0 +1,175 @@
+#pragma once
+// The IR's own diagnostics in words, at run time (ctnn-run, ctnn-inspect): the sentence of each error_code's
+// compile error (the static_assert of its class in ctnn/errors.hpp) and its numbers, named.
+//
+//   ctnn::diagnostic_sentence(d.code)         // "" for the codes of the model-file frontends
+//   ctnn::put_diagnostic_numbers(d, sink)     // "needs rank 4, given rank 3"; sink: any callable taking
+//                                             // std::string_view
+//   ctnn::describe_module_error(m, sink)      // "error: <sentence>\n  op 3 (add \"c\"): <numbers>\n": a
+//                                             // pass's diagnostic, the op named from the module
+//
+// A frontend's diagnostic names a node of its file (onnx::describe, tflite::describe).
+#include <charconv>
+#include <cstdint>
+#include <string_view>
+
+#include <ctnn/ir/diagnostic.hpp>
+#include <ctnn/ir/dtype.hpp>
+#include <ctnn/ir/op_kind.hpp>
+#include <ctnn/ir/shape.hpp>
+
+namespace ctnn {
+
+constexpr std::string_view diagnostic_sentence(error_code code) {
+  if (is_memory_error(code)) {
+    switch (static_cast<memory_error>(code)) {
+      case memory_error::pool_budget_exceeded:
+        return "ctnn: the model needs more memory than a pool's limit allows; raise the limit, add a fallback pool, "
+               "or unpin buffers from it.";
+      case memory_error::pin_unknown_tensor:
+        return "ctnn: a ctnn::pin<> names a tensor (or ctnn::pin_op<> an op) that has no buffer to place.";
+      case memory_error::pin_unknown_pool:
+        return "ctnn: a ctnn::pin<> names a pool that is not among the model's writable pools.";
+    }
+    return {};
+  }
+  switch (code) {
+    case error_code::none: return {};
+    case error_code::input_shapes_differ: return "ctnn: the inputs of this op have shapes that cannot be combined.";
+    case error_code::weight_count_mismatch:
+      return "ctnn: the weight array of this op has the wrong number of elements (conv2d weights are OHWI).";
+    case error_code::bias_count_mismatch: return "ctnn: the bias array of this op needs one element per output channel.";
+    case error_code::weights_and_bias_disagree:
+      return "ctnn: the weights and the bias of this op imply different output counts; fix the wrong one.";
+    case error_code::channels_not_divisible: return "ctnn: conv2d groups must divide both the input and output channels.";
+    case error_code::window_larger_than_input: return "ctnn: the window of this conv/pool op does not fit its (padded) input.";
+    case error_code::reshape_element_count: return "ctnn: a reshape must keep the number of elements.";
+    case error_code::invalid_reshape_target:
+      return "ctnn: a reshape extent is positive, 0 (keep) or -1 (infer), with at most one -1.";
+    case error_code::window_all_padding:
+      return "ctnn: a window of this pooling op covers only padding; use smaller pads or dilation.";
+    case error_code::pads_beyond_rank: return "ctnn: this pad op gives (before, after) pads for a dimension its input does not have.";
+    case error_code::unsupported_rank: return "ctnn: this op needs an input of another rank (NHWC ops need rank 4).";
+    case error_code::invalid_axis: return "ctnn: the axis of this op is out of range for its input's rank.";
+    case error_code::unknown_input_name: return "ctnn::dsl::graph: a node names an input that no earlier node has.";
+    case error_code::too_many_inputs: return "ctnn: this op has more inputs than ctnn::max_node_inputs.";
+    case error_code::input_count_mismatch: return "ctnn: this op is given the wrong number of inputs.";
+    case error_code::unsupported_dtype: return "ctnn: no kernel for this op with this element type yet.";
+    case error_code::pass_prerequisite_missing:
+      return "ctnn: a pass in the pipeline runs before the pass that produces what it reads.";
+    case error_code::pipeline_rejected: return "ctnn: the pipeline's pass order was rejected (reported already).";
+  }
+  return {};
+}
+
+namespace detail::diagnostic_text {
+
+template <class Sink>
+void put_number(Sink& out, std::int64_t value) {
+  char text[24];
+  const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+  out(std::string_view{text, static_cast<std::size_t>(end - text)});
+}
+
+template <class Sink>
+void put_shape(Sink& out, const shape& s) {
+  out("[");
+  for (std::int32_t d = 0; d < s.rank; ++d) {
+    if (d > 0) out(",");
+    put_number(out, s[d]);
+  }
+  out("]");
+}
+
+// "<before>a<middle>b<after>" with the diagnostic's value_a and value_b.
+template <class Sink>
+void put_pair(Sink& out, const diagnostic& d, std::string_view before, std::string_view middle, std::string_view after = {}) {
+  out(before);
+  put_number(out, d.value_a);
+  out(middle);
+  put_number(out, d.value_b);
+  out(after);
+}
+
+}  // namespace detail::diagnostic_text
+
+// The numbers of an IR diagnostic with their meaning (the fields ir/diagnostic.hpp documents per code).
+template <class Sink>
+void put_diagnostic_numbers(const diagnostic& d, Sink&& out) {
+  namespace text = detail::diagnostic_text;
+  if (is_memory_error(d.code)) {
+    if (static_cast<memory_error>(d.code) != memory_error::pool_budget_exceeded) return text::put_pair(out, d, "pin ", "", "");
+    out("pool ");
+    text::put_number(out, d.expected[0]);
+    return text::put_pair(out, d, " needs ", " bytes, its limit is ", " bytes");
+  }
+  switch (d.code) {
+    case error_code::input_shapes_differ:
+      out("shapes ");
+      text::put_shape(out, d.expected);
+      out(" and ");
+      return text::put_shape(out, d.actual);
+    case error_code::weight_count_mismatch: return text::put_pair(out, d, "needs ", " weight elements, given ");
+    case error_code::bias_count_mismatch: return text::put_pair(out, d, "needs ", " bias elements, given ");
+    case error_code::weights_and_bias_disagree:
+      text::put_pair(out, d, "weights of ", " elements, bias of ", " elements; weights per output ");
+      return text::put_shape(out, d.expected);
+    case error_code::channels_not_divisible: return text::put_pair(out, d, "", " channels, ", " groups");
+    case error_code::window_larger_than_input:
+      out("input ");
+      text::put_shape(out, d.actual);
+      return text::put_pair(out, d, ", window ", " x ");
+    case error_code::reshape_element_count:
+    case error_code::invalid_reshape_target:
+      out("target ");
+      text::put_shape(out, d.expected);
+      out(", input ");
+      return text::put_shape(out, d.actual);
+    case error_code::window_all_padding:
+      text::put_pair(out, d, "along dim ", " (1 = H, 2 = W) at output position ", ", input ");
+      return text::put_shape(out, d.actual);
+    case error_code::pads_beyond_rank: return text::put_pair(out, d, "pads for dim ", " of a rank-", " input");
+    case error_code::unsupported_rank:
+      text::put_pair(out, d, "needs rank ", ", given rank ");
+      if (d.actual.rank <= 0) return;
+      out(" ");
+      return text::put_shape(out, d.actual);
+    case error_code::invalid_axis: return text::put_pair(out, d, "axis ", " for rank ");
+    case error_code::unknown_input_name: return text::put_pair(out, d, "input slot ", ", node position ");
+    case error_code::too_many_inputs: return text::put_pair(out, d, "", " inputs, the limit is ");
+    case error_code::input_count_mismatch: return text::put_pair(out, d, "takes ", " inputs, given ");
+    case error_code::unsupported_dtype:
+      out("element type ");
+      out(name_of(static_cast<dtype>(d.value_a)));
+      if (d.value_b <= 0) return;
+      out(", without the quantization (scale, zero point) of operand ");
+      return text::put_number(out, d.value_b - 1);
+    case error_code::pass_prerequisite_missing: return text::put_pair(out, d, "pipeline position ", ", missing facts (bits) ");
+    case error_code::none:
+    case error_code::pipeline_rejected: return;  // reported already, as a compile error of the pipeline
+    default: return text::put_pair(out, d, "value_a ", ", value_b ");  // another frontend's code
+  }
+}
+
+// The diagnostic of a module a pass rejected: its sentence, the op (index, kind and label) and the numbers.
+template <class Module, class Sink>
+void describe_module_error(const Module& m, Sink&& out) {
+  const diagnostic& d = m.error;
+  if (!d.failed()) return;
+  out("error: ");
+  out(diagnostic_sentence(d.code).empty() ? std::string_view{"ctnn: the model cannot be compiled"} : diagnostic_sentence(d.code));
+  out("\n  ");
+  if (d.node >= 0 && d.node < m.node_count) {
+    out("op ");
+    detail::diagnostic_text::put_number(out, d.node);
+    out(" (");
+    out(name_of(d.kind));
+    out(" \"");
+    out(m.node_at(d.node).label.view());
+    out("\"): ");
+  }
+  put_diagnostic_numbers(d, out);
+  out("\n");
+}
+
+}  // namespace ctnn

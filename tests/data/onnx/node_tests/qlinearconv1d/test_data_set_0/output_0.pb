@@ -1,0 +1,1 @@
+	ByJWoP;T^|+i>Br€j]£kdyt¡†’|Y

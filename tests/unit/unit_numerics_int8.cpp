@@ -1,0 +1,207 @@
+// int8 numerics at the edges (issue #12; docs/numerics.md): TFLite's requantization arithmetic at the ends
+// of its ranges, checked against the second implementation in kernels/int8_test_support.hpp (int64 floor
+// divisions and <cmath>): int32 extremes, shifts near -31 and +31, multipliers over many binades
+// (per-channel weight scales from 2^-40 to 2^8), saturation of outputs at both ends with zero points at
+// -128 and 127; ONNX's float-scale quantization at its ends; int8 softmax with equal and extreme logits.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include <ctnn/detail/quantization.hpp>
+#include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/reference/int8/requantize.hpp>
+#include <ctnn/kernel/reference/int8/softmax.hpp>
+#include <ctnn/kernel/reference/onnx_quant/rounding.hpp>
+
+#include "kernels/int8_test_support.hpp"
+
+namespace {
+
+namespace q = ctnn::detail::quant;
+namespace ref = int8_test::ref;
+namespace onnx_quant = ctnn::kernel::reference::onnx_quant;
+
+constexpr std::int32_t int32_min = std::numeric_limits<std::int32_t>::min();
+constexpr std::int32_t int32_max = std::numeric_limits<std::int32_t>::max();
+
+// Accumulators at and next to the int32 ends, and small ones.
+constexpr std::array<std::int32_t, 13> accumulators{int32_min, int32_min + 1, -1073741824, -65536, -129, -1, 0, 1, 127,
+                                                    65535, 1073741823, int32_max - 1, int32_max};
+
+}  // namespace
+
+TEST_CASE("MultiplyByQuantizedMultiplier at int32's ends and shifts near -31 equals the int64 reference") {
+  // Right shifts down to 31 (the multiplier's mantissa in [2^30, 2^31), and 2^31 - 1).
+  for (const std::int32_t multiplier : {1 << 30, 1518500250, int32_max})
+    for (std::int32_t shift = -31; shift <= 0; ++shift)
+      for (const std::int32_t x : accumulators) {
+        CAPTURE(x);
+        CAPTURE(multiplier);
+        CAPTURE(shift);
+        REQUIRE(q::multiply_by_quantized_multiplier(x, multiplier, shift) == ref::mbqm(x, multiplier, shift));
+      }
+  // Left shifts up to 30: the shifted accumulator wraps like int32 arithmetic, as in TFLite.
+  for (std::int32_t shift = 1; shift <= 30; ++shift)
+    for (const std::int32_t x : accumulators) {
+      CAPTURE(x);
+      CAPTURE(shift);
+      REQUIRE(q::multiply_by_quantized_multiplier(x, 1 << 30, shift) == ref::mbqm(x, 1 << 30, shift));
+    }
+  // The one saturating product of SaturatingRoundingDoublingHighMul.
+  CHECK(q::saturating_rounding_doubling_high_mul(int32_min, int32_min) == int32_max);
+  CHECK(q::rounding_divide_by_pot(int32_min, 31) == -1);
+  CHECK(q::rounding_divide_by_pot(int32_max, 31) == 1);
+  CHECK(q::rounding_divide_by_pot(-(1 << 30), 31) == -1);  // -0.5 rounds away from zero
+  CHECK(q::rounding_divide_by_pot((1 << 30) - 1, 31) == 0);
+}
+
+TEST_CASE("QuantizeMultiplier over 70 binades equals frexp/round from <cmath>, flushes below 2^-32") {
+  for (std::int32_t e = -45; e <= 24; ++e)
+    for (const double mantissa : {0.5, 0.5000000001, 0.70710678118654757, 0.99999999976716936, 0.9999999999}) {
+      const double real = std::ldexp(mantissa, e);
+      const q::quantized_multiplier got = q::quantize_multiplier(real);
+      const ref::multiplier want = ref::quantize_multiplier(real);
+      CAPTURE(real);
+      REQUIRE(got.multiplier == want.m);
+      REQUIRE(got.shift == want.shift);
+      if (got.multiplier == 0) continue;
+      REQUIRE(got.multiplier >= (1 << 30));
+      // real ~= multiplier * 2^(shift - 31), to half a unit of the Q31 mantissa.
+      const double back = std::ldexp(static_cast<double>(got.multiplier), got.shift - 31);
+      REQUIRE(std::abs(back - real) <= std::ldexp(1.0, got.shift - 32));
+    }
+  CHECK(q::quantize_multiplier(std::ldexp(1.0, -33)) == q::quantized_multiplier{0, 0});  // shift below -31: flushed
+  CHECK(q::quantize_multiplier(std::ldexp(1.0, -32)) == q::quantized_multiplier{1 << 30, -31});
+  // A mantissa that rounds up to 2^31 becomes 2^30 with the exponent one higher.
+  CHECK(q::quantize_multiplier(0.99999999999) == q::quantized_multiplier{1 << 30, 1});
+}
+
+TEST_CASE("per-channel multipliers from weight scales across binades requantize like the reference") {
+  const float input_scale = 0.0235f, output_scale = 0.0917f;
+  int channels = 0;
+  for (std::int32_t e = -40; e <= 8; e += 3) {
+    const float weight_scale = std::ldexp(0.731f, e);
+    const q::quantized_multiplier got = q::channel_multiplier(input_scale, weight_scale, output_scale);
+    const ref::multiplier want = ref::quantize_multiplier(static_cast<double>(input_scale) * weight_scale / output_scale);
+    CAPTURE(weight_scale);
+    REQUIRE(got.multiplier == want.m);
+    REQUIRE(got.shift == want.shift);
+    for (const std::int32_t acc : accumulators)
+      REQUIRE(q::multiply_by_quantized_multiplier(acc, got.multiplier, got.shift) == ref::mbqm(acc, want.m, want.shift));
+    ++channels;
+  }
+  MESSAGE(channels << " channel scales from 2^-41 to 2^7");
+}
+
+namespace {
+// The output stage's view of a kernel's parameters (what requantize_output reads).
+struct output_stage {
+  std::int32_t output_offset = 0;
+  std::int32_t activation_min = -128;
+  std::int32_t activation_max = 127;
+};
+}  // namespace
+
+TEST_CASE("int8 outputs saturate at both ends, with zero points at -128 and 127") {
+  const q::quantized_multiplier m = q::quantize_multiplier(0.75);
+  for (const std::int32_t zero_point : {-128, -1, 0, 127}) {
+    const output_stage stage{zero_point};
+    const output_stage* p = &stage;
+    for (const std::int32_t acc : accumulators) {
+      const std::int64_t exact = static_cast<std::int64_t>(ref::mbqm(acc, m.multiplier, m.shift)) + zero_point;
+      const std::int32_t want = ref::clamp(exact, -128, 127);
+      CAPTURE(acc);
+      CAPTURE(zero_point);
+      REQUIRE(ctnn::kernel::reference::int8::requantize_output(p, acc, m.multiplier, m.shift) == want);
+    }
+    CHECK(ctnn::kernel::reference::int8::requantize_output(p, int32_max, m.multiplier, m.shift) == 127);
+    CHECK(ctnn::kernel::reference::int8::requantize_output(p, int32_min, m.multiplier, m.shift) == -128);
+  }
+  // A fused relu6 range in the output's quantization (zero point -128: 0.0 is -128).
+  const q::activation_bounds relu6 = q::quantized_activation_range(ctnn::activation::relu6, 6.0f / 255.0f, -128);
+  CHECK(relu6.min == -128);
+  CHECK(relu6.max == 127);
+  const q::activation_bounds high_zero = q::quantized_activation_range(ctnn::activation::relu, 0.1f, 127);
+  CHECK(high_zero.min == 127);  // relu with zero point 127: every output is 0.0
+  // Float inputs quantized to int8 (TFLM's FloatToQuantizedType): saturation, NaN to the zero point.
+  CHECK(q::float_to_int8(1e30f, 0.01f, 127) == 127);
+  CHECK(q::float_to_int8(-1e30f, 0.01f, -128) == -128);
+  CHECK(q::float_to_int8(std::numeric_limits<float>::infinity(), 0.5f, 0) == 127);
+  CHECK(q::float_to_int8(-std::numeric_limits<float>::infinity(), 0.5f, 0) == -128);
+  CHECK(q::float_to_int8(std::numeric_limits<float>::quiet_NaN(), 0.5f, 5) == 5);
+  CHECK(q::float_to_int8(-0.0f, 0.5f, -128) == -128);
+  CHECK(q::float_to_int8(-1.25f, 0.5f, 0) == -3);  // round half away from zero
+}
+
+TEST_CASE("ONNX's float-scale quantization at its ends: round half to even, saturation, NaN") {
+  using onnx_quant::quantize_value;
+  CHECK(quantize_value<std::int8_t>(2.5f, 1.0f, 0) == 2);  // half to even
+  CHECK(quantize_value<std::int8_t>(-2.5f, 1.0f, 0) == -2);
+  CHECK(quantize_value<std::int8_t>(3.5f, 1.0f, 0) == 4);
+  CHECK(quantize_value<std::int8_t>(1e9f, 0.01f, 127) == 127);
+  CHECK(quantize_value<std::int8_t>(-1e9f, 0.01f, -128) == -128);
+  CHECK(quantize_value<std::int8_t>(0.0f, 1.0f, 127) == 127);
+  CHECK(quantize_value<std::int8_t>(1.0f, 1.0f, 127) == 127);  // zero point at the top: saturates at once
+  CHECK(quantize_value<std::uint8_t>(-1.0f, 1.0f, 0) == 0);
+  CHECK(quantize_value<std::uint8_t>(1e38f, 1e-38f, 255) == 255);  // x / scale overflows to +inf
+  CHECK(quantize_value<std::uint8_t>(std::numeric_limits<float>::quiet_NaN(), 1.0f, 17) == 17);
+  CHECK(quantize_value<std::int8_t>(-std::numeric_limits<float>::infinity(), 1.0f, 0) == -128);
+  CHECK(quantize_value<std::int8_t>(std::ldexp(1.0f, -140), 1.0f, 0) == 0);  // a denormal
+  // The requantization of QLinearConv/QLinearMatMul: an infinite multiplier (a denormal output scale)
+  // saturates, a zero accumulator stays the zero point.
+  const float huge = onnx_quant::output_multiplier(1.0f, 1.0f, std::ldexp(1.0f, -140));
+  CHECK(onnx_quant::requantize_value<std::uint8_t>(5, huge, 10) == 255);
+  CHECK(onnx_quant::requantize_value<std::int8_t>(-5, huge, 10) == -128);
+  CHECK(onnx_quant::dequantize_value(-128, 0.5f, 127) == -127.5f);
+}
+
+namespace {
+// The softmax kernel's parameters for an int8 input of `scale` (beta 1; the output is TFLite's 1/256, -128).
+ctnn::kernel_params softmax_params(std::int32_t depth, float scale) {
+  ctnn::kernel_params p{};
+  p.in = p.out = ctnn::make_shape(1, depth);
+  const q::quantized_multiplier m = q::softmax_input_multiplier(1.0, static_cast<double>(scale), 5);
+  p.input_multiplier = m.multiplier;
+  p.input_shift = m.shift;
+  p.output_offset = -128;
+  return p;
+}
+std::vector<std::int8_t> softmax(const std::vector<std::int8_t>& logits, float scale) {
+  const ctnn::kernel_params p = softmax_params(static_cast<std::int32_t>(logits.size()), scale);
+  std::vector<std::int8_t> out(logits.size());
+  ctnn::kernel::reference::int8::softmax(&p, logits.data(), out.data());
+  return out;
+}
+}  // namespace
+
+TEST_CASE("int8 softmax: equal logits share the probability, extreme logits saturate") {
+  for (const std::int8_t value : {std::int8_t{-128}, std::int8_t{0}, std::int8_t{127}})
+    for (const std::size_t depth : {1u, 2u, 3u, 4u, 10u, 256u}) {
+      const std::vector<std::int8_t> out = softmax(std::vector<std::int8_t>(depth, value), 0.1f);
+      const double share = 256.0 / static_cast<double>(depth) - 128.0;  // 1/depth in the output quantization
+      CAPTURE(int{value});
+      CAPTURE(depth);
+      for (const std::int8_t y : out) {
+        REQUIRE(y == out[0]);
+        REQUIRE(std::abs(y - std::min(share, 127.0)) <= 1.0);
+      }
+    }
+  // One logit far above the others: it takes everything (1.0 saturates at 127), the rest are 0 (-128).
+  for (const float scale : {0.05f, 1.0f, 16.0f}) {
+    std::vector<std::int8_t> logits(8, -128);
+    logits[3] = 127;
+    const std::vector<std::int8_t> out = softmax(logits, scale);
+    CAPTURE(scale);
+    CHECK(out[3] == 127);
+    for (std::size_t c = 0; c < out.size(); ++c)
+      if (c != 3) CHECK(out[c] == -128);
+  }
+  // Two logits at the top: half each (0.5 = 0 in the output quantization).
+  const std::vector<std::int8_t> two = softmax({127, -128, 127, -128}, 1.0f);
+  CHECK(two == std::vector<std::int8_t>{0, -128, 0, -128});
+}
