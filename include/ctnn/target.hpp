@@ -14,34 +14,26 @@ namespace ctnn {
 
 namespace targets {
 
-// Portable C++ kernels (the reference kernels) on any machine.
-struct generic {
-  static constexpr instruction_set isa = instruction_set::none;
+// A target: the instruction set its kernels may use.
+template <instruction_set I>
+struct with_isa {
+  static constexpr instruction_set isa = I;
 };
+
+// Portable C++ kernels (the reference kernels) on any machine.
+struct generic : with_isa<instruction_set::none> {};
 // x86-64 levels (the int8 kernels' instruction sets, from SSE4.1; the float kernels use xsimd's, fixed
 // by -march).
-struct x86_64 {
-  static constexpr instruction_set isa = instruction_set::x86_sse2;
-};
-struct x86_sse4_1 {
-  static constexpr instruction_set isa = instruction_set::x86_sse4_1;
-};
-struct x86_avx2 {
-  static constexpr instruction_set isa = instruction_set::x86_avx2;
-};
-struct x86_avx512_vnni {
-  static constexpr instruction_set isa = instruction_set::x86_avx512_vnni;
-};
-struct arm_neon {
-  static constexpr instruction_set isa = instruction_set::arm_neon;
-};
+struct x86_64 : with_isa<instruction_set::x86_sse2> {};
+struct x86_sse4_1 : with_isa<instruction_set::x86_sse4_1> {};
+struct x86_avx2 : with_isa<instruction_set::x86_avx2> {};
+struct x86_avx512_vnni : with_isa<instruction_set::x86_avx512_vnni> {};
+struct arm_neon : with_isa<instruction_set::arm_neon> {};
 // Cortex-M cores: with the DSP extension (M4, M7, M33) the Armv7E-M kernels; without (M0+, M3) the
 // portable ones.
 struct cortex_m0plus : generic {};
 struct cortex_m3 : generic {};
-struct cortex_m4 {
-  static constexpr instruction_set isa = instruction_set::armv7em_dsp;
-};
+struct cortex_m4 : with_isa<instruction_set::armv7em_dsp> {};
 struct cortex_m7 : cortex_m4 {};
 struct cortex_m33 : cortex_m4 {};
 

@@ -111,6 +111,9 @@ static_assert(std::is_same_v<ctnn::detail::compile_options<ctnn::specialisation<
                              ctnn::pass::select_kernels<targets::generic, ctnn::kernel::shared>>);
 static_assert(ctnn::detail::is_compile_option<ctnn::target<targets::cortex_m0plus>>);
 static_assert(ctnn::enabled_by_compiler(instruction_set::none) && ctnn::enabled_by_compiler(targets::native::isa));
+static_assert(targets::cortex_m0plus::isa == instruction_set::none && targets::cortex_m3::isa == instruction_set::none &&
+              targets::cortex_m7::isa == instruction_set::armv7em_dsp && targets::cortex_m33::isa == instruction_set::armv7em_dsp);
+static_assert(!ctnn::enabled_by_compiler(instruction_set::armv7em_dsp) || targets::native::isa == instruction_set::armv7em_dsp);
 
 template <auto& M, class Predicate>
 constexpr bool every_call(Predicate predicate) {
