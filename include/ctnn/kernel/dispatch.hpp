@@ -109,6 +109,14 @@ inline constexpr bool dependent_false = false;
 template <kernel_params P, instruction_set L>
 using simd_i8_kernel = decltype(simd::i8_detail::select<P, typename detail::i8_isa_of<L>::type>());
 
+// P without its recorded choice: the SIMD and DSP kernel families are instantiated with these parameters,
+// by select_kernels (which asks them before there is a choice) and here (which runs them), so each
+// distinct kernel is one instantiation.
+constexpr kernel_params unselected(kernel_params p) {
+  p.choice = {};
+  return p;
+}
+
 // The kernel of an implementation for P, as a type with supports, packs(k), pack<K>(read) and run; void for
 // the reference and shared kernels (they support every valid P and read constants as stored).
 template <kernel_params P, kernel_choice C>
@@ -118,17 +126,17 @@ struct implementation {
 template <kernel_params P, kernel_choice C>
   requires(C.impl == kernel_impl::simd_f32)
 struct implementation<P, C> {
-  using type = simd::f32_kernel<P>;
+  using type = simd::f32_kernel<unselected(P)>;
 };
 template <kernel_params P, kernel_choice C>
   requires(C.impl == kernel_impl::simd_i8)
 struct implementation<P, C> {
-  using type = simd_i8_kernel<P, C.isa>;
+  using type = simd_i8_kernel<unselected(P), C.isa>;
 };
 template <kernel_params P, kernel_choice C>
   requires(C.impl == kernel_impl::arm_dsp_i8)
 struct implementation<P, C> {
-  using type = arm::i8_kernel<P>;
+  using type = arm::i8_kernel<unselected(P)>;
 };
 template <kernel_params P, kernel_choice C = P.choice>
 using implementation_t = typename implementation<P, C>::type;
