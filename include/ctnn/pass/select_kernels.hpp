@@ -111,15 +111,22 @@ struct select_kernels {
   static constexpr fact establishes = fact::kernels_selected;
   static constexpr bool reads_module_constant = true;  // run_on<M> (pass/pipeline.hpp)
 
-  // The compile-time pass: every call's choice, asked of the kernel families (one instantiation per
-  // distinct kernel_params, none named after the module).
+  // The compile-time pass: the choice of each distinct kernel (module::kernels, which lower_te and
+  // plan_memory keep equal to their calls' parameters), asked of the kernel families: one template
+  // argument per distinct kernel, not per call (each costs the compiler a kernel_params value), none named
+  // after the module. A call whose parameters differ from its kernel's (a pass of one's own that did not
+  // keep the table) runs the reference kernel, which supports every call.
   template <const auto& M>
   static constexpr auto run_on() {
     auto m = M;
-    constexpr auto choices = []<std::size_t... C>(std::index_sequence<C...>) {
-      return std::array<kernel_choice, sizeof...(C) + 1>{choose_kernel<M.calls[C].params, Target::isa, Policy>()..., {}};
-    }(std::make_index_sequence<static_cast<std::size_t>(M.call_count)>{});
-    record(m, [&](std::int32_t c, const kernel_params&) { return choices[static_cast<std::size_t>(c)]; });
+    constexpr auto choices = []<std::size_t... K>(std::index_sequence<K...>) {
+      return std::array<kernel_choice, sizeof...(K) + 1>{choose_kernel<M.kernels[K], Target::isa, Policy>()..., {}};
+    }(std::make_index_sequence<static_cast<std::size_t>(M.kernel_count)>{});
+    record(m, [&](std::int32_t c, const kernel_params& p) {
+      const std::int32_t k = M.calls[static_cast<std::size_t>(c)].kernel;
+      const bool listed = k >= 0 && k < M.kernel_count && M.kernels[static_cast<std::size_t>(k)] == p;
+      return listed ? choices[static_cast<std::size_t>(k)] : detail::choice_by_values<Policy>(p, instruction_set::none);
+    });
     return m;
   }
 
@@ -136,8 +143,11 @@ struct select_kernels {
     for (std::int32_t c = 0; c < m.call_count; ++c) {
       kernel_call& call = m.calls[static_cast<std::size_t>(c)];
       call.params.choice = choice_of(c, call.params);
-      // Equal parameters, equal choice: the distinct kernels stay distinct and carry it too.
-      if (call.kernel >= 0) m.kernels[static_cast<std::size_t>(call.kernel)].choice = call.params.choice;
+    }
+    // Equal parameters, equal choice: the distinct kernels stay distinct and carry it too.
+    for (std::int32_t c = 0; c < m.call_count; ++c) {
+      const kernel_call& call = m.calls[static_cast<std::size_t>(c)];
+      if (call.kernel >= 0 && call.kernel < m.kernel_count) m.kernels[static_cast<std::size_t>(call.kernel)].choice = call.params.choice;
     }
     m.establish(fact::kernels_selected);
   }
