@@ -24,9 +24,11 @@
 # The bytes are adjacent string literals of 64 bytes each (the compiler joins them into one array; a
 # string literal is 10-20x cheaper to compile than a {0x..} list). Compilers must support literals of
 # 65,536 bytes only, and clang -Wpedantic warns beyond (-Woverlength-strings): the header silences that
-# one warning around the array. alignas(16): the file's buffers are 16-aligned, and constant tensors are
-# read in place (zero-copy), so the array keeps that alignment (ONNX: float raw_data that happens to be
-# 4-aligned is read in place, the rest is re-laid out at compile time).
+# one warning around the array. alignas(16): the file's buffers are 16-aligned, and the constant-evaluation
+# readers index them as such. The array is read by the compiler only: the executor passes each constant
+# from an array of its own (a copy in its stored layout, or the layout its kernel reads; runtime/
+# packed_operands.hpp), so nothing odr-uses the bytes and they never reach the image
+# (tests/baremetal/check_rodata.cmake checks the map files).
 #
 # The header is a source of <target> (generated before it compiles) and its directory is added to the
 # target's include path (PRIVATE; INTERFACE for an interface library). Call ctnn_add_model in the

@@ -106,7 +106,8 @@ void print_tensors(const Module& m, const char* file_start) {
 template <class Pass>
 std::string_view pass_name() {
   namespace pass = ctnn::pass;
-  if constexpr (std::is_same_v<Pass, pass::infer_types>) return "infer_types";
+  if constexpr (requires { std::string_view{Pass::name}; }) return Pass::name;
+  else if constexpr (std::is_same_v<Pass, pass::infer_types>) return "infer_types";
   else if constexpr (std::is_same_v<Pass, pass::fold_constants>) return "fold_constants";
   else if constexpr (std::is_same_v<Pass, pass::fold_batch_norm>) return "fold_batch_norm";
   else if constexpr (std::is_same_v<Pass, pass::fuse_ops>) return "fuse_ops";

@@ -25,7 +25,7 @@ distinct deterministic pseudo-random values; the script evaluates the model in f
 Input 1x8x8x8 NHWC, 8 channels, 10 classes.
 
 Other modes:
-  --stages        compile, for each case, one TU per K = 0..10 that static_asserts the model after the
+  --stages        compile, for each case, one TU per K = 0..11 that static_asserts the model after the
                   first K passes of ctnn::default_pipeline (-fsyntax-only): what each pass costs.
   --limits        for each case and K, the smallest -fconstexpr-steps (clang) / -fconstexpr-ops-limit
                   (g++) with which the stage TU compiles: how much of the per-evaluation budget passes use.
@@ -70,7 +70,7 @@ CHANNELS = 8
 HEIGHT = WIDTH = 8
 CLASSES = 10
 HEAD_LAYERS = 3  # global_avg_pool, dense, softmax
-STAGES = 10      # passes in ctnn::default_pipeline
+STAGES = 11      # passes in ctnn::default_pipeline
 PASS_NAMES = ["build (DSL -> module)", "infer_types", "fold_constants", "fold_batch_norm", "fuse_ops",
               "alias_reshapes", "lower_te", "plan_memory", "create_function_metadata",
               "create_executor_metadata", "aot_lower_main"]
@@ -593,7 +593,7 @@ def check_run(binary: Path, expected: list[float] | None, log: Path, args: tuple
 
 
 def locate_failure(case: str, layers: int, model: Model, compiler: str, work: Path, flags, timeout, say) -> str:
-    """Compiles the stage TUs K = 0..10 (-fsyntax-only) and returns which one first fails, and why."""
+    """Compiles the stage TUs K = 0..11 (-fsyntax-only) and returns which one first fails, and why."""
     for stage in range(STAGES + 1):
         src = work / f"{case}_{layers}_stage{stage}.cpp"
         src.write_text(stage_source(case, layers, model, stage))
@@ -660,7 +660,7 @@ def limit_flag(compiler: str, value: int) -> str:
 
 
 def stage_needs(case, layers, model, compiler, work, flags, timeout, say) -> list[tuple[int, int]]:
-    """[(stage, smallest limit that compiles)] for K = 0..10, to 0.5 %."""
+    """[(stage, smallest limit that compiles)] for K = 0..11, to 0.5 %."""
     results, known_ok = [], 0
 
     def compiles(stage: int, value: int) -> bool:
@@ -759,7 +759,7 @@ def parse_args(argv):
                    help="compile each TU this many times and report the fastest (default 3: the machine is shared)")
     p.add_argument("--timeout", type=float, default=1800.0, help="seconds per compiler run (default 1800)")
     p.add_argument("--json", action="store_true", help="print one JSON object per case and compiler (no table)")
-    p.add_argument("--stages", action="store_true", help="also time the stage TUs K=0..10 of each flow case")
+    p.add_argument("--stages", action="store_true", help="also time the stage TUs K=0..11 of each flow case")
     p.add_argument("--time-trace", type=int, metavar="N", default=None,
                    help="compile the flow case(s) of N layers with clang -ftime-trace and summarise it")
     p.add_argument("--time-report", type=int, metavar="N", default=None,

@@ -56,7 +56,7 @@ namespace pass = ctnn::pass;
 using my_pipeline =
     ctnn::pipeline<pass::infer_types, drop_final_softmax, pass::fold_constants, pass::fold_batch_norm, pass::fuse_ops,
                    pass::alias_reshapes, pass::lower_te, align_arena<64>, pass::plan_memory<>, reserve_guard<64>,
-                   pass::create_function_metadata, pass::create_executor_metadata, pass::aot_lower_main>;
+                   pass::select_kernels<>, pass::create_function_metadata, pass::create_executor_metadata, pass::aot_lower_main>;
 
 using standard = ctnn::compile<digits::model>;
 using custom = ctnn::compile<digits::model, my_pipeline>;

@@ -12,7 +12,10 @@
 //                                      ctnn::shared, one kernel per op kind and element type with run-time
 //                                      shapes (less code for models with many distinct layers, slower;
 //                                      kernel/dynamic.hpp)
-// The planner and memory options go to every pass::plan_memory of the pipeline.
+//   ctnn::target<T>                    the target whose kernels run the calls (ctnn/target.hpp; default
+//                                      ctnn::targets::native, from the compiler's predefined macros)
+// The planner and memory options go to every pass::plan_memory of the pipeline; the specialisation and
+// the target to every pass::select_kernels.
 //
 //   using net = ctnn::compile<model, ctnn::pools<ctnn::pool<"sram", 64 * 1024>>, ctnn::planner<ctnn::memory::hill_climb<7>>>;
 //   using small = ctnn::compile<model, ctnn::specialisation<ctnn::shared>>;
@@ -25,6 +28,7 @@
 #include <ctnn/pass/pipeline.hpp>
 #include <ctnn/kernel/dispatch.hpp>
 #include <ctnn/runtime/executor.hpp>
+#include <ctnn/target.hpp>
 
 namespace ctnn {
 
@@ -61,8 +65,11 @@ template <class T>
 concept specialisation_option = requires { typename T::ctnn_specialisation_option; };
 
 template <class T>
+concept target_option = requires { typename T::ctnn_target_option; };
+
+template <class T>
 inline constexpr bool is_compile_option =
-    is_pipeline<T>::value || planner_option<T> || specialisation_option<T> || memory::memory_option<T>;
+    is_pipeline<T>::value || planner_option<T> || specialisation_option<T> || target_option<T> || memory::memory_option<T>;
 
 template <class... Ts>
 struct type_list {};
@@ -104,6 +111,32 @@ struct apply_memory_options<pipeline<Passes...>, Planner, MemoryOptions> {
   using type = pipeline<typename with_memory_options<Passes, Planner, MemoryOptions>::type...>;
 };
 
+// select_kernels with the compile options' target and policy (void: the pass's own).
+template <class Pass, class Target, class Policy>
+struct with_kernel_options {
+  using type = Pass;
+};
+template <class OwnTarget, class OwnPolicy, class Target, class Policy>
+struct with_kernel_options<pass::select_kernels<OwnTarget, OwnPolicy>, Target, Policy> {
+  using type = pass::select_kernels<std::conditional_t<std::is_void_v<Target>, OwnTarget, Target>,
+                                    std::conditional_t<std::is_void_v<Policy>, OwnPolicy, Policy>>;
+};
+template <class Pass>
+inline constexpr bool is_select_kernels = false;
+template <class Target, class Policy>
+inline constexpr bool is_select_kernels<pass::select_kernels<Target, Policy>> = true;
+template <class Pipeline>
+inline constexpr bool has_select_kernels = false;
+template <class... Passes>
+inline constexpr bool has_select_kernels<pipeline<Passes...>> = (is_select_kernels<Passes> || ...);
+
+template <class Pipeline, class Target, class Policy>
+struct apply_kernel_options;
+template <class... Passes, class Target, class Policy>
+struct apply_kernel_options<pipeline<Passes...>, Target, Policy> {
+  using type = pipeline<typename with_kernel_options<Passes, Target, Policy>::type...>;
+};
+
 // The first type of a type_list, or Default for an empty one.
 template <class List, class Default>
 struct first_or {
@@ -128,21 +161,24 @@ template <class... Options>
 struct compile_options {
   static_assert((is_compile_option<Options> && ...),
                 "ctnn::compile<Model, Options...>: an option is not a compile option (a ctnn::pipeline<>, "
-                "ctnn::planner<>, ctnn::specialisation<>, ctnn::pools<>, ctnn::pin<>, ctnn::pin_op<>, ctnn::pin_kind<>, "
+                "ctnn::planner<>, ctnn::specialisation<>, ctnn::target<>, ctnn::pools<>, ctnn::pin<>, ctnn::pin_op<>, ctnn::pin_kind<>, "
                 "ctnn::in_place_ops, ctnn::concat_in_place, ctnn::memory_aware_order, ctnn::memory_reuse or "
                 "ctnn::io_in_arena).");
   static_assert((is_pipeline<Options>::value + ... + 0) <= 1, "ctnn::compile: give at most one pipeline.");
   static_assert((planner_option<Options> + ... + 0) <= 1, "ctnn::compile: give at most one ctnn::planner<>.");
   static_assert((specialisation_option<Options> + ... + 0) <= 1, "ctnn::compile: give at most one ctnn::specialisation<>.");
+  static_assert((target_option<Options> + ... + 0) <= 1, "ctnn::compile: give at most one ctnn::target<>.");
 
   using pipelines = typename concat_lists<std::conditional_t<is_pipeline<Options>::value, type_list<Options>, type_list<>>...>::type;
   using user_pipeline = typename first_or<pipelines, default_pipeline>::type;
   using planner = typename first_or<typename concat_lists<typename inner_type_if<Options, planner_option<Options>>::type...>::type,
                                     void>::type;
-  // The kernel specialisation policy (default: full).
+  // The kernel specialisation policy and the target (void: select_kernels' own defaults, full and native).
   using kernels =
       typename first_or<typename concat_lists<typename inner_type_if<Options, specialisation_option<Options>>::type...>::type,
-                        full>::type;
+                        void>::type;
+  using target = typename first_or<typename concat_lists<typename inner_type_if<Options, target_option<Options>>::type...>::type,
+                                   void>::type;
 
   using memory_options =
       typename concat_lists<std::conditional_t<memory::memory_option<Options>, type_list<Options>, type_list<>>...>::type;
@@ -154,14 +190,19 @@ struct compile_options {
   static_assert(!has_memory_options || has_plan_memory<user_pipeline> || first_order_problem(user_pipeline{}).position >= 0,
                 "ctnn::compile: a planner or memory option is given, but the pipeline has no ctnn::pass::plan_memory to "
                 "take it.");
-  using type = std::conditional_t<std::is_void_v<planner> && std::is_same_v<memory_options, type_list<>>, checked,
-                                  typename apply_memory_options<checked, planner, memory_options>::type>;
+  static_assert((std::is_void_v<kernels> && std::is_void_v<target>) || has_select_kernels<user_pipeline> ||
+                    first_order_problem(user_pipeline{}).position >= 0,
+                "ctnn::compile: a ctnn::specialisation<> or ctnn::target<> is given, but the pipeline has no "
+                "ctnn::pass::select_kernels to take it.");
+  using planned = std::conditional_t<std::is_void_v<planner> && std::is_same_v<memory_options, type_list<>>, checked,
+                                     typename apply_memory_options<checked, planner, memory_options>::type>;
+  using type = std::conditional_t<std::is_void_v<kernels> && std::is_void_v<target>, planned,
+                                  typename apply_kernel_options<planned, target, kernels>::type>;
 };
 
 }  // namespace detail
 
 template <class Model, class... Options>
-using compile = executor<compiled_v<Model, typename detail::compile_options<Options...>::type>,
-                         typename detail::compile_options<Options...>::kernels>;
+using compile = executor<compiled_v<Model, typename detail::compile_options<Options...>::type>>;
 
 }  // namespace ctnn

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include <ctnn/kernel/dispatch.hpp>
+#include <ctnn/pass/select_kernels.hpp>
 
 #include "kernels/int8_test_support.hpp"
 #include "kernels/mlperf_layers.inc"
@@ -39,7 +40,8 @@ inline constexpr layer others[] = {simple(op_kind::sigmoid),  simple(op_kind::ta
 
 template <const auto& Table, std::size_t... I>
 void run_all(const void* const (&operands)[4], void* out, const ctnn::kernel::requant_arrays& rq, std::index_sequence<I...>) {
-  (ctnn::kernel::invoke<int8_test::layer_params<Table, I>()>(operands, out, rq), ...);
+  // Each layer by the kernel select_kernels chooses for the build's target (the DSP kernels on a Cortex-M4).
+  (ctnn::kernel::invoke<ctnn::pass::with_kernel_choice<int8_test::layer_params<Table, I>()>>(operands, out, rq), ...);
 }
 
 }  // namespace

@@ -33,6 +33,7 @@
 #include <ctnn/kernel/dispatch.hpp>
 #include <ctnn/pass/infer_types.hpp>
 #include <ctnn/pass/lower_te.hpp>
+#include <ctnn/pass/select_kernels.hpp>
 
 #include "kernels/int8_test_support.hpp"
 #include "kernels/mlperf_describe.hpp"
@@ -84,9 +85,9 @@ struct runtime_constant_reader {
   float f32(std::size_t) const { return 0.0f; }
 };
 
-// kernel::invoke<p>, with the weights (operand 1) and bias (operand 2) in the layout the run-time kernel
-// reads when it packs them, as the executor does.
-template <kernel_params P>
+// kernel::invoke<p> with the kernel select_kernels chooses for p, with the weights (operand 1) and bias
+// (operand 2) in the layout the run-time kernel reads when it packs them, as the executor does.
+template <kernel_params Lowered, kernel_params P = ctnn::pass::with_kernel_choice<Lowered>>
 void invoke_with_packed_constants(const void* (&operands)[4], std::int8_t* out, const ctnn::kernel::requant_arrays& rq,
                                   const std::vector<std::int8_t>& weights, const std::vector<std::int32_t>& bias) {
   const auto packed = [&]<std::size_t K>(std::integral_constant<std::size_t, K>) {

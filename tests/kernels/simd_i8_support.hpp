@@ -15,6 +15,7 @@
 #include <ctnn/detail/quantization.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/dispatch.hpp>
+#include <ctnn/pass/select_kernels.hpp>
 
 #include "kernels/int8_test_support.hpp"
 
@@ -103,12 +104,13 @@ comparison compare_with_reference(const std::vector<std::int8_t>& input, const s
   std::vector<std::int8_t> want(static_cast<std::size_t>(P.out.elements()), 0x55);
   std::vector<std::int8_t> got(want.size(), 0x2a);
   ctnn::kernel::invoke_i8<P>(operands, want.data(), rq);
-  if constexpr (N > 1 && ctnn::kernel::packs_operand<P>(1)) {
-    const auto packed = ctnn::kernel::pack_operand<P, 1>(vector_reader{&second, nullptr});
+  constexpr kernel_params selected = ctnn::pass::with_kernel_choice<P>;  // the kernel the compiler would choose
+  if constexpr (N > 1 && ctnn::kernel::packs_operand<selected>(1)) {
+    const auto packed = ctnn::kernel::pack_operand<selected, 1>(vector_reader{&second, nullptr});
     operands[1] = packed.data();
-    ctnn::kernel::invoke<P>(operands, got.data(), rq);
+    ctnn::kernel::invoke<selected>(operands, got.data(), rq);
   } else {
-    ctnn::kernel::invoke<P>(operands, got.data(), rq);
+    ctnn::kernel::invoke<selected>(operands, got.data(), rq);
   }
   comparison c{true, false};
   for (std::size_t i = 0; i < want.size(); ++i) {

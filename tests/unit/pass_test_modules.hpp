@@ -62,7 +62,7 @@ using without = typename detail::without<Drop, Pipeline>::type;
 static_assert(std::is_same_v<without<ctnn::pass::fuse_ops>,
                              ctnn::pipeline<ctnn::pass::infer_types, ctnn::pass::fold_constants, ctnn::pass::fold_batch_norm,
                                             ctnn::pass::alias_reshapes, ctnn::pass::lower_te, ctnn::pass::plan_memory<>,
-                                            ctnn::pass::create_function_metadata, ctnn::pass::create_executor_metadata,
+                                            ctnn::pass::select_kernels<>, ctnn::pass::create_function_metadata, ctnn::pass::create_executor_metadata,
                                             ctnn::pass::aot_lower_main>>);
 
 // ---------------------------------------------------------------------------------------------------

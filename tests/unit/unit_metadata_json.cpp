@@ -534,7 +534,7 @@ TEST_CASE("write_metadata_json: a failed module or one without metadata gives an
   CHECK(failed["error"]["op_kind"].str() == "add");
   CHECK(failed["error"]["value_b"].integer() == 1);
 
-  // After plan_memory (stage 7): the function and executor metadata passes have not run yet.
+  // After plan_memory (stage 7) and select_kernels (stage 8): the function and executor metadata passes have not run yet.
   complete = true;
   const json early = parse(metadata_json(ctnn::stage_v<mini, ctnn::default_pipeline, 7>, &complete));
   CHECK(!complete);
@@ -545,9 +545,9 @@ TEST_CASE("write_metadata_json: a failed module or one without metadata gives an
   REQUIRE(early["error"]["missing_facts"].items.size() == 2);
   CHECK(early["error"]["missing_facts"][0].str() == "function_metadata");
   CHECK(early["error"]["missing_facts"][1].str() == "executor_metadata");
-  // Stage 9 has all three; aot_lower_main (stage 10) changes nothing the JSON shows.
+  // Stage 10 has all three; aot_lower_main (stage 11) changes nothing the JSON shows.
   complete = false;
-  const std::string stage9 = metadata_json(ctnn::stage_v<mini, ctnn::default_pipeline, 9>, &complete);
+  const std::string stage9 = metadata_json(ctnn::stage_v<mini, ctnn::default_pipeline, 10>, &complete);
   CHECK(complete);
   CHECK(stage9 == metadata_json(ctnn::compiled_v<mini>));
 }

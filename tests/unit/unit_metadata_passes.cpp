@@ -32,8 +32,8 @@ static_assert(pass::create_function_metadata::requires_facts == fact::kernels_lo
               pass::create_function_metadata::establishes == fact::function_metadata);
 static_assert(bits(pass::create_executor_metadata::requires_facts) == (bits(fact::memory_planned) | bits(fact::function_metadata)) &&
               pass::create_executor_metadata::establishes == fact::executor_metadata);
-static_assert(std::is_same_v<ctnn::default_pipeline::pass<7>, pass::create_function_metadata> &&
-              std::is_same_v<ctnn::default_pipeline::pass<8>, pass::create_executor_metadata>);
+static_assert(std::is_same_v<ctnn::default_pipeline::pass<8>, pass::create_function_metadata> &&
+              std::is_same_v<ctnn::default_pipeline::pass<9>, pass::create_executor_metadata>);
 // Executor metadata needs function metadata first (and a plan).
 static_assert(ctnn::detail::first_order_problem(ctnn::pipeline<pass::infer_types, pass::lower_te, pass::plan_memory<>,
                                                                pass::create_executor_metadata, pass::create_function_metadata>{})

@@ -27,11 +27,12 @@ using basic_pipeline = pipeline<pass::infer_types, pass::lower_te, pass::plan_me
 constexpr std::uint32_t bits(fact f) { return static_cast<std::uint32_t>(f); }
 
 using ctnn::default_pipeline;
-static_assert(default_pipeline::size == 10);
+static_assert(default_pipeline::size == 11);
 static_assert(std::is_same_v<default_pipeline::pass<0>, pass::infer_types> &&
               std::is_same_v<default_pipeline::pass<5>, pass::lower_te> &&
               std::is_same_v<default_pipeline::pass<6>, pass::plan_memory<>> &&
-              std::is_same_v<default_pipeline::pass<9>, pass::aot_lower_main>);
+              std::is_same_v<default_pipeline::pass<7>, pass::select_kernels<>> &&
+              std::is_same_v<default_pipeline::pass<10>, pass::aot_lower_main>);
 // On a model with nothing to fold, fuse or alias, the default pipeline plans what the basic one does.
 static_assert(ctnn::compiled_v<ctnn_test::tiny_cnn>.arena_bytes ==
               ctnn::compiled_v<ctnn_test::tiny_cnn, basic_pipeline>.arena_bytes);

@@ -96,6 +96,17 @@ std::string constant_row(int id, std::string_view label, std::string_view type, 
 std::string call_row(int call, int op, std::string_view label, std::string_view kernel) {
   return row({{cat({"  call ", right(call, 2), "  op ", std::to_string(op), " (", label, ")"}), 0}, {std::string{kernel}, 36}});
 }
+// What select_kernels recorded, as documented: "runs <impl>[ <isa>]" (which kernel runs the call is
+// tested in unit_select_kernels; here, how it is printed).
+std::string choice_text(const ctnn::kernel_choice& c) {
+  std::string text = cat({"runs ", ctnn::name_of(c.impl)});
+  if (c.isa != ctnn::instruction_set::none) text += cat({" ", ctnn::name_of(c.isa)});
+  return text;
+}
+// ... and, on a call's row, "  constants: 1 packed, 2 stored" (constant operands 1 and 2: weights, bias).
+std::string weights_and_bias_layouts(const ctnn::kernel_choice& c) {
+  return cat({"  constants: 1 ", c.packs(1) ? "packed" : "stored", ", 2 ", c.packs(2) ? "packed" : "stored"});
+}
 // Memory plan rows: offset (8), bytes (10), first (7), last (7), two spaces, name.
 std::string memory_row(std::int64_t offset, std::int64_t bytes, int first, int last, std::string_view label,
                        std::string_view indent = "") {
@@ -242,20 +253,24 @@ TEST_CASE("print_module: the final module (calls, kernels, memory plan, main, me
   const std::string text = module_text(m);
   const auto lines = lines_of(text);
   REQUIRE(lines.size() > 4);
-  CHECK(lines[1] == "  facts:  shapes_inferred, kernels_lowered, memory_planned, main_lowered, function_metadata, executor_metadata");
+  CHECK(lines[1] == "  facts:  shapes_inferred, kernels_lowered, memory_planned, main_lowered, function_metadata, "
+                    "executor_metadata, kernels_selected");
   CHECK(lines[2] == "  counts: 1 input, 1 output, 3 ops, 9 tensors, 0 recipes, 3 calls, 3 kernels");
-  CHECK(section(text, "calls (3)") == std::vector<std::string>{
-                                          "calls (3)",
-                                          call_row(0, 0, "conv2d_0", "kernel 0"),
-                                          call_row(1, 1, "max_pool_1", "kernel 1"),
-                                          call_row(2, 2, "dense_3", "kernel 2"),
-                                      });
+  const auto choice = [&](std::size_t c) { return m.calls[c].params.choice; };
+  CHECK(section(text, "calls (3)") ==
+        std::vector<std::string>{
+            "calls (3)",
+            cat({call_row(0, 0, "conv2d_0", "kernel 0"), "  ", choice_text(choice(0)), weights_and_bias_layouts(choice(0))}),
+            cat({call_row(1, 1, "max_pool_1", "kernel 1"), "  ", choice_text(choice(1))}),
+            cat({call_row(2, 2, "dense_3", "kernel 2"), "  ", choice_text(choice(2)), weights_and_bias_layouts(choice(2))}),
+        });
   CHECK(section(text, "kernels (3 distinct for 3 calls)") ==
         std::vector<std::string>{
             "kernels (3 distinct for 3 calls)",
-            "  kernel  0  conv2d f32 +relu [1,4,4,2] -> [1,4,4,3]  window 3x3 stride 1x1 padding same: t1 l1 b1 r1, with bias",
-            "  kernel  1  max_pool f32 [1,4,4,3] -> [1,2,2,3]  window 2x2 stride 2x2 padding valid",
-            "  kernel  2  dense f32 [1,12] -> [1,2], with bias",
+            "  kernel  0  conv2d f32 +relu [1,4,4,2] -> [1,4,4,3]  window 3x3 stride 1x1 padding same: t1 l1 b1 r1, with bias  " +
+                choice_text(choice(0)),
+            "  kernel  1  max_pool f32 [1,4,4,3] -> [1,2,2,3]  window 2x2 stride 2x2 padding valid  " + choice_text(choice(1)),
+            "  kernel  2  dense f32 [1,12] -> [1,2], with bias  " + choice_text(choice(2)),
         });
   // Arena buffers: conv out 192 B live at ops 0..1, pool out 48 B at ops 1..2 (the dense reads its view);
   // the dense writes the caller's output. Greedy by size: conv @0, pool @192 (both live at op 1);

@@ -11,6 +11,7 @@
 #include <ctnn/ir/attributes.hpp>
 #include <ctnn/ir/diagnostic.hpp>
 #include <ctnn/ir/dtype.hpp>
+#include <ctnn/ir/kernel_choice.hpp>
 #include <ctnn/ir/name.hpp>
 #include <ctnn/ir/op_kind.hpp>
 #include <ctnn/ir/shape.hpp>
@@ -32,6 +33,10 @@ struct constant_data {
   const std::int8_t* i8 = nullptr;
   const std::int32_t* i32 = nullptr;
   const char* bytes = nullptr;
+  // The first byte of the model file that `bytes` points into: the embedded array itself, a valid template
+  // argument (a pointer into it is not, on g++), so the executor keys a constant's own copy by (file,
+  // offset) and executors of one model share it (runtime/packed_operands.hpp).
+  const char* file = nullptr;
   // f32/i8/i32 is a user's array itself (the DSL's template argument), so the pointer may be a template
   // argument again: the executor then keys the array's packed copy by it, not by the module, which keeps
   // the model's type out of the symbol's name (docs/compile_time.md).
@@ -150,6 +155,10 @@ struct kernel_params {
   // row-major and finish a pixel before the next (the reference kernels); other kernels must refuse such
   // calls (docs/memory.md).
   std::int32_t in_place = 0;
+  // The implementation that runs the call and the layout of its constant operands (pass::select_kernels;
+  // lower_te records the reference kernel, constants as stored). Decided by the other fields and the
+  // target, so it does not split structurally equal kernels.
+  kernel_choice choice{};
   constexpr float pad_value() const { return std::bit_cast<float>(pad_value_bits); }
   constexpr float clip_min() const { return std::bit_cast<float>(clip_min_bits); }
   constexpr float clip_max() const { return std::bit_cast<float>(clip_max_bits); }
@@ -238,6 +247,7 @@ enum class fact : std::uint32_t {
   main_lowered = 1u << 3,
   function_metadata = 1u << 4,
   executor_metadata = 1u << 5,
+  kernels_selected = 1u << 6,
 };
 
 // A model's graph: tensors, nodes, inputs and outputs, and the first error found. The module's first

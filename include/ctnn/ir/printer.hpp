@@ -27,8 +27,11 @@
 //                        "  " + origin (constants), or "alias_of %id (name)" (views)
 //   ops (n):             index (4 wide), two spaces, kind, "label", +activation, attributes; next line,
 //                        8 spaces: "(operand: type, ...) -> result: type" (an absent operand: none)
-//   calls (n):           "  call " + index (2 wide) + "  op N (label)", at 36 "kernel K" [(shared by n calls)]
+//   calls (n):           "  call " + index (2 wide) + "  op N (label)", at 36 "kernel K" [(shared by n calls)];
+//                        once kernels are selected, "  runs <impl>[ <isa>]" and the layout of each constant
+//                        operand, "  constants: 1 packed, 2 stored"
 //   kernels (k distinct for n calls): "  kernel " + id (2 wide) + two spaces + the kernel's parameters
+//                        [+ "  runs <impl>[ <isa>]"]
 //   memory plan:         as print_memory_plan, indented by two spaces
 //   main (n calls):      "  call " + index (2 wide) + "  kernel " + id (2 wide) + "  label(locations) -> location"
 //                        (locations: arena+offset, input K, output K, constant <name>)
@@ -91,6 +94,7 @@ constexpr std::string_view fact_name(fact f) {
     case fact::main_lowered: return "main_lowered";
     case fact::function_metadata: return "function_metadata";
     case fact::executor_metadata: return "executor_metadata";
+    case fact::kernels_selected: return "kernels_selected";
   }
   return {};  // not a single known fact
 }
@@ -907,6 +911,35 @@ inline void write_ops(text_writer& w, const module_view& m) {
   }
 }
 
+// The kernel select_kernels recorded: "runs simd_i8 avx2", then, for a call, each constant operand's
+// layout: "  constants: 1 packed, 2 stored" (operand indices in the op's input order).
+inline void put_kernel_choice(text_writer& w, const kernel_choice& c) {
+  if (c.impl == kernel_impl::undecided) {  // select_kernels ran at run time (tools)
+    w.put("runs a ");
+    w.put(name_of(c.isa));
+    w.put(" kernel or the reference (decided by the compiler)");
+    return;
+  }
+  w.put("runs ");
+  w.put(name_of(c.impl));
+  if (c.isa != instruction_set::none) {
+    w.put(" ");
+    w.put(name_of(c.isa));
+  }
+}
+
+inline void put_constant_layouts(text_writer& w, const module_view& m, const kernel_call& call) {
+  bool first = true;
+  for (std::int32_t k = 0; k < call.operand_count; ++k) {
+    const std::int32_t id = call.operands[static_cast<std::size_t>(k)];
+    if (!m.valid_tensor(id) || m.tensor_at(id).role != tensor_role::constant) continue;
+    w.put(first ? "  constants: " : ", ");
+    first = false;
+    w.number(k);
+    w.put(call.params.choice.packs(k) ? " packed" : " stored");
+  }
+}
+
 inline void write_calls_and_kernels(text_writer& w, const module_view& m) {
   w.put("calls (");
   w.number(m.call_count);
@@ -927,6 +960,11 @@ inline void write_calls_and_kernels(text_writer& w, const module_view& m) {
       w.number(sharing);
       w.put(" calls)");
     }
+    if (m.has(fact::kernels_selected)) {
+      w.put("  ");
+      put_kernel_choice(w, call.params.choice);
+      put_constant_layouts(w, m, call);
+    }
     w.line();
   }
   w.put("kernels (");
@@ -939,6 +977,10 @@ inline void write_calls_and_kernels(text_writer& w, const module_view& m) {
     w.number(k, 2);
     w.put("  ");
     put_kernel_params(w, m.kernels[static_cast<std::size_t>(k)]);
+    if (m.has(fact::kernels_selected)) {
+      w.put("  ");
+      put_kernel_choice(w, m.kernels[static_cast<std::size_t>(k)].choice);
+    }
     w.line();
   }
 }

@@ -1,16 +1,17 @@
 #pragma once
-// Chooses the kernel for a call's compile-time parameters. Operands arrive in the op's input order
-// (conv/dense: data, weights, bias). kernel_params::type is the element type of the op's first input:
-// f32 runs the float kernels (quantize from f32 writes int8), i8 the int8 kernels (TFLite semantics;
-// dequantize writes f32), whose per-channel multipliers come in a requant_arrays.
+// Runs a call with compile-time parameters P by the kernel recorded in P.choice (pass::select_kernels;
+// nothing here chooses). Operands arrive in the op's input order (conv/dense: data, weights, bias).
+// kernel_params::type is the element type of the op's first input: f32 runs the float kernels (quantize
+// from f32 writes int8), i8 the int8 kernels (TFLite semantics; dequantize writes f32), whose per-channel
+// multipliers come in a requant_arrays.
 //
-// The specialisation policy (DESIGN §4) decides what runs a call: kernel::full (the default) one kernel
-// per call, its parameters compile-time constants (a vectorised kernel where one supports the call, else
-// the reference kernel constant-folded); kernel::shared one kernel per op kind and element type with
-// run-time parameters (kernel/dynamic.hpp): less code when a model has many distinct layers of few
-// kinds, and 2-3x slower (measured on the MLPerf Tiny int8 models).
+// Implementations (kernel_impl): reference (constant-folded scalar kernels, also run by the compiler),
+// simd_f32 / simd_i8 (host vector kernels), arm_dsp_i8 (Armv7E-M), shared (kernel/dynamic.hpp: one kernel
+// per op kind and element type with run-time parameters, the ctnn::shared policy: less code when a model
+// has many distinct layers of few kinds, and 2-3x slower, measured on the MLPerf Tiny int8 models).
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/arm/i8.hpp>
@@ -64,51 +65,126 @@ void invoke_i8(const void* const (&operands)[N], void* result, const requant_arr
   if constexpr (detail::check_params<P>()) detail::run_i8<P.kind>(static_params<P>{}, operands, result, rq);
 }
 
-// Whether the vectorised kernels run call P: not for a call plan_memory placed over its own input
-// (kernel_params::in_place), whose safety holds for the reference kernels' order of writes only.
-template <kernel_params P>
-inline constexpr bool uses_simd_f32 = P.in_place == 0 && simd::f32_kernel<P>::supports;
-template <kernel_params P>
-inline constexpr bool uses_simd_i8 = P.in_place == 0 && simd::i8_kernel<P>::supports;
-// The Armv7E-M DSP kernels decide themselves whether they run an in-place call (kernel/arm/i8.hpp).
-template <kernel_params P>
-inline constexpr bool uses_arm_i8 = P.type == dtype::i8 && arm::i8_kernel<P>::supports;
+// The specialisation policies (ctnn::specialisation<>), read by pass::select_kernels: full, every call its
+// own kernel with compile-time parameters (the fastest implementation that supports it); shared, one
+// kernel per op kind.
+struct full {};
+struct shared {};
 
-// Whether the run-time kernel for P reads operand K (a constant: weights, bias) in a layout of its own,
-// made at compile time by pack_operand (the executor then passes packed_operand_v instead of the stored
-// constant; runtime/packed_operands.hpp).
-template <kernel_params P>
-constexpr bool packs_operand(std::size_t k) {
-  if constexpr (P.requantization == requantization_policy::onnx || P.type == dtype::u8)
-    return false;  // the ONNX integer kernels read constants as stored
-  else if constexpr (P.type == dtype::f32 && P.kind != op_kind::quantize && uses_simd_f32<P>)
-    return simd::f32_kernel<P>::packs(k);
-  else if constexpr (P.type == dtype::i8 && uses_arm_i8<P>)
-    return arm::i8_kernel<P>::packs(k);
-  else if constexpr (P.type == dtype::i8 && uses_simd_i8<P>)
-    return simd::i8_kernel<P>::packs(k);
-  else
-    return false;
+namespace detail {
+
+// The x86 int8 kernels' vector primitives for an instruction set (no_isa when the flags do not enable it,
+// or with CTNN_I8_REFERENCE_KERNELS: every `supports` is then false).
+template <instruction_set L>
+struct i8_isa_of {
+  using type = simd::i8_detail::no_isa;
+};
+#if !defined(CTNN_I8_REFERENCE_KERNELS)
+#if XSIMD_WITH_SSE4_1
+template <>
+struct i8_isa_of<instruction_set::x86_sse4_1> {
+  using type = simd::i8_detail::sse4_1;
+};
+#endif
+#if XSIMD_WITH_AVX2
+template <>
+struct i8_isa_of<instruction_set::x86_avx2> {
+  using type = simd::i8_detail::avx2;
+};
+#endif
+#if XSIMD_WITH_AVX512BW && defined(__AVX512VNNI__)
+template <>
+struct i8_isa_of<instruction_set::x86_avx512_vnni> {
+  using type = simd::i8_detail::avx512_vnni;
+};
+#endif
+#endif
+
+template <bool>
+inline constexpr bool dependent_false = false;
+
+}  // namespace detail
+
+// The x86 int8 kernel for P at instruction set L (supports, packs(k), pack<K>, run).
+template <kernel_params P, instruction_set L>
+using simd_i8_kernel = decltype(simd::i8_detail::select<P, typename detail::i8_isa_of<L>::type>());
+
+// P without its recorded choice: the SIMD and DSP kernel families are instantiated with these parameters,
+// by select_kernels (which asks them before there is a choice) and here (which runs them), so each
+// distinct kernel is one instantiation.
+constexpr kernel_params unselected(kernel_params p) {
+  p.choice = {};
+  return p;
 }
 
-// Operand K re-laid out for the run-time kernel of P: `read` gives the stored constant's elements
+// The kernel of an implementation for P, as a type with supports, packs(k), pack<K>(read) and run; void for
+// the reference and shared kernels (they support every valid P and read constants as stored).
+template <kernel_params P, kernel_choice C>
+struct implementation {
+  using type = void;
+};
+template <kernel_params P, kernel_choice C>
+  requires(C.impl == kernel_impl::simd_f32)
+struct implementation<P, C> {
+  using type = simd::f32_kernel<unselected(P)>;
+};
+template <kernel_params P, kernel_choice C>
+  requires(C.impl == kernel_impl::simd_i8)
+struct implementation<P, C> {
+  using type = simd_i8_kernel<unselected(P), C.isa>;
+};
+template <kernel_params P, kernel_choice C>
+  requires(C.impl == kernel_impl::arm_dsp_i8)
+struct implementation<P, C> {
+  using type = arm::i8_kernel<unselected(P)>;
+};
+template <kernel_params P, kernel_choice C = P.choice>
+using implementation_t = typename implementation<P, C>::type;
+
+// Whether the kernel recorded for P reads constant operand k re-laid out (pack_operand; the executor then
+// passes packed_constant_v instead of the stored constant; runtime/packed_operands.hpp).
+template <kernel_params P>
+constexpr bool packs_operand(std::size_t k) {
+  return P.choice.packs(static_cast<std::int32_t>(k));
+}
+
+// Operand K re-laid out for the kernel recorded for P: `read` gives the stored constant's elements
 // (read.f32(i) or all at once read.f32_values(), read.i8(i), read.i32(i), read.count()); returns an array
 // (in .rodata once materialised).
 template <kernel_params P, std::size_t K, class Reader>
 constexpr auto pack_operand(const Reader& read) {
-  if constexpr (P.type == dtype::f32) return simd::f32_kernel<P>::template pack<K>(read);
-  else if constexpr (uses_arm_i8<P>) return arm::i8_kernel<P>::template pack<K>(read);
-  else return simd::i8_kernel<P>::template pack<K>(read);
+  using kernel = implementation_t<P>;
+  if constexpr (std::is_void_v<kernel>) {
+    static_assert(detail::dependent_false<K == 0>, "ctnn: the kernel recorded for this call packs no operand.");
+    return 0;
+  } else {
+    return kernel::template pack<K>(read);
+  }
 }
 
-// The executor's entry under the full policy: operands as untyped addresses (activations, weights and
-// biases of a quantized op have different element types), cast here to what the kernel for P.type takes.
-// `rq`: the call's per-channel requantization arrays (runtime/requantization.hpp), empty for calls that
-// need none.
+// The executor's entry: operands as untyped addresses (activations, weights and biases of a quantized op
+// have different element types), cast here to what the recorded kernel takes. `rq`: the call's
+// per-channel requantization arrays (runtime/requantization.hpp), empty for calls that need none.
 template <kernel_params P, std::size_t N>
 void invoke(const void* const (&operands)[N], void* result, const requant_arrays& rq = {}) {
+  constexpr kernel_choice choice = P.choice;
+  using kernel = implementation_t<P>;
+  static_assert(choice.impl != kernel_impl::undecided,
+                "ctnn: this call's kernel is undecided (pass::select_kernels ran at run time, not in the compiler).");
   if constexpr (!detail::check_params<P>()) {
     return;  // reported by check_params
+  } else if constexpr (choice.impl == kernel_impl::shared) {
+    if constexpr (P.requantization == requantization_policy::onnx) onnx_quant_shared_kernel<P.kind>(P, operands, result);
+    else shared_kernel<P.kind, P.type>(P, operands, result, rq);
+  } else if constexpr (!std::is_void_v<kernel>) {
+    static_assert(kernel::supports, "ctnn: the kernel recorded for this call (kernel_params::choice) does not support it.");
+    if constexpr (choice.impl == kernel_impl::simd_f32) {
+      const float* typed[N]{};
+      for (std::size_t k = 0; k < N; ++k) typed[k] = static_cast<const float*>(operands[k]);
+      kernel::run(typed, static_cast<float*>(result));
+    } else {
+      kernel::run(operands, result, rq);
+    }
   } else if constexpr (P.requantization == requantization_policy::onnx) {
     reference::onnx_quant::run_typed<P.kind, element_t<P.type>, element_t<P.weights_type>, element_t<P.out_type>>(
         static_params<P>{}, operands, result);
@@ -119,12 +195,9 @@ void invoke(const void* const (&operands)[N], void* result, const requant_arrays
   } else if constexpr (P.type == dtype::f32) {
     const float* typed[N]{};
     for (std::size_t k = 0; k < N; ++k) typed[k] = static_cast<const float*>(operands[k]);
-    if constexpr (uses_simd_f32<P>) simd::f32_kernel<P>::run(typed, static_cast<float*>(result));
-    else invoke_f32<P>(typed, static_cast<float*>(result));
+    invoke_f32<P>(typed, static_cast<float*>(result));
   } else {
-    if constexpr (uses_arm_i8<P>) arm::i8_kernel<P>::run(operands, result, rq);
-    else if constexpr (uses_simd_i8<P>) simd::i8_kernel<P>::run(operands, result, rq);
-    else invoke_i8<P>(operands, result, rq);
+    invoke_i8<P>(operands, result, rq);
   }
 }
 
@@ -134,32 +207,5 @@ template <kernel_params P, std::size_t N>
 void invoke(const void* const (&operands)[N], void* result, const requant_arrays& rq, [[maybe_unused]] void* scratch) {
   invoke<P>(operands, result, rq);
 }
-
-// The specialisation policies, as the executor uses them: invoke<P>(operands, result, rq[, scratch]) runs
-// a call with parameters P, packs_operand<P>(k) says whether its constant operand k comes re-laid out
-// (packed_operand_v) instead of as stored.
-struct full {
-  template <kernel_params P>
-  static constexpr bool packs_operand(std::size_t k) {
-    return kernel::packs_operand<P>(k);
-  }
-  template <kernel_params P, std::size_t N>
-  static void invoke(const void* const (&operands)[N], void* result, const requant_arrays& rq, void* scratch = nullptr) {
-    kernel::invoke<P>(operands, result, rq, scratch);
-  }
-};
-
-struct shared {
-  template <kernel_params P>
-  static constexpr bool packs_operand(std::size_t) {
-    return false;  // the shared kernels read constants as stored
-  }
-  template <kernel_params P, std::size_t N>
-  static void invoke(const void* const (&operands)[N], void* result, const requant_arrays& rq, void* /*scratch*/ = nullptr) {
-    if constexpr (!detail::check_params<P>()) return;
-    else if constexpr (P.requantization == requantization_policy::onnx) onnx_quant_shared_kernel<P.kind>(P, operands, result);
-    else shared_kernel<P.kind, P.type>(P, operands, result, rq);
-  }
-};
 
 }  // namespace ctnn::kernel

@@ -24,6 +24,7 @@
 #include <ctnn/pass/infer_types.hpp>
 #include <ctnn/pass/lower_te.hpp>
 #include <ctnn/pass/plan_memory.hpp>
+#include <ctnn/pass/select_kernels.hpp>
 
 namespace ctnn {
 
@@ -37,8 +38,8 @@ struct pipeline {
 // level), between lower_te and plan_memory (graph ops and kernels side by side), or after planning.
 using default_pipeline =
     pipeline<pass::infer_types, pass::fold_constants, pass::fold_batch_norm, pass::fuse_ops, pass::alias_reshapes,
-             pass::lower_te, pass::plan_memory<>, pass::create_function_metadata, pass::create_executor_metadata,
-             pass::aot_lower_main>;
+             pass::lower_te, pass::plan_memory<>, pass::select_kernels<>, pass::create_function_metadata,
+             pass::create_executor_metadata, pass::aot_lower_main>;
 
 namespace detail {
 
@@ -69,6 +70,24 @@ constexpr Module apply_pass(Module m, std::size_t position) {
     if (!m.error.failed()) m.establish(Pass::establishes);
   }
   return m;
+}
+
+// A pass that asks compile-time facts of the module's values (select_kernels: kernel traits are templates
+// over kernel_params) declares `reads_module_constant` and runs as run_on<Previous stage>() in the
+// compiler; its run(m) serves modules made at run time (the tools).
+template <class Pass>
+concept reads_module_constant = requires { Pass::reads_module_constant; };
+
+template <class Pass, const auto& Previous>
+constexpr auto run_stage(std::size_t position) {
+  if constexpr (reads_module_constant<Pass> && !Previous.error.failed() &&
+                (Previous.facts & required_facts<Pass>()) == required_facts<Pass>()) {
+    auto m = Pass::template run_on<Previous>();
+    m.establish(Pass::establishes);
+    return m;
+  } else {
+    return apply_pass<Pass>(Previous, position);
+  }
 }
 
 // The first pass whose prerequisites the passes before it do not establish: {position, missing bits}.
@@ -131,8 +150,7 @@ struct checked_pipeline : pipeline_order_check<Pipeline> {
 
 // The module of `Model` after the first K passes of `Pipeline`.
 template <class Model, class Pipeline, std::size_t K>
-inline constexpr auto stage_v =
-    detail::apply_pass<typename Pipeline::template pass<K - 1>>(stage_v<Model, Pipeline, K - 1>, K - 1);
+inline constexpr auto stage_v = detail::run_stage<typename Pipeline::template pass<K - 1>, stage_v<Model, Pipeline, K - 1>>(K - 1);
 
 template <class Model, class Pipeline>
 inline constexpr auto stage_v<Model, Pipeline, 0> = Model::build();

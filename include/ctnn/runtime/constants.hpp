@@ -57,18 +57,6 @@ constexpr const float* constant_data_of() {
   else return decoded_f32_v<M, T>.data();
 }
 
-// Where the executor reads constant tensor T at run time: zero-copy where the values are stored as
-// they are (user arrays, model bytes), the materialised array where a pass computed them.
-template <auto& M, std::int32_t T>
-const void* constant_address() {
-  constexpr const tensor& info = M.tensor_at(T);
-  if constexpr (info.recipe >= 0) return constant_values_v<M, T>.data();
-  else if constexpr (info.data.f32 != nullptr) return info.data.f32;
-  else if constexpr (info.data.i8 != nullptr) return info.data.i8;
-  else if constexpr (info.data.i32 != nullptr) return info.data.i32;
-  else return info.data.bytes;
-}
-
 namespace detail {
 
 // A recipe tensor's own stored values (user array or model bytes), which its recipe transforms.

@@ -28,8 +28,8 @@
 
 namespace ctnn {
 
-// Kernels: the specialisation policy (kernel::full or kernel::shared; kernel/dispatch.hpp).
-template <auto& M, class Kernels = kernel::full>
+// Each call runs the kernel that pass::select_kernels recorded in its parameters (kernel_params::choice).
+template <auto& M>
 class executor : detail::diagnostic_check<M.error> {
   static constexpr bool valid = !M.error.failed();
   static_assert(!valid || M.has(fact::main_lowered),
@@ -186,7 +186,7 @@ class executor : detail::diagnostic_check<M.error> {
     requires(C < call_count)
   static void run_call(const pool_pointers& pools, const void* const* inputs, void* const* outputs) {
     if constexpr (valid)
-      detail::run_planned_call<detail::plan_of(call_table[C], scratch_table[C]), Kernels>(pools, inputs, outputs, call_constants[C].data(), requantization_table[C]);
+      detail::run_planned_call<detail::plan_of(call_table[C], scratch_table[C])>(pools, inputs, outputs, call_constants[C].data(), requantization_table[C]);
   }
 
   // The static pools run() uses.
@@ -221,7 +221,7 @@ class executor : detail::diagnostic_check<M.error> {
       [&]<std::size_t... C>(std::index_sequence<C...>) {
         [[maybe_unused]] const int in_order[] = {
             (detail::observe_call(call_event::begin, C),  // runtime/call_observer.hpp: nothing unless opted in
-             detail::run_planned_call<detail::plan_of(call_table[C], scratch_table[C]), Kernels>(
+             detail::run_planned_call<detail::plan_of(call_table[C], scratch_table[C])>(
                  pools, inputs, outputs, call_constants[C].data(), requantization_table[C]),
              detail::observe_call(call_event::end, C), 0)...,
             0};
@@ -272,24 +272,44 @@ class executor : detail::diagnostic_check<M.error> {
       if (t.role != tensor_role::constant) continue;
       const float* computed = computed_values[i];
       views[i] = constant_view{computed != nullptr ? computed : t.data.f32, t.data.i8, t.data.i32, t.data.bytes,
-                               static_cast<std::size_t>(t.dims.elements()), t.data.user_array && computed == nullptr ? 1u : 0u};
+                               static_cast<std::size_t>(t.dims.elements()), t.data.user_array && computed == nullptr ? 1u : 0u,
+                               static_cast<std::size_t>(t.type)};
     }
     return views;
   }();
 
-  // How each operand slot (call * slot_width + operand) is passed when it is a constant.
-  static constexpr auto slot_sources = []<std::size_t... C>(std::index_sequence<C...>) {
-    const std::uint32_t packed[] = {detail::packed_operand_mask<Kernels, call_table[C].params>()..., 0};
+  // Where each constant lies in its model file (count 0: it names no file, or a pass replaced its values).
+  static constexpr auto file_slices = [] {
+    std::array<file_slice, M.tensors.size()> slices{};
+    for (std::size_t i = 0; i < static_cast<std::size_t>(M.tensor_count); ++i) {
+      const tensor& t = M.tensors[i];
+      const constant_view& view = constant_views[i];
+      if (t.role == tensor_role::constant && view.f32 == nullptr && view.i8 == nullptr && view.i32 == nullptr &&
+          t.data.bytes != nullptr && t.data.file != nullptr)
+        slices[i] = {t.data.file, static_cast<std::size_t>(t.data.bytes - t.data.file), view.count, view.type};
+    }
+    return slices;
+  }();
+
+  // How each operand slot (call * slot_width + operand) is passed when it is a constant: packed where the
+  // call's recorded kernel packs it, else as the array that holds it, or its copy out of the model file.
+  static constexpr auto slot_sources = [] {
     std::array<detail::operand_source, slot_count + 1> sources{};
     for (std::size_t slot = 0; slot < slot_count; ++slot) {
       const location& at = call_table[slot / slot_width].operand_at[slot % slot_width];
       if (at.where != storage::constant) continue;
-      if ((packed[slot / slot_width] >> (slot % slot_width) & 1u) == 0) sources[slot] = detail::operand_source::stored;
-      else if (constant_views[static_cast<std::size_t>(at.index)].user_array != 0) sources[slot] = detail::operand_source::packed_user_array;
-      else sources[slot] = detail::operand_source::packed_constant;
+      const constant_view& view = constant_views[static_cast<std::size_t>(at.index)];
+      const bool in_file = file_slices[static_cast<std::size_t>(at.index)].file != nullptr;
+      if (!call_table[slot / slot_width].params.choice.packs(static_cast<std::int32_t>(slot % slot_width)))
+        sources[slot] = view.f32 != nullptr || view.i8 != nullptr || view.i32 != nullptr ? detail::operand_source::own_array
+                        : in_file                                                       ? detail::operand_source::file_copy
+                                                                                        : detail::operand_source::table_copy;
+      else if (view.user_array != 0) sources[slot] = detail::operand_source::packed_user_array;
+      else if (in_file) sources[slot] = detail::operand_source::packed_file;
+      else sources[slot] = detail::operand_source::packed_table;
     }
     return sources;
-  }(std::make_index_sequence<call_count>{});
+  }();
   static constexpr auto slots_of(detail::operand_source source) {
     detail::index_list<slot_count + 1> list{};
     for (std::size_t slot = 0; slot < slot_count; ++slot)
@@ -297,24 +317,45 @@ class executor : detail::diagnostic_check<M.error> {
     return list;
   }
   static constexpr auto user_array_slots = slots_of(detail::operand_source::packed_user_array);
-  static constexpr auto constant_slots = slots_of(detail::operand_source::packed_constant);
+  static constexpr auto file_copy_slots = slots_of(detail::operand_source::file_copy);
+  static constexpr auto table_copy_slots = slots_of(detail::operand_source::table_copy);
+  static constexpr auto packed_file_slots = slots_of(detail::operand_source::packed_file);
+  static constexpr auto constant_slots = slots_of(detail::operand_source::packed_table);
   static constexpr std::size_t tensor_at(std::size_t slot) {
     return static_cast<std::size_t>(call_table[slot / slot_width].operand_at[slot % slot_width].index);
   }
 
   // Every call's constant operands, one row per call (nullptr for the others): packed for the call's
-  // kernel when it packs them, else as stored (zero-copy) or as a pass computed them. The only per-call
-  // data of this class that is emitted (one symbol); the calls read it with constant indices.
+  // kernel when it packs them, else the user's array or the one a pass computed (zero-copy), or a copy
+  // out of the model file (which is then read by the compiler only). The only per-call data of this
+  // class that is emitted (one symbol); the calls read it with constant indices.
   static constexpr auto call_constants = [] {
     std::array<std::array<const void*, slot_width>, call_count + 1> rows{};
     for (std::size_t slot = 0; slot < slot_count; ++slot) {
-      if (slot_sources[slot] != detail::operand_source::stored) continue;
+      if (slot_sources[slot] != detail::operand_source::own_array) continue;
       const constant_view& view = constant_views[tensor_at(slot)];
       rows[slot / slot_width][slot % slot_width] = view.f32 != nullptr  ? static_cast<const void*>(view.f32)
                                                    : view.i8 != nullptr  ? static_cast<const void*>(view.i8)
-                                                   : view.i32 != nullptr ? static_cast<const void*>(view.i32)
-                                                                         : static_cast<const void*>(view.bytes);
+                                                                         : static_cast<const void*>(view.i32);
     }
+    const auto fill = [&rows](const auto& slots, const void* const* addresses) {
+      for (std::size_t k = 0; k < slots.count; ++k) rows[slots.at[k] / slot_width][slots.at[k] % slot_width] = addresses[k];
+    };
+    [&]<std::size_t... S>(std::index_sequence<S...>) {
+      const void* const copies[] = {file_constant_v<file_slices[tensor_at(file_copy_slots.at[S])]>.data()..., nullptr};
+      fill(file_copy_slots, copies);
+    }(std::make_index_sequence<file_copy_slots.count>{});
+    [&]<std::size_t... S>(std::index_sequence<S...>) {
+      const void* const copies[] = {stored_constant_v<constant_views, tensor_at(table_copy_slots.at[S])>.data()..., nullptr};
+      fill(table_copy_slots, copies);
+    }(std::make_index_sequence<table_copy_slots.count>{});
+    [&]<std::size_t... S>(std::index_sequence<S...>) {
+      const void* const packed[] = {packed_file_constant_v<call_table[packed_file_slots.at[S] / slot_width].params,
+                                                           packed_file_slots.at[S] % slot_width,
+                                                           file_slices[tensor_at(packed_file_slots.at[S])]>.data()...,
+                                    nullptr};
+      fill(packed_file_slots, packed);
+    }(std::make_index_sequence<packed_file_slots.count>{});
     [&]<std::size_t... U>(std::index_sequence<U...>) {
       const void* const packed[] = {
           packed_user_array_v<call_table[user_array_slots.at[U] / slot_width].params, user_array_slots.at[U] % slot_width,

@@ -2,7 +2,9 @@
 // Constant operands re-laid out at compile time for the kernel that reads them (blocked / interleaved
 // weights, precomputed sums): one `inline constexpr` array per (constants table, call parameters,
 // operand slot, tensor), in .rodata, computed in a constant evaluation of its own (DESIGN §2, §6). The
-// executor passes it instead of the stored constant when kernel::packs_operand says so.
+// executor passes it instead of the stored constant when the call's recorded kernel packs it
+// (kernel_params::choice). Constants read unpacked from a model file's bytes get an array of their own too
+// (stored_constant_v): the file itself is read in constant evaluation only.
 //
 // Nothing here names the module: the executor copies what packing reads of each constant (pointers and
 // an element count) into a small table once, and the packed operands are keyed by that table. Clang
@@ -31,38 +33,80 @@ struct constant_view {
   // template argument of packed_user_array_v) has no padding bytes on any target (clang 14
   // template-argument bug).
   std::size_t user_array = 0;
+  std::size_t type = 0;  // the dtype, as a whole word (no padding)
 };
 static_assert(std::has_unique_object_representations_v<constant_view>,
               "ctnn::constant_view must have no padding bytes (clang 14 template-argument bug).");
 
+// Where a constant lies in an embedded model file: the file's first byte (the embedded array itself, a
+// valid template argument) and the offset, element count and dtype. A key that names neither the module
+// nor the executor, so that every executor of one model shares a constant's copy.
+struct file_slice {
+  const char* file = nullptr;
+  std::size_t offset = 0;
+  std::size_t count = 0;
+  std::size_t type = 0;
+};
+static_assert(std::has_unique_object_representations_v<file_slice>,
+              "ctnn::file_slice must have no padding bytes (clang 14 template-argument bug).");
+
 namespace detail {
 
-// A float32 constant stored as bytes, decoded once into an array that constant evaluation can read.
-// Call-free, one statement per element: clang counts every step (DESIGN §6).
-template <const auto& Views, std::size_t T>
-constexpr auto decode_f32_view() {
-  constexpr const constant_view& view = Views[T];
-  std::array<float, view.count> values{};
+// The elements of a constant's own copy. A plain array member, written by index: g++ evaluates such writes
+// with about a fifth of the memory that writes through a pointer into a std::array take (measured: 80 KB
+// of int8 copied, +9 to +17 MB against +45 MB).
+template <class T, std::size_t N>
+struct constant_array {
+  T values[N > 0 ? N : 1];
+  constexpr const T* data() const { return values; }
+  static constexpr std::size_t size() { return N; }
+};
+
+// A constant stored as little-endian bytes (in a model file), copied into an array of its own element
+// type: its own copy in .rodata, and the float values packing reads in constant evaluation (which cannot
+// reinterpret bytes). Call-free loops, one statement per element: clang counts every step (DESIGN §6).
+template <class Entry>
+constexpr auto copy_stored_bytes() {
+  constexpr const constant_view& view = Entry::view;
+  using element = element_t<static_cast<dtype>(view.type)>;
+  constexpr std::size_t count = view.count;
+  constant_array<element, count> copy{};
   const char* bytes = view.bytes;
-  float* out = values.data();
-  for (const char* end = bytes + 4 * values.size(); bytes != end; bytes += 4)
-    *out++ = __builtin_bit_cast(float, static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[0])) |
-                                           static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[1])) << 8 |
-                                           static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[2])) << 16 |
-                                           static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[3])) << 24);
-  return values;
+  if constexpr (sizeof(element) == 1) {
+    for (std::size_t i = 0; i < count; ++i) copy.values[i] = static_cast<element>(bytes[i]);
+  } else if constexpr (sizeof(element) == 4) {
+    for (std::size_t i = 0; i < count; ++i)
+      copy.values[i] = __builtin_bit_cast(element, static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[4 * i])) |
+                                                       static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[4 * i + 1])) << 8 |
+                                                       static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[4 * i + 2])) << 16 |
+                                                       static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[4 * i + 3])) << 24);
+  } else {
+    static_assert(sizeof(element) == 8, "ctnn: a constant's element type has 1, 4 or 8 bytes.");
+    for (std::size_t i = 0; i < count; ++i) {
+      std::uint64_t word = 0;
+      for (std::size_t b = 8; b-- > 0;) word = word << 8 | static_cast<unsigned char>(bytes[8 * i + b]);
+      copy.values[i] = __builtin_bit_cast(element, word);
+    }
+  }
+  return copy;
 }
 
-template <const auto& Views, std::size_t T>
-inline constexpr auto decoded_f32_view_v = decode_f32_view<Views, T>();
+template <class Entry>
+inline constexpr auto stored_copy_v = copy_stored_bytes<Entry>();
 
-// Where a reader finds one constant: entry T of a views table (any constant; float bytes are decoded
-// into an array keyed by the table), or a view given by value (user arrays only: their pointers are
-// valid template arguments, see constant_data::user_array).
+// Where a reader finds one constant: a slice of a model file (keyed by the slice), entry T of a views
+// table (any constant; keyed by the table), or a view given by value (user arrays only: their pointers are
+// valid template arguments, see constant_data::user_array). decoded_f32(): a float constant stored as
+// bytes, decoded once into an array (its stored copy).
+template <file_slice S>
+struct file_entry {
+  static constexpr constant_view view{nullptr, nullptr, nullptr, S.file + S.offset, S.count, 0, S.type};
+  static constexpr const float* decoded_f32() { return stored_copy_v<file_entry>.data(); }
+};
 template <const auto& Views, std::size_t T>
 struct table_entry {
   static constexpr const constant_view& view = Views[T];
-  static constexpr const float* decoded_f32() { return decoded_f32_view_v<Views, T>.data(); }
+  static constexpr const float* decoded_f32() { return stored_copy_v<table_entry>.data(); }
 };
 template <constant_view View>
 struct user_array_entry {
@@ -106,10 +150,22 @@ struct constant_reader {
 //    (the array's own address) and P. Nothing in the key names the model: g++'s cost of mangling grows
 //    with the length of a symbol's name, and a key naming a DSL model made a 400-layer model's compile
 //    time superlinear. Calls with equal parameters reading the same array share one packed copy.
+//  * packed_file_constant_v: a constant in a model file, keyed by its slice and P (shared likewise);
 //  * packed_constant_v: any constant, entry T of a views table (the executor's).
 template <kernel_params P, std::size_t K, constant_view View>
 inline constexpr auto packed_user_array_v = kernel::pack_operand<P, K>(detail::constant_reader<detail::user_array_entry<View>>{});
+template <kernel_params P, std::size_t K, file_slice S>
+inline constexpr auto packed_file_constant_v = kernel::pack_operand<P, K>(detail::constant_reader<detail::file_entry<S>>{});
 template <const auto& Views, kernel_params P, std::size_t K, std::size_t T>
 inline constexpr auto packed_constant_v = kernel::pack_operand<P, K>(detail::constant_reader<detail::table_entry<Views, T>>{});
+
+// A constant read unpacked, as stored, from a model file's bytes: an array of its own (one per constant,
+// whatever the number of calls and executors reading it), so that the file itself is read in constant
+// evaluation only and never reaches the image (flash holds each constant once). file_constant_v is keyed
+// by the slice; stored_constant_v by a views table's entry (modules whose constants name no file).
+template <file_slice S>
+inline constexpr auto file_constant_v = detail::stored_copy_v<detail::file_entry<S>>;
+template <const auto& Views, std::size_t T>
+inline constexpr auto stored_constant_v = detail::stored_copy_v<detail::table_entry<Views, T>>;
 
 }  // namespace ctnn

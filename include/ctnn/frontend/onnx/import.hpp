@@ -363,6 +363,7 @@ struct importer {
       step *= dims[d];
     }
     m.tensor_at(id).data.bytes = f.reader().pointer(t.data.at);
+    m.tensor_at(id).data.file = f.reader().pointer(0);
     if (stored_order && t.data.at % 4 == 0) return id;
     if (static_cast<std::size_t>(relayout_count) >= MaxRelayouts) return capacity_exceeded(), -1;
     relayout& r = relayouts[static_cast<std::size_t>(relayout_count++)];
@@ -1019,6 +1020,7 @@ struct importer {
     if (id < 0) return -1;
     m.tensor_at(id).type = type;
     m.tensor_at(id).data.bytes = f.reader().pointer(t.data.at);
+    m.tensor_at(id).data.file = f.reader().pointer(0);
     return at(v).onnx_layout = id;
   }
 

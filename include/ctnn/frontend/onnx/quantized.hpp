@@ -140,6 +140,7 @@ struct quantized_ops {
     if (id < 0) return -1;
     m().tensor_at(id).type = dtype_of(t.type);
     m().tensor_at(id).data.bytes = im.f.reader().pointer(t.data.at);
+    m().tensor_at(id).data.file = im.f.reader().pointer(0);
     return id;
   }
 

@@ -273,6 +273,7 @@ struct importer {
       if (data.at % size_of(t.type) != 0) return malformed(data.at, flatbuffers::expectation::aligned_data);
       t.role = tensor_role::constant;
       t.data.bytes = f.reader().pointer(data.at);
+      t.data.file = f.reader().pointer(0);
     }
     if (t.type != dtype::f32 && !import_quantization(i, tv, t)) return;
     m.tensors[i] = t;

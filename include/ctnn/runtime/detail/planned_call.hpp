@@ -12,39 +12,42 @@
 #include <utility>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/dispatch.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 
 namespace ctnn::detail {
 
-// Members ordered so that there is no padding (checked below; kernel_params is 4-byte aligned).
+// Members ordered so that there is no padding (checked below; kernel_params is 4-byte aligned, a multiple
+// of 8 bytes long).
 struct call_plan {
   std::array<location, max_node_inputs> operand_at{};
   location result_at{};
   std::int64_t scratch_offset = -1;  // in pool scratch_pool; -1: the kernel declares none
   std::int64_t operand_count = 0;
+  std::int64_t scratch_pool = 0;
   kernel_params params{};
-  std::int32_t scratch_pool = 0;
 };
 static_assert(std::has_unique_object_representations_v<call_plan>,
               "ctnn::detail::call_plan must have no padding bytes (clang 14 template-argument bug).");
 
 constexpr call_plan plan_of(const kernel_call& call, const memory::pool_allocation& scratch) {
   return {call.operand_at, call.result_at, call.params.scratch_bytes > 0 ? scratch.offset : -1, call.operand_count,
-          call.params, scratch.pool};
+          scratch.pool, call.params};
 }
 
-// How the executor passes a constant operand to a call's kernel (runtime/packed_operands.hpp).
-enum class operand_source : std::uint8_t { none, stored, packed_user_array, packed_constant };
-
-// Which operands (bit k: operand k) the kernel of a call with parameters P reads packed, under policy
-// Kernels. Keyed by P, so one instantiation per distinct kernel, not per call.
-template <class Kernels, kernel_params P>
-constexpr std::uint32_t packed_operand_mask() {
-  std::uint32_t mask = 0;
-  for (std::size_t k = 0; k < max_node_inputs; ++k)
-    if (Kernels::template packs_operand<P>(k)) mask |= 1u << k;
-  return mask;
-}
+// How the executor passes a constant operand to a call's kernel (runtime/packed_operands.hpp): as the
+// array that holds it already (a user's array, or values a pass or an importer computed), as its copy out
+// of the bytes it is stored in (keyed by its model-file slice, or by the executor's views table when it
+// names no file), or re-laid out for the call's kernel (keyed likewise, or by the user's array).
+enum class operand_source : std::uint8_t {
+  none,
+  own_array,
+  file_copy,
+  table_copy,
+  packed_user_array,
+  packed_file,
+  packed_table
+};
 
 // Up to N indices, in increasing order: what a pack expansion over a subset of calls or tensors walks.
 template <std::size_t N>
@@ -67,14 +70,14 @@ template <location L, std::size_t Pools>
 
 // Runs the call: `constants[K]` is operand K's address when it is a constant (packed when the kernel
 // packs it), `rq` the call's per-channel requantization arrays (empty when it has none).
-template <call_plan Plan, class Kernels, std::size_t Pools>
+template <call_plan Plan, std::size_t Pools>
 void run_planned_call(const std::array<std::byte*, Pools>& pools, const void* const* inputs, void* const* outputs,
                       const void* const* constants, kernel::requant_arrays rq) {
   static_assert(Plan.params.scratch_bytes == 0 || Plan.scratch_offset >= 0,
                 "ctnn::executor: a kernel declares scratch that plan_memory did not place.");
   [&]<std::size_t... K>(std::index_sequence<K...>) {
     constexpr bool packed_at_run_time =
-        ((Kernels::template packs_operand<Plan.params>(K) && Plan.operand_at[K].where != storage::none &&
+        ((Plan.params.choice.packs(static_cast<std::int32_t>(K)) && Plan.operand_at[K].where != storage::none &&
           Plan.operand_at[K].where != storage::constant) || ...);
     static_assert(!packed_at_run_time,
                   "ctnn::executor: the kernel of this call reads an operand re-laid out at compile time (weights), "
@@ -82,10 +85,10 @@ void run_planned_call(const std::array<std::byte*, Pools>& pools, const void* co
     const void* const operands[] = {address_of<Plan.operand_at[K]>(pools, inputs, outputs, constants[K])..., nullptr};
     void* const result = address_of<Plan.result_at>(pools, inputs, outputs, nullptr);
     if constexpr (Plan.params.scratch_bytes > 0)
-      Kernels::template invoke<Plan.params>(operands, result, rq,
-                                            static_cast<void*>(pools[static_cast<std::size_t>(Plan.scratch_pool)] + Plan.scratch_offset));
+      kernel::invoke<Plan.params>(operands, result, rq,
+                                  static_cast<void*>(pools[static_cast<std::size_t>(Plan.scratch_pool)] + Plan.scratch_offset));
     else
-      Kernels::template invoke<Plan.params>(operands, result, rq);
+      kernel::invoke<Plan.params>(operands, result, rq);
   }(std::make_index_sequence<static_cast<std::size_t>(Plan.operand_count)>{});
 }
 

@@ -1,0 +1,156 @@
+#pragma once
+// select_kernels: records, per lowered call, which implementation runs it and the layout of each of its
+// constant operands (kernel_params::choice), for a target (ctnn::targets) and a specialisation policy
+// (kernel::full or kernel::shared). The executor and kernel::invoke only carry the choice out.
+//
+// The rule, for a call with parameters P under the full policy: the target's fastest kernel family that
+// supports P, asked in this order: Armv7E-M DSP int8 (arm::i8_kernel<P>::supports, in-place calls
+// included: those kernels decide themselves), x86 int8 at the target's level (simd_i8_kernel), xsimd float
+// (simd::f32_kernel); the SIMD families only for calls that plan_memory did not place over their own input
+// (their order of writes is not the reference's); otherwise the reference kernel. ONNX integer calls, u8
+// byte moves and float->int8 quantize always run the reference kernel. Each family's packs(k) gives the
+// layout of constant operand k. Under the shared policy every call runs its op kind's shared kernel, with
+// constants as stored.
+//
+// Whether a family supports P is a compile-time fact (a template over kernel_params), so the pass reads
+// the module before it as a template argument (run_on<M>, what ctnn::compile's pipeline runs). At run time
+// (the tools' pipelines) run(m) records what the values decide and kernel_impl::undecided for the calls
+// where a SIMD family would be asked.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/dispatch.hpp>
+#include <ctnn/target.hpp>
+
+namespace ctnn::pass {
+
+namespace detail {
+
+constexpr bool is_x86(instruction_set s) {
+  return s == instruction_set::x86_sse2 || s == instruction_set::x86_sse4_1 || s == instruction_set::x86_avx2 ||
+         s == instruction_set::x86_avx512_vnni;
+}
+
+// Whether the xsimd float kernels exist for a target (an x86 level or NEON, and an xsimd architecture).
+constexpr bool has_vector_f32(instruction_set s) {
+#ifdef XSIMD_NO_SUPPORTED_ARCHITECTURE
+  (void)s;
+  return false;
+#else
+  return is_x86(s) || s == instruction_set::arm_neon;
+#endif
+}
+
+// What the parameters' values decide alone: the choice, or kernel_impl::undecided when a SIMD family
+// must be asked whether it supports them.
+template <class Policy>
+constexpr kernel_choice choice_by_values(const kernel_params& p, instruction_set isa) {
+  if (std::is_same_v<Policy, kernel::shared>) return {kernel_impl::shared};
+  if (p.requantization == requantization_policy::onnx || p.type == dtype::u8) return {};
+  if (p.type == dtype::f32 && p.kind != op_kind::quantize && has_vector_f32(isa) && p.in_place == 0)
+    return {kernel_impl::undecided, isa};
+  if (p.type == dtype::i8 && (isa == instruction_set::armv7em_dsp ||
+                               (is_x86(isa) && isa != instruction_set::x86_sse2 && p.in_place == 0)))
+    return {kernel_impl::undecided, isa};
+  return {};
+}
+
+// Bit k set: Kernel::packs(k).
+template <class Kernel>
+constexpr std::uint8_t packed_mask() {
+  std::uint8_t mask = 0;
+  for (std::size_t k = 0; k < max_node_inputs; ++k)
+    if (Kernel::packs(k)) mask = static_cast<std::uint8_t>(mask | 1u << k);
+  return mask;
+}
+
+}  // namespace detail
+
+// The choice for a call with parameters P on a target with instruction set Isa, under Policy.
+template <kernel_params P, instruction_set Isa, class Policy = kernel::full>
+constexpr kernel_choice choose_kernel() {
+  constexpr kernel_choice by_values = detail::choice_by_values<Policy>(P, Isa);
+  if constexpr (by_values.impl != kernel_impl::undecided) {
+    return by_values;
+  } else {
+    // The one family a call of this element type asks on this target.
+    constexpr kernel_impl family = P.type == dtype::f32                 ? kernel_impl::simd_f32
+                                   : Isa == instruction_set::armv7em_dsp ? kernel_impl::arm_dsp_i8
+                                                                         : kernel_impl::simd_i8;
+    constexpr kernel_choice candidate{family, family == kernel_impl::simd_f32 ? instruction_set::none : Isa};
+    using family_kernel = kernel::implementation_t<P, candidate>;
+    if constexpr (family_kernel::supports) return {candidate.impl, candidate.isa, detail::packed_mask<family_kernel>()};
+    else return {};
+  }
+}
+
+// P with its kernel recorded for Target (what select_kernels writes): for code that runs one kernel
+// outside a module, as the kernel tests do.
+template <kernel_params P, class Target = targets::native, class Policy = kernel::full>
+inline constexpr kernel_params with_kernel_choice = [] {
+  kernel_params p = P;
+  p.choice = choose_kernel<P, Target::isa, Policy>();
+  return p;
+}();
+
+template <class Target = targets::native, class Policy = kernel::full>
+struct select_kernels {
+  static_assert(target_description<Target>, "ctnn::pass::select_kernels<Target, Policy>: Target is a ctnn::targets:: type.");
+  static_assert(std::is_same_v<Policy, kernel::full> || std::is_same_v<Policy, kernel::shared>,
+                "ctnn::pass::select_kernels<Target, Policy>: Policy is ctnn::full or ctnn::shared.");
+  using target = Target;
+  using policy = Policy;
+  static constexpr const char* name = "select_kernels";
+
+  // After planning: plan_memory decides which calls run in place, which rules SIMD families out.
+  static constexpr fact requires_facts = fact::memory_planned;
+  static constexpr fact establishes = fact::kernels_selected;
+  static constexpr bool reads_module_constant = true;  // run_on<M> (pass/pipeline.hpp)
+
+  // The compile-time pass: the choice of each distinct kernel (module::kernels, which lower_te and
+  // plan_memory keep equal to their calls' parameters), asked of the kernel families: one template
+  // argument per distinct kernel, not per call (each costs the compiler a kernel_params value), none named
+  // after the module. A call whose parameters differ from its kernel's (a pass of one's own that did not
+  // keep the table) runs the reference kernel, which supports every call.
+  template <const auto& M>
+  static constexpr auto run_on() {
+    auto m = M;
+    constexpr auto choices = []<std::size_t... K>(std::index_sequence<K...>) {
+      return std::array<kernel_choice, sizeof...(K) + 1>{choose_kernel<M.kernels[K], Target::isa, Policy>()..., {}};
+    }(std::make_index_sequence<static_cast<std::size_t>(M.kernel_count)>{});
+    record(m, [&](std::int32_t c, const kernel_params& p) {
+      const std::int32_t k = M.calls[static_cast<std::size_t>(c)].kernel;
+      const bool listed = k >= 0 && k < M.kernel_count && M.kernels[static_cast<std::size_t>(k)] == p;
+      return listed ? choices[static_cast<std::size_t>(k)] : detail::choice_by_values<Policy>(p, instruction_set::none);
+    });
+    return m;
+  }
+
+  // The run-time pass (tools): what the values decide; undecided where only the compiler can tell.
+  template <class Module>
+  static constexpr Module run(Module m) {
+    record(m, [](std::int32_t, const kernel_params& p) { return detail::choice_by_values<Policy>(p, Target::isa); });
+    return m;
+  }
+
+ private:
+  template <class Module, class Choice>
+  static constexpr void record(Module& m, Choice choice_of) {
+    for (std::int32_t c = 0; c < m.call_count; ++c) {
+      kernel_call& call = m.calls[static_cast<std::size_t>(c)];
+      call.params.choice = choice_of(c, call.params);
+    }
+    // Equal parameters, equal choice: the distinct kernels stay distinct and carry it too.
+    for (std::int32_t c = 0; c < m.call_count; ++c) {
+      const kernel_call& call = m.calls[static_cast<std::size_t>(c)];
+      if (call.kernel >= 0 && call.kernel < m.kernel_count) m.kernels[static_cast<std::size_t>(call.kernel)].choice = call.params.choice;
+    }
+    m.establish(fact::kernels_selected);
+  }
+};
+
+}  // namespace ctnn::pass

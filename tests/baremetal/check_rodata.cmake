@@ -1,0 +1,66 @@
+# cmake -DMAP=<program>.elf.map -P check_rodata.cmake
+#
+# Weights-only flash (issue #13): splits the .rodata input sections of a linked program (GNU ld map file)
+# into the embedded model file (its generated `*_model_bytes` array), ctnn's constants (each constant's
+# own copy or packed form, computed constants), requantization tables, the test's reference cases and the
+# rest, prints one line with the byte counts, and fails when any byte of the model file is in the image:
+# the executor must read the file in constant evaluation only.
+if(NOT EXISTS "${MAP}")
+  message(FATAL_ERROR "check_rodata: no map file ${MAP}")
+endif()
+file(STRINGS "${MAP}" _lines)
+set(_in_rodata FALSE)
+set(_pending "")
+foreach(_category IN ITEMS model_file constants requantization references other)
+  set(_${_category} 0)
+endforeach()
+
+function(_category_of name out)
+  if(name MATCHES "requantization_v")
+    set(${out} requantization PARENT_SCOPE)
+  elseif(name MATCHES "(file_constant_v|stored_copy_v|stored_constant_v|packed_file_constant_v|packed_constant_v|packed_user_array_v|constant_values_v|relaid_out_v)")
+    set(${out} constants PARENT_SCOPE)
+  elseif(name MATCHES "ctnn_model_data[0-9]+[A-Za-z0-9_]+_bytesE$")
+    set(${out} model_file PARENT_SCOPE)
+  elseif(name MATCHES "mlperf_refs")
+    set(${out} references PARENT_SCOPE)
+  else()
+    set(${out} other PARENT_SCOPE)
+  endif()
+endfunction()
+
+foreach(_line IN LISTS _lines)
+  if(_line MATCHES "^\\.rodata")
+    set(_in_rodata TRUE)
+    continue()
+  elseif(_in_rodata AND _line MATCHES "^\\.[A-Za-z_]")
+    break()
+  endif()
+  if(NOT _in_rodata)
+    continue()
+  endif()
+  if(NOT _pending STREQUAL "")
+    # The previous line named a section too long to share its line with address and size.
+    if(_line MATCHES "^[ \t]+0x[0-9a-f]+[ \t]+0x([0-9a-f]+)")
+      math(EXPR _size "0x${CMAKE_MATCH_1}")
+      _category_of("${_pending}" _category)
+      math(EXPR _${_category} "${_${_category}} + ${_size}")
+    endif()
+    set(_pending "")
+  elseif(_line MATCHES "^ (\\.rodata[^ \t]*)[ \t]+0x[0-9a-f]+[ \t]+0x([0-9a-f]+)")
+    math(EXPR _size "0x${CMAKE_MATCH_2}")
+    _category_of("${CMAKE_MATCH_1}" _category)
+    math(EXPR _${_category} "${_${_category}} + ${_size}")
+  elseif(_line MATCHES "^ (\\.rodata[^ \t]*)$")
+    set(_pending "${CMAKE_MATCH_1}")
+  endif()
+endforeach()
+
+math(EXPR _total "${_model_file} + ${_constants} + ${_requantization} + ${_references} + ${_other}")
+get_filename_component(_name "${MAP}" NAME)
+message("${_name}: .rodata ${_total} B = constants ${_constants} + requantization tables ${_requantization} + "
+        "test reference cases ${_references} + other ${_other} + model file ${_model_file}")
+if(NOT _model_file EQUAL 0)
+  message(FATAL_ERROR "check_rodata: ${_model_file} bytes of the embedded model file are in the image "
+                      "(something reads the file at run time; the executor should read its own copies)")
+endif()

@@ -1,0 +1,238 @@
+// Unit tests of pass/select_kernels.hpp: which implementation runs each call and the layout of its
+// constant operands, per target and policy; the fallback to the reference kernel when no SIMD kernel
+// supports a call (shape, in-place placement, ONNX semantics); the run-time form of the pass; the
+// compile options that reach it; the printed module; and the executor running what was recorded.
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include <ctnn/compile.hpp>
+#include <ctnn/ir/printer.hpp>
+#include <ctnn/pass/select_kernels.hpp>
+
+#include "test_modules.hpp"
+
+namespace {
+
+using ctnn::dtype;
+using ctnn::instruction_set;
+using ctnn::kernel_choice;
+using ctnn::kernel_impl;
+using ctnn::kernel_params;
+using ctnn::make_shape;
+using ctnn::op_kind;
+using ctnn::pass::choose_kernel;
+namespace targets = ctnn::targets;
+
+// Whether this build has the xsimd float kernels and the x86 int8 kernels at a level.
+constexpr bool has_vector_f32 = ctnn::pass::detail::has_vector_f32(targets::native::isa);
+template <instruction_set L>
+constexpr bool has_i8_level = ctnn::enabled_by_compiler(L) && ctnn::kernel::detail::i8_isa_of<L>::type::available;
+
+// An int8 1x1 convolution [1,8,8,16] -> [1,8,8,32], per-channel, as lower_te makes it.
+constexpr kernel_params int8_conv(std::int32_t in_place = 0, std::int32_t weights_offset = 0) {
+  kernel_params p{};
+  p.kind = op_kind::conv2d;
+  p.type = dtype::i8;
+  p.in = make_shape(1, 8, 8, 16);
+  p.out = make_shape(1, 8, 8, 32);
+  p.has_bias = 1;
+  p.per_channel = 1;
+  p.input_offset = 5;
+  p.weights_offset = weights_offset;
+  p.output_offset = -3;
+  p.activation_min = -128;
+  p.activation_max = 127;
+  p.in_place = in_place;
+  return p;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The rule, per call parameters.
+
+// No SIMD instruction set: the reference kernel, constants as stored.
+static_assert(choose_kernel<int8_conv(), instruction_set::none>() == kernel_choice{});
+// The shared policy: the shared kernel for every call, constants as stored.
+static_assert(choose_kernel<int8_conv(), instruction_set::x86_avx2, ctnn::kernel::shared>() ==
+              kernel_choice{kernel_impl::shared, instruction_set::none, 0});
+// ONNX integer semantics: always the reference (ONNX) kernel.
+static_assert([] {
+  constexpr kernel_params p = [] {
+    kernel_params q = int8_conv();
+    q.requantization = ctnn::requantization_policy::onnx;
+    return q;
+  }();
+  return choose_kernel<p, instruction_set::x86_avx2>() == kernel_choice{};
+}());
+// A DSP target asks the Armv7E-M kernels; whatever they support, a call stays on an int8 family there.
+static_assert(choose_kernel<int8_conv(), instruction_set::armv7em_dsp>().impl == kernel_impl::reference ||
+              choose_kernel<int8_conv(), instruction_set::armv7em_dsp>().impl == kernel_impl::arm_dsp_i8);
+
+TEST_CASE("select_kernels: an int8 convolution at each x86 level, packed weights, fallbacks") {
+  if constexpr (has_i8_level<instruction_set::x86_sse4_1>) {
+    constexpr kernel_choice c = choose_kernel<int8_conv(), instruction_set::x86_sse4_1>();
+    CHECK(c.impl == kernel_impl::simd_i8);
+    CHECK(c.isa == instruction_set::x86_sse4_1);
+    CHECK(c.packs(1));   // the weights, interleaved for the GEMM
+    CHECK(!c.packs(2));  // the bias as stored
+  }
+  if constexpr (has_i8_level<instruction_set::x86_avx2>) {
+    constexpr kernel_choice c = choose_kernel<int8_conv(), instruction_set::x86_avx2>();
+    CHECK(c == kernel_choice{kernel_impl::simd_i8, instruction_set::x86_avx2, 0b10});
+    // Placed over its own input by plan_memory: the SIMD kernels' order of writes is not safe there.
+    CHECK(choose_kernel<int8_conv(1), instruction_set::x86_avx2>() == kernel_choice{});
+    // Asymmetric weights (weights_offset != 0): no SIMD kernel supports it, the reference runs it.
+    CHECK(choose_kernel<int8_conv(0, 3), instruction_set::x86_avx2>() == kernel_choice{});
+  }
+  // Whatever the build: x86 levels never choose a float or DSP family for an int8 call.
+  constexpr kernel_impl at_sse = choose_kernel<int8_conv(), instruction_set::x86_sse4_1>().impl;
+  CHECK((at_sse == kernel_impl::simd_i8 || at_sse == kernel_impl::reference));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The pass on a compiled DSL model (tiny_cnn: conv 3x3 relu, max pool, flatten (a view), dense, softmax).
+
+using tiny = ctnn_test::tiny_cnn;
+using generic_net = ctnn::compile<tiny, ctnn::target<targets::generic>>;
+using native_net = ctnn::compile<tiny>;
+using shared_net = ctnn::compile<tiny, ctnn::specialisation<ctnn::shared>>;
+
+// The default pipeline selects after planning, before the metadata passes.
+static_assert(std::is_same_v<ctnn::default_pipeline::pass<7>, ctnn::pass::select_kernels<>>);
+static_assert(std::is_same_v<ctnn::pass::select_kernels<>, ctnn::pass::select_kernels<targets::native, ctnn::kernel::full>>);
+// The options reach the pass.
+static_assert(std::is_same_v<ctnn::detail::compile_options<ctnn::target<targets::generic>>::type::pass<7>,
+                             ctnn::pass::select_kernels<targets::generic, ctnn::kernel::full>>);
+static_assert(std::is_same_v<ctnn::detail::compile_options<ctnn::specialisation<ctnn::shared>, ctnn::target<targets::generic>>::type::pass<7>,
+                             ctnn::pass::select_kernels<targets::generic, ctnn::kernel::shared>>);
+static_assert(ctnn::detail::is_compile_option<ctnn::target<targets::cortex_m0plus>>);
+static_assert(ctnn::enabled_by_compiler(instruction_set::none) && ctnn::enabled_by_compiler(targets::native::isa));
+static_assert(targets::cortex_m0plus::isa == instruction_set::none && targets::cortex_m3::isa == instruction_set::none &&
+              targets::cortex_m7::isa == instruction_set::armv7em_dsp && targets::cortex_m33::isa == instruction_set::armv7em_dsp);
+static_assert(!ctnn::enabled_by_compiler(instruction_set::armv7em_dsp) || targets::native::isa == instruction_set::armv7em_dsp);
+
+template <auto& M, class Predicate>
+constexpr bool every_call(Predicate predicate) {
+  for (std::int32_t c = 0; c < M.call_count; ++c)
+    if (!predicate(M.calls[static_cast<std::size_t>(c)])) return false;
+  return M.call_count > 0;
+}
+
+static_assert(generic_net::module.has(ctnn::fact::kernels_selected));
+static_assert(every_call<generic_net::module>([](const ctnn::kernel_call& c) { return c.params.choice == kernel_choice{}; }));
+static_assert(every_call<shared_net::module>([](const ctnn::kernel_call& c) {
+  return c.params.choice == kernel_choice{kernel_impl::shared, instruction_set::none, 0};
+}));
+// The distinct kernels carry their calls' choice.
+static_assert(every_call<native_net::module>([](const ctnn::kernel_call& c) {
+  return native_net::module.kernels[static_cast<std::size_t>(c.kernel)].choice == c.params.choice;
+}));
+
+TEST_CASE("select_kernels: the native target runs float calls on xsimd where a kernel supports them") {
+  constexpr auto& m = native_net::module;
+  REQUIRE(m.call_count == 4);  // conv, max pool, dense, softmax (flatten is a view)
+  const auto kind_of = [&](std::int32_t c) { return m.calls[static_cast<std::size_t>(c)].params.kind; };
+  CHECK(kind_of(0) == op_kind::conv2d);
+  CHECK(kind_of(3) == op_kind::softmax);
+  // No vector softmax exists: the reference kernel runs it on every target.
+  CHECK(m.calls[3].params.choice == kernel_choice{});
+  if constexpr (has_vector_f32) {
+    CHECK(m.calls[0].params.choice.impl == kernel_impl::simd_f32);
+    CHECK(m.calls[1].params.choice.impl == kernel_impl::simd_f32);
+    CHECK(m.calls[2].params.choice.impl == kernel_impl::simd_f32);
+  } else {
+    CHECK(m.calls[0].params.choice == kernel_choice{});
+  }
+}
+
+TEST_CASE("select_kernels: every target computes the same network (the executor runs what is recorded)") {
+  const std::vector<float> x = ctnn_test::random_floats(native_net::input<0>::elements, 11);
+  std::vector<float> by_native(native_net::output<0>::elements), by_generic(by_native.size()), by_shared(by_native.size());
+  native_net::run(x.data(), by_native.data());
+  generic_net::run(x.data(), by_generic.data());
+  shared_net::run(x.data(), by_shared.data());
+  for (std::size_t i = 0; i < by_native.size(); ++i) {
+    CAPTURE(i);
+    CHECK(std::fabs(by_native[i] - by_generic[i]) <= 1e-5f);
+    CHECK(by_shared[i] == by_generic[i]);  // the same reference arithmetic, shapes at run time
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// In-place calls: a depthwise convolution that ctnn::in_place_windows places over its own input.
+
+inline constexpr float dw_w[3 * 3 * 8] = {0.1f, -0.2f, 0.3f, 0.05f, -0.1f, 0.2f, 0.15f, -0.25f, 0.12f, 0.3f, -0.1f, 0.2f,
+                                          0.1f, 0.0f, -0.3f, 0.2f,  0.25f, 0.1f, -0.2f, 0.05f, 0.3f,  -0.1f, 0.2f, 0.1f,
+                                          0.2f, 0.1f, -0.1f, 0.3f,  0.05f, 0.1f, 0.2f,  -0.2f, 0.1f,  0.1f, 0.0f, 0.2f,
+                                          -0.1f, 0.2f, 0.1f, 0.3f, 0.1f,  0.2f, -0.3f, 0.1f,  0.2f,  0.1f, 0.1f, -0.2f,
+                                          0.3f, 0.1f, 0.2f, 0.1f,  -0.1f, 0.2f, 0.1f,  0.1f,  0.2f,  -0.1f, 0.3f, 0.1f,
+                                          0.2f, 0.1f, 0.1f, -0.2f, 0.1f,  0.3f, 0.1f,  0.2f,  -0.1f, 0.1f, 0.2f, 0.1f};
+inline constexpr float dw_b[8] = {0.1f, -0.1f, 0.2f, 0.0f, 0.05f, -0.05f, 0.1f, 0.2f};
+inline constexpr float pw_w[8 * 8] = {0.1f, 0.2f, -0.1f, 0.3f, 0.1f, 0.0f, 0.2f, -0.2f, 0.1f, 0.1f, 0.2f, 0.3f, -0.1f,
+                                      0.2f, 0.1f, 0.0f, 0.3f, 0.1f, 0.2f, 0.1f, 0.1f, -0.3f, 0.2f, 0.1f, 0.0f, 0.2f,
+                                      0.1f, 0.1f, 0.3f, 0.2f, -0.1f, 0.1f, 0.2f, 0.1f, 0.0f, 0.1f, 0.2f, 0.3f, 0.1f,
+                                      -0.2f, 0.1f, 0.3f, 0.2f, 0.1f, 0.1f, 0.0f, 0.2f, 0.1f, -0.1f, 0.2f, 0.1f, 0.3f,
+                                      0.1f, 0.2f, 0.0f, 0.1f, 0.2f, -0.1f, 0.1f, 0.2f, 0.3f, 0.1f, 0.0f, 0.2f};
+inline constexpr float pw_b[8] = {0.0f, 0.1f, -0.1f, 0.2f, 0.1f, 0.0f, -0.2f, 0.1f};
+namespace dsl = ctnn::dsl;
+using dw_block = dsl::sequential<dsl::input<ctnn::f32, 1, 6, 6, 8>, dsl::conv2d<pw_w, pw_b, dsl::kernel<1>, dsl::relu>,
+                                 dsl::depthwise_conv2d<dw_w, dw_b, dsl::kernel<3>, dsl::same, dsl::relu>,
+                                 dsl::conv2d<pw_w, pw_b, dsl::kernel<1>>>;
+using in_place_net = ctnn::compile<dw_block, ctnn::memory_reuse, ctnn::in_place_windows>;
+
+TEST_CASE("select_kernels: a call placed in place keeps the reference kernel") {
+  constexpr auto& m = in_place_net::module;
+  std::int32_t in_place = 0;
+  for (std::int32_t c = 0; c < m.call_count; ++c) {
+    const kernel_params& p = m.calls[static_cast<std::size_t>(c)].params;
+    if (p.in_place != 0) {
+      ++in_place;
+      CHECK(p.choice == kernel_choice{});
+    }
+  }
+  CHECK(in_place >= 1);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The run-time pass (tools): what the values decide, undecided where only the compiler can tell.
+
+TEST_CASE("select_kernels::run at run time records what the values decide") {
+  constexpr auto& planned = ctnn::stage_v<tiny, ctnn::default_pipeline, 7>;  // after plan_memory
+  static_assert(planned.has(ctnn::fact::memory_planned) && !planned.has(ctnn::fact::kernels_selected));
+  auto shared = ctnn::pass::select_kernels<targets::x86_avx2, ctnn::kernel::shared>::run(planned);
+  auto generic = ctnn::pass::select_kernels<targets::generic>::run(planned);
+  auto avx2 = ctnn::pass::select_kernels<targets::x86_avx2>::run(planned);
+  CHECK(generic.has(ctnn::fact::kernels_selected));
+  for (std::int32_t c = 0; c < planned.call_count; ++c) {
+    CAPTURE(c);
+    const auto at = static_cast<std::size_t>(c);
+    CHECK(shared.calls[at].params.choice.impl == kernel_impl::shared);
+    CHECK(generic.calls[at].params.choice == kernel_choice{});
+    CHECK(avx2.calls[at].params.choice.impl ==
+          (ctnn::pass::detail::has_vector_f32(instruction_set::x86_avx2) ? kernel_impl::undecided : kernel_impl::reference));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The printed module names each call's kernel and its constants' layouts.
+
+TEST_CASE("select_kernels: the printed module names the kernel of each call") {
+  std::string text;
+  ctnn::print_module(generic_net::module, [&](std::string_view s) { text += s; });
+  CHECK(text.find("kernels_selected") != std::string::npos);
+  CHECK(text.find("runs reference  constants: 1 stored, 2 stored") != std::string::npos);  // the conv
+  std::string shared_text;
+  ctnn::print_module(shared_net::module, [&](std::string_view s) { shared_text += s; });
+  CHECK(shared_text.find("runs shared") != std::string::npos);
+  if constexpr (has_vector_f32) {
+    std::string native_text;
+    ctnn::print_module(native_net::module, [&](std::string_view s) { native_text += s; });
+    CHECK(native_text.find("runs simd_f32") != std::string::npos);
+  }
+}
+
+}  // namespace
