@@ -340,25 +340,23 @@ constexpr std::string_view details =
     "  --html FILE.html    a self-contained page: the figures, the picture, a table of the ops\n";
 constexpr std::array<ctnn_tools::option_spec, 2> own_options{{{"-o", true}, {"--html", true}}};
 
-struct job {
-  const char* program = "ctnn-memory-report";
-  const char* model = nullptr;
+// Where the picture and the page go (empty: the default picture, no page).
+struct outputs {
   std::string svg_path, html_path;
-  const ctnn_tools::plan_options* options = nullptr;
 };
 
-int report(const job& j) {
-  return ctnn_tools::with_compiled_model(j.program, j.model, *j.options, [&j](const auto& m) {
+int report(const char* program, const char* model, const outputs& out, const ctnn_tools::plan_options& options) {
+  return ctnn_tools::with_compiled_model(program, model, options, [&](const auto& m) {
     const auto boxes = boxes_of(m);
     print_table(m, boxes);
     const std::string svg = svg_of(m, boxes);
     const std::string svg_path =
-        !j.svg_path.empty() ? j.svg_path : "memory_plan_" + std::string{ctnn_tools::stem_of(j.model)} + ".svg";
-    if (!write_file(j.program, svg_path, svg)) return 1;
+        !out.svg_path.empty() ? out.svg_path : "memory_plan_" + std::string{ctnn_tools::stem_of(model)} + ".svg";
+    if (!write_file(program, svg_path, svg)) return 1;
     std::printf("\npicture: %s\n", svg_path.c_str());
-    if (!j.html_path.empty()) {
-      if (!write_file(j.program, j.html_path, html_of(m, boxes, svg))) return 1;
-      std::printf("page: %s\n", j.html_path.c_str());
+    if (!out.html_path.empty()) {
+      if (!write_file(program, out.html_path, html_of(m, boxes, svg))) return 1;
+      std::printf("page: %s\n", out.html_path.c_str());
     }
     return 0;
   });
@@ -368,12 +366,11 @@ int report(const job& j) {
 
 int main(int argc, char** argv) {
   ctnn_tools::plan_options options;
-  job j{};
-  j.program = argv[0];
-  j.options = &options;
-  const int status = ctnn_tools::read_model_arguments(argc, argv, synopsis, details, own_options, options, j.model,
-                                                      [&j](std::string_view option, const char* value) {
-                                                        (option == "-o" ? j.svg_path : j.html_path) = value;
+  const char* model = nullptr;
+  outputs out;
+  const int status = ctnn_tools::read_model_arguments(argc, argv, synopsis, details, own_options, options, model,
+                                                      [&out](std::string_view option, const char* value) {
+                                                        (option == "-o" ? out.svg_path : out.html_path) = value;
                                                       });
-  return status >= 0 ? status : report(j);
+  return status >= 0 ? status : report(argv[0], model, out, options);
 }

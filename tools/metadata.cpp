@@ -27,25 +27,19 @@ constexpr std::string_view details =
     "  -o FILE             write the JSON to FILE instead of stdout\n";
 constexpr std::array<ctnn_tools::option_spec, 1> own_options{{{"-o", true}}};
 
-struct job {
-  const char* program = "ctnn-metadata";
-  const char* model = nullptr;
-  const char* output = nullptr;  // null: stdout
-  const ctnn_tools::plan_options* options = nullptr;
-};
-
-int write_metadata(const job& j) {
-  return ctnn_tools::with_compiled_model(j.program, j.model, *j.options, [&j](const auto& m) {
-    std::FILE* file = j.output != nullptr ? std::fopen(j.output, "wb") : stdout;
+// The JSON of the model at `model` to `output` (null: stdout); the exit status.
+int write_metadata(const char* program, const char* model, const char* output, const ctnn_tools::plan_options& options) {
+  return ctnn_tools::with_compiled_model(program, model, options, [&](const auto& m) {
+    std::FILE* file = output != nullptr ? std::fopen(output, "wb") : stdout;
     if (file == nullptr) {
-      std::fprintf(stderr, "%s: cannot open %s for writing\n", j.program, j.output);
+      std::fprintf(stderr, "%s: cannot open %s for writing\n", program, output);
       return 1;
     }
     const bool complete =
         ctnn::write_metadata_json(m, [file](std::string_view text) { ctnn_tools::write_text(file, text); });
     const bool written = std::ferror(file) == 0;
-    if ((j.output != nullptr && std::fclose(file) != 0) || !written) {
-      std::fprintf(stderr, "%s: cannot write %s\n", j.program, j.output != nullptr ? j.output : "to stdout");
+    if ((output != nullptr && std::fclose(file) != 0) || !written) {
+      std::fprintf(stderr, "%s: cannot write %s\n", program, output != nullptr ? output : "to stdout");
       return 1;
     }
     return complete ? 0 : 1;
@@ -56,10 +50,9 @@ int write_metadata(const job& j) {
 
 int main(int argc, char** argv) {
   ctnn_tools::plan_options options;
-  job j{};
-  j.program = argv[0];
-  j.options = &options;
-  const int status = ctnn_tools::read_model_arguments(argc, argv, synopsis, details, own_options, options, j.model,
-                                                      [&j](std::string_view, const char* value) { j.output = value; });
-  return status >= 0 ? status : write_metadata(j);
+  const char* model = nullptr;
+  const char* output = nullptr;
+  const int status = ctnn_tools::read_model_arguments(argc, argv, synopsis, details, own_options, options, model,
+                                                      [&output](std::string_view, const char* value) { output = value; });
+  return status >= 0 ? status : write_metadata(argv[0], model, output, options);
 }
