@@ -1,20 +1,23 @@
-# ctest script (tools/CMakeLists.txt, test tool_metadata_json): runs ctnn-metadata to stdout and with
-# -o FILE, checks that both give the same text, then validates it with `python3 -m json.tool`. Without
+# ctest script (tools/CMakeLists.txt, tests tool_metadata_*): runs ctnn-metadata on a model (with plan
+# options ARGS, if any) to stdout and with -o FILE, checks that both give the same text, that it names the
+# model and holds the text CONTAINS (if given), then validates it with `python3 -m json.tool`. Without
 # python3 it prints a line starting with "SKIP: " (the test's SKIP_REGULAR_EXPRESSION).
-#   cmake -DTOOL=<ctnn-metadata> -DOUTPUT_DIR=<dir> -P check_metadata_json.cmake
-foreach(_var TOOL OUTPUT_DIR)
+#   cmake -DTOOL=<ctnn-metadata> -DMODEL=<file> -DNAME=<model name> -DOUTPUT_DIR=<dir> [-DARGS=<a;b>]
+#         [-DCONTAINS=<regex>] -P check_metadata_json.cmake
+foreach(_var TOOL MODEL NAME OUTPUT_DIR)
   if(NOT DEFINED ${_var})
     message(FATAL_ERROR "check_metadata_json.cmake: pass -D${_var}=...")
   endif()
 endforeach()
 
-set(_file "${OUTPUT_DIR}/digits_metadata.json")
+file(MAKE_DIRECTORY "${OUTPUT_DIR}")
+set(_file "${OUTPUT_DIR}/${NAME}_metadata.json")
 file(REMOVE "${_file}")
-execute_process(COMMAND "${TOOL}" -o "${_file}" RESULT_VARIABLE _status ERROR_VARIABLE _error)
+execute_process(COMMAND "${TOOL}" "${MODEL}" ${ARGS} -o "${_file}" RESULT_VARIABLE _status ERROR_VARIABLE _error)
 if(NOT _status EQUAL 0 OR NOT EXISTS "${_file}")
   message(FATAL_ERROR "ctnn-metadata -o ${_file} failed (${_status}): ${_error}")
 endif()
-execute_process(COMMAND "${TOOL}" RESULT_VARIABLE _status OUTPUT_VARIABLE _stdout ERROR_VARIABLE _error)
+execute_process(COMMAND "${TOOL}" "${MODEL}" ${ARGS} RESULT_VARIABLE _status OUTPUT_VARIABLE _stdout ERROR_VARIABLE _error)
 if(NOT _status EQUAL 0)
   message(FATAL_ERROR "ctnn-metadata failed (${_status}): ${_error}")
 endif()
@@ -22,8 +25,11 @@ file(READ "${_file}" _written)
 if(NOT _written STREQUAL _stdout)
   message(FATAL_ERROR "ctnn-metadata: -o ${_file} wrote other text than stdout got")
 endif()
-if(NOT _written MATCHES "\"model\": \"digits\"")
-  message(FATAL_ERROR "ctnn-metadata: no \"model\": \"digits\" member in\n${_written}")
+if(NOT _written MATCHES "\"model\": \"${NAME}\"")
+  message(FATAL_ERROR "ctnn-metadata: no \"model\": \"${NAME}\" member in\n${_written}")
+endif()
+if(DEFINED CONTAINS AND NOT _written MATCHES "${CONTAINS}")
+  message(FATAL_ERROR "ctnn-metadata: nothing matches '${CONTAINS}' in\n${_written}")
 endif()
 
 find_program(_python3 NAMES python3)

@@ -10,7 +10,8 @@
 // Exit status: 0 when the file imports and the whole pipeline succeeds; 1 when the file cannot be
 // imported (the diagnostic is printed in words, the sentence of the compile error ctnn::tflite::model or
 // ctnn::onnx::model would give, with the op or node, tensor or byte offset); 2 when a pass fails (e.g. no
-// kernel for an element type yet; print_module shows the diagnostic); 3 for usage and I/O errors.
+// kernel for an element type yet; print_module shows the diagnostic) or for an unknown option (usage on
+// stderr, command_line.hpp); 3 for other usage and I/O errors. --help: the usage on stdout, status 0.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -30,6 +31,7 @@
 #include <ctnn/ir/printer.hpp>
 #include <ctnn/pass/pipeline.hpp>
 
+#include "command_line.hpp"
 #include "large_stack.hpp"
 
 namespace {
@@ -245,6 +247,11 @@ void* run_thread(void* arg) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  constexpr ctnn_tools::option_spec options[] = {{"--import-only", false}};
+  if (const int status = ctnn_tools::screen_options(argc, argv, "[--import-only] <model.tflite|model.onnx>",
+                                                    "  --import-only   only the file and the import, not the pipeline\n", options);
+      status >= 0)
+    return status;
   job j{};
   const char* path = nullptr;
   for (int a = 1; a < argc; ++a) {

@@ -6,10 +6,11 @@
 //
 //   ctnn-print-passes            every stage
 //   ctnn-print-passes K          only stage K
+//   ctnn-print-passes --help     the usage on stdout (status 0); a bad argument: the usage on stderr, status 2
 #include <charconv>
 #include <cstddef>
 #include <cstdio>
-#include <cstring>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -17,6 +18,7 @@
 #include <ctnn/ir/printer.hpp>
 #include <ctnn/pass/pipeline.hpp>
 
+#include "command_line.hpp"
 #include "digits_model.hpp"
 
 namespace {
@@ -70,18 +72,16 @@ void print_stage() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const std::string synopsis = "[stage 0.." + std::to_string(pipeline::size) + "]";
+  constexpr std::string_view details = "The digits demo model after every pass of ctnn::default_pipeline, or after the first K.\n";
+  if (const int status = ctnn_tools::screen_options(argc, argv, synopsis, details, {}); status >= 0) return status;
+  if (argc > 2) return ctnn_tools::usage_error(argv[0], synopsis, "one stage at most");
   long only = -1;
-  if (argc > 2 || (argc == 2 && (std::strcmp(argv[1], "-h") == 0 || std::strcmp(argv[1], "--help") == 0))) {
-    std::fprintf(stderr, "usage: %s [stage 0..%zu]\n", argv[0], pipeline::size);
-    return argc > 2 ? 2 : 0;
-  }
   if (argc == 2) {
     const std::string_view arg{argv[1]};
     const auto [end, error] = std::from_chars(arg.data(), arg.data() + arg.size(), only);
-    if (error != std::errc{} || end != arg.data() + arg.size() || only < 0 || only > static_cast<long>(pipeline::size)) {
-      std::fprintf(stderr, "%s: the stage is a number from 0 to %zu\n", argv[0], pipeline::size);
-      return 2;
-    }
+    if (error != std::errc{} || end != arg.data() + arg.size() || only < 0 || only > static_cast<long>(pipeline::size))
+      return ctnn_tools::usage_error(argv[0], synopsis, "the stage is a number from 0 to " + std::to_string(pipeline::size));
   }
   bool first = true;
   ctnn::detail::for_each_index<pipeline::size + 1>([&](auto k) {

@@ -17,7 +17,8 @@
 // element count and type. Writes <prefix>_<k>.bin (raw little-endian) for each model output k.
 //
 // Exit status: 0 on success; 1 when the model cannot be imported or compiled (the diagnostic in words);
-// 2 for a bad input file (size, type, format: the file and what was expected); 3 for usage and I/O errors.
+// 2 for a bad input file (size, type, format: the file and what was expected) or an unknown option (usage
+// on stderr, command_line.hpp); 3 for other usage and I/O errors. --help: the usage on stdout, status 0.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -40,6 +41,7 @@
 #include <ctnn/kernel/run_module.hpp>
 #include <ctnn/pass/pipeline.hpp>
 
+#include "command_line.hpp"
 #include "large_stack.hpp"
 
 namespace {
@@ -362,6 +364,14 @@ void* run_thread(void* arg) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  constexpr ctnn_tools::option_spec options[] = {{"-o", true}, {"--constant", true}};
+  if (const int status = ctnn_tools::screen_options(
+          argc, argv, "<model.tflite|model.onnx> <input files...> -o <output prefix> [--constant K]...",
+          "  -o PREFIX       the outputs go to PREFIX_<k>.bin (raw little-endian)\n"
+          "  --constant K    (.onnx) input file K (a TensorProto .pb) becomes a constant of the model\n",
+          options);
+      status >= 0)
+    return status;
   job j{};
   j.program = argv[0];
   bool usage = false;
