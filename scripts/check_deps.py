@@ -35,6 +35,7 @@ PROGRAM_PACKAGES = {
     "arm-none-eabi-size": "gcc-arm-none-eabi", "arm-none-eabi-nm": "gcc-arm-none-eabi",
     "qemu-system-arm": "qemu-system-arm",
     "python3": "python3",
+    "chromium": "chromium",
     "git": "git", "awk": "mawk", "tee": "coreutils", "sed": "sed", "grep": "grep",
 }
 # Python modules whose Debian package is not python3-<module>.

@@ -15,6 +15,7 @@ PACKAGES=(
   gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib libnewlib-arm-none-eabi qemu-system-arm   # bare-metal tests
   libbenchmark-dev                                  # benchmarks
   python3 python3-numpy python3-onnx                # ONNX node tests (configure and test), metadata JSON check
+  chromium                                          # the memory report's HTML page, opened headless by its test
 )
 # Commands the build expects once the packages are in.
 COMMANDS=(cmake ninja g++ gcc clang++ clang arm-none-eabi-g++ qemu-system-arm /usr/bin/python3)
