@@ -36,6 +36,7 @@ PROGRAM_PACKAGES = {
     "qemu-system-arm": "qemu-system-arm",
     "python3": "python3",
     "chromium": "chromium",
+    "objcopy": "binutils",  # a dependency of g++
     "git": "git", "awk": "mawk", "tee": "coreutils", "sed": "sed", "grep": "grep",
 }
 # Python modules whose Debian package is not python3-<module>.
@@ -80,7 +81,8 @@ def programs_of_cmake(text: str) -> set[str]:
         for word in names:
             if word in PROGRAM_KEYWORDS:
                 break
-            found.add(word)
+            if "${" not in word:  # a name built from a variable (a toolchain prefix) is checked as its plain form
+                found.add(word.strip('"'))
     if FIND_PYTHON.search(text):
         found.add("python3")
     return found
@@ -171,7 +173,7 @@ def main() -> int:
           + ", ".join(str(s.relative_to(root)) for s in sorted(called_scripts)))
     missing = 0
     for package in sorted(needs):
-        ok = package in installed or package in ("cmake", "g++", "gcc", "git", "mawk", "coreutils", "sed", "grep")
+        ok = package in installed or package in ("cmake", "g++", "gcc", "binutils", "git", "mawk", "coreutils", "sed", "grep")
         print(f"  {'ok     ' if ok else 'MISSING'} {package:22} needed by {', '.join(sorted(needs[package]))}")
         missing += not ok
     for entry in unknown:
