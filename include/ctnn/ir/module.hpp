@@ -13,8 +13,8 @@
 #include <ctnn/ir/dtype.hpp>
 #include <ctnn/ir/name.hpp>
 #include <ctnn/ir/op_kind.hpp>
+#include <ctnn/ir/pools.hpp>
 #include <ctnn/ir/shape.hpp>
-#include <ctnn/memory/buffer_info.hpp>
 
 namespace ctnn {
 
