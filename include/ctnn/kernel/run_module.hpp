@@ -22,8 +22,8 @@
 #include <ctnn/detail/quantization.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/dynamic.hpp>
+#include <ctnn/kernel/prepare.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
-#include <ctnn/pass/lower_te.hpp>
 
 namespace ctnn::kernel {
 
@@ -167,7 +167,7 @@ class module_runner {
         const std::int32_t input = recipe.op.inputs[static_cast<std::size_t>(k)];
         if (input >= 0 && (operands[static_cast<std::size_t>(k)] = constant(input)) == nullptr) return false;
       }
-      return invoke_dynamic(pass::detail::kernel_params_of(m_, recipe.op),
+      return invoke_dynamic(prepare_params(m_, recipe.op),
                             std::span<const void* const>{operands.data(), static_cast<std::size_t>(recipe.op.input_count)},
                             values.data());
     }
