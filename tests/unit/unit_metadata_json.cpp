@@ -319,9 +319,11 @@ void check_against_module(const ctnn::detail::module_view& m, const std::string&
   for (std::int32_t p = 0; p < e.pool_count; ++p) {
     const json& pool = j["pools"][static_cast<std::size_t>(p)];
     const auto& info = e.pools[static_cast<std::size_t>(p)];
-    CHECK(pool.keys() == std::vector<std::string>{"name", "bytes", "alignment", "read_only"});
+    CHECK(pool.keys() == std::vector<std::string>{"name", "bytes", "size_limit", "alignment", "read_only"});
     CHECK(pool["name"].str() == info.name);
-    CHECK(pool["bytes"].integer() == info.size_limit);
+    CHECK(pool["bytes"].integer() == info.bytes);
+    if (info.size_limit < 0) CHECK(pool["size_limit"].type == json::kind::null);
+    else CHECK(pool["size_limit"].integer() == info.size_limit);
     CHECK(pool["alignment"].integer() == info.alignment);
     REQUIRE(pool["read_only"].type == json::kind::boolean);
     CHECK(pool["read_only"].flag == info.read_only);

@@ -197,7 +197,7 @@ constexpr auto& aligned_three = ctnn::compiled_v<three_ops, mixed_stage>;
 static_assert(standard_three.arena_bytes == 96 && standard_three.allocations[1].offset == 0 && standard_three.allocations[2].offset == 48);
 static_assert(aligned_three.arena_bytes == 128 && aligned_three.allocations[1].offset == 0 && aligned_three.allocations[2].offset == 64);
 static_assert(aligned_three.liveness_lower_bound == 72 && standard_three.liveness_lower_bound == 72);
-static_assert(aligned_three.metadata.pools[0].alignment == 64 && aligned_three.metadata.pools[0].size_limit == 128);
+static_assert(aligned_three.metadata.pools[0].alignment == 64 && aligned_three.metadata.pools[0].bytes == 128);
 static_assert(ctnn::compile<three_ops, mixed_stage>::arena_alignment == 64);
 static_assert(aligned_three.model_name.view() == "fused_0");
 // On a model with fused activations (tiny_cnn: conv + relu), and on corrupted calls.
@@ -264,7 +264,7 @@ static_assert(shifted_three.arena_bytes == 96 + 64 && shifted_three.allocations[
               shifted_three.allocations[2].offset == 112);
 static_assert(shifted_three.calls[0].result_at.offset == 64 && shifted_three.calls[1].operand_at[0].offset == 64 &&
               shifted_three.calls[1].result_at.offset == 112 && shifted_three.calls[2].operand_at[0].offset == 112);
-static_assert(shifted_three.metadata.pools[0].size_limit == 160);
+static_assert(shifted_three.metadata.pools[0].bytes == 160);
 // A and B are live together at op 1: collapsed onto one offset they overlap (one pair).
 static_assert(ctnn::compiled_v<three_ops, pipeline<pass::infer_types, pass::lower_te, pass::plan_memory<>, collapse_plan,
                                                    count_overlaps>>

@@ -216,13 +216,23 @@ struct io_info {
   std::int32_t zero_point = 0;
 };
 
+// One memory pool as the executor's caller sees it (create_executor_metadata): the plan's pools in
+// fallback order, then, when no pool is read-only, "constants" for the weights the kernels read (.rodata).
+struct pool_metadata {
+  const char* name = "arena";
+  std::int64_t bytes = 0;        // what the plan needs in it (read-only pools: the constants' bytes)
+  std::int64_t size_limit = -1;  // its limit (ctnn::pool<Name, Bytes>); -1: none
+  std::int32_t alignment = 16;   // of its start and of every offset in it
+  bool read_only = false;
+};
+
 struct executor_info {
   name model{};
   std::array<io_info, max_model_io> inputs{};
   std::int32_t input_count = 0;
   std::array<io_info, max_model_io> outputs{};
   std::int32_t output_count = 0;
-  std::array<memory::pool_info, 2> pools{};
+  std::array<pool_metadata, memory::max_pools + 1> pools{};
   std::int32_t pool_count = 0;
   std::int32_t alignment = 16;
   std::int64_t constant_bytes = 0;  // weights read by the executor, over all kernels

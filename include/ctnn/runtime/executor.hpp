@@ -60,6 +60,10 @@ class executor : detail::diagnostic_check<M.error> {
     static constexpr std::size_t elements = static_cast<std::size_t>(dims.elements());
     static constexpr std::size_t bytes = static_cast<std::size_t>(info.bytes());
     static constexpr std::string_view name = info.label.view();
+    // Quantized tensors (int8/uint8 models): real = scale * (q - zero_point). Not quantized: scale 0.
+    static constexpr bool quantized = info.quant.quantized();
+    static constexpr float scale = info.quant.scale;
+    static constexpr std::int32_t zero_point = quantized ? info.quant.zero_point : 0;
     // ctnn::io_in_arena: where it lives in the pools (run() takes no buffer for it).
     static constexpr bool in_arena = M.allocations[static_cast<std::size_t>(id)].offset >= 0;
     static constexpr std::size_t pool = static_cast<std::size_t>(M.allocations[static_cast<std::size_t>(id)].pool);
@@ -141,7 +145,10 @@ class executor : detail::diagnostic_check<M.error> {
     return total;
   }();
 
-  // input<I>::dims, ::type, ::element_type, ::elements, ::bytes, ::name; likewise output<I>.
+  // input<I>: the model's I-th input, as constexpr members: ::dims (a ctnn::shape, in the model's own
+  // layout), ::type (ctnn::dtype) and ::element_type (the C++ type of a buffer's elements), ::elements,
+  // ::bytes, ::name, and its quantization: ::quantized, ::scale, ::zero_point (real = scale * (q - zero_point);
+  // scale 0 when not quantized). Likewise output<I>. docs/metadata.md lists them with the JSON fields.
   template <std::size_t I>
     requires(I < input_count)
   using input = io<tensor_role::input, I>;
