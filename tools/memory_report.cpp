@@ -96,13 +96,13 @@ void print_table(const module_type& m, const std::vector<box>& boxes) {
     const auto& pool = m.pools[static_cast<std::size_t>(p)];
     const auto& use = m.pool_usage[static_cast<std::size_t>(p)];
     std::printf("  pool %d \"%s\": %lld bytes (limit %s, alignment %d), liveness lower bound %lld", p, pool_name(m, p),
-                static_cast<long long>(p == 0 ? m.arena_bytes : use.bytes),
+                static_cast<long long>(p == 0 ? m.arena_bytes() : use.bytes),
                 pool.size_limit < 0 ? "none" : std::to_string(pool.size_limit).c_str(), pool.alignment, static_cast<long long>(use.lower_bound));
     if (use.peak_node >= 0) std::printf(" at op %d (%s)", use.peak_node, std::string{m.node_at(use.peak_node).label.view()}.c_str());
     std::printf("\n");
   }
   std::printf("  inputs and outputs in the caller's buffers: %lld bytes; RAM in all: %lld bytes\n",
-              static_cast<long long>(m.io_bytes_outside), static_cast<long long>(m.arena_bytes + m.io_bytes_outside));
+              static_cast<long long>(m.io_bytes_outside), static_cast<long long>(m.arena_bytes() + m.io_bytes_outside));
   std::printf("\n  %-6s %8s %8s %6s %6s  %-12s %-20s %s\n", "pool", "offset", "bytes", "first", "last", "kind", "buffer", "");
   for (const box& b : boxes)
     std::printf("  %-6s %8lld %8lld %6d %6d  %-12s %-20s %s\n", pool_name(m, b.pool), static_cast<long long>(b.offset),
@@ -153,7 +153,7 @@ std::string svg_of(const module_type& m, const std::vector<box>& boxes) {
   for (std::size_t panel = 0; panel < shown.size(); ++panel) {
     const std::int32_t p = shown[panel];
     const auto& use = m.pool_usage[static_cast<std::size_t>(p)];
-    const std::int64_t pool_bytes = std::max<std::int64_t>(p == 0 ? m.arena_bytes : use.bytes, 1);
+    const std::int64_t pool_bytes = std::max<std::int64_t>(p == 0 ? m.arena_bytes() : use.bytes, 1);
     const double y0 = top + static_cast<double>(panel) * (panel_height + gap);  // top of the panel
     const double scale = panel_height / static_cast<double>(pool_bytes);
     const auto y_of = [&](std::int64_t offset) { return y0 + panel_height - static_cast<double>(offset) * scale; };

@@ -523,7 +523,7 @@ TEST_CASE("write_metadata_json: a failed module or one without metadata gives an
   const std::string failed_text = metadata_json(ctnn::compiled_v<mismatched>, &complete);
   CHECK(!complete);
   // The whole text, as docs/metadata.md shows it.
-  CHECK(failed_text == "{\n  \"format\": \"ctnn-metadata\",\n  \"version\": 2,\n  \"generator\": \"ctnn " +
+  CHECK(failed_text == "{\n  \"format\": \"ctnn-metadata\",\n  \"version\": 3,\n  \"generator\": \"ctnn " +
                            std::to_string(ctnn::version_major) + "." + std::to_string(ctnn::version_minor) + "." +
                            std::to_string(ctnn::version_patch) +
                            "\",\n  \"model\": \"bad\",\n  \"error\": {\"code\": \"input_shapes_differ\", \"op\": 0, "
@@ -556,7 +556,7 @@ TEST_CASE("write_metadata_json: a failed module or one without metadata gives an
 
 TEST_CASE("write_metadata_json: layout (two-space indentation, one line per array element)") {
   const std::string text = metadata_json(ctnn::compiled_v<twin>);
-  CHECK(text.rfind("{\n  \"format\": \"ctnn-metadata\",\n  \"version\": 2,\n", 0) == 0);
+  CHECK(text.rfind("{\n  \"format\": \"ctnn-metadata\",\n  \"version\": 3,\n", 0) == 0);
   CHECK(text.find("\n  \"functions\": [\n    {\"kernel\": 0, \"op_kind\": \"conv2d\", \"calls\": 2, \"workspace_bytes\": 0, "
                   "\"io_bytes\": 256, \"constant_bytes\": 24},\n") != std::string::npos);
   CHECK(text.substr(text.size() - 3) == "\n}\n");

@@ -169,7 +169,7 @@ static_assert(meta.functions[0].calls == 2 && meta.functions[0].io_bytes == 256 
 static_assert(meta.functions[1].calls == 1 && meta.functions[1].io_bytes == 140 && meta.functions[1].constant_bytes == 396);
 static_assert(meta.functions[2].calls == 1 && meta.functions[2].io_bytes == 24 && meta.functions[2].constant_bytes == 0);
 static_assert(meta.functions[3].calls == 0 && meta.functions[3].io_bytes == 0);
-static_assert(meta.arena_bytes == 256 && meta.liveness_lower_bound == 256 && meta.peak_node == 1);
+static_assert(meta.arena_bytes() == 256 && meta.liveness_lower_bound == 256 && meta.peak_node == 1);
 
 constexpr const ctnn::executor_info& info = meta.metadata;
 static_assert(info.model.view() == "meta");

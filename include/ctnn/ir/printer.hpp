@@ -175,7 +175,7 @@ constexpr module_view view_of(const Module& m) {
           .functions = m.functions.data(),
           .metadata = m.metadata,
           .allocations = m.allocations.data(),
-          .arena_bytes = m.arena_bytes,
+          .arena_bytes = m.arena_bytes(),
           .arena_alignment = m.arena_alignment,
           .liveness_lower_bound = m.liveness_lower_bound,
           .peak_node = m.peak_node,

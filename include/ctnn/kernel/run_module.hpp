@@ -68,7 +68,7 @@ class module_runner {
     }
     const std::size_t pools = m.pool_count > 0 ? static_cast<std::size_t>(m.pool_count) : 1;
     for (std::size_t p = 0; p < pools; ++p) {
-      const std::int64_t bytes = p == 0 ? m.arena_bytes : m.pool_usage[p].bytes;
+      const std::int64_t bytes = p == 0 ? m.arena_bytes() : m.pool_usage[p].bytes;
       // 64-byte alignment covers every planned alignment; the pool starts there.
       pools_.emplace_back(static_cast<std::size_t>(bytes > 0 ? bytes : 0) + 64);
     }

@@ -9,19 +9,6 @@
 
 namespace ctnn::memory {
 
-enum class buffer_kind : std::uint8_t { input, output, intermediate, scratch, constant };
-
-constexpr const char* name_of(buffer_kind k) {
-  switch (k) {
-    case buffer_kind::input: return "input";
-    case buffer_kind::output: return "output";
-    case buffer_kind::intermediate: return "intermediate";
-    case buffer_kind::scratch: return "scratch";
-    case buffer_kind::constant: return "constant";
-  }
-  return "?";
-}
-
 struct buffer_info {
   std::int32_t tensor = -1;      // tensor id in the module (for names and shapes); -1 for scratch
   std::int64_t bytes = 0;

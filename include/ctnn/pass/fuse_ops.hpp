@@ -10,8 +10,8 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
-#include <ctnn/pass/detail/graph_edit.hpp>
 #include <ctnn/ir/shape_rules.hpp>
+#include <ctnn/pass/detail/graph_edit.hpp>
 
 namespace ctnn::pass {
 

@@ -36,7 +36,7 @@ class executor : detail::diagnostic_check<M.error> {
 
   static constexpr std::size_t pool_total = M.pool_count > 0 ? static_cast<std::size_t>(M.pool_count) : 1;
   static constexpr std::size_t bytes_of_pool(std::size_t p) {
-    if (p == 0) return static_cast<std::size_t>(M.arena_bytes);  // passes after planning may grow the arena
+    if (p == 0) return static_cast<std::size_t>(M.arena_bytes());  // passes after planning may grow the arena
     return M.pools[p].read_only ? 0 : static_cast<std::size_t>(M.pool_usage[p].bytes);
   }
   static constexpr std::size_t alignment_of_pool(std::size_t p) {
@@ -108,7 +108,7 @@ class executor : detail::diagnostic_check<M.error> {
   static constexpr auto& module = M;
   static constexpr std::size_t input_count = static_cast<std::size_t>(M.input_count);
   static constexpr std::size_t output_count = static_cast<std::size_t>(M.output_count);
-  static constexpr std::size_t arena_bytes = static_cast<std::size_t>(M.arena_bytes);
+  static constexpr std::size_t arena_bytes = static_cast<std::size_t>(M.arena_bytes());
   static constexpr std::size_t arena_alignment = static_cast<std::size_t>(M.arena_alignment);
   static constexpr std::size_t liveness_lower_bound = static_cast<std::size_t>(M.liveness_lower_bound);
   static constexpr std::size_t call_count = static_cast<std::size_t>(M.call_count);
