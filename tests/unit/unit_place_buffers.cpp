@@ -84,8 +84,8 @@ static_assert(scratch_placed.liveness_lower_bound == 720 && scratch_placed.pool_
 
 TEST_CASE("place_buffers: the same at run time; placed buffers that live together do not overlap") {
   auto m = std::make_unique<std::remove_const_t<decltype(lowered)>>(lowered);
-  *m = pass::assign_pools_and_pins(*m, memory::plan_config{});
-  *m = pass::place_module_buffers<memory::default_planner>(*m, memory::plan_config{});
+  pass::assign_pools_and_pins(*m, memory::plan_config{});
+  pass::place_module_buffers<memory::default_planner>(*m, memory::plan_config{});
   CHECK(ctnn_test::same_module(*m, placed));
   CHECK(where(*m, "max_pool_1").offset == 576);
   // conv2d_0 [0, 576) and max_pool_1 [576, 720) are both live at op 1.

@@ -26,9 +26,10 @@ constexpr bool same_text(const char* a, const name& b) {
 
 }  // namespace detail
 
-// The step itself, with the options as a value (tools and tests build the config at run time).
+// The step itself, in place, with the options as a value (tools and tests build the config at run time).
+// In place, not by value: a module can be megabytes, and plan_module chains five steps.
 template <class Module>
-constexpr Module assign_pools_and_pins(Module m, const memory::plan_config& config) {
+constexpr void assign_pools_and_pins(Module& m, const memory::plan_config& config) {
   if (config.pool_count > 0) {
     m.pools = config.pools;
     m.pool_count = config.pool_count;
@@ -52,7 +53,7 @@ constexpr Module assign_pools_and_pins(Module m, const memory::plan_config& conf
     }
     if (pin.pool < 0) {
       m.fail({code_of(memory_error::pin_unknown_pool), -1, op_kind::conv2d, {}, {}, k, 0});
-      return m;
+      return;
     }
     pin.by_kind = rule.target == memory::pin_target::kind;
     pin.kind = rule.kind;
@@ -60,7 +61,6 @@ constexpr Module assign_pools_and_pins(Module m, const memory::plan_config& conf
     if (pin.by_name) pin.tensor_name = rule.tensor;
     if (rule.target == memory::pin_target::op && rule.op >= 0 && rule.op < m.node_count) pin.tensor = m.node_at(rule.op).output;
   }
-  return m;
 }
 
 // The pass. Options: ctnn::pools<>, ctnn::pin<>, ctnn::pin_op<>, ctnn::pin_kind<> (others are ignored here).
@@ -68,7 +68,8 @@ template <class... Options>
 struct assign_pools : detail::planning_step<Options...> {
   template <class Module>
   static constexpr Module run(Module m) {
-    return assign_pools_and_pins(m, assign_pools::config);
+    assign_pools_and_pins(m, assign_pools::config);
+    return m;
   }
 };
 

@@ -18,6 +18,13 @@ struct check_budgets {
 
   template <class Module>
   static constexpr Module run(Module m) {
+    check(m);
+    return m;
+  }
+
+  // The step itself, in place.
+  template <class Module>
+  static constexpr void check(Module& m) {
     for (const bool read_only : {false, true}) {  // the activations' pools first, then the constants'
       for (std::int32_t p = 0; p < m.pool_count; ++p) {
         const memory::pool_info& pool = m.pools[static_cast<std::size_t>(p)];
@@ -26,11 +33,10 @@ struct check_budgets {
         const std::int32_t op = read_only ? -1 : usage.peak_node;
         const op_kind kind = op >= 0 ? m.node_at(op).kind : op_kind::conv2d;
         m.fail({code_of(memory_error::pool_budget_exceeded), op, kind, make_shape(p), {}, usage.bytes, pool.size_limit});
-        return m;
+        return;
       }
     }
     m.establish(fact::memory_planned);
-    return m;
   }
 };
 

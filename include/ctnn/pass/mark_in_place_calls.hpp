@@ -16,6 +16,13 @@ struct mark_in_place_calls {
 
   template <class Module>
   static constexpr Module run(Module m) {
+    mark(m);
+    return m;
+  }
+
+  // The step itself, in place.
+  template <class Module>
+  static constexpr void mark(Module& m) {
     bool changed = false;
     for (std::int32_t c = 0; c < m.call_count; ++c) {
       kernel_call& call = m.calls[static_cast<std::size_t>(c)];
@@ -23,7 +30,7 @@ struct mark_in_place_calls {
       changed = changed || call.params.in_place != wanted;
       call.params.in_place = wanted;
     }
-    if (!changed) return m;
+    if (!changed) return;
     for (auto& k : m.kernels) k = kernel_params{};
     m.kernel_count = 0;
     for (std::int32_t c = 0; c < m.call_count; ++c) {
@@ -36,7 +43,6 @@ struct mark_in_place_calls {
         m.kernels[static_cast<std::size_t>(call.kernel)] = call.params;
       }
     }
-    return m;
   }
 };
 

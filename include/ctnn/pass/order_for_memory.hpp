@@ -12,12 +12,12 @@
 
 namespace ctnn::pass {
 
-// The step itself, with the options as a value.
+// The step itself, in place, with the options as a value.
 template <class Module>
-constexpr Module order_ops_for_memory(Module m, const memory::plan_config& config) {
-  if (!config.reorder) return m;
+constexpr void order_ops_for_memory(Module& m, const memory::plan_config& config) {
+  if (!config.reorder) return;
   memory::merge_declared_scratch(m);  // the peaks it compares include each call's scratch
-  return memory::order_for_memory(m, config);
+  m = memory::order_for_memory(m, config);
 }
 
 // The pass. Options: ctnn::memory_aware_order, and the reuse options, which the peaks it compares include.
@@ -25,7 +25,8 @@ template <class... Options>
 struct order_for_memory : detail::planning_step<Options...> {
   template <class Module>
   static constexpr Module run(Module m) {
-    return order_ops_for_memory(m, order_for_memory::config);
+    order_ops_for_memory(m, order_for_memory::config);
+    return m;
   }
 };
 

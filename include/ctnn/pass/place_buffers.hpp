@@ -63,9 +63,9 @@ constexpr std::int32_t apply_pins(const Module& m, const Set& set, Buffers& buff
 
 }  // namespace detail
 
-// The step itself, with the options as a value.
+// The step itself, in place, with the options as a value.
 template <class Algorithm, class Module>
-constexpr Module place_module_buffers(Module m, const memory::plan_config& config) {
+constexpr void place_module_buffers(Module& m, const memory::plan_config& config) {
   if (m.pool_count <= 0) {  // no assign_pools before: the module's documented default, one unlimited arena
     m.pools[0] = memory::pool_info{"arena", -1, m.arena_alignment, false};
     m.pool_count = 1;
@@ -77,7 +77,7 @@ constexpr Module place_module_buffers(Module m, const memory::plan_config& confi
   for (std::int32_t b = 0; b < set.count; ++b) buffers[static_cast<std::size_t>(b)].candidate_pools = writable;
   if (const std::int32_t unmatched = detail::apply_pins(m, set, buffers); unmatched >= 0) {
     m.fail({code_of(memory_error::pin_unknown_tensor), -1, op_kind::conv2d, {}, {}, unmatched, 0});
-    return m;
+    return;
   }
 
   auto placed = memory::plan_pools<Algorithm>(buffers, set.count, m.pools.data(), m.pool_count, m.node_count);
@@ -142,7 +142,6 @@ constexpr Module place_module_buffers(Module m, const memory::plan_config& confi
       if (m.pools[static_cast<std::size_t>(p)].read_only)
         m.pool_usage[static_cast<std::size_t>(p)] = memory::pool_usage{constant_bytes, constant_bytes, -1, 0};
   }
-  return m;
 }
 
 // The pass. Algorithm: a placement algorithm (memory::default_planner: the best of several); Options: the
@@ -152,7 +151,8 @@ template <class Algorithm = memory::default_planner, class... Options>
 struct place_buffers : detail::planning_step<Options...> {
   template <class Module>
   static constexpr Module run(Module m) {
-    return place_module_buffers<Algorithm>(m, place_buffers::config);
+    place_module_buffers<Algorithm>(m, place_buffers::config);
+    return m;
   }
 };
 

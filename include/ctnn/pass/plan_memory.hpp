@@ -57,14 +57,15 @@ constexpr std::array<memory::buffer_info, Module::tensor_capacity> arena_buffers
 }
 
 // The whole planning step, the options as a value: callable at run time too (tools, benchmarks, property
-// tests). Each step stops the sequence when it fails the module.
+// tests). The steps work on one module in place (it can be megabytes); a step that fails the module ends
+// the sequence.
 template <class Algorithm, class Module>
 constexpr Module plan_module(Module m, const memory::plan_config& config) {
-  m = assign_pools_and_pins(m, config);
-  if (!m.error.failed()) m = order_ops_for_memory(m, config);
-  if (!m.error.failed()) m = place_module_buffers<Algorithm>(m, config);
-  if (!m.error.failed()) m = mark_in_place_calls::run(m);
-  if (!m.error.failed()) m = check_budgets::run(m);
+  assign_pools_and_pins(m, config);
+  if (!m.error.failed()) order_ops_for_memory(m, config);
+  if (!m.error.failed()) place_module_buffers<Algorithm>(m, config);
+  if (!m.error.failed()) mark_in_place_calls::mark(m);
+  if (!m.error.failed()) check_budgets::check(m);
   return m;
 }
 
