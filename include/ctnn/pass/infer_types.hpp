@@ -6,6 +6,9 @@
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/ir/shape_rules.hpp>
+// Not used here: the ONNX importer reaches kernel::reference::matrix_batch through this header. When its
+// include moves to ir/shape_rules.hpp, it calls ctnn::matrix_batch (ir/shape.hpp) and this line goes.
+#include <ctnn/kernel/reference/matmul.hpp>
 
 namespace ctnn::pass {
 
