@@ -82,7 +82,7 @@ constexpr chain_module make_chain() {
 constexpr chain_module chain = make_chain();
 #ifndef CTNN_CHAIN_NO_PLAN
 constexpr chain_module planned = ctnn::pass::plan_memory<CTNN_CHAIN_PLANNER>::run(chain);
-static_assert(planned.has(ctnn::fact::memory_planned) && planned.arena_bytes >= planned.liveness_lower_bound);
+static_assert(planned.has(ctnn::fact::memory_planned) && planned.arena_bytes() >= planned.liveness_lower_bound);
 #endif
 
 }  // namespace
@@ -90,7 +90,7 @@ static_assert(planned.has(ctnn::fact::memory_planned) && planned.arena_bytes >= 
 // Keeps the plan in the object file.
 std::int64_t ctnn_chain_plan_bytes() {
 #ifndef CTNN_CHAIN_NO_PLAN
-  return planned.arena_bytes;
+  return planned.arena_bytes();
 #else
   return chain.node_count;
 #endif

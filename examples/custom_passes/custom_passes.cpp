@@ -47,7 +47,7 @@ struct reserve_guard {
   static constexpr ctnn::fact requires_facts = ctnn::fact::memory_planned;
   template <class Module>
   static constexpr Module run(Module m) {
-    m.arena_bytes += Bytes;
+    m.pool_usage[0].bytes += Bytes;
     return m;
   }
 };

@@ -2,6 +2,7 @@
 // Helpers shared by the unit tests of the graph passes (fold_constants, fold_batch_norm, fuse_ops,
 // alias_reshapes), the metadata passes and the pipeline order check: deterministic weight arrays that
 // can be template arguments, pipelines with one pass left out, and small module queries.
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -101,5 +102,21 @@ constexpr std::int32_t count_calls(const Module& m, ctnn::op_kind kind) {
 // |a - b| <= rel * max(|b|, 1): relative for values of magnitude >= 1, absolute below (the outputs of
 // a sum of products can be near 0 by cancellation, where a relative error means nothing).
 inline bool close(double a, double b, double rel) { return std::fabs(a - b) <= rel * std::fmax(std::fabs(b), 1.0); }
+
+// ---------------------------------------------------------------------------------------------------
+// Every call's kernel id points at a kernel equal to its parameters, and every kernel is used (the kernel
+// table after a pass that changes call parameters, e.g. mark_in_place_calls).
+template <class Module>
+constexpr bool kernels_match_calls(const Module& m) {
+  std::array<bool, Module::node_capacity> used{};
+  for (std::int32_t c = 0; c < m.call_count; ++c) {
+    const auto& call = m.calls[static_cast<std::size_t>(c)];
+    if (call.kernel < 0 || call.kernel >= m.kernel_count || !(m.kernels[static_cast<std::size_t>(call.kernel)] == call.params)) return false;
+    used[static_cast<std::size_t>(call.kernel)] = true;
+  }
+  for (std::int32_t k = 0; k < m.kernel_count; ++k)
+    if (!used[static_cast<std::size_t>(k)]) return false;
+  return true;
+}
 
 }  // namespace ctnn_test

@@ -77,6 +77,19 @@ using two_io_graph = dsl::graph<dsl::outputs<"p", "t">,                         
                                 dsl::node<"t", dsl::relu, "s">,                     //
                                 dsl::node<"p", dsl::mul<>, "s", "y">>;
 
+// Two branches, each a wide dense (4 -> 64, 256 B) then a narrow one (64 -> 2, 8 B), added: as written
+// (a, b, a2, b2, out) both wide results and a2 live at op 2 (520 B); the memory-aware order runs a branch to
+// its end first (a, a2, b, b2, out: 272 B at op 3).
+using wide_dense = dsl::dense<zeros<256>, zeros<64>>;
+using narrow_dense = dsl::dense<zeros<128>, zeros<2>>;
+using branches = dsl::graph<dsl::outputs<"out">,                              //
+                            dsl::node<"x", dsl::input<ctnn::f32, 1, 4>>,      //
+                            dsl::node<"a", wide_dense, "x">,                  //
+                            dsl::node<"b", wide_dense, "x">,                  //
+                            dsl::node<"a2", narrow_dense, "a">,               //
+                            dsl::node<"b2", narrow_dense, "b">,               //
+                            dsl::node<"out", dsl::add<>, "a2", "b2">>;
+
 // ---------------------------------------------------------------------------------------------------
 // Field-by-field equality of two modules (module has no operator==): used to compare a module built at
 // run time with the constexpr one.
@@ -85,7 +98,7 @@ bool same_module(const A& a, const B& b) {
   if (!(a.model_name == b.model_name) || a.tensor_count != b.tensor_count || a.node_count != b.node_count ||
       a.input_count != b.input_count || a.output_count != b.output_count || a.facts != b.facts ||
       a.error.code != b.error.code || a.error.node != b.error.node || a.error.value_a != b.error.value_a ||
-      a.error.value_b != b.error.value_b || a.call_count != b.call_count || a.arena_bytes != b.arena_bytes ||
+      a.error.value_b != b.error.value_b || a.call_count != b.call_count || a.arena_bytes() != b.arena_bytes() ||
       a.liveness_lower_bound != b.liveness_lower_bound || a.peak_node != b.peak_node)
     return false;
   for (std::int32_t t = 0; t < a.tensor_count; ++t) {

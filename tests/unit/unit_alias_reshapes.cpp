@@ -59,9 +59,9 @@ static_assert(with_views<flatten_at_peak>.calls[1].operand_at[0].where == storag
               with_views<flatten_at_peak>.calls[1].operand_at[0].offset == with_views<flatten_at_peak>.calls[0].result_at.offset);
 // Arena: with the copy, relu out (ops 0..1) and flatten out (ops 1..2) are both live at op 1: 2 x 256 =
 // 512 B. With the view, one 256 B buffer (ops 0..1).
-static_assert(with_copies<flatten_at_peak>.liveness_lower_bound == 512 && with_copies<flatten_at_peak>.arena_bytes == 512 &&
+static_assert(with_copies<flatten_at_peak>.liveness_lower_bound == 512 && with_copies<flatten_at_peak>.arena_bytes() == 512 &&
               with_copies<flatten_at_peak>.peak_node == 1);
-static_assert(with_views<flatten_at_peak>.liveness_lower_bound == 256 && with_views<flatten_at_peak>.arena_bytes == 256);
+static_assert(with_views<flatten_at_peak>.liveness_lower_bound == 256 && with_views<flatten_at_peak>.arena_bytes() == 256);
 static_assert(ctnn::compile<flatten_at_peak>::arena_bytes == 256);
 
 TEST_CASE("alias_reshapes: the stage equals the pass run on the previous stage; a view has no buffer") {
@@ -86,7 +86,7 @@ using reshape_input = dsl::sequential<dsl::input<ctnn::f32, 1, 2, 3, 4>, dsl::re
 static_assert(after<reshape_input>.node_count == 1 && after<reshape_input>.tensor_at(1).alias_of == 0);
 static_assert(with_views<reshape_input>.call_count == 1 && with_views<reshape_input>.calls[0].operand_at[0].where == storage::model_input &&
               with_views<reshape_input>.calls[0].operand_at[0].index == 0);
-static_assert(with_views<reshape_input>.arena_bytes == 0 && with_copies<reshape_input>.arena_bytes == 96);  // 24 floats
+static_assert(with_views<reshape_input>.arena_bytes() == 0 && with_copies<reshape_input>.arena_bytes() == 96);  // 24 floats
 
 // A reshape that writes a model output stays a copy. Tensors: input 0, relu out 1, reshape out 2 (output).
 using reshape_output = dsl::sequential<dsl::input<ctnn::f32, 1, 2, 3, 4>, dsl::relu, dsl::reshape<1, -1>>;
@@ -94,7 +94,7 @@ static_assert(after<reshape_output>.node_count == 2 && after<reshape_output>.nod
               after<reshape_output>.tensor_at(2).alias_of == -1);
 static_assert(with_views<reshape_output>.call_count == 2 && with_views<reshape_output>.calls[1].params.kind == op_kind::reshape &&
               with_views<reshape_output>.calls[1].result_at.where == storage::model_output);
-static_assert(with_views<reshape_output>.arena_bytes == 96);
+static_assert(with_views<reshape_output>.arena_bytes() == 96);
 
 // A chain of views: relu -> reshape [1,16,4] -> flatten. Tensors: input 0, relu 1, r1 2, r2 3, w 4, b 5, out 6.
 using view_of_view = dsl::sequential<dsl::input<ctnn::f32, 1, 4, 4, 4>, dsl::relu, dsl::reshape<1, 16, 4>, dsl::flatten,
@@ -103,7 +103,7 @@ static_assert(after<view_of_view>.node_count == 2 && after<view_of_view>.tensor_
               after<view_of_view>.tensor_at(3).alias_of == 2 && after<view_of_view>.storage_root(3) == 1);
 static_assert(with_views<view_of_view>.calls[1].operand_at[0].where == storage::arena &&
               with_views<view_of_view>.calls[1].operand_at[0].offset == with_views<view_of_view>.calls[0].result_at.offset);
-static_assert(with_views<view_of_view>.arena_bytes == 256 && with_copies<view_of_view>.arena_bytes == 512);
+static_assert(with_views<view_of_view>.arena_bytes() == 256 && with_copies<view_of_view>.arena_bytes() == 512);
 
 // A view read late keeps its root alive: a = relu(x) is read (through v) only by the last op, while b and
 // c are made. Ops after aliasing: a 0, b 1, c 2, y 3; buffers a (ops 0..3), b (1..2), c (2..3), 256 B
@@ -114,7 +114,7 @@ using late_view = dsl::graph<dsl::outputs<"y">, dsl::node<"x", dsl::input<ctnn::
                              dsl::node<"d", dsl::flatten, "c">, dsl::node<"y", dsl::add<>, "v", "d">>;
 static_assert(after<late_view>.node_count == 4 && with_views<late_view>.call_count == 4 && with_copies<late_view>.call_count == 6);
 static_assert(with_views<late_view>.liveness_lower_bound == 768 && with_views<late_view>.peak_node == 2 &&
-              with_views<late_view>.arena_bytes == 768);
+              with_views<late_view>.arena_bytes() == 768);
 
 // ---------------------------------------------------------------------------------------------------
 // Executor results do not change (same kernels, so identical).

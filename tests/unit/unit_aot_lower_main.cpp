@@ -83,13 +83,13 @@ static_assert(io_m.calls[2].operand_at[0] == arena_at(io_m, s) &&
               io_m.calls[2].operand_at[1] == location{storage::model_input, 1, 0} &&
               io_m.calls[2].result_at == location{storage::model_output, 0, 0});
 // The only intermediate starts the arena.
-static_assert(io_m.allocations[static_cast<std::size_t>(s)].offset == 0 && io_m.arena_bytes == 32);
+static_assert(io_m.allocations[static_cast<std::size_t>(s)].offset == 0 && io_m.arena_bytes() == 32);
 
 // An output read by a later op is read from the caller's output buffer.
 using output_read_later = dsl::graph<dsl::outputs<"r", "t">, dsl::node<"x", dsl::input<ctnn::f32, 1, 4>>,
                                      dsl::node<"r", dsl::relu, "x">, dsl::node<"t", dsl::tanh, "r">>;
 static_assert(lowered_main<output_read_later>.calls[1].operand_at[0] == location{storage::model_output, 0, 0});
-static_assert(lowered_main<output_read_later>.arena_bytes == 0);
+static_assert(lowered_main<output_read_later>.arena_bytes() == 0);
 
 // No bias: the bias operand is absent.
 using no_bias = dsl::sequential<dsl::input<ctnn::f32, 1, 3, 3, 2>, dsl::conv2d<zeros<8>, dsl::no_bias, dsl::units<4>>, dsl::relu>;
@@ -124,7 +124,7 @@ void check_locations(const Module& m) {
           CHECK(at.offset == m.allocations[static_cast<std::size_t>(tensor)].offset);
           CHECK(at.offset >= 0);
           CHECK(at.offset % m.arena_alignment == 0);
-          CHECK(at.offset + t.bytes() <= m.arena_bytes);
+          CHECK(at.offset + t.bytes() <= m.arena_bytes());
           break;
       }
     };

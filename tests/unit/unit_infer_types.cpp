@@ -14,7 +14,7 @@
 namespace {
 
 namespace dsl = ctnn::dsl;
-namespace detail = ctnn::pass::detail;
+namespace detail = ctnn::shape_rules;
 using ctnn::error_code;
 using ctnn::make_shape;
 using ctnn::op_kind;

@@ -293,7 +293,7 @@ static_assert(ctnn::pass::plan_memory<>::establishes == ctnn::fact::memory_plann
 // Bound 512 at op 3. Greedy: d @ 0; a @ 0 (never meets d); b meets d -> 256; c meets d and b -> 384.
 constexpr auto& graph_plan = planned<ctnn_test::small_graph>;
 static_assert(graph_plan.has(ctnn::fact::memory_planned));
-static_assert(graph_plan.liveness_lower_bound == 512 && graph_plan.peak_node == 3 && graph_plan.arena_bytes == 512);
+static_assert(graph_plan.liveness_lower_bound == 512 && graph_plan.peak_node == 3 && graph_plan.arena_bytes() == 512);
 static_assert(offset_of_node(graph_plan, 3) == 0 && offset_of_node(graph_plan, 0) == 0 && offset_of_node(graph_plan, 1) == 256 &&
               offset_of_node(graph_plan, 2) == 384);
 static_assert(offset_of_node(graph_plan, 4) == -1);                    // the model output
@@ -321,7 +321,7 @@ TEST_CASE("arena_buffers: lifetimes from producer to last reader") {
 // Live per op: 576, 720, 288, 156, 12 -> bound 720 at op 1. Greedy: conv @ 0, pool @ 576, flatten @ 0
 // (meets pool only, which is above), dense @ 144. Pool 720, already a multiple of 16.
 constexpr auto& tiny_plan = planned<ctnn_test::tiny_cnn>;
-static_assert(tiny_plan.liveness_lower_bound == 720 && tiny_plan.peak_node == 1 && tiny_plan.arena_bytes == 720);
+static_assert(tiny_plan.liveness_lower_bound == 720 && tiny_plan.peak_node == 1 && tiny_plan.arena_bytes() == 720);
 static_assert(offset_of_node(tiny_plan, 0) == 0 && offset_of_node(tiny_plan, 1) == 576 && offset_of_node(tiny_plan, 2) == 0 &&
               offset_of_node(tiny_plan, 3) == 144);
 
@@ -333,15 +333,15 @@ constexpr auto tiny_plan_64 = [] {
   return ctnn::pass::plan_memory<>::run(m);
 }();
 static_assert(offset_of_node(tiny_plan_64, 1) == 576 && offset_of_node(tiny_plan_64, 3) == 192);
-static_assert(tiny_plan_64.arena_bytes == 768 && tiny_plan_64.liveness_lower_bound == 720);
+static_assert(tiny_plan_64.arena_bytes() == 768 && tiny_plan_64.liveness_lower_bound == 720);
 
 // One intermediate: s lives ops 0..2 (read by both later ops).
-static_assert(planned<ctnn_test::two_io_graph>.arena_bytes == 32 && planned<ctnn_test::two_io_graph>.liveness_lower_bound == 32 &&
+static_assert(planned<ctnn_test::two_io_graph>.arena_bytes() == 32 && planned<ctnn_test::two_io_graph>.liveness_lower_bound == 32 &&
               planned<ctnn_test::two_io_graph>.peak_node == 0);
 
 // No intermediates at all.
 using no_arena = ctnn::dsl::sequential<ctnn::dsl::input<ctnn::f32, 1, 5>, ctnn::dsl::relu>;
-static_assert(planned<no_arena>.arena_bytes == 0 && planned<no_arena>.liveness_lower_bound == 0 && planned<no_arena>.peak_node == -1);
+static_assert(planned<no_arena>.arena_bytes() == 0 && planned<no_arena>.liveness_lower_bound == 0 && planned<no_arena>.peak_node == -1);
 
 // A user-supplied placement algorithm: every buffer after the previous one (no reuse).
 struct bump_allocator {
@@ -358,7 +358,7 @@ struct bump_allocator {
   }
 };
 constexpr auto bump_plan = ctnn::pass::plan_memory<bump_allocator>::run(lowered<ctnn_test::small_graph>);
-static_assert(bump_plan.arena_bytes == 128 * 3 + 256 && bump_plan.liveness_lower_bound == 512);
+static_assert(bump_plan.arena_bytes() == 128 * 3 + 256 && bump_plan.liveness_lower_bound == 512);
 static_assert(offset_of_node(bump_plan, 0) == 0 && offset_of_node(bump_plan, 1) == 128 && offset_of_node(bump_plan, 2) == 256 &&
               offset_of_node(bump_plan, 3) == 384);
 
@@ -366,7 +366,7 @@ TEST_CASE("plan_memory at run time gives the constexpr plan") {
   using module_type = std::remove_cvref_t<decltype(lowered<ctnn_test::tiny_cnn>)>;
   module_type (*volatile run)(module_type) = &ctnn::pass::plan_memory<>::run<module_type>;
   const auto m = run(lowered<ctnn_test::tiny_cnn>);
-  CHECK(m.arena_bytes == tiny_plan.arena_bytes);
+  CHECK(m.arena_bytes() == tiny_plan.arena_bytes());
   CHECK(m.liveness_lower_bound == tiny_plan.liveness_lower_bound);
   CHECK(m.peak_node == tiny_plan.peak_node);
   for (std::int32_t t = 0; t < m.tensor_count; ++t) CHECK(m.allocations[static_cast<std::size_t>(t)].offset == tiny_plan.allocations[static_cast<std::size_t>(t)].offset);

@@ -190,7 +190,7 @@ void check_mlperf_in_place(const mlperf_case& model) {
   REQUIRE(!without->error.failed());
   REQUIRE(!with->error.failed());
   CHECK(without->liveness_lower_bound == model.bound_without);
-  CHECK(without->arena_bytes == model.bound_without);
+  CHECK(without->arena_bytes() == model.bound_without);
   // Below the bound of the plan without in-place convolutions, with calls that run in place.
   std::int32_t in_place_calls = 0;
   std::string which;  // the calls in place: op kind, input and result shapes
@@ -202,9 +202,9 @@ void check_mlperf_in_place(const mlperf_case& model) {
              std::to_string(p.in[1]) + "x" + std::to_string(p.in[2]) + "x" + std::to_string(p.in[3]) + "->" + std::to_string(p.out[1]) + "x" +
              std::to_string(p.out[2]) + "x" + std::to_string(p.out[3]) + ";";
   }
-  MESSAGE(std::string{model.file} << ": arena " << without->arena_bytes << " B -> " << with->arena_bytes << " B with in-place convolutions (bound "
+  MESSAGE(std::string{model.file} << ": arena " << without->arena_bytes() << " B -> " << with->arena_bytes() << " B with in-place convolutions (bound "
                                   << with->liveness_lower_bound << " B; " << in_place_calls << " calls in place:" << which << ")");
-  CHECK(with->arena_bytes < model.bound_without);
+  CHECK(with->arena_bytes() < model.bound_without);
   CHECK(in_place_calls > 0);
   CHECK(with->io_bytes_outside == 0);
 

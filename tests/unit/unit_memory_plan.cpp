@@ -218,15 +218,7 @@ TEST_CASE("concat in place gives the same outputs") {
 // Memory-aware order: two branches, each a wide dense (4 -> 64, 256 B) then a narrow one (64 -> 2, 8 B),
 // added. As written (a, b, a2, b2, out) both wide results and a2 live at op 2: 520 B. The greedy order
 // runs a branch to its end first (a, a2, b, b2, out): 256 + 8 + 8 = 272 at op 3.
-using wide_dense = dsl::dense<zeros<256>, zeros<64>>;
-using narrow_dense = dsl::dense<zeros<128>, zeros<2>>;
-using branches = dsl::graph<dsl::outputs<"out">,                              //
-                            dsl::node<"x", dsl::input<ctnn::f32, 1, 4>>,      //
-                            dsl::node<"a", wide_dense, "x">,                  //
-                            dsl::node<"b", wide_dense, "x">,                  //
-                            dsl::node<"a2", narrow_dense, "a">,               //
-                            dsl::node<"b2", narrow_dense, "b">,               //
-                            dsl::node<"out", dsl::add<>, "a2", "b2">>;
+using ctnn_test::branches;  // test_modules.hpp
 using branches_plain = ctnn::compile<branches>;
 using branches_ordered = ctnn::compile<branches, ctnn::memory_aware_order>;
 static_assert(branches_plain::liveness_lower_bound == 520 && branches_plain::module.reordered == 0);
@@ -566,19 +558,8 @@ static_assert(dw_in_place::liveness_lower_bound == 1512 + 216 &&
 static_assert(dw_in_place::module.calls[1].params.in_place == 1 && dw_in_place::module.calls[0].params.in_place == 0);
 static_assert(where(dw_in_place::module, "depthwise_conv2d_1").offset + 224 == where(dw_in_place::module, "conv2d_0").offset);
 static_assert(dw_in_place::arena_bytes < dw_plain::arena_bytes && dw_in_place_reuse::total_ram_bytes < dw_plain::total_ram_bytes);
-// Marked calls have kernels of their own; every kernel is used.
-template <class Module>
-constexpr bool kernels_match_calls(const Module& m) {
-  std::array<bool, Module::node_capacity> used{};
-  for (std::int32_t c = 0; c < m.call_count; ++c) {
-    const auto& call = m.calls[static_cast<std::size_t>(c)];
-    if (call.kernel < 0 || call.kernel >= m.kernel_count || !(m.kernels[static_cast<std::size_t>(call.kernel)] == call.params)) return false;
-    used[static_cast<std::size_t>(call.kernel)] = true;
-  }
-  for (std::int32_t k = 0; k < m.kernel_count; ++k)
-    if (!used[static_cast<std::size_t>(k)]) return false;
-  return true;
-}
+// Marked calls have kernels of their own; every kernel is used (pass_test_modules.hpp).
+using ctnn_test::kernels_match_calls;
 static_assert(kernels_match_calls(dw_in_place::module) && kernels_match_calls(dw_in_place_reuse::module));
 // Off by default, and not part of memory_reuse.
 static_assert(ctnn::compile<depthwise_model, ctnn::memory_reuse>::module.calls[1].params.in_place == 0);

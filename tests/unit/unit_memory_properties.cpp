@@ -503,7 +503,7 @@ std::vector<std::vector<float>> evaluate_reference(const dag& m, const std::vect
 std::vector<std::vector<float>> evaluate_planned(const dag& m, const std::vector<std::vector<float>>& inputs, std::mt19937& rng) {
   std::vector<std::vector<std::byte>> pools(static_cast<std::size_t>(m.pool_count));
   for (std::int32_t p = 0; p < m.pool_count; ++p) {
-    pools[static_cast<std::size_t>(p)].resize(static_cast<std::size_t>(p == 0 ? m.arena_bytes : m.pool_usage[static_cast<std::size_t>(p)].bytes) + 1);
+    pools[static_cast<std::size_t>(p)].resize(static_cast<std::size_t>(p == 0 ? m.arena_bytes() : m.pool_usage[static_cast<std::size_t>(p)].bytes) + 1);
     for (auto& byte : pools[static_cast<std::size_t>(p)]) byte = static_cast<std::byte>(rng() & 0xFF);
   }
   std::vector<std::vector<float>> in_buffers = inputs, out_buffers;
@@ -611,7 +611,7 @@ void check_no_illegal_overlap(const dag& m) {
     // multiples of the module's arena alignment.
     REQUIRE(x.low % m.arena_alignment == 0);
     if (x.tensor < 0) REQUIRE(x.low % m.pools[static_cast<std::size_t>(x.pool)].alignment == 0);
-    REQUIRE(x.high <= (x.pool == 0 ? m.arena_bytes : m.pool_usage[static_cast<std::size_t>(x.pool)].bytes));
+    REQUIRE(x.high <= (x.pool == 0 ? m.arena_bytes() : m.pool_usage[static_cast<std::size_t>(x.pool)].bytes));
     for (std::size_t j = i + 1; j < regions.size(); ++j) {
       const region& y = regions[j];
       if (x.pool != y.pool || x.low >= y.high || y.low >= x.high || x.low == x.high || y.low == y.high) continue;
@@ -742,9 +742,9 @@ TEST_CASE("random DAGs: every algorithm and reuse option gives a sound plan and 
     // marked: the same arena as without the option.
     const auto plain_io = std::make_unique<dag>(ctnn::pass::plan_module<memory::default_planner>(m, memory::make_plan_config<ctnn::io_in_arena>()));
     const auto windows_io = std::make_unique<dag>(ctnn::pass::plan_module<memory::default_planner>(m, configs[9]));
-    CHECK(windows_io->arena_bytes <= plain_io->arena_bytes);
-    if (windows_io->arena_bytes == plain_io->arena_bytes) CHECK(windows_io->in_place_ops == 0);
-    lowered_arenas += windows_io->arena_bytes < plain_io->arena_bytes ? 1 : 0;
+    CHECK(windows_io->arena_bytes() <= plain_io->arena_bytes());
+    if (windows_io->arena_bytes() == plain_io->arena_bytes()) CHECK(windows_io->in_place_ops == 0);
+    lowered_arenas += windows_io->arena_bytes() < plain_io->arena_bytes() ? 1 : 0;
     for (std::int32_t c = 0; c < m.call_count; ++c) with_scratch += m.scratch_bytes[static_cast<std::size_t>(c)] > 0 ? 1 : 0;
   }
   MESSAGE("in-place ops " << in_place << ", concats in place " << concats << ", reordered plans " << reordered << ", budget failures "

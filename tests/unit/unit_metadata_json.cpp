@@ -319,9 +319,11 @@ void check_against_module(const ctnn::detail::module_view& m, const std::string&
   for (std::int32_t p = 0; p < e.pool_count; ++p) {
     const json& pool = j["pools"][static_cast<std::size_t>(p)];
     const auto& info = e.pools[static_cast<std::size_t>(p)];
-    CHECK(pool.keys() == std::vector<std::string>{"name", "bytes", "alignment", "read_only"});
+    CHECK(pool.keys() == std::vector<std::string>{"name", "bytes", "size_limit", "alignment", "read_only"});
     CHECK(pool["name"].str() == info.name);
-    CHECK(pool["bytes"].integer() == info.size_limit);
+    CHECK(pool["bytes"].integer() == info.bytes);
+    if (info.size_limit < 0) CHECK(pool["size_limit"].type == json::kind::null);
+    else CHECK(pool["size_limit"].integer() == info.size_limit);
     CHECK(pool["alignment"].integer() == info.alignment);
     REQUIRE(pool["read_only"].type == json::kind::boolean);
     CHECK(pool["read_only"].flag == info.read_only);
@@ -521,7 +523,7 @@ TEST_CASE("write_metadata_json: a failed module or one without metadata gives an
   const std::string failed_text = metadata_json(ctnn::compiled_v<mismatched>, &complete);
   CHECK(!complete);
   // The whole text, as docs/metadata.md shows it.
-  CHECK(failed_text == "{\n  \"format\": \"ctnn-metadata\",\n  \"version\": 2,\n  \"generator\": \"ctnn " +
+  CHECK(failed_text == "{\n  \"format\": \"ctnn-metadata\",\n  \"version\": 3,\n  \"generator\": \"ctnn " +
                            std::to_string(ctnn::version_major) + "." + std::to_string(ctnn::version_minor) + "." +
                            std::to_string(ctnn::version_patch) +
                            "\",\n  \"model\": \"bad\",\n  \"error\": {\"code\": \"input_shapes_differ\", \"op\": 0, "
@@ -554,7 +556,7 @@ TEST_CASE("write_metadata_json: a failed module or one without metadata gives an
 
 TEST_CASE("write_metadata_json: layout (two-space indentation, one line per array element)") {
   const std::string text = metadata_json(ctnn::compiled_v<twin>);
-  CHECK(text.rfind("{\n  \"format\": \"ctnn-metadata\",\n  \"version\": 2,\n", 0) == 0);
+  CHECK(text.rfind("{\n  \"format\": \"ctnn-metadata\",\n  \"version\": 3,\n", 0) == 0);
   CHECK(text.find("\n  \"functions\": [\n    {\"kernel\": 0, \"op_kind\": \"conv2d\", \"calls\": 2, \"workspace_bytes\": 0, "
                   "\"io_bytes\": 256, \"constant_bytes\": 24},\n") != std::string::npos);
   CHECK(text.substr(text.size() - 3) == "\n}\n");

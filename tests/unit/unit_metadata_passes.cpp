@@ -169,7 +169,7 @@ static_assert(meta.functions[0].calls == 2 && meta.functions[0].io_bytes == 256 
 static_assert(meta.functions[1].calls == 1 && meta.functions[1].io_bytes == 140 && meta.functions[1].constant_bytes == 396);
 static_assert(meta.functions[2].calls == 1 && meta.functions[2].io_bytes == 24 && meta.functions[2].constant_bytes == 0);
 static_assert(meta.functions[3].calls == 0 && meta.functions[3].io_bytes == 0);
-static_assert(meta.arena_bytes == 256 && meta.liveness_lower_bound == 256 && meta.peak_node == 1);
+static_assert(meta.arena_bytes() == 256 && meta.liveness_lower_bound == 256 && meta.peak_node == 1);
 
 constexpr const ctnn::executor_info& info = meta.metadata;
 static_assert(info.model.view() == "meta");
@@ -178,9 +178,9 @@ static_assert(info.input_count == 1 && info.inputs[0].label.view() == "input" &&
               info.inputs[0].zero_point == 0);
 static_assert(info.output_count == 1 && info.outputs[0].label.view() == "softmax_4" && info.outputs[0].dims == ctnn::make_shape(1, 3) &&
               info.outputs[0].type == ctnn::dtype::f32 && info.outputs[0].bytes == 12);
-static_assert(info.pool_count == 2 && std::string_view{info.pools[0].name} == "arena" && info.pools[0].size_limit == 256 &&
+static_assert(info.pool_count == 2 && std::string_view{info.pools[0].name} == "arena" && info.pools[0].bytes == 256 && info.pools[0].size_limit == -1 &&
               info.pools[0].alignment == 16 && !info.pools[0].read_only);
-static_assert(std::string_view{info.pools[1].name} == "constants" && info.pools[1].size_limit == 700 && info.pools[1].read_only);
+static_assert(std::string_view{info.pools[1].name} == "constants" && info.pools[1].bytes == 700 && info.pools[1].read_only);
 static_assert(info.alignment == 16 && info.constant_bytes == 700 && info.kernel_count == 3 && info.call_count == 4);
 
 // The function metadata pass needs lowered kernels only (no plan): run directly on a lowered module.
@@ -192,7 +192,7 @@ TEST_CASE("create_function_metadata runs on a lowered module; executor metadata 
   CHECK(with_functions.metadata.call_count == 0);  // not this pass's job
   const auto with_info = pass::create_executor_metadata::run(pass::plan_memory<>::run(with_functions));
   CHECK(with_info.metadata.constant_bytes == 700);
-  CHECK(with_info.metadata.pools[0].size_limit == 256);
+  CHECK(with_info.metadata.pools[0].bytes == 256);
   CHECK(with_info.metadata.call_count == 4);
 }
 
@@ -243,7 +243,7 @@ TEST_CASE("declared scratch is planned and passed; the results do not change") {
 constexpr auto& two_io = ctnn::compiled_v<ctnn_test::two_io_graph>.metadata;
 static_assert(two_io.input_count == 2 && two_io.output_count == 2 && two_io.inputs[1].label.view() == "y" &&
               two_io.outputs[0].label.view() == "p" && two_io.outputs[1].label.view() == "t" && two_io.outputs[1].bytes == 32);
-static_assert(two_io.constant_bytes == 0 && two_io.pools[1].size_limit == 0 && two_io.pools[0].size_limit == 32);
+static_assert(two_io.constant_bytes == 0 && two_io.pools[1].bytes == 0 && two_io.pools[0].bytes == 32);
 
 // ---------------------------------------------------------------------------------------------------
 // Constants that passes folded away are not counted.

@@ -194,10 +194,10 @@ static_assert(std::is_same_v<producer<pipeline<pass::infer_types, align_arena<64
 
 constexpr auto& standard_three = ctnn::compiled_v<three_ops>;
 constexpr auto& aligned_three = ctnn::compiled_v<three_ops, mixed_stage>;
-static_assert(standard_three.arena_bytes == 96 && standard_three.allocations[1].offset == 0 && standard_three.allocations[2].offset == 48);
-static_assert(aligned_three.arena_bytes == 128 && aligned_three.allocations[1].offset == 0 && aligned_three.allocations[2].offset == 64);
+static_assert(standard_three.arena_bytes() == 96 && standard_three.allocations[1].offset == 0 && standard_three.allocations[2].offset == 48);
+static_assert(aligned_three.arena_bytes() == 128 && aligned_three.allocations[1].offset == 0 && aligned_three.allocations[2].offset == 64);
 static_assert(aligned_three.liveness_lower_bound == 72 && standard_three.liveness_lower_bound == 72);
-static_assert(aligned_three.metadata.pools[0].alignment == 64 && aligned_three.metadata.pools[0].size_limit == 128);
+static_assert(aligned_three.metadata.pools[0].alignment == 64 && aligned_three.metadata.pools[0].bytes == 128);
 static_assert(ctnn::compile<three_ops, mixed_stage>::arena_alignment == 64);
 static_assert(aligned_three.model_name.view() == "fused_0");
 // On a model with fused activations (tiny_cnn: conv + relu), and on corrupted calls.
@@ -235,7 +235,7 @@ struct shift_arena {
   static constexpr Module run(Module m) {
     for (std::int32_t t = 0; t < m.tensor_count; ++t)
       if (m.allocations[static_cast<std::size_t>(t)].offset >= 0) m.allocations[static_cast<std::size_t>(t)].offset += Bytes;
-    m.arena_bytes += Bytes;
+    m.pool_usage[0].bytes += Bytes;
     return m;
   }
 };
@@ -260,11 +260,11 @@ static_assert(order_problem_is<pipeline<pass::infer_types, count_overlaps>, 1, b
 
 constexpr auto& shifted_three = ctnn::compiled_v<three_ops, planned_stage>;
 static_assert(shifted_three.model_name.view() == "overlaps_0");
-static_assert(shifted_three.arena_bytes == 96 + 64 && shifted_three.allocations[1].offset == 64 &&
+static_assert(shifted_three.arena_bytes() == 96 + 64 && shifted_three.allocations[1].offset == 64 &&
               shifted_three.allocations[2].offset == 112);
 static_assert(shifted_three.calls[0].result_at.offset == 64 && shifted_three.calls[1].operand_at[0].offset == 64 &&
               shifted_three.calls[1].result_at.offset == 112 && shifted_three.calls[2].operand_at[0].offset == 112);
-static_assert(shifted_three.metadata.pools[0].size_limit == 160);
+static_assert(shifted_three.metadata.pools[0].bytes == 160);
 // A and B are live together at op 1: collapsed onto one offset they overlap (one pair).
 static_assert(ctnn::compiled_v<three_ops, pipeline<pass::infer_types, pass::lower_te, pass::plan_memory<>, collapse_plan,
                                                    count_overlaps>>

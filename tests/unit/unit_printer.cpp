@@ -578,7 +578,7 @@ TEST_CASE("print_memory_plan: not planned, no arena, 64-bit and too-wide numbers
   };
   CHECK(lines == expected);
   auto big = tiny;
-  big.arena_bytes = 5'000'000'000;
+  big.pool_usage[0].bytes = 5'000'000'000;
   big.allocations[static_cast<std::size_t>(big.node_at(0).output)].offset = 123'456'789;
   const std::string text = memory_plan_of(big);
   CHECK(text.find("arena: 5000000000 bytes") != std::string::npos);

@@ -14,8 +14,8 @@
 #include <ctnn/ir/kernel_choice.hpp>
 #include <ctnn/ir/name.hpp>
 #include <ctnn/ir/op_kind.hpp>
+#include <ctnn/ir/pools.hpp>
 #include <ctnn/ir/shape.hpp>
-#include <ctnn/memory/buffer_info.hpp>
 
 namespace ctnn {
 
@@ -225,13 +225,23 @@ struct io_info {
   std::int32_t zero_point = 0;
 };
 
+// One memory pool as the executor's caller sees it (create_executor_metadata): the plan's pools in
+// fallback order, then, when no pool is read-only, "constants" for the weights the kernels read (.rodata).
+struct pool_metadata {
+  const char* name = "arena";
+  std::int64_t bytes = 0;        // what the plan needs in it (read-only pools: the constants' bytes)
+  std::int64_t size_limit = -1;  // its limit (ctnn::pool<Name, Bytes>); -1: none
+  std::int32_t alignment = 16;   // of its start and of every offset in it
+  bool read_only = false;
+};
+
 struct executor_info {
   name model{};
   std::array<io_info, max_model_io> inputs{};
   std::int32_t input_count = 0;
   std::array<io_info, max_model_io> outputs{};
   std::int32_t output_count = 0;
-  std::array<memory::pool_info, 2> pools{};
+  std::array<pool_metadata, memory::max_pools + 1> pools{};
   std::int32_t pool_count = 0;
   std::int32_t alignment = 16;
   std::int64_t constant_bytes = 0;  // weights read by the executor, over all kernels
@@ -311,25 +321,34 @@ struct module : module_graph<MaxTensors, MaxNodes> {
   std::array<function_info, MaxNodes> functions{};
   executor_info metadata{};
 
-  // Memory planning (plan_memory; docs/memory.md). Set before planning, by plan_memory's options or by
-  // a pass of yours: the pools in fallback order (none: one pool "arena" without a limit), the scratch
-  // bytes each call's kernel needs, and the alignment of every buffer.
+  // Memory planning (plan_memory's steps: assign_pools, order_for_memory, place_buffers,
+  // mark_in_place_calls, check_budgets; docs/memory.md). Set before placement, by assign_pools or by a pass
+  // of yours: the pools in fallback order (none: one pool "arena" without a limit) and the pins, the scratch
+  // bytes a pass reserves per call (the kernel's own declaration, kernel_params::scratch_bytes, is merged
+  // in by memory::merge_declared_scratch), and the alignment of every buffer.
   std::array<memory::pool_info, memory::max_pools> pools{};
   std::int32_t pool_count = 0;
+  std::array<memory::pool_pin, memory::max_pins> pins{};  // assign_pools: the pins, resolved
+  std::int32_t pin_count = 0;
   std::array<std::int64_t, MaxNodes> scratch_bytes{};  // per call (the reference kernels declare none)
   std::int32_t arena_alignment = 16;
-  // Filled by plan_memory: where every buffer went (tensors: allocations, per tensor id; scratch: per
+  // Filled by place_buffers: where every buffer went (tensors: allocations, per tensor id; scratch: per
   // call), what each pool needs, and the liveness lower bound of everything placed.
   std::array<memory::pool_allocation, MaxTensors> allocations{};
   std::array<memory::pool_allocation, MaxNodes> scratch{};
   std::array<memory::pool_usage, memory::max_pools> pool_usage{};
-  std::int64_t arena_bytes = 0;            // pool 0's bytes (the whole arena when there is one pool)
   std::int64_t liveness_lower_bound = 0;   // over all writable pools
   std::int32_t peak_node = -1;             // the op where it is reached
   std::int32_t in_place_ops = 0;           // ops that write over an operand that dies there
+  std::array<bool, MaxNodes> result_over_input{};  // per op: its result was placed over its dying input
+                                                   // (an in-place convolution; mark_in_place_calls reads it)
   std::int32_t concats_in_place = 0;       // concats whose inputs were written into the output
   std::int32_t reordered = 0;              // 1: the op order was changed to lower the peak
   std::int64_t io_bytes_outside = 0;       // model inputs and outputs kept in the caller's buffers
+
+  // Pool 0's bytes (the whole arena when there is one pool): pool_usage is the one record of what each pool
+  // needs; a pass after planning that grows the arena changes pool_usage[0].bytes.
+  constexpr std::int64_t arena_bytes() const { return pool_usage[0].bytes; }
 
   constexpr bool has(fact f) const { return (facts & static_cast<std::uint32_t>(f)) != 0; }
   constexpr void establish(fact f) { facts |= static_cast<std::uint32_t>(f); }

@@ -189,7 +189,7 @@ constexpr module_view view_of(const Module& m) {
           .functions = m.functions.data(),
           .metadata = m.metadata,
           .allocations = m.allocations.data(),
-          .arena_bytes = m.arena_bytes,
+          .arena_bytes = m.arena_bytes(),
           .arena_alignment = m.arena_alignment,
           .liveness_lower_bound = m.liveness_lower_bound,
           .peak_node = m.peak_node,
@@ -1065,13 +1065,13 @@ inline void write_executor_metadata(text_writer& w, const module_view& m) {
   for (std::int32_t i = 0; i < e.input_count; ++i) write_io_info(w, "input", i, e.inputs[static_cast<std::size_t>(i)]);
   for (std::int32_t o = 0; o < e.output_count; ++o) write_io_info(w, "output", o, e.outputs[static_cast<std::size_t>(o)]);
   for (std::int32_t p = 0; p < e.pool_count; ++p) {
-    const memory::pool_info& pool = e.pools[static_cast<std::size_t>(p)];
+    const pool_metadata& pool = e.pools[static_cast<std::size_t>(p)];
     w.put("  pool ");
     w.number(p);
     w.tab(12);
     w.put(pool.name != nullptr ? std::string_view{pool.name} : std::string_view{"?"});
     w.tab(34);
-    w.number(pool.size_limit, 8);
+    w.number(pool.bytes, 8);
     w.put(" B  alignment ");
     w.number(pool.alignment);
     w.put(pool.read_only ? "  read-only" : "  read-write");

@@ -40,4 +40,12 @@ struct nhwc {
   static constexpr nhwc of(const shape& s) { return {s.dims[0], s.dims[1], s.dims[2], s.dims[3]}; }
 };
 
+// The batch dims of a matrix operand: all but its last two (ir/shape_rules.hpp, the matmul kernels).
+constexpr shape matrix_batch(const shape& s) {
+  shape batch{};
+  batch.rank = s.rank > 2 ? s.rank - 2 : 0;
+  for (std::int32_t d = 0; d < batch.rank; ++d) batch.dims[static_cast<std::size_t>(d)] = s[d];
+  return batch;
+}
+
 }  // namespace ctnn

@@ -22,8 +22,8 @@
 #include <ctnn/detail/quantization.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/dynamic.hpp>
+#include <ctnn/kernel/prepare.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
-#include <ctnn/pass/lower_te.hpp>
 
 namespace ctnn::kernel {
 
@@ -68,7 +68,7 @@ class module_runner {
     }
     const std::size_t pools = m.pool_count > 0 ? static_cast<std::size_t>(m.pool_count) : 1;
     for (std::size_t p = 0; p < pools; ++p) {
-      const std::int64_t bytes = p == 0 ? m.arena_bytes : m.pool_usage[p].bytes;
+      const std::int64_t bytes = p == 0 ? m.arena_bytes() : m.pool_usage[p].bytes;
       // 64-byte alignment covers every planned alignment; the pool starts there.
       pools_.emplace_back(static_cast<std::size_t>(bytes > 0 ? bytes : 0) + 64);
     }
@@ -167,7 +167,7 @@ class module_runner {
         const std::int32_t input = recipe.op.inputs[static_cast<std::size_t>(k)];
         if (input >= 0 && (operands[static_cast<std::size_t>(k)] = constant(input)) == nullptr) return false;
       }
-      return invoke_dynamic(pass::detail::kernel_params_of(m_, recipe.op),
+      return invoke_dynamic(prepare_params(m_, recipe.op),
                             std::span<const void* const>{operands.data(), static_cast<std::size_t>(recipe.op.input_count)},
                             values.data());
     }

@@ -1,29 +1,13 @@
 #pragma once
-// The memory planner's public data structures (after TVM's USMP): what must be placed (buffer_info),
-// where it may go (pool_info) and where it went (pool_allocation), plus what each pool ended up needing
-// (pool_usage). Users may read and write them; docs/memory.md describes every field.
+// The memory planner's public data structures (after TVM's USMP): what must be placed (buffer_info); where
+// it may go (pool_info), where it went (pool_allocation) and what each pool ended up needing (pool_usage)
+// are the module's own vocabulary (ir/pools.hpp, included here). Users may read and write them; docs/memory.md describes every field.
 #include <cstddef>
 #include <cstdint>
 
+#include <ctnn/ir/pools.hpp>
+
 namespace ctnn::memory {
-
-// At most this many pools per model (SRAM, DTCM, external RAM, ...); buffer_info::candidate_pools is a
-// bit mask over them.
-inline constexpr std::size_t max_pools = 8;
-inline constexpr std::uint32_t all_pools = (1u << max_pools) - 1u;
-
-enum class buffer_kind : std::uint8_t { input, output, intermediate, scratch, constant };
-
-constexpr const char* name_of(buffer_kind k) {
-  switch (k) {
-    case buffer_kind::input: return "input";
-    case buffer_kind::output: return "output";
-    case buffer_kind::intermediate: return "intermediate";
-    case buffer_kind::scratch: return "scratch";
-    case buffer_kind::constant: return "constant";
-  }
-  return "?";
-}
 
 struct buffer_info {
   std::int32_t tensor = -1;      // tensor id in the module (for names and shapes); -1 for scratch
@@ -45,26 +29,6 @@ struct buffer_info {
   constexpr bool lifetime_overlaps(const buffer_info& other) const {
     return first_use <= other.last_use && other.first_use <= last_use;
   }
-};
-
-struct pool_info {
-  const char* name = "arena";
-  std::int64_t size_limit = -1;  // -1: no limit
-  std::int32_t alignment = 16;   // of the pool's start, and of every offset in it
-  bool read_only = false;        // read-only pools (flash) hold no planned buffer
-};
-
-struct pool_allocation {
-  std::int32_t pool = 0;
-  std::int64_t offset = -1;  // -1: not placed in a pool (caller's inputs and outputs, constants, views)
-};
-
-// What one pool needs after planning.
-struct pool_usage {
-  std::int64_t bytes = 0;        // the pool's size: highest placed byte, rounded up to its alignment
-  std::int64_t lower_bound = 0;  // liveness lower bound of the buffers placed in it
-  std::int32_t peak_node = -1;   // the op where that bound is reached (-1: empty pool)
-  std::int32_t buffer_count = 0;
 };
 
 // The fewest bytes an in-place pair (result y written over input x at shift <= 0) can cover at its op:

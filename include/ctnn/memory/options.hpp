@@ -23,8 +23,6 @@ namespace ctnn {
 
 namespace memory {
 
-inline constexpr std::size_t max_pins = 16;
-
 enum class pin_target : std::int32_t { tensor, op, kind };
 
 // One pin: buffers of a tensor (by name), of an op's result (by op index before planning) or of a kind

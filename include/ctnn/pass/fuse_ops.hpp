@@ -10,8 +10,8 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/ir/shape_rules.hpp>
 #include <ctnn/pass/detail/graph_edit.hpp>
-#include <ctnn/pass/infer_types.hpp>
 
 namespace ctnn::pass {
 
@@ -122,8 +122,8 @@ struct fuse_ops : detail::op_rewriting_pass<fuse_ops> {
       // Zero padding changes no max of values >= 0, as long as each window still holds an input element.
       const shape& in = m.tensor_at(pad.inputs[0]).dims;
       const shape& out = m.tensor_at(consumer.output).dims;
-      if (detail::first_window_in_padding(in[1], out[1], w.kernel_h, w.stride_h, w.dilation_h, w.pad_top) >= 0 ||
-          detail::first_window_in_padding(in[2], out[2], w.kernel_w, w.stride_w, w.dilation_w, w.pad_left) >= 0)
+      if (shape_rules::first_window_in_padding(in[1], out[1], w.kernel_h, w.stride_h, w.dilation_h, w.pad_top) >= 0 ||
+          shape_rules::first_window_in_padding(in[2], out[2], w.kernel_w, w.stride_w, w.dilation_w, w.pad_left) >= 0)
         return false;
     }
     consumer.attrs.win = w;

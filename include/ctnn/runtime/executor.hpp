@@ -37,7 +37,7 @@ class executor : detail::diagnostic_check<M.error> {
 
   static constexpr std::size_t pool_total = M.pool_count > 0 ? static_cast<std::size_t>(M.pool_count) : 1;
   static constexpr std::size_t bytes_of_pool(std::size_t p) {
-    if (p == 0) return static_cast<std::size_t>(M.arena_bytes);  // passes after planning may grow the arena
+    if (p == 0) return static_cast<std::size_t>(M.arena_bytes());  // passes after planning may grow the arena
     return M.pools[p].read_only ? 0 : static_cast<std::size_t>(M.pool_usage[p].bytes);
   }
   static constexpr std::size_t alignment_of_pool(std::size_t p) {
@@ -61,6 +61,10 @@ class executor : detail::diagnostic_check<M.error> {
     static constexpr std::size_t elements = static_cast<std::size_t>(dims.elements());
     static constexpr std::size_t bytes = static_cast<std::size_t>(info.bytes());
     static constexpr std::string_view name = info.label.view();
+    // Quantized tensors (int8/uint8 models): real = scale * (q - zero_point). Not quantized: scale 0.
+    static constexpr bool quantized = info.quant.quantized();
+    static constexpr float scale = info.quant.scale;
+    static constexpr std::int32_t zero_point = quantized ? info.quant.zero_point : 0;
     // ctnn::io_in_arena: where it lives in the pools (run() takes no buffer for it).
     static constexpr bool in_arena = M.allocations[static_cast<std::size_t>(id)].offset >= 0;
     static constexpr std::size_t pool = static_cast<std::size_t>(M.allocations[static_cast<std::size_t>(id)].pool);
@@ -107,7 +111,7 @@ class executor : detail::diagnostic_check<M.error> {
   static constexpr auto& module = M;
   static constexpr std::size_t input_count = static_cast<std::size_t>(M.input_count);
   static constexpr std::size_t output_count = static_cast<std::size_t>(M.output_count);
-  static constexpr std::size_t arena_bytes = static_cast<std::size_t>(M.arena_bytes);
+  static constexpr std::size_t arena_bytes = static_cast<std::size_t>(M.arena_bytes());
   static constexpr std::size_t arena_alignment = static_cast<std::size_t>(M.arena_alignment);
   static constexpr std::size_t liveness_lower_bound = static_cast<std::size_t>(M.liveness_lower_bound);
   static constexpr std::size_t call_count = static_cast<std::size_t>(M.call_count);
@@ -144,7 +148,10 @@ class executor : detail::diagnostic_check<M.error> {
     return total;
   }();
 
-  // input<I>::dims, ::type, ::element_type, ::elements, ::bytes, ::name; likewise output<I>.
+  // input<I>: the model's I-th input, as constexpr members: ::dims (a ctnn::shape, in the model's own
+  // layout), ::type (ctnn::dtype) and ::element_type (the C++ type of a buffer's elements), ::elements,
+  // ::bytes, ::name, and its quantization: ::quantized, ::scale, ::zero_point (real = scale * (q - zero_point);
+  // scale 0 when not quantized). Likewise output<I>. docs/metadata.md lists them with the JSON fields.
   template <std::size_t I>
     requires(I < input_count)
   using input = io<tensor_role::input, I>;

@@ -24,7 +24,9 @@
 namespace ctnn {
 
 // The "version" member of the JSON: bumped when a field changes meaning or disappears.
-inline constexpr int metadata_json_version = 2;  // 2: memory_plan.pools, .scratch, .in_place_calls, tensors' pool_index
+// 2: memory_plan.pools, .scratch, .in_place_calls, tensors' pool_index; 3: `pools` lists the plan's pools
+// (names, bytes used, size_limit), inputs and outputs carry their quantization.
+inline constexpr int metadata_json_version = 3;
 
 namespace detail {
 
@@ -248,10 +250,13 @@ inline bool write_metadata(json_writer& j, const module_view& m) {
   j.key("pools");
   j.begin_array();
   for (std::int32_t p = 0; p < e.pool_count; ++p) {
-    const memory::pool_info& pool = e.pools[static_cast<std::size_t>(p)];
+    const pool_metadata& pool = e.pools[static_cast<std::size_t>(p)];
     j.begin_object(true);
     j.member("name", pool.name != nullptr ? std::string_view{pool.name} : std::string_view{});
-    j.member("bytes", pool.size_limit);
+    j.member("bytes", pool.bytes);
+    j.key("size_limit");
+    if (pool.size_limit < 0) j.null();
+    else j.integer(pool.size_limit);
     j.member("alignment", pool.alignment);
     j.member_bool("read_only", pool.read_only);
     j.end_object();

@@ -50,7 +50,7 @@
 #include <ctnn/frontend/onnx/schema.hpp>
 #include <ctnn/frontend/protobuf.hpp>
 #include <ctnn/ir/module.hpp>
-#include <ctnn/pass/infer_types.hpp>
+#include <ctnn/ir/shape_rules.hpp>
 
 namespace ctnn::onnx {
 
@@ -318,13 +318,13 @@ struct importer {
     n.output = out;
     for (const std::int32_t in : inputs) n.inputs[static_cast<std::size_t>(n.input_count++)] = in;
     m.tensor_at(out).producer = id;
-    const shape dims = pass::detail::infer_node(m, id);
+    const shape dims = shape_rules::infer_node(m, id);
     if (failed()) {
       m.error.node = node_index;  // the ONNX node, not the IR node
       return -1;
     }
     m.tensor_at(out).dims = dims;
-    m.tensor_at(out).type = pass::detail::result_type(m, m.node_at(id));
+    m.tensor_at(out).type = shape_rules::result_type(m, m.node_at(id));
     return out;
   }
   constexpr std::int32_t reshape(std::int32_t in, const shape& target, const name& label) {
@@ -595,8 +595,8 @@ struct importer {
       w.pad_top = w.pad_left = w.pad_bottom = w.pad_right = 0;
     } else if (mode == "SAME_UPPER" || mode == "SAME_LOWER") {
       // TensorFlow's SAME is SAME_UPPER (the odd pixel at the end); SAME_LOWER puts it at the start.
-      pass::detail::same_padding(in[1], w.kernel_h, w.stride_h, w.dilation_h, w.pad_top, w.pad_bottom);
-      pass::detail::same_padding(in[2], w.kernel_w, w.stride_w, w.dilation_w, w.pad_left, w.pad_right);
+      shape_rules::same_padding(in[1], w.kernel_h, w.stride_h, w.dilation_h, w.pad_top, w.pad_bottom);
+      shape_rules::same_padding(in[2], w.kernel_w, w.stride_w, w.dilation_w, w.pad_left, w.pad_right);
       if (mode == "SAME_LOWER") {
         const std::int32_t top = w.pad_top, left = w.pad_left;
         w.pad_top = w.pad_bottom, w.pad_bottom = top;
@@ -829,7 +829,7 @@ struct importer {
   static constexpr shape matmul_shape(const shape& a, const shape& b) {
     const shape a2 = a.rank == 1 ? make_shape(1, a[0]) : a, b2 = b.rank == 1 ? make_shape(b[0], 1) : b;
     shape out{};
-    pass::detail::broadcast(kernel::reference::matrix_batch(a2), kernel::reference::matrix_batch(b2), out);
+    shape_rules::broadcast(matrix_batch(a2), matrix_batch(b2), out);
     if (a.rank > 1) out.dims[static_cast<std::size_t>(out.rank++)] = a2.at(-2);
     if (b.rank > 1) out.dims[static_cast<std::size_t>(out.rank++)] = b2.last();
     return out.rank == 0 ? make_shape(1) : out;
@@ -1173,7 +1173,7 @@ struct importer {
     node& c = m.node_at(m.tensor_at(out).producer);
     for (std::uint32_t k = 1; k < o.count; ++k) c.inputs[k] = inputs[k];
     c.input_count = static_cast<std::int32_t>(o.count);
-    const shape dims = pass::detail::infer_node(m, m.tensor_at(out).producer);
+    const shape dims = shape_rules::infer_node(m, m.tensor_at(out).producer);
     if (failed()) return void(m.error.node = node_index);
     m.tensor_at(out).dims = dims;
     define(result, out, nhwc);

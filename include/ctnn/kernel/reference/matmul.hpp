@@ -11,13 +11,7 @@
 
 namespace ctnn::kernel::reference {
 
-// The batch dims of a matrix operand: all but its last two (infer_types' shape rule uses it too).
-constexpr shape matrix_batch(const shape& s) {
-  shape batch{};
-  batch.rank = s.rank > 2 ? s.rank - 2 : 0;
-  for (std::int32_t d = 0; d < batch.rank; ++d) batch.dims[static_cast<std::size_t>(d)] = s[d];
-  return batch;
-}
+using ctnn::matrix_batch;  // ir/shape.hpp: the batch dims of a matrix operand
 
 template <class Params, class T>
 constexpr void batch_matmul(Params p, const T* a, const T* b, T* output) {

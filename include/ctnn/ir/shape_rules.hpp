@@ -1,0 +1,342 @@
+#pragma once
+// The shape rules of every op (docs/design.md §1): an op's output shape and element type from its inputs
+// and attributes; padding modes resolved into explicit pads; weights checked and given their canonical
+// shapes (OHWI, 1HWC, [out][in]). The first inconsistency is recorded in the module (module::fail).
+// pass::infer_types applies them to every op; a frontend may apply them while it builds a module (the ONNX
+// importer resolves shapes it needs for later nodes). Entry points: infer_node, result_type; the helpers
+// same_padding and broadcast are also used on their own.
+#include <cstdint>
+
+#include <ctnn/ir/module.hpp>
+
+namespace ctnn::shape_rules {
+
+constexpr std::int32_t windowed_extent(std::int32_t in, std::int32_t kernel, std::int32_t stride, std::int32_t dilation,
+                                       std::int32_t pad_before, std::int32_t pad_after) {
+  const std::int32_t span = (kernel - 1) * dilation + 1;
+  const std::int32_t room = in + pad_before + pad_after - span;
+  return room < 0 ? 0 : room / stride + 1;
+}
+
+// TensorFlow's SAME: out = ceil(in / stride), the odd pixel of padding at the end.
+constexpr void same_padding(std::int32_t in, std::int32_t kernel, std::int32_t stride, std::int32_t dilation,
+                            std::int32_t& before, std::int32_t& after) {
+  const std::int32_t out = (in + stride - 1) / stride;
+  const std::int32_t needed = (out - 1) * stride + (kernel - 1) * dilation + 1 - in;
+  const std::int32_t total = needed > 0 ? needed : 0;
+  before = total / 2;
+  after = total - before;
+}
+
+// The first output position along one dimension whose window has no tap inside the input, or -1. A
+// pooling window made only of padding has nothing to pool (avg would divide by 0).
+constexpr std::int32_t first_window_in_padding(std::int32_t in, std::int32_t out, std::int32_t kernel,
+                                               std::int32_t stride, std::int32_t dilation, std::int32_t pad_before) {
+  for (std::int32_t o = 0; o < out; ++o) {
+    bool inside = false;
+    for (std::int32_t k = 0; k < kernel && !inside; ++k) {
+      const std::int32_t i = o * stride - pad_before + k * dilation;
+      inside = i >= 0 && i < in;
+    }
+    if (!inside) return o;
+  }
+  return -1;
+}
+
+// Resolves the window's pads and returns the NHWC output shape, or records an error.
+template <class Module>
+constexpr shape windowed_output(Module& m, std::int32_t node_id, window& w, const shape& in, std::int32_t channels) {
+  const node& n = m.node_at(node_id);
+  if (in.rank != 4) {
+    m.fail({error_code::unsupported_rank, node_id, n.kind, {}, in, 4, in.rank});
+    return in;
+  }
+  if (w.mode == padding::same) {
+    same_padding(in[1], w.kernel_h, w.stride_h, w.dilation_h, w.pad_top, w.pad_bottom);
+    same_padding(in[2], w.kernel_w, w.stride_w, w.dilation_w, w.pad_left, w.pad_right);
+  } else if (w.mode == padding::valid) {
+    w.pad_top = w.pad_left = w.pad_bottom = w.pad_right = 0;
+  }
+  const std::int32_t h = windowed_extent(in[1], w.kernel_h, w.stride_h, w.dilation_h, w.pad_top, w.pad_bottom);
+  const std::int32_t wd = windowed_extent(in[2], w.kernel_w, w.stride_w, w.dilation_w, w.pad_left, w.pad_right);
+  if (h <= 0 || wd <= 0) m.fail({error_code::window_larger_than_input, node_id, n.kind, {}, in, w.kernel_h, w.kernel_w});
+  return make_shape(in[0], h, wd, channels);
+}
+
+// Checks a constant operand's element count and gives it its canonical shape.
+template <class Module>
+constexpr void expect_constant(Module& m, std::int32_t node_id, std::int32_t tensor_id, const shape& canonical,
+                               error_code code) {
+  if (tensor_id < 0) return;
+  tensor& t = m.tensor_at(tensor_id);
+  if (t.dims.elements() != canonical.elements()) {
+    m.fail({code, node_id, m.node_at(node_id).kind, canonical, t.dims, canonical.elements(), t.dims.elements()});
+    return;
+  }
+  t.dims = canonical;
+}
+
+// Checks the weights of a conv/dense whose output count comes from its bias (no units<>): when they
+// disagree, neither array can be blamed for sure, so both counts are reported.
+template <class Module>
+constexpr bool weights_agree_with_bias(Module& m, std::int32_t node_id, const shape& per_output) {
+  const node& n = m.node_at(node_id);
+  if (n.attrs.units > 0 || n.input_count < 3 || n.inputs[2] < 0) return true;
+  const std::int64_t weights = m.tensor_at(n.inputs[1]).dims.elements();
+  const std::int64_t bias = m.tensor_at(n.inputs[2]).dims.elements();
+  if (weights == bias * per_output.elements()) return true;
+  m.fail({error_code::weights_and_bias_disagree, node_id, n.kind, per_output, {}, weights, bias});
+  return false;
+}
+
+// Output channels of conv/dense: the `units` attribute, else the bias length.
+template <class Module>
+constexpr std::int32_t output_units(const Module& m, const node& n) {
+  if (n.attrs.units > 0) return n.attrs.units;
+  if (n.input_count > 2 && n.inputs[2] >= 0) return static_cast<std::int32_t>(m.tensor_at(n.inputs[2]).dims.elements());
+  return 0;
+}
+
+// numpy broadcasting of two shapes (right-aligned); returns false when they are incompatible.
+constexpr bool broadcast(const shape& a, const shape& b, shape& out) {
+  out.rank = a.rank > b.rank ? a.rank : b.rank;
+  for (std::int32_t i = 0; i < out.rank; ++i) {
+    const std::int32_t ia = a.rank - out.rank + i, ib = b.rank - out.rank + i;
+    const std::int32_t da = ia >= 0 ? a[ia] : 1, db = ib >= 0 ? b[ib] : 1;
+    if (da != db && da != 1 && db != 1) return false;
+    out.dims[static_cast<std::size_t>(i)] = da == 1 ? db : da;
+  }
+  return true;
+}
+
+// ONNX's integer conv (layout onnx): NCHW activations, OIHW weights; the window rules of the NHWC conv.
+template <class Module>
+constexpr shape infer_onnx_conv(Module& m, std::int32_t node_id) {
+  node& n = m.node_at(node_id);
+  const shape in = m.tensor_at(n.inputs[0]).dims;
+  if (in.rank != 4) {
+    m.fail({error_code::unsupported_rank, node_id, n.kind, {}, in, 4, in.rank});
+    return in;
+  }
+  const std::int32_t units = output_units(m, n), channels = in[1];
+  if (n.attrs.groups <= 0 || channels % n.attrs.groups != 0 || units % n.attrs.groups != 0) {
+    const std::int32_t undivided = n.attrs.groups > 0 && channels % n.attrs.groups == 0 ? units : channels;
+    m.fail({error_code::channels_not_divisible, node_id, n.kind, {}, in, undivided, n.attrs.groups});
+    return in;
+  }
+  const shape out = windowed_output(m, node_id, n.attrs.win, make_shape(in[0], in[2], in[3], channels), units);
+  expect_constant(m, node_id, n.inputs[1], make_shape(units, channels / n.attrs.groups, n.attrs.win.kernel_h, n.attrs.win.kernel_w),
+                  error_code::weight_count_mismatch);
+  if (n.input_count > 2) expect_constant(m, node_id, n.inputs[2], make_shape(units), error_code::bias_count_mismatch);
+  return make_shape(out[0], out[3], out[1], out[2]);
+}
+
+// ONNX's integer MatMul (dense of layout onnx): A [..., M, K] x B [..., K, N] -> [..., M, N]; B has one
+// batch or as many as A.
+template <class Module>
+constexpr shape infer_onnx_matmul(Module& m, std::int32_t node_id) {
+  const node& n = m.node_at(node_id);
+  const shape a = m.tensor_at(n.inputs[0]).dims, b = m.tensor_at(n.inputs[1]).dims;
+  if (a.rank < 2 || b.rank < 2 || b.rank > a.rank || a.last() != b.at(-2)) {
+    m.fail({error_code::input_shapes_differ, node_id, n.kind, a, b, 0, 1});
+    return a;
+  }
+  const std::int64_t a_batches = a.elements() / (static_cast<std::int64_t>(a.at(-2)) * a.last());
+  const std::int64_t b_batches = b.elements() / (static_cast<std::int64_t>(b.at(-2)) * b.last());
+  if (b_batches != 1 && b_batches != a_batches) m.fail({error_code::input_shapes_differ, node_id, n.kind, a, b, 0, 1});
+  shape out = a;
+  out.dims[static_cast<std::size_t>(a.rank - 1)] = b.last();
+  return out;
+}
+
+// batch_matmul: A [..., M, K] x B [..., K, N] -> [broadcast(A's batch, B's batch)..., M, N] (numpy matmul of
+// operands of rank >= 2; the importer promotes 1-D operands).
+template <class Module>
+constexpr shape infer_batch_matmul(Module& m, std::int32_t node_id) {
+  const node& n = m.node_at(node_id);
+  const shape a = m.tensor_at(n.inputs[0]).dims, b = m.tensor_at(n.inputs[1]).dims;
+  shape out{};
+  if (a.rank < 2 || b.rank < 2 || a.last() != b.at(-2) || !broadcast(matrix_batch(a), matrix_batch(b), out)) {
+    m.fail({error_code::input_shapes_differ, node_id, n.kind, a, b, 0, 1});
+    return a;
+  }
+  out.dims[static_cast<std::size_t>(out.rank)] = a.at(-2);
+  out.dims[static_cast<std::size_t>(out.rank + 1)] = b.last();
+  out.rank += 2;
+  return out;
+}
+
+template <class Module>
+constexpr shape infer_node(Module& m, std::int32_t node_id) {
+  node& n = m.node_at(node_id);
+  const shape in = m.tensor_at(n.inputs[0]).dims;
+  if (n.attrs.layout == data_layout::onnx && n.kind == op_kind::conv2d) return infer_onnx_conv(m, node_id);
+  if (n.attrs.layout == data_layout::onnx && n.kind == op_kind::dense) return infer_onnx_matmul(m, node_id);
+  switch (n.kind) {
+    case op_kind::conv2d: {
+      const std::int32_t units = output_units(m, n);
+      const std::int32_t channels = in.rank == 4 ? in[3] : 0;
+      if (n.attrs.groups <= 0 || channels % n.attrs.groups != 0 || units % n.attrs.groups != 0) {
+        // Names the count the groups do not divide: input channels first, else output channels.
+        const std::int32_t undivided = n.attrs.groups > 0 && channels % n.attrs.groups == 0 ? units : channels;
+        m.fail({error_code::channels_not_divisible, node_id, n.kind, {}, in, undivided, n.attrs.groups});
+        return in;
+      }
+      const shape out = windowed_output(m, node_id, n.attrs.win, in, units);
+      if (!weights_agree_with_bias(m, node_id, make_shape(n.attrs.win.kernel_h, n.attrs.win.kernel_w, channels / n.attrs.groups)))
+        return out;
+      expect_constant(m, node_id, n.inputs[1],
+                      make_shape(units, n.attrs.win.kernel_h, n.attrs.win.kernel_w, channels / n.attrs.groups),
+                      error_code::weight_count_mismatch);
+      if (n.input_count > 2) expect_constant(m, node_id, n.inputs[2], make_shape(units), error_code::bias_count_mismatch);
+      return out;
+    }
+    case op_kind::depthwise_conv2d: {
+      const std::int32_t channels = (in.rank == 4 ? in[3] : 0) * n.attrs.depth_multiplier;
+      const shape out = windowed_output(m, node_id, n.attrs.win, in, channels);
+      expect_constant(m, node_id, n.inputs[1], make_shape(1, n.attrs.win.kernel_h, n.attrs.win.kernel_w, channels),
+                      error_code::weight_count_mismatch);
+      if (n.input_count > 2) expect_constant(m, node_id, n.inputs[2], make_shape(channels), error_code::bias_count_mismatch);
+      return out;
+    }
+    case op_kind::dense: {
+      const std::int32_t batch = in.rank > 0 ? in[0] : 1;
+      const auto features = static_cast<std::int32_t>(in.elements() / batch);
+      const std::int32_t units = output_units(m, n);
+      if (!weights_agree_with_bias(m, node_id, make_shape(features))) return make_shape(batch, units);
+      expect_constant(m, node_id, n.inputs[1], make_shape(units, features), error_code::weight_count_mismatch);
+      if (n.input_count > 2) expect_constant(m, node_id, n.inputs[2], make_shape(units), error_code::bias_count_mismatch);
+      return make_shape(batch, units);
+    }
+    case op_kind::max_pool:
+    case op_kind::avg_pool: {
+      const shape out = windowed_output(m, node_id, n.attrs.win, in, in.rank == 4 ? in[3] : 0);
+      const window& w = n.attrs.win;
+      if (!m.error.failed()) {
+        const std::int32_t empty_h = first_window_in_padding(in[1], out[1], w.kernel_h, w.stride_h, w.dilation_h, w.pad_top);
+        const std::int32_t empty_w = first_window_in_padding(in[2], out[2], w.kernel_w, w.stride_w, w.dilation_w, w.pad_left);
+        if (empty_h >= 0) m.fail({error_code::window_all_padding, node_id, n.kind, {}, in, 1, empty_h});
+        else if (empty_w >= 0) m.fail({error_code::window_all_padding, node_id, n.kind, {}, in, 2, empty_w});
+      }
+      return out;
+    }
+    case op_kind::global_avg_pool:
+      if (in.rank != 4) m.fail({error_code::unsupported_rank, node_id, n.kind, {}, in, 4, in.rank});
+      return make_shape(in[0], 1, 1, in[3]);
+    case op_kind::add:
+    case op_kind::mul: {
+      const shape other = m.tensor_at(n.inputs[1]).dims;
+      shape out{};
+      if (!broadcast(in, other, out)) m.fail({error_code::input_shapes_differ, node_id, n.kind, in, other, 0, 1});
+      return out;
+    }
+    case op_kind::relu:
+    case op_kind::relu6:
+    case op_kind::clip:
+    case op_kind::sigmoid:
+    case op_kind::tanh:
+      return in;
+    case op_kind::quantize:
+    case op_kind::dequantize:
+      return in;
+    case op_kind::mean: {
+      shape out{};
+      for (std::int32_t d = 0; d < in.rank; ++d) {
+        const bool reduced = (n.attrs.reduce_axes >> d & 1u) != 0;
+        if (!reduced) out.dims[static_cast<std::size_t>(out.rank++)] = in[d];
+        else if (n.attrs.keep_dims) out.dims[static_cast<std::size_t>(out.rank++)] = 1;
+      }
+      if (n.attrs.reduce_axes >> in.rank != 0u)
+        m.fail({error_code::invalid_axis, node_id, n.kind, {}, in, static_cast<std::int64_t>(n.attrs.reduce_axes), in.rank});
+      return out;
+    }
+    case op_kind::transpose: {
+      // perm must name each input dim once; the output takes dim perm[d] as dim d.
+      shape out = in;
+      std::uint32_t seen = 0;
+      for (std::int32_t d = 0; d < in.rank; ++d) {
+        const std::int32_t from = n.attrs.perm[static_cast<std::size_t>(d)];
+        if (from < 0 || from >= in.rank || (seen >> from & 1u) != 0) {
+          m.fail({error_code::invalid_axis, node_id, n.kind, {}, in, from, in.rank});
+          return in;
+        }
+        seen |= 1u << from;
+        out.dims[static_cast<std::size_t>(d)] = in[from];
+      }
+      return out;
+    }
+    case op_kind::batch_matmul:
+      return infer_batch_matmul(m, node_id);
+    case op_kind::batch_norm:
+      for (std::int32_t k = 1; k < 5; ++k)
+        expect_constant(m, node_id, n.inputs[static_cast<std::size_t>(k)], make_shape(in.last()), error_code::weight_count_mismatch);
+      return in;
+    case op_kind::softmax:
+      n.attrs.axis = in.rank - 1;
+      return in;
+    case op_kind::reshape: {
+      if (n.attrs.target.rank == 0) return in;  // reshape to its own shape: a copy
+      shape out = n.attrs.target;
+      std::int64_t known = 1;
+      std::int32_t inferred = -1, inferred_count = 0;
+      for (std::int32_t d = 0; d < out.rank; ++d) {
+        auto& extent = out.dims[static_cast<std::size_t>(d)];
+        if (extent == 0) extent = d < in.rank ? in[d] : 1;
+        if (extent < -1) inferred_count = 2;
+        if (extent == -1) inferred = d, ++inferred_count; else known *= extent;
+      }
+      if (inferred_count > 1) {
+        m.fail({error_code::invalid_reshape_target, node_id, n.kind, n.attrs.target, in, 0, 0});
+        return in;
+      }
+      if (inferred >= 0 && known > 0) out.dims[static_cast<std::size_t>(inferred)] = static_cast<std::int32_t>(in.elements() / known);
+      if (out.elements() != in.elements())
+        m.fail({error_code::reshape_element_count, node_id, n.kind, in, out, in.elements(), out.elements()});
+      return out;
+    }
+    case op_kind::concat: {
+      const std::int32_t axis = n.attrs.axis < 0 ? n.attrs.axis + in.rank : n.attrs.axis;
+      if (axis < 0 || axis >= in.rank) {
+        m.fail({error_code::invalid_axis, node_id, n.kind, {}, in, n.attrs.axis, in.rank});
+        return in;
+      }
+      n.attrs.axis = axis;
+      shape out = in;
+      for (std::int32_t i = 1; i < n.input_count; ++i) {
+        const shape other = m.tensor_at(n.inputs[static_cast<std::size_t>(i)]).dims;
+        bool compatible = other.rank == in.rank;
+        for (std::int32_t d = 0; compatible && d < in.rank; ++d) compatible = d == axis || other[d] == in[d];
+        if (!compatible) {
+          m.fail({error_code::input_shapes_differ, node_id, n.kind, in, other, 0, i});
+          return in;
+        }
+        out.dims[static_cast<std::size_t>(axis)] += other[axis];
+      }
+      return out;
+    }
+    case op_kind::pad: {
+      shape out = in;
+      for (std::int32_t d = 0; d < static_cast<std::int32_t>(max_rank); ++d) {
+        const std::int32_t before = n.attrs.pads[static_cast<std::size_t>(2 * d)];
+        const std::int32_t after = n.attrs.pads[static_cast<std::size_t>(2 * d + 1)];
+        if (d >= in.rank) {
+          if (before != 0 || after != 0) m.fail({error_code::pads_beyond_rank, node_id, n.kind, {}, in, d, in.rank});
+          continue;
+        }
+        out.dims[static_cast<std::size_t>(d)] += before + after;
+      }
+      return out;
+    }
+  }
+  return in;
+}
+
+// quantize/dequantize change the element type, and so do ONNX's integer ops (layout onnx: QLinearConv
+// writes 8 bits, ConvInteger int32); every other op keeps its input's.
+template <class Module>
+constexpr dtype result_type(const Module& m, const node& n) {
+  const bool converts = n.kind == op_kind::quantize || n.kind == op_kind::dequantize || n.attrs.layout == data_layout::onnx;
+  return converts ? n.attrs.out_type : m.tensor_at(n.inputs[0]).type;
+}
+
+}  // namespace ctnn::shape_rules

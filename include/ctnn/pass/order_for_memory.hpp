@@ -1,0 +1,33 @@
+#pragma once
+// order_for_memory: the second step of memory planning (docs/memory.md). With ctnn::memory_aware_order it
+// changes the op order to lower the liveness peak: among the ops whose inputs are ready, the one that adds
+// the fewest bytes runs first (memory/schedule.hpp). The new order is kept only when its peak, the reuse
+// options included, is lower than the original order's (module::reordered says so); nodes, calls and their
+// scratch move together. Without that option it leaves the module as it is.
+#include <ctnn/ir/module.hpp>
+#include <ctnn/memory/buffers.hpp>
+#include <ctnn/memory/options.hpp>
+#include <ctnn/memory/schedule.hpp>
+#include <ctnn/pass/detail/planning_step.hpp>
+
+namespace ctnn::pass {
+
+// The step itself, in place, with the options as a value.
+template <class Module>
+constexpr void order_ops_for_memory(Module& m, const memory::plan_config& config) {
+  if (!config.reorder) return;
+  memory::merge_declared_scratch(m);  // the peaks it compares include each call's scratch
+  m = memory::order_for_memory(m, config);
+}
+
+// The pass. Options: ctnn::memory_aware_order, and the reuse options, which the peaks it compares include.
+template <class... Options>
+struct order_for_memory : detail::planning_step<Options...> {
+  template <class Module>
+  static constexpr Module run(Module m) {
+    order_ops_for_memory(m, order_for_memory::config);
+    return m;
+  }
+};
+
+}  // namespace ctnn::pass

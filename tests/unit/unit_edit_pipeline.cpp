@@ -1,0 +1,70 @@
+// Editing the default pipeline (ctnn::insert_before, insert_after, replace, without: pass/edit_pipeline.hpp)
+// and running a pipeline as one call (ctnn::run_pipeline: pass/run_pipeline.hpp): the edited lists, a
+// compiled model with an inserted pass, and run_pipeline against the compile-time stages.
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <type_traits>
+
+#include <doctest/doctest.h>
+
+#include <ctnn/compile.hpp>
+#include <ctnn/frontend/dsl.hpp>
+#include <ctnn/pass/edit_pipeline.hpp>
+#include <ctnn/pass/run_pipeline.hpp>
+
+#include "test_modules.hpp"
+
+namespace {
+
+namespace pass = ctnn::pass;
+using ctnn::pipeline;
+using ctnn_test::tiny_cnn;
+
+struct rename_model {  // a pass of one's own: visible in the result
+  template <class Module>
+  static constexpr Module run(Module m) {
+    m.model_name = ctnn::name{"renamed"};
+    return m;
+  }
+};
+
+using after_lowering = ctnn::insert_before<pass::plan_memory<>, rename_model>;
+static_assert(std::is_same_v<after_lowering,
+                             pipeline<pass::infer_types, pass::fold_constants, pass::fold_batch_norm, pass::fuse_ops,
+                                      pass::alias_reshapes, pass::lower_te, rename_model, pass::plan_memory<>,
+                                      pass::create_function_metadata, pass::create_executor_metadata, pass::aot_lower_main>>);
+static_assert(std::is_same_v<ctnn::insert_after<pass::infer_types, rename_model>::pass<1>, rename_model>);
+static_assert(std::is_same_v<ctnn::insert_after<pass::aot_lower_main, rename_model>::pass<10>, rename_model>);
+static_assert(std::is_same_v<ctnn::replace<pass::fuse_ops, rename_model>::pass<3>, rename_model> &&
+              ctnn::replace<pass::fuse_ops, rename_model>::size == ctnn::default_pipeline::size);
+static_assert(ctnn::without<pass::fold_batch_norm>::size == ctnn::default_pipeline::size - 1 &&
+              std::is_same_v<ctnn::without<pass::fold_batch_norm>::pass<2>, pass::fuse_ops>);
+// Edits compose, on any pipeline.
+using two_edits = ctnn::without<pass::fold_constants, ctnn::insert_after<pass::infer_types, rename_model>>;
+static_assert(std::is_same_v<two_edits::pass<0>, pass::infer_types> && std::is_same_v<two_edits::pass<1>, rename_model> &&
+              std::is_same_v<two_edits::pass<2>, pass::fold_batch_norm>);
+
+// Through ctnn::compile, with memory options given to its plan_memory as usual.
+using renamed = ctnn::compile<tiny_cnn, after_lowering, ctnn::pools<ctnn::pool<"sram", 1024>>>;
+static_assert(renamed::module.model_name.view() == "renamed" && renamed::arena_bytes == 720 &&
+              std::string_view{renamed::module.pools[0].name} == "sram");
+
+// run_pipeline: the same module as the stages ctnn::compile evaluates, in one call.
+constexpr auto run = ctnn::run_pipeline(tiny_cnn::build());
+static_assert(run.has(ctnn::fact::main_lowered) && run.arena_bytes() == ctnn::compiled_v<tiny_cnn>.arena_bytes() &&
+              run.call_count == ctnn::compiled_v<tiny_cnn>.call_count);
+static_assert(ctnn::run_pipeline<after_lowering>(tiny_cnn::build()).model_name.view() == "renamed");
+// A pass before its prerequisites: the module says which (position 0, fact shapes_inferred missing).
+constexpr auto misordered = ctnn::run_pipeline<pipeline<pass::lower_te, pass::infer_types>>(tiny_cnn::build());
+static_assert(misordered.error.code == ctnn::error_code::pass_prerequisite_missing && misordered.error.value_a == 0 &&
+              misordered.error.value_b == static_cast<std::int64_t>(ctnn::fact::shapes_inferred));
+
+TEST_CASE("run_pipeline at run time gives the compile-time module") {
+  using module_type = std::remove_cvref_t<decltype(ctnn::compiled_v<tiny_cnn>)>;
+  const auto built = std::make_unique<module_type>(tiny_cnn::build());
+  const auto m = std::make_unique<module_type>(ctnn::run_pipeline(*built));
+  CHECK(ctnn_test::same_module(*m, ctnn::compiled_v<tiny_cnn>));
+}
+
+}  // namespace

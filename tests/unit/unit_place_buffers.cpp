@@ -1,0 +1,95 @@
+// pass::place_buffers, before and after, on tiny_cnn lowered (test_modules.hpp; its plan is worked out in
+// unit_memory_plan.cpp: conv2d_0 576 B live 0..1, max_pool_1 144 B live 1..2, dense_3 12 B live 2..3; bound
+// 720 B at op 1): the allocations, the pools' usage and the bound it records; the pins it applies; a pool
+// over its limit left for check_budgets; the scratch it merges and places; nothing marked in place
+// without the in-place options.
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <type_traits>
+
+#include <doctest/doctest.h>
+
+#include <ctnn/compile.hpp>
+#include <ctnn/frontend/dsl.hpp>
+#include <ctnn/pass/assign_pools.hpp>
+#include <ctnn/pass/place_buffers.hpp>
+
+#include "test_modules.hpp"
+
+namespace {
+
+namespace pass = ctnn::pass;
+namespace memory = ctnn::memory;
+using ctnn_test::tiny_cnn;
+
+constexpr auto lowered = ctnn::stage_v<tiny_cnn, ctnn::default_pipeline, 6>;
+template <class Module>
+constexpr memory::pool_allocation where(const Module& m, std::string_view name) {
+  for (std::int32_t t = 0; t < m.tensor_count; ++t)
+    if (m.tensor_at(t).label.view() == name) return m.allocations[static_cast<std::size_t>(t)];
+  return {};
+}
+
+// Before: nothing placed.
+static_assert(where(lowered, "conv2d_0").offset == -1 && lowered.pool_usage[0].bytes == 0 && lowered.peak_node == -1);
+
+// After (one arena): conv at 0, pool at 576 (both live at op 1), dense over the dead conv at 0.
+constexpr auto placed = pass::place_buffers<>::run(pass::assign_pools<>::run(lowered));
+static_assert(!placed.error.failed() && placed.pool_usage[0].bytes == 720 && placed.arena_bytes() == 720);
+static_assert(placed.liveness_lower_bound == 720 && placed.peak_node == 1 && placed.pool_usage[0].peak_node == 1);
+static_assert(where(placed, "conv2d_0").offset == 0 && where(placed, "max_pool_1").offset == 576 &&
+              where(placed, "dense_3").offset == 0);
+static_assert(where(placed, "input").offset == -1 && where(placed, "softmax_4").offset == -1);  // the caller's buffers
+static_assert(placed.io_bytes_outside == 6 * 6 * 3 * 4 + 3 * 4 && placed.in_place_ops == 0);
+// Placing is not the end of planning: check_budgets establishes memory_planned.
+static_assert(!placed.has(ctnn::fact::memory_planned));
+constexpr bool nothing_over_input(const decltype(lowered)& m) {
+  for (const bool over : m.result_over_input)
+    if (over) return false;
+  return true;
+}
+static_assert(nothing_over_input(placed));
+
+// Pins from assign_pools: max_pool_1 to "dtcm" (256 B) keeps it there; the conv leaves for "sram".
+using two_pools = ctnn::pools<ctnn::pool<"dtcm", 256>, ctnn::pool<"sram", 1024>>;
+constexpr auto pinned = pass::place_buffers<>::run(pass::assign_pools<two_pools, ctnn::pin<"max_pool_1", "dtcm">>::run(lowered));
+static_assert(where(pinned, "max_pool_1").pool == 0 && where(pinned, "conv2d_0").pool == 1 && where(pinned, "dense_3").offset == 144);
+static_assert(pinned.pool_usage[0].bytes == 160 && pinned.pool_usage[1].bytes == 576);
+// A pin that names no buffer fails with its position.
+constexpr auto no_tensor = pass::place_buffers<>::run(pass::assign_pools<ctnn::pin<"max_pool_1", "arena">, ctnn::pin<"nope", "arena">>::run(lowered));
+static_assert(no_tensor.error.code == ctnn::code_of(ctnn::memory_error::pin_unknown_tensor) && no_tensor.error.value_a == 1);
+
+// Over a limit: the plan is recorded, the verdict is check_budgets'.
+constexpr auto over = pass::place_buffers<>::run(pass::assign_pools<ctnn::pools<ctnn::pool<"sram", 512>>>::run(lowered));
+static_assert(!over.error.failed() && over.pool_usage[0].bytes == 720 && over.pool_usage[0].peak_node == 1);
+// A read-only pool holds the constants the kernels read: 108 + 4 + 108 + 3 floats.
+constexpr auto flash = pass::place_buffers<>::run(
+    pass::assign_pools<ctnn::pools<ctnn::pool<"sram">, ctnn::read_only_pool<"flash", 100>>>::run(lowered));
+static_assert(flash.pool_usage[1].bytes == 223 * 4 && !flash.error.failed());
+
+// Scratch: the kernel's declaration (here set by hand on call 0) and a pass's reservation (call 2): the
+// larger of the two is planned, live during its call only.
+constexpr auto with_scratch = [] {
+  auto m = pass::assign_pools<>::run(lowered);
+  m.calls[0].params.scratch_bytes = 100;
+  m.scratch_bytes[0] = 40;
+  m.scratch_bytes[2] = 64;
+  return m;
+}();
+constexpr auto scratch_placed = pass::place_buffers<>::run(with_scratch);
+static_assert(scratch_placed.scratch_bytes[0] == 100 && scratch_placed.scratch_bytes[2] == 64 && scratch_placed.scratch_bytes[1] == 0);
+static_assert(scratch_placed.scratch[0].offset >= 0 && scratch_placed.scratch[2].offset >= 0 && scratch_placed.scratch[1].offset == -1);
+static_assert(scratch_placed.liveness_lower_bound == 720 && scratch_placed.pool_usage[0].bytes >= 720);
+
+TEST_CASE("place_buffers: the same at run time; placed buffers that live together do not overlap") {
+  auto m = std::make_unique<std::remove_const_t<decltype(lowered)>>(lowered);
+  pass::assign_pools_and_pins(*m, memory::plan_config{});
+  pass::place_module_buffers<memory::default_planner>(*m, memory::plan_config{});
+  CHECK(ctnn_test::same_module(*m, placed));
+  CHECK(where(*m, "max_pool_1").offset == 576);
+  // conv2d_0 [0, 576) and max_pool_1 [576, 720) are both live at op 1.
+  CHECK(where(*m, "conv2d_0").offset + 576 <= where(*m, "max_pool_1").offset);
+}
+
+}  // namespace
