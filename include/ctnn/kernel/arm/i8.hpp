@@ -5,7 +5,8 @@
 //                       runs in place, kernel_params::in_place, when the kernel's order of writes allows it)
 //   packs(k), pack<K>   whether constant operand k is passed re-laid out, and the compile-time re-layout
 //   run(operands, result, rq)
-// Without the DSP extension (host builds, Cortex-M0+/M3) every `supports` is false.
+// Without the DSP extension (host builds, Cortex-M0+/M3), or with CTNN_ARM_REFERENCE_KERNELS defined (to
+// measure against the reference kernels), every `supports` is false.
 #include <cstddef>
 
 #include <ctnn/ir/module.hpp>
