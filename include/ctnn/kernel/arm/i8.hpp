@@ -10,6 +10,10 @@
 #include <cstddef>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/arm/add.hpp>
+#include <ctnn/kernel/arm/conv.hpp>
+#include <ctnn/kernel/arm/depthwise.hpp>
+#include <ctnn/kernel/arm/pool.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 
 namespace ctnn::kernel::arm {
@@ -25,9 +29,28 @@ struct unsupported {
   static void run(const void* const (&)[N], void*, const requant_arrays&) {}
 };
 
+// The kernel for P, or `unsupported` (then the reference kernel runs the call):
+//   conv2d (groups 1) and dense: conv.hpp; depthwise_conv2d (multiplier 1): depthwise.hpp;
+//   avg_pool, global_avg_pool: pool.hpp; add (equal shapes): add.hpp.
 template <kernel_params P>
 constexpr auto select() {
-  return unsupported{};  // the DSP kernels are added per op kind here
+  if constexpr (!detail::dsp_available || P.type != dtype::i8 || P.requantization != requantization_policy::tflite) {
+    return unsupported{};
+  } else if constexpr (P.kind == op_kind::conv2d || P.kind == op_kind::dense) {
+    if constexpr (detail::conv_kernel<P>::supports) return detail::conv_kernel<P>{};
+    else return unsupported{};
+  } else if constexpr (P.kind == op_kind::depthwise_conv2d) {
+    if constexpr (detail::depthwise_kernel<P>::supports) return detail::depthwise_kernel<P>{};
+    else return unsupported{};
+  } else if constexpr (P.kind == op_kind::avg_pool || P.kind == op_kind::global_avg_pool) {
+    if constexpr (detail::avg_pool_kernel<P>::supports) return detail::avg_pool_kernel<P>{};
+    else return unsupported{};
+  } else if constexpr (P.kind == op_kind::add) {
+    if constexpr (detail::add_kernel<P>::supports) return detail::add_kernel<P>{};
+    else return unsupported{};
+  } else {
+    return unsupported{};
+  }
 }
 
 }  // namespace i8_detail

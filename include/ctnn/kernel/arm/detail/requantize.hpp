@@ -1,0 +1,76 @@
+#pragma once
+// The int8 output stage of the DSP kernels, bit-exact with reference::int8::requantize_output (TFLite's
+// double-rounding MultiplyByQuantizedMultiplier, plus the output zero point, clamped), in fewer
+// instructions than its literal form:
+//   * SaturatingRoundingDoublingHighMul(a, m) is floor((a * m + 2^30) / 2^31) for every a, m other than
+//     a = m = INT32_MIN (m >= 0 here): for a * m < 0 gemmlowp's truncating (a * m + 1 - 2^30) / 2^31
+//     is the same floor. One SMULL and a 64-bit add and shift, no sign test.
+//   * RoundingDivideByPOT(x, e >= 1) rounds half away from zero: with y = x - (x < 0) (no overflow: x >
+//     INT32_MIN, as |a * m| < 2^62) and q = y >> (e - 1), it is ceil(q / 2) = (q >> 1) + (q & 1), which
+//     cannot overflow where (x + 2^(e-1)) >> e would.
+// Per-tensor calls have the multiplier and shift as compile-time constants; per-channel calls read them
+// from the executor's arrays (requant_arrays) at run time.
+#include <cstdint>
+
+#include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/arm/detail/dsp.hpp>
+
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#include <arm_acle.h>
+#endif
+
+namespace ctnn::kernel::arm::detail {
+
+[[gnu::always_inline]] inline std::int32_t doubling_high_mul(std::int32_t a, std::int32_t m) {
+  return static_cast<std::int32_t>((static_cast<std::int64_t>(a) * m + (std::int64_t{1} << 30)) >> 31);
+}
+
+// x / 2^exponent rounded half away from zero, exponent >= 1.
+[[gnu::always_inline]] inline std::int32_t divide_by_pot_rounding(std::int32_t x, std::int32_t exponent) {
+  const std::int32_t y = x + (x >> 31);
+  const std::int32_t q = y >> (exponent - 1);
+  return (q >> 1) + (q & 1);
+}
+
+// MultiplyByQuantizedMultiplier(acc, multiplier, shift), shift > 0 a left shift.
+[[gnu::always_inline]] inline std::int32_t scale(std::int32_t acc, std::int32_t multiplier, std::int32_t shift) {
+  if (shift > 0) return doubling_high_mul(static_cast<std::int32_t>(static_cast<std::uint32_t>(acc) << shift), multiplier);
+  const std::int32_t x = doubling_high_mul(acc, multiplier);
+  return shift == 0 ? x : divide_by_pot_rounding(x, -shift);
+}
+
+// The same with a compile-time multiplier and shift.
+template <std::int32_t Multiplier, std::int32_t Shift>
+[[gnu::always_inline]] inline std::int32_t scale(std::int32_t acc) {
+  if constexpr (Shift > 0) {
+    return doubling_high_mul(static_cast<std::int32_t>(static_cast<std::uint32_t>(acc) << Shift), Multiplier);
+  } else {
+    const std::int32_t x = doubling_high_mul(acc, Multiplier);
+    if constexpr (Shift == 0) return x;
+    else return divide_by_pot_rounding(x, -Shift);
+  }
+}
+
+// A scaled value plus the output zero point, clamped to the fused activation's range, as int8.
+template <kernel_params P>
+[[gnu::always_inline]] inline std::int8_t to_output(std::int32_t scaled) {
+  std::int32_t v = scaled + P.output_offset;
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  v = __ssat(v, 8);
+#else
+  v = v < -128 ? -128 : (v > 127 ? 127 : v);
+#endif
+  if constexpr (P.activation_min > -128) v = v < P.activation_min ? P.activation_min : v;
+  if constexpr (P.activation_max < 127) v = v > P.activation_max ? P.activation_max : v;
+  return static_cast<std::int8_t>(v);
+}
+
+// The output stage of output channel `channel`: the call's multiplier and shift, per channel or per tensor.
+template <kernel_params P>
+[[gnu::always_inline]] inline std::int8_t requantize(std::int32_t acc, const std::int32_t* multiplier, const std::int32_t* shift,
+                                                     std::int32_t channel) {
+  if constexpr (P.per_channel != 0) return to_output<P>(scale(acc, multiplier[channel], shift[channel]));
+  else return to_output<P>(scale<P.output_multiplier, P.output_shift>(acc));
+}
+
+}  // namespace ctnn::kernel::arm::detail
