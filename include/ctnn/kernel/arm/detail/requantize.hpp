@@ -39,6 +39,19 @@ namespace ctnn::kernel::arm::detail {
   return shift == 0 ? x : divide_by_pot_rounding(x, -shift);
 }
 
+// One output channel's multiplier with its shift split into the left and right parts, read once per
+// channel by kernels that walk many pixels of the same channel.
+struct channel_scale {
+  std::int32_t multiplier, left, right;
+};
+[[gnu::always_inline]] inline channel_scale channel_scale_of(std::int32_t multiplier, std::int32_t shift) {
+  return {multiplier, shift > 0 ? shift : 0, shift > 0 ? 0 : -shift};
+}
+[[gnu::always_inline]] inline std::int32_t scale(std::int32_t acc, const channel_scale& s) {
+  const std::int32_t x = doubling_high_mul(static_cast<std::int32_t>(static_cast<std::uint32_t>(acc) << s.left), s.multiplier);
+  return s.right == 0 ? x : divide_by_pot_rounding(x, s.right);
+}
+
 // The same with a compile-time multiplier and shift.
 template <std::int32_t Multiplier, std::int32_t Shift>
 [[gnu::always_inline]] inline std::int32_t scale(std::int32_t acc) {
