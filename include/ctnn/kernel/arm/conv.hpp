@@ -46,6 +46,11 @@ struct conv_kernel {
   static constexpr bool flat = g::is_dense || (kernel_h == 1 && kernel_w == 1 && g::win.stride_h == 1 && g::win.stride_w == 1 && g::unpadded);
   static constexpr std::int32_t pixels = g::batch * g::out_h * g::out_w;
   static constexpr bool pixel_major = P.in_place != 0 || pixels == 1;
+  // Small windows over few input channels (first layers: KWS's 10x4x1, 3x3x3 on images): their kernel
+  // rows are too short for the stretch loops, so each pair of pixels is gathered into a buffer on the
+  // stack (padding taps hold the input zero point, which adds zero once the offset term is in the
+  // accumulator), then dotted with every filter as one stretch.
+  static constexpr bool gathered = !pixel_major && !flat && kernel_w * in_c < 16 && reduction <= 128 && out_c <= 128;
   static constexpr std::ptrdiff_t pixel_step = flat ? in_c : static_cast<std::ptrdiff_t>(g::win.stride_w) * in_c;
   // Kernel rows are one stretch (dilation_w 1) or kernel_w stretches of in_c values.
   static constexpr bool row_stretch = g::win.dilation_w == 1;
@@ -66,7 +71,9 @@ struct conv_kernel {
     const std::int32_t* bias = nullptr;
     if constexpr (P.has_bias != 0 && N > 2) bias = static_cast<const std::int32_t*>(operands[N > 2 ? 2 : 0]);
     auto* output = static_cast<std::int8_t*>(result);
-    if constexpr (pixel_major) {
+    if constexpr (gathered) {
+      gather_and_dot(input, weights, bias, rq, output);
+    } else if constexpr (pixel_major) {
       const context c{bias, rq.multiplier, rq.shift};
       for (std::int32_t p = 0; p < pixels; ++p) pixel(c, input, weights, output + static_cast<std::ptrdiff_t>(p) * out_c, p);
     } else {
@@ -101,23 +108,10 @@ struct conv_kernel {
     return {first, first + P.input_offset * sum};
   }
 
-  // The output stage of channel o: per channel (read once per channel block) or per tensor.
-  struct channel_output {
-    channel_scale s;
-    [[gnu::always_inline]] std::int8_t operator()(std::int32_t acc) const {
-      if constexpr (P.per_channel != 0) return to_output<P>(scale(acc, s));
-      else return to_output<P>(scale<P.output_multiplier, P.output_shift>(acc));
-    }
-  };
-  [[gnu::always_inline]] static inline channel_output output_of(const requant_arrays& rq, std::int32_t o) {
-    if constexpr (P.per_channel != 0) return {channel_scale_of(rq.multiplier[o], rq.shift[o])};
-    else return {};
-  }
-
   template <int Channels>
   struct block_state {
     channel_start start[Channels];
-    channel_output out[Channels];
+    output_stage<P> out[Channels];
   };
 
   // Output channels [o, o + Channels) of every pixel; `w` is channel o's filter.
@@ -128,7 +122,7 @@ struct conv_kernel {
 #pragma GCC unroll 4
     for (int ch = 0; ch < Channels; ++ch) {
       state.start[ch] = start_of(w + ch * reduction, bias, o + ch);
-      state.out[ch] = output_of(rq, o + ch);
+      state.out[ch] = output_stage_of<P>(rq.multiplier, rq.shift, o + ch);
     }
     std::int8_t* out = output + o;
     if constexpr (flat) {
@@ -231,6 +225,71 @@ struct conv_kernel {
     for (int ch = 0; ch < Channels; ++ch) acc[0][ch] = state.start[ch].bias;
     accumulate_columns<Channels>(input, w, b, rows, g::columns_inside(ox), acc);
     store(state, acc, out);
+  }
+
+  // ---- Gathered windows (pixel pairs, every channel) -------------------------------------------------
+
+  // Copies pixel (b, oy, ox)'s window into `to` (reduction values, OHWI order), the zero point where
+  // it lies outside the input.
+  static void gather(const std::int8_t* input, std::int8_t* to, std::int32_t b, std::int32_t oy, std::int32_t ox) {
+    const auto rows = g::rows_inside(oy);
+    const auto columns = g::columns_inside(ox);
+    constexpr auto zero_point = static_cast<std::int8_t>(-P.input_offset);
+    for (std::int32_t ky = 0; ky < kernel_h; ++ky, to += kernel_w * in_c) {
+      if (ky < rows.first || ky >= rows.end || columns.first >= columns.end) {
+        for (std::int32_t k = 0; k < kernel_w * in_c; ++k) to[k] = zero_point;
+        continue;
+      }
+      const std::int8_t* row = input + g::input_pixel(b, rows.input_row + ky * g::win.dilation_h, columns.input_row);
+      for (std::int32_t kx = 0; kx < kernel_w; ++kx)
+        for (std::int32_t i = 0; i < in_c; ++i)
+          to[kx * in_c + i] = kx >= columns.first && kx < columns.end ? row[kx * g::win.dilation_w * in_c + i] : zero_point;
+    }
+  }
+
+  static void gather_and_dot(const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias, const requant_arrays& rq,
+                             std::int8_t* output) {
+    // Per channel: bias + input_offset * sum of the filter (the gathered windows are whole).
+    std::int32_t folded[out_c];
+    for (std::int32_t o = 0; o < out_c; ++o) folded[o] = start_of(weights + o * reduction, bias, o).folded;
+    std::int8_t window[2][reduction + 4];  // + 4: the dot's last word may read past a stretch's end (never used)
+    constexpr std::int32_t pairs = pixels / 2;
+    for (std::int32_t k = 0; k <= pairs; ++k) {
+      const std::int32_t first = 2 * k;
+      const std::int32_t count = first + 1 < pixels ? 2 : (first < pixels ? 1 : 0);
+      for (std::int32_t p = 0; p < count; ++p) {
+        const std::int32_t pixel = first + p;
+        gather(input, window[p], pixel / (g::out_h * g::out_w), pixel / g::out_w % g::out_h, pixel % g::out_w);
+      }
+      std::int8_t* out = output + static_cast<std::ptrdiff_t>(first) * out_c;
+      if (count == 2) all_channels<2>(window[0], weights, folded, rq, out);
+      else if (count == 1) all_channels<1>(window[0], weights, folded, rq, out);
+    }
+  }
+
+  template <int Pixels>
+  [[gnu::always_inline]] static inline void all_channels(const std::int8_t* x, const std::int8_t* weights, const std::int32_t (&folded)[out_c],
+                                                         const requant_arrays& rq, std::int8_t* out) {
+    constexpr std::ptrdiff_t window_step = reduction + 4;
+    const std::int8_t* w = weights;
+    for (std::int32_t o = 0; o + 2 <= out_c; o += 2, w += 2 * reduction) {
+      std::int32_t acc[Pixels][2];
+#pragma GCC unroll 2
+      for (int p = 0; p < Pixels; ++p) acc[p][0] = folded[o], acc[p][1] = folded[o + 1];
+      dot_block<Pixels, 2, window_step, reduction, false>(x, w, reduction, 0, 0, acc);
+      const output_stage<P> first = output_stage_of<P>(rq.multiplier, rq.shift, o), second = output_stage_of<P>(rq.multiplier, rq.shift, o + 1);
+#pragma GCC unroll 2
+      for (int p = 0; p < Pixels; ++p) out[p * out_c + o] = first(acc[p][0]), out[p * out_c + o + 1] = second(acc[p][1]);
+    }
+    if constexpr (out_c % 2 != 0) {
+      std::int32_t acc[Pixels][1];
+#pragma GCC unroll 2
+      for (int p = 0; p < Pixels; ++p) acc[p][0] = folded[out_c - 1];
+      dot_block<Pixels, 1, window_step, reduction, false>(x, w, reduction, 0, 0, acc);
+      const output_stage<P> last = output_stage_of<P>(rq.multiplier, rq.shift, out_c - 1);
+#pragma GCC unroll 2
+      for (int p = 0; p < Pixels; ++p) out[p * out_c + out_c - 1] = last(acc[p][0]);
+    }
   }
 
   // ---- Pixel-major order (in place; single pixels) ---------------------------------------------------

@@ -2,19 +2,27 @@
 // int8 depthwise conv2d (depth multiplier 1; any kernel, stride, dilation, padding) on Armv7E-M DSP,
 // bit-exact with reference::int8::depthwise_conv2d.
 //
-// Channels go four at a time: per tap, one word of input (channels c..c+3 of the tap's pixel), widened
-// with SXTAB16 twice (even and odd channels, the input offset added), one word of weights (1HWC: the
-// tap's channels c..c+3, read as stored), widened with SXTB16 twice, and one SMLABB / SMLATT per channel
-// (10 instructions per 4 MACs). Interior pixels (the whole window inside the input) run the taps at
-// compile-time offsets, fully unrolled for small kernels (3x3: 9 taps); border pixels loop over their
-// in-bounds taps, as the reference skips the others. Channels left over (C % 4) go one at a time.
+// Channels go four at a time: per tap, one word of input (channels c..c+3 of the tap's pixel) widened
+// with SXTB16 twice (even and odd channels), one word of weights (1HWC: the tap's channels c..c+3, read
+// as stored) widened the same way, and one SMLABB / SMLATT per channel.
 //
-// In place (kernel_params::in_place): output pixels are walked row-major, each finished before the next,
-// reading only its window, as the reference kernel does (memory/in_place_window.hpp): such calls run here.
+// By default the walk is channel-major: per group of 4 channels (their bias, requantization and
+// input-offset term offset * sum of the filter read or computed once), every pixel. Pixels whose window
+// lies inside the input go two at a time, sharing each widened weight word (17 instructions per tap for
+// 8 MACs, as one inline-assembly step per tap at compile-time offsets: the C++ form spills), their
+// accumulators starting from the offset term. Pixels with taps in the padding go one at a time over
+// their in-bounds taps (the reference skips the others), the inputs widened with SXTAB16, which adds
+// the offset. Channels left over (C % 4) go one at a time.
+//
+// In place (kernel_params::in_place) the walk is pixel-major instead: output pixels row-major, each
+// finished before the next, reading only its window, as the reference kernel does
+// (memory/in_place_window.hpp), so such calls run here too.
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/arm/detail/dot.hpp>
 #include <ctnn/kernel/arm/detail/dsp.hpp>
 #include <ctnn/kernel/arm/detail/requantize.hpp>
 #include <ctnn/kernel/arm/detail/window.hpp>
@@ -46,17 +54,28 @@ struct depthwise_kernel {
     const std::int32_t* bias = nullptr;
     if constexpr (P.has_bias != 0 && N > 2) bias = static_cast<const std::int32_t*>(operands[N > 2 ? 2 : 0]);
     auto* output = static_cast<std::int8_t*>(result);
-    for (std::int32_t b = 0; b < g::batch; ++b)
-      for (std::int32_t oy = 0; oy < g::out_h; ++oy) {
-        const auto rows = g::rows_inside(oy);
-        std::int8_t* row_output = output + (static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w * channels;
-        for (std::int32_t ox = 0; ox < g::out_w; ++ox) {
-          const bool interior = ox >= g::interior_begin && ox < g::interior_end && rows.first == 0 && rows.end == kernel_h;
-          const std::ptrdiff_t first_tap = g::input_pixel(b, rows.input_row, ox * g::win.stride_w - g::win.pad_left);
-          if (interior) interior_pixel(input, first_tap, weights, bias, rq, row_output + ox * channels);
-          else border_pixel(input, weights, bias, rq, row_output + ox * channels, b, rows, ox);
-        }
+    if constexpr (P.in_place == 0) {
+      for (std::int32_t q = 0; q < quads; ++q) channel_group(input, weights, bias, rq, output, 4 * q);
+      if constexpr (channels % 4 != 0) {
+        for (std::int32_t b = 0; b < g::batch; ++b)
+          for (std::int32_t oy = 0; oy < g::out_h; ++oy)
+            for (std::int32_t ox = 0; ox < g::out_w; ++ox)
+              border_pixel<4 * quads>(input, weights, bias, rq, output + ((static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w + ox) * channels,
+                                      b, g::rows_inside(oy), ox);
       }
+    } else {
+      for (std::int32_t b = 0; b < g::batch; ++b)
+        for (std::int32_t oy = 0; oy < g::out_h; ++oy) {
+          const auto rows = g::rows_inside(oy);
+          std::int8_t* row_output = output + (static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w * channels;
+          for (std::int32_t ox = 0; ox < g::out_w; ++ox) {
+            const bool interior = ox >= g::interior_begin && ox < g::interior_end && rows.first == 0 && rows.end == kernel_h;
+            const std::ptrdiff_t first_tap = g::input_pixel(b, rows.input_row, ox * g::win.stride_w - g::win.pad_left);
+            if (interior) interior_pixel(input, first_tap, weights, bias, rq, row_output + ox * channels);
+            else border_pixel<0>(input, weights, bias, rq, row_output + ox * channels, b, rows, ox);
+          }
+        }
+    }
   }
 
  private:
@@ -109,11 +128,13 @@ struct depthwise_kernel {
     }
   }
 
+  // Channels [FirstChannel, channels) of a pixel, over its in-bounds taps.
+  template <std::int32_t FirstChannel>
   [[gnu::noinline]] static void border_pixel(const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias,
                                              const requant_arrays& rq, std::int8_t* out, std::int32_t b, typename g::row_range rows,
                                              std::int32_t ox) {
     const auto columns = g::columns_inside(ox);
-    for (std::int32_t q = 0; q < quads; ++q) {
+    for (std::int32_t q = FirstChannel / 4; q < quads; ++q) {
       const std::int32_t c = 4 * q;
       std::int32_t acc[4];
       start(bias, c, acc);
@@ -133,6 +154,127 @@ struct depthwise_kernel {
                     weights[(ky * kernel_w + kx) * channels + c];
       finish(rq, c, acc, out);
     }
+  }
+
+  // ---- Channel-major order -------------------------------------------------------------------------
+
+  // A group of 4 channels: what their accumulators start from, and their output stages.
+  struct group_state {
+    std::int32_t bias[4];    // pixels with taps in the padding
+    std::int32_t folded[4];  // whole windows: bias + input_offset * sum of the filter
+    output_stage<P> out[4];
+  };
+
+  [[gnu::noinline]] static void channel_group(const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias,
+                                              const requant_arrays& rq, std::int8_t* output, std::int32_t c) {
+    group_state state;
+    for (int k = 0; k < 4; ++k) {
+      std::int32_t sum = 0;
+      for (std::int32_t t = 0; t < taps; ++t) sum += weights[t * channels + c + k];
+      state.bias[k] = P.has_bias != 0 ? bias[c + k] : 0;
+      state.folded[k] = state.bias[k] + P.input_offset * sum;
+      state.out[k] = output_stage_of<P>(rq.multiplier, rq.shift, c + k);
+    }
+    const std::int8_t* w = weights + c;
+    for (std::int32_t b = 0; b < g::batch; ++b)
+      for (std::int32_t oy = 0; oy < g::out_h; ++oy) {
+        const auto rows = g::rows_inside(oy);
+        std::int8_t* out = output + (static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w * channels + c;
+        const auto first_tap = [&](std::int32_t ox) {
+          return input + g::input_pixel(b, rows.input_row, ox * g::win.stride_w - g::win.pad_left) + c;
+        };
+        for (std::int32_t ox = 0; ox < g::interior_begin; ++ox) partial_window(state, input, w, out + ox * channels, b, rows, ox, c);
+        if (rows.first == 0 && rows.end == kernel_h) {
+          constexpr std::int32_t pairs = (g::interior_end - g::interior_begin) / 2;
+          for (std::int32_t k = 0; k < pairs; ++k) {
+            const std::int32_t ox = g::interior_begin + 2 * k;
+            whole_windows(state, first_tap(ox), w, out + ox * channels);
+          }
+          if constexpr ((g::interior_end - g::interior_begin) % 2 != 0)
+            whole_window(state, first_tap(g::interior_end - 1), w, out + (g::interior_end - 1) * channels);
+        } else {
+          for (std::int32_t ox = g::interior_begin; ox < g::interior_end; ++ox)
+            partial_window(state, input, w, out + ox * channels, b, rows, ox, c);
+        }
+        for (std::int32_t ox = g::interior_end; ox < g::out_w; ++ox) partial_window(state, input, w, out + ox * channels, b, rows, ox, c);
+      }
+  }
+
+  // Two pixels x 4 channels at tap t: x is pixel 0's tap (0, 0), pixel 1's is XStep further.
+  static constexpr std::ptrdiff_t pixel_distance = static_cast<std::ptrdiff_t>(g::win.stride_w) * channels;
+  static constexpr bool asm_taps = asm_depthwise_fits<tap_offset(kernel_h - 1, kernel_w - 1) + pixel_distance, (taps - 1) * channels>;
+
+  template <std::int32_t T>
+  [[gnu::always_inline]] static inline void tap_pair(const std::int8_t* x, const std::int8_t* w, std::int32_t (&a)[4], std::int32_t (&b)[4]) {
+    constexpr std::ptrdiff_t at = tap_offset(T / kernel_w, T % kernel_w);
+    if constexpr (asm_taps) {
+      depthwise_tap_2x4_asm<at, at + pixel_distance, static_cast<std::ptrdiff_t>(T) * channels>(x, w, a, b);
+    } else {
+      const std::uint32_t ww = load_word(w + T * channels);
+      const std::uint32_t w_even = sxtb16(ww), w_odd = sxtb16_ror8(ww);
+      const std::uint32_t x0 = load_word(x + at), x1 = load_word(x + at + pixel_distance);
+      const std::uint32_t x0_even = sxtb16(x0), x0_odd = sxtb16_ror8(x0), x1_even = sxtb16(x1), x1_odd = sxtb16_ror8(x1);
+      a[0] = smlabb(x0_even, w_even, a[0]);
+      a[1] = smlabb(x0_odd, w_odd, a[1]);
+      a[2] = smlatt(x0_even, w_even, a[2]);
+      a[3] = smlatt(x0_odd, w_odd, a[3]);
+      b[0] = smlabb(x1_even, w_even, b[0]);
+      b[1] = smlabb(x1_odd, w_odd, b[1]);
+      b[2] = smlatt(x1_even, w_even, b[2]);
+      b[3] = smlatt(x1_odd, w_odd, b[3]);
+    }
+  }
+
+  template <std::int32_t... T>
+  [[gnu::always_inline]] static inline void all_taps(const std::int8_t* x, const std::int8_t* w, std::int32_t (&a)[4], std::int32_t (&b)[4],
+                                                     std::integer_sequence<std::int32_t, T...>) {
+    (tap_pair<T>(x, w, a, b), ...);
+  }
+
+  // Two neighbouring pixels whose windows lie inside the input.
+  [[gnu::always_inline]] static inline void whole_windows(const group_state& state, const std::int8_t* x, const std::int8_t* w,
+                                                          std::int8_t* out) {
+    std::int32_t a[4], b[4];
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; ++k) a[k] = b[k] = state.folded[k];
+    all_taps(x, w, a, b, std::make_integer_sequence<std::int32_t, taps>{});
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; ++k) {
+      out[k] = state.out[k](a[k]);
+      out[channels + k] = state.out[k](b[k]);
+    }
+  }
+
+  // One pixel whose window lies inside the input.
+  static void whole_window(const group_state& state, const std::int8_t* x, const std::int8_t* w, std::int8_t* out) {
+    std::int32_t acc[4];
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; ++k) acc[k] = state.folded[k];
+    for (std::int32_t t = 0; t < taps; ++t) {
+      const std::uint32_t xw = load_word(x + tap_offset(t / kernel_w, t % kernel_w)), ww = load_word(w + t * channels);
+      const std::uint32_t x_even = sxtb16(xw), x_odd = sxtb16_ror8(xw), w_even = sxtb16(ww), w_odd = sxtb16_ror8(ww);
+      acc[0] = smlabb(x_even, w_even, acc[0]);
+      acc[1] = smlabb(x_odd, w_odd, acc[1]);
+      acc[2] = smlatt(x_even, w_even, acc[2]);
+      acc[3] = smlatt(x_odd, w_odd, acc[3]);
+    }
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; ++k) out[k] = state.out[k](acc[k]);
+  }
+
+  // One pixel with taps in the padding: its in-bounds taps, the offset added by SXTAB16.
+  [[gnu::noinline]] static void partial_window(const group_state& state, const std::int8_t* input, const std::int8_t* w, std::int8_t* out,
+                                               std::int32_t b, typename g::row_range rows, std::int32_t ox, std::int32_t c) {
+    const auto columns = g::columns_inside(ox);
+    std::int32_t acc[4];
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; ++k) acc[k] = state.bias[k];
+    for (std::int32_t ky = rows.first; ky < rows.end; ++ky)
+      for (std::int32_t kx = columns.first; kx < columns.end; ++kx)
+        tap4(input + g::input_pixel(b, rows.input_row + ky * g::win.dilation_h, columns.input_row + kx * g::win.dilation_w) + c,
+             w + (ky * kernel_w + kx) * channels, acc);
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; ++k) out[k] = state.out[k](acc[k]);
   }
 };
 

@@ -78,6 +78,22 @@ template <kernel_params P>
   return static_cast<std::int8_t>(v);
 }
 
+// The output stage of one output channel, its multiplier and shift read once (per-channel calls) or
+// compile-time constants (per-tensor calls), for kernels that walk many pixels of one channel.
+template <kernel_params P>
+struct output_stage {
+  channel_scale s;
+  [[gnu::always_inline]] std::int8_t operator()(std::int32_t acc) const {
+    if constexpr (P.per_channel != 0) return to_output<P>(scale(acc, s));
+    else return to_output<P>(scale<P.output_multiplier, P.output_shift>(acc));
+  }
+};
+template <kernel_params P>
+[[gnu::always_inline]] inline output_stage<P> output_stage_of(const std::int32_t* multiplier, const std::int32_t* shift, std::int32_t channel) {
+  if constexpr (P.per_channel != 0) return {channel_scale_of(multiplier[channel], shift[channel])};
+  else return {};
+}
+
 // The output stage of output channel `channel`: the call's multiplier and shift, per channel or per tensor.
 template <kernel_params P>
 [[gnu::always_inline]] inline std::int8_t requantize(std::int32_t acc, const std::int32_t* multiplier, const std::int32_t* shift,
