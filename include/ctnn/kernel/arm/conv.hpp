@@ -124,57 +124,69 @@ struct conv_kernel {
       state.start[ch] = start_of(w + ch * reduction, bias, o + ch);
       state.out[ch] = output_stage_of<P>(rq.multiplier, rq.shift, o + ch);
     }
-    std::int8_t* out = output + o;
+    bool short_stage = true;
+#pragma GCC unroll 4
+    for (int ch = 0; ch < Channels; ++ch)
+      short_stage = short_stage && state.out[ch].template short_applies<product_bound>(P.has_bias != 0 ? bias[o + ch] : 0);
+    if (short_stage) walk<Channels, true>(state, input, w, output + o);
+    else walk<Channels, false>(state, input, w, output + o);
+  }
+
+  // The largest |sum (x + offset) * w| of one output (short_stage_applies).
+  static constexpr std::int64_t product_bound = std::int64_t{255} * 128 * reduction;
+
+  template <int Channels, bool Short>
+  static void walk(const block_state<Channels>& state, const std::int8_t* input, const std::int8_t* w, std::int8_t* out) {
     if constexpr (flat) {
       constexpr std::int32_t pairs = pixels / 2;
       const std::int8_t* x = input;
-      for (std::int32_t k = 0; k < pairs; ++k, x += 2 * in_c, out += 2 * out_c) whole_windows<2>(state, x, w, out);
-      if constexpr (pixels % 2 != 0) whole_windows<1>(state, x, w, out);
+      for (std::int32_t k = 0; k < pairs; ++k, x += 2 * in_c, out += 2 * out_c) whole_windows<2, Channels, Short>(state, x, w, out);
+      if constexpr (pixels % 2 != 0) whole_windows<1, Channels, Short>(state, x, w, out);
     } else {
       for (std::int32_t b = 0; b < g::batch; ++b)
         for (std::int32_t oy = 0; oy < g::out_h; ++oy)
-          row_of_channels(state, input, w, out + (static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w * out_c, b, oy);
+          row_of_channels<Channels, Short>(state, input, w, out + (static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w * out_c, b, oy);
     }
   }
 
-  template <int Channels>
+  template <int Channels, bool Short>
   static void row_of_channels(const block_state<Channels>& state, const std::int8_t* input, const std::int8_t* w, std::int8_t* out,
                               std::int32_t b, std::int32_t oy) {
     const auto rows = g::rows_inside(oy);
     const bool whole_rows = rows.first == 0 && rows.end == kernel_h;
     // Offset of a pixel's tap (0, 0), which may lie outside the input (only taps inside are read).
     const auto first_tap = [&](std::int32_t ox) { return g::input_pixel(b, rows.input_row, ox * g::win.stride_w - g::win.pad_left); };
-    for (std::int32_t ox = 0; ox < g::interior_begin; ++ox) partial_window(state, input, w, out + ox * out_c, b, rows, ox);
+    for (std::int32_t ox = 0; ox < g::interior_begin; ++ox) partial_window<Channels, Short>(state, input, w, out + ox * out_c, b, rows, ox);
     constexpr std::int32_t pairs = (g::interior_end - g::interior_begin) / 2;
     if (whole_rows) {
       for (std::int32_t k = 0; k < pairs; ++k) {
         const std::int32_t ox = g::interior_begin + 2 * k;
-        whole_windows<2>(state, input + first_tap(ox), w, out + ox * out_c);
+        whole_windows<2, Channels, Short>(state, input + first_tap(ox), w, out + ox * out_c);
       }
       if constexpr ((g::interior_end - g::interior_begin) % 2 != 0)
-        whole_windows<1>(state, input + first_tap(g::interior_end - 1), w, out + (g::interior_end - 1) * out_c);
+        whole_windows<1, Channels, Short>(state, input + first_tap(g::interior_end - 1), w, out + (g::interior_end - 1) * out_c);
     } else {
       for (std::int32_t k = 0; k < pairs; ++k) {
         const std::int32_t ox = g::interior_begin + 2 * k;
-        some_rows<2>(state, input, first_tap(ox), w, out + ox * out_c, rows.first, rows.end);
+        some_rows<2, Channels, Short>(state, input, first_tap(ox), w, out + ox * out_c, rows.first, rows.end);
       }
       if constexpr ((g::interior_end - g::interior_begin) % 2 != 0)
-        some_rows<1>(state, input, first_tap(g::interior_end - 1), w, out + (g::interior_end - 1) * out_c, rows.first, rows.end);
+        some_rows<1, Channels, Short>(state, input, first_tap(g::interior_end - 1), w, out + (g::interior_end - 1) * out_c, rows.first, rows.end);
     }
-    for (std::int32_t ox = g::interior_end; ox < g::out_w; ++ox) partial_window(state, input, w, out + ox * out_c, b, rows, ox);
+    for (std::int32_t ox = g::interior_end; ox < g::out_w; ++ox) partial_window<Channels, Short>(state, input, w, out + ox * out_c, b, rows, ox);
   }
 
-  template <int Pixels, int Channels>
+  template <bool Short, int Pixels, int Channels>
   [[gnu::always_inline]] static inline void store(const block_state<Channels>& state, const std::int32_t (&acc)[Pixels][Channels],
                                                   std::int8_t* out) {
 #pragma GCC unroll 4
     for (int ch = 0; ch < Channels; ++ch)
 #pragma GCC unroll 4
-      for (int p = 0; p < Pixels; ++p) out[p * out_c + ch] = state.out[ch](acc[p][ch]);
+      for (int p = 0; p < Pixels; ++p) out[p * out_c + ch] = state.out[ch].template apply<Short>(acc[p][ch]);
   }
 
   // Pixels whose windows lie wholly inside the input, their taps (0, 0) at x + p * pixel_step.
-  template <int Pixels, int Channels>
+  template <int Pixels, int Channels, bool Short>
   [[gnu::always_inline]] static inline void whole_windows(const block_state<Channels>& state, const std::int8_t* x, const std::int8_t* w,
                                                           std::int8_t* out) {
     std::int32_t acc[Pixels][Channels];
@@ -199,12 +211,12 @@ struct conv_kernel {
         }
       }
     }
-    store(state, acc, out);
+    store<Short>(state, acc, out);
   }
 
   // Interior columns of a row whose top or bottom kernel rows fall in the padding: kernel rows
   // [first_row, end_row) only, the offset added by SXTAB16.
-  template <int Pixels, int Channels>
+  template <int Pixels, int Channels, bool Short>
   [[gnu::always_inline]] static inline void some_rows(const block_state<Channels>& state, const std::int8_t* input, std::ptrdiff_t first_tap,
                                                       const std::int8_t* w, std::int8_t* out, std::int32_t first_row, std::int32_t end_row) {
     std::int32_t acc[Pixels][Channels];
@@ -213,21 +225,23 @@ struct conv_kernel {
 #pragma GCC unroll 4
       for (int p = 0; p < Pixels; ++p) acc[p][ch] = state.start[ch].bias;
     accumulate_rows<Pixels, Channels>(input, first_tap, w, first_row, end_row, acc);
-    store(state, acc, out);
+    store<Short>(state, acc, out);
   }
 
   // One pixel of a border column (some kernel columns outside the input), the offset added by SXTAB16.
-  template <int Channels>
+  template <int Channels, bool Short>
   [[gnu::noinline]] static void partial_window(const block_state<Channels>& state, const std::int8_t* input, const std::int8_t* w,
                                                std::int8_t* out, std::int32_t b, typename g::row_range rows, std::int32_t ox) {
     std::int32_t acc[1][Channels];
 #pragma GCC unroll 4
     for (int ch = 0; ch < Channels; ++ch) acc[0][ch] = state.start[ch].bias;
     accumulate_columns<Channels>(input, w, b, rows, g::columns_inside(ox), acc);
-    store(state, acc, out);
+    store<Short>(state, acc, out);
   }
 
   // ---- Gathered windows (pixel pairs, every channel) -------------------------------------------------
+
+  static std::int32_t bias_of(const std::int32_t* bias, std::int32_t o) { return P.has_bias != 0 ? bias[o] : 0; }
 
   // Copies pixel (b, oy, ox)'s window into `to` (reduction values, OHWI order), the zero point where
   // it lies outside the input.
@@ -262,13 +276,14 @@ struct conv_kernel {
         gather(input, window[p], pixel / (g::out_h * g::out_w), pixel / g::out_w % g::out_h, pixel % g::out_w);
       }
       std::int8_t* out = output + static_cast<std::ptrdiff_t>(first) * out_c;
-      if (count == 2) all_channels<2>(window[0], weights, folded, rq, out);
-      else if (count == 1) all_channels<1>(window[0], weights, folded, rq, out);
+      if (count == 2) all_channels<2>(window[0], weights, bias, folded, rq, out);
+      else if (count == 1) all_channels<1>(window[0], weights, bias, folded, rq, out);
     }
   }
 
   template <int Pixels>
-  [[gnu::always_inline]] static inline void all_channels(const std::int8_t* x, const std::int8_t* weights, const std::int32_t (&folded)[out_c],
+  [[gnu::always_inline]] static inline void all_channels(const std::int8_t* x, const std::int8_t* weights, const std::int32_t* bias,
+                                                         const std::int32_t (&folded)[out_c],
                                                          const requant_arrays& rq, std::int8_t* out) {
     constexpr std::ptrdiff_t window_step = reduction + 4;
     const std::int8_t* w = weights;
@@ -278,8 +293,15 @@ struct conv_kernel {
       for (int p = 0; p < Pixels; ++p) acc[p][0] = folded[o], acc[p][1] = folded[o + 1];
       dot_block<Pixels, 2, window_step, reduction, false>(x, w, reduction, 0, 0, acc);
       const output_stage<P> first = output_stage_of<P>(rq.multiplier, rq.shift, o), second = output_stage_of<P>(rq.multiplier, rq.shift, o + 1);
+      if (first.template short_applies<product_bound>(bias_of(bias, o)) && second.template short_applies<product_bound>(bias_of(bias, o + 1))) {
 #pragma GCC unroll 2
-      for (int p = 0; p < Pixels; ++p) out[p * out_c + o] = first(acc[p][0]), out[p * out_c + o + 1] = second(acc[p][1]);
+        for (int p = 0; p < Pixels; ++p)
+          out[p * out_c + o] = first.template apply<true>(acc[p][0]), out[p * out_c + o + 1] = second.template apply<true>(acc[p][1]);
+      } else {
+#pragma GCC unroll 2
+        for (int p = 0; p < Pixels; ++p)
+          out[p * out_c + o] = first.template apply<false>(acc[p][0]), out[p * out_c + o + 1] = second.template apply<false>(acc[p][1]);
+      }
     }
     if constexpr (out_c % 2 != 0) {
       std::int32_t acc[Pixels][1];
@@ -288,7 +310,7 @@ struct conv_kernel {
       dot_block<Pixels, 1, window_step, reduction, false>(x, w, reduction, 0, 0, acc);
       const output_stage<P> last = output_stage_of<P>(rq.multiplier, rq.shift, out_c - 1);
 #pragma GCC unroll 2
-      for (int p = 0; p < Pixels; ++p) out[p * out_c + out_c - 1] = last(acc[p][0]);
+      for (int p = 0; p < Pixels; ++p) out[p * out_c + out_c - 1] = last.template apply<false>(acc[p][0]);
     }
   }
 

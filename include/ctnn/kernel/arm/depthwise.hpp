@@ -175,7 +175,17 @@ struct depthwise_kernel {
       state.folded[k] = state.bias[k] + P.input_offset * sum;
       state.out[k] = output_stage_of<P>(rq.multiplier, rq.shift, c + k);
     }
-    const std::int8_t* w = weights + c;
+    bool short_stage = true;
+    for (int k = 0; k < 4; ++k) short_stage = short_stage && state.out[k].template short_applies<product_bound>(state.bias[k]);
+    if (short_stage) walk<true>(state, input, weights + c, output, c);
+    else walk<false>(state, input, weights + c, output, c);
+  }
+
+  // The largest |sum (x + offset) * w| of one output (short_stage_applies).
+  static constexpr std::int64_t product_bound = std::int64_t{255} * 128 * taps;
+
+  template <bool Short>
+  static void walk(const group_state& state, const std::int8_t* input, const std::int8_t* w, std::int8_t* output, std::int32_t c) {
     for (std::int32_t b = 0; b < g::batch; ++b)
       for (std::int32_t oy = 0; oy < g::out_h; ++oy) {
         const auto rows = g::rows_inside(oy);
@@ -183,20 +193,20 @@ struct depthwise_kernel {
         const auto first_tap = [&](std::int32_t ox) {
           return input + g::input_pixel(b, rows.input_row, ox * g::win.stride_w - g::win.pad_left) + c;
         };
-        for (std::int32_t ox = 0; ox < g::interior_begin; ++ox) partial_window(state, input, w, out + ox * channels, b, rows, ox, c);
+        for (std::int32_t ox = 0; ox < g::interior_begin; ++ox) partial_window<Short>(state, input, w, out + ox * channels, b, rows, ox, c);
         if (rows.first == 0 && rows.end == kernel_h) {
           constexpr std::int32_t pairs = (g::interior_end - g::interior_begin) / 2;
           for (std::int32_t k = 0; k < pairs; ++k) {
             const std::int32_t ox = g::interior_begin + 2 * k;
-            whole_windows(state, first_tap(ox), w, out + ox * channels);
+            whole_windows<Short>(state, first_tap(ox), w, out + ox * channels);
           }
           if constexpr ((g::interior_end - g::interior_begin) % 2 != 0)
-            whole_window(state, first_tap(g::interior_end - 1), w, out + (g::interior_end - 1) * channels);
+            whole_window<Short>(state, first_tap(g::interior_end - 1), w, out + (g::interior_end - 1) * channels);
         } else {
           for (std::int32_t ox = g::interior_begin; ox < g::interior_end; ++ox)
-            partial_window(state, input, w, out + ox * channels, b, rows, ox, c);
+            partial_window<Short>(state, input, w, out + ox * channels, b, rows, ox, c);
         }
-        for (std::int32_t ox = g::interior_end; ox < g::out_w; ++ox) partial_window(state, input, w, out + ox * channels, b, rows, ox, c);
+        for (std::int32_t ox = g::interior_end; ox < g::out_w; ++ox) partial_window<Short>(state, input, w, out + ox * channels, b, rows, ox, c);
       }
   }
 
@@ -232,6 +242,7 @@ struct depthwise_kernel {
   }
 
   // Two neighbouring pixels whose windows lie inside the input.
+  template <bool Short>
   [[gnu::always_inline]] static inline void whole_windows(const group_state& state, const std::int8_t* x, const std::int8_t* w,
                                                           std::int8_t* out) {
     std::int32_t a[4], b[4];
@@ -240,12 +251,13 @@ struct depthwise_kernel {
     all_taps(x, w, a, b, std::make_integer_sequence<std::int32_t, taps>{});
 #pragma GCC unroll 4
     for (int k = 0; k < 4; ++k) {
-      out[k] = state.out[k](a[k]);
-      out[channels + k] = state.out[k](b[k]);
+      out[k] = state.out[k].template apply<Short>(a[k]);
+      out[channels + k] = state.out[k].template apply<Short>(b[k]);
     }
   }
 
   // One pixel whose window lies inside the input.
+  template <bool Short>
   static void whole_window(const group_state& state, const std::int8_t* x, const std::int8_t* w, std::int8_t* out) {
     std::int32_t acc[4];
 #pragma GCC unroll 4
@@ -259,10 +271,11 @@ struct depthwise_kernel {
       acc[3] = smlatt(x_odd, w_odd, acc[3]);
     }
 #pragma GCC unroll 4
-    for (int k = 0; k < 4; ++k) out[k] = state.out[k](acc[k]);
+    for (int k = 0; k < 4; ++k) out[k] = state.out[k].template apply<Short>(acc[k]);
   }
 
   // One pixel with taps in the padding: its in-bounds taps, the offset added by SXTAB16.
+  template <bool Short>
   [[gnu::noinline]] static void partial_window(const group_state& state, const std::int8_t* input, const std::int8_t* w, std::int8_t* out,
                                                std::int32_t b, typename g::row_range rows, std::int32_t ox, std::int32_t c) {
     const auto columns = g::columns_inside(ox);
@@ -274,7 +287,7 @@ struct depthwise_kernel {
         tap4(input + g::input_pixel(b, rows.input_row + ky * g::win.dilation_h, columns.input_row + kx * g::win.dilation_w) + c,
              w + (ky * kernel_w + kx) * channels, acc);
 #pragma GCC unroll 4
-    for (int k = 0; k < 4; ++k) out[k] = state.out[k](acc[k]);
+    for (int k = 0; k < 4; ++k) out[k] = state.out[k].template apply<Short>(acc[k]);
   }
 };
 

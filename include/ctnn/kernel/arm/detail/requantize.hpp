@@ -39,6 +39,39 @@ namespace ctnn::kernel::arm::detail {
   return shift == 0 ? x : divide_by_pot_rounding(x, -shift);
 }
 
+// (a * b + 2^31) >> 32 (SMMULR).
+[[gnu::always_inline]] inline std::int32_t rounding_high_mul(std::int32_t a, std::int32_t b) {
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP && defined(__thumb2__)
+  std::int32_t r;
+  __asm("smmulr %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+#else
+  return static_cast<std::int32_t>((static_cast<std::int64_t>(a) * b + (std::int64_t{1} << 31)) >> 32);
+#endif
+}
+
+// The short output stage: where |acc| < 2^30 and the shift is a right shift of at least 1 (a
+// multiplier below one half: nearly every conv channel), doubling_high_mul(acc, m) is
+// rounding_high_mul(2 * acc, m) exactly (floor((2 a m + 2^31) / 2^32)), one instruction instead of
+// five, and the rounding division needs no test for a zero exponent.
+[[gnu::always_inline]] inline std::int32_t scale_short(std::int32_t acc, std::int32_t multiplier, std::int32_t right_minus_one) {
+  const std::int32_t x = rounding_high_mul(acc * 2, multiplier);
+  const std::int32_t q = (x + (x >> 31)) >> right_minus_one;
+  return (q >> 1) + (q & 1);
+}
+
+// Whether a channel's accumulators are below 2^30 in magnitude for any input: |bias| plus the largest
+// possible |sum (x + offset) * w| (255 * 128 per product: ProductBound), with a right shift.
+template <std::int64_t ProductBound>
+[[gnu::always_inline]] inline bool short_stage_applies(std::int32_t bias, std::int32_t shift) {
+  if constexpr (ProductBound >= (std::int64_t{1} << 30)) {
+    return false;
+  } else {
+    const std::int64_t magnitude = bias < 0 ? -static_cast<std::int64_t>(bias) : bias;
+    return shift <= -1 && magnitude < (std::int64_t{1} << 30) - ProductBound;
+  }
+}
+
 // One output channel's multiplier with its shift split into the left and right parts, read once per
 // channel by kernels that walk many pixels of the same channel.
 struct channel_scale {
@@ -80,12 +113,23 @@ template <kernel_params P>
 
 // The output stage of one output channel, its multiplier and shift read once (per-channel calls) or
 // compile-time constants (per-tensor calls), for kernels that walk many pixels of one channel.
+// apply<true> is the short stage (scale_short), for channels where short_stage_applies.
 template <kernel_params P>
 struct output_stage {
   channel_scale s;
-  [[gnu::always_inline]] std::int8_t operator()(std::int32_t acc) const {
-    if constexpr (P.per_channel != 0) return to_output<P>(scale(acc, s));
-    else return to_output<P>(scale<P.output_multiplier, P.output_shift>(acc));
+  template <bool Short>
+  [[gnu::always_inline]] std::int8_t apply(std::int32_t acc) const {
+    if constexpr (Short) {
+      if constexpr (P.per_channel != 0) return to_output<P>(scale_short(acc, s.multiplier, s.right - 1));
+      else return to_output<P>(scale_short(acc, P.output_multiplier, -P.output_shift - 1));
+    } else {
+      if constexpr (P.per_channel != 0) return to_output<P>(scale(acc, s));
+      else return to_output<P>(scale<P.output_multiplier, P.output_shift>(acc));
+    }
+  }
+  template <std::int64_t ProductBound>
+  [[gnu::always_inline]] bool short_applies(std::int32_t bias) const {
+    return short_stage_applies<ProductBound>(bias, P.per_channel != 0 ? -s.right + s.left : P.output_shift);
   }
 };
 template <kernel_params P>
