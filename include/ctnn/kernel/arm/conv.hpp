@@ -215,9 +215,10 @@ struct conv_kernel {
   }
 
   // Interior columns of a row whose top or bottom kernel rows fall in the padding: kernel rows
-  // [first_row, end_row) only, the offset added by SXTAB16.
+  // [first_row, end_row) only, the offset added by SXTAB16. Out of line: the assembly 2 x 2 block with
+  // the offset needs 14 registers, which a caller with more values live could not give it.
   template <int Pixels, int Channels, bool Short>
-  [[gnu::always_inline]] static inline void some_rows(const block_state<Channels>& state, const std::int8_t* input, std::ptrdiff_t first_tap,
+  [[gnu::noinline]] static void some_rows(const block_state<Channels>& state, const std::int8_t* input, std::ptrdiff_t first_tap,
                                                       const std::int8_t* w, std::int8_t* out, std::int32_t first_row, std::int32_t end_row) {
     std::int32_t acc[Pixels][Channels];
 #pragma GCC unroll 4

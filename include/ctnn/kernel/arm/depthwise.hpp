@@ -193,8 +193,9 @@ struct depthwise_kernel {
         const auto first_tap = [&](std::int32_t ox) {
           return input + g::input_pixel(b, rows.input_row, ox * g::win.stride_w - g::win.pad_left) + c;
         };
-        for (std::int32_t ox = 0; ox < g::interior_begin; ++ox) partial_window<Short>(state, input, w, out + ox * channels, b, rows, ox, c);
-        if (rows.first == 0 && rows.end == kernel_h) {
+        const bool whole_rows = rows.first == 0 && rows.end == kernel_h;
+        border_columns<Short, 0>(state, input, w, out, b, rows, whole_rows, c, std::make_integer_sequence<std::int32_t, g::interior_begin>{});
+        if (whole_rows) {
           constexpr std::int32_t pairs = (g::interior_end - g::interior_begin) / 2;
           for (std::int32_t k = 0; k < pairs; ++k) {
             const std::int32_t ox = g::interior_begin + 2 * k;
@@ -206,8 +207,48 @@ struct depthwise_kernel {
           for (std::int32_t ox = g::interior_begin; ox < g::interior_end; ++ox)
             partial_window<Short>(state, input, w, out + ox * channels, b, rows, ox, c);
         }
-        for (std::int32_t ox = g::interior_end; ox < g::out_w; ++ox) partial_window<Short>(state, input, w, out + ox * channels, b, rows, ox, c);
+        border_columns<Short, g::interior_end>(state, input, w, out, b, rows, whole_rows, c,
+                                               std::make_integer_sequence<std::int32_t, g::out_w - g::interior_end>{});
       }
+  }
+
+  // Border columns First + i (compile-time): in rows whose kernel rows are all inside, the kernel columns
+  // inside are known at compile time, so their taps run unrolled at fixed offsets; other rows take the
+  // general walk.
+  template <bool Short, std::int32_t First, std::int32_t... I>
+  [[gnu::always_inline]] static inline void border_columns([[maybe_unused]] const group_state& state, [[maybe_unused]] const std::int8_t* input,
+                                                           [[maybe_unused]] const std::int8_t* w, [[maybe_unused]] std::int8_t* out,
+                                                           [[maybe_unused]] std::int32_t b, [[maybe_unused]] typename g::row_range rows,
+                                                           [[maybe_unused]] bool whole_rows, [[maybe_unused]] std::int32_t c,
+                                                           std::integer_sequence<std::int32_t, I...>) {
+    (border_column<Short, First + I>(state, input, w, out + (First + I) * channels, b, rows, whole_rows, c), ...);
+  }
+
+  template <bool Short, std::int32_t OX>
+  [[gnu::always_inline]] static inline void border_column(const group_state& state, const std::int8_t* input, const std::int8_t* w,
+                                                          std::int8_t* out, std::int32_t b, typename g::row_range rows, bool whole_rows,
+                                                          std::int32_t c) {
+    constexpr auto columns = g::columns_inside(OX);
+    if (whole_rows && columns.first < columns.end)
+      known_columns<Short, columns.first, columns.end>(
+          state, input + g::input_pixel(b, rows.input_row, columns.input_row + columns.first * g::win.dilation_w) + c, w, out);
+    else
+      partial_window<Short>(state, input, w, out, b, rows, OX, c);
+  }
+
+  // One pixel whose kernel rows are all inside and whose kernel columns [First, End) are: x is its tap
+  // (0, First), the offset added by SXTAB16 (the others are skipped).
+  template <bool Short, std::int32_t First, std::int32_t End>
+  [[gnu::noinline]] static void known_columns(const group_state& state, const std::int8_t* x, const std::int8_t* w, std::int8_t* out) {
+    std::int32_t acc[4];
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; ++k) acc[k] = state.bias[k];
+#pragma GCC unroll 16
+    for (std::int32_t ky = 0; ky < kernel_h; ++ky)
+#pragma GCC unroll 16
+      for (std::int32_t kx = First; kx < End; ++kx) tap4(x + tap_offset(ky, kx - First), w + (ky * kernel_w + kx) * channels, acc);
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; ++k) out[k] = state.out[k].template apply<Short>(acc[k]);
   }
 
   // Two pixels x 4 channels at tap t: x is pixel 0's tap (0, 0), pixel 1's is XStep further.
@@ -241,9 +282,10 @@ struct depthwise_kernel {
     (tap_pair<T>(x, w, a, b), ...);
   }
 
-  // Two neighbouring pixels whose windows lie inside the input.
+  // Two neighbouring pixels whose windows lie inside the input. Out of line: the assembly taps need 14
+  // registers, which a caller with more values live could not give them.
   template <bool Short>
-  [[gnu::always_inline]] static inline void whole_windows(const group_state& state, const std::int8_t* x, const std::int8_t* w,
+  [[gnu::noinline]] static void whole_windows(const group_state& state, const std::int8_t* x, const std::int8_t* w,
                                                           std::int8_t* out) {
     std::int32_t a[4], b[4];
 #pragma GCC unroll 4
@@ -262,6 +304,7 @@ struct depthwise_kernel {
     std::int32_t acc[4];
 #pragma GCC unroll 4
     for (int k = 0; k < 4; ++k) acc[k] = state.folded[k];
+#pragma GCC unroll 25
     for (std::int32_t t = 0; t < taps; ++t) {
       const std::uint32_t xw = load_word(x + tap_offset(t / kernel_w, t % kernel_w)), ww = load_word(w + t * channels);
       const std::uint32_t x_even = sxtb16(xw), x_odd = sxtb16_ror8(xw), w_even = sxtb16(ww), w_odd = sxtb16_ror8(ww);
