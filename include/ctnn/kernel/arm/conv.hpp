@@ -25,6 +25,7 @@
 //     the next, reading only its window), which is what makes in place safe (memory/in_place_window.hpp).
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/arm/detail/dot.hpp>
@@ -256,6 +257,10 @@ struct conv_kernel {
         continue;
       }
       const std::int8_t* row = input + g::input_pixel(b, rows.input_row + ky * g::win.dilation_h, columns.input_row);
+      if (g::win.dilation_w == 1 && columns.first == 0 && columns.end == kernel_w) {
+        std::memcpy(to, row, static_cast<std::size_t>(kernel_w * in_c));  // the whole kernel row: a compile-time size
+        continue;
+      }
       for (std::int32_t kx = 0; kx < kernel_w; ++kx)
         for (std::int32_t i = 0; i < in_c; ++i)
           to[kx * in_c + i] = kx >= columns.first && kx < columns.end ? row[kx * g::win.dilation_w * in_c + i] : zero_point;
@@ -267,6 +272,11 @@ struct conv_kernel {
     // Per channel: bias + input_offset * sum of the filter (the gathered windows are whole).
     std::int32_t folded[out_c];
     for (std::int32_t o = 0; o < out_c; ++o) folded[o] = start_of(weights + o * reduction, bias, o).folded;
+    // Per channel pair: whether both take the short output stage.
+    bool short_pair[out_c / 2 + 1];
+    for (std::int32_t o = 0; o + 1 < out_c; o += 2)
+      short_pair[o / 2] = output_stage_of<P>(rq.multiplier, rq.shift, o).template short_applies<product_bound>(bias_of(bias, o)) &&
+                          output_stage_of<P>(rq.multiplier, rq.shift, o + 1).template short_applies<product_bound>(bias_of(bias, o + 1));
     std::int8_t window[2][reduction + 4];  // + 4: the dot's last word may read past a stretch's end (never used)
     constexpr std::int32_t pairs = pixels / 2;
     for (std::int32_t k = 0; k <= pairs; ++k) {
@@ -277,13 +287,13 @@ struct conv_kernel {
         gather(input, window[p], pixel / (g::out_h * g::out_w), pixel / g::out_w % g::out_h, pixel % g::out_w);
       }
       std::int8_t* out = output + static_cast<std::ptrdiff_t>(first) * out_c;
-      if (count == 2) all_channels<2>(window[0], weights, bias, folded, rq, out);
-      else if (count == 1) all_channels<1>(window[0], weights, bias, folded, rq, out);
+      if (count == 2) all_channels<2>(window[0], weights, short_pair, folded, rq, out);
+      else if (count == 1) all_channels<1>(window[0], weights, short_pair, folded, rq, out);
     }
   }
 
   template <int Pixels>
-  [[gnu::always_inline]] static inline void all_channels(const std::int8_t* x, const std::int8_t* weights, const std::int32_t* bias,
+  [[gnu::always_inline]] static inline void all_channels(const std::int8_t* x, const std::int8_t* weights, const bool* short_pair,
                                                          const std::int32_t (&folded)[out_c],
                                                          const requant_arrays& rq, std::int8_t* out) {
     constexpr std::ptrdiff_t window_step = reduction + 4;
@@ -294,7 +304,7 @@ struct conv_kernel {
       for (int p = 0; p < Pixels; ++p) acc[p][0] = folded[o], acc[p][1] = folded[o + 1];
       dot_block<Pixels, 2, window_step, reduction, false>(x, w, reduction, 0, 0, acc);
       const output_stage<P> first = output_stage_of<P>(rq.multiplier, rq.shift, o), second = output_stage_of<P>(rq.multiplier, rq.shift, o + 1);
-      if (first.template short_applies<product_bound>(bias_of(bias, o)) && second.template short_applies<product_bound>(bias_of(bias, o + 1))) {
+      if (short_pair[o / 2]) {
 #pragma GCC unroll 2
         for (int p = 0; p < Pixels; ++p)
           out[p * out_c + o] = first.template apply<true>(acc[p][0]), out[p * out_c + o + 1] = second.template apply<true>(acc[p][1]);

@@ -184,69 +184,122 @@ struct depthwise_kernel {
   // The largest |sum (x + offset) * w| of one output (short_stage_applies).
   static constexpr std::int64_t product_bound = std::int64_t{255} * 128 * taps;
 
+  // Output rows [whole_rows_begin, whole_rows_end) have every kernel row inside the input; the others
+  // (the few rows along the top and bottom padding) get one compile-time walk each, when there are few.
+  static constexpr bool whole_row(std::int32_t oy) {
+    const auto rows = g::rows_inside(oy);
+    return rows.first == 0 && rows.end == kernel_h;
+  }
+  static constexpr std::int32_t find_whole_rows_begin() {
+    std::int32_t oy = 0;
+    while (oy < g::out_h && !whole_row(oy)) ++oy;
+    return oy;
+  }
+  static constexpr std::int32_t whole_rows_begin = find_whole_rows_begin();
+  static constexpr std::int32_t find_whole_rows_end() {
+    std::int32_t oy = whole_rows_begin;
+    while (oy < g::out_h && whole_row(oy)) ++oy;
+    return oy;
+  }
+  static constexpr std::int32_t whole_rows_end = find_whole_rows_end();
+  static constexpr bool rows_by_class() {
+    for (std::int32_t oy = whole_rows_end; oy < g::out_h; ++oy)
+      if (whole_row(oy)) return false;
+    return g::out_h - (whole_rows_end - whole_rows_begin) <= 8;
+  }
+
   template <bool Short>
   static void walk(const group_state& state, const std::int8_t* input, const std::int8_t* w, std::int8_t* output, std::int32_t c) {
-    for (std::int32_t b = 0; b < g::batch; ++b)
-      for (std::int32_t oy = 0; oy < g::out_h; ++oy) {
-        const auto rows = g::rows_inside(oy);
-        std::int8_t* out = output + (static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w * channels + c;
-        const auto first_tap = [&](std::int32_t ox) {
-          return input + g::input_pixel(b, rows.input_row, ox * g::win.stride_w - g::win.pad_left) + c;
-        };
-        const bool whole_rows = rows.first == 0 && rows.end == kernel_h;
-        border_columns<Short, 0>(state, input, w, out, b, rows, whole_rows, c, std::make_integer_sequence<std::int32_t, g::interior_begin>{});
-        if (whole_rows) {
-          constexpr std::int32_t pairs = (g::interior_end - g::interior_begin) / 2;
-          for (std::int32_t k = 0; k < pairs; ++k) {
-            const std::int32_t ox = g::interior_begin + 2 * k;
-            whole_windows<Short>(state, first_tap(ox), w, out + ox * channels);
+    for (std::int32_t b = 0; b < g::batch; ++b) {
+      if constexpr (rows_by_class()) {
+        known_rows<Short, 0>(state, input, w, output, b, c, std::make_integer_sequence<std::int32_t, whole_rows_begin>{});
+        for (std::int32_t oy = whole_rows_begin; oy < whole_rows_end; ++oy) row_of_whole_windows<Short>(state, input, w, output, b, oy, c);
+        known_rows<Short, whole_rows_end>(state, input, w, output, b, c, std::make_integer_sequence<std::int32_t, g::out_h - whole_rows_end>{});
+      } else {
+        for (std::int32_t oy = 0; oy < g::out_h; ++oy) {
+          if (whole_row(oy)) {
+            row_of_whole_windows<Short>(state, input, w, output, b, oy, c);
+          } else {
+            const auto rows = g::rows_inside(oy);
+            std::int8_t* out = output + (static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w * channels + c;
+            for (std::int32_t ox = 0; ox < g::out_w; ++ox) partial_window<Short>(state, input, w, out + ox * channels, b, rows, ox, c);
           }
-          if constexpr ((g::interior_end - g::interior_begin) % 2 != 0)
-            whole_window<Short>(state, first_tap(g::interior_end - 1), w, out + (g::interior_end - 1) * channels);
-        } else {
-          for (std::int32_t ox = g::interior_begin; ox < g::interior_end; ++ox)
-            partial_window<Short>(state, input, w, out + ox * channels, b, rows, ox, c);
         }
-        border_columns<Short, g::interior_end>(state, input, w, out, b, rows, whole_rows, c,
-                                               std::make_integer_sequence<std::int32_t, g::out_w - g::interior_end>{});
       }
+    }
   }
 
-  // Border columns First + i (compile-time): in rows whose kernel rows are all inside, the kernel columns
-  // inside are known at compile time, so their taps run unrolled at fixed offsets; other rows take the
-  // general walk.
+  // A row whose kernel rows are all inside: border columns (compile-time windows), interior pixels two
+  // at a time.
+  template <bool Short>
+  static void row_of_whole_windows(const group_state& state, const std::int8_t* input, const std::int8_t* w, std::int8_t* output,
+                                   std::int32_t b, std::int32_t oy, std::int32_t c) {
+    std::int8_t* out = output + (static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w * channels + c;
+    const std::int32_t input_row = oy * g::win.stride_h - g::win.pad_top;
+    const auto first_tap = [&](std::int32_t ox) { return input + g::input_pixel(b, input_row, ox * g::win.stride_w - g::win.pad_left) + c; };
+    known_columns<Short, 0, kernel_h, 0>(state, input, w, out, b, input_row, c, std::make_integer_sequence<std::int32_t, g::interior_begin>{});
+    constexpr std::int32_t pairs = (g::interior_end - g::interior_begin) / 2;
+    for (std::int32_t k = 0; k < pairs; ++k) {
+      const std::int32_t ox = g::interior_begin + 2 * k;
+      whole_windows<Short>(state, first_tap(ox), w, out + ox * channels);
+    }
+    if constexpr ((g::interior_end - g::interior_begin) % 2 != 0)
+      whole_window<Short>(state, first_tap(g::interior_end - 1), w, out + (g::interior_end - 1) * channels);
+    known_columns<Short, 0, kernel_h, g::interior_end>(state, input, w, out, b, input_row, c,
+                                                       std::make_integer_sequence<std::int32_t, g::out_w - g::interior_end>{});
+  }
+
+  // Rows First + i (compile-time), some of whose kernel rows fall in the padding.
   template <bool Short, std::int32_t First, std::int32_t... I>
-  [[gnu::always_inline]] static inline void border_columns([[maybe_unused]] const group_state& state, [[maybe_unused]] const std::int8_t* input,
-                                                           [[maybe_unused]] const std::int8_t* w, [[maybe_unused]] std::int8_t* out,
-                                                           [[maybe_unused]] std::int32_t b, [[maybe_unused]] typename g::row_range rows,
-                                                           [[maybe_unused]] bool whole_rows, [[maybe_unused]] std::int32_t c,
-                                                           std::integer_sequence<std::int32_t, I...>) {
-    (border_column<Short, First + I>(state, input, w, out + (First + I) * channels, b, rows, whole_rows, c), ...);
+  [[gnu::always_inline]] static inline void known_rows([[maybe_unused]] const group_state& state, [[maybe_unused]] const std::int8_t* input,
+                                                       [[maybe_unused]] const std::int8_t* w, [[maybe_unused]] std::int8_t* output,
+                                                       [[maybe_unused]] std::int32_t b, [[maybe_unused]] std::int32_t c,
+                                                       std::integer_sequence<std::int32_t, I...>) {
+    (known_row<Short, First + I>(state, input, w, output, b, c), ...);
   }
 
-  template <bool Short, std::int32_t OX>
-  [[gnu::always_inline]] static inline void border_column(const group_state& state, const std::int8_t* input, const std::int8_t* w,
-                                                          std::int8_t* out, std::int32_t b, typename g::row_range rows, bool whole_rows,
-                                                          std::int32_t c) {
-    constexpr auto columns = g::columns_inside(OX);
-    if (whole_rows && columns.first < columns.end)
-      known_columns<Short, columns.first, columns.end>(
-          state, input + g::input_pixel(b, rows.input_row, columns.input_row + columns.first * g::win.dilation_w) + c, w, out);
-    else
-      partial_window<Short>(state, input, w, out, b, rows, OX, c);
+  template <bool Short, std::int32_t OY>
+  static void known_row(const group_state& state, const std::int8_t* input, const std::int8_t* w, std::int8_t* output, std::int32_t b,
+                        std::int32_t c) {
+    constexpr auto rows = g::rows_inside(OY);
+    std::int8_t* out = output + (static_cast<std::ptrdiff_t>(b) * g::out_h + OY) * g::out_w * channels + c;
+    known_columns<Short, rows.first, rows.end, 0>(state, input, w, out, b, rows.input_row, c,
+                                                  std::make_integer_sequence<std::int32_t, g::interior_begin>{});
+    for (std::int32_t ox = g::interior_begin; ox < g::interior_end; ++ox)
+      known_window<Short, rows.first, rows.end, 0, kernel_w>(state, input, w, out + ox * channels, b, rows.input_row, ox, c);
+    known_columns<Short, rows.first, rows.end, g::interior_end>(state, input, w, out, b, rows.input_row, c,
+                                                                std::make_integer_sequence<std::int32_t, g::out_w - g::interior_end>{});
   }
 
-  // One pixel whose kernel rows are all inside and whose kernel columns [First, End) are: x is its tap
-  // (0, First), the offset added by SXTAB16 (the others are skipped).
-  template <bool Short, std::int32_t First, std::int32_t End>
-  [[gnu::noinline]] static void known_columns(const group_state& state, const std::int8_t* x, const std::int8_t* w, std::int8_t* out) {
+  // Columns First + i (compile-time) of a row whose kernel rows [R0, R1) are inside.
+  template <bool Short, std::int32_t R0, std::int32_t R1, std::int32_t First, std::int32_t... I>
+  [[gnu::always_inline]] static inline void known_columns([[maybe_unused]] const group_state& state, [[maybe_unused]] const std::int8_t* input,
+                                                          [[maybe_unused]] const std::int8_t* w, [[maybe_unused]] std::int8_t* out,
+                                                          [[maybe_unused]] std::int32_t b, [[maybe_unused]] std::int32_t input_row,
+                                                          [[maybe_unused]] std::int32_t c, std::integer_sequence<std::int32_t, I...>) {
+    (known_window<Short, R0, R1, g::columns_inside(First + I).first, g::columns_inside(First + I).end>(
+         state, input, w, out + (First + I) * channels, b, input_row, First + I, c),
+     ...);
+  }
+
+  // Pixel (b, row whose tap row 0 is input_row, ox) whose taps inside are kernel rows [R0, R1) x kernel
+  // columns [C0, C1), known at compile time: those taps unrolled at fixed offsets, the offset added by
+  // SXTAB16 (the others are skipped).
+  template <bool Short, std::int32_t R0, std::int32_t R1, std::int32_t C0, std::int32_t C1>
+  [[gnu::noinline]] static void known_window(const group_state& state, const std::int8_t* input, const std::int8_t* w, std::int8_t* out,
+                                             [[maybe_unused]] std::int32_t b, [[maybe_unused]] std::int32_t input_row,
+                                             [[maybe_unused]] std::int32_t ox, [[maybe_unused]] std::int32_t c) {
     std::int32_t acc[4];
 #pragma GCC unroll 4
     for (int k = 0; k < 4; ++k) acc[k] = state.bias[k];
+    if constexpr (R0 < R1 && C0 < C1) {
+      const std::int8_t* x =
+          input + g::input_pixel(b, input_row + R0 * g::win.dilation_h, ox * g::win.stride_w - g::win.pad_left + C0 * g::win.dilation_w) + c;
 #pragma GCC unroll 16
-    for (std::int32_t ky = 0; ky < kernel_h; ++ky)
+      for (std::int32_t ky = R0; ky < R1; ++ky)
 #pragma GCC unroll 16
-      for (std::int32_t kx = First; kx < End; ++kx) tap4(x + tap_offset(ky, kx - First), w + (ky * kernel_w + kx) * channels, acc);
+        for (std::int32_t kx = C0; kx < C1; ++kx) tap4(x + tap_offset(ky - R0, kx - C0), w + (ky * kernel_w + kx) * channels, acc);
+    }
 #pragma GCC unroll 4
     for (int k = 0; k < 4; ++k) out[k] = state.out[k].template apply<Short>(acc[k]);
   }
