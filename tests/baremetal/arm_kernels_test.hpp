@@ -255,7 +255,7 @@ void check_layer(std::uint32_t seed) {
   std::size_t first_difference = out_bytes;
   for (std::size_t i = 0; i < out_bytes && first_difference == out_bytes; ++i)
     if (actual[i] != expected[i]) first_difference = i;
-  INFO("layer kind ", ctnn::name_of(P.kind), " in ", P.in[0], "x", P.in[1], "x", P.in[2], "x", P.in.last(), " out ", P.out[0], "x",
+  INFO("layer kind ", doctest::String(ctnn::name_of(P.kind)), " in ", P.in[0], "x", P.in[1], "x", P.in[2], "x", P.in.last(), " out ", P.out[0], "x",
        P.out[1], "x", P.out.last(), " kernel ", P.win.kernel_h, "x", P.win.kernel_w, " stride ", P.win.stride_h, ",", P.win.stride_w,
        " dilation ", P.win.dilation_h, ",", P.win.dilation_w, " pads ", P.win.pad_top, ",", P.win.pad_left, " in place ", P.in_place,
        " first difference at ", static_cast<unsigned>(first_difference));

@@ -46,7 +46,10 @@ struct conv_kernel {
   // pixels evenly spaced, so blocks run over the whole image.
   static constexpr bool flat = g::is_dense || (kernel_h == 1 && kernel_w == 1 && g::win.stride_h == 1 && g::win.stride_w == 1 && g::unpadded);
   static constexpr std::int32_t pixels = g::batch * g::out_h * g::out_w;
-  static constexpr bool pixel_major = P.in_place != 0 || pixels == 1;
+  static constexpr bool pixel_major = P.in_place != 0;
+  // One pixel (dense layers of one row): output channels four at a time, one input word serving four
+  // filters, the offset added by SXTAB16 (an offset term would cost as much as the dot product here).
+  static constexpr bool single_pixel = !pixel_major && flat && pixels == 1;
   // Small windows over few input channels (first layers: KWS's 10x4x1, 3x3x3 on images): their kernel
   // rows are too short for the stretch loops, so each pair of pixels is gathered into a buffer on the
   // stack (padding taps hold the input zero point, which adds zero once the offset term is in the
@@ -72,7 +75,12 @@ struct conv_kernel {
     const std::int32_t* bias = nullptr;
     if constexpr (P.has_bias != 0 && N > 2) bias = static_cast<const std::int32_t*>(operands[N > 2 ? 2 : 0]);
     auto* output = static_cast<std::int8_t*>(result);
-    if constexpr (gathered) {
+    if constexpr (single_pixel) {
+      constexpr std::int32_t quads = out_c / 4;
+      const std::int8_t* w = weights;
+      for (std::int32_t q = 0; q < quads; ++q, w += 4 * reduction) single_pixel_channels<4>(input, w, bias, rq, output, 4 * q);
+      for (std::int32_t o = 4 * quads; o < out_c; ++o, w += reduction) single_pixel_channels<1>(input, w, bias, rq, output, o);
+    } else if constexpr (gathered) {
       gather_and_dot(input, weights, bias, rq, output);
     } else if constexpr (pixel_major) {
       const context c{bias, rq.multiplier, rq.shift};
@@ -239,6 +247,31 @@ struct conv_kernel {
     for (int ch = 0; ch < Channels; ++ch) acc[0][ch] = state.start[ch].bias;
     accumulate_columns<Channels>(input, w, b, rows, g::columns_inside(ox), acc);
     store<Short>(state, acc, out);
+  }
+
+  // ---- One pixel ------------------------------------------------------------------------------------
+
+  // Output channels [o, o + Channels) of the only pixel; `w` is channel o's filter.
+  template <int Channels>
+  static void single_pixel_channels(const std::int8_t* input, const std::int8_t* w, const std::int32_t* bias, const requant_arrays& rq,
+                                    std::int8_t* output, std::int32_t o) {
+    std::int32_t acc[1][Channels];
+    output_stage<P> stages[Channels];
+    bool short_stage = true;
+#pragma GCC unroll 4
+    for (int ch = 0; ch < Channels; ++ch) {
+      acc[0][ch] = bias_of(bias, o + ch);
+      stages[ch] = output_stage_of<P>(rq.multiplier, rq.shift, o + ch);
+      short_stage = short_stage && stages[ch].template short_applies<product_bound>(acc[0][ch]);
+    }
+    dot_block<1, Channels, 0, reduction>(input, w, reduction, offset_pair, P.input_offset, acc);
+    if (short_stage) {
+#pragma GCC unroll 4
+      for (int ch = 0; ch < Channels; ++ch) output[o + ch] = stages[ch].template apply<true>(acc[0][ch]);
+    } else {
+#pragma GCC unroll 4
+      for (int ch = 0; ch < Channels; ++ch) output[o + ch] = stages[ch].template apply<false>(acc[0][ch]);
+    }
   }
 
   // ---- Gathered windows (pixel pairs, every channel) -------------------------------------------------
