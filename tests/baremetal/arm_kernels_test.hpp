@@ -20,20 +20,14 @@
 #include <ctnn/kernel/dispatch.hpp>
 #include <ctnn/memory/in_place_window.hpp>
 
+#include "kernels/int8_test_support.hpp"
+
 namespace arm_kernels_test {
 
-// xorshift32: the layers (at compile time) and the data (at run time).
-struct random {
-  std::uint32_t state;
-  constexpr std::uint32_t next() {
-    state ^= state << 13;
-    state ^= state >> 17;
-    state ^= state << 5;
-    return state;
-  }
-  constexpr std::int32_t in(std::int32_t low, std::int32_t high) {  // [low, high]
-    return low + static_cast<std::int32_t>(next() % static_cast<std::uint32_t>(high - low + 1));
-  }
+// The int8 kernel tests' xorshift32 (tests/kernels/int8_test_support.hpp): the layers (at compile time)
+// and the data (at run time).
+struct random : int8_test::xorshift {
+  constexpr std::int32_t in(std::int32_t low, std::int32_t high) { return uniform(low, high); }  // [low, high]
   // A zero point: the extremes -128 and 127 one time in four each.
   constexpr std::int32_t zero_point() {
     const std::int32_t pick = in(0, 7);
@@ -63,7 +57,7 @@ constexpr std::int32_t multiplier(random& r) {
 
 // conv2d (Depthwise false) or depthwise_conv2d: a window over a small NHWC image.
 constexpr ctnn::kernel_params window_layer(std::uint32_t family, std::size_t index, bool depthwise, bool in_place) {
-  random r{seed_of(family, index)};
+  random r{{seed_of(family, index)}};
   ctnn::kernel_params p{};
   p.kind = depthwise ? ctnn::op_kind::depthwise_conv2d : ctnn::op_kind::conv2d;
   p.type = ctnn::dtype::i8;
@@ -98,7 +92,7 @@ constexpr ctnn::kernel_params window_layer(std::uint32_t family, std::size_t ind
 }
 
 constexpr ctnn::kernel_params dense_layer(std::uint32_t family, std::size_t index) {
-  random r{seed_of(family, index)};
+  random r{{seed_of(family, index)}};
   ctnn::kernel_params p{};
   p.kind = ctnn::op_kind::dense;
   p.type = ctnn::dtype::i8;
@@ -119,7 +113,7 @@ constexpr ctnn::kernel_params dense_layer(std::uint32_t family, std::size_t inde
 
 // avg_pool (a window with padding smaller than the kernel, no dilation, as TFLite's) or global_avg_pool.
 constexpr ctnn::kernel_params pool_layer(std::uint32_t family, std::size_t index) {
-  random r{seed_of(family, index)};
+  random r{{seed_of(family, index)}};
   ctnn::kernel_params p{};
   p.type = ctnn::dtype::i8;
   p.kind = r.in(0, 3) == 0 ? ctnn::op_kind::global_avg_pool : ctnn::op_kind::avg_pool;
@@ -149,7 +143,7 @@ constexpr ctnn::kernel_params pool_layer(std::uint32_t family, std::size_t index
 }
 
 constexpr ctnn::kernel_params add_layer(std::uint32_t family, std::size_t index) {
-  random r{seed_of(family, index)};
+  random r{{seed_of(family, index)}};
   ctnn::kernel_params p{};
   p.kind = ctnn::op_kind::add;
   p.type = ctnn::dtype::i8;
@@ -186,7 +180,7 @@ inline operands layer_operands;
 inline std::int8_t expected_output[max_elements], actual_output[max_elements], in_place_arena[3 * max_elements];
 
 inline void fill(operands& o, std::uint32_t seed) {
-  random r{seed | 1u};
+  random r{{seed | 1u}};
   for (auto& v : o.input) v = static_cast<std::int8_t>(r.in(-128, 127));
   for (auto& v : o.input2) v = static_cast<std::int8_t>(r.in(-128, 127));
   for (auto& v : o.weights) v = static_cast<std::int8_t>(r.in(0, 7) == 0 ? (r.in(0, 1) == 0 ? -127 : 127) : r.in(-127, 127));

@@ -70,11 +70,7 @@ struct conv_kernel {
 
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
-    const auto* input = static_cast<const std::int8_t*>(operands[0]);
-    const auto* weights = static_cast<const std::int8_t*>(operands[N > 1 ? 1 : 0]);
-    const std::int32_t* bias = nullptr;
-    if constexpr (P.has_bias != 0 && N > 2) bias = static_cast<const std::int32_t*>(operands[N > 2 ? 2 : 0]);
-    auto* output = static_cast<std::int8_t*>(result);
+    const auto [input, weights, bias, output] = window_operands_of<P>(operands, result);
     if constexpr (single_pixel) {
       constexpr std::int32_t quads = out_c / 4;
       const std::int8_t* w = weights;

@@ -49,11 +49,7 @@ struct depthwise_kernel {
 
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
-    const auto* input = static_cast<const std::int8_t*>(operands[0]);
-    const auto* weights = static_cast<const std::int8_t*>(operands[N > 1 ? 1 : 0]);
-    const std::int32_t* bias = nullptr;
-    if constexpr (P.has_bias != 0 && N > 2) bias = static_cast<const std::int32_t*>(operands[N > 2 ? 2 : 0]);
-    auto* output = static_cast<std::int8_t*>(result);
+    const auto [input, weights, bias, output] = window_operands_of<P>(operands, result);
     if constexpr (P.in_place == 0) {
       for (std::int32_t q = 0; q < quads; ++q) channel_group(input, weights, bias, rq, output, 4 * q);
       if constexpr (channels % 4 != 0) {
