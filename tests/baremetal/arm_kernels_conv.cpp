@@ -10,3 +10,7 @@ TEST_CASE("arm conv2d equals the reference kernel on random layers") {
 TEST_CASE("arm conv2d in place equals the reference kernel") {
   t::check_layers<t::conv_layer_in_place, 2>(std::make_index_sequence<10>{});
 }
+
+TEST_CASE("arm 1x1 conv2d in place (pixel pairs staged) equals the reference kernel") {
+  t::check_layers<t::pointwise_layer_in_place, 8>(std::make_index_sequence<8>{});
+}

@@ -260,6 +260,13 @@ constexpr ctnn::kernel_params conv_layer(std::uint32_t family, std::size_t index
 constexpr ctnn::kernel_params conv_layer_in_place(std::uint32_t family, std::size_t index) {
   return window_layer(family, index, false, true);
 }
+// An unpadded 1x1 conv with stride 1 (pointwise, as in MobileNets), run in place.
+constexpr ctnn::kernel_params pointwise_layer_in_place(std::uint32_t family, std::size_t index) {
+  ctnn::kernel_params p = window_layer(family, index, false, true);
+  p.win = ctnn::window{};
+  p.out = ctnn::make_shape(p.in[0], p.in[1], p.in[2], p.out[3]);
+  return p;
+}
 constexpr ctnn::kernel_params depthwise_layer(std::uint32_t family, std::size_t index) { return window_layer(family, index, true, false); }
 constexpr ctnn::kernel_params depthwise_layer_in_place(std::uint32_t family, std::size_t index) {
   return window_layer(family, index, true, true);

@@ -20,7 +20,13 @@
 
 namespace {
 
+// CTNN_DSP_IN_PLACE: with in-place convolutions too (the calls the planner puts over their input run the
+// DSP kernels' pixel-major walk).
+#ifdef CTNN_DSP_IN_PLACE
+using net = ctnn::compile<ctnn::models::mlperf_model, ctnn::memory_reuse, ctnn::io_in_arena, ctnn::in_place_windows>;
+#else
 using net = ctnn::compile<ctnn::models::mlperf_model, ctnn::memory_reuse, ctnn::io_in_arena>;
+#endif
 
 // SysTick: counts down from LOAD at the processor clock, no interrupt: counts() sees each wrap through
 // COUNTFLAG (cleared when read), so it must run at least once per 2^24 counts (671 M instructions).
@@ -107,12 +113,17 @@ int main() {
   const std::uint64_t before = counts();
   calibration_loop(turns);
   const std::uint64_t loop = (counts() - before) * instructions_per_count;
-  std::printf("model %s, kernels %s\ncalibration: %lu turns of subs/bne = %lu instructions, counted %lu\n",
+  std::printf("model %s, kernels %s%s\ncalibration: %lu turns of subs/bne = %lu instructions, counted %lu\n",
               CTNN_STRINGIZE(CTNN_MLPERF_MODEL),
 #ifdef CTNN_ARM_REFERENCE_KERNELS
               "reference",
 #else
               "arm-dsp",
+#endif
+#ifdef CTNN_DSP_IN_PLACE
+              ", in-place convolutions",
+#else
+              "",
 #endif
               static_cast<unsigned long>(turns), static_cast<unsigned long>(2 * turns), static_cast<unsigned long>(loop));
 

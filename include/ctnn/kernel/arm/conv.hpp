@@ -20,9 +20,11 @@
 //     products: 20 instructions per 16 MACs). The pixels of a block are consecutive interior pixels of
 //     one output row (all of the image for unpadded 1x1 convs with stride 1 and for dense layers), at a
 //     compile-time distance; border pixels go one at a time over their in-bounds taps.
-//   * calls run in place (kernel_params::in_place) and dense layers of one row: pixel-major, 1 pixel x 4
-//     channels. The walk is then the reference kernel's (output pixels row-major, each finished before
-//     the next, reading only its window), which is what makes in place safe (memory/in_place_window.hpp).
+//   * dense layers of one row: 1 pixel x 4 channels;
+//   * calls run in place (kernel_params::in_place): pixel-major, as the reference kernel walks (output
+//     pixels row-major, each finished before the next, reading only its window), which is what makes in
+//     place safe (memory/in_place_window.hpp): 1 pixel x 4 channels, or for unpadded 1x1 convs 2 x 2
+//     blocks whose two pixels' outputs are staged on the stack and written after both were read.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -78,6 +80,14 @@ struct conv_kernel {
       for (std::int32_t o = 4 * quads; o < out_c; ++o, w += reduction) single_pixel_channels<1>(input, w, bias, rq, output, o);
     } else if constexpr (gathered) {
       gather_and_dot(input, weights, bias, rq, output);
+    } else if constexpr (pixel_major && staged_pairs) {
+      constexpr std::int32_t pairs = pixels / 2;
+      for (std::int32_t k = 0; k < pairs; ++k)
+        staged_pair(input + static_cast<std::ptrdiff_t>(2 * k) * in_c, weights, bias, rq, output + static_cast<std::ptrdiff_t>(2 * k) * out_c);
+      if constexpr (pixels % 2 != 0) {
+        const context c{bias, rq.multiplier, rq.shift};
+        pixel(c, input, weights, output + static_cast<std::ptrdiff_t>(pixels - 1) * out_c, pixels - 1);
+      }
     } else if constexpr (pixel_major) {
       const context c{bias, rq.multiplier, rq.shift};
       for (std::int32_t p = 0; p < pixels; ++p) pixel(c, input, weights, output + static_cast<std::ptrdiff_t>(p) * out_c, p);
@@ -351,6 +361,46 @@ struct conv_kernel {
       const output_stage<P> last = output_stage_of<P>(rq.multiplier, rq.shift, out_c - 1);
 #pragma GCC unroll 2
       for (int p = 0; p < Pixels; ++p) out[p * out_c + out_c - 1] = last.template apply<false>(acc[p][0]);
+    }
+  }
+
+  // ---- Pixel pairs staged on the stack (in place, unpadded 1x1) -------------------------------------
+
+  // In place, two pixels at a time stay safe when both are written only after both were read: their
+  // outputs are staged here (2 * out_c bytes), then copied out. Later pixels read at or above the
+  // second one's end (the planner's rule, memory/in_place_window.hpp).
+  static constexpr bool staged_pairs = pixel_major && flat && pixels >= 2 && 2 * out_c <= 256;
+
+  [[gnu::noinline]] static void staged_pair(const std::int8_t* x, const std::int8_t* weights, const std::int32_t* bias,
+                                            const requant_arrays& rq, std::int8_t* out) {
+    std::int8_t staged[2 * out_c];
+    const std::int8_t* w = weights;
+    for (std::int32_t k = 0; k < out_c / 2; ++k, w += 2 * reduction) staged_channels<2>(x, w, bias, rq, staged, 2 * k);
+    if constexpr (out_c % 2 != 0) staged_channels<1>(x, w, bias, rq, staged, out_c - 1);
+    std::memcpy(out, staged, sizeof staged);
+  }
+
+  template <int Channels>
+  [[gnu::always_inline]] static inline void staged_channels(const std::int8_t* x, const std::int8_t* w, const std::int32_t* bias,
+                                                            const requant_arrays& rq, std::int8_t* staged, std::int32_t o) {
+    std::int32_t acc[2][Channels];
+    output_stage<P> stages[Channels];
+    bool short_stage = true;
+#pragma GCC unroll 2
+    for (int ch = 0; ch < Channels; ++ch) {
+      acc[0][ch] = acc[1][ch] = bias_of(bias, o + ch);
+      stages[ch] = output_stage_of<P>(rq.multiplier, rq.shift, o + ch);
+      short_stage = short_stage && stages[ch].template short_applies<product_bound>(acc[0][ch]);
+    }
+    dot_block<2, Channels, in_c, reduction>(x, w, in_c, offset_pair, P.input_offset, acc);
+    if (short_stage) {
+#pragma GCC unroll 2
+      for (int ch = 0; ch < Channels; ++ch)
+        staged[o + ch] = stages[ch].template apply<true>(acc[0][ch]), staged[out_c + o + ch] = stages[ch].template apply<true>(acc[1][ch]);
+    } else {
+#pragma GCC unroll 2
+      for (int ch = 0; ch < Channels; ++ch)
+        staged[o + ch] = stages[ch].template apply<false>(acc[0][ch]), staged[out_c + o + ch] = stages[ch].template apply<false>(acc[1][ch]);
     }
   }
 
