@@ -11,18 +11,26 @@
 
 #include <ctnn/kernel/arm/detail/dsp.hpp>
 
+// The assembly loops hold 11 to 14 values in registers: optimised builds only (at -O0, r7 is the frame
+// pointer and such a loop may not find its registers; the C++ forms then run).
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP && defined(__thumb2__) && defined(__OPTIMIZE__)
+#define CTNN_ARM_DOT_ASM 1
+#else
+#define CTNN_ARM_DOT_ASM 0
+#endif
+
 namespace ctnn::kernel::arm::detail {
 
 // Whether the assembly 2 x 2 block serves a stretch with these distances (LDR's immediate offsets).
 template <std::ptrdiff_t XStep, std::ptrdiff_t WStep>
 inline constexpr bool asm_block_fits =
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP && defined(__thumb2__)
+#if CTNN_ARM_DOT_ASM
     XStep >= 0 && XStep <= 4095 && WStep >= 4 && WStep - 4 <= 4095;
 #else
     false;
 #endif
 
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP && defined(__thumb2__)
+#if CTNN_ARM_DOT_ASM
 // One step: inputs of pixels 0 and 1 (x, x + XStep), filters of channels 0 and 1 (w, w + WStep); x and
 // w advance by 4. AddOffset: the inputs widened with SXTAB16 (plus the offset pair), else SXTB16.
 #define CTNN_ARM_DOT_2X2_STEP(WIDEN_ODD, WIDEN_EVEN)           \
@@ -125,13 +133,13 @@ template <std::ptrdiff_t WStep>
 // Whether the assembly depthwise tap serves offsets up to these (LDR's immediate offsets).
 template <std::ptrdiff_t MaxInputOffset, std::ptrdiff_t MaxWeightOffset>
 inline constexpr bool asm_depthwise_fits =
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP && defined(__thumb2__)
+#if CTNN_ARM_DOT_ASM
     MaxInputOffset <= 4095 && MaxWeightOffset <= 4095;
 #else
     false;
 #endif
 
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP && defined(__thumb2__)
+#if CTNN_ARM_DOT_ASM
 // One depthwise tap for 2 pixels x 4 channels: the weight word at w + WOffset widened once, the input
 // words at x + X0 and x + X1, a[k] / b[k] += x * w per channel (SMLABB / SMLATT). 17 instructions, 14
 // registers (8 accumulators, 4 temporaries, 2 pointers).
@@ -171,7 +179,7 @@ template <int Pixels, int Channels, std::ptrdiff_t XStep, std::ptrdiff_t WStep, 
 [[gnu::always_inline]] inline void dot_block(const std::int8_t* x, const std::int8_t* w, std::int32_t length,
                                              std::uint32_t offset_pair, std::int32_t offset, std::int32_t (&acc)[Pixels][Channels]) {
   const std::int32_t quads = length >> 2;
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP && defined(__thumb2__)
+#if CTNN_ARM_DOT_ASM
   if constexpr (Pixels == 2 && Channels == 2 && asm_block_fits<XStep, WStep>) {
     if (quads > 0) dot_2x2_asm<XStep, WStep, AddOffset>(x, w, quads, offset_pair, acc);
   } else if constexpr (Pixels == 1 && Channels == 4 && AddOffset && 3 * WStep <= 4095) {
