@@ -5,10 +5,15 @@
 //                       runs in place, kernel_params::in_place, when the kernel's order of writes allows it)
 //   packs(k), pack<K>   whether constant operand k is passed re-laid out, and the compile-time re-layout
 //   run(operands, result, rq)
-// Without the DSP extension (host builds, Cortex-M0+/M3) every `supports` is false.
+// Without the DSP extension (host builds, Cortex-M0+/M3), or with CTNN_ARM_REFERENCE_KERNELS defined (to
+// measure against the reference kernels), every `supports` is false.
 #include <cstddef>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/arm/add.hpp>
+#include <ctnn/kernel/arm/conv.hpp>
+#include <ctnn/kernel/arm/depthwise.hpp>
+#include <ctnn/kernel/arm/pool.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 
 namespace ctnn::kernel::arm {
@@ -24,9 +29,28 @@ struct unsupported {
   static void run(const void* const (&)[N], void*, const requant_arrays&) {}
 };
 
+// The kernel for P, or `unsupported` (then the reference kernel runs the call):
+//   conv2d (groups 1) and dense: conv.hpp; depthwise_conv2d (multiplier 1): depthwise.hpp;
+//   avg_pool, global_avg_pool: pool.hpp; add (equal shapes): add.hpp.
 template <kernel_params P>
 constexpr auto select() {
-  return unsupported{};  // the DSP kernels are added per op kind here
+  if constexpr (!detail::dsp_available || P.type != dtype::i8 || P.requantization != requantization_policy::tflite) {
+    return unsupported{};
+  } else if constexpr (P.kind == op_kind::conv2d || P.kind == op_kind::dense) {
+    if constexpr (detail::conv_kernel<P>::supports) return detail::conv_kernel<P>{};
+    else return unsupported{};
+  } else if constexpr (P.kind == op_kind::depthwise_conv2d) {
+    if constexpr (detail::depthwise_kernel<P>::supports) return detail::depthwise_kernel<P>{};
+    else return unsupported{};
+  } else if constexpr (P.kind == op_kind::avg_pool || P.kind == op_kind::global_avg_pool) {
+    if constexpr (detail::avg_pool_kernel<P>::supports) return detail::avg_pool_kernel<P>{};
+    else return unsupported{};
+  } else if constexpr (P.kind == op_kind::add) {
+    if constexpr (detail::add_kernel<P>::supports) return detail::add_kernel<P>{};
+    else return unsupported{};
+  } else {
+    return unsupported{};
+  }
 }
 
 }  // namespace i8_detail

@@ -1,0 +1,480 @@
+#pragma once
+// int8 conv2d (groups 1; any kernel, stride, dilation, padding) and dense on Armv7E-M DSP, bit-exact with
+// reference::int8::conv2d / dense.
+//
+// An output pixel's accumulator is a sum of dot products over contiguous stretches of the input and of
+// its filter (OHWI): per kernel row inside the input, the taps inside it side by side (dilation_w 1), or
+// per tap. Four values at a time: one word of input widened with SXTB16 twice, one word of weights
+// widened the same way (the same even/odd byte split on both sides, so the weights need no re-layout:
+// they are read as stored, 8-bit), and two SMLADs.
+//
+// The input offset: where a pixel's whole window lies inside the input, sum((x + offset) * w) is
+// sum(x * w) + offset * sum(w), and the second term (computed once per output channel, at the start of
+// its channel block) starts the accumulator. Where taps fall in the padding (the reference skips them),
+// the inputs are widened with SXTAB16 instead, which adds the offset for free, and only the taps inside
+// are read.
+//
+// Order and register blocking, chosen at compile time:
+//   * by default, channel-major: per block of 2 output channels (their bias, offset term and
+//     requantization read once), every pixel, 2 at a time (each input and weight word serves two
+//     products: 20 instructions per 16 MACs). The pixels of a block are consecutive interior pixels of
+//     one output row (all of the image for unpadded 1x1 convs with stride 1 and for dense layers), at a
+//     compile-time distance; border pixels go one at a time over their in-bounds taps.
+//   * dense layers of one row: 1 pixel x 4 channels;
+//   * calls run in place (kernel_params::in_place): pixel-major, as the reference kernel walks (output
+//     pixels row-major, each finished before the next, reading only its window), which is what makes in
+//     place safe (memory/in_place_window.hpp): 1 pixel x 4 channels, or for unpadded 1x1 convs 2 x 2
+//     blocks whose two pixels' outputs are staged on the stack and written after both were read.
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/arm/detail/dot.hpp>
+#include <ctnn/kernel/arm/detail/dsp.hpp>
+#include <ctnn/kernel/arm/detail/requantize.hpp>
+#include <ctnn/kernel/arm/detail/window.hpp>
+#include <ctnn/kernel/requant_arrays.hpp>
+
+namespace ctnn::kernel::arm::detail {
+
+template <kernel_params P>
+struct conv_kernel {
+  using g = window_geometry<P>;
+  static constexpr std::int32_t in_c = g::in_c, out_c = g::out_c;
+  static constexpr std::int32_t kernel_h = g::kernel_h, kernel_w = g::kernel_w;
+  static constexpr std::int32_t reduction = kernel_h * kernel_w * in_c;
+  // Unpadded 1x1 convs with stride 1 and dense layers: every pixel is one stretch of in_c values, all
+  // pixels evenly spaced, so blocks run over the whole image.
+  static constexpr bool flat = g::is_dense || (kernel_h == 1 && kernel_w == 1 && g::win.stride_h == 1 && g::win.stride_w == 1 && g::unpadded);
+  static constexpr std::int32_t pixels = g::batch * g::out_h * g::out_w;
+  static constexpr bool pixel_major = P.in_place != 0;
+  // One pixel (dense layers of one row): output channels four at a time, one input word serving four
+  // filters, the offset added by SXTAB16 (an offset term would cost as much as the dot product here).
+  static constexpr bool single_pixel = !pixel_major && flat && pixels == 1;
+  // Small windows over few input channels (first layers: KWS's 10x4x1, 3x3x3 on images): their kernel
+  // rows are too short for the stretch loops, so each pair of pixels is gathered into a buffer on the
+  // stack (padding taps hold the input zero point, which adds zero once the offset term is in the
+  // accumulator), then dotted with every filter as one stretch.
+  static constexpr bool gathered = !pixel_major && !flat && kernel_w * in_c < 16 && reduction <= 128 && out_c <= 128;
+  static constexpr std::ptrdiff_t pixel_step = flat ? in_c : static_cast<std::ptrdiff_t>(g::win.stride_w) * in_c;
+  // Kernel rows are one stretch (dilation_w 1) or kernel_w stretches of in_c values.
+  static constexpr bool row_stretch = g::win.dilation_w == 1;
+
+  static constexpr bool supports =
+      dsp_available && (P.kind == op_kind::dense || (P.kind == op_kind::conv2d && P.groups == 1 && P.in.rank == 4 && P.out.rank == 4)) &&
+      P.type == dtype::i8 && P.weights_offset == 0 && g::valid &&
+      (P.fused == activation::none || P.fused == activation::relu || P.fused == activation::relu6);
+
+  static constexpr bool packs(std::size_t) { return false; }  // OHWI is the order the stretches read
+  template <std::size_t K, class Reader>
+  static constexpr int pack(const Reader&) { return 0; }
+
+  template <std::size_t N>
+  static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
+    const auto [input, weights, bias, output] = window_operands_of<P>(operands, result);
+    if constexpr (single_pixel) {
+      constexpr std::int32_t quads = out_c / 4;
+      const std::int8_t* w = weights;
+      for (std::int32_t q = 0; q < quads; ++q, w += 4 * reduction) single_pixel_channels<4>(input, w, bias, rq, output, 4 * q);
+      for (std::int32_t o = 4 * quads; o < out_c; ++o, w += reduction) single_pixel_channels<1>(input, w, bias, rq, output, o);
+    } else if constexpr (gathered) {
+      gather_and_dot(input, weights, bias, rq, output);
+    } else if constexpr (pixel_major && staged_pairs) {
+      constexpr std::int32_t pairs = pixels / 2;
+      for (std::int32_t k = 0; k < pairs; ++k)
+        staged_pair(input + static_cast<std::ptrdiff_t>(2 * k) * in_c, weights, bias, rq, output + static_cast<std::ptrdiff_t>(2 * k) * out_c);
+      if constexpr (pixels % 2 != 0) {
+        const context c{bias, rq.multiplier, rq.shift};
+        pixel(c, input, weights, output + static_cast<std::ptrdiff_t>(pixels - 1) * out_c, pixels - 1);
+      }
+    } else if constexpr (pixel_major) {
+      const context c{bias, rq.multiplier, rq.shift};
+      for (std::int32_t p = 0; p < pixels; ++p) pixel(c, input, weights, output + static_cast<std::ptrdiff_t>(p) * out_c, p);
+    } else {
+      constexpr std::int32_t pairs = out_c / 2;
+      const std::int8_t* w = weights;
+      for (std::int32_t k = 0; k < pairs; ++k, w += 2 * reduction) channel_block<2>(input, w, bias, rq, output, 2 * k);
+      if constexpr (out_c % 2 != 0) channel_block<1>(input, w, bias, rq, output, out_c - 1);
+    }
+  }
+
+ private:
+  static constexpr std::uint32_t offset_pair = both_halves(P.input_offset);
+
+  // ---- Channel-major order --------------------------------------------------------------------------
+
+  // What an output channel's accumulators start from, and its requantization.
+  struct channel_start {
+    std::int32_t bias;    // windows with taps in the padding (SXTAB16 adds the offset)
+    std::int32_t folded;  // whole windows: bias + input_offset * sum of the filter
+  };
+
+  [[gnu::always_inline]] static inline channel_start start_of(const std::int8_t* w, const std::int32_t* bias, std::int32_t o) {
+    // sum of the filter: SXTB16 pairs dotted with (1, 1)
+    std::int32_t sum = 0;
+    constexpr std::int32_t quads = reduction / 4;
+    for (std::int32_t q = 0; q < quads; ++q, w += 4) {
+      const std::uint32_t word = load_word(w);
+      sum = smlad(sxtb16(word), 0x00010001u, smlad(sxtb16_ror8(word), 0x00010001u, sum));
+    }
+    for (std::int32_t k = 0; k < reduction % 4; ++k) sum += w[k];
+    const std::int32_t first = P.has_bias != 0 ? bias[o] : 0;
+    return {first, first + P.input_offset * sum};
+  }
+
+  template <int Channels>
+  struct block_state {
+    channel_start start[Channels];
+    output_stage<P> out[Channels];
+  };
+
+  // Output channels [o, o + Channels) of every pixel; `w` is channel o's filter.
+  template <int Channels>
+  [[gnu::noinline]] static void channel_block(const std::int8_t* input, const std::int8_t* w, const std::int32_t* bias,
+                                              const requant_arrays& rq, std::int8_t* output, std::int32_t o) {
+    block_state<Channels> state;
+#pragma GCC unroll 4
+    for (int ch = 0; ch < Channels; ++ch) {
+      state.start[ch] = start_of(w + ch * reduction, bias, o + ch);
+      state.out[ch] = output_stage_of<P>(rq.multiplier, rq.shift, o + ch);
+    }
+    bool short_stage = true;
+#pragma GCC unroll 4
+    for (int ch = 0; ch < Channels; ++ch)
+      short_stage = short_stage && state.out[ch].template short_applies<product_bound>(P.has_bias != 0 ? bias[o + ch] : 0);
+    if (short_stage) walk<Channels, true>(state, input, w, output + o);
+    else walk<Channels, false>(state, input, w, output + o);
+  }
+
+  // The largest |sum (x + offset) * w| of one output (short_stage_applies).
+  static constexpr std::int64_t product_bound = std::int64_t{255} * 128 * reduction;
+
+  template <int Channels, bool Short>
+  static void walk(const block_state<Channels>& state, const std::int8_t* input, const std::int8_t* w, std::int8_t* out) {
+    if constexpr (flat) {
+      constexpr std::int32_t pairs = pixels / 2;
+      const std::int8_t* x = input;
+      for (std::int32_t k = 0; k < pairs; ++k, x += 2 * in_c, out += 2 * out_c) whole_windows<2, Channels, Short>(state, x, w, out);
+      if constexpr (pixels % 2 != 0) whole_windows<1, Channels, Short>(state, x, w, out);
+    } else {
+      for (std::int32_t b = 0; b < g::batch; ++b)
+        for (std::int32_t oy = 0; oy < g::out_h; ++oy)
+          row_of_channels<Channels, Short>(state, input, w, out + (static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w * out_c, b, oy);
+    }
+  }
+
+  template <int Channels, bool Short>
+  static void row_of_channels(const block_state<Channels>& state, const std::int8_t* input, const std::int8_t* w, std::int8_t* out,
+                              std::int32_t b, std::int32_t oy) {
+    const auto rows = g::rows_inside(oy);
+    const bool whole_rows = rows.first == 0 && rows.end == kernel_h;
+    // Offset of a pixel's tap (0, 0), which may lie outside the input (only taps inside are read).
+    const auto first_tap = [&](std::int32_t ox) { return g::input_pixel(b, rows.input_row, ox * g::win.stride_w - g::win.pad_left); };
+    for (std::int32_t ox = 0; ox < g::interior_begin; ++ox) partial_window<Channels, Short>(state, input, w, out + ox * out_c, b, rows, ox);
+    constexpr std::int32_t pairs = (g::interior_end - g::interior_begin) / 2;
+    if (whole_rows) {
+      for (std::int32_t k = 0; k < pairs; ++k) {
+        const std::int32_t ox = g::interior_begin + 2 * k;
+        whole_windows<2, Channels, Short>(state, input + first_tap(ox), w, out + ox * out_c);
+      }
+      if constexpr ((g::interior_end - g::interior_begin) % 2 != 0)
+        whole_windows<1, Channels, Short>(state, input + first_tap(g::interior_end - 1), w, out + (g::interior_end - 1) * out_c);
+    } else {
+      for (std::int32_t k = 0; k < pairs; ++k) {
+        const std::int32_t ox = g::interior_begin + 2 * k;
+        some_rows<2, Channels, Short>(state, input, first_tap(ox), w, out + ox * out_c, rows.first, rows.end);
+      }
+      if constexpr ((g::interior_end - g::interior_begin) % 2 != 0)
+        some_rows<1, Channels, Short>(state, input, first_tap(g::interior_end - 1), w, out + (g::interior_end - 1) * out_c, rows.first, rows.end);
+    }
+    for (std::int32_t ox = g::interior_end; ox < g::out_w; ++ox) partial_window<Channels, Short>(state, input, w, out + ox * out_c, b, rows, ox);
+  }
+
+  template <bool Short, int Pixels, int Channels>
+  [[gnu::always_inline]] static inline void store(const block_state<Channels>& state, const std::int32_t (&acc)[Pixels][Channels],
+                                                  std::int8_t* out) {
+#pragma GCC unroll 4
+    for (int ch = 0; ch < Channels; ++ch)
+#pragma GCC unroll 4
+      for (int p = 0; p < Pixels; ++p) out[p * out_c + ch] = state.out[ch].template apply<Short>(acc[p][ch]);
+  }
+
+  // Pixels whose windows lie wholly inside the input, their taps (0, 0) at x + p * pixel_step.
+  template <int Pixels, int Channels, bool Short>
+  [[gnu::always_inline]] static inline void whole_windows(const block_state<Channels>& state, const std::int8_t* x, const std::int8_t* w,
+                                                          std::int8_t* out) {
+    std::int32_t acc[Pixels][Channels];
+#pragma GCC unroll 4
+    for (int ch = 0; ch < Channels; ++ch)
+#pragma GCC unroll 4
+      for (int p = 0; p < Pixels; ++p) acc[p][ch] = state.start[ch].folded;
+    if constexpr (flat) {
+      dot_block<Pixels, Channels, pixel_step, reduction, false>(x, w, in_c, 0, 0, acc);
+    } else {
+#pragma GCC unroll 1
+      for (std::int32_t ky = 0; ky < kernel_h; ++ky) {
+        const std::ptrdiff_t row_x = static_cast<std::ptrdiff_t>(ky) * g::win.dilation_h * g::in_w * in_c;
+        const std::ptrdiff_t row_w = static_cast<std::ptrdiff_t>(ky) * kernel_w * in_c;
+        if constexpr (row_stretch) {
+          dot_block<Pixels, Channels, pixel_step, reduction, false>(x + row_x, w + row_w, kernel_w * in_c, 0, 0, acc);
+        } else {
+#pragma GCC unroll 1
+          for (std::int32_t kx = 0; kx < kernel_w; ++kx)
+            dot_block<Pixels, Channels, pixel_step, reduction, false>(x + row_x + static_cast<std::ptrdiff_t>(kx) * g::win.dilation_w * in_c,
+                                                                      w + row_w + kx * in_c, in_c, 0, 0, acc);
+        }
+      }
+    }
+    store<Short>(state, acc, out);
+  }
+
+  // Interior columns of a row whose top or bottom kernel rows fall in the padding: kernel rows
+  // [first_row, end_row) only, the offset added by SXTAB16. Out of line: the assembly 2 x 2 block with
+  // the offset needs 14 registers, which a caller with more values live could not give it.
+  template <int Pixels, int Channels, bool Short>
+  [[gnu::noinline]] static void some_rows(const block_state<Channels>& state, const std::int8_t* input, std::ptrdiff_t first_tap,
+                                                      const std::int8_t* w, std::int8_t* out, std::int32_t first_row, std::int32_t end_row) {
+    std::int32_t acc[Pixels][Channels];
+#pragma GCC unroll 4
+    for (int ch = 0; ch < Channels; ++ch)
+#pragma GCC unroll 4
+      for (int p = 0; p < Pixels; ++p) acc[p][ch] = state.start[ch].bias;
+    accumulate_rows<Pixels, Channels>(input, first_tap, w, first_row, end_row, acc);
+    store<Short>(state, acc, out);
+  }
+
+  // One pixel of a border column (some kernel columns outside the input), the offset added by SXTAB16.
+  template <int Channels, bool Short>
+  [[gnu::noinline]] static void partial_window(const block_state<Channels>& state, const std::int8_t* input, const std::int8_t* w,
+                                               std::int8_t* out, std::int32_t b, typename g::row_range rows, std::int32_t ox) {
+    std::int32_t acc[1][Channels];
+#pragma GCC unroll 4
+    for (int ch = 0; ch < Channels; ++ch) acc[0][ch] = state.start[ch].bias;
+    accumulate_columns<Channels>(input, w, b, rows, g::columns_inside(ox), acc);
+    store<Short>(state, acc, out);
+  }
+
+  // ---- One pixel ------------------------------------------------------------------------------------
+
+  // Output channels [o, o + Channels) of the only pixel; `w` is channel o's filter.
+  template <int Channels>
+  static void single_pixel_channels(const std::int8_t* input, const std::int8_t* w, const std::int32_t* bias, const requant_arrays& rq,
+                                    std::int8_t* output, std::int32_t o) {
+    std::int32_t acc[1][Channels];
+    output_stage<P> stages[Channels];
+    bool short_stage = true;
+#pragma GCC unroll 4
+    for (int ch = 0; ch < Channels; ++ch) {
+      acc[0][ch] = bias_of(bias, o + ch);
+      stages[ch] = output_stage_of<P>(rq.multiplier, rq.shift, o + ch);
+      short_stage = short_stage && stages[ch].template short_applies<product_bound>(acc[0][ch]);
+    }
+    dot_block<1, Channels, 0, reduction>(input, w, reduction, offset_pair, P.input_offset, acc);
+    if (short_stage) {
+#pragma GCC unroll 4
+      for (int ch = 0; ch < Channels; ++ch) output[o + ch] = stages[ch].template apply<true>(acc[0][ch]);
+    } else {
+#pragma GCC unroll 4
+      for (int ch = 0; ch < Channels; ++ch) output[o + ch] = stages[ch].template apply<false>(acc[0][ch]);
+    }
+  }
+
+  // ---- Gathered windows (pixel pairs, every channel) -------------------------------------------------
+
+  static std::int32_t bias_of(const std::int32_t* bias, std::int32_t o) { return P.has_bias != 0 ? bias[o] : 0; }
+
+  // Copies pixel (b, oy, ox)'s window into `to` (reduction values, OHWI order), the zero point where
+  // it lies outside the input.
+  static void gather(const std::int8_t* input, std::int8_t* to, std::int32_t b, std::int32_t oy, std::int32_t ox) {
+    const auto rows = g::rows_inside(oy);
+    const auto columns = g::columns_inside(ox);
+    constexpr auto zero_point = static_cast<std::int8_t>(-P.input_offset);
+    for (std::int32_t ky = 0; ky < kernel_h; ++ky, to += kernel_w * in_c) {
+      if (ky < rows.first || ky >= rows.end || columns.first >= columns.end) {
+        for (std::int32_t k = 0; k < kernel_w * in_c; ++k) to[k] = zero_point;
+        continue;
+      }
+      const std::int8_t* row = input + g::input_pixel(b, rows.input_row + ky * g::win.dilation_h, columns.input_row);
+      if (g::win.dilation_w == 1 && columns.first == 0 && columns.end == kernel_w) {
+        std::memcpy(to, row, static_cast<std::size_t>(kernel_w * in_c));  // the whole kernel row: a compile-time size
+        continue;
+      }
+      for (std::int32_t kx = 0; kx < kernel_w; ++kx)
+        for (std::int32_t i = 0; i < in_c; ++i)
+          to[kx * in_c + i] = kx >= columns.first && kx < columns.end ? row[kx * g::win.dilation_w * in_c + i] : zero_point;
+    }
+  }
+
+  static void gather_and_dot(const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias, const requant_arrays& rq,
+                             std::int8_t* output) {
+    // Per channel: bias + input_offset * sum of the filter (the gathered windows are whole).
+    std::int32_t folded[out_c];
+    for (std::int32_t o = 0; o < out_c; ++o) folded[o] = start_of(weights + o * reduction, bias, o).folded;
+    // Per channel pair: whether both take the short output stage.
+    bool short_pair[out_c / 2 + 1];
+    for (std::int32_t o = 0; o + 1 < out_c; o += 2)
+      short_pair[o / 2] = output_stage_of<P>(rq.multiplier, rq.shift, o).template short_applies<product_bound>(bias_of(bias, o)) &&
+                          output_stage_of<P>(rq.multiplier, rq.shift, o + 1).template short_applies<product_bound>(bias_of(bias, o + 1));
+    std::int8_t window[2][reduction + 4];  // + 4: the dot's last word may read past a stretch's end (never used)
+    constexpr std::int32_t pairs = pixels / 2;
+    for (std::int32_t k = 0; k <= pairs; ++k) {
+      const std::int32_t first = 2 * k;
+      const std::int32_t count = first + 1 < pixels ? 2 : (first < pixels ? 1 : 0);
+      for (std::int32_t p = 0; p < count; ++p) {
+        const std::int32_t pixel = first + p;
+        gather(input, window[p], pixel / (g::out_h * g::out_w), pixel / g::out_w % g::out_h, pixel % g::out_w);
+      }
+      std::int8_t* out = output + static_cast<std::ptrdiff_t>(first) * out_c;
+      if (count == 2) all_channels<2>(window[0], weights, short_pair, folded, rq, out);
+      else if (count == 1) all_channels<1>(window[0], weights, short_pair, folded, rq, out);
+    }
+  }
+
+  template <int Pixels>
+  [[gnu::always_inline]] static inline void all_channels(const std::int8_t* x, const std::int8_t* weights, const bool* short_pair,
+                                                         const std::int32_t (&folded)[out_c],
+                                                         const requant_arrays& rq, std::int8_t* out) {
+    constexpr std::ptrdiff_t window_step = reduction + 4;
+    const std::int8_t* w = weights;
+    for (std::int32_t o = 0; o + 2 <= out_c; o += 2, w += 2 * reduction) {
+      std::int32_t acc[Pixels][2];
+#pragma GCC unroll 2
+      for (int p = 0; p < Pixels; ++p) acc[p][0] = folded[o], acc[p][1] = folded[o + 1];
+      dot_block<Pixels, 2, window_step, reduction, false>(x, w, reduction, 0, 0, acc);
+      const output_stage<P> first = output_stage_of<P>(rq.multiplier, rq.shift, o), second = output_stage_of<P>(rq.multiplier, rq.shift, o + 1);
+      if (short_pair[o / 2]) {
+#pragma GCC unroll 2
+        for (int p = 0; p < Pixels; ++p)
+          out[p * out_c + o] = first.template apply<true>(acc[p][0]), out[p * out_c + o + 1] = second.template apply<true>(acc[p][1]);
+      } else {
+#pragma GCC unroll 2
+        for (int p = 0; p < Pixels; ++p)
+          out[p * out_c + o] = first.template apply<false>(acc[p][0]), out[p * out_c + o + 1] = second.template apply<false>(acc[p][1]);
+      }
+    }
+    if constexpr (out_c % 2 != 0) {
+      std::int32_t acc[Pixels][1];
+#pragma GCC unroll 2
+      for (int p = 0; p < Pixels; ++p) acc[p][0] = folded[out_c - 1];
+      dot_block<Pixels, 1, window_step, reduction, false>(x, w, reduction, 0, 0, acc);
+      const output_stage<P> last = output_stage_of<P>(rq.multiplier, rq.shift, out_c - 1);
+#pragma GCC unroll 2
+      for (int p = 0; p < Pixels; ++p) out[p * out_c + out_c - 1] = last.template apply<false>(acc[p][0]);
+    }
+  }
+
+  // ---- Pixel pairs staged on the stack (in place, unpadded 1x1) -------------------------------------
+
+  // In place, two pixels at a time stay safe when both are written only after both were read: their
+  // outputs are staged here (2 * out_c bytes), then copied out. Later pixels read at or above the
+  // second one's end (the planner's rule, memory/in_place_window.hpp).
+  static constexpr bool staged_pairs = pixel_major && flat && pixels >= 2 && 2 * out_c <= 256;
+
+  [[gnu::noinline]] static void staged_pair(const std::int8_t* x, const std::int8_t* weights, const std::int32_t* bias,
+                                            const requant_arrays& rq, std::int8_t* out) {
+    std::int8_t staged[2 * out_c];
+    const std::int8_t* w = weights;
+    for (std::int32_t k = 0; k < out_c / 2; ++k, w += 2 * reduction) staged_channels<2>(x, w, bias, rq, staged, 2 * k);
+    if constexpr (out_c % 2 != 0) staged_channels<1>(x, w, bias, rq, staged, out_c - 1);
+    std::memcpy(out, staged, sizeof staged);
+  }
+
+  template <int Channels>
+  [[gnu::always_inline]] static inline void staged_channels(const std::int8_t* x, const std::int8_t* w, const std::int32_t* bias,
+                                                            const requant_arrays& rq, std::int8_t* staged, std::int32_t o) {
+    std::int32_t acc[2][Channels];
+    output_stage<P> stages[Channels];
+    bool short_stage = true;
+#pragma GCC unroll 2
+    for (int ch = 0; ch < Channels; ++ch) {
+      acc[0][ch] = acc[1][ch] = bias_of(bias, o + ch);
+      stages[ch] = output_stage_of<P>(rq.multiplier, rq.shift, o + ch);
+      short_stage = short_stage && stages[ch].template short_applies<product_bound>(acc[0][ch]);
+    }
+    dot_block<2, Channels, in_c, reduction>(x, w, in_c, offset_pair, P.input_offset, acc);
+    if (short_stage) {
+#pragma GCC unroll 2
+      for (int ch = 0; ch < Channels; ++ch)
+        staged[o + ch] = stages[ch].template apply<true>(acc[0][ch]), staged[out_c + o + ch] = stages[ch].template apply<true>(acc[1][ch]);
+    } else {
+#pragma GCC unroll 2
+      for (int ch = 0; ch < Channels; ++ch)
+        staged[o + ch] = stages[ch].template apply<false>(acc[0][ch]), staged[out_c + o + ch] = stages[ch].template apply<false>(acc[1][ch]);
+    }
+  }
+
+  // ---- Pixel-major order (in place; single pixels) ---------------------------------------------------
+
+  struct context {
+    const std::int32_t* bias;
+    const std::int32_t* multiplier;
+    const std::int32_t* shift;
+  };
+
+  // Every channel of pixel p, 4 at a time.
+  [[gnu::noinline]] static void pixel(const context& c, const std::int8_t* input, const std::int8_t* weights, std::int8_t* out,
+                                      std::int32_t p) {
+    const std::int32_t b = p / (g::out_h * g::out_w), oy = p / g::out_w % g::out_h, ox = p % g::out_w;
+    const auto rows = g::rows_inside(oy);
+    const auto columns = g::columns_inside(ox);
+    constexpr std::int32_t quads = out_c / 4;
+    const std::int8_t* w = weights;
+    for (std::int32_t q = 0; q < quads; ++q, w += 4 * reduction) pixel_channels<4>(c, input, w, out, b, rows, columns, 4 * q);
+    for (std::int32_t o = 4 * quads; o < out_c; ++o, w += reduction) pixel_channels<1>(c, input, w, out, b, rows, columns, o);
+  }
+
+  // Channels [o, o + Channels), their filters from `w`.
+  template <int Channels>
+  [[gnu::always_inline]] static inline void pixel_channels(const context& c, const std::int8_t* input, const std::int8_t* w,
+                                                           std::int8_t* out, std::int32_t b, typename g::row_range rows,
+                                                           typename g::row_range columns, std::int32_t o) {
+    std::int32_t acc[1][Channels];
+#pragma GCC unroll 4
+    for (int ch = 0; ch < Channels; ++ch) acc[0][ch] = P.has_bias != 0 ? c.bias[o + ch] : 0;
+    accumulate_columns<Channels>(input, w, b, rows, columns, acc);
+#pragma GCC unroll 4
+    for (int ch = 0; ch < Channels; ++ch) out[o + ch] = requantize<P>(acc[0][ch], c.multiplier, c.shift, o + ch);
+  }
+
+  // ---- Shared walks over in-bounds taps (the offset added by SXTAB16) -------------------------------
+
+  // Kernel rows [first_row, end_row) of Pixels interior pixels (taps (0, 0) at input + first_tap + p * pixel_step).
+  template <int Pixels, int Channels>
+  [[gnu::always_inline]] static inline void accumulate_rows(const std::int8_t* input, std::ptrdiff_t first_tap, const std::int8_t* w,
+                                                            std::int32_t first_row, std::int32_t end_row, std::int32_t (&acc)[Pixels][Channels]) {
+    for (std::int32_t ky = first_row; ky < end_row; ++ky) {
+      const std::ptrdiff_t row_x = first_tap + static_cast<std::ptrdiff_t>(ky) * g::win.dilation_h * g::in_w * in_c;
+      const std::ptrdiff_t row_w = static_cast<std::ptrdiff_t>(ky) * kernel_w * in_c;
+      if constexpr (row_stretch) {
+        dot_block<Pixels, Channels, pixel_step, reduction>(input + row_x, w + row_w, kernel_w * in_c, offset_pair, P.input_offset, acc);
+      } else {
+#pragma GCC unroll 1
+        for (std::int32_t kx = 0; kx < kernel_w; ++kx)
+          dot_block<Pixels, Channels, pixel_step, reduction>(input + row_x + static_cast<std::ptrdiff_t>(kx) * g::win.dilation_w * in_c,
+                                                             w + row_w + kx * in_c, in_c, offset_pair, P.input_offset, acc);
+      }
+    }
+  }
+
+  // The in-bounds taps of one pixel (kernel rows `rows`, kernel columns `columns`).
+  template <int Channels>
+  [[gnu::always_inline]] static inline void accumulate_columns(const std::int8_t* input, const std::int8_t* w, std::int32_t b,
+                                                               typename g::row_range rows, typename g::row_range columns,
+                                                               std::int32_t (&acc)[1][Channels]) {
+    for (std::int32_t ky = rows.first; ky < rows.end; ++ky) {
+      const std::int32_t iy = rows.input_row + ky * g::win.dilation_h;
+      if constexpr (row_stretch) {
+        dot_block<1, Channels, 0, reduction>(input + g::input_pixel(b, iy, columns.input_row + columns.first),
+                                             w + (ky * kernel_w + columns.first) * in_c, (columns.end - columns.first) * in_c,
+                                             offset_pair, P.input_offset, acc);
+      } else {
+        for (std::int32_t kx = columns.first; kx < columns.end; ++kx)
+          dot_block<1, Channels, 0, reduction>(input + g::input_pixel(b, iy, columns.input_row + kx * g::win.dilation_w),
+                                               w + (ky * kernel_w + kx) * in_c, in_c, offset_pair, P.input_offset, acc);
+      }
+    }
+  }
+};
+
+}  // namespace ctnn::kernel::arm::detail

@@ -1,0 +1,97 @@
+#pragma once
+// The Armv7E-M DSP instructions the int8 kernels are written in (ACLE, <arm_acle.h>), each with a plain
+// C++ twin of the same semantics for targets without the DSP extension, so that the kernels compile (and
+// can be checked) everywhere; kernel/arm/i8.hpp only selects them where `dsp_available` holds.
+//   sxtb16(w)            bytes 0 and 2 of w, sign-extended to the two int16 halves
+//   sxtb16_ror8(w)       bytes 1 and 3 (SXTB16 with its rotation operand: inline asm, ACLE has no __ror
+//                        and a C rotate is not folded into the instruction; DESIGN §6)
+//   sxtab16(a, w)        a's int16 halves plus bytes 0 and 2 of w (SXTAB16: the input offset added for free)
+//   sxtab16_ror8(a, w)   ... plus bytes 1 and 3
+//   smlad(x, y, acc)     acc + x.lo * y.lo + x.hi * y.hi (int16 halves)
+//   smlabb / smlatt      acc + x.lo * y.lo, acc + x.hi * y.hi
+//   load_word(p)         four bytes at any address (LDR: Armv7-M allows unaligned word loads)
+#include <cstdint>
+#include <cstring>
+
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#include <arm_acle.h>
+#endif
+
+namespace ctnn::kernel::arm::detail {
+
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP && !defined(CTNN_ARM_REFERENCE_KERNELS)
+inline constexpr bool dsp_available = true;
+#else
+inline constexpr bool dsp_available = false;
+#endif
+
+[[gnu::always_inline]] inline std::uint32_t load_word(const std::int8_t* p) {
+  std::uint32_t word;
+  std::memcpy(&word, p, 4);
+  return word;
+}
+
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+
+[[gnu::always_inline]] inline std::uint32_t sxtb16(std::uint32_t w) { return __sxtb16(w); }
+[[gnu::always_inline]] inline std::uint32_t sxtb16_ror8(std::uint32_t w) {
+  std::uint32_t r;
+  __asm("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(w));
+  return r;
+}
+[[gnu::always_inline]] inline std::uint32_t sxtab16(std::uint32_t a, std::uint32_t w) { return __sxtab16(a, w); }
+[[gnu::always_inline]] inline std::uint32_t sxtab16_ror8(std::uint32_t a, std::uint32_t w) {
+  std::uint32_t r;
+  __asm("sxtab16 %0, %1, %2, ror #8" : "=r"(r) : "r"(a), "r"(w));
+  return r;
+}
+[[gnu::always_inline]] inline std::int32_t smlad(std::uint32_t x, std::uint32_t y, std::int32_t acc) {
+  return __smlad(x, y, acc);
+}
+[[gnu::always_inline]] inline std::int32_t smlabb(std::uint32_t x, std::uint32_t y, std::int32_t acc) {
+  return __smlabb(x, y, acc);
+}
+[[gnu::always_inline]] inline std::int32_t smlatt(std::uint32_t x, std::uint32_t y, std::int32_t acc) {
+  return __smlatt(x, y, acc);
+}
+
+#else
+
+namespace portable {
+constexpr std::int32_t low(std::uint32_t x) { return static_cast<std::int16_t>(x & 0xFFFFu); }
+constexpr std::int32_t high(std::uint32_t x) { return static_cast<std::int16_t>(x >> 16); }
+constexpr std::int32_t byte(std::uint32_t x, int k) { return static_cast<std::int8_t>((x >> (8 * k)) & 0xFFu); }
+constexpr std::uint32_t halves(std::int32_t lo, std::int32_t hi) {
+  return (static_cast<std::uint32_t>(lo) & 0xFFFFu) | (static_cast<std::uint32_t>(hi) << 16);
+}
+constexpr std::int32_t wrap_add(std::int32_t a, std::int32_t b) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
+}
+}  // namespace portable
+
+inline std::uint32_t sxtb16(std::uint32_t w) { return portable::halves(portable::byte(w, 0), portable::byte(w, 2)); }
+inline std::uint32_t sxtb16_ror8(std::uint32_t w) { return portable::halves(portable::byte(w, 1), portable::byte(w, 3)); }
+inline std::uint32_t sxtab16(std::uint32_t a, std::uint32_t w) {
+  return portable::halves(portable::low(a) + portable::byte(w, 0), portable::high(a) + portable::byte(w, 2));
+}
+inline std::uint32_t sxtab16_ror8(std::uint32_t a, std::uint32_t w) {
+  return portable::halves(portable::low(a) + portable::byte(w, 1), portable::high(a) + portable::byte(w, 3));
+}
+inline std::int32_t smlad(std::uint32_t x, std::uint32_t y, std::int32_t acc) {
+  return portable::wrap_add(portable::wrap_add(acc, portable::low(x) * portable::low(y)), portable::high(x) * portable::high(y));
+}
+inline std::int32_t smlabb(std::uint32_t x, std::uint32_t y, std::int32_t acc) {
+  return portable::wrap_add(acc, portable::low(x) * portable::low(y));
+}
+inline std::int32_t smlatt(std::uint32_t x, std::uint32_t y, std::int32_t acc) {
+  return portable::wrap_add(acc, portable::high(x) * portable::high(y));
+}
+
+#endif
+
+// A 16-bit value in both halves of a word (the input offset for sxtab16).
+constexpr std::uint32_t both_halves(std::int32_t v) {
+  return (static_cast<std::uint32_t>(v) & 0xFFFFu) | (static_cast<std::uint32_t>(v) << 16);
+}
+
+}  // namespace ctnn::kernel::arm::detail

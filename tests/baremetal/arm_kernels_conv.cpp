@@ -1,0 +1,16 @@
+// conv2d through the DSP kernel (kernel/arm/conv.hpp), out of place and in place (arm_kernels_test.hpp).
+#include "arm_kernels_test.hpp"
+
+namespace t = arm_kernels_test;
+
+TEST_CASE("arm conv2d equals the reference kernel on random layers") {
+  t::check_layers<t::conv_layer, 1>(std::make_index_sequence<24>{});
+}
+
+TEST_CASE("arm conv2d in place equals the reference kernel") {
+  t::check_layers<t::conv_layer_in_place, 2>(std::make_index_sequence<10>{});
+}
+
+TEST_CASE("arm 1x1 conv2d in place (pixel pairs staged) equals the reference kernel") {
+  t::check_layers<t::pointwise_layer_in_place, 8>(std::make_index_sequence<8>{});
+}

@@ -1,0 +1,13 @@
+// depthwise_conv2d through the DSP kernel (kernel/arm/depthwise.hpp), out of place and in place
+// (arm_kernels_test.hpp).
+#include "arm_kernels_test.hpp"
+
+namespace t = arm_kernels_test;
+
+TEST_CASE("arm depthwise_conv2d equals the reference kernel on random layers") {
+  t::check_layers<t::depthwise_layer, 3>(std::make_index_sequence<24>{});
+}
+
+TEST_CASE("arm depthwise_conv2d in place equals the reference kernel") {
+  t::check_layers<t::depthwise_layer_in_place, 4>(std::make_index_sequence<10>{});
+}
