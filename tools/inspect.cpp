@@ -15,8 +15,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -30,12 +28,13 @@
 #include <ctnn/pass/pipeline.hpp>
 
 #include "large_stack.hpp"
+#include "read_file.hpp"
 
 namespace {
 
 using pipeline = ctnn::default_pipeline;
 
-void write(std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+void write(std::string_view text) { ctnn_tools::write_text(stdout, text); }
 
 void put(std::int64_t value) { std::printf("%lld", static_cast<long long>(value)); }
 
@@ -253,13 +252,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s [--import-only] <model.tflite|model.onnx>\n", argv[0]);
     return 3;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "%s: cannot read %s\n", argv[0], path);
+  // operator new aligns to 16 bytes, as the generated headers align the embedded bytes.
+  std::vector<char> bytes;
+  if (std::string problem; !ctnn_tools::read_file(path, bytes, problem)) {
+    std::fprintf(stderr, "%s: cannot read %s: %s\n", argv[0], path, problem.c_str());
     return 3;
   }
-  // operator new aligns to 16 bytes, as the generated headers align the embedded bytes.
-  const std::vector<char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   j.bytes = &bytes;
   j.path = path;
   // The passes take and return modules by value: a large stack (reserved, touched only as used).
