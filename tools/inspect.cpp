@@ -27,6 +27,7 @@
 #include <ctnn/ir/printer.hpp>
 #include <ctnn/pass/pipeline.hpp>
 
+#include "heap.hpp"
 #include "large_stack.hpp"
 #include "read_file.hpp"
 
@@ -137,7 +138,7 @@ template <std::size_t T, std::size_t N>
 int inspect(const job& j) {
   const char* bytes = j.bytes->data();
   const std::size_t size = j.bytes->size();
-  auto m = std::make_unique<ctnn::module<T, N>>(ctnn::tflite::import<T, N>(bytes, size, stem_of(j.path)));
+  auto m = ctnn_tools::on_heap([&] { return ctnn::tflite::import<T, N>(bytes, size, stem_of(j.path)); });
   if (m->error.failed()) {
     ctnn::tflite::describe(m->error, write);
     return 1;
@@ -151,7 +152,7 @@ template <std::size_t T, std::size_t N, std::size_t V, std::size_t R>
 int inspect_onnx(const job& j) {
   const char* bytes = j.bytes->data();
   const std::size_t size = j.bytes->size();
-  auto r = std::make_unique<ctnn::onnx::import_result<T, N, R>>(ctnn::onnx::import<T, N, V, R>(bytes, size, stem_of(j.path)));
+  auto r = ctnn_tools::on_heap([&] { return ctnn::onnx::import<T, N, V, R>(bytes, size, stem_of(j.path)); });
   if (r->ir.error.failed()) {
     ctnn::onnx::describe(r->ir.error, bytes, size, write);
     return 1;
@@ -172,7 +173,7 @@ int inspect_module(const job& j, std::unique_ptr<ctnn::module<T, N>> m) {
   ctnn::detail::for_each_index<pipeline::size>([&](auto k) {
     using pass = typename pipeline::template pass<decltype(k)::value>;
     if (status != 0) return;
-    auto next = std::make_unique<ctnn::module<T, N>>(ctnn::detail::apply_pass<pass>(*m, decltype(k)::value));
+    auto next = ctnn_tools::on_heap([&] { return ctnn::detail::apply_pass<pass>(*m, decltype(k)::value); });
     if (next->error.failed()) {
       const std::string_view name = pass_name<pass>();
       std::printf("\npass %zu (%.*s) failed; the module after pass %zu:\n", decltype(k)::value + 1,

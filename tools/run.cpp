@@ -39,6 +39,7 @@
 #include <ctnn/kernel/run_module.hpp>
 #include <ctnn/pass/pipeline.hpp>
 
+#include "heap.hpp"
 #include "large_stack.hpp"
 #include "read_file.hpp"
 
@@ -196,7 +197,7 @@ int run_model(const job& j, std::unique_ptr<ctnn::module<T, N>> m) {
   ctnn::detail::for_each_index<pipeline::size>([&](auto k) {
     if (m->error.failed()) return;
     using pass = typename pipeline::template pass<decltype(k)::value>;
-    m = std::make_unique<ctnn::module<T, N>>(ctnn::detail::apply_pass<pass>(*m, decltype(k)::value));
+    m = ctnn_tools::on_heap([&] { return ctnn::detail::apply_pass<pass>(*m, decltype(k)::value); });
   });
   if (m->error.failed()) {
     std::fprintf(stderr, "%s: %s: the pipeline failed:\n", j.program, j.model_path.c_str());
@@ -261,7 +262,7 @@ int run_model(const job& j, std::unique_ptr<ctnn::module<T, N>> m) {
 
 template <std::size_t T, std::size_t N>
 int run_tflite(const job& j, const std::vector<char>& bytes) {
-  auto m = std::make_unique<ctnn::module<T, N>>(ctnn::tflite::import<T, N>(bytes.data(), bytes.size(), stem_of(j.model_path)));
+  auto m = ctnn_tools::on_heap([&] { return ctnn::tflite::import<T, N>(bytes.data(), bytes.size(), stem_of(j.model_path)); });
   if (m->error.failed()) {
     std::fprintf(stderr, "%s: %s: ", j.program, j.model_path.c_str());
     ctnn::tflite::describe(m->error, write);
@@ -274,8 +275,7 @@ int run_tflite(const job& j, const std::vector<char>& bytes) {
 // that live until the run ends.
 template <std::size_t T, std::size_t N, std::size_t V, std::size_t R>
 int run_onnx(const job& j, const std::vector<char>& bytes) {
-  using result_type = ctnn::onnx::import_result<T, N, R>;
-  auto r = std::make_unique<result_type>(ctnn::onnx::import<T, N, V, R>(bytes.data(), bytes.size(), stem_of(j.model_path)));
+  auto r = ctnn_tools::on_heap([&] { return ctnn::onnx::import<T, N, V, R>(bytes.data(), bytes.size(), stem_of(j.model_path)); });
   if (r->ir.error.failed()) {
     std::fprintf(stderr, "%s: %s: ", j.program, j.model_path.c_str());
     ctnn::onnx::describe(r->ir.error, bytes.data(), bytes.size(), write);
