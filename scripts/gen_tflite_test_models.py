@@ -37,6 +37,11 @@ Models that must be rejected:
   bad_fused_tanh        CONV_2D with a fused TANH.
   bad_uint8             a UINT8 tensor.
   bad_pad_not_constant  PAD whose paddings are a graph input.
+  bad_scale_nan         an int8 tensor (0) whose scale is NaN.
+  bad_zero_point        an int8 tensor (1) whose zero point is 300.
+  bad_channel_scale     CONV_2D weights (tensor 1) with a negative per-channel scale.
+  bad_multiplier        int8 FULLY_CONNECTED whose scales give a multiplier of 2^60 (shift 61 > 31).
+  bad_logistic_scale    int8 LOGISTIC with input scale 2^-40 (a negative input shift).
 """
 
 from __future__ import annotations
@@ -627,6 +632,48 @@ def bad_pad_not_constant():
     return m
 
 
+def int8_simple(op_code, input_quant, output_quant):
+    """int8 input [1,4] -> op -> int8 output: the base of the rejected quantization parameters."""
+    m = Model(new_opcodes=True)
+    x = m.tensor("input", [1, 4], INT8, quant=input_quant)
+    y = m.tensor("output", [1, 4], INT8, quant=output_quant)
+    m.inputs, m.outputs = [x], [y]
+    m.op(op_code, [x], [y])
+    return m
+
+
+def bad_scale_nan():
+    return int8_simple("RELU", dict(scale=[float("nan")], zero_point=[0]), dict(scale=[0.5], zero_point=[0]))
+
+
+def bad_zero_point():
+    return int8_simple("RELU", dict(scale=[0.5], zero_point=[0]), dict(scale=[0.5], zero_point=[300]))
+
+
+def bad_channel_scale():
+    m = Model(new_opcodes=True)
+    x = m.tensor("input", [1, 3, 3, 1], INT8, quant=dict(scale=[0.5], zero_point=[0]))
+    w = m.tensor("weights", [2, 1, 1, 1], INT8, data=[1, 2], quant=dict(scale=[0.25, -0.25], zero_point=[0, 0]))
+    y = m.tensor("output", [1, 3, 3, 2], INT8, quant=dict(scale=[0.5], zero_point=[0]))
+    m.inputs, m.outputs = [x], [y]
+    m.op("CONV_2D", [x, w, -1], [y], padding=SAME, stride=(1, 1))
+    return m
+
+
+def bad_multiplier():
+    m = Model(new_opcodes=True)
+    x = m.tensor("input", [1, 4], INT8, quant=dict(scale=[2.0 ** 40], zero_point=[0]))
+    w = m.tensor("weights", [2, 4], INT8, data=np.arange(8) - 4, quant=dict(scale=[1.0], zero_point=[0]))
+    y = m.tensor("output", [1, 2], INT8, quant=dict(scale=[2.0 ** -20], zero_point=[0]))
+    m.inputs, m.outputs = [x], [y]
+    m.op("FULLY_CONNECTED", [x, w, -1], [y])
+    return m
+
+
+def bad_logistic_scale():
+    return int8_simple("LOGISTIC", dict(scale=[2.0 ** -40], zero_point=[0]), dict(scale=[1.0 / 256], zero_point=[-128]))
+
+
 # ----------------------------------------------------------------------------------------------------
 # Output files.
 
@@ -701,7 +748,9 @@ def main() -> None:
     for name, factory in [("bad_unsupported_op", bad_unsupported_op), ("bad_hybrid", bad_hybrid),
                           ("bad_dynamic_shape", bad_dynamic_shape), ("bad_softmax_beta", bad_softmax_beta),
                           ("bad_fused_tanh", bad_fused_tanh), ("bad_uint8", bad_uint8),
-                          ("bad_pad_not_constant", bad_pad_not_constant)]:
+                          ("bad_pad_not_constant", bad_pad_not_constant), ("bad_scale_nan", bad_scale_nan),
+                          ("bad_zero_point", bad_zero_point), ("bad_channel_scale", bad_channel_scale),
+                          ("bad_multiplier", bad_multiplier), ("bad_logistic_scale", bad_logistic_scale)]:
         data = factory().serialize()
         (OUT / f"{name}.tflite").write_bytes(data)
         summary.append(f"{name}.tflite: {len(data)} bytes")

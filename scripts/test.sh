@@ -1,29 +1,42 @@
 #!/usr/bin/env bash
-# Runs ctnn's test suite with each compiler: installs missing dependencies, then for g++/gcc and
-# clang++/clang configures build/test-<compiler> (Ninja, Release, CTNN_BUILD_TESTS=ON), builds with 2 jobs
-# and runs ctest with 2 jobs (tests that must not overlap hold resource locks). It keeps going after a
-# failure, prints the time of each phase and a summary, and ends with the line `N passed, N failed`
-# summed over both compilers (a failed configure or build counts as one failure). Exits non-zero if
-# anything failed.
+# Runs ctnn's test suite in three configurations: installs missing dependencies, then for each one
+# configures build/test-<name> (Ninja, Release, CTNN_BUILD_TESTS=ON), builds with 2 jobs and runs ctest
+# with 2 jobs (tests that must not overlap hold resource locks). It keeps going after a failure, prints
+# the time of each phase and a summary, and ends with the line `N passed, N failed` summed over all
+# configurations (a failed configure or build counts as one failure). Exits non-zero if anything failed.
 #
-#   scripts/test.sh [gcc|clang ...]        default: gcc clang
+#   gcc       g++ 12: the whole suite (SIMD kernel tests at every x86 level, bare metal, compile-fail tests)
+#   clang     clang 14: the whole suite (SIMD kernel tests at the native level), and each libFuzzer
+#             target for 60 s (tests/fuzz; CTNN_FUZZ_SECONDS)
+#   sanitize  clang 14 with AddressSanitizer and UndefinedBehaviorSanitizer on every host target (unit,
+#             e2e, frontends, tools, every model-building target, the fuzz targets' regression inputs);
+#             bare metal and the compile-fail tests (which run nothing) are left out. clang, not g++:
+#             g++'s null/nonnull-attribute checks make `&global == nullptr` non-constant (DESIGN §6).
+#
+#   scripts/test.sh [gcc|clang|sanitize ...]   default: gcc clang sanitize
 #   CTNN_BUILD_TYPE=RelWithDebInfo   CTNN_JOBS=4   CTNN_SKIP_DEPS=1   (environment overrides)
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_type=${CTNN_BUILD_TYPE:-Release}
 jobs=${CTNN_JOBS:-2}
-declare -A cxx_of=([gcc]=g++ [clang]=clang++)
-declare -A cc_of=([gcc]=gcc [clang]=clang)
+declare -A cxx_of=([gcc]=g++ [clang]=clang++ [sanitize]=clang++)
+declare -A cc_of=([gcc]=gcc [clang]=clang [sanitize]=clang)
 # The SIMD kernel tests are built at every x86 level with g++ and at the native level with clang: the
 # levels check the kernels, the second compiler checks the code (and the suite stays within CI's time).
 # The bare-metal programs (arm-none-eabi-g++, whatever the host compiler) are built and run in the g++ tree only.
-declare -A extra_args_of=([gcc]="" [clang]="-DCTNN_SIMD_TEST_LEVELS=native -DCTNN_BAREMETAL_TESTS=OFF")
+sanitizer_flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+declare -A extra_args_of=([gcc]="" [clang]="-DCTNN_SIMD_TEST_LEVELS=native -DCTNN_BAREMETAL_TESTS=OFF"
+  [sanitize]="-DCTNN_SIMD_TEST_LEVELS=native -DCTNN_FUZZ_SECONDS=0 -DCTNN_BAREMETAL_TESTS=OFF")
+# ctest arguments per configuration (the sanitizer run leaves out what it would only repeat: bare metal, the
+# compile-fail and package tests, the docs and dependency checks).
+declare -A ctest_args_of=([gcc]="" [clang]=""
+  [sanitize]="-E ^baremetal_|_arm_none_eabi$|^docs_code_blocks$|^fresh_machine_dependencies$ -LE compile_fail|package")
 
 compilers=("$@")
-((${#compilers[@]} > 0)) || compilers=(gcc clang)
+((${#compilers[@]} > 0)) || compilers=(gcc clang sanitize)
 for name in "${compilers[@]}"; do
-  [[ -n ${cxx_of[$name]+set} ]] || { echo "test.sh: unknown compiler '$name' (use gcc or clang)" >&2; exit 2; }
+  [[ -n ${cxx_of[$name]+set} ]] || { echo "test.sh: unknown configuration '$name' (use gcc, clang or sanitize)" >&2; exit 2; }
 done
 
 if [[ ${CTNN_SKIP_DEPS:-0} != 1 ]]; then
@@ -49,9 +62,14 @@ for name in "${compilers[@]}"; do
 
   echo "---------- $name: configure ----------"
   start=$EPOCHREALTIME
+  flags=()
+  if [[ $name == sanitize ]]; then
+    flags=("-DCMAKE_CXX_FLAGS=$sanitizer_flags" "-DCMAKE_C_FLAGS=$sanitizer_flags"
+           "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined")
+  fi
   if cmake -S "$root" -B "$build" -G Ninja --no-warn-unused-cli \
        -DCMAKE_BUILD_TYPE="$build_type" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_C_COMPILER="$cc" \
-       -DCTNN_BUILD_TESTS=ON ${extra_args_of[$name]}; then
+       -DCTNN_BUILD_TESTS=ON ${extra_args_of[$name]} "${flags[@]}"; then
     configure_status=ok
   else
     configure_status=FAILED
@@ -76,7 +94,10 @@ for name in "${compilers[@]}"; do
     echo "---------- $name: test ----------"
     start=$EPOCHREALTIME
     log="$build/ctest.log"
-    if ctest --test-dir "$build" --output-on-failure -j "$jobs" --no-tests=error --timeout 900 2>&1 |
+    # A sanitizer report fails the test that prints it (-fno-sanitize-recover=all aborts the program).
+    if ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
+         ctest --test-dir "$build" --output-on-failure -j "$jobs" --no-tests=error --timeout 900 \
+           ${ctest_args_of[$name]} 2>&1 |
          tee "$log"; then
       test_status=ok
     else

@@ -16,8 +16,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -32,13 +30,15 @@
 #include <ctnn/pass/pipeline.hpp>
 
 #include "command_line.hpp"
+#include "heap.hpp"
 #include "large_stack.hpp"
+#include "read_file.hpp"
 
 namespace {
 
 using pipeline = ctnn::default_pipeline;
 
-void write(std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+void write(std::string_view text) { ctnn_tools::write_text(stdout, text); }
 
 void put(std::int64_t value) { std::printf("%lld", static_cast<long long>(value)); }
 
@@ -142,7 +142,7 @@ template <std::size_t T, std::size_t N>
 int inspect(const job& j) {
   const char* bytes = j.bytes->data();
   const std::size_t size = j.bytes->size();
-  auto m = std::make_unique<ctnn::module<T, N>>(ctnn::tflite::import<T, N>(bytes, size, stem_of(j.path)));
+  auto m = ctnn_tools::on_heap([&] { return ctnn::tflite::import<T, N>(bytes, size, stem_of(j.path)); });
   if (m->error.failed()) {
     ctnn::tflite::describe(m->error, write);
     return 1;
@@ -156,7 +156,7 @@ template <std::size_t T, std::size_t N, std::size_t V, std::size_t R>
 int inspect_onnx(const job& j) {
   const char* bytes = j.bytes->data();
   const std::size_t size = j.bytes->size();
-  auto r = std::make_unique<ctnn::onnx::import_result<T, N, R>>(ctnn::onnx::import<T, N, V, R>(bytes, size, stem_of(j.path)));
+  auto r = ctnn_tools::on_heap([&] { return ctnn::onnx::import<T, N, V, R>(bytes, size, stem_of(j.path)); });
   if (r->ir.error.failed()) {
     ctnn::onnx::describe(r->ir.error, bytes, size, write);
     return 1;
@@ -177,7 +177,7 @@ int inspect_module(const job& j, std::unique_ptr<ctnn::module<T, N>> m) {
   ctnn::detail::for_each_index<pipeline::size>([&](auto k) {
     using pass = typename pipeline::template pass<decltype(k)::value>;
     if (status != 0) return;
-    auto next = std::make_unique<ctnn::module<T, N>>(ctnn::detail::apply_pass<pass>(*m, decltype(k)::value));
+    auto next = ctnn_tools::on_heap([&] { return ctnn::detail::apply_pass<pass>(*m, decltype(k)::value); });
     if (next->error.failed()) {
       const std::string_view name = pass_name<pass>();
       std::printf("\npass %zu (%.*s) failed; the module after pass %zu:\n", decltype(k)::value + 1,
@@ -263,13 +263,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s [--import-only] <model.tflite|model.onnx>\n", argv[0]);
     return 3;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "%s: cannot read %s\n", argv[0], path);
+  // operator new aligns to 16 bytes, as the generated headers align the embedded bytes.
+  std::vector<char> bytes;
+  if (std::string problem; !ctnn_tools::read_file(path, bytes, problem)) {
+    std::fprintf(stderr, "%s: cannot read %s: %s\n", argv[0], path, problem.c_str());
     return 3;
   }
-  // operator new aligns to 16 bytes, as the generated headers align the embedded bytes.
-  const std::vector<char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   j.bytes = &bytes;
   j.path = path;
   // The passes take and return modules by value: a large stack (reserved, touched only as used).

@@ -24,8 +24,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <charconv>
 #include <fstream>
-#include <iterator>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -42,13 +42,15 @@
 #include <ctnn/pass/pipeline.hpp>
 
 #include "command_line.hpp"
+#include "heap.hpp"
 #include "large_stack.hpp"
+#include "read_file.hpp"
 
 namespace {
 
 using pipeline = ctnn::default_pipeline;
 
-void write(std::string_view text) { std::fwrite(text.data(), 1, text.size(), stderr); }
+void write(std::string_view text) { ctnn_tools::write_text(stderr, text); }
 
 struct job {
   const char* program = "ctnn-run";
@@ -59,11 +61,12 @@ struct job {
   int status = 0;
 };
 
-bool read_file(const std::string& path, std::vector<char>& bytes) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  return true;
+// Reads a file, or says why it cannot on stderr.
+bool read_file(const job& j, const std::string& path, std::vector<char>& bytes) {
+  std::string problem;
+  if (ctnn_tools::read_file(path.c_str(), bytes, problem)) return true;
+  std::fprintf(stderr, "%s: cannot read %s: %s\n", j.program, path.c_str(), problem.c_str());
+  return false;
 }
 
 // The ONNX TensorProto data types an input can have (onnx.proto's TensorProto.DataType).
@@ -197,7 +200,7 @@ int run_model(const job& j, std::unique_ptr<ctnn::module<T, N>> m) {
   ctnn::detail::for_each_index<pipeline::size>([&](auto k) {
     if (m->error.failed()) return;
     using pass = typename pipeline::template pass<decltype(k)::value>;
-    m = std::make_unique<ctnn::module<T, N>>(ctnn::detail::apply_pass<pass>(*m, decltype(k)::value));
+    m = ctnn_tools::on_heap([&] { return ctnn::detail::apply_pass<pass>(*m, decltype(k)::value); });
   });
   if (m->error.failed()) {
     // The module, then the sentence and the op at fault (the last lines, which a runner shows).
@@ -225,10 +228,7 @@ int run_model(const job& j, std::unique_ptr<ctnn::module<T, N>> m) {
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const ctnn::tensor& t = m->input_tensor(static_cast<std::int32_t>(i));
     std::vector<char> file;
-    if (!read_file(j.input_paths[i], file)) {
-      std::fprintf(stderr, "%s: cannot read %s\n", j.program, j.input_paths[i].c_str());
-      return 3;
-    }
+    if (!read_file(j, j.input_paths[i], file)) return 3;
     if (ends_with(j.input_paths[i], ".pb")) {
       if (const std::string problem = tensor_proto_values(file, t, inputs[i]); !problem.empty()) {
         std::fprintf(stderr, "%s: input %zu (%s): %s\n", j.program, i, j.input_paths[i].c_str(), problem.c_str());
@@ -268,7 +268,7 @@ int run_model(const job& j, std::unique_ptr<ctnn::module<T, N>> m) {
 
 template <std::size_t T, std::size_t N>
 int run_tflite(const job& j, const std::vector<char>& bytes) {
-  auto m = std::make_unique<ctnn::module<T, N>>(ctnn::tflite::import<T, N>(bytes.data(), bytes.size(), stem_of(j.model_path)));
+  auto m = ctnn_tools::on_heap([&] { return ctnn::tflite::import<T, N>(bytes.data(), bytes.size(), stem_of(j.model_path)); });
   if (m->error.failed()) {
     std::fprintf(stderr, "%s: %s: ", j.program, j.model_path.c_str());
     ctnn::tflite::describe(m->error, write);
@@ -281,8 +281,7 @@ int run_tflite(const job& j, const std::vector<char>& bytes) {
 // that live until the run ends.
 template <std::size_t T, std::size_t N, std::size_t V, std::size_t R>
 int run_onnx(const job& j, const std::vector<char>& bytes) {
-  using result_type = ctnn::onnx::import_result<T, N, R>;
-  auto r = std::make_unique<result_type>(ctnn::onnx::import<T, N, V, R>(bytes.data(), bytes.size(), stem_of(j.model_path)));
+  auto r = ctnn_tools::on_heap([&] { return ctnn::onnx::import<T, N, V, R>(bytes.data(), bytes.size(), stem_of(j.model_path)); });
   if (r->ir.error.failed()) {
     std::fprintf(stderr, "%s: %s: ", j.program, j.model_path.c_str());
     ctnn::onnx::describe(r->ir.error, bytes.data(), bytes.size(), write);
@@ -310,10 +309,7 @@ int run_onnx_file(const job& j, const std::vector<char>& bytes) {
 
 int run(const job& j) {
   std::vector<char> bytes;  // operator new aligns to 16 bytes, as the generated headers align the embedded bytes
-  if (!read_file(j.model_path, bytes)) {
-    std::fprintf(stderr, "%s: cannot read %s\n", j.program, j.model_path.c_str());
-    return 3;
-  }
+  if (!read_file(j, j.model_path, bytes)) return 3;
   if (!j.constant_inputs.empty() && !ends_with(j.model_path, ".onnx")) {
     std::fprintf(stderr, "%s: --constant applies to .onnx models\n", j.program);
     return 3;
@@ -328,10 +324,7 @@ int run(const job& j) {
         continue;
       }
       constants.emplace_back(i, std::vector<char>{});
-      if (!read_file(j.input_paths[i], constants.back().second)) {
-        std::fprintf(stderr, "%s: cannot read %s\n", j.program, j.input_paths[i].c_str());
-        return 3;
-      }
+      if (!read_file(j, j.input_paths[i], constants.back().second)) return 3;
     }
     std::string problem;
     std::vector<char> folded = with_constant_inputs(bytes, constants, problem);
@@ -378,7 +371,16 @@ int main(int argc, char** argv) {
   for (int a = 1; a < argc; ++a) {
     const std::string_view arg = argv[a];
     if (arg == "-o" && a + 1 < argc) j.output_prefix = argv[++a];
-    else if (arg == "--constant" && a + 1 < argc) j.constant_inputs.push_back(std::strtoul(argv[++a], nullptr, 10));
+    else if (arg == "--constant" && a + 1 < argc) {
+      const std::string_view k = argv[++a];
+      std::size_t position = 0;
+      const auto [end, error] = std::from_chars(k.data(), k.data() + k.size(), position);
+      if (error != std::errc{} || end != k.data() + k.size()) {
+        std::fprintf(stderr, "%s: --constant %s: expected the position of an input file (0, 1, ...)\n", argv[0], argv[a]);
+        return 3;
+      }
+      j.constant_inputs.push_back(position);
+    }
     else if (!arg.empty() && arg[0] == '-') usage = true;
     else if (j.model_path.empty()) j.model_path = arg;
     else j.input_paths.emplace_back(arg);
@@ -386,6 +388,13 @@ int main(int argc, char** argv) {
   if (usage || j.model_path.empty() || j.output_prefix.empty()) {
     std::fprintf(stderr, "usage: %s <model.tflite|model.onnx> <input files...> -o <output prefix> [--constant K]...\n", argv[0]);
     return 3;
+  }
+  for (const std::size_t k : j.constant_inputs) {
+    if (k >= j.input_paths.size()) {
+      std::fprintf(stderr, "%s: --constant %zu: out of range, %zu input file(s) given (positions from 0)\n", argv[0], k,
+                   j.input_paths.size());
+      return 3;
+    }
   }
   if (!ctnn_tools::run_with_large_stack(run_thread, &j)) {
     std::fprintf(stderr, "%s: cannot start a thread\n", argv[0]);

@@ -21,6 +21,7 @@ enum class tensor_type : std::int8_t;
 enum class activation_function : std::int8_t;
 enum class tensor_feature : std::int32_t;
 enum class fully_connected_feature : std::int32_t;
+enum class quantization_problem : std::int32_t;
 }  // namespace ctnn::tflite
 namespace ctnn::protobuf {
 enum class expectation : std::int32_t;
@@ -171,6 +172,7 @@ template <std::int64_t Offset> struct at_byte;
 template <std::int64_t Index> struct at_tensor;
 template <std::int32_t Index, tflite::builtin_operator Code> struct tflite_op;
 template <std::int64_t Value> struct millionths;
+template <std::int64_t Value> struct shift;
 struct model_inputs;
 struct model_outputs;
 
@@ -256,6 +258,17 @@ template <class Which, class Count>
 struct tflite_too_many_model_io {
   static_assert(detail::always_false<Which>, "ctnn::tflite: the model has more inputs or outputs than "
                                               "ctnn::max_model_io (8).");
+};
+template <class Tensor, tflite::quantization_problem Problem>
+struct tflite_invalid_quantization {
+  static_assert(detail::always_false<Tensor>, "ctnn::tflite: a tensor's quantization parameters are invalid (the "
+                                               "problem is named in the template arguments).");
+};
+template <class Op, class Shift>
+struct tflite_unrepresentable_multiplier {
+  static_assert(detail::always_false<Op>, "ctnn::tflite: the quantization scales of this op give a requantization "
+                                           "multiplier that TFLite cannot represent (its shift is in the template "
+                                           "arguments: at most 31, and 0 or more for LOGISTIC, TANH and SOFTMAX).");
 };
 
 // --- Errors of the ONNX frontend (ctnn::onnx::model; onnx_error codes) ---------------------------------
@@ -490,6 +503,10 @@ constexpr auto frontend_error_type() {
   else if constexpr (code == frontend_error::tflite_output_count) return std::type_identity<errors::tflite_output_count<op, b>>{};
   else if constexpr (code == frontend_error::tflite_too_many_model_io)
     return std::type_identity<errors::tflite_too_many_model_io<std::conditional_t<D.value_a == 0, errors::model_inputs, errors::model_outputs>, b>>{};
+  else if constexpr (code == frontend_error::tflite_invalid_quantization)
+    return std::type_identity<errors::tflite_invalid_quantization<tensor, static_cast<tflite::quantization_problem>(D.value_b)>>{};
+  else if constexpr (code == frontend_error::tflite_unrepresentable_multiplier)
+    return std::type_identity<errors::tflite_unrepresentable_multiplier<op, errors::shift<D.value_b>>>{};
   else return std::type_identity<no_error>{};
 }
 

@@ -14,6 +14,11 @@
 #include <ctnn/models/bad_softmax_beta.hpp>
 #include <ctnn/models/bad_uint8.hpp>
 #include <ctnn/models/bad_unsupported_op.hpp>
+#include <ctnn/models/bad_channel_scale.hpp>
+#include <ctnn/models/bad_logistic_scale.hpp>
+#include <ctnn/models/bad_multiplier.hpp>
+#include <ctnn/models/bad_scale_nan.hpp>
+#include <ctnn/models/bad_zero_point.hpp>
 
 namespace models = ctnn::models;
 using ctnn::code_of;
@@ -50,6 +55,23 @@ static_assert(error_of<models::bad_uint8>.value_b == static_cast<int>(ctnn::tfli
 static_assert(error_of<models::bad_pad_not_constant>.code == code_of(frontend_error::tflite_unsupported_operand));
 static_assert(error_of<models::bad_pad_not_constant>.node == 0 && error_of<models::bad_pad_not_constant>.value_b == 1);
 
+// Quantization parameters: the tensor and the problem, or the op and the multiplier's shift.
+using ctnn::tflite::quantization_problem;
+static_assert(error_of<models::bad_scale_nan>.code == code_of(frontend_error::tflite_invalid_quantization));
+static_assert(error_of<models::bad_scale_nan>.value_a == 0 &&
+              error_of<models::bad_scale_nan>.value_b == static_cast<int>(quantization_problem::scale));
+static_assert(error_of<models::bad_zero_point>.code == code_of(frontend_error::tflite_invalid_quantization));
+static_assert(error_of<models::bad_zero_point>.value_a == 1 &&
+              error_of<models::bad_zero_point>.value_b == static_cast<int>(quantization_problem::zero_point));
+static_assert(error_of<models::bad_channel_scale>.code == code_of(frontend_error::tflite_invalid_quantization));
+static_assert(error_of<models::bad_channel_scale>.value_a == 1 &&
+              error_of<models::bad_channel_scale>.value_b == static_cast<int>(quantization_problem::channel_scale));
+static_assert(error_of<models::bad_multiplier>.code == code_of(frontend_error::tflite_unrepresentable_multiplier));
+static_assert(error_of<models::bad_multiplier>.node == 0 && error_of<models::bad_multiplier>.kind == ctnn::op_kind::dense);
+static_assert(error_of<models::bad_multiplier>.value_b == 61, "2^40 x 1 / 2^-20 = 2^60: frexp exponent 61");
+static_assert(error_of<models::bad_logistic_scale>.code == code_of(frontend_error::tflite_unrepresentable_multiplier));
+static_assert(error_of<models::bad_logistic_scale>.value_b == -12, "2^-40 x 2^27 = 2^-13: frexp exponent -12");
+
 // A failed module keeps the model's interface where the file states it (not for malformed bytes).
 static_assert(models::bad_hybrid::imported.input_count == 1 && models::bad_hybrid::imported.output_count == 1);
 static_assert(models::bad_hybrid::imported.input_tensor(0).dims == ctnn::make_shape(1, 4));
@@ -60,7 +82,7 @@ static_assert(models::bad_malformed::imported.input_count == 0);
 // compile-fail tests match the first part of each, ctnn-inspect's tests the same part in its output.
 static_assert([] {
   for (auto c = static_cast<int>(frontend_error::tflite_malformed_model);
-       c <= static_cast<int>(frontend_error::tflite_too_many_model_io); ++c)
+       c <= static_cast<int>(frontend_error::tflite_unrepresentable_multiplier); ++c)
     if (ctnn::tflite::sentence_of(static_cast<ctnn::error_code>(c)).empty()) return false;
   return true;
 }());
@@ -84,5 +106,9 @@ TEST_CASE("diagnostics in words") {
   CHECK(words(error_of<models::bad_fused_tanh>).ends_with("\n  op 0 (CONV_2D), fused activation TANH (4)\n"));
   CHECK(words(error_of<models::bad_uint8>).ends_with("\n  tensor 0, type UINT8\n"));
   CHECK(words(error_of<models::bad_pad_not_constant>).ends_with("\n  op 0 (PAD), operand 1\n"));
+  CHECK(words(error_of<models::bad_scale_nan>).ends_with("\n  tensor 0, a scale that is not finite or outside [2^-60, 2^60]\n"));
+  CHECK(words(error_of<models::bad_zero_point>).ends_with("\n  tensor 1, a zero point outside the range of the tensor's type\n"));
+  CHECK(words(error_of<models::bad_multiplier>).ends_with("\n  op 0 (FULLY_CONNECTED), shift 61\n"));
+  CHECK(words(error_of<models::bad_logistic_scale>).ends_with("\n  op 0 (LOGISTIC), shift -12\n"));
   CHECK(words(ctnn::diagnostic{}) == "ok\n");
 }

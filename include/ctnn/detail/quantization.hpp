@@ -79,9 +79,11 @@ struct quantized_multiplier {
 
 // QuantizeMultiplier: frexp, the mantissa rounded to Q31 (a mantissa that rounds up to 2^31 becomes 2^30
 // with the exponent one higher), and multipliers below 2^-31 flushed to zero (double rounding, not
-// TFLITE_SINGLE_ROUNDING).
+// TFLITE_SINGLE_ROUNDING). A shift above 31 is returned as it is (TFLite's TFLITE_CHECK fails there; the
+// frontends reject such scales: the run-time primitives below need shifts in [-31, 31]); an infinite or NaN
+// real, which no valid scales give, returns {0, 0} rather than converting infinity to an integer.
 constexpr quantized_multiplier quantize_multiplier(double real) {
-  if (real == 0.0) return {0, 0};
+  if (real == 0.0 || !(real - real == 0.0)) return {0, 0};
   std::int32_t shift = 0;
   const double mantissa = frexp(real, shift);
   auto fixed = static_cast<std::int64_t>(round(mantissa * 2147483648.0));

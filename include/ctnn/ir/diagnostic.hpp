@@ -60,6 +60,10 @@ enum class frontend_error : std::int32_t {
                                     // the type the op reads: int32 shapes/pads/axes, weights, bias)
   tflite_output_count,              // value_a: builtin code, value_b: the op's output count (1 supported)
   tflite_too_many_model_io,         // value_a: 0 = inputs, 1 = outputs; value_b: their count (max 8)
+  tflite_invalid_quantization,      // value_a: tensor index, value_b: ctnn::tflite::quantization_problem
+  tflite_unrepresentable_multiplier,  // value_a: builtin code, value_b: the shift of the requantization
+                                      // multiplier the op's scales give (TFLite's QuantizeMultiplier accepts at
+                                      // most 31; LOGISTIC, TANH and SOFTMAX need 0 to 31)
 };
 constexpr error_code code_of(frontend_error e) { return static_cast<error_code>(e); }
 constexpr std::string_view name_of(frontend_error e) {
@@ -80,12 +84,14 @@ constexpr std::string_view name_of(frontend_error e) {
     case frontend_error::tflite_unsupported_operand: return "tflite_unsupported_operand";
     case frontend_error::tflite_output_count: return "tflite_output_count";
     case frontend_error::tflite_too_many_model_io: return "tflite_too_many_model_io";
+    case frontend_error::tflite_invalid_quantization: return "tflite_invalid_quantization";
+    case frontend_error::tflite_unrepresentable_multiplier: return "tflite_unrepresentable_multiplier";
   }
   return "?";
 }
 constexpr bool is_frontend_error(error_code c) {
   return static_cast<std::int32_t>(c) >= static_cast<std::int32_t>(frontend_error::tflite_malformed_model) &&
-         static_cast<std::int32_t>(c) <= static_cast<std::int32_t>(frontend_error::tflite_too_many_model_io);
+         static_cast<std::int32_t>(c) <= static_cast<std::int32_t>(frontend_error::tflite_unrepresentable_multiplier);
 }
 
 // Errors of the memory planner (plan_memory), numbered from 200 for the same reason as frontend_error.

@@ -155,6 +155,10 @@ template <class Module>
 constexpr shape infer_batch_matmul(Module& m, std::int32_t node_id) {
   const node& n = m.node_at(node_id);
   const shape a = m.tensor_at(n.inputs[0]).dims, b = m.tensor_at(n.inputs[1]).dims;
+  if (m.tensor_at(n.inputs[1]).type != m.tensor_at(n.inputs[0]).type) {  // no kernel mixes element types
+    m.fail({error_code::unsupported_dtype, node_id, n.kind, {}, b, static_cast<std::int64_t>(m.tensor_at(n.inputs[1]).type), 2});
+    return a;
+  }
   shape out{};
   if (a.rank < 2 || b.rank < 2 || a.last() != b.at(-2) || !broadcast(matrix_batch(a), matrix_batch(b), out)) {
     m.fail({error_code::input_shapes_differ, node_id, n.kind, a, b, 0, 1});

@@ -60,18 +60,18 @@ constexpr void fill_quantized_params(const Module& m, const node& n, kernel_para
     p.activation_min = range.min;
     p.activation_max = range.max;
   };
-  p.input_offset = -in.zero_point;
+  p.input_offset = q::wrapping_neg(in.zero_point);  // wrapping: a zero point may be INT32_MIN
   p.output_offset = out.zero_point;
   switch (n.kind) {
     case op_kind::conv2d:
     case op_kind::depthwise_conv2d:
-      p.weights_offset = -m.tensor_at(n.inputs[1]).quant.zero_point;
+      p.weights_offset = q::wrapping_neg(m.tensor_at(n.inputs[1]).quant.zero_point);
       p.per_channel = 1;
       set_activation_range(n.attrs.fused);
       break;
     case op_kind::dense: {
       const quantization& w = m.tensor_at(n.inputs[1]).quant;
-      p.weights_offset = -w.zero_point;
+      p.weights_offset = q::wrapping_neg(w.zero_point);
       if (w.per_channel()) p.per_channel = 1;
       else set_multiplier(p.output_multiplier, p.output_shift, static_cast<double>(in.scale * w.scale) / static_cast<double>(out.scale));
       set_activation_range(n.attrs.fused);
@@ -84,7 +84,7 @@ constexpr void fill_quantized_params(const Module& m, const node& n, kernel_para
       break;
     case op_kind::add: {
       const quantization& in2 = m.tensor_at(n.inputs[1]).quant;
-      p.input2_offset = -in2.zero_point;
+      p.input2_offset = q::wrapping_neg(in2.zero_point);
       p.left_shift = 20;
       const double twice_max_input_scale = 2 * static_cast<double>(in.scale > in2.scale ? in.scale : in2.scale);
       set_multiplier(p.input_multiplier, p.input_shift, static_cast<double>(in.scale) / twice_max_input_scale);
@@ -96,7 +96,7 @@ constexpr void fill_quantized_params(const Module& m, const node& n, kernel_para
     }
     case op_kind::mul: {
       const quantization& in2 = m.tensor_at(n.inputs[1]).quant;
-      p.input2_offset = -in2.zero_point;
+      p.input2_offset = q::wrapping_neg(in2.zero_point);
       set_multiplier(p.output_multiplier, p.output_shift,
                      static_cast<double>(in.scale) * static_cast<double>(in2.scale) / static_cast<double>(out.scale));
       set_activation_range(n.attrs.fused);

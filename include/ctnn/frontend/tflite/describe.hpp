@@ -64,6 +64,13 @@ constexpr std::string_view sentence_of(error_code code) {
       return "ctnn::tflite: this op does not have exactly one output.";
     case frontend_error::tflite_too_many_model_io:
       return "ctnn::tflite: the model has more inputs or outputs than ctnn::max_model_io (8).";
+    case frontend_error::tflite_invalid_quantization:
+      return "ctnn::tflite: a tensor's quantization parameters are invalid (the problem is named in the template "
+             "arguments).";
+    case frontend_error::tflite_unrepresentable_multiplier:
+      return "ctnn::tflite: the quantization scales of this op give a requantization multiplier that TFLite cannot "
+             "represent (its shift is in the template arguments: at most 31, and 0 or more for LOGISTIC, TANH and "
+             "SOFTMAX).";
   }
   return {};
 }
@@ -203,6 +210,16 @@ void describe(const diagnostic& d, Sink&& out) {
       break;
     case frontend_error::tflite_too_many_model_io:
       out(d.value_a == 0 ? "inputs " : "outputs ");
+      put_number(out, d.value_b);
+      break;
+    case frontend_error::tflite_invalid_quantization:
+      tensor();
+      out(", ");
+      out(name_of(static_cast<quantization_problem>(d.value_b)));
+      break;
+    case frontend_error::tflite_unrepresentable_multiplier:
+      detail::put_op(out, d, true);
+      out(", shift ");
       put_number(out, d.value_b);
       break;
   }

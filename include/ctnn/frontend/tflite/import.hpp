@@ -28,16 +28,23 @@
 //    invalid_axis); the failed module keeps the file's inputs and outputs. ctnn::compile turns the
 //    diagnostic into a compile error, ctnn-inspect into a sentence (describe.hpp).
 //  * Values that later passes multiply are bounded here (tensors under 2^31 bytes; strides, dilations,
-//    windows and pads up to 65535), so that a corrupted file cannot overflow their arithmetic.
+//    windows and pads up to 65535), so that a corrupted file cannot overflow their arithmetic. So are
+//    quantization parameters: int8 scales finite in [2^-60, 2^60] (per channel too), int32 scales finite
+//    and >= 0, zero points in the type's range (tflite_invalid_quantization, naming the tensor), and the
+//    requantization multipliers each int8 op derives from its scales within what TFLite's
+//    QuantizeMultiplier and the kernels accept (tflite_unrepresentable_multiplier, naming the op).
 //
 // Cost (DESIGN §6): ~1,800 clang steps per tensor or op (vww_96_int8: 165 K of the default 1,048,576);
 // no loop over weight data (per-channel zero points: one byte each, in a call-free loop).
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <bit>
 #include <initializer_list>
+#include <limits>
 #include <string_view>
 
+#include <ctnn/detail/quantization.hpp>
 #include <ctnn/frontend/flatbuffers.hpp>
 #include <ctnn/frontend/tflite/schema.hpp>
 #include <ctnn/ir/module.hpp>
@@ -179,6 +186,45 @@ constexpr bool has_data(model_file& f, const tensor_view& t) { return f.buffer_d
 // The largest stride, dilation, window extent and pad the importer accepts.
 inline constexpr std::int32_t max_window_value = 65535;
 
+// The int8 scales the importer accepts, as float bits: [2^-60, 2^60]. Between positive floats the bit
+// patterns order as the values, and NaN, infinities, zero and negative scales fall outside. The bounds
+// keep every float product or quotient of two scales that the kernels form (input x weight scale,
+// 1 / output scale) finite and normal; converters write scales far inside them. int32 tensors (biases,
+// which no kernel requantizes) need a finite scale >= 0: below int32_scale_end.
+inline constexpr std::uint32_t min_scale_bits = 0x21800000u;  // 2^-60
+inline constexpr std::uint32_t max_scale_bits = 0x5d800000u;  // 2^60
+inline constexpr std::uint32_t int32_scale_end = 0x7f800000u;  // +infinity
+
+// Whether every float32 of `count` little-endian floats at `bytes` lies in [low, high] as bits (a call-free
+// loop: clang counts every step); `largest` gets the largest bit pattern.
+constexpr bool scale_bits_within(const char* bytes, std::uint32_t count, std::uint32_t low, std::uint32_t high,
+                                 std::uint32_t& largest) {
+  bool inside = true;
+  largest = 0;
+  for (std::uint32_t k = 0; k < 4 * count; k += 4) {
+    const std::uint32_t bits = static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[k])) |
+                               static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[k + 1])) << 8 |
+                               static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[k + 2])) << 16 |
+                               static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[k + 3])) << 24;
+    inside = inside && bits >= low && bits <= high;
+    largest = bits > largest ? bits : largest;
+  }
+  return inside;
+}
+
+// The largest scale of a quantization (per channel: over the channels, which the importer checked).
+constexpr double largest_scale(const quantization& q) {
+  if (!q.per_channel()) return static_cast<double>(q.scale);
+  std::uint32_t largest = 0;
+  if (q.scale_bytes != nullptr) {
+    scale_bits_within(q.scale_bytes, static_cast<std::uint32_t>(q.channel_count), 0, 0xffffffffu, largest);
+    return static_cast<double>(std::bit_cast<float>(largest));
+  }
+  float most = 0.0f;
+  for (std::int32_t c = 0; c < q.channel_count; ++c) most = q.scale_of(c) > most ? q.scale_of(c) : most;
+  return static_cast<double>(most);
+}
+
 // The importer's state while it fills a module.
 template <class Module>
 struct importer {
@@ -284,6 +330,12 @@ struct importer {
          static_cast<std::int64_t>(what));
   }
 
+  constexpr bool invalid_quantization(std::uint32_t i, quantization_problem what) {
+    fail(frontend_error::tflite_invalid_quantization, -1, op_kind::conv2d, static_cast<std::int64_t>(i),
+         static_cast<std::int64_t>(what));
+    return false;
+  }
+
   constexpr bool import_quantization(std::uint32_t i, const tensor_view& tv, tensor& t) {
     auto& r = f.reader();
     if (!tv.quantization.present()) return true;
@@ -296,13 +348,25 @@ struct importer {
     if (scale.length == 0) return true;
     if (zero_point.length != 0 && zero_point.length != scale.length)
       return feature(i, tensor_feature::quantization_counts_differ), false;
+    // Scales: int8 within [2^-60, 2^60], int32 finite and >= 0 (see min_scale_bits).
+    const bool int8 = t.type == dtype::i8;
+    const std::uint32_t low = int8 ? min_scale_bits : 0u, high = int8 ? max_scale_bits : int32_scale_end - 1;
+    std::uint32_t largest = 0;
+    const bool scales_valid = scale_bits_within(r.pointer(scale.at), scale.length, low, high, largest);
     if (scale.length == 1) {
+      const std::int64_t zero = zero_point.length == 0 ? 0 : r.element<std::int64_t>(zero_point, 0);
+      if (take_reader_error()) return false;
+      if (!scales_valid) return invalid_quantization(i, quantization_problem::scale);
+      const std::int64_t zero_min = int8 ? -128 : std::numeric_limits<std::int32_t>::min();
+      const std::int64_t zero_max = int8 ? 127 : std::numeric_limits<std::int32_t>::max();
+      if (zero < zero_min || zero > zero_max) return invalid_quantization(i, quantization_problem::zero_point);
       t.quant.scale = r.element<float>(scale, 0);
-      t.quant.zero_point = zero_point.length == 0 ? 0 : static_cast<std::int32_t>(r.element<std::int64_t>(zero_point, 0));
+      t.quant.zero_point = static_cast<std::int32_t>(zero);
       return !take_reader_error();
     }
     if (axis < 0 || axis >= t.dims.rank || t.dims[axis] != static_cast<std::int32_t>(scale.length))
       return feature(i, tensor_feature::quantized_dimension), false;
+    if (!scales_valid) return invalid_quantization(i, quantization_problem::channel_scale);
     // Per-channel zero points must be 0 (symmetric weights): all 8 bytes of the first, then the low byte
     // of each (a call-free loop: clang counts every step, and an int8 or int16 zero point that is not 0
     // has a low byte that is not 0 unless it is a multiple of 256, which int8 cannot hold).
@@ -459,6 +523,58 @@ struct importer {
     const shape& s = m.tensor_at(id).dims;
     if (s.rank == rank) return true;
     fail(error_code::unsupported_rank, op, p.kind, rank, s.rank, {}, s);
+    return false;
+  }
+
+  // The requantization multipliers an int8 op's kernel derives from its scales (lower_te, runtime/
+  // requantization.hpp) must be ones TFLite's QuantizeMultiplier accepts (shift at most 31; a shift
+  // below -31 is flushed to 0); LOGISTIC, TANH and SOFTMAX also derive their input radius from the shift,
+  // which must not be negative. Operands without a scale are lower_te's to report.
+  constexpr bool check_requantization(std::int32_t op, const op_plan& p, const node& n) {
+    namespace q = ctnn::detail::quant;
+    const tensor& x = m.tensor_at(n.inputs[0]);
+    const tensor& y = m.tensor_at(n.output);
+    if ((x.type != dtype::i8 && y.type != dtype::i8) || !x.quant.quantized() || !y.quant.quantized()) return true;
+    const double in = static_cast<double>(x.quant.scale), out = static_cast<double>(y.quant.scale);
+    const quantization& second = n.input_count > 1 && n.inputs[1] >= 0 ? m.tensor_at(n.inputs[1]).quant : quantization{};
+    std::int32_t shift = 0;
+    bool radius = false;
+    switch (n.kind) {
+      case op_kind::conv2d:
+      case op_kind::depthwise_conv2d:
+      case op_kind::dense:
+        if (!second.quantized()) return true;
+        shift = q::quantize_multiplier(in * largest_scale(second) / out).shift;
+        break;
+      case op_kind::add: {
+        if (!second.quantized()) return true;
+        const double twice_max_input_scale = 2 * (in > second.scale ? in : static_cast<double>(second.scale));
+        shift = q::quantize_multiplier(twice_max_input_scale / (1048576.0 * out)).shift;  // left shift 20
+        break;
+      }
+      case op_kind::mul:
+        if (!second.quantized()) return true;
+        shift = q::quantize_multiplier(in * static_cast<double>(second.scale) / out).shift;
+        break;
+      case op_kind::relu:
+      case op_kind::quantize:
+      case op_kind::mean:
+        shift = q::quantize_multiplier(in / out).shift;
+        break;
+      case op_kind::sigmoid:
+      case op_kind::tanh:
+        shift = q::logistic_tanh_input_multiplier(x.quant.scale).shift;
+        radius = true;
+        break;
+      case op_kind::softmax:
+        shift = q::softmax_input_multiplier(1.0, in, 5).shift;
+        radius = true;
+        break;
+      default:
+        return true;
+    }
+    if (shift <= 31 && (!radius || shift >= 0)) return true;
+    fail(frontend_error::tflite_unrepresentable_multiplier, op, p.kind, static_cast<std::int64_t>(p.code), shift);
     return false;
   }
 
@@ -744,6 +860,7 @@ struct importer {
     n->attrs = attrs;
     n->inputs = inputs;
     n->input_count = input_count;
+    if (!check_requantization(op, p, *n)) return;
     if (p.activation_node) {
       node* act = add_node(p.fused == activation_function::relu ? op_kind::relu : op_kind::relu6,
                            numbered(p.fused == activation_function::relu ? "relu" : "relu6", i), out);

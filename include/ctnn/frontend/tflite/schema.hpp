@@ -161,6 +161,22 @@ constexpr std::string_view name_of(tensor_feature f) {
   return {};
 }
 
+// What is wrong with a tensor's quantization parameters (frontend_error::tflite_invalid_quantization).
+enum class quantization_problem : std::int32_t {
+  scale = 1,       // an int8 scale that is not finite and within [2^-60, 2^60] (an int32 one: not finite and >= 0)
+  zero_point,      // a zero point outside the tensor type's range (int8: [-128, 127]; int32: int32)
+  channel_scale,   // a per-channel scale that is not finite and within [2^-60, 2^60]
+};
+
+constexpr std::string_view name_of(quantization_problem q) {
+  switch (q) {
+    case quantization_problem::scale: return "a scale that is not finite or outside [2^-60, 2^60]";
+    case quantization_problem::zero_point: return "a zero point outside the range of the tensor's type";
+    case quantization_problem::channel_scale: return "a per-channel scale that is not finite or outside [2^-60, 2^60]";
+  }
+  return {};
+}
+
 // Why a FULLY_CONNECTED op is not supported (frontend_error::tflite_unsupported_fully_connected).
 enum class fully_connected_feature : std::int32_t {
   shuffled_weights = 1,  // weights_format SHUFFLED4x16INT8

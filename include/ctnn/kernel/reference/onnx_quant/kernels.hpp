@@ -4,7 +4,7 @@
 // QLinearConv and ConvInteger (NCHW activations, OIHW weights, groups), QLinearMatMul and MatMulInteger
 // (A [..., M, K] x B [..., K, N]). uint8 and int8 in any combination; *Integer ops write int32.
 //
-// Shared integer core: acc = bias + sum (x - x_zero_point) * (w - w_zero_point) in int32 (padding taps
+// Shared integer core: acc = bias + sum (x - x_zero_point) * (w - w_zero_point) in int32, wrapping (padding taps
 // hold the zero point: they add nothing), then for QLinear* y = saturate(round_half_even(float(acc) *
 // multiplier) + y_zero_point) (rounding.hpp). The per-channel weight scales and zero points (along the
 // output channels: conv dim 0, MatMul's N) are operands; per-tensor ones are parameters.
@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include <ctnn/detail/quantization.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/reference/onnx_quant/rounding.hpp>
 
@@ -131,8 +132,9 @@ void conv_nchw(Params p, const X* x, const W* w, const void* bias, const void* w
               for (std::int32_t kx = 0; kx < win.kernel_w; ++kx) {
                 const std::int32_t ix = ox * win.stride_w - win.pad_left + kx * win.dilation_w;
                 if (ix < 0 || ix >= width) continue;
-                acc += (static_cast<std::int32_t>(plane[static_cast<std::int64_t>(iy) * width + ix]) + p->input_offset) *
-                       (static_cast<std::int32_t>(kernel[ky * win.kernel_w + kx]) + w_offset);
+                acc = ctnn::detail::quant::wrapping_add(  // int32 wraps (a bias near INT32_MIN): no UB
+                    acc, (static_cast<std::int32_t>(plane[static_cast<std::int64_t>(iy) * width + ix]) + p->input_offset) *
+                             (static_cast<std::int32_t>(kernel[ky * win.kernel_w + kx]) + w_offset));
               }
             }
           }
@@ -161,8 +163,9 @@ void matmul(Params p, const X* a, const W* b, const void* b_scale, const void* b
       for (std::int32_t i = 0; i < rows; ++i) {
         std::int32_t acc = 0;
         for (std::int32_t k = 0; k < depth; ++k)
-          acc += (static_cast<std::int32_t>(a_rows[static_cast<std::int64_t>(i) * depth + k]) + p->input_offset) *
-                 (static_cast<std::int32_t>(b_matrix[static_cast<std::int64_t>(k) * columns + j]) + b_offset);
+          acc = ctnn::detail::quant::wrapping_add(  // int32 wraps: no UB
+              acc, (static_cast<std::int32_t>(a_rows[static_cast<std::int64_t>(i) * depth + k]) + p->input_offset) *
+                       (static_cast<std::int32_t>(b_matrix[static_cast<std::int64_t>(k) * columns + j]) + b_offset));
         detail::store(y_rows, static_cast<std::int64_t>(i) * columns + j, acc, multiplier, p->output_offset);
       }
     }
