@@ -8,7 +8,7 @@
       initializer holding test_data_set_0's value. Writes the model and a header with input 0 and the
       expected output 0.
 
-Expected outputs follow ONNX's semantics as onnxruntime computes them (DESIGN §4): int32 accumulation of
+Expected outputs follow ONNX's semantics as onnxruntime computes them (docs/design.md §4): int32 accumulation of
 (x - x_zero_point) * (w - w_zero_point) plus bias, then the float32 product acc * (x_scale * w_scale /
 y_scale), rounded half to even (np.rint), plus y_zero_point, saturated. QuantizeLinear: rint(x / scale) +
 zero_point, saturated; DequantizeLinear: (x - zero_point) * scale. The script also evaluates the float64

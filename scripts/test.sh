@@ -11,7 +11,7 @@
 #   sanitize  clang 14 with AddressSanitizer and UndefinedBehaviorSanitizer on every host target (unit,
 #             e2e, frontends, tools, every model-building target, the fuzz targets' regression inputs);
 #             bare metal and the compile-fail tests (which run nothing) are left out. clang, not g++:
-#             g++'s null/nonnull-attribute checks make `&global == nullptr` non-constant (DESIGN §6).
+#             g++'s null/nonnull-attribute checks make `&global == nullptr` non-constant (docs/design.md §6).
 #
 #   scripts/test.sh [gcc|clang|sanitize ...]   default: gcc clang sanitize
 #   CTNN_BUILD_TYPE=RelWithDebInfo   CTNN_JOBS=4   CTNN_SKIP_DEPS=1   (environment overrides)

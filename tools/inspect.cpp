@@ -1,5 +1,5 @@
 // ctnn-inspect: what ctnn makes of a model file, with the same reader, importer and passes that run in
-// the compiler, run here at run time (DESIGN §2).
+// the compiler, run here at run time (docs/design.md §2).
 //
 //   ctnn-inspect <model.tflite|model.onnx>  the file, the imported ops and tensors (shapes, types,
 //                                          quantization, constant data), then the module after

@@ -1,4 +1,4 @@
-// ctnn-run: executes a model file at run time (DESIGN §2) with the same reader, importer and passes the
+// ctnn-run: executes a model file at run time (docs/design.md §2) with the same reader, importer and passes the
 // compiler runs, and the shared kernels (run-time shapes; kernel/dynamic.hpp): "run my .tflite on my PC
 // and compare with my reference runtime".
 //

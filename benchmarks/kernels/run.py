@@ -72,7 +72,7 @@ def ensure_ort(ort_dir):
     package = ort_dir / "package.json"
     if not package.exists():
         package.write_text('{"name": "ctnn-kernel-bench-ort", "private": true}\n')
-    # The plain install downloads CUDA parts and fails offline (DESIGN §6).
+    # The plain install downloads CUDA parts and fails offline (docs/design.md §6).
     env = dict(os.environ, ONNXRUNTIME_NODE_INSTALL="skip")
     run(["npm", "install", "--no-audit", "--no-fund", f"onnxruntime-node@{ORT_VERSION}"], cwd=ort_dir, env=env,
         stdout=sys.stderr)

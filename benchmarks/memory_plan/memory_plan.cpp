@@ -342,7 +342,7 @@ void print_json(const std::vector<result>& results) {
 // ---------------------------------------------------------------------------------------------------
 // The goals for the MLPerf Tiny int8 models: RAM in all (pools, kernels' scratch included, plus
 // inputs/outputs kept outside them: what TFLM's arena counts), against the liveness lower bound of the
-// plain per-tensor plan with inputs and outputs in the arena (DESIGN §3's anchors), TFLM's arena and
+// plain per-tensor plan with inputs and outputs in the arena (docs/design.md §3's anchors), TFLM's arena and
 // TVM's USMP workspace. ctnn's host figures are the default planner with memory_reuse + io_in_arena, and
 // with ctnn::in_place_windows on top (a convolution's result over its dying input); the Cortex-M4
 // figures come from the bare-metal programs (tests/baremetal/mlperf_memory_main.cpp), whose JSON lines

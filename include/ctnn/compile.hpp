@@ -7,7 +7,7 @@
 //   memory options                     ctnn::pools<>, ctnn::pin<>, ctnn::pin_op<>, ctnn::pin_kind<>,
 //                                      ctnn::in_place_ops, ctnn::concat_in_place, ctnn::memory_aware_order,
 //                                      ctnn::memory_reuse, ctnn::io_in_arena (memory/options.hpp)
-//   ctnn::specialisation<Policy>       how kernels are specialised (DESIGN §4): ctnn::full (default), every
+//   ctnn::specialisation<Policy>       how kernels are specialised (docs/design.md §4): ctnn::full (default), every
 //                                      call its own kernel with compile-time shapes (fastest), or
 //                                      ctnn::shared, one kernel per op kind and element type with run-time
 //                                      shapes (less code for models with many distinct layers, slower;

@@ -1,4 +1,4 @@
-// The "shared" specialisation policy (DESIGN §4) and run-time execution of a compiled module (DESIGN §2):
+// The "shared" specialisation policy (docs/design.md §4) and run-time execution of a compiled module (docs/design.md §2):
 //   * ctnn::compile<M, ctnn::specialisation<ctnn::shared>> runs one kernel per op kind with run-time
 //     parameters and gives what the default (full) policy gives;
 //   * kernel::module_runner runs the compiled module at run time (constants made by passes and

@@ -1,6 +1,6 @@
 #pragma once
 // Calls f(std::integral_constant<std::size_t, I>) for I in [0, N) in order, without recursion and in
-// chunks, so that no fold expression nests deeper than clang's 256-bracket limit (DESIGN §2).
+// chunks, so that no fold expression nests deeper than clang's 256-bracket limit (docs/design.md §2).
 #include <cstddef>
 #include <type_traits>
 #include <utility>

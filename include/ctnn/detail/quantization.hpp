@@ -1,5 +1,5 @@
 #pragma once
-// The integer arithmetic of TFLite's quantized kernels (DESIGN §4), as constexpr functions: the
+// The integer arithmetic of TFLite's quantized kernels (docs/design.md §4), as constexpr functions: the
 // compile-time preparation (QuantizeMultiplier and friends, which TFLite runs in each op's Prepare) and
 // the run-time requantization primitives the kernels share (gemmlowp's SaturatingRoundingDoublingHighMul
 // and RoundingDivideByPOT, and TFLite's double-rounding MultiplyByQuantizedMultiplier).

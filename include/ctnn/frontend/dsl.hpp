@@ -1,7 +1,7 @@
 #pragma once
 // The C++ DSL: a model written as a type. Layers are types whose weights are references to the user's
 // constexpr arrays (they are never copied); a model type becomes the module's value table through one
-// pack expansion of its layers' specs (DESIGN §2).
+// pack expansion of its layers' specs (docs/design.md §2).
 //
 //   inline constexpr float w1[8 * 3 * 3 * 1] = {...}, b1[8] = {...};
 //   using tiny = ctnn::dsl::sequential<

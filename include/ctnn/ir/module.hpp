@@ -1,5 +1,5 @@
 #pragma once
-// The module: one constexpr value table that every pass reads and returns (DESIGN §2: types for
+// The module: one constexpr value table that every pass reads and returns (docs/design.md §2: types for
 // identity, values for analysis). Fixed capacities keep it a literal type; the frontends size them
 // exactly. Sections are filled by passes; `facts` records which ones hold.
 #include <array>
@@ -24,7 +24,7 @@ inline constexpr std::size_t max_model_io = 8;
 
 enum class tensor_role : std::uint8_t { intermediate, input, output, constant };
 
-// Where a constant's values are. Weights never live inside the module value (DESIGN §2): the module
+// Where a constant's values are. Weights never live inside the module value (docs/design.md §2): the module
 // points at static storage: a user's constexpr array (typed pointer), or the little-endian bytes of an
 // embedded model file (`bytes`, read with byte indexing in constant evaluation, since reinterpret_cast
 // is not allowed there).
@@ -91,7 +91,7 @@ struct node {
   std::int32_t output = -1;
 };
 
-// How a model's quantized ops requantize (DESIGN §4: a policy per model, set by its frontend): TFLite's
+// How a model's quantized ops requantize (docs/design.md §4: a policy per model, set by its frontend): TFLite's
 // fixed-point multipliers with double rounding, or ONNX's float scale with round half to even.
 enum class requantization_policy : std::int32_t { tflite, onnx };
 
@@ -117,7 +117,7 @@ struct kernel_params {
   std::int32_t concat_count = 0;
   std::array<std::int32_t, max_rank> perm{};  // transpose: output dim d is input dim perm[d]
   std::int32_t has_bias = 0;
-  // Quantized kernels (TFLite's integer recipes, DESIGN §4): offsets are negated zero points; a
+  // Quantized kernels (TFLite's integer recipes, docs/design.md §4): offsets are negated zero points; a
   // multiplier/shift pair is QuantizeMultiplier's; per-channel pairs come from the executor.
   std::int32_t input_offset = 0;
   std::int32_t input2_offset = 0;
@@ -189,7 +189,7 @@ struct kernel_call {
   location result_at{};
 };
 
-// How a constant that a pass creates is computed (DESIGN §2: such weights are materialised once, at compile
+// How a constant that a pass creates is computed (docs/design.md §2: such weights are materialised once, at compile
 // time, in a variable template keyed by the module and the tensor; the module only holds the recipe).
 enum class recipe_kind : std::int32_t {
   evaluate_op,          // fold_constants: the result of `op` on constant operands

@@ -1,6 +1,6 @@
 #pragma once
 // Readable text of a module at any stage of the pipeline, like TVM's printed Relay/TIR, from the same
-// constexpr value table the passes produce (DESIGN §2: the same code runs at run time).
+// constexpr value table the passes produce (docs/design.md §2: the same code runs at run time).
 //
 //   print_module(m, sink)       everything the stage has: header (name, facts, counts, diagnostic), the
 //                               tensors that matter (inputs, outputs, constants and where their values

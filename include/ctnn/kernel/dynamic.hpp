@@ -1,5 +1,5 @@
 #pragma once
-// Kernels with run-time parameters (DESIGN §4, the "shared" specialisation policy; DESIGN §2, ctnn-run):
+// Kernels with run-time parameters (docs/design.md §4, the "shared" specialisation policy; docs/design.md §2, ctnn-run):
 // one out-of-line function per op kind and element type, reading shapes, strides and quantization from
 // a kernel_params value, and a dispatcher that picks it from the parameters.
 //

@@ -1,5 +1,5 @@
 #pragma once
-// How a kernel reads its parameters (DESIGN §4, the specialisation policy): `p->field`, with p either
+// How a kernel reads its parameters (docs/design.md §4, the specialisation policy): `p->field`, with p either
 //   * static_params<P>: the parameters of one call, known at compile time (the "full" policy): every
 //     read is a constant, also inside a lambda the compiler keeps out of line, since each P makes its
 //     own instantiation of the kernel, as a `template <kernel_params P>` kernel would; or

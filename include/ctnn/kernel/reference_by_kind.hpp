@@ -1,5 +1,5 @@
 #pragma once
-// The reference kernel of each op kind: the one source behind both specialisation policies (DESIGN §4).
+// The reference kernel of each op kind: the one source behind both specialisation policies (docs/design.md §4).
 // Params is how the kernel reads its parameters (kernel/params.hpp): kernel::invoke<P> passes
 // static_params<P>, a kernel of its own per layer with every parameter a constant ("full"); the shared
 // kernels (kernel/dynamic.hpp) pass a `const kernel_params*`, one function per op kind and element type

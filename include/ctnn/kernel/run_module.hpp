@@ -1,5 +1,5 @@
 #pragma once
-// Runs a compiled module at run time with the shared kernels (DESIGN §2: the host runner ctnn-run, and
+// Runs a compiled module at run time with the shared kernels (docs/design.md §2: the host runner ctnn-run, and
 // conformance suites that read many model files without one translation unit each). The module is the
 // one ctnn::compile builds, here built at run time: a frontend's import and the same passes, run as
 // ordinary functions (tools/run.cpp). What the compiler materialises in .rodata is computed here, once,

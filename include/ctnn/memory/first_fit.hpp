@@ -6,7 +6,7 @@
 // (input + over_shift, input end), a placed result the input's offsets in (result - input bytes,
 // result - over_shift).
 //
-// Finding those buffers must not cost O(n) per buffer (DESIGN §6: clang counts every statement), so
+// Finding those buffers must not cost O(n) per buffer (docs/design.md §6: clang counts every statement), so
 // conflict_index groups the buffers by lifetime length (level k: at most 2^k ops) and sorts each group
 // by first use: in level k, the buffers whose lifetime can meet [first, last] start in
 // [first - 2^k, last], found by binary search. On a chain this is O(n log n) in all, and a few

@@ -16,7 +16,7 @@ namespace ctnn::pass {
 namespace detail {
 
 // A cheap fingerprint of kernel params, so that finding structurally equal kernels compares full params
-// only on a fingerprint match (keeps lower_te O(calls x kernels) in cheap steps; DESIGN §2).
+// only on a fingerprint match (keeps lower_te O(calls x kernels) in cheap steps; docs/design.md §2).
 constexpr std::uint32_t fingerprint(const kernel_params& p) {
   std::uint32_t h = 2166136261u;
   const auto mix = [&h](std::int64_t v) { h = (h ^ static_cast<std::uint32_t>(v)) * 16777619u; };

@@ -1,6 +1,6 @@
 #pragma once
 // A pipeline is a list of pass types; each stage of a model is its own `inline constexpr` variable, so
-// each pass runs in one constant evaluation of its own (compiler limits apply per pass, DESIGN §6).
+// each pass runs in one constant evaluation of its own (compiler limits apply per pass, docs/design.md §6).
 //
 // A pass is a struct with `static constexpr Module run(Module)`, and optionally `requires_facts` (the
 // ctnn::fact bits it reads) and `establishes` (the bit it fills). ctnn::compile checks the order of a
@@ -34,7 +34,7 @@ struct pipeline {
   template <std::size_t K> using pass = std::tuple_element_t<K, std::tuple<Passes...>>;
 };
 
-// The default flow (DESIGN §1). Copy it and insert your own pass at any stage: before lower_te (graph
+// The default flow (docs/design.md §1). Copy it and insert your own pass at any stage: before lower_te (graph
 // level), between lower_te and plan_memory (graph ops and kernels side by side), or after planning.
 using default_pipeline =
     pipeline<pass::infer_types, pass::fold_constants, pass::fold_batch_norm, pass::fuse_ops, pass::alias_reshapes,

@@ -1,6 +1,6 @@
 #pragma once
 // Constants created by passes, materialised at compile time: one `inline constexpr` array per (module,
-// tensor), computed in a constant evaluation of its own and placed in .rodata (DESIGN §2). Constants the
+// tensor), computed in a constant evaluation of its own and placed in .rodata (docs/design.md §2). Constants the
 // passes did not touch stay where they are (the user's arrays, zero-copy).
 #include <array>
 #include <bit>
@@ -33,7 +33,7 @@ constexpr auto decode_f32() {
   std::array<float, static_cast<std::size_t>(info.dims.elements())> values{};
   const char* bytes = info.data.bytes;
   float* out = values.data();
-  // Call-free, one statement per element: clang counts every step (DESIGN §6), and std::array's
+  // Call-free, one statement per element: clang counts every step (docs/design.md §6), and std::array's
   // operator[] or std::bit_cast would each add a call.
   for (const char* end = bytes + 4 * values.size(); bytes != end; bytes += 4)
     *out++ = __builtin_bit_cast(float, static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[0])) |
@@ -95,7 +95,7 @@ constexpr auto materialize_constant() {
     const float* variance = constant_data_of<M, recipe.op.inputs[4]>();
     const double epsilon = recipe.op.attrs.epsilon;
     // scale / sqrt(variance + epsilon) once per channel, then call-free loops over the elements (no
-    // division or remainder per element: clang counts every step, DESIGN §6).
+    // division or remainder per element: clang counts every step, docs/design.md §6).
     constexpr bool weights = recipe.kind == recipe_kind::batch_norm_weights;
     constexpr std::size_t channels = weights ? static_cast<std::size_t>(recipe.channel_count) : elements;
     std::array<double, channels> factors{};

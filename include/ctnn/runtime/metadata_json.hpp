@@ -1,6 +1,6 @@
 #pragma once
 // The executor and function metadata of a compiled module as JSON, in the spirit of TVM's Model
-// Library Format metadata.json (DESIGN §5: metadata is constexpr and a host tool prints it). The schema
+// Library Format metadata.json (docs/design.md §5: metadata is constexpr and a host tool prints it). The schema
 // is documented field by field in docs/metadata.md; `ctnn-metadata` writes it for the digits model.
 //
 //   std::string json;

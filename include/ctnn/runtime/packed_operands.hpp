@@ -1,7 +1,7 @@
 #pragma once
 // Constant operands re-laid out at compile time for the kernel that reads them (blocked / interleaved
 // weights, precomputed sums): one `inline constexpr` array per (constants table, call parameters,
-// operand slot, tensor), in .rodata, computed in a constant evaluation of its own (DESIGN §2, §6). The
+// operand slot, tensor), in .rodata, computed in a constant evaluation of its own (docs/design.md §2, §6). The
 // executor passes it instead of the stored constant when the call's recorded kernel packs it
 // (kernel_params::choice). Constants read unpacked from a model file's bytes get an array of their own too
 // (stored_constant_v): the file itself is read in constant evaluation only.
@@ -64,7 +64,7 @@ struct constant_array {
 
 // A constant stored as little-endian bytes (in a model file), copied into an array of its own element
 // type: its own copy in .rodata, and the float values packing reads in constant evaluation (which cannot
-// reinterpret bytes). Call-free loops, one statement per element: clang counts every step (DESIGN §6).
+// reinterpret bytes). Call-free loops, one statement per element: clang counts every step (docs/design.md §6).
 template <class Entry>
 constexpr auto copy_stored_bytes() {
   constexpr const constant_view& view = Entry::view;

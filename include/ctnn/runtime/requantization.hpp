@@ -1,5 +1,5 @@
 #pragma once
-// Per-channel requantization data, computed at compile time (DESIGN §2, §4): for each call whose kernel
+// Per-channel requantization data, computed at compile time (docs/design.md §2, §4): for each call whose kernel
 // needs more than kernel_params holds (kernel_params::per_channel != 0), one `inline constexpr` array
 // per (module, call), computed in a constant evaluation of its own and placed in .rodata:
 //   conv2d, depthwise_conv2d, dense with per-channel weights: per output channel c, QuantizeMultiplier of

@@ -8,7 +8,7 @@
 //   r.ir.error.failed() ...; r.relayouts[k]: constants to re-lay out (onnx.hpp materialises them)
 //
 // Mapping:
-//  * Layout. Activations of rank 4 are NCHW in ONNX and NHWC inside ctnn (DESIGN §2): every ONNX value
+//  * Layout. Activations of rank 4 are NCHW in ONNX and NHWC inside ctnn (docs/design.md §2): every ONNX value
 //    has an IR tensor in its ONNX layout, in NHWC, or both, made on demand by a transpose op (a view,
 //    no copy, when it moves only extent-1 dims: C = 1 or H*W = 1; alias_reshapes). Model inputs and
 //    outputs keep the ONNX shapes: the executor takes and returns NCHW buffers, like onnxruntime.
@@ -84,7 +84,7 @@ struct relayout {
 
 // Writes relayout r's r.elements() values, gathered from the model file's bytes, to `out`. Used at compile
 // time (onnx::model, once per tensor) and at run time (ctnn-run). The inner loops are call-free: clang
-// counts every step (DESIGN §6), and std::array::operator[] or std::bit_cast would each add steps.
+// counts every step (docs/design.md §6), and std::array::operator[] or std::bit_cast would each add steps.
 constexpr void relayout_values(const relayout& r, const char* bytes, float* out) {
   std::array<std::int64_t, 4> extent{1, 1, 1, 1}, stride{};
   for (std::int32_t d = 0; d < r.rank; ++d) {
@@ -129,7 +129,7 @@ struct value {
   bool one_d = false;             // a rank-3 [N, C, L] activation whose `nhwc` tensor is [N, 1, L, C] (1-D ops)
 };
 
-// FNV-1a over a name (a call-free loop: clang counts every step, DESIGN §6).
+// FNV-1a over a name (a call-free loop: clang counts every step, docs/design.md §6).
 constexpr std::uint32_t hash_of(const char* text, std::uint32_t length) {
   std::uint32_t h = 2166136261u;
   for (std::uint32_t k = 0; k < length; ++k) h = (h ^ static_cast<std::uint32_t>(static_cast<unsigned char>(text[k]))) * 16777619u;
@@ -1361,7 +1361,7 @@ struct importer {
 
   constexpr void run(std::string_view model_name) {
     m.model_name = name{model_name};
-    if constexpr (requires { m.requantization; }) m.requantization = requantization_policy::onnx;  // DESIGN §4
+    if constexpr (requires { m.requantization; }) m.requantization = requantization_policy::onnx;  // docs/design.md §4
     if (take_reader_error()) return;
     const protobuf::span graph = f.graph();
     protobuf::field fd{};

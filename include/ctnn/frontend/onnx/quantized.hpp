@@ -1,5 +1,5 @@
 #pragma once
-// ONNX's quantized operators, imported with ONNX semantics (DESIGN §4: an imported ONNX model follows
+// ONNX's quantized operators, imported with ONNX semantics (docs/design.md §4: an imported ONNX model follows
 // ONNX's requantization, module::requantization = onnx): QuantizeLinear, DequantizeLinear, QLinearConv,
 // ConvInteger, QLinearMatMul, MatMulInteger, uint8 and int8. The importer (import.hpp) hands these
 // nodes to quantized_ops<Importer>::import.

@@ -34,7 +34,7 @@
 //    requantization multipliers each int8 op derives from its scales within what TFLite's
 //    QuantizeMultiplier and the kernels accept (tflite_unrepresentable_multiplier, naming the op).
 //
-// Cost (DESIGN §6): ~1,800 clang steps per tensor or op (vww_96_int8: 165 K of the default 1,048,576);
+// Cost (docs/design.md §6): ~1,800 clang steps per tensor or op (vww_96_int8: 165 K of the default 1,048,576);
 // no loop over weight data (per-channel zero points: one byte each, in a call-free loop).
 #include <array>
 #include <cstddef>
@@ -264,7 +264,7 @@ struct importer {
   }
 
   // The part of a TFLite tensor name before the first ';' (converters join the names of fused ops), at
-  // most name::capacity characters. A call-free loop on raw pointers: clang counts every step (DESIGN §6).
+  // most name::capacity characters. A call-free loop on raw pointers: clang counts every step (docs/design.md §6).
   static constexpr name label_of(const char* text, std::uint32_t length) {
     name label{};
     char* out = label.text.data();

@@ -3,7 +3,7 @@
 // output pixel (padding taps are skipped, which is what both conv and TFLite's pooling need).
 //
 // Kernels read their parameters through `p->` (kernel/params.hpp): one source for both specialisation
-// policies (DESIGN §4). With static_params<P> (kernel::invoke<P>) each call gets a kernel of its own
+// policies (docs/design.md §4). With static_params<P> (kernel::invoke<P>) each call gets a kernel of its own
 // whose every parameter is a constant; with a `const kernel_params*` (kernel/dynamic.hpp) one kernel
 // per op kind serves every call. The walks are always inlined into the kernel that uses them.
 #include <cstdint>

@@ -1,7 +1,7 @@
 #pragma once
 // A stable, constexpr merge sort of index arrays by integer keys (O(n log n)). The inner loops are
 // call-free and index raw pointers: clang counts every statement against -fconstexpr-steps, and a
-// std::array::operator[] or a comparator call costs several steps each (DESIGN §6).
+// std::array::operator[] or a comparator call costs several steps each (docs/design.md §6).
 #include <array>
 #include <cstddef>
 #include <cstdint>

@@ -4,7 +4,7 @@
 // can be checked) everywhere; kernel/arm/i8.hpp only selects them where `dsp_available` holds.
 //   sxtb16(w)            bytes 0 and 2 of w, sign-extended to the two int16 halves
 //   sxtb16_ror8(w)       bytes 1 and 3 (SXTB16 with its rotation operand: inline asm, ACLE has no __ror
-//                        and a C rotate is not folded into the instruction; DESIGN §6)
+//                        and a C rotate is not folded into the instruction; docs/design.md §6)
 //   sxtab16(a, w)        a's int16 halves plus bytes 0 and 2 of w (SXTAB16: the input offset added for free)
 //   sxtab16_ror8(a, w)   ... plus bytes 1 and 3
 //   smlad(x, y, acc)     acc + x.lo * y.lo + x.hi * y.hi (int16 halves)

@@ -1,5 +1,5 @@
 #pragma once
-// int8 ADD and MUL with numpy broadcasting, TFLite's integer recipes (DESIGN §4):
+// int8 ADD and MUL with numpy broadcasting, TFLite's integer recipes (docs/design.md §4):
 //   add: each input plus its offset (-zero point), shifted left by left_shift (20), rescaled by its own
 //        multiplier (MultiplyByQuantizedMultiplierSmallerThanOneExp), summed, rescaled by the output
 //        multiplier, plus the output zero point, clamped;

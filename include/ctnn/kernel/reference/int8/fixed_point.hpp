@@ -1,6 +1,6 @@
 #pragma once
 // gemmlowp-style fixed-point math on raw int32 values, as TFLite's int8 SOFTMAX, LOGISTIC and TANH use
-// it (DESIGN §4). A value "in Qi" is raw / 2^(31 - i): i integer bits, 31 - i fractional bits. The
+// it (docs/design.md §4). A value "in Qi" is raw / 2^(31 - i): i integer bits, 31 - i fractional bits. The
 // algorithms follow gemmlowp's published ones step by step (same constants, same order of rounding and
 // saturation), so the results are bit-exact:
 //   * exp(x) for x < 0: x = -k/4 - r, exp(-r) on [-1/4, 0) by a 4th-order Taylor polynomial around -1/8,

@@ -1,5 +1,5 @@
 #pragma once
-// The output stage every int8 kernel with an int32 accumulator shares (TFLite's recipe, DESIGN §4):
+// The output stage every int8 kernel with an int32 accumulator shares (TFLite's recipe, docs/design.md §4):
 // MultiplyByQuantizedMultiplier (double rounding), plus the output zero point, clamped to the fused
 // activation's range [activation_min, activation_max].
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// ONNX's integer operators with ONNX semantics (DESIGN §4; kernel_params::requantization == onnx), in
+// ONNX's integer operators with ONNX semantics (docs/design.md §4; kernel_params::requantization == onnx), in
 // ONNX's own layouts (data_layout::onnx): QuantizeLinear, DequantizeLinear (per tensor or per axis),
 // QLinearConv and ConvInteger (NCHW activations, OIHW weights, groups), QLinearMatMul and MatMulInteger
 // (A [..., M, K] x B [..., K, N]). uint8 and int8 in any combination; *Integer ops write int32.

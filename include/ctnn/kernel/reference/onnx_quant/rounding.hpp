@@ -1,5 +1,5 @@
 #pragma once
-// ONNX's requantization arithmetic (DESIGN §4), as onnxruntime's MLAS kernels do it: a float scale,
+// ONNX's requantization arithmetic (docs/design.md §4), as onnxruntime's MLAS kernels do it: a float scale,
 // round half to even, saturation to the 8-bit type. constexpr (no <cmath>: not constexpr on clang 14), so
 // the unit tests check it with static_asserts too.
 //   QuantizeLinear:     q = saturate(round_half_even(x / scale) + zero_point)

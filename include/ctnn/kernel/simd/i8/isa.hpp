@@ -1,6 +1,6 @@
 #pragma once
 // The vector primitives the int8 kernels are written in, one struct per x86 level (chosen by -march, no
-// run-time dispatch; DESIGN §4). xsimd 8.1 has no int8 dot product, so these are intrinsics:
+// run-time dispatch; docs/design.md §4). xsimd 8.1 has no int8 dot product, so these are intrinsics:
 //   avx512_vnni: 16 int32 lanes; dot() is vpdpbusd, 4 products of u8 inputs (x + 128) and s8 weights per
 //                lane, non-saturating (wraps like the reference's int32 accumulator);
 //   avx2, sse4_1: 8 / 4 int32 lanes; dot() is pmaddwd on int16 pairs (inputs and weights sign-extended),

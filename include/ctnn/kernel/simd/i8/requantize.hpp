@@ -1,5 +1,5 @@
 #pragma once
-// TFLite's output stage on vectors, lane for lane equal to reference::int8::requantize_output (DESIGN §4):
+// TFLite's output stage on vectors, lane for lane equal to reference::int8::requantize_output (docs/design.md §4):
 // MultiplyByQuantizedMultiplier = RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(x << left, m), right),
 // plus the output zero point, clamped. Two identities make it branch-free:
 //   * SRDHM(a, b) = (a * b + 2^30) >> 31 (arithmetic): the reference's nudge (1 - 2^30 when a * b < 0)
