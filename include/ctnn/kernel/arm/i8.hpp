@@ -14,6 +14,7 @@
 #include <ctnn/kernel/arm/conv.hpp>
 #include <ctnn/kernel/arm/depthwise.hpp>
 #include <ctnn/kernel/arm/pool.hpp>
+#include <ctnn/kernel/detail/supported_or.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 
 namespace ctnn::kernel::arm {
@@ -37,17 +38,13 @@ constexpr auto select() {
   if constexpr (!detail::dsp_available || P.type != dtype::i8 || P.requantization != requantization_policy::tflite) {
     return unsupported{};
   } else if constexpr (P.kind == op_kind::conv2d || P.kind == op_kind::dense) {
-    if constexpr (detail::conv_kernel<P>::supports) return detail::conv_kernel<P>{};
-    else return unsupported{};
+    return kernel::detail::supported_or<detail::conv_kernel<P>, unsupported>();
   } else if constexpr (P.kind == op_kind::depthwise_conv2d) {
-    if constexpr (detail::depthwise_kernel<P>::supports) return detail::depthwise_kernel<P>{};
-    else return unsupported{};
+    return kernel::detail::supported_or<detail::depthwise_kernel<P>, unsupported>();
   } else if constexpr (P.kind == op_kind::avg_pool || P.kind == op_kind::global_avg_pool) {
-    if constexpr (detail::avg_pool_kernel<P>::supports) return detail::avg_pool_kernel<P>{};
-    else return unsupported{};
+    return kernel::detail::supported_or<detail::avg_pool_kernel<P>, unsupported>();
   } else if constexpr (P.kind == op_kind::add) {
-    if constexpr (detail::add_kernel<P>::supports) return detail::add_kernel<P>{};
-    else return unsupported{};
+    return kernel::detail::supported_or<detail::add_kernel<P>, unsupported>();
   } else {
     return unsupported{};
   }

@@ -9,6 +9,7 @@
 #include <cstddef>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/detail/supported_or.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 #include <ctnn/kernel/simd/i8/depthwise.hpp>
 #include <ctnn/kernel/simd/i8/elementwise.hpp>
@@ -30,20 +31,15 @@ template <kernel_params P, class I = isa>
 constexpr auto select() {
   if constexpr (!I::available || P.type != dtype::i8) return unsupported{};
   else if constexpr (P.kind == op_kind::conv2d || P.kind == op_kind::dense) {
-    if constexpr (gemm_kernel<P, I>::supports) return gemm_kernel<P, I>{};
-    else return unsupported{};
+    return kernel::detail::supported_or<gemm_kernel<P, I>, unsupported>();
   } else if constexpr (P.kind == op_kind::depthwise_conv2d) {
-    if constexpr (depthwise_kernel<P, I>::supports) return depthwise_kernel<P, I>{};
-    else return unsupported{};
+    return kernel::detail::supported_or<depthwise_kernel<P, I>, unsupported>();
   } else if constexpr (P.kind == op_kind::add) {
-    if constexpr (add_kernel<P, I>::supports) return add_kernel<P, I>{};
-    else return unsupported{};
+    return kernel::detail::supported_or<add_kernel<P, I>, unsupported>();
   } else if constexpr (P.kind == op_kind::avg_pool || P.kind == op_kind::global_avg_pool) {
-    if constexpr (avg_pool_kernel<P, I>::supports) return avg_pool_kernel<P, I>{};
-    else return unsupported{};
+    return kernel::detail::supported_or<avg_pool_kernel<P, I>, unsupported>();
   } else if constexpr (P.kind == op_kind::softmax) {
-    if constexpr (softmax_kernel<P, I>::supports) return softmax_kernel<P, I>{};
-    else return unsupported{};
+    return kernel::detail::supported_or<softmax_kernel<P, I>, unsupported>();
   } else {
     return unsupported{};
   }
