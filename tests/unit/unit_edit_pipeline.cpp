@@ -33,9 +33,10 @@ using after_lowering = ctnn::insert_before<pass::plan_memory<>, rename_model>;
 static_assert(std::is_same_v<after_lowering,
                              pipeline<pass::infer_types, pass::fold_constants, pass::fold_batch_norm, pass::fuse_ops,
                                       pass::alias_reshapes, pass::lower_te, rename_model, pass::plan_memory<>,
-                                      pass::create_function_metadata, pass::create_executor_metadata, pass::aot_lower_main>>);
+                                      pass::select_kernels<>, pass::create_function_metadata,
+                                      pass::create_executor_metadata, pass::aot_lower_main>>);
 static_assert(std::is_same_v<ctnn::insert_after<pass::infer_types, rename_model>::pass<1>, rename_model>);
-static_assert(std::is_same_v<ctnn::insert_after<pass::aot_lower_main, rename_model>::pass<10>, rename_model>);
+static_assert(std::is_same_v<ctnn::insert_after<pass::aot_lower_main, rename_model>::pass<11>, rename_model>);
 static_assert(std::is_same_v<ctnn::replace<pass::fuse_ops, rename_model>::pass<3>, rename_model> &&
               ctnn::replace<pass::fuse_ops, rename_model>::size == ctnn::default_pipeline::size);
 static_assert(ctnn::without<pass::fold_batch_norm>::size == ctnn::default_pipeline::size - 1 &&
