@@ -19,6 +19,7 @@
 #include <ctnn/kernel/arm/i8.hpp>
 #include <ctnn/kernel/dispatch.hpp>
 #include <ctnn/memory/in_place_window.hpp>
+#include <ctnn/pass/select_kernels.hpp>
 
 #include "kernels/int8_test_support.hpp"
 
@@ -209,8 +210,9 @@ template <ctnn::kernel_params P>
 void check_layer(std::uint32_t seed) {
   using arm_kernel = decltype(kernel_family<P>());
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-  static_assert(ctnn::kernel::arm::i8_kernel<P>::supports && ctnn::kernel::uses_arm_i8<P>,
-                "the DSP kernels should run every layer of this test");
+  static_assert(ctnn::kernel::arm::i8_kernel<P>::supports &&
+                    ctnn::pass::with_kernel_choice<P>.choice.impl == ctnn::kernel_impl::arm_dsp_i8,
+                "select_kernels should choose the DSP kernels for every layer of this test");
 #else
   static_assert(!ctnn::kernel::arm::i8_kernel<P>::supports, "without the DSP extension no DSP kernel may be selected");
 #endif
