@@ -15,12 +15,14 @@
 #include <ctnn/pass/assign_pools.hpp>
 #include <ctnn/pass/place_buffers.hpp>
 
+#include "pass_test_modules.hpp"
 #include "test_modules.hpp"
 
 namespace {
 
 namespace pass = ctnn::pass;
 namespace memory = ctnn::memory;
+using ctnn_test::tensor_named;  // pass_test_modules.hpp
 using ctnn_test::tiny_cnn;
 
 constexpr auto lowered = ctnn::stage_v<tiny_cnn, ctnn::default_pipeline, 6>;
@@ -63,12 +65,6 @@ static_assert(no_tensor.error.code == ctnn::code_of(ctnn::memory_error::pin_unkn
 // A pin by a name that two tensors with buffers of their own share (max_pool_1 renamed "conv2d_0") is an
 // error naming the pin, the name and both tensors; a name shared with a tensor that has no buffer (the
 // model's input) is not: the pin places the one buffer it names.
-template <class Module>
-constexpr std::int32_t tensor_named(const Module& m, std::string_view name) {
-  for (std::int32_t t = 0; t < m.tensor_count; ++t)
-    if (m.tensor_at(t).label.view() == name) return t;
-  return -1;
-}
 template <class Module>
 constexpr auto renamed(Module m, std::int32_t tensor, std::string_view name) {
   m.tensor_at(tensor).label = ctnn::name{name};
