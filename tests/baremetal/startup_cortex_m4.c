@@ -153,8 +153,17 @@ __attribute__((naked)) void Default_Handler(void) {
       "1:\n\t"
       "mrs  r0, psp\n"
       "2:\n\t"
-      "ldr  r1, =__StackTop\n\t"
-      "mov  sp, r1\n\t"
+      "ldr  r1, =__StackLimit + 256\n\t"
+      "ldr  r2, =__StackTop\n\t"
+      "mov  r3, r2\n\t"
+      "cmp  r0, r1\n\t"
+      "blo  3f\n\t"
+      "cmp  r0, r2\n\t"
+      "bhs  3f\n\t"
+      "lsrs r3, r0, #3\n\t"
+      "lsls r3, r3, #3\n"
+      "3:\n\t"
+      "mov  sp, r3\n\t"
       "ldr  r1, =ctnn_report_fault\n\t"
       "bx   r1\n\t"
       ".ltorg\n\t"
@@ -222,15 +231,26 @@ __attribute__((naked)) void _stack_init(void) {
 
 __attribute__((naked)) void Default_Handler(void) {
   __asm volatile(
-      /* r0 = the exception stack frame (MSP or PSP, from EXC_RETURN in lr), then report on a fresh
-       * stack (the fault may be a stack overflow). */
+      /* r0 = the exception stack frame (MSP or PSP, from EXC_RETURN in lr), then report on the stack
+       * below that frame when it lies in the stack reservation, so that the report's own calls leave it
+       * intact, else on a fresh stack at the top (the fault may be a stack overflow). */
       "tst   lr, #4\n\t"
       "ite   eq\n\t"
       "mrseq r0, msp\n\t"
       "mrsne r0, psp\n\t"
-      "movw  r1, #:lower16:__StackTop\n\t"
-      "movt  r1, #:upper16:__StackTop\n\t"
-      "mov   sp, r1\n\t"
+      "movw  r1, #:lower16:__StackLimit\n\t"
+      "movt  r1, #:upper16:__StackLimit\n\t"
+      "add   r1, r1, #256\n\t"
+      "movw  r2, #:lower16:__StackTop\n\t"
+      "movt  r2, #:upper16:__StackTop\n\t"
+      "mov   r3, r2\n\t"
+      "cmp   r0, r1\n\t"
+      "blo   1f\n\t"
+      "cmp   r0, r2\n\t"
+      "bhs   1f\n\t"
+      "bic   r3, r0, #7\n"
+      "1:\n\t"
+      "mov   sp, r3\n\t"
       "b     ctnn_report_fault\n\t");
 }
 #endif /* CTNN_ARMV6M */
