@@ -152,8 +152,9 @@ function(_ctnn_model_arch target arch_given arch)
     return()
   endif()
   get_property(hinted GLOBAL PROPERTY _ctnn_arch_hint_given)
+  string(TOUPPER "${CMAKE_BUILD_TYPE}" build_type)
   if(NOT hinted AND NOT arch_given AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$"
-     AND NOT "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${CMAKE_BUILD_TYPE}}" MATCHES "-march=")
+     AND NOT "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${build_type}}" MATCHES "-march=")
     set_property(GLOBAL PROPERTY _ctnn_arch_hint_given TRUE)
     message(STATUS "ctnn: ${target} is built for the compiler's default x86-64 level, where ctnn's int8 kernels are "
                    "the scalar ones (~37x slower); set -DCTNN_HOST_ARCH=native (or your CPU's level, e.g. "
