@@ -21,10 +21,11 @@
 //     one output row (all of the image for unpadded 1x1 convs with stride 1 and for dense layers), at a
 //     compile-time distance; border pixels go one at a time over their in-bounds taps.
 //   * dense layers of one row: 1 pixel x 4 channels;
-//   * calls run in place (kernel_params::in_place): pixel-major, as the reference kernel walks (output
-//     pixels row-major, each finished before the next, reading only its window), which is what makes in
-//     place safe (memory/in_place_window.hpp): 1 pixel x 4 channels, or for unpadded 1x1 convs 2 x 2
-//     blocks whose two pixels' outputs are staged on the stack and written after both were read.
+//   * calls run in place (kernel_params::in_place) write a block of output pixels only after every pixel
+//     of the block was read, which the planner's rule makes safe (memory/in_place_window.hpp: pixels
+//     after the block read nothing below the block's end): gathered windows (pairs) as out of place;
+//     unpadded 1x1 convs in blocks staged on the stack (channel pairs outer, pixel pairs inner); other
+//     windows pixel-major, as the reference kernel walks, 1 pixel x 4 channels.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -32,6 +33,7 @@
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/arm/detail/dot.hpp>
 #include <ctnn/kernel/arm/detail/dsp.hpp>
+#include <ctnn/kernel/arm/detail/pointwise.hpp>
 #include <ctnn/kernel/arm/detail/requantize.hpp>
 #include <ctnn/kernel/arm/detail/window.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
@@ -56,8 +58,13 @@ struct conv_kernel {
   // rows are too short for the stretch loops, so each pair of pixels is gathered into a buffer on the
   // stack (padding taps hold the input zero point, which adds zero once the offset term is in the
   // accumulator), then dotted with every filter as one stretch.
-  static constexpr bool gathered = !pixel_major && !flat && kernel_w * in_c < 16 && reduction <= 128 && out_c <= 128;
+  static constexpr bool gathered = !flat && kernel_w * in_c < 16 && reduction <= 128 && out_c <= 128;
   static constexpr std::ptrdiff_t pixel_step = flat ? in_c : static_cast<std::ptrdiff_t>(g::win.stride_w) * in_c;
+  // Pointwise convs in blocks of pixels (detail/pointwise.hpp): in place, and with whole quads of input
+  // channels (widened once per block) also out of place.
+  using pointwise = pointwise_blocks<P, in_c, out_c, pixels>;
+  static constexpr bool pointwise_walk =
+      flat && P.kind == op_kind::conv2d && !single_pixel && pointwise::applies && (pixel_major || pointwise::widened);
   // Kernel rows are one stretch (dilation_w 1) or kernel_w stretches of in_c values.
   static constexpr bool row_stretch = g::win.dilation_w == 1;
 
@@ -80,14 +87,8 @@ struct conv_kernel {
       for (std::int32_t o = 4 * quads; o < out_c; ++o, w += reduction) single_pixel_channels<1>(input, w, bias, rq, output, o);
     } else if constexpr (gathered) {
       gather_and_dot(input, weights, bias, rq, output);
-    } else if constexpr (pixel_major && staged_pairs) {
-      constexpr std::int32_t pairs = pixels / 2;
-      for (std::int32_t k = 0; k < pairs; ++k)
-        staged_pair(input + static_cast<std::ptrdiff_t>(2 * k) * in_c, weights, bias, rq, output + static_cast<std::ptrdiff_t>(2 * k) * out_c);
-      if constexpr (pixels % 2 != 0) {
-        const context c{bias, rq.multiplier, rq.shift};
-        pixel(c, input, weights, output + static_cast<std::ptrdiff_t>(pixels - 1) * out_c, pixels - 1);
-      }
+    } else if constexpr (pointwise_walk) {
+      pointwise::run(input, weights, bias, rq, output);
     } else if constexpr (pixel_major) {
       const context c{bias, rq.multiplier, rq.shift};
       for (std::int32_t p = 0; p < pixels; ++p) pixel(c, input, weights, output + static_cast<std::ptrdiff_t>(p) * out_c, p);
@@ -361,46 +362,6 @@ struct conv_kernel {
       const output_stage<P> last = output_stage_of<P>(rq.multiplier, rq.shift, out_c - 1);
 #pragma GCC unroll 2
       for (int p = 0; p < Pixels; ++p) out[p * out_c + out_c - 1] = last.template apply<false>(acc[p][0]);
-    }
-  }
-
-  // ---- Pixel pairs staged on the stack (in place, unpadded 1x1) -------------------------------------
-
-  // In place, two pixels at a time stay safe when both are written only after both were read: their
-  // outputs are staged here (2 * out_c bytes), then copied out. Later pixels read at or above the
-  // second one's end (the planner's rule, memory/in_place_window.hpp).
-  static constexpr bool staged_pairs = pixel_major && flat && pixels >= 2 && 2 * out_c <= 256;
-
-  [[gnu::noinline]] static void staged_pair(const std::int8_t* x, const std::int8_t* weights, const std::int32_t* bias,
-                                            const requant_arrays& rq, std::int8_t* out) {
-    std::int8_t staged[2 * out_c];
-    const std::int8_t* w = weights;
-    for (std::int32_t k = 0; k < out_c / 2; ++k, w += 2 * reduction) staged_channels<2>(x, w, bias, rq, staged, 2 * k);
-    if constexpr (out_c % 2 != 0) staged_channels<1>(x, w, bias, rq, staged, out_c - 1);
-    std::memcpy(out, staged, sizeof staged);
-  }
-
-  template <int Channels>
-  [[gnu::always_inline]] static inline void staged_channels(const std::int8_t* x, const std::int8_t* w, const std::int32_t* bias,
-                                                            const requant_arrays& rq, std::int8_t* staged, std::int32_t o) {
-    std::int32_t acc[2][Channels];
-    output_stage<P> stages[Channels];
-    bool short_stage = true;
-#pragma GCC unroll 2
-    for (int ch = 0; ch < Channels; ++ch) {
-      acc[0][ch] = acc[1][ch] = bias_of(bias, o + ch);
-      stages[ch] = output_stage_of<P>(rq.multiplier, rq.shift, o + ch);
-      short_stage = short_stage && stages[ch].template short_applies<product_bound>(acc[0][ch]);
-    }
-    dot_block<2, Channels, in_c, reduction>(x, w, in_c, offset_pair, P.input_offset, acc);
-    if (short_stage) {
-#pragma GCC unroll 2
-      for (int ch = 0; ch < Channels; ++ch)
-        staged[o + ch] = stages[ch].template apply<true>(acc[0][ch]), staged[out_c + o + ch] = stages[ch].template apply<true>(acc[1][ch]);
-    } else {
-#pragma GCC unroll 2
-      for (int ch = 0; ch < Channels; ++ch)
-        staged[o + ch] = stages[ch].template apply<false>(acc[0][ch]), staged[out_c + o + ch] = stages[ch].template apply<false>(acc[1][ch]);
     }
   }
 
