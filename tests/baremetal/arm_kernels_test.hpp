@@ -271,13 +271,21 @@ constexpr ctnn::kernel_params conv_layer(std::uint32_t family, std::size_t index
 constexpr ctnn::kernel_params conv_layer_in_place(std::uint32_t family, std::size_t index) {
   return window_layer(family, index, false, true);
 }
-// An unpadded 1x1 conv with stride 1 (pointwise, as in MobileNets), run in place.
-constexpr ctnn::kernel_params pointwise_layer_in_place(std::uint32_t family, std::size_t index) {
-  ctnn::kernel_params p = window_layer(family, index, false, true);
+// An unpadded 1x1 conv with stride 1 (pointwise, as in MobileNets), half of them over whole quads of
+// input channels (blocks widened once, kernel/arm/detail/pointwise.hpp; images of up to 81 pixels:
+// several blocks and a partial one), in place or not.
+constexpr ctnn::kernel_params pointwise_layer_of(std::uint32_t family, std::size_t index, bool in_place) {
+  ctnn::kernel_params p = window_layer(family, index, false, in_place);
   p.win = ctnn::window{};
+  const std::int32_t in_c = index % 2 == 0 ? 4 * ((p.in[3] + 3) / 4) : p.in[3];
+  p.in = ctnn::make_shape(p.in[0], p.in[1], p.in[2], in_c);
   p.out = ctnn::make_shape(p.in[0], p.in[1], p.in[2], p.out[3]);
   return p;
 }
+constexpr ctnn::kernel_params pointwise_layer_in_place(std::uint32_t family, std::size_t index) {
+  return pointwise_layer_of(family, index, true);
+}
+constexpr ctnn::kernel_params pointwise_layer(std::uint32_t family, std::size_t index) { return pointwise_layer_of(family, index, false); }
 constexpr ctnn::kernel_params depthwise_layer(std::uint32_t family, std::size_t index) { return window_layer(family, index, true, false); }
 constexpr ctnn::kernel_params depthwise_layer_in_place(std::uint32_t family, std::size_t index) {
   return window_layer(family, index, true, true);

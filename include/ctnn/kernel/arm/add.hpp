@@ -7,9 +7,9 @@
 // by the reference's own arithmetic (detail/quantization.hpp), 1 KB per input in .rodata, so an element
 // costs two byte loads, two table loads, an add and the output stage. Where the tables show that the sum
 // stays below 2^30 in magnitude and the output shift is a right shift (TFLite's ADD: always), the output
-// stage is the short one (detail/requantize.hpp). Element i of both inputs is read before element i of
-// the result is written, as in the reference, so the planner's in-place ADD (an input's buffer reused
-// for the result) stays safe.
+// stage is the short one (detail/requantize.hpp, output_stage; with a fused ReLU, the clamped one).
+// Element i of both inputs is read before element i of the result is written, as in the reference, so
+// the planner's in-place ADD (an input's buffer reused for the result) stays safe.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -65,7 +65,7 @@ struct add_kernel {
     const std::int32_t* rescaled_b = table_b.data() + 128;
     for (std::int64_t i = 0; i < elements; ++i) {
       const auto sum = static_cast<std::int32_t>(static_cast<std::uint32_t>(rescaled_a[a[i]]) + static_cast<std::uint32_t>(rescaled_b[b[i]]));
-      if constexpr (short_output) out[i] = to_output<P>(scale_short(sum, P.output_multiplier, -P.output_shift - 1));
+      if constexpr (short_output) out[i] = output_stage<P>{}.template apply<true>(sum);
       else out[i] = to_output<P>(scale<P.output_multiplier, P.output_shift>(sum));
     }
   }

@@ -80,11 +80,12 @@ struct conv_kernel {
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
     const auto [input, weights, bias, output] = window_operands_of<P>(operands, result);
-    if constexpr (single_pixel) {
-      constexpr std::int32_t quads = out_c / 4;
-      const std::int8_t* w = weights;
-      for (std::int32_t q = 0; q < quads; ++q, w += 4 * reduction) single_pixel_channels<4>(input, w, bias, rq, output, 4 * q);
-      for (std::int32_t o = 4 * quads; o < out_c; ++o, w += reduction) single_pixel_channels<1>(input, w, bias, rq, output, o);
+    if constexpr (single_pixel && widened_single_pixel) {
+      std::uint32_t widened[reduction / 2];
+      widen_quads(input, widened, reduction / 4, offset_pair);
+      all_single_pixel_channels(widened, weights, bias, rq, output);
+    } else if constexpr (single_pixel) {
+      all_single_pixel_channels(input, weights, bias, rq, output);
     } else if constexpr (gathered) {
       gather_and_dot(input, weights, bias, rq, output);
     } else if constexpr (pointwise_walk) {
@@ -258,9 +259,31 @@ struct conv_kernel {
 
   // ---- One pixel ------------------------------------------------------------------------------------
 
-  // Output channels [o, o + Channels) of the only pixel; `w` is channel o's filter.
+  // Whole quads of at most 256 values: the input widened once on the stack (detail/dot.hpp, widen_quads),
+  // read by every filter with one LDRD per quad.
+  static constexpr bool widened_single_pixel = reduction % 4 == 0 && reduction <= 256;
+
+  template <class Input>
+  static void all_single_pixel_channels(const Input* input, const std::int8_t* weights, const std::int32_t* bias, const requant_arrays& rq,
+                                        std::int8_t* output) {
+    constexpr std::int32_t quads = out_c / 4;
+    const std::int8_t* w = weights;
+    for (std::int32_t q = 0; q < quads; ++q, w += 4 * reduction) single_pixel_channels<4>(input, w, bias, rq, output, 4 * q);
+    for (std::int32_t o = 4 * quads; o < out_c; ++o, w += reduction) single_pixel_channels<1>(input, w, bias, rq, output, o);
+  }
+
   template <int Channels>
-  static void single_pixel_channels(const std::int8_t* input, const std::int8_t* w, const std::int32_t* bias, const requant_arrays& rq,
+  [[gnu::always_inline]] static inline void single_pixel_dot(const std::int8_t* input, const std::int8_t* w, std::int32_t (&acc)[1][Channels]) {
+    dot_block<1, Channels, 0, reduction>(input, w, reduction, offset_pair, P.input_offset, acc);
+  }
+  template <int Channels>
+  [[gnu::always_inline]] static inline void single_pixel_dot(const std::uint32_t* input, const std::int8_t* w, std::int32_t (&acc)[1][Channels]) {
+    dot_widened<1, Channels, 0, reduction>(input, w, reduction / 4, acc);
+  }
+
+  // Output channels [o, o + Channels) of the only pixel; `w` is channel o's filter.
+  template <int Channels, class Input>
+  static void single_pixel_channels(const Input* input, const std::int8_t* w, const std::int32_t* bias, const requant_arrays& rq,
                                     std::int8_t* output, std::int32_t o) {
     std::int32_t acc[1][Channels];
     output_stage<P> stages[Channels];
@@ -271,7 +294,7 @@ struct conv_kernel {
       stages[ch] = output_stage_of<P>(rq.multiplier, rq.shift, o + ch);
       short_stage = short_stage && stages[ch].template short_applies<product_bound>(acc[0][ch]);
     }
-    dot_block<1, Channels, 0, reduction>(input, w, reduction, offset_pair, P.input_offset, acc);
+    single_pixel_dot<Channels>(input, w, acc);
     if (short_stage) {
 #pragma GCC unroll 4
       for (int ch = 0; ch < Channels; ++ch) output[o + ch] = stages[ch].template apply<true>(acc[0][ch]);

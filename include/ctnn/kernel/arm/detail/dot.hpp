@@ -121,6 +121,33 @@ template <std::ptrdiff_t WStep>
                                                                                    "bne 1b\n\t" CTNN_ARM_DOT_1X4_OPERANDS);
 #undef CTNN_ARM_DOT_1X4_OPERANDS
 }
+
+// The same over an input widened beforehand (widen_quads): one LDRD per step instead of a load and two
+// SXTAB16. 21 instructions per 16 MACs, 11 registers.
+#define CTNN_ARM_DOT_WIDENED_1X4_STEP                               \
+  "ldrd %[a], %[b], [%[x]], #8\n\t"                                  \
+  CTNN_ARM_DOT_1X4_CHANNEL(a1, "ldr %[c], [%[w], %[w1]]\n\t")      \
+  CTNN_ARM_DOT_1X4_CHANNEL(a2, "ldr %[c], [%[w], %[w2]]\n\t")      \
+  CTNN_ARM_DOT_1X4_CHANNEL(a3, "ldr %[c], [%[w], %[w3]]\n\t")      \
+  CTNN_ARM_DOT_1X4_CHANNEL(a0, "ldr %[c], [%[w]], #4\n\t")
+
+template <std::ptrdiff_t WStep>
+[[gnu::always_inline]] inline void dot_widened_1x4_asm(const std::uint32_t* x, const std::int8_t* w, std::int32_t steps,
+                                                       std::int32_t (&acc)[1][4]) {
+  std::uint32_t a, b, c, d;
+  std::int32_t pairs = steps >> 1;
+#define CTNN_ARM_DOT_WIDENED_1X4_OPERANDS                                                                                     \
+  : [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c), [d] "=&r"(d), [x] "+r"(x), [w] "+r"(w), [n] "+r"(pairs), [a0] "+r"(acc[0][0]), \
+    [a1] "+r"(acc[0][1]), [a2] "+r"(acc[0][2]), [a3] "+r"(acc[0][3])                                                          \
+  : [w1] "i"(WStep), [w2] "i"(2 * WStep), [w3] "i"(3 * WStep)                                                               \
+  : "cc", "memory"
+  if (steps & 1) __asm volatile(CTNN_ARM_DOT_WIDENED_1X4_STEP CTNN_ARM_DOT_WIDENED_1X4_OPERANDS);
+  if (pairs > 0)
+    __asm volatile("1:\n\t" CTNN_ARM_DOT_WIDENED_1X4_STEP CTNN_ARM_DOT_WIDENED_1X4_STEP "subs %[n], %[n], #1\n\t"
+                                                                                      "bne 1b\n\t" CTNN_ARM_DOT_WIDENED_1X4_OPERANDS);
+#undef CTNN_ARM_DOT_WIDENED_1X4_OPERANDS
+}
+#undef CTNN_ARM_DOT_WIDENED_1X4_STEP
 #undef CTNN_ARM_DOT_1X4_STEP
 #undef CTNN_ARM_DOT_1X4_CHANNEL
 #undef CTNN_ARM_DOT_2X2_STEP
@@ -199,6 +226,9 @@ template <int Pixels, int Channels, std::ptrdiff_t XStep, std::ptrdiff_t WStep>
 #if CTNN_ARM_DOT_ASM
   if constexpr (Pixels == 2 && Channels == 2 && asm_widened_fits<XStep, WStep>) {
     if (quads > 0) dot_widened_2x2_asm<XStep, WStep>(x, w, quads, acc);
+    return;
+  } else if constexpr (Pixels == 1 && Channels == 4 && 3 * WStep <= 4095) {
+    if (quads > 0) dot_widened_1x4_asm<WStep>(x, w, quads, acc);
     return;
   }
 #endif
