@@ -288,6 +288,19 @@ template <std::ptrdiff_t X0, std::ptrdiff_t X1, std::ptrdiff_t WOffset>
 void depthwise_tap_2x4_asm(const std::int8_t*, const std::int8_t*, std::int32_t (&)[4], std::int32_t (&)[4]);  // never used here
 #endif
 
+// The sum of a filter's Length values: SXTB16 pairs dotted with (1, 1).
+template <std::int32_t Length>
+[[gnu::always_inline]] inline std::int32_t filter_sum(const std::int8_t* w) {
+  std::int32_t sum = 0;
+  constexpr std::int32_t quads = Length / 4;
+  for (std::int32_t q = 0; q < quads; ++q, w += 4) {
+    const std::uint32_t word = load_word(w);
+    sum = smlad(sxtb16(word), 0x00010001u, smlad(sxtb16_ror8(word), 0x00010001u, sum));
+  }
+  for (std::int32_t k = 0; k < Length % 4; ++k) sum += w[k];
+  return sum;
+}
+
 // acc[p][c] += sum_k (x[p * XStep + k] + offset) * w[c * WStep + k], k < length; without AddOffset,
 // acc[p][c] += sum_k x[p * XStep + k] * w[c * WStep + k] (the offset term is in the accumulator already).
 template <int Pixels, int Channels, std::ptrdiff_t XStep, std::ptrdiff_t WStep, bool AddOffset = true>
