@@ -36,7 +36,10 @@ inline constexpr bool asm_block_fits =
 #define CTNN_ARM_DOT_2X2_STEP(WIDEN_ODD, WIDEN_EVEN)           \
   "ldr %[b], [%[x], %[xs]]\n\t"                                \
   "ldr %[a], [%[x]], #4\n\t" WIDEN_ODD(c, a) WIDEN_EVEN(a, a)  \
-      WIDEN_ODD(d, b) WIDEN_EVEN(b, b)                         \
+      WIDEN_ODD(d, b) WIDEN_EVEN(b, b) CTNN_ARM_DOT_2X2_PRODUCTS
+// The products of a step: pixel 0's even and odd words in a and c, pixel 1's in b and d; the filters of
+// channels 0 and 1 at w and w + WStep (w advances by 4), widened here.
+#define CTNN_ARM_DOT_2X2_PRODUCTS                              \
   "ldr %[e], [%[w]], #4\n\t"                                   \
   "sxtb16 %[f], %[e], ror #8\n\t"                              \
   "sxtb16 %[e], %[e]\n\t"                                      \
@@ -56,17 +59,17 @@ inline constexpr bool asm_block_fits =
 #define CTNN_ARM_SXTAB16_ODD(to, from) "sxtab16 %[" #to "], %[off], %[" #from "], ror #8\n\t"
 #define CTNN_ARM_SXTAB16_EVEN(to, from) "sxtab16 %[" #to "], %[off], %[" #from "]\n\t"
 
+#define CTNN_ARM_DOT_2X2_OUTPUTS                                                                                                 \
+  : [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c), [d] "=&r"(d), [e] "=&r"(e), [f] "=&r"(f), [x] "+r"(x), [w] "+r"(w), [n] "+r"(pairs), \
+    [a00] "+r"(acc[0][0]), [a01] "+r"(acc[0][1]), [a10] "+r"(acc[1][0]), [a11] "+r"(acc[1][1])
+
 template <std::ptrdiff_t XStep, std::ptrdiff_t WStep, bool AddOffset>
 [[gnu::always_inline]] inline void dot_2x2_asm(const std::int8_t*& x, const std::int8_t*& w, std::int32_t steps, std::uint32_t offset_pair,
                                                std::int32_t (&acc)[2][2]) {
   std::uint32_t a, b, c, d, e, f;
   std::int32_t pairs = steps >> 1;
   // The operands of both loops; "memory": the asm reads the stretches.
-#define CTNN_ARM_DOT_2X2_OPERANDS                                                                                                \
-  : [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c), [d] "=&r"(d), [e] "=&r"(e), [f] "=&r"(f), [x] "+r"(x), [w] "+r"(w), [n] "+r"(pairs), \
-    [a00] "+r"(acc[0][0]), [a01] "+r"(acc[0][1]), [a10] "+r"(acc[1][0]), [a11] "+r"(acc[1][1])                                     \
-  : [xs] "i"(XStep), [ws] "i"(WStep - 4), [off] "r"(offset_pair)                                                               \
-  : "cc", "memory"
+#define CTNN_ARM_DOT_2X2_OPERANDS CTNN_ARM_DOT_2X2_OUTPUTS : [xs] "i"(XStep), [ws] "i"(WStep - 4), [off] "r"(offset_pair) : "cc", "memory"
   if constexpr (AddOffset) {
     if (steps & 1) {
       __asm volatile(CTNN_ARM_DOT_2X2_STEP(CTNN_ARM_SXTAB16_ODD, CTNN_ARM_SXTAB16_EVEN) CTNN_ARM_DOT_2X2_OPERANDS);
@@ -89,6 +92,26 @@ template <std::ptrdiff_t XStep, std::ptrdiff_t WStep, bool AddOffset>
 #undef CTNN_ARM_DOT_2X2_OPERANDS
 }
 
+// One step over inputs widened beforehand (widen_quads): pixel 0's even and odd words at x, pixel 1's
+// XStep bytes further, each read by one LDRD; filters of channels 0 and 1 at w and w + WStep, widened
+// here. 16 instructions per 16 MACs (21 when the inputs are widened in the loop), 13 registers.
+#define CTNN_ARM_DOT_WIDENED_STEP     \
+  "ldrd %[a], %[c], [%[x]], #8\n\t"   \
+  "ldrd %[b], %[d], [%[x], %[xs]]\n\t" CTNN_ARM_DOT_2X2_PRODUCTS
+
+template <std::ptrdiff_t XStep, std::ptrdiff_t WStep>
+[[gnu::always_inline]] inline void dot_widened_2x2_asm(const std::uint32_t* x, const std::int8_t* w, std::int32_t steps,
+                                                       std::int32_t (&acc)[2][2]) {
+  std::uint32_t a, b, c, d, e, f;
+  std::int32_t pairs = steps >> 1;
+#define CTNN_ARM_DOT_WIDENED_OPERANDS CTNN_ARM_DOT_2X2_OUTPUTS : [xs] "i"(XStep - 8), [ws] "i"(WStep - 4) : "cc", "memory"
+  if (steps & 1) __asm volatile(CTNN_ARM_DOT_WIDENED_STEP CTNN_ARM_DOT_WIDENED_OPERANDS);
+  if (pairs > 0) __asm volatile("1:\n\t" CTNN_ARM_DOT_WIDENED_STEP CTNN_ARM_DOT_WIDENED_STEP "subs %[n], %[n], #1\n\t"
+                                                                                             "bne 1b\n\t" CTNN_ARM_DOT_WIDENED_OPERANDS);
+#undef CTNN_ARM_DOT_WIDENED_OPERANDS
+}
+#undef CTNN_ARM_DOT_WIDENED_STEP
+
 // One pixel x 4 channels (dense layers of one row): one input word, widened with the offset added
 // (SXTAB16), serves four filters (w, w + WStep, ...). 23 instructions per 16 MACs, 12 registers.
 #define CTNN_ARM_DOT_1X4_CHANNEL(ACC, LOAD)    \
@@ -106,16 +129,17 @@ template <std::ptrdiff_t XStep, std::ptrdiff_t WStep, bool AddOffset>
   CTNN_ARM_DOT_1X4_CHANNEL(a3, "ldr %[c], [%[w], %[w3]]\n\t")                 \
   CTNN_ARM_DOT_1X4_CHANNEL(a0, "ldr %[c], [%[w]], #4\n\t")
 
+#define CTNN_ARM_DOT_1X4_OUTPUTS                                                                                           \
+  : [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c), [d] "=&r"(d), [x] "+r"(x), [w] "+r"(w), [n] "+r"(pairs), [a0] "+r"(acc[0][0]), \
+    [a1] "+r"(acc[0][1]), [a2] "+r"(acc[0][2]), [a3] "+r"(acc[0][3])
+
 template <std::ptrdiff_t WStep>
 [[gnu::always_inline]] inline void dot_1x4_asm(const std::int8_t*& x, const std::int8_t*& w, std::int32_t steps, std::uint32_t offset_pair,
                                               std::int32_t (&acc)[1][4]) {
   std::uint32_t a, b, c, d;
   std::int32_t pairs = steps >> 1;
-#define CTNN_ARM_DOT_1X4_OPERANDS                                                                                           \
-  : [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c), [d] "=&r"(d), [x] "+r"(x), [w] "+r"(w), [n] "+r"(pairs), [a0] "+r"(acc[0][0]), \
-    [a1] "+r"(acc[0][1]), [a2] "+r"(acc[0][2]), [a3] "+r"(acc[0][3])                                                          \
-  : [w1] "i"(WStep), [w2] "i"(2 * WStep), [w3] "i"(3 * WStep), [off] "r"(offset_pair)                                      \
-  : "cc", "memory"
+#define CTNN_ARM_DOT_1X4_OPERANDS \
+  CTNN_ARM_DOT_1X4_OUTPUTS : [w1] "i"(WStep), [w2] "i"(2 * WStep), [w3] "i"(3 * WStep), [off] "r"(offset_pair) : "cc", "memory"
   if (steps & 1) __asm volatile(CTNN_ARM_DOT_1X4_STEP CTNN_ARM_DOT_1X4_OPERANDS);
   if (pairs > 0) __asm volatile("1:\n\t" CTNN_ARM_DOT_1X4_STEP CTNN_ARM_DOT_1X4_STEP "subs %[n], %[n], #1\n\t"
                                                                                    "bne 1b\n\t" CTNN_ARM_DOT_1X4_OPERANDS);
@@ -136,11 +160,8 @@ template <std::ptrdiff_t WStep>
                                                        std::int32_t (&acc)[1][4]) {
   std::uint32_t a, b, c, d;
   std::int32_t pairs = steps >> 1;
-#define CTNN_ARM_DOT_WIDENED_1X4_OPERANDS                                                                                     \
-  : [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c), [d] "=&r"(d), [x] "+r"(x), [w] "+r"(w), [n] "+r"(pairs), [a0] "+r"(acc[0][0]), \
-    [a1] "+r"(acc[0][1]), [a2] "+r"(acc[0][2]), [a3] "+r"(acc[0][3])                                                          \
-  : [w1] "i"(WStep), [w2] "i"(2 * WStep), [w3] "i"(3 * WStep)                                                               \
-  : "cc", "memory"
+#define CTNN_ARM_DOT_WIDENED_1X4_OPERANDS \
+  CTNN_ARM_DOT_1X4_OUTPUTS : [w1] "i"(WStep), [w2] "i"(2 * WStep), [w3] "i"(3 * WStep) : "cc", "memory"
   if (steps & 1) __asm volatile(CTNN_ARM_DOT_WIDENED_1X4_STEP CTNN_ARM_DOT_WIDENED_1X4_OPERANDS);
   if (pairs > 0)
     __asm volatile("1:\n\t" CTNN_ARM_DOT_WIDENED_1X4_STEP CTNN_ARM_DOT_WIDENED_1X4_STEP "subs %[n], %[n], #1\n\t"
@@ -150,7 +171,10 @@ template <std::ptrdiff_t WStep>
 #undef CTNN_ARM_DOT_WIDENED_1X4_STEP
 #undef CTNN_ARM_DOT_1X4_STEP
 #undef CTNN_ARM_DOT_1X4_CHANNEL
+#undef CTNN_ARM_DOT_1X4_OUTPUTS
 #undef CTNN_ARM_DOT_2X2_STEP
+#undef CTNN_ARM_DOT_2X2_PRODUCTS
+#undef CTNN_ARM_DOT_2X2_OUTPUTS
 #undef CTNN_ARM_SXTB16_ODD
 #undef CTNN_ARM_SXTB16_EVEN
 #undef CTNN_ARM_SXTAB16_ODD
@@ -167,45 +191,6 @@ inline constexpr bool asm_widened_fits =
     false;
 #endif
 
-#if CTNN_ARM_DOT_ASM
-// One step over inputs widened beforehand (widen_quads): pixel 0's even and odd words at x, pixel 1's
-// XStep bytes further, each read by one LDRD; filters of channels 0 and 1 at w and w + WStep, widened
-// here. 16 instructions per 16 MACs (21 when the inputs are widened in the loop), 13 registers.
-#define CTNN_ARM_DOT_WIDENED_STEP                \
-  "ldrd %[a], %[c], [%[x]], #8\n\t"              \
-  "ldrd %[b], %[d], [%[x], %[xs]]\n\t"           \
-  "ldr %[e], [%[w]], #4\n\t"                    \
-  "sxtb16 %[f], %[e], ror #8\n\t"               \
-  "sxtb16 %[e], %[e]\n\t"                       \
-  "smlad %[a00], %[a], %[e], %[a00]\n\t"        \
-  "smlad %[a00], %[c], %[f], %[a00]\n\t"        \
-  "smlad %[a10], %[b], %[e], %[a10]\n\t"        \
-  "smlad %[a10], %[d], %[f], %[a10]\n\t"        \
-  "ldr %[e], [%[w], %[ws]]\n\t"                 \
-  "sxtb16 %[f], %[e], ror #8\n\t"               \
-  "sxtb16 %[e], %[e]\n\t"                       \
-  "smlad %[a01], %[a], %[e], %[a01]\n\t"        \
-  "smlad %[a01], %[c], %[f], %[a01]\n\t"        \
-  "smlad %[a11], %[b], %[e], %[a11]\n\t"        \
-  "smlad %[a11], %[d], %[f], %[a11]\n\t"
-
-template <std::ptrdiff_t XStep, std::ptrdiff_t WStep>
-[[gnu::always_inline]] inline void dot_widened_2x2_asm(const std::uint32_t* x, const std::int8_t* w, std::int32_t steps,
-                                                       std::int32_t (&acc)[2][2]) {
-  std::uint32_t a, b, c, d, e, f;
-  std::int32_t pairs = steps >> 1;
-#define CTNN_ARM_DOT_WIDENED_OPERANDS                                                                                            \
-  : [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c), [d] "=&r"(d), [e] "=&r"(e), [f] "=&r"(f), [x] "+r"(x), [w] "+r"(w), [n] "+r"(pairs), \
-    [a00] "+r"(acc[0][0]), [a01] "+r"(acc[0][1]), [a10] "+r"(acc[1][0]), [a11] "+r"(acc[1][1])                                     \
-  : [xs] "i"(XStep - 8), [ws] "i"(WStep - 4)                                                                                     \
-  : "cc", "memory"
-  if (steps & 1) __asm volatile(CTNN_ARM_DOT_WIDENED_STEP CTNN_ARM_DOT_WIDENED_OPERANDS);
-  if (pairs > 0) __asm volatile("1:\n\t" CTNN_ARM_DOT_WIDENED_STEP CTNN_ARM_DOT_WIDENED_STEP "subs %[n], %[n], #1\n\t"
-                                                                                             "bne 1b\n\t" CTNN_ARM_DOT_WIDENED_OPERANDS);
-#undef CTNN_ARM_DOT_WIDENED_OPERANDS
-}
-#undef CTNN_ARM_DOT_WIDENED_STEP
-#endif
 
 // Four int8 values per quad plus the input offset, widened for SMLAD against filters widened with
 // SXTB16: per quad, the even word (values 0 and 2) then the odd word (1 and 3).
