@@ -80,9 +80,7 @@ struct conv_kernel {
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
     const auto [input, weights, bias, output] = window_operands_of<P>(operands, result);
     if constexpr (single_pixel && widened_single_pixel) {
-      std::uint32_t widened[reduction / 2];
-      widen_quads(input, widened, reduction / 4, offset_pair);
-      all_single_pixel_channels(widened, weights, bias, rq, output);
+      widened_single_pixel_channels(input, weights, bias, rq, output);
     } else if constexpr (single_pixel) {
       all_single_pixel_channels(input, weights, bias, rq, output);
     } else if constexpr (gathered) {
@@ -253,6 +251,15 @@ struct conv_kernel {
   // Whole quads of at most 256 values: the input widened once on the stack (detail/dot.hpp, widen_quads),
   // read by every filter with one LDRD per quad.
   static constexpr bool widened_single_pixel = reduction % 4 == 0 && reduction <= 256;
+
+  // Out of line: the buffer is on the stack during this call only (inlined, it would sit in the
+  // executor's frame during every call).
+  [[gnu::noinline]] static void widened_single_pixel_channels(const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias,
+                                                              const requant_arrays& rq, std::int8_t* output) {
+    std::uint32_t widened[reduction / 2];
+    widen_quads(input, widened, reduction / 4, offset_pair);
+    all_single_pixel_channels(widened, weights, bias, rq, output);
+  }
 
   template <class Input>
   static void all_single_pixel_channels(const Input* input, const std::int8_t* weights, const std::int32_t* bias, const requant_arrays& rq,

@@ -29,8 +29,9 @@ struct gathered_windows {
   // terms live on the stack).
   static constexpr bool applies = kernel_w * in_c < 16 && reduction <= 128 && out_c <= 128;
 
-  static void run(const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias, const requant_arrays& rq,
-                  std::int8_t* output) {
+  // Out of line: its buffers are on the stack during this call only, not in the executor's frame.
+  [[gnu::noinline]] static void run(const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias, const requant_arrays& rq,
+                                    std::int8_t* output) {
     // Per channel: bias + input_offset * sum of the filter (the gathered windows are whole).
     std::int32_t folded[out_c];
     for (std::int32_t o = 0; o < out_c; ++o) folded[o] = bias_of(bias, o) + P.input_offset * filter_sum<reduction>(weights + o * reduction);
