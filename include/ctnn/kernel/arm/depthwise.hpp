@@ -215,7 +215,15 @@ struct depthwise_kernel {
     return oy;
   }
   static constexpr std::int32_t whole_rows_end = find_whole_rows_end();
+  // Size-optimised builds (-Os) walk every pixel outside the interior pairs with its window known at run
+  // time (partial_window): one function instead of one per compile-time window class.
+#if defined(__OPTIMIZE_SIZE__)
+  static constexpr bool compile_time_windows = false;
+#else
+  static constexpr bool compile_time_windows = true;
+#endif
   static constexpr bool rows_by_class() {
+    if (!compile_time_windows) return false;
     for (std::int32_t oy = whole_rows_end; oy < g::out_h; ++oy)
       if (whole_row(oy)) return false;
     return g::out_h - (whole_rows_end - whole_rows_begin) <= 8;
@@ -242,7 +250,7 @@ struct depthwise_kernel {
     }
   }
 
-  // A row whose kernel rows are all inside: border columns (compile-time windows), interior pixels two
+  // A row whose kernel rows are all inside: border columns (compile-time windows; -Os: run-time ones), interior pixels two
   // at a time.
   template <bool Short>
   static void row_of_whole_windows(const group_state& state, const std::int8_t* input, const std::int8_t* w, std::int8_t* output,
@@ -250,16 +258,25 @@ struct depthwise_kernel {
     std::int8_t* out = output + (static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w * channels + c;
     const std::int32_t input_row = oy * g::win.stride_h - g::win.pad_top;
     const auto first_tap = [&](std::int32_t ox) { return input + g::input_pixel(b, input_row, ox * g::win.stride_w - g::win.pad_left) + c; };
-    known_columns<Short, 0, kernel_h, 0>(state, input, w, out, b, input_row, c, std::make_integer_sequence<std::int32_t, g::interior_begin>{});
+    const auto run_time_window = [&](std::int32_t ox) { partial_window<Short>(state, input, w, out + ox * channels, b, g::rows_inside(oy), ox, c); };
+    if constexpr (compile_time_windows)
+      known_columns<Short, 0, kernel_h, 0>(state, input, w, out, b, input_row, c, std::make_integer_sequence<std::int32_t, g::interior_begin>{});
+    else
+      for (std::int32_t ox = 0; ox < g::interior_begin; ++ox) run_time_window(ox);
     constexpr std::int32_t pairs = (g::interior_end - g::interior_begin) / 2;
     for (std::int32_t k = 0; k < pairs; ++k) {
       const std::int32_t ox = g::interior_begin + 2 * k;
       whole_windows<Short>(state, first_tap(ox), w, out + ox * channels);
     }
-    if constexpr ((g::interior_end - g::interior_begin) % 2 != 0)
-      whole_window<Short>(state, first_tap(g::interior_end - 1), w, out + (g::interior_end - 1) * channels);
-    known_columns<Short, 0, kernel_h, g::interior_end>(state, input, w, out, b, input_row, c,
-                                                       std::make_integer_sequence<std::int32_t, g::out_w - g::interior_end>{});
+    if constexpr ((g::interior_end - g::interior_begin) % 2 != 0) {
+      if constexpr (compile_time_windows) whole_window<Short>(state, first_tap(g::interior_end - 1), w, out + (g::interior_end - 1) * channels);
+      else run_time_window(g::interior_end - 1);
+    }
+    if constexpr (compile_time_windows)
+      known_columns<Short, 0, kernel_h, g::interior_end>(state, input, w, out, b, input_row, c,
+                                                         std::make_integer_sequence<std::int32_t, g::out_w - g::interior_end>{});
+    else
+      for (std::int32_t ox = g::interior_end; ox < g::out_w; ++ox) run_time_window(ox);
   }
 
   // Rows First + i (compile-time), some of whose kernel rows fall in the padding.
