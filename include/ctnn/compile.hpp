@@ -20,8 +20,16 @@
 //   using net = ctnn::compile<model, ctnn::pools<ctnn::pool<"sram", 64 * 1024>>, ctnn::planner<ctnn::memory::hill_climb<7>>>;
 //   using small = ctnn::compile<model, ctnn::specialisation<ctnn::shared>>;
 #include <ctnn/detail/require_cxx20.hpp>  // first: one clear error under an older -std
-#include <tuple>
+#include <cstddef>
 #include <type_traits>
+
+#include <boost/hana/append.hpp>
+#include <boost/hana/filter.hpp>
+#include <boost/hana/front.hpp>
+#include <boost/hana/length.hpp>
+#include <boost/hana/tuple.hpp>
+#include <boost/hana/type.hpp>
+#include <boost/hana/unpack.hpp>
 
 #include <ctnn/memory/options.hpp>
 #include <ctnn/memory/shared_pools.hpp>
@@ -71,19 +79,48 @@ template <class T>
 inline constexpr bool is_compile_option =
     is_pipeline<T>::value || planner_option<T> || specialisation_option<T> || target_option<T> || memory::memory_option<T>;
 
+// The option kinds as Hana traits (a type with ::value), so that the options of one kind are a
+// hana::filter over the option types.
+template <class T>
+struct is_pipeline_option : std::bool_constant<is_pipeline<T>::value> {};
+template <class T>
+struct is_planner_option : std::bool_constant<planner_option<T>> {};
+template <class T>
+struct is_specialisation_option : std::bool_constant<specialisation_option<T>> {};
+template <class T>
+struct is_target_option : std::bool_constant<target_option<T>> {};
+template <class T>
+struct is_memory_option : std::bool_constant<memory::memory_option<T>> {};
+template <class T>
+struct is_unknown_option : std::bool_constant<!is_compile_option<T>> {};
+
+// The options of one kind, in the order given: a hana::tuple of hana::type.
+template <template <class> class Kind, class... Options>
+constexpr auto options_of_kind() {
+  return boost::hana::filter(boost::hana::tuple_t<Options...>, boost::hana::trait<Kind>);
+}
+
+// The first option of a kind (its type), or absent_option when none is given.
+struct absent_option {
+  using type = void;
+};
+template <template <class> class Kind, class... Options>
+using option_of_kind = typename std::remove_cvref_t<decltype(boost::hana::front(
+    boost::hana::append(options_of_kind<Kind, Options...>(), boost::hana::type_c<absent_option>)))>::type;
+
+// Checks the first option that is not a compile option (absent_option: none is), so that a misspelt
+// option gives one error, which names it.
+template <class Option>
+struct check_compile_option {
+  static_assert(is_compile_option<Option> || std::is_same_v<Option, absent_option>,
+                "ctnn::compile<Model, Options...>: an option is not a compile option (a ctnn::pipeline<>, "
+                "ctnn::planner<>, ctnn::specialisation<>, ctnn::target<>, ctnn::pools<>, ctnn::pin<>, ctnn::pin_op<>, "
+                "ctnn::pin_kind<>, ctnn::in_place_ops, ctnn::concat_in_place, ctnn::memory_aware_order, ctnn::memory_reuse "
+                "or ctnn::io_in_arena); a pool goes inside ctnn::pools<...>.");
+};
+
 template <class... Ts>
 struct type_list {};
-
-template <class... Lists>
-struct concat_lists {
-  using type = type_list<>;
-};
-template <class... A>
-struct concat_lists<type_list<A...>> {
-  using type = type_list<A...>;
-};
-template <class... A, class... B, class... Rest>
-struct concat_lists<type_list<A...>, type_list<B...>, Rest...> : concat_lists<type_list<A..., B...>, Rest...> {};
 
 // plan_memory with the compile options added.
 template <class Pass, class Planner, class MemoryOptions>
@@ -137,51 +174,23 @@ struct apply_kernel_options<pipeline<Passes...>, Target, Policy> {
   using type = pipeline<typename with_kernel_options<Passes, Target, Policy>::type...>;
 };
 
-// The first type of a type_list, or Default for an empty one.
-template <class List, class Default>
-struct first_or {
-  using type = Default;
-};
-template <class First, class... Rest, class Default>
-struct first_or<type_list<First, Rest...>, Default> {
-  using type = First;
-};
-
-// type_list<T::type> for an option of the kind asked (Is), else type_list<>.
-template <class T, bool Is>
-struct inner_type_if {
-  using type = type_list<>;
-};
-template <class T>
-struct inner_type_if<T, true> {
-  using type = type_list<typename T::type>;
-};
-
 template <class... Options>
-struct compile_options {
-  static_assert((is_compile_option<Options> && ...),
-                "ctnn::compile<Model, Options...>: an option is not a compile option (a ctnn::pipeline<>, "
-                "ctnn::planner<>, ctnn::specialisation<>, ctnn::target<>, ctnn::pools<>, ctnn::pin<>, ctnn::pin_op<>, ctnn::pin_kind<>, "
-                "ctnn::in_place_ops, ctnn::concat_in_place, ctnn::memory_aware_order, ctnn::memory_reuse or "
-                "ctnn::io_in_arena).");
-  static_assert((is_pipeline<Options>::value + ... + 0) <= 1, "ctnn::compile: give at most one pipeline.");
-  static_assert((planner_option<Options> + ... + 0) <= 1, "ctnn::compile: give at most one ctnn::planner<>.");
-  static_assert((specialisation_option<Options> + ... + 0) <= 1, "ctnn::compile: give at most one ctnn::specialisation<>.");
-  static_assert((target_option<Options> + ... + 0) <= 1, "ctnn::compile: give at most one ctnn::target<>.");
+struct compile_options : check_compile_option<option_of_kind<is_unknown_option, Options...>> {
+  template <template <class> class Kind>
+  static constexpr std::size_t count = decltype(boost::hana::length(options_of_kind<Kind, Options...>()))::value;
+  static_assert(count<is_pipeline_option> <= 1, "ctnn::compile: give at most one pipeline.");
+  static_assert(count<is_planner_option> <= 1, "ctnn::compile: give at most one ctnn::planner<>.");
+  static_assert(count<is_specialisation_option> <= 1, "ctnn::compile: give at most one ctnn::specialisation<>.");
+  static_assert(count<is_target_option> <= 1, "ctnn::compile: give at most one ctnn::target<>.");
 
-  using pipelines = typename concat_lists<std::conditional_t<is_pipeline<Options>::value, type_list<Options>, type_list<>>...>::type;
-  using user_pipeline = typename first_or<pipelines, default_pipeline>::type;
-  using planner = typename first_or<typename concat_lists<typename inner_type_if<Options, planner_option<Options>>::type...>::type,
-                                    void>::type;
+  using pipeline_option = option_of_kind<is_pipeline_option, Options...>;
+  using user_pipeline = std::conditional_t<std::is_same_v<pipeline_option, absent_option>, default_pipeline, pipeline_option>;
+  using planner = typename option_of_kind<is_planner_option, Options...>::type;
   // The kernel specialisation policy and the target (void: select_kernels' own defaults, full and native).
-  using kernels =
-      typename first_or<typename concat_lists<typename inner_type_if<Options, specialisation_option<Options>>::type...>::type,
-                        void>::type;
-  using target = typename first_or<typename concat_lists<typename inner_type_if<Options, target_option<Options>>::type...>::type,
-                                   void>::type;
-
+  using kernels = typename option_of_kind<is_specialisation_option, Options...>::type;
+  using target = typename option_of_kind<is_target_option, Options...>::type;
   using memory_options =
-      typename concat_lists<std::conditional_t<memory::memory_option<Options>, type_list<Options>, type_list<>>...>::type;
+      typename decltype(boost::hana::unpack(options_of_kind<is_memory_option, Options...>(), boost::hana::template_<type_list>))::type;
 
   // The user's pipeline is checked as written (its error messages name its passes), then the options
   // are added to its plan_memory.

@@ -144,7 +144,7 @@ static_assert(rescaled.calls[0].requantization == lowered.calls[0].requantizatio
 
 // ONNX policy: a QLinearConv (NCHW, uint8) with a per-tensor weight scale: float multiplier
 // float(x_scale * w_scale) / y_scale, zero points as offsets, no table.
-inline constexpr std::array<std::uint8_t, 3 * 2> onnx_w{1, 2, 3, 4, 5, 6};
+inline constexpr char onnx_w[3 * 2] = {1, 2, 3, 4, 5, 6};  // uint8 weights, as a model file holds them
 struct onnx_model {
   static constexpr auto build() {
     ctnn::module<4, 1> m{};
@@ -153,7 +153,7 @@ struct onnx_model {
     const std::int32_t x = b.tensor(make_shape(1, 2, 3, 3), dtype::u8, tensor_role::input, q(0.02f, 128));
     m.tensor_at(x).io_index = 0;
     const std::int32_t w = b.tensor(make_shape(3, 2, 1, 1), dtype::u8, tensor_role::constant, q(0.5f, 7));
-    m.tensor_at(w).data.bytes = reinterpret_cast<const char*>(onnx_w.data());
+    m.tensor_at(w).data.bytes = onnx_w;
     const std::int32_t y = b.tensor(make_shape(1, 3, 3, 3), dtype::u8, tensor_role::output, q(0.25f, 3));
     m.tensor_at(y).io_index = 0;
     b.op(op_kind::conv2d, {x, w}, y, [](auto& at) {

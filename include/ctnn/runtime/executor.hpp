@@ -25,6 +25,7 @@
 #include <ctnn/runtime/detail/planned_call.hpp>
 #include <ctnn/runtime/packed_operands.hpp>
 #include <ctnn/runtime/requantization.hpp>
+#include <ctnn/runtime/typed_io.hpp>
 
 namespace ctnn {
 
@@ -165,6 +166,12 @@ class executor : detail::diagnostic_check<M.error> {
   static void run(Buffers*... buffers) {
     if constexpr (pool_count == 1) run_with_arena(static_pool<0>::storage, buffers...);
     else run_with_pools(static_pools(), buffers...);
+  }
+
+  // Typed buffers (runtime/typed_io.hpp): auto io = net::make_buffers(); net::run(io);
+  static constexpr io_buffers<executor> make_buffers() { return {}; }
+  static void run(io_buffers<executor>& io) {
+    io.apply([](auto*... buffers) { run(buffers...); });
   }
 
   // As run(), in an arena of at least arena_bytes aligned to arena_alignment that the caller owns
