@@ -21,15 +21,10 @@
 //   using small = ctnn::compile<model, ctnn::specialisation<ctnn::shared>>;
 #include <ctnn/detail/require_cxx20.hpp>  // first: one clear error under an older -std
 #include <cstddef>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 
-#include <boost/hana/append.hpp>
-#include <boost/hana/filter.hpp>
-#include <boost/hana/front.hpp>
-#include <boost/hana/length.hpp>
-#include <boost/hana/tuple.hpp>
-#include <boost/hana/type.hpp>
-#include <boost/hana/unpack.hpp>
 
 #include <ctnn/memory/options.hpp>
 #include <ctnn/memory/shared_pools.hpp>
@@ -79,8 +74,8 @@ template <class T>
 inline constexpr bool is_compile_option =
     is_pipeline<T>::value || planner_option<T> || specialisation_option<T> || target_option<T> || memory::memory_option<T>;
 
-// The option kinds as Hana traits (a type with ::value), so that the options of one kind are a
-// hana::filter over the option types.
+// The option kinds as traits (a type with ::value), so that the options of one kind are a filter over the
+// option types.
 template <class T>
 struct is_pipeline_option : std::bool_constant<is_pipeline<T>::value> {};
 template <class T>
@@ -94,19 +89,20 @@ struct is_memory_option : std::bool_constant<memory::memory_option<T>> {};
 template <class T>
 struct is_unknown_option : std::bool_constant<!is_compile_option<T>> {};
 
-// The options of one kind, in the order given: a hana::tuple of hana::type.
+// The options of one kind, in the order given, as a std::tuple type: the filter is one std::tuple_cat of
+// a one- or zero-element tuple per option (not boost::hana::filter, whose headers cost every model's
+// translation unit more than the 5 % allowed; docs/design.md §2).
 template <template <class> class Kind, class... Options>
-constexpr auto options_of_kind() {
-  return boost::hana::filter(boost::hana::tuple_t<Options...>, boost::hana::trait<Kind>);
-}
+using options_of_kind =
+    decltype(std::tuple_cat(std::declval<std::conditional_t<Kind<Options>::value, std::tuple<Options>, std::tuple<>>>()...));
 
 // The first option of a kind (its type), or absent_option when none is given.
 struct absent_option {
   using type = void;
 };
 template <template <class> class Kind, class... Options>
-using option_of_kind = typename std::remove_cvref_t<decltype(boost::hana::front(
-    boost::hana::append(options_of_kind<Kind, Options...>(), boost::hana::type_c<absent_option>)))>::type;
+using option_of_kind =
+    std::tuple_element_t<0, decltype(std::tuple_cat(std::declval<options_of_kind<Kind, Options...>>(), std::tuple<absent_option>{}))>;
 
 // Checks the first option that is not a compile option (absent_option: none is), so that a misspelt
 // option gives one error, which names it.
@@ -119,16 +115,13 @@ struct check_compile_option {
                 "or ctnn::io_in_arena); a pool goes inside ctnn::pools<...>.");
 };
 
-template <class... Ts>
-struct type_list {};
-
 // plan_memory with the compile options added.
 template <class Pass, class Planner, class MemoryOptions>
 struct with_memory_options {
   using type = Pass;
 };
 template <class Algorithm, class... Own, class Planner, class... Added>
-struct with_memory_options<pass::plan_memory<Algorithm, Own...>, Planner, type_list<Added...>> {
+struct with_memory_options<pass::plan_memory<Algorithm, Own...>, Planner, std::tuple<Added...>> {
   using type = pass::plan_memory<std::conditional_t<std::is_void_v<Planner>, Algorithm, Planner>, Own..., Added...>;
 };
 
@@ -177,7 +170,7 @@ struct apply_kernel_options<pipeline<Passes...>, Target, Policy> {
 template <class... Options>
 struct compile_options : check_compile_option<option_of_kind<is_unknown_option, Options...>> {
   template <template <class> class Kind>
-  static constexpr std::size_t count = decltype(boost::hana::length(options_of_kind<Kind, Options...>()))::value;
+  static constexpr std::size_t count = std::tuple_size_v<options_of_kind<Kind, Options...>>;
   static_assert(count<is_pipeline_option> <= 1, "ctnn::compile: give at most one pipeline.");
   static_assert(count<is_planner_option> <= 1, "ctnn::compile: give at most one ctnn::planner<>.");
   static_assert(count<is_specialisation_option> <= 1, "ctnn::compile: give at most one ctnn::specialisation<>.");
@@ -189,13 +182,12 @@ struct compile_options : check_compile_option<option_of_kind<is_unknown_option, 
   // The kernel specialisation policy and the target (void: select_kernels' own defaults, full and native).
   using kernels = typename option_of_kind<is_specialisation_option, Options...>::type;
   using target = typename option_of_kind<is_target_option, Options...>::type;
-  using memory_options =
-      typename decltype(boost::hana::unpack(options_of_kind<is_memory_option, Options...>(), boost::hana::template_<type_list>))::type;
+  using memory_options = options_of_kind<is_memory_option, Options...>;
 
   // The user's pipeline is checked as written (its error messages name its passes), then the options
   // are added to its plan_memory.
   using checked = typename checked_pipeline<user_pipeline>::type;
-  static constexpr bool has_memory_options = !std::is_void_v<planner> || !std::is_same_v<memory_options, type_list<>>;
+  static constexpr bool has_memory_options = !std::is_void_v<planner> || !std::is_same_v<memory_options, std::tuple<>>;
   static_assert(!has_memory_options || has_plan_memory<user_pipeline> || first_order_problem(user_pipeline{}).position >= 0,
                 "ctnn::compile: a planner or memory option is given, but the pipeline has no ctnn::pass::plan_memory to "
                 "take it.");
@@ -203,7 +195,7 @@ struct compile_options : check_compile_option<option_of_kind<is_unknown_option, 
                     first_order_problem(user_pipeline{}).position >= 0,
                 "ctnn::compile: a ctnn::specialisation<> or ctnn::target<> is given, but the pipeline has no "
                 "ctnn::pass::select_kernels to take it.");
-  using planned = std::conditional_t<std::is_void_v<planner> && std::is_same_v<memory_options, type_list<>>, checked,
+  using planned = std::conditional_t<std::is_void_v<planner> && std::is_same_v<memory_options, std::tuple<>>, checked,
                                      typename apply_memory_options<checked, planner, memory_options>::type>;
   using type = std::conditional_t<std::is_void_v<kernels> && std::is_void_v<target>, planned,
                                   typename apply_kernel_options<planned, target, kernels>::type>;

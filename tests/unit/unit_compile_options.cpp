@@ -1,7 +1,8 @@
-// ctnn::compile's options (compile.hpp): each kind picked with hana::filter over the option types, in
+// ctnn::compile's options (compile.hpp): each kind picked by a filter over the option types, in
 // any order; absent kinds give the defaults; memory options reach plan_memory in the order given.
 // (An option of no kind: tests/compile_fail/compile_option_unknown.cpp.) static_asserts only: the test is
 // that it compiles.
+#include <tuple>
 #include <type_traits>
 
 #include <ctnn/compile.hpp>
@@ -10,7 +11,7 @@
 namespace {
 
 using ctnn::detail::compile_options;
-using ctnn::detail::type_list;
+
 using planner = ctnn::memory::greedy_by_size;
 using sram = ctnn::pools<ctnn::pool<"sram", 4096>>;
 using custom = ctnn::without<ctnn::pass::fold_batch_norm>;
@@ -19,7 +20,7 @@ using custom = ctnn::without<ctnn::pass::fold_batch_norm>;
 using none = compile_options<>;
 static_assert(std::is_same_v<none::user_pipeline, ctnn::default_pipeline> && std::is_void_v<none::planner> &&
               std::is_void_v<none::kernels> && std::is_void_v<none::target> &&
-              std::is_same_v<none::memory_options, type_list<>> && std::is_same_v<none::type, ctnn::default_pipeline>);
+              std::is_same_v<none::memory_options, std::tuple<>> && std::is_same_v<none::type, ctnn::default_pipeline>);
 
 // Every kind, in two orders: the same choice.
 using all = compile_options<custom, ctnn::planner<planner>, ctnn::specialisation<ctnn::shared>, ctnn::memory_reuse, sram,
@@ -28,8 +29,8 @@ using shuffled = compile_options<sram, ctnn::target<ctnn::targets::generic>, ctn
                                  ctnn::planner<planner>, custom>;
 static_assert(std::is_same_v<all::user_pipeline, custom> && std::is_same_v<all::planner, planner> &&
               std::is_same_v<all::kernels, ctnn::shared> && std::is_same_v<all::target, ctnn::targets::generic>);
-static_assert(std::is_same_v<all::memory_options, type_list<ctnn::memory_reuse, sram>>);
-static_assert(std::is_same_v<shuffled::memory_options, type_list<sram, ctnn::memory_reuse>>);  // as given
+static_assert(std::is_same_v<all::memory_options, std::tuple<ctnn::memory_reuse, sram>>);
+static_assert(std::is_same_v<shuffled::memory_options, std::tuple<sram, ctnn::memory_reuse>>);  // as given
 static_assert(std::is_same_v<shuffled::user_pipeline, all::user_pipeline> && std::is_same_v<shuffled::planner, all::planner> &&
               std::is_same_v<shuffled::kernels, all::kernels> && std::is_same_v<shuffled::target, all::target>);
 
