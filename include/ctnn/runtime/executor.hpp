@@ -26,6 +26,7 @@
 #include <ctnn/runtime/detail/planned_call.hpp>
 #include <ctnn/runtime/packed_operands.hpp>
 #include <ctnn/runtime/requantization.hpp>
+#include <ctnn/runtime/typed_io.hpp>
 
 namespace ctnn {
 
@@ -197,6 +198,12 @@ class executor : detail::diagnostic_check<M.error> {
    private:
     std::byte* bytes_ = nullptr;
   };
+
+  // Typed buffers (runtime/typed_io.hpp): auto io = net::make_buffers(); net::run(io);
+  static constexpr io_buffers<executor> make_buffers() { return {}; }
+  static void run(io_buffers<executor>& io) {
+    io.apply([](auto*... buffers) { run(buffers...); });
+  }
 
   // As run(), in an arena of at least arena_bytes aligned to arena_alignment that the caller owns
   // (models with one pool; see run_with_pools).
