@@ -8,21 +8,15 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/pass/detail/in_place_pass.hpp>
 
 namespace ctnn::pass {
 
-struct mark_in_place_calls {
+struct mark_in_place_calls : detail::in_place_pass<mark_in_place_calls> {
   static constexpr fact requires_facts = fact::kernels_lowered;
 
   template <class Module>
-  static constexpr Module run(Module m) {
-    mark(m);
-    return m;
-  }
-
-  // The step itself, in place.
-  template <class Module>
-  static constexpr void mark(Module& m) {
+  static constexpr void run_in_place(Module& m) {
     bool changed = false;
     for (std::int32_t c = 0; c < m.call_count; ++c) {
       kernel_call& call = m.calls[static_cast<std::size_t>(c)];

@@ -6,6 +6,7 @@
 //   constexpr auto c = ctnn::onnx::count<b.tensors, b.nodes, b.values, b.relayouts>(bytes, size);   // exact
 //   constexpr auto r = ctnn::onnx::import<c.tensors, c.nodes, c.values, c.relayouts>(bytes, size, "kws");
 //   r.ir.error.failed() ...; r.relayouts[k]: constants to re-lay out (onnx.hpp materialises them)
+//   ctnn::onnx::import_into<b.values>(*heap_result, bytes, size, "kws");  // at run time, in place
 //
 // Mapping:
 //  * Layout. Activations of rank 4 are NCHW in ONNX and NHWC inside ctnn (docs/design.md §2): every ONNX value
@@ -1430,17 +1431,26 @@ constexpr import_counts bounds(const char* bytes, std::size_t size) {
   return b;
 }
 
-// Imports the graph of an ONNX file into a module of the given capacities (bounds() or count()).
-template <std::size_t MaxTensors, std::size_t MaxNodes, std::size_t MaxValues, std::size_t MaxRelayouts>
-constexpr import_result<MaxTensors, MaxNodes, MaxRelayouts> import(const char* bytes, std::size_t size,
-                                                                    std::string_view model_name = "onnx") {
-  import_result<MaxTensors, MaxNodes, MaxRelayouts> r{};
+// Imports the graph of an ONNX file into `r`, an import_result as constructed, whose capacities hold
+// bounds() or count(); MaxValues: the ONNX values it may hold. In place: at run time the result lives on
+// the heap (it can be megabytes).
+template <std::size_t MaxValues, std::size_t MaxTensors, std::size_t MaxNodes, std::size_t MaxRelayouts>
+constexpr void import_into(import_result<MaxTensors, MaxNodes, MaxRelayouts>& r, const char* bytes, std::size_t size,
+                           std::string_view model_name = "onnx") {
   model_file f{bytes, size};
   std::array<detail::value, MaxValues> values{};
   detail::importer<module<MaxTensors, MaxNodes>, MaxValues, MaxRelayouts> run{f, r.ir, values, r.relayouts};
   run.run(model_name);
   r.relayout_count = run.relayout_count;
   r.value_count = run.value_count;
+}
+
+// The same as a value (constant evaluation: onnx::model).
+template <std::size_t MaxTensors, std::size_t MaxNodes, std::size_t MaxValues, std::size_t MaxRelayouts>
+constexpr import_result<MaxTensors, MaxNodes, MaxRelayouts> import(const char* bytes, std::size_t size,
+                                                                    std::string_view model_name = "onnx") {
+  import_result<MaxTensors, MaxNodes, MaxRelayouts> r{};
+  import_into<MaxValues>(r, bytes, size, model_name);
   return r;
 }
 

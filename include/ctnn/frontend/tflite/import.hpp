@@ -4,6 +4,7 @@
 //
 //   constexpr auto sizes = ctnn::tflite::count(bytes, size);          // exact capacities, one evaluation
 //   constexpr auto m = ctnn::tflite::import<sizes.tensors, sizes.nodes>(bytes, size, "kws");
+//   ctnn::tflite::import_into(*heap_module, bytes, size, "kws");        // at run time, in place
 //   m.error.failed() / m.error.code == ctnn::code_of(ctnn::frontend_error::tflite_hybrid_model) ...
 //
 // Mapping (subgraph 0):
@@ -937,18 +938,26 @@ constexpr import_counts count(const char* bytes, std::size_t size) {
   return c;
 }
 
-// Imports subgraph 0 of a TFLite file into a module of the given capacities (count() gives them).
+// Imports subgraph 0 of a TFLite file into `m`, a module as constructed (count() gives the capacities it
+// needs), in place: at run time a module lives on the heap (it can be megabytes).
+template <class Module>
+constexpr void import_into(Module& m, const char* bytes, std::size_t size, std::string_view model_name = "tflite") {
+  model_file f{bytes, size};
+  if (!f.failed() && (f.tensor_count() > Module::tensor_capacity || f.operator_count() > Module::node_capacity)) {
+    // Capacities smaller than count() says: a caller error, reported as too many inputs of the model.
+    m.fail(diagnostic{error_code::too_many_inputs, -1, op_kind::conv2d, {}, {}, f.tensor_count(),
+                      static_cast<std::int64_t>(Module::tensor_capacity)});
+    return;
+  }
+  detail::importer<Module> run{f, m};
+  run.run(model_name);
+}
+
+// The same as a module value of the given capacities (constant evaluation: tflite::model).
 template <std::size_t MaxTensors, std::size_t MaxNodes>
 constexpr module<MaxTensors, MaxNodes> import(const char* bytes, std::size_t size, std::string_view model_name = "tflite") {
   module<MaxTensors, MaxNodes> m{};
-  model_file f{bytes, size};
-  if (!f.failed() && (f.tensor_count() > MaxTensors || f.operator_count() > MaxNodes)) {
-    // Capacities smaller than count() says: a caller error, reported as too many inputs of the model.
-    m.fail(diagnostic{error_code::too_many_inputs, -1, op_kind::conv2d, {}, {}, f.tensor_count(), MaxTensors});
-    return m;
-  }
-  detail::importer<module<MaxTensors, MaxNodes>> run{f, m};
-  run.run(model_name);
+  import_into(m, bytes, size, model_name);
   return m;
 }
 
