@@ -65,9 +65,6 @@ KNOWN_DEBT = {
     ("include/ctnn/runtime/constants.hpp", "pass::detail"):
         "issue 14: runtime/constants.hpp uses pass::detail (folded constants re-lowered through "
         "pass::detail::kernel_params_of; constant materialisation should read recipes, never re-lower)",
-    ("include/ctnn/errors.hpp", "onnx::detail"):
-        "issue 14: errors.hpp defines frontend error enums (it maps ONNX diagnostics through "
-        "onnx::detail::onnx_error_type; frontend errors belong next to their frontends)",
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*<(ctnn/[^>]+)>', re.MULTILINE)
