@@ -29,6 +29,7 @@
 #include <ctnn/pass/run_pipeline.hpp>
 
 #include "command_line.hpp"
+#include "onnx_counts.hpp"
 #include "read_file.hpp"
 
 namespace {
@@ -194,7 +195,7 @@ int run_onnx(job& j) {
   ctnn::onnx::model_file f{bytes, size};
   std::printf("file: %.*s (%zu bytes), ONNX IR version %lld, opset %lld\n", static_cast<int>(j.path.size()), j.path.data(),
               size, static_cast<long long>(f.ir_version()), static_cast<long long>(f.opset()));
-  const ctnn::onnx::import_counts b = ctnn::onnx::bounds(bytes, size);
+  const ctnn::onnx::import_counts b = ctnn_tools::onnx_counts<4096, 4096, 4096, 4096>(bytes, size);
   if (f.failed()) {
     ctnn::onnx::describe(ctnn::diagnostic{ctnn::onnx::code_of(ctnn::onnx::onnx_error::malformed_model), -1, ctnn::op_kind::conv2d,
                                           {}, {}, f.error().offset, static_cast<std::int64_t>(f.error().what)},

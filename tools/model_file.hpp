@@ -21,6 +21,7 @@
 #include <ctnn/pass/edit_pipeline.hpp>
 #include <ctnn/pass/run_pipeline.hpp>
 
+#include "onnx_counts.hpp"
 #include "plan_options.hpp"
 #include "read_file.hpp"
 
@@ -116,7 +117,9 @@ int compile_model(const char* program, const char* path, const plan_options& opt
   const std::string_view name{path};
   if (!is_tflite(bytes) && name.size() >= 5 && name.substr(name.size() - 5) == ".onnx") {
     ctnn::onnx::model_file f{bytes.data(), bytes.size()};
-    const ctnn::onnx::import_counts b = ctnn::onnx::bounds(bytes.data(), bytes.size());
+    const ctnn::onnx::import_counts b =
+        onnx_counts<large_module::tensor_capacity, large_module::node_capacity, large_module::tensor_capacity,
+                    large_module::tensor_capacity>(bytes.data(), bytes.size());
     if (f.failed()) {
       detail::say(c, detail::described([&](auto sink) {
         ctnn::onnx::describe(ctnn::diagnostic{ctnn::onnx::code_of(ctnn::onnx::onnx_error::malformed_model), -1, ctnn::op_kind::conv2d,

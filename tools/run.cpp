@@ -41,6 +41,7 @@
 #include <ctnn/pass/run_pipeline.hpp>
 
 #include "command_line.hpp"
+#include "onnx_counts.hpp"
 #include "read_file.hpp"
 
 namespace {
@@ -292,7 +293,7 @@ int run_onnx(const job& j, const std::vector<char>& bytes) {
 }
 
 int run_onnx_file(const job& j, const std::vector<char>& bytes) {
-  const ctnn::onnx::import_counts b = ctnn::onnx::bounds(bytes.data(), bytes.size());
+  const ctnn::onnx::import_counts b = ctnn_tools::onnx_counts<4096, 2048, 2048, 2048>(bytes.data(), bytes.size());
   if (b.tensors <= 512 && b.nodes <= 256 && b.values <= 256 && b.relayouts <= 256) return run_onnx<512, 256, 256, 256>(j, bytes);
   if (b.tensors <= 4096 && b.nodes <= 2048 && b.values <= 2048 && b.relayouts <= 2048)
     return run_onnx<4096, 2048, 2048, 2048>(j, bytes);
