@@ -2,18 +2,9 @@
 // The ONNX importer's element-wise ops (import.hpp): Relu, Sigmoid, Tanh, GlobalAveragePool, Clip, Add and
 // Mul (float, and plain integers with ONNX's wrap-around), Softmax.
 #include <array>
-#include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <initializer_list>
-#include <string_view>
 
-#include <ctnn/frontend/onnx/errors.hpp>
-#include <ctnn/frontend/onnx/quantized.hpp>
-#include <ctnn/frontend/onnx/schema.hpp>
-#include <ctnn/frontend/protobuf.hpp>
-#include <ctnn/ir/module.hpp>
-#include <ctnn/ir/shape_rules.hpp>
 #include <ctnn/frontend/onnx/import_linear.hpp>
 
 namespace ctnn::onnx::detail {

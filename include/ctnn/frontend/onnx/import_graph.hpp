@@ -2,19 +2,11 @@
 // The ONNX importer's driver (import.hpp): each NodeProto to its op family (quantized ops: quantized.hpp),
 // Constant nodes, the graph's inputs and outputs, and the order of the whole import.
 #include <array>
-#include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <initializer_list>
-#include <string_view>
 
-#include <ctnn/frontend/onnx/errors.hpp>
-#include <ctnn/frontend/onnx/quantized.hpp>
-#include <ctnn/frontend/onnx/schema.hpp>
-#include <ctnn/frontend/protobuf.hpp>
-#include <ctnn/ir/module.hpp>
-#include <ctnn/ir/shape_rules.hpp>
 #include <ctnn/frontend/onnx/import_shape_ops.hpp>
+#include <ctnn/frontend/onnx/quantized.hpp>
 
 namespace ctnn::onnx::detail {
 

@@ -2,20 +2,10 @@
 // The ONNX importer's layouts, attributes and operands (import.hpp): a value in NCHW or NHWC, made on
 // demand by a transpose; conv and pool windows from attributes; a node's operands checked.
 #include <array>
-#include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <initializer_list>
-#include <string_view>
 
-#include <ctnn/frontend/onnx/errors.hpp>
-#include <ctnn/frontend/onnx/quantized.hpp>
-#include <ctnn/frontend/onnx/schema.hpp>
-#include <ctnn/frontend/protobuf.hpp>
-#include <ctnn/ir/module.hpp>
-#include <ctnn/ir/shape_rules.hpp>
 #include <ctnn/frontend/onnx/import_state.hpp>
-#include <ctnn/frontend/onnx/import_values.hpp>
 
 namespace ctnn::onnx::detail {
 

@@ -1,18 +1,9 @@
 #pragma once
 // The ONNX importer's windowed and linear ops (import.hpp): Conv, Gemm, MatMul, MaxPool and AveragePool.
 #include <array>
-#include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <initializer_list>
-#include <string_view>
 
-#include <ctnn/frontend/onnx/errors.hpp>
-#include <ctnn/frontend/onnx/quantized.hpp>
-#include <ctnn/frontend/onnx/schema.hpp>
-#include <ctnn/frontend/protobuf.hpp>
-#include <ctnn/ir/module.hpp>
-#include <ctnn/ir/shape_rules.hpp>
 #include <ctnn/frontend/onnx/import_layouts.hpp>
 
 namespace ctnn::onnx::detail {

@@ -2,18 +2,9 @@
 // The ONNX importer's ops that move or pad data (import.hpp): Reshape, Flatten, Concat, Pad, Transpose, and
 // BatchNormalization.
 #include <array>
-#include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <initializer_list>
-#include <string_view>
 
-#include <ctnn/frontend/onnx/errors.hpp>
-#include <ctnn/frontend/onnx/quantized.hpp>
-#include <ctnn/frontend/onnx/schema.hpp>
-#include <ctnn/frontend/protobuf.hpp>
-#include <ctnn/ir/module.hpp>
-#include <ctnn/ir/shape_rules.hpp>
 #include <ctnn/frontend/onnx/import_elementwise.hpp>
 
 namespace ctnn::onnx::detail {

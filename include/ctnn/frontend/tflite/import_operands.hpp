@@ -5,16 +5,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <bit>
-#include <initializer_list>
-#include <limits>
-#include <string_view>
 
 #include <ctnn/detail/quantization.hpp>
-#include <ctnn/frontend/flatbuffers.hpp>
-#include <ctnn/frontend/tflite/schema.hpp>
-#include <ctnn/ir/module.hpp>
-#include <ctnn/frontend/tflite/import_plan.hpp>
 #include <ctnn/frontend/tflite/import_tensors.hpp>
 
 namespace ctnn::tflite::detail {
