@@ -20,6 +20,7 @@
 #include <string_view>
 
 #include <ctnn/ir/diagnostic.hpp>
+#include <ctnn/ir/enum_names.hpp>
 #include <ctnn/ir/printer.hpp>
 #include <ctnn/memory/options.hpp>
 
@@ -129,7 +130,7 @@ class plan_options {
              std::to_string(d.value_b) + " bytes (peak at " + op_text(d.node) +
              "); raise the limit, add a fallback pool, or unpin buffers from it";
     }
-    std::string text{ctnn::detail::error_code_name(d.code)};
+    std::string text{ctnn::name_of(d.code)};
     if (d.node >= 0) text += " at " + op_text(d.node);
     return text + " (values " + std::to_string(d.value_a) + ", " + std::to_string(d.value_b) + ")";
   }

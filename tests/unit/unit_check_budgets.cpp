@@ -67,7 +67,7 @@ static_assert(grown.error.code == pool_budget_exceeded && grown.error.value_a ==
 
 TEST_CASE("check_budgets: the same at run time") {
   auto m = placed<ctnn::pools<ctnn::pool<"sram", 512>>>;
-  pass::check_budgets::check(m);
+  pass::check_budgets::run_in_place(m);
   CHECK(m.error.code == pool_budget_exceeded);
   CHECK(m.error.value_a == 720);
 }

@@ -106,37 +106,58 @@ constexpr bool memory_aware_order(const Module& m, const plan_config& config, st
   return true;
 }
 
-// Runs the ops in `order`: nodes, calls and per-call scratch move together; producers follow.
+// Runs the ops in `order` (op k becomes the op that was at order[k]): nodes, calls and per-call scratch
+// move together, in place, one cycle of the permutation at a time (a module can be megabytes: no copy of
+// it); producers follow.
 template <class Module>
-constexpr Module apply_op_order(Module m, const std::array<std::int32_t, Module::node_capacity>& order) {
-  const Module before = m;
+constexpr void apply_op_order(Module& m, const std::array<std::int32_t, Module::node_capacity>& order) {
+  std::array<bool, Module::node_capacity> moved{};
+  for (std::int32_t start = 0; start < m.node_count; ++start) {
+    if (moved[static_cast<std::size_t>(start)]) continue;
+    const node first_node = m.nodes[static_cast<std::size_t>(start)];
+    const kernel_call first_call = m.calls[static_cast<std::size_t>(start)];
+    const std::int64_t first_scratch = m.scratch_bytes[static_cast<std::size_t>(start)];
+    std::int32_t to = start;
+    for (std::int32_t from = order[static_cast<std::size_t>(to)]; from != start; from = order[static_cast<std::size_t>(to)]) {
+      m.nodes[static_cast<std::size_t>(to)] = m.nodes[static_cast<std::size_t>(from)];
+      m.calls[static_cast<std::size_t>(to)] = m.calls[static_cast<std::size_t>(from)];
+      m.scratch_bytes[static_cast<std::size_t>(to)] = m.scratch_bytes[static_cast<std::size_t>(from)];
+      moved[static_cast<std::size_t>(to)] = true;
+      to = from;
+    }
+    m.nodes[static_cast<std::size_t>(to)] = first_node;
+    m.calls[static_cast<std::size_t>(to)] = first_call;
+    m.scratch_bytes[static_cast<std::size_t>(to)] = first_scratch;
+    moved[static_cast<std::size_t>(to)] = true;
+  }
   for (std::int32_t k = 0; k < m.node_count; ++k) {
-    const std::int32_t i = order[static_cast<std::size_t>(k)];
-    m.nodes[static_cast<std::size_t>(k)] = before.nodes[static_cast<std::size_t>(i)];
-    m.calls[static_cast<std::size_t>(k)] = before.calls[static_cast<std::size_t>(i)];
     m.calls[static_cast<std::size_t>(k)].node = k;
-    m.scratch_bytes[static_cast<std::size_t>(k)] = before.scratch_bytes[static_cast<std::size_t>(i)];
     m.tensor_at(m.nodes[static_cast<std::size_t>(k)].output).producer = k;
   }
-  return m;
 }
 
-// The module with the op order of lower liveness peak (itself when it already has it).
+// Gives the module the op order of lower liveness peak, in place (leaves it as it is when it already has
+// it; module::reordered says whether the order changed).
 template <class Module>
-constexpr Module order_for_memory(const Module& m, const plan_config& config) {
+constexpr void order_for_memory(Module& m, const plan_config& config) {
   std::array<std::int32_t, Module::node_capacity> order{};
-  if (!memory_aware_order(m, config, order)) return m;
+  if (!memory_aware_order(m, config, order)) return;
   bool same = true;
   for (std::int32_t k = 0; k < m.node_count; ++k) same = same && order[static_cast<std::size_t>(k)] == k;
-  if (same) return m;
-  Module reordered = apply_op_order(m, order);
+  if (same) return;
   const auto peak_of = [&config](const Module& x) {
     const auto set = buffers_to_place(x, config);
     return liveness_lower_bound(set.buffers, set.count, x.node_count).bytes;
   };
-  if (peak_of(reordered) >= peak_of(m)) return m;
-  reordered.reordered = 1;
-  return reordered;
+  const std::int64_t peak_before = peak_of(m);
+  apply_op_order(m, order);
+  if (peak_of(m) < peak_before) {
+    m.reordered = 1;
+    return;
+  }
+  std::array<std::int32_t, Module::node_capacity> back{};  // the inverse permutation: the original order
+  for (std::int32_t k = 0; k < m.node_count; ++k) back[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])] = k;
+  apply_op_order(m, back);
 }
 
 }  // namespace ctnn::memory

@@ -9,22 +9,16 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/pass/detail/in_place_pass.hpp>
 
 namespace ctnn::pass {
 
-struct check_budgets {
+struct check_budgets : detail::in_place_pass<check_budgets> {
   static constexpr fact requires_facts = fact::kernels_lowered;
   static constexpr fact establishes = fact::memory_planned;
 
   template <class Module>
-  static constexpr Module run(Module m) {
-    check(m);
-    return m;
-  }
-
-  // The step itself, in place.
-  template <class Module>
-  static constexpr void check(Module& m) {
+  static constexpr void run_in_place(Module& m) {
     for (const bool read_only : {false, true}) {  // the activations' pools first, then the constants'
       for (std::int32_t p = 0; p < m.pool_count; ++p) {
         const memory::pool_info& pool = m.pools[static_cast<std::size_t>(p)];

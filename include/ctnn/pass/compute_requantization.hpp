@@ -20,6 +20,7 @@
 #include <ctnn/kernel/prepare.hpp>
 #include <ctnn/kernel/reference/onnx_quant/params.hpp>
 #include <ctnn/kernel/reference/onnx_quant/rounding.hpp>
+#include <ctnn/pass/detail/in_place_pass.hpp>
 #include <ctnn/pass/detail/kernel_table.hpp>
 
 namespace ctnn::pass {
@@ -333,11 +334,11 @@ constexpr requantization_recipe recipe_of(const Module& m, const kernel_call& ca
 
 }  // namespace requantization
 
-struct compute_requantization {
+struct compute_requantization : detail::in_place_pass<compute_requantization> {
   static constexpr fact requires_facts = fact::kernels_lowered;
 
   template <class Module>
-  static constexpr Module run(Module m) {
+  static constexpr void run_in_place(Module& m) {
     for (std::int32_t c = 0; c < m.call_count; ++c) {
       kernel_call& call = m.calls[static_cast<std::size_t>(c)];
       const node& n = m.node_at(call.node);
@@ -350,7 +351,6 @@ struct compute_requantization {
       requantize_call(m, n, call);
     }
     detail::rebuild_kernel_table(m);
-    return m;
   }
 
   // The quantization of one call of op `n`, whose parameters are kernel::prepare_params' (the structural

@@ -11,33 +11,34 @@
 #include <ctnn/kernel/prepare.hpp>
 #include <ctnn/kernel/scratch.hpp>
 #include <ctnn/pass/compute_requantization.hpp>
+#include <ctnn/pass/detail/in_place_pass.hpp>
 #include <ctnn/pass/detail/kernel_table.hpp>
 
 namespace ctnn::pass {
 
-struct lower_te {
+struct lower_te : detail::in_place_pass<lower_te> {
   static constexpr fact requires_facts = fact::shapes_inferred;
   static constexpr fact establishes = fact::kernels_lowered;
 
   template <class Module>
-  static constexpr Module run(Module m) {
-    return with_scratch<kernel::scratch_rules>::run(m);
+  static constexpr void run_in_place(Module& m) {
+    with_scratch<kernel::scratch_rules>::run_in_place(m);
   }
 
   // The same pass with other scratch rules than the kernels' (kernel::scratch_rule_list<...>): how a
   // test or a target with kernels of its own declares their scratch.
   template <class ScratchRules>
-  struct with_scratch {
+  struct with_scratch : detail::in_place_pass<with_scratch<ScratchRules>> {
     static constexpr fact requires_facts = fact::shapes_inferred;
     static constexpr fact establishes = fact::kernels_lowered;
     template <class Module>
-    static constexpr Module run(Module m);
+    static constexpr void run_in_place(Module& m);
   };
 };
 
 template <class ScratchRules>
 template <class Module>
-constexpr Module lower_te::with_scratch<ScratchRules>::run(Module m) {
+constexpr void lower_te::with_scratch<ScratchRules>::run_in_place(Module& m) {
   m.call_count = 0;
   detail::kernel_table_builder<Module> kernels(m);
   for (std::int32_t i = 0; i < m.node_count; ++i) {
@@ -46,7 +47,7 @@ constexpr Module lower_te::with_scratch<ScratchRules>::run(Module m) {
     if (!onnx_integer && !kernel::has_kernel(n.kind, m.tensor_at(n.inputs[0]).type)) {
       m.fail({error_code::unsupported_dtype, i, n.kind, {}, m.tensor_at(n.inputs[0]).dims,
               static_cast<std::int64_t>(m.tensor_at(n.inputs[0]).type), 0});
-      return m;
+      return;
     }
     // An int8 op needs the quantization of its tensors (value_b: the tensor at fault + 1; -1: the fused
     // activation, which int8 kernels can only apply as a clamp).
@@ -55,7 +56,7 @@ constexpr Module lower_te::with_scratch<ScratchRules>::run(Module m) {
       if (const std::int32_t fault = kernel::unpreparable_operand(m, n); fault != -1) {
         m.fail({error_code::unsupported_dtype, i, n.kind, {}, m.tensor_at(n.inputs[0]).dims,
                 static_cast<std::int64_t>(m.tensor_at(n.inputs[0]).type), fault + 1});
-        return m;
+        return;
       }
     }
     kernel_call& c = m.calls[static_cast<std::size_t>(m.call_count++)];
@@ -70,7 +71,6 @@ constexpr Module lower_te::with_scratch<ScratchRules>::run(Module m) {
     c.kernel = kernels.kernel_of(c.params);
   }
   m.establish(fact::kernels_lowered);
-  return m;
 }
 
 }  // namespace ctnn::pass

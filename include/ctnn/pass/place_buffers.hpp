@@ -24,6 +24,7 @@
 #include <ctnn/memory/pools.hpp>
 #include <ctnn/pass/detail/graph_edit.hpp>
 #include <ctnn/pass/detail/planning_step.hpp>
+#include <ctnn/pass/detail/in_place_pass.hpp>
 
 namespace ctnn::pass {
 
@@ -166,11 +167,10 @@ constexpr void place_module_buffers(Module& m, const memory::plan_config& config
 // reuse options (ctnn::in_place_ops, concat_in_place, memory_reuse, io_in_arena, in_place_depthwise,
 // in_place_conv, in_place_windows; memory/options.hpp).
 template <class Algorithm = memory::default_planner, class... Options>
-struct place_buffers : detail::planning_step<Options...> {
+struct place_buffers : detail::planning_step<Options...>, detail::in_place_pass<place_buffers<Algorithm, Options...>> {
   template <class Module>
-  static constexpr Module run(Module m) {
+  static constexpr void run_in_place(Module& m) {
     place_module_buffers<Algorithm>(m, place_buffers::config);
-    return m;
   }
 };
 
