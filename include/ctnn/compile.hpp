@@ -12,6 +12,7 @@
 //                                      ctnn::shared, one kernel per op kind and element type with run-time
 //                                      shapes (less code for models with many distinct layers, slower;
 //                                      kernel/dynamic.hpp)
+//   ctnn::patch_execution<...>        the first stages run patch by patch (pass/patch_option.hpp)
 //   ctnn::target<T>                    the target whose kernels run the calls (ctnn/target.hpp; default
 //                                      ctnn::targets::native, from the compiler's predefined macros)
 // The planner and memory options go to every pass::plan_memory of the pipeline; the specialisation and
@@ -25,6 +26,7 @@
 
 #include <ctnn/memory/options.hpp>
 #include <ctnn/memory/shared_pools.hpp>
+#include <ctnn/pass/patch_option.hpp>
 #include <ctnn/pass/pipeline.hpp>
 #include <ctnn/kernel/dispatch.hpp>
 #include <ctnn/runtime/executor.hpp>
@@ -69,7 +71,8 @@ concept target_option = requires { typename T::ctnn_target_option; };
 
 template <class T>
 inline constexpr bool is_compile_option =
-    is_pipeline<T>::value || planner_option<T> || specialisation_option<T> || target_option<T> || memory::memory_option<T>;
+    is_pipeline<T>::value || planner_option<T> || specialisation_option<T> || target_option<T> || memory::memory_option<T> ||
+    patch_option<T>;
 
 template <class... Ts>
 struct type_list {};
@@ -170,7 +173,10 @@ struct compile_options {
   static_assert((target_option<Options> + ... + 0) <= 1, "ctnn::compile: give at most one ctnn::target<>.");
 
   using pipelines = typename concat_lists<std::conditional_t<is_pipeline<Options>::value, type_list<Options>, type_list<>>...>::type;
-  using user_pipeline = typename first_or<pipelines, default_pipeline>::type;
+  static_assert((patch_option<Options> + ... + 0) <= 1, "ctnn::compile: give at most one ctnn::patch_execution<>.");
+  using patch = typename first_or<typename concat_lists<std::conditional_t<patch_option<Options>, type_list<Options>, type_list<>>...>::type,
+                                  void>::type;
+  using user_pipeline = typename with_patch_execution<typename first_or<pipelines, default_pipeline>::type, patch>::type;
   using planner = typename first_or<typename concat_lists<typename inner_type_if<Options, planner_option<Options>>::type...>::type,
                                     void>::type;
   // The kernel specialisation policy and the target (void: select_kernels' own defaults, full and native).

@@ -163,6 +163,8 @@ constexpr void fill_quantized_params(const Module& m, const node& n, kernel_para
     case op_kind::transpose:
     case op_kind::batch_norm:
     case op_kind::batch_matmul:  // float32 only (kernel::has_kernel)
+    case op_kind::crop:          // byte copies: input and output share their quantization
+    case op_kind::paste:
       break;
   }
 }
@@ -245,6 +247,10 @@ constexpr kernel_params prepare_params(const Module& m, const node& n) {
       break;
     case op_kind::transpose:
       p.perm = n.attrs.perm;
+      break;
+    case op_kind::crop:
+    case op_kind::paste:
+      p.pads = n.attrs.pads;  // the window's row and column at [2] and [4]
       break;
     case op_kind::quantize:
     case op_kind::dequantize:
