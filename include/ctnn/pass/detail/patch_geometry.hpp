@@ -129,34 +129,59 @@ constexpr std::int64_t model_macs(const Module& m) {
   return total;
 }
 
+// One axis of a grid, summed up over its patches (for one prefix): the largest and the summed extent of
+// every prefix tensor (0: the crop of the input, j + 1: op j's result), and the largest overlap of two
+// neighbouring input windows (the halo). Rows and columns are independent, so a grid's figures follow from
+// one summary per axis: O(parts x ops) each, cheap enough for the automatic choice in constant evaluation.
+struct axis_summary {
+  std::array<std::int32_t, max_patch_prefix + 1> largest{};
+  std::array<std::int64_t, max_patch_prefix + 1> total{};
+  std::int32_t halo = 0;
+};
+
+template <class Module>
+constexpr axis_summary summarize_axis(const Module& m, std::int32_t count, std::int32_t axis, std::int32_t parts) {
+  axis_summary s{};
+  const std::int32_t extent = m.tensor_at(m.node_at(count - 1).output).dims[axis];
+  std::int32_t previous_end = 0;
+  for (std::int32_t i = 0; i < parts; ++i) {
+    const axis_regions r = regions_along(m, count, axis, split_point(extent, parts, i), split_point(extent, parts, i + 1));
+    for (std::int32_t j = 0; j <= count; ++j) {
+      const auto ju = static_cast<std::size_t>(j);
+      const std::int32_t e = r.end[ju] - r.begin[ju];
+      s.largest[ju] = e > s.largest[ju] ? e : s.largest[ju];
+      s.total[ju] += e;
+    }
+    if (i > 0 && previous_end - r.begin[0] > s.halo) s.halo = previous_end - r.begin[0];
+    previous_end = r.end[0];
+  }
+  return s;
+}
+
+// MACs per output pixel of op `n` (its result's batch and channels, one pixel).
+template <class Module>
+constexpr std::int64_t macs_per_pixel(const Module& m, const node& n) {
+  const shape out = m.tensor_at(n.output).dims;
+  return macs_of(m, n, make_shape(out[0], 1, 1, out[3]));
+}
+
+template <class Module>
+constexpr patch_figures figures_of(const Module& m, std::int32_t count, const axis_summary& rows, const axis_summary& columns) {
+  patch_figures f{};
+  for (std::int32_t j = 0; j < count; ++j) {
+    const node& n = m.node_at(j);
+    const auto ju = static_cast<std::size_t>(j);
+    f.whole_macs += macs_of(m, n, m.tensor_at(n.output).dims);
+    f.patched_macs += macs_per_pixel(m, n) * rows.total[ju + 1] * columns.total[ju + 1];
+  }
+  f.halo_rows = rows.halo;
+  f.halo_columns = columns.halo;
+  return f;
+}
+
 template <class Module>
 constexpr patch_figures figures_of(const Module& m, std::int32_t count, std::int32_t rows, std::int32_t columns) {
-  patch_figures f{};
-  for (std::int32_t j = 0; j < count; ++j) f.whole_macs += macs_of(m, m.node_at(j), m.tensor_at(m.node_at(j).output).dims);
-  const shape out = m.tensor_at(m.node_at(count - 1).output).dims;
-  for (std::int32_t i = 0; i < rows; ++i) {
-    const axis_regions h = regions_along(m, count, 1, split_point(out[1], rows, i), split_point(out[1], rows, i + 1));
-    if (i > 0) {
-      const axis_regions above = regions_along(m, count, 1, split_point(out[1], rows, i - 1), split_point(out[1], rows, i));
-      const std::int32_t overlap = above.end[0] - h.begin[0];
-      if (overlap > f.halo_rows) f.halo_rows = overlap;
-    }
-    for (std::int32_t k = 0; k < columns; ++k) {
-      const axis_regions w = regions_along(m, count, 2, split_point(out[2], columns, k), split_point(out[2], columns, k + 1));
-      if (i == 0 && k > 0) {
-        const axis_regions left = regions_along(m, count, 2, split_point(out[2], columns, k - 1), split_point(out[2], columns, k));
-        const std::int32_t overlap = left.end[0] - w.begin[0];
-        if (overlap > f.halo_columns) f.halo_columns = overlap;
-      }
-      for (std::int32_t j = 0; j < count; ++j) {
-        shape patch = m.tensor_at(m.node_at(j).output).dims;
-        patch.dims[1] = h.end[static_cast<std::size_t>(j) + 1] - h.begin[static_cast<std::size_t>(j) + 1];
-        patch.dims[2] = w.end[static_cast<std::size_t>(j) + 1] - w.begin[static_cast<std::size_t>(j) + 1];
-        f.patched_macs += macs_of(m, m.node_at(j), patch);
-      }
-    }
-  }
-  return f;
+  return figures_of(m, count, summarize_axis(m, count, 1, rows), summarize_axis(m, count, 2, columns));
 }
 
 }  // namespace ctnn::pass::detail
