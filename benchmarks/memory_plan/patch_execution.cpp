@@ -6,7 +6,7 @@
 // both schedules) without and with. With --explore, every candidate prefix and grid within the MAC limit,
 // planned for real: the best RAM the pass could reach, against its estimate's choice.
 //
-//   ctnn-patch-execution-benchmark [--models DIR] [--onnx DIR] [--explore] [--max-extra-macs P] [--json]
+//   ctnn-patch-execution-benchmark [--models DIR] [--onnx DIR] [--explore] [--max-extra-macs P] [--only MODEL] [--json]
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -98,11 +98,13 @@ std::unique_ptr<big_module> compiled(const big_module& imported, bool patch, con
 
 struct settings {
   std::string models = CTNN_MLPERF_DIR, onnx = CTNN_ONNX_DIR;
+  std::string only;  // a model label's prefix: only those models
   bool explore = false, json = false;
   std::int32_t max_extra_macs = 10;
 };
 
 void bench(const std::string& label, const std::string& path, const settings& s) {
+  if (label.rfind(s.only, 0) != 0) return;
   std::string bytes;
   if (!read_bytes(path, bytes)) {
     std::printf("%-22s skipped: %s not found\n", label.c_str(), path.c_str());
@@ -130,19 +132,20 @@ void bench(const std::string& label, const std::string& path, const settings& s)
                   static_cast<int>(patched->error.code));
       continue;
     }
-    const double t_whole = host_microseconds(*whole), t_patched = plan.ops > 0 ? host_microseconds(*patched) : t_whole;
+    const bool kept = patched->node_count != whole->node_count;  // the automatic choice keeps it only if RAM drops
+    const double t_whole = host_microseconds(*whole), t_patched = kept ? host_microseconds(*patched) : t_whole;
     const double extra = plan.model_macs > 0 ? 100.0 * static_cast<double>(plan.extra_macs()) / static_cast<double>(plan.model_macs) : 0.0;
     if (s.json) {
       std::printf("{\"model\": \"%s\", \"options\": \"%s\", \"total_ram_whole\": %lld, \"total_ram_patched\": %lld, \"prefix_ops\": %d, "
                   "\"grid\": \"%dx%d\", \"halo\": \"%dx%d\", \"model_macs\": %lld, \"extra_macs\": %lld, \"host_us_whole\": %.1f, "
-                  "\"host_us_patched\": %.1f}\n",
+                  "\"host_us_patched\": %.1f, \"kept\": %s}\n",
                   label.c_str(), o.name, static_cast<long long>(total_ram(*whole)), static_cast<long long>(total_ram(*patched)), plan.ops,
                   plan.rows, plan.columns, plan.figures.halo_rows, plan.figures.halo_columns, static_cast<long long>(plan.model_macs),
-                  static_cast<long long>(plan.extra_macs()), t_whole, t_patched);
+                  static_cast<long long>(plan.extra_macs()), t_whole, t_patched, kept ? "true" : "false");
     } else {
-      std::printf("%-22s %-13s %9lld %9lld   %2d ops %dx%d  halo %dx%d  %+6.2f %% MACs (%lld of %lld)  %9.1f %9.1f us\n", label.c_str(), o.name,
-                  static_cast<long long>(total_ram(*whole)), static_cast<long long>(total_ram(*patched)), plan.ops, plan.rows, plan.columns,
-                  plan.figures.halo_rows, plan.figures.halo_columns, extra, static_cast<long long>(plan.extra_macs()),
+      std::printf("%-22s %-13s %9lld %9lld   %-4s %2d ops %dx%d  halo %dx%d  %+6.2f %% MACs (%lld of %lld)  %9.1f %9.1f us\n", label.c_str(), o.name,
+                  static_cast<long long>(total_ram(*whole)), static_cast<long long>(total_ram(*patched)), kept ? "kept" : "-", plan.ops, plan.rows,
+                  plan.columns, plan.figures.halo_rows, plan.figures.halo_columns, extra, static_cast<long long>(plan.extra_macs()),
                   static_cast<long long>(plan.model_macs), t_whole, t_patched);
     }
     if (!s.explore) continue;
@@ -173,7 +176,7 @@ void* run_all(void* arg) {
   if (!s.json)
     std::printf("total RAM in bytes (pools + I/O in the caller's buffers), default planner; automatic patch stage within %d %% extra MACs\n"
                 "%-22s %-13s %9s %9s   %s\n",
-                s.max_extra_macs, "model", "options", "whole", "patched", "prefix, grid, halo (input rows x columns), extra MACs, host us whole / patched");
+                s.max_extra_macs, "model", "options", "whole", "patched", "kept?, the choice: prefix, grid, halo (input rows x columns), extra MACs; host us whole / patched");
   bench("VWW MobileNetV1-0.25", s.models + "/vww_96_int8.tflite", s);
   bench("KWS DS-CNN", s.models + "/kws_ref_model.tflite", s);
   bench("IC ResNet-8", s.models + "/pretrainedResnet_quant.tflite", s);
@@ -191,8 +194,9 @@ int main(int argc, char** argv) {
     else if (a == "--explore") s.explore = true;
     else if (a == "--json") s.json = true;
     else if (a == "--max-extra-macs" && i + 1 < argc) s.max_extra_macs = std::atoi(argv[++i]);
+    else if (a == "--only" && i + 1 < argc) s.only = argv[++i];
     else {
-      std::fprintf(stderr, "usage: %s [--models DIR] [--onnx DIR] [--explore] [--max-extra-macs P] [--json]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--models DIR] [--onnx DIR] [--explore] [--max-extra-macs P] [--only MODEL] [--json]\n", argv[0]);
       return 2;
     }
   }

@@ -176,7 +176,6 @@ struct compile_options {
   static_assert((patch_option<Options> + ... + 0) <= 1, "ctnn::compile: give at most one ctnn::patch_execution<>.");
   using patch = typename first_or<typename concat_lists<std::conditional_t<patch_option<Options>, type_list<Options>, type_list<>>...>::type,
                                   void>::type;
-  using user_pipeline = typename with_patch_execution<typename first_or<pipelines, default_pipeline>::type, patch>::type;
   using planner = typename first_or<typename concat_lists<typename inner_type_if<Options, planner_option<Options>>::type...>::type,
                                     void>::type;
   // The kernel specialisation policy and the target (void: select_kernels' own defaults, full and native).
@@ -189,6 +188,9 @@ struct compile_options {
   using memory_options =
       typename concat_lists<std::conditional_t<memory::memory_option<Options>, type_list<Options>, type_list<>>...>::type;
 
+  // The patch stage goes before lower_te, planning with the options its automatic choice checks RAM with.
+  using user_pipeline = typename with_patch_execution<typename first_or<pipelines, default_pipeline>::type, patch,
+                                                      typename with_memory_options<pass::plan_memory<>, planner, memory_options>::type>::type;
   // The user's pipeline is checked as written (its error messages name its passes), then the options
   // are added to its plan_memory.
   using checked = typename checked_pipeline<user_pipeline>::type;

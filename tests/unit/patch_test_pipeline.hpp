@@ -31,7 +31,7 @@ void graph_passes(Module& m) {
 template <class Module>
 void compile(Module& m, bool patch, const ctnn::pass::patch_request& request, const ctnn::memory::plan_config& config) {
   graph_passes(m);
-  if (patch && !m.error.failed()) m = ctnn::pass::patch_module(m, request);
+  if (patch && !m.error.failed()) m = ctnn::pass::patch_module_if_lower<ctnn::memory::default_planner>(m, request, config);
   apply_pass_at<5>(m);
   if (!m.error.failed()) m = ctnn::pass::plan_module<ctnn::memory::default_planner>(m, config);
   if (!m.error.failed()) m.establish(ctnn::fact::memory_planned);

@@ -11,10 +11,14 @@
 // its capacities suffice (the tools size theirs generously) and fails otherwise.
 #include <array>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
 #include <ctnn/errors.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/ir/shape_rules.hpp>
+#include <ctnn/pass/lower_te.hpp>
+#include <ctnn/pass/plan_memory.hpp>
 #include <ctnn/pass/detail/patch_choice.hpp>
 #include <ctnn/pass/detail/patch_geometry.hpp>
 
@@ -210,7 +214,59 @@ constexpr Module patch_module(Module m, const patch_request& request) {
   return m;
 }
 
-template <patch_request Request>
+namespace detail {
+
+// Total RAM of a planned module: its writable pools plus the inputs and outputs in the caller's buffers
+// (what the figures of docs/memory.md count); a plan that fails counts as no plan.
+template <class Module>
+constexpr std::int64_t total_ram(const Module& m) {
+  if (m.error.failed()) return std::numeric_limits<std::int64_t>::max();
+  std::int64_t bytes = m.io_bytes_outside;
+  for (std::int32_t p = 0; p < m.pool_count; ++p)
+    if (!m.pools[static_cast<std::size_t>(p)].read_only) bytes += m.pool_usage[static_cast<std::size_t>(p)].bytes;
+  return bytes;
+}
+
+// The total RAM of `m` lowered and planned by Planning (a plan_memory pass with the compile's options).
+template <class Planning, class Module>
+constexpr std::int64_t planned_ram(Module m) {
+  m = lower_te::run(m);
+  if (!m.error.failed()) m = Planning::run(m);
+  return total_ram(m);
+}
+
+// The module after the patch stage that `Request` asks of M (a variable: one evaluation, shared by the
+// RAM comparison and the pass's result).
+template <const auto& M, patch_request Request>
+inline constexpr auto patched_v = [] {
+  constexpr patch_plan chosen = choose_patches(M, Request);
+  using Module = std::remove_cvref_t<decltype(M)>;
+  auto m = with_capacity<Module::tensor_capacity + static_cast<std::size_t>(added_tensors(chosen)),
+                         Module::node_capacity + static_cast<std::size_t>(added_nodes(chosen))>(M);
+  if (chosen.ops > 0) apply_patch_plan(m, chosen);
+  return m;
+}();
+
+}  // namespace detail
+
+// The pass. Request: an explicit prefix and grid (applied as asked), or the automatic choice, which is kept
+// only when the module planned by Planning (plan_memory with the compile's planner and memory options)
+// needs less RAM in all with it than without: the option never increases RAM.
+// patch_module with the automatic choice's rule at run time: the result keeps the patch stage only when
+// plan_module<Algorithm>(..., config) needs less RAM in all with it (explicit requests: always).
+template <class Algorithm, class Module>
+constexpr Module patch_module_if_lower(const Module& m, const patch_request& request, const memory::plan_config& config) {
+  Module patched = patch_module(m, request);
+  if (request.ops > 0 || patched.error.failed() || patched.node_count == m.node_count) return patched;
+  const auto ram = [&config](Module x) {
+    x = lower_te::run(x);
+    if (!x.error.failed()) x = plan_module<Algorithm>(x, config);
+    return detail::total_ram(x);
+  };
+  return ram(patched) < ram(m) ? patched : m;
+}
+
+template <patch_request Request, class Planning = plan_memory<>>
 struct patch_execution {
   static constexpr fact requires_facts = fact::shapes_inferred;
   static constexpr fact establishes = fact::shapes_inferred;  // keeps it: every new tensor has its shape
@@ -229,12 +285,15 @@ struct patch_execution {
       (void)errors::prefix_op_cannot_be_patched<errors::at_op<chosen.check.op, M.node_at(chosen.check.op < 0 ? 0 : chosen.check.op).kind>,
                                                 errors::patch_reason<chosen.check.problem>>{};
       return M;
+    } else if constexpr (chosen.ops == 0) {
+      return M;
+    } else if constexpr (Request.ops > 0) {
+      return detail::patched_v<M, Request>;
     } else {
-      using Module = std::remove_cvref_t<decltype(M)>;
-      auto m = detail::with_capacity<Module::tensor_capacity + static_cast<std::size_t>(detail::added_tensors(chosen)),
-                                     Module::node_capacity + static_cast<std::size_t>(detail::added_nodes(chosen))>(M);
-      if (chosen.ops > 0) detail::apply_patch_plan(m, chosen);
-      return m;
+      constexpr std::int64_t with = detail::planned_ram<Planning>(detail::patched_v<M, Request>);
+      constexpr std::int64_t without = detail::planned_ram<Planning>(M);
+      if constexpr (with < without) return detail::patched_v<M, Request>;
+      else return M;
     }
   }
 

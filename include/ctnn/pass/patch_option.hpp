@@ -73,7 +73,10 @@ struct patch_execution {
   static_assert((request.ops == 0) == (request.rows == 0),
                 "ctnn::patch_execution: an explicit prefix needs its grid (patch_prefix<Ops> with patch_grid<Rows, Columns>).");
   using ctnn_patch_option = void;
-  using pass_type = pass::patch_execution<request>;
+  // The pass, with the plan_memory pass (and so the planner and memory options) its automatic choice
+  // plans with to check that it lowers RAM.
+  template <class Planning>
+  using pass_type = pass::patch_execution<request, Planning>;
 };
 
 template <class T>
@@ -98,13 +101,14 @@ struct insert_before_lowering<pipeline<>, Pass, pipeline<Done...>> {
 };
 }  // namespace detail
 
-// The pipeline with the option's pass before lower_te (Option void: the pipeline as it is).
-template <class Pipeline, class Option>
+// The pipeline with the option's pass before lower_te (Option void: the pipeline as it is); Planning: the
+// plan_memory pass with the compile's planner and memory options.
+template <class Pipeline, class Option, class Planning = pass::plan_memory<>>
 struct with_patch_execution {
-  using type = typename detail::insert_before_lowering<Pipeline, typename Option::pass_type>::type;
+  using type = typename detail::insert_before_lowering<Pipeline, typename Option::template pass_type<Planning>>::type;
 };
-template <class Pipeline>
-struct with_patch_execution<Pipeline, void> {
+template <class Pipeline, class Planning>
+struct with_patch_execution<Pipeline, void, Planning> {
   using type = Pipeline;
 };
 
