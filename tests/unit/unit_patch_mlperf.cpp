@@ -87,11 +87,11 @@ std::int32_t check_patched(const model_files& model, const std::vector<char>& by
     CHECK(run_case(*patched, input) == expected);
     CHECK(run_case(*whole, input) == expected);
   }
-  MESSAGE(std::string{model.file} << " prefix " << request.ops << " grid " << request.rows << "x" << request.columns << ": " << crops
+  MESSAGE(std::string{model.file} << " prefix " << asked.ops << " grid " << asked.rows << "x" << asked.columns << ": " << crops
                      << " patches, total RAM " << ctnn::pass::detail::total_ram(*whole) << " B whole, " << ctnn::pass::detail::total_ram(*patched)
                      << " B patched; TFLM's outputs bit for bit");
   // The automatic choice never increases RAM.
-  if (request.ops == 0) CHECK(ctnn::pass::detail::total_ram(*patched) <= ctnn::pass::detail::total_ram(*whole));
+  if (asked.ops == 0) CHECK(ctnn::pass::detail::total_ram(*patched) <= ctnn::pass::detail::total_ram(*whole));
   return crops;
 }
 
