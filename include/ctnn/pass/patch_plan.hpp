@@ -8,6 +8,10 @@ namespace ctnn::pass {
 
 inline constexpr std::int32_t max_patch_prefix = 24;  // ops in a patched prefix
 inline constexpr std::int32_t max_patch_grid = 8;     // patches along one axis
+// The automatic choice tries grids of at most this many patches: every patch adds a call per prefix op,
+// and planning VWW's 4-op prefix on an 8 x 8 grid (384 more calls) exceeds g++'s constexpr operation
+// limit in the default planner's hill climb (docs/memory.md, "Patch execution").
+inline constexpr std::int32_t max_automatic_patches = 16;
 
 // Why a prefix cannot be patched (a patch_error diagnostic's value_b, the errors:: type's argument).
 enum class patch_problem : std::int32_t {

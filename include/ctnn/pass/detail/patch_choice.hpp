@@ -101,7 +101,7 @@ constexpr patch_plan choose_patches(const Module& m, const patch_request& reques
     for (std::int32_t rows = 1; rows <= max_patch_grid && rows <= out[1]; ++rows) {
       const axis_summary along_rows = summarize_axis(m, ops, 1, rows);
       for (std::int32_t columns = 1; columns <= max_patch_grid && columns <= out[2]; ++columns) {
-        if (rows * columns < 2) continue;
+        if (rows * columns < 2 || rows * columns > max_automatic_patches) continue;
         const axis_summary& c = along_columns[static_cast<std::size_t>(columns)];
         const std::int64_t peak = patched_peak(m, live, ops, along_rows, c);
         if (peak >= best.peak_after) continue;
