@@ -24,6 +24,7 @@
 
 #include "heap.hpp"
 #include "large_stack.hpp"
+#include "patch_stage.hpp"
 #include "plan_options.hpp"
 #include "read_file.hpp"
 
@@ -79,6 +80,10 @@ int compile_and_use(const model_context& c, std::unique_ptr<Module> m, Use& use)
   ctnn::detail::for_each_index<pipeline::size>([&](auto k) {
     using pass = typename pipeline::template pass<decltype(k)::value>;
     if (m->error.failed()) return;
+    if constexpr (std::is_same_v<pass, ctnn::pass::lower_te>) {
+      if (c.options.patches()) m = on_heap([&] { return with_patch_stage(*m, config); });  // patch_stage.hpp
+      if (m->error.failed()) return;
+    }
     if constexpr (is_plan_memory<pass>::value) {
       m = on_heap([&] { return ctnn::pass::plan_module<typename is_plan_memory<pass>::algorithm>(*m, config); });
       if (!m->error.failed()) m->establish(ctnn::fact::memory_planned);
