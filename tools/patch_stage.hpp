@@ -2,7 +2,7 @@
 // --patches (plan_options.hpp): the automatic patch stage of ctnn::patch_execution<ctnn::max_extra_macs<10>>
 // applied by the tools before lower_te, and the line that shows it (docs/memory.md, "Patch execution"):
 //   patch stage: first 4 ops on a 4 x 4 grid (16 patches), halo 7 x 7 input rows x columns, +263520 MACs
-//   (+3.52 % of 7491970), estimated peak 55296 -> 41504 B; kept (the plan needs less RAM)
+//   (+3.52 % of 7491970), estimated peak 55296 -> 41547 B; kept (the plan needs less RAM)
 #include <cstdint>
 #include <cstdio>
 
