@@ -235,6 +235,20 @@ constexpr std::int64_t planned_ram(Module m) {
   return total_ram(m);
 }
 
+// The planning that bounds Planning's plan of the patched module from above, cheaply: the default planner
+// is the best of several algorithms, greedy by size among them, so greedy by size's plan is never smaller
+// (unit_memory_properties checks it); other planners check themselves. The automatic choice keeps the patch
+// stage when even this bound is below the whole-tensor plan, so the option never increases RAM, and the
+// compiler does not run the default planner's hill climb on the patched module twice.
+template <class Planning>
+struct upper_bound_planning {
+  using type = Planning;
+};
+template <class... Options>
+struct upper_bound_planning<plan_memory<memory::default_planner, Options...>> {
+  using type = plan_memory<memory::greedy_by_size, Options...>;
+};
+
 // The module after the patch stage that `Request` asks of M (a variable: one evaluation, shared by the
 // RAM comparison and the pass's result).
 template <const auto& M, patch_request Request>
@@ -251,7 +265,8 @@ inline constexpr auto patched_v = [] {
 
 // The pass. Request: an explicit prefix and grid (applied as asked), or the automatic choice, which is kept
 // only when the module planned by Planning (plan_memory with the compile's planner and memory options)
-// needs less RAM in all with it than without: the option never increases RAM.
+// needs less RAM in all with it than without (checked against an upper bound of the patched plan: above):
+// the option never increases RAM.
 // patch_module with the automatic choice's rule at run time: the result keeps the patch stage only when
 // plan_module<Algorithm>(..., config) needs less RAM in all with it (explicit requests: always).
 template <class Algorithm, class Module>
@@ -290,9 +305,12 @@ struct patch_execution {
     } else if constexpr (Request.ops > 0) {
       return detail::patched_v<M, Request>;
     } else {
-      constexpr std::int64_t with = detail::planned_ram<Planning>(detail::patched_v<M, Request>);
+      // The chosen prefix and grid as an explicit request: the search runs once.
+      constexpr patch_request chosen_request{chosen.ops, chosen.rows, chosen.columns, 0};
+      constexpr std::int64_t with =
+          detail::planned_ram<typename detail::upper_bound_planning<Planning>::type>(detail::patched_v<M, chosen_request>);
       constexpr std::int64_t without = detail::planned_ram<Planning>(M);
-      if constexpr (with < without) return detail::patched_v<M, Request>;
+      if constexpr (with < without) return detail::patched_v<M, chosen_request>;
       else return M;
     }
   }
