@@ -62,9 +62,6 @@ DETAIL_OWNERS = {
 # (file, what it depends on) -> why it is still there. `what` is an included header (relative to
 # include/) or a `namespace::detail` name. Remove an entry when its arrow is gone.
 KNOWN_DEBT = {
-            ("include/ctnn/runtime/constants.hpp", "pass::detail"):
-        "issue 14: runtime/constants.hpp uses pass::detail (folded constants re-lowered through "
-        "pass::detail::kernel_params_of; constant materialisation should read recipes, never re-lower)",
         ("include/ctnn/errors.hpp", "onnx::detail"):
         "issue 14: errors.hpp defines frontend error enums (it maps ONNX diagnostics through "
         "onnx::detail::onnx_error_type; frontend errors belong next to their frontends)",

@@ -113,8 +113,8 @@ class plan_options {
   std::string describe(const Module& m, const ctnn::diagnostic& d) const {
     using ctnn::memory_error;
     const auto code = [&](memory_error e) { return d.code == ctnn::code_of(e); };
-    const auto pin_text = [&] {
-      const std::size_t k = static_cast<std::size_t>(d.value_a);
+    const auto pin_text = [&](std::int64_t position) {
+      const auto k = static_cast<std::size_t>(position);
       return k < pin_count_ ? "--pin " + pins_[k].tensor + ":" + pins_[k].pool : std::string{"a pin"};
     };
     const auto op_text = [&](std::int32_t op) {
@@ -123,9 +123,12 @@ class plan_options {
              std::string{m.node_at(op).label.view()} + "\")";
     };
     if (code(memory_error::pin_unknown_pool))
-      return pin_text() + ": there is no writable pool of that name (the pools are those of --pool, else \"arena\")";
+      return pin_text(d.value_a) + ": there is no writable pool of that name (the pools are those of --pool, else \"arena\")";
     if (code(memory_error::pin_unknown_tensor))
-      return pin_text() + ": no tensor of that name has a buffer to place (ctnn-inspect lists the tensors)";
+      return pin_text(d.value_a) + ": no tensor of that name has a buffer to place (ctnn-inspect lists the tensors)";
+    if (code(memory_error::pin_ambiguous_tensor_name))
+      return pin_text(d.expected[0]) + ": tensors " + std::to_string(d.value_a) + " and " + std::to_string(d.value_b) +
+             " share that name, each with a buffer of its own (ctnn-inspect lists the tensors)";
     if (code(memory_error::pool_budget_exceeded)) {
       const std::int32_t p = d.expected.rank > 0 ? static_cast<std::int32_t>(d.expected[0]) : -1;
       const char* pool = p >= 0 && p < m.pool_count && m.pools[static_cast<std::size_t>(p)].name != nullptr

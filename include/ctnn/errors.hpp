@@ -75,9 +75,12 @@ template <std::int32_t... Extents> struct dims;
 template <std::int64_t N> struct count;
 template <std::int64_t Position> struct pipeline_position;
 template <fact Missing> struct missing_fact;
-template <std::int64_t Index> struct pool_index;
+template <char... Name> struct pool_named;
+template <char... Name> struct tensor_named;
+template <std::int64_t Index> struct tensor_index;
 template <std::int64_t Bytes> struct needed_bytes;
 template <std::int64_t Bytes> struct limit_bytes;
+template <std::int64_t Bytes> struct over_by_bytes;
 template <std::int64_t Position> struct pin_position;
 
 namespace detail {
@@ -368,14 +371,20 @@ struct onnx_too_many_model_io {
                                                    "ctnn::max_model_io (8).");
 };
 
-// Memory budgets (plan_memory): the pool, the bytes its plan needs, its limit and the op at its peak
-// (ctnn-memory-report prints the names behind these numbers).
-template <class Pool, class Needed, class Limit, class PeakOp>
+// Memory budgets (plan_memory): the pool by name, the bytes its plan needs, its limit, the excess and the op
+// at its peak (ctnn-memory-report prints the names behind these numbers).
+template <class Pool, class Needed, class Limit, class OverBy, class PeakOp>
 struct pool_budget_exceeded {
-  static_assert(detail::always_false<Pool>, "ctnn: the model needs more memory than a pool's limit allows (the pool "
-                                             "index, the bytes needed, the limit and the op at the pool's peak are the "
-                                             "template arguments); raise the limit, add a fallback pool, or unpin "
-                                             "buffers from it.");
+  static_assert(detail::always_false<Pool>, "ctnn: the model needs more memory than a pool's limit allows (the pool's "
+                                             "name, the bytes needed, the limit, the excess and the op at the pool's "
+                                             "peak are the template arguments); raise the limit, add a fallback pool, "
+                                             "or unpin buffers from it.");
+};
+template <class Pin, class Name, class FirstTensor, class SecondTensor>
+struct pin_names_shared_tensor_name {
+  static_assert(detail::always_false<Pin>, "ctnn: a ctnn::pin<> names a tensor name that two tensors share (the pin's "
+                                            "position, the name and the two tensor indices are the template "
+                                            "arguments); pin the tensor by its op instead (ctnn::pin_op<>).");
 };
 template <class Pin>
 struct pin_names_no_tensor {
@@ -510,6 +519,16 @@ constexpr auto frontend_error_type() {
   else return std::type_identity<no_error>{};
 }
 
+// The name a diagnostic carries (ir/diagnostic.hpp: diagnostic_name) as Carrier<'s', 'r', 'a', 'm'>.
+template <diagnostic D, template <char...> class Carrier>
+constexpr auto named_carrier() {
+  return []<std::size_t... I>(std::index_sequence<I...>) {
+    return std::type_identity<Carrier<diagnostic_name_char(D.actual, I)...>>{};
+  }(std::make_index_sequence<static_cast<std::size_t>(D.actual.rank)>{});
+}
+template <diagnostic D, template <char...> class Carrier>
+using named_t = typename decltype(named_carrier<D, Carrier>())::type;
+
 // The errors:: class of a diagnostic (no_error when there is none), named without instantiating it.
 template <diagnostic D>
 constexpr auto error_type() {
@@ -541,8 +560,13 @@ constexpr auto error_type() {
   else if constexpr (is_frontend_error(D.code)) return frontend_error_type<D>();
   else if constexpr (onnx::is_onnx_error(D.code)) return onnx::detail::onnx_error_type<D>();
   else if constexpr (D.code == code_of(memory_error::pool_budget_exceeded))
-    return std::type_identity<errors::pool_budget_exceeded<errors::pool_index<D.expected.dims[0]>, errors::needed_bytes<D.value_a>,
-                                                           errors::limit_bytes<D.value_b>, op>>{};
+    return std::type_identity<errors::pool_budget_exceeded<named_t<D, errors::pool_named>, errors::needed_bytes<D.value_a>,
+                                                           errors::limit_bytes<D.value_b>,
+                                                           errors::over_by_bytes<D.value_a - D.value_b>, op>>{};
+  else if constexpr (D.code == code_of(memory_error::pin_ambiguous_tensor_name))
+    return std::type_identity<errors::pin_names_shared_tensor_name<errors::pin_position<D.expected.dims[0]>,
+                                                                   named_t<D, errors::tensor_named>,
+                                                                   errors::tensor_index<D.value_a>, errors::tensor_index<D.value_b>>>{};
   else if constexpr (D.code == code_of(memory_error::pin_unknown_tensor))
     return std::type_identity<errors::pin_names_no_tensor<errors::pin_position<D.value_a>>>{};
   else if constexpr (D.code == code_of(memory_error::pin_unknown_pool))

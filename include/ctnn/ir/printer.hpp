@@ -29,7 +29,8 @@
 //                        8 spaces: "(operand: type, ...) -> result: type" (an absent operand: none)
 //   calls (n):           "  call " + index (2 wide) + "  op N (label)", at 36 "kernel K" [(shared by n calls)];
 //                        once kernels are selected, "  runs <impl>[ <isa>]" and the layout of each constant
-//                        operand, "  constants: 1 packed, 2 stored"
+//                        operand, "  constants: 1 packed, 2 stored"; a quantized call's requantization on
+//                        the next line (ir/requantization_text.hpp)
 //   kernels (k distinct for n calls): "  kernel " + id (2 wide) + two spaces + the kernel's parameters
 //                        [+ "  runs <impl>[ <isa>]"]
 //   memory plan:         as print_memory_plan, indented by two spaces
@@ -50,6 +51,7 @@
 #include <ctnn/ir/dtype.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/ir/op_kind.hpp>
+#include <ctnn/ir/requantization_text.hpp>
 #include <ctnn/ir/shape.hpp>
 
 namespace ctnn {
@@ -973,6 +975,7 @@ inline void write_calls_and_kernels(text_writer& w, const module_view& m) {
       put_constant_layouts(w, m, call);
     }
     w.line();
+    write_call_requantization(w, m, call);
   }
   w.put("kernels (");
   w.number(m.kernel_count);

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/pass/detail/kernel_table.hpp>
 
 namespace ctnn::pass {
 
@@ -30,19 +31,7 @@ struct mark_in_place_calls {
       changed = changed || call.params.in_place != wanted;
       call.params.in_place = wanted;
     }
-    if (!changed) return;
-    for (auto& k : m.kernels) k = kernel_params{};
-    m.kernel_count = 0;
-    for (std::int32_t c = 0; c < m.call_count; ++c) {
-      kernel_call& call = m.calls[static_cast<std::size_t>(c)];
-      call.kernel = -1;
-      for (std::int32_t k = 0; k < m.kernel_count && call.kernel < 0; ++k)
-        if (m.kernels[static_cast<std::size_t>(k)] == call.params) call.kernel = k;
-      if (call.kernel < 0) {
-        call.kernel = m.kernel_count++;
-        m.kernels[static_cast<std::size_t>(call.kernel)] = call.params;
-      }
-    }
+    if (changed) detail::rebuild_kernel_table(m);
   }
 };
 
