@@ -22,6 +22,7 @@
 #include <ctnn/pass/run_pipeline.hpp>
 
 #include "onnx_counts.hpp"
+#include "patch_stage.hpp"
 #include "plan_options.hpp"
 #include "read_file.hpp"
 
@@ -68,7 +69,12 @@ template <class Module, class Use>
 int compile_and_use(const model_context& c, Module& m, Use& use) {
   using pipeline = ctnn::default_pipeline;
   using planning = ctnn::pass::plan_memory<>;
-  ctnn::run_pipeline_in_place<ctnn::passes_before<planning, pipeline>>(m);
+  using lowering = ctnn::pass::lower_te;
+  ctnn::run_pipeline_in_place<ctnn::passes_before<lowering, pipeline>>(m);
+  // --patches: the patch stage just before lower_te, where ctnn::compile puts it (patch_stage.hpp).
+  if (c.options.patches() && !m.error.failed()) apply_patch_stage(m, c.options.config());
+  ctnn::run_pipeline_in_place<ctnn::pipeline<lowering>>(m);
+  ctnn::run_pipeline_in_place<ctnn::passes_before<planning, ctnn::passes_after<lowering, pipeline>>>(m);
   if (!m.error.failed()) ctnn::pass::plan_module_in_place<planning::algorithm>(m, c.options.config());
   ctnn::run_pipeline_in_place<ctnn::passes_after<planning, pipeline>>(m);
   if (m.error.failed()) {

@@ -29,10 +29,14 @@
 namespace ctnn_tools {
 
 // For screen_options and the tools' --help.
-inline constexpr std::array<option_spec, 5> plan_option_specs{
-    {{"--pool", true}, {"--pin", true}, {"--in-place", false}, {"--reuse", false}, {"--io-in-arena", false}}};
+inline constexpr std::array<option_spec, 6> plan_option_specs{{{"--pool", true},
+                                                                {"--pin", true},
+                                                                {"--in-place", false},
+                                                                {"--reuse", false},
+                                                                {"--io-in-arena", false},
+                                                                {"--patches", false}}};
 inline constexpr std::string_view plan_options_synopsis =
-    "[--pool name:bytes]... [--pin tensor:pool]... [--in-place] [--reuse] [--io-in-arena]";
+    "[--pool name:bytes]... [--pin tensor:pool]... [--in-place] [--reuse] [--io-in-arena] [--patches]";
 inline constexpr std::string_view plan_options_help =
     "memory plan options (those of ctnn::compile, docs/memory.md):\n"
     "  --pool name:bytes   a writable pool with that limit, in fallback order (repeatable); without one the\n"
@@ -40,7 +44,9 @@ inline constexpr std::string_view plan_options_help =
     "  --pin tensor:pool   the tensor's buffer only in that pool (repeatable; split at the last ':')\n"
     "  --in-place          in-place convolutions (ctnn::in_place_windows)\n"
     "  --reuse             in-place element-wise ops, concat in place, memory-aware order (ctnn::memory_reuse)\n"
-    "  --io-in-arena       the model's inputs and outputs in the pools (ctnn::io_in_arena)\n";
+    "  --io-in-arena       the model's inputs and outputs in the pools (ctnn::io_in_arena)\n"
+    "  --patches           the first ops patch by patch where that lowers RAM within 10 % more MACs\n"
+    "                      (ctnn::patch_execution<ctnn::max_extra_macs<10>>); the patch stage is printed\n";
 
 // The options read so far. It owns the pool names that config()'s pool_info entries point to, so it is
 // neither copied nor moved.
@@ -57,6 +63,7 @@ class plan_options {
     if (arg == "--in-place") return windows_in_place_ = true;
     if (arg == "--reuse") return reuse_ = true;
     if (arg == "--io-in-arena") return io_in_arena_ = true;
+    if (arg == "--patches") return patches_ = true;
     if (arg != "--pool" && arg != "--pin") return false;
     if (a + 1 >= argc) return problem = std::string{arg} + " needs a value", true;
     const std::string_view value = argv[++a];
@@ -84,6 +91,8 @@ class plan_options {
   }
 
   // What ctnn::compile's options would make of these (the pool entries point to this object's names).
+  bool patches() const { return patches_; }
+
   ctnn::memory::plan_config config() const {
     ctnn::memory::plan_config c{};
     for (std::size_t p = 0; p < pool_count_; ++p)
@@ -144,7 +153,7 @@ class plan_options {
   std::size_t pool_count_ = 0;
   std::array<pin_names, ctnn::memory::max_pins> pins_{};
   std::size_t pin_count_ = 0;
-  bool windows_in_place_ = false, reuse_ = false, io_in_arena_ = false;
+  bool windows_in_place_ = false, reuse_ = false, io_in_arena_ = false, patches_ = false;
 };
 
 // The arguments of a tool that reads one model file with the plan options and options of its own, each

@@ -12,6 +12,7 @@
 //                                      ctnn::shared, one kernel per op kind and element type with run-time
 //                                      shapes (less code for models with many distinct layers, slower;
 //                                      kernel/dynamic.hpp)
+//   ctnn::patch_execution<...>        the first stages run patch by patch (pass/patch_option.hpp)
 //   ctnn::target<T>                    the target whose kernels run the calls (ctnn/target.hpp; default
 //                                      ctnn::targets::native, from the compiler's predefined macros)
 // The planner and memory options go to every pass::plan_memory of the pipeline; the specialisation and
@@ -28,6 +29,7 @@
 
 #include <ctnn/memory/options.hpp>
 #include <ctnn/memory/shared_pools.hpp>
+#include <ctnn/pass/patch_option.hpp>
 #include <ctnn/pass/pipeline.hpp>
 #include <ctnn/kernel/dispatch.hpp>
 #include <ctnn/runtime/executor.hpp>
@@ -72,7 +74,8 @@ concept target_option = requires { typename T::ctnn_target_option; };
 
 template <class T>
 inline constexpr bool is_compile_option =
-    is_pipeline<T>::value || planner_option<T> || specialisation_option<T> || target_option<T> || memory::memory_option<T>;
+    is_pipeline<T>::value || planner_option<T> || specialisation_option<T> || target_option<T> || memory::memory_option<T> ||
+    patch_option<T>;
 
 // The option kinds as traits (a type with ::value), so that the options of one kind are a filter over the
 // option types.
@@ -86,6 +89,8 @@ template <class T>
 struct is_target_option : std::bool_constant<target_option<T>> {};
 template <class T>
 struct is_memory_option : std::bool_constant<memory::memory_option<T>> {};
+template <class T>
+struct is_patch_option : std::bool_constant<patch_option<T>> {};
 template <class T>
 struct is_unknown_option : std::bool_constant<!is_compile_option<T>> {};
 
@@ -176,14 +181,20 @@ struct compile_options : check_compile_option<option_of_kind<is_unknown_option, 
   static_assert(count<is_specialisation_option> <= 1, "ctnn::compile: give at most one ctnn::specialisation<>.");
   static_assert(count<is_target_option> <= 1, "ctnn::compile: give at most one ctnn::target<>.");
 
+  static_assert(count<is_patch_option> <= 1, "ctnn::compile: give at most one ctnn::patch_execution<>.");
   using pipeline_option = option_of_kind<is_pipeline_option, Options...>;
-  using user_pipeline = std::conditional_t<std::is_same_v<pipeline_option, absent_option>, default_pipeline, pipeline_option>;
+  using given_pipeline = std::conditional_t<std::is_same_v<pipeline_option, absent_option>, default_pipeline, pipeline_option>;
   using planner = typename option_of_kind<is_planner_option, Options...>::type;
+  using patch = std::conditional_t<std::is_same_v<option_of_kind<is_patch_option, Options...>, absent_option>, void,
+                                   option_of_kind<is_patch_option, Options...>>;
   // The kernel specialisation policy and the target (void: select_kernels' own defaults, full and native).
   using kernels = typename option_of_kind<is_specialisation_option, Options...>::type;
   using target = typename option_of_kind<is_target_option, Options...>::type;
   using memory_options = options_of_kind<is_memory_option, Options...>;
 
+  // The patch stage goes before lower_te, planning with the options its automatic choice checks RAM with.
+  using user_pipeline = typename with_patch_execution<given_pipeline, patch,
+                                                      typename with_memory_options<pass::plan_memory<>, planner, memory_options>::type>::type;
   // The user's pipeline is checked as written (its error messages name its passes), then the options
   // are added to its plan_memory.
   using checked = typename checked_pipeline<user_pipeline>::type;

@@ -144,6 +144,13 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
     case op_kind::tanh:
     case op_kind::batch_matmul:
       break;
+    case op_kind::crop:
+    case op_kind::paste:
+      w.put("  at row ");
+      w.number(a.pads[2]);
+      w.put(" column ");
+      w.number(a.pads[4]);
+      break;
   }
 }
 

@@ -89,6 +89,10 @@ constexpr kernel_params prepare_params(const Module& m, const node& n) {
     case op_kind::transpose:
       p.perm = n.attrs.perm;
       break;
+    case op_kind::crop:
+    case op_kind::paste:
+      p.pads = n.attrs.pads;  // the window's row and column at [2] and [4]
+      break;
     case op_kind::quantize:
     case op_kind::dequantize:
       break;

@@ -30,6 +30,7 @@ constexpr bool memory_aware_order(const Module& m, const plan_config& config, st
   // Bytes held by a tensor root while it lives (0 for what the plan does not place).
   const auto held = [&](std::int32_t root) -> std::int64_t {
     const tensor& x = t[root];
+    if (x.alias_of >= 0) return 0;  // a view an op writes (a paste): its root's bytes are counted once
     if (x.role == tensor_role::intermediate && x.producer >= 0) return x.bytes();
     if (config.io_in_arena && (x.role == tensor_role::input || x.role == tensor_role::output)) return x.bytes();
     return 0;
@@ -42,9 +43,11 @@ constexpr bool memory_aware_order(const Module& m, const plan_config& config, st
   std::int32_t* waiting = waiting_storage.data();
   std::int32_t* edge = edge_storage.data();
   std::int32_t* edge_begin = edge_begin_storage.data();
-  // Distinct roots read by each op, and their producers.
-  std::array<std::int32_t, nodes * max_node_inputs> root_storage{};
+  // Distinct roots read by each op, and the op each waits for: the producer of the operand itself when it
+  // has one (a view that an op writes: patch execution's pastes), else the root's.
+  std::array<std::int32_t, nodes * max_node_inputs> root_storage{}, writer_storage{};
   std::int32_t* roots = root_storage.data();
+  std::int32_t* writers = writer_storage.data();
   for (std::int32_t i = 0; i < count; ++i) {
     for (std::int32_t k = n[i].input_count; k < static_cast<std::int32_t>(max_node_inputs); ++k)
       roots[i * static_cast<std::int32_t>(max_node_inputs) + k] = -1;
@@ -54,10 +57,13 @@ constexpr bool memory_aware_order(const Module& m, const plan_config& config, st
       for (std::int32_t j = 0; j < k; ++j) repeated = repeated || roots[i * static_cast<std::int32_t>(max_node_inputs) + j] == r;
       roots[i * static_cast<std::int32_t>(max_node_inputs) + k] = repeated ? -1 : r;
       if (r < 0 || repeated) continue;
+      const std::int32_t own = t[n[i].inputs[static_cast<std::size_t>(k)]].producer;
+      const std::int32_t writer = own >= 0 ? own : t[r].producer;
+      writers[i * static_cast<std::int32_t>(max_node_inputs) + k] = writer;
       ++uses[r];
-      if (t[r].producer >= 0) {
+      if (writer >= 0) {
         ++waiting[i];
-        ++edge_begin[t[r].producer + 1];
+        ++edge_begin[writer + 1];
       }
     }
   }
@@ -67,7 +73,8 @@ constexpr bool memory_aware_order(const Module& m, const plan_config& config, st
   for (std::int32_t i = 0; i < count; ++i)
     for (std::int32_t k = 0; k < n[i].input_count; ++k) {
       const std::int32_t r = roots[i * static_cast<std::int32_t>(max_node_inputs) + k];
-      if (r >= 0 && t[r].producer >= 0) edge[fill[t[r].producer]++] = i;
+      const std::int32_t writer = writers[i * static_cast<std::int32_t>(max_node_inputs) + k];
+      if (r >= 0 && writer >= 0) edge[fill[writer]++] = i;
     }
   for (std::int32_t o = 0; o < m.output_count; ++o) ++uses[m.outputs[static_cast<std::size_t>(o)]];  // read by the caller
 

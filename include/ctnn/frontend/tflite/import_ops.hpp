@@ -277,6 +277,8 @@ struct importer : operand_importer<Module> {
       case op_kind::transpose:
       case op_kind::clip:
       case op_kind::batch_matmul:
+      case op_kind::crop:
+      case op_kind::paste:
         break;  // not produced by this frontend
     }
     if (failed() || take_reader_error()) return;
