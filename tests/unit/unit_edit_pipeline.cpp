@@ -81,6 +81,16 @@ constexpr auto in_place = [] {
 static_assert(in_place.model_name.view() == "renamed" && in_place.has(ctnn::fact::main_lowered) &&
               in_place.arena_bytes() == run.arena_bytes());
 
+// An empty pipeline (what lies between two adjacent passes, as a tool splits default_pipeline) leaves the
+// module as it was.
+constexpr auto untouched = [] {
+  auto m = tiny_cnn::build();
+  ctnn::run_pipeline_in_place<ctnn::passes_before<pass::plan_memory<>, ctnn::passes_after<pass::lower_te>>>(m);
+  return m;
+}();
+static_assert(ctnn::passes_before<pass::plan_memory<>, ctnn::passes_after<pass::lower_te>>::size == 0 &&
+              untouched.node_count == tiny_cnn::build().node_count && !untouched.has(ctnn::fact::shapes_inferred));
+
 TEST_CASE("run_pipeline_in_place on the heap: the compile-time module, each pass seen once in order") {
   using module_type = std::remove_cvref_t<decltype(ctnn::compiled_v<tiny_cnn>)>;
   const auto m = std::make_unique<module_type>(tiny_cnn::build());

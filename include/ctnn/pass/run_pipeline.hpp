@@ -31,7 +31,7 @@ namespace ctnn {
 template <class Pipeline = default_pipeline, class Module, class AfterPass>
 constexpr void run_pipeline_in_place(Module& m, AfterPass&& after_pass) {
   [&]<std::size_t... K>(std::index_sequence<K...>) {
-    const auto step = [&]<class Pass>(std::type_identity<Pass> pass, std::size_t position) {
+    [[maybe_unused]] const auto step = [&]<class Pass>(std::type_identity<Pass> pass, std::size_t position) {
       if (m.error.failed()) return;
       detail::apply_pass_in_place<Pass>(m, position);
       after_pass(pass, position, static_cast<const Module&>(m));
