@@ -3,7 +3,6 @@
 // left out, several pools, in-place windows), in every tree. In a tree built with AddressSanitizer
 // (CTNN_ARENA_CHECKER is then defined for every test, tests/CMakeLists.txt) also ASan's shadow memory:
 // after before_call(c) exactly the planned bytes of call c are addressable, after the run all of them.
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -47,23 +46,22 @@ static_assert(tiny.count[2] == 2 && tiny.of_call[2][0].pool == 1 && tiny.of_call
               tiny.of_call[2][1].pool == 0 && tiny.of_call[2][1].bytes == 12);                          // pool wrote it
 static_assert(tiny.count[3] == 1 && tiny.of_call[3][0].pool == 0 && tiny.of_call[3][0].bytes == 12);  // softmax: its input
 
-// An in-place window (docs/memory.md): x [1,8,8,4] in the arena -> conv 1x1 4 -> 12 written over x (x
-// starts 2,064 B into its result, unit_memory_plan.cpp) -> conv 3x3 stride 2 -> global average pool ->
-// dense. The checker opens both ranges of an in-place call: its input and its result overlap.
-using conv_model =
-    dsl::sequential<dsl::input<ctnn::f32, 1, 8, 8, 4>,
-                    dsl::conv2d<ctnn_test::ramp<48, 91>::values, ctnn_test::ramp<12, 92>::values, dsl::kernel<1>>,
-                    dsl::conv2d<ctnn_test::ramp<648, 93>::values, ctnn_test::ramp<6, 94>::values, dsl::kernel<3>,
-                                dsl::stride<2>, dsl::pads<1, 1>, dsl::relu>,
-                    dsl::global_avg_pool, dsl::flatten,
-                    dsl::dense<ctnn_test::ramp<18, 95>::values, ctnn_test::ramp<3, 96>::values>>;
-using windows = ctnn::compile<conv_model, ctnn::io_in_arena, ctnn::in_place_windows>;
+// An in-place window (docs/memory.md): x [1,6,6,4] -> conv 3x3 same relu (a, 576 B) -> depthwise 3x3 same
+// (b, 576 B, written over a: it starts (6 + 2) pixels x 4 channels x 4 B = 128 B below a) -> global average
+// pool. The checker opens both ranges of the in-place call: its input and its result overlap.
+using window_model =
+    dsl::sequential<dsl::input<ctnn::f32, 1, 6, 6, 4>,
+                    dsl::conv2d<ctnn_test::ramp<144, 81>::values, ctnn_test::ramp<4, 82>::values, dsl::kernel<3>, dsl::same, dsl::relu>,
+                    dsl::depthwise_conv2d<ctnn_test::ramp<36, 83>::values, ctnn_test::ramp<4, 84>::values, dsl::kernel<3>, dsl::same>,
+                    dsl::global_avg_pool>;
+using windows = ctnn::compile<window_model, ctnn::in_place_windows>;
 constexpr auto& in_place = ranges_of<windows>;
-static_assert(windows::module.calls[0].params.in_place == 1);
-static_assert(in_place.count[0] == 2 && in_place.of_call[0][0].bytes == 8 * 8 * 4 * 4 && in_place.of_call[0][1].bytes == 8 * 8 * 12 * 4);
-static_assert(overlap(in_place.of_call[0][0], in_place.of_call[0][1]) &&
-              in_place.of_call[0][0].offset == in_place.of_call[0][1].offset + 2064);
-static_assert(in_place.count[windows::call_count - 1] == 2 && in_place.of_call[windows::call_count - 1][1].bytes == 3 * 4);  // the output, in the arena
+static_assert(windows::call_count == 3 && windows::module.calls[1].params.in_place == 1);
+static_assert(in_place.count[0] == 1 && in_place.of_call[0][0].bytes == 576);  // x is the caller's
+static_assert(in_place.count[1] == 2 && in_place.of_call[1][0].bytes == 576 && in_place.of_call[1][1].bytes == 576);
+static_assert(overlap(in_place.of_call[1][0], in_place.of_call[1][1]) &&
+              in_place.of_call[1][0].offset == in_place.of_call[1][1].offset + 128);
+static_assert(in_place.count[2] == 1 && in_place.of_call[2][0].offset == in_place.of_call[1][1].offset);  // the output is the caller's
 
 // Every planned range starts on an ASan granule (8 bytes), so the shadow checks below are exact.
 template <class Net>
@@ -117,15 +115,12 @@ TEST_CASE("before each call exactly its planned bytes are addressable, after the
 #endif
 
 TEST_CASE("the executor runs under the checker (when it is on) and gives the same result in place") {
-  float x[8 * 8 * 4];
+  float x[6 * 6 * 4];
   for (std::size_t i = 0; i < std::size(x); ++i) x[i] = static_cast<float>(static_cast<int>(i % 17) - 8) / 8.0f;
-  using plain = ctnn::compile<conv_model>;
-  float planned[3], written_over[3];
-  plain::run(x, planned);
-  std::copy(std::begin(x), std::end(x), windows::input<0>::data());
-  windows::run();
-  std::copy(windows::output<0>::data(), windows::output<0>::data() + 3, written_over);
-  for (std::size_t i = 0; i < 3; ++i) CHECK(planned[i] == doctest::Approx(written_over[i]).epsilon(1e-5));
+  float planned[4], written_over[4];
+  ctnn::compile<window_model>::run(x, planned);
+  windows::run(x, written_over);
+  for (std::size_t i = 0; i < 4; ++i) CHECK(planned[i] == doctest::Approx(written_over[i]).epsilon(1e-5));
 #ifdef CTNN_ARENA_CHECKER
   CHECK(__asan_region_is_poisoned(windows::static_pools()[0], windows::arena_bytes) == nullptr);  // restored
 #endif
