@@ -25,7 +25,8 @@ namespace {
 
 const std::string refs = std::string{CTNN_MLPERF_REFS_DIR} + "/" + CTNN_STRINGIZE(CTNN_MLPERF_MODEL);
 
-std::vector<std::int8_t> read_bytes(const std::string& path) {
+// Used by the int8 models only.
+[[maybe_unused]] std::vector<std::int8_t> read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   REQUIRE_MESSAGE(in.good(), path << " cannot be read");
   const std::vector<char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
