@@ -1,6 +1,7 @@
 # ctnn_add_model: embeds a model file in a target as a header of bytes, and gives the target a model type.
 #
-#   ctnn_add_model(<target> <file> NAME <name> [NAMESPACE <namespace>] [C_API [OPTIONS <option types>...]])
+#   ctnn_add_model(<target> <file> NAME <name> [NAMESPACE <namespace>] [ARCH <arch>]
+#                  [C_API [OPTIONS <option types>...]])
 #
 #   ctnn_add_model(firmware models/kws.tflite NAME kws)
 #   // firmware.cpp
@@ -12,6 +13,13 @@
 #              file named *.onnx is ONNX (ctnn::onnx::model: an ONNX ModelProto has no magic bytes).
 # NAME         a C++ identifier: the header is <ctnn/models/<name>.hpp>, the model type <namespace>::<name>.
 # NAMESPACE    the namespace of the model type (default ctnn::models).
+# ARCH         host builds: <target>'s -march (native, x86-64-v3, ...; `default`: none, the compiler's
+#              default), overriding the cache variable CTNN_HOST_ARCH (default empty: the compiler's default).
+#              Why: ctnn's SIMD kernels are those of the architecture the compiler targets, and x86-64's
+#              baseline has no level its int8 kernels use (they run ~37x slower on the scalar kernels). The
+#              flag applies to every C++ source of <target>, whose binary then needs that CPU. Not for
+#              cross builds: a Cortex-M toolchain file sets -mcpu (an ARCH argument is an error there,
+#              CTNN_HOST_ARCH is ignored).
 # C_API        also give <target> the model's C interface, ctnn_<name>.h (cmake/ctnnCApi.cmake), compiled as
 #              ctnn::compile<model, OPTIONS...>; OPTIONS are C++ option types, e.g. ctnn::in_place_windows.
 #
@@ -118,11 +126,47 @@ include("${CMAKE_CURRENT_LIST_DIR}/ctnnCApi.cmake")
 set(CTNN_CONSTEXPR_STEPS 67108864 CACHE STRING
     "ctnn_add_model: clang's -fconstexpr-steps and g++'s -fconstexpr-loop-limit on targets with a model file")
 
+set(CTNN_HOST_ARCH "" CACHE STRING
+    "ctnn_add_model: -march of host targets with a model (native, x86-64-v3, ...; empty: the compiler's default)")
+
+# <target>'s -march for ctnn_add_model (ARCH argument, else CTNN_HOST_ARCH), with a hint when an x86-64
+# target gets none.
+function(_ctnn_model_arch target arch_given arch)
+  if(CMAKE_CROSSCOMPILING)
+    if(arch_given)
+      message(FATAL_ERROR "ctnn_add_model(${target} ... ARCH ${arch}): ARCH is for host builds; a cross build takes "
+                          "its architecture from the toolchain file (-mcpu)")
+    endif()
+    return()
+  endif()
+  if(NOT arch_given)
+    set(arch "${CTNN_HOST_ARCH}")
+  endif()
+  if(arch AND NOT arch STREQUAL "default")
+    get_target_property(type ${target} TYPE)
+    set(scope PRIVATE)
+    if(type STREQUAL "INTERFACE_LIBRARY")
+      set(scope INTERFACE)
+    endif()
+    target_compile_options(${target} ${scope} "$<$<COMPILE_LANG_AND_ID:CXX,GNU,Clang>:-march=${arch}>")
+    return()
+  endif()
+  get_property(hinted GLOBAL PROPERTY _ctnn_arch_hint_given)
+  string(TOUPPER "${CMAKE_BUILD_TYPE}" build_type)
+  if(NOT hinted AND NOT arch_given AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$"
+     AND NOT "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${build_type}}" MATCHES "-march=")
+    set_property(GLOBAL PROPERTY _ctnn_arch_hint_given TRUE)
+    message(STATUS "ctnn: ${target} is built for the compiler's default x86-64 level, where ctnn's int8 kernels are "
+                   "the scalar ones (~37x slower); set -DCTNN_HOST_ARCH=native (or your CPU's level, e.g. "
+                   "x86-64-v3) or ctnn_add_model(... ARCH <arch>) for the SIMD kernels")
+  endif()
+endfunction()
+
 function(ctnn_add_model target file)
-  cmake_parse_arguments(PARSE_ARGV 2 arg "C_API" "NAME;NAMESPACE" "OPTIONS")
+  cmake_parse_arguments(PARSE_ARGV 2 arg "C_API" "NAME;NAMESPACE;ARCH" "OPTIONS")
   if(arg_UNPARSED_ARGUMENTS OR arg_KEYWORDS_MISSING_VALUES)
-    message(FATAL_ERROR "ctnn_add_model(<target> <file> NAME <name> [NAMESPACE <namespace>] [C_API [OPTIONS "
-                        "<option types>...]]): unexpected arguments: ${arg_UNPARSED_ARGUMENTS} "
+    message(FATAL_ERROR "ctnn_add_model(<target> <file> NAME <name> [NAMESPACE <namespace>] [ARCH <arch>] [C_API "
+                        "[OPTIONS <option types>...]]): unexpected arguments: ${arg_UNPARSED_ARGUMENTS} "
                         "${arg_KEYWORDS_MISSING_VALUES}")
   endif()
   if(arg_OPTIONS AND NOT arg_C_API)
@@ -173,6 +217,11 @@ function(ctnn_add_model target file)
     target_include_directories(${target} PRIVATE "${include_dir}")
     target_compile_options(${target} PRIVATE ${budget})
   endif()
+  set(arch_given FALSE)
+  if(DEFINED arg_ARCH)
+    set(arch_given TRUE)
+  endif()
+  _ctnn_model_arch(${target} ${arch_given} "${arg_ARCH}")
   if(arg_C_API)
     if(type STREQUAL "INTERFACE_LIBRARY")
       message(FATAL_ERROR "ctnn_add_model(${target} ${file} C_API): the C interface needs a target that compiles "

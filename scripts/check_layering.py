@@ -62,30 +62,6 @@ DETAIL_OWNERS = {
 # (file, what it depends on) -> why it is still there. `what` is an included header (relative to
 # include/) or a `namespace::detail` name. Remove an entry when its arrow is gone.
 KNOWN_DEBT = {
-            ("include/ctnn/runtime/constants.hpp", "pass::detail"):
-        "issue 14: runtime/constants.hpp uses pass::detail (folded constants re-lowered through "
-        "pass::detail::kernel_params_of; constant materialisation should read recipes, never re-lower)",
-        ("include/ctnn/errors.hpp", "onnx::detail"):
-        "issue 14: errors.hpp defines frontend error enums (it maps ONNX diagnostics through "
-        "onnx::detail::onnx_error_type; frontend errors belong next to their frontends)",
-    ("tools/inspect.cpp", "ctnn/detail/for_each_index.hpp"):
-        "issue 14: four tools each re-implement the pass loop through ctnn::detail",
-    ("tools/inspect.cpp", "ctnn::detail"):
-        "issue 14: four tools each re-implement the pass loop through ctnn::detail",
-    ("tools/run.cpp", "ctnn/detail/for_each_index.hpp"):
-        "issue 14: four tools each re-implement the pass loop through ctnn::detail",
-    ("tools/run.cpp", "ctnn::detail"):
-        "issue 14: four tools each re-implement the pass loop through ctnn::detail",
-    ("tools/model_file.hpp", "ctnn/detail/for_each_index.hpp"):
-        "issue 14: the tools' pass loop (with plan_memory's run-time options) goes through ctnn::detail",
-    ("tools/model_file.hpp", "ctnn::detail"):
-        "issue 14: the tools' pass loop (with plan_memory's run-time options) goes through ctnn::detail",
-    ("tools/plan_options.hpp", "ctnn::detail"):
-        "issue 14: tools name ctnn::detail::error_code_name (the IR codes' names belong in a public header)",
-    ("tools/print_passes.cpp", "ctnn/detail/for_each_index.hpp"):
-        "issue 14: four tools each re-implement the pass loop through ctnn::detail",
-    ("tools/print_passes.cpp", "ctnn::detail"):
-        "issue 14: four tools each re-implement the pass loop through ctnn::detail",
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*<(ctnn/[^>]+)>', re.MULTILINE)

@@ -22,16 +22,14 @@
 #include <type_traits>
 #include <vector>
 
-#include <ctnn/detail/for_each_index.hpp>
 #include <ctnn/frontend/onnx.hpp>
 #include <ctnn/frontend/tflite.hpp>
 #include <ctnn/ir/diagnostic_text.hpp>
 #include <ctnn/ir/printer.hpp>
-#include <ctnn/pass/pipeline.hpp>
+#include <ctnn/pass/run_pipeline.hpp>
 
 #include "command_line.hpp"
-#include "heap.hpp"
-#include "large_stack.hpp"
+#include "onnx_counts.hpp"
 #include "read_file.hpp"
 
 namespace {
@@ -125,7 +123,6 @@ struct job {
   const std::vector<char>* bytes = nullptr;
   std::string_view path;
   bool import_only = false;
-  int status = 0;
 };
 
 // The module is named after the file (its stem).
@@ -134,20 +131,21 @@ std::string_view stem_of(std::string_view path) {
   return file.substr(0, file.find_last_of('.'));
 }
 
-template <std::size_t T, std::size_t N>
-int inspect_module(const job& j, std::unique_ptr<ctnn::module<T, N>> m);
+template <class Module>
+int inspect_module(const job& j, Module& m);
 
-// Imports into a module of capacities T x N (on the heap: modules are large) and runs the pipeline.
+// Imports into a module of capacities T x N (on the heap: modules are large) and runs the pipeline on it.
 template <std::size_t T, std::size_t N>
 int inspect(const job& j) {
   const char* bytes = j.bytes->data();
   const std::size_t size = j.bytes->size();
-  auto m = ctnn_tools::on_heap([&] { return ctnn::tflite::import<T, N>(bytes, size, stem_of(j.path)); });
+  const auto m = std::make_unique<ctnn::module<T, N>>();
+  ctnn::tflite::import_into(*m, bytes, size, stem_of(j.path));
   if (m->error.failed()) {
     ctnn::tflite::describe(m->error, write);
     return 1;
   }
-  return inspect_module(j, std::move(m));
+  return inspect_module(j, *m);
 }
 
 // An ONNX file: imported with capacities that hold its bounds (the relaid-out constants are listed, not
@@ -156,43 +154,37 @@ template <std::size_t T, std::size_t N, std::size_t V, std::size_t R>
 int inspect_onnx(const job& j) {
   const char* bytes = j.bytes->data();
   const std::size_t size = j.bytes->size();
-  auto r = ctnn_tools::on_heap([&] { return ctnn::onnx::import<T, N, V, R>(bytes, size, stem_of(j.path)); });
+  const auto r = std::make_unique<ctnn::onnx::import_result<T, N, R>>();
+  ctnn::onnx::import_into<V>(*r, bytes, size, stem_of(j.path));
   if (r->ir.error.failed()) {
     ctnn::onnx::describe(r->ir.error, bytes, size, write);
     return 1;
   }
   std::printf("constants re-laid out at compile time: %d\n", r->relayout_count);
-  return inspect_module(j, std::make_unique<ctnn::module<T, N>>(r->ir));
+  return inspect_module(j, r->ir);
 }
 
-template <std::size_t T, std::size_t N>
-int inspect_module(const job& j, std::unique_ptr<ctnn::module<T, N>> m) {
+// The pipeline on `m` in place; a failing pass is named, and the module is printed as it left it.
+template <class Module>
+int inspect_module(const job& j, Module& m) {
   const char* bytes = j.bytes->data();
-  std::printf("import: ok (%d tensors, %d nodes)\n", m->tensor_count, m->node_count);
-  print_tensors(*m, bytes);
+  std::printf("import: ok (%d tensors, %d nodes)\n", m.tensor_count, m.node_count);
+  print_tensors(m, bytes);
   if (j.import_only) return 0;
 
   int status = 0;
-  std::size_t stage = 0;
-  ctnn::detail::for_each_index<pipeline::size>([&](auto k) {
-    using pass = typename pipeline::template pass<decltype(k)::value>;
-    if (status != 0) return;
-    auto next = ctnn_tools::on_heap([&] { return ctnn::detail::apply_pass<pass>(*m, decltype(k)::value); });
-    if (next->error.failed()) {
-      const std::string_view name = pass_name<pass>();
-      std::printf("\npass %zu (%.*s) failed; the module after pass %zu:\n", decltype(k)::value + 1,
-                  static_cast<int>(name.size()), name.data(), stage);
-      ctnn::print_module(*next, write);
-      ctnn::describe_module_error(*next, write);
-      status = 2;
-      return;
-    }
-    m = std::move(next);
-    stage = decltype(k)::value + 1;
+  ctnn::run_pipeline_in_place<pipeline>(m, [&]<class Pass>(std::type_identity<Pass>, std::size_t position, const Module& after) {
+    if (!after.error.failed()) return;
+    const std::string_view name = pass_name<Pass>();
+    std::printf("\npass %zu (%.*s) failed; the module after pass %zu:\n", position + 1, static_cast<int>(name.size()),
+                name.data(), position);
+    ctnn::print_module(after, write);
+    ctnn::describe_module_error(after, write);
+    status = 2;
   });
   if (status == 0) {
     std::printf("\nafter ctnn::default_pipeline (%zu passes):\n", pipeline::size);
-    ctnn::print_module(*m, write);
+    ctnn::print_module(m, write);
   }
   return status;
 }
@@ -203,7 +195,7 @@ int run_onnx(job& j) {
   ctnn::onnx::model_file f{bytes, size};
   std::printf("file: %.*s (%zu bytes), ONNX IR version %lld, opset %lld\n", static_cast<int>(j.path.size()), j.path.data(),
               size, static_cast<long long>(f.ir_version()), static_cast<long long>(f.opset()));
-  const ctnn::onnx::import_counts b = ctnn::onnx::bounds(bytes, size);
+  const ctnn::onnx::import_counts b = ctnn_tools::onnx_counts<4096, 4096, 4096, 4096>(bytes, size);
   if (f.failed()) {
     ctnn::onnx::describe(ctnn::diagnostic{ctnn::onnx::code_of(ctnn::onnx::onnx_error::malformed_model), -1, ctnn::op_kind::conv2d,
                                           {}, {}, f.error().offset, static_cast<std::int64_t>(f.error().what)},
@@ -237,13 +229,6 @@ int run(job& j) {
   return 3;
 }
 
-void* run_thread(void* arg) {
-  auto& j = *static_cast<job*>(arg);
-  j.status = run(j);
-  std::fflush(stdout);
-  return nullptr;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -271,10 +256,5 @@ int main(int argc, char** argv) {
   }
   j.bytes = &bytes;
   j.path = path;
-  // The passes take and return modules by value: a large stack (reserved, touched only as used).
-  if (!ctnn_tools::run_with_large_stack(run_thread, &j)) {
-    std::fprintf(stderr, "%s: cannot start a thread\n", argv[0]);
-    return 3;
-  }
-  return j.status;
+  return run(j);
 }

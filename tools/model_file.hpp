@@ -6,24 +6,23 @@
 //   ctnn_tools::with_compiled_model(program, path, options, [](const auto& module) { ...; return 0; });
 //
 // The format is detected as ctnn_add_model does: "TFL3" at byte 4 is TFLite, a file named *.onnx is ONNX.
-// Modules are large (fixed capacities): they live on the heap, and the work runs on a thread with a large
-// stack (large_stack.hpp), since the passes take and return modules by value. Failures are said on
-// stderr, "<program>: <path>: <reason>", and give exit status 1 (model_status).
+// Modules are large (fixed capacities, up to 7 MB): each is made on the heap, imported into and compiled in
+// place (ctnn::tflite::import_into, ctnn::run_pipeline_in_place), so the tools run on the default stack.
+// Failures are said on stderr, "<program>: <path>: <reason>", and give exit status 1 (model_status).
 #include <cstddef>
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <string_view>
-#include <type_traits>
 #include <vector>
 
-#include <ctnn/detail/for_each_index.hpp>
 #include <ctnn/frontend/onnx.hpp>
 #include <ctnn/frontend/tflite.hpp>
-#include <ctnn/pass/pipeline.hpp>
+#include <ctnn/pass/edit_pipeline.hpp>
+#include <ctnn/pass/run_pipeline.hpp>
 
-#include "heap.hpp"
-#include "large_stack.hpp"
+#include "onnx_counts.hpp"
+#include "patch_stage.hpp"
 #include "plan_options.hpp"
 #include "read_file.hpp"
 
@@ -34,12 +33,6 @@ inline constexpr int model_status = 1;
 // Two capacities, so that small models stay quick and MLPerf-sized ones fit.
 using small_module = ctnn::module<512, 512>;
 using large_module = ctnn::module<4096, 4096>;
-
-template <class T> struct is_plan_memory : std::false_type {};
-template <class Algorithm, class... Options>
-struct is_plan_memory<ctnn::pass::plan_memory<Algorithm, Options...>> : std::true_type {
-  using algorithm = Algorithm;
-};
 
 // The module named after the file (its stem).
 inline std::string_view stem_of(std::string_view path) {
@@ -73,51 +66,51 @@ std::string described(Describe&& describe) {
 
 // default_pipeline on an imported module, its plan_memory pass with the command line's plan options.
 template <class Module, class Use>
-int compile_and_use(const model_context& c, std::unique_ptr<Module> m, Use& use) {
+int compile_and_use(const model_context& c, Module& m, Use& use) {
   using pipeline = ctnn::default_pipeline;
-  const ctnn::memory::plan_config config = c.options.config();
-  ctnn::detail::for_each_index<pipeline::size>([&](auto k) {
-    using pass = typename pipeline::template pass<decltype(k)::value>;
-    if (m->error.failed()) return;
-    if constexpr (is_plan_memory<pass>::value) {
-      m = on_heap([&] { return ctnn::pass::plan_module<typename is_plan_memory<pass>::algorithm>(*m, config); });
-      if (!m->error.failed()) m->establish(ctnn::fact::memory_planned);
-    } else {
-      m = on_heap([&] { return ctnn::detail::apply_pass<pass>(*m, decltype(k)::value); });
-    }
-  });
-  if (m->error.failed()) {
-    say(c, c.options.describe(*m, m->error));
+  using planning = ctnn::pass::plan_memory<>;
+  using lowering = ctnn::pass::lower_te;
+  ctnn::run_pipeline_in_place<ctnn::passes_before<lowering, pipeline>>(m);
+  // --patches: the patch stage just before lower_te, where ctnn::compile puts it (patch_stage.hpp).
+  if (c.options.patches() && !m.error.failed()) apply_patch_stage(m, c.options.config());
+  ctnn::run_pipeline_in_place<ctnn::pipeline<lowering>>(m);
+  ctnn::run_pipeline_in_place<ctnn::passes_before<planning, ctnn::passes_after<lowering, pipeline>>>(m);
+  if (!m.error.failed()) ctnn::pass::plan_module_in_place<planning::algorithm>(m, c.options.config());
+  ctnn::run_pipeline_in_place<ctnn::passes_after<planning, pipeline>>(m);
+  if (m.error.failed()) {
+    say(c, c.options.describe(m, m.error));
     return model_status;
   }
-  return use(static_cast<const Module&>(*m));
+  return use(static_cast<const Module&>(m));
 }
 
 template <class Module, class Use>
 int import_tflite(const model_context& c, Use& use) {
-  auto m = on_heap([&] { return ctnn::tflite::import<Module::tensor_capacity, Module::node_capacity>(c.bytes.data(), c.bytes.size(), stem_of(c.path)); });
+  const auto m = std::make_unique<Module>();
+  ctnn::tflite::import_into(*m, c.bytes.data(), c.bytes.size(), stem_of(c.path));
   if (m->error.failed()) {
     say(c, described([&](auto sink) { ctnn::tflite::describe(m->error, sink); }));
     return model_status;
   }
-  return compile_and_use(c, std::move(m), use);
+  return compile_and_use(c, *m, use);
 }
 
 // The relaid-out constants are listed, not computed (planning and metadata need their sizes only).
 template <class Module, class Use>
 int import_onnx(const model_context& c, Use& use) {
   constexpr std::size_t T = Module::tensor_capacity, N = Module::node_capacity;
-  auto r = on_heap([&] { return ctnn::onnx::import<T, N, T, T>(c.bytes.data(), c.bytes.size(), stem_of(c.path)); });
+  const auto r = std::make_unique<ctnn::onnx::import_result<T, N, T>>();
+  ctnn::onnx::import_into<T>(*r, c.bytes.data(), c.bytes.size(), stem_of(c.path));
   if (r->ir.error.failed()) {
     say(c, described([&](auto sink) { ctnn::onnx::describe(r->ir.error, c.bytes.data(), c.bytes.size(), sink); }));
     return model_status;
   }
-  return compile_and_use(c, on_heap([&] { return Module{r->ir}; }), use);
+  return compile_and_use(c, r->ir, use);
 }
 
 }  // namespace detail
 
-// The work of with_compiled_model, on the calling thread.
+// The work of with_compiled_model.
 template <class Use>
 int compile_model(const char* program, const char* path, const plan_options& options, Use& use) {
   std::vector<char> bytes;  // operator new aligns to 16 bytes, as the generated headers align the embedded bytes
@@ -130,7 +123,9 @@ int compile_model(const char* program, const char* path, const plan_options& opt
   const std::string_view name{path};
   if (!is_tflite(bytes) && name.size() >= 5 && name.substr(name.size() - 5) == ".onnx") {
     ctnn::onnx::model_file f{bytes.data(), bytes.size()};
-    const ctnn::onnx::import_counts b = ctnn::onnx::bounds(bytes.data(), bytes.size());
+    const ctnn::onnx::import_counts b =
+        onnx_counts<large_module::tensor_capacity, large_module::node_capacity, large_module::tensor_capacity,
+                    large_module::tensor_capacity>(bytes.data(), bytes.size());
     if (f.failed()) {
       detail::say(c, detail::described([&](auto sink) {
         ctnn::onnx::describe(ctnn::diagnostic{ctnn::onnx::code_of(ctnn::onnx::onnx_error::malformed_model), -1, ctnn::op_kind::conv2d,
@@ -168,28 +163,11 @@ int compile_model(const char* program, const char* path, const plan_options& opt
 }
 
 // Reads the model at `path`, imports it, runs the pipeline with `options`' plan and returns
-// use(module) (a const reference to the compiled module, small_module or large_module: `use` is generic),
-// all on a thread with a large stack; or says why not on stderr and returns model_status.
+// use(module) (a const reference to the compiled module, small_module or large_module: `use` is generic);
+// or says why not on stderr and returns model_status.
 template <class Use>
 int with_compiled_model(const char* program, const char* path, const plan_options& options, Use&& use) {
-  struct work {
-    const char* program;
-    const char* path;
-    const plan_options& options;
-    Use& use;
-    int status = model_status;
-  } w{program, path, options, use};
-  const auto thread = [](void* arg) -> void* {
-    auto& w = *static_cast<work*>(arg);
-    w.status = compile_model(w.program, w.path, w.options, w.use);
-    std::fflush(stdout);
-    return nullptr;
-  };
-  if (!run_with_large_stack(thread, &w)) {
-    std::fprintf(stderr, "%s: cannot start a thread\n", program);
-    return model_status;
-  }
-  return w.status;
+  return compile_model(program, path, options, use);
 }
 
 }  // namespace ctnn_tools

@@ -13,8 +13,8 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
-#include <ctnn/detail/for_each_index.hpp>
 #include <ctnn/ir/printer.hpp>
 #include <ctnn/pass/pipeline.hpp>
 
@@ -84,11 +84,14 @@ int main(int argc, char** argv) {
       return ctnn_tools::usage_error(argv[0], synopsis, "the stage is a number from 0 to " + std::to_string(pipeline::size));
   }
   bool first = true;
-  ctnn::detail::for_each_index<pipeline::size + 1>([&](auto k) {
-    if (only >= 0 && static_cast<std::size_t>(only) != decltype(k)::value) return;
+  const auto print_if_asked = [&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
+    if (only >= 0 && static_cast<std::size_t>(only) != K) return;
     if (!first) write("\n");
     first = false;
-    print_stage<decltype(k)::value>();
-  });
+    print_stage<K>();
+  };
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    (print_if_asked(std::integral_constant<std::size_t, K>{}), ...);
+  }(std::make_index_sequence<pipeline::size + 1>{});
   return 0;
 }

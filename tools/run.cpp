@@ -32,18 +32,16 @@
 #include <utility>
 #include <vector>
 
-#include <ctnn/detail/for_each_index.hpp>
 #include <ctnn/frontend/onnx.hpp>
 #include <ctnn/frontend/protobuf.hpp>
 #include <ctnn/frontend/tflite.hpp>
 #include <ctnn/ir/diagnostic_text.hpp>
 #include <ctnn/ir/printer.hpp>
 #include <ctnn/kernel/run_module.hpp>
-#include <ctnn/pass/pipeline.hpp>
+#include <ctnn/pass/run_pipeline.hpp>
 
 #include "command_line.hpp"
-#include "heap.hpp"
-#include "large_stack.hpp"
+#include "onnx_counts.hpp"
 #include "read_file.hpp"
 
 namespace {
@@ -58,7 +56,6 @@ struct job {
   std::vector<std::string> input_paths;
   std::vector<std::size_t> constant_inputs;  // positions in input_paths folded into an .onnx model
   std::string output_prefix;
-  int status = 0;
 };
 
 // Reads a file, or says why it cannot on stderr.
@@ -193,24 +190,20 @@ std::string_view stem_of(std::string_view path) {
   return path.substr(0, path.find_last_of('.'));
 }
 
-// Runs the pipeline on an imported module of capacities T x N (on the heap: modules are large) and its
-// calls on the input files, writes the outputs.
-template <std::size_t T, std::size_t N>
-int run_model(const job& j, std::unique_ptr<ctnn::module<T, N>> m) {
-  ctnn::detail::for_each_index<pipeline::size>([&](auto k) {
-    if (m->error.failed()) return;
-    using pass = typename pipeline::template pass<decltype(k)::value>;
-    m = ctnn_tools::on_heap([&] { return ctnn::detail::apply_pass<pass>(*m, decltype(k)::value); });
-  });
-  if (m->error.failed()) {
+// Runs the pipeline on an imported module (on the heap: modules are large; in place) and its calls on the
+// input files, writes the outputs.
+template <class Module>
+int run_model(const job& j, Module& m) {
+  ctnn::run_pipeline_in_place<pipeline>(m);
+  if (m.error.failed()) {
     // The module, then the sentence and the op at fault (the last lines, which a runner shows).
     std::fprintf(stderr, "%s: %s: the pipeline failed:\n", j.program, j.model_path.c_str());
-    ctnn::print_module(*m, write);
+    ctnn::print_module(m, write);
     std::fprintf(stderr, "%s: %s: ", j.program, j.model_path.c_str());
-    ctnn::describe_module_error(*m, write);
+    ctnn::describe_module_error(m, write);
     return 1;
   }
-  ctnn::kernel::module_runner<ctnn::module<T, N>> runner{*m};
+  ctnn::kernel::module_runner<Module> runner{m};
   if (runner.status() != ctnn::kernel::run_status::ok) {
     std::fprintf(stderr, "%s: %s: %s", j.program, j.model_path.c_str(), ctnn::kernel::name_of(runner.status()));
     if (runner.failed_call() >= 0) std::fprintf(stderr, " (call %d)", runner.failed_call());
@@ -218,15 +211,15 @@ int run_model(const job& j, std::unique_ptr<ctnn::module<T, N>> m) {
     return 1;
   }
 
-  if (j.input_paths.size() != static_cast<std::size_t>(m->input_count)) {
-    std::fprintf(stderr, "%s: the model has %d input(s), %zu input file(s) given\n", j.program, m->input_count,
+  if (j.input_paths.size() != static_cast<std::size_t>(m.input_count)) {
+    std::fprintf(stderr, "%s: the model has %d input(s), %zu input file(s) given\n", j.program, m.input_count,
                  j.input_paths.size());
     return 2;
   }
   std::vector<std::vector<char>> inputs(j.input_paths.size());
   std::vector<const void*> input_pointers;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    const ctnn::tensor& t = m->input_tensor(static_cast<std::int32_t>(i));
+    const ctnn::tensor& t = m.input_tensor(static_cast<std::int32_t>(i));
     std::vector<char> file;
     if (!read_file(j, j.input_paths[i], file)) return 3;
     if (ends_with(j.input_paths[i], ".pb")) {
@@ -244,10 +237,10 @@ int run_model(const job& j, std::unique_ptr<ctnn::module<T, N>> m) {
     }
     input_pointers.push_back(inputs[i].data());
   }
-  std::vector<std::vector<char>> outputs(static_cast<std::size_t>(m->output_count));
+  std::vector<std::vector<char>> outputs(static_cast<std::size_t>(m.output_count));
   std::vector<void*> output_pointers;
   for (std::size_t o = 0; o < outputs.size(); ++o) {
-    outputs[o].assign(static_cast<std::size_t>(m->output_tensor(static_cast<std::int32_t>(o)).bytes()), 0);
+    outputs[o].assign(static_cast<std::size_t>(m.output_tensor(static_cast<std::int32_t>(o)).bytes()), 0);
     output_pointers.push_back(outputs[o].data());
   }
   if (const auto s = runner.run(input_pointers, output_pointers); s != ctnn::kernel::run_status::ok) {
@@ -268,20 +261,22 @@ int run_model(const job& j, std::unique_ptr<ctnn::module<T, N>> m) {
 
 template <std::size_t T, std::size_t N>
 int run_tflite(const job& j, const std::vector<char>& bytes) {
-  auto m = ctnn_tools::on_heap([&] { return ctnn::tflite::import<T, N>(bytes.data(), bytes.size(), stem_of(j.model_path)); });
+  const auto m = std::make_unique<ctnn::module<T, N>>();
+  ctnn::tflite::import_into(*m, bytes.data(), bytes.size(), stem_of(j.model_path));
   if (m->error.failed()) {
     std::fprintf(stderr, "%s: %s: ", j.program, j.model_path.c_str());
     ctnn::tflite::describe(m->error, write);
     return 1;
   }
-  return run_model(j, std::move(m));
+  return run_model(j, *m);
 }
 
 // The ONNX import at capacities that bound() guarantees, its re-laid-out constants computed into arrays
 // that live until the run ends.
 template <std::size_t T, std::size_t N, std::size_t V, std::size_t R>
 int run_onnx(const job& j, const std::vector<char>& bytes) {
-  auto r = ctnn_tools::on_heap([&] { return ctnn::onnx::import<T, N, V, R>(bytes.data(), bytes.size(), stem_of(j.model_path)); });
+  const auto r = std::make_unique<ctnn::onnx::import_result<T, N, R>>();
+  ctnn::onnx::import_into<V>(*r, bytes.data(), bytes.size(), stem_of(j.model_path));
   if (r->ir.error.failed()) {
     std::fprintf(stderr, "%s: %s: ", j.program, j.model_path.c_str());
     ctnn::onnx::describe(r->ir.error, bytes.data(), bytes.size(), write);
@@ -294,11 +289,11 @@ int run_onnx(const job& j, const std::vector<char>& bytes) {
     ctnn::onnx::relayout_values(relayout, bytes.data(), relaid[k].data());
     r->ir.tensor_at(relayout.tensor).data.f32 = relaid[k].data();
   }
-  return run_model(j, std::make_unique<ctnn::module<T, N>>(r->ir));
+  return run_model(j, r->ir);
 }
 
 int run_onnx_file(const job& j, const std::vector<char>& bytes) {
-  const ctnn::onnx::import_counts b = ctnn::onnx::bounds(bytes.data(), bytes.size());
+  const ctnn::onnx::import_counts b = ctnn_tools::onnx_counts<4096, 2048, 2048, 2048>(bytes.data(), bytes.size());
   if (b.tensors <= 512 && b.nodes <= 256 && b.values <= 256 && b.relayouts <= 256) return run_onnx<512, 256, 256, 256>(j, bytes);
   if (b.tensors <= 4096 && b.nodes <= 2048 && b.values <= 2048 && b.relayouts <= 2048)
     return run_onnx<4096, 2048, 2048, 2048>(j, bytes);
@@ -348,12 +343,6 @@ int run(const job& j) {
   return 3;
 }
 
-void* run_thread(void* arg) {
-  auto& j = *static_cast<job*>(arg);
-  j.status = run(j);
-  return nullptr;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -396,9 +385,5 @@ int main(int argc, char** argv) {
       return 3;
     }
   }
-  if (!ctnn_tools::run_with_large_stack(run_thread, &j)) {
-    std::fprintf(stderr, "%s: cannot start a thread\n", argv[0]);
-    return 3;
-  }
-  return j.status;
+  return run(j);
 }

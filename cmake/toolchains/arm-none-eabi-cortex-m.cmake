@@ -2,16 +2,19 @@
 # newlib-nano, semihosting through librdimon), programs run under QEMU's MPS2 boards. Not used directly:
 # a per-core file sets the core and includes this one:
 #
-#   arm-none-eabi-cortex-m4.cmake    Cortex-M4 + FPv4-SP, qemu -M mps2-an386, tests/baremetal/mps2_an386.ld
-#   arm-none-eabi-cortex-m33.cmake   Cortex-M33 + FPv5-SP, qemu -M mps2-an505 (secure state), mps2_an505.ld
+#   arm-none-eabi-cortex-m0plus.cmake  Cortex-M0+ (soft float), qemu -M mps2-an385 (a Cortex-M3), mps2_an386.ld
+#   arm-none-eabi-cortex-m4.cmake      Cortex-M4 + FPv4-SP, qemu -M mps2-an386, tests/baremetal/mps2_an386.ld
+#   arm-none-eabi-cortex-m7.cmake      Cortex-M7 + FPv5-D16, qemu -M mps2-an500, mps2_an386.ld
+#   arm-none-eabi-cortex-m33.cmake     Cortex-M33 + FPv5-SP, qemu -M mps2-an505 (secure state), mps2_an505.ld
+#   arm-none-eabi-cortex-m55.cmake     Cortex-M55 + MVE/FPU, qemu -M mps3-an547 (secure state), mps3_an547.ld
 #
 #   cmake -S tests/baremetal -B build-baremetal -G Ninja \
 #         -DCMAKE_TOOLCHAIN_FILE=<repo>/cmake/toolchains/arm-none-eabi-cortex-m4.cmake
 #
 # What the per-core file sets (plain variables, before include()):
-#   CTNN_CORTEX_M_CPU           -mcpu value (cortex-m4, cortex-m33)
-#   CTNN_CORTEX_M_FPU           -mfpu value; the hard-float ABI is used
-#   CTNN_CORTEX_M_BOARD         qemu-system-arm machine (mps2-an386, mps2-an505)
+#   CTNN_CORTEX_M_CPU           -mcpu value (cortex-m0plus, cortex-m4, cortex-m7, cortex-m33, cortex-m55)
+#   CTNN_CORTEX_M_FPU           -mfpu value with the hard-float ABI; empty: no FPU, soft-float ABI
+#   CTNN_CORTEX_M_BOARD         qemu-system-arm machine (mps2-an385, mps2-an386, mps2-an500, mps2-an505, mps3-an547)
 #   CTNN_CORTEX_M_LINKER_SCRIPT default linker script (file name in tests/baremetal/)
 #
 # Cache variables (set with -D on the first configure):
@@ -29,7 +32,7 @@
 foreach(_ctnn_var IN ITEMS CTNN_CORTEX_M_CPU CTNN_CORTEX_M_FPU CTNN_CORTEX_M_BOARD CTNN_CORTEX_M_LINKER_SCRIPT)
   if(NOT DEFINED ${_ctnn_var})
     message(FATAL_ERROR "arm-none-eabi-cortex-m.cmake is included by a per-core toolchain file that sets ${_ctnn_var} "
-                        "(use cmake/toolchains/arm-none-eabi-cortex-m4.cmake or -cortex-m33.cmake)")
+                        "(use cmake/toolchains/arm-none-eabi-cortex-m4.cmake, -cortex-m0plus, -m7, -m33 or -m55.cmake)")
   endif()
 endforeach()
 
@@ -69,8 +72,13 @@ set(CTNN_BAREMETAL_HOST_INCLUDE_DIR "/usr/include"
     CACHE PATH "Host headers (Boost.Hana, doctest) searched after the toolchain's own (-idirafter)")
 option(CTNN_BAREMETAL_USE_NANO "Link newlib-nano (nano.specs)" ON)
 
-# The CPU: Thumb-2, single-precision FPU, hard-float calling convention (multilib thumb/<arch>+fp/hard).
-set(_ctnn_cpu_flags "-mcpu=${CTNN_CORTEX_M_CPU} -mthumb -mfloat-abi=hard -mfpu=${CTNN_CORTEX_M_FPU}")
+# The CPU: Thumb, the core's FPU with the hard-float calling convention (multilib thumb/<arch>+fp/hard), or
+# soft float on a core without FPU (multilib thumb/<arch>/nofp).
+if(CTNN_CORTEX_M_FPU)
+  set(_ctnn_cpu_flags "-mcpu=${CTNN_CORTEX_M_CPU} -mthumb -mfloat-abi=hard -mfpu=${CTNN_CORTEX_M_FPU}")
+else()
+  set(_ctnn_cpu_flags "-mcpu=${CTNN_CORTEX_M_CPU} -mthumb -mfloat-abi=soft")
+endif()
 # nano.specs also changes the preprocessor (newlib-nano's newlib.h: _REENT_SMALL, ...), so it has to be
 # passed when compiling as well as when linking.
 set(_ctnn_specs "")

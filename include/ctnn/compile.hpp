@@ -12,6 +12,7 @@
 //                                      ctnn::shared, one kernel per op kind and element type with run-time
 //                                      shapes (less code for models with many distinct layers, slower;
 //                                      kernel/dynamic.hpp)
+//   ctnn::patch_execution<...>        the first stages run patch by patch (pass/patch_option.hpp)
 //   ctnn::target<T>                    the target whose kernels run the calls (ctnn/target.hpp; default
 //                                      ctnn::targets::native, from the compiler's predefined macros)
 // The planner and memory options go to every pass::plan_memory of the pipeline; the specialisation and
@@ -20,11 +21,15 @@
 //   using net = ctnn::compile<model, ctnn::pools<ctnn::pool<"sram", 64 * 1024>>, ctnn::planner<ctnn::memory::hill_climb<7>>>;
 //   using small = ctnn::compile<model, ctnn::specialisation<ctnn::shared>>;
 #include <ctnn/detail/require_cxx20.hpp>  // first: one clear error under an older -std
+#include <cstddef>
 #include <tuple>
 #include <type_traits>
+#include <utility>
+
 
 #include <ctnn/memory/options.hpp>
 #include <ctnn/memory/shared_pools.hpp>
+#include <ctnn/pass/patch_option.hpp>
 #include <ctnn/pass/pipeline.hpp>
 #include <ctnn/kernel/dispatch.hpp>
 #include <ctnn/runtime/executor.hpp>
@@ -69,21 +74,51 @@ concept target_option = requires { typename T::ctnn_target_option; };
 
 template <class T>
 inline constexpr bool is_compile_option =
-    is_pipeline<T>::value || planner_option<T> || specialisation_option<T> || target_option<T> || memory::memory_option<T>;
+    is_pipeline<T>::value || planner_option<T> || specialisation_option<T> || target_option<T> || memory::memory_option<T> ||
+    patch_option<T>;
 
-template <class... Ts>
-struct type_list {};
+// The option kinds as traits (a type with ::value), so that the options of one kind are a filter over the
+// option types.
+template <class T>
+struct is_pipeline_option : std::bool_constant<is_pipeline<T>::value> {};
+template <class T>
+struct is_planner_option : std::bool_constant<planner_option<T>> {};
+template <class T>
+struct is_specialisation_option : std::bool_constant<specialisation_option<T>> {};
+template <class T>
+struct is_target_option : std::bool_constant<target_option<T>> {};
+template <class T>
+struct is_memory_option : std::bool_constant<memory::memory_option<T>> {};
+template <class T>
+struct is_patch_option : std::bool_constant<patch_option<T>> {};
+template <class T>
+struct is_unknown_option : std::bool_constant<!is_compile_option<T>> {};
 
-template <class... Lists>
-struct concat_lists {
-  using type = type_list<>;
+// The options of one kind, in the order given, as a std::tuple type: the filter is one std::tuple_cat of
+// a one- or zero-element tuple per option (not boost::hana::filter, whose headers cost every model's
+// translation unit more than the 5 % allowed; docs/design.md §2).
+template <template <class> class Kind, class... Options>
+using options_of_kind =
+    decltype(std::tuple_cat(std::declval<std::conditional_t<Kind<Options>::value, std::tuple<Options>, std::tuple<>>>()...));
+
+// The first option of a kind (its type), or absent_option when none is given.
+struct absent_option {
+  using type = void;
 };
-template <class... A>
-struct concat_lists<type_list<A...>> {
-  using type = type_list<A...>;
+template <template <class> class Kind, class... Options>
+using option_of_kind =
+    std::tuple_element_t<0, decltype(std::tuple_cat(std::declval<options_of_kind<Kind, Options...>>(), std::tuple<absent_option>{}))>;
+
+// Checks the first option that is not a compile option (absent_option: none is), so that a misspelt
+// option gives one error, which names it.
+template <class Option>
+struct check_compile_option {
+  static_assert(is_compile_option<Option> || std::is_same_v<Option, absent_option>,
+                "ctnn::compile<Model, Options...>: an option is not a compile option (a ctnn::pipeline<>, "
+                "ctnn::planner<>, ctnn::specialisation<>, ctnn::target<>, ctnn::pools<>, ctnn::pin<>, ctnn::pin_op<>, "
+                "ctnn::pin_kind<>, ctnn::in_place_ops, ctnn::concat_in_place, ctnn::memory_aware_order, ctnn::memory_reuse "
+                "or ctnn::io_in_arena); a pool goes inside ctnn::pools<...>.");
 };
-template <class... A, class... B, class... Rest>
-struct concat_lists<type_list<A...>, type_list<B...>, Rest...> : concat_lists<type_list<A..., B...>, Rest...> {};
 
 // plan_memory with the compile options added.
 template <class Pass, class Planner, class MemoryOptions>
@@ -91,7 +126,7 @@ struct with_memory_options {
   using type = Pass;
 };
 template <class Algorithm, class... Own, class Planner, class... Added>
-struct with_memory_options<pass::plan_memory<Algorithm, Own...>, Planner, type_list<Added...>> {
+struct with_memory_options<pass::plan_memory<Algorithm, Own...>, Planner, std::tuple<Added...>> {
   using type = pass::plan_memory<std::conditional_t<std::is_void_v<Planner>, Algorithm, Planner>, Own..., Added...>;
 };
 
@@ -137,56 +172,33 @@ struct apply_kernel_options<pipeline<Passes...>, Target, Policy> {
   using type = pipeline<typename with_kernel_options<Passes, Target, Policy>::type...>;
 };
 
-// The first type of a type_list, or Default for an empty one.
-template <class List, class Default>
-struct first_or {
-  using type = Default;
-};
-template <class First, class... Rest, class Default>
-struct first_or<type_list<First, Rest...>, Default> {
-  using type = First;
-};
-
-// type_list<T::type> for an option of the kind asked (Is), else type_list<>.
-template <class T, bool Is>
-struct inner_type_if {
-  using type = type_list<>;
-};
-template <class T>
-struct inner_type_if<T, true> {
-  using type = type_list<typename T::type>;
-};
-
 template <class... Options>
-struct compile_options {
-  static_assert((is_compile_option<Options> && ...),
-                "ctnn::compile<Model, Options...>: an option is not a compile option (a ctnn::pipeline<>, "
-                "ctnn::planner<>, ctnn::specialisation<>, ctnn::target<>, ctnn::pools<>, ctnn::pin<>, ctnn::pin_op<>, ctnn::pin_kind<>, "
-                "ctnn::in_place_ops, ctnn::concat_in_place, ctnn::memory_aware_order, ctnn::memory_reuse or "
-                "ctnn::io_in_arena).");
-  static_assert((is_pipeline<Options>::value + ... + 0) <= 1, "ctnn::compile: give at most one pipeline.");
-  static_assert((planner_option<Options> + ... + 0) <= 1, "ctnn::compile: give at most one ctnn::planner<>.");
-  static_assert((specialisation_option<Options> + ... + 0) <= 1, "ctnn::compile: give at most one ctnn::specialisation<>.");
-  static_assert((target_option<Options> + ... + 0) <= 1, "ctnn::compile: give at most one ctnn::target<>.");
+struct compile_options : check_compile_option<option_of_kind<is_unknown_option, Options...>> {
+  template <template <class> class Kind>
+  static constexpr std::size_t count = std::tuple_size_v<options_of_kind<Kind, Options...>>;
+  static_assert(count<is_pipeline_option> <= 1, "ctnn::compile: give at most one pipeline.");
+  static_assert(count<is_planner_option> <= 1, "ctnn::compile: give at most one ctnn::planner<>.");
+  static_assert(count<is_specialisation_option> <= 1, "ctnn::compile: give at most one ctnn::specialisation<>.");
+  static_assert(count<is_target_option> <= 1, "ctnn::compile: give at most one ctnn::target<>.");
 
-  using pipelines = typename concat_lists<std::conditional_t<is_pipeline<Options>::value, type_list<Options>, type_list<>>...>::type;
-  using user_pipeline = typename first_or<pipelines, default_pipeline>::type;
-  using planner = typename first_or<typename concat_lists<typename inner_type_if<Options, planner_option<Options>>::type...>::type,
-                                    void>::type;
+  static_assert(count<is_patch_option> <= 1, "ctnn::compile: give at most one ctnn::patch_execution<>.");
+  using pipeline_option = option_of_kind<is_pipeline_option, Options...>;
+  using given_pipeline = std::conditional_t<std::is_same_v<pipeline_option, absent_option>, default_pipeline, pipeline_option>;
+  using planner = typename option_of_kind<is_planner_option, Options...>::type;
+  using patch = std::conditional_t<std::is_same_v<option_of_kind<is_patch_option, Options...>, absent_option>, void,
+                                   option_of_kind<is_patch_option, Options...>>;
   // The kernel specialisation policy and the target (void: select_kernels' own defaults, full and native).
-  using kernels =
-      typename first_or<typename concat_lists<typename inner_type_if<Options, specialisation_option<Options>>::type...>::type,
-                        void>::type;
-  using target = typename first_or<typename concat_lists<typename inner_type_if<Options, target_option<Options>>::type...>::type,
-                                   void>::type;
+  using kernels = typename option_of_kind<is_specialisation_option, Options...>::type;
+  using target = typename option_of_kind<is_target_option, Options...>::type;
+  using memory_options = options_of_kind<is_memory_option, Options...>;
 
-  using memory_options =
-      typename concat_lists<std::conditional_t<memory::memory_option<Options>, type_list<Options>, type_list<>>...>::type;
-
+  // The patch stage goes before lower_te, planning with the options its automatic choice checks RAM with.
+  using user_pipeline = typename with_patch_execution<given_pipeline, patch,
+                                                      typename with_memory_options<pass::plan_memory<>, planner, memory_options>::type>::type;
   // The user's pipeline is checked as written (its error messages name its passes), then the options
   // are added to its plan_memory.
   using checked = typename checked_pipeline<user_pipeline>::type;
-  static constexpr bool has_memory_options = !std::is_void_v<planner> || !std::is_same_v<memory_options, type_list<>>;
+  static constexpr bool has_memory_options = !std::is_void_v<planner> || !std::is_same_v<memory_options, std::tuple<>>;
   static_assert(!has_memory_options || has_plan_memory<user_pipeline> || first_order_problem(user_pipeline{}).position >= 0,
                 "ctnn::compile: a planner or memory option is given, but the pipeline has no ctnn::pass::plan_memory to "
                 "take it.");
@@ -194,7 +206,7 @@ struct compile_options {
                     first_order_problem(user_pipeline{}).position >= 0,
                 "ctnn::compile: a ctnn::specialisation<> or ctnn::target<> is given, but the pipeline has no "
                 "ctnn::pass::select_kernels to take it.");
-  using planned = std::conditional_t<std::is_void_v<planner> && std::is_same_v<memory_options, type_list<>>, checked,
+  using planned = std::conditional_t<std::is_void_v<planner> && std::is_same_v<memory_options, std::tuple<>>, checked,
                                      typename apply_memory_options<checked, planner, memory_options>::type>;
   using type = std::conditional_t<std::is_void_v<kernels> && std::is_void_v<target>, planned,
                                   typename apply_kernel_options<planned, target, kernels>::type>;

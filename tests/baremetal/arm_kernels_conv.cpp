@@ -11,6 +11,10 @@ TEST_CASE("arm conv2d in place equals the reference kernel") {
   t::check_layers<t::conv_layer_in_place, 2>(std::make_index_sequence<10>{});
 }
 
-TEST_CASE("arm 1x1 conv2d in place (pixel pairs staged) equals the reference kernel") {
+TEST_CASE("arm 1x1 conv2d in place (pixel blocks staged) equals the reference kernel") {
   t::check_layers<t::pointwise_layer_in_place, 8>(std::make_index_sequence<8>{});
+}
+
+TEST_CASE("arm 1x1 conv2d (pixel blocks) equals the reference kernel") {
+  t::check_layers<t::pointwise_layer, 9>(std::make_index_sequence<8>{});
 }

@@ -204,6 +204,19 @@ constexpr auto kernel_family() {
   else return d::avg_pool_kernel<P>{};
 }
 
+// Whether the DSP kernel's output equals the reference kernel's, with the layer described on failure.
+template <ctnn::kernel_params P>
+void check_equal(const std::int8_t* expected, const std::int8_t* actual, std::size_t out_bytes, int placement) {
+  std::size_t first_difference = out_bytes;
+  for (std::size_t i = 0; i < out_bytes && first_difference == out_bytes; ++i)
+    if (actual[i] != expected[i]) first_difference = i;
+  INFO("layer kind ", doctest::String(ctnn::name_of(P.kind)), " in ", P.in[0], "x", P.in[1], "x", P.in[2], "x", P.in.last(), " out ", P.out[0], "x",
+       P.out[1], "x", P.out.last(), " kernel ", P.win.kernel_h, "x", P.win.kernel_w, " stride ", P.win.stride_h, ",", P.win.stride_w,
+       " dilation ", P.win.dilation_h, ",", P.win.dilation_w, " pads ", P.win.pad_top, ",", P.win.pad_left, " in place ", P.in_place, " (placement ", placement, ")",
+       " first difference at ", static_cast<unsigned>(first_difference));
+  CHECK(first_difference == out_bytes);
+}
+
 // Runs layer P with the reference kernel and the DSP kernel (out of place, and in place where P says
 // so), and checks that every output byte agrees.
 template <ctnn::kernel_params P>
@@ -231,44 +244,48 @@ void check_layer(std::uint32_t seed) {
     return q;
   }();
   ctnn::kernel::invoke_i8<out_of_place>(args, expected, rq);  // the reference kernel (dispatch's fallback)
-  std::memset(actual, 0x5A, max_elements);
-  {
+  // In place: the result at the largest shift the planner allows below the input (in elements, <= 0),
+  // and one byte further (the depthwise kernel's channel-major walk needs a distance of whole pixels,
+  // kernel/arm/depthwise.hpp: this checks its pixel-major fallback).
+  constexpr int placements = P.in_place == 0 ? 1 : 2;
+  for (int placement = 0; placement < placements; ++placement) {
+    std::memset(actual, 0x5A, max_elements);
     if constexpr (P.in_place == 0) {
       arm_kernel::run(args, actual, rq);
     } else {
-      // The result at the largest shift the planner allows below the input (in elements, <= 0).
       constexpr std::int64_t shift = ctnn::memory::in_place_window_shift(P.in, P.out, P.win);
       static_assert(shift <= 0);
       std::int8_t* arena = in_place_arena;
       constexpr std::size_t input_at = 2 * max_elements;
-      constexpr auto output_at = static_cast<std::size_t>(static_cast<std::int64_t>(input_at) + shift);
+      const auto output_at = static_cast<std::size_t>(static_cast<std::int64_t>(input_at) + shift - placement);
       std::memcpy(arena + input_at, o.input, static_cast<std::size_t>(P.in.elements()));
       const void* const in_place_args[3] = {arena + input_at, o.weights, o.bias};
       arm_kernel::run(in_place_args, arena + output_at, rq);
       std::memcpy(actual, arena + output_at, out_bytes);
     }
+    check_equal<P>(expected, actual, out_bytes, placement);
   }
-  std::size_t first_difference = out_bytes;
-  for (std::size_t i = 0; i < out_bytes && first_difference == out_bytes; ++i)
-    if (actual[i] != expected[i]) first_difference = i;
-  INFO("layer kind ", doctest::String(ctnn::name_of(P.kind)), " in ", P.in[0], "x", P.in[1], "x", P.in[2], "x", P.in.last(), " out ", P.out[0], "x",
-       P.out[1], "x", P.out.last(), " kernel ", P.win.kernel_h, "x", P.win.kernel_w, " stride ", P.win.stride_h, ",", P.win.stride_w,
-       " dilation ", P.win.dilation_h, ",", P.win.dilation_w, " pads ", P.win.pad_top, ",", P.win.pad_left, " in place ", P.in_place,
-       " first difference at ", static_cast<unsigned>(first_difference));
-  CHECK(first_difference == out_bytes);
 }
 
 constexpr ctnn::kernel_params conv_layer(std::uint32_t family, std::size_t index) { return window_layer(family, index, false, false); }
 constexpr ctnn::kernel_params conv_layer_in_place(std::uint32_t family, std::size_t index) {
   return window_layer(family, index, false, true);
 }
-// An unpadded 1x1 conv with stride 1 (pointwise, as in MobileNets), run in place.
-constexpr ctnn::kernel_params pointwise_layer_in_place(std::uint32_t family, std::size_t index) {
-  ctnn::kernel_params p = window_layer(family, index, false, true);
+// An unpadded 1x1 conv with stride 1 (pointwise, as in MobileNets), half of them over whole quads of
+// input channels (blocks widened once, kernel/arm/detail/pointwise.hpp; images of up to 81 pixels:
+// several blocks and a partial one), in place or not.
+constexpr ctnn::kernel_params pointwise_layer_of(std::uint32_t family, std::size_t index, bool in_place) {
+  ctnn::kernel_params p = window_layer(family, index, false, in_place);
   p.win = ctnn::window{};
+  const std::int32_t in_c = index % 2 == 0 ? 4 * ((p.in[3] + 3) / 4) : p.in[3];
+  p.in = ctnn::make_shape(p.in[0], p.in[1], p.in[2], in_c);
   p.out = ctnn::make_shape(p.in[0], p.in[1], p.in[2], p.out[3]);
   return p;
 }
+constexpr ctnn::kernel_params pointwise_layer_in_place(std::uint32_t family, std::size_t index) {
+  return pointwise_layer_of(family, index, true);
+}
+constexpr ctnn::kernel_params pointwise_layer(std::uint32_t family, std::size_t index) { return pointwise_layer_of(family, index, false); }
 constexpr ctnn::kernel_params depthwise_layer(std::uint32_t family, std::size_t index) { return window_layer(family, index, true, false); }
 constexpr ctnn::kernel_params depthwise_layer_in_place(std::uint32_t family, std::size_t index) {
   return window_layer(family, index, true, true);

@@ -1,6 +1,8 @@
 /* Start-up code for bare-metal Cortex-M4 (with FPU) programs linked with mps2_an386.ld and
- * --specs=rdimon.specs (newlib + semihosting); Cortex-M33 programs (mps2_an505.ld, secure state) use it
- * as it is: the registers it touches (CPACR, CFSR, ...) are at the same addresses there.
+ * --specs=rdimon.specs (newlib + semihosting); Cortex-M7, M33 and M55 programs (mps2_an386.ld on mps2-an500,
+ * mps2_an505.ld, mps3_an547.ld, secure state) use it as it is: the registers it touches (CPACR, CFSR, ...)
+ * are at the same addresses there. Armv6-M (Cortex-M0+, no FPU, Thumb-1 only) gets its own assembly for
+ * the same steps (CTNN_ARMV6M below) and a fault report without the Armv7-M fault status registers.
  *
  *  - Vector table (section .isr_vector, placed at the start of FLASH): initial SP = __StackTop, Reset_Handler, the
  *    core exceptions and 32 external interrupts. Every handler except Reset_Handler is a weak alias of
@@ -83,6 +85,91 @@ const struct ctnn_vector_table ctnn_vector_table = {
     {CTNN_D16, CTNN_D16},
 };
 
+#if defined(__ARM_ARCH_6M__)
+#define CTNN_ARMV6M 1
+#else
+#define CTNN_ARMV6M 0
+#endif
+
+#if CTNN_ARMV6M
+/* The steps below (Armv7-M) with Thumb-1 instructions only: no FPU to enable, no movw/movt (literal pools),
+ * no post-indexed loads, no conditional execution; _start may be out of range of a Thumb-1 branch. GCC
+ * reads Thumb-1 inline assembly in divided syntax (-masm-syntax-unified is off): each block switches. */
+__attribute__((naked, noreturn)) void Reset_Handler(void) {
+  __asm volatile(
+      ".syntax unified\n\t"
+      "ldr  r0, =__data_load__\n\t"
+      "ldr  r1, =__data_start__\n\t"
+      "ldr  r2, =__data_end__\n\t"
+      "cmp  r0, r1\n\t"
+      "beq  2f\n"
+      "1:\n\t"
+      "cmp  r1, r2\n\t"
+      "bhs  2f\n\t"
+      "ldr  r3, [r0]\n\t"
+      "str  r3, [r1]\n\t"
+      "adds r0, #4\n\t"
+      "adds r1, #4\n\t"
+      "b    1b\n"
+      "2:\n\t"
+      "ldr  r0, =__StackLimit\n\t"
+      "ldr  r1, =__StackTop\n\t"
+      "ldr  r2, =0xA5C3A5C3\n" /* CTNN_STACK_PAINT */
+      "3:\n\t"
+      "cmp  r0, r1\n\t"
+      "bhs  4f\n\t"
+      "str  r2, [r0]\n\t"
+      "adds r0, #4\n\t"
+      "b    3b\n"
+      "4:\n\t"
+      "ldr  r0, =_start\n\t"
+      "bx   r0\n\t"
+      ".ltorg\n\t"
+      ".syntax divided\n\t");
+}
+
+__attribute__((naked)) void _stack_init(void) {
+  __asm volatile(
+      ".syntax unified\n\t"
+      "ldr  r0, =__StackTop\n\t"
+      "mov  sp, r0\n\t"
+      "ldr  r0, =__StackLimit\n\t"
+      "ldr  r1, =__heap_limit\n\t"
+      "str  r0, [r1]\n\t"
+      "bx   lr\n\t"
+      ".ltorg\n\t"
+      ".syntax divided\n\t");
+}
+
+__attribute__((naked)) void Default_Handler(void) {
+  __asm volatile(
+      ".syntax unified\n\t"
+      "movs r0, #4\n\t"
+      "mov  r1, lr\n\t"
+      "tst  r0, r1\n\t"
+      "bne  1f\n\t"
+      "mrs  r0, msp\n\t"
+      "b    2f\n"
+      "1:\n\t"
+      "mrs  r0, psp\n"
+      "2:\n\t"
+      "ldr  r1, =__StackLimit + 256\n\t"
+      "ldr  r2, =__StackTop\n\t"
+      "mov  r3, r2\n\t"
+      "cmp  r0, r1\n\t"
+      "blo  3f\n\t"
+      "cmp  r0, r2\n\t"
+      "bhs  3f\n\t"
+      "lsrs r3, r0, #3\n\t"
+      "lsls r3, r3, #3\n"
+      "3:\n\t"
+      "mov  sp, r3\n\t"
+      "ldr  r1, =ctnn_report_fault\n\t"
+      "bx   r1\n\t"
+      ".ltorg\n\t"
+      ".syntax divided\n\t");
+}
+#else
 __attribute__((naked, noreturn)) void Reset_Handler(void) {
   __asm volatile(
       /* SCB->CPACR (0xE000ED88) |= 0xF << 20: full access to CP10 and CP11 (the FPU). */
@@ -144,17 +231,29 @@ __attribute__((naked)) void _stack_init(void) {
 
 __attribute__((naked)) void Default_Handler(void) {
   __asm volatile(
-      /* r0 = the exception stack frame (MSP or PSP, from EXC_RETURN in lr), then report on a fresh
-       * stack (the fault may be a stack overflow). */
+      /* r0 = the exception stack frame (MSP or PSP, from EXC_RETURN in lr), then report on the stack
+       * below that frame when it lies in the stack reservation, so that the report's own calls leave it
+       * intact, else on a fresh stack at the top (the fault may be a stack overflow). */
       "tst   lr, #4\n\t"
       "ite   eq\n\t"
       "mrseq r0, msp\n\t"
       "mrsne r0, psp\n\t"
-      "movw  r1, #:lower16:__StackTop\n\t"
-      "movt  r1, #:upper16:__StackTop\n\t"
-      "mov   sp, r1\n\t"
+      "movw  r1, #:lower16:__StackLimit\n\t"
+      "movt  r1, #:upper16:__StackLimit\n\t"
+      "add   r1, r1, #256\n\t"
+      "movw  r2, #:lower16:__StackTop\n\t"
+      "movt  r2, #:upper16:__StackTop\n\t"
+      "mov   r3, r2\n\t"
+      "cmp   r0, r1\n\t"
+      "blo   1f\n\t"
+      "cmp   r0, r2\n\t"
+      "bhs   1f\n\t"
+      "bic   r3, r0, #7\n"
+      "1:\n\t"
+      "mov   sp, r3\n\t"
       "b     ctnn_report_fault\n\t");
 }
+#endif /* CTNN_ARMV6M */
 
 /* Semihosting call (bkpt 0xAB): r0 = operation, r1 = argument. */
 static uint32_t ctnn_semihosting(uint32_t op, const void *arg) {
@@ -187,10 +286,12 @@ __attribute__((noreturn, used)) void ctnn_report_fault(const uint32_t *frame) {
   uint32_t ipsr;
   __asm volatile("mrs %0, ipsr" : "=r"(ipsr));
   const uint32_t exception = ipsr & 0x1FFu;
+#if !CTNN_ARMV6M
   volatile const uint32_t *const scb_cfsr = (volatile const uint32_t *)0xE000ED28u;
   volatile const uint32_t *const scb_hfsr = (volatile const uint32_t *)0xE000ED2Cu;
   volatile const uint32_t *const scb_mmfar = (volatile const uint32_t *)0xE000ED34u;
   volatile const uint32_t *const scb_bfar = (volatile const uint32_t *)0xE000ED38u;
+#endif
 
   static char message[256];
   char *out = ctnn_append(message, "\n*** bare-metal: unexpected exception ");
@@ -205,6 +306,7 @@ __attribute__((noreturn, used)) void ctnn_report_fault(const uint32_t *frame) {
     out = ctnn_append(out, " lr=");
     out = ctnn_append_hex(out, frame[5]);
   }
+#if !CTNN_ARMV6M /* Armv6-M has no configurable fault status registers */
   out = ctnn_append(out, " CFSR=");
   out = ctnn_append_hex(out, *scb_cfsr);
   out = ctnn_append(out, " HFSR=");
@@ -213,6 +315,7 @@ __attribute__((noreturn, used)) void ctnn_report_fault(const uint32_t *frame) {
   out = ctnn_append_hex(out, *scb_mmfar);
   out = ctnn_append(out, " BFAR=");
   out = ctnn_append_hex(out, *scb_bfar);
+#endif
   out = ctnn_append(out, "\n");
   *out = '\0';
 

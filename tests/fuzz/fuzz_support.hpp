@@ -11,11 +11,10 @@
 #include <memory>
 #include <vector>
 
-#include <ctnn/detail/for_each_index.hpp>
 #include <ctnn/frontend/onnx.hpp>
 #include <ctnn/frontend/tflite.hpp>
 #include <ctnn/kernel/run_module.hpp>
-#include <ctnn/pass/pipeline.hpp>
+#include <ctnn/pass/run_pipeline.hpp>
 
 namespace ctnn_fuzz {
 
@@ -79,15 +78,8 @@ inline module_type* import_onnx(const char* bytes, std::size_t size, std::vector
   return &m;
 }
 
-// ctnn::default_pipeline, pass by pass, stopping at the first diagnostic.
-inline void run_pipeline(module_type& m) {
-  using pipeline = ctnn::default_pipeline;
-  ctnn::detail::for_each_index<pipeline::size>([&](auto k) {
-    if (m.error.failed()) return;
-    using pass = typename pipeline::template pass<decltype(k)::value>;
-    m = ctnn::detail::apply_pass<pass>(m, decltype(k)::value);
-  });
-}
+// ctnn::default_pipeline, in place, stopping at the first diagnostic.
+inline void run_pipeline(module_type& m) { ctnn::run_pipeline_in_place(m); }
 
 // A bound on the work of running the module: the elements each call writes, times the weights per output
 // element for ops with a constant second operand and the window for pools. Fuzzed shapes can ask for

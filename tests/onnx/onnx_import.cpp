@@ -142,7 +142,8 @@ static_assert([] {
       return false;
   for (std::int32_t c = 1; c <= static_cast<std::int32_t>(ctnn::error_code::pipeline_rejected); ++c)
     if (ctnn::diagnostic_sentence(static_cast<ctnn::error_code>(c)).empty()) return false;
-  for (const auto c : {ctnn::memory_error::pool_budget_exceeded, ctnn::memory_error::pin_unknown_tensor, ctnn::memory_error::pin_unknown_pool})
+  for (const auto c : {ctnn::memory_error::pool_budget_exceeded, ctnn::memory_error::pin_unknown_tensor, ctnn::memory_error::pin_unknown_pool,
+                       ctnn::memory_error::pin_ambiguous_tensor_name})
     if (ctnn::diagnostic_sentence(ctnn::code_of(c)).empty()) return false;
   return true;
 }());

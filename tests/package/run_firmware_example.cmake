@@ -1,9 +1,14 @@
-# cmake -P script behind the test package_firmware_example: the user path of docs/install.md, "Cross-compiling
-# a firmware": install ctnn into a scratch prefix, configure examples/firmware with the installed Cortex-M4
-# toolchain file and find_package(ctnn), build it, run it under qemu (its own ctest). Arguments (-D):
+# cmake -P script behind the tests package_firmware_example and package_cortex_<core>: the user path of
+# docs/install.md, "Cross-compiling a firmware": install ctnn into a scratch prefix, configure
+# examples/firmware with an installed Cortex-M toolchain file and find_package(ctnn), build it, run it under
+# qemu (its own ctest). Arguments (-D):
 #   CTNN_BUILD_DIR   ctnn's build tree (installed)        CTNN_SOURCE_DIR   ctnn's source tree
 #   CTNN_WORK_DIR    scratch directory, wiped first       CTNN_GENERATOR, CTNN_MAKE_PROGRAM
 #   CTNN_SHARED_DIR  the MLPerf Tiny files (models/mlperf-tiny); the test is skipped without them
+#   CTNN_CORE        the toolchain preset: m4 (default), m0plus, m7, m33, m55
+#                    (<prefix>/share/ctnn/cortex-m/arm-none-eabi-cortex-<core>.cmake)
+#   CTNN_EXPECT_DSP  ON: the image must contain the Armv7E-M DSP kernels (SMLAD), OFF: it must not and must
+#                    be built for Armv6-M (select_kernels chose the portable kernels). Unset: not checked.
 cmake_minimum_required(VERSION 3.25)
 
 set(mlperf "${CTNN_SHARED_DIR}/models/mlperf-tiny")
@@ -20,12 +25,16 @@ function(run_step name)
   endif()
 endfunction()
 
+if(NOT CTNN_CORE)
+  set(CTNN_CORE m4)
+endif()
+
 file(REMOVE_RECURSE "${CTNN_WORK_DIR}")
 set(prefix "${CTNN_WORK_DIR}/prefix")
 set(build "${CTNN_WORK_DIR}/firmware")
 run_step("install" "${CMAKE_COMMAND}" --install "${CTNN_BUILD_DIR}" --prefix "${prefix}")
 set(configure -S "${CTNN_SOURCE_DIR}/examples/firmware" -B "${build}" -G "${CTNN_GENERATOR}"
-    "-DCMAKE_TOOLCHAIN_FILE=${prefix}/share/ctnn/cortex-m/arm-none-eabi-cortex-m4.cmake"
+    "-DCMAKE_TOOLCHAIN_FILE=${prefix}/share/ctnn/cortex-m/arm-none-eabi-cortex-${CTNN_CORE}.cmake"
     "-DCMAKE_PREFIX_PATH=${prefix}" -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON
     "-DKWS_MODEL=${mlperf}/kws_ref_model.tflite" "-DKWS_INPUT=${mlperf}/refs/kws_ref_model/input_0.bin"
     "-DKWS_EXPECTED=${mlperf}/refs/kws_ref_model/output_0.bin")
@@ -44,5 +53,28 @@ foreach(file IN LISTS flag_files)
     endif()
   endforeach()
 endforeach()
+# The kernels select_kernels chose for this core, seen in the image: the DSP kernels multiply with SMLAD;
+# a core without the DSP extension (Armv6-M) gets the portable ones.
+if(DEFINED CTNN_EXPECT_DSP)
+  set(elf "${build}/kws_firmware.elf")
+  execute_process(COMMAND arm-none-eabi-objdump -d "${elf}" OUTPUT_VARIABLE disassembly RESULT_VARIABLE result)
+  execute_process(COMMAND arm-none-eabi-readelf -A "${elf}" OUTPUT_VARIABLE attributes)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "[firmware example] arm-none-eabi-objdump -d ${elf} failed (${result})")
+  endif()
+  string(REGEX MATCHALL "\tsmlad" smlad "${disassembly}")
+  list(LENGTH smlad smlad_count)
+  message(STATUS "[firmware example] cortex-${CTNN_CORE}: ${smlad_count} SMLAD instructions in the image")
+  if(CTNN_EXPECT_DSP AND smlad_count EQUAL 0)
+    message(FATAL_ERROR "[firmware example] cortex-${CTNN_CORE} has the DSP extension, but the image has no "
+                        "DSP kernel (no SMLAD): select_kernels did not choose them")
+  endif()
+  if(NOT CTNN_EXPECT_DSP)
+    if(NOT smlad_count EQUAL 0 OR NOT attributes MATCHES "Tag_CPU_arch: v6S-M")
+      message(FATAL_ERROR "[firmware example] cortex-${CTNN_CORE}: expected an Armv6-M image with the portable "
+                          "kernels only (${smlad_count} SMLAD instructions; attributes:\n${attributes})")
+    endif()
+  endif()
+endif()
 run_step("run under qemu" "${CMAKE_CTEST_COMMAND}" --test-dir "${build}" --output-on-failure -V)
 execute_process(COMMAND arm-none-eabi-size "${build}/kws_firmware.elf")

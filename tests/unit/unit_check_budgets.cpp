@@ -1,13 +1,18 @@
 // pass::check_budgets, before and after, on tiny_cnn placed (unit_place_buffers.cpp: 720 B at op 1, the max
 // pool; constants 892 B): a plan within every limit establishes fact::memory_planned and changes nothing
-// else; a writable pool over its limit fails with its index, the bytes needed, the limit and the op at its
-// peak; a read-only pool over its limit with op -1; a pass that grows a pool after placement is checked too.
+// else; a writable pool over its limit fails with its index and name, the bytes needed, the limit and the op
+// at its peak (as a compile error's type and in words); a read-only pool over its limit with op -1; a pass that grows a pool after placement is checked too.
 #include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
 
 #include <doctest/doctest.h>
 
 #include <ctnn/compile.hpp>
+#include <ctnn/errors.hpp>
 #include <ctnn/frontend/dsl.hpp>
+#include <ctnn/ir/diagnostic_text.hpp>
 #include <ctnn/pass/assign_pools.hpp>
 #include <ctnn/pass/check_budgets.hpp>
 #include <ctnn/pass/place_buffers.hpp>
@@ -37,6 +42,14 @@ constexpr auto over = pass::check_budgets::run(placed<ctnn::pools<ctnn::pool<"sr
 static_assert(over.error.code == pool_budget_exceeded && over.error.value_a == 720 && over.error.value_b == 512 &&
               over.error.expected.dims[0] == 0 && over.error.node == 1 && over.error.kind == ctnn::op_kind::max_pool);
 static_assert(!over.has(ctnn::fact::memory_planned));
+// ... and the pool's name, which the compile error spells (errors::pool_named<'s', 'r', 'a', 'm'>) and the
+// run-time text words with the excess.
+static_assert(over.error.actual.rank == 4 && ctnn::diagnostic_name_char(over.error.actual, 0) == 's' &&
+              ctnn::diagnostic_name_char(over.error.actual, 3) == 'm');
+static_assert(std::is_same_v<decltype(ctnn::detail::error_type<over.error>())::type,
+                             ctnn::errors::pool_budget_exceeded<ctnn::errors::pool_named<'s', 'r', 'a', 'm'>, ctnn::errors::needed_bytes<720>,
+                                                                ctnn::errors::limit_bytes<512>, ctnn::errors::over_by_bytes<208>,
+                                                                ctnn::errors::at_op<1, ctnn::op_kind::max_pool>>>);
 
 // Constants over a read-only pool's limit: pool 1, 892 > 800, no op.
 constexpr auto flash_over = pass::check_budgets::run(placed<ctnn::pools<ctnn::pool<"sram">, ctnn::read_only_pool<"flash", 800>>>);
@@ -54,9 +67,27 @@ static_assert(grown.error.code == pool_budget_exceeded && grown.error.value_a ==
 
 TEST_CASE("check_budgets: the same at run time") {
   auto m = placed<ctnn::pools<ctnn::pool<"sram", 512>>>;
-  pass::check_budgets::check(m);
+  pass::check_budgets::run_in_place(m);
   CHECK(m.error.code == pool_budget_exceeded);
   CHECK(m.error.value_a == 720);
+}
+
+TEST_CASE("check_budgets: the diagnostic in words names the pool, the bytes with separators and the excess") {
+  std::string text;
+  const auto append = [&](std::string_view part) { text += part; };
+  ctnn::put_diagnostic_numbers(over.error, append);
+  CHECK(text == "pool 'sram' needs 720 B, budget 512 B, over by 208 B");
+  ctnn::diagnostic big = over.error;
+  big.value_a = 1234567;
+  big.value_b = 1000000;
+  big.actual = ctnn::diagnostic_name("a_pool_name_longer_than_24_characters");  // cut after 24
+  text.clear();
+  ctnn::put_diagnostic_numbers(big, append);
+  CHECK(text == "pool 'a_pool_name_longer_than_' needs 1,234,567 B, budget 1,000,000 B, over by 234,567 B");
+  text.clear();
+  ctnn::describe_module_error(over, append);
+  CHECK(text.find("op 1 (max_pool") != std::string::npos);
+  CHECK(text.find("pool 'sram' needs 720 B") != std::string::npos);
 }
 
 }  // namespace

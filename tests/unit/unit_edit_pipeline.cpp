@@ -1,6 +1,7 @@
 // Editing the default pipeline (ctnn::insert_before, insert_after, replace, without: pass/edit_pipeline.hpp)
 // and running a pipeline as one call (ctnn::run_pipeline: pass/run_pipeline.hpp): the edited lists, a
 // compiled model with an inserted pass, and run_pipeline against the compile-time stages.
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string_view>
@@ -60,6 +61,58 @@ static_assert(ctnn::run_pipeline<after_lowering>(tiny_cnn::build()).model_name.v
 constexpr auto misordered = ctnn::run_pipeline<pipeline<pass::lower_te, pass::infer_types>>(tiny_cnn::build());
 static_assert(misordered.error.code == ctnn::error_code::pass_prerequisite_missing && misordered.error.value_a == 0 &&
               misordered.error.value_b == static_cast<std::int64_t>(ctnn::fact::shapes_inferred));
+
+// passes_before / passes_after: the pipeline around one of its passes (how a tool runs one pass its own way).
+static_assert(std::is_same_v<ctnn::passes_before<pass::lower_te>,
+                             pipeline<pass::infer_types, pass::fold_constants, pass::fold_batch_norm, pass::fuse_ops,
+                                      pass::alias_reshapes>>);
+static_assert(std::is_same_v<ctnn::passes_after<pass::create_executor_metadata>, pipeline<pass::aot_lower_main>>);
+static_assert(ctnn::passes_before<pass::infer_types>::size == 0 && ctnn::passes_after<pass::aot_lower_main>::size == 0);
+static_assert(ctnn::passes_before<pass::plan_memory<>>::size + 1 + ctnn::passes_after<pass::plan_memory<>>::size ==
+              ctnn::default_pipeline::size);
+static_assert(std::is_same_v<ctnn::passes_after<rename_model, after_lowering>::pass<0>, pass::plan_memory<>>);
+
+// run_pipeline_in_place: the passes on a module in place, also a pass that has only the by-value form.
+constexpr auto in_place = [] {
+  auto m = tiny_cnn::build();
+  ctnn::run_pipeline_in_place<after_lowering>(m);
+  return m;
+}();
+static_assert(in_place.model_name.view() == "renamed" && in_place.has(ctnn::fact::main_lowered) &&
+              in_place.arena_bytes() == run.arena_bytes());
+
+TEST_CASE("run_pipeline_in_place on the heap: the compile-time module, each pass seen once in order") {
+  using module_type = std::remove_cvref_t<decltype(ctnn::compiled_v<tiny_cnn>)>;
+  const auto m = std::make_unique<module_type>(tiny_cnn::build());
+  std::size_t seen = 0;
+  bool in_order = true;
+  ctnn::run_pipeline_in_place(*m, [&](auto, std::size_t position, const module_type& after) {
+    in_order = in_order && position == seen++ && !after.error.failed();
+  });
+  CHECK(seen == ctnn::default_pipeline::size);
+  CHECK(in_order);
+  CHECK(ctnn_test::same_module(*m, ctnn::compiled_v<tiny_cnn>));
+}
+
+TEST_CASE("run_pipeline_in_place stops at the pass that fails and names it to the observer") {
+  using misordered_pipeline = pipeline<pass::lower_te, pass::infer_types>;
+  using module_type = std::remove_cvref_t<decltype(tiny_cnn::build())>;
+  const auto m = std::make_unique<module_type>(tiny_cnn::build());
+  std::size_t calls = 0, failed_at = 99;
+  bool lower_te_failed = false;
+  ctnn::run_pipeline_in_place<misordered_pipeline>(*m, [&]<class Pass>(std::type_identity<Pass>, std::size_t position,
+                                                                      const module_type& after) {
+    ++calls;
+    if (after.error.failed()) {
+      failed_at = position;
+      lower_te_failed = std::is_same_v<Pass, pass::lower_te>;
+    }
+  });
+  CHECK(calls == 1);  // infer_types does not run after the failure
+  CHECK(failed_at == 0);
+  CHECK(lower_te_failed);
+  CHECK(m->error.code == ctnn::error_code::pass_prerequisite_missing);
+}
 
 TEST_CASE("run_pipeline at run time gives the compile-time module") {
   using module_type = std::remove_cvref_t<decltype(ctnn::compiled_v<tiny_cnn>)>;

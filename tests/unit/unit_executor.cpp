@@ -146,6 +146,43 @@ TEST_CASE("the executor writes nothing outside [0, arena_bytes) of a caller aren
   }
 }
 
+// run_with_arena takes any writable byte-like arena (executor::arena_ref); read-only or wider element types
+// are refused by overload resolution (a too small array: tests/compile_fail/arena_too_small.cpp).
+using tiny_arena = tiny_net::arena_ref;
+static_assert(std::is_convertible_v<void*, tiny_arena> && std::is_convertible_v<unsigned char*, tiny_arena> &&
+              std::is_convertible_v<std::uint8_t*, tiny_arena> && std::is_convertible_v<char*, tiny_arena> &&
+              std::is_convertible_v<std::byte*, tiny_arena> && std::is_convertible_v<std::byte* const&, tiny_arena> &&
+              std::is_convertible_v<unsigned char (&)[tiny_net::arena_bytes], tiny_arena> &&
+              std::is_convertible_v<std::nullptr_t, tiny_arena>);
+static_assert(!std::is_convertible_v<const void*, tiny_arena> && !std::is_convertible_v<const std::byte*, tiny_arena> &&
+              !std::is_convertible_v<const unsigned char (&)[tiny_net::arena_bytes], tiny_arena> &&
+              !std::is_convertible_v<float*, tiny_arena> && !std::is_convertible_v<std::int8_t*, tiny_arena> &&
+              !std::is_convertible_v<std::uint32_t (&)[tiny_net::arena_bytes], tiny_arena>);
+
+TEST_CASE("run_with_arena takes void*, unsigned char*, std::uint8_t*, char* and aligned byte arrays alike") {
+  const auto x = ctnn_test::random_floats(tiny_net::input<0>::elements, 11);
+  float expected[3];
+  tiny_net::run(x.data(), expected);
+  const auto check = [&](auto arena) {
+    float out[3] = {};
+    tiny_net::run_with_arena(arena, x.data(), out);
+    CHECK(same_bits(expected, out, 3));
+  };
+  guarded_arena g{tiny_net::arena_bytes};
+  check(static_cast<void*>(g.arena()));
+  check(reinterpret_cast<unsigned char*>(g.arena()));
+  check(reinterpret_cast<std::uint8_t*>(g.arena()));
+  check(reinterpret_cast<char*>(g.arena()));
+  CHECK(g.guards_intact());
+  alignas(tiny_net::arena_alignment) unsigned char bytes[tiny_net::arena_bytes];
+  float out[3] = {};
+  tiny_net::run_with_arena(bytes, x.data(), out);
+  CHECK(same_bits(expected, out, 3));
+  alignas(tiny_net::arena_alignment) std::uint8_t larger[tiny_net::arena_bytes + 64];
+  tiny_net::run_with_arena(larger, x.data(), out);
+  CHECK(same_bits(expected, out, 3));
+}
+
 TEST_CASE("a model without intermediates needs no arena") {
   const float x[5] = {-2.0f, -0.5f, 0.0f, 0.5f, 2.0f};
   float out[5];

@@ -51,7 +51,7 @@ static_assert(unmarked.facts == lowered.facts);
 
 TEST_CASE("mark_in_place_calls: the same at run time") {
   auto m = over_input(lowered, false, true, false);
-  pass::mark_in_place_calls::mark(m);
+  pass::mark_in_place_calls::run_in_place(m);
   CHECK(m.kernel_count == 3);
   CHECK(m.calls[1].params.in_place == 1);
   CHECK(kernels_match_calls(m));

@@ -22,6 +22,8 @@
 #include <ctnn/frontend/tflite/import.hpp>
 #include <ctnn/kernel/run_module.hpp>
 #include <ctnn/memory/algorithms.hpp>
+#include <ctnn/pass/edit_pipeline.hpp>
+#include <ctnn/pass/run_pipeline.hpp>
 
 #include "digits_heldout.hpp"
 #include "digits_model.hpp"
@@ -155,23 +157,15 @@ bool read_file(const std::string& path, std::vector<char>& bytes) {
 
 using mlperf_module = ctnn::module<512, 256>;
 
-// One pass on a module, in a frame of its own: with AddressSanitizer every temporary keeps its own stack
-// slot, and a fold over all passes in one frame held a module copy per pass (15 MB, over the default
-// 8 MiB stack).
-template <std::size_t K>
-[[gnu::noinline]] void apply_pass_at(mlperf_module& m) {
-  m = ctnn::detail::apply_pass<ctnn::default_pipeline::pass<K>>(m, K);
-}
-
-// The default pipeline at run time, plan_memory with `config` (stage 6) instead of no options.
+// The default pipeline at run time, plan_memory with `config` instead of no options: on one module on the
+// heap, in place (no module copy on the stack, also under AddressSanitizer).
 std::unique_ptr<mlperf_module> compile_at_run_time(const std::vector<char>& model, const char* name, const memory::plan_config& config) {
-  using pipeline = ctnn::default_pipeline;
-  static_assert(std::is_same_v<pipeline::pass<6>, ctnn::pass::plan_memory<>>);
-  std::unique_ptr<mlperf_module> m{new mlperf_module(ctnn::tflite::import<512, 256>(model.data(), model.size(), name))};
-  [&]<std::size_t... K>(std::index_sequence<K...>) { (apply_pass_at<K>(*m), ...); }(std::make_index_sequence<6>{});
-  if (!m->error.failed()) *m = ctnn::pass::plan_module<memory::default_planner>(*m, config);
-  if (!m->error.failed()) m->establish(ctnn::fact::memory_planned);
-  [&]<std::size_t... K>(std::index_sequence<K...>) { (apply_pass_at<7 + K>(*m), ...); }(std::make_index_sequence<pipeline::size - 7>{});
+  using planning = ctnn::pass::plan_memory<>;
+  auto m = std::make_unique<mlperf_module>();
+  ctnn::tflite::import_into(*m, model.data(), model.size(), name);
+  ctnn::run_pipeline_in_place<ctnn::passes_before<planning>>(*m);
+  if (!m->error.failed()) ctnn::pass::plan_module_in_place<planning::algorithm>(*m, config);
+  ctnn::run_pipeline_in_place<ctnn::passes_after<planning>>(*m);
   return m;
 }
 

@@ -2,6 +2,7 @@
 // results and a2 live at op 2 (520 B); the memory-aware order runs a branch to its end first (272 B).
 // Without ctnn::memory_aware_order the pass changes nothing; with it, nodes and calls move together and
 // the producers follow.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string_view>
@@ -11,6 +12,7 @@
 
 #include <ctnn/compile.hpp>
 #include <ctnn/frontend/dsl.hpp>
+#include <ctnn/memory/schedule.hpp>
 #include <ctnn/pass/order_for_memory.hpp>
 #include <ctnn/pass/plan_memory.hpp>
 
@@ -56,6 +58,33 @@ static_assert(pass::place_buffers<>::run(ordered).liveness_lower_bound == 272);
 // A sequential model is never reordered.
 constexpr auto sequential = ctnn::stage_v<ctnn_test::tiny_cnn, ctnn::default_pipeline, 6>;
 static_assert(pass::order_for_memory<ctnn::memory_aware_order>::run(sequential).reordered == 0);
+
+// memory::apply_op_order permutes in place, one cycle at a time (no module copy): a 3-cycle and a swap
+// move nodes, calls and scratch together, and the inverse permutation gives the module back (what
+// order_for_memory does when the new order is not lower).
+constexpr auto permuted = [] {
+  auto m = lowered;
+  m.scratch_bytes[0] = 10, m.scratch_bytes[1] = 11, m.scratch_bytes[2] = 12, m.scratch_bytes[3] = 13;
+  std::array<std::int32_t, decltype(m)::node_capacity> order{};
+  const std::int32_t cycle[] = {2, 0, 1, 4, 3};  // ops 0..2 rotate, 3 and 4 swap
+  for (std::int32_t k = 0; k < 5; ++k) order[static_cast<std::size_t>(k)] = cycle[k];
+  ctnn::memory::apply_op_order(m, order);
+  return m;
+}();
+static_assert(permuted.node_at(0).label.view() == "a2" && permuted.node_at(1).label.view() == "a" &&
+              permuted.node_at(2).label.view() == "b" && permuted.node_at(3).label.view() == "out" &&
+              permuted.node_at(4).label.view() == "b2");
+static_assert(permuted.scratch_bytes[0] == 12 && permuted.scratch_bytes[1] == 10 && permuted.scratch_bytes[4] == 13);
+static_assert(calls_and_producers_follow(permuted));
+constexpr auto restored = [] {
+  auto m = permuted;
+  std::array<std::int32_t, decltype(m)::node_capacity> back{};
+  const std::int32_t inverse[] = {1, 2, 0, 4, 3};
+  for (std::int32_t k = 0; k < 5; ++k) back[static_cast<std::size_t>(k)] = inverse[k];
+  ctnn::memory::apply_op_order(m, back);
+  return m;
+}();
+static_assert(order_is(restored, "a", "b", "a2", "b2") && restored.scratch_bytes[3] == 13 && calls_and_producers_follow(restored));
 
 TEST_CASE("order_for_memory: the same at run time") {
   auto m = std::make_unique<std::remove_const_t<decltype(lowered)>>(lowered);

@@ -15,12 +15,14 @@
 #include <ctnn/pass/assign_pools.hpp>
 #include <ctnn/pass/place_buffers.hpp>
 
+#include "pass_test_modules.hpp"
 #include "test_modules.hpp"
 
 namespace {
 
 namespace pass = ctnn::pass;
 namespace memory = ctnn::memory;
+using ctnn_test::tensor_named;  // pass_test_modules.hpp
 using ctnn_test::tiny_cnn;
 
 constexpr auto lowered = ctnn::stage_v<tiny_cnn, ctnn::default_pipeline, 6>;
@@ -59,6 +61,27 @@ static_assert(pinned.pool_usage[0].bytes == 160 && pinned.pool_usage[1].bytes ==
 // A pin that names no buffer fails with its position.
 constexpr auto no_tensor = pass::place_buffers<>::run(pass::assign_pools<ctnn::pin<"max_pool_1", "arena">, ctnn::pin<"nope", "arena">>::run(lowered));
 static_assert(no_tensor.error.code == ctnn::code_of(ctnn::memory_error::pin_unknown_tensor) && no_tensor.error.value_a == 1);
+
+// A pin by a name that two tensors with buffers of their own share (max_pool_1 renamed "conv2d_0") is an
+// error naming the pin, the name and both tensors; a name shared with a tensor that has no buffer (the
+// model's input) is not: the pin places the one buffer it names.
+template <class Module>
+constexpr auto renamed(Module m, std::int32_t tensor, std::string_view name) {
+  m.tensor_at(tensor).label = ctnn::name{name};
+  return m;
+}
+constexpr std::int32_t conv_tensor = tensor_named(lowered, "conv2d_0");
+constexpr std::int32_t pool_tensor = tensor_named(lowered, "max_pool_1");
+constexpr auto shared_name = pass::place_buffers<>::run(
+    pass::assign_pools<two_pools, ctnn::pin<"dense_3", "sram">, ctnn::pin<"conv2d_0", "sram">>::run(renamed(lowered, pool_tensor, "conv2d_0")));
+static_assert(shared_name.error.code == ctnn::code_of(ctnn::memory_error::pin_ambiguous_tensor_name) &&
+              shared_name.error.expected.dims[0] == 1 && shared_name.error.value_a == conv_tensor &&
+              shared_name.error.value_b == pool_tensor && conv_tensor >= 0 && pool_tensor > conv_tensor);
+static_assert(shared_name.error.actual.rank == 8 && ctnn::diagnostic_name_char(shared_name.error.actual, 0) == 'c' &&
+              ctnn::diagnostic_name_char(shared_name.error.actual, 7) == '0');
+constexpr auto shared_with_input = pass::place_buffers<>::run(
+    pass::assign_pools<two_pools, ctnn::pin<"conv2d_0", "sram">>::run(renamed(lowered, lowered.inputs[0], "conv2d_0")));
+static_assert(!shared_with_input.error.failed() && shared_with_input.allocations[static_cast<std::size_t>(conv_tensor)].pool == 1);
 
 // Over a limit: the plan is recorded, the verdict is check_budgets'.
 constexpr auto over = pass::place_buffers<>::run(pass::assign_pools<ctnn::pools<ctnn::pool<"sram", 512>>>::run(lowered));

@@ -18,7 +18,7 @@
 // at them.
 //
 // A file ctnn cannot import gives a module whose `error` says why. An ONNX diagnostic (onnx_error codes,
-// ctnn/errors.hpp) becomes one compile error in ctnn::compile<Model>'s diagnostic check, as the IR's do:
+// onnx/errors.hpp) becomes one compile error in ctnn::compile<Model>'s diagnostic check, as the IR's do:
 // a ctnn::errors::onnx_* class whose sentence says what is wrong and whose template arguments give the
 // node (index in the graph and op_type), the attribute and its value, or the byte offset and what was
 // expected there. ctnn-inspect prints
@@ -30,6 +30,7 @@
 #include <string_view>
 #include <utility>
 
+#include <ctnn/frontend/onnx/compile_errors.hpp>
 #include <ctnn/frontend/onnx/describe.hpp>
 #include <ctnn/frontend/onnx/errors.hpp>
 #include <ctnn/frontend/onnx/import.hpp>

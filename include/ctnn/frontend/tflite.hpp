@@ -15,7 +15,7 @@
 //
 // A file ctnn cannot import gives a module whose `error` says why; the passes leave it as it is, and
 // ctnn::compile<Model> turns it into one compile error (the executor's check, as for every diagnostic):
-// a ctnn::errors::tflite_* class (errors.hpp), whose sentence says what is wrong and whose template
+// a ctnn::errors::tflite_* class (tflite/compile_errors.hpp), whose sentence says what is wrong and whose template
 // arguments give the op index and TFLite builtin code, the tensor index, or the byte offset and what
 // was expected there. The failed module keeps the model's inputs and outputs where the file states
 // them, so that code calling run() adds no error of its own. ctnn-inspect prints the same in words
@@ -30,6 +30,7 @@
 
 #include <ctnn/errors.hpp>
 #include <ctnn/frontend/flatbuffers.hpp>
+#include <ctnn/frontend/tflite/compile_errors.hpp>
 #include <ctnn/frontend/tflite/describe.hpp>
 #include <ctnn/frontend/tflite/import.hpp>
 #include <ctnn/frontend/tflite/schema.hpp>

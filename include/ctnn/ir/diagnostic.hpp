@@ -2,6 +2,7 @@
 // Errors found while compiling a model. Passes never throw: a pass that finds a problem records it in
 // the module's `error` field and later passes leave the module unchanged; compile<> then turns the
 // diagnostic into a compile error whose template arguments carry the numbers (op index, shapes, bytes).
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <type_traits>
@@ -101,6 +102,8 @@ enum class memory_error : std::int32_t {
                                // a read-only pool)
   pin_unknown_tensor,          // pin number `value_a` names no tensor (or op) that has a buffer to place
   pin_unknown_pool,            // pin number `value_a` names no writable pool
+  pin_ambiguous_tensor_name,   // pin number `expected.dims[0]` names a tensor name that tensors `value_a` and
+                               // `value_b` share, each with a buffer of its own
 };
 constexpr error_code code_of(memory_error e) { return static_cast<error_code>(e); }
 constexpr std::string_view name_of(memory_error e) {
@@ -108,12 +111,13 @@ constexpr std::string_view name_of(memory_error e) {
     case memory_error::pool_budget_exceeded: return "pool_budget_exceeded";
     case memory_error::pin_unknown_tensor: return "pin_unknown_tensor";
     case memory_error::pin_unknown_pool: return "pin_unknown_pool";
+    case memory_error::pin_ambiguous_tensor_name: return "pin_ambiguous_tensor_name";
   }
   return "?";
 }
 constexpr bool is_memory_error(error_code c) {
   return static_cast<std::int32_t>(c) >= static_cast<std::int32_t>(memory_error::pool_budget_exceeded) &&
-         static_cast<std::int32_t>(c) <= static_cast<std::int32_t>(memory_error::pin_unknown_pool);
+         static_cast<std::int32_t>(c) <= static_cast<std::int32_t>(memory_error::pin_ambiguous_tensor_name);
 }
 
 // A template argument of diagnostic_check, so it has no padding bytes (clang 14 miscompiles class-type
@@ -137,5 +141,21 @@ struct diagnostic {
 };
 static_assert(std::has_unique_object_representations_v<diagnostic>,
               "ctnn::diagnostic must have no padding bytes (clang 14 template-argument bug).");
+
+// A name (of a pool or a tensor) carried by a diagnostic in its unused `actual` shape, so that the compile
+// error can spell it (memory_error::pool_budget_exceeded, pin_ambiguous_tensor_name): rank = its length,
+// four characters per extent. Names longer than diagnostic_name_capacity are cut.
+inline constexpr std::size_t diagnostic_name_capacity = max_rank * 4;
+constexpr shape diagnostic_name(std::string_view text) {
+  shape packed{};
+  const std::size_t length = text.size() < diagnostic_name_capacity ? text.size() : diagnostic_name_capacity;
+  packed.rank = static_cast<std::int32_t>(length);
+  for (std::size_t i = 0; i < length; ++i)
+    packed.dims[i / 4] |= static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<unsigned char>(text[i])) << (8 * (i % 4)));
+  return packed;
+}
+constexpr char diagnostic_name_char(const shape& packed, std::size_t i) {
+  return static_cast<char>(static_cast<std::uint32_t>(packed.dims[i / 4]) >> (8 * (i % 4)) & 0xFFu);
+}
 
 }  // namespace ctnn

@@ -30,6 +30,9 @@ constexpr std::string_view diagnostic_sentence(error_code code) {
         return "ctnn: a ctnn::pin<> names a tensor (or ctnn::pin_op<> an op) that has no buffer to place.";
       case memory_error::pin_unknown_pool:
         return "ctnn: a ctnn::pin<> names a pool that is not among the model's writable pools.";
+      case memory_error::pin_ambiguous_tensor_name:
+        return "ctnn: a ctnn::pin<> names a tensor name that two tensors share; pin the tensor by its op instead "
+               "(ctnn::pin_op<>).";
     }
     return {};
   }
@@ -81,6 +84,31 @@ void put_shape(Sink& out, const shape& s) {
   out("]");
 }
 
+// A byte count with thousands separators: "12,345 B".
+template <class Sink>
+void put_bytes(Sink& out, std::int64_t bytes) {
+  char text[24];
+  const auto end = std::to_chars(text, text + sizeof text, bytes < 0 ? -bytes : bytes).ptr;
+  const auto digits = static_cast<std::size_t>(end - text);
+  if (bytes < 0) out("-");
+  for (std::size_t i = 0; i < digits; ++i) {
+    if (i > 0 && (digits - i) % 3 == 0) out(",");
+    out(std::string_view{text + i, 1});
+  }
+  out(" B");
+}
+
+// The name a diagnostic carries (ir/diagnostic.hpp: diagnostic_name), quoted.
+template <class Sink>
+void put_carried_name(Sink& out, const diagnostic& d) {
+  char text[diagnostic_name_capacity];
+  const auto length = static_cast<std::size_t>(d.actual.rank);
+  for (std::size_t i = 0; i < length && i < diagnostic_name_capacity; ++i) text[i] = diagnostic_name_char(d.actual, i);
+  out("'");
+  out(std::string_view{text, length < diagnostic_name_capacity ? length : diagnostic_name_capacity});
+  out("'");
+}
+
 // "<before>a<middle>b<after>" with the diagnostic's value_a and value_b.
 template <class Sink>
 void put_pair(Sink& out, const diagnostic& d, std::string_view before, std::string_view middle, std::string_view after = {}) {
@@ -98,10 +126,28 @@ template <class Sink>
 void put_diagnostic_numbers(const diagnostic& d, Sink&& out) {
   namespace text = detail::diagnostic_text;
   if (is_memory_error(d.code)) {
-    if (static_cast<memory_error>(d.code) != memory_error::pool_budget_exceeded) return text::put_pair(out, d, "pin ", "", "");
-    out("pool ");
-    text::put_number(out, d.expected[0]);
-    return text::put_pair(out, d, " needs ", " bytes, its limit is ", " bytes");
+    switch (static_cast<memory_error>(d.code)) {
+      case memory_error::pool_budget_exceeded:  // "pool 'sram' needs 12,345 B, budget 10,000 B, over by 2,345 B"
+        out("pool ");
+        text::put_carried_name(out, d);
+        out(" needs ");
+        text::put_bytes(out, d.value_a);
+        out(", budget ");
+        text::put_bytes(out, d.value_b);
+        out(", over by ");
+        return text::put_bytes(out, d.value_a - d.value_b);
+      case memory_error::pin_ambiguous_tensor_name:  // "pin 1: tensor name 'x' is shared by tensors 3 and 7"
+        out("pin ");
+        text::put_number(out, d.expected[0]);
+        out(": tensor name ");
+        text::put_carried_name(out, d);
+        return text::put_pair(out, d, " is shared by tensors ", " and ");
+      case memory_error::pin_unknown_tensor:
+      case memory_error::pin_unknown_pool:
+        out("pin ");
+        return text::put_number(out, d.value_a);
+    }
+    return;
   }
   switch (d.code) {
     case error_code::input_shapes_differ:

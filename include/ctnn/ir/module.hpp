@@ -15,6 +15,7 @@
 #include <ctnn/ir/name.hpp>
 #include <ctnn/ir/op_kind.hpp>
 #include <ctnn/ir/pools.hpp>
+#include <ctnn/ir/requantization_recipe.hpp>
 #include <ctnn/ir/shape.hpp>
 
 namespace ctnn {
@@ -118,7 +119,8 @@ struct kernel_params {
   std::array<std::int32_t, max_rank> perm{};  // transpose: output dim d is input dim perm[d]
   std::int32_t has_bias = 0;
   // Quantized kernels (TFLite's integer recipes, docs/design.md §4): offsets are negated zero points; a
-  // multiplier/shift pair is QuantizeMultiplier's; per-channel pairs come from the executor.
+  // multiplier/shift pair is QuantizeMultiplier's. pass::compute_requantization sets them; tables that do
+  // not fit here are its recipe (kernel_call::requantization).
   std::int32_t input_offset = 0;
   std::int32_t input2_offset = 0;
   std::int32_t weights_offset = 0;
@@ -187,6 +189,7 @@ struct kernel_call {
   std::int32_t result = -1;
   std::array<location, max_node_inputs> operand_at{};
   location result_at{};
+  requantization_recipe requantization{};  // pass::compute_requantization: its table, if any
 };
 
 // How a constant that a pass creates is computed (docs/design.md §2: such weights are materialised once, at compile

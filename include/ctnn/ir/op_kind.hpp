@@ -29,9 +29,13 @@ enum class op_kind : std::int32_t {
   clip,              // clamp to [attrs.clip_min, attrs.clip_max] (ONNX Clip with general bounds)
   batch_matmul,      // numpy matmul of two activations: A [..., M, K] x B [..., K, N] -> [..., M, N], the batch
                      // dims (all but the last two) broadcast (ONNX MatMul whose B is not a constant)
+  crop,              // patch execution (docs/memory.md): the NHWC window of its input starting at row
+                     // attrs.pads[2], column attrs.pads[4], of shape attrs.target (a copy)
+  paste,             // patch execution: writes its first input into its result, a view of its second input
+                     // (the whole tensor), at row attrs.pads[2], column attrs.pads[4]; the rest is untouched
 };
 
-inline constexpr int op_kind_count = static_cast<int>(op_kind::batch_matmul) + 1;
+inline constexpr int op_kind_count = static_cast<int>(op_kind::paste) + 1;
 
 constexpr const char* name_of(op_kind k) {
   switch (k) {
@@ -58,6 +62,8 @@ constexpr const char* name_of(op_kind k) {
     case op_kind::transpose: return "transpose";
     case op_kind::clip: return "clip";
     case op_kind::batch_matmul: return "batch_matmul";
+    case op_kind::crop: return "crop";
+    case op_kind::paste: return "paste";
   }
   return "?";
 }

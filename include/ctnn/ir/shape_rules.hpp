@@ -63,6 +63,17 @@ constexpr shape windowed_output(Module& m, std::int32_t node_id, window& w, cons
   return make_shape(in[0], h, wd, channels);
 }
 
+// crop and paste (patch execution): the NHWC window `part` at row attrs.pads[2], column attrs.pads[4] lies
+// inside `whole`, with the same batch and channels.
+template <class Module>
+constexpr void fit_window(Module& m, std::int32_t node_id, const shape& whole, const shape& part) {
+  const node& n = m.node_at(node_id);
+  const std::int32_t top = n.attrs.pads[2], left = n.attrs.pads[4];
+  if (whole.rank != 4 || part.rank != 4 || top < 0 || left < 0 || top + part[1] > whole[1] || left + part[2] > whole[2] ||
+      part[0] != whole[0] || part[3] != whole[3])
+    m.fail({error_code::input_shapes_differ, node_id, n.kind, whole, part, top, left});
+}
+
 // Checks a constant operand's element count and gives it its canonical shape.
 template <class Module>
 constexpr void expect_constant(Module& m, std::int32_t node_id, std::int32_t tensor_id, const shape& canonical,
@@ -271,6 +282,11 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
     }
     case op_kind::batch_matmul:
       return infer_batch_matmul(m, node_id);
+    case op_kind::crop:   // out = the window attrs.target of the input, at row pads[2], column pads[4]
+    case op_kind::paste:  // out = the whole tensor attrs.target, the input written at that place (the first
+                          // paste has no second input)
+      fit_window(m, node_id, n.kind == op_kind::crop ? in : n.attrs.target, n.kind == op_kind::crop ? n.attrs.target : in);
+      return n.attrs.target;
     case op_kind::batch_norm:
       for (std::int32_t k = 1; k < 5; ++k)
         expect_constant(m, node_id, n.inputs[static_cast<std::size_t>(k)], make_shape(in.last()), error_code::weight_count_mismatch);

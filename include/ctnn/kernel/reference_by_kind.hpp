@@ -32,6 +32,7 @@
 #include <ctnn/kernel/reference/int8/softmax.hpp>
 #include <ctnn/kernel/reference/matmul.hpp>
 #include <ctnn/kernel/reference/onnx_quant/params.hpp>
+#include <ctnn/kernel/reference/patch_copy.hpp>
 #include <ctnn/kernel/reference/pool.hpp>
 #include <ctnn/kernel/reference/reduce.hpp>
 #include <ctnn/kernel/reference/transpose.hpp>
@@ -105,6 +106,8 @@ template <op_kind K, class Params>
   else if constexpr (K == op_kind::transpose) ref::transpose(p, operands[0], result);
   else if constexpr (K == op_kind::clip) ref::clip(p, operands[0], result);
   else if constexpr (K == op_kind::batch_matmul) ref::batch_matmul(p, operands[0], operands[1], result);
+  else if constexpr (K == op_kind::crop) ref::crop(p, operands[0], result);
+  else if constexpr (K == op_kind::paste) ref::paste(p, operands[0], result);
   else static_assert(K == op_kind::conv2d, "ctnn: no float32 kernel for this op kind (add it to kernel/reference_by_kind.hpp).");
 }
 
@@ -145,6 +148,8 @@ template <op_kind K, class Params>
   else if constexpr (K == op_kind::dequantize) i8::dequantize(p, activation(0), static_cast<float*>(result));
   else if constexpr (K == op_kind::mean) i8::mean(p, activation(0), out);
   else if constexpr (K == op_kind::transpose) reference::transpose(p, activation(0), out);
+  else if constexpr (K == op_kind::crop) reference::crop(p, activation(0), out);
+  else if constexpr (K == op_kind::paste) reference::paste(p, activation(0), out);
   else static_assert(K == op_kind::conv2d, "ctnn: no int8 kernel for this op kind (add it to kernel/reference_by_kind.hpp).");
 }
 

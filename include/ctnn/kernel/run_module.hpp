@@ -198,9 +198,9 @@ class module_runner {
     const kernel_call& call = m_.calls[static_cast<std::size_t>(c)];
     const kernel_params& p = call.params;
     requantization& r = requantization_[static_cast<std::size_t>(c)];
-    if (p.per_channel == 0 || p.type != dtype::i8) return;
+    if (call.requantization.table == requantization_table::none) return;  // the recipe decides (compute_requantization)
     const quantization& out = m_.tensor_at(call.result).quant;
-    if (p.kind == op_kind::concat) {
+    if (call.requantization.table == requantization_table::concat_inputs) {
       const float inverse_output_scale = 1.0f / out.scale;
       for (std::int32_t i = 0; i < p.concat_count; ++i) {
         const quantization& in = m_.tensor_at(call.operands[static_cast<std::size_t>(i)]).quant;

@@ -30,6 +30,7 @@ constexpr bool memory_aware_order(const Module& m, const plan_config& config, st
   // Bytes held by a tensor root while it lives (0 for what the plan does not place).
   const auto held = [&](std::int32_t root) -> std::int64_t {
     const tensor& x = t[root];
+    if (x.alias_of >= 0) return 0;  // a view an op writes (a paste): its root's bytes are counted once
     if (x.role == tensor_role::intermediate && x.producer >= 0) return x.bytes();
     if (config.io_in_arena && (x.role == tensor_role::input || x.role == tensor_role::output)) return x.bytes();
     return 0;
@@ -42,9 +43,11 @@ constexpr bool memory_aware_order(const Module& m, const plan_config& config, st
   std::int32_t* waiting = waiting_storage.data();
   std::int32_t* edge = edge_storage.data();
   std::int32_t* edge_begin = edge_begin_storage.data();
-  // Distinct roots read by each op, and their producers.
-  std::array<std::int32_t, nodes * max_node_inputs> root_storage{};
+  // Distinct roots read by each op, and the op each waits for: the producer of the operand itself when it
+  // has one (a view that an op writes: patch execution's pastes), else the root's.
+  std::array<std::int32_t, nodes * max_node_inputs> root_storage{}, writer_storage{};
   std::int32_t* roots = root_storage.data();
+  std::int32_t* writers = writer_storage.data();
   for (std::int32_t i = 0; i < count; ++i) {
     for (std::int32_t k = n[i].input_count; k < static_cast<std::int32_t>(max_node_inputs); ++k)
       roots[i * static_cast<std::int32_t>(max_node_inputs) + k] = -1;
@@ -54,10 +57,13 @@ constexpr bool memory_aware_order(const Module& m, const plan_config& config, st
       for (std::int32_t j = 0; j < k; ++j) repeated = repeated || roots[i * static_cast<std::int32_t>(max_node_inputs) + j] == r;
       roots[i * static_cast<std::int32_t>(max_node_inputs) + k] = repeated ? -1 : r;
       if (r < 0 || repeated) continue;
+      const std::int32_t own = t[n[i].inputs[static_cast<std::size_t>(k)]].producer;
+      const std::int32_t writer = own >= 0 ? own : t[r].producer;
+      writers[i * static_cast<std::int32_t>(max_node_inputs) + k] = writer;
       ++uses[r];
-      if (t[r].producer >= 0) {
+      if (writer >= 0) {
         ++waiting[i];
-        ++edge_begin[t[r].producer + 1];
+        ++edge_begin[writer + 1];
       }
     }
   }
@@ -67,7 +73,8 @@ constexpr bool memory_aware_order(const Module& m, const plan_config& config, st
   for (std::int32_t i = 0; i < count; ++i)
     for (std::int32_t k = 0; k < n[i].input_count; ++k) {
       const std::int32_t r = roots[i * static_cast<std::int32_t>(max_node_inputs) + k];
-      if (r >= 0 && t[r].producer >= 0) edge[fill[t[r].producer]++] = i;
+      const std::int32_t writer = writers[i * static_cast<std::int32_t>(max_node_inputs) + k];
+      if (r >= 0 && writer >= 0) edge[fill[writer]++] = i;
     }
   for (std::int32_t o = 0; o < m.output_count; ++o) ++uses[m.outputs[static_cast<std::size_t>(o)]];  // read by the caller
 
@@ -106,37 +113,58 @@ constexpr bool memory_aware_order(const Module& m, const plan_config& config, st
   return true;
 }
 
-// Runs the ops in `order`: nodes, calls and per-call scratch move together; producers follow.
+// Runs the ops in `order` (op k becomes the op that was at order[k]): nodes, calls and per-call scratch
+// move together, in place, one cycle of the permutation at a time (a module can be megabytes: no copy of
+// it); producers follow.
 template <class Module>
-constexpr Module apply_op_order(Module m, const std::array<std::int32_t, Module::node_capacity>& order) {
-  const Module before = m;
+constexpr void apply_op_order(Module& m, const std::array<std::int32_t, Module::node_capacity>& order) {
+  std::array<bool, Module::node_capacity> moved{};
+  for (std::int32_t start = 0; start < m.node_count; ++start) {
+    if (moved[static_cast<std::size_t>(start)]) continue;
+    const node first_node = m.nodes[static_cast<std::size_t>(start)];
+    const kernel_call first_call = m.calls[static_cast<std::size_t>(start)];
+    const std::int64_t first_scratch = m.scratch_bytes[static_cast<std::size_t>(start)];
+    std::int32_t to = start;
+    for (std::int32_t from = order[static_cast<std::size_t>(to)]; from != start; from = order[static_cast<std::size_t>(to)]) {
+      m.nodes[static_cast<std::size_t>(to)] = m.nodes[static_cast<std::size_t>(from)];
+      m.calls[static_cast<std::size_t>(to)] = m.calls[static_cast<std::size_t>(from)];
+      m.scratch_bytes[static_cast<std::size_t>(to)] = m.scratch_bytes[static_cast<std::size_t>(from)];
+      moved[static_cast<std::size_t>(to)] = true;
+      to = from;
+    }
+    m.nodes[static_cast<std::size_t>(to)] = first_node;
+    m.calls[static_cast<std::size_t>(to)] = first_call;
+    m.scratch_bytes[static_cast<std::size_t>(to)] = first_scratch;
+    moved[static_cast<std::size_t>(to)] = true;
+  }
   for (std::int32_t k = 0; k < m.node_count; ++k) {
-    const std::int32_t i = order[static_cast<std::size_t>(k)];
-    m.nodes[static_cast<std::size_t>(k)] = before.nodes[static_cast<std::size_t>(i)];
-    m.calls[static_cast<std::size_t>(k)] = before.calls[static_cast<std::size_t>(i)];
     m.calls[static_cast<std::size_t>(k)].node = k;
-    m.scratch_bytes[static_cast<std::size_t>(k)] = before.scratch_bytes[static_cast<std::size_t>(i)];
     m.tensor_at(m.nodes[static_cast<std::size_t>(k)].output).producer = k;
   }
-  return m;
 }
 
-// The module with the op order of lower liveness peak (itself when it already has it).
+// Gives the module the op order of lower liveness peak, in place (leaves it as it is when it already has
+// it; module::reordered says whether the order changed).
 template <class Module>
-constexpr Module order_for_memory(const Module& m, const plan_config& config) {
+constexpr void order_for_memory(Module& m, const plan_config& config) {
   std::array<std::int32_t, Module::node_capacity> order{};
-  if (!memory_aware_order(m, config, order)) return m;
+  if (!memory_aware_order(m, config, order)) return;
   bool same = true;
   for (std::int32_t k = 0; k < m.node_count; ++k) same = same && order[static_cast<std::size_t>(k)] == k;
-  if (same) return m;
-  Module reordered = apply_op_order(m, order);
+  if (same) return;
   const auto peak_of = [&config](const Module& x) {
     const auto set = buffers_to_place(x, config);
     return liveness_lower_bound(set.buffers, set.count, x.node_count).bytes;
   };
-  if (peak_of(reordered) >= peak_of(m)) return m;
-  reordered.reordered = 1;
-  return reordered;
+  const std::int64_t peak_before = peak_of(m);
+  apply_op_order(m, order);
+  if (peak_of(m) < peak_before) {
+    m.reordered = 1;
+    return;
+  }
+  std::array<std::int32_t, Module::node_capacity> back{};  // the inverse permutation: the original order
+  for (std::int32_t k = 0; k < m.node_count; ++k) back[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])] = k;
+  apply_op_order(m, back);
 }
 
 }  // namespace ctnn::memory

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/pass/detail/in_place_pass.hpp>
 
 namespace ctnn::pass {
 
@@ -28,12 +29,12 @@ constexpr location location_of(const Module& m, std::int32_t tensor_id) {
   return {};
 }
 
-struct aot_lower_main {
+struct aot_lower_main : detail::in_place_pass<aot_lower_main> {
   static constexpr fact requires_facts = fact::memory_planned;
   static constexpr fact establishes = fact::main_lowered;
 
   template <class Module>
-  static constexpr Module run(Module m) {
+  static constexpr void run_in_place(Module& m) {
     for (std::int32_t c = 0; c < m.call_count; ++c) {
       kernel_call& call = m.calls[static_cast<std::size_t>(c)];
       for (std::int32_t i = 0; i < call.operand_count; ++i)
@@ -41,7 +42,6 @@ struct aot_lower_main {
       call.result_at = location_of(m, call.result);
     }
     m.establish(fact::main_lowered);
-    return m;
   }
 };
 

@@ -11,6 +11,7 @@
 #include <ctnn/ir/module.hpp>
 #include <ctnn/memory/options.hpp>
 #include <ctnn/pass/detail/planning_step.hpp>
+#include <ctnn/pass/detail/in_place_pass.hpp>
 
 namespace ctnn::pass {
 
@@ -65,11 +66,10 @@ constexpr void assign_pools_and_pins(Module& m, const memory::plan_config& confi
 
 // The pass. Options: ctnn::pools<>, ctnn::pin<>, ctnn::pin_op<>, ctnn::pin_kind<> (others are ignored here).
 template <class... Options>
-struct assign_pools : detail::planning_step<Options...> {
+struct assign_pools : detail::planning_step<Options...>, detail::in_place_pass<assign_pools<Options...>> {
   template <class Module>
-  static constexpr Module run(Module m) {
+  static constexpr void run_in_place(Module& m) {
     assign_pools_and_pins(m, assign_pools::config);
-    return m;
   }
 };
 

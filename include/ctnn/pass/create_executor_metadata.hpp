@@ -7,16 +7,17 @@
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/pass/detail/graph_edit.hpp>
+#include <ctnn/pass/detail/in_place_pass.hpp>
 
 namespace ctnn::pass {
 
-struct create_executor_metadata {
+struct create_executor_metadata : detail::in_place_pass<create_executor_metadata> {
   static constexpr fact requires_facts = static_cast<fact>(static_cast<std::uint32_t>(fact::memory_planned) |
                                                            static_cast<std::uint32_t>(fact::function_metadata));
   static constexpr fact establishes = fact::executor_metadata;
 
   template <class Module>
-  static constexpr Module run(Module m) {
+  static constexpr void run_in_place(Module& m) {
     executor_info& info = m.metadata;
     info = executor_info{};
     info.model = m.model_name;
@@ -43,7 +44,6 @@ struct create_executor_metadata {
     info.alignment = m.arena_alignment;
     info.kernel_count = m.kernel_count;
     info.call_count = m.call_count;
-    return m;
   }
 };
 

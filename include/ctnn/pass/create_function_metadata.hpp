@@ -7,15 +7,16 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/pass/detail/in_place_pass.hpp>
 
 namespace ctnn::pass {
 
-struct create_function_metadata {
+struct create_function_metadata : detail::in_place_pass<create_function_metadata> {
   static constexpr fact requires_facts = fact::kernels_lowered;
   static constexpr fact establishes = fact::function_metadata;
 
   template <class Module>
-  static constexpr Module run(Module m) {
+  static constexpr void run_in_place(Module& m) {
     for (auto& f : m.functions) f = function_info{};
     for (std::int32_t c = 0; c < m.call_count; ++c) {
       const kernel_call& call = m.calls[static_cast<std::size_t>(c)];
@@ -35,7 +36,6 @@ struct create_function_metadata {
       const std::int64_t scratch = reserved > call.params.scratch_bytes ? reserved : call.params.scratch_bytes;
       f.workspace_bytes = scratch > f.workspace_bytes ? scratch : f.workspace_bytes;
     }
-    return m;
   }
 };
 

@@ -11,7 +11,9 @@
 // checks the order of the result (a pass before the one that establishes what it reads is a compile error)
 // and gives the memory options to its plan_memory. Plain parameter packs: a pipeline holds a dozen types,
 // so nothing here needs a metaprogramming library (docs/design.md §2).
+#include <cstddef>
 #include <type_traits>
+#include <utility>
 
 #include <ctnn/pass/pipeline.hpp>
 
@@ -55,5 +57,35 @@ using replace = typename detail::edit_at<Pipeline, Old, std::type_identity<pipel
 
 template <class Pass, class Pipeline = default_pipeline>
 using without = typename detail::edit_at<Pipeline, Pass, std::type_identity<pipeline<>>>::type;
+
+// The passes before Anchor and after it (Anchor excluded): a tool that runs one pass its own way (with
+// options known at run time) runs the rest with ctnn::run_pipeline_in_place.
+namespace detail {
+
+template <class Pipeline, class Anchor>
+struct split_at;
+template <class... Passes, class Anchor>
+struct split_at<pipeline<Passes...>, Anchor> {
+  static_assert((std::is_same_v<Passes, Anchor> + ... + 0) == 1,
+                "ctnn::passes_before / passes_after: the pass named must appear exactly once in the pipeline.");
+  static constexpr std::size_t position = [] {
+    constexpr bool is_anchor[] = {std::is_same_v<Passes, Anchor>...};
+    std::size_t k = 0;
+    while (!is_anchor[k]) ++k;
+    return k;
+  }();
+  template <std::size_t First, std::size_t... K>
+  static pipeline<typename pipeline<Passes...>::template pass<First + K>...> slice(std::index_sequence<K...>);
+  using before = decltype(slice<0>(std::make_index_sequence<position>{}));
+  using after = decltype(slice<position + 1>(std::make_index_sequence<sizeof...(Passes) - position - 1>{}));
+};
+
+}  // namespace detail
+
+template <class Anchor, class Pipeline = default_pipeline>
+using passes_before = typename detail::split_at<Pipeline, Anchor>::before;
+
+template <class Anchor, class Pipeline = default_pipeline>
+using passes_after = typename detail::split_at<Pipeline, Anchor>::after;
 
 }  // namespace ctnn

@@ -9,6 +9,7 @@
 // Not used here: the ONNX importer reaches kernel::reference::matrix_batch through this header. When its
 // include moves to ir/shape_rules.hpp, it calls ctnn::matrix_batch (ir/shape.hpp) and this line goes.
 #include <ctnn/kernel/reference/matmul.hpp>
+#include <ctnn/pass/detail/in_place_pass.hpp>
 
 namespace ctnn::pass {
 
@@ -20,11 +21,11 @@ using shape_rules::result_type;
 using shape_rules::same_padding;
 }  // namespace detail
 
-struct infer_types {
+struct infer_types : detail::in_place_pass<infer_types> {
   static constexpr fact establishes = fact::shapes_inferred;
 
   template <class Module>
-  static constexpr Module run(Module m) {
+  static constexpr void run_in_place(Module& m) {
     for (std::int32_t i = 0; i < m.node_count && !m.error.failed(); ++i) {
       node& n = m.node_at(i);
       const shape out = shape_rules::infer_node(m, i);
@@ -33,7 +34,6 @@ struct infer_types {
       result.type = shape_rules::result_type(m, n);
     }
     if (!m.error.failed()) m.establish(fact::shapes_inferred);
-    return m;
   }
 };
 

@@ -9,6 +9,7 @@
 #include <ctnn/memory/options.hpp>
 #include <ctnn/memory/schedule.hpp>
 #include <ctnn/pass/detail/planning_step.hpp>
+#include <ctnn/pass/detail/in_place_pass.hpp>
 
 namespace ctnn::pass {
 
@@ -17,16 +18,15 @@ template <class Module>
 constexpr void order_ops_for_memory(Module& m, const memory::plan_config& config) {
   if (!config.reorder) return;
   memory::merge_declared_scratch(m);  // the peaks it compares include each call's scratch
-  m = memory::order_for_memory(m, config);
+  memory::order_for_memory(m, config);
 }
 
 // The pass. Options: ctnn::memory_aware_order, and the reuse options, which the peaks it compares include.
 template <class... Options>
-struct order_for_memory : detail::planning_step<Options...> {
+struct order_for_memory : detail::planning_step<Options...>, detail::in_place_pass<order_for_memory<Options...>> {
   template <class Module>
-  static constexpr Module run(Module m) {
+  static constexpr void run_in_place(Module& m) {
     order_ops_for_memory(m, order_for_memory::config);
-    return m;
   }
 };
 

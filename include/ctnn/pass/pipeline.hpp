@@ -2,7 +2,8 @@
 // A pipeline is a list of pass types; each stage of a model is its own `inline constexpr` variable, so
 // each pass runs in one constant evaluation of its own (compiler limits apply per pass, docs/design.md §6).
 //
-// A pass is a struct with `static constexpr Module run(Module)`, and optionally `requires_facts` (the
+// A pass is a struct with `static constexpr void run_in_place(Module&)` or `static constexpr Module
+// run(Module)` (or both), and optionally `requires_facts` (the
 // ctnn::fact bits it reads) and `establishes` (the bit it fills). ctnn::compile checks the order of a
 // pipeline from these declarations alone, before running any pass, and names both passes when a pass
 // runs before the one that produces what it reads.
@@ -54,21 +55,34 @@ constexpr std::uint32_t established_facts() {
   else return 0;
 }
 
-// Runs one pass unless an earlier one failed; refuses to run it before the facts it reads exist (the
-// run-time twin of the type-level check below, for modules built and passed by hand).
+// A pass with an in-place core: `static constexpr void run_in_place(Module&)` (every pass of ctnn). A pass
+// of one's own may have only the by-value `run(Module) -> Module`; both forms run in every pipeline.
 template <class Pass, class Module>
-constexpr Module apply_pass(Module m, std::size_t position) {
-  if (m.error.failed()) return m;
+concept runs_in_place = requires(Module& m) { Pass::run_in_place(m); };
+
+// Runs one pass on `m` in place unless an earlier one failed; refuses to run it before the facts it reads
+// exist (the run-time twin of the type-level check below, for modules built and passed by hand). In place:
+// a module can be megabytes, and the tools run the passes on one module on the heap (docs/design.md §2).
+template <class Pass, class Module>
+constexpr void apply_pass_in_place(Module& m, std::size_t position) {
+  if (m.error.failed()) return;
   const std::uint32_t needed = required_facts<Pass>();
   if ((m.facts & needed) != needed) {
     m.fail({error_code::pass_prerequisite_missing, -1, op_kind::relu, {}, {}, static_cast<std::int64_t>(position),
             static_cast<std::int64_t>(needed & ~m.facts)});
-    return m;
+    return;
   }
-  m = Pass::run(m);
+  if constexpr (runs_in_place<Pass, Module>) Pass::run_in_place(m);
+  else m = Pass::run(m);  // a by-value pass: two module copies on the stack, its author's choice
   if constexpr (requires { Pass::establishes; }) {
     if (!m.error.failed()) m.establish(Pass::establishes);
   }
+}
+
+// The same on a module value: one constant evaluation per stage (stage_v).
+template <class Pass, class Module>
+constexpr Module apply_pass(Module m, std::size_t position) {
+  apply_pass_in_place<Pass>(m, position);
   return m;
 }
 

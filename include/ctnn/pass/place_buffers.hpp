@@ -9,7 +9,9 @@
 // bound and the op at the peak, and per op whether its result now lies over its dying input
 // (module::result_over_input, which mark_in_place_calls turns into kernel parameters). A pool over its
 // limit is left recorded in pool_usage for check_budgets. A pin that names no buffer is an error
-// (memory_error::pin_unknown_tensor, value_a: the pin's position).
+// (memory_error::pin_unknown_tensor, value_a: the pin's position), and so is a pin by a tensor name that two
+// tensors with buffers of their own share (memory_error::pin_ambiguous_tensor_name: the pin, the name, the
+// two tensors).
 #include <array>
 #include <cstdint>
 
@@ -22,6 +24,7 @@
 #include <ctnn/memory/pools.hpp>
 #include <ctnn/pass/detail/graph_edit.hpp>
 #include <ctnn/pass/detail/planning_step.hpp>
+#include <ctnn/pass/detail/in_place_pass.hpp>
 
 namespace ctnn::pass {
 
@@ -36,9 +39,18 @@ constexpr std::uint32_t writable_pools(const Module& m) {
   return writable;
 }
 
-// Applies module::pins to the candidate pools of `buffers`; returns the first pin that names no buffer, or -1.
+// What applying the pins found wrong: the pin (-1: nothing) and, when its tensor name is shared by two
+// tensors with buffers of their own (which one it means is unclear), those two tensors.
+struct pin_problem {
+  std::int32_t pin = -1;
+  std::int32_t first_tensor = -1;
+  std::int32_t second_tensor = -1;
+};
+
+// Applies module::pins to the candidate pools of `buffers`; returns the first pin that names no buffer, or
+// whose name two placed tensors share.
 template <class Module, class Set, class Buffers>
-constexpr std::int32_t apply_pins(const Module& m, const Set& set, Buffers& buffers) {
+constexpr pin_problem apply_pins(const Module& m, const Set& set, Buffers& buffers) {
   for (std::int32_t k = 0; k < m.pin_count; ++k) {
     const memory::pool_pin& pin = m.pins[static_cast<std::size_t>(k)];
     const std::uint32_t only = 1u << pin.pool;
@@ -47,18 +59,20 @@ constexpr std::int32_t apply_pins(const Module& m, const Set& set, Buffers& buff
         if (buffers[static_cast<std::size_t>(b)].kind == pin.kind) buffers[static_cast<std::size_t>(b)].candidate_pools = only;
       continue;
     }
-    std::int32_t matched = 0;
+    std::int32_t first_tensor = -1;
+    std::int32_t first_buffer = -1;
     for (std::int32_t t = 0; t < m.tensor_count; ++t) {
       const bool named = pin.by_name ? m.tensor_at(t).label == pin.tensor_name : t == pin.tensor;
       if (!named) continue;
       const std::int32_t b = set.buffer_of[static_cast<std::size_t>(m.storage_root(t))];
       if (b < 0) continue;
+      if (first_tensor >= 0 && b != first_buffer) return {k, first_tensor, t};
+      if (first_tensor < 0) first_tensor = t, first_buffer = b;
       buffers[static_cast<std::size_t>(b)].candidate_pools = only;
-      ++matched;
     }
-    if (matched == 0) return k;
+    if (first_tensor < 0) return {k};
   }
-  return -1;
+  return {};
 }
 
 }  // namespace detail
@@ -75,8 +89,13 @@ constexpr void place_module_buffers(Module& m, const memory::plan_config& config
   const auto set = memory::buffers_to_place(m, config);
   auto buffers = set.buffers;
   for (std::int32_t b = 0; b < set.count; ++b) buffers[static_cast<std::size_t>(b)].candidate_pools = writable;
-  if (const std::int32_t unmatched = detail::apply_pins(m, set, buffers); unmatched >= 0) {
-    m.fail({code_of(memory_error::pin_unknown_tensor), -1, op_kind::conv2d, {}, {}, unmatched, 0});
+  if (const detail::pin_problem problem = detail::apply_pins(m, set, buffers); problem.pin >= 0) {
+    if (problem.second_tensor >= 0)
+      m.fail({code_of(memory_error::pin_ambiguous_tensor_name), -1, op_kind::conv2d, make_shape(problem.pin),
+              diagnostic_name(m.pins[static_cast<std::size_t>(problem.pin)].tensor_name.view()), problem.first_tensor,
+              problem.second_tensor});
+    else
+      m.fail({code_of(memory_error::pin_unknown_tensor), -1, op_kind::conv2d, {}, {}, problem.pin, 0});
     return;
   }
 
@@ -148,11 +167,10 @@ constexpr void place_module_buffers(Module& m, const memory::plan_config& config
 // reuse options (ctnn::in_place_ops, concat_in_place, memory_reuse, io_in_arena, in_place_depthwise,
 // in_place_conv, in_place_windows; memory/options.hpp).
 template <class Algorithm = memory::default_planner, class... Options>
-struct place_buffers : detail::planning_step<Options...> {
+struct place_buffers : detail::planning_step<Options...>, detail::in_place_pass<place_buffers<Algorithm, Options...>> {
   template <class Module>
-  static constexpr Module run(Module m) {
+  static constexpr void run_in_place(Module& m) {
     place_module_buffers<Algorithm>(m, place_buffers::config);
-    return m;
   }
 };
 

@@ -21,6 +21,7 @@
 #include <ctnn/memory/options.hpp>
 #include <ctnn/pass/assign_pools.hpp>
 #include <ctnn/pass/check_budgets.hpp>
+#include <ctnn/pass/detail/in_place_pass.hpp>
 #include <ctnn/pass/mark_in_place_calls.hpp>
 #include <ctnn/pass/order_for_memory.hpp>
 #include <ctnn/pass/place_buffers.hpp>
@@ -60,12 +61,18 @@ constexpr std::array<memory::buffer_info, Module::tensor_capacity> arena_buffers
 // tests). The steps work on one module in place (it can be megabytes); a step that fails the module ends
 // the sequence.
 template <class Algorithm, class Module>
-constexpr Module plan_module(Module m, const memory::plan_config& config) {
+constexpr void plan_module_in_place(Module& m, const memory::plan_config& config) {
   assign_pools_and_pins(m, config);
   if (!m.error.failed()) order_ops_for_memory(m, config);
   if (!m.error.failed()) place_module_buffers<Algorithm>(m, config);
-  if (!m.error.failed()) mark_in_place_calls::mark(m);
-  if (!m.error.failed()) check_budgets::check(m);
+  if (!m.error.failed()) mark_in_place_calls::run_in_place(m);
+  if (!m.error.failed()) check_budgets::run_in_place(m);
+}
+
+// The same on a module value.
+template <class Algorithm, class Module>
+constexpr Module plan_module(Module m, const memory::plan_config& config) {
+  plan_module_in_place<Algorithm>(m, config);
   return m;
 }
 
@@ -74,12 +81,13 @@ constexpr Module plan_module(Module m, const memory::plan_config& config) {
 // ctnn::in_place_ops, ctnn::concat_in_place, ctnn::memory_aware_order, ctnn::memory_reuse,
 // ctnn::io_in_arena, ctnn::in_place_depthwise, ctnn::in_place_conv, ctnn::in_place_windows (memory/options.hpp).
 template <class Algorithm = memory::default_planner, class... Options>
-struct plan_memory : detail::planning_step<Options...> {
+struct plan_memory : detail::planning_step<Options...>, detail::in_place_pass<plan_memory<Algorithm, Options...>> {
+  using algorithm = Algorithm;
   static constexpr fact establishes = fact::memory_planned;
 
   template <class Module>
-  static constexpr Module run(Module m) {
-    return plan_module<Algorithm>(m, plan_memory::config);
+  static constexpr void run_in_place(Module& m) {
+    plan_module_in_place<Algorithm>(m, plan_memory::config);
   }
 };
 

@@ -24,6 +24,7 @@
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/dispatch.hpp>
+#include <ctnn/pass/detail/in_place_pass.hpp>
 #include <ctnn/target.hpp>
 
 namespace ctnn::pass {
@@ -98,7 +99,7 @@ inline constexpr kernel_params with_kernel_choice = [] {
 }();
 
 template <class Target = targets::native, class Policy = kernel::full>
-struct select_kernels {
+struct select_kernels : detail::in_place_pass<select_kernels<Target, Policy>> {
   static_assert(target_description<Target>, "ctnn::pass::select_kernels<Target, Policy>: Target is a ctnn::targets:: type.");
   static_assert(std::is_same_v<Policy, kernel::full> || std::is_same_v<Policy, kernel::shared>,
                 "ctnn::pass::select_kernels<Target, Policy>: Policy is ctnn::full or ctnn::shared.");
@@ -132,9 +133,8 @@ struct select_kernels {
 
   // The run-time pass (tools): what the values decide; undecided where only the compiler can tell.
   template <class Module>
-  static constexpr Module run(Module m) {
+  static constexpr void run_in_place(Module& m) {
     record(m, [](std::int32_t, const kernel_params& p) { return detail::choice_by_values<Policy>(p, Target::isa); });
-    return m;
   }
 
  private:

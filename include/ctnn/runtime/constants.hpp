@@ -11,7 +11,7 @@
 #include <ctnn/detail/math.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/dispatch.hpp>
-#include <ctnn/pass/lower_te.hpp>
+#include <ctnn/kernel/prepare.hpp>
 
 namespace ctnn {
 
@@ -81,7 +81,7 @@ constexpr auto materialize_constant() {
   std::array<float, elements> values{};
   if constexpr (recipe.kind == recipe_kind::evaluate_op) {
     // The op's own reference kernel, run by the compiler on its (possibly folded) constant operands.
-    constexpr kernel_params params = pass::detail::kernel_params_of(M, recipe.op);
+    constexpr kernel_params params = kernel::prepare_params(M, recipe.op);
     [&]<std::size_t... K>(std::index_sequence<K...>) {
       const float* const operands[] = {operand_data<M, recipe.op.inputs[K]>()..., nullptr};
       kernel::invoke_f32<params>(operands, values.data());

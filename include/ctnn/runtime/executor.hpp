@@ -6,7 +6,8 @@
 //   using net = ctnn::compile<my_model>;
 //   float in[net::input<0>::elements], out[net::output<0>::elements];
 //   net::run(in, out);                       // static arena (one per pool) in .bss
-//   net::run_with_arena(my_arena, in, out);  // caller's arena (re-entrant), net::arena_bytes long
+//   net::run_with_arena(my_arena, in, out);  // caller's arena (re-entrant), net::arena_bytes long: void*,
+//                                            // std::byte*, unsigned char*, char* or an array of those
 //   net::run_with_pools({sram, dtcm}, in, out);  // caller's memory for each pool (net::pool<P>::bytes)
 //
 // With ctnn::io_in_arena, model inputs and outputs live in the pools: run() takes no buffer for them;
@@ -26,8 +27,19 @@
 #include <ctnn/runtime/detail/planned_call.hpp>
 #include <ctnn/runtime/packed_operands.hpp>
 #include <ctnn/runtime/requantization.hpp>
+#include <ctnn/runtime/typed_io.hpp>
 
 namespace ctnn {
+
+namespace detail {
+template <class T>
+inline constexpr bool is_byte_v = std::is_same_v<T, std::byte> || std::is_same_v<T, char> || std::is_same_v<T, unsigned char>;
+// A writable pointer to bytes (or void), or an array of bytes: what run_with_arena takes as its arena.
+template <class T>
+concept byte_like_arena = (std::is_pointer_v<std::remove_cv_t<T>> &&
+                           (std::is_same_v<std::remove_pointer_t<std::remove_cv_t<T>>, void> || is_byte_v<std::remove_pointer_t<std::remove_cv_t<T>>>)) ||
+                          (std::is_array_v<T> && std::rank_v<T> == 1 && is_byte_v<std::remove_extent_t<T>>);
+}  // namespace detail
 
 // Each call runs the kernel that pass::select_kernels recorded in its parameters (kernel_params::choice).
 template <auto& M>
@@ -168,15 +180,41 @@ class executor : detail::diagnostic_check<M.error> {
     else run_with_pools(static_pools(), buffers...);
   }
 
+  // The arena of run_with_arena: any writable byte-like memory. A pointer to void, std::byte, char or
+  // unsigned char (std::uint8_t) must point to arena_bytes bytes aligned to arena_alignment: a
+  // precondition, as a byte pointer's type says nothing of either. An array of those has its size checked
+  // at compile time; its alignment stays the caller's (alignas(net::arena_alignment) on the array).
+  class arena_ref {
+   public:
+    arena_ref(std::nullptr_t) {}  // a model whose arena_bytes is 0
+    template <class Arena>
+      requires detail::byte_like_arena<std::remove_reference_t<Arena>>
+    arena_ref(Arena&& arena) : bytes_(static_cast<std::byte*>(static_cast<void*>(+arena))) {
+      if constexpr (std::is_array_v<std::remove_reference_t<Arena>>)
+        static_assert(sizeof(arena) >= arena_bytes, "ctnn::executor::run_with_arena: the arena array is smaller than "
+                                                     "net::arena_bytes.");
+    }
+    std::byte* bytes() const { return bytes_; }
+
+   private:
+    std::byte* bytes_ = nullptr;
+  };
+
+  // Typed buffers (runtime/typed_io.hpp): auto io = net::make_buffers(); net::run(io);
+  static constexpr io_buffers<executor> make_buffers() { return {}; }
+  static void run(io_buffers<executor>& io) {
+    io.apply([](auto*... buffers) { run(buffers...); });
+  }
+
   // As run(), in an arena of at least arena_bytes aligned to arena_alignment that the caller owns
   // (models with one pool; see run_with_pools).
   template <class... Buffers>
-  static void run_with_arena(std::byte* arena, Buffers*... buffers) {
+  static void run_with_arena(arena_ref arena, Buffers*... buffers) {
     static_assert(pool_count == 1, "ctnn::executor::run_with_arena: this model has several pools; give one pointer per "
                                    "pool to run_with_pools.");
     constexpr bool count_ok = sizeof...(Buffers) == external_inputs + external_outputs;
     static_assert(count_ok, "ctnn::executor::run: pass one pointer per model input, then one per model output.");
-    if constexpr (count_ok) execute(pool_pointers{arena}, buffers...);
+    if constexpr (count_ok) execute(pool_pointers{arena.bytes()}, buffers...);
   }
 
   // As run(), with the caller's memory for every pool: pools[P] at least pool<P>::bytes long, aligned

@@ -17,6 +17,14 @@
 #include <string_view>
 #include <type_traits>
 
+#include <boost/hana/accessors.hpp>
+#include <boost/hana/concept/struct.hpp>
+#include <boost/hana/define_struct.hpp>
+#include <boost/hana/first.hpp>
+#include <boost/hana/for_each.hpp>
+#include <boost/hana/second.hpp>
+#include <boost/hana/string.hpp>
+
 #include <ctnn/ir/module.hpp>
 #include <ctnn/ir/printer.hpp>
 #include <ctnn/version.hpp>
@@ -164,27 +172,91 @@ class json_writer {
   bool after_key_ = false;
 };
 
-inline void write_json_io(json_writer& j, const io_info& io) {
-  j.begin_object(true);
-  j.member("name", io.label.view());
-  j.key("shape");
+// ---------------------------------------------------------------------------------------------------
+// The JSON objects, as structs adapted for Boost.Hana: a member's name is its JSON key, its type says
+// how it is written (write_value below), and the members' order is the keys' order. One generic writer
+// replaces a hand-written list of keys per object.
+
+// A value that may be JSON null (a limit of -1, an unquantized tensor's quantization).
+template <class T>
+struct nullable {
+  T value{};
+  bool present = false;
+};
+
+struct json_quantization {
+  BOOST_HANA_DEFINE_STRUCT(json_quantization, (float, scale), (std::int64_t, zero_point));
+};
+struct json_io {
+  BOOST_HANA_DEFINE_STRUCT(json_io, (std::string_view, name), (ctnn::shape, shape), (std::string_view, dtype),
+                           (std::int64_t, bytes), (nullable<json_quantization>, quantization));
+};
+struct json_pool {
+  BOOST_HANA_DEFINE_STRUCT(json_pool, (std::string_view, name), (std::int64_t, bytes), (nullable<std::int64_t>, size_limit),
+                           (std::int64_t, alignment), (bool, read_only));
+};
+struct json_function {
+  BOOST_HANA_DEFINE_STRUCT(json_function, (std::int64_t, kernel), (std::string_view, op_kind), (std::int64_t, calls),
+                           (std::int64_t, workspace_bytes), (std::int64_t, io_bytes), (std::int64_t, constant_bytes));
+};
+struct json_totals {
+  BOOST_HANA_DEFINE_STRUCT(json_totals, (std::int64_t, arena_bytes), (std::int64_t, liveness_lower_bound),
+                           (std::int64_t, constant_bytes), (std::int64_t, kernel_count), (std::int64_t, call_count));
+};
+struct json_planned_pool {
+  BOOST_HANA_DEFINE_STRUCT(json_planned_pool, (std::int64_t, index), (std::string_view, name), (std::int64_t, bytes),
+                           (nullable<std::int64_t>, size_limit), (std::int64_t, alignment), (bool, read_only),
+                           (std::int64_t, lower_bound), (std::int64_t, peak_op));
+};
+struct json_planned_tensor {
+  BOOST_HANA_DEFINE_STRUCT(json_planned_tensor, (std::string_view, name), (std::int64_t, tensor), (std::string_view, pool),
+                           (std::int64_t, pool_index), (std::int64_t, offset), (std::int64_t, bytes),
+                           (std::int64_t, first_use), (std::int64_t, last_use));
+};
+struct json_scratch {
+  BOOST_HANA_DEFINE_STRUCT(json_scratch, (std::int64_t, call), (std::int64_t, op), (std::string_view, pool),
+                           (std::int64_t, pool_index), (std::int64_t, offset), (std::int64_t, bytes));
+};
+
+template <class T>
+void write_value(json_writer& j, const T& value, bool compact = true);
+
+inline void write_scalar(json_writer& j, std::string_view v) { j.string(v); }
+inline void write_scalar(json_writer& j, std::int64_t v) { j.integer(v); }
+inline void write_scalar(json_writer& j, float v) { j.real(v); }
+inline void write_scalar(json_writer& j, bool v) { j.boolean(v); }
+inline void write_scalar(json_writer& j, const shape& dims) {
   j.begin_array(true);
-  for (std::int32_t d = 0; d < io.dims.rank; ++d) j.integer(io.dims[d]);
+  for (std::int32_t d = 0; d < dims.rank; ++d) j.integer(dims[d]);
   j.end_array();
-  j.member("dtype", json_dtype_name(io.type));
-  j.member("bytes", io.bytes);
-  j.key("quantization");
-  if (io.scale != 0.0f) {
-    j.begin_object(true);
-    j.key("scale");
-    j.real(io.scale);
-    j.member("zero_point", io.zero_point);
+}
+template <class T>
+void write_scalar(json_writer& j, const nullable<T>& v) {
+  if (v.present) write_value(j, v.value);
+  else j.null();
+}
+
+// An adapted struct as an object (on one line when `compact`), anything else by write_scalar.
+template <class T>
+void write_value(json_writer& j, const T& value, bool compact) {
+  if constexpr (boost::hana::Struct<T>::value) {
+    j.begin_object(compact);
+    boost::hana::for_each(boost::hana::accessors<T>(), [&](const auto& member) {
+      j.key(boost::hana::to<const char*>(boost::hana::first(member)));
+      write_value(j, boost::hana::second(member)(value));
+    });
     j.end_object();
   } else {
-    j.null();
+    write_scalar(j, value);
   }
-  j.end_object();
 }
+
+inline json_io json_io_of(const io_info& io) {
+  nullable<json_quantization> quantization{{io.scale, io.zero_point}, io.scale != 0.0f};
+  return {io.label.view(), io.dims, json_dtype_name(io.type), io.bytes, quantization};
+}
+
+constexpr nullable<std::int64_t> limit_of(std::int64_t size_limit) { return {size_limit, size_limit >= 0}; }
 
 // The facts the metadata needs that the module does not have.
 constexpr std::uint32_t metadata_facts =
@@ -240,26 +312,19 @@ inline bool write_metadata(json_writer& j, const module_view& m) {
 
   j.key("inputs");
   j.begin_array();
-  for (std::int32_t i = 0; i < e.input_count; ++i) write_json_io(j, e.inputs[static_cast<std::size_t>(i)]);
+  for (std::int32_t i = 0; i < e.input_count; ++i) write_value(j, json_io_of(e.inputs[static_cast<std::size_t>(i)]));
   j.end_array();
   j.key("outputs");
   j.begin_array();
-  for (std::int32_t o = 0; o < e.output_count; ++o) write_json_io(j, e.outputs[static_cast<std::size_t>(o)]);
+  for (std::int32_t o = 0; o < e.output_count; ++o) write_value(j, json_io_of(e.outputs[static_cast<std::size_t>(o)]));
   j.end_array();
 
   j.key("pools");
   j.begin_array();
   for (std::int32_t p = 0; p < e.pool_count; ++p) {
     const pool_metadata& pool = e.pools[static_cast<std::size_t>(p)];
-    j.begin_object(true);
-    j.member("name", pool.name != nullptr ? std::string_view{pool.name} : std::string_view{});
-    j.member("bytes", pool.bytes);
-    j.key("size_limit");
-    if (pool.size_limit < 0) j.null();
-    else j.integer(pool.size_limit);
-    j.member("alignment", pool.alignment);
-    j.member_bool("read_only", pool.read_only);
-    j.end_object();
+    write_value(j, json_pool{pool.name != nullptr ? std::string_view{pool.name} : std::string_view{}, pool.bytes,
+                             limit_of(pool.size_limit), pool.alignment, pool.read_only});
   }
   j.end_array();
 
@@ -267,25 +332,13 @@ inline bool write_metadata(json_writer& j, const module_view& m) {
   j.begin_array();
   for (std::int32_t k = 0; k < m.kernel_count; ++k) {
     const function_info& f = m.functions[static_cast<std::size_t>(k)];
-    j.begin_object(true);
-    j.member("kernel", k);
-    j.member("op_kind", name_of(m.kernels[static_cast<std::size_t>(k)].kind));
-    j.member("calls", f.calls);
-    j.member("workspace_bytes", f.workspace_bytes);
-    j.member("io_bytes", f.io_bytes);
-    j.member("constant_bytes", f.constant_bytes);
-    j.end_object();
+    write_value(j, json_function{k, name_of(m.kernels[static_cast<std::size_t>(k)].kind), f.calls, f.workspace_bytes,
+                                 f.io_bytes, f.constant_bytes});
   }
   j.end_array();
 
   j.key("totals");
-  j.begin_object();
-  j.member("arena_bytes", m.arena_bytes);
-  j.member("liveness_lower_bound", m.liveness_lower_bound);
-  j.member("constant_bytes", e.constant_bytes);
-  j.member("kernel_count", e.kernel_count);
-  j.member("call_count", e.call_count);
-  j.end_object();
+  write_value(j, json_totals{m.arena_bytes, m.liveness_lower_bound, e.constant_bytes, e.kernel_count, e.call_count}, false);
 
   j.key("memory_plan");
   j.begin_object();
@@ -297,18 +350,8 @@ inline bool write_metadata(json_writer& j, const module_view& m) {
   for (std::int32_t p = 0; p < m.pool_count; ++p) {
     const memory::pool_info& pool = m.pools[p];
     const memory::pool_usage& usage = m.pool_usage[p];
-    j.begin_object(true);
-    j.member("index", p);
-    j.member("name", pool_name(m, p));
-    j.member("bytes", usage.bytes);
-    j.key("size_limit");
-    if (pool.size_limit < 0) j.null();
-    else j.integer(pool.size_limit);
-    j.member("alignment", pool.alignment);
-    j.member_bool("read_only", pool.read_only);
-    j.member("lower_bound", usage.lower_bound);
-    j.member("peak_op", usage.peak_node);
-    j.end_object();
+    write_value(j, json_planned_pool{p, pool_name(m, p), usage.bytes, limit_of(pool.size_limit), pool.alignment,
+                                     pool.read_only, usage.lower_bound, usage.peak_node});
   }
   j.end_array();
   j.key("tensors");
@@ -317,16 +360,9 @@ inline bool write_metadata(json_writer& j, const module_view& m) {
     const memory::pool_allocation& a = m.allocations[static_cast<std::size_t>(t)];
     if (a.offset < 0) continue;
     const tensor_lifetime life = lifetime_of(m, t);
-    j.begin_object(true);
-    j.member("name", m.tensor_at(t).label.view());
-    j.member("tensor", t);
-    j.member("pool", pool_name(m, a.pool));  // the plan's pool (version 1 named executor pool 0 "arena")
-    j.member("pool_index", a.pool);
-    j.member("offset", a.offset);
-    j.member("bytes", m.tensor_at(t).bytes());
-    j.member("first_use", life.first_use);
-    j.member("last_use", life.last_use);
-    j.end_object();
+    // `pool`: the plan's pool (version 1 named executor pool 0 "arena").
+    write_value(j, json_planned_tensor{m.tensor_at(t).label.view(), t, pool_name(m, a.pool), a.pool, a.offset,
+                                       m.tensor_at(t).bytes(), life.first_use, life.last_use});
   }
   j.end_array();
   // Each call's scratch (version 2): where plan_memory put it; calls without scratch are left out.
@@ -335,14 +371,7 @@ inline bool write_metadata(json_writer& j, const module_view& m) {
   for (std::int32_t c = 0; c < m.call_count; ++c) {
     const memory::pool_allocation& a = m.scratch[c];
     if (a.offset < 0) continue;
-    j.begin_object(true);
-    j.member("call", c);
-    j.member("op", m.calls[c].node);
-    j.member("pool", pool_name(m, a.pool));
-    j.member("pool_index", a.pool);
-    j.member("offset", a.offset);
-    j.member("bytes", m.scratch_bytes[c]);
-    j.end_object();
+    write_value(j, json_scratch{c, m.calls[c].node, pool_name(m, a.pool), a.pool, a.offset, m.scratch_bytes[c]});
   }
   j.end_array();
   // Calls whose result was placed over their input (ctnn::in_place_windows): they run the reference kernel.

@@ -1,8 +1,8 @@
 #pragma once
-// Diagnostics of the ONNX importer: their names and sentences. The codes (ctnn::onnx::onnx_error, values
-// of ctnn::error_code numbered from 300, like the TFLite frontend's from 100 and the planner's from 200)
-// and the compile-error classes they become (ctnn::errors::onnx_*) are in ctnn/errors.hpp, so that the
-// executor's diagnostic check raises them as it raises every other diagnostic.
+// Diagnostics of the ONNX importer: their codes (ctnn::onnx::onnx_error, values of ctnn::error_code
+// numbered from 300, like the TFLite frontend's from 100 and the planner's from 200), names and sentences.
+// The compile-error classes they become (ctnn::errors::onnx_*) are in compile_errors.hpp, which the
+// executor's diagnostic check finds as it finds every other diagnostic's (errors.hpp).
 //
 // Fields of the diagnostic, per code:
 //   node:    the index of the NodeProto in the graph (-1 when the problem is not a node's)
@@ -16,12 +16,42 @@
 #include <string_view>
 #include <type_traits>
 
-#include <ctnn/errors.hpp>
 #include <ctnn/frontend/onnx/schema.hpp>
 #include <ctnn/frontend/protobuf.hpp>
 #include <ctnn/ir/diagnostic.hpp>
 
 namespace ctnn::onnx {
+
+// The ONNX frontend's diagnostic codes (values of ctnn::error_code from 300).
+enum class onnx_error : std::int32_t {
+  malformed_model = 300,       // value_a: byte offset, value_b: ctnn::protobuf::expectation
+  unsupported_operator,        // value_a: ctnn::onnx::op_type (unknown: not in the default domain's list)
+  unsupported_attribute,       // value_a: op_type, value_b: ctnn::onnx::attribute; expected.dims[0]: the value
+                               // (floats in millionths); a string: expected = [-1, its byte offset, its length]
+  unsupported_operand,         // value_a: op_type, value_b: operand slot (must be a constant of the type and
+                               // shape the op reads: weights, bias, shape, pads, clip bounds)
+  output_count,                // value_a: op_type, value_b: the node's output count (one is supported)
+  unsupported_tensor_type,     // value_a: name offset, value_b: ctnn::onnx::data_type
+  no_static_shape,             // value_a: name offset, value_b: rank; actual: the shape (-1 = unknown)
+  rank_too_high,               // value_a: name offset, value_b: rank (ctnn::max_rank is 6)
+  unsupported_tensor_feature,  // value_a: name offset, value_b: ctnn::onnx::tensor_feature
+  too_many_model_io,           // value_a: 0 = inputs, 1 = outputs; value_b: their count (max 8)
+  integer_arithmetic,          // value_a: op_type, value_b: operand slot (its element type differs from the
+                               // first operand's: plain integer arithmetic takes one integer type)
+  unsupported_rank,            // value_a: op_type, value_b: operand slot; actual: the operand's ONNX shape
+  operand_type,                // value_a: op_type, value_b: operand slot; expected.dims[0]: its ctnn::onnx::data_type
+  operand_value,               // value_a: op_type, value_b: operand slot; expected: [element index, value,
+                               // 1 when the value is float32 bits (a scale) else 0]; a value out of the range
+                               // the op accepts (scales finite and positive, zero points in their type,
+                               // shape extents and bounds)
+};
+inline constexpr std::int32_t first_onnx_error = 300;
+inline constexpr std::int32_t last_onnx_error = static_cast<std::int32_t>(onnx_error::operand_value);
+
+constexpr error_code code_of(onnx_error e) { return static_cast<error_code>(e); }
+constexpr bool is_onnx_error(error_code c) {
+  return static_cast<std::int32_t>(c) >= first_onnx_error && static_cast<std::int32_t>(c) <= last_onnx_error;
+}
 
 
 // Why a tensor cannot be read although its type is supported.

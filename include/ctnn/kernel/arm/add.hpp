@@ -7,9 +7,9 @@
 // by the reference's own arithmetic (detail/quantization.hpp), 1 KB per input in .rodata, so an element
 // costs two byte loads, two table loads, an add and the output stage. Where the tables show that the sum
 // stays below 2^30 in magnitude and the output shift is a right shift (TFLite's ADD: always), the output
-// stage is the short one (detail/requantize.hpp). Element i of both inputs is read before element i of
-// the result is written, as in the reference, so the planner's in-place ADD (an input's buffer reused
-// for the result) stays safe.
+// stage is the short one (detail/requantize.hpp, output_stage; with a fused ReLU, the clamped one).
+// Element i of both inputs is read before element i of the result is written, as in the reference, so
+// the planner's in-place ADD (an input's buffer reused for the result) stays safe.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -22,18 +22,19 @@
 
 namespace ctnn::kernel::arm::detail {
 
-// MultiplyByQuantizedMultiplier((x + Offset) << LeftShift, Multiplier, Shift) for x = index - 128.
-template <std::int32_t Offset, std::int32_t Multiplier, std::int32_t Shift, std::int32_t LeftShift>
+// MultiplyByQuantizedMultiplier((x + Offset) << LeftShift, Multiplier, Shift) for x = index - 128, times
+// Factor (2: the doubling of the short output stage, done here once; the caller checks the range).
+template <std::int32_t Offset, std::int32_t Multiplier, std::int32_t Shift, std::int32_t LeftShift, std::int32_t Factor>
 constexpr std::array<std::int32_t, 256> make_rescale_table() {
   namespace q = ctnn::detail::quant;
   std::array<std::int32_t, 256> table{};
   for (std::int32_t index = 0; index < 256; ++index)
     table[static_cast<std::size_t>(index)] =
-        q::multiply_by_quantized_multiplier(q::wrapping_shift_left(index - 128 + Offset, LeftShift), Multiplier, Shift);
+        Factor * q::multiply_by_quantized_multiplier(q::wrapping_shift_left(index - 128 + Offset, LeftShift), Multiplier, Shift);
   return table;
 }
-template <std::int32_t Offset, std::int32_t Multiplier, std::int32_t Shift, std::int32_t LeftShift>
-inline constexpr std::array<std::int32_t, 256> rescale_table_v = make_rescale_table<Offset, Multiplier, Shift, LeftShift>();
+template <std::int32_t Offset, std::int32_t Multiplier, std::int32_t Shift, std::int32_t LeftShift, std::int32_t Factor = 1>
+inline constexpr std::array<std::int32_t, 256> rescale_table_v = make_rescale_table<Offset, Multiplier, Shift, LeftShift, Factor>();
 
 constexpr std::int64_t largest_magnitude(const std::array<std::int32_t, 256>& table) {
   std::int64_t largest = 0;
@@ -60,13 +61,24 @@ struct add_kernel {
     const auto* a = static_cast<const std::int8_t*>(operands[0]);
     const auto* b = static_cast<const std::int8_t*>(operands[N > 1 ? 1 : 0]);
     auto* out = static_cast<std::int8_t*>(result);
-    // Indexed by the int8 value itself (the tables' middle).
-    const std::int32_t* rescaled_a = table_a.data() + 128;
-    const std::int32_t* rescaled_b = table_b.data() + 128;
-    for (std::int64_t i = 0; i < elements; ++i) {
-      const auto sum = static_cast<std::int32_t>(static_cast<std::uint32_t>(rescaled_a[a[i]]) + static_cast<std::uint32_t>(rescaled_b[b[i]]));
-      if constexpr (short_output) out[i] = to_output<P>(scale_short(sum, P.output_multiplier, -P.output_shift - 1));
-      else out[i] = to_output<P>(scale<P.output_multiplier, P.output_shift>(sum));
+    if constexpr (short_output && output_stage<P>::clamped) {
+      // The clamped short stage (detail/requantize.hpp) over doubled tables: two loads of each input, an
+      // add, SMMLAR, a shift, SSAT and a store per element, four elements a turn.
+      const std::int32_t* doubled_a = rescale_table_v<P.input_offset, P.input_multiplier, P.input_shift, P.left_shift, 2>.data() + 128;
+      const std::int32_t* doubled_b = rescale_table_v<P.input2_offset, P.input2_multiplier, P.input2_shift, P.left_shift, 2>.data() + 128;
+#pragma GCC unroll 4
+      for (std::int64_t i = 0; i < elements; ++i)
+        out[i] = clamp_output<P>(rounding_high_mul_add(doubled_a[a[i]] + doubled_b[b[i]], P.output_multiplier, output_stage<P>::tensor_rounding) >>
+                                 -P.output_shift);
+    } else {
+      // Indexed by the int8 value itself (the tables' middle).
+      const std::int32_t* rescaled_a = table_a.data() + 128;
+      const std::int32_t* rescaled_b = table_b.data() + 128;
+      for (std::int64_t i = 0; i < elements; ++i) {
+        const auto sum = static_cast<std::int32_t>(static_cast<std::uint32_t>(rescaled_a[a[i]]) + static_cast<std::uint32_t>(rescaled_b[b[i]]));
+        if constexpr (short_output) out[i] = output_stage<P>{}.template apply<true>(sum);
+        else out[i] = to_output<P>(scale<P.output_multiplier, P.output_shift>(sum));
+      }
     }
   }
 

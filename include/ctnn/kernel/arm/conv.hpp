@@ -18,20 +18,24 @@
 //   * by default, channel-major: per block of 2 output channels (their bias, offset term and
 //     requantization read once), every pixel, 2 at a time (each input and weight word serves two
 //     products: 20 instructions per 16 MACs). The pixels of a block are consecutive interior pixels of
-//     one output row (all of the image for unpadded 1x1 convs with stride 1 and for dense layers), at a
-//     compile-time distance; border pixels go one at a time over their in-bounds taps.
-//   * dense layers of one row: 1 pixel x 4 channels;
-//   * calls run in place (kernel_params::in_place): pixel-major, as the reference kernel walks (output
-//     pixels row-major, each finished before the next, reading only its window), which is what makes in
-//     place safe (memory/in_place_window.hpp): 1 pixel x 4 channels, or for unpadded 1x1 convs 2 x 2
-//     blocks whose two pixels' outputs are staged on the stack and written after both were read.
+//     one output row (all of the image for dense layers of several rows), at a compile-time distance;
+//     border pixels go one at a time over their in-bounds taps.
+//   * pointwise convs (unpadded 1x1, stride 1): blocks of pixels whose input is widened once on the
+//     stack (detail/pointwise.hpp);
+//   * small windows over few input channels (first layers): pixel pairs gathered (detail/gathered.hpp);
+//   * dense layers of one row: 1 pixel x 4 channels, the input widened once where it is short.
+// Calls run in place (kernel_params::in_place) write a block of output pixels only after every pixel of
+// the block was read, which the planner's rule makes safe (memory/in_place_window.hpp: pixels after the
+// block read nothing below the block's end): pointwise blocks and gathered pairs as out of place; other
+// windows pixel-major, as the reference kernel walks, 1 pixel x 4 channels.
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/arm/detail/dot.hpp>
 #include <ctnn/kernel/arm/detail/dsp.hpp>
+#include <ctnn/kernel/arm/detail/gathered.hpp>
+#include <ctnn/kernel/arm/detail/pointwise.hpp>
 #include <ctnn/kernel/arm/detail/requantize.hpp>
 #include <ctnn/kernel/arm/detail/window.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
@@ -52,12 +56,14 @@ struct conv_kernel {
   // One pixel (dense layers of one row): output channels four at a time, one input word serving four
   // filters, the offset added by SXTAB16 (an offset term would cost as much as the dot product here).
   static constexpr bool single_pixel = !pixel_major && flat && pixels == 1;
-  // Small windows over few input channels (first layers: KWS's 10x4x1, 3x3x3 on images): their kernel
-  // rows are too short for the stretch loops, so each pair of pixels is gathered into a buffer on the
-  // stack (padding taps hold the input zero point, which adds zero once the offset term is in the
-  // accumulator), then dotted with every filter as one stretch.
-  static constexpr bool gathered = !pixel_major && !flat && kernel_w * in_c < 16 && reduction <= 128 && out_c <= 128;
+  // Small windows over few input channels (first layers): pixel pairs gathered (detail/gathered.hpp).
+  static constexpr bool gathered = !flat && gathered_windows<P>::applies;
   static constexpr std::ptrdiff_t pixel_step = flat ? in_c : static_cast<std::ptrdiff_t>(g::win.stride_w) * in_c;
+  // Pointwise convs in blocks of pixels (detail/pointwise.hpp): in place, and with whole quads of input
+  // channels (widened once per block) also out of place.
+  using pointwise = pointwise_blocks<P, in_c, out_c, pixels>;
+  static constexpr bool pointwise_walk =
+      flat && P.kind == op_kind::conv2d && !single_pixel && pointwise::applies && (pixel_major || pointwise::widened);
   // Kernel rows are one stretch (dilation_w 1) or kernel_w stretches of in_c values.
   static constexpr bool row_stretch = g::win.dilation_w == 1;
 
@@ -73,21 +79,14 @@ struct conv_kernel {
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
     const auto [input, weights, bias, output] = window_operands_of<P>(operands, result);
-    if constexpr (single_pixel) {
-      constexpr std::int32_t quads = out_c / 4;
-      const std::int8_t* w = weights;
-      for (std::int32_t q = 0; q < quads; ++q, w += 4 * reduction) single_pixel_channels<4>(input, w, bias, rq, output, 4 * q);
-      for (std::int32_t o = 4 * quads; o < out_c; ++o, w += reduction) single_pixel_channels<1>(input, w, bias, rq, output, o);
+    if constexpr (single_pixel && widened_single_pixel) {
+      widened_single_pixel_channels(input, weights, bias, rq, output);
+    } else if constexpr (single_pixel) {
+      all_single_pixel_channels(input, weights, bias, rq, output);
     } else if constexpr (gathered) {
-      gather_and_dot(input, weights, bias, rq, output);
-    } else if constexpr (pixel_major && staged_pairs) {
-      constexpr std::int32_t pairs = pixels / 2;
-      for (std::int32_t k = 0; k < pairs; ++k)
-        staged_pair(input + static_cast<std::ptrdiff_t>(2 * k) * in_c, weights, bias, rq, output + static_cast<std::ptrdiff_t>(2 * k) * out_c);
-      if constexpr (pixels % 2 != 0) {
-        const context c{bias, rq.multiplier, rq.shift};
-        pixel(c, input, weights, output + static_cast<std::ptrdiff_t>(pixels - 1) * out_c, pixels - 1);
-      }
+      gathered_windows<P>::run(input, weights, bias, rq, output);
+    } else if constexpr (pointwise_walk) {
+      pointwise::run(input, weights, bias, rq, output);
     } else if constexpr (pixel_major) {
       const context c{bias, rq.multiplier, rq.shift};
       for (std::int32_t p = 0; p < pixels; ++p) pixel(c, input, weights, output + static_cast<std::ptrdiff_t>(p) * out_c, p);
@@ -111,16 +110,8 @@ struct conv_kernel {
   };
 
   [[gnu::always_inline]] static inline channel_start start_of(const std::int8_t* w, const std::int32_t* bias, std::int32_t o) {
-    // sum of the filter: SXTB16 pairs dotted with (1, 1)
-    std::int32_t sum = 0;
-    constexpr std::int32_t quads = reduction / 4;
-    for (std::int32_t q = 0; q < quads; ++q, w += 4) {
-      const std::uint32_t word = load_word(w);
-      sum = smlad(sxtb16(word), 0x00010001u, smlad(sxtb16_ror8(word), 0x00010001u, sum));
-    }
-    for (std::int32_t k = 0; k < reduction % 4; ++k) sum += w[k];
     const std::int32_t first = P.has_bias != 0 ? bias[o] : 0;
-    return {first, first + P.input_offset * sum};
+    return {first, first + P.input_offset * filter_sum<reduction>(w)};
   }
 
   template <int Channels>
@@ -257,9 +248,40 @@ struct conv_kernel {
 
   // ---- One pixel ------------------------------------------------------------------------------------
 
-  // Output channels [o, o + Channels) of the only pixel; `w` is channel o's filter.
+  // Whole quads of at most 256 values: the input widened once on the stack (detail/dot.hpp, widen_quads),
+  // read by every filter with one LDRD per quad.
+  static constexpr bool widened_single_pixel = reduction % 4 == 0 && reduction <= 256;
+
+  // Out of line: the buffer is on the stack during this call only (inlined, it would sit in the
+  // executor's frame during every call).
+  [[gnu::noinline]] static void widened_single_pixel_channels(const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias,
+                                                              const requant_arrays& rq, std::int8_t* output) {
+    std::uint32_t widened[reduction / 2];
+    widen_quads(input, widened, reduction / 4, offset_pair);
+    all_single_pixel_channels(widened, weights, bias, rq, output);
+  }
+
+  template <class Input>
+  static void all_single_pixel_channels(const Input* input, const std::int8_t* weights, const std::int32_t* bias, const requant_arrays& rq,
+                                        std::int8_t* output) {
+    constexpr std::int32_t quads = out_c / 4;
+    const std::int8_t* w = weights;
+    for (std::int32_t q = 0; q < quads; ++q, w += 4 * reduction) single_pixel_channels<4>(input, w, bias, rq, output, 4 * q);
+    for (std::int32_t o = 4 * quads; o < out_c; ++o, w += reduction) single_pixel_channels<1>(input, w, bias, rq, output, o);
+  }
+
   template <int Channels>
-  static void single_pixel_channels(const std::int8_t* input, const std::int8_t* w, const std::int32_t* bias, const requant_arrays& rq,
+  [[gnu::always_inline]] static inline void single_pixel_dot(const std::int8_t* input, const std::int8_t* w, std::int32_t (&acc)[1][Channels]) {
+    dot_block<1, Channels, 0, reduction>(input, w, reduction, offset_pair, P.input_offset, acc);
+  }
+  template <int Channels>
+  [[gnu::always_inline]] static inline void single_pixel_dot(const std::uint32_t* input, const std::int8_t* w, std::int32_t (&acc)[1][Channels]) {
+    dot_widened<1, Channels, 0, reduction>(input, w, reduction / 4, acc);
+  }
+
+  // Output channels [o, o + Channels) of the only pixel; `w` is channel o's filter.
+  template <int Channels, class Input>
+  static void single_pixel_channels(const Input* input, const std::int8_t* w, const std::int32_t* bias, const requant_arrays& rq,
                                     std::int8_t* output, std::int32_t o) {
     std::int32_t acc[1][Channels];
     output_stage<P> stages[Channels];
@@ -270,7 +292,7 @@ struct conv_kernel {
       stages[ch] = output_stage_of<P>(rq.multiplier, rq.shift, o + ch);
       short_stage = short_stage && stages[ch].template short_applies<product_bound>(acc[0][ch]);
     }
-    dot_block<1, Channels, 0, reduction>(input, w, reduction, offset_pair, P.input_offset, acc);
+    single_pixel_dot<Channels>(input, w, acc);
     if (short_stage) {
 #pragma GCC unroll 4
       for (int ch = 0; ch < Channels; ++ch) output[o + ch] = stages[ch].template apply<true>(acc[0][ch]);
@@ -280,129 +302,7 @@ struct conv_kernel {
     }
   }
 
-  // ---- Gathered windows (pixel pairs, every channel) -------------------------------------------------
-
   static std::int32_t bias_of(const std::int32_t* bias, std::int32_t o) { return P.has_bias != 0 ? bias[o] : 0; }
-
-  // Copies pixel (b, oy, ox)'s window into `to` (reduction values, OHWI order), the zero point where
-  // it lies outside the input.
-  static void gather(const std::int8_t* input, std::int8_t* to, std::int32_t b, std::int32_t oy, std::int32_t ox) {
-    const auto rows = g::rows_inside(oy);
-    const auto columns = g::columns_inside(ox);
-    constexpr auto zero_point = static_cast<std::int8_t>(-P.input_offset);
-    for (std::int32_t ky = 0; ky < kernel_h; ++ky, to += kernel_w * in_c) {
-      if (ky < rows.first || ky >= rows.end || columns.first >= columns.end) {
-        for (std::int32_t k = 0; k < kernel_w * in_c; ++k) to[k] = zero_point;
-        continue;
-      }
-      const std::int8_t* row = input + g::input_pixel(b, rows.input_row + ky * g::win.dilation_h, columns.input_row);
-      if (g::win.dilation_w == 1 && columns.first == 0 && columns.end == kernel_w) {
-        std::memcpy(to, row, static_cast<std::size_t>(kernel_w * in_c));  // the whole kernel row: a compile-time size
-        continue;
-      }
-      for (std::int32_t kx = 0; kx < kernel_w; ++kx)
-        for (std::int32_t i = 0; i < in_c; ++i)
-          to[kx * in_c + i] = kx >= columns.first && kx < columns.end ? row[kx * g::win.dilation_w * in_c + i] : zero_point;
-    }
-  }
-
-  static void gather_and_dot(const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias, const requant_arrays& rq,
-                             std::int8_t* output) {
-    // Per channel: bias + input_offset * sum of the filter (the gathered windows are whole).
-    std::int32_t folded[out_c];
-    for (std::int32_t o = 0; o < out_c; ++o) folded[o] = start_of(weights + o * reduction, bias, o).folded;
-    // Per channel pair: whether both take the short output stage.
-    bool short_pair[out_c / 2 + 1];
-    for (std::int32_t o = 0; o + 1 < out_c; o += 2)
-      short_pair[o / 2] = output_stage_of<P>(rq.multiplier, rq.shift, o).template short_applies<product_bound>(bias_of(bias, o)) &&
-                          output_stage_of<P>(rq.multiplier, rq.shift, o + 1).template short_applies<product_bound>(bias_of(bias, o + 1));
-    std::int8_t window[2][reduction + 4];  // + 4: the dot's last word may read past a stretch's end (never used)
-    constexpr std::int32_t pairs = pixels / 2;
-    for (std::int32_t k = 0; k <= pairs; ++k) {
-      const std::int32_t first = 2 * k;
-      const std::int32_t count = first + 1 < pixels ? 2 : (first < pixels ? 1 : 0);
-      for (std::int32_t p = 0; p < count; ++p) {
-        const std::int32_t pixel = first + p;
-        gather(input, window[p], pixel / (g::out_h * g::out_w), pixel / g::out_w % g::out_h, pixel % g::out_w);
-      }
-      std::int8_t* out = output + static_cast<std::ptrdiff_t>(first) * out_c;
-      if (count == 2) all_channels<2>(window[0], weights, short_pair, folded, rq, out);
-      else if (count == 1) all_channels<1>(window[0], weights, short_pair, folded, rq, out);
-    }
-  }
-
-  template <int Pixels>
-  [[gnu::always_inline]] static inline void all_channels(const std::int8_t* x, const std::int8_t* weights, const bool* short_pair,
-                                                         const std::int32_t (&folded)[out_c],
-                                                         const requant_arrays& rq, std::int8_t* out) {
-    constexpr std::ptrdiff_t window_step = reduction + 4;
-    const std::int8_t* w = weights;
-    for (std::int32_t o = 0; o + 2 <= out_c; o += 2, w += 2 * reduction) {
-      std::int32_t acc[Pixels][2];
-#pragma GCC unroll 2
-      for (int p = 0; p < Pixels; ++p) acc[p][0] = folded[o], acc[p][1] = folded[o + 1];
-      dot_block<Pixels, 2, window_step, reduction, false>(x, w, reduction, 0, 0, acc);
-      const output_stage<P> first = output_stage_of<P>(rq.multiplier, rq.shift, o), second = output_stage_of<P>(rq.multiplier, rq.shift, o + 1);
-      if (short_pair[o / 2]) {
-#pragma GCC unroll 2
-        for (int p = 0; p < Pixels; ++p)
-          out[p * out_c + o] = first.template apply<true>(acc[p][0]), out[p * out_c + o + 1] = second.template apply<true>(acc[p][1]);
-      } else {
-#pragma GCC unroll 2
-        for (int p = 0; p < Pixels; ++p)
-          out[p * out_c + o] = first.template apply<false>(acc[p][0]), out[p * out_c + o + 1] = second.template apply<false>(acc[p][1]);
-      }
-    }
-    if constexpr (out_c % 2 != 0) {
-      std::int32_t acc[Pixels][1];
-#pragma GCC unroll 2
-      for (int p = 0; p < Pixels; ++p) acc[p][0] = folded[out_c - 1];
-      dot_block<Pixels, 1, window_step, reduction, false>(x, w, reduction, 0, 0, acc);
-      const output_stage<P> last = output_stage_of<P>(rq.multiplier, rq.shift, out_c - 1);
-#pragma GCC unroll 2
-      for (int p = 0; p < Pixels; ++p) out[p * out_c + out_c - 1] = last.template apply<false>(acc[p][0]);
-    }
-  }
-
-  // ---- Pixel pairs staged on the stack (in place, unpadded 1x1) -------------------------------------
-
-  // In place, two pixels at a time stay safe when both are written only after both were read: their
-  // outputs are staged here (2 * out_c bytes), then copied out. Later pixels read at or above the
-  // second one's end (the planner's rule, memory/in_place_window.hpp).
-  static constexpr bool staged_pairs = pixel_major && flat && pixels >= 2 && 2 * out_c <= 256;
-
-  [[gnu::noinline]] static void staged_pair(const std::int8_t* x, const std::int8_t* weights, const std::int32_t* bias,
-                                            const requant_arrays& rq, std::int8_t* out) {
-    std::int8_t staged[2 * out_c];
-    const std::int8_t* w = weights;
-    for (std::int32_t k = 0; k < out_c / 2; ++k, w += 2 * reduction) staged_channels<2>(x, w, bias, rq, staged, 2 * k);
-    if constexpr (out_c % 2 != 0) staged_channels<1>(x, w, bias, rq, staged, out_c - 1);
-    std::memcpy(out, staged, sizeof staged);
-  }
-
-  template <int Channels>
-  [[gnu::always_inline]] static inline void staged_channels(const std::int8_t* x, const std::int8_t* w, const std::int32_t* bias,
-                                                            const requant_arrays& rq, std::int8_t* staged, std::int32_t o) {
-    std::int32_t acc[2][Channels];
-    output_stage<P> stages[Channels];
-    bool short_stage = true;
-#pragma GCC unroll 2
-    for (int ch = 0; ch < Channels; ++ch) {
-      acc[0][ch] = acc[1][ch] = bias_of(bias, o + ch);
-      stages[ch] = output_stage_of<P>(rq.multiplier, rq.shift, o + ch);
-      short_stage = short_stage && stages[ch].template short_applies<product_bound>(acc[0][ch]);
-    }
-    dot_block<2, Channels, in_c, reduction>(x, w, in_c, offset_pair, P.input_offset, acc);
-    if (short_stage) {
-#pragma GCC unroll 2
-      for (int ch = 0; ch < Channels; ++ch)
-        staged[o + ch] = stages[ch].template apply<true>(acc[0][ch]), staged[out_c + o + ch] = stages[ch].template apply<true>(acc[1][ch]);
-    } else {
-#pragma GCC unroll 2
-      for (int ch = 0; ch < Channels; ++ch)
-        staged[o + ch] = stages[ch].template apply<false>(acc[0][ch]), staged[out_c + o + ch] = stages[ch].template apply<false>(acc[1][ch]);
-    }
-  }
 
   // ---- Pixel-major order (in place; single pixels) ---------------------------------------------------
 

@@ -14,9 +14,14 @@
 // their in-bounds taps (the reference skips the others), the inputs widened with SXTAB16, which adds
 // the offset. Channels left over (C % 4) go one at a time.
 //
-// In place (kernel_params::in_place) the walk is pixel-major instead: output pixels row-major, each
-// finished before the next, reading only its window, as the reference kernel does
-// (memory/in_place_window.hpp), so such calls run here too.
+// In place (kernel_params::in_place) the channel-major walk stays safe when the result lies a whole
+// number of pixels from the input (checked at run time; the planner places it so, docs/memory.md).
+// Output (p, c) then overwrites input (i, c) of one pixel i, and only channel c's outputs read input
+// channel c. The planner's rule (memory/in_place_window.hpp) puts i at least p + 1 - S(p) pixels below p
+// (S(p): the lowest input pixel read by output pixels >= p), so every output pixel that reads i comes
+// before p, and the walk visits each channel's pixels in ascending order (a pair read before either is
+// written). Otherwise the walk is pixel-major, as the reference kernel's: output pixels row-major, each
+// finished before the next, reading only its window.
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -51,30 +56,42 @@ struct depthwise_kernel {
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
     const auto [input, weights, bias, output] = window_operands_of<P>(operands, result);
     if constexpr (P.in_place == 0) {
-      for (std::int32_t q = 0; q < quads; ++q) channel_group(input, weights, bias, rq, output, 4 * q);
-      if constexpr (channels % 4 != 0) {
-        for (std::int32_t b = 0; b < g::batch; ++b)
-          for (std::int32_t oy = 0; oy < g::out_h; ++oy)
-            for (std::int32_t ox = 0; ox < g::out_w; ++ox)
-              border_pixel<4 * quads>(input, weights, bias, rq, output + ((static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w + ox) * channels,
-                                      b, g::rows_inside(oy), ox);
-      }
+      channel_major(input, weights, bias, rq, output);
     } else {
-      for (std::int32_t b = 0; b < g::batch; ++b)
-        for (std::int32_t oy = 0; oy < g::out_h; ++oy) {
-          const auto rows = g::rows_inside(oy);
-          std::int8_t* row_output = output + (static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w * channels;
-          for (std::int32_t ox = 0; ox < g::out_w; ++ox) {
-            const bool interior = ox >= g::interior_begin && ox < g::interior_end && rows.first == 0 && rows.end == kernel_h;
-            const std::ptrdiff_t first_tap = g::input_pixel(b, rows.input_row, ox * g::win.stride_w - g::win.pad_left);
-            if (interior) interior_pixel(input, first_tap, weights, bias, rq, row_output + ox * channels);
-            else border_pixel<0>(input, weights, bias, rq, row_output + ox * channels, b, rows, ox);
-          }
-        }
+      const auto distance = reinterpret_cast<std::intptr_t>(output) - reinterpret_cast<std::intptr_t>(input);
+      if (distance % channels == 0) channel_major(input, weights, bias, rq, output);
+      else pixel_major(input, weights, bias, rq, output);
     }
   }
 
  private:
+  static void channel_major(const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias, const requant_arrays& rq,
+                            std::int8_t* output) {
+    for (std::int32_t q = 0; q < quads; ++q) channel_group(input, weights, bias, rq, output, 4 * q);
+    if constexpr (channels % 4 != 0) {
+      for (std::int32_t b = 0; b < g::batch; ++b)
+        for (std::int32_t oy = 0; oy < g::out_h; ++oy)
+          for (std::int32_t ox = 0; ox < g::out_w; ++ox)
+            border_pixel<4 * quads>(input, weights, bias, rq, output + ((static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w + ox) * channels,
+                                    b, g::rows_inside(oy), ox);
+    }
+  }
+
+  [[gnu::noinline]] static void pixel_major(const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias,
+                                            const requant_arrays& rq, std::int8_t* output) {
+    for (std::int32_t b = 0; b < g::batch; ++b)
+      for (std::int32_t oy = 0; oy < g::out_h; ++oy) {
+        const auto rows = g::rows_inside(oy);
+        std::int8_t* row_output = output + (static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w * channels;
+        for (std::int32_t ox = 0; ox < g::out_w; ++ox) {
+          const bool interior = ox >= g::interior_begin && ox < g::interior_end && rows.first == 0 && rows.end == kernel_h;
+          const std::ptrdiff_t first_tap = g::input_pixel(b, rows.input_row, ox * g::win.stride_w - g::win.pad_left);
+          if (interior) interior_pixel(input, first_tap, weights, bias, rq, row_output + ox * channels);
+          else border_pixel<0>(input, weights, bias, rq, row_output + ox * channels, b, rows, ox);
+        }
+      }
+  }
+
   static constexpr std::uint32_t offset_pair = both_halves(P.input_offset);
   static constexpr std::ptrdiff_t tap_offset(std::int32_t ky, std::int32_t kx) {
     return (static_cast<std::ptrdiff_t>(ky) * g::win.dilation_h * g::in_w + static_cast<std::ptrdiff_t>(kx) * g::win.dilation_w) * channels;
@@ -198,7 +215,15 @@ struct depthwise_kernel {
     return oy;
   }
   static constexpr std::int32_t whole_rows_end = find_whole_rows_end();
+  // Size-optimised builds (-Os) walk every pixel outside the interior pairs with its window known at run
+  // time (partial_window): one function instead of one per compile-time window class.
+#if defined(__OPTIMIZE_SIZE__)
+  static constexpr bool compile_time_windows = false;
+#else
+  static constexpr bool compile_time_windows = true;
+#endif
   static constexpr bool rows_by_class() {
+    if (!compile_time_windows) return false;
     for (std::int32_t oy = whole_rows_end; oy < g::out_h; ++oy)
       if (whole_row(oy)) return false;
     return g::out_h - (whole_rows_end - whole_rows_begin) <= 8;
@@ -225,7 +250,7 @@ struct depthwise_kernel {
     }
   }
 
-  // A row whose kernel rows are all inside: border columns (compile-time windows), interior pixels two
+  // A row whose kernel rows are all inside: border columns (compile-time windows; -Os: run-time ones), interior pixels two
   // at a time.
   template <bool Short>
   static void row_of_whole_windows(const group_state& state, const std::int8_t* input, const std::int8_t* w, std::int8_t* output,
@@ -233,16 +258,25 @@ struct depthwise_kernel {
     std::int8_t* out = output + (static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w * channels + c;
     const std::int32_t input_row = oy * g::win.stride_h - g::win.pad_top;
     const auto first_tap = [&](std::int32_t ox) { return input + g::input_pixel(b, input_row, ox * g::win.stride_w - g::win.pad_left) + c; };
-    known_columns<Short, 0, kernel_h, 0>(state, input, w, out, b, input_row, c, std::make_integer_sequence<std::int32_t, g::interior_begin>{});
+    const auto run_time_window = [&](std::int32_t ox) { partial_window<Short>(state, input, w, out + ox * channels, b, g::rows_inside(oy), ox, c); };
+    if constexpr (compile_time_windows)
+      known_columns<Short, 0, kernel_h, 0>(state, input, w, out, b, input_row, c, std::make_integer_sequence<std::int32_t, g::interior_begin>{});
+    else
+      for (std::int32_t ox = 0; ox < g::interior_begin; ++ox) run_time_window(ox);
     constexpr std::int32_t pairs = (g::interior_end - g::interior_begin) / 2;
     for (std::int32_t k = 0; k < pairs; ++k) {
       const std::int32_t ox = g::interior_begin + 2 * k;
       whole_windows<Short>(state, first_tap(ox), w, out + ox * channels);
     }
-    if constexpr ((g::interior_end - g::interior_begin) % 2 != 0)
-      whole_window<Short>(state, first_tap(g::interior_end - 1), w, out + (g::interior_end - 1) * channels);
-    known_columns<Short, 0, kernel_h, g::interior_end>(state, input, w, out, b, input_row, c,
-                                                       std::make_integer_sequence<std::int32_t, g::out_w - g::interior_end>{});
+    if constexpr ((g::interior_end - g::interior_begin) % 2 != 0) {
+      if constexpr (compile_time_windows) whole_window<Short>(state, first_tap(g::interior_end - 1), w, out + (g::interior_end - 1) * channels);
+      else run_time_window(g::interior_end - 1);
+    }
+    if constexpr (compile_time_windows)
+      known_columns<Short, 0, kernel_h, g::interior_end>(state, input, w, out, b, input_row, c,
+                                                         std::make_integer_sequence<std::int32_t, g::out_w - g::interior_end>{});
+    else
+      for (std::int32_t ox = g::interior_end; ox < g::out_w; ++ox) run_time_window(ox);
   }
 
   // Rows First + i (compile-time), some of whose kernel rows fall in the padding.

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/pass/detail/in_place_pass.hpp>
 
 namespace ctnn::pass::detail {
 
@@ -56,26 +57,25 @@ constexpr void erase_nodes(Module& m, const Flags& erased) {
 }
 
 // The shape of every pass that removes ops: visit each op in order with `rewrite(m, i, erased)`, which
-// may change the module and mark ops in `erased`; then compact the node list.
+// may change the module and mark ops in `erased`; then compact the node list. In place.
 template <class Module, class Rewrite>
-constexpr Module rewrite_ops(Module m, Rewrite&& rewrite) {
+constexpr void rewrite_ops(Module& m, Rewrite&& rewrite) {
   std::array<bool, Module::node_capacity> erased{};
   for (std::int32_t i = 0; i < m.node_count; ++i) rewrite(m, i, erased);
   erase_nodes(m, erased);
-  return m;
 }
 
 // Base of the graph-level passes that rewrite ops one by one (fold_constants, fold_batch_norm, fuse_ops,
 // alias_reshapes): Pass::rewrite(m, uses, i, erased) sees each op in order with the use counts taken
 // before the pass started.
 template <class Pass>
-struct op_rewriting_pass {
+struct op_rewriting_pass : in_place_pass<Pass> {
   static constexpr fact requires_facts = fact::shapes_inferred;
 
   template <class Module>
-  static constexpr Module run(Module m) {
+  static constexpr void run_in_place(Module& m) {
     const auto uses = use_counts(m);
-    return rewrite_ops(m, [&uses](Module& mod, std::int32_t i, auto& erased) { Pass::rewrite(mod, uses, i, erased); });
+    rewrite_ops(m, [&uses](Module& mod, std::int32_t i, auto& erased) { Pass::rewrite(mod, uses, i, erased); });
   }
 };
 

@@ -36,7 +36,10 @@ inline constexpr bool asm_block_fits =
 #define CTNN_ARM_DOT_2X2_STEP(WIDEN_ODD, WIDEN_EVEN)           \
   "ldr %[b], [%[x], %[xs]]\n\t"                                \
   "ldr %[a], [%[x]], #4\n\t" WIDEN_ODD(c, a) WIDEN_EVEN(a, a)  \
-      WIDEN_ODD(d, b) WIDEN_EVEN(b, b)                         \
+      WIDEN_ODD(d, b) WIDEN_EVEN(b, b) CTNN_ARM_DOT_2X2_PRODUCTS
+// The products of a step: pixel 0's even and odd words in a and c, pixel 1's in b and d; the filters of
+// channels 0 and 1 at w and w + WStep (w advances by 4), widened here.
+#define CTNN_ARM_DOT_2X2_PRODUCTS                              \
   "ldr %[e], [%[w]], #4\n\t"                                   \
   "sxtb16 %[f], %[e], ror #8\n\t"                              \
   "sxtb16 %[e], %[e]\n\t"                                      \
@@ -56,17 +59,17 @@ inline constexpr bool asm_block_fits =
 #define CTNN_ARM_SXTAB16_ODD(to, from) "sxtab16 %[" #to "], %[off], %[" #from "], ror #8\n\t"
 #define CTNN_ARM_SXTAB16_EVEN(to, from) "sxtab16 %[" #to "], %[off], %[" #from "]\n\t"
 
+#define CTNN_ARM_DOT_2X2_OUTPUTS                                                                                                 \
+  : [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c), [d] "=&r"(d), [e] "=&r"(e), [f] "=&r"(f), [x] "+r"(x), [w] "+r"(w), [n] "+r"(pairs), \
+    [a00] "+r"(acc[0][0]), [a01] "+r"(acc[0][1]), [a10] "+r"(acc[1][0]), [a11] "+r"(acc[1][1])
+
 template <std::ptrdiff_t XStep, std::ptrdiff_t WStep, bool AddOffset>
 [[gnu::always_inline]] inline void dot_2x2_asm(const std::int8_t*& x, const std::int8_t*& w, std::int32_t steps, std::uint32_t offset_pair,
                                                std::int32_t (&acc)[2][2]) {
   std::uint32_t a, b, c, d, e, f;
   std::int32_t pairs = steps >> 1;
   // The operands of both loops; "memory": the asm reads the stretches.
-#define CTNN_ARM_DOT_2X2_OPERANDS                                                                                                \
-  : [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c), [d] "=&r"(d), [e] "=&r"(e), [f] "=&r"(f), [x] "+r"(x), [w] "+r"(w), [n] "+r"(pairs), \
-    [a00] "+r"(acc[0][0]), [a01] "+r"(acc[0][1]), [a10] "+r"(acc[1][0]), [a11] "+r"(acc[1][1])                                     \
-  : [xs] "i"(XStep), [ws] "i"(WStep - 4), [off] "r"(offset_pair)                                                               \
-  : "cc", "memory"
+#define CTNN_ARM_DOT_2X2_OPERANDS CTNN_ARM_DOT_2X2_OUTPUTS : [xs] "i"(XStep), [ws] "i"(WStep - 4), [off] "r"(offset_pair) : "cc", "memory"
   if constexpr (AddOffset) {
     if (steps & 1) {
       __asm volatile(CTNN_ARM_DOT_2X2_STEP(CTNN_ARM_SXTAB16_ODD, CTNN_ARM_SXTAB16_EVEN) CTNN_ARM_DOT_2X2_OPERANDS);
@@ -89,6 +92,26 @@ template <std::ptrdiff_t XStep, std::ptrdiff_t WStep, bool AddOffset>
 #undef CTNN_ARM_DOT_2X2_OPERANDS
 }
 
+// One step over inputs widened beforehand (widen_quads): pixel 0's even and odd words at x, pixel 1's
+// XStep bytes further, each read by one LDRD; filters of channels 0 and 1 at w and w + WStep, widened
+// here. 16 instructions per 16 MACs (21 when the inputs are widened in the loop), 13 registers.
+#define CTNN_ARM_DOT_WIDENED_STEP     \
+  "ldrd %[a], %[c], [%[x]], #8\n\t"   \
+  "ldrd %[b], %[d], [%[x], %[xs]]\n\t" CTNN_ARM_DOT_2X2_PRODUCTS
+
+template <std::ptrdiff_t XStep, std::ptrdiff_t WStep>
+[[gnu::always_inline]] inline void dot_widened_2x2_asm(const std::uint32_t* x, const std::int8_t* w, std::int32_t steps,
+                                                       std::int32_t (&acc)[2][2]) {
+  std::uint32_t a, b, c, d, e, f;
+  std::int32_t pairs = steps >> 1;
+#define CTNN_ARM_DOT_WIDENED_OPERANDS CTNN_ARM_DOT_2X2_OUTPUTS : [xs] "i"(XStep - 8), [ws] "i"(WStep - 4) : "cc", "memory"
+  if (steps & 1) __asm volatile(CTNN_ARM_DOT_WIDENED_STEP CTNN_ARM_DOT_WIDENED_OPERANDS);
+  if (pairs > 0) __asm volatile("1:\n\t" CTNN_ARM_DOT_WIDENED_STEP CTNN_ARM_DOT_WIDENED_STEP "subs %[n], %[n], #1\n\t"
+                                                                                             "bne 1b\n\t" CTNN_ARM_DOT_WIDENED_OPERANDS);
+#undef CTNN_ARM_DOT_WIDENED_OPERANDS
+}
+#undef CTNN_ARM_DOT_WIDENED_STEP
+
 // One pixel x 4 channels (dense layers of one row): one input word, widened with the offset added
 // (SXTAB16), serves four filters (w, w + WStep, ...). 23 instructions per 16 MACs, 12 registers.
 #define CTNN_ARM_DOT_1X4_CHANNEL(ACC, LOAD)    \
@@ -106,29 +129,106 @@ template <std::ptrdiff_t XStep, std::ptrdiff_t WStep, bool AddOffset>
   CTNN_ARM_DOT_1X4_CHANNEL(a3, "ldr %[c], [%[w], %[w3]]\n\t")                 \
   CTNN_ARM_DOT_1X4_CHANNEL(a0, "ldr %[c], [%[w]], #4\n\t")
 
+#define CTNN_ARM_DOT_1X4_OUTPUTS                                                                                           \
+  : [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c), [d] "=&r"(d), [x] "+r"(x), [w] "+r"(w), [n] "+r"(pairs), [a0] "+r"(acc[0][0]), \
+    [a1] "+r"(acc[0][1]), [a2] "+r"(acc[0][2]), [a3] "+r"(acc[0][3])
+
 template <std::ptrdiff_t WStep>
 [[gnu::always_inline]] inline void dot_1x4_asm(const std::int8_t*& x, const std::int8_t*& w, std::int32_t steps, std::uint32_t offset_pair,
                                               std::int32_t (&acc)[1][4]) {
   std::uint32_t a, b, c, d;
   std::int32_t pairs = steps >> 1;
-#define CTNN_ARM_DOT_1X4_OPERANDS                                                                                           \
-  : [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c), [d] "=&r"(d), [x] "+r"(x), [w] "+r"(w), [n] "+r"(pairs), [a0] "+r"(acc[0][0]), \
-    [a1] "+r"(acc[0][1]), [a2] "+r"(acc[0][2]), [a3] "+r"(acc[0][3])                                                          \
-  : [w1] "i"(WStep), [w2] "i"(2 * WStep), [w3] "i"(3 * WStep), [off] "r"(offset_pair)                                      \
-  : "cc", "memory"
+#define CTNN_ARM_DOT_1X4_OPERANDS \
+  CTNN_ARM_DOT_1X4_OUTPUTS : [w1] "i"(WStep), [w2] "i"(2 * WStep), [w3] "i"(3 * WStep), [off] "r"(offset_pair) : "cc", "memory"
   if (steps & 1) __asm volatile(CTNN_ARM_DOT_1X4_STEP CTNN_ARM_DOT_1X4_OPERANDS);
   if (pairs > 0) __asm volatile("1:\n\t" CTNN_ARM_DOT_1X4_STEP CTNN_ARM_DOT_1X4_STEP "subs %[n], %[n], #1\n\t"
                                                                                    "bne 1b\n\t" CTNN_ARM_DOT_1X4_OPERANDS);
 #undef CTNN_ARM_DOT_1X4_OPERANDS
 }
+
+// The same over an input widened beforehand (widen_quads): one LDRD per step instead of a load and two
+// SXTAB16. 21 instructions per 16 MACs, 11 registers.
+#define CTNN_ARM_DOT_WIDENED_1X4_STEP                               \
+  "ldrd %[a], %[b], [%[x]], #8\n\t"                                  \
+  CTNN_ARM_DOT_1X4_CHANNEL(a1, "ldr %[c], [%[w], %[w1]]\n\t")      \
+  CTNN_ARM_DOT_1X4_CHANNEL(a2, "ldr %[c], [%[w], %[w2]]\n\t")      \
+  CTNN_ARM_DOT_1X4_CHANNEL(a3, "ldr %[c], [%[w], %[w3]]\n\t")      \
+  CTNN_ARM_DOT_1X4_CHANNEL(a0, "ldr %[c], [%[w]], #4\n\t")
+
+template <std::ptrdiff_t WStep>
+[[gnu::always_inline]] inline void dot_widened_1x4_asm(const std::uint32_t* x, const std::int8_t* w, std::int32_t steps,
+                                                       std::int32_t (&acc)[1][4]) {
+  std::uint32_t a, b, c, d;
+  std::int32_t pairs = steps >> 1;
+#define CTNN_ARM_DOT_WIDENED_1X4_OPERANDS \
+  CTNN_ARM_DOT_1X4_OUTPUTS : [w1] "i"(WStep), [w2] "i"(2 * WStep), [w3] "i"(3 * WStep) : "cc", "memory"
+  if (steps & 1) __asm volatile(CTNN_ARM_DOT_WIDENED_1X4_STEP CTNN_ARM_DOT_WIDENED_1X4_OPERANDS);
+  if (pairs > 0)
+    __asm volatile("1:\n\t" CTNN_ARM_DOT_WIDENED_1X4_STEP CTNN_ARM_DOT_WIDENED_1X4_STEP "subs %[n], %[n], #1\n\t"
+                                                                                      "bne 1b\n\t" CTNN_ARM_DOT_WIDENED_1X4_OPERANDS);
+#undef CTNN_ARM_DOT_WIDENED_1X4_OPERANDS
+}
+#undef CTNN_ARM_DOT_WIDENED_1X4_STEP
 #undef CTNN_ARM_DOT_1X4_STEP
 #undef CTNN_ARM_DOT_1X4_CHANNEL
+#undef CTNN_ARM_DOT_1X4_OUTPUTS
 #undef CTNN_ARM_DOT_2X2_STEP
+#undef CTNN_ARM_DOT_2X2_PRODUCTS
+#undef CTNN_ARM_DOT_2X2_OUTPUTS
 #undef CTNN_ARM_SXTB16_ODD
 #undef CTNN_ARM_SXTB16_EVEN
 #undef CTNN_ARM_SXTAB16_ODD
 #undef CTNN_ARM_SXTAB16_EVEN
 #endif
+
+// Whether the assembly 2 x 2 block over widened inputs serves these distances (LDRD's and LDR's
+// immediate offsets; XStep in bytes of the widened buffer).
+template <std::ptrdiff_t XStep, std::ptrdiff_t WStep>
+inline constexpr bool asm_widened_fits =
+#if CTNN_ARM_DOT_ASM
+    XStep >= 8 && XStep - 8 <= 1020 && XStep % 4 == 0 && WStep >= 4 && WStep - 4 <= 4095;
+#else
+    false;
+#endif
+
+
+// Four int8 values per quad plus the input offset, widened for SMLAD against filters widened with
+// SXTB16: per quad, the even word (values 0 and 2) then the odd word (1 and 3).
+[[gnu::always_inline]] inline void widen_quads(const std::int8_t* x, std::uint32_t* to, std::int32_t quads, std::uint32_t offset_pair) {
+#pragma GCC unroll 4
+  for (std::int32_t q = 0; q < quads; ++q, x += 4, to += 2) {
+    const std::uint32_t word = load_word(x);
+    to[0] = sxtab16(offset_pair, word);
+    to[1] = sxtab16_ror8(offset_pair, word);
+  }
+}
+
+// acc[p][c] += sum over `quads` quads of widened inputs (pixel p's at x + p * XStep bytes) times the
+// filters at w + c * WStep.
+template <int Pixels, int Channels, std::ptrdiff_t XStep, std::ptrdiff_t WStep>
+[[gnu::always_inline]] inline void dot_widened(const std::uint32_t* x, const std::int8_t* w, std::int32_t quads,
+                                               std::int32_t (&acc)[Pixels][Channels]) {
+#if CTNN_ARM_DOT_ASM
+  if constexpr (Pixels == 2 && Channels == 2 && asm_widened_fits<XStep, WStep>) {
+    if (quads > 0) dot_widened_2x2_asm<XStep, WStep>(x, w, quads, acc);
+    return;
+  } else if constexpr (Pixels == 1 && Channels == 4 && 3 * WStep <= 4095) {
+    if (quads > 0) dot_widened_1x4_asm<WStep>(x, w, quads, acc);
+    return;
+  }
+#endif
+  constexpr std::ptrdiff_t x_words = XStep / 4;
+#pragma GCC unroll 2
+  for (std::int32_t q = 0; q < quads; ++q, x += 2, w += 4) {
+#pragma GCC unroll 4
+    for (int c = 0; c < Channels; ++c) {
+      const std::uint32_t word = load_word(w + c * WStep);
+      const std::uint32_t w_odd = sxtb16_ror8(word), w_even = sxtb16(word);
+#pragma GCC unroll 4
+      for (int p = 0; p < Pixels; ++p) acc[p][c] = smlad(x[p * x_words + 1], w_odd, smlad(x[p * x_words], w_even, acc[p][c]));
+    }
+  }
+}
 
 // Whether the assembly depthwise tap serves offsets up to these (LDR's immediate offsets).
 template <std::ptrdiff_t MaxInputOffset, std::ptrdiff_t MaxWeightOffset>
@@ -172,6 +272,19 @@ template <std::ptrdiff_t X0, std::ptrdiff_t X1, std::ptrdiff_t WOffset>
 template <std::ptrdiff_t X0, std::ptrdiff_t X1, std::ptrdiff_t WOffset>
 void depthwise_tap_2x4_asm(const std::int8_t*, const std::int8_t*, std::int32_t (&)[4], std::int32_t (&)[4]);  // never used here
 #endif
+
+// The sum of a filter's Length values: SXTB16 pairs dotted with (1, 1).
+template <std::int32_t Length>
+[[gnu::always_inline]] inline std::int32_t filter_sum(const std::int8_t* w) {
+  std::int32_t sum = 0;
+  constexpr std::int32_t quads = Length / 4;
+  for (std::int32_t q = 0; q < quads; ++q, w += 4) {
+    const std::uint32_t word = load_word(w);
+    sum = smlad(sxtb16(word), 0x00010001u, smlad(sxtb16_ror8(word), 0x00010001u, sum));
+  }
+  for (std::int32_t k = 0; k < Length % 4; ++k) sum += w[k];
+  return sum;
+}
 
 // acc[p][c] += sum_k (x[p * XStep + k] + offset) * w[c * WStep + k], k < length; without AddOffset,
 // acc[p][c] += sum_k x[p * XStep + k] * w[c * WStep + k] (the offset term is in the accumulator already).

@@ -60,6 +60,36 @@ namespace ctnn::kernel::arm::detail {
   return (q >> 1) + (q & 1);
 }
 
+// (a * b + c * 2^32 + 2^31) >> 32 (SMMLAR).
+[[gnu::always_inline]] inline std::int32_t rounding_high_mul_add(std::int32_t a, std::int32_t b, std::int32_t c) {
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP && defined(__thumb2__)
+  std::int32_t r;
+  __asm("smmlar %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  return r;
+#else
+  return static_cast<std::int32_t>((static_cast<std::int64_t>(a) * b + static_cast<std::int64_t>(c) * (std::int64_t{1} << 32) +
+                                    (std::int64_t{1} << 31)) >> 32);
+#endif
+}
+
+// The short stage where the result is clamped at the output zero point or above (a fused ReLU:
+// activation_min >= output_offset), with the zero point added. For x >= 0 the rounding division is
+// floor((x + 2^(right-1)) / 2^right); for x < 0 both it and TFLite's rounding are <= 0, so both outputs
+// clamp to activation_min. rounding = 2^(right-1) + output_offset * 2^right rides in SMMLAR's
+// accumulator (the zero point passes the floor exactly, being a multiple of 2^right): two instructions
+// where the plain short stage takes six. |x + rounding| < 2^30 + 2^(right+7) + 2^(right-1) stays below
+// 2^31 for right <= max_clamped_right.
+inline constexpr std::int32_t max_clamped_right = 22;
+[[gnu::always_inline]] inline std::int32_t scale_short_clamped(std::int32_t acc, std::int32_t multiplier, std::int32_t rounding,
+                                                               std::int32_t right) {
+  return rounding_high_mul_add(acc * 2, multiplier, rounding) >> right;
+}
+// (2 * output_offset + 1) * 2^(right - 1); for right outside [1, max_clamped_right] some value the
+// short stage does not use (short_applies).
+[[gnu::always_inline]] constexpr std::int32_t clamped_rounding(std::int32_t right, std::int32_t output_offset) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(2 * output_offset + 1) << ((right - 1) & 31));
+}
+
 // Whether a channel's accumulators are below 2^30 in magnitude for any input: |bias| plus the largest
 // possible |sum (x + offset) * w| (255 * 128 per product: ProductBound), with a right shift.
 template <std::int64_t ProductBound>
@@ -75,10 +105,11 @@ template <std::int64_t ProductBound>
 // One output channel's multiplier with its shift split into the left and right parts, read once per
 // channel by kernels that walk many pixels of the same channel.
 struct channel_scale {
-  std::int32_t multiplier, left, right;
+  std::int32_t multiplier, left, right, rounding;  // rounding: scale_short_clamped's (clamped_rounding)
 };
-[[gnu::always_inline]] inline channel_scale channel_scale_of(std::int32_t multiplier, std::int32_t shift) {
-  return {multiplier, shift > 0 ? shift : 0, shift > 0 ? 0 : -shift};
+[[gnu::always_inline]] inline channel_scale channel_scale_of(std::int32_t multiplier, std::int32_t shift, std::int32_t output_offset) {
+  const std::int32_t right = shift > 0 ? 0 : -shift;
+  return {multiplier, shift > 0 ? shift : 0, right, clamped_rounding(right, output_offset)};
 }
 [[gnu::always_inline]] inline std::int32_t scale(std::int32_t acc, const channel_scale& s) {
   const std::int32_t x = doubling_high_mul(static_cast<std::int32_t>(static_cast<std::uint32_t>(acc) << s.left), s.multiplier);
@@ -97,10 +128,9 @@ template <std::int32_t Multiplier, std::int32_t Shift>
   }
 }
 
-// A scaled value plus the output zero point, clamped to the fused activation's range, as int8.
+// A value clamped to the fused activation's range, as int8.
 template <kernel_params P>
-[[gnu::always_inline]] inline std::int8_t to_output(std::int32_t scaled) {
-  std::int32_t v = scaled + P.output_offset;
+[[gnu::always_inline]] inline std::int8_t clamp_output(std::int32_t v) {
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
   v = __ssat(v, 8);
 #else
@@ -111,15 +141,29 @@ template <kernel_params P>
   return static_cast<std::int8_t>(v);
 }
 
+// A scaled value plus the output zero point, clamped to the fused activation's range, as int8.
+template <kernel_params P>
+[[gnu::always_inline]] inline std::int8_t to_output(std::int32_t scaled) {
+  return clamp_output<P>(scaled + P.output_offset);
+}
+
 // The output stage of one output channel, its multiplier and shift read once (per-channel calls) or
 // compile-time constants (per-tensor calls), for kernels that walk many pixels of one channel.
 // apply<true> is the short stage (scale_short), for channels where short_stage_applies.
 template <kernel_params P>
 struct output_stage {
   channel_scale s;
+  // The clamped short stage (scale_short_clamped): per channel where the channel's right shift allows
+  // it (short_applies), per tensor where the call's does.
+  static constexpr bool clamped = P.activation_min >= P.output_offset &&
+                                  (P.per_channel != 0 || (P.output_shift <= -1 && -P.output_shift <= max_clamped_right));
+  static constexpr std::int32_t tensor_rounding = clamped_rounding(-P.output_shift, P.output_offset);
   template <bool Short>
   [[gnu::always_inline]] std::int8_t apply(std::int32_t acc) const {
-    if constexpr (Short) {
+    if constexpr (Short && clamped) {
+      if constexpr (P.per_channel != 0) return clamp_output<P>(scale_short_clamped(acc, s.multiplier, s.rounding, s.right));
+      else return clamp_output<P>(scale_short_clamped(acc, P.output_multiplier, tensor_rounding, -P.output_shift));
+    } else if constexpr (Short) {
       if constexpr (P.per_channel != 0) return to_output<P>(scale_short(acc, s.multiplier, s.right - 1));
       else return to_output<P>(scale_short(acc, P.output_multiplier, -P.output_shift - 1));
     } else {
@@ -129,12 +173,14 @@ struct output_stage {
   }
   template <std::int64_t ProductBound>
   [[gnu::always_inline]] bool short_applies(std::int32_t bias) const {
-    return short_stage_applies<ProductBound>(bias, P.per_channel != 0 ? -s.right + s.left : P.output_shift);
+    if constexpr (clamped && P.per_channel != 0)
+      return short_stage_applies<ProductBound>(bias, -s.right + s.left) && s.right <= max_clamped_right;
+    else return short_stage_applies<ProductBound>(bias, P.per_channel != 0 ? -s.right + s.left : P.output_shift);
   }
 };
 template <kernel_params P>
 [[gnu::always_inline]] inline output_stage<P> output_stage_of(const std::int32_t* multiplier, const std::int32_t* shift, std::int32_t channel) {
-  if constexpr (P.per_channel != 0) return {channel_scale_of(multiplier[channel], shift[channel])};
+  if constexpr (P.per_channel != 0) return {channel_scale_of(multiplier[channel], shift[channel], P.output_offset)};
   else return {};
 }
 

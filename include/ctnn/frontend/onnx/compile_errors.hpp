@@ -1,0 +1,177 @@
+#pragma once
+// The compile errors of the ONNX frontend (ctnn::onnx::model; onnx_error codes, onnx/errors.hpp): the
+// classes its diagnostics become in ctnn::compile's diagnostic check (errors.hpp), with carriers for the
+// file's own numbers. describe.hpp says the same in words.
+#include <cstdint>
+#include <type_traits>
+
+#include <ctnn/errors.hpp>
+#include <ctnn/frontend/onnx/errors.hpp>
+#include <ctnn/frontend/onnx/schema.hpp>
+#include <ctnn/frontend/protobuf.hpp>
+#include <ctnn/ir/diagnostic.hpp>
+
+namespace ctnn::errors {
+
+// Template-argument carriers of the ONNX errors: a node (index in the graph + op_type), a byte offset, a
+// value's name offset, an attribute value, and which side of the model's interface.
+template <std::int32_t Index, onnx::op_type Type> struct onnx_node;
+template <std::int64_t Offset> struct onnx_byte;
+template <std::int64_t NameOffset> struct onnx_value_named_at;
+template <std::int64_t Value> struct attribute_value;
+template <std::int64_t Slot> struct operand_slot;
+template <std::int64_t Offset, std::int64_t Length> struct attribute_string_at_byte;
+template <std::int64_t Index> struct element_index;
+template <std::int64_t Value> struct element_value;
+template <std::int64_t Bits> struct float32_bits;  // a float32 as its bit pattern (int32)
+struct onnx_model_inputs;
+struct onnx_model_outputs;
+
+template <class AtByte, protobuf::expectation Expected>
+struct onnx_malformed_model {
+  static_assert(detail::always_false<AtByte>, "ctnn::onnx: the model file is malformed or truncated: at the byte "
+                                                    "offset in the template arguments the protobuf reader did not find "
+                                                    "what the expectation there names.");
+};
+template <class Node>
+struct onnx_unsupported_operator {
+  static_assert(detail::always_false<Node>, "ctnn::onnx: the model uses an operator that ctnn does not support "
+                                                  "(the node's index in the graph and its op_type are the template "
+                                                  "arguments; unknown = not an ai.onnx operator).");
+};
+template <class Node, onnx::attribute Attribute, class Value>
+struct onnx_unsupported_attribute {
+  static_assert(detail::always_false<Node>, "ctnn::onnx: an attribute of this node has a value ctnn does not "
+                                                  "support (the node, the attribute and its value are the template "
+                                                  "arguments; floats in millionths).");
+};
+template <class Node, class Slot>
+struct onnx_unsupported_operand {
+  static_assert(detail::always_false<Node>, "ctnn::onnx: this operand of the node must be a constant (an "
+                                                  "initializer or a Constant node) of the type and shape the op reads: "
+                                                  "float weights, bias and bounds; int64 shapes and pads.");
+};
+template <class Node, class Outputs>
+struct onnx_output_count {
+  static_assert(detail::always_false<Node>, "ctnn::onnx: this node has more than one output in use (inference "
+                                                  "uses one).");
+};
+template <class Value, onnx::data_type Type>
+struct onnx_unsupported_tensor_type {
+  static_assert(detail::always_false<Value>, "ctnn::onnx: a model input or constant has an element type ctnn "
+                                                   "does not support here (FLOAT, UINT8, INT8, INT32 or INT64 "
+                                                   "activations; FLOAT weights; INT64 shapes and pads).");
+};
+template <class Value, class Shape>
+struct onnx_no_static_shape {
+  static_assert(detail::always_false<Value>, "ctnn::onnx: a model input has no static shape (a symbolic, unknown "
+                                                   "or 0 extent): export the model with a fixed batch size and input "
+                                                   "shape.");
+};
+template <class Value, class Rank>
+struct onnx_rank_too_high {
+  static_assert(detail::always_false<Value>, "ctnn::onnx: a tensor has more than ctnn::max_rank (6) dimensions.");
+};
+template <class Value, onnx::tensor_feature Feature>
+struct onnx_unsupported_tensor_feature {
+  static_assert(detail::always_false<Value>, "ctnn::onnx: a tensor uses a storage feature ctnn does not read "
+                                                   "(named in the template arguments).");
+};
+template <class Node, class Slot>
+struct onnx_integer_arithmetic {
+  static_assert(detail::always_false<Node>, "ctnn::onnx: the operands of this element-wise op have different element "
+                                            "types (plain integer arithmetic takes two integer operands of one type: "
+                                            "uint8, int8, int32 or int64).");
+};
+template <class Node, class Slot, class Shape>
+struct onnx_unsupported_rank {
+  static_assert(detail::always_false<Node>, "ctnn::onnx: this operand of the node has a rank the op does not support "
+                                            "(Conv, ConvInteger, QLinearConv, MaxPool, AveragePool and "
+                                            "BatchNormalization: 3 = 1-D or 4 = 2-D; GlobalAveragePool: 3 or 4; Gemm: "
+                                            "2); the node, the operand and its shape are the template arguments.");
+};
+template <class Node, class Slot, onnx::data_type Type>
+struct onnx_operand_type {
+  static_assert(detail::always_false<Node>, "ctnn::onnx: this operand of the node has an element type the op does "
+                                            "not support here (scales FLOAT; zero points, quantized data and weights "
+                                            "UINT8 or INT8; biases INT32; shapes and pads INT64).");
+};
+template <class Node, class Slot, class Index, class Value>
+struct onnx_operand_value {
+  static_assert(detail::always_false<Node>, "ctnn::onnx: a value of this constant operand is out of the range the op "
+                                            "accepts (scales finite and positive, zero points inside their type, shape "
+                                            "extents below 2^31); the node, the operand, the element index and the "
+                                            "value are the template arguments.");
+};
+template <class Which, class Count>
+struct onnx_too_many_model_io {
+  static_assert(detail::always_false<Which>, "ctnn::onnx: the model has more inputs or outputs than "
+                                                   "ctnn::max_model_io (8).");
+};
+
+}  // namespace ctnn::errors
+
+namespace ctnn::onnx::detail {
+
+struct no_onnx_error {};
+
+// The errors:: class of an ONNX diagnostic (no_onnx_error for the other codes), named without
+// instantiating it.
+template <diagnostic D>
+constexpr auto onnx_error_type() {
+  if constexpr (!is_onnx_error(D.code)) {
+    return std::type_identity<no_onnx_error>{};
+  } else {
+    using node = errors::onnx_node<D.node, static_cast<op_type>(D.value_a)>;
+    using value = errors::onnx_value_named_at<D.value_a>;
+    using b = errors::count<D.value_b>;
+    constexpr auto code = static_cast<onnx_error>(D.code);
+    if constexpr (code == onnx_error::malformed_model)
+      return std::type_identity<errors::onnx_malformed_model<errors::onnx_byte<D.value_a>, static_cast<protobuf::expectation>(D.value_b)>>{};
+    else if constexpr (code == onnx_error::unsupported_operator) return std::type_identity<errors::onnx_unsupported_operator<node>>{};
+    else if constexpr (code == onnx_error::unsupported_attribute && D.expected.rank == 3 && D.expected.dims[0] == -1)
+      return std::type_identity<errors::onnx_unsupported_attribute<  // a string: where it is in the file
+          node, static_cast<attribute>(D.value_b), errors::attribute_string_at_byte<D.expected.dims[1], D.expected.dims[2]>>>{};
+    else if constexpr (code == onnx_error::unsupported_attribute)
+      return std::type_identity<errors::onnx_unsupported_attribute<node, static_cast<attribute>(D.value_b),
+                                                                   errors::attribute_value<D.expected.dims[0]>>>{};
+    else if constexpr (code == onnx_error::unsupported_rank)
+      return std::type_identity<errors::onnx_unsupported_rank<node, errors::operand_slot<D.value_b>,
+                                                              typename ctnn::detail::shape_type<D.actual>::type>>{};
+    else if constexpr (code == onnx_error::operand_type)
+      return std::type_identity<errors::onnx_operand_type<node, errors::operand_slot<D.value_b>, static_cast<data_type>(D.expected.dims[0])>>{};
+    else if constexpr (code == onnx_error::operand_value && D.expected.dims[2] == 1)
+      return std::type_identity<errors::onnx_operand_value<node, errors::operand_slot<D.value_b>, errors::element_index<D.expected.dims[0]>,
+                                                           errors::float32_bits<D.expected.dims[1]>>>{};
+    else if constexpr (code == onnx_error::operand_value)
+      return std::type_identity<errors::onnx_operand_value<node, errors::operand_slot<D.value_b>, errors::element_index<D.expected.dims[0]>,
+                                                           errors::element_value<D.expected.dims[1]>>>{};
+    else if constexpr (code == onnx_error::unsupported_operand)
+      return std::type_identity<errors::onnx_unsupported_operand<node, errors::operand_slot<D.value_b>>>{};
+    else if constexpr (code == onnx_error::output_count) return std::type_identity<errors::onnx_output_count<node, b>>{};
+    else if constexpr (code == onnx_error::unsupported_tensor_type)
+      return std::type_identity<errors::onnx_unsupported_tensor_type<value, static_cast<data_type>(D.value_b)>>{};
+    else if constexpr (code == onnx_error::no_static_shape)
+      return std::type_identity<errors::onnx_no_static_shape<value, typename ctnn::detail::shape_type<D.actual>::type>>{};
+    else if constexpr (code == onnx_error::rank_too_high) return std::type_identity<errors::onnx_rank_too_high<value, b>>{};
+    else if constexpr (code == onnx_error::unsupported_tensor_feature)
+      return std::type_identity<errors::onnx_unsupported_tensor_feature<value, static_cast<tensor_feature>(D.value_b)>>{};
+    else if constexpr (code == onnx_error::integer_arithmetic)
+      return std::type_identity<errors::onnx_integer_arithmetic<node, errors::operand_slot<D.value_b>>>{};
+    else
+      return std::type_identity<errors::onnx_too_many_model_io<
+          std::conditional_t<D.value_a == 0, errors::onnx_model_inputs, errors::onnx_model_outputs>, b>>{};
+  }
+}
+
+}  // namespace ctnn::onnx::detail
+
+namespace ctnn::detail {
+
+template <diagnostic D>
+  requires(onnx::is_onnx_error(D.code))
+struct frontend_error_class<D> {
+  using type = typename decltype(onnx::detail::onnx_error_type<D>())::type;
+};
+
+}  // namespace ctnn::detail

@@ -1,0 +1,283 @@
+#pragma once
+// The ONNX importer's state (import.hpp): the module it fills, the value table, the relayouts; its
+// diagnostics, value lookups by name and the module edits the op families build on.
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <string_view>
+
+#include <ctnn/frontend/onnx/errors.hpp>
+#include <ctnn/frontend/onnx/quantized.hpp>
+#include <ctnn/frontend/onnx/schema.hpp>
+#include <ctnn/frontend/protobuf.hpp>
+#include <ctnn/ir/module.hpp>
+#include <ctnn/ir/shape_rules.hpp>
+#include <ctnn/frontend/onnx/import_values.hpp>
+
+namespace ctnn::onnx::detail {
+
+template <class Module, std::size_t MaxValues, std::size_t MaxRelayouts>
+struct importer_state {
+  model_file& f;
+  Module& m;
+  std::array<value, MaxValues>& values;
+  std::array<relayout, MaxRelayouts>& relayouts;
+  std::int32_t value_count = 0;
+  std::int32_t relayout_count = 0;
+  std::int32_t node_index = -1;         // the NodeProto being imported
+  op_type current = op_type::unknown;
+
+  // ---------------------------------------------------------------------------------------------------
+  // Diagnostics.
+
+  constexpr bool failed() const { return m.error.failed(); }
+  constexpr void fail(error_code code, std::int32_t node, op_kind kind, std::int64_t a, std::int64_t b,
+                      const shape& expected = {}, const shape& actual = {}) {
+    m.fail(diagnostic{code, node, kind, expected, actual, a, b});
+  }
+  constexpr void fail(onnx_error code, std::int64_t a, std::int64_t b, const shape& expected = {}, const shape& actual = {}) {
+    fail(code_of(code), node_index, kind_of(current), a, b, expected, actual);
+  }
+  constexpr bool take_reader_error() {
+    if (!f.failed()) return false;
+    fail(code_of(onnx_error::malformed_model), -1, op_kind::conv2d, f.error().offset, static_cast<std::int64_t>(f.error().what));
+    return true;
+  }
+  constexpr void malformed(std::int64_t offset, protobuf::expectation what) {
+    f.reader().fail(offset, what);
+    take_reader_error();
+  }
+  constexpr void attribute_error(attribute which, std::int64_t value) {
+    std::int64_t v = value < -2000000000 ? -2000000000 : value > 2000000000 ? 2000000000 : value;
+    fail(onnx_error::unsupported_attribute, static_cast<std::int64_t>(current), static_cast<std::int64_t>(which),
+         make_shape(static_cast<std::int32_t>(v)));
+  }
+  // An unsupported string value: where it is in the file (ctnn-inspect and ctnn-run print it).
+  constexpr void attribute_error(attribute which, const protobuf::span& text) {
+    fail(onnx_error::unsupported_attribute, static_cast<std::int64_t>(current), static_cast<std::int64_t>(which),
+         make_shape(-1, static_cast<std::int32_t>(text.at), static_cast<std::int32_t>(text.length)));
+  }
+  constexpr void string_attribute_error(const node_view& n, std::string_view name, attribute which) {
+    attribute_error(which, f.reader().message_field(f.attribute(n, name).proto, schema::attribute::s));
+  }
+  constexpr void operand_error(std::uint32_t slot) {
+    fail(onnx_error::unsupported_operand, static_cast<std::int64_t>(current), slot);
+  }
+  constexpr void operand_type_error(std::uint32_t slot, data_type type) {
+    fail(onnx_error::operand_type, static_cast<std::int64_t>(current), slot, make_shape(static_cast<std::int32_t>(type)));
+  }
+  // Element `index` of a constant operand is out of range: an integer (clamped to int32) or a float's bits.
+  constexpr void operand_value_error(std::uint32_t slot, std::int64_t index, std::int64_t value) {
+    const std::int64_t v = value < -2147483647 ? -2147483647 : value > 2147483647 ? 2147483647 : value;
+    fail(onnx_error::operand_value, static_cast<std::int64_t>(current), slot,
+         make_shape(static_cast<std::int32_t>(index), static_cast<std::int32_t>(v), 0));
+  }
+  constexpr void operand_value_error(std::uint32_t slot, std::int64_t index, float value) {
+    fail(onnx_error::operand_value, static_cast<std::int64_t>(current), slot,
+         make_shape(static_cast<std::int32_t>(index), std::bit_cast<std::int32_t>(value), 1));
+  }
+  // Operand `slot` has a rank the op does not take (its ONNX shape in the diagnostic).
+  constexpr void rank_error(std::uint32_t slot, const shape& s) {
+    fail(onnx_error::unsupported_rank, static_cast<std::int64_t>(current), slot, {}, s);
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Values.
+
+  // Name lookups go through an open-addressing hash table (value index + 1 per slot, 0 = empty): a scan
+  // over all values per lookup made the import quadratic in clang's constexpr step count.
+  static constexpr std::size_t slot_count = std::bit_ceil(2 * MaxValues + 1);
+  std::array<std::int32_t, slot_count> slots{};
+
+  constexpr std::int32_t find(const protobuf::span& name) const {
+    const std::string_view text = f.reader().view(name);
+    const std::uint32_t h = hash_of(f.reader().pointer(name.at), name.length);
+    for (std::size_t s = h & (slot_count - 1); slots[s] != 0; s = (s + 1) & (slot_count - 1)) {
+      const auto v = static_cast<std::size_t>(slots[s] - 1);
+      if (values[v].hash == h && values[v].name.length == name.length && f.reader().view(values[v].name) == text)
+        return static_cast<std::int32_t>(v);
+    }
+    return -1;
+  }
+
+  constexpr std::int32_t add_value(const protobuf::span& name, value_kind kind, std::int64_t name_tag_at) {
+    if (name.length == 0) return malformed(name_tag_at, protobuf::expectation::value_name), -1;
+    if (find(name) >= 0) return malformed(name_tag_at, protobuf::expectation::unique_value), -1;
+    if (static_cast<std::size_t>(value_count) >= MaxValues) return capacity_exceeded(), -1;
+    value& v = values[static_cast<std::size_t>(value_count)];
+    v = value{};
+    v.name = name;
+    v.hash = hash_of(f.reader().pointer(name.at), name.length);
+    v.kind = kind;
+    std::size_t s = v.hash & (slot_count - 1);
+    while (slots[s] != 0) s = (s + 1) & (slot_count - 1);
+    slots[s] = value_count + 1;
+    return value_count++;
+  }
+  constexpr value& at(std::int32_t v) { return values[static_cast<std::size_t>(v)]; }
+  constexpr name label_of(std::int32_t v) const { return name{f.reader().view(values[static_cast<std::size_t>(v)].name)}; }
+  constexpr bool is_constant(std::int32_t v) const {
+    const value_kind k = values[static_cast<std::size_t>(v)].kind;
+    return k == value_kind::initializer || k == value_kind::constant;
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Module edits.
+
+  constexpr void capacity_exceeded() {
+    if (!failed()) fail(error_code::too_many_inputs, -1, op_kind::conv2d, m.node_count, static_cast<std::int64_t>(Module::node_capacity));
+  }
+  constexpr std::int32_t add_tensor(const shape& dims, const name& label, tensor_role role = tensor_role::intermediate) {
+    if (static_cast<std::size_t>(m.tensor_count) >= Module::tensor_capacity) return capacity_exceeded(), -1;
+    tensor t{};
+    t.label = label;
+    t.dims = dims;
+    t.role = role;
+    return m.add_tensor(t);
+  }
+  // A node reading `inputs`, writing a new tensor whose shape infer_types' rules give; -1 on a failure.
+  constexpr std::int32_t add_node(op_kind kind, const op_attributes& attrs, std::initializer_list<std::int32_t> inputs,
+                                  const name& label) {
+    if (failed()) return -1;
+    for (const std::int32_t in : inputs)
+      if (in < -1) return -1;
+    const std::int32_t out = add_tensor({}, label);
+    if (out < 0) return -1;
+    if (static_cast<std::size_t>(m.node_count) >= Module::node_capacity) return capacity_exceeded(), -1;
+    const std::int32_t id = m.node_count++;
+    node& n = m.node_at(id);
+    n = node{};
+    n.kind = kind;
+    n.label = label;
+    n.attrs = attrs;
+    n.output = out;
+    for (const std::int32_t in : inputs) n.inputs[static_cast<std::size_t>(n.input_count++)] = in;
+    m.tensor_at(out).producer = id;
+    const shape dims = shape_rules::infer_node(m, id);
+    if (failed()) {
+      m.error.node = node_index;  // the ONNX node, not the IR node
+      return -1;
+    }
+    m.tensor_at(out).dims = dims;
+    m.tensor_at(out).type = shape_rules::result_type(m, m.node_at(id));
+    return out;
+  }
+  constexpr std::int32_t reshape(std::int32_t in, const shape& target, const name& label) {
+    op_attributes a{};
+    a.target = target;
+    return add_node(op_kind::reshape, a, {in}, label);
+  }
+
+  // A transpose: output dim d is input dim perm[d] (a rank-4 layout change, or any rank).
+  template <std::size_t Rank>
+  constexpr std::int32_t transpose(std::int32_t in, const std::array<std::int32_t, Rank>& perm, const name& label) {
+    op_attributes a{};
+    for (std::size_t d = 0; d < Rank; ++d) a.perm[d] = perm[d];
+    return add_node(op_kind::transpose, a, {in}, label);
+  }
+  // The permutation that swaps dims `a` and `b` of a rank-`rank` tensor (its own inverse).
+  static constexpr std::array<std::int32_t, max_rank> swapping(std::int32_t rank, std::int32_t a, std::int32_t b) {
+    std::array<std::int32_t, max_rank> perm{};
+    for (std::int32_t d = 0; d < rank; ++d) perm[static_cast<std::size_t>(d)] = d == a ? b : d == b ? a : d;
+    return perm;
+  }
+
+  // A constant tensor of `dims` gathered from a value's float data (or zero-copy when the gather is the
+  // stored order and the data is aligned).
+  constexpr std::int32_t gathered(std::int32_t v, std::uint32_t slot, const shape& dims, const std::array<std::int64_t, 4>& strides,
+                                  float scale) {
+    const tensor_view t = float_tensor(v, slot);
+    if (failed()) return -1;
+    const std::int32_t id = add_tensor(dims, label_of(v), tensor_role::constant);
+    if (id < 0) return -1;
+    // The stored order: each extent > 1 steps by the product of the extents after it.
+    bool stored_order = scale == 1.0f;
+    std::int64_t step = 1;
+    for (std::int32_t d = dims.rank - 1; d >= 0; --d) {
+      if (dims[d] > 1 && strides[static_cast<std::size_t>(d)] != step) stored_order = false;
+      step *= dims[d];
+    }
+    m.tensor_at(id).data.bytes = f.reader().pointer(t.data.at);
+    m.tensor_at(id).data.file = f.reader().pointer(0);
+    if (stored_order && t.data.at % 4 == 0) return id;
+    if (static_cast<std::size_t>(relayout_count) >= MaxRelayouts) return capacity_exceeded(), -1;
+    relayout& r = relayouts[static_cast<std::size_t>(relayout_count++)];
+    r = relayout{};
+    r.tensor = id;
+    r.kind = relayout_kind::gather;
+    r.source = t.data.at;
+    r.rank = dims.rank;
+    for (std::int32_t d = 0; d < dims.rank; ++d) {
+      r.dims[static_cast<std::size_t>(d)] = dims[d];
+      r.strides[static_cast<std::size_t>(d)] = strides[static_cast<std::size_t>(d)];
+    }
+    r.scale = scale;
+    return id;
+  }
+
+  // A value's TensorProto, checked to be float32 with as many values as its dims give, stored contiguously.
+  constexpr tensor_view float_tensor(std::int32_t v, std::uint32_t slot) {
+    const tensor_view t = f.read_tensor(at(v).proto);
+    if (take_reader_error()) return t;
+    if (!checked_tensor(v, t)) return t;
+    if (t.type != data_type::float32) return operand_error(slot), t;
+    if (t.unpacked > 0 && t.data_field != schema::tensor::raw_data)
+      return fail(onnx_error::unsupported_tensor_feature, at(v).name.at, static_cast<std::int64_t>(tensor_feature::unpacked_values)), t;
+    if (static_cast<std::int64_t>(t.data.length) != t.dims.elements() * 4) malformed(t.proto.at, protobuf::expectation::tensor_data);
+    return t;
+  }
+  constexpr bool checked_tensor(std::int32_t v, const tensor_view& t) {
+    if (t.external) return fail(onnx_error::unsupported_tensor_feature, at(v).name.at, static_cast<std::int64_t>(tensor_feature::external_data)), false;
+    if (t.segmented) return fail(onnx_error::unsupported_tensor_feature, at(v).name.at, static_cast<std::int64_t>(tensor_feature::segments)), false;
+    if (t.rank > max_rank) return fail(onnx_error::rank_too_high, at(v).name.at, t.rank), false;
+    if (pass_too_large(t.dims)) return malformed(t.proto.at, protobuf::expectation::tensor_size), false;
+    return true;
+  }
+  static constexpr bool pass_too_large(const shape& s) {
+    std::int64_t n = 8;
+    for (std::int32_t d = 0; d < s.rank; ++d) {
+      n *= s[d];
+      if (n >= (std::int64_t{1} << 31)) return true;
+    }
+    return false;
+  }
+  // The ONNX shape of a constant value.
+  constexpr shape constant_shape(std::int32_t v) {
+    const tensor_view t = f.read_tensor(at(v).proto);
+    take_reader_error();
+    return t.dims;
+  }
+
+  // Element k of an INT64 constant (shapes, pads), read at import; a failure names operand `slot`.
+  constexpr std::int64_t constant_int(std::int32_t v, std::uint32_t slot, std::uint32_t k, std::int64_t& count) {
+    const tensor_view t = f.read_tensor(at(v).proto);
+    if (take_reader_error() || !checked_tensor(v, t)) return 0;
+    if (t.type != data_type::int64) return operand_error(slot), 0;
+    count = t.dims.elements();
+    if (t.data_field == schema::tensor::raw_data) {
+      if (static_cast<std::int64_t>(t.data.length) != count * 8) return malformed(t.proto.at, protobuf::expectation::tensor_data), 0;
+      return k < count ? static_cast<std::int64_t>(f.reader().load_u64(t.data.at + 8 * k)) : 0;
+    }
+    const std::uint32_t stored = f.reader().repeated_count(t.proto, schema::tensor::int64_data, protobuf::wire::varint);
+    if (take_reader_error()) return 0;
+    if (stored != count) return malformed(t.proto.at, protobuf::expectation::tensor_data), 0;
+    return k < count ? static_cast<std::int64_t>(f.reader().repeated_at(t.proto, schema::tensor::int64_data, protobuf::wire::varint, k)) : 0;
+  }
+  // A FLOAT scalar constant (Clip bounds, Pad's value).
+  constexpr float constant_float(std::int32_t v, std::uint32_t slot) {
+    const tensor_view t = f.read_tensor(at(v).proto);
+    if (take_reader_error() || !checked_tensor(v, t)) return 0.0f;
+    if (t.type != data_type::float32 || t.dims.elements() != 1) return operand_error(slot), 0.0f;
+    if (t.data_field == schema::tensor::raw_data) {
+      if (t.data.length != 4) return malformed(t.proto.at, protobuf::expectation::tensor_data), 0.0f;
+      return std::bit_cast<float>(f.reader().load_u32(t.data.at));
+    }
+    const auto bits = f.reader().repeated_at(t.proto, schema::tensor::float_data, protobuf::wire::i32, 0);
+    take_reader_error();
+    return std::bit_cast<float>(static_cast<std::uint32_t>(bits));
+  }
+};
+
+}  // namespace ctnn::onnx::detail

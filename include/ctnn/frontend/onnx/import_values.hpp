@@ -1,0 +1,151 @@
+#pragma once
+// The ONNX importer's vocabulary (import.hpp): the capacities an import needs, the constants it re-lays
+// out (relayout, relayout_values) and its result; inside, the ONNX values by name and the layout helpers.
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <string_view>
+
+#include <ctnn/frontend/onnx/errors.hpp>
+#include <ctnn/frontend/onnx/quantized.hpp>
+#include <ctnn/frontend/onnx/schema.hpp>
+#include <ctnn/frontend/protobuf.hpp>
+#include <ctnn/ir/module.hpp>
+#include <ctnn/ir/shape_rules.hpp>
+
+namespace ctnn::onnx {
+
+
+// The capacities an import needs.
+struct import_counts {
+  std::size_t tensors = 1;
+  std::size_t nodes = 1;
+  std::size_t values = 1;     // ONNX values: graph inputs, initializers, node outputs
+  std::size_t relayouts = 1;  // constants re-laid out at compile time
+};
+
+// A constant whose values onnx::model computes at compile time (module tensor `tensor`):
+//   gather: out[i0,i1,i2,i3] = scale * source[sum_d i_d * strides[d]] (source: float32 LE at byte `source`)
+enum class relayout_kind : std::int32_t { gather };
+
+struct relayout {
+  std::int32_t tensor = -1;
+  relayout_kind kind = relayout_kind::gather;
+  std::uint32_t source = 0;
+  std::int32_t rank = 0;
+  std::array<std::int32_t, 4> dims{};
+  std::array<std::int64_t, 4> strides{};  // in source elements (0: broadcast)
+  float scale = 1.0f;
+  std::int32_t reserved = 0;  // no padding bytes
+  constexpr std::int64_t elements() const {
+    std::int64_t n = 1;
+    for (std::int32_t d = 0; d < rank; ++d) n *= dims[static_cast<std::size_t>(d)];
+    return n;
+  }
+};
+
+// Writes relayout r's r.elements() values, gathered from the model file's bytes, to `out`. Used at compile
+// time (onnx::model, once per tensor) and at run time (ctnn-run). The inner loops are call-free: clang
+// counts every step (docs/design.md §6), and std::array::operator[] or std::bit_cast would each add steps.
+constexpr void relayout_values(const relayout& r, const char* bytes, float* out) {
+  std::array<std::int64_t, 4> extent{1, 1, 1, 1}, stride{};
+  for (std::int32_t d = 0; d < r.rank; ++d) {
+    extent[static_cast<std::size_t>(4 - r.rank + d)] = r.dims[static_cast<std::size_t>(d)];
+    stride[static_cast<std::size_t>(4 - r.rank + d)] = 4 * r.strides[static_cast<std::size_t>(d)];
+  }
+  const std::int64_t n0 = extent[0], n1 = extent[1], n2 = extent[2], n3 = extent[3];
+  const std::int64_t s0 = stride[0], s1 = stride[1], s2 = stride[2], s3 = stride[3];
+  const float scale = r.scale;
+  for (std::int64_t a = 0, at_a = r.source; a < n0; ++a, at_a += s0)
+    for (std::int64_t b = 0, at_b = at_a; b < n1; ++b, at_b += s1)
+      for (std::int64_t c = 0, at_c = at_b; c < n2; ++c, at_c += s2)
+        for (std::int64_t d = 0, at = at_c; d < n3; ++d, at += s3)
+          *out++ = __builtin_bit_cast(float, static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at])) |
+                                                 static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at + 1])) << 8 |
+                                                 static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at + 2])) << 16 |
+                                                 static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at + 3])) << 24) *
+                   scale;
+}
+
+template <std::size_t MaxTensors, std::size_t MaxNodes, std::size_t MaxRelayouts>
+struct import_result {
+  module<MaxTensors, MaxNodes> ir{};  // the imported module
+  std::array<relayout, MaxRelayouts> relayouts{};
+  std::int32_t relayout_count = 0;
+  std::int32_t value_count = 0;
+};
+
+namespace detail {
+
+
+enum class value_kind : std::int32_t { graph_input, initializer, constant, node_output };
+
+// An ONNX value (by name) and the IR tensors that hold it.
+struct value {
+  protobuf::span name{};
+  std::uint32_t hash = 0;
+  value_kind kind = value_kind::node_output;
+  protobuf::span proto{};         // initializer / constant: its TensorProto
+  std::int32_t onnx_layout = -1;  // IR tensor with the ONNX shape
+  std::int32_t nhwc = -1;         // IR tensor in NHWC (rank-4 activations)
+  std::int32_t copies = 0;        // model outputs that are this value (a second one gets a copy)
+  bool one_d = false;             // a rank-3 [N, C, L] activation whose `nhwc` tensor is [N, 1, L, C] (1-D ops)
+};
+
+// FNV-1a over a name (a call-free loop: clang counts every step, docs/design.md §6).
+constexpr std::uint32_t hash_of(const char* text, std::uint32_t length) {
+  std::uint32_t h = 2166136261u;
+  for (std::uint32_t k = 0; k < length; ++k) h = (h ^ static_cast<std::uint32_t>(static_cast<unsigned char>(text[k]))) * 16777619u;
+  return h;
+}
+
+// The largest stride, dilation, window extent and pad the importer accepts (later passes multiply them).
+inline constexpr std::int64_t max_window_value = 65535;
+inline constexpr float float_max = 3.40282347e+38f;
+
+// NCHW dim of each NHWC dim, and the reverse.
+inline constexpr std::array<std::int32_t, 4> nchw_of_nhwc{0, 2, 3, 1};
+inline constexpr std::array<std::int32_t, 4> nhwc_of_nchw{0, 3, 1, 2};
+
+constexpr shape to_nhwc(const shape& s) { return make_shape(s[0], s[2], s[3], s[1]); }
+constexpr shape to_nchw(const shape& s) { return make_shape(s[0], s[3], s[1], s[2]); }
+
+// The IR op kind an ONNX operator maps to (for the diagnostics of the IR's own codes: at_op<node, kind>).
+constexpr op_kind kind_of(op_type t) {
+  switch (t) {
+    case op_type::Conv: case op_type::QLinearConv: case op_type::ConvInteger: return op_kind::conv2d;
+    case op_type::Gemm: case op_type::QLinearMatMul: case op_type::MatMulInteger: return op_kind::dense;
+    case op_type::MatMul: return op_kind::batch_matmul;
+    case op_type::MaxPool: return op_kind::max_pool;
+    case op_type::AveragePool: return op_kind::avg_pool;
+    case op_type::GlobalAveragePool: return op_kind::global_avg_pool;
+    case op_type::Relu: return op_kind::relu;
+    case op_type::Sigmoid: return op_kind::sigmoid;
+    case op_type::Tanh: return op_kind::tanh;
+    case op_type::Clip: return op_kind::clip;
+    case op_type::Add: return op_kind::add;
+    case op_type::Mul: return op_kind::mul;
+    case op_type::Softmax: return op_kind::softmax;
+    case op_type::Concat: return op_kind::concat;
+    case op_type::Pad: return op_kind::pad;
+    case op_type::BatchNormalization: return op_kind::batch_norm;
+    case op_type::Transpose: return op_kind::transpose;
+    case op_type::QuantizeLinear: return op_kind::quantize;
+    case op_type::DequantizeLinear: return op_kind::dequantize;
+    default: return op_kind::reshape;  // Reshape, Flatten, Constant and the operators ctnn does not import
+  }
+}
+
+// A float in millionths, clamped (for diagnostics: an int in a template argument).
+constexpr std::int32_t millionths(float v) {
+  double x = static_cast<double>(v) * 1e6;
+  if (!(x > -2e9)) x = -2e9;
+  if (x > 2e9) x = 2e9;
+  return static_cast<std::int32_t>(x < 0 ? x - 0.5 : x + 0.5);
+}
+
+}  // namespace detail
+
+}  // namespace ctnn::onnx

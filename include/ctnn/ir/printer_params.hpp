@@ -1,0 +1,293 @@
+#pragma once
+// The printers' longer pieces (ir/printer.hpp): an op's window and attributes, a kernel's parameters, an
+// operand's run-time location, a diagnostic.
+#include <array>
+#include <charconv>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include <ctnn/ir/diagnostic.hpp>
+#include <ctnn/ir/dtype.hpp>
+#include <ctnn/ir/enum_names.hpp>
+#include <ctnn/ir/module.hpp>
+#include <ctnn/ir/op_kind.hpp>
+#include <ctnn/ir/shape.hpp>
+#include <ctnn/ir/printer_text.hpp>
+
+namespace ctnn::detail {
+
+inline void put_window(text_writer& w, const window& win, bool pads_resolved) {
+  w.put("window ");
+  w.number(win.kernel_h);
+  w.put("x");
+  w.number(win.kernel_w);
+  w.put(" stride ");
+  w.number(win.stride_h);
+  w.put("x");
+  w.number(win.stride_w);
+  if (win.dilation_h != 1 || win.dilation_w != 1) {
+    w.put(" dilation ");
+    w.number(win.dilation_h);
+    w.put("x");
+    w.number(win.dilation_w);
+  }
+  w.put(" padding ");
+  w.put(padding_name(win.mode));
+  const bool any_pad = win.pad_top != 0 || win.pad_left != 0 || win.pad_bottom != 0 || win.pad_right != 0;
+  if ((pads_resolved && (win.mode != padding::valid || any_pad)) || win.mode == padding::explicit_pads) {
+    w.put(": t");
+    w.number(win.pad_top);
+    w.put(" l");
+    w.number(win.pad_left);
+    w.put(" b");
+    w.number(win.pad_bottom);
+    w.put(" r");
+    w.number(win.pad_right);
+  }
+}
+
+// "pads 0,0,1,1,1,1,0,0" (before/after per dim) for a pad op.
+inline void put_pad_pairs(text_writer& w, const std::array<std::int32_t, 2 * max_rank>& pads, std::int32_t rank) {
+  w.put("pads ");
+  const std::int32_t count = 2 * (rank > 0 ? rank : static_cast<std::int32_t>(max_rank));
+  for (std::int32_t i = 0; i < count; ++i) {
+    if (i > 0) w.put(",");
+    w.number(pads[static_cast<std::size_t>(i)]);
+  }
+}
+
+// The attributes an op kind reads (after its fused activation).
+inline void put_attributes(text_writer& w, const module_view& m, const node& n) {
+  const op_attributes& a = n.attrs;
+  const bool resolved = m.has(fact::shapes_inferred);
+  switch (n.kind) {
+    case op_kind::conv2d:
+      w.put("  ");
+      put_window(w, a.win, resolved);
+      w.put(" groups ");
+      w.number(a.groups);
+      break;
+    case op_kind::depthwise_conv2d:
+      w.put("  ");
+      put_window(w, a.win, resolved);
+      w.put(" multiplier ");
+      w.number(a.depth_multiplier);
+      break;
+    case op_kind::max_pool:
+    case op_kind::avg_pool:
+      w.put("  ");
+      put_window(w, a.win, resolved);
+      break;
+    case op_kind::dense:
+      if (a.units > 0) {
+        w.put("  units ");
+        w.number(a.units);
+      }
+      break;
+    case op_kind::softmax:
+    case op_kind::concat:
+      w.put("  axis ");
+      w.number(a.axis);
+      break;
+    case op_kind::reshape:
+      if (a.target.rank > 0) {
+        w.put("  target ");
+        put_shape(w, a.target);
+      } else {
+        w.put("  copy");
+      }
+      break;
+    case op_kind::pad:
+      w.put("  ");
+      put_pad_pairs(w, a.pads, m.valid_tensor(n.inputs[0]) ? m.tensor_at(n.inputs[0]).dims.rank : 0);
+      if (a.fill_mode == pad_mode::constant) {
+        w.put(" value ");
+        w.real(static_cast<double>(a.pad_value));
+      } else {
+        w.put(" "), w.put(pad_mode_name(a.fill_mode));
+      }
+      break;
+    case op_kind::batch_norm:
+      w.put("  epsilon ");
+      w.real(static_cast<double>(a.epsilon));
+      break;
+    case op_kind::quantize:
+    case op_kind::dequantize:
+      w.put("  to ");
+      w.put(name_of(a.out_type));
+      break;
+    case op_kind::mean:
+      w.put("  axes mask ");
+      w.number(static_cast<std::int64_t>(a.reduce_axes));
+      w.put(a.keep_dims ? " keep_dims" : "");
+      break;
+    case op_kind::clip:
+      w.put("  min ");
+      w.real(static_cast<double>(a.clip_min));
+      w.put(" max ");
+      w.real(static_cast<double>(a.clip_max));
+      break;
+    case op_kind::transpose:
+      w.put("  perm ");
+      for (std::int32_t d = 0; m.valid_tensor(n.inputs[0]) && d < m.tensor_at(n.inputs[0]).dims.rank; ++d) {
+        if (d > 0) w.put(",");
+        w.number(a.perm[static_cast<std::size_t>(d)]);
+      }
+      break;
+    case op_kind::global_avg_pool:
+    case op_kind::add:
+    case op_kind::mul:
+    case op_kind::relu:
+    case op_kind::relu6:
+    case op_kind::sigmoid:
+    case op_kind::tanh:
+    case op_kind::batch_matmul:
+      break;
+    case op_kind::crop:
+    case op_kind::paste:
+      w.put("  at row ");
+      w.number(a.pads[2]);
+      w.put(" column ");
+      w.number(a.pads[4]);
+      break;
+  }
+}
+
+// A kernel's compile-time parameters in one line: "conv2d f32 +relu [1,8,8,1] -> [1,8,8,8] window ...".
+inline void put_kernel_params(text_writer& w, const kernel_params& p) {
+  w.put(name_of(p.kind));
+  w.put(" ");
+  w.put(name_of(p.type));
+  if (p.fused != activation::none) {
+    w.put(" +");
+    w.put(name_of(p.fused));
+  }
+  w.put(" ");
+  put_shape(w, p.in);
+  if (p.kind == op_kind::add || p.kind == op_kind::mul) {
+    w.put(", ");
+    put_shape(w, p.in2);
+  }
+  w.put(" -> ");
+  put_shape(w, p.out);
+  switch (p.kind) {
+    case op_kind::conv2d:
+    case op_kind::depthwise_conv2d:
+    case op_kind::max_pool:
+    case op_kind::avg_pool:
+      w.put("  ");
+      put_window(w, p.win, true);
+      if (p.kind == op_kind::conv2d && p.groups != 1) {
+        w.put(" groups ");
+        w.number(p.groups);
+      }
+      if (p.kind == op_kind::depthwise_conv2d && p.depth_multiplier != 1) {
+        w.put(" multiplier ");
+        w.number(p.depth_multiplier);
+      }
+      break;
+    case op_kind::softmax:
+      w.put("  axis ");
+      w.number(p.axis);
+      break;
+    case op_kind::concat:
+      w.put("  axis ");
+      w.number(p.axis);
+      w.put(" extents ");
+      for (std::int32_t i = 0; i < p.concat_count; ++i) {
+        if (i > 0) w.put(",");
+        w.number(p.concat_extents[static_cast<std::size_t>(i)]);
+      }
+      break;
+    case op_kind::pad:
+      w.put("  ");
+      put_pad_pairs(w, p.pads, p.in.rank);
+      if (p.fill_mode == pad_mode::constant) {
+        w.put(" value ");
+        w.real(static_cast<double>(p.pad_value()));
+      } else {
+        w.put(" "), w.put(pad_mode_name(p.fill_mode));
+      }
+      break;
+    case op_kind::batch_norm:
+      w.put("  epsilon ");
+      w.real(static_cast<double>(p.pad_value()));
+      break;
+    case op_kind::clip:
+      w.put("  min ");
+      w.real(static_cast<double>(p.clip_min()));
+      w.put(" max ");
+      w.real(static_cast<double>(p.clip_max()));
+      break;
+    default:
+      break;
+  }
+  if ((p.kind == op_kind::conv2d || p.kind == op_kind::depthwise_conv2d || p.kind == op_kind::dense) && p.has_bias != 0)
+    w.put(", with bias");
+}
+
+// Where an operand lives at run time: "arena+128", "input 0", "output 0", "constant conv2d_0_0".
+inline void put_location(text_writer& w, const module_view& m, const location& at) {
+  switch (at.where) {
+    case storage::arena:
+      w.put("arena+");
+      w.number(at.offset);
+      break;
+    case storage::model_input:
+      w.put("input ");
+      w.number(at.index);
+      break;
+    case storage::model_output:
+      w.put("output ");
+      w.number(at.index);
+      break;
+    case storage::constant:
+      w.put("constant ");
+      if (m.valid_tensor(at.index)) w.put(m.tensor_at(at.index).label.view());
+      else w.number(at.index);
+      break;
+    case storage::none:
+      w.put("none");
+      break;
+  }
+}
+
+// The diagnostic: "error: <code> at op 3 (add \"c\"): value_a 8, value_b 4, expected [..], actual [..]".
+inline void put_diagnostic(text_writer& w, const module_view& m, const diagnostic& d) {
+  w.put("error: ");
+  w.put(error_code_name(d.code));
+  if (d.code == error_code::pass_prerequisite_missing) {
+    w.put(" at pipeline position ");
+    w.number(d.value_a);
+    w.put(", missing ");
+    put_facts(w, static_cast<std::uint32_t>(d.value_b));
+    return;
+  }
+  if (d.node >= 0) {
+    w.put(" at op ");
+    w.number(d.node);
+    w.put(" (");
+    w.put(name_of(d.kind));
+    if (m.valid_node(d.node)) {
+      w.put(" \"");
+      w.put(m.node_at(d.node).label.view());
+      w.put("\"");
+    }
+    w.put(")");
+  }
+  w.put(": value_a ");
+  w.number(d.value_a);
+  w.put(", value_b ");
+  w.number(d.value_b);
+  if (d.expected.rank > 0) {
+    w.put(", expected ");
+    put_shape(w, d.expected);
+  }
+  if (d.actual.rank > 0) {
+    w.put(", actual ");
+    put_shape(w, d.actual);
+  }
+}
+
+}  // namespace ctnn::detail

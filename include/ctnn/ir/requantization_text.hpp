@@ -1,0 +1,135 @@
+#pragma once
+// The printer's line for a call's requantization (pass::compute_requantization's decisions), under the
+// call in the `calls` section, for calls that read or write quantized tensors:
+//   "        requantize tflite: offsets in 5 out -128 weights 0, multiplier 1518500250 shift -7, clamp [-128, 127],
+//    per-channel multipliers (8) of scales in 0.02 weights 8 per channel out 0.05"
+//   "        requantize onnx: zero points x 3 w 0 y -2, scales x 0.02 y 0.05, multiplier 0.0123, weight scales 1"
+// Templated on the writer and the module view (ir/printer.hpp's), so that it depends on neither.
+#include <bit>
+#include <cstdint>
+#include <string_view>
+
+#include <ctnn/ir/dtype.hpp>
+#include <ctnn/ir/module.hpp>
+#include <ctnn/ir/requantization_recipe.hpp>
+
+namespace ctnn::detail {
+
+template <class Writer>
+void put_multiplier(Writer& w, std::string_view what, std::int32_t multiplier, std::int32_t shift) {
+  if (multiplier == 0) return;
+  w.put(", ");
+  w.put(what);
+  w.put(" ");
+  w.number(multiplier);
+  w.put(" shift ");
+  w.number(shift);
+}
+
+template <class Writer>
+void put_table(Writer& w, const requantization_recipe& r) {
+  switch (r.table) {
+    case requantization_table::none: return;
+    case requantization_table::channel_multipliers:
+      w.put(", per-channel multipliers (");
+      w.number(r.channels);
+      w.put(") of scales in ");
+      w.real(static_cast<double>(std::bit_cast<float>(r.input_scale_bits)));
+      w.put(" weights ");
+      if (r.weight_channels > 0) {
+        w.number(r.weight_channels);
+        w.put(" per channel");
+      } else {
+        w.real(static_cast<double>(std::bit_cast<float>(r.weight_scale_bits)));
+      }
+      w.put(" out ");
+      w.real(static_cast<double>(std::bit_cast<float>(r.output_scale_bits)));
+      return;
+    case requantization_table::channel_multipliers_of_call:
+      w.put(", per-channel multipliers (");
+      w.number(r.channels);
+      w.put(") of the call's tensors' scales");
+      return;
+    case requantization_table::concat_inputs:
+      w.put(", per-input rescaling (");
+      w.number(r.channels);
+      w.put(" inputs)");
+      return;
+  }
+}
+
+template <class Writer>
+void put_tflite_requantization(Writer& w, const kernel_call& call) {
+  const kernel_params& p = call.params;
+  w.put("requantize tflite: offsets in ");
+  w.number(p.input_offset);
+  if (p.kind == op_kind::add || p.kind == op_kind::mul) {
+    w.put(" in2 ");
+    w.number(p.input2_offset);
+  }
+  if (p.kind == op_kind::conv2d || p.kind == op_kind::depthwise_conv2d || p.kind == op_kind::dense) {
+    w.put(" weights ");
+    w.number(p.weights_offset);
+  }
+  w.put(" out ");
+  w.number(p.output_offset);
+  put_multiplier(w, "multiplier", p.output_multiplier, p.output_shift);
+  put_multiplier(w, "input multiplier", p.input_multiplier, p.input_shift);
+  put_multiplier(w, "input2 multiplier", p.input2_multiplier, p.input2_shift);
+  if (p.left_shift != 0) {
+    w.put(", left shift ");
+    w.number(p.left_shift);
+  }
+  if (p.activation_min != 0 || p.activation_max != 0) {
+    w.put(", clamp [");
+    w.number(p.activation_min);
+    w.put(", ");
+    w.number(p.activation_max);
+    w.put("]");
+  }
+  put_table(w, call.requantization);
+}
+
+template <class Writer>
+void put_onnx_requantization(Writer& w, const kernel_call& call) {
+  const kernel_params& p = call.params;
+  w.put("requantize onnx: zero points x ");
+  w.number(-p.input_offset);
+  if (p.kind == op_kind::conv2d || p.kind == op_kind::dense) {
+    w.put(" w ");
+    w.number(-p.weights_offset);
+  }
+  w.put(" y ");
+  w.number(p.output_offset);
+  w.put(", scales x ");
+  w.real(static_cast<double>(std::bit_cast<float>(p.input_scale_bits)));
+  w.put(" y ");
+  w.real(static_cast<double>(std::bit_cast<float>(p.output_scale_bits)));
+  if (p.multiplier_bits != 0) {
+    w.put(", multiplier ");
+    w.real(static_cast<double>(std::bit_cast<float>(p.multiplier_bits)));
+  }
+  if (p.scale_count > 1) {
+    w.put(", per-channel scales (");
+    w.number(p.scale_count);
+    w.put(")");
+  }
+}
+
+// The line under call `call`, if it requantizes (nothing for float32 calls and plain integer ops).
+template <class Writer, class ModuleView>
+void write_call_requantization(Writer& w, const ModuleView& m, const kernel_call& call) {
+  const auto quantized = [&](std::int32_t id) {
+    return m.valid_tensor(id) && (m.tensor_at(id).type == dtype::i8 || m.tensor_at(id).type == dtype::u8);
+  };
+  const kernel_params& p = call.params;
+  const bool onnx_scaled = p.requantization == requantization_policy::onnx && (p.input_scale_bits | p.output_scale_bits) != 0;
+  const bool tflite_quantized = p.requantization == requantization_policy::tflite && (quantized(call.operands[0]) || quantized(call.result));
+  if (!onnx_scaled && !tflite_quantized) return;
+  w.spaces(8);
+  if (onnx_scaled) put_onnx_requantization(w, call);
+  else put_tflite_requantization(w, call);
+  w.line();
+}
+
+}  // namespace ctnn::detail

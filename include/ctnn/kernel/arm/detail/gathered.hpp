@@ -1,0 +1,120 @@
+#pragma once
+// Convolutions over small windows of few input channels (first layers: KWS's 10x4x1, 3x3x3 on images)
+// on Armv7E-M DSP, bit-exact with reference::int8::conv2d. Part of conv_kernel (kernel/arm/conv.hpp).
+// Their kernel rows are too short for the stretch loops, so each pair of output pixels has its windows
+// gathered into a buffer on the stack (padding taps hold the input zero point, which adds zero once the
+// offset term bias + input_offset * sum of the filter is in the accumulator), then dotted with every
+// filter as one stretch. In place too: a pair's outputs are written after both its windows were copied,
+// and later pixels read nothing below the pair's end (the planner's rule, memory/in_place_window.hpp).
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/arm/detail/dot.hpp>
+#include <ctnn/kernel/arm/detail/requantize.hpp>
+#include <ctnn/kernel/arm/detail/window.hpp>
+#include <ctnn/kernel/requant_arrays.hpp>
+
+namespace ctnn::kernel::arm::detail {
+
+template <kernel_params P>
+struct gathered_windows {
+  using g = window_geometry<P>;
+  static constexpr std::int32_t in_c = g::in_c, out_c = g::out_c;
+  static constexpr std::int32_t kernel_h = g::kernel_h, kernel_w = g::kernel_w;
+  static constexpr std::int32_t reduction = kernel_h * kernel_w * in_c;
+  static constexpr std::int32_t pixels = g::batch * g::out_h * g::out_w;
+  // Whether the walk applies: short kernel rows, small windows, few channels (the per-channel offset
+  // terms live on the stack).
+  static constexpr bool applies = kernel_w * in_c < 16 && reduction <= 128 && out_c <= 128;
+
+  // Out of line: its buffers are on the stack during this call only, not in the executor's frame.
+  [[gnu::noinline]] static void run(const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias, const requant_arrays& rq,
+                                    std::int8_t* output) {
+    // Per channel: bias + input_offset * sum of the filter (the gathered windows are whole).
+    std::int32_t folded[out_c];
+    for (std::int32_t o = 0; o < out_c; ++o) folded[o] = bias_of(bias, o) + P.input_offset * filter_sum<reduction>(weights + o * reduction);
+    // Per channel pair: whether both take the short output stage.
+    bool short_pair[out_c / 2 + 1];
+    for (std::int32_t o = 0; o + 1 < out_c; o += 2)
+      short_pair[o / 2] = output_stage_of<P>(rq.multiplier, rq.shift, o).template short_applies<product_bound>(bias_of(bias, o)) &&
+                          output_stage_of<P>(rq.multiplier, rq.shift, o + 1).template short_applies<product_bound>(bias_of(bias, o + 1));
+    std::int8_t window[2][reduction + 4];  // + 4: the dot's last word may read past a stretch's end (never used)
+    constexpr std::int32_t pairs = pixels / 2;
+    for (std::int32_t k = 0; k <= pairs; ++k) {
+      const std::int32_t first = 2 * k;
+      const std::int32_t count = first + 1 < pixels ? 2 : (first < pixels ? 1 : 0);
+      for (std::int32_t p = 0; p < count; ++p) {
+        const std::int32_t pixel = first + p;
+        gather(input, window[p], pixel / (g::out_h * g::out_w), pixel / g::out_w % g::out_h, pixel % g::out_w);
+      }
+      std::int8_t* out = output + static_cast<std::ptrdiff_t>(first) * out_c;
+      if (count == 2) all_channels<2>(window[0], weights, short_pair, folded, rq, out);
+      else if (count == 1) all_channels<1>(window[0], weights, short_pair, folded, rq, out);
+    }
+  }
+
+ private:
+  // The largest |sum (x + offset) * w| of one output (short_stage_applies).
+  static constexpr std::int64_t product_bound = std::int64_t{255} * 128 * reduction;
+
+  static std::int32_t bias_of(const std::int32_t* bias, std::int32_t o) { return P.has_bias != 0 ? bias[o] : 0; }
+
+  // Copies pixel (b, oy, ox)'s window into `to` (reduction values, OHWI order), the zero point where
+  // it lies outside the input.
+  static void gather(const std::int8_t* input, std::int8_t* to, std::int32_t b, std::int32_t oy, std::int32_t ox) {
+    const auto rows = g::rows_inside(oy);
+    const auto columns = g::columns_inside(ox);
+    constexpr auto zero_point = static_cast<std::int8_t>(-P.input_offset);
+    for (std::int32_t ky = 0; ky < kernel_h; ++ky, to += kernel_w * in_c) {
+      if (ky < rows.first || ky >= rows.end || columns.first >= columns.end) {
+        for (std::int32_t k = 0; k < kernel_w * in_c; ++k) to[k] = zero_point;
+        continue;
+      }
+      const std::int8_t* row = input + g::input_pixel(b, rows.input_row + ky * g::win.dilation_h, columns.input_row);
+      if (g::win.dilation_w == 1 && columns.first == 0 && columns.end == kernel_w) {
+        std::memcpy(to, row, static_cast<std::size_t>(kernel_w * in_c));  // the whole kernel row: a compile-time size
+        continue;
+      }
+      for (std::int32_t kx = 0; kx < kernel_w; ++kx)
+        for (std::int32_t i = 0; i < in_c; ++i)
+          to[kx * in_c + i] = kx >= columns.first && kx < columns.end ? row[kx * g::win.dilation_w * in_c + i] : zero_point;
+    }
+  }
+
+  template <int Pixels>
+  [[gnu::always_inline]] static inline void all_channels(const std::int8_t* x, const std::int8_t* weights, const bool* short_pair,
+                                                         const std::int32_t (&folded)[out_c],
+                                                         const requant_arrays& rq, std::int8_t* out) {
+    constexpr std::ptrdiff_t window_step = reduction + 4;
+    const std::int8_t* w = weights;
+    for (std::int32_t o = 0; o + 2 <= out_c; o += 2, w += 2 * reduction) {
+      std::int32_t acc[Pixels][2];
+#pragma GCC unroll 2
+      for (int p = 0; p < Pixels; ++p) acc[p][0] = folded[o], acc[p][1] = folded[o + 1];
+      dot_block<Pixels, 2, window_step, reduction, false>(x, w, reduction, 0, 0, acc);
+      const output_stage<P> first = output_stage_of<P>(rq.multiplier, rq.shift, o), second = output_stage_of<P>(rq.multiplier, rq.shift, o + 1);
+      if (short_pair[o / 2]) {
+#pragma GCC unroll 2
+        for (int p = 0; p < Pixels; ++p)
+          out[p * out_c + o] = first.template apply<true>(acc[p][0]), out[p * out_c + o + 1] = second.template apply<true>(acc[p][1]);
+      } else {
+#pragma GCC unroll 2
+        for (int p = 0; p < Pixels; ++p)
+          out[p * out_c + o] = first.template apply<false>(acc[p][0]), out[p * out_c + o + 1] = second.template apply<false>(acc[p][1]);
+      }
+    }
+    if constexpr (out_c % 2 != 0) {
+      std::int32_t acc[Pixels][1];
+#pragma GCC unroll 2
+      for (int p = 0; p < Pixels; ++p) acc[p][0] = folded[out_c - 1];
+      dot_block<Pixels, 1, window_step, reduction, false>(x, w, reduction, 0, 0, acc);
+      const output_stage<P> last = output_stage_of<P>(rq.multiplier, rq.shift, out_c - 1);
+#pragma GCC unroll 2
+      for (int p = 0; p < Pixels; ++p) out[p * out_c + out_c - 1] = last.template apply<false>(acc[p][0]);
+    }
+  }
+};
+
+}  // namespace ctnn::kernel::arm::detail

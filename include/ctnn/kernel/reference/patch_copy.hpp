@@ -1,0 +1,46 @@
+#pragma once
+// The two copies of patch execution (docs/memory.md, "Patch execution"): crop copies an NHWC window out of a
+// tensor, paste writes a patch into its region of the whole tensor. Any element type: they move elements
+// and never change a value, so a patched prefix is bit-exact with the whole-tensor one by construction.
+#include <cstdint>
+
+#include <ctnn/kernel/params.hpp>
+
+namespace ctnn::kernel::reference {
+
+namespace detail {
+
+// Copies `rows` x `columns` pixels of `channels` elements between two NHWC images of widths `from_width`
+// and `to_width`, starting at (from_row, from_column) and (to_row, to_column), for each batch.
+template <class T>
+constexpr void copy_pixels(const T* from, std::int32_t from_height, std::int32_t from_width, std::int32_t from_row,
+                           std::int32_t from_column, T* to, std::int32_t to_height, std::int32_t to_width, std::int32_t to_row,
+                           std::int32_t to_column, std::int32_t batches, std::int32_t rows, std::int32_t columns,
+                           std::int32_t channels) {
+  const std::int64_t run = static_cast<std::int64_t>(columns) * channels;  // one row of the window is contiguous
+  for (std::int32_t b = 0; b < batches; ++b)
+    for (std::int32_t y = 0; y < rows; ++y) {
+      const std::int64_t source = ((static_cast<std::int64_t>(b) * from_height + from_row + y) * from_width + from_column) * channels;
+      const std::int64_t target = ((static_cast<std::int64_t>(b) * to_height + to_row + y) * to_width + to_column) * channels;
+      for (std::int64_t k = 0; k < run; ++k) to[target + k] = from[source + k];
+    }
+}
+
+}  // namespace detail
+
+// out = in[:, pads[2] : pads[2] + out.H, pads[4] : pads[4] + out.W, :]
+template <class Params, class T>
+constexpr void crop(Params p, const T* input, T* output) {
+  detail::copy_pixels(input, p->in[1], p->in[2], p->pads[2], p->pads[4], output, p->out[1], p->out[2], 0, 0, p->out[0],
+                      p->out[1], p->out[2], p->out[3]);
+}
+
+// out[:, pads[2] : pads[2] + in.H, pads[4] : pads[4] + in.W, :] = in; the rest of `output` is left as it is
+// (the earlier patches' results: the whole tensor is the paste's second operand, and `output` its view).
+template <class Params, class T>
+constexpr void paste(Params p, const T* patch, T* output) {
+  detail::copy_pixels(patch, p->in[1], p->in[2], 0, 0, output, p->out[1], p->out[2], p->pads[2], p->pads[4], p->in[0],
+                      p->in[1], p->in[2], p->in[3]);
+}
+
+}  // namespace ctnn::kernel::reference

@@ -1,0 +1,368 @@
+#pragma once
+// compute_requantization: every integer recipe of a quantized call, in one place (docs/design.md §4). For
+// each call of an int8 op (TFLite's recipes) or of an ONNX integer op (QLinear*/ConvInteger/Quantize/
+// Dequantize), it sets the kernel_params fields the kernel reads (offsets, multipliers, shifts, activation
+// range; ONNX: layouts, element types, scales as float bits, per-axis counts) and records what a table
+// that does not fit there is computed from (kernel_call::requantization). The runtime materialises those
+// tables with the functions below and decides nothing (runtime/requantization.hpp).
+//
+// lower_te runs it on each call as it lowers it (one constant evaluation); as a pass of its own it
+// recomputes every call from the tensors' quantization and rebuilds the kernel table, e.g. after a pass
+// of yours changed a scale.
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+
+#include <ctnn/detail/quantization.hpp>
+#include <ctnn/ir/module.hpp>
+#include <ctnn/ir/requantization_recipe.hpp>
+#include <ctnn/kernel/prepare.hpp>
+#include <ctnn/kernel/reference/onnx_quant/params.hpp>
+#include <ctnn/kernel/reference/onnx_quant/rounding.hpp>
+#include <ctnn/pass/detail/in_place_pass.hpp>
+#include <ctnn/pass/detail/kernel_table.hpp>
+
+namespace ctnn::pass {
+
+namespace requantization {
+
+// ---------------------------------------------------------------------------------------------------
+// TFLite (int8), as TFLite's Prepare functions compute it (TFLM's reference kernels), so that the kernels
+// are bit-exact with TFLM. Offsets are negated zero points (output_offset: the output's zero point);
+// multiplier/shift pairs are QuantizeMultiplier's; activation_min/max are
+// CalculateActivationRangeQuantized's. Per op:
+//   conv2d, depthwise_conv2d: per_channel = 1 always (TFLM broadcasts a per-tensor weight scale): a table
+//       of per-output-channel multipliers, double(input) * double(weight[c]) / double(output);
+//   dense: per-channel weights as conv; per-tensor: output_multiplier from
+//       double(float(input_scale * weight_scale)) / double(output_scale) (GetQuantizedConvolutionMultipler);
+//   max_pool, avg_pool, global_avg_pool: only the activation range (input and output share a quantization);
+//   add: left_shift = 20; input/input2 multipliers scale / (2 * max scale), output multiplier
+//       2 * max scale / (2^20 * output scale), all with shift <= 0;
+//   mul: output multiplier input_scale * input2_scale / output_scale;
+//   relu: output multiplier input_scale / output_scale, activation_min = output zero, max 127;
+//   relu6: activation_min/max = quantized 0 and 6 in the *input's* quantization (a raw clamp, as TFLM);
+//   clip: activation_min/max = its bounds in the input's quantization (the raw integers without a scale);
+//   sigmoid, tanh: input_multiplier/input_shift = frexp of input_scale * 2^27 (4 integer bits);
+//   softmax: input_multiplier/input_shift from beta * input_scale * 2^26 (5 integer bits), beta = 1;
+//   concat: per_channel = 1 when an input's quantization differs from the output's: a table of each
+//       input's float scale and bias (TFLite's ConcatenationWithScaling);
+//   pad: output_offset = the fill value quantized with the output's scale and zero point;
+//   quantize: axis = the output dtype; from f32: output_offset, pad_value_bits = output scale (float
+//       bits); from i8: output multiplier input_scale / output_scale;
+//   dequantize: axis = the output dtype; input_offset, pad_value_bits = input scale (float bits);
+//   mean: output multiplier input_scale / output_scale; left_shift = 1 when input and output share one
+//       quantization (TFLM then sums and divides, truncating).
+template <class Module>
+constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& p) {
+  namespace q = ctnn::detail::quant;
+  const quantization& in = m.tensor_at(n.inputs[0]).quant;
+  const quantization& out = m.tensor_at(n.output).quant;
+  const auto same_quantization = [](const quantization& a, const quantization& b) {
+    return a.scale == b.scale && a.zero_point == b.zero_point;
+  };
+  const auto set_multiplier = [](std::int32_t& multiplier, std::int32_t& shift, double real) {
+    const q::quantized_multiplier qm = q::quantize_multiplier(real);
+    multiplier = qm.multiplier;
+    shift = qm.shift;
+  };
+  const auto set_activation_range = [&](activation fused) {
+    const q::activation_bounds range = q::quantized_activation_range(fused, out.scale, out.zero_point);
+    p.activation_min = range.min;
+    p.activation_max = range.max;
+  };
+  p.input_offset = q::wrapping_neg(in.zero_point);  // wrapping: a zero point may be INT32_MIN
+  p.output_offset = out.zero_point;
+  switch (n.kind) {
+    case op_kind::conv2d:
+    case op_kind::depthwise_conv2d:
+      p.weights_offset = q::wrapping_neg(m.tensor_at(n.inputs[1]).quant.zero_point);
+      p.per_channel = 1;
+      set_activation_range(n.attrs.fused);
+      break;
+    case op_kind::dense: {
+      const quantization& w = m.tensor_at(n.inputs[1]).quant;
+      p.weights_offset = q::wrapping_neg(w.zero_point);
+      if (w.per_channel()) p.per_channel = 1;
+      else set_multiplier(p.output_multiplier, p.output_shift, static_cast<double>(in.scale * w.scale) / static_cast<double>(out.scale));
+      set_activation_range(n.attrs.fused);
+      break;
+    }
+    case op_kind::max_pool:
+    case op_kind::avg_pool:
+    case op_kind::global_avg_pool:
+      set_activation_range(n.attrs.fused);
+      break;
+    case op_kind::add: {
+      const quantization& in2 = m.tensor_at(n.inputs[1]).quant;
+      p.input2_offset = q::wrapping_neg(in2.zero_point);
+      p.left_shift = 20;
+      const double twice_max_input_scale = 2 * static_cast<double>(in.scale > in2.scale ? in.scale : in2.scale);
+      set_multiplier(p.input_multiplier, p.input_shift, static_cast<double>(in.scale) / twice_max_input_scale);
+      set_multiplier(p.input2_multiplier, p.input2_shift, static_cast<double>(in2.scale) / twice_max_input_scale);
+      set_multiplier(p.output_multiplier, p.output_shift,
+                     twice_max_input_scale / ((1 << p.left_shift) * static_cast<double>(out.scale)));
+      set_activation_range(n.attrs.fused);
+      break;
+    }
+    case op_kind::mul: {
+      const quantization& in2 = m.tensor_at(n.inputs[1]).quant;
+      p.input2_offset = q::wrapping_neg(in2.zero_point);
+      set_multiplier(p.output_multiplier, p.output_shift,
+                     static_cast<double>(in.scale) * static_cast<double>(in2.scale) / static_cast<double>(out.scale));
+      set_activation_range(n.attrs.fused);
+      break;
+    }
+    case op_kind::relu: {
+      set_multiplier(p.output_multiplier, p.output_shift, static_cast<double>(in.scale) / static_cast<double>(out.scale));
+      const std::int64_t zero = out.zero_point + q::round_to_int(0.0f / out.scale);
+      p.activation_min = zero > -128 ? static_cast<std::int32_t>(zero) : -128;
+      p.activation_max = 127;
+      break;
+    }
+    case op_kind::relu6:
+      p.activation_min = in.zero_point;
+      p.activation_max = q::float_to_int8(6.0f, in.scale, in.zero_point);
+      break;
+    case op_kind::clip: {
+      // A raw clamp, as relu6: the bounds in the input's quantization; an int8 tensor without a scale
+      // holds plain integers (an ONNX Clip of int8), whose bounds are the integers themselves.
+      const auto raw_bound = [&](float bound) -> std::int32_t {
+        const float raw = in.scale == 0.0f ? bound : bound / in.scale;
+        if (raw <= -256.0f) return -128;  // beyond int8 whatever the zero point (also +-inf, no bound)
+        if (raw >= 256.0f) return 127;
+        return q::float_to_int8(bound, in.scale == 0.0f ? 1.0f : in.scale, in.scale == 0.0f ? 0 : in.zero_point);
+      };
+      p.activation_min = raw_bound(n.attrs.clip_min);
+      p.activation_max = raw_bound(n.attrs.clip_max);
+      break;
+    }
+    case op_kind::sigmoid:
+    case op_kind::tanh: {
+      const q::quantized_multiplier qm = q::logistic_tanh_input_multiplier(in.scale);
+      p.input_multiplier = qm.multiplier;
+      p.input_shift = qm.shift;
+      break;
+    }
+    case op_kind::softmax: {
+      const q::quantized_multiplier qm = q::softmax_input_multiplier(1.0, static_cast<double>(in.scale), 5);
+      p.input_multiplier = qm.multiplier;
+      p.input_shift = qm.shift;
+      break;
+    }
+    case op_kind::concat:
+      for (std::int32_t i = 0; i < n.input_count; ++i)
+        if (!same_quantization(m.tensor_at(n.inputs[static_cast<std::size_t>(i)]).quant, out)) p.per_channel = 1;
+      break;
+    case op_kind::pad:
+      p.output_offset = q::float_to_int8(n.attrs.pad_value, out.scale, out.zero_point);
+      break;
+    case op_kind::quantize:
+      p.axis = static_cast<std::int32_t>(m.tensor_at(n.output).type);
+      if (p.type == dtype::f32) p.pad_value_bits = std::bit_cast<std::uint32_t>(out.scale);
+      else set_multiplier(p.output_multiplier, p.output_shift, static_cast<double>(in.scale) / static_cast<double>(out.scale));
+      break;
+    case op_kind::dequantize:
+      p.axis = static_cast<std::int32_t>(m.tensor_at(n.output).type);
+      p.pad_value_bits = std::bit_cast<std::uint32_t>(in.scale);
+      break;
+    case op_kind::mean:
+      set_multiplier(p.output_multiplier, p.output_shift, static_cast<double>(in.scale) / static_cast<double>(out.scale));
+      p.left_shift = same_quantization(in, out) ? 1 : 0;
+      break;
+    case op_kind::reshape:
+    case op_kind::transpose:
+    case op_kind::batch_norm:
+    case op_kind::batch_matmul:  // float32 only (kernel::has_kernel)
+    case op_kind::crop:          // byte copies: input and output share their quantization
+    case op_kind::paste:
+      break;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// ONNX's integer ops (kernel_params::requantization == onnx; kernel/reference/onnx_quant/kernels.hpp),
+// from what the importer (frontend/onnx/quantized.hpp) put in the nodes and tensors. Float scales,
+// round half to even, saturate: no Q31 multipliers.
+//   conv2d, dense (layout onnx): x's quantization gives input_offset (-x_zero_point) and the input scale,
+//     the result's its zero point (output_offset) and scale (for int32 results: none); the weights'
+//     per-tensor scale and zero point (weights_offset) are their tensor's quantization, per-channel ones
+//     operands 3 and 4 (scale_count, zero_point_count: their element counts); multiplier_bits =
+//     float(x_scale * w_scale) / y_scale for a per-tensor weight scale (per channel the kernel computes
+//     it the same way from operand 3). The result is `out_type`.
+//   quantize: the result's scale (output_scale_bits) and zero point (output_offset), or per axis
+//     (`axis`) operands 1 and 2.
+//   dequantize: the input's scale (input_scale_bits) and zero point (input_offset = -zero point), or per
+//     axis operands 1 and 2.
+//   add, mul, max_pool, pad, transpose, reshape on plain integers (ONNX's integer arithmetic, no
+//     quantization): only the policy and the result's type; the result keeps the input's type.
+template <class Module>
+constexpr void set_onnx_fields(const Module& m, const node& n, kernel_params& p) {
+  const tensor& x = m.tensor_at(n.inputs[0]);
+  const tensor& y = m.tensor_at(n.output);
+  const auto elements_of_operand = [&](std::int32_t k, std::int32_t absent) {
+    const std::int32_t t = k < n.input_count ? n.inputs[static_cast<std::size_t>(k)] : -1;
+    return t >= 0 ? static_cast<std::int32_t>(m.tensor_at(t).dims.elements()) : absent;
+  };
+  p.requantization = requantization_policy::onnx;
+  p.out_type = y.type;
+  p.input_offset = -x.quant.zero_point;
+  p.output_offset = y.quant.zero_point;
+  p.input_scale_bits = std::bit_cast<std::uint32_t>(x.quant.scale);
+  p.output_scale_bits = std::bit_cast<std::uint32_t>(y.quant.scale);
+  switch (n.kind) {
+    case op_kind::conv2d:
+    case op_kind::dense: {
+      const tensor& w = m.tensor_at(n.inputs[1]);
+      p.layout = n.attrs.layout;
+      p.weights_type = w.type;
+      p.weights_offset = -w.quant.zero_point;
+      p.scale_count = elements_of_operand(3, w.quant.scale != 0.0f ? 1 : 0);
+      p.zero_point_count = elements_of_operand(4, 1);
+      if (p.scale_count == 1 && y.type != dtype::i32)
+        p.multiplier_bits = std::bit_cast<std::uint32_t>(
+            kernel::reference::onnx_quant::output_multiplier(x.quant.scale, w.quant.scale, y.quant.scale));
+      if (n.kind == op_kind::dense) p.in2 = w.dims;
+      break;
+    }
+    case op_kind::quantize:
+    case op_kind::dequantize:
+      p.axis = n.attrs.axis;
+      p.scale_count = elements_of_operand(1, 1);
+      p.zero_point_count = elements_of_operand(2, 1);
+      break;
+    default:
+      break;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The tables (what does not fit in kernel_params), computed where the runtime materialises them.
+
+template <std::size_t N>
+struct channel_multipliers {
+  std::array<std::int32_t, N> multiplier{};
+  std::array<std::int32_t, N> shift{};
+};
+
+template <std::size_t N>
+struct concat_input_rescaling {
+  std::array<float, N> scale{};
+  std::array<float, N> bias{};
+  std::array<std::int32_t, N> requantize{};  // 1: this input's quantization differs from the output's
+};
+
+// TFLite (PopulateConvolutionQuantizationParams): per output channel c, QuantizeMultiplier of
+// double(input_scale) * double(weight_scale[c]) / double(output_scale); a per-tensor weight scale is
+// broadcast.
+template <std::size_t Channels>
+constexpr channel_multipliers<Channels> channel_multipliers_of(float input_scale, const quantization& weights,
+                                                               float output_scale) {
+  channel_multipliers<Channels> r{};
+  for (std::size_t c = 0; c < Channels; ++c) {
+    const float weight_scale = weights.per_channel() ? weights.scale_of(static_cast<std::int32_t>(c)) : weights.scale;
+    const ctnn::detail::quant::quantized_multiplier qm = ctnn::detail::quant::channel_multiplier(input_scale, weight_scale, output_scale);
+    r.multiplier[c] = qm.multiplier;
+    r.shift[c] = qm.shift;
+  }
+  return r;
+}
+
+// The same, from a channel_multipliers recipe alone (no module: calls and executors with equal scales
+// share one table).
+template <requantization_recipe R>
+constexpr channel_multipliers<static_cast<std::size_t>(R.channels)> channel_multipliers_of() {
+  quantization weights{};
+  weights.scale = std::bit_cast<float>(R.weight_scale_bits);
+  weights.channel_count = R.weight_channels;
+  weights.scales = R.weight_scales;
+  if constexpr (R.weight_scale_file != nullptr) weights.scale_bytes = R.weight_scale_file + R.weight_scale_offset;
+  return channel_multipliers_of<static_cast<std::size_t>(R.channels)>(std::bit_cast<float>(R.input_scale_bits), weights,
+                                                                       std::bit_cast<float>(R.output_scale_bits));
+}
+
+// TFLite's ConcatenationWithScaling: per input, scale = input_scale * (1 / output_scale) and
+// bias = -input_zero_point * scale, in float.
+template <std::size_t Inputs, class Module>
+constexpr concat_input_rescaling<Inputs> concat_input_rescaling_of(const Module& m, const kernel_call& call) {
+  const quantization& out = m.tensor_at(call.result).quant;
+  const float inverse_output_scale = 1.0f / out.scale;
+  concat_input_rescaling<Inputs> r{};
+  for (std::size_t i = 0; i < Inputs; ++i) {
+    const quantization& in = m.tensor_at(call.operands[i]).quant;
+    r.scale[i] = in.scale * inverse_output_scale;
+    r.bias[i] = static_cast<float>(-in.zero_point) * r.scale[i];
+    r.requantize[i] = in.scale == out.scale && in.zero_point == out.zero_point ? 0 : 1;
+  }
+  return r;
+}
+
+// What call `call`'s table is computed from (its parameters already set).
+template <class Module>
+constexpr requantization_recipe recipe_of(const Module& m, const kernel_call& call) {
+  const kernel_params& p = call.params;
+  requantization_recipe r{};
+  if (p.per_channel == 0 || p.type != dtype::i8) return r;
+  if (p.kind == op_kind::concat) {
+    r.table = requantization_table::concat_inputs;
+    r.channels = p.concat_count;
+    return r;
+  }
+  const tensor& weights = m.tensor_at(call.operands[1]);
+  const quantization& w = weights.quant;
+  r.table = requantization_table::channel_multipliers;
+  r.channels = p.out.last();
+  r.input_scale_bits = std::bit_cast<std::uint32_t>(m.tensor_at(call.operands[0]).quant.scale);
+  r.output_scale_bits = std::bit_cast<std::uint32_t>(m.tensor_at(call.result).quant.scale);
+  r.weight_scale_bits = std::bit_cast<std::uint32_t>(w.scale);
+  if (w.per_channel()) {
+    r.weight_channels = w.channel_count;
+    r.weight_scales = w.scales;
+    if (w.scales == nullptr) {
+      // Scales in a model file's bytes: keyed by the file and the offset; bytes in no named file cannot
+      // be a template argument, so that table is the call's own.
+      if (weights.data.file == nullptr || w.scale_bytes == nullptr) {
+        requantization_recipe own{};
+        own.channels = r.channels;
+        own.table = requantization_table::channel_multipliers_of_call;
+        return own;
+      }
+      r.weight_scale_file = weights.data.file;
+      r.weight_scale_offset = static_cast<std::size_t>(w.scale_bytes - weights.data.file);
+    }
+  }
+  return r;
+}
+
+}  // namespace requantization
+
+struct compute_requantization : detail::in_place_pass<compute_requantization> {
+  static constexpr fact requires_facts = fact::kernels_lowered;
+
+  template <class Module>
+  static constexpr void run_in_place(Module& m) {
+    for (std::int32_t c = 0; c < m.call_count; ++c) {
+      kernel_call& call = m.calls[static_cast<std::size_t>(c)];
+      const node& n = m.node_at(call.node);
+      // Back to the structural parameters, keeping what later passes decided, then the recipes anew.
+      kernel_params params = kernel::prepare_params(m, n);
+      params.scratch_bytes = call.params.scratch_bytes;
+      params.in_place = call.params.in_place;
+      params.choice = call.params.choice;
+      call.params = params;
+      requantize_call(m, n, call);
+    }
+    detail::rebuild_kernel_table(m);
+  }
+
+  // The quantization of one call of op `n`, whose parameters are kernel::prepare_params' (the structural
+  // ones): sets the fields by the module's policy and records the call's table recipe.
+  template <class Module>
+  static constexpr void requantize_call(const Module& m, const node& n, kernel_call& call) {
+    if (kernel::is_onnx_integer_op(m, n)) requantization::set_onnx_fields(m, n, call.params);
+    else if (kernel::is_quantized_op(m, n)) requantization::set_tflite_fields(m, n, call.params);
+    call.requantization = requantization::recipe_of(m, call);
+  }
+};
+
+}  // namespace ctnn::pass

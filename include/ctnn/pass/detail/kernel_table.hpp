@@ -1,0 +1,57 @@
+#pragma once
+// The module's kernel table: structurally equal calls share one kernel, in call order (lower_te fills it,
+// passes that change calls' parameters rebuild it). A cheap fingerprint of the parameters means full
+// parameters are compared only on a fingerprint match (O(calls x kernels) in cheap steps; docs/design.md §2).
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include <ctnn/ir/module.hpp>
+
+namespace ctnn::pass::detail {
+
+constexpr std::uint32_t fingerprint(const kernel_params& p) {
+  std::uint32_t h = 2166136261u;
+  const auto mix = [&h](std::int64_t v) { h = (h ^ static_cast<std::uint32_t>(v)) * 16777619u; };
+  mix(static_cast<std::int64_t>(p.kind));
+  mix(static_cast<std::int64_t>(p.fused));
+  for (std::int32_t d = 0; d < p.in.rank; ++d) mix(p.in[d]);
+  for (std::int32_t d = 0; d < p.out.rank; ++d) mix(p.out[d]);
+  mix(p.win.kernel_h * 131 + p.win.stride_h * 17 + p.win.pad_top);
+  mix(p.win.kernel_w * 131 + p.win.stride_w * 17 + p.win.pad_left);
+  mix(p.output_multiplier ^ p.input_offset);
+  return h;
+}
+
+// The kernel table under construction: the module's kernels and their fingerprints.
+template <class Module>
+struct kernel_table_builder {
+  Module& m;
+  std::array<std::uint32_t, Module::node_capacity> fingerprints{};
+
+  constexpr explicit kernel_table_builder(Module& module) : m(module) { m.kernel_count = 0; }
+
+  // The kernel of `params`: an equal one already in the table, else a new one.
+  constexpr std::int32_t kernel_of(const kernel_params& params) {
+    const std::uint32_t print = fingerprint(params);
+    for (std::int32_t k = 0; k < m.kernel_count; ++k)
+      if (fingerprints[static_cast<std::size_t>(k)] == print && m.kernels[static_cast<std::size_t>(k)] == params) return k;
+    const std::int32_t added = m.kernel_count++;
+    m.kernels[static_cast<std::size_t>(added)] = params;
+    fingerprints[static_cast<std::size_t>(added)] = print;
+    return added;
+  }
+};
+
+// Rebuilds the kernel table from the calls' parameters; no kernel is left unused.
+template <class Module>
+constexpr void rebuild_kernel_table(Module& m) {
+  for (auto& k : m.kernels) k = kernel_params{};
+  kernel_table_builder<Module> table(m);
+  for (std::int32_t c = 0; c < m.call_count; ++c) {
+    kernel_call& call = m.calls[static_cast<std::size_t>(c)];
+    call.kernel = table.kernel_of(call.params);
+  }
+}
+
+}  // namespace ctnn::pass::detail

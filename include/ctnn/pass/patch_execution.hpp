@@ -1,0 +1,325 @@
+#pragma once
+// patch_execution: runs a prefix of the graph patch by patch (MCUNetV2-style; docs/memory.md, "Patch
+// execution"). The prefix's output is split into a rows x columns grid; for each patch, `crop` copies the
+// receptive field of the prefix's input (halo included, clipped to the map), each prefix op runs on patch
+// tensors with explicit pads (its own padding on the map's border sides, 0 where the halo holds real
+// data), and `paste` writes the last result into its region of the whole output. The planner, the kernels
+// and the executor then see ordinary small tensors; calls of equal geometry share a kernel.
+//
+// A graph-level pass (after infer_types and fusion, before lower_te). It adds ops and tensors, so in the
+// compiler (run_on<M>) it returns a module with larger capacities; run(m) rewrites a module in place when
+// its capacities suffice (the tools size theirs generously) and fails otherwise.
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include <ctnn/errors.hpp>
+#include <ctnn/ir/module.hpp>
+#include <ctnn/ir/shape_rules.hpp>
+#include <ctnn/pass/lower_te.hpp>
+#include <ctnn/pass/plan_memory.hpp>
+#include <ctnn/pass/detail/patch_choice.hpp>
+#include <ctnn/pass/detail/patch_geometry.hpp>
+
+namespace ctnn {
+
+// Diagnostic codes of this pass (value_b: patch_problem; node: the op at fault).
+enum class patch_error : std::int32_t {
+  prefix_cannot_be_patched = 400,
+  capacity_exceeded,  // run(m): the module has no room for the patch ops (value_a: ops, value_b: tensors added)
+};
+constexpr error_code code_of(patch_error e) { return static_cast<error_code>(e); }
+
+namespace errors {
+template <pass::patch_problem Problem>
+struct patch_reason {};
+// The prefix given to ctnn::patch_execution holds an op that cannot run patch by patch.
+template <class Op, class Reason>
+struct prefix_op_cannot_be_patched {
+  static_assert(detail::always_false<Op>,
+                "ctnn::patch_execution: this op of the prefix cannot run patch by patch (the op and the reason in the "
+                "template arguments): a prefix holds convolutions, depthwise convolutions, pooling and elementwise ops "
+                "with per-channel constants, each reading the previous one's result; end it before this op.");
+};
+}  // namespace errors
+
+namespace pass {
+
+namespace detail {
+
+// Nodes a plan adds: per patch a crop, the prefix's ops and a paste, less the prefix's own ops; and tensors:
+// per patch the results of those ops (the prefix's old tensors stay, unused).
+constexpr std::int32_t added_nodes(const patch_plan& p) { return p.ops == 0 ? 0 : p.patches() * (p.ops + 2) - p.ops; }
+constexpr std::int32_t added_tensors(const patch_plan& p) { return p.ops == 0 ? 0 : p.patches() * (p.ops + 2); }
+
+// A copy of `m` with larger capacities (every section copied as far as it is filled).
+template <std::size_t T, std::size_t N, class Module>
+constexpr module<T, N> with_capacity(const Module& m) {
+  module<T, N> out{};
+  out.model_name = m.model_name;
+  for (std::int32_t t = 0; t < m.tensor_count; ++t) {
+    out.tensors[static_cast<std::size_t>(t)] = m.tensors[static_cast<std::size_t>(t)];
+    out.allocations[static_cast<std::size_t>(t)] = m.allocations[static_cast<std::size_t>(t)];
+  }
+  out.tensor_count = m.tensor_count;
+  for (std::int32_t i = 0; i < m.node_count; ++i) out.nodes[static_cast<std::size_t>(i)] = m.nodes[static_cast<std::size_t>(i)];
+  out.node_count = m.node_count;
+  out.inputs = m.inputs;
+  out.input_count = m.input_count;
+  out.outputs = m.outputs;
+  out.output_count = m.output_count;
+  out.error = m.error;
+  out.facts = m.facts;
+  out.requantization = m.requantization;
+  for (std::int32_t r = 0; r < m.recipe_count; ++r) out.recipes[static_cast<std::size_t>(r)] = m.recipes[static_cast<std::size_t>(r)];
+  out.recipe_count = m.recipe_count;
+  out.pools = m.pools;
+  out.pool_count = m.pool_count;
+  out.pins = m.pins;
+  out.pin_count = m.pin_count;
+  out.arena_alignment = m.arena_alignment;
+  return out;
+}
+
+// Rewrites the first p.ops ops of `m` into the patch loop (the module must have room: added_nodes(p)).
+template <class Module>
+constexpr void apply_patch_plan(Module& m, const patch_plan& p) {
+  const std::int32_t ops = p.ops;
+  std::array<node, max_patch_prefix> prefix{};
+  for (std::int32_t j = 0; j < ops; ++j) prefix[static_cast<std::size_t>(j)] = m.node_at(j);
+  const std::int32_t input = prefix[0].inputs[0];
+  const std::int32_t whole = prefix[static_cast<std::size_t>(ops - 1)].output;
+  const shape out = m.tensor_at(whole).dims;
+  // The regions, from the prefix as it is (the loop below overwrites its nodes).
+  std::array<axis_regions, max_patch_grid> row_regions{}, column_regions{};
+  for (std::int32_t i = 0; i < p.rows; ++i)
+    row_regions[static_cast<std::size_t>(i)] = regions_along(m, ops, 1, split_point(out[1], p.rows, i), split_point(out[1], p.rows, i + 1));
+  for (std::int32_t k = 0; k < p.columns; ++k)
+    column_regions[static_cast<std::size_t>(k)] =
+        regions_along(m, ops, 2, split_point(out[2], p.columns, k), split_point(out[2], p.columns, k + 1));
+  // The ops after the prefix move to the end of the new list.
+  const std::int32_t rest = m.node_count - ops;
+  const std::int32_t first_rest = p.patches() * (ops + 2);
+  for (std::int32_t i = rest - 1; i >= 0; --i) m.nodes[static_cast<std::size_t>(first_rest + i)] = m.nodes[static_cast<std::size_t>(ops + i)];
+  for (std::int32_t j = 0; j < ops; ++j) m.tensor_at(prefix[static_cast<std::size_t>(j)].output).producer = -1;  // replaced
+  std::int32_t at = 0;
+  std::int32_t latest = whole;  // the view of the whole output after the pastes so far
+  const auto new_tensor = [&m](const tensor& like, shape dims, name label) {
+    tensor t = like;
+    t.dims = dims;
+    t.label = label;
+    t.role = tensor_role::intermediate;
+    t.io_index = -1;
+    t.alias_of = -1;
+    return m.add_tensor(t);
+  };
+  for (std::int32_t i = 0; i < p.rows; ++i) {
+    const axis_regions& h = row_regions[static_cast<std::size_t>(i)];
+    for (std::int32_t k = 0; k < p.columns; ++k) {
+      const axis_regions& w = column_regions[static_cast<std::size_t>(k)];
+      const auto patch = static_cast<std::size_t>(i * p.columns + k);
+      const auto extent = [&](const tensor& t, std::size_t j) {
+        return make_shape(t.dims[0], h.end[j] - h.begin[j], w.end[j] - w.begin[j], t.dims[3]);
+      };
+      node crop{};
+      crop.kind = op_kind::crop;
+      crop.label = numbered("crop", patch);
+      crop.inputs[0] = input;
+      crop.input_count = 1;
+      crop.attrs.target = extent(m.tensor_at(input), 0);
+      crop.attrs.pads[2] = h.begin[0];
+      crop.attrs.pads[4] = w.begin[0];
+      crop.output = new_tensor(m.tensor_at(input), crop.attrs.target, numbered(m.tensor_at(input).label.view(), patch));
+      m.nodes[static_cast<std::size_t>(at)] = crop;
+      m.tensor_at(crop.output).producer = at++;
+      std::int32_t data = crop.output;
+      for (std::int32_t j = 0; j < ops; ++j) {
+        const auto ju = static_cast<std::size_t>(j);
+        node n = prefix[ju];
+        n.label = numbered(n.label.view(), patch);
+        n.inputs[0] = data;
+        if (is_windowed(n.kind)) {
+          n.attrs.win.mode = padding::explicit_pads;
+          n.attrs.win.pad_top = h.pad_before[ju];
+          n.attrs.win.pad_bottom = h.pad_after[ju];
+          n.attrs.win.pad_left = w.pad_before[ju];
+          n.attrs.win.pad_right = w.pad_after[ju];
+        }
+        const tensor& like = m.tensor_at(prefix[ju].output);
+        n.output = new_tensor(like, extent(like, ju + 1), numbered(like.label.view(), patch));
+        m.nodes[static_cast<std::size_t>(at)] = n;
+        m.tensor_at(n.output).producer = at++;
+        data = n.output;
+      }
+      node paste{};
+      paste.kind = op_kind::paste;
+      paste.label = numbered("paste", patch);
+      paste.inputs[0] = data;
+      paste.inputs[1] = patch == 0 ? -1 : latest;  // orders the pastes; the kernel writes only its region of the view
+      paste.input_count = patch == 0 ? 1 : 2;
+      paste.attrs.target = out;
+      paste.attrs.pads[2] = h.begin[static_cast<std::size_t>(ops)];
+      paste.attrs.pads[4] = w.begin[static_cast<std::size_t>(ops)];
+      if (patch == 0) {
+        paste.output = whole;
+      } else {
+        paste.output = new_tensor(m.tensor_at(whole), out, numbered(m.tensor_at(whole).label.view(), patch));
+        m.tensor_at(paste.output).alias_of = whole;
+      }
+      m.nodes[static_cast<std::size_t>(at)] = paste;
+      m.tensor_at(paste.output).producer = at++;
+      latest = paste.output;
+    }
+  }
+  m.node_count = first_rest + rest;
+  for (std::int32_t i = first_rest; i < m.node_count; ++i) {
+    node& n = m.node_at(i);
+    for (std::int32_t s = 0; s < n.input_count; ++s)
+      if (n.inputs[static_cast<std::size_t>(s)] == whole) n.inputs[static_cast<std::size_t>(s)] = latest;
+    m.tensor_at(n.output).producer = i;
+  }
+  // The patch ops' shapes through the shape rules: a geometry mistake fails here, not at run time.
+  for (std::int32_t i = 0; i < first_rest && !m.error.failed(); ++i) {
+    const shape inferred = shape_rules::infer_node(m, i);
+    if (!m.error.failed() && inferred != m.tensor_at(m.node_at(i).output).dims)
+      m.fail({error_code::input_shapes_differ, i, m.node_at(i).kind, m.tensor_at(m.node_at(i).output).dims, inferred, 0, 0});
+  }
+}
+
+}  // namespace detail
+
+// The plan for `m` (the automatic choice when request.ops == 0): what the pass does, and what the reports show.
+template <class Module>
+constexpr patch_plan plan_patches(const Module& m, const patch_request& request) {
+  return detail::choose_patches(m, request);
+}
+
+// The pass with a request given at run time (tools, tests), on a module with room for the patch ops.
+template <class Module>
+constexpr Module patch_module(Module m, const patch_request& request) {
+  const patch_plan chosen = plan_patches(m, request);
+  if (chosen.check.problem != patch_problem::none) {
+    m.fail({code_of(patch_error::prefix_cannot_be_patched), chosen.check.op, m.node_at(chosen.check.op < 0 ? 0 : chosen.check.op).kind,
+            {}, {}, chosen.ops, static_cast<std::int64_t>(chosen.check.problem)});
+    return m;
+  }
+  const std::int32_t nodes = detail::added_nodes(chosen), tensors = detail::added_tensors(chosen);
+  if (m.node_count + nodes > static_cast<std::int32_t>(Module::node_capacity) ||
+      m.tensor_count + tensors > static_cast<std::int32_t>(Module::tensor_capacity)) {
+    m.fail({code_of(patch_error::capacity_exceeded), -1, op_kind::relu, {}, {}, nodes, tensors});
+    return m;
+  }
+  if (chosen.ops > 0) detail::apply_patch_plan(m, chosen);
+  return m;
+}
+
+namespace detail {
+
+// Total RAM of a planned module: its writable pools plus the inputs and outputs in the caller's buffers
+// (what the figures of docs/memory.md count); a plan that fails counts as no plan.
+template <class Module>
+constexpr std::int64_t total_ram(const Module& m) {
+  if (m.error.failed()) return std::numeric_limits<std::int64_t>::max();
+  std::int64_t bytes = m.io_bytes_outside;
+  for (std::int32_t p = 0; p < m.pool_count; ++p)
+    if (!m.pools[static_cast<std::size_t>(p)].read_only) bytes += m.pool_usage[static_cast<std::size_t>(p)].bytes;
+  return bytes;
+}
+
+// The total RAM of `m` lowered and planned by Planning (a plan_memory pass with the compile's options).
+template <class Planning, class Module>
+constexpr std::int64_t planned_ram(Module m) {
+  m = lower_te::run(m);
+  if (!m.error.failed()) m = Planning::run(m);
+  return total_ram(m);
+}
+
+// The planning that bounds Planning's plan of the patched module from above, cheaply: the default planner
+// is the best of several algorithms, greedy by size among them, so greedy by size's plan is never smaller
+// (unit_memory_properties checks it); other planners check themselves. The automatic choice keeps the patch
+// stage when even this bound is below the whole-tensor plan, so the option never increases RAM, and the
+// compiler does not run the default planner's hill climb on the patched module twice.
+template <class Planning>
+struct upper_bound_planning {
+  using type = Planning;
+};
+template <class... Options>
+struct upper_bound_planning<plan_memory<memory::default_planner, Options...>> {
+  using type = plan_memory<memory::greedy_by_size, Options...>;
+};
+
+// The module after the patch stage that `Request` asks of M (a variable: one evaluation, shared by the
+// RAM comparison and the pass's result).
+template <const auto& M, patch_request Request>
+inline constexpr auto patched_v = [] {
+  constexpr patch_plan chosen = choose_patches(M, Request);
+  using Module = std::remove_cvref_t<decltype(M)>;
+  auto m = with_capacity<Module::tensor_capacity + static_cast<std::size_t>(added_tensors(chosen)),
+                         Module::node_capacity + static_cast<std::size_t>(added_nodes(chosen))>(M);
+  if (chosen.ops > 0) apply_patch_plan(m, chosen);
+  return m;
+}();
+
+}  // namespace detail
+
+// The pass. Request: an explicit prefix and grid (applied as asked), or the automatic choice, which is kept
+// only when the module planned by Planning (plan_memory with the compile's planner and memory options)
+// needs less RAM in all with it than without (checked against an upper bound of the patched plan: above):
+// the option never increases RAM.
+// patch_module with the automatic choice's rule at run time: the result keeps the patch stage only when
+// plan_module<Algorithm>(..., config) needs less RAM in all with it (explicit requests: always).
+template <class Algorithm, class Module>
+constexpr Module patch_module_if_lower(const Module& m, const patch_request& request, const memory::plan_config& config) {
+  Module patched = patch_module(m, request);
+  if (request.ops > 0 || patched.error.failed() || patched.node_count == m.node_count) return patched;
+  const auto ram = [&config](Module x) {
+    x = lower_te::run(x);
+    if (!x.error.failed()) x = plan_module<Algorithm>(x, config);
+    return detail::total_ram(x);
+  };
+  return ram(patched) < ram(m) ? patched : m;
+}
+
+template <patch_request Request, class Planning = plan_memory<>>
+struct patch_execution {
+  static constexpr fact requires_facts = fact::shapes_inferred;
+  static constexpr fact establishes = fact::shapes_inferred;  // keeps it: every new tensor has its shape
+  static constexpr bool reads_module_constant = true;          // run_on<M>: the result is a larger module
+
+  // The plan this pass makes for `m`.
+  template <class Module>
+  static constexpr patch_plan plan(const Module& m) {
+    return plan_patches(m, Request);
+  }
+
+  template <const auto& M>
+  static constexpr auto run_on() {
+    constexpr patch_plan chosen = plan(M);
+    if constexpr (chosen.check.problem != patch_problem::none) {
+      (void)errors::prefix_op_cannot_be_patched<errors::at_op<chosen.check.op, M.node_at(chosen.check.op < 0 ? 0 : chosen.check.op).kind>,
+                                                errors::patch_reason<chosen.check.problem>>{};
+      return M;
+    } else if constexpr (chosen.ops == 0) {
+      return M;
+    } else if constexpr (Request.ops > 0) {
+      return detail::patched_v<M, Request>;
+    } else {
+      // The chosen prefix and grid as an explicit request: the search runs once.
+      constexpr patch_request chosen_request{chosen.ops, chosen.rows, chosen.columns, 0};
+      constexpr std::int64_t with =
+          detail::planned_ram<typename detail::upper_bound_planning<Planning>::type>(detail::patched_v<M, chosen_request>);
+      constexpr std::int64_t without = detail::planned_ram<Planning>(M);
+      if constexpr (with < without) return detail::patched_v<M, chosen_request>;
+      else return M;
+    }
+  }
+
+  template <class Module>
+  static constexpr Module run(Module m) {
+    return patch_module(m, Request);
+  }
+};
+
+}  // namespace pass
+}  // namespace ctnn

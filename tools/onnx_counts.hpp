@@ -1,0 +1,28 @@
+#pragma once
+// What an ONNX file needs of a module, for a tool to pick the smaller of its capacities. bounds() is cheap
+// but often 5-10 times the real counts (every value may get a layout conversion); a tool that went by it
+// would plan most models with the large module, whose planning needs megabytes of stack (per-buffer
+// arrays of tensor + node capacity). The real counts come from one import at the large capacities, on the
+// heap: a few milliseconds.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include <ctnn/frontend/onnx.hpp>
+
+namespace ctnn_tools {
+
+// The counts of an import of these bytes: exact when bounds() fits <T, N, V, R>, else bounds().
+template <std::size_t T, std::size_t N, std::size_t V, std::size_t R>
+ctnn::onnx::import_counts onnx_counts(const char* bytes, std::size_t size) {
+  const ctnn::onnx::import_counts b = ctnn::onnx::bounds(bytes, size);
+  if (b.tensors > T || b.nodes > N || b.values > V || b.relayouts > R) return b;
+  const auto r = std::make_unique<ctnn::onnx::import_result<T, N, R>>();
+  ctnn::onnx::import_into<V>(*r, bytes, size);
+  if (r->ir.error.failed()) return b;  // the import at the chosen capacities reports it again
+  const auto at_least_one = [](std::int32_t n) { return n > 0 ? static_cast<std::size_t>(n) : std::size_t{1}; };
+  return {at_least_one(r->ir.tensor_count), at_least_one(r->ir.node_count), at_least_one(r->value_count),
+          at_least_one(r->relayout_count)};
+}
+
+}  // namespace ctnn_tools
