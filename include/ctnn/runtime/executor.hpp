@@ -21,6 +21,7 @@
 #include <ctnn/errors.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/dispatch.hpp>
+#include <ctnn/runtime/arena_checker.hpp>
 #include <ctnn/runtime/call_observer.hpp>
 #include <ctnn/runtime/constants.hpp>
 #include <ctnn/runtime/detail/planned_call.hpp>
@@ -263,9 +264,11 @@ class executor : detail::diagnostic_check<M.error> {
       // Every call in one function body, in order (a braced list evaluates left to right; a comma fold
       // of hundreds of calls exceeds clang's expression nesting limit of 256). No per-call function of
       // this class: their names would contain M (runtime/detail/planned_call.hpp).
+      [[maybe_unused]] const detail::arena_check<executor> arena{pools};  // runtime/arena_checker.hpp: nothing unless opted in
       [&]<std::size_t... C>(std::index_sequence<C...>) {
         [[maybe_unused]] const int in_order[] = {
             (detail::observe_call(call_event::begin, C),  // runtime/call_observer.hpp: nothing unless opted in
+             arena.before_call(C),
              detail::run_planned_call<detail::plan_of(call_table[C], scratch_table[C])>(
                  pools, inputs, outputs, call_constants[C].data(), requantization_table[C]),
              detail::observe_call(call_event::end, C), 0)...,
