@@ -24,7 +24,6 @@
 #include <ctnn/frontend/tflite/import.hpp>
 #include <ctnn/kernel/run_module.hpp>
 
-#include "large_stack.hpp"
 #include "unit/patch_test_pipeline.hpp"
 
 #ifndef CTNN_MLPERF_DIR
@@ -49,12 +48,15 @@ bool read_bytes(const std::string& path, std::string& bytes) {
 }
 
 std::unique_ptr<big_module> import_model(const std::string& path, const std::string& bytes, const char* name) {
+  auto m = std::make_unique<big_module>();
   if (path.size() > 5 && path.substr(path.size() - 5) == ".onnx") {
-    using imported = decltype(ctnn::onnx::import<1536, 1024, 1536, 1536>(std::declval<const char*>(), std::size_t{}, std::declval<const char*>()));
-    const std::unique_ptr<imported> r{new imported(ctnn::onnx::import<1536, 1024, 1536, 1536>(bytes.data(), bytes.size(), name))};
-    return std::unique_ptr<big_module>{new big_module(r->ir)};
+    const auto r = std::make_unique<ctnn::onnx::import_result<1536, 1024, 1536>>();
+    ctnn::onnx::import_into<1536>(*r, bytes.data(), bytes.size(), name);
+    *m = r->ir;
+    return m;
   }
-  return std::unique_ptr<big_module>{new big_module(ctnn::tflite::import<1536, 1024>(bytes.data(), bytes.size(), name))};
+  ctnn::tflite::import_into(*m, bytes.data(), bytes.size(), name);
+  return m;
 }
 
 struct option_set {
@@ -171,8 +173,7 @@ void bench(const std::string& label, const std::string& path, const settings& s)
 
 }  // namespace
 
-void* run_all(void* arg) {
-  const settings& s = *static_cast<const settings*>(arg);
+void run_all(const settings& s) {
   if (!s.json)
     std::printf("total RAM in bytes (pools + I/O in the caller's buffers), default planner; automatic patch stage within %d %% extra MACs\n"
                 "%-22s %-13s %9s %9s   %s\n",
@@ -182,7 +183,6 @@ void* run_all(void* arg) {
   bench("IC ResNet-8", s.models + "/pretrainedResnet_quant.tflite", s);
   bench("AD autoencoder", s.models + "/ad01_int8.tflite", s);
   bench("mobilenet_v1_025 f32", s.onnx + "/mobilenet_v1_025.onnx", s);
-  return nullptr;
 }
 
 int main(int argc, char** argv) {
@@ -200,5 +200,6 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  return ctnn_tools::run_with_large_stack(run_all, &s) ? 0 : 1;
+  run_all(s);
+  return 0;
 }

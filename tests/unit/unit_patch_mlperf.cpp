@@ -16,7 +16,6 @@
 #include <ctnn/frontend/tflite/import.hpp>
 #include <ctnn/kernel/run_module.hpp>
 
-#include "../../tools/large_stack.hpp"
 #include "patch_test_pipeline.hpp"
 
 #ifndef CTNN_MLPERF_DIR
@@ -56,7 +55,8 @@ std::vector<char> run_case(const big_module& m, const std::vector<char>& input) 
 std::int32_t check_patched(const model_files& model, const std::vector<char>& bytes, const ctnn::pass::patch_request& request,
                            const memory::plan_config& config) {
   const std::string dir = CTNN_MLPERF_DIR;
-  std::unique_ptr<big_module> whole{new big_module(ctnn::tflite::import<1024, 768>(bytes.data(), bytes.size(), model.file))};
+  const auto whole = std::make_unique<big_module>();
+  ctnn::tflite::import_into(*whole, bytes.data(), bytes.size(), model.file);
   ctnn::pass::patch_request asked = request;
   if (asked.ops > 0) {  // a grid no finer than the prefix's output
     auto graph = std::make_unique<big_module>(*whole);
@@ -74,7 +74,7 @@ std::int32_t check_patched(const model_files& model, const std::vector<char>& by
   CAPTURE(static_cast<int>(patched->error.code));
   CAPTURE(patched->error.node);
   CAPTURE(patched->error.value_b);
-  CHECK(!whole->error.failed());  // CHECK, not REQUIRE: this runs on a thread of its own
+  CHECK(!whole->error.failed());
   CHECK(!patched->error.failed());
   if (whole->error.failed() || patched->error.failed()) return -1;
   std::int32_t crops = 0;
@@ -97,7 +97,8 @@ std::int32_t check_patched(const model_files& model, const std::vector<char>& by
 
 // The longest prefix the model allows (after the graph passes).
 std::int32_t longest_prefix(const std::vector<char>& bytes, const char* name) {
-  std::unique_ptr<big_module> m{new big_module(ctnn::tflite::import<1024, 768>(bytes.data(), bytes.size(), name))};
+  const auto m = std::make_unique<big_module>();
+  ctnn::tflite::import_into(*m, bytes.data(), bytes.size(), name);
   patch_test::graph_passes(*m);
   std::int32_t ops = 0;
   while (ops < ctnn::pass::max_patch_prefix && ctnn::pass::detail::check_prefix(*m, ops + 1).problem == ctnn::pass::patch_problem::none) ++ops;
@@ -125,24 +126,12 @@ void check_model(const model_files& model, std::int32_t automatic_patches_at_lea
   check_patched(model, bytes, {1, 4, 4, 0}, memory::plan_config{});
 }
 
-// The passes take and return modules of this size by value: each model runs on a thread with a large stack.
-struct model_case {
-  model_files files;
-  std::int32_t automatic_patches_at_least;
-};
-void* run_case_thread(void* arg) {
-  const model_case& c = *static_cast<const model_case*>(arg);
-  check_model(c.files, c.automatic_patches_at_least);
-  return nullptr;
-}
-void check_on_large_stack(const model_case& c) { REQUIRE(ctnn_tools::run_with_large_stack(run_case_thread, const_cast<model_case*>(&c))); }
-
 TEST_CASE("VWW int8 patched: TFLM's outputs bit for bit; the automatic choice patches it") {
-  check_on_large_stack({{"vww_96_int8.tflite", "vww_96_int8"}, 2});
+  check_model({"vww_96_int8.tflite", "vww_96_int8"}, 2);
 }
-TEST_CASE("KWS int8 patched: TFLM's outputs bit for bit") { check_on_large_stack({{"kws_ref_model.tflite", "kws_ref_model"}, 0}); }
+TEST_CASE("KWS int8 patched: TFLM's outputs bit for bit") { check_model({"kws_ref_model.tflite", "kws_ref_model"}, 0); }
 TEST_CASE("IC int8 patched: TFLM's outputs bit for bit") {
-  check_on_large_stack({{"pretrainedResnet_quant.tflite", "pretrainedResnet_quant"}, 0});
+  check_model({"pretrainedResnet_quant.tflite", "pretrainedResnet_quant"}, 0);
 }
 
 }  // namespace
