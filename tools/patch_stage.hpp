@@ -9,13 +9,15 @@
 
 #include <ctnn/ctnn.hpp>
 
+#include "large_stack.hpp"
+
 namespace ctnn_tools {
 
 // Gives the module the automatic patch stage where it lowers the plan's total RAM under `config`; prints
-// the stage on stdout. The patched module is made on the heap (modules are megabytes; the tools run on
-// the default stack).
+// the stage on stdout. The patched module is made on the heap (modules are megabytes); the planner's own
+// frames are large, so apply_patch_stage runs this on a thread with a large stack (large_stack.hpp).
 template <class Module>
-void apply_patch_stage(Module& m, const ctnn::memory::plan_config& config) {
+void apply_patch_stage_here(Module& m, const ctnn::memory::plan_config& config) {
   const ctnn::pass::patch_request automatic{0, 0, 0, 10};
   const ctnn::pass::patch_plan plan = ctnn::pass::plan_patches(m, automatic);
   const std::unique_ptr<Module> patched_on_heap(
@@ -35,6 +37,13 @@ void apply_patch_stage(Module& m, const ctnn::memory::plan_config& config) {
               static_cast<long long>(plan.peak_before), static_cast<long long>(plan.peak_after),
               patched.node_count != m.node_count ? "kept (the plan needs less RAM)" : "not kept (the plan does not need less RAM)");
   m = patched;
+}
+
+// apply_patch_stage_here on a thread with a large stack (large_stack.hpp: the patch planner's frames).
+template <class Module>
+void apply_patch_stage(Module& m, const ctnn::memory::plan_config& config) {
+  auto work = [&] { apply_patch_stage_here(m, config); };
+  if (!ctnn_tools::run_on_large_stack(work)) apply_patch_stage_here(m, config);
 }
 
 }  // namespace ctnn_tools

@@ -9,6 +9,8 @@
 #include <ctnn/pass/edit_pipeline.hpp>
 #include <ctnn/pass/run_pipeline.hpp>
 
+#include "../../tools/large_stack.hpp"
+
 namespace patch_test {
 
 using pipeline = ctnn::default_pipeline;
@@ -22,12 +24,14 @@ void graph_passes(Module& m) {
 }
 
 // Runs the pipeline on `m` in place; `patch` false: no patch stage (the whole-tensor schedule). The patched
-// module is made on the heap (modules are large; the tests run on the default stack).
+// module is made on the heap, by the patch planner on a thread with a large stack (tools/large_stack.hpp).
 template <class Module>
 void compile(Module& m, bool patch, const ctnn::pass::patch_request& request, const ctnn::memory::plan_config& config) {
   graph_passes(m);
   if (patch && !m.error.failed()) {
-    const std::unique_ptr<Module> patched(new Module(ctnn::pass::patch_module_if_lower<ctnn::memory::default_planner>(m, request, config)));
+    std::unique_ptr<Module> patched;
+    auto plan = [&] { patched.reset(new Module(ctnn::pass::patch_module_if_lower<ctnn::memory::default_planner>(m, request, config))); };
+    if (!ctnn_tools::run_on_large_stack(plan)) plan();  // the patch planner's frames (tools/large_stack.hpp)
     m = *patched;
   }
   ctnn::run_pipeline_in_place<ctnn::pipeline<lowering>>(m);
