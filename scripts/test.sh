@@ -5,7 +5,8 @@
 # each phase and a summary, and ends with the line `N passed, N failed` summed over all configurations (a
 # failed configure or build counts as one failure). Exits non-zero if anything failed.
 #
-#   gcc    g++ 12: the whole suite (SIMD kernel tests at x86-64-v2 and native, bare metal, compile-fail tests)
+#   gcc    g++ 12: the whole suite (SIMD kernel tests at x86-64-v2 and native, bare metal and the firmware
+#          package tests, compile-fail tests)
 #   clang  clang 14 with AddressSanitizer and UndefinedBehaviorSanitizer on every host target (unit, e2e,
 #          frontends, tools, every model-building target; -fno-sanitize-recover=all: a report fails its
 #          test), so every executor of the tests runs under the arena checker (docs/sanitizers.md): the
@@ -27,7 +28,8 @@ declare -A cc_of=([gcc]=gcc [clang]=clang)
 # The SIMD kernel tests are built per x86 level, each level by one configuration (the levels check the
 # kernels, the second compiler checks the code, and the suite stays within its time): g++ SSE4.2 and
 # native (AVX-512 + VNNI here), clang AVX2.
-# The bare-metal programs (arm-none-eabi-g++, whatever the host compiler) are built and run in the g++ tree only.
+# The Arm programs (arm-none-eabi-g++, whatever the host compiler: bare metal, the firmware package tests)
+# are built and run in the g++ tree only.
 declare -A extra_args_of=([gcc]="-DCTNN_SIMD_TEST_LEVELS=x86-64-v2;native"
   [clang]="-DCTNN_SIMD_TEST_LEVELS=x86-64-v3 -DCTNN_BAREMETAL_TESTS=OFF")
 # The sanitizer flags (CMakePresets.json's clang-sanitize preset is this clang configuration).
