@@ -150,8 +150,8 @@ static_assert(vww_patched::call_count > vww_whole::call_count &&
 static_assert(kws_automatic::call_count == kws_whole::call_count &&
                   kws_automatic::total_ram_bytes == kws_whole::total_ram_bytes,
               "the automatic choice should drop the patch stage on KWS: none lowers its RAM (docs/memory.md)");
-static_assert(patch_call_count<kws_patched>() == 3 * 2 * (3 + 2),
-              "KWS's explicit patch stage: 6 patches of crop, 3 ops, paste");
+static_assert(patch_call_count<vww_patched>() == 4 * 4 * (4 + 2) && patch_call_count<kws_patched>() == 3 * 2 * (3 + 2),
+              "the patch stages: per patch a crop, the prefix's ops and a paste (VWW 16 x 6 calls, KWS 6 x 5)");
 static_assert(whole_convolutions_on_dsp<vww_whole>() && whole_convolutions_on_dsp<kws_whole>(),
               "every convolution of VWW and KWS runs on the Armv7E-M DSP kernels on this core");
 static_assert(
