@@ -193,9 +193,11 @@ int inspect_module(const job& j, Module& m) {
       status = 2;
     });
   };
-  if (!j.patches) {
+  // --patches imports into the large capacities only (run()), so only they instantiate the patch stage.
+  constexpr bool room_for_patches = Module::node_capacity >= 1024;
+  if (!room_for_patches || !j.patches) {
     run_passes(std::type_identity<pipeline>{}, 0);
-  } else {
+  } else if constexpr (room_for_patches) {
     // The patch stage where ctnn::compile puts it, right before lower_te, planned with default_pipeline's
     // plan_memory options (those of its RAM check).
     using lowering = ctnn::pass::lower_te;

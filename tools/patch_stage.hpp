@@ -8,7 +8,10 @@
 #include <cstdio>
 #include <memory>
 
-#include <ctnn/ctnn.hpp>
+#include <ctnn/memory/options.hpp>
+#include <ctnn/pass/patch_execution.hpp>
+#include <ctnn/pass/patch_plan.hpp>
+#include <ctnn/pass/plan_memory.hpp>
 
 #include "large_stack.hpp"
 
