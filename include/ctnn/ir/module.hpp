@@ -299,7 +299,22 @@ struct module_graph {
     return id;
   }
 
+  // The name errors give op `id` (docs/design.md §3): its result tensor's, which is the model's own name for
+  // it (TFLite ops have none but their output's), else the node's label.
+  constexpr const name& op_name(std::int32_t id) const {
+    const node& n = node_at(id);
+    return n.output >= 0 && !tensor_at(n.output).label.empty() ? tensor_at(n.output).label : n.label;
+  }
+
+  // Records the first error. `d.node` is an op of this module (or -1); the error gets that op's name.
   constexpr void fail(const diagnostic& d) {
+    if (error.failed()) return;
+    error = d;
+    if (d.node >= 0 && d.node < node_count && d.op_name.empty()) error.op_name = op_name(d.node);
+  }
+  // Records the first error of a frontend, whose `d.node` counts the ops of the model file (not of this
+  // module) and whose `d.op_name` the frontend set from the file.
+  constexpr void fail_in_file(const diagnostic& d) {
     if (!error.failed()) error = d;
   }
 };
