@@ -12,6 +12,7 @@
 #include <ctnn/ir/diagnostic.hpp>
 #include <ctnn/ir/dtype.hpp>
 #include <ctnn/ir/kernel_choice.hpp>
+#include <ctnn/ir/little_endian.hpp>
 #include <ctnn/ir/name.hpp>
 #include <ctnn/ir/op_kind.hpp>
 #include <ctnn/ir/pools.hpp>
@@ -62,9 +63,7 @@ struct quantization {
   constexpr float scale_of(std::int32_t channel) const {
     if (channel_count == 0) return scale;
     if (scales != nullptr) return scales[channel];
-    const auto at = static_cast<std::size_t>(channel) * 4;
-    const auto byte = [&](std::size_t k) { return static_cast<std::uint32_t>(static_cast<unsigned char>(scale_bytes[at + k])); };
-    return std::bit_cast<float>(byte(0) | byte(1) << 8 | byte(2) << 16 | byte(3) << 24);
+    return load_le<float>(scale_bytes, static_cast<std::size_t>(channel) * 4);
   }
 };
 
@@ -208,6 +207,10 @@ struct constant_recipe {
   std::int32_t channel_stride = 1;
   std::int32_t channel_count = 0;
   bool own_data_is_offset = false;
+  // evaluate_op: the parameters of the kernel that computes it, recorded by fold_constants, so that what
+  // materialises the constant (runtime/constants.hpp, kernel::module_runner) lowers nothing itself
+  // (docs/design.md §1: nothing decides after the pipeline).
+  kernel_params params{};
 };
 
 // Per kernel (create_function_metadata): the bytes one call of it touches.

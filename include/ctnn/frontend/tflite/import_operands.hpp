@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include <ctnn/detail/quantization.hpp>
+#include <ctnn/ir/little_endian.hpp>
 #include <ctnn/frontend/tflite/import_tensors.hpp>
 
 namespace ctnn::tflite::detail {
@@ -61,9 +62,7 @@ struct operand_importer : tensor_importer<Module> {
 
   // Element k of a constant int32 tensor (little-endian bytes in the file).
   constexpr std::int32_t constant_i32(std::int32_t id, std::int64_t k) const {
-    const char* b = m.tensor_at(id).data.bytes;
-    const auto byte = [&](std::int64_t j) { return static_cast<std::uint32_t>(static_cast<unsigned char>(b[4 * k + j])); };
-    return static_cast<std::int32_t>(byte(0) | byte(1) << 8 | byte(2) << 16 | byte(3) << 24);
+    return load_le<std::int32_t>(m.tensor_at(id).data.bytes, static_cast<std::size_t>(4 * k));
   }
 
   constexpr bool activation_to_ir(std::int32_t op, const op_plan& p, activation& out) {
