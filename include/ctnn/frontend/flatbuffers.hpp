@@ -137,9 +137,9 @@ class reader {
   constexpr std::uint32_t byte(std::uint32_t at) const {
     return at < size_ ? static_cast<std::uint32_t>(static_cast<unsigned char>(data_[at])) : 0u;
   }
-  constexpr std::uint32_t load_u16(std::uint32_t at) const { return load<std::uint16_t>(at); }
-  constexpr std::uint32_t load_u32(std::uint32_t at) const { return load<std::uint32_t>(at); }
-  constexpr std::uint64_t load_u64(std::uint32_t at) const { return load<std::uint64_t>(at); }
+  constexpr std::uint32_t load_u16(std::uint32_t at) const { return fits(at, 2) ? load_le<std::uint16_t>(data_, at) : 0u; }
+  constexpr std::uint32_t load_u32(std::uint32_t at) const { return fits(at, 4) ? load_le<std::uint32_t>(data_, at) : 0u; }
+  constexpr std::uint64_t load_u64(std::uint32_t at) const { return fits(at, 8) ? load_le<std::uint64_t>(data_, at) : 0u; }
 
   // A scalar of type T (1, 2, 4 or 8 bytes: integers, enums, bool, float, double) at a position.
   template <class T>
