@@ -31,7 +31,6 @@ struct importer : shape_importer<Module, MaxValues, MaxRelayouts> {
   using shape_importer<Module, MaxValues, MaxRelayouts>::is_constant;
   using shape_importer<Module, MaxValues, MaxRelayouts>::add_tensor;
   using shape_importer<Module, MaxValues, MaxRelayouts>::add_node;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::reshape;
   using shape_importer<Module, MaxValues, MaxRelayouts>::pass_too_large;
   using shape_importer<Module, MaxValues, MaxRelayouts>::as_onnx;
   using shape_importer<Module, MaxValues, MaxRelayouts>::int_attribute;

@@ -21,15 +21,9 @@ struct importer : operand_importer<Module> {
   using tensor_importer<Module>::malformed;
   using tensor_importer<Module>::take_reader_error;
   using tensor_importer<Module>::failed;
-  using tensor_importer<Module>::capacity_exceeded;
   using tensor_importer<Module>::add_node;
   using tensor_importer<Module>::add_tensor_like;
-  using tensor_importer<Module>::dtype_of;
-  using tensor_importer<Module>::label_of;
   using tensor_importer<Module>::import_tensor;
-  using tensor_importer<Module>::feature;
-  using tensor_importer<Module>::invalid_quantization;
-  using tensor_importer<Module>::import_quantization;
   using operand_importer<Module>::operand;
   using operand_importer<Module>::constant_operand;
   using operand_importer<Module>::constant_i32;
