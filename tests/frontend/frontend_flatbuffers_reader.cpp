@@ -210,6 +210,16 @@ static_assert(ctnn::load_le<std::uint64_t>(le_bytes, 0) == 0x8807060504030201ull
 static_assert(ctnn::load_le<std::int64_t>(le_bytes, 0) == static_cast<std::int64_t>(0x8807060504030201ull));
 static_assert(ctnn::load_le<float>(le_bytes, 8) == 1.0f && ctnn::load_le<double>(le_bytes, 12) == 3.141592653589793);
 static_assert(ctnn::load_le<std::int32_t>(le_bytes, 20) == -2);
+// Whole tensors: packed, strided (every other int16) and repeated (stride 0, a broadcast).
+constexpr bool decodes_elements() {
+  std::uint16_t packed[4]{}, strided[2]{}, repeated[3]{};
+  ctnn::load_le_elements(le_bytes, 0, 4, 2, packed);
+  ctnn::load_le_elements(le_bytes, 0, 2, 4, strided);
+  ctnn::load_le_elements(le_bytes, 8, 3, 0, repeated);
+  return packed[0] == 0x0201 && packed[3] == 0x8807 && strided[0] == 0x0201 && strided[1] == 0x0605 &&
+         repeated[0] == 0 && repeated[2] == 0;
+}
+static_assert(decodes_elements());
 
 TEST_CASE("load_le: the same values at run time, whatever the host's byte order") {
   const char* bytes = le_bytes;  // not a constant expression
@@ -219,6 +229,10 @@ TEST_CASE("load_le: the same values at run time, whatever the host's byte order"
   CHECK(ctnn::load_le<float>(bytes, 8) == 1.0f);
   CHECK(ctnn::load_le<double>(bytes, 12) == 3.141592653589793);
   CHECK(ctnn::load_le<std::int32_t>(bytes, 20) == -2);
+  CHECK(decodes_elements());
+  float floats[2]{};
+  ctnn::load_le_elements(bytes, 8, 2, 0, floats);
+  CHECK((floats[0] == 1.0f && floats[1] == 1.0f));
 }
 
 TEST_CASE("the reader reads a hand-laid buffer at run time as at compile time") {

@@ -15,32 +15,46 @@ template <class T>
 concept little_endian_scalar = (std::is_integral_v<T> && !std::is_same_v<T, bool>) || std::is_same_v<T, float> ||
                                std::is_same_v<T, double>;
 
-// The T whose bytes, least significant first, start at bytes[at]. The caller checks the bounds (the
-// readers do, before every load). One expression per width and no helper calls: clang counts every step of
-// a constant evaluation, and the decoders of whole constant tensors call this once per element (§6).
+// `count` values of type T into `out`: value k's bytes, least significant first, start at
+// bytes[at + k * stride] (stride in bytes: sizeof(T) for a packed array, 0 to repeat one value). The caller
+// checks the bounds (the readers do). One loop per width, whose body is one statement and no call: clang
+// counts every step of a constant evaluation, and g++ keeps every constexpr call's result in a table, which a
+// call per element of a model's weights would fill with hundreds of thousands of entries (docs/design.md §6).
+template <little_endian_scalar T>
+constexpr void load_le_elements(const char* bytes, std::size_t at, std::size_t count, std::size_t stride, T* out) {
+  if constexpr (sizeof(T) == 1) {
+    for (std::size_t k = 0; k < count; ++k, at += stride) out[k] = __builtin_bit_cast(T, static_cast<unsigned char>(bytes[at]));
+  } else if constexpr (sizeof(T) == 2) {
+    for (std::size_t k = 0; k < count; ++k, at += stride)
+      out[k] = __builtin_bit_cast(T, static_cast<std::uint16_t>(static_cast<unsigned char>(bytes[at]) |
+                                                                static_cast<unsigned char>(bytes[at + 1]) << 8));
+  } else if constexpr (sizeof(T) == 4) {
+    for (std::size_t k = 0; k < count; ++k, at += stride)
+      out[k] = __builtin_bit_cast(T, static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at])) |
+                                         static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at + 1])) << 8 |
+                                         static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at + 2])) << 16 |
+                                         static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at + 3])) << 24);
+  } else {
+    static_assert(sizeof(T) == 8, "ctnn::load_le_elements<T>: a scalar of 1, 2, 4 or 8 bytes");
+    for (std::size_t k = 0; k < count; ++k, at += stride)
+      out[k] = __builtin_bit_cast(T, static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at])) |
+                                         static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + 1])) << 8 |
+                                         static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + 2])) << 16 |
+                                         static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + 3])) << 24 |
+                                         static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + 4])) << 32 |
+                                         static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + 5])) << 40 |
+                                         static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + 6])) << 48 |
+                                         static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + 7])) << 56);
+  }
+}
+
+// The T whose bytes, least significant first, start at bytes[at] (a field, a scale, an operand value; whole
+// tensors go through load_le_elements). The caller checks the bounds.
 template <little_endian_scalar T>
 constexpr T load_le(const char* bytes, std::size_t at) {
-  if constexpr (sizeof(T) == 1) {
-    return __builtin_bit_cast(T, static_cast<unsigned char>(bytes[at]));
-  } else if constexpr (sizeof(T) == 2) {
-    return __builtin_bit_cast(T, static_cast<std::uint16_t>(static_cast<unsigned char>(bytes[at]) |
-                                                            static_cast<unsigned char>(bytes[at + 1]) << 8));
-  } else if constexpr (sizeof(T) == 4) {
-    return __builtin_bit_cast(T, static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at])) |
-                                     static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at + 1])) << 8 |
-                                     static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at + 2])) << 16 |
-                                     static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at + 3])) << 24);
-  } else {
-    static_assert(sizeof(T) == 8, "ctnn::load_le<T>: a scalar of 1, 2, 4 or 8 bytes");
-    return __builtin_bit_cast(T, static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at])) |
-                                     static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + 1])) << 8 |
-                                     static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + 2])) << 16 |
-                                     static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + 3])) << 24 |
-                                     static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + 4])) << 32 |
-                                     static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + 5])) << 40 |
-                                     static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + 6])) << 48 |
-                                     static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[at + 7])) << 56);
-  }
+  T value{};
+  load_le_elements(bytes, at, 1, sizeof(T), &value);
+  return value;
 }
 
 }  // namespace ctnn

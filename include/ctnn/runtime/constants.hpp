@@ -31,11 +31,7 @@ template <auto& M, std::int32_t T>
 constexpr auto decode_f32() {
   constexpr const tensor& info = M.tensor_at(T);
   std::array<float, static_cast<std::size_t>(info.dims.elements())> values{};
-  const char* bytes = info.data.bytes;
-  float* out = values.data();
-  // One statement and one call per element: clang counts every step (docs/design.md §6), and std::array's
-  // operator[] would add a call.
-  for (std::size_t at = 0, end = 4 * values.size(); at != end; at += 4) *out++ = load_le<float>(bytes, at);
+  load_le_elements(info.data.bytes, 0, values.size(), sizeof(float), values.data());
   return values;
 }
 }  // namespace detail

@@ -65,7 +65,7 @@ struct constant_array {
 
 // A constant stored as little-endian bytes (in a model file), copied into an array of its own element
 // type: its own copy in .rodata, and the float values packing reads in constant evaluation (which cannot
-// reinterpret bytes). One statement and one decoder call per element: clang counts every step (docs/design.md §6).
+// reinterpret bytes), by the decoder's call-free loop (docs/design.md §6).
 template <class Entry>
 constexpr auto copy_stored_bytes() {
   constexpr const constant_view& view = Entry::view;
@@ -73,7 +73,7 @@ constexpr auto copy_stored_bytes() {
   constexpr std::size_t count = view.count;
   constant_array<element, count> copy{};
   const char* bytes = view.bytes;
-  for (std::size_t i = 0; i < count; ++i) copy.values[i] = load_le<element>(bytes, sizeof(element) * i);
+  load_le_elements(bytes, 0, count, sizeof(element), copy.values);
   return copy;
 }
 
