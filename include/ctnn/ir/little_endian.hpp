@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 namespace ctnn {
 
@@ -15,13 +16,15 @@ template <class T>
 concept little_endian_scalar = (std::is_integral_v<T> && !std::is_same_v<T, bool>) || std::is_same_v<T, float> ||
                                std::is_same_v<T, double>;
 
-// `count` values of type T into `out`: value k's bytes, least significant first, start at
+// `count` values into out[0], out[1], ...: value k's bytes, least significant first, start at
 // bytes[at + k * stride] (stride in bytes: sizeof(T) for a packed array, 0 to repeat one value). The caller
 // checks the bounds (the readers do). One loop per width, whose body is one statement and no call: clang
 // counts every step of a constant evaluation, and g++ keeps every constexpr call's result in a table, which a
 // call per element of a model's weights would fill with hundreds of thousands of entries (docs/design.md §6).
-template <little_endian_scalar T>
-constexpr void load_le_elements(const char* bytes, std::size_t at, std::size_t count, std::size_t stride, T* out) {
+// `out` is the caller's array itself (a C array or a std::array, by reference): g++ evaluates stores
+// through a pointer parameter at a much higher memory cost (measured on the float VWW: +15 MB).
+template <class Out, little_endian_scalar T = std::remove_cvref_t<decltype(std::declval<Out&>()[0])>>
+constexpr void load_le_elements(const char* bytes, std::size_t at, std::size_t count, std::size_t stride, Out& out) {
   if constexpr (sizeof(T) == 1) {
     for (std::size_t k = 0; k < count; ++k, at += stride) out[k] = __builtin_bit_cast(T, static_cast<unsigned char>(bytes[at]));
   } else if constexpr (sizeof(T) == 2) {
@@ -52,9 +55,9 @@ constexpr void load_le_elements(const char* bytes, std::size_t at, std::size_t c
 // tensors go through load_le_elements). The caller checks the bounds.
 template <little_endian_scalar T>
 constexpr T load_le(const char* bytes, std::size_t at) {
-  T value{};
-  load_le_elements(bytes, at, 1, sizeof(T), &value);
-  return value;
+  T value[1]{};
+  load_le_elements(bytes, at, 1, sizeof(T), value);
+  return value[0];
 }
 
 }  // namespace ctnn

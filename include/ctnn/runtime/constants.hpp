@@ -31,7 +31,7 @@ template <auto& M, std::int32_t T>
 constexpr auto decode_f32() {
   constexpr const tensor& info = M.tensor_at(T);
   std::array<float, static_cast<std::size_t>(info.dims.elements())> values{};
-  load_le_elements(info.data.bytes, 0, values.size(), sizeof(float), values.data());
+  load_le_elements(info.data.bytes, 0, values.size(), sizeof(float), values);
   return values;
 }
 }  // namespace detail
