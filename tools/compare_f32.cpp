@@ -3,11 +3,13 @@
 // 1e-4 * |want| for every element. Exit status 0 when they do, 1 when not (the first difference is
 // printed), 2 for usage and I/O errors. tools/check_run_refs.cmake uses it for the float models.
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
-#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <vector>
+
+#include <ctnn/ir/little_endian.hpp>
 
 namespace {
 
@@ -17,7 +19,7 @@ bool read_floats(const char* path, std::vector<float>& values) {
   const std::vector<char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   if (bytes.size() % sizeof(float) != 0) return false;
   values.resize(bytes.size() / sizeof(float));
-  std::memcpy(values.data(), bytes.data(), bytes.size());
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = ctnn::load_le<float>(bytes.data(), 4 * i);
   return true;
 }
 

@@ -100,8 +100,8 @@ bool agrees(const char* what, ctnn::dtype type, const bytes& got, const bytes& w
     return true;
   }
   std::vector<float> g(got.size() / 4), w(want.size() / 4);
-  std::memcpy(g.data(), got.data(), got.size());
-  std::memcpy(w.data(), want.data(), want.size());
+  for (std::size_t i = 0; i < g.size(); ++i) g[i] = ctnn::load_le<float>(got.data(), 4 * i);
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = ctnn::load_le<float>(want.data(), 4 * i);
   float largest = 0.0f;
   for (const float v : w) largest = std::fmax(largest, std::fabs(v));
   for (std::size_t i = 0; i < g.size(); ++i)

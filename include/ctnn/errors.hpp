@@ -52,10 +52,10 @@ constexpr auto named_carrier() {
 template <diagnostic D, template <char...> class Carrier>
 using named_t = typename decltype(named_carrier<D, Carrier>())::type;
 
-// The errors:: class of a diagnostic (no_error when there is none), named without instantiating it.
+// The errors:: class of a failed diagnostic (error_type: the success path spells no name).
 template <diagnostic D>
-constexpr auto error_type() {
-  using op = errors::at_op<D.node, D.kind>;
+constexpr auto failed_error_type() {
+  using op = errors::at_op<D.node, D.kind, node_named_t<D.op_name>>;
   using expected = typename shape_type<D.expected>::type;
   using actual = typename shape_type<D.actual>::type;
   using a = errors::count<D.value_a>;
@@ -95,6 +95,12 @@ constexpr auto error_type() {
   else if constexpr (D.code == code_of(memory_error::pin_unknown_pool))
     return std::type_identity<errors::pin_names_no_pool<errors::pin_position<D.value_a>>>{};
   else return std::type_identity<no_error>{};
+}
+// The errors:: class of a diagnostic (no_error when there is none), named without instantiating it.
+template <diagnostic D>
+constexpr auto error_type() {
+  if constexpr (!D.failed()) return std::type_identity<no_error>{};
+  else return failed_error_type<D>();
 }
 // Deriving from it instantiates the error class: its static_assert is the compile error.
 template <diagnostic D>

@@ -1,6 +1,6 @@
 // Compile-fail case 3a: a bias of the wrong length, on a conv2d whose output channels are given by
 // units<8>: the bias has 6 elements where 8 are needed.
-// Expected: ctnn::errors::bias_count_mismatch<at_op<0, conv2d>, count<8>, count<6>>.
+// Expected: ctnn::errors::bias_count_mismatch<at_op<0, conv2d, node_named<...>>, count<8>, count<6>>.
 // Control: the bias has 8 elements.
 #include <ctnn/ctnn.hpp>
 

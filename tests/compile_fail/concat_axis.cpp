@@ -1,5 +1,5 @@
 // Compile-fail case 8a: concat<4> of rank-4 tensors (axes are -4..3).
-// Expected: ctnn::errors::invalid_axis<at_op<2, concat>, count<4>, count<4>>.
+// Expected: ctnn::errors::invalid_axis<at_op<2, concat, node_named<...>>, count<4>, count<4>>.
 // Control: concat<3> (the channel axis).
 #include <ctnn/ctnn.hpp>
 

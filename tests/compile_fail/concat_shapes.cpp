@@ -1,5 +1,5 @@
 // Compile-fail case 8b: concat along channels of [1,8,8,4] and a stride-2 pooled [1,4,4,4].
-// Expected: ctnn::errors::input_shapes_differ<at_op<2, concat>, dims<1, 8, 8, 4>, dims<1, 4, 4, 4>>.
+// Expected: ctnn::errors::input_shapes_differ<at_op<2, concat, node_named<...>>, dims<1, 8, 8, 4>, dims<1, 4, 4, 4>>.
 // Control: the pool keeps 8x8 (stride 1, same padding).
 #include <ctnn/ctnn.hpp>
 

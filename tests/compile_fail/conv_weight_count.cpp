@@ -2,7 +2,7 @@
 // The second conv reads the first conv's 8 channels, but its OHWI weights were written for 3 input
 // channels: 16*3*3*3 = 432 elements where 16*3*3*8 = 1152 are needed.
 // units<16> says which array is right (without it, ctnn reports that weights and bias disagree).
-// Expected: ctnn::errors::weight_count_mismatch<at_op<1, conv2d>, count<1152>, count<432>>.
+// Expected: ctnn::errors::weight_count_mismatch<at_op<1, conv2d, node_named<...>>, count<1152>, count<432>>.
 // Control: the weights have 16*3*3*8 elements.
 #include <ctnn/ctnn.hpp>
 

@@ -1,5 +1,5 @@
 // Compile-fail case 7: global_avg_pool (an NHWC op) after flatten, i.e. on a rank-2 tensor.
-// Expected: ctnn::errors::unsupported_rank<at_op<1, global_avg_pool>, count<4>, count<2>>.
+// Expected: ctnn::errors::unsupported_rank<at_op<1, global_avg_pool, node_named<...>>, count<4>, count<2>>.
 // Control: global_avg_pool first, then flatten.
 #include <ctnn/ctnn.hpp>
 

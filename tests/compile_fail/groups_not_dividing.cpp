@@ -1,5 +1,5 @@
 // Compile-fail case 4: conv2d groups<3> on an input of 4 channels (groups must divide the channels).
-// Expected: ctnn::errors::channels_not_divisible_by_groups<at_op<0, conv2d>, count<4>, count<3>>.
+// Expected: ctnn::errors::channels_not_divisible_by_groups<at_op<0, conv2d, node_named<...>>, count<4>, count<3>>.
 // Control: groups<2> (the weights are OHW(I/groups) = 6*3*3*2 in both).
 #include <ctnn/ctnn.hpp>
 

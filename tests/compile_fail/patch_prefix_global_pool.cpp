@@ -1,6 +1,6 @@
 // Compile-fail case: ctnn::patch_execution with a prefix that holds a global average pool (op 1), which
 // mixes every pixel of the map and cannot run patch by patch.
-// Expected: ctnn::errors::prefix_op_cannot_be_patched<at_op<1, global_avg_pool>, patch_reason<op_not_patchable>>.
+// Expected: ctnn::errors::prefix_op_cannot_be_patched<at_op<1, global_avg_pool, node_named<...>>, patch_reason<op_not_patchable>>.
 // Control: the prefix ends before it (the conv alone).
 #include <ctnn/ctnn.hpp>
 

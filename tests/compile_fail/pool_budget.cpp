@@ -1,7 +1,7 @@
 // Compile-fail case 15: a model whose plan needs more than its pool's limit.
 //   conv (576 B, ops 0..1) and max pool (144 B, ops 1..2) are live together at op 1: 720 B > 512 B.
 // Expected: errors::pool_budget_exceeded<pool_named<'s', 'r', 'a', 'm'>, needed_bytes<720>, limit_bytes<512>,
-//           over_by_bytes<208>, at_op<1, op_kind::max_pool>> and its sentence.
+//           over_by_bytes<208>, at_op<1, op_kind::max_pool, node_named<...>>> and its sentence.
 // Control: a limit of 720 B, which the model then asserts it fits.
 #include <ctnn/ctnn.hpp>
 

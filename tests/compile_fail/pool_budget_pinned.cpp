@@ -1,7 +1,7 @@
 // Compile-fail case 16: a buffer pinned to a pool that cannot hold it, with a fallback pool that
 // could. The conv result (576 B) is pinned to "dtcm" (48 B): it may not fall back to "sram".
 // Expected: errors::pool_budget_exceeded<pool_named<'d', 't', 'c', 'm'>, needed_bytes<576>, limit_bytes<48>,
-//           over_by_bytes<528>, at_op<0, op_kind::conv2d>> and its sentence.
+//           over_by_bytes<528>, at_op<0, op_kind::conv2d, node_named<...>>> and its sentence.
 // Control: pinned to "sram".
 #include <ctnn/ctnn.hpp>
 

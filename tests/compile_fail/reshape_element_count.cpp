@@ -1,5 +1,5 @@
 // Compile-fail case 6: a reshape of a [1,8,8,1] tensor (64 elements) to [1,60].
-// Expected: ctnn::errors::reshape_changes_element_count<at_op<1, reshape>, dims<1, 8, 8, 1>, dims<1, 60>>.
+// Expected: ctnn::errors::reshape_changes_element_count<at_op<1, reshape, node_named<...>>, dims<1, 8, 8, 1>, dims<1, 60>>.
 // Control: reshape<1, 64>.
 #include <ctnn/ctnn.hpp>
 

@@ -1,5 +1,5 @@
 // Compile-fail case 9: a dsl::graph node names an input that no earlier node has (a typo: "aa").
-// Expected: ctnn::errors::unknown_input_name<at_op<1, sigmoid>, count<0>, count<2>> (input slot 0 of the
+// Expected: ctnn::errors::unknown_input_name<at_op<1, sigmoid, node_named<...>>, count<0>, count<2>> (input slot 0 of the
 // graph's third node).
 // Control: the node names "a".
 #include <ctnn/ctnn.hpp>

@@ -1,5 +1,5 @@
 // Compile-fail case 5: a 5x5 conv with valid padding on a 3x3 input (the window does not fit).
-// Expected: ctnn::errors::window_larger_than_input<at_op<0, conv2d>, dims<1, 3, 3, 1>, count<5>, count<5>>.
+// Expected: ctnn::errors::window_larger_than_input<at_op<0, conv2d, node_named<...>>, dims<1, 3, 3, 1>, count<5>, count<5>>.
 // Control: same padding (pads of 2 make the 5x5 window fit).
 #include <ctnn/ctnn.hpp>
 

@@ -17,6 +17,7 @@
 
 #include <ctnn/frontend/flatbuffers.hpp>
 #include <ctnn/frontend/tflite.hpp>
+#include <ctnn/ir/little_endian.hpp>
 #include <ctnn/models/branch_net.hpp>
 #include <ctnn/models/conv_net.hpp>
 #include <ctnn/models/int8_net.hpp>
@@ -193,6 +194,46 @@ static_assert(import_error(data::conv_net_bytes, data::conv_net_size / 2).value_
 
 // ---------------------------------------------------------------------------------------------------
 // Run time.
+
+// ---------------------------------------------------------------------------------------------------
+// The one little-endian decoder (ir/little_endian.hpp) that the readers, the module's per-channel scales,
+// the executor's constant copies and the tools use: every width, signed values, float32 and float64, at an
+// offset, in constant evaluation and at run time.
+constexpr char le_bytes[] = {'\x01', '\x02', '\x03', '\x04', '\x05', '\x06', '\x07', '\x88',  // 0x8807060504030201
+                             '\x00', '\x00', '\x80', '\x3f',                                  // 1.0f
+                             '\x18', '\x2d', '\x44', '\x54', '\xfb', '\x21', '\x09', '\x40',  // pi, float64
+                             '\xfe', '\xff', '\xff', '\xff'};                                 // -2 as int32
+static_assert(ctnn::load_le<std::uint8_t>(le_bytes, 7) == 0x88 && ctnn::load_le<std::int8_t>(le_bytes, 7) == -120);
+static_assert(ctnn::load_le<std::uint16_t>(le_bytes, 0) == 0x0201 && ctnn::load_le<std::int16_t>(le_bytes, 6) == -30713);
+static_assert(ctnn::load_le<std::uint32_t>(le_bytes, 1) == 0x05040302u);
+static_assert(ctnn::load_le<std::uint64_t>(le_bytes, 0) == 0x8807060504030201ull);
+static_assert(ctnn::load_le<std::int64_t>(le_bytes, 0) == static_cast<std::int64_t>(0x8807060504030201ull));
+static_assert(ctnn::load_le<float>(le_bytes, 8) == 1.0f && ctnn::load_le<double>(le_bytes, 12) == 3.141592653589793);
+static_assert(ctnn::load_le<std::int32_t>(le_bytes, 20) == -2);
+// Whole tensors: packed, strided (every other int16) and repeated (stride 0, a broadcast).
+constexpr bool decodes_elements() {
+  std::uint16_t packed[4]{}, strided[2]{}, repeated[3]{};
+  ctnn::load_le_elements(le_bytes, 0, 4, 2, packed);
+  ctnn::load_le_elements(le_bytes, 0, 2, 4, strided);
+  ctnn::load_le_elements(le_bytes, 8, 3, 0, repeated);
+  return packed[0] == 0x0201 && packed[3] == 0x8807 && strided[0] == 0x0201 && strided[1] == 0x0605 &&
+         repeated[0] == 0 && repeated[2] == 0;
+}
+static_assert(decodes_elements());
+
+TEST_CASE("load_le: the same values at run time, whatever the host's byte order") {
+  const char* bytes = le_bytes;  // not a constant expression
+  CHECK(ctnn::load_le<std::uint32_t>(bytes, 1) == 0x05040302u);
+  CHECK(ctnn::load_le<std::uint64_t>(bytes, 0) == 0x8807060504030201ull);
+  CHECK(ctnn::load_le<std::int16_t>(bytes, 6) == -30713);
+  CHECK(ctnn::load_le<float>(bytes, 8) == 1.0f);
+  CHECK(ctnn::load_le<double>(bytes, 12) == 3.141592653589793);
+  CHECK(ctnn::load_le<std::int32_t>(bytes, 20) == -2);
+  CHECK(decodes_elements());
+  float floats[2]{};
+  ctnn::load_le_elements(bytes, 8, 2, 0, floats);
+  CHECK((floats[0] == 1.0f && floats[1] == 1.0f));
+}
 
 TEST_CASE("the reader reads a hand-laid buffer at run time as at compile time") {
   CHECK(reads_everything(good, size_b));

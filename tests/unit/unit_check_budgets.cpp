@@ -49,7 +49,23 @@ static_assert(over.error.actual.rank == 4 && ctnn::diagnostic_name_char(over.err
 static_assert(std::is_same_v<decltype(ctnn::detail::error_type<over.error>())::type,
                              ctnn::errors::pool_budget_exceeded<ctnn::errors::pool_named<'s', 'r', 'a', 'm'>, ctnn::errors::needed_bytes<720>,
                                                                 ctnn::errors::limit_bytes<512>, ctnn::errors::over_by_bytes<208>,
-                                                                ctnn::errors::at_op<1, ctnn::op_kind::max_pool>>>);
+                                                                ctnn::errors::at_op<1, ctnn::op_kind::max_pool,
+                                                                                    ctnn::errors::node_named<'m', 'a', 'x', '_', 'p', 'o', 'o', 'l', '_', '1'>>>>);
+// The op's name (its result's label, which the diagnostic carries: docs/design.md §3) is spelled only on the
+// failing path: a module without an error checks as no_error.
+static_assert(over.error.op_name.view() == "max_pool_1" && fits.error.op_name.empty());
+static_assert(std::is_same_v<decltype(ctnn::detail::error_type<fits.error>())::type, ctnn::detail::no_error>);
+
+// Names longer than ctnn::name::capacity (31) keep 14 characters of each end around "...", wherever a name
+// is made from a text (labels, pins, the errors' node_named<...>); shorter ones stay whole.
+static_assert(ctnn::name{"model/activation_26/Relu"}.view() == "model/activation_26/Relu");
+static_assert(ctnn::name{"0123456789012345678901234567890"}.view() == "0123456789012345678901234567890");
+static_assert(ctnn::name{"model/batch_normalization_26/FusedBatchNormV3"}.view() == "model/batch_no...sedBatchNormV3");
+static_assert(ctnn::name{"model/batch_normalization_26/FusedBatchNormV3"}.size() == ctnn::name::capacity);
+static_assert(ctnn::name{"/features/features.0/features.0.0/Conv_output_0"} == ctnn::name{"/features/feat.../Conv_output_0"});
+static_assert(std::is_same_v<ctnn::detail::node_named_t<ctnn::name{"layer_with_a_rather_long_name_42"}>,
+                             ctnn::errors::node_named<'l', 'a', 'y', 'e', 'r', '_', 'w', 'i', 't', 'h', '_', 'a', '_', 'r', '.', '.', '.',
+                                                      'r', '_', 'l', 'o', 'n', 'g', '_', 'n', 'a', 'm', 'e', '_', '4', '2'>>);
 
 // Constants over a read-only pool's limit: pool 1, 892 > 800, no op.
 constexpr auto flash_over = pass::check_budgets::run(placed<ctnn::pools<ctnn::pool<"sram">, ctnn::read_only_pool<"flash", 800>>>);

@@ -195,7 +195,7 @@ using renamed = dsl::named<"my_model", unnamed>;
 static_assert(unnamed::build().model_name.view() == "sequential");
 static_assert(renamed::build().model_name.view() == "my_model");
 static_assert(dsl::named<"a_name_longer_than_thirty_one_characters", unnamed>::build().model_name.view() ==
-              "a_name_longer_than_thirty_one_c");  // truncated to name::capacity (31)
+              "a_name_longer_...one_characters");  // over name::capacity (31): head and tail
 
 TEST_CASE("named<>: same module as the wrapped model except for the name") {
   auto m = renamed::build();

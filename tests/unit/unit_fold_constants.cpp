@@ -11,6 +11,7 @@
 
 #include <ctnn/compile.hpp>
 #include <ctnn/frontend/dsl.hpp>
+#include <ctnn/kernel/prepare.hpp>
 #include <ctnn/runtime/constants.hpp>
 
 #include "pass_test_modules.hpp"
@@ -93,6 +94,13 @@ static_assert(typed<add_consts>.node_count == 2 && folded<add_consts>.node_count
 static_assert(folded<add_consts>.node_at(0).kind == op_kind::mul && folded<add_consts>.tensor_at(3).recipe == 0);
 static_assert(folded<add_consts>.recipes[0].op.kind == op_kind::add && folded<add_consts>.recipes[0].op.input_count == 2);
 static_assert(folded<add_consts>.tensor_at(3).dims == ctnn::make_shape(2, 3));
+// The recipe records its kernel's parameters (the broadcast's two shapes, the result's): what materialises
+// the constant lowers nothing itself (docs/design.md §1), and they are what lowering the op would give.
+static_assert(folded<add_consts>.recipes[0].params.kind == op_kind::add &&
+              folded<add_consts>.recipes[0].params.in == ctnn::make_shape(2, 3) &&
+              folded<add_consts>.recipes[0].params.in2 == ctnn::make_shape(3) &&
+              folded<add_consts>.recipes[0].params.out == ctnn::make_shape(2, 3));
+static_assert(folded<add_consts>.recipes[0].params == ctnn::kernel::prepare_params(folded<add_consts>, folded<add_consts>.recipes[0].op));
 
 TEST_CASE("fold_constants: add(const, const) with broadcasting materialises a[i][j] + b[j]") {
   constexpr auto& s = ctnn::constant_values_v<folded<add_consts>, 3>;

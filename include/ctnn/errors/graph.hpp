@@ -4,16 +4,21 @@
 // op, a shape, a count). errors.hpp picks the class of a diagnostic.
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include <ctnn/ir/diagnostic.hpp>
+#include <ctnn/ir/name.hpp>
 #include <ctnn/ir/op_kind.hpp>
 #include <ctnn/ir/shape.hpp>
 
 namespace ctnn::errors {
 
-// Template-argument carriers, read by people in the compiler's message.
-template <std::int32_t Index, op_kind Kind> struct at_op;
+// Template-argument carriers, read by people in the compiler's message. An op: its index, kind and
+// name in the model (node_named<'c', 'o', 'n', 'v', '1'>; a name longer than ctnn::name::capacity
+// shows its head and tail around "...").
+template <char... Name> struct node_named;
+template <std::int32_t Index, op_kind Kind, class Name> struct at_op;
 template <std::int32_t... Extents> struct dims;
 template <std::int64_t N> struct count;
 
@@ -109,4 +114,29 @@ struct shape_type<S, std::index_sequence<I...>> {
 
 struct no_error {};
 
+// A name as the carrier errors::node_named<'c', ...>; only an error's path spells it (the success path of
+// the diagnostic check never names the carrier).
+template <name N>
+constexpr auto spelled_node_name() {
+  return []<std::size_t... I>(std::index_sequence<I...>) {
+    return std::type_identity<errors::node_named<N.text[I]...>>{};
+  }(std::make_index_sequence<N.size()>{});
+}
+template <name N>
+using node_named_t = typename decltype(spelled_node_name<N>())::type;
+
 }  // namespace ctnn::detail
+
+namespace ctnn::errors {
+
+// Op `Op` of module `M` as the carrier at_op (index, kind, name), for a pass that reports an op of the module
+// it runs on; a negative index names no op.
+template <const auto& M, std::int32_t Op>
+struct module_op_of {
+  static constexpr name label = Op < 0 ? name{} : M.op_name(Op);
+  using type = at_op<Op, M.node_at(Op < 0 ? 0 : Op).kind, ctnn::detail::node_named_t<label>>;
+};
+template <const auto& M, std::int32_t Op>
+using module_op = typename module_op_of<M, Op>::type;
+
+}  // namespace ctnn::errors

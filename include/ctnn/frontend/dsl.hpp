@@ -246,12 +246,12 @@ struct graph {
       for (std::int32_t k = 0; k < e.input_count; ++k) {
         from[static_cast<std::size_t>(k)] = find(e.inputs[static_cast<std::size_t>(k)], i);
         if (from[static_cast<std::size_t>(k)] < 0) {
-          m.fail({error_code::unknown_input_name, m.node_count, e.spec.kind, {}, {}, k, static_cast<std::int64_t>(i)});
+          m.fail({error_code::unknown_input_name, m.node_count, e.spec.kind, {}, {}, k, static_cast<std::int64_t>(i), e.label});
           return m;
         }
       }
       if (e.spec.arity > 0 && e.spec.arity != e.input_count)
-        m.fail({error_code::input_count_mismatch, m.node_count, e.spec.kind, {}, {}, e.spec.arity, e.input_count});
+        m.fail({error_code::input_count_mismatch, m.node_count, e.spec.kind, {}, {}, e.spec.arity, e.input_count, e.label});
       produced[i] = detail::add_layer(m, e.spec, e.label, from, e.input_count);
     }
     for (const name& out : Outputs::names) {

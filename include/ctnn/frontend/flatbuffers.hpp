@@ -27,6 +27,7 @@
 #include <type_traits>
 
 #include <ctnn/frontend/detail/reader_error.hpp>
+#include <ctnn/ir/little_endian.hpp>
 
 namespace ctnn::flatbuffers {
 
@@ -136,38 +137,17 @@ class reader {
   constexpr std::uint32_t byte(std::uint32_t at) const {
     return at < size_ ? static_cast<std::uint32_t>(static_cast<unsigned char>(data_[at])) : 0u;
   }
-  constexpr std::uint32_t load_u16(std::uint32_t at) const {
-    if (!fits(at, 2)) return 0;
-    return static_cast<std::uint32_t>(static_cast<unsigned char>(data_[at])) |
-           static_cast<std::uint32_t>(static_cast<unsigned char>(data_[at + 1])) << 8;
-  }
-  constexpr std::uint32_t load_u32(std::uint32_t at) const {
-    if (!fits(at, 4)) return 0;
-    return static_cast<std::uint32_t>(static_cast<unsigned char>(data_[at])) |
-           static_cast<std::uint32_t>(static_cast<unsigned char>(data_[at + 1])) << 8 |
-           static_cast<std::uint32_t>(static_cast<unsigned char>(data_[at + 2])) << 16 |
-           static_cast<std::uint32_t>(static_cast<unsigned char>(data_[at + 3])) << 24;
-  }
-  constexpr std::uint64_t load_u64(std::uint32_t at) const {
-    if (!fits(at, 8)) return 0;
-    return static_cast<std::uint64_t>(load_u32(at)) | static_cast<std::uint64_t>(load_u32(at + 4)) << 32;
-  }
+  constexpr std::uint32_t load_u16(std::uint32_t at) const { return fits(at, 2) ? load_le<std::uint16_t>(data_, at) : 0u; }
+  constexpr std::uint32_t load_u32(std::uint32_t at) const { return fits(at, 4) ? load_le<std::uint32_t>(data_, at) : 0u; }
+  constexpr std::uint64_t load_u64(std::uint32_t at) const { return fits(at, 8) ? load_le<std::uint64_t>(data_, at) : 0u; }
 
   // A scalar of type T (1, 2, 4 or 8 bytes: integers, enums, bool, float, double) at a position.
   template <class T>
   constexpr T load(std::uint32_t at) const {
     static_assert(std::is_arithmetic_v<T> || std::is_enum_v<T>, "flatbuffers::reader::load<T>: a scalar type");
-    if constexpr (std::is_same_v<T, bool>) {
-      return byte(at) != 0;
-    } else if constexpr (std::is_same_v<T, float>) {
-      return std::bit_cast<float>(load_u32(at));
-    } else if constexpr (std::is_same_v<T, double>) {
-      return std::bit_cast<double>(load_u64(at));
-    } else if constexpr (sizeof(T) == 1) {
-      return static_cast<T>(static_cast<std::uint8_t>(byte(at)));  // modular for signed types (C++20)
-    } else {
-      return from_bits<T>(at);
-    }
+    if constexpr (std::is_same_v<T, bool>) return byte(at) != 0;
+    else if constexpr (std::is_enum_v<T>) return static_cast<T>(load<std::underlying_type_t<T>>(at));
+    else return fits(at, sizeof(T)) ? load_le<T>(data_, at) : T{};  // out of range reads 0
   }
 
   // ------------------------------------------------------------------------------------------------
@@ -353,13 +333,6 @@ class reader {
       return false;
     }
     return true;
-  }
-
-  template <class T>
-  constexpr T from_bits(std::uint32_t at) const {
-    if constexpr (sizeof(T) == 2) return static_cast<T>(static_cast<std::uint16_t>(load_u16(at)));
-    else if constexpr (sizeof(T) == 4) return static_cast<T>(load_u32(at));
-    else return static_cast<T>(load_u64(at));
   }
 
   const char* data_ = nullptr;

@@ -32,6 +32,7 @@
 #include <type_traits>
 
 #include <ctnn/frontend/detail/reader_error.hpp>
+#include <ctnn/ir/little_endian.hpp>
 
 namespace ctnn::protobuf {
 
@@ -129,11 +130,12 @@ class reader {
   constexpr std::uint32_t byte(std::uint32_t at) const {
     return at < size_ ? static_cast<std::uint32_t>(static_cast<unsigned char>(data_[at])) : 0u;
   }
+  // fixed32 / fixed64 payloads (bounds checked here too; out of range reads 0).
   constexpr std::uint32_t load_u32(std::uint32_t at) const {
-    return byte(at) | byte(at + 1) << 8 | byte(at + 2) << 16 | byte(at + 3) << 24;
+    return at < size_ && size_ - at >= 4 ? load_le<std::uint32_t>(data_, at) : 0u;
   }
   constexpr std::uint64_t load_u64(std::uint32_t at) const {
-    return static_cast<std::uint64_t>(load_u32(at)) | static_cast<std::uint64_t>(load_u32(at + 4)) << 32;
+    return at < size_ && size_ - at >= 8 ? load_le<std::uint64_t>(data_, at) : 0u;
   }
 
   // A varint at `at` that must end before `end`; `at` moves past it. 0 and a failure when it does not.

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include <ctnn/ir/name.hpp>
 #include <ctnn/ir/op_kind.hpp>
 #include <ctnn/ir/shape.hpp>
 
@@ -131,11 +132,14 @@ struct diagnostic {
   std::int32_t reserved = 0;
   shape expected{};
   shape actual{};
+  // The name of op `node` in the model (docs/design.md §3): its result's (a TFLite tensor, an ONNX output, a
+  // DSL node), or the ONNX node's own name in the ONNX importer's errors. Empty when no op is at fault.
+  name op_name{};
 
   constexpr diagnostic() = default;
   constexpr diagnostic(error_code c, std::int32_t at_node, op_kind op, const shape& want, const shape& got,
-                       std::int64_t a = 0, std::int64_t b = 0)
-      : value_a(a), value_b(b), code(c), node(at_node), kind(op), expected(want), actual(got) {}
+                       std::int64_t a = 0, std::int64_t b = 0, const name& op_named = {})
+      : value_a(a), value_b(b), code(c), node(at_node), kind(op), expected(want), actual(got), op_name(op_named) {}
 
   constexpr bool failed() const { return code != error_code::none; }
 };

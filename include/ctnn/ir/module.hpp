@@ -12,6 +12,7 @@
 #include <ctnn/ir/diagnostic.hpp>
 #include <ctnn/ir/dtype.hpp>
 #include <ctnn/ir/kernel_choice.hpp>
+#include <ctnn/ir/little_endian.hpp>
 #include <ctnn/ir/name.hpp>
 #include <ctnn/ir/op_kind.hpp>
 #include <ctnn/ir/pools.hpp>
@@ -62,9 +63,7 @@ struct quantization {
   constexpr float scale_of(std::int32_t channel) const {
     if (channel_count == 0) return scale;
     if (scales != nullptr) return scales[channel];
-    const auto at = static_cast<std::size_t>(channel) * 4;
-    const auto byte = [&](std::size_t k) { return static_cast<std::uint32_t>(static_cast<unsigned char>(scale_bytes[at + k])); };
-    return std::bit_cast<float>(byte(0) | byte(1) << 8 | byte(2) << 16 | byte(3) << 24);
+    return load_le<float>(scale_bytes, static_cast<std::size_t>(channel) * 4);
   }
 };
 
@@ -208,6 +207,10 @@ struct constant_recipe {
   std::int32_t channel_stride = 1;
   std::int32_t channel_count = 0;
   bool own_data_is_offset = false;
+  // evaluate_op: the parameters of the kernel that computes it, recorded by fold_constants, so that what
+  // materialises the constant (runtime/constants.hpp, kernel::module_runner) lowers nothing itself
+  // (docs/design.md §1: nothing decides after the pipeline).
+  kernel_params params{};
 };
 
 // Per kernel (create_function_metadata): the bytes one call of it touches.
@@ -299,7 +302,22 @@ struct module_graph {
     return id;
   }
 
+  // The name errors give op `id` (docs/design.md §3): its result tensor's, which is the model's own name for
+  // it (TFLite ops have none but their output's), else the node's label.
+  constexpr const name& op_name(std::int32_t id) const {
+    const node& n = node_at(id);
+    return n.output >= 0 && !tensor_at(n.output).label.empty() ? tensor_at(n.output).label : n.label;
+  }
+
+  // Records the first error. `d.node` is an op of this module (or -1); the error gets that op's name.
   constexpr void fail(const diagnostic& d) {
+    if (error.failed()) return;
+    error = d;
+    if (d.node >= 0 && d.node < node_count && d.op_name.empty()) error.op_name = op_name(d.node);
+  }
+  // Records the first error of a frontend, whose `d.node` counts the ops of the model file (not of this
+  // module) and whose `d.op_name` the frontend set from the file.
+  constexpr void fail_in_file(const diagnostic& d) {
     if (!error.failed()) error = d;
   }
 };

@@ -22,7 +22,6 @@
 #include <ctnn/detail/quantization.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/dynamic.hpp>
-#include <ctnn/kernel/prepare.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 
 namespace ctnn::kernel {
@@ -167,7 +166,7 @@ class module_runner {
         const std::int32_t input = recipe.op.inputs[static_cast<std::size_t>(k)];
         if (input >= 0 && (operands[static_cast<std::size_t>(k)] = constant(input)) == nullptr) return false;
       }
-      return invoke_dynamic(prepare_params(m_, recipe.op),
+      return invoke_dynamic(recipe.params,
                             std::span<const void* const>{operands.data(), static_cast<std::size_t>(recipe.op.input_count)},
                             values.data());
     }
@@ -201,21 +200,19 @@ class module_runner {
     if (call.requantization.table == requantization_table::none) return;  // the recipe decides (compute_requantization)
     const quantization& out = m_.tensor_at(call.result).quant;
     if (call.requantization.table == requantization_table::concat_inputs) {
-      const float inverse_output_scale = 1.0f / out.scale;
       for (std::int32_t i = 0; i < p.concat_count; ++i) {
-        const quantization& in = m_.tensor_at(call.operands[static_cast<std::size_t>(i)]).quant;
-        r.scale.push_back(in.scale * inverse_output_scale);
-        r.bias.push_back(static_cast<float>(-in.zero_point) * r.scale.back());
-        r.requantize.push_back(in.scale == out.scale && in.zero_point == out.zero_point ? 0 : 1);
+        const auto input = concat_input_requantization_of(m_.tensor_at(call.operands[static_cast<std::size_t>(i)]).quant, out);
+        r.scale.push_back(input.scale);
+        r.bias.push_back(input.bias);
+        r.requantize.push_back(input.requantize);
       }
       r.arrays = {nullptr, nullptr, r.scale.data(), r.bias.data(), r.requantize.data()};
       return;
     }
-    const quantization& in = m_.tensor_at(call.operands[0]).quant;
+    const float input_scale = m_.tensor_at(call.operands[0]).quant.scale;
     const quantization& weights = m_.tensor_at(call.operands[1]).quant;
     for (std::int32_t channel = 0; channel < p.out.last(); ++channel) {
-      const float weight_scale = weights.per_channel() ? weights.scale_of(channel) : weights.scale;
-      const auto qm = ctnn::detail::quant::channel_multiplier(in.scale, weight_scale, out.scale);
+      const auto qm = channel_requantization(input_scale, weights, channel, out.scale);
       r.multiplier.push_back(qm.multiplier);
       r.shift.push_back(qm.shift);
     }

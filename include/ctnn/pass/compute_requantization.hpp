@@ -20,6 +20,7 @@
 #include <ctnn/kernel/prepare.hpp>
 #include <ctnn/kernel/reference/onnx_quant/params.hpp>
 #include <ctnn/kernel/reference/onnx_quant/rounding.hpp>
+#include <ctnn/kernel/requant_arrays.hpp>
 #include <ctnn/pass/detail/in_place_pass.hpp>
 #include <ctnn/pass/detail/kernel_table.hpp>
 
@@ -260,8 +261,7 @@ constexpr channel_multipliers<Channels> channel_multipliers_of(float input_scale
                                                                float output_scale) {
   channel_multipliers<Channels> r{};
   for (std::size_t c = 0; c < Channels; ++c) {
-    const float weight_scale = weights.per_channel() ? weights.scale_of(static_cast<std::int32_t>(c)) : weights.scale;
-    const ctnn::detail::quant::quantized_multiplier qm = ctnn::detail::quant::channel_multiplier(input_scale, weight_scale, output_scale);
+    const auto qm = kernel::channel_requantization(input_scale, weights, static_cast<std::int32_t>(c), output_scale);
     r.multiplier[c] = qm.multiplier;
     r.shift[c] = qm.shift;
   }
@@ -285,14 +285,12 @@ constexpr channel_multipliers<static_cast<std::size_t>(R.channels)> channel_mult
 // bias = -input_zero_point * scale, in float.
 template <std::size_t Inputs, class Module>
 constexpr concat_input_rescaling<Inputs> concat_input_rescaling_of(const Module& m, const kernel_call& call) {
-  const quantization& out = m.tensor_at(call.result).quant;
-  const float inverse_output_scale = 1.0f / out.scale;
   concat_input_rescaling<Inputs> r{};
   for (std::size_t i = 0; i < Inputs; ++i) {
-    const quantization& in = m.tensor_at(call.operands[i]).quant;
-    r.scale[i] = in.scale * inverse_output_scale;
-    r.bias[i] = static_cast<float>(-in.zero_point) * r.scale[i];
-    r.requantize[i] = in.scale == out.scale && in.zero_point == out.zero_point ? 0 : 1;
+    const auto input = kernel::concat_input_requantization_of(m.tensor_at(call.operands[i]).quant, m.tensor_at(call.result).quant);
+    r.scale[i] = input.scale;
+    r.bias[i] = input.bias;
+    r.requantize[i] = input.requantize;
   }
   return r;
 }

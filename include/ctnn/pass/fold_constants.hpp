@@ -1,11 +1,12 @@
 #pragma once
 // fold_constants: an op whose operands are all constants is computed at compile time. Its result becomes
-// a constant tensor with a recipe (the op itself); runtime/constants.hpp materialises it by running the
-// same reference kernel in constant evaluation. Results that are model outputs stay ops (their buffer must
+// a constant tensor with a recipe (the op itself and its kernel's parameters); runtime/constants.hpp
+// materialises it by running the same reference kernel in constant evaluation. Results that are model outputs stay ops (their buffer must
 // be written at run time).
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/prepare.hpp>
 #include <ctnn/pass/detail/graph_edit.hpp>
 
 namespace ctnn::pass {
@@ -25,7 +26,7 @@ struct fold_constants : detail::op_rewriting_pass<fold_constants> {
     }
     folded.role = tensor_role::constant;
     folded.producer = -1;
-    folded.recipe = detail::add_recipe(m, constant_recipe{recipe_kind::evaluate_op, op, 1, 0, false});
+    folded.recipe = detail::add_recipe(m, constant_recipe{recipe_kind::evaluate_op, op, 1, 0, false, kernel::prepare_params(m, op)});
     erased[static_cast<std::size_t>(i)] = true;
   }
 };

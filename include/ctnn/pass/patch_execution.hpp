@@ -297,7 +297,7 @@ struct patch_execution {
   static constexpr auto run_on() {
     constexpr patch_plan chosen = plan(M);
     if constexpr (chosen.check.problem != patch_problem::none) {
-      (void)errors::prefix_op_cannot_be_patched<errors::at_op<chosen.check.op, M.node_at(chosen.check.op < 0 ? 0 : chosen.check.op).kind>,
+      (void)errors::prefix_op_cannot_be_patched<errors::module_op<M, chosen.check.op>,
                                                 errors::patch_reason<chosen.check.problem>>{};
       return M;
     } else if constexpr (chosen.ops == 0) {

@@ -9,9 +9,9 @@
 #include <utility>
 
 #include <ctnn/detail/math.hpp>
+#include <ctnn/ir/little_endian.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/dispatch.hpp>
-#include <ctnn/kernel/prepare.hpp>
 
 namespace ctnn {
 
@@ -31,15 +31,7 @@ template <auto& M, std::int32_t T>
 constexpr auto decode_f32() {
   constexpr const tensor& info = M.tensor_at(T);
   std::array<float, static_cast<std::size_t>(info.dims.elements())> values{};
-  const char* bytes = info.data.bytes;
-  float* out = values.data();
-  // Call-free, one statement per element: clang counts every step (docs/design.md §6), and std::array's
-  // operator[] or std::bit_cast would each add a call.
-  for (const char* end = bytes + 4 * values.size(); bytes != end; bytes += 4)
-    *out++ = __builtin_bit_cast(float, static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[0])) |
-                                           static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[1])) << 8 |
-                                           static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[2])) << 16 |
-                                           static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[3])) << 24);
+  load_le_elements(info.data.bytes, 0, values.size(), sizeof(float), values);
   return values;
 }
 }  // namespace detail
@@ -81,10 +73,9 @@ constexpr auto materialize_constant() {
   std::array<float, elements> values{};
   if constexpr (recipe.kind == recipe_kind::evaluate_op) {
     // The op's own reference kernel, run by the compiler on its (possibly folded) constant operands.
-    constexpr kernel_params params = kernel::prepare_params(M, recipe.op);
     [&]<std::size_t... K>(std::index_sequence<K...>) {
       const float* const operands[] = {operand_data<M, recipe.op.inputs[K]>()..., nullptr};
-      kernel::invoke_f32<params>(operands, values.data());
+      kernel::invoke_f32<recipe.params>(operands, values.data());
     }(std::make_index_sequence<static_cast<std::size_t>(recipe.op.input_count)>{});
   } else {
     const float* scale = constant_data_of<M, recipe.op.inputs[1]>();

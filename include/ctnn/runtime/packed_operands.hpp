@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <ctnn/ir/little_endian.hpp>
 #include <ctnn/kernel/dispatch.hpp>
 #include <ctnn/kernel/params.hpp>
 
@@ -64,7 +65,7 @@ struct constant_array {
 
 // A constant stored as little-endian bytes (in a model file), copied into an array of its own element
 // type: its own copy in .rodata, and the float values packing reads in constant evaluation (which cannot
-// reinterpret bytes). Call-free loops, one statement per element: clang counts every step (docs/design.md §6).
+// reinterpret bytes), by the decoder's call-free loop (docs/design.md §6).
 template <class Entry>
 constexpr auto copy_stored_bytes() {
   constexpr const constant_view& view = Entry::view;
@@ -72,22 +73,7 @@ constexpr auto copy_stored_bytes() {
   constexpr std::size_t count = view.count;
   constant_array<element, count> copy{};
   const char* bytes = view.bytes;
-  if constexpr (sizeof(element) == 1) {
-    for (std::size_t i = 0; i < count; ++i) copy.values[i] = static_cast<element>(bytes[i]);
-  } else if constexpr (sizeof(element) == 4) {
-    for (std::size_t i = 0; i < count; ++i)
-      copy.values[i] = __builtin_bit_cast(element, static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[4 * i])) |
-                                                       static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[4 * i + 1])) << 8 |
-                                                       static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[4 * i + 2])) << 16 |
-                                                       static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[4 * i + 3])) << 24);
-  } else {
-    static_assert(sizeof(element) == 8, "ctnn: a constant's element type has 1, 4 or 8 bytes.");
-    for (std::size_t i = 0; i < count; ++i) {
-      std::uint64_t word = 0;
-      for (std::size_t b = 8; b-- > 0;) word = word << 8 | static_cast<unsigned char>(bytes[8 * i + b]);
-      copy.values[i] = __builtin_bit_cast(element, word);
-    }
-  }
+  load_le_elements(bytes, 0, count, sizeof(element), copy.values);
   return copy;
 }
 
@@ -134,11 +120,7 @@ struct constant_reader {
     if constexpr (view.i32 != nullptr) {
       return view.i32[i];
     } else {
-      const char* b = view.bytes + 4 * i;
-      return std::bit_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<unsigned char>(b[0])) |
-                                         static_cast<std::uint32_t>(static_cast<unsigned char>(b[1])) << 8 |
-                                         static_cast<std::uint32_t>(static_cast<unsigned char>(b[2])) << 16 |
-                                         static_cast<std::uint32_t>(static_cast<unsigned char>(b[3])) << 24);
+      return load_le<std::int32_t>(view.bytes, 4 * i);
     }
   }
 };

@@ -13,9 +13,10 @@
 
 namespace ctnn::errors {
 
-// Template-argument carriers of the ONNX errors: a node (index in the graph + op_type), a byte offset, a
-// value's name offset, an attribute value, and which side of the model's interface.
-template <std::int32_t Index, onnx::op_type Type> struct onnx_node;
+// Template-argument carriers of the ONNX errors: a node (index in the graph, op_type and name: the
+// NodeProto's, or its first output's when it has none, node_named<...>), a byte offset, a value's name
+// offset, an attribute value, and which side of the model's interface.
+template <std::int32_t Index, onnx::op_type Type, class Name> struct onnx_node;
 template <std::int64_t Offset> struct onnx_byte;
 template <std::int64_t NameOffset> struct onnx_value_named_at;
 template <std::int64_t Value> struct attribute_value;
@@ -122,7 +123,7 @@ constexpr auto onnx_error_type() {
   if constexpr (!is_onnx_error(D.code)) {
     return std::type_identity<no_onnx_error>{};
   } else {
-    using node = errors::onnx_node<D.node, static_cast<op_type>(D.value_a)>;
+    using node = errors::onnx_node<D.node, static_cast<op_type>(D.value_a), ctnn::detail::node_named_t<D.op_name>>;
     using value = errors::onnx_value_named_at<D.value_a>;
     using b = errors::count<D.value_b>;
     constexpr auto code = static_cast<onnx_error>(D.code);

@@ -18,6 +18,7 @@ struct importer : shape_importer<Module, MaxValues, MaxRelayouts> {
   using shape_importer<Module, MaxValues, MaxRelayouts>::m;
   using shape_importer<Module, MaxValues, MaxRelayouts>::node_index;
   using shape_importer<Module, MaxValues, MaxRelayouts>::current;
+  using shape_importer<Module, MaxValues, MaxRelayouts>::op_label;
   using shape_importer<Module, MaxValues, MaxRelayouts>::failed;
   using shape_importer<Module, MaxValues, MaxRelayouts>::fail;
   using shape_importer<Module, MaxValues, MaxRelayouts>::take_reader_error;
@@ -30,7 +31,6 @@ struct importer : shape_importer<Module, MaxValues, MaxRelayouts> {
   using shape_importer<Module, MaxValues, MaxRelayouts>::is_constant;
   using shape_importer<Module, MaxValues, MaxRelayouts>::add_tensor;
   using shape_importer<Module, MaxValues, MaxRelayouts>::add_node;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::reshape;
   using shape_importer<Module, MaxValues, MaxRelayouts>::pass_too_large;
   using shape_importer<Module, MaxValues, MaxRelayouts>::as_onnx;
   using shape_importer<Module, MaxValues, MaxRelayouts>::int_attribute;
@@ -55,6 +55,7 @@ struct importer : shape_importer<Module, MaxValues, MaxRelayouts> {
     const node_view n = f.read_node(proto);
     if (take_reader_error()) return;
     current = n.type;
+    op_label = name{f.reader().view(n.name.length > 0 || n.output_count == 0 ? n.name : f.output_name(n, 0))};
     // Training-mode BatchNormalization has its running statistics as extra outputs: the mode is the reason.
     if (n.type == op_type::BatchNormalization && int_attribute(n, "training_mode", 0) != 0)
       return attribute_error(attribute::training_mode, 1);

@@ -29,7 +29,6 @@ struct shape_importer : elementwise_importer<Module, MaxValues, MaxRelayouts> {
   using elementwise_importer<Module, MaxValues, MaxRelayouts>::is_constant;
   using elementwise_importer<Module, MaxValues, MaxRelayouts>::add_node;
   using elementwise_importer<Module, MaxValues, MaxRelayouts>::reshape;
-  using elementwise_importer<Module, MaxValues, MaxRelayouts>::transpose;
   using elementwise_importer<Module, MaxValues, MaxRelayouts>::gathered;
   using elementwise_importer<Module, MaxValues, MaxRelayouts>::constant_shape;
   using elementwise_importer<Module, MaxValues, MaxRelayouts>::constant_int;

@@ -28,14 +28,16 @@ struct importer_state {
   std::int32_t relayout_count = 0;
   std::int32_t node_index = -1;         // the NodeProto being imported
   op_type current = op_type::unknown;
+  name op_label{};                      // its name: the NodeProto's, or its first output's when it has none
 
   // ---------------------------------------------------------------------------------------------------
   // Diagnostics.
 
   constexpr bool failed() const { return m.error.failed(); }
+  // `node` counts the file's NodeProtos (-1: not a node's error); a node's error carries op_label.
   constexpr void fail(error_code code, std::int32_t node, op_kind kind, std::int64_t a, std::int64_t b,
                       const shape& expected = {}, const shape& actual = {}) {
-    m.fail(diagnostic{code, node, kind, expected, actual, a, b});
+    m.fail_in_file(diagnostic{code, node, kind, expected, actual, a, b, node >= 0 ? op_label : name{}});
   }
   constexpr void fail(onnx_error code, std::int64_t a, std::int64_t b, const shape& expected = {}, const shape& actual = {}) {
     fail(code_of(code), node_index, kind_of(current), a, b, expected, actual);

@@ -12,6 +12,7 @@
 #include <ctnn/frontend/onnx/quantized.hpp>
 #include <ctnn/frontend/onnx/schema.hpp>
 #include <ctnn/frontend/protobuf.hpp>
+#include <ctnn/ir/little_endian.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/ir/shape_rules.hpp>
 
@@ -47,8 +48,9 @@ struct relayout {
 };
 
 // Writes relayout r's r.elements() values, gathered from the model file's bytes, to `out`. Used at compile
-// time (onnx::model, once per tensor) and at run time (ctnn-run). The inner loops are call-free: clang
-// counts every step (docs/design.md §6), and std::array::operator[] or std::bit_cast would each add steps.
+// time (onnx::model, once per tensor) and at run time (ctnn-run). One decoder call per row
+// (ir/little_endian.hpp's call-free loop), not per element: clang counts every step and g++ keeps every
+// constexpr call's result (docs/design.md §6); std::array::operator[] would add steps too.
 constexpr void relayout_values(const relayout& r, const char* bytes, float* out) {
   std::array<std::int64_t, 4> extent{1, 1, 1, 1}, stride{};
   for (std::int32_t d = 0; d < r.rank; ++d) {
@@ -60,13 +62,11 @@ constexpr void relayout_values(const relayout& r, const char* bytes, float* out)
   const float scale = r.scale;
   for (std::int64_t a = 0, at_a = r.source; a < n0; ++a, at_a += s0)
     for (std::int64_t b = 0, at_b = at_a; b < n1; ++b, at_b += s1)
-      for (std::int64_t c = 0, at_c = at_b; c < n2; ++c, at_c += s2)
-        for (std::int64_t d = 0, at = at_c; d < n3; ++d, at += s3)
-          *out++ = __builtin_bit_cast(float, static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at])) |
-                                                 static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at + 1])) << 8 |
-                                                 static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at + 2])) << 16 |
-                                                 static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at + 3])) << 24) *
-                   scale;
+      for (std::int64_t c = 0, at_c = at_b; c < n2; ++c, at_c += s2, out += n3) {
+        load_le_elements(bytes, static_cast<std::size_t>(at_c), static_cast<std::size_t>(n3), static_cast<std::size_t>(s3), out);
+        if (scale != 1.0f)
+          for (std::int64_t d = 0; d < n3; ++d) out[d] *= scale;
+      }
 }
 
 template <std::size_t MaxTensors, std::size_t MaxNodes, std::size_t MaxRelayouts>

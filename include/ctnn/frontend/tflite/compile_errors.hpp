@@ -12,11 +12,12 @@
 
 namespace ctnn::errors {
 
-// Carriers: a byte offset in the file, a tensor index, an op (index in execution order + TFLite builtin
-// code), a fixed-point number, and which side of the model's interface.
+// Carriers: a byte offset in the file, a tensor index, an op (index in execution order, TFLite builtin
+// code and name: its output tensor's, node_named<...>), a fixed-point number, and which side of the
+// model's interface.
 template <std::int64_t Offset> struct at_byte;
 template <std::int64_t Index> struct at_tensor;
-template <std::int32_t Index, tflite::builtin_operator Code> struct tflite_op;
+template <std::int32_t Index, tflite::builtin_operator Code, class Name> struct tflite_op;
 template <std::int64_t Value> struct millionths;
 template <std::int64_t Value> struct shift;
 struct model_inputs;
@@ -124,7 +125,7 @@ namespace ctnn::tflite::detail {
 // The errors:: class of a TFLite frontend diagnostic (frontend_error codes, ir/diagnostic.hpp).
 template <diagnostic D>
 constexpr auto tflite_error_type() {
-  using op = errors::tflite_op<D.node, static_cast<tflite::builtin_operator>(D.value_a)>;
+  using op = errors::tflite_op<D.node, static_cast<tflite::builtin_operator>(D.value_a), ctnn::detail::node_named_t<D.op_name>>;
   using tensor = errors::at_tensor<D.value_a>;
   using b = errors::count<D.value_b>;
   constexpr auto code = static_cast<frontend_error>(D.code);

@@ -7,27 +7,13 @@
 #include <cstdint>
 
 #include <ctnn/detail/quantization.hpp>
+#include <ctnn/ir/little_endian.hpp>
 #include <ctnn/frontend/tflite/import_tensors.hpp>
 
 namespace ctnn::tflite::detail {
 
 template <class Module>
 struct operand_importer : tensor_importer<Module> {
-  using tensor_importer<Module>::f;
-  using tensor_importer<Module>::m;
-  using tensor_importer<Module>::fail;
-  using tensor_importer<Module>::malformed;
-  using tensor_importer<Module>::take_reader_error;
-  using tensor_importer<Module>::failed;
-  using tensor_importer<Module>::capacity_exceeded;
-  using tensor_importer<Module>::add_node;
-  using tensor_importer<Module>::add_tensor_like;
-  using tensor_importer<Module>::dtype_of;
-  using tensor_importer<Module>::label_of;
-  using tensor_importer<Module>::import_tensor;
-  using tensor_importer<Module>::feature;
-  using tensor_importer<Module>::invalid_quantization;
-  using tensor_importer<Module>::import_quantization;
 
   // ---------------------------------------------------------------------------------------------------
   // Operators.
@@ -35,16 +21,16 @@ struct operand_importer : tensor_importer<Module> {
   // Operand k of op i: a tensor index that exists and is available (a graph input, a constant or an
   // earlier op's output); -1 where `optional`.
   constexpr std::int32_t operand(const operator_view& o, std::uint32_t k, bool optional = false) {
-    const std::int32_t id = f.index_at(o.inputs, k);
-    if (take_reader_error()) return -1;
+    const std::int32_t id = this->f.index_at(o.inputs, k);
+    if (this->take_reader_error()) return -1;
     if (id == -1 && optional) return -1;
-    if (id < 0 || static_cast<std::uint32_t>(id) >= f.tensor_count()) {
-      malformed(o.inputs.position(k), flatbuffers::expectation::tensor_index);
+    if (id < 0 || static_cast<std::uint32_t>(id) >= this->f.tensor_count()) {
+      this->malformed(o.inputs.position(k), flatbuffers::expectation::tensor_index);
       return -1;
     }
-    const tensor& t = m.tensor_at(id);
+    const tensor& t = this->m.tensor_at(id);
     if (t.role == tensor_role::intermediate && t.producer < 0) {
-      malformed(o.inputs.position(k), flatbuffers::expectation::produced_tensor);
+      this->malformed(o.inputs.position(k), flatbuffers::expectation::produced_tensor);
       return -1;
     }
     return id;
@@ -53,17 +39,15 @@ struct operand_importer : tensor_importer<Module> {
   // Operand k must be a constant (weights, bias, int32 shapes/pads/axes) of type `type`.
   constexpr bool constant_operand(std::int32_t op, const op_plan& p, std::int32_t id, std::uint32_t k, dtype type) {
     if (id < 0) return true;
-    const tensor& t = m.tensor_at(id);
+    const tensor& t = this->m.tensor_at(id);
     if (t.role == tensor_role::constant && t.type == type) return true;
-    fail(frontend_error::tflite_unsupported_operand, op, p.kind, static_cast<std::int64_t>(p.code), k);
+    this->fail(frontend_error::tflite_unsupported_operand, op, p.kind, static_cast<std::int64_t>(p.code), k);
     return false;
   }
 
   // Element k of a constant int32 tensor (little-endian bytes in the file).
   constexpr std::int32_t constant_i32(std::int32_t id, std::int64_t k) const {
-    const char* b = m.tensor_at(id).data.bytes;
-    const auto byte = [&](std::int64_t j) { return static_cast<std::uint32_t>(static_cast<unsigned char>(b[4 * k + j])); };
-    return static_cast<std::int32_t>(byte(0) | byte(1) << 8 | byte(2) << 16 | byte(3) << 24);
+    return load_le<std::int32_t>(this->m.tensor_at(id).data.bytes, static_cast<std::size_t>(4 * k));
   }
 
   constexpr bool activation_to_ir(std::int32_t op, const op_plan& p, activation& out) {
@@ -72,7 +56,7 @@ struct operand_importer : tensor_importer<Module> {
       case activation_function::relu: out = activation::relu; return true;
       case activation_function::relu6: out = activation::relu6; return true;
       default:
-        fail(frontend_error::tflite_unsupported_activation, op, p.kind, static_cast<std::int64_t>(p.code),
+        this->fail(frontend_error::tflite_unsupported_activation, op, p.kind, static_cast<std::int64_t>(p.code),
              static_cast<std::int64_t>(p.fused));
         return false;
     }
@@ -82,22 +66,22 @@ struct operand_importer : tensor_importer<Module> {
   constexpr bool read_window(std::int32_t op, const op_plan& p, std::uint32_t padding_id, std::uint32_t stride_w_id,
                              std::uint32_t stride_h_id, std::int32_t dilation_w_id, std::int32_t dilation_h_id,
                              window& w) {
-    flatbuffers::reader& r = f.reader();  // a named type: f is a dependent base member
+    flatbuffers::reader& r = this->f.reader();  // a named type: f is a dependent base member
     const auto pad = r.scalar<std::int8_t>(p.options, padding_id, 0);
     w.stride_w = r.scalar<std::int32_t>(p.options, stride_w_id, 0);
     w.stride_h = r.scalar<std::int32_t>(p.options, stride_h_id, 0);
     if (dilation_w_id >= 0) w.dilation_w = r.scalar<std::int32_t>(p.options, static_cast<std::uint32_t>(dilation_w_id), 1);
     if (dilation_h_id >= 0) w.dilation_h = r.scalar<std::int32_t>(p.options, static_cast<std::uint32_t>(dilation_h_id), 1);
-    if (take_reader_error()) return false;
+    if (this->take_reader_error()) return false;
     if (pad != static_cast<std::int8_t>(padding_type::same) && pad != static_cast<std::int8_t>(padding_type::valid)) {
-      fail(frontend_error::tflite_unsupported_padding, op, p.kind, static_cast<std::int64_t>(p.code), pad);
+      this->fail(frontend_error::tflite_unsupported_padding, op, p.kind, static_cast<std::int64_t>(p.code), pad);
       return false;
     }
     w.mode = pad == static_cast<std::int8_t>(padding_type::same) ? padding::same : padding::valid;
     // Below 1 is meaningless; 2^16 and more would only overflow the shape arithmetic of later passes.
     for (const std::int32_t v : {w.stride_w, w.stride_h, w.dilation_w, w.dilation_h, w.kernel_h, w.kernel_w}) {
       if (v < 1 || v > max_window_value) {
-        fail(frontend_error::tflite_invalid_window, op, p.kind, static_cast<std::int64_t>(p.code), v);
+        this->fail(frontend_error::tflite_invalid_window, op, p.kind, static_cast<std::int64_t>(p.code), v);
         return false;
       }
     }
@@ -107,14 +91,14 @@ struct operand_importer : tensor_importer<Module> {
   constexpr bool expect_inputs(std::int32_t op, const op_plan& p, const operator_view& o, std::uint32_t least,
                                std::uint32_t most) {
     if (o.inputs.length >= least && o.inputs.length <= most) return true;
-    fail(error_code::input_count_mismatch, op, p.kind, o.inputs.length < least ? least : most, o.inputs.length);
+    this->fail(error_code::input_count_mismatch, op, p.kind, o.inputs.length < least ? least : most, o.inputs.length);
     return false;
   }
 
   constexpr bool expect_rank(std::int32_t op, const op_plan& p, std::int32_t id, std::int32_t rank) {
-    const shape& s = m.tensor_at(id).dims;
+    const shape& s = this->m.tensor_at(id).dims;
     if (s.rank == rank) return true;
-    fail(error_code::unsupported_rank, op, p.kind, rank, s.rank, {}, s);
+    this->fail(error_code::unsupported_rank, op, p.kind, rank, s.rank, {}, s);
     return false;
   }
 
@@ -124,11 +108,11 @@ struct operand_importer : tensor_importer<Module> {
   // which must not be negative. Operands without a scale are lower_te's to report.
   constexpr bool check_requantization(std::int32_t op, const op_plan& p, const node& n) {
     namespace q = ctnn::detail::quant;
-    const tensor& x = m.tensor_at(n.inputs[0]);
-    const tensor& y = m.tensor_at(n.output);
+    const tensor& x = this->m.tensor_at(n.inputs[0]);
+    const tensor& y = this->m.tensor_at(n.output);
     if ((x.type != dtype::i8 && y.type != dtype::i8) || !x.quant.quantized() || !y.quant.quantized()) return true;
     const double in = static_cast<double>(x.quant.scale), out = static_cast<double>(y.quant.scale);
-    const quantization& second = n.input_count > 1 && n.inputs[1] >= 0 ? m.tensor_at(n.inputs[1]).quant : quantization{};
+    const quantization& second = n.input_count > 1 && n.inputs[1] >= 0 ? this->m.tensor_at(n.inputs[1]).quant : quantization{};
     std::int32_t shift = 0;
     bool radius = false;
     switch (n.kind) {
@@ -166,7 +150,7 @@ struct operand_importer : tensor_importer<Module> {
         return true;
     }
     if (shift <= 31 && (!radius || shift >= 0)) return true;
-    fail(frontend_error::tflite_unrepresentable_multiplier, op, p.kind, static_cast<std::int64_t>(p.code), shift);
+    this->fail(frontend_error::tflite_unrepresentable_multiplier, op, p.kind, static_cast<std::int64_t>(p.code), shift);
     return false;
   }
 };

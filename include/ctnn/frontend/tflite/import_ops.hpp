@@ -16,19 +16,14 @@ template <class Module>
 struct importer : operand_importer<Module> {
   using tensor_importer<Module>::f;
   using tensor_importer<Module>::m;
+  using tensor_importer<Module>::op_label;
   using tensor_importer<Module>::fail;
   using tensor_importer<Module>::malformed;
   using tensor_importer<Module>::take_reader_error;
   using tensor_importer<Module>::failed;
-  using tensor_importer<Module>::capacity_exceeded;
   using tensor_importer<Module>::add_node;
   using tensor_importer<Module>::add_tensor_like;
-  using tensor_importer<Module>::dtype_of;
-  using tensor_importer<Module>::label_of;
   using tensor_importer<Module>::import_tensor;
-  using tensor_importer<Module>::feature;
-  using tensor_importer<Module>::invalid_quantization;
-  using tensor_importer<Module>::import_quantization;
   using operand_importer<Module>::operand;
   using operand_importer<Module>::constant_operand;
   using operand_importer<Module>::constant_i32;
@@ -38,10 +33,20 @@ struct importer : operand_importer<Module> {
   using operand_importer<Module>::expect_rank;
   using operand_importer<Module>::check_requantization;
 
+  // An op's name in its errors: its first output tensor's label, when the file gives a valid one (an op
+  // with a bad output list is reported by import_op; this only reads).
+  constexpr name output_label(const operator_view& o) {
+    if (o.outputs.length == 0) return {};
+    const std::int32_t out = f.index_at(o.outputs, 0);
+    if (f.failed() || out < 0 || static_cast<std::uint32_t>(out) >= f.tensor_count()) return {};
+    return m.tensor_at(out).label;
+  }
+
   constexpr void import_op(std::uint32_t i) {
     const auto op = static_cast<std::int32_t>(i);
     const operator_view o = f.op(i);
     if (take_reader_error()) return;
+    op_label = output_label(o);
     const op_plan p = plan_op(f, o);
     if (take_reader_error()) return;
     if (!p.supported) {

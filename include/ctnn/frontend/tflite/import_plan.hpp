@@ -13,6 +13,7 @@
 #include <ctnn/detail/quantization.hpp>
 #include <ctnn/frontend/flatbuffers.hpp>
 #include <ctnn/frontend/tflite/schema.hpp>
+#include <ctnn/ir/little_endian.hpp>
 #include <ctnn/ir/module.hpp>
 
 namespace ctnn::tflite {
@@ -162,17 +163,14 @@ inline constexpr std::uint32_t min_scale_bits = 0x21800000u;  // 2^-60
 inline constexpr std::uint32_t max_scale_bits = 0x5d800000u;  // 2^60
 inline constexpr std::uint32_t int32_scale_end = 0x7f800000u;  // +infinity
 
-// Whether every float32 of `count` little-endian floats at `bytes` lies in [low, high] as bits (a call-free
-// loop: clang counts every step); `largest` gets the largest bit pattern.
+// Whether every float32 of `count` little-endian floats at `bytes` lies in [low, high] as bits (one
+// statement and one decoder call per element: clang counts every step); `largest` gets the largest bit pattern.
 constexpr bool scale_bits_within(const char* bytes, std::uint32_t count, std::uint32_t low, std::uint32_t high,
                                  std::uint32_t& largest) {
   bool inside = true;
   largest = 0;
   for (std::uint32_t k = 0; k < 4 * count; k += 4) {
-    const std::uint32_t bits = static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[k])) |
-                               static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[k + 1])) << 8 |
-                               static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[k + 2])) << 16 |
-                               static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[k + 3])) << 24;
+    const std::uint32_t bits = load_le<std::uint32_t>(bytes, k);
     inside = inside && bits >= low && bits <= high;
     largest = bits > largest ? bits : largest;
   }

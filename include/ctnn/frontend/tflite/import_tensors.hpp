@@ -22,10 +22,12 @@ template <class Module>
 struct tensor_importer {
   model_file& f;
   Module& m;
+  name op_label{};  // the op being imported: its output tensor's name (TFLite ops have none of their own)
 
+  // `node` counts the file's ops (-1: not an op's error); an op's error carries op_label.
   constexpr void fail(error_code code, std::int32_t node, op_kind kind, std::int64_t a, std::int64_t b,
                       const shape& expected = {}, const shape& actual = {}) {
-    m.fail(diagnostic{code, node, kind, expected, actual, a, b});
+    m.fail_in_file(diagnostic{code, node, kind, expected, actual, a, b, node >= 0 ? op_label : name{}});
   }
   constexpr void fail(frontend_error code, std::int32_t node, op_kind kind, std::int64_t a, std::int64_t b,
                       const shape& expected = {}, const shape& actual = {}) {
@@ -89,13 +91,14 @@ struct tensor_importer {
     }
   }
 
-  // The part of a TFLite tensor name before the first ';' (converters join the names of fused ops), at
-  // most name::capacity characters. A call-free loop on raw pointers: clang counts every step (docs/design.md §6).
+  // The part of a TFLite tensor name before the first ';' (converters join the names of fused ops), kept
+  // whole up to name::capacity characters, else its head and tail (name::assign). A call-free scan on raw
+  // pointers: clang counts every step (docs/design.md §6).
   static constexpr name label_of(const char* text, std::uint32_t length) {
+    std::uint32_t before_separator = 0;
+    while (before_separator < length && text[before_separator] != ';') ++before_separator;
     name label{};
-    char* out = label.text.data();
-    const std::uint32_t limit = length < name::capacity ? length : static_cast<std::uint32_t>(name::capacity);
-    for (std::uint32_t n = 0; n < limit && text[n] != ';'; ++n) out[n] = text[n];
+    label.assign(text, before_separator);
     return label;
   }
 
