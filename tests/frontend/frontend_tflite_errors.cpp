@@ -98,17 +98,17 @@ std::string words(const ctnn::diagnostic& d) {
 TEST_CASE("diagnostics in words") {
   CHECK(words(error_of<models::bad_unsupported_op>) ==
         "error: ctnn::tflite: the model uses an operator that ctnn does not support (its index in execution order "
-        "and its TFLite builtin code are the template arguments).\n  op 1 (SUB)\n");
-  CHECK(words(error_of<models::bad_hybrid>).ends_with("\n  op 0 (FULLY_CONNECTED), weight tensor 1\n"));
+        "and its TFLite builtin code are the template arguments).\n  op 1 (SUB \"output\")\n");
+  CHECK(words(error_of<models::bad_hybrid>).ends_with("\n  op 0 (FULLY_CONNECTED \"output\"), weight tensor 1\n"));
   CHECK(words(error_of<models::bad_dynamic_shape>).ends_with("\n  tensor 0, shape [-1,4]\n"));
   CHECK(words(error_of<models::bad_malformed>).ends_with("\n  byte offset 44: expected an offset to an object inside the file\n"));
-  CHECK(words(error_of<models::bad_softmax_beta>).ends_with("\n  op 1 (SOFTMAX), beta 2000000 millionths\n"));
-  CHECK(words(error_of<models::bad_fused_tanh>).ends_with("\n  op 0 (CONV_2D), fused activation TANH (4)\n"));
+  CHECK(words(error_of<models::bad_softmax_beta>).ends_with("\n  op 1 (SOFTMAX \"output\"), beta 2000000 millionths\n"));
+  CHECK(words(error_of<models::bad_fused_tanh>).ends_with("\n  op 0 (CONV_2D \"output\"), fused activation TANH (4)\n"));
   CHECK(words(error_of<models::bad_uint8>).ends_with("\n  tensor 0, type UINT8\n"));
-  CHECK(words(error_of<models::bad_pad_not_constant>).ends_with("\n  op 0 (PAD), operand 1\n"));
+  CHECK(words(error_of<models::bad_pad_not_constant>).ends_with("\n  op 0 (PAD \"output\"), operand 1\n"));
   CHECK(words(error_of<models::bad_scale_nan>).ends_with("\n  tensor 0, a scale that is not finite or outside [2^-60, 2^60]\n"));
   CHECK(words(error_of<models::bad_zero_point>).ends_with("\n  tensor 1, a zero point outside the range of the tensor's type\n"));
-  CHECK(words(error_of<models::bad_multiplier>).ends_with("\n  op 0 (FULLY_CONNECTED), shift 61\n"));
-  CHECK(words(error_of<models::bad_logistic_scale>).ends_with("\n  op 0 (LOGISTIC), shift -12\n"));
+  CHECK(words(error_of<models::bad_multiplier>).ends_with("\n  op 0 (FULLY_CONNECTED \"output\"), shift 61\n"));
+  CHECK(words(error_of<models::bad_logistic_scale>).ends_with("\n  op 0 (LOGISTIC \"output\"), shift -12\n"));
   CHECK(words(ctnn::diagnostic{}) == "ok\n");
 }

@@ -96,6 +96,11 @@ void put_op(Sink& out, const diagnostic& d, bool with_code) {
   } else {
     out(name_of(d.kind));
   }
+  if (!d.op_name.empty()) {  // the op's result tensor name, as the compile error's node_named spells it
+    out(" \"");
+    out(d.op_name.view());
+    out("\"");
+  }
   out(")");
 }
 
