@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <fstream>
 #include <iterator>
+#include <cstring>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -39,14 +41,32 @@ struct model_files {
   const char* refs;
 };
 
-std::vector<char> run_case(const big_module& m, const std::vector<char>& input) {
+// `streamed`: the input comes row by row from a ctnn::row_source, checked to ask for rows in order, each
+// once, inside the image.
+std::vector<char> run_case(const big_module& m, const std::vector<char>& input, bool streamed) {
   ctnn::kernel::module_runner<big_module> runner{m};
   CHECK(runner.status() == ctnn::kernel::run_status::ok);
   std::vector<char> output(static_cast<std::size_t>(m.output_tensor(0).bytes()), 0x55);
   if (input.size() != static_cast<std::size_t>(m.input_tensor(0).bytes())) return {};
-  const void* inputs[1] = {input.data()};
+  const std::int32_t height = m.input_tensor(0).dims[1];
+  const std::size_t row_bytes = input.size() / static_cast<std::size_t>(height);
+  std::int32_t next_row = 0, requests = 0;
+  bool in_order = true;
+  auto fill = [&](std::int32_t first_row, std::int32_t row_count, std::span<std::byte> rows) {
+    ++requests;
+    in_order = in_order && first_row >= next_row && row_count > 0 && first_row + row_count <= height &&
+               rows.size() == static_cast<std::size_t>(row_count) * row_bytes;
+    next_row = first_row + row_count;
+    if (in_order) std::memcpy(rows.data(), input.data() + static_cast<std::size_t>(first_row) * row_bytes, rows.size());
+  };
+  const ctnn::row_source source{fill};
+  const void* inputs[1] = {streamed ? static_cast<const void*>(&source) : input.data()};
   void* outputs[1] = {output.data()};
   CHECK(runner.run(inputs, outputs) == ctnn::kernel::run_status::ok);
+  if (streamed) {
+    CHECK(in_order);
+    CHECK(requests > 0);
+  }
   return output;
 }
 
@@ -84,14 +104,15 @@ std::int32_t check_patched(const model_files& model, const std::vector<char>& by
     std::vector<char> input, expected;
     CHECK(read_file(dir + "/refs/" + model.refs + "/input_" + std::to_string(k) + ".bin", input));
     CHECK(read_file(dir + "/refs/" + model.refs + "/output_" + std::to_string(k) + ".bin", expected));
-    CHECK(run_case(*patched, input) == expected);
-    CHECK(run_case(*whole, input) == expected);
+    CHECK(run_case(*patched, input, asked.streamed_input != 0) == expected);
+    CHECK(run_case(*whole, input, false) == expected);
   }
-  MESSAGE(std::string{model.file} << " prefix " << asked.ops << " grid " << asked.rows << "x" << asked.columns << ": " << crops
+  MESSAGE(std::string{model.file} << (asked.streamed_input != 0 ? " streamed" : "") << " prefix " << asked.ops << " grid " << asked.rows << "x" << asked.columns << ": " << crops
                      << " patches, total RAM " << ctnn::pass::detail::total_ram(*whole) << " B whole, " << ctnn::pass::detail::total_ram(*patched)
                      << " B patched; TFLM's outputs bit for bit");
   // The automatic choice never increases RAM.
-  if (asked.ops == 0) CHECK(ctnn::pass::detail::total_ram(*patched) <= ctnn::pass::detail::total_ram(*whole));
+  if (asked.ops == 0 && asked.streamed_input == 0) CHECK(ctnn::pass::detail::total_ram(*patched) <= ctnn::pass::detail::total_ram(*whole));
+  if (asked.streamed_input != 0) CHECK(crops > 0);  // streamed: always a patch stage
   return crops;
 }
 
@@ -124,6 +145,10 @@ void check_model(const model_files& model, std::int32_t automatic_patches_at_lea
   check_patched(model, bytes, {longest, 3, 2, 0}, reuse_io);
   check_patched(model, bytes, {(longest + 1) / 2, 2, 5, 0}, reuse_io_win);
   check_patched(model, bytes, {1, 4, 4, 0}, memory::plan_config{});
+  // Streamed input: the automatic choice, and explicit prefixes and grids.
+  check_patched(model, bytes, {0, 0, 0, 10, 1}, reuse_io_win);
+  check_patched(model, bytes, {longest, 4, 3, 0, 1}, reuse_io);
+  check_patched(model, bytes, {1, 8, 1, 0, 1}, memory::plan_config{});
 }
 
 TEST_CASE("VWW int8 patched: TFLM's outputs bit for bit; the automatic choice patches it") {
