@@ -236,16 +236,18 @@ constexpr void apply_patch_plan(Module& m, const patch_plan& p) {
 
 }  // namespace detail
 
-// The plan for `m` (the automatic choice when request.ops == 0): what the pass does, and what the reports show.
+// The plan for `m` (the automatic choice when request.ops == 0): what the pass does, and what the reports
+// show. `config`: the plan options whose total RAM the estimate counts (reuse, in-place convolutions, I/O
+// in the pools or in the caller's buffers).
 template <class Module>
-constexpr patch_plan plan_patches(const Module& m, const patch_request& request) {
-  return detail::choose_patches(m, request);
+constexpr patch_plan plan_patches(const Module& m, const patch_request& request, const memory::plan_config& config = every_tensor_counted) {
+  return detail::choose_patches(m, request, config);
 }
 
 // The pass with a request given at run time (tools, tests), on a module with room for the patch ops.
 template <class Module>
-constexpr Module patch_module(Module m, const patch_request& request) {
-  const patch_plan chosen = plan_patches(m, request);
+constexpr Module patch_module(Module m, const patch_request& request, const memory::plan_config& config = every_tensor_counted) {
+  const patch_plan chosen = plan_patches(m, request, config);
   if (chosen.check.problem != patch_problem::none) {
     m.fail({code_of(patch_error::prefix_cannot_be_patched), chosen.check.op, m.node_at(chosen.check.op < 0 ? 0 : chosen.check.op).kind,
             {}, {}, chosen.ops, static_cast<std::int64_t>(chosen.check.problem)});
@@ -300,7 +302,7 @@ struct upper_bound_planning<plan_memory<memory::default_planner, Options...>> {
 // RAM comparison and the pass's result).
 template <const auto& M, patch_request Request>
 inline constexpr auto patched_v = [] {
-  constexpr patch_plan chosen = choose_patches(M, Request);
+  constexpr patch_plan chosen = choose_patches(M, Request, every_tensor_counted);  // explicit: the options do not matter
   using Module = std::remove_cvref_t<decltype(M)>;
   auto m = with_capacity<Module::tensor_capacity + static_cast<std::size_t>(added_tensors(chosen)),
                          Module::node_capacity + static_cast<std::size_t>(added_nodes(chosen))>(M);
@@ -318,7 +320,7 @@ inline constexpr auto patched_v = [] {
 // plan_module<Algorithm>(..., config) needs less RAM in all with it (explicit requests: always).
 template <class Algorithm, class Module>
 constexpr Module patch_module_if_lower(const Module& m, const patch_request& request, const memory::plan_config& config) {
-  Module patched = patch_module(m, request);
+  Module patched = patch_module(m, request, config);
   if (request.ops > 0 || request.streamed_input != 0 || patched.error.failed() || patched.node_count == m.node_count) return patched;
   const auto ram = [&config](Module x) {
     x = lower_te::run(x);
@@ -337,7 +339,7 @@ struct patch_execution {
   // The plan this pass makes for `m`.
   template <class Module>
   static constexpr patch_plan plan(const Module& m) {
-    return plan_patches(m, Request);
+    return plan_patches(m, Request, Planning::config);
   }
 
   template <const auto& M>
@@ -371,7 +373,7 @@ struct patch_execution {
 
   template <class Module>
   static constexpr Module run(Module m) {
-    return patch_module(m, Request);
+    return patch_module(m, Request, Planning::config);
   }
 };
 

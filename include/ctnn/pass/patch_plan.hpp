@@ -56,7 +56,9 @@ struct patch_plan {
   prefix_check check{};
   patch_figures figures{};
   std::int64_t model_macs = 0;
-  std::int64_t peak_before = 0, peak_after = 0;  // liveness peaks (all tensors, I/O included), in bytes
+  // Estimated total RAM (pool peak + I/O in the caller's buffers) without and with the patch stage, under the
+  // plan options given to plan_patches (default: every tensor counted, plain liveness), in bytes.
+  std::int64_t peak_before = 0, peak_after = 0;
   bool streamed = false;                          // the input is read by rows into a row buffer
   std::int32_t buffered_rows = 0;                 // streamed: the row buffer's rows (the most one patch row reads)
   constexpr std::int32_t patches() const { return rows * columns; }
