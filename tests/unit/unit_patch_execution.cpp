@@ -133,13 +133,13 @@ struct recording_rows {
 };
 
 using streamed_2x2 = ctnn::compile<head, ctnn::patch_execution<ctnn::patch_prefix<4>, ctnn::patch_grid<2, 2>, ctnn::streamed_input>>;
-using streamed_automatic =
-    ctnn::compile<head, ctnn::patch_execution<ctnn::max_extra_macs<40>, ctnn::streamed_input>, ctnn::memory_reuse, ctnn::io_in_arena>;
 static_assert(streamed_2x2::input<0>::streamed && !patched_2x2::input<0>::streamed);
 static_assert(streamed_2x2::input<0>::row_bytes == 18 * 3 * sizeof(float));
 // The whole input (20 x 18 x 3 floats) is no longer RAM: only the row buffer in the arena.
 static_assert(streamed_2x2::total_ram_bytes < patched_2x2::total_ram_bytes);
-static_assert(streamed_automatic::input<0>::streamed && streamed_automatic::external_inputs == 1);
+// The automatic choice with a streamed input is compiled by compile_fail_streamed_input_without_patches_control
+// and ctnn-vww-streamed, and run at run time below and in unit_patch_mlperf: here it would cost this file 13 s
+// of compile time (it plans a 16-patch stage in the compiler).
 
 template <class Net>
 std::vector<float> run_streamed(const std::vector<float>& input, recording_rows& rows) {
@@ -148,11 +148,7 @@ std::vector<float> run_streamed(const std::vector<float>& input, recording_rows&
   rows = {&image, Net::template input<0>::row_bytes, Net::template input<0>::dims[1]};
   const ctnn::row_source source{rows};
   std::vector<float> out(Net::template output<0>::elements);
-  if constexpr (Net::external_outputs == 1) Net::run(&source, out.data());
-  else {
-    Net::run(&source);
-    std::memcpy(out.data(), Net::template output<0>::data(), out.size() * sizeof(float));
-  }
+  Net::run(&source, out.data());
   return out;
 }
 
@@ -165,10 +161,8 @@ TEST_CASE("ctnn::streamed_input: rows from a row_source, in order and each once;
   rows.check();
   CHECK(rows.calls == 2);  // one request per patch row
   CHECK(rows.rows <= 20);  // each row at most once (the last may be one the prefix never reads)
-  CHECK(run_streamed<streamed_automatic>(input, rows) == expected);
-  rows.check();
   MESSAGE("total RAM: whole " << whole::total_ram_bytes << " B, 2x2 " << patched_2x2::total_ram_bytes << " B, 2x2 streamed "
-                              << streamed_2x2::total_ram_bytes << " B, automatic streamed " << streamed_automatic::total_ram_bytes << " B");
+                              << streamed_2x2::total_ram_bytes << " B");
 }
 
 TEST_CASE("a row_source from a function pointer and a context") {
