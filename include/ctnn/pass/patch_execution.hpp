@@ -244,22 +244,27 @@ constexpr patch_plan plan_patches(const Module& m, const patch_request& request,
   return detail::choose_patches(m, request, config);
 }
 
-// The pass with a request given at run time (tools, tests), on a module with room for the patch ops.
+// The pass with a request given at run time (tools, tests), in place, on a module with room for the patch ops.
 template <class Module>
-constexpr Module patch_module(Module m, const patch_request& request, const memory::plan_config& config = every_tensor_counted) {
+constexpr void patch_module_in_place(Module& m, const patch_request& request, const memory::plan_config& config = every_tensor_counted) {
   const patch_plan chosen = plan_patches(m, request, config);
   if (chosen.check.problem != patch_problem::none) {
     m.fail({code_of(patch_error::prefix_cannot_be_patched), chosen.check.op, m.node_at(chosen.check.op < 0 ? 0 : chosen.check.op).kind,
             {}, {}, chosen.ops, static_cast<std::int64_t>(chosen.check.problem)});
-    return m;
+    return;
   }
   const std::int32_t nodes = detail::added_nodes(chosen), tensors = detail::added_tensors(chosen);
   if (m.node_count + nodes > static_cast<std::int32_t>(Module::node_capacity) ||
       m.tensor_count + tensors > static_cast<std::int32_t>(Module::tensor_capacity)) {
     m.fail({code_of(patch_error::capacity_exceeded), -1, op_kind::relu, {}, {}, nodes, tensors});
-    return m;
+    return;
   }
   if (chosen.ops > 0) detail::apply_patch_plan(m, chosen);
+}
+
+template <class Module>
+constexpr Module patch_module(Module m, const patch_request& request, const memory::plan_config& config = every_tensor_counted) {
+  patch_module_in_place(m, request, config);
   return m;
 }
 
@@ -316,18 +321,36 @@ inline constexpr auto patched_v = [] {
 // only when the module planned by Planning (plan_memory with the compile's planner and memory options)
 // needs less RAM in all with it than without (checked against an upper bound of the patched plan: above):
 // the option never increases RAM.
-// patch_module with the automatic choice's rule at run time: the result keeps the patch stage only when
-// plan_module<Algorithm>(..., config) needs less RAM in all with it (explicit requests: always).
+// patch_module_in_place with the automatic choice's rule at run time: `m` gets the patch stage only when
+// plan_module<Algorithm>(..., config) needs less RAM in all with it (explicit requests and streamed inputs:
+// always). `scratch` (contents lost) is where each candidate is lowered and planned: with both modules on
+// the heap, no frame of this holds a module (a module<1024, 768> is megabytes, three times that under
+// ASan), so it runs on a default stack.
 template <class Algorithm, class Module>
-constexpr Module patch_module_if_lower(const Module& m, const patch_request& request, const memory::plan_config& config) {
-  Module patched = patch_module(m, request, config);
-  if (request.ops > 0 || request.streamed_input != 0 || patched.error.failed() || patched.node_count == m.node_count) return patched;
-  const auto ram = [&config](Module x) {
-    x = lower_te::run(x);
-    if (!x.error.failed()) x = plan_module<Algorithm>(x, config);
+constexpr void patch_module_in_place_if_lower(Module& m, Module& scratch, const patch_request& request, const memory::plan_config& config) {
+  const auto planned_ram = [&config](Module& x) {
+    lower_te::run_in_place(x);
+    if (!x.error.failed()) plan_module_in_place<Algorithm>(x, config);
     return detail::total_ram(x);
   };
-  return ram(patched) < ram(m) ? patched : m;
+  scratch = m;
+  patch_module_in_place(scratch, request, config);
+  if (request.ops > 0 || request.streamed_input != 0 || scratch.error.failed() || scratch.node_count == m.node_count) {
+    patch_module_in_place(m, request, config);
+    return;
+  }
+  const std::int64_t with = planned_ram(scratch);
+  scratch = m;
+  if (with < planned_ram(scratch)) patch_module_in_place(m, request, config);  // deterministic: the same stage
+}
+
+// The same by value (a copy of `m` and a scratch module in this frame: run it on a large stack, or use
+// patch_module_in_place_if_lower with modules on the heap).
+template <class Algorithm, class Module>
+constexpr Module patch_module_if_lower(const Module& m, const patch_request& request, const memory::plan_config& config) {
+  Module result = m, scratch{};
+  patch_module_in_place_if_lower<Algorithm>(result, scratch, request, config);
+  return result;
 }
 
 template <patch_request Request, class Planning = plan_memory<>>
