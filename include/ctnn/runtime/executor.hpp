@@ -290,9 +290,9 @@ class executor : detail::diagnostic_check<M.error> {
   }
   template <std::size_t I, class Buffer>
   static constexpr bool buffer_matches() {
-    if constexpr (external[I][0] == 0 && input<external[I][1]>::streamed) return std::is_same_v<std::remove_const_t<Buffer>, row_source>;
-    else if constexpr (external[I][0] == 0) return std::is_same_v<std::remove_const_t<Buffer>, typename input<external[I][1]>::element_type>;
-    else return std::is_same_v<Buffer, typename output<external[I][1]>::element_type>;
+    if constexpr (external[I][0] != 0) return std::is_same_v<Buffer, typename output<external[I][1]>::element_type>;
+    else if constexpr (input<external[I][1]>::streamed) return std::is_same_v<std::remove_const_t<Buffer>, row_source>;
+    else return std::is_same_v<std::remove_const_t<Buffer>, typename input<external[I][1]>::element_type>;
   }
 
   // Small tables copied out of M once. Nothing below is instantiated per call or per constant under a
