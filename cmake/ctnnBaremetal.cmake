@@ -15,11 +15,12 @@
 # exceptions, signals, threads or colours), and adds a ctest test <name> that runs it under qemu: the
 # test passes when main returns 0. A crash (HardFault, ...) prints a report and fails the test.
 #
-#   ctnn_add_mlperf_refs(<name> REFS_DIR <dir> [CASES <n>])
+#   ctnn_add_mlperf_refs(<name> REFS_DIR <dir> [CASES <n>] [NAMESPACE <ns>])
 #
 # embeds the TFLM reference cases of one MLPerf Tiny model (input_<k>.bin / output_<k>.bin of <dir>, a
-# folder of ../shared/models/mlperf-tiny/refs; k < n, default 4) in a header "mlperf_refs.hpp" that the
-# sources of <name> include (tests/baremetal/embed_refs.cmake: namespace mlperf_refs, input[k], output[k]).
+# folder of ../shared/models/mlperf-tiny/refs; k < n, default 4) in a header "<ns>.hpp" that the
+# sources of <name> include (tests/baremetal/embed_refs.cmake: namespace <ns>, input[k], output[k]);
+# <ns> is mlperf_refs by default, another name for each model of a program that embeds several.
 #
 # Requires: the toolchain file, C and CXX enabled. CTNN_SOURCE_DIR (the repository root) defaults to the
 # folder above this file.
@@ -93,21 +94,25 @@ function(ctnn_add_baremetal_executable name)
 endfunction()
 
 function(ctnn_add_mlperf_refs name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "REFS_DIR;CASES" "")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "REFS_DIR;CASES;NAMESPACE" "")
   if(NOT arg_REFS_DIR)
     message(FATAL_ERROR "ctnn_add_mlperf_refs(${name}): REFS_DIR is required")
   endif()
   if(NOT arg_CASES)
     set(arg_CASES 4)
   endif()
+  if(NOT arg_NAMESPACE)
+    set(arg_NAMESPACE mlperf_refs)
+  endif()
   set(header_dir "${CMAKE_CURRENT_BINARY_DIR}/${name}_refs")
   set(script "${CTNN_SOURCE_DIR}/tests/baremetal/embed_refs.cmake")
   get_filename_component(refs_name "${arg_REFS_DIR}" NAME)
   add_custom_command(
-    OUTPUT "${header_dir}/mlperf_refs.hpp"
-    COMMAND ${CMAKE_COMMAND} -DREFS_DIR=${arg_REFS_DIR} -DHEADER=${header_dir}/mlperf_refs.hpp -DCASES=${arg_CASES} -P "${script}"
+    OUTPUT "${header_dir}/${arg_NAMESPACE}.hpp"
+    COMMAND ${CMAKE_COMMAND} -DREFS_DIR=${arg_REFS_DIR} -DHEADER=${header_dir}/${arg_NAMESPACE}.hpp -DCASES=${arg_CASES}
+            -DNAMESPACE=${arg_NAMESPACE} -P "${script}"
     DEPENDS "${script}" "${arg_REFS_DIR}/input_0.bin"
     COMMENT "Embedding the TFLM reference cases of ${refs_name}" VERBATIM)
-  target_sources(${name} PRIVATE "${header_dir}/mlperf_refs.hpp")
+  target_sources(${name} PRIVATE "${header_dir}/${arg_NAMESPACE}.hpp")
   target_include_directories(${name} PRIVATE "${header_dir}")
 endfunction()

@@ -5,6 +5,11 @@
 //                                          quantization, constant data), then the module after
 //                                          ctnn::default_pipeline (ctnn::print_module: kernels, memory plan)
 //   ctnn-inspect --import-only <model>     only the file and the import
+//   ctnn-inspect --patches <model>         the same with the automatic patch stage before lower_te, as
+//                                          ctnn::patch_execution<ctnn::max_extra_macs<10>> makes it: its
+//                                          prefix, grid, halo, extra MACs and estimated peaks (the line of
+//                                          ctnn-memory-report --patches, patch_stage.hpp), then the
+//                                          patched module (crop, the prefix's ops per patch, paste)
 //
 // The format is detected as ctnn_add_model does: "TFL3" at byte 4 is TFLite, a file named *.onnx is ONNX.
 // Exit status: 0 when the file imports and the whole pipeline succeeds; 1 when the file cannot be
@@ -26,10 +31,12 @@
 #include <ctnn/frontend/tflite.hpp>
 #include <ctnn/ir/diagnostic_text.hpp>
 #include <ctnn/ir/printer.hpp>
+#include <ctnn/pass/edit_pipeline.hpp>
 #include <ctnn/pass/run_pipeline.hpp>
 
 #include "command_line.hpp"
 #include "onnx_counts.hpp"
+#include "patch_stage.hpp"
 #include "read_file.hpp"
 
 namespace {
@@ -123,6 +130,7 @@ struct job {
   const std::vector<char>* bytes = nullptr;
   std::string_view path;
   bool import_only = false;
+  bool patches = false;
 };
 
 // The module is named after the file (its stem).
@@ -173,15 +181,40 @@ int inspect_module(const job& j, Module& m) {
   if (j.import_only) return 0;
 
   int status = 0;
-  ctnn::run_pipeline_in_place<pipeline>(m, [&]<class Pass>(std::type_identity<Pass>, std::size_t position, const Module& after) {
-    if (!after.error.failed()) return;
-    const std::string_view name = pass_name<Pass>();
-    std::printf("\npass %zu (%.*s) failed; the module after pass %zu:\n", position + 1, static_cast<int>(name.size()),
-                name.data(), position);
-    ctnn::print_module(after, write);
-    ctnn::describe_module_error(after, write);
-    status = 2;
-  });
+  // Positions count from `first`: the pipeline runs in two parts around the patch stage.
+  const auto run_passes = [&]<class Passes>(std::type_identity<Passes>, std::size_t first) {
+    ctnn::run_pipeline_in_place<Passes>(m, [&]<class Pass>(std::type_identity<Pass>, std::size_t position, const Module& after) {
+      if (!after.error.failed()) return;
+      const std::string_view name = pass_name<Pass>();
+      std::printf("\npass %zu (%.*s) failed; the module after pass %zu:\n", first + position + 1, static_cast<int>(name.size()),
+                  name.data(), first + position);
+      ctnn::print_module(after, write);
+      ctnn::describe_module_error(after, write);
+      status = 2;
+    });
+  };
+  // --patches imports into the large capacities only (run()), so only they instantiate the patch stage.
+  constexpr bool room_for_patches = Module::node_capacity >= 1024;
+  if (!room_for_patches || !j.patches) {
+    run_passes(std::type_identity<pipeline>{}, 0);
+  } else if constexpr (room_for_patches) {
+    // The patch stage where ctnn::compile puts it, right before lower_te, planned with default_pipeline's
+    // plan_memory options (those of its RAM check).
+    using lowering = ctnn::pass::lower_te;
+    using before = ctnn::passes_before<lowering, pipeline>;
+    run_passes(std::type_identity<before>{}, 0);
+    if (status == 0) {
+      std::printf("\n");
+      ctnn_tools::apply_patch_stage(m, ctnn::pass::plan_memory<>::config);
+      if (m.error.failed()) {
+        std::printf("the patch stage failed:\n");
+        ctnn::describe_module_error(m, write);
+        status = 2;
+      }
+    }
+    if (status == 0) run_passes(std::type_identity<ctnn::pipeline<lowering>>{}, before::size);
+    if (status == 0) run_passes(std::type_identity<ctnn::passes_after<lowering, pipeline>>{}, before::size + 1);
+  }
   if (status == 0) {
     std::printf("\nafter ctnn::default_pipeline (%zu passes):\n", pipeline::size);
     ctnn::print_module(m, write);
@@ -202,7 +235,7 @@ int run_onnx(job& j) {
                          bytes, size, write);
     return 1;
   }
-  if (b.tensors <= 512 && b.nodes <= 512 && b.values <= 512 && b.relayouts <= 512) return inspect_onnx<512, 512, 512, 512>(j);
+  if (b.tensors <= 512 && b.nodes <= 512 && b.values <= 512 && b.relayouts <= 512 && !j.patches) return inspect_onnx<512, 512, 512, 512>(j);
   if (b.tensors <= 4096 && b.nodes <= 4096 && b.values <= 4096 && b.relayouts <= 4096) return inspect_onnx<4096, 4096, 4096, 4096>(j);
   std::printf("error: the model needs %zu tensors and %zu nodes; ctnn-inspect handles up to 4096\n", b.tensors, b.nodes);
   return 3;
@@ -223,7 +256,8 @@ int run(job& j) {
   }
   print_file(f, j.path, size);
   const ctnn::tflite::import_counts c = ctnn::tflite::count(bytes, size);
-  if (c.tensors <= 256 && c.nodes <= 128) return inspect<256, 128>(j);
+  // --patches: room for the patch ops (a stage of up to 16 patches of a 24-op prefix adds 416 ops).
+  if (c.tensors <= 256 && c.nodes <= 128 && !j.patches) return inspect<256, 128>(j);
   if (c.tensors <= 2048 && c.nodes <= 1024) return inspect<2048, 1024>(j);
   std::printf("error: the model has %zu tensors and %zu ops; ctnn-inspect handles up to 2048 and 1024\n", c.tensors, c.nodes);
   return 3;
@@ -232,20 +266,25 @@ int run(job& j) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  constexpr ctnn_tools::option_spec options[] = {{"--import-only", false}};
-  if (const int status = ctnn_tools::screen_options(argc, argv, "[--import-only] <model.tflite|model.onnx>",
-                                                    "  --import-only   only the file and the import, not the pipeline\n", options);
+  constexpr ctnn_tools::option_spec options[] = {{"--import-only", false}, {"--patches", false}};
+  if (const int status = ctnn_tools::screen_options(
+          argc, argv, "[--import-only] [--patches] <model.tflite|model.onnx>",
+          "  --import-only   only the file and the import, not the pipeline\n"
+          "  --patches       the first ops patch by patch where that lowers RAM within 10 % more MACs\n"
+          "                  (ctnn::patch_execution<ctnn::max_extra_macs<10>>); the patch stage is printed\n",
+          options);
       status >= 0)
     return status;
   job j{};
   const char* path = nullptr;
   for (int a = 1; a < argc; ++a) {
     if (std::strcmp(argv[a], "--import-only") == 0) j.import_only = true;
+    else if (std::strcmp(argv[a], "--patches") == 0) j.patches = true;
     else if (path == nullptr && argv[a][0] != '-') path = argv[a];
     else path = nullptr, a = argc;
   }
   if (path == nullptr) {
-    std::fprintf(stderr, "usage: %s [--import-only] <model.tflite|model.onnx>\n", argv[0]);
+    std::fprintf(stderr, "usage: %s [--import-only] [--patches] <model.tflite|model.onnx>\n", argv[0]);
     return 3;
   }
   // operator new aligns to 16 bytes, as the generated headers align the embedded bytes.

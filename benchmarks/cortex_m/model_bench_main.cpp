@@ -1,6 +1,7 @@
 // The Cortex-M benchmark program (benchmarks/cortex_m/run.py builds and runs it): one MLPerf Tiny int8
 // model (CTNN_BENCH_MODEL, embedded by ctnn_add_model as bench_model) compiled by ctnn with the firmware
-// memory options (memory_reuse, io_in_arena, in_place_windows), run under qemu with -icount shift=0.
+// memory options (memory_reuse, io_in_arena, in_place_windows; other options for run.py --patches), run
+// under qemu with -icount shift=0.
 // Built twice: cm_bench_<model> as firmware would be (its figures: instructions, sizes, stack), and
 // cm_bench_<model>_calls with CTNN_CALL_OBSERVER=cm_bench_observe, the per-call hook of the executor
 // (its figures: instructions per call).
@@ -13,7 +14,7 @@
 //                                call once, in order
 //   {"call": c, ...}             per kernel call: op kind, result tensor, MACs (from the module's shapes),
 //                                output elements, window, in place or not; (_calls) ticks in that inference
-//   {"model": ...}               MACs, constant and requantization bytes, arena, peak stack of an inference
+//   {"model": ...}               its memory options, MACs, constant and requantization bytes, arena, peak stack of an inference
 // and returns 0 when every case equals TFLM's output (and the hook saw every call).
 #include <array>
 #include <cstddef>
@@ -34,7 +35,19 @@
 
 namespace {
 
+// The memory options (CMakeLists.txt): the firmware's by default; run.py --patches compares memory_reuse +
+// io_in_arena with and without the automatic patch stage, the options under which it is kept on VWW
+// (with in_place_windows it is not: docs/memory.md, "Patch execution").
+#if defined(CTNN_BENCH_SCHEDULE_patches)
+using net = ctnn::compile<ctnn::models::bench_model, ctnn::memory_reuse, ctnn::io_in_arena, ctnn::patch_execution<ctnn::max_extra_macs<10>>>;
+constexpr const char* schedule = "reuse+io+patches";
+#elif defined(CTNN_BENCH_SCHEDULE_reuse_io)
+using net = ctnn::compile<ctnn::models::bench_model, ctnn::memory_reuse, ctnn::io_in_arena>;
+constexpr const char* schedule = "reuse+io";
+#else
 using net = ctnn::compile<ctnn::models::bench_model, ctnn::memory_reuse, ctnn::io_in_arena, ctnn::in_place_windows>;
+constexpr const char* schedule = "reuse+io+win";
+#endif
 static_assert(net::input<0>::bytes == mlperf_refs::input_bytes && net::output<0>::bytes == mlperf_refs::output_bytes,
               "the reference cases do not match the model's interface");
 
@@ -199,9 +212,9 @@ int main() {
   ctnn::bench_entry::infer();
   const std::size_t stack_peak = cm_bench::stack_used_below(sp);
 
-  std::printf("{\"model\": {\"name\": \"%s\", \"calls\": %u, \"macs\": %lu, \"constant_bytes\": %lu, \"requantization_bytes\": %lu, "
+  std::printf("{\"model\": {\"name\": \"%s\", \"options\": \"%s\", \"calls\": %u, \"macs\": %lu, \"constant_bytes\": %lu, \"requantization_bytes\": %lu, "
               "\"arena_bytes\": %lu, \"total_ram\": %lu, \"stack_peak\": %lu, \"cases_equal\": %u, \"cases\": %u}}\n",
-              CM_BENCH_STRINGIZE(CTNN_BENCH_MODEL), static_cast<unsigned>(net::call_count), u32(static_cast<std::uint64_t>(model_macs)),
+              CM_BENCH_STRINGIZE(CTNN_BENCH_MODEL), schedule, static_cast<unsigned>(net::call_count), u32(static_cast<std::uint64_t>(model_macs)),
               u32(static_cast<std::uint64_t>(model_constant_bytes)), u32(static_cast<std::uint64_t>(model_requantization_bytes)),
               u32(net::arena_bytes), u32(net::total_ram_bytes), u32(stack_peak), equal, static_cast<unsigned>(mlperf_refs::case_count));
   return equal == mlperf_refs::case_count && observed_equal && hook_complete ? 0 : 1;

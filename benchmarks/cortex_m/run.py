@@ -19,8 +19,14 @@ benchmarks/cortex_m/CMakeLists.txt with the repository's toolchain file, runs th
     the embedded reference cases and the rest, .bss (arena and rest), the planner's RAM, peak stack;
   * the goals of issue #13, met or not.
 
+With --patches it builds each model twice instead, with memory_reuse + io_in_arena without and with the
+automatic patch stage (ctnn::patch_execution<ctnn::max_extra_macs<10>>; cm_bench_<model>_reuse_io and
+cm_bench_<model>_patches), prints both reports and a table of the two: instructions, RAM, calls, and the
+instructions of the patch stage's calls (docs/memory.md, "Patch execution").
+
   python3 benchmarks/cortex_m/run.py                       # all models, -O2 and -Os, Cortex-M4
   python3 benchmarks/cortex_m/run.py --models kws --opt O2 --cpu m4,m33 --json
+  python3 benchmarks/cortex_m/run.py --models vww --opt O2 --patches
 
 Standard library only. Needs arm-none-eabi-g++, qemu-system-arm, cmake and ninja (or make).
 """
@@ -49,6 +55,9 @@ CPUS = {
     "m33": ("arm-none-eabi-cortex-m33.cmake", "mps2-an505"),
 }
 OPTS = ("O2", "Os")
+# The builds of one model: the firmware's memory options, or (--patches) reuse + io without and with patches.
+FIRMWARE_BUILDS = ("",)
+PATCH_BUILDS = ("_reuse_io", "_patches")
 # ctnn op kind -> TFLite operator of the README's per-operator table
 TFLITE_OP = {"conv2d": "CONV_2D", "depthwise_conv2d": "DEPTHWISE_CONV_2D", "dense": "FULLY_CONNECTED", "add": "ADD"}
 
@@ -109,7 +118,7 @@ def clean_environment():
     return env
 
 
-def build(build_dir, cpu, opt, models, args, log):
+def build(build_dir, cpu, opt, models, builds, args, log):
     toolchain = ROOT / "cmake" / "toolchains" / CPUS[cpu][0]
     env = clean_environment()
     # Configured every time (cheap once cached), so that --shared applies; one folder per core and level
@@ -120,7 +129,7 @@ def build(build_dir, cpu, opt, models, args, log):
         command += ["-G", "Ninja"]
     run_logged(command, env, log, f"configuring {build_dir}")
     command = [args.cmake, "--build", str(build_dir), "--parallel", str(args.jobs), "--target"]
-    command += [f"cm_bench_{model}{variant}" for model in models for variant in ("", "_calls")]
+    command += [f"cm_bench_{model}{name}{variant}" for model in models for name in builds for variant in ("", "_calls")]
     run_logged(command, env, log, f"building {', '.join(models)} for {cpu} -{opt}")
 
 
@@ -221,7 +230,7 @@ def summarise(key, cpu, opt, board, records, per_call, sizes, tflm):
     macs = model["macs"]
     reference = totals.get(name)
     result = {
-        "model": key, "name": name, "cpu": records["calibration"]["cpu"], "board": board, "opt": opt,
+        "model": key, "name": name, "cpu": records["calibration"]["cpu"], "board": board, "opt": opt, "options": model["options"],
         "calibration": records["calibration"],
         "outputs_equal": min(sum(1 for c in r["cases"] if c["equal"]) for r in (records, per_call)), "cases": model["cases"],
         "hook_complete": per_call["observed_inference"]["hook_complete"] and len(per_call["calls"]) == model["calls"],
@@ -287,7 +296,7 @@ def goals_of(key, opt, r):
          GOAL_RODATA_FACTOR * budget, f"{model_rodata:,} B for {r['constant_bytes']:,} + {r['requantization_bytes']:,} B ({model_rodata / budget:.3f}x)")
     if key == "kws" and opt == "Os":
         goal(f"ctnn code <= {GOAL_KWS_CODE_OS // 1024} KB (KWS, -Os)", r["sizes"]["text_ctnn"], GOAL_KWS_CODE_OS, f"{r['sizes']['text_ctnn']:,} B")
-    if key in GOAL_RAM:
+    if key in GOAL_RAM and r["options"] == "reuse+io+win":  # the firmware's options
         goal("RAM: the planner's figure unchanged", r["total_ram"], GOAL_RAM[key], f"{r['total_ram']:,} B (issue: {GOAL_RAM[key]:,} B)")
     goal(f"peak stack <= {GOAL_STACK} B", r["stack_peak"], GOAL_STACK, f"{r['stack_peak']:,} B")
     return goals
@@ -303,7 +312,7 @@ def optional(value, form):
 
 def print_report(r, out):
     c = r["calibration"]
-    print(f"\n== {r['model'].upper()} ({r['name']}) on {r['cpu']} ({r['board']}), -{r['opt']}: outputs {r['outputs_equal']}/{r['cases']} "
+    print(f"\n== {r['model'].upper()} ({r['name']}) on {r['cpu']} ({r['board']}), -{r['opt']}, {r['options']}: outputs {r['outputs_equal']}/{r['cases']} "
           f"equal to TFLM's byte for byte", file=out)
     print(f"calibration: {c['loop_instructions']:,} loop instructions in {c['ticks']:,} ticks = "
           f"{c['loop_instructions'] / c['ticks']:.4f} instructions per tick (used: {c['instructions_per_tick']})", file=out)
@@ -340,16 +349,47 @@ def print_report(r, out):
 
 
 def print_table(results, out):
-    print("\n| model | core | opt | instructions | per MAC | TFLM + CMSIS-NN | ratio | ctnn .text | model .rodata | RAM | stack | outputs |", file=out)
-    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|", file=out)
+    print("\n| model | core | opt | options | instructions | per MAC | TFLM + CMSIS-NN | ratio | ctnn .text | model .rodata | RAM | stack | outputs |", file=out)
+    print("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|", file=out)
     for r in results:
         cmsis = optional(r["cmsis_nn_instructions"], "{:,}")
         ratio = optional(r["ratio_to_cmsis_nn"], "{:.2f}x")
-        print(f"| {r['model'].upper()} | {r['cpu']} | -{r['opt']} | {r['instructions']:,} | {r['instructions_per_mac']:.2f} | {cmsis} | {ratio} | "
+        print(f"| {r['model'].upper()} | {r['cpu']} | -{r['opt']} | {r['options']} | {r['instructions']:,} | {r['instructions_per_mac']:.2f} | {cmsis} | {ratio} | "
               f"{r['sizes']['text_ctnn']:,} | {r['sizes']['rodata_model']:,} | {r['total_ram']:,} | {r['stack_peak']:,} | "
               f"{r['outputs_equal']}/{r['cases']} |", file=out)
     met = sum(g["met"] for r in results for g in r["goals"])
     print(f"\ngoals met: {met} of {sum(len(r['goals']) for r in results)}", file=out)
+
+
+def patch_stage_instructions(r):
+    """Instructions and calls of a patched build's patch stage: the calls up to its last paste (the prefix
+    starts at op 0, and every op after the prefix reads the whole output the last paste completes)."""
+    pastes = [layer["call"] for layer in r["layers"] if layer["kind"] == "paste"]
+    if not pastes:
+        return 0, 0
+    stage = r["layers"][:pastes[-1] + 1]
+    return sum(layer["instructions"] for layer in stage), len(stage)
+
+
+def print_patch_table(results, out):
+    """(--patches) Each model with and without the patch stage, side by side."""
+    print("\n| model | core | opt | calls | instructions | per MAC | MACs | RAM (B) | patch stage: calls, instructions | outputs |", file=out)
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|---|", file=out)
+    for r in results:
+        stage = "-"
+        if r["options"].endswith("patches"):
+            instructions, calls = patch_stage_instructions(r)
+            stage = f"{calls} calls, {instructions:,}" if calls else "none (not kept)"
+        print(f"| {r['model'].upper()} {r['options']} | {r['cpu']} | -{r['opt']} | {len(r['layers'])} | {r['instructions']:,} | "
+              f"{r['instructions_per_mac']:.2f} | {r['macs']:,} | {r['total_ram']:,} | {stage} | {r['outputs_equal']}/{r['cases']} |", file=out)
+    pairs = {}
+    for r in results:
+        pairs.setdefault((r["model"], r["cpu"], r["opt"]), {})[r["options"]] = r
+    for (model, cpu, opt), pair in pairs.items():
+        whole, patched = pair.get("reuse+io"), pair.get("reuse+io+patches")
+        if whole and patched:
+            print(f"{model.upper()} {cpu} -{opt}: patches {patched['instructions'] / whole['instructions']:.3f}x the instructions, "
+                  f"{patched['total_ram'] / whole['total_ram']:.3f}x the RAM ({patched['total_ram']:,} B for {whole['total_ram']:,} B)", file=out)
 
 
 def parse_list(text, allowed, what):
@@ -366,6 +406,9 @@ def main():
                         help="comma-separated: kws,vww,ic,ad (default: all)")
     parser.add_argument("--opt", type=lambda t: parse_list(t, OPTS, "--opt"), default=list(OPTS), help="O2,Os (default: both)")
     parser.add_argument("--cpu", type=lambda t: parse_list(t, CPUS, "--cpu"), default=["m4"], help="m4,m33 (default: m4)")
+    parser.add_argument("--patches", action="store_true",
+                        help="build each model with memory_reuse + io_in_arena without and with the automatic patch stage "
+                             "instead of the firmware options, and compare them")
     parser.add_argument("--json", action="store_true", help="print one JSON object per model (and run) instead of the report")
     parser.add_argument("--build-dir", type=Path, default=ROOT / "build" / "cortex-m-bench",
                         help="where the programs are built, one folder per core and level (default: build/cortex-m-bench)")
@@ -393,21 +436,25 @@ def main():
     for cpu in args.cpu:
         for opt in args.opt:
             build_dir = args.build_dir / f"{cpu}-{opt}"
-            build(build_dir, cpu, opt, args.models, args, log)
+            builds = PATCH_BUILDS if args.patches else FIRMWARE_BUILDS
+            build(build_dir, cpu, opt, args.models, builds, args, log)
             for key in args.models:
-                elf = build_dir / f"cm_bench_{key}.elf"
-                records = run_on_qemu(elf, CPUS[cpu][1], args)
-                per_call = run_on_qemu(build_dir / f"cm_bench_{key}_calls.elf", CPUS[cpu][1], args)
-                result = summarise(key, cpu, opt, CPUS[cpu][1], records, per_call, sizes_of(elf, args), tflm)
-                result["exit_status"] = records["exit_status"] or per_call["exit_status"]
-                results.append(result)
-                if args.json:
-                    print(json.dumps(result))
-                else:
-                    print_report(result, sys.stdout)
-                sys.stdout.flush()
+                for name in builds:
+                    elf = build_dir / f"cm_bench_{key}{name}.elf"
+                    records = run_on_qemu(elf, CPUS[cpu][1], args)
+                    per_call = run_on_qemu(build_dir / f"cm_bench_{key}{name}_calls.elf", CPUS[cpu][1], args)
+                    result = summarise(key, cpu, opt, CPUS[cpu][1], records, per_call, sizes_of(elf, args), tflm)
+                    result["exit_status"] = records["exit_status"] or per_call["exit_status"]
+                    results.append(result)
+                    if args.json:
+                        print(json.dumps(result))
+                    else:
+                        print_report(result, sys.stdout)
+                    sys.stdout.flush()
     if not args.json:
         print_table(results, sys.stdout)
+        if args.patches:
+            print_patch_table(results, sys.stdout)
     failed = [f"{r['model']} ({r['cpu']} -{r['opt']})" for r in results
               if r["outputs_equal"] != r["cases"] or not r["hook_complete"] or r["exit_status"] != 0]
     if failed:
