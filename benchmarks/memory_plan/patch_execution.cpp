@@ -3,12 +3,17 @@
 // inputs/outputs in the caller's buffers) without and with the automatic patch stage
 // (ctnn::patch_execution<ctnn::max_extra_macs<10>>), the chosen prefix and grid, halo, extra MACs, and the
 // host time of one inference (the run-time runner's shared kernels, kernel::module_runner: the same for
-// both schedules) without and with. With --explore, every candidate prefix and grid within the MAC limit,
-// planned for real: the best RAM the pass could reach, against its estimate's choice.
+// both schedules) without and with. Then the same with a streamed input (ctnn::streamed_input: the input
+// read by rows into a row buffer, docs/memory.md "Streamed input"), with the liveness bound of the ops after
+// the patch stage (what the rest of the network needs whatever the grid). With --explore, every candidate
+// prefix and grid within the MAC limit, planned for real: the best RAM the pass could reach, against its
+// estimate's choice.
 //
 //   ctnn-patch-execution-benchmark [--models DIR] [--onnx DIR] [--explore] [--max-extra-macs P] [--only MODEL] [--json]
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -80,7 +85,10 @@ double host_microseconds(const big_module& m) {
   std::vector<void*> outputs;
   for (std::int32_t i = 0; i < m.input_count; ++i) in.emplace_back(static_cast<std::size_t>(m.input_tensor(i).bytes()), 0);
   for (std::int32_t i = 0; i < m.output_count; ++i) out.emplace_back(static_cast<std::size_t>(m.output_tensor(i).bytes()), 0);
-  for (auto& b : in) inputs.push_back(b.data());
+  auto zero_rows = [](std::int32_t, std::int32_t, std::span<std::byte> rows) { std::memset(rows.data(), 0, rows.size()); };
+  const ctnn::row_source zeros{zero_rows};
+  const auto streamed = ctnn::streamed_inputs(m);
+  for (std::size_t i = 0; i < in.size(); ++i) inputs.push_back(streamed[i] ? static_cast<const void*>(&zeros) : in[i].data());
   for (auto& b : out) outputs.push_back(b.data());
   const auto start = std::chrono::steady_clock::now();
   int runs = 0;
@@ -89,6 +97,20 @@ double host_microseconds(const big_module& m) {
     ++runs;
   } while (std::chrono::steady_clock::now() - start < std::chrono::milliseconds(200));
   return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() / runs;
+}
+
+// The liveness bound (in-place pairs at their smallest footprint where the config allows them) of the ops
+// after a planned module's patch stage (after its last paste): what the rest of the network needs.
+std::int64_t bound_after_patch_stage(const big_module& m, const memory::plan_config& config) {
+  std::int32_t last_paste = -1;
+  for (std::int32_t i = 0; i < m.node_count; ++i)
+    if (m.node_at(i).kind == ctnn::op_kind::paste) last_paste = i;
+  const auto set = std::make_unique<memory::buffer_set<big_module>>(memory::plan_buffers(m, config));
+  std::vector<std::int64_t> live(static_cast<std::size_t>(m.node_count) + 1);
+  memory::live_bytes_per_op(set->buffers, set->count, m.node_count, live);
+  std::int64_t peak = 0;
+  for (std::int32_t op = last_paste + 1; op < m.node_count; ++op) peak = std::max(peak, live[static_cast<std::size_t>(op)]);
+  return peak;
 }
 
 std::unique_ptr<big_module> compiled(const big_module& imported, bool patch, const ctnn::pass::patch_request& request,
@@ -105,6 +127,8 @@ struct settings {
   std::int32_t max_extra_macs = 10;
 };
 
+void explore_streamed(const big_module& imported, const big_module& graph, const option_set& o, const settings& s);
+
 void bench(const std::string& label, const std::string& path, const settings& s) {
   if (label.rfind(s.only, 0) != 0) return;
   std::string bytes;
@@ -120,13 +144,13 @@ void bench(const std::string& label, const std::string& path, const settings& s)
   auto graph = std::make_unique<big_module>(*imported);
   patch_test::graph_passes(*graph);
   const ctnn::pass::patch_request automatic{0, 0, 0, s.max_extra_macs};
-  const ctnn::pass::patch_plan plan = ctnn::pass::plan_patches(*graph, automatic);
   const std::vector<option_set> options{
       {"-", memory::make_plan_config<>()},
       {"reuse+io", memory::make_plan_config<ctnn::memory_reuse, ctnn::io_in_arena>()},
       {"reuse+io+win", memory::make_plan_config<ctnn::memory_reuse, ctnn::io_in_arena, ctnn::in_place_windows>()},
   };
   for (const option_set& o : options) {
+    const ctnn::pass::patch_plan plan = ctnn::pass::plan_patches(*graph, automatic, o.config);  // the estimate under these options
     const auto whole = compiled(*imported, false, automatic, o.config);
     const auto patched = compiled(*imported, true, automatic, o.config);
     if (whole->error.failed() || patched->error.failed()) {
@@ -150,6 +174,27 @@ void bench(const std::string& label, const std::string& path, const settings& s)
                   plan.columns, plan.figures.halo_rows, plan.figures.halo_columns, extra, static_cast<long long>(plan.extra_macs()),
                   static_cast<long long>(plan.model_macs), t_whole, t_patched);
     }
+    // Streamed input: always a patch stage (the smallest estimate within the limit).
+    const ctnn::pass::patch_request streaming{0, 0, 0, s.max_extra_macs, 1};
+    const ctnn::pass::patch_plan streamed_plan = ctnn::pass::plan_patches(*graph, streaming, o.config);
+    if (streamed_plan.ops > 0) {
+      const auto streamed = compiled(*imported, true, streaming, o.config);
+      const double streamed_extra = 100.0 * static_cast<double>(streamed_plan.extra_macs()) / static_cast<double>(streamed_plan.model_macs);
+      const std::int64_t after = streamed->error.failed() ? -1 : bound_after_patch_stage(*streamed, o.config);
+      const double t_streamed = streamed->error.failed() ? -1 : host_microseconds(*streamed);
+      if (s.json)
+        std::printf("{\"model\": \"%s\", \"options\": \"%s\", \"streamed\": true, \"total_ram_streamed\": %lld, \"prefix_ops\": %d, "
+                    "\"grid\": \"%dx%d\", \"buffered_rows\": %d, \"extra_macs\": %lld, \"bound_after_patch_stage\": %lld, "
+                    "\"host_us_streamed\": %.1f}\n",
+                    label.c_str(), o.name, static_cast<long long>(total_ram(*streamed)), streamed_plan.ops, streamed_plan.rows,
+                    streamed_plan.columns, streamed_plan.buffered_rows, static_cast<long long>(streamed_plan.extra_macs()),
+                    static_cast<long long>(after), t_streamed);
+      else
+        std::printf("%-22s %-13s %9s %9lld   %-4s %2d ops %dx%d  rows %d  %+6.2f %% MACs  after the stage %lld  %9s %9.1f us  (streamed input)\n",
+                    label.c_str(), o.name, "", static_cast<long long>(total_ram(*streamed)), streamed->error.failed() ? "fail" : "str",
+                    streamed_plan.ops, streamed_plan.rows, streamed_plan.columns, streamed_plan.buffered_rows, streamed_extra,
+                    static_cast<long long>(after), "", t_streamed);
+    }
     if (!s.explore) continue;
     // Every candidate within the limit, planned for real.
     std::int64_t best = total_ram(*whole);
@@ -168,7 +213,37 @@ void bench(const std::string& label, const std::string& path, const settings& s)
         }
     std::printf("%-22s %-13s explored: best %lld B with %d ops %dx%d\n", label.c_str(), o.name, static_cast<long long>(best), best_request.ops,
                 best_request.rows, best_request.columns);
+    explore_streamed(*imported, *graph, o, s);
   }
+}
+
+// Every streamed candidate within the limit, planned for real: the smallest total RAM, and the bound of the
+// ops after the patch stage for each prefix length (the rest of the network, whatever the grid).
+void explore_streamed(const big_module& imported, const big_module& graph, const option_set& o, const settings& s) {
+  std::int64_t best = std::numeric_limits<std::int64_t>::max();
+  ctnn::pass::patch_request best_request{};
+  for (std::int32_t ops = 1; ops <= ctnn::pass::max_patch_prefix; ++ops) {
+    std::int64_t prefix_best = std::numeric_limits<std::int64_t>::max(), after = -1;
+    for (std::int32_t rows = 1; rows <= ctnn::pass::max_patch_grid; ++rows)
+      for (std::int32_t columns = 1; columns <= ctnn::pass::max_patch_grid; ++columns) {
+        const ctnn::pass::patch_request r{ops, rows, columns, 0, 1};
+        const ctnn::pass::patch_plan p = ctnn::pass::plan_patches(graph, r);
+        if (p.check.problem != ctnn::pass::patch_problem::none) continue;
+        if (p.extra_macs() * 100 > static_cast<std::int64_t>(s.max_extra_macs) * p.model_macs) continue;
+        const auto m = compiled(imported, true, r, o.config);
+        if (m->error.failed()) continue;
+        if (after < 0) after = bound_after_patch_stage(*m, o.config);
+        prefix_best = std::min(prefix_best, total_ram(*m));
+        if (total_ram(*m) >= best) continue;
+        best = total_ram(*m);
+        best_request = r;
+      }
+    if (after >= 0)
+      std::printf("%-22s %-13s explored, streamed, %2d ops: best %lld B; bound after the patch stage %lld B\n", "", o.name, ops,
+                  static_cast<long long>(prefix_best), static_cast<long long>(after));
+  }
+  std::printf("%-22s %-13s explored, streamed: best %lld B with %d ops %dx%d\n", "", o.name, static_cast<long long>(best), best_request.ops,
+              best_request.rows, best_request.columns);
 }
 
 }  // namespace

@@ -113,7 +113,10 @@ using option_of_kind =
 // option gives one error, which names it.
 template <class Option>
 struct check_compile_option {
-  static_assert(is_compile_option<Option> || std::is_same_v<Option, absent_option>,
+  static_assert(!patch_setting_option<Option>,
+                "ctnn::compile: ctnn::streamed_input, ctnn::patch_prefix<>, ctnn::patch_grid<> and ctnn::max_extra_macs<> "
+                "go inside ctnn::patch_execution<...>: only a patch stage can read the input by rows.");
+  static_assert(is_compile_option<Option> || patch_setting_option<Option> || std::is_same_v<Option, absent_option>,
                 "ctnn::compile<Model, Options...>: an option is not a compile option (a ctnn::pipeline<>, "
                 "ctnn::planner<>, ctnn::specialisation<>, ctnn::target<>, ctnn::pools<>, ctnn::pin<>, ctnn::pin_op<>, "
                 "ctnn::pin_kind<>, ctnn::in_place_ops, ctnn::concat_in_place, ctnn::memory_aware_order, ctnn::memory_reuse "

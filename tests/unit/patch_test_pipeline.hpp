@@ -9,8 +9,6 @@
 #include <ctnn/pass/edit_pipeline.hpp>
 #include <ctnn/pass/run_pipeline.hpp>
 
-#include "../../tools/large_stack.hpp"
-
 namespace patch_test {
 
 using pipeline = ctnn::default_pipeline;
@@ -23,16 +21,14 @@ void graph_passes(Module& m) {
   ctnn::run_pipeline_in_place<ctnn::passes_before<lowering, pipeline>>(m);
 }
 
-// Runs the pipeline on `m` in place; `patch` false: no patch stage (the whole-tensor schedule). The patched
-// module is made on the heap, by the patch planner on a thread with a large stack (tools/large_stack.hpp).
+// Runs the pipeline on `m` in place; `patch` false: no patch stage (the whole-tensor schedule). The patch
+// planner works in place, with its scratch module on the heap: it runs on the default stack.
 template <class Module>
 void compile(Module& m, bool patch, const ctnn::pass::patch_request& request, const ctnn::memory::plan_config& config) {
   graph_passes(m);
   if (patch && !m.error.failed()) {
-    std::unique_ptr<Module> patched;
-    auto plan = [&] { patched.reset(new Module(ctnn::pass::patch_module_if_lower<ctnn::memory::default_planner>(m, request, config))); };
-    if (!ctnn_tools::run_on_large_stack(plan)) plan();  // the patch planner's frames (tools/large_stack.hpp)
-    m = *patched;
+    const auto scratch = std::make_unique<Module>();
+    ctnn::pass::patch_module_in_place_if_lower<ctnn::memory::default_planner>(m, *scratch, request, config);
   }
   ctnn::run_pipeline_in_place<ctnn::pipeline<lowering>>(m);
   if (!m.error.failed()) ctnn::pass::plan_module_in_place<ctnn::memory::default_planner>(m, config);

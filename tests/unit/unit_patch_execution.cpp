@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,83 @@ TEST_CASE("ctnn::patch_execution on a DSL model: the whole-tensor outputs bit fo
   CHECK(run_net<automatic_none>(input) == expected);
   MESSAGE("arena: whole " << whole::arena_bytes << " B, 2x2 over 4 ops " << patched_2x2::arena_bytes << " B, automatic "
                           << automatic::arena_bytes << " B");
+}
+
+// ---- streamed input (ctnn::streamed_input, docs/memory.md "Streamed input") ----
+
+// A row_source over an image in memory that records every request and checks it: rows in order, top to
+// bottom, each at most once, inside the image, into a span exactly that long.
+struct recording_rows {
+  const std::vector<char>* image = nullptr;
+  std::size_t row_bytes = 0;
+  std::int32_t height = 0;
+  std::int32_t next_row = 0;  // the first row not asked for yet
+  int calls = 0, rows = 0;
+  bool in_order = true, in_bounds = true, sized = true;
+  void operator()(std::int32_t first_row, std::int32_t row_count, std::span<std::byte> destination) {
+    ++calls;
+    rows += row_count;
+    in_order = in_order && first_row >= next_row && row_count >= 1;
+    in_bounds = in_bounds && first_row >= 0 && first_row + row_count <= height;
+    sized = sized && destination.size() == static_cast<std::size_t>(row_count) * row_bytes;
+    next_row = first_row + row_count;
+    if (!in_bounds || !sized) return;
+    std::memcpy(destination.data(), image->data() + static_cast<std::size_t>(first_row) * row_bytes, destination.size());
+  }
+  void check() const {
+    CHECK(calls > 0);
+    CHECK(in_order);
+    CHECK(in_bounds);
+    CHECK(sized);
+  }
+};
+
+using streamed_2x2 = ctnn::compile<head, ctnn::patch_execution<ctnn::patch_prefix<4>, ctnn::patch_grid<2, 2>, ctnn::streamed_input>>;
+static_assert(streamed_2x2::input<0>::streamed && !patched_2x2::input<0>::streamed);
+static_assert(streamed_2x2::input<0>::row_bytes == 18 * 3 * sizeof(float));
+// The whole input (20 x 18 x 3 floats) is no longer RAM: only the row buffer in the arena.
+static_assert(streamed_2x2::total_ram_bytes < patched_2x2::total_ram_bytes);
+// The automatic choice with a streamed input is compiled by compile_fail_streamed_input_without_patches_control
+// and ctnn-vww-streamed, and run at run time below and in unit_patch_mlperf: here it would cost this file 13 s
+// of compile time (it plans a 16-patch stage in the compiler).
+
+template <class Net>
+std::vector<float> run_streamed(const std::vector<float>& input, recording_rows& rows) {
+  std::vector<char> image(input.size() * sizeof(float));
+  std::memcpy(image.data(), input.data(), image.size());
+  rows = {&image, Net::template input<0>::row_bytes, Net::template input<0>::dims[1]};
+  const ctnn::row_source source{rows};
+  std::vector<float> out(Net::template output<0>::elements);
+  Net::run(&source, out.data());
+  return out;
+}
+
+TEST_CASE("ctnn::streamed_input: rows from a row_source, in order and each once; the whole-tensor outputs bit for bit") {
+  std::vector<float> input(whole::input<0>::elements);
+  for (std::size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>(static_cast<int>(i * 7907 % 97) - 48) / 24.0f;
+  const auto expected = run_net<whole>(input);
+  recording_rows rows{};
+  CHECK(run_streamed<streamed_2x2>(input, rows) == expected);
+  rows.check();
+  CHECK(rows.calls == 2);  // one request per patch row
+  CHECK(rows.rows <= 20);  // each row at most once (the last may be one the prefix never reads)
+  MESSAGE("total RAM: whole " << whole::total_ram_bytes << " B, 2x2 " << patched_2x2::total_ram_bytes << " B, 2x2 streamed "
+                              << streamed_2x2::total_ram_bytes << " B");
+}
+
+TEST_CASE("a row_source from a function pointer and a context") {
+  struct image_rows {
+    std::array<std::int8_t, 12> pixels{};
+    static void fill(void* context, std::int32_t first_row, std::int32_t row_count, std::span<std::byte> rows) {
+      const auto& self = *static_cast<const image_rows*>(context);
+      std::memcpy(rows.data(), self.pixels.data() + first_row * 4, static_cast<std::size_t>(row_count) * 4);
+    }
+  } image{{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}};
+  const ctnn::row_source source{&image_rows::fill, &image};
+  std::array<std::byte, 8> two_rows{};
+  source.fill_rows(1, 2, two_rows);
+  CHECK(static_cast<int>(two_rows[0]) == 5);
+  CHECK(static_cast<int>(two_rows[7]) == 12);
 }
 
 // ---- random conv chains, built at run time ----
@@ -259,19 +337,24 @@ chain_model random_chain(std::mt19937& rng, ctnn::dtype type) {
   return model;
 }
 
-std::vector<char> run_module(const chain_module& m, const std::vector<char>& input) {
+// `streamed`: the input comes from a recording row_source (checked: in order, in bounds, each row once).
+std::vector<char> run_module(const chain_module& m, const std::vector<char>& input, bool streamed = false) {
   ctnn::kernel::module_runner<chain_module> runner{m};
   REQUIRE(runner.status() == ctnn::kernel::run_status::ok);
   std::vector<char> output(static_cast<std::size_t>(m.output_tensor(0).bytes()), 0x55);
-  const void* inputs[1] = {input.data()};
+  const ctnn::shape dims = m.input_tensor(0).dims;
+  recording_rows rows{&input, input.size() / static_cast<std::size_t>(dims[1]), dims[1]};
+  const ctnn::row_source source{rows};
+  const void* inputs[1] = {streamed ? static_cast<const void*>(&source) : input.data()};
   void* outputs[1] = {output.data()};
   REQUIRE(runner.run(inputs, outputs) == ctnn::kernel::run_status::ok);
+  if (streamed) rows.check();
   return output;
 }
 
 void check_random_chains(ctnn::dtype type, std::uint32_t seed, int wanted) {
   std::mt19937 rng{seed};
-  int tried = 0, checked = 0, patched_calls = 0;
+  int tried = 0, checked = 0, patched_calls = 0, streamed = 0;
   while (checked < wanted && tried < 20 * wanted) {
     ++tried;
     chain_model model = random_chain(rng, type);
@@ -284,7 +367,8 @@ void check_random_chains(ctnn::dtype type, std::uint32_t seed, int wanted) {
     const std::int32_t prefix = probe.node_count - 1;  // every op but the last (fusion may have merged some)
     const ctnn::shape out = probe.tensor_at(probe.node_at(prefix - 1).output).dims;
     ctnn::pass::patch_request request{prefix, std::uniform_int_distribution<std::int32_t>(1, std::min(4, out[1]))(rng),
-                                      std::uniform_int_distribution<std::int32_t>(1, std::min(4, out[2]))(rng), 0};
+                                      std::uniform_int_distribution<std::int32_t>(1, std::min(4, out[2]))(rng), 0,
+                                      std::uniform_int_distribution<std::int32_t>(0, 1)(rng)};
     const ctnn::memory::plan_config config =
         std::uniform_int_distribution<int>(0, 1)(rng) == 0 ? ctnn::memory::plan_config{}
                                                           : ctnn::memory::make_plan_config<ctnn::memory_reuse, ctnn::io_in_arena, ctnn::in_place_windows>();
@@ -302,7 +386,9 @@ void check_random_chains(ctnn::dtype type, std::uint32_t seed, int wanted) {
     CAPTURE(patched->error.value_a);
     CAPTURE(patched->error.value_b);
     REQUIRE(!patched->error.failed());
-    CHECK(patched->node_count == whole->node_count + request.rows * request.columns * (request.ops + 2) - request.ops);
+    const std::int32_t fetches = request.streamed_input != 0 ? request.rows : 0;
+    CHECK(patched->node_count == whole->node_count + request.rows * request.columns * (request.ops + 2) + fetches - request.ops);
+    CAPTURE(request.streamed_input);
     std::vector<char> input(static_cast<std::size_t>(whole->input_tensor(0).bytes()));
     for (char& c : input) c = static_cast<char>(std::uniform_int_distribution<int>(-128, 127)(rng));
     if (type == ctnn::dtype::f32)
@@ -311,13 +397,15 @@ void check_random_chains(ctnn::dtype type, std::uint32_t seed, int wanted) {
         std::memcpy(input.data() + 4 * i, &v, 4);
       }
     // The model's output is a copy of the prefix's (a 1x1 max pool): every element of it is compared.
-    CHECK(run_module(*patched, input) == run_module(*whole, input));
+    CHECK(run_module(*patched, input, request.streamed_input != 0) == run_module(*whole, input));
     patched_calls += patched->call_count;
+    streamed += request.streamed_input;
     ++checked;
   }
   MESSAGE(std::string{ctnn::name_of(type)} << ": " << checked << " random chains patched and whole, bit for bit (" << tried << " drawn, "
-                              << patched_calls << " calls run)");
+                              << patched_calls << " calls run, " << streamed << " with a streamed input)");
   CHECK(checked == wanted);
+  CHECK(streamed > wanted / 4);
 }
 
 TEST_CASE("random conv chains, float32: patched equals whole bit for bit") { check_random_chains(ctnn::dtype::f32, 11, 150); }

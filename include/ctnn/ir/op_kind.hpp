@@ -33,9 +33,13 @@ enum class op_kind : std::int32_t {
                      // attrs.pads[2], column attrs.pads[4], of shape attrs.target (a copy)
   paste,             // patch execution: writes its first input into its result, a view of its second input
                      // (the whole tensor), at row attrs.pads[2], column attrs.pads[4]; the rest is untouched
+  fetch_rows,        // patch execution with a streamed input (docs/memory.md): its result, the row buffer
+                     // attrs.target (a view of the previous one's, its second input), keeps attrs.pads[1] rows
+                     // from row attrs.pads[0] at its top, below them the caller writes attrs.pads[3] rows of the
+                     // model input (its first input, a ctnn::row_source) from row attrs.pads[2]
 };
 
-inline constexpr int op_kind_count = static_cast<int>(op_kind::paste) + 1;
+inline constexpr int op_kind_count = static_cast<int>(op_kind::fetch_rows) + 1;
 
 constexpr const char* name_of(op_kind k) {
   switch (k) {
@@ -64,6 +68,7 @@ constexpr const char* name_of(op_kind k) {
     case op_kind::batch_matmul: return "batch_matmul";
     case op_kind::crop: return "crop";
     case op_kind::paste: return "paste";
+    case op_kind::fetch_rows: return "fetch_rows";
   }
   return "?";
 }

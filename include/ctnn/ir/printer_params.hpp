@@ -151,6 +151,14 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
       w.put(" column ");
       w.number(a.pads[4]);
       break;
+    case op_kind::fetch_rows:
+      w.put("  keeps ");
+      w.number(a.pads[1]);
+      w.put(" rows, fetches ");
+      w.number(a.pads[3]);
+      w.put(" from row ");
+      w.number(a.pads[2]);
+      break;
   }
 }
 

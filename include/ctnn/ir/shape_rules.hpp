@@ -74,6 +74,17 @@ constexpr void fit_window(Module& m, std::int32_t node_id, const shape& whole, c
     m.fail({error_code::input_shapes_differ, node_id, n.kind, whole, part, top, left});
 }
 
+// fetch_rows (a streamed input): the row buffer `rows` holds whole rows of the NHWC map `image`; the rows it
+// keeps (pads[1] from buffer row pads[0]) and fetches (pads[3] from image row pads[2]) fit in both.
+template <class Module>
+constexpr void fit_rows(Module& m, std::int32_t node_id, const shape& image, const shape& rows) {
+  const node& n = m.node_at(node_id);
+  const auto& r = n.attrs.pads;
+  if (image.rank != 4 || rows.rank != 4 || image[0] != 1 || rows[0] != 1 || image[2] != rows[2] || image[3] != rows[3] ||
+      r[0] < 0 || r[1] < 0 || r[2] < 0 || r[3] < 0 || r[0] + r[1] > rows[1] || r[1] + r[3] > rows[1] || r[2] + r[3] > image[1])
+    m.fail({error_code::input_shapes_differ, node_id, n.kind, image, rows, r[2], r[3]});
+}
+
 // Checks a constant operand's element count and gives it its canonical shape.
 template <class Module>
 constexpr void expect_constant(Module& m, std::int32_t node_id, std::int32_t tensor_id, const shape& canonical,
@@ -286,6 +297,9 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
     case op_kind::paste:  // out = the whole tensor attrs.target, the input written at that place (the first
                           // paste has no second input)
       fit_window(m, node_id, n.kind == op_kind::crop ? in : n.attrs.target, n.kind == op_kind::crop ? n.attrs.target : in);
+      return n.attrs.target;
+    case op_kind::fetch_rows:  // out = the row buffer attrs.target: whole rows of the input, kept and fetched ones
+      fit_rows(m, node_id, in, n.attrs.target);
       return n.attrs.target;
     case op_kind::batch_norm:
       for (std::int32_t k = 1; k < 5; ++k)

@@ -91,7 +91,8 @@ constexpr kernel_params prepare_params(const Module& m, const node& n) {
       break;
     case op_kind::crop:
     case op_kind::paste:
-      p.pads = n.attrs.pads;  // the window's row and column at [2] and [4]
+    case op_kind::fetch_rows:
+      p.pads = n.attrs.pads;  // crop, paste: the window's row and column at [2] and [4]; fetch_rows: its rows
       break;
     case op_kind::quantize:
     case op_kind::dequantize:

@@ -108,6 +108,7 @@ template <op_kind K, class Params>
   else if constexpr (K == op_kind::batch_matmul) ref::batch_matmul(p, operands[0], operands[1], result);
   else if constexpr (K == op_kind::crop) ref::crop(p, operands[0], result);
   else if constexpr (K == op_kind::paste) ref::paste(p, operands[0], result);
+  else if constexpr (K == op_kind::fetch_rows) ref::fetch_rows(p, static_cast<const row_source*>(static_cast<const void*>(operands[0])), result);
   else static_assert(K == op_kind::conv2d, "ctnn: no float32 kernel for this op kind (add it to kernel/reference_by_kind.hpp).");
 }
 
@@ -150,6 +151,7 @@ template <op_kind K, class Params>
   else if constexpr (K == op_kind::transpose) reference::transpose(p, activation(0), out);
   else if constexpr (K == op_kind::crop) reference::crop(p, activation(0), out);
   else if constexpr (K == op_kind::paste) reference::paste(p, activation(0), out);
+  else if constexpr (K == op_kind::fetch_rows) reference::fetch_rows(p, static_cast<const row_source*>(operands[0]), out);
   else static_assert(K == op_kind::conv2d, "ctnn: no int8 kernel for this op kind (add it to kernel/reference_by_kind.hpp).");
 }
 

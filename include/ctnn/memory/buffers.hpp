@@ -29,6 +29,7 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/ir/streamed_input.hpp>
 #include <ctnn/memory/buffer_info.hpp>
 #include <ctnn/memory/in_place_window.hpp>
 #include <ctnn/memory/liveness.hpp>
@@ -105,6 +106,7 @@ constexpr buffer_set<Module> plan_buffers(const Module& m, const plan_config& co
   bool* dead = dead_storage.data();
   const tensor* t = m.tensors.data();
   const node* nodes = m.nodes.data();
+  const auto streamed = streamed_inputs(m);  // no buffer: the caller's row_source fills the row buffer
 
   for (std::int32_t x = 0; x < m.tensor_count; ++x) {
     of[x] = -1;
@@ -116,6 +118,7 @@ constexpr buffer_set<Module> plan_buffers(const Module& m, const plan_config& co
     if (info.role == tensor_role::intermediate && info.producer >= 0) {
       first = last = info.producer;
     } else if (info.role == tensor_role::input) {
+      if (info.io_index >= 0 && streamed[static_cast<std::size_t>(info.io_index)]) continue;
       if (!config.io_in_arena) {
         s.io_bytes_outside += info.bytes();
         continue;

@@ -27,11 +27,13 @@ constexpr bool memory_aware_order(const Module& m, const plan_config& config, st
     if (m.calls[static_cast<std::size_t>(c)].node != c) return false;
   const node* n = m.nodes.data();
   const tensor* t = m.tensors.data();
+  const auto streamed = streamed_inputs(m);
   // Bytes held by a tensor root while it lives (0 for what the plan does not place).
   const auto held = [&](std::int32_t root) -> std::int64_t {
     const tensor& x = t[root];
     if (x.alias_of >= 0) return 0;  // a view an op writes (a paste): its root's bytes are counted once
     if (x.role == tensor_role::intermediate && x.producer >= 0) return x.bytes();
+    if (x.role == tensor_role::input && x.io_index >= 0 && streamed[static_cast<std::size_t>(x.io_index)]) return 0;
     if (config.io_in_arena && (x.role == tensor_role::input || x.role == tensor_role::output)) return x.bytes();
     return 0;
   };

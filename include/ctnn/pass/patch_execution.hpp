@@ -8,7 +8,9 @@
 //
 // A graph-level pass (after infer_types and fusion, before lower_te). It adds ops and tensors, so in the
 // compiler (run_on<M>) it returns a module with larger capacities; run(m) rewrites a module in place when
-// its capacities suffice (the tools size theirs generously) and fails otherwise.
+// its capacities suffice (the tools size theirs generously) and fails otherwise. With a streamed input
+// (patch_request::streamed_input), each patch row starts with a fetch_rows op that fills the row buffer
+// from the caller's ctnn::row_source; the crops read that buffer instead of the whole input.
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -42,16 +44,27 @@ struct prefix_op_cannot_be_patched {
                 "template arguments): a prefix holds convolutions, depthwise convolutions, pooling and elementwise ops "
                 "with per-channel constants, each reading the previous one's result; end it before this op.");
 };
+// ctnn::streamed_input was asked for, but the model's input cannot be read by rows through a patch stage.
+template <class Op, class Reason>
+struct input_cannot_be_streamed {
+  static_assert(detail::always_false<Op>,
+                "ctnn::streamed_input: the model's input cannot be read by rows (the op and the reason in the template "
+                "arguments): only a patch stage streams its input, so the first op must start a patchable prefix "
+                "(convolutions, pooling, elementwise ops) that alone reads a model input of batch 1, with a grid within "
+                "max_extra_macs; drop ctnn::streamed_input or raise the limit.");
+};
 }  // namespace errors
 
 namespace pass {
 
 namespace detail {
 
-// Nodes a plan adds: per patch a crop, the prefix's ops and a paste, less the prefix's own ops; and tensors:
-// per patch the results of those ops (the prefix's old tensors stay, unused).
-constexpr std::int32_t added_nodes(const patch_plan& p) { return p.ops == 0 ? 0 : p.patches() * (p.ops + 2) - p.ops; }
-constexpr std::int32_t added_tensors(const patch_plan& p) { return p.ops == 0 ? 0 : p.patches() * (p.ops + 2); }
+// Nodes a plan adds: per patch a crop, the prefix's ops and a paste, less the prefix's own ops, and per patch
+// row a fetch_rows when the input is streamed; and tensors: the results of those ops (the prefix's old
+// tensors stay, unused).
+constexpr std::int32_t fetch_ops(const patch_plan& p) { return p.streamed ? p.rows : 0; }
+constexpr std::int32_t added_nodes(const patch_plan& p) { return p.ops == 0 ? 0 : p.patches() * (p.ops + 2) + fetch_ops(p) - p.ops; }
+constexpr std::int32_t added_tensors(const patch_plan& p) { return p.ops == 0 ? 0 : p.patches() * (p.ops + 2) + fetch_ops(p); }
 
 // A copy of `m` with larger capacities (every section copied as far as it is filled).
 template <std::size_t T, std::size_t N, class Module>
@@ -100,7 +113,7 @@ constexpr void apply_patch_plan(Module& m, const patch_plan& p) {
         regions_along(m, ops, 2, split_point(out[2], p.columns, k), split_point(out[2], p.columns, k + 1));
   // The ops after the prefix move to the end of the new list.
   const std::int32_t rest = m.node_count - ops;
-  const std::int32_t first_rest = p.patches() * (ops + 2);
+  const std::int32_t first_rest = p.patches() * (ops + 2) + fetch_ops(p);
   for (std::int32_t i = rest - 1; i >= 0; --i) m.nodes[static_cast<std::size_t>(first_rest + i)] = m.nodes[static_cast<std::size_t>(ops + i)];
   for (std::int32_t j = 0; j < ops; ++j) m.tensor_at(prefix[static_cast<std::size_t>(j)].output).producer = -1;  // replaced
   std::int32_t at = 0;
@@ -114,8 +127,42 @@ constexpr void apply_patch_plan(Module& m, const patch_plan& p) {
     t.alias_of = -1;
     return m.add_tensor(t);
   };
+  // Streamed: the row buffer, as many whole input rows as one patch row reads at most.
+  std::int32_t buffered_rows = 0;
   for (std::int32_t i = 0; i < p.rows; ++i) {
     const axis_regions& h = row_regions[static_cast<std::size_t>(i)];
+    buffered_rows = h.end[0] - h.begin[0] > buffered_rows ? h.end[0] - h.begin[0] : buffered_rows;
+  }
+  const tensor& image = m.tensor_at(input);
+  const shape buffer_dims = make_shape(image.dims[0], buffered_rows, image.dims[2], image.dims[3]);
+  std::int32_t buffer = -1;  // the row buffer's view after the fetches so far
+  for (std::int32_t i = 0; i < p.rows; ++i) {
+    const axis_regions& h = row_regions[static_cast<std::size_t>(i)];
+    if (p.streamed) {
+      // Keeps the rows this patch row shares with the previous one (moved to the top), fetches the rest.
+      // It reads the output's latest view, so it runs after the previous patch row's crops.
+      const std::int32_t previous_begin = i == 0 ? 0 : row_regions[static_cast<std::size_t>(i - 1)].begin[0];
+      const std::int32_t previous_end = i == 0 ? 0 : row_regions[static_cast<std::size_t>(i - 1)].end[0];
+      const std::int32_t kept = previous_end > h.begin[0] ? previous_end - h.begin[0] : 0;
+      const std::int32_t first = h.begin[0] > previous_end ? h.begin[0] : previous_end;
+      node fetch{};
+      fetch.kind = op_kind::fetch_rows;
+      fetch.label = numbered("fetch_rows", static_cast<std::size_t>(i));
+      fetch.inputs[0] = input;
+      fetch.inputs[1] = buffer;
+      fetch.inputs[2] = latest;
+      fetch.input_count = i == 0 ? 1 : 3;
+      fetch.attrs.target = buffer_dims;
+      fetch.attrs.pads[0] = kept > 0 ? h.begin[0] - previous_begin : 0;
+      fetch.attrs.pads[1] = kept;
+      fetch.attrs.pads[2] = first;
+      fetch.attrs.pads[3] = h.end[0] - first;
+      fetch.output = new_tensor(image, buffer_dims, numbered("input_rows", static_cast<std::size_t>(i)));
+      if (i > 0) m.tensor_at(fetch.output).alias_of = m.storage_root(buffer);
+      m.nodes[static_cast<std::size_t>(at)] = fetch;
+      m.tensor_at(fetch.output).producer = at++;
+      buffer = fetch.output;
+    }
     for (std::int32_t k = 0; k < p.columns; ++k) {
       const axis_regions& w = column_regions[static_cast<std::size_t>(k)];
       const auto patch = static_cast<std::size_t>(i * p.columns + k);
@@ -125,10 +172,10 @@ constexpr void apply_patch_plan(Module& m, const patch_plan& p) {
       node crop{};
       crop.kind = op_kind::crop;
       crop.label = numbered("crop", patch);
-      crop.inputs[0] = input;
+      crop.inputs[0] = p.streamed ? buffer : input;
       crop.input_count = 1;
       crop.attrs.target = extent(m.tensor_at(input), 0);
-      crop.attrs.pads[2] = h.begin[0];
+      crop.attrs.pads[2] = p.streamed ? 0 : h.begin[0];  // streamed: the patch row's rows start the buffer
       crop.attrs.pads[4] = w.begin[0];
       crop.output = new_tensor(m.tensor_at(input), crop.attrs.target, numbered(m.tensor_at(input).label.view(), patch));
       m.nodes[static_cast<std::size_t>(at)] = crop;
@@ -189,28 +236,35 @@ constexpr void apply_patch_plan(Module& m, const patch_plan& p) {
 
 }  // namespace detail
 
-// The plan for `m` (the automatic choice when request.ops == 0): what the pass does, and what the reports show.
+// The plan for `m` (the automatic choice when request.ops == 0): what the pass does, and what the reports
+// show. `config`: the plan options whose total RAM the estimate counts (reuse, in-place convolutions, I/O
+// in the pools or in the caller's buffers).
 template <class Module>
-constexpr patch_plan plan_patches(const Module& m, const patch_request& request) {
-  return detail::choose_patches(m, request);
+constexpr patch_plan plan_patches(const Module& m, const patch_request& request, const memory::plan_config& config = every_tensor_counted) {
+  return detail::choose_patches(m, request, config);
 }
 
-// The pass with a request given at run time (tools, tests), on a module with room for the patch ops.
+// The pass with a request given at run time (tools, tests), in place, on a module with room for the patch ops.
 template <class Module>
-constexpr Module patch_module(Module m, const patch_request& request) {
-  const patch_plan chosen = plan_patches(m, request);
+constexpr void patch_module_in_place(Module& m, const patch_request& request, const memory::plan_config& config = every_tensor_counted) {
+  const patch_plan chosen = plan_patches(m, request, config);
   if (chosen.check.problem != patch_problem::none) {
     m.fail({code_of(patch_error::prefix_cannot_be_patched), chosen.check.op, m.node_at(chosen.check.op < 0 ? 0 : chosen.check.op).kind,
             {}, {}, chosen.ops, static_cast<std::int64_t>(chosen.check.problem)});
-    return m;
+    return;
   }
   const std::int32_t nodes = detail::added_nodes(chosen), tensors = detail::added_tensors(chosen);
   if (m.node_count + nodes > static_cast<std::int32_t>(Module::node_capacity) ||
       m.tensor_count + tensors > static_cast<std::int32_t>(Module::tensor_capacity)) {
     m.fail({code_of(patch_error::capacity_exceeded), -1, op_kind::relu, {}, {}, nodes, tensors});
-    return m;
+    return;
   }
   if (chosen.ops > 0) detail::apply_patch_plan(m, chosen);
+}
+
+template <class Module>
+constexpr Module patch_module(Module m, const patch_request& request, const memory::plan_config& config = every_tensor_counted) {
+  patch_module_in_place(m, request, config);
   return m;
 }
 
@@ -253,7 +307,7 @@ struct upper_bound_planning<plan_memory<memory::default_planner, Options...>> {
 // RAM comparison and the pass's result).
 template <const auto& M, patch_request Request>
 inline constexpr auto patched_v = [] {
-  constexpr patch_plan chosen = choose_patches(M, Request);
+  constexpr patch_plan chosen = choose_patches(M, Request, every_tensor_counted);  // explicit: the options do not matter
   using Module = std::remove_cvref_t<decltype(M)>;
   auto m = with_capacity<Module::tensor_capacity + static_cast<std::size_t>(added_tensors(chosen)),
                          Module::node_capacity + static_cast<std::size_t>(added_nodes(chosen))>(M);
@@ -267,18 +321,36 @@ inline constexpr auto patched_v = [] {
 // only when the module planned by Planning (plan_memory with the compile's planner and memory options)
 // needs less RAM in all with it than without (checked against an upper bound of the patched plan: above):
 // the option never increases RAM.
-// patch_module with the automatic choice's rule at run time: the result keeps the patch stage only when
-// plan_module<Algorithm>(..., config) needs less RAM in all with it (explicit requests: always).
+// patch_module_in_place with the automatic choice's rule at run time: `m` gets the patch stage only when
+// plan_module<Algorithm>(..., config) needs less RAM in all with it (explicit requests and streamed inputs:
+// always). `scratch` (contents lost) is where each candidate is lowered and planned: with both modules on
+// the heap, no frame of this holds a module (a module<1024, 768> is megabytes, three times that under
+// ASan), so it runs on a default stack.
 template <class Algorithm, class Module>
-constexpr Module patch_module_if_lower(const Module& m, const patch_request& request, const memory::plan_config& config) {
-  Module patched = patch_module(m, request);
-  if (request.ops > 0 || patched.error.failed() || patched.node_count == m.node_count) return patched;
-  const auto ram = [&config](Module x) {
-    x = lower_te::run(x);
-    if (!x.error.failed()) x = plan_module<Algorithm>(x, config);
+constexpr void patch_module_in_place_if_lower(Module& m, Module& scratch, const patch_request& request, const memory::plan_config& config) {
+  const auto planned_ram = [&config](Module& x) {
+    lower_te::run_in_place(x);
+    if (!x.error.failed()) plan_module_in_place<Algorithm>(x, config);
     return detail::total_ram(x);
   };
-  return ram(patched) < ram(m) ? patched : m;
+  scratch = m;
+  patch_module_in_place(scratch, request, config);
+  if (request.ops > 0 || request.streamed_input != 0 || scratch.error.failed() || scratch.node_count == m.node_count) {
+    patch_module_in_place(m, request, config);
+    return;
+  }
+  const std::int64_t with = planned_ram(scratch);
+  scratch = m;
+  if (with < planned_ram(scratch)) patch_module_in_place(m, request, config);  // deterministic: the same stage
+}
+
+// The same by value (a copy of `m` and a scratch module in this frame: run it on a large stack, or use
+// patch_module_in_place_if_lower with modules on the heap).
+template <class Algorithm, class Module>
+constexpr Module patch_module_if_lower(const Module& m, const patch_request& request, const memory::plan_config& config) {
+  Module result = m, scratch{};
+  patch_module_in_place_if_lower<Algorithm>(result, scratch, request, config);
+  return result;
 }
 
 template <patch_request Request, class Planning = plan_memory<>>
@@ -290,13 +362,17 @@ struct patch_execution {
   // The plan this pass makes for `m`.
   template <class Module>
   static constexpr patch_plan plan(const Module& m) {
-    return plan_patches(m, Request);
+    return plan_patches(m, Request, Planning::config);
   }
 
   template <const auto& M>
   static constexpr auto run_on() {
     constexpr patch_plan chosen = plan(M);
-    if constexpr (chosen.check.problem != patch_problem::none) {
+    if constexpr (chosen.check.problem != patch_problem::none && Request.streamed_input != 0) {
+      (void)errors::input_cannot_be_streamed<errors::module_op<M, chosen.check.op>,
+                                             errors::patch_reason<chosen.check.problem>>{};
+      return M;
+    } else if constexpr (chosen.check.problem != patch_problem::none) {
       (void)errors::prefix_op_cannot_be_patched<errors::module_op<M, chosen.check.op>,
                                                 errors::patch_reason<chosen.check.problem>>{};
       return M;
@@ -304,6 +380,9 @@ struct patch_execution {
       return M;
     } else if constexpr (Request.ops > 0) {
       return detail::patched_v<M, Request>;
+    } else if constexpr (Request.streamed_input != 0) {
+      // Streamed: the interface takes a row_source, so the chosen stage stays whatever the whole-tensor RAM.
+      return detail::patched_v<M, patch_request{chosen.ops, chosen.rows, chosen.columns, 0, 1}>;
     } else {
       // The chosen prefix and grid as an explicit request: the search runs once.
       constexpr patch_request chosen_request{chosen.ops, chosen.rows, chosen.columns, 0};
@@ -317,7 +396,7 @@ struct patch_execution {
 
   template <class Module>
   static constexpr Module run(Module m) {
-    return patch_module(m, Request);
+    return patch_module(m, Request, Planning::config);
   }
 };
 

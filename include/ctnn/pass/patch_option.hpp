@@ -6,6 +6,8 @@
 //   ctnn::patch_execution<ctnn::max_extra_macs<10>>                        automatic: the smallest peak within
 //                                                                           10 % more MACs, only if it is lower
 //   ctnn::patch_execution<>                                                automatic, max_extra_macs<10>
+//   ctnn::patch_execution<..., ctnn::streamed_input>                       the input read by rows from a
+//                                                                           ctnn::row_source given to run()
 #include <cstdint>
 #include <type_traits>
 
@@ -35,6 +37,12 @@ struct max_extra_macs {
   static constexpr int percent = Percent;
 };
 
+// The prefix's input (a model input) is no buffer: each patch row asks the caller for the input rows it
+// needs (ctnn::row_source, kernel/row_source.hpp), in order, each once, into a row buffer in the arena
+// (docs/memory.md, "Streamed input"). run() takes a pointer to a ctnn::row_source in that input's place.
+// With the automatic choice, the patch stage is always made (the smallest estimate within the MAC limit).
+struct streamed_input {};
+
 namespace detail {
 template <class T>
 struct patch_setting {
@@ -56,6 +64,11 @@ struct patch_setting<max_extra_macs<Percent>> {
   static constexpr pass::patch_request apply(pass::patch_request r) { return r.max_extra_macs = Percent, r; }
   static constexpr bool known = true;
 };
+template <>
+struct patch_setting<streamed_input> {
+  static constexpr pass::patch_request apply(pass::patch_request r) { return r.streamed_input = 1, r; }
+  static constexpr bool known = true;
+};
 template <class... Settings>
 constexpr pass::patch_request patch_request_of() {
   pass::patch_request r{};
@@ -68,7 +81,7 @@ template <class... Settings>
 struct patch_execution {
   static_assert((detail::patch_setting<Settings>::known && ...),
                 "ctnn::patch_execution<...> takes ctnn::patch_prefix<Ops> with ctnn::patch_grid<Rows, Columns> (explicit), "
-                "or ctnn::max_extra_macs<Percent> (automatic).");
+                "or ctnn::max_extra_macs<Percent> (automatic), and optionally ctnn::streamed_input.");
   static constexpr pass::patch_request request = detail::patch_request_of<Settings...>();
   static_assert((request.ops == 0) == (request.rows == 0),
                 "ctnn::patch_execution: an explicit prefix needs its grid (patch_prefix<Ops> with patch_grid<Rows, Columns>).");
@@ -81,6 +94,9 @@ struct patch_execution {
 
 template <class T>
 concept patch_option = requires { typename T::ctnn_patch_option; };
+// A setting of patch_execution<...> given to ctnn::compile on its own (compile.hpp names it in its error).
+template <class T>
+concept patch_setting_option = detail::patch_setting<T>::known;
 
 namespace detail {
 // The pipeline with Pass inserted before its first lower_te (none: unchanged).

@@ -22,6 +22,8 @@ enum class patch_problem : std::int32_t {
   not_nhwc,           // the prefix's input is not a rank-4 map
   bad_prefix,         // no op, more than max_patch_prefix ops, or the whole model
   bad_grid,           // a grid of 0 or more than max_patch_grid patches along an axis, or more than the map
+  input_not_streamable,  // streamed input: the prefix's input is not a model input of batch 1 that only it reads
+  no_grid_within_macs,   // streamed input, automatic: no prefix and grid within max_extra_macs
 };
 
 struct prefix_check {
@@ -37,11 +39,15 @@ struct patch_figures {
 };
 
 // What the option asks for: ops > 0 an explicit prefix (the first `ops` ops) and grid; ops == 0 the
-// automatic choice within max_extra_macs percent of the model's MACs. A template argument: int32 only.
+// automatic choice within max_extra_macs percent of the model's MACs. streamed_input 1: the prefix's input
+// is read by rows from the caller (ctnn::streamed_input), and the automatic choice always makes a patch
+// stage (the smallest estimate; the interface then takes a ctnn::row_source whatever the RAM). A template
+// argument: int32 only.
 struct patch_request {
   std::int32_t ops = 0;
   std::int32_t rows = 0, columns = 0;
   std::int32_t max_extra_macs = 10;
+  std::int32_t streamed_input = 0;
 };
 
 // What was chosen, with the figures the report shows (ops == 0: no patch stage).
@@ -50,7 +56,11 @@ struct patch_plan {
   prefix_check check{};
   patch_figures figures{};
   std::int64_t model_macs = 0;
-  std::int64_t peak_before = 0, peak_after = 0;  // liveness peaks (all tensors, I/O included), in bytes
+  // Estimated total RAM (pool peak + I/O in the caller's buffers) without and with the patch stage, under the
+  // plan options given to plan_patches (default: every tensor counted, plain liveness), in bytes.
+  std::int64_t peak_before = 0, peak_after = 0;
+  bool streamed = false;                          // the input is read by rows into a row buffer
+  std::int32_t buffered_rows = 0;                 // streamed: the row buffer's rows (the most one patch row reads)
   constexpr std::int32_t patches() const { return rows * columns; }
   constexpr std::int64_t extra_macs() const { return figures.patched_macs - figures.whole_macs; }
 };

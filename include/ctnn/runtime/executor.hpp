@@ -11,7 +11,8 @@
 //   net::run_with_pools({sram, dtcm}, in, out);  // caller's memory for each pool (net::pool<P>::bytes)
 //
 // With ctnn::io_in_arena, model inputs and outputs live in the pools: run() takes no buffer for them;
-// write net::input<I>::data() (or data(pools)) before and read net::output<I>::data() after.
+// write net::input<I>::data() (or data(pools)) before and read net::output<I>::data() after. A streamed
+// input (ctnn::streamed_input, input<I>::streamed) takes a pointer to a ctnn::row_source instead of a buffer.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -20,7 +21,9 @@
 
 #include <ctnn/errors.hpp>
 #include <ctnn/ir/module.hpp>
+#include <ctnn/ir/streamed_input.hpp>
 #include <ctnn/kernel/dispatch.hpp>
+#include <ctnn/kernel/row_source.hpp>
 #include <ctnn/runtime/arena_checker.hpp>
 #include <ctnn/runtime/call_observer.hpp>
 #include <ctnn/runtime/constants.hpp>
@@ -74,6 +77,9 @@ class executor : detail::diagnostic_check<M.error> {
     static constexpr std::size_t elements = static_cast<std::size_t>(dims.elements());
     static constexpr std::size_t bytes = static_cast<std::size_t>(info.bytes());
     static constexpr std::string_view name = info.label.view();
+    // ctnn::streamed_input: run() takes a ctnn::row_source* for it, which fills rows of row_bytes bytes.
+    static constexpr bool streamed = Role == tensor_role::input && streamed_inputs(M)[I];
+    static constexpr std::size_t row_bytes = dims.rank == 4 ? bytes / static_cast<std::size_t>(dims[0] * dims[1]) : bytes;
     // Quantized tensors (int8/uint8 models): real = scale * (q - zero_point). Not quantized: scale 0.
     static constexpr bool quantized = info.quant.quantized();
     static constexpr float scale = info.quant.scale;
@@ -252,7 +258,8 @@ class executor : detail::diagnostic_check<M.error> {
   static void execute(const pool_pointers& pools, Buffers*... buffers) {
     static_assert(buffers_match<Buffers...>(std::make_index_sequence<sizeof...(Buffers)>{}),
                   "ctnn::executor::run: a buffer's element type does not match the model's (see input<I>::element_type "
-                  "and output<I>::element_type); outputs must not be const.");
+                  "and output<I>::element_type; a streamed input, input<I>::streamed, takes a ctnn::row_source*); outputs "
+                  "must not be const.");
     const std::array<const void*, sizeof...(Buffers) + 1> given{static_cast<const void*>(buffers)..., nullptr};
     const void* inputs[input_count > 0 ? input_count : 1]{};
     void* outputs[output_count > 0 ? output_count : 1]{};
@@ -283,8 +290,9 @@ class executor : detail::diagnostic_check<M.error> {
   }
   template <std::size_t I, class Buffer>
   static constexpr bool buffer_matches() {
-    if constexpr (external[I][0] == 0) return std::is_same_v<std::remove_const_t<Buffer>, typename input<external[I][1]>::element_type>;
-    else return std::is_same_v<Buffer, typename output<external[I][1]>::element_type>;
+    if constexpr (external[I][0] != 0) return std::is_same_v<Buffer, typename output<external[I][1]>::element_type>;
+    else if constexpr (input<external[I][1]>::streamed) return std::is_same_v<std::remove_const_t<Buffer>, row_source>;
+    else return std::is_same_v<std::remove_const_t<Buffer>, typename input<external[I][1]>::element_type>;
   }
 
   // Small tables copied out of M once. Nothing below is instantiated per call or per constant under a

@@ -24,6 +24,8 @@ struct external_array {
   static constexpr std::size_t index = Net::external[K][1];
   using io = std::conditional_t<Net::external[K][0] == 0, typename Net::template input<index>,
                                 typename Net::template output<index>>;
+  static_assert(!io::streamed, "ctnn::executor::make_buffers: a streamed input (ctnn::streamed_input) has no buffer; call "
+                               "net::run(&row_source, outputs...) with pointers instead.");
   using type = std::array<typename io::element_type, io::elements>;
 };
 

@@ -284,6 +284,7 @@ struct importer : operand_importer<Module> {
       case op_kind::batch_matmul:
       case op_kind::crop:
       case op_kind::paste:
+      case op_kind::fetch_rows:
         break;  // not produced by this frontend
     }
     if (failed() || take_reader_error()) return;

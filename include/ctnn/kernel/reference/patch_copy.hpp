@@ -1,10 +1,14 @@
 #pragma once
-// The two copies of patch execution (docs/memory.md, "Patch execution"): crop copies an NHWC window out of a
-// tensor, paste writes a patch into its region of the whole tensor. Any element type: they move elements
-// and never change a value, so a patched prefix is bit-exact with the whole-tensor one by construction.
+// The copies of patch execution (docs/memory.md, "Patch execution"): crop copies an NHWC window out of a
+// tensor, paste writes a patch into its region of the whole tensor, fetch_rows fills the row buffer of a
+// streamed input. Any element type: they move elements and never change a value, so a patched prefix is
+// bit-exact with the whole-tensor one by construction.
+#include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include <ctnn/kernel/params.hpp>
+#include <ctnn/kernel/row_source.hpp>
 
 namespace ctnn::kernel::reference {
 
@@ -41,6 +45,22 @@ template <class Params, class T>
 constexpr void paste(Params p, const T* patch, T* output) {
   detail::copy_pixels(patch, p->in[1], p->in[2], 0, 0, output, p->out[1], p->out[2], p->pads[2], p->pads[4], p->in[0],
                       p->in[1], p->in[2], p->in[3]);
+}
+
+// The row buffer `rows` (out: [1, R, W, C]) of a streamed input for the next patch row: the halo rows it
+// shares with the previous patch row (pads[1] rows from buffer row pads[0]) move to its top, then `source`
+// writes pads[3] new rows of the input from row pads[2] below them. Moving the halo keeps every patch row's
+// rows contiguous from buffer row 0 (crop reads them as an ordinary map) and asks the caller for each
+// input row once, in order; it costs a copy of the halo rows per patch row. Not constexpr: it calls the
+// caller's function.
+template <class Params, class T>
+void fetch_rows(Params p, const row_source* source, T* rows) {
+  const std::int64_t row = static_cast<std::int64_t>(p->out[2]) * p->out[3];
+  const std::int64_t kept = row * p->pads[1], from = row * p->pads[0];
+  for (std::int64_t k = 0; k < kept; ++k) rows[k] = rows[from + k];  // forward: the target is never above the source
+  const auto bytes = static_cast<std::size_t>(row * p->pads[3]) * sizeof(T);
+  if (p->pads[3] > 0)  // a patch row inside the previous one's rows needs none
+    source->fill_rows(p->pads[2], p->pads[3], std::span<std::byte>{reinterpret_cast<std::byte*>(rows + kept), bytes});
 }
 
 }  // namespace ctnn::kernel::reference

@@ -67,6 +67,20 @@ constexpr prefix_check check_prefix(const Module& m, std::int32_t count) {
   return {};
 }
 
+// Whether the prefix's input can be streamed by rows (ctnn::streamed_input): a model input of batch 1 that
+// the prefix's first op alone reads (a second reader would need the whole image).
+template <class Module>
+constexpr prefix_check check_streamable(const Module& m) {
+  const std::int32_t input = m.node_at(0).inputs[0];
+  const tensor& t = m.tensor_at(input);
+  std::int32_t readers = 0;
+  for (std::int32_t i = 0; i < m.node_count; ++i)
+    for (std::int32_t k = 0; k < m.node_at(i).input_count; ++k) readers += m.storage_root(m.node_at(i).inputs[static_cast<std::size_t>(k)]) == input;
+  if (t.role != tensor_role::input || t.io_index < 0 || t.dims.rank != 4 || t.dims[0] != 1 || readers != 1)
+    return {patch_problem::input_not_streamable, 0};
+  return {};
+}
+
 // Along one axis, for one output patch [begin, end) of the prefix's last op: the extent each prefix
 // tensor needs (tensor 0 is the prefix's input, tensor j + 1 op j's result) and the pads of each call.
 struct axis_regions {
