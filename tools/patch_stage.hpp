@@ -13,8 +13,6 @@
 #include <ctnn/pass/patch_plan.hpp>
 #include <ctnn/pass/plan_memory.hpp>
 
-#include "large_stack.hpp"
-
 namespace ctnn_tools {
 
 // The line that shows a patch stage (the plan pass::plan_patches made; kept: whether the module keeps it),
@@ -35,23 +33,16 @@ inline void print_patch_stage(const ctnn::pass::patch_plan& plan, bool kept) {
 }
 
 // Gives the module the automatic patch stage where it lowers the plan's total RAM under `config`; prints
-// the stage on stdout. The patched module is made on the heap (modules are megabytes); the planner's own
-// frames are large, so apply_patch_stage runs this on a thread with a large stack (large_stack.hpp).
-template <class Module>
-void apply_patch_stage_here(Module& m, const ctnn::memory::plan_config& config) {
-  const ctnn::pass::patch_request automatic{0, 0, 0, 10};
-  const ctnn::pass::patch_plan plan = ctnn::pass::plan_patches(m, automatic);
-  const std::unique_ptr<Module> patched_on_heap(
-      new Module(ctnn::pass::patch_module_if_lower<ctnn::memory::default_planner>(m, automatic, config)));
-  print_patch_stage(plan, patched_on_heap->node_count != m.node_count);
-  m = *patched_on_heap;
-}
-
-// apply_patch_stage_here on a thread with a large stack (large_stack.hpp: the patch planner's frames).
+// the stage on stdout. The candidates are lowered and planned in a scratch module on the heap (modules are
+// megabytes), so this runs on the default stack.
 template <class Module>
 void apply_patch_stage(Module& m, const ctnn::memory::plan_config& config) {
-  auto work = [&] { apply_patch_stage_here(m, config); };
-  if (!ctnn_tools::run_on_large_stack(work)) apply_patch_stage_here(m, config);
+  const ctnn::pass::patch_request automatic{0, 0, 0, 10};
+  const ctnn::pass::patch_plan plan = ctnn::pass::plan_patches(m, automatic, config);
+  const std::int32_t ops_before = m.node_count;
+  const std::unique_ptr<Module> scratch(new Module{});
+  ctnn::pass::patch_module_in_place_if_lower<ctnn::memory::default_planner>(m, *scratch, automatic, config);
+  print_patch_stage(plan, m.node_count != ops_before);
 }
 
 }  // namespace ctnn_tools
