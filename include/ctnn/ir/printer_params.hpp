@@ -171,6 +171,10 @@ inline void put_kernel_params(text_writer& w, const kernel_params& p) {
   }
   w.put(" -> ");
   put_shape(w, p.out);
+  if (p.out_type != p.type) {  // quantize, dequantize, ONNX's integer ops with an int32 result
+    w.put(" ");
+    w.put(name_of(p.out_type));
+  }
   switch (p.kind) {
     case op_kind::conv2d:
     case op_kind::depthwise_conv2d:
@@ -195,30 +199,48 @@ inline void put_kernel_params(text_writer& w, const kernel_params& p) {
       w.put("  axis ");
       w.number(p.axis);
       w.put(" extents ");
-      for (std::int32_t i = 0; i < p.concat_count; ++i) {
+      for (std::int32_t i = 0; i < p.concat.count; ++i) {
         if (i > 0) w.put(",");
-        w.number(p.concat_extents[static_cast<std::size_t>(i)]);
+        w.number(p.concat.extents[static_cast<std::size_t>(i)]);
       }
       break;
     case op_kind::pad:
       w.put("  ");
-      put_pad_pairs(w, p.pads, p.in.rank);
-      if (p.fill_mode == pad_mode::constant) {
+      put_pad_pairs(w, p.pad.before_after, p.in.rank);
+      if (p.pad.mode == pad_mode::constant) {
         w.put(" value ");
-        w.real(static_cast<double>(p.pad_value()));
+        w.real(static_cast<double>(p.pad.fill_value()));
       } else {
-        w.put(" "), w.put(pad_mode_name(p.fill_mode));
+        w.put(" "), w.put(pad_mode_name(p.pad.mode));
       }
       break;
     case op_kind::batch_norm:
       w.put("  epsilon ");
-      w.real(static_cast<double>(p.pad_value()));
+      w.real(static_cast<double>(p.batch_norm.epsilon()));
       break;
     case op_kind::clip:
       w.put("  min ");
-      w.real(static_cast<double>(p.clip_min()));
+      w.real(static_cast<double>(p.clip.min()));
       w.put(" max ");
-      w.real(static_cast<double>(p.clip_max()));
+      w.real(static_cast<double>(p.clip.max()));
+      break;
+    case op_kind::mean:
+      w.put("  axes mask ");
+      w.number(static_cast<std::int64_t>(p.mean.reduce_axes));
+      break;
+    case op_kind::transpose:
+      w.put("  perm ");
+      for (std::int32_t d = 0; d < p.in.rank; ++d) {
+        if (d > 0) w.put(",");
+        w.number(p.transpose.perm[static_cast<std::size_t>(d)]);
+      }
+      break;
+    case op_kind::crop:
+    case op_kind::paste:
+      w.put("  at row ");
+      w.number(p.patch.row);
+      w.put(" column ");
+      w.number(p.patch.column);
       break;
     default:
       break;

@@ -202,7 +202,7 @@ class module_runner {
     const quantization& out = m_.tensor_at(call.result).quant;
     if (call.requantization.table == requantization_table::concat_inputs) {
       const float inverse_output_scale = 1.0f / out.scale;
-      for (std::int32_t i = 0; i < p.concat_count; ++i) {
+      for (std::int32_t i = 0; i < p.concat.count; ++i) {
         const quantization& in = m_.tensor_at(call.operands[static_cast<std::size_t>(i)]).quant;
         r.scale.push_back(in.scale * inverse_output_scale);
         r.bias.push_back(static_cast<float>(-in.zero_point) * r.scale.back());

@@ -28,18 +28,18 @@ constexpr void copy_pixels(const T* from, std::int32_t from_height, std::int32_t
 
 }  // namespace detail
 
-// out = in[:, pads[2] : pads[2] + out.H, pads[4] : pads[4] + out.W, :]
+// out = in[:, row : row + out.H, column : column + out.W, :] (kernel_params::patch)
 template <class Params, class T>
 constexpr void crop(Params p, const T* input, T* output) {
-  detail::copy_pixels(input, p->in[1], p->in[2], p->pads[2], p->pads[4], output, p->out[1], p->out[2], 0, 0, p->out[0],
+  detail::copy_pixels(input, p->in[1], p->in[2], p->patch.row, p->patch.column, output, p->out[1], p->out[2], 0, 0, p->out[0],
                       p->out[1], p->out[2], p->out[3]);
 }
 
-// out[:, pads[2] : pads[2] + in.H, pads[4] : pads[4] + in.W, :] = in; the rest of `output` is left as it is
+// out[:, row : row + in.H, column : column + in.W, :] = in; the rest of `output` is left as it is
 // (the earlier patches' results: the whole tensor is the paste's second operand, and `output` its view).
 template <class Params, class T>
 constexpr void paste(Params p, const T* patch, T* output) {
-  detail::copy_pixels(patch, p->in[1], p->in[2], 0, 0, output, p->out[1], p->out[2], p->pads[2], p->pads[4], p->in[0],
+  detail::copy_pixels(patch, p->in[1], p->in[2], 0, 0, output, p->out[1], p->out[2], p->patch.row, p->patch.column, p->in[0],
                       p->in[1], p->in[2], p->in[3]);
 }
 
