@@ -612,7 +612,7 @@ void check_clip(std::uint32_t seed) {
   check_shared(P, {x.data()}, out);
   for (std::size_t i = 0; i < x.size(); ++i) {
     CAPTURE(x[i]);
-    CHECK(out[i] == std::min(std::max(x[i], P.clip_min()), P.clip_max()));
+    CHECK(out[i] == std::min(std::max(x[i], P.clip.min()), P.clip.max()));
   }
   check_guard(out, P.out.elements());
 }
