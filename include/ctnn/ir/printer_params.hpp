@@ -47,14 +47,19 @@ inline void put_window(text_writer& w, const window& win, bool pads_resolved) {
   }
 }
 
+// "1,2,3": the first `count` numbers of an array (a transpose's perm, a concat's extents, pads).
+template <std::size_t N>
+void put_numbers(text_writer& w, const std::array<std::int32_t, N>& numbers, std::int32_t count) {
+  for (std::int32_t i = 0; i < count; ++i) {
+    if (i > 0) w.put(",");
+    w.number(numbers[static_cast<std::size_t>(i)]);
+  }
+}
+
 // "pads 0,0,1,1,1,1,0,0" (before/after per dim) for a pad op.
 inline void put_pad_pairs(text_writer& w, const std::array<std::int32_t, 2 * max_rank>& pads, std::int32_t rank) {
   w.put("pads ");
-  const std::int32_t count = 2 * (rank > 0 ? rank : static_cast<std::int32_t>(max_rank));
-  for (std::int32_t i = 0; i < count; ++i) {
-    if (i > 0) w.put(",");
-    w.number(pads[static_cast<std::size_t>(i)]);
-  }
+  put_numbers(w, pads, 2 * (rank > 0 ? rank : static_cast<std::int32_t>(max_rank)));
 }
 
 // The attributes an op kind reads (after its fused activation).
@@ -130,10 +135,7 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
       break;
     case op_kind::transpose:
       w.put("  perm ");
-      for (std::int32_t d = 0; m.valid_tensor(n.inputs[0]) && d < m.tensor_at(n.inputs[0]).dims.rank; ++d) {
-        if (d > 0) w.put(",");
-        w.number(a.perm[static_cast<std::size_t>(d)]);
-      }
+      put_numbers(w, a.perm, m.valid_tensor(n.inputs[0]) ? m.tensor_at(n.inputs[0]).dims.rank : 0);
       break;
     case op_kind::global_avg_pool:
     case op_kind::add:
@@ -199,10 +201,7 @@ inline void put_kernel_params(text_writer& w, const kernel_params& p) {
       w.put("  axis ");
       w.number(p.axis);
       w.put(" extents ");
-      for (std::int32_t i = 0; i < p.concat.count; ++i) {
-        if (i > 0) w.put(",");
-        w.number(p.concat.extents[static_cast<std::size_t>(i)]);
-      }
+      put_numbers(w, p.concat.extents, p.concat.count);
       break;
     case op_kind::pad:
       w.put("  ");
@@ -230,10 +229,7 @@ inline void put_kernel_params(text_writer& w, const kernel_params& p) {
       break;
     case op_kind::transpose:
       w.put("  perm ");
-      for (std::int32_t d = 0; d < p.in.rank; ++d) {
-        if (d > 0) w.put(",");
-        w.number(p.transpose.perm[static_cast<std::size_t>(d)]);
-      }
+      put_numbers(w, p.transpose.perm, p.in.rank);
       break;
     case op_kind::crop:
     case op_kind::paste:
