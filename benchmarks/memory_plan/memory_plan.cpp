@@ -215,7 +215,7 @@ std::unique_ptr<synthetic_module> branchy(std::int32_t blocks, std::uint32_t see
 // ---------------------------------------------------------------------------------------------------
 // MLPerf Tiny int8 models: imported at run time by the TFLite frontend (the same constexpr code
 // ctnn_add_model runs at compile time), then lowered for the host target: the scratch a kernel
-// declares (kernel_params::scratch_bytes) is planned; the Cortex-M4 figures come from --cortex-m4.
+// declares (module::scratch_bytes, from kernel/scratch.hpp) is planned; the Cortex-M4 figures come from --cortex-m4.
 using mlperf_module = ctnn::module<512, 256>;
 
 std::unique_ptr<mlperf_module> mlperf(const std::string& dir, const char* file, std::string& why_not) {

@@ -56,8 +56,8 @@ constexpr kernel_params quantize_per_axis() {
   kernel_params p = onnx_params(ctnn::op_kind::quantize, dtype::f32, dtype::u8);
   p.in = p.out = make_shape(1, 2, 3);
   p.axis = 1;
-  p.scale_count = 2;
-  p.zero_point_count = 2;
+  p.onnx.scale_count = 2;
+  p.onnx.zero_point_count = 2;
   return p;
 }
 
@@ -65,8 +65,8 @@ constexpr kernel_params quantize_per_axis() {
 // weights with per-channel zero points and scales, a bias, uint8 result.
 constexpr kernel_params grouped_conv() {
   kernel_params p = onnx_params(ctnn::op_kind::conv2d, dtype::u8, dtype::u8);
-  p.layout = ctnn::data_layout::onnx;
-  p.weights_type = dtype::i8;
+  p.onnx.layout = ctnn::data_layout::onnx;
+  p.onnx.weights_type = dtype::i8;
   p.in = make_shape(1, 2, 3, 3);
   p.out = make_shape(1, 2, 3, 3);
   p.groups = 2;
@@ -75,10 +75,10 @@ constexpr kernel_params grouped_conv() {
   p.has_bias = 1;
   p.input_offset = -10;
   p.output_offset = 100;
-  p.input_scale_bits = std::bit_cast<std::uint32_t>(0.5f);
-  p.output_scale_bits = std::bit_cast<std::uint32_t>(2.0f);
-  p.scale_count = 2;
-  p.zero_point_count = 2;
+  p.onnx.input_scale_bits = std::bit_cast<std::uint32_t>(0.5f);
+  p.onnx.output_scale_bits = std::bit_cast<std::uint32_t>(2.0f);
+  p.onnx.scale_count = 2;
+  p.onnx.zero_point_count = 2;
   return p;
 }
 
@@ -99,8 +99,8 @@ TEST_CASE("DequantizeLinear per tensor: int8 with a zero point") {
   kernel_params q = onnx_params(ctnn::op_kind::dequantize, dtype::i8, dtype::f32);
   q.in = q.out = make_shape(4);
   q.input_offset = 3;  // zero point -3
-  q.input_scale_bits = std::bit_cast<std::uint32_t>(0.25f);
-  q.scale_count = q.zero_point_count = 1;
+  q.onnx.input_scale_bits = std::bit_cast<std::uint32_t>(0.25f);
+  q.onnx.scale_count = q.onnx.zero_point_count = 1;
   const std::int8_t x[] = {-128, -3, 0, 127};
   const void* const operands[] = {x, nullptr, nullptr};
   std::array<float, 4> y{};
@@ -130,13 +130,13 @@ TEST_CASE("QLinearConv: groups, partial padding, per-channel weight zero points 
 
 TEST_CASE("MatMulInteger: batched B, per-column zero points, int32 result") {
   kernel_params p = onnx_params(ctnn::op_kind::dense, dtype::u8, dtype::i32);
-  p.layout = ctnn::data_layout::onnx;
-  p.weights_type = dtype::u8;
+  p.onnx.layout = ctnn::data_layout::onnx;
+  p.onnx.weights_type = dtype::u8;
   p.in = make_shape(2, 1, 2);   // two batches of a 1x2 row
   p.in2 = make_shape(2, 2, 2);  // one 2x2 B per batch
   p.out = make_shape(2, 1, 2);
   p.input_offset = -1;
-  p.zero_point_count = 2;
+  p.onnx.zero_point_count = 2;
   const std::uint8_t a[] = {2, 3, 1, 5};
   const std::uint8_t b[] = {1, 2, 3, 4, 10, 20, 30, 40};
   const std::uint8_t b_zp[] = {1, 2};
@@ -149,8 +149,8 @@ TEST_CASE("MatMulInteger: batched B, per-column zero points, int32 result") {
 
 TEST_CASE("invoke_dynamic refuses ONNX parameters without a kernel") {
   kernel_params p = onnx_params(ctnn::op_kind::dense, dtype::u8, dtype::u8);
-  p.layout = ctnn::data_layout::onnx;
-  p.weights_type = dtype::u8;
+  p.onnx.layout = ctnn::data_layout::onnx;
+  p.onnx.weights_type = dtype::u8;
   p.in = p.in2 = p.out = make_shape(1, 1);
   const void* const operands[] = {nullptr, nullptr, nullptr, nullptr, nullptr};
   std::uint8_t y = 0;

@@ -43,7 +43,7 @@ constexpr bool transposes_rank_3() {
   p.kind = op_kind::transpose;
   p.in = ctnn::make_shape(2, 3, 4);
   p.out = ctnn::make_shape(4, 2, 3);
-  p.perm = {2, 0, 1, 0, 0, 0};
+  p.transpose.perm = {2, 0, 1, 0, 0, 0};
   std::array<float, 24> in{}, out{};
   for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i);
   ctnn::kernel::reference::transpose(&p, in.data(), out.data());

@@ -153,4 +153,26 @@ constexpr void resolve_window(ctnn::kernel_params& p, bool same_padding, std::in
   p.out = ctnn::make_shape(p.in[0], oh, ow, out_channels);
 }
 
+// kernel_params: whether every kind-specific field struct of another op kind (and the ONNX fields of a
+// TFLite-policy call) is at its default, so that calls of one kind are deduplicated by their own fields
+// alone (docs/design.md §4, ir/kernel_params.hpp).
+constexpr bool only_own_kind_fields(const ctnn::kernel_params& p) {
+  using ctnn::op_kind;
+  const auto is = [&](auto... kinds) { return ((p.kind == kinds) || ...); };
+  return (is(op_kind::pad) || p.pad == ctnn::pad_fields{}) && (is(op_kind::crop, op_kind::paste) || p.patch == ctnn::patch_fields{}) &&
+         (is(op_kind::fetch_rows) || p.fetch == ctnn::row_fetch_fields{}) &&
+         (is(op_kind::clip) || p.clip == ctnn::clip_fields{}) && (is(op_kind::concat) || p.concat == ctnn::concat_fields{}) &&
+         (is(op_kind::transpose) || p.transpose == ctnn::transpose_fields{}) &&
+         (is(op_kind::batch_norm) || p.batch_norm == ctnn::batch_norm_fields{}) &&
+         (is(op_kind::quantize, op_kind::dequantize) || p.quantize == ctnn::quantize_fields{}) &&
+         (is(op_kind::mean) || p.mean == ctnn::mean_fields{}) &&
+         (p.requantization == ctnn::requantization_policy::onnx || p.onnx == ctnn::onnx_quant_fields{});
+}
+template <class Module>
+constexpr bool calls_set_only_own_kind_fields(const Module& m) {
+  for (std::int32_t c = 0; c < m.call_count; ++c)
+    if (!only_own_kind_fields(m.calls[static_cast<std::size_t>(c)].params)) return false;
+  return true;
+}
+
 }  // namespace ctnn_test

@@ -111,7 +111,7 @@ static_assert(add_params.input_multiplier == quant::quantize_multiplier(double{0
 static_assert(add_params.output_multiplier == quant::quantize_multiplier(2 * double{0.05f} / ((1 << 20) * double{0.1f})).multiplier);
 
 // concat: one input is quantized differently, so a per-input table.
-static_assert(lowered.calls[3].params.per_channel == 1 &&
+static_assert(lowered.calls[3].params.concat.rescales_inputs == 1 && lowered.calls[3].params.per_channel == 0 &&
               lowered.calls[3].requantization.table == requantization_table::concat_inputs &&
               lowered.calls[3].requantization.channels == 2);
 
@@ -168,8 +168,8 @@ constexpr auto onnx_lowered = ctnn::pass::lower_te::run(onnx_model::build());
 constexpr const ctnn::kernel_params& onnx_params = onnx_lowered.calls[0].params;
 static_assert(!onnx_lowered.error.failed() && onnx_params.requantization == ctnn::requantization_policy::onnx);
 static_assert(onnx_params.input_offset == -128 && onnx_params.weights_offset == -7 && onnx_params.output_offset == 3 &&
-              onnx_params.scale_count == 1 && onnx_params.out_type == dtype::u8);
-static_assert(onnx_params.multiplier_bits == std::bit_cast<std::uint32_t>(0.02f * 0.5f / 0.25f));
+              onnx_params.onnx.scale_count == 1 && onnx_params.out_type == dtype::u8);
+static_assert(onnx_params.onnx.multiplier_bits == std::bit_cast<std::uint32_t>(0.02f * 0.5f / 0.25f));
 static_assert(onnx_params.output_multiplier == 0 && onnx_lowered.calls[0].requantization.table == requantization_table::none);
 static_assert(ctnn::pass::compute_requantization::run(onnx_lowered).calls[0].params == onnx_params);
 
@@ -188,7 +188,7 @@ TEST_CASE("the printer shows each quantized call's requantization under the call
   CHECK(tflite.find("input multiplier " + std::to_string(add.multiplier) + " shift " + std::to_string(add.shift)) != std::string::npos);
   CHECK(tflite.find(", left shift 20") != std::string::npos);
   CHECK(tflite.find("per-input rescaling (2 inputs)\n") != std::string::npos);
-  CHECK(text_of(onnx_lowered).find("        requantize onnx: zero points x 128 w 7 y 3, scales x 0.02 y 0.25, multiplier 0.04\n") !=
+  CHECK(text_of(onnx_lowered).find("        requantize onnx: zero points x 128 w 7 y 3, scales x 0.02 y 0.25, multiplier 0.04, weights u8 in onnx layout\n") !=
         std::string::npos);
 }
 

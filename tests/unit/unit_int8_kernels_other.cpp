@@ -315,7 +315,7 @@ TEST_CASE("int8 reshape copies, concat copies or requantizes (ConcatenationWithS
       for (std::int64_t k = 0; k < l.in2[l.axis] * inner; ++k)
         want.push_back(convert(b[static_cast<std::size_t>(o * l.in2[l.axis] * inner + k)], l.in2_scale, l.in2_zero_point));
     }
-    CHECK(p.per_channel == (i == 0 ? 0 : 1));
+    CHECK(p.concat.rescales_inputs == (i == 0 ? 0 : 1));
     CHECK_MESSAGE(got == want, "concat #" << i);
   });
   for_each_layer<pads>(std::make_index_sequence<std::size(pads)>{}, [&](auto index) {
@@ -333,6 +333,8 @@ TEST_CASE("int8 reshape copies, concat copies or requantizes (ConcatenationWithS
             want[static_cast<std::size_t>(at4(p.out, n + l.pads[0], h + l.pads[2], w + l.pads[4], c + l.pads[6]))] =
                 x[static_cast<std::size_t>(at4(l.in, n, h, w, c))];
     CHECK_MESSAGE(got == want, "pad #" << i);
+    CHECK(p.pad.quantized_fill == fill);  // the fill in the output's quantization; output_offset stays its zero point
+    CHECK(p.output_offset == l.out_zero_point);
   });
 }
 
@@ -344,6 +346,10 @@ TEST_CASE("quantize (float -> int8, int8 -> int8) and dequantize equal TFLM's Af
     constexpr std::size_t i = decltype(index)::value;
     constexpr const layer& l = quantizes[i];
     const std::vector<std::int8_t> x8 = int8_test::random_int8(105, rng());
+    constexpr kernel_params p = int8_test::layer_params<quantizes, i>();
+    static_assert(p.out_type == l.out_type && p.axis == -1);  // the result's type has a field of its own
+    // The scale of the int8 side, only where the kernel computes in float (from f32, to f32).
+    static_assert(p.quantize.int8_scale() == (l.in_type == l.out_type ? 0.0f : scale_of(l.in_type == ctnn::dtype::f32 ? l.out_scale : l.in_scale)));
     if constexpr (l.in_type == ctnn::dtype::f32) {
       const std::vector<std::int8_t> got = run<quantizes, i, float>(xf);
       std::vector<std::int8_t> want;
@@ -404,6 +410,8 @@ TEST_CASE("int8 mean (TFLM's H,W recipe, same-quantization sum, QuantizedMeanOrS
       want.push_back(static_cast<std::int8_t>(ref::clamp(v, -128, 127)));
     }
     CHECK_MESSAGE(got == want, "mean #" << i);
+    CHECK(p.mean.reduce_axes == l.reduce_axes);
+    CHECK(p.mean.same_quantization == (l.in_scale == l.out_scale && l.in_zero_point == l.out_zero_point ? 1 : 0));
   });
   for_each_layer<float_means>(std::make_index_sequence<std::size(float_means)>{}, [&](auto index) {
     constexpr std::size_t i = decltype(index)::value;

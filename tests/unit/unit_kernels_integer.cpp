@@ -205,19 +205,19 @@ void check_pad(ctnn::pad_mode mode, std::uint32_t seed) {
   for (int round = 0; round < 30; ++round) {
     kernel_params p{};
     p.kind = op_kind::pad;
-    p.fill_mode = mode;
+    p.pad.mode = mode;
     p.in = random_shape(rng, std::uniform_int_distribution<std::int32_t>(1, 4)(rng), 5);
     p.out = p.in;
     for (std::int32_t d = 0; d < p.in.rank; ++d) {
       const std::int32_t most = mode == ctnn::pad_mode::reflect ? p.in[d] - 1 : 3;
       for (const std::int32_t side : {0, 1}) {
         const std::int32_t pad = std::uniform_int_distribution<std::int32_t>(0, most)(rng);
-        p.pads[static_cast<std::size_t>(2 * d + side)] = pad;
+        p.pad.before_after[static_cast<std::size_t>(2 * d + side)] = pad;
         p.out.dims[static_cast<std::size_t>(d)] += pad;
       }
     }
     const float fill = static_cast<float>(std::uniform_int_distribution<std::int32_t>(-1000, 1000)(rng));
-    p.pad_value_bits = std::bit_cast<std::uint32_t>(fill);
+    p.pad.fill_value_bits = std::bit_cast<std::uint32_t>(fill);
     const auto x = random_values<T>(rng, p.in.elements());
     std::vector<T> got(static_cast<std::size_t>(p.out.elements()));
     ref::pad(&p, x.data(), got.data());
@@ -226,7 +226,7 @@ void check_pad(ctnn::pad_mode mode, std::uint32_t seed) {
       std::int64_t from = 0;
       bool inside = true;
       for (std::int32_t d = 0; d < p.in.rank; ++d) {
-        const std::int32_t c = source_coordinate(mode, index[static_cast<std::size_t>(d)], p.pads[static_cast<std::size_t>(2 * d)], p.in[d]);
+        const std::int32_t c = source_coordinate(mode, index[static_cast<std::size_t>(d)], p.pad.before_after[static_cast<std::size_t>(2 * d)], p.in[d]);
         inside = inside && c >= 0;
         from = from * p.in[d] + c;
       }

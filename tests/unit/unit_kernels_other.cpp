@@ -457,10 +457,10 @@ constexpr kernel_params concat_params(std::int32_t axis, const std::array<shape,
   p.in = inputs[0];
   p.out = inputs[0];
   p.axis = axis;
-  p.concat_count = static_cast<std::int32_t>(N);
+  p.concat.count = static_cast<std::int32_t>(N);
   p.out.dims[static_cast<std::size_t>(axis)] = 0;
   for (std::size_t i = 0; i < N; ++i) {
-    p.concat_extents[i] = inputs[i][axis];
+    p.concat.extents[i] = inputs[i][axis];
     p.out.dims[static_cast<std::size_t>(axis)] += inputs[i][axis];
   }
   return p;
@@ -471,9 +471,9 @@ void check_concat(std::uint32_t seed) {
   std::vector<std::vector<float>> inputs;
   std::vector<shape> shapes;
   std::vector<const float*> pointers;
-  for (std::int32_t i = 0; i < P.concat_count; ++i) {
+  for (std::int32_t i = 0; i < P.concat.count; ++i) {
     shape s = P.out;
-    s.dims[static_cast<std::size_t>(P.axis)] = P.concat_extents[static_cast<std::size_t>(i)];
+    s.dims[static_cast<std::size_t>(P.axis)] = P.concat.extents[static_cast<std::size_t>(i)];
     shapes.push_back(s);
     inputs.push_back(ctnn_test::random_floats(static_cast<std::size_t>(s.elements()), seed + static_cast<std::uint32_t>(i)));
   }
@@ -521,13 +521,13 @@ constexpr kernel_params pad_params(shape in, const std::array<std::int32_t, N>& 
                                    ctnn::pad_mode mode = ctnn::pad_mode::constant) {
   kernel_params p{};
   p.kind = op_kind::pad;
-  p.fill_mode = mode;
+  p.pad.mode = mode;
   p.in = in;
   p.out = in;
-  p.pad_value_bits = std::bit_cast<std::uint32_t>(value);
-  for (std::size_t i = 0; i < N; ++i) p.pads[i] = pads[i];
+  p.pad.fill_value_bits = std::bit_cast<std::uint32_t>(value);
+  for (std::size_t i = 0; i < N; ++i) p.pad.before_after[i] = pads[i];
   for (std::int32_t d = 0; d < in.rank; ++d)
-    p.out.dims[static_cast<std::size_t>(d)] += p.pads[static_cast<std::size_t>(2 * d)] + p.pads[static_cast<std::size_t>(2 * d + 1)];
+    p.out.dims[static_cast<std::size_t>(d)] += p.pad.before_after[static_cast<std::size_t>(2 * d)] + p.pad.before_after[static_cast<std::size_t>(2 * d + 1)];
   return p;
 }
 
@@ -543,18 +543,18 @@ void check_pad(std::uint32_t seed) {
     bool inside = true;
     for (std::int32_t d = 0; d < P.in.rank; ++d) {
       auto& coordinate = at[static_cast<std::size_t>(d)];
-      coordinate -= P.pads[static_cast<std::size_t>(2 * d)];
+      coordinate -= P.pad.before_after[static_cast<std::size_t>(2 * d)];
       inside = inside && coordinate >= 0 && coordinate < P.in[d];
       const std::int64_t last = P.in[d] - 1;
-      if (P.fill_mode == ctnn::pad_mode::edge) coordinate = std::clamp<std::int64_t>(coordinate, 0, last);
-      if (P.fill_mode == ctnn::pad_mode::reflect && last == 0) coordinate = 0;  // nothing to mirror
-      if (P.fill_mode == ctnn::pad_mode::reflect && last > 0) {  // numpy's reflect: period 2 * last, mirrored in its second half
+      if (P.pad.mode == ctnn::pad_mode::edge) coordinate = std::clamp<std::int64_t>(coordinate, 0, last);
+      if (P.pad.mode == ctnn::pad_mode::reflect && last == 0) coordinate = 0;  // nothing to mirror
+      if (P.pad.mode == ctnn::pad_mode::reflect && last > 0) {  // numpy's reflect: period 2 * last, mirrored in its second half
         const std::int64_t period = 2 * last, phase = ((coordinate % period) + period) % period;
         coordinate = phase <= last ? phase : period - phase;
       }
     }
-    const bool reads_input = inside || P.fill_mode != ctnn::pad_mode::constant;
-    const float want = reads_input ? x[static_cast<std::size_t>(ravel(at, P.in))] : P.pad_value();
+    const bool reads_input = inside || P.pad.mode != ctnn::pad_mode::constant;
+    const float want = reads_input ? x[static_cast<std::size_t>(ravel(at, P.in))] : P.pad.fill_value();
     copied += inside ? 1 : 0;
     if (out[static_cast<std::size_t>(o)] != want && ++bad <= 5) {
       CAPTURE(o);
@@ -612,7 +612,7 @@ void check_clip(std::uint32_t seed) {
   check_shared(P, {x.data()}, out);
   for (std::size_t i = 0; i < x.size(); ++i) {
     CAPTURE(x[i]);
-    CHECK(out[i] == std::min(std::max(x[i], P.clip_min()), P.clip_max()));
+    CHECK(out[i] == std::min(std::max(x[i], P.clip.min()), P.clip.max()));
   }
   check_guard(out, P.out.elements());
 }
@@ -620,8 +620,8 @@ constexpr kernel_params clip_params(shape s, float low, float high) {
   kernel_params p{};
   p.kind = op_kind::clip;
   p.in = p.out = s;
-  p.clip_min_bits = std::bit_cast<std::uint32_t>(low);
-  p.clip_max_bits = std::bit_cast<std::uint32_t>(high);
+  p.clip.min_bits = std::bit_cast<std::uint32_t>(low);
+  p.clip.max_bits = std::bit_cast<std::uint32_t>(high);
   return p;
 }
 constexpr auto clip_both = clip_params(make_shape(2, 3, 7), -1.5f, 2.25f);

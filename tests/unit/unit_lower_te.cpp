@@ -1,6 +1,7 @@
 // Unit tests of pass::lower_te: one kernel call per node, in execution order, with the kernel's
 // compile-time parameters (kernel_params) taken from the node's attributes and its tensors' shapes.
 #include <cstdint>
+#include <type_traits>
 
 #include <doctest/doctest.h>
 
@@ -97,9 +98,9 @@ static_assert([] {
 static_assert([] {
   kernel_params p = basic(op_kind::concat, make_shape(1, 4, 4, 2), make_shape(1, 4, 4, 4));
   p.axis = 3;  // concat<> is -1, normalised by infer_types
-  p.concat_count = 2;
-  p.concat_extents[0] = 2;
-  p.concat_extents[1] = 2;
+  p.concat.count = 2;
+  p.concat.extents[0] = 2;
+  p.concat.extents[1] = 2;
   return graph_m.calls[3].params == p;
 }());
 static_assert(graph_m.calls[4].params == basic(op_kind::global_avg_pool, make_shape(1, 4, 4, 4), make_shape(1, 1, 1, 4)));
@@ -109,11 +110,11 @@ static_assert(graph_m.calls[0].params.win == ctnn::window{} && graph_m.calls[0].
 using concat3 = dsl::graph<dsl::outputs<"k">, dsl::node<"a", dsl::input<ctnn::f32, 1, 2, 1, 4>>,
                            dsl::node<"b", dsl::input<ctnn::f32, 1, 2, 3, 4>>, dsl::node<"c", dsl::input<ctnn::f32, 1, 2, 2, 4>>,
                            dsl::node<"k", dsl::concat<-2>, "a", "b", "c">>;
-static_assert(lowered<concat3>.calls[0].params.axis == 2 && lowered<concat3>.calls[0].params.concat_count == 3 &&
-              lowered<concat3>.calls[0].params.concat_extents[0] == 1 &&
-              lowered<concat3>.calls[0].params.concat_extents[1] == 3 &&
-              lowered<concat3>.calls[0].params.concat_extents[2] == 2 &&
-              lowered<concat3>.calls[0].params.concat_extents[3] == 0);
+static_assert(lowered<concat3>.calls[0].params.axis == 2 && lowered<concat3>.calls[0].params.concat.count == 3 &&
+              lowered<concat3>.calls[0].params.concat.extents[0] == 1 &&
+              lowered<concat3>.calls[0].params.concat.extents[1] == 3 &&
+              lowered<concat3>.calls[0].params.concat.extents[2] == 2 &&
+              lowered<concat3>.calls[0].params.concat.extents[3] == 0);
 static_assert(lowered<concat3>.calls[0].operand_count == 3);
 
 // Broadcasting mul: in2 is the second operand's own shape.
@@ -128,7 +129,7 @@ static_assert([] {
 // pad: the pads array and value.
 static_assert([] {
   kernel_params p = basic(op_kind::pad, make_shape(1, 4, 4, 3), make_shape(1, 7, 7, 4));
-  p.pads = {0, 0, 1, 2, 3, 0, 0, 1, 0, 0, 0, 0};
+  p.pad.before_after = {0, 0, 1, 2, 3, 0, 0, 1, 0, 0, 0, 0};
   return lowered<dsl::sequential<dsl::input<ctnn::f32, 1, 4, 4, 3>, dsl::pad<0, 0, 1, 2, 3, 0, 0, 1>>>.calls[0].params == p;
 }());
 
@@ -171,13 +172,12 @@ static_assert(mixed_m.error.code == ctnn::error_code::unsupported_dtype && mixed
 static_assert(mixed_m.call_count == 1 && !mixed_m.has(ctnn::fact::kernels_lowered));
 
 // ---------------------------------------------------------------------------------------------------
-// Scratch (kernel/scratch.hpp): lower_te sets kernel_params::scratch_bytes from the kernel layer's rules.
+// Scratch (kernel/scratch.hpp): lower_te writes module::scratch_bytes from the kernel layer's rules.
 // No kernel needs scratch yet: every call of every test model declares none.
 template <class Module>
 constexpr bool declares_no_scratch(const Module& m) {
   for (std::int32_t c = 0; c < m.call_count; ++c)
-    if (m.calls[static_cast<std::size_t>(c)].params.scratch_bytes != 0 ||
-        ctnn::kernel::scratch_bytes(m.calls[static_cast<std::size_t>(c)].params) != 0)
+    if (m.scratch_bytes[static_cast<std::size_t>(c)] != 0 || ctnn::kernel::scratch_bytes(m.calls[static_cast<std::size_t>(c)].params) != 0)
       return false;
   return true;
 }
@@ -207,23 +207,63 @@ constexpr auto lowered_with_rules =
 
 // tiny: conv 3x3 over [1,6,6,3] -> 3 * 6 * 3 * 4 = 216 B; max pool: the larger of 16 and 64; the rest none.
 constexpr auto& tiny_scratch = lowered_with_rules<tiny>;
-static_assert(tiny_scratch.calls[0].params.scratch_bytes == 216 && tiny_scratch.calls[1].params.scratch_bytes == 64 &&
-              tiny_scratch.calls[2].params.scratch_bytes == 0 && tiny_scratch.calls[4].params.scratch_bytes == 0);
-// The kernel table carries the same params (scratch included); nothing else changes.
-static_assert(tiny_scratch.kernels[static_cast<std::size_t>(tiny_scratch.calls[0].kernel)].scratch_bytes == 216);
+static_assert(tiny_scratch.scratch_bytes[0] == 216 && tiny_scratch.scratch_bytes[1] == 64 && tiny_scratch.scratch_bytes[2] == 0 &&
+              tiny_scratch.scratch_bytes[4] == 0);
+// The scratch is the module's per-call record, not a kernel parameter: the calls and kernels are the same.
 static_assert([] {
-  for (std::int32_t c = 0; c < tiny_m.call_count; ++c) {
-    auto p = tiny_scratch.calls[static_cast<std::size_t>(c)].params;
-    p.scratch_bytes = 0;
-    if (!(p == tiny_m.calls[static_cast<std::size_t>(c)].params)) return false;
-  }
-  return true;
+  for (std::int32_t c = 0; c < tiny_m.call_count; ++c)
+    if (!(tiny_scratch.calls[static_cast<std::size_t>(c)].params == tiny_m.calls[static_cast<std::size_t>(c)].params)) return false;
+  return tiny_scratch.kernel_count == tiny_m.kernel_count;
 }());
 // Equal params still share one kernel: the three relus (100 B each) are one kernel, the tanh another.
 constexpr auto& repeated_scratch = lowered_with_rules<repeated>;
-static_assert(repeated_scratch.calls[0].params.scratch_bytes == 100 && repeated_scratch.calls[2].params.scratch_bytes == 0);
+static_assert(repeated_scratch.scratch_bytes[0] == 100 && repeated_scratch.scratch_bytes[2] == 0);
 static_assert(repeated_scratch.kernel_count == 2 && repeated_scratch.calls[0].kernel == repeated_scratch.calls[3].kernel);
 static_assert(ctnn::kernel::scratch_rule_list<>::bytes(tiny_scratch.calls[0].params) == 0);
+
+// ---------------------------------------------------------------------------------------------------
+// Named parameters (ir/kernel_params.hpp): every field struct is padding-free (a template argument),
+// and lower_te sets the kind-specific struct of the call's own kind only, so calls of one kind are
+// deduplicated by their own fields. Dedup is whole-value equality by design: kernel_params is the
+// template argument of the kernel, and two values that differ anywhere are two instantiations to the
+// compiler, so the kernel table cannot merge them either.
+static_assert(std::has_unique_object_representations_v<kernel_params> &&
+              std::has_unique_object_representations_v<ctnn::pad_fields> &&
+              std::has_unique_object_representations_v<ctnn::patch_fields> &&
+              std::has_unique_object_representations_v<ctnn::row_fetch_fields> &&
+              std::has_unique_object_representations_v<ctnn::clip_fields> &&
+              std::has_unique_object_representations_v<ctnn::concat_fields> &&
+              std::has_unique_object_representations_v<ctnn::transpose_fields> &&
+              std::has_unique_object_representations_v<ctnn::batch_norm_fields> &&
+              std::has_unique_object_representations_v<ctnn::quantize_fields> &&
+              std::has_unique_object_representations_v<ctnn::mean_fields> &&
+              std::has_unique_object_representations_v<ctnn::onnx_quant_fields>);
+inline constexpr float bn_scale[2] = {1, 2}, bn_offset[2] = {}, bn_mean[2] = {}, bn_variance[2] = {1, 1};
+// Two equal pads, a third with other pads, a batch norm, then a concat of the first two.
+using named_fields = dsl::graph<dsl::outputs<"k", "n", "q">, dsl::node<"x", dsl::input<ctnn::f32, 1, 4, 4, 2>>,
+                                dsl::node<"p1", dsl::pad<0, 0, 1, 1, 0, 0, 0, 0>, "x">,
+                                dsl::node<"p2", dsl::pad<0, 0, 1, 1, 0, 0, 0, 0>, "x">,
+                                dsl::node<"q", dsl::pad<0, 0, 1, 1, 1, 1, 0, 0>, "x">,
+                                dsl::node<"n", dsl::batch_norm<bn_scale, bn_offset, bn_mean, bn_variance, dsl::epsilon<1, 1000>>, "x">,
+                                dsl::node<"k", dsl::concat<1>, "p1", "p2">>;
+constexpr auto& named_m = lowered<named_fields>;
+static_assert(!named_m.error.failed() && named_m.call_count == 5 && ctnn_test::calls_set_only_own_kind_fields(named_m) &&
+              ctnn_test::calls_set_only_own_kind_fields(tiny_m) && ctnn_test::calls_set_only_own_kind_fields(graph_m));
+static_assert([] {
+  std::int32_t pad_kernels = 0;  // p1 and p2 share one kernel, q (other pads) has its own
+  for (std::int32_t k = 0; k < named_m.kernel_count; ++k) pad_kernels += named_m.kernels[static_cast<std::size_t>(k)].kind == op_kind::pad;
+  return pad_kernels == 2 && named_m.kernel_count == 4;
+}());
+static_assert([] {
+  for (std::int32_t c = 0; c < named_m.call_count; ++c) {
+    const kernel_params& p = named_m.calls[static_cast<std::size_t>(c)].params;
+    if (p.kind == op_kind::batch_norm && p.batch_norm.epsilon() != 0.001f) return false;
+    if (p.kind == op_kind::pad && (p.pad.before_after[2] != 1 || p.pad.mode != ctnn::pad_mode::constant || p.pad.fill_value() != 0.0f))
+      return false;
+    if (p.kind == op_kind::concat && (p.concat.count != 2 || p.concat.extents[0] != 6 || p.concat.rescales_inputs != 0)) return false;
+  }
+  return true;
+}());
 
 TEST_CASE("lower_te: calls mirror nodes on every test model") {
   CHECK(calls_mirror_nodes(lowered<ctnn_test::two_io_graph>));

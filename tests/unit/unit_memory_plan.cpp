@@ -20,12 +20,13 @@
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 
-// A test kernel that declares scratch (below: "a kernel's declared scratch..."): the executor calls a
-// kernel whose kernel_params::scratch_bytes is non-zero with its scratch address as a fourth argument.
-// Declared before the executor so that its call finds it.
+// A test kernel that uses scratch (below: "a kernel's declared scratch..."): the max pool's kernel, which
+// copies its input (float32) there first. The executor calls a call that has scratch (module::scratch_bytes)
+// with its address as a fourth argument. Declared before the executor so that its call finds it.
 namespace ctnn::kernel {
+constexpr std::int32_t pool_scratch_bytes(const kernel_params& p) { return static_cast<std::int32_t>(p.in.elements() * 4); }
 template <kernel_params P, std::size_t N>
-  requires(P.scratch_bytes > 0)
+  requires(P.kind == op_kind::max_pool)
 void invoke(const void* const (&operands)[N], void* result, const requant_arrays& rq, void* scratch);
 }  // namespace ctnn::kernel
 
@@ -305,7 +306,7 @@ TEST_CASE("planned scratch leaves the results unchanged") {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// A kernel's declared scratch (kernel_params::scratch_bytes), planned and passed to the kernel. The
+// A kernel's declared scratch (module::scratch_bytes), planned and passed to the kernel. The
 // pass below stands for the kernel layer declaring it when the call is lowered: the max pool's kernel
 // asks for a copy of its input (576 B). plan_memory places it live during op 1 only, next to the conv
 // result (576) and the pool result (144): bound 1296 at op 1. The test kernel (defined after the
@@ -316,8 +317,8 @@ struct declare_pool_scratch {
   template <class Module>
   static constexpr Module run(Module m) {
     for (std::int32_t c = 0; c < m.call_count; ++c) {
-      ctnn::kernel_params& p = m.calls[static_cast<std::size_t>(c)].params;
-      if (p.kind == ctnn::op_kind::max_pool) p.scratch_bytes = static_cast<std::int32_t>(p.in.elements() * 4);
+      const ctnn::kernel_params& p = m.calls[static_cast<std::size_t>(c)].params;
+      if (p.kind == ctnn::op_kind::max_pool) m.scratch_bytes[static_cast<std::size_t>(c)] = ctnn::kernel::pool_scratch_bytes(p);
     }
     return m;
   }
@@ -339,10 +340,10 @@ void* scratch_seen = nullptr;  // the address the test kernel got
 }  // namespace
 
 template <ctnn::kernel_params P, std::size_t N>
-  requires(P.scratch_bytes > 0)
+  requires(P.kind == ctnn::op_kind::max_pool)
 void ctnn::kernel::invoke(const void* const (&operands)[N], void* result, const requant_arrays& rq, void* scratch) {
   scratch_seen = scratch;
-  std::memcpy(scratch, operands[0], static_cast<std::size_t>(P.scratch_bytes));
+  std::memcpy(scratch, operands[0], static_cast<std::size_t>(pool_scratch_bytes(P)));
   const void* const from_scratch[] = {scratch, nullptr};
   ctnn::kernel::invoke<P>(from_scratch, result, rq);
 }

@@ -196,9 +196,8 @@ TEST_CASE("create_function_metadata runs on a lowered module; executor metadata 
   CHECK(with_info.metadata.call_count == 4);
 }
 
-// Workspace: the largest scratch among a kernel's calls, whether its kernel declares it
-// (kernel_params::scratch_bytes, from lower_te's rules) or a pass reserved more for one call
-// (module::scratch_bytes). `repeated` above: conv3x3 calls 0, 1, 3 share kernel 0.
+// Workspace: the largest scratch among a kernel's calls (module::scratch_bytes), whether its kernel
+// declares it (lower_te's rules) or a pass reserved more for one call. `repeated` above: conv3x3 calls 0, 1, 3 share kernel 0.
 struct conv3x3_rows {  // a made-up kernel's rule: three rows of the input, 4 bytes per element
   static constexpr std::int32_t bytes(const ctnn::kernel_params& p) {
     return p.kind == op_kind::conv2d && p.win.kernel_h == 3 ? 3 * p.in[2] * p.in[3] * 4 : 0;
@@ -219,7 +218,7 @@ using scratch_pipeline = ctnn::pipeline<pass::infer_types, pass::lower_te::with_
                                         pass::create_executor_metadata, pass::aot_lower_main>;
 // 3 rows x 6 x 4 channels x 4 B = 288 B for each conv3x3 call; conv1x1 and the pool none.
 constexpr auto& declared = ctnn::compiled_v<repeated, scratch_pipeline<>>;
-static_assert(!declared.error.failed() && declared.calls[0].params.scratch_bytes == 288 && declared.calls[4].params.scratch_bytes == 0);
+static_assert(!declared.error.failed() && declared.scratch_bytes[0] == 288 && declared.scratch_bytes[4] == 0);
 static_assert(declared.functions[0].calls == 3 && declared.functions[0].workspace_bytes == 288);
 static_assert(declared.functions[1].workspace_bytes == 288 && declared.functions[2].workspace_bytes == 0 &&
               declared.functions[3].workspace_bytes == 0);

@@ -37,8 +37,8 @@ std::vector<float> softmax(const std::vector<float>& logits) {
 std::vector<float> clip(const std::vector<float>& x, float low, float high) {
   ctnn::kernel_params p{};
   p.in = p.out = ctnn::make_shape(static_cast<std::int32_t>(x.size()));
-  p.clip_min_bits = std::bit_cast<std::uint32_t>(low);
-  p.clip_max_bits = std::bit_cast<std::uint32_t>(high);
+  p.clip.min_bits = std::bit_cast<std::uint32_t>(low);
+  p.clip.max_bits = std::bit_cast<std::uint32_t>(high);
   std::vector<float> out(x.size());
   reference::clip(&p, x.data(), out.data());
   return out;

@@ -91,12 +91,10 @@ constexpr auto flash = pass::place_buffers<>::run(
     pass::assign_pools<ctnn::pools<ctnn::pool<"sram">, ctnn::read_only_pool<"flash", 100>>>::run(lowered));
 static_assert(flash.pool_usage[1].bytes == 223 * 4 && !flash.error.failed());
 
-// Scratch: the kernel's declaration (here set by hand on call 0) and a pass's reservation (call 2): the
-// larger of the two is planned, live during its call only.
+// Scratch: module::scratch_bytes per call (here set by hand on calls 0 and 2), live during its call only.
 constexpr auto with_scratch = [] {
   auto m = pass::assign_pools<>::run(lowered);
-  m.calls[0].params.scratch_bytes = 100;
-  m.scratch_bytes[0] = 40;
+  m.scratch_bytes[0] = 100;
   m.scratch_bytes[2] = 64;
   return m;
 }();

@@ -165,7 +165,7 @@ TEST_CASE("invoke_dynamic runs what it has a kernel for and refuses the rest") {
   CHECK(refused(p, one));
   p = relu_params(ctnn::dtype::f32);
   p.kind = op_kind::quantize;
-  p.axis = static_cast<std::int32_t>(ctnn::dtype::f32);  // quantize writes int8
+  p.out_type = ctnn::dtype::f32;  // quantize writes int8
   CHECK(refused(p, one));
   p = relu_params(ctnn::dtype::i8);
   p.kind = op_kind::dense;

@@ -12,6 +12,7 @@
 #include <ctnn/ir/diagnostic.hpp>
 #include <ctnn/ir/dtype.hpp>
 #include <ctnn/ir/kernel_choice.hpp>
+#include <ctnn/ir/kernel_params.hpp>
 #include <ctnn/ir/little_endian.hpp>
 #include <ctnn/ir/name.hpp>
 #include <ctnn/ir/op_kind.hpp>
@@ -21,7 +22,6 @@
 
 namespace ctnn {
 
-inline constexpr std::size_t max_node_inputs = 8;
 inline constexpr std::size_t max_model_io = 8;
 
 enum class tensor_role : std::uint8_t { intermediate, input, output, constant };
@@ -90,83 +90,6 @@ struct node {
   std::int32_t input_count = 0;
   std::int32_t output = -1;
 };
-
-// How a model's quantized ops requantize (docs/design.md §4: a policy per model, set by its frontend): TFLite's
-// fixed-point multipliers with double rounding, or ONNX's float scale with round half to even.
-enum class requantization_policy : std::int32_t { tflite, onnx };
-
-// Everything a kernel needs, with no names: equal params mean one kernel instantiation (dedup).
-// It is a template argument of every kernel, so it has no padding bytes: clang 14 miscompiles reads of
-// class-type template arguments that have tail padding (checked below, with location).
-struct kernel_params {
-  op_kind kind = op_kind::relu;
-  dtype type = dtype::f32;
-  activation fused = activation::none;
-  shape in{};
-  shape in2{};  // add/mul: the second operand
-  shape out{};
-  window win{};
-  std::int32_t groups = 1;
-  std::int32_t depth_multiplier = 1;
-  std::int32_t axis = -1;  // normalised to a non-negative axis
-  std::array<std::int32_t, 2 * max_rank> pads{};
-  std::uint32_t pad_value_bits = 0;  // pad: the fill value; batch_norm: epsilon (float bits: no padding)
-  std::uint32_t clip_min_bits = 0, clip_max_bits = 0;  // clip (float32): the bounds, as float bits
-  pad_mode fill_mode = pad_mode::constant;  // pad
-  std::array<std::int32_t, max_node_inputs> concat_extents{};
-  std::int32_t concat_count = 0;
-  std::array<std::int32_t, max_rank> perm{};  // transpose: output dim d is input dim perm[d]
-  std::int32_t has_bias = 0;
-  // Quantized kernels (TFLite's integer recipes, docs/design.md §4): offsets are negated zero points; a
-  // multiplier/shift pair is QuantizeMultiplier's. pass::compute_requantization sets them; tables that do
-  // not fit here are its recipe (kernel_call::requantization).
-  std::int32_t input_offset = 0;
-  std::int32_t input2_offset = 0;
-  std::int32_t weights_offset = 0;
-  std::int32_t output_offset = 0;
-  std::int32_t output_multiplier = 0;
-  std::int32_t output_shift = 0;
-  std::int32_t input_multiplier = 0;
-  std::int32_t input_shift = 0;
-  std::int32_t input2_multiplier = 0;
-  std::int32_t input2_shift = 0;
-  std::int32_t left_shift = 0;
-  std::int32_t activation_min = 0;
-  std::int32_t activation_max = 0;
-  std::int32_t per_channel = 0;
-  // ONNX's integer ops (requantization == onnx, kernel/reference/onnx_quant/params.hpp): the layouts read,
-  // the element types of weights and result, the input and output scales (float bits), the per-tensor
-  // multiplier x_scale * w_scale / y_scale (float bits), and how many values the per-axis operands hold
-  // (scales, zero points: 0 absent, 1 per tensor, else one per channel).
-  requantization_policy requantization = requantization_policy::tflite;
-  data_layout layout = data_layout::ctnn;
-  dtype weights_type = dtype::f32;
-  dtype out_type = dtype::f32;
-  std::uint32_t input_scale_bits = 0;
-  std::uint32_t output_scale_bits = 0;
-  std::uint32_t multiplier_bits = 0;
-  std::int32_t scale_count = 0;
-  std::int32_t zero_point_count = 0;
-  // Scratch the kernel needs for one call, in bytes, declared by the kernel layer from the other fields
-  // when the call is lowered. plan_memory places it with the activations, live during the call only;
-  // the executor passes its address as kernel::invoke<P>(operands, result, rq, scratch).
-  std::int32_t scratch_bytes = 0;
-  // 1: plan_memory placed the result over the input, which dies here (ctnn::in_place_windows: conv2d and
-  // depthwise; ctnn::in_place_conv, ctnn::in_place_depthwise). Safe for kernels that walk output pixels
-  // row-major and finish a pixel before the next (the reference kernels); other kernels must refuse such
-  // calls (docs/memory.md).
-  std::int32_t in_place = 0;
-  // The implementation that runs the call and the layout of its constant operands (pass::select_kernels;
-  // lower_te records the reference kernel, constants as stored). Decided by the other fields and the
-  // target, so it does not split structurally equal kernels.
-  kernel_choice choice{};
-  constexpr float pad_value() const { return std::bit_cast<float>(pad_value_bits); }
-  constexpr float clip_min() const { return std::bit_cast<float>(clip_min_bits); }
-  constexpr float clip_max() const { return std::bit_cast<float>(clip_max_bits); }
-  friend constexpr bool operator==(const kernel_params&, const kernel_params&) = default;
-};
-static_assert(std::has_unique_object_representations_v<kernel_params>,
-              "ctnn::kernel_params must have no padding bytes (clang 14 template-argument bug).");
 
 // Where an operand lives at run time, fixed at compile time by aot_lower_main.
 enum class storage : std::int32_t { none, arena, model_input, model_output, constant };
@@ -344,9 +267,9 @@ struct module : module_graph<MaxTensors, MaxNodes> {
 
   // Memory planning (plan_memory's steps: assign_pools, order_for_memory, place_buffers,
   // mark_in_place_calls, check_budgets; docs/memory.md). Set before placement, by assign_pools or by a pass
-  // of yours: the pools in fallback order (none: one pool "arena" without a limit) and the pins, the scratch
-  // bytes a pass reserves per call (the kernel's own declaration, kernel_params::scratch_bytes, is merged
-  // in by memory::merge_declared_scratch), and the alignment of every buffer.
+  // of yours: the pools in fallback order (none: one pool "arena" without a limit) and the pins, and the
+  // alignment of every buffer. scratch_bytes is the one record of each call's scratch: lower_te writes
+  // what the call's kernel declares (kernel/scratch.hpp), a pass before planning may reserve more.
   std::array<memory::pool_info, memory::max_pools> pools{};
   std::int32_t pool_count = 0;
   std::array<memory::pool_pin, memory::max_pins> pins{};  // assign_pools: the pins, resolved

@@ -1,8 +1,13 @@
 #pragma once
 // The graph-level operator kinds, fused activations and padding modes.
+#include <cstddef>
 #include <cstdint>
 
 namespace ctnn {
+
+// An op reads at most this many tensors (concat its inputs; conv: data, weights, bias; ONNX's integer ops
+// also their scales and zero points).
+inline constexpr std::size_t max_node_inputs = 8;
 
 enum class op_kind : std::int32_t {
   conv2d,            // OHWI weights, groups >= 1

@@ -47,14 +47,19 @@ inline void put_window(text_writer& w, const window& win, bool pads_resolved) {
   }
 }
 
+// "1,2,3": the first `count` numbers of an array (a transpose's perm, a concat's extents, pads).
+template <std::size_t N>
+void put_numbers(text_writer& w, const std::array<std::int32_t, N>& numbers, std::int32_t count) {
+  for (std::int32_t i = 0; i < count; ++i) {
+    if (i > 0) w.put(",");
+    w.number(numbers[static_cast<std::size_t>(i)]);
+  }
+}
+
 // "pads 0,0,1,1,1,1,0,0" (before/after per dim) for a pad op.
 inline void put_pad_pairs(text_writer& w, const std::array<std::int32_t, 2 * max_rank>& pads, std::int32_t rank) {
   w.put("pads ");
-  const std::int32_t count = 2 * (rank > 0 ? rank : static_cast<std::int32_t>(max_rank));
-  for (std::int32_t i = 0; i < count; ++i) {
-    if (i > 0) w.put(",");
-    w.number(pads[static_cast<std::size_t>(i)]);
-  }
+  put_numbers(w, pads, 2 * (rank > 0 ? rank : static_cast<std::int32_t>(max_rank)));
 }
 
 // The attributes an op kind reads (after its fused activation).
@@ -130,10 +135,7 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
       break;
     case op_kind::transpose:
       w.put("  perm ");
-      for (std::int32_t d = 0; m.valid_tensor(n.inputs[0]) && d < m.tensor_at(n.inputs[0]).dims.rank; ++d) {
-        if (d > 0) w.put(",");
-        w.number(a.perm[static_cast<std::size_t>(d)]);
-      }
+      put_numbers(w, a.perm, m.valid_tensor(n.inputs[0]) ? m.tensor_at(n.inputs[0]).dims.rank : 0);
       break;
     case op_kind::global_avg_pool:
     case op_kind::add:
@@ -179,6 +181,10 @@ inline void put_kernel_params(text_writer& w, const kernel_params& p) {
   }
   w.put(" -> ");
   put_shape(w, p.out);
+  if (p.out_type != p.type) {  // quantize, dequantize, ONNX's integer ops with an int32 result
+    w.put(" ");
+    w.put(name_of(p.out_type));
+  }
   switch (p.kind) {
     case op_kind::conv2d:
     case op_kind::depthwise_conv2d:
@@ -203,30 +209,42 @@ inline void put_kernel_params(text_writer& w, const kernel_params& p) {
       w.put("  axis ");
       w.number(p.axis);
       w.put(" extents ");
-      for (std::int32_t i = 0; i < p.concat_count; ++i) {
-        if (i > 0) w.put(",");
-        w.number(p.concat_extents[static_cast<std::size_t>(i)]);
-      }
+      put_numbers(w, p.concat.extents, p.concat.count);
       break;
     case op_kind::pad:
       w.put("  ");
-      put_pad_pairs(w, p.pads, p.in.rank);
-      if (p.fill_mode == pad_mode::constant) {
+      put_pad_pairs(w, p.pad.before_after, p.in.rank);
+      if (p.pad.mode == pad_mode::constant) {
         w.put(" value ");
-        w.real(static_cast<double>(p.pad_value()));
+        w.real(static_cast<double>(p.pad.fill_value()));
       } else {
-        w.put(" "), w.put(pad_mode_name(p.fill_mode));
+        w.put(" "), w.put(pad_mode_name(p.pad.mode));
       }
       break;
     case op_kind::batch_norm:
       w.put("  epsilon ");
-      w.real(static_cast<double>(p.pad_value()));
+      w.real(static_cast<double>(p.batch_norm.epsilon()));
       break;
     case op_kind::clip:
       w.put("  min ");
-      w.real(static_cast<double>(p.clip_min()));
+      w.real(static_cast<double>(p.clip.min()));
       w.put(" max ");
-      w.real(static_cast<double>(p.clip_max()));
+      w.real(static_cast<double>(p.clip.max()));
+      break;
+    case op_kind::mean:
+      w.put("  axes mask ");
+      w.number(static_cast<std::int64_t>(p.mean.reduce_axes));
+      break;
+    case op_kind::transpose:
+      w.put("  perm ");
+      put_numbers(w, p.transpose.perm, p.in.rank);
+      break;
+    case op_kind::crop:
+    case op_kind::paste:
+      w.put("  at row ");
+      w.number(p.patch.row);
+      w.put(" column ");
+      w.number(p.patch.column);
       break;
     default:
       break;

@@ -3,7 +3,7 @@
 // call in the `calls` section, for calls that read or write quantized tensors:
 //   "        requantize tflite: offsets in 5 out -128 weights 0, multiplier 1518500250 shift -7, clamp [-128, 127],
 //    per-channel multipliers (8) of scales in 0.02 weights 8 per channel out 0.05"
-//   "        requantize onnx: zero points x 3 w 0 y -2, scales x 0.02 y 0.05, multiplier 0.0123, weight scales 1"
+//   "        requantize onnx: zero points x 3 w 0 y -2, scales x 0.02 y 0.05, multiplier 0.0123, weights u8 in onnx layout"
 // Templated on the writer and the module view (ir/printer.hpp's), so that it depends on neither.
 #include <bit>
 #include <cstdint>
@@ -80,6 +80,15 @@ void put_tflite_requantization(Writer& w, const kernel_call& call) {
     w.put(", left shift ");
     w.number(p.left_shift);
   }
+  if (p.kind == op_kind::pad) {
+    w.put(", fill ");
+    w.number(p.pad.quantized_fill);
+  }
+  if (p.kind == op_kind::mean && p.mean.same_quantization != 0) w.put(", same quantization (sum and divide)");
+  if (p.quantize.int8_scale_bits != 0) {
+    w.put(", int8 scale ");
+    w.real(static_cast<double>(p.quantize.int8_scale()));
+  }
   if (p.activation_min != 0 || p.activation_max != 0) {
     w.put(", clamp [");
     w.number(p.activation_min);
@@ -102,17 +111,22 @@ void put_onnx_requantization(Writer& w, const kernel_call& call) {
   w.put(" y ");
   w.number(p.output_offset);
   w.put(", scales x ");
-  w.real(static_cast<double>(std::bit_cast<float>(p.input_scale_bits)));
+  w.real(static_cast<double>(std::bit_cast<float>(p.onnx.input_scale_bits)));
   w.put(" y ");
-  w.real(static_cast<double>(std::bit_cast<float>(p.output_scale_bits)));
-  if (p.multiplier_bits != 0) {
+  w.real(static_cast<double>(std::bit_cast<float>(p.onnx.output_scale_bits)));
+  if (p.onnx.multiplier_bits != 0) {
     w.put(", multiplier ");
-    w.real(static_cast<double>(std::bit_cast<float>(p.multiplier_bits)));
+    w.real(static_cast<double>(std::bit_cast<float>(p.onnx.multiplier_bits)));
   }
-  if (p.scale_count > 1) {
+  if (p.onnx.scale_count > 1) {
     w.put(", per-channel scales (");
-    w.number(p.scale_count);
+    w.number(p.onnx.scale_count);
     w.put(")");
+  }
+  if (p.kind == op_kind::conv2d || p.kind == op_kind::dense) {
+    w.put(", weights ");
+    w.put(name_of(p.onnx.weights_type));
+    if (p.onnx.layout == data_layout::onnx) w.put(" in onnx layout");
   }
 }
 
@@ -123,7 +137,7 @@ void write_call_requantization(Writer& w, const ModuleView& m, const kernel_call
     return m.valid_tensor(id) && (m.tensor_at(id).type == dtype::i8 || m.tensor_at(id).type == dtype::u8);
   };
   const kernel_params& p = call.params;
-  const bool onnx_scaled = p.requantization == requantization_policy::onnx && (p.input_scale_bits | p.output_scale_bits) != 0;
+  const bool onnx_scaled = p.requantization == requantization_policy::onnx && (p.onnx.input_scale_bits | p.onnx.output_scale_bits) != 0;
   const bool tflite_quantized = p.requantization == requantization_policy::tflite && (quantized(call.operands[0]) || quantized(call.result));
   if (!onnx_scaled && !tflite_quantized) return;
   w.spaces(8);

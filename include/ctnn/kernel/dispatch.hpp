@@ -186,7 +186,7 @@ void invoke(const void* const (&operands)[N], void* result, const requant_arrays
       kernel::run(operands, result, rq);
     }
   } else if constexpr (P.requantization == requantization_policy::onnx) {
-    reference::onnx_quant::run_typed<P.kind, element_t<P.type>, element_t<P.weights_type>, element_t<P.out_type>>(
+    reference::onnx_quant::run_typed<P.kind, element_t<P.type>, element_t<P.onnx.weights_type>, element_t<P.out_type>>(
         static_params<P>{}, operands, result);
   } else if constexpr (P.type == dtype::u8) {
     detail::run_i8<P.kind>(static_params<P>{}, operands, result, rq);  // byte moves (has_kernel)
@@ -201,7 +201,7 @@ void invoke(const void* const (&operands)[N], void* result, const requant_arrays
   }
 }
 
-// As above, for a call whose kernel declares scratch (kernel_params::scratch_bytes; plan_memory places
+// As above, for a call with scratch (module::scratch_bytes, from kernel/scratch.hpp's rules; plan_memory places
 // it, the executor passes its address). No kernel declares any yet: the reference kernels need none.
 template <kernel_params P, std::size_t N>
 void invoke(const void* const (&operands)[N], void* result, const requant_arrays& rq, [[maybe_unused]] void* scratch) {

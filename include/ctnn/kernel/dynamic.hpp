@@ -64,7 +64,7 @@ constexpr std::size_t operands_read(const kernel_params& p) {
     case op_kind::add:
     case op_kind::mul:
     case op_kind::batch_matmul: return 2;
-    case op_kind::concat: return static_cast<std::size_t>(p.concat_count);
+    case op_kind::concat: return static_cast<std::size_t>(p.concat.count);
     case op_kind::batch_norm: return 5;
     default: return 1;
   }
@@ -72,9 +72,10 @@ constexpr std::size_t operands_read(const kernel_params& p) {
 
 // Whether the per-channel requantization arrays a call of these parameters reads are given.
 constexpr bool has_requantization(const kernel_params& p, const requant_arrays& rq) {
-  if (p.type != dtype::i8 || p.per_channel == 0) return true;
-  if (p.kind == op_kind::concat) return rq.scale != nullptr && rq.bias != nullptr && rq.requantize != nullptr;
-  return rq.multiplier != nullptr && rq.shift != nullptr;
+  if (p.type != dtype::i8) return true;
+  if (p.kind == op_kind::concat)
+    return p.concat.rescales_inputs == 0 || (rq.scale != nullptr && rq.bias != nullptr && rq.requantize != nullptr);
+  return p.per_channel == 0 || (rq.multiplier != nullptr && rq.shift != nullptr);
 }
 
 namespace detail {

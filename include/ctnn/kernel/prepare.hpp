@@ -48,6 +48,7 @@ constexpr kernel_params prepare_params(const Module& m, const node& n) {
   kernel_params p{};
   p.kind = n.kind;
   p.type = m.tensor_at(n.inputs[0]).type;
+  p.out_type = m.tensor_at(n.output).type;
   p.fused = n.attrs.fused;
   p.in = m.tensor_at(n.inputs[0]).dims;
   p.out = m.tensor_at(n.output).dims;
@@ -74,35 +75,38 @@ constexpr kernel_params prepare_params(const Module& m, const node& n) {
       break;
     case op_kind::concat:
       p.axis = n.attrs.axis;
-      p.concat_count = n.input_count;
+      p.concat.count = n.input_count;
       for (std::int32_t i = 0; i < n.input_count; ++i)
-        p.concat_extents[static_cast<std::size_t>(i)] = m.tensor_at(n.inputs[static_cast<std::size_t>(i)]).dims[n.attrs.axis];
+        p.concat.extents[static_cast<std::size_t>(i)] = m.tensor_at(n.inputs[static_cast<std::size_t>(i)]).dims[n.attrs.axis];
       break;
     case op_kind::pad:
-      p.pads = n.attrs.pads;
-      p.pad_value_bits = std::bit_cast<std::uint32_t>(n.attrs.pad_value);
-      p.fill_mode = n.attrs.fill_mode;
+      p.pad.before_after = n.attrs.pads;
+      p.pad.fill_value_bits = std::bit_cast<std::uint32_t>(n.attrs.pad_value);
+      p.pad.mode = n.attrs.fill_mode;
       break;
     case op_kind::mean:
-      p.axis = static_cast<std::int32_t>(n.attrs.reduce_axes);  // the kernel reads the reduced axes as a bit mask
+      p.mean.reduce_axes = n.attrs.reduce_axes;
       break;
     case op_kind::transpose:
-      p.perm = n.attrs.perm;
+      p.transpose.perm = n.attrs.perm;
       break;
     case op_kind::crop:
     case op_kind::paste:
-    case op_kind::fetch_rows:
-      p.pads = n.attrs.pads;  // crop, paste: the window's row and column at [2] and [4]; fetch_rows: its rows
+      p.patch.row = n.attrs.pads[2];  // the op's pads hold the window's row and column at [2] and [4]
+      p.patch.column = n.attrs.pads[4];
+      break;
+    case op_kind::fetch_rows:  // pass::patch_execution writes the four figures to the op's pads[0..3]
+      p.fetch = {n.attrs.pads[0], n.attrs.pads[1], n.attrs.pads[2], n.attrs.pads[3]};
       break;
     case op_kind::quantize:
     case op_kind::dequantize:
       break;
     case op_kind::batch_norm:
-      p.pad_value_bits = std::bit_cast<std::uint32_t>(n.attrs.epsilon);  // the kernel's one float parameter
+      p.batch_norm.epsilon_bits = std::bit_cast<std::uint32_t>(n.attrs.epsilon);
       break;
     case op_kind::clip:
-      p.clip_min_bits = std::bit_cast<std::uint32_t>(n.attrs.clip_min);
-      p.clip_max_bits = std::bit_cast<std::uint32_t>(n.attrs.clip_max);
+      p.clip.min_bits = std::bit_cast<std::uint32_t>(n.attrs.clip_min);
+      p.clip.max_bits = std::bit_cast<std::uint32_t>(n.attrs.clip_max);
       break;
     case op_kind::global_avg_pool:
     case op_kind::relu:

@@ -69,9 +69,8 @@ constexpr params_problem kernel_params_problem(const kernel_params& p) {
   if (p.requantization == requantization_policy::onnx)
     return reference::onnx_quant::supports(p) ? params_problem::none : params_problem::no_kernel;
   if (!has_kernel(p.kind, p.type)) return params_problem::no_kernel;
-  if (p.kind == op_kind::quantize && p.axis != static_cast<std::int32_t>(dtype::i8)) return params_problem::quantize_not_to_int8;
-  if (p.kind == op_kind::dequantize && p.axis != static_cast<std::int32_t>(dtype::f32))
-    return params_problem::dequantize_not_to_float;
+  if (p.kind == op_kind::quantize && p.out_type != dtype::i8) return params_problem::quantize_not_to_int8;
+  if (p.kind == op_kind::dequantize && p.out_type != dtype::f32) return params_problem::dequantize_not_to_float;
   if (p.type == dtype::i8 && !reference::int8::fused_activation_is_a_clamp(p)) return params_problem::int8_fused_activation;
   if (p.type == dtype::i8 && p.kind == op_kind::softmax && !reference::int8::softmax_output_is_supported(p))
     return params_problem::int8_softmax_output;
@@ -142,9 +141,9 @@ template <op_kind K, class Params>
   else if constexpr (K == op_kind::reshape) i8::copy(p, activation(0), out);
   else if constexpr (K == op_kind::concat) {
     std::array<const std::int8_t*, max_node_inputs> inputs{};
-    for (std::size_t k = 0; k < static_cast<std::size_t>(p->concat_count); ++k) inputs[k] = activation(k);
+    for (std::size_t k = 0; k < static_cast<std::size_t>(p->concat.count); ++k) inputs[k] = activation(k);
     i8::concat(p, inputs.data(), out, rq.requantize, rq.scale, rq.bias);
-  } else if constexpr (K == op_kind::pad) i8::pad(p, activation(0), out, static_cast<std::int8_t>(p->output_offset));
+  } else if constexpr (K == op_kind::pad) i8::pad(p, activation(0), out, static_cast<std::int8_t>(p->pad.quantized_fill));
   else if constexpr (K == op_kind::quantize) i8::requantize(p, activation(0), out);
   else if constexpr (K == op_kind::dequantize) i8::dequantize(p, activation(0), static_cast<float*>(result));
   else if constexpr (K == op_kind::mean) i8::mean(p, activation(0), out);

@@ -1,8 +1,9 @@
 #pragma once
-// The scratch a kernel needs for one call (kernel_params::scratch_bytes): lower_te asks
-// kernel::scratch_bytes(params) when it lowers a call, plan_memory places that many bytes with the
-// activations (live during the call only) and the executor passes their address as
-// kernel::invoke<P>(operands, result, rq, scratch) (docs/memory.md, "Scratch").
+// The scratch a kernel needs for one call: lower_te asks kernel::scratch_bytes(params) when it lowers a
+// call and records it in module::scratch_bytes (the one per-call figure; a pass before planning may
+// reserve more), plan_memory places that many bytes with the activations (live during the call only) and
+// the executor passes their address as kernel::invoke<P>(operands, result, rq, scratch) (docs/memory.md,
+// "Scratch").
 //
 // The reference kernels need none, nor do today's vectorised kernels. A kernel that needs some (a
 // line buffer, packed input patches, a 32-bit accumulator row) declares it here, in two steps:
@@ -22,8 +23,8 @@
 //
 //   2. its name in the list `scratch_rules` below. A call's scratch is the largest any rule asks.
 //
-// kernel_params equal in every other field must get equal scratch (the function sees nothing else), so
-// structurally equal calls stay one kernel. A call plan_memory marks in place (kernel_params::in_place)
+// A rule is a function of the parameters alone (it sees nothing else), so structurally equal calls get
+// equal scratch and stay one kernel. A call plan_memory marks in place (kernel_params::in_place)
 // runs the reference kernel, which does not read its scratch.
 #include <cstdint>
 

@@ -51,19 +51,6 @@ struct buffer_set {
   std::int64_t io_bytes_outside = 0;
 };
 
-// The scratch each call needs: what its kernel declares (kernel_params::scratch_bytes, set by lower_te), or
-// more if a pass reserved more in module::scratch_bytes. Writes the larger into module::scratch_bytes,
-// which is then the one figure the plan, the metadata and the executor use. Idempotent: the planning steps
-// that look at scratch (order_for_memory, place_buffers) each call it first.
-template <class Module>
-constexpr void merge_declared_scratch(Module& m) {
-  for (std::int32_t c = 0; c < m.call_count; ++c) {
-    std::int64_t& bytes = m.scratch_bytes[static_cast<std::size_t>(c)];
-    const std::int64_t declared = m.calls[static_cast<std::size_t>(c)].params.scratch_bytes;
-    if (declared > bytes) bytes = declared;
-  }
-}
-
 // Element-wise ops whose result may be written over operand `slot`.
 constexpr bool may_write_over(op_kind kind, std::int32_t slot) {
   switch (kind) {

@@ -46,14 +46,14 @@ namespace requantization {
 //   clip: activation_min/max = its bounds in the input's quantization (the raw integers without a scale);
 //   sigmoid, tanh: input_multiplier/input_shift = frexp of input_scale * 2^27 (4 integer bits);
 //   softmax: input_multiplier/input_shift from beta * input_scale * 2^26 (5 integer bits), beta = 1;
-//   concat: per_channel = 1 when an input's quantization differs from the output's: a table of each
-//       input's float scale and bias (TFLite's ConcatenationWithScaling);
-//   pad: output_offset = the fill value quantized with the output's scale and zero point;
-//   quantize: axis = the output dtype; from f32: output_offset, pad_value_bits = output scale (float
-//       bits); from i8: output multiplier input_scale / output_scale;
-//   dequantize: axis = the output dtype; input_offset, pad_value_bits = input scale (float bits);
-//   mean: output multiplier input_scale / output_scale; left_shift = 1 when input and output share one
-//       quantization (TFLM then sums and divides, truncating).
+//   concat: concat.rescales_inputs = 1 when an input's quantization differs from the output's: a table of
+//       each input's float scale and bias (TFLite's ConcatenationWithScaling);
+//   pad: pad.quantized_fill = the fill value quantized with the output's scale and zero point;
+//   quantize: from f32: output_offset, quantize.int8_scale_bits = output scale (float bits); from i8:
+//       output multiplier input_scale / output_scale;
+//   dequantize: input_offset, quantize.int8_scale_bits = input scale (float bits);
+//   mean: output multiplier input_scale / output_scale; mean.same_quantization = 1 when input and output
+//       share one quantization (TFLM then sums and divides, truncating).
 template <class Module>
 constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& p) {
   namespace q = ctnn::detail::quant;
@@ -153,23 +153,21 @@ constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& 
     }
     case op_kind::concat:
       for (std::int32_t i = 0; i < n.input_count; ++i)
-        if (!same_quantization(m.tensor_at(n.inputs[static_cast<std::size_t>(i)]).quant, out)) p.per_channel = 1;
+        if (!same_quantization(m.tensor_at(n.inputs[static_cast<std::size_t>(i)]).quant, out)) p.concat.rescales_inputs = 1;
       break;
     case op_kind::pad:
-      p.output_offset = q::float_to_int8(n.attrs.pad_value, out.scale, out.zero_point);
+      p.pad.quantized_fill = q::float_to_int8(n.attrs.pad_value, out.scale, out.zero_point);
       break;
     case op_kind::quantize:
-      p.axis = static_cast<std::int32_t>(m.tensor_at(n.output).type);
-      if (p.type == dtype::f32) p.pad_value_bits = std::bit_cast<std::uint32_t>(out.scale);
+      if (p.type == dtype::f32) p.quantize.int8_scale_bits = std::bit_cast<std::uint32_t>(out.scale);
       else set_multiplier(p.output_multiplier, p.output_shift, static_cast<double>(in.scale) / static_cast<double>(out.scale));
       break;
     case op_kind::dequantize:
-      p.axis = static_cast<std::int32_t>(m.tensor_at(n.output).type);
-      p.pad_value_bits = std::bit_cast<std::uint32_t>(in.scale);
+      p.quantize.int8_scale_bits = std::bit_cast<std::uint32_t>(in.scale);
       break;
     case op_kind::mean:
       set_multiplier(p.output_multiplier, p.output_shift, static_cast<double>(in.scale) / static_cast<double>(out.scale));
-      p.left_shift = same_quantization(in, out) ? 1 : 0;
+      p.mean.same_quantization = same_quantization(in, out) ? 1 : 0;
       break;
     case op_kind::reshape:
     case op_kind::transpose:
@@ -189,15 +187,15 @@ constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& 
 //   conv2d, dense (layout onnx): x's quantization gives input_offset (-x_zero_point) and the input scale,
 //     the result's its zero point (output_offset) and scale (for int32 results: none); the weights'
 //     per-tensor scale and zero point (weights_offset) are their tensor's quantization, per-channel ones
-//     operands 3 and 4 (scale_count, zero_point_count: their element counts); multiplier_bits =
-//     float(x_scale * w_scale) / y_scale for a per-tensor weight scale (per channel the kernel computes
-//     it the same way from operand 3). The result is `out_type`.
-//   quantize: the result's scale (output_scale_bits) and zero point (output_offset), or per axis
+//     operands 3 and 4 (onnx.scale_count, onnx.zero_point_count: their element counts);
+//     onnx.multiplier_bits = float(x_scale * w_scale) / y_scale for a per-tensor weight scale (per channel
+//     the kernel computes it the same way from operand 3). The result's type is `out_type` (prepare_params').
+//   quantize: the result's scale (onnx.output_scale_bits) and zero point (output_offset), or per axis
 //     (`axis`) operands 1 and 2.
-//   dequantize: the input's scale (input_scale_bits) and zero point (input_offset = -zero point), or per
-//     axis operands 1 and 2.
+//   dequantize: the input's scale (onnx.input_scale_bits) and zero point (input_offset = -zero point), or
+//     per axis operands 1 and 2.
 //   add, mul, max_pool, pad, transpose, reshape on plain integers (ONNX's integer arithmetic, no
-//     quantization): only the policy and the result's type; the result keeps the input's type.
+//     quantization): only the policy; the result keeps the input's type.
 template <class Module>
 constexpr void set_onnx_fields(const Module& m, const node& n, kernel_params& p) {
   const tensor& x = m.tensor_at(n.inputs[0]);
@@ -207,22 +205,21 @@ constexpr void set_onnx_fields(const Module& m, const node& n, kernel_params& p)
     return t >= 0 ? static_cast<std::int32_t>(m.tensor_at(t).dims.elements()) : absent;
   };
   p.requantization = requantization_policy::onnx;
-  p.out_type = y.type;
   p.input_offset = -x.quant.zero_point;
   p.output_offset = y.quant.zero_point;
-  p.input_scale_bits = std::bit_cast<std::uint32_t>(x.quant.scale);
-  p.output_scale_bits = std::bit_cast<std::uint32_t>(y.quant.scale);
+  p.onnx.input_scale_bits = std::bit_cast<std::uint32_t>(x.quant.scale);
+  p.onnx.output_scale_bits = std::bit_cast<std::uint32_t>(y.quant.scale);
   switch (n.kind) {
     case op_kind::conv2d:
     case op_kind::dense: {
       const tensor& w = m.tensor_at(n.inputs[1]);
-      p.layout = n.attrs.layout;
-      p.weights_type = w.type;
+      p.onnx.layout = n.attrs.layout;
+      p.onnx.weights_type = w.type;
       p.weights_offset = -w.quant.zero_point;
-      p.scale_count = elements_of_operand(3, w.quant.scale != 0.0f ? 1 : 0);
-      p.zero_point_count = elements_of_operand(4, 1);
-      if (p.scale_count == 1 && y.type != dtype::i32)
-        p.multiplier_bits = std::bit_cast<std::uint32_t>(
+      p.onnx.scale_count = elements_of_operand(3, w.quant.scale != 0.0f ? 1 : 0);
+      p.onnx.zero_point_count = elements_of_operand(4, 1);
+      if (p.onnx.scale_count == 1 && y.type != dtype::i32)
+        p.onnx.multiplier_bits = std::bit_cast<std::uint32_t>(
             kernel::reference::onnx_quant::output_multiplier(x.quant.scale, w.quant.scale, y.quant.scale));
       if (n.kind == op_kind::dense) p.in2 = w.dims;
       break;
@@ -230,8 +227,8 @@ constexpr void set_onnx_fields(const Module& m, const node& n, kernel_params& p)
     case op_kind::quantize:
     case op_kind::dequantize:
       p.axis = n.attrs.axis;
-      p.scale_count = elements_of_operand(1, 1);
-      p.zero_point_count = elements_of_operand(2, 1);
+      p.onnx.scale_count = elements_of_operand(1, 1);
+      p.onnx.zero_point_count = elements_of_operand(2, 1);
       break;
     default:
       break;
@@ -301,12 +298,14 @@ template <class Module>
 constexpr requantization_recipe recipe_of(const Module& m, const kernel_call& call) {
   const kernel_params& p = call.params;
   requantization_recipe r{};
-  if (p.per_channel == 0 || p.type != dtype::i8) return r;
+  if (p.type != dtype::i8) return r;
   if (p.kind == op_kind::concat) {
+    if (p.concat.rescales_inputs == 0) return r;
     r.table = requantization_table::concat_inputs;
-    r.channels = p.concat_count;
+    r.channels = p.concat.count;
     return r;
   }
+  if (p.per_channel == 0) return r;
   const tensor& weights = m.tensor_at(call.operands[1]);
   const quantization& w = weights.quant;
   r.table = requantization_table::channel_multipliers;
@@ -345,7 +344,6 @@ struct compute_requantization : detail::in_place_pass<compute_requantization> {
       const node& n = m.node_at(call.node);
       // Back to the structural parameters, keeping what later passes decided, then the recipes anew.
       kernel_params params = kernel::prepare_params(m, n);
-      params.scratch_bytes = call.params.scratch_bytes;
       params.in_place = call.params.in_place;
       params.choice = call.params.choice;
       call.params = params;

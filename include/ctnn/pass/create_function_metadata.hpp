@@ -30,10 +30,9 @@ struct create_function_metadata : detail::in_place_pass<create_function_metadata
       }
       f.io_bytes = io > f.io_bytes ? io : f.io_bytes;
       f.constant_bytes = constant > f.constant_bytes ? constant : f.constant_bytes;
-      // Scratch: what the kernel declares, or more where a pass reserved more for this call (plan_memory
-      // plans the larger; module::scratch_bytes is per call).
-      const std::int64_t reserved = m.scratch_bytes[static_cast<std::size_t>(c)];
-      const std::int64_t scratch = reserved > call.params.scratch_bytes ? reserved : call.params.scratch_bytes;
+      // Scratch: module::scratch_bytes, the one per-call figure (lower_te's declaration, or more where a
+      // pass reserved more for this call).
+      const std::int64_t scratch = m.scratch_bytes[static_cast<std::size_t>(c)];
       f.workspace_bytes = scratch > f.workspace_bytes ? scratch : f.workspace_bytes;
     }
   }

@@ -1,7 +1,8 @@
 #pragma once
 // lower_te: replaces each graph op by a call of a kernel with compile-time parameters (kernel_params):
 // the structural ones (kernel/prepare.hpp), the quantized ones (pass::compute_requantization, run on each
-// call here, in the same constant evaluation) and the scratch the kernel declares (kernel/scratch.hpp).
+// call here, in the same constant evaluation) and the scratch the kernel declares (kernel/scratch.hpp),
+// written to module::scratch_bytes, the one per-call figure that planning, metadata and the executor read.
 // Structurally equal calls share one kernel. Graph nodes stay in the module next to the calls, so later
 // passes see both levels.
 #include <cstdint>
@@ -40,6 +41,7 @@ template <class ScratchRules>
 template <class Module>
 constexpr void lower_te::with_scratch<ScratchRules>::run_in_place(Module& m) {
   m.call_count = 0;
+  for (auto& bytes : m.scratch_bytes) bytes = 0;
   detail::kernel_table_builder<Module> kernels(m);
   for (std::int32_t i = 0; i < m.node_count; ++i) {
     const node& n = m.node_at(i);
@@ -67,7 +69,8 @@ constexpr void lower_te::with_scratch<ScratchRules>::run_in_place(Module& m) {
     c.result = n.output;
     c.params = kernel::prepare_params(m, n);
     compute_requantization::requantize_call(m, n, c);
-    c.params.scratch_bytes = ScratchRules::bytes(c.params);  // from the other fields: equal params, equal scratch
+    // From the parameters alone: equal params, equal scratch. Later passes may reserve more.
+    m.scratch_bytes[static_cast<std::size_t>(m.call_count - 1)] = ScratchRules::bytes(c.params);
     c.kernel = kernels.kernel_of(c.params);
   }
   m.establish(fact::kernels_lowered);

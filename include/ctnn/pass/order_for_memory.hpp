@@ -17,7 +17,6 @@ namespace ctnn::pass {
 template <class Module>
 constexpr void order_ops_for_memory(Module& m, const memory::plan_config& config) {
   if (!config.reorder) return;
-  memory::merge_declared_scratch(m);  // the peaks it compares include each call's scratch
   memory::order_for_memory(m, config);
 }
 

@@ -84,7 +84,6 @@ constexpr void place_module_buffers(Module& m, const memory::plan_config& config
     m.pools[0] = memory::pool_info{"arena", -1, m.arena_alignment, false};
     m.pool_count = 1;
   }
-  memory::merge_declared_scratch(m);
   const std::uint32_t writable = detail::writable_pools(m);
   const auto set = memory::buffers_to_place(m, config);
   auto buffers = set.buffers;

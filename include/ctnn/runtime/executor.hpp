@@ -50,6 +50,9 @@ class executor : detail::diagnostic_check<M.error> {
   static constexpr bool valid = !M.error.failed();
   static_assert(!valid || M.has(fact::main_lowered),
                 "ctnn::executor<M>: M must have gone through aot_lower_main (use ctnn::compile<Model>).");
+  static_assert(!valid || detail::scratch_is_placed(M),
+                "ctnn::executor<M>: a call has scratch (module::scratch_bytes) that plan_memory did not place: "
+                "reserve it in a pass before plan_memory.");
 
   static constexpr std::size_t pool_total = M.pool_count > 0 ? static_cast<std::size_t>(M.pool_count) : 1;
   static constexpr std::size_t bytes_of_pool(std::size_t p) {
@@ -432,7 +435,7 @@ class executor : detail::diagnostic_check<M.error> {
   static constexpr auto requantized_calls = [] {
     detail::index_list<call_count + 1> list{};
     for (std::size_t c = 0; c < call_count; ++c)
-      if (call_table[c].params.per_channel != 0 && call_table[c].params.type == dtype::i8) list.add(c);
+      if (call_table[c].requantization.table != ::ctnn::requantization_table::none) list.add(c);  // calls with a table
     return list;
   }();
   static constexpr auto requantization_table = []<std::size_t... R>(std::index_sequence<R...>) {

@@ -43,7 +43,7 @@ template <activation A>
 // -0.0 and denormals pass unchanged when inside the bounds.
 template <class Params>
 constexpr void clip(Params p, const float* in, float* out) {
-  const float low = p->clip_min(), high = p->clip_max();
+  const float low = p->clip.min(), high = p->clip.max();
   const std::int64_t elements = p->out.elements();
   for (std::int64_t i = 0; i < elements; ++i) {
     const float raised = in[i] < low ? low : in[i];

@@ -16,7 +16,7 @@ constexpr void batch_norm(Params p, const float* input, const float* scale,
                           const float* variance, float* output) {
   const std::int32_t channels = p->in.last();
   const std::int64_t rows = p->in.elements() / channels;
-  const float epsilon = p->pad_value();  // lower_te stores batch_norm's epsilon in the value slot
+  const float epsilon = p->batch_norm.epsilon();
   for (std::int32_t c = 0; c < channels; ++c) {
     const float deviation = std::is_constant_evaluated()
                                 ? static_cast<float>(ctnn::detail::math::sqrt(static_cast<double>(variance[c] + epsilon)))

@@ -34,8 +34,8 @@ template <class Params, class Run>
   for (std::int32_t d = p->axis + 1; d < p->out.rank; ++d) inner *= p->out[d];
   std::int64_t to = 0;
   for (std::int64_t o = 0; o < outer; ++o)
-    for (std::int32_t i = 0; i < p->concat_count; ++i) {
-      const std::int64_t length = p->concat_extents[static_cast<std::size_t>(i)] * inner;
+    for (std::int32_t i = 0; i < p->concat.count; ++i) {
+      const std::int64_t length = p->concat.extents[static_cast<std::size_t>(i)] * inner;
       run(i, o * length, to, length);
       to += length;
     }
@@ -71,11 +71,11 @@ constexpr void pad_from_border(Params p, const T* input, T* output) {
     for (std::int32_t d = 0; d < rank; ++d) {
       const auto du = static_cast<std::size_t>(d);
       const std::int32_t extent = p->in[d];
-      std::int32_t c = index[du] - p->pads[2 * du];
-      if (p->fill_mode == pad_mode::wrap) {
+      std::int32_t c = index[du] - p->pad.before_after[2 * du];
+      if (p->pad.mode == pad_mode::wrap) {
         c %= extent;
         c = c < 0 ? c + extent : c;
-      } else if (p->fill_mode == pad_mode::edge || extent == 1) {
+      } else if (p->pad.mode == pad_mode::edge || extent == 1) {
         c = c < 0 ? 0 : (c >= extent ? extent - 1 : c);
       } else {
         while (c < 0 || c >= extent) c = c < 0 ? -c : 2 * (extent - 1) - c;
@@ -95,7 +95,7 @@ constexpr void pad_from_border(Params p, const T* input, T* output) {
 // modes reflect, edge and wrap read the input's border instead.
 template <class Params, class T>
 [[gnu::always_inline]] constexpr void pad_with(Params p, const T* input, T* output, T fill) {
-  if (p->fill_mode != pad_mode::constant) return pad_from_border(p, input, output);
+  if (p->pad.mode != pad_mode::constant) return pad_from_border(p, input, output);
   const std::int64_t elements = p->out.elements();
   for (std::int64_t i = 0; i < elements; ++i) output[i] = fill;
   const std::int32_t rank = p->in.rank;
@@ -107,7 +107,7 @@ template <class Params, class T>
     std::int64_t at = 0;
     for (std::int32_t d = 0; d < rank; ++d) {
       const auto du = static_cast<std::size_t>(d);
-      const std::int32_t coordinate = (d == rank - 1 ? 0 : index[du]) + p->pads[2 * du];
+      const std::int32_t coordinate = (d == rank - 1 ? 0 : index[du]) + p->pad.before_after[2 * du];
       at = at * p->out[d] + coordinate;
     }
     for (std::int32_t k = 0; k < row; ++k) output[at + k] = input[r * row + k];
@@ -124,7 +124,7 @@ template <class Params, class T>
 // fill value is one of the element type's values).
 template <class Params, class T>
 constexpr void pad(Params p, const T* input, T* output) {
-  detail::pad_with(p, input, output, static_cast<T>(p->pad_value()));
+  detail::pad_with(p, input, output, static_cast<T>(p->pad.fill_value()));
 }
 
 }  // namespace ctnn::kernel::reference

@@ -32,35 +32,36 @@ constexpr void copy_pixels(const T* from, std::int32_t from_height, std::int32_t
 
 }  // namespace detail
 
-// out = in[:, pads[2] : pads[2] + out.H, pads[4] : pads[4] + out.W, :]
+// out = in[:, row : row + out.H, column : column + out.W, :] (kernel_params::patch)
 template <class Params, class T>
 constexpr void crop(Params p, const T* input, T* output) {
-  detail::copy_pixels(input, p->in[1], p->in[2], p->pads[2], p->pads[4], output, p->out[1], p->out[2], 0, 0, p->out[0],
+  detail::copy_pixels(input, p->in[1], p->in[2], p->patch.row, p->patch.column, output, p->out[1], p->out[2], 0, 0, p->out[0],
                       p->out[1], p->out[2], p->out[3]);
 }
 
-// out[:, pads[2] : pads[2] + in.H, pads[4] : pads[4] + in.W, :] = in; the rest of `output` is left as it is
+// out[:, row : row + in.H, column : column + in.W, :] = in; the rest of `output` is left as it is
 // (the earlier patches' results: the whole tensor is the paste's second operand, and `output` its view).
 template <class Params, class T>
 constexpr void paste(Params p, const T* patch, T* output) {
-  detail::copy_pixels(patch, p->in[1], p->in[2], 0, 0, output, p->out[1], p->out[2], p->pads[2], p->pads[4], p->in[0],
+  detail::copy_pixels(patch, p->in[1], p->in[2], 0, 0, output, p->out[1], p->out[2], p->patch.row, p->patch.column, p->in[0],
                       p->in[1], p->in[2], p->in[3]);
 }
 
-// The row buffer `rows` (out: [1, R, W, C]) of a streamed input for the next patch row: the halo rows it
-// shares with the previous patch row (pads[1] rows from buffer row pads[0]) move to its top, then `source`
-// writes pads[3] new rows of the input from row pads[2] below them. Moving the halo keeps every patch row's
-// rows contiguous from buffer row 0 (crop reads them as an ordinary map) and asks the caller for each
-// input row once, in order; it costs a copy of the halo rows per patch row. Not constexpr: it calls the
-// caller's function.
+// The row buffer `rows` (out: [1, R, W, C]) of a streamed input for the next patch row
+// (kernel_params::fetch): the halo rows it shares with the previous patch row move to its top, then
+// `source` writes the new rows of the input below them. Moving the halo keeps every patch row's rows
+// contiguous from buffer row 0 (crop reads them as an ordinary map) and asks the caller for each input row
+// once, in order; it costs a copy of the halo rows per patch row. Not constexpr: it calls the caller's
+// function.
 template <class Params, class T>
 void fetch_rows(Params p, const row_source* source, T* rows) {
   const std::int64_t row = static_cast<std::int64_t>(p->out[2]) * p->out[3];
-  const std::int64_t kept = row * p->pads[1], from = row * p->pads[0];
+  const std::int64_t kept = row * p->fetch.kept_rows, from = row * p->fetch.kept_from;
   for (std::int64_t k = 0; k < kept; ++k) rows[k] = rows[from + k];  // forward: the target is never above the source
-  const auto bytes = static_cast<std::size_t>(row * p->pads[3]) * sizeof(T);
-  if (p->pads[3] > 0)  // a patch row inside the previous one's rows needs none
-    source->fill_rows(p->pads[2], p->pads[3], std::span<std::byte>{reinterpret_cast<std::byte*>(rows + kept), bytes});
+  const auto bytes = static_cast<std::size_t>(row * p->fetch.fetched_rows) * sizeof(T);
+  if (p->fetch.fetched_rows > 0)  // a patch row inside the previous one's rows needs none
+    source->fill_rows(p->fetch.first_row, p->fetch.fetched_rows,
+                      std::span<std::byte>{reinterpret_cast<std::byte*>(rows + kept), bytes});
 }
 
 }  // namespace ctnn::kernel::reference

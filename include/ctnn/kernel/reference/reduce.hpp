@@ -1,5 +1,5 @@
 #pragma once
-// Reductions over a set of axes (kernel_params::axis is the bit mask of reduced axes; keep_dims or not
+// Reductions over a set of axes (kernel_params::mean.reduce_axes is the bit mask of reduced axes; keep_dims or not
 // does not change the element order). Each output element visits its inputs in row-major order of the
 // reduced coordinates, which is the order TFLite's reference Reduce adds them in (it matters for float).
 // float32 mean: the float sum divided by the element count (TFLite's reference Mean).
@@ -76,7 +76,7 @@ template <class Start, class Add, class Finish>
 }  // namespace detail
 template <class Params>
 constexpr void mean(Params p, const float* input, float* output) {
-  const detail::reduction_plan plan = detail::plan_reduction(p->in, static_cast<std::uint32_t>(p->axis));
+  const detail::reduction_plan plan = detail::plan_reduction(p->in, p->mean.reduce_axes);
   const auto count = static_cast<float>(plan.count);
   float sum = 0.0f;
   const auto start = [&] { sum = 0.0f; };

@@ -1,6 +1,6 @@
 #pragma once
 // Reference transpose, for any element type (float32 and int8 use it; an int8 transpose keeps its
-// input's quantization): output dim d is input dim p->perm[d]. The output is walked in order with an
+// input's quantization): output dim d is input dim transpose.perm[d]. The output is walked in order with an
 // odometer over its index, the input offset kept up to date by adding and subtracting strides: no
 // division per element, and no calls (the compiler also runs it, in fold_constants, where clang counts
 // every step).
@@ -28,7 +28,7 @@ constexpr void transpose(Params p, const T* input, T* output) {
   std::array<std::int64_t, max_rank> stride{};
   std::array<std::int32_t, max_rank> extent{};
   for (std::int32_t d = 0; d < rank; ++d) {
-    stride[static_cast<std::size_t>(d)] = input_stride[static_cast<std::size_t>(p->perm[static_cast<std::size_t>(d)])];
+    stride[static_cast<std::size_t>(d)] = input_stride[static_cast<std::size_t>(p->transpose.perm[static_cast<std::size_t>(d)])];
     extent[static_cast<std::size_t>(d)] = p->out[d];
   }
   std::array<std::int32_t, max_rank> index{};

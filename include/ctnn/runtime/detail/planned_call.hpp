@@ -17,22 +17,29 @@
 
 namespace ctnn::detail {
 
-// Members ordered so that there is no padding (checked below; kernel_params is 4-byte aligned, a multiple
-// of 8 bytes long).
+// Members ordered so that there is no padding (checked below; kernel_params is 4-byte aligned).
 struct call_plan {
   std::array<location, max_node_inputs> operand_at{};
   location result_at{};
-  std::int64_t scratch_offset = -1;  // in pool scratch_pool; -1: the kernel declares none
+  std::int64_t scratch_offset = -1;  // in pool scratch_pool; -1: the call has none (module::scratch_bytes)
   std::int64_t operand_count = 0;
-  std::int64_t scratch_pool = 0;
+  std::int32_t scratch_pool = 0;  // 4 bytes: kernel_params is 4 bytes short of a multiple of 8
   kernel_params params{};
 };
 static_assert(std::has_unique_object_representations_v<call_plan>,
               "ctnn::detail::call_plan must have no padding bytes (clang 14 template-argument bug).");
 
+// Whether plan_memory placed every call's scratch (module::scratch_bytes, the one per-call figure: a pass
+// after planning that reserves more leaves it unplaced).
+template <class Module>
+constexpr bool scratch_is_placed(const Module& m) {
+  for (std::int32_t c = 0; c < m.call_count; ++c)
+    if (m.scratch_bytes[static_cast<std::size_t>(c)] > 0 && m.scratch[static_cast<std::size_t>(c)].offset < 0) return false;
+  return true;
+}
+
 constexpr call_plan plan_of(const kernel_call& call, const memory::pool_allocation& scratch) {
-  return {call.operand_at, call.result_at, call.params.scratch_bytes > 0 ? scratch.offset : -1, call.operand_count,
-          scratch.pool, call.params};
+  return {call.operand_at, call.result_at, scratch.offset, call.operand_count, scratch.pool, call.params};
 }
 
 // How the executor passes a constant operand to a call's kernel (runtime/packed_operands.hpp): as the
@@ -73,8 +80,6 @@ template <location L, std::size_t Pools>
 template <call_plan Plan, std::size_t Pools>
 void run_planned_call(const std::array<std::byte*, Pools>& pools, const void* const* inputs, void* const* outputs,
                       const void* const* constants, kernel::requant_arrays rq) {
-  static_assert(Plan.params.scratch_bytes == 0 || Plan.scratch_offset >= 0,
-                "ctnn::executor: a kernel declares scratch that plan_memory did not place.");
   [&]<std::size_t... K>(std::index_sequence<K...>) {
     constexpr bool packed_at_run_time =
         ((Plan.params.choice.packs(static_cast<std::int32_t>(K)) && Plan.operand_at[K].where != storage::none &&
@@ -84,7 +89,7 @@ void run_planned_call(const std::array<std::byte*, Pools>& pools, const void* co
                   "but the operand is computed at run time; lower the op so that its weights are a constant.");
     const void* const operands[] = {address_of<Plan.operand_at[K]>(pools, inputs, outputs, constants[K])..., nullptr};
     void* const result = address_of<Plan.result_at>(pools, inputs, outputs, nullptr);
-    if constexpr (Plan.params.scratch_bytes > 0)
+    if constexpr (Plan.scratch_offset >= 0)
       kernel::invoke<Plan.params>(operands, result, rq,
                                   static_cast<void*>(pools[static_cast<std::size_t>(Plan.scratch_pool)] + Plan.scratch_offset));
     else

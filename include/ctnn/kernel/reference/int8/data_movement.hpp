@@ -3,7 +3,7 @@
 // (or nothing when alias_reshapes made it a view), concat copies rows, or requantizes an input whose
 // quantization differs from the output's (TFLite's ConcatenationWithScaling: float scale and bias per
 // input, round half away from zero, plus the output zero point, clamped), pad fills with the quantized
-// fill value (output_offset; the output zero point for a zero pad).
+// fill value (pad.quantized_fill; the output zero point for a zero pad).
 #include <array>
 #include <cstdint>
 
@@ -22,7 +22,7 @@ constexpr void concat(Params p, const T* const* inputs, T* output,
   reference::detail::for_each_concat_run(p, [&](std::int32_t i, std::int64_t from, std::int64_t to,
                                                 std::int64_t length) {
     const T* source = inputs[i] + from;
-    if (p->per_channel == 0 || requantize[i] == 0) {
+    if (p->concat.rescales_inputs == 0 || requantize[i] == 0) {
       for (std::int64_t k = 0; k < length; ++k) output[to + k] = source[k];
     } else {  // TFLite's ConcatenationWithScaling: requantize this input to the output's scale
       for (std::int64_t k = 0; k < length; ++k) {

@@ -3,7 +3,7 @@
 //   * 4-D input averaged over H and W with keep_dims (the common case; reference_integer_ops::Mean):
 //     sum of (x - input zero point), rescaled by input_scale / output_scale (MultiplyByQuantizedMultiplier),
 //     divided by the count rounding half away from zero, plus the output zero point, clamped;
-//   * input and output with the same scale and zero point (lower_te sets left_shift = 1): the int32 sum of
+//   * input and output with the same scale and zero point (mean.same_quantization, set by compute_requantization): the int32 sum of
 //     the raw values divided by the count, truncating (reference_ops::Mean);
 //   * otherwise (reference_ops::QuantizedMeanOrSum, integer version): the multiplier absorbs 1/count
 //     (shifted by floor(log2(count)), capped), then sum - zero point * count is rescaled, plus the output
@@ -21,9 +21,9 @@ template <class Params>
 constexpr void mean(Params p, const std::int8_t* input, std::int8_t* output) {
   namespace q = ctnn::detail::quant;
   namespace ref = reference::detail;
-  const ref::reduction_plan plan = ref::plan_reduction(p->in, static_cast<std::uint32_t>(p->axis));
+  const ref::reduction_plan plan = ref::plan_reduction(p->in, p->mean.reduce_axes);
   const auto count = static_cast<std::int32_t>(plan.count);
-  const bool height_and_width = p->in.rank == 4 && p->out.rank == 4 && p->axis == 0b0110;
+  const bool height_and_width = p->in.rank == 4 && p->out.rank == 4 && p->mean.reduce_axes == 0b0110u;
   std::int32_t sum = 0;
   const auto clamp = [](std::int32_t v) { return static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v)); };
   const auto start = [&] { sum = 0; };
@@ -34,7 +34,7 @@ constexpr void mean(Params p, const std::int8_t* input, std::int8_t* output) {
       const std::int32_t scaled = q::multiply_by_quantized_multiplier(sum, p->output_multiplier, p->output_shift);
       output[o] = clamp(rounded_average(scaled, count) + p->output_offset);
     });
-  } else if (p->left_shift == 1) {
+  } else if (p->mean.same_quantization != 0) {
     ref::for_each_reduction(plan, start, add_raw, [&](std::int64_t o) {
       output[o] = static_cast<std::int8_t>(sum / count);
     });

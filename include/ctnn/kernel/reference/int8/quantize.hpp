@@ -4,7 +4,7 @@
 //   int8 -> int8:   MultiplyByQuantizedMultiplier(x - zero point in, input_scale / output_scale) + zero point
 //                   out, clamped (Requantize);
 //   int8 -> float:  scale * (x - zero point), in float (Dequantize).
-// The float scale travels in kernel_params::pad_value_bits (lower_te).
+// The scale of the int8 side is kernel_params::quantize.int8_scale_bits (pass::compute_requantization).
 #include <cstdint>
 
 #include <ctnn/detail/quantization.hpp>
@@ -13,7 +13,7 @@
 namespace ctnn::kernel::reference::int8 {
 template <class Params>
 constexpr void quantize(Params p, const float* input, std::int8_t* output) {
-  const float scale = p->pad_value();
+  const float scale = p->quantize.int8_scale();
   const std::int64_t elements = p->out.elements();
   for (std::int64_t i = 0; i < elements; ++i) {
     const std::int64_t v = ctnn::detail::quant::round_to_int(input[i] / scale) + p->output_offset;
@@ -32,7 +32,7 @@ constexpr void requantize(Params p, const std::int8_t* input, std::int8_t* outpu
 }
 template <class Params>
 constexpr void dequantize(Params p, const std::int8_t* input, float* output) {
-  const float scale = p->pad_value();
+  const float scale = p->quantize.int8_scale();
   const std::int64_t elements = p->out.elements();
   for (std::int64_t i = 0; i < elements; ++i) output[i] = scale * static_cast<float>(input[i] + p->input_offset);
 }

@@ -67,25 +67,25 @@ inline void store(Y* y, std::int64_t at, std::int32_t acc, float multiplier, std
 // Channel o's multiplier: per tensor (compile-time in the full policy) or from the per-channel scales.
 template <class Params>
 inline float multiplier_of(Params p, const void* w_scale, std::int64_t o) {
-  if (p->scale_count <= 1) return std::bit_cast<float>(p->multiplier_bits);
-  return output_multiplier(std::bit_cast<float>(p->input_scale_bits), load_f32(w_scale, o), std::bit_cast<float>(p->output_scale_bits));
+  if (p->onnx.scale_count <= 1) return std::bit_cast<float>(p->onnx.multiplier_bits);
+  return output_multiplier(std::bit_cast<float>(p->onnx.input_scale_bits), load_f32(w_scale, o), std::bit_cast<float>(p->onnx.output_scale_bits));
 }
 
 }  // namespace detail
 
-// QuantizeLinear, per tensor or along p->axis (p->scale_count scales).
+// QuantizeLinear, per tensor or along p->axis (p->onnx.scale_count scales).
 template <class Y, class Params>
 void quantize_linear(Params p, const float* x, const void* scales, const void* zero_points, Y* y) {
   const std::int64_t elements = p->out.elements();
-  if (p->scale_count <= 1) {
-    const float scale = std::bit_cast<float>(p->output_scale_bits);
+  if (p->onnx.scale_count <= 1) {
+    const float scale = std::bit_cast<float>(p->onnx.output_scale_bits);
     for (std::int64_t i = 0; i < elements; ++i) y[i] = quantize_value<Y>(x[i], scale, p->output_offset);
     return;
   }
   const detail::axis_walk along{p};
   for (std::int64_t i = 0; i < elements; ++i) {
     const std::int64_t c = along.channel(i);
-    y[i] = quantize_value<Y>(x[i], detail::load_f32(scales, c), detail::zero_point_at<Y>(zero_points, p->zero_point_count, c, p->output_offset));
+    y[i] = quantize_value<Y>(x[i], detail::load_f32(scales, c), detail::zero_point_at<Y>(zero_points, p->onnx.zero_point_count, c, p->output_offset));
   }
 }
 
@@ -93,15 +93,15 @@ void quantize_linear(Params p, const float* x, const void* scales, const void* z
 template <class X, class Params>
 void dequantize_linear(Params p, const X* x, const void* scales, const void* zero_points, float* y) {
   const std::int64_t elements = p->out.elements();
-  if (p->scale_count <= 1) {
-    const float scale = std::bit_cast<float>(p->input_scale_bits);
+  if (p->onnx.scale_count <= 1) {
+    const float scale = std::bit_cast<float>(p->onnx.input_scale_bits);
     for (std::int64_t i = 0; i < elements; ++i) y[i] = dequantize_value(x[i], scale, -p->input_offset);
     return;
   }
   const detail::axis_walk along{p};
   for (std::int64_t i = 0; i < elements; ++i) {
     const std::int64_t c = along.channel(i);
-    y[i] = dequantize_value(x[i], detail::load_f32(scales, c), detail::zero_point_at<X>(zero_points, p->zero_point_count, c, -p->input_offset));
+    y[i] = dequantize_value(x[i], detail::load_f32(scales, c), detail::zero_point_at<X>(zero_points, p->onnx.zero_point_count, c, -p->input_offset));
   }
 }
 
@@ -116,7 +116,7 @@ void conv_nchw(Params p, const X* x, const W* w, const void* bias, const void* w
   for (std::int32_t n = 0; n < batches; ++n) {
     for (std::int32_t o = 0; o < outputs; ++o) {
       const std::int32_t first_channel = o / outputs_per_group * per_group;
-      const std::int32_t w_offset = -detail::zero_point_at<W>(w_zero_point, p->zero_point_count, o, -p->weights_offset);
+      const std::int32_t w_offset = -detail::zero_point_at<W>(w_zero_point, p->onnx.zero_point_count, o, -p->weights_offset);
       const float multiplier = detail::multiplier_of(p, w_scale, o);
       const std::int32_t initial = p->has_bias != 0 ? detail::load_i32(bias, o) : 0;
       const W* filter = w + static_cast<std::int64_t>(o) * per_group * taps;
@@ -158,7 +158,7 @@ void matmul(Params p, const X* a, const W* b, const void* b_scale, const void* b
     const W* b_matrix = b + (b_batches == 1 ? 0 : batch) * depth * columns;
     Y* y_rows = y + batch * rows * columns;
     for (std::int32_t j = 0; j < columns; ++j) {
-      const std::int32_t b_offset = -detail::zero_point_at<W>(b_zero_point, p->zero_point_count, j, -p->weights_offset);
+      const std::int32_t b_offset = -detail::zero_point_at<W>(b_zero_point, p->onnx.zero_point_count, j, -p->weights_offset);
       const float multiplier = detail::multiplier_of(p, b_scale, j);
       for (std::int32_t i = 0; i < rows; ++i) {
         std::int32_t acc = 0;

@@ -60,17 +60,17 @@ constexpr std::size_t operand_count(op_kind kind) {
 // counts); invoke_dynamic checks it at run time, kernel::invoke at compile time.
 constexpr bool supports(const kernel_params& p) {
   if (!has_kernel(p.kind, p.type, p.out_type)) return false;
-  if (p.scale_count < 0 || p.zero_point_count < 0) return false;
+  if (p.onnx.scale_count < 0 || p.onnx.zero_point_count < 0) return false;
   switch (p.kind) {
     case op_kind::conv2d:
-      return p.layout == data_layout::onnx && is_8_bit(p.weights_type) && p.in.rank == 4 && p.out.rank == 4 && p.groups > 0 &&
-             p.in[1] % p.groups == 0 && p.out[1] % p.groups == 0 && (p.out_type == dtype::i32 || p.scale_count > 0);
+      return p.onnx.layout == data_layout::onnx && is_8_bit(p.onnx.weights_type) && p.in.rank == 4 && p.out.rank == 4 && p.groups > 0 &&
+             p.in[1] % p.groups == 0 && p.out[1] % p.groups == 0 && (p.out_type == dtype::i32 || p.onnx.scale_count > 0);
     case op_kind::dense:
-      return p.layout == data_layout::onnx && is_8_bit(p.weights_type) && p.has_bias == 0 && p.in.rank >= 2 &&
-             (p.out_type == dtype::i32 || p.scale_count > 0);
+      return p.onnx.layout == data_layout::onnx && is_8_bit(p.onnx.weights_type) && p.has_bias == 0 && p.in.rank >= 2 &&
+             (p.out_type == dtype::i32 || p.onnx.scale_count > 0);
     case op_kind::quantize:
     case op_kind::dequantize:
-      return p.scale_count <= 1 || (p.axis >= 0 && p.axis < p.out.rank && p.out[p.axis] == p.scale_count);
+      return p.onnx.scale_count <= 1 || (p.axis >= 0 && p.axis < p.out.rank && p.out[p.axis] == p.onnx.scale_count);
     default:
       return is_plain_integer_kind(p.kind);
   }

@@ -50,7 +50,7 @@ inline void run_with_result(Params p, const void* const* operands, void* result)
 template <op_kind K, class X, class Params>
 inline void run_with_weights(Params p, const void* const* operands, void* result) {
   if constexpr (K == op_kind::conv2d || K == op_kind::dense) {
-    if (p->weights_type == dtype::u8) run_with_result<K, X, std::uint8_t>(p, operands, result);
+    if (p->onnx.weights_type == dtype::u8) run_with_result<K, X, std::uint8_t>(p, operands, result);
     else run_with_result<K, X, std::int8_t>(p, operands, result);
   } else {
     run_with_result<K, X, X>(p, operands, result);

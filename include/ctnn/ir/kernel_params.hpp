@@ -1,0 +1,185 @@
+#pragma once
+// A kernel's compile-time parameters (docs/design.md §4): kernel_params, the template argument of every
+// kernel. Equal parameters mean one kernel instantiation (dedup), so every field has one meaning: the
+// fields many kernels read are at top level; those of one op kind (or of ONNX's integer ops) are a named
+// struct of their own, left at its defaults by every other kind.
+//
+// Every struct here is a template argument (as part of kernel_params), so none has padding bytes: clang 14
+// miscompiles reads of class-type template arguments that have tail padding (docs/design.md §6; checked
+// below). Hence 4-byte fields only, and floats stored as their bits (a float NTTP member would also make
+// -0.0 and 0.0 two kernels).
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <type_traits>
+
+#include <ctnn/ir/attributes.hpp>
+#include <ctnn/ir/dtype.hpp>
+#include <ctnn/ir/kernel_choice.hpp>
+#include <ctnn/ir/op_kind.hpp>
+#include <ctnn/ir/shape.hpp>
+
+namespace ctnn {
+
+// How a model's quantized ops requantize (docs/design.md §4: a policy per model, set by its frontend): TFLite's
+// fixed-point multipliers with double rounding, or ONNX's float scale with round half to even.
+enum class requantization_policy : std::int32_t { tflite, onnx };
+
+// pad.
+struct pad_fields {
+  std::array<std::int32_t, 2 * max_rank> before_after{};  // dim d: elements added before at [2d], after at [2d+1]
+  pad_mode mode = pad_mode::constant;
+  std::uint32_t fill_value_bits = 0;  // mode constant: the fill value (float32 bits; integer types: the value as a float)
+  std::int32_t quantized_fill = 0;    // int8 (TFLite): the fill value quantized with the output's scale and zero point
+  constexpr float fill_value() const { return std::bit_cast<float>(fill_value_bits); }
+  friend constexpr bool operator==(const pad_fields&, const pad_fields&) = default;
+};
+
+// crop and paste: where the smaller tensor's [H, W] window sits in the larger one (crop: its input; paste:
+// its output).
+struct patch_fields {
+  std::int32_t row = 0, column = 0;
+  friend constexpr bool operator==(const patch_fields&, const patch_fields&) = default;
+};
+
+// fetch_rows (a streamed input's row buffer for the next patch row): `kept_rows` rows from buffer row
+// `kept_from` move to its top (the halo shared with the previous patch row), then the caller's row_source
+// writes `fetched_rows` input rows from input row `first_row` below them.
+struct row_fetch_fields {
+  std::int32_t kept_from = 0, kept_rows = 0, first_row = 0, fetched_rows = 0;
+  friend constexpr bool operator==(const row_fetch_fields&, const row_fetch_fields&) = default;
+};
+
+// clip (float32; int8 clips clamp to activation_min/max): the bounds, as float bits.
+struct clip_fields {
+  std::uint32_t min_bits = 0, max_bits = 0;
+  constexpr float min() const { return std::bit_cast<float>(min_bits); }
+  constexpr float max() const { return std::bit_cast<float>(max_bits); }
+  friend constexpr bool operator==(const clip_fields&, const clip_fields&) = default;
+};
+
+// concat (along kernel_params::axis).
+struct concat_fields {
+  std::array<std::int32_t, max_node_inputs> extents{};  // each input's extent along the axis
+  std::int32_t count = 0;                              // inputs
+  // int8: 1 when some input's quantization differs from the output's; the kernel then rescales those inputs
+  // with a per-input table (kernel_call::requantization, TFLite's ConcatenationWithScaling).
+  std::int32_t rescales_inputs = 0;
+  friend constexpr bool operator==(const concat_fields&, const concat_fields&) = default;
+};
+
+// transpose: output dim d is input dim perm[d].
+struct transpose_fields {
+  std::array<std::int32_t, max_rank> perm{};
+  friend constexpr bool operator==(const transpose_fields&, const transpose_fields&) = default;
+};
+
+// batch_norm (when fold_batch_norm could not fold it).
+struct batch_norm_fields {
+  std::uint32_t epsilon_bits = 0;
+  constexpr float epsilon() const { return std::bit_cast<float>(epsilon_bits); }
+  friend constexpr bool operator==(const batch_norm_fields&, const batch_norm_fields&) = default;
+};
+
+// quantize from float32 and dequantize to float32 (TFLite's recipes): the scale of the int8 side (quantize:
+// the result's, dequantize: the input's) as float bits; the zero point is output_offset / input_offset.
+struct quantize_fields {
+  std::uint32_t int8_scale_bits = 0;
+  constexpr float int8_scale() const { return std::bit_cast<float>(int8_scale_bits); }
+  friend constexpr bool operator==(const quantize_fields&, const quantize_fields&) = default;
+};
+
+// mean (float32 and int8).
+struct mean_fields {
+  std::uint32_t reduce_axes = 0;  // bit d set: averaged over axis d
+  // int8: 1 when input and output share one scale and zero point: TFLM then sums the raw values and
+  // divides, truncating (no multiplier; otherwise output_multiplier/output_shift rescale the sum).
+  std::int32_t same_quantization = 0;
+  friend constexpr bool operator==(const mean_fields&, const mean_fields&) = default;
+};
+
+// ONNX's integer ops (kernel_params::requantization == onnx; kernel/reference/onnx_quant): float scales,
+// round half to even. Offsets are the top-level input/weights/output offsets (negated zero points, the
+// output's as it is).
+struct onnx_quant_fields {
+  data_layout layout = data_layout::ctnn;  // conv2d, dense: the layouts read (onnx: NCHW/OIHW, MatMul)
+  dtype weights_type = dtype::f32;         // conv2d, dense: the weights' element type
+  std::uint32_t input_scale_bits = 0;      // x's scale (float bits; 0: none)
+  std::uint32_t output_scale_bits = 0;     // y's scale (float bits; 0: none, e.g. an int32 result)
+  std::uint32_t multiplier_bits = 0;       // float(x_scale * w_scale) / y_scale for a per-tensor weight scale
+  // Elements of the per-axis operands: scales and zero points (0 absent, 1 per tensor, else one per channel).
+  std::int32_t scale_count = 0;
+  std::int32_t zero_point_count = 0;
+  friend constexpr bool operator==(const onnx_quant_fields&, const onnx_quant_fields&) = default;
+};
+
+// Everything a kernel needs, with no names: equal params mean one kernel instantiation (dedup).
+struct kernel_params {
+  op_kind kind = op_kind::relu;
+  dtype type = dtype::f32;      // the first input's element type
+  dtype out_type = dtype::f32;  // the result's element type
+  activation fused = activation::none;
+  shape in{};
+  shape in2{};  // the second operand: add, mul, batch_matmul; ONNX's dense (MatMul): the weights
+  shape out{};
+  window win{};  // conv2d, depthwise_conv2d, max_pool, avg_pool
+  std::int32_t groups = 1;
+  std::int32_t depth_multiplier = 1;
+  std::int32_t axis = -1;  // softmax, concat, ONNX's per-axis quantize/dequantize: normalised, non-negative
+  std::int32_t has_bias = 0;
+  // Quantized kernels (TFLite's integer recipes, docs/design.md §4): offsets are negated zero points (the
+  // output's: its zero point); a multiplier/shift pair is QuantizeMultiplier's. pass::compute_requantization
+  // sets them (its comment lists them per op); tables that do not fit here are its recipe
+  // (kernel_call::requantization).
+  std::int32_t input_offset = 0;
+  std::int32_t input2_offset = 0;
+  std::int32_t weights_offset = 0;
+  std::int32_t output_offset = 0;
+  std::int32_t output_multiplier = 0;  // accumulator (or input) to output
+  std::int32_t output_shift = 0;
+  std::int32_t input_multiplier = 0;   // the input's rescale (add; sigmoid, tanh, softmax: input scale to Q-format)
+  std::int32_t input_shift = 0;
+  std::int32_t input2_multiplier = 0;  // add: the second input's rescale
+  std::int32_t input2_shift = 0;
+  std::int32_t left_shift = 0;         // add: both inputs are shifted left by this before rescaling
+  std::int32_t activation_min = 0;     // the result's clamp (fused activation, relu6, clip)
+  std::int32_t activation_max = 0;
+  std::int32_t per_channel = 0;        // conv2d, depthwise_conv2d, dense: 1: per-output-channel multipliers (a table)
+  requantization_policy requantization = requantization_policy::tflite;
+  pad_fields pad{};
+  patch_fields patch{};
+  row_fetch_fields fetch{};
+  clip_fields clip{};
+  concat_fields concat{};
+  transpose_fields transpose{};
+  batch_norm_fields batch_norm{};
+  quantize_fields quantize{};
+  mean_fields mean{};
+  onnx_quant_fields onnx{};
+  // 1: plan_memory placed the result over the input, which dies here (ctnn::in_place_windows: conv2d and
+  // depthwise; ctnn::in_place_conv, ctnn::in_place_depthwise). Safe for kernels that walk output pixels
+  // row-major and finish a pixel before the next (the reference kernels); other kernels must refuse such
+  // calls (docs/memory.md).
+  std::int32_t in_place = 0;
+  // The implementation that runs the call and the layout of its constant operands (pass::select_kernels;
+  // lower_te records the reference kernel, constants as stored). Decided by the other fields and the
+  // target, so it does not split structurally equal kernels.
+  kernel_choice choice{};
+  friend constexpr bool operator==(const kernel_params&, const kernel_params&) = default;
+};
+
+// No padding bytes anywhere (see the top of this file).
+static_assert(std::has_unique_object_representations_v<pad_fields> && std::has_unique_object_representations_v<patch_fields> &&
+                  std::has_unique_object_representations_v<row_fetch_fields> &&
+                  std::has_unique_object_representations_v<clip_fields> &&
+                  std::has_unique_object_representations_v<concat_fields> &&
+                  std::has_unique_object_representations_v<transpose_fields> &&
+                  std::has_unique_object_representations_v<batch_norm_fields> &&
+                  std::has_unique_object_representations_v<quantize_fields> &&
+                  std::has_unique_object_representations_v<mean_fields> &&
+                  std::has_unique_object_representations_v<onnx_quant_fields>,
+              "ctnn: a kernel_params field struct must have no padding bytes (clang 14 template-argument bug).");
+static_assert(std::has_unique_object_representations_v<kernel_params>,
+              "ctnn::kernel_params must have no padding bytes (clang 14 template-argument bug).");
+
+}  // namespace ctnn
