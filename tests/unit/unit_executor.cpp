@@ -27,6 +27,23 @@ using io_net = ctnn::compile<ctnn_test::two_io_graph>;
 using no_arena_net = ctnn::compile<ctnn::dsl::sequential<ctnn::dsl::input<ctnn::f32, 1, 5>, ctnn::dsl::tanh>>;
 
 // ---------------------------------------------------------------------------------------------------
+// Constants copied out of a model file's little-endian bytes (runtime/packed_operands.hpp): floats and
+// int32 with the sign bit set in their last byte, bytes >= 0x80 elsewhere, and a slice at an odd offset.
+inline constexpr char file_bytes[] =
+    "\x00\x00\x80\x3f"   // 1.0f
+    "\x00\x00\x20\xc0"   // -2.5f
+    "\xdb\x0f\x49\x40"   // 3.14159274f
+    "\x01\x00\x00\x80"   // int32 0x80000001
+    "\xff\xfe\xfd\x7f";  // int32 0x7ffdfeff
+constexpr std::size_t f32_type = static_cast<std::size_t>(ctnn::dtype::f32);
+constexpr std::size_t i32_type = static_cast<std::size_t>(ctnn::dtype::i32);
+constexpr const auto& floats = ctnn::file_constant_v<ctnn::file_slice{file_bytes, 0, 3, f32_type}>.values;
+static_assert(floats[0] == 1.0f && floats[1] == -2.5f && floats[2] == 3.14159274f);
+constexpr const auto& words = ctnn::file_constant_v<ctnn::file_slice{file_bytes, 12, 2, i32_type}>.values;
+static_assert(words[0] == static_cast<std::int32_t>(0x80000001u) && words[1] == 0x7ffdfeff);
+static_assert(ctnn::file_constant_v<ctnn::file_slice{file_bytes, 13, 1, i32_type}>.values[0] == static_cast<std::int32_t>(0xff800000u));
+
+// ---------------------------------------------------------------------------------------------------
 // Compile-time members.
 static_assert(&tiny_net::module == &ctnn::compiled_v<ctnn_test::tiny_cnn>);
 // Four calls: alias_reshapes made the flatten a view of the pool's result.

@@ -63,20 +63,26 @@ constexpr gemm_blocking plan_gemm(int outputs, long pixels, long depth = 0) {
 }
 
 // Packs [out][tap][depth] weights (OHWI conv, [units][features] dense) as [block][tap][depth][lane]
-// with zeros past `Outputs`. Call-free inner loop (clang's constexpr step budget): `read.f32_values()`.
+// with zeros past `Outputs`. Call-free inner loop (clang's constexpr step budget): `read.f32_values()`;
+// the source steps by one output per lane, so that g++ (which interns every integer an evaluation
+// computes) evaluates few index expressions per weight.
 template <int Outputs, int Taps, int Depth, gemm_blocking B, class Reader>
 constexpr auto pack_gemm_weights(const Reader& read) {
   constexpr int width = B.block_width();
-  packed_floats<static_cast<std::size_t>(B.blocks) * Taps * Depth * width> packed{};
+  constexpr std::size_t per_output = static_cast<std::size_t>(Taps) * Depth;
+  packed_floats<static_cast<std::size_t>(B.blocks) * per_output * width> packed{};
   const float* const values = read.f32_values();
   std::size_t at = 0;
-  for (int block = 0; block < B.blocks; ++block)
-    for (int t = 0; t < Taps; ++t)
-      for (int d = 0; d < Depth; ++d)
-        for (int lane = 0; lane < width; ++lane, ++at) {
-          const int out = block * width + lane;
-          packed.values[at] = out < Outputs ? values[(out * Taps + t) * Depth + d] : 0.0f;
-        }
+  for (int block = 0; block < B.blocks; ++block) {
+    const int outputs = Outputs - block * width < width ? Outputs - block * width : width;
+    const std::size_t block_start = static_cast<std::size_t>(block) * width * per_output;
+    for (std::size_t tap_depth = 0; tap_depth < per_output; ++tap_depth) {
+      std::size_t from = block_start + tap_depth;  // an index: a pointer may not step past the end
+      int lane = 0;
+      for (; lane < outputs; ++lane, ++at, from += per_output) packed.values[at] = values[from];
+      for (; lane < width; ++lane, ++at) packed.values[at] = 0.0f;
+    }
+  }
   return packed;
 }
 
@@ -101,36 +107,45 @@ template <int R, int Vb, int Depth, int Taps, int Step, int OutStride, activatio
 inline void gemm_block(const float* const* tap_base, const float* weights, const float* bias, float* out, int pixels,
                        int channels) {
   constexpr int width = Vb * lanes;
+  // Every loop over r and v is unrolled (the pragmas; R <= 12, Vb <= 8), so that the accumulators stay in
+  // registers.
   wide acc[R][Vb];
-  unroll<Vb>([&](auto v) __attribute__((always_inline)) {
+#pragma GCC unroll 16
+  for (int v = 0; v < Vb; ++v) {
     const wide b = wide::load_aligned(bias + v * lanes);
-    unroll<R>([&](auto r) __attribute__((always_inline)) { acc[r][v] = b; });
-  });
+#pragma GCC unroll 16
+    for (int r = 0; r < R; ++r) acc[r][v] = b;
+  }
   for (int t = 0; t < Taps; ++t) {
     const float* x = tap_base[t];
     if (x == nullptr) continue;
     const float* w = weights + t * Depth * width;
     for (int d = 0; d < Depth; ++d) {
       wide wv[Vb];
-      unroll<Vb>([&](auto v) __attribute__((always_inline)) { wv[v] = wide::load_aligned(w + d * width + v * lanes); });
-      unroll<R>([&](auto r) __attribute__((always_inline)) {
+#pragma GCC unroll 16
+      for (int v = 0; v < Vb; ++v) wv[v] = wide::load_aligned(w + d * width + v * lanes);
+#pragma GCC unroll 16
+      for (int r = 0; r < R; ++r) {
         const wide xr = wide::broadcast(x[r * Step + d]);
-        unroll<Vb>([&](auto v) __attribute__((always_inline)) { acc[r][v] = fmadd(xr, wv[v], acc[r][v]); });
-      });
+#pragma GCC unroll 16
+        for (int v = 0; v < Vb; ++v) acc[r][v] = fmadd(xr, wv[v], acc[r][v]);
+      }
     }
   }
-  unroll<R>([&](auto r) __attribute__((always_inline)) {
-    if (r >= pixels) return;
+#pragma GCC unroll 16
+  for (int r = 0; r < R; ++r) {
+    if (r >= pixels) continue;
     float* o = out + r * OutStride;
-    unroll<Vb>([&](auto v) __attribute__((always_inline)) {
+#pragma GCC unroll 16
+    for (int v = 0; v < Vb; ++v) {
       const wide y = activate<A>(acc[r][v]);
       if (v * lanes + lanes <= channels) {
         y.store_unaligned(o + v * lanes);
       } else if (v * lanes < channels) {
         store_first(y, o + v * lanes, channels - v * lanes);
       }
-    });
-  });
+    }
+  }
 }
 
 }  // namespace ctnn::kernel::simd::detail

@@ -1,14 +1,13 @@
 #pragma once
 // Building blocks of the float32 SIMD kernels: the vector types of the compile-time architecture (xsimd's
-// default_arch, chosen by -march), narrower tiers for channel tails, fused activations on vectors,
-// compile-time unrolling and the aligned arrays that hold weights packed at compile time.
+// default_arch, chosen by -march), narrower tiers for channel tails, fused activations on vectors
+// and the aligned arrays that hold weights packed at compile time.
 // Empty when xsimd has no architecture (bare-metal builds use the reference kernels).
 #include <ctnn/kernel/simd/detail/xsimd_config.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
-#include <utility>
 
 #include <ctnn/ir/op_kind.hpp>
 
@@ -127,14 +126,6 @@ template <activation A, class V>
     static_assert(A == activation::none, "ctnn: the SIMD kernels fuse relu and relu6 only (kernel/simd/f32.hpp).");
     return x;
   }
-}
-
-// f(std::integral_constant<int, I>{}) for I in [0, N), unrolled: keeps accumulator arrays in registers.
-// The kernels' lambdas are always_inline: clang 14 otherwise leaves them as calls (accumulators in
-// memory, 4x slower).
-template <int N, class F>
-[[gnu::always_inline]] inline void unroll(F&& f) {
-  [&]<int... I>(std::integer_sequence<int, I...>) __attribute__((always_inline)) { (f(std::integral_constant<int, I>{}), ...); }(std::make_integer_sequence<int, N>{});
 }
 
 // Covers channels [0, Count) with vectors: f(V{}, c) for each chunk starting at c, widest tier first,

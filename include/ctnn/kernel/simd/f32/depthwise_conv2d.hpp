@@ -92,30 +92,33 @@ struct depthwise_conv2d {
   // time and the taps over the left or right padding are skipped; Fixed < 0: every tap is inside.
   template <class V, int R, int Fixed>
   static void block(const float* const* tap_rows, int ox, const float* weights, const float* bias, float* out_row, int c) {
+    // Every loop over r and kx is unrolled (the pragmas), so that the accumulators stay in registers.
     V acc[R];
     const V b = bias != nullptr ? V::load_unaligned(bias + c) : V::broadcast(0.0f);
-    detail::unroll<R>([&](auto r) __attribute__((always_inline)) { acc[r] = b; });
+#pragma GCC unroll 16
+    for (int r = 0; r < R; ++r) acc[r] = b;
     const int first_ix = ox * win.stride_w - win.pad_left;
     for (int ky = 0; ky < win.kernel_h; ++ky) {
       if (tap_rows[ky] == nullptr) continue;
       const float* x = tap_rows[ky] + first_ix * channels + c;
       const float* w = weights + ky * win.kernel_w * channels + c;
       // Same-address loads (r * stride + kx * dilation equal) are merged by the compiler once unrolled.
-      detail::unroll<win.kernel_w>([&](auto kx) __attribute__((always_inline)) {
+#pragma GCC unroll 16
+      for (int kx = 0; kx < win.kernel_w; ++kx) {
         const V wv = V::load_unaligned(w + kx * channels);
-        detail::unroll<R>([&](auto r) __attribute__((always_inline)) {
-          constexpr int offset = decltype(r)::value * win.stride_w + decltype(kx)::value * win.dilation_w;
+#pragma GCC unroll 16
+        for (int r = 0; r < R; ++r) {
+          const int offset = r * win.stride_w + kx * win.dilation_w;
           if constexpr (Fixed >= 0) {
-            constexpr int ix = Fixed * win.stride_w - win.pad_left + offset;
-            if constexpr (ix < 0 || ix >= in.w) return;
+            const int ix = Fixed * win.stride_w - win.pad_left + offset;
+            if (ix < 0 || ix >= in.w) continue;
           }
           acc[r] = detail::fmadd(V::load_unaligned(x + offset * channels), wv, acc[r]);
-        });
-      });
+        }
+      }
     }
-    detail::unroll<R>([&](auto r) __attribute__((always_inline)) {
-      detail::activate<P.fused>(acc[r]).store_unaligned(out_row + (ox + r) * channels + c);
-    });
+#pragma GCC unroll 16
+    for (int r = 0; r < R; ++r) detail::activate<P.fused>(acc[r]).store_unaligned(out_row + (ox + r) * channels + c);
   }
 };
 
