@@ -35,7 +35,7 @@ static_assert(count_of(model::imported, op_kind::transpose) == 5);
 // After fold_constants (stage 2 of the default pipeline): the constant's transpose is a recipe.
 constexpr const auto& folded = ctnn::stage_v<model, ctnn::default_pipeline, 2>;
 static_assert(count_of(folded, op_kind::transpose) == 4 && folded.recipe_count == 1 &&
-              folded.recipes[0].op.kind == op_kind::transpose);
+              folded.recipes[0].params().kind == op_kind::transpose);
 
 // The kernel: a [2, 3, 4] tensor, perm [2, 0, 1] -> [4, 2, 3]; out[a][b][c] = in[b][c][a].
 constexpr bool transposes_rank_3() {

@@ -79,8 +79,8 @@ static_assert(folded<conv_bn>.recipes[0].kind == recipe_kind::batch_norm_weights
               folded<conv_bn>.recipes[0].channel_stride == 18 && folded<conv_bn>.recipes[0].channel_count == 3);
 static_assert(folded<conv_bn>.recipes[1].kind == recipe_kind::batch_norm_bias && !folded<conv_bn>.recipes[1].own_data_is_offset);
 // Both recipes keep the batch norm itself (its parameter tensors and epsilon).
-static_assert(folded<conv_bn>.recipes[0].op.kind == op_kind::batch_norm && folded<conv_bn>.recipes[0].op.inputs[1] == 4 &&
-              folded<conv_bn>.recipes[0].op.inputs[4] == 7 && folded<conv_bn>.recipes[1].op.attrs.epsilon == 1e-3f);
+static_assert(folded<conv_bn>.recipes[0].operand_count == 5 && folded<conv_bn>.recipes[0].operands[1] == 4 &&
+              folded<conv_bn>.recipes[0].operands[4] == 7 && folded<conv_bn>.recipes[1].epsilon == 1e-3f);
 
 // conv2d without a bias: the batch norm's offset tensor becomes the bias.
 // Tensors: input 0, w 1, conv out 2, scale 3, offset 4, mean 5, variance 6, bn out 7.

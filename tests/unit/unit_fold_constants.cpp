@@ -52,8 +52,8 @@ static_assert(folded<relu_const>.recipe_count == 1);
 static_assert(folded<relu_const>.tensor_at(2).role == tensor_role::constant && folded<relu_const>.tensor_at(2).recipe == 0);
 static_assert(folded<relu_const>.tensor_at(2).dims == ctnn::make_shape(1, 4));
 static_assert(folded<relu_const>.recipes[0].kind == recipe_kind::evaluate_op);
-static_assert(folded<relu_const>.recipes[0].op.kind == op_kind::relu && folded<relu_const>.recipes[0].op.inputs[0] == 1 &&
-              folded<relu_const>.recipes[0].op.output == 2);
+static_assert(folded<relu_const>.recipes[0].params().kind == op_kind::relu && folded<relu_const>.recipes[0].operands[0] == 1 &&
+              folded<relu_const>.recipes[0].operand_count == 1);
 // The add still reads x and (now constant) r; nothing else changed.
 static_assert(folded<relu_const>.node_at(0).inputs[0] == 0 && folded<relu_const>.node_at(0).inputs[1] == 2 &&
               folded<relu_const>.node_at(0).output == 3 && folded<relu_const>.tensor_at(3).producer == 0);
@@ -92,15 +92,16 @@ using add_consts = dsl::graph<dsl::outputs<"y">, dsl::node<"x", dsl::input<ctnn:
                               dsl::node<"s", dsl::add<>, "a", "b">, dsl::node<"y", dsl::mul<>, "x", "s">>;
 static_assert(typed<add_consts>.node_count == 2 && folded<add_consts>.node_count == 1);
 static_assert(folded<add_consts>.node_at(0).kind == op_kind::mul && folded<add_consts>.tensor_at(3).recipe == 0);
-static_assert(folded<add_consts>.recipes[0].op.kind == op_kind::add && folded<add_consts>.recipes[0].op.input_count == 2);
+static_assert(folded<add_consts>.recipes[0].params().kind == op_kind::add && folded<add_consts>.recipes[0].operand_count == 2 &&
+              folded<add_consts>.recipes[0].operands[0] == 1 && folded<add_consts>.recipes[0].operands[1] == 2);
 static_assert(folded<add_consts>.tensor_at(3).dims == ctnn::make_shape(2, 3));
 // The recipe records its kernel's parameters (the broadcast's two shapes, the result's): what materialises
 // the constant lowers nothing itself (docs/design.md §1), and they are what lowering the op would give.
-static_assert(folded<add_consts>.recipes[0].params.kind == op_kind::add &&
-              folded<add_consts>.recipes[0].params.in == ctnn::make_shape(2, 3) &&
-              folded<add_consts>.recipes[0].params.in2 == ctnn::make_shape(3) &&
-              folded<add_consts>.recipes[0].params.out == ctnn::make_shape(2, 3));
-static_assert(folded<add_consts>.recipes[0].params == ctnn::kernel::prepare_params(folded<add_consts>, folded<add_consts>.recipes[0].op));
+static_assert(folded<add_consts>.recipes[0].params().kind == op_kind::add &&
+              folded<add_consts>.recipes[0].params().in == ctnn::make_shape(2, 3) &&
+              folded<add_consts>.recipes[0].params().in2 == ctnn::make_shape(3) &&
+              folded<add_consts>.recipes[0].params().out == ctnn::make_shape(2, 3));
+static_assert(folded<add_consts>.recipes[0].params() == ctnn::kernel::prepare_params(typed<add_consts>, typed<add_consts>.node_at(0)));
 
 TEST_CASE("fold_constants: add(const, const) with broadcasting materialises a[i][j] + b[j]") {
   constexpr auto& s = ctnn::constant_values_v<folded<add_consts>, 3>;
@@ -120,8 +121,8 @@ using chain = dsl::graph<dsl::outputs<"y">, dsl::node<"x", dsl::input<ctnn::f32,
                          dsl::node<"y", dsl::add<>, "x", "p">>;
 static_assert(typed<chain>.node_count == 3 && folded<chain>.node_count == 1 && folded<chain>.recipe_count == 2);
 static_assert(folded<chain>.tensor_at(3).recipe == 0 && folded<chain>.tensor_at(4).recipe == 1);
-static_assert(folded<chain>.recipes[0].op.kind == op_kind::relu && folded<chain>.recipes[1].op.kind == op_kind::mul);
-static_assert(folded<chain>.recipes[1].op.inputs[0] == 3 && folded<chain>.recipes[1].op.inputs[1] == 2);
+static_assert(folded<chain>.recipes[0].params().kind == op_kind::relu && folded<chain>.recipes[1].params().kind == op_kind::mul);
+static_assert(folded<chain>.recipes[1].operands[0] == 3 && folded<chain>.recipes[1].operands[1] == 2);
 static_assert(folded<chain>.node_at(0).inputs[1] == 4);
 
 TEST_CASE("fold_constants: a chain const -> relu -> mul(const) materialises relu(c) * d") {
@@ -227,7 +228,7 @@ using dense_const_no_bias =
                dsl::node<"d", dsl::dense<fc_w, dsl::no_bias, dsl::units<2>>, "c">, dsl::node<"y", dsl::add<>, "x", "d">>;
 // Tensors: x 0, c 1, w 2, d 3, y 4.
 static_assert(folded<dense_const_no_bias>.node_count == 1 && folded<dense_const_no_bias>.tensor_at(3).recipe == 0 &&
-              folded<dense_const_no_bias>.recipes[0].op.inputs[2] == -1);
+              folded<dense_const_no_bias>.recipes[0].operands[2] == -1);
 // d = {1 + 1 - 3 + 8, 5 + 3 - 7 + 16} = {7, 17}:
 static_assert(ctnn::constant_values_v<folded<dense_const_no_bias>, 3>[0] == 7.0f);
 static_assert(ctnn::constant_values_v<folded<dense_const_no_bias>, 3>[1] == 17.0f);

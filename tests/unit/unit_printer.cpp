@@ -382,10 +382,10 @@ TEST_CASE("print_module: constants' origins (user data, folded op, batch-norm-fo
         std::vector<std::string>{
             "constants (7)",
             constant_row(1, "k", "f32[1,1,1,2]", 8, "user data, read by no op"),  // only the folded relu read it
-            constant_row(2, "kr", "f32[1,1,1,2]", 8, "folded relu \"kr\" (recipe 0)"),
-            constant_row(3, "c_0", "f32[2,1,1,2]", 16, "batch-norm-folded weights of batch_norm \"bn\" (recipe 1)"),
+            constant_row(2, "kr", "f32[1,1,1,2]", 8, "folded relu of %1 (recipe 0)"),
+            constant_row(3, "c_0", "f32[2,1,1,2]", 16, "batch-norm-folded weights (scale %5, offset %6, mean %7, variance %8) (recipe 1)"),
             constant_row(5, "bn_0", "f32[2]", 8, "user data, read by no op"),
-            constant_row(6, "bn_1", "f32[2]", 8, "batch-norm-folded bias of batch_norm \"bn\", from its offset (recipe 2)"),
+            constant_row(6, "bn_1", "f32[2]", 8, "batch-norm-folded bias (scale %5, offset %6, mean %7, variance %8), from its offset (recipe 2)"),
             constant_row(7, "bn_2", "f32[2]", 8, "user data, read by no op"),
             constant_row(8, "bn_3", "f32[2]", 8, "user data, read by no op"),
         });

@@ -126,14 +126,44 @@ enum class recipe_kind : std::int32_t {
 
 struct constant_recipe {
   recipe_kind kind = recipe_kind::evaluate_op;
-  node op{};  // evaluate_op: the folded op; batch_norm_*: the folded batch_norm (scale, offset, mean, variance)
+  // The tensors it reads (-1: absent), in the folded op's operand order: evaluate_op, the op's operands;
+  // batch_norm_*, the batch norm's (input, scale, offset, mean, variance). Only what materialising reads is
+  // kept, not the folded node: the module has a recipe slot per node, and each field of a slot costs
+  // compiler memory whether used or not (docs/compile_time.md, the 400-layer chain).
+  std::array<std::int32_t, max_node_inputs> operands{};
+  std::int32_t operand_count = 0;
+  float epsilon = 0.0f;  // batch_norm_*: the batch norm's epsilon
   std::int32_t channel_stride = 1;
   std::int32_t channel_count = 0;
   bool own_data_is_offset = false;
-  // evaluate_op: the parameters of the kernel that computes it, recorded by fold_constants, so that what
-  // materialises the constant (runtime/constants.hpp, kernel::module_runner) lowers nothing itself
-  // (docs/design.md §1: nothing decides after the pipeline).
-  kernel_params params{};
+  // evaluate_op: the parameters of the kernel that computes it (its op kind among them), recorded by
+  // fold_constants, so that what materialises the constant (runtime/constants.hpp, kernel::module_runner)
+  // lowers nothing itself (docs/design.md §1: nothing decides after the pipeline). Kept as their bytes
+  // (params() gives them back): clang's constant evaluator builds every member of a kernel_params in every
+  // slot, used or not (+35 MB on the 400-layer chain), and an unused array of words costs it almost nothing.
+  std::array<std::uint32_t, sizeof(kernel_params) / sizeof(std::uint32_t)> params_words{};
+
+  constexpr kernel_params params() const { return std::bit_cast<kernel_params>(params_words); }
+
+  // The recipe of `op`'s result, computed by the kernel that `params` describe.
+  static constexpr constant_recipe evaluating(const node& op, const kernel_params& params) {
+    constant_recipe r{};
+    r.kind = recipe_kind::evaluate_op;
+    r.operands = op.inputs;
+    r.operand_count = op.input_count;
+    r.params_words = std::bit_cast<decltype(r.params_words)>(params);
+    return r;
+  }
+  // A recipe that folds batch norm `bn` into a weights or bias tensor (`kind` batch_norm_*).
+  static constexpr constant_recipe folding_batch_norm(recipe_kind kind, const node& bn, bool own_data_is_offset = false) {
+    constant_recipe r{};
+    r.kind = kind;
+    r.operands = bn.inputs;
+    r.operand_count = bn.input_count;
+    r.epsilon = bn.attrs.epsilon;
+    r.own_data_is_offset = own_data_is_offset;
+    return r;
+  }
 };
 
 // Per kernel (create_function_metadata): the bytes one call of it touches.

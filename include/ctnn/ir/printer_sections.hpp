@@ -119,12 +119,26 @@ inline void write_tensors(text_writer& w, const module_view& m) {
     w.put("  ");
     if (t.recipe >= 0 && t.recipe < m.recipe_count) {
       const constant_recipe& r = m.recipes[static_cast<std::size_t>(t.recipe)];
-      if (r.kind == recipe_kind::evaluate_op) w.put("folded ");
-      else w.put(r.kind == recipe_kind::batch_norm_weights ? "batch-norm-folded weights of " : "batch-norm-folded bias of ");
-      w.put(name_of(r.op.kind));
-      w.put(" \"");
-      w.put(r.op.label.view());
-      w.put("\"");
+      if (r.kind == recipe_kind::evaluate_op) {
+        w.put("folded ");
+        w.put(name_of(r.params().kind));
+      } else {
+        w.put(r.kind == recipe_kind::batch_norm_weights ? "batch-norm-folded weights" : "batch-norm-folded bias");
+      }
+      // What it reads: the folded op's operands, or the batch norm's scale, offset, mean and variance.
+      constexpr const char* batch_norm_roles[] = {"", "scale ", "offset ", "mean ", "variance "};
+      const bool batch_norm = r.kind != recipe_kind::evaluate_op;
+      const char* separator = batch_norm ? " (" : " of ";
+      for (std::int32_t k = batch_norm ? 1 : 0; k < r.operand_count; ++k) {
+        const std::int32_t operand = r.operands[static_cast<std::size_t>(k)];
+        if (operand < 0) continue;
+        w.put(separator);
+        if (batch_norm && k < 5) w.put(batch_norm_roles[k]);
+        w.put("%");
+        w.number(operand);
+        separator = ", ";
+      }
+      if (batch_norm) w.put(")");
       if (r.kind == recipe_kind::batch_norm_bias && r.own_data_is_offset) w.put(", from its offset");
       w.put(" (recipe ");
       w.number(t.recipe);

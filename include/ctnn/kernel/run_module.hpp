@@ -162,12 +162,12 @@ class module_runner {
     values.assign(static_cast<std::size_t>(t.dims.elements()), 0.0f);
     if (recipe.kind == recipe_kind::evaluate_op) {
       std::array<const void*, max_node_inputs> operands{};
-      for (std::int32_t k = 0; k < recipe.op.input_count; ++k) {
-        const std::int32_t input = recipe.op.inputs[static_cast<std::size_t>(k)];
+      for (std::int32_t k = 0; k < recipe.operand_count; ++k) {
+        const std::int32_t input = recipe.operands[static_cast<std::size_t>(k)];
         if (input >= 0 && (operands[static_cast<std::size_t>(k)] = constant(input)) == nullptr) return false;
       }
-      return invoke_dynamic(recipe.params,
-                            std::span<const void* const>{operands.data(), static_cast<std::size_t>(recipe.op.input_count)},
+      return invoke_dynamic(recipe.params(),
+                            std::span<const void* const>{operands.data(), static_cast<std::size_t>(recipe.operand_count)},
                             values.data());
     }
     // The tensor's own stored values, before the recipe (a float array or the model file's bytes).
@@ -175,16 +175,16 @@ class module_runner {
     if (t.data.f32 != nullptr) std::memcpy(own.data(), t.data.f32, own.size() * sizeof(float));
     else if (t.data.bytes != nullptr) std::memcpy(own.data(), t.data.bytes, own.size() * sizeof(float));
     else return false;
-    const float* scale = constant_f32(recipe.op.inputs[1]);
-    const float* offset = recipe.own_data_is_offset ? own.data() : constant_f32(recipe.op.inputs[2]);
-    const float* mean = constant_f32(recipe.op.inputs[3]);
-    const float* variance = constant_f32(recipe.op.inputs[4]);
+    const float* scale = constant_f32(recipe.operands[1]);
+    const float* offset = recipe.own_data_is_offset ? own.data() : constant_f32(recipe.operands[2]);
+    const float* mean = constant_f32(recipe.operands[3]);
+    const float* variance = constant_f32(recipe.operands[4]);
     if (scale == nullptr || offset == nullptr || mean == nullptr || variance == nullptr) return false;
     const bool weights = recipe.kind == recipe_kind::batch_norm_weights;
     for (std::size_t i = 0; i < values.size(); ++i) {
       const auto index = static_cast<std::int64_t>(i);
       const auto c = static_cast<std::size_t>(weights ? index / recipe.channel_stride % recipe.channel_count : index);
-      const double factor = scale[c] / ctnn::detail::math::sqrt(static_cast<double>(variance[c]) + recipe.op.attrs.epsilon);
+      const double factor = scale[c] / ctnn::detail::math::sqrt(static_cast<double>(variance[c]) + recipe.epsilon);
       const double bias = recipe.own_data_is_offset ? 0.0 : own[i];
       values[i] = static_cast<float>(weights ? own[i] * factor : (bias - mean[c]) * factor + offset[c]);
     }

@@ -28,7 +28,7 @@ struct fold_batch_norm : detail::op_rewriting_pass<fold_batch_norm> {
   template <class Module>
   static constexpr void fold(Module& m, node& producer, const node& bn) {
     const shape& w = m.tensor_at(producer.inputs[1]).dims;
-    constant_recipe weights{recipe_kind::batch_norm_weights, bn, 1, 0, false};
+    constant_recipe weights = constant_recipe::folding_batch_norm(recipe_kind::batch_norm_weights, bn);
     if (producer.kind == op_kind::depthwise_conv2d) {
       weights.channel_stride = 1;                                                 // 1HWC: channel is the last dim
       weights.channel_count = w.last();
@@ -41,7 +41,7 @@ struct fold_batch_norm : detail::op_rewriting_pass<fold_batch_norm> {
     if (!had_bias) producer.inputs[2] = bn.inputs[2];  // the offset becomes the bias (the old bias was 0)
     producer.input_count = producer.input_count < 3 ? 3 : producer.input_count;
     m.tensor_at(producer.inputs[2]).recipe =
-        detail::add_recipe(m, constant_recipe{recipe_kind::batch_norm_bias, bn, 1, 0, !had_bias});
+        detail::add_recipe(m, constant_recipe::folding_batch_norm(recipe_kind::batch_norm_bias, bn, !had_bias));
   }
 
   // The producer's weights and bias (or, without a bias, the batch norm's offset) must be raw constants

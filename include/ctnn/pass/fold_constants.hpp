@@ -26,7 +26,7 @@ struct fold_constants : detail::op_rewriting_pass<fold_constants> {
     }
     folded.role = tensor_role::constant;
     folded.producer = -1;
-    folded.recipe = detail::add_recipe(m, constant_recipe{recipe_kind::evaluate_op, op, 1, 0, false, kernel::prepare_params(m, op)});
+    folded.recipe = detail::add_recipe(m, constant_recipe::evaluating(op, kernel::prepare_params(m, op)));
     erased[static_cast<std::size_t>(i)] = true;
   }
 };

@@ -74,17 +74,17 @@ constexpr auto materialize_constant() {
   if constexpr (recipe.kind == recipe_kind::evaluate_op) {
     // The op's own reference kernel, run by the compiler on its (possibly folded) constant operands.
     [&]<std::size_t... K>(std::index_sequence<K...>) {
-      const float* const operands[] = {operand_data<M, recipe.op.inputs[K]>()..., nullptr};
-      kernel::invoke_f32<recipe.params>(operands, values.data());
-    }(std::make_index_sequence<static_cast<std::size_t>(recipe.op.input_count)>{});
+      const float* const operands[] = {operand_data<M, recipe.operands[K]>()..., nullptr};
+      kernel::invoke_f32<recipe.params()>(operands, values.data());
+    }(std::make_index_sequence<static_cast<std::size_t>(recipe.operand_count)>{});
   } else {
-    const float* scale = constant_data_of<M, recipe.op.inputs[1]>();
+    const float* scale = constant_data_of<M, recipe.operands[1]>();
     const float* own = raw_data_of<M, T>();  // this tensor's own values, before the recipe
     const float* offset = own;         // own_data_is_offset: this tensor is the batch norm's offset
-    if constexpr (!recipe.own_data_is_offset) offset = constant_data_of<M, recipe.op.inputs[2]>();
-    const float* mean = constant_data_of<M, recipe.op.inputs[3]>();
-    const float* variance = constant_data_of<M, recipe.op.inputs[4]>();
-    const double epsilon = recipe.op.attrs.epsilon;
+    if constexpr (!recipe.own_data_is_offset) offset = constant_data_of<M, recipe.operands[2]>();
+    const float* mean = constant_data_of<M, recipe.operands[3]>();
+    const float* variance = constant_data_of<M, recipe.operands[4]>();
+    const double epsilon = recipe.epsilon;
     // scale / sqrt(variance + epsilon) once per channel, then call-free loops over the elements (no
     // division or remainder per element: clang counts every step, docs/design.md §6).
     constexpr bool weights = recipe.kind == recipe_kind::batch_norm_weights;
