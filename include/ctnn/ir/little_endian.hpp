@@ -3,7 +3,6 @@
 // protobuf fixed32/fixed64 fields and raw_data), a per-channel scale, a constant the executor copies, a
 // tool's raw input. Usable in constant evaluation, where reinterpret_cast and memcpy are not
 // (docs/design.md §6), and the same at run time whatever the host's byte order.
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -23,7 +22,10 @@ concept little_endian_scalar = (std::is_integral_v<T> && !std::is_same_v<T, bool
 // counts every step of a constant evaluation, and g++ keeps every constexpr call's result in a table, which a
 // call per element of a model's weights would fill with hundreds of thousands of entries (docs/design.md §6).
 // `out` is the caller's array itself (a C array or a std::array, by reference): g++ evaluates stores
-// through a pointer parameter at a much higher memory cost (measured on the float VWW: +15 MB).
+// through a pointer parameter at a much higher memory cost (measured on the float VWW: +15 MB). Words are
+// assembled by shifts and ORs on every host: a bit-cast of a four-byte aggregate rewritten per element
+// was as fast, but g++ kept a copy of it per element until the evaluation ended (float VWW, g++ -O2:
+// 512 MB against 436 MB; docs/compile_time.md).
 template <class Out, little_endian_scalar T = std::remove_cvref_t<decltype(std::declval<Out&>()[0])>>
 constexpr void load_le_elements(const char* bytes, std::size_t at, std::size_t count, std::size_t stride, Out& out) {
   if constexpr (sizeof(T) == 1) {
@@ -32,17 +34,6 @@ constexpr void load_le_elements(const char* bytes, std::size_t at, std::size_t c
     for (std::size_t k = 0; k < count; ++k, at += stride)
       out[k] = __builtin_bit_cast(T, static_cast<std::uint16_t>(static_cast<unsigned char>(bytes[at]) |
                                                                 static_cast<unsigned char>(bytes[at + 1]) << 8));
-  } else if constexpr (sizeof(T) == 4 && std::endian::native == std::endian::little) {
-    // The four bytes as they are, in one word rewritten in place: g++ interns every integer value an
-    // evaluation computes, and assembling a word by shifts and ORs (below) made decoding the float VWW's
-    // 216 K weights its costliest constant evaluation; a new aggregate per element cost +89 MB, which g++
-    // keeps until the evaluation ends (docs/compile_time.md).
-    struct four_bytes {
-      char byte[4];
-    } word{};
-    for (std::size_t k = 0; k < count; ++k, at += stride)
-      word.byte[0] = bytes[at], word.byte[1] = bytes[at + 1], word.byte[2] = bytes[at + 2], word.byte[3] = bytes[at + 3],
-      out[k] = __builtin_bit_cast(T, word);
   } else if constexpr (sizeof(T) == 4) {
     for (std::size_t k = 0; k < count; ++k, at += stride)
       out[k] = __builtin_bit_cast(T, static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at])) |
