@@ -57,13 +57,7 @@ struct conflict_index {
 
   // First position in [lo, hi) of by_first whose first use is >= value.
   constexpr std::int32_t lower(std::int32_t lo, std::int32_t hi, std::int32_t value) const {
-    const std::int32_t* f = first_of.data();
-    while (lo < hi) {
-      const std::int32_t mid = (lo + hi) / 2;
-      if (f[mid] < value) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return detail::first_at_least(first_of.data(), lo, hi, value);
   }
 };
 
@@ -150,6 +144,20 @@ constexpr std::int64_t first_fit(const Buffers& buffers, std::int32_t count, con
   first_fit_state<N> state{};
   return first_fit(buffers, count, order, index, allocations, state);
 }
+
+namespace detail {
+
+// A greedy algorithm: first fit in the order `Order{}(buffers, count)` gives.
+template <class Order>
+struct greedy_first_fit {
+  // Writes one allocation per buffer and returns the pool size the plan needs.
+  template <class Buffers, class Allocations>
+  static constexpr std::int64_t plan(const Buffers& buffers, std::int32_t count, Allocations& allocations) {
+    return first_fit(buffers, count, Order{}(buffers, count), allocations);
+  }
+};
+
+}  // namespace detail
 
 namespace order {
 
