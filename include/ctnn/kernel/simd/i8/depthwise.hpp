@@ -26,6 +26,7 @@
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 #include <ctnn/kernel/simd/i8/isa.hpp>
+#include <ctnn/kernel/simd/i8/packed_operands.hpp>
 #include <ctnn/kernel/simd/i8/padded_input.hpp>
 #include <ctnn/kernel/simd/i8/requantize.hpp>
 
@@ -95,13 +96,9 @@ struct depthwise_kernel {
 
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
-    const auto* words = static_cast<const std::int32_t*>(operands[1]);
-    const std::int32_t* bias = nullptr;
-    if constexpr (P.has_bias != 0 && N > 2) bias = static_cast<const std::int32_t*>(operands[N > 2 ? 2 : 0]);
-    auto* output = static_cast<std::int8_t*>(result);
-
+    const auto [input, words, bias, output] = packed_operands_of<P>(operands, result);
     alignas(64) element padded[geometry::elements];
-    copy_padded<P>(static_cast<const std::int8_t*>(operands[0]), padded, [](std::int8_t x) { return element{x}; });
+    copy_padded<P>(input, padded, [](std::int8_t x) { return element{x}; });
     for (std::int32_t v = 0; v < channel_vectors; ++v) {
       // The channel vector's output scale, and its correction plus the bias.
       alignas(64) std::int32_t multiplier[I::lanes]{}, shift[I::lanes]{}, correction[I::lanes]{};
