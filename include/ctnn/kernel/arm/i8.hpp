@@ -15,17 +15,15 @@
 #include <ctnn/kernel/arm/depthwise.hpp>
 #include <ctnn/kernel/arm/pool.hpp>
 #include <ctnn/kernel/detail/supported_or.hpp>
+#include <ctnn/kernel/detail/unpacked.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 
 namespace ctnn::kernel::arm {
 
 namespace i8_detail {
 
-struct unsupported {
+struct unsupported : kernel::detail::reads_constants_as_stored {
   static constexpr bool supports = false;
-  static constexpr bool packs(std::size_t) { return false; }
-  template <std::size_t K, class Reader>
-  static constexpr int pack(const Reader&) { return 0; }
   template <std::size_t N>
   static void run(const void* const (&)[N], void*, const requant_arrays&) {}
 };

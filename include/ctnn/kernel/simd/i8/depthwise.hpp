@@ -24,6 +24,7 @@
 #include <type_traits>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/detail/output_clamp.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 #include <ctnn/kernel/simd/i8/isa.hpp>
 #include <ctnn/kernel/simd/i8/packed_operands.hpp>
@@ -62,7 +63,7 @@ struct depthwise_kernel {
       I::available && P.kind == op_kind::depthwise_conv2d && P.depth_multiplier == 1 && P.in.rank == 4 &&
       P.out.rank == 4 && P.in[3] == channels && P.weights_offset == 0 && geometry::valid &&
       geometry::elements * static_cast<std::int64_t>(sizeof(element)) <= max_padded_bytes &&
-      (P.fused == activation::none || P.fused == activation::relu || P.fused == activation::relu6);
+      kernel::detail::is_output_clamp(P.fused);
 
   static constexpr bool packs(std::size_t k) { return k == 1; }
   using vec = typename I::vec;

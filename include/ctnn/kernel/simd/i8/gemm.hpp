@@ -27,6 +27,7 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/detail/output_clamp.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 #include <ctnn/kernel/simd/i8/isa.hpp>
 #include <ctnn/kernel/simd/i8/packed_operands.hpp>
@@ -85,7 +86,7 @@ struct gemm_kernel {
   static constexpr bool supports =
       I::available && (P.kind == op_kind::conv2d || P.kind == op_kind::dense) && P.weights_offset == 0 &&
       (P.kind != op_kind::conv2d || (P.groups == 1 && P.in.rank == 4 && P.out.rank == 4)) &&
-      (P.fused == activation::none || P.fused == activation::relu || P.fused == activation::relu6) && geometry::valid &&
+      kernel::detail::is_output_clamp(P.fused) && geometry::valid &&
       geometry::elements * static_cast<std::int64_t>(sizeof(element)) <= max_padded_bytes && pixel_block >= 1;
 
   static constexpr bool packs(std::size_t k) { return k == 1; }
