@@ -16,8 +16,8 @@ namespace ctnn::kernel::reference {
 
 // Output element (b, y, x, oc): the products over the window's taps and the input channels of oc's group.
 template <class Params, class Input, class Weight, class Output, class Arithmetic>
-[[gnu::always_inline]] constexpr void grouped_conv2d_walk(Params p, const Input* input, const Weight* weights, Output* output,
-                                                          const Arithmetic& arithmetic) {
+[[gnu::always_inline]] constexpr void grouped_conv2d_walk(Params p, const Input* input, const Weight* weights,
+                                                          Output* output, const Arithmetic& arithmetic) {
   const auto in = nhwc::of(p->in);
   const std::int32_t in_per_group = in.c / p->groups;
   const std::int32_t out_per_group = p->out[3] / p->groups;
@@ -43,7 +43,8 @@ template <class Params, class Input, class Weight, class Output, class Arithmeti
     const std::int32_t ic = oc / p->depth_multiplier;
     auto acc = arithmetic.start(oc);
     for_each_window_tap(p, oy, ox, [&](std::int32_t iy, std::int32_t ix, std::int32_t ky, std::int32_t kx) {
-      acc = arithmetic.multiply_add(acc, input[((b * in.h + iy) * in.w + ix) * in.c + ic], weights[(ky * p->win.kernel_w + kx) * channels + oc]);
+      const Input x = input[((b * in.h + iy) * in.w + ix) * in.c + ic];
+      acc = arithmetic.multiply_add(acc, x, weights[(ky * p->win.kernel_w + kx) * channels + oc]);
     });
     output[at] = arithmetic.finish(acc, oc);
   });

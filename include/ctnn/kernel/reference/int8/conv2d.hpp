@@ -36,8 +36,9 @@ constexpr void conv2d(Params p, const std::int8_t* input, const std::int8_t* wei
   grouped_conv2d_walk(p, input, weights, output, conv_arithmetic<Params>{p, bias, multiplier, shift});
 }
 template <class Params>
-constexpr void depthwise_conv2d(Params p, const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias,
-                                std::int8_t* output, const std::int32_t* multiplier, const std::int32_t* shift) {
+constexpr void depthwise_conv2d(Params p, const std::int8_t* input, const std::int8_t* weights,
+                                const std::int32_t* bias, std::int8_t* output, const std::int32_t* multiplier,
+                                const std::int32_t* shift) {
   depthwise_conv2d_walk(p, input, weights, output, conv_arithmetic<Params>{p, bias, multiplier, shift});
 }
 
