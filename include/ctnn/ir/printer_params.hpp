@@ -73,9 +73,7 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
       put_window(w, a.win, resolved);
       break;
     case op_kind::dense:
-      if (a.units > 0) {
-        w.field("  units ", a.units);
-      }
+      if (a.units > 0) w.field("  units ", a.units);
       break;
     case op_kind::softmax:
     case op_kind::concat:
@@ -168,12 +166,8 @@ inline void put_kernel_params(text_writer& w, const kernel_params& p) {
     case op_kind::avg_pool:
       w.put("  ");
       put_window(w, p.win, true);
-      if (p.kind == op_kind::conv2d && p.groups != 1) {
-        w.field(" groups ", p.groups);
-      }
-      if (p.kind == op_kind::depthwise_conv2d && p.depth_multiplier != 1) {
-        w.field(" multiplier ", p.depth_multiplier);
-      }
+      if (p.kind == op_kind::conv2d && p.groups != 1) w.field(" groups ", p.groups);
+      if (p.kind == op_kind::depthwise_conv2d && p.depth_multiplier != 1) w.field(" multiplier ", p.depth_multiplier);
       break;
     case op_kind::softmax:
       w.field("  axis ", p.axis);

@@ -80,22 +80,20 @@ inline void write_tensor_row(text_writer& w, const module_view& m, std::int32_t 
 }
 
 inline void write_tensors(text_writer& w, const module_view& m) {
-  w.field("inputs (", m.input_count);
-  w.put(")");
-  w.line();
-  for (std::int32_t i = 0; i < m.input_count; ++i) {
-    w.field("  input ", i);
-    write_tensor_row(w, m, m.inputs[static_cast<std::size_t>(i)], 12);
+  // "inputs (2)", then a row per input; the same for the outputs.
+  const auto write_interface = [&](std::string_view title, std::string_view each, const std::int32_t* ids,
+                                   std::int32_t count) {
+    w.field(title, count);
+    w.put(")");
     w.line();
-  }
-  w.field("outputs (", m.output_count);
-  w.put(")");
-  w.line();
-  for (std::int32_t o = 0; o < m.output_count; ++o) {
-    w.field("  output ", o);
-    write_tensor_row(w, m, m.outputs[static_cast<std::size_t>(o)], 12);
-    w.line();
-  }
+    for (std::int32_t k = 0; k < count; ++k) {
+      w.field(each, k);
+      write_tensor_row(w, m, ids[k], 12);
+      w.line();
+    }
+  };
+  write_interface("inputs (", "  input ", m.inputs, m.input_count);
+  write_interface("outputs (", "  output ", m.outputs, m.output_count);
 
   std::int32_t constants = 0, views = 0;
   for (std::int32_t t = 0; t < m.tensor_count; ++t) {
@@ -249,7 +247,8 @@ inline void write_main(text_writer& w, const module_view& m) {
     w.put("  ");
     if (m.valid_node(call.node)) w.put(m.node_at(call.node).label.view());
     put_operands_and_result(
-        w, call.operand_count, [&](std::int32_t k) { put_location(w, m, call.operand_at[static_cast<std::size_t>(k)]); },
+        w, call.operand_count,
+        [&](std::int32_t k) { put_location(w, m, call.operand_at[static_cast<std::size_t>(k)]); },
         [&] { put_location(w, m, call.result_at); });
     w.line();
   }

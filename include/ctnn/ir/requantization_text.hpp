@@ -55,9 +55,7 @@ template <class Writer>
 void put_tflite_requantization(Writer& w, const kernel_call& call) {
   const kernel_params& p = call.params;
   w.field("requantize tflite: offsets in ", p.input_offset);
-  if (p.kind == op_kind::add || p.kind == op_kind::mul) {
-    w.field(" in2 ", p.input2_offset);
-  }
+  if (p.kind == op_kind::add || p.kind == op_kind::mul) w.field(" in2 ", p.input2_offset);
   if (p.kind == op_kind::conv2d || p.kind == op_kind::depthwise_conv2d || p.kind == op_kind::dense) {
     w.field(" weights ", p.weights_offset);
   }
@@ -65,16 +63,10 @@ void put_tflite_requantization(Writer& w, const kernel_call& call) {
   put_multiplier(w, "multiplier", p.output_multiplier, p.output_shift);
   put_multiplier(w, "input multiplier", p.input_multiplier, p.input_shift);
   put_multiplier(w, "input2 multiplier", p.input2_multiplier, p.input2_shift);
-  if (p.left_shift != 0) {
-    w.field(", left shift ", p.left_shift);
-  }
-  if (p.kind == op_kind::pad) {
-    w.field(", fill ", p.pad.quantized_fill);
-  }
+  if (p.left_shift != 0) w.field(", left shift ", p.left_shift);
+  if (p.kind == op_kind::pad) w.field(", fill ", p.pad.quantized_fill);
   if (p.kind == op_kind::mean && p.mean.same_quantization != 0) w.put(", same quantization (sum and divide)");
-  if (p.quantize.int8_scale_bits != 0) {
-    w.real_field(", int8 scale ", static_cast<double>(p.quantize.int8_scale()));
-  }
+  if (p.quantize.int8_scale_bits != 0) w.real_field(", int8 scale ", static_cast<double>(p.quantize.int8_scale()));
   if (p.activation_min != 0 || p.activation_max != 0) {
     w.field(", clamp [", p.activation_min);
     w.field(", ", p.activation_max);
@@ -87,9 +79,7 @@ template <class Writer>
 void put_onnx_requantization(Writer& w, const kernel_call& call) {
   const kernel_params& p = call.params;
   w.field("requantize onnx: zero points x ", -p.input_offset);
-  if (p.kind == op_kind::conv2d || p.kind == op_kind::dense) {
-    w.field(" w ", -p.weights_offset);
-  }
+  if (p.kind == op_kind::conv2d || p.kind == op_kind::dense) w.field(" w ", -p.weights_offset);
   w.field(" y ", p.output_offset);
   w.real_field(", scales x ", static_cast<double>(std::bit_cast<float>(p.onnx.input_scale_bits)));
   w.real_field(" y ", static_cast<double>(std::bit_cast<float>(p.onnx.output_scale_bits)));
