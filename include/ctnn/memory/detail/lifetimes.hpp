@@ -13,8 +13,8 @@ namespace ctnn::memory::detail {
 
 template <std::size_t N>
 struct lifetimes {
-  std::array<std::int64_t, N> first{}, last{};     // per buffer: first and last use
-  std::array<std::int32_t, N> by_first{}, by_last{};  // buffer indices by first use, by last use (stable)
+  std::array<std::int64_t, N> first{}, last{};                // per buffer: first and last use
+  std::array<std::int32_t, N> by_first{}, by_last{};          // buffer indices by first use, by last use (stable)
   std::array<std::int64_t, N> sorted_first{}, sorted_last{};  // the first (last) uses in ascending order
 
   template <class Buffers>
