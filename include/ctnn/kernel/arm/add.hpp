@@ -18,6 +18,7 @@
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/arm/detail/dsp.hpp>
 #include <ctnn/kernel/arm/detail/requantize.hpp>
+#include <ctnn/kernel/detail/operands.hpp>
 #include <ctnn/kernel/detail/output_clamp.hpp>
 #include <ctnn/kernel/detail/unpacked.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
@@ -56,9 +57,7 @@ struct add_kernel : kernel::detail::reads_constants_as_stored {
 
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays&) {
-    const auto* a = static_cast<const std::int8_t*>(operands[0]);
-    const auto* b = static_cast<const std::int8_t*>(operands[N > 1 ? 1 : 0]);
-    auto* out = static_cast<std::int8_t*>(result);
+    const auto [a, b, out] = kernel::detail::binary_operands_of(operands, result);
     if constexpr (short_output && output_stage<P>::clamped) {
       // The clamped short stage (detail/requantize.hpp) over doubled tables: two loads of each input, an
       // add, SMMLAR, a shift, SSAT and a store per element, four elements a turn.

@@ -38,6 +38,7 @@
 #include <ctnn/kernel/arm/detail/pointwise.hpp>
 #include <ctnn/kernel/arm/detail/requantize.hpp>
 #include <ctnn/kernel/arm/detail/window.hpp>
+#include <ctnn/kernel/detail/operands.hpp>
 #include <ctnn/kernel/detail/output_clamp.hpp>
 #include <ctnn/kernel/detail/unpacked.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
@@ -77,7 +78,7 @@ struct conv_kernel : kernel::detail::reads_constants_as_stored {
 
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
-    const auto [input, weights, bias, output] = window_operands_of<P>(operands, result);
+    const auto [input, weights, bias, output] = kernel::detail::weighted_operands_of<P, std::int8_t>(operands, result);
     if constexpr (single_pixel && widened_single_pixel) {
       widened_single_pixel_channels(input, weights, bias, rq, output);
     } else if constexpr (single_pixel) {

@@ -31,6 +31,7 @@
 #include <ctnn/kernel/arm/detail/dsp.hpp>
 #include <ctnn/kernel/arm/detail/requantize.hpp>
 #include <ctnn/kernel/arm/detail/window.hpp>
+#include <ctnn/kernel/detail/operands.hpp>
 #include <ctnn/kernel/detail/output_clamp.hpp>
 #include <ctnn/kernel/detail/unpacked.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
@@ -54,7 +55,7 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
 
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
-    const auto [input, weights, bias, output] = window_operands_of<P>(operands, result);
+    const auto [input, weights, bias, output] = kernel::detail::weighted_operands_of<P, std::int8_t>(operands, result);
     if constexpr (P.in_place == 0) {
       channel_major(input, weights, bias, rq, output);
     } else {

@@ -15,6 +15,7 @@
 
 #include <ctnn/detail/quantization.hpp>
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/detail/operands.hpp>
 #include <ctnn/kernel/detail/output_clamp.hpp>
 #include <ctnn/kernel/detail/unpacked.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
@@ -99,9 +100,7 @@ struct add_kernel : kernel::detail::reads_constants_as_stored {
 
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays&) {
-    const auto* a = static_cast<const std::int8_t*>(operands[0]);
-    const auto* b = static_cast<const std::int8_t*>(operands[N > 1 ? 1 : 0]);
-    auto* out = static_cast<std::int8_t*>(result);
+    const auto [a, b, out] = kernel::detail::binary_operands_of(operands, result);
     const auto scale_a = output_scale<I>::uniform(P.input_multiplier, P.input_shift);
     const auto scale_b = output_scale<I>::uniform(P.input2_multiplier, P.input2_shift);
     const auto scale_out = scale_for<I, (elements > I::lanes)>::uniform(P.output_multiplier, P.output_shift);

@@ -27,10 +27,10 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/detail/operands.hpp>
 #include <ctnn/kernel/detail/output_clamp.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 #include <ctnn/kernel/simd/i8/isa.hpp>
-#include <ctnn/kernel/simd/i8/packed_operands.hpp>
 #include <ctnn/kernel/simd/i8/padded_input.hpp>
 #include <ctnn/kernel/simd/i8/requantize.hpp>
 
@@ -137,7 +137,7 @@ struct gemm_kernel {
 
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
-    const auto [input, words, bias, output] = packed_operands_of<P>(operands, result);
+    const auto [input, words, bias, output] = kernel::detail::weighted_operands_of<P, std::int32_t>(operands, result);
     alignas(64) element padded[geometry::elements];
     copy_padded<P>(input, padded, [](std::int8_t x) { return I::prepare(x); });
     // Per channel vector, once per call: the output scale, and the correction plus the bias.
