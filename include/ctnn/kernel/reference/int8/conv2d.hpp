@@ -14,17 +14,21 @@ namespace ctnn::kernel::reference::int8 {
 
 // The int8 arithmetic of both (reference/conv_walk.hpp): offsets added to inputs and weights, the bias
 // added last, requantized per output channel.
-template <class Params>
 struct conv_arithmetic {
-  Params p;
   const std::int32_t* bias;
   const std::int32_t* multiplier;
   const std::int32_t* shift;
-  [[gnu::always_inline]] static constexpr std::int32_t start(std::int32_t) { return 0; }
-  [[gnu::always_inline]] constexpr std::int32_t multiply_add(std::int32_t acc, std::int8_t x, std::int8_t w) const {
+  template <class Params>
+  [[gnu::always_inline]] static constexpr std::int32_t start(Params, std::int32_t) {
+    return 0;
+  }
+  template <class Params>
+  [[gnu::always_inline]] static constexpr std::int32_t multiply_add(Params p, std::int32_t acc, std::int8_t x,
+                                                                    std::int8_t w) {
     return acc + (w + p->weights_offset) * (x + p->input_offset);
   }
-  [[gnu::always_inline]] constexpr std::int8_t finish(std::int32_t acc, std::int32_t oc) const {
+  template <class Params>
+  [[gnu::always_inline]] constexpr std::int8_t finish(Params p, std::int32_t acc, std::int32_t oc) const {
     if (p->has_bias != 0) acc += bias[oc];
     return requantize_output(p, acc, multiplier[oc], shift[oc]);
   }
@@ -33,13 +37,13 @@ struct conv_arithmetic {
 template <class Params>
 constexpr void conv2d(Params p, const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias,
                       std::int8_t* output, const std::int32_t* multiplier, const std::int32_t* shift) {
-  grouped_conv2d_walk(p, input, weights, output, conv_arithmetic<Params>{p, bias, multiplier, shift});
+  grouped_conv2d_walk(p, input, weights, output, conv_arithmetic{bias, multiplier, shift});
 }
 template <class Params>
 constexpr void depthwise_conv2d(Params p, const std::int8_t* input, const std::int8_t* weights,
                                 const std::int32_t* bias, std::int8_t* output, const std::int32_t* multiplier,
                                 const std::int32_t* shift) {
-  depthwise_conv2d_walk(p, input, weights, output, conv_arithmetic<Params>{p, bias, multiplier, shift});
+  depthwise_conv2d_walk(p, input, weights, output, conv_arithmetic{bias, multiplier, shift});
 }
 
 }  // namespace ctnn::kernel::reference::int8
