@@ -54,11 +54,6 @@ struct conflict_index {
     }
     while (level < levels) begin[++level] = count;
   }
-
-  // First position in [lo, hi) of by_first whose first use is >= value.
-  constexpr std::int32_t lower(std::int32_t lo, std::int32_t hi, std::int32_t value) const {
-    return detail::first_at_least(first_of.data(), lo, hi, value);
-  }
 };
 
 // Work space of first_fit, kept across calls (hill_climb places thousands of times).
@@ -95,7 +90,7 @@ constexpr std::int64_t first_fit_range(const Buffers& buffers, const std::array<
     // Candidates: in each level, the buffers starting in [first - 2^level, last].
     for (std::int32_t level = 0; level < index.levels; ++level) {
       const std::int32_t end = level_begin[level + 1];
-      std::int32_t c_at = index.lower(level_begin[level], end, first - (1 << level));
+      std::int32_t c_at = detail::first_at_least(first_of, level_begin[level], end, first - (1 << level));
       ++work;
       for (; c_at < end && first_of[c_at] <= last; ++c_at) {
         const std::int32_t c = by_first[c_at];
