@@ -15,18 +15,13 @@
 #include <ctnn/kernel/arm/depthwise.hpp>
 #include <ctnn/kernel/arm/pool.hpp>
 #include <ctnn/kernel/detail/supported_or.hpp>
-#include <ctnn/kernel/detail/unpacked.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 
 namespace ctnn::kernel::arm {
 
 namespace i8_detail {
 
-struct unsupported : kernel::detail::reads_constants_as_stored {
-  static constexpr bool supports = false;
-  template <std::size_t N>
-  static void run(const void* const (&)[N], void*, const requant_arrays&) {}
-};
+using unsupported = kernel::detail::unsupported_i8;
 
 // The kernel for P, or `unsupported` (then the reference kernel runs the call):
 //   conv2d (groups 1) and dense: conv.hpp; depthwise_conv2d (multiplier 1): depthwise.hpp;

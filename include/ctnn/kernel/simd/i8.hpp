@@ -10,7 +10,6 @@
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/detail/supported_or.hpp>
-#include <ctnn/kernel/detail/unpacked.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 #include <ctnn/kernel/simd/i8/depthwise.hpp>
 #include <ctnn/kernel/simd/i8/elementwise.hpp>
@@ -22,11 +21,7 @@ namespace ctnn::kernel::simd {
 
 namespace i8_detail {
 
-struct unsupported : kernel::detail::reads_constants_as_stored {
-  static constexpr bool supports = false;
-  template <std::size_t N>
-  static void run(const void* const (&)[N], void*, const requant_arrays&) {}
-};
+using unsupported = kernel::detail::unsupported_i8;
 
 template <kernel_params P, class I = isa>
 constexpr auto select() {
