@@ -12,6 +12,7 @@
 #include <ctnn/frontend/dsl.hpp>
 #include <ctnn/memory/buffer_info.hpp>
 #include <ctnn/memory/algorithms.hpp>
+#include <ctnn/memory/detail/lifetimes.hpp>
 #include <ctnn/memory/greedy_by_size.hpp>
 #include <ctnn/memory/liveness.hpp>
 #include <ctnn/pass/infer_types.hpp>
@@ -105,6 +106,26 @@ static_assert([] {
   const auto pool = memory::greedy_by_size::plan(together, 2, at);
   return pool == 30 && at[1].offset == 0 && at[0].offset == 20 && at[2].offset == -1;
 }());
+
+// The greedy orders' keys and building blocks (memory/detail): three buffers, b1 [0, 1] 20 B, b2 [1, 5]
+// 30 B, b0 [2, 4] 10 B.
+constexpr std::array<buffer_info, 3> staggered{buf(10, 2, 4), buf(20, 0, 1), buf(30, 1, 5)};
+constexpr memory::detail::lifetimes<3> staggered_lives{staggered, 3};
+static_assert(staggered_lives.by_first == std::array<std::int32_t, 3>{1, 2, 0} &&
+              staggered_lives.by_last == std::array<std::int32_t, 3>{1, 0, 2});
+static_assert(staggered_lives.sorted_first == std::array<std::int64_t, 3>{0, 1, 2} &&
+              staggered_lives.sorted_last == std::array<std::int64_t, 3>{1, 4, 5});
+// first_at_least: the first position in [lo, hi) at or above the value.
+static_assert(memory::detail::first_at_least(staggered_lives.sorted_last.data(), 0, 3, std::int64_t{4}) == 1 &&
+              memory::detail::first_at_least(staggered_lives.sorted_last.data(), 0, 3, std::int64_t{6}) == 3 &&
+              memory::detail::first_at_least(staggered_lives.sorted_last.data(), 2, 3, std::int64_t{0}) == 2);
+// Conflicts: b2 meets both others, b0 and b1 only b2; breadth: 50 B live at op 1 (b1 + b2), 40 B at op 2.
+static_assert(memory::order::conflict_counts(staggered, 3) == std::array<std::int64_t, 3>{1, 1, 2});
+static_assert(memory::order::widest_breadth(staggered, 3) == std::array<std::int64_t, 3>{40, 50, 50});
+// Most conflicts first, then larger first; broadest first, then larger first; larger first.
+static_assert(memory::order::by_conflicts(staggered, 3) == std::array<std::int32_t, 3>{2, 1, 0});
+static_assert(memory::order::by_breadth(staggered, 3) == std::array<std::int32_t, 3>{2, 1, 0});
+static_assert(memory::order::by_size(staggered, 3) == std::array<std::int32_t, 3>{2, 1, 0});
 
 // ---------------------------------------------------------------------------------------------------
 // Every algorithm in constant evaluation (the compiler runs them), on every case above: a valid plan

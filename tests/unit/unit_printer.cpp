@@ -463,6 +463,20 @@ TEST_CASE("text_writer::real: 6 significant digits, %g style") {
   CHECK(real(-std::numeric_limits<double>::infinity()) == "-inf");
 }
 
+TEST_CASE("text_writer::field, real_field and put_operands_and_result") {
+  std::string text;
+  auto sink = [&text](std::string_view s) { text += s; };
+  ctnn::detail::text_writer w{ctnn::detail::sink_ref{sink}};
+  w.field("stride ", 2);
+  w.field(" width", 7, 4);  // right-aligned in 4 columns
+  w.real_field(" epsilon ", 1e-5);
+  w.put(" ");
+  ctnn::detail::put_operands_and_result(w, 2, [&](std::int32_t k) { w.number(10 + k); }, [&] { w.put("y"); });
+  w.put(" ");
+  ctnn::detail::put_operands_and_result(w, 0, [&](std::int32_t) { w.put("never"); }, [&] { w.put("z"); });
+  CHECK(text == "stride 2 width   7 epsilon 1e-05 (10, 11) -> y () -> z");
+}
+
 // ---------------------------------------------------------------------------------------------------
 // print_summary and print_memory_plan (the demo's two printers).
 constexpr auto& tiny = ctnn::compiled_v<ctnn_test::tiny_cnn>;

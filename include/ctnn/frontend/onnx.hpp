@@ -30,6 +30,7 @@
 #include <string_view>
 #include <utility>
 
+#include <ctnn/frontend/detail/embedded_model.hpp>
 #include <ctnn/frontend/onnx/compile_errors.hpp>
 #include <ctnn/frontend/onnx/describe.hpp>
 #include <ctnn/frontend/onnx/errors.hpp>
@@ -85,16 +86,6 @@ struct model_value {
 }  // namespace detail
 
 template <const char* Bytes, std::size_t Size, const char* Name = nullptr>
-struct model {
-  using module_type = typename detail::imported_model<Bytes, Size, Name>::module_type;
-  static constexpr std::string_view bytes{Bytes, Size};
-
-  // The imported module; a file that cannot be imported gives a module whose `error` says why.
-  static constexpr const module_type& imported = detail::model_value<Bytes, Size, Name>::value;
-
-  // The frontend's entry, as for DSL models. A failed import's diagnostic becomes the compile error of
-  // the executor's check (ctnn/errors.hpp), as every diagnostic does.
-  static constexpr module_type build() { return imported; }
-};
+struct model : frontend_detail::embedded_model<Bytes, Size, detail::model_value<Bytes, Size, Name>> {};
 
 }  // namespace ctnn::onnx

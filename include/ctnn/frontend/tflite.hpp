@@ -29,6 +29,7 @@
 #include <string_view>
 
 #include <ctnn/errors.hpp>
+#include <ctnn/frontend/detail/embedded_model.hpp>
 #include <ctnn/frontend/flatbuffers.hpp>
 #include <ctnn/frontend/tflite/compile_errors.hpp>
 #include <ctnn/frontend/tflite/describe.hpp>
@@ -52,15 +53,6 @@ struct imported_model {
 }  // namespace detail
 
 template <const char* Bytes, std::size_t Size, const char* Name = nullptr>
-struct model {
-  using module_type = typename detail::imported_model<Bytes, Size, Name>::module_type;
-  static constexpr std::string_view bytes{Bytes, Size};
-
-  // The imported module; a file that cannot be imported gives a module whose `error` says why.
-  static constexpr const module_type& imported = detail::imported_model<Bytes, Size, Name>::value;
-
-  // The frontend's entry, as for DSL models.
-  static constexpr module_type build() { return imported; }
-};
+struct model : frontend_detail::embedded_model<Bytes, Size, detail::imported_model<Bytes, Size, Name>> {};
 
 }  // namespace ctnn::tflite

@@ -18,32 +18,22 @@
 namespace ctnn::detail {
 
 inline void put_window(text_writer& w, const window& win, bool pads_resolved) {
-  w.put("window ");
-  w.number(win.kernel_h);
-  w.put("x");
-  w.number(win.kernel_w);
-  w.put(" stride ");
-  w.number(win.stride_h);
-  w.put("x");
-  w.number(win.stride_w);
+  w.field("window ", win.kernel_h);
+  w.field("x", win.kernel_w);
+  w.field(" stride ", win.stride_h);
+  w.field("x", win.stride_w);
   if (win.dilation_h != 1 || win.dilation_w != 1) {
-    w.put(" dilation ");
-    w.number(win.dilation_h);
-    w.put("x");
-    w.number(win.dilation_w);
+    w.field(" dilation ", win.dilation_h);
+    w.field("x", win.dilation_w);
   }
   w.put(" padding ");
   w.put(padding_name(win.mode));
   const bool any_pad = win.pad_top != 0 || win.pad_left != 0 || win.pad_bottom != 0 || win.pad_right != 0;
   if ((pads_resolved && (win.mode != padding::valid || any_pad)) || win.mode == padding::explicit_pads) {
-    w.put(": t");
-    w.number(win.pad_top);
-    w.put(" l");
-    w.number(win.pad_left);
-    w.put(" b");
-    w.number(win.pad_bottom);
-    w.put(" r");
-    w.number(win.pad_right);
+    w.field(": t", win.pad_top);
+    w.field(" l", win.pad_left);
+    w.field(" b", win.pad_bottom);
+    w.field(" r", win.pad_right);
   }
 }
 
@@ -70,14 +60,12 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
     case op_kind::conv2d:
       w.put("  ");
       put_window(w, a.win, resolved);
-      w.put(" groups ");
-      w.number(a.groups);
+      w.field(" groups ", a.groups);
       break;
     case op_kind::depthwise_conv2d:
       w.put("  ");
       put_window(w, a.win, resolved);
-      w.put(" multiplier ");
-      w.number(a.depth_multiplier);
+      w.field(" multiplier ", a.depth_multiplier);
       break;
     case op_kind::max_pool:
     case op_kind::avg_pool:
@@ -85,15 +73,11 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
       put_window(w, a.win, resolved);
       break;
     case op_kind::dense:
-      if (a.units > 0) {
-        w.put("  units ");
-        w.number(a.units);
-      }
+      if (a.units > 0) w.field("  units ", a.units);
       break;
     case op_kind::softmax:
     case op_kind::concat:
-      w.put("  axis ");
-      w.number(a.axis);
+      w.field("  axis ", a.axis);
       break;
     case op_kind::reshape:
       if (a.target.rank > 0) {
@@ -107,15 +91,13 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
       w.put("  ");
       put_pad_pairs(w, a.pads, m.valid_tensor(n.inputs[0]) ? m.tensor_at(n.inputs[0]).dims.rank : 0);
       if (a.fill_mode == pad_mode::constant) {
-        w.put(" value ");
-        w.real(static_cast<double>(a.pad_value));
+        w.real_field(" value ", static_cast<double>(a.pad_value));
       } else {
         w.put(" "), w.put(pad_mode_name(a.fill_mode));
       }
       break;
     case op_kind::batch_norm:
-      w.put("  epsilon ");
-      w.real(static_cast<double>(a.epsilon));
+      w.real_field("  epsilon ", static_cast<double>(a.epsilon));
       break;
     case op_kind::quantize:
     case op_kind::dequantize:
@@ -123,15 +105,12 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
       w.put(name_of(a.out_type));
       break;
     case op_kind::mean:
-      w.put("  axes mask ");
-      w.number(static_cast<std::int64_t>(a.reduce_axes));
+      w.field("  axes mask ", static_cast<std::int64_t>(a.reduce_axes));
       w.put(a.keep_dims ? " keep_dims" : "");
       break;
     case op_kind::clip:
-      w.put("  min ");
-      w.real(static_cast<double>(a.clip_min));
-      w.put(" max ");
-      w.real(static_cast<double>(a.clip_max));
+      w.real_field("  min ", static_cast<double>(a.clip_min));
+      w.real_field(" max ", static_cast<double>(a.clip_max));
       break;
     case op_kind::transpose:
       w.put("  perm ");
@@ -148,18 +127,13 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
       break;
     case op_kind::crop:
     case op_kind::paste:
-      w.put("  at row ");
-      w.number(a.pads[2]);
-      w.put(" column ");
-      w.number(a.pads[4]);
+      w.field("  at row ", a.pads[2]);
+      w.field(" column ", a.pads[4]);
       break;
     case op_kind::fetch_rows:
-      w.put("  keeps ");
-      w.number(a.pads[1]);
-      w.put(" rows, fetches ");
-      w.number(a.pads[3]);
-      w.put(" from row ");
-      w.number(a.pads[2]);
+      w.field("  keeps ", a.pads[1]);
+      w.field(" rows, fetches ", a.pads[3]);
+      w.field(" from row ", a.pads[2]);
       break;
   }
 }
@@ -192,22 +166,14 @@ inline void put_kernel_params(text_writer& w, const kernel_params& p) {
     case op_kind::avg_pool:
       w.put("  ");
       put_window(w, p.win, true);
-      if (p.kind == op_kind::conv2d && p.groups != 1) {
-        w.put(" groups ");
-        w.number(p.groups);
-      }
-      if (p.kind == op_kind::depthwise_conv2d && p.depth_multiplier != 1) {
-        w.put(" multiplier ");
-        w.number(p.depth_multiplier);
-      }
+      if (p.kind == op_kind::conv2d && p.groups != 1) w.field(" groups ", p.groups);
+      if (p.kind == op_kind::depthwise_conv2d && p.depth_multiplier != 1) w.field(" multiplier ", p.depth_multiplier);
       break;
     case op_kind::softmax:
-      w.put("  axis ");
-      w.number(p.axis);
+      w.field("  axis ", p.axis);
       break;
     case op_kind::concat:
-      w.put("  axis ");
-      w.number(p.axis);
+      w.field("  axis ", p.axis);
       w.put(" extents ");
       put_numbers(w, p.concat.extents, p.concat.count);
       break;
@@ -215,25 +181,20 @@ inline void put_kernel_params(text_writer& w, const kernel_params& p) {
       w.put("  ");
       put_pad_pairs(w, p.pad.before_after, p.in.rank);
       if (p.pad.mode == pad_mode::constant) {
-        w.put(" value ");
-        w.real(static_cast<double>(p.pad.fill_value()));
+        w.real_field(" value ", static_cast<double>(p.pad.fill_value()));
       } else {
         w.put(" "), w.put(pad_mode_name(p.pad.mode));
       }
       break;
     case op_kind::batch_norm:
-      w.put("  epsilon ");
-      w.real(static_cast<double>(p.batch_norm.epsilon()));
+      w.real_field("  epsilon ", static_cast<double>(p.batch_norm.epsilon()));
       break;
     case op_kind::clip:
-      w.put("  min ");
-      w.real(static_cast<double>(p.clip.min()));
-      w.put(" max ");
-      w.real(static_cast<double>(p.clip.max()));
+      w.real_field("  min ", static_cast<double>(p.clip.min()));
+      w.real_field(" max ", static_cast<double>(p.clip.max()));
       break;
     case op_kind::mean:
-      w.put("  axes mask ");
-      w.number(static_cast<std::int64_t>(p.mean.reduce_axes));
+      w.field("  axes mask ", static_cast<std::int64_t>(p.mean.reduce_axes));
       break;
     case op_kind::transpose:
       w.put("  perm ");
@@ -241,10 +202,8 @@ inline void put_kernel_params(text_writer& w, const kernel_params& p) {
       break;
     case op_kind::crop:
     case op_kind::paste:
-      w.put("  at row ");
-      w.number(p.patch.row);
-      w.put(" column ");
-      w.number(p.patch.column);
+      w.field("  at row ", p.patch.row);
+      w.field(" column ", p.patch.column);
       break;
     default:
       break;
@@ -257,16 +216,13 @@ inline void put_kernel_params(text_writer& w, const kernel_params& p) {
 inline void put_location(text_writer& w, const module_view& m, const location& at) {
   switch (at.where) {
     case storage::arena:
-      w.put("arena+");
-      w.number(at.offset);
+      w.field("arena+", at.offset);
       break;
     case storage::model_input:
-      w.put("input ");
-      w.number(at.index);
+      w.field("input ", at.index);
       break;
     case storage::model_output:
-      w.put("output ");
-      w.number(at.index);
+      w.field("output ", at.index);
       break;
     case storage::constant:
       w.put("constant ");
@@ -284,15 +240,13 @@ inline void put_diagnostic(text_writer& w, const module_view& m, const diagnosti
   w.put("error: ");
   w.put(error_code_name(d.code));
   if (d.code == error_code::pass_prerequisite_missing) {
-    w.put(" at pipeline position ");
-    w.number(d.value_a);
+    w.field(" at pipeline position ", d.value_a);
     w.put(", missing ");
     put_facts(w, static_cast<std::uint32_t>(d.value_b));
     return;
   }
   if (d.node >= 0) {
-    w.put(" at op ");
-    w.number(d.node);
+    w.field(" at op ", d.node);
     w.put(" (");
     w.put(name_of(d.kind));
     if (m.valid_node(d.node)) {
@@ -302,10 +256,8 @@ inline void put_diagnostic(text_writer& w, const module_view& m, const diagnosti
     }
     w.put(")");
   }
-  w.put(": value_a ");
-  w.number(d.value_a);
-  w.put(", value_b ");
-  w.number(d.value_b);
+  w.field(": value_a ", d.value_a);
+  w.field(", value_b ", d.value_b);
   if (d.expected.rank > 0) {
     w.put(", expected ");
     put_shape(w, d.expected);

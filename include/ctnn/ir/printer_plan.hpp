@@ -30,12 +30,9 @@ inline void write_memory_plan(text_writer& w, const module_view& m, std::size_t 
     w.put("memory: not planned yet");
     return w.line();
   }
-  w.put("arena: ");
-  w.number(m.arena_bytes);
-  w.put(" bytes (alignment ");
-  w.number(m.arena_alignment);
-  w.put("), liveness lower bound ");
-  w.number(m.liveness_lower_bound);
+  w.field("arena: ", m.arena_bytes);
+  w.field(" bytes (alignment ", m.arena_alignment);
+  w.field("), liveness lower bound ", m.liveness_lower_bound);
   w.put(" bytes");
   if (m.peak_node >= 0) {
     w.put(" at ");
@@ -48,17 +45,14 @@ inline void write_memory_plan(text_writer& w, const module_view& m, std::size_t 
     const memory::pool_info& pool = m.pools[p];
     const memory::pool_usage& usage = m.pool_usage[p];
     w.spaces(indent);
-    w.put("  pool ");
-    w.number(p);
+    w.field("  pool ", p);
     w.put(" \"");
     w.put(pool_name(m, p));
-    w.put("\": ");
-    w.number(usage.bytes);
+    w.field("\": ", usage.bytes);
     w.put(" bytes (limit ");
     if (pool.size_limit < 0) w.put("none");
     else w.number(pool.size_limit);
-    w.put(", alignment ");
-    w.number(pool.alignment);
+    w.field(", alignment ", pool.alignment);
     w.put(pool.read_only ? ", read-only: the constants)" : "), lower bound ");
     if (!pool.read_only) {
       w.number(usage.lower_bound);
@@ -99,8 +93,7 @@ inline void write_memory_plan(text_writer& w, const module_view& m, std::size_t 
     w.number(m.scratch_bytes[c], 10);
     w.number(op, 7);
     w.number(op, 7);
-    w.put("  scratch of call ");
-    w.number(c);
+    w.field("  scratch of call ", c);
     if (several_pools) {
       w.put(" in ");
       w.put(pool_name(m, a.pool));

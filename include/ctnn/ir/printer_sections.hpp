@@ -58,16 +58,14 @@ inline void write_header(text_writer& w, const module_view& m) {
 inline void write_tensor_row(text_writer& w, const module_view& m, std::int32_t id, std::size_t at) {
   const tensor& t = m.tensor_at(id);
   w.pad_to(at);
-  w.put("%");
-  w.number(id);
+  w.field("%", id);
   w.tab(at + 5);
   w.put(t.label.view());
   w.tab(at + 24);
   put_type(w, m, t);
   w.tab(at + 44);
   if (t.alias_of >= 0) {
-    w.put("alias_of %");
-    w.number(t.alias_of);
+    w.field("alias_of %", t.alias_of);
     if (m.valid_tensor(t.alias_of)) {
       w.put(" (");
       w.put(m.tensor_at(t.alias_of).label.view());
@@ -82,34 +80,27 @@ inline void write_tensor_row(text_writer& w, const module_view& m, std::int32_t 
 }
 
 inline void write_tensors(text_writer& w, const module_view& m) {
-  w.put("inputs (");
-  w.number(m.input_count);
-  w.put(")");
-  w.line();
-  for (std::int32_t i = 0; i < m.input_count; ++i) {
-    w.put("  input ");
-    w.number(i);
-    write_tensor_row(w, m, m.inputs[static_cast<std::size_t>(i)], 12);
+  // "inputs (2)", then a row per input; the same for the outputs.
+  const auto write_interface = [&](std::string_view title, std::string_view each, const std::int32_t* ids,
+                                   std::int32_t count) {
+    w.field(title, count);
+    w.put(")");
     w.line();
-  }
-  w.put("outputs (");
-  w.number(m.output_count);
-  w.put(")");
-  w.line();
-  for (std::int32_t o = 0; o < m.output_count; ++o) {
-    w.put("  output ");
-    w.number(o);
-    write_tensor_row(w, m, m.outputs[static_cast<std::size_t>(o)], 12);
-    w.line();
-  }
+    for (std::int32_t k = 0; k < count; ++k) {
+      w.field(each, k);
+      write_tensor_row(w, m, ids[k], 12);
+      w.line();
+    }
+  };
+  write_interface("inputs (", "  input ", m.inputs, m.input_count);
+  write_interface("outputs (", "  output ", m.outputs, m.output_count);
 
   std::int32_t constants = 0, views = 0;
   for (std::int32_t t = 0; t < m.tensor_count; ++t) {
     constants += m.tensor_at(t).role == tensor_role::constant ? 1 : 0;
     views += m.tensor_at(t).alias_of >= 0 ? 1 : 0;
   }
-  w.put("constants (");
-  w.number(constants);
+  w.field("constants (", constants);
   w.put(")");
   w.line();
   for (std::int32_t id = 0; id < m.tensor_count; ++id) {
@@ -140,8 +131,7 @@ inline void write_tensors(text_writer& w, const module_view& m) {
       }
       if (batch_norm) w.put(")");
       if (r.kind == recipe_kind::batch_norm_bias && r.own_data_is_offset) w.put(", from its offset");
-      w.put(" (recipe ");
-      w.number(t.recipe);
+      w.field(" (recipe ", t.recipe);
       w.put(")");
     } else if (t.data.f32 != nullptr || t.data.i8 != nullptr || t.data.i32 != nullptr) {
       w.put("user data");
@@ -153,8 +143,7 @@ inline void write_tensors(text_writer& w, const module_view& m) {
     w.line();
   }
   if (views > 0) {
-    w.put("views (");
-    w.number(views);
+    w.field("views (", views);
     w.put(")");
     w.line();
     for (std::int32_t id = 0; id < m.tensor_count; ++id) {
@@ -167,8 +156,7 @@ inline void write_tensors(text_writer& w, const module_view& m) {
 }
 
 inline void write_ops(text_writer& w, const module_view& m) {
-  w.put("ops (");
-  w.number(m.node_count);
+  w.field("ops (", m.node_count);
   w.put(")");
   w.line();
   for (std::int32_t i = 0; i < m.node_count; ++i) {
@@ -186,13 +174,9 @@ inline void write_ops(text_writer& w, const module_view& m) {
     put_attributes(w, m, n);
     w.line();
     w.spaces(8);
-    w.put("(");
-    for (std::int32_t k = 0; k < n.input_count; ++k) {
-      if (k > 0) w.put(", ");
-      put_tensor_ref(w, m, n.inputs[static_cast<std::size_t>(k)]);
-    }
-    w.put(") -> ");
-    put_tensor_ref(w, m, n.output);
+    put_operands_and_result(
+        w, n.input_count, [&](std::int32_t k) { put_tensor_ref(w, m, n.inputs[static_cast<std::size_t>(k)]); },
+        [&] { put_tensor_ref(w, m, n.output); });
     w.line();
   }
 }
@@ -227,23 +211,19 @@ inline void put_constant_layouts(text_writer& w, const module_view& m, const ker
 }
 
 inline void write_calls_and_kernels(text_writer& w, const module_view& m) {
-  w.put("calls (");
-  w.number(m.call_count);
+  w.field("calls (", m.call_count);
   w.put(")");
   w.line();
   for (std::int32_t c = 0; c < m.call_count; ++c) {
     const kernel_call& call = m.calls[static_cast<std::size_t>(c)];
-    w.put("  call ");
-    w.number(c, 2);
+    w.field("  call ", c, 2);
     w.put("  ");
     put_node_name(w, m, call.node);
     w.tab(36);
-    w.put("kernel ");
-    w.number(call.kernel);
+    w.field("kernel ", call.kernel);
     const std::int32_t sharing = calls_of_kernel(m, call.kernel);
     if (sharing > 1) {
-      w.put(" (shared by ");
-      w.number(sharing);
+      w.field(" (shared by ", sharing);
       w.put(" calls)");
     }
     if (m.has(fact::kernels_selected)) {
@@ -254,14 +234,12 @@ inline void write_calls_and_kernels(text_writer& w, const module_view& m) {
     w.line();
     write_call_requantization(w, m, call);
   }
-  w.put("kernels (");
-  w.number(m.kernel_count);
+  w.field("kernels (", m.kernel_count);
   w.put(" distinct for ");
   put_count(w, m.call_count, "call", ")");
   w.line();
   for (std::int32_t k = 0; k < m.kernel_count; ++k) {
-    w.put("  kernel ");
-    w.number(k, 2);
+    w.field("  kernel ", k, 2);
     w.put("  ");
     put_kernel_params(w, m.kernels[static_cast<std::size_t>(k)]);
     if (m.has(fact::kernels_selected)) {
@@ -278,19 +256,14 @@ inline void write_main(text_writer& w, const module_view& m) {
   w.line();
   for (std::int32_t c = 0; c < m.call_count; ++c) {
     const kernel_call& call = m.calls[static_cast<std::size_t>(c)];
-    w.put("  call ");
-    w.number(c, 2);
-    w.put("  kernel ");
-    w.number(call.kernel, 2);
+    w.field("  call ", c, 2);
+    w.field("  kernel ", call.kernel, 2);
     w.put("  ");
     if (m.valid_node(call.node)) w.put(m.node_at(call.node).label.view());
-    w.put("(");
-    for (std::int32_t k = 0; k < call.operand_count; ++k) {
-      if (k > 0) w.put(", ");
-      put_location(w, m, call.operand_at[static_cast<std::size_t>(k)]);
-    }
-    w.put(") -> ");
-    put_location(w, m, call.result_at);
+    put_operands_and_result(
+        w, call.operand_count,
+        [&](std::int32_t k) { put_location(w, m, call.operand_at[static_cast<std::size_t>(k)]); },
+        [&] { put_location(w, m, call.result_at); });
     w.line();
   }
 }
@@ -317,8 +290,7 @@ inline void write_function_metadata(text_writer& w, const module_view& m) {
 inline void write_io_info(text_writer& w, std::string_view what, std::int32_t index, const io_info& io) {
   w.put("  ");
   w.put(what);
-  w.put(" ");
-  w.number(index);
+  w.field(" ", index);
   w.tab(12);
   w.put(io.label.view());
   w.tab(34);
@@ -328,10 +300,8 @@ inline void write_io_info(text_writer& w, std::string_view what, std::int32_t in
   w.number(io.bytes, 6);
   w.put(" B");
   if (io.scale != 0.0f) {
-    w.put("  scale ");
-    w.real(static_cast<double>(io.scale));
-    w.put(" zero_point ");
-    w.number(io.zero_point);
+    w.real_field("  scale ", static_cast<double>(io.scale));
+    w.field(" zero_point ", io.zero_point);
   }
   w.line();
 }
@@ -346,21 +316,18 @@ inline void write_executor_metadata(text_writer& w, const module_view& m) {
   put_count(w, e.kernel_count, "kernel", ", ");
   put_count(w, e.call_count, "call", ", ");
   w.number(e.constant_bytes);
-  w.put(" constant bytes, alignment ");
-  w.number(e.alignment);
+  w.field(" constant bytes, alignment ", e.alignment);
   w.line();
   for (std::int32_t i = 0; i < e.input_count; ++i) write_io_info(w, "input", i, e.inputs[static_cast<std::size_t>(i)]);
   for (std::int32_t o = 0; o < e.output_count; ++o) write_io_info(w, "output", o, e.outputs[static_cast<std::size_t>(o)]);
   for (std::int32_t p = 0; p < e.pool_count; ++p) {
     const pool_metadata& pool = e.pools[static_cast<std::size_t>(p)];
-    w.put("  pool ");
-    w.number(p);
+    w.field("  pool ", p);
     w.tab(12);
     w.put(pool.name != nullptr ? std::string_view{pool.name} : std::string_view{"?"});
     w.tab(34);
     w.number(pool.bytes, 8);
-    w.put(" B  alignment ");
-    w.number(pool.alignment);
+    w.field(" B  alignment ", pool.alignment);
     w.put(pool.read_only ? "  read-only" : "  read-write");
     w.line();
   }
@@ -384,10 +351,8 @@ inline void write_module(text_writer& w, const module_view& m) {
 inline void write_summary(text_writer& w, const module_view& m) {
   w.put("model ");
   w.put(m.model_name.view());
-  w.put(": ");
-  w.number(m.node_count);
-  w.put(" ops, ");
-  w.number(m.tensor_count);
+  w.field(": ", m.node_count);
+  w.field(" ops, ", m.tensor_count);
   w.put(" tensors");
   w.line();
   std::int64_t parameters = 0;
@@ -415,8 +380,7 @@ inline void write_summary(text_writer& w, const module_view& m) {
     }
     w.line();
   }
-  w.put("parameters: ");
-  w.number(parameters);
+  w.field("parameters: ", parameters);
   w.line();
 }
 

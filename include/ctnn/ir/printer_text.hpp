@@ -48,6 +48,16 @@ class text_writer {
     put(std::string_view{digits, size});
   }
 
+  // A label and its value (" stride 2"): the printers' most common pair of calls.
+  void field(std::string_view label, std::int64_t value, std::size_t width = 0) {
+    put(label);
+    number(value, width);
+  }
+  void real_field(std::string_view label, double value) {
+    put(label);
+    real(value);
+  }
+
   // A real number with 6 significant digits, printf("%g") style (1e-05, 0.001, 2.5, 1e+06), without
   // the C library's floating-point formatting (large on bare-metal targets).
   void real(double value) {
@@ -89,6 +99,18 @@ class text_writer {
   sink_ref sink_;
   std::size_t column_ = 0;
 };
+
+// "(x0, x1) -> y": `count` operands, each printed by put_operand(k), then the result by put_result().
+template <class PutOperand, class PutResult>
+void put_operands_and_result(text_writer& w, std::int32_t count, PutOperand put_operand, PutResult put_result) {
+  w.put("(");
+  for (std::int32_t k = 0; k < count; ++k) {
+    if (k > 0) w.put(", ");
+    put_operand(k);
+  }
+  w.put(") -> ");
+  put_result();
+}
 
 inline void put_shape(text_writer& w, const shape& s) {
   w.put("[");

@@ -20,10 +20,8 @@ void put_multiplier(Writer& w, std::string_view what, std::int32_t multiplier, s
   if (multiplier == 0) return;
   w.put(", ");
   w.put(what);
-  w.put(" ");
-  w.number(multiplier);
-  w.put(" shift ");
-  w.number(shift);
+  w.field(" ", multiplier);
+  w.field(" shift ", shift);
 }
 
 template <class Writer>
@@ -31,10 +29,8 @@ void put_table(Writer& w, const requantization_recipe& r) {
   switch (r.table) {
     case requantization_table::none: return;
     case requantization_table::channel_multipliers:
-      w.put(", per-channel multipliers (");
-      w.number(r.channels);
-      w.put(") of scales in ");
-      w.real(static_cast<double>(std::bit_cast<float>(r.input_scale_bits)));
+      w.field(", per-channel multipliers (", r.channels);
+      w.real_field(") of scales in ", static_cast<double>(std::bit_cast<float>(r.input_scale_bits)));
       w.put(" weights ");
       if (r.weight_channels > 0) {
         w.number(r.weight_channels);
@@ -42,17 +38,14 @@ void put_table(Writer& w, const requantization_recipe& r) {
       } else {
         w.real(static_cast<double>(std::bit_cast<float>(r.weight_scale_bits)));
       }
-      w.put(" out ");
-      w.real(static_cast<double>(std::bit_cast<float>(r.output_scale_bits)));
+      w.real_field(" out ", static_cast<double>(std::bit_cast<float>(r.output_scale_bits)));
       return;
     case requantization_table::channel_multipliers_of_call:
-      w.put(", per-channel multipliers (");
-      w.number(r.channels);
+      w.field(", per-channel multipliers (", r.channels);
       w.put(") of the call's tensors' scales");
       return;
     case requantization_table::concat_inputs:
-      w.put(", per-input rescaling (");
-      w.number(r.channels);
+      w.field(", per-input rescaling (", r.channels);
       w.put(" inputs)");
       return;
   }
@@ -61,39 +54,22 @@ void put_table(Writer& w, const requantization_recipe& r) {
 template <class Writer>
 void put_tflite_requantization(Writer& w, const kernel_call& call) {
   const kernel_params& p = call.params;
-  w.put("requantize tflite: offsets in ");
-  w.number(p.input_offset);
-  if (p.kind == op_kind::add || p.kind == op_kind::mul) {
-    w.put(" in2 ");
-    w.number(p.input2_offset);
-  }
+  w.field("requantize tflite: offsets in ", p.input_offset);
+  if (p.kind == op_kind::add || p.kind == op_kind::mul) w.field(" in2 ", p.input2_offset);
   if (p.kind == op_kind::conv2d || p.kind == op_kind::depthwise_conv2d || p.kind == op_kind::dense) {
-    w.put(" weights ");
-    w.number(p.weights_offset);
+    w.field(" weights ", p.weights_offset);
   }
-  w.put(" out ");
-  w.number(p.output_offset);
+  w.field(" out ", p.output_offset);
   put_multiplier(w, "multiplier", p.output_multiplier, p.output_shift);
   put_multiplier(w, "input multiplier", p.input_multiplier, p.input_shift);
   put_multiplier(w, "input2 multiplier", p.input2_multiplier, p.input2_shift);
-  if (p.left_shift != 0) {
-    w.put(", left shift ");
-    w.number(p.left_shift);
-  }
-  if (p.kind == op_kind::pad) {
-    w.put(", fill ");
-    w.number(p.pad.quantized_fill);
-  }
+  if (p.left_shift != 0) w.field(", left shift ", p.left_shift);
+  if (p.kind == op_kind::pad) w.field(", fill ", p.pad.quantized_fill);
   if (p.kind == op_kind::mean && p.mean.same_quantization != 0) w.put(", same quantization (sum and divide)");
-  if (p.quantize.int8_scale_bits != 0) {
-    w.put(", int8 scale ");
-    w.real(static_cast<double>(p.quantize.int8_scale()));
-  }
+  if (p.quantize.int8_scale_bits != 0) w.real_field(", int8 scale ", static_cast<double>(p.quantize.int8_scale()));
   if (p.activation_min != 0 || p.activation_max != 0) {
-    w.put(", clamp [");
-    w.number(p.activation_min);
-    w.put(", ");
-    w.number(p.activation_max);
+    w.field(", clamp [", p.activation_min);
+    w.field(", ", p.activation_max);
     w.put("]");
   }
   put_table(w, call.requantization);
@@ -102,25 +78,16 @@ void put_tflite_requantization(Writer& w, const kernel_call& call) {
 template <class Writer>
 void put_onnx_requantization(Writer& w, const kernel_call& call) {
   const kernel_params& p = call.params;
-  w.put("requantize onnx: zero points x ");
-  w.number(-p.input_offset);
-  if (p.kind == op_kind::conv2d || p.kind == op_kind::dense) {
-    w.put(" w ");
-    w.number(-p.weights_offset);
-  }
-  w.put(" y ");
-  w.number(p.output_offset);
-  w.put(", scales x ");
-  w.real(static_cast<double>(std::bit_cast<float>(p.onnx.input_scale_bits)));
-  w.put(" y ");
-  w.real(static_cast<double>(std::bit_cast<float>(p.onnx.output_scale_bits)));
+  w.field("requantize onnx: zero points x ", -p.input_offset);
+  if (p.kind == op_kind::conv2d || p.kind == op_kind::dense) w.field(" w ", -p.weights_offset);
+  w.field(" y ", p.output_offset);
+  w.real_field(", scales x ", static_cast<double>(std::bit_cast<float>(p.onnx.input_scale_bits)));
+  w.real_field(" y ", static_cast<double>(std::bit_cast<float>(p.onnx.output_scale_bits)));
   if (p.onnx.multiplier_bits != 0) {
-    w.put(", multiplier ");
-    w.real(static_cast<double>(std::bit_cast<float>(p.onnx.multiplier_bits)));
+    w.real_field(", multiplier ", static_cast<double>(std::bit_cast<float>(p.onnx.multiplier_bits)));
   }
   if (p.onnx.scale_count > 1) {
-    w.put(", per-channel scales (");
-    w.number(p.onnx.scale_count);
+    w.field(", per-channel scales (", p.onnx.scale_count);
     w.put(")");
   }
   if (p.kind == op_kind::conv2d || p.kind == op_kind::dense) {

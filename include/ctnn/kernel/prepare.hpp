@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/detail/output_clamp.hpp>
 #include <ctnn/kernel/reference/onnx_quant/params.hpp>
 
 namespace ctnn::kernel {
@@ -21,7 +22,7 @@ constexpr bool is_quantized_op(const Module& m, const node& n) {
 // other than relu/relu6. Returns the tensor (or -2 for the activation) at fault, -1 if none.
 template <class Module>
 constexpr std::int32_t unpreparable_operand(const Module& m, const node& n) {
-  if (n.attrs.fused != activation::none && n.attrs.fused != activation::relu && n.attrs.fused != activation::relu6) return -2;
+  if (!detail::is_output_clamp(n.attrs.fused)) return -2;
   const std::int32_t weights = n.kind == op_kind::conv2d || n.kind == op_kind::depthwise_conv2d || n.kind == op_kind::dense ? 1 : -1;
   for (std::int32_t k = 0; k < n.input_count; ++k) {
     const std::int32_t t = n.inputs[static_cast<std::size_t>(k)];

@@ -54,17 +54,6 @@ struct conflict_index {
     }
     while (level < levels) begin[++level] = count;
   }
-
-  // First position in [lo, hi) of by_first whose first use is >= value.
-  constexpr std::int32_t lower(std::int32_t lo, std::int32_t hi, std::int32_t value) const {
-    const std::int32_t* f = first_of.data();
-    while (lo < hi) {
-      const std::int32_t mid = (lo + hi) / 2;
-      if (f[mid] < value) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
 };
 
 // Work space of first_fit, kept across calls (hill_climb places thousands of times).
@@ -101,7 +90,7 @@ constexpr std::int64_t first_fit_range(const Buffers& buffers, const std::array<
     // Candidates: in each level, the buffers starting in [first - 2^level, last].
     for (std::int32_t level = 0; level < index.levels; ++level) {
       const std::int32_t end = level_begin[level + 1];
-      std::int32_t c_at = index.lower(level_begin[level], end, first - (1 << level));
+      std::int32_t c_at = detail::first_at_least(first_of, level_begin[level], end, first - (1 << level));
       ++work;
       for (; c_at < end && first_of[c_at] <= last; ++c_at) {
         const std::int32_t c = by_first[c_at];
@@ -150,6 +139,20 @@ constexpr std::int64_t first_fit(const Buffers& buffers, std::int32_t count, con
   first_fit_state<N> state{};
   return first_fit(buffers, count, order, index, allocations, state);
 }
+
+namespace detail {
+
+// A greedy algorithm: first fit in the order `Order{}(buffers, count)` gives.
+template <class Order>
+struct greedy_first_fit {
+  // Writes one allocation per buffer and returns the pool size the plan needs.
+  template <class Buffers, class Allocations>
+  static constexpr std::int64_t plan(const Buffers& buffers, std::int32_t count, Allocations& allocations) {
+    return first_fit(buffers, count, Order{}(buffers, count), allocations);
+  }
+};
+
+}  // namespace detail
 
 namespace order {
 

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include <ctnn/memory/buffer_info.hpp>
+#include <ctnn/memory/detail/lifetimes.hpp>
 #include <ctnn/memory/detail/sort.hpp>
 #include <ctnn/memory/first_fit.hpp>
 
@@ -26,17 +27,13 @@ constexpr auto widest_breadth(const Buffers& buffers, std::int32_t count) {
     return l + 1;
   }();
   const buffer_info* b = buffers.data();
-  std::array<std::int64_t, n> first_storage{}, last_storage{};
-  std::int64_t* firsts = first_storage.data();
-  std::int64_t* lasts = last_storage.data();
-  for (std::int32_t i = 0; i < count; ++i) {
-    firsts[i] = b[i].first_use;
-    lasts[i] = b[i].last_use;
-  }
-  const auto starts_storage = detail::sorted_by_key<n>(count, firsts);
-  const auto ends_storage = detail::sorted_by_key<n>(count, lasts);
-  const std::int32_t* starts = starts_storage.data();
-  const std::int32_t* ends = ends_storage.data();
+  const detail::lifetimes<n> lives{buffers, count};
+  const std::int64_t* firsts = lives.first.data();
+  const std::int64_t* lasts = lives.last.data();
+  const std::int32_t* starts = lives.by_first.data();
+  const std::int32_t* ends = lives.by_last.data();
+  const std::int64_t* sorted_first = lives.sorted_first.data();
+  const std::int64_t* sorted_last = lives.sorted_last.data();
   // Distinct start ops and the bytes live there.
   std::array<std::int64_t, n> point_storage{};
   std::int64_t* point_op = point_storage.data();
@@ -45,9 +42,9 @@ constexpr auto widest_breadth(const Buffers& buffers, std::int32_t count) {
   std::int32_t points = 0;
   std::int64_t live = 0;
   for (std::int32_t s = 0, e = 0; s < count;) {
-    const std::int64_t op = firsts[starts[s]];
-    for (; s < count && firsts[starts[s]] == op; ++s) live += b[starts[s]].bytes;
-    for (; e < count && lasts[ends[e]] < op; ++e) live -= b[ends[e]].bytes;
+    const std::int64_t op = sorted_first[s];
+    for (; s < count && sorted_first[s] == op; ++s) live += b[starts[s]].bytes;
+    for (; e < count && sorted_last[e] < op; ++e) live -= b[ends[e]].bytes;
     point_op[points] = op;
     level0[points++] = live;
   }
@@ -57,20 +54,12 @@ constexpr auto widest_breadth(const Buffers& buffers, std::int32_t count) {
     const std::int32_t half = 1 << (l - 1);
     for (std::int32_t i = 0; i + 2 * half <= points; ++i) here[i] = below[i] > below[i + half] ? below[i] : below[i + half];
   }
-  // First point with op >= v (binary search).
-  const auto point_at_or_after = [&](std::int64_t v) {
-    std::int32_t lo = 0, hi = points;
-    while (lo < hi) {
-      const std::int32_t mid = (lo + hi) / 2;
-      if (point_op[mid] < v) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
   std::array<std::int64_t, n> widest{};
   std::int64_t* w = widest.data();
   for (std::int32_t i = 0; i < count; ++i) {
-    const std::int32_t lo = point_at_or_after(firsts[i]), hi = point_at_or_after(lasts[i] + 1);  // [lo, hi)
+    // The points in [first, last]: [lo, hi).
+    const std::int32_t lo = detail::first_at_least(point_op, 0, points, firsts[i]);
+    const std::int32_t hi = detail::first_at_least(point_op, 0, points, lasts[i] + 1);
     if (lo >= hi) continue;
     std::size_t l = 0;
     while ((1 << (l + 1)) <= hi - lo) ++l;
@@ -83,18 +72,16 @@ constexpr auto widest_breadth(const Buffers& buffers, std::int32_t count) {
 
 // Broadest lifetime first; ties: larger first, then lower index; chains of in-place pairs from their
 // last result up (results_first).
-template <class Buffers>
-constexpr auto by_breadth(const Buffers& buffers, std::int32_t count) {
-  return descending(buffers, count, widest_breadth(buffers, count), true);
-}
+struct by_breadth_order {
+  template <class Buffers>
+  constexpr auto operator()(const Buffers& buffers, std::int32_t count) const {
+    return descending(buffers, count, widest_breadth(buffers, count), true);
+  }
+};
+inline constexpr by_breadth_order by_breadth{};
 
 }  // namespace order
 
-struct greedy_by_breadth {
-  template <class Buffers, class Allocations>
-  static constexpr std::int64_t plan(const Buffers& buffers, std::int32_t count, Allocations& allocations) {
-    return first_fit(buffers, count, order::by_breadth(buffers, count), allocations);
-  }
-};
+struct greedy_by_breadth : detail::greedy_first_fit<order::by_breadth_order> {};
 
 }  // namespace ctnn::memory

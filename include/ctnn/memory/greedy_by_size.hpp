@@ -16,24 +16,21 @@ namespace ctnn::memory {
 namespace order {
 
 // Larger first; ties: lower index first (an in-place pair's result before its input: results_first).
-template <class Buffers>
-constexpr auto by_size(const Buffers& buffers, std::int32_t count) {
-  constexpr std::size_t n = std::tuple_size_v<Buffers>;
-  std::array<std::int64_t, n> key{};
-  std::int64_t* k = key.data();
-  const buffer_info* b = buffers.data();
-  for (std::int32_t i = 0; i < count; ++i) k[i] = -b[i].bytes;
-  return results_first(buffers, count, detail::sorted_by_key<n>(count, k));
-}
+struct by_size_order {
+  template <class Buffers>
+  constexpr auto operator()(const Buffers& buffers, std::int32_t count) const {
+    constexpr std::size_t n = std::tuple_size_v<Buffers>;
+    std::array<std::int64_t, n> key{};
+    std::int64_t* k = key.data();
+    const buffer_info* b = buffers.data();
+    for (std::int32_t i = 0; i < count; ++i) k[i] = -b[i].bytes;
+    return results_first(buffers, count, detail::sorted_by_key<n>(count, k));
+  }
+};
+inline constexpr by_size_order by_size{};
 
 }  // namespace order
 
-struct greedy_by_size {
-  // Writes one allocation per buffer and returns the pool size the plan needs.
-  template <class Buffers, class Allocations>
-  static constexpr std::int64_t plan(const Buffers& buffers, std::int32_t count, Allocations& allocations) {
-    return first_fit(buffers, count, order::by_size(buffers, count), allocations);
-  }
-};
+struct greedy_by_size : detail::greedy_first_fit<order::by_size_order> {};
 
 }  // namespace ctnn::memory

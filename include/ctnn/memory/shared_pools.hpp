@@ -46,24 +46,23 @@ struct shared_pools {
       if (all.names[k] == name) return k;
     return all.count;
   }
+  // The largest value of field(Net, p) over the models' pools p named as shared pool k, at least `least`.
+  template <class Field>
+  static constexpr std::size_t largest_at(std::size_t k, std::size_t least, Field field) {
+    std::size_t largest = least;
+    const auto visit = [&]<class Net>(Net* net) {
+      for (std::size_t p = 0; p < Net::pool_count; ++p)
+        if (Net::pool_name_at(p) == all.names[k] && field(net, p) > largest) largest = field(net, p);
+    };
+    (visit(static_cast<Nets*>(nullptr)), ...);
+    return largest;
+  }
   // Bytes and alignment of shared pool k: the largest over the models that have a pool of that name.
   static constexpr std::size_t bytes_at(std::size_t k) {
-    std::size_t bytes = 0;
-    const auto visit = [&]<class Net>(Net*) {
-      for (std::size_t p = 0; p < Net::pool_count; ++p)
-        if (Net::pool_name_at(p) == all.names[k] && Net::pool_bytes_at(p) > bytes) bytes = Net::pool_bytes_at(p);
-    };
-    (visit(static_cast<Nets*>(nullptr)), ...);
-    return bytes;
+    return largest_at(k, 0, []<class Net>(Net*, std::size_t p) -> std::size_t { return Net::pool_bytes_at(p); });
   }
   static constexpr std::size_t alignment_at(std::size_t k) {
-    std::size_t alignment = 1;
-    const auto visit = [&]<class Net>(Net*) {
-      for (std::size_t p = 0; p < Net::pool_count; ++p)
-        if (Net::pool_name_at(p) == all.names[k] && Net::pool_alignment_at(p) > alignment) alignment = Net::pool_alignment_at(p);
-    };
-    (visit(static_cast<Nets*>(nullptr)), ...);
-    return alignment;
+    return largest_at(k, 1, []<class Net>(Net*, std::size_t p) -> std::size_t { return Net::pool_alignment_at(p); });
   }
 
   // The index of pool `Name`; a name no model has is a compile error (a typo in a budget check must not

@@ -42,6 +42,17 @@ struct importer : operand_importer<Module> {
     return m.tensor_at(out).label;
   }
 
+  // An op of one data input (written to `data`) and, as operand 1, a constant int32 vector (pad: the
+  // pads; mean: the axes): that vector's tensor, or -1 after a diagnostic.
+  constexpr std::int32_t data_and_constant_i32(std::int32_t op, const op_plan& p, const operator_view& o,
+                                               std::int32_t& data) {
+    if (!expect_inputs(op, p, o, 2, 2)) return -1;
+    data = operand(o, 0);
+    const std::int32_t values = operand(o, 1);
+    if (failed() || !constant_operand(op, p, values, 1, dtype::i32)) return -1;
+    return values;
+  }
+
   constexpr void import_op(std::uint32_t i) {
     const auto op = static_cast<std::int32_t>(i);
     const operator_view o = f.op(i);
@@ -237,11 +248,9 @@ struct importer : operand_importer<Module> {
         break;
       }
       case op_kind::pad: {
-        if (!expect_inputs(op, p, o, 2, 2)) return;
-        inputs[0] = operand(o, 0);
+        const std::int32_t pads = data_and_constant_i32(op, p, o, inputs[0]);
+        if (pads < 0) return;
         input_count = 1;
-        const std::int32_t pads = operand(o, 1);
-        if (failed() || !constant_operand(op, p, pads, 1, dtype::i32)) return;
         const std::int32_t rank = m.tensor_at(inputs[0]).dims.rank;
         if (m.tensor_at(pads).dims.elements() != 2 * rank) {
           fail(frontend_error::tflite_unsupported_operand, op, p.kind, static_cast<std::int64_t>(p.code), 1);
@@ -258,11 +267,9 @@ struct importer : operand_importer<Module> {
         break;
       }
       case op_kind::mean: {
-        if (!expect_inputs(op, p, o, 2, 2)) return;
-        inputs[0] = operand(o, 0);
+        const std::int32_t axes = data_and_constant_i32(op, p, o, inputs[0]);
+        if (axes < 0) return;
         input_count = 1;
-        const std::int32_t axes = operand(o, 1);
-        if (failed() || !constant_operand(op, p, axes, 1, dtype::i32)) return;
         const std::int32_t rank = m.tensor_at(inputs[0]).dims.rank;
         const std::int64_t count = m.tensor_at(axes).dims.elements();
         for (std::int64_t k = 0; k < count; ++k) {

@@ -18,6 +18,9 @@
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/arm/detail/dsp.hpp>
 #include <ctnn/kernel/arm/detail/requantize.hpp>
+#include <ctnn/kernel/detail/operands.hpp>
+#include <ctnn/kernel/detail/output_clamp.hpp>
+#include <ctnn/kernel/detail/unpacked.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 
 namespace ctnn::kernel::arm::detail {
@@ -46,21 +49,15 @@ constexpr std::int64_t largest_magnitude(const std::array<std::int32_t, 256>& ta
 }
 
 template <kernel_params P>
-struct add_kernel {
+struct add_kernel : kernel::detail::reads_constants_as_stored {
   static constexpr std::int64_t elements = P.out.elements();
   static constexpr bool supports = dsp_available && P.kind == op_kind::add && P.type == dtype::i8 && P.in == P.out &&
                                    P.in2 == P.out && P.left_shift >= 0 && P.left_shift < 32 &&
-                                   (P.fused == activation::none || P.fused == activation::relu || P.fused == activation::relu6);
-
-  static constexpr bool packs(std::size_t) { return false; }
-  template <std::size_t K, class Reader>
-  static constexpr int pack(const Reader&) { return 0; }
+                                   kernel::detail::is_output_clamp(P.fused);
 
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays&) {
-    const auto* a = static_cast<const std::int8_t*>(operands[0]);
-    const auto* b = static_cast<const std::int8_t*>(operands[N > 1 ? 1 : 0]);
-    auto* out = static_cast<std::int8_t*>(result);
+    const auto [a, b, out] = kernel::detail::binary_operands_of(operands, result);
     if constexpr (short_output && output_stage<P>::clamped) {
       // The clamped short stage (detail/requantize.hpp) over doubled tables: two loads of each input, an
       // add, SMMLAR, a shift, SSAT and a store per element, four elements a turn.

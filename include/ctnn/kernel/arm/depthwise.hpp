@@ -31,12 +31,15 @@
 #include <ctnn/kernel/arm/detail/dsp.hpp>
 #include <ctnn/kernel/arm/detail/requantize.hpp>
 #include <ctnn/kernel/arm/detail/window.hpp>
+#include <ctnn/kernel/detail/operands.hpp>
+#include <ctnn/kernel/detail/output_clamp.hpp>
+#include <ctnn/kernel/detail/unpacked.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 
 namespace ctnn::kernel::arm::detail {
 
 template <kernel_params P>
-struct depthwise_kernel {
+struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
   using g = window_geometry<P>;
   static constexpr std::int32_t channels = g::out_c;
   static constexpr std::int32_t kernel_h = g::kernel_h, kernel_w = g::kernel_w;
@@ -46,15 +49,13 @@ struct depthwise_kernel {
   static constexpr bool supports = dsp_available && P.kind == op_kind::depthwise_conv2d && P.type == dtype::i8 &&
                                    P.depth_multiplier == 1 && P.in.rank == 4 && P.out.rank == 4 && P.in[3] == channels &&
                                    P.weights_offset == 0 && g::valid &&
-                                   (P.fused == activation::none || P.fused == activation::relu || P.fused == activation::relu6);
+                                   kernel::detail::is_output_clamp(P.fused);
 
-  static constexpr bool packs(std::size_t) { return false; }  // 1HWC: a tap's channels are consecutive
-  template <std::size_t K, class Reader>
-  static constexpr int pack(const Reader&) { return 0; }
+  // Constants are read as stored (reads_constants_as_stored): in 1HWC a tap's channels are consecutive.
 
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
-    const auto [input, weights, bias, output] = window_operands_of<P>(operands, result);
+    const auto [input, weights, bias, output] = kernel::detail::weighted_operands_of<P, std::int8_t>(operands, result);
     if constexpr (P.in_place == 0) {
       channel_major(input, weights, bias, rq, output);
     } else {

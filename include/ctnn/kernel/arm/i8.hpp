@@ -21,14 +21,7 @@ namespace ctnn::kernel::arm {
 
 namespace i8_detail {
 
-struct unsupported {
-  static constexpr bool supports = false;
-  static constexpr bool packs(std::size_t) { return false; }
-  template <std::size_t K, class Reader>
-  static constexpr int pack(const Reader&) { return 0; }
-  template <std::size_t N>
-  static void run(const void* const (&)[N], void*, const requant_arrays&) {}
-};
+using unsupported = kernel::detail::unsupported_i8;
 
 // The kernel for P, or `unsupported` (then the reference kernel runs the call):
 //   conv2d (groups 1) and dense: conv.hpp; depthwise_conv2d (multiplier 1): depthwise.hpp;

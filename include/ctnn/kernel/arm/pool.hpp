@@ -12,22 +12,19 @@
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/arm/detail/dsp.hpp>
 #include <ctnn/kernel/arm/detail/window.hpp>
+#include <ctnn/kernel/detail/unpacked.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 
 namespace ctnn::kernel::arm::detail {
 
 template <kernel_params P>
-struct avg_pool_kernel {
+struct avg_pool_kernel : kernel::detail::reads_constants_as_stored {
   using g = window_geometry<P>;
   static constexpr std::int32_t channels = g::in_c;
 
   static constexpr bool supports = dsp_available && (P.kind == op_kind::avg_pool || P.kind == op_kind::global_avg_pool) &&
                                    P.type == dtype::i8 && P.in.rank == 4 && g::valid && g::kernel_h * g::kernel_w <= 256 &&
                                    (g::is_global || P.out[3] == channels);
-
-  static constexpr bool packs(std::size_t) { return false; }
-  template <std::size_t K, class Reader>
-  static constexpr int pack(const Reader&) { return 0; }
 
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays&) {

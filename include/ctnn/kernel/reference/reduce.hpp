@@ -42,6 +42,21 @@ struct reduction_plan {
   return r;
 }
 
+// Advances a multi-index over `dims` axes (row-major, the last fastest) and `offset` with it: the next
+// element's offset, through `stride` and `extent` per axis (wrapping to 0 after the last).
+[[gnu::always_inline]] constexpr void advance_index(std::array<std::int64_t, max_rank>& index, std::int64_t& offset,
+                                                    const std::array<std::int64_t, max_rank>& stride,
+                                                    const std::array<std::int64_t, max_rank>& extent,
+                                                    std::int32_t dims) {
+  for (std::int32_t d = dims - 1; d >= 0; --d) {
+    const auto du = static_cast<std::size_t>(d);
+    offset += stride[du];
+    if (++index[du] < extent[du]) break;
+    offset -= stride[du] * extent[du];
+    index[du] = 0;
+  }
+}
+
 // Calls add(input_offset) for every input of each output element of plan `r`, in order, between start()
 // and finish(output_index).
 template <class Start, class Add, class Finish>
@@ -54,22 +69,10 @@ template <class Start, class Add, class Finish>
     std::int64_t offset = 0;
     for (std::int64_t k = 0; k < r.count; ++k) {
       add(base + offset);
-      for (std::int32_t d = r.reduced - 1; d >= 0; --d) {
-        const auto du = static_cast<std::size_t>(d);
-        offset += r.reduced_stride[du];
-        if (++reduced_index[du] < r.reduced_extent[du]) break;
-        offset -= r.reduced_stride[du] * r.reduced_extent[du];
-        reduced_index[du] = 0;
-      }
+      advance_index(reduced_index, offset, r.reduced_stride, r.reduced_extent, r.reduced);
     }
     finish(o);
-    for (std::int32_t d = r.kept - 1; d >= 0; --d) {
-      const auto du = static_cast<std::size_t>(d);
-      base += r.kept_stride[du];
-      if (++kept_index[du] < r.kept_extent[du]) break;
-      base -= r.kept_stride[du] * r.kept_extent[du];
-      kept_index[du] = 0;
-    }
+    advance_index(kept_index, base, r.kept_stride, r.kept_extent, r.kept);
   }
 }
 

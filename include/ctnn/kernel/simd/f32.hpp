@@ -12,6 +12,7 @@
 #include <ctnn/ir/module.hpp>
 
 #ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
+#include <ctnn/kernel/detail/unpacked.hpp>
 #include <ctnn/kernel/simd/f32/conv2d.hpp>
 #include <ctnn/kernel/simd/f32/dense.hpp>
 #include <ctnn/kernel/simd/f32/depthwise_conv2d.hpp>
@@ -25,11 +26,8 @@ namespace ctnn::kernel::simd {
 namespace detail {
 
 // No vector kernel for these parameters (run is never called).
-struct no_f32_kernel {
+struct no_f32_kernel : kernel::detail::reads_constants_as_stored {
   static constexpr bool supports = false;
-  static constexpr bool packs(std::size_t) { return false; }
-  template <std::size_t K, class Reader>
-  static constexpr auto pack(const Reader&) { return 0; }
   static void run(const float* const* operands, float* result);
 };
 

@@ -21,11 +21,7 @@ namespace ctnn::kernel::simd {
 
 namespace i8_detail {
 
-struct unsupported : packs_nothing {
-  static constexpr bool supports = false;
-  template <std::size_t N>
-  static void run(const void* const (&)[N], void*, const requant_arrays&) {}
-};
+using unsupported = kernel::detail::unsupported_i8;
 
 template <kernel_params P, class I = isa>
 constexpr auto select() {

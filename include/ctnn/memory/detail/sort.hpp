@@ -1,5 +1,6 @@
 #pragma once
-// A stable, constexpr merge sort of index arrays by integer keys (O(n log n)). The inner loops are
+// A stable, constexpr merge sort of index arrays by integer keys (O(n log n)), and the binary search
+// over its results. The inner loops are
 // call-free and index raw pointers: clang counts every statement against -fconstexpr-steps, and a
 // std::array::operator[] or a comparator call costs several steps each (docs/design.md §6).
 #include <array>
@@ -55,6 +56,17 @@ constexpr std::array<std::int32_t, N> sorted_by_key(std::int32_t count, const st
   auto order = identity_order<N>(count);
   stable_sort_by_key(order, count, primary, secondary);
   return order;
+}
+
+// First position in [lo, hi) of the ascending `values` whose value is >= `value` (hi if none).
+template <class T>
+constexpr std::int32_t first_at_least(const T* values, std::int32_t lo, std::int32_t hi, T value) {
+  while (lo < hi) {
+    const std::int32_t mid = (lo + hi) / 2;
+    if (values[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 }  // namespace ctnn::memory::detail

@@ -58,6 +58,10 @@ inline constexpr bool asm_block_fits =
 #define CTNN_ARM_SXTB16_EVEN(to, from) "sxtb16 %[" #to "], %[" #from "]\n\t"
 #define CTNN_ARM_SXTAB16_ODD(to, from) "sxtab16 %[" #to "], %[off], %[" #from "], ror #8\n\t"
 #define CTNN_ARM_SXTAB16_EVEN(to, from) "sxtab16 %[" #to "], %[off], %[" #from "]\n\t"
+// `steps` steps of STEP (`pairs` = steps / 2, the loop counter %[n]): an odd one first, then two a turn.
+#define CTNN_ARM_DOT_STEPS(STEP, OPERANDS)      \
+  if (steps & 1) __asm volatile(STEP OPERANDS); \
+  if (pairs > 0) __asm volatile("1:\n\t" STEP STEP "subs %[n], %[n], #1\n\tbne 1b\n\t" OPERANDS)
 
 #define CTNN_ARM_DOT_2X2_OUTPUTS                                                                                                 \
   : [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c), [d] "=&r"(d), [e] "=&r"(e), [f] "=&r"(f), [x] "+r"(x), [w] "+r"(w), [n] "+r"(pairs), \
@@ -71,23 +75,9 @@ template <std::ptrdiff_t XStep, std::ptrdiff_t WStep, bool AddOffset>
   // The operands of both loops; "memory": the asm reads the stretches.
 #define CTNN_ARM_DOT_2X2_OPERANDS CTNN_ARM_DOT_2X2_OUTPUTS : [xs] "i"(XStep), [ws] "i"(WStep - 4), [off] "r"(offset_pair) : "cc", "memory"
   if constexpr (AddOffset) {
-    if (steps & 1) {
-      __asm volatile(CTNN_ARM_DOT_2X2_STEP(CTNN_ARM_SXTAB16_ODD, CTNN_ARM_SXTAB16_EVEN) CTNN_ARM_DOT_2X2_OPERANDS);
-    }
-    if (pairs > 0) {
-      __asm volatile("1:\n\t" CTNN_ARM_DOT_2X2_STEP(CTNN_ARM_SXTAB16_ODD, CTNN_ARM_SXTAB16_EVEN)
-                         CTNN_ARM_DOT_2X2_STEP(CTNN_ARM_SXTAB16_ODD, CTNN_ARM_SXTAB16_EVEN) "subs %[n], %[n], #1\n\t"
-                                                                                            "bne 1b\n\t" CTNN_ARM_DOT_2X2_OPERANDS);
-    }
+    CTNN_ARM_DOT_STEPS(CTNN_ARM_DOT_2X2_STEP(CTNN_ARM_SXTAB16_ODD, CTNN_ARM_SXTAB16_EVEN), CTNN_ARM_DOT_2X2_OPERANDS);
   } else {
-    if (steps & 1) {
-      __asm volatile(CTNN_ARM_DOT_2X2_STEP(CTNN_ARM_SXTB16_ODD, CTNN_ARM_SXTB16_EVEN) CTNN_ARM_DOT_2X2_OPERANDS);
-    }
-    if (pairs > 0) {
-      __asm volatile("1:\n\t" CTNN_ARM_DOT_2X2_STEP(CTNN_ARM_SXTB16_ODD, CTNN_ARM_SXTB16_EVEN)
-                         CTNN_ARM_DOT_2X2_STEP(CTNN_ARM_SXTB16_ODD, CTNN_ARM_SXTB16_EVEN) "subs %[n], %[n], #1\n\t"
-                                                                                          "bne 1b\n\t" CTNN_ARM_DOT_2X2_OPERANDS);
-    }
+    CTNN_ARM_DOT_STEPS(CTNN_ARM_DOT_2X2_STEP(CTNN_ARM_SXTB16_ODD, CTNN_ARM_SXTB16_EVEN), CTNN_ARM_DOT_2X2_OPERANDS);
   }
 #undef CTNN_ARM_DOT_2X2_OPERANDS
 }
@@ -105,9 +95,7 @@ template <std::ptrdiff_t XStep, std::ptrdiff_t WStep>
   std::uint32_t a, b, c, d, e, f;
   std::int32_t pairs = steps >> 1;
 #define CTNN_ARM_DOT_WIDENED_OPERANDS CTNN_ARM_DOT_2X2_OUTPUTS : [xs] "i"(XStep - 8), [ws] "i"(WStep - 4) : "cc", "memory"
-  if (steps & 1) __asm volatile(CTNN_ARM_DOT_WIDENED_STEP CTNN_ARM_DOT_WIDENED_OPERANDS);
-  if (pairs > 0) __asm volatile("1:\n\t" CTNN_ARM_DOT_WIDENED_STEP CTNN_ARM_DOT_WIDENED_STEP "subs %[n], %[n], #1\n\t"
-                                                                                             "bne 1b\n\t" CTNN_ARM_DOT_WIDENED_OPERANDS);
+  CTNN_ARM_DOT_STEPS(CTNN_ARM_DOT_WIDENED_STEP, CTNN_ARM_DOT_WIDENED_OPERANDS);
 #undef CTNN_ARM_DOT_WIDENED_OPERANDS
 }
 #undef CTNN_ARM_DOT_WIDENED_STEP
@@ -140,9 +128,7 @@ template <std::ptrdiff_t WStep>
   std::int32_t pairs = steps >> 1;
 #define CTNN_ARM_DOT_1X4_OPERANDS \
   CTNN_ARM_DOT_1X4_OUTPUTS : [w1] "i"(WStep), [w2] "i"(2 * WStep), [w3] "i"(3 * WStep), [off] "r"(offset_pair) : "cc", "memory"
-  if (steps & 1) __asm volatile(CTNN_ARM_DOT_1X4_STEP CTNN_ARM_DOT_1X4_OPERANDS);
-  if (pairs > 0) __asm volatile("1:\n\t" CTNN_ARM_DOT_1X4_STEP CTNN_ARM_DOT_1X4_STEP "subs %[n], %[n], #1\n\t"
-                                                                                   "bne 1b\n\t" CTNN_ARM_DOT_1X4_OPERANDS);
+  CTNN_ARM_DOT_STEPS(CTNN_ARM_DOT_1X4_STEP, CTNN_ARM_DOT_1X4_OPERANDS);
 #undef CTNN_ARM_DOT_1X4_OPERANDS
 }
 
@@ -162,16 +148,14 @@ template <std::ptrdiff_t WStep>
   std::int32_t pairs = steps >> 1;
 #define CTNN_ARM_DOT_WIDENED_1X4_OPERANDS \
   CTNN_ARM_DOT_1X4_OUTPUTS : [w1] "i"(WStep), [w2] "i"(2 * WStep), [w3] "i"(3 * WStep) : "cc", "memory"
-  if (steps & 1) __asm volatile(CTNN_ARM_DOT_WIDENED_1X4_STEP CTNN_ARM_DOT_WIDENED_1X4_OPERANDS);
-  if (pairs > 0)
-    __asm volatile("1:\n\t" CTNN_ARM_DOT_WIDENED_1X4_STEP CTNN_ARM_DOT_WIDENED_1X4_STEP "subs %[n], %[n], #1\n\t"
-                                                                                      "bne 1b\n\t" CTNN_ARM_DOT_WIDENED_1X4_OPERANDS);
+  CTNN_ARM_DOT_STEPS(CTNN_ARM_DOT_WIDENED_1X4_STEP, CTNN_ARM_DOT_WIDENED_1X4_OPERANDS);
 #undef CTNN_ARM_DOT_WIDENED_1X4_OPERANDS
 }
 #undef CTNN_ARM_DOT_WIDENED_1X4_STEP
 #undef CTNN_ARM_DOT_1X4_STEP
 #undef CTNN_ARM_DOT_1X4_CHANNEL
 #undef CTNN_ARM_DOT_1X4_OUTPUTS
+#undef CTNN_ARM_DOT_STEPS
 #undef CTNN_ARM_DOT_2X2_STEP
 #undef CTNN_ARM_DOT_2X2_PRODUCTS
 #undef CTNN_ARM_DOT_2X2_OUTPUTS

@@ -90,19 +90,4 @@ struct window_geometry {
   }
 };
 
-// The operands of a windowed call as kernel::invoke passes them: data, weights, bias (when P has one).
-struct window_operands {
-  const std::int8_t* input;
-  const std::int8_t* weights;
-  const std::int32_t* bias;
-  std::int8_t* output;
-};
-template <kernel_params P, std::size_t N>
-[[gnu::always_inline]] inline window_operands window_operands_of(const void* const (&operands)[N], void* result) {
-  const std::int32_t* bias = nullptr;
-  if constexpr (P.has_bias != 0 && N > 2) bias = static_cast<const std::int32_t*>(operands[N > 2 ? 2 : 0]);
-  return {static_cast<const std::int8_t*>(operands[0]), static_cast<const std::int8_t*>(operands[N > 1 ? 1 : 0]), bias,
-          static_cast<std::int8_t*>(result)};
-}
-
 }  // namespace ctnn::kernel::arm::detail

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/detail/unpacked.hpp>
 #include <ctnn/kernel/simd/detail/f32_lanes.hpp>
 
 #ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
@@ -17,14 +18,11 @@
 namespace ctnn::kernel::simd::f32 {
 
 template <kernel_params P>
-struct depthwise_conv2d {
+struct depthwise_conv2d : kernel::detail::reads_constants_as_stored {
   static constexpr bool supports = P.kind == op_kind::depthwise_conv2d && P.type == dtype::f32 && P.in.rank == 4 &&
                                    P.out.rank == 4 && P.depth_multiplier == 1 && P.in[3] == P.out[3] &&
                                    detail::vector_activation(P.fused) &&
                                    P.in_place == 0;  // blocks of pixels: unsafe over its own input
-  static constexpr bool packs(std::size_t) { return false; }
-  template <std::size_t K, class Reader>
-  static constexpr auto pack(const Reader&) { return 0; }
 
  private:
   static constexpr nhwc in = nhwc::of(P.in);

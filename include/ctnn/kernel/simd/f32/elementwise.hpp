@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/detail/unpacked.hpp>
 #include <ctnn/kernel/simd/detail/f32_lanes.hpp>
 #include <ctnn/kernel/simd/f32/pool.hpp>
 
@@ -15,7 +16,7 @@
 namespace ctnn::kernel::simd::f32 {
 
 template <kernel_params P>
-struct binary : unpacked_operands {
+struct binary : kernel::detail::reads_constants_as_stored {
   // Broadcasting operands stay with the reference kernel.
   static constexpr bool supports = (P.kind == op_kind::add || P.kind == op_kind::mul) && P.type == dtype::f32 &&
                                    P.in == P.out && P.in2 == P.out && detail::vector_activation(P.fused);
@@ -33,7 +34,7 @@ struct binary : unpacked_operands {
 };
 
 template <kernel_params P>
-struct rectifier : unpacked_operands {
+struct rectifier : kernel::detail::reads_constants_as_stored {
   static constexpr bool supports = (P.kind == op_kind::relu || P.kind == op_kind::relu6) && P.type == dtype::f32;
   static constexpr activation function = P.kind == op_kind::relu ? activation::relu : activation::relu6;
 

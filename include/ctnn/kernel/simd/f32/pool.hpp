@@ -7,22 +7,16 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
-#include <ctnn/kernel/simd/detail/f32_window.hpp>
+#include <ctnn/kernel/detail/unpacked.hpp>
 #include <ctnn/kernel/simd/detail/f32_lanes.hpp>
+#include <ctnn/kernel/simd/detail/f32_window.hpp>
 
 #ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
 
 namespace ctnn::kernel::simd::f32 {
 
-// Operands that the pooling and element-wise kernels never re-lay out.
-struct unpacked_operands {
-  static constexpr bool packs(std::size_t) { return false; }
-  template <std::size_t K, class Reader>
-  static constexpr auto pack(const Reader&) { return 0; }
-};
-
 template <kernel_params P>
-struct pool2d : unpacked_operands {
+struct pool2d : kernel::detail::reads_constants_as_stored {
   static constexpr bool supports =
       (P.kind == op_kind::max_pool || P.kind == op_kind::avg_pool) && P.type == dtype::f32 && P.in.rank == 4 && P.out.rank == 4;
 
@@ -53,7 +47,7 @@ struct pool2d : unpacked_operands {
 };
 
 template <kernel_params P>
-struct global_avg_pool : unpacked_operands {
+struct global_avg_pool : kernel::detail::reads_constants_as_stored {
   static constexpr bool supports = P.kind == op_kind::global_avg_pool && P.type == dtype::f32 && P.in.rank == 4;
 
   static constexpr nhwc in = nhwc::of(P.in);

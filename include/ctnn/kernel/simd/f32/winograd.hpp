@@ -13,6 +13,7 @@
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/simd/detail/f32_gemm.hpp>
 #include <ctnn/kernel/simd/detail/f32_lanes.hpp>
+#include <ctnn/kernel/simd/f32/conv2d.hpp>
 
 #ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
 
@@ -20,10 +21,10 @@ namespace ctnn::kernel::simd::f32 {
 
 template <kernel_params P>
 struct winograd_conv2d {
-  // Used where it pays (measured: build/simd-f32 timing, docs in the final report): enough channels on
-  // both sides for the transforms to be small next to the products.
-  static constexpr bool supports = P.kind == op_kind::conv2d && P.type == dtype::f32 && P.in.rank == 4 &&
-                                   P.out.rank == 4 && P.groups == 1 && detail::vector_activation(P.fused) &&
+  // A conv the direct kernel (f32/conv2d.hpp) runs, 3x3, stride 1, undilated. Used where it pays
+  // (measured: build/simd-f32 timing, docs in the final report): enough channels on both sides for the
+  // transforms to be small next to the products.
+  static constexpr bool supports = conv2d<P>::supports &&
                                    P.win.kernel_h == 3 && P.win.kernel_w == 3 && P.win.stride_h == 1 &&
                                    P.win.stride_w == 1 && P.win.dilation_h == 1 && P.win.dilation_w == 1 &&
                                    P.in[3] >= 8 && P.out[3] >= 8;

@@ -24,6 +24,8 @@
 #include <type_traits>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/detail/operands.hpp>
+#include <ctnn/kernel/detail/output_clamp.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 #include <ctnn/kernel/simd/i8/isa.hpp>
 #include <ctnn/kernel/simd/i8/padded_input.hpp>
@@ -61,7 +63,7 @@ struct depthwise_kernel {
       I::available && P.kind == op_kind::depthwise_conv2d && P.depth_multiplier == 1 && P.in.rank == 4 &&
       P.out.rank == 4 && P.in[3] == channels && P.weights_offset == 0 && geometry::valid &&
       geometry::elements * static_cast<std::int64_t>(sizeof(element)) <= max_padded_bytes &&
-      (P.fused == activation::none || P.fused == activation::relu || P.fused == activation::relu6);
+      kernel::detail::is_output_clamp(P.fused);
 
   static constexpr bool packs(std::size_t k) { return k == 1; }
   using vec = typename I::vec;
@@ -95,13 +97,9 @@ struct depthwise_kernel {
 
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
-    const auto* words = static_cast<const std::int32_t*>(operands[1]);
-    const std::int32_t* bias = nullptr;
-    if constexpr (P.has_bias != 0 && N > 2) bias = static_cast<const std::int32_t*>(operands[N > 2 ? 2 : 0]);
-    auto* output = static_cast<std::int8_t*>(result);
-
+    const auto [input, words, bias, output] = kernel::detail::weighted_operands_of<P, std::int32_t>(operands, result);
     alignas(64) element padded[geometry::elements];
-    copy_padded<P>(static_cast<const std::int8_t*>(operands[0]), padded, [](std::int8_t x) { return element{x}; });
+    copy_padded<P>(input, padded, [](std::int8_t x) { return element{x}; });
     for (std::int32_t v = 0; v < channel_vectors; ++v) {
       // The channel vector's output scale, and its correction plus the bias.
       alignas(64) std::int32_t multiplier[I::lanes]{}, shift[I::lanes]{}, correction[I::lanes]{};

@@ -15,19 +15,15 @@
 
 #include <ctnn/detail/quantization.hpp>
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/detail/operands.hpp>
+#include <ctnn/kernel/detail/output_clamp.hpp>
+#include <ctnn/kernel/detail/unpacked.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 #include <ctnn/kernel/simd/i8/depthwise.hpp>
 #include <ctnn/kernel/simd/i8/isa.hpp>
 #include <ctnn/kernel/simd/i8/requantize.hpp>
 
 namespace ctnn::kernel::simd::i8_detail {
-
-// Constant operands are never re-laid out by these kernels.
-struct packs_nothing {
-  static constexpr bool packs(std::size_t) { return false; }
-  template <std::size_t K, class Reader>
-  static constexpr int pack(const Reader&) { return 0; }
-};
 
 // One input's rescale in ADD, MultiplyByQuantizedMultiplier((x + offset) << left_shift, multiplier, shift).
 // Its SaturatingRoundingDoublingHighMul, (a * 2^L * m + 2^30) >> 31 with a = x + offset (|a| <= 255),
@@ -95,18 +91,16 @@ constexpr rescale_table make_rescale_table(std::int32_t offset, std::int32_t mul
 #endif
 
 template <kernel_params P, class I>
-struct add_kernel : packs_nothing {
+struct add_kernel : kernel::detail::reads_constants_as_stored {
   static constexpr std::int64_t elements = P.out.elements();
   // The input scales are below one (shift <= 0), as TFLite's ADD makes them; others keep the reference.
   static constexpr bool supports = I::available && P.kind == op_kind::add && P.in == P.out && P.in2 == P.out &&
                                    P.input_shift <= 0 && P.input2_shift <= 0 &&
-                                   (P.fused == activation::none || P.fused == activation::relu || P.fused == activation::relu6);
+                                   kernel::detail::is_output_clamp(P.fused);
 
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays&) {
-    const auto* a = static_cast<const std::int8_t*>(operands[0]);
-    const auto* b = static_cast<const std::int8_t*>(operands[N > 1 ? 1 : 0]);
-    auto* out = static_cast<std::int8_t*>(result);
+    const auto [a, b, out] = kernel::detail::binary_operands_of(operands, result);
     const auto scale_a = output_scale<I>::uniform(P.input_multiplier, P.input_shift);
     const auto scale_b = output_scale<I>::uniform(P.input2_multiplier, P.input2_shift);
     const auto scale_out = scale_for<I, (elements > I::lanes)>::uniform(P.output_multiplier, P.output_shift);
@@ -145,7 +139,7 @@ struct add_kernel : packs_nothing {
 };
 
 template <kernel_params P, class I>
-struct avg_pool_kernel : packs_nothing {
+struct avg_pool_kernel : kernel::detail::reads_constants_as_stored {
   static constexpr bool global = P.kind == op_kind::global_avg_pool;
   static constexpr std::int32_t in_h = P.in[1], in_w = P.in[2], channels = P.in[3];
   static constexpr std::int32_t out_h = global ? 1 : P.out[1], out_w = global ? 1 : P.out[2];

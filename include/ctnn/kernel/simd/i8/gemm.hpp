@@ -27,6 +27,8 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/detail/operands.hpp>
+#include <ctnn/kernel/detail/output_clamp.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 #include <ctnn/kernel/simd/i8/isa.hpp>
 #include <ctnn/kernel/simd/i8/padded_input.hpp>
@@ -84,7 +86,7 @@ struct gemm_kernel {
   static constexpr bool supports =
       I::available && (P.kind == op_kind::conv2d || P.kind == op_kind::dense) && P.weights_offset == 0 &&
       (P.kind != op_kind::conv2d || (P.groups == 1 && P.in.rank == 4 && P.out.rank == 4)) &&
-      (P.fused == activation::none || P.fused == activation::relu || P.fused == activation::relu6) && geometry::valid &&
+      kernel::detail::is_output_clamp(P.fused) && geometry::valid &&
       geometry::elements * static_cast<std::int64_t>(sizeof(element)) <= max_padded_bytes && pixel_block >= 1;
 
   static constexpr bool packs(std::size_t k) { return k == 1; }
@@ -135,13 +137,9 @@ struct gemm_kernel {
 
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
-    const auto* words = static_cast<const std::int32_t*>(operands[1]);
-    const std::int32_t* bias = nullptr;
-    if constexpr (P.has_bias != 0 && N > 2) bias = static_cast<const std::int32_t*>(operands[N > 2 ? 2 : 0]);
-    auto* output = static_cast<std::int8_t*>(result);
-
+    const auto [input, words, bias, output] = kernel::detail::weighted_operands_of<P, std::int32_t>(operands, result);
     alignas(64) element padded[geometry::elements];
-    copy_padded<P>(static_cast<const std::int8_t*>(operands[0]), padded, [](std::int8_t x) { return I::prepare(x); });
+    copy_padded<P>(input, padded, [](std::int8_t x) { return I::prepare(x); });
     // Per channel vector, once per call: the output scale, and the correction plus the bias.
     scale scales[channel_vectors];
     vec offsets[channel_vectors];

@@ -10,6 +10,7 @@
 
 #include <ctnn/detail/quantization.hpp>
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/detail/unpacked.hpp>
 #include <ctnn/kernel/reference/int8/fixed_point.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 #include <ctnn/kernel/simd/i8/elementwise.hpp>
@@ -17,7 +18,7 @@
 namespace ctnn::kernel::simd::i8_detail {
 
 template <kernel_params P, class I>
-struct softmax_kernel : packs_nothing {
+struct softmax_kernel : kernel::detail::reads_constants_as_stored {
   // TFLite's output quantization (scale 1/256, zero point -128), as the reference requires.
   static constexpr bool supports = I::available && P.kind == op_kind::softmax && P.in == P.out && P.output_offset == -128;
 
