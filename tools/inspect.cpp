@@ -231,7 +231,7 @@ int run_onnx(job& j) {
   const ctnn::onnx::import_counts b = ctnn_tools::onnx_counts<4096, 4096, 4096, 4096>(bytes, size);
   if (f.failed()) {
     ctnn::onnx::describe(ctnn::diagnostic{ctnn::onnx::code_of(ctnn::onnx::onnx_error::malformed_model), -1, ctnn::op_kind::conv2d,
-                                          {}, {}, f.error().offset, static_cast<std::int64_t>(f.error().what)},
+                                          {}, {}, {.byte_offset = f.error().offset, .reason = static_cast<std::int64_t>(f.error().what)}},
                          bytes, size, write);
     return 1;
   }
@@ -249,8 +249,8 @@ int run(job& j) {
   ctnn::tflite::model_file f{bytes, size};
   if (f.failed()) {
     ctnn::tflite::describe(ctnn::diagnostic{ctnn::code_of(ctnn::frontend_error::tflite_malformed_model), -1,
-                                            ctnn::op_kind::conv2d, {}, {}, f.error().offset,
-                                            static_cast<std::int64_t>(f.error().what)},
+                                            ctnn::op_kind::conv2d, {}, {}, {.byte_offset = f.error().offset,
+                                            .reason = static_cast<std::int64_t>(f.error().what)}},
                            write);
     return 1;
   }

@@ -129,7 +129,7 @@ int compile_model(const char* program, const char* path, const plan_options& opt
     if (f.failed()) {
       detail::say(c, detail::described([&](auto sink) {
         ctnn::onnx::describe(ctnn::diagnostic{ctnn::onnx::code_of(ctnn::onnx::onnx_error::malformed_model), -1, ctnn::op_kind::conv2d,
-                                              {}, {}, f.error().offset, static_cast<std::int64_t>(f.error().what)},
+                                              {}, {}, {.byte_offset = f.error().offset, .reason = static_cast<std::int64_t>(f.error().what)}},
                              bytes.data(), bytes.size(), sink);
       }));
       return model_status;
@@ -147,7 +147,7 @@ int compile_model(const char* program, const char* path, const plan_options& opt
   if (f.failed()) {
     detail::say(c, detail::described([&](auto sink) {
       ctnn::tflite::describe(ctnn::diagnostic{ctnn::code_of(ctnn::frontend_error::tflite_malformed_model), -1, ctnn::op_kind::conv2d,
-                                              {}, {}, f.error().offset, static_cast<std::int64_t>(f.error().what)},
+                                              {}, {}, {.byte_offset = f.error().offset, .reason = static_cast<std::int64_t>(f.error().what)}},
                              sink);
     }));
     return model_status;
