@@ -120,6 +120,28 @@ void put_pair(Sink& out, std::string_view before, std::int64_t a, std::string_vi
   out(after);
 }
 
+// The words the model-file frontends share (ctnn::tflite::describe, ctnn::onnx::describe).
+// An enumerator by its name, or its number when the name is unknown (a value the file invented).
+template <class Sink>
+void put_name_or_number(Sink& out, std::string_view name, std::int64_t number) {
+  if (name.empty()) put_number(out, number);
+  else out(name);
+}
+// "byte offset 44: expected <what the reader expected>" (a malformed model file).
+template <class Sink>
+void put_malformed(Sink& out, const diagnostic& d, std::string_view expectation) {
+  out("byte offset ");
+  put_number(out, d.byte_offset);
+  out(": expected ");
+  out(expectation);
+}
+// "inputs 9" or "outputs 9" (too many model inputs or outputs).
+template <class Sink>
+void put_model_io_count(Sink& out, const diagnostic& d) {
+  out(d.io_side == 0 ? "inputs " : "outputs ");
+  put_number(out, d.count_actual);
+}
+
 }  // namespace detail::diagnostic_text
 
 // "name value, name value" for each detail that is not 0 (a code whose words this header does not know).

@@ -15,7 +15,7 @@ namespace ctnn::errors {
 
 // Template-argument carriers of the ONNX errors: a node (index in the graph, op_type and name: the
 // NodeProto's, or its first output's when it has none, node_named<...>), a byte offset, a value's name
-// offset, an attribute value, and which side of the model's interface.
+// offset and an attribute value.
 template <std::int32_t Index, onnx::op_type Type, class Name> struct onnx_node;
 template <std::int64_t Offset> struct onnx_byte;
 template <std::int64_t NameOffset> struct onnx_value_named_at;
@@ -25,8 +25,6 @@ template <std::int64_t Offset, std::int64_t Length> struct attribute_string_at_b
 template <std::int64_t Index> struct element_index;
 template <std::int64_t Value> struct element_value;
 template <std::int64_t Bits> struct float32_bits;  // a float32 as its bit pattern (int32)
-struct onnx_model_inputs;
-struct onnx_model_outputs;
 
 template <class AtByte, protobuf::expectation Expected>
 struct onnx_malformed_model {
@@ -160,9 +158,7 @@ constexpr auto onnx_error_type() {
     else if constexpr (code == onnx_error::integer_arithmetic)
       return std::type_identity<errors::onnx_integer_arithmetic<node, slot>>{};
     else
-      return std::type_identity<errors::onnx_too_many_model_io<
-          std::conditional_t<D.io_side == 0, errors::onnx_model_inputs, errors::onnx_model_outputs>,
-          errors::count<D.count_actual>>>{};
+      return std::type_identity<errors::onnx_too_many_model_io<errors::model_side<D.io_side>, errors::count<D.count_actual>>>{};
   }
 }
 

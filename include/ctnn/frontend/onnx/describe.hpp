@@ -25,6 +25,9 @@ namespace detail {
 
 using ctnn::detail::diagnostic_text::put_number;
 using ctnn::detail::diagnostic_text::put_shape;
+using ctnn::detail::diagnostic_text::put_malformed;
+using ctnn::detail::diagnostic_text::put_model_io_count;
+using ctnn::detail::diagnostic_text::put_name_or_number;
 
 // The file's text at [offset, offset + length), or "" when that is not inside the file.
 inline std::string_view file_text(const char* bytes, std::size_t size, std::int64_t offset, std::int64_t length) {
@@ -106,10 +109,7 @@ void describe(const diagnostic& d, const char* bytes, std::size_t size, Sink&& o
   out("\n  ");
   switch (code) {
     case onnx_error::malformed_model:
-      out("byte offset ");
-      put_number(out, d.byte_offset);
-      out(": expected ");
-      out(protobuf::name_of(static_cast<protobuf::expectation>(d.reason)));
+      detail::put_malformed(out, d, protobuf::name_of(static_cast<protobuf::expectation>(d.reason)));
       break;
     case onnx_error::unsupported_operator: detail::put_node(out, d.node, bytes, size); break;
     case onnx_error::unsupported_attribute:
@@ -146,9 +146,7 @@ void describe(const diagnostic& d, const char* bytes, std::size_t size, Sink&& o
       detail::put_node(out, d.node, bytes, size);
       detail::put_operand(out, d.input_slot);
       out(" of type ");
-      const std::string_view type = name_of(static_cast<data_type>(d.expected[0]));
-      if (type.empty()) put_number(out, d.expected[0]);
-      else out(type);
+      detail::put_name_or_number(out, name_of(static_cast<data_type>(d.expected[0])), d.expected[0]);
       break;
     }
     case onnx_error::operand_value:
@@ -170,14 +168,11 @@ void describe(const diagnostic& d, const char* bytes, std::size_t size, Sink&& o
       out(", outputs ");
       put_number(out, d.count_actual);
       break;
-    case onnx_error::unsupported_tensor_type: {
+    case onnx_error::unsupported_tensor_type:
       detail::put_value(out, d.byte_offset, bytes, size);
       out(", type ");
-      const std::string_view type = name_of(static_cast<data_type>(d.rejected_value));
-      if (type.empty()) put_number(out, d.rejected_value);
-      else out(type);
+      detail::put_name_or_number(out, name_of(static_cast<data_type>(d.rejected_value)), d.rejected_value);
       break;
-    }
     case onnx_error::no_static_shape:
       detail::put_value(out, d.byte_offset, bytes, size);
       out(", shape ");
@@ -194,8 +189,7 @@ void describe(const diagnostic& d, const char* bytes, std::size_t size, Sink&& o
       out(name_of(static_cast<tensor_feature>(d.reason)));
       break;
     case onnx_error::too_many_model_io:
-      out(d.io_side == 0 ? "inputs " : "outputs ");
-      put_number(out, d.count_actual);
+      detail::put_model_io_count(out, d);
       break;
   }
   out("\n");

@@ -44,7 +44,7 @@ struct importer_state {
   }
   constexpr bool take_reader_error() {
     if (!f.failed()) return false;
-    fail(code_of(onnx_error::malformed_model), -1, op_kind::conv2d, {.byte_offset = f.error().offset, .reason = static_cast<std::int64_t>(f.error().what)});
+    m.fail_in_file(f.error().as_diagnostic(code_of(onnx_error::malformed_model)));
     return true;
   }
   constexpr void malformed(std::int64_t offset, protobuf::expectation what) {

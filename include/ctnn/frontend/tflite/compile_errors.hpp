@@ -13,15 +13,12 @@
 namespace ctnn::errors {
 
 // Carriers: a byte offset in the file, a tensor index, an op (index in execution order, TFLite builtin
-// code and name: its output tensor's, node_named<...>), a fixed-point number, and which side of the
-// model's interface.
+// code and name: its output tensor's, node_named<...>) and a fixed-point number.
 template <std::int64_t Offset> struct at_byte;
 template <std::int64_t Index> struct at_tensor;
 template <std::int32_t Index, tflite::builtin_operator Code, class Name> struct tflite_op;
 template <std::int64_t Value> struct millionths;
 template <std::int64_t Value> struct shift;
-struct model_inputs;
-struct model_outputs;
 
 template <class AtByte, flatbuffers::expectation Expected>
 struct tflite_malformed_model {
@@ -155,7 +152,7 @@ constexpr auto tflite_error_type() {
   else if constexpr (code == frontend_error::tflite_unsupported_operand) return std::type_identity<errors::tflite_unsupported_operand<op, errors::count<D.input_slot>>>{};
   else if constexpr (code == frontend_error::tflite_output_count) return std::type_identity<errors::tflite_output_count<op, errors::count<D.count_actual>>>{};
   else if constexpr (code == frontend_error::tflite_too_many_model_io)
-    return std::type_identity<errors::tflite_too_many_model_io<std::conditional_t<D.io_side == 0, errors::model_inputs, errors::model_outputs>,
+    return std::type_identity<errors::tflite_too_many_model_io<errors::model_side<D.io_side>,
                                                            errors::count<D.count_actual>>>{};
   else if constexpr (code == frontend_error::tflite_invalid_quantization)
     return std::type_identity<errors::tflite_invalid_quantization<tensor, static_cast<tflite::quantization_problem>(D.reason)>>{};

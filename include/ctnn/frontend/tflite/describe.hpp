@@ -79,6 +79,9 @@ namespace detail {
 
 using ctnn::detail::diagnostic_text::put_number;  // ir/diagnostic_text.hpp
 using ctnn::detail::diagnostic_text::put_shape;
+using ctnn::detail::diagnostic_text::put_malformed;
+using ctnn::detail::diagnostic_text::put_model_io_count;
+using ctnn::detail::diagnostic_text::put_name_or_number;
 
 template <class Sink>
 void put_op(Sink& out, const diagnostic& d, bool with_code) {
@@ -131,10 +134,7 @@ void describe(const diagnostic& d, Sink&& out) {
   }
   switch (static_cast<frontend_error>(d.code)) {
     case frontend_error::tflite_malformed_model:
-      out("byte offset ");
-      put_number(out, d.byte_offset);
-      out(": expected ");
-      out(flatbuffers::name_of(static_cast<flatbuffers::expectation>(d.reason)));
+      detail::put_malformed(out, d, flatbuffers::name_of(static_cast<flatbuffers::expectation>(d.reason)));
       break;
     case frontend_error::tflite_unsupported_operator:
       detail::put_op(out, d, true);
@@ -173,14 +173,11 @@ void describe(const diagnostic& d, Sink&& out) {
       out(", weight tensor ");
       put_number(out, d.tensor);
       break;
-    case frontend_error::tflite_unsupported_tensor_type: {
+    case frontend_error::tflite_unsupported_tensor_type:
       tensor();
       out(", type ");
-      const std::string_view type = name_of(static_cast<tensor_type>(d.rejected_value));
-      if (type.empty()) put_number(out, d.rejected_value);
-      else out(type);
+      detail::put_name_or_number(out, name_of(static_cast<tensor_type>(d.rejected_value)), d.rejected_value);
       break;
-    }
     case frontend_error::tflite_no_static_shape:
       tensor();
       out(", shape ");
@@ -215,8 +212,7 @@ void describe(const diagnostic& d, Sink&& out) {
       put_number(out, d.count_actual);
       break;
     case frontend_error::tflite_too_many_model_io:
-      out(d.io_side == 0 ? "inputs " : "outputs ");
-      put_number(out, d.count_actual);
+      detail::put_model_io_count(out, d);
       break;
     case frontend_error::tflite_invalid_quantization:
       tensor();

@@ -39,7 +39,7 @@ struct tensor_importer {
   }
   constexpr bool take_reader_error() {
     if (!f.failed()) return false;
-    fail(frontend_error::tflite_malformed_model, -1, op_kind::conv2d, {.byte_offset = f.error().offset, .reason = static_cast<std::int64_t>(f.error().what)});
+    m.fail_in_file(f.error().as_diagnostic(code_of(frontend_error::tflite_malformed_model)));
     return true;
   }
   constexpr bool failed() const { return m.error.failed(); }
