@@ -125,7 +125,8 @@ class plan_options {
              std::string{m.node_at(op).label.view()} + "\")";
     };
     if (code(memory_error::pin_unknown_pool))
-      return pin_text(d.position) + ": there is no writable pool of that name (the pools are those of --pool, else \"arena\")";
+      return pin_text(d.position) +
+             ": there is no writable pool of that name (the pools are those of --pool, else \"arena\")";
     if (code(memory_error::pin_unknown_tensor))
       return pin_text(d.position) + ": no tensor of that name has a buffer to place (ctnn-inspect lists the tensors)";
     if (code(memory_error::pin_ambiguous_tensor_name))

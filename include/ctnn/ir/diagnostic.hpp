@@ -49,27 +49,27 @@ enum class error_code : std::int32_t {
 //   kind:    the IR op kind the TFLite op maps to (conv2d when none)
 //   the named fields (diagnostic_details), expected, actual: as listed per code.
 enum class frontend_error : std::int32_t {
-  tflite_malformed_model = 100,     // byte_offset; reason: ctnn::flatbuffers::expectation
-  tflite_unsupported_operator,      // operator_code (ctnn::tflite::builtin_operator)
-  tflite_unsupported_activation,    // operator_code; rejected_value: fused ActivationFunctionType
-  tflite_unsupported_padding,       // operator_code; rejected_value: Padding value
-  tflite_invalid_window,            // operator_code; rejected_value: a stride, dilation or filter size < 1
-  tflite_softmax_beta,              // operator_code; rejected_value: beta in millionths (only 1.0 is supported)
+  tflite_malformed_model = 100,        // byte_offset; reason: ctnn::flatbuffers::expectation
+  tflite_unsupported_operator,         // operator_code (ctnn::tflite::builtin_operator)
+  tflite_unsupported_activation,       // operator_code; rejected_value: fused ActivationFunctionType
+  tflite_unsupported_padding,          // operator_code; rejected_value: Padding value
+  tflite_invalid_window,               // operator_code; rejected_value: a stride, dilation or filter size < 1
+  tflite_softmax_beta,                 // operator_code; rejected_value: beta in millionths (only 1.0 is supported)
   tflite_unsupported_fully_connected,  // operator_code; reason: ctnn::tflite::fully_connected_feature
-  tflite_hybrid_model,              // operator_code; tensor: the int8 weight tensor
-  tflite_unsupported_tensor_type,   // tensor; rejected_value: ctnn::tflite::tensor_type
-  tflite_no_static_shape,           // tensor, rank_actual; actual: the shape (-1 = unknown)
-  tflite_rank_too_high,             // tensor, rank_actual (ctnn::max_rank is 6)
-  tflite_unsupported_tensor_feature,  // tensor; reason: ctnn::tflite::tensor_feature
-  tflite_constant_size_mismatch,    // tensor; bytes_available: the buffer's size; expected: the shape
-  tflite_unsupported_operand,       // operator_code, input_slot (the operand must be a constant of
-                                    // the type the op reads: int32 shapes/pads/axes, weights, bias)
-  tflite_output_count,              // operator_code; count_actual: the op's outputs (1 supported)
-  tflite_too_many_model_io,         // io_side; count_actual: their count (max 8)
-  tflite_invalid_quantization,      // tensor; reason: ctnn::tflite::quantization_problem
-  tflite_unrepresentable_multiplier,  // operator_code; rejected_value: the shift of the requantization
-                                      // multiplier the op's scales give (TFLite's QuantizeMultiplier accepts at
-                                      // most 31; LOGISTIC, TANH and SOFTMAX need 0 to 31)
+  tflite_hybrid_model,                 // operator_code; tensor: the int8 weight tensor
+  tflite_unsupported_tensor_type,      // tensor; rejected_value: ctnn::tflite::tensor_type
+  tflite_no_static_shape,              // tensor, rank_actual; actual: the shape (-1 = unknown)
+  tflite_rank_too_high,                // tensor, rank_actual (ctnn::max_rank is 6)
+  tflite_unsupported_tensor_feature,   // tensor; reason: ctnn::tflite::tensor_feature
+  tflite_constant_size_mismatch,       // tensor; bytes_available: the buffer's size; expected: the shape
+  tflite_unsupported_operand,          // operator_code, input_slot (the operand must be a constant of
+                                       // the type the op reads: int32 shapes/pads/axes, weights, bias)
+  tflite_output_count,                 // operator_code; count_actual: the op's outputs (1 supported)
+  tflite_too_many_model_io,            // io_side; count_actual: their count (max 8)
+  tflite_invalid_quantization,         // tensor; reason: ctnn::tflite::quantization_problem
+  tflite_unrepresentable_multiplier,   // operator_code; rejected_value: the shift of the requantization
+                                       // multiplier the op's scales give (TFLite's QuantizeMultiplier accepts at
+                                       // most 31; LOGISTIC, TANH and SOFTMAX need 0 to 31)
 };
 constexpr error_code code_of(frontend_error e) { return static_cast<error_code>(e); }
 constexpr std::string_view name_of(frontend_error e) {

@@ -124,8 +124,10 @@ void put_pair(Sink& out, std::string_view before, std::int64_t a, std::string_vi
 // An enumerator by its name, or its number when the name is unknown (a value the file invented).
 template <class Sink>
 void put_name_or_number(Sink& out, std::string_view name, std::int64_t number) {
-  if (name.empty()) put_number(out, number);
-  else out(name);
+  if (name.empty())
+    put_number(out, number);
+  else
+    out(name);
 }
 // "byte offset 44: expected <what the reader expected>" (a malformed model file).
 template <class Sink>
@@ -180,9 +182,7 @@ void put_diagnostic_numbers(const diagnostic& d, Sink&& out) {
         text::put_carried_name(out, d);
         return text::put_pair(out, " is shared by tensors ", d.tensor, " and ", d.other_tensor);
       case memory_error::pin_unknown_tensor:
-      case memory_error::pin_unknown_pool:
-        out("pin ");
-        return text::put_number(out, d.position);
+      case memory_error::pin_unknown_pool: out("pin "); return text::put_number(out, d.position);
     }
     return;
   }
@@ -192,13 +192,16 @@ void put_diagnostic_numbers(const diagnostic& d, Sink&& out) {
       text::put_shape(out, d.expected);
       out(" and ");
       return text::put_shape(out, d.actual);
-    case error_code::weight_count_mismatch: return text::put_pair(out, "needs ", d.count_expected, " weight elements, given ", d.count_actual);
-    case error_code::bias_count_mismatch: return text::put_pair(out, "needs ", d.count_expected, " bias elements, given ", d.count_actual);
+    case error_code::weight_count_mismatch:
+      return text::put_pair(out, "needs ", d.count_expected, " weight elements, given ", d.count_actual);
+    case error_code::bias_count_mismatch:
+      return text::put_pair(out, "needs ", d.count_expected, " bias elements, given ", d.count_actual);
     case error_code::weights_and_bias_disagree:
       text::put_pair(out, "weights of ", d.weight_elements, " elements, bias of ", d.bias_elements,
                      " elements; weights per output ");
       return text::put_shape(out, d.expected);
-    case error_code::channels_not_divisible: return text::put_pair(out, "", d.channels, " channels, ", d.groups, " groups");
+    case error_code::channels_not_divisible:
+      return text::put_pair(out, "", d.channels, " channels, ", d.groups, " groups");
     case error_code::window_larger_than_input:
       out("input ");
       text::put_shape(out, d.actual);
@@ -212,23 +215,28 @@ void put_diagnostic_numbers(const diagnostic& d, Sink&& out) {
     case error_code::window_all_padding:
       text::put_pair(out, "along dim ", d.axis, " (1 = H, 2 = W) at output position ", d.output_position, ", input ");
       return text::put_shape(out, d.actual);
-    case error_code::pads_beyond_rank: return text::put_pair(out, "pads for dim ", d.axis, " of a rank-", d.rank_actual, " input");
+    case error_code::pads_beyond_rank:
+      return text::put_pair(out, "pads for dim ", d.axis, " of a rank-", d.rank_actual, " input");
     case error_code::unsupported_rank:
       text::put_pair(out, "needs rank ", d.rank_expected, ", given rank ", d.rank_actual);
       if (d.actual.rank <= 0) return;
       out(" ");
       return text::put_shape(out, d.actual);
     case error_code::invalid_axis: return text::put_pair(out, "axis ", d.axis, " for rank ", d.rank_actual);
-    case error_code::unknown_input_name: return text::put_pair(out, "input slot ", d.input_slot, ", node position ", d.position);
-    case error_code::too_many_inputs: return text::put_pair(out, "", d.count_actual, " inputs, the limit is ", d.count_expected);
-    case error_code::input_count_mismatch: return text::put_pair(out, "takes ", d.count_expected, " inputs, given ", d.count_actual);
+    case error_code::unknown_input_name:
+      return text::put_pair(out, "input slot ", d.input_slot, ", node position ", d.position);
+    case error_code::too_many_inputs:
+      return text::put_pair(out, "", d.count_actual, " inputs, the limit is ", d.count_expected);
+    case error_code::input_count_mismatch:
+      return text::put_pair(out, "takes ", d.count_expected, " inputs, given ", d.count_actual);
     case error_code::unsupported_dtype:
       out("element type ");
       out(name_of(static_cast<dtype>(d.rejected_value)));
       if (d.faulty_operand <= 0) return;
       out(", without the quantization (scale, zero point) of operand ");
       return text::put_number(out, d.faulty_operand - 1);
-    case error_code::pass_prerequisite_missing: return text::put_pair(out, "pipeline position ", d.position, ", missing facts (bits) ", d.missing_facts);
+    case error_code::pass_prerequisite_missing:
+      return text::put_pair(out, "pipeline position ", d.position, ", missing facts (bits) ", d.missing_facts);
     case error_code::none:
     case error_code::pipeline_rejected: return;  // reported already, as a compile error of the pipeline
     default: return put_diagnostic_details(d, out);  // another frontend's code

@@ -59,7 +59,8 @@ constexpr shape windowed_output(Module& m, std::int32_t node_id, window& w, cons
   }
   const std::int32_t h = windowed_extent(in[1], w.kernel_h, w.stride_h, w.dilation_h, w.pad_top, w.pad_bottom);
   const std::int32_t wd = windowed_extent(in[2], w.kernel_w, w.stride_w, w.dilation_w, w.pad_left, w.pad_right);
-  if (h <= 0 || wd <= 0) m.fail({error_code::window_larger_than_input, node_id, n.kind, make_shape(w.kernel_h, w.kernel_w), in});
+  if (h <= 0 || wd <= 0)
+    m.fail({error_code::window_larger_than_input, node_id, n.kind, make_shape(w.kernel_h, w.kernel_w), in});
   return make_shape(in[0], h, wd, channels);
 }
 
@@ -92,7 +93,11 @@ constexpr void expect_constant(Module& m, std::int32_t node_id, std::int32_t ten
   if (tensor_id < 0) return;
   tensor& t = m.tensor_at(tensor_id);
   if (t.dims.elements() != canonical.elements()) {
-    m.fail({code, node_id, m.node_at(node_id).kind, canonical, t.dims,
+    m.fail({code,
+            node_id,
+            m.node_at(node_id).kind,
+            canonical,
+            t.dims,
             {.count_expected = canonical.elements(), .count_actual = t.dims.elements()}});
     return;
   }
@@ -108,7 +113,12 @@ constexpr bool weights_agree_with_bias(Module& m, std::int32_t node_id, const sh
   const std::int64_t weights = m.tensor_at(n.inputs[1]).dims.elements();
   const std::int64_t bias = m.tensor_at(n.inputs[2]).dims.elements();
   if (weights == bias * per_output.elements()) return true;
-  m.fail({error_code::weights_and_bias_disagree, node_id, n.kind, per_output, {}, {.weight_elements = weights, .bias_elements = bias}});
+  m.fail({error_code::weights_and_bias_disagree,
+          node_id,
+          n.kind,
+          per_output,
+          {},
+          {.weight_elements = weights, .bias_elements = bias}});
   return false;
 }
 
@@ -144,7 +154,12 @@ constexpr shape infer_onnx_conv(Module& m, std::int32_t node_id) {
   const std::int32_t units = output_units(m, n), channels = in[1];
   if (n.attrs.groups <= 0 || channels % n.attrs.groups != 0 || units % n.attrs.groups != 0) {
     const std::int32_t undivided = n.attrs.groups > 0 && channels % n.attrs.groups == 0 ? units : channels;
-    m.fail({error_code::channels_not_divisible, node_id, n.kind, {}, in, {.channels = undivided, .groups = n.attrs.groups}});
+    m.fail({error_code::channels_not_divisible,
+            node_id,
+            n.kind,
+            {},
+            in,
+            {.channels = undivided, .groups = n.attrs.groups}});
     return in;
   }
   const shape out = windowed_output(m, node_id, n.attrs.win, make_shape(in[0], in[2], in[3], channels), units);
@@ -166,7 +181,8 @@ constexpr shape infer_onnx_matmul(Module& m, std::int32_t node_id) {
   }
   const std::int64_t a_batches = a.elements() / (static_cast<std::int64_t>(a.at(-2)) * a.last());
   const std::int64_t b_batches = b.elements() / (static_cast<std::int64_t>(b.at(-2)) * b.last());
-  if (b_batches != 1 && b_batches != a_batches) m.fail({error_code::input_shapes_differ, node_id, n.kind, a, b, {.input_slot = 1}});
+  if (b_batches != 1 && b_batches != a_batches)
+    m.fail({error_code::input_shapes_differ, node_id, n.kind, a, b, {.input_slot = 1}});
   shape out = a;
   out.dims[static_cast<std::size_t>(a.rank - 1)] = b.last();
   return out;
@@ -179,8 +195,12 @@ constexpr shape infer_batch_matmul(Module& m, std::int32_t node_id) {
   const node& n = m.node_at(node_id);
   const shape a = m.tensor_at(n.inputs[0]).dims, b = m.tensor_at(n.inputs[1]).dims;
   if (m.tensor_at(n.inputs[1]).type != m.tensor_at(n.inputs[0]).type) {  // no kernel mixes element types
-    m.fail({error_code::unsupported_dtype, node_id, n.kind, {}, b,
-              {.faulty_operand = 2, .rejected_value = static_cast<std::int64_t>(m.tensor_at(n.inputs[1]).type)}});
+    m.fail({error_code::unsupported_dtype,
+            node_id,
+            n.kind,
+            {},
+            b,
+            {.faulty_operand = 2, .rejected_value = static_cast<std::int64_t>(m.tensor_at(n.inputs[1]).type)}});
     return a;
   }
   shape out{};
@@ -207,7 +227,12 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
       if (n.attrs.groups <= 0 || channels % n.attrs.groups != 0 || units % n.attrs.groups != 0) {
         // Names the count the groups do not divide: input channels first, else output channels.
         const std::int32_t undivided = n.attrs.groups > 0 && channels % n.attrs.groups == 0 ? units : channels;
-        m.fail({error_code::channels_not_divisible, node_id, n.kind, {}, in, {.channels = undivided, .groups = n.attrs.groups}});
+        m.fail({error_code::channels_not_divisible,
+                node_id,
+                n.kind,
+                {},
+                in,
+                {.channels = undivided, .groups = n.attrs.groups}});
         return in;
       }
       const shape out = windowed_output(m, node_id, n.attrs.win, in, units);
@@ -243,19 +268,23 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
       if (!m.error.failed()) {
         const std::int32_t empty_h = first_window_in_padding(in[1], out[1], w.kernel_h, w.stride_h, w.dilation_h, w.pad_top);
         const std::int32_t empty_w = first_window_in_padding(in[2], out[2], w.kernel_w, w.stride_w, w.dilation_w, w.pad_left);
-        if (empty_h >= 0) m.fail({error_code::window_all_padding, node_id, n.kind, {}, in, {.axis = 1, .output_position = empty_h}});
-        else if (empty_w >= 0) m.fail({error_code::window_all_padding, node_id, n.kind, {}, in, {.axis = 2, .output_position = empty_w}});
+        if (empty_h >= 0)
+          m.fail({error_code::window_all_padding, node_id, n.kind, {}, in, {.axis = 1, .output_position = empty_h}});
+        else if (empty_w >= 0)
+          m.fail({error_code::window_all_padding, node_id, n.kind, {}, in, {.axis = 2, .output_position = empty_w}});
       }
       return out;
     }
     case op_kind::global_avg_pool:
-      if (in.rank != 4) m.fail({error_code::unsupported_rank, node_id, n.kind, {}, in, {.rank_expected = 4, .rank_actual = in.rank}});
+      if (in.rank != 4)
+        m.fail({error_code::unsupported_rank, node_id, n.kind, {}, in, {.rank_expected = 4, .rank_actual = in.rank}});
       return make_shape(in[0], 1, 1, in[3]);
     case op_kind::add:
     case op_kind::mul: {
       const shape other = m.tensor_at(n.inputs[1]).dims;
       shape out{};
-      if (!broadcast(in, other, out)) m.fail({error_code::input_shapes_differ, node_id, n.kind, in, other, {.input_slot = 1}});
+      if (!broadcast(in, other, out))
+        m.fail({error_code::input_shapes_differ, node_id, n.kind, in, other, {.input_slot = 1}});
       return out;
     }
     case op_kind::relu:
@@ -275,7 +304,12 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
         else if (n.attrs.keep_dims) out.dims[static_cast<std::size_t>(out.rank++)] = 1;
       }
       if (n.attrs.reduce_axes >> in.rank != 0u)
-        m.fail({error_code::invalid_axis, node_id, n.kind, {}, in, {.axis = static_cast<std::int64_t>(n.attrs.reduce_axes), .rank_actual = in.rank}});
+        m.fail({error_code::invalid_axis,
+                node_id,
+                n.kind,
+                {},
+                in,
+                {.axis = static_cast<std::int64_t>(n.attrs.reduce_axes), .rank_actual = in.rank}});
       return out;
     }
     case op_kind::transpose: {
@@ -327,7 +361,11 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
       }
       if (inferred >= 0 && known > 0) out.dims[static_cast<std::size_t>(inferred)] = static_cast<std::int32_t>(in.elements() / known);
       if (out.elements() != in.elements())
-        m.fail({error_code::reshape_element_count, node_id, n.kind, in, out,
+        m.fail({error_code::reshape_element_count,
+                node_id,
+                n.kind,
+                in,
+                out,
                 {.count_expected = in.elements(), .count_actual = out.elements()}});
       return out;
     }
@@ -357,7 +395,8 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
         const std::int32_t before = n.attrs.pads[static_cast<std::size_t>(2 * d)];
         const std::int32_t after = n.attrs.pads[static_cast<std::size_t>(2 * d + 1)];
         if (d >= in.rank) {
-          if (before != 0 || after != 0) m.fail({error_code::pads_beyond_rank, node_id, n.kind, {}, in, {.axis = d, .rank_actual = in.rank}});
+          if (before != 0 || after != 0)
+            m.fail({error_code::pads_beyond_rank, node_id, n.kind, {}, in, {.axis = d, .rank_actual = in.rank}});
           continue;
         }
         out.dims[static_cast<std::size_t>(d)] += before + after;

@@ -23,11 +23,11 @@ namespace ctnn::onnx {
 
 namespace detail {
 
-using ctnn::detail::diagnostic_text::put_number;
-using ctnn::detail::diagnostic_text::put_shape;
 using ctnn::detail::diagnostic_text::put_malformed;
 using ctnn::detail::diagnostic_text::put_model_io_count;
 using ctnn::detail::diagnostic_text::put_name_or_number;
+using ctnn::detail::diagnostic_text::put_number;
+using ctnn::detail::diagnostic_text::put_shape;
 
 // The file's text at [offset, offset + length), or "" when that is not inside the file.
 inline std::string_view file_text(const char* bytes, std::size_t size, std::int64_t offset, std::int64_t length) {
@@ -126,7 +126,8 @@ void describe(const diagnostic& d, const char* bytes, std::size_t size, Sink&& o
       }
       if (static_cast<attribute>(d.attribute) == attribute::block_size) out(" (blocked quantization is not supported)");
       if (static_cast<attribute>(d.attribute) == attribute::training_mode) out(" (ctnn runs inference only)");
-      if (static_cast<attribute>(d.attribute) == attribute::value && d.operator_code == static_cast<std::int64_t>(op_type::Constant))
+      if (static_cast<attribute>(d.attribute) == attribute::value &&
+          d.operator_code == static_cast<std::int64_t>(op_type::Constant))
         out(" (a Constant needs the tensor attribute `value`; value_float, value_ints, ... are not read)");
       break;
     case onnx_error::unsupported_operand:
@@ -188,9 +189,7 @@ void describe(const diagnostic& d, const char* bytes, std::size_t size, Sink&& o
       out(", ");
       out(name_of(static_cast<tensor_feature>(d.reason)));
       break;
-    case onnx_error::too_many_model_io:
-      detail::put_model_io_count(out, d);
-      break;
+    case onnx_error::too_many_model_io: detail::put_model_io_count(out, d); break;
   }
   out("\n");
 }

@@ -132,7 +132,10 @@ struct quantized_ops {
   constexpr std::int32_t stored_constant(std::int32_t v, std::uint32_t slot, const tensor_view& t) {
     if (im.failed()) return -1;
     if (t.data_field != schema::tensor::raw_data)
-      return im.fail(onnx_error::unsupported_tensor_feature, {.byte_offset = im.at(v).name.at, .reason = static_cast<std::int64_t>(tensor_feature::unpacked_values)}), -1;
+      return im.fail(onnx_error::unsupported_tensor_feature,
+                     {.byte_offset = im.at(v).name.at,
+                      .reason = static_cast<std::int64_t>(tensor_feature::unpacked_values)}),
+             -1;
     if (static_cast<std::int64_t>(t.data.length) != t.dims.elements() * element_bytes(t.type))
       return im.malformed(t.proto.at, protobuf::expectation::tensor_data), -1;
     (void)slot;

@@ -77,11 +77,11 @@ constexpr std::string_view sentence_of(error_code code) {
 
 namespace detail {
 
-using ctnn::detail::diagnostic_text::put_number;  // ir/diagnostic_text.hpp
-using ctnn::detail::diagnostic_text::put_shape;
 using ctnn::detail::diagnostic_text::put_malformed;
 using ctnn::detail::diagnostic_text::put_model_io_count;
 using ctnn::detail::diagnostic_text::put_name_or_number;
+using ctnn::detail::diagnostic_text::put_number;  // ir/diagnostic_text.hpp
+using ctnn::detail::diagnostic_text::put_shape;
 
 template <class Sink>
 void put_op(Sink& out, const diagnostic& d, bool with_code) {
@@ -211,9 +211,7 @@ void describe(const diagnostic& d, Sink&& out) {
       out(", outputs ");
       put_number(out, d.count_actual);
       break;
-    case frontend_error::tflite_too_many_model_io:
-      detail::put_model_io_count(out, d);
-      break;
+    case frontend_error::tflite_too_many_model_io: detail::put_model_io_count(out, d); break;
     case frontend_error::tflite_invalid_quantization:
       tensor();
       out(", ");
