@@ -111,4 +111,15 @@ TEST_CASE("diagnostics in words") {
   CHECK(words(error_of<models::bad_multiplier>).ends_with("\n  op 0 (FULLY_CONNECTED \"output\"), shift 61\n"));
   CHECK(words(error_of<models::bad_logistic_scale>).ends_with("\n  op 0 (LOGISTIC \"output\"), shift -12\n"));
   CHECK(words(ctnn::diagnostic{}) == "ok\n");
+  // A type number the file invents has no name: the number (put_name_or_number); the interface side by name.
+  const auto code = [](ctnn::frontend_error e) { return ctnn::code_of(e); };
+  CHECK(words({code(ctnn::frontend_error::tflite_unsupported_tensor_type), -1, ctnn::op_kind::conv2d, {}, {},
+               {.tensor = 3, .rejected_value = 99}})
+            .ends_with("\n  tensor 3, type 99\n"));
+  CHECK(words({code(ctnn::frontend_error::tflite_too_many_model_io), -1, ctnn::op_kind::conv2d, {}, {},
+               {.count_actual = 9, .io_side = 1}})
+            .ends_with("\n  outputs 9\n"));
+  // An IR code in an imported module: the IR's words for its named details.
+  CHECK(words({ctnn::error_code::invalid_axis, 2, ctnn::op_kind::concat, {}, {}, {.axis = 5, .rank_actual = 4}})
+            .ends_with(": axis 5 for rank 4\n"));
 }
