@@ -109,6 +109,15 @@ void put_carried_name(Sink& out, const diagnostic& d) {
   out("'");
 }
 
+// "<before>[expected]<middle>[actual]": the diagnostic's two shapes.
+template <class Sink>
+void put_shapes(Sink& out, const diagnostic& d, std::string_view before, std::string_view middle) {
+  out(before);
+  put_shape(out, d.expected);
+  out(middle);
+  put_shape(out, d.actual);
+}
+
 // "<before>a<middle>b<after>".
 template <class Sink>
 void put_pair(Sink& out, std::string_view before, std::int64_t a, std::string_view middle, std::int64_t b,
@@ -187,11 +196,7 @@ void put_diagnostic_numbers(const diagnostic& d, Sink&& out) {
     return;
   }
   switch (d.code) {
-    case error_code::input_shapes_differ:
-      out("shapes ");
-      text::put_shape(out, d.expected);
-      out(" and ");
-      return text::put_shape(out, d.actual);
+    case error_code::input_shapes_differ: return text::put_shapes(out, d, "shapes ", " and ");
     case error_code::weight_count_mismatch:
       return text::put_pair(out, "needs ", d.count_expected, " weight elements, given ", d.count_actual);
     case error_code::bias_count_mismatch:
@@ -207,11 +212,7 @@ void put_diagnostic_numbers(const diagnostic& d, Sink&& out) {
       text::put_shape(out, d.actual);
       return text::put_pair(out, ", window ", d.expected[0], " x ", d.expected[1]);
     case error_code::reshape_element_count:
-    case error_code::invalid_reshape_target:
-      out("target ");
-      text::put_shape(out, d.expected);
-      out(", input ");
-      return text::put_shape(out, d.actual);
+    case error_code::invalid_reshape_target: return text::put_shapes(out, d, "target ", ", input ");
     case error_code::window_all_padding:
       text::put_pair(out, "along dim ", d.axis, " (1 = H, 2 = W) at output position ", d.output_position, ", input ");
       return text::put_shape(out, d.actual);
