@@ -154,11 +154,7 @@ constexpr shape infer_onnx_conv(Module& m, std::int32_t node_id) {
   const std::int32_t units = output_units(m, n), channels = in[1];
   if (n.attrs.groups <= 0 || channels % n.attrs.groups != 0 || units % n.attrs.groups != 0) {
     const std::int32_t undivided = n.attrs.groups > 0 && channels % n.attrs.groups == 0 ? units : channels;
-    m.fail({error_code::channels_not_divisible,
-            node_id,
-            n.kind,
-            {},
-            in,
+    m.fail({error_code::channels_not_divisible, node_id, n.kind, {}, in,
             {.channels = undivided, .groups = n.attrs.groups}});
     return in;
   }
@@ -227,11 +223,7 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
       if (n.attrs.groups <= 0 || channels % n.attrs.groups != 0 || units % n.attrs.groups != 0) {
         // Names the count the groups do not divide: input channels first, else output channels.
         const std::int32_t undivided = n.attrs.groups > 0 && channels % n.attrs.groups == 0 ? units : channels;
-        m.fail({error_code::channels_not_divisible,
-                node_id,
-                n.kind,
-                {},
-                in,
+        m.fail({error_code::channels_not_divisible, node_id, n.kind, {}, in,
                 {.channels = undivided, .groups = n.attrs.groups}});
         return in;
       }
