@@ -230,8 +230,7 @@ int run_onnx(job& j) {
               size, static_cast<long long>(f.ir_version()), static_cast<long long>(f.opset()));
   const ctnn::onnx::import_counts b = ctnn_tools::onnx_counts<4096, 4096, 4096, 4096>(bytes, size);
   if (f.failed()) {
-    ctnn::onnx::describe(ctnn::diagnostic{ctnn::onnx::code_of(ctnn::onnx::onnx_error::malformed_model), -1, ctnn::op_kind::conv2d,
-                                          {}, {}, f.error().offset, static_cast<std::int64_t>(f.error().what)},
+    ctnn::onnx::describe(f.error().as_diagnostic(ctnn::onnx::code_of(ctnn::onnx::onnx_error::malformed_model)),
                          bytes, size, write);
     return 1;
   }
@@ -248,9 +247,7 @@ int run(job& j) {
   if (!tflite && j.path.size() >= 5 && j.path.substr(j.path.size() - 5) == ".onnx") return run_onnx(j);
   ctnn::tflite::model_file f{bytes, size};
   if (f.failed()) {
-    ctnn::tflite::describe(ctnn::diagnostic{ctnn::code_of(ctnn::frontend_error::tflite_malformed_model), -1,
-                                            ctnn::op_kind::conv2d, {}, {}, f.error().offset,
-                                            static_cast<std::int64_t>(f.error().what)},
+    ctnn::tflite::describe(f.error().as_diagnostic(ctnn::code_of(ctnn::frontend_error::tflite_malformed_model)),
                            write);
     return 1;
   }

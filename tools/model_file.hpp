@@ -128,8 +128,7 @@ int compile_model(const char* program, const char* path, const plan_options& opt
                     large_module::tensor_capacity>(bytes.data(), bytes.size());
     if (f.failed()) {
       detail::say(c, detail::described([&](auto sink) {
-        ctnn::onnx::describe(ctnn::diagnostic{ctnn::onnx::code_of(ctnn::onnx::onnx_error::malformed_model), -1, ctnn::op_kind::conv2d,
-                                              {}, {}, f.error().offset, static_cast<std::int64_t>(f.error().what)},
+        ctnn::onnx::describe(f.error().as_diagnostic(ctnn::onnx::code_of(ctnn::onnx::onnx_error::malformed_model)),
                              bytes.data(), bytes.size(), sink);
       }));
       return model_status;
@@ -146,8 +145,7 @@ int compile_model(const char* program, const char* path, const plan_options& opt
   ctnn::tflite::model_file f{bytes.data(), bytes.size()};
   if (f.failed()) {
     detail::say(c, detail::described([&](auto sink) {
-      ctnn::tflite::describe(ctnn::diagnostic{ctnn::code_of(ctnn::frontend_error::tflite_malformed_model), -1, ctnn::op_kind::conv2d,
-                                              {}, {}, f.error().offset, static_cast<std::int64_t>(f.error().what)},
+      ctnn::tflite::describe(f.error().as_diagnostic(ctnn::code_of(ctnn::frontend_error::tflite_malformed_model)),
                              sink);
     }));
     return model_status;

@@ -20,6 +20,7 @@
 #include <string_view>
 
 #include <ctnn/ir/diagnostic.hpp>
+#include <ctnn/ir/diagnostic_text.hpp>
 #include <ctnn/ir/enum_names.hpp>
 #include <ctnn/ir/printer.hpp>
 #include <ctnn/memory/options.hpp>
@@ -124,24 +125,27 @@ class plan_options {
              std::string{m.node_at(op).label.view()} + "\")";
     };
     if (code(memory_error::pin_unknown_pool))
-      return pin_text(d.value_a) + ": there is no writable pool of that name (the pools are those of --pool, else \"arena\")";
+      return pin_text(d.position) +
+             ": there is no writable pool of that name (the pools are those of --pool, else \"arena\")";
     if (code(memory_error::pin_unknown_tensor))
-      return pin_text(d.value_a) + ": no tensor of that name has a buffer to place (ctnn-inspect lists the tensors)";
+      return pin_text(d.position) + ": no tensor of that name has a buffer to place (ctnn-inspect lists the tensors)";
     if (code(memory_error::pin_ambiguous_tensor_name))
-      return pin_text(d.expected[0]) + ": tensors " + std::to_string(d.value_a) + " and " + std::to_string(d.value_b) +
+      return pin_text(d.position) + ": tensors " + std::to_string(d.tensor) + " and " + std::to_string(d.other_tensor) +
              " share that name, each with a buffer of its own (ctnn-inspect lists the tensors)";
     if (code(memory_error::pool_budget_exceeded)) {
       const std::int32_t p = d.expected.rank > 0 ? static_cast<std::int32_t>(d.expected[0]) : -1;
       const char* pool = p >= 0 && p < m.pool_count && m.pools[static_cast<std::size_t>(p)].name != nullptr
                              ? m.pools[static_cast<std::size_t>(p)].name
                              : "?";
-      return "the plan needs " + std::to_string(d.value_a) + " bytes in pool \"" + pool + "\", its limit is " +
-             std::to_string(d.value_b) + " bytes (peak at " + op_text(d.node) +
+      return "the plan needs " + std::to_string(d.bytes_needed) + " bytes in pool \"" + pool + "\", its limit is " +
+             std::to_string(d.bytes_available) + " bytes (peak at " + op_text(d.node) +
              "); raise the limit, add a fallback pool, or unpin buffers from it";
     }
     std::string text{ctnn::name_of(d.code)};
     if (d.node >= 0) text += " at " + op_text(d.node);
-    return text + " (values " + std::to_string(d.value_a) + ", " + std::to_string(d.value_b) + ")";
+    text += " (";
+    ctnn::put_diagnostic_numbers(d, [&](std::string_view part) { text += part; });
+    return text + ")";
   }
 
  private:

@@ -58,42 +58,42 @@ constexpr auto failed_error_type() {
   using op = errors::at_op<D.node, D.kind, node_named_t<D.op_name>>;
   using expected = typename shape_type<D.expected>::type;
   using actual = typename shape_type<D.actual>::type;
-  using a = errors::count<D.value_a>;
-  using b = errors::count<D.value_b>;
   if constexpr (D.code == error_code::input_shapes_differ) return std::type_identity<errors::input_shapes_differ<op, expected, actual>>{};
-  else if constexpr (D.code == error_code::weight_count_mismatch) return std::type_identity<errors::weight_count_mismatch<op, a, b>>{};
-  else if constexpr (D.code == error_code::bias_count_mismatch) return std::type_identity<errors::bias_count_mismatch<op, a, b>>{};
+  else if constexpr (D.code == error_code::weight_count_mismatch) return std::type_identity<errors::weight_count_mismatch<op, errors::count<D.count_expected>, errors::count<D.count_actual>>>{};
+  else if constexpr (D.code == error_code::bias_count_mismatch) return std::type_identity<errors::bias_count_mismatch<op, errors::count<D.count_expected>, errors::count<D.count_actual>>>{};
   else if constexpr (D.code == error_code::weights_and_bias_disagree)
-    return std::type_identity<errors::weights_and_bias_disagree<op, expected, a, b>>{};
-  else if constexpr (D.code == error_code::channels_not_divisible) return std::type_identity<errors::channels_not_divisible_by_groups<op, a, b>>{};
-  else if constexpr (D.code == error_code::window_larger_than_input) return std::type_identity<errors::window_larger_than_input<op, actual, a, b>>{};
+    return std::type_identity<errors::weights_and_bias_disagree<op, expected, errors::count<D.weight_elements>,
+                                                                errors::count<D.bias_elements>>>{};
+  else if constexpr (D.code == error_code::channels_not_divisible) return std::type_identity<errors::channels_not_divisible_by_groups<op, errors::count<D.channels>, errors::count<D.groups>>>{};
+  else if constexpr (D.code == error_code::window_larger_than_input) return std::type_identity<errors::window_larger_than_input<op, actual, errors::count<D.expected.dims[0]>,
+                                                                                                   errors::count<D.expected.dims[1]>>>{};
   else if constexpr (D.code == error_code::reshape_element_count) return std::type_identity<errors::reshape_changes_element_count<op, expected, actual>>{};
   else if constexpr (D.code == error_code::invalid_reshape_target) return std::type_identity<errors::invalid_reshape_target<op, expected, actual>>{};
-  else if constexpr (D.code == error_code::window_all_padding) return std::type_identity<errors::pool_window_all_padding<op, actual, a, b>>{};
-  else if constexpr (D.code == error_code::pads_beyond_rank) return std::type_identity<errors::pads_beyond_rank<op, a, b>>{};
-  else if constexpr (D.code == error_code::unsupported_rank) return std::type_identity<errors::unsupported_rank<op, a, b>>{};
-  else if constexpr (D.code == error_code::invalid_axis) return std::type_identity<errors::invalid_axis<op, a, b>>{};
-  else if constexpr (D.code == error_code::unknown_input_name) return std::type_identity<errors::unknown_input_name<op, a, b>>{};
-  else if constexpr (D.code == error_code::too_many_inputs) return std::type_identity<errors::too_many_inputs<op, a, b>>{};
-  else if constexpr (D.code == error_code::input_count_mismatch) return std::type_identity<errors::input_count_mismatch<op, a, b>>{};
-  else if constexpr (D.code == error_code::unsupported_dtype) return std::type_identity<errors::unsupported_dtype<op, a>>{};
+  else if constexpr (D.code == error_code::window_all_padding) return std::type_identity<errors::pool_window_all_padding<op, actual, errors::count<D.axis>, errors::count<D.output_position>>>{};
+  else if constexpr (D.code == error_code::pads_beyond_rank) return std::type_identity<errors::pads_beyond_rank<op, errors::count<D.axis>, errors::count<D.rank_actual>>>{};
+  else if constexpr (D.code == error_code::unsupported_rank) return std::type_identity<errors::unsupported_rank<op, errors::count<D.rank_expected>, errors::count<D.rank_actual>>>{};
+  else if constexpr (D.code == error_code::invalid_axis) return std::type_identity<errors::invalid_axis<op, errors::count<D.axis>, errors::count<D.rank_actual>>>{};
+  else if constexpr (D.code == error_code::unknown_input_name) return std::type_identity<errors::unknown_input_name<op, errors::count<D.input_slot>, errors::count<D.position>>>{};
+  else if constexpr (D.code == error_code::too_many_inputs) return std::type_identity<errors::too_many_inputs<op, errors::count<D.count_actual>, errors::count<D.count_expected>>>{};
+  else if constexpr (D.code == error_code::input_count_mismatch) return std::type_identity<errors::input_count_mismatch<op, errors::count<D.count_expected>, errors::count<D.count_actual>>>{};
+  else if constexpr (D.code == error_code::unsupported_dtype) return std::type_identity<errors::unsupported_dtype<op, errors::count<D.rejected_value>>>{};
   else if constexpr (D.code == error_code::pass_prerequisite_missing)
-    return std::type_identity<errors::pass_prerequisite_missing<errors::pipeline_position<D.value_a>,
-                                                                errors::missing_fact<static_cast<fact>(D.value_b)>>>{};
+    return std::type_identity<errors::pass_prerequisite_missing<errors::pipeline_position<D.position>,
+                                                                errors::missing_fact<static_cast<fact>(D.missing_facts)>>>{};
   else if constexpr (is_frontend_error(D.code) || is_frontend_code(D.code))
     return std::type_identity<typename frontend_error_class<D>::type>{};
   else if constexpr (D.code == code_of(memory_error::pool_budget_exceeded))
-    return std::type_identity<errors::pool_budget_exceeded<named_t<D, errors::pool_named>, errors::needed_bytes<D.value_a>,
-                                                           errors::limit_bytes<D.value_b>,
-                                                           errors::over_by_bytes<D.value_a - D.value_b>, op>>{};
+    return std::type_identity<errors::pool_budget_exceeded<named_t<D, errors::pool_named>, errors::needed_bytes<D.bytes_needed>,
+                                                           errors::limit_bytes<D.bytes_available>,
+                                                           errors::over_by_bytes<D.bytes_needed - D.bytes_available>, op>>{};
   else if constexpr (D.code == code_of(memory_error::pin_ambiguous_tensor_name))
-    return std::type_identity<errors::pin_names_shared_tensor_name<errors::pin_position<D.expected.dims[0]>,
+    return std::type_identity<errors::pin_names_shared_tensor_name<errors::pin_position<D.position>,
                                                                    named_t<D, errors::tensor_named>,
-                                                                   errors::tensor_index<D.value_a>, errors::tensor_index<D.value_b>>>{};
+                                                                   errors::tensor_index<D.tensor>, errors::tensor_index<D.other_tensor>>>{};
   else if constexpr (D.code == code_of(memory_error::pin_unknown_tensor))
-    return std::type_identity<errors::pin_names_no_tensor<errors::pin_position<D.value_a>>>{};
+    return std::type_identity<errors::pin_names_no_tensor<errors::pin_position<D.position>>>{};
   else if constexpr (D.code == code_of(memory_error::pin_unknown_pool))
-    return std::type_identity<errors::pin_names_no_pool<errors::pin_position<D.value_a>>>{};
+    return std::type_identity<errors::pin_names_no_pool<errors::pin_position<D.position>>>{};
   else return std::type_identity<no_error>{};
 }
 // The errors:: class of a diagnostic (no_error when there is none), named without instantiating it.

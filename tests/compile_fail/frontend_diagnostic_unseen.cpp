@@ -14,7 +14,7 @@ struct model {
   static constexpr auto build() {
     auto m = plain::build();
 #ifndef CTNN_COMPILE_FAIL_CONTROL
-    m.fail(ctnn::diagnostic{static_cast<ctnn::error_code>(301), 1, ctnn::op_kind::relu, {}, {}, 41, 0});
+    m.fail(ctnn::diagnostic{static_cast<ctnn::error_code>(301), 1, ctnn::op_kind::relu, {}, {}, {.operator_code = 41}});
 #endif
     return m;
   }

@@ -180,8 +180,8 @@ constexpr ctnn::diagnostic import_error(const char* bytes, std::size_t size) {
   return ctnn::tflite::import<32, 16>(bytes, size).error;
 }
 constexpr bool malformed_at(const ctnn::diagnostic& d, std::int64_t offset, expectation what) {
-  return d.code == ctnn::code_of(ctnn::frontend_error::tflite_malformed_model) && d.value_a == offset &&
-         d.value_b == static_cast<std::int64_t>(what);
+  return d.code == ctnn::code_of(ctnn::frontend_error::tflite_malformed_model) && d.byte_offset == offset &&
+         d.reason == static_cast<std::int64_t>(what);
 }
 static_assert(!import_error(data::conv_net_bytes, data::conv_net_size).failed());
 static_assert(malformed_at(import_error(data::conv_net_bytes, 0), 0, expectation::buffer_size));
@@ -190,7 +190,7 @@ static_assert(malformed_at(import_error(data::conv_net_bytes + 1, data::conv_net
 // Cut in the middle: some offset, vector or table of the file lies past the new end.
 static_assert(import_error(data::conv_net_bytes, data::conv_net_size / 2).code ==
               ctnn::code_of(ctnn::frontend_error::tflite_malformed_model));
-static_assert(import_error(data::conv_net_bytes, data::conv_net_size / 2).value_a < static_cast<std::int64_t>(data::conv_net_size / 2));
+static_assert(import_error(data::conv_net_bytes, data::conv_net_size / 2).byte_offset < static_cast<std::int64_t>(data::conv_net_size / 2));
 
 // ---------------------------------------------------------------------------------------------------
 // Run time.
@@ -275,7 +275,7 @@ void check_prefixes_and_flips(const char* bytes, std::size_t size) {
     const ctnn::diagnostic d = import_exact(bytes, cut);
     if (cut + 16 <= size) CHECK(d.code == ctnn::code_of(ctnn::frontend_error::tflite_malformed_model));
     if (d.code == ctnn::code_of(ctnn::frontend_error::tflite_malformed_model))
-      CHECK(d.value_a < static_cast<std::int64_t>(cut > 8 ? cut : 8));
+      CHECK(d.byte_offset < static_cast<std::int64_t>(cut > 8 ? cut : 8));
   }
   // Each byte flipped (two patterns): the import succeeds or reports a problem; never undefined behaviour.
   std::vector<char> copy(bytes, bytes + size);

@@ -29,48 +29,48 @@ constexpr const ctnn::diagnostic& error_of = Model::imported.error;
 
 static_assert(error_of<models::bad_unsupported_op>.code == code_of(frontend_error::tflite_unsupported_operator));
 static_assert(error_of<models::bad_unsupported_op>.node == 1);
-static_assert(error_of<models::bad_unsupported_op>.value_a == static_cast<int>(ctnn::tflite::builtin_operator::sub));
+static_assert(error_of<models::bad_unsupported_op>.operator_code == static_cast<int>(ctnn::tflite::builtin_operator::sub));
 
 static_assert(error_of<models::bad_hybrid>.code == code_of(frontend_error::tflite_hybrid_model));
 static_assert(error_of<models::bad_hybrid>.node == 0 && error_of<models::bad_hybrid>.kind == ctnn::op_kind::dense);
-static_assert(error_of<models::bad_hybrid>.value_b == 1, "the int8 weight tensor");
+static_assert(error_of<models::bad_hybrid>.tensor == 1, "the int8 weight tensor");
 
 static_assert(error_of<models::bad_dynamic_shape>.code == code_of(frontend_error::tflite_no_static_shape));
-static_assert(error_of<models::bad_dynamic_shape>.value_a == 0);
+static_assert(error_of<models::bad_dynamic_shape>.tensor == 0);
 static_assert(error_of<models::bad_dynamic_shape>.actual == ctnn::make_shape(-1, 4));
 
 static_assert(error_of<models::bad_malformed>.code == code_of(frontend_error::tflite_malformed_model));
-static_assert(error_of<models::bad_malformed>.value_a == 44, "the Model's buffers field");
-static_assert(error_of<models::bad_malformed>.value_b == static_cast<int>(ctnn::flatbuffers::expectation::offset));
+static_assert(error_of<models::bad_malformed>.byte_offset == 44, "the Model's buffers field");
+static_assert(error_of<models::bad_malformed>.reason == static_cast<int>(ctnn::flatbuffers::expectation::offset));
 
 static_assert(error_of<models::bad_softmax_beta>.code == code_of(frontend_error::tflite_softmax_beta));
-static_assert(error_of<models::bad_softmax_beta>.node == 1 && error_of<models::bad_softmax_beta>.value_b == 2'000'000);
+static_assert(error_of<models::bad_softmax_beta>.node == 1 && error_of<models::bad_softmax_beta>.rejected_value == 2'000'000);
 
 static_assert(error_of<models::bad_fused_tanh>.code == code_of(frontend_error::tflite_unsupported_activation));
-static_assert(error_of<models::bad_fused_tanh>.value_b == static_cast<int>(ctnn::tflite::activation_function::tanh));
+static_assert(error_of<models::bad_fused_tanh>.rejected_value == static_cast<int>(ctnn::tflite::activation_function::tanh));
 
 static_assert(error_of<models::bad_uint8>.code == code_of(frontend_error::tflite_unsupported_tensor_type));
-static_assert(error_of<models::bad_uint8>.value_b == static_cast<int>(ctnn::tflite::tensor_type::uint8));
+static_assert(error_of<models::bad_uint8>.rejected_value == static_cast<int>(ctnn::tflite::tensor_type::uint8));
 
 static_assert(error_of<models::bad_pad_not_constant>.code == code_of(frontend_error::tflite_unsupported_operand));
-static_assert(error_of<models::bad_pad_not_constant>.node == 0 && error_of<models::bad_pad_not_constant>.value_b == 1);
+static_assert(error_of<models::bad_pad_not_constant>.node == 0 && error_of<models::bad_pad_not_constant>.input_slot == 1);
 
 // Quantization parameters: the tensor and the problem, or the op and the multiplier's shift.
 using ctnn::tflite::quantization_problem;
 static_assert(error_of<models::bad_scale_nan>.code == code_of(frontend_error::tflite_invalid_quantization));
-static_assert(error_of<models::bad_scale_nan>.value_a == 0 &&
-              error_of<models::bad_scale_nan>.value_b == static_cast<int>(quantization_problem::scale));
+static_assert(error_of<models::bad_scale_nan>.tensor == 0 &&
+              error_of<models::bad_scale_nan>.reason == static_cast<int>(quantization_problem::scale));
 static_assert(error_of<models::bad_zero_point>.code == code_of(frontend_error::tflite_invalid_quantization));
-static_assert(error_of<models::bad_zero_point>.value_a == 1 &&
-              error_of<models::bad_zero_point>.value_b == static_cast<int>(quantization_problem::zero_point));
+static_assert(error_of<models::bad_zero_point>.tensor == 1 &&
+              error_of<models::bad_zero_point>.reason == static_cast<int>(quantization_problem::zero_point));
 static_assert(error_of<models::bad_channel_scale>.code == code_of(frontend_error::tflite_invalid_quantization));
-static_assert(error_of<models::bad_channel_scale>.value_a == 1 &&
-              error_of<models::bad_channel_scale>.value_b == static_cast<int>(quantization_problem::channel_scale));
+static_assert(error_of<models::bad_channel_scale>.tensor == 1 &&
+              error_of<models::bad_channel_scale>.reason == static_cast<int>(quantization_problem::channel_scale));
 static_assert(error_of<models::bad_multiplier>.code == code_of(frontend_error::tflite_unrepresentable_multiplier));
 static_assert(error_of<models::bad_multiplier>.node == 0 && error_of<models::bad_multiplier>.kind == ctnn::op_kind::dense);
-static_assert(error_of<models::bad_multiplier>.value_b == 61, "2^40 x 1 / 2^-20 = 2^60: frexp exponent 61");
+static_assert(error_of<models::bad_multiplier>.rejected_value == 61, "2^40 x 1 / 2^-20 = 2^60: frexp exponent 61");
 static_assert(error_of<models::bad_logistic_scale>.code == code_of(frontend_error::tflite_unrepresentable_multiplier));
-static_assert(error_of<models::bad_logistic_scale>.value_b == -12, "2^-40 x 2^27 = 2^-13: frexp exponent -12");
+static_assert(error_of<models::bad_logistic_scale>.rejected_value == -12, "2^-40 x 2^27 = 2^-13: frexp exponent -12");
 
 // A failed module keeps the model's interface where the file states it (not for malformed bytes).
 static_assert(models::bad_hybrid::imported.input_count == 1 && models::bad_hybrid::imported.output_count == 1);
@@ -111,4 +111,15 @@ TEST_CASE("diagnostics in words") {
   CHECK(words(error_of<models::bad_multiplier>).ends_with("\n  op 0 (FULLY_CONNECTED \"output\"), shift 61\n"));
   CHECK(words(error_of<models::bad_logistic_scale>).ends_with("\n  op 0 (LOGISTIC \"output\"), shift -12\n"));
   CHECK(words(ctnn::diagnostic{}) == "ok\n");
+  // A type number the file invents has no name: the number (put_name_or_number); the interface side by name.
+  const auto code = [](ctnn::frontend_error e) { return ctnn::code_of(e); };
+  CHECK(words({code(ctnn::frontend_error::tflite_unsupported_tensor_type), -1, ctnn::op_kind::conv2d, {}, {},
+               {.tensor = 3, .rejected_value = 99}})
+            .ends_with("\n  tensor 3, type 99\n"));
+  CHECK(words({code(ctnn::frontend_error::tflite_too_many_model_io), -1, ctnn::op_kind::conv2d, {}, {},
+               {.count_actual = 9, .io_side = 1}})
+            .ends_with("\n  outputs 9\n"));
+  // An IR code in an imported module: the IR's words for its named details.
+  CHECK(words({ctnn::error_code::invalid_axis, 2, ctnn::op_kind::concat, {}, {}, {.axis = 5, .rank_actual = 4}})
+            .ends_with(": axis 5 for rank 4\n"));
 }

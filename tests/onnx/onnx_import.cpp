@@ -86,14 +86,14 @@ constexpr ctnn::diagnostic error_of = imported<Model>.error;
 constexpr auto code = [](onnx::onnx_error e) { return onnx::code_of(e); };
 static_assert(error_of<models::bad_unsupported_op>.code == code(onnx::onnx_error::unsupported_operator) &&
               error_of<models::bad_unsupported_op>.node == 1 &&
-              error_of<models::bad_unsupported_op>.value_a == static_cast<std::int64_t>(onnx::op_type::Sub));
+              error_of<models::bad_unsupported_op>.operator_code == static_cast<std::int64_t>(onnx::op_type::Sub));
 static_assert(error_of<models::bad_attribute>.code == code(onnx::onnx_error::unsupported_attribute) &&
               error_of<models::bad_attribute>.node == 1 &&
-              error_of<models::bad_attribute>.value_b == static_cast<std::int64_t>(onnx::attribute::group) &&
+              error_of<models::bad_attribute>.attribute == static_cast<std::int64_t>(onnx::attribute::group) &&
               error_of<models::bad_attribute>.expected.dims[0] == 3);
 static_assert(error_of<models::bad_malformed>.code == code(onnx::onnx_error::malformed_model) &&
-              error_of<models::bad_malformed>.value_a == 14 &&
-              error_of<models::bad_malformed>.value_b == static_cast<std::int64_t>(ctnn::protobuf::expectation::length));
+              error_of<models::bad_malformed>.byte_offset == 14 &&
+              error_of<models::bad_malformed>.reason == static_cast<std::int64_t>(ctnn::protobuf::expectation::length));
 static_assert(error_of<models::bad_dynamic_shape>.code == code(onnx::onnx_error::no_static_shape) &&
               error_of<models::bad_dynamic_shape>.actual == ctnn::make_shape(-1, 4));
 // conv_nchw_output: the conv's NHWC result goes back to NCHW through a transpose that writes the output.
@@ -107,10 +107,10 @@ constexpr bool transposes_the_output(const auto& m) {
 }
 static_assert(transposes_the_output(imported<models::conv_nchw_output>));
 static_assert(error_of<models::bad_weights>.code == code(onnx::onnx_error::unsupported_operand) &&
-              error_of<models::bad_weights>.node == 0 && error_of<models::bad_weights>.value_b == 1);
+              error_of<models::bad_weights>.node == 0 && error_of<models::bad_weights>.input_slot == 1);
 // Plain integer arithmetic takes one element type: a uint8 + int8 Add names its second operand.
 static_assert(error_of<models::bad_integer_types>.code == code(onnx::onnx_error::integer_arithmetic) &&
-              error_of<models::bad_integer_types>.node == 0 && error_of<models::bad_integer_types>.value_b == 1);
+              error_of<models::bad_integer_types>.node == 0 && error_of<models::bad_integer_types>.input_slot == 1);
 // A failed import keeps the interface it read (code calling run() adds no error of its own).
 static_assert(imported<models::bad_unsupported_op>.input_count == 1);
 
@@ -135,7 +135,7 @@ TEST_CASE("ctnn::onnx::describe words the diagnostics as the compile errors do")
 }
 
 // Every code the ONNX importer and the passes after it can report has a sentence that ctnn-run and
-// ctnn-inspect print (no bare "error code N"), and numbers with their meaning (no "value_a").
+// ctnn-inspect print (no bare "error code N"), and numbers with their meaning (no bare field names).
 static_assert([] {
   for (std::int32_t c = onnx::first_onnx_error; c <= onnx::last_onnx_error; ++c)
     if (onnx::sentence_of(static_cast<onnx::onnx_error>(c)).empty() || onnx::name_of(static_cast<onnx::onnx_error>(c)) == "?")
@@ -152,7 +152,8 @@ TEST_CASE("every diagnostic code is worded with its numbers") {
   const auto& bytes = models::conv_net::bytes;
   const auto words_of = [&](ctnn::error_code code) {
     std::string text;
-    const ctnn::diagnostic d{code, 1, op_kind::conv2d, ctnn::make_shape(1, 2), ctnn::make_shape(3, 4), 5, 6};
+    ctnn::diagnostic d{code, 1, op_kind::conv2d, ctnn::make_shape(1, 2), ctnn::make_shape(3, 4)};
+    for (const ctnn::diagnostic_detail_field& field : ctnn::diagnostic_detail_fields) d.*field.member = 5;
     onnx::describe(d, bytes.data(), bytes.size(), [&](std::string_view s) { text += s; });
     return text;
   };
@@ -164,7 +165,8 @@ TEST_CASE("every diagnostic code is worded with its numbers") {
     CAPTURE(text);
     CHECK(text.rfind("error: ctnn", 0) == 0);
     CHECK(text.find("error code") == std::string::npos);
-    CHECK(text.find("value_a") == std::string::npos);
+    for (const ctnn::diagnostic_detail_field& field : ctnn::diagnostic_detail_fields)
+      if (field.name.find('_') != std::string_view::npos) CHECK(text.find(field.name) == std::string::npos);
     if (c < onnx::first_onnx_error) CHECK(text.find("node 1 (") != std::string::npos);  // the node, from the file
   }
 }

@@ -20,7 +20,7 @@ namespace data = ctnn_test_data::node_test;
 #ifdef CTNN_NODE_TEST_UNSUPPORTED
 // Blocked quantization (QuantizeLinear block_size): reported as the attribute block_size.
 static_assert(ctnn::models::node_test::imported.error.code == ctnn::onnx::code_of(ctnn::onnx::onnx_error::unsupported_attribute) &&
-              ctnn::models::node_test::imported.error.value_b == static_cast<std::int64_t>(ctnn::onnx::attribute::block_size));
+              ctnn::models::node_test::imported.error.attribute == static_cast<std::int64_t>(ctnn::onnx::attribute::block_size));
 TEST_CASE("the node test is refused with a diagnostic") { CHECK(ctnn::models::node_test::imported.error.failed()); }
 #else
 using full = ctnn::compile<ctnn::models::node_test>;

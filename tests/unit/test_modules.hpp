@@ -97,8 +97,9 @@ template <class A, class B>
 bool same_module(const A& a, const B& b) {
   if (!(a.model_name == b.model_name) || a.tensor_count != b.tensor_count || a.node_count != b.node_count ||
       a.input_count != b.input_count || a.output_count != b.output_count || a.facts != b.facts ||
-      a.error.code != b.error.code || a.error.node != b.error.node || a.error.value_a != b.error.value_a ||
-      a.error.value_b != b.error.value_b || a.call_count != b.call_count || a.arena_bytes() != b.arena_bytes() ||
+      a.error.code != b.error.code || a.error.node != b.error.node ||
+      !(static_cast<const ctnn::diagnostic_details&>(a.error) == static_cast<const ctnn::diagnostic_details&>(b.error)) ||
+      a.call_count != b.call_count || a.arena_bytes() != b.arena_bytes() ||
       a.liveness_lower_bound != b.liveness_lower_bound || a.peak_node != b.peak_node)
     return false;
   for (std::int32_t t = 0; t < a.tensor_count; ++t) {

@@ -64,9 +64,9 @@ static_assert(pass::assign_pools<ctnn::pin_op<99, "arena">>::run(lowered).pins[0
 
 // A pin naming no pool, or a read-only one, fails with its position.
 constexpr auto no_pool = pass::assign_pools<ctnn::pin<"conv2d_0", "arena">, ctnn::pin<"conv2d_0", "tcm">>::run(lowered);
-static_assert(no_pool.error.code == ctnn::code_of(ctnn::memory_error::pin_unknown_pool) && no_pool.error.value_a == 1);
+static_assert(no_pool.error.code == ctnn::code_of(ctnn::memory_error::pin_unknown_pool) && no_pool.error.position == 1);
 constexpr auto read_only = pass::assign_pools<three_pools, ctnn::pin<"conv2d_0", "flash">>::run(lowered);
-static_assert(read_only.error.code == ctnn::code_of(ctnn::memory_error::pin_unknown_pool) && read_only.error.value_a == 0);
+static_assert(read_only.error.code == ctnn::code_of(ctnn::memory_error::pin_unknown_pool) && read_only.error.position == 0);
 
 TEST_CASE("assign_pools: the same at run time as in constant evaluation") {
   const auto m = std::make_unique<std::remove_const_t<decltype(lowered)>>(lowered);

@@ -39,7 +39,7 @@ static_assert(!pass::check_budgets::run(placed<ctnn::pools<ctnn::pool<"sram", 72
 
 // Over: pool 0 needs 720, its limit is 512, the peak is op 1 (max_pool).
 constexpr auto over = pass::check_budgets::run(placed<ctnn::pools<ctnn::pool<"sram", 512>>>);
-static_assert(over.error.code == pool_budget_exceeded && over.error.value_a == 720 && over.error.value_b == 512 &&
+static_assert(over.error.code == pool_budget_exceeded && over.error.bytes_needed == 720 && over.error.bytes_available == 512 &&
               over.error.expected.dims[0] == 0 && over.error.node == 1 && over.error.kind == ctnn::op_kind::max_pool);
 static_assert(!over.has(ctnn::fact::memory_planned));
 // ... and the pool's name, which the compile error spells (errors::pool_named<'s', 'r', 'a', 'm'>) and the
@@ -69,7 +69,7 @@ static_assert(std::is_same_v<ctnn::detail::node_named_t<ctnn::name{"layer_with_a
 
 // Constants over a read-only pool's limit: pool 1, 892 > 800, no op.
 constexpr auto flash_over = pass::check_budgets::run(placed<ctnn::pools<ctnn::pool<"sram">, ctnn::read_only_pool<"flash", 800>>>);
-static_assert(flash_over.error.code == pool_budget_exceeded && flash_over.error.value_a == 892 && flash_over.error.value_b == 800 &&
+static_assert(flash_over.error.code == pool_budget_exceeded && flash_over.error.bytes_needed == 892 && flash_over.error.bytes_available == 800 &&
               flash_over.error.expected.dims[0] == 1 && flash_over.error.node == -1);
 static_assert(!pass::check_budgets::run(placed<ctnn::pools<ctnn::pool<"sram">, ctnn::read_only_pool<"flash", 892>>>).error.failed());
 
@@ -79,13 +79,13 @@ constexpr auto grown = [] {
   m.pool_usage[0].bytes += 64;
   return pass::check_budgets::run(m);
 }();
-static_assert(grown.error.code == pool_budget_exceeded && grown.error.value_a == 784 && grown.error.value_b == 768);
+static_assert(grown.error.code == pool_budget_exceeded && grown.error.bytes_needed == 784 && grown.error.bytes_available == 768);
 
 TEST_CASE("check_budgets: the same at run time") {
   auto m = placed<ctnn::pools<ctnn::pool<"sram", 512>>>;
   pass::check_budgets::run_in_place(m);
   CHECK(m.error.code == pool_budget_exceeded);
-  CHECK(m.error.value_a == 720);
+  CHECK(m.error.bytes_needed == 720);
 }
 
 TEST_CASE("check_budgets: the diagnostic in words names the pool, the bytes with separators and the excess") {
@@ -94,8 +94,8 @@ TEST_CASE("check_budgets: the diagnostic in words names the pool, the bytes with
   ctnn::put_diagnostic_numbers(over.error, append);
   CHECK(text == "pool 'sram' needs 720 B, budget 512 B, over by 208 B");
   ctnn::diagnostic big = over.error;
-  big.value_a = 1234567;
-  big.value_b = 1000000;
+  big.bytes_needed = 1234567;
+  big.bytes_available = 1000000;
   big.actual = ctnn::diagnostic_name("a_pool_name_longer_than_24_characters");  // cut after 24
   text.clear();
   ctnn::put_diagnostic_numbers(big, append);

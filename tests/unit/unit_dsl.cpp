@@ -279,32 +279,32 @@ constexpr auto unknown_input_m = unknown_input::build();
 // "w" is slot 1 of the second layer node (node index 1), the third graph entry (index 2).
 static_assert(unknown_input_m.error.code == ctnn::error_code::unknown_input_name);
 static_assert(unknown_input_m.error.node == 1 && unknown_input_m.error.kind == op_kind::add);
-static_assert(unknown_input_m.error.value_a == 1 && unknown_input_m.error.value_b == 2);
+static_assert(unknown_input_m.error.input_slot == 1 && unknown_input_m.error.position == 2);
 
 // Only earlier nodes are visible: a forward reference is unknown.
 using forward_reference = dsl::graph<dsl::outputs<"b">, dsl::node<"x", dsl::input<ctnn::f32, 1, 4>>,
                                      dsl::node<"a", dsl::relu, "b">, dsl::node<"b", dsl::relu, "x">>;
 constexpr auto forward_m = forward_reference::build();
 static_assert(forward_m.error.code == ctnn::error_code::unknown_input_name && forward_m.error.node == 0 &&
-              forward_m.error.value_a == 0 && forward_m.error.value_b == 1);
+              forward_m.error.input_slot == 0 && forward_m.error.position == 1);
 
 using unknown_output = dsl::graph<dsl::outputs<"y", "nope">, dsl::node<"x", dsl::input<ctnn::f32, 1, 4>>,
                                   dsl::node<"y", dsl::relu, "x">>;
 constexpr auto unknown_output_m = unknown_output::build();
 static_assert(unknown_output_m.error.code == ctnn::error_code::unknown_input_name && unknown_output_m.error.node == -1 &&
-              unknown_output_m.error.value_a == -1 && unknown_output_m.error.value_b == -1);
+              unknown_output_m.error.input_slot == -1 && unknown_output_m.error.position == -1);
 
 using add_one_input = dsl::graph<dsl::outputs<"y">, dsl::node<"x", dsl::input<ctnn::f32, 1, 4>>,
                                  dsl::node<"r", dsl::relu, "x">, dsl::node<"y", dsl::add<>, "r">>;
 constexpr auto add_one_m = add_one_input::build();
 static_assert(add_one_m.error.code == ctnn::error_code::input_count_mismatch && add_one_m.error.node == 1 &&
-              add_one_m.error.kind == op_kind::add && add_one_m.error.value_a == 2 && add_one_m.error.value_b == 1);
+              add_one_m.error.kind == op_kind::add && add_one_m.error.count_expected == 2 && add_one_m.error.count_actual == 1);
 
 using relu_two_inputs = dsl::graph<dsl::outputs<"y">, dsl::node<"x", dsl::input<ctnn::f32, 1, 4>>,
                                    dsl::node<"y", dsl::relu, "x", "x">>;
 constexpr auto relu_two_m = relu_two_inputs::build();
 static_assert(relu_two_m.error.code == ctnn::error_code::input_count_mismatch && relu_two_m.error.node == 0 &&
-              relu_two_m.error.value_a == 1 && relu_two_m.error.value_b == 2);
+              relu_two_m.error.count_expected == 1 && relu_two_m.error.count_actual == 2);
 
 // concat takes any number of inputs.
 using concat_three = dsl::graph<dsl::outputs<"k">, dsl::node<"x", dsl::input<ctnn::f32, 1, 4>>,
@@ -322,7 +322,7 @@ constexpr auto too_many_m = [] {
   return m;
 }();
 static_assert(too_many_m.error.code == ctnn::error_code::too_many_inputs && too_many_m.error.node == 0 &&
-              too_many_m.error.value_a == 7 && too_many_m.error.value_b == static_cast<std::int64_t>(ctnn::max_node_inputs));
+              too_many_m.error.count_actual == 7 && too_many_m.error.count_expected == static_cast<std::int64_t>(ctnn::max_node_inputs));
 // The builder keeps going with one data input, so the node stays well formed: data, weights, bias.
 static_assert(too_many_m.node_at(0).input_count == 3 && too_many_m.node_at(0).inputs[0] == 0);
 

@@ -59,8 +59,8 @@ static_assert(run.has(ctnn::fact::main_lowered) && run.arena_bytes() == ctnn::co
 static_assert(ctnn::run_pipeline<after_lowering>(tiny_cnn::build()).model_name.view() == "renamed");
 // A pass before its prerequisites: the module says which (position 0, fact shapes_inferred missing).
 constexpr auto misordered = ctnn::run_pipeline<pipeline<pass::lower_te, pass::infer_types>>(tiny_cnn::build());
-static_assert(misordered.error.code == ctnn::error_code::pass_prerequisite_missing && misordered.error.value_a == 0 &&
-              misordered.error.value_b == static_cast<std::int64_t>(ctnn::fact::shapes_inferred));
+static_assert(misordered.error.code == ctnn::error_code::pass_prerequisite_missing && misordered.error.position == 0 &&
+              misordered.error.missing_facts == static_cast<std::int64_t>(ctnn::fact::shapes_inferred));
 
 // passes_before / passes_after: the pipeline around one of its passes (how a tool runs one pass its own way).
 static_assert(std::is_same_v<ctnn::passes_before<pass::lower_te>,

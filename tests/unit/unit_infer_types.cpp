@@ -297,74 +297,74 @@ static_assert(error_of<add_mismatch>.expected == make_shape(1, 4, 4, 3) && error
 using mul_mismatch = binary_graph<dsl::mul<>, dsl::input<ctnn::f32, 2, 3>, dsl::input<ctnn::f32, 4, 3>>;
 static_assert(error_of<mul_mismatch>.code == error_code::input_shapes_differ && error_of<mul_mismatch>.kind == op_kind::mul);
 
-// input_shapes_differ (concat): the third input differs off the axis; value_b is its input slot.
+// input_shapes_differ (concat): the third input differs off the axis; input_slot is its slot.
 using concat_mismatch = dsl::graph<dsl::outputs<"k">, dsl::node<"a", dsl::input<ctnn::f32, 1, 2, 3, 4>>,
                                    dsl::node<"b", dsl::input<ctnn::f32, 1, 2, 3, 1>>,
                                    dsl::node<"c", dsl::input<ctnn::f32, 1, 3, 3, 1>>,
                                    dsl::node<"k", dsl::concat<>, "a", "b", "c">>;
 static_assert(error_of<concat_mismatch>.code == error_code::input_shapes_differ && error_of<concat_mismatch>.kind == op_kind::concat);
 static_assert(error_of<concat_mismatch>.expected == make_shape(1, 2, 3, 4) && error_of<concat_mismatch>.actual == make_shape(1, 3, 3, 1));
-static_assert(error_of<concat_mismatch>.value_b == 2);
+static_assert(error_of<concat_mismatch>.input_slot == 2);
 using concat_rank_mismatch = concat2<0, dsl::input<ctnn::f32, 1, 2, 3, 4>, dsl::input<ctnn::f32, 2, 3, 4>>;
-static_assert(error_of<concat_rank_mismatch>.code == error_code::input_shapes_differ && error_of<concat_rank_mismatch>.value_b == 1);
+static_assert(error_of<concat_rank_mismatch>.code == error_code::input_shapes_differ && error_of<concat_rank_mismatch>.input_slot == 1);
 
 // weight_count_mismatch (units<> given, so the weights are checked against it): 3x3 conv, 2 -> 4
 // channels needs 4*3*3*2 = 72 weights, given 70.
 using conv_weights_short = one_layer<dsl::conv2d<zeros<70>, zeros<4>, dsl::units<4>, dsl::kernel<3>>, 1, 5, 5, 2>;
 static_assert(error_of<conv_weights_short>.code == error_code::weight_count_mismatch && error_of<conv_weights_short>.node == 0);
 static_assert(error_of<conv_weights_short>.expected == make_shape(4, 3, 3, 2) && error_of<conv_weights_short>.actual == make_shape(70));
-static_assert(error_of<conv_weights_short>.value_a == 72 && error_of<conv_weights_short>.value_b == 70);
+static_assert(error_of<conv_weights_short>.count_expected == 72 && error_of<conv_weights_short>.count_actual == 70);
 // dense on 12 features, 3 units, no bias: 36 weights needed; node 1 (after a relu).
 using dense_weights_long = dsl::sequential<dsl::input<ctnn::f32, 1, 12>, dsl::relu, dsl::dense<zeros<37>, dsl::no_bias, dsl::units<3>>>;
 static_assert(error_of<dense_weights_long>.code == error_code::weight_count_mismatch && error_of<dense_weights_long>.node == 1 &&
-              error_of<dense_weights_long>.kind == op_kind::dense && error_of<dense_weights_long>.value_a == 36 &&
-              error_of<dense_weights_long>.value_b == 37);
+              error_of<dense_weights_long>.kind == op_kind::dense && error_of<dense_weights_long>.count_expected == 36 &&
+              error_of<dense_weights_long>.count_actual == 37);
 
 // weights_and_bias_disagree (no units<>: the output count would come from the bias): 70 weights are
 // not 4 biases x (3*3*2) per filter; 37 weights are not 3 x 12 features.
 using conv_disagree = one_layer<dsl::conv2d<zeros<70>, zeros<4>, dsl::kernel<3>>, 1, 5, 5, 2>;
 static_assert(error_of<conv_disagree>.code == error_code::weights_and_bias_disagree && error_of<conv_disagree>.node == 0 &&
-              error_of<conv_disagree>.expected == make_shape(3, 3, 2) && error_of<conv_disagree>.value_a == 70 &&
-              error_of<conv_disagree>.value_b == 4);
+              error_of<conv_disagree>.expected == make_shape(3, 3, 2) && error_of<conv_disagree>.weight_elements == 70 &&
+              error_of<conv_disagree>.bias_elements == 4);
 using dense_disagree = dsl::sequential<dsl::input<ctnn::f32, 1, 12>, dsl::relu, dsl::dense<zeros<37>, zeros<3>>>;
 static_assert(error_of<dense_disagree>.code == error_code::weights_and_bias_disagree && error_of<dense_disagree>.node == 1 &&
-              error_of<dense_disagree>.expected == make_shape(12) && error_of<dense_disagree>.value_a == 37 &&
-              error_of<dense_disagree>.value_b == 3);
+              error_of<dense_disagree>.expected == make_shape(12) && error_of<dense_disagree>.weight_elements == 37 &&
+              error_of<dense_disagree>.bias_elements == 3);
 // Grouped: 6 channels, groups 2, 4 biases -> 4 x (1*1*3) = 12 weights expected, 13 given.
 using grouped_disagree = one_layer<dsl::conv2d<zeros<13>, zeros<4>, dsl::groups<2>>, 1, 3, 3, 6>;
 static_assert(error_of<grouped_disagree>.code == error_code::weights_and_bias_disagree &&
               error_of<grouped_disagree>.expected == make_shape(1, 1, 3));
 // depthwise with multiplier 2 on 3 channels: 1*3*3*6 = 54.
 using dw_weights = one_layer<dsl::depthwise_conv2d<zeros<27>, zeros<6>, dsl::kernel<3>, dsl::multiplier<2>>, 1, 5, 5, 3>;
-static_assert(error_of<dw_weights>.code == error_code::weight_count_mismatch && error_of<dw_weights>.value_a == 54 &&
-              error_of<dw_weights>.value_b == 27);
+static_assert(error_of<dw_weights>.code == error_code::weight_count_mismatch && error_of<dw_weights>.count_expected == 54 &&
+              error_of<dw_weights>.count_actual == 27);
 
 // bias_count_mismatch: units<4> with a 5-element bias.
 using conv_bias = one_layer<dsl::conv2d<zeros<8>, zeros<5>, dsl::units<4>>, 1, 3, 3, 2>;
 static_assert(error_of<conv_bias>.code == error_code::bias_count_mismatch && error_of<conv_bias>.expected == make_shape(4) &&
-              error_of<conv_bias>.actual == make_shape(5) && error_of<conv_bias>.value_a == 4 && error_of<conv_bias>.value_b == 5);
+              error_of<conv_bias>.actual == make_shape(5) && error_of<conv_bias>.count_expected == 4 && error_of<conv_bias>.count_actual == 5);
 using dw_bias = one_layer<dsl::depthwise_conv2d<zeros<9>, zeros<2>>, 1, 3, 3, 9>;  // 9 channels, bias 2
-static_assert(error_of<dw_bias>.code == error_code::bias_count_mismatch && error_of<dw_bias>.value_a == 9 && error_of<dw_bias>.value_b == 2);
+static_assert(error_of<dw_bias>.code == error_code::bias_count_mismatch && error_of<dw_bias>.count_expected == 9 && error_of<dw_bias>.count_actual == 2);
 using dense_bias = one_layer<dsl::dense<zeros<6>, zeros<3>, dsl::units<2>>, 1, 3>;
-static_assert(error_of<dense_bias>.code == error_code::bias_count_mismatch && error_of<dense_bias>.value_a == 2 &&
-              error_of<dense_bias>.value_b == 3);
+static_assert(error_of<dense_bias>.code == error_code::bias_count_mismatch && error_of<dense_bias>.count_expected == 2 &&
+              error_of<dense_bias>.count_actual == 3);
 
 // channels_not_divisible: 3 channels, 2 groups.
 using conv_groups = one_layer<dsl::conv2d<zeros<12>, zeros<4>, dsl::groups<2>>, 1, 3, 3, 3>;
 static_assert(error_of<conv_groups>.code == error_code::channels_not_divisible && error_of<conv_groups>.node == 0 &&
-              error_of<conv_groups>.value_a == 3 && error_of<conv_groups>.value_b == 2);
+              error_of<conv_groups>.channels == 3 && error_of<conv_groups>.groups == 2);
 // 6 channels divide by 3 groups but 4 filters do not.
 using conv_groups_units = one_layer<dsl::conv2d<zeros<8>, zeros<4>, dsl::groups<3>>, 1, 3, 3, 6>;
-static_assert(error_of<conv_groups_units>.code == error_code::channels_not_divisible && error_of<conv_groups_units>.value_b == 3);
+static_assert(error_of<conv_groups_units>.code == error_code::channels_not_divisible && error_of<conv_groups_units>.groups == 3);
 
 // window_larger_than_input: 5x5 VALID on 3x3; the actual shape is the input.
 using conv_window = one_layer<dsl::conv2d<zeros<25>, zeros<1>, dsl::kernel<5>>, 1, 3, 3, 1>;
 static_assert(error_of<conv_window>.code == error_code::window_larger_than_input && error_of<conv_window>.actual == make_shape(1, 3, 3, 1) &&
-              error_of<conv_window>.value_a == 5 && error_of<conv_window>.value_b == 5);
+              error_of<conv_window>.expected[0] == 5 && error_of<conv_window>.expected[1] == 5);
 using pool_window = dsl::sequential<dsl::input<ctnn::f32, 1, 3, 3, 1>, dsl::relu, dsl::max_pool<dsl::kernel<2, 4>>>;
 static_assert(error_of<pool_window>.code == error_code::window_larger_than_input && error_of<pool_window>.node == 1 &&
-              error_of<pool_window>.kind == op_kind::max_pool && error_of<pool_window>.value_a == 2 &&
-              error_of<pool_window>.value_b == 4);
+              error_of<pool_window>.kind == op_kind::max_pool && error_of<pool_window>.expected[0] == 2 &&
+              error_of<pool_window>.expected[1] == 4);
 using dilated_window = one_layer<dsl::avg_pool<dsl::kernel<3>, dsl::dilation<2>>, 1, 4, 4, 1>;  // span 5 > 4
 static_assert(error_of<dilated_window>.code == error_code::window_larger_than_input);
 // The same window fits once padded, and SAME always fits.
@@ -374,29 +374,29 @@ static_assert(!error_of<one_layer<dsl::max_pool<dsl::kernel<7>, dsl::same>, 1, 2
 // reshape_element_count: 9 elements into [5, 2]; and [2, -1] (-1 -> 9/2 = 4, 8 elements).
 using reshape_count = one_layer<dsl::reshape<5, 2>, 1, 3, 3, 1>;
 static_assert(error_of<reshape_count>.code == error_code::reshape_element_count && error_of<reshape_count>.expected == make_shape(1, 3, 3, 1) &&
-              error_of<reshape_count>.actual == make_shape(5, 2) && error_of<reshape_count>.value_a == 9 &&
-              error_of<reshape_count>.value_b == 10);
+              error_of<reshape_count>.actual == make_shape(5, 2) && error_of<reshape_count>.count_expected == 9 &&
+              error_of<reshape_count>.count_actual == 10);
 using reshape_inexact = one_layer<dsl::reshape<2, -1>, 1, 3, 3, 1>;
 static_assert(error_of<reshape_inexact>.code == error_code::reshape_element_count && error_of<reshape_inexact>.actual == make_shape(2, 4) &&
-              error_of<reshape_inexact>.value_b == 8);
+              error_of<reshape_inexact>.count_actual == 8);
 static_assert(error_of<one_layer<raw_reshape<-1, -1>, 2, 2>>.code == error_code::invalid_reshape_target);
 
 // unsupported_rank: NHWC ops on other ranks.
 using conv_rank2 = one_layer<dsl::conv2d<zeros<8>, zeros<1>>, 2, 8>;
 static_assert(error_of<conv_rank2>.code == error_code::unsupported_rank && error_of<conv_rank2>.actual == make_shape(2, 8) &&
-              error_of<conv_rank2>.value_a == 4 && error_of<conv_rank2>.value_b == 2);
+              error_of<conv_rank2>.rank_expected == 4 && error_of<conv_rank2>.rank_actual == 2);
 using gap_rank3 = one_layer<dsl::global_avg_pool, 1, 4, 4>;
 static_assert(error_of<gap_rank3>.code == error_code::unsupported_rank && error_of<gap_rank3>.kind == op_kind::global_avg_pool &&
-              error_of<gap_rank3>.value_b == 3);
+              error_of<gap_rank3>.rank_actual == 3);
 static_assert(error_of<one_layer<dsl::max_pool<>, 4, 4>>.code == error_code::unsupported_rank);
 static_assert(error_of<one_layer<dsl::depthwise_conv2d<zeros<2>, zeros<2>>, 1, 1, 2, 2, 2>>.code == error_code::unsupported_rank);
 
-// invalid_axis: value_a is the axis as written, value_b the rank.
+// invalid_axis: the axis as written and the rank.
 using concat_axis4 = concat2<4, dsl::input<ctnn::f32, 1, 2, 3, 4>, dsl::input<ctnn::f32, 1, 2, 3, 4>>;
-static_assert(error_of<concat_axis4>.code == error_code::invalid_axis && error_of<concat_axis4>.value_a == 4 &&
-              error_of<concat_axis4>.value_b == 4);
+static_assert(error_of<concat_axis4>.code == error_code::invalid_axis && error_of<concat_axis4>.axis == 4 &&
+              error_of<concat_axis4>.rank_actual == 4);
 using concat_axis_m5 = concat2<-5, dsl::input<ctnn::f32, 1, 2, 3, 4>, dsl::input<ctnn::f32, 1, 2, 3, 4>>;
-static_assert(error_of<concat_axis_m5>.code == error_code::invalid_axis && error_of<concat_axis_m5>.value_a == -5);
+static_assert(error_of<concat_axis_m5>.code == error_code::invalid_axis && error_of<concat_axis_m5>.axis == -5);
 
 TEST_CASE("infer_types stops at the first failing node and keeps its diagnostic") {
   // The reshape (node 1) fails; the dense after it is never inferred: its output keeps rank 0.
@@ -411,7 +411,7 @@ TEST_CASE("infer_types stops at the first failing node and keeps its diagnostic"
   CHECK(m.tensor_at(m.node_at(2).inputs[1]).dims == make_shape(20));
   // module::fail keeps the first diagnostic.
   auto again = m;
-  again.fail({error_code::invalid_axis, 2, op_kind::concat, {}, {}, 9, 9});
+  again.fail({error_code::invalid_axis, 2, op_kind::concat, {}, {}, {.axis = 9, .rank_actual = 9}});
   CHECK(again.error.code == error_code::reshape_element_count);
 }
 
@@ -426,25 +426,25 @@ TEST_CASE("reshape rejects extents below -1 and more than one -1") {
 
 TEST_CASE("channels_not_divisible names the count that groups do not divide") {
   // 6 input channels and 4 filters with 3 groups: the 4 filters are the problem.
-  CHECK(error_of<conv_groups_units>.value_a == 4);
+  CHECK(error_of<conv_groups_units>.channels == 4);
 }
 
 TEST_CASE("pad with more (before, after) pairs than the input's rank is rejected") {
   using model = one_layer<dsl::pad<0, 0, 1, 1, 1, 1, 0, 0, 5, 5>, 1, 2, 2, 1>;
   CHECK(error_of<model>.code == error_code::pads_beyond_rank);
-  CHECK(error_of<model>.value_a == 4);
-  CHECK(error_of<model>.value_b == 4);
+  CHECK(error_of<model>.axis == 4);
+  CHECK(error_of<model>.rank_actual == 4);
 }
 
 TEST_CASE("pools whose window lies entirely in the padding are rejected") {
   // Explicit pads >= the window span leave windows with no input element (avg would divide by 0).
   using explicit_pads = one_layer<dsl::avg_pool<dsl::kernel<1>, dsl::pads<1, 1>>, 1, 2, 2, 1>;
   CHECK(error_of<explicit_pads>.code == error_code::window_all_padding);
-  CHECK(error_of<explicit_pads>.value_a == 1);  // along H
-  CHECK(error_of<explicit_pads>.value_b == 0);  // the first output row
+  CHECK(error_of<explicit_pads>.axis == 1);  // along H
+  CHECK(error_of<explicit_pads>.output_position == 0);  // the first output row
   using max_pads = one_layer<dsl::max_pool<dsl::kernel<1>, dsl::pads<0, 1>>, 1, 2, 2, 1>;
   CHECK(error_of<max_pads>.code == error_code::window_all_padding);
-  CHECK(error_of<max_pads>.value_a == 2);  // along W
+  CHECK(error_of<max_pads>.axis == 2);  // along W
   // SAME with dilation: a 2-tap window with dilation 3 on a 1-pixel input gets pads 1/2; both taps miss.
   using dilated = one_layer<dsl::avg_pool<dsl::kernel<2>, dsl::dilation<3>, dsl::same>, 1, 1, 1, 1>;
   CHECK(error_of<dilated>.code == error_code::window_all_padding);

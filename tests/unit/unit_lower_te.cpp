@@ -168,7 +168,7 @@ using mixed = dsl::graph<dsl::outputs<"a", "b">, dsl::node<"x", dsl::input<ctnn:
 constexpr auto& mixed_m = lowered<mixed>;
 static_assert(mixed_m.error.code == ctnn::error_code::unsupported_dtype && mixed_m.error.node == 1 &&
               mixed_m.error.kind == op_kind::relu && mixed_m.error.actual == make_shape(1, 4) &&
-              mixed_m.error.value_a == static_cast<std::int64_t>(ctnn::dtype::i8));
+              mixed_m.error.rejected_value == static_cast<std::int64_t>(ctnn::dtype::i8));
 static_assert(mixed_m.call_count == 1 && !mixed_m.has(ctnn::fact::kernels_lowered));
 
 // ---------------------------------------------------------------------------------------------------

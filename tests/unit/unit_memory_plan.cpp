@@ -109,26 +109,26 @@ constexpr auto lowered = ctnn::stage_v<Model, ctnn::default_pipeline, 6>;  // af
 static_assert(std::is_same_v<ctnn::default_pipeline::pass<6>, pass::plan_memory<>>);
 constexpr auto over = pass::plan_memory<memory::default_planner, ctnn::pools<ctnn::pool<"sram", 512>>>::run(lowered<tiny_cnn>);
 static_assert(over.error.code == ctnn::code_of(ctnn::memory_error::pool_budget_exceeded));
-static_assert(over.error.value_a == 720 && over.error.value_b == 512 && over.error.node == 1 &&
+static_assert(over.error.bytes_needed == 720 && over.error.bytes_available == 512 && over.error.node == 1 &&
               over.error.kind == ctnn::op_kind::max_pool && over.error.expected.dims[0] == 0);
 // Pinned to a full pool: nothing may leave "dtcm" (48 B): the conv result alone needs 576.
 constexpr auto pinned_over = pass::plan_memory<memory::default_planner, ctnn::pools<ctnn::pool<"dtcm", 48>, ctnn::pool<"sram">>,
                                                ctnn::pin<"conv2d_0", "dtcm">>::run(lowered<tiny_cnn>);
 static_assert(pinned_over.error.code == ctnn::code_of(ctnn::memory_error::pool_budget_exceeded));
-static_assert(pinned_over.error.value_a == 576 && pinned_over.error.value_b == 48 && pinned_over.error.expected.dims[0] == 0 &&
+static_assert(pinned_over.error.bytes_needed == 576 && pinned_over.error.bytes_available == 48 && pinned_over.error.expected.dims[0] == 0 &&
               pinned_over.error.node == 0 && pinned_over.error.kind == ctnn::op_kind::conv2d);
 constexpr auto no_tensor = pass::plan_memory<memory::default_planner, ctnn::pin<"max_pool_1", "arena">, ctnn::pin<"nope", "arena">>::run(
     lowered<tiny_cnn>);
-static_assert(no_tensor.error.code == ctnn::code_of(ctnn::memory_error::pin_unknown_tensor) && no_tensor.error.value_a == 1);
+static_assert(no_tensor.error.code == ctnn::code_of(ctnn::memory_error::pin_unknown_tensor) && no_tensor.error.position == 1);
 constexpr auto no_pool = pass::plan_memory<memory::default_planner, ctnn::pin<"max_pool_1", "tcm">>::run(lowered<tiny_cnn>);
-static_assert(no_pool.error.code == ctnn::code_of(ctnn::memory_error::pin_unknown_pool) && no_pool.error.value_a == 0);
+static_assert(no_pool.error.code == ctnn::code_of(ctnn::memory_error::pin_unknown_pool) && no_pool.error.position == 0);
 // A read-only pool counts the constants the kernels read: 108 + 4 + 108 + 3 floats.
 using flash_net = ctnn::compile<tiny_cnn, ctnn::pools<ctnn::pool<"sram">, ctnn::read_only_pool<"flash", 4096>>>;
 static_assert(flash_net::pool<1>::read_only && flash_net::pool<1>::bytes == 0 && flash_net::module.pool_usage[1].bytes == 223 * 4);
 constexpr auto flash_over = pass::plan_memory<memory::default_planner, ctnn::pools<ctnn::pool<"sram">, ctnn::read_only_pool<"flash", 800>>>::run(
     lowered<tiny_cnn>);
-static_assert(flash_over.error.code == ctnn::code_of(ctnn::memory_error::pool_budget_exceeded) && flash_over.error.value_a == 892 &&
-              flash_over.error.value_b == 800 && flash_over.error.expected.dims[0] == 1 && flash_over.error.node == -1);
+static_assert(flash_over.error.code == ctnn::code_of(ctnn::memory_error::pool_budget_exceeded) && flash_over.error.bytes_needed == 892 &&
+              flash_over.error.bytes_available == 800 && flash_over.error.expected.dims[0] == 1 && flash_over.error.node == -1);
 
 TEST_CASE("several pools: run() with static pools and run_with_pools() with caller memory give the standard results") {
   const auto x = ctnn_test::random_floats(tiny_net::input<0>::elements, 11);

@@ -645,8 +645,8 @@ void plan_and_check(const dag& original, const memory::plan_config& config, cons
     // Only a budget can fail here; the diagnostic's numbers must be right.
     REQUIRE(m.error.code == ctnn::code_of(ctnn::memory_error::pool_budget_exceeded));
     const std::int32_t pool = m.error.expected.dims[0];
-    REQUIRE(m.error.value_b == m.pools[static_cast<std::size_t>(pool)].size_limit);
-    REQUIRE(m.error.value_a > m.error.value_b);
+    REQUIRE(m.error.bytes_available == m.pools[static_cast<std::size_t>(pool)].size_limit);
+    REQUIRE(m.error.bytes_needed > m.error.bytes_available);
     ++failures_expected;
     return;
   }

@@ -523,18 +523,18 @@ TEST_CASE("write_metadata_json: a failed module or one without metadata gives an
   const std::string failed_text = metadata_json(ctnn::compiled_v<mismatched>, &complete);
   CHECK(!complete);
   // The whole text, as docs/metadata.md shows it.
-  CHECK(failed_text == "{\n  \"format\": \"ctnn-metadata\",\n  \"version\": 3,\n  \"generator\": \"ctnn " +
+  CHECK(failed_text == "{\n  \"format\": \"ctnn-metadata\",\n  \"version\": 4,\n  \"generator\": \"ctnn " +
                            std::to_string(ctnn::version_major) + "." + std::to_string(ctnn::version_minor) + "." +
                            std::to_string(ctnn::version_patch) +
                            "\",\n  \"model\": \"bad\",\n  \"error\": {\"code\": \"input_shapes_differ\", \"op\": 0, "
-                           "\"op_kind\": \"add\", \"value_a\": 0, \"value_b\": 1}\n}\n");
+                           "\"op_kind\": \"add\", \"input_slot\": 1}\n}\n");
   const json failed = parse(failed_text);
   CHECK(failed.keys() == std::vector<std::string>{"format", "version", "generator", "model", "error"});
   CHECK(failed["model"].str() == "bad");
   CHECK(failed["error"]["code"].str() == "input_shapes_differ");
   CHECK(failed["error"]["op"].integer() == 0);
   CHECK(failed["error"]["op_kind"].str() == "add");
-  CHECK(failed["error"]["value_b"].integer() == 1);
+  CHECK(failed["error"]["input_slot"].integer() == 1);  // the details that are not 0, by name
 
   // After plan_memory (stage 7) and select_kernels (stage 8): the function and executor metadata passes have not run yet.
   complete = true;
@@ -556,7 +556,7 @@ TEST_CASE("write_metadata_json: a failed module or one without metadata gives an
 
 TEST_CASE("write_metadata_json: layout (two-space indentation, one line per array element)") {
   const std::string text = metadata_json(ctnn::compiled_v<twin>);
-  CHECK(text.rfind("{\n  \"format\": \"ctnn-metadata\",\n  \"version\": 3,\n", 0) == 0);
+  CHECK(text.rfind("{\n  \"format\": \"ctnn-metadata\",\n  \"version\": 4,\n", 0) == 0);
   CHECK(text.find("\n  \"functions\": [\n    {\"kernel\": 0, \"op_kind\": \"conv2d\", \"calls\": 2, \"workspace_bytes\": 0, "
                   "\"io_bytes\": 256, \"constant_bytes\": 24},\n") != std::string::npos);
   CHECK(text.substr(text.size() - 3) == "\n}\n");

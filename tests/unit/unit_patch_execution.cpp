@@ -383,8 +383,8 @@ void check_random_chains(ctnn::dtype type, std::uint32_t seed, int wanted) {
     if (whole->error.failed()) continue;  // e.g. an int8 avg pool window without data
     CAPTURE(static_cast<int>(patched->error.code));
     CAPTURE(patched->error.node);
-    CAPTURE(patched->error.value_a);
-    CAPTURE(patched->error.value_b);
+    CAPTURE(patched->error.prefix_ops);
+    CAPTURE(patched->error.reason);
     REQUIRE(!patched->error.failed());
     const std::int32_t fetches = request.streamed_input != 0 ? request.rows : 0;
     CHECK(patched->node_count == whole->node_count + request.rows * request.columns * (request.ops + 2) + fetches - request.ops);

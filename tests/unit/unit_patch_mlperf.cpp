@@ -94,7 +94,7 @@ std::int32_t check_patched(const model_files& model, const std::vector<char>& by
   CAPTURE(asked.columns);
   CAPTURE(static_cast<int>(patched->error.code));
   CAPTURE(patched->error.node);
-  CAPTURE(patched->error.value_b);
+  CAPTURE(patched->error.reason);
   CHECK(!whole->error.failed());
   CHECK(!patched->error.failed());
   if (whole->error.failed() || patched->error.failed()) return -1;

@@ -69,12 +69,12 @@ TEST_CASE("stage 0 is the model's module; each stage equals its pass applied to 
 
 // ---------------------------------------------------------------------------------------------------
 // Passes out of order: the first pass whose required facts are missing records
-// pass_prerequisite_missing (value_a: its position, value_b: the missing fact bits); later passes
+// pass_prerequisite_missing (position, missing_facts); later passes
 // leave the module unchanged. (No executor is instantiated for these: it would be a compile error.)
 using memory_before_lowering = pipeline<pass::infer_types, pass::plan_memory<>, pass::lower_te, pass::aot_lower_main>;
 constexpr auto& misordered = ctnn::compiled_v<tiny, memory_before_lowering>;
 static_assert(misordered.error.code == error_code::pass_prerequisite_missing);
-static_assert(misordered.error.node == -1 && misordered.error.value_a == 1 && misordered.error.value_b == bits(fact::kernels_lowered));
+static_assert(misordered.error.node == -1 && misordered.error.position == 1 && misordered.error.missing_facts == bits(fact::kernels_lowered));
 static_assert(misordered.facts == bits(fact::shapes_inferred) && misordered.call_count == 0 && misordered.arena_bytes() == 0);
 // The failure is recorded at stage 2 already and carried unchanged to the end.
 static_assert(ctnn::stage_v<tiny, memory_before_lowering, 2>.error.code == error_code::pass_prerequisite_missing);
@@ -82,13 +82,13 @@ static_assert(!ctnn::stage_v<tiny, memory_before_lowering, 1>.error.failed());
 
 using lowering_first = pipeline<pass::lower_te, pass::infer_types>;
 static_assert(ctnn::compiled_v<tiny, lowering_first>.error.code == error_code::pass_prerequisite_missing &&
-              ctnn::compiled_v<tiny, lowering_first>.error.value_a == 0 &&
-              ctnn::compiled_v<tiny, lowering_first>.error.value_b == bits(fact::shapes_inferred));
+              ctnn::compiled_v<tiny, lowering_first>.error.position == 0 &&
+              ctnn::compiled_v<tiny, lowering_first>.error.missing_facts == bits(fact::shapes_inferred));
 static_assert(ctnn::compiled_v<tiny, lowering_first>.facts == 0);  // infer_types did not run either
 
 using no_planning = pipeline<pass::infer_types, pass::lower_te, pass::aot_lower_main>;
-static_assert(ctnn::compiled_v<tiny, no_planning>.error.value_a == 2 &&
-              ctnn::compiled_v<tiny, no_planning>.error.value_b == bits(fact::memory_planned));
+static_assert(ctnn::compiled_v<tiny, no_planning>.error.position == 2 &&
+              ctnn::compiled_v<tiny, no_planning>.error.missing_facts == bits(fact::memory_planned));
 
 // A user pass that reads two facts reports only the missing ones.
 struct needs_shapes_and_kernels {
@@ -98,9 +98,9 @@ struct needs_shapes_and_kernels {
     return m;
   }
 };
-static_assert(ctnn::compiled_v<tiny, pipeline<needs_shapes_and_kernels>>.error.value_b == 3);
-static_assert(ctnn::compiled_v<tiny, pipeline<pass::infer_types, needs_shapes_and_kernels>>.error.value_a == 1 &&
-              ctnn::compiled_v<tiny, pipeline<pass::infer_types, needs_shapes_and_kernels>>.error.value_b ==
+static_assert(ctnn::compiled_v<tiny, pipeline<needs_shapes_and_kernels>>.error.missing_facts == 3);
+static_assert(ctnn::compiled_v<tiny, pipeline<pass::infer_types, needs_shapes_and_kernels>>.error.position == 1 &&
+              ctnn::compiled_v<tiny, pipeline<pass::infer_types, needs_shapes_and_kernels>>.error.missing_facts ==
                   bits(fact::kernels_lowered));
 static_assert(!ctnn::compiled_v<tiny, pipeline<pass::infer_types, pass::lower_te, needs_shapes_and_kernels>>.error.failed());
 
@@ -118,9 +118,9 @@ TEST_CASE("pipeline diagnostics at run time (apply_pass is constexpr)") {
   m = ctnn::detail::apply_pass<pass::infer_types>(m, 0);
   m = ctnn::detail::apply_pass<pass::aot_lower_main>(m, 1);
   CHECK(m.error.code == error_code::pass_prerequisite_missing);
-  CHECK(m.error.value_a == 1);
+  CHECK(m.error.position == 1);
   // aot_lower_main declares only memory_planned (lowering is implied by it).
-  CHECK(m.error.value_b == bits(fact::memory_planned));
+  CHECK(m.error.missing_facts == bits(fact::memory_planned));
   const auto facts = m.facts;
   m = ctnn::detail::apply_pass<pass::lower_te>(m, 2);
   CHECK(m.facts == facts);

@@ -60,7 +60,7 @@ static_assert(where(pinned, "max_pool_1").pool == 0 && where(pinned, "conv2d_0")
 static_assert(pinned.pool_usage[0].bytes == 160 && pinned.pool_usage[1].bytes == 576);
 // A pin that names no buffer fails with its position.
 constexpr auto no_tensor = pass::place_buffers<>::run(pass::assign_pools<ctnn::pin<"max_pool_1", "arena">, ctnn::pin<"nope", "arena">>::run(lowered));
-static_assert(no_tensor.error.code == ctnn::code_of(ctnn::memory_error::pin_unknown_tensor) && no_tensor.error.value_a == 1);
+static_assert(no_tensor.error.code == ctnn::code_of(ctnn::memory_error::pin_unknown_tensor) && no_tensor.error.position == 1);
 
 // A pin by a name that two tensors with buffers of their own share (max_pool_1 renamed "conv2d_0") is an
 // error naming the pin, the name and both tensors; a name shared with a tensor that has no buffer (the
@@ -75,8 +75,8 @@ constexpr std::int32_t pool_tensor = tensor_named(lowered, "max_pool_1");
 constexpr auto shared_name = pass::place_buffers<>::run(
     pass::assign_pools<two_pools, ctnn::pin<"dense_3", "sram">, ctnn::pin<"conv2d_0", "sram">>::run(renamed(lowered, pool_tensor, "conv2d_0")));
 static_assert(shared_name.error.code == ctnn::code_of(ctnn::memory_error::pin_ambiguous_tensor_name) &&
-              shared_name.error.expected.dims[0] == 1 && shared_name.error.value_a == conv_tensor &&
-              shared_name.error.value_b == pool_tensor && conv_tensor >= 0 && pool_tensor > conv_tensor);
+              shared_name.error.position == 1 && shared_name.error.tensor == conv_tensor &&
+              shared_name.error.other_tensor == pool_tensor && conv_tensor >= 0 && pool_tensor > conv_tensor);
 static_assert(shared_name.error.actual.rank == 8 && ctnn::diagnostic_name_char(shared_name.error.actual, 0) == 'c' &&
               ctnn::diagnostic_name_char(shared_name.error.actual, 7) == '0');
 constexpr auto shared_with_input = pass::place_buffers<>::run(

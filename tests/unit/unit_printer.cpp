@@ -404,7 +404,7 @@ using mismatched = dsl::named<"bad", dsl::graph<dsl::outputs<"s">,              
                                                 dsl::node<"s", dsl::add<>, "x", "y">>>;
 
 TEST_CASE("print_module: a failed module prints its diagnostic") {
-  // [1,2,2,3] + [1,2,2,4] do not broadcast: input_shapes_differ at op 0 (value_b: the other input's slot).
+  // [1,2,2,3] + [1,2,2,4] do not broadcast: input_shapes_differ at op 0 (input_slot: the other input).
   const auto& m = ctnn::compiled_v<mismatched>;
   REQUIRE(m.error.code == ctnn::error_code::input_shapes_differ);
   const auto lines = lines_of(module_text(m));
@@ -412,7 +412,7 @@ TEST_CASE("print_module: a failed module prints its diagnostic") {
   CHECK(lines[0] == "module \"bad\"");
   CHECK(lines[2] == "  counts: 2 inputs, 1 output, 1 op, 3 tensors, 0 recipes, 0 calls, 0 kernels");
   CHECK(lines[3] ==
-        "  status: error: input_shapes_differ at op 0 (add \"s\"): value_a 0, value_b 1, expected [1,2,2,3], actual [1,2,2,4]");
+        "  status: error: input_shapes_differ at op 0 (add \"s\"): input_slot 1, expected [1,2,2,3], actual [1,2,2,4]");
   // Later passes left it as it was: nothing lowered, so no call sections.
   CHECK(module_text(m).find("calls (") == std::string::npos);
 

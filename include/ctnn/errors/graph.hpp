@@ -21,6 +21,11 @@ template <char... Name> struct node_named;
 template <std::int32_t Index, op_kind Kind, class Name> struct at_op;
 template <std::int32_t... Extents> struct dims;
 template <std::int64_t N> struct count;
+// Which side of a model's interface (a diagnostic's io_side), for the frontends' too-many-inputs errors.
+struct model_inputs;
+struct model_outputs;
+template <std::int64_t IoSide>
+using model_side = std::conditional_t<IoSide == 0, model_inputs, model_outputs>;
 
 namespace detail {
 template <class...> inline constexpr bool always_false = false;

@@ -52,7 +52,12 @@ constexpr std::int32_t add_layer(Module& m, const layer_spec& spec, const name& 
   n.label = label;
   n.attrs = spec.attrs;
   if (input_count > static_cast<std::int32_t>(max_node_inputs) - spec.constant_count) {
-    m.fail({error_code::too_many_inputs, node_id, spec.kind, {}, {}, input_count, max_node_inputs});
+    m.fail({error_code::too_many_inputs,
+            node_id,
+            spec.kind,
+            {},
+            {},
+            {.count_expected = max_node_inputs, .count_actual = input_count}});
     input_count = 1;
   }
   for (std::int32_t i = 0; i < input_count; ++i) n.inputs[static_cast<std::size_t>(i)] = inputs[static_cast<std::size_t>(i)];
@@ -246,18 +251,30 @@ struct graph {
       for (std::int32_t k = 0; k < e.input_count; ++k) {
         from[static_cast<std::size_t>(k)] = find(e.inputs[static_cast<std::size_t>(k)], i);
         if (from[static_cast<std::size_t>(k)] < 0) {
-          m.fail({error_code::unknown_input_name, m.node_count, e.spec.kind, {}, {}, k, static_cast<std::int64_t>(i), e.label});
+          m.fail({error_code::unknown_input_name,
+                  m.node_count,
+                  e.spec.kind,
+                  {},
+                  {},
+                  {.input_slot = k, .position = static_cast<std::int64_t>(i)},
+                  e.label});
           return m;
         }
       }
       if (e.spec.arity > 0 && e.spec.arity != e.input_count)
-        m.fail({error_code::input_count_mismatch, m.node_count, e.spec.kind, {}, {}, e.spec.arity, e.input_count, e.label});
+        m.fail({error_code::input_count_mismatch,
+                m.node_count,
+                e.spec.kind,
+                {},
+                {},
+                {.count_expected = e.spec.arity, .count_actual = e.input_count},
+                e.label});
       produced[i] = detail::add_layer(m, e.spec, e.label, from, e.input_count);
     }
     for (const name& out : Outputs::names) {
       const std::int32_t t = find(out, entries.size());
       if (t < 0) {
-        m.fail({error_code::unknown_input_name, -1, op_kind::relu, {}, {}, -1, -1});
+        m.fail({error_code::unknown_input_name, -1, op_kind::relu, {}, {}, {.input_slot = -1, .position = -1}});
         return m;
       }
       detail::mark_output(m, t);

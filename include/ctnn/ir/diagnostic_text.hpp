@@ -109,17 +109,65 @@ void put_carried_name(Sink& out, const diagnostic& d) {
   out("'");
 }
 
-// "<before>a<middle>b<after>" with the diagnostic's value_a and value_b.
+// "<before>[expected]<middle>[actual]": the diagnostic's two shapes.
 template <class Sink>
-void put_pair(Sink& out, const diagnostic& d, std::string_view before, std::string_view middle, std::string_view after = {}) {
+void put_shapes(Sink& out, const diagnostic& d, std::string_view before, std::string_view middle) {
   out(before);
-  put_number(out, d.value_a);
+  put_shape(out, d.expected);
   out(middle);
-  put_number(out, d.value_b);
+  put_shape(out, d.actual);
+}
+
+// "<before>a<middle>b<after>".
+template <class Sink>
+void put_pair(Sink& out, std::string_view before, std::int64_t a, std::string_view middle, std::int64_t b,
+              std::string_view after = {}) {
+  out(before);
+  put_number(out, a);
+  out(middle);
+  put_number(out, b);
   out(after);
 }
 
+// The words the model-file frontends share (ctnn::tflite::describe, ctnn::onnx::describe).
+// An enumerator by its name, or its number when the name is unknown (a value the file invented).
+template <class Sink>
+void put_name_or_number(Sink& out, std::string_view name, std::int64_t number) {
+  if (name.empty())
+    put_number(out, number);
+  else
+    out(name);
+}
+// "byte offset 44: expected <what the reader expected>" (a malformed model file).
+template <class Sink>
+void put_malformed(Sink& out, const diagnostic& d, std::string_view expectation) {
+  out("byte offset ");
+  put_number(out, d.byte_offset);
+  out(": expected ");
+  out(expectation);
+}
+// "inputs 9" or "outputs 9" (too many model inputs or outputs).
+template <class Sink>
+void put_model_io_count(Sink& out, const diagnostic& d) {
+  out(d.io_side == 0 ? "inputs " : "outputs ");
+  put_number(out, d.count_actual);
+}
+
 }  // namespace detail::diagnostic_text
+
+// "name value, name value" for each detail that is not 0 (a code whose words this header does not know).
+template <class Sink>
+void put_diagnostic_details(const diagnostic& d, Sink&& out) {
+  bool first = true;
+  for (const diagnostic_detail_field& field : diagnostic_detail_fields) {
+    if (d.*field.member == 0) continue;
+    out(first ? "" : ", ");
+    out(field.name);
+    out(" ");
+    detail::diagnostic_text::put_number(out, d.*field.member);
+    first = false;
+  }
+}
 
 // The numbers of an IR diagnostic with their meaning (the fields ir/diagnostic.hpp documents per code).
 template <class Sink>
@@ -131,69 +179,68 @@ void put_diagnostic_numbers(const diagnostic& d, Sink&& out) {
         out("pool ");
         text::put_carried_name(out, d);
         out(" needs ");
-        text::put_bytes(out, d.value_a);
+        text::put_bytes(out, d.bytes_needed);
         out(", budget ");
-        text::put_bytes(out, d.value_b);
+        text::put_bytes(out, d.bytes_available);
         out(", over by ");
-        return text::put_bytes(out, d.value_a - d.value_b);
+        return text::put_bytes(out, d.bytes_needed - d.bytes_available);
       case memory_error::pin_ambiguous_tensor_name:  // "pin 1: tensor name 'x' is shared by tensors 3 and 7"
         out("pin ");
-        text::put_number(out, d.expected[0]);
+        text::put_number(out, d.position);
         out(": tensor name ");
         text::put_carried_name(out, d);
-        return text::put_pair(out, d, " is shared by tensors ", " and ");
+        return text::put_pair(out, " is shared by tensors ", d.tensor, " and ", d.other_tensor);
       case memory_error::pin_unknown_tensor:
-      case memory_error::pin_unknown_pool:
-        out("pin ");
-        return text::put_number(out, d.value_a);
+      case memory_error::pin_unknown_pool: out("pin "); return text::put_number(out, d.position);
     }
     return;
   }
   switch (d.code) {
-    case error_code::input_shapes_differ:
-      out("shapes ");
-      text::put_shape(out, d.expected);
-      out(" and ");
-      return text::put_shape(out, d.actual);
-    case error_code::weight_count_mismatch: return text::put_pair(out, d, "needs ", " weight elements, given ");
-    case error_code::bias_count_mismatch: return text::put_pair(out, d, "needs ", " bias elements, given ");
+    case error_code::input_shapes_differ: return text::put_shapes(out, d, "shapes ", " and ");
+    case error_code::weight_count_mismatch:
+      return text::put_pair(out, "needs ", d.count_expected, " weight elements, given ", d.count_actual);
+    case error_code::bias_count_mismatch:
+      return text::put_pair(out, "needs ", d.count_expected, " bias elements, given ", d.count_actual);
     case error_code::weights_and_bias_disagree:
-      text::put_pair(out, d, "weights of ", " elements, bias of ", " elements; weights per output ");
+      text::put_pair(out, "weights of ", d.weight_elements, " elements, bias of ", d.bias_elements,
+                     " elements; weights per output ");
       return text::put_shape(out, d.expected);
-    case error_code::channels_not_divisible: return text::put_pair(out, d, "", " channels, ", " groups");
+    case error_code::channels_not_divisible:
+      return text::put_pair(out, "", d.channels, " channels, ", d.groups, " groups");
     case error_code::window_larger_than_input:
       out("input ");
       text::put_shape(out, d.actual);
-      return text::put_pair(out, d, ", window ", " x ");
+      return text::put_pair(out, ", window ", d.expected[0], " x ", d.expected[1]);
     case error_code::reshape_element_count:
-    case error_code::invalid_reshape_target:
-      out("target ");
-      text::put_shape(out, d.expected);
-      out(", input ");
-      return text::put_shape(out, d.actual);
+    case error_code::invalid_reshape_target: return text::put_shapes(out, d, "target ", ", input ");
     case error_code::window_all_padding:
-      text::put_pair(out, d, "along dim ", " (1 = H, 2 = W) at output position ", ", input ");
+      text::put_pair(out, "along dim ", d.axis, " (1 = H, 2 = W) at output position ", d.output_position, ", input ");
       return text::put_shape(out, d.actual);
-    case error_code::pads_beyond_rank: return text::put_pair(out, d, "pads for dim ", " of a rank-", " input");
+    case error_code::pads_beyond_rank:
+      return text::put_pair(out, "pads for dim ", d.axis, " of a rank-", d.rank_actual, " input");
     case error_code::unsupported_rank:
-      text::put_pair(out, d, "needs rank ", ", given rank ");
+      text::put_pair(out, "needs rank ", d.rank_expected, ", given rank ", d.rank_actual);
       if (d.actual.rank <= 0) return;
       out(" ");
       return text::put_shape(out, d.actual);
-    case error_code::invalid_axis: return text::put_pair(out, d, "axis ", " for rank ");
-    case error_code::unknown_input_name: return text::put_pair(out, d, "input slot ", ", node position ");
-    case error_code::too_many_inputs: return text::put_pair(out, d, "", " inputs, the limit is ");
-    case error_code::input_count_mismatch: return text::put_pair(out, d, "takes ", " inputs, given ");
+    case error_code::invalid_axis: return text::put_pair(out, "axis ", d.axis, " for rank ", d.rank_actual);
+    case error_code::unknown_input_name:
+      return text::put_pair(out, "input slot ", d.input_slot, ", node position ", d.position);
+    case error_code::too_many_inputs:
+      return text::put_pair(out, "", d.count_actual, " inputs, the limit is ", d.count_expected);
+    case error_code::input_count_mismatch:
+      return text::put_pair(out, "takes ", d.count_expected, " inputs, given ", d.count_actual);
     case error_code::unsupported_dtype:
       out("element type ");
-      out(name_of(static_cast<dtype>(d.value_a)));
-      if (d.value_b <= 0) return;
+      out(name_of(static_cast<dtype>(d.rejected_value)));
+      if (d.faulty_operand <= 0) return;
       out(", without the quantization (scale, zero point) of operand ");
-      return text::put_number(out, d.value_b - 1);
-    case error_code::pass_prerequisite_missing: return text::put_pair(out, d, "pipeline position ", ", missing facts (bits) ");
+      return text::put_number(out, d.faulty_operand - 1);
+    case error_code::pass_prerequisite_missing:
+      return text::put_pair(out, "pipeline position ", d.position, ", missing facts (bits) ", d.missing_facts);
     case error_code::none:
     case error_code::pipeline_rejected: return;  // reported already, as a compile error of the pipeline
-    default: return text::put_pair(out, d, "value_a ", ", value_b ");  // another frontend's code
+    default: return put_diagnostic_details(d, out);  // another frontend's code
   }
 }
 

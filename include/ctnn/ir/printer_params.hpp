@@ -235,14 +235,15 @@ inline void put_location(text_writer& w, const module_view& m, const location& a
   }
 }
 
-// The diagnostic: "error: <code> at op 3 (add \"c\"): value_a 8, value_b 4, expected [..], actual [..]".
+// The diagnostic: "error: <code> at op 3 (add \"c\"): count_expected 8, count_actual 4, expected [..], actual [..]"
+// (the details that are not 0, by name).
 inline void put_diagnostic(text_writer& w, const module_view& m, const diagnostic& d) {
   w.put("error: ");
   w.put(error_code_name(d.code));
   if (d.code == error_code::pass_prerequisite_missing) {
-    w.field(" at pipeline position ", d.value_a);
+    w.field(" at pipeline position ", d.position);
     w.put(", missing ");
-    put_facts(w, static_cast<std::uint32_t>(d.value_b));
+    put_facts(w, static_cast<std::uint32_t>(d.missing_facts));
     return;
   }
   if (d.node >= 0) {
@@ -256,14 +257,25 @@ inline void put_diagnostic(text_writer& w, const module_view& m, const diagnosti
     }
     w.put(")");
   }
-  w.field(": value_a ", d.value_a);
-  w.field(", value_b ", d.value_b);
+  w.put(":");
+  const char* separator = " ";
+  for (const diagnostic_detail_field& field : diagnostic_detail_fields) {
+    if (d.*field.member == 0) continue;
+    w.put(separator);
+    w.put(field.name);
+    w.put(" ");
+    w.number(d.*field.member);
+    separator = ", ";
+  }
   if (d.expected.rank > 0) {
-    w.put(", expected ");
+    w.put(separator);
+    separator = ", ";
+    w.put("expected ");
     put_shape(w, d.expected);
   }
   if (d.actual.rank > 0) {
-    w.put(", actual ");
+    w.put(separator);
+    w.put("actual ");
     put_shape(w, d.actual);
   }
 }

@@ -48,7 +48,7 @@ template <class Module>
 constexpr shape windowed_output(Module& m, std::int32_t node_id, window& w, const shape& in, std::int32_t channels) {
   const node& n = m.node_at(node_id);
   if (in.rank != 4) {
-    m.fail({error_code::unsupported_rank, node_id, n.kind, {}, in, 4, in.rank});
+    m.fail({error_code::unsupported_rank, node_id, n.kind, {}, in, {.rank_expected = 4, .rank_actual = in.rank}});
     return in;
   }
   if (w.mode == padding::same) {
@@ -59,7 +59,8 @@ constexpr shape windowed_output(Module& m, std::int32_t node_id, window& w, cons
   }
   const std::int32_t h = windowed_extent(in[1], w.kernel_h, w.stride_h, w.dilation_h, w.pad_top, w.pad_bottom);
   const std::int32_t wd = windowed_extent(in[2], w.kernel_w, w.stride_w, w.dilation_w, w.pad_left, w.pad_right);
-  if (h <= 0 || wd <= 0) m.fail({error_code::window_larger_than_input, node_id, n.kind, {}, in, w.kernel_h, w.kernel_w});
+  if (h <= 0 || wd <= 0)
+    m.fail({error_code::window_larger_than_input, node_id, n.kind, make_shape(w.kernel_h, w.kernel_w), in});
   return make_shape(in[0], h, wd, channels);
 }
 
@@ -71,7 +72,7 @@ constexpr void fit_window(Module& m, std::int32_t node_id, const shape& whole, c
   const std::int32_t top = n.attrs.pads[2], left = n.attrs.pads[4];
   if (whole.rank != 4 || part.rank != 4 || top < 0 || left < 0 || top + part[1] > whole[1] || left + part[2] > whole[2] ||
       part[0] != whole[0] || part[3] != whole[3])
-    m.fail({error_code::input_shapes_differ, node_id, n.kind, whole, part, top, left});
+    m.fail({error_code::input_shapes_differ, node_id, n.kind, whole, part});
 }
 
 // fetch_rows (a streamed input): the row buffer `rows` holds whole rows of the NHWC map `image`; the rows it
@@ -82,7 +83,7 @@ constexpr void fit_rows(Module& m, std::int32_t node_id, const shape& image, con
   const auto& r = n.attrs.pads;
   if (image.rank != 4 || rows.rank != 4 || image[0] != 1 || rows[0] != 1 || image[2] != rows[2] || image[3] != rows[3] ||
       r[0] < 0 || r[1] < 0 || r[2] < 0 || r[3] < 0 || r[0] + r[1] > rows[1] || r[1] + r[3] > rows[1] || r[2] + r[3] > image[1])
-    m.fail({error_code::input_shapes_differ, node_id, n.kind, image, rows, r[2], r[3]});
+    m.fail({error_code::input_shapes_differ, node_id, n.kind, image, rows});
 }
 
 // Checks a constant operand's element count and gives it its canonical shape.
@@ -92,7 +93,12 @@ constexpr void expect_constant(Module& m, std::int32_t node_id, std::int32_t ten
   if (tensor_id < 0) return;
   tensor& t = m.tensor_at(tensor_id);
   if (t.dims.elements() != canonical.elements()) {
-    m.fail({code, node_id, m.node_at(node_id).kind, canonical, t.dims, canonical.elements(), t.dims.elements()});
+    m.fail({code,
+            node_id,
+            m.node_at(node_id).kind,
+            canonical,
+            t.dims,
+            {.count_expected = canonical.elements(), .count_actual = t.dims.elements()}});
     return;
   }
   t.dims = canonical;
@@ -107,7 +113,12 @@ constexpr bool weights_agree_with_bias(Module& m, std::int32_t node_id, const sh
   const std::int64_t weights = m.tensor_at(n.inputs[1]).dims.elements();
   const std::int64_t bias = m.tensor_at(n.inputs[2]).dims.elements();
   if (weights == bias * per_output.elements()) return true;
-  m.fail({error_code::weights_and_bias_disagree, node_id, n.kind, per_output, {}, weights, bias});
+  m.fail({error_code::weights_and_bias_disagree,
+          node_id,
+          n.kind,
+          per_output,
+          {},
+          {.weight_elements = weights, .bias_elements = bias}});
   return false;
 }
 
@@ -137,13 +148,14 @@ constexpr shape infer_onnx_conv(Module& m, std::int32_t node_id) {
   node& n = m.node_at(node_id);
   const shape in = m.tensor_at(n.inputs[0]).dims;
   if (in.rank != 4) {
-    m.fail({error_code::unsupported_rank, node_id, n.kind, {}, in, 4, in.rank});
+    m.fail({error_code::unsupported_rank, node_id, n.kind, {}, in, {.rank_expected = 4, .rank_actual = in.rank}});
     return in;
   }
   const std::int32_t units = output_units(m, n), channels = in[1];
   if (n.attrs.groups <= 0 || channels % n.attrs.groups != 0 || units % n.attrs.groups != 0) {
     const std::int32_t undivided = n.attrs.groups > 0 && channels % n.attrs.groups == 0 ? units : channels;
-    m.fail({error_code::channels_not_divisible, node_id, n.kind, {}, in, undivided, n.attrs.groups});
+    m.fail({error_code::channels_not_divisible, node_id, n.kind, {}, in,
+            {.channels = undivided, .groups = n.attrs.groups}});
     return in;
   }
   const shape out = windowed_output(m, node_id, n.attrs.win, make_shape(in[0], in[2], in[3], channels), units);
@@ -160,12 +172,13 @@ constexpr shape infer_onnx_matmul(Module& m, std::int32_t node_id) {
   const node& n = m.node_at(node_id);
   const shape a = m.tensor_at(n.inputs[0]).dims, b = m.tensor_at(n.inputs[1]).dims;
   if (a.rank < 2 || b.rank < 2 || b.rank > a.rank || a.last() != b.at(-2)) {
-    m.fail({error_code::input_shapes_differ, node_id, n.kind, a, b, 0, 1});
+    m.fail({error_code::input_shapes_differ, node_id, n.kind, a, b, {.input_slot = 1}});
     return a;
   }
   const std::int64_t a_batches = a.elements() / (static_cast<std::int64_t>(a.at(-2)) * a.last());
   const std::int64_t b_batches = b.elements() / (static_cast<std::int64_t>(b.at(-2)) * b.last());
-  if (b_batches != 1 && b_batches != a_batches) m.fail({error_code::input_shapes_differ, node_id, n.kind, a, b, 0, 1});
+  if (b_batches != 1 && b_batches != a_batches)
+    m.fail({error_code::input_shapes_differ, node_id, n.kind, a, b, {.input_slot = 1}});
   shape out = a;
   out.dims[static_cast<std::size_t>(a.rank - 1)] = b.last();
   return out;
@@ -178,12 +191,17 @@ constexpr shape infer_batch_matmul(Module& m, std::int32_t node_id) {
   const node& n = m.node_at(node_id);
   const shape a = m.tensor_at(n.inputs[0]).dims, b = m.tensor_at(n.inputs[1]).dims;
   if (m.tensor_at(n.inputs[1]).type != m.tensor_at(n.inputs[0]).type) {  // no kernel mixes element types
-    m.fail({error_code::unsupported_dtype, node_id, n.kind, {}, b, static_cast<std::int64_t>(m.tensor_at(n.inputs[1]).type), 2});
+    m.fail({error_code::unsupported_dtype,
+            node_id,
+            n.kind,
+            {},
+            b,
+            {.faulty_operand = 2, .rejected_value = static_cast<std::int64_t>(m.tensor_at(n.inputs[1]).type)}});
     return a;
   }
   shape out{};
   if (a.rank < 2 || b.rank < 2 || a.last() != b.at(-2) || !broadcast(matrix_batch(a), matrix_batch(b), out)) {
-    m.fail({error_code::input_shapes_differ, node_id, n.kind, a, b, 0, 1});
+    m.fail({error_code::input_shapes_differ, node_id, n.kind, a, b, {.input_slot = 1}});
     return a;
   }
   out.dims[static_cast<std::size_t>(out.rank)] = a.at(-2);
@@ -205,7 +223,8 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
       if (n.attrs.groups <= 0 || channels % n.attrs.groups != 0 || units % n.attrs.groups != 0) {
         // Names the count the groups do not divide: input channels first, else output channels.
         const std::int32_t undivided = n.attrs.groups > 0 && channels % n.attrs.groups == 0 ? units : channels;
-        m.fail({error_code::channels_not_divisible, node_id, n.kind, {}, in, undivided, n.attrs.groups});
+        m.fail({error_code::channels_not_divisible, node_id, n.kind, {}, in,
+                {.channels = undivided, .groups = n.attrs.groups}});
         return in;
       }
       const shape out = windowed_output(m, node_id, n.attrs.win, in, units);
@@ -241,19 +260,23 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
       if (!m.error.failed()) {
         const std::int32_t empty_h = first_window_in_padding(in[1], out[1], w.kernel_h, w.stride_h, w.dilation_h, w.pad_top);
         const std::int32_t empty_w = first_window_in_padding(in[2], out[2], w.kernel_w, w.stride_w, w.dilation_w, w.pad_left);
-        if (empty_h >= 0) m.fail({error_code::window_all_padding, node_id, n.kind, {}, in, 1, empty_h});
-        else if (empty_w >= 0) m.fail({error_code::window_all_padding, node_id, n.kind, {}, in, 2, empty_w});
+        if (empty_h >= 0)
+          m.fail({error_code::window_all_padding, node_id, n.kind, {}, in, {.axis = 1, .output_position = empty_h}});
+        else if (empty_w >= 0)
+          m.fail({error_code::window_all_padding, node_id, n.kind, {}, in, {.axis = 2, .output_position = empty_w}});
       }
       return out;
     }
     case op_kind::global_avg_pool:
-      if (in.rank != 4) m.fail({error_code::unsupported_rank, node_id, n.kind, {}, in, 4, in.rank});
+      if (in.rank != 4)
+        m.fail({error_code::unsupported_rank, node_id, n.kind, {}, in, {.rank_expected = 4, .rank_actual = in.rank}});
       return make_shape(in[0], 1, 1, in[3]);
     case op_kind::add:
     case op_kind::mul: {
       const shape other = m.tensor_at(n.inputs[1]).dims;
       shape out{};
-      if (!broadcast(in, other, out)) m.fail({error_code::input_shapes_differ, node_id, n.kind, in, other, 0, 1});
+      if (!broadcast(in, other, out))
+        m.fail({error_code::input_shapes_differ, node_id, n.kind, in, other, {.input_slot = 1}});
       return out;
     }
     case op_kind::relu:
@@ -273,7 +296,12 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
         else if (n.attrs.keep_dims) out.dims[static_cast<std::size_t>(out.rank++)] = 1;
       }
       if (n.attrs.reduce_axes >> in.rank != 0u)
-        m.fail({error_code::invalid_axis, node_id, n.kind, {}, in, static_cast<std::int64_t>(n.attrs.reduce_axes), in.rank});
+        m.fail({error_code::invalid_axis,
+                node_id,
+                n.kind,
+                {},
+                in,
+                {.axis = static_cast<std::int64_t>(n.attrs.reduce_axes), .rank_actual = in.rank}});
       return out;
     }
     case op_kind::transpose: {
@@ -283,7 +311,7 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
       for (std::int32_t d = 0; d < in.rank; ++d) {
         const std::int32_t from = n.attrs.perm[static_cast<std::size_t>(d)];
         if (from < 0 || from >= in.rank || (seen >> from & 1u) != 0) {
-          m.fail({error_code::invalid_axis, node_id, n.kind, {}, in, from, in.rank});
+          m.fail({error_code::invalid_axis, node_id, n.kind, {}, in, {.axis = from, .rank_actual = in.rank}});
           return in;
         }
         seen |= 1u << from;
@@ -320,18 +348,23 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
         if (extent == -1) inferred = d, ++inferred_count; else known *= extent;
       }
       if (inferred_count > 1) {
-        m.fail({error_code::invalid_reshape_target, node_id, n.kind, n.attrs.target, in, 0, 0});
+        m.fail({error_code::invalid_reshape_target, node_id, n.kind, n.attrs.target, in});
         return in;
       }
       if (inferred >= 0 && known > 0) out.dims[static_cast<std::size_t>(inferred)] = static_cast<std::int32_t>(in.elements() / known);
       if (out.elements() != in.elements())
-        m.fail({error_code::reshape_element_count, node_id, n.kind, in, out, in.elements(), out.elements()});
+        m.fail({error_code::reshape_element_count,
+                node_id,
+                n.kind,
+                in,
+                out,
+                {.count_expected = in.elements(), .count_actual = out.elements()}});
       return out;
     }
     case op_kind::concat: {
       const std::int32_t axis = n.attrs.axis < 0 ? n.attrs.axis + in.rank : n.attrs.axis;
       if (axis < 0 || axis >= in.rank) {
-        m.fail({error_code::invalid_axis, node_id, n.kind, {}, in, n.attrs.axis, in.rank});
+        m.fail({error_code::invalid_axis, node_id, n.kind, {}, in, {.axis = n.attrs.axis, .rank_actual = in.rank}});
         return in;
       }
       n.attrs.axis = axis;
@@ -341,7 +374,7 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
         bool compatible = other.rank == in.rank;
         for (std::int32_t d = 0; compatible && d < in.rank; ++d) compatible = d == axis || other[d] == in[d];
         if (!compatible) {
-          m.fail({error_code::input_shapes_differ, node_id, n.kind, in, other, 0, i});
+          m.fail({error_code::input_shapes_differ, node_id, n.kind, in, other, {.input_slot = i}});
           return in;
         }
         out.dims[static_cast<std::size_t>(axis)] += other[axis];
@@ -354,7 +387,8 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
         const std::int32_t before = n.attrs.pads[static_cast<std::size_t>(2 * d)];
         const std::int32_t after = n.attrs.pads[static_cast<std::size_t>(2 * d + 1)];
         if (d >= in.rank) {
-          if (before != 0 || after != 0) m.fail({error_code::pads_beyond_rank, node_id, n.kind, {}, in, d, in.rank});
+          if (before != 0 || after != 0)
+            m.fail({error_code::pads_beyond_rank, node_id, n.kind, {}, in, {.axis = d, .rank_actual = in.rank}});
           continue;
         }
         out.dims[static_cast<std::size_t>(d)] += before + after;

@@ -4,7 +4,7 @@
 // a limit; raises every pool's alignment to the module's; and resolves the pins (ctnn::pin<>, pin_op<>,
 // pin_kind<>) into module::pins: pool names become pool indices, and an op pin becomes the op's result
 // tensor (before any reordering: an op pin names the op as the user wrote it). A pin that names no
-// writable pool is an error (memory_error::pin_unknown_pool, value_a: the pin's position). Which buffers
+// writable pool is an error (memory_error::pin_unknown_pool at the pin's `position`). Which buffers
 // the pins actually name is checked where the buffers are known (place_buffers).
 #include <cstdint>
 
@@ -53,7 +53,7 @@ constexpr void assign_pools_and_pins(Module& m, const memory::plan_config& confi
       if (!pool.read_only && detail::same_text(pool.name, rule.pool)) pin.pool = p;
     }
     if (pin.pool < 0) {
-      m.fail({code_of(memory_error::pin_unknown_pool), -1, op_kind::conv2d, {}, {}, k, 0});
+      m.fail({code_of(memory_error::pin_unknown_pool), -1, op_kind::conv2d, {}, {}, {.position = k}});
       return;
     }
     pin.by_kind = rule.target == memory::pin_target::kind;

@@ -48,16 +48,16 @@ constexpr void lower_te::with_scratch<ScratchRules>::run_in_place(Module& m) {
     const bool onnx_integer = kernel::is_onnx_integer_op(m, n);
     if (!onnx_integer && !kernel::has_kernel(n.kind, m.tensor_at(n.inputs[0]).type)) {
       m.fail({error_code::unsupported_dtype, i, n.kind, {}, m.tensor_at(n.inputs[0]).dims,
-              static_cast<std::int64_t>(m.tensor_at(n.inputs[0]).type), 0});
+              {.rejected_value = static_cast<std::int64_t>(m.tensor_at(n.inputs[0]).type)}});
       return;
     }
-    // An int8 op needs the quantization of its tensors (value_b: the tensor at fault + 1; -1: the fused
+    // An int8 op needs the quantization of its tensors (faulty_operand: the operand at fault + 1; -1: the fused
     // activation, which int8 kernels can only apply as a clamp).
     // (ONNX's quantized tensors need no scale: ConvInteger's have none.)
     if (m.requantization == requantization_policy::tflite && kernel::is_quantized_op(m, n)) {
       if (const std::int32_t fault = kernel::unpreparable_operand(m, n); fault != -1) {
         m.fail({error_code::unsupported_dtype, i, n.kind, {}, m.tensor_at(n.inputs[0]).dims,
-                static_cast<std::int64_t>(m.tensor_at(n.inputs[0]).type), fault + 1});
+                {.faulty_operand = fault + 1, .rejected_value = static_cast<std::int64_t>(m.tensor_at(n.inputs[0]).type)}});
         return;
       }
     }

@@ -26,10 +26,10 @@
 
 namespace ctnn {
 
-// Diagnostic codes of this pass (value_b: patch_problem; node: the op at fault).
+// Diagnostic codes of this pass (reason: patch_problem; prefix_ops; node: the op at fault).
 enum class patch_error : std::int32_t {
   prefix_cannot_be_patched = 400,
-  capacity_exceeded,  // run(m): the module has no room for the patch ops (value_a: ops, value_b: tensors added)
+  capacity_exceeded,  // run(m): the module has no room for the patch ops (added_ops, added_tensors)
 };
 constexpr error_code code_of(patch_error e) { return static_cast<error_code>(e); }
 
@@ -230,7 +230,7 @@ constexpr void apply_patch_plan(Module& m, const patch_plan& p) {
   for (std::int32_t i = 0; i < first_rest && !m.error.failed(); ++i) {
     const shape inferred = shape_rules::infer_node(m, i);
     if (!m.error.failed() && inferred != m.tensor_at(m.node_at(i).output).dims)
-      m.fail({error_code::input_shapes_differ, i, m.node_at(i).kind, m.tensor_at(m.node_at(i).output).dims, inferred, 0, 0});
+      m.fail({error_code::input_shapes_differ, i, m.node_at(i).kind, m.tensor_at(m.node_at(i).output).dims, inferred});
   }
 }
 
@@ -250,13 +250,13 @@ constexpr void patch_module_in_place(Module& m, const patch_request& request, co
   const patch_plan chosen = plan_patches(m, request, config);
   if (chosen.check.problem != patch_problem::none) {
     m.fail({code_of(patch_error::prefix_cannot_be_patched), chosen.check.op, m.node_at(chosen.check.op < 0 ? 0 : chosen.check.op).kind,
-            {}, {}, chosen.ops, static_cast<std::int64_t>(chosen.check.problem)});
+            {}, {}, {.prefix_ops = chosen.ops, .reason = static_cast<std::int64_t>(chosen.check.problem)}});
     return;
   }
   const std::int32_t nodes = detail::added_nodes(chosen), tensors = detail::added_tensors(chosen);
   if (m.node_count + nodes > static_cast<std::int32_t>(Module::node_capacity) ||
       m.tensor_count + tensors > static_cast<std::int32_t>(Module::tensor_capacity)) {
-    m.fail({code_of(patch_error::capacity_exceeded), -1, op_kind::relu, {}, {}, nodes, tensors});
+    m.fail({code_of(patch_error::capacity_exceeded), -1, op_kind::relu, {}, {}, {.added_ops = nodes, .added_tensors = tensors}});
     return;
   }
   if (chosen.ops > 0) detail::apply_patch_plan(m, chosen);

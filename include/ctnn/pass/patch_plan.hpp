@@ -13,7 +13,7 @@ inline constexpr std::int32_t max_patch_grid = 8;     // patches along one axis
 // limit in the default planner's hill climb (docs/memory.md, "Patch execution").
 inline constexpr std::int32_t max_automatic_patches = 16;
 
-// Why a prefix cannot be patched (a patch_error diagnostic's value_b, the errors:: type's argument).
+// Why a prefix cannot be patched (a patch_error diagnostic's `reason`, the errors:: type's argument).
 enum class patch_problem : std::int32_t {
   none,
   op_not_patchable,   // an op that mixes pixels across the whole map (global pool, dense, reshape, softmax, ...)

@@ -68,8 +68,8 @@ constexpr void apply_pass_in_place(Module& m, std::size_t position) {
   if (m.error.failed()) return;
   const std::uint32_t needed = required_facts<Pass>();
   if ((m.facts & needed) != needed) {
-    m.fail({error_code::pass_prerequisite_missing, -1, op_kind::relu, {}, {}, static_cast<std::int64_t>(position),
-            static_cast<std::int64_t>(needed & ~m.facts)});
+    m.fail({error_code::pass_prerequisite_missing, -1, op_kind::relu, {}, {},
+            {.position = static_cast<std::int64_t>(position), .missing_facts = static_cast<std::int64_t>(needed & ~m.facts)}});
     return;
   }
   if constexpr (runs_in_place<Pass, Module>) Pass::run_in_place(m);

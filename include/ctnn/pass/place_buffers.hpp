@@ -9,7 +9,7 @@
 // bound and the op at the peak, and per op whether its result now lies over its dying input
 // (module::result_over_input, which mark_in_place_calls turns into kernel parameters). A pool over its
 // limit is left recorded in pool_usage for check_budgets. A pin that names no buffer is an error
-// (memory_error::pin_unknown_tensor, value_a: the pin's position), and so is a pin by a tensor name that two
+// (memory_error::pin_unknown_tensor at the pin's `position`), and so is a pin by a tensor name that two
 // tensors with buffers of their own share (memory_error::pin_ambiguous_tensor_name: the pin, the name, the
 // two tensors).
 #include <array>
@@ -90,11 +90,11 @@ constexpr void place_module_buffers(Module& m, const memory::plan_config& config
   for (std::int32_t b = 0; b < set.count; ++b) buffers[static_cast<std::size_t>(b)].candidate_pools = writable;
   if (const detail::pin_problem problem = detail::apply_pins(m, set, buffers); problem.pin >= 0) {
     if (problem.second_tensor >= 0)
-      m.fail({code_of(memory_error::pin_ambiguous_tensor_name), -1, op_kind::conv2d, make_shape(problem.pin),
-              diagnostic_name(m.pins[static_cast<std::size_t>(problem.pin)].tensor_name.view()), problem.first_tensor,
-              problem.second_tensor});
+      m.fail({code_of(memory_error::pin_ambiguous_tensor_name), -1, op_kind::conv2d, {},
+              diagnostic_name(m.pins[static_cast<std::size_t>(problem.pin)].tensor_name.view()),
+              {.tensor = problem.first_tensor, .other_tensor = problem.second_tensor, .position = problem.pin}});
     else
-      m.fail({code_of(memory_error::pin_unknown_tensor), -1, op_kind::conv2d, {}, {}, problem.pin, 0});
+      m.fail({code_of(memory_error::pin_unknown_tensor), -1, op_kind::conv2d, {}, {}, {.position = problem.pin}});
     return;
   }
 

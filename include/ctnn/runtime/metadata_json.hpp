@@ -34,7 +34,7 @@ namespace ctnn {
 // The "version" member of the JSON: bumped when a field changes meaning or disappears.
 // 2: memory_plan.pools, .scratch, .in_place_calls, tensors' pool_index; 3: `pools` lists the plan's pools
 // (names, bytes used, size_limit), inputs and outputs carry their quantization.
-inline constexpr int metadata_json_version = 3;
+inline constexpr int metadata_json_version = 4;
 
 namespace detail {
 
@@ -294,8 +294,8 @@ inline bool write_metadata(json_writer& j, const module_view& m) {
       j.member("code", error_code_name(m.error.code));
       j.member("op", m.error.node);
       j.member("op_kind", name_of(m.error.kind));
-      j.member("value_a", m.error.value_a);
-      j.member("value_b", m.error.value_b);
+      for (const diagnostic_detail_field& field : diagnostic_detail_fields)  // the details the code set
+        if (m.error.*field.member != 0) j.member(field.name, m.error.*field.member);
     } else {
       j.member("code", "metadata_missing");
       j.key("missing_facts");

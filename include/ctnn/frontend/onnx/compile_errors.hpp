@@ -15,7 +15,7 @@ namespace ctnn::errors {
 
 // Template-argument carriers of the ONNX errors: a node (index in the graph, op_type and name: the
 // NodeProto's, or its first output's when it has none, node_named<...>), a byte offset, a value's name
-// offset, an attribute value, and which side of the model's interface.
+// offset and an attribute value.
 template <std::int32_t Index, onnx::op_type Type, class Name> struct onnx_node;
 template <std::int64_t Offset> struct onnx_byte;
 template <std::int64_t NameOffset> struct onnx_value_named_at;
@@ -24,9 +24,8 @@ template <std::int64_t Slot> struct operand_slot;
 template <std::int64_t Offset, std::int64_t Length> struct attribute_string_at_byte;
 template <std::int64_t Index> struct element_index;
 template <std::int64_t Value> struct element_value;
-template <std::int64_t Bits> struct float32_bits;  // a float32 as its bit pattern (int32)
-struct onnx_model_inputs;
-struct onnx_model_outputs;
+template <std::int64_t Bits>
+struct float32_bits;  // a float32 as its bit pattern (int32)
 
 template <class AtByte, protobuf::expectation Expected>
 struct onnx_malformed_model {
@@ -123,45 +122,52 @@ constexpr auto onnx_error_type() {
   if constexpr (!is_onnx_error(D.code)) {
     return std::type_identity<no_onnx_error>{};
   } else {
-    using node = errors::onnx_node<D.node, static_cast<op_type>(D.value_a), ctnn::detail::node_named_t<D.op_name>>;
-    using value = errors::onnx_value_named_at<D.value_a>;
-    using b = errors::count<D.value_b>;
+    using node =
+        errors::onnx_node<D.node, static_cast<op_type>(D.operator_code), ctnn::detail::node_named_t<D.op_name>>;
+    using value = errors::onnx_value_named_at<D.byte_offset>;
+    using slot = errors::operand_slot<D.input_slot>;
     constexpr auto code = static_cast<onnx_error>(D.code);
     if constexpr (code == onnx_error::malformed_model)
-      return std::type_identity<errors::onnx_malformed_model<errors::onnx_byte<D.value_a>, static_cast<protobuf::expectation>(D.value_b)>>{};
+      return std::type_identity<errors::onnx_malformed_model<errors::onnx_byte<D.byte_offset>,
+                                                             static_cast<protobuf::expectation>(D.reason)>>{};
     else if constexpr (code == onnx_error::unsupported_operator) return std::type_identity<errors::onnx_unsupported_operator<node>>{};
     else if constexpr (code == onnx_error::unsupported_attribute && D.expected.rank == 3 && D.expected.dims[0] == -1)
       return std::type_identity<errors::onnx_unsupported_attribute<  // a string: where it is in the file
-          node, static_cast<attribute>(D.value_b), errors::attribute_string_at_byte<D.expected.dims[1], D.expected.dims[2]>>>{};
+          node, static_cast<attribute>(D.attribute),
+          errors::attribute_string_at_byte<D.expected.dims[1], D.expected.dims[2]>>>{};
     else if constexpr (code == onnx_error::unsupported_attribute)
-      return std::type_identity<errors::onnx_unsupported_attribute<node, static_cast<attribute>(D.value_b),
+      return std::type_identity<errors::onnx_unsupported_attribute<node, static_cast<attribute>(D.attribute),
                                                                    errors::attribute_value<D.expected.dims[0]>>>{};
     else if constexpr (code == onnx_error::unsupported_rank)
-      return std::type_identity<errors::onnx_unsupported_rank<node, errors::operand_slot<D.value_b>,
-                                                              typename ctnn::detail::shape_type<D.actual>::type>>{};
+      return std::type_identity<
+          errors::onnx_unsupported_rank<node, slot, typename ctnn::detail::shape_type<D.actual>::type>>{};
     else if constexpr (code == onnx_error::operand_type)
-      return std::type_identity<errors::onnx_operand_type<node, errors::operand_slot<D.value_b>, static_cast<data_type>(D.expected.dims[0])>>{};
+      return std::type_identity<errors::onnx_operand_type<node, slot, static_cast<data_type>(D.expected.dims[0])>>{};
     else if constexpr (code == onnx_error::operand_value && D.expected.dims[2] == 1)
-      return std::type_identity<errors::onnx_operand_value<node, errors::operand_slot<D.value_b>, errors::element_index<D.expected.dims[0]>,
+      return std::type_identity<errors::onnx_operand_value<node, slot, errors::element_index<D.expected.dims[0]>,
                                                            errors::float32_bits<D.expected.dims[1]>>>{};
     else if constexpr (code == onnx_error::operand_value)
-      return std::type_identity<errors::onnx_operand_value<node, errors::operand_slot<D.value_b>, errors::element_index<D.expected.dims[0]>,
+      return std::type_identity<errors::onnx_operand_value<node, slot, errors::element_index<D.expected.dims[0]>,
                                                            errors::element_value<D.expected.dims[1]>>>{};
     else if constexpr (code == onnx_error::unsupported_operand)
-      return std::type_identity<errors::onnx_unsupported_operand<node, errors::operand_slot<D.value_b>>>{};
-    else if constexpr (code == onnx_error::output_count) return std::type_identity<errors::onnx_output_count<node, b>>{};
+      return std::type_identity<errors::onnx_unsupported_operand<node, slot>>{};
+    else if constexpr (code == onnx_error::output_count)
+      return std::type_identity<errors::onnx_output_count<node, errors::count<D.count_actual>>>{};
     else if constexpr (code == onnx_error::unsupported_tensor_type)
-      return std::type_identity<errors::onnx_unsupported_tensor_type<value, static_cast<data_type>(D.value_b)>>{};
+      return std::type_identity<
+          errors::onnx_unsupported_tensor_type<value, static_cast<data_type>(D.rejected_value)>>{};
     else if constexpr (code == onnx_error::no_static_shape)
       return std::type_identity<errors::onnx_no_static_shape<value, typename ctnn::detail::shape_type<D.actual>::type>>{};
-    else if constexpr (code == onnx_error::rank_too_high) return std::type_identity<errors::onnx_rank_too_high<value, b>>{};
+    else if constexpr (code == onnx_error::rank_too_high)
+      return std::type_identity<errors::onnx_rank_too_high<value, errors::count<D.rank_actual>>>{};
     else if constexpr (code == onnx_error::unsupported_tensor_feature)
-      return std::type_identity<errors::onnx_unsupported_tensor_feature<value, static_cast<tensor_feature>(D.value_b)>>{};
+      return std::type_identity<
+          errors::onnx_unsupported_tensor_feature<value, static_cast<tensor_feature>(D.reason)>>{};
     else if constexpr (code == onnx_error::integer_arithmetic)
-      return std::type_identity<errors::onnx_integer_arithmetic<node, errors::operand_slot<D.value_b>>>{};
+      return std::type_identity<errors::onnx_integer_arithmetic<node, slot>>{};
     else
-      return std::type_identity<errors::onnx_too_many_model_io<
-          std::conditional_t<D.value_a == 0, errors::onnx_model_inputs, errors::onnx_model_outputs>, b>>{};
+      return std::type_identity<
+          errors::onnx_too_many_model_io<errors::model_side<D.io_side>, errors::count<D.count_actual>>>{};
   }
 }
 

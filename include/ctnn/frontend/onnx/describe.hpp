@@ -23,6 +23,9 @@ namespace ctnn::onnx {
 
 namespace detail {
 
+using ctnn::detail::diagnostic_text::put_malformed;
+using ctnn::detail::diagnostic_text::put_model_io_count;
+using ctnn::detail::diagnostic_text::put_name_or_number;
 using ctnn::detail::diagnostic_text::put_number;
 using ctnn::detail::diagnostic_text::put_shape;
 
@@ -106,16 +109,13 @@ void describe(const diagnostic& d, const char* bytes, std::size_t size, Sink&& o
   out("\n  ");
   switch (code) {
     case onnx_error::malformed_model:
-      out("byte offset ");
-      put_number(out, d.value_a);
-      out(": expected ");
-      out(protobuf::name_of(static_cast<protobuf::expectation>(d.value_b)));
+      detail::put_malformed(out, d, protobuf::name_of(static_cast<protobuf::expectation>(d.reason)));
       break;
     case onnx_error::unsupported_operator: detail::put_node(out, d.node, bytes, size); break;
     case onnx_error::unsupported_attribute:
       detail::put_node(out, d.node, bytes, size);
       out(", attribute ");
-      out(name_of(static_cast<attribute>(d.value_b)));
+      out(name_of(static_cast<attribute>(d.attribute)));
       out(" = ");
       if (d.expected.rank == 3 && d.expected[0] == -1) {  // a string, read from the file
         out("\"");
@@ -124,19 +124,20 @@ void describe(const diagnostic& d, const char* bytes, std::size_t size, Sink&& o
       } else {
         put_number(out, d.expected[0]);
       }
-      if (static_cast<attribute>(d.value_b) == attribute::block_size) out(" (blocked quantization is not supported)");
-      if (static_cast<attribute>(d.value_b) == attribute::training_mode) out(" (ctnn runs inference only)");
-      if (static_cast<attribute>(d.value_b) == attribute::value && d.value_a == static_cast<std::int64_t>(op_type::Constant))
+      if (static_cast<attribute>(d.attribute) == attribute::block_size) out(" (blocked quantization is not supported)");
+      if (static_cast<attribute>(d.attribute) == attribute::training_mode) out(" (ctnn runs inference only)");
+      if (static_cast<attribute>(d.attribute) == attribute::value &&
+          d.operator_code == static_cast<std::int64_t>(op_type::Constant))
         out(" (a Constant needs the tensor attribute `value`; value_float, value_ints, ... are not read)");
       break;
     case onnx_error::unsupported_operand:
     case onnx_error::integer_arithmetic:
       detail::put_node(out, d.node, bytes, size);
-      detail::put_operand(out, d.value_b);
+      detail::put_operand(out, d.input_slot);
       break;
     case onnx_error::unsupported_rank:
       detail::put_node(out, d.node, bytes, size);
-      detail::put_operand(out, d.value_b);
+      detail::put_operand(out, d.input_slot);
       out(" of rank ");
       put_number(out, d.actual.rank);
       out(", shape ");
@@ -144,16 +145,14 @@ void describe(const diagnostic& d, const char* bytes, std::size_t size, Sink&& o
       break;
     case onnx_error::operand_type: {
       detail::put_node(out, d.node, bytes, size);
-      detail::put_operand(out, d.value_b);
+      detail::put_operand(out, d.input_slot);
       out(" of type ");
-      const std::string_view type = name_of(static_cast<data_type>(d.expected[0]));
-      if (type.empty()) put_number(out, d.expected[0]);
-      else out(type);
+      detail::put_name_or_number(out, name_of(static_cast<data_type>(d.expected[0])), d.expected[0]);
       break;
     }
     case onnx_error::operand_value:
       detail::put_node(out, d.node, bytes, size);
-      detail::put_operand(out, d.value_b);
+      detail::put_operand(out, d.input_slot);
       out(", element ");
       put_number(out, d.expected[0]);
       out(" = ");
@@ -168,35 +167,29 @@ void describe(const diagnostic& d, const char* bytes, std::size_t size, Sink&& o
     case onnx_error::output_count:
       detail::put_node(out, d.node, bytes, size);
       out(", outputs ");
-      put_number(out, d.value_b);
+      put_number(out, d.count_actual);
       break;
-    case onnx_error::unsupported_tensor_type: {
-      detail::put_value(out, d.value_a, bytes, size);
+    case onnx_error::unsupported_tensor_type:
+      detail::put_value(out, d.byte_offset, bytes, size);
       out(", type ");
-      const std::string_view type = name_of(static_cast<data_type>(d.value_b));
-      if (type.empty()) put_number(out, d.value_b);
-      else out(type);
+      detail::put_name_or_number(out, name_of(static_cast<data_type>(d.rejected_value)), d.rejected_value);
       break;
-    }
     case onnx_error::no_static_shape:
-      detail::put_value(out, d.value_a, bytes, size);
+      detail::put_value(out, d.byte_offset, bytes, size);
       out(", shape ");
       detail::put_shape(out, d.actual);
       break;
     case onnx_error::rank_too_high:
-      detail::put_value(out, d.value_a, bytes, size);
+      detail::put_value(out, d.byte_offset, bytes, size);
       out(", rank ");
-      put_number(out, d.value_b);
+      put_number(out, d.rank_actual);
       break;
     case onnx_error::unsupported_tensor_feature:
-      detail::put_value(out, d.value_a, bytes, size);
+      detail::put_value(out, d.byte_offset, bytes, size);
       out(", ");
-      out(name_of(static_cast<tensor_feature>(d.value_b)));
+      out(name_of(static_cast<tensor_feature>(d.reason)));
       break;
-    case onnx_error::too_many_model_io:
-      out(d.value_a == 0 ? "inputs " : "outputs ");
-      put_number(out, d.value_b);
-      break;
+    case onnx_error::too_many_model_io: detail::put_model_io_count(out, d); break;
   }
   out("\n");
 }

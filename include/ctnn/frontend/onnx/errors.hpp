@@ -7,8 +7,8 @@
 // Fields of the diagnostic, per code:
 //   node:    the index of the NodeProto in the graph (-1 when the problem is not a node's)
 //   kind:    the IR op kind the node maps to (conv2d when none)
-//   value_a, value_b, expected, actual: as listed per code. "name offset" is the byte offset of the
-//   value's name in the file (ctnn-inspect prints the name).
+//   the named fields (diagnostic_details), expected, actual: as listed per code. A value (a model input,
+//   an initializer) is named by `byte_offset`, where its name is in the file (ctnn-inspect prints it).
 //
 // Codes of the IR itself that the importer reports (unsupported_rank, invalid_axis, input_count_mismatch,
 // ...) keep their own classes.
@@ -24,23 +24,23 @@ namespace ctnn::onnx {
 
 // The ONNX frontend's diagnostic codes (values of ctnn::error_code from 300).
 enum class onnx_error : std::int32_t {
-  malformed_model = 300,       // value_a: byte offset, value_b: ctnn::protobuf::expectation
-  unsupported_operator,        // value_a: ctnn::onnx::op_type (unknown: not in the default domain's list)
-  unsupported_attribute,       // value_a: op_type, value_b: ctnn::onnx::attribute; expected.dims[0]: the value
+  malformed_model = 300,       // byte_offset; reason: ctnn::protobuf::expectation
+  unsupported_operator,        // operator_code: ctnn::onnx::op_type (unknown: not in the default domain's list)
+  unsupported_attribute,       // operator_code, attribute; expected.dims[0]: the value
                                // (floats in millionths); a string: expected = [-1, its byte offset, its length]
-  unsupported_operand,         // value_a: op_type, value_b: operand slot (must be a constant of the type and
+  unsupported_operand,         // operator_code, input_slot (the operand must be a constant of the type and
                                // shape the op reads: weights, bias, shape, pads, clip bounds)
-  output_count,                // value_a: op_type, value_b: the node's output count (one is supported)
-  unsupported_tensor_type,     // value_a: name offset, value_b: ctnn::onnx::data_type
-  no_static_shape,             // value_a: name offset, value_b: rank; actual: the shape (-1 = unknown)
-  rank_too_high,               // value_a: name offset, value_b: rank (ctnn::max_rank is 6)
-  unsupported_tensor_feature,  // value_a: name offset, value_b: ctnn::onnx::tensor_feature
-  too_many_model_io,           // value_a: 0 = inputs, 1 = outputs; value_b: their count (max 8)
-  integer_arithmetic,          // value_a: op_type, value_b: operand slot (its element type differs from the
+  output_count,                // operator_code; count_actual: the node's outputs (one is supported)
+  unsupported_tensor_type,     // byte_offset; rejected_value: ctnn::onnx::data_type
+  no_static_shape,             // byte_offset, rank_actual; actual: the shape (-1 = unknown)
+  rank_too_high,               // byte_offset, rank_actual (ctnn::max_rank is 6)
+  unsupported_tensor_feature,  // byte_offset; reason: ctnn::onnx::tensor_feature
+  too_many_model_io,           // io_side; count_actual: their count (max 8)
+  integer_arithmetic,          // operator_code, input_slot (its element type differs from the
                                // first operand's: plain integer arithmetic takes one integer type)
-  unsupported_rank,            // value_a: op_type, value_b: operand slot; actual: the operand's ONNX shape
-  operand_type,                // value_a: op_type, value_b: operand slot; expected.dims[0]: its ctnn::onnx::data_type
-  operand_value,               // value_a: op_type, value_b: operand slot; expected: [element index, value,
+  unsupported_rank,            // operator_code, input_slot; actual: the operand's ONNX shape
+  operand_type,                // operator_code, input_slot; expected.dims[0]: its ctnn::onnx::data_type
+  operand_value,               // operator_code, input_slot; expected: [element index, value,
                                // 1 when the value is float32 bits (a scale) else 0]; a value out of the range
                                // the op accepts (scales finite and positive, zero points in their type,
                                // shape extents and bounds)

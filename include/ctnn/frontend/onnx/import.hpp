@@ -37,7 +37,7 @@
 //  * Shapes: each IR node's output shape is inferred as the node is added (pass::infer_types' own rules),
 //    so the importer knows every value's shape (for layouts, Flatten, Gemm) without value_info.
 //  * Bad input is a diagnostic in the module: onnx_error codes (onnx/errors.hpp; node = the NodeProto's
-//    index, value_a = its op_type) and the IR's own codes where they fit. The failed module keeps the
+//    index, operator_code = its op_type) and the IR's own codes where they fit. The failed module keeps the
 //    model's inputs and outputs where they were read, so code that calls run() adds no error of its own.
 //
 // The importer's parts: import_values.hpp (capacities, relayouts, values), import_state.hpp (state,

@@ -157,13 +157,21 @@ struct elementwise_importer : linear_importer<Module, MaxValues, MaxRelayouts> {
     if (at(v).onnx_layout >= 0) return at(v).onnx_layout;
     const tensor_view t = f.read_tensor(at(v).proto);
     if (take_reader_error() || !checked_tensor(v, t)) return -1;
-    if (!is_integer(t.type) || dtype_of(t.type) != type) return fail(onnx_error::integer_arithmetic, static_cast<std::int64_t>(current), slot), -1;
+    if (!is_integer(t.type) || dtype_of(t.type) != type)
+      return fail(onnx_error::integer_arithmetic,
+                  {.operator_code = static_cast<std::int64_t>(current), .input_slot = slot}),
+             -1;
     if (t.data_field != schema::tensor::raw_data)
-      return fail(onnx_error::unsupported_tensor_feature, at(v).name.at, static_cast<std::int64_t>(tensor_feature::unpacked_values)), -1;
+      return fail(onnx_error::unsupported_tensor_feature,
+                  {.byte_offset = at(v).name.at, .reason = static_cast<std::int64_t>(tensor_feature::unpacked_values)}),
+             -1;
     if (static_cast<std::int64_t>(t.data.length) != t.dims.elements() * element_bytes(t.type))
       return malformed(t.proto.at, protobuf::expectation::tensor_data), -1;
     if (t.data.at % element_bytes(t.type) != 0)
-      return fail(onnx_error::unsupported_tensor_feature, at(v).name.at, static_cast<std::int64_t>(tensor_feature::unaligned_integers)), -1;
+      return fail(onnx_error::unsupported_tensor_feature,
+                  {.byte_offset = at(v).name.at,
+                   .reason = static_cast<std::int64_t>(tensor_feature::unaligned_integers)}),
+             -1;
     const std::int32_t id = add_tensor(t.dims.rank == 0 ? make_shape(1) : t.dims, label_of(v), tensor_role::constant);
     if (id < 0) return -1;
     m.tensor_at(id).type = type;
@@ -188,7 +196,9 @@ struct elementwise_importer : linear_importer<Module, MaxValues, MaxRelayouts> {
       const std::int32_t v = o.id[slot];
       x[slot] = is_constant(v) ? integer_constant(v, slot, type) : as_onnx(v, slot);
       if (failed() || x[slot] < 0) return;
-      if (m.tensor_at(x[slot]).type != type) return fail(onnx_error::integer_arithmetic, static_cast<std::int64_t>(current), slot);
+      if (m.tensor_at(x[slot]).type != type)
+        return fail(onnx_error::integer_arithmetic,
+                    {.operator_code = static_cast<std::int64_t>(current), .input_slot = slot});
     }
     define(result, add_node(kind, {}, {x[0], x[1]}, label_of(result)), false);
   }
@@ -212,7 +222,9 @@ struct elementwise_importer : linear_importer<Module, MaxValues, MaxRelayouts> {
     const std::int32_t x = operand(a, 0);
     const std::int32_t y = operand(b, 1);
     if (failed()) return;
-    if (m.tensor_at(y).type != dtype::f32) return fail(onnx_error::integer_arithmetic, static_cast<std::int64_t>(current), 1);
+    if (m.tensor_at(y).type != dtype::f32)
+      return fail(onnx_error::integer_arithmetic,
+                  {.operator_code = static_cast<std::int64_t>(current), .input_slot = 1});
     define(result, add_node(kind, {}, {x, y}, label_of(result)), nhwc);
   }
 
@@ -223,7 +235,8 @@ struct elementwise_importer : linear_importer<Module, MaxValues, MaxRelayouts> {
     std::int64_t axis = int_attribute(n, "axis", v13 ? -1 : 1);
     if (failed() || take_reader_error()) return;
     if (axis < 0) axis += s.rank;
-    if (axis < 0 || axis >= s.rank) return fail(error_code::invalid_axis, node_index, op_kind::softmax, axis, s.rank);
+    if (axis < 0 || axis >= s.rank)
+      return fail(error_code::invalid_axis, node_index, op_kind::softmax, {.axis = axis, .rank_actual = s.rank});
     if (v13 && prefers_nhwc(o.id[0]) && axis == 1) {
       const std::int32_t x = as_nhwc(o.id[0], 0);  // the channels are the last NHWC axis
       return define(result, add_node(op_kind::softmax, {}, {x}, label_of(result)), true);

@@ -64,7 +64,9 @@ struct importer : shape_importer<Module, MaxValues, MaxRelayouts> {
     for (std::uint32_t k = n.output_count; k > 1; --k)
       if (f.output_name(n, k - 1).length == 0) --outputs;
     if (take_reader_error()) return;
-    if (n.output_count == 0 || outputs != 1) return fail(onnx_error::output_count, static_cast<std::int64_t>(n.type), n.output_count);
+    if (n.output_count == 0 || outputs != 1)
+      return fail(onnx_error::output_count,
+                  {.operator_code = static_cast<std::int64_t>(n.type), .count_actual = n.output_count});
     std::int64_t out_tag = 0;
     protobuf::span out_name{};
     {
@@ -103,7 +105,7 @@ struct importer : shape_importer<Module, MaxValues, MaxRelayouts> {
       case op_type::QLinearMatMul:
       case op_type::MatMulInteger: return quantized_ops<importer>{*this}.import(n, o, result);
       case op_type::Transpose: return transpose_node(n, o, result);
-      default: return fail(onnx_error::unsupported_operator, static_cast<std::int64_t>(n.type), 0);
+      default: return fail(onnx_error::unsupported_operator, {.operator_code = static_cast<std::int64_t>(n.type)});
     }
   }
 
@@ -127,16 +129,20 @@ struct importer : shape_importer<Module, MaxValues, MaxRelayouts> {
       if (take_reader_error()) return;
       if (info.name.length > 0 && find(info.name) >= 0 && is_constant(find(info.name))) continue;  // IR 3: initializers listed
       if (m.input_count >= static_cast<std::int32_t>(max_model_io))
-        return fail(onnx_error::too_many_model_io, 0, m.input_count + 1);
+        return fail(onnx_error::too_many_model_io, {.count_actual = m.input_count + 1, .io_side = 0});
       const std::int32_t v = add_value(info.name, value_kind::graph_input, fd.tag_at);
       if (v < 0) return;
       // float32, or integers: 8-bit for the quantized ops (quantized.hpp), any of them for plain integer ops
       if (info.type != data_type::float32 && !is_integer(info.type))
-        return fail(onnx_error::unsupported_tensor_type, info.name.at, static_cast<std::int64_t>(info.type));
-      if (info.rank > max_rank) return fail(onnx_error::rank_too_high, info.name.at, info.rank);
+        return fail(onnx_error::unsupported_tensor_type,
+                    {.byte_offset = info.name.at, .rejected_value = static_cast<std::int64_t>(info.type)});
+      if (info.rank > max_rank)
+        return fail(onnx_error::rank_too_high, {.byte_offset = info.name.at, .rank_actual = info.rank});
       bool is_static = info.has_shape;
       for (std::int32_t d = 0; d < info.dims.rank; ++d) is_static = is_static && info.dims[d] > 0;
-      if (!is_static || pass_too_large(info.dims)) return fail(onnx_error::no_static_shape, info.name.at, info.rank, {}, info.dims);
+      if (!is_static || pass_too_large(info.dims))
+        return fail(onnx_error::no_static_shape, {.byte_offset = info.name.at, .rank_actual = info.rank}, {},
+                    info.dims);
       const std::int32_t id = add_tensor(info.dims, label_of(v), tensor_role::input);
       if (id < 0) return;
       m.tensor_at(id).type = dtype_of(info.type);
@@ -155,7 +161,8 @@ struct importer : shape_importer<Module, MaxValues, MaxRelayouts> {
       if (take_reader_error()) return;
       const std::int32_t v = find(name);
       if (v < 0) return malformed(fd.tag_at, protobuf::expectation::graph_output);
-      if (m.output_count >= static_cast<std::int32_t>(max_model_io)) return fail(onnx_error::too_many_model_io, 1, m.output_count + 1);
+      if (m.output_count >= static_cast<std::int32_t>(max_model_io))
+        return fail(onnx_error::too_many_model_io, {.count_actual = m.output_count + 1, .io_side = 1});
       node_index = -1;
       current = op_type::unknown;
       std::int32_t id = as_onnx(v, 0);
@@ -182,7 +189,8 @@ struct importer : shape_importer<Module, MaxValues, MaxRelayouts> {
     // Initializers first (nodes read them by name), then the runtime inputs, the nodes, the outputs.
     for (std::uint32_t at_ = graph.at; f.reader().next(graph, at_, fd) && !failed();) {
       if (fd.number == schema::graph::sparse_initializer)
-        return fail(onnx_error::unsupported_tensor_feature, fd.bytes.at, static_cast<std::int64_t>(tensor_feature::sparse));
+        return fail(onnx_error::unsupported_tensor_feature,
+                    {.byte_offset = fd.bytes.at, .reason = static_cast<std::int64_t>(tensor_feature::sparse)});
       if (fd.number != schema::graph::initializer) continue;
       const protobuf::span label = f.reader().message_field(fd.bytes, schema::tensor::name);
       const std::int32_t v = take_reader_error() ? -1 : add_value(label, value_kind::initializer, fd.tag_at);

@@ -210,7 +210,8 @@ struct layout_importer : importer_state<Module, MaxValues, MaxRelayouts> {
   constexpr operands read_operands(const node_view& n) {
     operands o{};
     if (n.input_count > o.id.size()) {
-      fail(error_code::too_many_inputs, node_index, kind_of(current), n.input_count, max_node_inputs);
+      fail(error_code::too_many_inputs, node_index, kind_of(current),
+           {.count_expected = max_node_inputs, .count_actual = n.input_count});
       return o;
     }
     protobuf::field fd{};
@@ -234,7 +235,8 @@ struct layout_importer : importer_state<Module, MaxValues, MaxRelayouts> {
     bool present = true;
     for (std::uint32_t k = 0; k < least && k < given; ++k) present = present && o.id[k] >= 0;
     if (given >= least && given <= most && present) return true;
-    fail(error_code::input_count_mismatch, node_index, kind_of(current), given < least ? least : most, given);
+    fail(error_code::input_count_mismatch, node_index, kind_of(current),
+         {.count_expected = given < least ? least : most, .count_actual = given});
     return false;
   }
   constexpr bool expect_constant(const operands& o, std::uint32_t slot) {

@@ -57,7 +57,8 @@ struct shape_importer : elementwise_importer<Module, MaxValues, MaxRelayouts> {
       constant_int(o.id[1], 1, 0, count);
       if (failed()) return;
       if (constant_shape(o.id[1]).rank != 1) return operand_error(1);
-      if (count > static_cast<std::int64_t>(max_rank)) return fail(onnx_error::rank_too_high, at(o.id[1]).name.at, count);
+      if (count > static_cast<std::int64_t>(max_rank))
+        return fail(onnx_error::rank_too_high, {.byte_offset = at(o.id[1]).name.at, .rank_actual = count});
       for (std::uint32_t k = 0; k < count && !failed(); ++k) {
         const std::int64_t extent = constant_int(o.id[1], 1, k, count);
         if (extent < -1 || extent > 0x7fffffff) return operand_value_error(1, k, extent);
@@ -66,7 +67,8 @@ struct shape_importer : elementwise_importer<Module, MaxValues, MaxRelayouts> {
     } else {
       const attribute_view a = f.attribute(n, "shape");
       count = f.ints_count(a);
-      if (count > static_cast<std::int64_t>(max_rank)) return fail(onnx_error::rank_too_high, 0, count);
+      if (count > static_cast<std::int64_t>(max_rank))
+        return fail(onnx_error::rank_too_high, {.byte_offset = 0, .rank_actual = count});
       for (std::uint32_t k = 0; k < count; ++k) {
         const std::int64_t extent = f.ints_at(a, k);
         if (extent < -1 || extent > 0x7fffffff) return attribute_error(attribute::shape, extent);
@@ -89,7 +91,8 @@ struct shape_importer : elementwise_importer<Module, MaxValues, MaxRelayouts> {
     std::int64_t axis = int_attribute(n, "axis", 1);
     if (failed() || take_reader_error()) return;
     if (axis < 0) axis += s.rank;
-    if (axis < 0 || axis > s.rank) return fail(error_code::invalid_axis, node_index, op_kind::reshape, axis, s.rank);
+    if (axis < 0 || axis > s.rank)
+      return fail(error_code::invalid_axis, node_index, op_kind::reshape, {.axis = axis, .rank_actual = s.rank});
     std::int64_t outer = 1;
     for (std::int32_t d = 0; d < axis; ++d) outer *= s[d];
     const std::int32_t x = as_onnx(o.id[0], 0);
@@ -104,7 +107,8 @@ struct shape_importer : elementwise_importer<Module, MaxValues, MaxRelayouts> {
     if (failed() || take_reader_error()) return;
     if (!axis_attribute.present() && f.opset() >= 4) return attribute_error(attribute::axis, -1);
     if (axis < 0) axis += s.rank;
-    if (axis < 0 || axis >= s.rank) return fail(error_code::invalid_axis, node_index, op_kind::concat, axis, s.rank);
+    if (axis < 0 || axis >= s.rank)
+      return fail(error_code::invalid_axis, node_index, op_kind::concat, {.axis = axis, .rank_actual = s.rank});
     bool nhwc = s.rank == 4;
     bool any_nhwc = false;
     for (std::uint32_t k = 0; k < o.count; ++k) {
@@ -159,7 +163,8 @@ struct shape_importer : elementwise_importer<Module, MaxValues, MaxRelayouts> {
         for (std::uint32_t k = 0; k < axis_count; ++k) {
           std::int64_t axis = constant_int(o.id[3], 3, k, axis_count);
           if (axis < 0) axis += s.rank;
-          if (axis < 0 || axis >= s.rank) return fail(error_code::invalid_axis, node_index, op_kind::pad, axis, s.rank);
+          if (axis < 0 || axis >= s.rank)
+            return fail(error_code::invalid_axis, node_index, op_kind::pad, {.axis = axis, .rank_actual = s.rank});
           axes[k] = static_cast<std::int32_t>(axis);
         }
       }

@@ -35,16 +35,17 @@ struct importer_state {
 
   constexpr bool failed() const { return m.error.failed(); }
   // `node` counts the file's NodeProtos (-1: not a node's error); a node's error carries op_label.
-  constexpr void fail(error_code code, std::int32_t node, op_kind kind, std::int64_t a, std::int64_t b,
+  constexpr void fail(error_code code, std::int32_t node, op_kind kind, const diagnostic_details& details,
                       const shape& expected = {}, const shape& actual = {}) {
-    m.fail_in_file(diagnostic{code, node, kind, expected, actual, a, b, node >= 0 ? op_label : name{}});
+    m.fail_in_file(diagnostic{code, node, kind, expected, actual, details, node >= 0 ? op_label : name{}});
   }
-  constexpr void fail(onnx_error code, std::int64_t a, std::int64_t b, const shape& expected = {}, const shape& actual = {}) {
-    fail(code_of(code), node_index, kind_of(current), a, b, expected, actual);
+  constexpr void fail(onnx_error code, const diagnostic_details& details, const shape& expected = {},
+                      const shape& actual = {}) {
+    fail(code_of(code), node_index, kind_of(current), details, expected, actual);
   }
   constexpr bool take_reader_error() {
     if (!f.failed()) return false;
-    fail(code_of(onnx_error::malformed_model), -1, op_kind::conv2d, f.error().offset, static_cast<std::int64_t>(f.error().what));
+    m.fail_in_file(f.error().as_diagnostic(code_of(onnx_error::malformed_model)));
     return true;
   }
   constexpr void malformed(std::int64_t offset, protobuf::expectation what) {
@@ -53,36 +54,40 @@ struct importer_state {
   }
   constexpr void attribute_error(attribute which, std::int64_t value) {
     std::int64_t v = value < -2000000000 ? -2000000000 : value > 2000000000 ? 2000000000 : value;
-    fail(onnx_error::unsupported_attribute, static_cast<std::int64_t>(current), static_cast<std::int64_t>(which),
+    fail(onnx_error::unsupported_attribute,
+         {.operator_code = static_cast<std::int64_t>(current), .attribute = static_cast<std::int64_t>(which)},
          make_shape(static_cast<std::int32_t>(v)));
   }
   // An unsupported string value: where it is in the file (ctnn-inspect and ctnn-run print it).
   constexpr void attribute_error(attribute which, const protobuf::span& text) {
-    fail(onnx_error::unsupported_attribute, static_cast<std::int64_t>(current), static_cast<std::int64_t>(which),
+    fail(onnx_error::unsupported_attribute,
+         {.operator_code = static_cast<std::int64_t>(current), .attribute = static_cast<std::int64_t>(which)},
          make_shape(-1, static_cast<std::int32_t>(text.at), static_cast<std::int32_t>(text.length)));
   }
   constexpr void string_attribute_error(const node_view& n, std::string_view name, attribute which) {
     attribute_error(which, f.reader().message_field(f.attribute(n, name).proto, schema::attribute::s));
   }
   constexpr void operand_error(std::uint32_t slot) {
-    fail(onnx_error::unsupported_operand, static_cast<std::int64_t>(current), slot);
+    fail(onnx_error::unsupported_operand, {.operator_code = static_cast<std::int64_t>(current), .input_slot = slot});
   }
   constexpr void operand_type_error(std::uint32_t slot, data_type type) {
-    fail(onnx_error::operand_type, static_cast<std::int64_t>(current), slot, make_shape(static_cast<std::int32_t>(type)));
+    fail(onnx_error::operand_type, {.operator_code = static_cast<std::int64_t>(current), .input_slot = slot},
+         make_shape(static_cast<std::int32_t>(type)));
   }
   // Element `index` of a constant operand is out of range: an integer (clamped to int32) or a float's bits.
   constexpr void operand_value_error(std::uint32_t slot, std::int64_t index, std::int64_t value) {
     const std::int64_t v = value < -2147483647 ? -2147483647 : value > 2147483647 ? 2147483647 : value;
-    fail(onnx_error::operand_value, static_cast<std::int64_t>(current), slot,
+    fail(onnx_error::operand_value, {.operator_code = static_cast<std::int64_t>(current), .input_slot = slot},
          make_shape(static_cast<std::int32_t>(index), static_cast<std::int32_t>(v), 0));
   }
   constexpr void operand_value_error(std::uint32_t slot, std::int64_t index, float value) {
-    fail(onnx_error::operand_value, static_cast<std::int64_t>(current), slot,
+    fail(onnx_error::operand_value, {.operator_code = static_cast<std::int64_t>(current), .input_slot = slot},
          make_shape(static_cast<std::int32_t>(index), std::bit_cast<std::int32_t>(value), 1));
   }
   // Operand `slot` has a rank the op does not take (its ONNX shape in the diagnostic).
   constexpr void rank_error(std::uint32_t slot, const shape& s) {
-    fail(onnx_error::unsupported_rank, static_cast<std::int64_t>(current), slot, {}, s);
+    fail(onnx_error::unsupported_rank, {.operator_code = static_cast<std::int64_t>(current), .input_slot = slot}, {},
+         s);
   }
 
   // ---------------------------------------------------------------------------------------------------
@@ -129,7 +134,9 @@ struct importer_state {
   // Module edits.
 
   constexpr void capacity_exceeded() {
-    if (!failed()) fail(error_code::too_many_inputs, -1, op_kind::conv2d, m.node_count, static_cast<std::int64_t>(Module::node_capacity));
+    if (!failed())
+      fail(error_code::too_many_inputs, -1, op_kind::conv2d,
+           {.count_expected = static_cast<std::int64_t>(Module::node_capacity), .count_actual = m.node_count});
   }
   constexpr std::int32_t add_tensor(const shape& dims, const name& label, tensor_role role = tensor_role::intermediate) {
     if (static_cast<std::size_t>(m.tensor_count) >= Module::tensor_capacity) return capacity_exceeded(), -1;
@@ -226,14 +233,23 @@ struct importer_state {
     if (!checked_tensor(v, t)) return t;
     if (t.type != data_type::float32) return operand_error(slot), t;
     if (t.unpacked > 0 && t.data_field != schema::tensor::raw_data)
-      return fail(onnx_error::unsupported_tensor_feature, at(v).name.at, static_cast<std::int64_t>(tensor_feature::unpacked_values)), t;
+      return fail(onnx_error::unsupported_tensor_feature,
+                  {.byte_offset = at(v).name.at, .reason = static_cast<std::int64_t>(tensor_feature::unpacked_values)}),
+             t;
     if (static_cast<std::int64_t>(t.data.length) != t.dims.elements() * 4) malformed(t.proto.at, protobuf::expectation::tensor_data);
     return t;
   }
   constexpr bool checked_tensor(std::int32_t v, const tensor_view& t) {
-    if (t.external) return fail(onnx_error::unsupported_tensor_feature, at(v).name.at, static_cast<std::int64_t>(tensor_feature::external_data)), false;
-    if (t.segmented) return fail(onnx_error::unsupported_tensor_feature, at(v).name.at, static_cast<std::int64_t>(tensor_feature::segments)), false;
-    if (t.rank > max_rank) return fail(onnx_error::rank_too_high, at(v).name.at, t.rank), false;
+    if (t.external)
+      return fail(onnx_error::unsupported_tensor_feature,
+                  {.byte_offset = at(v).name.at, .reason = static_cast<std::int64_t>(tensor_feature::external_data)}),
+             false;
+    if (t.segmented)
+      return fail(onnx_error::unsupported_tensor_feature,
+                  {.byte_offset = at(v).name.at, .reason = static_cast<std::int64_t>(tensor_feature::segments)}),
+             false;
+    if (t.rank > max_rank)
+      return fail(onnx_error::rank_too_high, {.byte_offset = at(v).name.at, .rank_actual = t.rank}), false;
     if (pass_too_large(t.dims)) return malformed(t.proto.at, protobuf::expectation::tensor_size), false;
     return true;
   }

@@ -132,7 +132,10 @@ struct quantized_ops {
   constexpr std::int32_t stored_constant(std::int32_t v, std::uint32_t slot, const tensor_view& t) {
     if (im.failed()) return -1;
     if (t.data_field != schema::tensor::raw_data)
-      return im.fail(onnx_error::unsupported_tensor_feature, im.at(v).name.at, static_cast<std::int64_t>(tensor_feature::unpacked_values)), -1;
+      return im.fail(onnx_error::unsupported_tensor_feature,
+                     {.byte_offset = im.at(v).name.at,
+                      .reason = static_cast<std::int64_t>(tensor_feature::unpacked_values)}),
+             -1;
     if (static_cast<std::int64_t>(t.data.length) != t.dims.elements() * element_bytes(t.type))
       return im.malformed(t.proto.at, protobuf::expectation::tensor_data), -1;
     (void)slot;
@@ -191,7 +194,7 @@ struct quantized_ops {
       case op_type::ConvInteger: return conv(n, o, result, false);
       case op_type::QLinearMatMul: return matmul(o, result, true);
       case op_type::MatMulInteger: return matmul(o, result, false);
-      default: return im.fail(onnx_error::unsupported_operator, static_cast<std::int64_t>(n.type), 0);
+      default: return im.fail(onnx_error::unsupported_operator, {.operator_code = static_cast<std::int64_t>(n.type)});
     }
   }
 

@@ -13,15 +13,13 @@
 namespace ctnn::errors {
 
 // Carriers: a byte offset in the file, a tensor index, an op (index in execution order, TFLite builtin
-// code and name: its output tensor's, node_named<...>), a fixed-point number, and which side of the
-// model's interface.
+// code and name: its output tensor's, node_named<...>) and a fixed-point number.
 template <std::int64_t Offset> struct at_byte;
 template <std::int64_t Index> struct at_tensor;
 template <std::int32_t Index, tflite::builtin_operator Code, class Name> struct tflite_op;
 template <std::int64_t Value> struct millionths;
-template <std::int64_t Value> struct shift;
-struct model_inputs;
-struct model_outputs;
+template <std::int64_t Value>
+struct shift;
 
 template <class AtByte, flatbuffers::expectation Expected>
 struct tflite_malformed_model {
@@ -125,41 +123,53 @@ namespace ctnn::tflite::detail {
 // The errors:: class of a TFLite frontend diagnostic (frontend_error codes, ir/diagnostic.hpp).
 template <diagnostic D>
 constexpr auto tflite_error_type() {
-  using op = errors::tflite_op<D.node, static_cast<tflite::builtin_operator>(D.value_a), ctnn::detail::node_named_t<D.op_name>>;
-  using tensor = errors::at_tensor<D.value_a>;
-  using b = errors::count<D.value_b>;
+  using op = errors::tflite_op<D.node, static_cast<tflite::builtin_operator>(D.operator_code),
+                               ctnn::detail::node_named_t<D.op_name>>;
+  using tensor = errors::at_tensor<D.tensor>;
   constexpr auto code = static_cast<frontend_error>(D.code);
   if constexpr (code == frontend_error::tflite_malformed_model)
-    return std::type_identity<errors::tflite_malformed_model<errors::at_byte<D.value_a>,
-                                                             static_cast<flatbuffers::expectation>(D.value_b)>>{};
+    return std::type_identity<errors::tflite_malformed_model<errors::at_byte<D.byte_offset>,
+                                                             static_cast<flatbuffers::expectation>(D.reason)>>{};
   else if constexpr (code == frontend_error::tflite_unsupported_operator) return std::type_identity<errors::tflite_unsupported_operator<op>>{};
   else if constexpr (code == frontend_error::tflite_unsupported_activation)
-    return std::type_identity<errors::tflite_unsupported_fused_activation<op, static_cast<tflite::activation_function>(D.value_b)>>{};
-  else if constexpr (code == frontend_error::tflite_unsupported_padding) return std::type_identity<errors::tflite_unsupported_padding<op, b>>{};
-  else if constexpr (code == frontend_error::tflite_invalid_window) return std::type_identity<errors::tflite_invalid_window<op, b>>{};
+    return std::type_identity<
+        errors::tflite_unsupported_fused_activation<op, static_cast<tflite::activation_function>(D.rejected_value)>>{};
+  else if constexpr (code == frontend_error::tflite_unsupported_padding)
+    return std::type_identity<errors::tflite_unsupported_padding<op, errors::count<D.rejected_value>>>{};
+  else if constexpr (code == frontend_error::tflite_invalid_window)
+    return std::type_identity<errors::tflite_invalid_window<op, errors::count<D.rejected_value>>>{};
   else if constexpr (code == frontend_error::tflite_softmax_beta)
-    return std::type_identity<errors::tflite_softmax_beta_not_one<op, errors::millionths<D.value_b>>>{};
+    return std::type_identity<errors::tflite_softmax_beta_not_one<op, errors::millionths<D.rejected_value>>>{};
   else if constexpr (code == frontend_error::tflite_unsupported_fully_connected)
-    return std::type_identity<errors::tflite_unsupported_fully_connected<op, static_cast<tflite::fully_connected_feature>(D.value_b)>>{};
+    return std::type_identity<
+        errors::tflite_unsupported_fully_connected<op, static_cast<tflite::fully_connected_feature>(D.reason)>>{};
   else if constexpr (code == frontend_error::tflite_hybrid_model)
-    return std::type_identity<errors::tflite_hybrid_model<op, errors::at_tensor<D.value_b>>>{};
+    return std::type_identity<errors::tflite_hybrid_model<op, tensor>>{};
   else if constexpr (code == frontend_error::tflite_unsupported_tensor_type)
-    return std::type_identity<errors::tflite_unsupported_tensor_type<tensor, static_cast<tflite::tensor_type>(D.value_b)>>{};
+    return std::type_identity<
+        errors::tflite_unsupported_tensor_type<tensor, static_cast<tflite::tensor_type>(D.rejected_value)>>{};
   else if constexpr (code == frontend_error::tflite_no_static_shape)
     return std::type_identity<errors::tflite_no_static_shape<tensor, typename ctnn::detail::shape_type<D.actual>::type>>{};
-  else if constexpr (code == frontend_error::tflite_rank_too_high) return std::type_identity<errors::tflite_rank_too_high<tensor, b>>{};
+  else if constexpr (code == frontend_error::tflite_rank_too_high)
+    return std::type_identity<errors::tflite_rank_too_high<tensor, errors::count<D.rank_actual>>>{};
   else if constexpr (code == frontend_error::tflite_unsupported_tensor_feature)
-    return std::type_identity<errors::tflite_unsupported_tensor_feature<tensor, static_cast<tflite::tensor_feature>(D.value_b)>>{};
+    return std::type_identity<
+        errors::tflite_unsupported_tensor_feature<tensor, static_cast<tflite::tensor_feature>(D.reason)>>{};
   else if constexpr (code == frontend_error::tflite_constant_size_mismatch)
-    return std::type_identity<errors::tflite_constant_size_mismatch<tensor, typename ctnn::detail::shape_type<D.expected>::type, b>>{};
-  else if constexpr (code == frontend_error::tflite_unsupported_operand) return std::type_identity<errors::tflite_unsupported_operand<op, b>>{};
-  else if constexpr (code == frontend_error::tflite_output_count) return std::type_identity<errors::tflite_output_count<op, b>>{};
+    return std::type_identity<errors::tflite_constant_size_mismatch<
+        tensor, typename ctnn::detail::shape_type<D.expected>::type, errors::count<D.bytes_available>>>{};
+  else if constexpr (code == frontend_error::tflite_unsupported_operand)
+    return std::type_identity<errors::tflite_unsupported_operand<op, errors::count<D.input_slot>>>{};
+  else if constexpr (code == frontend_error::tflite_output_count)
+    return std::type_identity<errors::tflite_output_count<op, errors::count<D.count_actual>>>{};
   else if constexpr (code == frontend_error::tflite_too_many_model_io)
-    return std::type_identity<errors::tflite_too_many_model_io<std::conditional_t<D.value_a == 0, errors::model_inputs, errors::model_outputs>, b>>{};
+    return std::type_identity<
+        errors::tflite_too_many_model_io<errors::model_side<D.io_side>, errors::count<D.count_actual>>>{};
   else if constexpr (code == frontend_error::tflite_invalid_quantization)
-    return std::type_identity<errors::tflite_invalid_quantization<tensor, static_cast<tflite::quantization_problem>(D.value_b)>>{};
+    return std::type_identity<
+        errors::tflite_invalid_quantization<tensor, static_cast<tflite::quantization_problem>(D.reason)>>{};
   else if constexpr (code == frontend_error::tflite_unrepresentable_multiplier)
-    return std::type_identity<errors::tflite_unrepresentable_multiplier<op, errors::shift<D.value_b>>>{};
+    return std::type_identity<errors::tflite_unrepresentable_multiplier<op, errors::shift<D.rejected_value>>>{};
   else return std::type_identity<ctnn::detail::no_error>{};
 }
 

@@ -77,6 +77,9 @@ constexpr std::string_view sentence_of(error_code code) {
 
 namespace detail {
 
+using ctnn::detail::diagnostic_text::put_malformed;
+using ctnn::detail::diagnostic_text::put_model_io_count;
+using ctnn::detail::diagnostic_text::put_name_or_number;
 using ctnn::detail::diagnostic_text::put_number;  // ir/diagnostic_text.hpp
 using ctnn::detail::diagnostic_text::put_shape;
 
@@ -86,10 +89,10 @@ void put_op(Sink& out, const diagnostic& d, bool with_code) {
   put_number(out, d.node);
   out(" (");
   if (with_code) {
-    const std::string_view n = name_of(static_cast<builtin_operator>(d.value_a));
+    const std::string_view n = name_of(static_cast<builtin_operator>(d.operator_code));
     if (n.empty()) {
       out("builtin code ");
-      put_number(out, d.value_a);
+      put_number(out, d.operator_code);
     } else {
       out(n);
     }
@@ -122,22 +125,16 @@ void describe(const diagnostic& d, Sink&& out) {
   out("\n  ");
   const auto tensor = [&] {
     out("tensor ");
-    put_number(out, d.value_a);
+    put_number(out, d.tensor);
   };
   if (!is_frontend_error(d.code)) {
     if (d.node >= 0) detail::put_op(out, d, false), out(": ");
-    out("value_a ");
-    put_number(out, d.value_a);
-    out(", value_b ");
-    put_number(out, d.value_b);
+    put_diagnostic_numbers(d, out);
     return out("\n");
   }
   switch (static_cast<frontend_error>(d.code)) {
     case frontend_error::tflite_malformed_model:
-      out("byte offset ");
-      put_number(out, d.value_a);
-      out(": expected ");
-      out(flatbuffers::name_of(static_cast<flatbuffers::expectation>(d.value_b)));
+      detail::put_malformed(out, d, flatbuffers::name_of(static_cast<flatbuffers::expectation>(d.reason)));
       break;
     case frontend_error::tflite_unsupported_operator:
       detail::put_op(out, d, true);
@@ -145,45 +142,42 @@ void describe(const diagnostic& d, Sink&& out) {
     case frontend_error::tflite_unsupported_activation:
       detail::put_op(out, d, true);
       out(", fused activation ");
-      out(name_of(static_cast<activation_function>(d.value_b)));
+      out(name_of(static_cast<activation_function>(d.rejected_value)));
       out(" (");
-      put_number(out, d.value_b);
+      put_number(out, d.rejected_value);
       out(")");
       break;
     case frontend_error::tflite_unsupported_padding:
       detail::put_op(out, d, true);
       out(", padding ");
-      put_number(out, d.value_b);
+      put_number(out, d.rejected_value);
       break;
     case frontend_error::tflite_invalid_window:
       detail::put_op(out, d, true);
       out(", value ");
-      put_number(out, d.value_b);
+      put_number(out, d.rejected_value);
       break;
     case frontend_error::tflite_softmax_beta:
       detail::put_op(out, d, true);
       out(", beta ");
-      put_number(out, d.value_b);
+      put_number(out, d.rejected_value);
       out(" millionths");
       break;
     case frontend_error::tflite_unsupported_fully_connected:
       detail::put_op(out, d, true);
       out(", ");
-      out(name_of(static_cast<fully_connected_feature>(d.value_b)));
+      out(name_of(static_cast<fully_connected_feature>(d.reason)));
       break;
     case frontend_error::tflite_hybrid_model:
       detail::put_op(out, d, true);
       out(", weight tensor ");
-      put_number(out, d.value_b);
+      put_number(out, d.tensor);
       break;
-    case frontend_error::tflite_unsupported_tensor_type: {
+    case frontend_error::tflite_unsupported_tensor_type:
       tensor();
       out(", type ");
-      const std::string_view type = name_of(static_cast<tensor_type>(d.value_b));
-      if (type.empty()) put_number(out, d.value_b);
-      else out(type);
+      detail::put_name_or_number(out, name_of(static_cast<tensor_type>(d.rejected_value)), d.rejected_value);
       break;
-    }
     case frontend_error::tflite_no_static_shape:
       tensor();
       out(", shape ");
@@ -192,40 +186,41 @@ void describe(const diagnostic& d, Sink&& out) {
     case frontend_error::tflite_rank_too_high:
       tensor();
       out(", rank ");
-      put_number(out, d.value_b);
+      put_number(out, d.rank_actual);
       break;
     case frontend_error::tflite_unsupported_tensor_feature:
       tensor();
       out(", ");
-      out(name_of(static_cast<tensor_feature>(d.value_b)));
+      out(name_of(static_cast<tensor_feature>(d.reason)));
       break;
     case frontend_error::tflite_constant_size_mismatch:
       tensor();
       out(", shape ");
       detail::put_shape(out, d.expected);
       out(", buffer of ");
-      put_number(out, d.value_b);
+      put_number(out, d.bytes_available);
       out(" bytes");
       break;
     case frontend_error::tflite_unsupported_operand:
+      detail::put_op(out, d, true);
+      out(", operand ");
+      put_number(out, d.input_slot);
+      break;
     case frontend_error::tflite_output_count:
       detail::put_op(out, d, true);
-      out(d.code == code_of(frontend_error::tflite_output_count) ? ", outputs " : ", operand ");
-      put_number(out, d.value_b);
+      out(", outputs ");
+      put_number(out, d.count_actual);
       break;
-    case frontend_error::tflite_too_many_model_io:
-      out(d.value_a == 0 ? "inputs " : "outputs ");
-      put_number(out, d.value_b);
-      break;
+    case frontend_error::tflite_too_many_model_io: detail::put_model_io_count(out, d); break;
     case frontend_error::tflite_invalid_quantization:
       tensor();
       out(", ");
-      out(name_of(static_cast<quantization_problem>(d.value_b)));
+      out(name_of(static_cast<quantization_problem>(d.reason)));
       break;
     case frontend_error::tflite_unrepresentable_multiplier:
       detail::put_op(out, d, true);
       out(", shift ");
-      put_number(out, d.value_b);
+      put_number(out, d.rejected_value);
       break;
   }
   out("\n");

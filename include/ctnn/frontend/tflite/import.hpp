@@ -88,8 +88,13 @@ constexpr void import_into(Module& m, const char* bytes, std::size_t size, std::
   model_file f{bytes, size};
   if (!f.failed() && (f.tensor_count() > Module::tensor_capacity || f.operator_count() > Module::node_capacity)) {
     // Capacities smaller than count() says: a caller error, reported as too many inputs of the model.
-    m.fail(diagnostic{error_code::too_many_inputs, -1, op_kind::conv2d, {}, {}, f.tensor_count(),
-                      static_cast<std::int64_t>(Module::tensor_capacity)});
+    m.fail(diagnostic{error_code::too_many_inputs,
+                      -1,
+                      op_kind::conv2d,
+                      {},
+                      {},
+                      {.count_expected = static_cast<std::int64_t>(Module::tensor_capacity),
+                       .count_actual = static_cast<std::int64_t>(f.tensor_count())}});
     return;
   }
   detail::importer<Module> run{f, m};

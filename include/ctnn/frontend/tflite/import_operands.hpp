@@ -41,7 +41,8 @@ struct operand_importer : tensor_importer<Module> {
     if (id < 0) return true;
     const tensor& t = this->m.tensor_at(id);
     if (t.role == tensor_role::constant && t.type == type) return true;
-    this->fail(frontend_error::tflite_unsupported_operand, op, p.kind, static_cast<std::int64_t>(p.code), k);
+    this->fail(frontend_error::tflite_unsupported_operand, op, p.kind,
+               {.operator_code = static_cast<std::int64_t>(p.code), .input_slot = k});
     return false;
   }
 
@@ -56,8 +57,9 @@ struct operand_importer : tensor_importer<Module> {
       case activation_function::relu: out = activation::relu; return true;
       case activation_function::relu6: out = activation::relu6; return true;
       default:
-        this->fail(frontend_error::tflite_unsupported_activation, op, p.kind, static_cast<std::int64_t>(p.code),
-             static_cast<std::int64_t>(p.fused));
+        this->fail(
+            frontend_error::tflite_unsupported_activation, op, p.kind,
+            {.operator_code = static_cast<std::int64_t>(p.code), .rejected_value = static_cast<std::int64_t>(p.fused)});
         return false;
     }
   }
@@ -74,14 +76,16 @@ struct operand_importer : tensor_importer<Module> {
     if (dilation_h_id >= 0) w.dilation_h = r.scalar<std::int32_t>(p.options, static_cast<std::uint32_t>(dilation_h_id), 1);
     if (this->take_reader_error()) return false;
     if (pad != static_cast<std::int8_t>(padding_type::same) && pad != static_cast<std::int8_t>(padding_type::valid)) {
-      this->fail(frontend_error::tflite_unsupported_padding, op, p.kind, static_cast<std::int64_t>(p.code), pad);
+      this->fail(frontend_error::tflite_unsupported_padding, op, p.kind,
+                 {.operator_code = static_cast<std::int64_t>(p.code), .rejected_value = pad});
       return false;
     }
     w.mode = pad == static_cast<std::int8_t>(padding_type::same) ? padding::same : padding::valid;
     // Below 1 is meaningless; 2^16 and more would only overflow the shape arithmetic of later passes.
     for (const std::int32_t v : {w.stride_w, w.stride_h, w.dilation_w, w.dilation_h, w.kernel_h, w.kernel_w}) {
       if (v < 1 || v > max_window_value) {
-        this->fail(frontend_error::tflite_invalid_window, op, p.kind, static_cast<std::int64_t>(p.code), v);
+        this->fail(frontend_error::tflite_invalid_window, op, p.kind,
+                   {.operator_code = static_cast<std::int64_t>(p.code), .rejected_value = v});
         return false;
       }
     }
@@ -91,14 +95,15 @@ struct operand_importer : tensor_importer<Module> {
   constexpr bool expect_inputs(std::int32_t op, const op_plan& p, const operator_view& o, std::uint32_t least,
                                std::uint32_t most) {
     if (o.inputs.length >= least && o.inputs.length <= most) return true;
-    this->fail(error_code::input_count_mismatch, op, p.kind, o.inputs.length < least ? least : most, o.inputs.length);
+    this->fail(error_code::input_count_mismatch, op, p.kind,
+               {.count_expected = o.inputs.length < least ? least : most, .count_actual = o.inputs.length});
     return false;
   }
 
   constexpr bool expect_rank(std::int32_t op, const op_plan& p, std::int32_t id, std::int32_t rank) {
     const shape& s = this->m.tensor_at(id).dims;
     if (s.rank == rank) return true;
-    this->fail(error_code::unsupported_rank, op, p.kind, rank, s.rank, {}, s);
+    this->fail(error_code::unsupported_rank, op, p.kind, {.rank_expected = rank, .rank_actual = s.rank}, {}, s);
     return false;
   }
 
@@ -150,7 +155,8 @@ struct operand_importer : tensor_importer<Module> {
         return true;
     }
     if (shift <= 31 && (!radius || shift >= 0)) return true;
-    this->fail(frontend_error::tflite_unrepresentable_multiplier, op, p.kind, static_cast<std::int64_t>(p.code), shift);
+    this->fail(frontend_error::tflite_unrepresentable_multiplier, op, p.kind,
+               {.operator_code = static_cast<std::int64_t>(p.code), .rejected_value = shift});
     return false;
   }
 };

@@ -61,13 +61,15 @@ struct importer : operand_importer<Module> {
     const op_plan p = plan_op(f, o);
     if (take_reader_error()) return;
     if (!p.supported) {
-      fail(frontend_error::tflite_unsupported_operator, op, op_kind::conv2d, static_cast<std::int64_t>(p.code), 0);
+      fail(frontend_error::tflite_unsupported_operator, op, op_kind::conv2d,
+           {.operator_code = static_cast<std::int64_t>(p.code)});
       return;
     }
     flatbuffers::reader& r = f.reader();  // a named type: f is a dependent base member
     // One output, a fresh tensor.
     if (o.outputs.length != 1) {
-      fail(frontend_error::tflite_output_count, op, p.kind, static_cast<std::int64_t>(p.code), o.outputs.length);
+      fail(frontend_error::tflite_output_count, op, p.kind,
+           {.operator_code = static_cast<std::int64_t>(p.code), .count_actual = o.outputs.length});
       return;
     }
     const std::int32_t out = f.index_at(o.outputs, 0);
@@ -103,7 +105,8 @@ struct importer : operand_importer<Module> {
         if (p.kind == op_kind::dense)
           hybrid = hybrid || r.scalar<bool>(p.options, schema::fully_connected::asymmetric_quantize_inputs, false);
         if (hybrid) {
-          fail(frontend_error::tflite_hybrid_model, op, p.kind, static_cast<std::int64_t>(p.code), w);
+          fail(frontend_error::tflite_hybrid_model, op, p.kind,
+               {.operator_code = static_cast<std::int64_t>(p.code), .tensor = w});
           return;
         }
         if (!constant_operand(op, p, w, 1, weights.type)) return;
@@ -113,13 +116,15 @@ struct importer : operand_importer<Module> {
         if (p.kind == op_kind::dense) {
           if (!expect_rank(op, p, w, 2)) return;
           if (r.scalar<std::int8_t>(p.options, schema::fully_connected::weights_format, 0) != 0) {
-            fail(frontend_error::tflite_unsupported_fully_connected, op, p.kind, static_cast<std::int64_t>(p.code),
-                 static_cast<std::int64_t>(fully_connected_feature::shuffled_weights));
+            fail(frontend_error::tflite_unsupported_fully_connected, op, p.kind,
+                 {.operator_code = static_cast<std::int64_t>(p.code),
+                  .reason = static_cast<std::int64_t>(fully_connected_feature::shuffled_weights)});
             return;
           }
           if (r.scalar<bool>(p.options, schema::fully_connected::keep_num_dims, false) && in.rank > 2) {
-            fail(frontend_error::tflite_unsupported_fully_connected, op, p.kind, static_cast<std::int64_t>(p.code),
-                 static_cast<std::int64_t>(fully_connected_feature::keep_num_dims));
+            fail(frontend_error::tflite_unsupported_fully_connected, op, p.kind,
+                 {.operator_code = static_cast<std::int64_t>(p.code),
+                  .reason = static_cast<std::int64_t>(fully_connected_feature::keep_num_dims)});
             return;
           }
           attrs.units = ws[0];
@@ -193,8 +198,9 @@ struct importer : operand_importer<Module> {
           double millionths = static_cast<double>(beta) * 1e6;
           if (!(millionths > -9e15)) millionths = -9e15;  // also NaN: a number for the diagnostic
           if (millionths > 9e15) millionths = 9e15;
-          fail(frontend_error::tflite_softmax_beta, op, p.kind, static_cast<std::int64_t>(p.code),
-               static_cast<std::int64_t>(millionths < 0 ? millionths - 0.5 : millionths + 0.5));
+          fail(frontend_error::tflite_softmax_beta, op, p.kind,
+               {.operator_code = static_cast<std::int64_t>(p.code),
+                .rejected_value = static_cast<std::int64_t>(millionths < 0 ? millionths - 0.5 : millionths + 0.5)});
           return;
         }
         break;
@@ -228,18 +234,20 @@ struct importer : operand_importer<Module> {
         for (std::int32_t d = 0; d < known.rank; ++d)
           if (known[d] == -1) known.dims[static_cast<std::size_t>(d)] = 1, ++inferred;
         if (inferred > 1 || checked_elements(known) < 0) {
-          fail(frontend_error::tflite_unsupported_operand, op, p.kind, static_cast<std::int64_t>(p.code), 1);
+          fail(frontend_error::tflite_unsupported_operand, op, p.kind,
+               {.operator_code = static_cast<std::int64_t>(p.code), .input_slot = 1});
           return;
         }
         break;
       }
       case op_kind::concat: {
         if (o.inputs.length < 1) {
-          fail(error_code::input_count_mismatch, op, p.kind, 1, 0);
+          fail(error_code::input_count_mismatch, op, p.kind, {.count_expected = 1, .count_actual = 0});
           return;
         }
         if (o.inputs.length > max_node_inputs) {
-          fail(error_code::too_many_inputs, op, p.kind, o.inputs.length, max_node_inputs);
+          fail(error_code::too_many_inputs, op, p.kind,
+               {.count_expected = max_node_inputs, .count_actual = o.inputs.length});
           return;
         }
         for (std::uint32_t k = 0; k < o.inputs.length; ++k) inputs[k] = operand(o, k);
@@ -253,13 +261,15 @@ struct importer : operand_importer<Module> {
         input_count = 1;
         const std::int32_t rank = m.tensor_at(inputs[0]).dims.rank;
         if (m.tensor_at(pads).dims.elements() != 2 * rank) {
-          fail(frontend_error::tflite_unsupported_operand, op, p.kind, static_cast<std::int64_t>(p.code), 1);
+          fail(frontend_error::tflite_unsupported_operand, op, p.kind,
+               {.operator_code = static_cast<std::int64_t>(p.code), .input_slot = 1});
           return;
         }
         for (std::int32_t k = 0; k < 2 * rank; ++k) {
           const std::int32_t pad = constant_i32(pads, k);
           if (pad < 0 || pad > max_window_value) {
-            fail(frontend_error::tflite_unsupported_operand, op, p.kind, static_cast<std::int64_t>(p.code), 1);
+            fail(frontend_error::tflite_unsupported_operand, op, p.kind,
+                 {.operator_code = static_cast<std::int64_t>(p.code), .input_slot = 1});
             return;
           }
           attrs.pads[static_cast<std::size_t>(k)] = pad;
@@ -276,7 +286,7 @@ struct importer : operand_importer<Module> {
           const std::int32_t axis = constant_i32(axes, k);
           const std::int32_t normalised = axis < 0 ? axis + rank : axis;
           if (normalised < 0 || normalised >= rank) {
-            fail(error_code::invalid_axis, op, p.kind, axis, rank);
+            fail(error_code::invalid_axis, op, p.kind, {.axis = axis, .rank_actual = rank});
             return;
           }
           attrs.reduce_axes |= 1u << normalised;
@@ -317,7 +327,8 @@ struct importer : operand_importer<Module> {
   constexpr void import_inputs() {
     const flatbuffers::vector& inputs = f.inputs();
     if (inputs.length > max_model_io) {
-      fail(frontend_error::tflite_too_many_model_io, -1, op_kind::conv2d, 0, inputs.length);
+      fail(frontend_error::tflite_too_many_model_io, -1, op_kind::conv2d,
+           {.count_actual = inputs.length, .io_side = 0});
       return;
     }
     for (std::uint32_t k = 0; k < inputs.length && !failed(); ++k) {
@@ -335,7 +346,8 @@ struct importer : operand_importer<Module> {
   constexpr void import_outputs() {
     const flatbuffers::vector& outputs = f.outputs();
     if (outputs.length > max_model_io) {
-      fail(frontend_error::tflite_too_many_model_io, -1, op_kind::conv2d, 1, outputs.length);
+      fail(frontend_error::tflite_too_many_model_io, -1, op_kind::conv2d,
+           {.count_actual = outputs.length, .io_side = 1});
       return;
     }
     for (std::uint32_t k = 0; k < outputs.length && !failed(); ++k) {

@@ -25,13 +25,13 @@ struct tensor_importer {
   name op_label{};  // the op being imported: its output tensor's name (TFLite ops have none of their own)
 
   // `node` counts the file's ops (-1: not an op's error); an op's error carries op_label.
-  constexpr void fail(error_code code, std::int32_t node, op_kind kind, std::int64_t a, std::int64_t b,
+  constexpr void fail(error_code code, std::int32_t node, op_kind kind, const diagnostic_details& details,
                       const shape& expected = {}, const shape& actual = {}) {
-    m.fail_in_file(diagnostic{code, node, kind, expected, actual, a, b, node >= 0 ? op_label : name{}});
+    m.fail_in_file(diagnostic{code, node, kind, expected, actual, details, node >= 0 ? op_label : name{}});
   }
-  constexpr void fail(frontend_error code, std::int32_t node, op_kind kind, std::int64_t a, std::int64_t b,
+  constexpr void fail(frontend_error code, std::int32_t node, op_kind kind, const diagnostic_details& details,
                       const shape& expected = {}, const shape& actual = {}) {
-    fail(code_of(code), node, kind, a, b, expected, actual);
+    fail(code_of(code), node, kind, details, expected, actual);
   }
   constexpr void malformed(std::int64_t offset, flatbuffers::expectation what) {
     f.reader().fail(offset, what);
@@ -39,15 +39,15 @@ struct tensor_importer {
   }
   constexpr bool take_reader_error() {
     if (!f.failed()) return false;
-    fail(frontend_error::tflite_malformed_model, -1, op_kind::conv2d, f.error().offset,
-         static_cast<std::int64_t>(f.error().what));
+    m.fail_in_file(f.error().as_diagnostic(code_of(frontend_error::tflite_malformed_model)));
     return true;
   }
   constexpr bool failed() const { return m.error.failed(); }
 
   // Capacities too small for the file (import<> called with less than count() says): a caller's error.
   constexpr void capacity_exceeded() {
-    fail(error_code::too_many_inputs, -1, op_kind::conv2d, m.node_count, static_cast<std::int64_t>(Module::node_capacity));
+    fail(error_code::too_many_inputs, -1, op_kind::conv2d,
+         {.count_expected = static_cast<std::int64_t>(Module::node_capacity), .count_actual = m.node_count});
   }
 
   // A node of the module: appended, with its output tensor's producer set (nullptr when full).
@@ -108,7 +108,8 @@ struct tensor_importer {
     const auto index = static_cast<std::int64_t>(i);
     tensor t{};
     if (!dtype_of(tv.type, t.type)) {
-      fail(frontend_error::tflite_unsupported_tensor_type, -1, op_kind::conv2d, index, static_cast<std::int64_t>(tv.type));
+      fail(frontend_error::tflite_unsupported_tensor_type, -1, op_kind::conv2d,
+           {.tensor = index, .rejected_value = static_cast<std::int64_t>(tv.type)});
       return;
     }
     if (tv.is_variable) return feature(i, tensor_feature::variable);
@@ -117,7 +118,8 @@ struct tensor_importer {
     // Shape: `shape` (static; shape_signature may say -1 for the batch). No static shape: a negative or
     // zero extent, or no `shape` where shape_signature gives a rank.
     if (tv.shape.length > max_rank) {
-      fail(frontend_error::tflite_rank_too_high, -1, op_kind::conv2d, index, tv.shape.length);
+      fail(frontend_error::tflite_rank_too_high, -1, op_kind::conv2d,
+           {.tensor = index, .rank_actual = tv.shape.length});
       return;
     }
     t.dims = stored_shape(f, tv);
@@ -131,7 +133,8 @@ struct tensor_importer {
     }
     if (take_reader_error()) return;
     if (!is_static) {
-      fail(frontend_error::tflite_no_static_shape, -1, op_kind::conv2d, index, t.dims.rank, {}, t.dims);
+      fail(frontend_error::tflite_no_static_shape, -1, op_kind::conv2d, {.tensor = index, .rank_actual = t.dims.rank},
+           {}, t.dims);
       return;
     }
     if (checked_elements(t.dims) < 0) return malformed(f.field_position(tv.table, schema::tensor::shape), flatbuffers::expectation::tensor_size);
@@ -142,7 +145,8 @@ struct tensor_importer {
     if (data.length > 0) {
       const std::int64_t needed = t.dims.elements() * static_cast<std::int64_t>(size_of(t.type));
       if (needed != data.length) {
-        fail(frontend_error::tflite_constant_size_mismatch, -1, op_kind::conv2d, index, data.length, t.dims);
+        fail(frontend_error::tflite_constant_size_mismatch, -1, op_kind::conv2d,
+             {.tensor = index, .bytes_available = data.length}, t.dims);
         return;
       }
       if (data.at % size_of(t.type) != 0) return malformed(data.at, flatbuffers::expectation::aligned_data);
@@ -155,13 +159,13 @@ struct tensor_importer {
   }
 
   constexpr void feature(std::uint32_t i, tensor_feature what) {
-    fail(frontend_error::tflite_unsupported_tensor_feature, -1, op_kind::conv2d, static_cast<std::int64_t>(i),
-         static_cast<std::int64_t>(what));
+    fail(frontend_error::tflite_unsupported_tensor_feature, -1, op_kind::conv2d,
+         {.tensor = static_cast<std::int64_t>(i), .reason = static_cast<std::int64_t>(what)});
   }
 
   constexpr bool invalid_quantization(std::uint32_t i, quantization_problem what) {
-    fail(frontend_error::tflite_invalid_quantization, -1, op_kind::conv2d, static_cast<std::int64_t>(i),
-         static_cast<std::int64_t>(what));
+    fail(frontend_error::tflite_invalid_quantization, -1, op_kind::conv2d,
+         {.tensor = static_cast<std::int64_t>(i), .reason = static_cast<std::int64_t>(what)});
     return false;
   }
 
