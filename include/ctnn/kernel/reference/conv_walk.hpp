@@ -1,53 +1,84 @@
 #pragma once
-// The loops of the convolutions, shared by the float32 and int8 reference kernels, which differ only in
-// their arithmetic, an object with three members, each given the call's parameters p (the walk's own:
-// a copy inside the object would be a second pointer the compiler cannot merge with p, and extra loads):
-//   start(p, oc): the accumulator of output channel oc before any product;
-//   multiply_add(p, acc, x, w): acc plus the product of input value x and weight w, as one expression
-//     (so that a compiler contracts float ones as it would `acc += x * w`);
-//   finish(p, acc, oc): the output value.
+// The reference convolutions, float32 and int8 in one source: the same loops, and the arithmetic chosen by
+// the element type where it differs (the accumulator's start, the product, the output value), inline with
+// `if constexpr`. One function per call's parameters, as before the loops were shared: an arithmetic object
+// with three member templates cost a function instantiation each per call, which every compiler then
+// instantiated, emitted and inlined again (docs/compile_time.md, "the last 5 %").
+//   float32: the accumulator starts at the bias; the fused activation finishes it.
+//   int8 (TFLite's ConvPerChannel / DepthwiseConvPerChannel): offsets (-zero points) added to inputs and
+//   weights, an int32 accumulator, the bias added last, requantized per output channel (multiplier/shift
+//   arrays, from the executor), plus the output zero point, clamped.
 // NHWC input; conv2d: OHWI weights (OHW(I/groups) when grouped); depthwise: 1HWC weights, output channel
-// = input channel * multiplier + m (TFLite). Padding taps are skipped.
+// = input channel * multiplier + m (TFLite). Padding taps are skipped (int8: they would add
+// (zero point + offset) * w = 0).
 #include <cstdint>
+#include <type_traits>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/reference/activation.hpp>
+#include <ctnn/kernel/reference/int8/requantize.hpp>
 #include <ctnn/kernel/reference/window.hpp>
 
 namespace ctnn::kernel::reference {
 
+// What a convolution accumulates in, and its bias's type: float for float32, int32 for int8.
+template <class Output>
+using conv_accumulator = std::conditional_t<std::is_same_v<Output, float>, float, std::int32_t>;
+
 // Output element (b, y, x, oc): the products over the window's taps and the input channels of oc's group.
-template <class Params, class Input, class Weight, class Output, class Arithmetic>
-[[gnu::always_inline]] constexpr void grouped_conv2d_walk(Params p, const Input* input, const Weight* weights,
-                                                          Output* output, Arithmetic arithmetic) {
+// multiplier/shift: int8 only (per output channel).
+template <class Params, class Input, class Weight, class Output>
+constexpr void conv2d(Params p, const Input* input, const Weight* weights, const conv_accumulator<Output>* bias,
+                      Output* output, const std::int32_t* multiplier = nullptr, const std::int32_t* shift = nullptr) {
   const auto in = nhwc::of(p->in);
   const std::int32_t in_per_group = in.c / p->groups;
   const std::int32_t out_per_group = p->out[3] / p->groups;
   for_each_output_element(p, [&](std::int32_t b, std::int32_t oy, std::int32_t ox, std::int32_t oc, std::int64_t at) {
     const std::int32_t first_ic = (oc / out_per_group) * in_per_group;
-    auto acc = arithmetic.start(p, oc);
+    conv_accumulator<Output> acc = 0;
+    if constexpr (std::is_same_v<Output, float>)
+      if (p->has_bias) acc = bias[oc];
     for_each_window_tap(p, oy, ox, [&](std::int32_t iy, std::int32_t ix, std::int32_t ky, std::int32_t kx) {
       const Input* pixel = input + ((b * in.h + iy) * in.w + ix) * in.c + first_ic;
       const Weight* filter = weights + ((oc * p->win.kernel_h + ky) * p->win.kernel_w + kx) * in_per_group;
-      for (std::int32_t ic = 0; ic < in_per_group; ++ic) acc = arithmetic.multiply_add(p, acc, pixel[ic], filter[ic]);
+      for (std::int32_t ic = 0; ic < in_per_group; ++ic) {
+        if constexpr (std::is_same_v<Output, float>) acc += pixel[ic] * filter[ic];
+        else acc += (filter[ic] + p->weights_offset) * (pixel[ic] + p->input_offset);
+      }
     });
-    output[at] = arithmetic.finish(p, acc, oc);
+    if constexpr (std::is_same_v<Output, float>) {
+      output[at] = activate(p->fused, acc);
+    } else {
+      if (p->has_bias != 0) acc += bias[oc];
+      output[at] = int8::requantize_output(p, acc, multiplier[oc], shift[oc]);
+    }
   });
 }
 
 // The same for a depthwise convolution: one input channel per output channel.
-template <class Params, class Input, class Weight, class Output, class Arithmetic>
-[[gnu::always_inline]] constexpr void depthwise_conv2d_walk(Params p, const Input* input, const Weight* weights,
-                                                            Output* output, Arithmetic arithmetic) {
+template <class Params, class Input, class Weight, class Output>
+constexpr void depthwise_conv2d(Params p, const Input* input, const Weight* weights,
+                                const conv_accumulator<Output>* bias, Output* output,
+                                const std::int32_t* multiplier = nullptr, const std::int32_t* shift = nullptr) {
   const auto in = nhwc::of(p->in);
   const std::int32_t channels = p->out[3];
   for_each_output_element(p, [&](std::int32_t b, std::int32_t oy, std::int32_t ox, std::int32_t oc, std::int64_t at) {
     const std::int32_t ic = oc / p->depth_multiplier;
-    auto acc = arithmetic.start(p, oc);
+    conv_accumulator<Output> acc = 0;
+    if constexpr (std::is_same_v<Output, float>)
+      if (p->has_bias) acc = bias[oc];
     for_each_window_tap(p, oy, ox, [&](std::int32_t iy, std::int32_t ix, std::int32_t ky, std::int32_t kx) {
       const Input x = input[((b * in.h + iy) * in.w + ix) * in.c + ic];
-      acc = arithmetic.multiply_add(p, acc, x, weights[(ky * p->win.kernel_w + kx) * channels + oc]);
+      const Weight w = weights[(ky * p->win.kernel_w + kx) * channels + oc];
+      if constexpr (std::is_same_v<Output, float>) acc += x * w;
+      else acc += (w + p->weights_offset) * (x + p->input_offset);
     });
-    output[at] = arithmetic.finish(p, acc, oc);
+    if constexpr (std::is_same_v<Output, float>) {
+      output[at] = activate(p->fused, acc);
+    } else {
+      if (p->has_bias != 0) acc += bias[oc];
+      output[at] = int8::requantize_output(p, acc, multiplier[oc], shift[oc]);
+    }
   });
 }
 
