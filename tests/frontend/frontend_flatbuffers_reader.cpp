@@ -216,8 +216,15 @@ constexpr bool decodes_elements() {
   ctnn::load_le_elements(le_bytes, 0, 4, 2, packed);
   ctnn::load_le_elements(le_bytes, 0, 2, 4, strided);
   ctnn::load_le_elements(le_bytes, 8, 3, 0, repeated);
+  // int8 (the weights' own loop): packed from an offset, every third byte, and one byte repeated.
+  std::int8_t bytes_packed[3]{}, bytes_strided[3]{}, bytes_repeated[2]{};
+  ctnn::load_le_elements(le_bytes, 5, 3, 1, bytes_packed);
+  ctnn::load_le_elements(le_bytes, 1, 3, 3, bytes_strided);
+  ctnn::load_le_elements(le_bytes, 7, 2, 0, bytes_repeated);
   return packed[0] == 0x0201 && packed[3] == 0x8807 && strided[0] == 0x0201 && strided[1] == 0x0605 &&
-         repeated[0] == 0 && repeated[2] == 0;
+         repeated[0] == 0 && repeated[2] == 0 && bytes_packed[0] == 6 && bytes_packed[1] == 7 &&
+         bytes_packed[2] == -120 && bytes_strided[0] == 2 && bytes_strided[1] == 5 && bytes_strided[2] == -120 &&
+         bytes_repeated[0] == -120 && bytes_repeated[1] == -120;
 }
 static_assert(decodes_elements());
 
