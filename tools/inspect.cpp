@@ -11,7 +11,8 @@
 //                                          ctnn-memory-report --patches, patch_stage.hpp), then the
 //                                          patched module (crop, the prefix's ops per patch, paste)
 //
-// The format is detected as ctnn_add_model does: "TFL3" at byte 4 is TFLite, a file named *.onnx is ONNX.
+// The format is decided as in every tool and in ctnn_add_model (model_file.hpp, format_of): "TFL3" at byte 4
+// is TFLite, else a file named *.onnx is ONNX, else the file is neither.
 // Exit status: 0 when the file imports and the whole pipeline succeeds; 1 when the file cannot be
 // imported (the diagnostic is printed in words, the sentence of the compile error ctnn::tflite::model or
 // ctnn::onnx::model would give, with the op or node, tensor or byte offset); 2 when a pass fails (e.g. no
@@ -35,6 +36,7 @@
 #include <ctnn/pass/run_pipeline.hpp>
 
 #include "command_line.hpp"
+#include "model_file.hpp"
 #include "onnx_counts.hpp"
 #include "patch_stage.hpp"
 #include "read_file.hpp"
@@ -133,11 +135,7 @@ struct job {
   bool patches = false;
 };
 
-// The module is named after the file (its stem).
-std::string_view stem_of(std::string_view path) {
-  const std::string_view file = path.substr(path.find_last_of('/') + 1);
-  return file.substr(0, file.find_last_of('.'));
-}
+using ctnn_tools::stem_of;  // the module is named after the file
 
 template <class Module>
 int inspect_module(const job& j, Module& m);
@@ -243,8 +241,14 @@ int run_onnx(job& j) {
 int run(job& j) {
   const char* bytes = j.bytes->data();
   const std::size_t size = j.bytes->size();
-  const bool tflite = size >= 8 && std::string_view{bytes + 4, 4} == "TFL3";
-  if (!tflite && j.path.size() >= 5 && j.path.substr(j.path.size() - 5) == ".onnx") return run_onnx(j);
+  switch (ctnn_tools::format_of(*j.bytes, j.path)) {
+    case ctnn_tools::model_format::onnx: return run_onnx(j);
+    case ctnn_tools::model_format::neither:
+      std::printf("error: %.*s is neither a TFLite file (\"TFL3\" at byte 4) nor an ONNX file (named *.onnx)\n",
+                  static_cast<int>(j.path.size()), j.path.data());
+      return 1;
+    case ctnn_tools::model_format::tflite: break;
+  }
   ctnn::tflite::model_file f{bytes, size};
   if (f.failed()) {
     ctnn::tflite::describe(f.error().as_diagnostic(ctnn::code_of(ctnn::frontend_error::tflite_malformed_model)),

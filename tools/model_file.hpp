@@ -5,10 +5,15 @@
 //
 //   ctnn_tools::with_compiled_model(program, path, options, [](const auto& module) { ...; return 0; });
 //
-// The format is detected as ctnn_add_model does: "TFL3" at byte 4 is TFLite, a file named *.onnx is ONNX.
+// Every tool goes through here, so they all accept, reject and run the same files. The format is decided
+// as ctnn_add_model decides it (format_of): by the content first ("TFL3" at byte 4 is TFLite), then by a
+// file name *.onnx (an ONNX ModelProto has no magic bytes); anything else is neither.
 // Modules are large (fixed capacities, up to 7 MB): each is made on the heap, imported into and compiled in
 // place (ctnn::tflite::import_into, ctnn::run_pipeline_in_place), so the tools run on the default stack.
 // Failures are said on stderr, "<program>: <path>: <reason>", and give exit status 1 (model_status).
+// ctnn-run asks for the constants' values too (constants::computed): the ONNX constants the importer
+// re-lays out (OIHW conv weights, ...) are then computed (onnx::relayout_values) into arrays that live
+// while `use` runs; the other tools need only their sizes.
 #include <cstddef>
 #include <cstdio>
 #include <memory>
@@ -40,7 +45,17 @@ inline std::string_view stem_of(std::string_view path) {
   return file.substr(0, file.find_last_of('.'));
 }
 
-inline bool is_tflite(const std::vector<char>& bytes) { return bytes.size() >= 8 && std::string_view{bytes.data() + 4, 4} == "TFL3"; }
+enum class model_format { tflite, onnx, neither };
+
+// ctnn_add_model's rule (cmake/ctnnAddModel.cmake): the bytes first, then the name.
+inline model_format format_of(const std::vector<char>& bytes, std::string_view path) {
+  if (bytes.size() >= 8 && std::string_view{bytes.data() + 4, 4} == "TFL3") return model_format::tflite;
+  if (path.size() >= 5 && path.substr(path.size() - 5) == ".onnx") return model_format::onnx;
+  return model_format::neither;
+}
+
+// Whether `use` needs the values of the constants an ONNX import re-lays out (to run the model).
+enum class constants { sizes_only, computed };
 
 namespace detail {
 
@@ -49,6 +64,7 @@ struct model_context {
   const char* path;
   const std::vector<char>& bytes;
   const plan_options& options;
+  constants wanted = constants::sizes_only;
 };
 
 inline void say(const model_context& c, std::string_view reason) {
@@ -95,7 +111,8 @@ int import_tflite(const model_context& c, Use& use) {
   return compile_and_use(c, *m, use);
 }
 
-// The relaid-out constants are listed, not computed (planning and metadata need their sizes only).
+// The re-laid-out constants are listed (planning and metadata need their sizes only), or computed when
+// the context asks for them.
 template <class Module, class Use>
 int import_onnx(const model_context& c, Use& use) {
   constexpr std::size_t T = Module::tensor_capacity, N = Module::node_capacity;
@@ -105,23 +122,33 @@ int import_onnx(const model_context& c, Use& use) {
     say(c, described([&](auto sink) { ctnn::onnx::describe(r->ir.error, c.bytes.data(), c.bytes.size(), sink); }));
     return model_status;
   }
+  std::vector<std::vector<float>> relaid;  // outlives `use`: the module's constants point into it
+  if (c.wanted == constants::computed) {
+    relaid.resize(static_cast<std::size_t>(r->relayout_count));
+    for (std::size_t k = 0; k < relaid.size(); ++k) {
+      const ctnn::onnx::relayout& relayout = r->relayouts[k];
+      relaid[k].resize(static_cast<std::size_t>(relayout.elements()));
+      ctnn::onnx::relayout_values(relayout, c.bytes.data(), relaid[k].data());
+      r->ir.tensor_at(relayout.tensor).data.f32 = relaid[k].data();
+    }
+  }
   return compile_and_use(c, r->ir, use);
 }
 
 }  // namespace detail
 
-// The work of with_compiled_model.
+// The work of with_compiled_model, on the file's bytes (a vector: operator new aligns to 16 bytes, as the
+// generated headers align the embedded bytes).
 template <class Use>
-int compile_model(const char* program, const char* path, const plan_options& options, Use& use) {
-  std::vector<char> bytes;  // operator new aligns to 16 bytes, as the generated headers align the embedded bytes
-  std::string problem;
-  const detail::model_context c{program, path, bytes, options};
-  if (!read_file(path, bytes, problem)) {
-    detail::say(c, "cannot read the file: " + problem);
+int compile_model_bytes(const char* program, const char* path, const std::vector<char>& bytes, const plan_options& options,
+                        constants wanted, Use& use) {
+  const detail::model_context c{program, path, bytes, options, wanted};
+  const model_format format = format_of(bytes, path);
+  if (format == model_format::neither) {
+    detail::say(c, "neither a TFLite file (\"TFL3\" at byte 4) nor an ONNX file (named *.onnx)");
     return model_status;
   }
-  const std::string_view name{path};
-  if (!is_tflite(bytes) && name.size() >= 5 && name.substr(name.size() - 5) == ".onnx") {
+  if (format == model_format::onnx) {
     ctnn::onnx::model_file f{bytes.data(), bytes.size()};
     const ctnn::onnx::import_counts b =
         onnx_counts<large_module::tensor_capacity, large_module::node_capacity, large_module::tensor_capacity,
@@ -164,8 +191,22 @@ int compile_model(const char* program, const char* path, const plan_options& opt
 // use(module) (a const reference to the compiled module, small_module or large_module: `use` is generic);
 // or says why not on stderr and returns model_status.
 template <class Use>
-int with_compiled_model(const char* program, const char* path, const plan_options& options, Use&& use) {
-  return compile_model(program, path, options, use);
+int with_compiled_model(const char* program, const char* path, const plan_options& options, Use&& use,
+                        constants wanted = constants::sizes_only) {
+  std::vector<char> bytes;
+  std::string problem;
+  if (!read_file(path, bytes, problem)) {
+    std::fprintf(stderr, "%s: %s: cannot read the file: %s\n", program, path, problem.c_str());
+    return model_status;
+  }
+  return compile_model_bytes(program, path, bytes, options, wanted, use);
+}
+
+// The same on bytes already read (ctnn-run's model with --constant inputs folded in); `path` names it.
+template <class Use>
+int with_compiled_model_bytes(const char* program, const char* path, const std::vector<char>& bytes, const plan_options& options,
+                              constants wanted, Use&& use) {
+  return compile_model_bytes(program, path, bytes, options, wanted, use);
 }
 
 }  // namespace ctnn_tools

@@ -110,7 +110,7 @@ class plan_options {
   }
 
   // A planning diagnostic (ctnn::memory_error) in words, with the names given on the command line and
-  // the op at the pool's peak; other diagnostics by their code and op.
+  // the op at the pool's peak; other diagnostics in the words of ctnn::describe_module_error.
   template <class Module>
   std::string describe(const Module& m, const ctnn::diagnostic& d) const {
     using ctnn::memory_error;
@@ -141,11 +141,11 @@ class plan_options {
              std::to_string(d.bytes_available) + " bytes (peak at " + op_text(d.node) +
              "); raise the limit, add a fallback pool, or unpin buffers from it";
     }
-    std::string text{ctnn::name_of(d.code)};
-    if (d.node >= 0) text += " at " + op_text(d.node);
-    text += " (";
-    ctnn::put_diagnostic_numbers(d, [&](std::string_view part) { text += part; });
-    return text + ")";
+    // Any other pass's diagnostic: its sentence, the op and the numbers (as ctnn-inspect prints it).
+    std::string text;
+    ctnn::describe_module_error(m, [&](std::string_view part) { text += part; });
+    while (!text.empty() && text.back() == '\n') text.pop_back();
+    return text;
   }
 
  private:

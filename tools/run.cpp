@@ -16,9 +16,18 @@
 // element type (as the input_K.bin files of ../shared/models), or an ONNX TensorProto (.pb) of the same
 // element count and type. Writes <prefix>_<k>.bin (raw little-endian) for each model output k.
 //
-// Exit status: 0 on success; 1 when the model cannot be imported or compiled (the diagnostic in words);
-// 2 for a bad input file (size, type, format: the file and what was expected) or an unknown option (usage
-// on stderr, command_line.hpp); 3 for other usage and I/O errors. --help: the usage on stdout, status 0.
+// The model goes through tools/model_file.hpp as in every other tool: the same format decision (the bytes,
+// then the name, as ctnn_add_model), capacities, importers and pipeline, so a file ctnn-inspect accepts runs
+// here. Before it runs, its work is bounded: a model file may declare any batch or image size, and one
+// inference must not pin the machine. --max-macs N (default 2^30, about 1.07e9 multiply-accumulates:
+// ctnn::model_macs; a few seconds for the shared kernels, ten under AddressSanitizer) and --max-memory-bytes N
+// (default 2^28: the plan's pools, the model's inputs and outputs and the constants computed at run time)
+// refuse a larger model with both figures.
+//
+// Exit status: 0 on success; 1 when the model cannot be imported or compiled (the diagnostic in words) or
+// is over a limit; 2 for a bad input file (size, type, format: the file and what was expected) or an
+// unknown option (usage on stderr, command_line.hpp); 3 for other usage and I/O errors. --help: the usage
+// on stdout, status 0.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -32,23 +41,15 @@
 #include <utility>
 #include <vector>
 
-#include <ctnn/frontend/onnx.hpp>
 #include <ctnn/frontend/protobuf.hpp>
-#include <ctnn/frontend/tflite.hpp>
-#include <ctnn/ir/diagnostic_text.hpp>
-#include <ctnn/ir/printer.hpp>
+#include <ctnn/ir/op_cost.hpp>
 #include <ctnn/kernel/run_module.hpp>
-#include <ctnn/pass/run_pipeline.hpp>
 
 #include "command_line.hpp"
-#include "onnx_counts.hpp"
+#include "model_file.hpp"
 #include "read_file.hpp"
 
 namespace {
-
-using pipeline = ctnn::default_pipeline;
-
-void write(std::string_view text) { ctnn_tools::write_text(stderr, text); }
 
 struct job {
   const char* program = "ctnn-run";
@@ -56,6 +57,8 @@ struct job {
   std::vector<std::string> input_paths;
   std::vector<std::size_t> constant_inputs;  // positions in input_paths folded into an .onnx model
   std::string output_prefix;
+  std::int64_t max_macs = std::int64_t{1} << 30;
+  std::int64_t max_memory_bytes = std::int64_t{1} << 28;
 };
 
 // Reads a file, or says why it cannot on stderr.
@@ -185,32 +188,54 @@ std::vector<char> with_constant_inputs(const std::vector<char>& model, const std
   return out;
 }
 
-std::string_view stem_of(std::string_view path) {
-  path = path.substr(path.find_last_of('/') + 1);
-  return path.substr(0, path.find_last_of('.'));
+// The memory one inference takes: the plan's pools (module_runner allocates each), the model's inputs and
+// outputs, and the constants computed at run time from their recipes.
+template <class Module>
+std::int64_t memory_bytes(const Module& m) {
+  std::int64_t bytes = m.arena_bytes();
+  for (std::int32_t p = 1; p < m.pool_count; ++p) bytes += m.pool_usage[static_cast<std::size_t>(p)].bytes;
+  for (std::int32_t i = 0; i < m.input_count; ++i) bytes += m.input_tensor(i).bytes();
+  for (std::int32_t o = 0; o < m.output_count; ++o) bytes += m.output_tensor(o).bytes();
+  for (std::int32_t t = 0; t < m.tensor_count; ++t)
+    if (m.tensor_at(t).recipe >= 0) bytes += m.tensor_at(t).bytes();
+  return bytes;
 }
 
-// Runs the pipeline on an imported module (on the heap: modules are large; in place) and its calls on the
-// input files, writes the outputs.
+// Whether one inference of `m` stays within the job's limits; says which one it passes when not.
 template <class Module>
-int run_model(const job& j, Module& m) {
-  ctnn::run_pipeline_in_place<pipeline>(m);
-  if (m.error.failed()) {
-    // The module, then the sentence and the op at fault (the last lines, which a runner shows).
-    std::fprintf(stderr, "%s: %s: the pipeline failed:\n", j.program, j.model_path.c_str());
-    ctnn::print_module(m, write);
-    std::fprintf(stderr, "%s: %s: ", j.program, j.model_path.c_str());
-    ctnn::describe_module_error(m, write);
-    return 1;
+bool within_limits(const job& j, const Module& m) {
+  const std::int64_t macs = ctnn::model_macs(m), memory = memory_bytes(m);
+  if (macs > j.max_macs) {
+    std::fprintf(stderr, "%s: %s: one inference needs %lld multiply-accumulates, above the limit of %lld (--max-macs N raises it)\n",
+                 j.program, j.model_path.c_str(), static_cast<long long>(macs), static_cast<long long>(j.max_macs));
+    return false;
   }
-  ctnn::kernel::module_runner<Module> runner{m};
-  if (runner.status() != ctnn::kernel::run_status::ok) {
-    std::fprintf(stderr, "%s: %s: %s", j.program, j.model_path.c_str(), ctnn::kernel::name_of(runner.status()));
-    if (runner.failed_call() >= 0) std::fprintf(stderr, " (call %d)", runner.failed_call());
-    std::fprintf(stderr, "\n");
-    return 1;
+  if (memory > j.max_memory_bytes) {
+    std::fprintf(stderr,
+                 "%s: %s: one inference needs %lld bytes (memory pools %lld, inputs, outputs and computed constants), above "
+                 "the limit of %lld (--max-memory-bytes N raises it)\n",
+                 j.program, j.model_path.c_str(), static_cast<long long>(memory), static_cast<long long>(m.arena_bytes()),
+                 static_cast<long long>(j.max_memory_bytes));
+    return false;
   }
+  return true;
+}
 
+// Runs a compiled module on the job's input files and writes its outputs.
+template <class Module>
+int run_model(const job& j, const Module& m) {
+  if (!within_limits(j, m)) return ctnn_tools::model_status;
+  ctnn::kernel::module_runner<Module> runner{m};
+  if (runner.status() != ctnn::kernel::run_status::ok) {  // lower_te checks what the kernels need: an internal error
+    std::fprintf(stderr, "%s: %s: %s", j.program, j.model_path.c_str(), ctnn::kernel::name_of(runner.status()));
+    if (runner.failed_call() >= 0) {
+      const ctnn::node& n = m.node_at(m.calls[static_cast<std::size_t>(runner.failed_call())].node);
+      std::fprintf(stderr, " (op %d, %s \"%.*s\")", m.calls[static_cast<std::size_t>(runner.failed_call())].node,
+                   ctnn::name_of(n.kind), static_cast<int>(n.label.view().size()), n.label.view().data());
+    }
+    std::fprintf(stderr, "\n");
+    return ctnn_tools::model_status;
+  }
   if (j.input_paths.size() != static_cast<std::size_t>(m.input_count)) {
     std::fprintf(stderr, "%s: the model has %d input(s), %zu input file(s) given\n", j.program, m.input_count,
                  j.input_paths.size());
@@ -259,57 +284,20 @@ int run_model(const job& j, Module& m) {
   return 0;
 }
 
-template <std::size_t T, std::size_t N>
-int run_tflite(const job& j, const std::vector<char>& bytes) {
-  const auto m = std::make_unique<ctnn::module<T, N>>();
-  ctnn::tflite::import_into(*m, bytes.data(), bytes.size(), stem_of(j.model_path));
-  if (m->error.failed()) {
-    std::fprintf(stderr, "%s: %s: ", j.program, j.model_path.c_str());
-    ctnn::tflite::describe(m->error, write);
-    return 1;
-  }
-  return run_model(j, *m);
-}
-
-// The ONNX import at capacities that bound() guarantees, its re-laid-out constants computed into arrays
-// that live until the run ends.
-template <std::size_t T, std::size_t N, std::size_t V, std::size_t R>
-int run_onnx(const job& j, const std::vector<char>& bytes) {
-  const auto r = std::make_unique<ctnn::onnx::import_result<T, N, R>>();
-  ctnn::onnx::import_into<V>(*r, bytes.data(), bytes.size(), stem_of(j.model_path));
-  if (r->ir.error.failed()) {
-    std::fprintf(stderr, "%s: %s: ", j.program, j.model_path.c_str());
-    ctnn::onnx::describe(r->ir.error, bytes.data(), bytes.size(), write);
-    return 1;
-  }
-  std::vector<std::vector<float>> relaid(static_cast<std::size_t>(r->relayout_count));
-  for (std::size_t k = 0; k < relaid.size(); ++k) {
-    const ctnn::onnx::relayout& relayout = r->relayouts[k];
-    relaid[k].resize(static_cast<std::size_t>(relayout.elements()));
-    ctnn::onnx::relayout_values(relayout, bytes.data(), relaid[k].data());
-    r->ir.tensor_at(relayout.tensor).data.f32 = relaid[k].data();
-  }
-  return run_model(j, r->ir);
-}
-
-int run_onnx_file(const job& j, const std::vector<char>& bytes) {
-  const ctnn::onnx::import_counts b = ctnn_tools::onnx_counts<4096, 2048, 2048, 2048>(bytes.data(), bytes.size());
-  if (b.tensors <= 512 && b.nodes <= 256 && b.values <= 256 && b.relayouts <= 256) return run_onnx<512, 256, 256, 256>(j, bytes);
-  if (b.tensors <= 4096 && b.nodes <= 2048 && b.values <= 2048 && b.relayouts <= 2048)
-    return run_onnx<4096, 2048, 2048, 2048>(j, bytes);
-  std::fprintf(stderr, "%s: the model needs up to %zu tensors and %zu ops; ctnn-run handles up to 4096 and 2048\n", j.program,
-               b.tensors, b.nodes);
-  return 3;
+int run_bytes(const job& j, const std::vector<char>& bytes) {
+  const ctnn_tools::plan_options default_plan;
+  return ctnn_tools::with_compiled_model_bytes(j.program, j.model_path.c_str(), bytes, default_plan, ctnn_tools::constants::computed,
+                                               [&j](const auto& m) { return run_model(j, m); });
 }
 
 int run(const job& j) {
-  std::vector<char> bytes;  // operator new aligns to 16 bytes, as the generated headers align the embedded bytes
+  std::vector<char> bytes;
   if (!read_file(j, j.model_path, bytes)) return 3;
-  if (!j.constant_inputs.empty() && !ends_with(j.model_path, ".onnx")) {
-    std::fprintf(stderr, "%s: --constant applies to .onnx models\n", j.program);
-    return 3;
-  }
   if (!j.constant_inputs.empty()) {
+    if (ctnn_tools::format_of(bytes, j.model_path) != ctnn_tools::model_format::onnx) {
+      std::fprintf(stderr, "%s: --constant applies to ONNX models\n", j.program);
+      return 3;
+    }
     std::vector<std::pair<std::size_t, std::vector<char>>> constants;
     job rest = j;
     rest.input_paths.clear();
@@ -322,60 +310,65 @@ int run(const job& j) {
       if (!read_file(j, j.input_paths[i], constants.back().second)) return 3;
     }
     std::string problem;
-    std::vector<char> folded = with_constant_inputs(bytes, constants, problem);
+    const std::vector<char> folded = with_constant_inputs(bytes, constants, problem);
     if (!problem.empty()) {
       std::fprintf(stderr, "%s: %s\n", j.program, problem.c_str());
       return 2;
     }
     rest.constant_inputs.clear();
-    return run_onnx_file(rest, folded);
+    return run_bytes(rest, folded);
   }
-  if (ends_with(j.model_path, ".onnx")) return run_onnx_file(j, bytes);
-  if (!ends_with(j.model_path, ".tflite")) {
-    std::fprintf(stderr, "%s: %s: expected a .tflite or .onnx model\n", j.program, j.model_path.c_str());
-    return 3;
-  }
-  const ctnn::tflite::import_counts c = ctnn::tflite::count(bytes.data(), bytes.size());
-  if (c.tensors <= 256 && c.nodes <= 128) return run_tflite<256, 128>(j, bytes);
-  if (c.tensors <= 2048 && c.nodes <= 1024) return run_tflite<2048, 1024>(j, bytes);
-  std::fprintf(stderr, "%s: the model has %zu tensors and %zu ops; ctnn-run handles up to 2048 and 1024\n", j.program,
-               c.tensors, c.nodes);
-  return 3;
+  return run_bytes(j, bytes);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  constexpr ctnn_tools::option_spec options[] = {{"-o", true}, {"--constant", true}};
+  constexpr ctnn_tools::option_spec options[] = {{"-o", true}, {"--constant", true}, {"--max-macs", true}, {"--max-memory-bytes", true}};
   if (const int status = ctnn_tools::screen_options(
-          argc, argv, "<model.tflite|model.onnx> <input files...> -o <output prefix> [--constant K]...",
-          "  -o PREFIX       the outputs go to PREFIX_<k>.bin (raw little-endian)\n"
-          "  --constant K    (.onnx) input file K (a TensorProto .pb) becomes a constant of the model\n",
+          argc, argv,
+          "<model.tflite|model.onnx> <input files...> -o <output prefix> [--constant K]... [--max-macs N] "
+          "[--max-memory-bytes N]",
+          "  -o PREFIX               the outputs go to PREFIX_<k>.bin (raw little-endian)\n"
+          "  --constant K            (ONNX) input file K (a TensorProto .pb) becomes a constant of the model\n"
+          "  --max-macs N            refuse a model whose inference needs more multiply-accumulates (default 2^30)\n"
+          "  --max-memory-bytes N    refuse a model whose inference needs more memory: pools, inputs, outputs\n"
+          "                          (default 2^28)\n",
           options);
       status >= 0)
     return status;
   job j{};
   j.program = argv[0];
   bool usage = false;
+  // A non-negative integer option value, or a message and false.
+  const auto number = [&](int a, auto& value, const char* what) {
+    const std::string_view text = argv[a];
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error == std::errc{} && end == text.data() + text.size() && value >= 0) return true;
+    std::fprintf(stderr, "%s: %s %s: expected %s\n", argv[0], argv[a - 1], argv[a], what);
+    return false;
+  };
   for (int a = 1; a < argc; ++a) {
     const std::string_view arg = argv[a];
     if (arg == "-o" && a + 1 < argc) j.output_prefix = argv[++a];
-    else if (arg == "--constant" && a + 1 < argc) {
-      const std::string_view k = argv[++a];
-      std::size_t position = 0;
-      const auto [end, error] = std::from_chars(k.data(), k.data() + k.size(), position);
-      if (error != std::errc{} || end != k.data() + k.size()) {
-        std::fprintf(stderr, "%s: --constant %s: expected the position of an input file (0, 1, ...)\n", argv[0], argv[a]);
-        return 3;
-      }
-      j.constant_inputs.push_back(position);
+    else if (arg == "--max-macs" && a + 1 < argc) {
+      if (!number(++a, j.max_macs, "a number of multiply-accumulates")) return 3;
+    } else if (arg == "--max-memory-bytes" && a + 1 < argc) {
+      if (!number(++a, j.max_memory_bytes, "a number of bytes")) return 3;
+    } else if (arg == "--constant" && a + 1 < argc) {
+      std::int64_t position = 0;
+      if (!number(++a, position, "the position of an input file (0, 1, ...)")) return 3;
+      j.constant_inputs.push_back(static_cast<std::size_t>(position));
     }
     else if (!arg.empty() && arg[0] == '-') usage = true;
     else if (j.model_path.empty()) j.model_path = arg;
     else j.input_paths.emplace_back(arg);
   }
   if (usage || j.model_path.empty() || j.output_prefix.empty()) {
-    std::fprintf(stderr, "usage: %s <model.tflite|model.onnx> <input files...> -o <output prefix> [--constant K]...\n", argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s <model.tflite|model.onnx> <input files...> -o <output prefix> [--constant K]... [--max-macs N] "
+                 "[--max-memory-bytes N]\n",
+                 argv[0]);
     return 3;
   }
   for (const std::size_t k : j.constant_inputs) {

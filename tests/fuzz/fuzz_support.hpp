@@ -13,6 +13,7 @@
 
 #include <ctnn/frontend/onnx.hpp>
 #include <ctnn/frontend/tflite.hpp>
+#include <ctnn/ir/op_cost.hpp>
 #include <ctnn/kernel/run_module.hpp>
 #include <ctnn/pass/run_pipeline.hpp>
 
@@ -81,34 +82,15 @@ inline module_type* import_onnx(const char* bytes, std::size_t size, std::vector
 // ctnn::default_pipeline, in place, stopping at the first diagnostic.
 inline void run_pipeline(module_type& m) { ctnn::run_pipeline_in_place(m); }
 
-// A bound on the work of running the module: the elements each call writes, times the weights per output
-// element for ops with a constant second operand and the window for pools. Fuzzed shapes can ask for
-// billions of multiply-adds; those models are planned but not run.
-inline double estimated_work(const module_type& m) {
-  double work = 0;
-  for (std::int32_t n = 0; n < m.node_count; ++n) {
-    const ctnn::node& node = m.node_at(n);
-    const ctnn::tensor& out = m.tensor_at(node.output);
-    double per_element = 1;
-    if (node.input_count > 1 && node.inputs[1] >= 0) {
-      const ctnn::tensor& second = m.tensor_at(node.inputs[1]);
-      if (second.role == ctnn::tensor_role::constant && out.dims.rank > 0 && out.dims.last() > 0)
-        per_element = static_cast<double>(second.dims.elements()) / out.dims.last();
-    }
-    per_element *= static_cast<double>(node.attrs.win.kernel_h > 0 ? node.attrs.win.kernel_h : 1) *
-                   static_cast<double>(node.attrs.win.kernel_w > 0 ? node.attrs.win.kernel_w : 1);
-    work += static_cast<double>(out.dims.elements()) * (per_element > 1 ? per_element : 1);
-  }
-  return work;
-}
-
-inline constexpr double max_work = 5e6;
+// Fuzzed shapes can ask for billions of multiply-adds (ctnn::model_macs, the bound ctnn-run applies with
+// its --max-macs); those models are planned but not run.
+inline constexpr std::int64_t max_macs = 5'000'000;
 inline constexpr std::int64_t max_tensor_bytes = std::int64_t{1} << 20;
 
 // Runs a module that went through the pipeline on deterministic inputs (floats finite, in [-4, 4); other
 // types any bit pattern), when its tensors and work are small. Returns whether it ran.
 inline bool execute(const module_type& m) {
-  if (m.error.failed() || estimated_work(m) > max_work) return false;
+  if (m.error.failed() || ctnn::model_macs(m) > max_macs) return false;
   for (std::int32_t t = 0; t < m.tensor_count; ++t)
     if (m.tensor_at(t).bytes() > max_tensor_bytes) return false;
   ctnn::kernel::module_runner<module_type> runner{m};

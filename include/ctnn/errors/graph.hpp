@@ -101,6 +101,11 @@ template <class Op, class Takes, class Given>
 struct input_count_mismatch {
   static_assert(detail::always_false<Op>, "ctnn: this op is given the wrong number of inputs.");
 };
+template <class Inputs>
+struct model_without_outputs {
+  static_assert(detail::always_false<Inputs>,
+                "ctnn: the model has no outputs (its graph's output list is empty): nothing it computes would be kept.");
+};
 template <class Op, class DType>
 struct unsupported_dtype {
   static_assert(detail::always_false<Op>, "ctnn: no kernel for this op with this element type yet.");

@@ -38,6 +38,8 @@ enum class error_code : std::int32_t {
                               // or an int8 operand lacks its quantization (`faulty_operand`)
   pass_prerequisite_missing,  // a pass (at `position` in the pipeline) ran before the pass that produces what
                               // it reads (`missing_facts`)
+  no_model_outputs,           // the model declares no outputs (`count_expected`: its inputs): nothing it computes
+                              // would be kept
   pipeline_rejected,          // the pipeline's pass order was rejected at the type level (already reported)
 };
 

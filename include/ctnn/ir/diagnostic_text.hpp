@@ -60,6 +60,8 @@ constexpr std::string_view diagnostic_sentence(error_code code) {
     case error_code::unsupported_dtype: return "ctnn: no kernel for this op with this element type yet.";
     case error_code::pass_prerequisite_missing:
       return "ctnn: a pass in the pipeline runs before the pass that produces what it reads.";
+    case error_code::no_model_outputs:
+      return "ctnn: the model has no outputs (its graph's output list is empty): nothing it computes would be kept.";
     case error_code::pipeline_rejected: return "ctnn: the pipeline's pass order was rejected (reported already).";
   }
   return {};
@@ -238,6 +240,7 @@ void put_diagnostic_numbers(const diagnostic& d, Sink&& out) {
       return text::put_number(out, d.faulty_operand - 1);
     case error_code::pass_prerequisite_missing:
       return text::put_pair(out, "pipeline position ", d.position, ", missing facts (bits) ", d.missing_facts);
+    case error_code::no_model_outputs: return text::put_pair(out, "", d.count_expected, " input(s), ", 0, " outputs");
     case error_code::none:
     case error_code::pipeline_rejected: return;  // reported already, as a compile error of the pipeline
     default: return put_diagnostic_details(d, out);  // another frontend's code

@@ -32,6 +32,7 @@ constexpr std::string_view name_of(error_code c) {
     case error_code::input_count_mismatch: return "input_count_mismatch";
     case error_code::unsupported_dtype: return "unsupported_dtype";
     case error_code::pass_prerequisite_missing: return "pass_prerequisite_missing";
+    case error_code::no_model_outputs: return "no_model_outputs";
     case error_code::pipeline_rejected: return "pipeline_rejected";
   }
   return "?";

@@ -26,6 +26,7 @@ constexpr std::int32_t unpreparable_operand(const Module& m, const node& n) {
   const std::int32_t weights = n.kind == op_kind::conv2d || n.kind == op_kind::depthwise_conv2d || n.kind == op_kind::dense ? 1 : -1;
   for (std::int32_t k = 0; k < n.input_count; ++k) {
     const std::int32_t t = n.inputs[static_cast<std::size_t>(k)];
+    if (k == weights && t >= 0 && m.tensor_at(t).type != dtype::i8) return t;  // int8 kernels read int8 weights only
     if (t < 0 || m.tensor_at(t).type != dtype::i8) continue;
     if (k == weights ? !m.tensor_at(t).quant.quantized() : m.tensor_at(t).quant.scale == 0.0f) return t;
   }
@@ -40,6 +41,16 @@ constexpr bool is_onnx_integer_op(const Module& m, const node& n) {
   const bool layout_ok = (n.kind != op_kind::conv2d && n.kind != op_kind::dense) || n.attrs.layout == data_layout::onnx;
   return m.requantization == requantization_policy::onnx && layout_ok &&
          reference::onnx_quant::has_kernel(n.kind, m.tensor_at(n.inputs[0]).type, m.tensor_at(n.output).type);
+}
+
+// Whether an op's int8 kernel reads the quantization of its tensors: every int8 op but ONNX's integer ops
+// (ConvInteger, MatMulInteger, plain integer arithmetic: no scales) and, under ONNX semantics, the byte moves
+// (a reshape or transpose of plain int8 values). A float op (Conv, Gemm, Sigmoid, ...) reading an int8
+// tensor without quantization is thus rejected, not run as an int8 kernel over meaningless scales.
+template <class Module>
+constexpr bool needs_quantization(const Module& m, const node& n) {
+  if (!is_quantized_op(m, n) || is_onnx_integer_op(m, n)) return false;
+  return m.requantization == requantization_policy::tflite || (n.kind != op_kind::reshape && n.kind != op_kind::transpose);
 }
 
 // The structural parameters of the kernel that computes op `n` of `m` (its shapes and types must be

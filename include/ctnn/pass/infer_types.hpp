@@ -26,6 +26,10 @@ struct infer_types : detail::in_place_pass<infer_types> {
 
   template <class Module>
   static constexpr void run_in_place(Module& m) {
+    if (m.output_count == 0) {  // a file whose output list is empty (the DSL always names one)
+      m.fail({error_code::no_model_outputs, -1, op_kind::relu, {}, {}, {.count_expected = m.input_count}});
+      return;
+    }
     for (std::int32_t i = 0; i < m.node_count && !m.error.failed(); ++i) {
       node& n = m.node_at(i);
       const shape out = shape_rules::infer_node(m, i);

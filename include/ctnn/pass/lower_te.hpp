@@ -52,9 +52,8 @@ constexpr void lower_te::with_scratch<ScratchRules>::run_in_place(Module& m) {
       return;
     }
     // An int8 op needs the quantization of its tensors (faulty_operand: the operand at fault + 1; -1: the fused
-    // activation, which int8 kernels can only apply as a clamp).
-    // (ONNX's quantized tensors need no scale: ConvInteger's have none.)
-    if (m.requantization == requantization_policy::tflite && kernel::is_quantized_op(m, n)) {
+    // activation, which int8 kernels can only apply as a clamp); kernel::needs_quantization says which.
+    if (kernel::needs_quantization(m, n)) {
       if (const std::int32_t fault = kernel::unpreparable_operand(m, n); fault != -1) {
         m.fail({error_code::unsupported_dtype, i, n.kind, {}, m.tensor_at(n.inputs[0]).dims,
                 {.faulty_operand = fault + 1, .rejected_value = static_cast<std::int64_t>(m.tensor_at(n.inputs[0]).type)}});
@@ -69,6 +68,16 @@ constexpr void lower_te::with_scratch<ScratchRules>::run_in_place(Module& m) {
     c.result = n.output;
     c.params = kernel::prepare_params(m, n);
     compute_requantization::requantize_call(m, n, c);
+    // What the kernels need of the finished parameters (both routes: ctnn::compile's kernel::invoke and the
+    // run-time kernels check the same), said here with the op rather than deep inside a kernel.
+    if (const kernel::params_problem problem = kernel::kernel_params_problem(c.params); problem != kernel::params_problem::none) {
+      const bool output_type = problem == kernel::params_problem::quantize_not_to_int8 ||
+                               problem == kernel::params_problem::dequantize_not_to_float;
+      m.fail({error_code::unsupported_dtype, i, n.kind, {}, m.tensor_at(n.inputs[0]).dims,
+              {.faulty_operand = problem == kernel::params_problem::int8_fused_activation ? -1 : 0,
+               .rejected_value = static_cast<std::int64_t>(output_type ? c.params.out_type : c.params.type)}});
+      return;
+    }
     // From the parameters alone: equal params, equal scratch. Later passes may reserve more.
     m.scratch_bytes[static_cast<std::size_t>(m.call_count - 1)] = ScratchRules::bytes(c.params);
     c.kernel = kernels.kernel_of(c.params);

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/ir/op_cost.hpp>
 #include <ctnn/pass/detail/graph_edit.hpp>
 #include <ctnn/pass/patch_plan.hpp>
 
@@ -115,32 +116,6 @@ constexpr axis_regions regions_along(const Module& m, std::int32_t count, std::i
 // The i-th of `parts` near-equal pieces of [0, extent): [begin, end).
 constexpr std::int32_t split_point(std::int32_t extent, std::int32_t parts, std::int32_t i) {
   return static_cast<std::int32_t>(static_cast<std::int64_t>(extent) * i / parts);
-}
-
-// Multiply-accumulates of one op whose result has `out` extents (pooling and elementwise ops: one per
-// window tap or element, as the figures of docs/memory.md count them).
-template <class Module>
-constexpr std::int64_t macs_of(const Module& m, const node& n, const shape& out) {
-  const std::int64_t elements = out.elements();
-  const window& w = n.attrs.win;
-  switch (n.kind) {
-    case op_kind::conv2d: {
-      const std::int32_t in_channels = m.tensor_at(n.inputs[0]).dims.last();
-      return elements * w.kernel_h * w.kernel_w * (in_channels / (n.attrs.groups > 0 ? n.attrs.groups : 1));
-    }
-    case op_kind::depthwise_conv2d:
-    case op_kind::max_pool:
-    case op_kind::avg_pool: return elements * w.kernel_h * w.kernel_w;
-    case op_kind::dense: return elements * (m.tensor_at(n.inputs[0]).dims.elements() / (out.rank > 0 ? out[0] : 1));
-    default: return elements;
-  }
-}
-
-template <class Module>
-constexpr std::int64_t model_macs(const Module& m) {
-  std::int64_t total = 0;
-  for (std::int32_t i = 0; i < m.node_count; ++i) total += macs_of(m, m.node_at(i), m.tensor_at(m.node_at(i).output).dims);
-  return total;
 }
 
 // One axis of a grid, summed up over its patches (for one prefix): the largest and the summed extent of
