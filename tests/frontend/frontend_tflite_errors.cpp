@@ -78,8 +78,10 @@ static_assert(models::bad_hybrid::imported.input_tensor(0).dims == ctnn::make_sh
 static_assert(models::bad_uint8::imported.input_count == 1 && models::bad_uint8::imported.output_count == 1);
 static_assert(models::bad_malformed::imported.input_count == 0);
 
-// Every frontend code has a sentence, and it is the static_assert's (errors.hpp) word for word: the
-// compile-fail tests match the first part of each, ctnn-inspect's tests the same part in its output.
+// Every frontend code has a run-time sentence: the static_assert's (compile_errors.hpp) statement in words
+// for the command line, where the numbers are on the line below, not in template arguments. Each begins as
+// its static_assert does: the compile-fail tests match that part, ctnn-inspect's tests the same part in its
+// output.
 static_assert([] {
   for (auto c = static_cast<int>(frontend_error::tflite_malformed_model);
        c <= static_cast<int>(frontend_error::tflite_unrepresentable_multiplier); ++c)
@@ -97,8 +99,8 @@ std::string words(const ctnn::diagnostic& d) {
 
 TEST_CASE("diagnostics in words") {
   CHECK(words(error_of<models::bad_unsupported_op>) ==
-        "error: ctnn::tflite: the model uses an operator that ctnn does not support (its index in execution order "
-        "and its TFLite builtin code are the template arguments).\n  op 1 (SUB \"output\")\n");
+        "error: ctnn::tflite: the model uses an operator that ctnn does not support (the op below: its index in "
+        "execution order and its TFLite builtin operator).\n  op 1 (SUB \"output\")\n");
   CHECK(words(error_of<models::bad_hybrid>).ends_with("\n  op 0 (FULLY_CONNECTED \"output\"), weight tensor 1\n"));
   CHECK(words(error_of<models::bad_dynamic_shape>).ends_with("\n  tensor 0, shape [-1,4]\n"));
   CHECK(words(error_of<models::bad_malformed>).ends_with("\n  byte offset 44: expected an offset to an object inside the file\n"));

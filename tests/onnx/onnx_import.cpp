@@ -1,14 +1,22 @@
 // The modules of the generated ONNX models (static_asserts on the import, compile time), and the
 // diagnostics of the rejected ones without their compile error (the import alone), with their words
-// (ctnn::onnx::describe, run time).
+// (ctnn::onnx::describe, run time); operands that nothing or a later node produces, imported at compile
+// time and at run time.
 #include <cstddef>
 #include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <doctest/doctest.h>
 
 #include <ctnn/frontend/onnx.hpp>
 #include <ctnn/models/bad_attribute.hpp>
+#include <ctnn/models/bad_cycle.hpp>
+#include <ctnn/models/bad_dangling_operand.hpp>
 #include <ctnn/models/bad_dynamic_shape.hpp>
 #include <ctnn/models/bad_integer_types.hpp>
 #include <ctnn/models/bad_malformed.hpp>
@@ -123,7 +131,7 @@ std::string words() {
 
 TEST_CASE("ctnn::onnx::describe words the diagnostics as the compile errors do") {
   CHECK(words<models::conv_net>() == "ok\n");
-  CHECK(words<models::bad_unsupported_op>().find("does not support (the node's") != std::string::npos);
+  CHECK(words<models::bad_unsupported_op>().find("does not support (the node below") != std::string::npos);
   CHECK(words<models::bad_unsupported_op>().find("\n  node 1 (Sub)\n") != std::string::npos);
   CHECK(words<models::bad_attribute>().find("node 1 (Conv), attribute group = 3") != std::string::npos);
   CHECK(words<models::bad_malformed>().find("byte offset 14: expected a length-delimited field") != std::string::npos);
@@ -132,6 +140,124 @@ TEST_CASE("ctnn::onnx::describe words the diagnostics as the compile errors do")
   CHECK(words<models::bad_weights>().find("node 0 (Conv), operand 1") != std::string::npos);
   CHECK(words<models::bad_integer_types>().find("different element types") != std::string::npos);
   CHECK(words<models::bad_integer_types>().find("node 0 (Add), operand 1") != std::string::npos);
+}
+
+// --- Operands not produced before their node (tests/data/onnx, scripts/gen_fuzz_regressions.py): well-formed
+// protobuf, so not malformed_model. bad_dangling_operand: node 1 (Relu) reads "nowhere"; bad_cycle: node 0
+// (Conv) reads "r1", the result of node 1 (Relu), which reads node 0's result.
+static_assert(error_of<models::bad_dangling_operand>.code == code(onnx::onnx_error::undefined_operand) &&
+              error_of<models::bad_dangling_operand>.node == 1 && error_of<models::bad_dangling_operand>.input_slot == 0 &&
+              error_of<models::bad_dangling_operand>.operator_code == static_cast<std::int64_t>(onnx::op_type::Relu));
+static_assert(error_of<models::bad_cycle>.code == code(onnx::onnx_error::operand_produced_later) &&
+              error_of<models::bad_cycle>.node == 0 && error_of<models::bad_cycle>.input_slot == 0 &&
+              error_of<models::bad_cycle>.position == 1 &&
+              error_of<models::bad_cycle>.reason == static_cast<std::int64_t>(onnx::node_order::cycle));
+
+// Hand-made graphs of one input x [1, 4] and one output "a" (onnx.helper, IR 7, opset 13):
+//   out_of_order: node 0 Relu "late" (b -> a), node 1 Sigmoid (x -> b): sortable
+//   self_loop:    node 0 Relu (a -> a)
+//   long_cycle:   node 0 Relu (c -> a), node 1 Relu (b -> c), node 2 Relu (a -> b): node 1, c's producer,
+//                 depends on node 0 through node 2, which follows it in the file (a second pass)
+constexpr std::string_view out_of_order{
+    "\010\007:R\012\022\012\001b\022\001a\032\004late\042\004Relu\012\017\012\001x\022\001b\042\007Sigmoid\022\001gZ"
+    "\023\012\001x\022\016\012\014\010\001\022\010\012\002\010\001\012\002\010\004b\023\012\001a\022\016\012\014\010"
+    "\001\022\010\012\002\010\001\012\002\010\004B\004\012\000\020\015", 92};
+constexpr std::string_view self_loop{
+    "\010\007:;\012\014\012\001a\022\001a\042\004Relu\022\001gZ\023\012\001x\022\016\012\014\010\001\022\010\012\002"
+    "\010\001\012\002\010\004b\023\012\001a\022\016\012\014\010\001\022\010\012\002\010\001\012\002\010\004B\004\012"
+    "\000\020\015", 69};
+constexpr std::string_view long_cycle{
+    "\010\007:W\012\014\012\001c\022\001a\042\004Relu\012\014\012\001b\022\001c\042\004Relu\012\014\012\001a\022\001b"
+    "\042\004Relu\022\001gZ\023\012\001x\022\016\012\014\010\001\022\010\012\002\010\001\012\002\010\004b\023\012"
+    "\001a\022\016\012\014\010\001\022\010\012\002\010\001\012\002\010\004B\004\012\000\020\015", 97};
+constexpr ctnn::diagnostic error_in(std::string_view file) {
+  return onnx::import<64, 64, 16, 16>(file.data(), file.size()).ir.error;
+}
+constexpr bool produced_later(const ctnn::diagnostic& d, std::int32_t node, std::int64_t producer, onnx::node_order order) {
+  return d.code == code(onnx::onnx_error::operand_produced_later) && d.node == node && d.input_slot == 0 &&
+         d.position == producer && d.reason == static_cast<std::int64_t>(order);
+}
+static_assert(produced_later(error_in(out_of_order), 0, 1, onnx::node_order::out_of_order));
+static_assert(produced_later(error_in(self_loop), 0, 0, onnx::node_order::cycle));
+static_assert(produced_later(error_in(long_cycle), 0, 1, onnx::node_order::cycle));
+
+namespace {
+
+std::vector<char> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  REQUIRE(in.good());
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// An import at run time (as ctnn-inspect's: on the heap, at the bounds' capacities) and its words.
+struct run_time_import {
+  ctnn::diagnostic error{};
+  std::string words;
+};
+run_time_import import_at_run_time(std::string_view file) {
+  constexpr std::size_t tensors = 1024, nodes = 1024, values = 256, relayouts = 256;
+  const onnx::import_counts b = onnx::bounds(file.data(), file.size());
+  REQUIRE((b.tensors <= tensors && b.nodes <= nodes && b.values <= values && b.relayouts <= relayouts));
+  auto r = std::make_unique<onnx::import_result<tensors, nodes, relayouts>>();
+  onnx::import_into<values>(*r, file.data(), file.size());
+  run_time_import out{r->ir.error, {}};
+  onnx::describe(out.error, file.data(), file.size(), [&](std::string_view s) { out.words += s; });
+  return out;
+}
+run_time_import import_file(const char* name) {
+  const std::vector<char> bytes = read_file(std::string{CTNN_ONNX_TEST_DATA_DIR} + "/" + name);
+  return import_at_run_time({bytes.data(), bytes.size()});
+}
+
+}  // namespace
+
+TEST_CASE("an operand that no graph input, initializer or node produces: undefined_operand") {
+  const run_time_import r = import_file("bad_dangling_operand.onnx");
+  CAPTURE(r.words);
+  CHECK(r.error.code == code(onnx::onnx_error::undefined_operand));
+  CHECK(r.error.node == 1);
+  CHECK(r.error.input_slot == 0);
+  CHECK(r.words.starts_with("error: ctnn::onnx: this node reads a value that no graph input, initializer or node "
+                            "produces"));
+  CHECK(r.words.find("\n  node 1 (Relu) reads value \"nowhere\" (name at byte ") != std::string::npos);
+  CHECK(r.words.ends_with(") as operand 0\n"));
+  CHECK(r.words.find("malformed") == std::string::npos);
+  CHECK(r.words == words<models::bad_dangling_operand>());  // the compile-time import's diagnostic, the same
+}
+
+TEST_CASE("an operand that a later node produces: a cycle, or nodes out of order") {
+  const run_time_import cycle = import_file("bad_cycle.onnx");
+  CAPTURE(cycle.words);
+  CHECK(cycle.error.code == code(onnx::onnx_error::operand_produced_later));
+  CHECK(cycle.error.node == 0);
+  CHECK(cycle.error.position == 1);
+  CHECK(cycle.error.reason == static_cast<std::int64_t>(onnx::node_order::cycle));
+  CHECK(cycle.words.starts_with("error: ctnn::onnx: this node reads a value that a later node (or the node itself) "
+                               "produces: "));
+  CHECK(cycle.words.find("\n  node 0 (Conv) reads value \"r1\" (name at byte ") != std::string::npos);
+  CHECK(cycle.words.ends_with(") as operand 0, which node 1 (Relu) produces after it: a cycle (node 1 depends on "
+                              "the result of node 0)\n"));
+  CHECK(cycle.words.find("malformed") == std::string::npos);
+  CHECK(cycle.words == words<models::bad_cycle>());
+
+  const run_time_import sortable = import_at_run_time(out_of_order);
+  CAPTURE(sortable.words);
+  CHECK(produced_later(sortable.error, 0, 1, onnx::node_order::out_of_order));
+  CHECK(sortable.words.find("\n  node 0 (Relu \"late\") reads value \"b\" (name at byte ") != std::string::npos);
+  CHECK(sortable.words.ends_with(") as operand 0, which node 1 (Sigmoid) produces after it: nodes out of order (node "
+                                 "1 does not depend on the result of node 0: sort the nodes topologically)\n"));
+
+  const run_time_import self = import_at_run_time(self_loop);
+  CAPTURE(self.words);
+  CHECK(produced_later(self.error, 0, 0, onnx::node_order::cycle));
+  CHECK(self.words.ends_with("\n  node 0 (Relu) reads value \"a\" (name at byte 8) as operand 0, its own result: a "
+                             "cycle\n"));
+
+  const run_time_import longer = import_at_run_time(long_cycle);
+  CAPTURE(longer.words);
+  CHECK(produced_later(longer.error, 0, 1, onnx::node_order::cycle));
+  CHECK(longer.words.ends_with("which node 1 (Relu) produces after it: a cycle (node 1 depends on the result of node "
+                               "0)\n"));
 }
 
 // Every code the ONNX importer and the passes after it can report has a sentence that ctnn-run and

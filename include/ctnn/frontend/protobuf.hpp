@@ -51,7 +51,6 @@ enum class expectation : std::int32_t {
   // Schema-level expectations (checked by the readers of a schema, e.g. frontend/onnx/schema.hpp):
   graph,             // a ModelProto with a graph
   value_name,        // a non-empty value name
-  produced_value,    // an operand that a graph input, an initializer or an earlier node provides
   unique_value,      // a value name that no graph input, initializer or other node output already has
   graph_output,      // a graph output that a graph input, an initializer or a node provides
   tensor_data,       // tensor data of the size its dims and data type give
@@ -74,7 +73,6 @@ constexpr const char* name_of(expectation e) {
     case expectation::element_index: return "an element index below the field's element count";
     case expectation::graph: return "a ModelProto with a graph";
     case expectation::value_name: return "a non-empty value name";
-    case expectation::produced_value: return "an operand produced by a graph input, an initializer or an earlier node";
     case expectation::unique_value: return "a value name that nothing else produces";
     case expectation::graph_output: return "a graph output produced by a graph input, an initializer or a node";
     case expectation::tensor_data: return "tensor data of the size its dims and data type give";

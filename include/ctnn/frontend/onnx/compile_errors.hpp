@@ -1,7 +1,8 @@
 #pragma once
 // The compile errors of the ONNX frontend (ctnn::onnx::model; onnx_error codes, onnx/errors.hpp): the
 // classes its diagnostics become in ctnn::compile's diagnostic check (errors.hpp), with carriers for the
-// file's own numbers. describe.hpp says the same in words.
+// file's own numbers. Their static_assert sentences point at the template arguments; errors.hpp's
+// sentence_of states the same for the command line (describe.hpp), where a line below gives the numbers.
 #include <cstdint>
 #include <type_traits>
 
@@ -26,6 +27,7 @@ template <std::int64_t Index> struct element_index;
 template <std::int64_t Value> struct element_value;
 template <std::int64_t Bits>
 struct float32_bits;  // a float32 as its bit pattern (int32)
+template <std::int64_t Index> struct producing_node;  // the index in the graph of the node that produces a value
 
 template <class AtByte, protobuf::expectation Expected>
 struct onnx_malformed_model {
@@ -103,6 +105,20 @@ struct onnx_operand_value {
                                             "extents below 2^31); the node, the operand, the element index and the "
                                             "value are the template arguments.");
 };
+template <class Node, class Slot, class Value>
+struct onnx_undefined_operand {
+  static_assert(detail::always_false<Node>, "ctnn::onnx: this node reads a value that no graph input, initializer or "
+                                            "node produces (the node, the operand and the byte offset of the value's "
+                                            "name are the template arguments).");
+};
+template <class Node, class Slot, class Value, class Producer, onnx::node_order Order>
+struct onnx_operand_produced_later {
+  static_assert(detail::always_false<Node>, "ctnn::onnx: this node reads a value that a later node (or the node "
+                                            "itself) produces: ONNX lists nodes in topological order, which nodes in a "
+                                            "cycle do not have (the node, the operand, the byte offset of the value's "
+                                            "name, the producing node and whether the nodes form a cycle or are out "
+                                            "of order are the template arguments).");
+};
 template <class Which, class Count>
 struct onnx_too_many_model_io {
   static_assert(detail::always_false<Which>, "ctnn::onnx: the model has more inputs or outputs than "
@@ -165,6 +181,11 @@ constexpr auto onnx_error_type() {
           errors::onnx_unsupported_tensor_feature<value, static_cast<tensor_feature>(D.reason)>>{};
     else if constexpr (code == onnx_error::integer_arithmetic)
       return std::type_identity<errors::onnx_integer_arithmetic<node, slot>>{};
+    else if constexpr (code == onnx_error::undefined_operand)
+      return std::type_identity<errors::onnx_undefined_operand<node, slot, value>>{};
+    else if constexpr (code == onnx_error::operand_produced_later)
+      return std::type_identity<errors::onnx_operand_produced_later<node, slot, value, errors::producing_node<D.position>,
+                                                                    static_cast<node_order>(D.reason)>>{};
     else
       return std::type_identity<
           errors::onnx_too_many_model_io<errors::model_side<D.io_side>, errors::count<D.count_actual>>>{};

@@ -1,7 +1,8 @@
 #pragma once
-// An ONNX import diagnostic in words, at run time (ctnn-inspect, ctnn-run): the sentence of the compile
-// error (onnx/errors.hpp; the IR's own codes: ir/diagnostic_text.hpp) and its numbers with names, the node's
-// op_type and name and the values' names read from the file.
+// An ONNX import diagnostic in words, at run time (ctnn-inspect, ctnn-run): the code's sentence (sentence_of
+// in onnx/errors.hpp: what the compile error states, worded for the command line; the IR's own codes:
+// ir/diagnostic_text.hpp), then a line with its numbers with names: the node's op_type and name and the
+// values' names read from the file.
 //
 //   ctnn::onnx::describe(m.error, bytes, size, sink);   // sink: any callable taking std::string_view
 //
@@ -190,6 +191,34 @@ void describe(const diagnostic& d, const char* bytes, std::size_t size, Sink&& o
       out(name_of(static_cast<tensor_feature>(d.reason)));
       break;
     case onnx_error::too_many_model_io: detail::put_model_io_count(out, d); break;
+    case onnx_error::undefined_operand:
+    case onnx_error::operand_produced_later: {
+      // node 1 (Relu) reads value "r" (name at byte 83) as operand 0[, which node 2 (Conv) produces after it: ...]
+      detail::put_node(out, d.node, bytes, size);
+      out(" reads ");
+      detail::put_value(out, d.byte_offset, bytes, size);
+      out(" as operand ");
+      put_number(out, d.input_slot);
+      if (code == onnx_error::undefined_operand) break;
+      const auto order = static_cast<node_order>(d.reason);
+      if (d.position == d.node) {
+        out(", its own result");
+      } else {
+        out(", which ");
+        detail::put_node(out, static_cast<std::int32_t>(d.position), bytes, size);
+        out(" produces after it");
+      }
+      out(": ");
+      detail::put_name_or_number(out, name_of(order), d.reason);
+      if (d.position != d.node && (order == node_order::cycle || order == node_order::out_of_order)) {
+        out(" (node ");
+        put_number(out, d.position);
+        out(order == node_order::cycle ? " depends on the result of node " : " does not depend on the result of node ");
+        put_number(out, d.node);
+        out(order == node_order::cycle ? ")" : ": sort the nodes topologically)");
+      }
+      break;
+    }
   }
   out("\n");
 }

@@ -1,8 +1,9 @@
 #pragma once
 // Diagnostics of the ONNX importer: their codes (ctnn::onnx::onnx_error, values of ctnn::error_code
-// numbered from 300, like the TFLite frontend's from 100 and the planner's from 200), names and sentences.
-// The compile-error classes they become (ctnn::errors::onnx_*) are in compile_errors.hpp, which the
-// executor's diagnostic check finds as it finds every other diagnostic's (errors.hpp).
+// numbered from 300, like the TFLite frontend's from 100 and the planner's from 200), names and run-time
+// sentences (describe.hpp prints them above a line with the numbers). The compile-error classes they
+// become (ctnn::errors::onnx_*) are in compile_errors.hpp, which the executor's diagnostic check finds as
+// it finds every other diagnostic's (errors.hpp).
 //
 // Fields of the diagnostic, per code:
 //   node:    the index of the NodeProto in the graph (-1 when the problem is not a node's)
@@ -44,9 +45,14 @@ enum class onnx_error : std::int32_t {
                                // 1 when the value is float32 bits (a scale) else 0]; a value out of the range
                                // the op accepts (scales finite and positive, zero points in their type,
                                // shape extents and bounds)
+  undefined_operand,           // operator_code, input_slot, byte_offset: the operand's name in the node
+                               // (no graph input, initializer or node produces a value of that name)
+  operand_produced_later,      // operator_code, input_slot, byte_offset: the operand's name in the node;
+                               // position: the index of the (first) node that produces it, at or after
+                               // this one; reason: ctnn::onnx::node_order
 };
 inline constexpr std::int32_t first_onnx_error = 300;
-inline constexpr std::int32_t last_onnx_error = static_cast<std::int32_t>(onnx_error::operand_value);
+inline constexpr std::int32_t last_onnx_error = static_cast<std::int32_t>(onnx_error::operand_produced_later);
 
 constexpr error_code code_of(onnx_error e) { return static_cast<error_code>(e); }
 constexpr bool is_onnx_error(error_code c) {
@@ -75,6 +81,23 @@ constexpr std::string_view name_of(tensor_feature f) {
   return {};
 }
 
+// Why a node reads a value that it or a later node produces (onnx_error::operand_produced_later). ONNX
+// lists a graph's nodes in topological order.
+enum class node_order : std::int32_t {
+  out_of_order = 1,  // the producer does not depend on the reading node's result: a topological sort fixes it
+  cycle,             // the producer is the reading node, or depends on its result: no order exists
+  unknown,           // not determined (the importer's value table was full)
+};
+
+constexpr std::string_view name_of(node_order o) {
+  switch (o) {
+    case node_order::out_of_order: return "nodes out of order";
+    case node_order::cycle: return "a cycle";
+    case node_order::unknown: return "a cycle or nodes out of order";
+  }
+  return {};
+}
+
 constexpr std::string_view name_of(onnx_error e) {
   switch (e) {
     case onnx_error::malformed_model: return "onnx_malformed_model";
@@ -91,22 +114,26 @@ constexpr std::string_view name_of(onnx_error e) {
     case onnx_error::unsupported_rank: return "onnx_unsupported_rank";
     case onnx_error::operand_type: return "onnx_operand_type";
     case onnx_error::operand_value: return "onnx_operand_value";
+    case onnx_error::undefined_operand: return "onnx_undefined_operand";
+    case onnx_error::operand_produced_later: return "onnx_operand_produced_later";
   }
   return "?";
 }
 
-// The sentence of each compile error (the static_assert of its class below; ctnn-inspect prints it too).
+// The sentence of each code at run time: ctnn-inspect and ctnn-run print it above the line that names the
+// node or value and gives the numbers (describe.hpp), hence "below". It states what the static_assert of
+// its compile-error class (compile_errors.hpp) states, whose numbers are its template arguments.
 constexpr std::string_view sentence_of(onnx_error e) {
   switch (e) {
     case onnx_error::malformed_model:
-      return "ctnn::onnx: the model file is malformed or truncated: at the byte offset in the template arguments the "
-             "protobuf reader did not find what the expectation there names.";
+      return "ctnn::onnx: the model file is malformed or truncated: the protobuf reader did not find what it "
+             "expected at the byte offset below.";
     case onnx_error::unsupported_operator:
-      return "ctnn::onnx: the model uses an operator that ctnn does not support (the node's index in the graph and its "
-             "op_type are the template arguments; unknown = not an ai.onnx operator).";
+      return "ctnn::onnx: the model uses an operator that ctnn does not support (the node below: its index in the "
+             "graph and its op_type, with its domain when that is not ai.onnx).";
     case onnx_error::unsupported_attribute:
       return "ctnn::onnx: an attribute of this node has a value ctnn does not support (the node, the attribute and "
-             "its value are the template arguments; floats in millionths).";
+             "its value are below; floats in millionths).";
     case onnx_error::unsupported_operand:
       return "ctnn::onnx: this operand of the node must be a constant (an initializer or a Constant node) of the type "
              "and shape the op reads: float weights, bias and bounds; int64 shapes and pads.";
@@ -121,7 +148,7 @@ constexpr std::string_view sentence_of(onnx_error e) {
     case onnx_error::rank_too_high:
       return "ctnn::onnx: a tensor has more than ctnn::max_rank (6) dimensions.";
     case onnx_error::unsupported_tensor_feature:
-      return "ctnn::onnx: a tensor uses a storage feature ctnn does not read (named in the template arguments).";
+      return "ctnn::onnx: a tensor uses a storage feature ctnn does not read (named below).";
     case onnx_error::too_many_model_io:
       return "ctnn::onnx: the model has more inputs or outputs than ctnn::max_model_io (8).";
     case onnx_error::integer_arithmetic:
@@ -130,14 +157,21 @@ constexpr std::string_view sentence_of(onnx_error e) {
     case onnx_error::unsupported_rank:
       return "ctnn::onnx: this operand of the node has a rank the op does not support (Conv, ConvInteger, QLinearConv, "
              "MaxPool, AveragePool and BatchNormalization: 3 = 1-D or 4 = 2-D; GlobalAveragePool: 3 or 4; Gemm: 2); "
-             "the node, the operand and its shape are the template arguments.";
+             "the node, the operand and its shape are below.";
     case onnx_error::operand_type:
       return "ctnn::onnx: this operand of the node has an element type the op does not support here (scales FLOAT; "
              "zero points, quantized data and weights UINT8 or INT8; biases INT32; shapes and pads INT64).";
     case onnx_error::operand_value:
       return "ctnn::onnx: a value of this constant operand is out of the range the op accepts (scales finite and "
              "positive, zero points inside their type, shape extents below 2^31); the node, the operand, the element "
-             "index and the value are the template arguments.";
+             "index and the value are below.";
+    case onnx_error::undefined_operand:
+      return "ctnn::onnx: this node reads a value that no graph input, initializer or node produces (the node, the "
+             "value's name and the operand are below).";
+    case onnx_error::operand_produced_later:
+      return "ctnn::onnx: this node reads a value that a later node (or the node itself) produces: ONNX lists nodes in "
+             "topological order, which nodes in a cycle do not have (below: the node, the value, its producer and "
+             "whether the nodes form a cycle or are out of order).";
   }
   return {};
 }

@@ -25,6 +25,8 @@ struct layout_importer : importer_state<Module, MaxValues, MaxRelayouts> {
   using importer_state<Module, MaxValues, MaxRelayouts>::operand_error;
   using importer_state<Module, MaxValues, MaxRelayouts>::rank_error;
   using importer_state<Module, MaxValues, MaxRelayouts>::find;
+  using importer_state<Module, MaxValues, MaxRelayouts>::insert_value;
+  using importer_state<Module, MaxValues, MaxRelayouts>::value_count;
   using importer_state<Module, MaxValues, MaxRelayouts>::at;
   using importer_state<Module, MaxValues, MaxRelayouts>::label_of;
   using importer_state<Module, MaxValues, MaxRelayouts>::is_constant;
@@ -220,12 +222,70 @@ struct layout_importer : importer_state<Module, MaxValues, MaxRelayouts> {
       std::int32_t v = -1;
       if (fd.bytes.length > 0) {
         v = find(fd.bytes);
-        if (v < 0) return malformed(fd.tag_at, protobuf::expectation::produced_value), o;
+        if (v < 0) return unready_operand(o.count, fd.bytes), o;
       }
       o.id[o.count++] = v;
     }
     take_reader_error();
     return o;
+  }
+
+  // Operand `slot` of the node names a value that is not defined yet (`name`: its bytes in the NodeProto):
+  // undefined_operand when no node from this one on produces it, else operand_produced_later with the first
+  // node that does and whether that one depends on this node's result (a cycle) or not (nodes out of
+  // order). Only this error path scans the later nodes: their outputs join the value table (the import
+  // fails anyway), this node's are marked `reached`, then the outputs of every node that reads a reached
+  // value, until nothing changes or the producer is reached.
+  constexpr void unready_operand(std::uint32_t slot, const protobuf::span& name) {
+    const protobuf::span graph = f.graph();
+    protobuf::field fd{}, io{};
+    const auto each_name = [&](const protobuf::span& node_proto, std::uint32_t which, auto&& visit) {
+      for (std::uint32_t at_ = node_proto.at; f.reader().next(node_proto, at_, io);)
+        if (io.number == which && io.bytes.length > 0) visit(io.bytes);
+    };
+    // The producer, and the later nodes' outputs entered in the table.
+    const std::int32_t first_entered = value_count;
+    std::int32_t producer = -1, k = 0;
+    bool table_full = false;
+    for (std::uint32_t at_ = graph.at; f.reader().next(graph, at_, fd);) {
+      if (fd.number != schema::graph::node || k++ < node_index) continue;
+      each_name(fd.bytes, schema::node::output, [&](const protobuf::span& out) {
+        if (producer < 0 && f.reader().view(out) == f.reader().view(name)) producer = k - 1;
+        if (find(out) >= 0) return;
+        if (static_cast<std::size_t>(value_count) >= MaxValues) return void(table_full = true);
+        values[static_cast<std::size_t>(insert_value(out, value_kind::node_output))].reached = k - 1 == node_index;
+      });
+    }
+    if (take_reader_error()) return;
+    diagnostic_details d{.operator_code = static_cast<std::int64_t>(current), .byte_offset = name.at, .input_slot = slot};
+    if (producer < 0) return fail(onnx_error::undefined_operand, d);
+    d.position = producer;
+    node_order order = producer == node_index ? node_order::cycle : table_full ? node_order::unknown : node_order::out_of_order;
+    // Reached values: this node's result and what depends on it (entered values only).
+    const auto reached = [&](const protobuf::span& v_name) {
+      const std::int32_t v = find(v_name);
+      return v >= first_entered && values[static_cast<std::size_t>(v)].reached;
+    };
+    for (bool changed = order == node_order::out_of_order; changed && order == node_order::out_of_order;) {
+      changed = false;
+      k = 0;
+      for (std::uint32_t at_ = graph.at; f.reader().next(graph, at_, fd);) {
+        if (fd.number != schema::graph::node || k++ <= node_index) continue;
+        bool reads = false;
+        each_name(fd.bytes, schema::node::input, [&](const protobuf::span& in) { reads = reads || reached(in); });
+        if (!reads) continue;
+        each_name(fd.bytes, schema::node::output, [&](const protobuf::span& out) {
+          const std::int32_t v = find(out);
+          if (v < first_entered || values[static_cast<std::size_t>(v)].reached) return;
+          values[static_cast<std::size_t>(v)].reached = true;
+          changed = true;
+        });
+      }
+      if (reached(name)) order = node_order::cycle;
+    }
+    if (take_reader_error()) return;
+    d.reason = static_cast<std::int64_t>(order);
+    fail(onnx_error::operand_produced_later, d);
   }
 
   // Inputs `least`..`most` given (trailing omitted ones count as absent), required ones present.

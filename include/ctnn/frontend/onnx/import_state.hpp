@@ -113,6 +113,10 @@ struct importer_state {
     if (name.length == 0) return malformed(name_tag_at, protobuf::expectation::value_name), -1;
     if (find(name) >= 0) return malformed(name_tag_at, protobuf::expectation::unique_value), -1;
     if (static_cast<std::size_t>(value_count) >= MaxValues) return capacity_exceeded(), -1;
+    return insert_value(name, kind);
+  }
+  // Enters a value the table does not have yet, in a free slot.
+  constexpr std::int32_t insert_value(const protobuf::span& name, value_kind kind) {
     value& v = values[static_cast<std::size_t>(value_count)];
     v = value{};
     v.name = name;

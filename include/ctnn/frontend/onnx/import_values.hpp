@@ -92,6 +92,8 @@ struct value {
   std::int32_t nhwc = -1;         // IR tensor in NHWC (rank-4 activations)
   std::int32_t copies = 0;        // model outputs that are this value (a second one gets a copy)
   bool one_d = false;             // a rank-3 [N, C, L] activation whose `nhwc` tensor is [N, 1, L, C] (1-D ops)
+  bool reached = false;           // the error path of an operand produced later (layout_importer::
+                                  // unready_operand): the value depends on the reading node's result
 };
 
 // FNV-1a over a name (a call-free loop: clang counts every step, docs/design.md §6).

@@ -1,6 +1,6 @@
 #pragma once
-// A TFLite import diagnostic in words, at run time (ctnn-inspect): the sentence of the compile error
-// (errors.hpp) and its numbers with names.
+// A TFLite import diagnostic in words, at run time (ctnn-inspect, ctnn-run): the code's sentence, then a
+// line with its numbers with names.
 //
 //   ctnn::tflite::describe(m.error, sink);   // sink: any callable taking std::string_view
 //
@@ -18,17 +18,19 @@
 
 namespace ctnn::tflite {
 
-// The sentence of a diagnostic's compile error (the static_assert of its errors:: class); the IR's own
-// codes: ir/diagnostic_text.hpp.
+// The sentence of a diagnostic at run time: ctnn-inspect and ctnn-run print it above the line that names
+// the op or tensor and gives the numbers (describe below), hence "below". It states what the static_assert
+// of its compile-error class (compile_errors.hpp) states, whose numbers are its template arguments. The
+// IR's own codes: ir/diagnostic_text.hpp.
 constexpr std::string_view sentence_of(error_code code) {
   if (!is_frontend_error(code)) return diagnostic_sentence(code);
   switch (static_cast<frontend_error>(code)) {
     case frontend_error::tflite_malformed_model:
-      return "ctnn::tflite: the model file is malformed or truncated: at the byte offset in the template arguments "
-             "the reader did not find what the expectation there names.";
+      return "ctnn::tflite: the model file is malformed or truncated: the reader did not find what it expected at "
+             "the byte offset below.";
     case frontend_error::tflite_unsupported_operator:
-      return "ctnn::tflite: the model uses an operator that ctnn does not support (its index in execution order and "
-             "its TFLite builtin code are the template arguments).";
+      return "ctnn::tflite: the model uses an operator that ctnn does not support (the op below: its index in "
+             "execution order and its TFLite builtin operator).";
     case frontend_error::tflite_unsupported_activation:
       return "ctnn::tflite: this op's fused activation is not supported (NONE, RELU and RELU6 are).";
     case frontend_error::tflite_unsupported_padding:
@@ -36,14 +38,12 @@ constexpr std::string_view sentence_of(error_code code) {
     case frontend_error::tflite_invalid_window:
       return "ctnn::tflite: a stride, dilation or window size of this op is below 1.";
     case frontend_error::tflite_softmax_beta:
-      return "ctnn::tflite: only SOFTMAX with beta = 1 is supported (beta in millionths in the template arguments).";
+      return "ctnn::tflite: only SOFTMAX with beta = 1 is supported (the op's beta is below, in millionths).";
     case frontend_error::tflite_unsupported_fully_connected:
-      return "ctnn::tflite: this FULLY_CONNECTED uses a feature ctnn does not support (named in the template "
-             "arguments).";
+      return "ctnn::tflite: this FULLY_CONNECTED uses a feature ctnn does not support (named below).";
     case frontend_error::tflite_hybrid_model:
       return "ctnn::tflite: hybrid models (float32 activations with int8 weights) are not supported: convert the "
-             "model with full-integer quantization, or keep it float32 (the op and its weight tensor in the template "
-             "arguments).";
+             "model with full-integer quantization, or keep it float32 (the op and its weight tensor are below).";
     case frontend_error::tflite_unsupported_tensor_type:
       return "ctnn::tflite: a tensor has an element type ctnn does not support (FLOAT32, INT8 and INT32 are "
              "supported).";
@@ -53,10 +53,10 @@ constexpr std::string_view sentence_of(error_code code) {
     case frontend_error::tflite_rank_too_high:
       return "ctnn::tflite: a tensor has more than ctnn::max_rank (6) dimensions.";
     case frontend_error::tflite_unsupported_tensor_feature:
-      return "ctnn::tflite: a tensor uses a feature ctnn does not support (named in the template arguments).";
+      return "ctnn::tflite: a tensor uses a feature ctnn does not support (named below).";
     case frontend_error::tflite_constant_size_mismatch:
       return "ctnn::tflite: a constant tensor's buffer does not hold as many bytes as its shape and type need (shape "
-             "and buffer bytes in the template arguments).";
+             "and buffer bytes below).";
     case frontend_error::tflite_unsupported_operand:
       return "ctnn::tflite: this operand of the op must be a constant of the type the op reads (weights and bias; "
              "int32 paddings, axes and shapes of the right size).";
@@ -65,12 +65,10 @@ constexpr std::string_view sentence_of(error_code code) {
     case frontend_error::tflite_too_many_model_io:
       return "ctnn::tflite: the model has more inputs or outputs than ctnn::max_model_io (8).";
     case frontend_error::tflite_invalid_quantization:
-      return "ctnn::tflite: a tensor's quantization parameters are invalid (the problem is named in the template "
-             "arguments).";
+      return "ctnn::tflite: a tensor's quantization parameters are invalid (the problem is named below).";
     case frontend_error::tflite_unrepresentable_multiplier:
       return "ctnn::tflite: the quantization scales of this op give a requantization multiplier that TFLite cannot "
-             "represent (its shift is in the template arguments: at most 31, and 0 or more for LOGISTIC, TANH and "
-             "SOFTMAX).";
+             "represent (its shift is below: at most 31, and 0 or more for LOGISTIC, TANH and SOFTMAX).";
   }
   return {};
 }
