@@ -15,9 +15,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <type_traits>
 
 #include <ctnn/ir/name.hpp>
 #include <ctnn/memory/buffer_info.hpp>
+#include <ctnn/memory/placement_algorithm.hpp>
 
 namespace ctnn {
 
@@ -55,6 +57,16 @@ concept memory_option = requires(plan_config& c) {
   typename T::ctnn_memory_option;
   T::apply(c);
 };
+
+namespace detail {
+// Stands in for a type given to ctnn::planner<> that is not a placement algorithm (reported already).
+struct rejected_algorithm {
+  template <class Buffers, class Allocations>
+  static constexpr std::int64_t plan(const Buffers&, std::int32_t, Allocations&) {
+    return 0;
+  }
+};
+}  // namespace detail
 
 template <class... Options>
 constexpr plan_config make_plan_config() {
@@ -163,11 +175,34 @@ struct io_in_arena {
   static constexpr void apply(memory::plan_config& c) { c.io_in_arena = true; }
 };
 
-// The placement algorithm (memory/algorithms.hpp, or your own type with a static constexpr plan()).
+namespace detail {
+
+// The algorithm given to ctnn::planner<A> against ctnn::placement_algorithm, one member at a time: the
+// static_assert that fails names the first member missing (the instantiation names A).
+template <class Algorithm>
+struct check_planner_algorithm {
+  static_assert(algorithm_has_plan<Algorithm>,
+                "ctnn::planner<A>: A has no `plan` member: a placement algorithm is a struct with `template <class "
+                "Buffers, class Allocations> static constexpr std::int64_t plan(const Buffers& buffers, std::int32_t "
+                "count, Allocations& allocations)` (memory/algorithms.hpp).");
+  static_assert(!algorithm_has_plan<Algorithm> || algorithm_plan_takes_buffers<Algorithm>,
+                "ctnn::planner<A>: A::plan cannot be called as `A::plan(buffers, count, allocations)` (a const "
+                "std::array<ctnn::memory::buffer_info, N>&, a std::int32_t, a std::array<ctnn::memory::pool_allocation, "
+                "N>&) returning the pool size: declare it `static constexpr std::int64_t plan(...)` (a template over "
+                "the two array types).");
+};
+
+}  // namespace detail
+
+// The placement algorithm (memory/algorithms.hpp, or your own type with a static constexpr plan()):
+// Algorithm must satisfy ctnn::placement_algorithm (memory/placement_algorithm.hpp).
 template <class Algorithm>
 struct planner {
+  static_assert(sizeof(detail::check_planner_algorithm<Algorithm>) > 0);  // its sentence names the member missing
   using ctnn_planner_option = void;
-  using type = Algorithm;
+  // A rejected algorithm is replaced by one that places nothing, so that the check's sentence is the only
+  // error.
+  using type = std::conditional_t<placement_algorithm<Algorithm>, Algorithm, memory::detail::rejected_algorithm>;
 };
 
 }  // namespace ctnn

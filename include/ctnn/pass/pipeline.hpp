@@ -4,14 +4,18 @@
 //
 // A pass is a struct with `static constexpr void run_in_place(Module&)` or `static constexpr Module
 // run(Module)` (or both), and optionally `requires_facts` (the
-// ctnn::fact bits it reads) and `establishes` (the bit it fills). ctnn::compile checks the order of a
+// ctnn::fact bits it reads) and `establishes` (the bit it fills): the concept ctnn::pipeline_pass
+// (pass/pipeline_pass.hpp), which pipeline<Passes...> checks of each pass with a static_assert naming the
+// first member missing. ctnn::compile checks the order of a
 // pipeline from these declarations alone, before running any pass, and names both passes when a pass
 // runs before the one that produces what it reads.
 #include <array>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 #include <ctnn/errors.hpp>
 #include <ctnn/ir/module.hpp>
@@ -24,15 +28,43 @@
 #include <ctnn/pass/fuse_ops.hpp>
 #include <ctnn/pass/infer_types.hpp>
 #include <ctnn/pass/lower_te.hpp>
+#include <ctnn/pass/pipeline_pass.hpp>
 #include <ctnn/pass/plan_memory.hpp>
 #include <ctnn/pass/select_kernels.hpp>
 
 namespace ctnn {
 
+namespace detail {
+
+// Each pass of a pipeline against ctnn::pipeline_pass, one member at a time: the static_assert that fails
+// names the first member missing, and the instantiation names the pass and its position (from 0). Cheap:
+// declarations only (pass/pipeline_pass.hpp), once per pass type and position.
+template <std::size_t Position, class Pass>
+struct check_pipeline_pass {
+  static_assert(pass_has_run_member<Pass>,
+                "ctnn::pipeline<Passes...>: a pass (check_pipeline_pass<position from 0, pass>) has neither "
+                "`static constexpr void run_in_place(Module&)` nor `static constexpr Module run(Module)`.");
+  static_assert(!pass_has_run_member<Pass> || pass_requires_facts_well_typed<Pass>,
+                "ctnn::pipeline<Passes...>: a pass's `requires_facts` (check_pipeline_pass<position from 0, pass>) is "
+                "not a `static constexpr ctnn::fact` (the facts the pass reads, e.g. ctnn::fact::shapes_inferred).");
+  static_assert(!pass_has_run_member<Pass> || !pass_requires_facts_well_typed<Pass> || pass_establishes_well_typed<Pass>,
+                "ctnn::pipeline<Passes...>: a pass's `establishes` (check_pipeline_pass<position from 0, pass>) is "
+                "not a `static constexpr ctnn::fact` (the fact the pass fills, e.g. ctnn::fact::kernels_lowered).");
+};
+template <class Positions, class... Passes>
+struct check_pipeline_passes;
+template <std::size_t... Position, class... Passes>
+struct check_pipeline_passes<std::index_sequence<Position...>, Passes...> : check_pipeline_pass<Position, Passes>... {};
+
+}  // namespace detail
+
 template <class... Passes>
 struct pipeline {
   static constexpr std::size_t size = sizeof...(Passes);
   template <std::size_t K> using pass = std::tuple_element_t<K, std::tuple<Passes...>>;
+
+  // The passes against ctnn::pipeline_pass (the sentence of the first member missing; always true itself).
+  static_assert(sizeof(detail::check_pipeline_passes<std::index_sequence_for<Passes...>, Passes...>) > 0);
 };
 
 // The default flow (docs/design.md §1). Copy it and insert your own pass at any stage: before lower_te (graph
@@ -44,14 +76,18 @@ using default_pipeline =
 
 namespace detail {
 
+// The facts a pass reads and fills (0: none declared; a declaration that is not a ctnn::fact is reported
+// by check_pipeline_pass and counts as none).
 template <class Pass>
 constexpr std::uint32_t required_facts() {
-  if constexpr (requires { Pass::requires_facts; }) return static_cast<std::uint32_t>(Pass::requires_facts);
+  if constexpr (requires { Pass::requires_facts; } && pass_requires_facts_well_typed<Pass>)
+    return static_cast<std::uint32_t>(Pass::requires_facts);
   else return 0;
 }
 template <class Pass>
 constexpr std::uint32_t established_facts() {
-  if constexpr (requires { Pass::establishes; }) return static_cast<std::uint32_t>(Pass::establishes);
+  if constexpr (requires { Pass::establishes; } && pass_establishes_well_typed<Pass>)
+    return static_cast<std::uint32_t>(Pass::establishes);
   else return 0;
 }
 
@@ -59,6 +95,10 @@ constexpr std::uint32_t established_facts() {
 // of one's own may have only the by-value `run(Module) -> Module`; both forms run in every pipeline.
 template <class Pass, class Module>
 concept runs_in_place = requires(Module& m) { Pass::run_in_place(m); };
+template <class Pass, class Module>
+concept runs_by_value = requires(Module m) {
+  { Pass::run(m) } -> std::convertible_to<Module>;
+};
 
 // Runs one pass on `m` in place unless an earlier one failed; refuses to run it before the facts it reads
 // exist (the run-time twin of the type-level check below, for modules built and passed by hand). In place:
@@ -72,9 +112,15 @@ constexpr void apply_pass_in_place(Module& m, std::size_t position) {
             {.position = static_cast<std::int64_t>(position), .missing_facts = static_cast<std::int64_t>(needed & ~m.facts)}});
     return;
   }
+  // The members' signatures, with the module type now known (check_pipeline_pass has seen their names).
+  static_assert(!pipeline_pass<Pass> || runs_in_place<Pass, Module> || runs_by_value<Pass, Module>,
+                "ctnn::pipeline<Passes...>: a pass's run_in_place(m) / run(m) does not take this module (the pass and "
+                "the module are the template arguments of apply_pass_in_place): write `template <class Module> static "
+                "constexpr void run_in_place(Module&)` or `template <class Module> static constexpr Module run(Module)`.");
   if constexpr (runs_in_place<Pass, Module>) Pass::run_in_place(m);
-  else m = Pass::run(m);  // a by-value pass: two module copies on the stack, its author's choice
-  if constexpr (requires { Pass::establishes; }) {
+  else if constexpr (runs_by_value<Pass, Module>) m = Pass::run(m);  // two module copies on the stack, its author's choice
+  else m.fail({error_code::pipeline_rejected, -1, op_kind::relu, {}, {}});  // reported above
+  if constexpr (established_facts<Pass>() != 0) {
     if (!m.error.failed()) m.establish(Pass::establishes);
   }
 }
@@ -154,10 +200,17 @@ struct rejected_pipeline_pass {
   }
 };
 
-// `type` is Pipeline when its order is sound; otherwise instantiating this reports the problem.
+template <class Pipeline>
+inline constexpr bool all_pipeline_passes = false;
+template <class... Passes>
+inline constexpr bool all_pipeline_passes<pipeline<Passes...>> = (pipeline_pass<Passes> && ...);
+
+// `type` is Pipeline when its passes are passes (ctnn::pipeline_pass, reported by pipeline<> itself) and
+// its order is sound; otherwise instantiating this reports the problem.
 template <class Pipeline>
 struct checked_pipeline : pipeline_order_check<Pipeline> {
-  using type = std::conditional_t<first_order_problem(Pipeline{}).position < 0, Pipeline, pipeline<rejected_pipeline_pass>>;
+  using type = std::conditional_t<all_pipeline_passes<Pipeline> && first_order_problem(Pipeline{}).position < 0, Pipeline,
+                                  pipeline<rejected_pipeline_pass>>;
 };
 
 }  // namespace detail

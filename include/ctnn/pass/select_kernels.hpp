@@ -24,6 +24,7 @@
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/dispatch.hpp>
+#include <ctnn/kernel/kernel_family.hpp>
 #include <ctnn/pass/detail/in_place_pass.hpp>
 #include <ctnn/target.hpp>
 
@@ -69,6 +70,27 @@ constexpr std::uint8_t packed_mask() {
   return mask;
 }
 
+// A family's kernel for one call against ctnn::kernel_family (kernel/kernel_family.hpp), where
+// choose_kernel asks it: the static_assert that fails names the first member missing.
+template <class Kernel>
+struct check_kernel_family {
+  static_assert(ctnn::detail::kernel_has_supports<Kernel>,
+                "ctnn::pass::select_kernels: a kernel family's kernel (check_kernel_family<kernel>) has no "
+                "`static constexpr bool supports` (whether its run() handles the call).");
+  static_assert(!ctnn::detail::kernel_has_supports<Kernel> || ctnn::detail::kernel_has_packs<Kernel>,
+                "ctnn::pass::select_kernels: a kernel family's kernel (check_kernel_family<kernel>) has no "
+                "`static constexpr bool packs(std::size_t k)` (whether constant operand k is passed re-laid out).");
+  static_assert(!ctnn::detail::kernel_has_supports<Kernel> || !ctnn::detail::kernel_has_packs<Kernel> ||
+                    ctnn::detail::kernel_has_pack<Kernel>,
+                "ctnn::pass::select_kernels: a kernel family's kernel (check_kernel_family<kernel>) has no "
+                "`template <std::size_t K, class Reader> static constexpr auto pack(const Reader&)` (none packed: "
+                "the members of reads_constants_as_stored, kernel/detail/unpacked.hpp).");
+  static_assert(!ctnn::detail::kernel_has_supports<Kernel> || !ctnn::detail::kernel_has_packs<Kernel> ||
+                    !ctnn::detail::kernel_has_pack<Kernel> || ctnn::detail::kernel_has_run<Kernel>,
+                "ctnn::pass::select_kernels: a kernel family's kernel (check_kernel_family<kernel>) has no "
+                "`static void run(operands, result[, rq])`.");
+};
+
 }  // namespace detail
 
 // The choice for a call with parameters P on a target with instruction set Isa, under Policy.
@@ -84,7 +106,9 @@ constexpr kernel_choice choose_kernel() {
                                                                          : kernel_impl::simd_i8;
     constexpr kernel_choice candidate{family, family == kernel_impl::simd_f32 ? instruction_set::none : Isa};
     using family_kernel = kernel::implementation_t<P, candidate>;
-    if constexpr (family_kernel::supports) return {candidate.impl, candidate.isa, detail::packed_mask<family_kernel>()};
+    static_assert(sizeof(detail::check_kernel_family<family_kernel>) > 0);  // ctnn::kernel_family, member by member
+    if constexpr (!kernel_family<family_kernel>) return {};
+    else if constexpr (family_kernel::supports) return {candidate.impl, candidate.isa, detail::packed_mask<family_kernel>()};
     else return {};
   }
 }
