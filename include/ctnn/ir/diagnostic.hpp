@@ -40,7 +40,7 @@ enum class error_code : std::int32_t {
                               // it reads (`missing_facts`)
   no_model_outputs,           // the model declares no outputs (`count_expected`: its inputs): nothing it computes
                               // would be kept
-  pipeline_rejected,          // the pipeline's pass order was rejected at the type level (already reported)
+  pipeline_rejected,          // the pipeline (a pass's interface or order) was rejected at the type level (already reported)
 };
 
 // Errors of the model-file frontends (ctnn::tflite). They are values of error_code numbered from 100,

@@ -62,7 +62,8 @@ constexpr std::string_view diagnostic_sentence(error_code code) {
       return "ctnn: a pass in the pipeline runs before the pass that produces what it reads.";
     case error_code::no_model_outputs:
       return "ctnn: the model has no outputs (its graph's output list is empty): nothing it computes would be kept.";
-    case error_code::pipeline_rejected: return "ctnn: the pipeline's pass order was rejected (reported already).";
+    case error_code::pipeline_rejected:
+      return "ctnn: the pipeline was rejected: a pass's interface or order (reported already, as a compile error).";
   }
   return {};
 }
