@@ -6,6 +6,10 @@
 #include <vector>
 
 #include "fuzz_support.hpp"
+#include "structured_mutator.hpp"
+
+// libFuzzer mutates with the protobuf structure-aware mutator (structured_mutator.hpp).
+CTNN_FUZZ_STRUCTURED_MUTATOR(onnx);
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const auto bytes = ctnn_fuzz::exact_copy(data, size);

@@ -10,6 +10,7 @@
 #include <ctnn/frontend/protobuf.hpp>
 
 #include "fuzz_support.hpp"
+#include "structured_mutator.hpp"
 
 namespace {
 
@@ -62,6 +63,9 @@ std::uint64_t read_graph(ctnn::onnx::model_file& f) {
 }
 
 }  // namespace
+
+// libFuzzer mutates with the protobuf structure-aware mutator (structured_mutator.hpp).
+CTNN_FUZZ_STRUCTURED_MUTATOR(onnx);
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const auto bytes = ctnn_fuzz::exact_copy(data, size);

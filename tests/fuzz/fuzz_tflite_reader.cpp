@@ -8,6 +8,7 @@
 #include <ctnn/frontend/tflite/schema.hpp>
 
 #include "fuzz_support.hpp"
+#include "structured_mutator.hpp"
 
 namespace {
 
@@ -38,6 +39,9 @@ std::uint64_t read_op(ctnn::tflite::model_file& f, std::uint32_t i) {
 }
 
 }  // namespace
+
+// libFuzzer mutates with the FlatBuffers structure-aware mutator (structured_mutator.hpp).
+CTNN_FUZZ_STRUCTURED_MUTATOR(tflite);
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const auto bytes = ctnn_fuzz::exact_copy(data, size);
