@@ -186,19 +186,32 @@ constexpr shape infer_onnx_matmul(Module& m, std::int32_t node_id) {
 
 // batch_matmul: A [..., M, K] x B [..., K, N] -> [broadcast(A's batch, B's batch)..., M, N] (numpy matmul of
 // operands of rank >= 2; the importer promotes 1-D operands).
+// Whether operands [0, count) of an op that reads several activations (add, mul, concat, batch_matmul)
+// share the first one's element type: no kernel mixes them (a float kernel would read a uint8 operand as
+// floats). Records unsupported_dtype at the first operand that differs.
 template <class Module>
-constexpr shape infer_batch_matmul(Module& m, std::int32_t node_id) {
+constexpr bool operands_share_type(Module& m, std::int32_t node_id, std::int32_t count) {
   const node& n = m.node_at(node_id);
-  const shape a = m.tensor_at(n.inputs[0]).dims, b = m.tensor_at(n.inputs[1]).dims;
-  if (m.tensor_at(n.inputs[1]).type != m.tensor_at(n.inputs[0]).type) {  // no kernel mixes element types
+  const dtype first = m.tensor_at(n.inputs[0]).type;
+  for (std::int32_t k = 1; k < count; ++k) {
+    const tensor& t = m.tensor_at(n.inputs[static_cast<std::size_t>(k)]);
+    if (t.type == first) continue;
     m.fail({error_code::unsupported_dtype,
             node_id,
             n.kind,
             {},
-            b,
-            {.faulty_operand = 2, .rejected_value = static_cast<std::int64_t>(m.tensor_at(n.inputs[1]).type)}});
-    return a;
+            t.dims,
+            {.faulty_operand = k + 1, .rejected_value = static_cast<std::int64_t>(t.type)}});
+    return false;
   }
+  return true;
+}
+
+template <class Module>
+constexpr shape infer_batch_matmul(Module& m, std::int32_t node_id) {
+  const node& n = m.node_at(node_id);
+  const shape a = m.tensor_at(n.inputs[0]).dims, b = m.tensor_at(n.inputs[1]).dims;
+  if (!operands_share_type(m, node_id, 2)) return a;
   shape out{};
   if (a.rank < 2 || b.rank < 2 || a.last() != b.at(-2) || !broadcast(matrix_batch(a), matrix_batch(b), out)) {
     m.fail({error_code::input_shapes_differ, node_id, n.kind, a, b, {.input_slot = 1}});
@@ -275,6 +288,7 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
     case op_kind::mul: {
       const shape other = m.tensor_at(n.inputs[1]).dims;
       shape out{};
+      if (!operands_share_type(m, node_id, 2)) return in;
       if (!broadcast(in, other, out))
         m.fail({error_code::input_shapes_differ, node_id, n.kind, in, other, {.input_slot = 1}});
       return out;
@@ -368,6 +382,7 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
         return in;
       }
       n.attrs.axis = axis;
+      if (!operands_share_type(m, node_id, n.input_count)) return in;
       shape out = in;
       for (std::int32_t i = 1; i < n.input_count; ++i) {
         const shape other = m.tensor_at(n.inputs[static_cast<std::size_t>(i)]).dims;
