@@ -7,6 +7,8 @@
 // all a fuzz target needs. A sanitizer report, a crash, a hang or an out-of-memory is a bug.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -94,7 +96,13 @@ inline bool execute(const module_type& m) {
   for (std::int32_t t = 0; t < m.tensor_count; ++t)
     if (m.tensor_at(t).bytes() > max_tensor_bytes) return false;
   ctnn::kernel::module_runner<module_type> runner{m};
-  if (runner.status() != ctnn::kernel::run_status::ok) return false;
+  // A module the pipeline accepted has a kernel for every call (lower_te checks what the kernels need), so
+  // ctnn-inspect and ctnn-run agree on it: anything else is a bug, reported as a crash.
+  if (runner.status() != ctnn::kernel::run_status::ok) {
+    std::fprintf(stderr, "fuzz: the pipeline accepted a module the runner refuses: %s (call %d)\n",
+                 ctnn::kernel::name_of(runner.status()), runner.failed_call());
+    std::abort();
+  }
   std::vector<std::vector<char>> inputs(static_cast<std::size_t>(m.input_count)), outputs(static_cast<std::size_t>(m.output_count));
   std::vector<const void*> input_pointers;
   std::vector<void*> output_pointers;
