@@ -133,11 +133,18 @@ constexpr std::int32_t output_units(const Module& m, const node& n) {
 // numpy broadcasting of two shapes (right-aligned); returns false when they are incompatible.
 constexpr bool broadcast(const shape& a, const shape& b, shape& out) {
   out.rank = a.rank > b.rank ? a.rank : b.rank;
+  // A result over 2^40 elements is refused (shapes of 2^31 elements each broadcast to 2^62, whose bytes
+  // would overflow): far above any tensor a model can plan.
+  constexpr std::int64_t bound = std::int64_t{1} << 40;
+  std::int64_t elements = 1;
   for (std::int32_t i = 0; i < out.rank; ++i) {
     const std::int32_t ia = a.rank - out.rank + i, ib = b.rank - out.rank + i;
     const std::int32_t da = ia >= 0 ? a[ia] : 1, db = ib >= 0 ? b[ib] : 1;
     if (da != db && da != 1 && db != 1) return false;
-    out.dims[static_cast<std::size_t>(i)] = da == 1 ? db : da;
+    const std::int32_t d = da == 1 ? db : da;
+    if (d > 0 && elements > bound / d) return false;
+    elements *= d > 0 ? d : 1;
+    out.dims[static_cast<std::size_t>(i)] = d;
   }
   return true;
 }
@@ -353,16 +360,27 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
     case op_kind::reshape: {
       if (n.attrs.target.rank == 0) return in;  // reshape to its own shape: a copy
       shape out = n.attrs.target;
+      // The known extents' product, bounded above any tensor's element count (the frontends bound those):
+      // a target of huge extents (a model file's constant) cannot match, and must not overflow.
+      constexpr std::int64_t bound = std::int64_t{1} << 40;
       std::int64_t known = 1;
       std::int32_t inferred = -1, inferred_count = 0;
+      bool too_large = false;
       for (std::int32_t d = 0; d < out.rank; ++d) {
         auto& extent = out.dims[static_cast<std::size_t>(d)];
         if (extent == 0) extent = d < in.rank ? in[d] : 1;
         if (extent < -1) inferred_count = 2;
-        if (extent == -1) inferred = d, ++inferred_count; else known *= extent;
+        if (extent == -1) inferred = d, ++inferred_count;
+        else if (extent > 0 && known > bound / extent) too_large = true;
+        else known *= extent;
       }
       if (inferred_count > 1) {
         m.fail({error_code::invalid_reshape_target, node_id, n.kind, n.attrs.target, in});
+        return in;
+      }
+      if (too_large) {
+        m.fail({error_code::reshape_element_count, node_id, n.kind, in, n.attrs.target,
+                {.count_expected = in.elements(), .count_actual = bound}});
         return in;
       }
       if (inferred >= 0 && known > 0) out.dims[static_cast<std::size_t>(inferred)] = static_cast<std::int32_t>(in.elements() / known);
