@@ -55,8 +55,14 @@ struct layout_importer : importer_state<Module, MaxValues, MaxRelayouts> {
       const shape s = constant_shape(v);
       std::array<std::int64_t, 4> strides{};
       if (s.rank > 4) return operand_error(slot), -1;
+      // The strides of its dims; a constant too large to be one ctnn reads (a fuzzed file's dims) is refused
+      // before the product overflows (issue #23).
       std::int64_t step = 1;
-      for (std::int32_t d = s.rank - 1; d >= 0; --d) strides[static_cast<std::size_t>(d)] = step, step *= s[d];
+      for (std::int32_t d = s.rank - 1; d >= 0; --d) {
+        strides[static_cast<std::size_t>(d)] = step;
+        if (s[d] > 0 && step > (std::int64_t{1} << 40) / s[d]) return operand_error(slot), -1;
+        step *= s[d] > 0 ? s[d] : 1;
+      }
       return x.onnx_layout = gathered(v, slot, s, strides, 1.0f);
     }
     // NHWC -> NCHW: a transpose (a view when it moves only extent-1 dims, alias_reshapes).
