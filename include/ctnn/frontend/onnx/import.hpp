@@ -40,9 +40,11 @@
 //    index, operator_code = its op_type) and the IR's own codes where they fit. The failed module keeps the
 //    model's inputs and outputs where they were read, so code that calls run() adds no error of its own.
 //
-// The importer's parts: import_values.hpp (capacities, relayouts, values), import_state.hpp (state,
-// diagnostics, lookups, module edits), import_layouts.hpp (layouts, attributes, operands), the op families
-// import_linear.hpp, import_elementwise.hpp and import_shape_ops.hpp (quantized.hpp: the quantized ops),
+// The importer's parts (docs/frontends.md, "How the importers are organised"): import_values.hpp
+// (capacities, relayouts, values), import_state.hpp (importer_state: the one state, its diagnostics, value
+// lookups and module edits), import_layouts.hpp (free helpers taking the state: layouts, attributes,
+// operands), the op families' import functions import_linear.hpp, import_elementwise.hpp,
+// import_shape_ops.hpp and quantized.hpp, import_table.hpp (op_type -> IR kind and import function), and
 // import_graph.hpp (the driver).
 #include <array>
 #include <cstddef>
@@ -110,10 +112,10 @@ constexpr void import_into(import_result<MaxTensors, MaxNodes, MaxRelayouts>& r,
                            std::string_view model_name = "onnx") {
   model_file f{bytes, size};
   std::array<detail::value, MaxValues> values{};
-  detail::importer<module<MaxTensors, MaxNodes>, MaxValues, MaxRelayouts> run{f, r.ir, values, r.relayouts};
-  run.run(model_name);
-  r.relayout_count = run.relayout_count;
-  r.value_count = run.value_count;
+  detail::importer_state<module<MaxTensors, MaxNodes>, MaxValues, MaxRelayouts> s{f, r.ir, values, r.relayouts};
+  detail::import_graph(s, model_name);
+  r.relayout_count = s.relayout_count;
+  r.value_count = s.value_count;
 }
 
 // The same as a value (constant evaluation: onnx::model).
@@ -132,13 +134,13 @@ constexpr import_counts count(const char* bytes, std::size_t size) {
   std::array<relayout, MaxRelayouts> relayouts{};
   std::array<detail::value, MaxValues> values{};
   model_file f{bytes, size};
-  detail::importer<module_graph<MaxTensors, MaxNodes>, MaxValues, MaxRelayouts> run{f, m, values, relayouts};
-  run.run("onnx");
+  detail::importer_state<module_graph<MaxTensors, MaxNodes>, MaxValues, MaxRelayouts> s{f, m, values, relayouts};
+  detail::import_graph(s, "onnx");
   import_counts c{};
   c.tensors = m.tensor_count > 0 ? static_cast<std::size_t>(m.tensor_count) : 1;
   c.nodes = m.node_count > 0 ? static_cast<std::size_t>(m.node_count) : 1;
-  c.values = run.value_count > 0 ? static_cast<std::size_t>(run.value_count) : 1;
-  c.relayouts = run.relayout_count > 0 ? static_cast<std::size_t>(run.relayout_count) : 1;
+  c.values = s.value_count > 0 ? static_cast<std::size_t>(s.value_count) : 1;
+  c.relayouts = s.relayout_count > 0 ? static_cast<std::size_t>(s.relayout_count) : 1;
   return c;
 }
 

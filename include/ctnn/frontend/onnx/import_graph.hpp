@@ -1,212 +1,156 @@
 #pragma once
-// The ONNX importer's driver (import.hpp): each NodeProto to its op family (quantized ops: quantized.hpp),
-// Constant nodes, the graph's inputs and outputs, and the order of the whole import.
-#include <array>
+// The ONNX importer's driver (import.hpp): each NodeProto to its row of the operator table
+// (import_table.hpp), Constant nodes, the graph's inputs and outputs, and the order of the whole import.
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
-#include <ctnn/frontend/onnx/import_shape_ops.hpp>
-#include <ctnn/frontend/onnx/quantized.hpp>
+#include <ctnn/frontend/onnx/import_table.hpp>
 
 namespace ctnn::onnx::detail {
 
-// The importer: state, layouts and operands, then the op families, then the graph.
-template <class Module, std::size_t MaxValues, std::size_t MaxRelayouts>
-struct importer : shape_importer<Module, MaxValues, MaxRelayouts> {
-  using typename shape_importer<Module, MaxValues, MaxRelayouts>::operands;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::f;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::m;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::node_index;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::current;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::op_label;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::failed;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::fail;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::take_reader_error;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::malformed;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::attribute_error;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::find;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::add_value;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::at;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::label_of;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::is_constant;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::add_tensor;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::add_node;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::pass_too_large;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::as_onnx;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::int_attribute;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::read_operands;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::conv;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::gemm;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::matmul;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::pool;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::unary;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::clip;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::is_integer;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::binary;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::softmax;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::reshape_node;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::flatten;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::concat;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::pad;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::transpose_node;
-  using shape_importer<Module, MaxValues, MaxRelayouts>::batch_norm;
+// A Constant node: its value (a TensorProto attribute) is read where an op reads it.
+template <class S>
+constexpr void import_constant(S& s, const node_view& n, const protobuf::span& out_name, std::int64_t out_tag) {
+  const attribute_view a = s.f.attribute(n, "value");
+  const protobuf::span proto = a.present() ? s.f.tensor_attribute(a) : protobuf::span{};
+  if (s.take_reader_error()) return;
+  if (!a.present()) return s.attribute_error(attribute::value, -1);  // value_float, value_ints, ...: not read
+  const std::int32_t v = s.add_value(out_name, value_kind::constant, out_tag);
+  if (v >= 0) s.at(v).proto = proto;
+}
 
-  constexpr void import_node(const protobuf::span& proto) {
-    const node_view n = f.read_node(proto);
-    if (take_reader_error()) return;
-    current = n.type;
-    op_label = name{f.reader().view(n.name.length > 0 || n.output_count == 0 ? n.name : f.output_name(n, 0))};
-    // Training-mode BatchNormalization has its running statistics as extra outputs: the mode is the reason.
-    if (n.type == op_type::BatchNormalization && int_attribute(n, "training_mode", 0) != 0)
-      return attribute_error(attribute::training_mode, 1);
-    // One result in use: later outputs must be omitted (empty names).
-    std::uint32_t outputs = n.output_count;
-    for (std::uint32_t k = n.output_count; k > 1; --k)
-      if (f.output_name(n, k - 1).length == 0) --outputs;
-    if (take_reader_error()) return;
-    if (n.output_count == 0 || outputs != 1)
-      return fail(onnx_error::output_count,
+// One NodeProto: its row in import_table.hpp, its one output entered as a value, then the row's function.
+template <class S>
+constexpr void import_node(S& s, const protobuf::span& proto) {
+  const node_view n = s.f.read_node(proto);
+  if (s.take_reader_error()) return;
+  s.current = n.type;
+  const std::int32_t row = find_op<S>(n.type);
+  s.current_kind = row >= 0 ? op_table<S>[row].kind : op_kind::reshape;
+  s.op_label = name{s.f.reader().view(n.name.length > 0 || n.output_count == 0 ? n.name : s.f.output_name(n, 0))};
+  // Training-mode BatchNormalization has its running statistics as extra outputs: the mode is the reason.
+  if (n.type == op_type::BatchNormalization && int_attribute(s, n, "training_mode", 0) != 0)
+    return s.attribute_error(attribute::training_mode, 1);
+  // One result in use: later outputs must be omitted (empty names).
+  std::uint32_t outputs = n.output_count;
+  for (std::uint32_t k = n.output_count; k > 1; --k)
+    if (s.f.output_name(n, k - 1).length == 0) --outputs;
+  if (s.take_reader_error()) return;
+  if (n.output_count == 0 || outputs != 1)
+    return s.fail(onnx_error::output_count,
                   {.operator_code = static_cast<std::int64_t>(n.type), .count_actual = n.output_count});
-    std::int64_t out_tag = 0;
-    protobuf::span out_name{};
-    {
-      protobuf::field fd{};
-      for (std::uint32_t at_ = proto.at; f.reader().next(proto, at_, fd);)
-        if (fd.number == schema::node::output && out_tag == 0) out_tag = fd.tag_at, out_name = fd.bytes;
-    }
-    const operands o = read_operands(n);
-    if (failed()) return;
-    if (n.type == op_type::Constant) return import_constant(n, out_name, out_tag);
-    const std::int32_t result = add_value(out_name, value_kind::node_output, out_tag);
-    if (result < 0) return;
-    switch (n.type) {
-      case op_type::Conv: return conv(n, o, result);
-      case op_type::Gemm: return gemm(n, o, result);
-      case op_type::MatMul: return matmul(o, result);
-      case op_type::MaxPool:
-      case op_type::AveragePool: return pool(n, o, result);
-      case op_type::GlobalAveragePool: return unary(o, result, op_kind::global_avg_pool, true);
-      case op_type::Relu: return unary(o, result, op_kind::relu, false);
-      case op_type::Sigmoid: return unary(o, result, op_kind::sigmoid, false);
-      case op_type::Tanh: return unary(o, result, op_kind::tanh, false);
-      case op_type::Clip: return clip(n, o, result);
-      case op_type::Add: return binary(o, result, op_kind::add);
-      case op_type::Mul: return binary(o, result, op_kind::mul);
-      case op_type::Softmax: return softmax(n, o, result);
-      case op_type::Reshape: return reshape_node(n, o, result);
-      case op_type::Flatten: return flatten(n, o, result);
-      case op_type::Concat: return concat(n, o, result);
-      case op_type::Pad: return pad(n, o, result);
-      case op_type::BatchNormalization: return batch_norm(n, o, result);
-      case op_type::QuantizeLinear:
-      case op_type::DequantizeLinear:
-      case op_type::QLinearConv:
-      case op_type::ConvInteger:
-      case op_type::QLinearMatMul:
-      case op_type::MatMulInteger: return quantized_ops<importer>{*this}.import(n, o, result);
-      case op_type::Transpose: return transpose_node(n, o, result);
-      default: return fail(onnx_error::unsupported_operator, {.operator_code = static_cast<std::int64_t>(n.type)});
-    }
-  }
-
-  constexpr void import_constant(const node_view& n, const protobuf::span& out_name, std::int64_t out_tag) {
-    const attribute_view a = f.attribute(n, "value");
-    const protobuf::span proto = a.present() ? f.tensor_attribute(a) : protobuf::span{};
-    if (take_reader_error()) return;
-    if (!a.present()) return attribute_error(attribute::value, -1);  // value_float, value_ints, ...: not read
-    const std::int32_t v = add_value(out_name, value_kind::constant, out_tag);
-    if (v >= 0) at(v).proto = proto;
-  }
-
-  // ---------------------------------------------------------------------------------------------------
-  // The graph.
-
-  constexpr void import_inputs(const protobuf::span& graph) {
+  std::int64_t out_tag = 0;
+  protobuf::span out_name{};
+  {
     protobuf::field fd{};
-    for (std::uint32_t at_ = graph.at; f.reader().next(graph, at_, fd) && !failed();) {
-      if (fd.number != schema::graph::input) continue;
-      const value_info_view info = f.read_value_info(fd.bytes);
-      if (take_reader_error()) return;
-      if (info.name.length > 0 && find(info.name) >= 0 && is_constant(find(info.name))) continue;  // IR 3: initializers listed
-      if (m.input_count >= static_cast<std::int32_t>(max_model_io))
-        return fail(onnx_error::too_many_model_io, {.count_actual = m.input_count + 1, .io_side = 0});
-      const std::int32_t v = add_value(info.name, value_kind::graph_input, fd.tag_at);
-      if (v < 0) return;
-      // float32, or integers: 8-bit for the quantized ops (quantized.hpp), any of them for plain integer ops
-      if (info.type != data_type::float32 && !is_integer(info.type))
-        return fail(onnx_error::unsupported_tensor_type,
+    for (std::uint32_t at_ = proto.at; s.f.reader().next(proto, at_, fd);)
+      if (fd.number == schema::node::output && out_tag == 0) out_tag = fd.tag_at, out_name = fd.bytes;
+  }
+  const operands o = read_operands(s, n);
+  if (s.failed()) return;
+  if (n.type == op_type::Constant) return import_constant(s, n, out_name, out_tag);
+  const std::int32_t result = s.add_value(out_name, value_kind::node_output, out_tag);
+  if (result < 0) return;
+  if (row < 0) return s.fail(onnx_error::unsupported_operator, {.operator_code = static_cast<std::int64_t>(n.type)});
+  op_table<S>[row].import(s, n, o, result);
+}
+
+// -----------------------------------------------------------------------------------------------------
+// The graph.
+
+template <class S>
+constexpr void import_inputs(S& s, const protobuf::span& graph) {
+  protobuf::field fd{};
+  for (std::uint32_t at_ = graph.at; s.f.reader().next(graph, at_, fd) && !s.failed();) {
+    if (fd.number != schema::graph::input) continue;
+    const value_info_view info = s.f.read_value_info(fd.bytes);
+    if (s.take_reader_error()) return;
+    if (info.name.length > 0 && s.find(info.name) >= 0 && s.is_constant(s.find(info.name)))
+      continue;  // IR 3: initializers listed
+    if (s.m.input_count >= static_cast<std::int32_t>(max_model_io))
+      return s.fail(onnx_error::too_many_model_io, {.count_actual = s.m.input_count + 1, .io_side = 0});
+    const std::int32_t v = s.add_value(info.name, value_kind::graph_input, fd.tag_at);
+    if (v < 0) return;
+    // float32, or integers: 8-bit for the quantized ops (quantized.hpp), any of them for plain integer ops
+    if (info.type != data_type::float32 && !is_integer(info.type))
+      return s.fail(onnx_error::unsupported_tensor_type,
                     {.byte_offset = info.name.at, .rejected_value = static_cast<std::int64_t>(info.type)});
-      if (info.rank > max_rank)
-        return fail(onnx_error::rank_too_high, {.byte_offset = info.name.at, .rank_actual = info.rank});
-      bool is_static = info.has_shape;
-      for (std::int32_t d = 0; d < info.dims.rank; ++d) is_static = is_static && info.dims[d] > 0;
-      if (!is_static || pass_too_large(info.dims))
-        return fail(onnx_error::no_static_shape, {.byte_offset = info.name.at, .rank_actual = info.rank}, {},
+    if (info.rank > max_rank)
+      return s.fail(onnx_error::rank_too_high, {.byte_offset = info.name.at, .rank_actual = info.rank});
+    bool is_static = info.has_shape;
+    for (std::int32_t d = 0; d < info.dims.rank; ++d) is_static = is_static && info.dims[d] > 0;
+    if (!is_static || s.pass_too_large(info.dims))
+      return s.fail(onnx_error::no_static_shape, {.byte_offset = info.name.at, .rank_actual = info.rank}, {},
                     info.dims);
-      const std::int32_t id = add_tensor(info.dims, label_of(v), tensor_role::input);
-      if (id < 0) return;
-      m.tensor_at(id).type = dtype_of(info.type);
-      m.tensor_at(id).io_index = m.input_count;
-      m.inputs[static_cast<std::size_t>(m.input_count++)] = id;
-      at(v).onnx_layout = id;
-    }
-    take_reader_error();
+    const std::int32_t id = s.add_tensor(info.dims, s.label_of(v), tensor_role::input);
+    if (id < 0) return;
+    s.m.tensor_at(id).type = dtype_of(info.type);
+    s.m.tensor_at(id).io_index = s.m.input_count;
+    s.m.inputs[static_cast<std::size_t>(s.m.input_count++)] = id;
+    s.at(v).onnx_layout = id;
   }
+  s.take_reader_error();
+}
 
-  constexpr void import_outputs(const protobuf::span& graph) {
-    protobuf::field fd{};
-    for (std::uint32_t at_ = graph.at; f.reader().next(graph, at_, fd) && !failed();) {
-      if (fd.number != schema::graph::output) continue;
-      const protobuf::span name = f.reader().message_field(fd.bytes, schema::value_info::name);
-      if (take_reader_error()) return;
-      const std::int32_t v = find(name);
-      if (v < 0) return malformed(fd.tag_at, protobuf::expectation::graph_output);
-      if (m.output_count >= static_cast<std::int32_t>(max_model_io))
-        return fail(onnx_error::too_many_model_io, {.count_actual = m.output_count + 1, .io_side = 1});
-      node_index = -1;
-      current = op_type::unknown;
-      std::int32_t id = as_onnx(v, 0);
-      if (failed() || id < 0) return;
-      // A graph input, a constant, or an output listed twice: a copy writes this output's buffer.
-      if (m.tensor_at(id).role != tensor_role::intermediate || at(v).copies++ > 0)
-        id = add_node(op_kind::reshape, {}, {id}, numbered("output", static_cast<std::size_t>(m.output_count)));
-      if (id < 0) return;
-      tensor& t = m.tensor_at(id);
-      t.role = tensor_role::output;
-      t.io_index = m.output_count;
-      t.label = label_of(v);
-      m.outputs[static_cast<std::size_t>(m.output_count++)] = id;
-    }
-    take_reader_error();
+template <class S>
+constexpr void import_outputs(S& s, const protobuf::span& graph) {
+  protobuf::field fd{};
+  for (std::uint32_t at_ = graph.at; s.f.reader().next(graph, at_, fd) && !s.failed();) {
+    if (fd.number != schema::graph::output) continue;
+    const protobuf::span name = s.f.reader().message_field(fd.bytes, schema::value_info::name);
+    if (s.take_reader_error()) return;
+    const std::int32_t v = s.find(name);
+    if (v < 0) return s.malformed(fd.tag_at, protobuf::expectation::graph_output);
+    if (s.m.output_count >= static_cast<std::int32_t>(max_model_io))
+      return s.fail(onnx_error::too_many_model_io, {.count_actual = s.m.output_count + 1, .io_side = 1});
+    s.node_index = -1;
+    s.current = op_type::unknown;
+    s.current_kind = op_kind::reshape;
+    std::int32_t id = as_onnx(s, v, 0);
+    if (s.failed() || id < 0) return;
+    // A graph input, a constant, or an output listed twice: a copy writes this output's buffer.
+    if (s.m.tensor_at(id).role != tensor_role::intermediate || s.at(v).copies++ > 0)
+      id = s.add_node(op_kind::reshape, {}, {id}, numbered("output", static_cast<std::size_t>(s.m.output_count)));
+    if (id < 0) return;
+    tensor& t = s.m.tensor_at(id);
+    t.role = tensor_role::output;
+    t.io_index = s.m.output_count;
+    t.label = s.label_of(v);
+    s.m.outputs[static_cast<std::size_t>(s.m.output_count++)] = id;
   }
+  s.take_reader_error();
+}
 
-  constexpr void run(std::string_view model_name) {
-    m.model_name = name{model_name};
-    if constexpr (requires { m.requantization; }) m.requantization = requantization_policy::onnx;  // docs/design.md §4
-    if (take_reader_error()) return;
-    const protobuf::span graph = f.graph();
-    protobuf::field fd{};
-    // Initializers first (nodes read them by name), then the runtime inputs, the nodes, the outputs.
-    for (std::uint32_t at_ = graph.at; f.reader().next(graph, at_, fd) && !failed();) {
-      if (fd.number == schema::graph::sparse_initializer)
-        return fail(onnx_error::unsupported_tensor_feature,
+// The whole import: initializers, graph inputs, nodes, graph outputs; the first problem stops it.
+template <class S>
+constexpr void import_graph(S& s, std::string_view model_name) {
+  s.m.model_name = name{model_name};
+  if constexpr (requires { s.m.requantization; })
+    s.m.requantization = requantization_policy::onnx;  // docs/design.md §4
+  if (s.take_reader_error()) return;
+  const protobuf::span graph = s.f.graph();
+  protobuf::field fd{};
+  // Initializers first (nodes read them by name), then the runtime inputs, the nodes, the outputs.
+  for (std::uint32_t at_ = graph.at; s.f.reader().next(graph, at_, fd) && !s.failed();) {
+    if (fd.number == schema::graph::sparse_initializer)
+      return s.fail(onnx_error::unsupported_tensor_feature,
                     {.byte_offset = fd.bytes.at, .reason = static_cast<std::int64_t>(tensor_feature::sparse)});
-      if (fd.number != schema::graph::initializer) continue;
-      const protobuf::span label = f.reader().message_field(fd.bytes, schema::tensor::name);
-      const std::int32_t v = take_reader_error() ? -1 : add_value(label, value_kind::initializer, fd.tag_at);
-      if (v >= 0) at(v).proto = fd.bytes;
-    }
-    if (take_reader_error() || failed()) return;
-    import_inputs(graph);
-    node_index = 0;
-    for (std::uint32_t at_ = graph.at; !failed() && f.reader().next(graph, at_, fd);) {
-      if (fd.number != schema::graph::node) continue;
-      import_node(fd.bytes);
-      ++node_index;
-    }
-    if (take_reader_error() || failed()) return;
-    import_outputs(graph);
+    if (fd.number != schema::graph::initializer) continue;
+    const protobuf::span label = s.f.reader().message_field(fd.bytes, schema::tensor::name);
+    const std::int32_t v = s.take_reader_error() ? -1 : s.add_value(label, value_kind::initializer, fd.tag_at);
+    if (v >= 0) s.at(v).proto = fd.bytes;
   }
-};
+  if (s.take_reader_error() || s.failed()) return;
+  import_inputs(s, graph);
+  s.node_index = 0;
+  for (std::uint32_t at_ = graph.at; !s.failed() && s.f.reader().next(graph, at_, fd);) {
+    if (fd.number != schema::graph::node) continue;
+    import_node(s, fd.bytes);
+    ++s.node_index;
+  }
+  if (s.take_reader_error() || s.failed()) return;
+  import_outputs(s, graph);
+}
 
 }  // namespace ctnn::onnx::detail

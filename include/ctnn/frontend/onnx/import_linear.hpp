@@ -1,5 +1,6 @@
 #pragma once
-// The ONNX importer's windowed and linear ops (import.hpp): Conv, Gemm, MatMul, MaxPool and AveragePool.
+// The ONNX importer's windowed and linear ops (import.hpp; rows in import_table.hpp): Conv, Gemm, MatMul,
+// MaxPool and AveragePool.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -8,219 +9,205 @@
 
 namespace ctnn::onnx::detail {
 
-template <class Module, std::size_t MaxValues, std::size_t MaxRelayouts>
-struct linear_importer : layout_importer<Module, MaxValues, MaxRelayouts> {
-  using typename layout_importer<Module, MaxValues, MaxRelayouts>::operands;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::m;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::values;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::node_index;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::current;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::failed;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::take_reader_error;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::attribute_error;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::operand_error;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::rank_error;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::at;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::label_of;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::is_constant;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::add_node;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::reshape;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::transpose;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::gathered;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::constant_shape;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::onnx_shape;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::as_onnx;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::windowed_input;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::define;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::int_attribute;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::float_attribute;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::ints_attribute;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::read_window;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::expect_inputs;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::expect_constant;
-  using layout_importer<Module, MaxValues, MaxRelayouts>::expect_activation;
+template <class S>
+constexpr void import_conv(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 2, 3) || !expect_activation(s, o, 0) || !expect_constant(s, o, 1)) return;
+  if (o.count > 2 && o.id[2] >= 0 && !expect_constant(s, o, 2)) return;
+  std::uint32_t spatial = 2;
+  const std::int32_t x = windowed_input(s, o.id[0], 0, spatial);
+  const shape stored = s.constant_shape(o.id[1]);
+  if (s.failed() || x < 0) return;
+  if (stored.rank != static_cast<std::int32_t>(spatial) + 2) return s.operand_error(1);
+  // 1-D weights [O, I, k] are the image weights [O, I, 1, k] (the same bytes).
+  const shape ws = spatial == 1 ? make_shape(stored[0], stored[1], 1, stored[2]) : stored;
+  const shape in = s.m.tensor_at(x).dims;
+  const std::int32_t units = ws[0], per_group = ws[1], kh = ws[2], kw = ws[3];
+  const std::int64_t group = int_attribute(s, n, "group", 1);
+  std::array<std::int64_t, 4> kernel{};
+  if (!ints_attribute(s, n, "kernel_shape", attribute::kernel_shape, spatial, -1, kernel)) return;
+  if (spatial == 1) kernel = {-1, kernel[0], 0, 0};
+  if ((kernel[0] != -1 && kernel[0] != kh) || (kernel[1] != -1 && kernel[1] != kw))
+    return s.attribute_error(attribute::kernel_shape, kernel[0] != -1 && kernel[0] != kh ? kernel[0] : kernel[1]);
+  if (group < 1 || group > in[3]) return s.attribute_error(attribute::group, group);
+  op_attributes a{};
+  if (!read_window(s, n, in, kh, kw, a.win, spatial)) return;
+  const std::int64_t taps = static_cast<std::int64_t>(kh) * kw;
+  std::int32_t weights = -1;
+  op_kind kind = op_kind::conv2d;
+  if (group > 1 && group == in[3] && per_group == 1) {
+    // Depthwise: [C*M, 1, kh, kw] -> [1, kh, kw, C*M] (output channel c*M + m in both).
+    kind = op_kind::depthwise_conv2d;
+    a.depth_multiplier = units % in[3] == 0 ? units / in[3] : 1;
+    weights = s.gathered(o.id[1], 1, make_shape(1, kh, kw, units), {0, kw, 1, taps}, 1.0f);
+  } else {
+    // OIHW -> OHWI.
+    a.groups = static_cast<std::int32_t>(group);
+    a.units = units;
+    weights = s.gathered(o.id[1], 1, make_shape(units, kh, kw, per_group), {per_group * taps, kw, 1, taps}, 1.0f);
+  }
+  const std::int32_t bias =
+      o.count > 2 && o.id[2] >= 0 ? s.gathered(o.id[2], 2, make_shape(units), {1, 0, 0, 0}, 1.0f) : -1;
+  if (bias >= 0 && s.constant_shape(o.id[2]).elements() != units) return s.operand_error(2);
+  define(s, result, s.add_node(kind, a, {x, weights, bias}, s.label_of(result)), true, spatial == 1);
+}
 
-  constexpr void conv(const node_view& n, const operands& o, std::int32_t result) {
-    if (!expect_inputs(o, 2, 3) || !expect_activation(o, 0) || !expect_constant(o, 1)) return;
-    if (o.count > 2 && o.id[2] >= 0 && !expect_constant(o, 2)) return;
-    std::uint32_t spatial = 2;
-    const std::int32_t x = windowed_input(o.id[0], 0, spatial);
-    const shape stored = constant_shape(o.id[1]);
-    if (failed() || x < 0) return;
-    if (stored.rank != static_cast<std::int32_t>(spatial) + 2) return operand_error(1);
-    // 1-D weights [O, I, k] are the image weights [O, I, 1, k] (the same bytes).
-    const shape ws = spatial == 1 ? make_shape(stored[0], stored[1], 1, stored[2]) : stored;
-    const shape in = m.tensor_at(x).dims;
-    const std::int32_t units = ws[0], per_group = ws[1], kh = ws[2], kw = ws[3];
-    const std::int64_t group = int_attribute(n, "group", 1);
-    std::array<std::int64_t, 4> kernel{};
-    if (!ints_attribute(n, "kernel_shape", attribute::kernel_shape, spatial, -1, kernel)) return;
-    if (spatial == 1) kernel = {-1, kernel[0], 0, 0};
-    if ((kernel[0] != -1 && kernel[0] != kh) || (kernel[1] != -1 && kernel[1] != kw))
-      return attribute_error(attribute::kernel_shape, kernel[0] != -1 && kernel[0] != kh ? kernel[0] : kernel[1]);
-    if (group < 1 || group > in[3]) return attribute_error(attribute::group, group);
-    op_attributes a{};
-    if (!read_window(n, in, kh, kw, a.win, spatial)) return;
-    const std::int64_t taps = static_cast<std::int64_t>(kh) * kw;
-    std::int32_t weights = -1;
-    op_kind kind = op_kind::conv2d;
-    if (group > 1 && group == in[3] && per_group == 1) {
-      // Depthwise: [C*M, 1, kh, kw] -> [1, kh, kw, C*M] (output channel c*M + m in both).
-      kind = op_kind::depthwise_conv2d;
-      a.depth_multiplier = units % in[3] == 0 ? units / in[3] : 1;
-      weights = gathered(o.id[1], 1, make_shape(1, kh, kw, units), {0, kw, 1, taps}, 1.0f);
+// Gemm: Y = alpha * A' * B' + beta * C, A [M, K] (transA: [K, M], transposed), B and C constant.
+template <class S>
+constexpr void import_gemm(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 2, 3) || !expect_activation(s, o, 0) || !expect_constant(s, o, 1)) return;
+  if (o.count > 2 && o.id[2] >= 0 && !expect_constant(s, o, 2)) return;
+  const float alpha = float_attribute(s, n, "alpha", 1.0f), beta = float_attribute(s, n, "beta", 1.0f);
+  const std::int64_t trans_a = int_attribute(s, n, "transA", 0), trans_b = int_attribute(s, n, "transB", 0);
+  if (s.take_reader_error()) return;
+  std::int32_t x = as_onnx(s, o.id[0], 0);
+  const shape bs = s.constant_shape(o.id[1]);
+  if (s.failed()) return;
+  if (s.m.tensor_at(x).dims.rank != 2) return s.rank_error(0, s.m.tensor_at(x).dims);
+  if (trans_a != 0)
+    x = s.transpose(x, std::array<std::int32_t, 2>{1, 0}, numbered("gemm_a", static_cast<std::size_t>(s.node_index)));
+  if (s.failed()) return;
+  const shape in = s.m.tensor_at(x).dims;
+  if (bs.rank != 2) return s.operand_error(1);
+  const std::int32_t k = in[1];
+  const std::int32_t units = trans_b != 0 ? bs[0] : bs[1];
+  if ((trans_b != 0 ? bs[1] : bs[0]) != k) return s.operand_error(1);
+  // Weights [N][K]: B is [N, K] with transB, else [K, N].
+  const std::int32_t weights = trans_b != 0 ? s.gathered(o.id[1], 1, make_shape(units, k), {k, 1, 0, 0}, alpha)
+                                            : s.gathered(o.id[1], 1, make_shape(units, k), {1, units, 0, 0}, alpha);
+  std::int32_t bias = -1, matrix = -1;
+  if (o.count > 2 && o.id[2] >= 0) {
+    const shape cs = s.constant_shape(o.id[2]);
+    const std::int64_t elements = cs.elements();
+    const bool per_row = cs.rank == 2 && cs[0] == in[0] && in[0] != 1 && cs[1] == units;
+    // C broadcasts to [M, N]: one value, or N values ([N] or [1, N]) as the bias; a full [M, N] is added.
+    if (per_row) {
+      matrix = s.gathered(o.id[2], 2, make_shape(in[0], units), {units, 1, 0, 0}, beta);
     } else {
-      // OIHW -> OHWI.
-      a.groups = static_cast<std::int32_t>(group);
-      a.units = units;
-      weights = gathered(o.id[1], 1, make_shape(units, kh, kw, per_group), {per_group * taps, kw, 1, taps}, 1.0f);
+      if (elements != 1 && (elements != units || (cs.rank == 2 && cs[0] != 1) || cs.rank > 2))
+        return s.operand_error(2);
+      bias = s.gathered(o.id[2], 2, make_shape(units), {elements == 1 && units != 1 ? 0 : 1, 0, 0, 0}, beta);
     }
-    const std::int32_t bias = o.count > 2 && o.id[2] >= 0 ? gathered(o.id[2], 2, make_shape(units), {1, 0, 0, 0}, 1.0f) : -1;
-    if (bias >= 0 && constant_shape(o.id[2]).elements() != units) return operand_error(2);
-    define(result, add_node(kind, a, {x, weights, bias}, label_of(result)), true, spatial == 1);
   }
+  op_attributes a{};
+  a.units = units;
+  if (matrix < 0)
+    return define(s, result, s.add_node(op_kind::dense, a, {x, weights, bias}, s.label_of(result)), false);
+  const std::int32_t product =
+      s.add_node(op_kind::dense, a, {x, weights, -1}, numbered("gemm", static_cast<std::size_t>(s.node_index)));
+  define(s, result, s.add_node(op_kind::add, {}, {product, matrix}, s.label_of(result)), false);
+}
 
-  // Gemm: Y = alpha * A' * B' + beta * C, A [M, K] (transA: [K, M], transposed), B and C constant.
-  constexpr void gemm(const node_view& n, const operands& o, std::int32_t result) {
-    if (!expect_inputs(o, 2, 3) || !expect_activation(o, 0) || !expect_constant(o, 1)) return;
-    if (o.count > 2 && o.id[2] >= 0 && !expect_constant(o, 2)) return;
-    const float alpha = float_attribute(n, "alpha", 1.0f), beta = float_attribute(n, "beta", 1.0f);
-    const std::int64_t trans_a = int_attribute(n, "transA", 0), trans_b = int_attribute(n, "transB", 0);
-    if (take_reader_error()) return;
-    std::int32_t x = as_onnx(o.id[0], 0);
-    const shape bs = constant_shape(o.id[1]);
-    if (failed()) return;
-    if (m.tensor_at(x).dims.rank != 2) return rank_error(0, m.tensor_at(x).dims);
-    if (trans_a != 0) x = transpose(x, std::array<std::int32_t, 2>{1, 0}, numbered("gemm_a", static_cast<std::size_t>(node_index)));
-    if (failed()) return;
-    const shape in = m.tensor_at(x).dims;
-    if (bs.rank != 2) return operand_error(1);
-    const std::int32_t k = in[1];
-    const std::int32_t units = trans_b != 0 ? bs[0] : bs[1];
-    if ((trans_b != 0 ? bs[1] : bs[0]) != k) return operand_error(1);
-    // Weights [N][K]: B is [N, K] with transB, else [K, N].
-    const std::int32_t weights = trans_b != 0 ? gathered(o.id[1], 1, make_shape(units, k), {k, 1, 0, 0}, alpha)
-                                              : gathered(o.id[1], 1, make_shape(units, k), {1, units, 0, 0}, alpha);
-    std::int32_t bias = -1, matrix = -1;
-    if (o.count > 2 && o.id[2] >= 0) {
-      const shape cs = constant_shape(o.id[2]);
-      const std::int64_t elements = cs.elements();
-      const bool per_row = cs.rank == 2 && cs[0] == in[0] && in[0] != 1 && cs[1] == units;
-      // C broadcasts to [M, N]: one value, or N values ([N] or [1, N]) as the bias; a full [M, N] is added.
-      if (per_row) {
-        matrix = gathered(o.id[2], 2, make_shape(in[0], units), {units, 1, 0, 0}, beta);
-      } else {
-        if (elements != 1 && (elements != units || (cs.rank == 2 && cs[0] != 1) || cs.rank > 2)) return operand_error(2);
-        bias = gathered(o.id[2], 2, make_shape(units), {elements == 1 && units != 1 ? 0 : 1, 0, 0, 0}, beta);
-      }
-    }
-    op_attributes a{};
-    a.units = units;
-    if (matrix < 0) return define(result, add_node(op_kind::dense, a, {x, weights, bias}, label_of(result)), false);
-    const std::int32_t product = add_node(op_kind::dense, a, {x, weights, -1}, numbered("gemm", static_cast<std::size_t>(node_index)));
-    define(result, add_node(op_kind::add, {}, {product, matrix}, label_of(result)), false);
-  }
+// numpy's matmul result shape for A and B of rank >= 1 (a 1-D operand is promoted to a matrix, and its
+// promoted dim dropped): the batch dims broadcast, then [M, N]. A scalar result is [1].
+constexpr shape matmul_shape(const shape& a, const shape& b) {
+  const shape a2 = a.rank == 1 ? make_shape(1, a[0]) : a, b2 = b.rank == 1 ? make_shape(b[0], 1) : b;
+  shape out{};
+  shape_rules::broadcast(matrix_batch(a2), matrix_batch(b2), out);
+  if (a.rank > 1) out.dims[static_cast<std::size_t>(out.rank++)] = a2.at(-2);
+  if (b.rank > 1) out.dims[static_cast<std::size_t>(out.rank++)] = b2.last();
+  return out.rank == 0 ? make_shape(1) : out;
+}
 
-  // MatMul (numpy's matmul). A constant B [K, N] or [K]: a dense layer on A flattened to [rows, K]; any
-  // other B (an activation, or a constant of rank 3 or 4): batch_matmul.
-  constexpr void matmul(const operands& o, std::int32_t result) {
-    if (!expect_inputs(o, 2, 2) || !expect_activation(o, 0)) return;
-    const std::int32_t x = as_onnx(o.id[0], 0);
-    const shape bs = onnx_shape(o.id[1]);
-    if (failed()) return;
-    if (!is_constant(o.id[1]) || bs.rank > 2) return batch_matmul(o, result, x, bs);
-    const shape in = m.tensor_at(x).dims;
-    // B [K, N], or a vector [K] (one column, whose dim the result drops).
-    if (bs.rank < 1 || in.rank < 1 || in.at(-1) != bs[0]) return operand_error(1);
-    const std::int32_t k = bs[0], units = bs.rank == 2 ? bs[1] : 1;
-    const std::int32_t weights = gathered(o.id[1], 1, make_shape(units, k), {1, units, 0, 0}, 1.0f);
-    op_attributes a{};
-    a.units = units;
-    if (in.rank == 2 && bs.rank == 2) return define(result, add_node(op_kind::dense, a, {x, weights, -1}, label_of(result)), false);
-    const auto rows = static_cast<std::int32_t>(in.elements() / k);
-    const std::int32_t flat = reshape(x, make_shape(rows, k), numbered("matmul_rows", static_cast<std::size_t>(node_index)));
-    const std::int32_t product = add_node(op_kind::dense, a, {flat, weights, -1}, numbered("matmul", static_cast<std::size_t>(node_index)));
-    define(result, reshape(product, matmul_shape(in, bs), label_of(result)), false);
-  }
+// MatMul as batch_matmul of A (IR tensor x, ONNX layout) and B (an activation, or a constant as stored):
+// 1-D operands become [1, K] and [K, 1], and the result is reshaped to numpy's shape.
+template <class S>
+constexpr void batch_matmul(S& s, const operands& o, std::int32_t result, std::int32_t x, const shape& bs) {
+  const std::int32_t y = as_onnx(s, o.id[1], 1);
+  if (s.failed() || x < 0 || y < 0) return;
+  const shape as = s.m.tensor_at(x).dims;
+  if (as.rank < 1 || bs.rank < 1) return s.rank_error(as.rank < 1 ? 0 : 1, as.rank < 1 ? as : bs);
+  const bool vector_a = as.rank == 1, vector_b = bs.rank == 1;
+  const std::int32_t a =
+      vector_a ? s.reshape(x, make_shape(1, as[0]), numbered("matmul_row", static_cast<std::size_t>(s.node_index))) : x;
+  const std::int32_t b =
+      vector_b ? s.reshape(y, make_shape(bs[0], 1), numbered("matmul_column", static_cast<std::size_t>(s.node_index)))
+               : y;
+  if (!vector_a && !vector_b)
+    return define(s, result, s.add_node(op_kind::batch_matmul, {}, {a, b}, s.label_of(result)), false);
+  const std::int32_t product =
+      s.add_node(op_kind::batch_matmul, {}, {a, b}, numbered("matmul", static_cast<std::size_t>(s.node_index)));
+  define(s, result, s.reshape(product, matmul_shape(as, bs), s.label_of(result)), false);
+}
 
-  // numpy's matmul result shape for A and B of rank >= 1 (a 1-D operand is promoted to a matrix, and its
-  // promoted dim dropped): the batch dims broadcast, then [M, N]. A scalar result is [1].
-  static constexpr shape matmul_shape(const shape& a, const shape& b) {
-    const shape a2 = a.rank == 1 ? make_shape(1, a[0]) : a, b2 = b.rank == 1 ? make_shape(b[0], 1) : b;
-    shape out{};
-    shape_rules::broadcast(matrix_batch(a2), matrix_batch(b2), out);
-    if (a.rank > 1) out.dims[static_cast<std::size_t>(out.rank++)] = a2.at(-2);
-    if (b.rank > 1) out.dims[static_cast<std::size_t>(out.rank++)] = b2.last();
-    return out.rank == 0 ? make_shape(1) : out;
-  }
+// MatMul (numpy's matmul). A constant B [K, N] or [K]: a dense layer on A flattened to [rows, K]; any
+// other B (an activation, or a constant of rank 3 or 4): batch_matmul.
+template <class S>
+constexpr void import_matmul(S& s, const node_view&, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 2, 2) || !expect_activation(s, o, 0)) return;
+  const std::int32_t x = as_onnx(s, o.id[0], 0);
+  const shape bs = onnx_shape(s, o.id[1]);
+  if (s.failed()) return;
+  if (!s.is_constant(o.id[1]) || bs.rank > 2) return batch_matmul(s, o, result, x, bs);
+  const shape in = s.m.tensor_at(x).dims;
+  // B [K, N], or a vector [K] (one column, whose dim the result drops).
+  if (bs.rank < 1 || in.rank < 1 || in.at(-1) != bs[0]) return s.operand_error(1);
+  const std::int32_t k = bs[0], units = bs.rank == 2 ? bs[1] : 1;
+  const std::int32_t weights = s.gathered(o.id[1], 1, make_shape(units, k), {1, units, 0, 0}, 1.0f);
+  op_attributes a{};
+  a.units = units;
+  if (in.rank == 2 && bs.rank == 2)
+    return define(s, result, s.add_node(op_kind::dense, a, {x, weights, -1}, s.label_of(result)), false);
+  const auto rows = static_cast<std::int32_t>(in.elements() / k);
+  const std::int32_t flat =
+      s.reshape(x, make_shape(rows, k), numbered("matmul_rows", static_cast<std::size_t>(s.node_index)));
+  const std::int32_t product =
+      s.add_node(op_kind::dense, a, {flat, weights, -1}, numbered("matmul", static_cast<std::size_t>(s.node_index)));
+  define(s, result, s.reshape(product, matmul_shape(in, bs), s.label_of(result)), false);
+}
 
-  // MatMul as batch_matmul of A (IR tensor x, ONNX layout) and B (an activation, or a constant as stored):
-  // 1-D operands become [1, K] and [K, 1], and the result is reshaped to numpy's shape.
-  constexpr void batch_matmul(const operands& o, std::int32_t result, std::int32_t x, const shape& bs) {
-    const std::int32_t y = as_onnx(o.id[1], 1);
-    if (failed() || x < 0 || y < 0) return;
-    const shape as = m.tensor_at(x).dims;
-    if (as.rank < 1 || bs.rank < 1) return rank_error(as.rank < 1 ? 0 : 1, as.rank < 1 ? as : bs);
-    const bool vector_a = as.rank == 1, vector_b = bs.rank == 1;
-    const std::int32_t a = vector_a ? reshape(x, make_shape(1, as[0]), numbered("matmul_row", static_cast<std::size_t>(node_index))) : x;
-    const std::int32_t b = vector_b ? reshape(y, make_shape(bs[0], 1), numbered("matmul_column", static_cast<std::size_t>(node_index))) : y;
-    if (!vector_a && !vector_b) return define(result, add_node(op_kind::batch_matmul, {}, {a, b}, label_of(result)), false);
-    const std::int32_t product = add_node(op_kind::batch_matmul, {}, {a, b}, numbered("matmul", static_cast<std::size_t>(node_index)));
-    define(result, reshape(product, matmul_shape(as, bs), label_of(result)), false);
-  }
+// ceil_mode's end padding along one dim: the output gets ceil((in + pads - window) / stride) + 1
+// windows, less the last when it would start past the input and its leading pads.
+// `limit`: where (from the start of the leading pads) the input ends.
+constexpr void ceil_padding(std::int32_t in, std::int32_t kernel, std::int32_t stride, std::int32_t dilation,
+                            std::int32_t before, std::int32_t& after, std::int32_t limit) {
+  const std::int32_t span = (kernel - 1) * dilation + 1;
+  const std::int32_t room = in + before + after - span;
+  if (room < 0 || room % stride == 0) return;
+  const std::int32_t last_start = (room / stride + 1) * stride;
+  if (last_start >= limit) return;
+  after += last_start + span - (in + before + after);
+}
 
-  // ceil_mode's end padding along one dim: the output gets ceil((in + pads - window) / stride) + 1
-  // windows, less the last when it would start past the input and its leading pads.
-  // `limit`: where (from the start of the leading pads) the input ends.
-  static constexpr void ceil_padding(std::int32_t in, std::int32_t kernel, std::int32_t stride, std::int32_t dilation,
-                                     std::int32_t before, std::int32_t& after, std::int32_t limit) {
-    const std::int32_t span = (kernel - 1) * dilation + 1;
-    const std::int32_t room = in + before + after - span;
-    if (room < 0 || room % stride == 0) return;
-    const std::int32_t last_start = (room / stride + 1) * stride;
-    if (last_start >= limit) return;
-    after += last_start + span - (in + before + after);
+template <class S>
+constexpr void import_pool(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 1, 1) || !expect_activation(s, o, 0)) return;
+  std::uint32_t spatial = 2;
+  const std::int32_t x = windowed_input(s, o.id[0], 0, spatial);
+  if (s.failed() || x < 0) return;
+  const shape in = s.m.tensor_at(x).dims;
+  std::array<std::int64_t, 4> kernel{};
+  if (!ints_attribute(s, n, "kernel_shape", attribute::kernel_shape, spatial, -1, kernel)) return;
+  if (spatial == 1) kernel = {1, kernel[0], 0, 0};
+  op_attributes a{};
+  if (!read_window(s, n, in, kernel[0], kernel[1], a.win, spatial)) return;
+  const bool average = s.current == op_type::AveragePool;
+  const bool ceil_mode = int_attribute(s, n, "ceil_mode", 0) != 0;
+  const bool include_pad = average && int_attribute(s, n, "count_include_pad", 0) != 0 &&
+                           (a.win.pad_top | a.win.pad_left | a.win.pad_bottom | a.win.pad_right) != 0;
+  if (s.take_reader_error()) return;
+  std::int32_t source = x;
+  shape extent = in;
+  const std::int32_t input_end_h = a.win.pad_top + in[1], input_end_w = a.win.pad_left + in[2];
+  if (include_pad) {
+    // ctnn's average divides by the in-bounds count: count_include_pad pads with zeros first (a Pad op),
+    // then pools without pads.
+    op_attributes zeros{};
+    zeros.pads[2] = a.win.pad_top, zeros.pads[3] = a.win.pad_bottom;
+    zeros.pads[4] = a.win.pad_left, zeros.pads[5] = a.win.pad_right;
+    source = s.add_node(op_kind::pad, zeros, {x}, numbered("pool_pads", static_cast<std::size_t>(s.node_index)));
+    if (source < 0) return;
+    extent = s.m.tensor_at(source).dims;
+    a.win.pad_top = a.win.pad_left = a.win.pad_bottom = a.win.pad_right = 0;
   }
-
-  constexpr void pool(const node_view& n, const operands& o, std::int32_t result) {
-    if (!expect_inputs(o, 1, 1) || !expect_activation(o, 0)) return;
-    std::uint32_t spatial = 2;
-    const std::int32_t x = windowed_input(o.id[0], 0, spatial);
-    if (failed() || x < 0) return;
-    const shape in = m.tensor_at(x).dims;
-    std::array<std::int64_t, 4> kernel{};
-    if (!ints_attribute(n, "kernel_shape", attribute::kernel_shape, spatial, -1, kernel)) return;
-    if (spatial == 1) kernel = {1, kernel[0], 0, 0};
-    op_attributes a{};
-    if (!read_window(n, in, kernel[0], kernel[1], a.win, spatial)) return;
-    const bool average = current == op_type::AveragePool;
-    const bool ceil_mode = int_attribute(n, "ceil_mode", 0) != 0;
-    const bool include_pad = average && int_attribute(n, "count_include_pad", 0) != 0 &&
-                             (a.win.pad_top | a.win.pad_left | a.win.pad_bottom | a.win.pad_right) != 0;
-    if (take_reader_error()) return;
-    std::int32_t source = x;
-    shape extent = in;
-    const std::int32_t input_end_h = a.win.pad_top + in[1], input_end_w = a.win.pad_left + in[2];
-    if (include_pad) {
-      // ctnn's average divides by the in-bounds count: count_include_pad pads with zeros first (a Pad op),
-      // then pools without pads.
-      op_attributes zeros{};
-      zeros.pads[2] = a.win.pad_top, zeros.pads[3] = a.win.pad_bottom;
-      zeros.pads[4] = a.win.pad_left, zeros.pads[5] = a.win.pad_right;
-      source = add_node(op_kind::pad, zeros, {x}, numbered("pool_pads", static_cast<std::size_t>(node_index)));
-      if (source < 0) return;
-      extent = m.tensor_at(source).dims;
-      a.win.pad_top = a.win.pad_left = a.win.pad_bottom = a.win.pad_right = 0;
-    }
-    if (ceil_mode) {
-      // The ceil's extra output (a window that starts inside the input or its leading pads): more padding at
-      // the end, which pooling ignores (max) or does not count (average), as ONNX does.
-      const window& w = a.win;
-      ceil_padding(extent[1], w.kernel_h, w.stride_h, w.dilation_h, w.pad_top, a.win.pad_bottom, input_end_h);
-      ceil_padding(extent[2], w.kernel_w, w.stride_w, w.dilation_w, w.pad_left, a.win.pad_right, input_end_w);
-    }
-    define(result, add_node(average ? op_kind::avg_pool : op_kind::max_pool, a, {source}, label_of(result)), true, spatial == 1);
+  if (ceil_mode) {
+    // The ceil's extra output (a window that starts inside the input or its leading pads): more padding at
+    // the end, which pooling ignores (max) or does not count (average), as ONNX does.
+    const window& w = a.win;
+    ceil_padding(extent[1], w.kernel_h, w.stride_h, w.dilation_h, w.pad_top, a.win.pad_bottom, input_end_h);
+    ceil_padding(extent[2], w.kernel_w, w.stride_w, w.dilation_w, w.pad_left, a.win.pad_right, input_end_w);
   }
-};
+  define(s, result, s.add_node(average ? op_kind::avg_pool : op_kind::max_pool, a, {source}, s.label_of(result)), true,
+         spatial == 1);
+}
 
 }  // namespace ctnn::onnx::detail

@@ -1,6 +1,8 @@
 #pragma once
-// The ONNX importer's state (import.hpp): the module it fills, the value table, the relayouts; its
-// diagnostics, value lookups by name and the module edits the op families build on.
+// The ONNX importer's state (import.hpp), the one object every part of the import works on: the module it
+// fills, the value table, the relayouts, the node being imported; its diagnostics, value lookups by name and
+// the module edits. The layout and operand helpers (import_layouts.hpp) and the op families' import
+// functions (import_table.hpp lists them) are free functions that take it.
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -9,7 +11,6 @@
 #include <string_view>
 
 #include <ctnn/frontend/onnx/errors.hpp>
-#include <ctnn/frontend/onnx/quantized.hpp>
 #include <ctnn/frontend/onnx/schema.hpp>
 #include <ctnn/frontend/protobuf.hpp>
 #include <ctnn/ir/module.hpp>
@@ -20,6 +21,8 @@ namespace ctnn::onnx::detail {
 
 template <class Module, std::size_t MaxValues, std::size_t MaxRelayouts>
 struct importer_state {
+  static constexpr std::size_t max_values = MaxValues;
+
   model_file& f;
   Module& m;
   std::array<value, MaxValues>& values;
@@ -28,6 +31,7 @@ struct importer_state {
   std::int32_t relayout_count = 0;
   std::int32_t node_index = -1;         // the NodeProto being imported
   op_type current = op_type::unknown;
+  op_kind current_kind = op_kind::reshape;  // its IR kind in diagnostics (its import_table.hpp row's; reshape: none)
   name op_label{};                      // its name: the NodeProto's, or its first output's when it has none
 
   // ---------------------------------------------------------------------------------------------------
@@ -41,7 +45,7 @@ struct importer_state {
   }
   constexpr void fail(onnx_error code, const diagnostic_details& details, const shape& expected = {},
                       const shape& actual = {}) {
-    fail(code_of(code), node_index, kind_of(current), details, expected, actual);
+    fail(code_of(code), node_index, current_kind, details, expected, actual);
   }
   constexpr bool take_reader_error() {
     if (!f.failed()) return false;

@@ -9,7 +9,6 @@
 #include <string_view>
 
 #include <ctnn/frontend/onnx/errors.hpp>
-#include <ctnn/frontend/onnx/quantized.hpp>
 #include <ctnn/frontend/onnx/schema.hpp>
 #include <ctnn/frontend/protobuf.hpp>
 #include <ctnn/ir/little_endian.hpp>
@@ -17,7 +16,6 @@
 #include <ctnn/ir/shape_rules.hpp>
 
 namespace ctnn::onnx {
-
 
 // The capacities an import needs.
 struct import_counts {
@@ -79,7 +77,6 @@ struct import_result {
 
 namespace detail {
 
-
 enum class value_kind : std::int32_t { graph_input, initializer, constant, node_output };
 
 // An ONNX value (by name) and the IR tensors that hold it.
@@ -92,8 +89,8 @@ struct value {
   std::int32_t nhwc = -1;         // IR tensor in NHWC (rank-4 activations)
   std::int32_t copies = 0;        // model outputs that are this value (a second one gets a copy)
   bool one_d = false;             // a rank-3 [N, C, L] activation whose `nhwc` tensor is [N, 1, L, C] (1-D ops)
-  bool reached = false;           // the error path of an operand produced later (layout_importer::
-                                  // unready_operand): the value depends on the reading node's result
+  bool reached = false;           // the error path of an operand produced later (unready_operand,
+                                  // import_layouts.hpp): the value depends on the reading node's result
 };
 
 // FNV-1a over a name (a call-free loop: clang counts every step, docs/design.md §6).
@@ -114,29 +111,15 @@ inline constexpr std::array<std::int32_t, 4> nhwc_of_nchw{0, 3, 1, 2};
 constexpr shape to_nhwc(const shape& s) { return make_shape(s[0], s[2], s[3], s[1]); }
 constexpr shape to_nchw(const shape& s) { return make_shape(s[0], s[3], s[1], s[2]); }
 
-// The IR op kind an ONNX operator maps to (for the diagnostics of the IR's own codes: at_op<node, kind>).
-constexpr op_kind kind_of(op_type t) {
+// The IR type of an ONNX element type ctnn reads.
+constexpr dtype dtype_of(data_type t) {
   switch (t) {
-    case op_type::Conv: case op_type::QLinearConv: case op_type::ConvInteger: return op_kind::conv2d;
-    case op_type::Gemm: case op_type::QLinearMatMul: case op_type::MatMulInteger: return op_kind::dense;
-    case op_type::MatMul: return op_kind::batch_matmul;
-    case op_type::MaxPool: return op_kind::max_pool;
-    case op_type::AveragePool: return op_kind::avg_pool;
-    case op_type::GlobalAveragePool: return op_kind::global_avg_pool;
-    case op_type::Relu: return op_kind::relu;
-    case op_type::Sigmoid: return op_kind::sigmoid;
-    case op_type::Tanh: return op_kind::tanh;
-    case op_type::Clip: return op_kind::clip;
-    case op_type::Add: return op_kind::add;
-    case op_type::Mul: return op_kind::mul;
-    case op_type::Softmax: return op_kind::softmax;
-    case op_type::Concat: return op_kind::concat;
-    case op_type::Pad: return op_kind::pad;
-    case op_type::BatchNormalization: return op_kind::batch_norm;
-    case op_type::Transpose: return op_kind::transpose;
-    case op_type::QuantizeLinear: return op_kind::quantize;
-    case op_type::DequantizeLinear: return op_kind::dequantize;
-    default: return op_kind::reshape;  // Reshape, Flatten, Constant and the operators ctnn does not import
+    case data_type::uint8: return dtype::u8;
+    case data_type::int8: return dtype::i8;
+    case data_type::int32: return dtype::i32;
+    case data_type::float32: return dtype::f32;
+    case data_type::int64: return dtype::i64;
+    default: return dtype::i64;  // not one ctnn reads: callers check the data_type first
   }
 }
 

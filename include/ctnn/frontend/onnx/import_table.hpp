@@ -1,0 +1,76 @@
+#pragma once
+// The ONNX importer's operator table (import.hpp): one row per supported op_type, with the IR op kind the
+// node's diagnostics name (at_op<node, kind>) and the function that imports the node. The driver
+// (import_graph.hpp) finds a NodeProto's row and calls its function; an op_type without a row is
+// onnx_unsupported_operator (Constant nodes are the driver's own: they define a value and add no node).
+//
+// Adding an operator: its import function in its family's header (import_linear.hpp, import_elementwise.hpp,
+// import_shape_ops.hpp, quantized.hpp, or a new import_<family>.hpp included below), of the signature
+// import_fn, and one row here. docs/frontends.md ("How the importers are organised") has the details.
+#include <cstddef>
+#include <cstdint>
+
+#include <ctnn/frontend/onnx/import_elementwise.hpp>
+#include <ctnn/frontend/onnx/import_linear.hpp>
+#include <ctnn/frontend/onnx/import_shape_ops.hpp>
+#include <ctnn/frontend/onnx/quantized.hpp>
+
+namespace ctnn::onnx::detail {
+
+// An op's import: reads node `n` (its operands `o`, already looked up) and defines value `result` (its one
+// output, already entered in the value table), or records a diagnostic in the state `s`. s.current is
+// n's op_type and s.current_kind its row's kind.
+template <class S>
+using import_fn = void (*)(S& s, const node_view& n, const operands& o, std::int32_t result);
+
+template <class S>
+struct op_row {
+  op_type type;
+  op_kind kind;
+  import_fn<S> import;
+};
+
+template <class S>
+inline constexpr op_row<S> op_table[] = {
+    // import_linear.hpp
+    {op_type::Conv, op_kind::conv2d, &import_conv<S>},
+    {op_type::Gemm, op_kind::dense, &import_gemm<S>},
+    {op_type::MatMul, op_kind::batch_matmul, &import_matmul<S>},
+    {op_type::MaxPool, op_kind::max_pool, &import_pool<S>},
+    {op_type::AveragePool, op_kind::avg_pool, &import_pool<S>},
+    // import_elementwise.hpp
+    {op_type::GlobalAveragePool, op_kind::global_avg_pool, &import_unary<S>},
+    {op_type::Relu, op_kind::relu, &import_unary<S>},
+    {op_type::Sigmoid, op_kind::sigmoid, &import_unary<S>},
+    {op_type::Tanh, op_kind::tanh, &import_unary<S>},
+    {op_type::Clip, op_kind::clip, &import_clip<S>},
+    {op_type::Add, op_kind::add, &import_binary<S>},
+    {op_type::Mul, op_kind::mul, &import_binary<S>},
+    {op_type::Softmax, op_kind::softmax, &import_softmax<S>},
+    // import_shape_ops.hpp
+    {op_type::Reshape, op_kind::reshape, &import_reshape<S>},
+    {op_type::Flatten, op_kind::reshape, &import_flatten<S>},
+    {op_type::Concat, op_kind::concat, &import_concat<S>},
+    {op_type::Pad, op_kind::pad, &import_pad<S>},
+    {op_type::Transpose, op_kind::transpose, &import_transpose<S>},
+    {op_type::BatchNormalization, op_kind::batch_norm, &import_batch_norm<S>},
+    // quantized.hpp
+    {op_type::QuantizeLinear, op_kind::quantize, &import_quantize_linear<S>},
+    {op_type::DequantizeLinear, op_kind::dequantize, &import_quantize_linear<S>},
+    {op_type::QLinearConv, op_kind::conv2d, &import_quantized_conv<S>},
+    {op_type::ConvInteger, op_kind::conv2d, &import_quantized_conv<S>},
+    {op_type::QLinearMatMul, op_kind::dense, &import_quantized_matmul<S>},
+    {op_type::MatMulInteger, op_kind::dense, &import_quantized_matmul<S>},
+};
+
+// The index of an op_type's row in op_table<S>, or -1 (an index: g++ does not compare a pointer into the
+// table with nullptr in constant evaluation under -fsanitize=address).
+template <class S>
+constexpr std::int32_t find_op(op_type t) {
+  constexpr auto rows = static_cast<std::int32_t>(sizeof op_table<S> / sizeof op_table<S>[0]);
+  for (std::int32_t k = 0; k < rows; ++k)
+    if (op_table<S>[k].type == t) return k;
+  return -1;
+}
+
+}  // namespace ctnn::onnx::detail
