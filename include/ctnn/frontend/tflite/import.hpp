@@ -38,14 +38,18 @@
 // Cost (docs/design.md §6): ~1,800 clang steps per tensor or op (vww_96_int8: 165 K of the default 1,048,576);
 // no loop over weight data (per-channel zero points: one byte each, in a call-free loop).
 //
-// The importer's parts: import_plan.hpp (each op's plan, value bounds), import_tensors.hpp (tensors,
-// quantization), import_operands.hpp (operands, options, requantization), import_ops.hpp (ops, graph).
+// The importer's parts (docs/frontends.md, "How the importers are organised"): import_plan.hpp (the
+// operator table: builtin code -> IR kind, options, fused activation; each op's plan; value bounds),
+// import_state.hpp (importer_state: the one state, its diagnostics and module edits), import_tensors.hpp
+// (tensors, quantization), import_operands.hpp (free helpers taking the state: operands, options,
+// requantization; op_import), the op families' import functions import_linear.hpp, import_elementwise.hpp
+// and import_shape_ops.hpp, and import_graph.hpp (the driver: import_by_kind, import_op, the graph).
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
 #include <ctnn/frontend/flatbuffers.hpp>
-#include <ctnn/frontend/tflite/import_ops.hpp>
+#include <ctnn/frontend/tflite/import_graph.hpp>
 #include <ctnn/frontend/tflite/import_plan.hpp>
 #include <ctnn/frontend/tflite/schema.hpp>
 #include <ctnn/ir/module.hpp>
@@ -97,8 +101,8 @@ constexpr void import_into(Module& m, const char* bytes, std::size_t size, std::
                        .count_actual = static_cast<std::int64_t>(f.tensor_count())}});
     return;
   }
-  detail::importer<Module> run{f, m};
-  run.run(model_name);
+  detail::importer_state<Module> s{f, m};
+  detail::import_graph(s, model_name);
 }
 
 // The same as a module value of the given capacities (constant evaluation: tflite::model).

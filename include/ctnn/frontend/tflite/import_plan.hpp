@@ -1,7 +1,7 @@
 #pragma once
-// The TFLite importer's plan of each op (import.hpp): which IR op a builtin code becomes, where its options
-// are, which nodes the import adds around it, and the bounds it checks values against (scales, windows).
-// count() reads these alone.
+// The TFLite importer's plan of each op (import.hpp): the operator table (which IR op a builtin code
+// becomes, where its options are), which nodes the import adds around each op, and the bounds it checks
+// values against (scales, windows). count() reads these alone.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -27,58 +27,62 @@ struct import_counts {
 
 namespace detail {
 
-// The IR kind of a supported builtin op; false for the others.
-constexpr bool ir_kind_of(builtin_operator code, op_kind& kind) {
-  switch (code) {
-    case builtin_operator::conv_2d: kind = op_kind::conv2d; return true;
-    case builtin_operator::depthwise_conv_2d: kind = op_kind::depthwise_conv2d; return true;
-    case builtin_operator::fully_connected: kind = op_kind::dense; return true;
-    case builtin_operator::average_pool_2d: kind = op_kind::avg_pool; return true;
-    case builtin_operator::max_pool_2d: kind = op_kind::max_pool; return true;
-    case builtin_operator::add: kind = op_kind::add; return true;
-    case builtin_operator::mul: kind = op_kind::mul; return true;
-    case builtin_operator::reshape: kind = op_kind::reshape; return true;
-    case builtin_operator::softmax: kind = op_kind::softmax; return true;
-    case builtin_operator::quantize: kind = op_kind::quantize; return true;
-    case builtin_operator::dequantize: kind = op_kind::dequantize; return true;
-    case builtin_operator::concatenation: kind = op_kind::concat; return true;
-    case builtin_operator::pad: kind = op_kind::pad; return true;
-    case builtin_operator::relu: kind = op_kind::relu; return true;
-    case builtin_operator::relu6: kind = op_kind::relu6; return true;
-    case builtin_operator::logistic: kind = op_kind::sigmoid; return true;
-    case builtin_operator::tanh: kind = op_kind::tanh; return true;
-    case builtin_operator::mean: kind = op_kind::mean; return true;
-    default: return false;
-  }
-}
-
-// The options table each supported op reads, and where its fused activation is (-1: none).
-struct option_layout {
-  schema::builtin_options type = schema::builtin_options::none;
-  std::int32_t fused_field = -1;
+// The operator table: one row per supported builtin code, with the IR op kind it becomes (which also
+// chooses its import function: import_graph.hpp's import_by_kind), the options table it reads and where its
+// fused activation is (-1: none). count() and import() read it through plan_op, so they agree. An operator
+// code without a row is tflite_unsupported_operator.
+//
+// Adding an operator: a row here and, for a new IR kind, its import function in its family's header
+// (import_linear.hpp, import_elementwise.hpp, import_shape_ops.hpp) and a case in import_by_kind.
+// docs/frontends.md ("How the importers are organised") has the details.
+struct op_row {
+  builtin_operator code;
+  op_kind kind;
+  schema::builtin_options options;
+  std::int32_t fused_field;
 };
-constexpr option_layout options_of(builtin_operator code) {
-  namespace s = schema;
-  switch (code) {
-    case builtin_operator::conv_2d: return {s::builtin_options::conv_2d, static_cast<std::int32_t>(s::conv_2d::fused_activation)};
-    case builtin_operator::depthwise_conv_2d:
-      return {s::builtin_options::depthwise_conv_2d, static_cast<std::int32_t>(s::depthwise_conv_2d::fused_activation)};
-    case builtin_operator::fully_connected:
-      return {s::builtin_options::fully_connected, static_cast<std::int32_t>(s::fully_connected::fused_activation)};
-    case builtin_operator::average_pool_2d:
-    case builtin_operator::max_pool_2d: return {s::builtin_options::pool_2d, static_cast<std::int32_t>(s::pool_2d::fused_activation)};
-    case builtin_operator::add: return {s::builtin_options::add, static_cast<std::int32_t>(s::add::fused_activation)};
-    case builtin_operator::mul: return {s::builtin_options::mul, static_cast<std::int32_t>(s::mul::fused_activation)};
-    case builtin_operator::concatenation:
-      return {s::builtin_options::concatenation, static_cast<std::int32_t>(s::concatenation::fused_activation)};
-    case builtin_operator::softmax: return {s::builtin_options::softmax, -1};
-    case builtin_operator::reshape: return {s::builtin_options::reshape, -1};
-    case builtin_operator::pad: return {s::builtin_options::pad, -1};
-    case builtin_operator::mean: return {s::builtin_options::reducer, -1};
-    case builtin_operator::quantize: return {s::builtin_options::quantize, -1};
-    case builtin_operator::dequantize: return {s::builtin_options::dequantize, -1};
-    default: return {};
-  }
+
+// The fused activation's field in the options table, or none.
+constexpr std::int32_t fused_at(std::uint32_t field) { return static_cast<std::int32_t>(field); }
+inline constexpr std::int32_t no_fused_activation = -1;
+
+inline constexpr op_row op_table[] = {
+    // import_linear.hpp
+    {builtin_operator::conv_2d, op_kind::conv2d, schema::builtin_options::conv_2d,
+     fused_at(schema::conv_2d::fused_activation)},
+    {builtin_operator::depthwise_conv_2d, op_kind::depthwise_conv2d, schema::builtin_options::depthwise_conv_2d,
+     fused_at(schema::depthwise_conv_2d::fused_activation)},
+    {builtin_operator::fully_connected, op_kind::dense, schema::builtin_options::fully_connected,
+     fused_at(schema::fully_connected::fused_activation)},
+    {builtin_operator::average_pool_2d, op_kind::avg_pool, schema::builtin_options::pool_2d,
+     fused_at(schema::pool_2d::fused_activation)},
+    {builtin_operator::max_pool_2d, op_kind::max_pool, schema::builtin_options::pool_2d,
+     fused_at(schema::pool_2d::fused_activation)},
+    // import_elementwise.hpp
+    {builtin_operator::add, op_kind::add, schema::builtin_options::add, fused_at(schema::add::fused_activation)},
+    {builtin_operator::mul, op_kind::mul, schema::builtin_options::mul, fused_at(schema::mul::fused_activation)},
+    {builtin_operator::relu, op_kind::relu, schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::relu6, op_kind::relu6, schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::logistic, op_kind::sigmoid, schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::tanh, op_kind::tanh, schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::quantize, op_kind::quantize, schema::builtin_options::quantize, no_fused_activation},
+    {builtin_operator::dequantize, op_kind::dequantize, schema::builtin_options::dequantize, no_fused_activation},
+    {builtin_operator::softmax, op_kind::softmax, schema::builtin_options::softmax, no_fused_activation},
+    // import_shape_ops.hpp
+    {builtin_operator::reshape, op_kind::reshape, schema::builtin_options::reshape, no_fused_activation},
+    {builtin_operator::concatenation, op_kind::concat, schema::builtin_options::concatenation,
+     fused_at(schema::concatenation::fused_activation)},
+    {builtin_operator::pad, op_kind::pad, schema::builtin_options::pad, no_fused_activation},
+    {builtin_operator::mean, op_kind::mean, schema::builtin_options::reducer, no_fused_activation},
+};
+
+// The index of a builtin code's row in op_table, or -1 (an index: g++ does not compare a pointer into the
+// table with nullptr in constant evaluation under -fsanitize=address).
+constexpr std::int32_t find_op(builtin_operator code) {
+  constexpr auto rows = static_cast<std::int32_t>(sizeof op_table / sizeof op_table[0]);
+  for (std::int32_t k = 0; k < rows; ++k)
+    if (op_table[k].code == code) return k;
+  return -1;
 }
 
 // What the importer does with one op, shared by count() and import() so that they agree.
@@ -120,12 +124,15 @@ constexpr shape stored_shape(model_file& f, const tensor_view& t) {
 constexpr op_plan plan_op(model_file& f, const operator_view& o) {
   op_plan p{};
   p.code = o.code;
-  p.supported = ir_kind_of(o.code, p.kind);
-  if (!p.supported || f.failed()) return p;
-  const option_layout layout = options_of(o.code);
-  p.options = f.options(o, layout.type);
-  if (layout.fused_field >= 0)
-    p.fused = f.reader().scalar<activation_function>(p.options, static_cast<std::uint32_t>(layout.fused_field),
+  const std::int32_t k = find_op(o.code);
+  p.supported = k >= 0;
+  if (!p.supported) return p;
+  const op_row& row = op_table[k];
+  p.kind = row.kind;
+  if (f.failed()) return p;
+  p.options = f.options(o, row.options);
+  if (row.fused_field >= 0)
+    p.fused = f.reader().scalar<activation_function>(p.options, static_cast<std::uint32_t>(row.fused_field),
                                                      activation_function::none);
   p.activation_node = (p.kind == op_kind::avg_pool || p.kind == op_kind::max_pool || p.kind == op_kind::concat) &&
                       (p.fused == activation_function::relu || p.fused == activation_function::relu6);

@@ -1,0 +1,61 @@
+#pragma once
+// The TFLite importer's element-wise ops (import.hpp; rows in import_plan.hpp's op_table): ADD, MUL, RELU,
+// RELU6, LOGISTIC, TANH, QUANTIZE, DEQUANTIZE and SOFTMAX.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include <ctnn/frontend/flatbuffers.hpp>
+#include <ctnn/frontend/tflite/import_operands.hpp>
+#include <ctnn/frontend/tflite/schema.hpp>
+#include <ctnn/ir/module.hpp>
+
+namespace ctnn::tflite::detail {
+
+// ADD, MUL: two operands, numpy broadcasting, a fused activation.
+template <class S>
+constexpr void import_binary(S& s, op_import& im) {
+  const std::int32_t op = im.op;
+  const op_plan& p = im.plan;
+  const operator_view& o = im.view;
+  if (!expect_inputs(s, op, p, o, 2, 2)) return;
+  im.inputs = {operand(s, o, 0), operand(s, o, 1)};
+  im.input_count = 2;
+  im.attrs.fused = im.fused;
+}
+
+// RELU, RELU6, LOGISTIC, TANH, QUANTIZE, DEQUANTIZE: one operand; out_type = the output's type.
+template <class S>
+constexpr void import_unary(S& s, op_import& im) {
+  const std::int32_t op = im.op;
+  const op_plan& p = im.plan;
+  const operator_view& o = im.view;
+  if (!expect_inputs(s, op, p, o, 1, 1)) return;
+  im.inputs[0] = operand(s, o, 0);
+  im.input_count = 1;
+  im.attrs.out_type = s.m.tensor_at(im.out).type;
+}
+
+// SOFTMAX: beta must be 1.
+template <class S>
+constexpr void import_softmax(S& s, op_import& im) {
+  const std::int32_t op = im.op;
+  const op_plan& p = im.plan;
+  const operator_view& o = im.view;
+  flatbuffers::reader& r = s.f.reader();
+  if (!expect_inputs(s, op, p, o, 1, 1)) return;
+  im.inputs[0] = operand(s, o, 0);
+  im.input_count = 1;
+  const float beta = r.scalar<float>(p.options, schema::softmax::beta, 0.0f);
+  if (beta != 1.0f) {
+    double millionths = static_cast<double>(beta) * 1e6;
+    if (!(millionths > -9e15)) millionths = -9e15;  // also NaN: a number for the diagnostic
+    if (millionths > 9e15) millionths = 9e15;
+    s.fail(frontend_error::tflite_softmax_beta, op, p.kind,
+           {.operator_code = static_cast<std::int64_t>(p.code),
+            .rejected_value = static_cast<std::int64_t>(millionths < 0 ? millionths - 0.5 : millionths + 0.5)});
+    return;
+  }
+}
+
+}  // namespace ctnn::tflite::detail

@@ -1,0 +1,210 @@
+#pragma once
+// The TFLite importer's driver (import.hpp): each operator to its row of the operator table (import_plan.hpp)
+// and its import function (import_by_kind), with the nodes the import adds around it (activations after
+// pools and concatenations, a flatten before a fully-connected layer); the graph's inputs and outputs, and
+// the order of the whole import.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include <ctnn/frontend/flatbuffers.hpp>
+#include <ctnn/frontend/tflite/import_elementwise.hpp>
+#include <ctnn/frontend/tflite/import_linear.hpp>
+#include <ctnn/frontend/tflite/import_operands.hpp>
+#include <ctnn/frontend/tflite/import_plan.hpp>
+#include <ctnn/frontend/tflite/import_shape_ops.hpp>
+#include <ctnn/frontend/tflite/import_state.hpp>
+#include <ctnn/frontend/tflite/import_tensors.hpp>
+#include <ctnn/frontend/tflite/schema.hpp>
+#include <ctnn/ir/module.hpp>
+
+namespace ctnn::tflite::detail {
+
+// An op's name in its errors: its first output tensor's label, when the file gives a valid one (an op
+// with a bad output list is reported by import_op; this only reads).
+template <class S>
+constexpr name output_label(S& s, const operator_view& o) {
+  if (o.outputs.length == 0) return {};
+  const std::int32_t out = s.f.index_at(o.outputs, 0);
+  if (s.f.failed() || out < 0 || static_cast<std::uint32_t>(out) >= s.f.tensor_count()) return {};
+  return s.m.tensor_at(out).label;
+}
+
+// The import function of an op_table row, by its IR kind: it reads the op and fills im's operands and
+// attributes, or records a diagnostic.
+template <class S>
+constexpr void import_by_kind(S& s, op_import& im) {
+  switch (im.plan.kind) {
+    case op_kind::conv2d:
+    case op_kind::depthwise_conv2d:
+    case op_kind::dense: return import_conv(s, im);
+    case op_kind::avg_pool:
+    case op_kind::max_pool: return import_pool(s, im);
+    case op_kind::add:
+    case op_kind::mul: return import_binary(s, im);
+    case op_kind::relu:
+    case op_kind::relu6:
+    case op_kind::sigmoid:
+    case op_kind::tanh:
+    case op_kind::quantize:
+    case op_kind::dequantize: return import_unary(s, im);
+    case op_kind::softmax: return import_softmax(s, im);
+    case op_kind::reshape: return import_reshape(s, im);
+    case op_kind::concat: return import_concat(s, im);
+    case op_kind::pad: return import_pad(s, im);
+    case op_kind::mean: return import_mean(s, im);
+    default: return;  // no op_table row has another kind
+  }
+}
+
+// Op i of the file: its plan, its output, its import function, then its node (and the nodes the import
+// adds around it).
+template <class S>
+constexpr void import_op(S& s, std::uint32_t i) {
+  const auto op = static_cast<std::int32_t>(i);
+  const operator_view o = s.f.op(i);
+  if (s.take_reader_error()) return;
+  s.op_label = output_label(s, o);
+  const op_plan p = plan_op(s.f, o);
+  if (s.take_reader_error()) return;
+  if (!p.supported) {
+    s.fail(frontend_error::tflite_unsupported_operator, op, op_kind::conv2d,
+           {.operator_code = static_cast<std::int64_t>(p.code)});
+    return;
+  }
+  // One output, a fresh tensor.
+  if (o.outputs.length != 1) {
+    s.fail(frontend_error::tflite_output_count, op, p.kind,
+           {.operator_code = static_cast<std::int64_t>(p.code), .count_actual = o.outputs.length});
+    return;
+  }
+  const std::int32_t out = s.f.index_at(o.outputs, 0);
+  if (s.take_reader_error()) return;
+  if (out < 0 || static_cast<std::uint32_t>(out) >= s.f.tensor_count())
+    return s.malformed(o.outputs.position(0), flatbuffers::expectation::tensor_index);
+  if (s.m.tensor_at(out).role != tensor_role::intermediate || s.m.tensor_at(out).producer >= 0)
+    return s.malformed(o.outputs.position(0), flatbuffers::expectation::op_output);
+
+  op_import im{.op = op, .plan = p, .view = o, .out = out};
+  if (!activation_to_ir(s, op, p, im.fused)) return;
+  const name label = numbered(name_of(p.kind), i);
+
+  // Where this op's own node writes: the file's output tensor, or a new one before a synthesized
+  // activation node.
+  std::int32_t result = out;
+  if (p.activation_node && (result = s.add_tensor_like(out, s.m.tensor_at(out).dims, label)) < 0) return;
+
+  import_by_kind(s, im);
+  if (s.failed() || s.take_reader_error()) return;
+
+  node* n = s.add_node(p.kind, label, result);
+  if (n == nullptr) return;
+  n->attrs = im.attrs;
+  n->inputs = im.inputs;
+  n->input_count = im.input_count;
+  if (!check_requantization(s, op, p, *n)) return;
+  if (p.activation_node) {
+    node* act = s.add_node(p.fused == activation_function::relu ? op_kind::relu : op_kind::relu6,
+                           numbered(p.fused == activation_function::relu ? "relu" : "relu6", i), out);
+    if (act == nullptr) return;
+    act->inputs[0] = result;
+    act->input_count = 1;
+  }
+}
+
+// -----------------------------------------------------------------------------------------------------
+// Graph inputs and outputs.
+
+template <class S>
+constexpr void import_inputs(S& s) {
+  const flatbuffers::vector& inputs = s.f.inputs();
+  if (inputs.length > max_model_io) {
+    s.fail(frontend_error::tflite_too_many_model_io, -1, op_kind::conv2d,
+           {.count_actual = inputs.length, .io_side = 0});
+    return;
+  }
+  for (std::uint32_t k = 0; k < inputs.length && !s.failed(); ++k) {
+    const std::int32_t id = s.f.index_at(inputs, k);
+    if (s.take_reader_error()) return;
+    if (id < 0 || static_cast<std::uint32_t>(id) >= s.f.tensor_count() ||
+        s.m.tensor_at(id).role != tensor_role::intermediate)
+      return s.malformed(inputs.position(k), flatbuffers::expectation::tensor_index);
+    tensor& t = s.m.tensor_at(id);
+    t.role = tensor_role::input;
+    t.io_index = s.m.input_count;
+    s.m.inputs[static_cast<std::size_t>(s.m.input_count++)] = id;
+  }
+}
+
+template <class S>
+constexpr void import_outputs(S& s) {
+  const flatbuffers::vector& outputs = s.f.outputs();
+  if (outputs.length > max_model_io) {
+    s.fail(frontend_error::tflite_too_many_model_io, -1, op_kind::conv2d,
+           {.count_actual = outputs.length, .io_side = 1});
+    return;
+  }
+  for (std::uint32_t k = 0; k < outputs.length && !s.failed(); ++k) {
+    std::int32_t id = s.f.index_at(outputs, k);
+    if (s.take_reader_error()) return;
+    if (id < 0 || static_cast<std::uint32_t>(id) >= s.f.tensor_count())
+      return s.malformed(outputs.position(k), flatbuffers::expectation::tensor_index);
+    const tensor& source = s.m.tensor_at(id);
+    if (source.role == tensor_role::intermediate && source.producer < 0)
+      return s.malformed(outputs.position(k), flatbuffers::expectation::produced_tensor);
+    if (source.role != tensor_role::intermediate) {
+      // A graph input, a constant or an output listed twice: a copy op writes this output's buffer.
+      const std::int32_t copy_id = s.add_tensor_like(id, source.dims, source.label);
+      node* n = s.add_node(op_kind::reshape, numbered("output", k), copy_id);  // empty target: a copy
+      if (n == nullptr) return;
+      n->inputs[0] = id;
+      n->input_count = 1;
+      id = copy_id;
+    }
+    tensor& t = s.m.tensor_at(id);
+    t.role = tensor_role::output;
+    t.io_index = s.m.output_count;
+    s.m.outputs[static_cast<std::size_t>(s.m.output_count++)] = id;
+  }
+}
+
+// After a failed import: the graph inputs and outputs the file names, so that the failed module keeps
+// the model's interface (code that calls run() then adds no error to the import's).
+template <class S>
+constexpr void keep_interface(S& s) {
+  if (s.f.failed()) return;  // malformed bytes: the interface is unknown
+  s.m.input_count = s.m.output_count = 0;
+  for (std::uint32_t side = 0; side < 2; ++side) {
+    const flatbuffers::vector& ids = side == 0 ? s.f.inputs() : s.f.outputs();
+    for (std::uint32_t k = 0; k < ids.length && k < max_model_io; ++k) {
+      const std::int32_t id = s.f.index_at(ids, k);
+      if (s.f.failed() || id < 0 || id >= s.m.tensor_count) return;
+      if (side == 0) {
+        s.m.tensor_at(id).role = tensor_role::input;
+        s.m.inputs[static_cast<std::size_t>(s.m.input_count++)] = id;
+      } else {
+        s.m.tensor_at(id).role = tensor_role::output;
+        s.m.outputs[static_cast<std::size_t>(s.m.output_count++)] = id;
+      }
+    }
+  }
+}
+
+// The whole import: tensors, graph inputs, ops, graph outputs; the first problem stops it.
+template <class S>
+constexpr void import_graph(S& s, std::string_view model_name) {
+  s.m.model_name = name{model_name};
+  if (s.take_reader_error()) return;
+  // Every tensor (the first problem is the one reported; the others still get their shape and type).
+  const std::uint32_t tensors = s.f.tensor_count();
+  for (std::uint32_t i = 0; i < tensors; ++i) import_tensor(s, i);
+  s.m.tensor_count = static_cast<std::int32_t>(tensors);
+  if (!s.failed()) import_inputs(s);
+  for (std::uint32_t i = 0; i < s.f.operator_count() && !s.failed(); ++i) import_op(s, i);
+  if (!s.failed()) import_outputs(s);
+  s.take_reader_error();
+  if (s.failed()) keep_interface(s);
+}
+
+}  // namespace ctnn::tflite::detail

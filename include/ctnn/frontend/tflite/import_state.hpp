@@ -1,0 +1,77 @@
+#pragma once
+// The TFLite importer's state (import.hpp), the one object every part of the import works on: the file, the
+// module it fills and the op being imported; its diagnostics and module edits. The tensor, operand and op
+// import functions (import_tensors.hpp, import_operands.hpp, the op families) are free functions that
+// take it.
+#include <cstddef>
+#include <cstdint>
+
+#include <ctnn/frontend/flatbuffers.hpp>
+#include <ctnn/frontend/tflite/schema.hpp>
+#include <ctnn/ir/module.hpp>
+
+namespace ctnn::tflite::detail {
+
+template <class Module>
+struct importer_state {
+  model_file& f;
+  Module& m;
+  name op_label{};  // the op being imported: its output tensor's name (TFLite ops have none of their own)
+
+  // `node` counts the file's ops (-1: not an op's error); an op's error carries op_label.
+  constexpr void fail(error_code code, std::int32_t node, op_kind kind, const diagnostic_details& details,
+                      const shape& expected = {}, const shape& actual = {}) {
+    m.fail_in_file(diagnostic{code, node, kind, expected, actual, details, node >= 0 ? op_label : name{}});
+  }
+  constexpr void fail(frontend_error code, std::int32_t node, op_kind kind, const diagnostic_details& details,
+                      const shape& expected = {}, const shape& actual = {}) {
+    fail(code_of(code), node, kind, details, expected, actual);
+  }
+  constexpr void malformed(std::int64_t offset, flatbuffers::expectation what) {
+    f.reader().fail(offset, what);
+    take_reader_error();
+  }
+  constexpr bool take_reader_error() {
+    if (!f.failed()) return false;
+    m.fail_in_file(f.error().as_diagnostic(code_of(frontend_error::tflite_malformed_model)));
+    return true;
+  }
+  constexpr bool failed() const { return m.error.failed(); }
+
+  // Capacities too small for the file (import<> called with less than count() says): a caller's error.
+  constexpr void capacity_exceeded() {
+    fail(error_code::too_many_inputs, -1, op_kind::conv2d,
+         {.count_expected = static_cast<std::int64_t>(Module::node_capacity), .count_actual = m.node_count});
+  }
+
+  // A node of the module: appended, with its output tensor's producer set (nullptr when full).
+  constexpr node* add_node(op_kind kind, const name& label, std::int32_t output) {
+    if (output < 0 || static_cast<std::size_t>(m.node_count) >= Module::node_capacity) {
+      if (!failed()) capacity_exceeded();
+      return nullptr;
+    }
+    node& n = m.node_at(m.node_count);
+    n = node{};
+    n.kind = kind;
+    n.label = label;
+    n.output = output;
+    m.tensor_at(output).producer = m.node_count++;
+    return &n;
+  }
+
+  // A tensor the importer adds (the intermediate before a synthesized node, an output's copy); -1 when full.
+  constexpr std::int32_t add_tensor_like(std::int32_t like, const shape& dims, const name& label) {
+    if (static_cast<std::size_t>(m.tensor_count) >= Module::tensor_capacity) {
+      capacity_exceeded();
+      return -1;
+    }
+    tensor t{};
+    t.label = label;
+    t.dims = dims;
+    t.type = m.tensor_at(like).type;
+    t.quant = m.tensor_at(like).quant;
+    return m.add_tensor(t);
+  }
+};
+
+}  // namespace ctnn::tflite::detail
