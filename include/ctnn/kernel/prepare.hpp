@@ -44,13 +44,15 @@ constexpr bool is_onnx_integer_op(const Module& m, const node& n) {
 }
 
 // Whether an op's int8 kernel reads the quantization of its tensors: every int8 op but ONNX's integer ops
-// (ConvInteger, MatMulInteger, plain integer arithmetic: no scales) and, under ONNX semantics, the byte moves
-// (a reshape or transpose of plain int8 values). A float op (Conv, Gemm, Sigmoid, ...) reading an int8
-// tensor without quantization is thus rejected, not run as an int8 kernel over meaningless scales.
+// (ConvInteger, MatMulInteger, plain integer arithmetic: no scales) and, under ONNX semantics, the ops whose
+// int8 kernel is exact on plain integers (a reshape or transpose moves bytes; a clip without a scale clamps
+// the raw integers). A float op (Conv, Gemm, Sigmoid, ...) reading an int8 tensor without quantization is
+// thus rejected, not run as an int8 kernel over meaningless scales.
 template <class Module>
 constexpr bool needs_quantization(const Module& m, const node& n) {
   if (!is_quantized_op(m, n) || is_onnx_integer_op(m, n)) return false;
-  return m.requantization == requantization_policy::tflite || (n.kind != op_kind::reshape && n.kind != op_kind::transpose);
+  const bool plain_integer_kernel = n.kind == op_kind::reshape || n.kind == op_kind::transpose || n.kind == op_kind::clip;
+  return m.requantization == requantization_policy::tflite || !plain_integer_kernel;
 }
 
 // The structural parameters of the kernel that computes op `n` of `m` (its shapes and types must be
