@@ -28,6 +28,12 @@ Models (float unless said otherwise; the op list of each is in its _expected.hpp
   int8_net        QUANTIZE, CONV_2D and DEPTHWISE_CONV_2D with per-channel int8 weights and int32 biases,
                   AVERAGE_POOL_2D, RESHAPE (new_shape option), FULLY_CONNECTED (per-tensor), SOFTMAX,
                   DEQUANTIZE; import only (int8 kernels are written separately).
+  int8_conv_extremes  int8 input (zero point -128) -> CONV_2D 3x3 SAME and DEPTHWISE_CONV_2D 3x3 SAME
+                  (multiplier 2), two outputs; per-channel weights of +-127 (products of one sign) or 0, int32
+                  biases at and near INT32_MAX / INT32_MIN, channel multipliers of 2^-25 and of 1 - 2^-26 (the
+                  rescaled accumulator within 32 of the int32 limits), output zero points -100 and 100: TFLite's
+                  int32 accumulator and output zero point addition wrap (issue #23; the fuzz regression
+                  tests/fuzz/regressions/run/int8_conv_bias_overflow.tflite is a copy).
 Models that must be rejected:
   bad_unsupported_op    op 1 is SUB (builtin code 41).
   bad_hybrid            FULLY_CONNECTED with float32 input and int8 weights (tensor 1).
@@ -560,6 +566,43 @@ def int8_net():
                      "AVERAGE_POOL 4x4 -> RESHAPE new_shape [1,4] -> FULLY_CONNECTED -> SOFTMAX -> DEQUANTIZE"]
 
 
+def int8_conv_extremes():
+    """Convolutions whose int32 arithmetic wraps: biases at the int32 limits, large one-signed products,
+    multipliers of nearly one (issue #23). Input [1,5,5,4] int8, zero point -128 (x + 128 >= 0)."""
+    rng = np.random.RandomState(23)
+    m = Model(new_opcodes=True)
+    int32_max, int32_min = 2 ** 31 - 1, -2 ** 31
+    in_scale = np.float32(1.0 + 2.0 ** -13)
+    near_one = np.float32(1.0 - 2.0 ** -13)  # in_scale * near_one = 1 - 2^-26: multiplier 2^31 - 32, shift 0
+    # Per output channel: (weights: 127, -127, 0 or None for random ones, bias, weight scale).
+    channels = [(127, int32_max, 2.0 ** -25), (-127, int32_min, 2.0 ** -25), (0, int32_min, near_one),
+                (0, int32_max, near_one), (None, int32_max - 1000, 2.0 ** -25), (None, int32_min + 1000, 2.0 ** -20),
+                (127, 2147000000, 2.0 ** -24), (-127, -2147000000, 2.0 ** -24)]
+    scales = np.array([c[2] for c in channels], dtype=np.float32)
+    biases = [c[1] for c in channels]
+    x = m.tensor("input", [1, 5, 5, 4], INT8, quant=dict(scale=[in_scale], zero_point=[-128]))
+
+    def filters(shape, channel_axis):
+        w = rng.randint(-127, 128, size=shape)
+        for c, (value, _, _) in enumerate(channels):
+            if value is not None:
+                np.moveaxis(w, channel_axis, 0)[c] = value
+        return w
+
+    tw1 = m.tensor("conv/weights", [8, 3, 3, 4], INT8, data=filters((8, 3, 3, 4), 0),
+                   quant=dict(scale=scales, zero_point=[0] * 8))
+    tb1 = m.tensor("conv/bias", [8], INT32, data=biases, quant=dict(scale=scales * in_scale, zero_point=[0] * 8))
+    y1 = m.tensor("conv", [1, 5, 5, 8], INT8, quant=dict(scale=[1.0], zero_point=[-100]))
+    tw2 = m.tensor("dw/weights", [1, 3, 3, 8], INT8, data=filters((1, 3, 3, 8), 3),
+                   quant=dict(scale=scales, zero_point=[0] * 8, axis=3))
+    tb2 = m.tensor("dw/bias", [8], INT32, data=biases, quant=dict(scale=scales * in_scale, zero_point=[0] * 8))
+    y2 = m.tensor("dw", [1, 5, 5, 8], INT8, quant=dict(scale=[1.0], zero_point=[100]))
+    m.inputs, m.outputs = [x], [y1, y2]
+    m.op("CONV_2D", [x, tw1, tb1], [y1], padding=SAME, stride=(1, 1))
+    m.op("DEPTHWISE_CONV_2D", [x, tw2, tb2], [y2], padding=SAME, stride=(1, 1), multiplier=2)
+    return m, None, ["[1,5,5,4] int8 -> CONV_2D 3x3 per-channel -> [1,5,5,8]; -> DEPTHWISE_CONV_2D 3x3 x2 -> [1,5,5,8]"]
+
+
 def simple(op_code="RELU", **kw):
     """input [1,4] -> op -> output: the base of the rejected models."""
     m = Model(new_opcodes=True)
@@ -733,7 +776,7 @@ def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     summary = []
     for name, factory in [("conv_net", conv_net), ("branch_net", branch_net), ("multi_io", multi_io),
-                          ("mean_net", mean_net), ("int8_net", int8_net)]:
+                          ("mean_net", mean_net), ("int8_net", int8_net), ("int8_conv_extremes", int8_conv_extremes)]:
         model, run, notes = factory()
         data = model.serialize()
         (OUT / f"{name}.tflite").write_bytes(data)

@@ -1,6 +1,7 @@
 // depthwise_conv2d through the DSP kernel (kernel/arm/depthwise.hpp), out of place and in place
 // (arm_kernels_test.hpp).
 #include "arm_kernels_test.hpp"
+#include "kernels/arm_extreme_layers.hpp"
 
 namespace t = arm_kernels_test;
 
@@ -10,4 +11,8 @@ TEST_CASE("arm depthwise_conv2d equals the reference kernel on random layers") {
 
 TEST_CASE("arm depthwise_conv2d in place equals the reference kernel") {
   t::check_layers<t::depthwise_layer_in_place, 4>(std::make_index_sequence<10>{});
+}
+
+TEST_CASE("arm depthwise_conv2d wraps as the reference kernel at the int32 limits (biases, sums, output zero point)") {
+  arm_extreme::check_all<arm_extreme::depthwise>(std::make_index_sequence<arm_extreme::depthwise_layers>{});
 }

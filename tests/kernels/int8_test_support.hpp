@@ -139,8 +139,9 @@ struct xorshift {
     state ^= state << 5;
     return state;
   }
-  constexpr std::int32_t uniform(std::int32_t lo, std::int32_t hi) {  // [lo, hi]
-    return lo + static_cast<std::int32_t>(next() % static_cast<std::uint32_t>(hi - lo + 1));
+  constexpr std::int32_t uniform(std::int32_t lo, std::int32_t hi) {  // [lo, hi]; hi - lo may exceed INT32_MAX
+    const std::uint32_t span = static_cast<std::uint32_t>(hi) - static_cast<std::uint32_t>(lo) + 1u;
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(lo) + next() % span);
   }
   constexpr float uniform_float(float lo, float hi) {
     return lo + (hi - lo) * static_cast<float>(next() >> 8) / 16777216.0f;

@@ -82,7 +82,63 @@ tally check_special(std::index_sequence<Which...>) {
   return t;
 }
 
+// Extreme operands (int8_extreme_operands.hpp): biases at the int32 limits (the scalar correction
+// plus bias wraps), products of one sign, multipliers of nearly one; output zero point +-100.
+constexpr kernel_params extreme_depthwise(std::int32_t which, std::int32_t output_offset) {
+  kernel_params p = int8_op(op_kind::depthwise_conv2d);
+  p.has_bias = 1;
+  p.per_channel = 1;
+  p.input_offset = int8_extreme::input_offset;
+  p.output_offset = output_offset;
+  p.activation_min = -128;
+  p.activation_max = 127;
+  if (which == 0) {  // 3x3 SAME, stride 1 (widened buffer), 35 channels: whole and partial vectors
+    p.in = ctnn::make_shape(1, 6, 7, 35);
+    p.out = ctnn::make_shape(1, 6, 7, 35);
+    p.win = {3, 3, 1, 1, 1, 1, ctnn::padding::same, 1, 1, 1, 1};
+  } else if (which == 1) {  // 8 channels, stride 1: lanes repeating channels
+    p.in = ctnn::make_shape(2, 5, 9, 8);
+    p.out = ctnn::make_shape(2, 5, 9, 8);
+    p.win = {3, 3, 1, 1, 1, 1, ctnn::padding::same, 1, 1, 1, 1};
+  } else if (which == 2) {  // stride 2 (int8 buffer)
+    p.in = ctnn::make_shape(1, 9, 9, 19);
+    p.out = ctnn::make_shape(1, 4, 4, 19);
+    p.win = {3, 3, 2, 2, 1, 1, ctnn::padding::valid, 0, 0, 0, 0};
+  } else {  // a 258x258 window: 66,564 products of up to 255 * 127 per output, the sum itself wraps
+    p.in = ctnn::make_shape(1, 258, 258, 3);
+    p.out = ctnn::make_shape(1, 1, 1, 3);
+    p.win = {258, 258, 2, 2, 1, 1, ctnn::padding::valid, 0, 0, 0, 0};
+  }
+  return p;
+}
+
+template <kernel_params P>
+void check_extreme(tally& t, std::mt19937& rng) {
+  const auto channels = static_cast<std::size_t>(P.out.last());
+  const auto taps = static_cast<std::size_t>(P.win.kernel_h * P.win.kernel_w);
+  const auto input = large_inputs(static_cast<std::size_t>(P.in.elements()), rng);
+  std::vector<std::int8_t> weights(taps * channels);  // 1HWC: the tap's channels side by side
+  for (std::size_t i = 0; i < weights.size(); ++i) weights[i] = extreme_weight(i % channels, rng);
+  const extreme_arrays e(channels);
+  const comparison c = compare_with_reference<P, 3>(input, weights, e.bias, e.rq());
+  CHECK_MESSAGE(c.equal, "in " << P.in[0] << "x" << P.in[1] << "x" << P.in[2] << "x" << P.in[3] << " kernel " << P.win.kernel_h << "x"
+                               << P.win.kernel_w << " stride " << P.win.stride_w << " output offset " << P.output_offset);
+  t.add(c, ctnn::kernel::simd::i8_kernel<P>::supports);
+}
+
 }  // namespace
+
+TEST_CASE("int8 depthwise_conv2d: the SIMD kernel wraps as the reference at the int32 limits") {
+  std::mt19937 rng(23);
+  tally t;
+  [&]<std::int32_t... Which>(std::integer_sequence<std::int32_t, Which...>) {
+    (check_extreme<extreme_depthwise(Which, 100)>(t, rng), ...);
+    (check_extreme<extreme_depthwise(Which, -100)>(t, rng), ...);
+  }(std::make_integer_sequence<std::int32_t, 4>{});
+  CHECK(t.equal == t.cases);
+  CHECK(t.varied == t.cases);
+  CHECK(t.vectorised_cases == (vectorised ? t.cases : 0));
+}
 
 TEST_CASE("int8 depthwise_conv2d: the SIMD kernel equals the reference on randomised shapes") {
   const tally t = check_seeds<40>(77, [](auto seed, tally& counts, std::mt19937& rng) {

@@ -111,7 +111,91 @@ constexpr kernel_params mlperf_like(int which) {
   return p;
 }
 
+// Extreme operands (int8_extreme_operands.hpp): biases at the int32 limits, products of one sign,
+// multipliers of nearly one; output zero point +-100 (the zero point wraps at either end).
+constexpr kernel_params extreme_conv(std::int32_t which, std::int32_t output_offset) {
+  using isa = ctnn::kernel::simd::i8_detail::isa;
+  kernel_params p = int8_op(op_kind::conv2d);
+  p.has_bias = 1;
+  p.per_channel = 1;
+  p.input_offset = int8_extreme::input_offset;
+  p.output_offset = output_offset;
+  p.activation_min = -128;
+  p.activation_max = 127;
+  const std::int32_t lanes = isa::lanes > 1 ? isa::lanes : 8;
+  if (which == 0) {  // 3x3 SAME, channels in whole vectors (four-vector stores where the block allows)
+    p.in = ctnn::make_shape(1, 5, 6, 7);
+    p.out = ctnn::make_shape(1, 5, 6, 2 * lanes);
+    p.win = {3, 3, 1, 1, 1, 1, ctnn::padding::same, 1, 1, 1, 1};
+  } else if (which == 1) {  // 3x3 stride 2, a channel count that ends in a partial vector
+    p.in = ctnn::make_shape(2, 7, 5, 5);
+    p.out = ctnn::make_shape(2, 3, 2, lanes + 3);
+    p.win = {3, 3, 2, 2, 1, 1, ctnn::padding::valid, 0, 0, 0, 0};
+  } else if (which == 2) {  // 1x1 over all pixels (flat blocks)
+    p.in = ctnn::make_shape(1, 4, 4, 16);
+    p.out = ctnn::make_shape(1, 4, 4, 4 * lanes);
+  } else {  // 66,600 products of up to 255 * 127 per output: the sum itself exceeds int32 (and wraps)
+    p.in = ctnn::make_shape(1, 3, 4, 7400);
+    p.out = ctnn::make_shape(1, 1, 2, 8);
+    p.win = {3, 3, 1, 1, 1, 1, ctnn::padding::valid, 0, 0, 0, 0};
+  }
+  return p;
+}
+
+constexpr kernel_params extreme_dense(std::int32_t features, std::int32_t output_offset) {
+  kernel_params p = int8_op(op_kind::dense);
+  const std::int32_t batch = features > 1000 ? 1 : 2;  // the padded input within max_padded_bytes (int16 elements)
+  p.in = ctnn::make_shape(batch, features);
+  p.out = ctnn::make_shape(batch, 19);
+  p.has_bias = 1;
+  p.per_channel = 1;
+  p.input_offset = int8_extreme::input_offset;
+  p.output_offset = output_offset;
+  p.activation_min = -128;
+  p.activation_max = 127;
+  return p;
+}
+
+template <kernel_params P>
+void check_extreme(tally& t, std::mt19937& rng) {
+  const std::int64_t reduction = P.kind == op_kind::dense ? P.in.elements() / P.out[0] : P.win.kernel_h * P.win.kernel_w * P.in[3];
+  const auto out_c = static_cast<std::size_t>(P.out.last());
+  const auto input = large_inputs(static_cast<std::size_t>(P.in.elements()), rng);
+  std::vector<std::int8_t> weights(out_c * static_cast<std::size_t>(reduction));  // OHWI: one filter per channel
+  for (std::size_t i = 0; i < weights.size(); ++i) weights[i] = extreme_weight(i / static_cast<std::size_t>(reduction), rng);
+  const extreme_arrays e(out_c);
+  const comparison c = compare_with_reference<P, 3>(input, weights, e.bias, e.rq());
+  CHECK_MESSAGE(c.equal, "kind " << static_cast<int>(P.kind) << " in " << P.in[0] << "x" << P.in[1] << "x" << P.in.last()
+                                 << " out channels " << out_c << " output offset " << P.output_offset);
+  t.add(c, ctnn::kernel::simd::i8_kernel<P>::supports);
+}
+
+// Whether the four-vector stores (requantize_store_four, the output zero point added in int32 lanes) are
+// among the extreme cases where the level has them.
+template <class I>
+constexpr bool extremes_store_four() {
+  namespace d = ctnn::kernel::simd::i8_detail;
+  if constexpr (I::available) return d::gemm_kernel<extreme_conv(0, 100), I>::stores_four && d::gemm_kernel<extreme_conv(2, -100), I>::stores_four;
+  else return true;
+}
+
 }  // namespace
+
+TEST_CASE("int8 conv2d and dense: the SIMD kernels wrap as the reference at the int32 limits") {
+  std::mt19937 rng(23);
+  tally t;
+  [&]<std::int32_t... Which>(std::integer_sequence<std::int32_t, Which...>) {
+    (check_extreme<extreme_conv(Which, 100)>(t, rng), ...);
+    (check_extreme<extreme_conv(Which, -100)>(t, rng), ...);
+  }(std::make_integer_sequence<std::int32_t, 4>{});
+  check_extreme<extreme_dense(45, 100)>(t, rng);
+  check_extreme<extreme_dense(45, -100)>(t, rng);
+  check_extreme<extreme_dense(66400, 7)>(t, rng);  // 66,400 products: the sum wraps
+  CHECK(t.equal == t.cases);
+  CHECK(t.varied == t.cases);
+  CHECK(t.vectorised_cases == (vectorised ? t.cases : 0));
+  CHECK(extremes_store_four<ctnn::kernel::simd::i8_detail::isa>());
+}
 
 TEST_CASE("int8 conv2d: the SIMD kernel equals the reference on randomised shapes") {
   const tally t = check_seeds<40>(1234, [](auto seed, tally& counts, std::mt19937& rng) {

@@ -17,6 +17,7 @@
 #include <ctnn/kernel/dispatch.hpp>
 #include <ctnn/pass/select_kernels.hpp>
 
+#include "kernels/int8_extreme_operands.hpp"
 #include "kernels/int8_test_support.hpp"
 
 namespace simd_i8_test {
@@ -85,6 +86,28 @@ inline ctnn::detail::quant::quantized_multiplier random_multiplier(std::int64_t 
   std::uniform_real_distribution<double> spread(0.25, 8.0);
   const double typical = 128.0 * 128.0 * (terms < 1 ? 1.0 : std::sqrt(static_cast<double>(terms)));
   return ctnn::detail::quant::quantize_multiplier(spread(rng) * 64.0 / typical);
+}
+
+// The extreme operands of int8_extreme_operands.hpp: a channel's weight, and the per-channel biases,
+// multipliers and shifts of `channels` channels.
+inline std::int8_t extreme_weight(std::size_t channel, std::mt19937& rng) {
+  return int8_extreme::weight(channel, [&] { return std::uniform_int_distribution<int>(-127, 127)(rng); });
+}
+struct extreme_arrays {
+  std::vector<std::int32_t> bias, multiplier, shift;
+  explicit extreme_arrays(std::size_t channels) : bias(channels), multiplier(channels), shift(channels) {
+    for (std::size_t c = 0; c < channels; ++c) {
+      bias[c] = int8_extreme::of(c).bias;
+      multiplier[c] = int8_extreme::of(c).multiplier;
+      shift[c] = int8_extreme::of(c).shift;
+    }
+  }
+  ctnn::kernel::requant_arrays rq() const { return {multiplier.data(), shift.data(), nullptr, nullptr, nullptr}; }
+};
+inline std::vector<std::int8_t> large_inputs(std::size_t n, std::mt19937& rng) {
+  std::vector<std::int8_t> v(n);
+  for (auto& x : v) x = int8_extreme::input([&] { return std::uniform_int_distribution<int>(0, 255)(rng); });
+  return v;
 }
 
 struct comparison {

@@ -7,7 +7,9 @@
 // per-channel multipliers from runtime/requantization.hpp (computed at compile time from the weight
 // scales); the naive versions compute everything themselves (<cmath> QuantizeMultiplier, floor-division
 // requantization, an explicitly zero-point-padded input).
+#include <array>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <utility>
 #include <vector>
@@ -15,8 +17,13 @@
 #include <doctest/doctest.h>
 
 #include <ctnn/detail/math.hpp>
+#include <ctnn/detail/quantization.hpp>
 #include <ctnn/kernel/dispatch.hpp>
 #include <ctnn/kernel/dynamic.hpp>
+#include <ctnn/kernel/reference/int8/conv2d.hpp>
+#include <ctnn/kernel/reference/int8/dense.hpp>
+#include <ctnn/kernel/reference/int8/pool.hpp>
+#include <ctnn/kernel/reference/int8/requantize.hpp>
 #include <ctnn/runtime/requantization.hpp>
 
 #include "kernels/int8_test_support.hpp"
@@ -268,4 +275,214 @@ TEST_CASE("per-channel multipliers are computed at compile time") {
     CHECK(rq.multiplier[c] == q.per_channel[c].m);
     CHECK(rq.shift[c] == q.per_channel[c].shift);
   }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Extreme but valid operands (issue #23): int32 biases at and near INT32_MIN / INT32_MAX, and windows whose
+// products sum beyond int32. TFLite computes in int32, which wraps on its targets (two's complement); the
+// reference kernels must do the same without undefined behaviour. They run here at compile time: constant
+// evaluation rejects signed overflow, so every static_assert below also detects undefined behaviour, with
+// g++ as with clang. The expected values are derived by hand from two's-complement arithmetic and TFLite's
+// requantization, with
+//   SRDHM(a, m) = floor((a * m + 2^30) / 2^31)   (gemmlowp's SaturatingRoundingDoublingHighMul, m >= 0),
+//   RDBPOT(x, e) = x / 2^e rounded half away from zero,
+//   MBQM(acc, m, shift) = RDBPOT(SRDHM(acc << max(shift, 0), m), max(-shift, 0)),
+//   out = clamp(MBQM(acc) + output zero point (int32, wrapping), -128, 127).
+
+namespace extremes {
+
+namespace q = ctnn::detail::quant;
+namespace ref8 = ctnn::kernel::reference::int8;
+
+constexpr std::int32_t int32_max = std::numeric_limits<std::int32_t>::max();  //  2,147,483,647
+constexpr std::int32_t int32_min = std::numeric_limits<std::int32_t>::min();  // -2,147,483,648
+
+// An int8 conv2d or depthwise_conv2d (VALID window over the whole input: one output pixel, stride 1).
+constexpr kernel_params window_op(op_kind kind, std::int32_t h, std::int32_t w, std::int32_t in_c, std::int32_t out_c,
+                                  std::int32_t input_offset, std::int32_t weights_offset, std::int32_t output_offset, bool bias) {
+  kernel_params p{};
+  p.kind = kind;
+  p.type = p.out_type = ctnn::dtype::i8;
+  p.in = ctnn::make_shape(1, h, w, in_c);
+  p.out = ctnn::make_shape(1, 1, 1, out_c);
+  p.win.kernel_h = h;
+  p.win.kernel_w = w;
+  p.has_bias = bias ? 1 : 0;
+  p.per_channel = 1;
+  p.input_offset = input_offset;
+  p.weights_offset = weights_offset;
+  p.output_offset = output_offset;
+  p.activation_min = -128;
+  p.activation_max = 127;
+  return p;
+}
+
+template <std::size_t Out>
+constexpr std::array<std::int8_t, Out> run(const kernel_params& p, const std::int8_t* input, const std::int8_t* weights,
+                                           const std::int32_t* bias, const std::int32_t* multiplier, const std::int32_t* shift) {
+  std::array<std::int8_t, Out> out{};
+  if (p.kind == op_kind::conv2d) ref8::conv2d(&p, input, weights, bias, out.data(), multiplier, shift);
+  else ref8::depthwise_conv2d(&p, input, weights, bias, out.data(), multiplier, shift);
+  return out;
+}
+
+// (a) Biases at the int32 limits. conv2d 1x1 over 4 channels: x = 127 with input offset 128 (zero point
+// -128), so x + offset = 255; symmetric weights (offset 0); output zero point 5.
+inline constexpr kernel_params bias_conv = window_op(op_kind::conv2d, 1, 1, 4, 4, 128, 0, 5, true);
+inline constexpr std::array<std::int8_t, 4> bias_conv_input = {127, 127, 127, 127};
+inline constexpr std::array<std::int8_t, 16> bias_conv_weights = {127, 127, 127, 127, -127, -127, -127, -127, 0, 0, 0, 0, 0, 0, 0, 0};
+inline constexpr std::array<std::int32_t, 4> bias_conv_bias = {int32_max, int32_min, int32_min, int32_max};
+inline constexpr std::array<std::int32_t, 4> bias_conv_multiplier = {1 << 30, 1 << 30, int32_max, int32_max};
+inline constexpr std::array<std::int32_t, 4> bias_conv_shift = {-24, -24, 0, 0};
+// oc 0: sum 4 * 127 * 255 = 129,540; + INT32_MAX = 2,147,613,187 wraps (- 2^32) to acc = -2,147,354,109.
+//       SRDHM(acc, 2^30) = floor((acc + 1) / 2) = -1,073,677,054; RDBPOT(., 24): -63.996 -> -64; + 5 = -59.
+//       (Without the wrap: 2,147,613,187 / 2^25 = 64.004 -> 64 + 5 = 69.)
+// oc 1: sum -129,540; + INT32_MIN wraps (+ 2^32) to acc = 2,147,354,108: SRDHM = 1,073,677,054, RDBPOT -> 64; + 5 = 69.
+// oc 2: zero weights, acc = INT32_MIN: SRDHM(INT32_MIN, 2^31 - 1) = floor(-2^31 + 1 + 1/2) = -2,147,483,647 (shift 0);
+//       + 5 = -2,147,483,642 -> clamped -128.
+// oc 3: zero weights, acc = INT32_MAX: SRDHM(INT32_MAX, 2^31 - 1) = floor(2^31 - 2 + (2^30 + 1) / 2^31) = 2,147,483,646;
+//       + 5 = 2,147,483,651 wraps to -2,147,483,645 -> clamped -128 (TFLite's int32 `acc += output_offset`).
+static_assert(q::wrapping_add(4 * 127 * 255, int32_max) == -2'147'354'109);
+static_assert(q::wrapping_add(-4 * 127 * 255, int32_min) == 2'147'354'108);
+static_assert(q::multiply_by_quantized_multiplier(-2'147'354'109, 1 << 30, -24) == -64);
+static_assert(q::multiply_by_quantized_multiplier(2'147'354'108, 1 << 30, -24) == 64);
+static_assert(q::multiply_by_quantized_multiplier(int32_min, int32_max, 0) == -2'147'483'647);
+static_assert(q::multiply_by_quantized_multiplier(int32_max, int32_max, 0) == 2'147'483'646);
+static_assert(q::wrapping_add(2'147'483'646, 5) == -2'147'483'645);
+inline constexpr auto bias_conv_out = run<4>(bias_conv, bias_conv_input.data(), bias_conv_weights.data(), bias_conv_bias.data(),
+                                             bias_conv_multiplier.data(), bias_conv_shift.data());
+static_assert(bias_conv_out == std::array<std::int8_t, 4>{-59, 69, -128, -128});
+
+// depthwise_conv2d 2x2 over 4 channels: x = -128 with input offset -127 (zero point 127), so x + offset = -255;
+// output zero point -7.
+inline constexpr kernel_params bias_depthwise = window_op(op_kind::depthwise_conv2d, 2, 2, 4, 4, -127, 0, -7, true);
+inline constexpr std::array<std::int8_t, 16> bias_depthwise_input = {-128, -128, -128, -128, -128, -128, -128, -128,
+                                                                    -128, -128, -128, -128, -128, -128, -128, -128};
+inline constexpr std::array<std::int8_t, 16> bias_depthwise_weights = {-127, 127, 0, 0, -127, 127, 0, 0, -127, 127, 0, 0, -127, 127, 0, 0};
+inline constexpr std::array<std::int32_t, 4> bias_depthwise_bias = {int32_max - 100'000, int32_min + 100'000, int32_min, int32_max};
+inline constexpr std::array<std::int32_t, 4> bias_depthwise_multiplier = {1 << 30, 1 << 30, int32_max, 1 << 30};
+inline constexpr std::array<std::int32_t, 4> bias_depthwise_shift = {-24, -24, 0, 1};
+// c 0: sum 4 * (-127) * (-255) = 129,540; + 2,147,383,647 = 2,147,513,187 wraps to acc = -2,147,454,109:
+//      SRDHM = -1,073,727,054, RDBPOT(., 24) -> -64; - 7 = -71. (Without the wrap: 64 - 7 = 57.)
+// c 1: sum -129,540; + (-2,147,383,648) wraps to acc = 2,147,454,108: 64 - 7 = 57.
+// c 2: acc = INT32_MIN: MBQM = -2,147,483,647; - 7 = -2,147,483,654 wraps to 2,147,483,642 -> clamped 127.
+// c 3: acc = INT32_MAX with a left shift of 1 (real multiplier 1.0): INT32_MAX << 1 wraps to -2,
+//      SRDHM(-2, 2^30) = floor(-1/2) = -1; - 7 = -8.
+static_assert(q::wrapping_add(4 * 127 * 255, int32_max - 100'000) == -2'147'454'109);
+static_assert(q::wrapping_add(-4 * 127 * 255, int32_min + 100'000) == 2'147'454'108);
+static_assert(q::multiply_by_quantized_multiplier(-2'147'454'109, 1 << 30, -24) == -64);
+static_assert(q::wrapping_add(-2'147'483'647, -7) == 2'147'483'642);
+static_assert(q::multiply_by_quantized_multiplier(int32_max, 1 << 30, 1) == -1);
+inline constexpr auto bias_depthwise_out =
+    run<4>(bias_depthwise, bias_depthwise_input.data(), bias_depthwise_weights.data(), bias_depthwise_bias.data(),
+           bias_depthwise_multiplier.data(), bias_depthwise_shift.data());
+static_assert(bias_depthwise_out == std::array<std::int8_t, 4>{-71, 57, 127, -8});
+
+// (b) Sums beyond int32. 33,124 taps of (x + input offset) * (w + weights offset) = (-128 - 127) * (-128 - 127)
+// = 65,025 (input and weight zero points 127, every value -128) = 2,153,888,100 > INT32_MAX: the accumulator
+// wraps at tap 33,026. One array of -128 serves as input and weights: conv2d 2x2 over 8,281 channels
+// (input [1,2,2,8281], weights [1,2,2,8281]) and depthwise_conv2d 182x182 over one channel.
+inline constexpr std::int32_t taps = 33'124;
+inline constexpr auto minus_128 = [] {
+  std::array<std::int8_t, taps> a{};
+  for (auto& v : a) v = -128;
+  return a;
+}();
+inline constexpr std::array<std::int32_t, 1> sum_multiplier = {1 << 30}, sum_shift = {-24}, sum_bias = {3'000'000};
+inline constexpr kernel_params sum_conv = window_op(op_kind::conv2d, 2, 2, 8'281, 1, -127, -127, 0, false);
+inline constexpr kernel_params sum_depthwise = window_op(op_kind::depthwise_conv2d, 182, 182, 1, 1, -127, -127, -7, true);
+// conv2d: 2,153,888,100 wraps (- 2^32) to acc = -2,141,079,196: SRDHM(acc, 2^30) = floor((acc + 1) / 2) = -1,070,539,598;
+//         RDBPOT(., 24): -63.81 -> -64; + 0 = -64. (Without the wrap: 2,153,888,100 / 2^25 = 64.19 -> 64.)
+// depthwise: + bias 3,000,000: acc = -2,138,079,196: SRDHM = -1,069,039,598, RDBPOT(., 24): -63.72 -> -64; - 7 = -71.
+static_assert(2 * 2 * 8'281 == taps && 182 * 182 == taps);
+static_assert(static_cast<std::int32_t>(static_cast<std::uint32_t>(taps) * 65'025u) == -2'141'079'196);
+static_assert(q::multiply_by_quantized_multiplier(-2'141'079'196, 1 << 30, -24) == -64);
+static_assert(q::multiply_by_quantized_multiplier(-2'141'079'196 + 3'000'000, 1 << 30, -24) == -64);
+inline constexpr auto sum_conv_out = run<1>(sum_conv, minus_128.data(), minus_128.data(), nullptr, sum_multiplier.data(), sum_shift.data());
+static_assert(sum_conv_out[0] == -64);
+inline constexpr auto sum_depthwise_out =
+    run<1>(sum_depthwise, minus_128.data(), minus_128.data(), sum_bias.data(), sum_multiplier.data(), sum_shift.data());
+static_assert(sum_depthwise_out[0] == -71);
+
+// The dense layer the same way (it always wrapped; the sum is now the same helper): bias INT32_MAX plus
+// 4 * 32,385 as conv oc 0 above, -59.
+inline constexpr kernel_params bias_dense = [] {
+  kernel_params p{};
+  p.kind = op_kind::dense;
+  p.type = p.out_type = ctnn::dtype::i8;
+  p.in = ctnn::make_shape(1, 4);
+  p.out = ctnn::make_shape(1, 1);
+  p.has_bias = 1;
+  p.per_channel = 1;
+  p.input_offset = 128;
+  p.output_offset = 5;
+  p.activation_min = -128;
+  p.activation_max = 127;
+  return p;
+}();
+static_assert([] {
+  std::int8_t out[1]{};
+  ref8::dense(&bias_dense, bias_conv_input.data(), bias_conv_weights.data(), bias_conv_bias.data(), out, bias_conv_multiplier.data(),
+              bias_conv_shift.data());
+  return out[0];
+}() == -59);
+
+// The output stage is defined for every int32 accumulator, multiplier QuantizeMultiplier makes (0 or
+// [2^30, 2^31)), shift in [-31, 31] and output zero point: no overflow anywhere (constant evaluation).
+static_assert([] {
+  constexpr std::int32_t accumulators[] = {int32_min, int32_min + 1, -65'536, -1, 0, 1, 65'535, int32_max - 1, int32_max};
+  constexpr std::int32_t multipliers[] = {0, 1 << 30, 1'518'500'250, int32_max};
+  for (const std::int32_t offset : {-128, 0, 127}) {
+    kernel_params p{};
+    p.output_offset = offset;
+    p.activation_min = -128;
+    p.activation_max = 127;
+    for (const std::int32_t acc : accumulators)
+      for (const std::int32_t m : multipliers)
+        for (std::int32_t shift = -31; shift <= 31; ++shift) {
+          const std::int32_t v = ref8::requantize_output(&p, acc, m, shift);
+          if (v < -128 || v > 127) return false;
+        }
+  }
+  // gemmlowp's one saturating case, and the zero point wrapping at both ends.
+  return q::saturating_rounding_doubling_high_mul(int32_min, int32_min) == int32_max &&
+         q::multiply_by_quantized_multiplier(int32_min, int32_max, 0) == -2'147'483'647;
+}());
+
+// Average pooling's rounded division of any int32 sum (TFLite's int32 (sum +/- count / 2) / count).
+static_assert(ref8::rounded_average(int32_max, 3) == -715'827'882);  // INT32_MAX + 1 wraps to INT32_MIN; / 3
+static_assert(ref8::rounded_average(int32_min, 3) == 715'827'882);   // INT32_MIN - 1 wraps to INT32_MAX; / 3
+
+}  // namespace extremes
+
+// The same calls at run time, through the kernel a compiled model runs (kernel::invoke) and the shared one
+// (invoke_dynamic): the same bytes as at compile time.
+TEST_CASE("int8 conv2d and depthwise_conv2d with extreme biases and sums wrap as TFLite's int32 (run time)") {
+  namespace e = extremes;
+  const auto check = [](const kernel_params& p, const std::int8_t* x, const std::int8_t* w, const std::int32_t* b, const std::int32_t* m,
+                        const std::int32_t* s, const std::int8_t* want) {
+    const ctnn::kernel::requant_arrays rq{m, s, nullptr, nullptr, nullptr};
+    const void* const operands[] = {x, w, b, nullptr};
+    std::vector<std::int8_t> got(static_cast<std::size_t>(p.out.elements()), 0x55);
+    CHECK(ctnn::kernel::invoke_dynamic(p, operands, got.data(), rq));
+    for (std::size_t i = 0; i < got.size(); ++i) CHECK(int{got[i]} == int{want[i]});
+  };
+  check(e::bias_conv, e::bias_conv_input.data(), e::bias_conv_weights.data(), e::bias_conv_bias.data(), e::bias_conv_multiplier.data(),
+        e::bias_conv_shift.data(), e::bias_conv_out.data());
+  check(e::bias_depthwise, e::bias_depthwise_input.data(), e::bias_depthwise_weights.data(), e::bias_depthwise_bias.data(),
+        e::bias_depthwise_multiplier.data(), e::bias_depthwise_shift.data(), e::bias_depthwise_out.data());
+  check(e::sum_conv, e::minus_128.data(), e::minus_128.data(), nullptr, e::sum_multiplier.data(), e::sum_shift.data(),
+        e::sum_conv_out.data());
+  check(e::sum_depthwise, e::minus_128.data(), e::minus_128.data(), e::sum_bias.data(), e::sum_multiplier.data(), e::sum_shift.data(),
+        e::sum_depthwise_out.data());
+  // The fully specialised kernels (static_params: every parameter a constant).
+  std::int8_t out[4]{};
+  const void* const conv_operands[] = {e::bias_conv_input.data(), e::bias_conv_weights.data(), e::bias_conv_bias.data(), nullptr};
+  ctnn::kernel::invoke<e::bias_conv>(conv_operands, out,
+                                     ctnn::kernel::requant_arrays{e::bias_conv_multiplier.data(), e::bias_conv_shift.data(), nullptr, nullptr, nullptr});
+  CHECK(std::vector<std::int8_t>(out, out + 4) == std::vector<std::int8_t>{-59, 69, -128, -128});
+  const void* const sum_operands[] = {e::minus_128.data(), e::minus_128.data(), e::sum_bias.data(), nullptr};
+  ctnn::kernel::invoke<e::sum_depthwise>(sum_operands, out,
+                                         ctnn::kernel::requant_arrays{e::sum_multiplier.data(), e::sum_shift.data(), nullptr, nullptr, nullptr});
+  CHECK(int{out[0]} == -71);
 }

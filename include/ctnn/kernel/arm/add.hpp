@@ -74,7 +74,7 @@ struct add_kernel : kernel::detail::reads_constants_as_stored {
       for (std::int64_t i = 0; i < elements; ++i) {
         const auto sum = static_cast<std::int32_t>(static_cast<std::uint32_t>(rescaled_a[a[i]]) + static_cast<std::uint32_t>(rescaled_b[b[i]]));
         if constexpr (short_output) out[i] = output_stage<P>{}.template apply<true>(sum);
-        else out[i] = to_output<P>(scale<P.output_multiplier, P.output_shift>(sum));
+        else out[i] = clamp_output<P>(scale_plus<P.output_multiplier, P.output_shift, P.output_offset>(sum));
       }
     }
   }

@@ -111,7 +111,7 @@ struct conv_kernel : kernel::detail::reads_constants_as_stored {
 
   [[gnu::always_inline]] static inline channel_start start_of(const std::int8_t* w, const std::int32_t* bias, std::int32_t o) {
     const std::int32_t first = P.has_bias != 0 ? bias[o] : 0;
-    return {first, first + P.input_offset * filter_sum<reduction>(w)};
+    return {first, wrapping_add(first, offset_term(P.input_offset, filter_sum<reduction>(w)))};
   }
 
   template <int Channels>

@@ -136,8 +136,10 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
     for (std::int32_t c = 4 * quads; c < channels; ++c) {
       std::int32_t acc[1];
       start(bias, c, acc);
-      for (std::int32_t t = 0; t < taps; ++t)
-        acc[0] += (x[tap_offset(t / kernel_w, t % kernel_w) + c] + P.input_offset) * weights[t * channels + c];
+      for (std::int32_t t = 0; t < taps; ++t) {
+        const std::int32_t value = x[tap_offset(t / kernel_w, t % kernel_w) + c] + P.input_offset;
+        acc[0] = wrapping_add(acc[0], value * weights[t * channels + c]);
+      }
       finish(rq, c, acc, out);
     }
   }
@@ -162,10 +164,11 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
       std::int32_t acc[1];
       start(bias, c, acc);
       for (std::int32_t ky = rows.first; ky < rows.end; ++ky)
-        for (std::int32_t kx = columns.first; kx < columns.end; ++kx)
-          acc[0] += (input[g::input_pixel(b, rows.input_row + ky * g::win.dilation_h, columns.input_row + kx * g::win.dilation_w) + c] +
-                     P.input_offset) *
-                    weights[(ky * kernel_w + kx) * channels + c];
+        for (std::int32_t kx = columns.first; kx < columns.end; ++kx) {
+          const std::ptrdiff_t at =
+              g::input_pixel(b, rows.input_row + ky * g::win.dilation_h, columns.input_row + kx * g::win.dilation_w);
+          acc[0] = wrapping_add(acc[0], (input[at + c] + P.input_offset) * weights[(ky * kernel_w + kx) * channels + c]);
+        }
       finish(rq, c, acc, out);
     }
   }
@@ -186,7 +189,7 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
       std::int32_t sum = 0;
       for (std::int32_t t = 0; t < taps; ++t) sum += weights[t * channels + c + k];
       state.bias[k] = P.has_bias != 0 ? bias[c + k] : 0;
-      state.folded[k] = state.bias[k] + P.input_offset * sum;
+      state.folded[k] = wrapping_add(state.bias[k], offset_term(P.input_offset, sum));
       state.out[k] = output_stage_of<P>(rq.multiplier, rq.shift, c + k);
     }
     bool short_stage = true;

@@ -8,13 +8,16 @@
 //   float32: the accumulator starts at the bias; the fused activation finishes it.
 //   int8 (TFLite's ConvPerChannel / DepthwiseConvPerChannel): offsets (-zero points) added to inputs and
 //   weights, an int32 accumulator, the bias added last, requantized per output channel (multiplier/shift
-//   arrays, from the executor), plus the output zero point, clamped.
+//   arrays, from the executor), plus the output zero point, clamped. The accumulator wraps in 32 bits, as
+//   TFLite's int32 sums do on its targets (ctnn::detail::quant::wrapping_add: one add), rather than
+//   overflow (undefined in C++): TFLite allows any int32 bias, and 33,026 products of 255 * 255 exceed int32.
 // conv2d: OHWI weights (OHW(I/groups) when grouped); depthwise: 1HWC weights, output channel = input
 // channel * multiplier + m (TFLite). Padding taps are skipped (int8: they would add (zero point + offset) *
 // w = 0).
 #include <cstdint>
 #include <type_traits>
 
+#include <ctnn/detail/quantization.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/reference/activation.hpp>
 #include <ctnn/kernel/reference/int8/requantize.hpp>
@@ -31,6 +34,7 @@ using conv_accumulator = std::conditional_t<std::is_same_v<Output, float>, float
 template <class Params, class Input, class Weight, class Output>
 constexpr void conv2d(Params p, const Input* input, const Weight* weights, const conv_accumulator<Output>* bias,
                       Output* output, const std::int32_t* multiplier = nullptr, const std::int32_t* shift = nullptr) {
+  namespace q = ctnn::detail::quant;
   constexpr bool float32 = std::is_same_v<Output, float>;  // else int8
   const auto in = nhwc::of(p->in);
   const std::int32_t in_per_group = in.c / p->groups;
@@ -45,13 +49,13 @@ constexpr void conv2d(Params p, const Input* input, const Weight* weights, const
       const Weight* filter = weights + ((oc * p->win.kernel_h + ky) * p->win.kernel_w + kx) * in_per_group;
       for (std::int32_t ic = 0; ic < in_per_group; ++ic) {
         if constexpr (float32) acc += pixel[ic] * filter[ic];
-        else acc += (filter[ic] + p->weights_offset) * (pixel[ic] + p->input_offset);
+        else acc = q::wrapping_add(acc, (filter[ic] + p->weights_offset) * (pixel[ic] + p->input_offset));
       }
     });
     if constexpr (float32) {
       output[at] = activate(p->fused, acc);
     } else {
-      if (p->has_bias != 0) acc += bias[oc];
+      if (p->has_bias != 0) acc = q::wrapping_add(acc, bias[oc]);
       output[at] = int8::requantize_output(p, acc, multiplier[oc], shift[oc]);
     }
   });
@@ -62,6 +66,7 @@ template <class Params, class Input, class Weight, class Output>
 constexpr void depthwise_conv2d(Params p, const Input* input, const Weight* weights,
                                 const conv_accumulator<Output>* bias, Output* output,
                                 const std::int32_t* multiplier = nullptr, const std::int32_t* shift = nullptr) {
+  namespace q = ctnn::detail::quant;
   constexpr bool float32 = std::is_same_v<Output, float>;  // else int8
   const auto in = nhwc::of(p->in);
   const std::int32_t channels = p->out[3];
@@ -74,12 +79,12 @@ constexpr void depthwise_conv2d(Params p, const Input* input, const Weight* weig
       const Input x = input[((b * in.h + iy) * in.w + ix) * in.c + ic];
       const Weight w = weights[(ky * p->win.kernel_w + kx) * channels + oc];
       if constexpr (float32) acc += x * w;
-      else acc += (w + p->weights_offset) * (x + p->input_offset);
+      else acc = q::wrapping_add(acc, (w + p->weights_offset) * (x + p->input_offset));
     });
     if constexpr (float32) {
       output[at] = activate(p->fused, acc);
     } else {
-      if (p->has_bias != 0) acc += bias[oc];
+      if (p->has_bias != 0) acc = q::wrapping_add(acc, bias[oc]);
       output[at] = int8::requantize_output(p, acc, multiplier[oc], shift[oc]);
     }
   });

@@ -314,7 +314,7 @@ template <int Pixels, int Channels, std::ptrdiff_t XStep, std::ptrdiff_t WStep, 
     for (int p = 0; p < Pixels; ++p) {
       const std::int32_t xv = x[p * XStep + k] + (AddOffset ? offset : 0);
 #pragma GCC unroll 4
-      for (int c = 0; c < Channels; ++c) acc[p][c] += xv * w[c * WStep + k];
+      for (int c = 0; c < Channels; ++c) acc[p][c] = wrapping_add(acc[p][c], xv * w[c * WStep + k]);
     }
 }
 

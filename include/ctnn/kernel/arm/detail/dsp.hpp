@@ -10,14 +10,21 @@
 //   smlad(x, y, acc)     acc + x.lo * y.lo + x.hi * y.hi (int16 halves)
 //   smlabb / smlatt      acc + x.lo * y.lo, acc + x.hi * y.hi
 //   load_word(p)         four bytes at any address (LDR: Armv7-M allows unaligned word loads)
+// SMLAD/SMLABB/SMLATT wrap in 32 bits (the Q flag they may set is never read), as the reference kernels'
+// int32 accumulators do; the kernels' own C++ accumulator arithmetic (bias plus offset term, scalar
+// tails, the output zero point) wraps too, with wrapping_add (detail/quantization.hpp: one ADD or MLA).
 #include <cstdint>
 #include <cstring>
+
+#include <ctnn/detail/quantization.hpp>
 
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 #include <arm_acle.h>
 #endif
 
 namespace ctnn::kernel::arm::detail {
+
+using ctnn::detail::quant::wrapping_add;
 
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP && !defined(CTNN_ARM_REFERENCE_KERNELS)
 inline constexpr bool dsp_available = true;
@@ -64,9 +71,6 @@ constexpr std::int32_t byte(std::uint32_t x, int k) { return static_cast<std::in
 constexpr std::uint32_t halves(std::int32_t lo, std::int32_t hi) {
   return (static_cast<std::uint32_t>(lo) & 0xFFFFu) | (static_cast<std::uint32_t>(hi) << 16);
 }
-constexpr std::int32_t wrap_add(std::int32_t a, std::int32_t b) {
-  return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
-}
 }  // namespace portable
 
 inline std::uint32_t sxtb16(std::uint32_t w) { return portable::halves(portable::byte(w, 0), portable::byte(w, 2)); }
@@ -78,16 +82,21 @@ inline std::uint32_t sxtab16_ror8(std::uint32_t a, std::uint32_t w) {
   return portable::halves(portable::low(a) + portable::byte(w, 1), portable::high(a) + portable::byte(w, 3));
 }
 inline std::int32_t smlad(std::uint32_t x, std::uint32_t y, std::int32_t acc) {
-  return portable::wrap_add(portable::wrap_add(acc, portable::low(x) * portable::low(y)), portable::high(x) * portable::high(y));
+  return wrapping_add(wrapping_add(acc, portable::low(x) * portable::low(y)), portable::high(x) * portable::high(y));
 }
 inline std::int32_t smlabb(std::uint32_t x, std::uint32_t y, std::int32_t acc) {
-  return portable::wrap_add(acc, portable::low(x) * portable::low(y));
+  return wrapping_add(acc, portable::low(x) * portable::low(y));
 }
 inline std::int32_t smlatt(std::uint32_t x, std::uint32_t y, std::int32_t acc) {
-  return portable::wrap_add(acc, portable::high(x) * portable::high(y));
+  return wrapping_add(acc, portable::high(x) * portable::high(y));
 }
 
 #endif
+
+// The input offset's term of a filter, offset * sum(w), wrapping as the accumulator it starts does (one MUL).
+constexpr std::int32_t offset_term(std::int32_t offset, std::int32_t filter_sum) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(offset) * static_cast<std::uint32_t>(filter_sum));
+}
 
 // A 16-bit value in both halves of a word (the input offset for sxtab16).
 constexpr std::uint32_t both_halves(std::int32_t v) {

@@ -34,7 +34,10 @@ struct gathered_windows {
                                     std::int8_t* output) {
     // Per channel: bias + input_offset * sum of the filter (the gathered windows are whole).
     std::int32_t folded[out_c];
-    for (std::int32_t o = 0; o < out_c; ++o) folded[o] = bias_of(bias, o) + P.input_offset * filter_sum<reduction>(weights + o * reduction);
+    for (std::int32_t o = 0; o < out_c; ++o) {
+      const std::int32_t sum = filter_sum<reduction>(weights + o * reduction);
+      folded[o] = wrapping_add(bias_of(bias, o), offset_term(P.input_offset, sum));
+    }
     // Per channel pair: whether both take the short output stage.
     bool short_pair[out_c / 2 + 1];
     for (std::int32_t o = 0; o + 1 < out_c; o += 2)

@@ -22,8 +22,10 @@ constexpr void relu(Params p, const std::int8_t* input, std::int8_t* output) {
   namespace q = ctnn::detail::quant;
   const std::int64_t elements = p->out.elements();
   for (std::int64_t i = 0; i < elements; ++i) {
-    std::int32_t v = p->output_offset + q::multiply_by_quantized_multiplier(input[i] + p->input_offset, p->output_multiplier,
-                                                                           p->output_shift);
+    // TFLite's int32 sum, wrapping as on its targets (the rescaled value is any int32 for a scale ratio up to 2^31).
+    const std::int32_t scaled =
+        q::multiply_by_quantized_multiplier(input[i] + p->input_offset, p->output_multiplier, p->output_shift);
+    std::int32_t v = q::wrapping_add(p->output_offset, scaled);
     v = v < p->activation_min ? p->activation_min : v;
     v = v > p->activation_max ? p->activation_max : v;
     output[i] = static_cast<std::int8_t>(v);

@@ -5,6 +5,7 @@
 //   out[b][u] = clamp(MBQM(bias[u] + sum_i (w[u][i] + weights_offset) * (x[b][i] + input_offset)) + zp_out)
 #include <cstdint>
 
+#include <ctnn/detail/quantization.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/reference/int8/requantize.hpp>
 
@@ -13,6 +14,7 @@ template <class Params>
 constexpr void dense(Params p, const std::int8_t* input, const std::int8_t* weights,
                                             const std::int32_t* bias, std::int8_t* output, const std::int32_t* multiplier,
                                             const std::int32_t* shift) {
+  namespace q = ctnn::detail::quant;
   const std::int32_t batch = p->out[0];
   const std::int32_t units = p->out.last();
   const auto features = static_cast<std::int32_t>(p->in.elements() / batch);
@@ -20,15 +22,12 @@ constexpr void dense(Params p, const std::int8_t* input, const std::int8_t* weig
     for (std::int32_t u = 0; u < units; ++u) {
       const std::int8_t* row = weights + u * features;
       const std::int8_t* x = input + b * features;
-      // The sum wraps in 32 bits, as TFLite's int32 accumulator does on its targets, rather than overflow
-      // (undefined in C++): many features or large offsets can exceed int32. Same instructions, no UB.
-      std::uint32_t sum = 0;
-      const auto weights_offset = static_cast<std::uint32_t>(p->weights_offset);
-      const auto input_offset = static_cast<std::uint32_t>(p->input_offset);
+      // The sum wraps in 32 bits (wrapping_add: one add), as TFLite's int32 accumulator does on its targets,
+      // rather than overflow (undefined in C++): many features, large offsets or a bias near INT32_MIN/MAX.
+      std::int32_t acc = 0;
       for (std::int32_t i = 0; i < features; ++i)
-        sum += (static_cast<std::uint32_t>(row[i]) + weights_offset) * (static_cast<std::uint32_t>(x[i]) + input_offset);
-      if (p->has_bias != 0) sum += static_cast<std::uint32_t>(bias[u]);
-      const auto acc = static_cast<std::int32_t>(sum);  // modular (C++20)
+        acc = q::wrapping_add(acc, (row[i] + p->weights_offset) * (x[i] + p->input_offset));
+      if (p->has_bias != 0) acc = q::wrapping_add(acc, bias[u]);
       output[b * units + u] = p->per_channel != 0 ? requantize_output(p, acc, multiplier[u], shift[u])
                                                  : requantize_output(p, acc, p->output_multiplier, p->output_shift);
     }

@@ -8,6 +8,9 @@
 //   * otherwise (reference_ops::QuantizedMeanOrSum, integer version): the multiplier absorbs 1/count
 //     (shifted by floor(log2(count)), capped), then sum - zero point * count is rescaled, plus the output
 //     zero point, clamped.
+// TFLM's sums, products and zero point additions are int32 and wrap on its targets; here too
+// (detail/quantization.hpp's wrapping arithmetic), never undefined: a rescaled sum near INT32_MIN/MAX
+// (an input scale far above the output's), or more than 2^23 elements averaged.
 #include <bit>
 #include <cstdint>
 
@@ -27,12 +30,12 @@ constexpr void mean(Params p, const std::int8_t* input, std::int8_t* output) {
   std::int32_t sum = 0;
   const auto clamp = [](std::int32_t v) { return static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v)); };
   const auto start = [&] { sum = 0; };
-  const auto add_raw = [&](std::int64_t at) { sum += input[at]; };
+  const auto add_raw = [&](std::int64_t at) { sum = q::wrapping_add(sum, input[at]); };
   if (height_and_width) {
-    const auto add_offset = [&](std::int64_t at) { sum += input[at] + p->input_offset; };
+    const auto add_offset = [&](std::int64_t at) { sum = q::wrapping_add(sum, input[at] + p->input_offset); };
     ref::for_each_reduction(plan, start, add_offset, [&](std::int64_t o) {
       const std::int32_t scaled = q::multiply_by_quantized_multiplier(sum, p->output_multiplier, p->output_shift);
-      output[o] = clamp(rounded_average(scaled, count) + p->output_offset);
+      output[o] = clamp(q::wrapping_add(rounded_average(scaled, count), p->output_offset));
     });
   } else if (p->mean.same_quantization != 0) {
     ref::for_each_reduction(plan, start, add_raw, [&](std::int64_t o) {
@@ -45,9 +48,12 @@ constexpr void mean(Params p, const std::int8_t* input, std::int8_t* output) {
     shift = shift < 31 + p->output_shift ? shift : 31 + p->output_shift;
     const q::quantized_multiplier per_element{
         static_cast<std::int32_t>((static_cast<std::int64_t>(p->output_multiplier) << shift) / count), p->output_shift - shift};
+    const auto zero_point_sum =  // input_offset * count, wrapping
+        static_cast<std::int32_t>(static_cast<std::uint32_t>(p->input_offset) * static_cast<std::uint32_t>(count));
     ref::for_each_reduction(plan, start, add_raw, [&](std::int64_t o) {
-      const std::int32_t shifted = sum + p->input_offset * count;  // sum - zero point * count
-      output[o] = clamp(q::multiply_by_quantized_multiplier(shifted, per_element.multiplier, per_element.shift) + p->output_offset);
+      const std::int32_t shifted = q::wrapping_add(sum, zero_point_sum);  // sum - zero point * count
+      const std::int32_t rescaled = q::multiply_by_quantized_multiplier(shifted, per_element.multiplier, per_element.shift);
+      output[o] = clamp(q::wrapping_add(rescaled, p->output_offset));
     });
   }
 }

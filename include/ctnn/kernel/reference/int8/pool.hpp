@@ -2,16 +2,20 @@
 // int8 pooling, NHWC, TFLite's reference_integer_ops::AveragePool / MaxPool. Input and output share one
 // quantization (TFLite requires it), so no requantization: average pooling divides the int32 sum of the
 // in-bounds taps by their count, rounding half away from zero ((sum +/- count/2) / count, truncating), then
-// clamps to the fused activation's range; max pooling clamps the maximum the same way.
+// clamps to the fused activation's range; max pooling clamps the maximum the same way. The int32 sums wrap
+// (wrapping_add), as TFLite's do on its targets: only windows of over 2^24 taps could overflow.
 #include <cstdint>
 
+#include <ctnn/detail/quantization.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/reference/window.hpp>
 
 namespace ctnn::kernel::reference::int8 {
 
+// (sum +/- count/2) / count, truncating; count > 0. Shared with mean.hpp, whose sum is a rescaled one (any int32).
 constexpr std::int32_t rounded_average(std::int32_t sum, std::int32_t count) {
-  return sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
+  namespace q = ctnn::detail::quant;
+  return sum > 0 ? q::wrapping_add(sum, count / 2) / count : q::wrapping_sub(sum, count / 2) / count;
 }
 
 template <bool Max, class Params>
@@ -25,7 +29,7 @@ constexpr void pool2d(Params p, const std::int8_t* input, std::int8_t* output) {
                                        std::int32_t) {
       const std::int32_t v = input[((b * in.h + iy) * in.w + ix) * in.c + c];
       if constexpr (Max) acc = v > acc ? v : acc;
-      else acc += v;
+      else acc = ctnn::detail::quant::wrapping_add(acc, v);
       ++count;
     });
     if constexpr (!Max) acc = rounded_average(acc, count);
@@ -43,7 +47,8 @@ constexpr void global_avg_pool(Params p, const std::int8_t* input, std::int8_t* 
   for (std::int32_t b = 0; b < in.n; ++b)
     for (std::int32_t c = 0; c < in.c; ++c) {
       std::int32_t acc = 0;
-      for (std::int32_t p = 0; p < pixels; ++p) acc += input[(b * pixels + p) * in.c + c];
+      for (std::int32_t p = 0; p < pixels; ++p)
+        acc = ctnn::detail::quant::wrapping_add(acc, input[(b * pixels + p) * in.c + c]);
       acc = rounded_average(acc, pixels);
       acc = acc < p->activation_min ? p->activation_min : acc;
       acc = acc > p->activation_max ? p->activation_max : acc;

@@ -24,9 +24,10 @@ template <class Params>
 constexpr void requantize(Params p, const std::int8_t* input, std::int8_t* output) {
   const std::int64_t elements = p->out.elements();
   for (std::int64_t i = 0; i < elements; ++i) {
-    const std::int32_t v = ctnn::detail::quant::multiply_by_quantized_multiplier(input[i] + p->input_offset, p->output_multiplier,
-                                                                                 p->output_shift) +
-                           p->output_offset;
+    namespace q = ctnn::detail::quant;
+    const std::int32_t scaled = q::multiply_by_quantized_multiplier(input[i] + p->input_offset, p->output_multiplier,
+                                                                    p->output_shift);
+    const std::int32_t v = q::wrapping_add(scaled, p->output_offset);  // as TFLite's int32 on its targets: wrapping
     output[i] = static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
   }
 }

@@ -1,7 +1,10 @@
 #pragma once
 // The output stage every int8 kernel with an int32 accumulator shares (TFLite's recipe, docs/design.md §4):
 // MultiplyByQuantizedMultiplier (double rounding), plus the output zero point, clamped to the fused
-// activation's range [activation_min, activation_max].
+// activation's range [activation_min, activation_max]. Defined for every int32 accumulator: the rescale
+// saturates INT32_MIN * INT32_MIN (SaturatingRoundingDoublingHighMul) and the zero point is added
+// wrapping, as TFLite's int32 `acc += output_offset` does on its targets (a rescaled value within 128 of
+// INT32_MIN/MAX wraps to the other end, then clamps there).
 #include <cstdint>
 
 #include <ctnn/detail/quantization.hpp>
@@ -13,7 +16,8 @@ namespace ctnn::kernel::reference::int8 {
 template <class Params>
 [[gnu::always_inline]] constexpr std::int8_t requantize_output(Params p, std::int32_t acc, std::int32_t multiplier,
                                                               std::int32_t shift) {
-  std::int32_t v = ctnn::detail::quant::multiply_by_quantized_multiplier(acc, multiplier, shift) + p->output_offset;
+  namespace q = ctnn::detail::quant;
+  std::int32_t v = q::wrapping_add(q::multiply_by_quantized_multiplier(acc, multiplier, shift), p->output_offset);
   v = v < p->activation_min ? p->activation_min : v;
   v = v > p->activation_max ? p->activation_max : v;
   return static_cast<std::int8_t>(v);

@@ -3,11 +3,13 @@
 // reference::int8::depthwise_conv2d. The products (x + input_offset) * w are formed as x * w (exact:
 // dot_words multiplies the low 16 bits of each int32 lane, x sign-extended, w zero-extended in the packed
 // word, so the high halves add 0 * x's sign) plus a per-channel correction input_offset * sum(w) packed at
-// compile time. The input is first copied into a padded buffer (i8/padded_input.hpp) whose borders hold
-// the input zero point, so padding taps add nothing, as the reference's skipped taps, and every tap of an
-// output row sits at a compile-time offset. With stride_w 1 the buffer holds int32 (each value widened
-// once, not once per tap, as every input value is read by several taps); with larger strides it holds
-// the int8 values (most of a widened copy would go unread) and taps widen as they read.
+// compile time. The accumulators wrap in 32 bits, as the reference's do (vector adds; the scalar
+// correction plus bias with wrapping_add: a bias near INT32_MIN/MAX). The input is first copied into a
+// padded buffer (i8/padded_input.hpp) whose borders hold the input zero point, so padding taps add
+// nothing, as the reference's skipped taps, and every tap of an output row sits at a compile-time offset.
+// With stride_w 1 the buffer holds int32 (each value widened once, not once per tap, as every input value
+// is read by several taps); with larger strides it holds the int8 values (most of a widened copy would go
+// unread) and taps widen as they read.
 //
 // An output row is a sequence of `items`, each one lane-wide vector per channel vector, computed
 // `item_block` at a time with the channel vector's weights held in registers, the last block moved back
@@ -23,6 +25,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <ctnn/detail/quantization.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/detail/operands.hpp>
 #include <ctnn/kernel/detail/output_clamp.hpp>
@@ -84,13 +87,14 @@ struct depthwise_kernel {
       for (std::int32_t lane = 0; lane < I::lanes; ++lane) {
         const std::int32_t c = channel_of(v, lane);
         if (c < 0) continue;
-        std::int32_t sum = 0;
+        std::int32_t sum = 0;  // |sum| <= 128 * taps
         for (std::int32_t t = 0; t < taps; ++t) {
           const std::int8_t w = read.i8(static_cast<std::size_t>(t * channels + c));
           words[static_cast<std::size_t>((t * channel_vectors + v) * I::lanes + lane)] = w & 0xFFFF;
           sum += w;
         }
-        words[weight_words + static_cast<std::size_t>(v * I::lanes + lane)] = P.input_offset * sum;  // |sum| <= 128 * taps
+        words[weight_words + static_cast<std::size_t>(v * I::lanes + lane)] =  // wraps as the accumulator does
+            static_cast<std::int32_t>(static_cast<std::uint32_t>(P.input_offset) * static_cast<std::uint32_t>(sum));
       }
     return words;
   }
@@ -108,7 +112,7 @@ struct depthwise_kernel {
         if (c < 0) continue;
         if constexpr (P.per_channel != 0) multiplier[lane] = rq.multiplier[c], shift[lane] = rq.shift[c];
         correction[lane] = words[weight_words + static_cast<std::size_t>(v * I::lanes + lane)];
-        if constexpr (P.has_bias != 0) correction[lane] += bias[c];
+        if constexpr (P.has_bias != 0) correction[lane] = ctnn::detail::quant::wrapping_add(correction[lane], bias[c]);
       }
       const scale_type scale = P.per_channel != 0 ? scale_type::of(I::load(multiplier), I::load(shift))
                                                   : scale_type::uniform(P.output_multiplier, P.output_shift);

@@ -117,15 +117,15 @@ struct add_kernel : kernel::detail::reads_constants_as_stored {
       static constexpr rescale_table table_a = make_rescale_table(P.input_offset, P.input_multiplier, P.input_shift, P.left_shift);
       static constexpr rescale_table table_b =
           make_rescale_table(P.input2_offset, P.input2_multiplier, P.input2_shift, P.left_shift);
+      const auto zero_point = I::set1(P.output_offset);
       for (; i + 64 <= elements; i += 64) {
         __m512i values_a[4], values_b[4];
         look_up(table_a, _mm512_loadu_si512(a + i), values_a);
         look_up(table_b, _mm512_loadu_si512(b + i), values_b);
-        __m512i sums[4];
+        __m512i sums[4];  // rescaled, plus the output zero point (wrapping, as requantize_store)
         for (int k = 0; k < 4; ++k)
-          sums[k] = multiply_by_quantized_multiplier<I>(I::add(values_a[k], values_b[k]), scale_out);
-        _mm512_storeu_si512(out + i, I::narrow_four(sums[0], sums[1], sums[2], sums[3], static_cast<std::int16_t>(P.output_offset),
-                                                    static_cast<std::int8_t>(P.activation_min),
+          sums[k] = I::add(multiply_by_quantized_multiplier<I>(I::add(values_a[k], values_b[k]), scale_out), zero_point);
+        _mm512_storeu_si512(out + i, I::narrow_four(sums[0], sums[1], sums[2], sums[3], static_cast<std::int8_t>(P.activation_min),
                                                     static_cast<std::int8_t>(P.activation_max)));
       }
     }

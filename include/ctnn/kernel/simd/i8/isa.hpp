@@ -116,12 +116,11 @@ struct sse4_1 {
     else
       for (int i = 0; i < n; ++i) out[i] = static_cast<std::int8_t>(word >> (8 * i));
   }
-  // Four vectors narrowed with saturation (plus a saturating int16 offset), clamped, stored as 4 * lanes
-  // consecutive bytes (requantize_store_four).
-  static void store_i8_four(std::int8_t* out, vec a, vec b, vec c, vec d, std::int16_t offset, std::int8_t lo, std::int8_t hi) {
-    const vec ab = _mm_adds_epi16(_mm_packs_epi32(a, b), _mm_set1_epi16(offset));
-    const vec cd = _mm_adds_epi16(_mm_packs_epi32(c, d), _mm_set1_epi16(offset));
-    const vec bytes = _mm_min_epi8(_mm_max_epi8(_mm_packs_epi16(ab, cd), _mm_set1_epi8(lo)), _mm_set1_epi8(hi));
+  // Four vectors narrowed with saturation (int32 -> int16 -> int8), clamped to [lo, hi], stored as 4 * lanes
+  // consecutive bytes (requantize_store_four): the clamp of the int32 values, as lo and hi lie within int8.
+  static void store_i8_four(std::int8_t* out, vec a, vec b, vec c, vec d, std::int8_t lo, std::int8_t hi) {
+    const vec narrow = _mm_packs_epi16(_mm_packs_epi32(a, b), _mm_packs_epi32(c, d));
+    const vec bytes = _mm_min_epi8(_mm_max_epi8(narrow, _mm_set1_epi8(lo)), _mm_set1_epi8(hi));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out), bytes);
   }
 };
@@ -180,11 +179,10 @@ struct avx2 {
     else
       for (int i = 0; i < n; ++i) out[i] = static_cast<std::int8_t>(eight >> (8 * i));
   }
-  static void store_i8_four(std::int8_t* out, vec a, vec b, vec c, vec d, std::int16_t offset, std::int8_t lo, std::int8_t hi) {
-    const vec ab = _mm256_adds_epi16(_mm256_packs_epi32(a, b), _mm256_set1_epi16(offset));
-    const vec cd = _mm256_adds_epi16(_mm256_packs_epi32(c, d), _mm256_set1_epi16(offset));
+  static void store_i8_four(std::int8_t* out, vec a, vec b, vec c, vec d, std::int8_t lo, std::int8_t hi) {
     // Per 128-bit half h the packs give dwords a_h, b_h, c_h, d_h (4 bytes each): back into vector order.
-    const vec bytes = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(ab, cd), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    const vec narrow = _mm256_packs_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d));
+    const vec bytes = _mm256_permutevar8x32_epi32(narrow, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out),
                         _mm256_min_epi8(_mm256_max_epi8(bytes, _mm256_set1_epi8(lo)), _mm256_set1_epi8(hi)));
   }
@@ -262,15 +260,14 @@ struct avx512_vnni {
     _mm512_mask_cvtepi32_storeu_epi8(out, static_cast<__mmask16>((1u << n) - 1u), v);
   }
   // As store_i8_four, but the bytes in the packs' order: per 128-bit quarter q, the quarters q of a, b, c, d.
-  static vec narrow_four(vec a, vec b, vec c, vec d, std::int16_t offset, std::int8_t lo, std::int8_t hi) {
-    const vec ab = _mm512_adds_epi16(_mm512_packs_epi32(a, b), _mm512_set1_epi16(offset));
-    const vec cd = _mm512_adds_epi16(_mm512_packs_epi32(c, d), _mm512_set1_epi16(offset));
-    return _mm512_min_epi8(_mm512_max_epi8(_mm512_packs_epi16(ab, cd), _mm512_set1_epi8(lo)), _mm512_set1_epi8(hi));
+  static vec narrow_four(vec a, vec b, vec c, vec d, std::int8_t lo, std::int8_t hi) {
+    const vec bytes = _mm512_packs_epi16(_mm512_packs_epi32(a, b), _mm512_packs_epi32(c, d));
+    return _mm512_min_epi8(_mm512_max_epi8(bytes, _mm512_set1_epi8(lo)), _mm512_set1_epi8(hi));
   }
-  static void store_i8_four(std::int8_t* out, vec a, vec b, vec c, vec d, std::int16_t offset, std::int8_t lo, std::int8_t hi) {
+  static void store_i8_four(std::int8_t* out, vec a, vec b, vec c, vec d, std::int8_t lo, std::int8_t hi) {
     // Per 128-bit quarter q the packs give dwords a_q, b_q, c_q, d_q (4 bytes each): back into vector order.
     const vec order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
-    _mm512_storeu_si512(out, _mm512_maskz_permutexvar_epi32(all, order, narrow_four(a, b, c, d, offset, lo, hi)));
+    _mm512_storeu_si512(out, _mm512_maskz_permutexvar_epi32(all, order, narrow_four(a, b, c, d, lo, hi)));
   }
 };
 

@@ -125,16 +125,18 @@ template <kernel_params P, class I, class Scale>
 }
 
 // requantize_store<P> on four vectors whose outputs are consecutive (4 * lanes bytes at out): the int32
-// results narrow with saturation to int16, take the output zero point (saturating), narrow to int8 and
-// are clamped as bytes. Equal to the clamp of the exact sums: the activation bounds lie within int8, and
-// a value saturated at either step stays beyond them.
+// results plus the output zero point (int32 lanes: wrapping, as the reference's wrapping_add) narrow with
+// saturation to int16, then to int8, and are clamped as bytes. Equal to the clamp of the int32 values: the
+// activation bounds lie within int8, and a value saturated at either step stays beyond them.
 template <kernel_params P, class I, class Scale>
 [[gnu::always_inline]] inline void requantize_store_four(const typename I::vec (&acc)[4], const Scale* const (&s)[4],
                                                          std::int8_t* out) {
-  I::store_i8_four(out, multiply_by_quantized_multiplier<I>(acc[0], *s[0]), multiply_by_quantized_multiplier<I>(acc[1], *s[1]),
-                   multiply_by_quantized_multiplier<I>(acc[2], *s[2]), multiply_by_quantized_multiplier<I>(acc[3], *s[3]),
-                   static_cast<std::int16_t>(P.output_offset), static_cast<std::int8_t>(P.activation_min),
-                   static_cast<std::int8_t>(P.activation_max));
+  const auto offset = I::set1(P.output_offset);
+  I::store_i8_four(out, I::add(multiply_by_quantized_multiplier<I>(acc[0], *s[0]), offset),
+                   I::add(multiply_by_quantized_multiplier<I>(acc[1], *s[1]), offset),
+                   I::add(multiply_by_quantized_multiplier<I>(acc[2], *s[2]), offset),
+                   I::add(multiply_by_quantized_multiplier<I>(acc[3], *s[3]), offset),
+                   static_cast<std::int8_t>(P.activation_min), static_cast<std::int8_t>(P.activation_max));
 }
 
 // The per-channel (rq arrays) or per-tensor (kernel_params) scale of channels [first, first + n).
