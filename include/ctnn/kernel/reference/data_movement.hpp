@@ -65,6 +65,10 @@ template <class Params, class T>
 constexpr void pad_from_border(Params p, const T* input, T* output) {
   const std::int32_t rank = p->out.rank;
   const std::int64_t elements = p->out.elements();
+  if (p->in.elements() == 0) {  // an empty input has no border to read (a model file can say so)
+    for (std::int64_t i = 0; i < elements; ++i) output[i] = T{};
+    return;
+  }
   std::array<std::int32_t, max_rank> index{};  // the output coordinates of element i
   for (std::int64_t i = 0; i < elements; ++i) {
     std::int64_t from = 0;
@@ -99,7 +103,12 @@ template <class Params, class T>
   const std::int64_t elements = p->out.elements();
   for (std::int64_t i = 0; i < elements; ++i) output[i] = fill;
   const std::int32_t rank = p->in.rank;
+  if (rank == 0) {  // a scalar: nothing to pad
+    output[0] = input[0];
+    return;
+  }
   const std::int32_t row = p->in[rank - 1];
+  if (row == 0) return;  // an empty input: only the fill
   const std::int64_t rows = p->in.elements() / row;
   // Walk the input row by row; each row lands at its padded coordinates in the output.
   std::array<std::int32_t, max_rank> index{};
