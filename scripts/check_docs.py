@@ -17,6 +17,17 @@ flags are those of a user's build: -std=c++20 -Wall -Wextra -Wpedantic -Werror a
 
 Prints one line per block and ends with `docs: N compiled (R run), F fragments, X failed`; exits 1 on a
 failure. Run by the ctest `docs_code_blocks`.
+
+    python3 scripts/check_docs.py --compile-options
+
+checks instead, without compiling anything, that the one list of ctnn::compile's options (the table between
+`<!-- compile-options: begin -->` and `<!-- compile-options: end -->` in docs/design.md §0) names exactly the
+options the code defines (types tagged `using ctnn_<kind>_option = void;`, ctnn::pipeline, the pools and
+the settings of ctnn::patch_execution), and that the places that repeat part of it agree with the code:
+the errors of compile.hpp (an unknown option, a patch setting given alone) and of plan_memory's steps
+(pass/detail/planning_step.hpp), and docs/memory.md's table of memory options. Ends with
+`docs: compile options: N listed, 0 problems`; exits 1 on a problem, which it names. Run by the ctest
+`docs_compile_options`.
 """
 from __future__ import annotations
 
@@ -108,6 +119,83 @@ def check(block: Block, cxx: str, build: Path, flags: list[str]) -> tuple[bool, 
     return True, "compiled"
 
 
+CANONICAL = ROOT / "docs/design.md"
+OPTION_NAME = re.compile(r"ctnn::(\w+)\b(?!::)")  # not a namespace: ctnn::memory::...
+STRUCT = re.compile(r"\bstruct (\w+)\s*[:{]")  # a definition, not the word in a comment
+
+
+def code_options() -> dict[str, set[str]]:
+    """The options the headers define, by kind: tagged (a `ctnn_<kind>_option` member: top-level options, the
+    memory ones among them), pools (inside ctnn::pools<>) and patch settings (inside ctnn::patch_execution<>)."""
+    kinds: dict[str, set[str]] = {"top": set(), "memory": set(), "pool": set(), "patch_setting": set()}
+    for header in sorted((ROOT / "include/ctnn").rglob("*.hpp")):
+        text = header.read_text()
+        for tag in re.finditer(r"using ctnn_(\w+)_option = void;", text):
+            owner = STRUCT.findall(text[:tag.start()])
+            kinds["top"].add(owner[-1])
+            if tag.group(1) == "memory":
+                kinds["memory"].add(owner[-1])
+        for info in re.finditer(r"static constexpr memory::pool_info info\b", text):
+            kinds["pool"].add(STRUCT.findall(text[:info.start()])[-1])
+        kinds["patch_setting"].update(re.findall(r"struct patch_setting<(\w+)\b", text))
+        kinds["top"].update(re.findall(r"struct is_pipeline<(\w+)<Passes\.\.\.>>", text))
+    return kinds
+
+
+def message_names(path: Path, after: str) -> set[str]:
+    """The ctnn:: names a static_assert message of `path` gives after the words `after` (up to its `);`)."""
+    text = path.read_text()
+    start = text.find(after)
+    if start < 0:
+        return {f"<no message containing '{after}' in {path.relative_to(ROOT)}>"}
+    return set(OPTION_NAME.findall(text[start:text.index(");", start)]))
+
+
+def table_names(path: Path, begin: str, end: str) -> set[str]:
+    """The ctnn:: names in the first column of the table between the lines `begin` and `end` of `path`."""
+    lines = path.read_text().splitlines()
+    first = next((i for i, line in enumerate(lines) if line.strip().startswith(begin)), None)
+    if first is None:
+        return set()
+    names: set[str] = set()
+    for line in lines[first + 1:]:
+        if line.strip().startswith(end) or not line.startswith("|"):
+            break
+        names.update(OPTION_NAME.findall(line.split("|")[1]))
+    return names
+
+
+def check_compile_options() -> int:
+    code = code_options()
+    every = code["top"] | code["pool"] | code["patch_setting"]
+    listed = table_names(CANONICAL, "<!-- compile-options: begin -->", "<!-- compile-options: end -->")
+    problems = []
+
+    def compare(where: str, names: set[str], expected: set[str], allowed: set[str] | None = None) -> None:
+        for name in sorted(expected - names):
+            problems.append(f"{where} does not name ctnn::{name}, an option of the code")
+        for name in sorted(names - (expected if allowed is None else allowed)):
+            problems.append(f"{where} names ctnn::{name}, which is no such option of the code")
+
+    design = f"{CANONICAL.relative_to(ROOT)} (the compile-options table, §0)"
+    compare(design, listed, every)
+    compare("include/ctnn/compile.hpp's error for an unknown option",
+            message_names(ROOT / "include/ctnn/compile.hpp", "an option is not a compile option ("), code["top"])
+    compare("include/ctnn/compile.hpp's error for a patch setting given alone",
+            message_names(ROOT / "include/ctnn/compile.hpp", "ctnn::streamed_input, ") - {"patch_execution"},
+            code["patch_setting"])
+    compare("include/ctnn/pass/detail/planning_step.hpp's error",
+            message_names(ROOT / "include/ctnn/pass/detail/planning_step.hpp", "is not a memory option"), code["memory"])
+    compare("docs/memory.md's table of options", table_names(ROOT / "docs/memory.md", "| option | effect |", "<none>"),
+            code["memory"], every)
+    for problem in problems:
+        print(f"  PROBLEM   {problem}")
+    if problems:
+        print(f"  (the list is {design}: add or remove the option there and in the places above)")
+    print(f"docs: compile options: {len(listed)} listed, {len(problems)} problems")
+    return 1 if problems else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("files", nargs="*", type=Path)
@@ -115,7 +203,11 @@ def main() -> int:
     parser.add_argument("--build-dir", type=Path, default=ROOT / "build/docs")
     parser.add_argument("--flag", action="append", default=[], help="an extra compiler flag (repeatable)")
     parser.add_argument("--list", action="store_true", help="list the blocks and their marks only")
+    parser.add_argument("--compile-options", action="store_true",
+                        help="check the list of compile options against the code instead (compiles nothing)")
     args = parser.parse_args()
+    if args.compile_options:
+        return check_compile_options()
     docs = [f.resolve() for f in args.files] or [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
     blocks = [b for doc in docs for b in blocks_of(doc)]
     compiled = ran = fragments = failed = 0

@@ -1,22 +1,12 @@
 #pragma once
 // ctnn::compile<Model, Options...>: the executor of a model after the default (or a given) pipeline.
 //
-// Options, in any order (each at most once, pins and pools aside):
-//   a pipeline                         ctnn::pipeline<...> (default: ctnn::default_pipeline)
-//   ctnn::planner<Algorithm>           the placement algorithm (default: ctnn::memory::default_planner)
-//   memory options                     ctnn::pools<>, ctnn::pin<>, ctnn::pin_op<>, ctnn::pin_kind<>,
-//                                      ctnn::in_place_ops, ctnn::concat_in_place, ctnn::memory_aware_order,
-//                                      ctnn::memory_reuse, ctnn::io_in_arena (memory/options.hpp)
-//   ctnn::specialisation<Policy>       how kernels are specialised (docs/design.md §4): ctnn::full (default), every
-//                                      call its own kernel with compile-time shapes (fastest), or
-//                                      ctnn::shared, one kernel per op kind and element type with run-time
-//                                      shapes (less code for models with many distinct layers, slower;
-//                                      kernel/dynamic.hpp)
-//   ctnn::patch_execution<...>        the first stages run patch by patch (pass/patch_option.hpp)
-//   ctnn::target<T>                    the target whose kernels run the calls (ctnn/target.hpp; default
-//                                      ctnn::targets::native, from the compiler's predefined macros)
-// The planner and memory options go to every pass::plan_memory of the pipeline; the specialisation and
-// the target to every pass::select_kernels.
+// The options (docs/design.md §0 is their one list: what each sets and its default), in any order: a
+// pipeline, ctnn::planner<>, ctnn::specialisation<>, ctnn::target<>, ctnn::patch_execution<> (at most one of
+// each) and the memory options (memory/options.hpp). The planner and memory options go to every
+// pass::plan_memory of the pipeline; the specialisation and the target to every pass::select_kernels;
+// patch_execution's pass goes right before lower_te. scripts/check_docs.py --compile-options (the ctest
+// docs_compile_options) checks the list and the errors below against these types.
 //
 //   using net = ctnn::compile<model, ctnn::pools<ctnn::pool<"sram", 64 * 1024>>, ctnn::planner<ctnn::memory::hill_climb<7>>>;
 //   using small = ctnn::compile<model, ctnn::specialisation<ctnn::shared>>;
@@ -118,9 +108,10 @@ struct check_compile_option {
                 "go inside ctnn::patch_execution<...>: only a patch stage can read the input by rows.");
   static_assert(is_compile_option<Option> || patch_setting_option<Option> || std::is_same_v<Option, absent_option>,
                 "ctnn::compile<Model, Options...>: an option is not a compile option (a ctnn::pipeline<>, "
-                "ctnn::planner<>, ctnn::specialisation<>, ctnn::target<>, ctnn::pools<>, ctnn::pin<>, ctnn::pin_op<>, "
-                "ctnn::pin_kind<>, ctnn::in_place_ops, ctnn::concat_in_place, ctnn::memory_aware_order, ctnn::memory_reuse "
-                "or ctnn::io_in_arena); a pool goes inside ctnn::pools<...>.");
+                "ctnn::planner<>, ctnn::specialisation<>, ctnn::target<>, ctnn::patch_execution<>, ctnn::pools<>, "
+                "ctnn::pin<>, ctnn::pin_op<>, ctnn::pin_kind<>, ctnn::in_place_ops, ctnn::concat_in_place, "
+                "ctnn::memory_aware_order, ctnn::memory_reuse, ctnn::in_place_windows, ctnn::in_place_depthwise, "
+                "ctnn::in_place_conv or ctnn::io_in_arena; docs/design.md §0); a pool goes inside ctnn::pools<...>.");
 };
 
 // plan_memory with the compile options added.

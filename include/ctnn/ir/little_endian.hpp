@@ -43,7 +43,7 @@ concept little_endian_scalar = (std::is_integral_v<T> && !std::is_same_v<T, bool
 // through a pointer parameter at a much higher memory cost (measured on the float VWW: +15 MB). Words are
 // assembled by shifts and ORs on every host: a bit-cast of a four-byte aggregate rewritten per element
 // was as fast, but g++ kept a copy of it per element until the evaluation ended (float VWW, g++ -O2:
-// 512 MB against 436 MB; docs/compile_time.md).
+// 512 MB against 436 MB; benchmarks/RESULTS.md, "Compiler memory, the last 5 %").
 template <class Out, little_endian_scalar T = std::remove_cvref_t<decltype(std::declval<Out&>()[0])>>
 constexpr void load_le_elements(const char* bytes, std::size_t at, std::size_t count, std::size_t stride, Out& out) {
   if constexpr (sizeof(T) == 1) {

@@ -77,9 +77,7 @@ constexpr Module plan_module(Module m, const memory::plan_config& config) {
 }
 
 // The pass. Algorithm: a placement algorithm (memory::default_planner: the best of several, within a
-// fixed compile-time cost); Options: ctnn::pools<>, ctnn::pin<>, ctnn::pin_op<>, ctnn::pin_kind<>,
-// ctnn::in_place_ops, ctnn::concat_in_place, ctnn::memory_aware_order, ctnn::memory_reuse,
-// ctnn::io_in_arena, ctnn::in_place_depthwise, ctnn::in_place_conv, ctnn::in_place_windows (memory/options.hpp).
+// fixed compile-time cost); Options: the memory options (memory/options.hpp; docs/design.md §0 lists them).
 template <class Algorithm = memory::default_planner, class... Options>
 struct plan_memory : detail::planning_step<Options...>, detail::in_place_pass<plan_memory<Algorithm, Options...>> {
   using algorithm = Algorithm;

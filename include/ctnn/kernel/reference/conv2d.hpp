@@ -3,8 +3,8 @@
 // the same loops, and the arithmetic chosen by the element type where it differs (the accumulator's start,
 // the product, the output value), inline with `if constexpr`. So a call's parameters make one function
 // (and its loops' lambdas), not one per arithmetic step: an arithmetic object with three member templates
-// cost three more instantiations per call, each emitted and inlined again (docs/compile_time.md, "the
-// last 5 %").
+// cost three more instantiations per call, each emitted and inlined again (benchmarks/RESULTS.md,
+// "Compiler memory, the last 5 %").
 //   float32: the accumulator starts at the bias; the fused activation finishes it.
 //   int8 (TFLite's ConvPerChannel / DepthwiseConvPerChannel): offsets (-zero points) added to inputs and
 //   weights, an int32 accumulator, the bias added last, requantized per output channel (multiplier/shift
