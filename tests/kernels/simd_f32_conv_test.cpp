@@ -6,12 +6,9 @@
 
 #include "kernels/simd_f32_support.hpp"
 
-#ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
-
 namespace {
 
 using namespace simd_f32_test;
-namespace f32 = ctnn::kernel::simd::f32;
 
 constexpr kernel_params conv(std::int32_t n, std::int32_t h, std::int32_t w, std::int32_t c, std::int32_t oc, std::int32_t k,
                              std::int32_t stride, std::int32_t pad, ctnn::activation act = ctnn::activation::relu) {
@@ -26,6 +23,14 @@ constexpr kernel_params conv(std::int32_t n, std::int32_t h, std::int32_t w, std
   set_output(p, oc);
   return p;
 }
+
+}  // namespace
+
+#ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
+
+namespace {
+
+namespace f32 = ctnn::kernel::simd::f32;
 
 template <kernel_params P>
 void check_conv(std::uint32_t seed) {
@@ -136,5 +141,9 @@ TEST_CASE("conv2d: grouped convolutions and sigmoid stay with the reference kern
 }
 
 #else
-TEST_CASE("no SIMD architecture: every call uses the reference kernels") {}
+TEST_CASE("no SIMD architecture: conv2d calls the vector kernels run elsewhere get the reference kernel") {
+  check_reference_kernel_chosen<conv(1, 5, 5, 8, 8, 3, 1, 1, ctnn::activation::relu6)>();  // direct, 3x3
+  check_reference_kernel_chosen<conv(1, 7, 7, 16, 24, 1, 1, 0)>();                         // pointwise
+  check_reference_kernel_chosen<conv(1, 9, 9, 8, 8, 3, 2, 1)>();                           // stride 2
+}
 #endif

@@ -5,24 +5,9 @@
 
 #include "kernels/simd_f32_support.hpp"
 
-#ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
-
 namespace {
 
 using namespace simd_f32_test;
-namespace simd = ctnn::kernel::simd;
-
-template <kernel_params P>
-void check(double tolerance, std::uint32_t seed) {
-  CAPTURE(seed);
-  check_kernel<simd::f32_kernel<P>, P>(tolerance, seed);
-}
-
-// The tolerance is an argument: clang 14 has no floating-point template parameters.
-template <ctnn::op_kind Kind, std::size_t... I>
-void check_random(double tolerance, std::index_sequence<I...>) {
-  (check<random_window_op(Kind, I + 100, 45)>(tolerance, static_cast<std::uint32_t>(I)), ...);
-}
 
 constexpr kernel_params dense(std::int32_t batch, std::int32_t features, std::int32_t units, ctnn::activation act, bool bias) {
   kernel_params p{};
@@ -40,6 +25,26 @@ constexpr kernel_params elementwise(ctnn::op_kind kind, ctnn::shape s, ctnn::act
   p.in = p.in2 = p.out = s;
   p.fused = act;
   return p;
+}
+
+}  // namespace
+
+#ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
+
+namespace {
+
+namespace simd = ctnn::kernel::simd;
+
+template <kernel_params P>
+void check(double tolerance, std::uint32_t seed) {
+  CAPTURE(seed);
+  check_kernel<simd::f32_kernel<P>, P>(tolerance, seed);
+}
+
+// The tolerance is an argument: clang 14 has no floating-point template parameters.
+template <ctnn::op_kind Kind, std::size_t... I>
+void check_random(double tolerance, std::index_sequence<I...>) {
+  (check<random_window_op(Kind, I + 100, 45)>(tolerance, static_cast<std::uint32_t>(I)), ...);
 }
 
 }  // namespace
@@ -108,5 +113,11 @@ TEST_CASE("global_avg_pool, add, mul, relu, relu6: identical to the reference") 
 }
 
 #else
-TEST_CASE("no SIMD architecture: every call uses the reference kernels") {}
+TEST_CASE("no SIMD architecture: depthwise, dense, pool and element-wise calls get the reference kernel") {
+  check_reference_kernel_chosen<random_window_op(ctnn::op_kind::depthwise_conv2d, 100, 45)>();
+  check_reference_kernel_chosen<dense(4, 37, 19, ctnn::activation::relu, true)>();
+  check_reference_kernel_chosen<random_window_op(ctnn::op_kind::max_pool, 101, 45)>();
+  check_reference_kernel_chosen<elementwise(ctnn::op_kind::add, ctnn::make_shape(1, 4, 4, 13))>();
+  check_reference_kernel_chosen<elementwise(ctnn::op_kind::relu6, ctnn::make_shape(1, 77))>();
+}
 #endif

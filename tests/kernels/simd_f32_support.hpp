@@ -19,6 +19,8 @@
 #include <doctest/doctest.h>
 
 #include <ctnn/kernel/dispatch.hpp>
+#include <ctnn/pass/select_kernels.hpp>
+#include <ctnn/target.hpp>
 
 namespace simd_f32_test {
 
@@ -173,6 +175,20 @@ constexpr kernel_params random_window_op(ctnn::op_kind kind, std::uint32_t seed,
   p.has_bias = pick(seed, 16, 0, 3) != 0;
   set_output(p, kind == ctnn::op_kind::conv2d ? pick(seed, 17, 1, 2 * max_channels) : channels);
   return p;
+}
+
+// Without an xsimd architecture (XSIMD_NO_SUPPORTED_ARCHITECTURE: a target xsimd does not know) no vector
+// kernel exists: a call that a vector kernel runs on a host gets the reference kernel from
+// pass::select_kernels, for the native target and for any level it could be asked for. What the simd_f32
+// tests check there instead of comparing vector kernels.
+template <kernel_params P>
+void check_reference_kernel_chosen() {
+  using ctnn::instruction_set;
+  using ctnn::kernel_impl;
+  static_assert(!ctnn::kernel::simd::f32_kernel<P>::supports);
+  CHECK(ctnn::pass::choose_kernel<P, ctnn::targets::native::isa>().impl == kernel_impl::reference);
+  CHECK(ctnn::pass::choose_kernel<P, instruction_set::x86_avx512_vnni>().impl == kernel_impl::reference);
+  CHECK(ctnn::pass::choose_kernel<P, instruction_set::arm_neon>().impl == kernel_impl::reference);
 }
 
 }  // namespace simd_f32_test

@@ -9,7 +9,7 @@
 // line buffer, packed input patches, a 32-bit accumulator row) declares it here, in two steps:
 //
 //   1. next to the kernel, a rule: a type with one static function of the call's parameters, which
-//      returns the bytes when the dispatcher (kernel/dispatch.hpp) will pick that kernel for them and
+//      returns the bytes when pass::select_kernels will choose that kernel for them and
 //      0 otherwise (mirror the kernel's `supports` condition, as a function of a run-time value:
 //      lower_te also runs at run time, in the tools):
 //
@@ -24,8 +24,9 @@
 //   2. its name in the list `scratch_rules` below. A call's scratch is the largest any rule asks.
 //
 // A rule is a function of the parameters alone (it sees nothing else), so structurally equal calls get
-// equal scratch and stay one kernel. A call plan_memory marks in place (kernel_params::in_place)
-// runs the reference kernel, which does not read its scratch.
+// equal scratch and stay one kernel. A call plan_memory marks in place (kernel_params::in_place) gets
+// no SIMD kernel (pass::select_kernels): the reference kernel runs it, which reads no scratch, or on
+// Armv7E-M a DSP kernel that handles in-place calls itself.
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>

@@ -1,6 +1,6 @@
 #pragma once
-// The packing interface of kernel/dispatch.hpp (packs(k), pack<K>(read)) for a kernel that reads every
-// constant operand as stored: kernels without a re-layout derive from it.
+// The packing interface of a kernel family (kernel/kernel_family.hpp: packs(k), pack<K>(read)) for a kernel
+// that reads every constant operand as stored: kernels without a re-layout derive from it.
 #include <cstddef>
 
 namespace ctnn::kernel::detail {

@@ -10,9 +10,9 @@
 #include <type_traits>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/detail/unpacked.hpp>  // no_f32_kernel's packing interface, with or without an architecture
 
 #ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
-#include <ctnn/kernel/detail/unpacked.hpp>
 #include <ctnn/kernel/simd/f32/conv2d.hpp>
 #include <ctnn/kernel/simd/f32/dense.hpp>
 #include <ctnn/kernel/simd/f32/depthwise_conv2d.hpp>
@@ -56,7 +56,7 @@ using f32_kernel_t = no_f32_kernel;
 }  // namespace detail
 
 // supports: whether run() handles a call with these parameters. run: operands in the op's input order.
-// packs(k): whether operand k (a constant) is passed re-laid out by pack<k>(read) (kernel/dispatch.hpp).
+// packs(k): whether operand k (a constant) is passed re-laid out by pack<k>(read) (kernel/kernel_family.hpp).
 template <kernel_params P>
 struct f32_kernel : detail::f32_kernel_t<P> {};
 

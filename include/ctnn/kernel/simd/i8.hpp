@@ -44,7 +44,7 @@ constexpr auto select() {
 }  // namespace i8_detail
 
 // supports: whether run() handles a call with these parameters. run: operands as in kernel::invoke.
-// packs(k): whether operand k (a constant) is passed re-laid out by pack<k>(read) (kernel/dispatch.hpp).
+// packs(k): whether operand k (a constant) is passed re-laid out by pack<k>(read) (kernel/kernel_family.hpp).
 template <kernel_params P>
 struct i8_kernel : decltype(i8_detail::select<P>()) {};
 
