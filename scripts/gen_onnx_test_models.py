@@ -24,6 +24,8 @@ Models (float; the op list of each is in its _expected.hpp comment):
               (folded at compile time).
   conv_nchw_output  a Conv result (NCHW [1,2,3,3]) is a model output: transposed back from NHWC (checked
               by tests/onnx/onnx_import.cpp).
+  sub_net     opset 13, inputs X and Y [1,3,4,4]: Sub(X, constant [3,1,1]) (broadcast per channel), then
+              Sub(that, Y) (operand order matters). Not registered as a test yet: ctnn does not support Sub so far.
   plain_integer_net  opset 13, plain integers and MatMul of two activations (plain_integer_net_expected.hpp holds typed
               inputs and NumPy's outputs; wrap-around computed exactly in int64 and reduced modulo 2^bits):
               uint8 Add (broadcast [2,1,1]) -> uint8 MaxPool 3x3 s2 pads 1 -> Mul by a uint8 constant; int32
@@ -303,6 +305,25 @@ def transpose_net_model():
     return model, [[1, 3, 4, 5]], run, notes
 
 
+def sub_net_model():
+    rng = np.random.RandomState(5)
+    k = rand(rng, 3, 1, 1)
+    nodes = [
+        helper.make_node("Sub", ["x", "k"], ["c"]),
+        helper.make_node("Sub", ["c", "y_in"], ["y"]),
+    ]
+    model = make_model("sub_net", nodes, [tensor_input("x", [1, 3, 4, 4]), tensor_input("y_in", [1, 3, 4, 4])],
+                       [tensor_input("y", [1, 3, 4, 4])], [const("k", k)], 13)
+
+    def run(x, y):
+        c = (x - k).astype(np.float32).astype(np.float64)  # c is a float32 tensor
+        return [c - y]
+
+    notes = ["inputs X, Y [1,3,4,4] -> Sub(X, constant [3,1,1]) (per channel) -> C; Sub(C, Y) -> output",
+             "(computed from C rounded to float32)"]
+    return model, [[1, 3, 4, 4], [1, 3, 4, 4]], run, notes
+
+
 # Plain integer ops (ONNX's semantics: results wrap around in the element type) and MatMul of activations.
 INTEGER_TYPES = {TensorProto.UINT8: ("std::uint8_t", np.uint8), TensorProto.INT8: ("std::int8_t", np.int8),
                  TensorProto.INT32: ("std::int32_t", np.int32), TensorProto.INT64: ("std::int64_t", np.int64),
@@ -462,7 +483,7 @@ def malformed(data: bytes) -> tuple[bytes, int]:
 
 def main():
     OUT.mkdir(parents=True, exist_ok=True)
-    for make in (conv_net_model, branch_net_model, mlp_model, transpose_net_model):
+    for make in (conv_net_model, branch_net_model, mlp_model, transpose_net_model, sub_net_model):
         model, shapes, run, notes = make()
         name = model.graph.name
         write(name, model)

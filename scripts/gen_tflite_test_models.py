@@ -6,6 +6,8 @@ outputs of an independent NumPy (float64) implementation of the TFLite ops. Pyth
 NumPy only; deterministic (fixed seeds): re-running reproduces every file byte for byte.
 
     /usr/bin/python3 scripts/gen_tflite_test_models.py      # < 1 s
+    /usr/bin/python3 scripts/gen_tflite_test_models.py --tflm /work/oracle/tflm/tflm_run
+                                                  # also regenerates sub_int8_expected.hpp with the TFLM oracle
 
 The FlatBuffers writer here is written from the format's description (../shared/FORMATS.md §1), like
 ctnn's constexpr reader, but lays the buffer out the other way round: front to back, every object after
@@ -34,6 +36,14 @@ Models (float unless said otherwise; the op list of each is in its _expected.hpp
                   rescaled accumulator within 32 of the int32 limits), output zero points -100 and 100: TFLite's
                   int32 accumulator and output zero point addition wrap (issue #23; the fuzz regression
                   tests/fuzz/regressions/run/int8_conv_bias_overflow.tflite is a copy).
+  sub_net         two inputs [1,4,4,3] and [1,1,1,3] (broadcast): SUB with a fused RELU, then SUB of a constant [3];
+                  outputs: both SUB results.
+  sub_int8        int8 inputs a [1,5,5,3] and b [1,1,5,3] (broadcast over dim 1): SUB(a, b) with a fused RELU6 and
+                  SUB(b, a) with another output quantization; outputs: both. sub_int8_expected.hpp holds int8 inputs
+                  and the outputs of TensorFlow Lite Micro's reference kernels (the host oracle tflm_run, outside
+                  the repository): regenerated only with --tflm <path to tflm_run>; without it the committed header
+                  is kept (after checking that it belongs to this model and these inputs).
+  (sub_net and sub_int8 are not registered as tests yet: ctnn does not support SUB so far.)
 Models that must be rejected:
   bad_unsupported_op    op 1 is SUB (builtin code 41).
   bad_hybrid            FULLY_CONNECTED with float32 input and int8 weights (tensor 1).
@@ -52,7 +62,13 @@ Models that must be rejected:
 
 from __future__ import annotations
 
+import argparse
+import hashlib
+import math
 import struct
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -603,6 +619,235 @@ def int8_conv_extremes():
     return m, None, ["[1,5,5,4] int8 -> CONV_2D 3x3 per-channel -> [1,5,5,8]; -> DEPTHWISE_CONV_2D 3x3 x2 -> [1,5,5,8]"]
 
 
+def sub_net():
+    rng = np.random.RandomState(14)
+    m = Model(new_opcodes=True)
+    a = m.tensor("a", [1, 4, 4, 3])
+    b = m.tensor("b", [1, 1, 1, 3])
+    t1 = m.tensor("a_minus_b/relu", [1, 4, 4, 3])
+    offset = rand(rng, 3, scale=0.5)
+    tc = m.tensor("offset", [3], data=offset)
+    t2 = m.tensor("minus_offset", [1, 4, 4, 3])
+    m.inputs, m.outputs = [a, b], [t1, t2]
+    m.op("SUB", [a, b], [t1], act="RELU")
+    m.op("SUB", [t1, tc], [t2])
+
+    def run(inp_a, inp_b):
+        first = np.maximum(inp_a - inp_b, 0)
+        # The first result is a float32 tensor (and an output): the second SUB reads it rounded to float.
+        return [first, first.astype(np.float32).astype(np.float64) - offset]
+
+    return m, run, ["inputs a [1,4,4,3], b [1,1,1,3] -> SUB(a, b) +RELU (broadcast) -> SUB(that, constant [3]);",
+                    "outputs: both SUB results (the second computed from the first rounded to float32)"]
+
+
+SUB_INT8_QUANT = {"a": (0.05, -3), "b": (0.11, 7), "a_minus_b": (0.08, 2), "b_minus_a": (0.2, -10)}
+
+
+def sub_int8():
+    m = Model(new_opcodes=True)
+    q = lambda name: dict(scale=[SUB_INT8_QUANT[name][0]], zero_point=[SUB_INT8_QUANT[name][1]])
+    a = m.tensor("a", [1, 5, 5, 3], INT8, quant=q("a"))
+    b = m.tensor("b", [1, 1, 5, 3], INT8, quant=q("b"))
+    y1 = m.tensor("a_minus_b", [1, 5, 5, 3], INT8, quant=q("a_minus_b"))
+    y2 = m.tensor("b_minus_a", [1, 5, 5, 3], INT8, quant=q("b_minus_a"))
+    m.inputs, m.outputs = [a, b], [y1, y2]
+    m.op("SUB", [a, b], [y1], act="RELU6")
+    m.op("SUB", [b, a], [y2])
+    return m, None, ["int8 a [1,5,5,3] (scale 0.05, zero point -3), b [1,1,5,3] (scale 0.11, zero point 7; broadcast "
+                     "over dim 1)",
+                     "-> SUB(a, b) +RELU6, output scale 0.08, zero point 2 (output 0);",
+                     "-> SUB(b, a), output scale 0.2, zero point -10, no activation (output 1)"]
+
+
+def sub_int8_inputs(model: Model, cases=3):
+    """Three cases of int8 inputs: uniform over int8 with some elements at -128 and 127; only the extremes
+    (and the zero points); near the zero points (within 12) with a few extremes."""
+    rng = np.random.RandomState(24)
+    shapes = [model.tensors[i]["shape"] for i in model.inputs]
+    zero_points = [SUB_INT8_QUANT["a"][1], SUB_INT8_QUANT["b"][1]]
+    result = []
+    for case in range(cases):
+        arrays = []
+        for shape, zp in zip(shapes, zero_points):
+            if case == 0:
+                x = rng.randint(-128, 128, size=shape)
+                flat = x.reshape(-1)
+                flat[rng.choice(flat.size, size=4, replace=False)] = [-128, 127, -128, 127]
+            elif case == 1:
+                x = rng.choice([-128, 127, -128, 127, zp], size=shape)
+            else:
+                x = rng.randint(zp - 12, zp + 13, size=shape)
+                flat = x.reshape(-1)
+                flat[rng.choice(flat.size, size=2, replace=False)] = [-128, 127]
+            arrays.append(x.astype(np.int8))
+        result.append(arrays)
+    return result
+
+
+# TFLM's int8 SUB (tensorflow/lite/micro/kernels/sub_common.cc CalculateOpDataSub, kernels/internal/reference/
+# sub.h BroadcastQuantSubSlow, double rounding): used only to cross-check the oracle's outputs.
+
+def quantize_multiplier(real: float) -> tuple[int, int]:
+    if real == 0.0:
+        return 0, 0
+    q, shift = math.frexp(real)
+    fixed = int(math.floor(abs(q) * (1 << 31) + 0.5)) * (1 if q >= 0 else -1)  # TfLiteRound: half away from 0
+    if fixed == 1 << 31:
+        fixed //= 2
+        shift += 1
+    if shift < -31:
+        return 0, 0
+    return fixed, shift
+
+
+def rounding_doubling_high_mul(a: int, b: int) -> int:
+    if a == b == -(1 << 31):
+        return (1 << 31) - 1
+    ab = a * b
+    nudge = (1 << 30) if ab >= 0 else 1 - (1 << 30)
+    total = ab + nudge
+    quotient = abs(total) // (1 << 31)  # C++ division truncates toward zero
+    return quotient if total >= 0 else -quotient
+
+
+def rounding_divide_by_pot(x: int, exponent: int) -> int:
+    mask = (1 << exponent) - 1
+    remainder = x & mask
+    threshold = (mask >> 1) + (1 if x < 0 else 0)
+    return (x >> exponent) + (1 if remainder > threshold else 0)
+
+
+def multiply_smaller_than_one(x: int, multiplier: int, shift: int) -> int:
+    return rounding_divide_by_pot(rounding_doubling_high_mul(x, multiplier), -shift)
+
+
+def tflm_sub_int8(x1, q1, x2, q2, qo, act):
+    """SUB(x1, x2) of int8 arrays (NumPy broadcasting), quantizations (scale, zero point)."""
+    f32 = np.float32
+    left_shift = 20
+    twice_max = f32(2) * max(f32(q1[0]), f32(q2[0]))
+    m1, s1 = quantize_multiplier(float(f32(q1[0]) / twice_max))
+    m2, s2 = quantize_multiplier(float(f32(q2[0]) / twice_max))
+    mo, so = quantize_multiplier(float(twice_max / (f32(1 << left_shift) * f32(qo[0]))))
+    lo, hi = -128, 127
+    if act in ("RELU", "RELU6"):
+        lo = max(lo, qo[1])  # Quantize(0.0) = zero point
+    if act == "RELU6":
+        hi = min(hi, qo[1] + int(np.floor(f32(6.0) / f32(qo[0]) + f32(0.5))))  # TfLiteRound(6 / scale), > 0
+    x1, x2 = np.broadcast_arrays(x1, x2)
+    out = np.empty(x1.shape, np.int8)
+    for idx in np.ndindex(x1.shape):
+        v1 = multiply_smaller_than_one((int(x1[idx]) - q1[1]) * (1 << left_shift), m1, s1)
+        v2 = multiply_smaller_than_one((int(x2[idx]) - q2[1]) * (1 << left_shift), m2, s2)
+        raw = multiply_smaller_than_one(v1 - v2, mo, so) + qo[1]
+        out[idx] = min(hi, max(lo, raw))
+    return out
+
+
+def run_tflm(tflm: str, model_path: Path, inputs: list[np.ndarray], output_dtypes) -> tuple[list[np.ndarray], str]:
+    """Runs the oracle tflm_run on one case; returns the raw outputs and its stdout."""
+    with tempfile.TemporaryDirectory() as tmp:
+        files = []
+        for k, x in enumerate(inputs):
+            files.append(Path(tmp) / f"in{k}.bin")
+            files[-1].write_bytes(np.ascontiguousarray(x).tobytes())
+        command = [tflm, str(model_path), str(Path(tmp) / "out"), *map(str, files)]
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.exit(f"{' '.join(command)} failed ({done.returncode}):\n{done.stderr}")
+        outputs = [np.frombuffer((Path(tmp) / f"out{k}.bin").read_bytes(), dtype=t)
+                   for k, t in enumerate(output_dtypes)]
+        return outputs, done.stdout
+
+
+TFLM_COMMIT = "90b983c2b"
+
+
+def c_ints(values) -> str:
+    parts = [str(int(v)) for v in np.asarray(values).ravel()]
+    return "\n".join("    " + ", ".join(parts[k:k + 16]) + "," for k in range(0, len(parts), 16))
+
+
+def sub_int8_header(model: Model, data: bytes, inputs, outputs, notes) -> str:
+    name = "sub_int8"
+    text = [f"// Generated by scripts/gen_tflite_test_models.py: do not edit. {name}.tflite:",
+            *[f"// {n}" for n in notes],
+            "// Inputs: case 0 uniform over int8 with some -128 and 127, case 1 only -128, 127 and the zero point,",
+            "// case 2 within 12 of the zero point with one -128 and one 127 per input.",
+            f"// Expected: outputs of TensorFlow Lite Micro {TFLM_COMMIT} reference kernels (host build,",
+            "// /work/oracle/tflm, not in the repository), generated by scripts/gen_tflite_test_models.py --tflm <path>.",
+            f"// {name}.tflite sha256: {hashlib.sha256(data).hexdigest()}",
+            "#pragma once", "#include <cstddef>", "#include <cstdint>", "",
+            f"namespace ctnn_test_data::tflite_{name} {{", "",
+            f"inline constexpr std::size_t case_count = {len(inputs)};"]
+    for k, i in enumerate(model.inputs):
+        size = int(np.prod(model.tensors[i]["shape"]))
+        text += [f"inline constexpr std::size_t input{k}_elements = {size};",
+                 f"inline constexpr std::int8_t input{k}[case_count * input{k}_elements] = {{",
+                 "\n".join(c_ints(case[k]) for case in inputs), "};"]
+    for k, o in enumerate(model.outputs):
+        size = int(np.prod(model.tensors[o]["shape"]))
+        text += [f"inline constexpr std::size_t output{k}_elements = {size};",
+                 f"inline constexpr std::int8_t expected{k}[case_count * output{k}_elements] = {{",
+                 "\n".join(c_ints(case[k]) for case in outputs), "};"]
+    text += ["", f"}}  // namespace ctnn_test_data::tflite_{name}", ""]
+    return "\n".join(text)
+
+
+def write_sub_int8(tflm: str | None, summary: list[str]) -> None:
+    """sub_int8.tflite, and sub_int8_expected.hpp from the TFLM oracle (with --tflm) or kept as committed."""
+    model, _, notes = sub_int8()
+    data = model.serialize()
+    path = OUT / "sub_int8.tflite"
+    path.write_bytes(data)
+    summary.append(f"sub_int8.tflite: {len(data)} bytes, {len(model.tensors)} tensors, {len(model.ops)} ops")
+    inputs = sub_int8_inputs(model)
+    header = OUT / "sub_int8_expected.hpp"
+    if tflm is None:
+        committed = header.read_text() if header.exists() else ""
+        fresh = sub_int8_header(model, data, inputs, [[np.zeros(0)] * len(model.outputs)] * len(inputs), notes)
+        expected_prefix = fresh[:fresh.index("inline constexpr std::size_t output0_elements")]
+        if not committed.startswith(expected_prefix):
+            sys.exit(f"{header} is missing or does not match sub_int8.tflite and its inputs: regenerate it with "
+                     "--tflm <path to tflm_run> (/work/oracle/tflm/README.md)")
+        summary.append("sub_int8_expected.hpp: kept as committed (TFLM outputs; no --tflm given; model and inputs "
+                       "unchanged)")
+        return
+    shapes = [model.tensors[o]["shape"] for o in model.outputs]
+    outputs = []
+    for case in inputs:
+        raw, stdout = run_tflm(tflm, path, case, [np.int8] * len(model.outputs))
+        outputs.append([r.reshape(s) for r, s in zip(raw, shapes)])
+        # Cross-check: the oracle against this script's model of TFLM's formula (must agree exactly).
+        qa, qb, q1, q2 = (SUB_INT8_QUANT[n] for n in ("a", "b", "a_minus_b", "b_minus_a"))
+        mine = [tflm_sub_int8(case[0], qa, case[1], qb, q1, "RELU6"), tflm_sub_int8(case[1], qb, case[0], qa, q2, None)]
+        for k in range(len(mine)):
+            if not np.array_equal(mine[k], outputs[-1][k]):
+                sys.exit(f"sub_int8 output {k}: the oracle and the script's TFLM formula differ at "
+                         f"{int((mine[k] != outputs[-1][k]).sum())} elements")
+    header.write_text(sub_int8_header(model, data, inputs, outputs, notes))
+    summary.append(f"sub_int8_expected.hpp: {len(inputs)} cases from {tflm} (equal to the script's model of TFLM's "
+                   f"formula); oracle's tensors:\n  " + "\n  ".join(stdout.strip().splitlines()))
+
+
+def check_float_with_tflm(tflm: str, name: str, cases, summary: list[str]) -> None:
+    """Runs a float model's cases through the oracle and compares with the NumPy expected outputs."""
+    inputs, outputs = cases
+    worst = 0.0
+    for case_in, case_out in zip(inputs, outputs):
+        raw, _ = run_tflm(tflm, OUT / f"{name}.tflite", case_in, [np.float32] * len(case_out))
+        for got, want in zip(raw, case_out):
+            want = want.astype(np.float32).ravel()
+            rel = np.abs(got.astype(np.float64) - want) / np.maximum(np.abs(want.astype(np.float64)), 1e-30)
+            rel[(got == want)] = 0.0
+            worst = max(worst, float(rel.max()))
+    if worst > 1e-6:
+        sys.exit(f"{name}: the oracle's float outputs differ from the NumPy expected ones (relative {worst:.3g})")
+    summary.append(f"{name}: TFLM oracle agrees with {name}_expected.hpp (largest relative difference {worst:.3g}, "
+                   f"{len(inputs)} cases)")
+
+
 def simple(op_code="RELU", **kw):
     """input [1,4] -> op -> output: the base of the rejected models."""
     m = Model(new_opcodes=True)
@@ -759,6 +1004,7 @@ def write_expected(name, model: Model, run, notes, cases=3):
                  "\n".join(c_floats(case[k]) for case in outputs), "};"]
     text += ["", f"}}  // namespace ctnn_test_data::tflite_{name}", ""]
     (OUT / f"{name}_expected.hpp").write_text("\n".join(text))
+    return inputs, outputs
 
 
 def malformed(data: bytes) -> tuple[bytes, int]:
@@ -773,15 +1019,21 @@ def malformed(data: bytes) -> tuple[bytes, int]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tflm", metavar="TFLM_RUN", help="the TFLM host oracle (/work/oracle/tflm/tflm_run): "
+                        "regenerates sub_int8_expected.hpp and checks sub_net against it")
+    args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     summary = []
+    float_cases = {}
     for name, factory in [("conv_net", conv_net), ("branch_net", branch_net), ("multi_io", multi_io),
-                          ("mean_net", mean_net), ("int8_net", int8_net), ("int8_conv_extremes", int8_conv_extremes)]:
+                          ("mean_net", mean_net), ("int8_net", int8_net), ("int8_conv_extremes", int8_conv_extremes),
+                          ("sub_net", sub_net)]:
         model, run, notes = factory()
         data = model.serialize()
         (OUT / f"{name}.tflite").write_bytes(data)
         if run is not None:
-            write_expected(name, model, run, notes)
+            float_cases[name] = write_expected(name, model, run, notes)
         summary.append(f"{name}.tflite: {len(data)} bytes, {len(model.tensors)} tensors, {len(model.ops)} ops")
         if name == "conv_net":
             bad, field = malformed(data)
@@ -797,6 +1049,9 @@ def main() -> None:
         data = factory().serialize()
         (OUT / f"{name}.tflite").write_bytes(data)
         summary.append(f"{name}.tflite: {len(data)} bytes")
+    write_sub_int8(args.tflm, summary)
+    if args.tflm is not None:
+        check_float_with_tflm(args.tflm, "sub_net", float_cases["sub_net"], summary)
     print("\n".join(summary))
 
 
