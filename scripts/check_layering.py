@@ -2,9 +2,10 @@
 """Checks that ctnn's headers depend on each other in one direction (docs/design.md §7).
 
 Each header of include/ctnn belongs to a layer (its first folder; the files at the top level have layers of
-their own). A layer may include only the layers listed for it in ALLOWED: `ir` at the bottom; `memory` and
-`kernel` on `ir` only; `pass` on those three; `runtime` on top; the frontends on `ir`; `compile.hpp` and
-`ctnn.hpp` (the public entry points) on everything. Besides include arrows, two more rules:
+their own). A layer may include only the layers listed for it in ALLOWED: `ir` at the bottom; `reference`
+(the reference kernels, kernel/reference, and the kernel interface they use) on `ir`; `ops` (the op
+descriptors) on those two; `memory` and `kernel` on `ops` and below; `pass` on those; `runtime` on top; the
+frontends on `ops` and below; `compile.hpp` and `ctnn.hpp` (the public entry points) on everything. Besides include arrows, two more rules:
 
 * a `detail` folder or namespace is private to its layer: no file outside `pass/` includes `pass/detail/...`
   or names `pass::detail::` (likewise for the other layers, and for the frontends among themselves);
@@ -33,19 +34,24 @@ TOP_LEVEL_LAYERS = {
     "target.hpp": "ir",  # the targets' instruction sets: vocabulary that compile options and passes share
 }
 
+# The reference kernels and the kernel interface they use, below the op descriptors (ops/), which name them.
+REFERENCE_HEADERS = {"kernel/params.hpp", "kernel/requant_arrays.hpp", "kernel/row_source.hpp"}
+
 # Which layers each layer may include (itself always). `support` is include/ctnn/detail: small helpers
 # (constexpr math, TFLite's quantization arithmetic, index folds) shared by the layers above ir.
 ALLOWED = {
     "version": set(),
     "ir": {"version"},
     "support": {"ir"},
-    "memory": {"ir", "support"},
-    "kernel": {"ir", "support"},
+    "reference": {"ir", "support"},
+    "ops": {"ir", "support", "reference"},
+    "memory": {"ir", "support", "reference", "ops"},
+    "kernel": {"ir", "support", "reference", "ops"},
     "errors": {"ir"},
-    "pass": {"ir", "support", "memory", "kernel", "errors"},
-    "frontend": {"ir", "support", "errors"},
-    "runtime": {"ir", "support", "memory", "kernel", "pass", "errors", "version"},
-    "api": {"ir", "support", "memory", "kernel", "pass", "runtime", "frontend", "errors", "version"},
+    "pass": {"ir", "support", "reference", "ops", "memory", "kernel", "errors"},
+    "frontend": {"ir", "support", "reference", "ops", "errors"},
+    "runtime": {"ir", "support", "reference", "ops", "memory", "kernel", "pass", "errors", "version"},
+    "api": {"ir", "support", "reference", "ops", "memory", "kernel", "pass", "runtime", "frontend", "errors", "version"},
 }
 
 # Namespaces whose `detail` belongs to one folder (a frontend's detail is private to that frontend).
@@ -53,6 +59,7 @@ DETAIL_OWNERS = {
     "pass": "pass/",
     "memory": "memory/",
     "kernel": "kernel/",
+    "ops": "ops/",
     "runtime": "runtime/",
     "onnx": "frontend/onnx",
     "tflite": "frontend/tflite",
@@ -73,6 +80,8 @@ def layer_of(header):
     """The layer of a path relative to include/ctnn (e.g. 'pass/plan_memory.hpp' -> 'pass')."""
     if "/" not in header:
         return TOP_LEVEL_LAYERS.get(header, "api")
+    if header.startswith("kernel/reference/") or header in REFERENCE_HEADERS:
+        return "reference"
     folder = header.split("/", 1)[0]
     return "support" if folder == "detail" else folder
 

@@ -78,7 +78,7 @@ static_assert(node_is(branch, 0, op_kind::conv2d, {0, 1, -1}, 2) && branch.node_
 static_assert(node_is(branch, 1, op_kind::add, {0, 2}, 3));
 static_assert(node_is(branch, 2, op_kind::relu, {3}, 4));
 static_assert(node_is(branch, 3, op_kind::pad, {4}, 6));
-static_assert(branch.node_at(3).attrs.pads == std::array<std::int32_t, 12>{0, 0, 1, 1, 2, 0, 0, 0});
+static_assert(branch.node_at(3).attrs.pad.before_after == std::array<std::int32_t, 12>{0, 0, 1, 1, 2, 0, 0, 0});
 static_assert(node_is(branch, 4, op_kind::avg_pool, {6}, 7) && branch.node_at(4).attrs.win.kernel_h == 3 &&
               branch.node_at(4).attrs.win.stride_w == 2 && branch.node_at(4).attrs.win.mode == ctnn::padding::same);
 static_assert(node_is(branch, 5, op_kind::conv2d, {7, 8, 9}, 10) && branch.node_at(5).attrs.win.dilation_h == 2 &&
@@ -113,9 +113,9 @@ static_assert(ctnn_test::infer_types_keeps_file_shapes(io));
 // mean_net: MEAN over H and W with keep_dims, then over axis -1 without.
 constexpr auto& mean = models::mean_net::imported;
 static_assert(!mean.error.failed());
-static_assert(node_is(mean, 0, op_kind::mean, {0}, 2) && mean.node_at(0).attrs.reduce_axes == 0b0110u &&
+static_assert(node_is(mean, 0, op_kind::mean, {0}, 2) && mean.node_at(0).attrs.mean.reduce_axes == 0b0110u &&
               mean.node_at(0).attrs.keep_dims);
-static_assert(node_is(mean, 1, op_kind::mean, {2}, 4) && mean.node_at(1).attrs.reduce_axes == 0b1000u &&
+static_assert(node_is(mean, 1, op_kind::mean, {2}, 4) && mean.node_at(1).attrs.mean.reduce_axes == 0b1000u &&
               !mean.node_at(1).attrs.keep_dims);
 static_assert(mean.tensor_at(4).dims == make_shape(1, 1, 1));
 static_assert(ctnn_test::infer_types_keeps_file_shapes(mean));

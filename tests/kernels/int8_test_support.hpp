@@ -101,10 +101,10 @@ constexpr ctnn::module<4, 1> build_layer_module(const layer& l, const float* sca
   n.attrs.groups = l.groups;
   n.attrs.depth_multiplier = l.depth_multiplier;
   n.attrs.target = l.kind == op_kind::reshape ? l.out : ctnn::shape{};
-  n.attrs.pads = l.pads;
-  n.attrs.pad_value = l.pad_value;
+  n.attrs.pad.before_after = l.pads;
+  n.attrs.pad.fill_value_bits = std::bit_cast<std::uint32_t>(l.pad_value);
   n.attrs.axis = l.axis;
-  n.attrs.reduce_axes = l.reduce_axes;
+  n.attrs.mean.reduce_axes = l.reduce_axes;
   n.attrs.keep_dims = l.keep_dims;
   n.attrs.out_type = l.out_type;
   m.nodes[0] = n;

@@ -154,7 +154,7 @@ static_assert(dsl::concat<>::spec().attrs.axis == -1 && dsl::concat<2>::spec().a
 static_assert(std::is_same_v<dsl::flatten, dsl::reshape<0, -1>>);
 static_assert(dsl::reshape<2, 0, -1>::spec().attrs.target == ctnn::make_shape(2, 0, -1));
 static_assert([] {
-  const auto pads = dsl::pad<1, 2, 3, 4>::spec().attrs.pads;
+  const auto pads = dsl::pad<1, 2, 3, 4>::spec().attrs.pad.before_after;
   for (std::size_t i = 4; i < pads.size(); ++i)
     if (pads[i] != 0) return false;
   return pads[0] == 1 && pads[1] == 2 && pads[2] == 3 && pads[3] == 4;

@@ -3,6 +3,7 @@
 // of the conv (always) or max pool (inputs provably >= 0, every window keeping an input element) after
 // them. Each rewrite is checked on the module, and the rewrites that must not change a single bit are
 // checked on executors: fused vs unfused outputs compared with ==.
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -192,7 +193,7 @@ static_assert(fused<pad_two_readers>.node_count == 3);
 // Not folded: a non-zero pad value (the DSL pads with 0; set by hand on the typed module).
 constexpr auto pad_value_one() {
   auto m = typed<pad_conv_valid>;
-  m.node_at(0).attrs.pad_value = 1.0f;
+  m.node_at(0).attrs.pad.fill_value_bits = std::bit_cast<std::uint32_t>(1.0f);
   return m;
 }
 static_assert(pass::fuse_ops::run(typed<pad_conv_valid>).node_count == 1);  // control

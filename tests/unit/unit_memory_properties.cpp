@@ -14,6 +14,7 @@
 //     module in simulated pools, with the reference kernels (convolutions) or their access order, and
 //     garbage in every scratch region, computes outputs equal bit for bit to an unplanned evaluation.
 //     Op reorders are valid topological orders.
+#include <bit>
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -336,9 +337,9 @@ dag random_dag(std::mt19937& rng) {
       n.inputs[0] = a;
       n.input_count = 1;
       const std::int32_t before = pick(3), after = 1 + pick(3);
-      n.attrs.pads[static_cast<std::size_t>(2 * (sa.rank - 1))] = before;
-      n.attrs.pads[static_cast<std::size_t>(2 * (sa.rank - 1) + 1)] = after;
-      n.attrs.pad_value = 0.375f;
+      n.attrs.pad.before_after[static_cast<std::size_t>(2 * (sa.rank - 1))] = before;
+      n.attrs.pad.before_after[static_cast<std::size_t>(2 * (sa.rank - 1) + 1)] = after;
+      n.attrs.pad.fill_value_bits = std::bit_cast<std::uint32_t>(0.375f);
       out.dims[static_cast<std::size_t>(sa.rank - 1)] += before + after;
     }
     ctnn::tensor r{};
@@ -457,10 +458,10 @@ void run_op(const dag& m, const ctnn::node& n, const std::array<const float*, ct
       return;
     }
     case ctnn::op_kind::pad: {
-      for (std::int64_t i = 0; i < elements; ++i) out[i] = n.attrs.pad_value;
+      for (std::int64_t i = 0; i < elements; ++i) out[i] = n.attrs.pad.fill_value();
       const ctnn::shape& si = m.tensor_at(n.inputs[0]).dims;
       const std::int32_t row = si.last(), out_row = so.last();
-      const std::int32_t before = n.attrs.pads[static_cast<std::size_t>(2 * (si.rank - 1))];
+      const std::int32_t before = n.attrs.pad.before_after[static_cast<std::size_t>(2 * (si.rank - 1))];
       for (std::int64_t r = 0; r < si.elements() / row; ++r)
         for (std::int32_t k = 0; k < row; ++k) out[r * out_row + before + k] = in[0][r * row + k];
       return;

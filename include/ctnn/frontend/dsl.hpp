@@ -274,7 +274,7 @@ struct graph {
     for (const name& out : Outputs::names) {
       const std::int32_t t = find(out, entries.size());
       if (t < 0) {
-        m.fail({error_code::unknown_input_name, -1, op_kind::relu, {}, {}, {.input_slot = -1, .position = -1}});
+        m.fail({error_code::unknown_input_name, -1, op_kind::none, {}, {}, {.input_slot = -1, .position = -1}});
         return m;
       }
       detail::mark_output(m, t);

@@ -21,7 +21,7 @@ struct constant_spec {
 };
 
 struct layer_spec {
-  op_kind kind = op_kind::relu;
+  op_kind kind = op_kind::none;
   op_attributes attrs{};
   std::array<constant_spec, 4> constants{};  // weights, bias (batch_norm: scale, offset, mean, variance)
   std::int32_t constant_count = 0;
@@ -179,7 +179,7 @@ struct pad {
   static constexpr layer_spec spec() {
     op_attributes a{};
     std::size_t i = 0;
-    ((a.pads[i++] = BeforeAfter), ...);
+    ((a.pad.before_after[i++] = BeforeAfter), ...);
     return {op_kind::pad, a, {}, 0, 1};
   }
 };

@@ -62,7 +62,7 @@ template <std::int64_t Numerator, std::int64_t Denominator>
 struct epsilon {
   static_assert(Numerator > 0 && Denominator > 0, "ctnn::dsl::epsilon<N, D>: N / D must be positive.");
   static constexpr void apply(op_attributes& a) {
-    a.epsilon = static_cast<float>(static_cast<double>(Numerator) / static_cast<double>(Denominator));
+    a.batch_norm.epsilon_bits = std::bit_cast<std::uint32_t>(static_cast<float>(static_cast<double>(Numerator) / static_cast<double>(Denominator)));
   }
 };
 

@@ -1,7 +1,10 @@
 #pragma once
 // Attributes of graph ops, as plain constexpr values (one struct for every op kind; each op reads the
-// fields it documents).
+// fields it documents). An op kind's own facts are a named struct, the same one the kernel's parameters
+// (ir/kernel_params.hpp) hold, so kernel::prepare_params copies them: one vocabulary for the graph and the
+// kernels. Floats are stored as their bits (kernel_params is a template argument: see there).
 #include <array>
+#include <bit>
 #include <cstdint>
 
 #include <ctnn/ir/dtype.hpp>
@@ -26,6 +29,62 @@ struct window {
 // a MatMul, A [..., M, K] times B [..., K, N] (batch dims broadcast when B has one batch).
 enum class data_layout : std::int32_t { ctnn, onnx };
 
+// pad: before/after per dimension, the fill.
+struct pad_fields {
+  std::array<std::int32_t, 2 * max_rank> before_after{};  // dim d: elements added before at [2d], after at [2d+1]
+  pad_mode mode = pad_mode::constant;
+  std::uint32_t fill_value_bits = 0;  // mode constant: the fill value (float32 bits; integer types: the value as a float)
+  std::int32_t quantized_fill = 0;    // int8 (TFLite), kernels only: the fill value quantized (pass::compute_requantization)
+  constexpr float fill_value() const { return std::bit_cast<float>(fill_value_bits); }
+  friend constexpr bool operator==(const pad_fields&, const pad_fields&) = default;
+};
+
+// crop and paste: where the smaller tensor's [H, W] window sits in the larger one (crop: its input; paste:
+// its output).
+struct patch_fields {
+  std::int32_t row = 0, column = 0;
+  friend constexpr bool operator==(const patch_fields&, const patch_fields&) = default;
+};
+
+// fetch_rows (a streamed input's row buffer for the next patch row): `kept_rows` rows from buffer row
+// `kept_from` move to its top (the halo shared with the previous patch row), then the caller's row_source
+// writes `fetched_rows` input rows from input row `first_row` below them.
+struct row_fetch_fields {
+  std::int32_t kept_from = 0, kept_rows = 0, first_row = 0, fetched_rows = 0;
+  friend constexpr bool operator==(const row_fetch_fields&, const row_fetch_fields&) = default;
+};
+
+// clip (float32; int8 clips clamp to activation_min/max): the bounds, as float bits.
+struct clip_fields {
+  std::uint32_t min_bits = 0, max_bits = 0;
+  constexpr float min() const { return std::bit_cast<float>(min_bits); }
+  constexpr float max() const { return std::bit_cast<float>(max_bits); }
+  friend constexpr bool operator==(const clip_fields&, const clip_fields&) = default;
+};
+
+// transpose: output dim d is input dim perm[d].
+struct transpose_fields {
+  std::array<std::int32_t, max_rank> perm{};
+  friend constexpr bool operator==(const transpose_fields&, const transpose_fields&) = default;
+};
+
+// batch_norm (when fold_batch_norm could not fold it).
+struct batch_norm_fields {
+  std::uint32_t epsilon_bits = 0;
+  constexpr float epsilon() const { return std::bit_cast<float>(epsilon_bits); }
+  friend constexpr bool operator==(const batch_norm_fields&, const batch_norm_fields&) = default;
+};
+
+// mean (float32 and int8).
+struct mean_fields {
+  std::uint32_t reduce_axes = 0;  // bit d set: averaged over axis d
+  // int8, kernels only (pass::compute_requantization): 1 when input and output share one scale and zero
+  // point: TFLM then sums the raw values and divides, truncating (no multiplier; otherwise
+  // output_multiplier/output_shift rescale the sum).
+  std::int32_t same_quantization = 0;
+  friend constexpr bool operator==(const mean_fields&, const mean_fields&) = default;
+};
+
 struct op_attributes {
   window win{};                         // conv2d, depthwise_conv2d, max_pool, avg_pool
   std::int32_t groups = 1;              // conv2d
@@ -35,15 +94,15 @@ struct op_attributes {
   activation fused = activation::none;  // conv2d, depthwise_conv2d, dense, add, mul
   shape target{};                       // reshape (0 in a dim = keep, -1 = infer, as in TFLite/ONNX;
                                         // rank 0 = keep the input's shape)
-  std::array<std::int32_t, 2 * max_rank> pads{};  // pad: before/after for dim d at [2d], [2d+1]
-  float pad_value = 0.0f;               // pad (mode constant)
-  pad_mode fill_mode = pad_mode::constant;  // pad
-  float epsilon = 1e-5f;                // batch_norm
-  float clip_min = 0.0f, clip_max = 0.0f;  // clip: the bounds (int8 without a scale: the raw integers)
+  pad_fields pad{};                     // pad
+  patch_fields patch{};                 // crop, paste
+  row_fetch_fields fetch{};             // fetch_rows
+  batch_norm_fields batch_norm{std::bit_cast<std::uint32_t>(1e-5f)};  // batch_norm
+  clip_fields clip{};                   // clip: the bounds (int8 without a scale: the raw integers)
   dtype out_type = dtype::f32;          // quantize, dequantize, and ops of layout onnx: the result's element type
   data_layout layout = data_layout::ctnn;  // conv2d, dense: ONNX's integer ops read ONNX's layouts
-  std::uint32_t reduce_axes = 0;        // mean: bit d set = average over axis d
-  std::array<std::int32_t, max_rank> perm{};  // transpose: output dim d is input dim perm[d]
+  mean_fields mean{};                   // mean
+  transpose_fields transpose{};         // transpose
   bool keep_dims = true;                // mean: reduced axes stay as extent 1
   friend constexpr bool operator==(const op_attributes&, const op_attributes&) = default;
 };

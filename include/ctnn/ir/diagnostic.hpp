@@ -215,7 +215,7 @@ static_assert(sizeof(diagnostic_detail_fields) / sizeof(diagnostic_detail_field)
 struct diagnostic : diagnostic_details {
   error_code code = error_code::none;
   std::int32_t node = -1;  // op index in execution order
-  op_kind kind = op_kind::conv2d;
+  op_kind kind = op_kind::none;
   std::int32_t reserved = 0;
   shape expected{};
   shape actual{};

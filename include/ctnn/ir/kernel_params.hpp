@@ -25,39 +25,6 @@ namespace ctnn {
 // fixed-point multipliers with double rounding, or ONNX's float scale with round half to even.
 enum class requantization_policy : std::int32_t { tflite, onnx };
 
-// pad.
-struct pad_fields {
-  std::array<std::int32_t, 2 * max_rank> before_after{};  // dim d: elements added before at [2d], after at [2d+1]
-  pad_mode mode = pad_mode::constant;
-  std::uint32_t fill_value_bits = 0;  // mode constant: the fill value (float32 bits; integer types: the value as a float)
-  std::int32_t quantized_fill = 0;    // int8 (TFLite): the fill value quantized with the output's scale and zero point
-  constexpr float fill_value() const { return std::bit_cast<float>(fill_value_bits); }
-  friend constexpr bool operator==(const pad_fields&, const pad_fields&) = default;
-};
-
-// crop and paste: where the smaller tensor's [H, W] window sits in the larger one (crop: its input; paste:
-// its output).
-struct patch_fields {
-  std::int32_t row = 0, column = 0;
-  friend constexpr bool operator==(const patch_fields&, const patch_fields&) = default;
-};
-
-// fetch_rows (a streamed input's row buffer for the next patch row): `kept_rows` rows from buffer row
-// `kept_from` move to its top (the halo shared with the previous patch row), then the caller's row_source
-// writes `fetched_rows` input rows from input row `first_row` below them.
-struct row_fetch_fields {
-  std::int32_t kept_from = 0, kept_rows = 0, first_row = 0, fetched_rows = 0;
-  friend constexpr bool operator==(const row_fetch_fields&, const row_fetch_fields&) = default;
-};
-
-// clip (float32; int8 clips clamp to activation_min/max): the bounds, as float bits.
-struct clip_fields {
-  std::uint32_t min_bits = 0, max_bits = 0;
-  constexpr float min() const { return std::bit_cast<float>(min_bits); }
-  constexpr float max() const { return std::bit_cast<float>(max_bits); }
-  friend constexpr bool operator==(const clip_fields&, const clip_fields&) = default;
-};
-
 // concat (along kernel_params::axis).
 struct concat_fields {
   std::array<std::int32_t, max_node_inputs> extents{};  // each input's extent along the axis
@@ -68,34 +35,12 @@ struct concat_fields {
   friend constexpr bool operator==(const concat_fields&, const concat_fields&) = default;
 };
 
-// transpose: output dim d is input dim perm[d].
-struct transpose_fields {
-  std::array<std::int32_t, max_rank> perm{};
-  friend constexpr bool operator==(const transpose_fields&, const transpose_fields&) = default;
-};
-
-// batch_norm (when fold_batch_norm could not fold it).
-struct batch_norm_fields {
-  std::uint32_t epsilon_bits = 0;
-  constexpr float epsilon() const { return std::bit_cast<float>(epsilon_bits); }
-  friend constexpr bool operator==(const batch_norm_fields&, const batch_norm_fields&) = default;
-};
-
 // quantize from float32 and dequantize to float32 (TFLite's recipes): the scale of the int8 side (quantize:
 // the result's, dequantize: the input's) as float bits; the zero point is output_offset / input_offset.
 struct quantize_fields {
   std::uint32_t int8_scale_bits = 0;
   constexpr float int8_scale() const { return std::bit_cast<float>(int8_scale_bits); }
   friend constexpr bool operator==(const quantize_fields&, const quantize_fields&) = default;
-};
-
-// mean (float32 and int8).
-struct mean_fields {
-  std::uint32_t reduce_axes = 0;  // bit d set: averaged over axis d
-  // int8: 1 when input and output share one scale and zero point: TFLM then sums the raw values and
-  // divides, truncating (no multiplier; otherwise output_multiplier/output_shift rescale the sum).
-  std::int32_t same_quantization = 0;
-  friend constexpr bool operator==(const mean_fields&, const mean_fields&) = default;
 };
 
 // ONNX's integer ops (kernel_params::requantization == onnx; kernel/reference/onnx_quant): float scales,
@@ -115,7 +60,7 @@ struct onnx_quant_fields {
 
 // Everything a kernel needs, with no names: equal params mean one kernel instantiation (dedup).
 struct kernel_params {
-  op_kind kind = op_kind::relu;
+  op_kind kind = op_kind::none;
   dtype type = dtype::f32;      // the first input's element type
   dtype out_type = dtype::f32;  // the result's element type
   activation fused = activation::none;

@@ -83,7 +83,7 @@ struct tensor {
 };
 
 struct node {
-  op_kind kind = op_kind::relu;
+  op_kind kind = op_kind::none;
   name label{};
   op_attributes attrs{};
   std::array<std::int32_t, max_node_inputs> inputs{};  // tensor ids; conv/dense: data, weights, bias (-1: none)
@@ -160,7 +160,7 @@ struct constant_recipe {
     r.kind = kind;
     r.operands = bn.inputs;
     r.operand_count = bn.input_count;
-    r.epsilon = bn.attrs.epsilon;
+    r.epsilon = bn.attrs.batch_norm.epsilon();
     r.own_data_is_offset = own_data_is_offset;
     return r;
   }

@@ -1,7 +1,9 @@
 #pragma once
 // The graph-level operator kinds, fused activations and padding modes.
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 namespace ctnn {
 
@@ -29,53 +31,36 @@ enum class op_kind : std::int32_t {
   batch_norm,        // inference form, per channel (last axis): inputs x, scale, offset, mean, variance
   quantize,          // real (or another quantization) -> the output tensor's quantized type
   dequantize,        // quantized -> float32
-  mean,              // average over the axes in attrs.reduce_axes (bit d = axis d), keep_dims or not
-  transpose,         // out dim d = in dim attrs.perm[d]
-  clip,              // clamp to [attrs.clip_min, attrs.clip_max] (ONNX Clip with general bounds)
+  mean,              // average over the axes in attrs.mean.reduce_axes (bit d = axis d), keep_dims or not
+  transpose,         // out dim d = in dim attrs.transpose.perm[d]
+  clip,              // clamp to [attrs.clip.min(), attrs.clip.max()] (ONNX Clip with general bounds)
   batch_matmul,      // numpy matmul of two activations: A [..., M, K] x B [..., K, N] -> [..., M, N], the batch
                      // dims (all but the last two) broadcast (ONNX MatMul whose B is not a constant)
   crop,              // patch execution (docs/memory.md): the NHWC window of its input starting at row
-                     // attrs.pads[2], column attrs.pads[4], of shape attrs.target (a copy)
+                     // attrs.patch.row, column attrs.patch.column, of shape attrs.target (a copy)
   paste,             // patch execution: writes its first input into its result, a view of its second input
-                     // (the whole tensor), at row attrs.pads[2], column attrs.pads[4]; the rest is untouched
+                     // (the whole tensor), at row attrs.patch.row, column attrs.patch.column; the rest is untouched
   fetch_rows,        // patch execution with a streamed input (docs/memory.md): its result, the row buffer
-                     // attrs.target (a view of the previous one's, its second input), keeps attrs.pads[1] rows
-                     // from row attrs.pads[0] at its top, below them the caller writes attrs.pads[3] rows of the
-                     // model input (its first input, a ctnn::row_source) from row attrs.pads[2]
+                     // attrs.target (a view of the previous one's, its second input), keeps attrs.fetch.kept_rows
+                     // rows from row kept_from at its top, below them the caller writes fetched_rows rows of
+                     // the model input (its first input, a ctnn::row_source) from row first_row
+  none,              // no op: a default-constructed node or kernel_params, a diagnostic about no op
 };
 
-inline constexpr int op_kind_count = static_cast<int>(op_kind::fetch_rows) + 1;
+// The op kinds (none excluded).
+inline constexpr int op_kind_count = static_cast<int>(op_kind::none);
+
+// The op kinds' names, in the enum's order (none last: checked below).
+inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
+    "conv2d", "depthwise_conv2d", "dense", "max_pool", "avg_pool", "global_avg_pool", "add", "mul", "relu",
+    "relu6", "sigmoid", "tanh", "softmax", "reshape", "concat", "pad", "batch_norm", "quantize", "dequantize",
+    "mean", "transpose", "clip", "batch_matmul", "crop", "paste", "fetch_rows", "none",
+};
+static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 
 constexpr const char* name_of(op_kind k) {
-  switch (k) {
-    case op_kind::conv2d: return "conv2d";
-    case op_kind::depthwise_conv2d: return "depthwise_conv2d";
-    case op_kind::dense: return "dense";
-    case op_kind::max_pool: return "max_pool";
-    case op_kind::avg_pool: return "avg_pool";
-    case op_kind::global_avg_pool: return "global_avg_pool";
-    case op_kind::add: return "add";
-    case op_kind::mul: return "mul";
-    case op_kind::relu: return "relu";
-    case op_kind::relu6: return "relu6";
-    case op_kind::sigmoid: return "sigmoid";
-    case op_kind::tanh: return "tanh";
-    case op_kind::softmax: return "softmax";
-    case op_kind::reshape: return "reshape";
-    case op_kind::concat: return "concat";
-    case op_kind::pad: return "pad";
-    case op_kind::batch_norm: return "batch_norm";
-    case op_kind::quantize: return "quantize";
-    case op_kind::dequantize: return "dequantize";
-    case op_kind::mean: return "mean";
-    case op_kind::transpose: return "transpose";
-    case op_kind::clip: return "clip";
-    case op_kind::batch_matmul: return "batch_matmul";
-    case op_kind::crop: return "crop";
-    case op_kind::paste: return "paste";
-    case op_kind::fetch_rows: return "fetch_rows";
-  }
-  return "?";
+  const auto i = static_cast<std::size_t>(k);
+  return i < op_kind_names.size() ? op_kind_names[i].data() : "?";
 }
 
 // An activation applied to an op's result inside the same kernel.

@@ -89,15 +89,15 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
       break;
     case op_kind::pad:
       w.put("  ");
-      put_pad_pairs(w, a.pads, m.valid_tensor(n.inputs[0]) ? m.tensor_at(n.inputs[0]).dims.rank : 0);
-      if (a.fill_mode == pad_mode::constant) {
-        w.real_field(" value ", static_cast<double>(a.pad_value));
+      put_pad_pairs(w, a.pad.before_after, m.valid_tensor(n.inputs[0]) ? m.tensor_at(n.inputs[0]).dims.rank : 0);
+      if (a.pad.mode == pad_mode::constant) {
+        w.real_field(" value ", static_cast<double>(a.pad.fill_value()));
       } else {
-        w.put(" "), w.put(pad_mode_name(a.fill_mode));
+        w.put(" "), w.put(pad_mode_name(a.pad.mode));
       }
       break;
     case op_kind::batch_norm:
-      w.real_field("  epsilon ", static_cast<double>(a.epsilon));
+      w.real_field("  epsilon ", static_cast<double>(a.batch_norm.epsilon()));
       break;
     case op_kind::quantize:
     case op_kind::dequantize:
@@ -105,35 +105,28 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
       w.put(name_of(a.out_type));
       break;
     case op_kind::mean:
-      w.field("  axes mask ", static_cast<std::int64_t>(a.reduce_axes));
+      w.field("  axes mask ", static_cast<std::int64_t>(a.mean.reduce_axes));
       w.put(a.keep_dims ? " keep_dims" : "");
       break;
     case op_kind::clip:
-      w.real_field("  min ", static_cast<double>(a.clip_min));
-      w.real_field(" max ", static_cast<double>(a.clip_max));
+      w.real_field("  min ", static_cast<double>(a.clip.min()));
+      w.real_field(" max ", static_cast<double>(a.clip.max()));
       break;
     case op_kind::transpose:
       w.put("  perm ");
-      put_numbers(w, a.perm, m.valid_tensor(n.inputs[0]) ? m.tensor_at(n.inputs[0]).dims.rank : 0);
+      put_numbers(w, a.transpose.perm, m.valid_tensor(n.inputs[0]) ? m.tensor_at(n.inputs[0]).dims.rank : 0);
       break;
-    case op_kind::global_avg_pool:
-    case op_kind::add:
-    case op_kind::mul:
-    case op_kind::relu:
-    case op_kind::relu6:
-    case op_kind::sigmoid:
-    case op_kind::tanh:
-    case op_kind::batch_matmul:
+    default:  // no attributes of their own (global_avg_pool, add, mul, batch_matmul, the activations)
       break;
     case op_kind::crop:
     case op_kind::paste:
-      w.field("  at row ", a.pads[2]);
-      w.field(" column ", a.pads[4]);
+      w.field("  at row ", a.patch.row);
+      w.field(" column ", a.patch.column);
       break;
     case op_kind::fetch_rows:
-      w.field("  keeps ", a.pads[1]);
-      w.field(" rows, fetches ", a.pads[3]);
-      w.field(" from row ", a.pads[2]);
+      w.field("  keeps ", a.fetch.kept_rows);
+      w.field(" rows, fetches ", a.fetch.fetched_rows);
+      w.field(" from row ", a.fetch.first_row);
       break;
   }
 }

@@ -1,10 +1,10 @@
 #pragma once
-// The shape rules of every op (docs/design.md §1): an op's output shape and element type from its inputs
-// and attributes; padding modes resolved into explicit pads; weights checked and given their canonical
-// shapes (OHWI, 1HWC, [out][in]). The first inconsistency is recorded in the module (module::fail).
-// pass::infer_types applies them to every op; a frontend may apply them while it builds a module (the ONNX
-// importer resolves shapes it needs for later nodes). Entry points: infer_node, result_type; the helpers
-// same_padding and broadcast are also used on their own.
+// Shape rules (docs/design.md §1): an op's output shape and element type from its inputs and attributes;
+// padding modes resolved into explicit pads; weights checked and given their canonical shapes (OHWI, 1HWC,
+// [out][in]). The first inconsistency is recorded in the module (module::fail). The helpers here
+// (windowed_output, broadcast, same_padding, ...) serve the op descriptors' rules too; infer_node holds the
+// rules of the op kinds not yet written as descriptors (ops/infer.hpp dispatches: call ops::infer_shape).
+// result_type gives the result's element type.
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
@@ -64,25 +64,27 @@ constexpr shape windowed_output(Module& m, std::int32_t node_id, window& w, cons
   return make_shape(in[0], h, wd, channels);
 }
 
-// crop and paste (patch execution): the NHWC window `part` at row attrs.pads[2], column attrs.pads[4] lies
+// crop and paste (patch execution): the NHWC window `part` at row attrs.patch.row, column attrs.patch.column lies
 // inside `whole`, with the same batch and channels.
 template <class Module>
 constexpr void fit_window(Module& m, std::int32_t node_id, const shape& whole, const shape& part) {
   const node& n = m.node_at(node_id);
-  const std::int32_t top = n.attrs.pads[2], left = n.attrs.pads[4];
+  const std::int32_t top = n.attrs.patch.row, left = n.attrs.patch.column;
   if (whole.rank != 4 || part.rank != 4 || top < 0 || left < 0 || top + part[1] > whole[1] || left + part[2] > whole[2] ||
       part[0] != whole[0] || part[3] != whole[3])
     m.fail({error_code::input_shapes_differ, node_id, n.kind, whole, part});
 }
 
 // fetch_rows (a streamed input): the row buffer `rows` holds whole rows of the NHWC map `image`; the rows it
-// keeps (pads[1] from buffer row pads[0]) and fetches (pads[3] from image row pads[2]) fit in both.
+// keeps (attrs.fetch: kept_rows from buffer row kept_from) and fetches (fetched_rows from image row first_row)
+// fit in both.
 template <class Module>
 constexpr void fit_rows(Module& m, std::int32_t node_id, const shape& image, const shape& rows) {
   const node& n = m.node_at(node_id);
-  const auto& r = n.attrs.pads;
+  const row_fetch_fields& r = n.attrs.fetch;
   if (image.rank != 4 || rows.rank != 4 || image[0] != 1 || rows[0] != 1 || image[2] != rows[2] || image[3] != rows[3] ||
-      r[0] < 0 || r[1] < 0 || r[2] < 0 || r[3] < 0 || r[0] + r[1] > rows[1] || r[1] + r[3] > rows[1] || r[2] + r[3] > image[1])
+      r.kept_from < 0 || r.kept_rows < 0 || r.first_row < 0 || r.fetched_rows < 0 || r.kept_from + r.kept_rows > rows[1] ||
+      r.kept_rows + r.fetched_rows > rows[1] || r.first_row + r.fetched_rows > image[1])
     m.fail({error_code::input_shapes_differ, node_id, n.kind, image, rows});
 }
 
@@ -230,6 +232,8 @@ constexpr shape infer_batch_matmul(Module& m, std::int32_t node_id) {
   return out;
 }
 
+// The shape rule of an op kind that has no descriptor yet (ops/descriptor.hpp); ops::infer_shape asks the
+// descriptor first. Call that one.
 template <class Module>
 constexpr shape infer_node(Module& m, std::int32_t node_id) {
   node& n = m.node_at(node_id);
@@ -300,29 +304,23 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
         m.fail({error_code::input_shapes_differ, node_id, n.kind, in, other, {.input_slot = 1}});
       return out;
     }
-    case op_kind::relu:
-    case op_kind::relu6:
-    case op_kind::clip:
-    case op_kind::sigmoid:
-    case op_kind::tanh:
-      return in;
     case op_kind::quantize:
     case op_kind::dequantize:
       return in;
     case op_kind::mean: {
       shape out{};
       for (std::int32_t d = 0; d < in.rank; ++d) {
-        const bool reduced = (n.attrs.reduce_axes >> d & 1u) != 0;
+        const bool reduced = (n.attrs.mean.reduce_axes >> d & 1u) != 0;
         if (!reduced) out.dims[static_cast<std::size_t>(out.rank++)] = in[d];
         else if (n.attrs.keep_dims) out.dims[static_cast<std::size_t>(out.rank++)] = 1;
       }
-      if (n.attrs.reduce_axes >> in.rank != 0u)
+      if (n.attrs.mean.reduce_axes >> in.rank != 0u)
         m.fail({error_code::invalid_axis,
                 node_id,
                 n.kind,
                 {},
                 in,
-                {.axis = static_cast<std::int64_t>(n.attrs.reduce_axes), .rank_actual = in.rank}});
+                {.axis = static_cast<std::int64_t>(n.attrs.mean.reduce_axes), .rank_actual = in.rank}});
       return out;
     }
     case op_kind::transpose: {
@@ -330,7 +328,7 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
       shape out = in;
       std::uint32_t seen = 0;
       for (std::int32_t d = 0; d < in.rank; ++d) {
-        const std::int32_t from = n.attrs.perm[static_cast<std::size_t>(d)];
+        const std::int32_t from = n.attrs.transpose.perm[static_cast<std::size_t>(d)];
         if (from < 0 || from >= in.rank || (seen >> from & 1u) != 0) {
           m.fail({error_code::invalid_axis, node_id, n.kind, {}, in, {.axis = from, .rank_actual = in.rank}});
           return in;
@@ -342,7 +340,7 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
     }
     case op_kind::batch_matmul:
       return infer_batch_matmul(m, node_id);
-    case op_kind::crop:   // out = the window attrs.target of the input, at row pads[2], column pads[4]
+    case op_kind::crop:   // out = the window attrs.target of the input, at attrs.patch (row, column)
     case op_kind::paste:  // out = the whole tensor attrs.target, the input written at that place (the first
                           // paste has no second input)
       fit_window(m, node_id, n.kind == op_kind::crop ? in : n.attrs.target, n.kind == op_kind::crop ? n.attrs.target : in);
@@ -417,8 +415,8 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
     case op_kind::pad: {
       shape out = in;
       for (std::int32_t d = 0; d < static_cast<std::int32_t>(max_rank); ++d) {
-        const std::int32_t before = n.attrs.pads[static_cast<std::size_t>(2 * d)];
-        const std::int32_t after = n.attrs.pads[static_cast<std::size_t>(2 * d + 1)];
+        const std::int32_t before = n.attrs.pad.before_after[static_cast<std::size_t>(2 * d)];
+        const std::int32_t after = n.attrs.pad.before_after[static_cast<std::size_t>(2 * d + 1)];
         if (d >= in.rank) {
           if (before != 0 || after != 0)
             m.fail({error_code::pads_beyond_rank, node_id, n.kind, {}, in, {.axis = d, .rank_actual = in.rank}});
@@ -428,6 +426,7 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
       }
       return out;
     }
+    default: break;  // the op kinds with a descriptor (ops/infer.hpp)
   }
   return in;
 }

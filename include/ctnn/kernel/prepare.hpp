@@ -1,14 +1,16 @@
 #pragma once
 // The kernels' Prepare step (as TFLite calls it), structural part: the compile-time parameters
-// (kernel_params) of the call that computes a graph op: shapes, window, axes. The quantized fields
+// (kernel_params) of the call that computes a graph op: shapes, window, axes; the op kind's own fields are
+// a copy of its attribute struct (op_attributes and kernel_params share them; for a kind with a
+// descriptor, its `prepare`). The quantized fields
 // (TFLite's or ONNX's integer recipes) are pass::compute_requantization's. pass::lower_te calls it for
 // every op; kernel::module_runner for folded (float32) constants it evaluates.
-#include <bit>
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/detail/output_clamp.hpp>
 #include <ctnn/kernel/reference/onnx_quant/params.hpp>
+#include <ctnn/ops/registry.hpp>
 
 namespace ctnn::kernel {
 
@@ -51,7 +53,8 @@ constexpr bool is_onnx_integer_op(const Module& m, const node& n) {
 template <class Module>
 constexpr bool needs_quantization(const Module& m, const node& n) {
   if (!is_quantized_op(m, n) || is_onnx_integer_op(m, n)) return false;
-  const bool plain_integer_kernel = n.kind == op_kind::reshape || n.kind == op_kind::transpose || n.kind == op_kind::clip;
+  const bool plain_integer_kernel = n.kind == op_kind::reshape || n.kind == op_kind::transpose ||
+                                    ops::visit_or(n.kind, false, [](auto d) { return d.plain_integer_kernel; });
   return m.requantization == requantization_policy::tflite || !plain_integer_kernel;
 }
 
@@ -94,40 +97,32 @@ constexpr kernel_params prepare_params(const Module& m, const node& n) {
         p.concat.extents[static_cast<std::size_t>(i)] = m.tensor_at(n.inputs[static_cast<std::size_t>(i)]).dims[n.attrs.axis];
       break;
     case op_kind::pad:
-      p.pad.before_after = n.attrs.pads;
-      p.pad.fill_value_bits = std::bit_cast<std::uint32_t>(n.attrs.pad_value);
-      p.pad.mode = n.attrs.fill_mode;
+      p.pad = n.attrs.pad;
       break;
     case op_kind::mean:
-      p.mean.reduce_axes = n.attrs.reduce_axes;
+      p.mean = n.attrs.mean;
       break;
     case op_kind::transpose:
-      p.transpose.perm = n.attrs.perm;
+      p.transpose = n.attrs.transpose;
       break;
     case op_kind::crop:
     case op_kind::paste:
-      p.patch.row = n.attrs.pads[2];  // the op's pads hold the window's row and column at [2] and [4]
-      p.patch.column = n.attrs.pads[4];
+      p.patch = n.attrs.patch;
       break;
-    case op_kind::fetch_rows:  // pass::patch_execution writes the four figures to the op's pads[0..3]
-      p.fetch = {n.attrs.pads[0], n.attrs.pads[1], n.attrs.pads[2], n.attrs.pads[3]};
+    case op_kind::fetch_rows:
+      p.fetch = n.attrs.fetch;
       break;
     case op_kind::quantize:
     case op_kind::dequantize:
       break;
     case op_kind::batch_norm:
-      p.batch_norm.epsilon_bits = std::bit_cast<std::uint32_t>(n.attrs.epsilon);
-      break;
-    case op_kind::clip:
-      p.clip.min_bits = std::bit_cast<std::uint32_t>(n.attrs.clip_min);
-      p.clip.max_bits = std::bit_cast<std::uint32_t>(n.attrs.clip_max);
+      p.batch_norm = n.attrs.batch_norm;
       break;
     case op_kind::global_avg_pool:
-    case op_kind::relu:
-    case op_kind::relu6:
-    case op_kind::sigmoid:
-    case op_kind::tanh:
     case op_kind::reshape:
+      break;
+    default:  // the op kinds with a descriptor (ops/descriptor.hpp)
+      ops::visit(n.kind, [&](auto d) { d.prepare(m, n, p); });
       break;
   }
   return p;

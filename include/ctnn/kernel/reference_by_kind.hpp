@@ -37,6 +37,7 @@
 #include <ctnn/kernel/reference/reduce.hpp>
 #include <ctnn/kernel/reference/transpose.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
+#include <ctnn/ops/registry.hpp>
 
 namespace ctnn::kernel {
 
@@ -46,6 +47,9 @@ namespace ctnn::kernel {
 // models): the ops that only move bytes (the int8 kernels run them). ONNX's integer ops, and the plain
 // integer arithmetic of ONNX models, have kernels of their own (reference/onnx_quant/params.hpp).
 constexpr bool has_kernel(op_kind kind, dtype type) {
+  if (kind == op_kind::none) return false;
+  bool described = false;
+  if (ops::visit(kind, [&](auto d) { described = d.has_kernel(type); })) return described;
   if (type == dtype::f32) return kind != op_kind::dequantize;
   if (type == dtype::i8) return kind != op_kind::batch_norm && kind != op_kind::batch_matmul;
   if (type == dtype::u8) return kind == op_kind::reshape || kind == op_kind::transpose;
@@ -84,17 +88,14 @@ namespace detail {
 template <op_kind K, class Params>
 [[gnu::always_inline]] constexpr void run_f32(Params p, const float* const* operands, float* result) {
   namespace ref = reference;
-  if constexpr (K == op_kind::conv2d) ref::conv2d(p, operands[0], operands[1], operands[2], result);
+  if constexpr (ops::has_descriptor<K>) ops::descriptor_of<K>::run_f32(p, operands, result);
+  else if constexpr (K == op_kind::conv2d) ref::conv2d(p, operands[0], operands[1], operands[2], result);
   else if constexpr (K == op_kind::depthwise_conv2d) ref::depthwise_conv2d(p, operands[0], operands[1], operands[2], result);
   else if constexpr (K == op_kind::dense) ref::dense(p, operands[0], operands[1], operands[2], result);
   else if constexpr (K == op_kind::max_pool) ref::pool2d<true>(p, operands[0], result);
   else if constexpr (K == op_kind::avg_pool) ref::pool2d<false>(p, operands[0], result);
   else if constexpr (K == op_kind::global_avg_pool) ref::global_avg_pool(p, operands[0], result);
   else if constexpr (K == op_kind::add || K == op_kind::mul) ref::binary(p, operands[0], operands[1], result);
-  else if constexpr (K == op_kind::relu) ref::activate_all(activation::relu, p->out.elements(), operands[0], result);
-  else if constexpr (K == op_kind::relu6) ref::activate_all(activation::relu6, p->out.elements(), operands[0], result);
-  else if constexpr (K == op_kind::sigmoid) ref::activate_all(activation::sigmoid, p->out.elements(), operands[0], result);
-  else if constexpr (K == op_kind::tanh) ref::activate_all(activation::tanh, p->out.elements(), operands[0], result);
   else if constexpr (K == op_kind::softmax) ref::softmax(p, operands[0], result);
   else if constexpr (K == op_kind::reshape) ref::reshape(p, operands[0], result);
   else if constexpr (K == op_kind::concat) ref::concat(p, operands, result);
@@ -103,7 +104,6 @@ template <op_kind K, class Params>
     ref::batch_norm(p, operands[0], operands[1], operands[2], operands[3], operands[4], result);
   else if constexpr (K == op_kind::mean) ref::mean(p, operands[0], result);
   else if constexpr (K == op_kind::transpose) ref::transpose(p, operands[0], result);
-  else if constexpr (K == op_kind::clip) ref::clip(p, operands[0], result);
   else if constexpr (K == op_kind::batch_matmul) ref::batch_matmul(p, operands[0], operands[1], result);
   else if constexpr (K == op_kind::crop) ref::crop(p, operands[0], result);
   else if constexpr (K == op_kind::paste) ref::paste(p, operands[0], result);
@@ -125,7 +125,8 @@ template <op_kind K, class Params>
   const auto activation = [&](std::size_t k) { return static_cast<const std::int8_t*>(operands[k]); };
   const auto bias = [&] { return p->has_bias != 0 ? static_cast<const std::int32_t*>(operands[2]) : nullptr; };
   auto* out = static_cast<std::int8_t*>(result);
-  if constexpr (K == op_kind::conv2d) i8::conv2d(p, activation(0), activation(1), bias(), out, rq.multiplier, rq.shift);
+  if constexpr (ops::has_descriptor<K>) ops::descriptor_of<K>::run_i8(p, operands, result, rq);
+  else if constexpr (K == op_kind::conv2d) i8::conv2d(p, activation(0), activation(1), bias(), out, rq.multiplier, rq.shift);
   else if constexpr (K == op_kind::depthwise_conv2d)
     i8::depthwise_conv2d(p, activation(0), activation(1), bias(), out, rq.multiplier, rq.shift);
   else if constexpr (K == op_kind::dense) i8::dense(p, activation(0), activation(1), bias(), out, rq.multiplier, rq.shift);
@@ -133,10 +134,6 @@ template <op_kind K, class Params>
   else if constexpr (K == op_kind::avg_pool) i8::pool2d<false>(p, activation(0), out);
   else if constexpr (K == op_kind::global_avg_pool) i8::global_avg_pool(p, activation(0), out);
   else if constexpr (K == op_kind::add || K == op_kind::mul) i8::binary(p, activation(0), activation(1), out);
-  else if constexpr (K == op_kind::relu) i8::relu(p, activation(0), out);
-  else if constexpr (K == op_kind::relu6 || K == op_kind::clip) i8::clamp(p, activation(0), out);
-  else if constexpr (K == op_kind::sigmoid) i8::logistic_or_tanh<true>(p, activation(0), out);
-  else if constexpr (K == op_kind::tanh) i8::logistic_or_tanh<false>(p, activation(0), out);
   else if constexpr (K == op_kind::softmax) i8::softmax(p, activation(0), out);
   else if constexpr (K == op_kind::reshape) i8::copy(p, activation(0), out);
   else if constexpr (K == op_kind::concat) {

@@ -34,6 +34,7 @@
 #include <ctnn/memory/in_place_window.hpp>
 #include <ctnn/memory/liveness.hpp>
 #include <ctnn/memory/options.hpp>
+#include <ctnn/ops/registry.hpp>
 
 namespace ctnn::memory {
 
@@ -56,14 +57,10 @@ constexpr bool may_write_over(op_kind kind, std::int32_t slot) {
   switch (kind) {
     case op_kind::add:
     case op_kind::mul: return slot == 0 || slot == 1;
-    case op_kind::relu:
-    case op_kind::relu6:
-    case op_kind::sigmoid:
-    case op_kind::tanh:
     case op_kind::batch_norm:
     case op_kind::quantize:
     case op_kind::dequantize: return slot == 0;
-    default: return false;
+    default: return ops::visit_or(kind, false, [&](auto d) { return (d.in_place_slots >> slot & 1u) != 0; });
   }
 }
 

@@ -19,7 +19,7 @@ struct alias_reshapes : detail::op_rewriting_pass<alias_reshapes> {
     const bool moves_nothing =
         reshape.kind == op_kind::reshape ||
         (reshape.kind == op_kind::transpose &&
-         kernel::reference::transpose_is_a_reshape(m.tensor_at(reshape.inputs[0]).dims, reshape.attrs.perm));
+         kernel::reference::transpose_is_a_reshape(m.tensor_at(reshape.inputs[0]).dims, reshape.attrs.transpose.perm));
     if (!moves_nothing || view.role != tensor_role::intermediate) return;
     view.alias_of = reshape.inputs[0];
     erased[static_cast<std::size_t>(i)] = true;

@@ -53,7 +53,7 @@ constexpr void assign_pools_and_pins(Module& m, const memory::plan_config& confi
       if (!pool.read_only && detail::same_text(pool.name, rule.pool)) pin.pool = p;
     }
     if (pin.pool < 0) {
-      m.fail({code_of(memory_error::pin_unknown_pool), -1, op_kind::conv2d, {}, {}, {.position = k}});
+      m.fail({code_of(memory_error::pin_unknown_pool), -1, op_kind::none, {}, {}, {.position = k}});
       return;
     }
     pin.by_kind = rule.target == memory::pin_target::kind;

@@ -25,7 +25,7 @@ struct check_budgets : detail::in_place_pass<check_budgets> {
         const memory::pool_usage& usage = m.pool_usage[static_cast<std::size_t>(p)];
         if (pool.read_only != read_only || pool.size_limit < 0 || usage.bytes <= pool.size_limit) continue;
         const std::int32_t op = read_only ? -1 : usage.peak_node;
-        const op_kind kind = op >= 0 ? m.node_at(op).kind : op_kind::conv2d;
+        const op_kind kind = op >= 0 ? m.node_at(op).kind : op_kind::none;
         m.fail({code_of(memory_error::pool_budget_exceeded), op, kind, make_shape(p), diagnostic_name(pool.name),
                 {.bytes_needed = usage.bytes, .bytes_available = pool.size_limit}});
         return;

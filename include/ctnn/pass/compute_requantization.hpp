@@ -21,6 +21,7 @@
 #include <ctnn/kernel/reference/onnx_quant/params.hpp>
 #include <ctnn/kernel/reference/onnx_quant/rounding.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
+#include <ctnn/ops/registry.hpp>
 #include <ctnn/pass/detail/in_place_pass.hpp>
 #include <ctnn/pass/detail/kernel_table.hpp>
 
@@ -41,10 +42,7 @@ namespace requantization {
 //   add: left_shift = 20; input/input2 multipliers scale / (2 * max scale), output multiplier
 //       2 * max scale / (2^20 * output scale), all with shift <= 0;
 //   mul: output multiplier input_scale * input2_scale / output_scale;
-//   relu: output multiplier input_scale / output_scale, activation_min = output zero, max 127;
-//   relu6: activation_min/max = quantized 0 and 6 in the *input's* quantization (a raw clamp, as TFLM);
-//   clip: activation_min/max = its bounds in the input's quantization (the raw integers without a scale);
-//   sigmoid, tanh: input_multiplier/input_shift = frexp of input_scale * 2^27 (4 integer bits);
+//   an op kind with a descriptor (ops/<kind>.hpp: relu, relu6, clip, sigmoid, tanh): its `requantize`;
 //   softmax: input_multiplier/input_shift from beta * input_scale * 2^26 (5 integer bits), beta = 1;
 //   concat: concat.rescales_inputs = 1 when an input's quantization differs from the output's: a table of
 //       each input's float scale and bias (TFLite's ConcatenationWithScaling);
@@ -114,37 +112,6 @@ constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& 
       set_activation_range(n.attrs.fused);
       break;
     }
-    case op_kind::relu: {
-      set_multiplier(p.output_multiplier, p.output_shift, static_cast<double>(in.scale) / static_cast<double>(out.scale));
-      const std::int64_t zero = out.zero_point + q::round_to_int(0.0f / out.scale);
-      p.activation_min = zero > -128 ? static_cast<std::int32_t>(zero) : -128;
-      p.activation_max = 127;
-      break;
-    }
-    case op_kind::relu6:
-      p.activation_min = in.zero_point;
-      p.activation_max = q::float_to_int8(6.0f, in.scale, in.zero_point);
-      break;
-    case op_kind::clip: {
-      // A raw clamp, as relu6: the bounds in the input's quantization; an int8 tensor without a scale
-      // holds plain integers (an ONNX Clip of int8), whose bounds are the integers themselves.
-      const auto raw_bound = [&](float bound) -> std::int32_t {
-        const float raw = in.scale == 0.0f ? bound : bound / in.scale;
-        if (raw <= -256.0f) return -128;  // beyond int8 whatever the zero point (also +-inf, no bound)
-        if (raw >= 256.0f) return 127;
-        return q::float_to_int8(bound, in.scale == 0.0f ? 1.0f : in.scale, in.scale == 0.0f ? 0 : in.zero_point);
-      };
-      p.activation_min = raw_bound(n.attrs.clip_min);
-      p.activation_max = raw_bound(n.attrs.clip_max);
-      break;
-    }
-    case op_kind::sigmoid:
-    case op_kind::tanh: {
-      const q::quantized_multiplier qm = q::logistic_tanh_input_multiplier(in.scale);
-      p.input_multiplier = qm.multiplier;
-      p.input_shift = qm.shift;
-      break;
-    }
     case op_kind::softmax: {
       const q::quantized_multiplier qm = q::softmax_input_multiplier(1.0, static_cast<double>(in.scale), 5);
       p.input_multiplier = qm.multiplier;
@@ -156,7 +123,7 @@ constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& 
         if (!same_quantization(m.tensor_at(n.inputs[static_cast<std::size_t>(i)]).quant, out)) p.concat.rescales_inputs = 1;
       break;
     case op_kind::pad:
-      p.pad.quantized_fill = q::float_to_int8(n.attrs.pad_value, out.scale, out.zero_point);
+      p.pad.quantized_fill = q::float_to_int8(n.attrs.pad.fill_value(), out.scale, out.zero_point);
       break;
     case op_kind::quantize:
       if (p.type == dtype::f32) p.quantize.int8_scale_bits = std::bit_cast<std::uint32_t>(out.scale);
@@ -177,6 +144,12 @@ constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& 
     case op_kind::paste:
     case op_kind::fetch_rows:
       break;
+    default: {  // the op kinds with a descriptor (ops/descriptor.hpp): its recipe
+      ops::quantized_operands operands{in, {}, out};
+      if (n.input_count > 1 && n.inputs[1] >= 0) operands.in2 = m.tensor_at(n.inputs[1]).quant;
+      ops::visit(n.kind, [&](auto d) { d.requantize(operands, n, p); });
+      break;
+    }
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/ir/shape_rules.hpp>
+#include <ctnn/ops/registry.hpp>
 #include <ctnn/pass/detail/graph_edit.hpp>
 
 namespace ctnn::pass {
@@ -22,14 +23,9 @@ constexpr bool takes_fused_activation(op_kind k) {
          k == op_kind::mul;
 }
 
+// The activation an op is, if fuse_ops may fold it into its producer (its descriptor's fuses_as).
 constexpr activation activation_of(op_kind k) {
-  switch (k) {
-    case op_kind::relu: return activation::relu;
-    case op_kind::relu6: return activation::relu6;
-    case op_kind::sigmoid: return activation::sigmoid;
-    case op_kind::tanh: return activation::tanh;
-    default: return activation::none;
-  }
+  return ops::visit_or(k, activation::none, [](auto d) { return d.fuses_as; });
 }
 
 constexpr bool has_weights(op_kind k) {
@@ -53,7 +49,7 @@ constexpr bool non_negative(const Module& m, std::int32_t tensor_id) {
   const std::int32_t p = m.tensor_at(tensor_id).producer;
   if (p < 0) return false;
   const node& n = m.node_at(p);
-  return n.kind == op_kind::relu || n.kind == op_kind::relu6 || n.attrs.fused == activation::relu ||
+  return ops::visit_or(n.kind, false, [](auto d) { return d.non_negative_result; }) || n.attrs.fused == activation::relu ||
          n.attrs.fused == activation::relu6;
 }
 
@@ -61,8 +57,8 @@ constexpr bool non_negative(const Module& m, std::int32_t tensor_id) {
 template <class Module>
 constexpr bool spatial_zero_pad(const Module& m, const node& pad) {
   const shape& in = m.tensor_at(pad.inputs[0]).dims;
-  const auto& p = pad.attrs.pads;
-  return pad.attrs.fill_mode == pad_mode::constant && pad.attrs.pad_value == 0.0f && in.rank == 4 && p[0] == 0 && p[1] == 0 && p[6] == 0 && p[7] == 0;
+  const auto& p = pad.attrs.pad.before_after;
+  return pad.attrs.pad.mode == pad_mode::constant && pad.attrs.pad.fill_value() == 0.0f && in.rank == 4 && p[0] == 0 && p[1] == 0 && p[6] == 0 && p[7] == 0;
 }
 
 }  // namespace detail
@@ -114,10 +110,10 @@ struct fuse_ops : detail::op_rewriting_pass<fuse_ops> {
     if (!conv && !(consumer.kind == op_kind::max_pool && detail::non_negative(m, pad.inputs[0]))) return false;
     window w = consumer.attrs.win;
     w.mode = padding::explicit_pads;
-    w.pad_top += pad.attrs.pads[2];
-    w.pad_bottom += pad.attrs.pads[3];
-    w.pad_left += pad.attrs.pads[4];
-    w.pad_right += pad.attrs.pads[5];
+    w.pad_top += pad.attrs.pad.before_after[2];
+    w.pad_bottom += pad.attrs.pad.before_after[3];
+    w.pad_left += pad.attrs.pad.before_after[4];
+    w.pad_right += pad.attrs.pad.before_after[5];
     if (!conv) {
       // Zero padding changes no max of values >= 0, as long as each window still holds an input element.
       const shape& in = m.tensor_at(pad.inputs[0]).dims;

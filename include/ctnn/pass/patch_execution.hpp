@@ -19,6 +19,7 @@
 #include <ctnn/errors.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/ir/shape_rules.hpp>
+#include <ctnn/ops/infer.hpp>
 #include <ctnn/pass/lower_te.hpp>
 #include <ctnn/pass/plan_memory.hpp>
 #include <ctnn/pass/detail/patch_choice.hpp>
@@ -153,10 +154,7 @@ constexpr void apply_patch_plan(Module& m, const patch_plan& p) {
       fetch.inputs[2] = latest;
       fetch.input_count = i == 0 ? 1 : 3;
       fetch.attrs.target = buffer_dims;
-      fetch.attrs.pads[0] = kept > 0 ? h.begin[0] - previous_begin : 0;
-      fetch.attrs.pads[1] = kept;
-      fetch.attrs.pads[2] = first;
-      fetch.attrs.pads[3] = h.end[0] - first;
+      fetch.attrs.fetch = {kept > 0 ? h.begin[0] - previous_begin : 0, kept, first, h.end[0] - first};
       fetch.output = new_tensor(image, buffer_dims, numbered("input_rows", static_cast<std::size_t>(i)));
       if (i > 0) m.tensor_at(fetch.output).alias_of = m.storage_root(buffer);
       m.nodes[static_cast<std::size_t>(at)] = fetch;
@@ -175,8 +173,7 @@ constexpr void apply_patch_plan(Module& m, const patch_plan& p) {
       crop.inputs[0] = p.streamed ? buffer : input;
       crop.input_count = 1;
       crop.attrs.target = extent(m.tensor_at(input), 0);
-      crop.attrs.pads[2] = p.streamed ? 0 : h.begin[0];  // streamed: the patch row's rows start the buffer
-      crop.attrs.pads[4] = w.begin[0];
+      crop.attrs.patch = {p.streamed ? 0 : h.begin[0], w.begin[0]};  // streamed: the patch row's rows start the buffer
       crop.output = new_tensor(m.tensor_at(input), crop.attrs.target, numbered(m.tensor_at(input).label.view(), patch));
       m.nodes[static_cast<std::size_t>(at)] = crop;
       m.tensor_at(crop.output).producer = at++;
@@ -206,8 +203,7 @@ constexpr void apply_patch_plan(Module& m, const patch_plan& p) {
       paste.inputs[1] = patch == 0 ? -1 : latest;  // orders the pastes; the kernel writes only its region of the view
       paste.input_count = patch == 0 ? 1 : 2;
       paste.attrs.target = out;
-      paste.attrs.pads[2] = h.begin[static_cast<std::size_t>(ops)];
-      paste.attrs.pads[4] = w.begin[static_cast<std::size_t>(ops)];
+      paste.attrs.patch = {h.begin[static_cast<std::size_t>(ops)], w.begin[static_cast<std::size_t>(ops)]};
       if (patch == 0) {
         paste.output = whole;
       } else {
@@ -228,7 +224,7 @@ constexpr void apply_patch_plan(Module& m, const patch_plan& p) {
   }
   // The patch ops' shapes through the shape rules: a geometry mistake fails here, not at run time.
   for (std::int32_t i = 0; i < first_rest && !m.error.failed(); ++i) {
-    const shape inferred = shape_rules::infer_node(m, i);
+    const shape inferred = ops::infer_shape(m, i);
     if (!m.error.failed() && inferred != m.tensor_at(m.node_at(i).output).dims)
       m.fail({error_code::input_shapes_differ, i, m.node_at(i).kind, m.tensor_at(m.node_at(i).output).dims, inferred});
   }
@@ -256,7 +252,7 @@ constexpr void patch_module_in_place(Module& m, const patch_request& request, co
   const std::int32_t nodes = detail::added_nodes(chosen), tensors = detail::added_tensors(chosen);
   if (m.node_count + nodes > static_cast<std::int32_t>(Module::node_capacity) ||
       m.tensor_count + tensors > static_cast<std::int32_t>(Module::tensor_capacity)) {
-    m.fail({code_of(patch_error::capacity_exceeded), -1, op_kind::relu, {}, {}, {.added_ops = nodes, .added_tensors = tensors}});
+    m.fail({code_of(patch_error::capacity_exceeded), -1, op_kind::none, {}, {}, {.added_ops = nodes, .added_tensors = tensors}});
     return;
   }
   if (chosen.ops > 0) detail::apply_patch_plan(m, chosen);

@@ -108,7 +108,7 @@ constexpr void apply_pass_in_place(Module& m, std::size_t position) {
   if (m.error.failed()) return;
   const std::uint32_t needed = required_facts<Pass>();
   if ((m.facts & needed) != needed) {
-    m.fail({error_code::pass_prerequisite_missing, -1, op_kind::relu, {}, {},
+    m.fail({error_code::pass_prerequisite_missing, -1, op_kind::none, {}, {},
             {.position = static_cast<std::int64_t>(position), .missing_facts = static_cast<std::int64_t>(needed & ~m.facts)}});
     return;
   }
@@ -119,7 +119,7 @@ constexpr void apply_pass_in_place(Module& m, std::size_t position) {
                 "constexpr void run_in_place(Module&)` or `template <class Module> static constexpr Module run(Module)`.");
   if constexpr (runs_in_place<Pass, Module>) Pass::run_in_place(m);
   else if constexpr (runs_by_value<Pass, Module>) m = Pass::run(m);  // two module copies on the stack, its author's choice
-  else m.fail({error_code::pipeline_rejected, -1, op_kind::relu, {}, {}});  // reported above
+  else m.fail({error_code::pipeline_rejected, -1, op_kind::none, {}, {}});  // reported above
   if constexpr (established_facts<Pass>() != 0) {
     if (!m.error.failed()) m.establish(Pass::establishes);
   }
@@ -195,7 +195,7 @@ struct pipeline_order_check<Pipeline, Problem>
 struct rejected_pipeline_pass {
   template <class Module>
   static constexpr Module run(Module m) {
-    m.fail({error_code::pipeline_rejected, -1, op_kind::relu, {}, {}});
+    m.fail({error_code::pipeline_rejected, -1, op_kind::none, {}, {}});
     return m;
   }
 };

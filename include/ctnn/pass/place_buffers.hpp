@@ -90,11 +90,11 @@ constexpr void place_module_buffers(Module& m, const memory::plan_config& config
   for (std::int32_t b = 0; b < set.count; ++b) buffers[static_cast<std::size_t>(b)].candidate_pools = writable;
   if (const detail::pin_problem problem = detail::apply_pins(m, set, buffers); problem.pin >= 0) {
     if (problem.second_tensor >= 0)
-      m.fail({code_of(memory_error::pin_ambiguous_tensor_name), -1, op_kind::conv2d, {},
+      m.fail({code_of(memory_error::pin_ambiguous_tensor_name), -1, op_kind::none, {},
               diagnostic_name(m.pins[static_cast<std::size_t>(problem.pin)].tensor_name.view()),
               {.tensor = problem.first_tensor, .other_tensor = problem.second_tensor, .position = problem.pin}});
     else
-      m.fail({code_of(memory_error::pin_unknown_tensor), -1, op_kind::conv2d, {}, {}, {.position = problem.pin}});
+      m.fail({code_of(memory_error::pin_unknown_tensor), -1, op_kind::none, {}, {}, {.position = problem.pin}});
     return;
   }
 

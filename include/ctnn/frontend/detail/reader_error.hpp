@@ -17,7 +17,7 @@ struct reader_error {
   // The diagnostic of a model file the reader rejected, under the frontend's own `malformed` code: one
   // place for the importers and for the tools that describe a file they could not open.
   constexpr diagnostic as_diagnostic(error_code malformed) const {
-    return {malformed, -1, op_kind::conv2d, {}, {}, {.byte_offset = offset, .reason = static_cast<std::int64_t>(what)}};
+    return {malformed, -1, op_kind::none, {}, {}, {.byte_offset = offset, .reason = static_cast<std::int64_t>(what)}};
   }
 };
 

@@ -120,8 +120,7 @@ constexpr void import_clip(S& s, const node_view& n, const operands& o, std::int
   if (is_float && low == 0.0f && (high == 6.0f || high >= float_max))
     return unary_of(s, o.id[0], result, high == 6.0f ? op_kind::relu6 : op_kind::relu, false);
   op_attributes a{};
-  a.clip_min = low;
-  a.clip_max = high;
+  a.clip = {std::bit_cast<std::uint32_t>(low), std::bit_cast<std::uint32_t>(high)};
   unary_of(s, o.id[0], result, op_kind::clip, false, a);
 }
 

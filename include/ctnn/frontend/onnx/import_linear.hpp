@@ -33,10 +33,10 @@ constexpr void import_conv(S& s, const node_view& n, const operands& o, std::int
   if (!read_window(s, n, in, kh, kw, a.win, spatial)) return;
   const std::int64_t taps = static_cast<std::int64_t>(kh) * kw;
   std::int32_t weights = -1;
-  op_kind kind = op_kind::conv2d;
-  if (group > 1 && group == in[3] && per_group == 1) {
+  const bool depthwise = group > 1 && group == in[3] && per_group == 1;
+  const op_kind kind = depthwise ? op_kind::depthwise_conv2d : op_kind::conv2d;
+  if (depthwise) {
     // Depthwise: [C*M, 1, kh, kw] -> [1, kh, kw, C*M] (output channel c*M + m in both).
-    kind = op_kind::depthwise_conv2d;
     a.depth_multiplier = units % in[3] == 0 ? units / in[3] : 1;
     weights = s.gathered(o.id[1], 1, make_shape(1, kh, kw, units), {0, kw, 1, taps}, 1.0f);
   } else {
@@ -192,8 +192,8 @@ constexpr void import_pool(S& s, const node_view& n, const operands& o, std::int
     // ctnn's average divides by the in-bounds count: count_include_pad pads with zeros first (a Pad op),
     // then pools without pads.
     op_attributes zeros{};
-    zeros.pads[2] = a.win.pad_top, zeros.pads[3] = a.win.pad_bottom;
-    zeros.pads[4] = a.win.pad_left, zeros.pads[5] = a.win.pad_right;
+    zeros.pad.before_after[2] = a.win.pad_top, zeros.pad.before_after[3] = a.win.pad_bottom;
+    zeros.pad.before_after[4] = a.win.pad_left, zeros.pad.before_after[5] = a.win.pad_right;
     source = s.add_node(op_kind::pad, zeros, {x}, numbered("pool_pads", static_cast<std::size_t>(s.node_index)));
     if (source < 0) return;
     extent = s.m.tensor_at(source).dims;

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include <ctnn/frontend/onnx/import_layouts.hpp>
+#include <ctnn/ops/infer.hpp>
 
 namespace ctnn::onnx::detail {
 
@@ -93,7 +94,7 @@ constexpr void import_concat(S& s, const node_view& n, const operands& o, std::i
   node& c = s.m.node_at(s.m.tensor_at(out).producer);
   for (std::uint32_t k = 1; k < o.count; ++k) c.inputs[k] = inputs[k];
   c.input_count = static_cast<std::int32_t>(o.count);
-  const shape dims = shape_rules::infer_node(s.m, s.m.tensor_at(out).producer);
+  const shape dims = ops::infer_shape(s.m, s.m.tensor_at(out).producer);
   if (s.failed()) return void(s.m.error.node = s.node_index);
   s.m.tensor_at(out).dims = dims;
   define(s, result, out, nhwc);
@@ -160,13 +161,13 @@ constexpr void import_pad(S& s, const node_view& n, const operands& o, std::int3
   if (const dtype type = element_type(s, o.id[0]); type != dtype::f32 && !fits(fill, type)) return s.operand_error(2);
   const bool nhwc = prefers_nhwc(s, o.id[0]);
   op_attributes a{};
-  a.pad_value = fill;
-  a.fill_mode = fill_mode;
+  a.pad.fill_value_bits = std::bit_cast<std::uint32_t>(fill);
+  a.pad.mode = fill_mode;
   for (std::int32_t d = 0; d < xs.rank; ++d) {
     // IR dim d holds ONNX dim d, or (NHWC) ONNX dim nchw_of_nhwc[d]; ONNX pads are [begins..., ends...].
     const std::int32_t source = nhwc ? nchw_of_nhwc[static_cast<std::size_t>(d)] : d;
-    a.pads[static_cast<std::size_t>(2 * d)] = static_cast<std::int32_t>(pads[static_cast<std::size_t>(source)]);
-    a.pads[static_cast<std::size_t>(2 * d + 1)] =
+    a.pad.before_after[static_cast<std::size_t>(2 * d)] = static_cast<std::int32_t>(pads[static_cast<std::size_t>(source)]);
+    a.pad.before_after[static_cast<std::size_t>(2 * d + 1)] =
         static_cast<std::int32_t>(pads[static_cast<std::size_t>(source + xs.rank)]);
   }
   const std::int32_t x = nhwc ? as_nhwc(s, o.id[0], 0) : as_onnx(s, o.id[0], 0);
@@ -200,7 +201,7 @@ constexpr void import_transpose(S& s, const node_view& n, const operands& o, std
       perm[static_cast<std::size_t>(d)] = nhwc_of_nchw[static_cast<std::size_t>(perm[static_cast<std::size_t>(d)])];
   }
   op_attributes a{};
-  a.perm = perm;
+  a.transpose.perm = perm;
   define(s, result, s.add_node(op_kind::transpose, a, {source}, s.label_of(result)), false);
 }
 
@@ -226,7 +227,7 @@ constexpr void import_batch_norm(S& s, const node_view& n, const operands& o, st
     parameters[k - 1] = s.gathered(o.id[k], k, make_shape(xs[1]), {1, 0, 0, 0}, 1.0f);
   }
   op_attributes a{};
-  a.epsilon = epsilon;
+  a.batch_norm.epsilon_bits = std::bit_cast<std::uint32_t>(epsilon);
   define(s, result,
          s.add_node(op_kind::batch_norm, a, {x, parameters[0], parameters[1], parameters[2], parameters[3]},
                     s.label_of(result)),

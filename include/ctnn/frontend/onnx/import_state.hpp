@@ -15,6 +15,7 @@
 #include <ctnn/frontend/protobuf.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/ir/shape_rules.hpp>
+#include <ctnn/ops/infer.hpp>
 #include <ctnn/frontend/onnx/import_values.hpp>
 
 namespace ctnn::onnx::detail {
@@ -143,7 +144,7 @@ struct importer_state {
 
   constexpr void capacity_exceeded() {
     if (!failed())
-      fail(error_code::too_many_inputs, -1, op_kind::conv2d,
+      fail(error_code::too_many_inputs, -1, op_kind::none,
            {.count_expected = static_cast<std::int64_t>(Module::node_capacity), .count_actual = m.node_count});
   }
   constexpr std::int32_t add_tensor(const shape& dims, const name& label, tensor_role role = tensor_role::intermediate) {
@@ -172,7 +173,7 @@ struct importer_state {
     n.output = out;
     for (const std::int32_t in : inputs) n.inputs[static_cast<std::size_t>(n.input_count++)] = in;
     m.tensor_at(out).producer = id;
-    const shape dims = shape_rules::infer_node(m, id);
+    const shape dims = ops::infer_shape(m, id);
     if (failed()) {
       m.error.node = node_index;  // the ONNX node, not the IR node
       return -1;
@@ -191,7 +192,7 @@ struct importer_state {
   template <std::size_t Rank>
   constexpr std::int32_t transpose(std::int32_t in, const std::array<std::int32_t, Rank>& perm, const name& label) {
     op_attributes a{};
-    for (std::size_t d = 0; d < Rank; ++d) a.perm[d] = perm[d];
+    for (std::size_t d = 0; d < Rank; ++d) a.transpose.perm[d] = perm[d];
     return add_node(op_kind::transpose, a, {in}, label);
   }
   // The permutation that swaps dims `a` and `b` of a rank-`rank` tensor (its own inverse).

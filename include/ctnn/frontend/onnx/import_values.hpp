@@ -50,6 +50,8 @@ struct relayout {
 // (ir/little_endian.hpp's call-free loop), not per element: clang counts every step and g++ keeps every
 // constexpr call's result (docs/design.md §6); std::array::operator[] would add steps too.
 constexpr void relayout_values(const relayout& r, const char* bytes, float* out) {
+  // An empty constant: nothing to write (its other extents may be huge: [2^27, 0] must not walk 2^27 rows).
+  if (r.elements() == 0) return;
   std::array<std::int64_t, 4> extent{1, 1, 1, 1}, stride{};
   for (std::int32_t d = 0; d < r.rank; ++d) {
     extent[static_cast<std::size_t>(4 - r.rank + d)] = r.dims[static_cast<std::size_t>(d)];

@@ -43,7 +43,7 @@
 // import_state.hpp (importer_state: the one state, its diagnostics and module edits), import_tensors.hpp
 // (tensors, quantization), import_operands.hpp (free helpers taking the state: operands, options,
 // requantization; op_import), the op families' import functions import_linear.hpp, import_elementwise.hpp
-// and import_shape_ops.hpp, and import_graph.hpp (the driver: import_by_kind, import_op, the graph).
+// and import_shape_ops.hpp, and import_graph.hpp (the driver: import_by_job, import_op, the graph).
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -94,7 +94,7 @@ constexpr void import_into(Module& m, const char* bytes, std::size_t size, std::
     // Capacities smaller than count() says: a caller error, reported as too many inputs of the model.
     m.fail(diagnostic{error_code::too_many_inputs,
                       -1,
-                      op_kind::conv2d,
+                      op_kind::none,
                       {},
                       {},
                       {.count_expected = static_cast<std::int64_t>(Module::tensor_capacity),

@@ -1,6 +1,6 @@
 #pragma once
 // The TFLite importer's driver (import.hpp): each operator to its row of the operator table (import_plan.hpp)
-// and its import function (import_by_kind), with the nodes the import adds around it (activations after
+// and its import function (import_by_job), with the nodes the import adds around it (activations after
 // pools and concatenations, a flatten before a fully-connected layer); the graph's inputs and outputs, and
 // the order of the whole import.
 #include <array>
@@ -31,30 +31,20 @@ constexpr name output_label(S& s, const operator_view& o) {
   return s.m.tensor_at(out).label;
 }
 
-// The import function of an op_table row, by its IR kind: it reads the op and fills im's operands and
+// The import function of an op_table row, by its job: it reads the op and fills im's operands and
 // attributes, or records a diagnostic.
 template <class S>
-constexpr void import_by_kind(S& s, op_import& im) {
-  switch (im.plan.kind) {
-    case op_kind::conv2d:
-    case op_kind::depthwise_conv2d:
-    case op_kind::dense: return import_conv(s, im);
-    case op_kind::avg_pool:
-    case op_kind::max_pool: return import_pool(s, im);
-    case op_kind::add:
-    case op_kind::mul: return import_binary(s, im);
-    case op_kind::relu:
-    case op_kind::relu6:
-    case op_kind::sigmoid:
-    case op_kind::tanh:
-    case op_kind::quantize:
-    case op_kind::dequantize: return import_unary(s, im);
-    case op_kind::softmax: return import_softmax(s, im);
-    case op_kind::reshape: return import_reshape(s, im);
-    case op_kind::concat: return import_concat(s, im);
-    case op_kind::pad: return import_pad(s, im);
-    case op_kind::mean: return import_mean(s, im);
-    default: return;  // no op_table row has another kind
+constexpr void import_by_job(S& s, op_import& im) {
+  switch (im.plan.job) {
+    case import_job::linear: return import_conv(s, im);
+    case import_job::pool: return import_pool(s, im);
+    case import_job::binary: return import_binary(s, im);
+    case import_job::unary: return import_unary(s, im);
+    case import_job::softmax: return import_softmax(s, im);
+    case import_job::reshape: return import_reshape(s, im);
+    case import_job::concat: return import_concat(s, im);
+    case import_job::pad: return import_pad(s, im);
+    case import_job::mean: return import_mean(s, im);
   }
 }
 
@@ -69,7 +59,7 @@ constexpr void import_op(S& s, std::uint32_t i) {
   const op_plan p = plan_op(s.f, o);
   if (s.take_reader_error()) return;
   if (!p.supported) {
-    s.fail(frontend_error::tflite_unsupported_operator, op, op_kind::conv2d,
+    s.fail(frontend_error::tflite_unsupported_operator, op, op_kind::none,
            {.operator_code = static_cast<std::int64_t>(p.code)});
     return;
   }
@@ -95,7 +85,7 @@ constexpr void import_op(S& s, std::uint32_t i) {
   std::int32_t result = out;
   if (p.activation_node && (result = s.add_tensor_like(out, s.m.tensor_at(out).dims, label)) < 0) return;
 
-  import_by_kind(s, im);
+  import_by_job(s, im);
   if (s.failed() || s.take_reader_error()) return;
 
   node* n = s.add_node(p.kind, label, result);
@@ -120,7 +110,7 @@ template <class S>
 constexpr void import_inputs(S& s) {
   const flatbuffers::vector& inputs = s.f.inputs();
   if (inputs.length > max_model_io) {
-    s.fail(frontend_error::tflite_too_many_model_io, -1, op_kind::conv2d,
+    s.fail(frontend_error::tflite_too_many_model_io, -1, op_kind::none,
            {.count_actual = inputs.length, .io_side = 0});
     return;
   }
@@ -141,7 +131,7 @@ template <class S>
 constexpr void import_outputs(S& s) {
   const flatbuffers::vector& outputs = s.f.outputs();
   if (outputs.length > max_model_io) {
-    s.fail(frontend_error::tflite_too_many_model_io, -1, op_kind::conv2d,
+    s.fail(frontend_error::tflite_too_many_model_io, -1, op_kind::none,
            {.count_actual = outputs.length, .io_side = 1});
     return;
   }

@@ -27,17 +27,31 @@ struct import_counts {
 
 namespace detail {
 
-// The operator table: one row per supported builtin code, with the IR op kind it becomes (which also
-// chooses its import function: import_graph.hpp's import_by_kind), the options table it reads and where its
-// fused activation is (-1: none). count() and import() read it through plan_op, so they agree. An operator
-// code without a row is tflite_unsupported_operator.
+// The import function of a row (import_graph.hpp's import_by_job calls it): how the op's operands and
+// options are read.
+enum class import_job : std::int32_t {
+  linear,   // conv, depthwise, fully connected (import_linear.hpp)
+  pool,     // average and max pooling (import_linear.hpp)
+  binary,   // two activations, broadcast (import_elementwise.hpp)
+  unary,    // one activation, no options (import_elementwise.hpp)
+  softmax,  // (import_elementwise.hpp)
+  reshape,  // (import_shape_ops.hpp, likewise below)
+  concat,
+  pad,
+  mean,
+};
+
+// The operator table: one row per supported builtin code, with the IR op kind it becomes, its import
+// function, the options table it reads and where its fused activation is (-1: none). count() and import()
+// read it through plan_op, so they agree. An operator code without a row is tflite_unsupported_operator.
 //
-// Adding an operator: a row here and, for a new IR kind, its import function in its family's header
-// (import_linear.hpp, import_elementwise.hpp, import_shape_ops.hpp) and a case in import_by_kind.
-// docs/frontends.md ("How the importers are organised") has the details.
+// Adding an operator: a row here (and, when no job fits, a job with its import function in its family's
+// header: import_linear.hpp, import_elementwise.hpp, import_shape_ops.hpp). docs/frontends.md ("How the
+// importers are organised") has the details.
 struct op_row {
   builtin_operator code;
   op_kind kind;
+  import_job job;
   schema::builtin_options options;
   std::int32_t fused_field;
 };
@@ -48,32 +62,32 @@ inline constexpr std::int32_t no_fused_activation = -1;
 
 inline constexpr op_row op_table[] = {
     // import_linear.hpp
-    {builtin_operator::conv_2d, op_kind::conv2d, schema::builtin_options::conv_2d,
+    {builtin_operator::conv_2d, op_kind::conv2d, import_job::linear, schema::builtin_options::conv_2d,
      fused_at(schema::conv_2d::fused_activation)},
-    {builtin_operator::depthwise_conv_2d, op_kind::depthwise_conv2d, schema::builtin_options::depthwise_conv_2d,
+    {builtin_operator::depthwise_conv_2d, op_kind::depthwise_conv2d, import_job::linear, schema::builtin_options::depthwise_conv_2d,
      fused_at(schema::depthwise_conv_2d::fused_activation)},
-    {builtin_operator::fully_connected, op_kind::dense, schema::builtin_options::fully_connected,
+    {builtin_operator::fully_connected, op_kind::dense, import_job::linear, schema::builtin_options::fully_connected,
      fused_at(schema::fully_connected::fused_activation)},
-    {builtin_operator::average_pool_2d, op_kind::avg_pool, schema::builtin_options::pool_2d,
+    {builtin_operator::average_pool_2d, op_kind::avg_pool, import_job::pool, schema::builtin_options::pool_2d,
      fused_at(schema::pool_2d::fused_activation)},
-    {builtin_operator::max_pool_2d, op_kind::max_pool, schema::builtin_options::pool_2d,
+    {builtin_operator::max_pool_2d, op_kind::max_pool, import_job::pool, schema::builtin_options::pool_2d,
      fused_at(schema::pool_2d::fused_activation)},
     // import_elementwise.hpp
-    {builtin_operator::add, op_kind::add, schema::builtin_options::add, fused_at(schema::add::fused_activation)},
-    {builtin_operator::mul, op_kind::mul, schema::builtin_options::mul, fused_at(schema::mul::fused_activation)},
-    {builtin_operator::relu, op_kind::relu, schema::builtin_options::none, no_fused_activation},
-    {builtin_operator::relu6, op_kind::relu6, schema::builtin_options::none, no_fused_activation},
-    {builtin_operator::logistic, op_kind::sigmoid, schema::builtin_options::none, no_fused_activation},
-    {builtin_operator::tanh, op_kind::tanh, schema::builtin_options::none, no_fused_activation},
-    {builtin_operator::quantize, op_kind::quantize, schema::builtin_options::quantize, no_fused_activation},
-    {builtin_operator::dequantize, op_kind::dequantize, schema::builtin_options::dequantize, no_fused_activation},
-    {builtin_operator::softmax, op_kind::softmax, schema::builtin_options::softmax, no_fused_activation},
+    {builtin_operator::add, op_kind::add, import_job::binary, schema::builtin_options::add, fused_at(schema::add::fused_activation)},
+    {builtin_operator::mul, op_kind::mul, import_job::binary, schema::builtin_options::mul, fused_at(schema::mul::fused_activation)},
+    {builtin_operator::relu, op_kind::relu, import_job::unary, schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::relu6, op_kind::relu6, import_job::unary, schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::logistic, op_kind::sigmoid, import_job::unary, schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::tanh, op_kind::tanh, import_job::unary, schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::quantize, op_kind::quantize, import_job::unary, schema::builtin_options::quantize, no_fused_activation},
+    {builtin_operator::dequantize, op_kind::dequantize, import_job::unary, schema::builtin_options::dequantize, no_fused_activation},
+    {builtin_operator::softmax, op_kind::softmax, import_job::softmax, schema::builtin_options::softmax, no_fused_activation},
     // import_shape_ops.hpp
-    {builtin_operator::reshape, op_kind::reshape, schema::builtin_options::reshape, no_fused_activation},
-    {builtin_operator::concatenation, op_kind::concat, schema::builtin_options::concatenation,
+    {builtin_operator::reshape, op_kind::reshape, import_job::reshape, schema::builtin_options::reshape, no_fused_activation},
+    {builtin_operator::concatenation, op_kind::concat, import_job::concat, schema::builtin_options::concatenation,
      fused_at(schema::concatenation::fused_activation)},
-    {builtin_operator::pad, op_kind::pad, schema::builtin_options::pad, no_fused_activation},
-    {builtin_operator::mean, op_kind::mean, schema::builtin_options::reducer, no_fused_activation},
+    {builtin_operator::pad, op_kind::pad, import_job::pad, schema::builtin_options::pad, no_fused_activation},
+    {builtin_operator::mean, op_kind::mean, import_job::mean, schema::builtin_options::reducer, no_fused_activation},
 };
 
 // The index of a builtin code's row in op_table, or -1 (an index: g++ does not compare a pointer into the
@@ -88,7 +102,8 @@ constexpr std::int32_t find_op(builtin_operator code) {
 // What the importer does with one op, shared by count() and import() so that they agree.
 struct op_plan {
   builtin_operator code = builtin_operator::add;
-  op_kind kind = op_kind::relu;
+  op_kind kind = op_kind::none;
+  import_job job = import_job::unary;
   bool supported = false;
   flatbuffers::table options{};
   activation_function fused = activation_function::none;
@@ -129,6 +144,7 @@ constexpr op_plan plan_op(model_file& f, const operator_view& o) {
   if (!p.supported) return p;
   const op_row& row = op_table[k];
   p.kind = row.kind;
+  p.job = row.job;
   if (f.failed()) return p;
   p.options = f.options(o, row.options);
   if (row.fused_field >= 0)

@@ -98,7 +98,7 @@ constexpr void import_pad(S& s, op_import& im) {
              {.operator_code = static_cast<std::int64_t>(p.code), .input_slot = 1});
       return;
     }
-    im.attrs.pads[static_cast<std::size_t>(k)] = pad;
+    im.attrs.pad.before_after[static_cast<std::size_t>(k)] = pad;
   }
 }
 
@@ -121,7 +121,7 @@ constexpr void import_mean(S& s, op_import& im) {
       s.fail(error_code::invalid_axis, op, p.kind, {.axis = axis, .rank_actual = rank});
       return;
     }
-    im.attrs.reduce_axes |= 1u << normalised;
+    im.attrs.mean.reduce_axes |= 1u << normalised;
   }
   im.attrs.keep_dims = r.scalar<bool>(p.options, schema::reducer::keep_dims, false);
 }

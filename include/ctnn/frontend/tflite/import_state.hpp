@@ -40,7 +40,7 @@ struct importer_state {
 
   // Capacities too small for the file (import<> called with less than count() says): a caller's error.
   constexpr void capacity_exceeded() {
-    fail(error_code::too_many_inputs, -1, op_kind::conv2d,
+    fail(error_code::too_many_inputs, -1, op_kind::none,
          {.count_expected = static_cast<std::int64_t>(Module::node_capacity), .count_actual = m.node_count});
   }
 

@@ -36,13 +36,13 @@ constexpr name label_of(const char* text, std::uint32_t length) {
 
 template <class S>
 constexpr void feature(S& s, std::uint32_t i, tensor_feature what) {
-  s.fail(frontend_error::tflite_unsupported_tensor_feature, -1, op_kind::conv2d,
+  s.fail(frontend_error::tflite_unsupported_tensor_feature, -1, op_kind::none,
          {.tensor = static_cast<std::int64_t>(i), .reason = static_cast<std::int64_t>(what)});
 }
 
 template <class S>
 constexpr bool invalid_quantization(S& s, std::uint32_t i, quantization_problem what) {
-  s.fail(frontend_error::tflite_invalid_quantization, -1, op_kind::conv2d,
+  s.fail(frontend_error::tflite_invalid_quantization, -1, op_kind::none,
          {.tensor = static_cast<std::int64_t>(i), .reason = static_cast<std::int64_t>(what)});
   return false;
 }
@@ -107,7 +107,7 @@ constexpr void import_tensor(S& s, std::uint32_t i) {
   const auto index = static_cast<std::int64_t>(i);
   tensor t{};
   if (!dtype_of(tv.type, t.type)) {
-    s.fail(frontend_error::tflite_unsupported_tensor_type, -1, op_kind::conv2d,
+    s.fail(frontend_error::tflite_unsupported_tensor_type, -1, op_kind::none,
            {.tensor = index, .rejected_value = static_cast<std::int64_t>(tv.type)});
     return;
   }
@@ -118,7 +118,7 @@ constexpr void import_tensor(S& s, std::uint32_t i) {
   // Shape: `shape` (static; shape_signature may say -1 for the batch). No static shape: a negative or
   // zero extent, or no `shape` where shape_signature gives a rank.
   if (tv.shape.length > max_rank) {
-    s.fail(frontend_error::tflite_rank_too_high, -1, op_kind::conv2d,
+    s.fail(frontend_error::tflite_rank_too_high, -1, op_kind::none,
            {.tensor = index, .rank_actual = tv.shape.length});
     return;
   }
@@ -135,7 +135,7 @@ constexpr void import_tensor(S& s, std::uint32_t i) {
   }
   if (s.take_reader_error()) return;
   if (!is_static) {
-    s.fail(frontend_error::tflite_no_static_shape, -1, op_kind::conv2d, {.tensor = index, .rank_actual = t.dims.rank},
+    s.fail(frontend_error::tflite_no_static_shape, -1, op_kind::none, {.tensor = index, .rank_actual = t.dims.rank},
            {}, t.dims);
     return;
   }
@@ -148,7 +148,7 @@ constexpr void import_tensor(S& s, std::uint32_t i) {
   if (data.length > 0) {
     const std::int64_t needed = t.dims.elements() * static_cast<std::int64_t>(size_of(t.type));
     if (needed != data.length) {
-      s.fail(frontend_error::tflite_constant_size_mismatch, -1, op_kind::conv2d,
+      s.fail(frontend_error::tflite_constant_size_mismatch, -1, op_kind::none,
              {.tensor = index, .bytes_available = data.length}, t.dims);
       return;
     }

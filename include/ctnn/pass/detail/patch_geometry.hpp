@@ -7,6 +7,7 @@
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/ir/op_cost.hpp>
+#include <ctnn/ops/registry.hpp>
 #include <ctnn/pass/detail/graph_edit.hpp>
 #include <ctnn/pass/patch_plan.hpp>
 
@@ -49,9 +50,8 @@ constexpr prefix_check check_prefix(const Module& m, std::int32_t count) {
   for (std::int32_t i = 0; i < count; ++i) {
     const node& n = m.node_at(i);
     const op_kind k = n.kind;
-    const bool elementwise = k == op_kind::relu || k == op_kind::relu6 || k == op_kind::sigmoid || k == op_kind::tanh ||
-                             k == op_kind::clip || k == op_kind::quantize || k == op_kind::dequantize ||
-                             k == op_kind::batch_norm || k == op_kind::add || k == op_kind::mul;
+    const bool elementwise = ops::visit_or(k, false, [](auto d) { return d.elementwise; }) || k == op_kind::quantize ||
+                             k == op_kind::dequantize || k == op_kind::batch_norm || k == op_kind::add || k == op_kind::mul;
     if ((!is_windowed(k) && !elementwise) || n.attrs.layout != data_layout::ctnn) return {patch_problem::op_not_patchable, i};
     const std::int32_t data = n.inputs[0];
     if (i == 0 && (m.tensor_at(data).dims.rank != 4 || m.tensor_at(data).role == tensor_role::constant))

@@ -1,0 +1,113 @@
+#pragma once
+// The op kind as the unit of the house (docs/design.md §2, "One descriptor per op kind"): everything ctnn
+// knows about one op kind is a struct in include/ctnn/ops/<kind>.hpp, derived from op_defaults below and
+// listed in ops/registry.hpp. The passes, the memory planner and the kernel dispatch ask the descriptor
+// through ops::visit (registry.hpp) instead of switching over op_kind. A descriptor holds:
+//
+//   kind                       its op_kind;
+//   operands                   how many inputs it takes (checked by infer_types);
+//   infer(m, node_id)          its shape rule: the result's shape (m.fail with a diagnostic on a bad op);
+//   prepare(m, n, p)           the kernel parameters beyond the common ones (kernel::prepare_params): a copy of
+//                              its attribute struct (op_attributes and kernel_params share one vocabulary);
+//   requantize(q, n, p)        TFLite's integer recipe of its int8 kernel (pass::compute_requantization);
+//   has_kernel(type)           whether a reference kernel exists for the first input's element type;
+//   run_f32, run_i8            its reference kernels (kernel/reference), one source for both specialisation
+//                              policies (docs/design.md §4);
+//   elementwise, in_place_slots, fuses_as, non_negative_result
+//                              what patch execution, the memory planner and fuse_ops need to know.
+//
+// SIMD and DSP fast paths stay per op family and ISA (kernel/simd, kernel/arm); they recognise the kind in
+// their `supports`.
+#include <cstdint>
+
+#include <ctnn/detail/quantization.hpp>
+#include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/params.hpp>
+#include <ctnn/kernel/reference/activation.hpp>
+#include <ctnn/kernel/requant_arrays.hpp>
+
+namespace ctnn::ops {
+
+// How many inputs an op takes (absent optional inputs count: their id is -1).
+struct operand_range {
+  std::int32_t min = 1, max = 1;
+};
+
+// The quantization of a quantized call's operands and the TFLite helpers its recipe uses
+// (pass::compute_requantization builds it; docs/numerics.md).
+struct quantized_operands {
+  quantization in{};   // the first input's
+  quantization in2{};  // the second input's (binary ops)
+  quantization out{};  // the result's
+
+  // QuantizeMultiplier of a real multiplier.
+  static constexpr void set_multiplier(std::int32_t& multiplier, std::int32_t& shift, double real) {
+    const ctnn::detail::quant::quantized_multiplier qm = ctnn::detail::quant::quantize_multiplier(real);
+    multiplier = qm.multiplier;
+    shift = qm.shift;
+  }
+  // CalculateActivationRangeQuantized in the result's quantization.
+  constexpr void set_activation_range(activation fused, kernel_params& p) const {
+    const ctnn::detail::quant::activation_bounds range =
+        ctnn::detail::quant::quantized_activation_range(fused, out.scale, out.zero_point);
+    p.activation_min = range.min;
+    p.activation_max = range.max;
+  }
+};
+
+// What every descriptor has unless it says otherwise: one input, the result shaped as the input, no kernel
+// parameters of its own, no quantized recipe, no kernels.
+struct op_defaults {
+  static constexpr operand_range operands{1, 1};
+  // An op whose result element i depends on its operands' element i only (broadcast aside): patch
+  // execution may run it on a patch; the memory planner may write its result over an operand in
+  // in_place_slots (bit k: operand k).
+  static constexpr bool elementwise = false;
+  static constexpr std::uint32_t in_place_slots = 0;
+  // An activation op that fuse_ops may fold into its producer's kernel (none: not an activation).
+  static constexpr activation fuses_as = activation::none;
+  // Whether its result is >= 0 by construction.
+  static constexpr bool non_negative_result = false;
+  // Whether its int8 kernel is exact on plain integers (no scale needed): under ONNX's policy such an op
+  // may read an int8 tensor without quantization (kernel::needs_quantization).
+  static constexpr bool plain_integer_kernel = false;
+
+  template <class Module>
+  static constexpr shape infer(Module& m, std::int32_t node_id) {
+    return m.tensor_at(m.node_at(node_id).inputs[0]).dims;
+  }
+  template <class Module>
+  static constexpr void prepare(const Module&, const node&, kernel_params&) {}
+  static constexpr void requantize(const quantized_operands&, const node&, kernel_params&) {}
+  static constexpr bool has_kernel(dtype) { return false; }
+};
+
+// The defaults of an element-wise op of one operand (activations): its result may overwrite its input,
+// and patch execution may run it on a patch.
+struct unary_elementwise : op_defaults {
+  static constexpr bool elementwise = true;
+  static constexpr std::uint32_t in_place_slots = 1;
+  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
+};
+
+// An activation of its own (relu, relu6, sigmoid, tanh): the float32 kernel applies A element by element,
+// and fuse_ops may fold the op into its producer as fused activation A. The int8 kernel and recipe are the
+// op's.
+template <op_kind K, activation A>
+struct activation_op : unary_elementwise {
+  static constexpr op_kind kind = K;
+  static constexpr activation fuses_as = A;
+  template <class Params>
+  [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {
+    kernel::reference::activate_all(A, p->out.elements(), operands[0], result);
+  }
+};
+
+// What a descriptor must name (the defaults give everything else): a message that names the member.
+template <class D>
+concept op_descriptor = requires {
+  { D::kind } -> std::convertible_to<op_kind>;
+  { D::operands } -> std::convertible_to<operand_range>;
+};
+
+}  // namespace ctnn::ops

@@ -1,0 +1,89 @@
+#pragma once
+// The list of op descriptors (ops/descriptor.hpp) and the dispatch over it: ops::visit(kind, f) calls f
+// with the descriptor of a kind known at run time (or in a constant evaluation), ops::descriptor_of<K> is
+// the descriptor of a kind known at compile time. Adding an op kind: its descriptor header, one entry below.
+//
+// The dispatch is a fold over the list (no switch naming every kind): a constant evaluation compares the
+// kind with each entry until it matches.
+#include <array>
+#include <cstddef>
+#include <tuple>
+
+#include <ctnn/ops/clip.hpp>
+#include <ctnn/ops/descriptor.hpp>
+#include <ctnn/ops/relu.hpp>
+#include <ctnn/ops/relu6.hpp>
+#include <ctnn/ops/sigmoid.hpp>
+#include <ctnn/ops/tanh.hpp>
+
+namespace ctnn::ops {
+
+template <class... Descriptors>
+struct op_list {};
+
+// Every op kind written as a descriptor. The op kinds not listed are still described by the switches of
+// the layers (being moved here: docs/design.md §2, "One descriptor per op kind").
+using all = op_list<relu, relu6, sigmoid, tanh, clip>;
+
+namespace detail {
+
+template <class... Descriptors>
+constexpr bool kinds_are_unique(op_list<Descriptors...>) {
+  constexpr std::array<op_kind, sizeof...(Descriptors)> kinds{Descriptors::kind...};
+  for (std::size_t i = 0; i < kinds.size(); ++i)
+    for (std::size_t j = i + 1; j < kinds.size(); ++j)
+      if (kinds[i] == kinds[j]) return false;
+  return true;
+}
+static_assert(kinds_are_unique(all{}), "ctnn::ops::all: two descriptors name the same op_kind.");
+
+template <class... Descriptors>
+constexpr bool all_are_descriptors(op_list<Descriptors...>) {
+  return (op_descriptor<Descriptors> && ...);
+}
+static_assert(all_are_descriptors(all{}), "ctnn::ops::all: an entry lacks `kind` or `operands` (ops/descriptor.hpp).");
+
+template <op_kind K, class... Descriptors>
+constexpr std::size_t index_of(op_list<Descriptors...>) {
+  constexpr std::array<op_kind, sizeof...(Descriptors)> kinds{Descriptors::kind...};
+  for (std::size_t i = 0; i < kinds.size(); ++i)
+    if (kinds[i] == K) return i;
+  return kinds.size();
+}
+
+template <std::size_t I, class... Descriptors>
+auto at(op_list<Descriptors...>) -> std::tuple_element_t<I, std::tuple<Descriptors...>>;
+
+template <class... Descriptors>
+constexpr std::size_t size(op_list<Descriptors...>) {
+  return sizeof...(Descriptors);
+}
+
+}  // namespace detail
+
+// Whether op kind K has a descriptor.
+template <op_kind K>
+inline constexpr bool has_descriptor = detail::index_of<K>(all{}) < detail::size(all{});
+
+// The descriptor of op kind K (which must have one).
+template <op_kind K>
+  requires has_descriptor<K>
+using descriptor_of = decltype(detail::at<detail::index_of<K>(all{})>(all{}));
+
+// Calls f(D{}) with the descriptor D of `kind`; false when `kind` has none.
+template <class F>
+constexpr bool visit(op_kind kind, F&& f) {
+  return [&]<class... Descriptors>(op_list<Descriptors...>) {
+    return ((kind == Descriptors::kind ? (static_cast<void>(f(Descriptors{})), true) : false) || ...);
+  }(all{});
+}
+
+// f(D{}) for the descriptor D of `kind`, or `otherwise` when `kind` has none.
+template <class R, class F>
+constexpr R visit_or(op_kind kind, R otherwise, F&& f) {
+  R result = otherwise;
+  visit(kind, [&](auto d) { result = f(d); });
+  return result;
+}
+
+}  // namespace ctnn::ops

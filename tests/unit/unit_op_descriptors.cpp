@@ -1,0 +1,141 @@
+// The op descriptors (ops/descriptor.hpp) and their registry (ops/registry.hpp): the dispatch finds each
+// listed kind and no other, the passes see what the descriptors say (shape rule, in-place slots, fusion,
+// patch execution), and a descriptor's reference kernels are the ones the dispatch runs.
+#include <array>
+#include <cstdint>
+
+#include <doctest/doctest.h>
+
+#include <ctnn/ctnn.hpp>
+#include <ctnn/ops/infer.hpp>
+#include <ctnn/ops/registry.hpp>
+
+namespace {
+
+using ctnn::op_kind;
+namespace ops = ctnn::ops;
+
+// Every kind the registry lists is found by visit and by descriptor_of, with its own kind.
+template <class... Descriptors>
+constexpr bool every_listed_kind_dispatches(ops::op_list<Descriptors...>) {
+  return ((ops::has_descriptor<Descriptors::kind> &&
+           std::is_same_v<ops::descriptor_of<Descriptors::kind>, Descriptors> &&
+           ops::visit_or(Descriptors::kind, op_kind::none, [](auto d) { return d.kind; }) == Descriptors::kind) &&
+          ...);
+}
+static_assert(every_listed_kind_dispatches(ops::all{}));
+
+// A kind without a descriptor, and none, reach no descriptor.
+static_assert(!ops::has_descriptor<op_kind::conv2d> && !ops::has_descriptor<op_kind::none>);
+static_assert(!ops::visit(op_kind::none, [](auto) {}));
+static_assert(ops::visit_or(op_kind::conv2d, 7, [](auto) { return 1; }) == 7);
+
+// What the activations declare.
+static_assert(ops::descriptor_of<op_kind::relu>::fuses_as == ctnn::activation::relu);
+static_assert(ops::descriptor_of<op_kind::sigmoid>::fuses_as == ctnn::activation::sigmoid);
+static_assert(ops::descriptor_of<op_kind::clip>::fuses_as == ctnn::activation::none);
+static_assert(ops::descriptor_of<op_kind::relu6>::non_negative_result && !ops::descriptor_of<op_kind::tanh>::non_negative_result);
+static_assert(ops::descriptor_of<op_kind::clip>::plain_integer_kernel && !ops::descriptor_of<op_kind::relu>::plain_integer_kernel);
+
+// The layers ask the descriptors: the memory planner's in-place slots, the kernels' existence.
+static_assert(ctnn::memory::may_write_over(op_kind::tanh, 0) && !ctnn::memory::may_write_over(op_kind::tanh, 1));
+static_assert(!ctnn::memory::may_write_over(op_kind::clip, 0));
+static_assert(ctnn::kernel::has_kernel(op_kind::sigmoid, ctnn::dtype::i8) &&
+              !ctnn::kernel::has_kernel(op_kind::sigmoid, ctnn::dtype::u8) &&
+              !ctnn::kernel::has_kernel(op_kind::none, ctnn::dtype::f32));
+
+// A module of one op of kind K over a [2, 3] float input.
+template <op_kind K>
+constexpr auto one_op_module() {
+  ctnn::module<4, 2> m{};
+  ctnn::tensor x{};
+  x.dims = ctnn::make_shape(2, 3);
+  x.role = ctnn::tensor_role::input;
+  const std::int32_t in = m.add_tensor(x);
+  ctnn::tensor y = x;
+  y.dims = {};
+  y.role = ctnn::tensor_role::output;
+  const std::int32_t out = m.add_tensor(y);
+  ctnn::node n{};
+  n.kind = K;
+  n.inputs[0] = in;
+  n.input_count = 1;
+  n.output = out;
+  n.attrs.clip = {std::bit_cast<std::uint32_t>(-0.5f), std::bit_cast<std::uint32_t>(0.25f)};
+  m.nodes[0] = n;
+  m.node_count = 1;
+  return m;
+}
+
+// The shape rule through ops::infer_shape: the activations keep their input's shape.
+template <op_kind K>
+constexpr bool keeps_shape() {
+  auto m = one_op_module<K>();
+  return ops::infer_shape(m, 0) == ctnn::make_shape(2, 3) && !m.error.failed();
+}
+static_assert(keeps_shape<op_kind::relu>() && keeps_shape<op_kind::relu6>() && keeps_shape<op_kind::sigmoid>() &&
+              keeps_shape<op_kind::tanh>() && keeps_shape<op_kind::clip>());
+
+// prepare_params copies clip's attribute struct (one vocabulary for the graph and the kernel).
+static_assert([] {
+  const auto m = one_op_module<op_kind::clip>();
+  const ctnn::kernel_params p = ctnn::kernel::prepare_params(m, m.node_at(0));
+  return p.clip == m.node_at(0).attrs.clip && p.clip.min() == -0.5f && p.clip.max() == 0.25f;
+}());
+
+// The float32 kernel the dispatch runs for a kind is its descriptor's: evaluated at compile time.
+template <op_kind K>
+constexpr std::array<float, 4> run_f32(std::array<float, 4> x) {
+  ctnn::kernel_params p{};
+  p.kind = K;
+  p.in = p.out = ctnn::make_shape(4);
+  p.clip = {std::bit_cast<std::uint32_t>(-0.5f), std::bit_cast<std::uint32_t>(0.25f)};
+  std::array<float, 4> y{};
+  const float* operands[] = {x.data()};
+  ctnn::kernel::detail::run_f32<K>(&p, operands, y.data());
+  return y;
+}
+static_assert(run_f32<op_kind::relu>({-2.0f, -0.0f, 3.0f, 7.0f}) == std::array<float, 4>{0.0f, 0.0f, 3.0f, 7.0f});
+static_assert(run_f32<op_kind::relu6>({-2.0f, 0.5f, 6.0f, 7.0f}) == std::array<float, 4>{0.0f, 0.5f, 6.0f, 6.0f});
+static_assert(run_f32<op_kind::clip>({-2.0f, 0.0f, 0.1f, 7.0f}) == std::array<float, 4>{-0.5f, 0.0f, 0.1f, 0.25f});
+
+}  // namespace
+
+TEST_CASE("the activation descriptors' kernels run through the dispatch, float32 and int8") {
+  const std::array<float, 4> s = run_f32<op_kind::sigmoid>({-1.0f, 0.0f, 1.0f, 20.0f});
+  CHECK(s[1] == doctest::Approx(0.5f));
+  CHECK(s[2] == doctest::Approx(0.7310586f));
+  CHECK(s[3] == doctest::Approx(1.0f));
+  const std::array<float, 4> t = run_f32<op_kind::tanh>({-1.0f, 0.0f, 0.5f, 20.0f});
+  CHECK(t[0] == doctest::Approx(-0.7615942f));
+  CHECK(t[2] == doctest::Approx(0.4621172f));
+
+  // int8 relu6: a raw clamp to [activation_min, activation_max] (its recipe's, here set by hand).
+  ctnn::kernel_params p{};
+  p.kind = op_kind::relu6;
+  p.type = p.out_type = ctnn::dtype::i8;
+  p.in = p.out = ctnn::make_shape(5);
+  p.activation_min = -10;
+  p.activation_max = 20;
+  const std::array<std::int8_t, 5> x{-128, -11, 0, 20, 127};
+  std::array<std::int8_t, 5> y{};
+  const void* operands[] = {x.data()};
+  ctnn::kernel::detail::run_i8<op_kind::relu6>(&p, operands, y.data(), ctnn::kernel::requant_arrays{});
+  CHECK(y == std::array<std::int8_t, 5>{-10, -10, 0, 20, 20});
+}
+
+TEST_CASE("the int8 recipes of the activation descriptors are compute_requantization's") {
+  // relu6: quantized 0 and 6 in the input's quantization (scale 0.05, zero point -20: -20 and 100).
+  ctnn::kernel_params p{};
+  const ops::quantized_operands q{{0.05f, -20}, {}, {0.1f, 3}};
+  ops::descriptor_of<op_kind::relu6>::requantize(q, ctnn::node{}, p);
+  CHECK(p.activation_min == -20);
+  CHECK(p.activation_max == 100);
+  // relu: requantized to the output, clamped below at the output's zero point.
+  ctnn::kernel_params r{};
+  ops::descriptor_of<op_kind::relu>::requantize(q, ctnn::node{}, r);
+  CHECK(r.activation_min == 3);
+  CHECK(r.activation_max == 127);
+  CHECK(r.output_multiplier == 1073741824);  // 0.5 = 2^30 * 2^-31 ...
+  CHECK(r.output_shift == 0);                // ... with no shift
+}
