@@ -179,10 +179,8 @@ constexpr void import_softmax(S& s, const node_view& n, const operands& o, std::
     return define(s, result, s.transpose(y, swap, s.label_of(result)), false);
   }
   // Before opset 13: softmax over the flattened [prod(dims < axis), prod(dims >= axis)].
-  std::int64_t outer = 1;
-  for (std::int32_t d = 0; d < axis; ++d) outer *= xs[d];
-  const std::int32_t flat = s.reshape(x, make_shape(outer, xs.elements() / outer),
-                                      numbered("softmax_2d", static_cast<std::size_t>(s.node_index)));
+  const std::int32_t flat =
+      s.reshape(x, flattened_at(xs, axis), numbered("softmax_2d", static_cast<std::size_t>(s.node_index)));
   const std::int32_t y =
       s.add_node(op_kind::softmax, {}, {flat}, numbered("softmax", static_cast<std::size_t>(s.node_index)));
   define(s, result, s.reshape(y, xs, s.label_of(result)), false);

@@ -15,6 +15,14 @@ namespace ctnn::onnx::detail {
 // Layouts.
 
 // The ONNX shape of a value.
+// [prod(dims < axis), prod(dims >= axis)]: Flatten's result, and the 2-D view of Softmax before opset 13.
+// Each side is a product of its own dims (a 0 extent leaves nothing to divide by).
+constexpr shape flattened_at(const shape& xs, std::int64_t axis) {
+  std::int64_t outer = 1, inner = 1;
+  for (std::int32_t d = 0; d < xs.rank; ++d) (d < axis ? outer : inner) *= xs[d];
+  return make_shape(outer, inner);
+}
+
 template <class S>
 constexpr shape onnx_shape(S& s, std::int32_t v) {
   if (s.is_constant(v)) return s.constant_shape(v);

@@ -59,10 +59,8 @@ constexpr void import_flatten(S& s, const node_view& n, const operands& o, std::
   if (axis < 0) axis += xs.rank;
   if (axis < 0 || axis > xs.rank)
     return s.fail(error_code::invalid_axis, s.node_index, op_kind::reshape, {.axis = axis, .rank_actual = xs.rank});
-  std::int64_t outer = 1, inner = 1;  // each a product of its own dims (a 0 extent leaves nothing to divide by)
-  for (std::int32_t d = 0; d < xs.rank; ++d) (d < axis ? outer : inner) *= xs[d];
   const std::int32_t x = as_onnx(s, o.id[0], 0);
-  define(s, result, s.reshape(x, make_shape(outer, inner), s.label_of(result)), false);
+  define(s, result, s.reshape(x, flattened_at(xs, axis), s.label_of(result)), false);
 }
 
 template <class S>
