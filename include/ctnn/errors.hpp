@@ -78,6 +78,8 @@ constexpr auto failed_error_type() {
   else if constexpr (D.code == error_code::input_count_mismatch) return std::type_identity<errors::input_count_mismatch<op, errors::count<D.count_expected>, errors::count<D.count_actual>>>{};
   else if constexpr (D.code == error_code::unsupported_dtype) return std::type_identity<errors::unsupported_dtype<op, errors::count<D.rejected_value>>>{};
   else if constexpr (D.code == error_code::no_model_outputs) return std::type_identity<errors::model_without_outputs<errors::count<D.count_expected>>>{};
+  else if constexpr (D.code == error_code::extent_too_large)
+    return std::type_identity<errors::extent_too_large<op, errors::count<D.axis>, errors::count<D.count_actual>>>{};
   else if constexpr (D.code == error_code::pass_prerequisite_missing)
     return std::type_identity<errors::pass_prerequisite_missing<errors::pipeline_position<D.position>,
                                                                 errors::missing_fact<static_cast<fact>(D.missing_facts)>>>{};

@@ -139,3 +139,28 @@ TEST_CASE("the int8 recipes of the activation descriptors are compute_requantiza
   CHECK(r.output_multiplier == 1073741824);  // 0.5 = 2^30 * 2^-31 ...
   CHECK(r.output_shift == 0);                // ... with no shift
 }
+
+// Concat and pad add extents in int64: a result beyond 2^31 - 1 is extent_too_large, not an overflow (the
+// fuzz regression onnx_import/concat_extent_overflow.onnx).
+static_assert([] {
+  ctnn::module<4, 2> m{};
+  ctnn::tensor x{};
+  x.dims = ctnn::make_shape(2, 2147483647);
+  x.role = ctnn::tensor_role::input;
+  const std::int32_t a = m.add_tensor(x), b = m.add_tensor(x);
+  ctnn::tensor y{};
+  y.role = ctnn::tensor_role::output;
+  const std::int32_t out = m.add_tensor(y);
+  ctnn::node n{};
+  n.kind = op_kind::concat;
+  n.inputs[0] = a;
+  n.inputs[1] = b;
+  n.input_count = 2;
+  n.attrs.axis = 1;
+  n.output = out;
+  m.nodes[0] = n;
+  m.node_count = 1;
+  ops::infer_shape(m, 0);
+  return m.error.code == ctnn::error_code::extent_too_large && m.error.axis == 1 &&
+         m.error.count_actual == 4294967294;
+}());

@@ -106,6 +106,11 @@ struct model_without_outputs {
   static_assert(detail::always_false<Inputs>,
                 "ctnn: the model has no outputs (its graph's output list is empty): nothing it computes would be kept.");
 };
+template <class Op, class Dimension, class Extent>
+struct extent_too_large {
+  static_assert(detail::always_false<Op>, "ctnn: this op's result would have an extent above 2^31 - 1 (the "
+                                           "dimension and extent in the template arguments).");
+};
 template <class Op, class DType>
 struct unsupported_dtype {
   static_assert(detail::always_false<Op>, "ctnn: no kernel for this op with this element type yet.");

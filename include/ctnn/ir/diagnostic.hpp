@@ -39,6 +39,7 @@ enum class error_code : std::int32_t {
   pass_prerequisite_missing,  // a pass (at `position` in the pipeline) ran before the pass that produces what
                               // it reads (`missing_facts`)
   no_model_outputs,           // the model declares no outputs (`count_expected`: its inputs): nothing it computes
+  extent_too_large,           // the result's extent along `axis` would be `count_actual`, above 2^31 - 1 (concat, pad)
                               // would be kept
   pipeline_rejected,          // the pipeline (a pass's interface or order) was rejected at the type level (already reported)
 };

@@ -62,6 +62,8 @@ constexpr std::string_view diagnostic_sentence(error_code code) {
       return "ctnn: a pass in the pipeline runs before the pass that produces what it reads.";
     case error_code::no_model_outputs:
       return "ctnn: the model has no outputs (its graph's output list is empty): nothing it computes would be kept.";
+    case error_code::extent_too_large:
+      return "ctnn: this op's result would have an extent above 2^31 - 1 (the dimension and extent below).";
     case error_code::pipeline_rejected:
       return "ctnn: the pipeline was rejected: a pass's interface or order (reported already, as a compile error).";
   }
@@ -242,6 +244,7 @@ void put_diagnostic_numbers(const diagnostic& d, Sink&& out) {
     case error_code::pass_prerequisite_missing:
       return text::put_pair(out, "pipeline position ", d.position, ", missing facts (bits) ", d.missing_facts);
     case error_code::no_model_outputs: return text::put_pair(out, "", d.count_expected, " input(s), ", 0, " outputs");
+    case error_code::extent_too_large: return text::put_pair(out, "dimension ", d.axis, ", extent ", d.count_actual);
     case error_code::none:
     case error_code::pipeline_rejected: return;  // reported already, as a compile error of the pipeline
     default: return put_diagnostic_details(d, out);  // another frontend's code

@@ -33,6 +33,7 @@ constexpr std::string_view name_of(error_code c) {
     case error_code::unsupported_dtype: return "unsupported_dtype";
     case error_code::pass_prerequisite_missing: return "pass_prerequisite_missing";
     case error_code::no_model_outputs: return "no_model_outputs";
+    case error_code::extent_too_large: return "extent_too_large";
     case error_code::pipeline_rejected: return "pipeline_rejected";
   }
   return "?";

@@ -216,6 +216,19 @@ constexpr bool operands_share_type(Module& m, std::int32_t node_id, std::int32_t
   return true;
 }
 
+// out[axis] += more (concat, pad), or extent_too_large when the sum leaves int32 (int64 arithmetic: two
+// extents near 2^31 must not overflow).
+template <class Module>
+constexpr bool add_extent(Module& m, std::int32_t node_id, shape& out, std::int32_t axis, std::int64_t more) {
+  const std::int64_t extent = std::int64_t{out[axis]} + more;
+  if (extent > std::int64_t{INT32_MAX}) {
+    m.fail({error_code::extent_too_large, node_id, m.node_at(node_id).kind, {}, out, {.count_actual = extent, .axis = axis}});
+    return false;
+  }
+  out.dims[static_cast<std::size_t>(axis)] = static_cast<std::int32_t>(extent);
+  return true;
+}
+
 template <class Module>
 constexpr shape infer_batch_matmul(Module& m, std::int32_t node_id) {
   const node& n = m.node_at(node_id);
@@ -408,7 +421,7 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
           m.fail({error_code::input_shapes_differ, node_id, n.kind, in, other, {.input_slot = i}});
           return in;
         }
-        out.dims[static_cast<std::size_t>(axis)] += other[axis];
+        if (!add_extent(m, node_id, out, axis, other[axis])) return in;
       }
       return out;
     }
@@ -422,7 +435,7 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
             m.fail({error_code::pads_beyond_rank, node_id, n.kind, {}, in, {.axis = d, .rank_actual = in.rank}});
           continue;
         }
-        out.dims[static_cast<std::size_t>(d)] += before + after;
+        if (!add_extent(m, node_id, out, d, std::int64_t{before} + after)) return in;
       }
       return out;
     }
