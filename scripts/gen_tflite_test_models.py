@@ -45,7 +45,7 @@ Models (float unless said otherwise; the op list of each is in its _expected.hpp
                   is kept (after checking that it belongs to this model and these inputs).
   (sub_net and sub_int8 are not registered as tests yet: ctnn does not support SUB so far.)
 Models that must be rejected:
-  bad_unsupported_op    op 1 is SUB (builtin code 41).
+  bad_unsupported_op    op 1 is LSH_PROJECTION (builtin code 15: not in TensorFlow Lite Micro either).
   bad_hybrid            FULLY_CONNECTED with float32 input and int8 weights (tensor 1).
   bad_dynamic_shape     input shape [-1, 4].
   bad_malformed         conv_net with the Model's `buffers` offset pointing past the end of the file.
@@ -206,7 +206,8 @@ class Writer:
 FLOAT32, INT32, UINT8, INT8 = 0, 2, 3, 9
 OPS = {"ADD": 0, "AVERAGE_POOL_2D": 1, "CONCATENATION": 2, "CONV_2D": 3, "DEPTHWISE_CONV_2D": 4, "DEQUANTIZE": 6,
        "FULLY_CONNECTED": 9, "LOGISTIC": 14, "MAX_POOL_2D": 17, "MUL": 18, "RELU": 19, "RELU6": 21, "RESHAPE": 22,
-       "SOFTMAX": 25, "TANH": 28, "PAD": 34, "MEAN": 40, "SUB": 41, "QUANTIZE": 114}
+       "SOFTMAX": 25, "TANH": 28, "PAD": 34, "MEAN": 40, "SUB": 41, "QUANTIZE": 114,
+       "LSH_PROJECTION": 15}
 OPTIONS = {"CONV_2D": 1, "DEPTHWISE_CONV_2D": 2, "AVERAGE_POOL_2D": 5, "MAX_POOL_2D": 5, "FULLY_CONNECTED": 8,
            "SOFTMAX": 9, "CONCATENATION": 10, "ADD": 11, "RESHAPE": 17, "MUL": 21, "PAD": 22, "MEAN": 27,
            "SUB": 28, "DEQUANTIZE": 38, "QUANTIZE": 89}
@@ -862,7 +863,7 @@ def simple(op_code="RELU", **kw):
 def bad_unsupported_op():
     m, x, t, y = simple()
     c = m.tensor("c", [4], data=np.ones(4, np.float32))
-    m.op("SUB", [t, c], [y])
+    m.op("LSH_PROJECTION", [t, c], [y])
     return m
 
 

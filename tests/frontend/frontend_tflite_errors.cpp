@@ -29,7 +29,7 @@ constexpr const ctnn::diagnostic& error_of = Model::imported.error;
 
 static_assert(error_of<models::bad_unsupported_op>.code == code_of(frontend_error::tflite_unsupported_operator));
 static_assert(error_of<models::bad_unsupported_op>.node == 1);
-static_assert(error_of<models::bad_unsupported_op>.operator_code == static_cast<int>(ctnn::tflite::builtin_operator::sub));
+static_assert(error_of<models::bad_unsupported_op>.operator_code == static_cast<int>(ctnn::tflite::builtin_operator::lsh_projection));
 
 static_assert(error_of<models::bad_hybrid>.code == code_of(frontend_error::tflite_hybrid_model));
 static_assert(error_of<models::bad_hybrid>.node == 0 && error_of<models::bad_hybrid>.kind == ctnn::op_kind::dense);
@@ -100,7 +100,7 @@ std::string words(const ctnn::diagnostic& d) {
 TEST_CASE("diagnostics in words") {
   CHECK(words(error_of<models::bad_unsupported_op>) ==
         "error: ctnn::tflite: the model uses an operator that ctnn does not support (the op below: its index in "
-        "execution order and its TFLite builtin operator).\n  op 1 (SUB \"output\")\n");
+        "execution order and its TFLite builtin operator).\n  op 1 (LSH_PROJECTION \"output\")\n");
   CHECK(words(error_of<models::bad_hybrid>).ends_with("\n  op 0 (FULLY_CONNECTED \"output\"), weight tensor 1\n"));
   CHECK(words(error_of<models::bad_dynamic_shape>).ends_with("\n  tensor 0, shape [-1,4]\n"));
   CHECK(words(error_of<models::bad_malformed>).ends_with("\n  byte offset 44: expected an offset to an object inside the file\n"));

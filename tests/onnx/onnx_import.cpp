@@ -106,7 +106,7 @@ constexpr ctnn::diagnostic error_of = imported<Model>.error;
 constexpr auto code = [](onnx::onnx_error e) { return onnx::code_of(e); };
 static_assert(error_of<models::bad_unsupported_op>.code == code(onnx::onnx_error::unsupported_operator) &&
               error_of<models::bad_unsupported_op>.node == 1 &&
-              error_of<models::bad_unsupported_op>.operator_code == static_cast<std::int64_t>(onnx::op_type::Sub));
+              error_of<models::bad_unsupported_op>.operator_code == static_cast<std::int64_t>(onnx::op_type::Det));
 static_assert(error_of<models::bad_attribute>.code == code(onnx::onnx_error::unsupported_attribute) &&
               error_of<models::bad_attribute>.node == 1 &&
               error_of<models::bad_attribute>.attribute == static_cast<std::int64_t>(onnx::attribute::group) &&
@@ -144,7 +144,7 @@ std::string words() {
 TEST_CASE("ctnn::onnx::describe words the diagnostics as the compile errors do") {
   CHECK(words<models::conv_net>() == "ok\n");
   CHECK(words<models::bad_unsupported_op>().find("does not support (the node below") != std::string::npos);
-  CHECK(words<models::bad_unsupported_op>().find("\n  node 1 (Sub)\n") != std::string::npos);
+  CHECK(words<models::bad_unsupported_op>().find("\n  node 1 (Det)\n") != std::string::npos);
   CHECK(words<models::bad_attribute>().find("node 1 (Conv), attribute group = 3") != std::string::npos);
   CHECK(words<models::bad_malformed>().find("byte offset 14: expected a length-delimited field") != std::string::npos);
   CHECK(words<models::bad_dynamic_shape>().find("value \"x\"") != std::string::npos);

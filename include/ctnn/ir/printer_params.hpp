@@ -142,7 +142,7 @@ inline void put_kernel_params(text_writer& w, const kernel_params& p) {
   }
   w.put(" ");
   put_shape(w, p.in);
-  if (p.kind == op_kind::add || p.kind == op_kind::mul) {
+  if (p.in2.rank > 0) {  // a second operand: binary ops, batch_matmul, ONNX's MatMul (its weights)
     w.put(", ");
     put_shape(w, p.in2);
   }

@@ -55,7 +55,7 @@ template <class Writer>
 void put_tflite_requantization(Writer& w, const kernel_call& call) {
   const kernel_params& p = call.params;
   w.field("requantize tflite: offsets in ", p.input_offset);
-  if (p.kind == op_kind::add || p.kind == op_kind::mul) w.field(" in2 ", p.input2_offset);
+  if (p.in2.rank > 0) w.field(" in2 ", p.input2_offset);  // binary ops
   if (p.kind == op_kind::conv2d || p.kind == op_kind::depthwise_conv2d || p.kind == op_kind::dense) {
     w.field(" weights ", p.weights_offset);
   }

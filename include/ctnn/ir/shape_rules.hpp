@@ -229,6 +229,17 @@ constexpr bool add_extent(Module& m, std::int32_t node_id, shape& out, std::int3
   return true;
 }
 
+// A binary element-wise op: both operands of one element type, the result their numpy broadcast.
+template <class Module>
+constexpr shape broadcast_result(Module& m, std::int32_t node_id) {
+  const node& n = m.node_at(node_id);
+  const shape in = m.tensor_at(n.inputs[0]).dims, other = m.tensor_at(n.inputs[1]).dims;
+  shape out{};
+  if (!operands_share_type(m, node_id, 2)) return in;
+  if (!broadcast(in, other, out)) m.fail({error_code::input_shapes_differ, node_id, n.kind, in, other, {.input_slot = 1}});
+  return out;
+}
+
 template <class Module>
 constexpr shape infer_batch_matmul(Module& m, std::int32_t node_id) {
   const node& n = m.node_at(node_id);
@@ -309,14 +320,8 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
         m.fail({error_code::unsupported_rank, node_id, n.kind, {}, in, {.rank_expected = 4, .rank_actual = in.rank}});
       return make_shape(in[0], 1, 1, in[3]);
     case op_kind::add:
-    case op_kind::mul: {
-      const shape other = m.tensor_at(n.inputs[1]).dims;
-      shape out{};
-      if (!operands_share_type(m, node_id, 2)) return in;
-      if (!broadcast(in, other, out))
-        m.fail({error_code::input_shapes_differ, node_id, n.kind, in, other, {.input_slot = 1}});
-      return out;
-    }
+    case op_kind::mul:
+      return broadcast_result(m, node_id);
     case op_kind::quantize:
     case op_kind::dequantize:
       return in;

@@ -18,6 +18,7 @@
 #include <ctnn/kernel/reference/onnx_quant/run.hpp>
 #include <ctnn/kernel/reference_by_kind.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
+#include <ctnn/ops/registry.hpp>
 
 // A shared kernel stays one function: never inlined into, nor cloned for (g++'s IPA constant
 // propagation would make a copy per constant parameter set), its callers.
@@ -66,7 +67,7 @@ constexpr std::size_t operands_read(const kernel_params& p) {
     case op_kind::batch_matmul: return 2;
     case op_kind::concat: return static_cast<std::size_t>(p.concat.count);
     case op_kind::batch_norm: return 5;
-    default: return 1;
+    default: return ops::visit_or(p.kind, std::size_t{1}, [](auto d) { return static_cast<std::size_t>(d.operands.max); });
   }
 }
 

@@ -13,8 +13,8 @@
 //   has_kernel(type)           whether a reference kernel exists for the first input's element type;
 //   run_f32, run_i8            its reference kernels (kernel/reference), one source for both specialisation
 //                              policies (docs/design.md §4);
-//   elementwise, in_place_slots, fuses_as, non_negative_result
-//                              what patch execution, the memory planner and fuse_ops need to know.
+//   elementwise, in_place_slots, fuses_as, takes_fused_activation, non_negative_result, plain_integer_kernel
+//                              what patch execution, the memory planner, fuse_ops and the ONNX policy need.
 //
 // SIMD and DSP fast paths stay per op family and ISA (kernel/simd, kernel/arm); they recognise the kind in
 // their `supports`.
@@ -66,6 +66,9 @@ struct op_defaults {
   static constexpr std::uint32_t in_place_slots = 0;
   // An activation op that fuse_ops may fold into its producer's kernel (none: not an activation).
   static constexpr activation fuses_as = activation::none;
+  // Whether its kernel applies a fused activation (attrs.fused) to its result: fuse_ops may fold a
+  // following activation op into it.
+  static constexpr bool takes_fused_activation = false;
   // Whether its result is >= 0 by construction.
   static constexpr bool non_negative_result = false;
   // Whether its int8 kernel is exact on plain integers (no scale needed): under ONNX's policy such an op

@@ -14,6 +14,7 @@
 #include <ctnn/frontend/tflite/schema.hpp>
 #include <ctnn/ir/little_endian.hpp>
 #include <ctnn/ir/module.hpp>
+#include <ctnn/ops/registry.hpp>
 
 namespace ctnn::tflite::detail {
 
@@ -162,7 +163,6 @@ constexpr bool check_requantization(S& s, std::int32_t op, const op_plan& p, con
       if (!second.quantized()) return true;
       shift = q::quantize_multiplier(in * static_cast<double>(second.scale) / out).shift;
       break;
-    case op_kind::relu:
     case op_kind::quantize:
     case op_kind::mean: shift = q::quantize_multiplier(in / out).shift; break;
     case op_kind::sigmoid:
@@ -174,7 +174,14 @@ constexpr bool check_requantization(S& s, std::int32_t op, const op_plan& p, con
       shift = q::softmax_input_multiplier(1.0, in, 5).shift;
       radius = true;
       break;
-    default: return true;
+    default: {  // an op kind with a descriptor: its recipe's output multiplier
+      if (n.input_count > 1 && !second.quantized()) return true;
+      kernel_params recipe{};
+      const bool described = ops::visit(n.kind, [&](auto d) { d.requantize({x.quant, second, y.quant}, n, recipe); });
+      if (!described || recipe.output_multiplier == 0) return true;
+      shift = recipe.output_shift;
+      break;
+    }
   }
   if (shift <= 31 && (!radius || shift >= 0)) return true;
   s.fail(frontend_error::tflite_unrepresentable_multiplier, op, p.kind,

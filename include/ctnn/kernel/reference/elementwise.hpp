@@ -70,12 +70,17 @@ template <kernel_params P, class F>
 }
 
 }  // namespace detail
+// A float binary op `f` over the broadcast operands, then the fused activation.
+template <class Params, class F>
+constexpr void binary_with(Params p, const float* a, const float* b, float* output, F f) {
+  detail::for_each_broadcast(p, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
+    output[i] = activate(p->fused, f(a[ia], b[ib]));
+  });
+}
 template <class Params>
 constexpr void binary(Params p, const float* a, const float* b, float* output) {
-  const bool multiply = p->kind == op_kind::mul;
-  detail::for_each_broadcast(p, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
-    output[i] = activate(p->fused, multiply ? a[ia] * b[ib] : a[ia] + b[ib]);
-  });
+  if (p->kind == op_kind::mul) binary_with(p, a, b, output, [](float x, float y) { return x * y; });
+  else binary_with(p, a, b, output, [](float x, float y) { return x + y; });
 }
 // Plain integer add and mul with ONNX's (numpy's) semantics: the result wraps around in the element type.
 // Computed in the unsigned type of the same width, where wrapping is defined; 8-bit operands are

@@ -13,14 +13,18 @@
 #include <ctnn/kernel/reference/int8/requantize.hpp>
 
 namespace ctnn::kernel::reference::int8 {
+// An input of add (and sub: ops/sub.hpp): plus its offset, shifted left by left_shift, rescaled by its own multiplier.
+template <class Params>
+[[gnu::always_inline]] constexpr std::int32_t scaled_input(Params p, std::int32_t x, std::int32_t offset,
+                                                           std::int32_t multiplier, std::int32_t shift) {
+  namespace q = ctnn::detail::quant;
+  return q::multiply_by_quantized_multiplier(q::wrapping_shift_left(x + offset, p->left_shift), multiplier, shift);
+}
 template <class Params>
 [[gnu::always_inline]] constexpr std::int8_t add_one(Params p, std::int32_t x1, std::int32_t x2) {
-  namespace q = ctnn::detail::quant;
-  const std::int32_t shifted1 = q::wrapping_shift_left(x1 + p->input_offset, p->left_shift);
-  const std::int32_t shifted2 = q::wrapping_shift_left(x2 + p->input2_offset, p->left_shift);
-  const std::int32_t scaled1 = q::multiply_by_quantized_multiplier(shifted1, p->input_multiplier, p->input_shift);
-  const std::int32_t scaled2 = q::multiply_by_quantized_multiplier(shifted2, p->input2_multiplier, p->input2_shift);
-  return requantize_output(p, q::wrapping_add(scaled1, scaled2), p->output_multiplier, p->output_shift);
+  const std::int32_t scaled1 = scaled_input(p, x1, p->input_offset, p->input_multiplier, p->input_shift);
+  const std::int32_t scaled2 = scaled_input(p, x2, p->input2_offset, p->input2_multiplier, p->input2_shift);
+  return requantize_output(p, ctnn::detail::quant::wrapping_add(scaled1, scaled2), p->output_multiplier, p->output_shift);
 }
 template <class Params>
 [[gnu::always_inline]] constexpr std::int8_t mul_one(Params p, std::int32_t x1, std::int32_t x2) {

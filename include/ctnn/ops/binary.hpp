@@ -1,0 +1,28 @@
+#pragma once
+// What the binary element-wise ops share (ops/sub.hpp): two operands of one element type, numpy
+// broadcasting, a fused activation, a result that may overwrite either operand.
+#include <cstdint>
+
+#include <ctnn/ir/shape_rules.hpp>
+#include <ctnn/ops/descriptor.hpp>
+
+namespace ctnn::ops {
+
+struct binary_elementwise : op_defaults {
+  static constexpr operand_range operands{2, 2};
+  static constexpr bool elementwise = true;
+  static constexpr std::uint32_t in_place_slots = 0b11;
+  static constexpr bool takes_fused_activation = true;
+  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
+
+  template <class Module>
+  static constexpr shape infer(Module& m, std::int32_t node_id) {
+    return shape_rules::broadcast_result(m, node_id);
+  }
+  template <class Module>
+  static constexpr void prepare(const Module& m, const node& n, kernel_params& p) {
+    p.in2 = m.tensor_at(n.inputs[1]).dims;
+  }
+};
+
+}  // namespace ctnn::ops
