@@ -43,7 +43,6 @@ Models (float unless said otherwise; the op list of each is in its _expected.hpp
                   and the outputs of TensorFlow Lite Micro's reference kernels (the host oracle tflm_run, outside
                   the repository): regenerated only with --tflm <path to tflm_run>; without it the committed header
                   is kept (after checking that it belongs to this model and these inputs).
-  (sub_net and sub_int8 are not registered as tests yet: ctnn does not support SUB so far.)
 Models that must be rejected:
   bad_unsupported_op    op 1 is LSH_PROJECTION (builtin code 15: not in TensorFlow Lite Micro either).
   bad_hybrid            FULLY_CONNECTED with float32 input and int8 weights (tensor 1).

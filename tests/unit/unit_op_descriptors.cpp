@@ -140,6 +140,51 @@ TEST_CASE("the int8 recipes of the activation descriptors are compute_requantiza
   CHECK(r.output_shift == 0);                // ... with no shift
 }
 
+TEST_CASE("sub's int8 recipe is TFLite Micro's (CalculateOpDataSub: its ratios in float)") {
+  // The parameters TFLM 90b983c2b's Prepare computes for the two SUBs of tests/data/tflite/sub_int8.tflite
+  // (read from the host oracle's OpDataSub).
+  ctnn::node n{};
+  n.attrs.fused = ctnn::activation::relu6;
+  ctnn::kernel_params p{};
+  ops::descriptor_of<op_kind::sub>::requantize({{0.05f, -3}, {0.11f, 7}, {0.08f, 2}}, n, p);
+  CHECK(p.input2_offset == -7);
+  CHECK(p.left_shift == 20);
+  CHECK(p.input_multiplier == 1952257920);
+  CHECK(p.input_shift == -2);
+  CHECK(p.input2_multiplier == 1073741824);
+  CHECK(p.input2_shift == 0);
+  CHECK(p.output_multiplier == 1476395008);
+  CHECK(p.output_shift == -18);
+  CHECK(p.activation_min == 2);
+  CHECK(p.activation_max == 77);
+
+  ctnn::kernel_params swapped{};
+  ops::descriptor_of<op_kind::sub>::requantize({{0.11f, 7}, {0.05f, -3}, {0.2f, -10}}, ctnn::node{}, swapped);
+  CHECK(swapped.input_multiplier == 1073741824);
+  CHECK(swapped.input_shift == 0);
+  CHECK(swapped.input2_multiplier == 1952257920);
+  CHECK(swapped.input2_shift == -2);
+  CHECK(swapped.output_multiplier == 1181116032);
+  CHECK(swapped.output_shift == -19);
+  CHECK(swapped.activation_min == -128);
+  CHECK(swapped.activation_max == 127);
+}
+
+TEST_CASE("sub's kernels: float32 a - b with broadcast and the fused activation; int8 as TFLite's raw_sub") {
+  ctnn::kernel_params p{};
+  p.kind = op_kind::sub;
+  p.in = ctnn::make_shape(2, 2);
+  p.in2 = ctnn::make_shape(2);
+  p.out = ctnn::make_shape(2, 2);
+  p.fused = ctnn::activation::relu;
+  const std::array<float, 4> a{1.0f, 2.0f, 3.0f, 4.0f};
+  const std::array<float, 2> b{1.5f, 1.0f};
+  std::array<float, 4> y{};
+  const float* operands[] = {a.data(), b.data()};
+  ctnn::kernel::detail::run_f32<op_kind::sub>(&p, operands, y.data());
+  CHECK(y == std::array<float, 4>{0.0f, 1.0f, 1.5f, 3.0f});
+}
+
 // Concat and pad add extents in int64: a result beyond 2^31 - 1 is extent_too_large, not an overflow (the
 // fuzz regression onnx_import/concat_extent_overflow.onnx).
 static_assert([] {

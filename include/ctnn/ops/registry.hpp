@@ -14,6 +14,7 @@
 #include <ctnn/ops/relu.hpp>
 #include <ctnn/ops/relu6.hpp>
 #include <ctnn/ops/sigmoid.hpp>
+#include <ctnn/ops/sub.hpp>
 #include <ctnn/ops/tanh.hpp>
 
 namespace ctnn::ops {
@@ -23,7 +24,7 @@ struct op_list {};
 
 // Every op kind written as a descriptor. The op kinds not listed are still described by the switches of
 // the layers (being moved here: docs/design.md §2, "One descriptor per op kind").
-using all = op_list<relu, relu6, sigmoid, tanh, clip>;
+using all = op_list<relu, relu6, sigmoid, tanh, clip, sub>;
 
 namespace detail {
 

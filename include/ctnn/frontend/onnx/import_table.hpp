@@ -46,6 +46,7 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::Clip, op_kind::clip, &import_clip<S>},
     {op_type::Add, op_kind::add, &import_binary<S>},
     {op_type::Mul, op_kind::mul, &import_binary<S>},
+    {op_type::Sub, op_kind::sub, &import_binary<S>},
     {op_type::Softmax, op_kind::softmax, &import_softmax<S>},
     // import_shape_ops.hpp
     {op_type::Reshape, op_kind::reshape, &import_reshape<S>},

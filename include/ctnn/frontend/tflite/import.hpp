@@ -21,7 +21,7 @@
 //    outputs that are graph inputs, constants or repeated get a copy node at the end.
 //  * Ops: CONV_2D, DEPTHWISE_CONV_2D (weights [1,H,W,C*M], multiplier = out / in channels),
 //    FULLY_CONNECTED ([out][in], keep_num_dims only for rank-2 inputs), AVERAGE_POOL_2D, MAX_POOL_2D,
-//    ADD, MUL, RESHAPE (shape input, else new_shape, else the output's shape), SOFTMAX (beta 1),
+//    ADD, SUB, MUL, RESHAPE (shape input, else new_shape, else the output's shape), SOFTMAX (beta 1),
 //    QUANTIZE, DEQUANTIZE, CONCATENATION, PAD (constant int32 paddings), RELU, RELU6, LOGISTIC, TANH,
 //    MEAN (constant int32 axes, keep_dims). Padding SAME/VALID; fused activations NONE, RELU, RELU6.
 //  * Bad input is a diagnostic in the module (frontend_error codes, ir/diagnostic.hpp; a few of the

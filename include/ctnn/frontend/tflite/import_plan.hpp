@@ -75,6 +75,8 @@ inline constexpr op_row op_table[] = {
     // import_elementwise.hpp
     {builtin_operator::add, op_kind::add, import_job::binary, schema::builtin_options::add, fused_at(schema::add::fused_activation)},
     {builtin_operator::mul, op_kind::mul, import_job::binary, schema::builtin_options::mul, fused_at(schema::mul::fused_activation)},
+    {builtin_operator::sub, op_kind::sub, import_job::binary, schema::builtin_options::sub,
+     fused_at(schema::sub::fused_activation)},
     {builtin_operator::relu, op_kind::relu, import_job::unary, schema::builtin_options::none, no_fused_activation},
     {builtin_operator::relu6, op_kind::relu6, import_job::unary, schema::builtin_options::none, no_fused_activation},
     {builtin_operator::logistic, op_kind::sigmoid, import_job::unary, schema::builtin_options::none, no_fused_activation},

@@ -225,6 +225,7 @@ namespace softmax { inline constexpr std::uint32_t beta = 0; }
 namespace concatenation { inline constexpr std::uint32_t axis = 0, fused_activation = 1; }
 namespace add { inline constexpr std::uint32_t fused_activation = 0; }
 namespace mul { inline constexpr std::uint32_t fused_activation = 0; }
+namespace sub { inline constexpr std::uint32_t fused_activation = 0; }
 namespace reshape { inline constexpr std::uint32_t new_shape = 0; }
 namespace reducer { inline constexpr std::uint32_t keep_dims = 0; }
 
@@ -242,6 +243,7 @@ enum class builtin_options : std::uint8_t {
   mul = 21,
   pad = 22,
   reducer = 27,
+  sub = 28,
   dequantize = 38,
   quantize = 89,
 };
