@@ -61,8 +61,10 @@ class module_runner {
         failed_call_ = c;
       }
       for (std::size_t k = 0; k < static_cast<std::size_t>(call.operand_count) && status_ == run_status::ok; ++k)
-        if (call.operand_at[k].where == storage::constant && constant(call.operands[k]) == nullptr)
+        if (call.operand_at[k].where == storage::constant && constant(call.operands[k]) == nullptr) {
           status_ = run_status::missing_constant;
+          failed_call_ = c;
+        }
       if (status_ == run_status::ok) prepare_requantization(c);
     }
     const std::size_t pools = m.pool_count > 0 ? static_cast<std::size_t>(m.pool_count) : 1;
@@ -74,7 +76,8 @@ class module_runner {
   }
 
   run_status status() const { return status_; }
-  // The call whose parameters have no shared kernel (status() == unsupported_kernel), else -1.
+  // The call whose parameters have no shared kernel (status() == unsupported_kernel) or that reads a constant
+  // without data (missing_constant), else -1.
   std::int32_t failed_call() const { return failed_call_; }
 
   // Runs every call. inputs[i] / outputs[o]: the model's input i / output o, as many elements of its type
@@ -141,6 +144,9 @@ class module_runner {
   // Constant tensor `id`: its stored data (zero-copy), or the values its recipe computes (once).
   const void* constant(std::int32_t id) {
     const tensor& t = m_.tensor_at(id);
+    // An empty constant has no values to read (a model file may store none): any address serves.
+    static constexpr float no_values[1] = {};
+    if (t.dims.elements() == 0) return no_values;
     if (t.recipe < 0) {
       const constant_data& d = t.data;
       return d.f32 != nullptr ? static_cast<const void*>(d.f32)
