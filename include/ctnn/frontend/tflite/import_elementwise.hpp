@@ -1,5 +1,5 @@
 #pragma once
-// The TFLite importer's element-wise ops (import.hpp; rows in import_plan.hpp's op_table): ADD, MUL, RELU,
+// The TFLite importer's element-wise ops (import.hpp; rows in import_plan.hpp's op_table): ADD, SUB, MUL, RELU,
 // RELU6, LOGISTIC, TANH, QUANTIZE, DEQUANTIZE and SOFTMAX.
 #include <array>
 #include <cstddef>
@@ -12,7 +12,7 @@
 
 namespace ctnn::tflite::detail {
 
-// ADD, MUL: two operands, numpy broadcasting, a fused activation.
+// ADD, SUB, MUL: two operands, numpy broadcasting, a fused activation.
 template <class S>
 constexpr void import_binary(S& s, op_import& im) {
   const std::int32_t op = im.op;
