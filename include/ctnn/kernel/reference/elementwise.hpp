@@ -98,6 +98,7 @@ constexpr void integer_binary(Params p, const T* a, const T* b, T* output) {
 template <class Params>
 constexpr void softmax(Params p, const float* input, float* output) {
   const std::int32_t depth = p->in.last();
+  if (depth == 0) return;  // an empty last axis: no element (a model file can say so)
   const std::int64_t rows = p->in.elements() / depth;
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* x = input + r * depth;

@@ -24,6 +24,7 @@ constexpr void softmax(Params p, const std::int8_t* input, std::int8_t* output) 
   constexpr std::int32_t accumulation_integer_bits = 12;
   const std::int32_t diff_min = -q::input_radius(scaled_diff_integer_bits, p->input_shift);
   const std::int32_t depth = p->in.last();
+  if (depth == 0) return;  // an empty last axis: no element (a model file can say so)
   const std::int64_t rows = p->in.elements() / depth;
   for (std::int64_t r = 0; r < rows; ++r) {
     const std::int8_t* x = input + r * depth;

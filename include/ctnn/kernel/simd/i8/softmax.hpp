@@ -46,7 +46,7 @@ struct softmax_kernel : kernel::detail::reads_constants_as_stored {
     namespace q = ctnn::detail::quant;
     namespace fp = reference::int8::fixed_point;
     constexpr std::int32_t depth = P.in.last();
-    constexpr std::int64_t rows = P.in.elements() / depth;
+    constexpr std::int64_t rows = depth == 0 ? 0 : P.in.elements() / depth;  // an empty last axis: no element
     const auto* input = static_cast<const std::int8_t*>(operands[0]);
     auto* output = static_cast<std::int8_t*>(result);
     for (std::int64_t r = 0; r < rows; ++r) {
