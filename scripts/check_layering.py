@@ -4,7 +4,8 @@
 Each header of include/ctnn belongs to a layer (its first folder; the files at the top level have layers of
 their own). A layer may include only the layers listed for it in ALLOWED: `ir` at the bottom; `reference`
 (the reference kernels, kernel/reference, and the kernel interface they use) on `ir`; `ops` (the op
-descriptors) on those two; `memory` and `kernel` on `ops` and below; `pass` on those; `runtime` on top; the
+descriptors) on those two; `memory` and `kernel` on `ops` and below; `pass` on those; `print` (the module
+printer, whose op fields come from the descriptors) on `ops` and below; `runtime` on top; the
 frontends on `ops` and below; `compile.hpp` and `ctnn.hpp` (the public entry points) on everything. Besides include arrows, two more rules:
 
 * a `detail` folder or namespace is private to its layer: no file outside `pass/` includes `pass/detail/...`
@@ -50,8 +51,9 @@ ALLOWED = {
     "errors": {"ir"},
     "pass": {"ir", "support", "reference", "ops", "memory", "kernel", "errors"},
     "frontend": {"ir", "support", "reference", "ops", "errors"},
-    "runtime": {"ir", "support", "reference", "ops", "memory", "kernel", "pass", "errors", "version"},
-    "api": {"ir", "support", "reference", "ops", "memory", "kernel", "pass", "runtime", "frontend", "errors", "version"},
+    "print": {"ir", "support", "reference", "ops"},
+    "runtime": {"ir", "support", "reference", "ops", "memory", "kernel", "pass", "errors", "version", "print"},
+    "api": {"ir", "support", "reference", "ops", "memory", "kernel", "pass", "runtime", "frontend", "errors", "version", "print"},
 }
 
 # Namespaces whose `detail` belongs to one folder (a frontend's detail is private to that frontend).

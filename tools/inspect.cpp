@@ -31,7 +31,7 @@
 #include <ctnn/frontend/onnx.hpp>
 #include <ctnn/frontend/tflite.hpp>
 #include <ctnn/ir/diagnostic_text.hpp>
-#include <ctnn/ir/printer.hpp>
+#include <ctnn/print/printer.hpp>
 #include <ctnn/pass/edit_pipeline.hpp>
 #include <ctnn/pass/run_pipeline.hpp>
 

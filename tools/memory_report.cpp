@@ -23,7 +23,7 @@
 #include <utility>
 #include <vector>
 
-#include <ctnn/ir/printer.hpp>
+#include <ctnn/print/printer.hpp>
 #include <ctnn/memory/buffer_info.hpp>
 
 #include "command_line.hpp"

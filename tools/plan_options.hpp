@@ -22,7 +22,7 @@
 #include <ctnn/ir/diagnostic.hpp>
 #include <ctnn/ir/diagnostic_text.hpp>
 #include <ctnn/ir/enum_names.hpp>
-#include <ctnn/ir/printer.hpp>
+#include <ctnn/print/printer.hpp>
 #include <ctnn/memory/options.hpp>
 
 #include "command_line.hpp"

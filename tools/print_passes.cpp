@@ -15,7 +15,7 @@
 #include <type_traits>
 #include <utility>
 
-#include <ctnn/ir/printer.hpp>
+#include <ctnn/print/printer.hpp>
 #include <ctnn/pass/pipeline.hpp>
 
 #include "command_line.hpp"

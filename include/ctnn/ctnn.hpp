@@ -8,7 +8,7 @@
 #include <ctnn/frontend/onnx.hpp>
 #include <ctnn/frontend/tflite.hpp>
 #include <ctnn/ir/module.hpp>
-#include <ctnn/ir/printer.hpp>
+#include <ctnn/print/printer.hpp>
 #include <ctnn/memory/buffer_info.hpp>
 #include <ctnn/pass/pipeline.hpp>
 #include <ctnn/runtime/executor.hpp>

@@ -12,7 +12,7 @@
 #include <doctest/doctest.h>
 
 #include <ctnn/detail/quantization.hpp>
-#include <ctnn/ir/printer.hpp>
+#include <ctnn/print/printer.hpp>
 #include <ctnn/pass/compute_requantization.hpp>
 #include <ctnn/pass/infer_types.hpp>
 #include <ctnn/pass/lower_te.hpp>

@@ -39,7 +39,7 @@
 #include <ctnn/memory/liveness.hpp>
 #include <ctnn/pass/aot_lower_main.hpp>
 #include <ctnn/pass/plan_memory.hpp>
-#include <ctnn/ir/printer.hpp>
+#include <ctnn/print/printer.hpp>
 
 namespace {
 

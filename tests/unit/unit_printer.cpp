@@ -1,7 +1,8 @@
-// Unit tests of ir/printer.hpp: print_module, print_summary and print_memory_plan into a std::string
+// Unit tests of print/printer.hpp: print_module, print_summary and print_memory_plan into a std::string
 // sink, at several stages of the default pipeline. The expected lines are built from the layouts
 // documented in the header (column positions, number widths) and from numbers worked out below for
 // small models (shapes, bytes, offsets, lifetimes), not copied from the printer's output.
+#include <bit>
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
@@ -14,7 +15,7 @@
 
 #include <ctnn/detail/for_each_index.hpp>
 #include <ctnn/frontend/dsl.hpp>
-#include <ctnn/ir/printer.hpp>
+#include <ctnn/print/printer.hpp>
 #include <ctnn/pass/pipeline.hpp>
 #include <ctnn/pass/plan_memory.hpp>
 
@@ -475,6 +476,33 @@ TEST_CASE("text_writer::field, real_field and put_operands_and_result") {
   w.put(" ");
   ctnn::detail::put_operands_and_result(w, 0, [&](std::int32_t) { w.put("never"); }, [&] { w.put("z"); });
   CHECK(text == "stride 2 width   7 epsilon 1e-05 (10, 11) -> y () -> z");
+}
+
+TEST_CASE("put_kernel_params: each op kind's own fields (from its descriptor, ops/, or the switch)") {
+  const auto text_of = [](const ctnn::kernel_params& p) {
+    std::string text;
+    auto sink = [&text](std::string_view s) { text += s; };
+    ctnn::detail::text_writer w{ctnn::detail::sink_ref{sink}};
+    ctnn::detail::put_kernel_params(w, p);
+    return text;
+  };
+  ctnn::kernel_params p{};
+  p.type = p.out_type = ctnn::dtype::f32;
+  p.in = p.out = ctnn::shape{2, {2, 3}};
+  p.kind = ctnn::op_kind::clip;
+  p.clip = {std::bit_cast<std::uint32_t>(-1.5f), std::bit_cast<std::uint32_t>(6.0f)};
+  CHECK(text_of(p) == "clip f32 [2,3] -> [2,3]  min -1.5 max 6");
+  p.kind = ctnn::op_kind::transpose;
+  p.out = ctnn::shape{2, {3, 2}};
+  p.transpose.perm = {1, 0};
+  CHECK(text_of(p) == "transpose f32 [2,3] -> [3,2]  perm 1,0");
+  p.kind = ctnn::op_kind::mean;
+  p.out = ctnn::shape{2, {2, 1}};
+  p.mean.reduce_axes = 2;  // axis 1
+  CHECK(text_of(p) == "mean f32 [2,3] -> [2,1]  axes mask 2");
+  p.kind = ctnn::op_kind::sub;  // no fields of its own
+  p.in2 = p.out = p.in;
+  CHECK(text_of(p) == "sub f32 [2,3], [2,3] -> [2,3]");
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@
 #include <doctest/doctest.h>
 
 #include <ctnn/compile.hpp>
-#include <ctnn/ir/printer.hpp>
+#include <ctnn/print/printer.hpp>
 #include <ctnn/pass/select_kernels.hpp>
 
 #include "test_modules.hpp"

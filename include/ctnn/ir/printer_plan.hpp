@@ -1,5 +1,5 @@
 #pragma once
-// The memory plan as text (ir/printer.hpp, print_memory_plan): pools, arena size, liveness lower bound,
+// The memory plan as text (print/printer.hpp, print_memory_plan): pools, arena size, liveness lower bound,
 // one row per placed tensor and per call's scratch.
 #include <array>
 #include <charconv>

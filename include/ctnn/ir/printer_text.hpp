@@ -1,5 +1,5 @@
 #pragma once
-// The printers' text (ir/printer.hpp): a writer that knows its column and formats numbers without the C
+// The printers' text (print/printer.hpp): a writer that knows its column and formats numbers without the C
 // library, and the small pieces every section prints (shapes, types, tensor and op names, facts).
 #include <array>
 #include <charconv>

@@ -1,5 +1,5 @@
 #pragma once
-// The printers' input (ir/printer.hpp): a capacity-free view of a module and a type-erased sink, so that
+// The printers' input (print/printer.hpp): a capacity-free view of a module and a type-erased sink, so that
 // a translation unit compiles the printers once, however many module types it prints.
 #include <cstddef>
 #include <cstdint>

@@ -33,6 +33,20 @@ struct clip : unary_elementwise {
     p.activation_max = raw_bound(n.attrs.clip.max());
   }
 
+  template <class Writer>
+  static void put_attributes(Writer& w, const op_attributes& a, std::int32_t) {
+    put_bounds(w, a.clip);
+  }
+  template <class Writer>
+  static void put_params(Writer& w, const kernel_params& p) {
+    put_bounds(w, p.clip);
+  }
+  template <class Writer>
+  static void put_bounds(Writer& w, const clip_fields& bounds) {
+    w.real_field("  min ", static_cast<double>(bounds.min()));
+    w.real_field(" max ", static_cast<double>(bounds.max()));
+  }
+
   template <class Params>
   [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {
     kernel::reference::clip(p, operands[0], result);

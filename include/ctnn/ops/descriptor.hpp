@@ -14,7 +14,9 @@
 //   run_f32, run_i8            its reference kernels (kernel/reference), one source for both specialisation
 //                              policies (docs/design.md §4);
 //   elementwise, in_place_slots, fuses_as, takes_fused_activation, non_negative_result, plain_integer_kernel
-//                              what patch execution, the memory planner, fuse_ops and the ONNX policy need.
+//                              what patch execution, the memory planner, fuse_ops and the ONNX policy need;
+//   put_attributes, put_params, put_requantization
+//                              its fields in the printer's text (print/op_fields.hpp, print/requantization_text.hpp).
 //
 // SIMD and DSP fast paths stay per op family and ISA (kernel/simd, kernel/arm); they recognise the kind in
 // their `supports`.
@@ -83,6 +85,17 @@ struct op_defaults {
   static constexpr void prepare(const Module&, const node&, kernel_params&) {}
   static constexpr void requantize(const quantized_operands&, const node&, kernel_params&) {}
   static constexpr bool has_kernel(dtype) { return false; }
+
+  // Its attributes in print_module's op line, after the kind, label and fused activation ("  min 0 max 6");
+  // `rank` is its first input's (0 when not known). The writer is the printer's (ir/printer_text.hpp).
+  template <class Writer>
+  static void put_attributes(Writer&, const op_attributes&, std::int32_t /*rank*/) {}
+  // Its kernel call's parameters after the shapes, in the calls' and kernels' lines.
+  template <class Writer>
+  static void put_params(Writer&, const kernel_params&) {}
+  // What its call's TFLite requantization line says beyond the offsets, multipliers and clamp.
+  template <class Writer>
+  static void put_requantization(Writer&, const kernel_params&) {}
 };
 
 // The defaults of an element-wise op of one operand (activations): its result may overwrite its input,

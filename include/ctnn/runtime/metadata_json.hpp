@@ -26,7 +26,7 @@
 #include <boost/hana/string.hpp>
 
 #include <ctnn/ir/module.hpp>
-#include <ctnn/ir/printer.hpp>
+#include <ctnn/print/printer.hpp>
 #include <ctnn/version.hpp>
 
 namespace ctnn {

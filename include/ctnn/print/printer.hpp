@@ -17,7 +17,9 @@
 // compiles for bare-metal targets (arm-none-eabi) and costs little flash there. The work is done by
 // inline functions on a capacity-free view of the module (detail::module_view, printer_view.hpp) through a
 // type-erased sink, so a translation unit compiles the printers once, however many models it prints. The
-// pieces: printer_text.hpp, printer_params.hpp, printer_plan.hpp, printer_sections.hpp.
+// pieces: ir/printer_text.hpp, ir/printer_params.hpp, ir/printer_plan.hpp (no op kind in them), and here
+// op_fields.hpp (an op's attributes, a call's parameters: the op descriptors print their own),
+// requantization_text.hpp, sections.hpp.
 //
 // print_module's layout (columns count from 0; a field that reaches past its column is separated from
 // the one before by one space; numbers are right-aligned in their width):
@@ -31,7 +33,7 @@
 //   calls (n):           "  call " + index (2 wide) + "  op N (label)", at 36 "kernel K" [(shared by n calls)];
 //                        once kernels are selected, "  runs <impl>[ <isa>]" and the layout of each constant
 //                        operand, "  constants: 1 packed, 2 stored"; a quantized call's requantization on
-//                        the next line (ir/requantization_text.hpp)
+//                        the next line (print/requantization_text.hpp)
 //   kernels (k distinct for n calls): "  kernel " + id (2 wide) + two spaces + the kernel's parameters
 //                        [+ "  runs <impl>[ <isa>]"]
 //   memory plan:         as print_memory_plan, indented by two spaces
@@ -43,9 +45,9 @@
 #include <string_view>
 
 #include <ctnn/ir/printer_plan.hpp>
-#include <ctnn/ir/printer_sections.hpp>
 #include <ctnn/ir/printer_text.hpp>
 #include <ctnn/ir/printer_view.hpp>
+#include <ctnn/print/sections.hpp>
 
 namespace ctnn {
 

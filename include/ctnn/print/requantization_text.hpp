@@ -4,7 +4,7 @@
 //   "        requantize tflite: offsets in 5 out -128 weights 0, multiplier 1518500250 shift -7, clamp [-128, 127],
 //    per-channel multipliers (8) of scales in 0.02 weights 8 per channel out 0.05"
 //   "        requantize onnx: zero points x 3 w 0 y -2, scales x 0.02 y 0.05, multiplier 0.0123, weights u8 in onnx layout"
-// Templated on the writer and the module view (ir/printer.hpp's), so that it depends on neither.
+// Templated on the writer and the module view (print/printer.hpp's), so that it depends on neither.
 #include <bit>
 #include <cstdint>
 #include <string_view>
@@ -12,6 +12,7 @@
 #include <ctnn/ir/dtype.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/ir/requantization_recipe.hpp>
+#include <ctnn/ops/registry.hpp>
 
 namespace ctnn::detail {
 
@@ -66,6 +67,7 @@ void put_tflite_requantization(Writer& w, const kernel_call& call) {
   if (p.left_shift != 0) w.field(", left shift ", p.left_shift);
   if (p.kind == op_kind::pad) w.field(", fill ", p.pad.quantized_fill);
   if (p.kind == op_kind::mean && p.mean.same_quantization != 0) w.put(", same quantization (sum and divide)");
+  ops::visit(p.kind, [&](auto d) { d.put_requantization(w, p); });
   if (p.quantize.int8_scale_bits != 0) w.real_field(", int8 scale ", static_cast<double>(p.quantize.int8_scale()));
   if (p.activation_min != 0 || p.activation_max != 0) {
     w.field(", clamp [", p.activation_min);

@@ -1,5 +1,5 @@
 #pragma once
-// print_module's sections (ir/printer.hpp documents their layout): header, tensors, ops, calls and
+// print_module's sections (print/printer.hpp documents their layout): header, tensors, ops, calls and
 // kernels, main, function and executor metadata; and print_summary's table.
 #include <array>
 #include <charconv>
@@ -16,7 +16,8 @@
 #include <ctnn/ir/printer_params.hpp>
 #include <ctnn/ir/printer_plan.hpp>
 #include <ctnn/ir/printer_text.hpp>
-#include <ctnn/ir/requantization_text.hpp>
+#include <ctnn/print/op_fields.hpp>
+#include <ctnn/print/requantization_text.hpp>
 
 namespace ctnn::detail {
 

@@ -1,0 +1,166 @@
+#pragma once
+// The printer's text of an op's attributes and of a kernel call's parameters (print/printer.hpp): the op
+// kinds with a descriptor print themselves (ops/descriptor.hpp: put_attributes, put_params), the others
+// through the switches below (being moved to their descriptors: docs/design.md §2).
+#include <cstdint>
+
+#include <ctnn/ir/module.hpp>
+#include <ctnn/ir/op_kind.hpp>
+#include <ctnn/ir/printer_params.hpp>
+#include <ctnn/ir/printer_text.hpp>
+#include <ctnn/ir/printer_view.hpp>
+#include <ctnn/ops/registry.hpp>
+
+namespace ctnn::detail {
+
+// The attributes an op kind reads (after its fused activation).
+inline void put_attributes(text_writer& w, const module_view& m, const node& n) {
+  const op_attributes& a = n.attrs;
+  const std::int32_t rank = m.valid_tensor(n.inputs[0]) ? m.tensor_at(n.inputs[0]).dims.rank : 0;
+  if (ops::visit(n.kind, [&](auto d) { d.put_attributes(w, a, rank); })) return;
+  const bool resolved = m.has(fact::shapes_inferred);
+  switch (n.kind) {
+    case op_kind::conv2d:
+      w.put("  ");
+      put_window(w, a.win, resolved);
+      w.field(" groups ", a.groups);
+      break;
+    case op_kind::depthwise_conv2d:
+      w.put("  ");
+      put_window(w, a.win, resolved);
+      w.field(" multiplier ", a.depth_multiplier);
+      break;
+    case op_kind::max_pool:
+    case op_kind::avg_pool:
+      w.put("  ");
+      put_window(w, a.win, resolved);
+      break;
+    case op_kind::dense:
+      if (a.units > 0) w.field("  units ", a.units);
+      break;
+    case op_kind::softmax:
+    case op_kind::concat:
+      w.field("  axis ", a.axis);
+      break;
+    case op_kind::reshape:
+      if (a.target.rank > 0) {
+        w.put("  target ");
+        put_shape(w, a.target);
+      } else {
+        w.put("  copy");
+      }
+      break;
+    case op_kind::pad:
+      w.put("  ");
+      put_pad_pairs(w, a.pad.before_after, rank);
+      if (a.pad.mode == pad_mode::constant) {
+        w.real_field(" value ", static_cast<double>(a.pad.fill_value()));
+      } else {
+        w.put(" "), w.put(pad_mode_name(a.pad.mode));
+      }
+      break;
+    case op_kind::batch_norm:
+      w.real_field("  epsilon ", static_cast<double>(a.batch_norm.epsilon()));
+      break;
+    case op_kind::quantize:
+    case op_kind::dequantize:
+      w.put("  to ");
+      w.put(name_of(a.out_type));
+      break;
+    case op_kind::mean:
+      w.field("  axes mask ", static_cast<std::int64_t>(a.mean.reduce_axes));
+      w.put(a.keep_dims ? " keep_dims" : "");
+      break;
+    case op_kind::transpose:
+      w.put("  perm ");
+      put_numbers(w, a.transpose.perm, rank);
+      break;
+    default:  // no attributes of their own (global_avg_pool, add, mul, batch_matmul)
+      break;
+    case op_kind::crop:
+    case op_kind::paste:
+      w.field("  at row ", a.patch.row);
+      w.field(" column ", a.patch.column);
+      break;
+    case op_kind::fetch_rows:
+      w.field("  keeps ", a.fetch.kept_rows);
+      w.field(" rows, fetches ", a.fetch.fetched_rows);
+      w.field(" from row ", a.fetch.first_row);
+      break;
+  }
+}
+
+// A kernel's compile-time parameters in one line: "conv2d f32 +relu [1,8,8,1] -> [1,8,8,8] window ...".
+inline void put_kernel_params(text_writer& w, const kernel_params& p) {
+  w.put(name_of(p.kind));
+  w.put(" ");
+  w.put(name_of(p.type));
+  if (p.fused != activation::none) {
+    w.put(" +");
+    w.put(name_of(p.fused));
+  }
+  w.put(" ");
+  put_shape(w, p.in);
+  if (p.in2.rank > 0) {  // a second operand: binary ops, batch_matmul, ONNX's MatMul (its weights)
+    w.put(", ");
+    put_shape(w, p.in2);
+  }
+  w.put(" -> ");
+  put_shape(w, p.out);
+  if (p.out_type != p.type) {  // quantize, dequantize, ONNX's integer ops with an int32 result
+    w.put(" ");
+    w.put(name_of(p.out_type));
+  }
+  if (ops::visit(p.kind, [&](auto d) { d.put_params(w, p); })) return;
+  switch (p.kind) {
+    case op_kind::conv2d:
+    case op_kind::depthwise_conv2d:
+    case op_kind::max_pool:
+    case op_kind::avg_pool:
+      w.put("  ");
+      put_window(w, p.win, true);
+      if (p.kind == op_kind::conv2d && p.groups != 1) w.field(" groups ", p.groups);
+      if (p.kind == op_kind::depthwise_conv2d && p.depth_multiplier != 1) w.field(" multiplier ", p.depth_multiplier);
+      if (p.kind != op_kind::max_pool && p.kind != op_kind::avg_pool && p.has_bias != 0) w.put(", with bias");
+      break;
+    case op_kind::dense:
+      if (p.has_bias != 0) w.put(", with bias");
+      break;
+    case op_kind::softmax:
+      w.field("  axis ", p.axis);
+      break;
+    case op_kind::concat:
+      w.field("  axis ", p.axis);
+      w.put(" extents ");
+      put_numbers(w, p.concat.extents, p.concat.count);
+      break;
+    case op_kind::pad:
+      w.put("  ");
+      put_pad_pairs(w, p.pad.before_after, p.in.rank);
+      if (p.pad.mode == pad_mode::constant) {
+        w.real_field(" value ", static_cast<double>(p.pad.fill_value()));
+      } else {
+        w.put(" "), w.put(pad_mode_name(p.pad.mode));
+      }
+      break;
+    case op_kind::batch_norm:
+      w.real_field("  epsilon ", static_cast<double>(p.batch_norm.epsilon()));
+      break;
+    case op_kind::mean:
+      w.field("  axes mask ", static_cast<std::int64_t>(p.mean.reduce_axes));
+      break;
+    case op_kind::transpose:
+      w.put("  perm ");
+      put_numbers(w, p.transpose.perm, p.in.rank);
+      break;
+    case op_kind::crop:
+    case op_kind::paste:
+      w.field("  at row ", p.patch.row);
+      w.field(" column ", p.patch.column);
+      break;
+    default:
+      break;
+  }
+}
+
+}  // namespace ctnn::detail
