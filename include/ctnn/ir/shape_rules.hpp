@@ -325,22 +325,6 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
     case op_kind::quantize:
     case op_kind::dequantize:
       return in;
-    case op_kind::mean: {
-      shape out{};
-      for (std::int32_t d = 0; d < in.rank; ++d) {
-        const bool reduced = (n.attrs.mean.reduce_axes >> d & 1u) != 0;
-        if (!reduced) out.dims[static_cast<std::size_t>(out.rank++)] = in[d];
-        else if (n.attrs.keep_dims) out.dims[static_cast<std::size_t>(out.rank++)] = 1;
-      }
-      if (n.attrs.mean.reduce_axes >> in.rank != 0u)
-        m.fail({error_code::invalid_axis,
-                node_id,
-                n.kind,
-                {},
-                in,
-                {.axis = static_cast<std::int64_t>(n.attrs.mean.reduce_axes), .rank_actual = in.rank}});
-      return out;
-    }
     case op_kind::transpose: {
       // perm must name each input dim once; the output takes dim perm[d] as dim d.
       shape out = in;

@@ -99,9 +99,6 @@ constexpr kernel_params prepare_params(const Module& m, const node& n) {
     case op_kind::pad:
       p.pad = n.attrs.pad;
       break;
-    case op_kind::mean:
-      p.mean = n.attrs.mean;
-      break;
     case op_kind::transpose:
       p.transpose = n.attrs.transpose;
       break;

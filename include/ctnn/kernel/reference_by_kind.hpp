@@ -102,7 +102,6 @@ template <op_kind K, class Params>
   else if constexpr (K == op_kind::pad) ref::pad(p, operands[0], result);
   else if constexpr (K == op_kind::batch_norm)
     ref::batch_norm(p, operands[0], operands[1], operands[2], operands[3], operands[4], result);
-  else if constexpr (K == op_kind::mean) ref::mean(p, operands[0], result);
   else if constexpr (K == op_kind::transpose) ref::transpose(p, operands[0], result);
   else if constexpr (K == op_kind::batch_matmul) ref::batch_matmul(p, operands[0], operands[1], result);
   else if constexpr (K == op_kind::crop) ref::crop(p, operands[0], result);
@@ -143,7 +142,6 @@ template <op_kind K, class Params>
   } else if constexpr (K == op_kind::pad) i8::pad(p, activation(0), out, static_cast<std::int8_t>(p->pad.quantized_fill));
   else if constexpr (K == op_kind::quantize) i8::requantize(p, activation(0), out);
   else if constexpr (K == op_kind::dequantize) i8::dequantize(p, activation(0), static_cast<float*>(result));
-  else if constexpr (K == op_kind::mean) i8::mean(p, activation(0), out);
   else if constexpr (K == op_kind::transpose) reference::transpose(p, activation(0), out);
   else if constexpr (K == op_kind::crop) reference::crop(p, activation(0), out);
   else if constexpr (K == op_kind::paste) reference::paste(p, activation(0), out);

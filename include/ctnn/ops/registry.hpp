@@ -11,6 +11,7 @@
 
 #include <ctnn/ops/clip.hpp>
 #include <ctnn/ops/descriptor.hpp>
+#include <ctnn/ops/mean.hpp>
 #include <ctnn/ops/relu.hpp>
 #include <ctnn/ops/relu6.hpp>
 #include <ctnn/ops/sigmoid.hpp>
@@ -24,7 +25,7 @@ struct op_list {};
 
 // Every op kind written as a descriptor. The op kinds not listed are still described by the switches of
 // the layers (being moved here: docs/design.md §2, "One descriptor per op kind").
-using all = op_list<relu, relu6, sigmoid, tanh, clip, sub>;
+using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean>;
 
 namespace detail {
 

@@ -50,8 +50,6 @@ namespace requantization {
 //   quantize: from f32: output_offset, quantize.int8_scale_bits = output scale (float bits); from i8:
 //       output multiplier input_scale / output_scale;
 //   dequantize: input_offset, quantize.int8_scale_bits = input scale (float bits);
-//   mean: output multiplier input_scale / output_scale; mean.same_quantization = 1 when input and output
-//       share one quantization (TFLM then sums and divides, truncating).
 template <class Module>
 constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& p) {
   namespace q = ctnn::detail::quant;
@@ -131,10 +129,6 @@ constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& 
       break;
     case op_kind::dequantize:
       p.quantize.int8_scale_bits = std::bit_cast<std::uint32_t>(in.scale);
-      break;
-    case op_kind::mean:
-      set_multiplier(p.output_multiplier, p.output_shift, static_cast<double>(in.scale) / static_cast<double>(out.scale));
-      p.mean.same_quantization = same_quantization(in, out) ? 1 : 0;
       break;
     case op_kind::reshape:
     case op_kind::transpose:

@@ -67,10 +67,6 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
       w.put("  to ");
       w.put(name_of(a.out_type));
       break;
-    case op_kind::mean:
-      w.field("  axes mask ", static_cast<std::int64_t>(a.mean.reduce_axes));
-      w.put(a.keep_dims ? " keep_dims" : "");
-      break;
     case op_kind::transpose:
       w.put("  perm ");
       put_numbers(w, a.transpose.perm, rank);
@@ -145,9 +141,6 @@ inline void put_kernel_params(text_writer& w, const kernel_params& p) {
       break;
     case op_kind::batch_norm:
       w.real_field("  epsilon ", static_cast<double>(p.batch_norm.epsilon()));
-      break;
-    case op_kind::mean:
-      w.field("  axes mask ", static_cast<std::int64_t>(p.mean.reduce_axes));
       break;
     case op_kind::transpose:
       w.put("  perm ");

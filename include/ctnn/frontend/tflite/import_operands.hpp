@@ -163,8 +163,7 @@ constexpr bool check_requantization(S& s, std::int32_t op, const op_plan& p, con
       if (!second.quantized()) return true;
       shift = q::quantize_multiplier(in * static_cast<double>(second.scale) / out).shift;
       break;
-    case op_kind::quantize:
-    case op_kind::mean: shift = q::quantize_multiplier(in / out).shift; break;
+    case op_kind::quantize: shift = q::quantize_multiplier(in / out).shift; break;
     case op_kind::sigmoid:
     case op_kind::tanh:
       shift = q::logistic_tanh_input_multiplier(x.quant.scale).shift;
