@@ -325,21 +325,6 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
     case op_kind::quantize:
     case op_kind::dequantize:
       return in;
-    case op_kind::transpose: {
-      // perm must name each input dim once; the output takes dim perm[d] as dim d.
-      shape out = in;
-      std::uint32_t seen = 0;
-      for (std::int32_t d = 0; d < in.rank; ++d) {
-        const std::int32_t from = n.attrs.transpose.perm[static_cast<std::size_t>(d)];
-        if (from < 0 || from >= in.rank || (seen >> from & 1u) != 0) {
-          m.fail({error_code::invalid_axis, node_id, n.kind, {}, in, {.axis = from, .rank_actual = in.rank}});
-          return in;
-        }
-        seen |= 1u << from;
-        out.dims[static_cast<std::size_t>(d)] = in[from];
-      }
-      return out;
-    }
     case op_kind::batch_matmul:
       return infer_batch_matmul(m, node_id);
     case op_kind::crop:   // out = the window attrs.target of the input, at attrs.patch (row, column)

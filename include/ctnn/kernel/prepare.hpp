@@ -53,7 +53,7 @@ constexpr bool is_onnx_integer_op(const Module& m, const node& n) {
 template <class Module>
 constexpr bool needs_quantization(const Module& m, const node& n) {
   if (!is_quantized_op(m, n) || is_onnx_integer_op(m, n)) return false;
-  const bool plain_integer_kernel = n.kind == op_kind::reshape || n.kind == op_kind::transpose ||
+  const bool plain_integer_kernel = n.kind == op_kind::reshape ||
                                     ops::visit_or(n.kind, false, [](auto d) { return d.plain_integer_kernel; });
   return m.requantization == requantization_policy::tflite || !plain_integer_kernel;
 }
@@ -98,9 +98,6 @@ constexpr kernel_params prepare_params(const Module& m, const node& n) {
       break;
     case op_kind::pad:
       p.pad = n.attrs.pad;
-      break;
-    case op_kind::transpose:
-      p.transpose = n.attrs.transpose;
       break;
     case op_kind::crop:
     case op_kind::paste:

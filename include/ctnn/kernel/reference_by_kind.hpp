@@ -52,7 +52,7 @@ constexpr bool has_kernel(op_kind kind, dtype type) {
   if (ops::visit(kind, [&](auto d) { described = d.has_kernel(type); })) return described;
   if (type == dtype::f32) return kind != op_kind::dequantize;
   if (type == dtype::i8) return kind != op_kind::batch_norm && kind != op_kind::batch_matmul;
-  if (type == dtype::u8) return kind == op_kind::reshape || kind == op_kind::transpose;
+  if (type == dtype::u8) return kind == op_kind::reshape;
   return false;
 }
 
@@ -102,7 +102,6 @@ template <op_kind K, class Params>
   else if constexpr (K == op_kind::pad) ref::pad(p, operands[0], result);
   else if constexpr (K == op_kind::batch_norm)
     ref::batch_norm(p, operands[0], operands[1], operands[2], operands[3], operands[4], result);
-  else if constexpr (K == op_kind::transpose) ref::transpose(p, operands[0], result);
   else if constexpr (K == op_kind::batch_matmul) ref::batch_matmul(p, operands[0], operands[1], result);
   else if constexpr (K == op_kind::crop) ref::crop(p, operands[0], result);
   else if constexpr (K == op_kind::paste) ref::paste(p, operands[0], result);
@@ -142,7 +141,6 @@ template <op_kind K, class Params>
   } else if constexpr (K == op_kind::pad) i8::pad(p, activation(0), out, static_cast<std::int8_t>(p->pad.quantized_fill));
   else if constexpr (K == op_kind::quantize) i8::requantize(p, activation(0), out);
   else if constexpr (K == op_kind::dequantize) i8::dequantize(p, activation(0), static_cast<float*>(result));
-  else if constexpr (K == op_kind::transpose) reference::transpose(p, activation(0), out);
   else if constexpr (K == op_kind::crop) reference::crop(p, activation(0), out);
   else if constexpr (K == op_kind::paste) reference::paste(p, activation(0), out);
   else if constexpr (K == op_kind::fetch_rows) reference::fetch_rows(p, static_cast<const row_source*>(operands[0]), out);

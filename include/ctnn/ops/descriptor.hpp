@@ -83,6 +83,9 @@ struct op_defaults {
   }
   template <class Module>
   static constexpr void prepare(const Module&, const node&, kernel_params&) {}
+  // Whether its result is its input's bytes as they are (alias_reshapes then makes it a view).
+  template <class Module>
+  static constexpr bool is_view(const Module&, const node&) { return false; }
   static constexpr void requantize(const quantized_operands&, const node&, kernel_params&) {}
   static constexpr bool has_kernel(dtype) { return false; }
 

@@ -1,12 +1,12 @@
 #pragma once
 // alias_reshapes: a reshape (or flatten) does not move data, so its result becomes a view of its input
-// (tensor::alias_of) and the op disappears: no kernel, no copy, no buffer of its own. A reshape that
-// writes a model output stays a copy (the caller's buffer must be filled). So does a transpose that moves
-// only extent-1 dims (the elements keep their order).
+// (tensor::alias_of) and the op disappears: no kernel, no copy, no buffer of its own. The same holds for
+// an op whose descriptor says its result is its input's bytes (is_view: a transpose that moves only
+// extent-1 dims). Such an op that writes a model output stays a copy (the caller's buffer must be filled).
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
-#include <ctnn/kernel/reference/transpose.hpp>
+#include <ctnn/ops/registry.hpp>
 #include <ctnn/pass/detail/graph_edit.hpp>
 
 namespace ctnn::pass {
@@ -17,9 +17,7 @@ struct alias_reshapes : detail::op_rewriting_pass<alias_reshapes> {
     const node& reshape = m.node_at(i);
     tensor& view = m.tensor_at(reshape.output);
     const bool moves_nothing =
-        reshape.kind == op_kind::reshape ||
-        (reshape.kind == op_kind::transpose &&
-         kernel::reference::transpose_is_a_reshape(m.tensor_at(reshape.inputs[0]).dims, reshape.attrs.transpose.perm));
+        reshape.kind == op_kind::reshape || ops::visit_or(reshape.kind, false, [&](auto d) { return d.is_view(m, reshape); });
     if (!moves_nothing || view.role != tensor_role::intermediate) return;
     view.alias_of = reshape.inputs[0];
     erased[static_cast<std::size_t>(i)] = true;

@@ -131,7 +131,6 @@ constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& 
       p.quantize.int8_scale_bits = std::bit_cast<std::uint32_t>(in.scale);
       break;
     case op_kind::reshape:
-    case op_kind::transpose:
     case op_kind::batch_norm:
     case op_kind::batch_matmul:  // float32 only (kernel::has_kernel)
     case op_kind::crop:          // byte copies: input and output share their quantization

@@ -67,10 +67,6 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
       w.put("  to ");
       w.put(name_of(a.out_type));
       break;
-    case op_kind::transpose:
-      w.put("  perm ");
-      put_numbers(w, a.transpose.perm, rank);
-      break;
     default:  // no attributes of their own (global_avg_pool, add, mul, batch_matmul)
       break;
     case op_kind::crop:
@@ -141,10 +137,6 @@ inline void put_kernel_params(text_writer& w, const kernel_params& p) {
       break;
     case op_kind::batch_norm:
       w.real_field("  epsilon ", static_cast<double>(p.batch_norm.epsilon()));
-      break;
-    case op_kind::transpose:
-      w.put("  perm ");
-      put_numbers(w, p.transpose.perm, p.in.rank);
       break;
     case op_kind::crop:
     case op_kind::paste:

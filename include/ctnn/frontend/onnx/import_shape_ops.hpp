@@ -198,9 +198,7 @@ constexpr void import_transpose(S& s, const node_view& n, const operands& o, std
     for (std::int32_t d = 0; d < xs.rank; ++d)
       perm[static_cast<std::size_t>(d)] = nhwc_of_nchw[static_cast<std::size_t>(perm[static_cast<std::size_t>(d)])];
   }
-  op_attributes a{};
-  a.transpose.perm = perm;
-  define(s, result, s.add_node(op_kind::transpose, a, {source}, s.label_of(result)), false);
+  define(s, result, s.transpose(source, perm, s.label_of(result)), false);
 }
 
 template <class S>
