@@ -76,6 +76,27 @@ constexpr bool keeps_shape() {
 static_assert(keeps_shape<op_kind::relu>() && keeps_shape<op_kind::relu6>() && keeps_shape<op_kind::sigmoid>() &&
               keeps_shape<op_kind::tanh>() && keeps_shape<op_kind::clip>());
 
+// A described op given too few or too many inputs fails before its rule runs, naming both counts: a sub
+// with one input (it takes 2), a relu with two (it takes 1).
+template <op_kind K>
+constexpr ctnn::diagnostic infer_with_inputs(std::int32_t count) {
+  auto m = one_op_module<K>();
+  m.nodes[0].inputs[1] = m.nodes[0].inputs[0];
+  m.nodes[0].input_count = count;
+  ops::infer_shape(m, 0);
+  return m.error;
+}
+static_assert(infer_with_inputs<op_kind::sub>(1).code == ctnn::error_code::input_count_mismatch &&
+              infer_with_inputs<op_kind::sub>(1).count_expected == 2 && infer_with_inputs<op_kind::sub>(1).count_actual == 1);
+static_assert(infer_with_inputs<op_kind::relu>(2).code == ctnn::error_code::input_count_mismatch &&
+              infer_with_inputs<op_kind::relu>(2).count_expected == 1 && infer_with_inputs<op_kind::relu>(2).count_actual == 2);
+static_assert(!infer_with_inputs<op_kind::sub>(2).failed() && !infer_with_inputs<op_kind::relu>(1).failed());
+
+// The operands a kernel reads: a paste's second input (the whole tensor's previous view) and a fetch's
+// ordering inputs are not read.
+static_assert(ctnn::kernel::operands_read({.kind = op_kind::sub}) == 2 && ctnn::kernel::operands_read({.kind = op_kind::paste}) == 1 &&
+              ctnn::kernel::operands_read({.kind = op_kind::fetch_rows}) == 1);
+
 // prepare_params copies clip's attribute struct (one vocabulary for the graph and the kernel).
 static_assert([] {
   const auto m = one_op_module<op_kind::clip>();

@@ -327,14 +327,6 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
       return in;
     case op_kind::batch_matmul:
       return infer_batch_matmul(m, node_id);
-    case op_kind::crop:   // out = the window attrs.target of the input, at attrs.patch (row, column)
-    case op_kind::paste:  // out = the whole tensor attrs.target, the input written at that place (the first
-                          // paste has no second input)
-      fit_window(m, node_id, n.kind == op_kind::crop ? in : n.attrs.target, n.kind == op_kind::crop ? n.attrs.target : in);
-      return n.attrs.target;
-    case op_kind::fetch_rows:  // out = the row buffer attrs.target: whole rows of the input, kept and fetched ones
-      fit_rows(m, node_id, in, n.attrs.target);
-      return n.attrs.target;
     case op_kind::batch_norm:
       for (std::int32_t k = 1; k < 5; ++k)
         expect_constant(m, node_id, n.inputs[static_cast<std::size_t>(k)], make_shape(in.last()), error_code::weight_count_mismatch);

@@ -67,7 +67,7 @@ constexpr std::size_t operands_read(const kernel_params& p) {
     case op_kind::batch_matmul: return 2;
     case op_kind::concat: return static_cast<std::size_t>(p.concat.count);
     case op_kind::batch_norm: return 5;
-    default: return ops::visit_or(p.kind, std::size_t{1}, [](auto d) { return static_cast<std::size_t>(d.operands.max); });
+    default: return ops::visit_or(p.kind, std::size_t{1}, [&](auto d) { return d.operands_read(p); });
   }
 }
 

@@ -99,13 +99,6 @@ constexpr kernel_params prepare_params(const Module& m, const node& n) {
     case op_kind::pad:
       p.pad = n.attrs.pad;
       break;
-    case op_kind::crop:
-    case op_kind::paste:
-      p.patch = n.attrs.patch;
-      break;
-    case op_kind::fetch_rows:
-      p.fetch = n.attrs.fetch;
-      break;
     case op_kind::quantize:
     case op_kind::dequantize:
       break;

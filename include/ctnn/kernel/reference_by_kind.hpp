@@ -103,9 +103,6 @@ template <op_kind K, class Params>
   else if constexpr (K == op_kind::batch_norm)
     ref::batch_norm(p, operands[0], operands[1], operands[2], operands[3], operands[4], result);
   else if constexpr (K == op_kind::batch_matmul) ref::batch_matmul(p, operands[0], operands[1], result);
-  else if constexpr (K == op_kind::crop) ref::crop(p, operands[0], result);
-  else if constexpr (K == op_kind::paste) ref::paste(p, operands[0], result);
-  else if constexpr (K == op_kind::fetch_rows) ref::fetch_rows(p, static_cast<const row_source*>(static_cast<const void*>(operands[0])), result);
   else static_assert(K == op_kind::conv2d, "ctnn: no float32 kernel for this op kind (add it to kernel/reference_by_kind.hpp).");
 }
 
@@ -141,9 +138,6 @@ template <op_kind K, class Params>
   } else if constexpr (K == op_kind::pad) i8::pad(p, activation(0), out, static_cast<std::int8_t>(p->pad.quantized_fill));
   else if constexpr (K == op_kind::quantize) i8::requantize(p, activation(0), out);
   else if constexpr (K == op_kind::dequantize) i8::dequantize(p, activation(0), static_cast<float*>(result));
-  else if constexpr (K == op_kind::crop) reference::crop(p, activation(0), out);
-  else if constexpr (K == op_kind::paste) reference::paste(p, activation(0), out);
-  else if constexpr (K == op_kind::fetch_rows) reference::fetch_rows(p, static_cast<const row_source*>(operands[0]), out);
   else static_assert(K == op_kind::conv2d, "ctnn: no int8 kernel for this op kind (add it to kernel/reference_by_kind.hpp).");
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // What the binary element-wise ops share (ops/sub.hpp): two operands of one element type, numpy
 // broadcasting, a fused activation, a result that may overwrite either operand.
+#include <cstddef>
 #include <cstdint>
 
 #include <ctnn/ir/shape_rules.hpp>
@@ -10,6 +11,7 @@ namespace ctnn::ops {
 
 struct binary_elementwise : op_defaults {
   static constexpr operand_range operands{2, 2};
+  static constexpr std::size_t operands_read(const kernel_params&) { return 2; }
   static constexpr bool elementwise = true;
   static constexpr std::uint32_t in_place_slots = 0b11;
   static constexpr bool takes_fused_activation = true;

@@ -5,7 +5,8 @@
 // through ops::visit (registry.hpp) instead of switching over op_kind. A descriptor holds:
 //
 //   kind                       its op_kind;
-//   operands                   how many inputs it takes (checked by infer_types);
+//   operands                   how many inputs it takes (ops::infer_shape checks it for infer_types);
+//   operands_read(p)           how many of them its kernel reads (the others order it after their producers);
 //   infer(m, node_id)          its shape rule: the result's shape (m.fail with a diagnostic on a bad op);
 //   prepare(m, n, p)           the kernel parameters beyond the common ones (kernel::prepare_params): a copy of
 //                              its attribute struct (op_attributes and kernel_params share one vocabulary);
@@ -20,6 +21,7 @@
 //
 // SIMD and DSP fast paths stay per op family and ISA (kernel/simd, kernel/arm); they recognise the kind in
 // their `supports`.
+#include <cstddef>
 #include <cstdint>
 
 #include <ctnn/detail/quantization.hpp>
@@ -81,6 +83,8 @@ struct op_defaults {
   static constexpr shape infer(Module& m, std::int32_t node_id) {
     return m.tensor_at(m.node_at(node_id).inputs[0]).dims;
   }
+  // The operands its kernel reads, the first ones of its inputs (kernel::operands_read).
+  static constexpr std::size_t operands_read(const kernel_params&) { return 1; }
   template <class Module>
   static constexpr void prepare(const Module&, const node&, kernel_params&) {}
   // Whether its result is its input's bytes as they are (alias_reshapes then makes it a view).

@@ -9,11 +9,21 @@
 
 namespace ctnn::ops {
 
+// A described op given fewer or more inputs than its descriptor's `operands` fails with
+// input_count_mismatch (count_expected: the bound it broke) before its rule runs.
 template <class Module>
 constexpr shape infer_shape(Module& m, std::int32_t node_id) {
   shape out{};
-  if (visit(m.node_at(node_id).kind, [&](auto d) { out = d.infer(m, node_id); })) return out;
-  return shape_rules::infer_node(m, node_id);
+  const node& n = m.node_at(node_id);
+  const bool described = visit(n.kind, [&](auto d) {
+    if (n.input_count < d.operands.min || n.input_count > d.operands.max) {
+      const std::int32_t broken = n.input_count < d.operands.min ? d.operands.min : d.operands.max;
+      m.fail({error_code::input_count_mismatch, node_id, n.kind, {}, {}, {.count_expected = broken, .count_actual = n.input_count}});
+      return;
+    }
+    out = d.infer(m, node_id);
+  });
+  return described ? out : shape_rules::infer_node(m, node_id);
 }
 
 }  // namespace ctnn::ops

@@ -10,8 +10,11 @@
 #include <tuple>
 
 #include <ctnn/ops/clip.hpp>
+#include <ctnn/ops/crop.hpp>
 #include <ctnn/ops/descriptor.hpp>
+#include <ctnn/ops/fetch_rows.hpp>
 #include <ctnn/ops/mean.hpp>
+#include <ctnn/ops/paste.hpp>
 #include <ctnn/ops/relu.hpp>
 #include <ctnn/ops/relu6.hpp>
 #include <ctnn/ops/sigmoid.hpp>
@@ -26,7 +29,7 @@ struct op_list {};
 
 // Every op kind written as a descriptor. The op kinds not listed are still described by the switches of
 // the layers (being moved here: docs/design.md §2, "One descriptor per op kind").
-using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, transpose>;
+using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, transpose, crop, paste, fetch_rows>;
 
 namespace detail {
 

@@ -133,9 +133,6 @@ constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& 
     case op_kind::reshape:
     case op_kind::batch_norm:
     case op_kind::batch_matmul:  // float32 only (kernel::has_kernel)
-    case op_kind::crop:          // byte copies: input and output share their quantization
-    case op_kind::paste:
-    case op_kind::fetch_rows:
       break;
     default: {  // the op kinds with a descriptor (ops/descriptor.hpp): its recipe
       ops::quantized_operands operands{in, {}, out};

@@ -69,16 +69,6 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
       break;
     default:  // no attributes of their own (global_avg_pool, add, mul, batch_matmul)
       break;
-    case op_kind::crop:
-    case op_kind::paste:
-      w.field("  at row ", a.patch.row);
-      w.field(" column ", a.patch.column);
-      break;
-    case op_kind::fetch_rows:
-      w.field("  keeps ", a.fetch.kept_rows);
-      w.field(" rows, fetches ", a.fetch.fetched_rows);
-      w.field(" from row ", a.fetch.first_row);
-      break;
   }
 }
 
@@ -137,11 +127,6 @@ inline void put_kernel_params(text_writer& w, const kernel_params& p) {
       break;
     case op_kind::batch_norm:
       w.real_field("  epsilon ", static_cast<double>(p.batch_norm.epsilon()));
-      break;
-    case op_kind::crop:
-    case op_kind::paste:
-      w.field("  at row ", p.patch.row);
-      w.field(" column ", p.patch.column);
       break;
     default:
       break;
