@@ -331,9 +331,6 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
       for (std::int32_t k = 1; k < 5; ++k)
         expect_constant(m, node_id, n.inputs[static_cast<std::size_t>(k)], make_shape(in.last()), error_code::weight_count_mismatch);
       return in;
-    case op_kind::softmax:
-      n.attrs.axis = in.rank - 1;
-      return in;
     case op_kind::reshape: {
       if (n.attrs.target.rank == 0) return in;  // reshape to its own shape: a copy
       shape out = n.attrs.target;

@@ -87,9 +87,6 @@ constexpr kernel_params prepare_params(const Module& m, const node& n) {
     case op_kind::batch_matmul:
       p.in2 = m.tensor_at(n.inputs[1]).dims;
       break;
-    case op_kind::softmax:
-      p.axis = n.attrs.axis;
-      break;
     case op_kind::concat:
       p.axis = n.attrs.axis;
       p.concat.count = n.input_count;

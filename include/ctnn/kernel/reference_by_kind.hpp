@@ -96,7 +96,6 @@ template <op_kind K, class Params>
   else if constexpr (K == op_kind::avg_pool) ref::pool2d<false>(p, operands[0], result);
   else if constexpr (K == op_kind::global_avg_pool) ref::global_avg_pool(p, operands[0], result);
   else if constexpr (K == op_kind::add || K == op_kind::mul) ref::binary(p, operands[0], operands[1], result);
-  else if constexpr (K == op_kind::softmax) ref::softmax(p, operands[0], result);
   else if constexpr (K == op_kind::reshape) ref::reshape(p, operands[0], result);
   else if constexpr (K == op_kind::concat) ref::concat(p, operands, result);
   else if constexpr (K == op_kind::pad) ref::pad(p, operands[0], result);
@@ -129,7 +128,6 @@ template <op_kind K, class Params>
   else if constexpr (K == op_kind::avg_pool) i8::pool2d<false>(p, activation(0), out);
   else if constexpr (K == op_kind::global_avg_pool) i8::global_avg_pool(p, activation(0), out);
   else if constexpr (K == op_kind::add || K == op_kind::mul) i8::binary(p, activation(0), activation(1), out);
-  else if constexpr (K == op_kind::softmax) i8::softmax(p, activation(0), out);
   else if constexpr (K == op_kind::reshape) i8::copy(p, activation(0), out);
   else if constexpr (K == op_kind::concat) {
     std::array<const std::int8_t*, max_node_inputs> inputs{};

@@ -11,6 +11,7 @@
 //   prepare(m, n, p)           the kernel parameters beyond the common ones (kernel::prepare_params): a copy of
 //                              its attribute struct (op_attributes and kernel_params share one vocabulary);
 //   requantize(q, n, p)        TFLite's integer recipe of its int8 kernel (pass::compute_requantization);
+//   checked_shift(recipe)      the recipe's shift the TFLite importer checks (tflite_unrepresentable_multiplier);
 //   has_kernel(type)           whether a reference kernel exists for the first input's element type;
 //   run_f32, run_i8            its reference kernels (kernel/reference), one source for both specialisation
 //                              policies (docs/design.md §4);
@@ -59,6 +60,13 @@ struct quantized_operands {
   }
 };
 
+// The shift of an int8 recipe's multiplier that TFLite's QuantizeMultiplier must have accepted (at most
+// 31); a shift that also sets an input radius (logistic, tanh, softmax) must not be negative.
+struct recipe_shift {
+  std::int32_t shift = 0;
+  bool sets_radius = false;
+};
+
 // What every descriptor has unless it says otherwise: one input, the result shaped as the input, no kernel
 // parameters of its own, no quantized recipe, no kernels.
 struct op_defaults {
@@ -91,6 +99,8 @@ struct op_defaults {
   template <class Module>
   static constexpr bool is_view(const Module&, const node&) { return false; }
   static constexpr void requantize(const quantized_operands&, const node&, kernel_params&) {}
+  // The shift the TFLite importer checks in its recipe (requantize's result): the output multiplier's.
+  static constexpr recipe_shift checked_shift(const kernel_params& recipe) { return {recipe.output_shift, false}; }
   static constexpr bool has_kernel(dtype) { return false; }
 
   // Its attributes in print_module's op line, after the kind, label and fused activation ("  min 0 max 6");

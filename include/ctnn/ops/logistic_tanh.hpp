@@ -15,6 +15,7 @@ struct logistic_or_tanh_op : activation_op<K, A> {
     p.input_multiplier = qm.multiplier;
     p.input_shift = qm.shift;
   }
+  static constexpr recipe_shift checked_shift(const kernel_params& recipe) { return {recipe.input_shift, true}; }
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
     kernel::reference::int8::logistic_or_tanh<A == activation::sigmoid>(p, static_cast<const std::int8_t*>(operands[0]),

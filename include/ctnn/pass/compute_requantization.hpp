@@ -110,12 +110,6 @@ constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& 
       set_activation_range(n.attrs.fused);
       break;
     }
-    case op_kind::softmax: {
-      const q::quantized_multiplier qm = q::softmax_input_multiplier(1.0, static_cast<double>(in.scale), 5);
-      p.input_multiplier = qm.multiplier;
-      p.input_shift = qm.shift;
-      break;
-    }
     case op_kind::concat:
       for (std::int32_t i = 0; i < n.input_count; ++i)
         if (!same_quantization(m.tensor_at(n.inputs[static_cast<std::size_t>(i)]).quant, out)) p.concat.rescales_inputs = 1;

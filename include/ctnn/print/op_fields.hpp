@@ -38,7 +38,6 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
     case op_kind::dense:
       if (a.units > 0) w.field("  units ", a.units);
       break;
-    case op_kind::softmax:
     case op_kind::concat:
       w.field("  axis ", a.axis);
       break;
@@ -107,9 +106,6 @@ inline void put_kernel_params(text_writer& w, const kernel_params& p) {
       break;
     case op_kind::dense:
       if (p.has_bias != 0) w.put(", with bias");
-      break;
-    case op_kind::softmax:
-      w.field("  axis ", p.axis);
       break;
     case op_kind::concat:
       w.field("  axis ", p.axis);

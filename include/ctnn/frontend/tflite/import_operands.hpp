@@ -164,21 +164,17 @@ constexpr bool check_requantization(S& s, std::int32_t op, const op_plan& p, con
       shift = q::quantize_multiplier(in * static_cast<double>(second.scale) / out).shift;
       break;
     case op_kind::quantize: shift = q::quantize_multiplier(in / out).shift; break;
-    case op_kind::sigmoid:
-    case op_kind::tanh:
-      shift = q::logistic_tanh_input_multiplier(x.quant.scale).shift;
-      radius = true;
-      break;
-    case op_kind::softmax:
-      shift = q::softmax_input_multiplier(1.0, in, 5).shift;
-      radius = true;
-      break;
-    default: {  // an op kind with a descriptor: its recipe's output multiplier
+    default: {  // an op kind with a descriptor: the shift its recipe says to check
       if (n.input_count > 1 && !second.quantized()) return true;
       kernel_params recipe{};
-      const bool described = ops::visit(n.kind, [&](auto d) { d.requantize({x.quant, second, y.quant}, n, recipe); });
-      if (!described || recipe.output_multiplier == 0) return true;
-      shift = recipe.output_shift;
+      ops::recipe_shift checked{};
+      const bool described = ops::visit(n.kind, [&](auto d) {
+        d.requantize({x.quant, second, y.quant}, n, recipe);
+        checked = d.checked_shift(recipe);
+      });
+      if (!described || (recipe.output_multiplier == 0 && recipe.input_multiplier == 0)) return true;
+      shift = checked.shift;
+      radius = checked.sets_radius;
       break;
     }
   }

@@ -1,0 +1,59 @@
+#pragma once
+// softmax: exp(x - max) / sum over the last axis (TFLite SOFTMAX with beta 1; ONNX Softmax, whose other
+// axes the importer moves last). The descriptor of op_kind::softmax (ops/descriptor.hpp); the SIMD int8
+// kernel is kernel/simd/i8/softmax.hpp.
+#include <cstdint>
+
+#include <ctnn/detail/quantization.hpp>
+#include <ctnn/kernel/reference/elementwise.hpp>
+#include <ctnn/kernel/reference/int8/softmax.hpp>
+#include <ctnn/ops/descriptor.hpp>
+
+namespace ctnn::ops {
+
+struct softmax : op_defaults {
+  static constexpr op_kind kind = op_kind::softmax;
+  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
+
+  // The result is shaped as the input; the axis is the last one (recorded for the printer and the kernel).
+  template <class Module>
+  static constexpr shape infer(Module& m, std::int32_t node_id) {
+    node& n = m.node_at(node_id);
+    const shape in = m.tensor_at(n.inputs[0]).dims;
+    n.attrs.axis = in.rank - 1;
+    return in;
+  }
+  template <class Module>
+  static constexpr void prepare(const Module&, const node& n, kernel_params& p) {
+    p.axis = n.attrs.axis;
+  }
+  // TFLM's SoftmaxPrepare (beta 1): the input multiplier of input_scale with 5 integer bits of the
+  // scaled difference; its shift also sets the input radius.
+  static constexpr void requantize(const quantized_operands& q, const node&, kernel_params& p) {
+    const ctnn::detail::quant::quantized_multiplier qm =
+        ctnn::detail::quant::softmax_input_multiplier(1.0, static_cast<double>(q.in.scale), 5);
+    p.input_multiplier = qm.multiplier;
+    p.input_shift = qm.shift;
+  }
+  static constexpr recipe_shift checked_shift(const kernel_params& recipe) { return {recipe.input_shift, true}; }
+
+  template <class Params>
+  [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {
+    kernel::reference::softmax(p, operands[0], result);
+  }
+  template <class Params>
+  [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
+    kernel::reference::int8::softmax(p, static_cast<const std::int8_t*>(operands[0]), static_cast<std::int8_t*>(result));
+  }
+
+  template <class Writer>
+  static void put_attributes(Writer& w, const op_attributes& a, std::int32_t) {
+    w.field("  axis ", a.axis);
+  }
+  template <class Writer>
+  static void put_params(Writer& w, const kernel_params& p) {
+    w.field("  axis ", p.axis);
+  }
+};
+
+}  // namespace ctnn::ops
