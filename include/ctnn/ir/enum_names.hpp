@@ -75,7 +75,6 @@ namespace detail {  // the names under which the printers and the metadata JSON 
 
 constexpr std::string_view error_code_name(error_code c) { return name_of(c); }
 constexpr std::string_view fact_name(fact f) { return name_of(f); }
-constexpr std::string_view pad_mode_name(pad_mode m) { return name_of(m); }
 constexpr std::string_view padding_name(padding p) { return name_of(p); }
 
 }  // namespace detail

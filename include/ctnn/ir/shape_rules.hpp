@@ -388,20 +388,6 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
       }
       return out;
     }
-    case op_kind::pad: {
-      shape out = in;
-      for (std::int32_t d = 0; d < static_cast<std::int32_t>(max_rank); ++d) {
-        const std::int32_t before = n.attrs.pad.before_after[static_cast<std::size_t>(2 * d)];
-        const std::int32_t after = n.attrs.pad.before_after[static_cast<std::size_t>(2 * d + 1)];
-        if (d >= in.rank) {
-          if (before != 0 || after != 0)
-            m.fail({error_code::pads_beyond_rank, node_id, n.kind, {}, in, {.axis = d, .rank_actual = in.rank}});
-          continue;
-        }
-        if (!add_extent(m, node_id, out, d, std::int64_t{before} + after)) return in;
-      }
-      return out;
-    }
     default: break;  // the op kinds with a descriptor (ops/infer.hpp)
   }
   return in;

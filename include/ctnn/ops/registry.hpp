@@ -14,6 +14,7 @@
 #include <ctnn/ops/descriptor.hpp>
 #include <ctnn/ops/fetch_rows.hpp>
 #include <ctnn/ops/mean.hpp>
+#include <ctnn/ops/pad.hpp>
 #include <ctnn/ops/paste.hpp>
 #include <ctnn/ops/relu.hpp>
 #include <ctnn/ops/relu6.hpp>
@@ -30,7 +31,7 @@ struct op_list {};
 
 // Every op kind written as a descriptor. The op kinds not listed are still described by the switches of
 // the layers (being moved here: docs/design.md §2, "One descriptor per op kind").
-using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, transpose, crop, paste, fetch_rows, softmax>;
+using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, transpose, crop, paste, fetch_rows, softmax, pad>;
 
 namespace detail {
 

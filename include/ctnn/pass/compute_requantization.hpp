@@ -42,11 +42,10 @@ namespace requantization {
 //   add: left_shift = 20; input/input2 multipliers scale / (2 * max scale), output multiplier
 //       2 * max scale / (2^20 * output scale), all with shift <= 0;
 //   mul: output multiplier input_scale * input2_scale / output_scale;
-//   an op kind with a descriptor (ops/<kind>.hpp: relu, relu6, clip, sigmoid, tanh): its `requantize`;
-//   softmax: input_multiplier/input_shift from beta * input_scale * 2^26 (5 integer bits), beta = 1;
+//   an op kind with a descriptor (ops/<kind>.hpp: the activations, sub, mean, softmax, pad, ...): its
+//       `requantize`;
 //   concat: concat.rescales_inputs = 1 when an input's quantization differs from the output's: a table of
 //       each input's float scale and bias (TFLite's ConcatenationWithScaling);
-//   pad: pad.quantized_fill = the fill value quantized with the output's scale and zero point;
 //   quantize: from f32: output_offset, quantize.int8_scale_bits = output scale (float bits); from i8:
 //       output multiplier input_scale / output_scale;
 //   dequantize: input_offset, quantize.int8_scale_bits = input scale (float bits);
@@ -113,9 +112,6 @@ constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& 
     case op_kind::concat:
       for (std::int32_t i = 0; i < n.input_count; ++i)
         if (!same_quantization(m.tensor_at(n.inputs[static_cast<std::size_t>(i)]).quant, out)) p.concat.rescales_inputs = 1;
-      break;
-    case op_kind::pad:
-      p.pad.quantized_fill = q::float_to_int8(n.attrs.pad.fill_value(), out.scale, out.zero_point);
       break;
     case op_kind::quantize:
       if (p.type == dtype::f32) p.quantize.int8_scale_bits = std::bit_cast<std::uint32_t>(out.scale);

@@ -49,15 +49,6 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
         w.put("  copy");
       }
       break;
-    case op_kind::pad:
-      w.put("  ");
-      put_pad_pairs(w, a.pad.before_after, rank);
-      if (a.pad.mode == pad_mode::constant) {
-        w.real_field(" value ", static_cast<double>(a.pad.fill_value()));
-      } else {
-        w.put(" "), w.put(pad_mode_name(a.pad.mode));
-      }
-      break;
     case op_kind::batch_norm:
       w.real_field("  epsilon ", static_cast<double>(a.batch_norm.epsilon()));
       break;
@@ -111,15 +102,6 @@ inline void put_kernel_params(text_writer& w, const kernel_params& p) {
       w.field("  axis ", p.axis);
       w.put(" extents ");
       put_numbers(w, p.concat.extents, p.concat.count);
-      break;
-    case op_kind::pad:
-      w.put("  ");
-      put_pad_pairs(w, p.pad.before_after, p.in.rank);
-      if (p.pad.mode == pad_mode::constant) {
-        w.real_field(" value ", static_cast<double>(p.pad.fill_value()));
-      } else {
-        w.put(" "), w.put(pad_mode_name(p.pad.mode));
-      }
       break;
     case op_kind::batch_norm:
       w.real_field("  epsilon ", static_cast<double>(p.batch_norm.epsilon()));
