@@ -593,6 +593,9 @@ TEST_CASE("pad: reflect in H and W") { check_pad<reflect_hw>(708); }
 TEST_CASE("pad: reflect in every dimension") { check_pad<reflect_every_dim>(709); }
 TEST_CASE("pad: edge, more pads than the extent") { check_pad<edge_hw>(710); }
 TEST_CASE("pad: edge of an extent-1 dimension") { check_pad<edge_extent_one>(711); }
+// Pads many times the extent (beyond ONNX's rule; a model file may say so): the mirror keeps its period.
+constexpr auto reflect_far = pad_params<6>(make_shape(2, 3, 2), {0, 1, 11, 7, 5, 9}, 9.0f, ctnn::pad_mode::reflect);
+TEST_CASE("pad: reflect, pads several times the extent") { check_pad<reflect_far>(712); }
 TEST_CASE("pad: reflect of a row, by hand") {
   // [1 2 3] padded by 2 and 1: [3 2 1 2 3 2].
   constexpr auto p = pad_params<2>(make_shape(3), {2, 1}, 0.0f, ctnn::pad_mode::reflect);

@@ -60,8 +60,10 @@ class module_runner {
         status_ = run_status::unsupported_kernel;
         failed_call_ = c;
       }
+      // A constant operand is read where its location says: the constant that holds its bytes (a view of a
+      // constant, e.g. a reshaped weight read as an activation, has none of its own).
       for (std::size_t k = 0; k < static_cast<std::size_t>(call.operand_count) && status_ == run_status::ok; ++k)
-        if (call.operand_at[k].where == storage::constant && constant(call.operands[k]) == nullptr) {
+        if (call.operand_at[k].where == storage::constant && constant(call.operand_at[k].index) == nullptr) {
           status_ = run_status::missing_constant;
           failed_call_ = c;
         }

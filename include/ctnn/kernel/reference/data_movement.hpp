@@ -60,7 +60,8 @@ namespace detail {
 
 // Pad in mode reflect, edge or wrap: each output element reads the input element its coordinates map to
 // (the mirror, the nearest border element, or the element one period away, in every padded dim). Reflect
-// assumes pads < extent (ONNX's rule); larger pads keep mirroring, and wrap keeps wrapping.
+// assumes pads < extent (ONNX's rule); larger pads keep mirroring, and wrap keeps wrapping, both in
+// constant time per element (a model file may ask for pads far beyond the extent).
 template <class Params, class T>
 constexpr void pad_from_border(Params p, const T* input, T* output) {
   const std::int32_t rank = p->out.rank;
@@ -81,8 +82,11 @@ constexpr void pad_from_border(Params p, const T* input, T* output) {
         c = c < 0 ? c + extent : c;
       } else if (p->pad.mode == pad_mode::edge || extent == 1) {
         c = c < 0 ? 0 : (c >= extent ? extent - 1 : c);
-      } else {
-        while (c < 0 || c >= extent) c = c < 0 ? -c : 2 * (extent - 1) - c;
+      } else {  // the mirror repeats every 2 * (extent - 1): one remainder, however far the pad reaches
+        const std::int32_t period = 2 * (extent - 1);
+        c %= period;
+        c = c < 0 ? c + period : c;
+        c = c >= extent ? period - c : c;
       }
       from = from * extent + c;
     }
