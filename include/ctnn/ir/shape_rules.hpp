@@ -331,42 +331,6 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
       for (std::int32_t k = 1; k < 5; ++k)
         expect_constant(m, node_id, n.inputs[static_cast<std::size_t>(k)], make_shape(in.last()), error_code::weight_count_mismatch);
       return in;
-    case op_kind::reshape: {
-      if (n.attrs.target.rank == 0) return in;  // reshape to its own shape: a copy
-      shape out = n.attrs.target;
-      // The known extents' product, bounded above any tensor's element count (the frontends bound those):
-      // a target of huge extents (a model file's constant) cannot match, and must not overflow.
-      constexpr std::int64_t bound = std::int64_t{1} << 40;
-      std::int64_t known = 1;
-      std::int32_t inferred = -1, inferred_count = 0;
-      bool too_large = false;
-      for (std::int32_t d = 0; d < out.rank; ++d) {
-        auto& extent = out.dims[static_cast<std::size_t>(d)];
-        if (extent == 0) extent = d < in.rank ? in[d] : 1;
-        if (extent < -1) inferred_count = 2;
-        if (extent == -1) inferred = d, ++inferred_count;
-        else if (extent > 0 && known > bound / extent) too_large = true;
-        else known *= extent;
-      }
-      if (inferred_count > 1) {
-        m.fail({error_code::invalid_reshape_target, node_id, n.kind, n.attrs.target, in});
-        return in;
-      }
-      if (too_large) {
-        m.fail({error_code::reshape_element_count, node_id, n.kind, in, n.attrs.target,
-                {.count_expected = in.elements(), .count_actual = bound}});
-        return in;
-      }
-      if (inferred >= 0 && known > 0) out.dims[static_cast<std::size_t>(inferred)] = static_cast<std::int32_t>(in.elements() / known);
-      if (out.elements() != in.elements())
-        m.fail({error_code::reshape_element_count,
-                node_id,
-                n.kind,
-                in,
-                out,
-                {.count_expected = in.elements(), .count_actual = out.elements()}});
-      return out;
-    }
     case op_kind::concat: {
       const std::int32_t axis = n.attrs.axis < 0 ? n.attrs.axis + in.rank : n.attrs.axis;
       if (axis < 0 || axis >= in.rank) {

@@ -53,8 +53,7 @@ constexpr bool is_onnx_integer_op(const Module& m, const node& n) {
 template <class Module>
 constexpr bool needs_quantization(const Module& m, const node& n) {
   if (!is_quantized_op(m, n) || is_onnx_integer_op(m, n)) return false;
-  const bool plain_integer_kernel = n.kind == op_kind::reshape ||
-                                    ops::visit_or(n.kind, false, [](auto d) { return d.plain_integer_kernel; });
+  const bool plain_integer_kernel = ops::visit_or(n.kind, false, [](auto d) { return d.plain_integer_kernel; });
   return m.requantization == requantization_policy::tflite || !plain_integer_kernel;
 }
 
@@ -100,7 +99,6 @@ constexpr kernel_params prepare_params(const Module& m, const node& n) {
       p.batch_norm = n.attrs.batch_norm;
       break;
     case op_kind::global_avg_pool:
-    case op_kind::reshape:
       break;
     default:  // the op kinds with a descriptor (ops/descriptor.hpp)
       ops::visit(n.kind, [&](auto d) { d.prepare(m, n, p); });

@@ -52,8 +52,7 @@ constexpr bool has_kernel(op_kind kind, dtype type) {
   if (ops::visit(kind, [&](auto d) { described = d.has_kernel(type); })) return described;
   if (type == dtype::f32) return kind != op_kind::dequantize;
   if (type == dtype::i8) return kind != op_kind::batch_norm && kind != op_kind::batch_matmul;
-  if (type == dtype::u8) return kind == op_kind::reshape;
-  return false;
+  return false;  // uint8: the byte moves (reshape, transpose) say so in their descriptors
 }
 
 // What the kernels need of their parameters beyond an op kind with a kernel: quantize writes int8,
@@ -96,7 +95,6 @@ template <op_kind K, class Params>
   else if constexpr (K == op_kind::avg_pool) ref::pool2d<false>(p, operands[0], result);
   else if constexpr (K == op_kind::global_avg_pool) ref::global_avg_pool(p, operands[0], result);
   else if constexpr (K == op_kind::add || K == op_kind::mul) ref::binary(p, operands[0], operands[1], result);
-  else if constexpr (K == op_kind::reshape) ref::reshape(p, operands[0], result);
   else if constexpr (K == op_kind::concat) ref::concat(p, operands, result);
   else if constexpr (K == op_kind::batch_norm)
     ref::batch_norm(p, operands[0], operands[1], operands[2], operands[3], operands[4], result);
@@ -127,7 +125,6 @@ template <op_kind K, class Params>
   else if constexpr (K == op_kind::avg_pool) i8::pool2d<false>(p, activation(0), out);
   else if constexpr (K == op_kind::global_avg_pool) i8::global_avg_pool(p, activation(0), out);
   else if constexpr (K == op_kind::add || K == op_kind::mul) i8::binary(p, activation(0), activation(1), out);
-  else if constexpr (K == op_kind::reshape) i8::copy(p, activation(0), out);
   else if constexpr (K == op_kind::concat) {
     std::array<const std::int8_t*, max_node_inputs> inputs{};
     for (std::size_t k = 0; k < static_cast<std::size_t>(p->concat.count); ++k) inputs[k] = activation(k);

@@ -16,8 +16,7 @@ struct alias_reshapes : detail::op_rewriting_pass<alias_reshapes> {
   static constexpr void rewrite(Module& m, const Uses&, std::int32_t i, Flags& erased) {
     const node& reshape = m.node_at(i);
     tensor& view = m.tensor_at(reshape.output);
-    const bool moves_nothing =
-        reshape.kind == op_kind::reshape || ops::visit_or(reshape.kind, false, [&](auto d) { return d.is_view(m, reshape); });
+    const bool moves_nothing = ops::visit_or(reshape.kind, false, [&](auto d) { return d.is_view(m, reshape); });
     if (!moves_nothing || view.role != tensor_role::intermediate) return;
     view.alias_of = reshape.inputs[0];
     erased[static_cast<std::size_t>(i)] = true;

@@ -120,7 +120,6 @@ constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& 
     case op_kind::dequantize:
       p.quantize.int8_scale_bits = std::bit_cast<std::uint32_t>(in.scale);
       break;
-    case op_kind::reshape:
     case op_kind::batch_norm:
     case op_kind::batch_matmul:  // float32 only (kernel::has_kernel)
       break;

@@ -41,14 +41,6 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
     case op_kind::concat:
       w.field("  axis ", a.axis);
       break;
-    case op_kind::reshape:
-      if (a.target.rank > 0) {
-        w.put("  target ");
-        put_shape(w, a.target);
-      } else {
-        w.put("  copy");
-      }
-      break;
     case op_kind::batch_norm:
       w.real_field("  epsilon ", static_cast<double>(a.batch_norm.epsilon()));
       break;
