@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <ctnn/ctnn.hpp>
+#include <ctnn/ops/cost.hpp>
 #include <ctnn/ops/infer.hpp>
 #include <ctnn/ops/registry.hpp>
 
@@ -75,6 +76,40 @@ constexpr bool keeps_shape() {
 }
 static_assert(keeps_shape<op_kind::relu>() && keeps_shape<op_kind::relu6>() && keeps_shape<op_kind::sigmoid>() &&
               keeps_shape<op_kind::tanh>() && keeps_shape<op_kind::clip>());
+
+// A module of one op of kind K over float inputs of these shapes, its result's shape inferred.
+template <op_kind K, class... Shapes>
+constexpr auto inferred_op(const Shapes&... shapes) {
+  ctnn::module<sizeof...(Shapes) + 1, 1> m{};
+  ctnn::node n{};
+  n.kind = K;
+  for (const ctnn::shape& dims : {shapes...}) {
+    ctnn::tensor x{};
+    x.dims = dims;
+    x.role = ctnn::tensor_role::input;
+    n.inputs[static_cast<std::size_t>(n.input_count++)] = m.add_tensor(x);
+  }
+  ctnn::tensor y{};
+  y.role = ctnn::tensor_role::output;
+  n.output = m.add_tensor(y);
+  m.nodes[0] = n;
+  m.node_count = 1;
+  m.tensor_at(n.output).dims = ops::infer_shape(m, 0);
+  return m;
+}
+
+// batch_matmul: the batch dims broadcast ([2, 1] with [5]), K = 4 multiply-accumulates per result element;
+// float32 only.
+static_assert([] {
+  const auto m = inferred_op<op_kind::batch_matmul>(ctnn::make_shape(2, 1, 3, 4), ctnn::make_shape(5, 4, 6));
+  return !m.error.failed() && m.tensor_at(m.node_at(0).output).dims == ctnn::make_shape(2, 5, 3, 6) &&
+         ops::macs_of(m, m.node_at(0), m.tensor_at(m.node_at(0).output).dims) == 2 * 5 * 3 * 6 * 4 &&
+         ctnn::kernel::prepare_params(m, m.node_at(0)).in2 == ctnn::make_shape(5, 4, 6);
+}());
+static_assert(inferred_op<op_kind::batch_matmul>(ctnn::make_shape(3, 4), ctnn::make_shape(5, 6)).error.code ==
+              ctnn::error_code::input_shapes_differ);
+static_assert(ctnn::kernel::has_kernel(op_kind::batch_matmul, ctnn::dtype::f32) &&
+              !ctnn::kernel::has_kernel(op_kind::batch_matmul, ctnn::dtype::i8));
 
 // prepare_params copies clip's attribute struct (one vocabulary for the graph and the kernel).
 static_assert([] {

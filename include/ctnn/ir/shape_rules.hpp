@@ -193,8 +193,6 @@ constexpr shape infer_onnx_matmul(Module& m, std::int32_t node_id) {
   return out;
 }
 
-// batch_matmul: A [..., M, K] x B [..., K, N] -> [broadcast(A's batch, B's batch)..., M, N] (numpy matmul of
-// operands of rank >= 2; the importer promotes 1-D operands).
 // Whether operands [0, count) of an op that reads several activations (add, mul, concat, batch_matmul)
 // share the first one's element type: no kernel mixes them (a float kernel would read a uint8 operand as
 // floats). Records unsupported_dtype at the first operand that differs.
@@ -237,22 +235,6 @@ constexpr shape broadcast_result(Module& m, std::int32_t node_id) {
   shape out{};
   if (!operands_share_type(m, node_id, 2)) return in;
   if (!broadcast(in, other, out)) m.fail({error_code::input_shapes_differ, node_id, n.kind, in, other, {.input_slot = 1}});
-  return out;
-}
-
-template <class Module>
-constexpr shape infer_batch_matmul(Module& m, std::int32_t node_id) {
-  const node& n = m.node_at(node_id);
-  const shape a = m.tensor_at(n.inputs[0]).dims, b = m.tensor_at(n.inputs[1]).dims;
-  if (!operands_share_type(m, node_id, 2)) return a;
-  shape out{};
-  if (a.rank < 2 || b.rank < 2 || a.last() != b.at(-2) || !broadcast(matrix_batch(a), matrix_batch(b), out)) {
-    m.fail({error_code::input_shapes_differ, node_id, n.kind, a, b, {.input_slot = 1}});
-    return a;
-  }
-  out.dims[static_cast<std::size_t>(out.rank)] = a.at(-2);
-  out.dims[static_cast<std::size_t>(out.rank + 1)] = b.last();
-  out.rank += 2;
   return out;
 }
 
@@ -340,8 +322,6 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
       }
       return out;
     }
-    case op_kind::batch_matmul:
-      return infer_batch_matmul(m, node_id);
     case op_kind::crop:   // out = the window attrs.target of the input, at attrs.patch (row, column)
     case op_kind::paste:  // out = the whole tensor attrs.target, the input written at that place (the first
                           // paste has no second input)

@@ -63,8 +63,7 @@ constexpr std::size_t operands_read(const kernel_params& p) {
     case op_kind::depthwise_conv2d:
     case op_kind::dense: return p.has_bias != 0 ? 3 : 2;
     case op_kind::add:
-    case op_kind::mul:
-    case op_kind::batch_matmul: return 2;
+    case op_kind::mul: return 2;
     case op_kind::concat: return static_cast<std::size_t>(p.concat.count);
     case op_kind::batch_norm: return 5;
     default: return ops::visit_or(p.kind, std::size_t{1}, [](auto d) { return static_cast<std::size_t>(d.operands.max); });

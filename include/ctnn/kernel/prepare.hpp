@@ -84,7 +84,6 @@ constexpr kernel_params prepare_params(const Module& m, const node& n) {
       break;
     case op_kind::add:
     case op_kind::mul:
-    case op_kind::batch_matmul:
       p.in2 = m.tensor_at(n.inputs[1]).dims;
       break;
     case op_kind::softmax:

@@ -11,6 +11,7 @@
 //                              its attribute struct (op_attributes and kernel_params share one vocabulary);
 //   requantize(q, n, p)        TFLite's integer recipe of its int8 kernel (pass::compute_requantization);
 //   has_kernel(type)           whether a reference kernel exists for the first input's element type;
+//   macs(m, n, out)            its multiply-accumulates for a result of extents `out` (ops/cost.hpp);
 //   run_f32, run_i8            its reference kernels (kernel/reference), one source for both specialisation
 //                              policies (docs/design.md §4);
 //   elementwise, in_place_slots, fuses_as, takes_fused_activation, non_negative_result, plain_integer_kernel
@@ -85,6 +86,12 @@ struct op_defaults {
   static constexpr void prepare(const Module&, const node&, kernel_params&) {}
   static constexpr void requantize(const quantized_operands&, const node&, kernel_params&) {}
   static constexpr bool has_kernel(dtype) { return false; }
+  // Its multiply-accumulates when it writes a result of extents `out` (its own result's, or a patch's):
+  // one per result element, as docs/memory.md counts element-wise ops.
+  template <class Module>
+  static constexpr std::int64_t macs(const Module&, const node&, const shape& out) {
+    return out.elements();
+  }
 
   // Its attributes in print_module's op line, after the kind, label and fused activation ("  min 0 max 6");
   // `rank` is its first input's (0 when not known). The writer is the printer's (ir/printer_text.hpp).

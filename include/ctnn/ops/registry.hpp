@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <tuple>
 
+#include <ctnn/ops/batch_matmul.hpp>
 #include <ctnn/ops/clip.hpp>
 #include <ctnn/ops/descriptor.hpp>
 #include <ctnn/ops/mean.hpp>
@@ -25,7 +26,7 @@ struct op_list {};
 
 // Every op kind written as a descriptor. The op kinds not listed are still described by the switches of
 // the layers (being moved here: docs/design.md §2, "One descriptor per op kind").
-using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean>;
+using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, batch_matmul>;
 
 namespace detail {
 

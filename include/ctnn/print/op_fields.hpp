@@ -71,7 +71,7 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
       w.put("  perm ");
       put_numbers(w, a.transpose.perm, rank);
       break;
-    default:  // no attributes of their own (global_avg_pool, add, mul, batch_matmul)
+    default:  // no attributes of their own (global_avg_pool, add, mul)
       break;
     case op_kind::crop:
     case op_kind::paste:
