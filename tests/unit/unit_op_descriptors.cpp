@@ -111,6 +111,28 @@ static_assert(inferred_op<op_kind::batch_matmul>(ctnn::make_shape(3, 4), ctnn::m
 static_assert(ctnn::kernel::has_kernel(op_kind::batch_matmul, ctnn::dtype::f32) &&
               !ctnn::kernel::has_kernel(op_kind::batch_matmul, ctnn::dtype::i8));
 
+// concat: the axis normalised (-1: the last), the extents summed along it; each call reads as many operands as
+// its op has inputs; an int8 call whose inputs are quantized otherwise than its result reads a table of
+// per-input rescaling.
+static_assert([] {
+  const auto m = inferred_op<op_kind::concat>(ctnn::make_shape(2, 3), ctnn::make_shape(2, 4));
+  ctnn::kernel_params p = ctnn::kernel::prepare_params(m, m.node_at(0));
+  const bool structure = !m.error.failed() && m.tensor_at(m.node_at(0).output).dims == ctnn::make_shape(2, 7) &&
+                         p.axis == 1 && p.concat.count == 2 && p.concat.extents[0] == 3 && p.concat.extents[1] == 4 &&
+                         ctnn::kernel::operands_read(p) == 2;
+  p.type = ctnn::dtype::i8;
+  ops::quantized_operands q{{0.5f, 1}, {}, {0.5f, 1}};
+  ops::descriptor_of<op_kind::concat>::requantize(q, m.node_at(0), p);
+  const bool copies = p.concat.rescales_inputs == 0 &&
+                      ops::descriptor_of<op_kind::concat>::table_recipe(p).table == ctnn::requantization_table::none &&
+                      ctnn::kernel::has_requantization(p, {});
+  q.inputs_quantized_as_result = false;
+  ops::descriptor_of<op_kind::concat>::requantize(q, m.node_at(0), p);
+  const ctnn::requantization_recipe table = ops::descriptor_of<op_kind::concat>::table_recipe(p);
+  return structure && copies && table.table == ctnn::requantization_table::concat_inputs && table.channels == 2 &&
+         !ctnn::kernel::has_requantization(p, {});
+}());
+
 // prepare_params copies clip's attribute struct (one vocabulary for the graph and the kernel).
 static_assert([] {
   const auto m = one_op_module<op_kind::clip>();

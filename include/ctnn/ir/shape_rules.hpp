@@ -373,27 +373,6 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
                 {.count_expected = in.elements(), .count_actual = out.elements()}});
       return out;
     }
-    case op_kind::concat: {
-      const std::int32_t axis = n.attrs.axis < 0 ? n.attrs.axis + in.rank : n.attrs.axis;
-      if (axis < 0 || axis >= in.rank) {
-        m.fail({error_code::invalid_axis, node_id, n.kind, {}, in, {.axis = n.attrs.axis, .rank_actual = in.rank}});
-        return in;
-      }
-      n.attrs.axis = axis;
-      if (!operands_share_type(m, node_id, n.input_count)) return in;
-      shape out = in;
-      for (std::int32_t i = 1; i < n.input_count; ++i) {
-        const shape other = m.tensor_at(n.inputs[static_cast<std::size_t>(i)]).dims;
-        bool compatible = other.rank == in.rank;
-        for (std::int32_t d = 0; compatible && d < in.rank; ++d) compatible = d == axis || other[d] == in[d];
-        if (!compatible) {
-          m.fail({error_code::input_shapes_differ, node_id, n.kind, in, other, {.input_slot = i}});
-          return in;
-        }
-        if (!add_extent(m, node_id, out, axis, other[axis])) return in;
-      }
-      return out;
-    }
     case op_kind::pad: {
       shape out = in;
       for (std::int32_t d = 0; d < static_cast<std::int32_t>(max_rank); ++d) {

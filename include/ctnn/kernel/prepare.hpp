@@ -89,12 +89,6 @@ constexpr kernel_params prepare_params(const Module& m, const node& n) {
     case op_kind::softmax:
       p.axis = n.attrs.axis;
       break;
-    case op_kind::concat:
-      p.axis = n.attrs.axis;
-      p.concat.count = n.input_count;
-      for (std::int32_t i = 0; i < n.input_count; ++i)
-        p.concat.extents[static_cast<std::size_t>(i)] = m.tensor_at(n.inputs[static_cast<std::size_t>(i)]).dims[n.attrs.axis];
-      break;
     case op_kind::pad:
       p.pad = n.attrs.pad;
       break;

@@ -8,7 +8,6 @@
 // Operands come in the op's input order (conv/dense: data, weights, bias; concat: its inputs). The
 // element type of the first input selects the kernels: f32 the float ones (quantize from f32 writes
 // int8), i8 the int8 ones (TFLite's recipes; dequantize writes f32).
-#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -98,7 +97,6 @@ template <op_kind K, class Params>
   else if constexpr (K == op_kind::add || K == op_kind::mul) ref::binary(p, operands[0], operands[1], result);
   else if constexpr (K == op_kind::softmax) ref::softmax(p, operands[0], result);
   else if constexpr (K == op_kind::reshape) ref::reshape(p, operands[0], result);
-  else if constexpr (K == op_kind::concat) ref::concat(p, operands, result);
   else if constexpr (K == op_kind::pad) ref::pad(p, operands[0], result);
   else if constexpr (K == op_kind::batch_norm)
     ref::batch_norm(p, operands[0], operands[1], operands[2], operands[3], operands[4], result);
@@ -134,11 +132,7 @@ template <op_kind K, class Params>
   else if constexpr (K == op_kind::add || K == op_kind::mul) i8::binary(p, activation(0), activation(1), out);
   else if constexpr (K == op_kind::softmax) i8::softmax(p, activation(0), out);
   else if constexpr (K == op_kind::reshape) i8::copy(p, activation(0), out);
-  else if constexpr (K == op_kind::concat) {
-    std::array<const std::int8_t*, max_node_inputs> inputs{};
-    for (std::size_t k = 0; k < static_cast<std::size_t>(p->concat.count); ++k) inputs[k] = activation(k);
-    i8::concat(p, inputs.data(), out, rq.requantize, rq.scale, rq.bias);
-  } else if constexpr (K == op_kind::pad) i8::pad(p, activation(0), out, static_cast<std::int8_t>(p->pad.quantized_fill));
+  else if constexpr (K == op_kind::pad) i8::pad(p, activation(0), out, static_cast<std::int8_t>(p->pad.quantized_fill));
   else if constexpr (K == op_kind::quantize) i8::requantize(p, activation(0), out);
   else if constexpr (K == op_kind::dequantize) i8::dequantize(p, activation(0), static_cast<float*>(result));
   else if constexpr (K == op_kind::transpose) reference::transpose(p, activation(0), out);

@@ -10,10 +10,15 @@
 //   prepare(m, n, p)           the kernel parameters beyond the common ones (kernel::prepare_params): a copy of
 //                              its attribute struct (op_attributes and kernel_params share one vocabulary);
 //   requantize(q, n, p)        TFLite's integer recipe of its int8 kernel (pass::compute_requantization);
+//   table_recipe(p), has_table_arrays(p, rq)
+//                              the table that recipe needs beyond kernel_params (kernel_call::requantization),
+//                              and whether a call is given its arrays (kernel::invoke_dynamic);
 //   has_kernel(type)           whether a reference kernel exists for the first input's element type;
 //   macs(m, n, out)            its multiply-accumulates for a result of extents `out` (ops/cost.hpp);
 //   run_f32, run_i8            its reference kernels (kernel/reference), one source for both specialisation
 //                              policies (docs/design.md §4);
+//   operands_read(p)           only an op whose input count varies by call (concat): the operands call `p`
+//                              reads (ops::operands_read: otherwise operands.max);
 //   elementwise, in_place_slots, fuses_as, takes_fused_activation, non_negative_result, plain_integer_kernel
 //                              what patch execution, the memory planner, fuse_ops and the ONNX policy need;
 //   put_attributes, put_params, put_requantization
@@ -21,10 +26,12 @@
 //
 // SIMD and DSP fast paths stay per op family and ISA (kernel/simd, kernel/arm); they recognise the kind in
 // their `supports`.
+#include <cstddef>
 #include <cstdint>
 
 #include <ctnn/detail/quantization.hpp>
 #include <ctnn/ir/module.hpp>
+#include <ctnn/ir/requantization_recipe.hpp>
 #include <ctnn/kernel/params.hpp>
 #include <ctnn/kernel/reference/activation.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
@@ -42,6 +49,8 @@ struct quantized_operands {
   quantization in{};   // the first input's
   quantization in2{};  // the second input's (binary ops)
   quantization out{};  // the result's
+  // Whether every input is quantized as the result (concat copies such inputs, and rescales the others).
+  bool inputs_quantized_as_result = true;
 
   // QuantizeMultiplier of a real multiplier.
   static constexpr void set_multiplier(std::int32_t& multiplier, std::int32_t& shift, double real) {
@@ -85,6 +94,10 @@ struct op_defaults {
   template <class Module>
   static constexpr void prepare(const Module&, const node&, kernel_params&) {}
   static constexpr void requantize(const quantized_operands&, const node&, kernel_params&) {}
+  // The table its int8 kernel of call parameters `p` reads beyond kernel_params (none), and whether a
+  // call is given that table's arrays.
+  static constexpr requantization_recipe table_recipe(const kernel_params&) { return {}; }
+  static constexpr bool has_table_arrays(const kernel_params&, const kernel::requant_arrays&) { return true; }
   static constexpr bool has_kernel(dtype) { return false; }
   // Its multiply-accumulates when it writes a result of extents `out` (its own result's, or a patch's):
   // one per result element, as docs/memory.md counts element-wise ops.
@@ -125,6 +138,14 @@ struct activation_op : unary_elementwise {
     kernel::reference::activate_all(A, p->out.elements(), operands[0], result);
   }
 };
+
+// The operands a kernel of call parameters `p` reads (kernel::invoke_dynamic checks they are given): all
+// that descriptor D's op takes, or, for an op whose input count varies by call, its operands_read(p).
+template <class D>
+constexpr std::size_t operands_read(const kernel_params& p) {
+  if constexpr (requires { D::operands_read(p); }) return static_cast<std::size_t>(D::operands_read(p));
+  else return static_cast<std::size_t>(D::operands.max);
+}
 
 // What a descriptor must name (the defaults give everything else): a message that names the member.
 template <class D>

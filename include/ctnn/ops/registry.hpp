@@ -11,6 +11,7 @@
 
 #include <ctnn/ops/batch_matmul.hpp>
 #include <ctnn/ops/clip.hpp>
+#include <ctnn/ops/concat.hpp>
 #include <ctnn/ops/descriptor.hpp>
 #include <ctnn/ops/mean.hpp>
 #include <ctnn/ops/relu.hpp>
@@ -26,7 +27,7 @@ struct op_list {};
 
 // Every op kind written as a descriptor. The op kinds not listed are still described by the switches of
 // the layers (being moved here: docs/design.md §2, "One descriptor per op kind").
-using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, batch_matmul>;
+using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, batch_matmul, concat>;
 
 namespace detail {
 

@@ -39,7 +39,6 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
       if (a.units > 0) w.field("  units ", a.units);
       break;
     case op_kind::softmax:
-    case op_kind::concat:
       w.field("  axis ", a.axis);
       break;
     case op_kind::reshape:
@@ -124,11 +123,6 @@ inline void put_kernel_params(text_writer& w, const kernel_params& p) {
       break;
     case op_kind::softmax:
       w.field("  axis ", p.axis);
-      break;
-    case op_kind::concat:
-      w.field("  axis ", p.axis);
-      w.put(" extents ");
-      put_numbers(w, p.concat.extents, p.concat.count);
       break;
     case op_kind::pad:
       w.put("  ");
