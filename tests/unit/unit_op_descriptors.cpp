@@ -133,6 +133,22 @@ static_assert([] {
          !ctnn::kernel::has_requantization(p, {});
 }());
 
+// batch_norm: the input's shape, one scale, offset, mean and variance per channel (the last axis); float32
+// only; its result may overwrite its input, and patch execution may run it on a patch.
+static_assert([] {
+  const ctnn::shape x = ctnn::make_shape(2, 3), channels = ctnn::make_shape(3);
+  auto m = inferred_op<op_kind::batch_norm>(x, channels, channels, channels, channels);
+  m.nodes[0].attrs.batch_norm.epsilon_bits = std::bit_cast<std::uint32_t>(0.001f);
+  return !m.error.failed() && m.tensor_at(m.node_at(0).output).dims == x &&
+         ctnn::kernel::prepare_params(m, m.node_at(0)).batch_norm.epsilon() == 0.001f;
+}());
+static_assert(inferred_op<op_kind::batch_norm>(ctnn::make_shape(2, 3), ctnn::make_shape(3), ctnn::make_shape(4),
+                                               ctnn::make_shape(3), ctnn::make_shape(3))
+                  .error.code == ctnn::error_code::weight_count_mismatch);
+static_assert(ctnn::kernel::has_kernel(op_kind::batch_norm, ctnn::dtype::f32) &&
+              !ctnn::kernel::has_kernel(op_kind::batch_norm, ctnn::dtype::i8) &&
+              ctnn::memory::may_write_over(op_kind::batch_norm, 0) && !ctnn::memory::may_write_over(op_kind::batch_norm, 1));
+
 // prepare_params copies clip's attribute struct (one vocabulary for the graph and the kernel).
 static_assert([] {
   const auto m = one_op_module<op_kind::clip>();

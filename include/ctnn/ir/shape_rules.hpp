@@ -330,10 +330,6 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
     case op_kind::fetch_rows:  // out = the row buffer attrs.target: whole rows of the input, kept and fetched ones
       fit_rows(m, node_id, in, n.attrs.target);
       return n.attrs.target;
-    case op_kind::batch_norm:
-      for (std::int32_t k = 1; k < 5; ++k)
-        expect_constant(m, node_id, n.inputs[static_cast<std::size_t>(k)], make_shape(in.last()), error_code::weight_count_mismatch);
-      return in;
     case op_kind::softmax:
       n.attrs.axis = in.rank - 1;
       return in;

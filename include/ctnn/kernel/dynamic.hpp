@@ -64,7 +64,6 @@ constexpr std::size_t operands_read(const kernel_params& p) {
     case op_kind::dense: return p.has_bias != 0 ? 3 : 2;
     case op_kind::add:
     case op_kind::mul: return 2;
-    case op_kind::batch_norm: return 5;
     default: return ops::visit_or(p.kind, std::size_t{1}, [&](auto d) { return ops::operands_read<decltype(d)>(p); });
   }
 }

@@ -105,9 +105,6 @@ constexpr kernel_params prepare_params(const Module& m, const node& n) {
     case op_kind::quantize:
     case op_kind::dequantize:
       break;
-    case op_kind::batch_norm:
-      p.batch_norm = n.attrs.batch_norm;
-      break;
     case op_kind::global_avg_pool:
     case op_kind::reshape:
       break;

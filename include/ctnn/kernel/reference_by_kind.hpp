@@ -14,7 +14,6 @@
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/params.hpp>
 #include <ctnn/kernel/reference/activation.hpp>
-#include <ctnn/kernel/reference/batch_norm.hpp>
 #include <ctnn/kernel/reference/conv2d.hpp>
 #include <ctnn/kernel/reference/data_movement.hpp>
 #include <ctnn/kernel/reference/dense.hpp>
@@ -41,16 +40,15 @@ namespace ctnn::kernel {
 
 // Whether a kernel exists for an op kind with this (first input's) element type; lower_te asks before
 // lowering. An op kind with a descriptor says it (its has_kernel); of the others, float32: every op kind
-// but dequantize (whose input is quantized); int8: every op kind but batch_norm (folded, or not quantized
-// in TFLite); uint8 (ONNX models): the ops that only move bytes (the int8 kernels run them). ONNX's
-// integer ops, and the plain integer arithmetic of ONNX models, have kernels of their own
-// (reference/onnx_quant/params.hpp).
+// but dequantize (whose input is quantized); int8: every op kind; uint8 (ONNX models): the ops that only
+// move bytes (the int8 kernels run them). ONNX's integer ops, and the plain integer arithmetic of ONNX
+// models, have kernels of their own (reference/onnx_quant/params.hpp).
 constexpr bool has_kernel(op_kind kind, dtype type) {
   if (kind == op_kind::none) return false;
   bool described = false;
   if (ops::visit(kind, [&](auto d) { described = d.has_kernel(type); })) return described;
   if (type == dtype::f32) return kind != op_kind::dequantize;
-  if (type == dtype::i8) return kind != op_kind::batch_norm;
+  if (type == dtype::i8) return true;
   if (type == dtype::u8) return kind == op_kind::reshape || kind == op_kind::transpose;
   return false;
 }
@@ -98,8 +96,6 @@ template <op_kind K, class Params>
   else if constexpr (K == op_kind::softmax) ref::softmax(p, operands[0], result);
   else if constexpr (K == op_kind::reshape) ref::reshape(p, operands[0], result);
   else if constexpr (K == op_kind::pad) ref::pad(p, operands[0], result);
-  else if constexpr (K == op_kind::batch_norm)
-    ref::batch_norm(p, operands[0], operands[1], operands[2], operands[3], operands[4], result);
   else if constexpr (K == op_kind::transpose) ref::transpose(p, operands[0], result);
   else if constexpr (K == op_kind::crop) ref::crop(p, operands[0], result);
   else if constexpr (K == op_kind::paste) ref::paste(p, operands[0], result);

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include <ctnn/ops/batch_matmul.hpp>
+#include <ctnn/ops/batch_norm.hpp>
 #include <ctnn/ops/clip.hpp>
 #include <ctnn/ops/concat.hpp>
 #include <ctnn/ops/descriptor.hpp>
@@ -27,7 +28,7 @@ struct op_list {};
 
 // Every op kind written as a descriptor. The op kinds not listed are still described by the switches of
 // the layers (being moved here: docs/design.md §2, "One descriptor per op kind").
-using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, batch_matmul, concat>;
+using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, batch_matmul, concat, batch_norm>;
 
 namespace detail {
 

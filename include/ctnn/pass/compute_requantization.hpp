@@ -126,7 +126,6 @@ constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& 
       break;
     case op_kind::reshape:
     case op_kind::transpose:
-    case op_kind::batch_norm:
     case op_kind::crop:  // byte copies: input and output share their quantization
     case op_kind::paste:
     case op_kind::fetch_rows:

@@ -58,9 +58,6 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
         w.put(" "), w.put(pad_mode_name(a.pad.mode));
       }
       break;
-    case op_kind::batch_norm:
-      w.real_field("  epsilon ", static_cast<double>(a.batch_norm.epsilon()));
-      break;
     case op_kind::quantize:
     case op_kind::dequantize:
       w.put("  to ");
@@ -132,9 +129,6 @@ inline void put_kernel_params(text_writer& w, const kernel_params& p) {
       } else {
         w.put(" "), w.put(pad_mode_name(p.pad.mode));
       }
-      break;
-    case op_kind::batch_norm:
-      w.real_field("  epsilon ", static_cast<double>(p.batch_norm.epsilon()));
       break;
     case op_kind::transpose:
       w.put("  perm ");
