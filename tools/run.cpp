@@ -20,7 +20,7 @@
 // then the name, as ctnn_add_model), capacities, importers and pipeline, so a file ctnn-inspect accepts runs
 // here. Before it runs, its work is bounded: a model file may declare any batch or image size, and one
 // inference must not pin the machine. --max-macs N (default 2^30, about 1.07e9 multiply-accumulates:
-// ctnn::model_macs; a few seconds for the shared kernels, ten under AddressSanitizer) and --max-memory-bytes N
+// ctnn::ops::model_macs; a few seconds for the shared kernels, ten under AddressSanitizer) and --max-memory-bytes N
 // (default 2^28: the plan's pools, the model's inputs and outputs and the constants computed at run time)
 // refuse a larger model with both figures.
 //
@@ -42,8 +42,8 @@
 #include <vector>
 
 #include <ctnn/frontend/protobuf.hpp>
-#include <ctnn/ir/op_cost.hpp>
 #include <ctnn/kernel/run_module.hpp>
+#include <ctnn/ops/cost.hpp>
 
 #include "command_line.hpp"
 #include "model_file.hpp"
@@ -204,7 +204,7 @@ std::int64_t memory_bytes(const Module& m) {
 // Whether one inference of `m` stays within the job's limits; says which one it passes when not.
 template <class Module>
 bool within_limits(const job& j, const Module& m) {
-  const std::int64_t macs = ctnn::model_macs(m), memory = memory_bytes(m);
+  const std::int64_t macs = ctnn::ops::model_macs(m), memory = memory_bytes(m);
   if (macs > j.max_macs) {
     std::fprintf(stderr, "%s: %s: one inference needs %lld multiply-accumulates, above the limit of %lld (--max-macs N raises it)\n",
                  j.program, j.model_path.c_str(), static_cast<long long>(macs), static_cast<long long>(j.max_macs));

@@ -15,8 +15,8 @@
 
 #include <ctnn/frontend/onnx.hpp>
 #include <ctnn/frontend/tflite.hpp>
-#include <ctnn/ir/op_cost.hpp>
 #include <ctnn/kernel/run_module.hpp>
+#include <ctnn/ops/cost.hpp>
 #include <ctnn/pass/run_pipeline.hpp>
 
 namespace ctnn_fuzz {
@@ -84,7 +84,7 @@ inline module_type* import_onnx(const char* bytes, std::size_t size, std::vector
 // ctnn::default_pipeline, in place, stopping at the first diagnostic.
 inline void run_pipeline(module_type& m) { ctnn::run_pipeline_in_place(m); }
 
-// Fuzzed shapes can ask for billions of multiply-adds (ctnn::model_macs, the bound ctnn-run applies with
+// Fuzzed shapes can ask for billions of multiply-adds (ctnn::ops::model_macs, the bound ctnn-run applies with
 // its --max-macs); those models are planned but not run.
 inline constexpr std::int64_t max_macs = 5'000'000;
 inline constexpr std::int64_t max_tensor_bytes = std::int64_t{1} << 20;
@@ -92,7 +92,7 @@ inline constexpr std::int64_t max_tensor_bytes = std::int64_t{1} << 20;
 // Runs a module that went through the pipeline on deterministic inputs (floats finite, in [-4, 4); other
 // types any bit pattern), when its tensors and work are small. Returns whether it ran.
 inline bool execute(const module_type& m) {
-  if (m.error.failed() || ctnn::model_macs(m) > max_macs) return false;
+  if (m.error.failed() || ctnn::ops::model_macs(m) > max_macs) return false;
   for (std::int32_t t = 0; t < m.tensor_count; ++t)
     if (m.tensor_at(t).bytes() > max_tensor_bytes) return false;
   ctnn::kernel::module_runner<module_type> runner{m};

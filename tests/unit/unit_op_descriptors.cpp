@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <ctnn/ctnn.hpp>
+#include <ctnn/ops/cost.hpp>
 #include <ctnn/ops/infer.hpp>
 #include <ctnn/ops/registry.hpp>
 
@@ -96,6 +97,78 @@ static_assert(!infer_with_inputs<op_kind::sub>(2).failed() && !infer_with_inputs
 // ordering inputs are not read.
 static_assert(ctnn::kernel::operands_read({.kind = op_kind::sub}) == 2 && ctnn::kernel::operands_read({.kind = op_kind::paste}) == 1 &&
               ctnn::kernel::operands_read({.kind = op_kind::fetch_rows}) == 1);
+
+// A module of one op of kind K over float inputs of these shapes, its result's shape inferred.
+template <op_kind K, class... Shapes>
+constexpr auto inferred_op(const Shapes&... shapes) {
+  ctnn::module<sizeof...(Shapes) + 1, 1> m{};
+  ctnn::node n{};
+  n.kind = K;
+  for (const ctnn::shape& dims : {shapes...}) {
+    ctnn::tensor x{};
+    x.dims = dims;
+    x.role = ctnn::tensor_role::input;
+    n.inputs[static_cast<std::size_t>(n.input_count++)] = m.add_tensor(x);
+  }
+  ctnn::tensor y{};
+  y.role = ctnn::tensor_role::output;
+  n.output = m.add_tensor(y);
+  m.nodes[0] = n;
+  m.node_count = 1;
+  m.tensor_at(n.output).dims = ops::infer_shape(m, 0);
+  return m;
+}
+
+// batch_matmul: the batch dims broadcast ([2, 1] with [5]), K = 4 multiply-accumulates per result element;
+// float32 only.
+static_assert([] {
+  const auto m = inferred_op<op_kind::batch_matmul>(ctnn::make_shape(2, 1, 3, 4), ctnn::make_shape(5, 4, 6));
+  return !m.error.failed() && m.tensor_at(m.node_at(0).output).dims == ctnn::make_shape(2, 5, 3, 6) &&
+         ops::macs_of(m, m.node_at(0), m.tensor_at(m.node_at(0).output).dims) == 2 * 5 * 3 * 6 * 4 &&
+         ctnn::kernel::prepare_params(m, m.node_at(0)).in2 == ctnn::make_shape(5, 4, 6);
+}());
+static_assert(inferred_op<op_kind::batch_matmul>(ctnn::make_shape(3, 4), ctnn::make_shape(5, 6)).error.code ==
+              ctnn::error_code::input_shapes_differ);
+static_assert(ctnn::kernel::has_kernel(op_kind::batch_matmul, ctnn::dtype::f32) &&
+              !ctnn::kernel::has_kernel(op_kind::batch_matmul, ctnn::dtype::i8));
+
+// concat: the axis normalised (-1: the last), the extents summed along it; each call reads as many operands as
+// its op has inputs; an int8 call whose inputs are quantized otherwise than its result reads a table of
+// per-input rescaling.
+static_assert([] {
+  const auto m = inferred_op<op_kind::concat>(ctnn::make_shape(2, 3), ctnn::make_shape(2, 4));
+  ctnn::kernel_params p = ctnn::kernel::prepare_params(m, m.node_at(0));
+  const bool structure = !m.error.failed() && m.tensor_at(m.node_at(0).output).dims == ctnn::make_shape(2, 7) &&
+                         p.axis == 1 && p.concat.count == 2 && p.concat.extents[0] == 3 && p.concat.extents[1] == 4 &&
+                         ctnn::kernel::operands_read(p) == 2;
+  p.type = ctnn::dtype::i8;
+  ops::quantized_operands q{{0.5f, 1}, {}, {0.5f, 1}};
+  ops::descriptor_of<op_kind::concat>::requantize(q, m.node_at(0), p);
+  const bool copies = p.concat.rescales_inputs == 0 &&
+                      ops::descriptor_of<op_kind::concat>::table_recipe(p).table == ctnn::requantization_table::none &&
+                      ctnn::kernel::has_requantization(p, {});
+  q.inputs_quantized_as_result = false;
+  ops::descriptor_of<op_kind::concat>::requantize(q, m.node_at(0), p);
+  const ctnn::requantization_recipe table = ops::descriptor_of<op_kind::concat>::table_recipe(p);
+  return structure && copies && table.table == ctnn::requantization_table::concat_inputs && table.channels == 2 &&
+         !ctnn::kernel::has_requantization(p, {});
+}());
+
+// batch_norm: the input's shape, one scale, offset, mean and variance per channel (the last axis); float32
+// only; its result may overwrite its input, and patch execution may run it on a patch.
+static_assert([] {
+  const ctnn::shape x = ctnn::make_shape(2, 3), channels = ctnn::make_shape(3);
+  auto m = inferred_op<op_kind::batch_norm>(x, channels, channels, channels, channels);
+  m.nodes[0].attrs.batch_norm.epsilon_bits = std::bit_cast<std::uint32_t>(0.001f);
+  return !m.error.failed() && m.tensor_at(m.node_at(0).output).dims == x &&
+         ctnn::kernel::prepare_params(m, m.node_at(0)).batch_norm.epsilon() == 0.001f;
+}());
+static_assert(inferred_op<op_kind::batch_norm>(ctnn::make_shape(2, 3), ctnn::make_shape(3), ctnn::make_shape(4),
+                                               ctnn::make_shape(3), ctnn::make_shape(3))
+                  .error.code == ctnn::error_code::weight_count_mismatch);
+static_assert(ctnn::kernel::has_kernel(op_kind::batch_norm, ctnn::dtype::f32) &&
+              !ctnn::kernel::has_kernel(op_kind::batch_norm, ctnn::dtype::i8) &&
+              ctnn::memory::may_write_over(op_kind::batch_norm, 0) && !ctnn::memory::may_write_over(op_kind::batch_norm, 1));
 
 // prepare_params copies clip's attribute struct (one vocabulary for the graph and the kernel).
 static_assert([] {

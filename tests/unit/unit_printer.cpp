@@ -500,6 +500,16 @@ TEST_CASE("put_kernel_params: each op kind's own fields (from its descriptor, op
   p.out = ctnn::shape{2, {2, 1}};
   p.mean.reduce_axes = 2;  // axis 1
   CHECK(text_of(p) == "mean f32 [2,3] -> [2,1]  axes mask 2");
+  p.kind = ctnn::op_kind::concat;  // its axis, then each input's extent along it
+  p.out = ctnn::shape{2, {2, 5}};
+  p.axis = 1;
+  p.concat.count = 2;
+  p.concat.extents = {3, 2};
+  CHECK(text_of(p) == "concat f32 [2,3] -> [2,5]  axis 1 extents 3,2");
+  p.kind = ctnn::op_kind::batch_norm;  // its epsilon, as %g
+  p.out = p.in;
+  p.batch_norm.epsilon_bits = std::bit_cast<std::uint32_t>(0.001f);
+  CHECK(text_of(p) == "batch_norm f32 [2,3] -> [2,3]  epsilon 0.001");
   p.kind = ctnn::op_kind::sub;  // no fields of its own
   p.in2 = p.out = p.in;
   CHECK(text_of(p) == "sub f32 [2,3], [2,3] -> [2,3]");

@@ -3,16 +3,18 @@
 // elementwise ops: one per window tap or output element; a reduction reads more, but its input is bounded
 // by the arena). Patch execution weighs its extra work with it
 // (pass/detail/patch_geometry.hpp), and the run-time tools bound the work a model file may ask for
-// (ctnn-run --max-macs, the fuzz targets): a hostile file must not pin a machine.
+// (ctnn-run --max-macs, the fuzz targets): a hostile file must not pin a machine. macs_of_node counts the
+// op kinds not yet written as descriptors; ops/cost.hpp asks the descriptor first: call that one.
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
 
-namespace ctnn {
+namespace ctnn::op_cost {
 
-// MACs of op `n` of `m` whose result has extents `out` (its own result's, or a patch's).
+// MACs of op `n` of `m` whose result has extents `out` (its own result's, or a patch's), when its kind has
+// no descriptor (ops::macs_of).
 template <class Module>
-constexpr std::int64_t macs_of(const Module& m, const node& n, const shape& out) {
+constexpr std::int64_t macs_of_node(const Module& m, const node& n, const shape& out) {
   const std::int64_t elements = out.elements();
   const window& w = n.attrs.win;
   const shape& in = m.tensor_at(n.inputs[0]).dims;
@@ -27,17 +29,8 @@ constexpr std::int64_t macs_of(const Module& m, const node& n, const shape& out)
     case op_kind::dense:
       if (n.attrs.layout == data_layout::onnx) return elements * in.last();  // A [..., M, K] x B [K, N]
       return elements * (in.elements() / (out.rank > 0 && out[0] > 0 ? out[0] : 1));
-    case op_kind::batch_matmul: return elements * in.last();
     default: return elements;
   }
 }
 
-// MACs of a whole module: the sum over its ops.
-template <class Module>
-constexpr std::int64_t model_macs(const Module& m) {
-  std::int64_t total = 0;
-  for (std::int32_t i = 0; i < m.node_count; ++i) total += macs_of(m, m.node_at(i), m.tensor_at(m.node_at(i).output).dims);
-  return total;
-}
-
-}  // namespace ctnn
+}  // namespace ctnn::op_cost

@@ -193,8 +193,6 @@ constexpr shape infer_onnx_matmul(Module& m, std::int32_t node_id) {
   return out;
 }
 
-// batch_matmul: A [..., M, K] x B [..., K, N] -> [broadcast(A's batch, B's batch)..., M, N] (numpy matmul of
-// operands of rank >= 2; the importer promotes 1-D operands).
 // Whether operands [0, count) of an op that reads several activations (add, mul, concat, batch_matmul)
 // share the first one's element type: no kernel mixes them (a float kernel would read a uint8 operand as
 // floats). Records unsupported_dtype at the first operand that differs.
@@ -237,22 +235,6 @@ constexpr shape broadcast_result(Module& m, std::int32_t node_id) {
   shape out{};
   if (!operands_share_type(m, node_id, 2)) return in;
   if (!broadcast(in, other, out)) m.fail({error_code::input_shapes_differ, node_id, n.kind, in, other, {.input_slot = 1}});
-  return out;
-}
-
-template <class Module>
-constexpr shape infer_batch_matmul(Module& m, std::int32_t node_id) {
-  const node& n = m.node_at(node_id);
-  const shape a = m.tensor_at(n.inputs[0]).dims, b = m.tensor_at(n.inputs[1]).dims;
-  if (!operands_share_type(m, node_id, 2)) return a;
-  shape out{};
-  if (a.rank < 2 || b.rank < 2 || a.last() != b.at(-2) || !broadcast(matrix_batch(a), matrix_batch(b), out)) {
-    m.fail({error_code::input_shapes_differ, node_id, n.kind, a, b, {.input_slot = 1}});
-    return a;
-  }
-  out.dims[static_cast<std::size_t>(out.rank)] = a.at(-2);
-  out.dims[static_cast<std::size_t>(out.rank + 1)] = b.last();
-  out.rank += 2;
   return out;
 }
 
@@ -325,33 +307,6 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
     case op_kind::quantize:
     case op_kind::dequantize:
       return in;
-    case op_kind::batch_matmul:
-      return infer_batch_matmul(m, node_id);
-    case op_kind::batch_norm:
-      for (std::int32_t k = 1; k < 5; ++k)
-        expect_constant(m, node_id, n.inputs[static_cast<std::size_t>(k)], make_shape(in.last()), error_code::weight_count_mismatch);
-      return in;
-    case op_kind::concat: {
-      const std::int32_t axis = n.attrs.axis < 0 ? n.attrs.axis + in.rank : n.attrs.axis;
-      if (axis < 0 || axis >= in.rank) {
-        m.fail({error_code::invalid_axis, node_id, n.kind, {}, in, {.axis = n.attrs.axis, .rank_actual = in.rank}});
-        return in;
-      }
-      n.attrs.axis = axis;
-      if (!operands_share_type(m, node_id, n.input_count)) return in;
-      shape out = in;
-      for (std::int32_t i = 1; i < n.input_count; ++i) {
-        const shape other = m.tensor_at(n.inputs[static_cast<std::size_t>(i)]).dims;
-        bool compatible = other.rank == in.rank;
-        for (std::int32_t d = 0; compatible && d < in.rank; ++d) compatible = d == axis || other[d] == in[d];
-        if (!compatible) {
-          m.fail({error_code::input_shapes_differ, node_id, n.kind, in, other, {.input_slot = i}});
-          return in;
-        }
-        if (!add_extent(m, node_id, out, axis, other[axis])) return in;
-      }
-      return out;
-    }
     default: break;  // the op kinds with a descriptor (ops/infer.hpp)
   }
   return in;

@@ -63,19 +63,17 @@ constexpr std::size_t operands_read(const kernel_params& p) {
     case op_kind::depthwise_conv2d:
     case op_kind::dense: return p.has_bias != 0 ? 3 : 2;
     case op_kind::add:
-    case op_kind::mul:
-    case op_kind::batch_matmul: return 2;
-    case op_kind::concat: return static_cast<std::size_t>(p.concat.count);
-    case op_kind::batch_norm: return 5;
+    case op_kind::mul: return 2;
     default: return ops::visit_or(p.kind, std::size_t{1}, [&](auto d) { return d.operands_read(p); });
   }
 }
 
-// Whether the per-channel requantization arrays a call of these parameters reads are given.
+// Whether the requantization arrays a call of these parameters reads are given (an op kind with a
+// descriptor: its has_table_arrays; the others: per-channel multipliers).
 constexpr bool has_requantization(const kernel_params& p, const requant_arrays& rq) {
   if (p.type != dtype::i8) return true;
-  if (p.kind == op_kind::concat)
-    return p.concat.rescales_inputs == 0 || (rq.scale != nullptr && rq.bias != nullptr && rq.requantize != nullptr);
+  bool given = true;
+  if (ops::visit(p.kind, [&](auto d) { given = d.has_table_arrays(p, rq); })) return given;
   return p.per_channel == 0 || (rq.multiplier != nullptr && rq.shift != nullptr);
 }
 

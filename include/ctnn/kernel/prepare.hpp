@@ -83,20 +83,10 @@ constexpr kernel_params prepare_params(const Module& m, const node& n) {
       break;
     case op_kind::add:
     case op_kind::mul:
-    case op_kind::batch_matmul:
       p.in2 = m.tensor_at(n.inputs[1]).dims;
-      break;
-    case op_kind::concat:
-      p.axis = n.attrs.axis;
-      p.concat.count = n.input_count;
-      for (std::int32_t i = 0; i < n.input_count; ++i)
-        p.concat.extents[static_cast<std::size_t>(i)] = m.tensor_at(n.inputs[static_cast<std::size_t>(i)]).dims[n.attrs.axis];
       break;
     case op_kind::quantize:
     case op_kind::dequantize:
-      break;
-    case op_kind::batch_norm:
-      p.batch_norm = n.attrs.batch_norm;
       break;
     case op_kind::global_avg_pool:
       break;

@@ -8,14 +8,12 @@
 // Operands come in the op's input order (conv/dense: data, weights, bias; concat: its inputs). The
 // element type of the first input selects the kernels: f32 the float ones (quantize from f32 writes
 // int8), i8 the int8 ones (TFLite's recipes; dequantize writes f32).
-#include <array>
 #include <cstddef>
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/params.hpp>
 #include <ctnn/kernel/reference/activation.hpp>
-#include <ctnn/kernel/reference/batch_norm.hpp>
 #include <ctnn/kernel/reference/conv2d.hpp>
 #include <ctnn/kernel/reference/data_movement.hpp>
 #include <ctnn/kernel/reference/dense.hpp>
@@ -30,7 +28,6 @@
 #include <ctnn/kernel/reference/int8/quantize.hpp>
 #include <ctnn/kernel/reference/int8/requantize.hpp>
 #include <ctnn/kernel/reference/int8/softmax.hpp>
-#include <ctnn/kernel/reference/matmul.hpp>
 #include <ctnn/kernel/reference/onnx_quant/params.hpp>
 #include <ctnn/kernel/reference/patch_copy.hpp>
 #include <ctnn/kernel/reference/pool.hpp>
@@ -42,16 +39,16 @@
 namespace ctnn::kernel {
 
 // Whether a kernel exists for an op kind with this (first input's) element type; lower_te asks before
-// lowering. float32: every op kind but dequantize (whose input is quantized); int8: every op kind but
-// batch_norm (folded, or not quantized in TFLite) and batch_matmul (no quantized recipe); uint8 (ONNX
-// models): the ops that only move bytes (the int8 kernels run them). ONNX's integer ops, and the plain
-// integer arithmetic of ONNX models, have kernels of their own (reference/onnx_quant/params.hpp).
+// lowering. An op kind with a descriptor says it (its has_kernel); of the others, float32: every op kind
+// but dequantize (whose input is quantized); int8: every op kind; uint8: none (the byte moves, whose int8
+// kernels run uint8 too, are descriptors). ONNX's integer ops, and the plain integer arithmetic of ONNX
+// models, have kernels of their own (reference/onnx_quant/params.hpp).
 constexpr bool has_kernel(op_kind kind, dtype type) {
   if (kind == op_kind::none) return false;
   bool described = false;
   if (ops::visit(kind, [&](auto d) { described = d.has_kernel(type); })) return described;
   if (type == dtype::f32) return kind != op_kind::dequantize;
-  if (type == dtype::i8) return kind != op_kind::batch_norm && kind != op_kind::batch_matmul;
+  if (type == dtype::i8) return true;
   return false;  // uint8: the byte moves (reshape, transpose) say so in their descriptors
 }
 
@@ -95,10 +92,6 @@ template <op_kind K, class Params>
   else if constexpr (K == op_kind::avg_pool) ref::pool2d<false>(p, operands[0], result);
   else if constexpr (K == op_kind::global_avg_pool) ref::global_avg_pool(p, operands[0], result);
   else if constexpr (K == op_kind::add || K == op_kind::mul) ref::binary(p, operands[0], operands[1], result);
-  else if constexpr (K == op_kind::concat) ref::concat(p, operands, result);
-  else if constexpr (K == op_kind::batch_norm)
-    ref::batch_norm(p, operands[0], operands[1], operands[2], operands[3], operands[4], result);
-  else if constexpr (K == op_kind::batch_matmul) ref::batch_matmul(p, operands[0], operands[1], result);
   else static_assert(K == op_kind::conv2d, "ctnn: no float32 kernel for this op kind (add it to kernel/reference_by_kind.hpp).");
 }
 
@@ -125,11 +118,7 @@ template <op_kind K, class Params>
   else if constexpr (K == op_kind::avg_pool) i8::pool2d<false>(p, activation(0), out);
   else if constexpr (K == op_kind::global_avg_pool) i8::global_avg_pool(p, activation(0), out);
   else if constexpr (K == op_kind::add || K == op_kind::mul) i8::binary(p, activation(0), activation(1), out);
-  else if constexpr (K == op_kind::concat) {
-    std::array<const std::int8_t*, max_node_inputs> inputs{};
-    for (std::size_t k = 0; k < static_cast<std::size_t>(p->concat.count); ++k) inputs[k] = activation(k);
-    i8::concat(p, inputs.data(), out, rq.requantize, rq.scale, rq.bias);
-  } else if constexpr (K == op_kind::quantize) i8::requantize(p, activation(0), out);
+  else if constexpr (K == op_kind::quantize) i8::requantize(p, activation(0), out);
   else if constexpr (K == op_kind::dequantize) i8::dequantize(p, activation(0), static_cast<float*>(result));
   else static_assert(K == op_kind::conv2d, "ctnn: no int8 kernel for this op kind (add it to kernel/reference_by_kind.hpp).");
 }

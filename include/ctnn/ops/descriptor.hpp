@@ -12,7 +12,11 @@
 //                              its attribute struct (op_attributes and kernel_params share one vocabulary);
 //   requantize(q, n, p)        TFLite's integer recipe of its int8 kernel (pass::compute_requantization);
 //   checked_shift(recipe)      the recipe's shift the TFLite importer checks (tflite_unrepresentable_multiplier);
+//   table_recipe(p), has_table_arrays(p, rq)
+//                              the table that recipe needs beyond kernel_params (kernel_call::requantization),
+//                              and whether a call is given its arrays (kernel::invoke_dynamic);
 //   has_kernel(type)           whether a reference kernel exists for the first input's element type;
+//   macs(m, n, out)            its multiply-accumulates for a result of extents `out` (ops/cost.hpp);
 //   run_f32, run_i8            its reference kernels (kernel/reference), one source for both specialisation
 //                              policies (docs/design.md §4);
 //   elementwise, in_place_slots, fuses_as, takes_fused_activation, non_negative_result, plain_integer_kernel
@@ -27,6 +31,7 @@
 
 #include <ctnn/detail/quantization.hpp>
 #include <ctnn/ir/module.hpp>
+#include <ctnn/ir/requantization_recipe.hpp>
 #include <ctnn/kernel/params.hpp>
 #include <ctnn/kernel/reference/activation.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
@@ -44,6 +49,8 @@ struct quantized_operands {
   quantization in{};   // the first input's
   quantization in2{};  // the second input's (binary ops)
   quantization out{};  // the result's
+  // Whether every input is quantized as the result (concat copies such inputs, and rescales the others).
+  bool inputs_quantized_as_result = true;
 
   // QuantizeMultiplier of a real multiplier.
   static constexpr void set_multiplier(std::int32_t& multiplier, std::int32_t& shift, double real) {
@@ -101,10 +108,22 @@ struct op_defaults {
   static constexpr void requantize(const quantized_operands&, const node&, kernel_params&) {}
   // The shift the TFLite importer checks in its recipe (requantize's result): the output multiplier's.
   static constexpr recipe_shift checked_shift(const kernel_params& recipe) { return {recipe.output_shift, false}; }
+  // The table its int8 kernel of call parameters `p` reads beyond kernel_params (none), and whether a
+  // call is given that table's arrays.
+  static constexpr requantization_recipe table_recipe(const kernel_params&) { return {}; }
+  static constexpr bool has_table_arrays(const kernel_params&, const kernel::requant_arrays&) { return true; }
   static constexpr bool has_kernel(dtype) { return false; }
+  // Its multiply-accumulates when it writes a result of extents `out` (its own result's, or a patch's):
+  // one per result element, as docs/memory.md counts element-wise ops.
+  template <class Module>
+  static constexpr std::int64_t macs(const Module&, const node&, const shape& out) {
+    return out.elements();
+  }
 
   // Its attributes in print_module's op line, after the kind, label and fused activation ("  min 0 max 6");
-  // `rank` is its first input's (0 when not known). The writer is the printer's (ir/printer_text.hpp).
+  // `rank` is its first input's (0 when not known). The writer is the printer's (ir/printer_text.hpp); its
+  // helpers (put_numbers, put_pad_pairs, put_shape) are called unqualified and found through the writer's
+  // namespace, so that the descriptors, which every translation unit includes, do not include the printer.
   template <class Writer>
   static void put_attributes(Writer&, const op_attributes&, std::int32_t /*rank*/) {}
   // Its kernel call's parameters after the shapes, in the calls' and kernels' lines.

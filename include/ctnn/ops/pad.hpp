@@ -6,7 +6,6 @@
 
 #include <ctnn/detail/quantization.hpp>
 #include <ctnn/ir/enum_names.hpp>
-#include <ctnn/ir/printer_params.hpp>
 #include <ctnn/ir/shape_rules.hpp>
 #include <ctnn/kernel/reference/data_movement.hpp>
 #include <ctnn/kernel/reference/int8/data_movement.hpp>
@@ -71,7 +70,7 @@ struct pad : op_defaults {
   template <class Writer>
   static void put_pads(Writer& w, const pad_fields& pads, std::int32_t rank) {
     w.put("  ");
-    ctnn::detail::put_pad_pairs(w, pads.before_after, rank);
+    put_pad_pairs(w, pads.before_after, rank);
     if (pads.mode == pad_mode::constant) {
       w.real_field(" value ", static_cast<double>(pads.fill_value()));
     } else {

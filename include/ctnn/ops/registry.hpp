@@ -9,7 +9,10 @@
 #include <cstddef>
 #include <tuple>
 
+#include <ctnn/ops/batch_matmul.hpp>
+#include <ctnn/ops/batch_norm.hpp>
 #include <ctnn/ops/clip.hpp>
+#include <ctnn/ops/concat.hpp>
 #include <ctnn/ops/crop.hpp>
 #include <ctnn/ops/descriptor.hpp>
 #include <ctnn/ops/fetch_rows.hpp>
@@ -32,7 +35,8 @@ struct op_list {};
 
 // Every op kind written as a descriptor. The op kinds not listed are still described by the switches of
 // the layers (being moved here: docs/design.md §2, "One descriptor per op kind").
-using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, transpose, crop, paste, fetch_rows, softmax, pad, reshape>;
+using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, transpose, crop, paste, fetch_rows, softmax, pad, reshape,
+                    batch_matmul, concat, batch_norm>;
 
 namespace detail {
 

@@ -5,8 +5,6 @@
 // alias_reshapes makes its result a view of its input unless that result is a model output.
 #include <cstdint>
 
-#include <ctnn/ir/printer_params.hpp>
-#include <ctnn/ir/printer_text.hpp>
 #include <ctnn/kernel/reference/data_movement.hpp>
 #include <ctnn/ops/descriptor.hpp>
 
@@ -71,7 +69,7 @@ struct reshape : op_defaults {
   static void put_attributes(Writer& w, const op_attributes& a, std::int32_t) {
     if (a.target.rank > 0) {
       w.put("  target ");
-      ctnn::detail::put_shape(w, a.target);
+      put_shape(w, a.target);
     } else {
       w.put("  copy");
     }

@@ -3,7 +3,6 @@
 // ONNX importer inserts). The descriptor of op_kind::transpose (ops/descriptor.hpp).
 #include <cstdint>
 
-#include <ctnn/ir/printer_params.hpp>
 #include <ctnn/kernel/reference/transpose.hpp>
 #include <ctnn/ops/descriptor.hpp>
 
@@ -57,12 +56,12 @@ struct transpose : op_defaults {
   template <class Writer>
   static void put_attributes(Writer& w, const op_attributes& a, std::int32_t rank) {
     w.put("  perm ");
-    ctnn::detail::put_numbers(w, a.transpose.perm, rank);
+    put_numbers(w, a.transpose.perm, rank);
   }
   template <class Writer>
   static void put_params(Writer& w, const kernel_params& p) {
     w.put("  perm ");
-    ctnn::detail::put_numbers(w, p.transpose.perm, p.in.rank);
+    put_numbers(w, p.transpose.perm, p.in.rank);
   }
 };
 

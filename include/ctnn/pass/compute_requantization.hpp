@@ -42,10 +42,8 @@ namespace requantization {
 //   add: left_shift = 20; input/input2 multipliers scale / (2 * max scale), output multiplier
 //       2 * max scale / (2^20 * output scale), all with shift <= 0;
 //   mul: output multiplier input_scale * input2_scale / output_scale;
-//   an op kind with a descriptor (ops/<kind>.hpp: the activations, sub, mean, softmax, pad, ...): its
-//       `requantize`;
-//   concat: concat.rescales_inputs = 1 when an input's quantization differs from the output's: a table of
-//       each input's float scale and bias (TFLite's ConcatenationWithScaling);
+//   an op kind with a descriptor (ops/<kind>.hpp: the activations, sub, mean, softmax, pad, concat, ...):
+//       its `requantize`, and its `table_recipe`;
 //   quantize: from f32: output_offset, quantize.int8_scale_bits = output scale (float bits); from i8:
 //       output multiplier input_scale / output_scale;
 //   dequantize: input_offset, quantize.int8_scale_bits = input scale (float bits);
@@ -109,10 +107,6 @@ constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& 
       set_activation_range(n.attrs.fused);
       break;
     }
-    case op_kind::concat:
-      for (std::int32_t i = 0; i < n.input_count; ++i)
-        if (!same_quantization(m.tensor_at(n.inputs[static_cast<std::size_t>(i)]).quant, out)) p.concat.rescales_inputs = 1;
-      break;
     case op_kind::quantize:
       if (p.type == dtype::f32) p.quantize.int8_scale_bits = std::bit_cast<std::uint32_t>(out.scale);
       else set_multiplier(p.output_multiplier, p.output_shift, static_cast<double>(in.scale) / static_cast<double>(out.scale));
@@ -120,12 +114,13 @@ constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& 
     case op_kind::dequantize:
       p.quantize.int8_scale_bits = std::bit_cast<std::uint32_t>(in.scale);
       break;
-    case op_kind::batch_norm:
-    case op_kind::batch_matmul:  // float32 only (kernel::has_kernel)
-      break;
     default: {  // the op kinds with a descriptor (ops/descriptor.hpp): its recipe
       ops::quantized_operands operands{in, {}, out};
       if (n.input_count > 1 && n.inputs[1] >= 0) operands.in2 = m.tensor_at(n.inputs[1]).quant;
+      for (std::int32_t i = 0; i < n.input_count; ++i) {
+        const std::int32_t t = n.inputs[static_cast<std::size_t>(i)];
+        if (t >= 0 && !same_quantization(m.tensor_at(t).quant, out)) operands.inputs_quantized_as_result = false;
+      }
       ops::visit(n.kind, [&](auto d) { d.requantize(operands, n, p); });
       break;
     }
@@ -251,12 +246,7 @@ constexpr requantization_recipe recipe_of(const Module& m, const kernel_call& ca
   const kernel_params& p = call.params;
   requantization_recipe r{};
   if (p.type != dtype::i8) return r;
-  if (p.kind == op_kind::concat) {
-    if (p.concat.rescales_inputs == 0) return r;
-    r.table = requantization_table::concat_inputs;
-    r.channels = p.concat.count;
-    return r;
-  }
+  if (ops::visit(p.kind, [&](auto d) { r = d.table_recipe(p); })) return r;
   if (p.per_channel == 0) return r;
   const tensor& weights = m.tensor_at(call.operands[1]);
   const quantization& w = weights.quant;

@@ -38,18 +38,12 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
     case op_kind::dense:
       if (a.units > 0) w.field("  units ", a.units);
       break;
-    case op_kind::concat:
-      w.field("  axis ", a.axis);
-      break;
-    case op_kind::batch_norm:
-      w.real_field("  epsilon ", static_cast<double>(a.batch_norm.epsilon()));
-      break;
     case op_kind::quantize:
     case op_kind::dequantize:
       w.put("  to ");
       w.put(name_of(a.out_type));
       break;
-    default:  // no attributes of their own (global_avg_pool, add, mul, batch_matmul)
+    default:  // no attributes of their own (global_avg_pool, add, mul)
       break;
   }
 }
@@ -89,14 +83,6 @@ inline void put_kernel_params(text_writer& w, const kernel_params& p) {
       break;
     case op_kind::dense:
       if (p.has_bias != 0) w.put(", with bias");
-      break;
-    case op_kind::concat:
-      w.field("  axis ", p.axis);
-      w.put(" extents ");
-      put_numbers(w, p.concat.extents, p.concat.count);
-      break;
-    case op_kind::batch_norm:
-      w.real_field("  epsilon ", static_cast<double>(p.batch_norm.epsilon()));
       break;
     default:
       break;

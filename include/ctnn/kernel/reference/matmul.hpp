@@ -1,7 +1,7 @@
 #pragma once
-// Reference batched matrix product (op_kind::batch_matmul; ONNX MatMul of two activations, numpy's matmul):
+// Reference batched matrix product (ops/batch_matmul.hpp; ONNX MatMul of two activations, numpy's matmul):
 // out[..., i, j] = sum_k a[..., i, k] * b[..., k, j], where a's and b's batch dims (all but the last two)
-// broadcast to out's. Any arithmetic element type; float32 is the one lowered (kernel::has_kernel).
+// broadcast to out's. Any arithmetic element type; float32 is the one lowered (its descriptor's has_kernel).
 #include <cstddef>
 #include <cstdint>
 

@@ -10,6 +10,7 @@
 #include <ctnn/memory/buffers.hpp>
 #include <ctnn/memory/liveness.hpp>
 #include <ctnn/memory/options.hpp>
+#include <ctnn/ops/cost.hpp>
 #include <ctnn/pass/detail/patch_geometry.hpp>
 #include <ctnn/pass/patch_plan.hpp>
 
@@ -104,7 +105,7 @@ constexpr patch_plan plan_of(const Module& m, std::int32_t ops, std::int32_t row
   }
   const axis_summary along_rows = summarize_axis(m, ops, 1, rows), along_columns = summarize_axis(m, ops, 2, columns);
   p.figures = figures_of(m, ops, along_rows, along_columns);
-  p.model_macs = model_macs(m);
+  p.model_macs = ctnn::ops::model_macs(m);
   const auto whole = whole_schedule_of(m, config);
   p.peak_before = whole_total(whole, m.node_count);
   p.peak_after = patched_peak(m, whole, ops, along_rows, along_columns, streamed);
@@ -122,7 +123,7 @@ constexpr patch_plan choose_patches(const Module& m, const patch_request& reques
   const bool streamed = request.streamed_input != 0;
   if (request.ops > 0) return plan_of(m, request.ops, request.rows, request.columns, streamed, config);
   patch_plan best{};
-  const std::int64_t macs = model_macs(m);
+  const std::int64_t macs = ctnn::ops::model_macs(m);
   const auto whole = whole_schedule_of(m, config);
   best.peak_before = best.peak_after = whole_total(whole, m.node_count);
   best.model_macs = macs;

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
-#include <ctnn/ir/op_cost.hpp>
+#include <ctnn/ops/cost.hpp>
 #include <ctnn/ops/registry.hpp>
 #include <ctnn/pass/detail/graph_edit.hpp>
 #include <ctnn/pass/patch_plan.hpp>
@@ -51,7 +51,7 @@ constexpr prefix_check check_prefix(const Module& m, std::int32_t count) {
     const node& n = m.node_at(i);
     const op_kind k = n.kind;
     const bool elementwise = ops::visit_or(k, false, [](auto d) { return d.elementwise; }) || k == op_kind::quantize ||
-                             k == op_kind::dequantize || k == op_kind::batch_norm || k == op_kind::add || k == op_kind::mul;
+                             k == op_kind::dequantize || k == op_kind::add || k == op_kind::mul;
     if ((!is_windowed(k) && !elementwise) || n.attrs.layout != data_layout::ctnn) return {patch_problem::op_not_patchable, i};
     const std::int32_t data = n.inputs[0];
     if (i == 0 && (m.tensor_at(data).dims.rank != 4 || m.tensor_at(data).role == tensor_role::constant))
@@ -151,7 +151,7 @@ constexpr axis_summary summarize_axis(const Module& m, std::int32_t count, std::
 template <class Module>
 constexpr std::int64_t macs_per_pixel(const Module& m, const node& n) {
   const shape out = m.tensor_at(n.output).dims;
-  return macs_of(m, n, make_shape(out[0], 1, 1, out[3]));
+  return ops::macs_of(m, n, make_shape(out[0], 1, 1, out[3]));
 }
 
 template <class Module>
@@ -160,7 +160,7 @@ constexpr patch_figures figures_of(const Module& m, std::int32_t count, const ax
   for (std::int32_t j = 0; j < count; ++j) {
     const node& n = m.node_at(j);
     const auto ju = static_cast<std::size_t>(j);
-    f.whole_macs += macs_of(m, n, m.tensor_at(n.output).dims);
+    f.whole_macs += ops::macs_of(m, n, m.tensor_at(n.output).dims);
     f.patched_macs += macs_per_pixel(m, n) * rows.total[ju + 1] * columns.total[ju + 1];
   }
   f.halo_rows = rows.halo;
