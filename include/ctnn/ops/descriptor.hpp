@@ -142,6 +142,13 @@ struct unary_elementwise : op_defaults {
   static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
 };
 
+// An op that moves bytes without reading them (reshape, transpose): an int8 one keeps its input's
+// quantization (no recipe), and its int8 kernel moves uint8 and plain int8 integers as well (ONNX models).
+struct byte_move : op_defaults {
+  static constexpr bool plain_integer_kernel = true;
+  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8 || type == dtype::u8; }
+};
+
 // An activation of its own (relu, relu6, sigmoid, tanh): the float32 kernel applies A element by element,
 // and fuse_ops may fold the op into its producer as fused activation A. The int8 kernel and recipe are the
 // op's.

@@ -10,12 +10,8 @@
 
 namespace ctnn::ops {
 
-struct reshape : op_defaults {
+struct reshape : byte_move {
   static constexpr op_kind kind = op_kind::reshape;
-  // A byte copy: an int8 reshape keeps its input's quantization (no recipe); its int8 kernel moves uint8
-  // and plain int8 integers as well (ONNX models).
-  static constexpr bool plain_integer_kernel = true;
-  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8 || type == dtype::u8; }
 
   // The target with its 0 and -1 extents resolved; the element counts must agree. The known extents'
   // product is bounded above any tensor's element count (the frontends bound those): a target of huge

@@ -8,12 +8,8 @@
 
 namespace ctnn::ops {
 
-struct transpose : op_defaults {
+struct transpose : byte_move {
   static constexpr op_kind kind = op_kind::transpose;
-  // It moves bytes: an int8 transpose keeps its input's quantization (no recipe), and its int8 kernel moves
-  // uint8 and plain int8 integers as well (ONNX models).
-  static constexpr bool plain_integer_kernel = true;
-  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8 || type == dtype::u8; }
 
   // perm must name each input dim once.
   template <class Module>
