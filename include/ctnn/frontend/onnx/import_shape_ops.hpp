@@ -158,18 +158,19 @@ constexpr void import_pad(S& s, const node_view& n, const operands& o, std::int3
   // An integer tensor's fill value must be one of its values (the kernel converts it to the element type).
   if (const dtype type = element_type(s, o.id[0]); type != dtype::f32 && !fits(fill, type)) return s.operand_error(2);
   const bool nhwc = prefers_nhwc(s, o.id[0]);
-  op_attributes a{};
-  a.pad.fill_value_bits = std::bit_cast<std::uint32_t>(fill);
-  a.pad.mode = fill_mode;
+  pad_fields fields{};
+  fields.fill_value_bits = std::bit_cast<std::uint32_t>(fill);
+  fields.mode = fill_mode;
   for (std::int32_t d = 0; d < xs.rank; ++d) {
     // IR dim d holds ONNX dim d, or (NHWC) ONNX dim nchw_of_nhwc[d]; ONNX pads are [begins..., ends...].
     const std::int32_t source = nhwc ? nchw_of_nhwc[static_cast<std::size_t>(d)] : d;
-    a.pad.before_after[static_cast<std::size_t>(2 * d)] = static_cast<std::int32_t>(pads[static_cast<std::size_t>(source)]);
-    a.pad.before_after[static_cast<std::size_t>(2 * d + 1)] =
+    fields.before_after[static_cast<std::size_t>(2 * d)] =
+        static_cast<std::int32_t>(pads[static_cast<std::size_t>(source)]);
+    fields.before_after[static_cast<std::size_t>(2 * d + 1)] =
         static_cast<std::int32_t>(pads[static_cast<std::size_t>(source + xs.rank)]);
   }
   const std::int32_t x = nhwc ? as_nhwc(s, o.id[0], 0) : as_onnx(s, o.id[0], 0);
-  define(s, result, s.add_node(op_kind::pad, a, {x}, s.label_of(result)), nhwc);
+  define(s, result, s.pad(x, fields, s.label_of(result)), nhwc);
 }
 
 // Transpose (perm: a permutation of the dims; absent: reversed). An input held in NHWC alone is

@@ -182,10 +182,18 @@ struct importer_state {
     m.tensor_at(out).type = shape_rules::result_type(m, m.node_at(id));
     return out;
   }
+  // The nodes of the kinds several import functions add, each built here alone (issue #24: a kind's
+  // frontend knowledge in one place). A reshape to `target` (empty: a copy).
   constexpr std::int32_t reshape(std::int32_t in, const shape& target, const name& label) {
     op_attributes a{};
     a.target = target;
     return add_node(op_kind::reshape, a, {in}, label);
+  }
+  // A pad (Pad, and the zeros of a pool that counts its pads).
+  constexpr std::int32_t pad(std::int32_t in, const pad_fields& fields, const name& label) {
+    op_attributes a{};
+    a.pad = fields;
+    return add_node(op_kind::pad, a, {in}, label);
   }
 
   // A transpose: output dim d is input dim perm[d] (a rank-4 layout change, or any rank).
