@@ -32,7 +32,10 @@ struct importer_state {
   std::int32_t relayout_count = 0;
   std::int32_t node_index = -1;         // the NodeProto being imported
   op_type current = op_type::unknown;
-  op_kind current_kind = op_kind::reshape;  // its IR kind in diagnostics (its import_table.hpp row's; reshape: none)
+  // The kind diagnostics carry outside a row (a node without one, the graph's outputs); reshape stands for
+  // none, as it always has here.
+  static constexpr op_kind no_row_kind = op_kind::reshape;
+  op_kind current_kind = no_row_kind;   // its IR kind in diagnostics (its import_table.hpp row's)
   name op_label{};                      // its name: the NodeProto's, or its first output's when it has none
 
   // ---------------------------------------------------------------------------------------------------
