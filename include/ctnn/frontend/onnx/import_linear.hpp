@@ -122,11 +122,11 @@ constexpr void batch_matmul(S& s, const operands& o, std::int32_t result, std::i
   const std::int32_t b =
       vector_b ? s.reshape(y, make_shape(bs[0], 1), numbered("matmul_column", static_cast<std::size_t>(s.node_index)))
                : y;
-  if (!vector_a && !vector_b)
-    return define(s, result, s.add_node(op_kind::batch_matmul, {}, {a, b}, s.label_of(result)), false);
+  const bool reshaped = vector_a || vector_b;
   const std::int32_t product =
-      s.add_node(op_kind::batch_matmul, {}, {a, b}, numbered("matmul", static_cast<std::size_t>(s.node_index)));
-  define(s, result, s.reshape(product, matmul_shape(as, bs), s.label_of(result)), false);
+      s.add_node(op_kind::batch_matmul, {}, {a, b},
+                 reshaped ? numbered("matmul", static_cast<std::size_t>(s.node_index)) : s.label_of(result));
+  define(s, result, reshaped ? s.reshape(product, matmul_shape(as, bs), s.label_of(result)) : product, false);
 }
 
 // MatMul (numpy's matmul). A constant B [K, N] or [K]: a dense layer on A flattened to [rows, K]; any
