@@ -157,34 +157,33 @@ constexpr void import_binary(S& s, const node_view&, const operands& o, std::int
 
 template <class S>
 constexpr void import_softmax(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  // The row's kind (softmax) over the last axis of `in`.
+  const auto softmax = [&](std::int32_t in, const name& label) { return s.add_node(s.current_kind, {}, {in}, label); };
   if (!expect_inputs(s, o, 1, 1) || !expect_activation(s, o, 0)) return;
   const bool v13 = s.f.opset() >= 13;
   const shape xs = onnx_shape(s, o.id[0]);
   std::int64_t axis = int_attribute(s, n, "axis", v13 ? -1 : 1);
   if (s.failed() || s.take_reader_error()) return;
   if (axis < 0) axis += xs.rank;
-  if (axis < 0 || axis >= xs.rank)
-    return s.fail(error_code::invalid_axis, s.node_index, op_kind::softmax, {.axis = axis, .rank_actual = xs.rank});
+  if (axis < 0 || axis >= xs.rank) return s.axis_error(axis, xs.rank);
   if (v13 && prefers_nhwc(s, o.id[0]) && axis == 1) {
     const std::int32_t x = as_nhwc(s, o.id[0], 0);  // the channels are the last NHWC axis
-    return define(s, result, s.add_node(op_kind::softmax, {}, {x}, s.label_of(result)), true);
+    return define(s, result, softmax(x, s.label_of(result)), true);
   }
   const std::int32_t x = as_onnx(s, o.id[0], 0);
-  if (axis == xs.rank - 1) return define(s, result, s.add_node(op_kind::softmax, {}, {x}, s.label_of(result)), false);
+  if (axis == xs.rank - 1) return define(s, result, softmax(x, s.label_of(result)), false);
   if (v13) {
     // Another axis: swapped with the last one, the softmax, and swapped back.
     const auto swap = s.swapping(xs.rank, static_cast<std::int32_t>(axis), xs.rank - 1);
     const std::int32_t moved =
         s.transpose(x, swap, numbered("softmax_axis_last", static_cast<std::size_t>(s.node_index)));
-    const std::int32_t y =
-        s.add_node(op_kind::softmax, {}, {moved}, numbered("softmax", static_cast<std::size_t>(s.node_index)));
+    const std::int32_t y = softmax(moved, numbered("softmax", static_cast<std::size_t>(s.node_index)));
     return define(s, result, s.transpose(y, swap, s.label_of(result)), false);
   }
   // Before opset 13: softmax over the flattened [prod(dims < axis), prod(dims >= axis)].
   const std::int32_t flat =
       s.reshape(x, flattened_at(xs, axis), numbered("softmax_2d", static_cast<std::size_t>(s.node_index)));
-  const std::int32_t y =
-      s.add_node(op_kind::softmax, {}, {flat}, numbered("softmax", static_cast<std::size_t>(s.node_index)));
+  const std::int32_t y = softmax(flat, numbered("softmax", static_cast<std::size_t>(s.node_index)));
   define(s, result, s.reshape(y, xs, s.label_of(result)), false);
 }
 

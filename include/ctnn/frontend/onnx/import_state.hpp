@@ -92,6 +92,10 @@ struct importer_state {
     fail(onnx_error::operand_value, {.operator_code = static_cast<std::int64_t>(current), .input_slot = slot},
          make_shape(static_cast<std::int32_t>(index), std::bit_cast<std::int32_t>(value), 1));
   }
+  // An axis attribute or operand outside [0, rank) of the op's input (Flatten's: [0, rank]).
+  constexpr void axis_error(std::int64_t axis, std::int32_t rank) {
+    fail(error_code::invalid_axis, node_index, current_kind, {.axis = axis, .rank_actual = rank});
+  }
   // Operand `slot` has a rank the op does not take (its ONNX shape in the diagnostic).
   constexpr void rank_error(std::uint32_t slot, const shape& s) {
     fail(onnx_error::unsupported_rank, {.operator_code = static_cast<std::int64_t>(current), .input_slot = slot}, {},
