@@ -84,7 +84,7 @@ constexpr std::int32_t add_layer(Module& m, const layer_spec& spec, const name& 
 // copy op of its own, so that every output buffer is written by exactly one op.
 constexpr void mark_output(auto& m, std::int32_t tensor_id) {
   if (m.tensor_at(tensor_id).role != tensor_role::intermediate) {
-    const layer_spec copy{op_kind::reshape, {}, {}, 0, 1};  // an empty target keeps the shape: a copy
+    const layer_spec copy = dsl::reshape<>::spec();  // an empty target keeps the shape: a copy
     const std::array<std::int32_t, 1> from{tensor_id};
     tensor_id = add_layer(m, copy, numbered("output", static_cast<std::size_t>(m.output_count)), from, 1);
   }

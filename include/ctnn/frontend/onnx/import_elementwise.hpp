@@ -9,18 +9,24 @@
 
 namespace ctnn::onnx::detail {
 
-// An op of one activation operand and one result, of kind `kind`: in the operand's layout, or NHWC when the
-// op needs it (a 1-D operand stays [N, 1, L, C]).
-template <class S>
-constexpr void unary_of(S& s, std::int32_t v, std::int32_t result, op_kind kind, bool needs_nhwc,
-                        const op_attributes& a = {}) {
+// An op of one activation operand and one result, whose node `build(x)` adds on the operand x: in the
+// operand's layout, or NHWC when the op needs it (a 1-D operand stays [N, 1, L, C]).
+template <class S, class Build>
+constexpr void unary_with(S& s, std::int32_t v, std::int32_t result, bool needs_nhwc, Build build) {
   if (held_1d(s, v) || (needs_nhwc && onnx_shape(s, v).rank == 3)) {  // a 1-D activation: [N, 1, L, C] in and out
     const std::int32_t x = as_nhwc_1d(s, v, 0);
-    return define(s, result, s.add_node(kind, a, {x}, s.label_of(result)), true, true);
+    return define(s, result, build(x), true, true);
   }
   const bool nhwc = needs_nhwc || prefers_nhwc(s, v);
   const std::int32_t x = nhwc ? as_nhwc(s, v, 0) : as_onnx(s, v, 0);
-  define(s, result, s.add_node(kind, a, {x}, s.label_of(result)), nhwc);
+  define(s, result, build(x), nhwc);
+}
+
+// unary_with a node of kind `kind`.
+template <class S>
+constexpr void unary_of(S& s, std::int32_t v, std::int32_t result, op_kind kind, bool needs_nhwc,
+                        const op_attributes& a = {}) {
+  unary_with(s, v, result, needs_nhwc, [&](std::int32_t x) { return s.add_node(kind, a, {x}, s.label_of(result)); });
 }
 
 // A constant operand of an element-wise op next to an NHWC activation: padded to rank 4 on the left
@@ -109,12 +115,8 @@ constexpr void import_clip(S& s, const node_view& n, const operands& o, std::int
   if (low != low) return s.f.opset() < 11 ? s.attribute_error(attribute::min, -1) : s.operand_value_error(1, 0, low);
   if (high != high) return s.f.opset() < 11 ? s.attribute_error(attribute::max, -1) : s.operand_value_error(2, 0, high);
   if (low > high) low = high;                    // ONNX (numpy.clip): every result is max
-  if (low <= -float_max && high >= float_max) {  // no bounds: the identity (a copy, or a view)
-    if (held_1d(s, o.id[0])) return unary_of(s, o.id[0], result, op_kind::reshape, false);
-    const bool nhwc = prefers_nhwc(s, o.id[0]);
-    const std::int32_t x = nhwc ? as_nhwc(s, o.id[0], 0) : as_onnx(s, o.id[0], 0);
-    return define(s, result, s.add_node(op_kind::reshape, {}, {x}, s.label_of(result)), nhwc);
-  }
+  if (low <= -float_max && high >= float_max)    // no bounds: the identity (a copy, or a view)
+    return unary_with(s, o.id[0], result, false, [&](std::int32_t x) { return s.reshape(x, {}, s.label_of(result)); });
   const std::int32_t x = s.at(o.id[0]).onnx_layout >= 0 ? s.at(o.id[0]).onnx_layout : s.at(o.id[0]).nhwc;
   const bool is_float = x >= 0 && s.m.tensor_at(x).type == dtype::f32;  // int8 relu would requantize
   if (is_float && low == 0.0f && (high == 6.0f || high >= float_max))
@@ -155,34 +157,33 @@ constexpr void import_binary(S& s, const node_view&, const operands& o, std::int
 
 template <class S>
 constexpr void import_softmax(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  // The row's kind (softmax) over the last axis of `in`.
+  const auto softmax = [&](std::int32_t in, const name& label) { return s.add_node(s.current_kind, {}, {in}, label); };
   if (!expect_inputs(s, o, 1, 1) || !expect_activation(s, o, 0)) return;
   const bool v13 = s.f.opset() >= 13;
   const shape xs = onnx_shape(s, o.id[0]);
   std::int64_t axis = int_attribute(s, n, "axis", v13 ? -1 : 1);
   if (s.failed() || s.take_reader_error()) return;
   if (axis < 0) axis += xs.rank;
-  if (axis < 0 || axis >= xs.rank)
-    return s.fail(error_code::invalid_axis, s.node_index, op_kind::softmax, {.axis = axis, .rank_actual = xs.rank});
+  if (axis < 0 || axis >= xs.rank) return s.axis_error(axis, xs.rank);
   if (v13 && prefers_nhwc(s, o.id[0]) && axis == 1) {
     const std::int32_t x = as_nhwc(s, o.id[0], 0);  // the channels are the last NHWC axis
-    return define(s, result, s.add_node(op_kind::softmax, {}, {x}, s.label_of(result)), true);
+    return define(s, result, softmax(x, s.label_of(result)), true);
   }
   const std::int32_t x = as_onnx(s, o.id[0], 0);
-  if (axis == xs.rank - 1) return define(s, result, s.add_node(op_kind::softmax, {}, {x}, s.label_of(result)), false);
+  if (axis == xs.rank - 1) return define(s, result, softmax(x, s.label_of(result)), false);
   if (v13) {
     // Another axis: swapped with the last one, the softmax, and swapped back.
     const auto swap = s.swapping(xs.rank, static_cast<std::int32_t>(axis), xs.rank - 1);
     const std::int32_t moved =
         s.transpose(x, swap, numbered("softmax_axis_last", static_cast<std::size_t>(s.node_index)));
-    const std::int32_t y =
-        s.add_node(op_kind::softmax, {}, {moved}, numbered("softmax", static_cast<std::size_t>(s.node_index)));
+    const std::int32_t y = softmax(moved, numbered("softmax", static_cast<std::size_t>(s.node_index)));
     return define(s, result, s.transpose(y, swap, s.label_of(result)), false);
   }
   // Before opset 13: softmax over the flattened [prod(dims < axis), prod(dims >= axis)].
   const std::int32_t flat =
       s.reshape(x, flattened_at(xs, axis), numbered("softmax_2d", static_cast<std::size_t>(s.node_index)));
-  const std::int32_t y =
-      s.add_node(op_kind::softmax, {}, {flat}, numbered("softmax", static_cast<std::size_t>(s.node_index)));
+  const std::int32_t y = softmax(flat, numbered("softmax", static_cast<std::size_t>(s.node_index)));
   define(s, result, s.reshape(y, xs, s.label_of(result)), false);
 }
 

@@ -27,7 +27,7 @@ constexpr void import_node(S& s, const protobuf::span& proto) {
   if (s.take_reader_error()) return;
   s.current = n.type;
   const std::int32_t row = find_op<S>(n.type);
-  s.current_kind = row >= 0 ? op_table<S>[row].kind : op_kind::reshape;
+  s.current_kind = row >= 0 ? op_table<S>[row].kind : S::no_row_kind;
   s.op_label = name{s.f.reader().view(n.name.length > 0 || n.output_count == 0 ? n.name : s.f.output_name(n, 0))};
   // Training-mode BatchNormalization has its running statistics as extra outputs: the mode is the reason.
   if (n.type == op_type::BatchNormalization && int_attribute(s, n, "training_mode", 0) != 0)
@@ -106,12 +106,12 @@ constexpr void import_outputs(S& s, const protobuf::span& graph) {
       return s.fail(onnx_error::too_many_model_io, {.count_actual = s.m.output_count + 1, .io_side = 1});
     s.node_index = -1;
     s.current = op_type::unknown;
-    s.current_kind = op_kind::reshape;
+    s.current_kind = S::no_row_kind;
     std::int32_t id = as_onnx(s, v, 0);
     if (s.failed() || id < 0) return;
     // A graph input, a constant, or an output listed twice: a copy writes this output's buffer.
     if (s.m.tensor_at(id).role != tensor_role::intermediate || s.at(v).copies++ > 0)
-      id = s.add_node(op_kind::reshape, {}, {id}, numbered("output", static_cast<std::size_t>(s.m.output_count)));
+      id = s.reshape(id, {}, numbered("output", static_cast<std::size_t>(s.m.output_count)));  // no target: a copy
     if (id < 0) return;
     tensor& t = s.m.tensor_at(id);
     t.role = tensor_role::output;

@@ -122,11 +122,11 @@ constexpr void batch_matmul(S& s, const operands& o, std::int32_t result, std::i
   const std::int32_t b =
       vector_b ? s.reshape(y, make_shape(bs[0], 1), numbered("matmul_column", static_cast<std::size_t>(s.node_index)))
                : y;
-  if (!vector_a && !vector_b)
-    return define(s, result, s.add_node(op_kind::batch_matmul, {}, {a, b}, s.label_of(result)), false);
+  const bool reshaped = vector_a || vector_b;
   const std::int32_t product =
-      s.add_node(op_kind::batch_matmul, {}, {a, b}, numbered("matmul", static_cast<std::size_t>(s.node_index)));
-  define(s, result, s.reshape(product, matmul_shape(as, bs), s.label_of(result)), false);
+      s.add_node(op_kind::batch_matmul, {}, {a, b},
+                 reshaped ? numbered("matmul", static_cast<std::size_t>(s.node_index)) : s.label_of(result));
+  define(s, result, reshaped ? s.reshape(product, matmul_shape(as, bs), s.label_of(result)) : product, false);
 }
 
 // MatMul (numpy's matmul). A constant B [K, N] or [K]: a dense layer on A flattened to [rows, K]; any
@@ -191,10 +191,10 @@ constexpr void import_pool(S& s, const node_view& n, const operands& o, std::int
   if (include_pad) {
     // ctnn's average divides by the in-bounds count: count_include_pad pads with zeros first (a Pad op),
     // then pools without pads.
-    op_attributes zeros{};
-    zeros.pad.before_after[2] = a.win.pad_top, zeros.pad.before_after[3] = a.win.pad_bottom;
-    zeros.pad.before_after[4] = a.win.pad_left, zeros.pad.before_after[5] = a.win.pad_right;
-    source = s.add_node(op_kind::pad, zeros, {x}, numbered("pool_pads", static_cast<std::size_t>(s.node_index)));
+    pad_fields zeros{};
+    zeros.before_after[2] = a.win.pad_top, zeros.before_after[3] = a.win.pad_bottom;
+    zeros.before_after[4] = a.win.pad_left, zeros.before_after[5] = a.win.pad_right;
+    source = s.pad(x, zeros, numbered("pool_pads", static_cast<std::size_t>(s.node_index)));
     if (source < 0) return;
     extent = s.m.tensor_at(source).dims;
     a.win.pad_top = a.win.pad_left = a.win.pad_bottom = a.win.pad_right = 0;

@@ -57,8 +57,7 @@ constexpr void import_flatten(S& s, const node_view& n, const operands& o, std::
   std::int64_t axis = int_attribute(s, n, "axis", 1);
   if (s.failed() || s.take_reader_error()) return;
   if (axis < 0) axis += xs.rank;
-  if (axis < 0 || axis > xs.rank)
-    return s.fail(error_code::invalid_axis, s.node_index, op_kind::reshape, {.axis = axis, .rank_actual = xs.rank});
+  if (axis < 0 || axis > xs.rank) return s.axis_error(axis, xs.rank);
   const std::int32_t x = as_onnx(s, o.id[0], 0);
   define(s, result, s.reshape(x, flattened_at(xs, axis), s.label_of(result)), false);
 }
@@ -72,8 +71,7 @@ constexpr void import_concat(S& s, const node_view& n, const operands& o, std::i
   if (s.failed() || s.take_reader_error()) return;
   if (!axis_attribute.present() && s.f.opset() >= 4) return s.attribute_error(attribute::axis, -1);
   if (axis < 0) axis += xs.rank;
-  if (axis < 0 || axis >= xs.rank)
-    return s.fail(error_code::invalid_axis, s.node_index, op_kind::concat, {.axis = axis, .rank_actual = xs.rank});
+  if (axis < 0 || axis >= xs.rank) return s.axis_error(axis, xs.rank);
   bool nhwc = xs.rank == 4;
   bool any_nhwc = false;
   for (std::uint32_t k = 0; k < o.count; ++k) {
@@ -86,7 +84,7 @@ constexpr void import_concat(S& s, const node_view& n, const operands& o, std::i
   if (s.failed()) return;
   op_attributes a{};
   a.axis = nhwc ? nhwc_of_nchw[static_cast<std::size_t>(axis)] : static_cast<std::int32_t>(axis);
-  const std::int32_t out = s.add_node(op_kind::concat, a, {inputs[0]}, s.label_of(result));
+  const std::int32_t out = s.add_node(s.current_kind, a, {inputs[0]}, s.label_of(result));
   if (out < 0) return;
   // The other operands, then the shape again (add_node inferred it from the first alone).
   node& c = s.m.node_at(s.m.tensor_at(out).producer);
@@ -130,8 +128,7 @@ constexpr void import_pad(S& s, const node_view& n, const operands& o, std::int3
       for (std::uint32_t k = 0; k < axis_count; ++k) {
         std::int64_t axis = s.constant_int(o.id[3], 3, k, axis_count);
         if (axis < 0) axis += xs.rank;
-        if (axis < 0 || axis >= xs.rank)
-          return s.fail(error_code::invalid_axis, s.node_index, op_kind::pad, {.axis = axis, .rank_actual = xs.rank});
+        if (axis < 0 || axis >= xs.rank) return s.axis_error(axis, xs.rank);
         axes[k] = static_cast<std::int32_t>(axis);
       }
     }
@@ -158,18 +155,19 @@ constexpr void import_pad(S& s, const node_view& n, const operands& o, std::int3
   // An integer tensor's fill value must be one of its values (the kernel converts it to the element type).
   if (const dtype type = element_type(s, o.id[0]); type != dtype::f32 && !fits(fill, type)) return s.operand_error(2);
   const bool nhwc = prefers_nhwc(s, o.id[0]);
-  op_attributes a{};
-  a.pad.fill_value_bits = std::bit_cast<std::uint32_t>(fill);
-  a.pad.mode = fill_mode;
+  pad_fields fields{};
+  fields.fill_value_bits = std::bit_cast<std::uint32_t>(fill);
+  fields.mode = fill_mode;
   for (std::int32_t d = 0; d < xs.rank; ++d) {
     // IR dim d holds ONNX dim d, or (NHWC) ONNX dim nchw_of_nhwc[d]; ONNX pads are [begins..., ends...].
     const std::int32_t source = nhwc ? nchw_of_nhwc[static_cast<std::size_t>(d)] : d;
-    a.pad.before_after[static_cast<std::size_t>(2 * d)] = static_cast<std::int32_t>(pads[static_cast<std::size_t>(source)]);
-    a.pad.before_after[static_cast<std::size_t>(2 * d + 1)] =
+    fields.before_after[static_cast<std::size_t>(2 * d)] =
+        static_cast<std::int32_t>(pads[static_cast<std::size_t>(source)]);
+    fields.before_after[static_cast<std::size_t>(2 * d + 1)] =
         static_cast<std::int32_t>(pads[static_cast<std::size_t>(source + xs.rank)]);
   }
   const std::int32_t x = nhwc ? as_nhwc(s, o.id[0], 0) : as_onnx(s, o.id[0], 0);
-  define(s, result, s.add_node(op_kind::pad, a, {x}, s.label_of(result)), nhwc);
+  define(s, result, s.pad(x, fields, s.label_of(result)), nhwc);
 }
 
 // Transpose (perm: a permutation of the dims; absent: reversed). An input held in NHWC alone is
@@ -225,7 +223,7 @@ constexpr void import_batch_norm(S& s, const node_view& n, const operands& o, st
   op_attributes a{};
   a.batch_norm.epsilon_bits = std::bit_cast<std::uint32_t>(epsilon);
   define(s, result,
-         s.add_node(op_kind::batch_norm, a, {x, parameters[0], parameters[1], parameters[2], parameters[3]},
+         s.add_node(s.current_kind, a, {x, parameters[0], parameters[1], parameters[2], parameters[3]},
                     s.label_of(result)),
          xs.rank >= 3, xs.rank == 3);
 }

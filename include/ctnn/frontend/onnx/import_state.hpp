@@ -32,7 +32,10 @@ struct importer_state {
   std::int32_t relayout_count = 0;
   std::int32_t node_index = -1;         // the NodeProto being imported
   op_type current = op_type::unknown;
-  op_kind current_kind = op_kind::reshape;  // its IR kind in diagnostics (its import_table.hpp row's; reshape: none)
+  // The kind diagnostics carry outside a row (a node without one, the graph's outputs); reshape stands for
+  // none, as it always has here.
+  static constexpr op_kind no_row_kind = op_kind::reshape;
+  op_kind current_kind = no_row_kind;   // its IR kind in diagnostics (its import_table.hpp row's)
   name op_label{};                      // its name: the NodeProto's, or its first output's when it has none
 
   // ---------------------------------------------------------------------------------------------------
@@ -88,6 +91,10 @@ struct importer_state {
   constexpr void operand_value_error(std::uint32_t slot, std::int64_t index, float value) {
     fail(onnx_error::operand_value, {.operator_code = static_cast<std::int64_t>(current), .input_slot = slot},
          make_shape(static_cast<std::int32_t>(index), std::bit_cast<std::int32_t>(value), 1));
+  }
+  // An axis attribute or operand outside [0, rank) of the op's input (Flatten's: [0, rank]).
+  constexpr void axis_error(std::int64_t axis, std::int32_t rank) {
+    fail(error_code::invalid_axis, node_index, current_kind, {.axis = axis, .rank_actual = rank});
   }
   // Operand `slot` has a rank the op does not take (its ONNX shape in the diagnostic).
   constexpr void rank_error(std::uint32_t slot, const shape& s) {
@@ -182,10 +189,18 @@ struct importer_state {
     m.tensor_at(out).type = shape_rules::result_type(m, m.node_at(id));
     return out;
   }
+  // The nodes of the kinds several import functions add, each built here alone (issue #24: a kind's
+  // frontend knowledge in one place). A reshape to `target` (empty: a copy).
   constexpr std::int32_t reshape(std::int32_t in, const shape& target, const name& label) {
     op_attributes a{};
     a.target = target;
     return add_node(op_kind::reshape, a, {in}, label);
+  }
+  // A pad (Pad, and the zeros of a pool that counts its pads).
+  constexpr std::int32_t pad(std::int32_t in, const pad_fields& fields, const name& label) {
+    op_attributes a{};
+    a.pad = fields;
+    return add_node(op_kind::pad, a, {in}, label);
   }
 
   // A transpose: output dim d is input dim perm[d] (a rank-4 layout change, or any rank).

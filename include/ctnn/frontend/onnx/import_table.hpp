@@ -19,7 +19,10 @@ namespace ctnn::onnx::detail {
 
 // An op's import: reads node `n` (its operands `o`, already looked up) and defines value `result` (its one
 // output, already entered in the value table), or records a diagnostic in the state `s`. s.current is
-// n's op_type and s.current_kind its row's kind.
+// n's op_type and s.current_kind its row's kind, the kind of the node it adds, so that a kind is named by its
+// row (issue #24): a function names a kind only where it chooses one (Conv: conv2d or depthwise_conv2d;
+// MatMul: dense or batch_matmul), and the kinds several functions add have a builder in import_state.hpp
+// (reshape, transpose, pad).
 template <class S>
 using import_fn = void (*)(S& s, const node_view& n, const operands& o, std::int32_t result);
 

@@ -146,10 +146,7 @@ constexpr void import_outputs(S& s) {
     if (source.role != tensor_role::intermediate) {
       // A graph input, a constant or an output listed twice: a copy op writes this output's buffer.
       const std::int32_t copy_id = s.add_tensor_like(id, source.dims, source.label);
-      node* n = s.add_node(op_kind::reshape, numbered("output", k), copy_id);  // empty target: a copy
-      if (n == nullptr) return;
-      n->inputs[0] = id;
-      n->input_count = 1;
+      if (!s.reshape(id, copy_id, {}, numbered("output", k))) return;  // no target: a copy
       id = copy_id;
     }
     tensor& t = s.m.tensor_at(id);

@@ -75,14 +75,10 @@ constexpr void import_conv(S& s, op_import& im) {
   std::int32_t data = x;
   if (p.flatten_node) {
     // TFLite flattens the input to [elements / features, features]; ctnn's dense keeps dim 0.
-    const std::int32_t flat = s.add_tensor_like(x, make_shape(p.flatten_batch, p.flatten_features),
-                                                numbered("flatten", static_cast<std::uint32_t>(im.op)));
-    node* n =
-        flat < 0 ? nullptr : s.add_node(op_kind::reshape, numbered("flatten", static_cast<std::uint32_t>(im.op)), flat);
-    if (n == nullptr) return;
-    n->attrs.target = s.m.tensor_at(flat).dims;
-    n->inputs[0] = x;
-    n->input_count = 1;
+    const shape target = make_shape(p.flatten_batch, p.flatten_features);
+    const name label = numbered("flatten", static_cast<std::uint32_t>(im.op));
+    const std::int32_t flat = s.add_tensor_like(x, target, label);
+    if (flat < 0 || !s.reshape(x, flat, target, label)) return;
     data = flat;
   }
   im.inputs = {data, w, b};

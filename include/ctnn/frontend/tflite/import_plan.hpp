@@ -41,9 +41,20 @@ enum class import_job : std::int32_t {
   mean,
 };
 
+// Where a row's fused activation is: its field in the options table (-1: none), and whether a node after the
+// op applies it (as_node: a RELU/RELU6 after a kind whose kernels take no fused activation, which plan_op
+// counts as op_plan::activation_node).
+struct fused_activation_at {
+  std::int32_t field = -1;
+  bool as_node = false;
+};
+constexpr fused_activation_at fused_at(std::uint32_t field) { return {static_cast<std::int32_t>(field), false}; }
+constexpr fused_activation_at fused_node_at(std::uint32_t field) { return {static_cast<std::int32_t>(field), true}; }
+inline constexpr fused_activation_at no_fused_activation{};
+
 // The operator table: one row per supported builtin code, with the IR op kind it becomes, its import
-// function, the options table it reads and where its fused activation is (-1: none). count() and import()
-// read it through plan_op, so they agree. An operator code without a row is tflite_unsupported_operator.
+// function, the options table it reads and where its fused activation is. count() and import() read it
+// through plan_op, so they agree. An operator code without a row is tflite_unsupported_operator.
 //
 // Adding an operator: a row here (and, when no job fits, a job with its import function in its family's
 // header: import_linear.hpp, import_elementwise.hpp, import_shape_ops.hpp). docs/frontends.md ("How the
@@ -53,12 +64,8 @@ struct op_row {
   op_kind kind;
   import_job job;
   schema::builtin_options options;
-  std::int32_t fused_field;
+  fused_activation_at fused;
 };
-
-// The fused activation's field in the options table, or none.
-constexpr std::int32_t fused_at(std::uint32_t field) { return static_cast<std::int32_t>(field); }
-inline constexpr std::int32_t no_fused_activation = -1;
 
 inline constexpr op_row op_table[] = {
     // import_linear.hpp
@@ -69,9 +76,9 @@ inline constexpr op_row op_table[] = {
     {builtin_operator::fully_connected, op_kind::dense, import_job::linear, schema::builtin_options::fully_connected,
      fused_at(schema::fully_connected::fused_activation)},
     {builtin_operator::average_pool_2d, op_kind::avg_pool, import_job::pool, schema::builtin_options::pool_2d,
-     fused_at(schema::pool_2d::fused_activation)},
+     fused_node_at(schema::pool_2d::fused_activation)},
     {builtin_operator::max_pool_2d, op_kind::max_pool, import_job::pool, schema::builtin_options::pool_2d,
-     fused_at(schema::pool_2d::fused_activation)},
+     fused_node_at(schema::pool_2d::fused_activation)},
     // import_elementwise.hpp
     {builtin_operator::add, op_kind::add, import_job::binary, schema::builtin_options::add, fused_at(schema::add::fused_activation)},
     {builtin_operator::mul, op_kind::mul, import_job::binary, schema::builtin_options::mul, fused_at(schema::mul::fused_activation)},
@@ -87,7 +94,7 @@ inline constexpr op_row op_table[] = {
     // import_shape_ops.hpp
     {builtin_operator::reshape, op_kind::reshape, import_job::reshape, schema::builtin_options::reshape, no_fused_activation},
     {builtin_operator::concatenation, op_kind::concat, import_job::concat, schema::builtin_options::concatenation,
-     fused_at(schema::concatenation::fused_activation)},
+     fused_node_at(schema::concatenation::fused_activation)},
     {builtin_operator::pad, op_kind::pad, import_job::pad, schema::builtin_options::pad, no_fused_activation},
     {builtin_operator::mean, op_kind::mean, import_job::mean, schema::builtin_options::reducer, no_fused_activation},
 };
@@ -149,10 +156,10 @@ constexpr op_plan plan_op(model_file& f, const operator_view& o) {
   p.job = row.job;
   if (f.failed()) return p;
   p.options = f.options(o, row.options);
-  if (row.fused_field >= 0)
-    p.fused = f.reader().scalar<activation_function>(p.options, static_cast<std::uint32_t>(row.fused_field),
+  if (row.fused.field >= 0)
+    p.fused = f.reader().scalar<activation_function>(p.options, static_cast<std::uint32_t>(row.fused.field),
                                                      activation_function::none);
-  p.activation_node = (p.kind == op_kind::avg_pool || p.kind == op_kind::max_pool || p.kind == op_kind::concat) &&
+  p.activation_node = row.fused.as_node &&
                       (p.fused == activation_function::relu || p.fused == activation_function::relu6);
   if (p.kind == op_kind::dense && o.inputs.length >= 2) {
     const std::int32_t in = f.index_at(o.inputs, 0), w = f.index_at(o.inputs, 1);

@@ -59,6 +59,17 @@ struct importer_state {
     return &n;
   }
 
+  // A reshape of `in` to `target` (empty: a copy) writing `output`: the one place the import builds one (the
+  // flatten before a FULLY_CONNECTED, a graph output's copy). false when full.
+  constexpr bool reshape(std::int32_t in, std::int32_t output, const shape& target, const name& label) {
+    node* n = add_node(op_kind::reshape, label, output);
+    if (n == nullptr) return false;
+    n->attrs.target = target;
+    n->inputs[0] = in;
+    n->input_count = 1;
+    return true;
+  }
+
   // A tensor the importer adds (the intermediate before a synthesized node, an output's copy); -1 when full.
   constexpr std::int32_t add_tensor_like(std::int32_t like, const shape& dims, const name& label) {
     if (static_cast<std::size_t>(m.tensor_count) >= Module::tensor_capacity) {
