@@ -16,10 +16,16 @@ namespace ctnn::onnx::detail {
 
 // The ONNX shape of a value.
 // [prod(dims < axis), prod(dims >= axis)]: Flatten's result, and the 2-D view of Softmax before opset 13.
-// Each side is a product of its own dims (a 0 extent leaves nothing to divide by).
+// Each side is a product of its own dims (a 0 extent leaves nothing to divide by). A side past int32's
+// largest extent (a fuzzed file's constant, refused as an operand right after) stops there: no overflow.
 constexpr shape flattened_at(const shape& xs, std::int64_t axis) {
+  constexpr std::int64_t largest = 0x7fffffff;
   std::int64_t outer = 1, inner = 1;
-  for (std::int32_t d = 0; d < xs.rank; ++d) (d < axis ? outer : inner) *= xs[d];
+  for (std::int32_t d = 0; d < xs.rank; ++d) {
+    std::int64_t& side = d < axis ? outer : inner;
+    const std::int64_t extent = xs[d] < 0 ? -std::int64_t{xs[d]} : xs[d];  // (|side| stays <= largest)
+    side = extent != 0 && (side < 0 ? -side : side) > largest / extent ? largest : side * xs[d];
+  }
   return make_shape(outer, inner);
 }
 

@@ -258,6 +258,22 @@ class model_file {
     }
     if (t.data_field == 0 && typed_field != 0) t.data_field = typed_field;  // unpacked values only
     t.dims.rank = static_cast<std::int32_t>(t.rank < max_rank ? t.rank : max_rank);
+    // More than 2^40 elements is no tensor ctnn reads (a fuzzed file's dims): refused here, so that no
+    // importer multiplies such extents past int64 (shape::elements; issue #23). An empty one stays.
+    constexpr std::int64_t most_elements = std::int64_t{1} << 40;
+    std::int64_t elements = 1;
+    bool too_large = false;
+    for (std::int32_t d = 0; d < t.dims.rank; ++d) {
+      const std::int64_t extent = t.dims[d];
+      if (extent == 0) return t;
+      too_large = too_large || elements > most_elements / extent;
+      if (!too_large) elements *= extent;
+    }
+    if (too_large) {  // callers read the dims before they see the failure: give them none
+      reader_.fail(proto.at, protobuf::expectation::tensor_size);
+      t.dims = shape{};
+      t.rank = 0;
+    }
     return t;
   }
 
