@@ -154,7 +154,7 @@ int inspect(const job& j) {
   ctnn::tflite::import_into(*m, bytes, size, stem_of(j.path));
   if (m->error.failed()) {
     ctnn::tflite::describe(m->error, write);
-    ctnn_tools::put_unsupported_parts(stdout, bytes, size);
+    ctnn_tools::put_unsupported_tflite_parts(stdout, bytes, size);
     return 1;
   }
   return inspect_module(j, *m);
@@ -170,6 +170,7 @@ int inspect_onnx(const job& j) {
   ctnn::onnx::import_into<V>(*r, bytes, size, stem_of(j.path));
   if (r->ir.error.failed()) {
     ctnn::onnx::describe(r->ir.error, bytes, size, write);
+    ctnn_tools::put_unsupported_onnx_parts<ctnn::onnx::detail::importer_state<ctnn::module<T, N>, V, R>>(stdout, bytes, size);
     return 1;
   }
   std::printf("constants re-laid out at compile time: %d\n", r->relayout_count);
