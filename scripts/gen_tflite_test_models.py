@@ -49,6 +49,7 @@ Models that must be rejected:
   bad_unsupported_op    op 1 is LSH_PROJECTION (builtin code 15: not in TensorFlow Lite Micro either).
   bad_several_unsupported  ops 0, 1 and 3 (LSH_PROJECTION, SKIP_GRAM, HASHTABLE_LOOKUP) and tensor 2 (UINT8) are
                         unsupported: the tools name all four at once.
+  bad_bias_type         int8 FULLY_CONNECTED with an int8 bias (operand 2): TFLM would read it as int32, past its end.
   bad_hybrid            FULLY_CONNECTED with float32 input and int8 weights (tensor 1).
   bad_dynamic_shape     input shape [-1, 4].
   bad_malformed         conv_net with the Model's `buffers` offset pointing past the end of the file.
@@ -898,6 +899,18 @@ def int16_dense():
     return m
 
 
+def bad_bias_type():
+    m = Model(new_opcodes=True)
+    q = lambda s, z: dict(scale=[s], zero_point=[z])
+    x = m.tensor("x", [1, 8], INT8, quant=q(0.1, 0))
+    w = m.tensor("w", [4, 8], INT8, data=np.arange(32).reshape(4, 8) % 7 - 3, quant=q(0.02, 0))
+    b = m.tensor("b", [4], INT8, data=[10, -20, 30, -40], quant=q(0.002, 0))
+    y = m.tensor("y", [1, 4], INT8, quant=q(0.2, 0))
+    m.inputs, m.outputs = [x], [y]
+    m.op("FULLY_CONNECTED", [x, w, b], [y])
+    return m
+
+
 def bad_hybrid():
     m = Model(new_opcodes=True)
     x = m.tensor("input", [1, 4])
@@ -1074,7 +1087,7 @@ def main() -> None:
                            f"past the end")
     for name, factory in [("int16_dense", int16_dense),
                           ("bad_unsupported_op", bad_unsupported_op), ("bad_several_unsupported", bad_several_unsupported),
-                          ("bad_hybrid", bad_hybrid),
+                          ("bad_bias_type", bad_bias_type), ("bad_hybrid", bad_hybrid),
                           ("bad_dynamic_shape", bad_dynamic_shape), ("bad_softmax_beta", bad_softmax_beta),
                           ("bad_fused_tanh", bad_fused_tanh), ("bad_uint8", bad_uint8),
                           ("bad_pad_not_constant", bad_pad_not_constant), ("bad_scale_nan", bad_scale_nan),
