@@ -23,9 +23,9 @@
 #include <vector>
 
 #include <ctnn/frontend/onnx.hpp>
-#include <ctnn/frontend/onnx/unsupported.hpp>
+#include <ctnn/frontend/onnx/operators.hpp>
 #include <ctnn/frontend/tflite.hpp>
-#include <ctnn/frontend/tflite/unsupported.hpp>
+#include <ctnn/frontend/tflite/operators.hpp>
 #include <ctnn/pass/edit_pipeline.hpp>
 #include <ctnn/pass/run_pipeline.hpp>
 
@@ -61,7 +61,7 @@ inline model_format format_of(const std::vector<char>& bytes, std::string_view p
 enum class constants { sizes_only, computed };
 
 // After an import's first problem: every part of the file its importer does not support (a frontend's
-// list_unsupported: frontend/tflite/unsupported.hpp, frontend/onnx/unsupported.hpp, calling a sink with one
+// list_unsupported: frontend/tflite/operators.hpp, frontend/onnx/operators.hpp, calling a sink with one
 // line each), under a heading, so that one run names them all; nothing when there is none.
 template <class List>
 void put_unsupported_parts(std::FILE* out, const char* what, List&& list) {
@@ -81,10 +81,8 @@ inline void put_unsupported_tflite_parts(std::FILE* out, const char* bytes, std:
                         [&](auto sink) { return ctnn::tflite::list_unsupported(bytes, size, sink); });
 }
 
-// State: the importer state of the import that failed (onnx::list_unsupported).
-template <class State>
-void put_unsupported_onnx_parts(std::FILE* out, const char* bytes, std::size_t size) {
-  put_unsupported_parts(out, "operators", [&](auto sink) { return ctnn::onnx::list_unsupported<State>(bytes, size, sink); });
+inline void put_unsupported_onnx_parts(std::FILE* out, const char* bytes, std::size_t size) {
+  put_unsupported_parts(out, "operators", [&](auto sink) { return ctnn::onnx::list_unsupported(bytes, size, sink); });
 }
 
 namespace detail {
@@ -151,7 +149,7 @@ int import_onnx(const model_context& c, Use& use) {
   ctnn::onnx::import_into<T>(*r, c.bytes.data(), c.bytes.size(), stem_of(c.path));
   if (r->ir.error.failed()) {
     say(c, described([&](auto sink) { ctnn::onnx::describe(r->ir.error, c.bytes.data(), c.bytes.size(), sink); }));
-    put_unsupported_onnx_parts<ctnn::onnx::detail::importer_state<ctnn::module<T, N>, T, T>>(stderr, c.bytes.data(), c.bytes.size());
+    put_unsupported_onnx_parts(stderr, c.bytes.data(), c.bytes.size());
     return model_status;
   }
   std::vector<std::vector<float>> relaid;  // outlives `use`: the module's constants point into it

@@ -1,6 +1,10 @@
 #pragma once
-// Every operator and tensor type of a TFLite file that the importer has no row or element type for, so that
-// a tool names them all at once (the importer stops at its first problem, and checks tensors before ops):
+// What the TFLite importer supports, from its own table (import_plan.hpp's op_table), for tools and docs:
+//
+//   ctnn::tflite::for_each_operator([](builtin_operator code, op_kind kind) { ... });   // in table order
+//
+// and every operator and tensor type of a file that it has no row or element type for, so that a tool
+// names them all at once (the importer stops at its first problem, and checks tensors before ops):
 //
 //   const auto found = ctnn::tflite::list_unsupported(bytes, size, [](std::string_view line) { ... });
 //
@@ -35,6 +39,11 @@ void put_tensor_name(model_file& f, std::int32_t t, Sink& sink) {
 }
 
 }  // namespace detail
+
+template <class F>
+constexpr void for_each_operator(F&& f) {
+  for (const detail::op_row& row : detail::op_table) f(row.code, row.kind);
+}
 
 template <class Sink>
 std::int32_t list_unsupported(const char* bytes, std::size_t size, Sink&& sink) {
