@@ -1,6 +1,7 @@
 #pragma once
 // The ONNX importer's element-wise ops (import.hpp; rows in import_table.hpp): Relu, Sigmoid, Tanh,
-// GlobalAveragePool, Clip, Add and Mul (float, and plain integers with ONNX's wrap-around), Softmax.
+// GlobalAveragePool, Clip, Add and Mul (float, and plain integers with ONNX's wrap-around), Softmax, and the
+// math of one operand (Abs, Neg, Sqrt, Reciprocal, Exp, Log, Sin, Cos, Floor, Ceil, Round).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -92,7 +93,8 @@ constexpr void integer_binary(S& s, const operands& o, std::int32_t result, op_k
   define(s, result, s.add_node(kind, {}, {x[0], x[1]}, s.label_of(result)), false);
 }
 
-// Relu, Sigmoid, Tanh: the row's kind (import_table.hpp) in the operand's layout; GlobalAveragePool in NHWC.
+// Relu, Sigmoid, Tanh, the math of one operand: the row's kind (import_table.hpp) in the operand's layout;
+// GlobalAveragePool in NHWC.
 template <class S>
 constexpr void import_unary(S& s, const node_view&, const operands& o, std::int32_t result) {
   if (!expect_inputs(s, o, 1, 1) || !expect_activation(s, o, 0)) return;

@@ -1,0 +1,69 @@
+#pragma once
+// The float32 functions of the element-wise math ops of one operand (ops/unary_math.hpp): each as TFLM's
+// reference kernel computes it in float, <cmath> at run time and ctnn::detail::math in constant evaluation
+// (fold_constants; clang 14's <cmath> is not constexpr), so a folded constant may differ from the run-time
+// result in the last bit.
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include <ctnn/detail/math.hpp>
+#include <ctnn/kernel/reference/activation.hpp>
+
+namespace ctnn::kernel::reference::unary_math {
+
+namespace math = ctnn::detail::math;
+
+// |x| with the sign bit cleared, as fabsf (-0 and -NaN too).
+constexpr float absolute(float x) { return std::bit_cast<float>(std::bit_cast<std::uint32_t>(x) & 0x7fffffffu); }
+constexpr float negated(float x) { return -x; }
+constexpr float squared(float x) { return x * x; }
+// 1 / x (ONNX Reciprocal): +-inf at +-0.
+constexpr float reciprocal(float x) { return 1.0f / x; }
+
+// NaN below 0 (and for NaN), as sqrtf.
+constexpr float square_root(float x) {
+  if (std::is_constant_evaluated()) return x == 0.0f ? x : static_cast<float>(math::sqrt(x));
+  return std::sqrt(x);
+}
+// TFLM's float RSQRT: 1.f / std::sqrt(f) (+inf at 0, NaN below 0).
+constexpr float reciprocal_square_root(float x) { return 1.0f / square_root(x); }
+constexpr float exponential(float x) { return reference::exp(x); }
+// NaN below 0, -inf at 0, as logf.
+constexpr float natural_log(float x) {
+  if (std::is_constant_evaluated()) return static_cast<float>(math::log(x));
+  return std::log(x);
+}
+constexpr float sine(float x) {
+  if (std::is_constant_evaluated()) return static_cast<float>(math::sin(x));
+  return std::sin(x);
+}
+constexpr float cosine(float x) {
+  if (std::is_constant_evaluated()) return static_cast<float>(math::cos(x));
+  return std::cos(x);
+}
+constexpr float round_down(float x) {
+  if (std::is_constant_evaluated()) return math::floor(x);
+  return std::floor(x);
+}
+constexpr float round_up(float x) {
+  if (std::is_constant_evaluated()) return math::ceil(x);
+  return std::ceil(x);
+}
+// TFLite's RoundToNearest (ROUND; also ONNX Round): halves to even. A float of magnitude 2^23 or more is
+// integral (its fraction is 0, so the parity test, which needs an int, is not reached); inf and NaN stay.
+constexpr float round_half_to_even(float x) {
+  const float below = round_down(x);
+  const float fraction = x - below;
+  if (fraction < 0.5f || (fraction == 0.5f && static_cast<std::int32_t>(below) % 2 == 0)) return below;
+  return below + 1.0f;
+}
+
+// F applied to each of `elements` values.
+template <float (*F)(float)>
+[[gnu::always_inline]] constexpr void apply(std::int64_t elements, const float* in, float* out) {
+  for (std::int64_t i = 0; i < elements; ++i) out[i] = F(in[i]);
+}
+
+}  // namespace ctnn::kernel::reference::unary_math

@@ -1,0 +1,200 @@
+#!/usr/bin/python3
+"""Op-conformance cases of the `unary` family (element-wise math of one operand): tests/data/ops/unary/<case>/.
+
+Each case folder holds model.tflite or model.onnx, input_0.bin and output_0.bin (raw little-endian, the
+model's element type and layout; docs in tests/data/ops/unary/PROVENANCE.md).
+
+  TFLite, float32: ABS, NEG, SQRT, RSQRT, EXP, LOG, SIN, COS, FLOOR, CEIL, ROUND, SQUARE (TFLM runs these on
+                   float32 only, except ABS and RSQRT);
+  TFLite, int8:    ABS (equal scales: no rescale; other scales: TFLM's multiplier) and RSQRT, extreme scales and
+                   zero points, inputs over the whole int8 range (RSQRT: from the zero point up, as TFLM's
+                   Invoke fails below it);
+  ONNX, float32:   Abs, Neg, Sqrt, Reciprocal, Exp, Log, Sin, Cos, Floor, Ceil, Round (opset 13).
+
+Outputs: TFLite cases from the TFLM host oracle (--tflm; without it, the committed output_0.bin files are kept
+and only models and inputs are rewritten), ONNX cases from NumPy in float64 (ONNX's semantics: Round halves
+to even), rounded to float32. Deterministic (fixed seeds): re-running reproduces every file byte for byte.
+
+    /usr/bin/python3 scripts/gen_op_tests_unary.py [--tflm /work/oracle/tflm/tflm_run]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import gen_tflite_test_models as tfl  # noqa: E402  (the FlatBuffers writer and the oracle runner)
+
+OUT = HERE.parent / "tests" / "data" / "ops" / "unary"
+
+# TFLite builtin codes of the family (gen_tflite_test_models.py lists only the ones its models use).
+TFLITE_CODES = {"ABS": 101, "NEG": 59, "SQRT": 75, "RSQRT": 76, "EXP": 47, "LOG": 73, "SIN": 66, "COS": 108,
+                "FLOOR": 8, "CEIL": 104, "ROUND": 116, "SQUARE": 92}
+tfl.OPS.update(TFLITE_CODES)
+
+SPECIAL = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 3.4e38, -3.4e38, 1.0, -1.0], np.float32)
+HALVES = np.array([0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 3.5, -3.5, 4.5, 1e7 + 0.5, 8388607.5, -8388607.5,
+                   8388609.0, 0.49999997, -0.49999997], np.float32)
+
+
+def rng_for(name: str) -> np.random.RandomState:
+    return np.random.RandomState(sum(ord(c) * (k + 1) for k, c in enumerate(name)) % (2**31))
+
+
+# ------------------------------------------------------------------------------------------------------
+# Cases: (name, builder) where builder() returns (model bytes, suffix, [input arrays], reference outputs or None)
+
+def tflite_unary(code: str, shape, dtype, x: np.ndarray, quant_in=None, quant_out=None) -> bytes:
+    m = tfl.Model(new_opcodes=True)
+    q = (lambda s, z: dict(scale=[s], zero_point=[z])) if dtype == tfl.INT8 else None
+    a = m.tensor("x", shape, dtype, quant=q(*quant_in) if q else None)
+    y = m.tensor("y", shape, dtype, quant=q(*quant_out) if q else None)
+    m.inputs, m.outputs = [a], [y]
+    m.op(code, [a], [y])
+    assert x.shape == tuple(shape)
+    return m.serialize()
+
+
+def float_input(name: str, shape, low, high, specials=None) -> np.ndarray:
+    rng = rng_for(name)
+    x = rng.uniform(low, high, size=shape).astype(np.float32)
+    if specials is not None:
+        flat = x.reshape(-1)
+        flat[: min(len(specials), flat.size)] = specials[: flat.size]
+    return x
+
+
+# Float32 TFLite cases per op: (shape, low, high, specials) -- ranks 1..5, odd extents.
+FLOAT_RANGES = {
+    "ABS": [([7], -5, 5, SPECIAL), ([2, 3, 5], -100, 100, None), ([1, 3, 1, 2, 3], -1e30, 1e30, None)],
+    "NEG": [([5], -5, 5, SPECIAL), ([1, 5, 3, 3], -1e3, 1e3, None)],
+    "SQRT": [([3, 7], 0, 50, None), ([1, 2, 3, 5], 0, 1e6, np.array([0, 1e-40, 1, 4, 2], np.float32)),
+             ([9], -4, 4, np.array([-1, -0.0, 0, np.inf, -np.inf, np.nan], np.float32))],
+    "RSQRT": [([11], 1e-3, 30, None), ([2, 1, 3, 2, 3], 0.25, 4e4, None),
+              ([6], -4, 4, np.array([-1, 0, -0.0, np.inf, np.nan, 1e-40], np.float32))],
+    "EXP": [([13], -10, 10, None), ([2, 3, 4], -100, 90, np.array([0, -0.0, 88.7, 89, -104, -88, np.inf, -np.inf], np.float32))],
+    "LOG": [([1, 3, 5], 1e-3, 1e3, None), ([2, 2, 3, 2], 1e-30, 1e30, None),
+            ([7], -2, 2, np.array([0, -0.0, -1, np.inf, np.nan, 1e-45, 1], np.float32))],
+    "SIN": [([17], -7, 7, np.array([0, -0.0, np.pi, -np.pi / 2], np.float32)), ([3, 1, 5], -1e4, 1e4, None)],
+    "COS": [([17], -7, 7, np.array([0, np.pi, np.pi / 2], np.float32)), ([1, 2, 1, 3, 3], -1e4, 1e4, None)],
+    "FLOOR": [([15], -10, 10, HALVES), ([2, 5, 3], -1e8, 1e8, SPECIAL)],
+    "CEIL": [([15], -10, 10, HALVES), ([3, 3, 1, 3], -1e8, 1e8, SPECIAL)],
+    "ROUND": [([15], -10, 10, HALVES), ([5, 7], -100, 100, None), ([1, 1, 2, 3, 4], -1e8, 1e8, SPECIAL)],
+    "SQUARE": [([9], -10, 10, SPECIAL[:9]), ([3, 4, 3], -2e19, 2e19, None)],
+}
+
+
+def int8_full_range(name: str, shape, low=-128) -> np.ndarray:
+    """Every int8 value from `low` up at least once (as many as fit), the rest uniform, shuffled."""
+    rng = rng_for(name)
+    n = int(np.prod(shape))
+    values = np.arange(low, 128)
+    x = np.concatenate([values, rng.randint(low, 128, size=max(0, n - len(values)))])[:n]
+    if n < len(values):  # the extremes and the zero point first
+        x = np.concatenate([[low, 127, low + 1, 126], rng.randint(low, 128, size=n - 4)])
+    rng.shuffle(x)
+    return x.astype(np.int8).reshape(shape)
+
+
+# int8 cases: (op, shape, (input scale, zero point), (output scale, zero point))
+INT8_CASES = [
+    ("ABS", "same_scale", [256], (0.05, 3), (0.05, -7)),
+    ("ABS", "rescale", [4, 8, 8], (0.1, -20), (0.07, -128)),
+    ("ABS", "zp_extremes", [2, 3, 3, 3, 5], (0.5, 127), (0.9, -128)),
+    ("ABS", "tiny_scale", [1, 16, 16], (1e-6, -128), (2e-6, -128)),
+    ("ABS", "large_scale", [3, 5, 17], (100.0, 0), (201.0, -128)),
+    ("RSQRT", "basic", [256], (0.05, -128), (0.02, -128)),
+    ("RSQRT", "odd_rank5", [1, 3, 5, 1, 17], (0.2, -3), (0.01, 10)),
+    ("RSQRT", "tiny_scale", [16, 16], (1e-6, -128), (10.0, -100)),
+    ("RSQRT", "large_scale", [5, 51], (100.0, -128), (0.001, -128)),
+    ("RSQRT", "zp_high", [3, 3], (0.01, 127), (0.5, 0)),
+    ("RSQRT", "saturating", [2, 128], (0.001, -128), (0.05, 0)),
+]
+
+
+def tflite_cases():
+    for code, ranges in FLOAT_RANGES.items():
+        for k, (shape, low, high, specials) in enumerate(ranges):
+            name = f"{code.lower()}_f32_{k}"
+            x = float_input(name, shape, low, high, specials)
+            yield name, lambda code=code, shape=shape, x=x: (tflite_unary(code, shape, tfl.FLOAT32, x), "tflite", [x], None)
+    for code, label, shape, qi, qo in INT8_CASES:
+        name = f"{code.lower()}_i8_{label}"
+        x = int8_full_range(name, shape, low=qi[1] if code == "RSQRT" else -128)
+        yield name, lambda code=code, shape=shape, x=x, qi=qi, qo=qo: (
+            tflite_unary(code, shape, tfl.INT8, x, qi, qo), "tflite", [x], None)
+
+
+# ONNX: op -> (float64 reference, [(shape, low, high, specials)])
+ONNX_OPS = {
+    "Abs": (np.abs, [([2, 3, 5], -5, 5, SPECIAL)]),
+    "Neg": (np.negative, [([1, 3, 4, 4], -5, 5, SPECIAL)]),
+    "Sqrt": (np.sqrt, [([3, 7], 0, 50, np.array([0, 1e-40, 1, 4, np.inf], np.float32))]),
+    "Reciprocal": (np.reciprocal, [([2, 9], -10, 10, np.array([0.5, -2, 4, 1e-20, -1e30], np.float32))]),
+    "Exp": (np.exp, [([13], -10, 10, np.array([0, 88, -87, 1], np.float32))]),
+    "Log": (np.log, [([1, 3, 5], 1e-3, 1e3, np.array([1, 1e-40, 3e38], np.float32))]),
+    "Sin": (np.sin, [([2, 3, 1, 3, 2], -7, 7, np.array([0, np.pi / 2, -np.pi], np.float32))]),
+    "Cos": (np.cos, [([17], -7, 7, np.array([0, np.pi / 2, np.pi], np.float32))]),
+    "Floor": (np.floor, [([3, 5], -10, 10, HALVES)]),
+    "Ceil": (np.ceil, [([3, 5], -10, 10, HALVES)]),
+    "Round": (np.round, [([3, 5], -10, 10, HALVES), ([2, 2, 3, 1], -100, 100, None)]),
+}
+
+
+def onnx_model(op: str, shape) -> bytes:
+    from onnx import TensorProto, helper
+    node = helper.make_node(op, ["x"], ["y"])
+    graph = helper.make_graph([node], f"{op.lower()}_test", [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, shape)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], producer_name="ctnn-test")
+    model.ir_version = 7
+    return model.SerializeToString()
+
+
+def onnx_cases():
+    for op, (reference, ranges) in ONNX_OPS.items():
+        for k, (shape, low, high, specials) in enumerate(ranges):
+            name = f"onnx_{op.lower()}_f32_{k}"
+            x = float_input(name, shape, low, high, specials)
+
+            def build(op=op, shape=shape, x=x, reference=reference):
+                with np.errstate(all="ignore"):
+                    y = reference(x.astype(np.float64)).astype(np.float32)
+                return onnx_model(op, shape), "onnx", [x], [y]
+            yield name, build
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tflm", metavar="TFLM_RUN", help="the TFLM host oracle: (re)writes the TFLite cases' outputs")
+    args = parser.parse_args()
+    written = set()
+    for name, build in [*tflite_cases(), *onnx_cases()]:
+        data, suffix, inputs, outputs = build()
+        folder = OUT / name
+        folder.mkdir(parents=True, exist_ok=True)
+        model_path = folder / f"model.{suffix}"
+        model_path.write_bytes(data)
+        for k, x in enumerate(inputs):
+            (folder / f"input_{k}.bin").write_bytes(np.ascontiguousarray(x).tobytes())
+        if outputs is None and args.tflm:
+            outputs, _ = tfl.run_tflm(args.tflm, model_path, inputs, [inputs[0].dtype])
+        if outputs is not None:
+            for k, y in enumerate(outputs):
+                (folder / f"output_{k}.bin").write_bytes(np.ascontiguousarray(y).tobytes())
+        elif not (folder / "output_0.bin").exists():
+            sys.exit(f"{name}: no committed output_0.bin; run with --tflm")
+        written.add(name)
+    for stale in sorted(p for p in OUT.iterdir() if p.is_dir() and p.name not in written):
+        shutil.rmtree(stale)  # a case that the script no longer writes
+    print(f"{len(written)} cases in {OUT}")
+
+
+if __name__ == "__main__":
+    main()
