@@ -6,10 +6,10 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 #include <ctnn/detail/math.hpp>
-#include <ctnn/kernel/reference/activation.hpp>
 
 namespace ctnn::kernel::reference::unary_math {
 
@@ -18,18 +18,33 @@ namespace math = ctnn::detail::math;
 // |x| with the sign bit cleared, as fabsf (-0 and -NaN too).
 constexpr float absolute(float x) { return std::bit_cast<float>(std::bit_cast<std::uint32_t>(x) & 0x7fffffffu); }
 constexpr float negated(float x) { return -x; }
-constexpr float squared(float x) { return x * x; }
+// In constant evaluation a float operation that overflows or divides by zero is not a constant expression, so
+// there x * x and 1 / x are computed in double (exactly, or rounded once: the float result) and rounded by
+// math::to_float, and 1 / +-0 is +-inf by hand.
+constexpr float squared(float x) {
+  if (std::is_constant_evaluated()) return math::to_float(static_cast<double>(x) * x);
+  return x * x;
+}
 // 1 / x (ONNX Reciprocal): +-inf at +-0.
-constexpr float reciprocal(float x) { return 1.0f / x; }
-
+constexpr float reciprocal(float x) {
+  if (std::is_constant_evaluated()) {
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    if (x == 0.0f) return std::bit_cast<std::uint32_t>(x) == 0 ? inf : -inf;
+    return math::to_float(1.0 / static_cast<double>(x));
+  }
+  return 1.0f / x;
+}
 // NaN below 0 (and for NaN), as sqrtf.
 constexpr float square_root(float x) {
   if (std::is_constant_evaluated()) return x == 0.0f ? x : static_cast<float>(math::sqrt(x));
   return std::sqrt(x);
 }
 // TFLM's float RSQRT: 1.f / std::sqrt(f) (+inf at 0, NaN below 0).
-constexpr float reciprocal_square_root(float x) { return 1.0f / square_root(x); }
-constexpr float exponential(float x) { return reference::exp(x); }
+constexpr float reciprocal_square_root(float x) { return reciprocal(square_root(x)); }
+constexpr float exponential(float x) {
+  if (std::is_constant_evaluated()) return math::to_float(math::exp(x));
+  return std::exp(x);
+}
 // NaN below 0, -inf at 0, as logf.
 constexpr float natural_log(float x) {
   if (std::is_constant_evaluated()) return static_cast<float>(math::log(x));
@@ -52,8 +67,9 @@ constexpr float round_up(float x) {
   return std::ceil(x);
 }
 // TFLite's RoundToNearest (ROUND; also ONNX Round): halves to even. A float of magnitude 2^23 or more is
-// integral (its fraction is 0, so the parity test, which needs an int, is not reached); inf and NaN stay.
+// integral, and inf and NaN stay (TFLite's arithmetic gives the same).
 constexpr float round_half_to_even(float x) {
+  if (!(x > -8388608.0f && x < 8388608.0f)) return x;
   const float below = round_down(x);
   const float fraction = x - below;
   if (fraction < 0.5f || (fraction == 0.5f && static_cast<std::int32_t>(below) % 2 == 0)) return below;
