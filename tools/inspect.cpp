@@ -149,6 +149,7 @@ int inspect(const job& j) {
   ctnn::tflite::import_into(*m, bytes, size, stem_of(j.path));
   if (m->error.failed()) {
     ctnn::tflite::describe(m->error, write);
+    ctnn_tools::put_unsupported_parts(stdout, bytes, size);
     return 1;
   }
   return inspect_module(j, *m);
