@@ -17,18 +17,20 @@ namespace math = ctnn::detail::math;
 
 // |x| with the sign bit cleared, as fabsf (-0 and -NaN too).
 constexpr float absolute(float x) { return std::bit_cast<float>(std::bit_cast<std::uint32_t>(x) & 0x7fffffffu); }
-constexpr float negated(float x) { return -x; }
-// In constant evaluation a float operation that overflows or divides by zero is not a constant expression, so
-// there x * x and 1 / x are computed in double (exactly, or rounded once: the float result) and rounded by
-// math::to_float, and 1 / +-0 is +-inf by hand.
+// -x with the sign bit flipped (-NaN too).
+constexpr float negated(float x) { return std::bit_cast<float>(std::bit_cast<std::uint32_t>(x) ^ 0x80000000u); }
+// In constant evaluation a float operation that overflows, divides by zero or gives NaN is not a constant
+// expression (g++, clang), so there x * x and 1 / x are computed in double (exactly, or rounded once: the
+// float result) and rounded by math::to_float; 1 / +-0 is +-inf and NaN stays NaN by hand.
 constexpr float squared(float x) {
-  if (std::is_constant_evaluated()) return math::to_float(static_cast<double>(x) * x);
+  if (std::is_constant_evaluated()) return x != x ? x : math::to_float(static_cast<double>(x) * x);
   return x * x;
 }
 // 1 / x (ONNX Reciprocal): +-inf at +-0.
 constexpr float reciprocal(float x) {
   if (std::is_constant_evaluated()) {
     constexpr float inf = std::numeric_limits<float>::infinity();
+    if (x != x) return x;
     if (x == 0.0f) return std::bit_cast<std::uint32_t>(x) == 0 ? inf : -inf;
     return math::to_float(1.0 / static_cast<double>(x));
   }
