@@ -11,27 +11,23 @@ model's element type and layout; docs in tests/data/ops/unary/PROVENANCE.md).
                    Invoke fails below it);
   ONNX, float32:   Abs, Neg, Sqrt, Reciprocal, Exp, Log, Sin, Cos, Floor, Ceil, Round (opset 13).
 
-Outputs: TFLite cases from the TFLM host oracle (--tflm; without it, the committed output_0.bin files are kept
-and only models and inputs are rewritten), ONNX cases from NumPy in float64 (ONNX's semantics: Round halves
-to even), rounded to float32. Deterministic (fixed seeds): re-running reproduces every file byte for byte.
+Outputs: TFLite cases from the TFLM host oracle (--tflm; without it the committed outputs are kept where
+CASES.sha256 says they still belong to the model and inputs: scripts/op_tests.py), ONNX cases from NumPy in
+float64 (ONNX's semantics: Round halves to even), rounded to float32. Deterministic (fixed seeds): re-running
+reproduces every file byte for byte.
 
-    /usr/bin/python3 scripts/gen_op_tests_unary.py [--tflm /work/oracle/tflm/tflm_run]
+    /usr/bin/python3 scripts/gen_op_tests_unary.py --tflm /work/oracle/tflm/tflm_run   # records outputs
+    /usr/bin/python3 scripts/gen_op_tests_unary.py      # rewrites models and inputs, keeps the outputs
 """
 
 from __future__ import annotations
 
 import argparse
-import shutil
-import sys
-from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import gen_tflite_test_models as tfl  # noqa: E402  (the FlatBuffers writer and the oracle runner)
-
-OUT = HERE.parent / "tests" / "data" / "ops" / "unary"
+import op_tests
+from op_tests import tfl
 
 # TFLite builtin codes of the family (gen_tflite_test_models.py lists only the ones its models use).
 TFLITE_CODES = {"ABS": 101, "NEG": 59, "SQRT": 75, "RSQRT": 76, "EXP": 47, "LOG": 73, "SIN": 66, "COS": 108,
@@ -47,18 +43,14 @@ def rng_for(name: str) -> np.random.RandomState:
     return np.random.RandomState(sum(ord(c) * (k + 1) for k, c in enumerate(name)) % (2**31))
 
 
-# ------------------------------------------------------------------------------------------------------
-# Cases: (name, builder) where builder() returns (model bytes, suffix, [input arrays], reference outputs or None)
-
-def tflite_unary(code: str, shape, dtype, x: np.ndarray, quant_in=None, quant_out=None) -> bytes:
+def tflite_unary(code: str, shape, dtype, quant_in=None, quant_out=None) -> tfl.Model:
     m = tfl.Model(new_opcodes=True)
     q = (lambda s, z: dict(scale=[s], zero_point=[z])) if dtype == tfl.INT8 else None
     a = m.tensor("x", shape, dtype, quant=q(*quant_in) if q else None)
     y = m.tensor("y", shape, dtype, quant=q(*quant_out) if q else None)
     m.inputs, m.outputs = [a], [y]
     m.op(code, [a], [y])
-    assert x.shape == tuple(shape)
-    return m.serialize()
+    return m
 
 
 def float_input(name: str, shape, low, high, specials=None) -> np.ndarray:
@@ -118,17 +110,15 @@ INT8_CASES = [
 ]
 
 
-def tflite_cases():
+def write_tflite_cases(family: op_tests.Family) -> None:
     for code, ranges in FLOAT_RANGES.items():
         for k, (shape, low, high, specials) in enumerate(ranges):
             name = f"{code.lower()}_f32_{k}"
-            x = float_input(name, shape, low, high, specials)
-            yield name, lambda code=code, shape=shape, x=x: (tflite_unary(code, shape, tfl.FLOAT32, x), "tflite", [x], None)
+            family.write_case(name, tflite_unary(code, shape, tfl.FLOAT32), [float_input(name, shape, low, high, specials)])
     for code, label, shape, qi, qo in INT8_CASES:
         name = f"{code.lower()}_i8_{label}"
         x = int8_full_range(name, shape, low=qi[1] if code == "RSQRT" else -128)
-        yield name, lambda code=code, shape=shape, x=x, qi=qi, qo=qo: (
-            tflite_unary(code, shape, tfl.INT8, x, qi, qo), "tflite", [x], None)
+        family.write_case(name, tflite_unary(code, shape, tfl.INT8, qi, qo), [x])
 
 
 # ONNX: op -> (float64 reference, [(shape, low, high, specials)])
@@ -157,43 +147,24 @@ def onnx_model(op: str, shape) -> bytes:
     return model.SerializeToString()
 
 
-def onnx_cases():
+def write_onnx_cases(family: op_tests.Family) -> None:
     for op, (reference, ranges) in ONNX_OPS.items():
         for k, (shape, low, high, specials) in enumerate(ranges):
             name = f"onnx_{op.lower()}_f32_{k}"
             x = float_input(name, shape, low, high, specials)
-
-            def build(op=op, shape=shape, x=x, reference=reference):
-                with np.errstate(all="ignore"):
-                    y = reference(x.astype(np.float64)).astype(np.float32)
-                return onnx_model(op, shape), "onnx", [x], [y]
-            yield name, build
+            with np.errstate(all="ignore"):
+                y = reference(x.astype(np.float64)).astype(np.float32)
+            family.write_computed_case(name, "model.onnx", onnx_model(op, shape), [x], [y])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tflm", metavar="TFLM_RUN", help="the TFLM host oracle: (re)writes the TFLite cases' outputs")
+    parser.add_argument("--tflm", metavar="TFLM_RUN", help="the TFLM host oracle: records the TFLite cases' outputs")
     args = parser.parse_args()
-    written = set()
-    for name, build in [*tflite_cases(), *onnx_cases()]:
-        data, suffix, inputs, outputs = build()
-        folder = OUT / name
-        folder.mkdir(parents=True, exist_ok=True)
-        model_path = folder / f"model.{suffix}"
-        model_path.write_bytes(data)
-        for k, x in enumerate(inputs):
-            (folder / f"input_{k}.bin").write_bytes(np.ascontiguousarray(x).tobytes())
-        if outputs is None and args.tflm:
-            outputs, _ = tfl.run_tflm(args.tflm, model_path, inputs, [inputs[0].dtype])
-        if outputs is not None:
-            for k, y in enumerate(outputs):
-                (folder / f"output_{k}.bin").write_bytes(np.ascontiguousarray(y).tobytes())
-        elif not (folder / "output_0.bin").exists():
-            sys.exit(f"{name}: no committed output_0.bin; run with --tflm")
-        written.add(name)
-    for stale in sorted(p for p in OUT.iterdir() if p.is_dir() and p.name not in written):
-        shutil.rmtree(stale)  # a case that the script no longer writes
-    print(f"{len(written)} cases in {OUT}")
+    family = op_tests.Family("unary", args.tflm)
+    write_tflite_cases(family)
+    write_onnx_cases(family)
+    family.finish()
 
 
 if __name__ == "__main__":
