@@ -9,6 +9,8 @@ model's element type and layout; docs in tests/data/ops/unary/PROVENANCE.md).
   TFLite, int8:    ABS (equal scales: no rescale; other scales: TFLM's multiplier) and RSQRT, extreme scales and
                    zero points, inputs over the whole int8 range (RSQRT: from the zero point up, as TFLM's
                    Invoke fails below it);
+  TFLite, folded:  each float32 op of a constant, added to the input (the compiled route folds them at
+                   compile time: ctnn::detail::math in constant evaluation);
   ONNX, float32:   Abs, Neg, Sqrt, Reciprocal, Exp, Log, Sin, Cos, Floor, Ceil, Round (opset 13).
 
 Outputs: TFLite cases from the TFLM host oracle (--tflm; without it the committed outputs are kept where
@@ -110,7 +112,29 @@ INT8_CASES = [
 ]
 
 
+def folded_constants() -> tfl.Model:
+    """y = x + ABS(c0) + NEG(c1) + ... + SQUARE(c11): every op of a constant, which fold_constants computes
+    at compile time (ctnn::detail::math in constant evaluation) in the compiled route."""
+    rng = rng_for("folded_constants")
+    m = tfl.Model(new_opcodes=True)
+    shape = [2, 3]
+    x = m.tensor("x", shape)
+    m.inputs = [x]
+    total = x
+    for k, code in enumerate(TFLITE_CODES):
+        low, high = (0.05, 9.0) if code in ("SQRT", "RSQRT", "LOG") else (-9.0, 9.0)
+        c = m.tensor(f"c{k}", shape, data=rng.uniform(low, high, size=shape).astype(np.float32))
+        f = m.tensor(f"{code.lower()}_of_c{k}", shape)
+        m.op(code, [c], [f])
+        y = m.tensor("y" if k == len(TFLITE_CODES) - 1 else f"sum{k}", shape)
+        m.op("ADD", [total, f], [y])
+        total = y
+    m.outputs = [total]
+    return m
+
+
 def write_tflite_cases(family: op_tests.Family) -> None:
+    family.write_case("folded_constants_f32", folded_constants(), [float_input("folded_constants_x", [2, 3], -1, 1)])
     for code, ranges in FLOAT_RANGES.items():
         for k, (shape, low, high, specials) in enumerate(ranges):
             name = f"{code.lower()}_f32_{k}"
