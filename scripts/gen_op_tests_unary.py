@@ -103,6 +103,7 @@ INT8_CASES = [
     ("ABS", "zp_extremes", [2, 3, 3, 3, 5], (0.5, 127), (0.9, -128)),
     ("ABS", "tiny_scale", [1, 16, 16], (1e-6, -128), (2e-6, -128)),
     ("ABS", "large_scale", [3, 5, 17], (100.0, 0), (201.0, -128)),
+    ("ABS", "ratio_below_2e-32", [2, 7], (1e-6, 0), (1e4, 5)),  # multiplier 0: every result the zero point
     ("RSQRT", "basic", [256], (0.05, -128), (0.02, -128)),
     ("RSQRT", "odd_rank5", [1, 3, 5, 1, 17], (0.2, -3), (0.01, 10)),
     ("RSQRT", "tiny_scale", [16, 16], (1e-6, -128), (10.0, -100)),

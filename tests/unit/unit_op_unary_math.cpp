@@ -188,9 +188,19 @@ TEST_CASE("abs's int8 recipe is TFLite Micro's (PrepareAbsRsqrt: input / output 
     CHECK(p.output_multiplier == e.multiplier);
     CHECK(p.output_shift == e.shift);
   }
+  // Equal scales (TFLM: no rescale): the multiplier of 1, which gives every magnitude back exactly.
   ctnn::kernel_params same{};
   ops::descriptor_of<op_kind::abs>::requantize({{0.05f, 3}, {}, {0.05f, -7}}, ctnn::node{}, same);
-  CHECK(same.output_multiplier == 0);  // TFLM's needs_rescale false: |x - zero point| + output zero point
+  CHECK(same.output_multiplier == 1 << 30);
+  CHECK(same.output_shift == 1);
+  for (std::int32_t magnitude = 0; magnitude <= 256; ++magnitude)
+    CHECK(ctnn::detail::quant::multiply_by_quantized_multiplier(magnitude, same.output_multiplier, same.output_shift) ==
+          magnitude);
+  // A ratio below 2^-32: multiplier 0, every result the output's zero point (TFLM's MultiplyByQuantizedMultiplier
+  // of multiplier 0).
+  ctnn::kernel_params tiny{};
+  ops::descriptor_of<op_kind::abs>::requantize({{1e-6f, 0}, {}, {1e4f, 5}}, ctnn::node{}, tiny);
+  CHECK(tiny.output_multiplier == 0);
 }
 
 TEST_CASE("rsqrt's int8 recipe is TFLite Micro's (PrepareAbsRsqrt: 1 / (sqrtf(input scale) * output scale))") {
@@ -230,6 +240,8 @@ TEST_CASE("abs's int8 kernel: |x - zero point| rescaled when the scales differ, 
   // Half the scale: the magnitude doubles (an exact multiplier: 2^30 * 2^1 / 2^31).
   CHECK(run_i8<op_kind::abs>({{0.1f, 0}, {}, {0.05f, -100}}, std::array<std::int8_t, 4>{0, -10, 10, 127}) ==
         std::array<std::int8_t, 4>{-100, -80, -80, 127});
+  CHECK(run_i8<op_kind::abs>({{1e-6f, 0}, {}, {1e4f, 5}}, std::array<std::int8_t, 3>{0, -128, 127}) ==
+        std::array<std::int8_t, 3>{5, 5, 5});
 }
 
 TEST_CASE("rsqrt's int8 kernel: 127 at the zero point, else 1 / sqrt in fixed point, saturated") {
@@ -240,4 +252,7 @@ TEST_CASE("rsqrt's int8 kernel: 127 at the zero point, else 1 / sqrt in fixed po
   // Large results saturate: x - zp = 1 (real 1/4096): 64 * 64 steps.
   CHECK(run_i8<op_kind::rsqrt>({{1.0f / 4096, -128}, {}, {1.0f / 64, 0}}, std::array<std::int8_t, 1>{-127}) ==
         std::array<std::int8_t, 1>{127});
+  // An output scale so large that the rescale shifts right by more than 31: the zero point.
+  CHECK(run_i8<op_kind::rsqrt>({{1.0f, -128}, {}, {65536.0f, 3}}, std::array<std::int8_t, 2>{-127, 127}) ==
+        std::array<std::int8_t, 2>{3, 3});
 }

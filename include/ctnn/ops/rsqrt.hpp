@@ -40,8 +40,11 @@ struct rsqrt : unary_math_op<op_kind::rsqrt, kernel::reference::unary_math::reci
       }
       const fp::inv_sqrt_multiplier inverse = fp::inverse_sqrt_multiplier(centred);
       const std::int32_t scaled = q::multiply_by_quantized_multiplier(1, inverse.multiplier, inverse.shift + integer_shift);
-      const std::int32_t v = q::wrapping_add(
-          q::multiply_by_quantized_multiplier(scaled, p->output_multiplier, p->output_shift - integer_shift), p->output_offset);
+      // A right shift beyond 31 (an output scale over 2^11 / sqrt(input scale)) is undefined in TFLM's
+      // arithmetic; the rescaled value, below 2^21 / 2^32, rounds to 0 there.
+      const std::int32_t shift = p->output_shift - integer_shift;
+      const std::int32_t rescaled = shift < -31 ? 0 : q::multiply_by_quantized_multiplier(scaled, p->output_multiplier, shift);
+      const std::int32_t v = q::wrapping_add(rescaled, p->output_offset);
       out[i] = static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
     }
   }
