@@ -9,9 +9,7 @@
 
 namespace ctnn::ops {
 
-struct rsqrt : unary_math_op<op_kind::rsqrt, kernel::reference::unary_math::reciprocal_square_root> {
-  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
-
+struct rsqrt : unary_math_op<op_kind::rsqrt, kernel::reference::unary_math::reciprocal_square_root, true> {
   // TFLM's PrepareAbsRsqrt: 1 / (sqrt(input scale) * output scale), the square root and the product in
   // float, the quotient in double. (A float's square root through double is sqrtf's, correctly rounded.)
   static constexpr void requantize(const quantized_operands& q, const node&, kernel_params& p) {
@@ -29,24 +27,17 @@ struct rsqrt : unary_math_op<op_kind::rsqrt, kernel::reference::unary_math::reci
     namespace q = ctnn::detail::quant;
     namespace fp = kernel::reference::int8::fixed_point;
     constexpr std::int32_t integer_shift = 20;  // keeps 1 / sqrt(x) an integer
-    const auto* in = static_cast<const std::int8_t*>(operands[0]);
-    auto* out = static_cast<std::int8_t*>(result);
-    const std::int64_t elements = p->out.elements();
-    for (std::int64_t i = 0; i < elements; ++i) {
-      const std::int32_t centred = in[i] + p->input_offset;
-      if (centred == 0) {
-        out[i] = 127;
-        continue;
-      }
-      const fp::inv_sqrt_multiplier inverse = fp::inverse_sqrt_multiplier(centred);
-      const std::int32_t scaled = q::multiply_by_quantized_multiplier(1, inverse.multiplier, inverse.shift + integer_shift);
-      // A right shift beyond 31 (an output scale over 2^11 / sqrt(input scale)) is undefined in TFLM's
-      // arithmetic; the rescaled value, below 2^21 / 2^32, rounds to 0 there.
-      const std::int32_t shift = p->output_shift - integer_shift;
-      const std::int32_t rescaled = shift < -31 ? 0 : q::multiply_by_quantized_multiplier(scaled, p->output_multiplier, shift);
-      const std::int32_t v = q::wrapping_add(rescaled, p->output_offset);
-      out[i] = static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
-    }
+    // A right shift beyond 31 (an output scale over 2^12 / sqrt(input scale)) is undefined in TFLM's arithmetic
+    // (its gemmlowp asserts); the rescaled value, below 2^21 / 2^32, rounds to 0 there.
+    const std::int32_t shift = p->output_shift - integer_shift;
+    kernel::reference::unary_math::apply_i8(
+        p, static_cast<const std::int8_t*>(operands[0]), static_cast<std::int8_t*>(result), [&](std::int32_t centred) {
+          if (centred == 0) return std::int32_t{127};
+          const fp::inv_sqrt_multiplier inverse = fp::inverse_sqrt_multiplier(centred);
+          const std::int32_t scaled = q::multiply_by_quantized_multiplier(1, inverse.multiplier, inverse.shift + integer_shift);
+          const std::int32_t rescaled = shift < -31 ? 0 : q::multiply_by_quantized_multiplier(scaled, p->output_multiplier, shift);
+          return q::wrapping_add(rescaled, p->output_offset);
+        });
   }
 };
 

@@ -12,11 +12,11 @@
 
 namespace ctnn::ops {
 
-template <op_kind K, float (*F)(float)>
+// Int8: whether the op has an int8 kernel too (its descriptor then gives `requantize` and `run_i8`).
+template <op_kind K, float (*F)(float), bool Int8 = false>
 struct unary_math_op : unary_elementwise {
   static constexpr op_kind kind = K;
-  // float32 only unless the op says otherwise (TFLM's Prepare rejects other types).
-  static constexpr bool has_kernel(dtype type) { return type == dtype::f32; }
+  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || (Int8 && type == dtype::i8); }
 
   template <class Params>
   [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {
