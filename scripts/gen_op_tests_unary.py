@@ -11,7 +11,8 @@ model's element type and layout; docs in tests/data/ops/unary/PROVENANCE.md).
                    Invoke fails below it);
   TFLite, folded:  each float32 op of a constant, added to the input (the compiled route folds them at
                    compile time: ctnn::detail::math in constant evaluation);
-  ONNX, float32:   Abs, Neg, Sqrt, Reciprocal, Exp, Log, Sin, Cos, Floor, Ceil, Round (opset 13).
+  ONNX, float32:   Abs, Neg, Sqrt, Reciprocal, Exp, Log, Sin, Cos, Floor, Ceil, Round (opset 13), and each of
+                   an initializer (folded at compile time).
 
 Outputs: TFLite cases from the TFLM host oracle (--tflm; without it the committed outputs are kept where
 CASES.sha256 says they still belong to the model and inputs: scripts/op_tests.py), ONNX cases from NumPy in
@@ -172,7 +173,33 @@ def onnx_model(op: str, shape) -> bytes:
     return model.SerializeToString()
 
 
+def onnx_folded_constants():
+    """y = x + Abs(c0) + Neg(c1) + ... + Round(c10): every ONNX op of an initializer, which the importer keeps
+    as a constant tensor and fold_constants computes at compile time. The reference: each op in float64
+    rounded to float32, the sums in float32 (as the model's Adds)."""
+    from onnx import TensorProto, helper, numpy_helper
+    rng = rng_for("onnx_folded_constants")
+    shape = [2, 3]
+    x = float_input("onnx_folded_constants_x", shape, -1, 1)
+    nodes, initializers, total, y = [], [], "x", x.copy()
+    for k, (op, (reference, _)) in enumerate(ONNX_OPS.items()):
+        c = rng.uniform(0.5, 3.0, size=shape).astype(np.float32)
+        initializers.append(numpy_helper.from_array(c, f"c{k}"))
+        nodes.append(helper.make_node(op, [f"c{k}"], [f"f{k}"]))
+        out = "y" if k == len(ONNX_OPS) - 1 else f"sum{k}"
+        nodes.append(helper.make_node("Add", [total, f"f{k}"], [out]))
+        total = out
+        y = (y + reference(c.astype(np.float64)).astype(np.float32)).astype(np.float32)
+    graph = helper.make_graph(nodes, "folded_constants", [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, shape)], initializers)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], producer_name="ctnn-test")
+    model.ir_version = 7
+    return model.SerializeToString(), x, y
+
+
 def write_onnx_cases(family: op_tests.Family) -> None:
+    model, x, y = onnx_folded_constants()
+    family.write_computed_case("onnx_folded_constants_f32", "model.onnx", model, [x], [y])
     for op, (reference, ranges) in ONNX_OPS.items():
         for k, (shape, low, high, specials) in enumerate(ranges):
             name = f"onnx_{op.lower()}_f32_{k}"
