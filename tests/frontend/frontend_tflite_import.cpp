@@ -137,18 +137,15 @@ static_assert(q.tensor_at(1).type == ctnn::dtype::i8 && q.tensor_at(1).quant.sca
 static_assert(q.tensor_at(2).quant.per_channel() && q.tensor_at(2).quant.channel_count == 4 && q.tensor_at(2).quant.axis == 0 &&
               q.tensor_at(2).quant.zero_point == 0 && q.tensor_at(2).quant.scale_bytes - data::int8_net_bytes > 8);
 static_assert(q.tensor_at(2).quant.scale_of(0) == q.tensor_at(2).quant.scale && q.tensor_at(2).quant.scale_of(3) > 0.0f);
-static_assert(q.tensor_at(3).type == ctnn::dtype::i32 && q.tensor_at(3).quant.channel_count == 4);
+// A bias's per-channel parameters are not kept: no kernel reads them (TFLM derives them; issue #25).
+static_assert(q.tensor_at(3).type == ctnn::dtype::i32 && !q.tensor_at(3).quant.quantized());
 static_assert(q.tensor_at(5).quant.axis == 3 && q.tensor_at(5).quant.channel_count == 4);
 static_assert(q.tensor_at(12).quant.scale == 0.1f && q.tensor_at(12).quant.zero_point == 3);
 static_assert(q.tensor_at(13).quant.scale == 0.00390625f && q.tensor_at(13).quant.zero_point == -128);
 static_assert(ctnn_test::constants_point_into(q, data::int8_net_bytes, data::int8_net_size));
 static_assert(ctnn_test::infer_types_keeps_file_shapes(q));
-// Per-channel scales are the file's float32 values (bias scale = input scale x weight scale).
-static_assert([] {
-  for (std::int32_t c = 0; c < 4; ++c)
-    if (q.tensor_at(3).quant.scale_of(c) != q.tensor_at(2).quant.scale_of(c) * 0.0078125f) return false;
-  return true;
-}());
+// Per-channel scales are the file's float32 values (the depthwise weights' scales, tensor 5, axis 3).
+static_assert(q.tensor_at(5).quant.scale_of(0) == q.tensor_at(5).quant.scale && q.tensor_at(5).quant.scale_of(3) > 0.0f);
 
 // ---------------------------------------------------------------------------------------------------
 // The same code at run time.
