@@ -97,6 +97,7 @@ struct kernel_params {
   clip_fields clip{};
   concat_fields concat{};
   transpose_fields transpose{};
+  slice_fields slice{};
   batch_norm_fields batch_norm{};
   quantize_fields quantize{};
   mean_fields mean{};
@@ -119,6 +120,7 @@ static_assert(std::has_unique_object_representations_v<pad_fields> && std::has_u
                   std::has_unique_object_representations_v<clip_fields> &&
                   std::has_unique_object_representations_v<concat_fields> &&
                   std::has_unique_object_representations_v<transpose_fields> &&
+                  std::has_unique_object_representations_v<slice_fields> &&
                   std::has_unique_object_representations_v<batch_norm_fields> &&
                   std::has_unique_object_representations_v<quantize_fields> &&
                   std::has_unique_object_representations_v<mean_fields> &&

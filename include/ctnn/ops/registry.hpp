@@ -23,6 +23,7 @@
 #include <ctnn/ops/relu6.hpp>
 #include <ctnn/ops/reshape.hpp>
 #include <ctnn/ops/sigmoid.hpp>
+#include <ctnn/ops/slice.hpp>
 #include <ctnn/ops/softmax.hpp>
 #include <ctnn/ops/sub.hpp>
 #include <ctnn/ops/tanh.hpp>
@@ -36,7 +37,7 @@ struct op_list {};
 // Every op kind written as a descriptor. The op kinds not listed are still described by the switches of
 // the layers (being moved here: docs/design.md §2, "One descriptor per op kind").
 using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, transpose, crop, paste, fetch_rows, softmax, pad, reshape,
-                    batch_matmul, concat, batch_norm>;
+                    batch_matmul, concat, batch_norm, slice>;
 
 namespace detail {
 

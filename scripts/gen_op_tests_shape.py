@@ -1,0 +1,382 @@
+#!/usr/bin/python3
+"""Op-conformance cases of the shape family (data movement, no arithmetic) for ctnn's op-conformance harness.
+
+Writes tests/data/ops/shape/<case>/ with model.tflite or model.onnx, input_<k>.bin (raw little-endian, the
+model's own element type and layout) and output_<k>.bin (the reference's outputs), deterministically (fixed
+seeds: re-running reproduces every file byte for byte).
+
+    /usr/bin/python3 scripts/gen_op_tests_shape.py                    # models and inputs; outputs kept
+    /usr/bin/python3 scripts/gen_op_tests_shape.py --tflm /work/oracle/tflm/tflm_run
+                                                   # also (re)writes the TFLite cases' outputs with the oracle
+
+TFLite cases: outputs of TensorFlow Lite Micro's reference kernels (the host oracle tflm_run, outside the
+repository), each also checked here against an independent NumPy implementation of the op (data movement:
+equal bit for bit). Without --tflm a TFLite case's committed outputs are kept, after checking that they equal
+the NumPy outputs of the (re)written inputs. ONNX cases: outputs of a NumPy implementation of the ONNX
+semantics (no onnxruntime here), written every run.
+
+Ops: SQUEEZE, EXPAND_DIMS, TRANSPOSE, STRIDED_SLICE (begin/end/shrink-axis masks, negative strides and indices),
+SLICE (size -1), SPLIT, SPLIT_V, PACK, UNPACK, DEPTH_TO_SPACE, SPACE_TO_DEPTH, GATHER (float32 and int8; ranks 1
+to 5 where TFLM allows them; int8 with extreme zero points and scales, and an output quantized otherwise than
+the input: TFLM copies the bytes); ONNX Squeeze, Unsqueeze (axes as input from opset 13, attribute before),
+Slice (negative steps, clamped ends, omitted axes/steps), Split (split input or attribute, num_outputs),
+Gather, DepthToSpace (DCR, CRD), SpaceToDepth, Identity (float32).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import gen_tflite_test_models as tfl  # noqa: E402  (the FlatBuffers writer and the oracle runner)
+
+OUT = HERE.parent / "tests" / "data" / "ops" / "shape"
+FLOAT32, INT8, INT32 = tfl.FLOAT32, tfl.INT8, tfl.INT32
+
+# The builtin codes and options (BuiltinOptions union tags, schema.fbs) of the ops written here.
+tfl.OPS.update({"SQUEEZE": 43, "EXPAND_DIMS": 70, "TRANSPOSE": 39, "STRIDED_SLICE": 45, "SLICE": 65, "SPLIT": 49,
+                "SPLIT_V": 102, "PACK": 83, "UNPACK": 88, "DEPTH_TO_SPACE": 5, "SPACE_TO_DEPTH": 26, "GATHER": 36})
+tfl.OPTIONS.update({"SQUEEZE": 30, "EXPAND_DIMS": 52, "TRANSPOSE": 26, "STRIDED_SLICE": 32, "SLICE": 48, "SPLIT": 35,
+                    "SPLIT_V": 79, "PACK": 59, "UNPACK": 64, "DEPTH_TO_SPACE": 94, "SPACE_TO_DEPTH": 19,
+                    "GATHER": 23})
+_writer_options = tfl.options_table
+
+
+def options_table(code: str, o: dict, va: bool):
+    """The options of the shape ops (fields as schema.fbs numbers them; defaults omitted, as writers do)."""
+    fields = {
+        "SQUEEZE": lambda: {0: ("vec", "i", o["squeeze_dims"], 4)} if o.get("squeeze_dims") else {},
+        "STRIDED_SLICE": lambda: {k: ("i32", o[name]) for k, name in enumerate(
+            ["begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"]) if o.get(name, 0)},
+        "SPLIT": lambda: {0: ("i32", o["num_splits"])},
+        "SPLIT_V": lambda: {0: ("i32", o["num_splits"])},
+        "PACK": lambda: {0: ("i32", o["values_count"]), 1: ("i32", o["axis"])} if o["axis"] else
+        {0: ("i32", o["values_count"])},
+        "UNPACK": lambda: {0: ("i32", o["num"]), 1: ("i32", o["axis"])} if o["axis"] else {0: ("i32", o["num"])},
+        "DEPTH_TO_SPACE": lambda: {0: ("i32", o["block_size"])},
+        "SPACE_TO_DEPTH": lambda: {0: ("i32", o["block_size"])},
+        "GATHER": lambda: {0: ("i32", o["axis"])} if o.get("axis") else {},
+        "EXPAND_DIMS": lambda: {}, "TRANSPOSE": lambda: {}, "SLICE": lambda: {},
+    }
+    if code in fields:
+        return tfl.Table(fields[code](), va)
+    return _writer_options(code, o, va)
+
+
+tfl.options_table = options_table
+
+# ----------------------------------------------------------------------------------------------------
+# NumPy references of the TFLite ops (data movement: exact for every element type).
+
+
+def strided_slice_ref(x, begin, end, strides, begin_mask=0, end_mask=0, shrink_axis_mask=0):
+    """TFLite's STRIDED_SLICE: Python slicing with TFLite's masks (a shrunk axis takes one element)."""
+    index = []
+    for d in range(x.ndim):
+        if shrink_axis_mask >> d & 1:
+            index.append(begin[d])
+            continue
+        start = None if begin_mask >> d & 1 else begin[d]
+        stop = None if end_mask >> d & 1 else end[d]
+        index.append(slice(start, stop, strides[d]))
+    return x[tuple(index)]
+
+
+def slice_ref(x, begin, size):
+    return x[tuple(slice(b, x.shape[d] if s == -1 else b + s) for d, (b, s) in enumerate(zip(begin, size)))]
+
+
+def depth_to_space_ref(x, b):  # NHWC, TensorFlow's order: channel (by * b + bx) * C' + c
+    n, h, w, c = x.shape
+    return x.reshape(n, h, w, b, b, c // (b * b)).transpose(0, 1, 3, 2, 4, 5).reshape(n, h * b, w * b, c // (b * b))
+
+
+def space_to_depth_ref(x, b):
+    n, h, w, c = x.shape
+    return x.reshape(n, h // b, b, w // b, b, c).transpose(0, 1, 3, 2, 4, 5).reshape(n, h // b, w // b, b * b * c)
+
+
+# ----------------------------------------------------------------------------------------------------
+# TFLite cases: (name, builder). A builder returns (model, inputs, NumPy outputs).
+
+def q(scale, zero_point):
+    return dict(scale=[scale], zero_point=[zero_point])
+
+
+def data(rng, shape, dtype):
+    """Inputs spanning the type: int8 over the whole range (-128 and 127 included), float32 with signed zeros."""
+    if dtype == INT8:
+        x = rng.integers(-128, 128, size=shape).astype(np.int8)
+        flat = x.reshape(-1)
+        flat[0], flat[-1] = -128, 127
+        return x
+    x = rng.uniform(-4, 4, size=shape).astype(np.float32)
+    flat = x.reshape(-1)
+    flat[0] = -0.0
+    return x
+
+
+def single_op(code, shape, out_shape, dtype, quant_in, quant_out, constants=(), **options):
+    """A model of one op: input 0 (a graph input), then int32 constants (list of (name, values)), one output."""
+    m = tfl.Model(new_opcodes=True)
+    x = m.tensor("input", shape, dtype, quant=quant_in)
+    operands = [x]
+    for name, values in constants:
+        values = np.asarray(values, dtype=np.int32)
+        operands.append(m.tensor(name, list(values.shape), INT32, data=values))
+    y = m.tensor("output", out_shape, dtype, quant=quant_out)
+    m.inputs, m.outputs = [x], [y]
+    m.op(code, operands, [y], **options)
+    return m
+
+
+def quant_pair(dtype, quant_in=(0.05, -3), quant_out=None):
+    if dtype != INT8:
+        return None, None
+    return q(*quant_in), q(*(quant_out or quant_in))
+
+
+def case_squeeze(shape, dims, dtype, seed):
+    def build():
+        rng = np.random.default_rng(seed)
+        x = data(rng, shape, dtype)
+        y = np.squeeze(x, axis=tuple(dims)) if dims else np.squeeze(x)
+        qi, qo = quant_pair(dtype)
+        return single_op("SQUEEZE", shape, list(y.shape), dtype, qi, qo, squeeze_dims=dims), [x], [y]
+    return build
+
+
+def case_expand_dims(shape, axis, dtype, seed):
+    def build():
+        rng = np.random.default_rng(seed)
+        x = data(rng, shape, dtype)
+        y = np.expand_dims(x, axis)
+        qi, qo = quant_pair(dtype)
+        return single_op("EXPAND_DIMS", shape, list(y.shape), dtype, qi, qo, [("axis", [axis])]), [x], [y]
+    return build
+
+
+def case_transpose(shape, perm, dtype, seed):
+    def build():
+        rng = np.random.default_rng(seed)
+        x = data(rng, shape, dtype)
+        y = np.transpose(x, perm)
+        qi, qo = quant_pair(dtype, (1e-6, 127))
+        return single_op("TRANSPOSE", shape, list(y.shape), dtype, qi, qo, [("perm", perm)]), [x], [y]
+    return build
+
+
+def case_strided_slice(shape, begin, end, strides, dtype, seed, quant_out=None, **masks):
+    def build():
+        rng = np.random.default_rng(seed)
+        x = data(rng, shape, dtype)
+        y = strided_slice_ref(x, begin, end, strides, **masks)
+        qi, qo = quant_pair(dtype, (0.5, -128), quant_out)
+        m = single_op("STRIDED_SLICE", shape, list(y.shape), dtype, qi, qo,
+                      [("begin", begin), ("end", end), ("strides", strides)], **masks)
+        return m, [x], [y]
+    return build
+
+
+def case_slice(shape, begin, size, dtype, seed):
+    def build():
+        rng = np.random.default_rng(seed)
+        x = data(rng, shape, dtype)
+        y = slice_ref(x, begin, size)
+        qi, qo = quant_pair(dtype, (100.0, 0))
+        return single_op("SLICE", shape, list(y.shape), dtype, qi, qo, [("begin", begin), ("size", size)]), [x], [y]
+    return build
+
+
+def case_split(shape, axis, parts, dtype, seed, sizes=None):
+    """SPLIT into `parts` equal parts, or SPLIT_V by `sizes` (one of them may be -1)."""
+    def build():
+        rng = np.random.default_rng(seed)
+        x = data(rng, shape, dtype)
+        if sizes is None:
+            ys = np.split(x, parts, axis=axis)
+        else:
+            known = sum(s for s in sizes if s != -1)
+            resolved = [x.shape[axis] - known if s == -1 else s for s in sizes]
+            ys = np.split(x, np.cumsum(resolved)[:-1], axis=axis)
+        qi, _ = quant_pair(dtype, (0.02, 5))
+        m = tfl.Model(new_opcodes=True)
+        t = m.tensor("input", shape, dtype, quant=qi)
+        axis_t = m.tensor("axis", [], INT32, data=np.array(axis, dtype=np.int32))
+        outs = [m.tensor(f"part{k}", list(y.shape), dtype, quant=qi) for k, y in enumerate(ys)]
+        m.inputs, m.outputs = [t], outs
+        if sizes is None:
+            m.op("SPLIT", [axis_t, t], outs, num_splits=parts)
+        else:
+            sizes_t = m.tensor("size_splits", [len(sizes)], INT32, data=np.array(sizes, dtype=np.int32))
+            m.op("SPLIT_V", [t, sizes_t, axis_t], outs, num_splits=len(sizes))
+        return m, [x], ys
+    return build
+
+
+def case_pack(shape, count, axis, dtype, seed, quants=None):
+    def build():
+        rng = np.random.default_rng(seed)
+        xs = [data(rng, shape, dtype) for _ in range(count)]
+        y = np.stack(xs, axis=axis)
+        m = tfl.Model(new_opcodes=True)
+        qs = [q(*quants[k]) if quants else quant_pair(dtype)[0] for k in range(count)]
+        ts = [m.tensor(f"input{k}", shape, dtype, quant=qs[k]) for k in range(count)]
+        out = m.tensor("output", list(y.shape), dtype, quant=qs[0])
+        m.inputs, m.outputs = ts, [out]
+        m.op("PACK", ts, [out], values_count=count, axis=axis)
+        return m, xs, [y]
+    return build
+
+
+def case_unpack(shape, axis, dtype, seed):
+    def build():
+        rng = np.random.default_rng(seed)
+        x = data(rng, shape, dtype)
+        ys = [np.take(x, k, axis=axis) for k in range(x.shape[axis])]
+        qi, _ = quant_pair(dtype, (0.25, 127))
+        m = tfl.Model(new_opcodes=True)
+        t = m.tensor("input", shape, dtype, quant=qi)
+        outs = [m.tensor(f"part{k}", list(y.shape), dtype, quant=qi) for k, y in enumerate(ys)]
+        m.inputs, m.outputs = [t], outs
+        m.op("UNPACK", [t], outs, num=len(ys), axis=axis)
+        return m, [x], ys
+    return build
+
+
+def case_block(code, shape, block, dtype, seed):
+    def build():
+        rng = np.random.default_rng(seed)
+        x = data(rng, shape, dtype)
+        y = depth_to_space_ref(x, block) if code == "DEPTH_TO_SPACE" else space_to_depth_ref(x, block)
+        qi, qo = quant_pair(dtype, (0.1, -128))
+        return single_op(code, shape, list(y.shape), dtype, qi, qo, block_size=block), [x], [y]
+    return build
+
+
+def case_gather(shape, indices, axis, dtype, seed, indices_are_input=False):
+    def build():
+        rng = np.random.default_rng(seed)
+        x = data(rng, shape, dtype)
+        idx = np.asarray(indices, dtype=np.int32)
+        y = np.take(x, idx, axis=axis)
+        qi, _ = quant_pair(dtype, (0.003, 17))
+        m = tfl.Model(new_opcodes=True)
+        t = m.tensor("input", shape, dtype, quant=qi)
+        if indices_are_input:
+            i = m.tensor("indices", list(idx.shape), INT32)
+            m.inputs = [t, i]
+        else:
+            i = m.tensor("indices", list(idx.shape), INT32, data=idx)
+            m.inputs = [t]
+        out = m.tensor("output", list(y.shape), dtype, quant=qi)
+        m.outputs = [out]
+        m.op("GATHER", [t, i], [out], axis=axis)
+        return m, [x, idx] if indices_are_input else [x], [y]
+    return build
+
+
+F, I = FLOAT32, INT8
+TFLITE_CASES = {
+    # SQUEEZE, EXPAND_DIMS: reshapes (views)
+    "squeeze_f32_rank5_dims": case_squeeze([1, 3, 1, 5, 1], [0, -1], F, 1),
+    "squeeze_f32_all_units": case_squeeze([1, 7, 1], [], F, 2),
+    "squeeze_i8_rank4": case_squeeze([2, 1, 3, 1], [1], I, 3),
+    "expand_dims_f32_last": case_expand_dims([3, 5], -1, F, 4),
+    "expand_dims_f32_rank4_to_5": case_expand_dims([2, 3, 1, 4], 0, F, 5),
+    "expand_dims_i8_middle": case_expand_dims([5, 3], 1, I, 6),
+    # TRANSPOSE
+    "transpose_f32_rank2": case_transpose([3, 7], [1, 0], F, 7),
+    "transpose_f32_rank3": case_transpose([2, 3, 5], [2, 0, 1], F, 8),
+    "transpose_f32_rank5": case_transpose([2, 3, 1, 4, 3], [4, 2, 0, 3, 1], F, 9),
+    "transpose_i8_rank4": case_transpose([1, 3, 5, 2], [0, 3, 1, 2], I, 10),
+    # STRIDED_SLICE
+    "strided_slice_f32_rank1_negative_stride": case_strided_slice([11], [-2], [0], [-3], F, 11),
+    "strided_slice_f32_rank2_masks": case_strided_slice([7, 9], [1, 8], [5, 1], [2, -2], F, 12, begin_mask=1, end_mask=2),
+    "strided_slice_f32_rank3_shrink": case_strided_slice([3, 5, 4], [1, -4, 0], [2, 5, 4], [1, 2, 1], F, 13,
+                                                         shrink_axis_mask=1),
+    "strided_slice_f32_rank4_clamped": case_strided_slice([2, 5, 6, 3], [0, -100, 1, 2], [2, 100, 6, 0], [1, 1, 3, -1],
+                                                          F, 14, end_mask=8),
+    "strided_slice_f32_shrink_all_but_one": case_strided_slice([4, 3, 5], [-1, 0, 2], [0, 3, 3], [1, 1, 1], F, 15,
+                                                               shrink_axis_mask=5),
+    "strided_slice_i8_rank4": case_strided_slice([1, 6, 7, 2], [0, 5, 0, 1], [1, 0, 7, 2], [1, -2, 2, 1], I, 16,
+                                                 begin_mask=4, shrink_axis_mask=8),
+    "strided_slice_i8_other_output_quantization": case_strided_slice([9, 4], [2, 0], [9, 4], [3, 1], I, 17,
+                                                                     quant_out=(0.25, 100)),
+    # SLICE
+    "slice_f32_rank1": case_slice([9], [2], [5], F, 18),
+    "slice_f32_rank3_size_minus_one": case_slice([3, 7, 5], [1, 2, 0], [-1, 3, -1], F, 19),
+    "slice_f32_rank5": case_slice([2, 3, 4, 3, 5], [1, 0, 1, 2, 1], [1, 3, -1, 1, 3], F, 20),
+    "slice_i8_rank2": case_slice([5, 9], [1, 4], [3, -1], I, 21),
+    # SPLIT, SPLIT_V
+    "split_f32_rank3_axis1": case_split([2, 9, 3], 1, 3, F, 22),
+    "split_f32_negative_axis": case_split([4, 3, 2, 5], -4, 2, F, 23),
+    "split_i8_rank1": case_split([12], 0, 4, I, 24),
+    "split_v_f32_sizes": case_split([3, 10], 1, None, F, 25, sizes=[2, -1, 1]),
+    "split_v_i8_rank5": case_split([2, 3, 7, 1, 2], 2, None, I, 26, sizes=[3, 4]),
+    # PACK, UNPACK
+    "pack_f32_axis0": case_pack([3, 5], 3, 0, F, 27),
+    "pack_f32_axis_last": case_pack([2, 3], 2, -1, F, 28),
+    "pack_i8_rank4": case_pack([1, 2, 3, 2], 4, 2, I, 29),
+    "pack_i8_other_quantizations": case_pack([5], 3, 1, I, 30, quants=[(0.5, 0), (1e-6, -128), (100.0, 127)]),
+    "unpack_f32_axis1": case_unpack([2, 3, 4], 1, F, 31),
+    "unpack_f32_negative_axis": case_unpack([3, 1, 5, 2], -1, F, 32),
+    "unpack_i8_rank1": case_unpack([5], 0, I, 33),
+    # DEPTH_TO_SPACE, SPACE_TO_DEPTH
+    "depth_to_space_f32": case_block("DEPTH_TO_SPACE", [1, 3, 5, 8], 2, F, 34),
+    "depth_to_space_i8_block3": case_block("DEPTH_TO_SPACE", [2, 2, 3, 18], 3, I, 35),
+    "space_to_depth_f32": case_block("SPACE_TO_DEPTH", [2, 4, 6, 3], 2, F, 36),
+    "space_to_depth_i8_block3": case_block("SPACE_TO_DEPTH", [1, 9, 3, 2], 3, I, 37),
+}
+
+# ----------------------------------------------------------------------------------------------------
+# Writing.
+
+
+def write_case(name: str, model_bytes: bytes, suffix: str, inputs, outputs, keep_outputs: bool) -> None:
+    folder = OUT / name
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"model.{suffix}").write_bytes(model_bytes)
+    for k, x in enumerate(inputs):
+        (folder / f"input_{k}.bin").write_bytes(np.ascontiguousarray(x).tobytes())
+    for k, y in enumerate(outputs):
+        path = folder / f"output_{k}.bin"
+        data_bytes = np.ascontiguousarray(y).tobytes()
+        if keep_outputs:
+            if not path.exists():
+                sys.exit(f"{path} is missing: run with --tflm <path to tflm_run>")
+            if path.read_bytes() != data_bytes:
+                sys.exit(f"{path}: the committed oracle output differs from NumPy's for these inputs")
+        else:
+            path.write_bytes(data_bytes)
+
+
+def tflite_cases(tflm: str | None) -> None:
+    for name, build in TFLITE_CASES.items():
+        model, inputs, expected = build()
+        model_bytes = model.serialize()
+        folder = OUT / name
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "model.tflite").write_bytes(model_bytes)
+        if tflm is not None:
+            got, _ = tfl.run_tflm(tflm, folder / "model.tflite", inputs, [y.dtype for y in expected])
+            for k, (g, e) in enumerate(zip(got, expected)):
+                if g.tobytes() != np.ascontiguousarray(e).tobytes():
+                    sys.exit(f"{name}: TFLM's output {k} differs from NumPy's")
+            expected = [g.reshape(e.shape) for g, e in zip(got, expected)]
+        write_case(name, model_bytes, "tflite", inputs, expected, keep_outputs=tflm is None)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tflm", help="path to tflm_run: (re)write the TFLite cases' outputs with the oracle")
+    args = parser.parse_args()
+    tflite_cases(args.tflm)
+
+
+if __name__ == "__main__":
+    main()
