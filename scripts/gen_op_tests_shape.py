@@ -334,6 +334,194 @@ TFLITE_CASES = {
 }
 
 # ----------------------------------------------------------------------------------------------------
+# ONNX cases (float32): (name, builder) with a builder returning (model, inputs, NumPy outputs).
+
+INT64_MAX, INT64_MIN = 2**63 - 1, -2**63
+
+
+def onnx_model(nodes, input_shapes, output_names, initializers, opset):
+    from onnx import TensorProto, helper
+    inputs = [helper.make_tensor_value_info(f"x{k}", TensorProto.FLOAT, shape) for k, shape in enumerate(input_shapes)]
+    outputs = [helper.make_tensor_value_info(name, TensorProto.FLOAT, None) for name in output_names]
+    graph = helper.make_graph(nodes, "shape_case", inputs, outputs, initializer=initializers)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], producer_name="ctnn-test")
+
+
+def ints(name, values):
+    from onnx import numpy_helper
+    return numpy_helper.from_array(np.asarray(values, dtype=np.int64), name)
+
+
+def onnx_slice_ref(x, starts, ends, axes=None, steps=None):
+    """ONNX Slice: Python slicing after ONNX's clamping (a negative index counts from the end)."""
+    axes = list(range(len(starts))) if axes is None else axes
+    steps = [1] * len(starts) if steps is None else steps
+    index = [slice(None)] * x.ndim
+    for start, end, axis, step in zip(starts, ends, axes, steps):
+        dim = x.shape[axis]
+        start = start + dim if start < 0 else start
+        end = end + dim if end < 0 else end
+        if step > 0:
+            start, end = min(max(start, 0), dim), min(max(end, 0), dim)
+            index[axis] = slice(start, end, step)
+        else:
+            start, end = min(max(start, 0), dim - 1), min(max(end, -1), dim - 1)
+            index[axis] = slice(start, None if end == -1 else end, step)
+    return x[tuple(index)]
+
+
+def onnx_depth_to_space_ref(x, b, mode):
+    n, c, h, w = x.shape
+    if mode == "DCR":
+        y = x.reshape(n, b, b, c // (b * b), h, w).transpose(0, 3, 4, 1, 5, 2)
+    else:
+        y = x.reshape(n, c // (b * b), b, b, h, w).transpose(0, 1, 4, 2, 5, 3)
+    return y.reshape(n, c // (b * b), h * b, w * b)
+
+
+def onnx_space_to_depth_ref(x, b):
+    n, c, h, w = x.shape
+    return x.reshape(n, c, h // b, b, w // b, b).transpose(0, 3, 5, 1, 2, 4).reshape(n, c * b * b, h // b, w // b)
+
+
+def onnx_case(shape, seed, make):
+    """A one-input case: make(x) -> (nodes, output names, initializers, opset, NumPy outputs)."""
+    def build():
+        x = data(np.random.default_rng(seed), shape, FLOAT32)
+        nodes, names, initializers, opset, outputs = make(x)
+        return onnx_model(nodes, [shape], names, initializers, opset), [x], outputs
+    return build
+
+
+def node(op, inputs, outputs, **attributes):
+    from onnx import helper
+    return helper.make_node(op, inputs, outputs, **attributes)
+
+
+def squeeze_case(op, shape, axes, opset, seed):
+    def make(x):
+        given = axes if axes is not None else []
+        if op == "Squeeze":
+            y = np.squeeze(x, axis=tuple(given)) if given else np.squeeze(x)
+        else:
+            y = x
+            for axis in sorted(a + x.ndim + len(given) if a < 0 else a for a in given):
+                y = np.expand_dims(y, axis)
+        if axes is None:
+            return [node(op, ["x0"], ["y"])], ["y"], [], opset, [y]
+        if opset >= 13:
+            return [node(op, ["x0", "axes"], ["y"])], ["y"], [ints("axes", axes)], opset, [y]
+        return [node(op, ["x0"], ["y"], axes=axes)], ["y"], [], opset, [y]
+    return onnx_case(shape, seed, make)
+
+
+def slice_case(shape, starts, ends, axes, steps, opset, seed):
+    def make(x):
+        y = onnx_slice_ref(x, starts, ends, axes, steps)
+        if opset < 10:
+            attributes = dict(starts=starts, ends=ends, **({} if axes is None else dict(axes=axes)))
+            return [node("Slice", ["x0"], ["y"], **attributes)], ["y"], [], opset, [y]
+        names, initializers = ["x0", "starts", "ends"], [ints("starts", starts), ints("ends", ends)]
+        if axes is not None or steps is not None:
+            names.append("axes" if axes is not None else "")
+            initializers += [ints("axes", axes)] if axes is not None else []
+        if steps is not None:
+            names.append("steps")
+            initializers.append(ints("steps", steps))
+        return [node("Slice", names, ["y"])], ["y"], initializers, opset, [y]
+    return onnx_case(shape, seed, make)
+
+
+def split_case(shape, axis, parts, sizes, opset, seed, num_outputs=False):
+    def make(x):
+        dim = x.shape[axis]
+        if sizes is not None:
+            cuts = np.cumsum(sizes)[:-1]
+        elif num_outputs:
+            part = -(-dim // parts)
+            cuts = [part * k for k in range(1, parts)]
+        else:
+            cuts = parts
+        ys = np.split(x, cuts, axis=axis)
+        names = [f"y{k}" for k in range(len(ys))]
+        attributes = dict(axis=axis)
+        initializers, inputs = [], ["x0"]
+        if num_outputs:
+            attributes["num_outputs"] = parts
+        if sizes is not None and opset >= 13:
+            inputs.append("split")
+            initializers.append(ints("split", sizes))
+        elif sizes is not None:
+            attributes["split"] = sizes
+        return [node("Split", inputs, names, **attributes)], names, initializers, opset, ys
+    return onnx_case(shape, seed, make)
+
+
+def block_case(op, shape, block, mode, seed):
+    def make(x):
+        if op == "DepthToSpace":
+            y = onnx_depth_to_space_ref(x, block, mode)
+            return [node(op, ["x0"], ["y"], blocksize=block, mode=mode)], ["y"], [], 13, [y]
+        return [node(op, ["x0"], ["y"], blocksize=block)], ["y"], [], 13, [onnx_space_to_depth_ref(x, block)]
+    return onnx_case(shape, seed, make)
+
+
+def conv_then_depth_to_space(seed):
+    """A 1x1 Conv (its result held NHWC inside ctnn) read by DepthToSpace, Slice and Identity in ONNX's layout."""
+    from onnx import numpy_helper
+
+    def make(x):
+        rng = np.random.default_rng(seed + 1000)
+        w = rng.uniform(-1, 1, size=(8, 3, 1, 1)).astype(np.float32)
+        conv = np.einsum("oc,nchw->nohw", w[:, :, 0, 0].astype(np.float64), x.astype(np.float64))
+        d2s = onnx_depth_to_space_ref(conv, 2, "CRD")
+        sliced = onnx_slice_ref(d2s, [1, INT64_MAX], [-1, 0], [2, 3], [2, -1])
+        nodes = [node("Conv", ["x0", "w"], ["c"]), node("DepthToSpace", ["c"], ["d"], blocksize=2, mode="CRD"),
+                 node("Slice", ["d", "starts", "ends", "axes", "steps"], ["s"]), node("Identity", ["s"], ["y"])]
+        initializers = [numpy_helper.from_array(w, "w"), ints("starts", [1, INT64_MAX]), ints("ends", [-1, 0]),
+                        ints("axes", [2, 3]), ints("steps", [2, -1])]
+        return nodes, ["y"], initializers, 13, [sliced.astype(np.float32)]
+    return onnx_case([1, 3, 5, 4], seed, make)
+
+
+def identity_case(shape, seed):
+    return onnx_case(shape, seed, lambda x: ([node("Identity", ["x0"], ["y"])], ["y"], [], 13, [x]))
+
+
+ONNX_CASES = {
+    "onnx_squeeze_axes_input": squeeze_case("Squeeze", [1, 3, 1, 5], [-2, 0], 13, 101),
+    "onnx_squeeze_all_units_opset11": squeeze_case("Squeeze", [1, 4, 1], None, 11, 102),
+    "onnx_squeeze_attribute_rank5": squeeze_case("Squeeze", [2, 1, 3, 1, 2], [3], 11, 103),
+    "onnx_unsqueeze_axes_input": squeeze_case("Unsqueeze", [3, 4], [0, -1], 13, 104),
+    "onnx_unsqueeze_attribute": squeeze_case("Unsqueeze", [2, 3, 4], [1], 11, 105),
+    "onnx_identity_rank4": identity_case([2, 3, 4, 5], 106),
+    "onnx_identity_rank1": identity_case([7], 107),
+    "onnx_slice_negative_steps": slice_case([5, 7, 4], [-1, 6], [INT64_MIN, 0], [0, 1], [-2, -3], 13, 108),
+    "onnx_slice_clamped_no_axes": slice_case([4, 6], [1, -10], [1000, 3], None, None, 13, 109),
+    "onnx_slice_negative_axes_rank5": slice_case([2, 3, 4, 5, 3], [INT64_MAX, 1, -4], [0, INT64_MAX, 5],
+                                                 [-1, 1, -2], [-1, 1, 2], 13, 110),
+    "onnx_slice_opset9_attributes": slice_case([3, 8, 2], [0, 2], [2, -1], [0, 1], None, 9, 111),
+    "onnx_slice_rank4_one_axis": slice_case([1, 3, 6, 5], [1], [3], [1], None, 13, 112),
+    "onnx_split_input": split_case([2, 6, 3], 1, None, [2, 3, 1], 13, 113),
+    "onnx_split_attribute_negative_axis": split_case([3, 2, 5], -1, None, [1, 4], 11, 114),
+    "onnx_split_equal_parts": split_case([6, 4], 0, 3, None, 13, 115),
+    "onnx_split_num_outputs": split_case([2, 7], 1, 3, None, 18, 116, num_outputs=True),
+    "onnx_split_rank4": split_case([1, 4, 3, 2], 1, 2, None, 13, 117),
+    "onnx_depth_to_space_dcr": block_case("DepthToSpace", [1, 8, 3, 5], 2, "DCR", 118),
+    "onnx_depth_to_space_crd": block_case("DepthToSpace", [2, 9, 2, 3], 3, "CRD", 119),
+    "onnx_space_to_depth": block_case("SpaceToDepth", [1, 3, 4, 6], 2, None, 120),
+    "onnx_conv_depth_to_space_slice_identity": conv_then_depth_to_space(121),
+}
+
+
+def onnx_cases() -> None:
+    for name, build in ONNX_CASES.items():
+        model, inputs, outputs = build()
+        outputs = [np.asarray(y, dtype=np.float32) for y in outputs]
+        write_case(name, model.SerializeToString(), "onnx", inputs, outputs, keep_outputs=False)
+
+
+# ----------------------------------------------------------------------------------------------------
 # Writing.
 
 
@@ -376,6 +564,7 @@ def main() -> None:
     parser.add_argument("--tflm", help="path to tflm_run: (re)write the TFLite cases' outputs with the oracle")
     args = parser.parse_args()
     tflite_cases(args.tflm)
+    onnx_cases()
 
 
 if __name__ == "__main__":
