@@ -331,6 +331,13 @@ TFLITE_CASES = {
     "depth_to_space_i8_block3": case_block("DEPTH_TO_SPACE", [2, 2, 3, 18], 3, I, 35),
     "space_to_depth_f32": case_block("SPACE_TO_DEPTH", [2, 4, 6, 3], 2, F, 36),
     "space_to_depth_i8_block3": case_block("SPACE_TO_DEPTH", [1, 9, 3, 2], 3, I, 37),
+    # GATHER
+    "gather_f32_axis0_constant": case_gather([5, 3], [4, 0, 0, 2], 0, F, 38),
+    "gather_f32_axis1_matrix_indices": case_gather([2, 7, 3], [[6, 1], [0, 3], [5, 5]], 1, F, 39),
+    "gather_f32_negative_axis_scalar_index": case_gather([3, 4, 5], 2, -1, F, 40),
+    "gather_f32_indices_input": case_gather([6, 2, 3], [5, 1, 1, 0, 3], 0, F, 41, indices_are_input=True),
+    "gather_i8_rank4": case_gather([2, 3, 4, 2], [3, 0, 1], 2, I, 42),
+    "gather_i8_indices_input": case_gather([9], [[8, 0, 4], [1, 1, 7]], 0, I, 43, indices_are_input=True),
 }
 
 # ----------------------------------------------------------------------------------------------------
@@ -484,6 +491,24 @@ def conv_then_depth_to_space(seed):
     return onnx_case([1, 3, 5, 4], seed, make)
 
 
+def onnx_gather_case(shape, indices, axis, seed, indices_type=None):
+    """Gather of constant INT64 indices, or (indices_type "int64"/"int32") of indices given as a second input."""
+    from onnx import TensorProto, helper
+
+    def build():
+        x = data(np.random.default_rng(seed), shape, FLOAT32)
+        idx = np.asarray(indices, dtype=np.int64)
+        y = np.take(x, np.where(idx < 0, idx + x.shape[axis], idx), axis=axis)
+        nodes = [node("Gather", ["x0", "indices"], ["y"], axis=axis)]
+        if indices_type is None:
+            return onnx_model(nodes, [shape], ["y"], [ints("indices", idx)], 13), [x], [y]
+        model = onnx_model(nodes, [shape], ["y"], [], 13)
+        proto_type = TensorProto.INT64 if indices_type == "int64" else TensorProto.INT32
+        model.graph.input.append(helper.make_tensor_value_info("indices", proto_type, list(idx.shape)))
+        return model, [x, idx.astype(np.int64 if indices_type == "int64" else np.int32)], [y]
+    return build
+
+
 def identity_case(shape, seed):
     return onnx_case(shape, seed, lambda x: ([node("Identity", ["x0"], ["y"])], ["y"], [], 13, [x]))
 
@@ -511,6 +536,11 @@ ONNX_CASES = {
     "onnx_depth_to_space_crd": block_case("DepthToSpace", [2, 9, 2, 3], 3, "CRD", 119),
     "onnx_space_to_depth": block_case("SpaceToDepth", [1, 3, 4, 6], 2, None, 120),
     "onnx_conv_depth_to_space_slice_identity": conv_then_depth_to_space(121),
+    "onnx_gather_scalar_index": onnx_gather_case([3, 5, 2], -2, 1, 122),
+    "onnx_gather_constant_indices": onnx_gather_case([6, 4], [5, -6, 2, 2], 0, 123),
+    "onnx_gather_constant_matrix_negative_axis": onnx_gather_case([2, 3, 7], [[0, 6], [-1, 3]], -1, 124),
+    "onnx_gather_int64_input": onnx_gather_case([4, 3, 2, 2], [[3, -1, 0], [2, 2, -4]], 0, 125, indices_type="int64"),
+    "onnx_gather_int32_input_rank5": onnx_gather_case([2, 2, 5, 1, 3], [4, 0], 2, 126, indices_type="int32"),
 }
 
 

@@ -100,7 +100,7 @@ struct op_attributes {
   std::int32_t groups = 1;              // conv2d
   std::int32_t depth_multiplier = 1;    // depthwise_conv2d
   std::int32_t units = 0;               // conv2d: filters; dense: output features (0 = from the bias)
-  std::int32_t axis = -1;               // concat, softmax
+  std::int32_t axis = -1;               // concat, softmax, gather
   activation fused = activation::none;  // conv2d, depthwise_conv2d, dense, add, mul
   shape target{};                       // reshape (0 in a dim = keep, -1 = infer, as in TFLite/ONNX;
                                         // rank 0 = keep the input's shape); slice: the result's shape

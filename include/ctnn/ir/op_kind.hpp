@@ -47,6 +47,8 @@ enum class op_kind : std::int32_t {
   sub,               // a - b, numpy broadcasting (TFLite SUB, ONNX Sub)
   slice,             // input elements attrs.slice.begin + i * stride for i < extent per dim, in order, under the
                      // result shape attrs.target (rank 0: the extents): strided slices, splits, unpacks
+  gather,            // its first input's slices along attrs.axis at the indices of its second (int32 or int64):
+                     // shape data[:axis] + indices + data[axis + 1:] (TFLite GATHER, ONNX Gather)
   none,              // no op: a default-constructed node or kernel_params, a diagnostic about no op
 };
 
@@ -57,7 +59,7 @@ inline constexpr int op_kind_count = static_cast<int>(op_kind::none);
 inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "conv2d", "depthwise_conv2d", "dense", "max_pool", "avg_pool", "global_avg_pool", "add", "mul", "relu",
     "relu6", "sigmoid", "tanh", "softmax", "reshape", "concat", "pad", "batch_norm", "quantize", "dequantize",
-    "mean", "transpose", "clip", "batch_matmul", "crop", "paste", "fetch_rows", "sub", "slice", "none",
+    "mean", "transpose", "clip", "batch_matmul", "crop", "paste", "fetch_rows", "sub", "slice", "gather", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 

@@ -16,6 +16,7 @@
 #include <ctnn/ops/crop.hpp>
 #include <ctnn/ops/descriptor.hpp>
 #include <ctnn/ops/fetch_rows.hpp>
+#include <ctnn/ops/gather.hpp>
 #include <ctnn/ops/mean.hpp>
 #include <ctnn/ops/pad.hpp>
 #include <ctnn/ops/paste.hpp>
@@ -37,7 +38,7 @@ struct op_list {};
 // Every op kind written as a descriptor. The op kinds not listed are still described by the switches of
 // the layers (being moved here: docs/design.md §2, "One descriptor per op kind").
 using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, transpose, crop, paste, fetch_rows, softmax, pad, reshape,
-                    batch_matmul, concat, batch_norm, slice>;
+                    batch_matmul, concat, batch_norm, slice, gather>;
 
 namespace detail {
 

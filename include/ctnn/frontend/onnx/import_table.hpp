@@ -66,6 +66,7 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::Identity, op_kind::reshape, &import_identity<S>},
     {op_type::Slice, op_kind::slice, &import_slice<S>},
     {op_type::Split, op_kind::slice, &import_split<S>, true},
+    {op_type::Gather, op_kind::gather, &import_gather<S>},
     {op_type::DepthToSpace, op_kind::reshape, &import_block_rearrange<S>},
     {op_type::SpaceToDepth, op_kind::reshape, &import_block_rearrange<S>},
     // quantized.hpp

@@ -53,6 +53,7 @@ constexpr void import_by_job(S& s, op_import& im) {
     case import_job::unpack: return import_unpack(s, im);
     case import_job::pack: return import_pack(s, im);
     case import_job::block_rearrange: return import_block_rearrange(s, im);
+    case import_job::gather: return import_gather(s, im);
   }
 }
 

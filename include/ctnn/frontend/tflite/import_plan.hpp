@@ -47,6 +47,7 @@ enum class import_job : std::int32_t {
   unpack,             // one slice node per output
   pack,               // a reshape of each input (the new unit axis), then a concat
   block_rearrange,    // DEPTH_TO_SPACE, SPACE_TO_DEPTH: reshape, transpose, reshape
+  gather,
 };
 
 // Whether a job's import function adds the op's nodes itself, one per output (the driver adds none).
@@ -121,6 +122,7 @@ inline constexpr op_row op_table[] = {
     {builtin_operator::split_v, op_kind::slice, import_job::split, schema::builtin_options::split_v, no_fused_activation},
     {builtin_operator::unpack, op_kind::slice, import_job::unpack, schema::builtin_options::unpack, no_fused_activation},
     {builtin_operator::pack, op_kind::concat, import_job::pack, schema::builtin_options::pack, no_fused_activation},
+    {builtin_operator::gather, op_kind::gather, import_job::gather, schema::builtin_options::gather, no_fused_activation},
     {builtin_operator::depth_to_space, op_kind::reshape, import_job::block_rearrange, schema::builtin_options::depth_to_space,
      no_fused_activation},
     {builtin_operator::space_to_depth, op_kind::reshape, import_job::block_rearrange, schema::builtin_options::space_to_depth,

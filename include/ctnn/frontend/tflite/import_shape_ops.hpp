@@ -2,7 +2,7 @@
 // The TFLite importer's ops that move, pad or reduce data (import.hpp; rows in import_plan.hpp's op_table):
 // RESHAPE, CONCATENATION, PAD, MEAN, and the shape family: SQUEEZE and EXPAND_DIMS (reshapes), TRANSPOSE,
 // STRIDED_SLICE, SLICE, SPLIT, SPLIT_V and UNPACK (slices), PACK (reshapes and a concat), DEPTH_TO_SPACE and
-// SPACE_TO_DEPTH (a reshape, a transpose and a reshape). They move bytes only: an int8 result is its input's
+// SPACE_TO_DEPTH (a reshape, a transpose and a reshape), GATHER. They move bytes only: an int8 result is its input's
 // bytes whatever the two tensors' quantization says, as in TFLM, whose kernels copy.
 #include <array>
 #include <cstddef>
@@ -423,6 +423,32 @@ constexpr void import_block_rearrange(S& s, op_import& im) {
   if (moved < 0 || !s.transpose(grouped, moved, transpose_fields{{0, 2, 1, 3}}, label)) return;
   im.inputs[0] = moved;
   im.attrs.target = out;
+}
+
+// GATHER (axis, batch_dims 0 only): int32 indices, a constant (each inside the axis, as TFLM assumes) or
+// computed (the kernel clamps one outside).
+template <class S>
+constexpr void import_gather(S& s, op_import& im) {
+  if (!expect_inputs(s, im.op, im.plan, im.view, 2, 2)) return;
+  const shape in = sliced_input(s, im, 0);
+  im.inputs[1] = operand(s, im.view, 1);
+  im.input_count = 2;
+  if (s.failed()) return;
+  flatbuffers::reader& r = s.f.reader();
+  const std::int32_t batch_dims = r.scalar<std::int32_t>(im.plan.options, schema::gather::batch_dims, 0);
+  const std::int32_t axis = normalised_axis(s, im, r.scalar<std::int32_t>(im.plan.options, schema::gather::axis, 0), in.rank);
+  if (axis < 0 || s.take_reader_error()) return;
+  if (batch_dims != 0) return option_error(s, im, schema::gather::batch_dims, batch_dims);
+  const tensor& indices = s.m.tensor_at(im.inputs[1]);
+  if (indices.type != dtype::i32)
+    return s.fail(frontend_error::tflite_unsupported_operand, im.op, im.plan.kind,
+                  {.operator_code = static_cast<std::int64_t>(im.plan.code), .input_slot = 1});
+  if (indices.role == tensor_role::constant)
+    for (std::int64_t k = 0; k < indices.dims.elements(); ++k)
+      if (const std::int32_t at = constant_i32(s, im.inputs[1], k); at < 0 || at >= in[axis])
+        return s.fail(frontend_error::tflite_unsupported_operand, im.op, im.plan.kind,
+                      {.operator_code = static_cast<std::int64_t>(im.plan.code), .input_slot = 1});
+  im.attrs.axis = axis;
 }
 
 }  // namespace ctnn::tflite::detail

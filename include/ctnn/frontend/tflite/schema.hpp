@@ -233,6 +233,7 @@ namespace strided_slice {
 inline constexpr std::uint32_t begin_mask = 0, end_mask = 1, ellipsis_mask = 2, new_axis_mask = 3, shrink_axis_mask = 4,
                                offset = 5;
 }
+namespace gather { inline constexpr std::uint32_t axis = 0, batch_dims = 1; }
 namespace pack { inline constexpr std::uint32_t values_count = 0, axis = 1; }
 namespace unpack { inline constexpr std::uint32_t num = 0, axis = 1; }
 namespace depth_to_space { inline constexpr std::uint32_t block_size = 0; }  // SpaceToDepthOptions alike
@@ -249,6 +250,7 @@ enum class builtin_options : std::uint8_t {
   add = 11,
   reshape = 17,
   space_to_depth = 19,
+  gather = 23,
   transpose = 26,
   mul = 21,
   pad = 22,
