@@ -3,7 +3,7 @@
 
 Writes tests/data/ops/shape/<case>/ with model.tflite or model.onnx, input_<k>.bin (raw little-endian, the
 model's own element type and layout) and output_<k>.bin (the reference's outputs), deterministically (fixed
-seeds: re-running reproduces every file byte for byte).
+seeds: re-running reproduces every file byte for byte), through scripts/op_tests.py (CASES.sha256).
 
     /usr/bin/python3 scripts/gen_op_tests_shape.py                    # models and inputs; outputs kept
     /usr/bin/python3 scripts/gen_op_tests_shape.py --tflm /work/oracle/tflm/tflm_run
@@ -11,8 +11,8 @@ seeds: re-running reproduces every file byte for byte).
 
 TFLite cases: outputs of TensorFlow Lite Micro's reference kernels (the host oracle tflm_run, outside the
 repository), each also checked here against an independent NumPy implementation of the op (data movement:
-equal bit for bit). Without --tflm a TFLite case's committed outputs are kept, after checking that they equal
-the NumPy outputs of the (re)written inputs. ONNX cases: outputs of a NumPy implementation of the ONNX
+equal bit for bit). Without --tflm a TFLite case's committed outputs are kept (op_tests.py checks that they
+still belong to the model and inputs; here, that they equal NumPy's). ONNX cases: outputs of a NumPy implementation of the ONNX
 semantics (no onnxruntime here), written every run.
 
 Ops: SQUEEZE, EXPAND_DIMS, TRANSPOSE, STRIDED_SLICE (begin/end/shrink-axis masks, negative strides and indices),
@@ -25,16 +25,14 @@ Gather, DepthToSpace (DCR, CRD), SpaceToDepth, Identity (float32).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
-from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import gen_tflite_test_models as tfl  # noqa: E402  (the FlatBuffers writer and the oracle runner)
+import op_tests
+from op_tests import tfl
 
-OUT = HERE.parent / "tests" / "data" / "ops" / "shape"
 FLOAT32, INT8, INT32 = tfl.FLOAT32, tfl.INT8, tfl.INT32
 
 # The builtin codes and options (BuiltinOptions union tags, schema.fbs) of the ops written here.
@@ -544,57 +542,46 @@ ONNX_CASES = {
 }
 
 
-def onnx_cases() -> None:
-    for name, build in ONNX_CASES.items():
-        model, inputs, outputs = build()
-        outputs = [np.asarray(y, dtype=np.float32) for y in outputs]
-        write_case(name, model.SerializeToString(), "onnx", inputs, outputs, keep_outputs=False)
-
-
 # ----------------------------------------------------------------------------------------------------
-# Writing.
+# Writing (scripts/op_tests.py: the case folders, CASES.sha256).
 
 
-def write_case(name: str, model_bytes: bytes, suffix: str, inputs, outputs, keep_outputs: bool) -> None:
-    folder = OUT / name
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"model.{suffix}").write_bytes(model_bytes)
-    for k, x in enumerate(inputs):
-        (folder / f"input_{k}.bin").write_bytes(np.ascontiguousarray(x).tobytes())
-    for k, y in enumerate(outputs):
-        path = folder / f"output_{k}.bin"
-        data_bytes = np.ascontiguousarray(y).tobytes()
-        if keep_outputs:
-            if not path.exists():
-                sys.exit(f"{path} is missing: run with --tflm <path to tflm_run>")
-            if path.read_bytes() != data_bytes:
-                sys.exit(f"{path}: the committed oracle output differs from NumPy's for these inputs")
-        else:
-            path.write_bytes(data_bytes)
-
-
-def tflite_cases(tflm: str | None) -> None:
+def tflite_cases(family: op_tests.Family) -> None:
+    """Each case through the oracle (or its committed outputs), which must equal NumPy's bit for bit."""
     for name, build in TFLITE_CASES.items():
         model, inputs, expected = build()
-        model_bytes = model.serialize()
-        folder = OUT / name
+        family.write_case(name, model, inputs)
+        for k, y in enumerate(expected):
+            got = (family.dir / name / f"output_{k}.bin").read_bytes()
+            if got != np.ascontiguousarray(y).tobytes():
+                sys.exit(f"{name}: the reference's output {k} differs from NumPy's")
+
+
+def onnx_cases(family: op_tests.Family) -> None:
+    """Model, inputs and NumPy's outputs, written every run (their digest joins CASES.sha256)."""
+    for name, build in ONNX_CASES.items():
+        model, inputs, outputs = build()
+        folder = family.dir / name
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / "model.tflite").write_bytes(model_bytes)
-        if tflm is not None:
-            got, _ = tfl.run_tflm(tflm, folder / "model.tflite", inputs, [y.dtype for y in expected])
-            for k, (g, e) in enumerate(zip(got, expected)):
-                if g.tobytes() != np.ascontiguousarray(e).tobytes():
-                    sys.exit(f"{name}: TFLM's output {k} differs from NumPy's")
-            expected = [g.reshape(e.shape) for g, e in zip(got, expected)]
-        write_case(name, model_bytes, "tflite", inputs, expected, keep_outputs=tflm is None)
+        data_bytes = model.SerializeToString()
+        (folder / "model.onnx").write_bytes(data_bytes)
+        digest = hashlib.sha256(data_bytes)
+        for k, x in enumerate(inputs):
+            (folder / f"input_{k}.bin").write_bytes(np.ascontiguousarray(x).tobytes())
+            digest.update(np.ascontiguousarray(x).tobytes())
+        for k, y in enumerate(outputs):
+            (folder / f"output_{k}.bin").write_bytes(np.ascontiguousarray(y, dtype=np.float32).tobytes())
+        family.digests[name] = digest.hexdigest()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tflm", help="path to tflm_run: (re)write the TFLite cases' outputs with the oracle")
     args = parser.parse_args()
-    tflite_cases(args.tflm)
-    onnx_cases()
+    family = op_tests.Family("shape", args.tflm)
+    tflite_cases(family)
+    onnx_cases(family)
+    family.finish()
 
 
 if __name__ == "__main__":
