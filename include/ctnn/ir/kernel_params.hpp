@@ -37,8 +37,10 @@ struct concat_fields {
 
 // quantize from float32 and dequantize to float32 (TFLite's recipes): the scale of the int8 side (quantize:
 // the result's, dequantize: the input's) as float bits; the zero point is output_offset / input_offset.
-// gather: the element type of its indices (its second operand), int32 or int64.
+// gather: the axis it gathers along (normalised) and the element type of its indices (its second operand),
+// int32 or int64.
 struct gather_fields {
+  std::int32_t axis = 0;
   dtype indices = dtype::i32;
   friend constexpr bool operator==(const gather_fields&, const gather_fields&) = default;
 };

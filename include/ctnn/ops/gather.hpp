@@ -49,9 +49,8 @@ struct gather : byte_move {
   }
   template <class Module>
   static constexpr void prepare(const Module& m, const node& n, kernel_params& p) {
-    p.axis = n.attrs.axis;
     p.in2 = m.tensor_at(n.inputs[1]).dims;
-    p.gather.indices = m.tensor_at(n.inputs[1]).type;
+    p.gather = {n.attrs.axis, m.tensor_at(n.inputs[1]).type};
   }
 
   // The indices are integers whatever the data's type: the float32 kernel's second operand is not a float.
@@ -70,7 +69,7 @@ struct gather : byte_move {
   }
   template <class Writer>
   static void put_params(Writer& w, const kernel_params& p) {
-    w.field("  axis ", p.axis);
+    w.field("  axis ", p.gather.axis);
   }
 };
 

@@ -144,7 +144,7 @@ namespace detail {
 
 template <class Params, class T, class Index>
 constexpr void gather_at(Params p, const T* data, const Index* indices, T* output) {
-  const std::int32_t axis = p->axis;
+  const std::int32_t axis = p->gather.axis;
   std::int64_t outer = 1, inner = 1;
   for (std::int32_t d = 0; d < axis; ++d) outer *= p->in[d];
   for (std::int32_t d = axis + 1; d < p->in.rank; ++d) inner *= p->in[d];
@@ -162,7 +162,7 @@ constexpr void gather_at(Params p, const T* data, const Index* indices, T* outpu
 
 }  // namespace detail
 
-// gather: for each position before p->axis, each index (p->in2's elements, in order) and the data's slice
+// gather: for each position before p->gather.axis, each index (p->in2's elements, in order) and the data's slice
 // there along the axis. An index below 0 counts from the end (ONNX); one still outside [0, extent) is
 // clamped, so that no read leaves the data (TFLite Micro leaves such an index undefined; ONNX calls it an
 // error). The indices are int32 or int64 (p->gather.indices). Any element type.
