@@ -31,7 +31,7 @@ import sys
 import numpy as np
 
 import op_tests
-from op_tests import tfl
+from op_tests import HERE, tfl
 
 FLOAT32, INT8, INT32 = tfl.FLOAT32, tfl.INT8, tfl.INT32
 
@@ -57,7 +57,7 @@ def options_table(code: str, o: dict, va: bool):
         "UNPACK": lambda: {0: ("i32", o["num"]), 1: ("i32", o["axis"])} if o["axis"] else {0: ("i32", o["num"])},
         "DEPTH_TO_SPACE": lambda: {0: ("i32", o["block_size"])},
         "SPACE_TO_DEPTH": lambda: {0: ("i32", o["block_size"])},
-        "GATHER": lambda: {0: ("i32", o["axis"])} if o.get("axis") else {},
+        "GATHER": lambda: {k: ("i32", o[name]) for k, name in enumerate(["axis", "batch_dims"]) if o.get(name)},
         "EXPAND_DIMS": lambda: {}, "TRANSPOSE": lambda: {}, "SLICE": lambda: {},
     }
     if code in fields:
@@ -543,6 +543,64 @@ ONNX_CASES = {
 
 
 # ----------------------------------------------------------------------------------------------------
+# Models ctnn must refuse (tests/frontend/frontend_shape_refusals.cpp): tests/data/tflite/shape_refused_*.tflite and
+# tests/data/onnx/shape_refused_*.onnx.
+
+def refused_tflite():
+    z = np.zeros
+    models = {
+        # TFLM ignores ellipsis_mask (sets it to 0): refused rather than run otherwise than its converter meant.
+        "strided_slice_ellipsis": single_op("STRIDED_SLICE", [2, 3], [2, 3], F, None, None,
+                                            [("begin", [0, 0]), ("end", [2, 3]), ("strides", [1, 1])], ellipsis_mask=1),
+        "strided_slice_rank5": single_op("STRIDED_SLICE", [1, 2, 1, 2, 3], [1, 2, 1, 2, 3], F, None, None,
+                                         [("begin", z(5)), ("end", [1, 2, 1, 2, 3]), ("strides", [1] * 5)]),
+        "gather_batch_dims": single_op("GATHER", [2, 3], [2, 2], F, None, None, [("indices", [[0], [1]])], axis=1),
+        "gather_index_outside": single_op("GATHER", [5, 2], [2, 2], F, None, None, [("indices", [4, 5])]),
+        "squeeze_not_unit": single_op("SQUEEZE", [1, 3], [1], F, None, None, squeeze_dims=[1]),
+        "depth_to_space_block_0": single_op("DEPTH_TO_SPACE", [1, 2, 2, 4], [1, 2, 2, 4], F, None, None, block_size=0),
+        "transpose_rank6": single_op("TRANSPOSE", [1, 2, 1, 2, 1, 2], [2, 2, 2, 1, 1, 1], F, None, None,
+                                     [("perm", [5, 3, 1, 0, 2, 4])]),
+    }
+    # GATHER with batch_dims 1 (the writer above leaves batch_dims at its default 0).
+    gather = models["gather_batch_dims"].ops[0]
+    gather["options"]["batch_dims"] = 1
+    # SPLIT_V whose outputs do not cover the input (2 + 2 of 5).
+    m = tfl.Model(new_opcodes=True)
+    x = m.tensor("input", [5], F)
+    sizes = m.tensor("size_splits", [2], INT32, data=np.array([2, 2], dtype=np.int32))
+    axis = m.tensor("axis", [], INT32, data=np.array(0, dtype=np.int32))
+    outs = [m.tensor(f"part{k}", [2], F) for k in range(2)]
+    m.inputs, m.outputs = [x], outs
+    m.op("SPLIT_V", [x, sizes, axis], outs, num_splits=2)
+    models["split_v_uncovered"] = m
+    return models
+
+
+def refused_onnx():
+    def one(nodes, shape, initializers, opset=13):
+        return onnx_model(nodes, [shape], ["y"], initializers, opset)
+    return {
+        "slice_step_0": one([node("Slice", ["x0", "starts", "ends", "axes", "steps"], ["y"])], [4],
+                            [ints("starts", [0]), ints("ends", [4]), ints("axes", [0]), ints("steps", [0])]),
+        "slice_empty": one([node("Slice", ["x0", "starts", "ends"], ["y"])], [4], [ints("starts", [3]), ints("ends", [1])]),
+        "split_uncovered": onnx_model([node("Split", ["x0", "split"], ["a", "b"])], [[5]], ["a", "b"],
+                                      [ints("split", [2, 2])], 13),
+        "gather_nine_constant_indices": one([node("Gather", ["x0", "indices"], ["y"])], [3],
+                                            [ints("indices", [0, 1, 2, 0, 1, 2, 0, 1, 2])]),
+        "depth_to_space_mode": one([node("DepthToSpace", ["x0"], ["y"], blocksize=2, mode="DRC")], [1, 4, 2, 2], []),
+        "squeeze_not_unit": one([node("Squeeze", ["x0", "axes"], ["y"])], [1, 3], [ints("axes", [1])]),
+    }
+
+
+def write_refused() -> None:
+    root = HERE.parent / "tests" / "data"
+    for name, model in refused_tflite().items():
+        (root / "tflite" / f"shape_refused_{name}.tflite").write_bytes(model.serialize())
+    for name, model in refused_onnx().items():
+        (root / "onnx" / f"shape_refused_{name}.onnx").write_bytes(model.SerializeToString())
+
+
+# ----------------------------------------------------------------------------------------------------
 # Writing (scripts/op_tests.py: the case folders, CASES.sha256).
 
 
@@ -582,6 +640,7 @@ def main() -> None:
     tflite_cases(family)
     onnx_cases(family)
     family.finish()
+    write_refused()
 
 
 if __name__ == "__main__":
