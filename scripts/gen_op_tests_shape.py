@@ -16,8 +16,8 @@ still belong to the model and inputs; here, that they equal NumPy's). ONNX cases
 semantics (no onnxruntime here), written every run.
 
 Ops: SQUEEZE, EXPAND_DIMS, TRANSPOSE, STRIDED_SLICE (begin/end/shrink-axis masks, negative strides and indices),
-SLICE (size -1), SPLIT, SPLIT_V, PACK, UNPACK, DEPTH_TO_SPACE, SPACE_TO_DEPTH, GATHER (float32 and int8; ranks 1
-to 5 where TFLM allows them; int8 with extreme zero points and scales, and an output quantized otherwise than
+SLICE (size -1), SPLIT, SPLIT_V, PACK, UNPACK, DEPTH_TO_SPACE, SPACE_TO_DEPTH, GATHER (float32 and int8, and
+int32 for the slicing ops; ranks 1 to 5 where TFLM allows them; int8 with extreme zero points and scales, and an output quantized otherwise than
 the input: TFLM copies the bytes); ONNX Squeeze, Unsqueeze (axes as input from opset 13, attribute before),
 Slice (negative steps, clamped ends, omitted axes/steps), Split (split input or attribute, num_outputs),
 Gather, DepthToSpace (DCR, CRD), SpaceToDepth, Identity (float32).
@@ -107,10 +107,11 @@ def q(scale, zero_point):
 
 def data(rng, shape, dtype):
     """Inputs spanning the type: int8 over the whole range (-128 and 127 included), float32 with signed zeros."""
-    if dtype == INT8:
-        x = rng.integers(-128, 128, size=shape).astype(np.int8)
+    if dtype in (INT8, INT32):
+        info = np.iinfo(np.int8 if dtype == INT8 else np.int32)
+        x = rng.integers(info.min, info.max, size=shape, endpoint=True).astype(info.dtype)
         flat = x.reshape(-1)
-        flat[0], flat[-1] = -128, 127
+        flat[0], flat[-1] = info.min, info.max
         return x
     x = rng.uniform(-4, 4, size=shape).astype(np.float32)
     flat = x.reshape(-1)
@@ -278,7 +279,7 @@ def case_gather(shape, indices, axis, dtype, seed, indices_are_input=False):
     return build
 
 
-F, I = FLOAT32, INT8
+F, I, I32 = FLOAT32, INT8, INT32
 TFLITE_CASES = {
     # SQUEEZE, EXPAND_DIMS: reshapes (views)
     "squeeze_f32_rank5_dims": case_squeeze([1, 3, 1, 5, 1], [0, -1], F, 1),
@@ -305,17 +306,21 @@ TFLITE_CASES = {
                                                  begin_mask=4, shrink_axis_mask=8),
     "strided_slice_i8_other_output_quantization": case_strided_slice([9, 4], [2, 0], [9, 4], [3, 1], I, 17,
                                                                      quant_out=(0.25, 100)),
+    "strided_slice_i32_rank3": case_strided_slice([3, 4, 5], [2, 0, -1], [0, 4, 0], [-1, 3, -2], I32, 44, end_mask=4),
     # SLICE
     "slice_f32_rank1": case_slice([9], [2], [5], F, 18),
     "slice_f32_rank3_size_minus_one": case_slice([3, 7, 5], [1, 2, 0], [-1, 3, -1], F, 19),
     "slice_f32_rank5": case_slice([2, 3, 4, 3, 5], [1, 0, 1, 2, 1], [1, 3, -1, 1, 3], F, 20),
     "slice_i8_rank2": case_slice([5, 9], [1, 4], [3, -1], I, 21),
+    "slice_i32_rank4": case_slice([2, 3, 4, 5], [1, 1, 0, 2], [-1, 2, 3, -1], I32, 45),
     # SPLIT, SPLIT_V
     "split_f32_rank3_axis1": case_split([2, 9, 3], 1, 3, F, 22),
     "split_f32_negative_axis": case_split([4, 3, 2, 5], -4, 2, F, 23),
     "split_i8_rank1": case_split([12], 0, 4, I, 24),
     "split_v_f32_sizes": case_split([3, 10], 1, None, F, 25, sizes=[2, -1, 1]),
     "split_v_i8_rank5": case_split([2, 3, 7, 1, 2], 2, None, I, 26, sizes=[3, 4]),
+    "split_i32_axis_last": case_split([3, 4], -1, 2, I32, 46),
+    "split_v_i32": case_split([7, 2], 0, None, I32, 47, sizes=[-1, 2, 1]),
     # PACK, UNPACK
     "pack_f32_axis0": case_pack([3, 5], 3, 0, F, 27),
     "pack_f32_axis_last": case_pack([2, 3], 2, -1, F, 28),
@@ -324,6 +329,7 @@ TFLITE_CASES = {
     "unpack_f32_axis1": case_unpack([2, 3, 4], 1, F, 31),
     "unpack_f32_negative_axis": case_unpack([3, 1, 5, 2], -1, F, 32),
     "unpack_i8_rank1": case_unpack([5], 0, I, 33),
+    "unpack_i32_axis0": case_unpack([3, 2, 2], 0, I32, 48),
     # DEPTH_TO_SPACE, SPACE_TO_DEPTH
     "depth_to_space_f32": case_block("DEPTH_TO_SPACE", [1, 3, 5, 8], 2, F, 34),
     "depth_to_space_i8_block3": case_block("DEPTH_TO_SPACE", [2, 2, 3, 18], 3, I, 35),

@@ -10,7 +10,7 @@
 
 namespace ctnn::ops {
 
-struct gather : byte_move {
+struct gather : any_type_move {
   static constexpr op_kind kind = op_kind::gather;
   static constexpr operand_range operands{2, 2};  // the data, the indices
   static constexpr std::size_t operands_read(const kernel_params&) { return 2; }
@@ -60,7 +60,7 @@ struct gather : byte_move {
   }
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
-    kernel::reference::gather(p, static_cast<const std::int8_t*>(operands[0]), operands[1], static_cast<std::int8_t*>(result));
+    with_integer_type(p, [&]<class T>(T) { kernel::reference::gather(p, static_cast<const T*>(operands[0]), operands[1], static_cast<T*>(result)); });
   }
 
   template <class Writer>

@@ -13,7 +13,7 @@
 
 namespace ctnn::ops {
 
-struct slice : byte_move {
+struct slice : any_type_move {
   static constexpr op_kind kind = op_kind::slice;
 
   // Every element of the window inside the input; the result holds the window's elements.
@@ -52,7 +52,7 @@ struct slice : byte_move {
   }
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
-    kernel::reference::slice(p, static_cast<const std::int8_t*>(operands[0]), static_cast<std::int8_t*>(result));
+    with_integer_type(p, [&]<class T>(T) { kernel::reference::slice(p, static_cast<const T*>(operands[0]), static_cast<T*>(result)); });
   }
 
   template <class Writer>
