@@ -92,6 +92,15 @@ struct slice_fields {
   std::array<std::int32_t, max_rank> begin{};
   std::array<std::int32_t, max_rank> stride{};
   std::array<std::int32_t, max_rank> extent{};
+  // The whole of a tensor of shape `s` (begin 0, stride 1): what a split or a gather narrows along one dim.
+  static constexpr slice_fields whole(const shape& s) {
+    slice_fields w{};
+    for (std::int32_t d = 0; d < s.rank; ++d) {
+      w.stride[static_cast<std::size_t>(d)] = 1;
+      w.extent[static_cast<std::size_t>(d)] = s[d];
+    }
+    return w;
+  }
   friend constexpr bool operator==(const slice_fields&, const slice_fields&) = default;
 };
 

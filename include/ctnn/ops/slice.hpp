@@ -26,7 +26,7 @@ struct slice : any_type_move {
     window.rank = in.rank;
     for (std::int32_t d = 0; d < in.rank; ++d) {
       const auto k = static_cast<std::size_t>(d);
-      const std::int64_t last = std::int64_t{s.begin[k]} + std::int64_t{s.extent[k] - 1} * s.stride[k];
+      const std::int64_t last = std::int64_t{s.begin[k]} + (std::int64_t{s.extent[k]} - 1) * s.stride[k];
       window.dims[k] = s.extent[k];
       if (s.extent[k] < 1 || s.stride[k] == 0 || s.begin[k] < 0 || s.begin[k] >= in[d] || last < 0 || last >= in[d]) {
         m.fail({error_code::input_shapes_differ, node_id, n.kind, in, window, {.axis = d}});

@@ -313,16 +313,6 @@ constexpr void import_identity(S& s, const node_view&, const operands& o, std::i
   define_reshaped(s, result, as_onnx(s, o.id[0], 0), xs);
 }
 
-// The whole of `xs` as a slice window (begin 0, stride 1).
-constexpr slice_fields whole_window(const shape& xs) {
-  slice_fields w{};
-  for (std::int32_t d = 0; d < xs.rank; ++d) {
-    w.stride[static_cast<std::size_t>(d)] = 1;
-    w.extent[static_cast<std::size_t>(d)] = xs[d];
-  }
-  return w;
-}
-
 // Slice: starts and ends (and axes, steps: optional) constant inputs from opset 10, attributes before (no
 // steps). As ONNX says: a negative start or end counts from the end; then start is clamped to [0, dim]
 // (stepping backwards: [0, dim - 1]) and end to [0, dim] ([-1, dim - 1]); an empty result is refused.
@@ -344,7 +334,7 @@ constexpr void import_slice(S& s, const node_view& n, const operands& o, std::in
   if (axes.count != starts.count) return from_input ? s.operand_error(3) : s.attribute_error(attribute::axes, axes.count);
   if (steps.present && steps.count != starts.count) return s.operand_error(4);
   if (axis_bits(s, axes, xs.rank) < 0) return;
-  slice_fields window = whole_window(xs);
+  slice_fields window = slice_fields::whole(xs);
   for (std::int32_t k = 0; k < starts.count; ++k) {
     const auto i = static_cast<std::size_t>(k);
     const std::int64_t axis = axes.values[i] < 0 ? axes.values[i] + xs.rank : axes.values[i];
@@ -388,11 +378,11 @@ constexpr void import_split(S& s, const node_view& n, const operands& o, std::in
   if (!sizes.present && !num_outputs.present() && dim % parts != 0) return s.attribute_error(attribute::split, -1);
   const std::int64_t part = (dim + parts - 1) / parts;  // num_outputs and equal parts (then exact)
   const std::int32_t x = as_onnx(s, o.id[0], 0);
-  slice_fields window = whole_window(xs);
+  slice_fields window = slice_fields::whole(xs);
   std::int64_t at = 0;
   for (std::int64_t k = 0; k < parts && !s.failed(); ++k) {
     const std::int64_t extent = sizes.present ? sizes.values[static_cast<std::size_t>(k)] : k + 1 < parts ? part : dim - at;
-    if (extent < 1 || at + extent > dim) return s.attribute_error(attribute::split, extent);
+    if (extent < 1 || extent > dim - at) return s.attribute_error(attribute::split, extent);
     window.begin[static_cast<std::size_t>(axis)] = static_cast<std::int32_t>(at);
     window.extent[static_cast<std::size_t>(axis)] = static_cast<std::int32_t>(extent);
     at += extent;
@@ -422,7 +412,8 @@ constexpr void import_block_rearrange(S& s, const node_view& n, const operands& 
   if (to_space && mode != "DCR" && mode != "CRD") return s.string_attribute_error(n, "mode", attribute::mode);
   const auto k = static_cast<std::int32_t>(b);
   const std::int32_t c = xs[1], h = xs[2], w = xs[3];
-  if (to_space ? c % (k * k) != 0 : h % k != 0 || w % k != 0) return s.attribute_error(attribute::blocksize, b);
+  // Once the block divides the input, every extent below is at most the input's element count: no overflow.
+  if (to_space ? c % (b * b) != 0 : h % k != 0 || w % k != 0) return s.attribute_error(attribute::blocksize, b);
   const bool dcr = mode == "DCR";
   const shape grouped = !to_space ? make_shape(xs[0], c, h / k, k, w / k, k)
                         : dcr     ? make_shape(xs[0], k, k, c / (k * k), h, w)
@@ -470,7 +461,7 @@ constexpr void import_gather(S& s, const node_view& n, const operands& o, std::i
   for (std::uint32_t k = 0; k < count && !s.failed(); ++k) {
     const std::int64_t at = s.constant_int(o.id[1], 1, k, count);
     if (at < -dim || at >= dim) return s.operand_value_error(1, k, at);
-    attrs.slice = whole_window(xs);
+    attrs.slice = slice_fields::whole(xs);
     attrs.slice.begin[static_cast<std::size_t>(axis)] = static_cast<std::int32_t>(at < 0 ? at + dim : at);
     attrs.slice.extent[static_cast<std::size_t>(axis)] = 1;
     attrs.target = count == 1 ? (out.rank > 0 ? out : make_shape(1)) : shape{};

@@ -157,6 +157,14 @@ constexpr void option_error(S& s, const op_import& im, std::uint32_t field, std:
          {.operator_code = static_cast<std::int64_t>(im.plan.code), .reason = field, .rejected_value = value});
 }
 
+// A result of one more dim than the input (EXPAND_DIMS, PACK) within ctnn::max_rank.
+template <class S>
+constexpr bool result_rank_fits(S& s, const op_import& im, std::int32_t rank) {
+  if (rank <= static_cast<std::int32_t>(max_rank)) return true;
+  s.fail(frontend_error::tflite_rank_too_high, im.op, im.plan.kind, {.tensor = im.out, .rank_actual = rank});
+  return false;
+}
+
 // The file's output tensor must have the shape the op gives (TFLM's Prepare checks it, or computes it).
 template <class S>
 constexpr bool expect_output_shape(S& s, const op_import& im, std::int32_t out, const shape& expected) {
@@ -194,7 +202,7 @@ constexpr void import_reshape_to_output(S& s, op_import& im) {
     const std::int32_t axis_id = constant_i32_vector(s, im, 1, 1);
     if (axis_id < 0) return;
     const std::int32_t at = normalised_axis(s, im, constant_i32(s, axis_id, 0), in.rank + 1);
-    if (at < 0) return;
+    if (at < 0 || !result_rank_fits(s, im, in.rank + 1)) return;
     expected.rank = in.rank + 1;
     for (std::int32_t d = 0; d < expected.rank; ++d)
       expected.dims[static_cast<std::size_t>(d)] = d < at ? in[d] : d == at ? 1 : in[d - 1];
@@ -227,16 +235,6 @@ constexpr shape sliced_input(S& s, op_import& im, std::uint32_t slot) {
   return s.m.tensor_at(im.inputs[0]).dims;
 }
 
-// The whole of `in` as a slice window (begin 0, stride 1).
-constexpr slice_fields whole_window(const shape& in) {
-  slice_fields w{};
-  for (std::int32_t d = 0; d < in.rank; ++d) {
-    w.stride[static_cast<std::size_t>(d)] = 1;
-    w.extent[static_cast<std::size_t>(d)] = in[d];
-  }
-  return w;
-}
-
 // STRIDED_SLICE as TFLM runs it (strided_slice_logic.h's StartForAxis and StopForAxis): rank <= 4 (TFLM's
 // limit); begin, end and strides constant int32 of the input's rank; begin_mask, end_mask and
 // shrink_axis_mask. TFLM ignores ellipsis_mask and new_axis_mask (it sets them to 0), and `offset`: a model
@@ -262,6 +260,7 @@ constexpr void import_strided_slice(S& s, op_import& im) {
   if (const bool offset = r.scalar<bool>(im.plan.options, o::offset, false); offset) return option_error(s, im, o::offset, 1);
   if (s.take_reader_error()) return;
   constexpr std::int64_t lowest = -0x80000000LL, highest = 0x7fffffff;
+  shape kept{};  // the extents of the axes not shrunk: the output's shape (TFLM's CheckOutputSize)
   for (std::int32_t d = 0; d < in.rank; ++d) {
     const auto k = static_cast<std::size_t>(d);
     const std::int64_t size = in[d], stride = constant_i32(s, strides, d);
@@ -280,9 +279,10 @@ constexpr void import_strided_slice(S& s, op_import& im) {
     im.attrs.slice.begin[k] = static_cast<std::int32_t>(start);
     im.attrs.slice.stride[k] = static_cast<std::int32_t>(stride);
     im.attrs.slice.extent[k] = span > 0 ? static_cast<std::int32_t>((span + step - 1) / step) : 0;  // 0: refused by infer
+    if ((shrink >> d & 1) == 0) kept.dims[static_cast<std::size_t>(kept.rank++)] = im.attrs.slice.extent[k];
   }
-  im.attrs.target = s.m.tensor_at(im.out).dims;
-  if (im.attrs.target.rank == 0) im.attrs.target = make_shape(1);  // every axis shrunk: one element
+  if (!expect_output_shape(s, im, im.out, kept)) return;
+  im.attrs.target = kept.rank > 0 ? kept : make_shape(1);  // every axis shrunk: one element
 }
 
 // SLICE: rank <= 5 (TFLM's limit), constant int32 begin and size of the input's rank; a size of -1 runs to
@@ -297,13 +297,16 @@ constexpr void import_slice(S& s, op_import& im) {
   const std::int32_t begin = constant_i32_vector(s, im, 1, in.rank);
   const std::int32_t size = begin < 0 ? -1 : constant_i32_vector(s, im, 2, in.rank);
   if (size < 0) return;
-  im.attrs.slice = whole_window(in);
+  im.attrs.slice = slice_fields::whole(in);
   for (std::int32_t d = 0; d < in.rank; ++d) {
     const auto k = static_cast<std::size_t>(d);
     const std::int32_t from = constant_i32(s, begin, d), extent = constant_i32(s, size, d);
     im.attrs.slice.begin[k] = from;
     im.attrs.slice.extent[k] = extent == -1 && from >= 0 && from < in[d] ? in[d] - from : extent;  // bounds: infer
   }
+  shape window = in;
+  for (std::int32_t d = 0; d < in.rank; ++d) window.dims[static_cast<std::size_t>(d)] = im.attrs.slice.extent[static_cast<std::size_t>(d)];
+  expect_output_shape(s, im, im.out, window);
 }
 
 // One slice node per output of a SPLIT or an UNPACK: output k is the window `window` moved by k * `step`
@@ -349,7 +352,7 @@ constexpr void import_split(S& s, op_import& im) {
   if (axis_id < 0) return;
   const std::int32_t axis = normalised_axis(s, im, constant_i32(s, axis_id, 0), in.rank);
   if (axis < 0) return;
-  add_slice_per_output(s, im, whole_window(in), axis, true);
+  add_slice_per_output(s, im, slice_fields::whole(in), axis, true);
 }
 
 // UNPACK (num, axis): output k is the input's slice k along the axis, without that axis.
@@ -361,7 +364,7 @@ constexpr void import_unpack(S& s, op_import& im) {
   const std::int32_t axis =
       normalised_axis(s, im, s.f.reader().template scalar<std::int32_t>(im.plan.options, schema::unpack::axis, 0), in.rank);
   if (axis < 0 || s.take_reader_error()) return;
-  slice_fields window = whole_window(in);
+  slice_fields window = slice_fields::whole(in);
   window.extent[static_cast<std::size_t>(axis)] = 1;
   add_slice_per_output(s, im, window, axis, false);
 }
@@ -378,7 +381,7 @@ constexpr void import_pack(S& s, op_import& im) {
   if (s.failed()) return;
   const std::int32_t axis =
       normalised_axis(s, im, s.f.reader().template scalar<std::int32_t>(im.plan.options, schema::pack::axis, 0), in.rank + 1);
-  if (axis < 0 || s.take_reader_error()) return;
+  if (axis < 0 || s.take_reader_error() || !result_rank_fits(s, im, in.rank + 1)) return;
   shape unit{};
   unit.rank = in.rank + 1;
   for (std::int32_t d = 0; d < unit.rank; ++d) unit.dims[static_cast<std::size_t>(d)] = d < axis ? in[d] : d == axis ? 1 : in[d - 1];
@@ -409,10 +412,11 @@ constexpr void import_block_rearrange(S& s, op_import& im) {
   const std::int32_t b = s.f.reader().template scalar<std::int32_t>(im.plan.options, schema::depth_to_space::block_size, 0);
   if (s.take_reader_error()) return;
   if (b < 1 || b > max_window_value) return option_error(s, im, schema::depth_to_space::block_size, b);
-  const bool divides = to_space ? in[3] % (b * b) == 0 : in[1] % b == 0 && in[2] % b == 0;
+  // Once the block divides the input, every extent below is at most the input's element count: no overflow.
+  const bool divides = to_space ? in[3] % (std::int64_t{b} * b) == 0 : in[1] % b == 0 && in[2] % b == 0;
+  if (!divides) return s.fail(error_code::input_shapes_differ, im.op, im.plan.kind, {.axis = to_space ? 3 : 1}, {}, in);
   const shape out = to_space ? make_shape(in[0], in[1] * b, in[2] * b, in[3] / (b * b))
                              : make_shape(in[0], in[1] / b, in[2] / b, in[3] * b * b);
-  if (!divides) return s.fail(error_code::input_shapes_differ, im.op, im.plan.kind, {.axis = to_space ? 3 : 1}, out, in);
   if (!expect_output_shape(s, im, im.out, out)) return;
   const shape before = to_space ? make_shape(in[0] * in[1], in[2], b, in[3] / b) : make_shape(in[0] * in[1] / b, b, in[2] / b, b * in[3]);
   const shape after = make_shape(before[0], before[2], before[1], before[3]);
