@@ -319,6 +319,8 @@ constexpr void add_slice_per_output(S& s, op_import& im, slice_fields window, st
   std::int64_t at = 0;
   for (std::uint32_t k = 0; k < im.view.outputs.length; ++k) {
     const std::int32_t out = s.f.index_at(im.view.outputs, k);
+    // The driver checked each output; one listed twice has its producer by now.
+    if (s.m.tensor_at(out).producer >= 0) return s.malformed(im.view.outputs.position(k), flatbuffers::expectation::op_output);
     const shape dims = s.m.tensor_at(out).dims;
     const auto a = static_cast<std::size_t>(axis);
     if (from_output) {
