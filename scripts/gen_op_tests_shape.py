@@ -279,6 +279,48 @@ def case_gather(shape, indices, axis, dtype, seed, indices_are_input=False):
     return build
 
 
+def case_split_then_concat(shape, axis, parts, order, dtype, seed):
+    """SPLIT whose parts a CONCATENATION joins in another order: the first part, the input's first elements,
+    is a view (no copy) inside the model; the others are copies."""
+    def build():
+        rng = np.random.default_rng(seed)
+        x = data(rng, shape, dtype)
+        ys = np.split(x, parts, axis=axis)
+        y = np.concatenate([ys[k] for k in order], axis=axis)
+        qi, _ = quant_pair(dtype, (0.07, -9))
+        m = tfl.Model(new_opcodes=True)
+        t = m.tensor("input", shape, dtype, quant=qi)
+        axis_t = m.tensor("axis", [], INT32, data=np.array(axis, dtype=np.int32))
+        parts_t = [m.tensor(f"part{k}", list(p.shape), dtype, quant=qi) for k, p in enumerate(ys)]
+        out = m.tensor("output", list(y.shape), dtype, quant=qi)
+        m.inputs, m.outputs = [t], [out]
+        m.op("SPLIT", [axis_t, t], parts_t, num_splits=parts)
+        m.op("CONCATENATION", [parts_t[k] for k in order], [out], axis=axis)
+        return m, [x], [y]
+    return build
+
+
+def case_prefix_slice_then_transpose(shape, rows, perm, dtype, seed):
+    """STRIDED_SLICE of the first `rows` along dim 0 (a view: the input's first elements), then TRANSPOSE."""
+    def build():
+        rng = np.random.default_rng(seed)
+        x = data(rng, shape, dtype)
+        y = np.transpose(x[:rows], perm)
+        qi, _ = quant_pair(dtype, (0.3, 11))
+        m = tfl.Model(new_opcodes=True)
+        t = m.tensor("input", shape, dtype, quant=qi)
+        consts = [m.tensor(name, [len(shape)], INT32, data=np.array(v, dtype=np.int32))
+                  for name, v in (("begin", [0] * len(shape)), ("end", [rows] + list(shape[1:])), ("strides", [1] * len(shape)))]
+        sliced = m.tensor("sliced", [rows] + list(shape[1:]), dtype, quant=qi)
+        perm_t = m.tensor("perm", [len(perm)], INT32, data=np.array(perm, dtype=np.int32))
+        out = m.tensor("output", list(y.shape), dtype, quant=qi)
+        m.inputs, m.outputs = [t], [out]
+        m.op("STRIDED_SLICE", [t, *consts], [sliced])
+        m.op("TRANSPOSE", [sliced, perm_t], [out])
+        return m, [x], [y]
+    return build
+
+
 F, I, I32 = FLOAT32, INT8, INT32
 TFLITE_CASES = {
     # SQUEEZE, EXPAND_DIMS: reshapes (views)
@@ -335,6 +377,11 @@ TFLITE_CASES = {
     "depth_to_space_i8_block3": case_block("DEPTH_TO_SPACE", [2, 2, 3, 18], 3, I, 35),
     "space_to_depth_f32": case_block("SPACE_TO_DEPTH", [2, 4, 6, 3], 2, F, 36),
     "space_to_depth_i8_block3": case_block("SPACE_TO_DEPTH", [1, 9, 3, 2], 3, I, 37),
+    # inside a model: the first part of a split, a leading slice are views
+    "split_then_concat_f32": case_split_then_concat([6, 4], 0, 3, [2, 0, 1], F, 49),
+    "split_then_concat_i8": case_split_then_concat([2, 9, 3], 1, 3, [1, 2, 0], I, 50),
+    "prefix_slice_then_transpose_f32": case_prefix_slice_then_transpose([4, 5, 3], 2, [2, 1, 0], F, 51),
+    "prefix_slice_then_transpose_i8": case_prefix_slice_then_transpose([3, 2, 7], 1, [1, 0, 2], I, 52),
     # GATHER
     "gather_f32_axis0_constant": case_gather([5, 3], [4, 0, 0, 2], 0, F, 38),
     "gather_f32_axis1_matrix_indices": case_gather([2, 7, 3], [[6, 1], [0, 3], [5, 5]], 1, F, 39),

@@ -4,8 +4,9 @@
 // SLICE, SPLIT, SPLIT_V and UNPACK, ONNX Slice and Split become one (a split: one per output; dropping or
 // adding unit dims only regroups the result). The descriptor of op_kind::slice (ops/descriptor.hpp).
 //
-// Not a view: alias_reshapes' views share their input's storage from its first byte (tensor::alias_of has
-// no offset), so even a slice along the outermost dims, a contiguous block, is copied.
+// A view (alias_reshapes) only when its window is the input's first elements: a view shares its input's
+// storage from its first byte (tensor::alias_of has no offset), so a contiguous block further in (a split's
+// later parts) is copied.
 #include <cstdint>
 
 #include <ctnn/kernel/reference/transpose.hpp>
@@ -44,6 +45,20 @@ struct slice : any_type_move {
   template <class Module>
   static constexpr void prepare(const Module&, const node& n, kernel_params& p) {
     p.slice = n.attrs.slice;
+  }
+  // The window is the input's first elements in order: it begins at 0, and past its first dim of extent
+  // above 1 it spans every dim whole, stepping by 1.
+  template <class Module>
+  static constexpr bool is_view(const Module& m, const node& n) {
+    const shape in = m.tensor_at(n.inputs[0]).dims;
+    const slice_fields& s = n.attrs.slice;
+    bool spanning = false;  // past the first dim of extent above 1
+    for (std::int32_t d = 0; d < in.rank; ++d) {
+      const auto k = static_cast<std::size_t>(d);
+      if (s.begin[k] != 0 || (s.extent[k] > 1 && s.stride[k] != 1) || (spanning && s.extent[k] != in[d])) return false;
+      spanning = spanning || s.extent[k] > 1;
+    }
+    return true;
   }
 
   template <class Params>
