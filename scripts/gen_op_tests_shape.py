@@ -12,15 +12,19 @@ seeds: re-running reproduces every file byte for byte), through scripts/op_tests
 TFLite cases: outputs of TensorFlow Lite Micro's reference kernels (the host oracle tflm_run, outside the
 repository), each also checked here against an independent NumPy implementation of the op (data movement:
 equal bit for bit). Without --tflm a TFLite case's committed outputs are kept (op_tests.py checks that they
-still belong to the model and inputs; here, that they equal NumPy's). ONNX cases: outputs of a NumPy implementation of the ONNX
-semantics (no onnxruntime here), written every run.
+still belong to the model and inputs; here, that they equal NumPy's). ONNX cases: outputs of a NumPy
+implementation of the ONNX semantics (no onnxruntime here), written every run.
 
-Ops: SQUEEZE, EXPAND_DIMS, TRANSPOSE, STRIDED_SLICE (begin/end/shrink-axis masks, negative strides and indices),
-SLICE (size -1), SPLIT, SPLIT_V, PACK, UNPACK, DEPTH_TO_SPACE, SPACE_TO_DEPTH, GATHER (float32 and int8, and
-int32 for the slicing ops; ranks 1 to 5 where TFLM allows them; int8 with extreme zero points and scales, and an output quantized otherwise than
-the input: TFLM copies the bytes); ONNX Squeeze, Unsqueeze (axes as input from opset 13, attribute before),
-Slice (negative steps, clamped ends, omitted axes/steps), Split (split input or attribute, num_outputs),
-Gather, DepthToSpace (DCR, CRD), SpaceToDepth, Identity (float32).
+Ops: SQUEEZE, EXPAND_DIMS, TRANSPOSE, STRIDED_SLICE (begin/end/shrink-axis masks, negative strides and
+indices), SLICE (size -1), SPLIT, SPLIT_V, PACK, UNPACK, DEPTH_TO_SPACE, SPACE_TO_DEPTH, GATHER (float32 and
+int8, and int32 for the slicing ops; ranks 1 to 5 where TFLM allows them; int8 with extreme zero points and
+scales, and outputs quantized otherwise than the input: TFLM copies the bytes), two-op models where a slice is
+a view; ONNX Squeeze, Unsqueeze (axes as input from opset 13, attribute before), Slice (negative steps,
+clamped ends, omitted axes/steps), Split (split input or attribute, num_outputs), Gather, DepthToSpace (DCR,
+CRD), SpaceToDepth, Identity (float32).
+
+Also writes the models ctnn must refuse: tests/data/tflite/shape_refused_*.tflite and
+tests/data/onnx/shape_refused_*.onnx (tests/frontend/frontend_shape_refusals.cpp).
 """
 from __future__ import annotations
 
