@@ -393,6 +393,10 @@ TFLITE_CASES = {
     "gather_f32_indices_input": case_gather([6, 2, 3], [5, 1, 1, 0, 3], 0, F, 41, indices_are_input=True),
     "gather_i8_rank4": case_gather([2, 3, 4, 2], [3, 0, 1], 2, I, 42),
     "gather_i8_indices_input": case_gather([9], [[8, 0, 4], [1, 1, 7]], 0, I, 43, indices_are_input=True),
+    # scalar results (rank 0)
+    "gather_f32_scalar_result": case_gather([5], 3, 0, F, 53),
+    "strided_slice_i8_shrink_every_axis": case_strided_slice([4, 3], [1, 2], [2, 3], [1, 1], I, 54, shrink_axis_mask=3),
+    "squeeze_f32_to_scalar": case_squeeze([1, 1], [], F, 55),
 }
 
 # ----------------------------------------------------------------------------------------------------
