@@ -45,6 +45,19 @@ enum class op_kind : std::int32_t {
                      // rows from row kept_from at its top, below them the caller writes fetched_rows rows of
                      // the model input (its first input, a ctnn::row_source) from row first_row
   sub,               // a - b, numpy broadcasting (TFLite SUB, ONNX Sub)
+  abs,               // element-wise math of one operand (ops/unary_math.hpp), TFLite's and ONNX's operator
+  neg,               //   of the same name: |x|, -x, sqrt x, 1 / sqrt x, e^x, ln x, sin x, cos x,
+  sqrt,              //   floor, ceil, round (halves to even), x * x, 1 / x
+  rsqrt,
+  exp,
+  log,
+  sin,
+  cos,
+  floor,
+  ceil,
+  round,
+  square,
+  reciprocal,
   slice,             // input elements attrs.slice.begin + i * stride for i < extent per dim, in order, under the
                      // result shape attrs.target (rank 0: the extents): strided slices, splits, unpacks
   gather,            // its first input's slices along attrs.axis at the indices of its second (int32 or int64):
@@ -59,7 +72,8 @@ inline constexpr int op_kind_count = static_cast<int>(op_kind::none);
 inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "conv2d", "depthwise_conv2d", "dense", "max_pool", "avg_pool", "global_avg_pool", "add", "mul", "relu",
     "relu6", "sigmoid", "tanh", "softmax", "reshape", "concat", "pad", "batch_norm", "quantize", "dequantize",
-    "mean", "transpose", "clip", "batch_matmul", "crop", "paste", "fetch_rows", "sub", "slice", "gather", "none",
+    "mean", "transpose", "clip", "batch_matmul", "crop", "paste", "fetch_rows", "sub", "abs", "neg", "sqrt", "rsqrt", "exp", "log", "sin", "cos", "floor", "ceil",
+    "round", "square", "reciprocal", "slice", "gather", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 

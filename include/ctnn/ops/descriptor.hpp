@@ -150,10 +150,11 @@ struct byte_move : op_defaults {
 };
 
 // A byte move whose kernel is written for any element type (slice, gather): its integer kernel also moves
-// int32 and int64 elements (TFLite's int32 tensors, ONNX's plain integers), chosen by the element's size.
+// int16, int32 and int64 elements (TFLite's int16 and int32 tensors, ONNX's plain integers), chosen by the
+// element's size.
 struct any_type_move : byte_move {
   static constexpr bool has_kernel(dtype type) {
-    return byte_move::has_kernel(type) || type == dtype::i32 || type == dtype::i64;
+    return byte_move::has_kernel(type) || type == dtype::i16 || type == dtype::i32 || type == dtype::i64;
   }
   // Calls move(T{}) with the integer type T of the first input's element size.
   template <class Params, class Move>
@@ -161,6 +162,7 @@ struct any_type_move : byte_move {
     switch (size_of(p->type)) {
       case 8: return move(std::int64_t{});
       case 4: return move(std::int32_t{});
+      case 2: return move(std::int16_t{});
       default: return move(std::int8_t{});
     }
   }
