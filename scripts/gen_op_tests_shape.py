@@ -17,7 +17,7 @@ implementation of the ONNX semantics (no onnxruntime here), written every run.
 
 Ops: SQUEEZE, EXPAND_DIMS, TRANSPOSE, STRIDED_SLICE (begin/end/shrink-axis masks, negative strides and
 indices), SLICE (size -1), SPLIT, SPLIT_V, PACK, UNPACK, DEPTH_TO_SPACE, SPACE_TO_DEPTH, GATHER (float32 and
-int8, and int32 for the slicing ops; ranks 1 to 5 where TFLM allows them; int8 with extreme zero points and
+int8, and int16 and int32 for the slicing ops; ranks 1 to 5 where TFLM allows them; int8 with extreme zero points and
 scales, and outputs quantized otherwise than the input: TFLM copies the bytes), two-op models where a slice is
 a view; ONNX Squeeze, Unsqueeze (axes as input from opset 13, attribute before), Slice (negative steps,
 clamped ends, omitted axes/steps), Split (split input or attribute, num_outputs), Gather, DepthToSpace (DCR,
@@ -37,7 +37,7 @@ import numpy as np
 import op_tests
 from op_tests import HERE, tfl
 
-FLOAT32, INT8, INT32 = tfl.FLOAT32, tfl.INT8, tfl.INT32
+FLOAT32, INT8, INT16, INT32 = tfl.FLOAT32, tfl.INT8, tfl.INT16, tfl.INT32
 
 # The builtin codes and options (BuiltinOptions union tags, schema.fbs) of the ops written here.
 tfl.OPS.update({"SQUEEZE": 43, "EXPAND_DIMS": 70, "TRANSPOSE": 39, "STRIDED_SLICE": 45, "SLICE": 65, "SPLIT": 49,
@@ -111,8 +111,8 @@ def q(scale, zero_point):
 
 def data(rng, shape, dtype):
     """Inputs spanning the type: int8 over the whole range (-128 and 127 included), float32 with signed zeros."""
-    if dtype in (INT8, INT32):
-        info = np.iinfo(np.int8 if dtype == INT8 else np.int32)
+    if dtype in (INT8, INT16, INT32):
+        info = np.iinfo({INT8: np.int8, INT16: np.int16, INT32: np.int32}[dtype])
         x = rng.integers(info.min, info.max, size=shape, endpoint=True).astype(info.dtype)
         flat = x.reshape(-1)
         flat[0], flat[-1] = info.min, info.max
@@ -138,6 +138,9 @@ def single_op(code, shape, out_shape, dtype, quant_in, quant_out, constants=(), 
 
 
 def quant_pair(dtype, quant_in=(0.05, -3), quant_out=None):
+    """int8: the given quantizations; int16: symmetric (zero point 0, as TFLite's 16x8 scheme); else none."""
+    if dtype == INT16:
+        return q(quant_in[0], 0), q((quant_out or quant_in)[0], 0)
     if dtype != INT8:
         return None, None
     return q(*quant_in), q(*(quant_out or quant_in))
@@ -325,7 +328,7 @@ def case_prefix_slice_then_transpose(shape, rows, perm, dtype, seed):
     return build
 
 
-F, I, I32 = FLOAT32, INT8, INT32
+F, I, I16, I32 = FLOAT32, INT8, INT16, INT32
 TFLITE_CASES = {
     # SQUEEZE, EXPAND_DIMS: reshapes (views)
     "squeeze_f32_rank5_dims": case_squeeze([1, 3, 1, 5, 1], [0, -1], F, 1),
@@ -352,6 +355,7 @@ TFLITE_CASES = {
                                                  begin_mask=4, shrink_axis_mask=8),
     "strided_slice_i8_other_output_quantization": case_strided_slice([9, 4], [2, 0], [9, 4], [3, 1], I, 17,
                                                                      quant_out=(0.25, 100)),
+    "strided_slice_i16_rank2": case_strided_slice([5, 6], [4, -1], [0, 0], [-2, -2], I16, 56, begin_mask=2),
     "strided_slice_i32_rank3": case_strided_slice([3, 4, 5], [2, 0, -1], [0, 4, 0], [-1, 3, -2], I32, 44, end_mask=4),
     # SLICE
     "slice_f32_rank1": case_slice([9], [2], [5], F, 18),
@@ -365,6 +369,7 @@ TFLITE_CASES = {
     "split_i8_rank1": case_split([12], 0, 4, I, 24),
     "split_v_f32_sizes": case_split([3, 10], 1, None, F, 25, sizes=[2, -1, 1]),
     "split_v_i8_rank5": case_split([2, 3, 7, 1, 2], 2, None, I, 26, sizes=[3, 4]),
+    "split_v_i16": case_split([2, 5, 2], 1, None, I16, 57, sizes=[1, 4]),
     "split_i32_axis_last": case_split([3, 4], -1, 2, I32, 46),
     "split_v_i32": case_split([7, 2], 0, None, I32, 47, sizes=[-1, 2, 1]),
     # PACK, UNPACK
@@ -375,6 +380,7 @@ TFLITE_CASES = {
     "unpack_f32_axis1": case_unpack([2, 3, 4], 1, F, 31),
     "unpack_f32_negative_axis": case_unpack([3, 1, 5, 2], -1, F, 32),
     "unpack_i8_rank1": case_unpack([5], 0, I, 33),
+    "slice_i16_rank3": case_slice([3, 4, 5], [0, 1, 2], [2, -1, 2], I16, 58),
     "unpack_i32_axis0": case_unpack([3, 2, 2], 0, I32, 48),
     # DEPTH_TO_SPACE, SPACE_TO_DEPTH
     "depth_to_space_f32": case_block("DEPTH_TO_SPACE", [1, 3, 5, 8], 2, F, 34),
