@@ -51,6 +51,8 @@ IN_SCOPE = {
     "QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger",
     # issue #28: element-wise math of one operand (float32)
     "Abs", "Neg", "Sqrt", "Reciprocal", "Exp", "Log", "Sin", "Cos", "Floor", "Ceil", "Round",
+    # the shape family (issue #28)
+    "Squeeze", "Unsqueeze", "Slice", "Split", "Gather", "DepthToSpace", "SpaceToDepth", "Identity",
 }
 QUANTIZED = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"}
 # TensorProto data types ctnn's ONNX frontend targets: FLOAT, UINT8, INT8, INT32, INT64.
@@ -65,7 +67,7 @@ WINDOWED_RANKS = {3, 4}
 # them as initializers. MatMul's B is not among them: ctnn multiplies two activations (batch_matmul).
 CONSTANT_OPERANDS = {
     "Conv": {1, 2}, "Gemm": {1, 2}, "BatchNormalization": {1, 2, 3, 4}, "Clip": {1, 2},
-    "Reshape": {1}, "Pad": {1, 2, 3},
+    "Reshape": {1}, "Pad": {1, 2, 3}, "Squeeze": {1}, "Unsqueeze": {1}, "Slice": {1, 2, 3, 4}, "Split": {1},
     # Quantization parameters and the weights of the quantized ops.
     "QuantizeLinear": {1, 2}, "DequantizeLinear": {1, 2}, "QLinearConv": {1, 2, 3, 4, 5, 6, 7, 8},
     "QLinearMatMul": {1, 2, 3, 4, 5, 6, 7}, "ConvInteger": {1, 2, 3}, "MatMulInteger": {1, 2, 3},

@@ -98,16 +98,19 @@ static_assert(!infer_with_inputs<op_kind::sub>(2).failed() && !infer_with_inputs
 static_assert(ctnn::kernel::operands_read({.kind = op_kind::sub}) == 2 && ctnn::kernel::operands_read({.kind = op_kind::paste}) == 1 &&
               ctnn::kernel::operands_read({.kind = op_kind::fetch_rows}) == 1);
 
-// A module of one op of kind K over float inputs of these shapes, its result's shape inferred.
+// A module of one op of kind K with these attributes over inputs of these shapes (float32, but the second
+// input's type `second`), its result's shape inferred.
 template <op_kind K, class... Shapes>
-constexpr auto inferred_op(const Shapes&... shapes) {
+constexpr auto inferred_op_with(const ctnn::op_attributes& attrs, ctnn::dtype second, const Shapes&... shapes) {
   ctnn::module<sizeof...(Shapes) + 1, 1> m{};
   ctnn::node n{};
   n.kind = K;
+  n.attrs = attrs;
   for (const ctnn::shape& dims : {shapes...}) {
     ctnn::tensor x{};
     x.dims = dims;
     x.role = ctnn::tensor_role::input;
+    x.type = n.input_count == 1 ? second : ctnn::dtype::f32;
     n.inputs[static_cast<std::size_t>(n.input_count++)] = m.add_tensor(x);
   }
   ctnn::tensor y{};
@@ -117,6 +120,11 @@ constexpr auto inferred_op(const Shapes&... shapes) {
   m.node_count = 1;
   m.tensor_at(n.output).dims = ops::infer_shape(m, 0);
   return m;
+}
+// The same over float inputs, with default attributes.
+template <op_kind K, class... Shapes>
+constexpr auto inferred_op(const Shapes&... shapes) {
+  return inferred_op_with<K>(ctnn::op_attributes{}, ctnn::dtype::f32, shapes...);
 }
 
 // batch_matmul: the batch dims broadcast ([2, 1] with [5]), K = 4 multiply-accumulates per result element;
@@ -169,6 +177,58 @@ static_assert(inferred_op<op_kind::batch_norm>(ctnn::make_shape(2, 3), ctnn::mak
 static_assert(ctnn::kernel::has_kernel(op_kind::batch_norm, ctnn::dtype::f32) &&
               !ctnn::kernel::has_kernel(op_kind::batch_norm, ctnn::dtype::i8) &&
               ctnn::memory::may_write_over(op_kind::batch_norm, 0) && !ctnn::memory::may_write_over(op_kind::batch_norm, 1));
+
+// slice: the window (begin, stride, extent per input dim) must lie inside the input, a negative stride
+// included; its result is the extents, or attrs.target when that holds as many elements.
+constexpr auto sliced(const ctnn::shape& in, const ctnn::slice_fields& window, const ctnn::shape& target = {}) {
+  ctnn::op_attributes a{};
+  a.slice = window;
+  a.target = target;
+  return inferred_op_with<op_kind::slice>(a, ctnn::dtype::f32, in);
+}
+inline constexpr ctnn::slice_fields backwards{{1, 2}, {-1, -2}, {2, 2}};  // rows 1, 0; columns 2, 0
+static_assert([] {
+  const auto m = sliced(ctnn::make_shape(2, 3), backwards);
+  const ctnn::kernel_params p = ctnn::kernel::prepare_params(m, m.node_at(0));
+  return !m.error.failed() && m.tensor_at(m.node_at(0).output).dims == ctnn::make_shape(2, 2) && p.slice == backwards;
+}());
+static_assert(sliced(ctnn::make_shape(2, 3), backwards, ctnn::make_shape(4)).tensor_at(1).dims == ctnn::make_shape(4));
+static_assert(sliced(ctnn::make_shape(2, 3), backwards, ctnn::make_shape(3)).error.code == ctnn::error_code::reshape_element_count);
+static_assert([] {
+  const auto m = sliced(ctnn::make_shape(2, 3), ctnn::slice_fields{{1, 2}, {-1, -2}, {2, 3}});  // column -2: outside
+  return m.error.code == ctnn::error_code::input_shapes_differ && m.error.axis == 1;
+}());
+static_assert(sliced(ctnn::make_shape(2, 3), ctnn::slice_fields{{0, 0}, {1, 1}, {0, 3}}).error.code ==
+              ctnn::error_code::input_shapes_differ);  // an empty window
+static_assert([] {
+  ctnn::kernel_params p{};
+  p.kind = op_kind::slice;
+  p.in = ctnn::make_shape(2, 3);
+  p.out = ctnn::make_shape(4);
+  p.slice = backwards;
+  const std::array<float, 6> x{0.0f, 1.0f, 2.0f, 10.0f, 11.0f, 12.0f};
+  std::array<float, 4> y{};
+  const float* operands[] = {x.data()};
+  ctnn::kernel::detail::run_f32<op_kind::slice>(&p, operands, y.data());
+  return y == std::array<float, 4>{12.0f, 10.0f, 2.0f, 0.0f};
+}());
+
+// gather: data[:axis] + indices + data[axis + 1:], the axis normalised; integer indices only; two operands read.
+template <ctnn::dtype Indices>
+constexpr auto gathered(std::int32_t axis) {
+  ctnn::op_attributes a{};
+  a.axis = axis;
+  return inferred_op_with<op_kind::gather>(a, Indices, ctnn::make_shape(2, 3), ctnn::make_shape(4, 1));
+}
+static_assert([] {
+  const auto m = gathered<ctnn::dtype::i64>(-1);
+  const ctnn::kernel_params p = ctnn::kernel::prepare_params(m, m.node_at(0));
+  return !m.error.failed() && m.tensor_at(m.node_at(0).output).dims == ctnn::make_shape(2, 4, 1) && p.gather.axis == 1 &&
+         p.gather.indices == ctnn::dtype::i64 && p.in2 == ctnn::make_shape(4, 1) && ctnn::kernel::operands_read(p) == 2;
+}());
+static_assert(gathered<ctnn::dtype::i32>(0).tensor_at(2).dims == ctnn::make_shape(4, 1, 3));
+static_assert(gathered<ctnn::dtype::f32>(0).error.code == ctnn::error_code::unsupported_dtype);
+static_assert(gathered<ctnn::dtype::i32>(2).error.code == ctnn::error_code::invalid_axis);
 
 // prepare_params copies clip's attribute struct (one vocabulary for the graph and the kernel).
 static_assert([] {
@@ -277,6 +337,32 @@ TEST_CASE("sub's kernels: float32 a - b with broadcast and the fused activation;
   const float* operands[] = {a.data(), b.data()};
   ctnn::kernel::detail::run_f32<op_kind::sub>(&p, operands, y.data());
   CHECK(y == std::array<float, 4>{0.0f, 1.0f, 1.5f, 3.0f});
+}
+
+TEST_CASE("gather's kernel: int32 and int64 indices, a negative index counted from the end, one outside clamped") {
+  ctnn::kernel_params p{};
+  p.kind = op_kind::gather;
+  p.in = ctnn::make_shape(2, 3);
+  p.in2 = ctnn::make_shape(4);
+  p.out = ctnn::make_shape(2, 4);
+  p.gather = {1, ctnn::dtype::i64};
+  const std::array<float, 6> x{0.0f, 1.0f, 2.0f, 10.0f, 11.0f, 12.0f};
+  const std::array<std::int64_t, 4> wide{2, -1, 7, -9};
+  std::array<float, 8> y{};
+  const float* operands[] = {x.data(), static_cast<const float*>(static_cast<const void*>(wide.data()))};
+  ctnn::kernel::detail::run_f32<op_kind::gather>(&p, operands, y.data());
+  CHECK(y == std::array<float, 8>{2.0f, 2.0f, 2.0f, 0.0f, 12.0f, 12.0f, 12.0f, 10.0f});
+
+  p.type = p.out_type = ctnn::dtype::i8;
+  p.gather = {0, ctnn::dtype::i32};
+  p.in2 = ctnn::make_shape(3);
+  p.out = ctnn::make_shape(3, 3);
+  const std::array<std::int8_t, 6> q{-128, 0, 127, 5, 6, 7};
+  const std::array<std::int32_t, 3> narrow{1, 0, 1};
+  std::array<std::int8_t, 9> z{};
+  const void* raw[] = {q.data(), narrow.data()};
+  ctnn::kernel::detail::run_i8<op_kind::gather>(&p, raw, z.data(), ctnn::kernel::requant_arrays{});
+  CHECK(z == std::array<std::int8_t, 9>{5, 6, 7, -128, 0, 127, 5, 6, 7});
 }
 
 // Concat and pad add extents in int64: a result beyond 2^31 - 1 is extent_too_large, not an overflow (the

@@ -85,15 +85,34 @@ struct mean_fields {
   friend constexpr bool operator==(const mean_fields&, const mean_fields&) = default;
 };
 
+// slice: result element (i_0, ..., i_r-1) of the window (extent[d] elements along input dim d) is input
+// element (begin[d] + i_d * stride[d]); a negative stride walks backwards. Every element read is inside the
+// input (the importers resolve TFLite's masks and ONNX's clamping).
+struct slice_fields {
+  std::array<std::int32_t, max_rank> begin{};
+  std::array<std::int32_t, max_rank> stride{};
+  std::array<std::int32_t, max_rank> extent{};
+  // The whole of a tensor of shape `s` (begin 0, stride 1): what a split or a gather narrows along one dim.
+  static constexpr slice_fields whole(const shape& s) {
+    slice_fields w{};
+    for (std::int32_t d = 0; d < s.rank; ++d) {
+      w.stride[static_cast<std::size_t>(d)] = 1;
+      w.extent[static_cast<std::size_t>(d)] = s[d];
+    }
+    return w;
+  }
+  friend constexpr bool operator==(const slice_fields&, const slice_fields&) = default;
+};
+
 struct op_attributes {
   window win{};                         // conv2d, depthwise_conv2d, max_pool, avg_pool
   std::int32_t groups = 1;              // conv2d
   std::int32_t depth_multiplier = 1;    // depthwise_conv2d
   std::int32_t units = 0;               // conv2d: filters; dense: output features (0 = from the bias)
-  std::int32_t axis = -1;               // concat, softmax
+  std::int32_t axis = -1;               // concat, softmax, gather
   activation fused = activation::none;  // conv2d, depthwise_conv2d, dense, add, mul
   shape target{};                       // reshape (0 in a dim = keep, -1 = infer, as in TFLite/ONNX;
-                                        // rank 0 = keep the input's shape)
+                                        // rank 0 = keep the input's shape); slice: the result's shape
   pad_fields pad{};                     // pad
   patch_fields patch{};                 // crop, paste
   row_fetch_fields fetch{};             // fetch_rows
@@ -103,6 +122,7 @@ struct op_attributes {
   data_layout layout = data_layout::ctnn;  // conv2d, dense: ONNX's integer ops read ONNX's layouts
   mean_fields mean{};                   // mean
   transpose_fields transpose{};         // transpose
+  slice_fields slice{};                 // slice
   bool keep_dims = true;                // mean: reduced axes stay as extent 1
   friend constexpr bool operator==(const op_attributes&, const op_attributes&) = default;
 };

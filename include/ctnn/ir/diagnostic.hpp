@@ -16,7 +16,8 @@ namespace ctnn {
 enum class error_code : std::int32_t {
   none,
   input_shapes_differ,        // inputs do not agree: `expected` (input 0) vs `actual` (the input at `input_slot`;
-                              // crop, paste and fetch_rows: the window vs the map)
+                              // crop, paste and fetch_rows: the window vs the map; slice: the input vs the
+                              // window, first outside it along `axis`)
   weight_count_mismatch,      // a constant has `count_actual` elements where the op needs `count_expected`
   bias_count_mismatch,        // a bias has `count_actual` elements where the op needs `count_expected`
   weights_and_bias_disagree,  // no units<>: the weights (`weight_elements`) imply another output count than the
@@ -73,6 +74,9 @@ enum class frontend_error : std::int32_t {
   tflite_unrepresentable_multiplier,   // operator_code; rejected_value: the shift of the requantization
                                        // multiplier the op's scales give (TFLite's QuantizeMultiplier accepts at
                                        // most 31; LOGISTIC, TANH and SOFTMAX need 0 to 31)
+  tflite_unsupported_option,           // operator_code; reason: the option's field in the op's options table
+                                       // (schema.hpp); rejected_value: its value (STRIDED_SLICE's ellipsis and
+                                       // new-axis masks, which TFLM ignores; a block size below 1)
 };
 constexpr error_code code_of(frontend_error e) { return static_cast<error_code>(e); }
 constexpr std::string_view name_of(frontend_error e) {
@@ -95,12 +99,13 @@ constexpr std::string_view name_of(frontend_error e) {
     case frontend_error::tflite_too_many_model_io: return "tflite_too_many_model_io";
     case frontend_error::tflite_invalid_quantization: return "tflite_invalid_quantization";
     case frontend_error::tflite_unrepresentable_multiplier: return "tflite_unrepresentable_multiplier";
+    case frontend_error::tflite_unsupported_option: return "tflite_unsupported_option";
   }
   return "?";
 }
 constexpr bool is_frontend_error(error_code c) {
   return static_cast<std::int32_t>(c) >= static_cast<std::int32_t>(frontend_error::tflite_malformed_model) &&
-         static_cast<std::int32_t>(c) <= static_cast<std::int32_t>(frontend_error::tflite_unrepresentable_multiplier);
+         static_cast<std::int32_t>(c) <= static_cast<std::int32_t>(frontend_error::tflite_unsupported_option);
 }
 
 // Errors of the memory planner (plan_memory), numbered from 200 for the same reason as frontend_error.

@@ -37,6 +37,14 @@ struct concat_fields {
 
 // quantize from float32 and dequantize to float32 (TFLite's recipes): the scale of the int8 side (quantize:
 // the result's, dequantize: the input's) as float bits; the zero point is output_offset / input_offset.
+// gather: the axis it gathers along (normalised) and the element type of its indices (its second operand),
+// int32 or int64.
+struct gather_fields {
+  std::int32_t axis = 0;
+  dtype indices = dtype::i32;
+  friend constexpr bool operator==(const gather_fields&, const gather_fields&) = default;
+};
+
 struct quantize_fields {
   std::uint32_t int8_scale_bits = 0;
   constexpr float int8_scale() const { return std::bit_cast<float>(int8_scale_bits); }
@@ -97,6 +105,8 @@ struct kernel_params {
   clip_fields clip{};
   concat_fields concat{};
   transpose_fields transpose{};
+  slice_fields slice{};
+  gather_fields gather{};
   batch_norm_fields batch_norm{};
   quantize_fields quantize{};
   mean_fields mean{};
@@ -119,6 +129,8 @@ static_assert(std::has_unique_object_representations_v<pad_fields> && std::has_u
                   std::has_unique_object_representations_v<clip_fields> &&
                   std::has_unique_object_representations_v<concat_fields> &&
                   std::has_unique_object_representations_v<transpose_fields> &&
+                  std::has_unique_object_representations_v<slice_fields> &&
+                  std::has_unique_object_representations_v<gather_fields> &&
                   std::has_unique_object_representations_v<batch_norm_fields> &&
                   std::has_unique_object_representations_v<quantize_fields> &&
                   std::has_unique_object_representations_v<mean_fields> &&

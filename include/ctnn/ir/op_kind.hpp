@@ -58,6 +58,10 @@ enum class op_kind : std::int32_t {
   round,
   square,
   reciprocal,
+  slice,             // input elements attrs.slice.begin + i * stride for i < extent per dim, in order, under the
+                     // result shape attrs.target (rank 0: the extents): strided slices, splits, unpacks
+  gather,            // its first input's slices along attrs.axis at the indices of its second (int32 or int64):
+                     // shape data[:axis] + indices + data[axis + 1:] (TFLite GATHER, ONNX Gather)
   none,              // no op: a default-constructed node or kernel_params, a diagnostic about no op
 };
 
@@ -69,7 +73,7 @@ inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "conv2d", "depthwise_conv2d", "dense", "max_pool", "avg_pool", "global_avg_pool", "add", "mul", "relu",
     "relu6", "sigmoid", "tanh", "softmax", "reshape", "concat", "pad", "batch_norm", "quantize", "dequantize",
     "mean", "transpose", "clip", "batch_matmul", "crop", "paste", "fetch_rows", "sub", "abs", "neg", "sqrt", "rsqrt", "exp", "log", "sin", "cos", "floor", "ceil",
-    "round", "square", "reciprocal", "none",
+    "round", "square", "reciprocal", "slice", "gather", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 

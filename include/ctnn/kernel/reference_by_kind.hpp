@@ -49,7 +49,7 @@ constexpr bool has_kernel(op_kind kind, dtype type) {
   if (ops::visit(kind, [&](auto d) { described = d.has_kernel(type); })) return described;
   if (type == dtype::f32) return kind != op_kind::dequantize;
   if (type == dtype::i8) return true;
-  return false;  // uint8: the byte moves (reshape, transpose) say so in their descriptors
+  return false;  // uint8, int16, int32, int64: the byte moves (reshape, transpose; slice, gather) say so in their descriptors
 }
 
 // What the kernels need of their parameters beyond an op kind with a kernel: quantize writes int8,

@@ -149,6 +149,25 @@ struct byte_move : op_defaults {
   static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8 || type == dtype::u8; }
 };
 
+// A byte move whose kernel is written for any element type (slice, gather): its integer kernel also moves
+// int16, int32 and int64 elements (TFLite's int16 and int32 tensors, ONNX's plain integers), chosen by the
+// element's size.
+struct any_type_move : byte_move {
+  static constexpr bool has_kernel(dtype type) {
+    return byte_move::has_kernel(type) || type == dtype::i16 || type == dtype::i32 || type == dtype::i64;
+  }
+  // Calls move(T{}) with the integer type T of the first input's element size.
+  template <class Params, class Move>
+  [[gnu::always_inline]] static void with_integer_type(Params p, Move&& move) {
+    switch (size_of(p->type)) {
+      case 8: return move(std::int64_t{});
+      case 4: return move(std::int32_t{});
+      case 2: return move(std::int16_t{});
+      default: return move(std::int8_t{});
+    }
+  }
+};
+
 // An activation of its own (relu, relu6, sigmoid, tanh): the float32 kernel applies A element by element,
 // and fuse_ops may fold the op into its producer as fused activation A. The int8 kernel and recipe are the
 // op's.

@@ -21,6 +21,7 @@
 #include <ctnn/ops/exp.hpp>
 #include <ctnn/ops/fetch_rows.hpp>
 #include <ctnn/ops/floor.hpp>
+#include <ctnn/ops/gather.hpp>
 #include <ctnn/ops/log.hpp>
 #include <ctnn/ops/mean.hpp>
 #include <ctnn/ops/neg.hpp>
@@ -34,6 +35,7 @@
 #include <ctnn/ops/rsqrt.hpp>
 #include <ctnn/ops/sigmoid.hpp>
 #include <ctnn/ops/sin.hpp>
+#include <ctnn/ops/slice.hpp>
 #include <ctnn/ops/softmax.hpp>
 #include <ctnn/ops/sqrt.hpp>
 #include <ctnn/ops/square.hpp>
@@ -50,7 +52,7 @@ struct op_list {};
 // the layers (being moved here: docs/design.md §2, "One descriptor per op kind").
 using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, transpose, crop, paste, fetch_rows, softmax, pad, reshape,
                     batch_matmul, concat, batch_norm, abs, neg, sqrt, rsqrt, exp, log, sin, cos, floor, ceil, round, square,
-                    reciprocal>;
+                    reciprocal, slice, gather>;
 
 namespace detail {
 

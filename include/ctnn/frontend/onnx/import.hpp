@@ -28,7 +28,12 @@
 //    Mul (numpy broadcasting; a constant operand is re-laid out to NHWC), Softmax (the last axis, or the
 //    channels of an NHWC tensor; before opset 13, the coerced 2-D form through reshapes), Reshape,
 //    Flatten, Concat, Pad (modes constant, reflect, edge, wrap; non-negative pads), BatchNormalization
-//    (inference, rank 2, 3 or 4), Transpose.
+//    (inference, rank 2, 3 or 4), Transpose, Squeeze and Unsqueeze (axes an input from opset 13, an
+//    attribute before), Identity (reshapes), Slice (constant starts/ends/axes/steps, clamped as ONNX says),
+//    Split (a slice node per output: split input or attribute, num_outputs, equal parts), DepthToSpace
+//    (DCR, CRD) and SpaceToDepth (a reshape, a transpose and a reshape), Gather (computed int32/int64 indices;
+//    constant INT64 indices, up to 8 of them, become slices and a concat); these read their input in its ONNX
+//    layout.
 //  * 1-D ops: Conv, MaxPool, AveragePool, BatchNormalization and GlobalAveragePool over [N, C, L] are the
 //    2-D ops on [N, 1, L, C] (H = 1; the attributes of the one spatial dim are W's); between 1-D ops a
 //    value stays [N, 1, L, C] (value::one_d), its ONNX [N, C, L] made on demand.

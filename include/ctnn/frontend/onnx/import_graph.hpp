@@ -32,12 +32,13 @@ constexpr void import_node(S& s, const protobuf::span& proto) {
   // Training-mode BatchNormalization has its running statistics as extra outputs: the mode is the reason.
   if (n.type == op_type::BatchNormalization && int_attribute(s, n, "training_mode", 0) != 0)
     return s.attribute_error(attribute::training_mode, 1);
-  // One result in use: later outputs must be omitted (empty names).
+  // One result in use (a several-output row's: each): later outputs must be omitted (empty names).
+  const bool several = row >= 0 && op_table<S>[row].several_outputs;
   std::uint32_t outputs = n.output_count;
-  for (std::uint32_t k = n.output_count; k > 1; --k)
+  for (std::uint32_t k = n.output_count; k > 1 && !several; --k)
     if (s.f.output_name(n, k - 1).length == 0) --outputs;
   if (s.take_reader_error()) return;
-  if (n.output_count == 0 || outputs != 1)
+  if (n.output_count == 0 || (outputs != 1 && !several))
     return s.fail(onnx_error::output_count,
                   {.operator_code = static_cast<std::int64_t>(n.type), .count_actual = n.output_count});
   std::int64_t out_tag = 0;
@@ -52,6 +53,15 @@ constexpr void import_node(S& s, const protobuf::span& proto) {
   if (n.type == op_type::Constant) return import_constant(s, n, out_name, out_tag);
   const std::int32_t result = s.add_value(out_name, value_kind::node_output, out_tag);
   if (result < 0) return;
+  if (several) {  // the further outputs, values result + 1, result + 2, ...
+    protobuf::field fd{};
+    bool first = true;
+    for (std::uint32_t at_ = proto.at; s.f.reader().next(proto, at_, fd);) {
+      if (fd.number != schema::node::output) continue;
+      if (!first && s.add_value(fd.bytes, value_kind::node_output, fd.tag_at) < 0) return;
+      first = false;
+    }
+  }
   if (row < 0) return s.fail(onnx_error::unsupported_operator, {.operator_code = static_cast<std::int64_t>(n.type)});
   op_table<S>[row].import(s, n, o, result);
 }

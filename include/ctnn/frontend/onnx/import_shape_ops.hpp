@@ -1,6 +1,8 @@
 #pragma once
 // The ONNX importer's ops that move or pad data (import.hpp; rows in import_table.hpp): Reshape, Flatten,
-// Concat, Pad, Transpose, and BatchNormalization.
+// Concat, Pad, Transpose, BatchNormalization, and the shape family: Squeeze, Unsqueeze and Identity
+// (reshapes), Slice and Split (slices), DepthToSpace and SpaceToDepth (a reshape, a transpose and a reshape),
+// Gather.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -82,18 +84,8 @@ constexpr void import_concat(S& s, const node_view& n, const operands& o, std::i
   std::array<std::int32_t, max_node_inputs> inputs{};
   for (std::uint32_t k = 0; k < o.count; ++k) inputs[k] = nhwc ? as_nhwc(s, o.id[k], k) : as_onnx(s, o.id[k], k);
   if (s.failed()) return;
-  op_attributes a{};
-  a.axis = nhwc ? nhwc_of_nchw[static_cast<std::size_t>(axis)] : static_cast<std::int32_t>(axis);
-  const std::int32_t out = s.add_node(s.current_kind, a, {inputs[0]}, s.label_of(result));
-  if (out < 0) return;
-  // The other operands, then the shape again (add_node inferred it from the first alone).
-  node& c = s.m.node_at(s.m.tensor_at(out).producer);
-  for (std::uint32_t k = 1; k < o.count; ++k) c.inputs[k] = inputs[k];
-  c.input_count = static_cast<std::int32_t>(o.count);
-  const shape dims = ops::infer_shape(s.m, s.m.tensor_at(out).producer);
-  if (s.failed()) return void(s.m.error.node = s.node_index);
-  s.m.tensor_at(out).dims = dims;
-  define(s, result, out, nhwc);
+  const std::int32_t axis_held = nhwc ? nhwc_of_nchw[static_cast<std::size_t>(axis)] : static_cast<std::int32_t>(axis);
+  define(s, result, s.concat(inputs, o.count, axis_held, s.label_of(result)), nhwc);
 }
 
 template <class S>
@@ -226,6 +218,258 @@ constexpr void import_batch_norm(S& s, const node_view& n, const operands& o, st
          s.add_node(s.current_kind, a, {x, parameters[0], parameters[1], parameters[2], parameters[3]},
                     s.label_of(result)),
          xs.rank >= 3, xs.rank == 3);
+}
+
+
+// A list of int64 values of a node: constant operand `slot` (an INT64 tensor of rank <= 1; absent: none) when
+// `from_input`, else the ints attribute `name`. At most max_rank values.
+struct int_list {
+  std::array<std::int64_t, max_rank> values{};
+  std::int32_t count = 0;
+  bool present = false;
+};
+template <class S>
+constexpr int_list read_ints(S& s, const node_view& n, const operands& o, bool from_input, std::uint32_t slot,
+                             std::string_view name, attribute which) {
+  int_list list{};
+  std::int64_t count = 0;
+  if (from_input) {
+    if (o.count <= slot || o.id[slot] < 0) return list;
+    if (!expect_constant(s, o, slot)) return list;
+    s.constant_int(o.id[slot], slot, 0, count);
+    if (s.failed()) return list;
+    if (s.constant_shape(o.id[slot]).rank > 1 || count > static_cast<std::int64_t>(max_rank)) return s.operand_error(slot), list;
+    for (std::uint32_t k = 0; k < count; ++k) list.values[k] = s.constant_int(o.id[slot], slot, k, count);
+  } else {
+    const attribute_view a = s.f.attribute(n, name);
+    if (!a.present()) return list;
+    count = s.f.ints_count(a);
+    if (s.take_reader_error()) return list;
+    if (count > static_cast<std::int64_t>(max_rank)) return s.attribute_error(which, count), list;
+    for (std::uint32_t k = 0; k < count; ++k) list.values[k] = s.f.ints_at(a, k);
+  }
+  if (s.failed() || s.take_reader_error()) return list;
+  list.count = static_cast<std::int32_t>(count);
+  list.present = true;
+  return list;
+}
+
+// The axes of a list made non-negative against `rank`, each once: a bit per axis, or -1 after a diagnostic.
+template <class S>
+constexpr std::int64_t axis_bits(S& s, const int_list& axes, std::int32_t rank) {
+  std::int64_t bits = 0;
+  for (std::int32_t k = 0; k < axes.count; ++k) {
+    std::int64_t axis = axes.values[static_cast<std::size_t>(k)];
+    if (axis < 0) axis += rank;
+    if (axis < 0 || axis >= rank || (bits >> axis & 1) != 0) return s.axis_error(axes.values[static_cast<std::size_t>(k)], rank), -1;
+    bits |= std::int64_t{1} << axis;
+  }
+  return bits;
+}
+
+// The value as a reshape of its ONNX layout to `target` (rank 0: a scalar, one element). A view.
+template <class S>
+constexpr void define_reshaped(S& s, std::int32_t result, std::int32_t x, const shape& target) {
+  define(s, result, s.reshape(x, target.rank > 0 ? target : make_shape(1), s.label_of(result)), false);
+}
+
+// Squeeze (the unit dims named by axes; none named: every unit dim) and Unsqueeze (a unit dim at each of
+// axes, counted in the result's rank): axes an input from opset 13, an attribute before.
+template <class S>
+constexpr void import_squeeze(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  const bool squeeze = s.current == op_type::Squeeze;
+  const bool from_input = s.f.opset() >= 13;
+  if (!expect_inputs(s, o, 1, from_input ? 2 : 1)) return;
+  const shape xs = onnx_shape(s, o.id[0]);
+  const int_list axes = read_ints(s, n, o, from_input, 1, "axes", attribute::axes);
+  if (s.failed()) return;
+  shape target{};
+  if (squeeze) {
+    const std::int64_t named = axis_bits(s, axes, xs.rank);
+    if (named < 0) return;
+    for (std::int32_t d = 0; d < xs.rank; ++d) {
+      const bool named_here = (named >> d & 1) != 0;
+      if (named_here && xs[d] != 1) return s.axis_error(d, xs.rank);
+      if (axes.count > 0 ? !named_here : xs[d] != 1) target.dims[static_cast<std::size_t>(target.rank++)] = xs[d];
+    }
+  } else {
+    if (!axes.present) return from_input ? s.operand_error(1) : s.attribute_error(attribute::axes, -1);
+    const std::int32_t rank = xs.rank + axes.count;
+    if (rank > static_cast<std::int32_t>(max_rank)) return s.fail(onnx_error::rank_too_high, {.rank_actual = rank});
+    const std::int64_t added = axis_bits(s, axes, rank);
+    if (added < 0) return;
+    target.rank = rank;
+    for (std::int32_t d = 0, from = 0; d < rank; ++d) target.dims[static_cast<std::size_t>(d)] = (added >> d & 1) != 0 ? 1 : xs[from++];
+  }
+  define_reshaped(s, result, as_onnx(s, o.id[0], 0), target);
+}
+
+// Identity: a reshape to the value's own shape (a view).
+template <class S>
+constexpr void import_identity(S& s, const node_view&, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 1, 1)) return;
+  const shape xs = onnx_shape(s, o.id[0]);
+  if (s.failed()) return;
+  define_reshaped(s, result, as_onnx(s, o.id[0], 0), xs);
+}
+
+// Slice: starts and ends (and axes, steps: optional) constant inputs from opset 10, attributes before (no
+// steps). As ONNX says: a negative start or end counts from the end; then start is clamped to [0, dim]
+// (stepping backwards: [0, dim - 1]) and end to [0, dim] ([-1, dim - 1]); an empty result is refused.
+template <class S>
+constexpr void import_slice(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  const bool from_input = s.f.opset() >= 10;
+  if (!expect_inputs(s, o, from_input ? 3 : 1, from_input ? 5 : 1)) return;
+  const shape xs = onnx_shape(s, o.id[0]);
+  const int_list starts = read_ints(s, n, o, from_input, 1, "starts", attribute::starts);
+  const int_list ends = read_ints(s, n, o, from_input, 2, "ends", attribute::ends);
+  int_list axes = read_ints(s, n, o, from_input, 3, "axes", attribute::axes);
+  const int_list steps = read_ints(s, n, o, from_input, 4, "steps", attribute::steps);
+  if (s.failed()) return;
+  if (!starts.present || ends.count != starts.count) return from_input ? s.operand_error(2) : s.attribute_error(attribute::ends, ends.count);
+  if (!axes.present) {
+    axes.count = starts.count;
+    for (std::int32_t k = 0; k < starts.count; ++k) axes.values[static_cast<std::size_t>(k)] = k;
+  }
+  if (axes.count != starts.count) return from_input ? s.operand_error(3) : s.attribute_error(attribute::axes, axes.count);
+  if (steps.present && steps.count != starts.count) return s.operand_error(4);
+  if (axis_bits(s, axes, xs.rank) < 0) return;
+  slice_fields window = slice_fields::whole(xs);
+  for (std::int32_t k = 0; k < starts.count; ++k) {
+    const auto i = static_cast<std::size_t>(k);
+    const std::int64_t axis = axes.values[i] < 0 ? axes.values[i] + xs.rank : axes.values[i];
+    const std::int64_t dim = xs[static_cast<std::int32_t>(axis)], step = steps.present ? steps.values[i] : 1;
+    if (step == 0 || step < -0x7fffffff || step > 0x7fffffff) return s.operand_value_error(4, k, step);
+    const auto clamp = [](std::int64_t v, std::int64_t low, std::int64_t high) { return v < low ? low : v > high ? high : v; };
+    // int64's extremes mean "to the end": compare before adding dim, which cannot then overflow.
+    const auto from_end = [&](std::int64_t v) { return v < 0 ? (v < -dim ? -dim - 1 : v + dim) : v; };
+    const std::int64_t start = step > 0 ? clamp(from_end(starts.values[i]), 0, dim) : clamp(from_end(starts.values[i]), 0, dim - 1);
+    const std::int64_t end = step > 0 ? clamp(from_end(ends.values[i]), 0, dim) : clamp(from_end(ends.values[i]), -1, dim - 1);
+    const std::int64_t span = step > 0 ? end - start : start - end, stride = step > 0 ? step : -step;
+    const auto a = static_cast<std::size_t>(axis);
+    window.begin[a] = static_cast<std::int32_t>(start);
+    window.stride[a] = static_cast<std::int32_t>(step);
+    window.extent[a] = span > 0 ? static_cast<std::int32_t>((span + stride - 1) / stride) : 0;  // 0: refused by infer
+  }
+  op_attributes attrs{};
+  attrs.slice = window;
+  define(s, result, s.add_node(s.current_kind, attrs, {as_onnx(s, o.id[0], 0)}, s.label_of(result)), false);
+}
+
+// Split along `axis` (default 0) into the node's outputs: sizes from the split input (opset 13 on) or
+// attribute (before); else num_outputs parts (opset 18: ceil(dim / num_outputs) each, the last the rest);
+// else equal parts. A slice node per output.
+template <class S>
+constexpr void import_split(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  const bool from_input = s.f.opset() >= 13;
+  if (!expect_inputs(s, o, 1, from_input ? 2 : 1)) return;
+  const shape xs = onnx_shape(s, o.id[0]);
+  std::int64_t axis = int_attribute(s, n, "axis", 0);
+  const int_list sizes = read_ints(s, n, o, from_input, 1, "split", attribute::split);
+  const std::int64_t parts = n.output_count;
+  const attribute_view num_outputs = s.f.attribute(n, "num_outputs");
+  const std::int64_t asked = s.f.int_attribute(num_outputs, parts);
+  if (s.failed() || s.take_reader_error()) return;
+  if (axis < 0) axis += xs.rank;
+  if (axis < 0 || axis >= xs.rank) return s.axis_error(axis, xs.rank);
+  const std::int64_t dim = xs[static_cast<std::int32_t>(axis)];
+  if (sizes.present && sizes.count != parts) return from_input ? s.operand_error(1) : s.attribute_error(attribute::split, sizes.count);
+  if (num_outputs.present() && asked != parts) return s.attribute_error(attribute::num_outputs, asked);
+  if (!sizes.present && !num_outputs.present() && dim % parts != 0) return s.attribute_error(attribute::split, -1);
+  const std::int64_t part = (dim + parts - 1) / parts;  // num_outputs and equal parts (then exact)
+  const std::int32_t x = as_onnx(s, o.id[0], 0);
+  slice_fields window = slice_fields::whole(xs);
+  std::int64_t at = 0;
+  for (std::int64_t k = 0; k < parts && !s.failed(); ++k) {
+    const std::int64_t extent = sizes.present ? sizes.values[static_cast<std::size_t>(k)] : k + 1 < parts ? part : dim - at;
+    if (extent < 1 || extent > dim - at) return s.attribute_error(attribute::split, extent);
+    window.begin[static_cast<std::size_t>(axis)] = static_cast<std::int32_t>(at);
+    window.extent[static_cast<std::size_t>(axis)] = static_cast<std::int32_t>(extent);
+    at += extent;
+    op_attributes attrs{};
+    attrs.slice = window;
+    const auto v = static_cast<std::int32_t>(result + k);
+    define(s, v, s.add_node(s.current_kind, attrs, {x}, s.label_of(v)), false);
+  }
+  if (!s.failed() && at != dim) s.attribute_error(attribute::split, at);
+}
+
+// DepthToSpace (mode DCR or CRD) and SpaceToDepth on [N, C, H, W], blocksize b: ONNX's definitions, a
+// transpose between reshapes:
+//   DepthToSpace DCR [N, b, b, C/b^2, H, W] perm (0, 3, 4, 1, 5, 2), CRD [N, C/b^2, b, b, H, W] perm
+//   (0, 1, 4, 2, 5, 3), then [N, C/b^2, H*b, W*b]; SpaceToDepth [N, C, H/b, b, W/b, b] perm (0, 3, 5, 1, 2, 4),
+//   then [N, C*b^2, H/b, W/b].
+template <class S>
+constexpr void import_block_rearrange(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  const bool to_space = s.current == op_type::DepthToSpace;
+  if (!expect_inputs(s, o, 1, 1)) return;
+  const shape xs = onnx_shape(s, o.id[0]);
+  const std::int64_t b = int_attribute(s, n, "blocksize", 0);
+  const std::string_view mode = s.f.string_attribute(s.f.attribute(n, "mode"), "DCR");
+  if (s.failed() || s.take_reader_error()) return;
+  if (xs.rank != 4) return s.rank_error(0, xs);
+  if (b < 1 || b > max_window_value) return s.attribute_error(attribute::blocksize, b);
+  if (to_space && mode != "DCR" && mode != "CRD") return s.string_attribute_error(n, "mode", attribute::mode);
+  const auto k = static_cast<std::int32_t>(b);
+  const std::int32_t c = xs[1], h = xs[2], w = xs[3];
+  // Once the block divides the input, every extent below is at most the input's element count: no overflow.
+  if (to_space ? c % (b * b) != 0 : h % k != 0 || w % k != 0) return s.attribute_error(attribute::blocksize, b);
+  const bool dcr = mode == "DCR";
+  const shape grouped = !to_space ? make_shape(xs[0], c, h / k, k, w / k, k)
+                        : dcr     ? make_shape(xs[0], k, k, c / (k * k), h, w)
+                                  : make_shape(xs[0], c / (k * k), k, k, h, w);
+  const std::array<std::int32_t, 6> perm = !to_space ? std::array<std::int32_t, 6>{0, 3, 5, 1, 2, 4}
+                                           : dcr     ? std::array<std::int32_t, 6>{0, 3, 4, 1, 5, 2}
+                                                     : std::array<std::int32_t, 6>{0, 1, 4, 2, 5, 3};
+  const shape out = to_space ? make_shape(xs[0], c / (k * k), h * k, w * k) : make_shape(xs[0], c * k * k, h / k, w / k);
+  const name label = s.label_of(result);
+  const std::int32_t moved = s.transpose(s.reshape(as_onnx(s, o.id[0], 0), grouped, label), perm, label);
+  define_reshaped(s, result, moved, out);
+}
+
+// Gather along `axis` (default 0). Computed indices (int32 or int64, in their ONNX layout) make a gather node,
+// whose kernel counts a negative index from the end. Constant INT64 indices (each in [-dim, dim), as ONNX
+// requires) are read at import: a slice per index (at most max_node_inputs of them), concatenated along the
+// axis and reshaped to the result's shape (a constant's bytes could not be read in place: an INT64 tensor's
+// raw data need not be aligned).
+template <class S>
+constexpr void import_gather(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 2, 2) || !expect_activation(s, o, 0)) return;
+  const shape xs = onnx_shape(s, o.id[0]);
+  const shape is = onnx_shape(s, o.id[1]);
+  std::int64_t axis = int_attribute(s, n, "axis", 0);
+  if (s.failed() || s.take_reader_error()) return;
+  if (axis < 0) axis += xs.rank;
+  if (axis < 0 || axis >= xs.rank) return s.axis_error(axis, xs.rank);
+  const std::int32_t x = as_onnx(s, o.id[0], 0);
+  op_attributes attrs{};
+  attrs.axis = static_cast<std::int32_t>(axis);
+  if (!s.is_constant(o.id[1])) return define(s, result, s.add_node(s.current_kind, attrs, {x, as_onnx(s, o.id[1], 1)}, s.label_of(result)), false);
+  // The result's shape: xs[:axis] + is + xs[axis + 1:].
+  shape out{};
+  out.rank = xs.rank - 1 + is.rank;
+  if (out.rank > static_cast<std::int32_t>(max_rank)) return s.fail(onnx_error::rank_too_high, {.rank_actual = out.rank});
+  for (std::int32_t d = 0; d < out.rank; ++d)
+    out.dims[static_cast<std::size_t>(d)] = d < axis ? xs[d] : d < axis + is.rank ? is[static_cast<std::int32_t>(d - axis)] : xs[d - is.rank + 1];
+  std::int64_t count = 0;
+  s.constant_int(o.id[1], 1, 0, count);
+  if (s.failed()) return;
+  if (count < 1 || count > static_cast<std::int64_t>(max_node_inputs)) return s.operand_error(1);
+  const std::int64_t dim = xs[static_cast<std::int32_t>(axis)];
+  std::array<std::int32_t, max_node_inputs> parts{};
+  const name label = s.label_of(result);
+  for (std::uint32_t k = 0; k < count && !s.failed(); ++k) {
+    const std::int64_t at = s.constant_int(o.id[1], 1, k, count);
+    if (at < -dim || at >= dim) return s.operand_value_error(1, k, at);
+    attrs.slice = slice_fields::whole(xs);
+    attrs.slice.begin[static_cast<std::size_t>(axis)] = static_cast<std::int32_t>(at < 0 ? at + dim : at);
+    attrs.slice.extent[static_cast<std::size_t>(axis)] = 1;
+    attrs.target = count == 1 ? (out.rank > 0 ? out : make_shape(1)) : shape{};
+    parts[k] = s.add_node(op_kind::slice, attrs, {x}, label);
+  }
+  if (s.failed() || count == 1) return define(s, result, parts[0], false);
+  const std::int32_t all = s.concat(parts, static_cast<std::uint32_t>(count), static_cast<std::int32_t>(axis), label);
+  if (all >= 0) define_reshaped(s, result, all, out);
 }
 
 }  // namespace ctnn::onnx::detail

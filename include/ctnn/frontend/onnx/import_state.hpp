@@ -196,6 +196,25 @@ struct importer_state {
     a.target = target;
     return add_node(op_kind::reshape, a, {in}, label);
   }
+  // A concat of inputs[0, count) along `axis` (Concat, and the slices of a Gather of constant indices). add_node
+  // infers the shape from the first input alone: the node then gets the others, and its shape again.
+  constexpr std::int32_t concat(const std::array<std::int32_t, max_node_inputs>& inputs, std::uint32_t count, std::int32_t axis,
+                                const name& label) {
+    op_attributes a{};
+    a.axis = axis;
+    const std::int32_t out = add_node(op_kind::concat, a, {inputs[0]}, label);
+    if (out < 0) return -1;
+    node& c = m.node_at(m.tensor_at(out).producer);
+    for (std::uint32_t k = 1; k < count; ++k) c.inputs[k] = inputs[k];
+    c.input_count = static_cast<std::int32_t>(count);
+    const shape dims = ops::infer_shape(m, m.tensor_at(out).producer);
+    if (failed()) {
+      m.error.node = node_index;
+      return -1;
+    }
+    m.tensor_at(out).dims = dims;
+    return out;
+  }
   // A pad (Pad, and the zeros of a pool that counts its pads).
   constexpr std::int32_t pad(std::int32_t in, const pad_fields& fields, const name& label) {
     op_attributes a{};

@@ -31,6 +31,9 @@ struct op_row {
   op_type type;
   op_kind kind;
   import_fn<S> import;
+  // Whether the node may have several outputs (Split): the driver enters each as a value, in order, so that
+  // output k is value `result + k`.
+  bool several_outputs = false;
 };
 
 template <class S>
@@ -69,6 +72,14 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::Pad, op_kind::pad, &import_pad<S>},
     {op_type::Transpose, op_kind::transpose, &import_transpose<S>},
     {op_type::BatchNormalization, op_kind::batch_norm, &import_batch_norm<S>},
+    {op_type::Squeeze, op_kind::reshape, &import_squeeze<S>},
+    {op_type::Unsqueeze, op_kind::reshape, &import_squeeze<S>},
+    {op_type::Identity, op_kind::reshape, &import_identity<S>},
+    {op_type::Slice, op_kind::slice, &import_slice<S>},
+    {op_type::Split, op_kind::slice, &import_split<S>, true},
+    {op_type::Gather, op_kind::gather, &import_gather<S>},
+    {op_type::DepthToSpace, op_kind::reshape, &import_block_rearrange<S>},
+    {op_type::SpaceToDepth, op_kind::reshape, &import_block_rearrange<S>},
     // quantized.hpp
     {op_type::QuantizeLinear, op_kind::quantize, &import_quantize_linear<S>},
     {op_type::DequantizeLinear, op_kind::dequantize, &import_quantize_linear<S>},

@@ -111,14 +111,15 @@ enum class attribute_type : std::int32_t {
 enum class attribute : std::int32_t {
   none, auto_pad, ceil_mode, count_include_pad, dilations, group, kernel_shape, pads, strides, alpha, beta, transA,
   transB, axis, mode, allowzero, min, max, epsilon, spatial, training_mode, value, broadcast, storage_order, perm,
-  block_size, shape,
+  block_size, shape, axes, starts, ends, steps, split, num_outputs, blocksize,
 };
 
 constexpr std::string_view name_of(attribute a) {
-  constexpr std::array<std::string_view, 27> names{
+  constexpr std::array<std::string_view, 34> names{
       "none", "auto_pad", "ceil_mode", "count_include_pad", "dilations", "group", "kernel_shape", "pads", "strides",
       "alpha", "beta", "transA", "transB", "axis", "mode", "allowzero", "min", "max", "epsilon", "spatial",
-      "training_mode", "value", "broadcast", "storage_order", "perm", "block_size", "shape"};
+      "training_mode", "value", "broadcast", "storage_order", "perm", "block_size", "shape", "axes", "starts",
+      "ends", "steps", "split", "num_outputs", "blocksize"};
   const auto i = static_cast<std::int32_t>(a);
   return i >= 0 && i < static_cast<std::int32_t>(names.size()) ? names[static_cast<std::size_t>(i)] : std::string_view{};
 }

@@ -115,6 +115,12 @@ struct tflite_unrepresentable_multiplier {
                                            "multiplier that TFLite cannot represent (its shift is in the template "
                                            "arguments: at most 31, and 0 or more for LOGISTIC, TANH and SOFTMAX).");
 };
+template <class Op, class Field, class Value>
+struct tflite_unsupported_option {
+  static_assert(detail::always_false<Op>, "ctnn::tflite: an option of this op has a value ctnn does not support (the "
+                                           "option's field in the op's options table and its value are in the "
+                                           "template arguments).");
+};
 
 }  // namespace ctnn::errors
 
@@ -170,6 +176,8 @@ constexpr auto tflite_error_type() {
         errors::tflite_invalid_quantization<tensor, static_cast<tflite::quantization_problem>(D.reason)>>{};
   else if constexpr (code == frontend_error::tflite_unrepresentable_multiplier)
     return std::type_identity<errors::tflite_unrepresentable_multiplier<op, errors::shift<D.rejected_value>>>{};
+  else if constexpr (code == frontend_error::tflite_unsupported_option)
+    return std::type_identity<errors::tflite_unsupported_option<op, errors::count<D.reason>, errors::count<D.rejected_value>>>{};
   else return std::type_identity<ctnn::detail::no_error>{};
 }
 

@@ -69,6 +69,9 @@ constexpr std::string_view sentence_of(error_code code) {
     case frontend_error::tflite_unrepresentable_multiplier:
       return "ctnn::tflite: the quantization scales of this op give a requantization multiplier that TFLite cannot "
              "represent (its shift is below: at most 31, and 0 or more for LOGISTIC, TANH and SOFTMAX).";
+    case frontend_error::tflite_unsupported_option:
+      return "ctnn::tflite: an option of this op has a value ctnn does not support (the option's field in the "
+             "op's options table and its value are below).";
   }
   return {};
 }
@@ -218,6 +221,13 @@ void describe(const diagnostic& d, Sink&& out) {
     case frontend_error::tflite_unrepresentable_multiplier:
       detail::put_op(out, d, true);
       out(", shift ");
+      put_number(out, d.rejected_value);
+      break;
+    case frontend_error::tflite_unsupported_option:
+      detail::put_op(out, d, true);
+      out(", option field ");
+      put_number(out, d.reason);
+      out(", value ");
       put_number(out, d.rejected_value);
       break;
   }

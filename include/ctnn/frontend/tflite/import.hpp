@@ -17,14 +17,19 @@
 //  * Op i of the file is node i of the module unless the importer added nodes before it: a fused
 //    activation of AVERAGE_POOL_2D, MAX_POOL_2D or CONCATENATION becomes a relu/relu6 node after the op
 //    (their kernels have no fused activation), and a FULLY_CONNECTED whose input's first extent is not
-//    TFLite's batch (elements / input features) gets a reshape to [batch, features] before it. Graph
+//    TFLite's batch (elements / input features) gets a reshape to [batch, features] before it; SPLIT,
+//    SPLIT_V and UNPACK become a slice node per output, PACK a reshape per input and a concat,
+//    DEPTH_TO_SPACE and SPACE_TO_DEPTH a reshape, a transpose and a reshape. Graph
 //    outputs that are graph inputs, constants or repeated get a copy node at the end.
 //  * Ops: CONV_2D, DEPTHWISE_CONV_2D (weights [1,H,W,C*M], multiplier = out / in channels),
 //    FULLY_CONNECTED ([out][in], keep_num_dims only for rank-2 inputs), AVERAGE_POOL_2D, MAX_POOL_2D,
 //    ADD, SUB, MUL, RESHAPE (shape input, else new_shape, else the output's shape), SOFTMAX (beta 1),
 //    QUANTIZE, DEQUANTIZE, CONCATENATION, PAD (constant int32 paddings), RELU, RELU6, LOGISTIC, TANH,
 //    MEAN (constant int32 axes, keep_dims), ABS and RSQRT (float32, int8), NEG, SQRT, EXP, LOG, SIN, COS,
-//    FLOOR, CEIL, ROUND, SQUARE (float32). Padding SAME/VALID; fused activations NONE, RELU, RELU6.
+//    FLOOR, CEIL, ROUND, SQUARE (float32), SQUEEZE and EXPAND_DIMS (reshapes), TRANSPOSE, STRIDED_SLICE
+//    (rank <= 4, masks begin/end/shrink_axis), SLICE, SPLIT, SPLIT_V, PACK, UNPACK, DEPTH_TO_SPACE,
+//    SPACE_TO_DEPTH (constant int32 operands), GATHER (batch_dims 0; int32 indices, constant or not).
+//    Padding SAME/VALID; fused activations NONE, RELU, RELU6.
 //  * Bad input is a diagnostic in the module (frontend_error codes, ir/diagnostic.hpp; a few of the
 //    IR's own codes where they fit: unsupported_rank, input_count_mismatch, too_many_inputs,
 //    invalid_axis); the failed module keeps the file's inputs and outputs. ctnn::compile turns the
@@ -67,8 +72,8 @@ constexpr import_counts count(const char* bytes, std::size_t size) {
   for (std::uint32_t i = 0; i < f.operator_count() && !f.failed(); ++i) {
     const detail::op_plan p = detail::plan_op(f, f.op(i));
     const std::size_t extra = (p.activation_node ? 1u : 0u) + (p.flatten_node ? 1u : 0u);
-    c.tensors += extra;
-    c.nodes += extra;
+    c.tensors += extra + p.added_tensors;
+    c.nodes += extra + p.added_nodes;
   }
   // Outputs that are graph inputs, constants or repeated get a copy.
   const flatbuffers::vector& outputs = f.outputs();

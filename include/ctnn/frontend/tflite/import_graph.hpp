@@ -45,6 +45,15 @@ constexpr void import_by_job(S& s, op_import& im) {
     case import_job::concat: return import_concat(s, im);
     case import_job::pad: return import_pad(s, im);
     case import_job::mean: return import_mean(s, im);
+    case import_job::reshape_to_output: return import_reshape_to_output(s, im);
+    case import_job::transpose: return import_transpose(s, im);
+    case import_job::strided_slice: return import_strided_slice(s, im);
+    case import_job::slice: return import_slice(s, im);
+    case import_job::split: return import_split(s, im);
+    case import_job::unpack: return import_unpack(s, im);
+    case import_job::pack: return import_pack(s, im);
+    case import_job::block_rearrange: return import_block_rearrange(s, im);
+    case import_job::gather: return import_gather(s, im);
   }
 }
 
@@ -63,18 +72,22 @@ constexpr void import_op(S& s, std::uint32_t i) {
            {.operator_code = static_cast<std::int64_t>(p.code)});
     return;
   }
-  // One output, a fresh tensor.
-  if (o.outputs.length != 1) {
+  // One output (a split's and an unpack's: each), a fresh tensor.
+  const bool node_per_output = adds_a_node_per_output(p.job);
+  if (o.outputs.length < 1 || (o.outputs.length != 1 && !node_per_output)) {
     s.fail(frontend_error::tflite_output_count, op, p.kind,
            {.operator_code = static_cast<std::int64_t>(p.code), .count_actual = o.outputs.length});
     return;
   }
+  for (std::uint32_t k = 0; k < o.outputs.length; ++k) {
+    const std::int32_t id = s.f.index_at(o.outputs, k);
+    if (s.take_reader_error()) return;
+    if (id < 0 || static_cast<std::uint32_t>(id) >= s.f.tensor_count())
+      return s.malformed(o.outputs.position(k), flatbuffers::expectation::tensor_index);
+    if (s.m.tensor_at(id).role != tensor_role::intermediate || s.m.tensor_at(id).producer >= 0)
+      return s.malformed(o.outputs.position(k), flatbuffers::expectation::op_output);
+  }
   const std::int32_t out = s.f.index_at(o.outputs, 0);
-  if (s.take_reader_error()) return;
-  if (out < 0 || static_cast<std::uint32_t>(out) >= s.f.tensor_count())
-    return s.malformed(o.outputs.position(0), flatbuffers::expectation::tensor_index);
-  if (s.m.tensor_at(out).role != tensor_role::intermediate || s.m.tensor_at(out).producer >= 0)
-    return s.malformed(o.outputs.position(0), flatbuffers::expectation::op_output);
 
   op_import im{.op = op, .plan = p, .view = o, .out = out};
   if (!activation_to_ir(s, op, p, im.fused)) return;
@@ -86,7 +99,7 @@ constexpr void import_op(S& s, std::uint32_t i) {
   if (p.activation_node && (result = s.add_tensor_like(out, s.m.tensor_at(out).dims, label)) < 0) return;
 
   import_by_job(s, im);
-  if (s.failed() || s.take_reader_error()) return;
+  if (s.failed() || s.take_reader_error() || node_per_output) return;
 
   node* n = s.add_node(p.kind, label, result);
   if (n == nullptr) return;

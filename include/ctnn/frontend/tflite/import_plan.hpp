@@ -39,7 +39,19 @@ enum class import_job : std::int32_t {
   concat,
   pad,
   mean,
+  reshape_to_output,  // SQUEEZE, EXPAND_DIMS: a reshape to the output's shape
+  transpose,
+  strided_slice,
+  slice,
+  split,              // SPLIT, SPLIT_V: one slice node per output
+  unpack,             // one slice node per output
+  pack,               // a reshape of each input (the new unit axis), then a concat
+  block_rearrange,    // DEPTH_TO_SPACE, SPACE_TO_DEPTH: reshape, transpose, reshape
+  gather,
 };
+
+// Whether a job's import function adds the op's nodes itself, one per output (the driver adds none).
+constexpr bool adds_a_node_per_output(import_job job) { return job == import_job::split || job == import_job::unpack; }
 
 // Where a row's fused activation is: its field in the options table (-1: none), and whether a node after the
 // op applies it (as_node: a RELU/RELU6 after a kind whose kernels take no fused activation, which plan_op
@@ -109,6 +121,24 @@ inline constexpr op_row op_table[] = {
      fused_node_at(schema::concatenation::fused_activation)},
     {builtin_operator::pad, op_kind::pad, import_job::pad, schema::builtin_options::pad, no_fused_activation},
     {builtin_operator::mean, op_kind::mean, import_job::mean, schema::builtin_options::reducer, no_fused_activation},
+    {builtin_operator::squeeze, op_kind::reshape, import_job::reshape_to_output, schema::builtin_options::squeeze,
+     no_fused_activation},
+    {builtin_operator::expand_dims, op_kind::reshape, import_job::reshape_to_output, schema::builtin_options::expand_dims,
+     no_fused_activation},
+    {builtin_operator::transpose, op_kind::transpose, import_job::transpose, schema::builtin_options::transpose,
+     no_fused_activation},
+    {builtin_operator::strided_slice, op_kind::slice, import_job::strided_slice, schema::builtin_options::strided_slice,
+     no_fused_activation},
+    {builtin_operator::slice, op_kind::slice, import_job::slice, schema::builtin_options::slice, no_fused_activation},
+    {builtin_operator::split, op_kind::slice, import_job::split, schema::builtin_options::split, no_fused_activation},
+    {builtin_operator::split_v, op_kind::slice, import_job::split, schema::builtin_options::split_v, no_fused_activation},
+    {builtin_operator::unpack, op_kind::slice, import_job::unpack, schema::builtin_options::unpack, no_fused_activation},
+    {builtin_operator::pack, op_kind::concat, import_job::pack, schema::builtin_options::pack, no_fused_activation},
+    {builtin_operator::gather, op_kind::gather, import_job::gather, schema::builtin_options::gather, no_fused_activation},
+    {builtin_operator::depth_to_space, op_kind::reshape, import_job::block_rearrange, schema::builtin_options::depth_to_space,
+     no_fused_activation},
+    {builtin_operator::space_to_depth, op_kind::reshape, import_job::block_rearrange, schema::builtin_options::space_to_depth,
+     no_fused_activation},
 };
 
 // The index of a builtin code's row in op_table, or -1 (an index: g++ does not compare a pointer into the
@@ -132,6 +162,10 @@ struct op_plan {
   bool flatten_node = false;     // a reshape to [batch, features] before a FULLY_CONNECTED
   std::int32_t flatten_batch = 0;
   std::int32_t flatten_features = 0;
+  // Nodes and tensors the op's import function adds beyond its one node (a split's node per further output,
+  // a pack's reshapes, the reshape and transpose of DEPTH_TO_SPACE), which count() adds to the capacities.
+  std::uint32_t added_nodes = 0;
+  std::uint32_t added_tensors = 0;
 };
 
 // The element count of a shape whose extents are all positive, or -1 when one is not or the tensor would
@@ -173,6 +207,9 @@ constexpr op_plan plan_op(model_file& f, const operator_view& o) {
                                                      activation_function::none);
   p.activation_node = row.fused.as_node &&
                       (p.fused == activation_function::relu || p.fused == activation_function::relu6);
+  if (adds_a_node_per_output(p.job) && o.outputs.length > 1) p.added_nodes = o.outputs.length - 1;
+  if (p.job == import_job::pack) p.added_nodes = p.added_tensors = o.inputs.length;
+  if (p.job == import_job::block_rearrange) p.added_nodes = p.added_tensors = 2;
   if (p.kind == op_kind::dense && o.inputs.length >= 2) {
     const std::int32_t in = f.index_at(o.inputs, 0), w = f.index_at(o.inputs, 1);
     if (in >= 0 && w >= 0 && static_cast<std::uint32_t>(in) < f.tensor_count() &&

@@ -70,6 +70,17 @@ struct importer_state {
     return true;
   }
 
+  // A transpose of `in` by `perm` writing `output` (TRANSPOSE's own node is the driver's; this one is what
+  // DEPTH_TO_SPACE and SPACE_TO_DEPTH add). false when full.
+  constexpr bool transpose(std::int32_t in, std::int32_t output, const transpose_fields& perm, const name& label) {
+    node* n = add_node(op_kind::transpose, label, output);
+    if (n == nullptr) return false;
+    n->attrs.transpose = perm;
+    n->inputs[0] = in;
+    n->input_count = 1;
+    return true;
+  }
+
   // A tensor the importer adds (the intermediate before a synthesized node, an output's copy); -1 when full.
   constexpr std::int32_t add_tensor_like(std::int32_t like, const shape& dims, const name& label) {
     if (static_cast<std::size_t>(m.tensor_count) >= Module::tensor_capacity) {

@@ -228,6 +228,15 @@ namespace mul { inline constexpr std::uint32_t fused_activation = 0; }
 namespace sub { inline constexpr std::uint32_t fused_activation = 0; }
 namespace reshape { inline constexpr std::uint32_t new_shape = 0; }
 namespace reducer { inline constexpr std::uint32_t keep_dims = 0; }
+namespace squeeze { inline constexpr std::uint32_t squeeze_dims = 0; }
+namespace strided_slice {
+inline constexpr std::uint32_t begin_mask = 0, end_mask = 1, ellipsis_mask = 2, new_axis_mask = 3, shrink_axis_mask = 4,
+                               offset = 5;
+}
+namespace gather { inline constexpr std::uint32_t axis = 0, batch_dims = 1; }
+namespace pack { inline constexpr std::uint32_t values_count = 0, axis = 1; }
+namespace unpack { inline constexpr std::uint32_t num = 0, axis = 1; }
+namespace depth_to_space { inline constexpr std::uint32_t block_size = 0; }  // SpaceToDepthOptions alike
 
 // Members of the BuiltinOptions union that ctnn reads (the union's type tag values).
 enum class builtin_options : std::uint8_t {
@@ -240,10 +249,22 @@ enum class builtin_options : std::uint8_t {
   concatenation = 10,
   add = 11,
   reshape = 17,
+  space_to_depth = 19,
+  gather = 23,
+  transpose = 26,
   mul = 21,
   pad = 22,
   reducer = 27,
   sub = 28,
+  squeeze = 30,
+  strided_slice = 32,
+  split = 35,
+  slice = 48,
+  expand_dims = 52,
+  pack = 59,
+  unpack = 64,
+  split_v = 79,
+  depth_to_space = 94,
   dequantize = 38,
   quantize = 89,
 };

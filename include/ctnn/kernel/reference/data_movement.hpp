@@ -1,5 +1,5 @@
 #pragma once
-// Reference data movement: reshape (a copy until alias_reshapes makes it a view), concat, pad.
+// Reference data movement: reshape (a copy until alias_reshapes makes it a view), concat, pad, gather.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -138,6 +138,38 @@ template <class Params, class T>
 template <class Params, class T>
 constexpr void pad(Params p, const T* input, T* output) {
   detail::pad_with(p, input, output, static_cast<T>(p->pad.fill_value()));
+}
+
+namespace detail {
+
+template <class Params, class T, class Index>
+constexpr void gather_at(Params p, const T* data, const Index* indices, T* output) {
+  const std::int32_t axis = p->gather.axis;
+  std::int64_t outer = 1, inner = 1;
+  for (std::int32_t d = 0; d < axis; ++d) outer *= p->in[d];
+  for (std::int32_t d = axis + 1; d < p->in.rank; ++d) inner *= p->in[d];
+  const std::int64_t extent = p->in[axis], count = p->in2.elements();
+  std::int64_t to = 0;
+  for (std::int64_t o = 0; o < outer; ++o)
+    for (std::int64_t i = 0; i < count; ++i) {
+      std::int64_t at = indices[i];
+      at = at < 0 ? at + extent : at;
+      at = at < 0 ? 0 : at >= extent ? extent - 1 : at;
+      const T* from = data + (o * extent + at) * inner;
+      for (std::int64_t r = 0; r < inner; ++r) output[to++] = from[r];
+    }
+}
+
+}  // namespace detail
+
+// gather: for each position before p->gather.axis, each index (p->in2's elements, in order) and the data's slice
+// there along the axis. An index below 0 counts from the end (ONNX); one still outside [0, extent) is
+// clamped, so that no read leaves the data (TFLite Micro leaves such an index undefined; ONNX calls it an
+// error). The indices are int32 or int64 (p->gather.indices). Any element type.
+template <class Params, class T>
+constexpr void gather(Params p, const T* data, const void* indices, T* output) {
+  if (p->gather.indices == dtype::i64) detail::gather_at(p, data, static_cast<const std::int64_t*>(indices), output);
+  else detail::gather_at(p, data, static_cast<const std::int32_t*>(indices), output);
 }
 
 }  // namespace ctnn::kernel::reference

@@ -1,9 +1,9 @@
 #pragma once
-// Reference transpose, for any element type (float32 and int8 use it; an int8 transpose keeps its
-// input's quantization): output dim d is input dim transpose.perm[d]. The output is walked in order with an
-// odometer over its index, the input offset kept up to date by adding and subtracting strides: no
-// division per element, and no calls (the compiler also runs it, in fold_constants, where clang counts
-// every step).
+// Reference transpose and slice, for any element type (float32 and int8 use them; an int8 transpose or slice
+// keeps its input's quantization). Transpose: output dim d is input dim transpose.perm[d]; slice: a strided
+// window of the input. The output is walked in order with an odometer over its index, the input offset kept
+// up to date by adding and subtracting strides: no division and no call per element (the compiler also runs
+// these, in fold_constants, where clang counts every step).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -13,26 +13,15 @@
 
 namespace ctnn::kernel::reference {
 
-template <class Params, class T>
-constexpr void transpose(Params p, const T* input, T* output) {
-  const std::int32_t rank = p->out.rank;
-  const std::int64_t elements = p->out.elements();
-  if (elements == 0) return;
-  // The input's row-major strides, then the stride each output dim steps by in the input.
-  std::array<std::int64_t, max_rank> input_stride{};
-  std::int64_t step = 1;
-  for (std::int32_t d = rank - 1; d >= 0; --d) {
-    input_stride[static_cast<std::size_t>(d)] = step;
-    step *= p->in[d];
-  }
-  std::array<std::int64_t, max_rank> stride{};
-  std::array<std::int32_t, max_rank> extent{};
-  for (std::int32_t d = 0; d < rank; ++d) {
-    stride[static_cast<std::size_t>(d)] = input_stride[static_cast<std::size_t>(p->transpose.perm[static_cast<std::size_t>(d)])];
-    extent[static_cast<std::size_t>(d)] = p->out[d];
-  }
+namespace detail {
+
+// Copies the `rank`-dim window of the input that starts at element `from` and steps by stride[d] (elements,
+// negative: backwards) along each of its extent[d] positions, in order, to output[0, elements). Transpose
+// and slice walk the input so.
+template <class T>
+constexpr void copy_strided(const T* input, T* output, std::int64_t from, const std::array<std::int64_t, max_rank>& stride,
+                            const std::array<std::int32_t, max_rank>& extent, std::int32_t rank, std::int64_t elements) {
   std::array<std::int32_t, max_rank> index{};
-  std::int64_t from = 0;
   for (std::int64_t i = 0; i < elements; ++i) {
     output[i] = input[from];
     // Advance the odometer: the last dim fastest; a dim that wraps rewinds its part of the offset.
@@ -44,6 +33,52 @@ constexpr void transpose(Params p, const T* input, T* output) {
       index[k] = 0;
     }
   }
+}
+
+// The row-major strides of a shape.
+constexpr std::array<std::int64_t, max_rank> row_major_strides(const shape& s) {
+  std::array<std::int64_t, max_rank> strides{};
+  std::int64_t step = 1;
+  for (std::int32_t d = s.rank - 1; d >= 0; --d) {
+    strides[static_cast<std::size_t>(d)] = step;
+    step *= s[d];
+  }
+  return strides;
+}
+
+}  // namespace detail
+
+template <class Params, class T>
+constexpr void transpose(Params p, const T* input, T* output) {
+  const std::int32_t rank = p->out.rank;
+  const std::int64_t elements = p->out.elements();
+  if (elements == 0) return;
+  // The stride each output dim steps by in the input.
+  const std::array<std::int64_t, max_rank> input_stride = detail::row_major_strides(p->in);
+  std::array<std::int64_t, max_rank> stride{};
+  std::array<std::int32_t, max_rank> extent{};
+  for (std::int32_t d = 0; d < rank; ++d) {
+    stride[static_cast<std::size_t>(d)] = input_stride[static_cast<std::size_t>(p->transpose.perm[static_cast<std::size_t>(d)])];
+    extent[static_cast<std::size_t>(d)] = p->out[d];
+  }
+  detail::copy_strided(input, output, 0, stride, extent, rank, elements);
+}
+
+// slice: the window attrs.slice of the input (begin, stride and extent per input dim), in order; the result's
+// own shape (p->out) only regroups those elements.
+template <class Params, class T>
+constexpr void slice(Params p, const T* input, T* output) {
+  const std::int32_t rank = p->in.rank;
+  const std::int64_t elements = p->out.elements();
+  const std::array<std::int64_t, max_rank> input_stride = detail::row_major_strides(p->in);
+  std::array<std::int64_t, max_rank> stride{};
+  std::int64_t from = 0;
+  for (std::int32_t d = 0; d < rank; ++d) {
+    const auto k = static_cast<std::size_t>(d);
+    stride[k] = input_stride[k] * p->slice.stride[k];
+    from += input_stride[k] * p->slice.begin[k];
+  }
+  detail::copy_strided(input, output, from, stride, p->slice.extent, rank, elements);
 }
 
 // Whether the transpose keeps the order of the elements (it only moves extent-1 dims): then it is a
