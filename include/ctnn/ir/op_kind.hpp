@@ -45,6 +45,14 @@ enum class op_kind : std::int32_t {
                      // rows from row kept_from at its top, below them the caller writes fetched_rows rows of
                      // the model input (its first input, a ctnn::row_source) from row first_row
   sub,               // a - b, numpy broadcasting (TFLite SUB, ONNX Sub)
+  // Reductions over the axes of attrs.mean.reduce_axes, keep_dims or not, as mean (ops/reduce.hpp):
+  reduce_sum,          // sum (TFLite SUM, ONNX ReduceSum)
+  reduce_max,          // largest (TFLite REDUCE_MAX, ONNX ReduceMax)
+  reduce_min,          // smallest (TFLite REDUCE_MIN, ONNX ReduceMin)
+  reduce_prod,         // product (ONNX ReduceProd)
+  reduce_sum_square,   // sum of squares (ONNX ReduceSumSquare)
+  reduce_l1,           // sum of magnitudes (ONNX ReduceL1)
+  reduce_l2,           // square root of the sum of squares (ONNX ReduceL2)
   none,              // no op: a default-constructed node or kernel_params, a diagnostic about no op
 };
 
@@ -55,7 +63,8 @@ inline constexpr int op_kind_count = static_cast<int>(op_kind::none);
 inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "conv2d", "depthwise_conv2d", "dense", "max_pool", "avg_pool", "global_avg_pool", "add", "mul", "relu",
     "relu6", "sigmoid", "tanh", "softmax", "reshape", "concat", "pad", "batch_norm", "quantize", "dequantize",
-    "mean", "transpose", "clip", "batch_matmul", "crop", "paste", "fetch_rows", "sub", "none",
+    "mean", "transpose", "clip", "batch_matmul", "crop", "paste", "fetch_rows", "sub", "reduce_sum", "reduce_max", "reduce_min", "reduce_prod",
+    "reduce_sum_square", "reduce_l1", "reduce_l2", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 

@@ -18,6 +18,7 @@
 #include <ctnn/ops/fetch_rows.hpp>
 #include <ctnn/ops/mean.hpp>
 #include <ctnn/ops/pad.hpp>
+#include <ctnn/ops/reduce.hpp>
 #include <ctnn/ops/paste.hpp>
 #include <ctnn/ops/relu.hpp>
 #include <ctnn/ops/relu6.hpp>
@@ -36,7 +37,8 @@ struct op_list {};
 // Every op kind written as a descriptor. The op kinds not listed are still described by the switches of
 // the layers (being moved here: docs/design.md §2, "One descriptor per op kind").
 using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, transpose, crop, paste, fetch_rows, softmax, pad, reshape,
-                    batch_matmul, concat, batch_norm>;
+                    batch_matmul, concat, batch_norm, reduce_sum, reduce_max, reduce_min, reduce_prod, reduce_sum_square,
+                    reduce_l1, reduce_l2>;
 
 namespace detail {
 

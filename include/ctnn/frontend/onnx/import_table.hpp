@@ -12,6 +12,7 @@
 
 #include <ctnn/frontend/onnx/import_elementwise.hpp>
 #include <ctnn/frontend/onnx/import_linear.hpp>
+#include <ctnn/frontend/onnx/import_reduce.hpp>
 #include <ctnn/frontend/onnx/import_shape_ops.hpp>
 #include <ctnn/frontend/onnx/quantized.hpp>
 
@@ -58,6 +59,15 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::Pad, op_kind::pad, &import_pad<S>},
     {op_type::Transpose, op_kind::transpose, &import_transpose<S>},
     {op_type::BatchNormalization, op_kind::batch_norm, &import_batch_norm<S>},
+    // import_reduce.hpp
+    {op_type::ReduceSum, op_kind::reduce_sum, &import_reduce<S>},
+    {op_type::ReduceMean, op_kind::mean, &import_reduce<S>},
+    {op_type::ReduceMax, op_kind::reduce_max, &import_reduce<S>},
+    {op_type::ReduceMin, op_kind::reduce_min, &import_reduce<S>},
+    {op_type::ReduceProd, op_kind::reduce_prod, &import_reduce<S>},
+    {op_type::ReduceSumSquare, op_kind::reduce_sum_square, &import_reduce<S>},
+    {op_type::ReduceL1, op_kind::reduce_l1, &import_reduce<S>},
+    {op_type::ReduceL2, op_kind::reduce_l2, &import_reduce<S>},
     // quantized.hpp
     {op_type::QuantizeLinear, op_kind::quantize, &import_quantize_linear<S>},
     {op_type::DequantizeLinear, op_kind::dequantize, &import_quantize_linear<S>},

@@ -83,7 +83,7 @@ enum class data_type : std::int32_t {
 };
 
 constexpr std::string_view name_of(data_type t) {
-  constexpr std::array<std::string_view, 27> names{
+  constexpr std::array<std::string_view, 28> names{
       "UNDEFINED", "FLOAT", "UINT8", "INT8", "UINT16", "INT16", "INT32", "INT64", "STRING", "BOOL", "FLOAT16",
       "DOUBLE", "UINT32", "UINT64", "COMPLEX64", "COMPLEX128", "BFLOAT16", "FLOAT8E4M3FN", "FLOAT8E4M3FNUZ",
       "FLOAT8E5M2", "FLOAT8E5M2FNUZ", "UINT4", "INT4", "FLOAT4E2M1", "FLOAT8E8M0", "UINT2", "INT2"};
@@ -111,14 +111,14 @@ enum class attribute_type : std::int32_t {
 enum class attribute : std::int32_t {
   none, auto_pad, ceil_mode, count_include_pad, dilations, group, kernel_shape, pads, strides, alpha, beta, transA,
   transB, axis, mode, allowzero, min, max, epsilon, spatial, training_mode, value, broadcast, storage_order, perm,
-  block_size, shape,
+  block_size, shape, axes,
 };
 
 constexpr std::string_view name_of(attribute a) {
-  constexpr std::array<std::string_view, 27> names{
+  constexpr std::array<std::string_view, 28> names{
       "none", "auto_pad", "ceil_mode", "count_include_pad", "dilations", "group", "kernel_shape", "pads", "strides",
       "alpha", "beta", "transA", "transB", "axis", "mode", "allowzero", "min", "max", "epsilon", "spatial",
-      "training_mode", "value", "broadcast", "storage_order", "perm", "block_size", "shape"};
+      "training_mode", "value", "broadcast", "storage_order", "perm", "block_size", "shape", "axes"};
   const auto i = static_cast<std::int32_t>(a);
   return i >= 0 && i < static_cast<std::int32_t>(names.size()) ? names[static_cast<std::size_t>(i)] : std::string_view{};
 }

@@ -38,7 +38,7 @@ enum class import_job : std::int32_t {
   reshape,  // (import_shape_ops.hpp, likewise below)
   concat,
   pad,
-  mean,
+  reduction,  // MEAN, SUM, REDUCE_MAX, REDUCE_MIN
 };
 
 // Where a row's fused activation is: its field in the options table (-1: none), and whether a node after the
@@ -96,7 +96,10 @@ inline constexpr op_row op_table[] = {
     {builtin_operator::concatenation, op_kind::concat, import_job::concat, schema::builtin_options::concatenation,
      fused_node_at(schema::concatenation::fused_activation)},
     {builtin_operator::pad, op_kind::pad, import_job::pad, schema::builtin_options::pad, no_fused_activation},
-    {builtin_operator::mean, op_kind::mean, import_job::mean, schema::builtin_options::reducer, no_fused_activation},
+    {builtin_operator::mean, op_kind::mean, import_job::reduction, schema::builtin_options::reducer, no_fused_activation},
+    {builtin_operator::sum, op_kind::reduce_sum, import_job::reduction, schema::builtin_options::reducer, no_fused_activation},
+    {builtin_operator::reduce_max, op_kind::reduce_max, import_job::reduction, schema::builtin_options::reducer, no_fused_activation},
+    {builtin_operator::reduce_min, op_kind::reduce_min, import_job::reduction, schema::builtin_options::reducer, no_fused_activation},
 };
 
 // The index of a builtin code's row in op_table, or -1 (an index: g++ does not compare a pointer into the

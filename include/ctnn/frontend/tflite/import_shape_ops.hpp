@@ -1,6 +1,6 @@
 #pragma once
 // The TFLite importer's ops that move, pad or reduce data (import.hpp; rows in import_plan.hpp's op_table):
-// RESHAPE, CONCATENATION, PAD and MEAN.
+// RESHAPE, CONCATENATION, PAD and the reductions (MEAN, SUM, REDUCE_MAX, REDUCE_MIN).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -102,9 +102,10 @@ constexpr void import_pad(S& s, op_import& im) {
   }
 }
 
-// MEAN: constant int32 axes, keep_dims.
+// MEAN, SUM, REDUCE_MAX, REDUCE_MIN: constant int32 axes, keep_dims. TFLM's int8 REDUCE_MAX/MIN compare
+// raw values and fail unless input and output share scale and zero point: such models are refused.
 template <class S>
-constexpr void import_mean(S& s, op_import& im) {
+constexpr void import_reduction(S& s, op_import& im) {
   const std::int32_t op = im.op;
   const op_plan& p = im.plan;
   const operator_view& o = im.view;
@@ -124,6 +125,12 @@ constexpr void import_mean(S& s, op_import& im) {
     im.attrs.mean.reduce_axes |= 1u << normalised;
   }
   im.attrs.keep_dims = r.scalar<bool>(p.options, schema::reducer::keep_dims, false);
+  const tensor& x = s.m.tensor_at(im.inputs[0]);
+  const tensor& y = s.m.tensor_at(im.out);
+  if ((p.kind == op_kind::reduce_max || p.kind == op_kind::reduce_min) && x.type == dtype::i8 &&
+      (x.quant.scale != y.quant.scale || x.quant.zero_point != y.quant.zero_point))
+    s.fail(frontend_error::tflite_unsupported_operand, op, p.kind,
+           {.operator_code = static_cast<std::int64_t>(p.code), .input_slot = 0});
 }
 
 }  // namespace ctnn::tflite::detail

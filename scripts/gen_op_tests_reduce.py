@@ -1,0 +1,87 @@
+#!/usr/bin/python3
+"""The op-conformance cases of the reduction family (tests/data/ops/reduce; scripts/op_tests.py): TFLite
+SUM, REDUCE_MAX, REDUCE_MIN in float32 and int8 (ranks 1 to 5, negative and repeated axes, several axes,
+keep_dims both ways, int8 scales from 1e-6 to 1e2 and zero points at the extremes), reference outputs from
+TensorFlow Lite Micro's reference kernels; ONNX ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceProd,
+ReduceSumSquare, ReduceL1, ReduceL2 in float32 (axes as attribute, opset 13, and as input, opset 18;
+keepdims; noop_with_empty_axes), reference outputs from NumPy in float64.
+
+    /usr/bin/python3 scripts/gen_op_tests_reduce.py --tflm /work/oracle/tflm/tflm_run   # records outputs
+    /usr/bin/python3 scripts/gen_op_tests_reduce.py      # rewrites models and inputs, keeps the TFLite outputs
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+import op_tests
+from op_tests import tfl
+
+# (case, input shape, axes, keep_dims)
+SHAPES = [
+    ("rank1", [7], [0], False),
+    ("rank2_last_keep", [3, 5], [-1], True),
+    ("rank3_outer_inner", [4, 3, 5], [0, 2], False),
+    ("rank4_hw_keep", [2, 5, 3, 4], [1, 2], True),
+    ("rank4_negative_repeated", [2, 3, 4, 3], [-3, 1, 3], False),
+    ("rank5_keep", [2, 3, 2, 3, 2], [1, 3, 4], True),
+    ("rank5_all_keep", [2, 1, 3, 2, 3], [0, 1, 2, 3, 4], True),
+]
+
+# int8 (scale, zero point) of the input and the result of SUM
+SUM_QUANT = [
+    ((0.05, -3), (0.3, 5)),
+    ((1e-6, 127), (1e-5, -128)),
+    ((2.0, -128), (100.0, 127)),
+    ((0.5, 0), (0.01, 0)),  # saturates
+]
+# REDUCE_MAX/MIN: TFLM needs one quantization in and out
+EXTREMUM_QUANT = [(0.02, -128), (3.0, 127), (1e-6, 5)]
+
+
+def reduced_shape(shape, axes, keep):
+    axes = {a % len(shape) for a in axes}
+    return [1 if d in axes else n for d, n in enumerate(shape) if keep or d not in axes]
+
+
+def reduce_case(op: str, shape, axes, keep, dtype, quant=None) -> tfl.Model:
+    m = tfl.Model(new_opcodes=True)
+    q = (lambda i: dict(scale=[quant[i][0]], zero_point=[quant[i][1]])) if quant else (lambda i: None)
+    x = m.tensor("x", shape, dtype, quant=q(0))
+    a = m.tensor("axes", [len(axes)], tfl.INT32, data=np.array(axes))
+    y = m.tensor("y", reduced_shape(shape, axes, keep), dtype, quant=q(1))
+    m.inputs, m.outputs = [x], [y]
+    m.op(op, [x, a], [y], keep_dims=keep)
+    return m
+
+
+def tflite_cases(family: op_tests.Family, rng: np.random.RandomState) -> None:
+    for op in ("SUM", "REDUCE_MAX", "REDUCE_MIN"):
+        for name, shape, axes, keep in SHAPES:
+            m = reduce_case(op, shape, axes, keep, tfl.FLOAT32)
+            family.write_case(f"{op.lower()}_f32_{name}", m, [rng.uniform(-3, 3, size=shape).astype(np.float32)])
+            quants = SUM_QUANT if op == "SUM" else [(q, q) for q in EXTREMUM_QUANT]
+            for k, quant in enumerate(quants):
+                m = reduce_case(op, shape, axes, keep, tfl.INT8, quant)
+                family.write_case(f"{op.lower()}_i8_{name}_q{k}", m, [op_tests.int8_range(rng, shape, quant[0][1])])
+    # float specials: TFLM's max/min skip a NaN (its compare is `in > current`), sums carry inf
+    shape = [2, 6]
+    x = np.array([[0.0, -0.0, np.inf, 1.0, -2.0, 3.0], [np.nan, 1.0, -np.inf, -1e30, 1e30, 2.0]], np.float32)
+    for op in ("SUM", "REDUCE_MAX", "REDUCE_MIN"):
+        family.write_case(f"{op.lower()}_f32_specials", reduce_case(op, shape, [0], False, tfl.FLOAT32), [x])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tflm", metavar="TFLM_RUN", help="the TFLM host oracle: records the reference outputs")
+    args = parser.parse_args()
+    family = op_tests.Family("reduce", args.tflm)
+    rng = np.random.RandomState(11)
+    tflite_cases(family, rng)
+    family.finish()
+
+
+if __name__ == "__main__":
+    main()
