@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 """The op-conformance cases of the reduction family (tests/data/ops/reduce; scripts/op_tests.py): TFLite
-SUM, REDUCE_MAX, REDUCE_MIN in float32 and int8 (ranks 1 to 5, negative and repeated axes, several axes,
+SUM, REDUCE_MAX, REDUCE_MIN, ARG_MAX, ARG_MIN in float32 and int8 (ranks 1 to 5, negative and repeated axes, several axes,
 keep_dims both ways, int8 scales from 1e-6 to 1e2 and zero points at the extremes), reference outputs from
 TensorFlow Lite Micro's reference kernels; ONNX ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceProd,
-ReduceSumSquare, ReduceL1, ReduceL2 in float32 (axes as attribute, opset 13, and as input, opset 18;
+ReduceSumSquare, ReduceL1, ReduceL2, ArgMax, ArgMin in float32 (axes as attribute, opset 13, and as input, opset 18;
 keepdims; noop_with_empty_axes), reference outputs from NumPy in float64.
 
     /usr/bin/python3 scripts/gen_op_tests_reduce.py --tflm /work/oracle/tflm/tflm_run   # records outputs
@@ -57,6 +57,38 @@ def reduce_case(op: str, shape, axes, keep, dtype, quant=None) -> tfl.Model:
     return m
 
 
+# (case, input shape, axis) of ARG_MAX / ARG_MIN
+ARG_SHAPES = [
+    ("rank1", [9], 0),
+    ("rank2_negative", [4, 6], -1),
+    ("rank3_middle", [3, 5, 4], 1),
+    ("rank4_first", [4, 2, 3, 2], 0),
+    ("rank5", [2, 3, 2, 4, 3], 3),
+]
+
+
+def arg_case(op: str, shape, axis, dtype, quant=None) -> tfl.Model:
+    m = tfl.Model(new_opcodes=True)
+    x = m.tensor("x", shape, dtype, quant=dict(scale=[quant[0]], zero_point=[quant[1]]) if quant else None)
+    a = m.tensor("axis", [1], tfl.INT32, data=np.array([axis]))
+    y = m.tensor("y", [n for d, n in enumerate(shape) if d != axis % len(shape)], tfl.INT32)
+    m.inputs, m.outputs = [x], [y]
+    m.op(op, [x, a], [y], output_type=tfl.INT32)
+    return m
+
+
+def tflite_arg_cases(family: op_tests.Family, rng: np.random.RandomState) -> None:
+    for op in ("ARG_MAX", "ARG_MIN"):
+        for name, shape, axis in ARG_SHAPES:
+            # few distinct values: ties, which TFLM resolves to the first index
+            x = rng.randint(-3, 4, size=shape).astype(np.float32) * 0.5
+            family.write_case(f"{op.lower()}_f32_{name}", arg_case(op, shape, axis, tfl.FLOAT32), [x])
+            family.write_case(f"{op.lower()}_i8_{name}", arg_case(op, shape, axis, tfl.INT8, (0.1, -128)),
+                              [op_tests.int8_range(rng, shape, -128)])
+        x = np.array([[1.0, np.inf, -np.inf, np.inf], [0.0, -0.0, -1e-30, 1e-30]], np.float32)
+        family.write_case(f"{op.lower()}_f32_specials", arg_case(op, [2, 4], 1, tfl.FLOAT32), [x])
+
+
 def tflite_cases(family: op_tests.Family, rng: np.random.RandomState) -> None:
     for op in ("SUM", "REDUCE_MAX", "REDUCE_MIN"):
         for name, shape, axes, keep in SHAPES:
@@ -80,6 +112,7 @@ def main() -> None:
     family = op_tests.Family("reduce", args.tflm)
     rng = np.random.RandomState(11)
     tflite_cases(family, rng)
+    tflite_arg_cases(family, rng)
     family.finish()
 
 

@@ -49,6 +49,8 @@ IN_SCOPE = {
     "Constant", "Conv", "Gemm", "MatMul", "MaxPool", "AveragePool", "GlobalAveragePool", "Relu", "Clip", "Add",
     "Mul", "Softmax", "Reshape", "Flatten", "Concat", "Pad", "Sigmoid", "Tanh", "BatchNormalization", "Transpose",
     "QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger",
+    "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceSumSquare", "ReduceL1", "ReduceL2",
+    "ArgMax", "ArgMin",
 }
 QUANTIZED = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"}
 # TensorProto data types ctnn's ONNX frontend targets: FLOAT, UINT8, INT8, INT32, INT64.
@@ -64,6 +66,9 @@ WINDOWED_RANKS = {3, 4}
 CONSTANT_OPERANDS = {
     "Conv": {1, 2}, "Gemm": {1, 2}, "BatchNormalization": {1, 2, 3, 4}, "Clip": {1, 2},
     "Reshape": {1}, "Pad": {1, 2, 3},
+    # The axes of the reductions (an input from opset 18, ReduceSum's from 13).
+    **{op: {1} for op in ("ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceSumSquare",
+                          "ReduceL1", "ReduceL2")},
     # Quantization parameters and the weights of the quantized ops.
     "QuantizeLinear": {1, 2}, "DequantizeLinear": {1, 2}, "QLinearConv": {1, 2, 3, 4, 5, 6, 7, 8},
     "QLinearMatMul": {1, 2, 3, 4, 5, 6, 7}, "ConvInteger": {1, 2, 3}, "MatMulInteger": {1, 2, 3},

@@ -53,6 +53,9 @@ enum class op_kind : std::int32_t {
   reduce_sum_square,   // sum of squares (ONNX ReduceSumSquare)
   reduce_l1,           // sum of magnitudes (ONNX ReduceL1)
   reduce_l2,           // square root of the sum of squares (ONNX ReduceL2)
+  arg_max,             // the index of the largest along the one axis of the mask (ties: the first, or with
+                       // attrs.mean.select_last the last), of type attrs.out_type (TFLite ARG_MAX, ONNX ArgMax)
+  arg_min,             // likewise the smallest (TFLite ARG_MIN, ONNX ArgMin)
   none,              // no op: a default-constructed node or kernel_params, a diagnostic about no op
 };
 
@@ -64,7 +67,7 @@ inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "conv2d", "depthwise_conv2d", "dense", "max_pool", "avg_pool", "global_avg_pool", "add", "mul", "relu",
     "relu6", "sigmoid", "tanh", "softmax", "reshape", "concat", "pad", "batch_norm", "quantize", "dequantize",
     "mean", "transpose", "clip", "batch_matmul", "crop", "paste", "fetch_rows", "sub", "reduce_sum", "reduce_max", "reduce_min", "reduce_prod",
-    "reduce_sum_square", "reduce_l1", "reduce_l2", "none",
+    "reduce_sum_square", "reduce_l1", "reduce_l2", "arg_max", "arg_min", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 

@@ -38,7 +38,7 @@ struct op_list {};
 // the layers (being moved here: docs/design.md §2, "One descriptor per op kind").
 using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, transpose, crop, paste, fetch_rows, softmax, pad, reshape,
                     batch_matmul, concat, batch_norm, reduce_sum, reduce_max, reduce_min, reduce_prod, reduce_sum_square,
-                    reduce_l1, reduce_l2>;
+                    reduce_l1, reduce_l2, arg_max, arg_min>;
 
 namespace detail {
 

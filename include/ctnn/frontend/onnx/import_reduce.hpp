@@ -1,7 +1,7 @@
 #pragma once
 // The ONNX importer's reductions (rows in import_table.hpp): ReduceSum, ReduceMean, ReduceMax, ReduceMin,
-// ReduceProd, ReduceSumSquare, ReduceL1, ReduceL2, float32, as the row's kind over a mask of axes
-// (ops/reduction.hpp) in the input's ONNX layout.
+// ReduceProd, ReduceSumSquare, ReduceL1, ReduceL2, ArgMax, ArgMin, float32, as the row's kind over a mask of
+// axes (ops/reduction.hpp) in the input's ONNX layout.
 #include <cstdint>
 
 #include <ctnn/frontend/onnx/import_layouts.hpp>
@@ -48,6 +48,25 @@ constexpr void import_reduce(S& s, const node_view& n, const operands& o, std::i
   op_attributes a{};
   a.mean.reduce_axes = mask;
   a.keep_dims = keep_dims;
+  define(s, result, s.add_node(s.current_kind, a, {x}, s.label_of(result)), false);
+}
+
+// ArgMax, ArgMin: attributes axis (default 0), keepdims (default 1), select_last_index (default 0); an
+// int64 result.
+template <class S>
+constexpr void import_arg(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 1, 1) || !expect_activation(s, o, 0)) return;
+  if (element_type(s, o.id[0]) != dtype::f32) return s.operand_error(0);
+  const shape xs = onnx_shape(s, o.id[0]);
+  const std::int64_t axis = int_attribute(s, n, "axis", 0);
+  op_attributes a{};
+  a.keep_dims = int_attribute(s, n, "keepdims", 1) != 0;
+  a.mean.select_last = int_attribute(s, n, "select_last_index", 0) != 0 ? 1 : 0;
+  a.out_type = dtype::i64;
+  if (s.failed() || s.take_reader_error()) return;
+  if (axis < -xs.rank || axis >= xs.rank) return s.axis_error(axis, xs.rank);
+  a.mean.reduce_axes = 1u << (axis < 0 ? axis + xs.rank : axis);
+  const std::int32_t x = as_onnx(s, o.id[0], 0);
   define(s, result, s.add_node(s.current_kind, a, {x}, s.label_of(result)), false);
 }
 

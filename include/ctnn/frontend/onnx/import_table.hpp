@@ -68,6 +68,8 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::ReduceSumSquare, op_kind::reduce_sum_square, &import_reduce<S>},
     {op_type::ReduceL1, op_kind::reduce_l1, &import_reduce<S>},
     {op_type::ReduceL2, op_kind::reduce_l2, &import_reduce<S>},
+    {op_type::ArgMax, op_kind::arg_max, &import_arg<S>},
+    {op_type::ArgMin, op_kind::arg_min, &import_arg<S>},
     // quantized.hpp
     {op_type::QuantizeLinear, op_kind::quantize, &import_quantize_linear<S>},
     {op_type::DequantizeLinear, op_kind::dequantize, &import_quantize_linear<S>},

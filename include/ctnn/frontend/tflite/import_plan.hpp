@@ -38,7 +38,7 @@ enum class import_job : std::int32_t {
   reshape,  // (import_shape_ops.hpp, likewise below)
   concat,
   pad,
-  reduction,  // MEAN, SUM, REDUCE_MAX, REDUCE_MIN
+  reduction,  // MEAN, SUM, REDUCE_MAX, REDUCE_MIN, ARG_MAX, ARG_MIN
 };
 
 // Where a row's fused activation is: its field in the options table (-1: none), and whether a node after the
@@ -100,6 +100,8 @@ inline constexpr op_row op_table[] = {
     {builtin_operator::sum, op_kind::reduce_sum, import_job::reduction, schema::builtin_options::reducer, no_fused_activation},
     {builtin_operator::reduce_max, op_kind::reduce_max, import_job::reduction, schema::builtin_options::reducer, no_fused_activation},
     {builtin_operator::reduce_min, op_kind::reduce_min, import_job::reduction, schema::builtin_options::reducer, no_fused_activation},
+    {builtin_operator::arg_max, op_kind::arg_max, import_job::reduction, schema::builtin_options::arg_max, no_fused_activation},
+    {builtin_operator::arg_min, op_kind::arg_min, import_job::reduction, schema::builtin_options::arg_min, no_fused_activation},
 };
 
 // The index of a builtin code's row in op_table, or -1 (an index: g++ does not compare a pointer into the

@@ -1,6 +1,6 @@
 #pragma once
 // The TFLite importer's ops that move, pad or reduce data (import.hpp; rows in import_plan.hpp's op_table):
-// RESHAPE, CONCATENATION, PAD and the reductions (MEAN, SUM, REDUCE_MAX, REDUCE_MIN).
+// RESHAPE, CONCATENATION, PAD and the reductions (MEAN, SUM, REDUCE_MAX, REDUCE_MIN, ARG_MAX, ARG_MIN).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -104,6 +104,8 @@ constexpr void import_pad(S& s, op_import& im) {
 
 // MEAN, SUM, REDUCE_MAX, REDUCE_MIN: constant int32 axes, keep_dims. TFLM's int8 REDUCE_MAX/MIN compare
 // raw values and fail unless input and output share scale and zero point: such models are refused.
+// ARG_MAX, ARG_MIN: one constant int32 axis, no keep_dims, an int32 result (TFLM runs no other; an int64
+// tensor is refused as a tensor type).
 template <class S>
 constexpr void import_reduction(S& s, op_import& im) {
   const std::int32_t op = im.op;
@@ -113,8 +115,18 @@ constexpr void import_reduction(S& s, op_import& im) {
   const std::int32_t axes = data_and_constant_i32(s, op, p, o, im.inputs[0]);
   if (axes < 0) return;
   im.input_count = 1;
+  const bool arg = p.kind == op_kind::arg_max || p.kind == op_kind::arg_min;
   const std::int32_t rank = s.m.tensor_at(im.inputs[0]).dims.rank;
   const std::int64_t count = s.m.tensor_at(axes).dims.elements();
+  const tensor& x = s.m.tensor_at(im.inputs[0]);
+  const tensor& y = s.m.tensor_at(im.out);
+  const bool quantization_differs = x.quant.scale != y.quant.scale || x.quant.zero_point != y.quant.zero_point;
+  if ((arg && (count != 1 || y.type != dtype::i32)) ||
+      ((p.kind == op_kind::reduce_max || p.kind == op_kind::reduce_min) && x.type == dtype::i8 && quantization_differs)) {
+    s.fail(frontend_error::tflite_unsupported_operand, op, p.kind,
+           {.operator_code = static_cast<std::int64_t>(p.code), .input_slot = arg && count != 1 ? 1 : 0});
+    return;
+  }
   for (std::int64_t k = 0; k < count; ++k) {
     const std::int32_t axis = constant_i32(s, axes, k);
     const std::int32_t normalised = axis < 0 ? axis + rank : axis;
@@ -124,13 +136,8 @@ constexpr void import_reduction(S& s, op_import& im) {
     }
     im.attrs.mean.reduce_axes |= 1u << normalised;
   }
-  im.attrs.keep_dims = r.scalar<bool>(p.options, schema::reducer::keep_dims, false);
-  const tensor& x = s.m.tensor_at(im.inputs[0]);
-  const tensor& y = s.m.tensor_at(im.out);
-  if ((p.kind == op_kind::reduce_max || p.kind == op_kind::reduce_min) && x.type == dtype::i8 &&
-      (x.quant.scale != y.quant.scale || x.quant.zero_point != y.quant.zero_point))
-    s.fail(frontend_error::tflite_unsupported_operand, op, p.kind,
-           {.operator_code = static_cast<std::int64_t>(p.code), .input_slot = 0});
+  im.attrs.keep_dims = !arg && r.scalar<bool>(p.options, schema::reducer::keep_dims, false);
+  if (arg) im.attrs.out_type = y.type;
 }
 
 }  // namespace ctnn::tflite::detail

@@ -245,6 +245,8 @@ enum class builtin_options : std::uint8_t {
   reducer = 27,
   sub = 28,
   dequantize = 38,
+  arg_max = 40,  // ArgMaxOptions, ArgMinOptions: output_type (the output tensor's type is read instead)
+  arg_min = 57,
   quantize = 89,
 };
 

@@ -134,4 +134,26 @@ constexpr void reduce(Params p, const T* input, T* output) {
   detail::for_each_reduction(plan, start, add, finish);
 }
 
+// arg_max / arg_min of kind K: per output, the position along the reduced axis of the first largest
+// (smallest) input, as TFLite's ArgMinMax compares (`>`, `<`: a NaN is never chosen after the first
+// element); select_last: of the last one (`>=`, `<=`).
+template <op_kind K, class T, class Index, class Params>
+constexpr void arg_extremum(Params p, const T* input, Index* output) {
+  const detail::reduction_plan plan = detail::plan_reduction(p->in, p->mean.reduce_axes);
+  const bool last = p->mean.select_last != 0;
+  const auto better = [&](T candidate, T best) {
+    if constexpr (K == op_kind::arg_max) return last ? candidate >= best : candidate > best;
+    else return last ? candidate <= best : candidate < best;
+  };
+  T best{};
+  std::int64_t position = 0, chosen = 0;
+  const auto start = [&] { position = 0, chosen = 0; };
+  const auto add = [&](std::int64_t at) {
+    if (position == 0 || better(input[at], best)) best = input[at], chosen = position;
+    ++position;
+  };
+  const auto finish = [&](std::int64_t o) { output[o] = static_cast<Index>(chosen); };
+  detail::for_each_reduction(plan, start, add, finish);
+}
+
 }  // namespace ctnn::kernel::reference
