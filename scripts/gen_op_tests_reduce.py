@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+from onnx import TensorProto, helper, numpy_helper
 
 import op_tests
 from op_tests import tfl
@@ -105,6 +106,87 @@ def tflite_cases(family: op_tests.Family, rng: np.random.RandomState) -> None:
         family.write_case(f"{op.lower()}_f32_specials", reduce_case(op, shape, [0], False, tfl.FLOAT32), [x])
 
 
+# ONNX: (op, NumPy float64 reference of (x, axes tuple, keepdims))
+ONNX_REDUCE = {
+    "ReduceSum": lambda x, a, k: np.sum(x, axis=a, keepdims=k),
+    "ReduceMean": lambda x, a, k: np.mean(x, axis=a, keepdims=k),
+    "ReduceMax": lambda x, a, k: np.max(x, axis=a, keepdims=k),
+    "ReduceMin": lambda x, a, k: np.min(x, axis=a, keepdims=k),
+    "ReduceProd": lambda x, a, k: np.prod(x, axis=a, keepdims=k),
+    "ReduceSumSquare": lambda x, a, k: np.sum(x * x, axis=a, keepdims=k),
+    "ReduceL1": lambda x, a, k: np.sum(np.abs(x), axis=a, keepdims=k),
+    "ReduceL2": lambda x, a, k: np.sqrt(np.sum(x * x, axis=a, keepdims=k)),
+}
+# (case, opset, shape, axes (None: absent), keepdims, noop_with_empty_axes)
+ONNX_SHAPES = [
+    ("rank4_attribute_axes", 13, [2, 3, 4, 5], [1, -1], 1, 0),
+    ("rank5_input_axes", 18, [3, 2, 2, 3, 2], [-4, 0, 4], 0, 0),
+    ("rank2_no_axes", 18, [3, 4], None, 1, 0),
+    ("rank3_no_axes_scalar", 18, [2, 3, 2], None, 0, 0),
+    ("rank3_empty_axes_noop", 18, [2, 3, 2], [], 1, 1),
+]
+
+
+def onnx_model(node, inputs, outputs, initializers, opset: int) -> bytes:
+    graph = helper.make_graph([node], "reduce", inputs, outputs, initializer=initializers)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], producer_name="ctnn")
+    model.ir_version = 8
+    return model.SerializeToString()
+
+
+def onnx_reduce_cases(family: op_tests.Family, rng: np.random.RandomState) -> None:
+    """Inputs are multiples of 1/8 in [-2, 2] (1/4 and 1/2 for the product), so that float32 sums and
+    products are exact and the float64 reference is the answer to the last bit but for sqrt and mean."""
+    for op, reference in ONNX_REDUCE.items():
+        for name, opset, shape, axes, keep, noop in ONNX_SHAPES:
+            axes_as_input = opset >= (13 if op == "ReduceSum" else 18)
+            step = 0.5 if op == "ReduceProd" else 0.125
+            x = (rng.randint(-int(2 / step), int(2 / step) + 1, size=shape) * step).astype(np.float32)
+            attrs = dict(keepdims=keep)
+            initializers, names = [], ["x"]
+            if axes is not None and axes_as_input:
+                initializers.append(numpy_helper.from_array(np.array(axes, np.int64), "axes"))
+                names.append("axes")
+            elif axes is not None:
+                attrs["axes"] = axes
+            if noop:
+                attrs["noop_with_empty_axes"] = 1
+            if not axes_as_input and (noop or axes == []):
+                continue  # the attribute form has neither
+            reduced = tuple(axes) if axes else None
+            y = x.astype(np.float64) if (noop and not axes) else reference(x.astype(np.float64), reduced, bool(keep))
+            y = np.asarray(y, np.float32)
+            node = helper.make_node(op, names, ["y"], **attrs)
+            model = onnx_model(node, [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
+                               [helper.make_tensor_value_info("y", TensorProto.FLOAT, list(y.shape))], initializers, opset)
+            family.write_onnx_case(f"onnx_{op.lower()}_{name}", model, [x], [y])
+
+
+# (case, shape, axis, keepdims, select_last_index)
+ONNX_ARG_SHAPES = [
+    ("rank1", [9], 0, 0, 0),
+    ("rank3_last_select_last", [3, 4, 5], -1, 0, 1),
+    ("rank5_keepdims", [2, 3, 4, 2, 3], 2, 1, 0),
+    ("rank4_first_select_last_keepdims", [4, 2, 3, 2], 0, 1, 1),
+]
+
+
+def onnx_arg_cases(family: op_tests.Family, rng: np.random.RandomState) -> None:
+    for op, pick in (("ArgMax", np.argmax), ("ArgMin", np.argmin)):
+        for name, shape, axis, keep, last in ONNX_ARG_SHAPES:
+            x = (rng.randint(-2, 3, size=shape) * 0.5).astype(np.float32)  # many ties
+            if last:  # the last extremum: the first of the reversed axis
+                y = shape[axis] - 1 - pick(np.flip(x, axis=axis), axis=axis)
+            else:
+                y = pick(x, axis=axis)
+            y = np.expand_dims(y, axis) if keep else y
+            y = np.asarray(y, np.int64)
+            node = helper.make_node(op, ["x"], ["y"], axis=axis, keepdims=keep, select_last_index=last)
+            model = onnx_model(node, [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
+                               [helper.make_tensor_value_info("y", TensorProto.INT64, list(y.shape))], [], 13)
+            family.write_onnx_case(f"onnx_{op.lower()}_{name}", model, [x], [y])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tflm", metavar="TFLM_RUN", help="the TFLM host oracle: records the reference outputs")
@@ -113,6 +195,8 @@ def main() -> None:
     rng = np.random.RandomState(11)
     tflite_cases(family, rng)
     tflite_arg_cases(family, rng)
+    onnx_reduce_cases(family, rng)
+    onnx_arg_cases(family, rng)
     family.finish()
 
 

@@ -61,6 +61,19 @@ class Family:
             sys.exit(f"{folder}: the model or inputs changed (or are new) and no oracle was given: "
                      f"re-run with --tflm <tflm_run> to record the reference outputs")
 
+    def write_onnx_case(self, case: str, model: bytes, inputs: list[np.ndarray], outputs: list[np.ndarray]) -> None:
+        """An ONNX case: model.onnx (serialized ModelProto), its inputs and the outputs of a NumPy reference
+        (computed by the generator, so always rewritten; arrays already in the model's element types)."""
+        folder = self.dir / case
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "model.onnx").write_bytes(model)
+        digest = hashlib.sha256(model)
+        for name, arrays in (("input", inputs), ("output", outputs)):
+            for k, x in enumerate(arrays):
+                (folder / f"{name}_{k}.bin").write_bytes(np.ascontiguousarray(x).tobytes())
+                digest.update(np.ascontiguousarray(x).tobytes())
+        self.digests[case] = digest.hexdigest()
+
     def finish(self) -> None:
         for folder in self.dir.iterdir():
             if folder.is_dir() and folder.name not in self.digests:
