@@ -8,6 +8,9 @@ keepdims; noop_with_empty_axes), reference outputs from NumPy in float64.
 
     /usr/bin/python3 scripts/gen_op_tests_reduce.py --tflm /work/oracle/tflm/tflm_run   # records outputs
     /usr/bin/python3 scripts/gen_op_tests_reduce.py      # rewrites models and inputs, keeps the TFLite outputs
+
+Also writes the models the importer refuses (tests/data/tflite/bad_reduce_max_requantized.tflite,
+bad_arg_max_two_axes.tflite, bad_arg_max_int64.tflite; tests/frontend/frontend_tflite_errors.cpp).
 """
 
 from __future__ import annotations
@@ -187,6 +190,26 @@ def onnx_arg_cases(family: op_tests.Family, rng: np.random.RandomState) -> None:
             family.write_onnx_case(f"onnx_{op.lower()}_{name}", model, [x], [y])
 
 
+# Models the TFLite importer refuses as TFLM would fail them (tests/frontend/frontend_tflite_errors.cpp).
+REFUSED_DIR = op_tests.HERE.parent / "tests" / "data" / "tflite"
+INT64 = 4
+
+
+def refused_models() -> dict[str, tfl.Model]:
+    models = {}
+    # int8 REDUCE_MAX whose output is quantized differently (TFLM's EvalMinMaxHelper fails)
+    m = reduce_case("REDUCE_MAX", [2, 3], [1], False, tfl.INT8, ((0.1, 0), (0.2, 0)))
+    models["bad_reduce_max_requantized"] = m
+    # ARG_MAX over two axes, and with an int64 result (TFLM's ArgMinMax writes int32 only)
+    m = arg_case("ARG_MAX", [2, 3], 1, tfl.FLOAT32)
+    m.tensors[1]["shape"], m.buffers[m.tensors[1]["buffer"]] = [2], np.array([0, 1], np.int32).tobytes()
+    models["bad_arg_max_two_axes"] = m
+    m = arg_case("ARG_MAX", [2, 3], 1, tfl.FLOAT32)
+    m.tensors[2]["type"] = INT64
+    models["bad_arg_max_int64"] = m
+    return models
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tflm", metavar="TFLM_RUN", help="the TFLM host oracle: records the reference outputs")
@@ -198,6 +221,8 @@ def main() -> None:
     onnx_reduce_cases(family, rng)
     onnx_arg_cases(family, rng)
     family.finish()
+    for name, model in refused_models().items():
+        (REFUSED_DIR / f"{name}.tflite").write_bytes(model.serialize())
 
 
 if __name__ == "__main__":

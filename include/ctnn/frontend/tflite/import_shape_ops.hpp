@@ -120,11 +120,15 @@ constexpr void import_reduction(S& s, op_import& im) {
   const std::int64_t count = s.m.tensor_at(axes).dims.elements();
   const tensor& x = s.m.tensor_at(im.inputs[0]);
   const tensor& y = s.m.tensor_at(im.out);
-  const bool quantization_differs = x.quant.scale != y.quant.scale || x.quant.zero_point != y.quant.zero_point;
-  if ((arg && (count != 1 || y.type != dtype::i32)) ||
-      ((p.kind == op_kind::reduce_max || p.kind == op_kind::reduce_min) && x.type == dtype::i8 && quantization_differs)) {
+  if (arg && (count != 1 || y.type != dtype::i32)) {
     s.fail(frontend_error::tflite_unsupported_operand, op, p.kind,
-           {.operator_code = static_cast<std::int64_t>(p.code), .input_slot = arg && count != 1 ? 1 : 0});
+           {.operator_code = static_cast<std::int64_t>(p.code), .input_slot = count != 1 ? 1 : 0});
+    return;
+  }
+  const bool quantization_differs = x.quant.scale != y.quant.scale || x.quant.zero_point != y.quant.zero_point;
+  if ((p.kind == op_kind::reduce_max || p.kind == op_kind::reduce_min) && x.type == dtype::i8 && quantization_differs) {
+    s.fail(frontend_error::tflite_invalid_quantization, op, p.kind,
+           {.tensor = im.out, .reason = static_cast<std::int64_t>(quantization_problem::not_the_inputs)});
     return;
   }
   for (std::int64_t k = 0; k < count; ++k) {
