@@ -1,10 +1,11 @@
 #!/usr/bin/python3
 """The op-conformance cases of the reduction family (tests/data/ops/reduce; scripts/op_tests.py): TFLite
-SUM, REDUCE_MAX, REDUCE_MIN, ARG_MAX, ARG_MIN in float32 and int8 (ranks 1 to 5, negative and repeated axes, several axes,
-keep_dims both ways, int8 scales from 1e-6 to 1e2 and zero points at the extremes), reference outputs from
-TensorFlow Lite Micro's reference kernels; ONNX ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceProd,
-ReduceSumSquare, ReduceL1, ReduceL2, ArgMax, ArgMin in float32 (axes as attribute, opset 13, and as input, opset 18;
-keepdims; noop_with_empty_axes), reference outputs from NumPy in float64.
+SUM, REDUCE_MAX, REDUCE_MIN, MEAN (which shares their kernels' parts), ARG_MAX, ARG_MIN in float32 and int8
+(ranks 1 to 5, negative and repeated axes, several axes, keep_dims both ways, int8 scales from 1e-6 to 1e2
+and zero points at the extremes), reference outputs from TensorFlow Lite Micro's reference kernels; ONNX
+ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceProd, ReduceSumSquare, ReduceL1, ReduceL2, ArgMax, ArgMin
+in float32 (axes as attribute, opset 13, and as input, opset 18; keepdims; noop_with_empty_axes;
+select_last_index), reference outputs from NumPy in float64.
 
     /usr/bin/python3 scripts/gen_op_tests_reduce.py --tflm /work/oracle/tflm/tflm_run   # records outputs
     /usr/bin/python3 scripts/gen_op_tests_reduce.py      # rewrites models and inputs, keeps the TFLite outputs
@@ -94,11 +95,12 @@ def tflite_arg_cases(family: op_tests.Family, rng: np.random.RandomState) -> Non
 
 
 def tflite_cases(family: op_tests.Family, rng: np.random.RandomState) -> None:
-    for op in ("SUM", "REDUCE_MAX", "REDUCE_MIN"):
+    for op in ("SUM", "REDUCE_MAX", "REDUCE_MIN", "MEAN"):
         for name, shape, axes, keep in SHAPES:
             m = reduce_case(op, shape, axes, keep, tfl.FLOAT32)
             family.write_case(f"{op.lower()}_f32_{name}", m, [rng.uniform(-3, 3, size=shape).astype(np.float32)])
-            quants = SUM_QUANT if op == "SUM" else [(q, q) for q in EXTREMUM_QUANT]
+            extremum_quant = [(q, q) for q in EXTREMUM_QUANT]
+            quants = SUM_QUANT if op == "SUM" else extremum_quant if op != "MEAN" else SUM_QUANT + extremum_quant[:1]
             for k, quant in enumerate(quants):
                 m = reduce_case(op, shape, axes, keep, tfl.INT8, quant)
                 family.write_case(f"{op.lower()}_i8_{name}_q{k}", m, [op_tests.int8_range(rng, shape, quant[0][1])])

@@ -78,13 +78,7 @@ struct batch_norm_fields {
 // mean and the other reductions (ops/reduction.hpp).
 struct mean_fields {
   std::uint32_t reduce_axes = 0;  // bit d set: averaged (summed, ...) over axis d; arg_max/arg_min: one bit
-  // arg_max, arg_min: 1: a tie gives the last index (ONNX select_last_index). Two 16-bit flags keep
-  // kernel_params' size (runtime/detail/planned_call.hpp's call_plan has no padding).
-  std::int16_t select_last = 0;
-  // int8, kernels only (pass::compute_requantization): 1 when input and output share one scale and zero
-  // point: TFLM then sums the raw values and divides, truncating (no multiplier; otherwise
-  // output_multiplier/output_shift rescale the sum).
-  std::int16_t same_quantization = 0;
+  std::int32_t select_last = 0;   // arg_max, arg_min: 1: a tie gives the last index (ONNX select_last_index)
   friend constexpr bool operator==(const mean_fields&, const mean_fields&) = default;
 };
 

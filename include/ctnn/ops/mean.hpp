@@ -13,11 +13,10 @@ struct mean : reduction_base {
   static constexpr op_kind kind = op_kind::mean;
   static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
 
-  // TFLM's Mean: the output multiplier input scale / output scale; with one quantization on both sides
-  // TFLM sums the raw values and divides instead (reference_ops::Mean).
+  // TFLM's PrepareMeanOrSumHelper: the output multiplier input scale / output scale (the kernel absorbs
+  // 1 / count).
   static constexpr void requantize(const quantized_operands& q, const node&, kernel_params& p) {
     q.set_multiplier(p.output_multiplier, p.output_shift, static_cast<double>(q.in.scale) / static_cast<double>(q.out.scale));
-    p.mean.same_quantization = q.in.scale == q.out.scale && q.in.zero_point == q.out.zero_point ? 1 : 0;
   }
 
   template <class Params>
@@ -27,11 +26,6 @@ struct mean : reduction_base {
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
     kernel::reference::int8::mean(p, static_cast<const std::int8_t*>(operands[0]), static_cast<std::int8_t*>(result));
-  }
-
-  template <class Writer>
-  static void put_requantization(Writer& w, const kernel_params& p) {
-    if (p.mean.same_quantization != 0) w.put(", same quantization (sum and divide)");
   }
 };
 
