@@ -1,6 +1,7 @@
 #pragma once
 // mean: the average over the axes of attrs.mean.reduce_axes (bit d: axis d), the reduced axes kept as
-// extent 1 with attrs.keep_dims (TFLite MEAN; shape rule: ops/reduction.hpp). The descriptor of op_kind::mean (ops/descriptor.hpp).
+// extent 1 with attrs.keep_dims (TFLite MEAN, ONNX ReduceMean). The descriptor of op_kind::mean
+// (ops/descriptor.hpp); its shape rule is every reduction's (ops/reduction.hpp).
 #include <cstdint>
 
 #include <ctnn/kernel/reference/int8/mean.hpp>

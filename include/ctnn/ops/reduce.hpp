@@ -28,10 +28,12 @@ struct float_reduction : reduction_base {
 struct reduce_sum : float_reduction<op_kind::reduce_sum> {
   static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
   static constexpr void requantize(const quantized_operands& q, const node&, kernel_params& p) {
-    q.set_multiplier(p.output_multiplier, p.output_shift, static_cast<double>(q.in.scale) / static_cast<double>(q.out.scale));
+    q.set_multiplier(p.output_multiplier, p.output_shift,
+                     static_cast<double>(q.in.scale) / static_cast<double>(q.out.scale));
   }
   template <class Params>
-  [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
+  [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result,
+                                            const kernel::requant_arrays&) {
     kernel::reference::int8::sum(p, static_cast<const std::int8_t*>(operands[0]), static_cast<std::int8_t*>(result));
   }
 };
@@ -42,7 +44,8 @@ template <op_kind K>
 struct int8_extremum : float_reduction<K> {
   static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
   template <class Params>
-  [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
+  [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result,
+                                            const kernel::requant_arrays&) {
     kernel::reference::reduce<K>(p, static_cast<const std::int8_t*>(operands[0]), static_cast<std::int8_t*>(result));
   }
 };
@@ -63,25 +66,31 @@ struct arg_extremum : reduction_base {
   static constexpr bool result_type_from_attributes = true;
   static constexpr bool plain_integer_kernel = true;
   static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
+  // As every reduction's, for exactly one axis and an integer result (the importers set both).
   template <class Module>
   static constexpr shape infer(Module& m, std::int32_t node_id) {
     const node& n = m.node_at(node_id);
-    if (std::popcount(n.attrs.mean.reduce_axes) != 1 || (n.attrs.out_type != dtype::i32 && n.attrs.out_type != dtype::i64))
-      m.fail({error_code::invalid_axis, node_id, n.kind, {}, m.tensor_at(n.inputs[0]).dims,
-              {.axis = static_cast<std::int64_t>(n.attrs.mean.reduce_axes), .rank_actual = m.tensor_at(n.inputs[0]).dims.rank}});
+    const shape in = m.tensor_at(n.inputs[0]).dims;
+    const bool integer_result = n.attrs.out_type == dtype::i32 || n.attrs.out_type == dtype::i64;
+    if (std::popcount(n.attrs.mean.reduce_axes) != 1 || !integer_result)
+      m.fail({error_code::invalid_axis, node_id, n.kind, {}, in,
+              {.axis = static_cast<std::int64_t>(n.attrs.mean.reduce_axes), .rank_actual = in.rank}});
     return reduction_base::infer(m, node_id);
   }
   template <class T, class Params>
   [[gnu::always_inline]] static void run(Params p, const T* input, void* result) {
-    if (p->out_type == dtype::i64) kernel::reference::arg_extremum<K>(p, input, static_cast<std::int64_t*>(result));
-    else kernel::reference::arg_extremum<K>(p, input, static_cast<std::int32_t*>(result));
+    if (p->out_type == dtype::i64)
+      kernel::reference::arg_extremum<K>(p, input, static_cast<std::int64_t*>(result));
+    else
+      kernel::reference::arg_extremum<K>(p, input, static_cast<std::int32_t*>(result));
   }
   template <class Params>
   [[gnu::always_inline]] static void run_f32(Params p, const float* const* operands, float* result) {
     run(p, operands[0], static_cast<void*>(result));
   }
   template <class Params>
-  [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
+  [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result,
+                                            const kernel::requant_arrays&) {
     run(p, static_cast<const std::int8_t*>(operands[0]), result);
   }
   template <class Writer>

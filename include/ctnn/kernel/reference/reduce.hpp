@@ -5,7 +5,7 @@
 // float32 mean: the float sum divided by the element count (TFLite's reference Mean). The other
 // reductions (reduce<K>): an accumulator from an initial value, one step per input, a last step per
 // output (ONNX's ReduceL2: the square root); TFLite's ReduceGeneric steps `in > current ? in : current`
-// for max (a NaN input is skipped), and likewise for min.
+// for max (a NaN input is skipped, where NumPy's max, ONNX's reference, would return NaN), likewise min.
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -95,27 +95,37 @@ constexpr void mean(Params p, const float* input, float* output) {
   detail::for_each_reduction(plan, start, add, finish);
 }
 
-
 // The accumulation of reduction kind K over elements of type T (float, or int8 for max and min).
 template <op_kind K, class T>
 struct reducer {
   static constexpr T initial() {
-    if constexpr (K == op_kind::reduce_max) return std::numeric_limits<T>::lowest();
-    else if constexpr (K == op_kind::reduce_min) return std::numeric_limits<T>::max();
-    else if constexpr (K == op_kind::reduce_prod) return T{1};
-    else return T{0};
+    if constexpr (K == op_kind::reduce_max)
+      return std::numeric_limits<T>::lowest();
+    else if constexpr (K == op_kind::reduce_min)
+      return std::numeric_limits<T>::max();
+    else if constexpr (K == op_kind::reduce_prod)
+      return T{1};
+    else
+      return T{0};
   }
   static constexpr T step(T current, T in) {
-    if constexpr (K == op_kind::reduce_max) return in > current ? in : current;
-    else if constexpr (K == op_kind::reduce_min) return in < current ? in : current;
-    else if constexpr (K == op_kind::reduce_prod) return current * in;
-    else if constexpr (K == op_kind::reduce_l1) return current + (in < T{0} ? -in : in);
-    else if constexpr (K == op_kind::reduce_sum_square || K == op_kind::reduce_l2) return current + in * in;
-    else return current + in;  // reduce_sum
+    if constexpr (K == op_kind::reduce_max)
+      return in > current ? in : current;
+    else if constexpr (K == op_kind::reduce_min)
+      return in < current ? in : current;
+    else if constexpr (K == op_kind::reduce_prod)
+      return current * in;
+    else if constexpr (K == op_kind::reduce_l1)
+      return current + (in < T{0} ? -in : in);
+    else if constexpr (K == op_kind::reduce_sum_square || K == op_kind::reduce_l2)
+      return current + in * in;
+    else
+      return current + in;  // reduce_sum
   }
   static constexpr T last(T accumulated) {
     if constexpr (K == op_kind::reduce_l2) {
-      if (std::is_constant_evaluated()) return static_cast<T>(ctnn::detail::math::sqrt(static_cast<double>(accumulated)));
+      if (std::is_constant_evaluated())
+        return static_cast<T>(ctnn::detail::math::sqrt(static_cast<double>(accumulated)));
       return std::sqrt(accumulated);
     } else {
       return accumulated;
@@ -142,8 +152,10 @@ constexpr void arg_extremum(Params p, const T* input, Index* output) {
   const detail::reduction_plan plan = detail::plan_reduction(p->in, p->mean.reduce_axes);
   const bool last = p->mean.select_last != 0;
   const auto better = [&](T candidate, T best) {
-    if constexpr (K == op_kind::arg_max) return last ? candidate >= best : candidate > best;
-    else return last ? candidate <= best : candidate < best;
+    if constexpr (K == op_kind::arg_max)
+      return last ? candidate >= best : candidate > best;
+    else
+      return last ? candidate <= best : candidate < best;
   };
   T best{};
   std::int64_t position = 0, chosen = 0;
