@@ -45,8 +45,8 @@
 // (capacities, relayouts, values), import_state.hpp (importer_state: the one state, its diagnostics, value
 // lookups and module edits), import_layouts.hpp (free helpers taking the state: layouts, attributes,
 // operands), the op families' import functions import_linear.hpp, import_elementwise.hpp,
-// import_shape_ops.hpp and quantized.hpp, import_table.hpp (op_type -> IR kind and import function), and
-// import_graph.hpp (the driver).
+// import_shape_ops.hpp, import_reduce.hpp and quantized.hpp, import_table.hpp (op_type -> IR kind and
+// import function), and import_graph.hpp (the driver).
 #include <array>
 #include <cstddef>
 #include <cstdint>
