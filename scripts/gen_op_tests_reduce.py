@@ -164,7 +164,7 @@ def onnx_reduce_cases(family: op_tests.Family, rng: np.random.RandomState) -> No
             node = helper.make_node(op, names, ["y"], **attrs)
             model = onnx_model(node, [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
                                [helper.make_tensor_value_info("y", TensorProto.FLOAT, list(y.shape))], initializers, opset)
-            family.write_onnx_case(f"onnx_{op.lower()}_{name}", model, [x], [y])
+            family.write_computed_case(f"onnx_{op.lower()}_{name}", "model.onnx", model, [x], [y])
 
 
 # (case, shape, axis, keepdims, select_last_index)
@@ -189,7 +189,7 @@ def onnx_arg_cases(family: op_tests.Family, rng: np.random.RandomState) -> None:
             node = helper.make_node(op, ["x"], ["y"], axis=axis, keepdims=keep, select_last_index=last)
             model = onnx_model(node, [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
                                [helper.make_tensor_value_info("y", TensorProto.INT64, list(y.shape))], [], 13)
-            family.write_onnx_case(f"onnx_{op.lower()}_{name}", model, [x], [y])
+            family.write_computed_case(f"onnx_{op.lower()}_{name}", "model.onnx", model, [x], [y])
 
 
 # Models the TFLite importer refuses as TFLM would fail them (tests/frontend/frontend_tflite_errors.cpp).

@@ -62,9 +62,9 @@ static_assert(error_of<models::bad_pad_not_constant>.node == 0 && error_of<model
 static_assert(error_of<models::bad_arg_max_two_axes>.code == code_of(frontend_error::tflite_unsupported_operand));
 static_assert(error_of<models::bad_arg_max_two_axes>.kind == ctnn::op_kind::arg_max &&
               error_of<models::bad_arg_max_two_axes>.input_slot == 1);
-static_assert(error_of<models::bad_arg_max_int64>.code == code_of(frontend_error::tflite_unsupported_tensor_type));
-static_assert(error_of<models::bad_arg_max_int64>.tensor == 2 &&
-              error_of<models::bad_arg_max_int64>.rejected_value == static_cast<int>(ctnn::tflite::tensor_type::int64));
+static_assert(error_of<models::bad_arg_max_int64>.code == ctnn::error_code::unsupported_dtype);
+static_assert(error_of<models::bad_arg_max_int64>.kind == ctnn::op_kind::arg_max &&
+              error_of<models::bad_arg_max_int64>.rejected_value == static_cast<int>(ctnn::dtype::i64));
 static_assert(error_of<models::bad_reduce_max_requantized>.code == code_of(frontend_error::tflite_invalid_quantization));
 static_assert(error_of<models::bad_reduce_max_requantized>.kind == ctnn::op_kind::reduce_max &&
               error_of<models::bad_reduce_max_requantized>.tensor == 2 &&

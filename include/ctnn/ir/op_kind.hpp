@@ -45,17 +45,30 @@ enum class op_kind : std::int32_t {
                      // rows from row kept_from at its top, below them the caller writes fetched_rows rows of
                      // the model input (its first input, a ctnn::row_source) from row first_row
   sub,               // a - b, numpy broadcasting (TFLite SUB, ONNX Sub)
+  abs,               // element-wise math of one operand (ops/unary_math.hpp), TFLite's and ONNX's operator
+  neg,               //   of the same name: |x|, -x, sqrt x, 1 / sqrt x, e^x, ln x, sin x, cos x,
+  sqrt,              //   floor, ceil, round (halves to even), x * x, 1 / x
+  rsqrt,
+  exp,
+  log,
+  sin,
+  cos,
+  floor,
+  ceil,
+  round,
+  square,
+  reciprocal,
   // Reductions over the axes of attrs.mean.reduce_axes, keep_dims or not, as mean (ops/reduce.hpp):
-  reduce_sum,          // sum (TFLite SUM, ONNX ReduceSum)
-  reduce_max,          // largest (TFLite REDUCE_MAX, ONNX ReduceMax)
-  reduce_min,          // smallest (TFLite REDUCE_MIN, ONNX ReduceMin)
-  reduce_prod,         // product (ONNX ReduceProd)
-  reduce_sum_square,   // sum of squares (ONNX ReduceSumSquare)
-  reduce_l1,           // sum of magnitudes (ONNX ReduceL1)
-  reduce_l2,           // square root of the sum of squares (ONNX ReduceL2)
-  arg_max,             // the index of the largest along the one axis of the mask (ties: the first, or with
-                       // attrs.mean.select_last the last), of type attrs.out_type (TFLite ARG_MAX, ONNX ArgMax)
-  arg_min,             // likewise the smallest (TFLite ARG_MIN, ONNX ArgMin)
+  reduce_sum,         // sum (TFLite SUM, ONNX ReduceSum)
+  reduce_max,         // largest (TFLite REDUCE_MAX, ONNX ReduceMax)
+  reduce_min,         // smallest (TFLite REDUCE_MIN, ONNX ReduceMin)
+  reduce_prod,        // product (ONNX ReduceProd)
+  reduce_sum_square,  // sum of squares (ONNX ReduceSumSquare)
+  reduce_l1,          // sum of magnitudes (ONNX ReduceL1)
+  reduce_l2,          // square root of the sum of squares (ONNX ReduceL2)
+  arg_max,            // the index of the largest along the one axis of the mask (ties: the first, or with
+                      // attrs.mean.select_last the last), of type attrs.out_type (TFLite ARG_MAX, ONNX ArgMax)
+  arg_min,            // likewise the smallest (TFLite ARG_MIN, ONNX ArgMin)
   none,              // no op: a default-constructed node or kernel_params, a diagnostic about no op
 };
 
@@ -66,8 +79,9 @@ inline constexpr int op_kind_count = static_cast<int>(op_kind::none);
 inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "conv2d", "depthwise_conv2d", "dense", "max_pool", "avg_pool", "global_avg_pool", "add", "mul", "relu",
     "relu6", "sigmoid", "tanh", "softmax", "reshape", "concat", "pad", "batch_norm", "quantize", "dequantize",
-    "mean", "transpose", "clip", "batch_matmul", "crop", "paste", "fetch_rows", "sub", "reduce_sum", "reduce_max", "reduce_min", "reduce_prod",
-    "reduce_sum_square", "reduce_l1", "reduce_l2", "arg_max", "arg_min", "none",
+    "mean", "transpose", "clip", "batch_matmul", "crop", "paste", "fetch_rows", "sub", "abs", "neg", "sqrt", "rsqrt",
+    "exp", "log", "sin", "cos", "floor", "ceil", "round", "square", "reciprocal", "reduce_sum", "reduce_max",
+    "reduce_min", "reduce_prod", "reduce_sum_square", "reduce_l1", "reduce_l2", "arg_max", "arg_min", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 

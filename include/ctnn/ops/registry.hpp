@@ -9,22 +9,35 @@
 #include <cstddef>
 #include <tuple>
 
+#include <ctnn/ops/abs.hpp>
 #include <ctnn/ops/batch_matmul.hpp>
 #include <ctnn/ops/batch_norm.hpp>
+#include <ctnn/ops/ceil.hpp>
 #include <ctnn/ops/clip.hpp>
 #include <ctnn/ops/concat.hpp>
+#include <ctnn/ops/cos.hpp>
 #include <ctnn/ops/crop.hpp>
 #include <ctnn/ops/descriptor.hpp>
+#include <ctnn/ops/exp.hpp>
 #include <ctnn/ops/fetch_rows.hpp>
+#include <ctnn/ops/floor.hpp>
+#include <ctnn/ops/log.hpp>
 #include <ctnn/ops/mean.hpp>
+#include <ctnn/ops/neg.hpp>
 #include <ctnn/ops/pad.hpp>
 #include <ctnn/ops/reduce.hpp>
 #include <ctnn/ops/paste.hpp>
+#include <ctnn/ops/reciprocal.hpp>
 #include <ctnn/ops/relu.hpp>
 #include <ctnn/ops/relu6.hpp>
 #include <ctnn/ops/reshape.hpp>
+#include <ctnn/ops/round.hpp>
+#include <ctnn/ops/rsqrt.hpp>
 #include <ctnn/ops/sigmoid.hpp>
+#include <ctnn/ops/sin.hpp>
 #include <ctnn/ops/softmax.hpp>
+#include <ctnn/ops/sqrt.hpp>
+#include <ctnn/ops/square.hpp>
 #include <ctnn/ops/sub.hpp>
 #include <ctnn/ops/tanh.hpp>
 #include <ctnn/ops/transpose.hpp>
@@ -37,8 +50,9 @@ struct op_list {};
 // Every op kind written as a descriptor. The op kinds not listed are still described by the switches of
 // the layers (being moved here: docs/design.md §2, "One descriptor per op kind").
 using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, transpose, crop, paste, fetch_rows, softmax, pad, reshape,
-                    batch_matmul, concat, batch_norm, reduce_sum, reduce_max, reduce_min, reduce_prod, reduce_sum_square,
-                    reduce_l1, reduce_l2, arg_max, arg_min>;
+                    batch_matmul, concat, batch_norm, abs, neg, sqrt, rsqrt, exp, log, sin, cos, floor, ceil, round, square,
+                    reciprocal, reduce_sum, reduce_max, reduce_min, reduce_prod, reduce_sum_square, reduce_l1, reduce_l2,
+                    arg_max, arg_min>;
 
 namespace detail {
 

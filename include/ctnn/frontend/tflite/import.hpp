@@ -24,7 +24,8 @@
 //    ADD, SUB, MUL, RESHAPE (shape input, else new_shape, else the output's shape), SOFTMAX (beta 1),
 //    QUANTIZE, DEQUANTIZE, CONCATENATION, PAD (constant int32 paddings), RELU, RELU6, LOGISTIC, TANH,
 //    MEAN, SUM, REDUCE_MAX, REDUCE_MIN (constant int32 axes, keep_dims), ARG_MAX, ARG_MIN (int32
-//    result). Padding SAME/VALID; fused activations NONE, RELU, RELU6.
+//    result), ABS and RSQRT (float32, int8), NEG, SQRT, EXP, LOG, SIN, COS, FLOOR, CEIL, ROUND, SQUARE
+//    (float32). Padding SAME/VALID; fused activations NONE, RELU, RELU6.
 //  * Bad input is a diagnostic in the module (frontend_error codes, ir/diagnostic.hpp; a few of the
 //    IR's own codes where they fit: unsupported_rank, input_count_mismatch, too_many_inputs,
 //    invalid_axis); the failed module keeps the file's inputs and outputs. ctnn::compile turns the

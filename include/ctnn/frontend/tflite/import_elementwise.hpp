@@ -1,6 +1,7 @@
 #pragma once
 // The TFLite importer's element-wise ops (import.hpp; rows in import_plan.hpp's op_table): ADD, SUB, MUL, RELU,
-// RELU6, LOGISTIC, TANH, QUANTIZE, DEQUANTIZE and SOFTMAX.
+// RELU6, LOGISTIC, TANH, QUANTIZE, DEQUANTIZE, SOFTMAX and the math of one operand (ABS, NEG, SQRT, RSQRT, EXP,
+// LOG, SIN, COS, FLOOR, CEIL, ROUND, SQUARE).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -24,7 +25,8 @@ constexpr void import_binary(S& s, op_import& im) {
   im.attrs.fused = im.fused;
 }
 
-// RELU, RELU6, LOGISTIC, TANH, QUANTIZE, DEQUANTIZE: one operand; out_type = the output's type.
+// RELU, RELU6, LOGISTIC, TANH, QUANTIZE, DEQUANTIZE, the math of one operand: one operand; out_type = the
+// output's type.
 template <class S>
 constexpr void import_unary(S& s, op_import& im) {
   const std::int32_t op = im.op;

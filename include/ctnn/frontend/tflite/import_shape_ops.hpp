@@ -104,8 +104,8 @@ constexpr void import_pad(S& s, op_import& im) {
 
 // MEAN, SUM, REDUCE_MAX, REDUCE_MIN: constant int32 axes, keep_dims. TFLM's int8 REDUCE_MAX/MIN compare
 // raw values and fail unless input and output share scale and zero point: such models are refused.
-// ARG_MAX, ARG_MIN: one constant int32 axis, no keep_dims, an int32 result (TFLM runs no other; an int64
-// tensor is refused as a tensor type).
+// ARG_MAX, ARG_MIN: one constant int32 axis, no keep_dims, an int32 result (TFLM runs no other: an int64
+// one is unsupported_dtype).
 template <class S>
 constexpr void import_reduction(S& s, op_import& im) {
   const std::int32_t op = im.op;
@@ -120,9 +120,13 @@ constexpr void import_reduction(S& s, op_import& im) {
   const std::int64_t count = s.m.tensor_at(axes).dims.elements();
   const tensor& x = s.m.tensor_at(im.inputs[0]);
   const tensor& y = s.m.tensor_at(im.out);
-  if (arg && (count != 1 || y.type != dtype::i32)) {
+  if (arg && count != 1) {
     s.fail(frontend_error::tflite_unsupported_operand, op, p.kind,
-           {.operator_code = static_cast<std::int64_t>(p.code), .input_slot = count != 1 ? 1 : 0});
+           {.operator_code = static_cast<std::int64_t>(p.code), .input_slot = 1});
+    return;
+  }
+  if (arg && y.type != dtype::i32) {  // TFLM's ArgMinMax writes int32 only
+    s.fail(error_code::unsupported_dtype, op, p.kind, {.rejected_value = static_cast<std::int64_t>(y.type)});
     return;
   }
   const bool quantization_differs = x.quant.scale != y.quant.scale || x.quant.zero_point != y.quant.zero_point;
