@@ -3,8 +3,8 @@
 SUM, REDUCE_MAX, REDUCE_MIN, MEAN (which shares their kernels' parts), ARG_MAX, ARG_MIN in float32 and int8
 (ranks 1 to 5, negative and repeated axes, several axes, keep_dims both ways, int8 scales from 1e-6 to 1e2
 and zero points at the extremes), reference outputs from TensorFlow Lite Micro's reference kernels; ONNX
-ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceProd, ReduceSumSquare, ReduceL1, ReduceL2, ArgMax, ArgMin
-in float32 (axes as attribute, opset 13, and as input, opset 18; keepdims; noop_with_empty_axes;
+ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceProd, ReduceSumSquare, ReduceL1, ReduceL2, ReduceLogSum,
+ReduceLogSumExp, ArgMax, ArgMin in float32 (axes as attribute, opset 13, and as input, opset 18; keepdims; noop_with_empty_axes;
 select_last_index), reference outputs from NumPy in float64.
 
     /usr/bin/python3 scripts/gen_op_tests_reduce.py --tflm /work/oracle/tflm/tflm_run   # records outputs
@@ -121,6 +121,8 @@ ONNX_REDUCE = {
     "ReduceSumSquare": lambda x, a, k: np.sum(x * x, axis=a, keepdims=k),
     "ReduceL1": lambda x, a, k: np.sum(np.abs(x), axis=a, keepdims=k),
     "ReduceL2": lambda x, a, k: np.sqrt(np.sum(x * x, axis=a, keepdims=k)),
+    "ReduceLogSum": lambda x, a, k: np.log(np.sum(x, axis=a, keepdims=k)),
+    "ReduceLogSumExp": lambda x, a, k: np.log(np.sum(np.exp(x), axis=a, keepdims=k)),
 }
 # (case, opset, shape, axes (None: absent), keepdims, noop_with_empty_axes)
 ONNX_SHAPES = [
@@ -146,7 +148,8 @@ def onnx_reduce_cases(family: op_tests.Family, rng: np.random.RandomState) -> No
         for name, opset, shape, axes, keep, noop in ONNX_SHAPES:
             axes_as_input = opset >= (13 if op == "ReduceSum" else 18)
             step = 0.5 if op == "ReduceProd" else 0.125
-            x = (rng.randint(-int(2 / step), int(2 / step) + 1, size=shape) * step).astype(np.float32)
+            low = 1 if op == "ReduceLogSum" else -int(2 / step)  # the log of a positive sum
+            x = (rng.randint(low, int(2 / step) + 1, size=shape) * step).astype(np.float32)
             attrs = dict(keepdims=keep)
             initializers, names = [], ["x"]
             if axes is not None and axes_as_input:

@@ -53,7 +53,7 @@ IN_SCOPE = {
     "Abs", "Neg", "Sqrt", "Reciprocal", "Exp", "Log", "Sin", "Cos", "Floor", "Ceil", "Round",
     # issue #28: reductions (float32; ArgMax/ArgMin: int64 results)
     "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceSumSquare", "ReduceL1", "ReduceL2",
-    "ArgMax", "ArgMin",
+    "ReduceLogSum", "ReduceLogSumExp", "ArgMax", "ArgMin",
 }
 QUANTIZED = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"}
 # TensorProto data types ctnn's ONNX frontend targets: FLOAT, UINT8, INT8, INT32, INT64.
@@ -71,7 +71,7 @@ CONSTANT_OPERANDS = {
     "Reshape": {1}, "Pad": {1, 2, 3},
     # The axes of the reductions (an input from opset 18, ReduceSum's from 13).
     **{op: {1} for op in ("ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceSumSquare",
-                          "ReduceL1", "ReduceL2")},
+                          "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp")},
     # Quantization parameters and the weights of the quantized ops.
     "QuantizeLinear": {1, 2}, "DequantizeLinear": {1, 2}, "QLinearConv": {1, 2, 3, 4, 5, 6, 7, 8},
     "QLinearMatMul": {1, 2, 3, 4, 5, 6, 7}, "ConvInteger": {1, 2, 3}, "MatMulInteger": {1, 2, 3},

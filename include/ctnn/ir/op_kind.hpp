@@ -66,6 +66,8 @@ enum class op_kind : std::int32_t {
   reduce_sum_square,  // sum of squares (ONNX ReduceSumSquare)
   reduce_l1,          // sum of magnitudes (ONNX ReduceL1)
   reduce_l2,          // square root of the sum of squares (ONNX ReduceL2)
+  reduce_log_sum,     // natural log of the sum (ONNX ReduceLogSum)
+  reduce_log_sum_exp,  // natural log of the sum of exponentials (ONNX ReduceLogSumExp)
   arg_max,            // the index of the largest along the one axis of the mask (ties: the first, or with
                       // attrs.mean.select_last the last), of type attrs.out_type (TFLite ARG_MAX, ONNX ArgMax)
   arg_min,            // likewise the smallest (TFLite ARG_MIN, ONNX ArgMin)
@@ -81,7 +83,8 @@ inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "relu6", "sigmoid", "tanh", "softmax", "reshape", "concat", "pad", "batch_norm", "quantize", "dequantize",
     "mean", "transpose", "clip", "batch_matmul", "crop", "paste", "fetch_rows", "sub", "abs", "neg", "sqrt", "rsqrt",
     "exp", "log", "sin", "cos", "floor", "ceil", "round", "square", "reciprocal", "reduce_sum", "reduce_max",
-    "reduce_min", "reduce_prod", "reduce_sum_square", "reduce_l1", "reduce_l2", "arg_max", "arg_min", "none",
+    "reduce_min", "reduce_prod", "reduce_sum_square", "reduce_l1", "reduce_l2", "reduce_log_sum",
+    "reduce_log_sum_exp", "arg_max", "arg_min", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 

@@ -1,7 +1,7 @@
 #pragma once
 // The reductions besides mean (ops/mean.hpp), one descriptor each over reduction_base's axes and shape
 // rule: reduce_sum, reduce_max, reduce_min (float32 and int8, TFLM's SUM, REDUCE_MAX, REDUCE_MIN), and
-// ONNX's float32 ReduceProd, ReduceSumSquare, ReduceL1, ReduceL2; arg_max and arg_min (float32 and int8 in,
+// ONNX's float32 ReduceProd, ReduceSumSquare, ReduceL1, ReduceL2, ReduceLogSum, ReduceLogSumExp; arg_max and arg_min (float32 and int8 in,
 // int32 or int64 out). Kernels: kernel/reference/reduce.hpp.
 #include <bit>
 #include <cstdint>
@@ -56,6 +56,8 @@ struct reduce_prod : float_reduction<op_kind::reduce_prod> {};
 struct reduce_sum_square : float_reduction<op_kind::reduce_sum_square> {};
 struct reduce_l1 : float_reduction<op_kind::reduce_l1> {};
 struct reduce_l2 : float_reduction<op_kind::reduce_l2> {};
+struct reduce_log_sum : float_reduction<op_kind::reduce_log_sum> {};
+struct reduce_log_sum_exp : float_reduction<op_kind::reduce_log_sum_exp> {};
 
 // arg_max, arg_min: one reduced axis; the result's element type is attrs.out_type (int32 or int64), which
 // the kernels write through the untyped result. They compare raw values, so an int8 input's scale and

@@ -52,7 +52,7 @@ struct op_list {};
 using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, transpose, crop, paste, fetch_rows, softmax, pad, reshape,
                     batch_matmul, concat, batch_norm, abs, neg, sqrt, rsqrt, exp, log, sin, cos, floor, ceil, round, square,
                     reciprocal, reduce_sum, reduce_max, reduce_min, reduce_prod, reduce_sum_square, reduce_l1, reduce_l2,
-                    arg_max, arg_min>;
+                    reduce_log_sum, reduce_log_sum_exp, arg_max, arg_min>;
 
 namespace detail {
 

@@ -1,6 +1,6 @@
 #pragma once
 // The ONNX importer's reductions (rows in import_table.hpp): ReduceSum, ReduceMean, ReduceMax, ReduceMin,
-// ReduceProd, ReduceSumSquare, ReduceL1, ReduceL2, ArgMax, ArgMin, float32, as the row's kind over a mask of
+// ReduceProd, ReduceSumSquare, ReduceL1, ReduceL2, ReduceLogSum, ReduceLogSumExp, ArgMax, ArgMin, float32, as the row's kind over a mask of
 // axes (ops/reduction.hpp) in the input's ONNX layout.
 #include <cstdint>
 

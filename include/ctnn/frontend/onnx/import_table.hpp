@@ -79,6 +79,8 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::ReduceSumSquare, op_kind::reduce_sum_square, &import_reduce<S>},
     {op_type::ReduceL1, op_kind::reduce_l1, &import_reduce<S>},
     {op_type::ReduceL2, op_kind::reduce_l2, &import_reduce<S>},
+    {op_type::ReduceLogSum, op_kind::reduce_log_sum, &import_reduce<S>},
+    {op_type::ReduceLogSumExp, op_kind::reduce_log_sum_exp, &import_reduce<S>},
     {op_type::ArgMax, op_kind::arg_max, &import_arg<S>},
     {op_type::ArgMin, op_kind::arg_min, &import_arg<S>},
     // quantized.hpp

@@ -4,16 +4,15 @@
 // reduced coordinates, which is the order TFLite's reference Reduce adds them in (it matters for float).
 // float32 mean: the float sum divided by the element count (TFLite's reference Mean). The other
 // reductions (reduce<K>): an accumulator from an initial value, one step per input, a last step per
-// output (ONNX's ReduceL2: the square root); TFLite's ReduceGeneric steps `in > current ? in : current`
+// output (ONNX's ReduceL2: the square root, ReduceLogSum/LogSumExp: the log; the math functions are the
+// unary ops', constexpr for fold_constants); TFLite's ReduceGeneric steps `in > current ? in : current`
 // for max (a NaN input is skipped, where NumPy's max, ONNX's reference, would return NaN), likewise min.
 #include <array>
-#include <cmath>
 #include <cstdint>
 #include <limits>
-#include <type_traits>
 
-#include <ctnn/detail/math.hpp>
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/reference/unary_math.hpp>
 
 namespace ctnn::kernel::reference {
 
@@ -119,17 +118,18 @@ struct reducer {
       return current + (in < T{0} ? -in : in);
     else if constexpr (K == op_kind::reduce_sum_square || K == op_kind::reduce_l2)
       return current + in * in;
+    else if constexpr (K == op_kind::reduce_log_sum_exp)
+      return current + unary_math::exponential(in);
     else
-      return current + in;  // reduce_sum
+      return current + in;  // reduce_sum, reduce_log_sum
   }
   static constexpr T last(T accumulated) {
-    if constexpr (K == op_kind::reduce_l2) {
-      if (std::is_constant_evaluated())
-        return static_cast<T>(ctnn::detail::math::sqrt(static_cast<double>(accumulated)));
-      return std::sqrt(accumulated);
-    } else {
+    if constexpr (K == op_kind::reduce_l2)
+      return unary_math::square_root(accumulated);
+    else if constexpr (K == op_kind::reduce_log_sum || K == op_kind::reduce_log_sum_exp)
+      return unary_math::natural_log(accumulated);
+    else
       return accumulated;
-    }
   }
 };
 
