@@ -211,10 +211,12 @@ FLOAT32, INT32, UINT8, INT8, INT16, INT64 = 0, 2, 3, 9, 7, 4
 OPS = {"ADD": 0, "AVERAGE_POOL_2D": 1, "CONCATENATION": 2, "CONV_2D": 3, "DEPTHWISE_CONV_2D": 4, "DEQUANTIZE": 6,
        "FULLY_CONNECTED": 9, "LOGISTIC": 14, "MAX_POOL_2D": 17, "MUL": 18, "RELU": 19, "RELU6": 21, "RESHAPE": 22,
        "SOFTMAX": 25, "TANH": 28, "PAD": 34, "MEAN": 40, "SUB": 41, "QUANTIZE": 114,
+       "SUM": 74, "REDUCE_MAX": 82, "REDUCE_MIN": 89, "ARG_MAX": 56, "ARG_MIN": 79,
        "LSH_PROJECTION": 15, "HASHTABLE_LOOKUP": 10, "SKIP_GRAM": 30}
 OPTIONS = {"CONV_2D": 1, "DEPTHWISE_CONV_2D": 2, "AVERAGE_POOL_2D": 5, "MAX_POOL_2D": 5, "FULLY_CONNECTED": 8,
            "SOFTMAX": 9, "CONCATENATION": 10, "ADD": 11, "RESHAPE": 17, "MUL": 21, "PAD": 22, "MEAN": 27,
-           "SUB": 28, "DEQUANTIZE": 38, "QUANTIZE": 89}
+           "SUB": 28, "DEQUANTIZE": 38, "QUANTIZE": 89, "SUM": 27, "REDUCE_MAX": 27, "REDUCE_MIN": 27,
+           "ARG_MAX": 40, "ARG_MIN": 57}
 SAME, VALID = 0, 1
 ACT = {None: 0, "RELU": 1, "RELU_N1_TO_1": 2, "RELU6": 3, "TANH": 4}
 NP_TYPES = {FLOAT32: "<f4", INT32: "<i4", INT8: "i1", UINT8: "u1", INT16: "<i2", INT64: "<i8"}
@@ -315,8 +317,10 @@ def options_table(code: str, o: dict, va: bool) -> Table | None:
         if "new_shape" not in o:
             return None
         f = {0: ("vec", "i", o["new_shape"], 4)}
-    elif code == "MEAN":
+    elif code in ("MEAN", "SUM", "REDUCE_MAX", "REDUCE_MIN"):
         f = {0: ("bool", 1 if o.get("keep_dims") else 0)}
+    elif code in ("ARG_MAX", "ARG_MIN"):
+        f = {0: ("i8", o["output_type"])}
     elif code in ("PAD", "QUANTIZE", "DEQUANTIZE"):
         f = {}
     else:
@@ -324,7 +328,8 @@ def options_table(code: str, o: dict, va: bool) -> Table | None:
     # Writers omit fields equal to their defaults (padding SAME, NONE, dilation 1, keep_dims false).
     defaults = {"CONV_2D": {0: 0, 3: 0, 4: 1, 5: 1}, "DEPTHWISE_CONV_2D": {0: 0, 4: 0, 5: 1, 6: 1},
                 "AVERAGE_POOL_2D": {0: 0, 5: 0}, "MAX_POOL_2D": {0: 0, 5: 0}, "FULLY_CONNECTED": {0: 0},
-                "CONCATENATION": {1: 0}, "ADD": {0: 0}, "MUL": {0: 0}, "SUB": {0: 0}, "MEAN": {0: 0}}
+                "CONCATENATION": {1: 0}, "ADD": {0: 0}, "MUL": {0: 0}, "SUB": {0: 0}, "MEAN": {0: 0},
+                "SUM": {0: 0}, "REDUCE_MAX": {0: 0}, "REDUCE_MIN": {0: 0}}
     for fid, default in defaults.get(code, {}).items():
         if fid in f and f[fid][0] != "vec" and f[fid][1] == default:
             del f[fid]

@@ -11,6 +11,9 @@
 #include <ctnn/models/bad_hybrid.hpp>
 #include <ctnn/models/bad_malformed.hpp>
 #include <ctnn/models/bad_pad_not_constant.hpp>
+#include <ctnn/models/bad_arg_max_int64.hpp>
+#include <ctnn/models/bad_arg_max_two_axes.hpp>
+#include <ctnn/models/bad_reduce_max_requantized.hpp>
 #include <ctnn/models/bad_softmax_beta.hpp>
 #include <ctnn/models/bad_uint8.hpp>
 #include <ctnn/models/bad_unsupported_op.hpp>
@@ -54,6 +57,19 @@ static_assert(error_of<models::bad_uint8>.rejected_value == static_cast<int>(ctn
 
 static_assert(error_of<models::bad_pad_not_constant>.code == code_of(frontend_error::tflite_unsupported_operand));
 static_assert(error_of<models::bad_pad_not_constant>.node == 0 && error_of<models::bad_pad_not_constant>.input_slot == 1);
+
+// What TFLM's reductions fail: ARG_MAX over two axes or into int64, an int8 REDUCE_MAX that rescales.
+static_assert(error_of<models::bad_arg_max_two_axes>.code == code_of(frontend_error::tflite_unsupported_operand));
+static_assert(error_of<models::bad_arg_max_two_axes>.kind == ctnn::op_kind::arg_max &&
+              error_of<models::bad_arg_max_two_axes>.input_slot == 1);
+static_assert(error_of<models::bad_arg_max_int64>.code == ctnn::error_code::unsupported_dtype);
+static_assert(error_of<models::bad_arg_max_int64>.kind == ctnn::op_kind::arg_max &&
+              error_of<models::bad_arg_max_int64>.rejected_value == static_cast<int>(ctnn::dtype::i64));
+static_assert(error_of<models::bad_reduce_max_requantized>.code == code_of(frontend_error::tflite_invalid_quantization));
+static_assert(error_of<models::bad_reduce_max_requantized>.kind == ctnn::op_kind::reduce_max &&
+              error_of<models::bad_reduce_max_requantized>.tensor == 2 &&
+              error_of<models::bad_reduce_max_requantized>.reason ==
+                  static_cast<int>(ctnn::tflite::quantization_problem::not_the_inputs));
 
 // Quantization parameters: the tensor and the problem, or the op and the multiplier's shift.
 using ctnn::tflite::quantization_problem;
@@ -108,6 +124,10 @@ TEST_CASE("diagnostics in words") {
   CHECK(words(error_of<models::bad_fused_tanh>).ends_with("\n  op 0 (CONV_2D \"output\"), fused activation TANH (4)\n"));
   CHECK(words(error_of<models::bad_uint8>).ends_with("\n  tensor 0, type UINT8\n"));
   CHECK(words(error_of<models::bad_pad_not_constant>).ends_with("\n  op 0 (PAD \"output\"), operand 1\n"));
+  CHECK(words(error_of<models::bad_arg_max_two_axes>).ends_with("\n  op 0 (ARG_MAX \"y\"), operand 1\n"));
+  CHECK(words(error_of<models::bad_reduce_max_requantized>)
+            .ends_with("\n  tensor 2, an int8 REDUCE_MAX/REDUCE_MIN result whose scale or zero point is not its input's (TFLM "
+                       "runs only those)\n"));
   CHECK(words(error_of<models::bad_scale_nan>).ends_with("\n  tensor 0, a scale that is not finite or outside [2^-60, 2^60]\n"));
   CHECK(words(error_of<models::bad_zero_point>).ends_with("\n  tensor 1, a zero point outside the range of the tensor's type\n"));
   CHECK(words(error_of<models::bad_multiplier>).ends_with("\n  op 0 (FULLY_CONNECTED \"output\"), shift 61\n"));

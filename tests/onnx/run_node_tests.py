@@ -53,6 +53,9 @@ IN_SCOPE = {
     "Abs", "Neg", "Sqrt", "Reciprocal", "Exp", "Log", "Sin", "Cos", "Floor", "Ceil", "Round",
     # the shape family (issue #28)
     "Squeeze", "Unsqueeze", "Slice", "Split", "Gather", "DepthToSpace", "SpaceToDepth", "Identity",
+    # issue #28: reductions (float32; ArgMax/ArgMin: int64 results)
+    "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceSumSquare", "ReduceL1", "ReduceL2",
+    "ReduceLogSum", "ReduceLogSumExp", "ArgMax", "ArgMin",
 }
 QUANTIZED = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"}
 # TensorProto data types ctnn's ONNX frontend targets: FLOAT, UINT8, INT8, INT32, INT64.
@@ -68,6 +71,9 @@ WINDOWED_RANKS = {3, 4}
 CONSTANT_OPERANDS = {
     "Conv": {1, 2}, "Gemm": {1, 2}, "BatchNormalization": {1, 2, 3, 4}, "Clip": {1, 2},
     "Reshape": {1}, "Pad": {1, 2, 3}, "Squeeze": {1}, "Unsqueeze": {1}, "Slice": {1, 2, 3, 4}, "Split": {1},
+    # The axes of the reductions (an input from opset 18, ReduceSum's from 13).
+    **{op: {1} for op in ("ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceSumSquare",
+                          "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp")},
     # Quantization parameters and the weights of the quantized ops.
     "QuantizeLinear": {1, 2}, "DequantizeLinear": {1, 2}, "QLinearConv": {1, 2, 3, 4, 5, 6, 7, 8},
     "QLinearMatMul": {1, 2, 3, 4, 5, 6, 7}, "ConvInteger": {1, 2, 3}, "MatMulInteger": {1, 2, 3},

@@ -139,11 +139,11 @@ constexpr layer mean_layer(ctnn::shape in, std::uint32_t axes, bool keep, float 
   return l;
 }
 inline constexpr layer means[] = {
-    mean_layer(make_shape(2, 5, 7, 3), 0b0110, true, 0.05f, -20, 0.03f, 7),     // TFLM's H,W special case
+    mean_layer(make_shape(2, 5, 7, 3), 0b0110, true, 0.05f, -20, 0.03f, 7),     // H, W (older TFLite's special case)
     mean_layer(make_shape(1, 25, 5, 64), 0b0110, true, 0.08f, -128, 0.08f, -128),
-    mean_layer(make_shape(2, 5, 7, 3), 0b0110, false, 0.05f, -20, 0.05f, -20),  // same quantization: sum / count
+    mean_layer(make_shape(2, 5, 7, 3), 0b0110, false, 0.05f, -20, 0.05f, -20),  // same quantization (older: sum / count)
     mean_layer(make_shape(2, 5, 7, 3), 0b1000, true, 0.04f, 3, 0.04f, 3),
-    mean_layer(make_shape(2, 5, 7, 3), 0b0010, false, 0.05f, -20, 0.02f, 9),    // QuantizedMeanOrSum
+    mean_layer(make_shape(2, 5, 7, 3), 0b0010, false, 0.05f, -20, 0.02f, 9),
     mean_layer(make_shape(4, 9, 3), 0b101, false, 0.01f, 100, 0.03f, -50),
 };
 constexpr layer float_mean(ctnn::shape in, std::uint32_t axes, bool keep) {
@@ -371,7 +371,7 @@ TEST_CASE("quantize (float -> int8, int8 -> int8) and dequantize equal TFLM's Af
   });
 }
 
-TEST_CASE("int8 mean (TFLM's H,W recipe, same-quantization sum, QuantizedMeanOrSum) and float32 mean") {
+TEST_CASE("int8 mean (TFLM 90b983c2b's QuantizedMeanOrSum for every axis set and quantization) and float32 mean") {
   for_each_layer<means>(std::make_index_sequence<std::size(means)>{}, [&](auto index) {
     constexpr std::size_t i = decltype(index)::value;
     constexpr const layer& l = means[i];
@@ -395,23 +395,15 @@ TEST_CASE("int8 mean (TFLM's H,W recipe, same-quantization sum, QuantizedMeanOrS
     }
     std::vector<std::int8_t> want;
     for (std::int64_t sum : acc) {
-      std::int64_t v = 0;
-      if (l.in.rank == 4 && l.keep_dims && l.reduce_axes == 0b0110) {
-        const std::int32_t scaled = ref::mbqm(static_cast<std::int32_t>(sum - count * l.in_zero_point), m.m, m.shift);
-        v = static_cast<std::int64_t>(std::round(static_cast<double>(scaled) / static_cast<double>(count))) + l.out_zero_point;
-      } else if (l.in_scale == l.out_scale && l.in_zero_point == l.out_zero_point) {
-        v = sum / count;  // truncating
-      } else {
-        int shift = 63 - std::countl_zero(static_cast<std::uint64_t>(count));
-        shift = std::min({shift, 32, 31 + m.shift});
-        const auto multiplier = static_cast<std::int32_t>((static_cast<std::int64_t>(m.m) << shift) / count);
-        v = ref::mbqm(static_cast<std::int32_t>(sum - l.in_zero_point * count), multiplier, m.shift - shift) + std::int64_t{l.out_zero_point};
-      }
+      int shift = 63 - std::countl_zero(static_cast<std::uint64_t>(count));
+      shift = std::min({shift, 32, 31 + m.shift});
+      const auto multiplier = static_cast<std::int32_t>((static_cast<std::int64_t>(m.m) << shift) / count);
+      const std::int64_t v =
+          ref::mbqm(static_cast<std::int32_t>(sum - l.in_zero_point * count), multiplier, m.shift - shift) + std::int64_t{l.out_zero_point};
       want.push_back(static_cast<std::int8_t>(ref::clamp(v, -128, 127)));
     }
     CHECK_MESSAGE(got == want, "mean #" << i);
     CHECK(p.mean.reduce_axes == l.reduce_axes);
-    CHECK(p.mean.same_quantization == (l.in_scale == l.out_scale && l.in_zero_point == l.out_zero_point ? 1 : 0));
   });
   for_each_layer<float_means>(std::make_index_sequence<std::size(float_means)>{}, [&](auto index) {
     constexpr std::size_t i = decltype(index)::value;

@@ -75,13 +75,10 @@ struct batch_norm_fields {
   friend constexpr bool operator==(const batch_norm_fields&, const batch_norm_fields&) = default;
 };
 
-// mean (float32 and int8).
+// mean and the other reductions (ops/reduction.hpp).
 struct mean_fields {
-  std::uint32_t reduce_axes = 0;  // bit d set: averaged over axis d
-  // int8, kernels only (pass::compute_requantization): 1 when input and output share one scale and zero
-  // point: TFLM then sums the raw values and divides, truncating (no multiplier; otherwise
-  // output_multiplier/output_shift rescale the sum).
-  std::int32_t same_quantization = 0;
+  std::uint32_t reduce_axes = 0;  // bit d set: averaged (summed, ...) over axis d; arg_max/arg_min: one bit
+  std::int32_t select_last = 0;   // arg_max, arg_min: 1: a tie gives the last index (ONNX select_last_index)
   friend constexpr bool operator==(const mean_fields&, const mean_fields&) = default;
 };
 
@@ -118,12 +115,12 @@ struct op_attributes {
   row_fetch_fields fetch{};             // fetch_rows
   batch_norm_fields batch_norm{std::bit_cast<std::uint32_t>(1e-5f)};  // batch_norm
   clip_fields clip{};                   // clip: the bounds (int8 without a scale: the raw integers)
-  dtype out_type = dtype::f32;          // quantize, dequantize, and ops of layout onnx: the result's element type
+  dtype out_type = dtype::f32;          // quantize, dequantize, arg_max, arg_min, and ops of layout onnx: the result's element type
   data_layout layout = data_layout::ctnn;  // conv2d, dense: ONNX's integer ops read ONNX's layouts
-  mean_fields mean{};                   // mean
+  mean_fields mean{};                   // mean and the other reductions
   transpose_fields transpose{};         // transpose
   slice_fields slice{};                 // slice
-  bool keep_dims = true;                // mean: reduced axes stay as extent 1
+  bool keep_dims = true;                // reductions: reduced axes stay as extent 1
   friend constexpr bool operator==(const op_attributes&, const op_attributes&) = default;
 };
 

@@ -62,6 +62,19 @@ enum class op_kind : std::int32_t {
                      // result shape attrs.target (rank 0: the extents): strided slices, splits, unpacks
   gather,            // its first input's slices along attrs.axis at the indices of its second (int32 or int64):
                      // shape data[:axis] + indices + data[axis + 1:] (TFLite GATHER, ONNX Gather)
+  // Reductions over the axes of attrs.mean.reduce_axes, keep_dims or not, as mean (ops/reduce.hpp):
+  reduce_sum,         // sum (TFLite SUM, ONNX ReduceSum)
+  reduce_max,         // largest (TFLite REDUCE_MAX, ONNX ReduceMax)
+  reduce_min,         // smallest (TFLite REDUCE_MIN, ONNX ReduceMin)
+  reduce_prod,        // product (ONNX ReduceProd)
+  reduce_sum_square,  // sum of squares (ONNX ReduceSumSquare)
+  reduce_l1,          // sum of magnitudes (ONNX ReduceL1)
+  reduce_l2,          // square root of the sum of squares (ONNX ReduceL2)
+  reduce_log_sum,     // natural log of the sum (ONNX ReduceLogSum)
+  reduce_log_sum_exp,  // natural log of the sum of exponentials (ONNX ReduceLogSumExp)
+  arg_max,            // the index of the largest along the one axis of the mask (ties: the first, or with
+                      // attrs.mean.select_last the last), of type attrs.out_type (TFLite ARG_MAX, ONNX ArgMax)
+  arg_min,            // likewise the smallest (TFLite ARG_MIN, ONNX ArgMin)
   none,              // no op: a default-constructed node or kernel_params, a diagnostic about no op
 };
 
@@ -72,8 +85,10 @@ inline constexpr int op_kind_count = static_cast<int>(op_kind::none);
 inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "conv2d", "depthwise_conv2d", "dense", "max_pool", "avg_pool", "global_avg_pool", "add", "mul", "relu",
     "relu6", "sigmoid", "tanh", "softmax", "reshape", "concat", "pad", "batch_norm", "quantize", "dequantize",
-    "mean", "transpose", "clip", "batch_matmul", "crop", "paste", "fetch_rows", "sub", "abs", "neg", "sqrt", "rsqrt", "exp", "log", "sin", "cos", "floor", "ceil",
-    "round", "square", "reciprocal", "slice", "gather", "none",
+    "mean", "transpose", "clip", "batch_matmul", "crop", "paste", "fetch_rows", "sub", "abs", "neg", "sqrt", "rsqrt",
+    "exp", "log", "sin", "cos", "floor", "ceil", "round", "square", "reciprocal", "slice", "gather", "reduce_sum",
+    "reduce_max", "reduce_min", "reduce_prod", "reduce_sum_square", "reduce_l1", "reduce_l2", "reduce_log_sum",
+    "reduce_log_sum_exp", "arg_max", "arg_min", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 

@@ -93,6 +93,9 @@ struct op_defaults {
   // Whether its int8 kernel is exact on plain integers (no scale needed): under ONNX's policy such an op
   // may read an int8 tensor without quantization (kernel::needs_quantization).
   static constexpr bool plain_integer_kernel = false;
+  // Whether its result's element type is attrs.out_type (arg_max: int32 or int64) rather than its first
+  // input's (ops::result_type).
+  static constexpr bool result_type_from_attributes = false;
 
   template <class Module>
   static constexpr shape infer(Module& m, std::int32_t node_id) {

@@ -26,4 +26,11 @@ constexpr shape infer_shape(Module& m, std::int32_t node_id) {
   return described ? out : shape_rules::infer_node(m, node_id);
 }
 
+// The element type of an op's result: attrs.out_type for a descriptor that says so, else shape_rules'.
+template <class Module>
+constexpr dtype result_type(const Module& m, const node& n) {
+  const bool from_attributes = visit_or(n.kind, false, [](auto d) { return d.result_type_from_attributes; });
+  return from_attributes ? n.attrs.out_type : shape_rules::result_type(m, n);
+}
+
 }  // namespace ctnn::ops

@@ -28,6 +28,7 @@
 #include <ctnn/ops/pad.hpp>
 #include <ctnn/ops/paste.hpp>
 #include <ctnn/ops/reciprocal.hpp>
+#include <ctnn/ops/reduce.hpp>
 #include <ctnn/ops/relu.hpp>
 #include <ctnn/ops/relu6.hpp>
 #include <ctnn/ops/reshape.hpp>
@@ -52,7 +53,8 @@ struct op_list {};
 // the layers (being moved here: docs/design.md §2, "One descriptor per op kind").
 using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, transpose, crop, paste, fetch_rows, softmax, pad, reshape,
                     batch_matmul, concat, batch_norm, abs, neg, sqrt, rsqrt, exp, log, sin, cos, floor, ceil, round, square,
-                    reciprocal, slice, gather>;
+                    reciprocal, slice, gather, reduce_sum, reduce_max, reduce_min, reduce_prod, reduce_sum_square,
+                    reduce_l1, reduce_l2, reduce_log_sum, reduce_log_sum_exp, arg_max, arg_min>;
 
 namespace detail {
 

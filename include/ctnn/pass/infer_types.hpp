@@ -25,7 +25,7 @@ struct infer_types : detail::in_place_pass<infer_types> {
       const shape out = ops::infer_shape(m, i);
       tensor& result = m.tensor_at(n.output);
       result.dims = out;
-      result.type = shape_rules::result_type(m, n);
+      result.type = ops::result_type(m, n);
     }
     if (!m.error.failed()) m.establish(fact::shapes_inferred);
   }

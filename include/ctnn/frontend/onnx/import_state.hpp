@@ -186,7 +186,7 @@ struct importer_state {
       return -1;
     }
     m.tensor_at(out).dims = dims;
-    m.tensor_at(out).type = shape_rules::result_type(m, m.node_at(id));
+    m.tensor_at(out).type = ops::result_type(m, m.node_at(id));
     return out;
   }
   // The nodes of the kinds several import functions add, each built here alone (issue #24: a kind's

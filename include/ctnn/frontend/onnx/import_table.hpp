@@ -12,6 +12,7 @@
 
 #include <ctnn/frontend/onnx/import_elementwise.hpp>
 #include <ctnn/frontend/onnx/import_linear.hpp>
+#include <ctnn/frontend/onnx/import_reduce.hpp>
 #include <ctnn/frontend/onnx/import_shape_ops.hpp>
 #include <ctnn/frontend/onnx/quantized.hpp>
 
@@ -80,6 +81,19 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::Gather, op_kind::gather, &import_gather<S>},
     {op_type::DepthToSpace, op_kind::reshape, &import_block_rearrange<S>},
     {op_type::SpaceToDepth, op_kind::reshape, &import_block_rearrange<S>},
+    // import_reduce.hpp
+    {op_type::ReduceSum, op_kind::reduce_sum, &import_reduce<S>},
+    {op_type::ReduceMean, op_kind::mean, &import_reduce<S>},
+    {op_type::ReduceMax, op_kind::reduce_max, &import_reduce<S>},
+    {op_type::ReduceMin, op_kind::reduce_min, &import_reduce<S>},
+    {op_type::ReduceProd, op_kind::reduce_prod, &import_reduce<S>},
+    {op_type::ReduceSumSquare, op_kind::reduce_sum_square, &import_reduce<S>},
+    {op_type::ReduceL1, op_kind::reduce_l1, &import_reduce<S>},
+    {op_type::ReduceL2, op_kind::reduce_l2, &import_reduce<S>},
+    {op_type::ReduceLogSum, op_kind::reduce_log_sum, &import_reduce<S>},
+    {op_type::ReduceLogSumExp, op_kind::reduce_log_sum_exp, &import_reduce<S>},
+    {op_type::ArgMax, op_kind::arg_max, &import_arg<S>},
+    {op_type::ArgMin, op_kind::arg_min, &import_arg<S>},
     // quantized.hpp
     {op_type::QuantizeLinear, op_kind::quantize, &import_quantize_linear<S>},
     {op_type::DequantizeLinear, op_kind::dequantize, &import_quantize_linear<S>},

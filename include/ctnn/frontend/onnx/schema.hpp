@@ -83,7 +83,7 @@ enum class data_type : std::int32_t {
 };
 
 constexpr std::string_view name_of(data_type t) {
-  constexpr std::array<std::string_view, 27> names{
+  constexpr std::array<std::string_view, 28> names{
       "UNDEFINED", "FLOAT", "UINT8", "INT8", "UINT16", "INT16", "INT32", "INT64", "STRING", "BOOL", "FLOAT16",
       "DOUBLE", "UINT32", "UINT64", "COMPLEX64", "COMPLEX128", "BFLOAT16", "FLOAT8E4M3FN", "FLOAT8E4M3FNUZ",
       "FLOAT8E5M2", "FLOAT8E5M2FNUZ", "UINT4", "INT4", "FLOAT4E2M1", "FLOAT8E8M0", "UINT2", "INT2"};

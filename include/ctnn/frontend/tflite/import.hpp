@@ -25,10 +25,11 @@
 //    FULLY_CONNECTED ([out][in], keep_num_dims only for rank-2 inputs), AVERAGE_POOL_2D, MAX_POOL_2D,
 //    ADD, SUB, MUL, RESHAPE (shape input, else new_shape, else the output's shape), SOFTMAX (beta 1),
 //    QUANTIZE, DEQUANTIZE, CONCATENATION, PAD (constant int32 paddings), RELU, RELU6, LOGISTIC, TANH,
-//    MEAN (constant int32 axes, keep_dims), ABS and RSQRT (float32, int8), NEG, SQRT, EXP, LOG, SIN, COS,
-//    FLOOR, CEIL, ROUND, SQUARE (float32), SQUEEZE and EXPAND_DIMS (reshapes), TRANSPOSE, STRIDED_SLICE
-//    (rank <= 4, masks begin/end/shrink_axis), SLICE, SPLIT, SPLIT_V, PACK, UNPACK, DEPTH_TO_SPACE,
-//    SPACE_TO_DEPTH (constant int32 operands), GATHER (batch_dims 0; int32 indices, constant or not).
+//    MEAN, SUM, REDUCE_MAX, REDUCE_MIN (constant int32 axes, keep_dims), ARG_MAX, ARG_MIN (int32
+//    result), ABS and RSQRT (float32, int8), NEG, SQRT, EXP, LOG, SIN, COS, FLOOR, CEIL, ROUND, SQUARE
+//    (float32), SQUEEZE and EXPAND_DIMS (reshapes), TRANSPOSE, STRIDED_SLICE (rank <= 4, masks
+//    begin/end/shrink_axis), SLICE, SPLIT, SPLIT_V, PACK, UNPACK, DEPTH_TO_SPACE, SPACE_TO_DEPTH (constant
+//    int32 operands), GATHER (batch_dims 0; int32 indices, constant or not).
 //    Padding SAME/VALID; fused activations NONE, RELU, RELU6.
 //  * Bad input is a diagnostic in the module (frontend_error codes, ir/diagnostic.hpp; a few of the
 //    IR's own codes where they fit: unsupported_rank, input_count_mismatch, too_many_inputs,

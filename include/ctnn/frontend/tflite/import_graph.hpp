@@ -44,7 +44,7 @@ constexpr void import_by_job(S& s, op_import& im) {
     case import_job::reshape: return import_reshape(s, im);
     case import_job::concat: return import_concat(s, im);
     case import_job::pad: return import_pad(s, im);
-    case import_job::mean: return import_mean(s, im);
+    case import_job::reduction: return import_reduction(s, im);
     case import_job::reshape_to_output: return import_reshape_to_output(s, im);
     case import_job::transpose: return import_transpose(s, im);
     case import_job::strided_slice: return import_strided_slice(s, im);

@@ -38,7 +38,7 @@ enum class import_job : std::int32_t {
   reshape,  // (import_shape_ops.hpp, likewise below)
   concat,
   pad,
-  mean,
+  reduction,          // MEAN, SUM, REDUCE_MAX, REDUCE_MIN, ARG_MAX, ARG_MIN
   reshape_to_output,  // SQUEEZE, EXPAND_DIMS: a reshape to the output's shape
   transpose,
   strided_slice,
@@ -120,7 +120,12 @@ inline constexpr op_row op_table[] = {
     {builtin_operator::concatenation, op_kind::concat, import_job::concat, schema::builtin_options::concatenation,
      fused_node_at(schema::concatenation::fused_activation)},
     {builtin_operator::pad, op_kind::pad, import_job::pad, schema::builtin_options::pad, no_fused_activation},
-    {builtin_operator::mean, op_kind::mean, import_job::mean, schema::builtin_options::reducer, no_fused_activation},
+    {builtin_operator::mean, op_kind::mean, import_job::reduction, schema::builtin_options::reducer, no_fused_activation},
+    {builtin_operator::sum, op_kind::reduce_sum, import_job::reduction, schema::builtin_options::reducer, no_fused_activation},
+    {builtin_operator::reduce_max, op_kind::reduce_max, import_job::reduction, schema::builtin_options::reducer, no_fused_activation},
+    {builtin_operator::reduce_min, op_kind::reduce_min, import_job::reduction, schema::builtin_options::reducer, no_fused_activation},
+    {builtin_operator::arg_max, op_kind::arg_max, import_job::reduction, schema::builtin_options::arg_max, no_fused_activation},
+    {builtin_operator::arg_min, op_kind::arg_min, import_job::reduction, schema::builtin_options::arg_min, no_fused_activation},
     {builtin_operator::squeeze, op_kind::reshape, import_job::reshape_to_output, schema::builtin_options::squeeze,
      no_fused_activation},
     {builtin_operator::expand_dims, op_kind::reshape, import_job::reshape_to_output, schema::builtin_options::expand_dims,

@@ -1,9 +1,10 @@
 #pragma once
 // The TFLite importer's ops that move, pad or reduce data (import.hpp; rows in import_plan.hpp's op_table):
-// RESHAPE, CONCATENATION, PAD, MEAN, and the shape family: SQUEEZE and EXPAND_DIMS (reshapes), TRANSPOSE,
-// STRIDED_SLICE, SLICE, SPLIT, SPLIT_V and UNPACK (slices), PACK (reshapes and a concat), DEPTH_TO_SPACE and
-// SPACE_TO_DEPTH (a reshape, a transpose and a reshape), GATHER. They move bytes only: an int8 result is its input's
-// bytes whatever the two tensors' quantization says, as in TFLM, whose kernels copy.
+// RESHAPE, CONCATENATION, PAD, the reductions (MEAN, SUM, REDUCE_MAX, REDUCE_MIN, ARG_MAX, ARG_MIN), and the
+// shape family: SQUEEZE and EXPAND_DIMS (reshapes), TRANSPOSE, STRIDED_SLICE, SLICE, SPLIT, SPLIT_V and UNPACK
+// (slices), PACK (reshapes and a concat), DEPTH_TO_SPACE and SPACE_TO_DEPTH (a reshape, a transpose and a
+// reshape), GATHER. The shape family moves bytes only: an int8 result is its input's bytes whatever the two
+// tensors' quantization says, as in TFLM, whose kernels copy.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -105,9 +106,12 @@ constexpr void import_pad(S& s, op_import& im) {
   }
 }
 
-// MEAN: constant int32 axes, keep_dims.
+// MEAN, SUM, REDUCE_MAX, REDUCE_MIN: constant int32 axes, keep_dims. TFLM's int8 REDUCE_MAX/MIN compare
+// raw values and fail unless input and output share scale and zero point: such models are refused.
+// ARG_MAX, ARG_MIN: one constant int32 axis, no keep_dims, an int32 result (TFLM runs no other: an int64
+// one is unsupported_dtype).
 template <class S>
-constexpr void import_mean(S& s, op_import& im) {
+constexpr void import_reduction(S& s, op_import& im) {
   const std::int32_t op = im.op;
   const op_plan& p = im.plan;
   const operator_view& o = im.view;
@@ -115,8 +119,26 @@ constexpr void import_mean(S& s, op_import& im) {
   const std::int32_t axes = data_and_constant_i32(s, op, p, o, im.inputs[0]);
   if (axes < 0) return;
   im.input_count = 1;
+  const bool arg = p.kind == op_kind::arg_max || p.kind == op_kind::arg_min;
   const std::int32_t rank = s.m.tensor_at(im.inputs[0]).dims.rank;
   const std::int64_t count = s.m.tensor_at(axes).dims.elements();
+  const tensor& x = s.m.tensor_at(im.inputs[0]);
+  const tensor& y = s.m.tensor_at(im.out);
+  if (arg && count != 1) {
+    s.fail(frontend_error::tflite_unsupported_operand, op, p.kind,
+           {.operator_code = static_cast<std::int64_t>(p.code), .input_slot = 1});
+    return;
+  }
+  if (arg && y.type != dtype::i32) {  // TFLM's ArgMinMax writes int32 only
+    s.fail(error_code::unsupported_dtype, op, p.kind, {.rejected_value = static_cast<std::int64_t>(y.type)});
+    return;
+  }
+  const bool quantization_differs = x.quant.scale != y.quant.scale || x.quant.zero_point != y.quant.zero_point;
+  if ((p.kind == op_kind::reduce_max || p.kind == op_kind::reduce_min) && x.type == dtype::i8 && quantization_differs) {
+    s.fail(frontend_error::tflite_invalid_quantization, op, p.kind,
+           {.tensor = im.out, .reason = static_cast<std::int64_t>(quantization_problem::not_the_inputs)});
+    return;
+  }
   for (std::int64_t k = 0; k < count; ++k) {
     const std::int32_t axis = constant_i32(s, axes, k);
     const std::int32_t normalised = axis < 0 ? axis + rank : axis;
@@ -126,7 +148,8 @@ constexpr void import_mean(S& s, op_import& im) {
     }
     im.attrs.mean.reduce_axes |= 1u << normalised;
   }
-  im.attrs.keep_dims = r.scalar<bool>(p.options, schema::reducer::keep_dims, false);
+  im.attrs.keep_dims = !arg && r.scalar<bool>(p.options, schema::reducer::keep_dims, false);
+  if (arg) im.attrs.out_type = y.type;
 }
 
 

@@ -166,6 +166,7 @@ enum class quantization_problem : std::int32_t {
   scale = 1,       // an int8 scale that is not finite and within [2^-60, 2^60] (an int32 one: not finite and >= 0)
   zero_point,      // a zero point outside the tensor type's range (int8: [-128, 127]; int32: int32)
   channel_scale,   // a per-channel scale that is not finite and within [2^-60, 2^60]
+  not_the_inputs,  // an int8 REDUCE_MAX/REDUCE_MIN result quantized unlike its input (TFLM fails it)
 };
 
 constexpr std::string_view name_of(quantization_problem q) {
@@ -173,6 +174,8 @@ constexpr std::string_view name_of(quantization_problem q) {
     case quantization_problem::scale: return "a scale that is not finite or outside [2^-60, 2^60]";
     case quantization_problem::zero_point: return "a zero point outside the range of the tensor's type";
     case quantization_problem::channel_scale: return "a per-channel scale that is not finite or outside [2^-60, 2^60]";
+    case quantization_problem::not_the_inputs:
+      return "an int8 REDUCE_MAX/REDUCE_MIN result whose scale or zero point is not its input's (TFLM runs only those)";
   }
   return {};
 }
@@ -266,6 +269,8 @@ enum class builtin_options : std::uint8_t {
   split_v = 79,
   depth_to_space = 94,
   dequantize = 38,
+  arg_max = 40,  // ArgMaxOptions, ArgMinOptions: output_type (the output tensor's type is read instead)
+  arg_min = 57,
   quantize = 89,
 };
 

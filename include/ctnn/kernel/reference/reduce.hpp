@@ -2,11 +2,17 @@
 // Reductions over a set of axes (kernel_params::mean.reduce_axes is the bit mask of reduced axes; keep_dims or not
 // does not change the element order). Each output element visits its inputs in row-major order of the
 // reduced coordinates, which is the order TFLite's reference Reduce adds them in (it matters for float).
-// float32 mean: the float sum divided by the element count (TFLite's reference Mean).
+// float32 mean: the float sum divided by the element count (TFLite's reference Mean). The other
+// reductions (reduce<K>): an accumulator from an initial value, one step per input, a last step per
+// output (ONNX's ReduceL2: the square root, ReduceLogSum/LogSumExp: the log; the math functions are the
+// unary ops', constexpr for fold_constants); TFLite's ReduceGeneric steps `in > current ? in : current`
+// for max (a NaN input is skipped, where NumPy's max, ONNX's reference, would return NaN), likewise min.
 #include <array>
 #include <cstdint>
+#include <limits>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/reference/unary_math.hpp>
 
 namespace ctnn::kernel::reference {
 
@@ -85,6 +91,80 @@ constexpr void mean(Params p, const float* input, float* output) {
   const auto start = [&] { sum = 0.0f; };
   const auto add = [&](std::int64_t at) { sum += input[at]; };
   const auto finish = [&](std::int64_t o) { output[o] = sum / count; };
+  detail::for_each_reduction(plan, start, add, finish);
+}
+
+// The accumulation of reduction kind K over elements of type T (float, or int8 for max and min).
+template <op_kind K, class T>
+struct reducer {
+  static constexpr T initial() {
+    if constexpr (K == op_kind::reduce_max)
+      return std::numeric_limits<T>::lowest();
+    else if constexpr (K == op_kind::reduce_min)
+      return std::numeric_limits<T>::max();
+    else if constexpr (K == op_kind::reduce_prod)
+      return T{1};
+    else
+      return T{0};
+  }
+  static constexpr T step(T current, T in) {
+    if constexpr (K == op_kind::reduce_max)
+      return in > current ? in : current;
+    else if constexpr (K == op_kind::reduce_min)
+      return in < current ? in : current;
+    else if constexpr (K == op_kind::reduce_prod)
+      return current * in;
+    else if constexpr (K == op_kind::reduce_l1)
+      return current + (in < T{0} ? -in : in);
+    else if constexpr (K == op_kind::reduce_sum_square || K == op_kind::reduce_l2)
+      return current + in * in;
+    else if constexpr (K == op_kind::reduce_log_sum_exp)
+      return current + unary_math::exponential(in);
+    else
+      return current + in;  // reduce_sum, reduce_log_sum
+  }
+  static constexpr T last(T accumulated) {
+    if constexpr (K == op_kind::reduce_l2)
+      return unary_math::square_root(accumulated);
+    else if constexpr (K == op_kind::reduce_log_sum || K == op_kind::reduce_log_sum_exp)
+      return unary_math::natural_log(accumulated);
+    else
+      return accumulated;
+  }
+};
+
+template <op_kind K, class T, class Params>
+constexpr void reduce(Params p, const T* input, T* output) {
+  using rule = reducer<K, T>;
+  const detail::reduction_plan plan = detail::plan_reduction(p->in, p->mean.reduce_axes);
+  T accumulated = rule::initial();
+  const auto start = [&] { accumulated = rule::initial(); };
+  const auto add = [&](std::int64_t at) { accumulated = rule::step(accumulated, input[at]); };
+  const auto finish = [&](std::int64_t o) { output[o] = rule::last(accumulated); };
+  detail::for_each_reduction(plan, start, add, finish);
+}
+
+// arg_max / arg_min of kind K: per output, the position along the reduced axis of the first largest
+// (smallest) input, as TFLite's ArgMinMax compares (`>`, `<`: a NaN is never chosen after the first
+// element); select_last: of the last one (`>=`, `<=`).
+template <op_kind K, class T, class Index, class Params>
+constexpr void arg_extremum(Params p, const T* input, Index* output) {
+  const detail::reduction_plan plan = detail::plan_reduction(p->in, p->mean.reduce_axes);
+  const bool last = p->mean.select_last != 0;
+  const auto better = [&](T candidate, T best) {
+    if constexpr (K == op_kind::arg_max)
+      return last ? candidate >= best : candidate > best;
+    else
+      return last ? candidate <= best : candidate < best;
+  };
+  T best{};
+  std::int64_t position = 0, chosen = 0;
+  const auto start = [&] { position = 0, chosen = 0; };
+  const auto add = [&](std::int64_t at) {
+    if (position == 0 || better(input[at], best)) best = input[at], chosen = position;
+    ++position;
+  };
+  const auto finish = [&](std::int64_t o) { output[o] = static_cast<Index>(chosen); };
   detail::for_each_reduction(plan, start, add, finish);
 }
 
