@@ -82,8 +82,9 @@ static_assert(m.output_tensor(0).dims == e.output && m.output_tensor(0).type == 
 static_assert(m.input_tensor(0).quant.scale == e.input_scale && m.input_tensor(0).quant.zero_point == e.input_zero_point);
 static_assert(m.output_tensor(0).quant.scale == e.output_scale && m.output_tensor(0).quant.zero_point == e.output_zero_point);
 
-// int8: conv weights per channel on axis 0, depthwise on axis 3, biases int32 per channel with
-// scale = input scale x weight scale; FULLY_CONNECTED weights per tensor. float: nothing quantized.
+// int8: conv weights per channel on axis 0, depthwise on axis 3, biases int32 (their per-channel scales,
+// input scale x weight scale in the file, are not kept); FULLY_CONNECTED weights per tensor. float: nothing
+// quantized.
 constexpr bool weights_quantized_as_tflite() {
   for (std::int32_t k = 0; k < m.node_count; ++k) {
     const ctnn::node& n = m.node_at(k);
@@ -102,12 +103,9 @@ constexpr bool weights_quantized_as_tflite() {
       continue;
     }
     const std::int32_t axis = n.kind == op_kind::conv2d ? 0 : 3;
-    if (w.quant.axis != axis || w.quant.channel_count != w.dims[axis] || b.quant.channel_count != w.dims[axis]) return false;
-    // TFLite computes the bias scale in float: in_scale * w_scale[c], to within a rounding.
-    for (std::int32_t c = 0; c < w.quant.channel_count; ++c) {
-      const float want = in.quant.scale * w.quant.scale_of(c), got = b.quant.scale_of(c);
-      if (got < want * 0.999999f || got > want * 1.000001f) return false;
-    }
+    if (w.quant.axis != axis || w.quant.channel_count != w.dims[axis] || !(w.quant.scale_of(0) > 0.0f)) return false;
+    // A bias's per-channel scales are not kept (TFLM derives them from the input's and the weights'; issue #25).
+    if (b.quant.quantized() || !in.quant.quantized()) return false;
   }
   return true;
 }
