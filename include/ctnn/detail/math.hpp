@@ -1,6 +1,6 @@
 #pragma once
 // The few math functions ctnn needs in constant evaluation (clang 14's <cmath> is not constexpr):
-// exp, tanh, sqrt, in double precision, rounded once to float by the callers. Kernels call std:: at run
+// exp, expm1, tanh, sqrt, in double precision, rounded once to float by the callers. Kernels call std:: at run
 // time and these only when std::is_constant_evaluated(), so folded constants may differ from run-time
 // results in the last bit; tests compare both with <cmath>.
 #include <cstdint>
@@ -25,6 +25,19 @@ constexpr double exp(double x) {
   double scale = 1.0;
   for (std::int64_t i = 0; i < (k < 0 ? -k : k); ++i) scale *= 2.0;
   return k < 0 ? sum / scale : sum * scale;
+}
+
+// e^x - 1 without the cancellation of exp(x) - 1 near 0: its Taylor series there.
+constexpr double expm1(double x) {
+  if (x > -0.5 && x < 0.5) {
+    double term = x, sum = x;
+    for (int n = 2; n < 24; ++n) {
+      term *= x / n;
+      sum += term;
+    }
+    return sum;
+  }
+  return exp(x) - 1.0;
 }
 
 constexpr double tanh(double x) {

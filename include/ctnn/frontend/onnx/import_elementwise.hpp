@@ -1,7 +1,9 @@
 #pragma once
 // The ONNX importer's element-wise ops (import.hpp; rows in import_table.hpp): Relu, Sigmoid, Tanh,
-// GlobalAveragePool, Clip, Add and Mul (float, and plain integers with ONNX's wrap-around), Softmax.
+// GlobalAveragePool, Clip, Add and Mul (float, and plain integers with ONNX's wrap-around), Softmax; the
+// float32 activations LeakyRelu, Elu, HardSigmoid, HardSwish, PRelu, and Max and Min.
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -153,6 +155,59 @@ constexpr void import_binary(S& s, const node_view&, const operands& o, std::int
     return s.fail(onnx_error::integer_arithmetic,
                   {.operator_code = static_cast<std::int64_t>(s.current), .input_slot = 1});
   define(s, result, s.add_node(kind, {}, {x, y}, s.label_of(result)), nhwc);
+}
+
+// An operand that must be float32 (the activations below have no integer semantics in ONNX's sense).
+template <class S>
+constexpr bool expect_float(S& s, const operands& o, std::uint32_t slot) {
+  const dtype type = element_type(s, o.id[slot]);
+  if (s.failed()) return false;
+  if (type == dtype::f32) return true;
+  s.fail(onnx_error::integer_arithmetic, {.operator_code = static_cast<std::int64_t>(s.current), .input_slot = slot});
+  return false;
+}
+
+// LeakyRelu (alpha 0.01), Elu (alpha 1), HardSigmoid (alpha 0.2, beta 0.5), HardSwish (none): the row's kind
+// with the node's coefficients (or the defaults ONNX gives), float32, in the operand's layout.
+template <class S>
+constexpr void float_activation(S& s, const node_view& n, const operands& o, std::int32_t result, float alpha, float beta) {
+  if (!expect_inputs(s, o, 1, 1) || !expect_activation(s, o, 0) || !expect_float(s, o, 0)) return;
+  op_attributes a{};
+  a.coefficients = {std::bit_cast<std::uint32_t>(float_attribute(s, n, "alpha", alpha)),
+                    std::bit_cast<std::uint32_t>(float_attribute(s, n, "beta", beta))};
+  if (s.failed() || s.take_reader_error()) return;
+  unary_of(s, o.id[0], result, s.current_kind, false, a);
+}
+template <class S>
+constexpr void import_leaky_relu(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  float_activation(s, n, o, result, 0.01f, 0.0f);
+}
+template <class S>
+constexpr void import_elu(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  float_activation(s, n, o, result, 1.0f, 0.0f);
+}
+template <class S>
+constexpr void import_hard_sigmoid(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  float_activation(s, n, o, result, 0.2f, 0.5f);
+}
+template <class S>
+constexpr void import_hard_swish(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  float_activation(s, n, o, result, 0.0f, 0.0f);
+}
+
+// PRelu (the slope broadcast to X), Max and Min of two operands: float32 binary ops (import_binary); Max
+// and Min of one operand are the identity.
+template <class S>
+constexpr void import_float_binary(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  const bool variadic = s.current_kind == op_kind::maximum || s.current_kind == op_kind::minimum;
+  if (!expect_inputs(s, o, variadic ? 1 : 2, 2)) return;
+  for (std::uint32_t slot = 0; slot < o.count; ++slot)
+    if (!expect_float(s, o, slot)) return;
+  if (o.count == 1) {
+    if (!expect_activation(s, o, 0)) return;
+    return unary_with(s, o.id[0], result, false, [&](std::int32_t x) { return s.reshape(x, {}, s.label_of(result)); });
+  }
+  import_binary(s, n, o, result);
 }
 
 template <class S>

@@ -51,6 +51,13 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::Mul, op_kind::mul, &import_binary<S>},
     {op_type::Sub, op_kind::sub, &import_binary<S>},
     {op_type::Softmax, op_kind::softmax, &import_softmax<S>},
+    {op_type::LeakyRelu, op_kind::leaky_relu, &import_leaky_relu<S>},
+    {op_type::Elu, op_kind::elu, &import_elu<S>},
+    {op_type::HardSigmoid, op_kind::hard_sigmoid, &import_hard_sigmoid<S>},
+    {op_type::HardSwish, op_kind::hard_swish, &import_hard_swish<S>},
+    {op_type::PRelu, op_kind::prelu, &import_float_binary<S>},
+    {op_type::Max, op_kind::maximum, &import_float_binary<S>},
+    {op_type::Min, op_kind::minimum, &import_float_binary<S>},
     // import_shape_ops.hpp
     {op_type::Reshape, op_kind::reshape, &import_reshape<S>},
     {op_type::Flatten, op_kind::reshape, &import_flatten<S>},

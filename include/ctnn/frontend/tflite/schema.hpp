@@ -228,6 +228,7 @@ namespace mul { inline constexpr std::uint32_t fused_activation = 0; }
 namespace sub { inline constexpr std::uint32_t fused_activation = 0; }
 namespace reshape { inline constexpr std::uint32_t new_shape = 0; }
 namespace reducer { inline constexpr std::uint32_t keep_dims = 0; }
+namespace leaky_relu { inline constexpr std::uint32_t alpha = 0; }
 
 // Members of the BuiltinOptions union that ctnn reads (the union's type tag values).
 enum class builtin_options : std::uint8_t {
@@ -245,6 +246,7 @@ enum class builtin_options : std::uint8_t {
   reducer = 27,
   sub = 28,
   dequantize = 38,
+  leaky_relu = 75,
   quantize = 89,
 };
 
