@@ -237,6 +237,13 @@ def tflite_cases():
         add(f"{low}_i8_rank1", binary_tflite(code, [23], [23], [23], i8, (0.5, 127), (0.5, 127), (0.5, 127)),
             [int8_input(rng, [23], 127), int8_input(rng, [23], 127)])
 
+    # Every int8 value once through each unary op: the whole of its int8 function (ELU: TFLM's whole table).
+    every_int8 = np.arange(-128, 128, dtype=np.int8).reshape(4, 64)
+    for name, code, qi, qo, options in (("leaky_relu_i8_every_value", "LEAKY_RELU", (0.07, -20), (0.03, 40), {"alpha": 0.3}),
+                                        ("hard_swish_i8_every_value", "HARD_SWISH", (0.045, 13), (0.025, -90), {}),
+                                        ("elu_i8_every_value", "ELU", (0.04, 30), (0.02, -60), {})):
+        add(name, unary_tflite(code, [4, 64], i8, qi, qo, **options), [every_int8])
+
     # RELU_N1_TO_1, RELU_0_TO_1 (NumPy references: TFLM has no kernel of them).
     # (the extreme zero point on the side of the input range that the op keeps)
     for code, lower, extreme_in, extreme_out in (("RELU_N1_TO_1", -1.0, (0.01, 127), (1 / 127, 127)),
@@ -248,8 +255,10 @@ def tflite_cases():
                 lambda x, lower=lower: [tflite_relu_x_float(x, F32(lower), F32(1.0))])
         for name, shape, qi, qo in ((f"{low}_i8_rescaled", [3, 4, 5], (0.02, -5), (0.01, 3)),
                                     (f"{low}_i8_zero_points_extreme", [41], extreme_in, extreme_out),
-                                    (f"{low}_i8_large_scale", [2, 13], (2.0, 1), (0.5, -2))):
-            add(name, unary_tflite(code, shape, i8, qi, qo), [int8_input(rng, shape, qi[1])],
+                                    (f"{low}_i8_large_scale", [2, 13], (2.0, 1), (0.5, -2)),
+                                    (f"{low}_i8_every_value", [256], (0.011, 9), (0.009, -17))):
+            x = np.arange(-128, 128, dtype=np.int8) if name.endswith("every_value") else int8_input(rng, shape, qi[1])
+            add(name, unary_tflite(code, shape, i8, qi, qo), [x],
                 lambda x, qi=qi, qo=qo, lower=lower: [tflite_relu_x_int8(x, qi, qo, lower, 1.0)])
     return cases
 
