@@ -8,7 +8,8 @@ layouts). PROVENANCE.md in that folder says what produced each file.
   are kept), RELU_N1_TO_1 and RELU_0_TO_1 (TFLM registers no kernel of them: outputs from the NumPy model of
   TFLite's Relu1/Relu0To1 below, float32 and int8's QuantizedReluX).
   ONNX ops (float32): LeakyRelu, Elu, HardSigmoid, HardSwish, PRelu, Max, Min; outputs from NumPy in float64
-  (ONNX's definitions), rounded to float32.
+  (ONNX's definitions), rounded to float32; Max and Min also of 3 and 4 operands and of plain integers (int8,
+  uint8, int32, int64: NumPy in the integer type).
 
 Deterministic: every input comes from a fixed seed, so re-running reproduces every file byte for byte.
 
@@ -105,6 +106,8 @@ def tflite_relu_x_int8(x, qi, qo, lower, upper):
 # ONNX's definitions in float64.
 
 def onnx_reference(op, xs, attrs):
+    if op in ("Max", "Min") and np.issubdtype(np.asarray(xs[0]).dtype, np.integer):  # exact in the integer type
+        return (np.maximum if op == "Max" else np.minimum).reduce(np.broadcast_arrays(*xs))
     x = [np.asarray(v, np.float64) for v in xs]
     alpha = attrs.get("alpha")
     if op == "LeakyRelu":
@@ -269,23 +272,35 @@ def onnx_cases():
     rng = np.random.RandomState(1414)
     cases = []
 
-    def model(op, input_shapes, out_shape, attrs, constants=()):
+    element_types = {np.dtype(F32): TensorProto.FLOAT, np.dtype(np.int8): TensorProto.INT8,
+                     np.dtype(np.uint8): TensorProto.UINT8, np.dtype(np.int32): TensorProto.INT32,
+                     np.dtype(np.int64): TensorProto.INT64}
+
+    def model(op, input_shapes, out_shape, attrs, constants=(), dtype=F32):
         """Graph inputs x0.. of input_shapes, then `constants` (name, array) as initializers, one node."""
-        inputs = [helper.make_tensor_value_info(f"x{k}", TensorProto.FLOAT, s) for k, s in enumerate(input_shapes)]
-        inits = [numpy_helper.from_array(np.asarray(v, F32), name) for name, v in constants]
+        elem = element_types[np.dtype(dtype)]
+        inputs = [helper.make_tensor_value_info(f"x{k}", elem, s) for k, s in enumerate(input_shapes)]
+        inits = [numpy_helper.from_array(np.asarray(v, dtype), name) for name, v in constants]
         node = helper.make_node(op, [f"x{k}" for k in range(len(input_shapes))] + [n for n, _ in constants], ["y"],
                                 **attrs)
         graph = helper.make_graph([node], f"{op.lower()}_test", inputs,
-                                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, out_shape)], inits)
+                                  [helper.make_tensor_value_info("y", elem, out_shape)], inits)
         m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)], producer_name="ctnn-test")
         m.ir_version = 7
         return m.SerializeToString()
 
     def add(name, op, inputs, attrs=None, constants=()):
         attrs = attrs or {}
-        outputs = [onnx_reference(op, list(inputs) + [np.asarray(v, F32) for _, v in constants], attrs)]
-        cases.append((name, model(op, [list(x.shape) for x in inputs], list(outputs[0].shape), attrs, constants),
+        dtype = inputs[0].dtype
+        outputs = [onnx_reference(op, list(inputs) + [np.asarray(v, dtype) for _, v in constants], attrs).astype(dtype)]
+        cases.append((name, model(op, [list(x.shape) for x in inputs], list(outputs[0].shape), attrs, constants, dtype),
                       inputs, outputs))
+
+    def integers(dtype, shape):
+        info = np.iinfo(dtype)
+        x = rng.randint(max(info.min, -1000), min(info.max, 1000) + 1, size=int(np.prod(shape))).astype(dtype)
+        x[:2] = np.array([info.min, info.max], dtype)[: x.size]
+        return x.reshape(shape)
 
     add("onnx_leaky_relu_default", "LeakyRelu", [float_input(rng, [1, 3, 4, 5])])
     add("onnx_leaky_relu_alpha_negative", "LeakyRelu", [float_input(rng, [7, 3])], {"alpha": -0.2})
@@ -302,6 +317,14 @@ def onnx_cases():
         constants=[("floor", np.array([-0.5, 0.0, 1.0], F32).reshape(3, 1, 1))])
     add("onnx_min_same_shape", "Min", [float_input(rng, [2, 3, 4]), float_input(rng, [2, 3, 4])])
     add("onnx_min_single_operand", "Min", [float_input(rng, [6])])
+    # Max and Min of more operands (folded left), and of plain integers (ONNX's integer semantics).
+    add("onnx_max_three_operands", "Max", [float_input(rng, [2, 1, 4]), float_input(rng, [3, 1]), float_input(rng, [4])])
+    add("onnx_min_four_operands_nchw", "Min", [float_input(rng, [1, 2, 3, 3]) for _ in range(3)],
+        constants=[("ceiling", np.array([0.5, -0.25], F32).reshape(2, 1, 1))])
+    add("onnx_max_i8", "Max", [integers(np.int8, [3, 5]), integers(np.int8, [5])])
+    add("onnx_min_u8", "Min", [integers(np.uint8, [2, 3, 4]), integers(np.uint8, [2, 3, 4])])
+    add("onnx_max_i32_three_operands", "Max", [integers(np.int32, [7]), integers(np.int32, [1]), integers(np.int32, [7])])
+    add("onnx_min_i64", "Min", [integers(np.int64, [4, 1]), integers(np.int64, [1, 6])])
     return cases
 
 
