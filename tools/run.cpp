@@ -24,10 +24,15 @@
 // (default 2^28: the plan's pools, the model's inputs and outputs and the constants computed at run time)
 // refuse a larger model with both figures.
 //
+// `--expect FILE` (repeatable: the k-th for output k) compares each output with a reference file of raw
+// elements after writing it (tools/expected_output.hpp: integers exactly, float32 within --rtol R, default
+// 1e-5, of the reference plus --atol A, default 1e-6) and names the first elements that differ: "run my
+// model and compare with my reference runtime" in one command (the op-conformance suites use it, tests/ops).
+//
 // Exit status: 0 on success; 1 when the model cannot be imported or compiled (the diagnostic in words) or
 // is over a limit; 2 for a bad input file (size, type, format: the file and what was expected) or an
-// unknown option (usage on stderr, command_line.hpp); 3 for other usage and I/O errors. --help: the usage
-// on stdout, status 0.
+// unknown option (usage on stderr, command_line.hpp); 3 for other usage and I/O errors; 4 when an output
+// differs from its --expect file. --help: the usage on stdout, status 0.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -46,6 +51,7 @@
 #include <ctnn/ops/cost.hpp>
 
 #include "command_line.hpp"
+#include "expected_output.hpp"
 #include "model_file.hpp"
 #include "read_file.hpp"
 
@@ -57,6 +63,8 @@ struct job {
   std::vector<std::string> input_paths;
   std::vector<std::size_t> constant_inputs;  // positions in input_paths folded into an .onnx model
   std::string output_prefix;
+  std::vector<std::string> expected_paths;  // --expect: reference output k
+  ctnn_tools::tolerance tolerance;
   std::int64_t max_macs = std::int64_t{1} << 30;
   std::int64_t max_memory_bytes = std::int64_t{1} << 28;
 };
@@ -221,6 +229,36 @@ bool within_limits(const job& j, const Module& m) {
   return true;
 }
 
+// Compares the outputs with the job's --expect files; 0 when every one agrees, else 4 (or 2/3 for a file
+// that does not fit or cannot be read), the differences on stderr.
+template <class Module>
+int check_expected(const job& j, const Module& m, const std::vector<std::vector<char>>& outputs) {
+  if (j.expected_paths.empty()) return 0;
+  if (j.expected_paths.size() != outputs.size()) {
+    std::fprintf(stderr, "%s: the model has %zu output(s), %zu --expect file(s) given\n", j.program, outputs.size(),
+                 j.expected_paths.size());
+    return 2;
+  }
+  int status = 0;
+  for (std::size_t o = 0; o < outputs.size(); ++o) {
+    std::vector<char> want;
+    if (!read_file(j, j.expected_paths[o], want)) return 3;
+    const ctnn::dtype type = m.output_tensor(static_cast<std::int32_t>(o)).type;
+    const auto c = ctnn_tools::compare_output(type, outputs[o].data(), outputs[o].size(), want.data(), want.size(), j.tolerance);
+    if (c.agrees()) continue;
+    status = 4;
+    if (!c.size_problem.empty()) {
+      std::fprintf(stderr, "%s: output %zu: %s (%s)\n", j.program, o, c.size_problem.c_str(), j.expected_paths[o].c_str());
+      continue;
+    }
+    std::fprintf(stderr, "%s: output %zu (%s): %zu of %zu elements differ from %s\n", j.program, o, ctnn::name_of(type),
+                 c.mismatches, outputs[o].size() / ctnn::size_of(type), j.expected_paths[o].c_str());
+    for (const auto& e : c.first)
+      std::fprintf(stderr, "  element %zu: %.9g, expected %.9g\n", e.element, e.got, e.want);
+  }
+  return status;
+}
+
 // Runs a compiled module on the job's input files and writes its outputs.
 template <class Module>
 int run_model(const job& j, const Module& m) {
@@ -281,7 +319,7 @@ int run_model(const job& j, const Module& m) {
       return 3;
     }
   }
-  return 0;
+  return check_expected(j, m, outputs);
 }
 
 int run_bytes(const job& j, const std::vector<char>& bytes) {
@@ -324,16 +362,19 @@ int run(const job& j) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  constexpr ctnn_tools::option_spec options[] = {{"-o", true}, {"--constant", true}, {"--max-macs", true}, {"--max-memory-bytes", true}};
+  constexpr ctnn_tools::option_spec options[] = {{"-o", true}, {"--constant", true}, {"--max-macs", true}, {"--max-memory-bytes", true},
+                                                     {"--expect", true}, {"--rtol", true}, {"--atol", true}};
   if (const int status = ctnn_tools::screen_options(
           argc, argv,
           "<model.tflite|model.onnx> <input files...> -o <output prefix> [--constant K]... [--max-macs N] "
-          "[--max-memory-bytes N]",
+          "[--max-memory-bytes N] [--expect FILE]... [--rtol R] [--atol A]",
           "  -o PREFIX               the outputs go to PREFIX_<k>.bin (raw little-endian)\n"
           "  --constant K            (ONNX) input file K (a TensorProto .pb) becomes a constant of the model\n"
           "  --max-macs N            refuse a model whose inference needs more multiply-accumulates (default 2^30)\n"
           "  --max-memory-bytes N    refuse a model whose inference needs more memory: pools, inputs, outputs\n"
-          "                          (default 2^28)\n",
+          "                          (default 2^28)\n"
+          "  --expect FILE           compare output k with the k-th FILE (raw elements); exit status 4 if they differ\n"
+          "  --rtol R, --atol A      float32 outputs agree when |got - want| <= R |want| + A (default 1e-5, 1e-6)\n",
           options);
       status >= 0)
     return status;
@@ -360,6 +401,10 @@ int main(int argc, char** argv) {
       if (!number(++a, position, "the position of an input file (0, 1, ...)")) return 3;
       j.constant_inputs.push_back(static_cast<std::size_t>(position));
     }
+    else if (arg == "--expect" && a + 1 < argc) j.expected_paths.emplace_back(argv[++a]);
+    else if ((arg == "--rtol" || arg == "--atol") && a + 1 < argc) {
+      if (!number(++a, arg == "--rtol" ? j.tolerance.relative : j.tolerance.absolute, "a non-negative number")) return 3;
+    }
     else if (!arg.empty() && arg[0] == '-') usage = true;
     else if (j.model_path.empty()) j.model_path = arg;
     else j.input_paths.emplace_back(arg);
@@ -367,7 +412,7 @@ int main(int argc, char** argv) {
   if (usage || j.model_path.empty() || j.output_prefix.empty()) {
     std::fprintf(stderr,
                  "usage: %s <model.tflite|model.onnx> <input files...> -o <output prefix> [--constant K]... [--max-macs N] "
-                 "[--max-memory-bytes N]\n",
+                 "[--max-memory-bytes N] [--expect FILE]... [--rtol R] [--atol A]\n",
                  argv[0]);
     return 3;
   }

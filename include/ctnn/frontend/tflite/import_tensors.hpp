@@ -76,6 +76,10 @@ constexpr bool import_quantization(S& s, std::uint32_t i, const tensor_view& tv,
     t.quant.zero_point = static_cast<std::int32_t>(zero);
     return !s.take_reader_error();
   }
+  // An int32 tensor's per-channel parameters are a bias's, which no kernel reads (TFLM derives a bias's scales
+  // from the input's and the filter's): converters copy the filter's quantized_dimension onto rank-1 biases
+  // (3 for a depthwise filter), and TFLM runs such files, so they are neither checked nor kept.
+  if (t.type == dtype::i32) return true;
   if (axis < 0 || axis >= t.dims.rank || t.dims[axis] != static_cast<std::int32_t>(scale.length))
     return feature(s, i, tensor_feature::quantized_dimension), false;
   if (!scales_valid) return invalid_quantization(s, i, quantization_problem::channel_scale);

@@ -1,0 +1,81 @@
+"""Writes the op-conformance cases of tests/data/ops (tests/ops/CMakeLists.txt): one folder per case,
+tests/data/ops/<family>/<case>/, with model.tflite, input_<k>.bin and output_<k>.bin (raw little-endian
+elements in the model's own type and layout). The family generators (scripts/gen_op_tests_<family>.py)
+build the models with the FlatBuffers writer of gen_tflite_test_models.py and call `write_case`; the
+reference outputs come from the TensorFlow Lite Micro host oracle (tflm_run, built outside the repository
+from fetched sources; never committed). Without the oracle a case keeps its committed outputs, after a
+check that they still belong to the model and inputs just written (their digest is in the family's
+CASES.sha256), so a generator can be re-run on any machine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import gen_tflite_test_models as tfl  # noqa: E402  (the writer; its main() only runs as a script)
+
+OPS_DIR = HERE.parent / "tests" / "data" / "ops"
+TFLM_COMMIT = tfl.TFLM_COMMIT
+
+
+class Family:
+    """The cases of one family. `write_case` for each, then `finish` (writes CASES.sha256, removes the
+    folders of cases no longer generated)."""
+
+    def __init__(self, name: str, tflm: str | None):
+        self.dir = OPS_DIR / name
+        self.tflm = tflm
+        self.digests: dict[str, str] = {}
+        old = self.dir / "CASES.sha256"
+        self.committed = {}
+        if old.exists():
+            for line in old.read_text().splitlines():
+                digest, case = line.split()
+                self.committed[case] = digest
+
+    def write_case(self, case: str, model: tfl.Model, inputs: list[np.ndarray]) -> None:
+        folder = self.dir / case
+        folder.mkdir(parents=True, exist_ok=True)
+        data = model.serialize()
+        (folder / "model.tflite").write_bytes(data)
+        digest = hashlib.sha256(data)
+        for k, (tensor, x) in enumerate(zip(model.inputs, inputs)):
+            t = model.tensors[tensor]
+            array = np.ascontiguousarray(np.asarray(x).astype(tfl.NP_TYPES[t["type"]]).reshape(t["shape"]))
+            (folder / f"input_{k}.bin").write_bytes(array.tobytes())
+            digest.update(array.tobytes())
+        self.digests[case] = digest.hexdigest()
+        if self.tflm is not None:
+            types = [tfl.NP_TYPES[model.tensors[o]["type"]] for o in model.outputs]
+            outputs, _ = tfl.run_tflm(self.tflm, folder / "model.tflite", list(inputs), types)
+            for k, y in enumerate(outputs):
+                (folder / f"output_{k}.bin").write_bytes(y.tobytes())
+        elif self.committed.get(case) != self.digests[case] or not (folder / "output_0.bin").exists():
+            sys.exit(f"{folder}: the model or inputs changed (or are new) and no oracle was given: "
+                     f"re-run with --tflm <tflm_run> to record the reference outputs")
+
+    def finish(self) -> None:
+        for folder in self.dir.iterdir():
+            if folder.is_dir() and folder.name not in self.digests:
+                shutil.rmtree(folder)
+        lines = [f"{d} {c}" for c, d in sorted(self.digests.items())]
+        (self.dir / "CASES.sha256").write_text("\n".join(lines) + "\n")
+        print(f"{self.dir.relative_to(HERE.parent)}: {len(self.digests)} cases"
+              + ("" if self.tflm else " (outputs kept: no --tflm)"))
+
+
+def int8_range(rng: np.random.RandomState, shape, zero_point: int = 0) -> np.ndarray:
+    """int8 values over the whole range, both extremes and the zero point included."""
+    x = rng.randint(-128, 128, size=shape).astype(np.int8)
+    flat = x.reshape(-1)
+    for i, v in enumerate([-128, 127, zero_point]):
+        if i < flat.size:
+            flat[rng.randint(flat.size)] = v
+    return x
