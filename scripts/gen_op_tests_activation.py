@@ -17,17 +17,11 @@ Usage: /usr/bin/python3 scripts/gen_op_tests_activation.py [--tflm /work/oracle/
 """
 import argparse
 import math
-import shutil
-import sys
-from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import gen_tflite_test_models as tfl  # noqa: E402  (the FlatBuffers writer and the oracle runner)
-
-OUT = HERE.parent / "tests" / "data" / "ops" / "activation"
+import op_tests
+from op_tests import tfl
 
 # The builtin codes and option tables of this family's TFLite ops (schema.fbs), added to the writer's.
 tfl.OPS.update({"LEAKY_RELU": 98, "HARD_SWISH": 117, "PRELU": 54, "ELU": 111, "RELU_N1_TO_1": 20,
@@ -330,46 +324,19 @@ def onnx_cases():
 
 # ----------------------------------------------------------------------------------------------------
 
-def write_case(folder: Path, model_name: str, model_bytes: bytes, inputs) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / model_name).write_bytes(model_bytes)
-    for k, x in enumerate(inputs):
-        (folder / f"input_{k}.bin").write_bytes(np.ascontiguousarray(x).tobytes())
-
-
-def write_outputs(folder: Path, outputs) -> None:
-    for k, y in enumerate(outputs):
-        (folder / f"output_{k}.bin").write_bytes(np.ascontiguousarray(y).tobytes())
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--tflm", help="the oracle tflm_run: (re)writes the TFLite cases' outputs")
+    parser.add_argument("--tflm", metavar="TFLM_RUN", help="the TFLM host oracle: records the TFLite cases' outputs")
     args = parser.parse_args()
-    names = []
+    family = op_tests.Family("activation", args.tflm)
     for name, m, inputs, reference in tflite_cases():
-        folder = OUT / name
-        data = m.serialize()
-        write_case(folder, "model.tflite", data, inputs)
-        out_dtype = tfl.NP_TYPES[m.tensors[m.outputs[0]]["type"]]
-        if reference is not None:
-            write_outputs(folder, reference(*inputs))
-        elif args.tflm:
-            outputs, _ = tfl.run_tflm(args.tflm, folder / "model.tflite", inputs, [out_dtype])
-            write_outputs(folder, outputs)
-        elif not (folder / "output_0.bin").exists():
-            sys.exit(f"{name}: no committed output; run with --tflm")
-        names.append(name)
+        if reference is None:
+            family.write_case(name, m, inputs)
+        else:
+            family.write_computed_case(name, "model.tflite", m.serialize(), inputs, reference(*inputs))
     for name, data, inputs, outputs in onnx_cases():
-        folder = OUT / name
-        write_case(folder, "model.onnx", data, inputs)
-        write_outputs(folder, outputs)
-        names.append(name)
-    # Folders of cases no longer generated go.
-    for folder in OUT.iterdir():
-        if folder.is_dir() and folder.name not in names:
-            shutil.rmtree(folder)
-    print(f"{len(names)} cases in {OUT}")
+        family.write_computed_case(name, "model.onnx", data, inputs, outputs)
+    family.finish()
 
 
 if __name__ == "__main__":

@@ -61,6 +61,21 @@ class Family:
             sys.exit(f"{folder}: the model or inputs changed (or are new) and no oracle was given: "
                      f"re-run with --tflm <tflm_run> to record the reference outputs")
 
+    def write_computed_case(self, case: str, model_name: str, model_bytes: bytes, inputs: list[np.ndarray],
+                            outputs: list[np.ndarray]) -> None:
+        """A case whose reference outputs the generator computes itself (NumPy: ONNX's definitions, or an op
+        the oracle lacks): `model_name` is model.tflite or model.onnx, the arrays are written as they are."""
+        folder = self.dir / case
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / model_name).write_bytes(model_bytes)
+        digest = hashlib.sha256(model_bytes)
+        for k, x in enumerate(inputs):
+            (folder / f"input_{k}.bin").write_bytes(np.ascontiguousarray(x).tobytes())
+            digest.update(np.ascontiguousarray(x).tobytes())
+        for k, y in enumerate(outputs):
+            (folder / f"output_{k}.bin").write_bytes(np.ascontiguousarray(y).tobytes())
+        self.digests[case] = digest.hexdigest()
+
     def finish(self) -> None:
         for folder in self.dir.iterdir():
             if folder.is_dir() and folder.name not in self.digests:
