@@ -172,13 +172,17 @@ constexpr void import_binary(S& s, const node_view&, const operands& o, std::int
   define(s, result, fold_operands(s, kind, x, o.count, result), nhwc);
 }
 
-// An operand that must be float32 (the activations below have no integer semantics in ONNX's sense).
+// An operand that must be float32 (the activations below run on float32 only): operand_type otherwise.
 template <class S>
 constexpr bool expect_float(S& s, const operands& o, std::uint32_t slot) {
   const dtype type = element_type(s, o.id[slot]);
   if (s.failed()) return false;
   if (type == dtype::f32) return true;
-  s.fail(onnx_error::integer_arithmetic, {.operator_code = static_cast<std::int64_t>(s.current), .input_slot = slot});
+  constexpr data_type types[] = {data_type::uint8, data_type::int8, data_type::int32, data_type::int64};
+  data_type actual = data_type::int64;
+  for (const data_type t : types)
+    if (dtype_of(t) == type) actual = t;
+  s.operand_type_error(slot, actual);
   return false;
 }
 
