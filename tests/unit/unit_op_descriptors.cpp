@@ -78,6 +78,23 @@ constexpr bool keeps_shape() {
 }
 static_assert(keeps_shape<op_kind::relu>() && keeps_shape<op_kind::relu6>() && keeps_shape<op_kind::sigmoid>() &&
               keeps_shape<op_kind::tanh>() && keeps_shape<op_kind::clip>());
+static_assert(keeps_shape<op_kind::leaky_relu>() && keeps_shape<op_kind::hard_swish>() && keeps_shape<op_kind::elu>() &&
+              keeps_shape<op_kind::relu_n1_to_1>() && keeps_shape<op_kind::relu_0_to_1>() &&
+              keeps_shape<op_kind::hard_sigmoid>());
+
+// The activation family: no fused activation of ctnn's is a clamp to [-1, 1] or [0, 1], so fuse_ops leaves
+// these ops as they are; prelu, maximum and minimum take none either. hard_sigmoid has no int8 kernel.
+static_assert(ops::descriptor_of<op_kind::relu_n1_to_1>::fuses_as == ctnn::activation::none &&
+              ops::descriptor_of<op_kind::relu_0_to_1>::fuses_as == ctnn::activation::none &&
+              ops::descriptor_of<op_kind::leaky_relu>::fuses_as == ctnn::activation::none);
+static_assert(!ops::descriptor_of<op_kind::prelu>::takes_fused_activation &&
+              !ops::descriptor_of<op_kind::maximum>::takes_fused_activation &&
+              ops::descriptor_of<op_kind::sub>::takes_fused_activation);
+static_assert(ops::descriptor_of<op_kind::relu_0_to_1>::non_negative_result &&
+              !ops::descriptor_of<op_kind::relu_n1_to_1>::non_negative_result &&
+              ops::descriptor_of<op_kind::hard_sigmoid>::non_negative_result);
+static_assert(ctnn::kernel::has_kernel(op_kind::elu, ctnn::dtype::i8) &&
+              !ctnn::kernel::has_kernel(op_kind::hard_sigmoid, ctnn::dtype::i8));
 
 // A described op given too few or too many inputs fails before its rule runs, naming both counts: a sub
 // with one input (it takes 2), a relu with two (it takes 1).
@@ -94,6 +111,7 @@ static_assert(infer_with_inputs<op_kind::sub>(1).code == ctnn::error_code::input
 static_assert(infer_with_inputs<op_kind::relu>(2).code == ctnn::error_code::input_count_mismatch &&
               infer_with_inputs<op_kind::relu>(2).count_expected == 1 && infer_with_inputs<op_kind::relu>(2).count_actual == 2);
 static_assert(!infer_with_inputs<op_kind::sub>(2).failed() && !infer_with_inputs<op_kind::relu>(1).failed());
+static_assert(infer_with_inputs<op_kind::prelu>(1).count_expected == 2 && !infer_with_inputs<op_kind::minimum>(2).failed());
 
 // The operands a kernel reads: a paste's second input (the whole tensor's previous view) and a fetch's
 // ordering inputs are not read.
