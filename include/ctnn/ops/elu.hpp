@@ -16,6 +16,11 @@ struct elu : parametrised_activation<op_kind::elu> {
   static constexpr void requantize(const quantized_operands& q, const node&, kernel_params& p) {
     p.lookup_table = {std::bit_cast<std::uint32_t>(q.in.scale), std::bit_cast<std::uint32_t>(q.out.scale)};
   }
+  template <class Writer>
+  static void put_requantization(Writer& w, const kernel_params& p) {
+    w.real_field(", lookup table of scales in ", static_cast<double>(p.lookup_table.input_scale()));
+    w.real_field(" out ", static_cast<double>(p.lookup_table.output_scale()));
+  }
 
   template <class Params>
   [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {

@@ -6,6 +6,7 @@
 #include <ctnn/kernel/reference/activation.hpp>
 #include <ctnn/kernel/reference/int8/activation.hpp>
 #include <ctnn/ops/coefficients.hpp>
+#include <ctnn/ops/negative_side.hpp>
 
 namespace ctnn::ops {
 
@@ -17,9 +18,10 @@ struct leaky_relu : parametrised_activation<op_kind::leaky_relu> {
     q.set_multiplier(p.negative_side.multiplier, p.negative_side.shift, static_cast<double>(q.in.scale * alpha / q.out.scale));
     q.set_multiplier(p.output_multiplier, p.output_shift, static_cast<double>(q.in.scale / q.out.scale));
   }
-  // Both multipliers' shifts must be ones the kernel can apply: the larger is checked.
-  static constexpr recipe_shift checked_shift(const kernel_params& recipe) {
-    return {recipe.output_shift > recipe.negative_side.shift ? recipe.output_shift : recipe.negative_side.shift};
+  static constexpr recipe_shift checked_shift(const kernel_params& recipe) { return negative_side::checked_shift(recipe); }
+  template <class Writer>
+  static void put_requantization(Writer& w, const kernel_params& p) {
+    negative_side::put_requantization(w, p);
   }
 
   template <class Params>

@@ -7,6 +7,7 @@
 #include <ctnn/kernel/reference/elementwise.hpp>
 #include <ctnn/kernel/reference/int8/activation.hpp>
 #include <ctnn/ops/binary.hpp>
+#include <ctnn/ops/negative_side.hpp>
 
 namespace ctnn::ops {
 
@@ -22,8 +23,10 @@ struct prelu : binary_elementwise {
     q.set_multiplier(p.negative_side.multiplier, p.negative_side.shift,
                      static_cast<double>(q.in.scale) * static_cast<double>(q.in2.scale) / static_cast<double>(q.out.scale));
   }
-  static constexpr recipe_shift checked_shift(const kernel_params& recipe) {
-    return {recipe.output_shift > recipe.negative_side.shift ? recipe.output_shift : recipe.negative_side.shift};
+  static constexpr recipe_shift checked_shift(const kernel_params& recipe) { return negative_side::checked_shift(recipe); }
+  template <class Writer>
+  static void put_requantization(Writer& w, const kernel_params& p) {
+    negative_side::put_requantization(w, p);
   }
 
   template <class Params>
