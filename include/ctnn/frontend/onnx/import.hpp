@@ -27,8 +27,8 @@
 //    Mul (numpy broadcasting; a constant operand is re-laid out to NHWC), Softmax (the last axis, or the
 //    channels of an NHWC tensor; before opset 13, the coerced 2-D form through reshapes), Reshape,
 //    Flatten, Concat, Pad (modes constant, reflect, edge, wrap; non-negative pads), BatchNormalization
-//    (inference, rank 2, 3 or 4), Transpose; float32 only: LeakyRelu, Elu, HardSigmoid, HardSwish, PRelu,
-//    Max and Min (one or more operands, folded left; also of plain integers, as Add).
+//    (inference, rank 2, 3 or 4), Transpose, LeakyRelu, Elu, HardSigmoid, HardSwish, PRelu (float32), Max
+//    and Min (one or more operands, folded left; float32 or plain integers, as Add).
 //  * 1-D ops: Conv, MaxPool, AveragePool, BatchNormalization and GlobalAveragePool over [N, C, L] are the
 //    2-D ops on [N, 1, L, C] (H = 1; the attributes of the one spatial dim are W's); between 1-D ops a
 //    value stays [N, 1, L, C] (value::one_d), its ONNX [N, C, L] made on demand.
