@@ -45,6 +45,8 @@ Models (float unless said otherwise; the op list of each is in its _expected.hpp
                   is kept (after checking that it belongs to this model and these inputs).
 Models that must be rejected:
   bad_unsupported_op    op 1 is LSH_PROJECTION (builtin code 15: not in TensorFlow Lite Micro either).
+  bad_several_unsupported  ops 0, 1 and 3 (LSH_PROJECTION, SKIP_GRAM, HASHTABLE_LOOKUP) and tensor 2 (UINT8) are
+                        unsupported: the tools name all four at once.
   bad_hybrid            FULLY_CONNECTED with float32 input and int8 weights (tensor 1).
   bad_dynamic_shape     input shape [-1, 4].
   bad_malformed         conv_net with the Model's `buffers` offset pointing past the end of the file.
@@ -206,7 +208,7 @@ FLOAT32, INT32, UINT8, INT8 = 0, 2, 3, 9
 OPS = {"ADD": 0, "AVERAGE_POOL_2D": 1, "CONCATENATION": 2, "CONV_2D": 3, "DEPTHWISE_CONV_2D": 4, "DEQUANTIZE": 6,
        "FULLY_CONNECTED": 9, "LOGISTIC": 14, "MAX_POOL_2D": 17, "MUL": 18, "RELU": 19, "RELU6": 21, "RESHAPE": 22,
        "SOFTMAX": 25, "TANH": 28, "PAD": 34, "MEAN": 40, "SUB": 41, "QUANTIZE": 114,
-       "LSH_PROJECTION": 15}
+       "LSH_PROJECTION": 15, "HASHTABLE_LOOKUP": 10, "SKIP_GRAM": 30}
 OPTIONS = {"CONV_2D": 1, "DEPTHWISE_CONV_2D": 2, "AVERAGE_POOL_2D": 5, "MAX_POOL_2D": 5, "FULLY_CONNECTED": 8,
            "SOFTMAX": 9, "CONCATENATION": 10, "ADD": 11, "RESHAPE": 17, "MUL": 21, "PAD": 22, "MEAN": 27,
            "SUB": 28, "DEQUANTIZE": 38, "QUANTIZE": 89}
@@ -866,6 +868,22 @@ def bad_unsupported_op():
     return m
 
 
+def bad_several_unsupported():
+    m = Model(new_opcodes=True)
+    x = m.tensor("input", [1, 4])
+    t = m.tensor("hashed", [1, 4])
+    u = m.tensor("grams", [1, 4], UINT8, quant=dict(scale=[0.5], zero_point=[128]))
+    v = m.tensor("relu", [1, 4])
+    y = m.tensor("output", [1, 4])
+    c = m.tensor("c", [4], data=np.ones(4, np.float32))
+    m.inputs, m.outputs = [x], [y]
+    m.op("LSH_PROJECTION", [x, c], [t])
+    m.op("SKIP_GRAM", [t], [u])
+    m.op("RELU", [t], [v])
+    m.op("HASHTABLE_LOOKUP", [v, c], [y])
+    return m
+
+
 def bad_hybrid():
     m = Model(new_opcodes=True)
     x = m.tensor("input", [1, 4])
@@ -1040,7 +1058,8 @@ def main() -> None:
             (OUT / "bad_malformed.tflite").write_bytes(bad)
             summary.append(f"bad_malformed.tflite: {len(bad)} bytes, Model.buffers offset at byte {field} points "
                            f"past the end")
-    for name, factory in [("bad_unsupported_op", bad_unsupported_op), ("bad_hybrid", bad_hybrid),
+    for name, factory in [("bad_unsupported_op", bad_unsupported_op), ("bad_several_unsupported", bad_several_unsupported),
+                          ("bad_hybrid", bad_hybrid),
                           ("bad_dynamic_shape", bad_dynamic_shape), ("bad_softmax_beta", bad_softmax_beta),
                           ("bad_fused_tanh", bad_fused_tanh), ("bad_uint8", bad_uint8),
                           ("bad_pad_not_constant", bad_pad_not_constant), ("bad_scale_nan", bad_scale_nan),

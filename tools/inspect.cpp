@@ -5,6 +5,10 @@
 //                                          quantization, constant data), then the module after
 //                                          ctnn::default_pipeline (ctnn::print_module: kernels, memory plan)
 //   ctnn-inspect --import-only <model>     only the file and the import
+//   ctnn-inspect --operators               the operators each frontend imports and the op kinds they become
+//                                          (the importers' own tables; float32/int8: whether the kind has a
+//                                          kernel for that element type), as the Markdown tables that
+//                                          docs/frontends.md carries (the test docs_operator_tables compares)
 //   ctnn-inspect --patches <model>         the same with the automatic patch stage before lower_te, as
 //                                          ctnn::patch_execution<ctnn::max_extra_macs<10>> makes it: its
 //                                          prefix, grid, halo, extra MACs and estimated peaks (the line of
@@ -31,6 +35,7 @@
 #include <ctnn/frontend/onnx.hpp>
 #include <ctnn/frontend/tflite.hpp>
 #include <ctnn/ir/diagnostic_text.hpp>
+#include <ctnn/kernel/reference_by_kind.hpp>
 #include <ctnn/print/printer.hpp>
 #include <ctnn/pass/edit_pipeline.hpp>
 #include <ctnn/pass/run_pipeline.hpp>
@@ -149,6 +154,7 @@ int inspect(const job& j) {
   ctnn::tflite::import_into(*m, bytes, size, stem_of(j.path));
   if (m->error.failed()) {
     ctnn::tflite::describe(m->error, write);
+    ctnn_tools::put_unsupported_parts(stdout, bytes, size);
     return 1;
   }
   return inspect_module(j, *m);
@@ -238,6 +244,26 @@ int run_onnx(job& j) {
   return 3;
 }
 
+// --operators: the TFLite and ONNX operator tables as Markdown, in table order.
+int print_operators() {
+  const auto kernel = [](ctnn::op_kind kind, ctnn::dtype type) { return ctnn::kernel::has_kernel(kind, type) ? "yes" : ""; };
+  std::printf("| TFLite operator | ctnn op kind | float32 | int8 |\n|---|---|---|---|\n");
+  for (const auto& row : ctnn::tflite::detail::op_table) {
+    const std::string_view name = ctnn::tflite::name_of(row.code);
+    std::printf("| %.*s | `%s` | %s | %s |\n", static_cast<int>(name.size()), name.data(), ctnn::name_of(row.kind),
+                kernel(row.kind, ctnn::dtype::f32), kernel(row.kind, ctnn::dtype::i8));
+  }
+  // The rows' op types and kinds do not depend on the importer state (only their import functions do): the
+  // state of the smaller imports below.
+  using onnx_state = ctnn::onnx::detail::importer_state<ctnn::module<512, 512>, 512, 512>;
+  std::printf("\n| ONNX operator | ctnn op kind |\n|---|---|\n");
+  for (const auto& row : ctnn::onnx::detail::op_table<onnx_state>) {
+    const std::string_view name = ctnn::onnx::name_of(row.type);
+    std::printf("| %.*s | `%s` |\n", static_cast<int>(name.size()), name.data(), ctnn::name_of(row.kind));
+  }
+  return 0;
+}
+
 int run(job& j) {
   const char* bytes = j.bytes->data();
   const std::size_t size = j.bytes->size();
@@ -267,15 +293,17 @@ int run(job& j) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  constexpr ctnn_tools::option_spec options[] = {{"--import-only", false}, {"--patches", false}};
+  constexpr ctnn_tools::option_spec options[] = {{"--import-only", false}, {"--patches", false}, {"--operators", false}};
   if (const int status = ctnn_tools::screen_options(
-          argc, argv, "[--import-only] [--patches] <model.tflite|model.onnx>",
+          argc, argv, "[--import-only] [--patches] <model.tflite|model.onnx> | --operators",
+          "  --operators     the operators the TFLite and ONNX frontends import (Markdown tables)\n"
           "  --import-only   only the file and the import, not the pipeline\n"
           "  --patches       the first ops patch by patch where that lowers RAM within 10 % more MACs\n"
           "                  (ctnn::patch_execution<ctnn::max_extra_macs<10>>); the patch stage is printed\n",
           options);
       status >= 0)
     return status;
+  if (argc == 2 && std::strcmp(argv[1], "--operators") == 0) return print_operators();
   job j{};
   const char* path = nullptr;
   for (int a = 1; a < argc; ++a) {

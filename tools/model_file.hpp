@@ -15,6 +15,7 @@
 // re-lays out (OIHW conv weights, ...) are then computed (onnx::relayout_values) into arrays that live
 // while `use` runs; the other tools need only their sizes.
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -23,6 +24,7 @@
 
 #include <ctnn/frontend/onnx.hpp>
 #include <ctnn/frontend/tflite.hpp>
+#include <ctnn/frontend/tflite/unsupported.hpp>
 #include <ctnn/pass/edit_pipeline.hpp>
 #include <ctnn/pass/run_pipeline.hpp>
 
@@ -56,6 +58,21 @@ inline model_format format_of(const std::vector<char>& bytes, std::string_view p
 
 // Whether `use` needs the values of the constants an ONNX import re-lays out (to run the model).
 enum class constants { sizes_only, computed };
+
+// After an import's first problem: every operator and tensor type of a TFLite file that the importer does
+// not support (frontend/tflite/unsupported.hpp), a heading and one indented line each, so that one run
+// names them all; nothing when there is none.
+inline void put_unsupported_parts(std::FILE* out, const char* bytes, std::size_t size) {
+  std::string lines;
+  const std::int32_t found = ctnn::tflite::list_unsupported(bytes, size, [&lines](std::string_view s) { lines += s; });
+  if (found == 0) return;
+  std::fprintf(out, "the file's unsupported operators and tensor types (%d):\n", static_cast<int>(found));
+  for (std::size_t at = 0; at < lines.size();) {
+    const std::size_t end = lines.find('\n', at);
+    std::fprintf(out, "  %.*s\n", static_cast<int>(end - at), lines.data() + at);
+    at = end + 1;
+  }
+}
 
 namespace detail {
 
@@ -106,6 +123,7 @@ int import_tflite(const model_context& c, Use& use) {
   ctnn::tflite::import_into(*m, c.bytes.data(), c.bytes.size(), stem_of(c.path));
   if (m->error.failed()) {
     say(c, described([&](auto sink) { ctnn::tflite::describe(m->error, sink); }));
+    put_unsupported_parts(stderr, c.bytes.data(), c.bytes.size());
     return model_status;
   }
   return compile_and_use(c, *m, use);

@@ -1,0 +1,86 @@
+#pragma once
+// Every operator and tensor type of a TFLite file that the importer has no row or element type for, so that
+// a tool names them all at once (the importer stops at its first problem, and checks tensors before ops):
+//
+//   const auto found = ctnn::tflite::list_unsupported(bytes, size, [](std::string_view line) { ... });
+//
+// calls the sink with one line per finding ("op 3 (LSH_PROJECTION "name")", "tensor 0 ("name"): type
+// UINT8"), in file order, and returns their count. A file the reader cannot walk gives what was found
+// before the damage. The lists are op_table (import_plan.hpp) and dtype_of (import_tensors.hpp): a row
+// added there is supported here.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include <ctnn/frontend/tflite/import_plan.hpp>
+#include <ctnn/frontend/tflite/import_tensors.hpp>
+#include <ctnn/frontend/tflite/schema.hpp>
+
+namespace ctnn::tflite {
+
+namespace detail {
+
+// `"name"` of tensor t (the part before a converter's ';'), or nothing when it has none.
+template <class Sink>
+constexpr void put_tensor_name(model_file& f, std::int32_t t, Sink& sink) {
+  if (t < 0 || static_cast<std::uint32_t>(t) >= f.tensor_count()) return;
+  const tensor_view tv = f.tensor(static_cast<std::uint32_t>(t));
+  if (f.failed() || !tv.name.present()) return;
+  std::string_view text = f.reader().view(tv.name);
+  text = text.substr(0, text.find(';'));
+  sink(" \"");
+  sink(text);
+  sink("\"");
+}
+
+template <class Sink>
+constexpr void put_number(std::int64_t v, Sink& sink) {
+  char digits[24]{};
+  std::size_t at = sizeof digits;
+  const bool negative = v < 0;
+  std::uint64_t u = negative ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
+  do {
+    digits[--at] = static_cast<char>('0' + u % 10);
+    u /= 10;
+  } while (u != 0);
+  if (negative) digits[--at] = '-';
+  sink(std::string_view{digits + at, sizeof digits - at});
+}
+
+}  // namespace detail
+
+template <class Sink>
+constexpr std::int32_t list_unsupported(const char* bytes, std::size_t size, Sink&& sink) {
+  model_file f{bytes, size};
+  std::int32_t found = 0;
+  if (f.failed()) return found;
+  for (std::uint32_t i = 0; i < f.tensor_count(); ++i) {
+    const tensor_view tv = f.tensor(i);
+    if (f.failed()) return found;
+    dtype type{};
+    if (detail::dtype_of(tv.type, type)) continue;
+    ++found;
+    sink("tensor ");
+    detail::put_number(i, sink);
+    detail::put_tensor_name(f, static_cast<std::int32_t>(i), sink);
+    sink(": type ");
+    sink(name_of(tv.type));
+    sink("\n");
+  }
+  for (std::uint32_t i = 0; i < f.operator_count(); ++i) {
+    const operator_view o = f.op(i);
+    if (f.failed()) return found;
+    if (detail::find_op(o.code) >= 0) continue;
+    ++found;
+    sink("op ");
+    detail::put_number(i, sink);
+    sink(" (");
+    sink(name_of(o.code));
+    if (o.outputs.length > 0) detail::put_tensor_name(f, f.index_at(o.outputs, 0), sink);
+    sink(")\n");
+    if (f.failed()) return found;
+  }
+  return found;
+}
+
+}  // namespace ctnn::tflite
