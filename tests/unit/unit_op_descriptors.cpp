@@ -111,7 +111,8 @@ static_assert(infer_with_inputs<op_kind::sub>(1).code == ctnn::error_code::input
 static_assert(infer_with_inputs<op_kind::relu>(2).code == ctnn::error_code::input_count_mismatch &&
               infer_with_inputs<op_kind::relu>(2).count_expected == 1 && infer_with_inputs<op_kind::relu>(2).count_actual == 2);
 static_assert(!infer_with_inputs<op_kind::sub>(2).failed() && !infer_with_inputs<op_kind::relu>(1).failed());
-static_assert(infer_with_inputs<op_kind::prelu>(1).count_expected == 2 && !infer_with_inputs<op_kind::minimum>(2).failed());
+static_assert(infer_with_inputs<op_kind::prelu>(1).count_expected == 2 &&
+              !infer_with_inputs<op_kind::minimum>(2).failed());
 
 // The operands a kernel reads: a paste's second input (the whole tensor's previous view) and a fetch's
 // ordering inputs are not read.

@@ -64,8 +64,9 @@ inline constexpr int op_kind_count = static_cast<int>(op_kind::none);
 inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "conv2d", "depthwise_conv2d", "dense", "max_pool", "avg_pool", "global_avg_pool", "add", "mul", "relu",
     "relu6", "sigmoid", "tanh", "softmax", "reshape", "concat", "pad", "batch_norm", "quantize", "dequantize",
-    "mean", "transpose", "clip", "batch_matmul", "crop", "paste", "fetch_rows", "sub", "leaky_relu", "hard_swish", "prelu", "elu", "relu_n1_to_1", "relu_0_to_1",
-    "maximum", "minimum", "hard_sigmoid", "none",
+    "mean", "transpose", "clip", "batch_matmul", "crop", "paste", "fetch_rows", "sub",
+    "leaky_relu", "hard_swish", "prelu", "elu", "relu_n1_to_1", "relu_0_to_1", "maximum", "minimum", "hard_sigmoid",
+    "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 

@@ -25,10 +25,12 @@ struct elu : parametrised_activation<op_kind::elu> {
   template <class Params>
   [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {
     const float alpha = p->coefficients.alpha();
-    kernel::reference::unary_with(p, operands[0], result, [alpha](float x) { return kernel::reference::elu(x, alpha); });
+    kernel::reference::unary_with(p, operands[0], result,
+                                  [alpha](float x) { return kernel::reference::elu(x, alpha); });
   }
   template <class Params>
-  [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
+  [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result,
+                                            const kernel::requant_arrays&) {
     kernel::reference::int8::elu(p, static_cast<const std::int8_t*>(operands[0]), static_cast<std::int8_t*>(result));
   }
 };

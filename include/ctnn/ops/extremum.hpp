@@ -25,7 +25,8 @@ struct extremum_op : binary_elementwise {
     kernel::reference::binary_with(p, operands[0], operands[1], result, pick<float>);
   }
   template <class Params>
-  [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
+  [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result,
+                                            const kernel::requant_arrays&) {
     const auto* a = static_cast<const std::int8_t*>(operands[0]);
     const auto* b = static_cast<const std::int8_t*>(operands[1]);
     auto* out = static_cast<std::int8_t*>(result);

@@ -13,7 +13,8 @@ namespace ctnn::ops {
 // DownScaleInt32ToInt16Multiplier: a Q31 multiplier rounded to Q15 (saturating at int16's largest).
 constexpr std::int32_t int16_multiplier(std::int32_t multiplier) {
   constexpr std::int32_t rounding_offset = 1 << 15;
-  if (multiplier >= std::numeric_limits<std::int32_t>::max() - rounding_offset) return std::numeric_limits<std::int16_t>::max();
+  if (multiplier >= std::numeric_limits<std::int32_t>::max() - rounding_offset)
+    return std::numeric_limits<std::int16_t>::max();
   return (multiplier + rounding_offset) >> 16;
 }
 
@@ -39,8 +40,10 @@ struct hard_swish : unary_elementwise {
     kernel::reference::unary_with(p, operands[0], result, [](float x) { return kernel::reference::hard_swish(x); });
   }
   template <class Params>
-  [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
-    kernel::reference::int8::hard_swish(p, static_cast<const std::int8_t*>(operands[0]), static_cast<std::int8_t*>(result));
+  [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result,
+                                            const kernel::requant_arrays&) {
+    kernel::reference::int8::hard_swish(p, static_cast<const std::int8_t*>(operands[0]),
+                                        static_cast<std::int8_t*>(result));
   }
 };
 

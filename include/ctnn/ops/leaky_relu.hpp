@@ -15,10 +15,13 @@ struct leaky_relu : parametrised_activation<op_kind::leaky_relu> {
   // output scale (the positive side), each computed in float, then widened.
   static constexpr void requantize(const quantized_operands& q, const node& n, kernel_params& p) {
     const float alpha = n.attrs.coefficients.alpha();
-    q.set_multiplier(p.negative_side.multiplier, p.negative_side.shift, static_cast<double>(q.in.scale * alpha / q.out.scale));
+    q.set_multiplier(p.negative_side.multiplier, p.negative_side.shift,
+                     static_cast<double>(q.in.scale * alpha / q.out.scale));
     q.set_multiplier(p.output_multiplier, p.output_shift, static_cast<double>(q.in.scale / q.out.scale));
   }
-  static constexpr recipe_shift checked_shift(const kernel_params& recipe) { return negative_side::checked_shift(recipe); }
+  static constexpr recipe_shift checked_shift(const kernel_params& recipe) {
+    return negative_side::checked_shift(recipe);
+  }
   template <class Writer>
   static void put_requantization(Writer& w, const kernel_params& p) {
     negative_side::put_requantization(w, p);
@@ -27,11 +30,14 @@ struct leaky_relu : parametrised_activation<op_kind::leaky_relu> {
   template <class Params>
   [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {
     const float alpha = p->coefficients.alpha();
-    kernel::reference::unary_with(p, operands[0], result, [alpha](float x) { return kernel::reference::leaky_relu(x, alpha); });
+    kernel::reference::unary_with(p, operands[0], result,
+                                  [alpha](float x) { return kernel::reference::leaky_relu(x, alpha); });
   }
   template <class Params>
-  [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
-    kernel::reference::int8::leaky_relu(p, static_cast<const std::int8_t*>(operands[0]), static_cast<std::int8_t*>(result));
+  [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result,
+                                            const kernel::requant_arrays&) {
+    kernel::reference::int8::leaky_relu(p, static_cast<const std::int8_t*>(operands[0]),
+                                        static_cast<std::int8_t*>(result));
   }
 };
 

@@ -19,11 +19,15 @@ struct prelu : binary_elementwise {
   // scale / output scale (the negative side), in double; alpha's zero point negated.
   static constexpr void requantize(const quantized_operands& q, const node&, kernel_params& p) {
     p.input2_offset = ctnn::detail::quant::wrapping_neg(q.in2.zero_point);
-    q.set_multiplier(p.output_multiplier, p.output_shift, static_cast<double>(q.in.scale) / static_cast<double>(q.out.scale));
-    q.set_multiplier(p.negative_side.multiplier, p.negative_side.shift,
-                     static_cast<double>(q.in.scale) * static_cast<double>(q.in2.scale) / static_cast<double>(q.out.scale));
+    q.set_multiplier(p.output_multiplier, p.output_shift,
+                     static_cast<double>(q.in.scale) / static_cast<double>(q.out.scale));
+    q.set_multiplier(
+        p.negative_side.multiplier, p.negative_side.shift,
+        static_cast<double>(q.in.scale) * static_cast<double>(q.in2.scale) / static_cast<double>(q.out.scale));
   }
-  static constexpr recipe_shift checked_shift(const kernel_params& recipe) { return negative_side::checked_shift(recipe); }
+  static constexpr recipe_shift checked_shift(const kernel_params& recipe) {
+    return negative_side::checked_shift(recipe);
+  }
   template <class Writer>
   static void put_requantization(Writer& w, const kernel_params& p) {
     negative_side::put_requantization(w, p);
@@ -34,9 +38,10 @@ struct prelu : binary_elementwise {
     kernel::reference::binary_with(p, operands[0], operands[1], result, kernel::reference::prelu);
   }
   template <class Params>
-  [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
-    kernel::reference::int8::prelu(p, static_cast<const std::int8_t*>(operands[0]), static_cast<const std::int8_t*>(operands[1]),
-                                   static_cast<std::int8_t*>(result));
+  [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result,
+                                            const kernel::requant_arrays&) {
+    kernel::reference::int8::prelu(p, static_cast<const std::int8_t*>(operands[0]),
+                                   static_cast<const std::int8_t*>(operands[1]), static_cast<std::int8_t*>(result));
   }
 };
 

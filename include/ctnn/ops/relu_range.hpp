@@ -43,7 +43,8 @@ struct relu_range_op : unary_elementwise {
     });
   }
   template <class Params>
-  [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
+  [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result,
+                                            const kernel::requant_arrays&) {
     kernel::reference::int8::relu(p, static_cast<const std::int8_t*>(operands[0]), static_cast<std::int8_t*>(result));
   }
 };

@@ -163,7 +163,8 @@ constexpr void import_binary(S& s, const node_view&, const operands& o, std::int
   std::array<std::int32_t, max_node_inputs + 1> x{};
   for (std::uint32_t slot = 0; slot < o.count; ++slot) {
     const std::int32_t v = o.id[slot];
-    x[slot] = !nhwc ? as_onnx(s, v, slot) : s.is_constant(v) ? broadcast_constant_nhwc(s, v, slot) : as_nhwc(s, v, slot);
+    if (!nhwc) x[slot] = as_onnx(s, v, slot);
+    else x[slot] = s.is_constant(v) ? broadcast_constant_nhwc(s, v, slot) : as_nhwc(s, v, slot);
     if (s.failed()) return;
     if (slot > 0 && s.m.tensor_at(x[slot]).type != dtype::f32)
       return s.fail(onnx_error::integer_arithmetic,
@@ -189,7 +190,8 @@ constexpr bool expect_float(S& s, const operands& o, std::uint32_t slot) {
 // LeakyRelu (alpha 0.01), Elu (alpha 1), HardSigmoid (alpha 0.2, beta 0.5), HardSwish (none): the row's kind
 // with the node's coefficients (or the defaults ONNX gives), float32, in the operand's layout.
 template <class S>
-constexpr void float_activation(S& s, const node_view& n, const operands& o, std::int32_t result, float alpha, float beta) {
+constexpr void float_activation(S& s, const node_view& n, const operands& o, std::int32_t result, float alpha,
+                                float beta) {
   if (!expect_inputs(s, o, 1, 1) || !expect_activation(s, o, 0) || !expect_float(s, o, 0)) return;
   op_attributes a{};
   a.coefficients = {std::bit_cast<std::uint32_t>(float_attribute(s, n, "alpha", alpha)),

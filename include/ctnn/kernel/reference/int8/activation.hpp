@@ -108,7 +108,9 @@ constexpr void prelu(Params p, const std::int8_t* input, const std::int8_t* alph
 // gemmlowp's and TFLite's int16 fixed-point steps of hard_swish, each result wrapped to int16 as gemmlowp's
 // int16 arithmetic does.
 namespace int16 {
-constexpr std::int16_t wrap(std::int64_t v) { return static_cast<std::int16_t>(static_cast<std::uint16_t>(v & 0xffff)); }
+constexpr std::int16_t wrap(std::int64_t v) {
+  return static_cast<std::int16_t>(static_cast<std::uint16_t>(v & 0xffff));
+}
 // SaturatingRoundingDoublingHighMul: (a b 2) / 2^16, rounded to nearest (ties away from zero).
 constexpr std::int16_t rounding_doubling_high_mul(std::int16_t a, std::int16_t b) {
   if (a == b && a == std::numeric_limits<std::int16_t>::min()) return std::numeric_limits<std::int16_t>::max();
@@ -171,7 +173,8 @@ constexpr std::int8_t lookup_table_entry(std::int32_t value, float input_scale, 
   const float rescaled = ctnn::detail::quant::round(f(dequantized) * inverse_scale);
   const float quantized = rescaled + static_cast<float>(output_zero_point);
   // (TFLM converts to int32 first; beyond int8 both clamp to its bounds, NaN aside: none of its functions gives one.)
-  return static_cast<std::int8_t>(quantized < -128.0f ? -128 : (quantized > 127.0f ? 127 : static_cast<std::int32_t>(quantized)));
+  if (quantized < -128.0f) return -128;
+  return static_cast<std::int8_t>(quantized > 127.0f ? 127 : static_cast<std::int32_t>(quantized));
 }
 
 // The table of `f` for a call (input_offset and output_offset give the zero points), indexed by value + 128.
