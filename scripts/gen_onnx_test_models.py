@@ -33,6 +33,8 @@ Models (float; the op list of each is in its _expected.hpp comment):
               (batch broadcast) and [4] x [1,4,2] (1-D A).
 Models that must be rejected (the expected diagnostic is in tests/onnx/CMakeLists.txt):
   bad_unsupported_op  node 1 is Det (a determinant: no TFLite or TFLite Micro counterpart).
+  bad_several_unsupported  nodes 1, 2 and 4 (Det "determinant", Det, NonZero) are not
+                      supported: the tools name all three at once.
   bad_attribute       Conv with group = 3 on 2 channels: attribute group = 3 at node 1.
   bad_malformed       conv_net cut inside its graph: the graph's length runs past the end of the file.
   bad_dynamic_shape   input [N, 4] (a symbolic batch).
@@ -436,6 +438,11 @@ def bad_models():
     yield "bad_unsupported_op", make_model("bad", [
         helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Det", ["r"], ["y"])],
         [x], [tensor_input("y", [1, 2])], [], 13)
+    det = helper.make_node("Det", ["r"], ["d"], name="determinant")
+    fused = helper.make_node("Det", ["d"], ["f"])
+    yield "bad_several_unsupported", make_model("bad", [
+        helper.make_node("Relu", ["x"], ["r"]), det, fused, helper.make_node("Relu", ["f"], ["g"]),
+        helper.make_node("NonZero", ["g"], ["y"])], [x], [tensor_input("y", [1, 2])], [], 13)
     yield "bad_attribute", make_model("bad", [
         helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Conv", ["r", "w"], ["y"], group=3)],
         [x], [tensor_input("y", [1, 2, 3, 3])], [w], 13)

@@ -154,7 +154,7 @@ int inspect(const job& j) {
   ctnn::tflite::import_into(*m, bytes, size, stem_of(j.path));
   if (m->error.failed()) {
     ctnn::tflite::describe(m->error, write);
-    ctnn_tools::put_unsupported_parts(stdout, bytes, size);
+    ctnn_tools::put_unsupported_tflite_parts(stdout, bytes, size);
     return 1;
   }
   return inspect_module(j, *m);
@@ -170,6 +170,7 @@ int inspect_onnx(const job& j) {
   ctnn::onnx::import_into<V>(*r, bytes, size, stem_of(j.path));
   if (r->ir.error.failed()) {
     ctnn::onnx::describe(r->ir.error, bytes, size, write);
+    ctnn_tools::put_unsupported_onnx_parts(stdout, bytes, size);
     return 1;
   }
   std::printf("constants re-laid out at compile time: %d\n", r->relayout_count);
@@ -248,19 +249,16 @@ int run_onnx(job& j) {
 int print_operators() {
   const auto kernel = [](ctnn::op_kind kind, ctnn::dtype type) { return ctnn::kernel::has_kernel(kind, type) ? "yes" : ""; };
   std::printf("| TFLite operator | ctnn op kind | float32 | int8 |\n|---|---|---|---|\n");
-  for (const auto& row : ctnn::tflite::detail::op_table) {
-    const std::string_view name = ctnn::tflite::name_of(row.code);
-    std::printf("| %.*s | `%s` | %s | %s |\n", static_cast<int>(name.size()), name.data(), ctnn::name_of(row.kind),
-                kernel(row.kind, ctnn::dtype::f32), kernel(row.kind, ctnn::dtype::i8));
-  }
-  // The rows' op types and kinds do not depend on the importer state (only their import functions do): the
-  // state of the smaller imports below.
-  using onnx_state = ctnn::onnx::detail::importer_state<ctnn::module<512, 512>, 512, 512>;
+  ctnn::tflite::for_each_operator([&](ctnn::tflite::builtin_operator code, ctnn::op_kind kind) {
+    const std::string_view name = ctnn::tflite::name_of(code);
+    std::printf("| %.*s | `%s` | %s | %s |\n", static_cast<int>(name.size()), name.data(), ctnn::name_of(kind),
+                kernel(kind, ctnn::dtype::f32), kernel(kind, ctnn::dtype::i8));
+  });
   std::printf("\n| ONNX operator | ctnn op kind |\n|---|---|\n");
-  for (const auto& row : ctnn::onnx::detail::op_table<onnx_state>) {
-    const std::string_view name = ctnn::onnx::name_of(row.type);
-    std::printf("| %.*s | `%s` |\n", static_cast<int>(name.size()), name.data(), ctnn::name_of(row.kind));
-  }
+  ctnn::onnx::for_each_operator([](ctnn::onnx::op_type type, ctnn::op_kind kind) {
+    const std::string_view name = ctnn::onnx::name_of(type);
+    std::printf("| %.*s | `%s` |\n", static_cast<int>(name.size()), name.data(), ctnn::name_of(kind));
+  });
   return 0;
 }
 

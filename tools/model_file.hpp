@@ -23,8 +23,9 @@
 #include <vector>
 
 #include <ctnn/frontend/onnx.hpp>
+#include <ctnn/frontend/onnx/operators.hpp>
 #include <ctnn/frontend/tflite.hpp>
-#include <ctnn/frontend/tflite/unsupported.hpp>
+#include <ctnn/frontend/tflite/operators.hpp>
 #include <ctnn/pass/edit_pipeline.hpp>
 #include <ctnn/pass/run_pipeline.hpp>
 
@@ -59,19 +60,29 @@ inline model_format format_of(const std::vector<char>& bytes, std::string_view p
 // Whether `use` needs the values of the constants an ONNX import re-lays out (to run the model).
 enum class constants { sizes_only, computed };
 
-// After an import's first problem: every operator and tensor type of a TFLite file that the importer does
-// not support (frontend/tflite/unsupported.hpp), a heading and one indented line each, so that one run
-// names them all; nothing when there is none.
-inline void put_unsupported_parts(std::FILE* out, const char* bytes, std::size_t size) {
+// After an import's first problem: every part of the file its importer does not support (a frontend's
+// list_unsupported: frontend/tflite/operators.hpp, frontend/onnx/operators.hpp, calling a sink with one
+// line each), under a heading, so that one run names them all; nothing when there is none.
+template <class List>
+void put_unsupported_parts(std::FILE* out, const char* what, List&& list) {
   std::string lines;
-  const std::int32_t found = ctnn::tflite::list_unsupported(bytes, size, [&lines](std::string_view s) { lines += s; });
+  const std::int32_t found = list([&lines](std::string_view s) { lines += s; });
   if (found == 0) return;
-  std::fprintf(out, "the file's unsupported operators and tensor types (%d):\n", static_cast<int>(found));
+  std::fprintf(out, "the file's unsupported %s (%d):\n", what, static_cast<int>(found));
   for (std::size_t at = 0; at < lines.size();) {
     const std::size_t end = lines.find('\n', at);
     std::fprintf(out, "  %.*s\n", static_cast<int>(end - at), lines.data() + at);
     at = end + 1;
   }
+}
+
+inline void put_unsupported_tflite_parts(std::FILE* out, const char* bytes, std::size_t size) {
+  put_unsupported_parts(out, "operators and tensor types",
+                        [&](auto sink) { return ctnn::tflite::list_unsupported(bytes, size, sink); });
+}
+
+inline void put_unsupported_onnx_parts(std::FILE* out, const char* bytes, std::size_t size) {
+  put_unsupported_parts(out, "operators", [&](auto sink) { return ctnn::onnx::list_unsupported(bytes, size, sink); });
 }
 
 namespace detail {
@@ -123,7 +134,7 @@ int import_tflite(const model_context& c, Use& use) {
   ctnn::tflite::import_into(*m, c.bytes.data(), c.bytes.size(), stem_of(c.path));
   if (m->error.failed()) {
     say(c, described([&](auto sink) { ctnn::tflite::describe(m->error, sink); }));
-    put_unsupported_parts(stderr, c.bytes.data(), c.bytes.size());
+    put_unsupported_tflite_parts(stderr, c.bytes.data(), c.bytes.size());
     return model_status;
   }
   return compile_and_use(c, *m, use);
@@ -138,6 +149,7 @@ int import_onnx(const model_context& c, Use& use) {
   ctnn::onnx::import_into<T>(*r, c.bytes.data(), c.bytes.size(), stem_of(c.path));
   if (r->ir.error.failed()) {
     say(c, described([&](auto sink) { ctnn::onnx::describe(r->ir.error, c.bytes.data(), c.bytes.size(), sink); }));
+    put_unsupported_onnx_parts(stderr, c.bytes.data(), c.bytes.size());
     return model_status;
   }
   std::vector<std::vector<float>> relaid;  // outlives `use`: the module's constants point into it

@@ -49,6 +49,8 @@ IN_SCOPE = {
     "Constant", "Conv", "Gemm", "MatMul", "MaxPool", "AveragePool", "GlobalAveragePool", "Relu", "Clip", "Add",
     "Mul", "Softmax", "Reshape", "Flatten", "Concat", "Pad", "Sigmoid", "Tanh", "BatchNormalization", "Transpose",
     "QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger",
+    # issue #28: element-wise math of one operand (float32)
+    "Abs", "Neg", "Sqrt", "Reciprocal", "Exp", "Log", "Sin", "Cos", "Floor", "Ceil", "Round",
     # the activation family (issue #28)
     "LeakyRelu", "Elu", "HardSigmoid", "HardSwish", "PRelu", "Max", "Min",
 }

@@ -18,6 +18,14 @@
 
 namespace {
 
+// Every element type's size is its C++ type's, and the I/O buffers are made of those types.
+template <ctnn::dtype... Types>
+constexpr bool sizes_agree() {
+  return ((ctnn::size_of(Types) == sizeof(ctnn::element_t<Types>)) && ...);
+}
+static_assert(sizes_agree<ctnn::dtype::f32, ctnn::dtype::i8, ctnn::dtype::u8, ctnn::dtype::i32, ctnn::dtype::i64, ctnn::dtype::i16>());
+static_assert(std::is_same_v<ctnn::element_t<ctnn::dtype::i16>, std::int16_t> && ctnn::i16 == ctnn::dtype::i16);
+
 using floats = ctnn::compile<ctnn_test::two_io_graph>;
 using io_of_floats = decltype(floats::make_buffers());
 static_assert(std::is_same_v<io_of_floats::inputs_type, std::tuple<std::array<float, 8>, std::array<float, 8>>>);

@@ -5,7 +5,8 @@
 
 namespace ctnn {
 
-enum class dtype : std::int32_t { f32, i8, u8, i32, i64 };
+// i16 last: the values are CTNN_DTYPE_* of the C API (runtime/c_api.hpp) and must not move.
+enum class dtype : std::int32_t { f32, i8, u8, i32, i64, i16 };
 
 constexpr std::size_t size_of(dtype t) {
   switch (t) {
@@ -14,6 +15,7 @@ constexpr std::size_t size_of(dtype t) {
     case dtype::u8: return 1;
     case dtype::i32: return 4;
     case dtype::i64: return 8;
+    case dtype::i16: return 2;
   }
   return 0;
 }
@@ -25,6 +27,7 @@ constexpr const char* name_of(dtype t) {
     case dtype::u8: return "u8";
     case dtype::i32: return "i32";
     case dtype::i64: return "i64";
+    case dtype::i16: return "i16";
   }
   return "?";
 }
@@ -36,6 +39,7 @@ template <> struct element_type_of<dtype::i8> { using type = std::int8_t; };
 template <> struct element_type_of<dtype::u8> { using type = std::uint8_t; };
 template <> struct element_type_of<dtype::i32> { using type = std::int32_t; };
 template <> struct element_type_of<dtype::i64> { using type = std::int64_t; };
+template <> struct element_type_of<dtype::i16> { using type = std::int16_t; };
 }  // namespace detail
 
 // The C++ element type stored for a dtype: element_t<dtype::f32> is float.
@@ -46,5 +50,6 @@ inline constexpr dtype f32 = dtype::f32;
 inline constexpr dtype i8 = dtype::i8;
 inline constexpr dtype u8 = dtype::u8;
 inline constexpr dtype i32 = dtype::i32;
+inline constexpr dtype i16 = dtype::i16;
 
 }  // namespace ctnn

@@ -45,14 +45,27 @@ enum class op_kind : std::int32_t {
                      // rows from row kept_from at its top, below them the caller writes fetched_rows rows of
                      // the model input (its first input, a ctnn::row_source) from row first_row
   sub,               // a - b, numpy broadcasting (TFLite SUB, ONNX Sub)
+  abs,               // element-wise math of one operand (ops/unary_math.hpp), TFLite's and ONNX's operator
+  neg,               //   of the same name: |x|, -x, sqrt x, 1 / sqrt x, e^x, ln x, sin x, cos x,
+  sqrt,              //   floor, ceil, round (halves to even), x * x, 1 / x
+  rsqrt,
+  exp,
+  log,
+  sin,
+  cos,
+  floor,
+  ceil,
+  round,
+  square,
+  reciprocal,
   leaky_relu,        // x > 0 ? x : attrs.coefficients.alpha() * x (TFLite LEAKY_RELU, ONNX LeakyRelu)
   hard_swish,        // x * min(max(x + 3, 0), 6) / 6 (TFLite HARD_SWISH, ONNX HardSwish)
   prelu,             // x >= 0 ? x : x * alpha, alpha the second input, broadcast (TFLite PRELU, ONNX PRelu)
   elu,               // x < 0 ? attrs.coefficients.alpha() * (e^x - 1) : x (TFLite ELU: alpha 1, ONNX Elu)
   relu_n1_to_1,      // min(max(x, -1), 1) (TFLite RELU_N1_TO_1)
   relu_0_to_1,       // min(max(x, 0), 1) (TFLite RELU_0_TO_1)
-  maximum,           // max(a, b), numpy broadcasting (TFLite MAXIMUM, ONNX Max of two)
-  minimum,           // min(a, b), numpy broadcasting (TFLite MINIMUM, ONNX Min of two)
+  maximum,           // max(a, b), numpy broadcasting (TFLite MAXIMUM, ONNX Max: folded over its operands)
+  minimum,           // min(a, b), numpy broadcasting (TFLite MINIMUM, ONNX Min: folded over its operands)
   hard_sigmoid,      // max(0, min(1, alpha * x + beta)) (ONNX HardSigmoid; attrs.coefficients)
   none,              // no op: a default-constructed node or kernel_params, a diagnostic about no op
 };
@@ -64,7 +77,8 @@ inline constexpr int op_kind_count = static_cast<int>(op_kind::none);
 inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "conv2d", "depthwise_conv2d", "dense", "max_pool", "avg_pool", "global_avg_pool", "add", "mul", "relu",
     "relu6", "sigmoid", "tanh", "softmax", "reshape", "concat", "pad", "batch_norm", "quantize", "dequantize",
-    "mean", "transpose", "clip", "batch_matmul", "crop", "paste", "fetch_rows", "sub",
+    "mean", "transpose", "clip", "batch_matmul", "crop", "paste", "fetch_rows", "sub", "abs", "neg", "sqrt", "rsqrt",
+    "exp", "log", "sin", "cos", "floor", "ceil", "round", "square", "reciprocal",
     "leaky_relu", "hard_swish", "prelu", "elu", "relu_n1_to_1", "relu_0_to_1", "maximum", "minimum", "hard_sigmoid",
     "none",
 };

@@ -9,30 +9,43 @@
 #include <cstddef>
 #include <tuple>
 
+#include <ctnn/ops/abs.hpp>
 #include <ctnn/ops/batch_matmul.hpp>
 #include <ctnn/ops/batch_norm.hpp>
+#include <ctnn/ops/ceil.hpp>
 #include <ctnn/ops/clip.hpp>
 #include <ctnn/ops/concat.hpp>
+#include <ctnn/ops/cos.hpp>
 #include <ctnn/ops/crop.hpp>
 #include <ctnn/ops/descriptor.hpp>
 #include <ctnn/ops/elu.hpp>
+#include <ctnn/ops/exp.hpp>
 #include <ctnn/ops/fetch_rows.hpp>
+#include <ctnn/ops/floor.hpp>
 #include <ctnn/ops/hard_sigmoid.hpp>
 #include <ctnn/ops/hard_swish.hpp>
 #include <ctnn/ops/leaky_relu.hpp>
+#include <ctnn/ops/log.hpp>
 #include <ctnn/ops/maximum.hpp>
 #include <ctnn/ops/mean.hpp>
 #include <ctnn/ops/minimum.hpp>
+#include <ctnn/ops/neg.hpp>
 #include <ctnn/ops/pad.hpp>
 #include <ctnn/ops/paste.hpp>
 #include <ctnn/ops/prelu.hpp>
+#include <ctnn/ops/reciprocal.hpp>
 #include <ctnn/ops/relu.hpp>
 #include <ctnn/ops/relu6.hpp>
 #include <ctnn/ops/relu_0_to_1.hpp>
 #include <ctnn/ops/relu_n1_to_1.hpp>
 #include <ctnn/ops/reshape.hpp>
+#include <ctnn/ops/round.hpp>
+#include <ctnn/ops/rsqrt.hpp>
 #include <ctnn/ops/sigmoid.hpp>
+#include <ctnn/ops/sin.hpp>
 #include <ctnn/ops/softmax.hpp>
+#include <ctnn/ops/sqrt.hpp>
+#include <ctnn/ops/square.hpp>
 #include <ctnn/ops/sub.hpp>
 #include <ctnn/ops/tanh.hpp>
 #include <ctnn/ops/transpose.hpp>
@@ -45,8 +58,9 @@ struct op_list {};
 // Every op kind written as a descriptor. The op kinds not listed are still described by the switches of
 // the layers (being moved here: docs/design.md §2, "One descriptor per op kind").
 using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, transpose, crop, paste, fetch_rows, softmax, pad, reshape,
-                    batch_matmul, concat, batch_norm, leaky_relu, hard_swish, prelu, elu, relu_n1_to_1, relu_0_to_1,
-                    maximum, minimum, hard_sigmoid>;
+                    batch_matmul, concat, batch_norm, abs, neg, sqrt, rsqrt, exp, log, sin, cos, floor, ceil, round, square,
+                    reciprocal, leaky_relu, hard_swish, prelu, elu, relu_n1_to_1, relu_0_to_1, maximum, minimum,
+                    hard_sigmoid>;
 
 namespace detail {
 

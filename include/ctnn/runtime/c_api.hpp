@@ -86,6 +86,7 @@ constexpr std::string_view c_type_of(dtype type) {
     case dtype::u8: return "uint8_t";
     case dtype::i32: return "int32_t";
     case dtype::i64: return "int64_t";
+    case dtype::i16: return "int16_t";
   }
   return "void";
 }
@@ -98,6 +99,7 @@ constexpr std::string_view dtype_macro_of(dtype type) {
     case dtype::u8: return "CTNN_DTYPE_UINT8";
     case dtype::i32: return "CTNN_DTYPE_INT32";
     case dtype::i64: return "CTNN_DTYPE_INT64";
+    case dtype::i16: return "CTNN_DTYPE_INT16";
   }
   return "";
 }
@@ -183,7 +185,7 @@ constexpr text_writer<Capacity> write_header() {
       << "#define CTNN_OK 0\n#define CTNN_ERROR_NULL_ARGUMENT 1\n#define CTNN_ERROR_MISALIGNED_MEMORY 2\n"
       << "/* Element types. */\n"
       << "#define CTNN_DTYPE_FLOAT32 0\n#define CTNN_DTYPE_INT8 1\n#define CTNN_DTYPE_UINT8 2\n"
-      << "#define CTNN_DTYPE_INT32 3\n#define CTNN_DTYPE_INT64 4\n"
+      << "#define CTNN_DTYPE_INT32 3\n#define CTNN_DTYPE_INT64 4\n#define CTNN_DTYPE_INT16 5\n"
       << "#endif\n\n";
 
   out << "#define " << prefix << "INPUT_COUNT " << Net::input_count << "\n"

@@ -46,6 +46,7 @@ constexpr std::string_view json_dtype_name(dtype t) {
     case dtype::u8: return "uint8";
     case dtype::i32: return "int32";
     case dtype::i64: return "int64";
+    case dtype::i16: return "int16";
   }
   return "unknown";
 }

@@ -23,7 +23,8 @@
 //  * Ops (default domain): Constant, Conv (groups, depthwise, auto_pad, dilations), Gemm (transA = 0),
 //    MatMul (a constant B of rank <= 2: dense; otherwise batch_matmul), MaxPool, AveragePool
 //    (count_include_pad as a zero pad; ceil_mode as end padding), GlobalAveragePool, Relu, Clip (0..6 =
-//    relu6, 0..inf = relu; min > max: max everywhere), Sigmoid, Tanh, Add,
+//    relu6, 0..inf = relu; min > max: max everywhere), Sigmoid, Tanh, Abs, Neg, Sqrt, Reciprocal, Exp, Log,
+//    Sin, Cos, Floor, Ceil, Round (halves to even; float32), Add,
 //    Mul (numpy broadcasting; a constant operand is re-laid out to NHWC), Softmax (the last axis, or the
 //    channels of an NHWC tensor; before opset 13, the coerced 2-D form through reshapes), Reshape,
 //    Flatten, Concat, Pad (modes constant, reflect, edge, wrap; non-negative pads), BatchNormalization

@@ -1,7 +1,8 @@
 #pragma once
 // The ONNX importer's element-wise ops (import.hpp; rows in import_table.hpp): Relu, Sigmoid, Tanh,
-// GlobalAveragePool, Clip, Add and Mul (float, and plain integers with ONNX's wrap-around), Softmax; the
-// float32 activations LeakyRelu, Elu, HardSigmoid, HardSwish, PRelu, and Max and Min.
+// GlobalAveragePool, Clip, Add and Mul (float, and plain integers with ONNX's wrap-around), Softmax, the
+// math of one operand (Abs, Neg, Sqrt, Reciprocal, Exp, Log, Sin, Cos, Floor, Ceil, Round); the float32
+// activations LeakyRelu, Elu, HardSigmoid, HardSwish, PRelu, and Max and Min.
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -111,6 +112,15 @@ template <class S>
 constexpr void import_unary(S& s, const node_view&, const operands& o, std::int32_t result) {
   if (!expect_inputs(s, o, 1, 1) || !expect_activation(s, o, 0)) return;
   unary_of(s, o.id[0], result, s.current_kind, s.current_kind == op_kind::global_avg_pool);
+}
+
+// The math of one operand (Abs, Neg, Sqrt, Reciprocal, Exp, Log, Sin, Cos, Floor, Ceil, Round): the row's kind
+// in the operand's layout. A constant operand (exports compute e.g. Sqrt of a constant head size) becomes a
+// constant tensor, whose op fold_constants computes at compile time.
+template <class S>
+constexpr void import_unary_math(S& s, const node_view&, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 1, 1)) return;
+  unary_of(s, o.id[0], result, s.current_kind, false);
 }
 
 // Clip(0, 6) is relu6, Clip(0, max) relu, Clip without bounds the identity, any other Clip a clip op.

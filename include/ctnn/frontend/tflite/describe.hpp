@@ -45,8 +45,8 @@ constexpr std::string_view sentence_of(error_code code) {
       return "ctnn::tflite: hybrid models (float32 activations with int8 weights) are not supported: convert the "
              "model with full-integer quantization, or keep it float32 (the op and its weight tensor are below).";
     case frontend_error::tflite_unsupported_tensor_type:
-      return "ctnn::tflite: a tensor has an element type ctnn does not support (FLOAT32, INT8 and INT32 are "
-             "supported).";
+      return "ctnn::tflite: a tensor has an element type ctnn does not support (FLOAT32, INT8, INT16, "
+             "INT32 and INT64 are supported).";
     case frontend_error::tflite_no_static_shape:
       return "ctnn::tflite: a tensor has no static shape (an extent that is -1, 0 or unknown): convert the model with "
              "a fixed batch size and input shape.";

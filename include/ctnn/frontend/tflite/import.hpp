@@ -23,7 +23,8 @@
 //    FULLY_CONNECTED ([out][in], keep_num_dims only for rank-2 inputs), AVERAGE_POOL_2D, MAX_POOL_2D,
 //    ADD, SUB, MUL, RESHAPE (shape input, else new_shape, else the output's shape), SOFTMAX (beta 1),
 //    QUANTIZE, DEQUANTIZE, CONCATENATION, PAD (constant int32 paddings), RELU, RELU6, LOGISTIC, TANH,
-//    MEAN (constant int32 axes, keep_dims), RELU_N1_TO_1, RELU_0_TO_1, LEAKY_RELU (alpha), HARD_SWISH, ELU,
+//    MEAN (constant int32 axes, keep_dims), ABS and RSQRT (float32, int8), NEG, SQRT, EXP, LOG, SIN, COS,
+//    FLOOR, CEIL, ROUND, SQUARE (float32), RELU_N1_TO_1, RELU_0_TO_1, LEAKY_RELU (alpha), HARD_SWISH, ELU,
 //    PRELU, MAXIMUM, MINIMUM. Padding SAME/VALID; fused activations NONE, RELU, RELU6.
 //  * Bad input is a diagnostic in the module (frontend_error codes, ir/diagnostic.hpp; a few of the
 //    IR's own codes where they fit: unsupported_rank, input_count_mismatch, too_many_inputs,

@@ -1,7 +1,8 @@
 #pragma once
 // The TFLite importer's element-wise ops (import.hpp; rows in import_plan.hpp's op_table): ADD, SUB, MUL, PRELU,
 // MAXIMUM, MINIMUM, RELU, RELU6, RELU_N1_TO_1, RELU_0_TO_1, LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU, ELU,
-// QUANTIZE, DEQUANTIZE and SOFTMAX.
+// QUANTIZE, DEQUANTIZE, SOFTMAX and the math of one operand (ABS, NEG, SQRT, RSQRT, EXP, LOG, SIN, COS, FLOOR,
+// CEIL, ROUND, SQUARE).
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -27,8 +28,8 @@ constexpr void import_binary(S& s, op_import& im) {
   im.attrs.fused = im.fused;
 }
 
-// RELU, RELU6, RELU_N1_TO_1, RELU_0_TO_1, LOGISTIC, TANH, HARD_SWISH, QUANTIZE, DEQUANTIZE: one operand;
-// out_type = the output's type.
+// RELU, RELU6, RELU_N1_TO_1, RELU_0_TO_1, LOGISTIC, TANH, HARD_SWISH, QUANTIZE, DEQUANTIZE, the math of one
+// operand: one operand; out_type = the output's type.
 template <class S>
 constexpr void import_unary(S& s, op_import& im) {
   const std::int32_t op = im.op;

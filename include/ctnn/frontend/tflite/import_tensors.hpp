@@ -19,6 +19,8 @@ constexpr bool dtype_of(tensor_type t, dtype& out) {
     case tensor_type::float32: out = dtype::f32; return true;
     case tensor_type::int8: out = dtype::i8; return true;
     case tensor_type::int32: out = dtype::i32; return true;
+    case tensor_type::int16: out = dtype::i16; return true;  // 16x8 activations (zero point 0: each op checks)
+    case tensor_type::int64: out = dtype::i64; return true;  // 16x8 biases
     default: return false;
   }
 }
@@ -60,38 +62,37 @@ constexpr bool import_quantization(S& s, std::uint32_t i, const tensor_view& tv,
   if (scale.length == 0) return true;
   if (zero_point.length != 0 && zero_point.length != scale.length)
     return feature(s, i, tensor_feature::quantization_counts_differ), false;
-  // Scales: int8 within [2^-60, 2^60], int32 finite and >= 0 (see min_scale_bits).
-  const bool int8 = t.type == dtype::i8;
-  const std::uint32_t low = int8 ? min_scale_bits : 0u, high = int8 ? max_scale_bits : int32_scale_end - 1;
+  // Scales: int8 and int16 (activations, weights) within [2^-60, 2^60], int32 and int64 (biases) finite and
+  // >= 0 (see min_scale_bits).
+  const bool activation = t.type == dtype::i8 || t.type == dtype::i16;
+  const std::uint32_t low = activation ? min_scale_bits : 0u, high = activation ? max_scale_bits : int32_scale_end - 1;
   std::uint32_t largest = 0;
   const bool scales_valid = scale_bits_within(r.pointer(scale.at), scale.length, low, high, largest);
   if (scale.length == 1) {
     const std::int64_t zero = zero_point.length == 0 ? 0 : r.element<std::int64_t>(zero_point, 0);
     if (s.take_reader_error()) return false;
     if (!scales_valid) return invalid_quantization(s, i, quantization_problem::scale);
-    const std::int64_t zero_min = int8 ? -128 : std::numeric_limits<std::int32_t>::min();
-    const std::int64_t zero_max = int8 ? 127 : std::numeric_limits<std::int32_t>::max();
+    const std::int64_t zero_min = t.type == dtype::i8 ? -128 : t.type == dtype::i16 ? -32768 : std::numeric_limits<std::int32_t>::min();
+    const std::int64_t zero_max = t.type == dtype::i8 ? 127 : t.type == dtype::i16 ? 32767 : std::numeric_limits<std::int32_t>::max();
     if (zero < zero_min || zero > zero_max) return invalid_quantization(s, i, quantization_problem::zero_point);
     t.quant.scale = r.element<float>(scale, 0);
     t.quant.zero_point = static_cast<std::int32_t>(zero);
     return !s.take_reader_error();
   }
-  // An int32 tensor's per-channel parameters are a bias's, which no kernel reads (TFLM derives a bias's scales
+  // An int32 or int64 tensor's per-channel parameters are a bias's, which no kernel reads (TFLM derives a bias's scales
   // from the input's and the filter's): converters copy the filter's quantized_dimension onto rank-1 biases
   // (3 for a depthwise filter), and TFLM runs such files, so they are neither checked nor kept.
-  if (t.type == dtype::i32) return true;
+  if (t.type == dtype::i32 || t.type == dtype::i64) return true;
   if (axis < 0 || axis >= t.dims.rank || t.dims[axis] != static_cast<std::int32_t>(scale.length))
     return feature(s, i, tensor_feature::quantized_dimension), false;
   if (!scales_valid) return invalid_quantization(s, i, quantization_problem::channel_scale);
-  // Per-channel zero points must be 0 (symmetric weights): all 8 bytes of the first, then the low byte
-  // of each (a call-free loop: clang counts every step, and an int8 or int16 zero point that is not 0
-  // has a low byte that is not 0 unless it is a multiple of 256, which int8 cannot hold).
+  // Per-channel zero points must be 0 (symmetric weights): every byte of every int64 (a call-free loop:
+  // clang counts every step).
   if (zero_point.length > 0) {
     const char* bytes = r.data();
     char any = 0;
-    for (std::uint32_t k = 0; k < 8; ++k) any |= bytes[zero_point.at + k];
     const std::uint32_t end = zero_point.at + 8 * zero_point.length;
-    for (std::uint32_t k = zero_point.at; k < end; k += 8) any |= bytes[k];
+    for (std::uint32_t k = zero_point.at; k < end; ++k) any |= bytes[k];
     if (any != 0) return feature(s, i, tensor_feature::per_channel_zero_point), false;
   }
   t.quant.scale = r.element<float>(scale, 0);

@@ -141,4 +141,41 @@ constexpr reciprocal get_reciprocal(std::int32_t x) {
   return {one_over_one_plus_x_for_x_in_0_1(shifted_sum_minus_one), IntegerBits - headroom_plus_one};
 }
 
+// TFLite's GetInvSqrtQuantizedMultiplierExp with reverse shift -1 (int8 RSQRT): 1 / sqrt(x) for x >= 0 as a
+// multiplier and a left shift (<= 0). x <= 1 gives the largest multiplier and shift 0 (TFLite treats 0 as
+// 1). Otherwise x is scaled by 4^n into [2^27, 2^29), five Newton-Raphson steps x' = 3/2 x - x^3 input/2
+// from 1 run in Q3, and the result times sqrt(2)/2 (Q0) is the multiplier; a negative shift is folded
+// into it by a (wrapping) left shift, as TFLite.
+struct inv_sqrt_multiplier {
+  std::int32_t multiplier = 0;
+  std::int32_t shift = 0;
+};
+constexpr inv_sqrt_multiplier inverse_sqrt_multiplier(std::int32_t x) {
+  if (x <= 1) return {raw_max, 0};
+  std::int32_t right_shift = 11;
+  while (x >= (1 << 29)) {
+    x /= 4;
+    ++right_shift;
+  }
+  const auto max_left_shift_bits = static_cast<std::int32_t>(std::countl_zero(static_cast<std::uint32_t>(x))) - 1;
+  const std::int32_t left_shift_bit_pairs = max_left_shift_bits / 2 - 1;
+  right_shift -= left_shift_bit_pairs;
+  x <<= 2 * left_shift_bit_pairs;
+  const std::int32_t input_q3 = x >> 1;
+  const std::int32_t half_input_q3 = saturating_rounding_multiply_by_pot<-1>(input_q3);
+  constexpr std::int32_t three_halves_q3 = (1 << 28) + (1 << 27);
+  std::int32_t estimate_q3 = 1 << 28;  // 1
+  for (int i = 0; i < 5; ++i) {
+    const std::int32_t cube_q3 = rescale<9, 3>(mul(mul(estimate_q3, estimate_q3), estimate_q3));
+    estimate_q3 = rescale<6, 3>(q::wrapping_sub(mul(three_halves_q3, estimate_q3), mul(half_input_q3, cube_q3)));
+  }
+  constexpr std::int32_t half_sqrt2_q0 = 1518500250;
+  std::int32_t multiplier = mul(estimate_q3, half_sqrt2_q0);
+  if (right_shift < 0) {
+    multiplier = q::wrapping_shift_left(multiplier, -right_shift);
+    right_shift = 0;
+  }
+  return {multiplier, -right_shift};
+}
+
 }  // namespace ctnn::kernel::reference::int8::fixed_point

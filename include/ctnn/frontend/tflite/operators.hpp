@@ -1,6 +1,10 @@
 #pragma once
-// Every operator and tensor type of a TFLite file that the importer has no row or element type for, so that
-// a tool names them all at once (the importer stops at its first problem, and checks tensors before ops):
+// What the TFLite importer supports, from its own table (import_plan.hpp's op_table), for tools and docs:
+//
+//   ctnn::tflite::for_each_operator([](builtin_operator code, op_kind kind) { ... });   // in table order
+//
+// and every operator and tensor type of a file that it has no row or element type for, so that a tool
+// names them all at once (the importer stops at its first problem, and checks tensors before ops):
 //
 //   const auto found = ctnn::tflite::list_unsupported(bytes, size, [](std::string_view line) { ... });
 //
@@ -15,6 +19,7 @@
 #include <ctnn/frontend/tflite/import_plan.hpp>
 #include <ctnn/frontend/tflite/import_tensors.hpp>
 #include <ctnn/frontend/tflite/schema.hpp>
+#include <ctnn/ir/diagnostic_text.hpp>
 
 namespace ctnn::tflite {
 
@@ -22,7 +27,7 @@ namespace detail {
 
 // `"name"` of tensor t (the part before a converter's ';'), or nothing when it has none.
 template <class Sink>
-constexpr void put_tensor_name(model_file& f, std::int32_t t, Sink& sink) {
+void put_tensor_name(model_file& f, std::int32_t t, Sink& sink) {
   if (t < 0 || static_cast<std::uint32_t>(t) >= f.tensor_count()) return;
   const tensor_view tv = f.tensor(static_cast<std::uint32_t>(t));
   if (f.failed() || !tv.name.present()) return;
@@ -33,24 +38,15 @@ constexpr void put_tensor_name(model_file& f, std::int32_t t, Sink& sink) {
   sink("\"");
 }
 
-template <class Sink>
-constexpr void put_number(std::int64_t v, Sink& sink) {
-  char digits[24]{};
-  std::size_t at = sizeof digits;
-  const bool negative = v < 0;
-  std::uint64_t u = negative ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
-  do {
-    digits[--at] = static_cast<char>('0' + u % 10);
-    u /= 10;
-  } while (u != 0);
-  if (negative) digits[--at] = '-';
-  sink(std::string_view{digits + at, sizeof digits - at});
-}
-
 }  // namespace detail
 
+template <class F>
+constexpr void for_each_operator(F&& f) {
+  for (const detail::op_row& row : detail::op_table) f(row.code, row.kind);
+}
+
 template <class Sink>
-constexpr std::int32_t list_unsupported(const char* bytes, std::size_t size, Sink&& sink) {
+std::int32_t list_unsupported(const char* bytes, std::size_t size, Sink&& sink) {
   model_file f{bytes, size};
   std::int32_t found = 0;
   if (f.failed()) return found;
@@ -61,7 +57,7 @@ constexpr std::int32_t list_unsupported(const char* bytes, std::size_t size, Sin
     if (detail::dtype_of(tv.type, type)) continue;
     ++found;
     sink("tensor ");
-    detail::put_number(i, sink);
+    ctnn::detail::diagnostic_text::put_number(sink, i);
     detail::put_tensor_name(f, static_cast<std::int32_t>(i), sink);
     sink(": type ");
     sink(name_of(tv.type));
@@ -73,7 +69,7 @@ constexpr std::int32_t list_unsupported(const char* bytes, std::size_t size, Sin
     if (detail::find_op(o.code) >= 0) continue;
     ++found;
     sink("op ");
-    detail::put_number(i, sink);
+    ctnn::detail::diagnostic_text::put_number(sink, i);
     sink(" (");
     sink(name_of(o.code));
     if (o.outputs.length > 0) detail::put_tensor_name(f, f.index_at(o.outputs, 0), sink);

@@ -1,0 +1,98 @@
+#pragma once
+// The float32 functions of the element-wise math ops of one operand (ops/unary_math.hpp): each as TFLM's
+// reference kernel computes it in float, <cmath> at run time and ctnn::detail::math in constant evaluation
+// (fold_constants; clang 14's <cmath> is not constexpr), so a folded constant may differ from the run-time
+// result in the last bit.
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include <ctnn/detail/math.hpp>
+
+namespace ctnn::kernel::reference::unary_math {
+
+namespace math = ctnn::detail::math;
+
+// |x| with the sign bit cleared, as fabsf (-0 and -NaN too).
+constexpr float absolute(float x) { return std::bit_cast<float>(std::bit_cast<std::uint32_t>(x) & 0x7fffffffu); }
+// -x with the sign bit flipped (-NaN too).
+constexpr float negated(float x) { return std::bit_cast<float>(std::bit_cast<std::uint32_t>(x) ^ 0x80000000u); }
+// In constant evaluation a float operation that overflows, divides by zero or gives NaN is not a constant
+// expression (g++, clang), so there x * x and 1 / x are computed in double (exactly, or rounded once: the
+// float result) and rounded by math::to_float; 1 / +-0 is +-inf and NaN stays NaN by hand.
+constexpr float squared(float x) {
+  if (std::is_constant_evaluated()) return x != x ? x : math::to_float(static_cast<double>(x) * x);
+  return x * x;
+}
+// 1 / x (ONNX Reciprocal): +-inf at +-0.
+constexpr float reciprocal(float x) {
+  if (std::is_constant_evaluated()) {
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    if (x != x) return x;
+    if (x == 0.0f) return std::bit_cast<std::uint32_t>(x) == 0 ? inf : -inf;
+    return math::to_float(1.0 / static_cast<double>(x));
+  }
+  return 1.0f / x;
+}
+// NaN below 0 (and for NaN), as sqrtf.
+constexpr float square_root(float x) {
+  if (std::is_constant_evaluated()) return x == 0.0f ? x : static_cast<float>(math::sqrt(x));
+  return std::sqrt(x);
+}
+// TFLM's float RSQRT: 1.f / std::sqrt(f) (+inf at 0, NaN below 0).
+constexpr float reciprocal_square_root(float x) { return reciprocal(square_root(x)); }
+constexpr float exponential(float x) {
+  if (std::is_constant_evaluated()) return math::to_float(math::exp(x));
+  return std::exp(x);
+}
+// NaN below 0, -inf at 0, as logf.
+constexpr float natural_log(float x) {
+  if (std::is_constant_evaluated()) return static_cast<float>(math::log(x));
+  return std::log(x);
+}
+constexpr float sine(float x) {
+  if (std::is_constant_evaluated()) return static_cast<float>(math::sin(x));
+  return std::sin(x);
+}
+constexpr float cosine(float x) {
+  if (std::is_constant_evaluated()) return static_cast<float>(math::cos(x));
+  return std::cos(x);
+}
+constexpr float round_down(float x) {
+  if (std::is_constant_evaluated()) return math::floor(x);
+  return std::floor(x);
+}
+constexpr float round_up(float x) {
+  if (std::is_constant_evaluated()) return math::ceil(x);
+  return std::ceil(x);
+}
+// TFLite's RoundToNearest (ROUND; also ONNX Round): halves to even. A float of magnitude 2^23 or more is
+// integral, and inf and NaN stay (TFLite's arithmetic gives the same).
+constexpr float round_half_to_even(float x) {
+  if (!(x > -8388608.0f && x < 8388608.0f)) return x;
+  const float below = round_down(x);
+  const float fraction = x - below;
+  if (fraction < 0.5f || (fraction == 0.5f && static_cast<std::int32_t>(below) % 2 == 0)) return below;
+  return below + 1.0f;
+}
+
+// F applied to each of `elements` values.
+template <float (*F)(float)>
+[[gnu::always_inline]] constexpr void apply(std::int64_t elements, const float* in, float* out) {
+  for (std::int64_t i = 0; i < elements; ++i) out[i] = F(in[i]);
+}
+
+// The int8 kernels of one operand (ABS, RSQRT): each result is F(x - input zero point), which includes the
+// output's zero point, saturated to int8 as TFLM's EvalImplQuantized.
+template <class Params, class F>
+[[gnu::always_inline]] constexpr void apply_i8(Params p, const std::int8_t* in, std::int8_t* out, F f) {
+  const std::int64_t elements = p->out.elements();
+  for (std::int64_t i = 0; i < elements; ++i) {
+    const std::int32_t v = f(in[i] + p->input_offset);
+    out[i] = static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
+  }
+}
+
+}  // namespace ctnn::kernel::reference::unary_math
