@@ -56,6 +56,8 @@ IN_SCOPE = {
     # issue #28: reductions (float32; ArgMax/ArgMin: int64 results)
     "ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceSumSquare", "ReduceL1", "ReduceL2",
     "ReduceLogSum", "ReduceLogSumExp", "ArgMax", "ArgMin",
+    # the activation family (issue #28)
+    "LeakyRelu", "Elu", "HardSigmoid", "HardSwish", "PRelu", "Max", "Min",
 }
 QUANTIZED = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"}
 # TensorProto data types ctnn's ONNX frontend targets: FLOAT, UINT8, INT8, INT32, INT64.

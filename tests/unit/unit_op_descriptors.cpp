@@ -2,6 +2,8 @@
 // listed kind and no other, the passes see what the descriptors say (shape rule, in-place slots, fusion,
 // patch execution), and a descriptor's reference kernels are the ones the dispatch runs.
 #include <array>
+#include <bit>
+#include <cmath>
 #include <cstdint>
 
 #include <doctest/doctest.h>
@@ -76,6 +78,23 @@ constexpr bool keeps_shape() {
 }
 static_assert(keeps_shape<op_kind::relu>() && keeps_shape<op_kind::relu6>() && keeps_shape<op_kind::sigmoid>() &&
               keeps_shape<op_kind::tanh>() && keeps_shape<op_kind::clip>());
+static_assert(keeps_shape<op_kind::leaky_relu>() && keeps_shape<op_kind::hard_swish>() && keeps_shape<op_kind::elu>() &&
+              keeps_shape<op_kind::relu_n1_to_1>() && keeps_shape<op_kind::relu_0_to_1>() &&
+              keeps_shape<op_kind::hard_sigmoid>());
+
+// The activation family: no fused activation of ctnn's is a clamp to [-1, 1] or [0, 1], so fuse_ops leaves
+// these ops as they are; prelu, maximum and minimum take none either. hard_sigmoid has no int8 kernel.
+static_assert(ops::descriptor_of<op_kind::relu_n1_to_1>::fuses_as == ctnn::activation::none &&
+              ops::descriptor_of<op_kind::relu_0_to_1>::fuses_as == ctnn::activation::none &&
+              ops::descriptor_of<op_kind::leaky_relu>::fuses_as == ctnn::activation::none);
+static_assert(!ops::descriptor_of<op_kind::prelu>::takes_fused_activation &&
+              !ops::descriptor_of<op_kind::maximum>::takes_fused_activation &&
+              ops::descriptor_of<op_kind::sub>::takes_fused_activation);
+static_assert(ops::descriptor_of<op_kind::relu_0_to_1>::non_negative_result &&
+              !ops::descriptor_of<op_kind::relu_n1_to_1>::non_negative_result &&
+              ops::descriptor_of<op_kind::hard_sigmoid>::non_negative_result);
+static_assert(ctnn::kernel::has_kernel(op_kind::elu, ctnn::dtype::i8) &&
+              !ctnn::kernel::has_kernel(op_kind::hard_sigmoid, ctnn::dtype::i8));
 
 // A described op given too few or too many inputs fails before its rule runs, naming both counts: a sub
 // with one input (it takes 2), a relu with two (it takes 1).
@@ -92,6 +111,8 @@ static_assert(infer_with_inputs<op_kind::sub>(1).code == ctnn::error_code::input
 static_assert(infer_with_inputs<op_kind::relu>(2).code == ctnn::error_code::input_count_mismatch &&
               infer_with_inputs<op_kind::relu>(2).count_expected == 1 && infer_with_inputs<op_kind::relu>(2).count_actual == 2);
 static_assert(!infer_with_inputs<op_kind::sub>(2).failed() && !infer_with_inputs<op_kind::relu>(1).failed());
+static_assert(infer_with_inputs<op_kind::prelu>(1).count_expected == 2 &&
+              !infer_with_inputs<op_kind::minimum>(2).failed());
 
 // The operands a kernel reads: a paste's second input (the whole tensor's previous view) and a fetch's
 // ordering inputs are not read.
@@ -363,6 +384,140 @@ TEST_CASE("gather's kernel: int32 and int64 indices, a negative index counted fr
   const void* raw[] = {q.data(), narrow.data()};
   ctnn::kernel::detail::run_i8<op_kind::gather>(&p, raw, z.data(), ctnn::kernel::requant_arrays{});
   CHECK(z == std::array<std::int8_t, 9>{5, 6, 7, -128, 0, 127, 5, 6, 7});
+// The activation family's int8 recipes: the values TFLM 90b983c2b's Prepare computes (its expressions,
+// evaluated with TFLM's own QuantizeMultiplier and DownScaleInt32ToInt16Multiplier on the host).
+namespace activation_recipes {
+
+ctnn::kernel_params recipe_of(op_kind kind, ops::quantized_operands q, float alpha = 0.0f) {
+  ctnn::node n{};
+  n.kind = kind;
+  n.attrs.coefficients.alpha_bits = std::bit_cast<std::uint32_t>(alpha);
+  ctnn::kernel_params p{};
+  ops::visit(kind, [&](auto d) { d.requantize(q, n, p); });
+  return p;
+}
+
+}  // namespace activation_recipes
+
+TEST_CASE("leaky_relu's int8 recipe is TFLM's CalculateOpDataLeakyRelu (ratios in float, a negative alpha kept)") {
+  using activation_recipes::recipe_of;
+  struct expected {
+    float in, alpha, out;
+    std::int32_t alpha_multiplier, alpha_shift, identity_multiplier, identity_shift;
+  };
+  // 0.05 * 0.1 / 0.04 in float is 1073741952 * 2^-33, in double 1073741824 * 2^-33: the float ratio is TFLM's.
+  for (const expected& e : {expected{0.05f, 0.1f, 0.04f, 1073741952, -2, 1342177280, 1},
+                            expected{0.02f, -0.3f, 0.01f, -1288490240, 0, 1073741824, 2},
+                            expected{50.0f, 2.5f, 100.0f, 1342177280, 1, 1073741824, 0},
+                            expected{1e-6f, 0.5f, 2e-6f, 1073741824, -1, 1073741824, 0},
+                            expected{1e-3f, 0.0f, 5e-4f, 0, 0, 1073741824, 2}}) {
+    CAPTURE(e.alpha);
+    const ctnn::kernel_params p = recipe_of(op_kind::leaky_relu, {{e.in, 0}, {}, {e.out, 0}}, e.alpha);
+    CHECK(p.negative_side.multiplier == e.alpha_multiplier);
+    CHECK(p.negative_side.shift == e.alpha_shift);
+    CHECK(p.output_multiplier == e.identity_multiplier);
+    CHECK(p.output_shift == e.identity_shift);
+  }
+}
+
+TEST_CASE("hard_swish's int8 recipe is TFLM's HardSwishPrepare (int16 multipliers, exponents)") {
+  using activation_recipes::recipe_of;
+  struct expected {
+    float in, out;
+    std::int32_t output_multiplier, output_exponent, reluish_multiplier, reluish_exponent;
+  };
+  for (const expected& e : {expected{0.05f, 0.03f, 27307, -6, 17476, 3}, expected{20.0f, 40.0f, 16384, -7, 27307, 11},
+                            expected{1e-4f, 1e-4f, 16384, -6, 17896, -6},
+                            expected{0.2f, 0.2f / 127, 32512, 0, 17476, 5}}) {
+    CAPTURE(e.out);
+    const ctnn::kernel_params p = recipe_of(op_kind::hard_swish, {{e.in, 0}, {}, {e.out, 0}});
+    CHECK(p.output_multiplier == e.output_multiplier);
+    CHECK(p.output_shift == e.output_exponent);
+    CHECK(p.input_multiplier == e.reluish_multiplier);
+    CHECK(p.input_shift == e.reluish_exponent);
+  }
+  // TFLM refuses an output exponent above 0 (an output scale of at most the input's / 128): the importer's check.
+  const ctnn::kernel_params refused = recipe_of(op_kind::hard_swish, {{0.2f, 0}, {}, {0.2f / 128, 0}});
+  const ops::recipe_shift checked = ops::descriptor_of<op_kind::hard_swish>::checked_shift(refused);
+  CHECK(checked.shift == 1);
+  CHECK(checked.largest == 0);
+  CHECK(ctnn::ops::int16_multiplier(2147483647 - 32768) == 32767);  // DownScaleInt32ToInt16Multiplier saturates
+}
+
+TEST_CASE("prelu's int8 recipe is TFLM's CalculatePreluParams (ratios in double)") {
+  using activation_recipes::recipe_of;
+  // 0.05 / 0.04 in double is 1342177330 * 2^-30 (in float it would be 1342177280).
+  ctnn::kernel_params p = recipe_of(op_kind::prelu, {{0.05f, 3}, {0.01f, -7}, {0.04f, -2}});
+  CHECK(p.output_multiplier == 1342177330);
+  CHECK(p.output_shift == 1);
+  CHECK(p.negative_side.multiplier == 1717986944);
+  CHECK(p.negative_side.shift == -6);
+  CHECK(p.input2_offset == 7);
+  p = recipe_of(op_kind::prelu, {{30.0f, 0}, {1e-3f, 10}, {20.0f, 1}});
+  CHECK(p.output_multiplier == 1610612736);
+  CHECK(p.output_shift == 1);
+  CHECK(p.negative_side.multiplier == 1649267520);
+  CHECK(p.negative_side.shift == -9);
+}
+
+TEST_CASE("relu_n1_to_1 and relu_0_to_1 requantize as TFLite's QuantizedReluX; relu with the same recipe") {
+  using activation_recipes::recipe_of;
+  ctnn::kernel_params p = recipe_of(op_kind::relu_n1_to_1, {{0.02f, 0}, {}, {0.01f, 3}});
+  CHECK(p.output_multiplier == 1073741824);
+  CHECK(p.output_shift == 2);
+  CHECK(p.activation_min == -97);
+  CHECK(p.activation_max == 103);
+  p = recipe_of(op_kind::relu_0_to_1, {{2.0f, 0}, {}, {0.5f, -2}});
+  CHECK(p.output_multiplier == 1073741824);
+  CHECK(p.output_shift == 3);
+  CHECK(p.activation_min == -2);
+  CHECK(p.activation_max == 0);
+  p = recipe_of(op_kind::relu, {{0.07f, 0}, {}, {0.03f, 5}});
+  CHECK(p.output_multiplier == 1252698880);  // 0.07 / 0.03 in float, as TFLM's CalculateReluOpData
+  CHECK(p.output_shift == 2);
+  CHECK(p.activation_min == 5);
+  CHECK(p.activation_max == 127);
+}
+
+TEST_CASE("the activation family's kernels") {
+  ctnn::kernel_params p{};
+  p.in = p.out = ctnn::make_shape(4);
+  const std::array<float, 4> x{-2.0f, -0.5f, 0.0f, 3.0f};
+  const float* operands[] = {x.data()};
+  std::array<float, 4> y{};
+  p.kind = op_kind::leaky_relu;
+  p.coefficients.alpha_bits = std::bit_cast<std::uint32_t>(-0.5f);
+  ctnn::kernel::detail::run_f32<op_kind::leaky_relu>(&p, operands, y.data());
+  CHECK(y == std::array<float, 4>{1.0f, 0.25f, 0.0f, 3.0f});
+  p.kind = op_kind::hard_sigmoid;
+  p.coefficients = {std::bit_cast<std::uint32_t>(0.2f), std::bit_cast<std::uint32_t>(0.5f)};
+  ctnn::kernel::detail::run_f32<op_kind::hard_sigmoid>(&p, operands, y.data());
+  CHECK(y[0] == doctest::Approx(0.1f));
+  CHECK(y[1] == doctest::Approx(0.4f));
+  CHECK(y[2] == 0.5f);
+  CHECK(y[3] == 1.0f);
+  p.kind = op_kind::relu_n1_to_1;
+  ctnn::kernel::detail::run_f32<op_kind::relu_n1_to_1>(&p, operands, y.data());
+  CHECK(y == std::array<float, 4>{-1.0f, -0.5f, 0.0f, 1.0f});
+  p.kind = op_kind::elu;
+  p.coefficients.alpha_bits = std::bit_cast<std::uint32_t>(1.0f);
+  ctnn::kernel::detail::run_f32<op_kind::elu>(&p, operands, y.data());
+  CHECK(y[0] == std::expm1(-2.0f));
+  CHECK(y[3] == 3.0f);
+  // expm1 in constant evaluation (fold_constants) agrees with <cmath> to float precision, also near 0.
+  static_assert(ctnn::kernel::reference::expm1(-1e-10f) < 0.0f);
+  constexpr float folded = ctnn::kernel::reference::expm1(-1e-10f);
+  CHECK(folded == doctest::Approx(std::expm1(-1e-10f)).epsilon(1e-7));
+  constexpr float folded_large = ctnn::kernel::reference::expm1(-3.0f);
+  CHECK(folded_large == doctest::Approx(std::expm1(-3.0f)).epsilon(1e-7));
+
+  // maximum and minimum: TFLM's a > b ? a : b (the second operand wins ties and NaN in the first).
+  p.kind = op_kind::maximum;
+  p.in2 = ctnn::make_shape(1);
+  const std::array<float, 1> floor{-1.0f};
+  const float* pair[] = {x.data(), floor.data()};
+  ctnn::kernel::detail::run_f32<op_kind::maximum>(&p, pair, y.data());
+  CHECK(y == std::array<float, 4>{-1.0f, -0.5f, 0.0f, 3.0f});
 }
 
 // Concat and pad add extents in int64: a result beyond 2^31 - 1 is extent_too_large, not an overflow (the

@@ -1,7 +1,7 @@
 #pragma once
 // The few math functions ctnn needs in constant evaluation (clang 14's <cmath> is not constexpr):
-// exp, tanh, sqrt, log, sin, cos in double precision, rounded once to float by the callers; floor and ceil
-// of a float, exact. Kernels call std:: at run
+// exp, expm1, tanh, sqrt, log, sin, cos in double precision, rounded once to float by the callers; floor and
+// ceil of a float, exact. Kernels call std:: at run
 // time and these only when std::is_constant_evaluated(), so folded constants may differ from run-time
 // results in the last bit; tests compare both with <cmath>.
 #include <cstdint>
@@ -26,6 +26,19 @@ constexpr double exp(double x) {
   double scale = 1.0;
   for (std::int64_t i = 0; i < (k < 0 ? -k : k); ++i) scale *= 2.0;
   return k < 0 ? sum / scale : sum * scale;
+}
+
+// e^x - 1 without the cancellation of exp(x) - 1 near 0: its Taylor series there.
+constexpr double expm1(double x) {
+  if (x > -0.5 && x < 0.5) {
+    double term = x, sum = x;
+    for (int n = 2; n < 24; ++n) {
+      term *= x / n;
+      sum += term;
+    }
+    return sum;
+  }
+  return exp(x) - 1.0;
 }
 
 constexpr double tanh(double x) {

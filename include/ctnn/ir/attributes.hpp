@@ -101,6 +101,15 @@ struct slice_fields {
   friend constexpr bool operator==(const slice_fields&, const slice_fields&) = default;
 };
 
+// The coefficients of a parametrised activation, as float bits: leaky_relu and elu their alpha (the slope,
+// or the scale, below zero), hard_sigmoid alpha * x + beta.
+struct activation_coefficients {
+  std::uint32_t alpha_bits = 0, beta_bits = 0;
+  constexpr float alpha() const { return std::bit_cast<float>(alpha_bits); }
+  constexpr float beta() const { return std::bit_cast<float>(beta_bits); }
+  friend constexpr bool operator==(const activation_coefficients&, const activation_coefficients&) = default;
+};
+
 struct op_attributes {
   window win{};                         // conv2d, depthwise_conv2d, max_pool, avg_pool
   std::int32_t groups = 1;              // conv2d
@@ -120,6 +129,7 @@ struct op_attributes {
   mean_fields mean{};                   // mean and the other reductions
   transpose_fields transpose{};         // transpose
   slice_fields slice{};                 // slice
+  activation_coefficients coefficients{};  // leaky_relu, elu, hard_sigmoid
   bool keep_dims = true;                // reductions: reduced axes stay as extent 1
   friend constexpr bool operator==(const op_attributes&, const op_attributes&) = default;
 };

@@ -66,6 +66,23 @@ struct onnx_quant_fields {
   friend constexpr bool operator==(const onnx_quant_fields&, const onnx_quant_fields&) = default;
 };
 
+// int8 leaky_relu and prelu (TFLite's recipes): the requantization of the negative side, input x alpha to
+// the output (QuantizeMultiplier; leaky_relu's may be negative, for a negative alpha); the positive side is
+// output_multiplier/output_shift.
+struct negative_side_fields {
+  std::int32_t multiplier = 0, shift = 0;
+  friend constexpr bool operator==(const negative_side_fields&, const negative_side_fields&) = default;
+};
+
+// int8 ops that TFLM runs through a 256-entry lookup table (elu: PopulateLookupTable): the scales the
+// table is computed from, as float bits (the zero points are input_offset and output_offset).
+struct lookup_table_fields {
+  std::uint32_t input_scale_bits = 0, output_scale_bits = 0;
+  constexpr float input_scale() const { return std::bit_cast<float>(input_scale_bits); }
+  constexpr float output_scale() const { return std::bit_cast<float>(output_scale_bits); }
+  friend constexpr bool operator==(const lookup_table_fields&, const lookup_table_fields&) = default;
+};
+
 // Everything a kernel needs, with no names: equal params mean one kernel instantiation (dedup).
 struct kernel_params {
   op_kind kind = op_kind::none;
@@ -111,6 +128,9 @@ struct kernel_params {
   quantize_fields quantize{};
   mean_fields mean{};
   onnx_quant_fields onnx{};
+  activation_coefficients coefficients{};
+  negative_side_fields negative_side{};
+  lookup_table_fields lookup_table{};
   // 1: plan_memory placed the result over the input, which dies here (ctnn::in_place_windows: conv2d and
   // depthwise; ctnn::in_place_conv, ctnn::in_place_depthwise). Safe for kernels that walk output pixels
   // row-major and finish a pixel before the next (the reference kernels); other kernels must refuse such
@@ -134,7 +154,10 @@ static_assert(std::has_unique_object_representations_v<pad_fields> && std::has_u
                   std::has_unique_object_representations_v<batch_norm_fields> &&
                   std::has_unique_object_representations_v<quantize_fields> &&
                   std::has_unique_object_representations_v<mean_fields> &&
-                  std::has_unique_object_representations_v<onnx_quant_fields>,
+                  std::has_unique_object_representations_v<onnx_quant_fields> &&
+                  std::has_unique_object_representations_v<activation_coefficients> &&
+                  std::has_unique_object_representations_v<negative_side_fields> &&
+                  std::has_unique_object_representations_v<lookup_table_fields>,
               "ctnn: a kernel_params field struct must have no padding bytes (clang 14 template-argument bug).");
 static_assert(std::has_unique_object_representations_v<kernel_params>,
               "ctnn::kernel_params must have no padding bytes (clang 14 template-argument bug).");

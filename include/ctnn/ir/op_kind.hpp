@@ -75,6 +75,15 @@ enum class op_kind : std::int32_t {
   arg_max,            // the index of the largest along the one axis of the mask (ties: the first, or with
                       // attrs.mean.select_last the last), of type attrs.out_type (TFLite ARG_MAX, ONNX ArgMax)
   arg_min,            // likewise the smallest (TFLite ARG_MIN, ONNX ArgMin)
+  leaky_relu,        // x > 0 ? x : attrs.coefficients.alpha() * x (TFLite LEAKY_RELU, ONNX LeakyRelu)
+  hard_swish,        // x * min(max(x + 3, 0), 6) / 6 (TFLite HARD_SWISH, ONNX HardSwish)
+  prelu,             // x >= 0 ? x : x * alpha, alpha the second input, broadcast (TFLite PRELU, ONNX PRelu)
+  elu,               // x < 0 ? attrs.coefficients.alpha() * (e^x - 1) : x (TFLite ELU: alpha 1, ONNX Elu)
+  relu_n1_to_1,      // min(max(x, -1), 1) (TFLite RELU_N1_TO_1)
+  relu_0_to_1,       // min(max(x, 0), 1) (TFLite RELU_0_TO_1)
+  maximum,           // max(a, b), numpy broadcasting (TFLite MAXIMUM, ONNX Max: folded over its operands)
+  minimum,           // min(a, b), numpy broadcasting (TFLite MINIMUM, ONNX Min: folded over its operands)
+  hard_sigmoid,      // max(0, min(1, alpha * x + beta)) (ONNX HardSigmoid; attrs.coefficients)
   none,              // no op: a default-constructed node or kernel_params, a diagnostic about no op
 };
 
@@ -88,7 +97,8 @@ inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "mean", "transpose", "clip", "batch_matmul", "crop", "paste", "fetch_rows", "sub", "abs", "neg", "sqrt", "rsqrt",
     "exp", "log", "sin", "cos", "floor", "ceil", "round", "square", "reciprocal", "slice", "gather", "reduce_sum",
     "reduce_max", "reduce_min", "reduce_prod", "reduce_sum_square", "reduce_l1", "reduce_l2", "reduce_log_sum",
-    "reduce_log_sum_exp", "arg_max", "arg_min", "none",
+    "reduce_log_sum_exp", "arg_max", "arg_min", "leaky_relu", "hard_swish", "prelu", "elu", "relu_n1_to_1",
+    "relu_0_to_1", "maximum", "minimum", "hard_sigmoid", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 

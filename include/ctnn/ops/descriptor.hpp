@@ -68,10 +68,12 @@ struct quantized_operands {
 };
 
 // The shift of an int8 recipe's multiplier that TFLite's QuantizeMultiplier must have accepted (at most
-// 31); a shift that also sets an input radius (logistic, tanh, softmax) must not be negative.
+// 31, or `largest` where TFLM's Prepare asks less: hard_swish's output exponent <= 0); a shift that also
+// sets an input radius (logistic, tanh, softmax) must not be negative.
 struct recipe_shift {
   std::int32_t shift = 0;
   bool sets_radius = false;
+  std::int32_t largest = 31;
 };
 
 // What every descriptor has unless it says otherwise: one input, the result shaped as the input, no kernel

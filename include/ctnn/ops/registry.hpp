@@ -18,19 +18,28 @@
 #include <ctnn/ops/cos.hpp>
 #include <ctnn/ops/crop.hpp>
 #include <ctnn/ops/descriptor.hpp>
+#include <ctnn/ops/elu.hpp>
 #include <ctnn/ops/exp.hpp>
 #include <ctnn/ops/fetch_rows.hpp>
 #include <ctnn/ops/floor.hpp>
 #include <ctnn/ops/gather.hpp>
+#include <ctnn/ops/hard_sigmoid.hpp>
+#include <ctnn/ops/hard_swish.hpp>
+#include <ctnn/ops/leaky_relu.hpp>
 #include <ctnn/ops/log.hpp>
+#include <ctnn/ops/maximum.hpp>
 #include <ctnn/ops/mean.hpp>
+#include <ctnn/ops/minimum.hpp>
 #include <ctnn/ops/neg.hpp>
 #include <ctnn/ops/pad.hpp>
 #include <ctnn/ops/paste.hpp>
+#include <ctnn/ops/prelu.hpp>
 #include <ctnn/ops/reciprocal.hpp>
 #include <ctnn/ops/reduce.hpp>
 #include <ctnn/ops/relu.hpp>
 #include <ctnn/ops/relu6.hpp>
+#include <ctnn/ops/relu_0_to_1.hpp>
+#include <ctnn/ops/relu_n1_to_1.hpp>
 #include <ctnn/ops/reshape.hpp>
 #include <ctnn/ops/round.hpp>
 #include <ctnn/ops/rsqrt.hpp>
@@ -54,7 +63,8 @@ struct op_list {};
 using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, transpose, crop, paste, fetch_rows, softmax, pad, reshape,
                     batch_matmul, concat, batch_norm, abs, neg, sqrt, rsqrt, exp, log, sin, cos, floor, ceil, round, square,
                     reciprocal, slice, gather, reduce_sum, reduce_max, reduce_min, reduce_prod, reduce_sum_square,
-                    reduce_l1, reduce_l2, reduce_log_sum, reduce_log_sum_exp, arg_max, arg_min>;
+                    reduce_l1, reduce_l2, reduce_log_sum, reduce_log_sum_exp, arg_max, arg_min, leaky_relu, hard_swish,
+                    prelu, elu, relu_n1_to_1, relu_0_to_1, maximum, minimum, hard_sigmoid>;
 
 namespace detail {
 

@@ -1,9 +1,10 @@
 #pragma once
 // relu: max(x, 0) (TFLite RELU, ONNX Relu). The descriptor of op_kind::relu (ops/descriptor.hpp).
 #include <cstdint>
+#include <limits>
 
 #include <ctnn/kernel/reference/int8/activation.hpp>
-#include <ctnn/ops/descriptor.hpp>
+#include <ctnn/ops/relu_range.hpp>
 
 namespace ctnn::ops {
 
@@ -13,10 +14,7 @@ struct relu : activation_op<op_kind::relu, activation::relu> {
   // TFLite's ReluQuantized: requantized from the input's to the output's quantization, clamped below at
   // the output's zero.
   static constexpr void requantize(const quantized_operands& q, const node&, kernel_params& p) {
-    q.set_multiplier(p.output_multiplier, p.output_shift, static_cast<double>(q.in.scale) / static_cast<double>(q.out.scale));
-    const std::int64_t zero = q.out.zero_point + ctnn::detail::quant::round_to_int(0.0f / q.out.scale);
-    p.activation_min = zero > -128 ? static_cast<std::int32_t>(zero) : -128;
-    p.activation_max = 127;
+    requantize_relu_range(q, 0.0f, std::numeric_limits<float>::infinity(), p);
   }
 
   template <class Params>

@@ -34,7 +34,8 @@
 //    Split (a slice node per output: split input or attribute, num_outputs, equal parts), DepthToSpace
 //    (DCR, CRD) and SpaceToDepth (a reshape, a transpose and a reshape), Gather (computed int32/int64 indices;
 //    constant INT64 indices, up to 8 of them, become slices and a concat); these read their input in its ONNX
-//    layout.
+//    layout. LeakyRelu, Elu, HardSigmoid, HardSwish, PRelu (float32), Max and Min (one or more operands,
+//    folded left; float32 or plain integers, as Add).
 //  * 1-D ops: Conv, MaxPool, AveragePool, BatchNormalization and GlobalAveragePool over [N, C, L] are the
 //    2-D ops on [N, 1, L, C] (H = 1; the attributes of the one spatial dim are W's); between 1-D ops a
 //    value stays [N, 1, L, C] (value::one_d), its ONNX [N, C, L] made on demand.
@@ -96,8 +97,8 @@ constexpr graph_counts count_graph(model_file& f) {
 }  // namespace detail
 
 // Capacities that always suffice for an import of these bytes (an upper bound from the graph's record
-// counts: every value may get a layout conversion, every operand a re-laid-out constant). count() makes
-// them exact.
+// counts: every value may get a layout conversion, every operand a re-laid-out constant and a node of a
+// folded variadic op: Max, Min). count() makes them exact.
 constexpr import_counts bounds(const char* bytes, std::size_t size) {
   model_file f{bytes, size};
   const detail::graph_counts c = detail::count_graph(f);
@@ -107,7 +108,7 @@ constexpr import_counts bounds(const char* bytes, std::size_t size) {
   b.values = values + 1;
   b.relayouts = c.node_inputs + values + 1;
   b.tensors = 5 * values + c.node_inputs + 3 * c.nodes + c.outputs + 1;
-  b.nodes = 4 * values + 3 * c.nodes + c.outputs + 1;
+  b.nodes = 4 * values + 3 * c.nodes + c.node_inputs + c.outputs + 1;
   return b;
 }
 

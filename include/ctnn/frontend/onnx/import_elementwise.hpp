@@ -1,8 +1,10 @@
 #pragma once
 // The ONNX importer's element-wise ops (import.hpp; rows in import_table.hpp): Relu, Sigmoid, Tanh,
-// GlobalAveragePool, Clip, Add and Mul (float, and plain integers with ONNX's wrap-around), Softmax, and the
-// math of one operand (Abs, Neg, Sqrt, Reciprocal, Exp, Log, Sin, Cos, Floor, Ceil, Round).
+// GlobalAveragePool, Clip, Add and Mul (float, and plain integers with ONNX's wrap-around), Softmax, the
+// math of one operand (Abs, Neg, Sqrt, Reciprocal, Exp, Log, Sin, Cos, Floor, Ceil, Round); the float32
+// activations LeakyRelu, Elu, HardSigmoid, HardSwish, PRelu, and Max and Min.
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -76,13 +78,25 @@ constexpr std::int32_t integer_constant(S& s, std::int32_t v, std::uint32_t slot
   return s.at(v).onnx_layout = id;
 }
 
-// Add/Mul of plain integers: ONNX's semantics (the result wraps around in the element type), run by the
-// kernels of ONNX's integer ops (kernel/reference/onnx_quant). Both operands of one integer type, in the
-// ONNX layout (numpy broadcasting); a constant operand is read in place.
+// The nodes of an element-wise op over its operands `x` (tensor ids), folded left: op(op(x0, x1), x2) ...;
+// the last one writes `result`, the others a tensor labelled after the node. Returns the last node's tensor.
+template <class S, std::size_t N>
+constexpr std::int32_t fold_operands(S& s, op_kind kind, const std::array<std::int32_t, N>& x, std::uint32_t count,
+                                     std::int32_t result) {
+  std::int32_t folded = x[0];
+  for (std::uint32_t k = 1; k < count && !s.failed(); ++k)
+    folded = s.add_node(kind, {}, {folded, x[k]},
+                        k + 1 == count ? s.label_of(result) : numbered("fold", static_cast<std::size_t>(s.node_index)));
+  return folded;
+}
+
+// Add/Mul/Sub/Max/Min of plain integers: ONNX's semantics (the result wraps around in the element type),
+// run by the kernels of ONNX's integer ops (kernel/reference/onnx_quant). All operands of one integer type,
+// in the ONNX layout (numpy broadcasting); a constant operand is read in place.
 template <class S>
 constexpr void integer_binary(S& s, const operands& o, std::int32_t result, op_kind kind, dtype type) {
-  std::array<std::int32_t, 2> x{};
-  for (const std::uint32_t slot : {0u, 1u}) {
+  std::array<std::int32_t, max_node_inputs + 1> x{};
+  for (std::uint32_t slot = 0; slot < o.count; ++slot) {
     const std::int32_t v = o.id[slot];
     x[slot] = s.is_constant(v) ? integer_constant(s, v, slot, type) : as_onnx(s, v, slot);
     if (s.failed() || x[slot] < 0) return;
@@ -90,7 +104,7 @@ constexpr void integer_binary(S& s, const operands& o, std::int32_t result, op_k
       return s.fail(onnx_error::integer_arithmetic,
                     {.operator_code = static_cast<std::int64_t>(s.current), .input_slot = slot});
   }
-  define(s, result, s.add_node(kind, {}, {x[0], x[1]}, s.label_of(result)), false);
+  define(s, result, fold_operands(s, kind, x, o.count, result), false);
 }
 
 // Relu, Sigmoid, Tanh: the row's kind (import_table.hpp) in the operand's layout; GlobalAveragePool in NHWC.
@@ -136,33 +150,103 @@ constexpr void import_clip(S& s, const node_view& n, const operands& o, std::int
   unary_of(s, o.id[0], result, op_kind::clip, false, a);
 }
 
-// Add, Mul (the row's kind): float32, or plain integers (integer_binary).
+// Add, Mul, Sub (two operands), Max, Min (any count; the row's kind): float32, or plain integers
+// (integer_binary), folded left (fold_operands).
 template <class S>
 constexpr void import_binary(S& s, const node_view&, const operands& o, std::int32_t result) {
   const op_kind kind = s.current_kind;
-  if (!expect_inputs(s, o, 2, 2)) return;
-  const std::int32_t a = o.id[0], b = o.id[1];
-  const shape sa = onnx_shape(s, a), sb = onnx_shape(s, b);
-  if (s.failed()) return;
-  // The first operand's type decides (ONNX gives both one type; integer_binary checks the second).
-  if (const dtype type = element_type(s, a); type != dtype::f32)
+  // The first operand's type decides (ONNX gives all one type; integer_binary checks the others).
+  if (const dtype type = element_type(s, o.id[0]); type != dtype::f32)
     return s.failed() ? void() : integer_binary(s, o, result, kind, type);
-  // NHWC when an activation operand has it and the other operand can follow: a rank-4 activation, or
-  // a constant (re-laid out). Otherwise both in the ONNX layout.
-  const bool a_ok = s.is_constant(a) || sa.rank == 4, b_ok = s.is_constant(b) || sb.rank == 4;
-  const bool nhwc = (prefers_nhwc(s, a) || prefers_nhwc(s, b)) && a_ok && b_ok && sa.rank <= 4 && sb.rank <= 4 &&
-                    (sa.rank == 4 || sb.rank == 4);
-  const auto operand = [&](std::int32_t v, std::uint32_t slot) {
-    if (!nhwc) return as_onnx(s, v, slot);
-    return s.is_constant(v) ? broadcast_constant_nhwc(s, v, slot) : as_nhwc(s, v, slot);
-  };
-  const std::int32_t x = operand(a, 0);
-  const std::int32_t y = operand(b, 1);
-  if (s.failed()) return;
-  if (s.m.tensor_at(y).type != dtype::f32)
-    return s.fail(onnx_error::integer_arithmetic,
-                  {.operator_code = static_cast<std::int64_t>(s.current), .input_slot = 1});
-  define(s, result, s.add_node(kind, {}, {x, y}, s.label_of(result)), nhwc);
+  // NHWC when an activation operand has it and every other operand can follow: a rank-4 activation, or
+  // a constant (re-laid out). Otherwise all in the ONNX layout.
+  bool prefers = false, all_follow = true, some_rank_4 = false;
+  for (std::uint32_t slot = 0; slot < o.count; ++slot) {
+    const std::int32_t v = o.id[slot];
+    const shape sv = onnx_shape(s, v);
+    if (s.failed()) return;
+    prefers = prefers || prefers_nhwc(s, v);
+    all_follow = all_follow && (s.is_constant(v) || sv.rank == 4) && sv.rank <= 4;
+    some_rank_4 = some_rank_4 || sv.rank == 4;
+  }
+  const bool nhwc = prefers && all_follow && some_rank_4;
+  std::array<std::int32_t, max_node_inputs + 1> x{};
+  for (std::uint32_t slot = 0; slot < o.count; ++slot) {
+    const std::int32_t v = o.id[slot];
+    if (!nhwc) x[slot] = as_onnx(s, v, slot);
+    else x[slot] = s.is_constant(v) ? broadcast_constant_nhwc(s, v, slot) : as_nhwc(s, v, slot);
+    if (s.failed()) return;
+    if (slot > 0 && s.m.tensor_at(x[slot]).type != dtype::f32)
+      return s.fail(onnx_error::integer_arithmetic,
+                    {.operator_code = static_cast<std::int64_t>(s.current), .input_slot = slot});
+  }
+  define(s, result, fold_operands(s, kind, x, o.count, result), nhwc);
+}
+
+// An operand that must be float32 (the activations below run on float32 only): operand_type otherwise.
+template <class S>
+constexpr bool expect_float(S& s, const operands& o, std::uint32_t slot) {
+  const dtype type = element_type(s, o.id[slot]);
+  if (s.failed()) return false;
+  if (type == dtype::f32) return true;
+  constexpr data_type types[] = {data_type::uint8, data_type::int8, data_type::int32, data_type::int64};
+  data_type actual = data_type::int64;
+  for (const data_type t : types)
+    if (dtype_of(t) == type) actual = t;
+  s.operand_type_error(slot, actual);
+  return false;
+}
+
+// LeakyRelu (alpha 0.01), Elu (alpha 1), HardSigmoid (alpha 0.2, beta 0.5), HardSwish (none): the row's kind
+// with the node's coefficients (or the defaults ONNX gives), float32, in the operand's layout.
+template <class S>
+constexpr void float_activation(S& s, const node_view& n, const operands& o, std::int32_t result, float alpha,
+                                float beta) {
+  if (!expect_inputs(s, o, 1, 1) || !expect_activation(s, o, 0) || !expect_float(s, o, 0)) return;
+  op_attributes a{};
+  a.coefficients = {std::bit_cast<std::uint32_t>(float_attribute(s, n, "alpha", alpha)),
+                    std::bit_cast<std::uint32_t>(float_attribute(s, n, "beta", beta))};
+  if (s.failed() || s.take_reader_error()) return;
+  unary_of(s, o.id[0], result, s.current_kind, false, a);
+}
+template <class S>
+constexpr void import_leaky_relu(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  float_activation(s, n, o, result, 0.01f, 0.0f);
+}
+template <class S>
+constexpr void import_elu(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  float_activation(s, n, o, result, 1.0f, 0.0f);
+}
+template <class S>
+constexpr void import_hard_sigmoid(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  float_activation(s, n, o, result, 0.2f, 0.5f);
+}
+template <class S>
+constexpr void import_hard_swish(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  float_activation(s, n, o, result, 0.0f, 0.0f);
+}
+
+// Add, Mul, Sub: two operands (import_binary).
+template <class S>
+constexpr void import_arithmetic(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  if (expect_inputs(s, o, 2, 2)) import_binary(s, n, o, result);
+}
+
+// PRelu (the slope broadcast to X): float32, two operands (import_binary).
+template <class S>
+constexpr void import_prelu(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 2, 2) || !expect_float(s, o, 0) || !expect_float(s, o, 1)) return;
+  import_binary(s, n, o, result);
+}
+
+// Max, Min: one operand or more (float32 or plain integers of one type), folded left; of one operand, the
+// identity.
+template <class S>
+constexpr void import_extremum(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 1, max_node_inputs)) return;
+  if (o.count > 1) return import_binary(s, n, o, result);
+  if (!expect_activation(s, o, 0)) return;
+  unary_with(s, o.id[0], result, false, [&](std::int32_t x) { return s.reshape(x, {}, s.label_of(result)); });
 }
 
 template <class S>

@@ -113,7 +113,8 @@ template <class Op, class Shift>
 struct tflite_unrepresentable_multiplier {
   static_assert(detail::always_false<Op>, "ctnn::tflite: the quantization scales of this op give a requantization "
                                            "multiplier that TFLite cannot represent (its shift is in the template "
-                                           "arguments: at most 31, and 0 or more for LOGISTIC, TANH and SOFTMAX).");
+                                           "arguments: at most 31, at most 0 for HARD_SWISH, and 0 or more for "
+                                           "LOGISTIC, TANH and SOFTMAX).");
 };
 template <class Op, class Field, class Value>
 struct tflite_unsupported_option {

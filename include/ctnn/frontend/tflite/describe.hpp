@@ -68,7 +68,8 @@ constexpr std::string_view sentence_of(error_code code) {
       return "ctnn::tflite: a tensor's quantization parameters are invalid (the problem is named below).";
     case frontend_error::tflite_unrepresentable_multiplier:
       return "ctnn::tflite: the quantization scales of this op give a requantization multiplier that TFLite cannot "
-             "represent (its shift is below: at most 31, and 0 or more for LOGISTIC, TANH and SOFTMAX).";
+             "represent (its shift is below: at most 31, at most 0 for HARD_SWISH, and 0 or more for LOGISTIC, TANH "
+             "and SOFTMAX).";
     case frontend_error::tflite_unsupported_option:
       return "ctnn::tflite: an option of this op has a value ctnn does not support (the option's field in the "
              "op's options table and its value are below).";

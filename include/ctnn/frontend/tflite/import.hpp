@@ -29,7 +29,8 @@
 //    result), ABS and RSQRT (float32, int8), NEG, SQRT, EXP, LOG, SIN, COS, FLOOR, CEIL, ROUND, SQUARE
 //    (float32), SQUEEZE and EXPAND_DIMS (reshapes), TRANSPOSE, STRIDED_SLICE (rank <= 4, masks
 //    begin/end/shrink_axis), SLICE, SPLIT, SPLIT_V, PACK, UNPACK, DEPTH_TO_SPACE, SPACE_TO_DEPTH (constant
-//    int32 operands), GATHER (batch_dims 0; int32 indices, constant or not).
+//    int32 operands), GATHER (batch_dims 0; int32 indices, constant or not), RELU_N1_TO_1, RELU_0_TO_1,
+//    LEAKY_RELU (alpha), HARD_SWISH, ELU, PRELU, MAXIMUM, MINIMUM.
 //    Padding SAME/VALID; fused activations NONE, RELU, RELU6.
 //  * Bad input is a diagnostic in the module (frontend_error codes, ir/diagnostic.hpp; a few of the
 //    IR's own codes where they fit: unsupported_rank, input_count_mismatch, too_many_inputs,

@@ -1,8 +1,10 @@
 #pragma once
-// The TFLite importer's element-wise ops (import.hpp; rows in import_plan.hpp's op_table): ADD, SUB, MUL, RELU,
-// RELU6, LOGISTIC, TANH, QUANTIZE, DEQUANTIZE, SOFTMAX and the math of one operand (ABS, NEG, SQRT, RSQRT, EXP,
-// LOG, SIN, COS, FLOOR, CEIL, ROUND, SQUARE).
+// The TFLite importer's element-wise ops (import.hpp; rows in import_plan.hpp's op_table): ADD, SUB, MUL, PRELU,
+// MAXIMUM, MINIMUM, RELU, RELU6, RELU_N1_TO_1, RELU_0_TO_1, LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU, ELU,
+// QUANTIZE, DEQUANTIZE, SOFTMAX and the math of one operand (ABS, NEG, SQRT, RSQRT, EXP, LOG, SIN, COS, FLOOR,
+// CEIL, ROUND, SQUARE).
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -13,7 +15,8 @@
 
 namespace ctnn::tflite::detail {
 
-// ADD, SUB, MUL: two operands, numpy broadcasting, a fused activation.
+// ADD, SUB, MUL, PRELU, MAXIMUM, MINIMUM: two operands, numpy broadcasting, a fused activation (none for the
+// last three: their rows have no field).
 template <class S>
 constexpr void import_binary(S& s, op_import& im) {
   const std::int32_t op = im.op;
@@ -25,8 +28,8 @@ constexpr void import_binary(S& s, op_import& im) {
   im.attrs.fused = im.fused;
 }
 
-// RELU, RELU6, LOGISTIC, TANH, QUANTIZE, DEQUANTIZE, the math of one operand: one operand; out_type = the
-// output's type.
+// RELU, RELU6, RELU_N1_TO_1, RELU_0_TO_1, LOGISTIC, TANH, HARD_SWISH, QUANTIZE, DEQUANTIZE, the math of one
+// operand: one operand; out_type = the output's type.
 template <class S>
 constexpr void import_unary(S& s, op_import& im) {
   const std::int32_t op = im.op;
@@ -36,6 +39,21 @@ constexpr void import_unary(S& s, op_import& im) {
   im.inputs[0] = operand(s, o, 0);
   im.input_count = 1;
   im.attrs.out_type = s.m.tensor_at(im.out).type;
+}
+
+// LEAKY_RELU: one operand, its alpha (LeakyReluOptions; absent: 0, the schema's default).
+template <class S>
+constexpr void import_leaky_relu(S& s, op_import& im) {
+  import_unary(s, im);
+  const float alpha = s.f.reader().template scalar<float>(im.plan.options, schema::leaky_relu::alpha, 0.0f);
+  im.attrs.coefficients.alpha_bits = std::bit_cast<std::uint32_t>(alpha);
+}
+
+// ELU: one operand; TFLite's ELU has no options, its alpha is 1.
+template <class S>
+constexpr void import_elu(S& s, op_import& im) {
+  import_unary(s, im);
+  im.attrs.coefficients.alpha_bits = std::bit_cast<std::uint32_t>(1.0f);
 }
 
 // SOFTMAX: beta must be 1.

@@ -40,6 +40,8 @@ constexpr void import_by_job(S& s, op_import& im) {
     case import_job::pool: return import_pool(s, im);
     case import_job::binary: return import_binary(s, im);
     case import_job::unary: return import_unary(s, im);
+    case import_job::leaky_relu: return import_leaky_relu(s, im);
+    case import_job::elu: return import_elu(s, im);
     case import_job::softmax: return import_softmax(s, im);
     case import_job::reshape: return import_reshape(s, im);
     case import_job::concat: return import_concat(s, im);

@@ -146,6 +146,7 @@ constexpr bool check_requantization(S& s, std::int32_t op, const op_plan& p, con
       n.input_count > 1 && n.inputs[1] >= 0 ? s.m.tensor_at(n.inputs[1]).quant : quantization{};
   std::int32_t shift = 0;
   bool radius = false;
+  std::int32_t largest_shift = 31;
   switch (n.kind) {
     case op_kind::conv2d:
     case op_kind::depthwise_conv2d:
@@ -175,10 +176,11 @@ constexpr bool check_requantization(S& s, std::int32_t op, const op_plan& p, con
       if (!described || (recipe.output_multiplier == 0 && recipe.input_multiplier == 0)) return true;
       shift = checked.shift;
       radius = checked.sets_radius;
+      largest_shift = checked.largest;
       break;
     }
   }
-  if (shift <= 31 && (!radius || shift >= 0)) return true;
+  if (shift <= largest_shift && (!radius || shift >= 0)) return true;
   s.fail(frontend_error::tflite_unrepresentable_multiplier, op, p.kind,
          {.operator_code = static_cast<std::int64_t>(p.code), .rejected_value = shift});
   return false;

@@ -34,6 +34,8 @@ enum class import_job : std::int32_t {
   pool,     // average and max pooling (import_linear.hpp)
   binary,   // two activations, broadcast (import_elementwise.hpp)
   unary,    // one activation, no options (import_elementwise.hpp)
+  leaky_relu,  // one activation, its alpha (import_elementwise.hpp, likewise below)
+  elu,
   softmax,  // (import_elementwise.hpp)
   reshape,  // (import_shape_ops.hpp, likewise below)
   concat,
@@ -100,6 +102,20 @@ inline constexpr op_row op_table[] = {
     {builtin_operator::relu6, op_kind::relu6, import_job::unary, schema::builtin_options::none, no_fused_activation},
     {builtin_operator::logistic, op_kind::sigmoid, import_job::unary, schema::builtin_options::none, no_fused_activation},
     {builtin_operator::tanh, op_kind::tanh, import_job::unary, schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::relu_n1_to_1, op_kind::relu_n1_to_1, import_job::unary, schema::builtin_options::none,
+     no_fused_activation},
+    {builtin_operator::relu_0_to_1, op_kind::relu_0_to_1, import_job::unary, schema::builtin_options::none,
+     no_fused_activation},
+    {builtin_operator::hard_swish, op_kind::hard_swish, import_job::unary, schema::builtin_options::none,
+     no_fused_activation},
+    {builtin_operator::leaky_relu, op_kind::leaky_relu, import_job::leaky_relu, schema::builtin_options::leaky_relu,
+     no_fused_activation},
+    {builtin_operator::elu, op_kind::elu, import_job::elu, schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::prelu, op_kind::prelu, import_job::binary, schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::maximum, op_kind::maximum, import_job::binary, schema::builtin_options::none,
+     no_fused_activation},
+    {builtin_operator::minimum, op_kind::minimum, import_job::binary, schema::builtin_options::none,
+     no_fused_activation},
     {builtin_operator::quantize, op_kind::quantize, import_job::unary, schema::builtin_options::quantize, no_fused_activation},
     {builtin_operator::dequantize, op_kind::dequantize, import_job::unary, schema::builtin_options::dequantize, no_fused_activation},
     {builtin_operator::abs, op_kind::abs, import_job::unary, schema::builtin_options::none, no_fused_activation},

@@ -240,6 +240,7 @@ namespace gather { inline constexpr std::uint32_t axis = 0, batch_dims = 1; }
 namespace pack { inline constexpr std::uint32_t values_count = 0, axis = 1; }
 namespace unpack { inline constexpr std::uint32_t num = 0, axis = 1; }
 namespace depth_to_space { inline constexpr std::uint32_t block_size = 0; }  // SpaceToDepthOptions alike
+namespace leaky_relu { inline constexpr std::uint32_t alpha = 0; }
 
 // Members of the BuiltinOptions union that ctnn reads (the union's type tag values).
 enum class builtin_options : std::uint8_t {
@@ -271,6 +272,7 @@ enum class builtin_options : std::uint8_t {
   dequantize = 38,
   arg_max = 40,  // ArgMaxOptions, ArgMinOptions: output_type (the output tensor's type is read instead)
   arg_min = 57,
+  leaky_relu = 75,
   quantize = 89,
 };
 

@@ -15,6 +15,10 @@ constexpr float exp(float x) {
   if (std::is_constant_evaluated()) return static_cast<float>(ctnn::detail::math::exp(x));
   return std::exp(x);
 }
+constexpr float expm1(float x) {
+  if (std::is_constant_evaluated()) return static_cast<float>(ctnn::detail::math::expm1(x));
+  return std::expm1(x);
+}
 constexpr float tanh(float x) {
   if (std::is_constant_evaluated()) return static_cast<float>(ctnn::detail::math::tanh(x));
   return std::tanh(x);
@@ -49,6 +53,33 @@ constexpr void clip(Params p, const float* in, float* out) {
     const float raised = in[i] < low ? low : in[i];
     out[i] = raised > high ? high : raised;
   }
+}
+
+// The parametrised activations, one element each (TFLite's reference formulas; ONNX's where they agree).
+// leaky_relu: the slope alpha below zero (any sign, also > 1).
+constexpr float leaky_relu(float x, float alpha) { return x > 0.0f ? x : x * alpha; }
+// elu: alpha (e^x - 1) below zero (TFLite's alpha is 1: TfLiteExpm1 itself).
+constexpr float elu(float x, float alpha) { return x < 0.0f ? alpha * reference::expm1(x) : x; }
+// hard_swish: x * relu6(x + 3) / 6, in TFLite's order.
+constexpr float hard_swish(float x) {
+  const float raised = x + 3.0f;
+  return x * (raised > 6.0f ? 6.0f : (raised < 0.0f ? 0.0f : raised)) / 6.0f;
+}
+// hard_sigmoid: max(0, min(1, alpha x + beta)) (ONNX HardSigmoid).
+constexpr float hard_sigmoid(float x, float alpha, float beta) {
+  const float y = alpha * x + beta;
+  return y > 1.0f ? 1.0f : (y < 0.0f ? 0.0f : y);
+}
+// prelu: x >= 0 ? x : x * alpha (TFLM's BroadcastPrelu4DSlowFloat; ONNX PRelu).
+constexpr float prelu(float x, float alpha) { return x >= 0.0f ? x : x * alpha; }
+// A clamp to whole-number bounds in TFLite's order (Relu1, Relu0To1: upper first; NaN passes).
+constexpr float clamp_between(float x, float lower, float upper) { return x > upper ? upper : (x < lower ? lower : x); }
+
+// f(x) of each element of a unary op.
+template <class Params, class F>
+constexpr void unary_with(Params p, const float* in, float* out, F f) {
+  const std::int64_t elements = p->out.elements();
+  for (std::int64_t i = 0; i < elements; ++i) out[i] = f(in[i]);
 }
 
 template <activation A, long Elements>

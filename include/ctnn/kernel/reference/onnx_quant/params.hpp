@@ -15,8 +15,9 @@ constexpr bool is_integer(dtype t) { return is_8_bit(t) || t == dtype::i32 || t 
 // The op kinds that ONNX models run on plain integers (ONNX's semantics: integer arithmetic wraps around
 // in the element type; no quantization), keeping the element type.
 constexpr bool is_plain_integer_kind(op_kind kind) {
-  return kind == op_kind::add || kind == op_kind::sub || kind == op_kind::mul || kind == op_kind::max_pool || kind == op_kind::pad ||
-         kind == op_kind::transpose || kind == op_kind::reshape;
+  return kind == op_kind::add || kind == op_kind::sub || kind == op_kind::mul || kind == op_kind::maximum ||
+         kind == op_kind::minimum || kind == op_kind::max_pool || kind == op_kind::pad || kind == op_kind::transpose ||
+         kind == op_kind::reshape;
 }
 
 // Whether an ONNX integer kernel exists for an op kind reading `in` and writing `out`. The 8-bit
@@ -30,6 +31,8 @@ constexpr bool has_kernel(op_kind kind, dtype in, dtype out) {
     case op_kind::add:
     case op_kind::sub:
     case op_kind::mul:
+    case op_kind::maximum:
+    case op_kind::minimum:
     case op_kind::pad: return is_integer(in) && out == in;
     case op_kind::max_pool: return is_8_bit(in) && out == in;
     case op_kind::transpose:
@@ -53,7 +56,9 @@ constexpr std::size_t operand_count(op_kind kind) {
     case op_kind::dequantize: return 3;  // x, scale, zero point
     case op_kind::add:
     case op_kind::sub:
-    case op_kind::mul: return 2;
+    case op_kind::mul:
+    case op_kind::maximum:
+    case op_kind::minimum: return 2;
     default: return 1;
   }
 }

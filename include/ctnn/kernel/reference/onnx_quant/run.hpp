@@ -22,7 +22,8 @@ template <op_kind K, class X, class W, class Y, class Params>
 inline void run_typed(Params p, const void* const* operands, void* result) {
   const auto* x = static_cast<const X*>(operands[0]);
   static_assert(!is_plain_integer_kind(K) || std::is_same_v<X, Y>, "ctnn: plain integer ops keep their element type.");
-  if constexpr (K == op_kind::add || K == op_kind::sub || K == op_kind::mul)
+  if constexpr (K == op_kind::add || K == op_kind::sub || K == op_kind::mul || K == op_kind::maximum ||
+                K == op_kind::minimum)
     reference::integer_binary(p, x, static_cast<const X*>(operands[1]), static_cast<Y*>(result));
   else if constexpr (K == op_kind::max_pool) reference::pool2d<true>(p, x, static_cast<Y*>(result));
   else if constexpr (K == op_kind::pad) reference::pad(p, x, static_cast<Y*>(result));
