@@ -384,6 +384,8 @@ TEST_CASE("gather's kernel: int32 and int64 indices, a negative index counted fr
   const void* raw[] = {q.data(), narrow.data()};
   ctnn::kernel::detail::run_i8<op_kind::gather>(&p, raw, z.data(), ctnn::kernel::requant_arrays{});
   CHECK(z == std::array<std::int8_t, 9>{5, 6, 7, -128, 0, 127, 5, 6, 7});
+}
+
 // The activation family's int8 recipes: the values TFLM 90b983c2b's Prepare computes (its expressions,
 // evaluated with TFLM's own QuantizeMultiplier and DownScaleInt32ToInt16Multiplier on the host).
 namespace activation_recipes {
