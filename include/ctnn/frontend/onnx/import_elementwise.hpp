@@ -154,6 +154,10 @@ constexpr void import_clip(S& s, const node_view& n, const operands& o, std::int
 // (integer_binary), folded left (fold_operands).
 template <class S>
 constexpr void import_binary(S& s, const node_view&, const operands& o, std::int32_t result) {
+  // Every operand is a value: an omitted one (an empty name), even a trailing one that expect_inputs does
+  // not count, is an error (these ops have no optional operand).
+  for (std::uint32_t k = 0; k < o.count; ++k)
+    if (o.id[k] < 0) return s.operand_error(k);
   const op_kind kind = s.current_kind;
   // The first operand's type decides (ONNX gives all one type; integer_binary checks the others).
   if (const dtype type = element_type(s, o.id[0]); type != dtype::f32)

@@ -18,6 +18,7 @@
 #include <ctnn/frontend/tflite/import_tensors.hpp>
 #include <ctnn/frontend/tflite/schema.hpp>
 #include <ctnn/ir/module.hpp>
+#include <ctnn/ops/infer.hpp>
 
 namespace ctnn::tflite::detail {
 
@@ -108,6 +109,13 @@ constexpr void import_op(S& s, std::uint32_t i) {
   n->attrs = im.attrs;
   n->inputs = im.inputs;
   n->input_count = im.input_count;
+  // The op makes its result's element type (ops::result_type, which infer_types applies): a file declaring
+  // another for the output (an int8 HARD_SWISH into an int32 tensor) is refused, as TFLM refuses it, instead
+  // of the declared type giving way while its quantization stays.
+  if (const dtype made = ops::result_type(s.m, *n); made != s.m.tensor_at(result).type)
+    return s.fail(error_code::unsupported_dtype, op, p.kind,
+                  {.rejected_value = static_cast<std::int64_t>(s.m.tensor_at(result).type)}, {},
+                  s.m.tensor_at(result).dims);
   if (!check_requantization(s, op, p, *n)) return;
   if (p.activation_node) {
     node* act = s.add_node(p.fused == activation_function::relu ? op_kind::relu : op_kind::relu6,
