@@ -28,10 +28,10 @@ constexpr bool every_listed_kind_dispatches(ops::op_list<Descriptors...>) {
 }
 static_assert(every_listed_kind_dispatches(ops::all{}));
 
-// A kind without a descriptor, and none, reach no descriptor.
-static_assert(!ops::has_descriptor<op_kind::conv2d> && !ops::has_descriptor<op_kind::none>);
+// none reaches no descriptor.
+static_assert(!ops::has_descriptor<op_kind::none>);
 static_assert(!ops::visit(op_kind::none, [](auto) {}));
-static_assert(ops::visit_or(op_kind::conv2d, 7, [](auto) { return 1; }) == 7);
+static_assert(ops::visit_or(op_kind::none, 7, [](auto) { return 1; }) == 7);
 
 // What the activations declare.
 static_assert(ops::descriptor_of<op_kind::relu>::fuses_as == ctnn::activation::relu);

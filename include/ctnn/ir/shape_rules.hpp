@@ -244,45 +244,7 @@ template <class Module>
 constexpr shape infer_node(Module& m, std::int32_t node_id) {
   node& n = m.node_at(node_id);
   const shape in = m.tensor_at(n.inputs[0]).dims;
-  if (n.attrs.layout == data_layout::onnx && n.kind == op_kind::conv2d) return infer_onnx_conv(m, node_id);
-  if (n.attrs.layout == data_layout::onnx && n.kind == op_kind::dense) return infer_onnx_matmul(m, node_id);
   switch (n.kind) {
-    case op_kind::conv2d: {
-      const std::int32_t units = output_units(m, n);
-      const std::int32_t channels = in.rank == 4 ? in[3] : 0;
-      if (n.attrs.groups <= 0 || channels % n.attrs.groups != 0 || units % n.attrs.groups != 0) {
-        // Names the count the groups do not divide: input channels first, else output channels.
-        const std::int32_t undivided = n.attrs.groups > 0 && channels % n.attrs.groups == 0 ? units : channels;
-        m.fail({error_code::channels_not_divisible, node_id, n.kind, {}, in,
-                {.channels = undivided, .groups = n.attrs.groups}});
-        return in;
-      }
-      const shape out = windowed_output(m, node_id, n.attrs.win, in, units);
-      if (!weights_agree_with_bias(m, node_id, make_shape(n.attrs.win.kernel_h, n.attrs.win.kernel_w, channels / n.attrs.groups)))
-        return out;
-      expect_constant(m, node_id, n.inputs[1],
-                      make_shape(units, n.attrs.win.kernel_h, n.attrs.win.kernel_w, channels / n.attrs.groups),
-                      error_code::weight_count_mismatch);
-      if (n.input_count > 2) expect_constant(m, node_id, n.inputs[2], make_shape(units), error_code::bias_count_mismatch);
-      return out;
-    }
-    case op_kind::depthwise_conv2d: {
-      const std::int32_t channels = (in.rank == 4 ? in[3] : 0) * n.attrs.depth_multiplier;
-      const shape out = windowed_output(m, node_id, n.attrs.win, in, channels);
-      expect_constant(m, node_id, n.inputs[1], make_shape(1, n.attrs.win.kernel_h, n.attrs.win.kernel_w, channels),
-                      error_code::weight_count_mismatch);
-      if (n.input_count > 2) expect_constant(m, node_id, n.inputs[2], make_shape(channels), error_code::bias_count_mismatch);
-      return out;
-    }
-    case op_kind::dense: {
-      const std::int32_t batch = in.rank > 0 ? in[0] : 1;
-      const auto features = static_cast<std::int32_t>(in.elements() / batch);
-      const std::int32_t units = output_units(m, n);
-      if (!weights_agree_with_bias(m, node_id, make_shape(features))) return make_shape(batch, units);
-      expect_constant(m, node_id, n.inputs[1], make_shape(units, features), error_code::weight_count_mismatch);
-      if (n.input_count > 2) expect_constant(m, node_id, n.inputs[2], make_shape(units), error_code::bias_count_mismatch);
-      return make_shape(batch, units);
-    }
     case op_kind::quantize:
     case op_kind::dequantize:
       return in;

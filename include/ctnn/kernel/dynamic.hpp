@@ -58,21 +58,14 @@ CTNN_DETAIL_SHARED_KERNEL void onnx_quant_shared_kernel(const kernel_params& p, 
 // integer ops: also their per-axis scales and zero points).
 constexpr std::size_t operands_read(const kernel_params& p) {
   if (p.requantization == requantization_policy::onnx) return reference::onnx_quant::operand_count(p.kind);
-  switch (p.kind) {
-    case op_kind::conv2d:
-    case op_kind::depthwise_conv2d:
-    case op_kind::dense: return p.has_bias != 0 ? 3 : 2;
-    default: return ops::visit_or(p.kind, std::size_t{1}, [&](auto d) { return d.operands_read(p); });
-  }
+  return ops::visit_or(p.kind, std::size_t{1}, [&](auto d) { return d.operands_read(p); });
 }
 
-// Whether the requantization arrays a call of these parameters reads are given (an op kind with a
-// descriptor: its has_table_arrays; the others: per-channel multipliers).
+// Whether the requantization arrays a call of these parameters reads are given (its descriptor's
+// has_table_arrays).
 constexpr bool has_requantization(const kernel_params& p, const requant_arrays& rq) {
   if (p.type != dtype::i8) return true;
-  bool given = true;
-  if (ops::visit(p.kind, [&](auto d) { given = d.has_table_arrays(p, rq); })) return given;
-  return p.per_channel == 0 || (rq.multiplier != nullptr && rq.shift != nullptr);
+  return ops::visit_or(p.kind, true, [&](auto d) { return d.has_table_arrays(p, rq); });
 }
 
 namespace detail {

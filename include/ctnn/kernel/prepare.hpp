@@ -25,7 +25,7 @@ constexpr bool is_quantized_op(const Module& m, const node& n) {
 template <class Module>
 constexpr std::int32_t unpreparable_operand(const Module& m, const node& n) {
   if (!detail::is_output_clamp(n.attrs.fused)) return -2;
-  const std::int32_t weights = n.kind == op_kind::conv2d || n.kind == op_kind::depthwise_conv2d || n.kind == op_kind::dense ? 1 : -1;
+  const std::int32_t weights = ops::has_weights(n.kind) ? 1 : -1;
   for (std::int32_t k = 0; k < n.input_count; ++k) {
     const std::int32_t t = n.inputs[static_cast<std::size_t>(k)];
     if (k == weights && t >= 0 && m.tensor_at(t).type != dtype::i8) return t;  // int8 kernels read int8 weights only
@@ -69,16 +69,6 @@ constexpr kernel_params prepare_params(const Module& m, const node& n) {
   p.in = m.tensor_at(n.inputs[0]).dims;
   p.out = m.tensor_at(n.output).dims;
   switch (n.kind) {
-    case op_kind::conv2d:
-    case op_kind::depthwise_conv2d:
-      p.win = n.attrs.win;
-      p.groups = n.attrs.groups;
-      p.depth_multiplier = n.attrs.depth_multiplier;
-      p.has_bias = n.input_count > 2 && n.inputs[2] >= 0;
-      break;
-    case op_kind::dense:
-      p.has_bias = n.input_count > 2 && n.inputs[2] >= 0;
-      break;
     case op_kind::quantize:
     case op_kind::dequantize:
       break;

@@ -85,10 +85,7 @@ template <op_kind K, class Params>
 [[gnu::always_inline]] constexpr void run_f32(Params p, const float* const* operands, float* result) {
   namespace ref = reference;
   if constexpr (ops::has_descriptor<K>) ops::descriptor_of<K>::run_f32(p, operands, result);
-  else if constexpr (K == op_kind::conv2d) ref::conv2d(p, operands[0], operands[1], operands[2], result);
-  else if constexpr (K == op_kind::depthwise_conv2d) ref::depthwise_conv2d(p, operands[0], operands[1], operands[2], result);
-  else if constexpr (K == op_kind::dense) ref::dense(p, operands[0], operands[1], operands[2], result);
-  else static_assert(K == op_kind::conv2d, "ctnn: no float32 kernel for this op kind (add it to kernel/reference_by_kind.hpp).");
+  else static_assert(K == op_kind::none, "ctnn: no float32 kernel for this op kind (add it to kernel/reference_by_kind.hpp).");
 }
 
 // QUANTIZE of float32 input (to int8).
@@ -103,16 +100,11 @@ template <op_kind K, class Params>
 [[gnu::always_inline]] inline void run_i8(Params p, const void* const* operands, void* result, const requant_arrays& rq) {
   namespace i8 = reference::int8;
   const auto activation = [&](std::size_t k) { return static_cast<const std::int8_t*>(operands[k]); };
-  const auto bias = [&] { return p->has_bias != 0 ? static_cast<const std::int32_t*>(operands[2]) : nullptr; };
   auto* out = static_cast<std::int8_t*>(result);
   if constexpr (ops::has_descriptor<K>) ops::descriptor_of<K>::run_i8(p, operands, result, rq);
-  else if constexpr (K == op_kind::conv2d) i8::conv2d(p, activation(0), activation(1), bias(), out, rq.multiplier, rq.shift);
-  else if constexpr (K == op_kind::depthwise_conv2d)
-    i8::depthwise_conv2d(p, activation(0), activation(1), bias(), out, rq.multiplier, rq.shift);
-  else if constexpr (K == op_kind::dense) i8::dense(p, activation(0), activation(1), bias(), out, rq.multiplier, rq.shift);
   else if constexpr (K == op_kind::quantize) i8::requantize(p, activation(0), out);
   else if constexpr (K == op_kind::dequantize) i8::dequantize(p, activation(0), static_cast<float*>(result));
-  else static_assert(K == op_kind::conv2d, "ctnn: no int8 kernel for this op kind (add it to kernel/reference_by_kind.hpp).");
+  else static_assert(K == op_kind::none, "ctnn: no int8 kernel for this op kind (add it to kernel/reference_by_kind.hpp).");
 }
 
 }  // namespace detail

@@ -102,6 +102,9 @@ struct op_defaults {
   // Whether its int8 kernel is exact on plain integers (no scale needed): under ONNX's policy such an op
   // may read an int8 tensor without quantization (kernel::needs_quantization).
   static constexpr bool plain_integer_kernel = false;
+  // Whether its operand 1 is its constant weights (conv, dense): int8 weights with their own quantization,
+  // rewritten by fold_batch_norm, fuse_ops' bias folding and patch execution's weight reads.
+  static constexpr bool has_weights = false;
   // Whether its result's element type is attrs.out_type (arg_max: int32 or int64) rather than its first
   // input's (ops::result_type).
   static constexpr bool result_type_from_attributes = false;
@@ -120,10 +123,13 @@ struct op_defaults {
   static constexpr void requantize(const quantized_operands&, const node&, kernel_params&) {}
   // The shift the TFLite importer checks in its recipe (requantize's result): the output multiplier's.
   static constexpr recipe_shift checked_shift(const kernel_params& recipe) { return {recipe.output_shift, false}; }
-  // The table its int8 kernel of call parameters `p` reads beyond kernel_params (none), and whether a
-  // call is given that table's arrays.
+  // The table its int8 kernel of call parameters `p` reads beyond kernel_params (none; per-channel
+  // multipliers, p.per_channel, are built from the module by pass::compute_requantization's recipe_of), and
+  // whether a call is given that table's arrays.
   static constexpr requantization_recipe table_recipe(const kernel_params&) { return {}; }
-  static constexpr bool has_table_arrays(const kernel_params&, const kernel::requant_arrays&) { return true; }
+  static constexpr bool has_table_arrays(const kernel_params& p, const kernel::requant_arrays& rq) {
+    return p.per_channel == 0 || (rq.multiplier != nullptr && rq.shift != nullptr);
+  }
   static constexpr bool has_kernel(dtype) { return false; }
   // Its multiply-accumulates when it writes a result of extents `out` (its own result's, or a patch's):
   // one per result element, as docs/memory.md counts element-wise ops.

@@ -17,8 +17,11 @@
 #include <ctnn/ops/ceil.hpp>
 #include <ctnn/ops/clip.hpp>
 #include <ctnn/ops/concat.hpp>
+#include <ctnn/ops/conv2d.hpp>
 #include <ctnn/ops/cos.hpp>
 #include <ctnn/ops/crop.hpp>
+#include <ctnn/ops/dense.hpp>
+#include <ctnn/ops/depthwise_conv2d.hpp>
 #include <ctnn/ops/descriptor.hpp>
 #include <ctnn/ops/elu.hpp>
 #include <ctnn/ops/exp.hpp>
@@ -66,7 +69,7 @@ struct op_list {};
 // Every op kind written as a descriptor. The op kinds not listed are still described by the switches of
 // the layers (being moved here: docs/design.md §2, "One descriptor per op kind"). visit compares the kinds
 // in this order: the kinds every model has come first.
-using all = op_list<add, mul, max_pool, avg_pool, global_avg_pool, relu, relu6, sigmoid, tanh, clip, sub, mean, transpose, crop, paste, fetch_rows, softmax, pad, reshape,
+using all = op_list<conv2d, depthwise_conv2d, dense, add, mul, max_pool, avg_pool, global_avg_pool, relu, relu6, sigmoid, tanh, clip, sub, mean, transpose, crop, paste, fetch_rows, softmax, pad, reshape,
                     batch_matmul, concat, batch_norm, abs, neg, sqrt, rsqrt, exp, log, sin, cos, floor, ceil, round, square,
                     reciprocal, slice, gather, reduce_sum, reduce_max, reduce_min, reduce_prod, reduce_sum_square,
                     reduce_l1, reduce_l2, reduce_log_sum, reduce_log_sum_exp, arg_max, arg_min, leaky_relu, hard_swish,
@@ -131,6 +134,11 @@ constexpr R visit_or(op_kind kind, R otherwise, F&& f) {
   R result = otherwise;
   visit(kind, [&](auto d) { result = f(d); });
   return result;
+}
+
+// Whether op kind `kind` reads constant weights as its operand 1 (its descriptor's has_weights).
+constexpr bool has_weights(op_kind kind) {
+  return visit_or(kind, false, [](auto d) { return d.has_weights; });
 }
 
 }  // namespace ctnn::ops

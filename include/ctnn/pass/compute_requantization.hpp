@@ -34,11 +34,7 @@ namespace requantization {
 // are bit-exact with TFLM. Offsets are negated zero points (output_offset: the output's zero point);
 // multiplier/shift pairs are QuantizeMultiplier's; activation_min/max are
 // CalculateActivationRangeQuantized's. Per op:
-//   conv2d, depthwise_conv2d: per_channel = 1 always (TFLM broadcasts a per-tensor weight scale): a table
-//       of per-output-channel multipliers, double(input) * double(weight[c]) / double(output);
-//   dense: per-channel weights as conv; per-tensor: output_multiplier from
-//       double(float(input_scale * weight_scale)) / double(output_scale) (GetQuantizedConvolutionMultipler);
-//   an op kind with a descriptor (ops/<kind>.hpp: add, mul, the pools, the activations, sub, mean, ...):
+//   an op kind with a descriptor (ops/<kind>.hpp: conv2d, dense, add, mul, the pools, the activations, ...):
 //       its `requantize`, and its `table_recipe`;
 //   quantize: from f32: output_offset, quantize.int8_scale_bits = output scale (float bits); from i8:
 //       output multiplier input_scale / output_scale;
@@ -56,28 +52,9 @@ constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& 
     multiplier = qm.multiplier;
     shift = qm.shift;
   };
-  const auto set_activation_range = [&](activation fused) {
-    const q::activation_bounds range = q::quantized_activation_range(fused, out.scale, out.zero_point);
-    p.activation_min = range.min;
-    p.activation_max = range.max;
-  };
   p.input_offset = q::wrapping_neg(in.zero_point);  // wrapping: a zero point may be INT32_MIN
   p.output_offset = out.zero_point;
   switch (n.kind) {
-    case op_kind::conv2d:
-    case op_kind::depthwise_conv2d:
-      p.weights_offset = q::wrapping_neg(m.tensor_at(n.inputs[1]).quant.zero_point);
-      p.per_channel = 1;
-      set_activation_range(n.attrs.fused);
-      break;
-    case op_kind::dense: {
-      const quantization& w = m.tensor_at(n.inputs[1]).quant;
-      p.weights_offset = q::wrapping_neg(w.zero_point);
-      if (w.per_channel()) p.per_channel = 1;
-      else set_multiplier(p.output_multiplier, p.output_shift, static_cast<double>(in.scale * w.scale) / static_cast<double>(out.scale));
-      set_activation_range(n.attrs.fused);
-      break;
-    }
     case op_kind::quantize:
       if (p.type == dtype::f32) p.quantize.int8_scale_bits = std::bit_cast<std::uint32_t>(out.scale);
       else set_multiplier(p.output_multiplier, p.output_shift, static_cast<double>(in.scale) / static_cast<double>(out.scale));
@@ -217,8 +194,8 @@ constexpr requantization_recipe recipe_of(const Module& m, const kernel_call& ca
   const kernel_params& p = call.params;
   requantization_recipe r{};
   if (p.type != dtype::i8) return r;
-  if (ops::visit(p.kind, [&](auto d) { r = d.table_recipe(p); })) return r;
-  if (p.per_channel == 0) return r;
+  ops::visit(p.kind, [&](auto d) { r = d.table_recipe(p); });
+  if (r.table != requantization_table::none || p.per_channel == 0) return r;
   const tensor& weights = m.tensor_at(call.operands[1]);
   const quantization& w = weights.quant;
   r.table = requantization_table::channel_multipliers;

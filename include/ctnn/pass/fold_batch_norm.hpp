@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/ops/registry.hpp>
 #include <ctnn/pass/detail/graph_edit.hpp>
 
 namespace ctnn::pass {
@@ -48,9 +49,7 @@ struct fold_batch_norm : detail::op_rewriting_pass<fold_batch_norm> {
   // read only by these ops, so rewriting them changes nothing else; and there must be recipe room.
   template <class Module, class Uses>
   static constexpr bool foldable(const Module& m, const Uses& uses, const node& producer, const node& bn) {
-    const bool weighted = producer.kind == op_kind::conv2d || producer.kind == op_kind::depthwise_conv2d ||
-                          producer.kind == op_kind::dense;
-    if (!weighted || producer.attrs.fused != activation::none || m.recipe_count + 2 > static_cast<std::int32_t>(Module::node_capacity))
+    if (!ops::has_weights(producer.kind) || producer.attrs.fused != activation::none || m.recipe_count + 2 > static_cast<std::int32_t>(Module::node_capacity))
       return false;
     const auto raw_and_private = [&](std::int32_t t) {
       return t >= 0 && m.tensor_at(t).role == tensor_role::constant && m.tensor_at(t).recipe < 0 &&

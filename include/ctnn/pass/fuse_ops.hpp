@@ -19,16 +19,12 @@ namespace ctnn::pass {
 namespace detail {
 
 constexpr bool takes_fused_activation(op_kind k) {
-  return k == op_kind::conv2d || k == op_kind::depthwise_conv2d || k == op_kind::dense || ops::visit_or(k, false, [](auto d) { return d.takes_fused_activation; });
+  return ops::visit_or(k, false, [](auto d) { return d.takes_fused_activation; });
 }
 
 // The activation an op is, if fuse_ops may fold it into its producer (its descriptor's fuses_as).
 constexpr activation activation_of(op_kind k) {
   return ops::visit_or(k, activation::none, [](auto d) { return d.fuses_as; });
-}
-
-constexpr bool has_weights(op_kind k) {
-  return k == op_kind::conv2d || k == op_kind::depthwise_conv2d || k == op_kind::dense;
 }
 
 // A quantized op fuses only a clamp (relu/relu6), and only when the activation keeps the quantization
@@ -75,7 +71,7 @@ struct fuse_ops : detail::op_rewriting_pass<fuse_ops> {
       producer.attrs.fused = act;
       detail::redirect_output(m, source, consumer.output);
       erased[static_cast<std::size_t>(i)] = true;
-    } else if (consumer.kind == op_kind::add && detail::has_weights(producer.kind) && producer.inputs[2] < 0 &&
+    } else if (consumer.kind == op_kind::add && ops::has_weights(producer.kind) && producer.inputs[2] < 0 &&
                producer.attrs.fused == activation::none && fuse_bias(m, uses, producer, consumer)) {
       producer.attrs.fused = consumer.attrs.fused;
       detail::redirect_output(m, source, consumer.output);

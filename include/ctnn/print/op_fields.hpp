@@ -20,19 +20,6 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
   const bool resolved = m.has(fact::shapes_inferred);
   if (ops::visit(n.kind, [&](auto d) { d.put_attributes(w, a, ops::printed_op{rank, resolved}); })) return;
   switch (n.kind) {
-    case op_kind::conv2d:
-      w.put("  ");
-      put_window(w, a.win, resolved);
-      w.field(" groups ", a.groups);
-      break;
-    case op_kind::depthwise_conv2d:
-      w.put("  ");
-      put_window(w, a.win, resolved);
-      w.field(" multiplier ", a.depth_multiplier);
-      break;
-    case op_kind::dense:
-      if (a.units > 0) w.field("  units ", a.units);
-      break;
     case op_kind::quantize:
     case op_kind::dequantize:
       w.put("  to ");
@@ -65,21 +52,6 @@ inline void put_kernel_params(text_writer& w, const kernel_params& p) {
     w.put(name_of(p.out_type));
   }
   if (ops::visit(p.kind, [&](auto d) { d.put_params(w, p); })) return;
-  switch (p.kind) {
-    case op_kind::conv2d:
-    case op_kind::depthwise_conv2d:
-      w.put("  ");
-      put_window(w, p.win, true);
-      if (p.kind == op_kind::conv2d && p.groups != 1) w.field(" groups ", p.groups);
-      if (p.kind == op_kind::depthwise_conv2d && p.depth_multiplier != 1) w.field(" multiplier ", p.depth_multiplier);
-      if (p.has_bias != 0) w.put(", with bias");
-      break;
-    case op_kind::dense:
-      if (p.has_bias != 0) w.put(", with bias");
-      break;
-    default:
-      break;
-  }
 }
 
 }  // namespace ctnn::detail

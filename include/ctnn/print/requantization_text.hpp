@@ -57,9 +57,7 @@ void put_tflite_requantization(Writer& w, const kernel_call& call) {
   const kernel_params& p = call.params;
   w.field("requantize tflite: offsets in ", p.input_offset);
   if (p.in2.rank > 0) w.field(" in2 ", p.input2_offset);  // binary ops
-  if (p.kind == op_kind::conv2d || p.kind == op_kind::depthwise_conv2d || p.kind == op_kind::dense) {
-    w.field(" weights ", p.weights_offset);
-  }
+  if (ops::has_weights(p.kind)) w.field(" weights ", p.weights_offset);
   w.field(" out ", p.output_offset);
   put_multiplier(w, "multiplier", p.output_multiplier, p.output_shift);
   put_multiplier(w, "input multiplier", p.input_multiplier, p.input_shift);

@@ -60,7 +60,7 @@ constexpr prefix_check check_prefix(const Module& m, std::int32_t count) {
     if (m.tensor_at(n.output).role != tensor_role::intermediate || m.tensor_at(n.output).alias_of >= 0)
       return {patch_problem::not_a_chain, i};
     if (i + 1 < count && uses[static_cast<std::size_t>(n.output)] != 1) return {patch_problem::not_a_chain, i};
-    const bool reads_weights = is_windowed(k) && k != op_kind::max_pool && k != op_kind::avg_pool;
+    const bool reads_weights = ops::has_weights(k);
     for (std::int32_t s = 1; s < n.input_count; ++s)
       if (!(reads_weights || is_per_channel_constant(m, n.inputs[static_cast<std::size_t>(s)])))
         return {patch_problem::operand_not_local, i};
