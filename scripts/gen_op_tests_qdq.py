@@ -5,7 +5,8 @@ int8/uint8 weights as initializers behind a DequantizeLinear, int32 biases behin
 x_scale * w_scale), built with onnx.helper: Conv (per tensor, per channel, depthwise, strides, uint8 weights
 with a zero point), MatMul, Gemm (transB = 1 with a bias), Add, Mul, MaxPool, AveragePool, GlobalAveragePool,
 Concat, Relu, Clip, Sigmoid, Reshape/Transpose/Flatten/Squeeze, and small CNNs chaining them
-(docs/frontends.md, "QDQ models", has the lowering rules ctnn applies).
+(docs/frontends.md, "QDQ models", has the lowering rules ctnn applies). Also writes the QDQ models the importer
+refuses (tests/data/onnx/bad_qdq_*.onnx; tests/onnx/onnx_qdq.cpp).
 
 Reference outputs: onnxruntime 1.30.0 (onnxruntime-node from npm, installed outside the repository; its QDQ
 transformers fuse the groups into QLinearConv, QLinearMatMul, QGemm, QLinearAdd, ...):
@@ -161,9 +162,11 @@ class Graph:
         floats = [self.dq(x, s, z) for x, (s, z) in inputs]
         return self.q(self.float_op(op, floats, fn, **attributes), scale, zero_point)
 
-    def weighted(self, op, x, x_quant, w, w_scale, w_zero_point, axis, bias, y_quant, accumulate, **attributes):
+    def weighted(self, op, x, x_quant, w, w_scale, w_zero_point, axis, bias, y_quant, accumulate, activation=None,
+                 **attributes):
         """The groups ctnn lowers: DequantizeLinear of x, of the integer weights (and the int32 bias: scale
-        x_scale * w_scale, zero point 0), the float op, QuantizeLinear; evaluated as QLinearConv/QLinearMatMul."""
+        x_scale * w_scale, zero point 0), the float op (and a Relu or Clip: `activation`, (op, bounds)),
+        QuantizeLinear; evaluated as QLinearConv/QLinearMatMul, the Relu/Clip as a clamp of the integers."""
         xs, xz = x_quant
         ys, yz = y_quant
         w_scale = np.asarray(w_scale, f32)
@@ -174,6 +177,9 @@ class Graph:
             bias_scale = (f32(xs) * w_scale).astype(f32)
             inputs.append(self.dq(self.const(bias, "bias"), bias_scale, np.zeros(bias_scale.shape, np.int32), 0 if bias_scale.size > 1 else None))
         y = self.float_op(op, inputs, lambda *v: np.zeros(1, f32), **attributes)
+        if activation is not None:
+            name, bounds = activation
+            y = self.float_op(name, [y] + [self.const(f32(b), "bound") for b in bounds], lambda *v: v[0])
         out = self.q(y, ys, yz)
         multiplier = ((f32(xs) * w_scale).astype(f32) / f32(ys)).astype(f32)
         w_zp = np.asarray(w_zero_point).astype(np.int64)
@@ -183,16 +189,23 @@ class Graph:
         acc = acc.astype(np.int32)
         if multiplier.size > 1:
             multiplier = multiplier.reshape([-1 if d == channel_axis else 1 for d in range(acc.ndim)])
-        self.values[out] = requantize(acc, multiplier, np.asarray(yz))
+        result = requantize(acc, multiplier, np.asarray(yz))
+        if activation is not None:  # the bounds quantized like the result, within its type
+            low, high = activation[1] if activation[1] else (0.0, np.inf)
+            info = np.iinfo(result.dtype)
+            q_low = max(info.min, np.round(low / ys) + int(yz))
+            q_high = info.max if high == np.inf else min(info.max, np.round(high / ys) + int(yz))
+            result = np.clip(result, q_low, q_high).astype(result.dtype)
+        self.values[out] = result
         return out
 
     def conv(self, x, x_quant, w, w_scale, w_zero_point, bias, y_quant, group=1, strides=(1, 1), pads=(0, 0, 0, 0),
-             dilations=(1, 1)):
+             dilations=(1, 1), activation=None):
         def accumulate(xi, wi, wz):
             wz = wz.reshape(-1, 1, 1, 1) if wz.size > 1 else wz
             return conv_accumulate(xi, wi - wz, group, strides, pads, dilations), 1
         return self.weighted("Conv", x, x_quant, w, w_scale, w_zero_point, 0 if np.size(w_scale) > 1 else None, bias,
-                             y_quant, accumulate, group=group, strides=list(strides), pads=list(pads),
+                             y_quant, accumulate, activation, group=group, strides=list(strides), pads=list(pads),
                              dilations=list(dilations), kernel_shape=list(w.shape[2:]))
 
     def matmul(self, x, x_quant, w, w_scale, w_zero_point, y_quant):
@@ -201,12 +214,12 @@ class Graph:
         return self.weighted("MatMul", x, x_quant, w, w_scale, w_zero_point, 1 if np.size(w_scale) > 1 else None, None,
                              y_quant, accumulate)
 
-    def gemm(self, x, x_quant, w, w_scale, w_zero_point, bias, y_quant):
+    def gemm(self, x, x_quant, w, w_scale, w_zero_point, bias, y_quant, activation=None):
         """Gemm with transB = 1 (PyTorch's Linear): w [N, K]."""
         def accumulate(xi, wi, wz):
             return xi @ (wi - (wz.reshape(-1, 1) if wz.size > 1 else wz)).T, 1
         return self.weighted("Gemm", x, x_quant, w, w_scale, w_zero_point, 0 if np.size(w_scale) > 1 else None, bias,
-                             y_quant, accumulate, transB=1)
+                             y_quant, accumulate, activation, transB=1)
 
     def model(self, outputs) -> tuple[bytes, list[np.ndarray]]:
         infos = [helper.make_tensor_value_info(o, ONNX_TYPES[self.values[o].dtype], list(self.values[o].shape)) for o in outputs]
@@ -256,6 +269,14 @@ def cases(rng):
     case("conv_u8_weights_grouped", lambda g: [g.conv(
         u8(g, (1, 4, 5, 5)), (0.1, U8(0)), ints(rng, U8, (6, 2, 1, 3)), 0.004, U8(131), rng.randint(-500, 500, 6).astype(np.int32),
         (0.3, U8(255)), group=2, pads=(0, 1, 0, 1))])
+    # A Relu between Conv and QuantizeLinear: a clamp at a zero point inside the range (onnxruntime runs this Conv
+    # in float); a Clip(0, 6) that the result's range [0, 6] implies (onnxruntime drops it).
+    case("conv_relu_u8", lambda g: [g.conv(
+        u8(g, (1, 2, 5, 5)), (0.05, U8(90)), ints(rng, I8, (3, 2, 3, 3)), 0.01, 0, rng.randint(-900, 900, 3).astype(np.int32),
+        (0.03, U8(100)), pads=(1, 1, 1, 1), activation=("Relu", ()))])
+    case("gemm_clip_implied_s8", lambda g: [g.gemm(
+        i8(g, (2, 10)), (0.1, I8(0)), ints(rng, I8, (6, 10)), 0.02, 0, rng.randint(-3000, 3000, 6).astype(np.int32),
+        (6 / 255, I8(-128)), activation=("Clip", (0.0, 6.0)))])
     # MatMul: [2, 3, 8] x [8, 5] per tensor; int8 per channel (axis 1).
     case("matmul_u8", lambda g: [g.matmul(u8(g, (2, 3, 8)), (0.05, U8(100)), ints(rng, I8, (8, 5)), 0.02, 0, (0.5, U8(128)))])
     case("matmul_s8_per_channel", lambda g: [g.matmul(
@@ -271,6 +292,10 @@ def cases(rng):
     # Float groups (DequantizeLinear -> op -> QuantizeLinear): Add, Mul with broadcasting, uint8 and int8.
     case("add_u8", lambda g: [g.requantized("Add", [(u8(g, (1, 3, 4, 5)), (0.05, U8(128))), (u8(g, (1, 3, 4, 5)), (0.02, U8(30)))],
                                             lambda a, b: a + b, 0.07, U8(100))])
+    # A quantized constant operand (onnxruntime quantizes Add/Mul initializers too): int8 behind a DequantizeLinear.
+    case("add_constant_u8", lambda g: [g.q(g.float_op(
+        "Add", [g.dq(u8(g, (1, 4, 3, 3)), 0.05, U8(128)), g.dq(g.const(ints(rng, U8, (4, 1, 1)), "c"), 0.02, U8(128))],
+        lambda a, b: a + b), 0.06, U8(128))])
     case("mul_s8_broadcast", lambda g: [g.requantized("Mul", [(i8(g, (2, 3, 4)), (0.04, I8(-10))), (i8(g, (3, 1)), (0.03, I8(2)))],
                                                       lambda a, b: a * b, 0.1, I8(0))])
     # Pools: MaxPool commutes with DequantizeLinear (same quantization out); AveragePool, GlobalAveragePool float.
@@ -325,6 +350,30 @@ def cases(rng):
     return out
 
 
+def refused_models(rng) -> dict[str, bytes]:
+    """QDQ models the importer refuses with onnx_qdq_group (tests/onnx/onnx_qdq.cpp): x uint8 [1, 3, 4, 4], a 1x1
+    Conv over int8 weights [3, 3, 1, 1] behind a DequantizeLinear (node 1; node 0 dequantizes x)."""
+    def conv(weights_axis=None, bias_scale=None):
+        g = Graph()
+        x = g.dq(g.input(ints(rng, U8, (1, 3, 4, 4))), 0.1, U8(3))
+        scale = np.array([0.01, 0.02, 0.03], f32) if weights_axis is not None else f32(0.01)
+        w = g.dq(g.const(ints(rng, I8, (3, 3, 1, 1)), "w"), scale, np.zeros(np.shape(scale), I8), weights_axis)
+        inputs = [x, w]
+        if bias_scale is not None:
+            inputs.append(g.dq(g.const(np.array([10, -20, 30], np.int32), "b"), f32(bias_scale), np.int32(0)))
+        return g, g.float_op("Conv", inputs, lambda *v: np.zeros((1, 3, 4, 4), f32))
+    out = {}
+    g, y = conv()
+    out["bad_qdq_float_result"] = g.model([y])[0]  # the Conv's float result is the model output
+    g, y = conv()
+    out["bad_qdq_two_readers"] = g.model([g.q(y, 0.1, U8(0)), g.float_op("Relu", [y], lambda v: v)])[0]
+    g, y = conv(bias_scale=0.5)  # not x_scale * w_scale = 0.001
+    out["bad_qdq_bias_scale"] = g.model([g.q(y, 0.1, U8(0))])[0]
+    g, y = conv(weights_axis=1)  # per input channel
+    out["bad_qdq_weights_axis"] = g.model([g.q(y, 0.1, U8(0))])[0]
+    return out
+
+
 def run_ort(node_modules: Path, model: bytes, feeds, graph_inputs, outputs) -> list[np.ndarray]:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
@@ -360,6 +409,8 @@ def main() -> None:
         lsb = max(int(np.abs(r.astype(np.int64) - y.astype(np.int64)).max()) for r, y in zip(recorded, expected))
         print(f"{name}: NumPy model vs recorded outputs: max {lsb} LSB")
     family.finish()
+    for name, model in refused_models(np.random.RandomState(29)).items():
+        (op_tests.OPS_DIR.parent / "onnx" / f"{name}.onnx").write_bytes(model)
 
 
 if __name__ == "__main__":

@@ -5,14 +5,16 @@
 // transformers fuse them; what it cannot lower stays float (DequantizeLinear, the float op, QuantizeLinear),
 // or is refused with a diagnostic. docs/frontends.md ("QDQ models") states the rules:
 //  * DequantizeLinear of an activation: imported as usual (a dequantize node) and remembered (value::dq).
-//    Of a constant (int8 weights, an int32 bias): no node; the value is qdq_deferred, read only by a lowered
-//    op (any other reader is an unsupported operand).
+//    Of a constant (int8 weights, an int32 bias): no node; the value is qdq_deferred, read by a lowered op;
+//    another op reading it gets a dequantize node of the stored integers (8-bit), or a diagnostic (int32).
 //  * Conv, Gemm, MatMul whose input is a DequantizeLinear of an activation and whose weights (and bias) are
 //    DequantizeLinear of constants: deferred until the QuantizeLinear that reads the result, which lowers
 //    the group: Conv -> QLinearConv's conv2d (per-tensor or axis-0 weights); MatMul (B [K, N]) and Gemm
 //    (transB = 0, no C) -> QLinearMatMul's dense (per-tensor or axis-1 weights); Gemm with transB = 1 (B [N, K],
 //    PyTorch's Linear) -> a 1x1 conv2d over [M, K, 1, 1]. The bias: int32, zero point 0, scale
-//    x_scale * w_scale (per channel; within 2^-20 relative). Gemm needs alpha = beta = 1, transA = 0.
+//    x_scale * w_scale (per channel; within 2^-20 relative). Gemm needs alpha = beta = 1, transA = 0. A Relu
+//    or Clip between the op and its QuantizeLinear: dropped where the result's range implies it, a Relu
+//    otherwise max(y, y_zero_point).
 //  * Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Identity and MaxPool of a DequantizeLinear (per tensor)
 //    run on the integers (DequantizeLinear commutes with them: it is monotone and element-wise), and their
 //    result is a DequantizeLinear of that with the same scale and zero point.
@@ -58,6 +60,8 @@ struct qdq_lowering {
       case op_type::Transpose:
       case op_type::Identity:
       case op_type::MaxPool: return commute(n, o, result);
+      case op_type::Relu:
+      case op_type::Clip: return clamp(n, o, result);
       default: return false;
     }
   }
@@ -131,6 +135,43 @@ struct qdq_lowering {
     return true;
   }
 
+  // Relu or Clip of a deferred op's result: deferred with it, its bounds kept for the lowering (apply_clamp).
+  constexpr bool clamp(const node_view& n, const operands& o, std::int32_t result) {
+    if (o.count < 1 || !deferred(o.id[0]) || s.at(o.id[0]).deferred_op.length == 0) return false;
+    float low = 0.0f, high = float_max;
+    if (n.type == op_type::Clip && !clip_bounds(s, n, o, low, high)) return true;
+    const value& op = s.at(o.id[0]);
+    value& r = s.at(result);
+    r.kind = value_kind::qdq_deferred;
+    r.deferred_op = op.deferred_op;
+    r.deferred_index = op.deferred_index;
+    r.clamp_low = op.clamp_low > low ? op.clamp_low : low;
+    r.clamp_high = op.clamp_high < high ? op.clamp_high : high;
+    return true;
+  }
+
+  // The operands of a node that does not lower a group: a DequantizeLinear of an 8-bit constant becomes a
+  // dequantize node over the stored integers (a float op's quantized constant operand: Add, Mul, ...); any
+  // other deferred value is refused. True after a diagnostic.
+  constexpr bool settle(const operands& o) {
+    for (std::uint32_t k = 0; k < o.count && !s.failed(); ++k) {
+      if (!deferred(o.id[k])) continue;
+      if (!dequantized_constant(o.id[k])) return s.qdq_error(k), true;
+      materialize(o.id[k]);
+    }
+    return s.failed();
+  }
+  constexpr void materialize(std::int32_t v) {
+    const dequantized_from d = s.at(v).dq;
+    const node_view dq_node = s.f.read_node(d.node);
+    if (s.take_reader_error()) return;
+    s.at(v).kind = value_kind::node_output;
+    const op_type current = s.current;
+    s.current = op_type::DequantizeLinear;
+    quantized_ops<S>{s}.linear(dq_node, quantization_operands(d.source, d.scale, d.zero_point), v, false);
+    s.current = current;
+  }
+
   // ---------------------------------------------------------------------------------------------------
   // Lowering a deferred op at its QuantizeLinear `q`, into value `result`.
 
@@ -160,6 +201,28 @@ struct qdq_lowering {
     s.current = current;
     s.current_kind = current_kind;
     s.op_label = op_label;
+    if (!s.failed()) apply_clamp(s.at(pending), q, result);
+  }
+
+  // A Relu or Clip between the op and its QuantizeLinear (as the QuantizeLinear's node): nothing where the
+  // result's saturation implies the bounds (onnxruntime's ReluQuantFusion/ClipQuantFusion drop them then);
+  // else a lower bound 0 (Relu) is max(y, y_zero_point), an integer Max; other bounds are refused.
+  constexpr void apply_clamp(const value& pending, const operands& q, std::int32_t result) {
+    if (pending.clamp_low <= -float_max && pending.clamp_high >= float_max) return;
+    const std::int32_t y = s.at(result).onnx_layout;
+    const quantization yq = s.m.tensor_at(y).quant;
+    const bool is_u8 = s.m.tensor_at(y).type == dtype::u8;
+    const float lowest = static_cast<float>((is_u8 ? 0 : -128) - yq.zero_point) * yq.scale;
+    const float highest = static_cast<float>((is_u8 ? 255 : 127) - yq.zero_point) * yq.scale;
+    if (pending.clamp_high < highest) return s.qdq_error(0);
+    if (pending.clamp_low <= lowest) return;
+    if (pending.clamp_low != 0.0f || q.count < 3 || q.id[2] < 0) return s.qdq_error(0);
+    quantized_ops<S> ops{s};
+    const std::int32_t zero_point = ops.stored_constant(q.id[2], 2, ops.constant_of(q.id[2], 2, data_type::uint8, true));
+    const std::int32_t clamped = s.add_node(op_kind::maximum, {}, {y, zero_point}, s.label_of(result));
+    if (clamped < 0) return;
+    s.m.tensor_at(clamped).quant = yq;
+    define(s, result, clamped, false);
   }
 
   constexpr void lower_as_op(const node_view& op, const operands& q, std::int32_t result) {
@@ -264,14 +327,6 @@ struct qdq_lowering {
     return !s.failed();
   }
 };
-
-// A deferred value read by an op that does not lower it (or a graph output): operand `slot` of that op.
-template <class S>
-constexpr bool reads_deferred(S& s, const operands& o) {
-  for (std::uint32_t k = 0; k < o.count; ++k)
-    if (o.id[k] >= 0 && s.at(o.id[k]).kind == value_kind::qdq_deferred) return s.qdq_error(k), true;
-  return false;
-}
 
 // Removes the nodes whose result nothing reads (the dequantize nodes a lowered group left), last first, so
 // that what only they read goes too. Their tensors stay, unread (as fuse_ops leaves the ones it bypasses).

@@ -103,7 +103,9 @@ struct value {
                                   // import_layouts.hpp): the value depends on the reading node's result
   dequantized_from dq{};          // a DequantizeLinear's result (import_qdq.hpp)
   protobuf::span deferred_op{};   // qdq_deferred: the float op (Conv, Gemm, MatMul) its QuantizeLinear lowers,
-  std::int32_t deferred_index = -1;  // and its index among the graph's nodes
+  std::int32_t deferred_index = -1;  // and its index among the graph's nodes;
+  float clamp_low = -3.40282347e+38f;  // a Relu or Clip of the op's result (its bounds), folded into the lowering
+  float clamp_high = 3.40282347e+38f;
 };
 
 // FNV-1a over a name (a call-free loop: clang counts every step, docs/design.md §6).
