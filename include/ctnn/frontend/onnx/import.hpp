@@ -147,7 +147,9 @@ constexpr import_counts count(const char* bytes, std::size_t size) {
   detail::import_graph(s, "onnx");
   import_counts c{};
   c.tensors = m.tensor_count > 0 ? static_cast<std::size_t>(m.tensor_count) : 1;
-  c.nodes = m.node_count > 0 ? static_cast<std::size_t>(m.node_count) : 1;
+  c.nodes = s.node_peak > m.node_count ? static_cast<std::size_t>(s.node_peak)  // QDQ: before erase_unread_nodes
+            : m.node_count > 0           ? static_cast<std::size_t>(m.node_count)
+                                         : 1;
   c.values = s.value_count > 0 ? static_cast<std::size_t>(s.value_count) : 1;
   c.relayouts = s.relayout_count > 0 ? static_cast<std::size_t>(s.relayout_count) : 1;
   return c;

@@ -171,6 +171,7 @@ constexpr void import_graph(S& s, std::string_view model_name) {
   }
   if (s.take_reader_error() || s.failed()) return;
   import_outputs(s, graph);
+  s.node_peak = s.m.node_count;
   if (s.qdq_lowered > 0 && !s.failed()) erase_unread_nodes(s.m);
 }
 

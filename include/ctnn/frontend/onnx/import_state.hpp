@@ -38,6 +38,7 @@ struct importer_state {
   op_kind current_kind = no_row_kind;   // its IR kind in diagnostics (its import_table.hpp row's)
   name op_label{};                      // its name: the NodeProto's, or its first output's when it has none
   std::int32_t qdq_lowered = 0;         // QDQ groups lowered to integer ops (import_qdq.hpp)
+  std::int32_t node_peak = 0;           // nodes before the unread ones were erased: the capacity an import needs
 
   // ---------------------------------------------------------------------------------------------------
   // Diagnostics.
