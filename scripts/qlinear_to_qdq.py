@@ -6,15 +6,21 @@ int32 bias as initializers behind one; the bias scale x_scale * w_scale), the fl
 of its result. The same integers and scales: onnxruntime fuses the groups back into the same kernels.
 
     /usr/bin/python3 scripts/qlinear_to_qdq.py in.onnx out.onnx
+    /usr/bin/python3 scripts/qlinear_to_qdq.py --record-ort /tmp/ortnode/node_modules
+        # tests/data/onnx/mlperf_qdq/<model>/output_<k>.bin: onnxruntime 1.30.0 on each MLPerf Tiny QDQ rendering
+        # for the reference inputs ../shared/models/mlperf-tiny/refs/<model>/input_<k>.bin (tools/CMakeLists.txt)
 """
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import numpy as np
 import onnx
 from onnx import helper, numpy_helper
+
+HERE = Path(__file__).resolve().parent
 
 
 def convert(model: onnx.ModelProto) -> onnx.ModelProto:
@@ -83,5 +89,30 @@ def convert(model: onnx.ModelProto) -> onnx.ModelProto:
     return model
 
 
+MLPERF_INT8 = ["kws_ref_model", "vww_96_int8", "pretrainedResnet_quant", "ad01_int8"]
+
+
+def record_ort(node_modules: Path) -> None:
+    """onnxruntime's outputs of each QDQ rendering on its four reference inputs (int8 in, int8 out)."""
+    sys.path.insert(0, str(HERE))
+    import gen_op_tests_qdq  # noqa: E402  (its onnxruntime runner)
+    shared = HERE.parent.parent / "shared" / "models"
+    for name in MLPERF_INT8:
+        model = convert(onnx.load(str(shared / "mlperf-tiny-onnx-int8" / f"{name}.onnx")))
+        graph_input, graph_output = model.graph.input[0], model.graph.output[0]
+        shape = [d.dim_value for d in graph_input.type.tensor_type.shape.dim]
+        out_shape = [d.dim_value for d in graph_output.type.tensor_type.shape.dim]
+        folder = HERE.parent / "tests" / "data" / "onnx" / "mlperf_qdq" / name
+        folder.mkdir(parents=True, exist_ok=True)
+        for k in range(4):
+            x = np.fromfile(shared / "mlperf-tiny" / "refs" / name / f"input_{k}.bin", np.int8).reshape(shape)
+            (y,) = gen_op_tests_qdq.run_ort(node_modules, model.SerializeToString(), [x], [graph_input],
+                                            [(graph_output.name, np.zeros(out_shape, np.int8))])
+            (folder / f"output_{k}.bin").write_bytes(y.tobytes())
+
+
 if __name__ == "__main__":
-    onnx.save(convert(onnx.load(sys.argv[1])), sys.argv[2])
+    if sys.argv[1] == "--record-ort":
+        record_ort(Path(sys.argv[2]))
+    else:
+        onnx.save(convert(onnx.load(sys.argv[1])), sys.argv[2])
