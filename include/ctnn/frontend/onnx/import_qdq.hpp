@@ -115,6 +115,9 @@ struct qdq_lowering {
   // A data-movement op (or MaxPool) of a DequantizeLinear: the op on the integers, then the DequantizeLinear.
   constexpr bool commute(const node_view& n, const operands& o, std::int32_t result) {
     if (o.count < 1 || !dequantized_activation(o.id[0])) return false;
+    operands others = o;  // (shapes, axes: a deferred one is settled, so that the row refuses it cleanly)
+    others.id[0] = -1;
+    if (settle(others)) return true;
     const std::int32_t row = find_op<S>(n.type);
     const dequantized_from d = s.at(o.id[0]).dq;
     const std::int32_t integers = s.hidden_value(result);
