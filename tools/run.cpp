@@ -374,7 +374,8 @@ int main(int argc, char** argv) {
           "  --max-memory-bytes N    refuse a model whose inference needs more memory: pools, inputs, outputs\n"
           "                          (default 2^28)\n"
           "  --expect FILE           compare output k with the k-th FILE (raw elements); exit status 4 if they differ\n"
-          "  --rtol R, --atol A      float32 outputs agree when |got - want| <= R |want| + A (default 1e-5, 1e-6)\n",
+          "  --rtol R, --atol A      float32 outputs agree when |got - want| <= R |want| + A (default 1e-5, 1e-6),\n"
+          "                          integer outputs when |got - want| <= A (exactly below 1)\n",
           options);
       status >= 0)
     return status;

@@ -143,6 +143,8 @@ def models(args, work):
                     "checks": [{"input": refs / f"input_{k}.bin", "output": refs / f"output_{k}.bin",
                                 "tolerance": ORT_INT8_TOLERANCE} for k in range(4)]}
         found.append((name, peer))
+        # Its QDQ rendering (scripts/qlinear_to_qdq.py): onnxruntime fuses it back into the same integer kernels.
+        found.append((f"{name}_qdq", peer))
     for name in ONNX_FLOAT:
         folder = shared / "onnx" / name
         peer = None

@@ -1,7 +1,7 @@
 # op_<family>_run (tests/ops/CMakeLists.txt): ctnn-run on every case folder of a family, each output compared
 # with the case's output_<k>.bin by ctnn-run --expect (integers exactly, float32 within its default tolerance).
 # Every case runs; the failures are listed at the end. Arguments: -DTOOL=<ctnn-run> -DFAMILY_DIR=<folder>
-# -DWORK_DIR=<folder for the outputs>.
+# -DWORK_DIR=<folder for the outputs>; -DATOL=<a>: ctnn-run --atol a (the family's ATOL file, tests/ops/CMakeLists.txt).
 file(MAKE_DIRECTORY "${WORK_DIR}")
 file(GLOB _case_dirs LIST_DIRECTORIES true "${FAMILY_DIR}/*")
 set(_passed 0)
@@ -23,6 +23,9 @@ foreach(_case_dir IN LISTS _case_dirs)
       math(EXPR _k "${_k} + 1")
     endwhile()
   endforeach()
+  if(DEFINED ATOL)
+    list(APPEND _args --atol "${ATOL}")
+  endif()
   execute_process(COMMAND "${TOOL}" ${_model} ${_args} -o "${WORK_DIR}/${_case}"
                   RESULT_VARIABLE _status ERROR_VARIABLE _error)
   if(_status EQUAL 0)

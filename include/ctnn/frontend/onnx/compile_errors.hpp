@@ -53,6 +53,16 @@ struct onnx_unsupported_operand {
                                                   "initializer or a Constant node) of the type and shape the op reads: "
                                                   "float weights, bias and bounds; int64 shapes and pads.");
 };
+template <class Node, class Slot>
+struct onnx_qdq_group {
+  static_assert(detail::always_false<Node>, "ctnn::onnx: this operand of the node is part of a QDQ "
+                                                  "group that ctnn cannot lower to integer ops "
+                                                  "(docs/frontends.md, QDQ models): a DequantizeLinear of "
+                                                  "integer weights and a Conv, Gemm or MatMul over them are "
+                                                  "read only by that op and its QuantizeLinear; weight "
+                                                  "scales per tensor or along the output channels; a bias "
+                                                  "INT32 with zero point 0 and scale x_scale * w_scale.");
+};
 template <class Node, class Outputs>
 struct onnx_output_count {
   static_assert(detail::always_false<Node>, "ctnn::onnx: this node has more than one output in use (inference "
@@ -167,6 +177,8 @@ constexpr auto onnx_error_type() {
                                                            errors::element_value<D.expected.dims[1]>>>{};
     else if constexpr (code == onnx_error::unsupported_operand)
       return std::type_identity<errors::onnx_unsupported_operand<node, slot>>{};
+    else if constexpr (code == onnx_error::qdq_group)
+      return std::type_identity<errors::onnx_qdq_group<node, slot>>{};
     else if constexpr (code == onnx_error::output_count)
       return std::type_identity<errors::onnx_output_count<node, errors::count<D.count_actual>>>{};
     else if constexpr (code == onnx_error::unsupported_tensor_type)

@@ -133,6 +133,7 @@ void describe(const diagnostic& d, const char* bytes, std::size_t size, Sink&& o
       break;
     case onnx_error::unsupported_operand:
     case onnx_error::integer_arithmetic:
+    case onnx_error::qdq_group:
       detail::put_node(out, d.node, bytes, size);
       detail::put_operand(out, d.input_slot);
       break;

@@ -50,9 +50,11 @@ enum class onnx_error : std::int32_t {
   operand_produced_later,      // operator_code, input_slot, byte_offset: the operand's name in the node;
                                // position: the index of the (first) node that produces it, at or after
                                // this one; reason: ctnn::onnx::node_order
+  qdq_group,                   // operator_code, input_slot: a QDQ group's operand that no integer op takes
+                               // (frontend/onnx/import_qdq.hpp)
 };
 inline constexpr std::int32_t first_onnx_error = 300;
-inline constexpr std::int32_t last_onnx_error = static_cast<std::int32_t>(onnx_error::operand_produced_later);
+inline constexpr std::int32_t last_onnx_error = static_cast<std::int32_t>(onnx_error::qdq_group);
 
 constexpr error_code code_of(onnx_error e) { return static_cast<error_code>(e); }
 constexpr bool is_onnx_error(error_code c) {
@@ -116,6 +118,7 @@ constexpr std::string_view name_of(onnx_error e) {
     case onnx_error::operand_value: return "onnx_operand_value";
     case onnx_error::undefined_operand: return "onnx_undefined_operand";
     case onnx_error::operand_produced_later: return "onnx_operand_produced_later";
+    case onnx_error::qdq_group: return "onnx_qdq_group";
   }
   return "?";
 }
@@ -172,6 +175,11 @@ constexpr std::string_view sentence_of(onnx_error e) {
       return "ctnn::onnx: this node reads a value that a later node (or the node itself) produces: ONNX lists nodes in "
              "topological order, which nodes in a cycle do not have (below: the node, the value, its producer and "
              "whether the nodes form a cycle or are out of order).";
+    case onnx_error::qdq_group:
+      return "ctnn::onnx: this operand of the node is part of a QDQ group that ctnn cannot lower to integer "
+             "ops (docs/frontends.md, QDQ models): a DequantizeLinear of integer weights and a Conv, Gemm "
+             "or MatMul over them are read only by that op and its QuantizeLinear; weight scales per tensor "
+             "or along the output channels; a bias INT32 with zero point 0 and scale x_scale * w_scale.";
   }
   return {};
 }

@@ -53,7 +53,8 @@
 // lookups and module edits), import_layouts.hpp (free helpers taking the state: layouts, attributes,
 // operands), the op families' import functions import_linear.hpp, import_elementwise.hpp,
 // import_shape_ops.hpp, import_reduce.hpp and quantized.hpp, import_table.hpp (op_type -> IR kind and
-// import function), and import_graph.hpp (the driver).
+// import function), import_qdq.hpp (QDQ groups lowered to the quantized ops before a node's row) and
+// import_graph.hpp (the driver).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -105,7 +106,7 @@ constexpr import_counts bounds(const char* bytes, std::size_t size) {
   if (f.failed()) return {};
   const std::size_t values = c.initializers + c.inputs + c.node_outputs;
   import_counts b{};
-  b.values = values + 1;
+  b.values = values + c.nodes + 1;  // a hidden value per node: QDQ's integer results (import_qdq.hpp)
   b.relayouts = c.node_inputs + values + 1;
   b.tensors = 5 * values + c.node_inputs + 3 * c.nodes + c.outputs + 1;
   b.nodes = 4 * values + 3 * c.nodes + c.node_inputs + c.outputs + 1;
@@ -146,7 +147,9 @@ constexpr import_counts count(const char* bytes, std::size_t size) {
   detail::import_graph(s, "onnx");
   import_counts c{};
   c.tensors = m.tensor_count > 0 ? static_cast<std::size_t>(m.tensor_count) : 1;
-  c.nodes = m.node_count > 0 ? static_cast<std::size_t>(m.node_count) : 1;
+  c.nodes = s.node_peak > m.node_count ? static_cast<std::size_t>(s.node_peak)  // QDQ: before erase_unread_nodes
+            : m.node_count > 0           ? static_cast<std::size_t>(m.node_count)
+                                         : 1;
   c.values = s.value_count > 0 ? static_cast<std::size_t>(s.value_count) : 1;
   c.relayouts = s.relayout_count > 0 ? static_cast<std::size_t>(s.relayout_count) : 1;
   return c;

@@ -123,11 +123,11 @@ constexpr void import_unary_math(S& s, const node_view&, const operands& o, std:
   unary_of(s, o.id[0], result, s.current_kind, false);
 }
 
-// Clip(0, 6) is relu6, Clip(0, max) relu, Clip without bounds the identity, any other Clip a clip op.
+// Clip's bounds (attributes before opset 11, constant operands after; absent: none), checked: false after a
+// diagnostic. min > max: every result is max (ONNX, numpy.clip).
 template <class S>
-constexpr void import_clip(S& s, const node_view& n, const operands& o, std::int32_t result) {
-  if (!expect_inputs(s, o, 1, 3) || !expect_activation(s, o, 0)) return;
-  float low = -float_max, high = float_max;
+constexpr bool clip_bounds(S& s, const node_view& n, const operands& o, float& low, float& high) {
+  low = -float_max, high = float_max;
   if (s.f.opset() < 11) {
     low = float_attribute(s, n, "min", low);
     high = float_attribute(s, n, "max", high);
@@ -135,10 +135,19 @@ constexpr void import_clip(S& s, const node_view& n, const operands& o, std::int
     if (o.count > 1 && o.id[1] >= 0) low = expect_constant(s, o, 1) ? constant_scalar(s, o.id[1], 1) : 0.0f;
     if (o.count > 2 && o.id[2] >= 0) high = expect_constant(s, o, 2) ? constant_scalar(s, o.id[2], 2) : 0.0f;
   }
-  if (s.failed() || s.take_reader_error()) return;
-  if (low != low) return s.f.opset() < 11 ? s.attribute_error(attribute::min, -1) : s.operand_value_error(1, 0, low);
-  if (high != high) return s.f.opset() < 11 ? s.attribute_error(attribute::max, -1) : s.operand_value_error(2, 0, high);
-  if (low > high) low = high;                    // ONNX (numpy.clip): every result is max
+  if (s.failed() || s.take_reader_error()) return false;
+  if (low != low) return s.f.opset() < 11 ? s.attribute_error(attribute::min, -1) : s.operand_value_error(1, 0, low), false;
+  if (high != high) return s.f.opset() < 11 ? s.attribute_error(attribute::max, -1) : s.operand_value_error(2, 0, high), false;
+  if (low > high) low = high;
+  return true;
+}
+
+// Clip(0, 6) is relu6, Clip(0, max) relu, Clip without bounds the identity, any other Clip a clip op.
+template <class S>
+constexpr void import_clip(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 1, 3) || !expect_activation(s, o, 0)) return;
+  float low = 0.0f, high = 0.0f;
+  if (!clip_bounds(s, n, o, low, high)) return;
   if (low <= -float_max && high >= float_max)    // no bounds: the identity (a copy, or a view)
     return unary_with(s, o.id[0], result, false, [&](std::int32_t x) { return s.reshape(x, {}, s.label_of(result)); });
   const std::int32_t x = s.at(o.id[0]).onnx_layout >= 0 ? s.at(o.id[0]).onnx_layout : s.at(o.id[0]).nhwc;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include <ctnn/frontend/onnx/import_qdq.hpp>
 #include <ctnn/frontend/onnx/import_table.hpp>
 
 namespace ctnn::onnx::detail {
@@ -62,6 +63,8 @@ constexpr void import_node(S& s, const protobuf::span& proto) {
       first = false;
     }
   }
+  // QDQ groups (import_qdq.hpp): lowered, or left to the row; a deferred value no other op reads.
+  if (qdq_lowering<S>{s}.import(n, o, result) || qdq_lowering<S>{s}.settle(o)) return;
   if (row < 0) return s.fail(onnx_error::unsupported_operator, {.operator_code = static_cast<std::int64_t>(n.type)});
   op_table<S>[row].import(s, n, o, result);
 }
@@ -117,6 +120,13 @@ constexpr void import_outputs(S& s, const protobuf::span& graph) {
     s.node_index = -1;
     s.current = op_type::unknown;
     s.current_kind = S::no_row_kind;
+    // A QDQ group's deferred value (import_qdq.hpp) as a model output: no QuantizeLinear lowered it.
+    if (s.at(v).kind == value_kind::qdq_deferred && s.at(v).deferred_op.length > 0)
+      return s.node_index = s.at(v).deferred_index, s.qdq_error(0);
+    operands read{};
+    read.id[0] = v;
+    read.count = 1;
+    if (qdq_lowering<S>{s}.settle(read)) return;
     std::int32_t id = as_onnx(s, v, 0);
     if (s.failed() || id < 0) return;
     // A graph input, a constant, or an output listed twice: a copy writes this output's buffer.
@@ -161,6 +171,8 @@ constexpr void import_graph(S& s, std::string_view model_name) {
   }
   if (s.take_reader_error() || s.failed()) return;
   import_outputs(s, graph);
+  s.node_peak = s.m.node_count;
+  if (s.qdq_lowered > 0 && !s.failed()) erase_unread_nodes(s.m);
 }
 
 }  // namespace ctnn::onnx::detail

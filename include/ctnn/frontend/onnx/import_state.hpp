@@ -37,6 +37,8 @@ struct importer_state {
   static constexpr op_kind no_row_kind = op_kind::reshape;
   op_kind current_kind = no_row_kind;   // its IR kind in diagnostics (its import_table.hpp row's)
   name op_label{};                      // its name: the NodeProto's, or its first output's when it has none
+  std::int32_t qdq_lowered = 0;         // QDQ groups lowered to integer ops (import_qdq.hpp)
+  std::int32_t node_peak = 0;           // nodes before the unread ones were erased: the capacity an import needs
 
   // ---------------------------------------------------------------------------------------------------
   // Diagnostics.
@@ -77,6 +79,10 @@ struct importer_state {
   }
   constexpr void operand_error(std::uint32_t slot) {
     fail(onnx_error::unsupported_operand, {.operator_code = static_cast<std::int64_t>(current), .input_slot = slot});
+  }
+  // Operand `slot` belongs to a QDQ group no integer op takes (import_qdq.hpp).
+  constexpr void qdq_error(std::uint32_t slot) {
+    fail(onnx_error::qdq_group, {.operator_code = static_cast<std::int64_t>(current), .input_slot = slot});
   }
   constexpr void operand_type_error(std::uint32_t slot, data_type type) {
     fail(onnx_error::operand_type, {.operator_code = static_cast<std::int64_t>(current), .input_slot = slot},
@@ -137,6 +143,14 @@ struct importer_state {
     std::size_t s = v.hash & (slot_count - 1);
     while (slots[s] != 0) s = (s + 1) & (slot_count - 1);
     slots[s] = value_count + 1;
+    return value_count++;
+  }
+  // A value no name finds (the integer result inside a QDQ group, import_qdq.hpp), labelled as `like`.
+  constexpr std::int32_t hidden_value(std::int32_t like) {
+    if (static_cast<std::size_t>(value_count) >= MaxValues) return capacity_exceeded(), -1;
+    value& v = values[static_cast<std::size_t>(value_count)];
+    v = value{};
+    v.name = values[static_cast<std::size_t>(like)].name;
     return value_count++;
   }
   constexpr value& at(std::int32_t v) { return values[static_cast<std::size_t>(v)]; }

@@ -79,7 +79,15 @@ struct import_result {
 
 namespace detail {
 
-enum class value_kind : std::int32_t { graph_input, initializer, constant, node_output };
+// qdq_deferred (import_qdq.hpp): a DequantizeLinear of a constant (int8 weights, an int32 bias), or the result
+// of a float op over such weights that only its QuantizeLinear may read: no IR tensor holds it.
+enum class value_kind : std::int32_t { graph_input, initializer, constant, node_output, qdq_deferred };
+
+// The operands of the DequantizeLinear that made a value (value indices; source -1: none), and its NodeProto.
+struct dequantized_from {
+  std::int32_t source = -1, scale = -1, zero_point = -1;
+  protobuf::span node{};
+};
 
 // An ONNX value (by name) and the IR tensors that hold it.
 struct value {
@@ -93,6 +101,11 @@ struct value {
   bool one_d = false;             // a rank-3 [N, C, L] activation whose `nhwc` tensor is [N, 1, L, C] (1-D ops)
   bool reached = false;           // the error path of an operand produced later (unready_operand,
                                   // import_layouts.hpp): the value depends on the reading node's result
+  dequantized_from dq{};          // a DequantizeLinear's result (import_qdq.hpp)
+  protobuf::span deferred_op{};   // qdq_deferred: the float op (Conv, Gemm, MatMul) its QuantizeLinear lowers,
+  std::int32_t deferred_index = -1;  // and its index among the graph's nodes;
+  float clamp_low = -3.40282347e+38f;  // a Relu or Clip of the op's result (its bounds), folded into the lowering
+  float clamp_high = 3.40282347e+38f;
 };
 
 // FNV-1a over a name (a call-free loop: clang counts every step, docs/design.md §6).

@@ -205,10 +205,14 @@ struct quantized_ops {
       q_type = dtype_of(zp.type);
     }
     // The input: a float activation (QuantizeLinear) keeps its layout; an 8-bit one is read in ONNX's.
+    // A constant input: DequantizeLinear's (a QDQ model's integer operand of a float op, import_qdq.hpp), as stored.
     const std::int32_t v = o.id[0];
-    if (s.is_constant(v)) return s.operand_error(0);
+    const bool constant = s.is_constant(v);
+    if (constant && quantize) return s.operand_error(0);
     const bool nhwc = quantize && prefers_nhwc(s, v) && xs.rank == 4;
-    const std::int32_t x = nhwc ? as_nhwc(s, v, 0) : as_onnx(s, v, 0);
+    const std::int32_t x = constant ? stored_constant(v, 0, constant_of(v, 0, data_type::uint8, true))
+                           : nhwc   ? as_nhwc(s, v, 0)
+                                    : as_onnx(s, v, 0);
     if (x < 0 || s.failed()) return;
     const dtype x_type = m().tensor_at(x).type;
     if (quantize ? x_type != dtype::f32 : x_type != q_type) return s.operand_error(0);

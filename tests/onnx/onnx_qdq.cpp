@@ -1,0 +1,120 @@
+// QDQ models (frontend/onnx/import_qdq.hpp; docs/frontends.md, "QDQ models"): the groups the importer lowers
+// leave integer ops only, and the ones it cannot lower are refused with onnx_qdq_group, naming the node and the
+// operand. The models: tests/data/ops/qdq (the op-conformance cases, both routes against onnxruntime) and
+// tests/data/onnx/bad_qdq_*.onnx (scripts/gen_op_tests_qdq.py).
+#include <cstddef>
+#include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include <ctnn/frontend/onnx.hpp>
+
+namespace onnx = ctnn::onnx;
+
+namespace {
+
+constexpr std::size_t tensors = 256, nodes = 256, values = 256, relayouts = 64;
+using result = onnx::import_result<tensors, nodes, relayouts>;
+
+std::unique_ptr<result> import_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  REQUIRE_MESSAGE(in.good(), "cannot read " << path);
+  const std::vector<char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const onnx::import_counts b = onnx::bounds(bytes.data(), bytes.size());
+  REQUIRE((b.tensors <= tensors && b.nodes <= nodes && b.values <= values && b.relayouts <= relayouts));
+  auto r = std::make_unique<result>();
+  onnx::import_into<values>(*r, bytes.data(), bytes.size());
+  return r;
+}
+
+std::string words(const std::string& path, const ctnn::diagnostic& d) {
+  std::ifstream in(path, std::ios::binary);
+  const std::vector<char> bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::string text;
+  onnx::describe(d, bytes.data(), bytes.size(), [&](std::string_view s) { text += s; });
+  return text;
+}
+
+std::vector<ctnn::op_kind> kinds(const result& r) {
+  std::vector<ctnn::op_kind> out;
+  for (std::int32_t i = 0; i < r.ir.node_count; ++i) out.push_back(r.ir.node_at(i).kind);
+  return out;
+}
+
+const std::string cases = CTNN_QDQ_CASES_DIR;
+const std::string data = CTNN_ONNX_TEST_DATA_DIR;
+
+}  // namespace
+
+TEST_CASE("a QDQ Conv group is one integer conv2d in ONNX's layout; its DequantizeLinear nodes are gone") {
+  const auto r = import_file(cases + "/conv_u8_per_tensor/model.onnx");
+  REQUIRE_FALSE(r->ir.error.failed());
+  REQUIRE(kinds(*r) == std::vector{ctnn::op_kind::conv2d});
+  const ctnn::node& conv = r->ir.node_at(0);
+  CHECK(conv.attrs.layout == ctnn::data_layout::onnx);
+  CHECK(r->ir.tensor_at(conv.inputs[0]).type == ctnn::dtype::u8);
+  CHECK(r->ir.tensor_at(conv.inputs[1]).type == ctnn::dtype::i8);
+  CHECK(r->ir.tensor_at(conv.inputs[2]).type == ctnn::dtype::i32);
+  CHECK(r->ir.tensor_at(conv.output).quant.scale == 0.05f);
+  CHECK(r->ir.tensor_at(conv.output).quant.zero_point == 120);
+}
+
+TEST_CASE("Gemm with transB = 1 is a 1x1 conv2d over the [M, K, 1, 1] view; MatMul a dense") {
+  const auto gemm = import_file(cases + "/gemm_s8_per_channel_bias/model.onnx");
+  REQUIRE_FALSE(gemm->ir.error.failed());
+  CHECK(kinds(*gemm) == std::vector{ctnn::op_kind::reshape, ctnn::op_kind::conv2d, ctnn::op_kind::reshape});
+  const auto matmul = import_file(cases + "/matmul_s8_per_channel/model.onnx");
+  REQUIRE_FALSE(matmul->ir.error.failed());
+  CHECK(kinds(*matmul) == std::vector{ctnn::op_kind::dense});
+}
+
+TEST_CASE("MaxPool and data movement of a DequantizeLinear run on the integers") {
+  for (const char* name : {"maxpool_u8", "reshape_transpose_flatten_u8"}) {
+    CAPTURE(name);
+    const auto r = import_file(cases + "/" + name + "/model.onnx");
+    REQUIRE_FALSE(r->ir.error.failed());
+    for (const ctnn::op_kind k : kinds(*r)) {
+      CHECK(k != ctnn::op_kind::quantize);
+      CHECK(k != ctnn::op_kind::dequantize);
+    }
+  }
+}
+
+TEST_CASE("an Add between DequantizeLinear and QuantizeLinear stays float") {
+  const auto r = import_file(cases + "/add_u8/model.onnx");
+  REQUIRE_FALSE(r->ir.error.failed());
+  CHECK(kinds(*r) == std::vector{ctnn::op_kind::dequantize, ctnn::op_kind::dequantize, ctnn::op_kind::add,
+                                 ctnn::op_kind::quantize});
+}
+
+TEST_CASE("QDQ groups that cannot be lowered are refused with onnx_qdq_group") {
+  struct refusal {
+    const char* model;
+    std::int32_t node;
+    std::uint32_t slot;
+    const char* where;
+  };
+  // Node 0 dequantizes x, node 1 the weights (node 2 the bias, if any), then the Conv. A Relu of the Conv's
+  // result (bad_qdq_two_readers: beside its QuantizeLinear) joins the group: its float result, a model output,
+  // is the Conv's.
+  for (const refusal& c : {refusal{"bad_qdq_float_result.onnx", 2, 0, "node 2 (Conv), operand 0"},
+                           refusal{"bad_qdq_two_readers.onnx", 2, 0, "node 2 (Conv), operand 0"},
+                           refusal{"bad_qdq_bias_scale.onnx", 3, 2, "node 3 (Conv), operand 2"},
+                           refusal{"bad_qdq_weights_axis.onnx", 2, 1, "node 2 (Conv), operand 1"}}) {
+    CAPTURE(c.model);
+    const auto r = import_file(data + "/" + c.model);
+    CHECK(r->ir.error.code == onnx::code_of(onnx::onnx_error::qdq_group));
+    CHECK(r->ir.error.node == c.node);
+    CHECK(r->ir.error.input_slot == c.slot);
+    const std::string text = words(data + "/" + c.model, r->ir.error);
+    CAPTURE(text);
+    CHECK(text.starts_with("error: ctnn::onnx: this operand of the node is part of a QDQ group"));
+    CHECK(text.find(c.where) != std::string::npos);
+  }
+}
