@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The op-conformance cases of the logic family (tests/data/ops/logic; scripts/op_tests.py): bool tensors, the
 comparisons (TFLite EQUAL, NOT_EQUAL, LESS, LESS_EQUAL, GREATER, GREATER_EQUAL on float32, int8 and int32;
-EQUAL/NOT_EQUAL on bool), LOGICAL_AND/OR/NOT, SELECT_V2, CAST and DIV (float32, int8, int32), and the ONNX
+EQUAL/NOT_EQUAL on bool), LOGICAL_AND/OR/NOT, SELECT_V2, CAST, DIV (float32, int8, int32), FLOOR_DIV, FLOOR_MOD
+(float32), SQUARED_DIFFERENCE (float32, int8, int32), and the ONNX
 Equal, Less, LessOrEqual, Greater, GreaterOrEqual, And, Or, Xor, Not, Where, Cast, Div. TFLite outputs:
 TensorFlow Lite Micro's reference kernels (the host oracle); ONNX outputs: NumPy, the ONNX definitions.
 
@@ -22,7 +23,8 @@ from op_tests import tfl
 BOOL = 6
 tfl.NP_TYPES[BOOL] = "?"
 tfl.OPS.update({"EQUAL": 71, "NOT_EQUAL": 72, "LESS": 58, "LESS_EQUAL": 63, "GREATER": 61, "GREATER_EQUAL": 62,
-                "LOGICAL_AND": 86, "LOGICAL_OR": 84, "LOGICAL_NOT": 87, "SELECT_V2": 123, "CAST": 53, "DIV": 42})
+                "LOGICAL_AND": 86, "LOGICAL_OR": 84, "LOGICAL_NOT": 87, "SELECT_V2": 123, "CAST": 53, "DIV": 42,
+                "FLOOR_DIV": 90, "FLOOR_MOD": 95, "SQUARED_DIFFERENCE": 99})
 tfl.OPTIONS.update({"DIV": 29})
 _base_options_table = tfl.options_table
 
@@ -169,6 +171,28 @@ def tflite_cases(family, rng):
     a = rng.randint(-1000, 1000, size=[4, 5]).astype(np.int32)
     b = rng.randint(1, 9, size=[5]).astype(np.int32) * np.array([1, -1, 1, -1, 1], np.int32)
     family.write_case("div_i32_relu", model("DIV", [([4, 5], I32, None), ([5], I32, None)], [4, 5], I32, act="RELU"), [a, b])
+
+    # FLOOR_DIV, FLOOR_MOD (float32, as TFLM: floor of the double quotient; fmod moved to the divisor's sign),
+    # dividends and divisors of both signs, exact multiples among them; no zero divisor (TFLM fails there).
+    for op, sa, sb in (("FLOOR_DIV", [2, 3, 4], [4]), ("FLOOR_MOD", [3, 1, 5], [1, 4, 5])):
+        a = small_floats(rng, sa) * np.float32(3)
+        b = rng.choice(np.array([-2.5, -1.0, -0.75, 0.5, 1.0, 3.0], np.float32), size=sb)
+        family.write_case(f"{op.lower()}_f32", model(op, [(sa, F32, None), (sb, F32, None)], broadcast(sa, sb), F32), [a, b])
+    # SQUARED_DIFFERENCE: float32, int8 (TFLM's left shift 7 and rescaling), int32.
+    family.write_case("squared_difference_f32", model("SQUARED_DIFFERENCE", [([1, 3, 2, 4], F32, None), ([3, 1, 4], F32, None)],
+                                                      [1, 3, 2, 4], F32),
+                      [rng.uniform(-10, 10, size=[1, 3, 2, 4]).astype(np.float32),
+                       rng.uniform(-10, 10, size=[3, 1, 4]).astype(np.float32)])
+    for name, sa, sb, qa, qb, qo in (("q0", [4, 6], [6], (0.05, -3), (0.11, 7), (0.5, -128)),
+                                     ("q1", [2, 3, 1, 3], [2, 1, 5, 3], (1e-3, 127), (2e-3, -128), (1e-2, -100)),
+                                     ("q2", [19], [19], (0.9, -128), (0.4, 127), (30.0, -128))):
+        family.write_case(f"squared_difference_i8_{name}",
+                          model("SQUARED_DIFFERENCE", [(sa, I8, quant(*qa)), (sb, I8, quant(*qb))], broadcast(sa, sb), I8,
+                                quant(*qo)),
+                          [op_tests.int8_range(rng, sa, qa[1]), op_tests.int8_range(rng, sb, qb[1])])
+    a, b = rng.randint(-30000, 30000, size=[3, 4]).astype(np.int32), rng.randint(-30000, 30000, size=[4]).astype(np.int32)
+    family.write_case("squared_difference_i32", model("SQUARED_DIFFERENCE", [([3, 4], I32, None), ([4], I32, None)], [3, 4], I32),
+                      [a, b])
 
 
 # ----------------------------------------------------------------------------------------------------

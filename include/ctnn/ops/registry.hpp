@@ -56,6 +56,8 @@
 #include <ctnn/ops/cast.hpp>
 #include <ctnn/ops/div.hpp>
 #include <ctnn/ops/equal.hpp>
+#include <ctnn/ops/floor_div.hpp>
+#include <ctnn/ops/floor_mod.hpp>
 #include <ctnn/ops/greater.hpp>
 #include <ctnn/ops/greater_equal.hpp>
 #include <ctnn/ops/less.hpp>
@@ -66,6 +68,7 @@
 #include <ctnn/ops/logical_xor.hpp>
 #include <ctnn/ops/not_equal.hpp>
 #include <ctnn/ops/select.hpp>
+#include <ctnn/ops/squared_difference.hpp>
 
 namespace ctnn::ops {
 
@@ -81,7 +84,7 @@ using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, transpose, crop
                     prelu, elu, relu_n1_to_1, relu_0_to_1, maximum, minimum, hard_sigmoid,
                     // the logic family
                     equal, not_equal, less, less_equal, greater, greater_equal, logical_and, logical_or,
-                    logical_xor, logical_not, select, cast, div>;
+                    logical_xor, logical_not, select, cast, div, floor_div, floor_mod, squared_difference>;
 
 namespace detail {
 

@@ -176,6 +176,10 @@ inline constexpr op_row op_table[] = {
     {builtin_operator::select_v2, op_kind::select, import_job::select, schema::builtin_options::none, no_fused_activation},
     {builtin_operator::cast, op_kind::cast, import_job::cast, schema::builtin_options::none, no_fused_activation},
     {builtin_operator::div, op_kind::div, import_job::binary, schema::builtin_options::div, fused_at(schema::div::fused_activation)},
+    {builtin_operator::floor_div, op_kind::floor_div, import_job::binary, schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::floor_mod, op_kind::floor_mod, import_job::binary, schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::squared_difference, op_kind::squared_difference, import_job::binary, schema::builtin_options::none,
+     no_fused_activation},
 };
 
 // The index of a builtin code's row in op_table, or -1 (an index: g++ does not compare a pointer into the

@@ -1,12 +1,14 @@
 #pragma once
-// Reference kernels of the logic family (ops/comparison.hpp, logical.hpp, select.hpp, cast.hpp, div.hpp):
-// comparisons into bools (TFLM's ComparisonWithScaling for int8), the logical ops on bools, select over
-// three broadcast operands, element type conversion, and division (TFLM's DivElementwise for int8). Their
+// Reference kernels of the logic family (ops/comparison.hpp, logical.hpp, select.hpp, cast.hpp, div.hpp,
+// floor_div.hpp, floor_mod.hpp, squared_difference.hpp): comparisons into bools (TFLM's ComparisonWithScaling
+// for int8), the logical ops on bools, select over three broadcast operands, element type conversion,
+// division (TFLM's DivElementwise for int8), floor division and remainder, squared difference. Their
 // operands arrive untyped and are read as the element type kernel_params names (`type`: the first
 // input's, `out_type`: the result's), so that one kernel serves every element type of an op.
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -190,6 +192,56 @@ constexpr T divided_integers(T a, T b) {
   if constexpr (std::is_signed_v<T>)
     if (b == T{-1}) return static_cast<T>(static_cast<std::make_unsigned_t<T>>(0) - static_cast<std::make_unsigned_t<T>>(a));
   return static_cast<T>(a / b);
+}
+
+// floor(a / b) as TFLM's FloorDiv: the quotient in double, floored there, then rounded to float. In constant
+// evaluation (fold_constants) the quotient's special cases are made by hand (as `divided`) and the floor is
+// a truncation corrected downward (exact below 2^52).
+constexpr float floor_divided(float a, float b) {
+  if (std::is_constant_evaluated()) {
+    const float quotient = divided(a, b);
+    constexpr float largest = std::numeric_limits<float>::max();
+    if (quotient != quotient || quotient > largest || quotient < -largest) return quotient;  // NaN, +-inf
+    const double exact = static_cast<double>(a) / static_cast<double>(b);
+    if (exact >= 4503599627370496.0 || exact <= -4503599627370496.0) return static_cast<float>(exact);
+    const auto truncated = static_cast<double>(static_cast<std::int64_t>(exact));
+    return static_cast<float>(truncated > exact ? truncated - 1.0 : truncated);
+  }
+  return static_cast<float>(std::floor(static_cast<double>(a) / static_cast<double>(b)));
+}
+
+// The float remainder with the divisor's sign, as TFLM's FloorMod: fmod(a, b), plus b when it is not zero and
+// its sign differs from b's. fmod is exact; in constant evaluation it is computed by subtracting the largest
+// doubling of |b| that fits, each subtraction exact (Sterbenz), and a zero divisor or an infinite dividend
+// gives NaN by hand.
+constexpr float floor_modulo(float a, float b) {
+  float remainder = 0.0f;
+  if (std::is_constant_evaluated()) {
+    constexpr float largest = std::numeric_limits<float>::max();
+    const bool undefined = a != a || b != b || b == 0.0f || a > largest || a < -largest;
+    if (undefined) return std::numeric_limits<float>::quiet_NaN();
+    const double divisor = b < 0.0f ? -static_cast<double>(b) : static_cast<double>(b);
+    double rest = a < 0.0f ? -static_cast<double>(a) : static_cast<double>(a);
+    while (rest >= divisor) {
+      double step = divisor;
+      while (step * 2.0 <= rest) step *= 2.0;
+      rest -= step;
+    }
+    remainder = static_cast<float>(a < 0.0f ? -rest : rest);
+  } else {
+    remainder = std::fmod(a, b);
+  }
+  return remainder != 0.0f && ((b < 0.0f) != (remainder < 0.0f)) ? remainder + b : remainder;
+}
+
+// (a - b)^2 in float (TFLM's SquaredDifference<float>); in constant evaluation squared in double and rounded
+// once (the float result; an overflow to inf is not a constant expression in float).
+constexpr float squared_difference(float a, float b) {
+  const float difference = a - b;
+  if (std::is_constant_evaluated())
+    return difference != difference ? difference
+                                    : ctnn::detail::math::to_float(static_cast<double>(difference) * difference);
+  return difference * difference;
 }
 
 }  // namespace ctnn::kernel::reference::logic
