@@ -103,6 +103,18 @@ def tflite_cases(family, rng):
         family.write_case(f"{op.lower()}_bool", model(op, [([3, 4], BOOL, None), ([3, 1], BOOL, None)], [3, 4], BOOL),
                           [bools(rng, [3, 4]), bools(rng, [3, 1])])
 
+    # Constant operands (a threshold, a mask): read from the file's buffers, bool ones included.
+    m = tfl.Model(new_opcodes=True)
+    x = m.tensor("x", [2, 5], I8, quant=quant(0.1, -20))
+    t = m.tensor("threshold", [5], I8, data=np.array([-128, -20, 0, 50, 127], np.int8), quant=quant(0.05, 10))
+    c = m.tensor("above", [2, 5], BOOL)
+    mask = m.tensor("mask", [5], BOOL, data=np.array([1, 0, 1, 1, 0], np.bool_))
+    y = m.tensor("y", [2, 5], BOOL)
+    m.inputs, m.outputs = [x], [y]
+    m.op("GREATER", [x, t], [c])
+    m.op("LOGICAL_AND", [c, mask], [y])
+    family.write_case("greater_i8_constant_and_mask", m, [op_tests.int8_range(rng, [2, 5], -20)])
+
     # The logical ops.
     family.write_case("logical_and_broadcast", model("LOGICAL_AND", [([2, 3, 4], BOOL, None), ([3, 1], BOOL, None)],
                                                      [2, 3, 4], BOOL), [bools(rng, [2, 3, 4]), bools(rng, [3, 1])])
