@@ -144,6 +144,17 @@ def tflite_cases(family, rng):
     m.op("LESS", [a, b], [c])
     m.op("SELECT_V2", [c, a, b], [y])
     family.write_case("less_then_select_v2", m, [small_floats(rng, [3, 4]), small_floats(rng, [4])])
+    # Bools moved by a reshape between two ops (the byte moves take bool).
+    m = tfl.Model(new_opcodes=True)
+    a, b = m.tensor("a", [2, 6], F32), m.tensor("b", [6], F32)
+    c = m.tensor("a_equal_b", [2, 6], BOOL)
+    r = m.tensor("reshaped", [3, 4], BOOL)
+    y = m.tensor("y", [3, 4], BOOL)
+    m.inputs, m.outputs = [a, b], [y]
+    m.op("EQUAL", [a, b], [c])
+    m.op("RESHAPE", [c], [r], new_shape=[3, 4])
+    m.op("LOGICAL_NOT", [r], [y])
+    family.write_case("equal_reshape_logical_not", m, [small_floats(rng, [2, 6]), small_floats(rng, [6])])
 
     # CAST: as static_cast (float to integer truncates toward zero; values within the target's range).
     casts = [("f32_to_i32", F32, I32, lambda s: rng.uniform(-1000, 1000, size=s).astype(np.float32)),
