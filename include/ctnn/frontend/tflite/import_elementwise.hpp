@@ -1,8 +1,9 @@
 #pragma once
 // The TFLite importer's element-wise ops (import.hpp; rows in import_plan.hpp's op_table): ADD, SUB, MUL, PRELU,
 // MAXIMUM, MINIMUM, RELU, RELU6, RELU_N1_TO_1, RELU_0_TO_1, LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU, ELU,
-// QUANTIZE, DEQUANTIZE, SOFTMAX and the math of one operand (ABS, NEG, SQRT, RSQRT, EXP, LOG, SIN, COS, FLOOR,
-// CEIL, ROUND, SQUARE).
+// QUANTIZE, DEQUANTIZE, SOFTMAX, the math of one operand (ABS, NEG, SQRT, RSQRT, EXP, LOG, SIN, COS, FLOOR,
+// CEIL, ROUND, SQUARE) and the logic family (the comparisons, LOGICAL_AND/OR/NOT, DIV, FLOOR_DIV, FLOOR_MOD,
+// SQUARED_DIFFERENCE: import_binary/import_unary; SELECT_V2, CAST).
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -15,8 +16,8 @@
 
 namespace ctnn::tflite::detail {
 
-// ADD, SUB, MUL, PRELU, MAXIMUM, MINIMUM: two operands, numpy broadcasting, a fused activation (none for the
-// last three: their rows have no field).
+// ADD, SUB, MUL, PRELU, MAXIMUM, MINIMUM, the comparisons, ...: two operands, numpy broadcasting, a fused
+// activation (none where the row has no field); out_type the output's (a comparison's bool).
 template <class S>
 constexpr void import_binary(S& s, op_import& im) {
   const std::int32_t op = im.op;

@@ -150,7 +150,8 @@ constexpr float divided(float a, float b) {
   if (std::is_constant_evaluated()) {
     constexpr float inf = std::numeric_limits<float>::infinity();
     if (a != a || b != b || (a == 0.0f && b == 0.0f)) return std::numeric_limits<float>::quiet_NaN();
-    if (b == 0.0f) return (std::signbit(a) != std::signbit(b)) ? -inf : inf;
+    const auto sign = [](float v) { return std::bit_cast<std::uint32_t>(v) >> 31; };  // std::signbit: not constexpr
+    if (b == 0.0f) return sign(a) != sign(b) ? -inf : inf;
     return ctnn::detail::math::to_float(static_cast<double>(a) / static_cast<double>(b));
   }
   return a / b;
