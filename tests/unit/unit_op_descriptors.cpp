@@ -560,7 +560,8 @@ static_assert(!ctnn::kernel::has_kernel(op_kind::floor_mod, ctnn::dtype::i8) &&
               ctnn::kernel::has_kernel(op_kind::squared_difference, ctnn::dtype::i32));
 // A comparison's result (bool) cannot overwrite its operands; a logical op's can.
 static_assert(!ctnn::memory::may_write_over(op_kind::less, 0) && ctnn::memory::may_write_over(op_kind::logical_or, 1));
-static_assert(ctnn::kernel::has_untyped_kernel(op_kind::select) && !ctnn::kernel::has_untyped_kernel(op_kind::floor_div));
+static_assert(ctnn::kernel::has_untyped_kernel(op_kind::select) &&
+              !ctnn::kernel::has_untyped_kernel(op_kind::floor_div));
 
 TEST_CASE("the comparisons' int8 recipe is TFLM's ComparisonsPrepare; without quantization they compare raw values") {
   namespace logic = ctnn::kernel::reference::logic;
@@ -612,7 +613,7 @@ TEST_CASE("floor division, floor remainder and division in constant evaluation e
   CHECK(std::isnan(logic::floor_modulo(1.0f, run_time_divisor * 0.0f)));
 }
 
-TEST_CASE("int8 division: TFLM's DivElementwise, a zero divisor at the clamp bound, a shift beyond 31 giving the zero point") {
+TEST_CASE("int8 division: TFLM's DivElementwise; a zero divisor gives a clamp bound, a shift beyond 31 the zero point") {
   namespace logic = ctnn::kernel::reference::logic;
   ctnn::kernel_params p{};
   ctnn::node n{};

@@ -115,8 +115,8 @@ inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "reduce_max", "reduce_min", "reduce_prod", "reduce_sum_square", "reduce_l1", "reduce_l2", "reduce_log_sum",
     "reduce_log_sum_exp", "arg_max", "arg_min", "leaky_relu", "hard_swish", "prelu", "elu", "relu_n1_to_1",
     "relu_0_to_1", "maximum", "minimum", "hard_sigmoid", "equal", "not_equal", "less", "less_equal", "greater",
-    "greater_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "select", "cast", "div", "floor_div", "floor_mod", "squared_difference",
-    "none",
+    "greater_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "select", "cast", "div", "floor_div",
+    "floor_mod", "squared_difference", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 

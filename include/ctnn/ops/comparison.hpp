@@ -12,8 +12,9 @@
 namespace ctnn::ops {
 
 // The result's element type is attrs.out_type, which the importers set to b8 (infer refuses any other).
-// Float32, int8 (TFLite: rescaled; ONNX plain integers: raw), uint8, int16, int32 and int64 operands; bools
-// for the equality tests (Equality), as TFLM and ONNX run them.
+// Float32, int8 (TFLite: rescaled; ONNX plain integers: raw), uint8, int32 and int64 operands; bools for the
+// equality tests (Equality), as TFLM and ONNX run them. No int16: TFLM compares int16 in GREATER only, with
+// the rescaling its Prepare leaves unset (every result false).
 template <op_kind K, class Compare, bool Equality = false>
 struct comparison_op : binary_elementwise {
   static constexpr op_kind kind = K;
@@ -21,14 +22,21 @@ struct comparison_op : binary_elementwise {
   static constexpr std::uint32_t in_place_slots = 0;  // the result's element type is not the operands'
   static constexpr bool result_type_from_attributes = true;
   static constexpr bool plain_integer_kernel = true;
-  static constexpr bool has_kernel(dtype type) { return type != dtype::b8 || Equality; }
+  static constexpr bool has_kernel(dtype type) {
+    return type == dtype::f32 || type == dtype::i8 || type == dtype::u8 || type == dtype::i32 || type == dtype::i64 ||
+           (Equality && type == dtype::b8);
+  }
 
   template <class Module>
   static constexpr shape infer(Module& m, std::int32_t node_id) {
     const shape out = binary_elementwise::infer(m, node_id);
     const node& n = m.node_at(node_id);
     if (n.attrs.out_type != dtype::b8)
-      m.fail({error_code::unsupported_dtype, node_id, n.kind, {}, out,
+      m.fail({error_code::unsupported_dtype,
+              node_id,
+              n.kind,
+              {},
+              out,
               {.rejected_value = static_cast<std::int64_t>(n.attrs.out_type)}});
     return out;
   }

@@ -23,7 +23,8 @@ struct div : binary_elementwise {
   static constexpr void requantize(const quantized_operands& q, const node& n, kernel_params& p) {
     if (!q.in.quantized() || !q.in2.quantized() || !q.out.quantized()) return;
     p.input2_offset = ctnn::detail::quant::wrapping_neg(q.in2.zero_point);
-    q.set_multiplier(p.output_multiplier, p.output_shift, static_cast<double>(q.in.scale / (q.in2.scale * q.out.scale)));
+    q.set_multiplier(p.output_multiplier, p.output_shift,
+                     static_cast<double>(q.in.scale / (q.in2.scale * q.out.scale)));
     q.set_activation_range(n.attrs.fused, p);
   }
 
@@ -41,9 +42,8 @@ struct div : binary_elementwise {
       const auto* a = static_cast<const std::int8_t*>(operands[0]);
       const auto* b = static_cast<const std::int8_t*>(operands[1]);
       auto* out = static_cast<std::int8_t*>(result);
-      kernel::reference::detail::for_each_broadcast(p, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
-        out[i] = logic::divide_int8(p, a[ia], b[ib]);
-      });
+      kernel::reference::detail::for_each_broadcast(
+          p, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) { out[i] = logic::divide_int8(p, a[ia], b[ib]); });
       return;
     }
     logic::with_element_type(p->type, [&](auto zero) {

@@ -1,6 +1,6 @@
 #pragma once
-// logical_and: a && b on bools, numpy broadcasting (TFLite LOGICAL_AND, ONNX And). The descriptor of op_kind::logical_and
-// (ops/logical.hpp).
+// logical_and: a && b on bools, numpy broadcasting (TFLite LOGICAL_AND, ONNX And). The descriptor of
+// op_kind::logical_and (ops/logical.hpp).
 #include <functional>
 
 #include <ctnn/ops/logical.hpp>

@@ -31,7 +31,11 @@ struct select : op_defaults {
     const dtype wanted[3] = {dtype::b8, x.type, x.type};
     for (std::int32_t k = 0; k < 3; ++k) {
       if (types[k] == wanted[k]) continue;
-      m.fail({error_code::unsupported_dtype, node_id, n.kind, {}, x.dims,
+      m.fail({error_code::unsupported_dtype,
+              node_id,
+              n.kind,
+              {},
+              x.dims,
               {.faulty_operand = k == 2 ? 0 : 2 * k + 1, .rejected_value = static_cast<std::int64_t>(types[k])}});
       return x.dims;
     }

@@ -187,7 +187,8 @@ constexpr text_writer<Capacity> write_header() {
       << "#define CTNN_OK 0\n#define CTNN_ERROR_NULL_ARGUMENT 1\n#define CTNN_ERROR_MISALIGNED_MEMORY 2\n"
       << "/* Element types. */\n"
       << "#define CTNN_DTYPE_FLOAT32 0\n#define CTNN_DTYPE_INT8 1\n#define CTNN_DTYPE_UINT8 2\n"
-      << "#define CTNN_DTYPE_INT32 3\n#define CTNN_DTYPE_INT64 4\n#define CTNN_DTYPE_INT16 5\n#define CTNN_DTYPE_BOOL 6\n"
+      << "#define CTNN_DTYPE_INT32 3\n#define CTNN_DTYPE_INT64 4\n#define CTNN_DTYPE_INT16 5\n"
+      << "#define CTNN_DTYPE_BOOL 6\n"
       << "#endif\n\n";
 
   out << "#define " << prefix << "INPUT_COUNT " << Net::input_count << "\n"

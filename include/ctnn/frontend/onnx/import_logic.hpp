@@ -15,10 +15,12 @@ template <class S>
 constexpr std::int32_t operand_of_type(S& s, const operands& o, std::uint32_t slot, dtype type) {
   const std::int32_t v = o.id[slot];
   if (v < 0) return s.operand_error(slot), -1;
-  const std::int32_t x = s.is_constant(v) && type != dtype::f32 ? integer_constant(s, v, slot, type) : as_onnx(s, v, slot);
+  const std::int32_t x =
+      s.is_constant(v) && type != dtype::f32 ? integer_constant(s, v, slot, type) : as_onnx(s, v, slot);
   if (s.failed() || x < 0) return -1;
   if (s.m.tensor_at(x).type != type)
-    return s.fail(onnx_error::integer_arithmetic, {.operator_code = static_cast<std::int64_t>(s.current), .input_slot = slot}),
+    return s.fail(onnx_error::integer_arithmetic,
+                  {.operator_code = static_cast<std::int64_t>(s.current), .input_slot = slot}),
            -1;
   return x;
 }

@@ -51,7 +51,8 @@ constexpr void import_cast(S& s, op_import& im) {
   const bool from_ok = converts(in.type) || in.type == dtype::b8;
   if (!from_ok || !converts(out.type))
     s.fail(error_code::unsupported_dtype, im.op, im.plan.kind,
-           {.faulty_operand = from_ok ? 0 : 1, .rejected_value = static_cast<std::int64_t>(from_ok ? out.type : in.type)},
+           {.faulty_operand = from_ok ? 0 : 1,
+            .rejected_value = static_cast<std::int64_t>(from_ok ? out.type : in.type)},
            {}, from_ok ? out.dims : in.dims);
 }
 

@@ -173,8 +173,8 @@ template <class Params>
   }
   const int8::fixed_point::reciprocal inverse = int8::fixed_point::get_reciprocal<31>(divisor);
   // CountLeadingSignBits: redundant sign bits of the dividend (31 for 0).
-  const auto headroom = static_cast<std::int32_t>(
-      std::countl_zero(static_cast<std::uint32_t>(dividend < 0 ? ~dividend : dividend))) - 1;
+  const auto headroom =
+      static_cast<std::int32_t>(std::countl_zero(static_cast<std::uint32_t>(dividend < 0 ? ~dividend : dividend))) - 1;
   const std::int32_t unscaled = q::multiply_by_quantized_multiplier_greater_than_one(dividend, inverse.scale, headroom);
   // A right shift beyond 31 (a zero or small dividend over a large divisor at a small output multiplier: TFLM
   // asserts, or shifts by more than the width) leaves less than half a unit: 0.
@@ -191,7 +191,8 @@ template <class T>
 constexpr T divided_integers(T a, T b) {
   if (b == 0) return T{0};
   if constexpr (std::is_signed_v<T>)
-    if (b == T{-1}) return static_cast<T>(static_cast<std::make_unsigned_t<T>>(0) - static_cast<std::make_unsigned_t<T>>(a));
+    if (b == T{-1})
+      return static_cast<T>(static_cast<std::make_unsigned_t<T>>(0) - static_cast<std::make_unsigned_t<T>>(a));
   return static_cast<T>(a / b);
 }
 
