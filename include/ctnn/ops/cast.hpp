@@ -16,8 +16,9 @@ struct cast : op_defaults {
   static constexpr bool plain_integer_kernel = true;
   static constexpr bool has_kernel(dtype) { return true; }
 
-  template <class Writer>
-  static void put_attributes(Writer& w, const op_attributes& a, std::int32_t) {
+  // (The third parameter: what else the printer knows of the op, unused here.)
+  template <class Writer, class Printed>
+  static void put_attributes(Writer& w, const op_attributes& a, const Printed&) {
     w.put("  to ");
     w.put(name_of(a.out_type));
   }
