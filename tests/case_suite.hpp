@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -42,6 +43,18 @@ inline std::vector<char> read_tensor(const std::string& dir, const char* kind, s
   return {bytes.begin() + raw.at, bytes.begin() + raw.end()};
 }
 
+// An output's elements (not a std::vector: std::vector<bool> has no data()).
+template <class T>
+struct output_buffer {
+  using value_type = T;
+  explicit output_buffer(std::size_t n) : elements(std::make_unique<T[]>(n)), count(n) {}
+  T* data() { return elements.get(); }
+  const T* data() const { return elements.get(); }
+  std::size_t size() const { return count; }
+  std::unique_ptr<T[]> elements;
+  std::size_t count;
+};
+
 template <class Net, std::size_t... I, std::size_t... O>
 void run_case(const std::string& dir, ctnn_tools::tolerance t, std::index_sequence<I...>, std::index_sequence<O...>) {
   std::vector<std::vector<char>> inputs{read_tensor(dir, "input", I)...};
@@ -50,8 +63,8 @@ void run_case(const std::string& dir, ctnn_tools::tolerance t, std::index_sequen
     REQUIRE(got == wanted);
   };
   (require_size(I, inputs[I].size(), Net::template input<I>::elements * sizeof(typename Net::template input<I>::element_type)), ...);
-  std::tuple<std::vector<typename Net::template output<O>::element_type>...> outputs{
-      std::vector<typename Net::template output<O>::element_type>(Net::template output<O>::elements)...};
+  std::tuple<output_buffer<typename Net::template output<O>::element_type>...> outputs{
+      output_buffer<typename Net::template output<O>::element_type>(Net::template output<O>::elements)...};
   Net::run(reinterpret_cast<const typename Net::template input<I>::element_type*>(inputs[I].data())...,
            std::get<O>(outputs).data()...);
   const auto check = [&](std::size_t k, const auto& got) {

@@ -43,6 +43,7 @@ inline double element_value(ctnn::dtype type, const char* bytes, std::size_t i) 
     case ctnn::dtype::i32: return ctnn::load_le<std::int32_t>(bytes, 4 * i);
     case ctnn::dtype::i64: return static_cast<double>(ctnn::load_le<std::int64_t>(bytes, 8 * i));
     case ctnn::dtype::i16: return ctnn::load_le<std::int16_t>(bytes, 2 * i);
+    case ctnn::dtype::b8: return bytes[i] != 0 ? 1 : 0;
   }
   return 0;
 }

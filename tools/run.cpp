@@ -78,12 +78,13 @@ bool read_file(const job& j, const std::string& path, std::vector<char>& bytes) 
 }
 
 // The ONNX TensorProto data types an input can have (onnx.proto's TensorProto.DataType).
-enum class onnx_type : std::int64_t { float32 = 1, uint8 = 2, int8 = 3, int16 = 5, int32 = 6, int64 = 7 };
+enum class onnx_type : std::int64_t { float32 = 1, uint8 = 2, int8 = 3, int16 = 5, int32 = 6, int64 = 7, bool_ = 9 };
 
 constexpr bool matches(onnx_type t, ctnn::dtype d) {
   return (t == onnx_type::float32 && d == ctnn::dtype::f32) || (t == onnx_type::int8 && d == ctnn::dtype::i8) ||
          (t == onnx_type::uint8 && d == ctnn::dtype::u8) || (t == onnx_type::int32 && d == ctnn::dtype::i32) ||
-         (t == onnx_type::int64 && d == ctnn::dtype::i64) || (t == onnx_type::int16 && d == ctnn::dtype::i16);
+         (t == onnx_type::int64 && d == ctnn::dtype::i64) || (t == onnx_type::int16 && d == ctnn::dtype::i16) ||
+         (t == onnx_type::bool_ && d == ctnn::dtype::b8);
 }
 
 // A TensorProto's values as raw little-endian elements of `type` (the model input's), or an error message.

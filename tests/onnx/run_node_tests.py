@@ -58,10 +58,12 @@ IN_SCOPE = {
     "ReduceLogSum", "ReduceLogSumExp", "ArgMax", "ArgMin",
     # the activation family (issue #28)
     "LeakyRelu", "Elu", "HardSigmoid", "HardSwish", "PRelu", "Max", "Min",
+    # the logic family (issue #28)
+    "Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual", "And", "Or", "Xor", "Not", "Where", "Cast", "Div",
 }
 QUANTIZED = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"}
-# TensorProto data types ctnn's ONNX frontend targets: FLOAT, UINT8, INT8, INT32, INT64.
-SUPPORTED_TYPES = {1, 2, 3, 6, 7}
+# TensorProto data types ctnn's ONNX frontend targets: FLOAT, UINT8, INT8, INT32, INT64, BOOL.
+SUPPORTED_TYPES = {1, 2, 3, 6, 7, 9}
 # Ops whose opset-6 (or older) form onnxruntime no longer runs (the shared README's ORT check).
 LEGACY_UNRUNNABLE = {"AveragePool", "BatchNormalization", "Gemm", "Add", "Mul"}
 WINDOWED = {"Conv", "MaxPool", "AveragePool", "ConvInteger", "QLinearConv"}

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include <doctest/doctest.h>
 
@@ -546,3 +547,85 @@ static_assert([] {
   return m.error.code == ctnn::error_code::extent_too_large && m.error.axis == 1 &&
          m.error.count_actual == 4294967294;
 }());
+
+// The logic family (ops/comparison.hpp, logical.hpp, select.hpp, cast.hpp, div.hpp, ...): what the layers ask.
+static_assert(ctnn::kernel::has_kernel(op_kind::equal, ctnn::dtype::b8) &&
+              !ctnn::kernel::has_kernel(op_kind::less, ctnn::dtype::b8) &&
+              ctnn::kernel::has_kernel(op_kind::greater_equal, ctnn::dtype::i32));
+static_assert(ctnn::kernel::has_kernel(op_kind::logical_and, ctnn::dtype::b8) &&
+              !ctnn::kernel::has_kernel(op_kind::logical_or, ctnn::dtype::f32));
+static_assert(ctnn::kernel::has_kernel(op_kind::select, ctnn::dtype::b8) &&
+              !ctnn::kernel::has_kernel(op_kind::select, ctnn::dtype::f32));
+static_assert(!ctnn::kernel::has_kernel(op_kind::floor_mod, ctnn::dtype::i8) &&
+              ctnn::kernel::has_kernel(op_kind::squared_difference, ctnn::dtype::i32));
+// A comparison's result (bool) cannot overwrite its operands; a logical op's can.
+static_assert(!ctnn::memory::may_write_over(op_kind::less, 0) && ctnn::memory::may_write_over(op_kind::logical_or, 1));
+static_assert(ctnn::kernel::has_untyped_kernel(op_kind::select) &&
+              !ctnn::kernel::has_untyped_kernel(op_kind::floor_div));
+
+TEST_CASE("the comparisons' int8 recipe is TFLM's ComparisonsPrepare; without quantization they compare raw values") {
+  namespace logic = ctnn::kernel::reference::logic;
+  ctnn::kernel_params p{};
+  ops::descriptor_of<op_kind::less>::requantize({{0.5f, -3}, {0.25f, 7}, {}}, ctnn::node{}, p);
+  CHECK(p.left_shift == 8);
+  CHECK(p.input2_offset == -7);
+  CHECK(p.input_multiplier == 1073741824);  // 0.5 = 2^30 / 2^31, shift 0
+  CHECK(p.input_shift == 0);
+  CHECK(p.input2_multiplier == 1073741824);
+  CHECK(p.input2_shift == -1);
+  p.kind = op_kind::less;
+  p.type = ctnn::dtype::i8;
+  p.input_offset = 3;
+  p.in = p.in2 = p.out = ctnn::make_shape(3);
+  // Reals: a = (x + 3) 0.5, b = (y - 7) 0.25.
+  const std::array<std::int8_t, 3> a{-3, 1, 5}, b{7, 15, 39};
+  std::array<bool, 3> less{};
+  const void* operands[] = {a.data(), b.data()};
+  ctnn::kernel::detail::run_i8<op_kind::less>(&p, operands, less.data(), {});
+  CHECK(less == std::array<bool, 3>{false, false, true});  // 0 < 0, 2 < 2, 4 < 8
+  ctnn::kernel_params raw{};
+  ops::descriptor_of<op_kind::less>::requantize({{}, {}, {}}, ctnn::node{}, raw);
+  CHECK(raw.left_shift == 0);
+  raw.kind = op_kind::less;
+  raw.type = ctnn::dtype::i8;
+  raw.in = raw.in2 = raw.out = ctnn::make_shape(3);
+  ctnn::kernel::detail::run_i8<op_kind::less>(&raw, operands, less.data(), {});
+  CHECK(less == std::array<bool, 3>{true, true, true});
+  CHECK(logic::converted<std::int8_t>(300.0f) == 127);  // out of range: saturated
+  CHECK(logic::converted<std::int32_t>(std::nanf("")) == 0);
+  CHECK(logic::converted<bool>(-0.0f) == false);
+  CHECK(logic::converted<std::int32_t>(-2.9f) == -2);
+}
+
+TEST_CASE("floor division, floor remainder and division in constant evaluation equal the run-time results") {
+  namespace logic = ctnn::kernel::reference::logic;
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  static_assert(logic::floor_divided(7.0f, -2.0f) == -4.0f && logic::floor_divided(-0.5f, 3.0f) == -1.0f);
+  static_assert(logic::floor_modulo(7.0f, -2.0f) == -1.0f && logic::floor_modulo(-7.5f, 2.0f) == 0.5f);
+  static_assert(logic::divided(1.0f, -0.0f) == -inf && logic::divided(-3.0f, 0.0f) == -inf);
+  static_assert(logic::floor_modulo(1e30f, 3.0f) >= 0.0f && logic::floor_modulo(1e30f, 3.0f) < 3.0f);
+  volatile float run_time_divisor = 3.0f;  // not folded: <cmath> at run time
+  constexpr float folded_remainder = logic::floor_modulo(1e30f, 3.0f);
+  CHECK(logic::floor_modulo(1e30f, run_time_divisor) == folded_remainder);
+  CHECK(logic::floor_divided(-1e-30f, run_time_divisor) == -1.0f);
+  constexpr float folded = logic::floor_divided(16777217.0f, 3.0f);
+  CHECK(folded == logic::floor_divided(16777217.0f, run_time_divisor));
+  CHECK(std::isnan(logic::floor_modulo(1.0f, run_time_divisor * 0.0f)));
+}
+
+TEST_CASE("int8 division: TFLM's DivElementwise; a zero divisor gives a clamp bound, a shift beyond 31 the zero point") {
+  namespace logic = ctnn::kernel::reference::logic;
+  ctnn::kernel_params p{};
+  ctnn::node n{};
+  // a 0.05 (zero point -3), b 0.002 (10), result 0.2 (2): the real multiplier 125.
+  ops::descriptor_of<op_kind::div>::requantize({{0.05f, -3}, {0.002f, 10}, {0.2f, 2}}, n, p);
+  p.input_offset = 3;
+  p.output_offset = 2;
+  CHECK(p.output_shift == 7);
+  CHECK(logic::divide_int8(&p, 17, 110) == 27);     // (20 * 0.05) / (100 * 0.002) = 5: 5 / 0.2 + 2
+  CHECK(logic::divide_int8(&p, 17, 10) == 127);      // x / 0: the bound of the dividend's sign
+  CHECK(logic::divide_int8(&p, -23, 10) == -128);
+  CHECK(logic::divide_int8(&p, -3, 127) == 2);       // 0 / y: the zero point
+  p.output_shift = -20;                              // a shift beyond 31: less than half a unit
+  CHECK(logic::divide_int8(&p, -2, 127) == 2);
+}

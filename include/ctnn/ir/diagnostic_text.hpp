@@ -239,7 +239,11 @@ void put_diagnostic_numbers(const diagnostic& d, Sink&& out) {
       out("element type ");
       out(name_of(static_cast<dtype>(d.rejected_value)));
       if (d.faulty_operand <= 0) return;
-      out(", without the quantization (scale, zero point) of operand ");
+      // An int8 operand is at fault for its missing quantization; any other for its type (an operand whose
+      // type is not the op's: select's y, a comparison's second operand).
+      out(static_cast<dtype>(d.rejected_value) == dtype::i8
+              ? ", without the quantization (scale, zero point) of operand "
+              : ", the type of operand ");
       return text::put_number(out, d.faulty_operand - 1);
     case error_code::pass_prerequisite_missing:
       return text::put_pair(out, "pipeline position ", d.position, ", missing facts (bits) ", d.missing_facts);

@@ -5,8 +5,9 @@
 
 namespace ctnn {
 
-// i16 last: the values are CTNN_DTYPE_* of the C API (runtime/c_api.hpp) and must not move.
-enum class dtype : std::int32_t { f32, i8, u8, i32, i64, i16 };
+// Appended in order (i16, then b8): the values are CTNN_DTYPE_* of the C API (runtime/c_api.hpp) and must not
+// move. b8: a boolean, one byte holding 0 or 1 (TFLite BOOL, ONNX BOOL: comparisons, logical ops, SELECT).
+enum class dtype : std::int32_t { f32, i8, u8, i32, i64, i16, b8 };
 
 constexpr std::size_t size_of(dtype t) {
   switch (t) {
@@ -16,6 +17,7 @@ constexpr std::size_t size_of(dtype t) {
     case dtype::i32: return 4;
     case dtype::i64: return 8;
     case dtype::i16: return 2;
+    case dtype::b8: return 1;
   }
   return 0;
 }
@@ -28,6 +30,7 @@ constexpr const char* name_of(dtype t) {
     case dtype::i32: return "i32";
     case dtype::i64: return "i64";
     case dtype::i16: return "i16";
+    case dtype::b8: return "b8";
   }
   return "?";
 }
@@ -40,6 +43,7 @@ template <> struct element_type_of<dtype::u8> { using type = std::uint8_t; };
 template <> struct element_type_of<dtype::i32> { using type = std::int32_t; };
 template <> struct element_type_of<dtype::i64> { using type = std::int64_t; };
 template <> struct element_type_of<dtype::i16> { using type = std::int16_t; };
+template <> struct element_type_of<dtype::b8> { using type = bool; };
 }  // namespace detail
 
 // The C++ element type stored for a dtype: element_t<dtype::f32> is float.
@@ -51,5 +55,6 @@ inline constexpr dtype i8 = dtype::i8;
 inline constexpr dtype u8 = dtype::u8;
 inline constexpr dtype i32 = dtype::i32;
 inline constexpr dtype i16 = dtype::i16;
+inline constexpr dtype b8 = dtype::b8;
 
 }  // namespace ctnn

@@ -91,6 +91,7 @@ struct kernel_params {
   activation fused = activation::none;
   shape in{};
   shape in2{};  // the second operand: add, mul, batch_matmul; ONNX's dense (MatMul): the weights
+  shape in3{};  // the third operand: select (its y)
   shape out{};
   window win{};  // conv2d, depthwise_conv2d, max_pool, avg_pool
   std::int32_t groups = 1;

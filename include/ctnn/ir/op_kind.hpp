@@ -84,6 +84,22 @@ enum class op_kind : std::int32_t {
   maximum,           // max(a, b), numpy broadcasting (TFLite MAXIMUM, ONNX Max: folded over its operands)
   minimum,           // min(a, b), numpy broadcasting (TFLite MINIMUM, ONNX Min: folded over its operands)
   hard_sigmoid,      // max(0, min(1, alpha * x + beta)) (ONNX HardSigmoid; attrs.coefficients)
+  equal,             // a == b, numpy broadcasting, a bool result (TFLite EQUAL, ONNX Equal; ops/comparison.hpp)
+  not_equal,         // a != b (TFLite NOT_EQUAL)
+  less,              // a < b (TFLite LESS, ONNX Less)
+  less_equal,        // a <= b (TFLite LESS_EQUAL, ONNX LessOrEqual)
+  greater,           // a > b (TFLite GREATER, ONNX Greater)
+  greater_equal,     // a >= b (TFLite GREATER_EQUAL, ONNX GreaterOrEqual)
+  logical_and,       // a && b on bools, numpy broadcasting (TFLite LOGICAL_AND, ONNX And; ops/logical.hpp)
+  logical_or,        // a || b (TFLite LOGICAL_OR, ONNX Or)
+  logical_xor,       // a != b on bools (ONNX Xor)
+  logical_not,       // !a (TFLite LOGICAL_NOT, ONNX Not)
+  select,            // condition ? x : y, the three broadcast (TFLite SELECT, SELECT_V2, ONNX Where)
+  cast,              // each element converted to attrs.out_type (TFLite CAST, ONNX Cast)
+  div,               // a / b, numpy broadcasting (TFLite DIV, ONNX Div)
+  floor_div,         // floor(a / b), numpy broadcasting (TFLite FLOOR_DIV)
+  floor_mod,         // a - floor(a / b) * b, the remainder with b's sign (TFLite FLOOR_MOD)
+  squared_difference,  // (a - b)^2, numpy broadcasting (TFLite SQUARED_DIFFERENCE)
   none,              // no op: a default-constructed node or kernel_params, a diagnostic about no op
 };
 
@@ -98,7 +114,9 @@ inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "exp", "log", "sin", "cos", "floor", "ceil", "round", "square", "reciprocal", "slice", "gather", "reduce_sum",
     "reduce_max", "reduce_min", "reduce_prod", "reduce_sum_square", "reduce_l1", "reduce_l2", "reduce_log_sum",
     "reduce_log_sum_exp", "arg_max", "arg_min", "leaky_relu", "hard_swish", "prelu", "elu", "relu_n1_to_1",
-    "relu_0_to_1", "maximum", "minimum", "hard_sigmoid", "none",
+    "relu_0_to_1", "maximum", "minimum", "hard_sigmoid", "equal", "not_equal", "less", "less_equal", "greater",
+    "greater_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "select", "cast", "div", "floor_div",
+    "floor_mod", "squared_difference", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 

@@ -188,8 +188,9 @@ void invoke(const void* const (&operands)[N], void* result, const requant_arrays
   } else if constexpr (P.requantization == requantization_policy::onnx) {
     reference::onnx_quant::run_typed<P.kind, element_t<P.type>, element_t<P.onnx.weights_type>, element_t<P.out_type>>(
         static_params<P>{}, operands, result);
-  } else if constexpr (P.type == dtype::u8 || P.type == dtype::i16 || P.type == dtype::i32 || P.type == dtype::i64) {
-    detail::run_i8<P.kind>(static_params<P>{}, operands, result, rq);  // byte moves (has_kernel)
+  } else if constexpr (P.type == dtype::u8 || P.type == dtype::i16 || P.type == dtype::i32 || P.type == dtype::i64 ||
+                       P.type == dtype::b8) {
+    detail::run_i8<P.kind>(static_params<P>{}, operands, result, rq);  // untyped kernels (has_kernel)
   } else if constexpr (P.type == dtype::f32 && P.kind == op_kind::quantize) {
     detail::run_quantize(static_params<P>{}, operands[0], result);
   } else if constexpr (P.type == dtype::f32) {

@@ -30,12 +30,24 @@
 
 namespace ctnn::kernel {
 
-// The shared kernel of op kind K on element type T (the first input's), for any parameters of that kind
-// (kernel_params_problem(p) == none). Out of line: every call of the kind runs this one copy.
+// Whether op kind K has a kernel for some element type other than float32: its run_i8, which reads the
+// element type from the parameters (int8, and the untyped kernels of uint8, int16, int32, int64 and bool),
+// so that shared_kernel<K, dtype::i8> serves them all.
+constexpr bool has_untyped_kernel(op_kind kind) {
+  constexpr dtype types[] = {dtype::i8, dtype::u8, dtype::i16, dtype::i32, dtype::i64, dtype::b8};
+  for (const dtype type : types)
+    if (has_kernel(kind, type)) return true;
+  return false;
+}
+
+// The shared kernel of op kind K on element type T (the first input's; i8: any but float32), for any
+// parameters of that kind (kernel_params_problem(p) == none). Out of line: every call of the kind runs this
+// one copy.
 template <op_kind K, dtype T>
 CTNN_DETAIL_SHARED_KERNEL void shared_kernel(const kernel_params& p, std::span<const void* const> operands,
                                               void* result, const requant_arrays& rq) {
-  static_assert(has_kernel(K, T), "ctnn: no kernel for this op kind and element type (kernel/reference_by_kind.hpp).");
+  static_assert(T == dtype::i8 ? has_untyped_kernel(K) : has_kernel(K, T),
+                "ctnn: no kernel for this op kind and element type (kernel/reference_by_kind.hpp).");
   if constexpr (T == dtype::f32 && K == op_kind::quantize) {
     detail::run_quantize(&p, operands[0], result);
   } else if constexpr (T == dtype::f32) {
@@ -72,7 +84,7 @@ namespace detail {
 
 template <op_kind K, dtype T>
 bool run_if_kind(const kernel_params& p, std::span<const void* const> operands, void* result, const requant_arrays& rq) {
-  if constexpr (has_kernel(K, T)) {
+  if constexpr (T == dtype::i8 ? has_untyped_kernel(K) : has_kernel(K, T)) {
     if (p.kind == K) {
       shared_kernel<K, T>(p, operands, result, rq);
       return true;

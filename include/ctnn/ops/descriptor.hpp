@@ -160,10 +160,13 @@ struct unary_elementwise : op_defaults {
 };
 
 // An op that moves bytes without reading them (reshape, transpose): an int8 one keeps its input's
-// quantization (no recipe), and its int8 kernel moves uint8 and plain int8 integers as well (ONNX models).
+// quantization (no recipe), and its int8 kernel moves uint8 and plain int8 integers as well (ONNX models),
+// and bools (a comparison's result reshaped).
 struct byte_move : op_defaults {
   static constexpr bool plain_integer_kernel = true;
-  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8 || type == dtype::u8; }
+  static constexpr bool has_kernel(dtype type) {
+    return type == dtype::f32 || type == dtype::i8 || type == dtype::u8 || type == dtype::b8;
+  }
 };
 
 // A byte move whose kernel is written for any element type (slice, gather): its integer kernel also moves

@@ -60,6 +60,23 @@
 #include <ctnn/ops/sub.hpp>
 #include <ctnn/ops/tanh.hpp>
 #include <ctnn/ops/transpose.hpp>
+// the logic family
+#include <ctnn/ops/cast.hpp>
+#include <ctnn/ops/div.hpp>
+#include <ctnn/ops/equal.hpp>
+#include <ctnn/ops/floor_div.hpp>
+#include <ctnn/ops/floor_mod.hpp>
+#include <ctnn/ops/greater.hpp>
+#include <ctnn/ops/greater_equal.hpp>
+#include <ctnn/ops/less.hpp>
+#include <ctnn/ops/less_equal.hpp>
+#include <ctnn/ops/logical_and.hpp>
+#include <ctnn/ops/logical_not.hpp>
+#include <ctnn/ops/logical_or.hpp>
+#include <ctnn/ops/logical_xor.hpp>
+#include <ctnn/ops/not_equal.hpp>
+#include <ctnn/ops/select.hpp>
+#include <ctnn/ops/squared_difference.hpp>
 
 namespace ctnn::ops {
 
@@ -73,7 +90,10 @@ using all = op_list<conv2d, depthwise_conv2d, dense, add, mul, max_pool, avg_poo
                     batch_matmul, concat, batch_norm, abs, neg, sqrt, rsqrt, exp, log, sin, cos, floor, ceil, round, square,
                     reciprocal, slice, gather, reduce_sum, reduce_max, reduce_min, reduce_prod, reduce_sum_square,
                     reduce_l1, reduce_l2, reduce_log_sum, reduce_log_sum_exp, arg_max, arg_min, leaky_relu, hard_swish,
-                    prelu, elu, relu_n1_to_1, relu_0_to_1, maximum, minimum, hard_sigmoid>;
+                    prelu, elu, relu_n1_to_1, relu_0_to_1, maximum, minimum, hard_sigmoid,
+                    // the logic family
+                    equal, not_equal, less, less_equal, greater, greater_equal, logical_and, logical_or,
+                    logical_xor, logical_not, select, cast, div, floor_div, floor_mod, squared_difference>;
 
 namespace detail {
 

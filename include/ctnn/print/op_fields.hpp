@@ -45,6 +45,10 @@ inline void put_kernel_params(text_writer& w, const kernel_params& p) {
     w.put(", ");
     put_shape(w, p.in2);
   }
+  if (p.in3.rank > 0) {  // a third operand: select
+    w.put(", ");
+    put_shape(w, p.in3);
+  }
   w.put(" -> ");
   put_shape(w, p.out);
   if (p.out_type != p.type) {  // quantize, dequantize, ONNX's integer ops with an int32 result

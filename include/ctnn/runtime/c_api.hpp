@@ -87,6 +87,7 @@ constexpr std::string_view c_type_of(dtype type) {
     case dtype::i32: return "int32_t";
     case dtype::i64: return "int64_t";
     case dtype::i16: return "int16_t";
+    case dtype::b8: return "bool";
   }
   return "void";
 }
@@ -100,6 +101,7 @@ constexpr std::string_view dtype_macro_of(dtype type) {
     case dtype::i32: return "CTNN_DTYPE_INT32";
     case dtype::i64: return "CTNN_DTYPE_INT64";
     case dtype::i16: return "CTNN_DTYPE_INT16";
+    case dtype::b8: return "CTNN_DTYPE_BOOL";
   }
   return "";
 }
@@ -179,13 +181,14 @@ constexpr text_writer<Capacity> write_header() {
       << "\", written by the compiler that compiled it (ctnn_add_model ... C_API). Do not edit.\n"
       << "   Sizes, types and quantization are those of the compiled plan; see docs/c_api.md. */\n"
       << "#ifndef " << guard << "_H\n#define " << guard << "_H\n\n"
-      << "#include <stddef.h>\n#include <stdint.h>\n\n"
+      << "#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n"
       << "#ifndef CTNN_C_API_COMMON\n#define CTNN_C_API_COMMON\n"
       << "/* Return values of the run functions. */\n"
       << "#define CTNN_OK 0\n#define CTNN_ERROR_NULL_ARGUMENT 1\n#define CTNN_ERROR_MISALIGNED_MEMORY 2\n"
       << "/* Element types. */\n"
       << "#define CTNN_DTYPE_FLOAT32 0\n#define CTNN_DTYPE_INT8 1\n#define CTNN_DTYPE_UINT8 2\n"
       << "#define CTNN_DTYPE_INT32 3\n#define CTNN_DTYPE_INT64 4\n#define CTNN_DTYPE_INT16 5\n"
+      << "#define CTNN_DTYPE_BOOL 6\n"
       << "#endif\n\n";
 
   out << "#define " << prefix << "INPUT_COUNT " << Net::input_count << "\n"

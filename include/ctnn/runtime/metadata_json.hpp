@@ -47,6 +47,7 @@ constexpr std::string_view json_dtype_name(dtype t) {
     case dtype::i32: return "int32";
     case dtype::i64: return "int64";
     case dtype::i16: return "int16";
+    case dtype::b8: return "bool";
   }
   return "unknown";
 }

@@ -69,7 +69,9 @@ struct constant_array {
 template <class Entry>
 constexpr auto copy_stored_bytes() {
   constexpr const constant_view& view = Entry::view;
-  using element = element_t<static_cast<dtype>(view.type)>;
+  // A bool constant is copied as its bytes (0 or 1: a bool's representation), which the byte loader reads.
+  using stored = element_t<static_cast<dtype>(view.type)>;
+  using element = std::conditional_t<std::is_same_v<stored, bool>, std::uint8_t, stored>;
   constexpr std::size_t count = view.count;
   constant_array<element, count> copy{};
   const char* bytes = view.bytes;

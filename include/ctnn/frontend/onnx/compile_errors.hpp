@@ -71,8 +71,8 @@ struct onnx_output_count {
 template <class Value, onnx::data_type Type>
 struct onnx_unsupported_tensor_type {
   static_assert(detail::always_false<Value>, "ctnn::onnx: a model input or constant has an element type ctnn "
-                                                   "does not support here (FLOAT, UINT8, INT8, INT32 or INT64 "
-                                                   "activations; FLOAT weights; INT64 shapes and pads).");
+                                                   "does not support here (FLOAT, UINT8, INT8, INT32, INT64 or "
+                                                   "BOOL activations; FLOAT weights; INT64 shapes and pads).");
 };
 template <class Value, class Shape>
 struct onnx_no_static_shape {

@@ -144,7 +144,7 @@ constexpr std::string_view sentence_of(onnx_error e) {
       return "ctnn::onnx: this node has more than one output in use (inference uses one).";
     case onnx_error::unsupported_tensor_type:
       return "ctnn::onnx: a model input or constant has an element type ctnn does not support here (FLOAT, UINT8, INT8, "
-             "INT32 or INT64 activations; FLOAT weights; INT64 shapes and pads).";
+             "INT32, INT64 or BOOL activations; FLOAT weights; INT64 shapes and pads).";
     case onnx_error::no_static_shape:
       return "ctnn::onnx: a model input has no static shape (a symbolic, unknown or 0 extent): export the model with a "
              "fixed batch size and input shape.";

@@ -29,7 +29,8 @@
 //    channels of an NHWC tensor; before opset 13, the coerced 2-D form through reshapes), Reshape,
 //    Flatten, Concat, Pad (modes constant, reflect, edge, wrap; non-negative pads), BatchNormalization
 //    (inference, rank 2, 3 or 4), Transpose, ReduceSum/Mean/Max/Min/Prod/SumSquare/L1/L2, ArgMax/ArgMin
-//    (import_reduce.hpp), Squeeze and Unsqueeze (axes an input from opset 13, an
+//    (import_reduce.hpp), Equal/Less/LessOrEqual/Greater/GreaterOrEqual, And/Or/Xor/Not, Where, Cast
+//    (import_logic.hpp), Div, Squeeze and Unsqueeze (axes an input from opset 13, an
 //    attribute before), Identity (reshapes), Slice (constant starts/ends/axes/steps, clamped as ONNX says),
 //    Split (a slice node per output: split input or attribute, num_outputs, equal parts), DepthToSpace
 //    (DCR, CRD) and SpaceToDepth (a reshape, a transpose and a reshape), Gather (computed int32/int64 indices;
@@ -52,9 +53,9 @@
 // (capacities, relayouts, values), import_state.hpp (importer_state: the one state, its diagnostics, value
 // lookups and module edits), import_layouts.hpp (free helpers taking the state: layouts, attributes,
 // operands), the op families' import functions import_linear.hpp, import_elementwise.hpp,
-// import_shape_ops.hpp, import_reduce.hpp and quantized.hpp, import_table.hpp (op_type -> IR kind and
-// import function), import_qdq.hpp (QDQ groups lowered to the quantized ops before a node's row) and
-// import_graph.hpp (the driver).
+// import_shape_ops.hpp, import_reduce.hpp, import_logic.hpp (comparisons, logical ops, Where, Cast) and
+// quantized.hpp, import_table.hpp (op_type -> IR kind and import function), import_qdq.hpp (QDQ groups
+// lowered to the quantized ops before a node's row) and import_graph.hpp (the driver).
 #include <array>
 #include <cstddef>
 #include <cstdint>

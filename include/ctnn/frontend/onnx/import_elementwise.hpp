@@ -47,14 +47,14 @@ constexpr std::int32_t broadcast_constant_nhwc(S& s, std::int32_t v, std::uint32
                     1.0f);
 }
 
-// An integer constant read in place (zero-copy into the embedded bytes, ONNX's shape): raw_data of `type`,
-// aligned to its element size, since the kernels read typed elements.
+// An integer (or bool) constant read in place (zero-copy into the embedded bytes, ONNX's shape): raw_data of
+// `type`, aligned to its element size, since the kernels read typed elements.
 template <class S>
 constexpr std::int32_t integer_constant(S& s, std::int32_t v, std::uint32_t slot, dtype type) {
   if (s.at(v).onnx_layout >= 0) return s.at(v).onnx_layout;
   const tensor_view t = s.f.read_tensor(s.at(v).proto);
   if (s.take_reader_error() || !s.checked_tensor(v, t)) return -1;
-  if (!is_integer(t.type) || dtype_of(t.type) != type)
+  if ((!is_integer(t.type) && t.type != data_type::bool_) || dtype_of(t.type) != type)
     return s.fail(onnx_error::integer_arithmetic,
                   {.operator_code = static_cast<std::int64_t>(s.current), .input_slot = slot}),
            -1;

@@ -85,8 +85,9 @@ constexpr void import_inputs(S& s, const protobuf::span& graph) {
       return s.fail(onnx_error::too_many_model_io, {.count_actual = s.m.input_count + 1, .io_side = 0});
     const std::int32_t v = s.add_value(info.name, value_kind::graph_input, fd.tag_at);
     if (v < 0) return;
-    // float32, or integers: 8-bit for the quantized ops (quantized.hpp), any of them for plain integer ops
-    if (info.type != data_type::float32 && !is_integer(info.type))
+    // float32, or integers: 8-bit for the quantized ops (quantized.hpp), any of them for plain integer ops;
+    // booleans for the logical ops and Where
+    if (info.type != data_type::float32 && info.type != data_type::bool_ && !is_integer(info.type))
       return s.fail(onnx_error::unsupported_tensor_type,
                     {.byte_offset = info.name.at, .rejected_value = static_cast<std::int64_t>(info.type)});
     if (info.rank > max_rank)

@@ -12,6 +12,7 @@
 
 #include <ctnn/frontend/onnx/import_elementwise.hpp>
 #include <ctnn/frontend/onnx/import_linear.hpp>
+#include <ctnn/frontend/onnx/import_logic.hpp>
 #include <ctnn/frontend/onnx/import_reduce.hpp>
 #include <ctnn/frontend/onnx/import_shape_ops.hpp>
 #include <ctnn/frontend/onnx/quantized.hpp>
@@ -108,6 +109,19 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::ConvInteger, op_kind::conv2d, &import_quantized_conv<S>},
     {op_type::QLinearMatMul, op_kind::dense, &import_quantized_matmul<S>},
     {op_type::MatMulInteger, op_kind::dense, &import_quantized_matmul<S>},
+    // import_logic.hpp (and Div: import_elementwise.hpp)
+    {op_type::Equal, op_kind::equal, &import_bool_binary<S>},
+    {op_type::Less, op_kind::less, &import_bool_binary<S>},
+    {op_type::LessOrEqual, op_kind::less_equal, &import_bool_binary<S>},
+    {op_type::Greater, op_kind::greater, &import_bool_binary<S>},
+    {op_type::GreaterOrEqual, op_kind::greater_equal, &import_bool_binary<S>},
+    {op_type::And, op_kind::logical_and, &import_bool_binary<S>},
+    {op_type::Or, op_kind::logical_or, &import_bool_binary<S>},
+    {op_type::Xor, op_kind::logical_xor, &import_bool_binary<S>},
+    {op_type::Not, op_kind::logical_not, &import_not<S>},
+    {op_type::Where, op_kind::select, &import_where<S>},
+    {op_type::Cast, op_kind::cast, &import_cast<S>},
+    {op_type::Div, op_kind::div, &import_arithmetic<S>},
 };
 
 // The index of an op_type's row in op_table<S>, or -1 (an index: g++ does not compare a pointer into the

@@ -134,6 +134,7 @@ constexpr dtype dtype_of(data_type t) {
     case data_type::int32: return dtype::i32;
     case data_type::float32: return dtype::f32;
     case data_type::int64: return dtype::i64;
+    case data_type::bool_: return dtype::b8;
     default: return dtype::i64;  // not one ctnn reads: callers check the data_type first
   }
 }

@@ -96,7 +96,7 @@ constexpr std::uint32_t element_bytes(data_type t) {
   switch (t) {
     case data_type::float32: case data_type::int32: return 4;
     case data_type::int64: return 8;
-    case data_type::uint8: case data_type::int8: return 1;
+    case data_type::uint8: case data_type::int8: case data_type::bool_: return 1;
     default: return 0;
   }
 }
@@ -111,15 +111,15 @@ enum class attribute_type : std::int32_t {
 enum class attribute : std::int32_t {
   none, auto_pad, ceil_mode, count_include_pad, dilations, group, kernel_shape, pads, strides, alpha, beta, transA,
   transB, axis, mode, allowzero, min, max, epsilon, spatial, training_mode, value, broadcast, storage_order, perm,
-  block_size, shape, axes, starts, ends, steps, split, num_outputs, blocksize,
+  block_size, shape, axes, starts, ends, steps, split, num_outputs, blocksize, to,
 };
 
 constexpr std::string_view name_of(attribute a) {
-  constexpr std::array<std::string_view, 34> names{
+  constexpr std::array<std::string_view, 35> names{
       "none", "auto_pad", "ceil_mode", "count_include_pad", "dilations", "group", "kernel_shape", "pads", "strides",
       "alpha", "beta", "transA", "transB", "axis", "mode", "allowzero", "min", "max", "epsilon", "spatial",
       "training_mode", "value", "broadcast", "storage_order", "perm", "block_size", "shape", "axes", "starts",
-      "ends", "steps", "split", "num_outputs", "blocksize"};
+      "ends", "steps", "split", "num_outputs", "blocksize", "to"};
   const auto i = static_cast<std::int32_t>(a);
   return i >= 0 && i < static_cast<std::int32_t>(names.size()) ? names[static_cast<std::size_t>(i)] : std::string_view{};
 }

@@ -66,7 +66,7 @@ struct tflite_hybrid_model {
 template <class Tensor, tflite::tensor_type Type>
 struct tflite_unsupported_tensor_type {
   static_assert(detail::always_false<Tensor>, "ctnn::tflite: a tensor has an element type ctnn does not support "
-                                               "(FLOAT32, INT8, INT16, INT32 and INT64 are supported).");
+                                               "(FLOAT32, INT8, INT16, INT32, INT64 and BOOL are supported).");
 };
 template <class Tensor, class Shape>
 struct tflite_no_static_shape {

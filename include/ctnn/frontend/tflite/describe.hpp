@@ -46,7 +46,7 @@ constexpr std::string_view sentence_of(error_code code) {
              "model with full-integer quantization, or keep it float32 (the op and its weight tensor are below).";
     case frontend_error::tflite_unsupported_tensor_type:
       return "ctnn::tflite: a tensor has an element type ctnn does not support (FLOAT32, INT8, INT16, "
-             "INT32 and INT64 are supported).";
+             "INT32, INT64 and BOOL are supported).";
     case frontend_error::tflite_no_static_shape:
       return "ctnn::tflite: a tensor has no static shape (an extent that is -1, 0 or unknown): convert the model with "
              "a fixed batch size and input shape.";

@@ -10,7 +10,7 @@
 // Mapping (subgraph 0):
 //  * Tensor i of the file is tensor i of the module (same index, so dumps and tools agree); tensors the
 //    importer adds (see below) come after them. Shapes come from `shape` (shape_signature may hold -1 for
-//    the batch); types float32, int8 and int32; constants point into the file's bytes (zero-copy:
+//    the batch); types float32, int8, int16, int32, int64 and bool; constants point into the file's bytes (zero-copy:
 //    constant_data::bytes is the first byte of the buffer's data); quantization per tensor (scale, zero
 //    point) or per channel (channel_count, axis = quantized_dimension, scale_bytes into the file's float
 //    vector). Names are the part of the TFLite name before the first ';', truncated to ctnn::name.
@@ -30,7 +30,9 @@
 //    (float32), SQUEEZE and EXPAND_DIMS (reshapes), TRANSPOSE, STRIDED_SLICE (rank <= 4, masks
 //    begin/end/shrink_axis), SLICE, SPLIT, SPLIT_V, PACK, UNPACK, DEPTH_TO_SPACE, SPACE_TO_DEPTH (constant
 //    int32 operands), GATHER (batch_dims 0; int32 indices, constant or not), RELU_N1_TO_1, RELU_0_TO_1,
-//    LEAKY_RELU (alpha), HARD_SWISH, ELU, PRELU, MAXIMUM, MINIMUM.
+//    LEAKY_RELU (alpha), HARD_SWISH, ELU, PRELU, MAXIMUM, MINIMUM, EQUAL, NOT_EQUAL, LESS, LESS_EQUAL,
+//    GREATER, GREATER_EQUAL (BOOL results), LOGICAL_AND, LOGICAL_OR, LOGICAL_NOT, SELECT_V2, CAST, DIV,
+//    FLOOR_DIV, FLOOR_MOD, SQUARED_DIFFERENCE.
 //    Padding SAME/VALID; fused activations NONE, RELU, RELU6.
 //  * Bad input is a diagnostic in the module (frontend_error codes, ir/diagnostic.hpp; a few of the
 //    IR's own codes where they fit: unsupported_rank, input_count_mismatch, too_many_inputs,

@@ -1,8 +1,9 @@
 #pragma once
 // The TFLite importer's element-wise ops (import.hpp; rows in import_plan.hpp's op_table): ADD, SUB, MUL, PRELU,
 // MAXIMUM, MINIMUM, RELU, RELU6, RELU_N1_TO_1, RELU_0_TO_1, LOGISTIC, TANH, HARD_SWISH, LEAKY_RELU, ELU,
-// QUANTIZE, DEQUANTIZE, SOFTMAX and the math of one operand (ABS, NEG, SQRT, RSQRT, EXP, LOG, SIN, COS, FLOOR,
-// CEIL, ROUND, SQUARE).
+// QUANTIZE, DEQUANTIZE, SOFTMAX, the math of one operand (ABS, NEG, SQRT, RSQRT, EXP, LOG, SIN, COS, FLOOR,
+// CEIL, ROUND, SQUARE) and the logic family (the comparisons, LOGICAL_AND/OR/NOT, DIV, FLOOR_DIV, FLOOR_MOD,
+// SQUARED_DIFFERENCE: import_binary/import_unary; SELECT_V2, CAST).
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -15,8 +16,8 @@
 
 namespace ctnn::tflite::detail {
 
-// ADD, SUB, MUL, PRELU, MAXIMUM, MINIMUM: two operands, numpy broadcasting, a fused activation (none for the
-// last three: their rows have no field).
+// ADD, SUB, MUL, PRELU, MAXIMUM, MINIMUM, the comparisons, ...: two operands, numpy broadcasting, a fused
+// activation (none where the row has no field); out_type the output's (a comparison's bool).
 template <class S>
 constexpr void import_binary(S& s, op_import& im) {
   const std::int32_t op = im.op;
@@ -26,6 +27,33 @@ constexpr void import_binary(S& s, op_import& im) {
   im.inputs = {operand(s, o, 0), operand(s, o, 1)};
   im.input_count = 2;
   im.attrs.fused = im.fused;
+  im.attrs.out_type = s.m.tensor_at(im.out).type;  // the comparisons' bool
+}
+
+// SELECT_V2: condition, x, y (broadcast); out_type = the output's type (x's, which the kind checks).
+template <class S>
+constexpr void import_select(S& s, op_import& im) {
+  if (!expect_inputs(s, im.op, im.plan, im.view, 3, 3)) return;
+  im.inputs = {operand(s, im.view, 0), operand(s, im.view, 1), operand(s, im.view, 2)};
+  im.input_count = 3;
+  im.attrs.out_type = s.m.tensor_at(im.out).type;
+}
+
+// CAST: the element types TFLM's CAST converts: from float32, int8, int16, int32 or bool to float32, int8,
+// int16 or int32 (not to bool, nor int64 either way).
+template <class S>
+constexpr void import_cast(S& s, op_import& im) {
+  import_unary(s, im);
+  if (s.failed()) return;
+  const auto converts = [](dtype t) { return t == dtype::f32 || t == dtype::i8 || t == dtype::i16 || t == dtype::i32; };
+  const tensor& in = s.m.tensor_at(im.inputs[0]);
+  const tensor& out = s.m.tensor_at(im.out);
+  const bool from_ok = converts(in.type) || in.type == dtype::b8;
+  if (!from_ok || !converts(out.type))
+    s.fail(error_code::unsupported_dtype, im.op, im.plan.kind,
+           {.faulty_operand = from_ok ? 0 : 1,
+            .rejected_value = static_cast<std::int64_t>(from_ok ? out.type : in.type)},
+           {}, from_ok ? out.dims : in.dims);
 }
 
 // RELU, RELU6, RELU_N1_TO_1, RELU_0_TO_1, LOGISTIC, TANH, HARD_SWISH, QUANTIZE, DEQUANTIZE, the math of one

@@ -40,6 +40,8 @@ constexpr void import_by_job(S& s, op_import& im) {
     case import_job::linear: return import_conv(s, im);
     case import_job::pool: return import_pool(s, im);
     case import_job::binary: return import_binary(s, im);
+    case import_job::select: return import_select(s, im);
+    case import_job::cast: return import_cast(s, im);
     case import_job::unary: return import_unary(s, im);
     case import_job::leaky_relu: return import_leaky_relu(s, im);
     case import_job::elu: return import_elu(s, im);

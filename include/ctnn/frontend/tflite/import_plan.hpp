@@ -50,6 +50,8 @@ enum class import_job : std::int32_t {
   pack,               // a reshape of each input (the new unit axis), then a concat
   block_rearrange,    // DEPTH_TO_SPACE, SPACE_TO_DEPTH: reshape, transpose, reshape
   gather,
+  select,             // SELECT_V2: three operands (import_elementwise.hpp, likewise below)
+  cast,               // one operand, the output's type
 };
 
 // Whether a job's import function adds the op's nodes itself, one per output (the driver adds none).
@@ -159,6 +161,35 @@ inline constexpr op_row op_table[] = {
     {builtin_operator::depth_to_space, op_kind::reshape, import_job::block_rearrange, schema::builtin_options::depth_to_space,
      no_fused_activation},
     {builtin_operator::space_to_depth, op_kind::reshape, import_job::block_rearrange, schema::builtin_options::space_to_depth,
+     no_fused_activation},
+    // the logic family (import_elementwise.hpp)
+    {builtin_operator::equal, op_kind::equal, import_job::binary, schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::not_equal, op_kind::not_equal, import_job::binary, schema::builtin_options::none,
+     no_fused_activation},
+    {builtin_operator::less, op_kind::less, import_job::binary, schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::less_equal, op_kind::less_equal, import_job::binary, schema::builtin_options::none,
+     no_fused_activation},
+    {builtin_operator::greater, op_kind::greater, import_job::binary, schema::builtin_options::none,
+     no_fused_activation},
+    {builtin_operator::greater_equal, op_kind::greater_equal, import_job::binary, schema::builtin_options::none,
+     no_fused_activation},
+    {builtin_operator::logical_and, op_kind::logical_and, import_job::binary, schema::builtin_options::none,
+     no_fused_activation},
+    {builtin_operator::logical_or, op_kind::logical_or, import_job::binary, schema::builtin_options::none,
+     no_fused_activation},
+    {builtin_operator::logical_not, op_kind::logical_not, import_job::unary, schema::builtin_options::none,
+     no_fused_activation},
+    {builtin_operator::select_v2, op_kind::select, import_job::select, schema::builtin_options::none,
+     no_fused_activation},
+    {builtin_operator::cast, op_kind::cast, import_job::cast, schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::div, op_kind::div, import_job::binary, schema::builtin_options::div,
+     fused_at(schema::div::fused_activation)},
+    {builtin_operator::floor_div, op_kind::floor_div, import_job::binary, schema::builtin_options::none,
+     no_fused_activation},
+    {builtin_operator::floor_mod, op_kind::floor_mod, import_job::binary, schema::builtin_options::none,
+     no_fused_activation},
+    {builtin_operator::squared_difference, op_kind::squared_difference, import_job::binary,
+     schema::builtin_options::none,
      no_fused_activation},
 };
 

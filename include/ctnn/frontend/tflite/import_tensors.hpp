@@ -21,6 +21,7 @@ constexpr bool dtype_of(tensor_type t, dtype& out) {
     case tensor_type::int32: out = dtype::i32; return true;
     case tensor_type::int16: out = dtype::i16; return true;  // 16x8 activations (zero point 0: each op checks)
     case tensor_type::int64: out = dtype::i64; return true;  // 16x8 biases
+    case tensor_type::bool_: out = dtype::b8; return true;   // comparisons, logical ops, SELECT
     default: return false;
   }
 }

@@ -229,6 +229,7 @@ namespace concatenation { inline constexpr std::uint32_t axis = 0, fused_activat
 namespace add { inline constexpr std::uint32_t fused_activation = 0; }
 namespace mul { inline constexpr std::uint32_t fused_activation = 0; }
 namespace sub { inline constexpr std::uint32_t fused_activation = 0; }
+namespace div { inline constexpr std::uint32_t fused_activation = 0; }
 namespace reshape { inline constexpr std::uint32_t new_shape = 0; }
 namespace reducer { inline constexpr std::uint32_t keep_dims = 0; }
 namespace squeeze { inline constexpr std::uint32_t squeeze_dims = 0; }
@@ -260,6 +261,7 @@ enum class builtin_options : std::uint8_t {
   pad = 22,
   reducer = 27,
   sub = 28,
+  div = 29,
   squeeze = 30,
   strided_slice = 32,
   split = 35,

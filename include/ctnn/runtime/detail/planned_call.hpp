@@ -23,7 +23,8 @@ struct call_plan {
   location result_at{};
   std::int64_t scratch_offset = -1;  // in pool scratch_pool; -1: the call has none (module::scratch_bytes)
   std::int64_t operand_count = 0;
-  std::int32_t scratch_pool = 0;  // 4 bytes: kernel_params is 4 bytes short of a multiple of 8
+  // 4 or 8 bytes, as kernel_params (a multiple of 4 bytes) needs to end on a multiple of 8.
+  std::conditional_t<sizeof(kernel_params) % 8 == 0, std::int64_t, std::int32_t> scratch_pool = 0;
   kernel_params params{};
 };
 static_assert(std::has_unique_object_representations_v<call_plan>,

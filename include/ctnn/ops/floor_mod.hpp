@@ -1,0 +1,22 @@
+#pragma once
+// floor_mod: a - floor(a / b) b, the remainder with b's sign, numpy broadcasting (TFLite FLOOR_MOD; float32, as
+// TFLM). The descriptor of op_kind::floor_mod (ops/descriptor.hpp); kernel/reference/logic.hpp has the
+// arithmetic.
+#include <ctnn/kernel/reference/elementwise.hpp>
+#include <ctnn/kernel/reference/logic.hpp>
+#include <ctnn/ops/binary.hpp>
+
+namespace ctnn::ops {
+
+struct floor_mod : binary_elementwise {
+  static constexpr op_kind kind = op_kind::floor_mod;
+  static constexpr bool takes_fused_activation = false;
+  static constexpr bool has_kernel(dtype type) { return type == dtype::f32; }
+
+  template <class Params>
+  [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {
+    kernel::reference::binary_with(p, operands[0], operands[1], result, kernel::reference::logic::floor_modulo);
+  }
+};
+
+}  // namespace ctnn::ops

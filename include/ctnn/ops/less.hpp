@@ -1,0 +1,12 @@
+#pragma once
+// less: a < b into a bool, numpy broadcasting (TFLite LESS, ONNX Less). The descriptor of
+// op_kind::less (ops/comparison.hpp).
+#include <functional>
+
+#include <ctnn/ops/comparison.hpp>
+
+namespace ctnn::ops {
+
+struct less : comparison_op<op_kind::less, std::less<>> {};
+
+}  // namespace ctnn::ops
