@@ -1,0 +1,114 @@
+#pragma once
+// The Armv8.1-M MVE (Helium) primitives of the int8 kernels in kernel/arm/mve (<arm_mve.h>, ACLE):
+//   mve_available          __ARM_FEATURE_MVE's integer vectors and the DSP extension, and no
+//                          CTNN_ARM_REFERENCE_KERNELS (then every MVE `supports` is false)
+//   dot_four               four int8 dot products over 16-byte chunks of one input stretch (VMLADAVA)
+//   requantize / clamp     TFLite's MultiplyByQuantizedMultiplier on four lanes, bit-exact with the
+//                          reference kernels' requantize_output (below)
+//   copy_bytes / fill      predicated byte moves (VCTP), for gathering windows
+// Without MVE this header declares only mve_available (false): the kernels are not compiled.
+#include <cstdint>
+
+#include <ctnn/ir/module.hpp>
+
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP && \
+    !defined(CTNN_ARM_REFERENCE_KERNELS)
+#define CTNN_ARM_MVE 1
+#include <arm_mve.h>
+#else
+#define CTNN_ARM_MVE 0
+#endif
+
+namespace ctnn::kernel::arm::mve::detail {
+
+inline constexpr bool mve_available = CTNN_ARM_MVE != 0;
+
+#if CTNN_ARM_MVE
+
+// The four sums sum_k x[k] * w_c[k] over `chunks` chunks of 16 bytes (k < 16 * chunks) as the lanes of a
+// vector (lane c: filter w_c). One input load serves four filters: 9 instructions per 64 MACs plus the
+// loop's LE (a low-overhead loop). The accumulators must be even registers (VMLADAVA's RdaHi field:
+// constraint "Te"); assembly because g++ 12 recomputes the filter pointers from one base every turn
+// (14 instructions per 64 MACs). chunks >= 1.
+[[gnu::always_inline]] inline int32x4_t dot_four(const std::int8_t* x, const std::int8_t* w0, const std::int8_t* w1, const std::int8_t* w2,
+                                                 const std::int8_t* w3, std::int32_t chunks) {
+  std::int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+  int32x4_t sums;
+  __asm volatile(
+      "dls lr, %[n]\n"
+      "1:\n\t"
+      "vldrb.8 q0, [%[x]], #16\n\t"
+      "vldrb.8 q1, [%[w0]], #16\n\t"
+      "vmladava.s8 %[a0], q0, q1\n\t"
+      "vldrb.8 q2, [%[w1]], #16\n\t"
+      "vmladava.s8 %[a1], q0, q2\n\t"
+      "vldrb.8 q1, [%[w2]], #16\n\t"
+      "vmladava.s8 %[a2], q0, q1\n\t"
+      "vldrb.8 q2, [%[w3]], #16\n\t"
+      "vmladava.s8 %[a3], q0, q2\n\t"
+      "le lr, 1b\n\t"
+      "vmov %q[v][2], %q[v][0], %[a0], %[a2]\n\t"
+      "vmov %q[v][3], %q[v][1], %[a1], %[a3]\n\t"
+      : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [a3] "+Te"(a3), [x] "+r"(x), [w0] "+r"(w0), [w1] "+r"(w1), [w2] "+r"(w2),
+        [w3] "+r"(w3), [v] "=w"(sums)
+      : [n] "r"(chunks)
+      : "q0", "q1", "q2", "lr", "memory");
+  return sums;
+}
+
+// The fused activation's clamp (at least the int8 range) after the output zero point.
+template <kernel_params P>
+[[gnu::always_inline]] inline int32x4_t clamp_output(int32x4_t v) {
+  constexpr std::int32_t low = P.activation_min > -128 ? P.activation_min : -128;
+  constexpr std::int32_t high = P.activation_max < 127 ? P.activation_max : 127;
+  return vminq_s32(vmaxq_s32(v, vdupq_n_s32(low)), vdupq_n_s32(high));
+}
+
+// MultiplyByQuantizedMultiplier(acc, multiplier, shift) + output zero point, clamped, per lane, with TFLite's
+// double rounding (TFLITE_SINGLE_ROUNDING undefined), as reference::int8::requantize_output:
+//   * the left shift (shift > 0) multiplies in int32, wrapping (VSHL; TFLite's x * (1 << left));
+//   * SaturatingRoundingDoublingHighMul(a, m) = floor((a * m + 2^30) / 2^31), saturated for
+//     a = m = INT32_MIN, is VQRDMULH exactly ((2 a m + 2^31) >> 32, saturating);
+//   * RoundingDivideByPOT(x, e) rounds half away from zero; VRSHL by -e rounds half up, so negative x
+//     is first lowered by one (saturating: INT32_MIN stays, and divides exactly): for x < 0,
+//     floor((x - 1 + 2^(e-1)) / 2^e) is floor(x / 2^e) + [x mod 2^e > 2^(e-1)], TFLite's result. The
+//     -1 is (x & -e) >> 31, zero where e = 0;
+//   * the zero point added in int32, wrapping as on TFLite's targets (VADD).
+// Per channel: the lanes' multipliers and shifts.
+template <kernel_params P>
+[[gnu::always_inline]] inline int32x4_t requantize(int32x4_t acc, int32x4_t multiplier, int32x4_t shift) {
+  const int32x4_t zero = vdupq_n_s32(0);
+  const int32x4_t right = vminq_s32(shift, zero);  // -e
+  int32x4_t v = vqrdmulhq_s32(vshlq_s32(acc, vmaxq_s32(shift, zero)), multiplier);
+  v = vrshlq_s32(vqaddq_s32(v, vshrq_n_s32(vandq_s32(v, right), 31)), right);
+  return clamp_output<P>(vaddq_n_s32(v, P.output_offset));
+}
+// Per tensor: the call's multiplier and shift, compile-time constants.
+template <kernel_params P>
+[[gnu::always_inline]] inline int32x4_t requantize(int32x4_t acc) {
+  constexpr std::int32_t shift = P.output_shift;
+  if constexpr (shift > 0) acc = vshlq_n_s32(acc, shift > 0 ? shift : 1);
+  int32x4_t v = vqrdmulhq_n_s32(acc, P.output_multiplier);
+  if constexpr (shift < 0) v = vrshrq_n_s32(vqaddq_s32(v, vshrq_n_s32(v, 31)), shift < 0 ? -shift : 1);
+  return clamp_output<P>(vaddq_n_s32(v, P.output_offset));
+}
+
+// n bytes from `from` to `to` (any n >= 0), 16 a step, the last step predicated.
+[[gnu::always_inline]] inline void copy_bytes(std::int8_t* to, const std::int8_t* from, std::int32_t n) {
+#pragma GCC unroll 1
+  for (; n > 0; n -= 16, to += 16, from += 16) {
+    const mve_pred16_t p = vctp8q(static_cast<std::uint32_t>(n));
+    vstrbq_p_s8(to, vldrbq_z_s8(from, p), p);
+  }
+}
+
+// n bytes of `value` at `to`.
+[[gnu::always_inline]] inline void fill(std::int8_t* to, std::int8_t value, std::int32_t n) {
+  const int8x16_t v = vdupq_n_s8(value);
+#pragma GCC unroll 1
+  for (; n > 0; n -= 16, to += 16) vstrbq_p_s8(to, v, vctp8q(static_cast<std::uint32_t>(n)));
+}
+
+#endif
+
+}  // namespace ctnn::kernel::arm::mve::detail
