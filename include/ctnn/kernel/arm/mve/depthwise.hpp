@@ -74,7 +74,7 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
   struct group_state {
     pair bias;   // windows with taps in the padding
     pair start;  // whole windows: bias + input_offset * sum of the filters
-    pair multiplier, shift;
+    channel_scales even, odd;
   };
 
   [[gnu::always_inline]] static inline pair load_pair(const std::int32_t* p) {
@@ -90,14 +90,15 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
 
   [[gnu::always_inline]] static inline void store(const group_state& s, pair acc, std::int8_t* out) {
     if constexpr (P.per_channel != 0) {
-      acc.even = requantize<P>(acc.even, s.multiplier.even, s.shift.even);
-      acc.odd = requantize<P>(acc.odd, s.multiplier.odd, s.shift.odd);
+      acc.even = requantize<P>(acc.even, s.even);
+      acc.odd = requantize<P>(acc.odd, s.odd);
     } else {
       acc.even = requantize<P>(acc.even);
       acc.odd = requantize<P>(acc.odd);
     }
-    // Both in [-128, 127]: narrowed into alternate int16 lanes, then stored as bytes.
-    const int16x8_t narrow = vmovntq_s32(vmovnbq_s32(vdupq_n_s16(0), acc.even), acc.odd);
+    // Both in [-128, 127]: narrowed into alternate int16 lanes (VMOVNB keeps the odd lanes, which VMOVNT
+    // then writes), stored as bytes.
+    const int16x8_t narrow = vmovntq_s32(vmovnbq_s32(vreinterpretq_s16_s32(acc.odd), acc.even), acc.odd);
     vstrbq_s16(out, narrow);
   }
 
@@ -112,8 +113,9 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
     for (std::int32_t t = 0; t < taps; ++t) sum = vaddq_s16(sum, vldrbq_s16(w + t * channels));
     s.start = {vmlaq_n_s32(s.bias.even, vmovlbq_s16(sum), P.input_offset), vmlaq_n_s32(s.bias.odd, vmovltq_s16(sum), P.input_offset)};
     if constexpr (P.per_channel != 0) {
-      s.multiplier = load_pair(rq.multiplier + c);
-      s.shift = load_pair(rq.shift + c);
+      const pair multiplier = load_pair(rq.multiplier + c), shift = load_pair(rq.shift + c);
+      s.even = scales_of(multiplier.even, shift.even);
+      s.odd = scales_of(multiplier.odd, shift.odd);
     }
     const std::int8_t* x = input + c;
     for (std::int32_t b = 0; b < g::batch; ++b)
@@ -130,7 +132,7 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
   }
 
   // A pixel whose window lies inside the input, its tap (0, 0) at x.
-  [[gnu::noinline]] static void whole_window(const group_state& s, const std::int8_t* x, const std::int8_t* w, std::int8_t* out) {
+  [[gnu::always_inline]] static inline void whole_window(const group_state& s, const std::int8_t* x, const std::int8_t* w, std::int8_t* out) {
     pair acc = s.start;
 #pragma GCC unroll 1
     for (std::int32_t ky = 0; ky < kernel_h; ++ky, x += static_cast<std::ptrdiff_t>(g::win.dilation_h) * g::in_w * channels) {

@@ -74,14 +74,24 @@ template <kernel_params P>
 //     floor((x - 1 + 2^(e-1)) / 2^e) is floor(x / 2^e) + [x mod 2^e > 2^(e-1)], TFLite's result. The
 //     -1 is (x & -e) >> 31, zero where e = 0;
 //   * the zero point added in int32, wrapping as on TFLite's targets (VADD).
-// Per channel: the lanes' multipliers and shifts.
+// Per channel: the lanes' multipliers and shifts, the shifts split into the left one and minus the right
+// one (set up once by kernels that requantize many pixels of the same channels).
+struct channel_scales {
+  int32x4_t multiplier, left, right;
+};
+[[gnu::always_inline]] inline channel_scales scales_of(int32x4_t multiplier, int32x4_t shift) {
+  const int32x4_t zero = vdupq_n_s32(0);
+  return {multiplier, vmaxq_s32(shift, zero), vminq_s32(shift, zero)};
+}
+template <kernel_params P>
+[[gnu::always_inline]] inline int32x4_t requantize(int32x4_t acc, const channel_scales& s) {
+  int32x4_t v = vqrdmulhq_s32(vshlq_s32(acc, s.left), s.multiplier);
+  v = vrshlq_s32(vqaddq_s32(v, vshrq_n_s32(vandq_s32(v, s.right), 31)), s.right);
+  return clamp_output<P>(vaddq_n_s32(v, P.output_offset));
+}
 template <kernel_params P>
 [[gnu::always_inline]] inline int32x4_t requantize(int32x4_t acc, int32x4_t multiplier, int32x4_t shift) {
-  const int32x4_t zero = vdupq_n_s32(0);
-  const int32x4_t right = vminq_s32(shift, zero);  // -e
-  int32x4_t v = vqrdmulhq_s32(vshlq_s32(acc, vmaxq_s32(shift, zero)), multiplier);
-  v = vrshlq_s32(vqaddq_s32(v, vshrq_n_s32(vandq_s32(v, right), 31)), right);
-  return clamp_output<P>(vaddq_n_s32(v, P.output_offset));
+  return requantize<P>(acc, scales_of(multiplier, shift));
 }
 // Per tensor: the call's multiplier and shift, compile-time constants.
 template <kernel_params P>
