@@ -5,9 +5,11 @@
 // DSP kernel (those cores have the DSP extension too), and where none of those either, `supports` is false
 // (the reference kernel). Without MVE, or with CTNN_ARM_REFERENCE_KERNELS, the DSP family's answer (false
 // without the DSP extension).
-//   conv2d (groups 1) and dense: conv.hpp; depthwise_conv2d (multiplier 1): depthwise.hpp
+//   conv2d (groups 1) and dense: conv.hpp; depthwise_conv2d (multiplier 1, channels in eights):
+//   depthwise.hpp; add (equal shapes): add.hpp
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/arm/i8.hpp>
+#include <ctnn/kernel/arm/mve/add.hpp>
 #include <ctnn/kernel/arm/mve/conv.hpp>
 #include <ctnn/kernel/arm/mve/depthwise.hpp>
 #include <ctnn/kernel/arm/mve/vector.hpp>
@@ -24,6 +26,8 @@ constexpr auto select() {
     return kernel::detail::supported_or<detail::conv_kernel<P>, arm::i8_kernel<P>>();
   } else if constexpr (P.kind == op_kind::depthwise_conv2d) {
     return kernel::detail::supported_or<detail::depthwise_kernel<P>, arm::i8_kernel<P>>();
+  } else if constexpr (P.kind == op_kind::add) {
+    return kernel::detail::supported_or<detail::add_kernel<P>, arm::i8_kernel<P>>();
   } else {
     return arm::i8_kernel<P>{};
   }

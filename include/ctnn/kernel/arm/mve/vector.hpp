@@ -93,14 +93,19 @@ template <kernel_params P>
 [[gnu::always_inline]] inline int32x4_t requantize(int32x4_t acc, int32x4_t multiplier, int32x4_t shift) {
   return requantize<P>(acc, scales_of(multiplier, shift));
 }
-// Per tensor: the call's multiplier and shift, compile-time constants.
+// MultiplyByQuantizedMultiplier with a compile-time multiplier and shift (per-tensor calls, ADD's inputs).
+template <std::int32_t Multiplier, std::int32_t Shift>
+[[gnu::always_inline]] inline int32x4_t multiply_by_quantized_multiplier(int32x4_t x) {
+  if constexpr (Shift > 0) x = vshlq_n_s32(x, Shift > 0 ? Shift : 1);
+  int32x4_t v = vqrdmulhq_n_s32(x, Multiplier);
+  if constexpr (Shift < 0) v = vrshrq_n_s32(vqaddq_s32(v, vshrq_n_s32(v, 31)), Shift < 0 ? -Shift : 1);
+  return v;
+}
+// Per tensor: the call's multiplier and shift.
 template <kernel_params P>
 [[gnu::always_inline]] inline int32x4_t requantize(int32x4_t acc) {
-  constexpr std::int32_t shift = P.output_shift;
-  if constexpr (shift > 0) acc = vshlq_n_s32(acc, shift > 0 ? shift : 1);
-  int32x4_t v = vqrdmulhq_n_s32(acc, P.output_multiplier);
-  if constexpr (shift < 0) v = vrshrq_n_s32(vqaddq_s32(v, vshrq_n_s32(v, 31)), shift < 0 ? -shift : 1);
-  return clamp_output<P>(vaddq_n_s32(v, P.output_offset));
+  const int32x4_t scaled = multiply_by_quantized_multiplier<P.output_multiplier, P.output_shift>(acc);  // (arm_mve.h's names are macros)
+  return clamp_output<P>(vaddq_n_s32(scaled, P.output_offset));
 }
 
 // n bytes from `from` to `to` (any n >= 0), 16 a step, the last step predicated.
