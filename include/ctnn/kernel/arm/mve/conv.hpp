@@ -12,9 +12,10 @@
 //     run in place (kernel_params::in_place) writes a pixel's outputs after its window was gathered, and
 //     later pixels read nothing below them (the planner's rule, memory/in_place_window.hpp).
 // The input offset: sum((x + offset) * w) = sum(x * w) + offset * sum(w), the second term a per-channel
-// constant that pack<1> computes at compile time and stores ahead of the weights (as stored otherwise:
-// OHWI, plus 16 bytes of slack, which the last filter's chunks may read past its end, against the zero
-// tail of a gathered window). Requantization on four lanes: vector.hpp.
+// constant. Both come from pack<1> at compile time: the offset terms, then the filters re-laid out for
+// dot_four, per group of four output channels chunk by chunk (chunk j of the group's filter c at 64 j +
+// 16 c), each filter padded with zeros to whole chunks (so a gathered window's tail and the filters' agree
+// on zero) and the last group with zero filters to four. Requantization on four lanes: vector.hpp.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -47,10 +48,11 @@ struct conv_kernel {
       P.type == dtype::i8 && P.weights_offset == 0 && g::valid && kernel::detail::is_output_clamp(P.fused) &&
       (!gathers || 16 * chunks <= max_window_bytes);
 
-  // Packed weights: words [0, out_c) the offset terms input_offset * sum(filter o), wrapping as the
-  // accumulator does; then the filters' bytes as stored (OHWI), little-endian in words, and 16 bytes of slack.
-  static constexpr std::size_t weight_bytes = static_cast<std::size_t>(reduction) * out_c;
-  static constexpr std::size_t packed_words = out_c + (weight_bytes + 16 + 3) / 4;
+  // Packed weights: words [0, 4 * groups) the offset terms input_offset * sum(filter o), wrapping as the
+  // accumulator does (zero past out_c); then the groups' filters chunk by chunk, little-endian in words.
+  static constexpr std::int32_t groups = (out_c + 3) / 4;
+  static constexpr std::size_t group_words = 16 * static_cast<std::size_t>(chunks);  // 4 filters x 16 * chunks bytes
+  static constexpr std::size_t packed_words = 4 * groups + groups * group_words;
 
   static constexpr bool packs(std::size_t k) { return k == 1; }
 
@@ -58,15 +60,17 @@ struct conv_kernel {
   static constexpr std::array<std::int32_t, packed_words> pack(const Reader& read) {
     static_assert(K == 1, "ctnn: the MVE int8 convolution packs its weights only.");
     std::array<std::int32_t, packed_words> words{};
-    std::size_t at = 0;
+    std::size_t at = 0;  // OHWI
     for (std::int32_t o = 0; o < out_c; ++o) {
       std::int32_t sum = 0;
+      // Byte k of filter o: group o / 4, chunk k / 16, lane o % 4, byte k % 16 of that chunk.
+      const std::size_t filter_byte = 4 * (4 * groups + static_cast<std::size_t>(o / 4) * group_words) + 16 * static_cast<std::size_t>(o % 4);
       for (std::int32_t k = 0; k < reduction; ++k, ++at) {
         const std::int8_t w = read.i8(at);
         sum += w;
-        const std::size_t word = out_c + at / 4;
-        words[word] = static_cast<std::int32_t>(static_cast<std::uint32_t>(words[word]) |
-                                                (static_cast<std::uint32_t>(static_cast<std::uint8_t>(w)) << (8 * (at % 4))));
+        const std::size_t byte = filter_byte + 64 * static_cast<std::size_t>(k / 16) + static_cast<std::size_t>(k % 16);
+        words[byte / 4] = static_cast<std::int32_t>(static_cast<std::uint32_t>(words[byte / 4]) |
+                                                    (static_cast<std::uint32_t>(static_cast<std::uint8_t>(w)) << (8 * (byte % 4))));
       }
       words[static_cast<std::size_t>(o)] =
           static_cast<std::int32_t>(static_cast<std::uint32_t>(P.input_offset) * static_cast<std::uint32_t>(sum));
@@ -78,7 +82,7 @@ struct conv_kernel {
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
     const auto [input, packed, bias, output] = kernel::detail::weighted_operands_of<P, std::int32_t>(operands, result);
-    const channels c{packed, reinterpret_cast<const std::int8_t*>(packed + out_c), bias, rq.multiplier, rq.shift};
+    const channels c{packed, reinterpret_cast<const std::int8_t*>(packed + 4 * groups), bias, rq.multiplier, rq.shift};
     if constexpr (gathers) {
       alignas(16) std::int8_t window[16 * chunks];
       fill(window + reduction, 0, 16 * chunks - reduction);
@@ -139,16 +143,17 @@ struct conv_kernel {
   // Every output channel of one pixel from its window x (16 * chunks readable bytes).
   [[gnu::always_inline]] static inline void all_channels(const channels& c, const std::int8_t* x, std::int8_t* out) {
     constexpr std::int32_t quads = out_c / 4;
-    for (std::int32_t q = 0; q < quads; ++q) four_channels<4>(c, x, out, 4 * q);
-    if constexpr (out_c % 4 != 0) four_channels<out_c % 4>(c, x, out, 4 * quads);
+    const std::int8_t* w = c.filters;
+    for (std::int32_t q = 0; q < quads; ++q) four_channels<4>(c, x, w, out, 4 * q);
+    if constexpr (out_c % 4 != 0) four_channels<out_c % 4>(c, x, w, out, 4 * quads);
   }
 
-  // Channels [o, o + Count), Count <= 4 (the lanes past Count repeat the last filter and are not stored).
+  // Channels [o, o + Count), Count <= 4 (the lanes past Count have zero filters and are not stored); w is
+  // their group's filters, left at the next group's.
   template <std::int32_t Count>
-  [[gnu::always_inline]] static inline void four_channels(const channels& c, const std::int8_t* x, std::int8_t* out, std::int32_t o) {
-    const std::int8_t* w = c.filters + static_cast<std::ptrdiff_t>(o) * reduction;
-    constexpr std::ptrdiff_t s1 = Count > 1 ? reduction : 0, s2 = Count > 2 ? 2 * reduction : s1, s3 = Count > 3 ? 3 * reduction : s2;
-    int32x4_t acc = dot_four(x, w, w + s1, w + s2, w + s3, chunks);
+  [[gnu::always_inline]] static inline void four_channels(const channels& c, const std::int8_t* x, const std::int8_t*& w, std::int8_t* out,
+                                                          std::int32_t o) {
+    int32x4_t acc = dot_four(x, w, chunks);
     if constexpr (Count == 4) {
       acc = vaddq_s32(acc, vldrwq_s32(c.offset_terms + o));
       if constexpr (P.has_bias != 0) acc = vaddq_s32(acc, vldrwq_s32(c.bias + o));
@@ -157,7 +162,7 @@ struct conv_kernel {
       vstrbq_s32(out + o, acc);
     } else {
       const mve_pred16_t lanes = vctp32q(Count);
-      acc = vaddq_s32(acc, vldrwq_z_s32(c.offset_terms + o, lanes));
+      acc = vaddq_s32(acc, vldrwq_s32(c.offset_terms + o));
       if constexpr (P.has_bias != 0) acc = vaddq_s32(acc, vldrwq_z_s32(c.bias + o, lanes));
       if constexpr (P.per_channel != 0) acc = requantize<P>(acc, vldrwq_z_s32(c.multiplier + o, lanes), vldrwq_z_s32(c.shift + o, lanes));
       else acc = requantize<P>(acc);

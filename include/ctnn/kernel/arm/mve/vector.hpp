@@ -26,33 +26,43 @@ inline constexpr bool mve_available = CTNN_ARM_MVE != 0;
 #if CTNN_ARM_MVE
 
 // The four sums sum_k x[k] * w_c[k] over `chunks` chunks of 16 bytes (k < 16 * chunks) as the lanes of a
-// vector (lane c: filter w_c). One input load serves four filters: 9 instructions per 64 MACs plus the
-// loop's LE (a low-overhead loop). The accumulators must be even registers (VMLADAVA's RdaHi field:
-// constraint "Te"); assembly because g++ 12 recomputes the filter pointers from one base every turn
-// (14 instructions per 64 MACs). chunks >= 1.
-[[gnu::always_inline]] inline int32x4_t dot_four(const std::int8_t* x, const std::int8_t* w0, const std::int8_t* w1, const std::int8_t* w2,
-                                                 const std::int8_t* w3, std::int32_t chunks) {
-  std::int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+// vector (lane c: filter c), the filters interleaved by chunk: chunk j of filter c at w + 64 j + 16 c (one
+// pointer with immediate offsets; w ends one group further). One input load serves four filters: 9
+// instructions per 64 MACs plus the loop's LE (a low-overhead loop); the first chunk starts the sums
+// (VMLADAV), the others add to them (VMLADAVA). The accumulators must be even registers (VMLADAV's RdaHi
+// field: constraint "Te"); assembly because g++ 12 neither keeps four filter pointers nor uses
+// post-increments here (14 instructions per 64 MACs). chunks >= 1.
+[[gnu::always_inline]] inline int32x4_t dot_four(const std::int8_t* x, const std::int8_t*& w, std::int32_t chunks) {
+  std::int32_t a0, a1, a2, a3;
   int32x4_t sums;
   __asm volatile(
-      "dls lr, %[n]\n"
+      "vldrb.8 q0, [%[x]], #16\n\t"
+      "vldrb.8 q1, [%[w], #16]\n\t"
+      "vldrb.8 q2, [%[w], #32]\n\t"
+      "vldrb.8 q3, [%[w], #48]\n\t"
+      "vldrb.8 q4, [%[w]], #64\n\t"
+      "vmladav.s8 %[a0], q0, q4\n\t"
+      "vmladav.s8 %[a1], q0, q1\n\t"
+      "vmladav.s8 %[a2], q0, q2\n\t"
+      "vmladav.s8 %[a3], q0, q3\n\t"
+      "wls lr, %[n], 2f\n"
       "1:\n\t"
       "vldrb.8 q0, [%[x]], #16\n\t"
-      "vldrb.8 q1, [%[w0]], #16\n\t"
-      "vmladava.s8 %[a0], q0, q1\n\t"
-      "vldrb.8 q2, [%[w1]], #16\n\t"
-      "vmladava.s8 %[a1], q0, q2\n\t"
-      "vldrb.8 q1, [%[w2]], #16\n\t"
-      "vmladava.s8 %[a2], q0, q1\n\t"
-      "vldrb.8 q2, [%[w3]], #16\n\t"
-      "vmladava.s8 %[a3], q0, q2\n\t"
-      "le lr, 1b\n\t"
+      "vldrb.8 q1, [%[w], #16]\n\t"
+      "vldrb.8 q2, [%[w], #32]\n\t"
+      "vldrb.8 q3, [%[w], #48]\n\t"
+      "vldrb.8 q4, [%[w]], #64\n\t"
+      "vmladava.s8 %[a0], q0, q4\n\t"
+      "vmladava.s8 %[a1], q0, q1\n\t"
+      "vmladava.s8 %[a2], q0, q2\n\t"
+      "vmladava.s8 %[a3], q0, q3\n\t"
+      "le lr, 1b\n"
+      "2:\n\t"
       "vmov %q[v][2], %q[v][0], %[a0], %[a2]\n\t"
       "vmov %q[v][3], %q[v][1], %[a1], %[a3]\n\t"
-      : [a0] "+Te"(a0), [a1] "+Te"(a1), [a2] "+Te"(a2), [a3] "+Te"(a3), [x] "+r"(x), [w0] "+r"(w0), [w1] "+r"(w1), [w2] "+r"(w2),
-        [w3] "+r"(w3), [v] "=w"(sums)
-      : [n] "r"(chunks)
-      : "q0", "q1", "q2", "lr", "memory");
+      : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3), [x] "+r"(x), [w] "+r"(w), [v] "=&w"(sums)
+      : [n] "r"(chunks - 1)
+      : "q0", "q1", "q2", "q3", "q4", "lr", "memory");
   return sums;
 }
 
