@@ -19,6 +19,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/arm/detail/window.hpp>
@@ -83,17 +84,8 @@ struct conv_kernel {
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
     const auto [input, packed, bias, output] = kernel::detail::weighted_operands_of<P, std::int32_t>(operands, result);
     const channels c{packed, reinterpret_cast<const std::int8_t*>(packed + 4 * groups), bias, rq.multiplier, rq.shift};
-    if constexpr (gathers) {
-      alignas(16) std::int8_t window[16 * chunks];
-      fill(window + reduction, 0, 16 * chunks - reduction);
-      for (std::int32_t p = 0; p < pixels; ++p) {
-        gather(input, p, window);
-        all_channels(c, window, output + static_cast<std::ptrdiff_t>(p) * out_c);
-      }
-    } else {
-      for (std::int32_t p = 0; p < pixels; ++p)
-        all_channels(c, input + static_cast<std::ptrdiff_t>(p) * in_c, output + static_cast<std::ptrdiff_t>(p) * out_c);
-    }
+    if (P.per_channel != 0 && has_left_shift(rq.shift, out_c)) all_pixels<true>(c, input, output);
+    else all_pixels<false>(c, input, output);
   }
 #else
   template <std::size_t N>
@@ -112,6 +104,22 @@ struct conv_kernel {
 
   static constexpr std::int8_t input_zero_point = static_cast<std::int8_t>(-P.input_offset);
 
+  // Left: whether a channel's shift is a left shift (requantize).
+  template <bool Left>
+  [[gnu::noinline]] static void all_pixels(const channels& c, const std::int8_t* input, std::int8_t* output) {
+    if constexpr (gathers) {
+      alignas(16) std::int8_t window[16 * chunks];
+      fill(window + reduction, 0, 16 * chunks - reduction);
+      for (std::int32_t p = 0; p < pixels; ++p) {
+        gather(input, p, window);
+        all_channels<Left>(c, window, output + static_cast<std::ptrdiff_t>(p) * out_c);
+      }
+    } else {
+      for (std::int32_t p = 0; p < pixels; ++p)
+        all_channels<Left>(c, input + static_cast<std::ptrdiff_t>(p) * in_c, output + static_cast<std::ptrdiff_t>(p) * out_c);
+    }
+  }
+
   // Pixel p's window in OHWI order, padding taps at the input zero point.
   [[gnu::noinline]] static void gather(const std::int8_t* input, std::int32_t p, std::int8_t* window) {
     if constexpr (flat) {
@@ -124,8 +132,15 @@ struct conv_kernel {
       std::int8_t* to = window;
       if (rows.first > 0) fill(to, input_zero_point, rows.first * row_values);
       to += rows.first * row_values;
+      const bool whole_columns = columns.first == 0 && columns.end == kernel_w;
       for (std::int32_t ky = rows.first; ky < rows.end; ++ky, to += row_values) {
         const std::int32_t iy = rows.input_row + ky * g::win.dilation_h;
+        if constexpr (g::win.dilation_w == 1) {
+          if (whole_columns) {  // a stretch of compile-time length (a few loads and stores, no predication)
+            std::memcpy(to, input + g::input_pixel(b, iy, columns.input_row), row_values);
+            continue;
+          }
+        }
         if (columns.first > 0) fill(to, input_zero_point, columns.first * in_c);
         if constexpr (g::win.dilation_w == 1) {
           copy_bytes(to + columns.first * in_c, input + g::input_pixel(b, iy, columns.input_row + columns.first),
@@ -141,30 +156,31 @@ struct conv_kernel {
   }
 
   // Every output channel of one pixel from its window x (16 * chunks readable bytes).
+  template <bool Left>
   [[gnu::always_inline]] static inline void all_channels(const channels& c, const std::int8_t* x, std::int8_t* out) {
     constexpr std::int32_t quads = out_c / 4;
     const std::int8_t* w = c.filters;
-    for (std::int32_t q = 0; q < quads; ++q) four_channels<4>(c, x, w, out, 4 * q);
-    if constexpr (out_c % 4 != 0) four_channels<out_c % 4>(c, x, w, out, 4 * quads);
+    for (std::int32_t q = 0; q < quads; ++q) four_channels<4, Left>(c, x, w, out, 4 * q);
+    if constexpr (out_c % 4 != 0) four_channels<out_c % 4, Left>(c, x, w, out, 4 * quads);
   }
 
   // Channels [o, o + Count), Count <= 4 (the lanes past Count have zero filters and are not stored); w is
   // their group's filters, left at the next group's.
-  template <std::int32_t Count>
+  template <std::int32_t Count, bool Left>
   [[gnu::always_inline]] static inline void four_channels(const channels& c, const std::int8_t* x, const std::int8_t*& w, std::int8_t* out,
                                                           std::int32_t o) {
     int32x4_t acc = dot_four(x, w, chunks);
     if constexpr (Count == 4) {
       acc = vaddq_s32(acc, vldrwq_s32(c.offset_terms + o));
       if constexpr (P.has_bias != 0) acc = vaddq_s32(acc, vldrwq_s32(c.bias + o));
-      if constexpr (P.per_channel != 0) acc = requantize<P>(acc, vldrwq_s32(c.multiplier + o), vldrwq_s32(c.shift + o));
+      if constexpr (P.per_channel != 0) acc = requantize<P, Left>(acc, vldrwq_s32(c.multiplier + o), vldrwq_s32(c.shift + o));
       else acc = requantize<P>(acc);
       vstrbq_s32(out + o, acc);
     } else {
       const mve_pred16_t lanes = vctp32q(Count);
       acc = vaddq_s32(acc, vldrwq_s32(c.offset_terms + o));
       if constexpr (P.has_bias != 0) acc = vaddq_s32(acc, vldrwq_z_s32(c.bias + o, lanes));
-      if constexpr (P.per_channel != 0) acc = requantize<P>(acc, vldrwq_z_s32(c.multiplier + o, lanes), vldrwq_z_s32(c.shift + o, lanes));
+      if constexpr (P.per_channel != 0) acc = requantize<P, Left>(acc, vldrwq_z_s32(c.multiplier + o, lanes), vldrwq_z_s32(c.shift + o, lanes));
       else acc = requantize<P>(acc);
       vstrbq_p_s32(out + o, acc, lanes);
     }

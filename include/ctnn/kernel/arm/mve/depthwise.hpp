@@ -6,7 +6,7 @@
 // channels are consecutive) widened to int16 lanes (VLDRB.S16), their products widened to int32 in two
 // vectors, the even channels' (VMULLB) and the odd channels' (VMULLT), each added to its accumulator: 6
 // instructions per 8 MACs (MVE has no vector-by-vector VMLA; four channels in int32 lanes take 4 per 4).
-// The output stage requantizes both vectors and interleaves them back into channel order (VMOVNB/VMOVNT).
+// The output stage requantizes both vectors and interleaves them back into channel order (store_eight).
 // Channel-major, as the DSP kernel (kernel/arm/depthwise.hpp): per group of eight channels, their bias,
 // requantization (deinterleaved by VLD2) and input-offset term (offset * the sum of their filters over
 // every tap) set up once, then every pixel in ascending order:
@@ -57,7 +57,11 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
         return;
       }
     }
-    for (std::int32_t q = 0; q < groups; ++q) channel_group(input, weights, bias, rq, output, 8 * q);
+    if (P.per_channel != 0 && has_left_shift(rq.shift, channels)) {
+      for (std::int32_t q = 0; q < groups; ++q) channel_group<true>(input, weights, bias, rq, output, 8 * q);
+    } else {
+      for (std::int32_t q = 0; q < groups; ++q) channel_group<false>(input, weights, bias, rq, output, 8 * q);
+    }
   }
 #else
   template <std::size_t N>
@@ -88,21 +92,14 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
     acc.odd = vaddq_s32(acc.odd, vmulltq_int_s16(x, w));
   }
 
+  template <bool Left>
   [[gnu::always_inline]] static inline void store(const group_state& s, pair acc, std::int8_t* out) {
-    if constexpr (P.per_channel != 0) {
-      acc.even = requantize<P>(acc.even, s.even);
-      acc.odd = requantize<P>(acc.odd, s.odd);
-    } else {
-      acc.even = requantize<P>(acc.even);
-      acc.odd = requantize<P>(acc.odd);
-    }
-    // Both in [-128, 127]: narrowed into alternate int16 lanes (VMOVNB keeps the odd lanes, which VMOVNT
-    // then writes), stored as bytes.
-    const int16x8_t narrow = vmovntq_s32(vmovnbq_s32(vreinterpretq_s16_s32(acc.odd), acc.even), acc.odd);
-    vstrbq_s16(out, narrow);
+    if constexpr (P.per_channel != 0) store_eight<P>(scale_plus_offset<P, Left>(acc.even, s.even), scale_plus_offset<P, Left>(acc.odd, s.odd), out);
+    else store_eight<P>(scale_plus_offset<P>(acc.even), scale_plus_offset<P>(acc.odd), out);
   }
 
-  // Channels [c, c + 8) of every pixel.
+  // Channels [c, c + 8) of every pixel (Left: requantize with left shifts, scales_of).
+  template <bool Left>
   [[gnu::noinline]] static void channel_group(const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias,
                                               const requant_arrays& rq, std::int8_t* output, std::int32_t c) {
     const std::int8_t* w = weights + c;
@@ -114,8 +111,8 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
     s.start = {vmlaq_n_s32(s.bias.even, vmovlbq_s16(sum), P.input_offset), vmlaq_n_s32(s.bias.odd, vmovltq_s16(sum), P.input_offset)};
     if constexpr (P.per_channel != 0) {
       const pair multiplier = load_pair(rq.multiplier + c), shift = load_pair(rq.shift + c);
-      s.even = scales_of(multiplier.even, shift.even);
-      s.odd = scales_of(multiplier.odd, shift.odd);
+      s.even = scales_of<Left>(multiplier.even, shift.even);
+      s.odd = scales_of<Left>(multiplier.odd, shift.odd);
     }
     const std::int8_t* x = input + c;
     for (std::int32_t b = 0; b < g::batch; ++b)
@@ -125,13 +122,14 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
         const bool whole_rows = rows.first == 0 && rows.end == kernel_h;
         for (std::int32_t ox = 0; ox < g::out_w; ++ox) {
           if (whole_rows && ox >= g::interior_begin && ox < g::interior_end)
-            whole_window(s, x + g::input_pixel(b, rows.input_row, ox * g::win.stride_w - g::win.pad_left), w, out + ox * channels);
-          else border_pixel(s, x, w, out + ox * channels, b, rows, ox);
+            whole_window<Left>(s, x + g::input_pixel(b, rows.input_row, ox * g::win.stride_w - g::win.pad_left), w, out + ox * channels);
+          else border_pixel<Left>(s, x, w, out + ox * channels, b, rows, ox);
         }
       }
   }
 
   // A pixel whose window lies inside the input, its tap (0, 0) at x.
+  template <bool Left>
   [[gnu::always_inline]] static inline void whole_window(const group_state& s, const std::int8_t* x, const std::int8_t* w, std::int8_t* out) {
     pair acc = s.start;
 #pragma GCC unroll 1
@@ -141,10 +139,11 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
       for (std::int32_t kx = 0; kx < kernel_w; ++kx, tap += g::win.dilation_w * channels, w += channels)
         multiply_add(acc, vldrbq_s16(tap), vldrbq_s16(w));
     }
-    store(s, acc, out);
+    store<Left>(s, acc, out);
   }
 
   // One pixel with taps in the padding: its in-bounds taps, the offset added to the inputs.
+  template <bool Left>
   [[gnu::noinline]] static void border_pixel(const group_state& s, const std::int8_t* x, const std::int8_t* w, std::int8_t* out,
                                              std::int32_t b, typename g::row_range rows, std::int32_t ox) {
     const auto columns = g::columns_inside(ox);
@@ -155,7 +154,7 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
       for (std::int32_t kx = columns.first; kx < columns.end; ++kx, tap += g::win.dilation_w * channels, wk += channels)
         multiply_add(acc, vaddq_n_s16(vldrbq_s16(tap), static_cast<std::int16_t>(P.input_offset)), vldrbq_s16(wk));
     }
-    store(s, acc, out);
+    store<Left>(s, acc, out);
   }
 #endif
 };

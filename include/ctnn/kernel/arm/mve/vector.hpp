@@ -85,24 +85,40 @@ template <kernel_params P>
 //     -1 is (x & -e) >> 31, zero where e = 0;
 //   * the zero point added in int32, wrapping as on TFLite's targets (VADD).
 // Per channel: the lanes' multipliers and shifts, the shifts split into the left one and minus the right
-// one (set up once by kernels that requantize many pixels of the same channels).
+// one (set up once by kernels that requantize many pixels of the same channels). Left: whether any
+// channel of the call shifts left (has_left_shift, asked once per call); without, the shift is the
+// right one as it is, and the left shift is not made.
 struct channel_scales {
   int32x4_t multiplier, left, right;
 };
+template <bool Left>
 [[gnu::always_inline]] inline channel_scales scales_of(int32x4_t multiplier, int32x4_t shift) {
   const int32x4_t zero = vdupq_n_s32(0);
-  return {multiplier, vmaxq_s32(shift, zero), vminq_s32(shift, zero)};
+  if constexpr (Left) return {multiplier, vmaxq_s32(shift, zero), vminq_s32(shift, zero)};
+  else return {multiplier, zero, shift};
 }
-template <kernel_params P>
-[[gnu::always_inline]] inline int32x4_t requantize(int32x4_t acc, const channel_scales& s) {
-  int32x4_t v = vqrdmulhq_s32(vshlq_s32(acc, s.left), s.multiplier);
+inline bool has_left_shift(const std::int32_t* shift, std::int32_t count) {
+  std::int32_t largest = 0;
+  for (std::int32_t k = 0; k < count; ++k) largest = shift[k] > largest ? shift[k] : largest;
+  return largest > 0;
+}
+// The rescaled value plus the output zero point, not clamped.
+template <kernel_params P, bool Left>
+[[gnu::always_inline]] inline int32x4_t scale_plus_offset(int32x4_t acc, const channel_scales& s) {
+  if constexpr (Left) acc = vshlq_s32(acc, s.left);
+  int32x4_t v = vqrdmulhq_s32(acc, s.multiplier);
   v = vrshlq_s32(vqaddq_s32(v, vshrq_n_s32(vandq_s32(v, s.right), 31)), s.right);
-  return clamp_output<P>(vaddq_n_s32(v, P.output_offset));
+  return vaddq_n_s32(v, P.output_offset);
 }
-template <kernel_params P>
+template <kernel_params P, bool Left>
+[[gnu::always_inline]] inline int32x4_t requantize(int32x4_t acc, const channel_scales& s) {
+  return clamp_output<P>(scale_plus_offset<P, Left>(acc, s));
+}
+template <kernel_params P, bool Left>
 [[gnu::always_inline]] inline int32x4_t requantize(int32x4_t acc, int32x4_t multiplier, int32x4_t shift) {
-  return requantize<P>(acc, scales_of(multiplier, shift));
+  return requantize<P, Left>(acc, scales_of<Left>(multiplier, shift));
 }
+
 // MultiplyByQuantizedMultiplier with a compile-time multiplier and shift (per-tensor calls, ADD's inputs).
 template <std::int32_t Multiplier, std::int32_t Shift>
 [[gnu::always_inline]] inline int32x4_t multiply_by_quantized_multiplier(int32x4_t x) {
@@ -113,9 +129,25 @@ template <std::int32_t Multiplier, std::int32_t Shift>
 }
 // Per tensor: the call's multiplier and shift.
 template <kernel_params P>
-[[gnu::always_inline]] inline int32x4_t requantize(int32x4_t acc) {
+[[gnu::always_inline]] inline int32x4_t scale_plus_offset(int32x4_t acc) {
   const int32x4_t scaled = multiply_by_quantized_multiplier<P.output_multiplier, P.output_shift>(acc);  // (arm_mve.h's names are macros)
-  return clamp_output<P>(vaddq_n_s32(scaled, P.output_offset));
+  return vaddq_n_s32(scaled, P.output_offset);
+}
+template <kernel_params P>
+[[gnu::always_inline]] inline int32x4_t requantize(int32x4_t acc) {
+  return clamp_output<P>(scale_plus_offset<P>(acc));
+}
+
+// Eight outputs from the even channels' lanes and the odd ones' (rescaled, plus the zero point, in int32),
+// narrowed into channel order with saturation to int16 (VQMOVNB/VQMOVNT: the clamp to the activation's
+// range, inside int16, gives what it gives in int32), clamped on eight lanes, stored as bytes.
+template <kernel_params P>
+[[gnu::always_inline]] inline void store_eight(int32x4_t even, int32x4_t odd, std::int8_t* out) {
+  constexpr std::int16_t low = P.activation_min > -128 ? P.activation_min : -128;
+  constexpr std::int16_t high = P.activation_max < 127 ? P.activation_max : 127;
+  int16x8_t v = vqmovntq_s32(vqmovnbq_s32(vreinterpretq_s16_s32(odd), even), odd);
+  v = vminq_s16(vmaxq_s16(v, vdupq_n_s16(low)), vdupq_n_s16(high));
+  vstrbq_s16(out, v);
 }
 
 // n bytes from `from` to `to` (any n >= 0), 16 a step, the last step predicated.
