@@ -19,7 +19,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/arm/detail/window.hpp>
@@ -137,7 +136,7 @@ struct conv_kernel {
         const std::int32_t iy = rows.input_row + ky * g::win.dilation_h;
         if constexpr (g::win.dilation_w == 1) {
           if (whole_columns) {  // a stretch of compile-time length (a few loads and stores, no predication)
-            std::memcpy(to, input + g::input_pixel(b, iy, columns.input_row), row_values);
+            copy_fixed<row_values>(to, input + g::input_pixel(b, iy, columns.input_row));
             continue;
           }
         }

@@ -159,6 +159,22 @@ template <kernel_params P>
   }
 }
 
+// N bytes (a compile-time count): one load and store per 16 bytes, the tail predicated, or one word move
+// for 1, 2, 4 or 8 bytes (a plain memcpy of another length calls newlib's byte loop).
+template <std::int32_t N>
+[[gnu::always_inline]] inline void copy_fixed(std::int8_t* to, const std::int8_t* from) {
+  if constexpr (N == 1 || N == 2 || N == 4 || N == 8) {
+    __builtin_memcpy(to, from, N);
+  } else {
+#pragma GCC unroll 64
+    for (std::int32_t k = 0; k + 16 <= N; k += 16) vstrbq_s8(to + k, vldrbq_s8(from + k));
+    if constexpr (N % 16 != 0) {
+      const mve_pred16_t p = vctp8q(N % 16);
+      vstrbq_p_s8(to + N / 16 * 16, vldrbq_z_s8(from + N / 16 * 16, p), p);
+    }
+  }
+}
+
 // n bytes of `value` at `to`.
 [[gnu::always_inline]] inline void fill(std::int8_t* to, std::int8_t value, std::int32_t n) {
   const int8x16_t v = vdupq_n_s8(value);
