@@ -122,7 +122,7 @@ struct conv_kernel {
   // Pixel p's window in OHWI order, padding taps at the input zero point.
   [[gnu::noinline]] static void gather(const std::int8_t* input, std::int32_t p, std::int8_t* window) {
     if constexpr (flat) {
-      copy_bytes(window, input + static_cast<std::ptrdiff_t>(p) * in_c, in_c);
+      copy_fixed<in_c>(window, input + static_cast<std::ptrdiff_t>(p) * in_c);
     } else {
       const std::int32_t b = p / (g::out_h * g::out_w), oy = p / g::out_w % g::out_h, ox = p % g::out_w;
       const auto rows = g::rows_inside(oy);
