@@ -116,16 +116,22 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
     }
     const std::int8_t* x = input + c;
     for (std::int32_t b = 0; b < g::batch; ++b)
-      for (std::int32_t oy = 0; oy < g::out_h; ++oy) {
-        const auto rows = g::rows_inside(oy);
-        std::int8_t* out = output + c + (static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w * channels;
-        const bool whole_rows = rows.first == 0 && rows.end == kernel_h;
-        for (std::int32_t ox = 0; ox < g::out_w; ++ox) {
-          if (whole_rows && ox >= g::interior_begin && ox < g::interior_end)
-            whole_window<Left>(s, x + g::input_pixel(b, rows.input_row, ox * g::win.stride_w - g::win.pad_left), w, out + ox * channels);
-          else border_pixel<Left>(s, x, w, out + ox * channels, b, rows, ox);
-        }
-      }
+      for (std::int32_t oy = 0; oy < g::out_h; ++oy)
+        row<Left>(s, x, w, output + c + (static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w * channels, b, g::rows_inside(oy));
+  }
+
+  // One output row. Out of line, the group's state reached through a reference: its vectors are then
+  // loaded with one instruction each (inlined into channel_group, g++ 12 spills them to its frame and
+  // reloads each with two).
+  template <bool Left>
+  [[gnu::noinline]] static void row(const group_state& s, const std::int8_t* x, const std::int8_t* w, std::int8_t* out, std::int32_t b,
+                                    typename g::row_range rows) {
+    const bool whole_rows = rows.first == 0 && rows.end == kernel_h;
+    for (std::int32_t ox = 0; ox < g::out_w; ++ox) {
+      if (whole_rows && ox >= g::interior_begin && ox < g::interior_end)
+        whole_window<Left>(s, x + g::input_pixel(b, rows.input_row, ox * g::win.stride_w - g::win.pad_left), w, out + ox * channels);
+      else border_pixel<Left>(s, x, w, out + ox * channels, b, rows, ox);
+    }
   }
 
   // A pixel whose window lies inside the input, its tap (0, 0) at x.
