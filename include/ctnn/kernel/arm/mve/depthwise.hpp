@@ -40,10 +40,13 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
   static constexpr std::int32_t kernel_h = g::kernel_h, kernel_w = g::kernel_w;
   static constexpr std::int32_t taps = kernel_h * kernel_w;
   static constexpr std::int32_t groups = channels / 8;
+  // The filters' sums over the taps are taken in int16 lanes: |sum| <= 128 * taps.
+  static constexpr std::int32_t max_taps = 32767 / 128;
 
   static constexpr bool supports = mve_available && P.kind == op_kind::depthwise_conv2d && P.type == dtype::i8 &&
                                    P.depth_multiplier == 1 && P.in.rank == 4 && P.out.rank == 4 && P.in[3] == channels &&
-                                   channels % 8 == 0 && P.weights_offset == 0 && g::valid && kernel::detail::is_output_clamp(P.fused) &&
+                                   channels % 8 == 0 && taps <= max_taps && P.weights_offset == 0 && g::valid &&
+                                   kernel::detail::is_output_clamp(P.fused) &&
                                    (P.in_place == 0 || dsp::supports);
 
 #if CTNN_ARM_MVE
