@@ -69,7 +69,7 @@ if(DEFINED CTNN_EXPECT_DSP)
   if(CTNN_EXPECT_DSP STREQUAL "MVE")
     # objdump prints MVE only for that architecture (else as coprocessor instructions); VMLADAV shows as vmlav.
     execute_process(COMMAND arm-none-eabi-objdump -d -m armv8.1-m.main "${elf}" OUTPUT_VARIABLE mve_disassembly)
-    string(REGEX MATCHALL "\tvmla(da)?va?\.s8" vmladav "${mve_disassembly}")
+    string(REGEX MATCHALL "\tvmla(da)?va?\\.s8" vmladav "${mve_disassembly}")
     list(LENGTH vmladav vmladav_count)
     message(STATUS "[firmware example] cortex-${CTNN_CORE}: ${vmladav_count} VMLADAV instructions in the image")
     if(vmladav_count EQUAL 0)
