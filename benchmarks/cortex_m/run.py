@@ -7,12 +7,14 @@ benchmarks/cortex_m/CMakeLists.txt with the repository's toolchain file, runs th
 `qemu-system-arm -M <board> -icount shift=0` (1 ns of virtual time per instruction), and prints:
 
   * the SysTick calibration: a subs/bne loop of known length, its ticks, the instructions per tick
-    (40 on mps2-an386, 50 on mps2-an505); every count is ticks x that figure;
+    (40 on mps2-an386, 50 on mps2-an505, 31.25 on mps3-an547: the loop's ratio to 1/100, not the
+    firmware's integer); every count is ticks x that figure;
   * whether the outputs equal TFLM's reference outputs byte for byte (4 cases, both builds; exit status 1
     if not);
   * instructions of one inference (case 0, the ramp input, as the shared README's TFLM figures), MACs
-    (from the module's shapes), instructions per MAC, and the ratio to TFLM + CMSIS-NN from
-    ../shared/models/mlperf-tiny/README.md (Cortex-M4 figures, -O2);
+    (from the module's shapes), instructions per MAC, and the ratio to TFLM + CMSIS-NN: on the M4 and M33
+    ../shared/models/mlperf-tiny/README.md's Cortex-M4 -O2 figures (per model and per operator), on the
+    M55 PEER_TOTALS below (TFLM + CMSIS-NN with its MVE kernels, built for the M55, per model and level);
   * per kernel call (the build with the hook) and per op kind: instructions, MACs, per MAC (per element
     for ADD), CMSIS-NN's figure;
   * (the firmware build) .text split into ctnn code and the rest, .rodata into the model (file literal + ctnn's constants),
@@ -26,6 +28,7 @@ instructions of the patch stage's calls (docs/memory.md, "Patch execution").
 
   python3 benchmarks/cortex_m/run.py                       # all models, -O2 and -Os, Cortex-M4
   python3 benchmarks/cortex_m/run.py --models kws --opt O2 --cpu m4,m33 --json
+  python3 benchmarks/cortex_m/run.py --opt O2 --cpu m55                  # Helium (MVE) kernels
   python3 benchmarks/cortex_m/run.py --models vww --opt O2 --patches
 
 Standard library only. Needs arm-none-eabi-g++, qemu-system-arm, cmake and ninja (or make).
@@ -53,7 +56,19 @@ MODELS = {
 CPUS = {
     "m4": ("arm-none-eabi-cortex-m4.cmake", "mps2-an386"),
     "m33": ("arm-none-eabi-cortex-m33.cmake", "mps2-an505"),
+    "m55": ("arm-none-eabi-cortex-m55.cmake", "mps3-an547"),
 }
+# The peer on cores whose figures the shared README does not have: TFLM 90b983c2b + CMSIS-NN 4ab83cc3 built
+# for that core (its MVE kernels on the M55: ARM_MATH_MVEI from __ARM_FEATURE_MVE), counted the same way
+# (qemu -icount shift=0, SysTick), outputs equal to the references; instructions per Invoke() of case 0, per
+# level. Source: ../shared/DESIGN.md section 6 ("TFLM + CMSIS-NN as the Cortex-M peer", checked 2026-12-04).
+# No per-operator figures there: the per-op column stays empty on these cores.
+PEER_TOTALS = {
+    "m55": {"O2": {"kws": 1_813_031, "vww": 6_558_250, "ic": 4_913_750, "ad": 150_000},
+            "Os": {"kws": 2_454_875, "vww": 8_498_406, "ic": 5_303_875, "ad": 243_250}},
+}
+PEER_LABEL = {"m55": "Cortex-M55 MVE, -{opt}"}
+DEFAULT_PEER_LABEL = "Cortex-M4, -O2"
 OPTS = ("O2", "Os")
 # The builds of one model: the firmware's memory options, or (--patches) reuse + io without and with patches.
 FIRMWARE_BUILDS = ("",)
@@ -224,14 +239,19 @@ def summarise(key, cpu, opt, board, records, per_call, sizes, tflm):
     """One model's figures: `records` from the firmware build, `per_call` from the build with the hook."""
     name, prefix = MODELS[key]
     totals, per_op = tflm
-    per_tick = records["calibration"]["instructions_per_tick"]
+    per_tick = instructions_per_tick(records["calibration"])
     model = records["model"]
-    instructions = records["inference"]["ticks"] * per_tick
+    instructions = round(records["inference"]["ticks"] * per_tick)
     macs = model["macs"]
     reference = totals.get(name)
+    if cpu in PEER_TOTALS:  # this core's own peer figures (no reference-kernel or per-operator ones)
+        peer = PEER_TOTALS[cpu].get(opt, {}).get(key)
+        reference = None if peer is None else {"macs": None, "reference": None, "cmsis_nn": peer}
+        per_op = {}
     result = {
-        "model": key, "name": name, "cpu": records["calibration"]["cpu"], "board": board, "opt": opt, "options": model["options"],
-        "calibration": records["calibration"],
+        "model": key, "name": name, "cpu_key": cpu, "cpu": records["calibration"]["cpu"], "board": board, "opt": opt, "options": model["options"],
+        "calibration": dict(records["calibration"], instructions_per_tick=per_tick),
+        "peer": PEER_LABEL.get(cpu, DEFAULT_PEER_LABEL).format(opt=opt),
         "outputs_equal": min(sum(1 for c in r["cases"] if c["equal"]) for r in (records, per_call)), "cases": model["cases"],
         "hook_complete": per_call["observed_inference"]["hook_complete"] and len(per_call["calls"]) == model["calls"],
         "instructions": instructions, "macs": macs, "instructions_per_mac": instructions / macs if macs else None,
@@ -245,7 +265,7 @@ def summarise(key, cpu, opt, board, records, per_call, sizes, tflm):
     }
     layers, kinds = [], {}
     for call in per_call["calls"]:
-        count = call["ticks"] * per_call["calibration"]["instructions_per_tick"]
+        count = round(call["ticks"] * instructions_per_tick(per_call["calibration"]))
         layer = {"call": call["call"], "kind": call["kind"], "result": call["result"], "kernel": call["kernel"],
                  "in_place": call["in_place"], "macs": call["macs"], "elements": call["elements"], "instructions": count,
                  "per_mac": count / call["macs"] if call["macs"] else None}
@@ -263,10 +283,17 @@ def summarise(key, cpu, opt, board, records, per_call, sizes, tflm):
     result["layers"] = layers
     result["op_kinds"] = list(kinds.values())
     # With the per-call hook on (its own cost falls mostly between calls).
-    result["observed_instructions"] = per_call["observed_inference"]["ticks"] * per_call["calibration"]["instructions_per_tick"]
+    result["observed_instructions"] = round(per_call["observed_inference"]["ticks"] * instructions_per_tick(per_call["calibration"]))
     result["instructions_outside_calls"] = result["observed_instructions"] - sum(layer["instructions"] for layer in layers)
     result["goals"] = goals_of(key, opt, result)
     return result
+
+
+def instructions_per_tick(calibration):
+    """The calibration loop's instructions per SysTick tick to 1/100: 40 and 50 on the MPS2 boards, 31.25 on
+    mps3-an547 (the firmware prints that ratio rounded to an integer, 31 there: 0.8 % off). The few
+    instructions of the wrap handler during the loop (~20 per 65,536 ticks) vanish in the rounding."""
+    return round(calibration["loop_instructions"] / calibration["ticks"], 2)
 
 
 def goals_of(key, opt, r):
@@ -317,8 +344,9 @@ def print_report(r, out):
     print(f"calibration: {c['loop_instructions']:,} loop instructions in {c['ticks']:,} ticks = "
           f"{c['loop_instructions'] / c['ticks']:.4f} instructions per tick (used: {c['instructions_per_tick']})", file=out)
     tflm = "" if r["cmsis_nn_instructions"] is None else (
-        f"; TFLM + CMSIS-NN (Cortex-M4, -O2) {millions(r['cmsis_nn_instructions'])}: {r['ratio_to_cmsis_nn']:.2f}x; "
-        f"TFLM reference kernels {millions(r['tflm_reference_instructions'])}")
+        f"; TFLM + CMSIS-NN ({r['peer']}) {millions(r['cmsis_nn_instructions'])}: {r['ratio_to_cmsis_nn']:.2f}x")
+    if r["tflm_reference_instructions"] is not None:
+        tflm += f"; TFLM reference kernels {millions(r['tflm_reference_instructions'])}"
     print(f"instructions: {millions(r['instructions'])} for {r['macs']:,} MACs = {r['instructions_per_mac']:.2f} per MAC{tflm}", file=out)
     if r["tflm_macs"] is not None and r["tflm_macs"] != r["macs"]:
         print(f"note: the README counts {r['tflm_macs']:,} MACs for this model", file=out)
@@ -330,7 +358,7 @@ def print_report(r, out):
         print(f"{l['call']:>4} {l['kind']:<17} {kernel:>6} {l['macs']:>11,} {l['instructions']:>13,} {per:>8}  {l['result']}{place}", file=out)
     print(f"{'':>4} {'(between calls)':<17} {'':>6} {'':>11} {r['instructions_outside_calls']:>13,}  executor and the per-call hook "
           f"(inference with the hook: {r['observed_instructions']:,})", file=out)
-    print("by op kind (CMSIS-NN: the README's per-operator figures, Cortex-M4 -O2):", file=out)
+    print(f"by op kind (CMSIS-NN: {'none for this core' if r['cpu_key'] in PEER_TOTALS else 'the README per-operator figures, Cortex-M4 -O2'}):", file=out)
     for k in r["op_kinds"]:
         cmsis = "" if k["cmsis_nn_instructions"] is None else (
             f"; CMSIS-NN {k['cmsis_nn_instructions']:,} ({k['ratio_to_cmsis_nn']:.2f}x)")
@@ -349,12 +377,12 @@ def print_report(r, out):
 
 
 def print_table(results, out):
-    print("\n| model | core | opt | options | instructions | per MAC | TFLM + CMSIS-NN | ratio | ctnn .text | model .rodata | RAM | stack | outputs |", file=out)
-    print("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|", file=out)
+    print("\n| model | core | opt | options | instructions | per MAC | TFLM + CMSIS-NN | peer | ratio | ctnn .text | model .rodata | RAM | stack | outputs |", file=out)
+    print("|---|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---|", file=out)
     for r in results:
         cmsis = optional(r["cmsis_nn_instructions"], "{:,}")
         ratio = optional(r["ratio_to_cmsis_nn"], "{:.2f}x")
-        print(f"| {r['model'].upper()} | {r['cpu']} | -{r['opt']} | {r['options']} | {r['instructions']:,} | {r['instructions_per_mac']:.2f} | {cmsis} | {ratio} | "
+        print(f"| {r['model'].upper()} | {r['cpu']} | -{r['opt']} | {r['options']} | {r['instructions']:,} | {r['instructions_per_mac']:.2f} | {cmsis} | {r['peer']} | {ratio} | "
               f"{r['sizes']['text_ctnn']:,} | {r['sizes']['rodata_model']:,} | {r['total_ram']:,} | {r['stack_peak']:,} | "
               f"{r['outputs_equal']}/{r['cases']} |", file=out)
     met = sum(g["met"] for r in results for g in r["goals"])
@@ -405,7 +433,7 @@ def main():
     parser.add_argument("--models", type=lambda t: parse_list(t, MODELS, "--models"), default=list(MODELS),
                         help="comma-separated: kws,vww,ic,ad (default: all)")
     parser.add_argument("--opt", type=lambda t: parse_list(t, OPTS, "--opt"), default=list(OPTS), help="O2,Os (default: both)")
-    parser.add_argument("--cpu", type=lambda t: parse_list(t, CPUS, "--cpu"), default=["m4"], help="m4,m33 (default: m4)")
+    parser.add_argument("--cpu", type=lambda t: parse_list(t, CPUS, "--cpu"), default=["m4"], help="m4,m33,m55 (default: m4)")
     parser.add_argument("--patches", action="store_true",
                         help="build each model with memory_reuse + io_in_arena without and with the automatic patch stage "
                              "instead of the firmware options, and compare them")

@@ -36,10 +36,15 @@ struct cortex_m3 : generic {};
 struct cortex_m4 : with_isa<instruction_set::armv7em_dsp> {};
 struct cortex_m7 : cortex_m4 {};
 struct cortex_m33 : cortex_m4 {};
+// Armv8.1-M with MVE (Helium): the MVE int8 kernels (kernel/arm/mve), the DSP ones where they do not apply.
+struct cortex_m55 : with_isa<instruction_set::armv81m_mve> {};
+struct cortex_m85 : cortex_m55 {};
 
 // The best instruction set the compiler flags enable.
 struct native {
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  static constexpr instruction_set isa = instruction_set::armv81m_mve;
+#elif defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
   static constexpr instruction_set isa = instruction_set::armv7em_dsp;
 #elif defined(__AVX512VNNI__) && defined(__AVX512BW__)
   static constexpr instruction_set isa = instruction_set::x86_avx512_vnni;
@@ -69,7 +74,8 @@ constexpr bool enabled_by_compiler(instruction_set isa) {
     case instruction_set::x86_avx512_vnni:
       return best >= instruction_set::x86_sse2 && best <= instruction_set::x86_avx512_vnni && isa <= best;
     case instruction_set::arm_neon:
-    case instruction_set::armv7em_dsp: return isa == best;
+    case instruction_set::armv81m_mve: return isa == best;
+    case instruction_set::armv7em_dsp: return isa == best || best == instruction_set::armv81m_mve;
   }
   return false;
 }

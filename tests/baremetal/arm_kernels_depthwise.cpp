@@ -13,6 +13,11 @@ TEST_CASE("arm depthwise_conv2d in place equals the reference kernel") {
   t::check_layers<t::depthwise_layer_in_place, 4>(std::make_index_sequence<10>{});
 }
 
+TEST_CASE("arm depthwise_conv2d over channels in eights (the MVE kernel's) equals the reference kernel") {
+  t::check_layers<t::depthwise_layer_in_eights, 10>(std::make_index_sequence<12>{});
+  t::check_layers<t::depthwise_layer_in_eights_in_place, 11>(std::make_index_sequence<6>{});
+}
+
 TEST_CASE("arm depthwise_conv2d wraps as the reference kernel at the int32 limits (biases, sums, output zero point)") {
   arm_extreme::check_all<arm_extreme::depthwise>(std::make_index_sequence<arm_extreme::depthwise_layers>{});
 }

@@ -1,4 +1,5 @@
-// The Armv7E-M DSP int8 kernels (kernel/arm/) against the reference int8 kernels, bit for bit, on
+// The Armv7E-M DSP int8 kernels (kernel/arm/), and on MVE targets (Cortex-M55) the Armv8.1-M MVE family
+// (kernel/arm/mve/: its kernels, the DSP ones where none applies), against the reference int8 kernels, bit for bit, on
 // pseudo-random layers: shapes, windows (kernel, stride, dilation, asymmetric padding), odd channel
 // counts, zero points including -128 and 127, fused activation ranges and biases are drawn at compile
 // time (each layer is a kernel_params, a template argument), per-channel multipliers and shifts (down
@@ -193,15 +194,52 @@ inline void fill(operands& o, std::uint32_t seed) {
   }
 }
 
-// The DSP kernel family of layer P (its `supports` aside: without the DSP extension, the kernels still
-// run on the instructions' C++ twins of detail/dsp.hpp, which checks their arithmetic on any host).
+// The kernel family of layer P: on MVE targets the MVE family's kernel where it has one; else the DSP
+// kernel (its `supports` aside: without the DSP extension, the kernels still run on the instructions'
+// C++ twins of detail/dsp.hpp, which checks their arithmetic on any host).
 template <ctnn::kernel_params P>
 constexpr auto kernel_family() {
   namespace d = ctnn::kernel::arm::detail;
+#if CTNN_ARM_MVE
+  if constexpr (ctnn::kernel::arm::mve::i8_kernel<P>::supports) return ctnn::kernel::arm::mve::i8_kernel<P>{};
+  else
+#endif
   if constexpr (P.kind == ctnn::op_kind::conv2d || P.kind == ctnn::op_kind::dense) return d::conv_kernel<P>{};
   else if constexpr (P.kind == ctnn::op_kind::depthwise_conv2d) return d::depthwise_kernel<P>{};
   else if constexpr (P.kind == ctnn::op_kind::add) return d::add_kernel<P>{};
   else return d::avg_pool_kernel<P>{};
+}
+
+// The family select_kernels must choose for every layer of these tests on this target.
+#if CTNN_ARM_MVE
+inline constexpr ctnn::kernel_impl expected_family = ctnn::kernel_impl::arm_mve_i8;
+#else
+inline constexpr ctnn::kernel_impl expected_family = ctnn::kernel_impl::arm_dsp_i8;
+#endif
+
+// A layer's weights as pack<K> reads a constant (kernel/kernel_family.hpp).
+struct weight_reader {
+  const std::int8_t* weights;
+  std::size_t elements;
+  constexpr std::int8_t i8(std::size_t i) const { return weights[i]; }
+  constexpr std::size_t count() const { return elements; }
+};
+
+// Operand 1 (the weights) as Kernel reads it: re-laid out by its pack<1> where it packs them (at run
+// time here, from the random weights; the executor's are made at compile time), else as stored.
+template <ctnn::kernel_params P, class Kernel>
+const void* weights_for(const std::int8_t* weights) {
+  if constexpr (P.kind != ctnn::op_kind::add && Kernel::packs(1)) {
+    constexpr std::size_t elements = static_cast<std::size_t>(
+        P.kind == ctnn::op_kind::depthwise_conv2d ? std::int64_t{P.win.kernel_h} * P.win.kernel_w * P.out.last()
+        : P.kind == ctnn::op_kind::dense          ? P.in.elements() / P.in[0] * P.out.last()
+                                                  : std::int64_t{P.win.kernel_h} * P.win.kernel_w * P.in.last() * P.out.last());
+    static decltype(Kernel::template pack<1>(weight_reader{})) packed;
+    packed = Kernel::template pack<1>(weight_reader{weights, elements});
+    return packed.data();
+  } else {
+    return weights;
+  }
 }
 
 // Whether the DSP kernel's output equals the reference kernel's, with the layer described on failure.
@@ -223,9 +261,8 @@ template <ctnn::kernel_params P>
 void check_layer(std::uint32_t seed) {
   using arm_kernel = decltype(kernel_family<P>());
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-  static_assert(ctnn::kernel::arm::i8_kernel<P>::supports &&
-                    ctnn::pass::with_kernel_choice<P>.choice.impl == ctnn::kernel_impl::arm_dsp_i8,
-                "select_kernels should choose the DSP kernels for every layer of this test");
+  static_assert(ctnn::kernel::arm::i8_kernel<P>::supports && ctnn::pass::with_kernel_choice<P>.choice.impl == expected_family,
+                "select_kernels should choose the DSP kernels (the MVE family on MVE targets) for every layer of this test");
 #else
   static_assert(!ctnn::kernel::arm::i8_kernel<P>::supports, "without the DSP extension no DSP kernel may be selected");
 #endif
@@ -235,6 +272,7 @@ void check_layer(std::uint32_t seed) {
   const ctnn::kernel::requant_arrays rq{o.multiplier, o.shift};
   const bool binary = P.kind == ctnn::op_kind::add;
   const void* const args[3] = {o.input, binary ? static_cast<const void*>(o.input2) : o.weights, o.bias};
+  const void* const kernel_args[3] = {o.input, binary ? static_cast<const void*>(o.input2) : weights_for<P, arm_kernel>(o.weights), o.bias};
   constexpr std::size_t out_bytes = static_cast<std::size_t>(P.out.elements());
   std::int8_t* expected = expected_output;
   std::int8_t* actual = actual_output;
@@ -251,7 +289,7 @@ void check_layer(std::uint32_t seed) {
   for (int placement = 0; placement < placements; ++placement) {
     std::memset(actual, 0x5A, max_elements);
     if constexpr (P.in_place == 0) {
-      arm_kernel::run(args, actual, rq);
+      arm_kernel::run(kernel_args, actual, rq);
     } else {
       constexpr std::int64_t shift = ctnn::memory::in_place_window_shift(P.in, P.out, P.win);
       static_assert(shift <= 0);
@@ -259,7 +297,7 @@ void check_layer(std::uint32_t seed) {
       constexpr std::size_t input_at = 2 * max_elements;
       const auto output_at = static_cast<std::size_t>(static_cast<std::int64_t>(input_at) + shift - placement);
       std::memcpy(arena + input_at, o.input, static_cast<std::size_t>(P.in.elements()));
-      const void* const in_place_args[3] = {arena + input_at, o.weights, o.bias};
+      const void* const in_place_args[3] = {arena + input_at, weights_for<P, arm_kernel>(o.weights), o.bias};
       arm_kernel::run(in_place_args, arena + output_at, rq);
       std::memcpy(actual, arena + output_at, out_bytes);
     }
@@ -289,6 +327,20 @@ constexpr ctnn::kernel_params pointwise_layer(std::uint32_t family, std::size_t 
 constexpr ctnn::kernel_params depthwise_layer(std::uint32_t family, std::size_t index) { return window_layer(family, index, true, false); }
 constexpr ctnn::kernel_params depthwise_layer_in_place(std::uint32_t family, std::size_t index) {
   return window_layer(family, index, true, true);
+}
+// Channels in eights (8, 16 or 24: the MVE depthwise kernel's, kernel/arm/mve/depthwise.hpp), in place or not.
+constexpr ctnn::kernel_params depthwise_layer_in_eights_of(std::uint32_t family, std::size_t index, bool in_place) {
+  ctnn::kernel_params p = window_layer(family, index, true, in_place);
+  const std::int32_t channels = 8 * static_cast<std::int32_t>(1 + index % 3);
+  p.in = ctnn::make_shape(p.in[0], p.in[1], p.in[2], channels);
+  p.out = ctnn::make_shape(p.out[0], p.out[1], p.out[2], channels);
+  return p;
+}
+constexpr ctnn::kernel_params depthwise_layer_in_eights(std::uint32_t family, std::size_t index) {
+  return depthwise_layer_in_eights_of(family, index, false);
+}
+constexpr ctnn::kernel_params depthwise_layer_in_eights_in_place(std::uint32_t family, std::size_t index) {
+  return depthwise_layer_in_eights_of(family, index, true);
 }
 
 // Layers Layer(Family, I) for each I.

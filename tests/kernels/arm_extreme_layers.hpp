@@ -66,8 +66,7 @@ void check(std::uint32_t seed) {
   namespace t = arm_kernels_test;
   using arm_kernel = decltype(t::kernel_family<P>());
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-  static_assert(ctnn::kernel::arm::i8_kernel<P>::supports &&
-                ctnn::pass::with_kernel_choice<P>.choice.impl == ctnn::kernel_impl::arm_dsp_i8);
+  static_assert(ctnn::kernel::arm::i8_kernel<P>::supports && ctnn::pass::with_kernel_choice<P>.choice.impl == t::expected_family);
 #endif
   static_assert(P.in.elements() <= static_cast<std::int64_t>(t::max_elements) &&
                 P.out.elements() <= static_cast<std::int64_t>(t::max_elements));
@@ -81,19 +80,20 @@ void check(std::uint32_t seed) {
     q.in_place = 0;
     return q;
   }();
+  const void* const kernel_args[3] = {o.input, t::weights_for<P, arm_kernel>(o.weights), o.bias};
   ctnn::kernel::invoke_i8<out_of_place>(args, t::expected_output, rq);
   constexpr int placements = P.in_place == 0 ? 1 : 2;
   for (int placement = 0; placement < placements; ++placement) {
     std::memset(t::actual_output, 0x5A, t::max_elements);
     if constexpr (P.in_place == 0) {
-      arm_kernel::run(args, t::actual_output, rq);
+      arm_kernel::run(kernel_args, t::actual_output, rq);
     } else {
       constexpr std::int64_t shift = ctnn::memory::in_place_window_shift(P.in, P.out, P.win);
       static_assert(shift <= 0);
       constexpr std::size_t input_at = 2 * t::max_elements;
       const auto output_at = static_cast<std::size_t>(static_cast<std::int64_t>(input_at) + shift - placement);
       std::memcpy(t::in_place_arena + input_at, o.input, static_cast<std::size_t>(P.in.elements()));
-      const void* const in_place_args[3] = {t::in_place_arena + input_at, o.weights, o.bias};
+      const void* const in_place_args[3] = {t::in_place_arena + input_at, t::weights_for<P, arm_kernel>(o.weights), o.bias};
       arm_kernel::run(in_place_args, t::in_place_arena + output_at, rq);
       std::memcpy(t::actual_output, t::in_place_arena + output_at, out_bytes);
     }

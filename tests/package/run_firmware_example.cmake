@@ -7,8 +7,9 @@
 #   CTNN_SHARED_DIR  the MLPerf Tiny files (models/mlperf-tiny); the test is skipped without them
 #   CTNN_CORE        the toolchain preset: m4 (default), m0plus, m7, m33, m55
 #                    (<prefix>/share/ctnn/cortex-m/arm-none-eabi-cortex-<core>.cmake)
-#   CTNN_EXPECT_DSP  ON: the image must contain the Armv7E-M DSP kernels (SMLAD), OFF: it must not and must
-#                    be built for Armv6-M (select_kernels chose the portable kernels). Unset: not checked.
+#   CTNN_EXPECT_DSP  ON: the image must contain the Armv7E-M DSP kernels (SMLAD), MVE: the Armv8.1-M MVE
+#                    kernels (VMLADAV), OFF: neither, and it must be built for Armv6-M (select_kernels chose
+#                    the portable kernels). Unset: not checked.
 cmake_minimum_required(VERSION 3.25)
 
 set(mlperf "${CTNN_SHARED_DIR}/models/mlperf-tiny")
@@ -65,7 +66,17 @@ if(DEFINED CTNN_EXPECT_DSP)
   string(REGEX MATCHALL "\tsmlad" smlad "${disassembly}")
   list(LENGTH smlad smlad_count)
   message(STATUS "[firmware example] cortex-${CTNN_CORE}: ${smlad_count} SMLAD instructions in the image")
-  if(CTNN_EXPECT_DSP AND smlad_count EQUAL 0)
+  if(CTNN_EXPECT_DSP STREQUAL "MVE")
+    # objdump prints MVE only for that architecture (else as coprocessor instructions); VMLADAV shows as vmlav.
+    execute_process(COMMAND arm-none-eabi-objdump -d -m armv8.1-m.main "${elf}" OUTPUT_VARIABLE mve_disassembly)
+    string(REGEX MATCHALL "\tvmla(da)?va?\\.s8" vmladav "${mve_disassembly}")
+    list(LENGTH vmladav vmladav_count)
+    message(STATUS "[firmware example] cortex-${CTNN_CORE}: ${vmladav_count} VMLADAV instructions in the image")
+    if(vmladav_count EQUAL 0)
+      message(FATAL_ERROR "[firmware example] cortex-${CTNN_CORE} has MVE, but the image has no MVE kernel "
+                          "(no VMLADAV): select_kernels did not choose them")
+    endif()
+  elseif(CTNN_EXPECT_DSP AND smlad_count EQUAL 0)
     message(FATAL_ERROR "[firmware example] cortex-${CTNN_CORE} has the DSP extension, but the image has no "
                         "DSP kernel (no SMLAD): select_kernels did not choose them")
   endif()

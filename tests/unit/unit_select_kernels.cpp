@@ -71,6 +71,9 @@ static_assert([] {
 // A DSP target asks the Armv7E-M kernels; whatever they support, a call stays on an int8 family there.
 static_assert(choose_kernel<int8_conv(), instruction_set::armv7em_dsp>().impl == kernel_impl::reference ||
               choose_kernel<int8_conv(), instruction_set::armv7em_dsp>().impl == kernel_impl::arm_dsp_i8);
+// An MVE target asks the Armv8.1-M family (its kernels, or the DSP ones it falls back to).
+static_assert(choose_kernel<int8_conv(), instruction_set::armv81m_mve>().impl == kernel_impl::reference ||
+              choose_kernel<int8_conv(), instruction_set::armv81m_mve>().impl == kernel_impl::arm_mve_i8);
 
 TEST_CASE("select_kernels: an int8 convolution at each x86 level, packed weights, fallbacks") {
   if constexpr (has_i8_level<instruction_set::x86_sse4_1>) {
@@ -113,7 +116,11 @@ static_assert(ctnn::detail::is_compile_option<ctnn::target<targets::cortex_m0plu
 static_assert(ctnn::enabled_by_compiler(instruction_set::none) && ctnn::enabled_by_compiler(targets::native::isa));
 static_assert(targets::cortex_m0plus::isa == instruction_set::none && targets::cortex_m3::isa == instruction_set::none &&
               targets::cortex_m7::isa == instruction_set::armv7em_dsp && targets::cortex_m33::isa == instruction_set::armv7em_dsp);
-static_assert(!ctnn::enabled_by_compiler(instruction_set::armv7em_dsp) || targets::native::isa == instruction_set::armv7em_dsp);
+static_assert(targets::cortex_m55::isa == instruction_set::armv81m_mve && targets::cortex_m85::isa == instruction_set::armv81m_mve);
+// The DSP kernels compile on a DSP core and on an MVE one (which has the DSP extension); the MVE ones only there.
+static_assert(!ctnn::enabled_by_compiler(instruction_set::armv7em_dsp) || targets::native::isa == instruction_set::armv7em_dsp ||
+              targets::native::isa == instruction_set::armv81m_mve);
+static_assert(!ctnn::enabled_by_compiler(instruction_set::armv81m_mve) || targets::native::isa == instruction_set::armv81m_mve);
 
 template <auto& M, class Predicate>
 constexpr bool every_call(Predicate predicate) {

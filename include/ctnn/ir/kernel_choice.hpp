@@ -16,6 +16,7 @@ enum class kernel_impl : std::uint8_t {
   shared,      // kernel/dynamic.hpp: one kernel per op kind with run-time parameters (ctnn::shared)
   undecided,   // select_kernels ran at run time (ctnn-inspect): the family's support for the call's shape
                // is a compile-time fact (a template over kernel_params), known only to the compiler
+  arm_mve_i8,  // kernel/arm/mve: Armv8.1-M MVE (Helium) int8 kernels, the DSP ones for the shapes they leave
 };
 
 // The instruction set a target offers kernels (ctnn::targets) and a SIMD choice uses.
@@ -27,6 +28,7 @@ enum class instruction_set : std::uint8_t {
   x86_avx512_vnni,  // AVX-512 BW with VNNI (vpdpbusd)
   arm_neon,         // AArch64 / Armv7-A NEON (float kernels through xsimd)
   armv7em_dsp,      // Cortex-M4/M7/M33/M55: SMLAD, SXTB16 (__ARM_FEATURE_DSP)
+  armv81m_mve,      // Cortex-M55/M85: MVE integer vectors (__ARM_FEATURE_MVE), and the DSP extension
 };
 
 // Four bytes, no padding (kernel_params is a template argument; clang 14 template-argument bug).
@@ -48,6 +50,7 @@ constexpr const char* name_of(kernel_impl k) {
     case kernel_impl::arm_dsp_i8: return "arm_dsp_i8";
     case kernel_impl::shared: return "shared";
     case kernel_impl::undecided: return "undecided";
+    case kernel_impl::arm_mve_i8: return "arm_mve_i8";
   }
   return "?";
 }
@@ -61,6 +64,7 @@ constexpr const char* name_of(instruction_set s) {
     case instruction_set::x86_avx512_vnni: return "avx512-vnni";
     case instruction_set::arm_neon: return "neon";
     case instruction_set::armv7em_dsp: return "armv7e-m-dsp";
+    case instruction_set::armv81m_mve: return "armv8.1-m-mve";
   }
   return "?";
 }

@@ -6,7 +6,7 @@
 // multipliers come in a requant_arrays.
 //
 // Implementations (kernel_impl): reference (constant-folded scalar kernels, also run by the compiler),
-// simd_f32 / simd_i8 (host vector kernels), arm_dsp_i8 (Armv7E-M), shared (kernel/dynamic.hpp: one kernel
+// simd_f32 / simd_i8 (host vector kernels), arm_dsp_i8 (Armv7E-M), arm_mve_i8 (Armv8.1-M MVE), shared (kernel/dynamic.hpp: one kernel
 // per op kind and element type with run-time parameters, the ctnn::shared policy: less code when a model
 // has many distinct layers of few kinds, and 2-3x slower, measured on the MLPerf Tiny int8 models).
 #include <cstddef>
@@ -15,6 +15,7 @@
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/arm/i8.hpp>
+#include <ctnn/kernel/arm/mve/i8.hpp>
 #include <ctnn/kernel/dynamic.hpp>
 #include <ctnn/kernel/reference/onnx_quant/run.hpp>
 #include <ctnn/kernel/reference_by_kind.hpp>
@@ -137,6 +138,11 @@ template <kernel_params P, kernel_choice C>
   requires(C.impl == kernel_impl::arm_dsp_i8)
 struct implementation<P, C> {
   using type = arm::i8_kernel<unselected(P)>;
+};
+template <kernel_params P, kernel_choice C>
+  requires(C.impl == kernel_impl::arm_mve_i8)
+struct implementation<P, C> {
+  using type = arm::mve::i8_kernel<unselected(P)>;
 };
 template <kernel_params P, kernel_choice C = P.choice>
 using implementation_t = typename implementation<P, C>::type;

@@ -4,8 +4,9 @@
 // (kernel::full or kernel::shared). The executor and kernel::invoke only carry the choice out.
 //
 // The rule, for a call with parameters P under the full policy: the target's fastest kernel family that
-// supports P, asked in this order: Armv7E-M DSP int8 (arm::i8_kernel<P>::supports, in-place calls
-// included: those kernels decide themselves), x86 int8 at the target's level (simd_i8_kernel), xsimd float
+// supports P, asked in this order: Armv8.1-M MVE int8 on MVE targets (arm::mve::i8_kernel<P>, which falls
+// back to the DSP kernel of P where no MVE kernel applies) or Armv7E-M DSP int8 (arm::i8_kernel<P>::supports,
+// in-place calls included: those kernels decide themselves), x86 int8 at the target's level (simd_i8_kernel), xsimd float
 // (simd::f32_kernel); the SIMD families only for calls that plan_memory did not place over their own input
 // (their order of writes is not the reference's); otherwise the reference kernel. ONNX integer calls, u8
 // byte moves and float->int8 quantize always run the reference kernel. Each family's packs(k) gives the
@@ -55,7 +56,7 @@ constexpr kernel_choice choice_by_values(const kernel_params& p, instruction_set
   if (p.requantization == requantization_policy::onnx || p.type == dtype::u8) return {};
   if (p.type == dtype::f32 && p.kind != op_kind::quantize && has_vector_f32(isa) && p.in_place == 0)
     return {kernel_impl::undecided, isa};
-  if (p.type == dtype::i8 && (isa == instruction_set::armv7em_dsp ||
+  if (p.type == dtype::i8 && (isa == instruction_set::armv7em_dsp || isa == instruction_set::armv81m_mve ||
                                (is_x86(isa) && isa != instruction_set::x86_sse2 && p.in_place == 0)))
     return {kernel_impl::undecided, isa};
   return {};
@@ -103,6 +104,7 @@ constexpr kernel_choice choose_kernel() {
     // The one family a call of this element type asks on this target.
     constexpr kernel_impl family = P.type == dtype::f32                 ? kernel_impl::simd_f32
                                    : Isa == instruction_set::armv7em_dsp ? kernel_impl::arm_dsp_i8
+                                   : Isa == instruction_set::armv81m_mve ? kernel_impl::arm_mve_i8
                                                                          : kernel_impl::simd_i8;
     constexpr kernel_choice candidate{family, family == kernel_impl::simd_f32 ? instruction_set::none : Isa};
     using family_kernel = kernel::implementation_t<P, candidate>;

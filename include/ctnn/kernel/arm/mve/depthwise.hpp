@@ -1,0 +1,171 @@
+#pragma once
+// int8 depthwise conv2d (depth multiplier 1, channels a multiple of 8; any kernel, stride, dilation,
+// padding) on Armv8.1-M MVE, bit-exact with reference::int8::depthwise_conv2d.
+//
+// Lane-parallel over channels, eight at a time: per tap, eight input bytes and eight weights (1HWC: a tap's
+// channels are consecutive) widened to int16 lanes (VLDRB.S16), their products widened to int32 in two
+// vectors, the even channels' (VMULLB) and the odd channels' (VMULLT), each added to its accumulator: 6
+// instructions per 8 MACs (MVE has no vector-by-vector VMLA; four channels in int32 lanes take 4 per 4).
+// The output stage requantizes both vectors and interleaves them back into channel order (store_eight).
+// Channel-major, as the DSP kernel (kernel/arm/depthwise.hpp): per group of eight channels, their bias,
+// requantization (deinterleaved by VLD2) and input-offset term (offset * the sum of their filters over
+// every tap) set up once, then every pixel in ascending order:
+//   * pixels whose window lies inside the input: every tap, the accumulators starting from bias + term;
+//   * pixels with taps in the padding: their in-bounds taps (the reference skips the others), the offset
+//     added to the inputs (VADD, in int16).
+//
+// In place (kernel_params::in_place), the DSP kernel's argument holds for this walk too when the result
+// lies a whole number of pixels from the input (checked at run time): output (p, c) overwrites input
+// (i, c) of one pixel i below everything output pixels >= p read (the planner's rule), and each pixel is
+// written after all its reads. Otherwise the call runs the DSP kernel's pixel-major walk.
+#include <cstddef>
+#include <cstdint>
+
+#include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/arm/depthwise.hpp>
+#include <ctnn/kernel/arm/detail/window.hpp>
+#include <ctnn/kernel/arm/mve/vector.hpp>
+#include <ctnn/kernel/detail/operands.hpp>
+#include <ctnn/kernel/detail/output_clamp.hpp>
+#include <ctnn/kernel/detail/unpacked.hpp>
+#include <ctnn/kernel/requant_arrays.hpp>
+
+namespace ctnn::kernel::arm::mve::detail {
+
+template <kernel_params P>
+struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
+  using g = arm::detail::window_geometry<P>;
+  using dsp = arm::detail::depthwise_kernel<P>;  // in place at a distance that is not whole pixels
+  static constexpr std::int32_t channels = g::out_c;
+  static constexpr std::int32_t kernel_h = g::kernel_h, kernel_w = g::kernel_w;
+  static constexpr std::int32_t taps = kernel_h * kernel_w;
+  static constexpr std::int32_t groups = channels / 8;
+  // The filters' sums over the taps are taken in int16 lanes: |sum| <= 128 * taps.
+  static constexpr std::int32_t max_taps = 32767 / 128;
+
+  static constexpr bool supports = mve_available && P.kind == op_kind::depthwise_conv2d && P.type == dtype::i8 &&
+                                   P.depth_multiplier == 1 && P.in.rank == 4 && P.out.rank == 4 && P.in[3] == channels &&
+                                   channels % 8 == 0 && taps <= max_taps && P.weights_offset == 0 && g::valid &&
+                                   kernel::detail::is_output_clamp(P.fused) &&
+                                   (P.in_place == 0 || dsp::supports);
+
+#if CTNN_ARM_MVE
+  template <std::size_t N>
+  static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
+    const auto [input, weights, bias, output] = kernel::detail::weighted_operands_of<P, std::int8_t>(operands, result);
+    if constexpr (P.in_place != 0) {
+      const auto distance = reinterpret_cast<std::intptr_t>(output) - reinterpret_cast<std::intptr_t>(input);
+      if (distance % channels != 0) {
+        dsp::run(operands, result, rq);
+        return;
+      }
+    }
+    if (P.per_channel != 0 && has_left_shift(rq.shift, channels)) {
+      for (std::int32_t q = 0; q < groups; ++q) channel_group<true>(input, weights, bias, rq, output, 8 * q);
+    } else {
+      for (std::int32_t q = 0; q < groups; ++q) channel_group<false>(input, weights, bias, rq, output, 8 * q);
+    }
+  }
+#else
+  template <std::size_t N>
+  static void run(const void* const (&)[N], void*, const requant_arrays&) {}
+#endif
+
+ private:
+#if CTNN_ARM_MVE
+  // Even channels' lanes, odd channels' lanes.
+  struct pair {
+    int32x4_t even, odd;
+  };
+
+  struct group_state {
+    pair bias;   // windows with taps in the padding
+    pair start;  // whole windows: bias + input_offset * sum of the filters
+    channel_scales even, odd;
+  };
+
+  [[gnu::always_inline]] static inline pair load_pair(const std::int32_t* p) {
+    const int32x4x2_t v = vld2q_s32(p);
+    return {v.val[0], v.val[1]};
+  }
+
+  // acc += x * w per channel, x and w eight channels' int16 lanes.
+  [[gnu::always_inline]] static inline void multiply_add(pair& acc, int16x8_t x, int16x8_t w) {
+    acc.even = vaddq_s32(acc.even, vmullbq_int_s16(x, w));
+    acc.odd = vaddq_s32(acc.odd, vmulltq_int_s16(x, w));
+  }
+
+  template <bool Left>
+  [[gnu::always_inline]] static inline void store(const group_state& s, pair acc, std::int8_t* out) {
+    if constexpr (P.per_channel != 0) store_eight<P>(scale_plus_offset<P, Left>(acc.even, s.even), scale_plus_offset<P, Left>(acc.odd, s.odd), out);
+    else store_eight<P>(scale_plus_offset<P>(acc.even), scale_plus_offset<P>(acc.odd), out);
+  }
+
+  // Channels [c, c + 8) of every pixel (Left: requantize with left shifts, scales_of).
+  template <bool Left>
+  [[gnu::noinline]] static void channel_group(const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias,
+                                              const requant_arrays& rq, std::int8_t* output, std::int32_t c) {
+    const std::int8_t* w = weights + c;
+    group_state s{};
+    s.bias = P.has_bias != 0 ? load_pair(bias + c) : pair{vdupq_n_s32(0), vdupq_n_s32(0)};
+    int16x8_t sum = vdupq_n_s16(0);  // |sum| <= 128 * taps
+#pragma GCC unroll 1
+    for (std::int32_t t = 0; t < taps; ++t) sum = vaddq_s16(sum, vldrbq_s16(w + t * channels));
+    s.start = {vmlaq_n_s32(s.bias.even, vmovlbq_s16(sum), P.input_offset), vmlaq_n_s32(s.bias.odd, vmovltq_s16(sum), P.input_offset)};
+    if constexpr (P.per_channel != 0) {
+      const pair multiplier = load_pair(rq.multiplier + c), shift = load_pair(rq.shift + c);
+      s.even = scales_of<Left>(multiplier.even, shift.even);
+      s.odd = scales_of<Left>(multiplier.odd, shift.odd);
+    }
+    const std::int8_t* x = input + c;
+    for (std::int32_t b = 0; b < g::batch; ++b)
+      for (std::int32_t oy = 0; oy < g::out_h; ++oy)
+        row<Left>(s, x, w, output + c + (static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w * channels, b, g::rows_inside(oy));
+  }
+
+  // One output row. Out of line, the group's state reached through a reference: its vectors are then
+  // loaded with one instruction each (inlined into channel_group, g++ 12 spills them to its frame and
+  // reloads each with two).
+  template <bool Left>
+  [[gnu::noinline]] static void row(const group_state& s, const std::int8_t* x, const std::int8_t* w, std::int8_t* out, std::int32_t b,
+                                    typename g::row_range rows) {
+    const bool whole_rows = rows.first == 0 && rows.end == kernel_h;
+    for (std::int32_t ox = 0; ox < g::out_w; ++ox) {
+      if (whole_rows && ox >= g::interior_begin && ox < g::interior_end)
+        whole_window<Left>(s, x + g::input_pixel(b, rows.input_row, ox * g::win.stride_w - g::win.pad_left), w, out + ox * channels);
+      else border_pixel<Left>(s, x, w, out + ox * channels, b, rows, ox);
+    }
+  }
+
+  // A pixel whose window lies inside the input, its tap (0, 0) at x.
+  template <bool Left>
+  [[gnu::always_inline]] static inline void whole_window(const group_state& s, const std::int8_t* x, const std::int8_t* w, std::int8_t* out) {
+    pair acc = s.start;
+#pragma GCC unroll 1
+    for (std::int32_t ky = 0; ky < kernel_h; ++ky, x += static_cast<std::ptrdiff_t>(g::win.dilation_h) * g::in_w * channels) {
+      const std::int8_t* tap = x;
+#pragma GCC unroll 16
+      for (std::int32_t kx = 0; kx < kernel_w; ++kx, tap += g::win.dilation_w * channels, w += channels)
+        multiply_add(acc, vldrbq_s16(tap), vldrbq_s16(w));
+    }
+    store<Left>(s, acc, out);
+  }
+
+  // One pixel with taps in the padding: its in-bounds taps, the offset added to the inputs.
+  template <bool Left>
+  [[gnu::noinline]] static void border_pixel(const group_state& s, const std::int8_t* x, const std::int8_t* w, std::int8_t* out,
+                                             std::int32_t b, typename g::row_range rows, std::int32_t ox) {
+    const auto columns = g::columns_inside(ox);
+    pair acc = s.bias;
+    for (std::int32_t ky = rows.first; ky < rows.end; ++ky) {
+      const std::int8_t* tap = x + g::input_pixel(b, rows.input_row + ky * g::win.dilation_h, columns.input_row + columns.first * g::win.dilation_w);
+      const std::int8_t* wk = w + (ky * kernel_w + columns.first) * channels;
+      for (std::int32_t kx = columns.first; kx < columns.end; ++kx, tap += g::win.dilation_w * channels, wk += channels)
+        multiply_add(acc, vaddq_n_s16(vldrbq_s16(tap), static_cast<std::int16_t>(P.input_offset)), vldrbq_s16(wk));
+    }
+    store<Left>(s, acc, out);
+  }
+#endif
+};
+
+}  // namespace ctnn::kernel::arm::mve::detail

@@ -1,0 +1,41 @@
+#pragma once
+// Armv8.1-M MVE (Helium) int8 kernels (Cortex-M55/M85: __ARM_FEATURE_MVE), bit-exact with the reference int8
+// kernels: the family pass::select_kernels asks on instruction_set::armv81m_mve (kernel_impl::arm_mve_i8).
+// Same interface as arm::i8_kernel (kernel/arm/i8.hpp). Where no MVE kernel applies, the call's Armv7E-M
+// DSP kernel (those cores have the DSP extension too), and where none of those either, `supports` is false
+// (the reference kernel). Without MVE, or with CTNN_ARM_REFERENCE_KERNELS, the DSP family's answer (false
+// without the DSP extension).
+//   conv2d (groups 1) and dense: conv.hpp; depthwise_conv2d (multiplier 1, channels in eights):
+//   depthwise.hpp; add (equal shapes): add.hpp
+#include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/arm/i8.hpp>
+#include <ctnn/kernel/arm/mve/add.hpp>
+#include <ctnn/kernel/arm/mve/conv.hpp>
+#include <ctnn/kernel/arm/mve/depthwise.hpp>
+#include <ctnn/kernel/arm/mve/vector.hpp>
+
+namespace ctnn::kernel::arm::mve {
+
+namespace i8_detail {
+
+template <kernel_params P>
+constexpr auto select() {
+  if constexpr (!detail::mve_available || P.type != dtype::i8 || P.requantization != requantization_policy::tflite) {
+    return arm::i8_kernel<P>{};
+  } else if constexpr (P.kind == op_kind::conv2d || P.kind == op_kind::dense) {
+    return kernel::detail::supported_or<detail::conv_kernel<P>, arm::i8_kernel<P>>();
+  } else if constexpr (P.kind == op_kind::depthwise_conv2d) {
+    return kernel::detail::supported_or<detail::depthwise_kernel<P>, arm::i8_kernel<P>>();
+  } else if constexpr (P.kind == op_kind::add) {
+    return kernel::detail::supported_or<detail::add_kernel<P>, arm::i8_kernel<P>>();
+  } else {
+    return arm::i8_kernel<P>{};
+  }
+}
+
+}  // namespace i8_detail
+
+template <kernel_params P>
+struct i8_kernel : decltype(i8_detail::select<P>()) {};
+
+}  // namespace ctnn::kernel::arm::mve
