@@ -110,6 +110,39 @@ struct activation_coefficients {
   friend constexpr bool operator==(const activation_coefficients&, const activation_coefficients&) = default;
 };
 
+// resize_nearest and resize_linear: how result index x along a resized axis maps to an input coordinate.
+// TFLite's (coordinates tflite, NHWC, axes 1 and 2): TFLM's float32 arithmetic under its flags align_corners
+// and half_pixel_centers. ONNX's (the others, its coordinate_transformation_mode): in double, from the axis's
+// scale and resized length (scale * input extent, or the size asked), as ONNX's reference computes them.
+enum class resize_coordinates : std::int32_t {
+  tflite, half_pixel, asymmetric, pytorch_half_pixel, align_corners, half_pixel_symmetric, tf_half_pixel_for_nn,
+};
+// resize_nearest under ONNX's coordinates: which neighbour a fractional coordinate takes (nearest_mode).
+enum class nearest_rounding : std::int32_t { round_prefer_floor, round_prefer_ceil, floor, ceil };
+
+struct resize_fields {
+  resize_coordinates coordinates = resize_coordinates::tflite;
+  nearest_rounding rounding = nearest_rounding::round_prefer_floor;
+  std::int32_t align_corners = 0, half_pixel_centers = 0;  // coordinates tflite: TFLite's options (0 or 1)
+  std::uint32_t resized_axes = 0;                          // bit d: axis d is resized (the others are copied)
+  // ONNX's coordinates: per axis d, the scale at [2d, 2d + 1] and the resized length likewise, each a double
+  // as two 32-bit words (low first: kernel_params holds 4-byte fields only).
+  std::array<std::uint32_t, 2 * max_rank> scale_words{};
+  std::array<std::uint32_t, 2 * max_rank> length_words{};
+  static constexpr double from_words(const std::array<std::uint32_t, 2 * max_rank>& w, std::int32_t d) {
+    const auto at = static_cast<std::size_t>(2 * d);
+    return std::bit_cast<double>(std::uint64_t{w[at]} | std::uint64_t{w[at + 1]} << 32);
+  }
+  static constexpr void to_words(std::array<std::uint32_t, 2 * max_rank>& w, std::int32_t d, double v) {
+    const auto bits = std::bit_cast<std::uint64_t>(v);
+    w[static_cast<std::size_t>(2 * d)] = static_cast<std::uint32_t>(bits);
+    w[static_cast<std::size_t>(2 * d + 1)] = static_cast<std::uint32_t>(bits >> 32);
+  }
+  constexpr double scale(std::int32_t d) const { return from_words(scale_words, d); }
+  constexpr double resized_length(std::int32_t d) const { return from_words(length_words, d); }
+  friend constexpr bool operator==(const resize_fields&, const resize_fields&) = default;
+};
+
 struct op_attributes {
   window win{};                         // conv2d, depthwise_conv2d, max_pool, avg_pool
   std::int32_t groups = 1;              // conv2d
@@ -131,6 +164,7 @@ struct op_attributes {
   slice_fields slice{};                 // slice
   activation_coefficients coefficients{};  // leaky_relu, elu, hard_sigmoid
   bool keep_dims = true;                // reductions: reduced axes stay as extent 1
+  resize_fields resize{};               // resize_nearest, resize_linear (the result's shape: target)
   friend constexpr bool operator==(const op_attributes&, const op_attributes&) = default;
 };
 

@@ -84,6 +84,10 @@ enum class op_kind : std::int32_t {
   maximum,           // max(a, b), numpy broadcasting (TFLite MAXIMUM, ONNX Max: folded over its operands)
   minimum,           // min(a, b), numpy broadcasting (TFLite MINIMUM, ONNX Min: folded over its operands)
   hard_sigmoid,      // max(0, min(1, alpha * x + beta)) (ONNX HardSigmoid; attrs.coefficients)
+  resize_nearest,    // each result element is the input element its coordinates map to (attrs.resize), shape
+                     // attrs.target (TFLite RESIZE_NEAREST_NEIGHBOR, ONNX Resize/Upsample mode nearest)
+  resize_linear,     // the (multi)linear interpolation of the input at the coordinates attrs.resize maps to,
+                     // shape attrs.target (TFLite RESIZE_BILINEAR, ONNX Resize/Upsample mode linear)
   none,              // no op: a default-constructed node or kernel_params, a diagnostic about no op
 };
 
@@ -98,7 +102,7 @@ inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "exp", "log", "sin", "cos", "floor", "ceil", "round", "square", "reciprocal", "slice", "gather", "reduce_sum",
     "reduce_max", "reduce_min", "reduce_prod", "reduce_sum_square", "reduce_l1", "reduce_l2", "reduce_log_sum",
     "reduce_log_sum_exp", "arg_max", "arg_min", "leaky_relu", "hard_swish", "prelu", "elu", "relu_n1_to_1",
-    "relu_0_to_1", "maximum", "minimum", "hard_sigmoid", "none",
+    "relu_0_to_1", "maximum", "minimum", "hard_sigmoid", "resize_nearest", "resize_linear", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 
@@ -126,7 +130,9 @@ constexpr const char* name_of(activation a) {
 enum class padding : std::int32_t { valid, same, explicit_pads };
 
 // What a pad op writes outside its input (ONNX Pad's mode): the fill value, the input mirrored about its
-// border element (reflect: [a b c] padded by 2 on the left is [c b a b c]), or the border element repeated.
-enum class pad_mode : std::int32_t { constant, reflect, edge, wrap };
+// border element (reflect: [a b c] padded by 2 on the left is [c b a b c]), the border element repeated, the
+// input repeated (wrap), or the input mirrored with its border element (symmetric, TFLite MIRROR_PAD's:
+// [a b c] padded by 2 on the left is [b a a b c]).
+enum class pad_mode : std::int32_t { constant, reflect, edge, wrap, symmetric };
 
 }  // namespace ctnn

@@ -41,6 +41,7 @@
 #include <ctnn/ops/relu_0_to_1.hpp>
 #include <ctnn/ops/relu_n1_to_1.hpp>
 #include <ctnn/ops/reshape.hpp>
+#include <ctnn/ops/resize.hpp>
 #include <ctnn/ops/round.hpp>
 #include <ctnn/ops/rsqrt.hpp>
 #include <ctnn/ops/sigmoid.hpp>
@@ -64,7 +65,8 @@ using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, transpose, crop
                     batch_matmul, concat, batch_norm, abs, neg, sqrt, rsqrt, exp, log, sin, cos, floor, ceil, round, square,
                     reciprocal, slice, gather, reduce_sum, reduce_max, reduce_min, reduce_prod, reduce_sum_square,
                     reduce_l1, reduce_l2, reduce_log_sum, reduce_log_sum_exp, arg_max, arg_min, leaky_relu, hard_swish,
-                    prelu, elu, relu_n1_to_1, relu_0_to_1, maximum, minimum, hard_sigmoid>;
+                    prelu, elu, relu_n1_to_1, relu_0_to_1, maximum, minimum, hard_sigmoid,
+                    resize_nearest, resize_linear>;
 
 namespace detail {
 

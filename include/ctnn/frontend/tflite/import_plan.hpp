@@ -50,6 +50,9 @@ enum class import_job : std::int32_t {
   pack,               // a reshape of each input (the new unit axis), then a concat
   block_rearrange,    // DEPTH_TO_SPACE, SPACE_TO_DEPTH: reshape, transpose, reshape
   gather,
+  resize,             // RESIZE_NEAREST_NEIGHBOR, RESIZE_BILINEAR (import_spatial.hpp, likewise below)
+  mirror_pad,
+  space_batch,        // SPACE_TO_BATCH_ND: pad, reshape, transpose, reshape; BATCH_TO_SPACE_ND: reshapes, transpose, slice
 };
 
 // Whether a job's import function adds the op's nodes itself, one per output (the driver adds none).
@@ -160,6 +163,16 @@ inline constexpr op_row op_table[] = {
      no_fused_activation},
     {builtin_operator::space_to_depth, op_kind::reshape, import_job::block_rearrange, schema::builtin_options::space_to_depth,
      no_fused_activation},
+    // import_spatial.hpp
+    {builtin_operator::resize_nearest_neighbor, op_kind::resize_nearest, import_job::resize,
+     schema::builtin_options::resize_nearest_neighbor, no_fused_activation},
+    {builtin_operator::resize_bilinear, op_kind::resize_linear, import_job::resize, schema::builtin_options::resize_bilinear,
+     no_fused_activation},
+    {builtin_operator::mirror_pad, op_kind::pad, import_job::mirror_pad, schema::builtin_options::mirror_pad, no_fused_activation},
+    {builtin_operator::space_to_batch_nd, op_kind::reshape, import_job::space_batch, schema::builtin_options::space_to_batch_nd,
+     no_fused_activation},
+    {builtin_operator::batch_to_space_nd, op_kind::slice, import_job::space_batch, schema::builtin_options::batch_to_space_nd,
+     no_fused_activation},
 };
 
 // The index of a builtin code's row in op_table, or -1 (an index: g++ does not compare a pointer into the
@@ -231,6 +244,7 @@ constexpr op_plan plan_op(model_file& f, const operator_view& o) {
   if (adds_a_node_per_output(p.job) && o.outputs.length > 1) p.added_nodes = o.outputs.length - 1;
   if (p.job == import_job::pack) p.added_nodes = p.added_tensors = o.inputs.length;
   if (p.job == import_job::block_rearrange) p.added_nodes = p.added_tensors = 2;
+  if (p.job == import_job::space_batch) p.added_nodes = p.added_tensors = o.code == builtin_operator::space_to_batch_nd ? 4 : 3;
   if (p.kind == op_kind::dense && o.inputs.length >= 2) {
     const std::int32_t in = f.index_at(o.inputs, 0), w = f.index_at(o.inputs, 1);
     if (in >= 0 && w >= 0 && static_cast<std::uint32_t>(in) < f.tensor_count() &&

@@ -1,0 +1,255 @@
+#pragma once
+// Reference resize kernels (ops/resize.hpp): nearest neighbour (any element type) and (multi)linear
+// interpolation (float32; int8 as TFLM's ResizeBilinearInteger). The index arithmetic is the references':
+// TFLM's GetNearestNeighbor and ComputeInterpolationValues in float (coordinates tflite: NHWC, axes 1 and 2),
+// ONNX's reference Resize in double (the other coordinates: any axes of p->resize.resized_axes).
+#include <array>
+#include <cstdint>
+
+#include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/params.hpp>
+
+namespace ctnn::kernel::reference {
+
+namespace resize_detail {
+
+// floor(v) as an integer (a coordinate: far inside int64), in constant evaluation too.
+template <class F>
+constexpr std::int64_t floor_int(F v) {
+  const auto t = static_cast<std::int64_t>(v);
+  return static_cast<F>(t) > v ? t - 1 : t;
+}
+// std::round (halves away from zero) of v >= 0, as TfLiteRound: v - floor(v) is exact.
+constexpr std::int64_t round_half_away(float v) {
+  const std::int64_t t = floor_int(v);
+  return v - static_cast<float>(t) >= 0.5f ? t + 1 : t;
+}
+constexpr std::int64_t clamped(std::int64_t i, std::int32_t extent) { return i < 0 ? 0 : i >= extent ? extent - 1 : i; }
+
+// TFLM's scale of an axis (GetNearestNeighbor, ResizeBilinear): (in - 1) / (out - 1) under align_corners,
+// else in / out, in float.
+constexpr float tflite_scale(const resize_fields& r, std::int32_t in, std::int32_t out) {
+  return r.align_corners != 0 && out > 1 ? static_cast<float>(in - 1) / static_cast<float>(out - 1)
+                                         : static_cast<float>(in) / static_cast<float>(out);
+}
+
+// TFLM's GetNearestNeighbor: (x + offset) * scale in float, rounded (align_corners) or floored, at most
+// in - 1 (and at least 0 under half_pixel_centers).
+constexpr std::int64_t tflite_nearest(const resize_fields& r, std::int32_t x, std::int32_t in, std::int32_t out) {
+  const float v = (static_cast<float>(x) + (r.half_pixel_centers != 0 ? 0.5f : 0.0f)) * tflite_scale(r, in, out);
+  std::int64_t i = r.align_corners != 0 ? round_half_away(v) : floor_int(v);
+  i = i < in - 1 ? i : in - 1;
+  return r.half_pixel_centers != 0 && i < 0 ? 0 : i;
+}
+
+// ONNX's source coordinate of result index x along axis d (coordinate_transformation_mode), in double as
+// its reference: the scale is the one given (or size / extent), the resized length scale * extent.
+constexpr double onnx_source(const resize_fields& r, std::int32_t d, std::int32_t x, std::int32_t in, std::int32_t out) {
+  const double scale = r.scale(d), length = r.resized_length(d), at = x;
+  switch (r.coordinates) {
+    case resize_coordinates::asymmetric: return at / scale;
+    case resize_coordinates::pytorch_half_pixel: return length == 1.0 ? -0.5 : (at + 0.5) / scale - 0.5;
+    case resize_coordinates::align_corners: return length == 1.0 ? 0.0 : at * (in - 1) / (length - 1.0);
+    case resize_coordinates::half_pixel_symmetric: {
+      const double offset = in / 2.0 * (1.0 - out / length);
+      return offset + (at + 0.5) / scale - 0.5;
+    }
+    case resize_coordinates::tf_half_pixel_for_nn: return (at + 0.5) / scale;
+    case resize_coordinates::half_pixel:
+    case resize_coordinates::tflite: break;
+  }
+  return (at + 0.5) / scale - 0.5;
+}
+
+// ONNX's nearest neighbour (nearest_mode) of a source coordinate, clamped to the axis.
+constexpr std::int64_t onnx_nearest(const resize_fields& r, double v, std::int32_t in) {
+  const std::int64_t below = floor_int(v);
+  const double fraction = v - static_cast<double>(below);
+  bool up = false;
+  switch (r.rounding) {
+    case nearest_rounding::round_prefer_floor: up = fraction > 0.5; break;
+    case nearest_rounding::round_prefer_ceil: up = fraction >= 0.5; break;
+    case nearest_rounding::floor: up = false; break;
+    case nearest_rounding::ceil: up = fraction > 0.0; break;
+  }
+  return clamped(up ? below + 1 : below, in);
+}
+
+// The input index that result index x along axis d reads (nearest neighbour).
+template <class Params>
+constexpr std::int64_t nearest_index(Params p, std::int32_t d, std::int32_t x) {
+  if ((p->resize.resized_axes >> d & 1u) == 0) return x;
+  const std::int32_t in = p->in[d], out = p->out[d];
+  if (p->resize.coordinates == resize_coordinates::tflite) return tflite_nearest(p->resize, x, in, out);
+  return onnx_nearest(p->resize, onnx_source(p->resize, d, x, in, out), in);
+}
+
+// Calls visit(i, index) for each result element i in order, index its coordinates.
+template <class Params, class Visit>
+[[gnu::always_inline]] constexpr void for_each_result(Params p, Visit&& visit) {
+  const std::int32_t rank = p->out.rank;
+  const std::int64_t elements = p->out.elements();
+  std::array<std::int32_t, max_rank> index{};
+  for (std::int64_t i = 0; i < elements; ++i) {
+    visit(i, index);
+    for (std::int32_t d = rank - 1; d >= 0; --d) {
+      const auto du = static_cast<std::size_t>(d);
+      if (++index[du] < p->out[d]) break;
+      index[du] = 0;
+    }
+  }
+}
+
+// The input's row-major strides.
+template <class Params>
+constexpr std::array<std::int64_t, max_rank> input_strides(Params p) {
+  std::array<std::int64_t, max_rank> stride{};
+  std::int64_t step = 1;
+  for (std::int32_t d = p->in.rank - 1; d >= 0; --d) {
+    stride[static_cast<std::size_t>(d)] = step;
+    step *= p->in[d];
+  }
+  return stride;
+}
+
+}  // namespace resize_detail
+
+// Nearest neighbour: each result element is the input element its coordinates map to. Any element type.
+template <class Params, class T>
+constexpr void resize_nearest(Params p, const T* input, T* output) {
+  const std::array<std::int64_t, max_rank> stride = resize_detail::input_strides(p);
+  resize_detail::for_each_result(p, [&](std::int64_t i, const std::array<std::int32_t, max_rank>& index) {
+    std::int64_t from = 0;
+    for (std::int32_t d = 0; d < p->out.rank; ++d)
+      from += resize_detail::nearest_index(p, d, index[static_cast<std::size_t>(d)]) * stride[static_cast<std::size_t>(d)];
+    output[i] = input[from];
+  });
+}
+
+// TFLM's float ResizeBilinear (NHWC, the rank-4 input): ComputeInterpolationValues per axis, the four
+// neighbours weighted in its order of operations.
+template <class Params>
+constexpr void resize_bilinear_tflite(Params p, const float* input, float* output) {
+  const resize_fields& r = p->resize;
+  const std::int32_t batches = p->out[0], out_h = p->out[1], out_w = p->out[2], depth = p->out[3];
+  const std::int32_t in_h = p->in[1], in_w = p->in[2];
+  const float scale_h = resize_detail::tflite_scale(r, in_h, out_h), scale_w = resize_detail::tflite_scale(r, in_w, out_w);
+  struct coordinate {
+    float at;
+    std::int64_t low, high;
+  };
+  const auto source = [&](std::int32_t x, float scale, std::int32_t extent) {
+    const float at = r.half_pixel_centers != 0 ? (static_cast<float>(x) + 0.5f) * scale - 0.5f : static_cast<float>(x) * scale;
+    const std::int64_t below = resize_detail::floor_int(at);
+    const std::int64_t above = static_cast<float>(below) == at ? below : below + 1;  // std::ceil
+    return coordinate{at, below > 0 ? below : 0, above < extent - 1 ? above : extent - 1};
+  };
+  const auto at = [&](std::int32_t b, std::int64_t y, std::int64_t x, std::int32_t c) {
+    return input[((static_cast<std::int64_t>(b) * in_h + y) * in_w + x) * depth + c];
+  };
+  std::int64_t i = 0;
+  for (std::int32_t b = 0; b < batches; ++b)
+    for (std::int32_t y = 0; y < out_h; ++y) {
+      const coordinate sy = source(y, scale_h, in_h);
+      for (std::int32_t x = 0; x < out_w; ++x) {
+        const coordinate sx = source(x, scale_w, in_w);
+        const float dy = sy.at - static_cast<float>(sy.low), dx = sx.at - static_cast<float>(sx.low);
+        for (std::int32_t c = 0; c < depth; ++c)
+          output[i++] = at(b, sy.low, sx.low, c) * (1 - dy) * (1 - dx) + at(b, sy.high, sx.low, c) * dy * (1 - dx) +
+                        at(b, sy.low, sx.high, c) * (1 - dy) * dx + at(b, sy.high, sx.high, c) * dy * dx +
+                        0.0f;  // TFLM's rounding offset (0 for float): a sum of -0 becomes +0
+      }
+    }
+}
+
+// ONNX's linear mode: along each resized axis the two neighbours of the source coordinate (clamped to the
+// axis) weighted 1 - f and f, f its fraction; the product of the axes' weights over every corner, summed in
+// double (ONNX's reference interpolates in double, one axis after another).
+template <class Params>
+constexpr void resize_linear_onnx(Params p, const float* input, float* output) {
+  const resize_fields& r = p->resize;
+  const std::array<std::int64_t, max_rank> stride = resize_detail::input_strides(p);
+  const std::int32_t rank = p->out.rank;
+  resize_detail::for_each_result(p, [&](std::int64_t i, const std::array<std::int32_t, max_rank>& index) {
+    std::array<std::int64_t, max_rank> low{}, high{};
+    std::array<double, max_rank> fraction{};
+    std::array<std::int32_t, max_rank> axes{};
+    std::int32_t count = 0;
+    std::int64_t base = 0;  // the offset of the axes that are not resized
+    for (std::int32_t d = 0; d < rank; ++d) {
+      const auto du = static_cast<std::size_t>(d);
+      if ((r.resized_axes >> d & 1u) == 0) {
+        base += index[du] * stride[du];
+        continue;
+      }
+      const double v = resize_detail::onnx_source(r, d, index[du], p->in[d], p->out[d]);
+      const std::int64_t below = resize_detail::floor_int(v);
+      const auto k = static_cast<std::size_t>(count++);
+      axes[k] = d;
+      fraction[k] = v - static_cast<double>(below);
+      low[k] = resize_detail::clamped(below, p->in[d]) * stride[du];
+      high[k] = resize_detail::clamped(below + 1, p->in[d]) * stride[du];
+    }
+    double sum = 0.0;
+    for (std::uint32_t corner = 0; corner < (1u << count); ++corner) {
+      double weight = 1.0;
+      std::int64_t from = base;
+      for (std::int32_t k = 0; k < count; ++k) {
+        const auto ku = static_cast<std::size_t>(k);
+        const bool upper = (corner >> k & 1u) != 0;
+        weight *= upper ? fraction[ku] : 1.0 - fraction[ku];
+        from += upper ? high[ku] : low[ku];
+      }
+      if (weight != 0.0) sum += weight * static_cast<double>(input[from]);
+    }
+    output[i] = static_cast<float>(sum);
+  });
+}
+
+namespace int8 {
+
+// TFLM's ResizeBilinearInteger (NHWC, rank 4): scales and coordinates in 1/1024ths, the four neighbours'
+// weighted sum in 1/2^20ths, rounded half away from zero (TFLM's default, not TFLITE_SINGLE_ROUNDING).
+template <class Params>
+void resize_bilinear(Params p, const std::int8_t* input, std::int8_t* output) {
+  const resize_fields& r = p->resize;
+  const std::int32_t batches = p->out[0], out_h = p->out[1], out_w = p->out[2], depth = p->out[3];
+  const std::int32_t in_h = p->in[1], in_w = p->in[2];
+  const auto scale_10 = [&](std::int32_t in, std::int32_t out) {
+    return r.align_corners != 0 && out > 1 ? ((1 << 10) * (in - 1) + (out - 1) / 2) / (out - 1)
+                                           : ((1 << 10) * in + out / 2) / out;
+  };
+  struct coordinate {
+    std::int32_t at, low, high;
+  };
+  const auto source = [&](std::int32_t x, std::int32_t scale, std::int32_t extent) {
+    const std::int32_t at = r.half_pixel_centers != 0 ? x * scale + scale / 2 - (1 << 9) : x * scale;
+    const std::int32_t low = at / (1 << 10), high = (at + (1 << 10) - 1) / (1 << 10);
+    return coordinate{at, low > 0 ? low : 0, high < extent - 1 ? high : extent - 1};
+  };
+  const auto at = [&](std::int32_t b, std::int32_t y, std::int32_t x, std::int32_t c) {
+    return static_cast<std::int64_t>(input[((static_cast<std::int64_t>(b) * in_h + y) * in_w + x) * depth + c]);
+  };
+  const std::int32_t height_scale = scale_10(in_h, out_h), width_scale = scale_10(in_w, out_w);
+  std::int64_t i = 0;
+  for (std::int32_t b = 0; b < batches; ++b)
+    for (std::int32_t y = 0; y < out_h; ++y) {
+      const coordinate sy = source(y, height_scale, in_h);
+      const std::int64_t dy = sy.at - (1 << 10) * sy.low;
+      for (std::int32_t x = 0; x < out_w; ++x) {
+        const coordinate sx = source(x, width_scale, in_w);
+        const std::int64_t dx = sx.at - (1 << 10) * sx.low;
+        for (std::int32_t c = 0; c < depth; ++c) {
+          const std::int64_t sum = at(b, sy.low, sx.low, c) * ((1 << 10) - dy) * ((1 << 10) - dx) +
+                                   at(b, sy.high, sx.low, c) * dy * ((1 << 10) - dx) +
+                                   at(b, sy.low, sx.high, c) * ((1 << 10) - dy) * dx + at(b, sy.high, sx.high, c) * dy * dx;
+          const std::int64_t round = sum > 0 ? (1 << 19) : -(1 << 19);
+          output[i++] = static_cast<std::int8_t>((sum + round) / (1 << 20));
+        }
+      }
+    }
+}
+
+}  // namespace int8
+
+}  // namespace ctnn::kernel::reference

@@ -1,0 +1,274 @@
+#!/usr/bin/env python3
+"""Writes the op-conformance cases of the spatial family: tests/data/ops/spatial/<case>/ with model.tflite or
+model.onnx, input_<k>.bin and output_<k>.bin (raw little-endian, the model's own types and layouts).
+PROVENANCE.md in that folder says what produced each file.
+
+  TFLite ops: RESIZE_NEAREST_NEIGHBOR, RESIZE_BILINEAR (align_corners, half_pixel_centers; float32 and int8),
+  MIRROR_PAD (REFLECT, SYMMETRIC), SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND (rank 3 and 4). Outputs from TensorFlow
+  Lite Micro's reference kernels (the host oracle tflm_run) with --tflm, else the committed ones; either way they
+  must equal this script's NumPy model of TFLM's kernels (below) bit for bit.
+  ONNX ops (float32): Resize (nearest with every nearest_mode, linear; coordinate_transformation_mode
+  half_pixel, asymmetric, align_corners, pytorch_half_pixel, half_pixel_symmetric, tf_half_pixel_for_nn;
+  scales or sizes, axes, keep_aspect_ratio_policy), Upsample, Pad (reflect, edge, wrap). Outputs from a NumPy
+  float64 implementation of ONNX's definitions, rounded to float32.
+
+Deterministic: every input comes from a fixed seed, so re-running reproduces every file byte for byte.
+
+Usage: /usr/bin/python3 scripts/gen_op_tests_spatial.py [--tflm /work/oracle/tflm/tflm_run]
+"""
+import argparse
+import hashlib
+import sys
+
+import numpy as np
+
+import op_tests
+from op_tests import tfl
+
+FLOAT32, INT8, INT32 = tfl.FLOAT32, tfl.INT8, tfl.INT32
+F32 = np.float32
+
+# The builtin codes and options (BuiltinOptions union tags, schema.fbs) of the TFLite ops written here.
+tfl.OPS.update({"RESIZE_NEAREST_NEIGHBOR": 97, "RESIZE_BILINEAR": 23, "MIRROR_PAD": 100, "SPACE_TO_BATCH_ND": 38,
+                "BATCH_TO_SPACE_ND": 37})
+tfl.OPTIONS.update({"RESIZE_NEAREST_NEIGHBOR": 74, "RESIZE_BILINEAR": 15, "MIRROR_PAD": 77, "SPACE_TO_BATCH_ND": 25,
+                    "BATCH_TO_SPACE_ND": 24})
+_writer_options = tfl.options_table
+
+
+def options_table(code: str, o: dict, va: bool):
+    """The options of this family's ops (fields as schema.fbs numbers them; defaults omitted, as writers do)."""
+    flags = lambda first: {first + k: ("bool", 1) for k, name in enumerate(["align_corners", "half_pixel_centers"])
+                           if o.get(name)}
+    fields = {
+        "RESIZE_NEAREST_NEIGHBOR": lambda: flags(0),
+        "RESIZE_BILINEAR": lambda: flags(2),
+        "MIRROR_PAD": lambda: {0: ("i8", o["mode"])} if o.get("mode") else {},
+        "SPACE_TO_BATCH_ND": lambda: {}, "BATCH_TO_SPACE_ND": lambda: {},
+    }
+    if code in fields:
+        return tfl.Table(fields[code](), va)
+    return _writer_options(code, o, va)
+
+
+tfl.options_table = options_table
+
+
+# ----------------------------------------------------------------------------------------------------
+# NumPy models of TFLM's reference kernels (resize_nearest_neighbor.h, resize_bilinear.h, mirror_pad.cc,
+# space_to_batch_nd.h, batch_to_space_nd.h), in float32 where TFLM computes in float.
+
+def tflite_scale(n_in, n_out, align_corners):
+    return F32(n_in - 1) / F32(n_out - 1) if align_corners and n_out > 1 else F32(n_in) / F32(n_out)
+
+
+def nearest_index(x, n_in, n_out, align_corners, half_pixel_centers):
+    v = (F32(x) + F32(0.5 if half_pixel_centers else 0.0)) * tflite_scale(n_in, n_out, align_corners)
+    i = int(np.floor(v + F32(0.5))) if align_corners and v - np.floor(v) >= 0.5 else int(np.floor(v))
+    i = min(i, n_in - 1)
+    return max(i, 0) if half_pixel_centers else i
+
+
+def resize_nearest_ref(x, size, align_corners=False, half_pixel_centers=False):
+    n, h, w, c = x.shape
+    ys = [nearest_index(i, h, size[0], align_corners, half_pixel_centers) for i in range(size[0])]
+    xs = [nearest_index(i, w, size[1], align_corners, half_pixel_centers) for i in range(size[1])]
+    return x[:, ys][:, :, xs]
+
+
+def bilinear_source(i, scale, half_pixel_centers, n_in):
+    at = (F32(i) + F32(0.5)) * scale - F32(0.5) if half_pixel_centers else F32(i) * scale
+    return at, max(int(np.floor(at)), 0), min(int(np.ceil(at)), n_in - 1)
+
+
+def resize_bilinear_ref(x, size, align_corners=False, half_pixel_centers=False):
+    n, h, w, c = x.shape
+    y = np.empty((n, size[0], size[1], c), x.dtype)
+    if x.dtype == np.int8:  # ResizeBilinearInteger: 1/1024ths, rounded half away from zero
+        def scale_10(n_in, n_out):
+            if align_corners and n_out > 1:
+                return ((1 << 10) * (n_in - 1) + (n_out - 1) // 2) // (n_out - 1)
+            return ((1 << 10) * n_in + n_out // 2) // n_out
+
+        def source(i, scale, n_in):
+            at = i * scale + scale // 2 - (1 << 9) if half_pixel_centers else i * scale
+            low = int(at / (1 << 10))  # C++'s division truncates
+            high = int((at + (1 << 10) - 1) / (1 << 10))
+            return at, max(low, 0), min(high, n_in - 1)
+        sh, sw = scale_10(h, size[0]), scale_10(w, size[1])
+        for oy in range(size[0]):
+            ay, y0, y1 = source(oy, sh, h)
+            dy = ay - (1 << 10) * y0
+            for ox in range(size[1]):
+                ax, x0, x1 = source(ox, sw, w)
+                dx = ax - (1 << 10) * x0
+                v = (x[:, y0, x0].astype(np.int64) * ((1 << 10) - dy) * ((1 << 10) - dx) +
+                     x[:, y1, x0].astype(np.int64) * dy * ((1 << 10) - dx) +
+                     x[:, y0, x1].astype(np.int64) * ((1 << 10) - dy) * dx + x[:, y1, x1].astype(np.int64) * dy * dx)
+                r = np.where(v > 0, 1 << 19, -(1 << 19))
+                y[:, oy, ox] = np.trunc((v + r) / (1 << 20)).astype(np.int8)
+        return y
+    sh, sw = tflite_scale(h, size[0], align_corners), tflite_scale(w, size[1], align_corners)
+    one = F32(1)
+    for oy in range(size[0]):
+        ay, y0, y1 = bilinear_source(oy, sh, half_pixel_centers, h)
+        dy = ay - F32(y0)
+        for ox in range(size[1]):
+            ax, x0, x1 = bilinear_source(ox, sw, half_pixel_centers, w)
+            dx = ax - F32(x0)
+            y[:, oy, ox] = (x[:, y0, x0] * (one - dy) * (one - dx) + x[:, y1, x0] * dy * (one - dx) +
+                            x[:, y0, x1] * (one - dy) * dx + x[:, y1, x1] * dy * dx + F32(0))  # TFLM adds 0: -0 is +0
+    return y
+
+
+def mirror_pad_ref(x, pads, mode):
+    return np.pad(x, pads, mode="reflect" if mode == 0 else "symmetric")
+
+
+def space_to_batch_ref(x, block, pads, pad_value=0):
+    squeeze = x.ndim == 3
+    if squeeze:
+        x, block, pads = x[:, :, None, :], list(block) + [1], list(pads) + [[0, 0]]
+    x = np.pad(x, [[0, 0], pads[0], pads[1], [0, 0]], constant_values=pad_value)
+    n, h, w, c = x.shape
+    y = x.reshape(n, h // block[0], block[0], w // block[1], block[1], c).transpose(2, 4, 0, 1, 3, 5)
+    y = y.reshape(block[0] * block[1] * n, h // block[0], w // block[1], c)
+    return y[:, :, 0, :] if squeeze else y
+
+
+def batch_to_space_ref(x, block, crops):
+    squeeze = x.ndim == 3
+    if squeeze:
+        x, block, crops = x[:, :, None, :], list(block) + [1], list(crops) + [[0, 0]]
+    b, h, w, c = x.shape
+    n = b // (block[0] * block[1])
+    y = x.reshape(block[0], block[1], n, h, w, c).transpose(2, 3, 0, 4, 1, 5).reshape(n, h * block[0], w * block[1], c)
+    y = y[:, crops[0][0]:h * block[0] - crops[0][1], crops[1][0]:w * block[1] - crops[1][1]]
+    return y[:, :, 0, :] if squeeze else y
+
+
+# ----------------------------------------------------------------------------------------------------
+# TFLite cases: (name, builder). A builder returns (model, inputs, NumPy outputs).
+
+def q(scale, zero_point):
+    return dict(scale=[scale], zero_point=[zero_point])
+
+
+def data(rng, shape, dtype):
+    """Inputs spanning the type: int8 over the whole range (-128 and 127 included), float32 with signed zeros."""
+    if dtype == INT8:
+        x = rng.integers(-128, 127, size=shape, endpoint=True).astype(np.int8)
+        flat = x.reshape(-1)
+        flat[0], flat[-1] = -128, 127
+        return x
+    x = rng.uniform(-4, 4, size=shape).astype(F32)
+    x.reshape(-1)[0] = -0.0
+    return x
+
+
+def single_op(code, shape, out_shape, dtype, quant, constants=(), **options):
+    """A model of one op: input 0 (a graph input), then int32 constants (list of (name, values)), one output."""
+    m = tfl.Model(new_opcodes=True)
+    x = m.tensor("input", shape, dtype, quant=quant)
+    operands = [x]
+    for name, values in constants:
+        values = np.asarray(values, dtype=np.int32)
+        operands.append(m.tensor(name, list(values.shape), INT32, data=values))
+    y = m.tensor("output", out_shape, dtype, quant=quant)
+    m.inputs, m.outputs = [x], [y]
+    m.op(code, operands, [y], **options)
+    return m
+
+
+def quant_of(dtype, scale=0.05, zero_point=-3):
+    return q(scale, zero_point) if dtype == INT8 else None
+
+
+def case_resize(code, shape, size, dtype, seed, align_corners=False, half_pixel_centers=False, quant=(0.05, -3)):
+    def build():
+        x = data(np.random.default_rng(seed), shape, dtype)
+        out = [shape[0], size[0], size[1], shape[3]]
+        m = single_op(code, shape, out, dtype, quant_of(dtype, *quant), [("size", size)], align_corners=align_corners,
+                      half_pixel_centers=half_pixel_centers)
+        ref = resize_nearest_ref if code == "RESIZE_NEAREST_NEIGHBOR" else resize_bilinear_ref
+        return m, [x], [ref(x, size, align_corners, half_pixel_centers)]
+    return build
+
+
+def case_mirror_pad(shape, pads, mode, dtype, seed):
+    def build():
+        x = data(np.random.default_rng(seed), shape, dtype)
+        y = mirror_pad_ref(x, pads, mode)
+        return single_op("MIRROR_PAD", shape, list(y.shape), dtype, quant_of(dtype), [("paddings", pads)], mode=mode), [x], [y]
+    return build
+
+
+def case_space_batch(code, shape, block, margins, dtype, seed, quant=(0.05, -3)):
+    def build():
+        x = data(np.random.default_rng(seed), shape, dtype)
+        if code == "SPACE_TO_BATCH_ND":
+            y = space_to_batch_ref(x, block, margins, quant[1] if dtype == INT8 else 0)
+        else:
+            y = batch_to_space_ref(x, block, margins)
+        m = single_op(code, shape, list(y.shape), dtype, quant_of(dtype, *quant), [("block_shape", block), ("margins", margins)])
+        return m, [x], [y]
+    return build
+
+
+R_NN, R_BL = "RESIZE_NEAREST_NEIGHBOR", "RESIZE_BILINEAR"
+TFLITE_CASES = {
+    "resize_nearest_f32_up": case_resize(R_NN, [1, 3, 4, 2], [7, 9], FLOAT32, 1),
+    "resize_nearest_f32_down_align_corners": case_resize(R_NN, [2, 7, 5, 3], [3, 4], FLOAT32, 2, align_corners=True),
+    "resize_nearest_f32_half_pixel": case_resize(R_NN, [1, 5, 3, 2], [8, 7], FLOAT32, 3, half_pixel_centers=True),
+    "resize_nearest_i8_both_flags": case_resize(R_NN, [1, 4, 6, 3], [9, 5], INT8, 4, align_corners=True,
+                                                half_pixel_centers=True, quant=(1e-6, -128)),
+    "resize_nearest_i8_half_pixel_down": case_resize(R_NN, [2, 9, 7, 1], [4, 3], INT8, 5, half_pixel_centers=True),
+    "resize_bilinear_f32_up": case_resize(R_BL, [1, 3, 4, 2], [7, 10], FLOAT32, 6),
+    "resize_bilinear_f32_align_corners": case_resize(R_BL, [2, 4, 5, 3], [7, 3], FLOAT32, 7, align_corners=True),
+    "resize_bilinear_f32_half_pixel": case_resize(R_BL, [1, 5, 3, 2], [9, 8], FLOAT32, 8, half_pixel_centers=True),
+    "resize_bilinear_f32_to_one": case_resize(R_BL, [1, 4, 3, 2], [1, 1], FLOAT32, 9, align_corners=True),
+    "resize_bilinear_i8_up": case_resize(R_BL, [1, 3, 4, 3], [8, 6], INT8, 10, quant=(100.0, 127)),
+    "resize_bilinear_i8_align_corners": case_resize(R_BL, [1, 5, 4, 2], [3, 7], INT8, 11, align_corners=True),
+    "resize_bilinear_i8_half_pixel_down": case_resize(R_BL, [2, 7, 9, 2], [3, 4], INT8, 12, half_pixel_centers=True),
+    "mirror_pad_f32_reflect_rank4": case_mirror_pad([1, 4, 5, 2], [[0, 0], [3, 1], [2, 4], [0, 1]], 0, FLOAT32, 13),
+    "mirror_pad_f32_symmetric_rank2": case_mirror_pad([3, 4], [[3, 2], [1, 4]], 1, FLOAT32, 14),
+    "mirror_pad_i8_reflect_rank1": case_mirror_pad([6], [[5, 2]], 0, INT8, 15),
+    "mirror_pad_i8_symmetric_rank3": case_mirror_pad([2, 3, 4], [[1, 2], [3, 0], [0, 4]], 1, INT8, 16),
+    "space_to_batch_f32_rank4_padded": case_space_batch("SPACE_TO_BATCH_ND", [2, 5, 4, 3], [2, 3], [[1, 0], [0, 2]], FLOAT32, 17),
+    "space_to_batch_f32_rank3": case_space_batch("SPACE_TO_BATCH_ND", [1, 5, 2], [3], [[2, 2]], FLOAT32, 18),
+    "space_to_batch_i8_padded_zero_point_0": case_space_batch("SPACE_TO_BATCH_ND", [1, 4, 3, 2], [2, 2], [[0, 2], [1, 0]],
+                                                              INT8, 19, quant=(0.5, 0)),
+    "space_to_batch_i8_zero_point_127": case_space_batch("SPACE_TO_BATCH_ND", [2, 4, 6, 1], [2, 3], [[0, 0], [0, 0]],
+                                                         INT8, 20, quant=(0.02, 127)),
+    "batch_to_space_f32_rank4_cropped": case_space_batch("BATCH_TO_SPACE_ND", [6, 3, 2, 2], [3, 2], [[1, 2], [0, 1]], FLOAT32, 21),
+    "batch_to_space_f32_rank3": case_space_batch("BATCH_TO_SPACE_ND", [4, 3, 3], [2], [[0, 1]], FLOAT32, 22),
+    "batch_to_space_i8_rank4": case_space_batch("BATCH_TO_SPACE_ND", [8, 2, 3, 2], [2, 2], [[0, 0], [1, 1]], INT8, 23,
+                                                quant=(3.0, -128)),
+}
+
+
+# ----------------------------------------------------------------------------------------------------
+# Writing (scripts/op_tests.py: the case folders, CASES.sha256).
+
+def tflite_cases(family: op_tests.Family) -> None:
+    """Each case through the oracle (or its committed outputs), which must equal NumPy's bit for bit."""
+    for name, build in TFLITE_CASES.items():
+        model, inputs, expected = build()
+        family.write_case(name, model, inputs)
+        for k, y in enumerate(expected):
+            got = (family.dir / name / f"output_{k}.bin").read_bytes()
+            if got != np.ascontiguousarray(y).tobytes():
+                sys.exit(f"{name}: the reference's output {k} differs from NumPy's")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tflm", help="path to tflm_run: (re)write the TFLite cases' outputs with the oracle")
+    args = parser.parse_args()
+    family = op_tests.Family("spatial", args.tflm)
+    tflite_cases(family)
+    family.finish()
+
+
+if __name__ == "__main__":
+    main()
