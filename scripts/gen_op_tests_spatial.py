@@ -248,6 +248,174 @@ TFLITE_CASES = {
 
 
 # ----------------------------------------------------------------------------------------------------
+# ONNX cases: NumPy float64 models of ONNX's definitions (Resize-19's text: the output size floor(scale *
+# extent), or the sizes, scale size / extent; the coordinate of result index x per
+# coordinate_transformation_mode with the resized length scale * extent; nearest_mode; linear: the two
+# neighbours, clamped to the axis, weighted by the fraction), one axis after another, rounded to float32.
+
+def onnx_source(x, mode, scale, n_in, n_out):
+    length = scale * n_in
+    if mode == "asymmetric":
+        return x / scale
+    if mode == "align_corners":
+        return np.zeros_like(x) if length == 1 else x * (n_in - 1) / (length - 1)
+    if mode == "pytorch_half_pixel":
+        return np.full_like(x, -0.5) if length == 1 else (x + 0.5) / scale - 0.5
+    if mode == "half_pixel_symmetric":
+        return n_in / 2 * (1 - n_out / length) + (x + 0.5) / scale - 0.5
+    if mode == "tf_half_pixel_for_nn":
+        return (x + 0.5) / scale
+    assert mode == "half_pixel", mode
+    return (x + 0.5) / scale - 0.5
+
+
+def onnx_resize_ref(x, mode, scales=None, sizes=None, transform="half_pixel", nearest_mode="round_prefer_floor",
+                    axes=None, policy="stretch"):
+    rank = x.ndim
+    axes = list(range(rank)) if axes is None else [a % rank for a in axes]
+    scale, size = [1.0] * rank, list(x.shape)
+    if scales is not None:
+        for a, v in zip(axes, scales):
+            scale[a] = float(F32(v))
+            size[a] = int(np.floor(scale[a] * x.shape[a]))
+    else:
+        for a, n in zip(axes, sizes):
+            scale[a], size[a] = n / x.shape[a], n
+        if policy != "stretch":
+            chosen = (min if policy == "not_larger" else max)(scale[a] for a in axes)
+            for a in axes:
+                scale[a], size[a] = chosen, int(chosen * x.shape[a] + 0.5)
+    y = x.astype(np.float64)
+    for a in range(rank):
+        if abs(scale[a] - 1.0) <= 1e-9 and size[a] == x.shape[a]:
+            continue
+        n_in = x.shape[a]
+        src = onnx_source(np.arange(size[a], dtype=np.float64), transform, scale[a], n_in, size[a])
+        low = np.floor(src)
+        frac = src - low
+        if mode == "nearest":
+            up = {"round_prefer_floor": frac > 0.5, "round_prefer_ceil": frac >= 0.5, "floor": np.zeros_like(frac, bool),
+                  "ceil": frac > 0}[nearest_mode]
+            y = np.take(y, np.clip(low + up, 0, n_in - 1).astype(np.int64), axis=a)
+        else:
+            shape = [1] * rank
+            shape[a] = size[a]
+            w = frac.reshape(shape)
+            y = (np.take(y, np.clip(low, 0, n_in - 1).astype(np.int64), axis=a) * (1 - w) +
+                 np.take(y, np.clip(low + 1, 0, n_in - 1).astype(np.int64), axis=a) * w)
+    return y.astype(F32)
+
+
+def onnx_node(op, inputs, outputs, **attributes):
+    from onnx import helper
+    return helper.make_node(op, inputs, outputs, **attributes)
+
+
+def onnx_model(nodes, input_shapes, initializers, opset):
+    from onnx import TensorProto, helper
+    inputs = [helper.make_tensor_value_info(f"x{k}", TensorProto.FLOAT, shape) for k, shape in enumerate(input_shapes)]
+    outputs = [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)]
+    graph = helper.make_graph(nodes, "spatial_case", inputs, outputs, initializer=initializers)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], producer_name="ctnn-test")
+
+
+def constant(name, values, dtype):
+    from onnx import numpy_helper
+    return numpy_helper.from_array(np.asarray(values, dtype=dtype), name)
+
+
+def resize_case(shape, seed, mode, opset=13, scales=None, sizes=None, **attributes):
+    """Resize of a float32 input: scales (FLOAT) or sizes (INT64) as initializers; opset 11 and 12 give both
+    operands, the unused one empty."""
+    def build():
+        x = data(np.random.default_rng(seed), shape, FLOAT32)
+        ref_args = {k: v for k, v in attributes.items() if k in ("nearest_mode", "axes")}
+        ref_args["transform"] = attributes.get("coordinate_transformation_mode", "half_pixel")
+        ref_args["policy"] = attributes.get("keep_aspect_ratio_policy", "stretch")
+        y = onnx_resize_ref(x, mode, scales=scales, sizes=sizes, **ref_args)
+        initializers = []
+        inputs = ["x0", ""]
+        if scales is not None:
+            initializers.append(constant("scales", scales, F32))
+            inputs.append("scales")
+        else:
+            if opset < 13:
+                initializers.append(constant("scales", [], F32))
+            inputs += ["scales" if opset < 13 else "", "sizes"]
+            initializers.append(constant("sizes", sizes, np.int64))
+        nodes = [onnx_node("Resize", inputs, ["y"], mode=mode, **attributes)]
+        return onnx_model(nodes, [shape], initializers, opset), [x], [y]
+    return build
+
+
+def upsample_case(shape, seed, mode, scales, opset):
+    """Upsample: the scales attribute (opset 7) or operand (9); ONNX's reference of it is Resize's asymmetric
+    coordinates with nearest rounding down (np.repeat for integer scales)."""
+    def build():
+        x = data(np.random.default_rng(seed), shape, FLOAT32)
+        y = onnx_resize_ref(x, mode, scales=scales, transform="asymmetric", nearest_mode="floor")
+        if opset < 9:
+            return onnx_model([onnx_node("Upsample", ["x0"], ["y"], mode=mode, scales=scales)], [shape], [], opset), [x], [y]
+        nodes = [onnx_node("Upsample", ["x0", "scales"], ["y"], mode=mode)]
+        return onnx_model(nodes, [shape], [constant("scales", scales, F32)], opset), [x], [y]
+    return build
+
+
+def conv_resize_relu_case(seed):
+    """A 1x1 Conv (its result held in NHWC), Resize in that layout, Relu: the resize reads NHWC."""
+    def build():
+        rng = np.random.default_rng(seed)
+        x = data(rng, [1, 3, 4, 5], FLOAT32)
+        w = rng.uniform(-1, 1, size=(4, 3, 1, 1)).astype(F32)
+        conv = np.einsum("nchw,oc->nohw", x.astype(np.float64), w[:, :, 0, 0].astype(np.float64))
+        y = np.maximum(onnx_resize_ref(conv, "linear", sizes=[1, 4, 7, 8], transform="pytorch_half_pixel"), 0)
+        nodes = [onnx_node("Conv", ["x0", "w"], ["c"]),
+                 onnx_node("Resize", ["c", "", "", "sizes"], ["r"], mode="linear",
+                           coordinate_transformation_mode="pytorch_half_pixel"),
+                 onnx_node("Relu", ["r"], ["y"])]
+        inits = [constant("w", w, F32), constant("sizes", [1, 4, 7, 8], np.int64)]
+        return onnx_model(nodes, [[1, 3, 4, 5]], inits, 13), [x], [y.astype(F32)]
+    return build
+
+
+ONNX_CASES = {
+    "onnx_resize_nearest_scales_default": resize_case([1, 2, 3, 4], 101, "nearest", scales=[1, 1, 2, 3]),
+    "onnx_resize_nearest_sizes_round_prefer_ceil_asymmetric_opset11": resize_case(
+        [1, 1, 4, 3], 102, "nearest", opset=11, sizes=[1, 1, 7, 8], coordinate_transformation_mode="asymmetric",
+        nearest_mode="round_prefer_ceil"),
+    "onnx_resize_nearest_sizes_floor_align_corners_down": resize_case(
+        [2, 3, 7, 9], 103, "nearest", sizes=[2, 3, 3, 4], coordinate_transformation_mode="align_corners",
+        nearest_mode="floor"),
+    "onnx_resize_nearest_ceil_tf_half_pixel_for_nn": resize_case(
+        [1, 2, 5, 4], 104, "nearest", scales=[1, 1, 1.5, 0.75], coordinate_transformation_mode="tf_half_pixel_for_nn",
+        nearest_mode="ceil"),
+    "onnx_resize_nearest_axes_not_smaller_opset18": resize_case(
+        [1, 2, 4, 6], 105, "nearest", opset=18, sizes=[7, 5], axes=[2, -1], keep_aspect_ratio_policy="not_smaller"),
+    "onnx_resize_linear_half_pixel_fractional_scales": resize_case([1, 2, 4, 4], 106, "linear", scales=[1, 1, 2.5, 1.75]),
+    "onnx_resize_linear_align_corners_down": resize_case(
+        [1, 1, 5, 7], 107, "linear", scales=[1, 1, 0.6, 0.6], coordinate_transformation_mode="align_corners"),
+    "onnx_resize_linear_pytorch_half_pixel_to_one": resize_case(
+        [2, 3, 6, 5], 108, "linear", sizes=[2, 3, 1, 9], coordinate_transformation_mode="pytorch_half_pixel"),
+    "onnx_resize_linear_asymmetric_rank3": resize_case(
+        [2, 3, 5], 109, "linear", scales=[1, 1, 2.2], coordinate_transformation_mode="asymmetric"),
+    "onnx_resize_linear_half_pixel_symmetric_opset19": resize_case(
+        [1, 1, 4, 5], 110, "linear", opset=19, scales=[1, 1, 1.7, 0.7], coordinate_transformation_mode="half_pixel_symmetric"),
+    "onnx_resize_linear_rank5_trilinear_not_larger": resize_case(
+        [1, 2, 3, 4, 2], 111, "linear", opset=18, sizes=[5, 7, 3], axes=[2, 3, 4], keep_aspect_ratio_policy="not_larger"),
+    "onnx_upsample_nearest_opset9": upsample_case([1, 2, 2, 3], 112, "nearest", [1, 1, 2, 3], 9),
+    "onnx_upsample_linear_opset7": upsample_case([1, 1, 3, 4], 113, "linear", [1, 1, 2.5, 1.5], 7),
+    "onnx_conv_resize_relu_nhwc": conv_resize_relu_case(114),
+}
+
+
+def onnx_cases(family: op_tests.Family) -> None:
+    """Model, inputs and NumPy's outputs, written every run (their digest joins CASES.sha256)."""
+    for name, build in ONNX_CASES.items():
+        model, inputs, outputs = build()
+        family.write_computed_case(name, "model.onnx", model.SerializeToString(), inputs, outputs)
+
+
+# ----------------------------------------------------------------------------------------------------
 # Writing (scripts/op_tests.py: the case folders, CASES.sha256).
 
 def tflite_cases(family: op_tests.Family) -> None:
@@ -267,6 +435,7 @@ def main() -> None:
     args = parser.parse_args()
     family = op_tests.Family("spatial", args.tflm)
     tflite_cases(family)
+    onnx_cases(family)
     family.finish()
 
 

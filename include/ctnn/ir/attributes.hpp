@@ -116,6 +116,7 @@ struct activation_coefficients {
 // scale and resized length (scale * input extent, or the size asked), as ONNX's reference computes them.
 enum class resize_coordinates : std::int32_t {
   tflite, half_pixel, asymmetric, pytorch_half_pixel, align_corners, half_pixel_symmetric, tf_half_pixel_for_nn,
+  tf_crop_and_resize,
 };
 // resize_nearest under ONNX's coordinates: which neighbour a fractional coordinate takes (nearest_mode).
 enum class nearest_rounding : std::int32_t { round_prefer_floor, round_prefer_ceil, floor, ceil };
@@ -129,6 +130,12 @@ struct resize_fields {
   // as two 32-bit words (low first: kernel_params holds 4-byte fields only).
   std::array<std::uint32_t, 2 * max_rank> scale_words{};
   std::array<std::uint32_t, 2 * max_rank> length_words{};
+  // tf_crop_and_resize: per axis d, the region's start and end (float bits at [2d], [2d + 1]), and the value of
+  // a result element whose coordinate falls outside the input (float bits).
+  std::array<std::uint32_t, 2 * max_rank> roi_bits{};
+  std::uint32_t extrapolation_bits = 0;
+  // linear: 1: ONNX's antialias (a shrinking axis's neighbours weighted by a triangle stretched by 1 / scale).
+  std::int32_t antialias = 0;
   static constexpr double from_words(const std::array<std::uint32_t, 2 * max_rank>& w, std::int32_t d) {
     const auto at = static_cast<std::size_t>(2 * d);
     return std::bit_cast<double>(std::uint64_t{w[at]} | std::uint64_t{w[at + 1]} << 32);
@@ -140,6 +147,9 @@ struct resize_fields {
   }
   constexpr double scale(std::int32_t d) const { return from_words(scale_words, d); }
   constexpr double resized_length(std::int32_t d) const { return from_words(length_words, d); }
+  constexpr float roi_start(std::int32_t d) const { return std::bit_cast<float>(roi_bits[static_cast<std::size_t>(2 * d)]); }
+  constexpr float roi_end(std::int32_t d) const { return std::bit_cast<float>(roi_bits[static_cast<std::size_t>(2 * d + 1)]); }
+  constexpr float extrapolation_value() const { return std::bit_cast<float>(extrapolation_bits); }
   friend constexpr bool operator==(const resize_fields&, const resize_fields&) = default;
 };
 

@@ -72,6 +72,7 @@ constexpr std::string_view name_of(resize_coordinates c) {
     case resize_coordinates::align_corners: return "align_corners";
     case resize_coordinates::half_pixel_symmetric: return "half_pixel_symmetric";
     case resize_coordinates::tf_half_pixel_for_nn: return "tf_half_pixel_for_nn";
+    case resize_coordinates::tf_crop_and_resize: return "tf_crop_and_resize";
   }
   return "?";
 }

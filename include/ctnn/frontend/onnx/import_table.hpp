@@ -14,6 +14,7 @@
 #include <ctnn/frontend/onnx/import_linear.hpp>
 #include <ctnn/frontend/onnx/import_reduce.hpp>
 #include <ctnn/frontend/onnx/import_shape_ops.hpp>
+#include <ctnn/frontend/onnx/import_spatial.hpp>
 #include <ctnn/frontend/onnx/quantized.hpp>
 
 namespace ctnn::onnx::detail {
@@ -108,6 +109,9 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::ConvInteger, op_kind::conv2d, &import_quantized_conv<S>},
     {op_type::QLinearMatMul, op_kind::dense, &import_quantized_matmul<S>},
     {op_type::MatMulInteger, op_kind::dense, &import_quantized_matmul<S>},
+    // import_spatial.hpp
+    {op_type::Resize, op_kind::resize_nearest, &import_resize<S>},
+    {op_type::Upsample, op_kind::resize_nearest, &import_resize<S>},
 };
 
 // The index of an op_type's row in op_table<S>, or -1 (an index: g++ does not compare a pointer into the

@@ -43,7 +43,8 @@ constexpr std::int64_t tflite_nearest(const resize_fields& r, std::int32_t x, st
 }
 
 // ONNX's source coordinate of result index x along axis d (coordinate_transformation_mode), in double as
-// its reference: the scale is the one given (or size / extent), the resized length scale * extent.
+// its reference: the scale is the one given (or size / extent), the resized length scale * extent;
+// tf_crop_and_resize's region in float (its reference subtracts and scales the float32 roi in float32).
 constexpr double onnx_source(const resize_fields& r, std::int32_t d, std::int32_t x, std::int32_t in, std::int32_t out) {
   const double scale = r.scale(d), length = r.resized_length(d), at = x;
   switch (r.coordinates) {
@@ -55,10 +56,21 @@ constexpr double onnx_source(const resize_fields& r, std::int32_t d, std::int32_
       return offset + (at + 0.5) / scale - 0.5;
     }
     case resize_coordinates::tf_half_pixel_for_nn: return (at + 0.5) / scale;
+    case resize_coordinates::tf_crop_and_resize: {
+      const float span = r.roi_end(d) - r.roi_start(d), start = r.roi_start(d) * static_cast<float>(in - 1);
+      const double from = length == 1.0 ? static_cast<double>(span * static_cast<float>(in - 1) / 2.0f)
+                                         : at * static_cast<double>(span) * (in - 1) / (length - 1.0);
+      return from + static_cast<double>(start);
+    }
     case resize_coordinates::half_pixel:
     case resize_coordinates::tflite: break;
   }
   return (at + 0.5) / scale - 0.5;
+}
+
+// Whether a tf_crop_and_resize coordinate falls outside the input (its result is the extrapolation value).
+constexpr bool extrapolated(const resize_fields& r, double v, std::int32_t in) {
+  return r.coordinates == resize_coordinates::tf_crop_and_resize && (v < 0.0 || v > in - 1);
 }
 
 // ONNX's nearest neighbour (nearest_mode) of a source coordinate, clamped to the axis.
@@ -73,15 +85,6 @@ constexpr std::int64_t onnx_nearest(const resize_fields& r, double v, std::int32
     case nearest_rounding::ceil: up = fraction > 0.0; break;
   }
   return clamped(up ? below + 1 : below, in);
-}
-
-// The input index that result index x along axis d reads (nearest neighbour).
-template <class Params>
-constexpr std::int64_t nearest_index(Params p, std::int32_t d, std::int32_t x) {
-  if ((p->resize.resized_axes >> d & 1u) == 0) return x;
-  const std::int32_t in = p->in[d], out = p->out[d];
-  if (p->resize.coordinates == resize_coordinates::tflite) return tflite_nearest(p->resize, x, in, out);
-  return onnx_nearest(p->resize, onnx_source(p->resize, d, x, in, out), in);
 }
 
 // Calls visit(i, index) for each result element i in order, index its coordinates.
@@ -114,15 +117,27 @@ constexpr std::array<std::int64_t, max_rank> input_strides(Params p) {
 
 }  // namespace resize_detail
 
-// Nearest neighbour: each result element is the input element its coordinates map to. Any element type.
+// Nearest neighbour: each result element is the input element its coordinates map to (tf_crop_and_resize:
+// the extrapolation value outside the input). Any element type.
 template <class Params, class T>
 constexpr void resize_nearest(Params p, const T* input, T* output) {
   const std::array<std::int64_t, max_rank> stride = resize_detail::input_strides(p);
   resize_detail::for_each_result(p, [&](std::int64_t i, const std::array<std::int32_t, max_rank>& index) {
     std::int64_t from = 0;
-    for (std::int32_t d = 0; d < p->out.rank; ++d)
-      from += resize_detail::nearest_index(p, d, index[static_cast<std::size_t>(d)]) * stride[static_cast<std::size_t>(d)];
-    output[i] = input[from];
+    bool outside = false;
+    for (std::int32_t d = 0; d < p->out.rank; ++d) {
+      const std::int32_t x = index[static_cast<std::size_t>(d)], in = p->in[d];
+      std::int64_t at = x;
+      if ((p->resize.resized_axes >> d & 1u) != 0 && p->resize.coordinates == resize_coordinates::tflite) {
+        at = resize_detail::tflite_nearest(p->resize, x, in, p->out[d]);
+      } else if ((p->resize.resized_axes >> d & 1u) != 0) {
+        const double v = resize_detail::onnx_source(p->resize, d, x, in, p->out[d]);
+        outside = outside || resize_detail::extrapolated(p->resize, v, in);
+        at = resize_detail::onnx_nearest(p->resize, v, in);
+      }
+      from += at * stride[static_cast<std::size_t>(d)];
+    }
+    output[i] = outside ? static_cast<T>(p->resize.extrapolation_value()) : input[from];
   });
 }
 
@@ -162,20 +177,30 @@ constexpr void resize_bilinear_tflite(Params p, const float* input, float* outpu
     }
 }
 
-// ONNX's linear mode: along each resized axis the two neighbours of the source coordinate (clamped to the
-// axis) weighted 1 - f and f, f its fraction; the product of the axes' weights over every corner, summed in
-// double (ONNX's reference interpolates in double, one axis after another).
+// The most neighbours an axis of ONNX's linear mode weighs (antialias: 2 ceil(1 / scale); the importer
+// refuses smaller scales).
+inline constexpr std::int32_t max_linear_taps = 16;
+
+// ONNX's linear mode: along each resized axis the neighbours i of the source coordinate v (clamped to the
+// axis: edge padding) weighted max(0, 1 - |i - v| s), s = 1 (two neighbours: 1 - f and f, f v's fraction)
+// or, under antialias, the axis's scale when it shrinks (2 ceil(1 / s) neighbours, the weights normalised);
+// the product of the axes' weights over every combination, summed in double (ONNX's reference interpolates
+// in double, one axis after another). tf_crop_and_resize: the extrapolation value outside the input.
 template <class Params>
 constexpr void resize_linear_onnx(Params p, const float* input, float* output) {
   const resize_fields& r = p->resize;
   const std::array<std::int64_t, max_rank> stride = resize_detail::input_strides(p);
   const std::int32_t rank = p->out.rank;
+  struct axis_taps {
+    std::int32_t count = 0;
+    std::array<std::int64_t, max_linear_taps> offset{};
+    std::array<double, max_linear_taps> weight{};
+  };
   resize_detail::for_each_result(p, [&](std::int64_t i, const std::array<std::int32_t, max_rank>& index) {
-    std::array<std::int64_t, max_rank> low{}, high{};
-    std::array<double, max_rank> fraction{};
-    std::array<std::int32_t, max_rank> axes{};
+    std::array<axis_taps, max_rank> taps{};
     std::int32_t count = 0;
     std::int64_t base = 0;  // the offset of the axes that are not resized
+    bool outside = false;
     for (std::int32_t d = 0; d < rank; ++d) {
       const auto du = static_cast<std::size_t>(d);
       if ((r.resized_axes >> d & 1u) == 0) {
@@ -183,24 +208,47 @@ constexpr void resize_linear_onnx(Params p, const float* input, float* output) {
         continue;
       }
       const double v = resize_detail::onnx_source(r, d, index[du], p->in[d], p->out[d]);
+      outside = outside || resize_detail::extrapolated(r, v, p->in[d]);
+      const double scale = r.antialias != 0 && r.scale(d) < 1.0 ? r.scale(d) : 1.0;
+      const std::int64_t reach = r.antialias != 0 ? 1 - (resize_detail::floor_int(-1.0 / scale) + 1) : 1;
       const std::int64_t below = resize_detail::floor_int(v);
-      const auto k = static_cast<std::size_t>(count++);
-      axes[k] = d;
-      fraction[k] = v - static_cast<double>(below);
-      low[k] = resize_detail::clamped(below, p->in[d]) * stride[du];
-      high[k] = resize_detail::clamped(below + 1, p->in[d]) * stride[du];
+      axis_taps& t = taps[static_cast<std::size_t>(count++)];
+      t.count = static_cast<std::int32_t>(2 * reach);
+      double total = 0.0;
+      for (std::int32_t k = 0; k < t.count; ++k) {
+        const std::int64_t at = below - reach + 1 + k;
+        const double distance = (static_cast<double>(at) - v) * scale;
+        const double w = 1.0 - (distance < 0 ? -distance : distance);
+        t.weight[static_cast<std::size_t>(k)] = w > 0.0 ? w : 0.0;
+        t.offset[static_cast<std::size_t>(k)] = resize_detail::clamped(at, p->in[d]) * stride[du];
+        total += t.weight[static_cast<std::size_t>(k)];
+      }
+      if (r.antialias != 0)
+        for (std::int32_t k = 0; k < t.count; ++k) t.weight[static_cast<std::size_t>(k)] /= total;
     }
+    if (outside) {
+      output[i] = r.extrapolation_value();
+      return;
+    }
+    // Every combination of one neighbour per resized axis (an odometer over the axes' taps).
+    std::array<std::int32_t, max_rank> pick{};
     double sum = 0.0;
-    for (std::uint32_t corner = 0; corner < (1u << count); ++corner) {
+    for (bool more = true; more;) {
       double weight = 1.0;
       std::int64_t from = base;
       for (std::int32_t k = 0; k < count; ++k) {
-        const auto ku = static_cast<std::size_t>(k);
-        const bool upper = (corner >> k & 1u) != 0;
-        weight *= upper ? fraction[ku] : 1.0 - fraction[ku];
-        from += upper ? high[ku] : low[ku];
+        const axis_taps& t = taps[static_cast<std::size_t>(k)];
+        const auto at = static_cast<std::size_t>(pick[static_cast<std::size_t>(k)]);
+        weight *= t.weight[at];
+        from += t.offset[at];
       }
       if (weight != 0.0) sum += weight * static_cast<double>(input[from]);
+      more = false;
+      for (std::int32_t k = count - 1; k >= 0 && !more; --k) {
+        const auto ku = static_cast<std::size_t>(k);
+        more = ++pick[ku] < taps[ku].count;
+        if (!more) pick[ku] = 0;
+      }
     }
     output[i] = static_cast<float>(sum);
   });
