@@ -30,7 +30,7 @@ F32 = np.float32
 
 # The builtin codes and options (BuiltinOptions union tags, schema.fbs) of the TFLite ops written here.
 tfl.OPS.update({"RESIZE_NEAREST_NEIGHBOR": 97, "RESIZE_BILINEAR": 23, "MIRROR_PAD": 100, "SPACE_TO_BATCH_ND": 38,
-                "BATCH_TO_SPACE_ND": 37})
+                "BATCH_TO_SPACE_ND": 37, "ADD_N": 106})
 tfl.OPTIONS.update({"RESIZE_NEAREST_NEIGHBOR": 74, "RESIZE_BILINEAR": 15, "MIRROR_PAD": 77, "SPACE_TO_BATCH_ND": 25,
                     "BATCH_TO_SPACE_ND": 24})
 _writer_options = tfl.options_table
@@ -46,6 +46,8 @@ def options_table(code: str, o: dict, va: bool):
         "MIRROR_PAD": lambda: {0: ("i8", o["mode"])} if o.get("mode") else {},
         "SPACE_TO_BATCH_ND": lambda: {}, "BATCH_TO_SPACE_ND": lambda: {},
     }
+    if code == "ADD_N":
+        return None
     if code in fields:
         return tfl.Table(fields[code](), va)
     return _writer_options(code, o, va)
@@ -147,6 +149,29 @@ def batch_to_space_ref(x, block, crops):
     return y[:, :, 0, :] if squeeze else y
 
 
+def add_n_ref(xs, quant=None):
+    """TFLM's AddN: float 0 plus each input in order; int8 (every input quantized alike) the scaled inputs
+    summed from the scaled input offset (its "x = 0"), rescaled to the output, clamped."""
+    if quant is None:
+        y = np.zeros_like(xs[0])
+        for x in xs:
+            y = (y + x).astype(F32)
+        return y
+    (si, zi), (so, zo) = quant
+    m_in, s_in = tfl.quantize_multiplier(float(F32(si)) / (2 * float(F32(si))))
+    m_out, s_out = tfl.quantize_multiplier(2 * float(F32(si)) / ((1 << 20) * float(F32(so))))
+
+    def rescale(v, m, shift):  # MultiplyByQuantizedMultiplierSmallerThanOneExp (shift <= 0)
+        return tfl.rounding_divide_by_pot(tfl.rounding_doubling_high_mul(v, m), -shift)
+    y = np.empty(xs[0].shape, np.int8)
+    for idx in np.ndindex(y.shape):
+        total = rescale(-zi * (1 << 20), m_in, s_in)
+        for x in xs:
+            total += rescale((int(x[idx]) - zi) * (1 << 20), m_in, s_in)
+        y[idx] = min(127, max(-128, rescale(total, m_out, s_out) + zo))
+    return y
+
+
 # ----------------------------------------------------------------------------------------------------
 # TFLite cases: (name, builder). A builder returns (model, inputs, NumPy outputs).
 
@@ -215,6 +240,20 @@ def case_space_batch(code, shape, block, margins, dtype, seed, quant=(0.05, -3))
     return build
 
 
+def case_add_n(shape, count, dtype, seed, quant_in=(0.05, -3), quant_out=(0.1, 5)):
+    def build():
+        rng = np.random.default_rng(seed)
+        xs = [data(rng, shape, dtype) for _ in range(count)]
+        m = tfl.Model(new_opcodes=True)
+        qi, qo = (q(*quant_in), q(*quant_out)) if dtype == INT8 else (None, None)
+        ins = [m.tensor(f"input{k}", shape, dtype, quant=qi) for k in range(count)]
+        y = m.tensor("output", shape, dtype, quant=qo)
+        m.inputs, m.outputs = ins, [y]
+        m.op("ADD_N", ins, [y])
+        return m, xs, [add_n_ref(xs, (quant_in, quant_out) if dtype == INT8 else None)]
+    return build
+
+
 R_NN, R_BL = "RESIZE_NEAREST_NEIGHBOR", "RESIZE_BILINEAR"
 TFLITE_CASES = {
     "resize_nearest_f32_up": case_resize(R_NN, [1, 3, 4, 2], [7, 9], FLOAT32, 1),
@@ -242,6 +281,10 @@ TFLITE_CASES = {
                                                          INT8, 20, quant=(0.02, 127)),
     "batch_to_space_f32_rank4_cropped": case_space_batch("BATCH_TO_SPACE_ND", [6, 3, 2, 2], [3, 2], [[1, 2], [0, 1]], FLOAT32, 21),
     "batch_to_space_f32_rank3": case_space_batch("BATCH_TO_SPACE_ND", [4, 3, 3], [2], [[0, 1]], FLOAT32, 22),
+    "add_n_f32_three_rank3": case_add_n([2, 3, 5], 3, FLOAT32, 24),
+    "add_n_f32_eight_rank1": case_add_n([7], 8, FLOAT32, 25),
+    "add_n_i8_two_zero_point_min": case_add_n([3, 4], 2, INT8, 26, quant_in=(0.02, -128), quant_out=(0.05, -128)),
+    "add_n_i8_four_rank4": case_add_n([1, 2, 3, 2], 4, INT8, 27, quant_in=(2.0, 127), quant_out=(7.5, -20)),
     "batch_to_space_i8_rank4": case_space_batch("BATCH_TO_SPACE_ND", [8, 2, 3, 2], [2, 2], [[0, 0], [1, 1]], INT8, 23,
                                                 quant=(3.0, -128)),
 }
@@ -253,7 +296,7 @@ TFLITE_CASES = {
 # coordinate_transformation_mode with the resized length scale * extent; nearest_mode; linear: the two
 # neighbours, clamped to the axis, weighted by the fraction), one axis after another, rounded to float32.
 
-def onnx_source(x, mode, scale, n_in, n_out):
+def onnx_source(x, mode, scale, n_in, n_out, roi=(0.0, 1.0)):
     length = scale * n_in
     if mode == "asymmetric":
         return x / scale
@@ -265,15 +308,47 @@ def onnx_source(x, mode, scale, n_in, n_out):
         return n_in / 2 * (1 - n_out / length) + (x + 0.5) / scale - 0.5
     if mode == "tf_half_pixel_for_nn":
         return (x + 0.5) / scale
+    if mode == "tf_crop_and_resize":  # the region's span and start in float32, as ONNX's reference has them
+        span, start = F32(roi[1]) - F32(roi[0]), F32(roi[0]) * F32(n_in - 1)
+        if length == 1:
+            return np.full_like(x, float(span * F32(n_in - 1) / F32(2))) + float(start)
+        return x * float(span) * (n_in - 1) / (length - 1) + float(start)
     assert mode == "half_pixel", mode
     return (x + 0.5) / scale - 0.5
 
 
+def cubic_kernel(d, a):
+    d = np.abs(d)
+    return np.where(d <= 1, ((a + 2) * d - (a + 3)) * d * d + 1,
+                    np.where(d < 2, ((a * d - 5 * a) * d + 8 * a) * d - 4 * a, 0.0))
+
+
+def interpolation_taps(src, n_in, mode, scale, antialias, exclude_outside, cubic_a):
+    """Per result position: the input indices (unclamped) and weights of ONNX's linear or cubic mode."""
+    radius = 1 if mode == "linear" else 2
+    s = min(scale, 1.0) if antialias else 1.0
+    reach = int(np.ceil(radius / s))
+    low = np.floor(src)
+    idx = low[:, None] + np.arange(-reach + 1, reach + 1)[None, :]
+    d = (idx - src[:, None]) * s
+    w = np.clip(1 - np.abs(d), 0, None) if mode == "linear" else cubic_kernel(d, cubic_a)
+    if exclude_outside:
+        w = np.where((idx < 0) | (idx >= n_in), 0.0, w)
+    if antialias or exclude_outside:
+        w = w / w.sum(axis=1, keepdims=True)
+    return idx.astype(np.int64), w
+
+
 def onnx_resize_ref(x, mode, scales=None, sizes=None, transform="half_pixel", nearest_mode="round_prefer_floor",
-                    axes=None, policy="stretch"):
+                    axes=None, policy="stretch", roi=None, extrapolation_value=0.0, antialias=0, exclude_outside=0,
+                    cubic_coeff_a=-0.75):
     rank = x.ndim
     axes = list(range(rank)) if axes is None else [a % rank for a in axes]
     scale, size = [1.0] * rank, list(x.shape)
+    regions = [(0.0, 1.0)] * rank
+    if roi is not None:
+        for k, a in enumerate(axes):
+            regions[a] = (roi[k], roi[k + len(axes)])
     if scales is not None:
         for a, v in zip(axes, scales):
             scale[a] = float(F32(v))
@@ -287,22 +362,25 @@ def onnx_resize_ref(x, mode, scales=None, sizes=None, transform="half_pixel", ne
                 scale[a], size[a] = chosen, int(chosen * x.shape[a] + 0.5)
     y = x.astype(np.float64)
     for a in range(rank):
-        if abs(scale[a] - 1.0) <= 1e-9 and size[a] == x.shape[a]:
+        if abs(scale[a] - 1.0) <= 1e-9 and size[a] == x.shape[a] and regions[a] == (0.0, 1.0):
             continue
         n_in = x.shape[a]
-        src = onnx_source(np.arange(size[a], dtype=np.float64), transform, scale[a], n_in, size[a])
-        low = np.floor(src)
-        frac = src - low
+        src = onnx_source(np.arange(size[a], dtype=np.float64), transform, scale[a], n_in, size[a], regions[a])
+        shape = [1] * rank
+        shape[a] = size[a]
         if mode == "nearest":
+            low = np.floor(src)
+            frac = src - low
             up = {"round_prefer_floor": frac > 0.5, "round_prefer_ceil": frac >= 0.5, "floor": np.zeros_like(frac, bool),
                   "ceil": frac > 0}[nearest_mode]
             y = np.take(y, np.clip(low + up, 0, n_in - 1).astype(np.int64), axis=a)
         else:
-            shape = [1] * rank
-            shape[a] = size[a]
-            w = frac.reshape(shape)
-            y = (np.take(y, np.clip(low, 0, n_in - 1).astype(np.int64), axis=a) * (1 - w) +
-                 np.take(y, np.clip(low + 1, 0, n_in - 1).astype(np.int64), axis=a) * w)
+            idx, w = interpolation_taps(src, n_in, mode, scale[a], antialias, exclude_outside, cubic_coeff_a)
+            gathered = np.take(y, np.clip(idx, 0, n_in - 1).reshape(-1), axis=a)
+            gathered = gathered.reshape(y.shape[:a] + idx.shape + y.shape[a + 1:])
+            y = np.sum(gathered * w.reshape(shape[:a + 1] + [idx.shape[1]] + shape[a + 1:]), axis=a + 1)
+        if transform == "tf_crop_and_resize":
+            y = np.where(((src < 0) | (src > n_in - 1)).reshape(shape), extrapolation_value, y)
     return y.astype(F32)
 
 
@@ -324,17 +402,22 @@ def constant(name, values, dtype):
     return numpy_helper.from_array(np.asarray(values, dtype=dtype), name)
 
 
-def resize_case(shape, seed, mode, opset=13, scales=None, sizes=None, **attributes):
+def resize_case(shape, seed, mode, opset=13, scales=None, sizes=None, roi=None, **attributes):
     """Resize of a float32 input: scales (FLOAT) or sizes (INT64) as initializers; opset 11 and 12 give both
     operands, the unused one empty."""
     def build():
         x = data(np.random.default_rng(seed), shape, FLOAT32)
-        ref_args = {k: v for k, v in attributes.items() if k in ("nearest_mode", "axes")}
+        ref_args = {k: v for k, v in attributes.items()
+                    if k in ("nearest_mode", "axes", "extrapolation_value", "antialias", "exclude_outside", "cubic_coeff_a")}
         ref_args["transform"] = attributes.get("coordinate_transformation_mode", "half_pixel")
         ref_args["policy"] = attributes.get("keep_aspect_ratio_policy", "stretch")
+        ref_args["roi"] = roi
         y = onnx_resize_ref(x, mode, scales=scales, sizes=sizes, **ref_args)
         initializers = []
         inputs = ["x0", ""]
+        if roi is not None:
+            initializers.append(constant("roi", roi, F32))
+            inputs[1] = "roi"
         if scales is not None:
             initializers.append(constant("scales", scales, F32))
             inputs.append("scales")
@@ -358,6 +441,17 @@ def upsample_case(shape, seed, mode, scales, opset):
             return onnx_model([onnx_node("Upsample", ["x0"], ["y"], mode=mode, scales=scales)], [shape], [], opset), [x], [y]
         nodes = [onnx_node("Upsample", ["x0", "scales"], ["y"], mode=mode)]
         return onnx_model(nodes, [shape], [constant("scales", scales, F32)], opset), [x], [y]
+    return build
+
+
+def sum_case(shapes, seed):
+    """Sum of float32 inputs, numpy-broadcast; NumPy float64."""
+    def build():
+        rng = np.random.default_rng(seed)
+        xs = [data(rng, shape, FLOAT32) for shape in shapes]
+        y = sum(x.astype(np.float64) for x in xs).astype(F32)
+        names = [f"x{k}" for k in range(len(shapes))]
+        return onnx_model([onnx_node("Sum", names, ["y"])], shapes, [], 13), xs, [y]
     return build
 
 
@@ -402,9 +496,25 @@ ONNX_CASES = {
         [1, 1, 4, 5], 110, "linear", opset=19, scales=[1, 1, 1.7, 0.7], coordinate_transformation_mode="half_pixel_symmetric"),
     "onnx_resize_linear_rank5_trilinear_not_larger": resize_case(
         [1, 2, 3, 4, 2], 111, "linear", opset=18, sizes=[5, 7, 3], axes=[2, 3, 4], keep_aspect_ratio_policy="not_larger"),
+    "onnx_resize_cubic_half_pixel_up": resize_case([1, 2, 4, 5], 115, "cubic", scales=[1, 1, 1.6, 2.3]),
+    "onnx_resize_cubic_a_n0p5_exclude_outside_down": resize_case(
+        [1, 1, 6, 7], 116, "cubic", scales=[1, 1, 0.7, 0.5], coordinate_transformation_mode="asymmetric",
+        cubic_coeff_a=-0.5, exclude_outside=1),
+    "onnx_resize_cubic_antialias_sizes_opset18": resize_case([2, 1, 8, 6], 117, "cubic", opset=18, sizes=[2, 1, 3, 4],
+                                                             antialias=1),
+    "onnx_resize_linear_antialias_down_opset18": resize_case([1, 2, 9, 8], 118, "linear", opset=18,
+                                                             scales=[1, 1, 0.35, 0.6], antialias=1),
+    "onnx_resize_linear_tf_crop_and_resize_extrapolation": resize_case(
+        [1, 1, 5, 6], 119, "linear", sizes=[1, 1, 4, 5], roi=[0, 0, -0.2, 0.3, 1, 1, 0.8, 1.2],
+        coordinate_transformation_mode="tf_crop_and_resize", extrapolation_value=7.5),
+    "onnx_resize_nearest_tf_crop_and_resize_axes_opset18": resize_case(
+        [1, 2, 6, 4], 120, "nearest", opset=18, scales=[1.5, 0.75], axes=[3, 2], roi=[0.1, 0.25, 0.9, 0.75],
+        coordinate_transformation_mode="tf_crop_and_resize"),
     "onnx_upsample_nearest_opset9": upsample_case([1, 2, 2, 3], 112, "nearest", [1, 1, 2, 3], 9),
     "onnx_upsample_linear_opset7": upsample_case([1, 1, 3, 4], 113, "linear", [1, 1, 2.5, 1.5], 7),
     "onnx_conv_resize_relu_nhwc": conv_resize_relu_case(114),
+    "onnx_sum_three_broadcast": sum_case([[2, 3, 4], [3, 1], [1, 4]], 121),
+    "onnx_sum_one_input": sum_case([[5, 2]], 122),
 }
 
 

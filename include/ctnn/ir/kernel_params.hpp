@@ -97,6 +97,7 @@ struct kernel_params {
   std::int32_t depth_multiplier = 1;
   std::int32_t axis = -1;  // softmax, concat, ONNX's per-axis quantize/dequantize: normalised, non-negative
   std::int32_t has_bias = 0;
+  std::int32_t operand_count = 0;  // add_n: its operands (a variable count)
   // Quantized kernels (TFLite's integer recipes, docs/design.md §4): offsets are negated zero points (the
   // output's: its zero point); a multiplier/shift pair is QuantizeMultiplier's. pass::compute_requantization
   // sets them (its comment lists them per op); tables that do not fit here are its recipe

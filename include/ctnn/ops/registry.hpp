@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include <ctnn/ops/abs.hpp>
+#include <ctnn/ops/add_n.hpp>
 #include <ctnn/ops/batch_matmul.hpp>
 #include <ctnn/ops/batch_norm.hpp>
 #include <ctnn/ops/ceil.hpp>
@@ -66,7 +67,7 @@ using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, transpose, crop
                     reciprocal, slice, gather, reduce_sum, reduce_max, reduce_min, reduce_prod, reduce_sum_square,
                     reduce_l1, reduce_l2, reduce_log_sum, reduce_log_sum_exp, arg_max, arg_min, leaky_relu, hard_swish,
                     prelu, elu, relu_n1_to_1, relu_0_to_1, maximum, minimum, hard_sigmoid,
-                    resize_nearest, resize_linear>;
+                    resize_nearest, resize_linear, resize_cubic, add_n>;
 
 namespace detail {
 

@@ -1,8 +1,8 @@
 #pragma once
-// resize_nearest and resize_linear: the input resampled to the shape attrs.target, each result index along a
+// resize_nearest, resize_linear and resize_cubic: the input resampled to the shape attrs.target, each result index along a
 // resized axis mapped to an input coordinate as attrs.resize says (TFLM's float arithmetic for TFLite's
 // RESIZE_NEAREST_NEIGHBOR and RESIZE_BILINEAR, ONNX's for Resize and Upsample). The descriptors of
-// op_kind::resize_nearest and op_kind::resize_linear (ops/descriptor.hpp); kernels in kernel/reference/resize.hpp.
+// op_kind::resize_nearest, resize_linear and resize_cubic (ops/descriptor.hpp); kernels in kernel/reference/resize.hpp.
 #include <cstdint>
 
 #include <ctnn/ir/enum_names.hpp>
@@ -48,8 +48,8 @@ struct resize_op : Base {
     w.put("  ");
     w.put(name_of(r.coordinates));
     if (r.coordinates == resize_coordinates::tflite) {
-      w.field(" align_corners ", r.align_corners);
-      w.field(" half_pixel_centers ", r.half_pixel_centers);
+      w.field(" align_corners ", r.align_corners() ? 1 : 0);
+      w.field(" half_pixel_centers ", r.half_pixel_centers() ? 1 : 0);
     } else {
       w.put(" ");
       w.put(name_of(r.rounding));
@@ -83,11 +83,23 @@ struct resize_linear : resize_op<op_defaults> {
     if (p->resize.coordinates == resize_coordinates::tflite)
       kernel::reference::resize_bilinear_tflite(p, operands[0], result);
     else
-      kernel::reference::resize_linear_onnx(p, operands[0], result);
+      kernel::reference::resize_interpolate_onnx(p, operands[0], result, kernel::reference::resize_detail::linear_weight{});
   }
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
     kernel::reference::int8::resize_bilinear(p, static_cast<const std::int8_t*>(operands[0]), static_cast<std::int8_t*>(result));
+  }
+};
+
+// The cubic convolution (ONNX's mode cubic, float32).
+struct resize_cubic : resize_op<op_defaults> {
+  static constexpr op_kind kind = op_kind::resize_cubic;
+  static constexpr bool has_kernel(dtype type) { return type == dtype::f32; }
+
+  template <class Params>
+  [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {
+    kernel::reference::resize_interpolate_onnx(p, operands[0], result,
+                                               kernel::reference::resize_detail::cubic_weight{p->resize.cubic_coeff_a()});
   }
 };
 

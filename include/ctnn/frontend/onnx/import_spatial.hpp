@@ -16,7 +16,7 @@ namespace ctnn::onnx::detail {
 
 // What Resize's and Upsample's attributes and constant operands say, per ONNX axis.
 struct resize_request {
-  bool linear = false;
+  op_kind kind = op_kind::resize_nearest;
   resize_coordinates coordinates = resize_coordinates::half_pixel;
   nearest_rounding rounding = nearest_rounding::round_prefer_floor;
   std::array<double, max_rank> scale{};
@@ -64,12 +64,11 @@ constexpr bool read_resize_operand(S& s, const operands& o, std::uint32_t slot, 
 }
 
 // Resize (opset 10: X, scales; 11 on: X, roi, scales, sizes; 18 on: axes, keep_aspect_ratio_policy) and
-// Upsample (opset 7: the scales attribute; 9: the scales operand): mode nearest (nearest_mode) or linear
-// (antialias: down to scale 1/8), every coordinate_transformation_mode (tf_crop_and_resize: a constant roi,
+// Upsample (opset 7: the scales attribute; 9: the scales operand): mode nearest (nearest_mode), linear or
+// cubic (cubic_coeff_a, exclude_outside; antialias down to scale 1/8, cubic 1/4), every coordinate_transformation_mode (tf_crop_and_resize: a constant roi,
 // extrapolation_value); scales and sizes constant. Resize-10 and Upsample take ONNX's reference of Upsample:
-// asymmetric coordinates, nearest rounding down. Refused, naming the attribute or operand: cubic mode,
-// antialias with nearest or below scale 1/8, exclude_outside with nearest or antialias (plain linear's result
-// is the same with it: its two clamped neighbours repeat the border); a non-constant roi, scales or sizes operand.
+// asymmetric coordinates, nearest rounding down. Refused, naming the attribute or operand: antialias or
+// exclude_outside with nearest, antialias below those scales; a non-constant roi, scales or sizes operand.
 template <class S>
 constexpr void import_resize(S& s, const node_view& n, const operands& o, std::int32_t result) {
   const bool upsample = s.current == op_type::Upsample;
@@ -87,9 +86,13 @@ constexpr void import_resize(S& s, const node_view& n, const operands& o, std::i
   if (s.failed() || s.take_reader_error()) return;
 
   resize_request r{};
-  r.linear = mode == "linear" || mode == "bilinear";
-  if (!r.linear && mode != "nearest") return s.string_attribute_error(n, "mode", attribute::mode);
-  if (r.linear && !expect_float(s, o, 0)) return;
+  r.kind = mode == "nearest" ? op_kind::resize_nearest
+           : mode == "cubic" && !legacy ? op_kind::resize_cubic
+           : mode == "linear" || mode == "bilinear" ? op_kind::resize_linear
+                                                     : op_kind::none;
+  if (r.kind == op_kind::none) return s.string_attribute_error(n, "mode", attribute::mode);
+  const bool nearest = r.kind == op_kind::resize_nearest;
+  if (!nearest && !expect_float(s, o, 0)) return;
   if (legacy) {
     r.coordinates = resize_coordinates::asymmetric;
     r.rounding = nearest_rounding::floor;
@@ -112,9 +115,10 @@ constexpr void import_resize(S& s, const node_view& n, const operands& o, std::i
                                                        : ceil;
     if (nearest_mode != "ceil" && r.rounding == ceil) return s.string_attribute_error(n, "nearest_mode", attribute::nearest_mode);
   }
-  if (exclude_outside != 0 && (!r.linear || antialias != 0)) return s.attribute_error(attribute::exclude_outside, exclude_outside);
-  if (antialias != 0 && !r.linear) return s.attribute_error(attribute::antialias, antialias);
+  if (exclude_outside != 0 && nearest) return s.attribute_error(attribute::exclude_outside, exclude_outside);
+  if (antialias != 0 && nearest) return s.attribute_error(attribute::antialias, antialias);
   const float extrapolation = float_attribute(s, n, "extrapolation_value", 0.0f);
+  const float cubic_coeff_a = float_attribute(s, n, "cubic_coeff_a", -0.75f);
   if (s.take_reader_error()) return;
   if (policy != "stretch" && policy != "not_larger" && policy != "not_smaller")
     return s.string_attribute_error(n, "keep_aspect_ratio_policy", attribute::keep_aspect_ratio_policy);
@@ -200,7 +204,9 @@ constexpr void import_resize(S& s, const node_view& n, const operands& o, std::i
   resize_fields fields{};
   fields.coordinates = r.coordinates;
   fields.rounding = r.rounding;
-  fields.antialias = antialias != 0 ? 1 : 0;
+  fields.onnx_options = (antialias != 0 ? resize_fields::antialias_bit : 0u) |
+                        (exclude_outside != 0 ? resize_fields::exclude_outside_bit : 0u);
+  fields.cubic_coeff_bits = std::bit_cast<std::uint32_t>(cubic_coeff_a);
   fields.extrapolation_bits = std::bit_cast<std::uint32_t>(extrapolation);
   const bool nhwc = xs.rank == 4 && prefers_nhwc(s, o.id[0]);
   shape target = xs;
@@ -213,8 +219,8 @@ constexpr void import_resize(S& s, const node_view& n, const operands& o, std::i
     const float roi_start = r.roi[2 * from], roi_end = r.roi[2 * from + 1];
     if (is_close(scale, 1.0) && extent == xs[static_cast<std::int32_t>(from)] && roi_start == 0.0f && is_close(roi_end, 1.0))
       continue;
-    // Antialias weighs 2 ceil(1 / scale) neighbours: at most kernel::reference::max_linear_taps.
-    if (antialias != 0 && scale * (kernel::reference::max_linear_taps / 2) < 1.0)
+    // Antialias weighs 2 ceil(radius / scale) neighbours (radius 1, cubic 2): at most max_interpolation_taps.
+    if (antialias != 0 && scale * (kernel::reference::max_interpolation_taps / 2) < (r.kind == op_kind::resize_cubic ? 2.0 : 1.0))
       return s.attribute_error(attribute::antialias, antialias);
     fields.resized_axes |= 1u << d;
     fields.roi_bits[static_cast<std::size_t>(2 * d)] = std::bit_cast<std::uint32_t>(roi_start);
@@ -226,7 +232,7 @@ constexpr void import_resize(S& s, const node_view& n, const operands& o, std::i
   a.resize = fields;
   a.target = target;
   const std::int32_t x = nhwc ? as_nhwc(s, o.id[0], 0) : as_onnx(s, o.id[0], 0);
-  define(s, result, s.add_node(r.linear ? op_kind::resize_linear : op_kind::resize_nearest, a, {x}, s.label_of(result)), nhwc);
+  define(s, result, s.add_node(r.kind, a, {x}, s.label_of(result)), nhwc);
 }
 
 }  // namespace ctnn::onnx::detail

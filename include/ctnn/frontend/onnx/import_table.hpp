@@ -112,6 +112,7 @@ inline constexpr op_row<S> op_table[] = {
     // import_spatial.hpp
     {op_type::Resize, op_kind::resize_nearest, &import_resize<S>},
     {op_type::Upsample, op_kind::resize_nearest, &import_resize<S>},
+    {op_type::Sum, op_kind::add, &import_extremum<S>},
 };
 
 // The index of an op_type's row in op_table<S>, or -1 (an index: g++ does not compare a pointer into the

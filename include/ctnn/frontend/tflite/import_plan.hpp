@@ -53,6 +53,7 @@ enum class import_job : std::int32_t {
   resize,             // RESIZE_NEAREST_NEIGHBOR, RESIZE_BILINEAR (import_spatial.hpp, likewise below)
   mirror_pad,
   space_batch,        // SPACE_TO_BATCH_ND: pad, reshape, transpose, reshape; BATCH_TO_SPACE_ND: reshapes, transpose, slice
+  add_n,
 };
 
 // Whether a job's import function adds the op's nodes itself, one per output (the driver adds none).
@@ -173,6 +174,7 @@ inline constexpr op_row op_table[] = {
      no_fused_activation},
     {builtin_operator::batch_to_space_nd, op_kind::slice, import_job::space_batch, schema::builtin_options::batch_to_space_nd,
      no_fused_activation},
+    {builtin_operator::add_n, op_kind::add_n, import_job::add_n, schema::builtin_options::none, no_fused_activation},
 };
 
 // The index of a builtin code's row in op_table, or -1 (an index: g++ does not compare a pointer into the

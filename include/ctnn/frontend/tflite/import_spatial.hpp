@@ -2,8 +2,9 @@
 // The TFLite importer's spatial ops (import.hpp; rows in import_plan.hpp's op_table): RESIZE_NEAREST_NEIGHBOR
 // and RESIZE_BILINEAR (ops/resize.hpp, TFLM's coordinates), MIRROR_PAD (a pad in mode reflect or symmetric),
 // SPACE_TO_BATCH_ND (a pad, then a reshape, a transpose and a reshape) and BATCH_TO_SPACE_ND (a reshape, a
-// transpose and a reshape, then a slice: the crops). All but RESIZE_BILINEAR move bytes only: an int8 result is
-// its input's bytes whatever the two tensors' quantization says, as in TFLM, whose kernels copy.
+// transpose and a reshape, then a slice: the crops), and ADD_N. All but RESIZE_BILINEAR and ADD_N move bytes
+// only: an int8 result is its input's bytes whatever the two tensors' quantization says, as in TFLM, whose
+// kernels copy.
 #include <cstdint>
 
 #include <ctnn/frontend/flatbuffers.hpp>
@@ -40,8 +41,8 @@ constexpr void import_resize(S& s, op_import& im) {
   if (!expect_output_shape(s, im, im.out, out)) return;
   im.attrs.target = out;
   im.attrs.resize.coordinates = resize_coordinates::tflite;
-  im.attrs.resize.align_corners = align_corners ? 1 : 0;
-  im.attrs.resize.half_pixel_centers = half_pixel_centers ? 1 : 0;
+  im.attrs.resize.tflite_options = (align_corners ? resize_fields::align_corners_bit : 0u) |
+                                   (half_pixel_centers ? resize_fields::half_pixel_centers_bit : 0u);
   im.attrs.resize.resized_axes = 0b0110u;  // H and W of NHWC
 }
 
@@ -155,6 +156,23 @@ constexpr void import_space_batch(S& s, op_import& im) {
   crop.extent[2] = w;
   im.attrs.slice = crop;
   im.attrs.target = out;
+}
+
+// ADD_N: 2 to max_node_inputs operands of one shape (add_n's shape rule); int8 ones all quantized as the
+// first (TFLM's Prepare checks it).
+template <class S>
+constexpr void import_add_n(S& s, op_import& im) {
+  if (!expect_inputs(s, im.op, im.plan, im.view, 2, static_cast<std::uint32_t>(max_node_inputs))) return;
+  for (std::uint32_t k = 0; k < im.view.inputs.length; ++k) {
+    im.inputs[k] = operand(s, im.view, k);
+    if (s.failed()) return;
+    const quantization& first = s.m.tensor_at(im.inputs[0]).quant;
+    const quantization& here = s.m.tensor_at(im.inputs[k]).quant;
+    if (s.m.tensor_at(im.inputs[k]).type == dtype::i8 && (here.scale != first.scale || here.zero_point != first.zero_point))
+      return s.fail(frontend_error::tflite_unsupported_operand, im.op, im.plan.kind,
+                    {.operator_code = static_cast<std::int64_t>(im.plan.code), .input_slot = k});
+  }
+  im.input_count = static_cast<std::int32_t>(im.view.inputs.length);
 }
 
 }  // namespace ctnn::tflite::detail

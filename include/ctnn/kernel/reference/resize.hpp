@@ -29,17 +29,17 @@ constexpr std::int64_t clamped(std::int64_t i, std::int32_t extent) { return i <
 // TFLM's scale of an axis (GetNearestNeighbor, ResizeBilinear): (in - 1) / (out - 1) under align_corners,
 // else in / out, in float.
 constexpr float tflite_scale(const resize_fields& r, std::int32_t in, std::int32_t out) {
-  return r.align_corners != 0 && out > 1 ? static_cast<float>(in - 1) / static_cast<float>(out - 1)
+  return r.align_corners() && out > 1 ? static_cast<float>(in - 1) / static_cast<float>(out - 1)
                                          : static_cast<float>(in) / static_cast<float>(out);
 }
 
 // TFLM's GetNearestNeighbor: (x + offset) * scale in float, rounded (align_corners) or floored, at most
 // in - 1 (and at least 0 under half_pixel_centers).
 constexpr std::int64_t tflite_nearest(const resize_fields& r, std::int32_t x, std::int32_t in, std::int32_t out) {
-  const float v = (static_cast<float>(x) + (r.half_pixel_centers != 0 ? 0.5f : 0.0f)) * tflite_scale(r, in, out);
-  std::int64_t i = r.align_corners != 0 ? round_half_away(v) : floor_int(v);
+  const float v = (static_cast<float>(x) + (r.half_pixel_centers() ? 0.5f : 0.0f)) * tflite_scale(r, in, out);
+  std::int64_t i = r.align_corners() ? round_half_away(v) : floor_int(v);
   i = i < in - 1 ? i : in - 1;
-  return r.half_pixel_centers != 0 && i < 0 ? 0 : i;
+  return r.half_pixel_centers() && i < 0 ? 0 : i;
 }
 
 // ONNX's source coordinate of result index x along axis d (coordinate_transformation_mode), in double as
@@ -154,7 +154,7 @@ constexpr void resize_bilinear_tflite(Params p, const float* input, float* outpu
     std::int64_t low, high;
   };
   const auto source = [&](std::int32_t x, float scale, std::int32_t extent) {
-    const float at = r.half_pixel_centers != 0 ? (static_cast<float>(x) + 0.5f) * scale - 0.5f : static_cast<float>(x) * scale;
+    const float at = r.half_pixel_centers() ? (static_cast<float>(x) + 0.5f) * scale - 0.5f : static_cast<float>(x) * scale;
     const std::int64_t below = resize_detail::floor_int(at);
     const std::int64_t above = static_cast<float>(below) == at ? below : below + 1;  // std::ceil
     return coordinate{at, below > 0 ? below : 0, above < extent - 1 ? above : extent - 1};
@@ -177,24 +177,45 @@ constexpr void resize_bilinear_tflite(Params p, const float* input, float* outpu
     }
 }
 
-// The most neighbours an axis of ONNX's linear mode weighs (antialias: 2 ceil(1 / scale); the importer
-// refuses smaller scales).
-inline constexpr std::int32_t max_linear_taps = 16;
+// The most neighbours an axis of ONNX's linear and cubic modes weighs (antialias: 2 ceil(radius / scale); the
+// importer refuses smaller scales).
+inline constexpr std::int32_t max_interpolation_taps = 16;
 
-// ONNX's linear mode: along each resized axis the neighbours i of the source coordinate v (clamped to the
-// axis: edge padding) weighted max(0, 1 - |i - v| s), s = 1 (two neighbours: 1 - f and f, f v's fraction)
-// or, under antialias, the axis's scale when it shrinks (2 ceil(1 / s) neighbours, the weights normalised);
-// the product of the axes' weights over every combination, summed in double (ONNX's reference interpolates
-// in double, one axis after another). tf_crop_and_resize: the extrapolation value outside the input.
-template <class Params>
-constexpr void resize_linear_onnx(Params p, const float* input, float* output) {
+namespace resize_detail {
+
+// ONNX's interpolation kernels of a distance d >= 0 (in input elements, scaled under antialias): linear's
+// triangle (radius 1) and the cubic convolution of coefficient A (radius 2, its reference's polynomials).
+struct linear_weight {
+  static constexpr double radius = 1.0;
+  constexpr double operator()(double d) const { return d < 1.0 ? 1.0 - d : 0.0; }
+};
+struct cubic_weight {
+  static constexpr double radius = 2.0;
+  double a = -0.75;
+  constexpr double operator()(double d) const {
+    if (d <= 1.0) return ((a + 2) * d - (a + 3)) * d * d + 1;
+    if (d < 2.0) return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a;
+    return 0.0;
+  }
+};
+
+}  // namespace resize_detail
+
+// ONNX's linear and cubic modes: along each resized axis the neighbours i of the source coordinate v (read
+// clamped to the axis: edge padding) weighted W(|i - v| s), W the mode's kernel, s = 1 (the 2 radius nearest
+// neighbours) or, under antialias, the axis's scale when it shrinks (2 ceil(radius / s) neighbours, the
+// weights normalised); exclude_outside: the neighbours outside the input weigh 0, the others normalised. The
+// product of the axes' weights over every combination, summed in double (ONNX's reference interpolates in
+// double, one axis after another). tf_crop_and_resize: the extrapolation value outside the input.
+template <class Params, class Weight>
+constexpr void resize_interpolate_onnx(Params p, const float* input, float* output, Weight weigh) {
   const resize_fields& r = p->resize;
   const std::array<std::int64_t, max_rank> stride = resize_detail::input_strides(p);
   const std::int32_t rank = p->out.rank;
   struct axis_taps {
     std::int32_t count = 0;
-    std::array<std::int64_t, max_linear_taps> offset{};
-    std::array<double, max_linear_taps> weight{};
+    std::array<std::int64_t, max_interpolation_taps> offset{};
+    std::array<double, max_interpolation_taps> weight{};
   };
   resize_detail::for_each_result(p, [&](std::int64_t i, const std::array<std::int32_t, max_rank>& index) {
     std::array<axis_taps, max_rank> taps{};
@@ -209,21 +230,22 @@ constexpr void resize_linear_onnx(Params p, const float* input, float* output) {
       }
       const double v = resize_detail::onnx_source(r, d, index[du], p->in[d], p->out[d]);
       outside = outside || resize_detail::extrapolated(r, v, p->in[d]);
-      const double scale = r.antialias != 0 && r.scale(d) < 1.0 ? r.scale(d) : 1.0;
-      const std::int64_t reach = r.antialias != 0 ? 1 - (resize_detail::floor_int(-1.0 / scale) + 1) : 1;
+      const double scale = r.antialias() && r.scale(d) < 1.0 ? r.scale(d) : 1.0;
+      const std::int64_t reach = -resize_detail::floor_int(-Weight::radius / scale);  // ceil(radius / scale)
       const std::int64_t below = resize_detail::floor_int(v);
       axis_taps& t = taps[static_cast<std::size_t>(count++)];
       t.count = static_cast<std::int32_t>(2 * reach);
       double total = 0.0;
       for (std::int32_t k = 0; k < t.count; ++k) {
+        const auto ku = static_cast<std::size_t>(k);
         const std::int64_t at = below - reach + 1 + k;
         const double distance = (static_cast<double>(at) - v) * scale;
-        const double w = 1.0 - (distance < 0 ? -distance : distance);
-        t.weight[static_cast<std::size_t>(k)] = w > 0.0 ? w : 0.0;
-        t.offset[static_cast<std::size_t>(k)] = resize_detail::clamped(at, p->in[d]) * stride[du];
-        total += t.weight[static_cast<std::size_t>(k)];
+        const bool excluded = r.exclude_outside() && (at < 0 || at >= p->in[d]);
+        t.weight[ku] = excluded ? 0.0 : weigh(distance < 0 ? -distance : distance);
+        t.offset[ku] = resize_detail::clamped(at, p->in[d]) * stride[du];
+        total += t.weight[ku];
       }
-      if (r.antialias != 0)
+      if ((r.antialias() || r.exclude_outside()) && total != 0.0)
         for (std::int32_t k = 0; k < t.count; ++k) t.weight[static_cast<std::size_t>(k)] /= total;
     }
     if (outside) {
@@ -264,14 +286,14 @@ void resize_bilinear(Params p, const std::int8_t* input, std::int8_t* output) {
   const std::int32_t batches = p->out[0], out_h = p->out[1], out_w = p->out[2], depth = p->out[3];
   const std::int32_t in_h = p->in[1], in_w = p->in[2];
   const auto scale_10 = [&](std::int32_t in, std::int32_t out) {
-    return r.align_corners != 0 && out > 1 ? ((1 << 10) * (in - 1) + (out - 1) / 2) / (out - 1)
+    return r.align_corners() && out > 1 ? ((1 << 10) * (in - 1) + (out - 1) / 2) / (out - 1)
                                            : ((1 << 10) * in + out / 2) / out;
   };
   struct coordinate {
     std::int32_t at, low, high;
   };
   const auto source = [&](std::int32_t x, std::int32_t scale, std::int32_t extent) {
-    const std::int32_t at = r.half_pixel_centers != 0 ? x * scale + scale / 2 - (1 << 9) : x * scale;
+    const std::int32_t at = r.half_pixel_centers() ? x * scale + scale / 2 - (1 << 9) : x * scale;
     const std::int32_t low = at / (1 << 10), high = (at + (1 << 10) - 1) / (1 << 10);
     return coordinate{at, low > 0 ? low : 0, high < extent - 1 ? high : extent - 1};
   };
