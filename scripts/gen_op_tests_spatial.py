@@ -30,7 +30,7 @@ F32 = np.float32
 
 # The builtin codes and options (BuiltinOptions union tags, schema.fbs) of the TFLite ops written here.
 tfl.OPS.update({"RESIZE_NEAREST_NEIGHBOR": 97, "RESIZE_BILINEAR": 23, "MIRROR_PAD": 100, "SPACE_TO_BATCH_ND": 38,
-                "BATCH_TO_SPACE_ND": 37, "ADD_N": 106})
+                "BATCH_TO_SPACE_ND": 37, "ADD_N": 106, "BROADCAST_TO": 130})
 tfl.OPTIONS.update({"RESIZE_NEAREST_NEIGHBOR": 74, "RESIZE_BILINEAR": 15, "MIRROR_PAD": 77, "SPACE_TO_BATCH_ND": 25,
                     "BATCH_TO_SPACE_ND": 24})
 _writer_options = tfl.options_table
@@ -46,7 +46,7 @@ def options_table(code: str, o: dict, va: bool):
         "MIRROR_PAD": lambda: {0: ("i8", o["mode"])} if o.get("mode") else {},
         "SPACE_TO_BATCH_ND": lambda: {}, "BATCH_TO_SPACE_ND": lambda: {},
     }
-    if code == "ADD_N":
+    if code in ("ADD_N", "BROADCAST_TO"):
         return None
     if code in fields:
         return tfl.Table(fields[code](), va)
@@ -254,6 +254,20 @@ def case_add_n(shape, count, dtype, seed, quant_in=(0.05, -3), quant_out=(0.1, 5
     return build
 
 
+def case_broadcast_to(shape, target, dtype, seed, shape_type=INT32):
+    def build():
+        x = data(np.random.default_rng(seed), shape, dtype)
+        m = tfl.Model(new_opcodes=True)
+        qx = quant_of(dtype, 0.3, 100)
+        xi = m.tensor("input", shape, dtype, quant=qx)
+        si = m.tensor("shape", [len(target)], shape_type, data=np.asarray(target))
+        y = m.tensor("output", target, dtype, quant=qx)
+        m.inputs, m.outputs = [xi], [y]
+        m.op("BROADCAST_TO", [xi, si], [y])
+        return m, [x], [np.broadcast_to(x, target).copy()]
+    return build
+
+
 R_NN, R_BL = "RESIZE_NEAREST_NEIGHBOR", "RESIZE_BILINEAR"
 TFLITE_CASES = {
     "resize_nearest_f32_up": case_resize(R_NN, [1, 3, 4, 2], [7, 9], FLOAT32, 1),
@@ -285,6 +299,9 @@ TFLITE_CASES = {
     "add_n_f32_eight_rank1": case_add_n([7], 8, FLOAT32, 25),
     "add_n_i8_two_zero_point_min": case_add_n([3, 4], 2, INT8, 26, quant_in=(0.02, -128), quant_out=(0.05, -128)),
     "add_n_i8_four_rank4": case_add_n([1, 2, 3, 2], 4, INT8, 27, quant_in=(2.0, 127), quant_out=(7.5, -20)),
+    "broadcast_to_f32_new_dims": case_broadcast_to([3, 1], [2, 3, 4], FLOAT32, 28),
+    "broadcast_to_i8_int64_shape": case_broadcast_to([1, 4, 1, 2], [2, 4, 3, 2], INT8, 29, shape_type=tfl.INT64),
+    "broadcast_to_f32_rank5": case_broadcast_to([2, 1, 3, 1, 1], [2, 2, 3, 2, 3], FLOAT32, 30),
     "batch_to_space_i8_rank4": case_space_batch("BATCH_TO_SPACE_ND", [8, 2, 3, 2], [2, 2], [[0, 0], [1, 1]], INT8, 23,
                                                 quant=(3.0, -128)),
 }
@@ -455,6 +472,17 @@ def sum_case(shapes, seed):
     return build
 
 
+def tile_case(op, shape, values, seed):
+    """Expand (numpy broadcasting both ways) or Tile (np.tile) of a float32 input, the shape or repeats an
+    INT64 initializer."""
+    def build():
+        x = data(np.random.default_rng(seed), shape, FLOAT32)
+        y = x * np.ones(values, F32) if op == "Expand" else np.tile(x, values)
+        nodes = [onnx_node(op, ["x0", "v"], ["y"])]
+        return onnx_model(nodes, [shape], [constant("v", values, np.int64)], 13), [x], [y.astype(F32)]
+    return build
+
+
 def conv_resize_relu_case(seed):
     """A 1x1 Conv (its result held in NHWC), Resize in that layout, Relu: the resize reads NHWC."""
     def build():
@@ -515,6 +543,10 @@ ONNX_CASES = {
     "onnx_conv_resize_relu_nhwc": conv_resize_relu_case(114),
     "onnx_sum_three_broadcast": sum_case([[2, 3, 4], [3, 1], [1, 4]], 121),
     "onnx_sum_one_input": sum_case([[5, 2]], 122),
+    "onnx_expand_new_dims": tile_case("Expand", [3, 1], [2, 1, 4], 123),
+    "onnx_expand_shorter_shape": tile_case("Expand", [2, 3, 1], [4], 124),
+    "onnx_tile_rank2": tile_case("Tile", [2, 3], [2, 3], 125),
+    "onnx_tile_rank4": tile_case("Tile", [1, 2, 1, 3], [2, 1, 3, 1], 126),
 }
 
 

@@ -90,6 +90,8 @@ enum class op_kind : std::int32_t {
                      // shape attrs.target (TFLite RESIZE_BILINEAR, ONNX Resize/Upsample mode linear)
   resize_cubic,      // likewise the cubic convolution (ONNX Resize mode cubic: attrs.resize.cubic_coeff_a)
   add_n,             // the sum of its operands, all of one shape (TFLite ADD_N)
+  tile,              // result element c reads input element c mod the input's extents, shape attrs.target
+                     // (TFLite BROADCAST_TO, ONNX Expand, ONNX Tile)
   none,              // no op: a default-constructed node or kernel_params, a diagnostic about no op
 };
 
@@ -104,7 +106,7 @@ inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "exp", "log", "sin", "cos", "floor", "ceil", "round", "square", "reciprocal", "slice", "gather", "reduce_sum",
     "reduce_max", "reduce_min", "reduce_prod", "reduce_sum_square", "reduce_l1", "reduce_l2", "reduce_log_sum",
     "reduce_log_sum_exp", "arg_max", "arg_min", "leaky_relu", "hard_swish", "prelu", "elu", "relu_n1_to_1",
-    "relu_0_to_1", "maximum", "minimum", "hard_sigmoid", "resize_nearest", "resize_linear", "resize_cubic", "add_n", "none",
+    "relu_0_to_1", "maximum", "minimum", "hard_sigmoid", "resize_nearest", "resize_linear", "resize_cubic", "add_n", "tile", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 

@@ -53,6 +53,7 @@
 #include <ctnn/ops/square.hpp>
 #include <ctnn/ops/sub.hpp>
 #include <ctnn/ops/tanh.hpp>
+#include <ctnn/ops/tile.hpp>
 #include <ctnn/ops/transpose.hpp>
 
 namespace ctnn::ops {
@@ -67,7 +68,7 @@ using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, transpose, crop
                     reciprocal, slice, gather, reduce_sum, reduce_max, reduce_min, reduce_prod, reduce_sum_square,
                     reduce_l1, reduce_l2, reduce_log_sum, reduce_log_sum_exp, arg_max, arg_min, leaky_relu, hard_swish,
                     prelu, elu, relu_n1_to_1, relu_0_to_1, maximum, minimum, hard_sigmoid,
-                    resize_nearest, resize_linear, resize_cubic, add_n>;
+                    resize_nearest, resize_linear, resize_cubic, add_n, tile>;
 
 namespace detail {
 

@@ -1,6 +1,6 @@
 #pragma once
 // The ONNX importer's spatial ops (import_table.hpp's rows): Resize and Upsample (ops/resize.hpp, ONNX's
-// coordinates in double, as its reference implementation computes them).
+// coordinates in double, as its reference implementation computes them), Expand and Tile (ops/tile.hpp).
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -233,6 +233,41 @@ constexpr void import_resize(S& s, const node_view& n, const operands& o, std::i
   a.target = target;
   const std::int32_t x = nhwc ? as_nhwc(s, o.id[0], 0) : as_onnx(s, o.id[0], 0);
   define(s, result, s.add_node(r.kind, a, {x}, s.label_of(result)), nhwc);
+}
+
+// Expand (its shape broadcast with the input's, numpy's rule both ways) and Tile (repeats, one per dim, each
+// >= 1), the shape or repeats a constant INT64 vector: the input reshaped to the result's rank (leading unit
+// dims), then a tile, in the ONNX layout. Any element type.
+template <class S>
+constexpr void import_tile(S& s, const node_view&, const operands& o, std::int32_t result) {
+  const bool expand = s.current == op_type::Expand;
+  if (!expect_inputs(s, o, 2, 2) || !expect_constant(s, o, 1)) return;
+  const shape xs = onnx_shape(s, o.id[0]);
+  std::int64_t count = 0;
+  s.constant_int(o.id[1], 1, 0, count);
+  if (s.failed()) return;
+  if (s.constant_shape(o.id[1]).rank != 1 || count > static_cast<std::int64_t>(max_rank) || (!expand && count != xs.rank))
+    return s.operand_error(1);
+  const std::int32_t rank = expand && count > xs.rank ? static_cast<std::int32_t>(count) : xs.rank;
+  shape padded{}, out{};
+  padded.rank = out.rank = rank;
+  for (std::int32_t d = 0; d < rank; ++d) {
+    const std::int32_t from = d < rank - xs.rank ? 1 : xs[d - (rank - xs.rank)];
+    const std::int64_t k = d - (rank - count);  // the element of the shape or repeats for dim d (< 0: none)
+    const std::int64_t v = k < 0 ? 1 : s.constant_int(o.id[1], 1, static_cast<std::uint32_t>(k), count);
+    const std::int64_t extent = !expand ? from * v : v == 1 ? from : v;
+    if (v < 1 || v > (std::int64_t{1} << 24) || (expand && from != 1 && v != 1 && v != from))
+      return s.operand_value_error(1, k, v);
+    padded.dims[static_cast<std::size_t>(d)] = from;
+    out.dims[static_cast<std::size_t>(d)] = static_cast<std::int32_t>(extent);
+  }
+  if (s.pass_too_large(out)) return s.operand_error(1);
+  const name label = s.label_of(result);
+  std::int32_t x = as_onnx(s, o.id[0], 0);
+  if (padded != xs) x = s.reshape(x, padded, label);
+  op_attributes a{};
+  a.target = out;
+  define(s, result, s.add_node(op_kind::tile, a, {x}, label), false);
 }
 
 }  // namespace ctnn::onnx::detail

@@ -113,6 +113,8 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::Resize, op_kind::resize_nearest, &import_resize<S>},
     {op_type::Upsample, op_kind::resize_nearest, &import_resize<S>},
     {op_type::Sum, op_kind::add, &import_extremum<S>},
+    {op_type::Expand, op_kind::tile, &import_tile<S>},
+    {op_type::Tile, op_kind::tile, &import_tile<S>},
 };
 
 // The index of an op_type's row in op_table<S>, or -1 (an index: g++ does not compare a pointer into the

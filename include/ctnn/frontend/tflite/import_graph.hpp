@@ -62,6 +62,7 @@ constexpr void import_by_job(S& s, op_import& im) {
     case import_job::mirror_pad: return import_mirror_pad(s, im);
     case import_job::space_batch: return import_space_batch(s, im);
     case import_job::add_n: return import_add_n(s, im);
+    case import_job::broadcast_to: return import_broadcast_to(s, im);
   }
 }
 

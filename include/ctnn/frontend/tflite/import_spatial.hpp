@@ -2,7 +2,7 @@
 // The TFLite importer's spatial ops (import.hpp; rows in import_plan.hpp's op_table): RESIZE_NEAREST_NEIGHBOR
 // and RESIZE_BILINEAR (ops/resize.hpp, TFLM's coordinates), MIRROR_PAD (a pad in mode reflect or symmetric),
 // SPACE_TO_BATCH_ND (a pad, then a reshape, a transpose and a reshape) and BATCH_TO_SPACE_ND (a reshape, a
-// transpose and a reshape, then a slice: the crops), and ADD_N. All but RESIZE_BILINEAR and ADD_N move bytes
+// transpose and a reshape, then a slice: the crops), BROADCAST_TO (a reshape, then a tile) and ADD_N. All but RESIZE_BILINEAR and ADD_N move bytes
 // only: an int8 result is its input's bytes whatever the two tensors' quantization says, as in TFLM, whose
 // kernels copy.
 #include <cstdint>
@@ -155,6 +155,43 @@ constexpr void import_space_batch(S& s, op_import& im) {
   crop.extent[1] = h;
   crop.extent[2] = w;
   im.attrs.slice = crop;
+  im.attrs.target = out;
+}
+
+// BROADCAST_TO as TFLM's Prepare takes it: a constant int32 or int64 shape of at most 5 extents, no fewer
+// than the input's rank; each input extent (aligned at the end) 1 or the shape's. A reshape adding the
+// leading unit dims (a view), then a tile.
+template <class S>
+constexpr void import_broadcast_to(S& s, op_import& im) {
+  if (!expect_inputs(s, im.op, im.plan, im.view, 2, 2)) return;
+  const shape in = sliced_input(s, im, 0);
+  const std::int32_t shape_id = s.failed() ? -1 : operand(s, im.view, 1);
+  if (s.failed()) return;
+  const tensor& given = s.m.tensor_at(shape_id);
+  const auto refuse = [&] {
+    s.fail(frontend_error::tflite_unsupported_operand, im.op, im.plan.kind,
+           {.operator_code = static_cast<std::int64_t>(im.plan.code), .input_slot = 1});
+  };
+  if (given.role != tensor_role::constant || (given.type != dtype::i32 && given.type != dtype::i64) || given.dims.rank != 1 ||
+      given.dims[0] < in.rank || given.dims[0] > 5)
+    return refuse();
+  shape out{}, padded{};
+  out.rank = padded.rank = given.dims[0];
+  const std::int32_t added = out.rank - in.rank;
+  for (std::int32_t d = 0; d < out.rank; ++d) {
+    const std::int64_t extent = given.type == dtype::i32 ? constant_i32(s, shape_id, d)
+                                                         : load_le<std::int64_t>(given.data.bytes, static_cast<std::size_t>(8 * d));
+    const std::int32_t from = d < added ? 1 : in[d - added];
+    if (extent < 1 || extent > (std::int64_t{1} << 24) || (from != 1 && from != extent)) return refuse();
+    out.dims[static_cast<std::size_t>(d)] = static_cast<std::int32_t>(extent);
+    padded.dims[static_cast<std::size_t>(d)] = from;
+  }
+  if (checked_elements(out) < 0) return refuse();
+  if (!expect_output_shape(s, im, im.out, out)) return;
+  const name label = numbered("broadcast_to", static_cast<std::size_t>(im.op));
+  const std::int32_t aligned = s.add_tensor_like(im.out, padded, label);
+  if (aligned < 0 || !s.reshape(im.inputs[0], aligned, padded, label)) return;
+  im.inputs[0] = aligned;
   im.attrs.target = out;
 }
 
