@@ -30,9 +30,9 @@ F32 = np.float32
 
 # The builtin codes and options (BuiltinOptions union tags, schema.fbs) of the TFLite ops written here.
 tfl.OPS.update({"RESIZE_NEAREST_NEIGHBOR": 97, "RESIZE_BILINEAR": 23, "MIRROR_PAD": 100, "SPACE_TO_BATCH_ND": 38,
-                "BATCH_TO_SPACE_ND": 37, "ADD_N": 106, "BROADCAST_TO": 130})
+                "BATCH_TO_SPACE_ND": 37, "ADD_N": 106, "BROADCAST_TO": 130, "L2_NORMALIZATION": 11})
 tfl.OPTIONS.update({"RESIZE_NEAREST_NEIGHBOR": 74, "RESIZE_BILINEAR": 15, "MIRROR_PAD": 77, "SPACE_TO_BATCH_ND": 25,
-                    "BATCH_TO_SPACE_ND": 24})
+                    "BATCH_TO_SPACE_ND": 24, "L2_NORMALIZATION": 12})
 _writer_options = tfl.options_table
 
 
@@ -48,6 +48,8 @@ def options_table(code: str, o: dict, va: bool):
     }
     if code in ("ADD_N", "BROADCAST_TO"):
         return None
+    if code == "L2_NORMALIZATION":
+        return tfl.Table({}, va)
     if code in fields:
         return tfl.Table(fields[code](), va)
     return _writer_options(code, o, va)
@@ -172,6 +174,64 @@ def add_n_ref(xs, quant=None):
     return y
 
 
+def inv_sqrt_multiplier(x):
+    """TFLite's GetInvSqrtQuantizedMultiplierExp(x, kReverseShift): (multiplier, left shift)."""
+    if x <= 1:
+        return (1 << 31) - 1, 0
+    shift = 11
+    while x >= (1 << 29):
+        x //= 4
+        shift += 1
+    pairs = (32 - x.bit_length() - 1) // 2 - 1
+    shift -= pairs
+    x <<= 2 * pairs
+    half = tfl.rounding_divide_by_pot(x >> 1, 1)  # SaturatingRoundingMultiplyByPOT<-1>
+
+    def mul(a, b):  # a fixed-point product: SaturatingRoundingDoublingHighMul
+        return tfl.rounding_doubling_high_mul(a, b)
+
+    def rescale(v, by):  # Rescale<3> of a product of integer bits `by`: SaturatingRoundingMultiplyByPOT<by - 3>
+        v = v * (1 << (by - 3))
+        return max(-(1 << 31), min((1 << 31) - 1, v))
+    e = 1 << 28
+    for _ in range(5):
+        cube = rescale(mul(mul(e, e), e), 9)
+        e = rescale(mul((1 << 28) + (1 << 27), e) - mul(half, cube), 6)
+    m = mul(e, 1518500250)
+    if shift < 0:
+        m = (m << -shift) & 0xFFFFFFFF
+        m = m - (1 << 32) if m >= (1 << 31) else m
+        shift = 0
+    return m, -shift
+
+
+def multiply_by_quantized_multiplier(x, m, shift):
+    left, right = max(shift, 0), max(-shift, 0)
+    v = (x * (1 << left)) & 0xFFFFFFFF
+    v = v - (1 << 32) if v >= (1 << 31) else v
+    return tfl.rounding_divide_by_pot(tfl.rounding_doubling_high_mul(v, m), right)
+
+
+def l2_norm_ref(x, zero_point=None):
+    """TFLM's L2Normalization over the last axis: float (squares summed in float32, sqrt, at least 1e-6), or
+    int8 (the inverse square root multiplier of the squared differences from the zero point, 7 more shift)."""
+    if zero_point is None:
+        y = np.empty_like(x)
+        for idx in np.ndindex(x.shape[:-1]):
+            v = x[idx]
+            squared = F32(0)
+            for e in v:
+                squared = F32(squared + F32(e * e))
+            y[idx] = v / max(np.sqrt(squared), F32(1e-6))
+        return y
+    y = np.empty_like(x)
+    for idx in np.ndindex(x.shape[:-1]):
+        centred = [int(e) - zero_point for e in x[idx]]
+        m, shift = inv_sqrt_multiplier(sum(c * c for c in centred))
+        y[idx] = [min(127, max(-128, multiply_by_quantized_multiplier(c, m, shift + 7))) for c in centred]
+    return y
+
+
 # ----------------------------------------------------------------------------------------------------
 # TFLite cases: (name, builder). A builder returns (model, inputs, NumPy outputs).
 
@@ -268,6 +328,24 @@ def case_broadcast_to(shape, target, dtype, seed, shape_type=INT32):
     return build
 
 
+def case_l2_norm(shape, dtype, seed, quant_in=(0.05, -3), quant_out=(1 / 128, 0), zero_rows=0, spread=None):
+    def build():
+        x = data(np.random.default_rng(seed), shape, dtype)
+        if spread is not None:  # int8 inputs near the zero point (small squared sums)
+            x = np.clip(np.random.default_rng(seed).integers(-spread, spread, size=shape, endpoint=True) + quant_in[1],
+                        -128, 127).astype(np.int8)
+        rows = x.reshape(-1, shape[-1])
+        rows[:zero_rows] = quant_in[1] if dtype == INT8 else 0
+        m = tfl.Model(new_opcodes=True)
+        qi, qo = (q(*quant_in), q(*quant_out)) if dtype == INT8 else (None, None)
+        xi = m.tensor("input", shape, dtype, quant=qi)
+        y = m.tensor("output", shape, dtype, quant=qo)
+        m.inputs, m.outputs = [xi], [y]
+        m.op("L2_NORMALIZATION", [xi], [y])
+        return m, [x], [l2_norm_ref(x, quant_in[1] if dtype == INT8 else None)]
+    return build
+
+
 R_NN, R_BL = "RESIZE_NEAREST_NEIGHBOR", "RESIZE_BILINEAR"
 TFLITE_CASES = {
     "resize_nearest_f32_up": case_resize(R_NN, [1, 3, 4, 2], [7, 9], FLOAT32, 1),
@@ -302,6 +380,11 @@ TFLITE_CASES = {
     "broadcast_to_f32_new_dims": case_broadcast_to([3, 1], [2, 3, 4], FLOAT32, 28),
     "broadcast_to_i8_int64_shape": case_broadcast_to([1, 4, 1, 2], [2, 4, 3, 2], INT8, 29, shape_type=tfl.INT64),
     "broadcast_to_f32_rank5": case_broadcast_to([2, 1, 3, 1, 1], [2, 2, 3, 2, 3], FLOAT32, 30),
+    "l2_norm_f32_rank4_zero_vector": case_l2_norm([2, 2, 3, 5], FLOAT32, 31, zero_rows=1),
+    "l2_norm_f32_rank1": case_l2_norm([9], FLOAT32, 32),
+    "l2_norm_i8_rank2_zero_point_min": case_l2_norm([4, 6], INT8, 33, quant_in=(0.1, -128), zero_rows=1),
+    "l2_norm_i8_rank3_zero_point_max": case_l2_norm([2, 3, 16], INT8, 34, quant_in=(1e-3, 127)),
+    "l2_norm_i8_small_sums": case_l2_norm([3, 2, 2], INT8, 35, quant_in=(0.5, 10), spread=1),
     "batch_to_space_i8_rank4": case_space_batch("BATCH_TO_SPACE_ND", [8, 2, 3, 2], [2, 2], [[0, 0], [1, 1]], INT8, 23,
                                                 quant=(3.0, -128)),
 }
@@ -483,6 +566,16 @@ def tile_case(op, shape, values, seed):
     return build
 
 
+def lp_norm_case(shape, axis, seed):
+    """LpNormalization p 2: x over sqrt(sum x^2) along the axis, NumPy float64."""
+    def build():
+        x = data(np.random.default_rng(seed), shape, FLOAT32)
+        x64 = x.astype(np.float64)
+        y = (x64 / np.sqrt(np.sum(x64 * x64, axis=axis, keepdims=True))).astype(F32)
+        return onnx_model([onnx_node("LpNormalization", ["x0"], ["y"], axis=axis, p=2)], [shape], [], 13), [x], [y]
+    return build
+
+
 def conv_resize_relu_case(seed):
     """A 1x1 Conv (its result held in NHWC), Resize in that layout, Relu: the resize reads NHWC."""
     def build():
@@ -547,6 +640,8 @@ ONNX_CASES = {
     "onnx_expand_shorter_shape": tile_case("Expand", [2, 3, 1], [4], 124),
     "onnx_tile_rank2": tile_case("Tile", [2, 3], [2, 3], 125),
     "onnx_tile_rank4": tile_case("Tile", [1, 2, 1, 3], [2, 1, 3, 1], 126),
+    "onnx_lp_normalization_axis1": lp_norm_case([2, 5, 3], 1, 127),
+    "onnx_lp_normalization_last_axis": lp_norm_case([3, 7], -1, 128),
 }
 
 

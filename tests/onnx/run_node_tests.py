@@ -59,7 +59,7 @@ IN_SCOPE = {
     # the activation family (issue #28)
     "LeakyRelu", "Elu", "HardSigmoid", "HardSwish", "PRelu", "Max", "Min",
     # the spatial family (issue #28)
-    "Resize", "Upsample", "Sum", "Expand", "Tile",
+    "Resize", "Upsample", "Sum", "Expand", "Tile", "LpNormalization",
 }
 QUANTIZED = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"}
 # TensorProto data types ctnn's ONNX frontend targets: FLOAT, UINT8, INT8, INT32, INT64.

@@ -165,6 +165,14 @@ struct resize_fields {
   friend constexpr bool operator==(const resize_fields&, const resize_fields&) = default;
 };
 
+// l2_normalization: the axis of its vectors and the least norm it divides by (float bits).
+struct norm_fields {
+  std::int32_t axis = -1;
+  std::uint32_t epsilon_bits = 0;
+  constexpr float epsilon() const { return std::bit_cast<float>(epsilon_bits); }
+  friend constexpr bool operator==(const norm_fields&, const norm_fields&) = default;
+};
+
 struct op_attributes {
   window win{};                         // conv2d, depthwise_conv2d, max_pool, avg_pool
   std::int32_t groups = 1;              // conv2d
@@ -187,6 +195,7 @@ struct op_attributes {
   activation_coefficients coefficients{};  // leaky_relu, elu, hard_sigmoid
   bool keep_dims = true;                // reductions: reduced axes stay as extent 1
   resize_fields resize{};               // resize_nearest, resize_linear, resize_cubic (the result's shape: target)
+  norm_fields norm{};                   // l2_normalization
   friend constexpr bool operator==(const op_attributes&, const op_attributes&) = default;
 };
 

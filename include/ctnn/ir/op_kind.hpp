@@ -92,6 +92,8 @@ enum class op_kind : std::int32_t {
   add_n,             // the sum of its operands, all of one shape (TFLite ADD_N)
   tile,              // result element c reads input element c mod the input's extents, shape attrs.target
                      // (TFLite BROADCAST_TO, ONNX Expand, ONNX Tile)
+  l2_normalization,  // each vector along attrs.norm.axis over max(its L2 norm, attrs.norm.epsilon())
+                     // (TFLite L2_NORMALIZATION, ONNX LpNormalization p 2)
   none,              // no op: a default-constructed node or kernel_params, a diagnostic about no op
 };
 
@@ -106,7 +108,7 @@ inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "exp", "log", "sin", "cos", "floor", "ceil", "round", "square", "reciprocal", "slice", "gather", "reduce_sum",
     "reduce_max", "reduce_min", "reduce_prod", "reduce_sum_square", "reduce_l1", "reduce_l2", "reduce_log_sum",
     "reduce_log_sum_exp", "arg_max", "arg_min", "leaky_relu", "hard_swish", "prelu", "elu", "relu_n1_to_1",
-    "relu_0_to_1", "maximum", "minimum", "hard_sigmoid", "resize_nearest", "resize_linear", "resize_cubic", "add_n", "tile", "none",
+    "relu_0_to_1", "maximum", "minimum", "hard_sigmoid", "resize_nearest", "resize_linear", "resize_cubic", "add_n", "tile", "l2_normalization", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 

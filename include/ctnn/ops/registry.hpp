@@ -26,6 +26,7 @@
 #include <ctnn/ops/gather.hpp>
 #include <ctnn/ops/hard_sigmoid.hpp>
 #include <ctnn/ops/hard_swish.hpp>
+#include <ctnn/ops/l2_normalization.hpp>
 #include <ctnn/ops/leaky_relu.hpp>
 #include <ctnn/ops/log.hpp>
 #include <ctnn/ops/maximum.hpp>
@@ -68,7 +69,8 @@ using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, transpose, crop
                     reciprocal, slice, gather, reduce_sum, reduce_max, reduce_min, reduce_prod, reduce_sum_square,
                     reduce_l1, reduce_l2, reduce_log_sum, reduce_log_sum_exp, arg_max, arg_min, leaky_relu, hard_swish,
                     prelu, elu, relu_n1_to_1, relu_0_to_1, maximum, minimum, hard_sigmoid,
-                    resize_nearest, resize_linear, resize_cubic, add_n, tile>;
+                    resize_nearest, resize_linear, resize_cubic, add_n, tile,
+                    l2_normalization>;
 
 namespace detail {
 

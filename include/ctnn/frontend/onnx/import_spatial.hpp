@@ -1,6 +1,7 @@
 #pragma once
 // The ONNX importer's spatial ops (import_table.hpp's rows): Resize and Upsample (ops/resize.hpp, ONNX's
-// coordinates in double, as its reference implementation computes them), Expand and Tile (ops/tile.hpp).
+// coordinates in double, as its reference implementation computes them), Expand and Tile (ops/tile.hpp),
+// LpNormalization (ops/l2_normalization.hpp).
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -268,6 +269,22 @@ constexpr void import_tile(S& s, const node_view&, const operands& o, std::int32
   op_attributes a{};
   a.target = out;
   define(s, result, s.add_node(op_kind::tile, a, {x}, label), false);
+}
+
+// LpNormalization with p 2 (float32; axis, default -1): x over its L2 norm along the axis, in the ONNX
+// layout (epsilon 0: a zero vector gives NaN, as ONNX's x / norm). Other p are refused.
+template <class S>
+constexpr void import_lp_normalization(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 1, 1) || !expect_float(s, o, 0)) return;
+  const shape xs = onnx_shape(s, o.id[0]);
+  const std::int64_t p = int_attribute(s, n, "p", 2);
+  const std::int64_t axis = int_attribute(s, n, "axis", -1);
+  if (s.failed() || s.take_reader_error()) return;
+  if (p != 2) return s.attribute_error(attribute::p, p);
+  if (axis < -xs.rank || axis >= xs.rank) return s.axis_error(axis, xs.rank);
+  op_attributes a{};
+  a.norm = {static_cast<std::int32_t>(axis), 0u};
+  define(s, result, s.add_node(op_kind::l2_normalization, a, {as_onnx(s, o.id[0], 0)}, s.label_of(result)), false);
 }
 
 }  // namespace ctnn::onnx::detail

@@ -55,6 +55,7 @@ enum class import_job : std::int32_t {
   space_batch,        // SPACE_TO_BATCH_ND: pad, reshape, transpose, reshape; BATCH_TO_SPACE_ND: reshapes, transpose, slice
   add_n,
   broadcast_to,       // a reshape (the leading unit dims), then a tile
+  l2_normalization,
 };
 
 // Whether a job's import function adds the op's nodes itself, one per output (the driver adds none).
@@ -178,6 +179,8 @@ inline constexpr op_row op_table[] = {
     {builtin_operator::add_n, op_kind::add_n, import_job::add_n, schema::builtin_options::none, no_fused_activation},
     {builtin_operator::broadcast_to, op_kind::tile, import_job::broadcast_to, schema::builtin_options::none,
      no_fused_activation},
+    {builtin_operator::l2_normalization, op_kind::l2_normalization, import_job::l2_normalization,
+     schema::builtin_options::l2_norm, no_fused_activation},
 };
 
 // The index of a builtin code's row in op_table, or -1 (an index: g++ does not compare a pointer into the

@@ -2,9 +2,11 @@
 // The TFLite importer's spatial ops (import.hpp; rows in import_plan.hpp's op_table): RESIZE_NEAREST_NEIGHBOR
 // and RESIZE_BILINEAR (ops/resize.hpp, TFLM's coordinates), MIRROR_PAD (a pad in mode reflect or symmetric),
 // SPACE_TO_BATCH_ND (a pad, then a reshape, a transpose and a reshape) and BATCH_TO_SPACE_ND (a reshape, a
-// transpose and a reshape, then a slice: the crops), BROADCAST_TO (a reshape, then a tile) and ADD_N. All but RESIZE_BILINEAR and ADD_N move bytes
+// transpose and a reshape, then a slice: the crops), BROADCAST_TO (a reshape, then a tile), ADD_N and
+// L2_NORMALIZATION. All but RESIZE_BILINEAR and ADD_N move bytes
 // only: an int8 result is its input's bytes whatever the two tensors' quantization says, as in TFLM, whose
 // kernels copy.
+#include <bit>
 #include <cstdint>
 
 #include <ctnn/frontend/flatbuffers.hpp>
@@ -210,6 +212,21 @@ constexpr void import_add_n(S& s, op_import& im) {
                     {.operator_code = static_cast<std::int64_t>(im.plan.code), .input_slot = k});
   }
   im.input_count = static_cast<std::int32_t>(im.view.inputs.length);
+}
+
+// L2_NORMALIZATION as TFLM's Prepare takes it: rank 4 at most, no fused activation; the last axis, epsilon
+// 1e-6 (its Eval's).
+template <class S>
+constexpr void import_l2_normalization(S& s, op_import& im) {
+  if (!expect_inputs(s, im.op, im.plan, im.view, 1, 1)) return;
+  const shape in = sliced_input(s, im, 0);
+  if (s.failed()) return;
+  if (in.rank < 1 || in.rank > 4)
+    return s.fail(error_code::unsupported_rank, im.op, im.plan.kind, {.rank_expected = 4, .rank_actual = in.rank}, {}, in);
+  const auto fused = s.f.reader().template scalar<std::int8_t>(im.plan.options, schema::l2_norm::fused_activation, 0);
+  if (s.take_reader_error()) return;
+  if (fused != 0) return option_error(s, im, schema::l2_norm::fused_activation, fused);
+  im.attrs.norm = {in.rank - 1, std::bit_cast<std::uint32_t>(1e-6f)};
 }
 
 }  // namespace ctnn::tflite::detail
