@@ -49,7 +49,7 @@ def options_table(code: str, o: dict, va: bool):
     if code in ("ADD_N", "BROADCAST_TO"):
         return None
     if code == "L2_NORMALIZATION":
-        return tfl.Table({}, va)
+        return tfl.Table({0: ("i8", tfl.ACT[o.get("act")])} if o.get("act") else {}, va)
     if code in fields:
         return tfl.Table(fields[code](), va)
     return _writer_options(code, o, va)
@@ -653,6 +653,70 @@ def onnx_cases(family: op_tests.Family) -> None:
 
 
 # ----------------------------------------------------------------------------------------------------
+# Models ctnn must refuse (tests/frontend/frontend_spatial_refusals.cpp): tests/data/tflite/spatial_refused_*.tflite
+# and tests/data/onnx/spatial_refused_*.onnx.
+
+def refused_tflite():
+    F = FLOAT32
+    models = {
+        # TFLM refuses both flags on RESIZE_BILINEAR.
+        "resize_bilinear_both_flags": single_op("RESIZE_BILINEAR", [1, 2, 2, 1], [1, 3, 3, 1], F, None, [("size", [3, 3])],
+                                                align_corners=True, half_pixel_centers=True),
+        # A REFLECT pad as large as the extent (TFLM mirrors once: its result is not a reflection there).
+        "mirror_pad_reflect_too_far": single_op("MIRROR_PAD", [3], [6], F, None, [("paddings", [[3, 0]])]),
+        "l2_norm_relu": single_op("L2_NORMALIZATION", [2, 3], [2, 3], F, None),
+        "broadcast_to_incompatible": single_op("BROADCAST_TO", [2, 3], [4, 3], F, None, [("shape", [4, 3])]),
+        "space_to_batch_not_divisible": single_op("SPACE_TO_BATCH_ND", [1, 5, 4, 1], [4, 3, 2, 1], F, None,
+                                                  [("block_shape", [2, 2]), ("paddings", [[0, 0], [0, 0]])]),
+    }
+    models["l2_norm_relu"].ops[0]["options"]["act"] = "RELU"
+    # RESIZE_NEAREST_NEIGHBOR whose size is a graph input (TFLM: "Non-constant >size< tensor is not supported").
+    m = tfl.Model(new_opcodes=True)
+    x = m.tensor("input", [1, 2, 2, 1], F)
+    size = m.tensor("size", [2], INT32)
+    y = m.tensor("output", [1, 4, 4, 1], F)
+    m.inputs, m.outputs = [x, size], [y]
+    m.op("RESIZE_NEAREST_NEIGHBOR", [x, size], [y])
+    models["resize_nearest_size_input"] = m
+    # ADD_N of int8 inputs quantized differently (TFLM's Prepare refuses them).
+    m = tfl.Model(new_opcodes=True)
+    a = m.tensor("a", [4], INT8, quant=q(0.5, 0))
+    b = m.tensor("b", [4], INT8, quant=q(0.25, 0))
+    y = m.tensor("output", [4], INT8, quant=q(0.5, 0))
+    m.inputs, m.outputs = [a, b], [y]
+    m.op("ADD_N", [a, b], [y])
+    models["add_n_other_quantization"] = m
+    return models
+
+
+def refused_onnx():
+    from onnx import TensorProto, helper
+
+    def one(nodes, shape, initializers, opset=13):
+        return onnx_model(nodes, [shape], initializers, opset)
+    sizes_input = onnx_model([onnx_node("Resize", ["x0", "", "", "sizes"], ["y"])], [[1, 1, 2, 2]], [], 13)
+    sizes_input.graph.input.append(helper.make_tensor_value_info("sizes", TensorProto.INT64, [4]))
+    return {
+        "resize_sizes_input": sizes_input,
+        "resize_nearest_antialias": one([onnx_node("Resize", ["x0", "", "scales"], ["y"], antialias=1)], [1, 1, 4, 4],
+                                        [constant("scales", [1, 1, 0.5, 0.5], F32)], 18),
+        "resize_mode_unknown": one([onnx_node("Resize", ["x0", "", "scales"], ["y"], mode="bicubic")], [1, 1, 2, 2],
+                                   [constant("scales", [1, 1, 2, 2], F32)]),
+        "lp_normalization_p1": one([onnx_node("LpNormalization", ["x0"], ["y"], p=1)], [2, 3], []),
+        "tile_zero_repeat": one([onnx_node("Tile", ["x0", "v"], ["y"])], [2, 3], [constant("v", [1, 0], np.int64)]),
+        "expand_incompatible": one([onnx_node("Expand", ["x0", "v"], ["y"])], [2, 3], [constant("v", [4, 3], np.int64)]),
+    }
+
+
+def write_refused() -> None:
+    root = op_tests.HERE.parent / "tests" / "data"
+    for name, model in refused_tflite().items():
+        (root / "tflite" / f"spatial_refused_{name}.tflite").write_bytes(model.serialize())
+    for name, model in refused_onnx().items():
+        (root / "onnx" / f"spatial_refused_{name}.onnx").write_bytes(model.SerializeToString())
+
+
+# ----------------------------------------------------------------------------------------------------
 # Writing (scripts/op_tests.py: the case folders, CASES.sha256).
 
 def tflite_cases(family: op_tests.Family) -> None:
@@ -674,6 +738,7 @@ def main() -> None:
     tflite_cases(family)
     onnx_cases(family)
     family.finish()
+    write_refused()
 
 
 if __name__ == "__main__":

@@ -160,6 +160,10 @@ constexpr void import_resize(S& s, const node_view& n, const operands& o, std::i
       const auto d = static_cast<std::size_t>(axes[static_cast<std::size_t>(k)]);
       r.roi[2 * d] = s.constant_float_at(o.id[1], 1, static_cast<std::uint32_t>(k), count);
       r.roi[2 * d + 1] = s.constant_float_at(o.id[1], 1, static_cast<std::uint32_t>(k + axis_count), count);
+      // A region far outside [0, 1] maps every result outside the input; bounded, its coordinates stay far
+      // inside the kernel's integers (NaN is refused too).
+      for (const std::int32_t at : {k, k + axis_count})
+        if (const float v = r.roi[2 * d + (at == k ? 0 : 1)]; !(v >= -65536.0f && v <= 65536.0f)) return s.operand_value_error(1, at, v);
     }
   }
 
@@ -229,6 +233,8 @@ constexpr void import_resize(S& s, const node_view& n, const operands& o, std::i
     resize_fields::to_words(fields.scale_words, d, scale);
     resize_fields::to_words(fields.length_words, d, scale * xs[static_cast<std::int32_t>(from)]);
   }
+  if (s.pass_too_large(target))  // a result of 2^31 bytes or more
+    return scales_attribute ? s.attribute_error(attribute::scales, 0) : s.operand_error(from_sizes ? 3 : legacy ? 1 : 2);
   op_attributes a{};
   a.resize = fields;
   a.target = target;
