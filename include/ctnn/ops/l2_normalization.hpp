@@ -74,10 +74,10 @@ struct l2_normalization : op_defaults {
     auto* out = static_cast<std::int8_t*>(result);
     constexpr std::int32_t output_scale_shift = 7;
     for_each_vector(p, [&](std::int64_t first, std::int64_t step, std::int32_t depth) {
-      std::int32_t squared = 0;
+      std::int32_t squared = 0;  // wraps past 2^31 as TFLM's int32 sum does on its targets (depths over 2^15)
       for (std::int32_t c = 0; c < depth; ++c) {
         const std::int32_t centred = x[first + c * step] + p->input_offset;
-        squared += centred * centred;
+        squared = ctnn::detail::quant::wrapping_add(squared, centred * centred);
       }
       const fp::inv_sqrt_multiplier inverse = fp::inverse_sqrt_multiplier(squared);
       for (std::int32_t c = 0; c < depth; ++c) {

@@ -39,6 +39,12 @@ constexpr void import_resize(S& s, op_import& im) {
   const bool half_pixel_centers = r.scalar<std::uint8_t>(im.plan.options, half_field, 0) != 0;
   if (s.take_reader_error()) return;
   if (!nearest && align_corners && half_pixel_centers) return option_error(s, im, half_field, 1);
+  // TFLM's integer bilinear path computes 1024 * extent in int32: extents from 2^20 on would overflow it.
+  constexpr std::int32_t integer_path_limit = 1 << 20;
+  if (!nearest && s.m.tensor_at(im.inputs[0]).type == dtype::i8 &&
+      (in[1] >= integer_path_limit || in[2] >= integer_path_limit || height >= integer_path_limit || width >= integer_path_limit))
+    return s.fail(frontend_error::tflite_unsupported_operand, im.op, im.plan.kind,
+                  {.operator_code = static_cast<std::int64_t>(im.plan.code), .input_slot = 1});
   const shape out = make_shape(in[0], height, width, in[3]);
   if (!expect_output_shape(s, im, im.out, out)) return;
   im.attrs.target = out;
@@ -111,8 +117,11 @@ constexpr void import_space_batch(S& s, op_import& im) {
   const name label = numbered(to_batch ? "space_to_batch_nd" : "batch_to_space_nd", static_cast<std::size_t>(im.op));
   if (to_batch) {
     const std::int64_t padded_h = std::int64_t{in[1]} + m[0] + m[1], padded_w = std::int64_t{in[2]} + m[2] + m[3];
-    if (padded_h % b[0] != 0 || padded_w % b[1] != 0 || in[0] * blocks * in[1] * in[2] * in[3] > (std::int64_t{1} << 30))
-      return operand_error(2);
+    // The padded tensor's elements, each factor checked before the next multiplies (no overflow).
+    std::int64_t padded_elements = 1;
+    for (const std::int64_t factor : {std::int64_t{in[0]}, std::int64_t{in[3]}, padded_h, padded_w})
+      padded_elements = padded_elements > (std::int64_t{1} << 30) ? padded_elements : padded_elements * factor;
+    if (padded_h % b[0] != 0 || padded_w % b[1] != 0 || padded_elements > (std::int64_t{1} << 30)) return operand_error(2);
     const auto h = static_cast<std::int32_t>(padded_h / b[0]), w = static_cast<std::int32_t>(padded_w / b[1]);
     const shape out4 = make_shape(static_cast<std::int32_t>(in[0] * blocks), h, w, in[3]);
     const shape out = spatial == 2 ? out4 : make_shape(out4[0], h, in[3]);
