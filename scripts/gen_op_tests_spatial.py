@@ -280,11 +280,17 @@ def case_resize(code, shape, size, dtype, seed, align_corners=False, half_pixel_
     return build
 
 
-def case_mirror_pad(shape, pads, mode, dtype, seed):
+def case_mirror_pad(shape, pads, mode, dtype, seed, pads_type=INT32):
     def build():
         x = data(np.random.default_rng(seed), shape, dtype)
         y = mirror_pad_ref(x, pads, mode)
-        return single_op("MIRROR_PAD", shape, list(y.shape), dtype, quant_of(dtype), [("paddings", pads)], mode=mode), [x], [y]
+        m = tfl.Model(new_opcodes=True)
+        xi = m.tensor("input", shape, dtype, quant=quant_of(dtype))
+        pi = m.tensor("paddings", [len(pads), 2], pads_type, data=np.asarray(pads))
+        yi = m.tensor("output", list(y.shape), dtype, quant=quant_of(dtype))
+        m.inputs, m.outputs = [xi], [yi]
+        m.op("MIRROR_PAD", [xi, pi], [yi], mode=mode)
+        return m, [x], [y]
     return build
 
 
@@ -365,6 +371,7 @@ TFLITE_CASES = {
     "mirror_pad_f32_symmetric_rank2": case_mirror_pad([3, 4], [[3, 2], [1, 4]], 1, FLOAT32, 14),
     "mirror_pad_i8_reflect_rank1": case_mirror_pad([6], [[5, 2]], 0, INT8, 15),
     "mirror_pad_i8_symmetric_rank3": case_mirror_pad([2, 3, 4], [[1, 2], [3, 0], [0, 4]], 1, INT8, 16),
+    "mirror_pad_f32_int64_paddings": case_mirror_pad([2, 5], [[1, 1], [4, 2]], 0, FLOAT32, 36, pads_type=tfl.INT64),
     "space_to_batch_f32_rank4_padded": case_space_batch("SPACE_TO_BATCH_ND", [2, 5, 4, 3], [2, 3], [[1, 0], [0, 2]], FLOAT32, 17),
     "space_to_batch_f32_rank3": case_space_batch("SPACE_TO_BATCH_ND", [1, 5, 2], [3], [[2, 2]], FLOAT32, 18),
     "space_to_batch_i8_padded_zero_point_0": case_space_batch("SPACE_TO_BATCH_ND", [1, 4, 3, 2], [2, 2], [[0, 2], [1, 0]],

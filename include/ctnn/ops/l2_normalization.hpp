@@ -89,7 +89,7 @@ struct l2_normalization : op_defaults {
   }
 
   template <class Writer>
-  static void put_attributes(Writer& w, const op_attributes& a, std::int32_t) {
+  static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
     put_fields(w, a.norm);
   }
   template <class Writer>

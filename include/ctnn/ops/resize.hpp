@@ -35,7 +35,7 @@ struct resize_op : Base {
   }
 
   template <class Writer>
-  static void put_attributes(Writer& w, const op_attributes& a, std::int32_t) {
+  static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
     put_fields(w, a.resize);
   }
   template <class Writer>

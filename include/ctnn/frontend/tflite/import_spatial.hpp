@@ -54,25 +54,30 @@ constexpr void import_resize(S& s, op_import& im) {
   im.attrs.resize.resized_axes = 0b0110u;  // H and W of NHWC
 }
 
-// MIRROR_PAD (mode REFLECT or SYMMETRIC; constant int32 paddings [rank, 2]): each pad at most the extent
-// less one (REFLECT) or the extent (SYMMETRIC), where TFLM's GetInputDimension mirrors once.
+// MIRROR_PAD (mode REFLECT or SYMMETRIC; constant int32 or int64 paddings [rank, 2], as TFLM reads): each pad
+// at most the extent less one (REFLECT) or the extent (SYMMETRIC), where TFLM's GetInputDimension mirrors once.
 template <class S>
 constexpr void import_mirror_pad(S& s, op_import& im) {
   if (!expect_inputs(s, im.op, im.plan, im.view, 2, 2)) return;
   const shape in = sliced_input(s, im, 0);
+  const std::int32_t pads = s.failed() ? -1 : operand(s, im.view, 1);
   if (s.failed()) return;
-  const std::int32_t pads = constant_i32_vector(s, im, 1, 2 * std::int64_t{in.rank});
-  if (pads < 0) return;
+  const tensor& given = s.m.tensor_at(pads);
+  if (given.role != tensor_role::constant || (given.type != dtype::i32 && given.type != dtype::i64) ||
+      given.dims.elements() != 2 * std::int64_t{in.rank})
+    return s.fail(frontend_error::tflite_unsupported_operand, im.op, im.plan.kind,
+                  {.operator_code = static_cast<std::int64_t>(im.plan.code), .input_slot = 1});
   const std::int32_t mode = s.f.reader().template scalar<std::int8_t>(im.plan.options, schema::mirror_pad::mode, 0);
   if (s.take_reader_error()) return;
   if (mode != 0 && mode != 1) return option_error(s, im, schema::mirror_pad::mode, mode);
   im.attrs.pad.mode = mode == 0 ? pad_mode::reflect : pad_mode::symmetric;
   for (std::int32_t k = 0; k < 2 * in.rank; ++k) {
-    const std::int32_t pad = constant_i32(s, pads, k);
+    const std::int64_t pad = given.type == dtype::i32 ? constant_i32(s, pads, k)
+                                                      : load_le<std::int64_t>(given.data.bytes, static_cast<std::size_t>(8 * k));
     if (pad < 0 || pad > in[k / 2] - (mode == 0 ? 1 : 0))
       return s.fail(frontend_error::tflite_unsupported_operand, im.op, im.plan.kind,
                     {.operator_code = static_cast<std::int64_t>(im.plan.code), .input_slot = 1});
-    im.attrs.pad.before_after[static_cast<std::size_t>(k)] = pad;
+    im.attrs.pad.before_after[static_cast<std::size_t>(k)] = static_cast<std::int32_t>(pad);
   }
 }
 
