@@ -118,27 +118,41 @@ constexpr std::array<std::int64_t, max_rank> input_strides(Params p) {
 }  // namespace resize_detail
 
 // Nearest neighbour: each result element is the input element its coordinates map to (tf_crop_and_resize:
-// the extrapolation value outside the input). Any element type.
+// the extrapolation value outside the input). The trailing dims that are not resized (NHWC's channels) are
+// copied as one run per position of the others, as TFLM copies a pixel's depth. Any element type.
 template <class Params, class T>
 constexpr void resize_nearest(Params p, const T* input, T* output) {
   const std::array<std::int64_t, max_rank> stride = resize_detail::input_strides(p);
-  resize_detail::for_each_result(p, [&](std::int64_t i, const std::array<std::int32_t, max_rank>& index) {
+  const resize_fields& r = p->resize;
+  std::int32_t leading = p->out.rank;  // the dims before the run
+  std::int64_t run = 1;
+  while (leading > 0 && (r.resized_axes >> (leading - 1) & 1u) == 0) run *= p->out[--leading];
+  std::int64_t positions = 1;
+  for (std::int32_t d = 0; d < leading; ++d) positions *= p->out[d];
+  std::array<std::int32_t, max_rank> index{};
+  for (std::int64_t position = 0; position < positions; ++position) {
     std::int64_t from = 0;
     bool outside = false;
-    for (std::int32_t d = 0; d < p->out.rank; ++d) {
+    for (std::int32_t d = 0; d < leading; ++d) {
       const std::int32_t x = index[static_cast<std::size_t>(d)], in = p->in[d];
       std::int64_t at = x;
-      if ((p->resize.resized_axes >> d & 1u) != 0 && p->resize.coordinates == resize_coordinates::tflite) {
-        at = resize_detail::tflite_nearest(p->resize, x, in, p->out[d]);
-      } else if ((p->resize.resized_axes >> d & 1u) != 0) {
-        const double v = resize_detail::onnx_source(p->resize, d, x, in, p->out[d]);
-        outside = outside || resize_detail::extrapolated(p->resize, v, in);
-        at = resize_detail::onnx_nearest(p->resize, v, in);
+      if ((r.resized_axes >> d & 1u) != 0 && r.coordinates == resize_coordinates::tflite) {
+        at = resize_detail::tflite_nearest(r, x, in, p->out[d]);
+      } else if ((r.resized_axes >> d & 1u) != 0) {
+        const double v = resize_detail::onnx_source(r, d, x, in, p->out[d]);
+        outside = outside || resize_detail::extrapolated(r, v, in);
+        at = resize_detail::onnx_nearest(r, v, in);
       }
       from += at * stride[static_cast<std::size_t>(d)];
     }
-    output[i] = outside ? static_cast<T>(p->resize.extrapolation_value()) : input[from];
-  });
+    T* to = output + position * run;
+    for (std::int64_t k = 0; k < run; ++k) to[k] = outside ? static_cast<T>(r.extrapolation_value()) : input[from + k];
+    for (std::int32_t d = leading - 1; d >= 0; --d) {
+      const auto du = static_cast<std::size_t>(d);
+      if (++index[du] < p->out[d]) break;
+      index[du] = 0;
+    }
+  }
 }
 
 // TFLM's float ResizeBilinear (NHWC, the rank-4 input): ComputeInterpolationValues per axis, the four
