@@ -25,7 +25,7 @@ import numpy as np
 import op_tests
 from op_tests import tfl
 
-FLOAT32, INT8, INT32 = tfl.FLOAT32, tfl.INT8, tfl.INT32
+FLOAT32, INT8, INT16, INT32 = tfl.FLOAT32, tfl.INT8, tfl.INT16, tfl.INT32
 F32 = np.float32
 
 # The builtin codes and options (BuiltinOptions union tags, schema.fbs) of the TFLite ops written here.
@@ -241,10 +241,11 @@ def q(scale, zero_point):
 
 def data(rng, shape, dtype):
     """Inputs spanning the type: int8 over the whole range (-128 and 127 included), float32 with signed zeros."""
-    if dtype == INT8:
-        x = rng.integers(-128, 127, size=shape, endpoint=True).astype(np.int8)
+    if dtype in (INT8, INT16):
+        info = np.iinfo(np.int8 if dtype == INT8 else np.int16)
+        x = rng.integers(info.min, info.max, size=shape, endpoint=True).astype(info.dtype)
         flat = x.reshape(-1)
-        flat[0], flat[-1] = -128, 127
+        flat[0], flat[-1] = info.min, info.max
         return x
     x = rng.uniform(-4, 4, size=shape).astype(F32)
     x.reshape(-1)[0] = -0.0
@@ -266,7 +267,8 @@ def single_op(code, shape, out_shape, dtype, quant, constants=(), **options):
 
 
 def quant_of(dtype, scale=0.05, zero_point=-3):
-    return q(scale, zero_point) if dtype == INT8 else None
+    """int8: the given quantization; int16: symmetric (TFLite's 16x8 scheme); float32: none."""
+    return q(scale, zero_point) if dtype == INT8 else q(scale, 0) if dtype == INT16 else None
 
 
 def case_resize(code, shape, size, dtype, seed, align_corners=False, half_pixel_centers=False, quant=(0.05, -3)):
@@ -360,6 +362,7 @@ TFLITE_CASES = {
     "resize_nearest_i8_both_flags": case_resize(R_NN, [1, 4, 6, 3], [9, 5], INT8, 4, align_corners=True,
                                                 half_pixel_centers=True, quant=(1e-6, -128)),
     "resize_nearest_i8_half_pixel_down": case_resize(R_NN, [2, 9, 7, 1], [4, 3], INT8, 5, half_pixel_centers=True),
+    "resize_nearest_i16_align_corners": case_resize(R_NN, [1, 3, 5, 2], [5, 8], INT16, 37, align_corners=True),
     "resize_bilinear_f32_up": case_resize(R_BL, [1, 3, 4, 2], [7, 10], FLOAT32, 6),
     "resize_bilinear_f32_align_corners": case_resize(R_BL, [2, 4, 5, 3], [7, 3], FLOAT32, 7, align_corners=True),
     "resize_bilinear_f32_half_pixel": case_resize(R_BL, [1, 5, 3, 2], [9, 8], FLOAT32, 8, half_pixel_centers=True),
