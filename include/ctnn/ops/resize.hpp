@@ -11,9 +11,11 @@
 
 namespace ctnn::ops {
 
-// What both kinds share: the shape rule, the kernel fields, the printed fields.
-template <class Base>
+// What the three kinds share: the shape rule, the kernel fields, the printed fields.
+template <class Base, op_kind K>
 struct resize_op : Base {
+  static constexpr op_kind kind = K;
+
   // The result has the input's rank and positive extents; an axis that is not resized keeps its extent.
   template <class Module>
   static constexpr shape infer(Module& m, std::int32_t node_id) {
@@ -42,7 +44,8 @@ struct resize_op : Base {
   static void put_params(Writer& w, const kernel_params& p) {
     put_fields(w, p.resize);
   }
-  // "  tflite align_corners 0 half_pixel_centers 1" or "  half_pixel round_prefer_floor axes 0xc".
+  // "  tflite align_corners 0 half_pixel_centers 1 axes 6", "  half_pixel round_prefer_floor axes 12" (nearest),
+  // "  half_pixel antialias 1 exclude_outside 0 a -0.75 axes 12" (cubic; linear without a); axes: a bit per dim.
   template <class Writer>
   static void put_fields(Writer& w, const resize_fields& r) {
     w.put("  ");
@@ -50,18 +53,20 @@ struct resize_op : Base {
     if (r.coordinates == resize_coordinates::tflite) {
       w.field(" align_corners ", r.align_corners() ? 1 : 0);
       w.field(" half_pixel_centers ", r.half_pixel_centers() ? 1 : 0);
-    } else {
+    } else if (K == op_kind::resize_nearest) {
       w.put(" ");
       w.put(name_of(r.rounding));
+    } else {
+      w.field(" antialias ", r.antialias() ? 1 : 0);
+      w.field(" exclude_outside ", r.exclude_outside() ? 1 : 0);
+      if (K == op_kind::resize_cubic) w.real_field(" a ", static_cast<double>(r.cubic_coeff_a()));
     }
     w.field(" axes ", r.resized_axes);
   }
 };
 
 // Nearest neighbour: a byte move (TFLM copies int8 elements whatever their quantization).
-struct resize_nearest : resize_op<any_type_move> {
-  static constexpr op_kind kind = op_kind::resize_nearest;
-
+struct resize_nearest : resize_op<any_type_move, op_kind::resize_nearest> {
   template <class Params>
   [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {
     kernel::reference::resize_nearest(p, operands[0], result);
@@ -74,8 +79,7 @@ struct resize_nearest : resize_op<any_type_move> {
 
 // (Multi)linear interpolation: float32 under either coordinates, int8 under TFLite's (TFLM's integer path;
 // its result keeps the input's quantization, as TFLM, which reads the integers as they are).
-struct resize_linear : resize_op<op_defaults> {
-  static constexpr op_kind kind = op_kind::resize_linear;
+struct resize_linear : resize_op<op_defaults, op_kind::resize_linear> {
   static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
 
   template <class Params>
@@ -92,8 +96,7 @@ struct resize_linear : resize_op<op_defaults> {
 };
 
 // The cubic convolution (ONNX's mode cubic, float32).
-struct resize_cubic : resize_op<op_defaults> {
-  static constexpr op_kind kind = op_kind::resize_cubic;
+struct resize_cubic : resize_op<op_defaults, op_kind::resize_cubic> {
   static constexpr bool has_kernel(dtype type) { return type == dtype::f32; }
 
   template <class Params>
