@@ -60,6 +60,8 @@ IN_SCOPE = {
     "LeakyRelu", "Elu", "HardSigmoid", "HardSwish", "PRelu", "Max", "Min",
     # the logic family (issue #28)
     "Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual", "And", "Or", "Xor", "Not", "Where", "Cast", "Div",
+    # the spatial family (issue #28)
+    "Resize", "Upsample", "Sum", "Expand", "Tile", "LpNormalization",
 }
 QUANTIZED = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"}
 # TensorProto data types ctnn's ONNX frontend targets: FLOAT, UINT8, INT8, INT32, INT64, BOOL.
@@ -81,6 +83,8 @@ CONSTANT_OPERANDS = {
     # Quantization parameters and the weights of the quantized ops.
     "QuantizeLinear": {1, 2}, "DequantizeLinear": {1, 2}, "QLinearConv": {1, 2, 3, 4, 5, 6, 7, 8},
     "QLinearMatMul": {1, 2, 3, 4, 5, 6, 7}, "ConvInteger": {1, 2, 3}, "MatMulInteger": {1, 2, 3},
+    # Resize's roi, scales and sizes, Upsample's scales.
+    "Resize": {1, 2, 3}, "Upsample": {1}, "Expand": {1}, "Tile": {1},
 }
 RTOL, ATOL = 1e-3, 1e-7
 KNOWN_FAILURES = Path(__file__).with_name("node_tests_known_failures.txt")

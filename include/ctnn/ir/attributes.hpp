@@ -110,6 +110,69 @@ struct activation_coefficients {
   friend constexpr bool operator==(const activation_coefficients&, const activation_coefficients&) = default;
 };
 
+// resize_nearest, resize_linear and resize_cubic: how result index x along a resized axis maps to an input coordinate.
+// TFLite's (coordinates tflite, NHWC, axes 1 and 2): TFLM's float32 arithmetic under its flags align_corners
+// and half_pixel_centers. ONNX's (the others, its coordinate_transformation_mode): in double, from the axis's
+// scale and resized length (scale * input extent, or the size asked), as ONNX's reference computes them.
+enum class resize_coordinates : std::int32_t {
+  tflite, half_pixel, asymmetric, pytorch_half_pixel, align_corners, half_pixel_symmetric, tf_half_pixel_for_nn,
+  tf_crop_and_resize,
+};
+// resize_nearest under ONNX's coordinates: which neighbour a fractional coordinate takes (nearest_mode).
+enum class nearest_rounding : std::int32_t { round_prefer_floor, round_prefer_ceil, floor, ceil };
+
+struct resize_fields {
+  resize_coordinates coordinates = resize_coordinates::tflite;
+  nearest_rounding rounding = nearest_rounding::round_prefer_floor;
+  // coordinates tflite: TFLite's options, bit 0 align_corners, bit 1 half_pixel_centers (flags share a field:
+  // kernel_params stays an odd number of 4-byte words, which planned_call.hpp's call_plan needs).
+  std::uint32_t tflite_options = 0;
+  std::uint32_t resized_axes = 0;                          // bit d: axis d is resized (the others are copied)
+  // ONNX's coordinates: per axis d, the scale at [2d, 2d + 1] and the resized length likewise, each a double
+  // as two 32-bit words (low first: kernel_params holds 4-byte fields only).
+  std::array<std::uint32_t, 2 * max_rank> scale_words{};
+  std::array<std::uint32_t, 2 * max_rank> length_words{};
+  // tf_crop_and_resize: per axis d, the region's start and end (float bits at [2d], [2d + 1]), and the value of
+  // a result element whose coordinate falls outside the input (float bits).
+  std::array<std::uint32_t, 2 * max_rank> roi_bits{};
+  std::uint32_t extrapolation_bits = 0;
+  // linear, cubic: ONNX's options, bit 0 antialias (a shrinking axis's weights stretched by 1 / scale,
+  // normalised), bit 1 exclude_outside (the neighbours outside the input weigh 0, the others normalised);
+  // cubic: its A.
+  std::uint32_t onnx_options = 0;
+  std::uint32_t cubic_coeff_bits = std::bit_cast<std::uint32_t>(-0.75f);
+  static constexpr double from_words(const std::array<std::uint32_t, 2 * max_rank>& w, std::int32_t d) {
+    const auto at = static_cast<std::size_t>(2 * d);
+    return std::bit_cast<double>(std::uint64_t{w[at]} | std::uint64_t{w[at + 1]} << 32);
+  }
+  static constexpr void to_words(std::array<std::uint32_t, 2 * max_rank>& w, std::int32_t d, double v) {
+    const auto bits = std::bit_cast<std::uint64_t>(v);
+    w[static_cast<std::size_t>(2 * d)] = static_cast<std::uint32_t>(bits);
+    w[static_cast<std::size_t>(2 * d + 1)] = static_cast<std::uint32_t>(bits >> 32);
+  }
+  static constexpr std::uint32_t align_corners_bit = 1u, half_pixel_centers_bit = 2u;  // tflite_options
+  static constexpr std::uint32_t antialias_bit = 1u, exclude_outside_bit = 2u;           // onnx_options
+  constexpr bool antialias() const { return (onnx_options & antialias_bit) != 0; }
+  constexpr bool exclude_outside() const { return (onnx_options & exclude_outside_bit) != 0; }
+  constexpr bool align_corners() const { return (tflite_options & align_corners_bit) != 0; }
+  constexpr bool half_pixel_centers() const { return (tflite_options & half_pixel_centers_bit) != 0; }
+  constexpr double scale(std::int32_t d) const { return from_words(scale_words, d); }
+  constexpr double resized_length(std::int32_t d) const { return from_words(length_words, d); }
+  constexpr float roi_start(std::int32_t d) const { return std::bit_cast<float>(roi_bits[static_cast<std::size_t>(2 * d)]); }
+  constexpr float roi_end(std::int32_t d) const { return std::bit_cast<float>(roi_bits[static_cast<std::size_t>(2 * d + 1)]); }
+  constexpr float extrapolation_value() const { return std::bit_cast<float>(extrapolation_bits); }
+  constexpr float cubic_coeff_a() const { return std::bit_cast<float>(cubic_coeff_bits); }
+  friend constexpr bool operator==(const resize_fields&, const resize_fields&) = default;
+};
+
+// l2_normalization: the axis of its vectors and the least norm it divides by (float bits).
+struct norm_fields {
+  std::int32_t axis = -1;
+  std::uint32_t epsilon_bits = 0;
+  constexpr float epsilon() const { return std::bit_cast<float>(epsilon_bits); }
+  friend constexpr bool operator==(const norm_fields&, const norm_fields&) = default;
+};
+
 struct op_attributes {
   window win{};                         // conv2d, depthwise_conv2d, max_pool, avg_pool
   std::int32_t groups = 1;              // conv2d
@@ -131,6 +194,8 @@ struct op_attributes {
   slice_fields slice{};                 // slice
   activation_coefficients coefficients{};  // leaky_relu, elu, hard_sigmoid
   bool keep_dims = true;                // reductions: reduced axes stay as extent 1
+  resize_fields resize{};               // resize_nearest, resize_linear, resize_cubic (the result's shape: target)
+  norm_fields norm{};                   // l2_normalization
   friend constexpr bool operator==(const op_attributes&, const op_attributes&) = default;
 };
 

@@ -58,6 +58,31 @@ constexpr std::string_view name_of(pad_mode m) {
     case pad_mode::reflect: return "reflect";
     case pad_mode::edge: return "edge";
     case pad_mode::wrap: return "wrap";
+    case pad_mode::symmetric: return "symmetric";
+  }
+  return "?";
+}
+
+constexpr std::string_view name_of(resize_coordinates c) {
+  switch (c) {
+    case resize_coordinates::tflite: return "tflite";
+    case resize_coordinates::half_pixel: return "half_pixel";
+    case resize_coordinates::asymmetric: return "asymmetric";
+    case resize_coordinates::pytorch_half_pixel: return "pytorch_half_pixel";
+    case resize_coordinates::align_corners: return "align_corners";
+    case resize_coordinates::half_pixel_symmetric: return "half_pixel_symmetric";
+    case resize_coordinates::tf_half_pixel_for_nn: return "tf_half_pixel_for_nn";
+    case resize_coordinates::tf_crop_and_resize: return "tf_crop_and_resize";
+  }
+  return "?";
+}
+
+constexpr std::string_view name_of(nearest_rounding r) {
+  switch (r) {
+    case nearest_rounding::round_prefer_floor: return "round_prefer_floor";
+    case nearest_rounding::round_prefer_ceil: return "round_prefer_ceil";
+    case nearest_rounding::floor: return "floor";
+    case nearest_rounding::ceil: return "ceil";
   }
   return "?";
 }

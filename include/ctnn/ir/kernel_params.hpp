@@ -98,6 +98,7 @@ struct kernel_params {
   std::int32_t depth_multiplier = 1;
   std::int32_t axis = -1;  // softmax, concat, ONNX's per-axis quantize/dequantize: normalised, non-negative
   std::int32_t has_bias = 0;
+  std::int32_t operand_count = 0;  // add_n: its operands (a variable count)
   // Quantized kernels (TFLite's integer recipes, docs/design.md §4): offsets are negated zero points (the
   // output's: its zero point); a multiplier/shift pair is QuantizeMultiplier's. pass::compute_requantization
   // sets them (its comment lists them per op); tables that do not fit here are its recipe
@@ -132,6 +133,8 @@ struct kernel_params {
   activation_coefficients coefficients{};
   negative_side_fields negative_side{};
   lookup_table_fields lookup_table{};
+  resize_fields resize{};
+  norm_fields norm{};
   // 1: plan_memory placed the result over the input, which dies here (ctnn::in_place_windows: conv2d and
   // depthwise; ctnn::in_place_conv, ctnn::in_place_depthwise). Safe for kernels that walk output pixels
   // row-major and finish a pixel before the next (the reference kernels); other kernels must refuse such
@@ -158,7 +161,9 @@ static_assert(std::has_unique_object_representations_v<pad_fields> && std::has_u
                   std::has_unique_object_representations_v<onnx_quant_fields> &&
                   std::has_unique_object_representations_v<activation_coefficients> &&
                   std::has_unique_object_representations_v<negative_side_fields> &&
-                  std::has_unique_object_representations_v<lookup_table_fields>,
+                  std::has_unique_object_representations_v<lookup_table_fields> &&
+                  std::has_unique_object_representations_v<resize_fields> &&
+                  std::has_unique_object_representations_v<norm_fields>,
               "ctnn: a kernel_params field struct must have no padding bytes (clang 14 template-argument bug).");
 static_assert(std::has_unique_object_representations_v<kernel_params>,
               "ctnn::kernel_params must have no padding bytes (clang 14 template-argument bug).");

@@ -100,6 +100,16 @@ enum class op_kind : std::int32_t {
   floor_div,         // floor(a / b), numpy broadcasting (TFLite FLOOR_DIV)
   floor_mod,         // a - floor(a / b) * b, the remainder with b's sign (TFLite FLOOR_MOD)
   squared_difference,  // (a - b)^2, numpy broadcasting (TFLite SQUARED_DIFFERENCE)
+  resize_nearest,    // each result element is the input element its coordinates map to (attrs.resize), shape
+                     // attrs.target (TFLite RESIZE_NEAREST_NEIGHBOR, ONNX Resize/Upsample mode nearest)
+  resize_linear,     // the (multi)linear interpolation of the input at the coordinates attrs.resize maps to,
+                     // shape attrs.target (TFLite RESIZE_BILINEAR, ONNX Resize/Upsample mode linear)
+  resize_cubic,      // likewise the cubic convolution (ONNX Resize mode cubic: attrs.resize.cubic_coeff_a)
+  add_n,             // the sum of its operands, all of one shape (TFLite ADD_N)
+  tile,              // result element c reads input element c mod the input's extents, shape attrs.target
+                     // (TFLite BROADCAST_TO, ONNX Expand, ONNX Tile)
+  l2_normalization,  // each vector along attrs.norm.axis over max(its L2 norm, attrs.norm.epsilon())
+                     // (TFLite L2_NORMALIZATION, ONNX LpNormalization p 2)
   none,              // no op: a default-constructed node or kernel_params, a diagnostic about no op
 };
 
@@ -116,7 +126,8 @@ inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "reduce_log_sum_exp", "arg_max", "arg_min", "leaky_relu", "hard_swish", "prelu", "elu", "relu_n1_to_1",
     "relu_0_to_1", "maximum", "minimum", "hard_sigmoid", "equal", "not_equal", "less", "less_equal", "greater",
     "greater_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "select", "cast", "div", "floor_div",
-    "floor_mod", "squared_difference", "none",
+    "floor_mod", "squared_difference", "resize_nearest", "resize_linear", "resize_cubic", "add_n", "tile",
+    "l2_normalization", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 
@@ -144,7 +155,9 @@ constexpr const char* name_of(activation a) {
 enum class padding : std::int32_t { valid, same, explicit_pads };
 
 // What a pad op writes outside its input (ONNX Pad's mode): the fill value, the input mirrored about its
-// border element (reflect: [a b c] padded by 2 on the left is [c b a b c]), or the border element repeated.
-enum class pad_mode : std::int32_t { constant, reflect, edge, wrap };
+// border element (reflect: [a b c] padded by 2 on the left is [c b a b c]), the border element repeated, the
+// input repeated (wrap), or the input mirrored with its border element (symmetric, TFLite MIRROR_PAD's:
+// [a b c] padded by 2 on the left is [b a a b c]).
+enum class pad_mode : std::int32_t { constant, reflect, edge, wrap, symmetric };
 
 }  // namespace ctnn

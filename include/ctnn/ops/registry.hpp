@@ -11,6 +11,7 @@
 
 #include <ctnn/ops/abs.hpp>
 #include <ctnn/ops/add.hpp>
+#include <ctnn/ops/add_n.hpp>
 #include <ctnn/ops/avg_pool.hpp>
 #include <ctnn/ops/batch_matmul.hpp>
 #include <ctnn/ops/batch_norm.hpp>
@@ -31,6 +32,7 @@
 #include <ctnn/ops/global_avg_pool.hpp>
 #include <ctnn/ops/hard_sigmoid.hpp>
 #include <ctnn/ops/hard_swish.hpp>
+#include <ctnn/ops/l2_normalization.hpp>
 #include <ctnn/ops/leaky_relu.hpp>
 #include <ctnn/ops/log.hpp>
 #include <ctnn/ops/max_pool.hpp>
@@ -49,6 +51,7 @@
 #include <ctnn/ops/relu_0_to_1.hpp>
 #include <ctnn/ops/relu_n1_to_1.hpp>
 #include <ctnn/ops/reshape.hpp>
+#include <ctnn/ops/resize.hpp>
 #include <ctnn/ops/round.hpp>
 #include <ctnn/ops/rsqrt.hpp>
 #include <ctnn/ops/sigmoid.hpp>
@@ -59,6 +62,7 @@
 #include <ctnn/ops/square.hpp>
 #include <ctnn/ops/sub.hpp>
 #include <ctnn/ops/tanh.hpp>
+#include <ctnn/ops/tile.hpp>
 #include <ctnn/ops/transpose.hpp>
 // the logic family
 #include <ctnn/ops/cast.hpp>
@@ -93,7 +97,10 @@ using all = op_list<conv2d, depthwise_conv2d, dense, add, mul, max_pool, avg_poo
                     prelu, elu, relu_n1_to_1, relu_0_to_1, maximum, minimum, hard_sigmoid,
                     // the logic family
                     equal, not_equal, less, less_equal, greater, greater_equal, logical_and, logical_or,
-                    logical_xor, logical_not, select, cast, div, floor_div, floor_mod, squared_difference>;
+                    logical_xor, logical_not, select, cast, div, floor_div, floor_mod, squared_difference,
+                    // the spatial family
+                    resize_nearest, resize_linear, resize_cubic, add_n, tile,
+                    l2_normalization>;
 
 namespace detail {
 

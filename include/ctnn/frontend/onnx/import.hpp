@@ -36,7 +36,9 @@
 //    (DCR, CRD) and SpaceToDepth (a reshape, a transpose and a reshape), Gather (computed int32/int64 indices;
 //    constant INT64 indices, up to 8 of them, become slices and a concat); these read their input in its ONNX
 //    layout. LeakyRelu, Elu, HardSigmoid, HardSwish, PRelu (float32), Max and Min (one or more operands,
-//    folded left; float32 or plain integers, as Add).
+//    folded left; float32 or plain integers, as Add), Sum (likewise, of adds); Resize and Upsample (nearest,
+//    linear, cubic; every coordinate_transformation_mode; constant roi, scales or sizes; in the operand's
+//    layout), Expand and Tile (constant shape or repeats), LpNormalization (p 2) (import_spatial.hpp).
 //  * 1-D ops: Conv, MaxPool, AveragePool, BatchNormalization and GlobalAveragePool over [N, C, L] are the
 //    2-D ops on [N, 1, L, C] (H = 1; the attributes of the one spatial dim are W's); between 1-D ops a
 //    value stays [N, 1, L, C] (value::one_d), its ONNX [N, C, L] made on demand.
@@ -53,9 +55,10 @@
 // (capacities, relayouts, values), import_state.hpp (importer_state: the one state, its diagnostics, value
 // lookups and module edits), import_layouts.hpp (free helpers taking the state: layouts, attributes,
 // operands), the op families' import functions import_linear.hpp, import_elementwise.hpp,
-// import_shape_ops.hpp, import_reduce.hpp, import_logic.hpp (comparisons, logical ops, Where, Cast) and
-// quantized.hpp, import_table.hpp (op_type -> IR kind and import function), import_qdq.hpp (QDQ groups
-// lowered to the quantized ops before a node's row) and import_graph.hpp (the driver).
+// import_shape_ops.hpp, import_reduce.hpp, import_logic.hpp (comparisons, logical ops, Where, Cast),
+// import_spatial.hpp (Resize, Upsample, Expand, Tile, LpNormalization, Sum) and quantized.hpp,
+// import_table.hpp (op_type -> IR kind and import function), import_qdq.hpp (QDQ groups lowered to the
+// quantized ops before a node's row) and import_graph.hpp (the driver).
 #include <array>
 #include <cstddef>
 #include <cstdint>

@@ -252,8 +252,8 @@ constexpr void import_prelu(S& s, const node_view& n, const operands& o, std::in
   import_binary(s, n, o, result);
 }
 
-// Max, Min: one operand or more (float32 or plain integers of one type), folded left; of one operand, the
-// identity.
+// Max, Min, Sum (the row's kind: add): one operand or more (float32 or plain integers of one type), folded
+// left; of one operand, the identity.
 template <class S>
 constexpr void import_extremum(S& s, const node_view& n, const operands& o, std::int32_t result) {
   if (!expect_inputs(s, o, 1, max_node_inputs)) return;

@@ -340,6 +340,24 @@ struct importer_state {
     if (stored != count) return malformed(t.proto.at, protobuf::expectation::tensor_data), 0;
     return k < count ? static_cast<std::int64_t>(f.reader().repeated_at(t.proto, schema::tensor::int64_data, protobuf::wire::varint, k)) : 0;
   }
+  // Element k of a FLOAT constant (Resize's scales), read at import; a failure names operand `slot`.
+  constexpr float constant_float_at(std::int32_t v, std::uint32_t slot, std::uint32_t k, std::int64_t& count) {
+    const tensor_view t = f.read_tensor(at(v).proto);
+    if (take_reader_error() || !checked_tensor(v, t)) return 0.0f;
+    if (t.type != data_type::float32) return operand_error(slot), 0.0f;
+    count = t.dims.elements();
+    if (t.data_field == schema::tensor::raw_data) {
+      if (static_cast<std::int64_t>(t.data.length) != count * 4) return malformed(t.proto.at, protobuf::expectation::tensor_data), 0.0f;
+      return k < count ? std::bit_cast<float>(f.reader().load_u32(t.data.at + 4 * k)) : 0.0f;
+    }
+    const std::uint32_t stored = f.reader().repeated_count(t.proto, schema::tensor::float_data, protobuf::wire::i32);
+    if (take_reader_error()) return 0.0f;
+    if (stored != count) return malformed(t.proto.at, protobuf::expectation::tensor_data), 0.0f;
+    if (k >= count) return 0.0f;
+    const auto bits = f.reader().repeated_at(t.proto, schema::tensor::float_data, protobuf::wire::i32, k);
+    take_reader_error();
+    return std::bit_cast<float>(static_cast<std::uint32_t>(bits));
+  }
   // A FLOAT scalar constant (Clip bounds, Pad's value).
   constexpr float constant_float(std::int32_t v, std::uint32_t slot) {
     const tensor_view t = f.read_tensor(at(v).proto);

@@ -15,6 +15,7 @@
 #include <ctnn/frontend/onnx/import_logic.hpp>
 #include <ctnn/frontend/onnx/import_reduce.hpp>
 #include <ctnn/frontend/onnx/import_shape_ops.hpp>
+#include <ctnn/frontend/onnx/import_spatial.hpp>
 #include <ctnn/frontend/onnx/quantized.hpp>
 
 namespace ctnn::onnx::detail {
@@ -122,6 +123,13 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::Where, op_kind::select, &import_where<S>},
     {op_type::Cast, op_kind::cast, &import_cast<S>},
     {op_type::Div, op_kind::div, &import_arithmetic<S>},
+    // import_spatial.hpp
+    {op_type::Resize, op_kind::resize_nearest, &import_resize<S>},
+    {op_type::Upsample, op_kind::resize_nearest, &import_resize<S>},
+    {op_type::Sum, op_kind::add, &import_extremum<S>},
+    {op_type::Expand, op_kind::tile, &import_tile<S>},
+    {op_type::Tile, op_kind::tile, &import_tile<S>},
+    {op_type::LpNormalization, op_kind::l2_normalization, &import_lp_normalization<S>},
 };
 
 // The index of an op_type's row in op_table<S>, or -1 (an index: g++ does not compare a pointer into the

@@ -8,6 +8,7 @@
 //   f.read_node(span) / f.read_tensor(span) / f.read_value_info(span) / f.attribute(node, "pads")
 //   f.failed(), f.error()                   // the first problem: byte offset + protobuf::expectation
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -111,15 +112,17 @@ enum class attribute_type : std::int32_t {
 enum class attribute : std::int32_t {
   none, auto_pad, ceil_mode, count_include_pad, dilations, group, kernel_shape, pads, strides, alpha, beta, transA,
   transB, axis, mode, allowzero, min, max, epsilon, spatial, training_mode, value, broadcast, storage_order, perm,
-  block_size, shape, axes, starts, ends, steps, split, num_outputs, blocksize, to,
+  block_size, shape, axes, starts, ends, steps, split, num_outputs, blocksize, to, coordinate_transformation_mode,
+  nearest_mode, antialias, exclude_outside, keep_aspect_ratio_policy, scales, sizes, p,
 };
 
 constexpr std::string_view name_of(attribute a) {
-  constexpr std::array<std::string_view, 35> names{
+  constexpr std::array<std::string_view, 43> names{
       "none", "auto_pad", "ceil_mode", "count_include_pad", "dilations", "group", "kernel_shape", "pads", "strides",
       "alpha", "beta", "transA", "transB", "axis", "mode", "allowzero", "min", "max", "epsilon", "spatial",
       "training_mode", "value", "broadcast", "storage_order", "perm", "block_size", "shape", "axes", "starts",
-      "ends", "steps", "split", "num_outputs", "blocksize", "to"};
+      "ends", "steps", "split", "num_outputs", "blocksize", "to", "coordinate_transformation_mode", "nearest_mode",
+      "antialias", "exclude_outside", "keep_aspect_ratio_policy", "scales", "sizes", "p"};
   const auto i = static_cast<std::int32_t>(a);
   return i >= 0 && i < static_cast<std::int32_t>(names.size()) ? names[static_cast<std::size_t>(i)] : std::string_view{};
 }
@@ -346,6 +349,12 @@ class model_file {
   }
   constexpr std::int64_t ints_at(const attribute_view& a, std::uint32_t k) {
     return static_cast<std::int64_t>(reader_.repeated_at(a.proto, schema::attribute::ints, protobuf::wire::varint, k));
+  }
+  constexpr std::uint32_t floats_count(const attribute_view& a) {
+    return expect_type(a, attribute_type::floats) ? reader_.repeated_count(a.proto, schema::attribute::floats, protobuf::wire::i32) : 0;
+  }
+  constexpr float floats_at(const attribute_view& a, std::uint32_t k) {
+    return std::bit_cast<float>(static_cast<std::uint32_t>(reader_.repeated_at(a.proto, schema::attribute::floats, protobuf::wire::i32, k)));
   }
   constexpr protobuf::span tensor_attribute(const attribute_view& a) {
     return expect_type(a, attribute_type::tensor) ? reader_.message_field(a.proto, schema::attribute::t) : protobuf::span{};

@@ -19,7 +19,9 @@
 //    (their kernels have no fused activation), and a FULLY_CONNECTED whose input's first extent is not
 //    TFLite's batch (elements / input features) gets a reshape to [batch, features] before it; SPLIT,
 //    SPLIT_V and UNPACK become a slice node per output, PACK a reshape per input and a concat,
-//    DEPTH_TO_SPACE and SPACE_TO_DEPTH a reshape, a transpose and a reshape. Graph
+//    DEPTH_TO_SPACE and SPACE_TO_DEPTH a reshape, a transpose and a reshape, SPACE_TO_BATCH_ND a reshape, a
+//    pad, a reshape, a transpose and a reshape, BATCH_TO_SPACE_ND a reshape, a transpose and a reshape before
+//    its slice, BROADCAST_TO a reshape before its tile. Graph
 //    outputs that are graph inputs, constants or repeated get a copy node at the end.
 //  * Ops: CONV_2D, DEPTHWISE_CONV_2D (weights [1,H,W,C*M], multiplier = out / in channels),
 //    FULLY_CONNECTED ([out][in], keep_num_dims only for rank-2 inputs), AVERAGE_POOL_2D, MAX_POOL_2D,
@@ -32,7 +34,9 @@
 //    int32 operands), GATHER (batch_dims 0; int32 indices, constant or not), RELU_N1_TO_1, RELU_0_TO_1,
 //    LEAKY_RELU (alpha), HARD_SWISH, ELU, PRELU, MAXIMUM, MINIMUM, EQUAL, NOT_EQUAL, LESS, LESS_EQUAL,
 //    GREATER, GREATER_EQUAL (BOOL results), LOGICAL_AND, LOGICAL_OR, LOGICAL_NOT, SELECT_V2, CAST, DIV,
-//    FLOOR_DIV, FLOOR_MOD, SQUARED_DIFFERENCE.
+//    FLOOR_DIV, FLOOR_MOD, SQUARED_DIFFERENCE, RESIZE_NEAREST_NEIGHBOR and
+//    RESIZE_BILINEAR (constant size; align_corners, half_pixel_centers), MIRROR_PAD, SPACE_TO_BATCH_ND,
+//    BATCH_TO_SPACE_ND, BROADCAST_TO, ADD_N, L2_NORMALIZATION (import_spatial.hpp).
 //    Padding SAME/VALID; fused activations NONE, RELU, RELU6.
 //  * Bad input is a diagnostic in the module (frontend_error codes, ir/diagnostic.hpp; a few of the
 //    IR's own codes where they fit: unsupported_rank, input_count_mismatch, too_many_inputs,
@@ -52,8 +56,9 @@
 // operator table: builtin code -> IR kind, options, fused activation; each op's plan; value bounds),
 // import_state.hpp (importer_state: the one state, its diagnostics and module edits), import_tensors.hpp
 // (tensors, quantization), import_operands.hpp (free helpers taking the state: operands, options,
-// requantization; op_import), the op families' import functions import_linear.hpp, import_elementwise.hpp
-// and import_shape_ops.hpp, and import_graph.hpp (the driver: import_by_job, import_op, the graph).
+// requantization; op_import), the op families' import functions import_linear.hpp, import_elementwise.hpp,
+// import_shape_ops.hpp and import_spatial.hpp, and import_graph.hpp (the driver: import_by_job, import_op,
+// the graph).
 #include <cstddef>
 #include <cstdint>
 #include <string_view>

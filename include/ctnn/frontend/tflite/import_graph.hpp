@@ -14,6 +14,7 @@
 #include <ctnn/frontend/tflite/import_operands.hpp>
 #include <ctnn/frontend/tflite/import_plan.hpp>
 #include <ctnn/frontend/tflite/import_shape_ops.hpp>
+#include <ctnn/frontend/tflite/import_spatial.hpp>
 #include <ctnn/frontend/tflite/import_state.hpp>
 #include <ctnn/frontend/tflite/import_tensors.hpp>
 #include <ctnn/frontend/tflite/schema.hpp>
@@ -59,6 +60,12 @@ constexpr void import_by_job(S& s, op_import& im) {
     case import_job::pack: return import_pack(s, im);
     case import_job::block_rearrange: return import_block_rearrange(s, im);
     case import_job::gather: return import_gather(s, im);
+    case import_job::resize: return import_resize(s, im);
+    case import_job::mirror_pad: return import_mirror_pad(s, im);
+    case import_job::space_batch: return import_space_batch(s, im);
+    case import_job::add_n: return import_add_n(s, im);
+    case import_job::broadcast_to: return import_broadcast_to(s, im);
+    case import_job::l2_normalization: return import_l2_normalization(s, im);
   }
 }
 

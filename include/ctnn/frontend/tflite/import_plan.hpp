@@ -52,6 +52,12 @@ enum class import_job : std::int32_t {
   gather,
   select,             // SELECT_V2: three operands (import_elementwise.hpp, likewise below)
   cast,               // one operand, the output's type
+  resize,             // RESIZE_NEAREST_NEIGHBOR, RESIZE_BILINEAR (import_spatial.hpp, likewise below)
+  mirror_pad,
+  space_batch,        // SPACE_TO_BATCH_ND: pad, reshape, transpose, reshape; BATCH_TO_SPACE_ND: reshapes, transpose, slice
+  add_n,
+  broadcast_to,       // a reshape (the leading unit dims), then a tile
+  l2_normalization,
 };
 
 // Whether a job's import function adds the op's nodes itself, one per output (the driver adds none).
@@ -191,6 +197,21 @@ inline constexpr op_row op_table[] = {
     {builtin_operator::squared_difference, op_kind::squared_difference, import_job::binary,
      schema::builtin_options::none,
      no_fused_activation},
+    // import_spatial.hpp
+    {builtin_operator::resize_nearest_neighbor, op_kind::resize_nearest, import_job::resize,
+     schema::builtin_options::resize_nearest_neighbor, no_fused_activation},
+    {builtin_operator::resize_bilinear, op_kind::resize_linear, import_job::resize, schema::builtin_options::resize_bilinear,
+     no_fused_activation},
+    {builtin_operator::mirror_pad, op_kind::pad, import_job::mirror_pad, schema::builtin_options::mirror_pad, no_fused_activation},
+    {builtin_operator::space_to_batch_nd, op_kind::reshape, import_job::space_batch, schema::builtin_options::space_to_batch_nd,
+     no_fused_activation},
+    {builtin_operator::batch_to_space_nd, op_kind::slice, import_job::space_batch, schema::builtin_options::batch_to_space_nd,
+     no_fused_activation},
+    {builtin_operator::add_n, op_kind::add_n, import_job::add_n, schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::broadcast_to, op_kind::tile, import_job::broadcast_to, schema::builtin_options::none,
+     no_fused_activation},
+    {builtin_operator::l2_normalization, op_kind::l2_normalization, import_job::l2_normalization,
+     schema::builtin_options::l2_norm, no_fused_activation},
 };
 
 // The index of a builtin code's row in op_table, or -1 (an index: g++ does not compare a pointer into the
@@ -262,6 +283,8 @@ constexpr op_plan plan_op(model_file& f, const operator_view& o) {
   if (adds_a_node_per_output(p.job) && o.outputs.length > 1) p.added_nodes = o.outputs.length - 1;
   if (p.job == import_job::pack) p.added_nodes = p.added_tensors = o.inputs.length;
   if (p.job == import_job::block_rearrange) p.added_nodes = p.added_tensors = 2;
+  if (p.job == import_job::broadcast_to) p.added_nodes = p.added_tensors = 1;
+  if (p.job == import_job::space_batch) p.added_nodes = p.added_tensors = o.code == builtin_operator::space_to_batch_nd ? 4 : 3;
   if (p.kind == op_kind::dense && o.inputs.length >= 2) {
     const std::int32_t in = f.index_at(o.inputs, 0), w = f.index_at(o.inputs, 1);
     if (in >= 0 && w >= 0 && static_cast<std::uint32_t>(in) < f.tensor_count() &&

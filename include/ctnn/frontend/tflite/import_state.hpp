@@ -81,6 +81,17 @@ struct importer_state {
     return true;
   }
 
+  // A pad of `in` writing `output` (PAD's own node is the driver's; this one is SPACE_TO_BATCH_ND's). false
+  // when full.
+  constexpr bool pad(std::int32_t in, std::int32_t output, const pad_fields& fields, const name& label) {
+    node* n = add_node(op_kind::pad, label, output);
+    if (n == nullptr) return false;
+    n->attrs.pad = fields;
+    n->inputs[0] = in;
+    n->input_count = 1;
+    return true;
+  }
+
   // A tensor the importer adds (the intermediate before a synthesized node, an output's copy); -1 when full.
   constexpr std::int32_t add_tensor_like(std::int32_t like, const shape& dims, const name& label) {
     if (static_cast<std::size_t>(m.tensor_count) >= Module::tensor_capacity) {

@@ -242,6 +242,10 @@ namespace pack { inline constexpr std::uint32_t values_count = 0, axis = 1; }
 namespace unpack { inline constexpr std::uint32_t num = 0, axis = 1; }
 namespace depth_to_space { inline constexpr std::uint32_t block_size = 0; }  // SpaceToDepthOptions alike
 namespace leaky_relu { inline constexpr std::uint32_t alpha = 0; }
+namespace resize_bilinear { inline constexpr std::uint32_t align_corners = 2, half_pixel_centers = 3; }
+namespace resize_nearest_neighbor { inline constexpr std::uint32_t align_corners = 0, half_pixel_centers = 1; }
+namespace mirror_pad { inline constexpr std::uint32_t mode = 0; }  // REFLECT 0, SYMMETRIC 1
+namespace l2_norm { inline constexpr std::uint32_t fused_activation = 0; }
 
 // Members of the BuiltinOptions union that ctnn reads (the union's type tag values).
 enum class builtin_options : std::uint8_t {
@@ -276,6 +280,12 @@ enum class builtin_options : std::uint8_t {
   arg_min = 57,
   leaky_relu = 75,
   quantize = 89,
+  resize_bilinear = 15,
+  resize_nearest_neighbor = 74,
+  mirror_pad = 77,
+  space_to_batch_nd = 25,
+  batch_to_space_nd = 24,
+  l2_norm = 12,
 };
 
 }  // namespace schema

@@ -58,9 +58,10 @@ constexpr void concat(Params p, const float* const* inputs, float* output) {
 
 namespace detail {
 
-// Pad in mode reflect, edge or wrap: each output element reads the input element its coordinates map to
-// (the mirror, the nearest border element, or the element one period away, in every padded dim). Reflect
-// assumes pads < extent (ONNX's rule); larger pads keep mirroring, and wrap keeps wrapping, both in
+// Pad in mode reflect, edge, wrap or symmetric: each output element reads the input element its coordinates
+// map to (the mirror, the nearest border element, the element one period away, or the mirror that repeats the
+// border, in every padded dim). Reflect assumes pads < extent (ONNX's rule), symmetric pads <= extent (TFLite's);
+// larger pads keep mirroring, and wrap keeps wrapping, all in
 // constant time per element (a model file may ask for pads far beyond the extent).
 template <class Params, class T>
 constexpr void pad_from_border(Params p, const T* input, T* output) {
@@ -80,8 +81,13 @@ constexpr void pad_from_border(Params p, const T* input, T* output) {
       if (p->pad.mode == pad_mode::wrap) {
         c %= extent;
         c = c < 0 ? c + extent : c;
-      } else if (p->pad.mode == pad_mode::edge || extent == 1) {
+      } else if (p->pad.mode == pad_mode::edge || (extent == 1 && p->pad.mode == pad_mode::reflect)) {
         c = c < 0 ? 0 : (c >= extent ? extent - 1 : c);
+      } else if (p->pad.mode == pad_mode::symmetric) {  // the mirror with its border repeats every 2 * extent
+        const std::int32_t period = 2 * extent;
+        c %= period;
+        c = c < 0 ? c + period : c;
+        c = c >= extent ? period - 1 - c : c;
       } else {  // the mirror repeats every 2 * (extent - 1): one remainder, however far the pad reaches
         const std::int32_t period = 2 * (extent - 1);
         c %= period;
@@ -100,7 +106,7 @@ constexpr void pad_from_border(Params p, const T* input, T* output) {
 }
 
 // Fills the output with `fill`, then copies the input row by row to its padded place (float and int8);
-// modes reflect, edge and wrap read the input's border instead.
+// modes reflect, edge, wrap and symmetric read the input's border instead.
 template <class Params, class T>
 [[gnu::always_inline]] constexpr void pad_with(Params p, const T* input, T* output, T fill) {
   if (p->pad.mode != pad_mode::constant) return pad_from_border(p, input, output);
