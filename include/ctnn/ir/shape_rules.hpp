@@ -304,20 +304,16 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
     case op_kind::add:
     case op_kind::mul:
       return broadcast_result(m, node_id);
-    case op_kind::quantize:
-    case op_kind::dequantize:
-      return in;
     default: break;  // the op kinds with a descriptor (ops/infer.hpp)
   }
   return in;
 }
 
-// quantize/dequantize change the element type, and so do ONNX's integer ops (layout onnx: QLinearConv
-// writes 8 bits, ConvInteger int32); every other op keeps its input's.
+// ONNX's integer ops (layout onnx: QLinearConv writes 8 bits, ConvInteger int32) change the element type;
+// every other op keeps its input's (the descriptors that change it say so: ops::result_type).
 template <class Module>
 constexpr dtype result_type(const Module& m, const node& n) {
-  const bool converts = n.kind == op_kind::quantize || n.kind == op_kind::dequantize || n.attrs.layout == data_layout::onnx;
-  return converts ? n.attrs.out_type : m.tensor_at(n.inputs[0]).type;
+  return n.attrs.layout == data_layout::onnx ? n.attrs.out_type : m.tensor_at(n.inputs[0]).type;
 }
 
 }  // namespace ctnn::shape_rules

@@ -85,9 +85,6 @@ constexpr kernel_params prepare_params(const Module& m, const node& n) {
     case op_kind::mul:
       p.in2 = m.tensor_at(n.inputs[1]).dims;
       break;
-    case op_kind::quantize:
-    case op_kind::dequantize:
-      break;
     case op_kind::global_avg_pool:
       break;
     default:  // the op kinds with a descriptor (ops/descriptor.hpp)

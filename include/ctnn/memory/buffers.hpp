@@ -57,8 +57,6 @@ constexpr bool may_write_over(op_kind kind, std::int32_t slot) {
   switch (kind) {
     case op_kind::add:
     case op_kind::mul: return slot == 0 || slot == 1;
-    case op_kind::quantize:
-    case op_kind::dequantize: return slot == 0;
     default: return ops::visit_or(kind, false, [&](auto d) { return (d.in_place_slots >> slot & 1u) != 0; });
   }
 }

@@ -16,6 +16,7 @@
 //                              the table that recipe needs beyond kernel_params (kernel_call::requantization),
 //                              and whether a call is given its arrays (kernel::invoke_dynamic);
 //   has_kernel(type)           whether a reference kernel exists for the first input's element type;
+//   has_result_kernel(in, out) whether that kernel writes result element type `out` (quantize, dequantize);
 //   macs(m, n, out)            its multiply-accumulates for a result of extents `out` (ops/cost.hpp);
 //   run_f32, run_i8            its reference kernels (kernel/reference), one source for both specialisation
 //                              policies (docs/design.md §4);
@@ -118,6 +119,9 @@ struct op_defaults {
   static constexpr requantization_recipe table_recipe(const kernel_params&) { return {}; }
   static constexpr bool has_table_arrays(const kernel_params&, const kernel::requant_arrays&) { return true; }
   static constexpr bool has_kernel(dtype) { return false; }
+  // Whether its kernel of first input element type `in` writes a result of element type `out` (an op whose
+  // result type is its input's is not asked about another).
+  static constexpr bool has_result_kernel(dtype, dtype) { return true; }
   // Its multiply-accumulates when it writes a result of extents `out` (its own result's, or a patch's):
   // one per result element, as docs/memory.md counts element-wise ops.
   template <class Module>

@@ -16,6 +16,7 @@
 #include <ctnn/ops/clip.hpp>
 #include <ctnn/ops/concat.hpp>
 #include <ctnn/ops/cos.hpp>
+#include <ctnn/ops/dequantize.hpp>
 #include <ctnn/ops/crop.hpp>
 #include <ctnn/ops/descriptor.hpp>
 #include <ctnn/ops/elu.hpp>
@@ -34,6 +35,7 @@
 #include <ctnn/ops/pad.hpp>
 #include <ctnn/ops/paste.hpp>
 #include <ctnn/ops/prelu.hpp>
+#include <ctnn/ops/quantize.hpp>
 #include <ctnn/ops/reciprocal.hpp>
 #include <ctnn/ops/reduce.hpp>
 #include <ctnn/ops/relu.hpp>
@@ -64,7 +66,7 @@ using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, transpose, crop
                     batch_matmul, concat, batch_norm, abs, neg, sqrt, rsqrt, exp, log, sin, cos, floor, ceil, round, square,
                     reciprocal, slice, gather, reduce_sum, reduce_max, reduce_min, reduce_prod, reduce_sum_square,
                     reduce_l1, reduce_l2, reduce_log_sum, reduce_log_sum_exp, arg_max, arg_min, leaky_relu, hard_swish,
-                    prelu, elu, relu_n1_to_1, relu_0_to_1, maximum, minimum, hard_sigmoid>;
+                    prelu, elu, relu_n1_to_1, relu_0_to_1, maximum, minimum, hard_sigmoid, quantize, dequantize>;
 
 namespace detail {
 

@@ -42,11 +42,8 @@ namespace requantization {
 //   add: left_shift = 20; input/input2 multipliers scale / (2 * max scale), output multiplier
 //       2 * max scale / (2^20 * output scale), all with shift <= 0;
 //   mul: output multiplier input_scale * input2_scale / output_scale;
-//   an op kind with a descriptor (ops/<kind>.hpp: the activations, sub, mean, softmax, pad, concat, ...):
-//       its `requantize`, and its `table_recipe`;
-//   quantize: from f32: output_offset, quantize.int8_scale_bits = output scale (float bits); from i8:
-//       output multiplier input_scale / output_scale;
-//   dequantize: input_offset, quantize.int8_scale_bits = input scale (float bits);
+//   an op kind with a descriptor (ops/<kind>.hpp: the activations, sub, mean, softmax, pad, concat,
+//       quantize, dequantize, ...): its `requantize`, and its `table_recipe`.
 template <class Module>
 constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& p) {
   namespace q = ctnn::detail::quant;
@@ -107,13 +104,6 @@ constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& 
       set_activation_range(n.attrs.fused);
       break;
     }
-    case op_kind::quantize:
-      if (p.type == dtype::f32) p.quantize.int8_scale_bits = std::bit_cast<std::uint32_t>(out.scale);
-      else set_multiplier(p.output_multiplier, p.output_shift, static_cast<double>(in.scale) / static_cast<double>(out.scale));
-      break;
-    case op_kind::dequantize:
-      p.quantize.int8_scale_bits = std::bit_cast<std::uint32_t>(in.scale);
-      break;
     default: {  // the op kinds with a descriptor (ops/descriptor.hpp): its recipe
       ops::quantized_operands operands{in, {}, out};
       if (n.input_count > 1 && n.inputs[1] >= 0) operands.in2 = m.tensor_at(n.inputs[1]).quant;

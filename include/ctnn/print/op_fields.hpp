@@ -38,11 +38,6 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
     case op_kind::dense:
       if (a.units > 0) w.field("  units ", a.units);
       break;
-    case op_kind::quantize:
-    case op_kind::dequantize:
-      w.put("  to ");
-      w.put(name_of(a.out_type));
-      break;
     default:  // no attributes of their own (global_avg_pool, add, mul)
       break;
   }

@@ -164,10 +164,11 @@ constexpr bool check_requantization(S& s, std::int32_t op, const op_plan& p, con
       if (!second.quantized()) return true;
       shift = q::quantize_multiplier(in * static_cast<double>(second.scale) / out).shift;
       break;
-    case op_kind::quantize: shift = q::quantize_multiplier(in / out).shift; break;
     default: {  // an op kind with a descriptor: the shift its recipe says to check
       if (n.input_count > 1 && !second.quantized()) return true;
       kernel_params recipe{};
+      recipe.type = x.type;
+      recipe.out_type = y.type;
       ops::recipe_shift checked{};
       const bool described = ops::visit(n.kind, [&](auto d) {
         d.requantize({x.quant, second, y.quant}, n, recipe);
