@@ -32,6 +32,10 @@ constexpr const char* name_of(dtype t) {
   return "?";
 }
 
+// The element types of TFLite's quantized activations (int8; int16 of the 16x8 quantization): their ops'
+// kernels read the tensors' scales and zero points.
+constexpr bool is_quantized_activation(dtype t) { return t == dtype::i8 || t == dtype::i16; }
+
 namespace detail {
 template <dtype T> struct element_type_of;
 template <> struct element_type_of<dtype::f32> { using type = float; };

@@ -140,7 +140,8 @@ constexpr bool check_requantization(S& s, std::int32_t op, const op_plan& p, con
   namespace q = ctnn::detail::quant;
   const tensor& x = s.m.tensor_at(n.inputs[0]);
   const tensor& y = s.m.tensor_at(n.output);
-  if ((x.type != dtype::i8 && y.type != dtype::i8) || !x.quant.quantized() || !y.quant.quantized()) return true;
+  if ((!is_quantized_activation(x.type) && !is_quantized_activation(y.type)) || !x.quant.quantized() || !y.quant.quantized())
+    return true;
   const double in = static_cast<double>(x.quant.scale), out = static_cast<double>(y.quant.scale);
   const quantization& second =
       n.input_count > 1 && n.inputs[1] >= 0 ? s.m.tensor_at(n.inputs[1]).quant : quantization{};
