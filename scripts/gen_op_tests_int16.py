@@ -4,9 +4,17 @@ point 0): tests/data/ops/int16/<case>/ with model.tflite, input_<k>.bin and outp
 the model's own types). Outputs from TensorFlow Lite Micro's reference kernels through the host oracle
 tflm_run, only with --tflm (without it the committed outputs are kept, scripts/op_tests.py).
 
+Also writes the int16 models ctnn refuses, as TFLM does or until ctnn has their int16 kernels, to
+tests/data/tflite/ (the tools' error tests, tools/CMakeLists.txt): int16_gather.tflite (TFLM's GATHER takes
+float32 and int8 only), int16_relu_zero_point.tflite (an int16 RELU with zero point 5: TFLM's needs 0),
+int16_add.tflite (an int16 ADD: no int16 ADD kernel in ctnn yet), int16_logistic_output_scale.tflite (an int16
+LOGISTIC whose result scale is not 2^-15: TFLM's Prepare fails).
+
   QUANTIZE: float32 -> int16 (ties, saturation at -32768/32767, tiny and huge scales), int8 -> int16,
     int16 -> int8, int16 -> int16 (rescaled, saturating), int16 -> int32, int32 -> int16; DEQUANTIZE int16 ->
     float32; chains float32 -> int16 -> float32 and int8 -> int16 -> int8 (mixed models).
+  RESHAPE, SQUEEZE, EXPAND_DIMS, TRANSPOSE, PAD, CONCATENATION, PACK, MAXIMUM, MINIMUM (raw values moved or
+    compared); RELU, RELU6, LEAKY_RELU (TFLM's int8 templates at int16); LOGISTIC and TANH (TFLM's int16 table).
 
 Deterministic: every input comes from a fixed seed, so re-running reproduces every file byte for byte.
 
@@ -16,6 +24,8 @@ import argparse
 
 import numpy as np
 
+import gen_op_tests_activation  # noqa: F401  (registers LEAKY_RELU, MAXIMUM, MINIMUM with the writer)
+import gen_op_tests_shape  # noqa: F401  (registers SQUEEZE, EXPAND_DIMS, TRANSPOSE, PACK with the writer)
 import op_tests
 from op_tests import tfl
 
@@ -118,15 +128,127 @@ def quantize_cases(rng):
     return cases
 
 
+def data_movement_cases(rng):
+    """The ops TFLM runs on int16 by moving or comparing raw values (no requantization)."""
+    I16, I32 = tfl.INT16, tfl.INT32
+    q = quant(2e-4)
+    cases = []
+
+    def add(name, chain, inputs):
+        cases.append((name, chain.model(), inputs))
+
+    x = integers(rng, np.int16, [2, 3, 5])
+    add("reshape_i16", Chain([2, 3, 5], I16, q).op("RESHAPE", I16, q, shape=[5, 6],
+                                                    constants=[(np.array([5, 6]), I32)]), [x])
+    add("squeeze_i16", Chain([1, 7, 1, 3], I16, q).op("SQUEEZE", I16, q, shape=[7, 3], squeeze_dims=[0, 2]),
+        [integers(rng, np.int16, [1, 7, 1, 3])])
+    add("expand_dims_i16", Chain([4, 5], I16, q).op("EXPAND_DIMS", I16, q, shape=[4, 1, 5],
+                                                    constants=[(np.array([1]), I32)]), [integers(rng, np.int16, [4, 5])])
+    add("transpose_i16_rank4", Chain([2, 3, 4, 5], I16, q).op("TRANSPOSE", I16, q, shape=[5, 2, 4, 3],
+                                                               constants=[(np.array([3, 0, 2, 1]), I32)]),
+        [integers(rng, np.int16, [2, 3, 4, 5])])
+    add("pad_i16", Chain([2, 3, 5], I16, q).op("PAD", I16, q, shape=[3, 6, 6],
+                                               constants=[(np.array([[0, 1], [2, 1], [1, 0]]), I32)]),
+        [integers(rng, np.int16, [2, 3, 5])])
+
+    # Two inputs (CONCATENATION and PACK of two int16 tensors quantized otherwise than their result: TFLM
+    # copies the raw values; MAXIMUM and MINIMUM compare them, broadcast).
+    def two_inputs(code, shape_a, shape_b, out_shape, qa, qb, qo, **options):
+        m = tfl.Model(new_opcodes=True)
+        a = m.tensor("a", shape_a, I16, quant=qa)
+        b = m.tensor("b", shape_b, I16, quant=qb)
+        y = m.tensor("y", out_shape, I16, quant=qo)
+        m.inputs, m.outputs = [a, b], [y]
+        m.op(code, [a, b], [y], **options)
+        return m
+
+    for name, code, sa, sb, so, options in [
+            ("concatenation_i16", "CONCATENATION", [2, 3, 4], [2, 5, 4], [2, 8, 4], dict(axis=1)),
+            ("pack_i16", "PACK", [3, 5], [3, 5], [3, 2, 5], dict(values_count=2, axis=1)),
+            ("maximum_i16_broadcast", "MAXIMUM", [2, 3, 7], [7], [2, 3, 7], {}),
+            ("minimum_i16", "MINIMUM", [5, 9], [5, 9], [5, 9], {})]:
+        cases.append((name, two_inputs(code, sa, sb, so, quant(3e-4), quant(1e-3), quant(5e-4), **options),
+                      [integers(rng, np.int16, sa), integers(rng, np.int16, sb)]))
+    return cases
+
+
+def activation_cases(rng):
+    """RELU, RELU6 and LEAKY_RELU of int16 (TFLM's templates of the int8 recipes)."""
+    I8, I16 = tfl.INT8, tfl.INT16
+    cases = []
+
+    def add(name, chain, inputs):
+        cases.append((name, chain.model(), inputs))
+
+    shape = [3, 5, 7]
+    add("relu_i16", Chain(shape, I16, quant(1e-3)).op("RELU", I16, quant(5e-4)), [integers(rng, np.int16, shape)])
+    add("relu_i16_coarser", Chain([61], I16, quant(2e-5)).op("RELU", I16, quant(3e-3)), [integers(rng, np.int16, [61])])
+    add("relu6_i16", Chain(shape, I16, quant(3e-4)).op("RELU6", I16, quant(3e-4)), [integers(rng, np.int16, shape)])
+    add("relu6_i16_six_beyond_range", Chain([2, 33], I16, quant(1e-4)).op("RELU6", I16, quant(1e-4)),
+        [integers(rng, np.int16, [2, 33])])
+    add("leaky_relu_i16", Chain(shape, I16, quant(1e-3)).op("LEAKY_RELU", I16, quant(8e-4), alpha=0.2),
+        [integers(rng, np.int16, shape)])
+    add("leaky_relu_i16_negative_alpha", Chain([4, 17], I16, quant(2e-4)).op("LEAKY_RELU", I16, quant(5e-4), alpha=-0.5),
+        [integers(rng, np.int16, [4, 17])])
+    # A 16x8 island in an int8 model: int8 -> QUANTIZE int16 -> LEAKY_RELU -> QUANTIZE int8.
+    add("mixed_i8_leaky_relu_i16_i8", Chain([1, 4, 4, 3], I8, quant(0.05, 3)).op("QUANTIZE", I16, quant(2e-4))
+        .op("LEAKY_RELU", I16, quant(1.5e-4), alpha=0.1).op("QUANTIZE", I8, quant(0.04, -20)),
+        [integers(rng, np.int8, [1, 4, 4, 3])])
+    return cases
+
+
+def refused_models():
+    I16, I32 = tfl.INT16, tfl.INT32
+    gather = tfl.Model(new_opcodes=True)
+    x = gather.tensor("x", [4, 3], I16, quant=quant(1e-3))
+    indices = gather.tensor("indices", [2], I32, data=np.array([2, 0]))
+    y = gather.tensor("y", [2, 3], I16, quant=quant(1e-3))
+    gather.inputs, gather.outputs = [x], [y]
+    gather.op("GATHER", [x, indices], [y])
+    relu = Chain([8], I16, quant(1e-3, 5)).op("RELU", I16, quant(1e-3, 5)).model()
+    add = tfl.Model(new_opcodes=True)
+    a = add.tensor("a", [6], I16, quant=quant(1e-3))
+    b = add.tensor("b", [6], I16, quant=quant(1e-3))
+    y = add.tensor("y", [6], I16, quant=quant(2e-3))
+    add.inputs, add.outputs = [a, b], [y]
+    add.op("ADD", [a, b], [y])
+    folder = op_tests.OPS_DIR.parent / "tflite"
+    logistic = Chain([8], I16, quant(1e-3)).op("LOGISTIC", I16, quant(1e-4)).model()
+    for name, m in [("int16_gather", gather), ("int16_relu_zero_point", relu), ("int16_add", add),
+                    ("int16_logistic_output_scale", logistic)]:
+        (folder / f"{name}.tflite").write_bytes(m.serialize())
+
+
+def logistic_tanh_cases(rng):
+    """LOGISTIC and TANH of int16 (TFLM's table with interpolation): power-of-two input scales (no rescaling)
+    and others (the multiplier doubled up to 31 times), the result's scale 2^-15."""
+    I8, I16 = tfl.INT8, tfl.INT16
+    sweep = np.concatenate([np.arange(-32768, 32768, 97), [32767, -1, 1, 0]]).astype(np.int16)
+    out = quant(2.0 ** -15)
+    cases = []
+    for code in ("LOGISTIC", "TANH"):
+        scales = [("pot", 2.0 ** -12), ("scale_3e-4", 3e-4), ("tiny_scale", 1e-6), ("large_scale", 2e-2)]
+        if code == "TANH":
+            scales.insert(1, ("pot_shift_1", 2.0 ** -11))
+        for name, scale in scales:
+            cases.append((f"{code.lower()}_i16_{name}", Chain([sweep.size], I16, quant(scale)).op(code, I16, out).model(),
+                          [sweep]))
+    cases.append(("mixed_i8_tanh_i16_i8", Chain([2, 5, 7], I8, quant(0.06, -4)).op("QUANTIZE", I16, quant(2.0 ** -12))
+                  .op("TANH", I16, out).op("QUANTIZE", I8, quant(1 / 128)).model(), [integers(rng, np.int8, [2, 5, 7])]))
+    return cases
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tflm", metavar="TFLM_RUN", help="the TFLM host oracle: records the cases' outputs")
     args = parser.parse_args()
     family = op_tests.Family("int16", args.tflm)
     rng = np.random.RandomState(1616)
-    for name, m, inputs in quantize_cases(rng):
+    cases = quantize_cases(rng) + data_movement_cases(rng) + activation_cases(rng) + logistic_tanh_cases(rng)
+    for name, m, inputs in cases:
         family.write_case(name, m, inputs)
     family.finish()
+    refused_models()
 
 
 if __name__ == "__main__":

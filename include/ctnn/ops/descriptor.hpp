@@ -99,6 +99,11 @@ struct op_defaults {
   // Whether its result's element type is attrs.out_type (arg_max: int32 or int64) rather than its first
   // input's (ops::result_type).
   static constexpr bool result_type_from_attributes = false;
+  // Whether TFLM's int16 kernel of it runs only with zero point 0 on its int16 tensors (its Prepare checks
+  // it; the TFLite importer refuses others).
+  static constexpr bool int16_symmetric = false;
+  // The scale 2^e its int16 result must have (TFLM's LOGISTIC and TANH: -15; 0: any).
+  static constexpr std::int32_t int16_result_exponent = 0;
 
   template <class Module>
   static constexpr shape infer(Module& m, std::int32_t node_id) {
@@ -151,19 +156,21 @@ struct unary_elementwise : op_defaults {
   static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
 };
 
-// An op that moves bytes without reading them (reshape, transpose): an int8 one keeps its input's
-// quantization (no recipe), and its int8 kernel moves uint8 and plain int8 integers as well (ONNX models).
+// Calls f(T{}) with the integer type T of a quantized activation type (int16; int8 otherwise): the int8 and
+// int16 kernels of an op are one template.
+template <class F>
+[[gnu::always_inline]] inline void with_activation_type(dtype type, F&& f) {
+  if (type == dtype::i16) f(std::int16_t{});
+  else f(std::int8_t{});
+}
+
+// An op that moves bytes without reading them (reshape, transpose): an int8 or int16 one keeps its input's
+// quantization (no recipe), and its integer kernel, written for any element type, moves uint8 and plain int8
+// integers as well (ONNX models) and int16 (TFLite's 16x8 tensors), chosen by the element's size.
 struct byte_move : op_defaults {
   static constexpr bool plain_integer_kernel = true;
-  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8 || type == dtype::u8; }
-};
-
-// A byte move whose kernel is written for any element type (slice, gather): its integer kernel also moves
-// int16, int32 and int64 elements (TFLite's int16 and int32 tensors, ONNX's plain integers), chosen by the
-// element's size.
-struct any_type_move : byte_move {
   static constexpr bool has_kernel(dtype type) {
-    return byte_move::has_kernel(type) || type == dtype::i16 || type == dtype::i32 || type == dtype::i64;
+    return type == dtype::f32 || type == dtype::i8 || type == dtype::u8 || type == dtype::i16;
   }
   // Calls move(T{}) with the integer type T of the first input's element size.
   template <class Params, class Move>
@@ -174,6 +181,14 @@ struct any_type_move : byte_move {
       case 2: return move(std::int16_t{});
       default: return move(std::int8_t{});
     }
+  }
+};
+
+// A byte move that also takes int32 and int64 elements (slice, gather: TFLite's int32 tensors, ONNX's plain
+// integers).
+struct any_type_move : byte_move {
+  static constexpr bool has_kernel(dtype type) {
+    return byte_move::has_kernel(type) || type == dtype::i32 || type == dtype::i64;
   }
 };
 
