@@ -14,7 +14,8 @@ LOGISTIC whose result scale is not 2^-15: TFLM's Prepare fails).
     int16 -> int8, int16 -> int16 (rescaled, saturating), int16 -> int32, int32 -> int16; DEQUANTIZE int16 ->
     float32; chains float32 -> int16 -> float32 and int8 -> int16 -> int8 (mixed models).
   RESHAPE, SQUEEZE, EXPAND_DIMS, TRANSPOSE, PAD, CONCATENATION, PACK, MAXIMUM, MINIMUM (raw values moved or
-    compared); RELU, RELU6, LEAKY_RELU (TFLM's int8 templates at int16); LOGISTIC and TANH (TFLM's int16 table).
+    compared); RELU, RELU6, LEAKY_RELU (TFLM's int8 templates at int16); LOGISTIC and TANH (TFLM's int16 table);
+  SUB (equal shapes, broadcast, fused RELU/RELU6, saturating), MEAN and SUM (one and two axes, keep_dims).
 
 Deterministic: every input comes from a fixed seed, so re-running reproduces every file byte for byte.
 
@@ -238,13 +239,44 @@ def logistic_tanh_cases(rng):
     return cases
 
 
+def arithmetic_cases(rng):
+    """SUB (left shift 15, TFLM's CalculateOpDataSub at int16), MEAN and SUM (QuantizedMeanOrSum at int16)."""
+    I16, I32 = tfl.INT16, tfl.INT32
+    cases = []
+
+    def sub(name, shape_a, shape_b, out_shape, qa, qb, qo, act=None):
+        m = tfl.Model(new_opcodes=True)
+        a = m.tensor("a", shape_a, I16, quant=qa)
+        b = m.tensor("b", shape_b, I16, quant=qb)
+        y = m.tensor("y", out_shape, I16, quant=qo)
+        m.inputs, m.outputs = [a, b], [y]
+        m.op("SUB", [a, b], [y], act=act)
+        cases.append((name, m, [integers(rng, np.int16, shape_a), integers(rng, np.int16, shape_b)]))
+
+    sub("sub_i16", [3, 5, 7], [3, 5, 7], [3, 5, 7], quant(1e-3), quant(2e-3), quant(2.5e-3))
+    sub("sub_i16_broadcast_relu_saturating", [2, 3, 5], [5], [2, 3, 5], quant(4e-4), quant(3e-4), quant(1e-4), act="RELU")
+    sub("sub_i16_relu6", [4, 9], [4, 1], [4, 9], quant(5e-4), quant(5e-4), quant(3e-4), act="RELU6")
+
+    def reduce(name, code, shape, axes, keep_dims, out_shape, qi, qo):
+        chain = Chain(shape, I16, qi).op(code, I16, qo, shape=out_shape, constants=[(np.array(axes), I32)],
+                                         keep_dims=keep_dims)
+        cases.append((name, chain.model(), [integers(rng, np.int16, shape)]))
+
+    reduce("mean_i16_hw", "MEAN", [1, 4, 5, 6], [1, 2], True, [1, 1, 1, 6], quant(1e-3), quant(8e-4))
+    reduce("mean_i16_last_axis", "MEAN", [3, 7, 11], [2], False, [3, 7], quant(2e-4), quant(3e-5))
+    reduce("sum_i16_saturating", "SUM", [2, 9, 5], [1], False, [2, 5], quant(2e-4), quant(4e-4))
+    reduce("sum_i16_two_axes", "SUM", [3, 4, 5], [0, 2], True, [1, 4, 1], quant(1e-4), quant(2e-3))
+    return cases
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tflm", metavar="TFLM_RUN", help="the TFLM host oracle: records the cases' outputs")
     args = parser.parse_args()
     family = op_tests.Family("int16", args.tflm)
     rng = np.random.RandomState(1616)
-    cases = quantize_cases(rng) + data_movement_cases(rng) + activation_cases(rng) + logistic_tanh_cases(rng)
+    cases = (quantize_cases(rng) + data_movement_cases(rng) + activation_cases(rng) + logistic_tanh_cases(rng) +
+             arithmetic_cases(rng))
     for name, m, inputs in cases:
         family.write_case(name, m, inputs)
     family.finish()

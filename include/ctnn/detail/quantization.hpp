@@ -170,9 +170,12 @@ struct activation_bounds {
   std::int32_t min = std::numeric_limits<std::int8_t>::min();
   std::int32_t max = std::numeric_limits<std::int8_t>::max();
 };
-constexpr activation_bounds quantized_activation_range(activation fused, float scale, std::int32_t zero_point) {
-  constexpr std::int64_t qmin = std::numeric_limits<std::int8_t>::min();
-  constexpr std::int64_t qmax = std::numeric_limits<std::int8_t>::max();
+// Of an int16 output (16x8): the same within [lowest, highest] = int16's.
+constexpr activation_bounds quantized_activation_range(activation fused, float scale, std::int32_t zero_point,
+                                                       std::int32_t lowest = std::numeric_limits<std::int8_t>::min(),
+                                                       std::int32_t highest = std::numeric_limits<std::int8_t>::max()) {
+  const std::int64_t qmin = lowest;
+  const std::int64_t qmax = highest;
   const auto quantize = [&](float f) { return zero_point + round_to_int(f / scale); };
   std::int64_t low = qmin, high = qmax;
   if (fused == activation::relu) {

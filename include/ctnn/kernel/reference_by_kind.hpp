@@ -68,7 +68,8 @@ constexpr params_problem kernel_params_problem(const kernel_params& p) {
   if (!has_kernel(p.kind, p.type)) return params_problem::no_kernel;
   if (!ops::visit_or(p.kind, true, [&](auto d) { return d.has_result_kernel(p.type, p.out_type); }))
     return params_problem::unsupported_result_type;
-  if (p.type == dtype::i8 && !reference::int8::fused_activation_is_a_clamp(p)) return params_problem::int8_fused_activation;
+  if (is_quantized_activation(p.type) && !reference::int8::fused_activation_is_a_clamp(p))
+    return params_problem::int8_fused_activation;
   if (p.type == dtype::i8 && p.kind == op_kind::softmax && !reference::int8::softmax_output_is_supported(p))
     return params_problem::int8_softmax_output;
   return params_problem::none;

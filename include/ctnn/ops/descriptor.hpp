@@ -59,10 +59,10 @@ struct quantized_operands {
     multiplier = qm.multiplier;
     shift = qm.shift;
   }
-  // CalculateActivationRangeQuantized in the result's quantization.
+  // CalculateActivationRangeQuantized in the result's quantization (int8, or int16 for an int16 call).
   constexpr void set_activation_range(activation fused, kernel_params& p) const {
-    const ctnn::detail::quant::activation_bounds range =
-        ctnn::detail::quant::quantized_activation_range(fused, out.scale, out.zero_point);
+    const ctnn::detail::quant::activation_bounds range = ctnn::detail::quant::quantized_activation_range(
+        fused, out.scale, out.zero_point, lowest_value(p.out_type), highest_value(p.out_type));
     p.activation_min = range.min;
     p.activation_max = range.max;
   }
