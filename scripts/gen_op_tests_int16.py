@@ -15,7 +15,8 @@ LOGISTIC whose result scale is not 2^-15: TFLM's Prepare fails).
     float32; chains float32 -> int16 -> float32 and int8 -> int16 -> int8 (mixed models).
   RESHAPE, SQUEEZE, EXPAND_DIMS, TRANSPOSE, PAD, CONCATENATION, PACK, MAXIMUM, MINIMUM (raw values moved or
     compared); RELU, RELU6, LEAKY_RELU (TFLM's int8 templates at int16); LOGISTIC and TANH (TFLM's int16 table);
-  SUB (equal shapes, broadcast, fused RELU/RELU6, saturating), MEAN and SUM (one and two axes, keep_dims).
+  SUB (equal shapes, broadcast, fused RELU/RELU6, saturating), MEAN and SUM (one and two axes, keep_dims);
+  SOFTMAX (TFLM's exp and reciprocal tables, computed by ctnn in constant evaluation).
 
 Deterministic: every input comes from a fixed seed, so re-running reproduces every file byte for byte.
 
@@ -269,6 +270,23 @@ def arithmetic_cases(rng):
     return cases
 
 
+def softmax_cases(rng):
+    """SOFTMAX of int16 (TFLM's exp and 1 / (1 + x) tables): rows of several lengths, input scales that
+    spread a row over the exp table's [-10, 0] or crowd it near 0; a mixed int8 -> int16 -> int8 model."""
+    I8, I16 = tfl.INT8, tfl.INT16
+    out = quant(2.0 ** -15)
+    cases = []
+    for name, shape, scale in [("softmax_i16", [3, 10], 1e-3), ("softmax_i16_rank3_odd", [2, 3, 13], 3e-4),
+                               ("softmax_i16_wide_scale", [4, 7], 1e-2), ("softmax_i16_tiny_scale", [5, 6], 1e-6),
+                               ("softmax_i16_one_class", [6, 1], 1e-3)]:
+        cases.append((name, Chain(shape, I16, quant(scale)).op("SOFTMAX", I16, out, beta=1.0).model(),
+                      [integers(rng, np.int16, shape)]))
+    cases.append(("mixed_i8_softmax_i16_i8", Chain([2, 12], I8, quant(0.1, 5)).op("QUANTIZE", I16, quant(4e-4))
+                  .op("SOFTMAX", I16, out, beta=1.0).op("QUANTIZE", I8, quant(1 / 256, -128)).model(),
+                  [integers(rng, np.int8, [2, 12])]))
+    return cases
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tflm", metavar="TFLM_RUN", help="the TFLM host oracle: records the cases' outputs")
@@ -276,7 +294,7 @@ def main() -> None:
     family = op_tests.Family("int16", args.tflm)
     rng = np.random.RandomState(1616)
     cases = (quantize_cases(rng) + data_movement_cases(rng) + activation_cases(rng) + logistic_tanh_cases(rng) +
-             arithmetic_cases(rng))
+             arithmetic_cases(rng) + softmax_cases(rng))
     for name, m, inputs in cases:
         family.write_case(name, m, inputs)
     family.finish()
