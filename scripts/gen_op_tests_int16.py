@@ -14,7 +14,7 @@ LOGISTIC whose result scale is not 2^-15: TFLM's Prepare fails).
     int16 -> int8, int16 -> int16 (rescaled, saturating), int16 -> int32, int32 -> int16; DEQUANTIZE int16 ->
     float32; chains float32 -> int16 -> float32 and int8 -> int16 -> int8 (mixed models).
   RESHAPE, SQUEEZE, EXPAND_DIMS, TRANSPOSE, PAD, CONCATENATION, PACK, MAXIMUM, MINIMUM (raw values moved or
-    compared); RELU, RELU6, LEAKY_RELU (TFLM's int8 templates at int16); LOGISTIC and TANH (TFLM's int16 table);
+    compared); RELU, RELU6, LEAKY_RELU, ABS (TFLM's int8 templates at int16); LOGISTIC and TANH (TFLM's int16 table);
   SUB (equal shapes, broadcast, fused RELU/RELU6, saturating), MEAN and SUM (one and two axes, keep_dims);
   SOFTMAX (TFLM's exp and reciprocal tables, computed by ctnn in constant evaluation).
 
@@ -28,6 +28,7 @@ import numpy as np
 
 import gen_op_tests_activation  # noqa: F401  (registers LEAKY_RELU, MAXIMUM, MINIMUM with the writer)
 import gen_op_tests_shape  # noqa: F401  (registers SQUEEZE, EXPAND_DIMS, TRANSPOSE, PACK with the writer)
+import gen_op_tests_unary  # noqa: F401  (registers ABS with the writer)
 import op_tests
 from op_tests import tfl
 
@@ -175,7 +176,7 @@ def data_movement_cases(rng):
 
 
 def activation_cases(rng):
-    """RELU, RELU6 and LEAKY_RELU of int16 (TFLM's templates of the int8 recipes)."""
+    """RELU, RELU6, LEAKY_RELU and ABS of int16 (TFLM's templates of the int8 recipes)."""
     I8, I16 = tfl.INT8, tfl.INT16
     cases = []
 
@@ -287,6 +288,15 @@ def softmax_cases(rng):
     return cases
 
 
+def abs_cases(rng):
+    """ABS of int16: equal scales (|-32768| saturates at 32767) and rescaled (TFLM's AbsEvalQuantized)."""
+    I16 = tfl.INT16
+    return [("abs_i16", Chain([3, 5, 7], I16, quant(1e-3)).op("ABS", I16, quant(1e-3)).model(),
+             [integers(rng, np.int16, [3, 5, 7])]),
+            ("abs_i16_rescale", Chain([50], I16, quant(2e-4)).op("ABS", I16, quant(3e-4)).model(),
+             [integers(rng, np.int16, [50])])]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tflm", metavar="TFLM_RUN", help="the TFLM host oracle: records the cases' outputs")
@@ -294,7 +304,7 @@ def main() -> None:
     family = op_tests.Family("int16", args.tflm)
     rng = np.random.RandomState(1616)
     cases = (quantize_cases(rng) + data_movement_cases(rng) + activation_cases(rng) + logistic_tanh_cases(rng) +
-             arithmetic_cases(rng) + softmax_cases(rng))
+             arithmetic_cases(rng) + softmax_cases(rng) + abs_cases(rng))
     for name, m, inputs in cases:
         family.write_case(name, m, inputs)
     family.finish()
