@@ -20,6 +20,7 @@
 #include <doctest/doctest.h>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/ops/registry.hpp>
 #include <ctnn/kernel/dynamic.hpp>
 #include <ctnn/kernel/reference/activation.hpp>
 #include <ctnn/kernel/reference/data_movement.hpp>
@@ -293,7 +294,8 @@ void check_binary(std::uint32_t seed) {
   const auto a = ctnn_test::random_floats(static_cast<std::size_t>(P.in.elements()), seed, -range, range);
   const auto b = ctnn_test::random_floats(static_cast<std::size_t>(P.in2.elements()), seed + 1, -range, range);
   auto out = guarded_output(P.out.elements());
-  ref::binary(ctnn::kernel::static_params<P>{}, a.data(), b.data(), out.data());
+  const std::array<const float*, 2> operands{a.data(), b.data()};
+  ctnn::ops::descriptor_of<P.kind>::run_f32(ctnn::kernel::static_params<P>{}, operands.data(), out.data());
   check_shared(P, {a.data(), b.data()}, out);
   int bad = 0;
   for (std::int64_t i = 0; i < P.out.elements(); ++i) {

@@ -23,9 +23,7 @@ constexpr std::int64_t macs_of_node(const Module& m, const node& n, const shape&
       const std::int32_t in_channels = n.attrs.layout == data_layout::onnx && in.rank > 1 ? in[1] : in.last();
       return elements * w.kernel_h * w.kernel_w * (in_channels / (n.attrs.groups > 0 ? n.attrs.groups : 1));
     }
-    case op_kind::depthwise_conv2d:
-    case op_kind::max_pool:
-    case op_kind::avg_pool: return elements * w.kernel_h * w.kernel_w;
+    case op_kind::depthwise_conv2d: return elements * w.kernel_h * w.kernel_w;
     case op_kind::dense:
       if (n.attrs.layout == data_layout::onnx) return elements * in.last();  // A [..., M, K] x B [K, N]
       return elements * (in.elements() / (out.rank > 0 && out[0] > 0 ? out[0] : 1));

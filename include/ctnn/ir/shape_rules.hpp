@@ -283,27 +283,6 @@ constexpr shape infer_node(Module& m, std::int32_t node_id) {
       if (n.input_count > 2) expect_constant(m, node_id, n.inputs[2], make_shape(units), error_code::bias_count_mismatch);
       return make_shape(batch, units);
     }
-    case op_kind::max_pool:
-    case op_kind::avg_pool: {
-      const shape out = windowed_output(m, node_id, n.attrs.win, in, in.rank == 4 ? in[3] : 0);
-      const window& w = n.attrs.win;
-      if (!m.error.failed()) {
-        const std::int32_t empty_h = first_window_in_padding(in[1], out[1], w.kernel_h, w.stride_h, w.dilation_h, w.pad_top);
-        const std::int32_t empty_w = first_window_in_padding(in[2], out[2], w.kernel_w, w.stride_w, w.dilation_w, w.pad_left);
-        if (empty_h >= 0)
-          m.fail({error_code::window_all_padding, node_id, n.kind, {}, in, {.axis = 1, .output_position = empty_h}});
-        else if (empty_w >= 0)
-          m.fail({error_code::window_all_padding, node_id, n.kind, {}, in, {.axis = 2, .output_position = empty_w}});
-      }
-      return out;
-    }
-    case op_kind::global_avg_pool:
-      if (in.rank != 4)
-        m.fail({error_code::unsupported_rank, node_id, n.kind, {}, in, {.rank_expected = 4, .rank_actual = in.rank}});
-      return make_shape(in[0], 1, 1, in[3]);
-    case op_kind::add:
-    case op_kind::mul:
-      return broadcast_result(m, node_id);
     default: break;  // the op kinds with a descriptor (ops/infer.hpp)
   }
   return in;

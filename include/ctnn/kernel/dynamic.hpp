@@ -60,8 +60,6 @@ constexpr std::size_t operands_read(const kernel_params& p) {
     case op_kind::conv2d:
     case op_kind::depthwise_conv2d:
     case op_kind::dense: return p.has_bias != 0 ? 3 : 2;
-    case op_kind::add:
-    case op_kind::mul: return 2;
     default: return ops::visit_or(p.kind, std::size_t{1}, [&](auto d) { return d.operands_read(p); });
   }
 }

@@ -71,8 +71,6 @@ constexpr kernel_params prepare_params(const Module& m, const node& n) {
   switch (n.kind) {
     case op_kind::conv2d:
     case op_kind::depthwise_conv2d:
-    case op_kind::max_pool:
-    case op_kind::avg_pool:
       p.win = n.attrs.win;
       p.groups = n.attrs.groups;
       p.depth_multiplier = n.attrs.depth_multiplier;
@@ -80,12 +78,6 @@ constexpr kernel_params prepare_params(const Module& m, const node& n) {
       break;
     case op_kind::dense:
       p.has_bias = n.input_count > 2 && n.inputs[2] >= 0;
-      break;
-    case op_kind::add:
-    case op_kind::mul:
-      p.in2 = m.tensor_at(n.inputs[1]).dims;
-      break;
-    case op_kind::global_avg_pool:
       break;
     default:  // the op kinds with a descriptor (ops/descriptor.hpp)
       ops::visit(n.kind, [&](auto d) { d.prepare(m, n, p); });

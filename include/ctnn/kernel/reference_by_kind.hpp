@@ -85,10 +85,6 @@ template <op_kind K, class Params>
   else if constexpr (K == op_kind::conv2d) ref::conv2d(p, operands[0], operands[1], operands[2], result);
   else if constexpr (K == op_kind::depthwise_conv2d) ref::depthwise_conv2d(p, operands[0], operands[1], operands[2], result);
   else if constexpr (K == op_kind::dense) ref::dense(p, operands[0], operands[1], operands[2], result);
-  else if constexpr (K == op_kind::max_pool) ref::pool2d<true>(p, operands[0], result);
-  else if constexpr (K == op_kind::avg_pool) ref::pool2d<false>(p, operands[0], result);
-  else if constexpr (K == op_kind::global_avg_pool) ref::global_avg_pool(p, operands[0], result);
-  else if constexpr (K == op_kind::add || K == op_kind::mul) ref::binary(p, operands[0], operands[1], result);
   else static_assert(K == op_kind::conv2d, "ctnn: no float32 kernel for this op kind (add it to kernel/reference_by_kind.hpp).");
 }
 
@@ -105,10 +101,6 @@ template <op_kind K, class Params>
   else if constexpr (K == op_kind::depthwise_conv2d)
     i8::depthwise_conv2d(p, activation(0), activation(1), bias(), out, rq.multiplier, rq.shift);
   else if constexpr (K == op_kind::dense) i8::dense(p, activation(0), activation(1), bias(), out, rq.multiplier, rq.shift);
-  else if constexpr (K == op_kind::max_pool) i8::pool2d<true>(p, activation(0), out);
-  else if constexpr (K == op_kind::avg_pool) i8::pool2d<false>(p, activation(0), out);
-  else if constexpr (K == op_kind::global_avg_pool) i8::global_avg_pool(p, activation(0), out);
-  else if constexpr (K == op_kind::add || K == op_kind::mul) i8::binary(p, activation(0), activation(1), out);
   else static_assert(K == op_kind::conv2d, "ctnn: no int8 kernel for this op kind (add it to kernel/reference_by_kind.hpp).");
 }
 

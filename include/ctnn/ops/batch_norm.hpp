@@ -43,7 +43,7 @@ struct batch_norm : op_defaults {
   }
 
   template <class Writer>
-  static void put_attributes(Writer& w, const op_attributes& a, std::int32_t) {
+  static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
     put_epsilon(w, a.batch_norm);
   }
   template <class Writer>

@@ -34,7 +34,7 @@ struct clip : unary_elementwise {
   }
 
   template <class Writer>
-  static void put_attributes(Writer& w, const op_attributes& a, std::int32_t) {
+  static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
     put_bounds(w, a.clip);
   }
   template <class Writer>

@@ -17,7 +17,7 @@ struct parametrised_activation : unary_elementwise {
     p.coefficients = n.attrs.coefficients;
   }
   template <class Writer>
-  static void put_attributes(Writer& w, const op_attributes& a, std::int32_t) {
+  static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
     put_coefficients(w, a.coefficients);
   }
   template <class Writer>

@@ -87,7 +87,7 @@ struct concat : op_defaults {
   }
 
   template <class Writer>
-  static void put_attributes(Writer& w, const op_attributes& a, std::int32_t) {
+  static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
     w.field("  axis ", a.axis);
   }
   template <class Writer>

@@ -20,7 +20,7 @@ struct patch_window_copy : op_defaults {
     p.patch = n.attrs.patch;
   }
   template <class Writer>
-  static void put_attributes(Writer& w, const op_attributes& a, std::int32_t) {
+  static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
     put_place(w, a.patch);
   }
   template <class Writer>

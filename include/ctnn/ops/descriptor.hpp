@@ -77,6 +77,13 @@ struct recipe_shift {
   std::int32_t largest = 31;
 };
 
+// What the printer knows of an op beyond its attributes (ops' put_attributes): its first input's rank (0 when
+// not known) and whether shape inference has resolved its window's pads.
+struct printed_op {
+  std::int32_t rank = 0;
+  bool pads_resolved = false;
+};
+
 // What every descriptor has unless it says otherwise: one input, the result shaped as the input, no kernel
 // parameters of its own, no quantized recipe, no kernels.
 struct op_defaults {
@@ -134,12 +141,11 @@ struct op_defaults {
     return out.elements();
   }
 
-  // Its attributes in print_module's op line, after the kind, label and fused activation ("  min 0 max 6");
-  // `rank` is its first input's (0 when not known). The writer is the printer's (ir/printer_text.hpp); its
+  // Its attributes in print_module's op line, after the kind, label and fused activation ("  min 0 max 6"). The writer is the printer's (ir/printer_text.hpp); its
   // helpers (put_numbers, put_pad_pairs, put_shape) are called unqualified and found through the writer's
   // namespace, so that the descriptors, which every translation unit includes, do not include the printer.
   template <class Writer>
-  static void put_attributes(Writer&, const op_attributes&, std::int32_t /*rank*/) {}
+  static void put_attributes(Writer&, const op_attributes&, const printed_op&) {}
   // Its kernel call's parameters after the shapes, in the calls' and kernels' lines.
   template <class Writer>
   static void put_params(Writer&, const kernel_params&) {}

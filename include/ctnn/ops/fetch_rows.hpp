@@ -42,7 +42,7 @@ struct fetch_rows : op_defaults {
   }
 
   template <class Writer>
-  static void put_attributes(Writer& w, const op_attributes& a, std::int32_t) {
+  static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
     w.field("  keeps ", a.fetch.kept_rows);
     w.field(" rows, fetches ", a.fetch.fetched_rows);
     w.field(" from row ", a.fetch.first_row);

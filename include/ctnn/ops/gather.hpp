@@ -64,7 +64,7 @@ struct gather : any_type_move {
   }
 
   template <class Writer>
-  static void put_attributes(Writer& w, const op_attributes& a, std::int32_t) {
+  static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
     w.field("  axis ", a.axis);
   }
   template <class Writer>

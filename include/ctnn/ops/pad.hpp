@@ -58,8 +58,8 @@ struct pad : op_defaults {
   }
 
   template <class Writer>
-  static void put_attributes(Writer& w, const op_attributes& a, std::int32_t rank) {
-    put_pads(w, a.pad, rank);
+  static void put_attributes(Writer& w, const op_attributes& a, const printed_op& op) {
+    put_pads(w, a.pad, op.rank);
   }
   template <class Writer>
   static void put_params(Writer& w, const kernel_params& p) {

@@ -18,7 +18,7 @@ struct type_conversion : unary_elementwise {
   static constexpr bool result_type_from_attributes = true;
 
   template <class Writer>
-  static void put_attributes(Writer& w, const op_attributes& a, std::int32_t) {
+  static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
     w.put("  to ");
     w.put(name_of(a.out_type));
   }

@@ -98,8 +98,8 @@ struct arg_extremum : reduction_base {
     run(p, static_cast<const std::int8_t*>(operands[0]), result);
   }
   template <class Writer>
-  static void put_attributes(Writer& w, const op_attributes& a, std::int32_t rank) {
-    reduction_base::put_attributes(w, a, rank);
+  static void put_attributes(Writer& w, const op_attributes& a, const printed_op& op) {
+    reduction_base::put_attributes(w, a, op);
     w.put(a.mean.select_last != 0 ? " select_last" : "");
   }
 };

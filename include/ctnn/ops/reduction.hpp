@@ -31,7 +31,7 @@ struct reduction_base : op_defaults {
   }
 
   template <class Writer>
-  static void put_attributes(Writer& w, const op_attributes& a, std::int32_t) {
+  static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
     w.field("  axes mask ", static_cast<std::int64_t>(a.mean.reduce_axes));
     w.put(a.keep_dims ? " keep_dims" : "");
   }

@@ -10,6 +10,8 @@
 #include <tuple>
 
 #include <ctnn/ops/abs.hpp>
+#include <ctnn/ops/add.hpp>
+#include <ctnn/ops/avg_pool.hpp>
 #include <ctnn/ops/batch_matmul.hpp>
 #include <ctnn/ops/batch_norm.hpp>
 #include <ctnn/ops/ceil.hpp>
@@ -24,13 +26,16 @@
 #include <ctnn/ops/fetch_rows.hpp>
 #include <ctnn/ops/floor.hpp>
 #include <ctnn/ops/gather.hpp>
+#include <ctnn/ops/global_avg_pool.hpp>
 #include <ctnn/ops/hard_sigmoid.hpp>
 #include <ctnn/ops/hard_swish.hpp>
 #include <ctnn/ops/leaky_relu.hpp>
 #include <ctnn/ops/log.hpp>
+#include <ctnn/ops/max_pool.hpp>
 #include <ctnn/ops/maximum.hpp>
 #include <ctnn/ops/mean.hpp>
 #include <ctnn/ops/minimum.hpp>
+#include <ctnn/ops/mul.hpp>
 #include <ctnn/ops/neg.hpp>
 #include <ctnn/ops/pad.hpp>
 #include <ctnn/ops/paste.hpp>
@@ -61,8 +66,9 @@ template <class... Descriptors>
 struct op_list {};
 
 // Every op kind written as a descriptor. The op kinds not listed are still described by the switches of
-// the layers (being moved here: docs/design.md §2, "One descriptor per op kind").
-using all = op_list<relu, relu6, sigmoid, tanh, clip, sub, mean, transpose, crop, paste, fetch_rows, softmax, pad, reshape,
+// the layers (being moved here: docs/design.md §2, "One descriptor per op kind"). visit compares the kinds
+// in this order: the kinds every model has come first.
+using all = op_list<add, mul, max_pool, avg_pool, global_avg_pool, relu, relu6, sigmoid, tanh, clip, sub, mean, transpose, crop, paste, fetch_rows, softmax, pad, reshape,
                     batch_matmul, concat, batch_norm, abs, neg, sqrt, rsqrt, exp, log, sin, cos, floor, ceil, round, square,
                     reciprocal, slice, gather, reduce_sum, reduce_max, reduce_min, reduce_prod, reduce_sum_square,
                     reduce_l1, reduce_l2, reduce_log_sum, reduce_log_sum_exp, arg_max, arg_min, leaky_relu, hard_swish,

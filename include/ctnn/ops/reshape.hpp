@@ -62,7 +62,7 @@ struct reshape : byte_move {
   }
 
   template <class Writer>
-  static void put_attributes(Writer& w, const op_attributes& a, std::int32_t) {
+  static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
     if (a.target.rank > 0) {
       w.put("  target ");
       put_shape(w, a.target);

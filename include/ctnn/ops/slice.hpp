@@ -71,8 +71,8 @@ struct slice : any_type_move {
   }
 
   template <class Writer>
-  static void put_attributes(Writer& w, const op_attributes& a, std::int32_t rank) {
-    put_window(w, a.slice, rank);
+  static void put_attributes(Writer& w, const op_attributes& a, const printed_op& op) {
+    put_window(w, a.slice, op.rank);
   }
   template <class Writer>
   static void put_params(Writer& w, const kernel_params& p) {

@@ -52,9 +52,9 @@ struct transpose : byte_move {
   }
 
   template <class Writer>
-  static void put_attributes(Writer& w, const op_attributes& a, std::int32_t rank) {
+  static void put_attributes(Writer& w, const op_attributes& a, const printed_op& op) {
     w.put("  perm ");
-    put_numbers(w, a.transpose.perm, rank);
+    put_numbers(w, a.transpose.perm, op.rank);
   }
   template <class Writer>
   static void put_params(Writer& w, const kernel_params& p) {

@@ -38,12 +38,8 @@ namespace requantization {
 //       of per-output-channel multipliers, double(input) * double(weight[c]) / double(output);
 //   dense: per-channel weights as conv; per-tensor: output_multiplier from
 //       double(float(input_scale * weight_scale)) / double(output_scale) (GetQuantizedConvolutionMultipler);
-//   max_pool, avg_pool, global_avg_pool: only the activation range (input and output share a quantization);
-//   add: left_shift = 20; input/input2 multipliers scale / (2 * max scale), output multiplier
-//       2 * max scale / (2^20 * output scale), all with shift <= 0;
-//   mul: output multiplier input_scale * input2_scale / output_scale;
-//   an op kind with a descriptor (ops/<kind>.hpp: the activations, sub, mean, softmax, pad, concat,
-//       quantize, dequantize, ...): its `requantize`, and its `table_recipe`.
+//   an op kind with a descriptor (ops/<kind>.hpp: add, mul, the pools, the activations, sub, mean, softmax,
+//       pad, concat, quantize, dequantize, ...): its `requantize`, and its `table_recipe`.
 template <class Module>
 constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& p) {
   namespace q = ctnn::detail::quant;
@@ -76,31 +72,6 @@ constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& 
       p.weights_offset = q::wrapping_neg(w.zero_point);
       if (w.per_channel()) p.per_channel = 1;
       else set_multiplier(p.output_multiplier, p.output_shift, static_cast<double>(in.scale * w.scale) / static_cast<double>(out.scale));
-      set_activation_range(n.attrs.fused);
-      break;
-    }
-    case op_kind::max_pool:
-    case op_kind::avg_pool:
-    case op_kind::global_avg_pool:
-      set_activation_range(n.attrs.fused);
-      break;
-    case op_kind::add: {
-      const quantization& in2 = m.tensor_at(n.inputs[1]).quant;
-      p.input2_offset = q::wrapping_neg(in2.zero_point);
-      p.left_shift = 20;
-      const double twice_max_input_scale = 2 * static_cast<double>(in.scale > in2.scale ? in.scale : in2.scale);
-      set_multiplier(p.input_multiplier, p.input_shift, static_cast<double>(in.scale) / twice_max_input_scale);
-      set_multiplier(p.input2_multiplier, p.input2_shift, static_cast<double>(in2.scale) / twice_max_input_scale);
-      set_multiplier(p.output_multiplier, p.output_shift,
-                     twice_max_input_scale / ((1 << p.left_shift) * static_cast<double>(out.scale)));
-      set_activation_range(n.attrs.fused);
-      break;
-    }
-    case op_kind::mul: {
-      const quantization& in2 = m.tensor_at(n.inputs[1]).quant;
-      p.input2_offset = q::wrapping_neg(in2.zero_point);
-      set_multiplier(p.output_multiplier, p.output_shift,
-                     static_cast<double>(in.scale) * static_cast<double>(in2.scale) / static_cast<double>(out.scale));
       set_activation_range(n.attrs.fused);
       break;
     }

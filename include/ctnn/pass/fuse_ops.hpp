@@ -19,8 +19,7 @@ namespace ctnn::pass {
 namespace detail {
 
 constexpr bool takes_fused_activation(op_kind k) {
-  return k == op_kind::conv2d || k == op_kind::depthwise_conv2d || k == op_kind::dense || k == op_kind::add ||
-         k == op_kind::mul || ops::visit_or(k, false, [](auto d) { return d.takes_fused_activation; });
+  return k == op_kind::conv2d || k == op_kind::depthwise_conv2d || k == op_kind::dense || ops::visit_or(k, false, [](auto d) { return d.takes_fused_activation; });
 }
 
 // The activation an op is, if fuse_ops may fold it into its producer (its descriptor's fuses_as).

@@ -17,8 +17,8 @@ namespace ctnn::detail {
 inline void put_attributes(text_writer& w, const module_view& m, const node& n) {
   const op_attributes& a = n.attrs;
   const std::int32_t rank = m.valid_tensor(n.inputs[0]) ? m.tensor_at(n.inputs[0]).dims.rank : 0;
-  if (ops::visit(n.kind, [&](auto d) { d.put_attributes(w, a, rank); })) return;
   const bool resolved = m.has(fact::shapes_inferred);
+  if (ops::visit(n.kind, [&](auto d) { d.put_attributes(w, a, ops::printed_op{rank, resolved}); })) return;
   switch (n.kind) {
     case op_kind::conv2d:
       w.put("  ");
@@ -30,15 +30,10 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
       put_window(w, a.win, resolved);
       w.field(" multiplier ", a.depth_multiplier);
       break;
-    case op_kind::max_pool:
-    case op_kind::avg_pool:
-      w.put("  ");
-      put_window(w, a.win, resolved);
-      break;
     case op_kind::dense:
       if (a.units > 0) w.field("  units ", a.units);
       break;
-    default:  // no attributes of their own (global_avg_pool, add, mul)
+    default:
       break;
   }
 }
@@ -68,13 +63,11 @@ inline void put_kernel_params(text_writer& w, const kernel_params& p) {
   switch (p.kind) {
     case op_kind::conv2d:
     case op_kind::depthwise_conv2d:
-    case op_kind::max_pool:
-    case op_kind::avg_pool:
       w.put("  ");
       put_window(w, p.win, true);
       if (p.kind == op_kind::conv2d && p.groups != 1) w.field(" groups ", p.groups);
       if (p.kind == op_kind::depthwise_conv2d && p.depth_multiplier != 1) w.field(" multiplier ", p.depth_multiplier);
-      if (p.kind != op_kind::max_pool && p.kind != op_kind::avg_pool && p.has_bias != 0) w.put(", with bias");
+      if (p.has_bias != 0) w.put(", with bias");
       break;
     case op_kind::dense:
       if (p.has_bias != 0) w.put(", with bias");

@@ -155,16 +155,6 @@ constexpr bool check_requantization(S& s, std::int32_t op, const op_plan& p, con
       if (!second.quantized()) return true;
       shift = q::quantize_multiplier(in * largest_scale(second) / out).shift;
       break;
-    case op_kind::add: {
-      if (!second.quantized()) return true;
-      const double twice_max_input_scale = 2 * (in > second.scale ? in : static_cast<double>(second.scale));
-      shift = q::quantize_multiplier(twice_max_input_scale / (1048576.0 * out)).shift;  // left shift 20
-      break;
-    }
-    case op_kind::mul:
-      if (!second.quantized()) return true;
-      shift = q::quantize_multiplier(in * static_cast<double>(second.scale) / out).shift;
-      break;
     default: {  // an op kind with a descriptor: the shift its recipe says to check
       if (n.input_count > 1 && !second.quantized()) return true;
       kernel_params recipe{};

@@ -1,5 +1,5 @@
 #pragma once
-// int8 ADD of two equal shapes on Armv7E-M, bit-exact with reference::int8::binary (TFLite's recipe: each
+// int8 ADD of two equal shapes on Armv7E-M, bit-exact with ops::add (reference::int8::add_one: TFLite's recipe: each
 // input plus its offset, shifted left by left_shift, rescaled by its own multiplier; the wrapping sum
 // rescaled by the output multiplier, plus the output zero point, clamped).
 //

@@ -77,11 +77,6 @@ constexpr void binary_with(Params p, const float* a, const float* b, float* outp
     output[i] = activate(p->fused, f(a[ia], b[ib]));
   });
 }
-template <class Params>
-constexpr void binary(Params p, const float* a, const float* b, float* output) {
-  if (p->kind == op_kind::mul) binary_with(p, a, b, output, [](float x, float y) { return x * y; });
-  else binary_with(p, a, b, output, [](float x, float y) { return x + y; });
-}
 // Plain integer add, sub and mul with ONNX's (numpy's) semantics: the result wraps around in the element type.
 // Computed in the unsigned type of the same width, where wrapping is defined; 8-bit operands are
 // promoted to int first, whose product 255 * 255 cannot overflow. Maximum and minimum compare the values.

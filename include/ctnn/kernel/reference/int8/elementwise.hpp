@@ -1,5 +1,6 @@
 #pragma once
-// int8 ADD and MUL with numpy broadcasting, TFLite's integer recipes (docs/design.md §4):
+// One element of int8 ADD and MUL (ops/add.hpp, ops/mul.hpp: the walk over the broadcast), TFLite's integer
+// recipes (docs/design.md §4):
 //   add: each input plus its offset (-zero point), shifted left by left_shift (20), rescaled by its own
 //        multiplier (MultiplyByQuantizedMultiplierSmallerThanOneExp), summed, rescaled by the output
 //        multiplier, plus the output zero point, clamped;
@@ -30,18 +31,4 @@ template <class Params>
 [[gnu::always_inline]] constexpr std::int8_t mul_one(Params p, std::int32_t x1, std::int32_t x2) {
   return requantize_output(p, (x1 + p->input_offset) * (x2 + p->input2_offset), p->output_multiplier, p->output_shift);
 }
-template <class Params>
-constexpr void binary(Params p, const std::int8_t* a, const std::int8_t* b,
-                                             std::int8_t* output) {
-  // One walk per recipe, so that neither tests the op kind per element.
-  if (p->kind == op_kind::mul)
-    reference::detail::for_each_broadcast(
-        p, [&](std::int64_t i, std::int64_t ia,
-               std::int64_t ib) { output[i] = mul_one(p, a[ia], b[ib]); });
-  else
-    reference::detail::for_each_broadcast(
-        p, [&](std::int64_t i, std::int64_t ia,
-               std::int64_t ib) { output[i] = add_one(p, a[ia], b[ib]); });
-}
-
 }  // namespace ctnn::kernel::reference::int8

@@ -1,6 +1,6 @@
 #pragma once
 // int8 ADD (equal shapes) and average pooling, vectorised with int32 lanes, bit-exact with
-// reference::int8::binary and pool2d / global_avg_pool.
+// ops::add (reference::int8::add_one) and reference::int8::pool2d / global_avg_pool.
 //   add: TFLite's two-input rescale, lane for lane: (x + offset) << left_shift, each input's
 //        MultiplyByQuantizedMultiplier, a wrapping sum, the output stage (with AVX512-VBMI the input
 //        rescales are looked up in tables computed at compile time).

@@ -1,0 +1,43 @@
+#pragma once
+// add: a + b with numpy broadcasting and a fused activation (TFLite ADD, ONNX Add). The descriptor of
+// op_kind::add (ops/descriptor.hpp); its fast paths: kernel/simd (f32, i8) and kernel/arm/add.hpp.
+#include <cstdint>
+
+#include <ctnn/kernel/reference/elementwise.hpp>
+#include <ctnn/kernel/reference/int8/elementwise.hpp>
+#include <ctnn/ops/binary.hpp>
+
+namespace ctnn::ops {
+
+struct add : binary_elementwise {
+  static constexpr op_kind kind = op_kind::add;
+
+  // TFLite's ADD Prepare (int8): left_shift 20; each input rescaled by its scale / (2 * the larger input
+  // scale), the sum by that over 2^20 * the output scale, the ratios in double (SUB's are in float).
+  static constexpr void requantize(const quantized_operands& q, const node& n, kernel_params& p) {
+    p.input2_offset = ctnn::detail::quant::wrapping_neg(q.in2.zero_point);
+    p.left_shift = 20;
+    const double twice_max_input_scale = 2 * static_cast<double>(q.in.scale > q.in2.scale ? q.in.scale : q.in2.scale);
+    q.set_multiplier(p.input_multiplier, p.input_shift, static_cast<double>(q.in.scale) / twice_max_input_scale);
+    q.set_multiplier(p.input2_multiplier, p.input2_shift, static_cast<double>(q.in2.scale) / twice_max_input_scale);
+    q.set_multiplier(p.output_multiplier, p.output_shift,
+                     twice_max_input_scale / ((1 << p.left_shift) * static_cast<double>(q.out.scale)));
+    q.set_activation_range(n.attrs.fused, p);
+  }
+
+  template <class Params>
+  [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {
+    kernel::reference::binary_with(p, operands[0], operands[1], result, [](float x, float y) { return x + y; });
+  }
+  template <class Params>
+  [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
+    const auto* a = static_cast<const std::int8_t*>(operands[0]);
+    const auto* b = static_cast<const std::int8_t*>(operands[1]);
+    auto* out = static_cast<std::int8_t*>(result);
+    kernel::reference::detail::for_each_broadcast(p, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
+      out[i] = kernel::reference::int8::add_one(p, a[ia], b[ib]);
+    });
+  }
+};
+
+}  // namespace ctnn::ops
