@@ -22,7 +22,7 @@ struct abs : unary_math_op<op_kind::abs, kernel::reference::unary_math::absolute
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
     namespace q = ctnn::detail::quant;
-    with_activation_type(p->type, [&]<class T>(T) {
+    with_activation_type(p, [&]<class T>(T) {
       kernel::reference::unary_math::apply_i8(p, static_cast<const T*>(operands[0]), static_cast<T*>(result),
                                               [&](std::int32_t centred) {
                                                 const std::int32_t magnitude = centred < 0 ? -centred : centred;

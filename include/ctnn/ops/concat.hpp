@@ -79,7 +79,7 @@ struct concat : op_defaults {
   }
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays& rq) {
-    with_activation_type(p->type, [&]<class T>(T) {
+    with_activation_type(p, [&]<class T>(T) {
       std::array<const T*, max_node_inputs> inputs{};
       for (std::size_t k = 0; k < static_cast<std::size_t>(p->concat.count); ++k) inputs[k] = static_cast<const T*>(operands[k]);
       kernel::reference::int8::concat(p, inputs.data(), static_cast<T*>(result), rq.requantize, rq.scale, rq.bias);

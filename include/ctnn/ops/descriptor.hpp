@@ -162,12 +162,28 @@ struct unary_elementwise : op_defaults {
   static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
 };
 
-// Calls f(T{}) with the integer type T of a quantized activation type (int16; int8 otherwise): the int8 and
-// int16 kernels of an op are one template.
-template <class F>
-[[gnu::always_inline]] inline void with_activation_type(dtype type, F&& f) {
-  if (type == dtype::i16) f(std::int16_t{});
-  else f(std::int8_t{});
+namespace detail {
+template <class Params>
+struct type_at_compile_time {};
+template <kernel_params P>
+struct type_at_compile_time<kernel::static_params<P>> {
+  static constexpr dtype value = P.type;
+};
+}  // namespace detail
+
+// Calls f(T{}) with the integer type T of a call's first input, a quantized activation type (int16; int8
+// otherwise): the int8 and int16 kernels of an op are one template. With parameters known at compile time
+// (kernel::static_params) only that type's kernel is instantiated.
+template <class Params, class F>
+[[gnu::always_inline]] inline void with_activation_type(Params p, F&& f) {
+  if constexpr (requires { detail::type_at_compile_time<Params>::value; }) {
+    if constexpr (detail::type_at_compile_time<Params>::value == dtype::i16) f(std::int16_t{});
+    else f(std::int8_t{});
+  } else if (p->type == dtype::i16) {
+    f(std::int16_t{});
+  } else {
+    f(std::int8_t{});
+  }
 }
 
 // An op that moves bytes without reading them (reshape, transpose): an int8 or int16 one keeps its input's

@@ -28,7 +28,7 @@ struct extremum_op : binary_elementwise {
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result,
                                             const kernel::requant_arrays&) {
-    with_activation_type(p->type, [&]<class T>(T) {
+    with_activation_type(p, [&]<class T>(T) {
       const auto* a = static_cast<const T*>(operands[0]);
       const auto* b = static_cast<const T*>(operands[1]);
       auto* out = static_cast<T*>(result);

@@ -37,7 +37,7 @@ struct leaky_relu : parametrised_activation<op_kind::leaky_relu> {
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result,
                                             const kernel::requant_arrays&) {
-    with_activation_type(p->type, [&]<class T>(T) {
+    with_activation_type(p, [&]<class T>(T) {
       kernel::reference::int8::leaky_relu(p, static_cast<const T*>(operands[0]), static_cast<T*>(result));
     });
   }

@@ -2,6 +2,7 @@
 // What sigmoid and tanh share (ops/sigmoid.hpp, ops/tanh.hpp): TFLite's integer recipes and kernels, int8
 // (fixed point) and int16 (TFLM's table with interpolation: kernel/reference/int16_activation.hpp).
 #include <cstdint>
+#include <type_traits>
 
 #include <ctnn/kernel/reference/int16_activation.hpp>
 #include <ctnn/kernel/reference/int8/activation.hpp>
@@ -32,14 +33,13 @@ struct logistic_or_tanh_op : activation_op<K, A> {
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
     namespace ref = kernel::reference;
-    if (p->type == dtype::i16) {
-      const auto* x = static_cast<const std::int16_t*>(operands[0]);
-      auto* y = static_cast<std::int16_t*>(result);
-      if constexpr (sigmoid) ref::int16::logistic(p, x, y);
+    with_activation_type(p, [&]<class T>(T) {
+      const auto* x = static_cast<const T*>(operands[0]);
+      auto* y = static_cast<T*>(result);
+      if constexpr (std::is_same_v<T, std::int8_t>) ref::int8::logistic_or_tanh<sigmoid>(p, x, y);
+      else if constexpr (sigmoid) ref::int16::logistic(p, x, y);
       else ref::int16::tanh(p, x, y);
-    } else {
-      ref::int8::logistic_or_tanh<sigmoid>(p, static_cast<const std::int8_t*>(operands[0]), static_cast<std::int8_t*>(result));
-    }
+    });
   }
 };
 

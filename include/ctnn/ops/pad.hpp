@@ -51,7 +51,7 @@ struct pad : op_defaults {
   }
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
-    with_activation_type(p->type, [&]<class T>(T) {
+    with_activation_type(p, [&]<class T>(T) {
       kernel::reference::int8::pad(p, static_cast<const T*>(operands[0]), static_cast<T*>(result),
                                    static_cast<T>(p->pad.quantized_fill));
     });

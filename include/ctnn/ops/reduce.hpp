@@ -34,7 +34,7 @@ struct reduce_sum : float_reduction<op_kind::reduce_sum> {
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result,
                                             const kernel::requant_arrays&) {
-    with_activation_type(p->type, [&]<class T>(T) {
+    with_activation_type(p, [&]<class T>(T) {
       kernel::reference::int8::sum(p, static_cast<const T*>(operands[0]), static_cast<T*>(result));
     });
   }

@@ -21,7 +21,7 @@ struct relu6 : activation_op<op_kind::relu6, activation::relu6> {
 
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
-    with_activation_type(p->type, [&]<class T>(T) {
+    with_activation_type(p, [&]<class T>(T) {
       kernel::reference::int8::clamp(p, static_cast<const T*>(operands[0]), static_cast<T*>(result));
     });
   }

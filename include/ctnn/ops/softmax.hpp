@@ -3,6 +3,7 @@
 // axes the importer moves last). The descriptor of op_kind::softmax (ops/descriptor.hpp); the SIMD int8
 // kernel is kernel/simd/i8/softmax.hpp; the int16 one TFLM's tables (kernel/reference/int16_softmax.hpp).
 #include <cstdint>
+#include <type_traits>
 
 #include <ctnn/detail/quantization.hpp>
 #include <ctnn/kernel/reference/elementwise.hpp>
@@ -53,10 +54,12 @@ struct softmax : op_defaults {
   }
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
-    if (p->type == dtype::i16)
-      kernel::reference::int16::softmax(p, static_cast<const std::int16_t*>(operands[0]), static_cast<std::int16_t*>(result));
-    else
-      kernel::reference::int8::softmax(p, static_cast<const std::int8_t*>(operands[0]), static_cast<std::int8_t*>(result));
+    with_activation_type(p, [&]<class T>(T) {
+      if constexpr (std::is_same_v<T, std::int16_t>)
+        kernel::reference::int16::softmax(p, static_cast<const T*>(operands[0]), static_cast<T*>(result));
+      else
+        kernel::reference::int8::softmax(p, static_cast<const T*>(operands[0]), static_cast<T*>(result));
+    });
   }
 
   template <class Writer>
