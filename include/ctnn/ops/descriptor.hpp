@@ -11,6 +11,7 @@
 //   prepare(m, n, p)           the kernel parameters beyond the common ones (kernel::prepare_params): a copy of
 //                              its attribute struct (op_attributes and kernel_params share one vocabulary);
 //   requantize(q, n, p)        TFLite's integer recipe of its int8 kernel (pass::compute_requantization);
+//   requantize_onnx(m, n, p)   its own fields of ONNX's integer recipe (QuantizeLinear's axis and counts);
 //   checked_shift(recipe)      the recipe's shift the TFLite importer checks (tflite_unrepresentable_multiplier);
 //   table_recipe(p), has_table_arrays(p, rq)
 //                              the table that recipe needs beyond kernel_params (kernel_call::requantization),
@@ -124,6 +125,10 @@ struct op_defaults {
   template <class Module>
   static constexpr bool is_view(const Module&, const node&) { return false; }
   static constexpr void requantize(const quantized_operands&, const node&, kernel_params&) {}
+  // Its fields of ONNX's integer recipe beyond the scales and zero points (pass::compute_requantization's
+  // set_onnx_fields; none).
+  template <class Module>
+  static constexpr void requantize_onnx(const Module&, const node&, kernel_params&) {}
   // The shift the TFLite importer checks in its recipe (requantize's result): the output multiplier's.
   static constexpr recipe_shift checked_shift(const kernel_params& recipe) { return {recipe.output_shift, false}; }
   // The table its int8 kernel of call parameters `p` reads beyond kernel_params (none), and whether a

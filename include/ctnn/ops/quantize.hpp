@@ -17,6 +17,19 @@ struct type_conversion : unary_elementwise {
   static constexpr operand_range operands{1, 3};
   static constexpr bool result_type_from_attributes = true;
 
+  // ONNX's QuantizeLinear / DequantizeLinear: the axis and the element counts of the scale and zero point
+  // operands (1 and 2; per tensor when absent).
+  template <class Module>
+  static constexpr void requantize_onnx(const Module& m, const node& n, kernel_params& p) {
+    const auto elements_of_operand = [&](std::int32_t k) {
+      const std::int32_t t = k < n.input_count ? n.inputs[static_cast<std::size_t>(k)] : -1;
+      return t >= 0 ? static_cast<std::int32_t>(m.tensor_at(t).dims.elements()) : 1;
+    };
+    p.axis = n.attrs.axis;
+    p.onnx.scale_count = elements_of_operand(1);
+    p.onnx.zero_point_count = elements_of_operand(2);
+  }
+
   template <class Writer>
   static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
     w.put("  to ");

@@ -99,7 +99,7 @@ constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& 
 //     onnx.multiplier_bits = float(x_scale * w_scale) / y_scale for a per-tensor weight scale (per channel
 //     the kernel computes it the same way from operand 3). The result's type is `out_type` (prepare_params').
 //   quantize: the result's scale (onnx.output_scale_bits) and zero point (output_offset), or per axis
-//     (`axis`) operands 1 and 2.
+//     (`axis`) operands 1 and 2 (their counts: ops/quantize.hpp's requantize_onnx).
 //   dequantize: the input's scale (onnx.input_scale_bits) and zero point (input_offset = -zero point), or
 //     per axis operands 1 and 2.
 //   add, mul, max_pool, pad, transpose, reshape on plain integers (ONNX's integer arithmetic, no
@@ -132,13 +132,8 @@ constexpr void set_onnx_fields(const Module& m, const node& n, kernel_params& p)
       if (n.kind == op_kind::dense) p.in2 = w.dims;
       break;
     }
-    case op_kind::quantize:
-    case op_kind::dequantize:
-      p.axis = n.attrs.axis;
-      p.onnx.scale_count = elements_of_operand(1, 1);
-      p.onnx.zero_point_count = elements_of_operand(2, 1);
-      break;
-    default:
+    default:  // an op kind with a descriptor: its ONNX recipe's own fields (quantize, dequantize)
+      ops::visit(n.kind, [&](auto d) { d.requantize_onnx(m, n, p); });
       break;
   }
 }
