@@ -17,7 +17,8 @@ Needs python3-onnx (1.12, Debian) and NumPy. Writes:
   tests/data/tflite/bad_no_outputs.tflite   input -> RELU -> output, the subgraph's output list empty (3)
   tests/data/onnx/large_batch.onnx          mlp.onnx with batch 2^23 (finding 4: valid, 2.0e9 multiply-
                                             accumulates, 1.2 GB; ctnn-run refuses it under its default limits)
-  tests/data/tflite/bad_quantize_to_int32.tflite  int8 -> QUANTIZE -> int32 (finding 5: no kernel)
+  tests/data/tflite/bad_quantize_to_int32.tflite  float32 -> QUANTIZE -> int32 (finding 5: no kernel; TFLM
+                                            quantizes float32 to int8 and int16 only)
   tests/data/onnx/bad_int8_softmax.onnx     input INT8 [1,4] -> Softmax (findings 2 and 5: ctnn-run said only
                                             "a call has no kernel with run-time parameters")
   tests/data/onnx/tflite_named_onnx.onnx    conv_net.tflite as it is, named .onnx (finding 5: both tools
@@ -98,7 +99,7 @@ def tflite_models() -> None:
     (TFLITE_DIR / "bad_no_outputs.tflite").write_bytes(m.serialize())
 
     m = tfl.Model(new_opcodes=True)
-    x = m.tensor("input", [1, 4], tfl.INT8, quant=dict(scale=[0.5], zero_point=[0]))
+    x = m.tensor("input", [1, 4], tfl.FLOAT32)
     y = m.tensor("output", [1, 4], tfl.INT32, quant=dict(scale=[0.5], zero_point=[0]))
     m.inputs, m.outputs = [x], [y]
     m.op("QUANTIZE", [x], [y])

@@ -126,7 +126,7 @@ TEST_CASE("diagnostics in words") {
   CHECK(words(error_of<models::bad_pad_not_constant>).ends_with("\n  op 0 (PAD \"output\"), operand 1\n"));
   CHECK(words(error_of<models::bad_arg_max_two_axes>).ends_with("\n  op 0 (ARG_MAX \"y\"), operand 1\n"));
   CHECK(words(error_of<models::bad_reduce_max_requantized>)
-            .ends_with("\n  tensor 2, an int8 REDUCE_MAX/REDUCE_MIN result whose scale or zero point is not its input's (TFLM "
+            .ends_with("\n  op 0 (reduce_max \"y\"), tensor 2, an int8 REDUCE_MAX/REDUCE_MIN result whose scale or zero point is not its input's (TFLM "
                        "runs only those)\n"));
   CHECK(words(error_of<models::bad_scale_nan>).ends_with("\n  tensor 0, a scale that is not finite or outside [2^-60, 2^60]\n"));
   CHECK(words(error_of<models::bad_zero_point>).ends_with("\n  tensor 1, a zero point outside the range of the tensor's type\n"));

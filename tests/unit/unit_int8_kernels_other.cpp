@@ -349,7 +349,7 @@ TEST_CASE("quantize (float -> int8, int8 -> int8) and dequantize equal TFLM's Af
     constexpr kernel_params p = int8_test::layer_params<quantizes, i>();
     static_assert(p.out_type == l.out_type && p.axis == -1);  // the result's type has a field of its own
     // The scale of the int8 side, only where the kernel computes in float (from f32, to f32).
-    static_assert(p.quantize.int8_scale() == (l.in_type == l.out_type ? 0.0f : scale_of(l.in_type == ctnn::dtype::f32 ? l.out_scale : l.in_scale)));
+    static_assert(p.quantize.scale() == (l.in_type == l.out_type ? 0.0f : scale_of(l.in_type == ctnn::dtype::f32 ? l.out_scale : l.in_scale)));
     if constexpr (l.in_type == ctnn::dtype::f32) {
       const std::vector<std::int8_t> got = run<quantizes, i, float>(xf);
       std::vector<std::int8_t> want;

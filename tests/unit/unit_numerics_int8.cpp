@@ -15,6 +15,7 @@
 #include <ctnn/detail/quantization.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/reference/int8/requantize.hpp>
+#include <ctnn/kernel/reference/int16_softmax.hpp>
 #include <ctnn/kernel/reference/int8/softmax.hpp>
 #include <ctnn/kernel/reference/onnx_quant/rounding.hpp>
 
@@ -34,6 +35,19 @@ constexpr std::array<std::int32_t, 13> accumulators{int32_min, int32_min + 1, -1
                                                     65535, 1073741823, int32_max - 1, int32_max};
 
 }  // namespace
+
+// The int16 softmax's tables are computed in constant evaluation (exp in double, rounded to float); TFLM
+// computes them at run time with <cmath>'s expf: the same values on this host, entry for entry.
+TEST_CASE("int16 softmax tables equal TFLite's LUTPopulate<int16_t> with <cmath>") {
+  namespace r = ctnn::kernel::reference::int16;
+  const r::lookup_table exp_table =
+      r::detail::populate(10.0f / 65535.0f, 32767, 2.0f / 65535.0f, 0, [](float x) { return std::exp(x); });
+  const r::lookup_table one_over_one_plus_x_table =
+      r::detail::populate(1.0f / 65535.0f, -32768, 2.0f / 65535.0f, 0, [](float x) { return 1.0f / (1.0f + x); });
+  CHECK(exp_table == r::exp_table());
+  CHECK(one_over_one_plus_x_table == r::one_over_one_plus_x_table());
+  CHECK((r::exp_table()[512] == 32767 && r::one_over_one_plus_x_table()[0] == 32767 && r::one_over_one_plus_x_table()[512] == 16384));
+}
 
 TEST_CASE("MultiplyByQuantizedMultiplier at int32's ends and shifts near -31 equals the int64 reference") {
   // Right shifts down to 31 (the multiplier's mantissa in [2^30, 2^31), and 2^31 - 1).

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <limits>
 
+#include <ctnn/detail/math.hpp>
 #include <ctnn/ir/op_kind.hpp>
 
 namespace ctnn::detail::quant {
@@ -115,6 +116,37 @@ constexpr quantized_multiplier logistic_tanh_input_multiplier(float input_scale)
   return {static_cast<std::int32_t>(static_cast<std::uint32_t>(fixed)), shift};
 }
 
+// CheckedLog2 (TFLite's quantization_util): log2 x rounded (halves away from zero), and whether x is within
+// 1e-3 (in log2) of that power of two. TFLite computes the logarithm in float, this in double: they can only
+// disagree about a scale 2^(k +- 1e-3) to within a float's rounding.
+struct rounded_log2 {
+  std::int32_t exponent = 0;
+  bool power_of_two = false;
+};
+constexpr rounded_log2 checked_log2(float x) {
+  const double log2 = math::log(static_cast<double>(x)) / math::log(2.0);
+  const double rounded = log2 < 0 ? -static_cast<double>(static_cast<std::int64_t>(-log2 + 0.5))
+                                  : static_cast<double>(static_cast<std::int64_t>(log2 + 0.5));
+  const double fraction = log2 - rounded;
+  return {static_cast<std::int32_t>(rounded), (fraction < 0 ? -fraction : fraction) < 1e-3};
+}
+
+// The input scaling of int16 LOGISTIC and TANH (TFLM's Prepare; 3 integer bits): a power-of-two input scale
+// that needs a left shift in [0, largest_pot_shift] (logistic 0, tanh 0 or 1) is multiplier 0 and that shift;
+// any other, the input scale times 3 * 4096 doubled until above 32767 / 2 (at most 31 times), truncated.
+constexpr quantized_multiplier int16_logistic_tanh_input_multiplier(float input_scale, std::int32_t largest_pot_shift) {
+  const rounded_log2 log2 = checked_log2(input_scale);
+  const std::int32_t pot_shift = (15 - 3) + log2.exponent;
+  if (log2.power_of_two && pot_shift >= 0 && pot_shift <= largest_pot_shift) return {0, pot_shift};
+  double multiplier = static_cast<double>(input_scale) * 4096.0 * 3.0;
+  std::int32_t shift = 0;
+  while (multiplier <= 32767.0 / 2.0 && shift <= 30) {
+    ++shift;
+    multiplier *= 2.0;
+  }
+  return {multiplier < 2147483648.0 ? static_cast<std::int32_t>(multiplier) : std::numeric_limits<std::int32_t>::max(), shift};
+}
+
 // CalculateInputRadius: the largest input difference whose rescaled value still fits in
 // `integer_bits` integer bits, floor((2^integer_bits - 1) * 2^(total_bits - integer_bits) / 2^left_shift).
 constexpr std::int32_t input_radius(std::int32_t integer_bits, std::int32_t left_shift, std::int32_t total_bits = 31) {
@@ -138,9 +170,12 @@ struct activation_bounds {
   std::int32_t min = std::numeric_limits<std::int8_t>::min();
   std::int32_t max = std::numeric_limits<std::int8_t>::max();
 };
-constexpr activation_bounds quantized_activation_range(activation fused, float scale, std::int32_t zero_point) {
-  constexpr std::int64_t qmin = std::numeric_limits<std::int8_t>::min();
-  constexpr std::int64_t qmax = std::numeric_limits<std::int8_t>::max();
+// Of an int16 output (16x8): the same within [lowest, highest] = int16's.
+constexpr activation_bounds quantized_activation_range(activation fused, float scale, std::int32_t zero_point,
+                                                       std::int32_t lowest = std::numeric_limits<std::int8_t>::min(),
+                                                       std::int32_t highest = std::numeric_limits<std::int8_t>::max()) {
+  const std::int64_t qmin = lowest;
+  const std::int64_t qmax = highest;
   const auto quantize = [&](float f) { return zero_point + round_to_int(f / scale); };
   std::int64_t low = qmin, high = qmax;
   if (fused == activation::relu) {
@@ -152,10 +187,15 @@ constexpr activation_bounds quantized_activation_range(activation fused, float s
   return {static_cast<std::int32_t>(low), static_cast<std::int32_t>(high)};
 }
 
-// FloatToQuantizedType<int8_t> (TFLM micro_utils): round(value / scale) + zero_point, clamped to int8.
-constexpr std::int32_t float_to_int8(float value, float scale, std::int32_t zero_point) {
+// FloatToQuantizedType<T> (TFLM micro_utils): round(value / scale) + zero_point, clamped to T's values
+// [lowest, highest].
+constexpr std::int32_t float_to_quantized(float value, float scale, std::int32_t zero_point, std::int32_t lowest,
+                                          std::int32_t highest) {
   const std::int64_t q = round_to_int(value / scale) + zero_point;
-  return static_cast<std::int32_t>(q < -128 ? -128 : (q > 127 ? 127 : q));
+  return static_cast<std::int32_t>(q < lowest ? lowest : (q > highest ? highest : q));
+}
+constexpr std::int32_t float_to_int8(float value, float scale, std::int32_t zero_point) {
+  return float_to_quantized(value, scale, zero_point, -128, 127);
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -35,6 +35,15 @@ constexpr const char* name_of(dtype t) {
   return "?";
 }
 
+// The element types of TFLite's quantized activations (int8; int16 of the 16x8 quantization): their ops'
+// kernels read the tensors' scales and zero points.
+constexpr bool is_quantized_activation(dtype t) { return t == dtype::i8 || t == dtype::i16; }
+
+// The smallest and largest values of a quantized activation type (int16's; int8's otherwise): the clamps of
+// their kernels' recipes.
+constexpr std::int32_t lowest_value(dtype t) { return t == dtype::i16 ? -32768 : -128; }
+constexpr std::int32_t highest_value(dtype t) { return t == dtype::i16 ? 32767 : 127; }
+
 namespace detail {
 template <dtype T> struct element_type_of;
 template <> struct element_type_of<dtype::f32> { using type = float; };

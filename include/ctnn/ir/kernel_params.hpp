@@ -35,8 +35,6 @@ struct concat_fields {
   friend constexpr bool operator==(const concat_fields&, const concat_fields&) = default;
 };
 
-// quantize from float32 and dequantize to float32 (TFLite's recipes): the scale of the int8 side (quantize:
-// the result's, dequantize: the input's) as float bits; the zero point is output_offset / input_offset.
 // gather: the axis it gathers along (normalised) and the element type of its indices (its second operand),
 // int32 or int64.
 struct gather_fields {
@@ -45,9 +43,12 @@ struct gather_fields {
   friend constexpr bool operator==(const gather_fields&, const gather_fields&) = default;
 };
 
+// quantize from float32 and dequantize to float32 (TFLite's recipes): the scale of the quantized side (int8
+// or int16; quantize: the result's, dequantize: the input's) as float bits; the zero point is output_offset /
+// input_offset.
 struct quantize_fields {
-  std::uint32_t int8_scale_bits = 0;
-  constexpr float int8_scale() const { return std::bit_cast<float>(int8_scale_bits); }
+  std::uint32_t scale_bits = 0;
+  constexpr float scale() const { return std::bit_cast<float>(scale_bits); }
   friend constexpr bool operator==(const quantize_fields&, const quantize_fields&) = default;
 };
 

@@ -2,8 +2,8 @@
 // Shape rules (docs/design.md §1): an op's output shape and element type from its inputs and attributes;
 // padding modes resolved into explicit pads; weights checked and given their canonical shapes (OHWI, 1HWC,
 // [out][in]). The first inconsistency is recorded in the module (module::fail). The helpers here
-// (windowed_output, broadcast, same_padding, ...) serve the op descriptors' rules too; infer_node holds the
-// rules of the op kinds not yet written as descriptors (ops/infer.hpp dispatches: call ops::infer_shape).
+// (windowed_output, broadcast, same_padding, ...) serve the op descriptors' rules (ops/infer.hpp dispatches:
+// call ops::infer_shape).
 // result_type gives the result's element type.
 #include <cstdint>
 
@@ -238,27 +238,11 @@ constexpr shape broadcast_result(Module& m, std::int32_t node_id) {
   return out;
 }
 
-// The shape rule of an op kind that has no descriptor yet (ops/descriptor.hpp); ops::infer_shape asks the
-// descriptor first. Call that one.
-template <class Module>
-constexpr shape infer_node(Module& m, std::int32_t node_id) {
-  node& n = m.node_at(node_id);
-  const shape in = m.tensor_at(n.inputs[0]).dims;
-  switch (n.kind) {
-    case op_kind::quantize:
-    case op_kind::dequantize:
-      return in;
-    default: break;  // the op kinds with a descriptor (ops/infer.hpp)
-  }
-  return in;
-}
-
-// quantize/dequantize change the element type, and so do ONNX's integer ops (layout onnx: QLinearConv
-// writes 8 bits, ConvInteger int32); every other op keeps its input's.
+// ONNX's integer ops (layout onnx: QLinearConv writes 8 bits, ConvInteger int32) change the element type;
+// every other op keeps its input's (the descriptors that change it say so: ops::result_type).
 template <class Module>
 constexpr dtype result_type(const Module& m, const node& n) {
-  const bool converts = n.kind == op_kind::quantize || n.kind == op_kind::dequantize || n.attrs.layout == data_layout::onnx;
-  return converts ? n.attrs.out_type : m.tensor_at(n.inputs[0]).type;
+  return n.attrs.layout == data_layout::onnx ? n.attrs.out_type : m.tensor_at(n.inputs[0]).type;
 }
 
 }  // namespace ctnn::shape_rules

@@ -2,8 +2,8 @@
 // Runs a call with compile-time parameters P by the kernel recorded in P.choice (pass::select_kernels;
 // nothing here chooses). Operands arrive in the op's input order (conv/dense: data, weights, bias).
 // kernel_params::type is the element type of the op's first input: f32 runs the float kernels (quantize
-// from f32 writes int8), i8 the int8 kernels (TFLite semantics; dequantize writes f32), whose per-channel
-// multipliers come in a requant_arrays.
+// from f32 writes int8 or int16), the integer types the integer kernels (TFLite semantics; dequantize
+// writes f32), whose per-channel multipliers come in a requant_arrays.
 //
 // Implementations (kernel_impl): reference (constant-folded scalar kernels, also run by the compiler),
 // simd_f32 / simd_i8 (host vector kernels), arm_dsp_i8 (Armv7E-M), arm_mve_i8 (Armv8.1-M MVE), shared (kernel/dynamic.hpp: one kernel
@@ -40,8 +40,8 @@ consteval bool check_params() {
   static_assert(problem != params_problem::no_kernel || P.type == dtype::f32 || P.type == dtype::i8 ||
                     P.requantization == requantization_policy::onnx,
                 "ctnn: no kernel for this element type (kernel/dispatch.hpp).");
-  static_assert(problem != params_problem::quantize_not_to_int8, "ctnn: QUANTIZE writes int8 only.");
-  static_assert(problem != params_problem::dequantize_not_to_float, "ctnn: DEQUANTIZE writes float32 only.");
+  static_assert(problem != params_problem::unsupported_result_type,
+                "ctnn: this op kind's kernel does not write this result element type (its descriptor's has_result_kernel).");
   static_assert(problem != params_problem::int8_fused_activation, "ctnn: an int8 kernel can only fuse relu or relu6.");
   static_assert(problem != params_problem::int8_softmax_output,
                 "ctnn: an int8 softmax's output must have zero point -128 (and scale 1/256), as in TFLite.");
@@ -50,11 +50,11 @@ consteval bool check_params() {
 
 }  // namespace detail
 
-// The float32 kernels, with typed operands: also run by the compiler (fold_constants).
+// The float32 kernels, with typed operands: also run by the compiler (fold_constants). A kernel whose result
+// is of another type (quantize, arg_max) writes it through `result`.
 template <kernel_params P>
 constexpr void invoke_f32(const float* const* operands, float* result) {
-  static_assert(P.type == dtype::f32 && P.kind != op_kind::quantize && P.kind != op_kind::dequantize,
-                "ctnn: kernel::invoke_f32 runs the float32 kernels (float32 in and out).");
+  static_assert(P.type == dtype::f32, "ctnn: kernel::invoke_f32 runs the float32 kernels (float32 first input).");
   if constexpr (detail::check_params<P>()) detail::run_f32<P.kind>(static_params<P>{}, operands, result);
 }
 
@@ -196,9 +196,7 @@ void invoke(const void* const (&operands)[N], void* result, const requant_arrays
         static_params<P>{}, operands, result);
   } else if constexpr (P.type == dtype::u8 || P.type == dtype::i16 || P.type == dtype::i32 || P.type == dtype::i64 ||
                        P.type == dtype::b8) {
-    detail::run_i8<P.kind>(static_params<P>{}, operands, result, rq);  // untyped kernels (has_kernel)
-  } else if constexpr (P.type == dtype::f32 && P.kind == op_kind::quantize) {
-    detail::run_quantize(static_params<P>{}, operands[0], result);
+    detail::run_i8<P.kind>(static_params<P>{}, operands, result, rq);  // the integer kernels (has_kernel)
   } else if constexpr (P.type == dtype::f32) {
     const float* typed[N]{};
     for (std::size_t k = 0; k < N; ++k) typed[k] = static_cast<const float*>(operands[k]);

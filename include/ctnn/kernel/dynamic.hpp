@@ -48,9 +48,7 @@ CTNN_DETAIL_SHARED_KERNEL void shared_kernel(const kernel_params& p, std::span<c
                                               void* result, const requant_arrays& rq) {
   static_assert(T == dtype::i8 ? has_untyped_kernel(K) : has_kernel(K, T),
                 "ctnn: no kernel for this op kind and element type (kernel/reference_by_kind.hpp).");
-  if constexpr (T == dtype::f32 && K == op_kind::quantize) {
-    detail::run_quantize(&p, operands[0], result);
-  } else if constexpr (T == dtype::f32) {
+  if constexpr (T == dtype::f32) {
     std::array<const float*, max_node_inputs> typed{};
     for (std::size_t k = 0; k < operands.size() && k < typed.size(); ++k) typed[k] = static_cast<const float*>(operands[k]);
     detail::run_f32<K>(&p, typed.data(), static_cast<float*>(result));

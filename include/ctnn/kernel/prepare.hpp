@@ -14,13 +14,13 @@
 
 namespace ctnn::kernel {
 
-// Whether an op reads or writes int8 (its kernel then needs the tensors' quantization).
+// Whether an op reads or writes int8 or int16 (its kernel then needs the tensors' quantization).
 template <class Module>
 constexpr bool is_quantized_op(const Module& m, const node& n) {
-  return m.tensor_at(n.inputs[0]).type == dtype::i8 || m.tensor_at(n.output).type == dtype::i8;
+  return is_quantized_activation(m.tensor_at(n.inputs[0]).type) || is_quantized_activation(m.tensor_at(n.output).type);
 }
 
-// An int8 op whose kernel cannot be prepared: a quantized operand without a scale, or a fused activation
+// An int8 or int16 op whose kernel cannot be prepared: a quantized operand without a scale, or a fused activation
 // other than relu/relu6. Returns the tensor (or -2 for the activation) at fault, -1 if none.
 template <class Module>
 constexpr std::int32_t unpreparable_operand(const Module& m, const node& n) {
@@ -29,10 +29,10 @@ constexpr std::int32_t unpreparable_operand(const Module& m, const node& n) {
   for (std::int32_t k = 0; k < n.input_count; ++k) {
     const std::int32_t t = n.inputs[static_cast<std::size_t>(k)];
     if (k == weights && t >= 0 && m.tensor_at(t).type != dtype::i8) return t;  // int8 kernels read int8 weights only
-    if (t < 0 || m.tensor_at(t).type != dtype::i8) continue;
+    if (t < 0 || !is_quantized_activation(m.tensor_at(t).type)) continue;
     if (k == weights ? !m.tensor_at(t).quant.quantized() : m.tensor_at(t).quant.scale == 0.0f) return t;
   }
-  if (m.tensor_at(n.output).type == dtype::i8 && m.tensor_at(n.output).quant.scale == 0.0f) return n.output;
+  if (is_quantized_activation(m.tensor_at(n.output).type) && m.tensor_at(n.output).quant.scale == 0.0f) return n.output;
   return -1;
 }
 
@@ -68,14 +68,7 @@ constexpr kernel_params prepare_params(const Module& m, const node& n) {
   p.fused = n.attrs.fused;
   p.in = m.tensor_at(n.inputs[0]).dims;
   p.out = m.tensor_at(n.output).dims;
-  switch (n.kind) {
-    case op_kind::quantize:
-    case op_kind::dequantize:
-      break;
-    default:  // the op kinds with a descriptor (ops/descriptor.hpp)
-      ops::visit(n.kind, [&](auto d) { d.prepare(m, n, p); });
-      break;
-  }
+  ops::visit(n.kind, [&](auto d) { d.prepare(m, n, p); });  // its own fields (ops/descriptor.hpp)
   return p;
 }
 

@@ -7,7 +7,7 @@
 //
 // Operands come in the op's input order (conv/dense: data, weights, bias; concat: its inputs). The
 // element type of the first input selects the kernels: f32 the float ones (quantize from f32 writes
-// int8), i8 the int8 ones (TFLite's recipes; dequantize writes f32).
+// int8 or int16), the integer types the integer ones (TFLite's recipes; dequantize writes f32).
 #include <cstddef>
 #include <cstdint>
 
@@ -25,7 +25,6 @@
 #include <ctnn/kernel/reference/int8/elementwise.hpp>
 #include <ctnn/kernel/reference/int8/mean.hpp>
 #include <ctnn/kernel/reference/int8/pool.hpp>
-#include <ctnn/kernel/reference/int8/quantize.hpp>
 #include <ctnn/kernel/reference/int8/requantize.hpp>
 #include <ctnn/kernel/reference/int8/softmax.hpp>
 #include <ctnn/kernel/reference/onnx_quant/params.hpp>
@@ -39,28 +38,26 @@
 namespace ctnn::kernel {
 
 // Whether a kernel exists for an op kind with this (first input's) element type; lower_te asks before
-// lowering. An op kind with a descriptor says it (its has_kernel); of the others, float32: every op kind
-// but dequantize (whose input is quantized); int8: every op kind; uint8: none (the byte moves, whose int8
-// kernels run uint8 too, are descriptors). ONNX's integer ops, and the plain integer arithmetic of ONNX
+// lowering. An op kind with a descriptor says it (its has_kernel); of the others, float32 and int8: every
+// op kind; uint8: none (the byte moves, whose int8 kernels run uint8 too, are descriptors). ONNX's integer ops, and the plain integer arithmetic of ONNX
 // models, have kernels of their own (reference/onnx_quant/params.hpp).
 constexpr bool has_kernel(op_kind kind, dtype type) {
   if (kind == op_kind::none) return false;
   bool described = false;
   if (ops::visit(kind, [&](auto d) { described = d.has_kernel(type); })) return described;
-  if (type == dtype::f32) return kind != op_kind::dequantize;
-  if (type == dtype::i8) return true;
+  if (type == dtype::f32 || type == dtype::i8) return true;
   return false;  // uint8, int16, int32, int64: the byte moves (reshape, transpose; slice, gather) say so in their descriptors
 }
 
-// What the kernels need of their parameters beyond an op kind with a kernel: quantize writes int8,
-// dequantize float32, and int8 kernels fuse only activations they can apply as a clamp, and write
-// softmax in TFLite's fixed output quantization. kernel::invoke<P> checks these at compile time
+// What the kernels need of their parameters beyond an op kind with a kernel: a result element type the
+// kernel writes (an op kind with a descriptor: its has_result_kernel; quantize, dequantize), and int8
+// kernels fuse only activations they can apply as a clamp, and write softmax in TFLite's fixed output
+// quantization. kernel::invoke<P> checks these at compile time
 // (kernel_params_problem names the first one broken), kernel::invoke_dynamic at run time.
 enum class params_problem : std::int32_t {
   none,
   no_kernel,                // no kernel for the op kind with this element type
-  quantize_not_to_int8,     // quantize writes int8 only
-  dequantize_not_to_float,  // dequantize writes float32 only
+  unsupported_result_type,  // the kernel does not write this result element type (quantize, dequantize)
   int8_fused_activation,    // an int8 kernel can fuse only relu or relu6
   int8_softmax_output,      // an int8 softmax's output must have zero point -128 (scale 1/256)
 };
@@ -69,9 +66,10 @@ constexpr params_problem kernel_params_problem(const kernel_params& p) {
   if (p.requantization == requantization_policy::onnx)
     return reference::onnx_quant::supports(p) ? params_problem::none : params_problem::no_kernel;
   if (!has_kernel(p.kind, p.type)) return params_problem::no_kernel;
-  if (p.kind == op_kind::quantize && p.out_type != dtype::i8) return params_problem::quantize_not_to_int8;
-  if (p.kind == op_kind::dequantize && p.out_type != dtype::f32) return params_problem::dequantize_not_to_float;
-  if (p.type == dtype::i8 && !reference::int8::fused_activation_is_a_clamp(p)) return params_problem::int8_fused_activation;
+  if (!ops::visit_or(p.kind, true, [&](auto d) { return d.has_result_kernel(p.type, p.out_type); }))
+    return params_problem::unsupported_result_type;
+  if (is_quantized_activation(p.type) && !reference::int8::fused_activation_is_a_clamp(p))
+    return params_problem::int8_fused_activation;
   if (p.type == dtype::i8 && p.kind == op_kind::softmax && !reference::int8::softmax_output_is_supported(p))
     return params_problem::int8_softmax_output;
   return params_problem::none;
@@ -79,32 +77,20 @@ constexpr params_problem kernel_params_problem(const kernel_params& p) {
 
 namespace detail {
 
-// The float32 kernel of op kind K (quantize from float32 aside: run_quantize). Also run by the
-// compiler (fold_constants), hence typed operands.
+// The float32 kernel of op kind K. Also run by the compiler (fold_constants), hence typed operands.
 template <op_kind K, class Params>
 [[gnu::always_inline]] constexpr void run_f32(Params p, const float* const* operands, float* result) {
-  namespace ref = reference;
-  if constexpr (ops::has_descriptor<K>) ops::descriptor_of<K>::run_f32(p, operands, result);
-  else static_assert(K == op_kind::none, "ctnn: no float32 kernel for this op kind (add it to kernel/reference_by_kind.hpp).");
+  static_assert(ops::has_descriptor<K>, "ctnn: an op kind without a descriptor has no kernel (ops/registry.hpp).");
+  ops::descriptor_of<K>::run_f32(p, operands, result);
 }
 
-// QUANTIZE of float32 input (to int8).
-template <class Params>
-[[gnu::always_inline]] inline void run_quantize(Params p, const void* input, void* result) {
-  reference::int8::quantize(p, static_cast<const float*>(input), static_cast<std::int8_t*>(result));
-}
-
-// The int8 kernel of op kind K. Activations are int8, weights int8, biases int32; `rq` holds what
-// kernel_params cannot (per-channel multipliers, per-input concat rescaling).
+// The integer kernel of op kind K (int8, int16, the plain integers and bools: the descriptor reads the
+// element type from the parameters). `rq` holds what kernel_params cannot (per-channel multipliers,
+// per-input concat rescaling).
 template <op_kind K, class Params>
 [[gnu::always_inline]] inline void run_i8(Params p, const void* const* operands, void* result, const requant_arrays& rq) {
-  namespace i8 = reference::int8;
-  const auto activation = [&](std::size_t k) { return static_cast<const std::int8_t*>(operands[k]); };
-  auto* out = static_cast<std::int8_t*>(result);
-  if constexpr (ops::has_descriptor<K>) ops::descriptor_of<K>::run_i8(p, operands, result, rq);
-  else if constexpr (K == op_kind::quantize) i8::requantize(p, activation(0), out);
-  else if constexpr (K == op_kind::dequantize) i8::dequantize(p, activation(0), static_cast<float*>(result));
-  else static_assert(K == op_kind::none, "ctnn: no int8 kernel for this op kind (add it to kernel/reference_by_kind.hpp).");
+  static_assert(ops::has_descriptor<K>, "ctnn: an op kind without a descriptor has no kernel (ops/registry.hpp).");
+  ops::descriptor_of<K>::run_i8(p, operands, result, rq);
 }
 
 }  // namespace detail

@@ -54,11 +54,7 @@ struct buffer_set {
 
 // Element-wise ops whose result may be written over operand `slot`.
 constexpr bool may_write_over(op_kind kind, std::int32_t slot) {
-  switch (kind) {
-    case op_kind::quantize:
-    case op_kind::dequantize: return slot == 0;
-    default: return ops::visit_or(kind, false, [&](auto d) { return (d.in_place_slots >> slot & 1u) != 0; });
-  }
+  return ops::visit_or(kind, false, [&](auto d) { return (d.in_place_slots >> slot & 1u) != 0; });
 }
 
 // Whether the options let op `n` write its result over its input: a convolution whose reference kernel

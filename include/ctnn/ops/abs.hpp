@@ -1,6 +1,6 @@
 #pragma once
-// abs: |x| (TFLite ABS, ONNX Abs). The descriptor of op_kind::abs (ops/descriptor.hpp); float32 and int8, as
-// TFLM.
+// abs: |x| (TFLite ABS, ONNX Abs). The descriptor of op_kind::abs (ops/descriptor.hpp); float32, int8 and
+// int16 (zero points 0), as TFLM.
 #include <cstdint>
 
 #include <ctnn/ops/unary_math.hpp>
@@ -8,6 +8,9 @@
 namespace ctnn::ops {
 
 struct abs : unary_math_op<op_kind::abs, kernel::reference::unary_math::absolute, true> {
+  static constexpr bool has_kernel(dtype type) { return unary_math_op::has_kernel(type) || type == dtype::i16; }
+  static constexpr bool int16_symmetric = true;
+
   // TFLM's PrepareAbsRsqrt: the rescale by input / output scale (a ratio in float). TFLM skips it when the
   // scales are equal; then the ratio is 1, whose multiplier (2^30, shift 1) gives every magnitude back
   // exactly, so one path serves both. (A ratio below 2^-32 gives multiplier 0, as TFLM: the zero point.)
@@ -19,13 +22,15 @@ struct abs : unary_math_op<op_kind::abs, kernel::reference::unary_math::absolute
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
     namespace q = ctnn::detail::quant;
-    kernel::reference::unary_math::apply_i8(p, static_cast<const std::int8_t*>(operands[0]), static_cast<std::int8_t*>(result),
-                                            [&](std::int32_t centred) {
-                                              const std::int32_t magnitude = centred < 0 ? -centred : centred;
-                                              return q::wrapping_add(q::multiply_by_quantized_multiplier(
-                                                                         magnitude, p->output_multiplier, p->output_shift),
-                                                                     p->output_offset);
-                                            });
+    with_activation_type(p, [&]<class T>(T) {
+      kernel::reference::unary_math::apply_i8(p, static_cast<const T*>(operands[0]), static_cast<T*>(result),
+                                              [&](std::int32_t centred) {
+                                                const std::int32_t magnitude = centred < 0 ? -centred : centred;
+                                                return q::wrapping_add(q::multiply_by_quantized_multiplier(
+                                                                           magnitude, p->output_multiplier, p->output_shift),
+                                                                       p->output_offset);
+                                              });
+    });
   }
 };
 

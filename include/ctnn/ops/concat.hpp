@@ -1,7 +1,8 @@
 #pragma once
 // concat: its inputs joined along attrs.axis, every other extent equal (TFLite CONCATENATION, ONNX Concat).
 // The int8 kernel copies the inputs quantized as the result and rescales the others (TFLite's
-// ConcatenationWithScaling, with a per-input table). The descriptor of op_kind::concat (ops/descriptor.hpp).
+// ConcatenationWithScaling, with a per-input table); the int16 one copies every input (TFLM's: its inputs and
+// result have zero point 0, their scales are not read). The descriptor of op_kind::concat (ops/descriptor.hpp).
 // Whether a concat writes its inputs in place (their buffers slices of its result's) is the memory
 // planner's (memory/buffers.hpp, concat_in_place).
 #include <array>
@@ -18,7 +19,8 @@ namespace ctnn::ops {
 struct concat : op_defaults {
   static constexpr op_kind kind = op_kind::concat;
   static constexpr operand_range operands{1, static_cast<std::int32_t>(max_node_inputs)};
-  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
+  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8 || type == dtype::i16; }
+  static constexpr bool int16_symmetric = true;
 
   // The axis normalised (a negative one counts from the end), the inputs of one element type and rank,
   // equal but along the axis; the result's extent there is their sum.
@@ -58,7 +60,7 @@ struct concat : op_defaults {
   // TFLite's: an input quantized otherwise than the result is rescaled with a table of each input's float
   // scale and bias (pass::requantization::concat_input_rescaling_of).
   static constexpr void requantize(const quantized_operands& q, const node&, kernel_params& p) {
-    p.concat.rescales_inputs = q.inputs_quantized_as_result ? 0 : 1;
+    p.concat.rescales_inputs = q.inputs_quantized_as_result || p.type == dtype::i16 ? 0 : 1;
   }
   static constexpr requantization_recipe table_recipe(const kernel_params& p) {
     requantization_recipe r{};
@@ -77,9 +79,11 @@ struct concat : op_defaults {
   }
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays& rq) {
-    std::array<const std::int8_t*, max_node_inputs> inputs{};
-    for (std::size_t k = 0; k < static_cast<std::size_t>(p->concat.count); ++k) inputs[k] = static_cast<const std::int8_t*>(operands[k]);
-    kernel::reference::int8::concat(p, inputs.data(), static_cast<std::int8_t*>(result), rq.requantize, rq.scale, rq.bias);
+    with_activation_type(p, [&]<class T>(T) {
+      std::array<const T*, max_node_inputs> inputs{};
+      for (std::size_t k = 0; k < static_cast<std::size_t>(p->concat.count); ++k) inputs[k] = static_cast<const T*>(operands[k]);
+      kernel::reference::int8::concat(p, inputs.data(), static_cast<T*>(result), rq.requantize, rq.scale, rq.bias);
+    });
   }
 
   template <class Writer>

@@ -11,11 +11,13 @@
 //   prepare(m, n, p)           the kernel parameters beyond the common ones (kernel::prepare_params): a copy of
 //                              its attribute struct (op_attributes and kernel_params share one vocabulary);
 //   requantize(q, n, p)        TFLite's integer recipe of its int8 kernel (pass::compute_requantization);
+//   requantize_onnx(m, n, p)   its own fields of ONNX's integer recipe (QuantizeLinear's axis and counts);
 //   checked_shift(recipe)      the recipe's shift the TFLite importer checks (tflite_unrepresentable_multiplier);
 //   table_recipe(p), has_table_arrays(p, rq)
 //                              the table that recipe needs beyond kernel_params (kernel_call::requantization),
 //                              and whether a call is given its arrays (kernel::invoke_dynamic);
 //   has_kernel(type)           whether a reference kernel exists for the first input's element type;
+//   has_result_kernel(in, out) whether that kernel writes result element type `out` (quantize, dequantize);
 //   macs(m, n, out)            its multiply-accumulates for a result of extents `out` (ops/cost.hpp);
 //   run_f32, run_i8            its reference kernels (kernel/reference), one source for both specialisation
 //                              policies (docs/design.md §4);
@@ -58,10 +60,10 @@ struct quantized_operands {
     multiplier = qm.multiplier;
     shift = qm.shift;
   }
-  // CalculateActivationRangeQuantized in the result's quantization.
+  // CalculateActivationRangeQuantized in the result's quantization (int8, or int16 for an int16 call).
   constexpr void set_activation_range(activation fused, kernel_params& p) const {
-    const ctnn::detail::quant::activation_bounds range =
-        ctnn::detail::quant::quantized_activation_range(fused, out.scale, out.zero_point);
+    const ctnn::detail::quant::activation_bounds range = ctnn::detail::quant::quantized_activation_range(
+        fused, out.scale, out.zero_point, lowest_value(p.out_type), highest_value(p.out_type));
     p.activation_min = range.min;
     p.activation_max = range.max;
   }
@@ -108,6 +110,11 @@ struct op_defaults {
   // Whether its result's element type is attrs.out_type (arg_max: int32 or int64) rather than its first
   // input's (ops::result_type).
   static constexpr bool result_type_from_attributes = false;
+  // Whether TFLM's int16 kernel of it runs only with zero point 0 on its int16 tensors (its Prepare checks
+  // it; the TFLite importer refuses others).
+  static constexpr bool int16_symmetric = false;
+  // The scale 2^e its int16 result must have (TFLM's LOGISTIC and TANH: -15; 0: any).
+  static constexpr std::int32_t int16_result_exponent = 0;
 
   template <class Module>
   static constexpr shape infer(Module& m, std::int32_t node_id) {
@@ -121,6 +128,10 @@ struct op_defaults {
   template <class Module>
   static constexpr bool is_view(const Module&, const node&) { return false; }
   static constexpr void requantize(const quantized_operands&, const node&, kernel_params&) {}
+  // Its fields of ONNX's integer recipe beyond the scales and zero points (pass::compute_requantization's
+  // set_onnx_fields; none).
+  template <class Module>
+  static constexpr void requantize_onnx(const Module&, const node&, kernel_params&) {}
   // The shift the TFLite importer checks in its recipe (requantize's result): the output multiplier's.
   static constexpr recipe_shift checked_shift(const kernel_params& recipe) { return {recipe.output_shift, false}; }
   // The table its int8 kernel of call parameters `p` reads beyond kernel_params (none; per-channel
@@ -131,6 +142,9 @@ struct op_defaults {
     return p.per_channel == 0 || (rq.multiplier != nullptr && rq.shift != nullptr);
   }
   static constexpr bool has_kernel(dtype) { return false; }
+  // Whether its kernel of first input element type `in` writes a result of element type `out` (an op whose
+  // result type is its input's is not asked about another).
+  static constexpr bool has_result_kernel(dtype, dtype) { return true; }
   // Its multiply-accumulates when it writes a result of extents `out` (its own result's, or a patch's):
   // one per result element, as docs/memory.md counts element-wise ops.
   template <class Module>
@@ -159,22 +173,37 @@ struct unary_elementwise : op_defaults {
   static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
 };
 
-// An op that moves bytes without reading them (reshape, transpose): an int8 one keeps its input's
-// quantization (no recipe), and its int8 kernel moves uint8 and plain int8 integers as well (ONNX models),
-// and bools (a comparison's result reshaped).
+namespace detail {
+template <class Params>
+struct type_at_compile_time {};
+template <kernel_params P>
+struct type_at_compile_time<kernel::static_params<P>> {
+  static constexpr dtype value = P.type;
+};
+}  // namespace detail
+
+// Calls f(T{}) with the integer type T of a call's first input, a quantized activation type (int16; int8
+// otherwise): the int8 and int16 kernels of an op are one template. With parameters known at compile time
+// (kernel::static_params) only that type's kernel is instantiated.
+template <class Params, class F>
+[[gnu::always_inline]] inline void with_activation_type(Params p, F&& f) {
+  if constexpr (requires { detail::type_at_compile_time<Params>::value; }) {
+    if constexpr (detail::type_at_compile_time<Params>::value == dtype::i16) f(std::int16_t{});
+    else f(std::int8_t{});
+  } else if (p->type == dtype::i16) {
+    f(std::int16_t{});
+  } else {
+    f(std::int8_t{});
+  }
+}
+
+// An op that moves bytes without reading them (reshape, transpose): an int8 or int16 one keeps its input's
+// quantization (no recipe), and its integer kernel, written for any element type, moves uint8 and plain int8
+// integers as well (ONNX models), int16 (TFLite's 16x8 tensors) and bools, chosen by the element's size.
 struct byte_move : op_defaults {
   static constexpr bool plain_integer_kernel = true;
   static constexpr bool has_kernel(dtype type) {
-    return type == dtype::f32 || type == dtype::i8 || type == dtype::u8 || type == dtype::b8;
-  }
-};
-
-// A byte move whose kernel is written for any element type (slice, gather): its integer kernel also moves
-// int16, int32 and int64 elements (TFLite's int16 and int32 tensors, ONNX's plain integers), chosen by the
-// element's size.
-struct any_type_move : byte_move {
-  static constexpr bool has_kernel(dtype type) {
-    return byte_move::has_kernel(type) || type == dtype::i16 || type == dtype::i32 || type == dtype::i64;
+    return type == dtype::f32 || type == dtype::i8 || type == dtype::u8 || type == dtype::i16 || type == dtype::b8;
   }
   // Calls move(T{}) with the integer type T of the first input's element size.
   template <class Params, class Move>
@@ -185,6 +214,14 @@ struct any_type_move : byte_move {
       case 2: return move(std::int16_t{});
       default: return move(std::int8_t{});
     }
+  }
+};
+
+// A byte move that also takes int32 and int64 elements (slice, gather: TFLite's int32 tensors, ONNX's plain
+// integers).
+struct any_type_move : byte_move {
+  static constexpr bool has_kernel(dtype type) {
+    return byte_move::has_kernel(type) || type == dtype::i32 || type == dtype::i64;
   }
 };
 

@@ -1,7 +1,7 @@
 #pragma once
 // maximum and minimum (ops/maximum.hpp, ops/minimum.hpp): the larger or smaller of two operands, numpy
-// broadcasting. int8 compares the raw values, as TFLM (which requantizes nothing: a converter gives both
-// operands the result's quantization).
+// broadcasting. int8 and int16 compare the raw values, as TFLM (which requantizes nothing: a converter gives
+// both operands the result's quantization).
 #include <cstdint>
 
 #include <ctnn/kernel/reference/elementwise.hpp>
@@ -15,6 +15,7 @@ template <op_kind K, class Prefer>
 struct extremum_op : binary_elementwise {
   static constexpr op_kind kind = K;
   static constexpr bool takes_fused_activation = false;
+  static constexpr bool has_kernel(dtype type) { return binary_elementwise::has_kernel(type) || type == dtype::i16; }
 
   template <class T>
   static constexpr T pick(T a, T b) {
@@ -27,11 +28,13 @@ struct extremum_op : binary_elementwise {
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result,
                                             const kernel::requant_arrays&) {
-    const auto* a = static_cast<const std::int8_t*>(operands[0]);
-    const auto* b = static_cast<const std::int8_t*>(operands[1]);
-    auto* out = static_cast<std::int8_t*>(result);
-    kernel::reference::detail::for_each_broadcast(
-        p, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) { out[i] = pick(a[ia], b[ib]); });
+    with_activation_type(p, [&]<class T>(T) {
+      const auto* a = static_cast<const T*>(operands[0]);
+      const auto* b = static_cast<const T*>(operands[1]);
+      auto* out = static_cast<T*>(result);
+      kernel::reference::detail::for_each_broadcast(
+          p, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) { out[i] = pick(a[ia], b[ib]); });
+    });
   }
 };
 

@@ -1,6 +1,6 @@
 #pragma once
-// The shape rule of any op: its descriptor's (ops/descriptor.hpp), or, for the op kinds not yet written as
-// descriptors, the switch of ir/shape_rules.hpp. infer_types, the fusion and patch passes and the ONNX
+// The shape rule of any op: its descriptor's (ops/descriptor.hpp; the helpers of ir/shape_rules.hpp serve
+// them). infer_types, the fusion and patch passes and the ONNX
 // importer (shapes of folded constants) call it.
 #include <cstdint>
 
@@ -23,7 +23,7 @@ constexpr shape infer_shape(Module& m, std::int32_t node_id) {
     }
     out = d.infer(m, node_id);
   });
-  return described ? out : shape_rules::infer_node(m, node_id);
+  return described ? out : m.tensor_at(n.inputs[0]).dims;  // op_kind::none
 }
 
 // The element type of an op's result: attrs.out_type for a descriptor that says so, else shape_rules'.

@@ -11,8 +11,9 @@
 namespace ctnn::ops {
 
 struct leaky_relu : parametrised_activation<op_kind::leaky_relu> {
-  // TFLM's CalculateOpDataLeakyRelu: input scale x alpha / output scale (the negative side) and input scale /
-  // output scale (the positive side), each computed in float, then widened.
+  static constexpr bool has_kernel(dtype type) { return parametrised_activation::has_kernel(type) || type == dtype::i16; }
+  // TFLM's CalculateOpDataLeakyRelu (int8, int16): input scale x alpha / output scale (the negative side) and
+  // input scale / output scale (the positive side), each computed in float, then widened.
   static constexpr void requantize(const quantized_operands& q, const node& n, kernel_params& p) {
     const float alpha = n.attrs.coefficients.alpha();
     q.set_multiplier(p.negative_side.multiplier, p.negative_side.shift,
@@ -36,8 +37,9 @@ struct leaky_relu : parametrised_activation<op_kind::leaky_relu> {
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result,
                                             const kernel::requant_arrays&) {
-    kernel::reference::int8::leaky_relu(p, static_cast<const std::int8_t*>(operands[0]),
-                                        static_cast<std::int8_t*>(result));
+    with_activation_type(p, [&]<class T>(T) {
+      kernel::reference::int8::leaky_relu(p, static_cast<const T*>(operands[0]), static_cast<T*>(result));
+    });
   }
 };
 

@@ -12,7 +12,7 @@ namespace ctnn::ops {
 
 struct mean : reduction_base {
   static constexpr op_kind kind = op_kind::mean;
-  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
+  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8 || type == dtype::i16; }
 
   // TFLM's PrepareMeanOrSumHelper: the output multiplier input scale / output scale (the kernel absorbs
   // 1 / count).
@@ -26,7 +26,9 @@ struct mean : reduction_base {
   }
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
-    kernel::reference::int8::mean(p, static_cast<const std::int8_t*>(operands[0]), static_cast<std::int8_t*>(result));
+    with_activation_type(p, [&]<class T>(T) {
+      kernel::reference::int8::mean(p, static_cast<const T*>(operands[0]), static_cast<T*>(result));
+    });
   }
 };
 

@@ -15,7 +15,7 @@ namespace ctnn::ops {
 
 struct pad : op_defaults {
   static constexpr op_kind kind = op_kind::pad;
-  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
+  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8 || type == dtype::i16; }
 
   // Pads past the input's rank are an error; a padded extent past int32 too (shape_rules::add_extent).
   template <class Module>
@@ -39,9 +39,10 @@ struct pad : op_defaults {
   static constexpr void prepare(const Module&, const node& n, kernel_params& p) {
     p.pad = n.attrs.pad;
   }
-  // The fill in the result's quantization (TFLite's PAD writes the output zero point for 0).
+  // The fill in the result's quantization (TFLite's int8 PAD writes the output zero point for 0); TFLM's int16
+  // PAD writes 0 whatever the zero point.
   static constexpr void requantize(const quantized_operands& q, const node& n, kernel_params& p) {
-    p.pad.quantized_fill = ctnn::detail::quant::float_to_int8(n.attrs.pad.fill_value(), q.out.scale, q.out.zero_point);
+    p.pad.quantized_fill = p.type == dtype::i16 ? 0 : ctnn::detail::quant::float_to_int8(n.attrs.pad.fill_value(), q.out.scale, q.out.zero_point);
   }
 
   template <class Params>
@@ -50,8 +51,10 @@ struct pad : op_defaults {
   }
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
-    kernel::reference::int8::pad(p, static_cast<const std::int8_t*>(operands[0]), static_cast<std::int8_t*>(result),
-                                 static_cast<std::int8_t>(p->pad.quantized_fill));
+    with_activation_type(p, [&]<class T>(T) {
+      kernel::reference::int8::pad(p, static_cast<const T*>(operands[0]), static_cast<T*>(result),
+                                   static_cast<T>(p->pad.quantized_fill));
+    });
   }
 
   template <class Writer>

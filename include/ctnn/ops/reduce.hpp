@@ -23,10 +23,10 @@ struct float_reduction : reduction_base {
   }
 };
 
-// TFLM's SUM: int8 sums rescaled by input scale / output scale (PrepareMeanOrSumHelper's QuantizeMultiplier
-// of the ratio in double).
+// TFLM's SUM: int8 and int16 sums rescaled by input scale / output scale (PrepareMeanOrSumHelper's
+// QuantizeMultiplier of the ratio in double).
 struct reduce_sum : float_reduction<op_kind::reduce_sum> {
-  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
+  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8 || type == dtype::i16; }
   static constexpr void requantize(const quantized_operands& q, const node&, kernel_params& p) {
     q.set_multiplier(p.output_multiplier, p.output_shift,
                      static_cast<double>(q.in.scale) / static_cast<double>(q.out.scale));
@@ -34,7 +34,9 @@ struct reduce_sum : float_reduction<op_kind::reduce_sum> {
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result,
                                             const kernel::requant_arrays&) {
-    kernel::reference::int8::sum(p, static_cast<const std::int8_t*>(operands[0]), static_cast<std::int8_t*>(result));
+    with_activation_type(p, [&]<class T>(T) {
+      kernel::reference::int8::sum(p, static_cast<const T*>(operands[0]), static_cast<T*>(result));
+    });
   }
 };
 

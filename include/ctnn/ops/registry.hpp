@@ -20,6 +20,7 @@
 #include <ctnn/ops/concat.hpp>
 #include <ctnn/ops/conv2d.hpp>
 #include <ctnn/ops/cos.hpp>
+#include <ctnn/ops/dequantize.hpp>
 #include <ctnn/ops/crop.hpp>
 #include <ctnn/ops/dense.hpp>
 #include <ctnn/ops/depthwise_conv2d.hpp>
@@ -44,6 +45,7 @@
 #include <ctnn/ops/pad.hpp>
 #include <ctnn/ops/paste.hpp>
 #include <ctnn/ops/prelu.hpp>
+#include <ctnn/ops/quantize.hpp>
 #include <ctnn/ops/reciprocal.hpp>
 #include <ctnn/ops/reduce.hpp>
 #include <ctnn/ops/relu.hpp>
@@ -100,7 +102,8 @@ using all = op_list<conv2d, depthwise_conv2d, dense, add, mul, max_pool, avg_poo
                     logical_xor, logical_not, select, cast, div, floor_div, floor_mod, squared_difference,
                     // the spatial family
                     resize_nearest, resize_linear, resize_cubic, add_n, tile,
-                    l2_normalization>;
+                    l2_normalization,
+                    quantize, dequantize>;
 
 namespace detail {
 

@@ -10,16 +10,20 @@ namespace ctnn::ops {
 
 struct relu : activation_op<op_kind::relu, activation::relu> {
   static constexpr bool non_negative_result = true;
+  static constexpr bool int16_symmetric = true;
+  static constexpr bool has_kernel(dtype type) { return unary_elementwise::has_kernel(type) || type == dtype::i16; }
 
-  // TFLite's ReluQuantized: requantized from the input's to the output's quantization, clamped below at
-  // the output's zero.
+  // TFLite's ReluQuantized (int8, int16): requantized from the input's to the output's quantization, clamped
+  // below at the output's zero.
   static constexpr void requantize(const quantized_operands& q, const node&, kernel_params& p) {
     requantize_relu_range(q, 0.0f, std::numeric_limits<float>::infinity(), p);
   }
 
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
-    kernel::reference::int8::relu(p, static_cast<const std::int8_t*>(operands[0]), static_cast<std::int8_t*>(result));
+    with_activation_type(p, [&]<class T>(T) {
+      kernel::reference::int8::relu(p, static_cast<const T*>(operands[0]), static_cast<T*>(result));
+    });
   }
 };
 

@@ -10,16 +10,20 @@ namespace ctnn::ops {
 
 struct relu6 : activation_op<op_kind::relu6, activation::relu6> {
   static constexpr bool non_negative_result = true;
+  static constexpr bool has_kernel(dtype type) { return unary_elementwise::has_kernel(type) || type == dtype::i16; }
 
-  // A raw clamp, as TFLM: to quantized 0 and 6 in the *input's* quantization.
+  // A raw clamp, as TFLM (int8, int16): to quantized 0 and 6 in the *input's* quantization.
   static constexpr void requantize(const quantized_operands& q, const node&, kernel_params& p) {
     p.activation_min = q.in.zero_point;
-    p.activation_max = ctnn::detail::quant::float_to_int8(6.0f, q.in.scale, q.in.zero_point);
+    p.activation_max = ctnn::detail::quant::float_to_quantized(6.0f, q.in.scale, q.in.zero_point, lowest_value(p.type),
+                                                               highest_value(p.type));
   }
 
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
-    kernel::reference::int8::clamp(p, static_cast<const std::int8_t*>(operands[0]), static_cast<std::int8_t*>(result));
+    with_activation_type(p, [&]<class T>(T) {
+      kernel::reference::int8::clamp(p, static_cast<const T*>(operands[0]), static_cast<T*>(result));
+    });
   }
 };
 

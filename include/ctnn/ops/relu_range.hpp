@@ -12,17 +12,18 @@ namespace ctnn::ops {
 
 // Requantized from the input's to the output's quantization (input scale / output scale in float, then
 // widened), clamped to the bounds in the output's quantization: zero point + roundf(bound / scale), within
-// int8; an infinite upper bound is int8's largest.
+// the element type (int8; relu's int16 too); an infinite upper bound is the type's largest.
 constexpr void requantize_relu_range(const quantized_operands& q, float lower, float upper, kernel_params& p) {
   namespace quant = ctnn::detail::quant;
+  const std::int32_t lowest = lowest_value(p.type), highest = highest_value(p.type);
   q.set_multiplier(p.output_multiplier, p.output_shift, static_cast<double>(q.in.scale / q.out.scale));
   const std::int64_t low = q.out.zero_point + quant::round_to_int(lower / q.out.scale);
-  p.activation_min = low > -128 ? static_cast<std::int32_t>(low) : -128;
+  p.activation_min = low > lowest ? static_cast<std::int32_t>(low) : lowest;
   if (upper == std::numeric_limits<float>::infinity()) {
-    p.activation_max = 127;
+    p.activation_max = highest;
   } else {
     const std::int64_t high = q.out.zero_point + quant::round_to_int(upper / q.out.scale);
-    p.activation_max = high < 127 ? static_cast<std::int32_t>(high) : 127;
+    p.activation_max = high < highest ? static_cast<std::int32_t>(high) : highest;
   }
 }
 

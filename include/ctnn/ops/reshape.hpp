@@ -58,7 +58,7 @@ struct reshape : byte_move {
   }
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
-    kernel::reference::copy(p, static_cast<const std::int8_t*>(operands[0]), static_cast<std::int8_t*>(result));
+    with_integer_type(p, [&]<class T>(T) { kernel::reference::copy(p, static_cast<const T*>(operands[0]), static_cast<T*>(result)); });
   }
 
   template <class Writer>

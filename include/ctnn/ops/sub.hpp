@@ -13,12 +13,14 @@ namespace ctnn::ops {
 struct sub : binary_elementwise {
   static constexpr op_kind kind = op_kind::sub;
 
-  // TFLM's CalculateOpDataSub (int8): left_shift 20; each input rescaled by its scale / (2 * the larger
-  // input scale), the difference by that over 2^20 * the output scale. Unlike ADD's, these ratios are
-  // computed in float, then widened (bit-exactness needs the same roundings).
+  static constexpr bool has_kernel(dtype type) { return binary_elementwise::has_kernel(type) || type == dtype::i16; }
+
+  // TFLM's CalculateOpDataSub (int8, int16): left_shift 20 (int16: 15); each input rescaled by its scale / (2 *
+  // the larger input scale), the difference by that over 2^left_shift * the output scale. Unlike ADD's,
+  // these ratios are computed in float, then widened (bit-exactness needs the same roundings).
   static constexpr void requantize(const quantized_operands& q, const node& n, kernel_params& p) {
     p.input2_offset = ctnn::detail::quant::wrapping_neg(q.in2.zero_point);
-    p.left_shift = 20;
+    p.left_shift = p.type == dtype::i16 ? 15 : 20;
     const float twice_max_input_scale = 2 * std::max(q.in.scale, q.in2.scale);
     q.set_multiplier(p.input_multiplier, p.input_shift, static_cast<double>(q.in.scale / twice_max_input_scale));
     q.set_multiplier(p.input2_multiplier, p.input2_shift, static_cast<double>(q.in2.scale / twice_max_input_scale));
@@ -31,19 +33,21 @@ struct sub : binary_elementwise {
   [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {
     kernel::reference::binary_with(p, operands[0], operands[1], result, [](float x, float y) { return x - y; });
   }
-  // TFLM's reference SUB: each input scaled as ADD's, then raw_sub = scaled1 - scaled2 (two's complement,
-  // as TFLite's int32 on its targets), rescaled to the output, clamped.
+  // TFLM's reference SUB (int8, int16): each input scaled as ADD's, then raw_sub = scaled1 - scaled2 (two's
+  // complement, as TFLite's int32 on its targets), rescaled to the output, clamped.
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
     namespace i8 = kernel::reference::int8;
-    const auto* a = static_cast<const std::int8_t*>(operands[0]);
-    const auto* b = static_cast<const std::int8_t*>(operands[1]);
-    auto* out = static_cast<std::int8_t*>(result);
-    kernel::reference::detail::for_each_broadcast(p, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
-      const std::int32_t scaled1 = i8::scaled_input(p, a[ia], p->input_offset, p->input_multiplier, p->input_shift);
-      const std::int32_t scaled2 = i8::scaled_input(p, b[ib], p->input2_offset, p->input2_multiplier, p->input2_shift);
-      out[i] = i8::requantize_output(p, ctnn::detail::quant::wrapping_sub(scaled1, scaled2), p->output_multiplier,
-                                     p->output_shift);
+    with_activation_type(p, [&]<class T>(T) {
+      const auto* a = static_cast<const T*>(operands[0]);
+      const auto* b = static_cast<const T*>(operands[1]);
+      auto* out = static_cast<T*>(result);
+      kernel::reference::detail::for_each_broadcast(p, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
+        const std::int32_t scaled1 = i8::scaled_input(p, a[ia], p->input_offset, p->input_multiplier, p->input_shift);
+        const std::int32_t scaled2 = i8::scaled_input(p, b[ib], p->input2_offset, p->input2_multiplier, p->input2_shift);
+        out[i] = static_cast<T>(i8::requantize_clamped(p, ctnn::detail::quant::wrapping_sub(scaled1, scaled2),
+                                                      p->output_multiplier, p->output_shift));
+      });
     });
   }
 };

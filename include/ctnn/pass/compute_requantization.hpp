@@ -34,11 +34,8 @@ namespace requantization {
 // are bit-exact with TFLM. Offsets are negated zero points (output_offset: the output's zero point);
 // multiplier/shift pairs are QuantizeMultiplier's; activation_min/max are
 // CalculateActivationRangeQuantized's. Per op:
-//   an op kind with a descriptor (ops/<kind>.hpp: conv2d, dense, add, mul, the pools, the activations, ...):
-//       its `requantize`, and its `table_recipe`;
-//   quantize: from f32: output_offset, quantize.int8_scale_bits = output scale (float bits); from i8:
-//       output multiplier input_scale / output_scale;
-//   dequantize: input_offset, quantize.int8_scale_bits = input scale (float bits);
+//   every op kind (ops/<kind>.hpp: conv2d, dense, add, mul, the pools, the activations, quantize,
+//       dequantize, ...): its descriptor's `requantize`, and its `table_recipe`.
 template <class Module>
 constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& p) {
   namespace q = ctnn::detail::quant;
@@ -47,32 +44,15 @@ constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& 
   const auto same_quantization = [](const quantization& a, const quantization& b) {
     return a.scale == b.scale && a.zero_point == b.zero_point;
   };
-  const auto set_multiplier = [](std::int32_t& multiplier, std::int32_t& shift, double real) {
-    const q::quantized_multiplier qm = q::quantize_multiplier(real);
-    multiplier = qm.multiplier;
-    shift = qm.shift;
-  };
   p.input_offset = q::wrapping_neg(in.zero_point);  // wrapping: a zero point may be INT32_MIN
   p.output_offset = out.zero_point;
-  switch (n.kind) {
-    case op_kind::quantize:
-      if (p.type == dtype::f32) p.quantize.int8_scale_bits = std::bit_cast<std::uint32_t>(out.scale);
-      else set_multiplier(p.output_multiplier, p.output_shift, static_cast<double>(in.scale) / static_cast<double>(out.scale));
-      break;
-    case op_kind::dequantize:
-      p.quantize.int8_scale_bits = std::bit_cast<std::uint32_t>(in.scale);
-      break;
-    default: {  // the op kinds with a descriptor (ops/descriptor.hpp): its recipe
-      ops::quantized_operands operands{in, {}, out};
-      if (n.input_count > 1 && n.inputs[1] >= 0) operands.in2 = m.tensor_at(n.inputs[1]).quant;
-      for (std::int32_t i = 0; i < n.input_count; ++i) {
-        const std::int32_t t = n.inputs[static_cast<std::size_t>(i)];
-        if (t >= 0 && !same_quantization(m.tensor_at(t).quant, out)) operands.inputs_quantized_as_result = false;
-      }
-      ops::visit(n.kind, [&](auto d) { d.requantize(operands, n, p); });
-      break;
-    }
+  ops::quantized_operands operands{in, {}, out};
+  if (n.input_count > 1 && n.inputs[1] >= 0) operands.in2 = m.tensor_at(n.inputs[1]).quant;
+  for (std::int32_t i = 0; i < n.input_count; ++i) {
+    const std::int32_t t = n.inputs[static_cast<std::size_t>(i)];
+    if (t >= 0 && !same_quantization(m.tensor_at(t).quant, out)) operands.inputs_quantized_as_result = false;
   }
+  ops::visit(n.kind, [&](auto d) { d.requantize(operands, n, p); });  // its recipe (ops/descriptor.hpp)
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -86,7 +66,7 @@ constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& 
 //     onnx.multiplier_bits = float(x_scale * w_scale) / y_scale for a per-tensor weight scale (per channel
 //     the kernel computes it the same way from operand 3). The result's type is `out_type` (prepare_params').
 //   quantize: the result's scale (onnx.output_scale_bits) and zero point (output_offset), or per axis
-//     (`axis`) operands 1 and 2.
+//     (`axis`) operands 1 and 2 (their counts: ops/quantize.hpp's requantize_onnx).
 //   dequantize: the input's scale (onnx.input_scale_bits) and zero point (input_offset = -zero point), or
 //     per axis operands 1 and 2.
 //   add, mul, max_pool, pad, transpose, reshape on plain integers (ONNX's integer arithmetic, no
@@ -119,13 +99,8 @@ constexpr void set_onnx_fields(const Module& m, const node& n, kernel_params& p)
       if (n.kind == op_kind::dense) p.in2 = w.dims;
       break;
     }
-    case op_kind::quantize:
-    case op_kind::dequantize:
-      p.axis = n.attrs.axis;
-      p.onnx.scale_count = elements_of_operand(1, 1);
-      p.onnx.zero_point_count = elements_of_operand(2, 1);
-      break;
-    default:
+    default:  // an op kind with a descriptor: its ONNX recipe's own fields (quantize, dequantize)
+      ops::visit(n.kind, [&](auto d) { d.requantize_onnx(m, n, p); });
       break;
   }
 }

@@ -71,8 +71,7 @@ constexpr void lower_te::with_scratch<ScratchRules>::run_in_place(Module& m) {
     // What the kernels need of the finished parameters (both routes: ctnn::compile's kernel::invoke and the
     // run-time kernels check the same), said here with the op rather than deep inside a kernel.
     if (const kernel::params_problem problem = kernel::kernel_params_problem(c.params); problem != kernel::params_problem::none) {
-      const bool output_type = problem == kernel::params_problem::quantize_not_to_int8 ||
-                               problem == kernel::params_problem::dequantize_not_to_float;
+      const bool output_type = problem == kernel::params_problem::unsupported_result_type;
       m.fail({error_code::unsupported_dtype, i, n.kind, {}, m.tensor_at(n.inputs[0]).dims,
               {.faulty_operand = problem == kernel::params_problem::int8_fused_activation ? -1 : 0,
                .rejected_value = static_cast<std::int64_t>(output_type ? c.params.out_type : c.params.type)}});

@@ -54,7 +54,7 @@ template <class Policy>
 constexpr kernel_choice choice_by_values(const kernel_params& p, instruction_set isa) {
   if (std::is_same_v<Policy, kernel::shared>) return {kernel_impl::shared};
   if (p.requantization == requantization_policy::onnx || p.type == dtype::u8) return {};
-  if (p.type == dtype::f32 && p.kind != op_kind::quantize && has_vector_f32(isa) && p.in_place == 0)
+  if (p.type == dtype::f32 && p.out_type == dtype::f32 && has_vector_f32(isa) && p.in_place == 0)
     return {kernel_impl::undecided, isa};
   if (p.type == dtype::i8 && (isa == instruction_set::armv7em_dsp || isa == instruction_set::armv81m_mve ||
                                (is_x86(isa) && isa != instruction_set::x86_sse2 && p.in_place == 0)))

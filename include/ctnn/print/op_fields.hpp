@@ -1,7 +1,6 @@
 #pragma once
 // The printer's text of an op's attributes and of a kernel call's parameters (print/printer.hpp): the op
-// kinds with a descriptor print themselves (ops/descriptor.hpp: put_attributes, put_params), the others
-// through the switches below (being moved to their descriptors: docs/design.md §2).
+// kinds print themselves (ops/descriptor.hpp: put_attributes, put_params).
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
@@ -18,16 +17,7 @@ inline void put_attributes(text_writer& w, const module_view& m, const node& n) 
   const op_attributes& a = n.attrs;
   const std::int32_t rank = m.valid_tensor(n.inputs[0]) ? m.tensor_at(n.inputs[0]).dims.rank : 0;
   const bool resolved = m.has(fact::shapes_inferred);
-  if (ops::visit(n.kind, [&](auto d) { d.put_attributes(w, a, ops::printed_op{rank, resolved}); })) return;
-  switch (n.kind) {
-    case op_kind::quantize:
-    case op_kind::dequantize:
-      w.put("  to ");
-      w.put(name_of(a.out_type));
-      break;
-    default:
-      break;
-  }
+  ops::visit(n.kind, [&](auto d) { d.put_attributes(w, a, ops::printed_op{rank, resolved}); });
 }
 
 // A kernel's compile-time parameters in one line: "conv2d f32 +relu [1,8,8,1] -> [1,8,8,8] window ...".
@@ -55,7 +45,7 @@ inline void put_kernel_params(text_writer& w, const kernel_params& p) {
     w.put(" ");
     w.put(name_of(p.out_type));
   }
-  if (ops::visit(p.kind, [&](auto d) { d.put_params(w, p); })) return;
+  ops::visit(p.kind, [&](auto d) { d.put_params(w, p); });
 }
 
 }  // namespace ctnn::detail

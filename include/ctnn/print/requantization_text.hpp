@@ -64,7 +64,6 @@ void put_tflite_requantization(Writer& w, const kernel_call& call) {
   put_multiplier(w, "input2 multiplier", p.input2_multiplier, p.input2_shift);
   if (p.left_shift != 0) w.field(", left shift ", p.left_shift);
   ops::visit(p.kind, [&](auto d) { d.put_requantization(w, p); });
-  if (p.quantize.int8_scale_bits != 0) w.real_field(", int8 scale ", static_cast<double>(p.quantize.int8_scale()));
   if (p.activation_min != 0 || p.activation_max != 0) {
     w.field(", clamp [", p.activation_min);
     w.field(", ", p.activation_max);

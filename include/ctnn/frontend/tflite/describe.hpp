@@ -214,7 +214,8 @@ void describe(const diagnostic& d, Sink&& out) {
       put_number(out, d.count_actual);
       break;
     case frontend_error::tflite_too_many_model_io: detail::put_model_io_count(out, d); break;
-    case frontend_error::tflite_invalid_quantization:
+    case frontend_error::tflite_invalid_quantization:  // at an op (its kernel's requirement) or of the tensor alone
+      if (d.node >= 0) detail::put_op(out, d, false), out(", ");
       tensor();
       out(", ");
       out(name_of(static_cast<quantization_problem>(d.reason)));

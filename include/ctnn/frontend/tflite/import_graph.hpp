@@ -17,6 +17,7 @@
 #include <ctnn/frontend/tflite/import_spatial.hpp>
 #include <ctnn/frontend/tflite/import_state.hpp>
 #include <ctnn/frontend/tflite/import_tensors.hpp>
+#include <ctnn/frontend/tflite/int16_operators.hpp>
 #include <ctnn/frontend/tflite/schema.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/ops/infer.hpp>
@@ -125,7 +126,7 @@ constexpr void import_op(S& s, std::uint32_t i) {
     return s.fail(error_code::unsupported_dtype, op, p.kind,
                   {.rejected_value = static_cast<std::int64_t>(s.m.tensor_at(result).type)}, {},
                   s.m.tensor_at(result).dims);
-  if (!check_requantization(s, op, p, *n)) return;
+  if (!check_requantization(s, op, p, *n) || !check_int16_operands(s, op, p, *n)) return;
   if (p.activation_node) {
     node* act = s.add_node(p.fused == activation_function::relu ? op_kind::relu : op_kind::relu6,
                            numbered(p.fused == activation_function::relu ? "relu" : "relu6", i), out);

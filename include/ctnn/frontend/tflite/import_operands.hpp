@@ -140,9 +140,10 @@ constexpr bool check_requantization(S& s, std::int32_t op, const op_plan& p, con
   namespace q = ctnn::detail::quant;
   const tensor& x = s.m.tensor_at(n.inputs[0]);
   const tensor& y = s.m.tensor_at(n.output);
-  // A result that is not int8 has no quantization (a comparison's bool): the recipe is then the inputs'.
-  const bool y_unquantized = y.type == dtype::i8 && !y.quant.quantized();
-  if ((x.type != dtype::i8 && y.type != dtype::i8) || !x.quant.quantized() || y_unquantized) return true;
+  // A result that is not quantized (a comparison's bool) has no quantization: the recipe is then the inputs'.
+  const bool y_unquantized = is_quantized_activation(y.type) && !y.quant.quantized();
+  if ((!is_quantized_activation(x.type) && !is_quantized_activation(y.type)) || !x.quant.quantized() || y_unquantized)
+    return true;
   const double in = static_cast<double>(x.quant.scale), out = static_cast<double>(y.quant.scale);
   const quantization& second =
       n.input_count > 1 && n.inputs[1] >= 0 ? s.m.tensor_at(n.inputs[1]).quant : quantization{};
@@ -156,10 +157,11 @@ constexpr bool check_requantization(S& s, std::int32_t op, const op_plan& p, con
       if (!second.quantized()) return true;
       shift = q::quantize_multiplier(in * largest_scale(second) / out).shift;
       break;
-    case op_kind::quantize: shift = q::quantize_multiplier(in / out).shift; break;
     default: {  // an op kind with a descriptor: the shift its recipe says to check
       if (n.input_count > 1 && !second.quantized()) return true;
       kernel_params recipe{};
+      recipe.type = x.type;
+      recipe.out_type = y.type;
       ops::recipe_shift checked{};
       const bool described = ops::visit(n.kind, [&](auto d) {
         d.requantize({x.quant, second, y.quant}, n, recipe);

@@ -167,6 +167,8 @@ enum class quantization_problem : std::int32_t {
   zero_point,      // a zero point outside the tensor type's range (int8: [-128, 127]; int32: int32)
   channel_scale,   // a per-channel scale that is not finite and within [2^-60, 2^60]
   not_the_inputs,  // an int8 REDUCE_MAX/REDUCE_MIN result quantized unlike its input (TFLM fails it)
+  int16_zero_point,  // an int16 tensor with a zero point other than 0 at an op whose TFLM int16 kernel needs 0
+  int16_result_scale,  // an int16 LOGISTIC/TANH result whose scale is not 2^-15 (TFLM's kernels need it)
 };
 
 constexpr std::string_view name_of(quantization_problem q) {
@@ -176,6 +178,10 @@ constexpr std::string_view name_of(quantization_problem q) {
     case quantization_problem::channel_scale: return "a per-channel scale that is not finite or outside [2^-60, 2^60]";
     case quantization_problem::not_the_inputs:
       return "an int8 REDUCE_MAX/REDUCE_MIN result whose scale or zero point is not its input's (TFLM runs only those)";
+    case quantization_problem::int16_zero_point:
+      return "an int16 zero point other than 0 at an op whose int16 kernel TFLM runs only with zero point 0";
+    case quantization_problem::int16_result_scale:
+      return "an int16 result whose scale is not the power of two the op's kernel writes (LOGISTIC, TANH: 2^-15)";
   }
   return {};
 }

@@ -84,14 +84,15 @@ template <float (*F)(float)>
   for (std::int64_t i = 0; i < elements; ++i) out[i] = F(in[i]);
 }
 
-// The int8 kernels of one operand (ABS, RSQRT): each result is F(x - input zero point), which includes the
-// output's zero point, saturated to int8 as TFLM's EvalImplQuantized.
-template <class Params, class F>
-[[gnu::always_inline]] constexpr void apply_i8(Params p, const std::int8_t* in, std::int8_t* out, F f) {
+// The int8 kernels of one operand (ABS, RSQRT; ABS's int16 one, T int16): each result is F(x - input zero
+// point), which includes the output's zero point, saturated to T as TFLM's EvalImplQuantized.
+template <class Params, class T, class F>
+[[gnu::always_inline]] constexpr void apply_i8(Params p, const T* in, T* out, F f) {
+  constexpr std::int32_t lowest = std::numeric_limits<T>::min(), highest = std::numeric_limits<T>::max();
   const std::int64_t elements = p->out.elements();
   for (std::int64_t i = 0; i < elements; ++i) {
     const std::int32_t v = f(in[i] + p->input_offset);
-    out[i] = static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
+    out[i] = static_cast<T>(v < lowest ? lowest : (v > highest ? highest : v));
   }
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// int8 activations as ops of their own (TFLM's recipes):
+// int8 activations as ops of their own (TFLM's recipes; relu, relu6, clip and leaky_relu also of int16, T the
+// element type: TFLM's same templates, clamped to T's range):
 //   relu:     requantized from the input's to the output's quantization (ReluQuantized), clamped below
 //             at the output's zero;
 //   relu6:    a clamp of the raw values to [quantized 0, quantized 6] of the input's quantization
@@ -25,8 +26,8 @@
 #include <ctnn/kernel/reference/int8/fixed_point.hpp>
 
 namespace ctnn::kernel::reference::int8 {
-template <class Params>
-constexpr void relu(Params p, const std::int8_t* input, std::int8_t* output) {
+template <class Params, class T>
+constexpr void relu(Params p, const T* input, T* output) {
   namespace q = ctnn::detail::quant;
   const std::int64_t elements = p->out.elements();
   for (std::int64_t i = 0; i < elements; ++i) {
@@ -36,16 +37,16 @@ constexpr void relu(Params p, const std::int8_t* input, std::int8_t* output) {
     std::int32_t v = q::wrapping_add(p->output_offset, scaled);
     v = v < p->activation_min ? p->activation_min : v;
     v = v > p->activation_max ? p->activation_max : v;
-    output[i] = static_cast<std::int8_t>(v);
+    output[i] = static_cast<T>(v);
   }
 }
 // relu6 and clip: the raw values clamped to [activation_min, activation_max].
-template <class Params>
-constexpr void clamp(Params p, const std::int8_t* input, std::int8_t* output) {
+template <class Params, class T>
+constexpr void clamp(Params p, const T* input, T* output) {
   const std::int64_t elements = p->out.elements();
   for (std::int64_t i = 0; i < elements; ++i) {
     const std::int32_t v = input[i];
-    output[i] = static_cast<std::int8_t>(v > p->activation_max ? p->activation_max : (v < p->activation_min ? p->activation_min : v));
+    output[i] = static_cast<T>(v > p->activation_max ? p->activation_max : (v < p->activation_min ? p->activation_min : v));
   }
 }
 
@@ -75,8 +76,8 @@ constexpr void logistic_or_tanh(Params p, const std::int8_t* input, std::int8_t*
 // One value of leaky_relu or prelu, its input already minus the zero point (`x`) and its negative side's
 // factor (leaky_relu: 1, the slope being in the multiplier; prelu: alpha minus its zero point). A negative
 // multiplier (leaky_relu's negative alpha) multiplies by its magnitude and negates, as TFLM does.
-template <class Params>
-constexpr std::int8_t rectify(Params p, std::int32_t x, std::int32_t negative_factor) {
+template <class T, class Params>
+constexpr T rectify(Params p, std::int32_t x, std::int32_t negative_factor) {
   namespace q = ctnn::detail::quant;
   std::int32_t scaled = 0;
   if (x >= 0) {
@@ -88,20 +89,21 @@ constexpr std::int8_t rectify(Params p, std::int32_t x, std::int32_t negative_fa
     if (multiplier < 0) scaled = q::wrapping_neg(scaled);
   }
   const std::int32_t v = q::wrapping_add(p->output_offset, scaled);
-  return static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
+  constexpr std::int32_t lowest = std::numeric_limits<T>::min(), highest = std::numeric_limits<T>::max();
+  return static_cast<T>(v < lowest ? lowest : (v > highest ? highest : v));
 }
 
-template <class Params>
-constexpr void leaky_relu(Params p, const std::int8_t* input, std::int8_t* output) {
+template <class Params, class T>
+constexpr void leaky_relu(Params p, const T* input, T* output) {
   const std::int64_t elements = p->out.elements();
-  for (std::int64_t i = 0; i < elements; ++i) output[i] = rectify(p, input[i] + p->input_offset, 1);
+  for (std::int64_t i = 0; i < elements; ++i) output[i] = rectify<T>(p, input[i] + p->input_offset, 1);
 }
 
 // prelu: alpha (the second operand, offset input2_offset) broadcast against the input.
 template <class Params>
 constexpr void prelu(Params p, const std::int8_t* input, const std::int8_t* alpha, std::int8_t* output) {
   reference::detail::for_each_broadcast(p, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
-    output[i] = rectify(p, input[ia] + p->input_offset, alpha[ib] + p->input2_offset);
+    output[i] = rectify<std::int8_t>(p, input[ia] + p->input_offset, alpha[ib] + p->input2_offset);
   });
 }
 

@@ -14,13 +14,17 @@
 namespace ctnn::kernel::reference::int8 {
 
 template <class Params>
-[[gnu::always_inline]] constexpr std::int8_t requantize_output(Params p, std::int32_t acc, std::int32_t multiplier,
-                                                              std::int32_t shift) {
+[[gnu::always_inline]] constexpr std::int32_t requantize_clamped(Params p, std::int32_t acc, std::int32_t multiplier,
+                                                                std::int32_t shift) {
   namespace q = ctnn::detail::quant;
   std::int32_t v = q::wrapping_add(q::multiply_by_quantized_multiplier(acc, multiplier, shift), p->output_offset);
   v = v < p->activation_min ? p->activation_min : v;
-  v = v > p->activation_max ? p->activation_max : v;
-  return static_cast<std::int8_t>(v);
+  return v > p->activation_max ? p->activation_max : v;
+}
+template <class Params>
+[[gnu::always_inline]] constexpr std::int8_t requantize_output(Params p, std::int32_t acc, std::int32_t multiplier,
+                                                              std::int32_t shift) {
+  return static_cast<std::int8_t>(requantize_clamped(p, acc, multiplier, shift));
 }
 template <kernel_params P>
 [[gnu::always_inline]] constexpr std::int8_t requantize_output(std::int32_t acc, std::int32_t multiplier, std::int32_t shift) {

@@ -1,0 +1,315 @@
+#!/usr/bin/env python3
+"""Writes the op-conformance cases of the int16 family (TFLite's 16x8 quantization: int16 activations, zero
+point 0): tests/data/ops/int16/<case>/ with model.tflite, input_<k>.bin and output_<k>.bin (raw little-endian,
+the model's own types). Outputs from TensorFlow Lite Micro's reference kernels through the host oracle
+tflm_run, only with --tflm (without it the committed outputs are kept, scripts/op_tests.py).
+
+Also writes the int16 models ctnn refuses, as TFLM does or until ctnn has their int16 kernels, to
+tests/data/tflite/ (the tools' error tests, tools/CMakeLists.txt): int16_gather.tflite (TFLM's GATHER takes
+float32 and int8 only), int16_relu_zero_point.tflite (an int16 RELU with zero point 5: TFLM's needs 0),
+int16_add.tflite (an int16 ADD: no int16 ADD kernel in ctnn yet), int16_logistic_output_scale.tflite (an int16
+LOGISTIC whose result scale is not 2^-15: TFLM's Prepare fails).
+
+  QUANTIZE: float32 -> int16 (ties, saturation at -32768/32767, tiny and huge scales), int8 -> int16,
+    int16 -> int8, int16 -> int16 (rescaled, saturating), int16 -> int32, int32 -> int16; DEQUANTIZE int16 ->
+    float32; chains float32 -> int16 -> float32 and int8 -> int16 -> int8 (mixed models).
+  RESHAPE, SQUEEZE, EXPAND_DIMS, TRANSPOSE, PAD, CONCATENATION, PACK, MAXIMUM, MINIMUM (raw values moved or
+    compared); RELU, RELU6, LEAKY_RELU, ABS (TFLM's int8 templates at int16); LOGISTIC and TANH (TFLM's int16 table);
+  SUB (equal shapes, broadcast, fused RELU/RELU6, saturating), MEAN and SUM (one and two axes, keep_dims);
+  SOFTMAX (TFLM's exp and reciprocal tables, computed by ctnn in constant evaluation).
+
+Deterministic: every input comes from a fixed seed, so re-running reproduces every file byte for byte.
+
+Usage: /usr/bin/python3 scripts/gen_op_tests_int16.py [--tflm /work/oracle/tflm/tflm_run]
+"""
+import argparse
+
+import numpy as np
+
+import gen_op_tests_activation  # noqa: F401  (registers LEAKY_RELU, MAXIMUM, MINIMUM with the writer)
+import gen_op_tests_shape  # noqa: F401  (registers SQUEEZE, EXPAND_DIMS, TRANSPOSE, PACK with the writer)
+import gen_op_tests_unary  # noqa: F401  (registers ABS with the writer)
+import op_tests
+from op_tests import tfl
+
+F32 = np.float32
+
+
+def quant(scale, zero_point=0):
+    return dict(scale=[scale], zero_point=[zero_point])
+
+
+class Chain:
+    """A model of one input and a chain of ops, each reading the previous result (and constants)."""
+
+    def __init__(self, shape, dtype, q=None):
+        self.m = tfl.Model(new_opcodes=True)
+        self.shape = list(shape)
+        self.current = self.m.tensor("x", shape, dtype, quant=q)
+        self.m.inputs = [self.current]
+
+    def op(self, code, dtype, q=None, shape=None, constants=(), **options):
+        inputs = [self.current]
+        for k, (values, ctype) in enumerate(constants):
+            values = np.asarray(values)
+            inputs.append(self.m.tensor(f"c{len(self.m.ops)}_{k}", values.shape, ctype, data=values))
+        self.shape = list(shape) if shape is not None else self.shape
+        self.current = self.m.tensor(f"t{len(self.m.ops)}", self.shape, dtype, quant=q)
+        self.m.op(code, inputs, [self.current], **options)
+        return self
+
+    def model(self):
+        self.m.outputs = [self.current]
+        return self.m
+
+
+# ----------------------------------------------------------------------------------------------------
+# Inputs: uniform over the type's range with its extremes, zero and +-1 at the front.
+
+def integers(rng, dtype, shape, low=None, high=None):
+    info = np.iinfo(dtype)
+    low = info.min if low is None else low
+    high = info.max if high is None else high
+    x = rng.randint(low, high + 1, size=int(np.prod(shape)), dtype=np.int64)
+    for k, v in enumerate((low, high, 0, -1, 1)):
+        if k < x.size and low <= v <= high:
+            x[k] = v
+    return x.astype(dtype).reshape(shape)
+
+
+def floats(rng, shape, low, high, specials=()):
+    x = rng.uniform(low, high, size=int(np.prod(shape))).astype(F32)
+    for k, v in enumerate(specials[: x.size]):
+        x[k] = v
+    return x.reshape(shape)
+
+
+# ----------------------------------------------------------------------------------------------------
+
+def quantize_cases(rng):
+    I16, I8, I32, FLOAT32 = tfl.INT16, tfl.INT8, tfl.INT32, tfl.FLOAT32
+    cases = []
+
+    def add(name, chain, inputs):
+        cases.append((name, chain.model(), inputs))
+
+    # float32 -> int16: ties (x.5 of the scale, both signs), values beyond +-32767 scales (saturation).
+    ties = [0.0, -0.0, 0.5e-3, -0.5e-3, 1.5e-3, -2.5e-3, 32767e-3, -32768e-3, 40.0, -40.0, 32767.5e-3, -32768.5e-3]
+    add("quantize_f32_to_i16", Chain([3, 5, 7], FLOAT32).op("QUANTIZE", I16, quant(1e-3)),
+        [floats(rng, [3, 5, 7], -36.0, 36.0, ties)])
+    add("quantize_f32_to_i16_tiny_scale", Chain([2, 33], FLOAT32).op("QUANTIZE", I16, quant(1e-6)),
+        [floats(rng, [2, 33], -0.04, 0.04, [0.0, 3.2767e-2, -3.2768e-2, 5e-7, -5e-7])])
+    add("quantize_f32_to_i16_huge_scale", Chain([41], FLOAT32).op("QUANTIZE", I16, quant(100.0)),
+        [floats(rng, [41], -4e6, 4e6, [0.0, 50.0, -50.0, 150.0, 3276700.0, -3276800.0])])
+    # int8 -> int16 (the head of a 16x8 model reading int8), int16 -> int8 (saturating), int16 -> int16.
+    add("quantize_i8_to_i16", Chain([4, 64], I8, quant(0.05, -3)).op("QUANTIZE", I16, quant(1e-4)),
+        [np.arange(-128, 128, dtype=np.int8).reshape(4, 64)])
+    add("quantize_i8_to_i16_saturating", Chain([2, 2, 31], I8, quant(0.5, 7)).op("QUANTIZE", I16, quant(1e-3)),
+        [integers(rng, np.int8, [2, 2, 31])])
+    add("quantize_i16_to_i8", Chain([5, 3, 9], I16, quant(3e-4)).op("QUANTIZE", I8, quant(0.02, 5)),
+        [integers(rng, np.int16, [5, 3, 9])])
+    add("quantize_i16_to_i16_rescale", Chain([1, 3, 5, 7], I16, quant(1e-3)).op("QUANTIZE", I16, quant(3.7e-4)),
+        [integers(rng, np.int16, [1, 3, 5, 7])])
+    add("quantize_i16_to_i16_coarser", Chain([97], I16, quant(2.5e-5)).op("QUANTIZE", I16, quant(7e-3)),
+        [integers(rng, np.int16, [97])])
+    add("quantize_i16_to_i32", Chain([6, 7], I16, quant(1e-3)).op("QUANTIZE", I32, quant(1e-6)),
+        [integers(rng, np.int16, [6, 7])])
+    add("quantize_i8_to_i32", Chain([3, 11], I8, quant(0.1, 4)).op("QUANTIZE", I32, quant(1e-3, 9)),
+        [integers(rng, np.int8, [3, 11])])
+    add("quantize_i32_to_i16", Chain([2, 3, 5], I32, quant(1e-5)).op("QUANTIZE", I16, quant(4e-3)),
+        [integers(rng, np.int32, [2, 3, 5], -(1 << 28), 1 << 28)])
+    # DEQUANTIZE int16 -> float32.
+    add("dequantize_i16", Chain([3, 4, 11], I16, quant(1e-3)).op("DEQUANTIZE", FLOAT32),
+        [integers(rng, np.int16, [3, 4, 11])])
+    add("dequantize_i16_tiny_scale", Chain([37], I16, quant(3e-7)).op("DEQUANTIZE", FLOAT32),
+        [integers(rng, np.int16, [37])])
+    # Mixed chains: float32 -> int16 -> float32; int8 -> int16 -> int8.
+    add("chain_f32_i16_f32", Chain([2, 9, 3], FLOAT32).op("QUANTIZE", I16, quant(2e-4)).op("DEQUANTIZE", FLOAT32),
+        [floats(rng, [2, 9, 3], -7.0, 7.0, ties)])
+    add("chain_i8_i16_i8", Chain([1, 6, 6, 3], I8, quant(0.03, -10)).op("QUANTIZE", I16, quant(1.2e-4))
+        .op("QUANTIZE", I8, quant(0.025, 3)), [integers(rng, np.int8, [1, 6, 6, 3])])
+    return cases
+
+
+def data_movement_cases(rng):
+    """The ops TFLM runs on int16 by moving or comparing raw values (no requantization)."""
+    I16, I32 = tfl.INT16, tfl.INT32
+    q = quant(2e-4)
+    cases = []
+
+    def add(name, chain, inputs):
+        cases.append((name, chain.model(), inputs))
+
+    x = integers(rng, np.int16, [2, 3, 5])
+    add("reshape_i16", Chain([2, 3, 5], I16, q).op("RESHAPE", I16, q, shape=[5, 6],
+                                                    constants=[(np.array([5, 6]), I32)]), [x])
+    add("squeeze_i16", Chain([1, 7, 1, 3], I16, q).op("SQUEEZE", I16, q, shape=[7, 3], squeeze_dims=[0, 2]),
+        [integers(rng, np.int16, [1, 7, 1, 3])])
+    add("expand_dims_i16", Chain([4, 5], I16, q).op("EXPAND_DIMS", I16, q, shape=[4, 1, 5],
+                                                    constants=[(np.array([1]), I32)]), [integers(rng, np.int16, [4, 5])])
+    add("transpose_i16_rank4", Chain([2, 3, 4, 5], I16, q).op("TRANSPOSE", I16, q, shape=[5, 2, 4, 3],
+                                                               constants=[(np.array([3, 0, 2, 1]), I32)]),
+        [integers(rng, np.int16, [2, 3, 4, 5])])
+    add("pad_i16", Chain([2, 3, 5], I16, q).op("PAD", I16, q, shape=[3, 6, 6],
+                                               constants=[(np.array([[0, 1], [2, 1], [1, 0]]), I32)]),
+        [integers(rng, np.int16, [2, 3, 5])])
+
+    # Two inputs (CONCATENATION and PACK of two int16 tensors quantized otherwise than their result: TFLM
+    # copies the raw values; MAXIMUM and MINIMUM compare them, broadcast).
+    def two_inputs(code, shape_a, shape_b, out_shape, qa, qb, qo, **options):
+        m = tfl.Model(new_opcodes=True)
+        a = m.tensor("a", shape_a, I16, quant=qa)
+        b = m.tensor("b", shape_b, I16, quant=qb)
+        y = m.tensor("y", out_shape, I16, quant=qo)
+        m.inputs, m.outputs = [a, b], [y]
+        m.op(code, [a, b], [y], **options)
+        return m
+
+    for name, code, sa, sb, so, options in [
+            ("concatenation_i16", "CONCATENATION", [2, 3, 4], [2, 5, 4], [2, 8, 4], dict(axis=1)),
+            ("pack_i16", "PACK", [3, 5], [3, 5], [3, 2, 5], dict(values_count=2, axis=1)),
+            ("maximum_i16_broadcast", "MAXIMUM", [2, 3, 7], [7], [2, 3, 7], {}),
+            ("minimum_i16", "MINIMUM", [5, 9], [5, 9], [5, 9], {})]:
+        cases.append((name, two_inputs(code, sa, sb, so, quant(3e-4), quant(1e-3), quant(5e-4), **options),
+                      [integers(rng, np.int16, sa), integers(rng, np.int16, sb)]))
+    return cases
+
+
+def activation_cases(rng):
+    """RELU, RELU6, LEAKY_RELU and ABS of int16 (TFLM's templates of the int8 recipes)."""
+    I8, I16 = tfl.INT8, tfl.INT16
+    cases = []
+
+    def add(name, chain, inputs):
+        cases.append((name, chain.model(), inputs))
+
+    shape = [3, 5, 7]
+    add("relu_i16", Chain(shape, I16, quant(1e-3)).op("RELU", I16, quant(5e-4)), [integers(rng, np.int16, shape)])
+    add("relu_i16_coarser", Chain([61], I16, quant(2e-5)).op("RELU", I16, quant(3e-3)), [integers(rng, np.int16, [61])])
+    add("relu6_i16", Chain(shape, I16, quant(3e-4)).op("RELU6", I16, quant(3e-4)), [integers(rng, np.int16, shape)])
+    add("relu6_i16_six_beyond_range", Chain([2, 33], I16, quant(1e-4)).op("RELU6", I16, quant(1e-4)),
+        [integers(rng, np.int16, [2, 33])])
+    add("leaky_relu_i16", Chain(shape, I16, quant(1e-3)).op("LEAKY_RELU", I16, quant(8e-4), alpha=0.2),
+        [integers(rng, np.int16, shape)])
+    add("leaky_relu_i16_negative_alpha", Chain([4, 17], I16, quant(2e-4)).op("LEAKY_RELU", I16, quant(5e-4), alpha=-0.5),
+        [integers(rng, np.int16, [4, 17])])
+    # A 16x8 island in an int8 model: int8 -> QUANTIZE int16 -> LEAKY_RELU -> QUANTIZE int8.
+    add("mixed_i8_leaky_relu_i16_i8", Chain([1, 4, 4, 3], I8, quant(0.05, 3)).op("QUANTIZE", I16, quant(2e-4))
+        .op("LEAKY_RELU", I16, quant(1.5e-4), alpha=0.1).op("QUANTIZE", I8, quant(0.04, -20)),
+        [integers(rng, np.int8, [1, 4, 4, 3])])
+    return cases
+
+
+def refused_models():
+    I16, I32 = tfl.INT16, tfl.INT32
+    gather = tfl.Model(new_opcodes=True)
+    x = gather.tensor("x", [4, 3], I16, quant=quant(1e-3))
+    indices = gather.tensor("indices", [2], I32, data=np.array([2, 0]))
+    y = gather.tensor("y", [2, 3], I16, quant=quant(1e-3))
+    gather.inputs, gather.outputs = [x], [y]
+    gather.op("GATHER", [x, indices], [y])
+    relu = Chain([8], I16, quant(1e-3, 5)).op("RELU", I16, quant(1e-3, 5)).model()
+    add = tfl.Model(new_opcodes=True)
+    a = add.tensor("a", [6], I16, quant=quant(1e-3))
+    b = add.tensor("b", [6], I16, quant=quant(1e-3))
+    y = add.tensor("y", [6], I16, quant=quant(2e-3))
+    add.inputs, add.outputs = [a, b], [y]
+    add.op("ADD", [a, b], [y])
+    folder = op_tests.OPS_DIR.parent / "tflite"
+    logistic = Chain([8], I16, quant(1e-3)).op("LOGISTIC", I16, quant(1e-4)).model()
+    for name, m in [("int16_gather", gather), ("int16_relu_zero_point", relu), ("int16_add", add),
+                    ("int16_logistic_output_scale", logistic)]:
+        (folder / f"{name}.tflite").write_bytes(m.serialize())
+
+
+def logistic_tanh_cases(rng):
+    """LOGISTIC and TANH of int16 (TFLM's table with interpolation): power-of-two input scales (no rescaling)
+    and others (the multiplier doubled up to 31 times), the result's scale 2^-15."""
+    I8, I16 = tfl.INT8, tfl.INT16
+    sweep = np.concatenate([np.arange(-32768, 32768, 97), [32767, -1, 1, 0]]).astype(np.int16)
+    out = quant(2.0 ** -15)
+    cases = []
+    for code in ("LOGISTIC", "TANH"):
+        scales = [("pot", 2.0 ** -12), ("scale_3e-4", 3e-4), ("tiny_scale", 1e-6), ("large_scale", 2e-2)]
+        if code == "TANH":
+            scales.insert(1, ("pot_shift_1", 2.0 ** -11))
+        for name, scale in scales:
+            cases.append((f"{code.lower()}_i16_{name}", Chain([sweep.size], I16, quant(scale)).op(code, I16, out).model(),
+                          [sweep]))
+    cases.append(("mixed_i8_tanh_i16_i8", Chain([2, 5, 7], I8, quant(0.06, -4)).op("QUANTIZE", I16, quant(2.0 ** -12))
+                  .op("TANH", I16, out).op("QUANTIZE", I8, quant(1 / 128)).model(), [integers(rng, np.int8, [2, 5, 7])]))
+    return cases
+
+
+def arithmetic_cases(rng):
+    """SUB (left shift 15, TFLM's CalculateOpDataSub at int16), MEAN and SUM (QuantizedMeanOrSum at int16)."""
+    I16, I32 = tfl.INT16, tfl.INT32
+    cases = []
+
+    def sub(name, shape_a, shape_b, out_shape, qa, qb, qo, act=None):
+        m = tfl.Model(new_opcodes=True)
+        a = m.tensor("a", shape_a, I16, quant=qa)
+        b = m.tensor("b", shape_b, I16, quant=qb)
+        y = m.tensor("y", out_shape, I16, quant=qo)
+        m.inputs, m.outputs = [a, b], [y]
+        m.op("SUB", [a, b], [y], act=act)
+        cases.append((name, m, [integers(rng, np.int16, shape_a), integers(rng, np.int16, shape_b)]))
+
+    sub("sub_i16", [3, 5, 7], [3, 5, 7], [3, 5, 7], quant(1e-3), quant(2e-3), quant(2.5e-3))
+    sub("sub_i16_broadcast_relu_saturating", [2, 3, 5], [5], [2, 3, 5], quant(4e-4), quant(3e-4), quant(1e-4), act="RELU")
+    sub("sub_i16_relu6", [4, 9], [4, 1], [4, 9], quant(5e-4), quant(5e-4), quant(3e-4), act="RELU6")
+
+    def reduce(name, code, shape, axes, keep_dims, out_shape, qi, qo):
+        chain = Chain(shape, I16, qi).op(code, I16, qo, shape=out_shape, constants=[(np.array(axes), I32)],
+                                         keep_dims=keep_dims)
+        cases.append((name, chain.model(), [integers(rng, np.int16, shape)]))
+
+    reduce("mean_i16_hw", "MEAN", [1, 4, 5, 6], [1, 2], True, [1, 1, 1, 6], quant(1e-3), quant(8e-4))
+    reduce("mean_i16_last_axis", "MEAN", [3, 7, 11], [2], False, [3, 7], quant(2e-4), quant(3e-5))
+    reduce("sum_i16_saturating", "SUM", [2, 9, 5], [1], False, [2, 5], quant(2e-4), quant(4e-4))
+    reduce("sum_i16_two_axes", "SUM", [3, 4, 5], [0, 2], True, [1, 4, 1], quant(1e-4), quant(2e-3))
+    return cases
+
+
+def softmax_cases(rng):
+    """SOFTMAX of int16 (TFLM's exp and 1 / (1 + x) tables): rows of several lengths, input scales that
+    spread a row over the exp table's [-10, 0] or crowd it near 0; a mixed int8 -> int16 -> int8 model."""
+    I8, I16 = tfl.INT8, tfl.INT16
+    out = quant(2.0 ** -15)
+    cases = []
+    for name, shape, scale in [("softmax_i16", [3, 10], 1e-3), ("softmax_i16_rank3_odd", [2, 3, 13], 3e-4),
+                               ("softmax_i16_wide_scale", [4, 7], 1e-2), ("softmax_i16_tiny_scale", [5, 6], 1e-6),
+                               ("softmax_i16_one_class", [6, 1], 1e-3)]:
+        cases.append((name, Chain(shape, I16, quant(scale)).op("SOFTMAX", I16, out, beta=1.0).model(),
+                      [integers(rng, np.int16, shape)]))
+    cases.append(("mixed_i8_softmax_i16_i8", Chain([2, 12], I8, quant(0.1, 5)).op("QUANTIZE", I16, quant(4e-4))
+                  .op("SOFTMAX", I16, out, beta=1.0).op("QUANTIZE", I8, quant(1 / 256, -128)).model(),
+                  [integers(rng, np.int8, [2, 12])]))
+    return cases
+
+
+def abs_cases(rng):
+    """ABS of int16: equal scales (|-32768| saturates at 32767) and rescaled (TFLM's AbsEvalQuantized)."""
+    I16 = tfl.INT16
+    return [("abs_i16", Chain([3, 5, 7], I16, quant(1e-3)).op("ABS", I16, quant(1e-3)).model(),
+             [integers(rng, np.int16, [3, 5, 7])]),
+            ("abs_i16_rescale", Chain([50], I16, quant(2e-4)).op("ABS", I16, quant(3e-4)).model(),
+             [integers(rng, np.int16, [50])])]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tflm", metavar="TFLM_RUN", help="the TFLM host oracle: records the cases' outputs")
+    args = parser.parse_args()
+    family = op_tests.Family("int16", args.tflm)
+    rng = np.random.RandomState(1616)
+    cases = (quantize_cases(rng) + data_movement_cases(rng) + activation_cases(rng) + logistic_tanh_cases(rng) +
+             arithmetic_cases(rng) + softmax_cases(rng) + abs_cases(rng))
+    for name, m, inputs in cases:
+        family.write_case(name, m, inputs)
+    family.finish()
+    refused_models()
+
+
+if __name__ == "__main__":
+    main()
