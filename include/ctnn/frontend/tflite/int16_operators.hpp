@@ -55,7 +55,10 @@ constexpr bool tflm_runs_int16(builtin_operator code) {
     case b::depthwise_conv_2d:
     case b::fully_connected:
     case b::average_pool_2d:
-    case b::max_pool_2d: return true;
+    case b::max_pool_2d:
+    case b::cast:
+    case b::select_v2:
+    case b::resize_nearest_neighbor: return true;
     default: return false;
   }
 }
