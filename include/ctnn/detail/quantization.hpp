@@ -124,6 +124,7 @@ struct rounded_log2 {
   bool power_of_two = false;
 };
 constexpr rounded_log2 checked_log2(float x) {
+  if (!(x > 0.0f) || x > 3.4028234663852886e38f) return {};  // 0, negative, NaN, inf: no power of two
   const double log2 = math::log(static_cast<double>(x)) / math::log(2.0);
   const double rounded = log2 < 0 ? -static_cast<double>(static_cast<std::int64_t>(-log2 + 0.5))
                                   : static_cast<double>(static_cast<std::int64_t>(log2 + 0.5));

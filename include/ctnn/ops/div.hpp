@@ -48,7 +48,7 @@ struct div : binary_elementwise {
     }
     logic::with_element_type(p->type, [&](auto zero) {
       using T = decltype(zero);
-      if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      if constexpr (std::is_integral_v<T>) {  // not bool_byte
         const auto* a = static_cast<const T*>(operands[0]);
         const auto* b = static_cast<const T*>(operands[1]);
         auto* out = static_cast<T*>(result);

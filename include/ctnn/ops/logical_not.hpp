@@ -3,6 +3,7 @@
 // (ops/descriptor.hpp).
 #include <cstdint>
 
+#include <ctnn/kernel/reference/logic.hpp>
 #include <ctnn/ops/descriptor.hpp>
 
 namespace ctnn::ops {
@@ -15,8 +16,8 @@ struct logical_not : unary_elementwise {
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result,
                                             const kernel::requant_arrays&) {
-    const auto* in = static_cast<const bool*>(operands[0]);
-    auto* out = static_cast<bool*>(result);
+    const auto* in = static_cast<const kernel::reference::logic::bool_byte*>(operands[0]);
+    auto* out = static_cast<kernel::reference::logic::bool_byte*>(result);
     const std::int64_t elements = p->out.elements();
     for (std::int64_t i = 0; i < elements; ++i) out[i] = !in[i];
   }

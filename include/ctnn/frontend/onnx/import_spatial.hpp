@@ -262,9 +262,10 @@ constexpr void import_tile(S& s, const node_view&, const operands& o, std::int32
     const std::int32_t from = d < rank - xs.rank ? 1 : xs[d - (rank - xs.rank)];
     const std::int64_t k = d - (rank - count);  // the element of the shape or repeats for dim d (< 0: none)
     const std::int64_t v = k < 0 ? 1 : s.constant_int(o.id[1], 1, static_cast<std::uint32_t>(k), count);
-    const std::int64_t extent = !expand ? from * v : v == 1 ? from : v;
     if (v < 1 || v > (std::int64_t{1} << 24) || (expand && from != 1 && v != 1 && v != from))
       return s.operand_value_error(1, k, v);
+    const std::int64_t extent = !expand ? from * v : v == 1 ? from : v;  // below 2^55: v is checked first
+    if (extent > std::int64_t{INT32_MAX}) return s.operand_value_error(1, k, v);
     padded.dims[static_cast<std::size_t>(d)] = from;
     out.dims[static_cast<std::size_t>(d)] = static_cast<std::int32_t>(extent);
   }

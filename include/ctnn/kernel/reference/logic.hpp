@@ -23,7 +23,17 @@
 
 namespace ctnn::kernel::reference::logic {
 
-// Calls f(T{}) with the C++ element type T of `type` (bool for b8). With compile-time parameters the
+// A bool element as a model stores it: one byte, true when not zero. The kernels read bools through it,
+// never as C++ bool: an input byte other than 0 or 1 is not a valid bool value (loading it is undefined
+// behaviour, and a fuzzed or foreign file has such bytes); they write 0 or 1.
+struct bool_byte {
+  std::uint8_t byte = 0;
+  bool_byte() = default;
+  constexpr bool_byte(bool value) : byte(value ? 1 : 0) {}  // implicit: a kernel's bool result is stored
+  constexpr operator bool() const { return byte != 0; }
+};
+
+// Calls f(T{}) with the C++ element type T of `type` (bool_byte for b8). With compile-time parameters the
 // switch folds to one case.
 template <class F>
 [[gnu::always_inline]] inline void with_element_type(dtype type, F&& f) {
@@ -34,7 +44,7 @@ template <class F>
     case dtype::i16: return f(std::int16_t{});
     case dtype::i32: return f(std::int32_t{});
     case dtype::i64: return f(std::int64_t{});
-    case dtype::b8: return f(bool{});
+    case dtype::b8: return f(bool_byte{});
   }
 }
 
@@ -43,7 +53,7 @@ template <class F>
 // operand's scale as a multiplier below one; otherwise (plain integers, ONNX) the raw values.
 template <class Compare, class Params>
 [[gnu::always_inline]] inline void compare(Params p, const void* const* operands, void* result) {
-  auto* out = static_cast<bool*>(result);
+  auto* out = static_cast<bool_byte*>(result);
   if (p->type == dtype::i8 && p->left_shift != 0) {
     const auto* a = static_cast<const std::int8_t*>(operands[0]);
     const auto* b = static_cast<const std::int8_t*>(operands[1]);
@@ -65,9 +75,9 @@ template <class Compare, class Params>
 // Combine(a, b) of two bool operands, broadcast (logical and, or, xor).
 template <class Combine, class Params>
 [[gnu::always_inline]] inline void combine(Params p, const void* const* operands, void* result) {
-  const auto* a = static_cast<const bool*>(operands[0]);
-  const auto* b = static_cast<const bool*>(operands[1]);
-  auto* out = static_cast<bool*>(result);
+  const auto* a = static_cast<const bool_byte*>(operands[0]);
+  const auto* b = static_cast<const bool_byte*>(operands[1]);
+  auto* out = static_cast<bool_byte*>(result);
   reference::detail::for_each_broadcast(
       p, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) { out[i] = Combine{}(a[ia], b[ib]); });
 }
@@ -76,7 +86,7 @@ template <class Combine, class Params>
 // result's element type, moved as bytes of its size.
 template <class Params>
 [[gnu::always_inline]] inline void select(Params p, const void* const* operands, void* result) {
-  const auto* condition = static_cast<const bool*>(operands[0]);
+  const auto* condition = static_cast<const bool_byte*>(operands[0]);
   const auto walk = [&](auto zero) {
     using T = decltype(zero);
     const auto* x = static_cast<const T*>(operands[1]);
@@ -114,8 +124,8 @@ template <class Params>
 // type's range (undefined in C++, TFLM and ONNX alike) saturates, NaN becomes 0.
 template <class To, class From>
 [[gnu::always_inline]] constexpr To converted(From v) {
-  if constexpr (std::is_same_v<To, bool>) {
-    return v != From{};
+  if constexpr (std::is_same_v<To, bool_byte>) {
+    return bool_byte{v != From{}};
   } else if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To>) {
     if (v != v) return To{0};
     constexpr auto low = static_cast<From>(std::numeric_limits<To>::min());
