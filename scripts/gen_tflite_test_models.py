@@ -235,7 +235,7 @@ class Model:
         self.vtable_after = vtable_after
         self.data: dict[int, np.ndarray] = {}  # constant values by tensor, for the NumPy reference
 
-    def tensor(self, name, shape, dtype=FLOAT32, data=None, quant=None, signature=None) -> int:
+    def tensor(self, name, shape, dtype=FLOAT32, data=None, quant=None, signature=None, variable=False) -> int:
         buffer = len(self.buffers)
         if data is not None:
             array = np.asarray(data).astype(NP_TYPES[dtype])
@@ -244,7 +244,8 @@ class Model:
             self.data[len(self.tensors)] = np.asarray(data).reshape(shape)
         else:
             self.buffers.append(None)
-        self.tensors.append(dict(name=name, shape=list(shape), type=dtype, buffer=buffer, quant=quant, signature=signature))
+        self.tensors.append(dict(name=name, shape=list(shape), type=dtype, buffer=buffer, quant=quant, signature=signature,
+                                 variable=variable))
         return len(self.tensors) - 1
 
     def op(self, code: str, inputs, outputs, **options) -> None:
@@ -270,6 +271,8 @@ class Model:
                 fields[1] = ("i8", t["type"])
             if t["signature"] is not None:
                 fields[7] = ("vec", "i", t["signature"], 4)
+            if t.get("variable"):
+                fields[5] = ("u8", 1)  # is_variable
             q = t["quant"]
             if q is not None:
                 qf = {2: ("vec", "f", list(q["scale"]), 4), 3: ("vec", "q", list(q["zero_point"]), 8)}
@@ -755,14 +758,16 @@ def tflm_sub_int8(x1, q1, x2, q2, qo, act):
     return out
 
 
-def run_tflm(tflm: str, model_path: Path, inputs: list[np.ndarray], output_dtypes) -> tuple[list[np.ndarray], str]:
-    """Runs the oracle tflm_run on one case; returns the raw outputs and its stdout."""
+def run_tflm(tflm: str, model_path: Path, inputs: list[np.ndarray], output_dtypes, invocations: int = 1) -> tuple[list[np.ndarray], str]:
+    """Runs the oracle tflm_run on one case (Invoke() `invocations` times on the same inputs: state carries);
+    returns the raw outputs of the last and its stdout."""
     with tempfile.TemporaryDirectory() as tmp:
         files = []
         for k, x in enumerate(inputs):
             files.append(Path(tmp) / f"in{k}.bin")
             files[-1].write_bytes(np.ascontiguousarray(x).tobytes())
-        command = [tflm, str(model_path), str(Path(tmp) / "out"), *map(str, files)]
+        command = [tflm, *(["--invoke", str(invocations)] if invocations > 1 else []), str(model_path),
+                   str(Path(tmp) / "out"), *map(str, files)]
         done = subprocess.run(command, capture_output=True, text=True)
         if done.returncode != 0:
             sys.exit(f"{' '.join(command)} failed ({done.returncode}):\n{done.stderr}")

@@ -40,12 +40,17 @@ class Family:
                 digest, case = line.split()
                 self.committed[case] = digest
 
-    def write_case(self, case: str, model: tfl.Model, inputs: list[np.ndarray]) -> None:
+    def write_case(self, case: str, model: tfl.Model, inputs: list[np.ndarray], invocations: int = 1) -> None:
+        """`invocations` > 1: a stateful model run that many times on the same inputs (its state carries from
+        one run to the next); the outputs are the last run's, and the file `invocations` says how many."""
         folder = self.dir / case
         folder.mkdir(parents=True, exist_ok=True)
         data = model.serialize()
         (folder / "model.tflite").write_bytes(data)
         digest = hashlib.sha256(data)
+        if invocations > 1:
+            (folder / "invocations").write_text(f"{invocations}\n")
+            digest.update(f"invocations {invocations}".encode())
         for k, (tensor, x) in enumerate(zip(model.inputs, inputs)):
             t = model.tensors[tensor]
             array = np.ascontiguousarray(np.asarray(x).astype(tfl.NP_TYPES[t["type"]]).reshape(t["shape"]))
@@ -54,7 +59,7 @@ class Family:
         self.digests[case] = digest.hexdigest()
         if self.tflm is not None:
             types = [tfl.NP_TYPES[model.tensors[o]["type"]] for o in model.outputs]
-            outputs, _ = tfl.run_tflm(self.tflm, folder / "model.tflite", list(inputs), types)
+            outputs, _ = tfl.run_tflm(self.tflm, folder / "model.tflite", list(inputs), types, invocations)
             for k, y in enumerate(outputs):
                 (folder / f"output_{k}.bin").write_bytes(y.tobytes())
         elif self.committed.get(case) != self.digests[case] or not (folder / "output_0.bin").exists():

@@ -55,6 +55,14 @@ struct output_buffer {
   std::size_t count;
 };
 
+// How many times a case runs (its folder's file `invocations`: a stateful model's state carries between them).
+inline int invocations(const std::string& dir) {
+  std::ifstream file(dir + "/invocations");
+  int runs = 1;
+  if (file) file >> runs;
+  return runs;
+}
+
 template <class Net, std::size_t... I, std::size_t... O>
 void run_case(const std::string& dir, ctnn_tools::tolerance t, std::index_sequence<I...>, std::index_sequence<O...>) {
   std::vector<std::vector<char>> inputs{read_tensor(dir, "input", I)...};
@@ -65,8 +73,12 @@ void run_case(const std::string& dir, ctnn_tools::tolerance t, std::index_sequen
   (require_size(I, inputs[I].size(), Net::template input<I>::elements * sizeof(typename Net::template input<I>::element_type)), ...);
   std::tuple<output_buffer<typename Net::template output<O>::element_type>...> outputs{
       output_buffer<typename Net::template output<O>::element_type>(Net::template output<O>::elements)...};
-  Net::run(reinterpret_cast<const typename Net::template input<I>::element_type*>(inputs[I].data())...,
-           std::get<O>(outputs).data()...);
+  // A stateful case runs `invocations` times (the file's number; 1 without it) on the same inputs, from the
+  // initial state, as the reference runtime did.
+  Net::reset_state();
+  for (int n = 0, runs = invocations(dir); n < runs; ++n)
+    Net::run(reinterpret_cast<const typename Net::template input<I>::element_type*>(inputs[I].data())...,
+             std::get<O>(outputs).data()...);
   const auto check = [&](std::size_t k, const auto& got) {
     using element = typename std::remove_cvref_t<decltype(got)>::value_type;
     const std::vector<char> want = read_tensor(dir, "output", k);

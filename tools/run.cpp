@@ -29,6 +29,9 @@
 // 1e-5, of the reference plus --atol A, default 1e-6) and names the first elements that differ: "run my
 // model and compare with my reference runtime" in one command (the op-conformance suites use it, tests/ops).
 //
+// `--invocations N` runs the model N times on the same inputs (default 1) and writes the last run's outputs:
+// a stateful model's state (TFLite variable tensors) carries from one run to the next, as in TFLM's Invoke().
+//
 // Exit status: 0 on success; 1 when the model cannot be imported or compiled (the diagnostic in words) or
 // is over a limit; 2 for a bad input file (size, type, format: the file and what was expected) or an
 // unknown option (usage on stderr, command_line.hpp); 3 for other usage and I/O errors; 4 when an output
@@ -67,6 +70,7 @@ struct job {
   ctnn_tools::tolerance tolerance;
   std::int64_t max_macs = std::int64_t{1} << 30;
   std::int64_t max_memory_bytes = std::int64_t{1} << 28;
+  std::int64_t invocations = 1;
 };
 
 // Reads a file, or says why it cannot on stderr.
@@ -197,11 +201,11 @@ std::vector<char> with_constant_inputs(const std::vector<char>& model, const std
   return out;
 }
 
-// The memory one inference takes: the plan's pools (module_runner allocates each), the model's inputs and
-// outputs, and the constants computed at run time from their recipes.
+// The memory one inference takes: the plan's pools (module_runner allocates each), the state, the model's
+// inputs and outputs, and the constants computed at run time from their recipes.
 template <class Module>
 std::int64_t memory_bytes(const Module& m) {
-  std::int64_t bytes = m.arena_bytes();
+  std::int64_t bytes = m.arena_bytes() + m.state_bytes();
   for (std::int32_t p = 1; p < m.pool_count; ++p) bytes += m.pool_usage[static_cast<std::size_t>(p)].bytes;
   for (std::int32_t i = 0; i < m.input_count; ++i) bytes += m.input_tensor(i).bytes();
   for (std::int32_t o = 0; o < m.output_count; ++o) bytes += m.output_tensor(o).bytes();
@@ -214,14 +218,16 @@ std::int64_t memory_bytes(const Module& m) {
 template <class Module>
 bool within_limits(const job& j, const Module& m) {
   const std::int64_t macs = ctnn::ops::model_macs(m), memory = memory_bytes(m);
-  if (macs > j.max_macs) {
-    std::fprintf(stderr, "%s: %s: one inference needs %lld multiply-accumulates, above the limit of %lld (--max-macs N raises it)\n",
-                 j.program, j.model_path.c_str(), static_cast<long long>(macs), static_cast<long long>(j.max_macs));
+  // --invocations runs it several times: the limit bounds them all (no product that could overflow).
+  if (macs > j.max_macs / j.invocations) {
+    std::fprintf(stderr, "%s: %s: %lld inference(s) of %lld multiply-accumulates each pass the limit of %lld (--max-macs N raises it)\n",
+                 j.program, j.model_path.c_str(), static_cast<long long>(j.invocations), static_cast<long long>(macs),
+                 static_cast<long long>(j.max_macs));
     return false;
   }
   if (memory > j.max_memory_bytes) {
     std::fprintf(stderr,
-                 "%s: %s: one inference needs %lld bytes (memory pools %lld, inputs, outputs and computed constants), above "
+                 "%s: %s: one inference needs %lld bytes (memory pools %lld, state, inputs, outputs and computed constants), above "
                  "the limit of %lld (--max-memory-bytes N raises it)\n",
                  j.program, j.model_path.c_str(), static_cast<long long>(memory), static_cast<long long>(m.arena_bytes()),
                  static_cast<long long>(j.max_memory_bytes));
@@ -307,9 +313,11 @@ int run_model(const job& j, const Module& m) {
     outputs[o].assign(static_cast<std::size_t>(m.output_tensor(static_cast<std::int32_t>(o)).bytes()), 0);
     output_pointers.push_back(outputs[o].data());
   }
-  if (const auto s = runner.run(input_pointers, output_pointers); s != ctnn::kernel::run_status::ok) {
-    std::fprintf(stderr, "%s: %s\n", j.program, ctnn::kernel::name_of(s));
-    return 1;
+  for (std::int64_t n = 0; n < j.invocations; ++n) {
+    if (const auto s = runner.run(input_pointers, output_pointers); s != ctnn::kernel::run_status::ok) {
+      std::fprintf(stderr, "%s: %s\n", j.program, ctnn::kernel::name_of(s));
+      return 1;
+    }
   }
   for (std::size_t o = 0; o < outputs.size(); ++o) {
     const std::string path = j.output_prefix + "_" + std::to_string(o) + ".bin";
@@ -364,11 +372,12 @@ int run(const job& j) {
 
 int main(int argc, char** argv) {
   constexpr ctnn_tools::option_spec options[] = {{"-o", true}, {"--constant", true}, {"--max-macs", true}, {"--max-memory-bytes", true},
-                                                     {"--expect", true}, {"--rtol", true}, {"--atol", true}};
+                                                     {"--expect", true}, {"--rtol", true}, {"--atol", true},
+                                                     {"--invocations", true}};
   if (const int status = ctnn_tools::screen_options(
           argc, argv,
           "<model.tflite|model.onnx> <input files...> -o <output prefix> [--constant K]... [--max-macs N] "
-          "[--max-memory-bytes N] [--expect FILE]... [--rtol R] [--atol A]",
+          "[--max-memory-bytes N] [--expect FILE]... [--rtol R] [--atol A] [--invocations N]",
           "  -o PREFIX               the outputs go to PREFIX_<k>.bin (raw little-endian)\n"
           "  --constant K            (ONNX) input file K (a TensorProto .pb) becomes a constant of the model\n"
           "  --max-macs N            refuse a model whose inference needs more multiply-accumulates (default 2^30)\n"
@@ -376,7 +385,8 @@ int main(int argc, char** argv) {
           "                          (default 2^28)\n"
           "  --expect FILE           compare output k with the k-th FILE (raw elements); exit status 4 if they differ\n"
           "  --rtol R, --atol A      float32 outputs agree when |got - want| <= R |want| + A (default 1e-5, 1e-6),\n"
-          "                          integer outputs when |got - want| <= A (exactly below 1)\n",
+          "                          integer outputs when |got - want| <= A (exactly below 1)\n"
+          "  --invocations N         run N times on the same inputs (state carries), write the last outputs\n",
           options);
       status >= 0)
     return status;
@@ -396,6 +406,11 @@ int main(int argc, char** argv) {
     if (arg == "-o" && a + 1 < argc) j.output_prefix = argv[++a];
     else if (arg == "--max-macs" && a + 1 < argc) {
       if (!number(++a, j.max_macs, "a number of multiply-accumulates")) return 3;
+    } else if (arg == "--invocations" && a + 1 < argc) {
+      if (!number(++a, j.invocations, "a number of runs") || j.invocations < 1) {
+        if (j.invocations < 1) std::fprintf(stderr, "%s: --invocations: at least 1\n", argv[0]);
+        return 3;
+      }
     } else if (arg == "--max-memory-bytes" && a + 1 < argc) {
       if (!number(++a, j.max_memory_bytes, "a number of bytes")) return 3;
     } else if (arg == "--constant" && a + 1 < argc) {
@@ -414,7 +429,7 @@ int main(int argc, char** argv) {
   if (usage || j.model_path.empty() || j.output_prefix.empty()) {
     std::fprintf(stderr,
                  "usage: %s <model.tflite|model.onnx> <input files...> -o <output prefix> [--constant K]... [--max-macs N] "
-                 "[--max-memory-bytes N] [--expect FILE]... [--rtol R] [--atol A]\n",
+                 "[--max-memory-bytes N] [--expect FILE]... [--rtol R] [--atol A] [--invocations N]\n",
                  argv[0]);
     return 3;
   }

@@ -26,6 +26,11 @@ foreach(_case_dir IN LISTS _case_dirs)
   if(DEFINED ATOL)
     list(APPEND _args --atol "${ATOL}")
   endif()
+  # A stateful case (its file `invocations`): that many runs on the same inputs, the last one's outputs.
+  if(EXISTS "${_case_dir}/invocations")
+    file(STRINGS "${_case_dir}/invocations" _invocations LIMIT_COUNT 1)
+    list(APPEND _args --invocations "${_invocations}")
+  endif()
   execute_process(COMMAND "${TOOL}" ${_model} ${_args} -o "${WORK_DIR}/${_case}"
                   RESULT_VARIABLE _status ERROR_VARIABLE _error)
   if(_status EQUAL 0)

@@ -173,6 +173,15 @@ struct norm_fields {
   friend constexpr bool operator==(const norm_fields&, const norm_fields&) = default;
 };
 
+// svdf: the rank of its filters (TFLite's SVDFOptions.rank); its kernel parameters add the state's element type
+// and negated zero point (int8 models: int16 or int8 state).
+struct svdf_fields {
+  std::int32_t rank = 1;
+  dtype state_type = dtype::f32;
+  std::int32_t state_offset = 0;
+  friend constexpr bool operator==(const svdf_fields&, const svdf_fields&) = default;
+};
+
 struct op_attributes {
   window win{};                         // conv2d, depthwise_conv2d, max_pool, avg_pool
   std::int32_t groups = 1;              // conv2d
@@ -196,6 +205,7 @@ struct op_attributes {
   bool keep_dims = true;                // reductions: reduced axes stay as extent 1
   resize_fields resize{};               // resize_nearest, resize_linear, resize_cubic (the result's shape: target)
   norm_fields norm{};                   // l2_normalization
+  svdf_fields svdf{};                   // svdf
   friend constexpr bool operator==(const op_attributes&, const op_attributes&) = default;
 };
 

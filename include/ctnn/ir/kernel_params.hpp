@@ -136,6 +136,7 @@ struct kernel_params {
   lookup_table_fields lookup_table{};
   resize_fields resize{};
   norm_fields norm{};
+  svdf_fields svdf{};
   // 1: plan_memory placed the result over the input, which dies here (ctnn::in_place_windows: conv2d and
   // depthwise; ctnn::in_place_conv, ctnn::in_place_depthwise). Safe for kernels that walk output pixels
   // row-major and finish a pixel before the next (the reference kernels); other kernels must refuse such
@@ -158,6 +159,7 @@ static_assert(std::has_unique_object_representations_v<pad_fields> && std::has_u
                   std::has_unique_object_representations_v<gather_fields> &&
                   std::has_unique_object_representations_v<batch_norm_fields> &&
                   std::has_unique_object_representations_v<quantize_fields> &&
+                  std::has_unique_object_representations_v<svdf_fields> &&
                   std::has_unique_object_representations_v<mean_fields> &&
                   std::has_unique_object_representations_v<onnx_quant_fields> &&
                   std::has_unique_object_representations_v<activation_coefficients> &&

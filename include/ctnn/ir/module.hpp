@@ -24,7 +24,10 @@ namespace ctnn {
 
 inline constexpr std::size_t max_model_io = 8;
 
-enum class tensor_role : std::uint8_t { intermediate, input, output, constant };
+// state: a tensor that keeps its values between runs (TFLite's variable tensors: an LSTM's or SVDF's memory).
+// It lives in the model's state memory, outside the planned pools (docs/memory.md, "State"), starts at its
+// initial value (state_fill) and is written in place by the op that reads it (ops' state_operands).
+enum class tensor_role : std::uint8_t { intermediate, input, output, constant, state };
 
 // Where a constant's values are. Weights never live inside the module value (docs/design.md §2): the module
 // points at static storage: a user's constexpr array (typed pointer), or the little-endian bytes of an
@@ -82,6 +85,12 @@ struct tensor {
   constexpr std::int64_t bytes() const { return dims.elements() * static_cast<std::int64_t>(size_of(type)); }
 };
 
+// The byte a state tensor starts as, in every byte: its zero point for int8, else 0 (TFLM's
+// ResetVariableTensors, which ignores a variable tensor's buffer).
+constexpr std::uint8_t state_fill(const tensor& t) {
+  return t.type == dtype::i8 ? static_cast<std::uint8_t>(t.quant.zero_point & 0xff) : std::uint8_t{0};
+}
+
 struct node {
   op_kind kind = op_kind::none;
   name label{};
@@ -92,7 +101,8 @@ struct node {
 };
 
 // Where an operand lives at run time, fixed at compile time by aot_lower_main.
-enum class storage : std::int32_t { none, arena, model_input, model_output, constant };
+// state: the model's state memory (module_graph::state_offset; `offset` in it, `index` the tensor).
+enum class storage : std::int32_t { none, arena, model_input, model_output, constant, state };
 
 struct location {
   storage where = storage::none;
@@ -253,6 +263,22 @@ struct module_graph {
   constexpr std::int32_t storage_root(std::int32_t id) const {
     while (id >= 0 && tensor_at(id).alias_of >= 0) id = tensor_at(id).alias_of;
     return id;
+  }
+
+  // The state memory (tensor_role::state): each state tensor in tensor order, at a multiple of
+  // state_alignment. Few tensors are state, so the layout is recomputed rather than stored.
+  static constexpr std::int64_t state_alignment = 16;
+  constexpr std::int64_t state_offset(std::int32_t id) const {
+    std::int64_t offset = 0;
+    for (std::int32_t t = 0; t < id; ++t)
+      if (tensor_at(t).role == tensor_role::state) offset += (tensor_at(t).bytes() + state_alignment - 1) / state_alignment * state_alignment;
+    return offset;
+  }
+  constexpr std::int64_t state_bytes() const { return state_offset(tensor_count); }
+  constexpr std::int32_t state_tensor_count() const {
+    std::int32_t count = 0;
+    for (std::int32_t t = 0; t < tensor_count; ++t) count += tensor_at(t).role == tensor_role::state ? 1 : 0;
+    return count;
   }
 
   // The name errors give op `id` (docs/design.md §3): its result tensor's, which is the model's own name for

@@ -53,7 +53,7 @@ inline void put_pad_pairs(text_writer& w, const std::array<std::int32_t, 2 * max
   put_numbers(w, pads, 2 * (rank > 0 ? rank : static_cast<std::int32_t>(max_rank)));
 }
 
-// Where an operand lives at run time: "arena+128", "input 0", "output 0", "constant conv2d_0_0".
+// Where an operand lives at run time: "arena+128", "input 0", "output 0", "constant conv2d_0_0", "state+64".
 inline void put_location(text_writer& w, const module_view& m, const location& at) {
   switch (at.where) {
     case storage::arena:
@@ -69,6 +69,9 @@ inline void put_location(text_writer& w, const module_view& m, const location& a
       w.put("constant ");
       if (m.valid_tensor(at.index)) w.put(m.tensor_at(at.index).label.view());
       else w.number(at.index);
+      break;
+    case storage::state:
+      w.field("state+", at.offset);
       break;
     case storage::none:
       w.put("none");

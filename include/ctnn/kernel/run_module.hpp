@@ -10,7 +10,11 @@
 //   if (runner.status() == ctnn::kernel::run_status::ok)
 //     runner.run(inputs, outputs);                          // one pointer per model input / output
 //
+// State tensors (TFLite variable tensors) keep their values from one run() to the next; reset_state()
+// restores their initial values.
+//
 // A host tool: this header allocates (std::vector). Firmware uses ctnn::compile.
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -75,6 +79,18 @@ class module_runner {
       // 64-byte alignment covers every planned alignment; the pool starts there.
       pools_.emplace_back(static_cast<std::size_t>(bytes > 0 ? bytes : 0) + 64);
     }
+    state_.resize(static_cast<std::size_t>(m.state_bytes()) + Module::state_alignment);
+    reset_state();
+  }
+
+  // The state memory (state tensors, kept between runs) to its initial values (state_fill, as the executor's).
+  void reset_state() {
+    std::fill(state_.begin(), state_.end(), std::byte{0});
+    for (std::int32_t t = 0; t < m_.tensor_count; ++t) {
+      const tensor& s = m_.tensor_at(t);
+      if (s.role == tensor_role::state)
+        std::memset(state() + m_.state_offset(t), state_fill(s), static_cast<std::size_t>(s.bytes()));
+    }
   }
 
   run_status status() const { return status_; }
@@ -117,9 +133,15 @@ class module_runner {
     return storage.data() + (misalignment == 0 ? 0 : 64 - misalignment);
   }
 
+  std::byte* state() {
+    const auto misalignment = reinterpret_cast<std::uintptr_t>(state_.data()) % Module::state_alignment;
+    return state_.data() + (misalignment == 0 ? 0 : Module::state_alignment - misalignment);
+  }
+
   const void* address(const location& at) {
     switch (at.where) {
       case storage::arena: return pool(at.index) + at.offset;
+      case storage::state: return state() + at.offset;
       case storage::model_input: return inputs_[static_cast<std::size_t>(at.index)];
       case storage::model_output: return outputs_[static_cast<std::size_t>(at.index)];
       case storage::constant: return constant(at.index);
@@ -233,6 +255,7 @@ class module_runner {
   std::vector<std::vector<float>> constants_;        // per tensor id: recipe values (empty: none yet)
   std::vector<requantization> requantization_;       // per call
   std::vector<std::vector<std::byte>> pools_;
+  std::vector<std::byte> state_;  // the state memory, kept between runs (state_alignment bytes of slack)
   std::span<const void* const> inputs_;
   std::span<void* const> outputs_;
 };

@@ -21,6 +21,7 @@
 //   macs(m, n, out)            its multiply-accumulates for a result of extents `out` (ops/cost.hpp);
 //   run_f32, run_i8            its reference kernels (kernel/reference), one source for both specialisation
 //                              policies (docs/design.md §4);
+//   state_operands             the operands its kernel updates in place: state tensors (tensor_role::state);
 //   elementwise, in_place_slots, fuses_as, takes_fused_activation, non_negative_result, plain_integer_kernel
 //                              what patch execution, the memory planner, fuse_ops and the ONNX policy need;
 //   put_attributes, put_params, put_requantization
@@ -28,6 +29,7 @@
 //
 // SIMD and DSP fast paths stay per op family and ISA (kernel/simd, kernel/arm); they recognise the kind in
 // their `supports`.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -51,6 +53,7 @@ struct quantized_operands {
   quantization in{};   // the first input's
   quantization in2{};  // the second input's (binary ops)
   quantization out{};  // the result's
+  std::array<quantization, max_node_inputs> operand{};  // every input's, by position (absent: not quantized)
   // Whether every input is quantized as the result (concat copies such inputs, and rescales the others).
   bool inputs_quantized_as_result = true;
 
@@ -94,6 +97,9 @@ struct op_defaults {
   // in_place_slots (bit k: operand k).
   static constexpr bool elementwise = false;
   static constexpr std::uint32_t in_place_slots = 0;
+  // The operands (bit k: operand k) that are state its kernel updates in place (svdf's activation state); a
+  // state tensor may be read there only (the TFLite importer checks it).
+  static constexpr std::uint32_t state_operands = 0;
   // An activation op that fuse_ops may fold into its producer's kernel (none: not an activation).
   static constexpr activation fuses_as = activation::none;
   // Whether its kernel applies a fused activation (attrs.fused) to its result: fuse_ops may fold a

@@ -1,6 +1,6 @@
 #pragma once
 // aot_lower_main: fixes, for every kernel call, where each operand and the result live at run time
-// (a pool offset, model input/output slot, or constant), so the executor is a flat list of calls.
+// (a pool offset, model input/output slot, constant, or the state memory), so the executor is a flat list of calls.
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
@@ -24,6 +24,7 @@ constexpr location location_of(const Module& m, std::int32_t tensor_id) {
       if (a.offset >= 0) return {storage::arena, pool, a.offset};
       return {storage::model_output, t.io_index, 0};
     case tensor_role::constant: return {storage::constant, tensor_id, 0};
+    case tensor_role::state: return {storage::state, tensor_id, m.state_offset(tensor_id)};
     case tensor_role::intermediate: return {storage::arena, pool, a.offset};
   }
   return {};

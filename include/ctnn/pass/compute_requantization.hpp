@@ -50,6 +50,7 @@ constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& 
   if (n.input_count > 1 && n.inputs[1] >= 0) operands.in2 = m.tensor_at(n.inputs[1]).quant;
   for (std::int32_t i = 0; i < n.input_count; ++i) {
     const std::int32_t t = n.inputs[static_cast<std::size_t>(i)];
+    if (t >= 0) operands.operand[static_cast<std::size_t>(i)] = m.tensor_at(t).quant;
     if (t >= 0 && !same_quantization(m.tensor_at(t).quant, out)) operands.inputs_quantized_as_result = false;
   }
   ops::visit(n.kind, [&](auto d) { d.requantize(operands, n, p); });  // its recipe (ops/descriptor.hpp)

@@ -10,6 +10,11 @@
 //                                            // std::byte*, unsigned char*, char* or an array of those
 //   net::run_with_pools({sram, dtcm}, in, out);  // caller's memory for each pool (net::pool<P>::bytes)
 //
+// A model with state (TFLite variable tensors: net::state_bytes > 0) keeps it between runs in a static state
+// memory that run(), run_with_arena() and run_with_pools() update; net::reset_state() restores its initial
+// values. Several streams of one model: net::run_with_state(state, pools, buffers...) with the caller's
+// state memory per stream (state_bytes, aligned to state_alignment; net::reset_state(state) first).
+//
 // With ctnn::io_in_arena, model inputs and outputs live in the pools: run() takes no buffer for them;
 // write net::input<I>::data() (or data(pools)) before and read net::output<I>::data() after. A streamed
 // input (ctnn::streamed_input, input<I>::streamed) takes a pointer to a ctnn::row_source instead of a buffer.
@@ -163,9 +168,12 @@ class executor : detail::diagnostic_check<M.error> {
       if (M.pool_count > 0 && M.pools[p].name != nullptr && std::string_view{M.pools[p].name} == name) return p;
     return M.pool_count > 0 || name != "arena" ? pool_count : 0;
   }
-  // Bytes of RAM in all: the writable pools plus the inputs and outputs kept in the caller's buffers.
+  // The state memory (tensors that keep their values between runs), outside the pools.
+  static constexpr std::size_t state_bytes = static_cast<std::size_t>(M.state_bytes());
+  static constexpr std::size_t state_alignment = static_cast<std::size_t>(M.state_alignment);
+  // Bytes of RAM in all: the writable pools, the state, and the inputs and outputs kept in the caller's buffers.
   static constexpr std::size_t total_ram_bytes = [] {
-    std::size_t total = static_cast<std::size_t>(M.io_bytes_outside);
+    std::size_t total = static_cast<std::size_t>(M.io_bytes_outside) + state_bytes;
     for (std::size_t p = 0; p < pool_count; ++p) total += bytes_of_pool(p);
     return total;
   }();
@@ -235,13 +243,32 @@ class executor : detail::diagnostic_check<M.error> {
     if constexpr (count_ok) execute(pools, buffers...);
   }
 
+  // As run_with_pools(), with the caller's state memory: state_bytes bytes aligned to state_alignment, set
+  // by reset_state(state) before its first run. Re-entrant with its own pools and state per caller.
+  template <class... Buffers>
+  static void run_with_state(std::byte* state, const pool_pointers& pools, Buffers*... buffers) {
+    constexpr bool count_ok = sizeof...(Buffers) == external_inputs + external_outputs;
+    static_assert(count_ok, "ctnn::executor::run: pass one pointer per model input, then one per model output.");
+    if constexpr (count_ok) execute_on(pools, state, buffers...);
+  }
+
+  // The static state memory to its initial values (what it holds before the first run).
+  static void reset_state() { reset_state(static_state()); }
+  // A caller's state memory (state_bytes long) to the initial values.
+  static void reset_state(std::byte* state) {
+    for (std::size_t b = 0; b < state_bytes; ++b) state[b] = initial_state[b];
+  }
+  // The static state memory that run() updates.
+  static std::byte* static_state() { return static_state_memory.data(); }
+
   // Call C alone, on the caller's pools and model buffers (inputs, then outputs, by position; the kernel
   // benchmarks time each call this way). The calls before C must have run on the same pools.
   template <std::size_t C>
     requires(C < call_count)
   static void run_call(const pool_pointers& pools, const void* const* inputs, void* const* outputs) {
     if constexpr (valid)
-      detail::run_planned_call<detail::plan_of(call_table[C], scratch_table[C])>(pools, inputs, outputs, call_constants[C].data(), requantization_table[C]);
+      detail::run_planned_call<detail::plan_of(call_table[C], scratch_table[C])>(pools, inputs, outputs, call_constants[C].data(),
+                                                                                 requantization_table[C], static_state());
   }
 
   // The static pools run() uses.
@@ -257,8 +284,25 @@ class executor : detail::diagnostic_check<M.error> {
     alignas(alignment_of_pool(P)) static inline std::byte storage[bytes_of_pool(P) > 0 ? bytes_of_pool(P) : 1];
   };
 
+  // The state memory's initial values (state_fill). Constant-initialised: .bss when all zero.
+  static constexpr auto initial_state = [] {
+    std::array<std::byte, state_bytes + 1> image{};
+    for (std::int32_t t = 0; t < M.tensor_count; ++t) {
+      const tensor& s = M.tensor_at(t);
+      if (s.role != tensor_role::state) continue;
+      const auto at = static_cast<std::size_t>(M.state_offset(t));
+      for (std::size_t b = 0; b < static_cast<std::size_t>(s.bytes()); ++b) image[at + b] = static_cast<std::byte>(state_fill(s));
+    }
+    return image;
+  }();
+  alignas(state_alignment) static inline std::array<std::byte, state_bytes + 1> static_state_memory = initial_state;
+
   template <class... Buffers>
   static void execute(const pool_pointers& pools, Buffers*... buffers) {
+    execute_on(pools, static_state(), buffers...);
+  }
+  template <class... Buffers>
+  static void execute_on(const pool_pointers& pools, std::byte* state, Buffers*... buffers) {
     static_assert(buffers_match<Buffers...>(std::make_index_sequence<sizeof...(Buffers)>{}),
                   "ctnn::executor::run: a buffer's element type does not match the model's (see input<I>::element_type "
                   "and output<I>::element_type; a streamed input, input<I>::streamed, takes a ctnn::row_source*); outputs "
@@ -280,7 +324,7 @@ class executor : detail::diagnostic_check<M.error> {
             (detail::observe_call(call_event::begin, C),  // runtime/call_observer.hpp: nothing unless opted in
              arena.before_call(C),
              detail::run_planned_call<detail::plan_of(call_table[C], scratch_table[C])>(
-                 pools, inputs, outputs, call_constants[C].data(), requantization_table[C]),
+                 pools, inputs, outputs, call_constants[C].data(), requantization_table[C], state),
              detail::observe_call(call_event::end, C), 0)...,
             0};
       }(std::make_index_sequence<call_count>{});

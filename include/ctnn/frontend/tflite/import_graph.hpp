@@ -13,6 +13,7 @@
 #include <ctnn/frontend/tflite/import_linear.hpp>
 #include <ctnn/frontend/tflite/import_operands.hpp>
 #include <ctnn/frontend/tflite/import_plan.hpp>
+#include <ctnn/frontend/tflite/import_recurrent.hpp>
 #include <ctnn/frontend/tflite/import_shape_ops.hpp>
 #include <ctnn/frontend/tflite/import_spatial.hpp>
 #include <ctnn/frontend/tflite/import_state.hpp>
@@ -67,6 +68,7 @@ constexpr void import_by_job(S& s, op_import& im) {
     case import_job::add_n: return import_add_n(s, im);
     case import_job::broadcast_to: return import_broadcast_to(s, im);
     case import_job::l2_normalization: return import_l2_normalization(s, im);
+    case import_job::svdf: return import_svdf(s, im);
   }
 }
 
@@ -222,6 +224,7 @@ constexpr void import_graph(S& s, std::string_view model_name) {
   s.m.tensor_count = static_cast<std::int32_t>(tensors);
   if (!s.failed()) import_inputs(s);
   for (std::uint32_t i = 0; i < s.f.operator_count() && !s.failed(); ++i) import_op(s, i);
+  if (!s.failed()) check_state_operands(s);
   if (!s.failed()) import_outputs(s);
   s.take_reader_error();
   if (s.failed()) keep_interface(s);

@@ -163,8 +163,12 @@ constexpr bool check_requantization(S& s, std::int32_t op, const op_plan& p, con
       recipe.type = x.type;
       recipe.out_type = y.type;
       ops::recipe_shift checked{};
+      ops::quantized_operands operands{x.quant, second, y.quant};
+      for (std::int32_t k = 0; k < n.input_count; ++k)
+        if (n.inputs[static_cast<std::size_t>(k)] >= 0)
+          operands.operand[static_cast<std::size_t>(k)] = s.m.tensor_at(n.inputs[static_cast<std::size_t>(k)]).quant;
       const bool described = ops::visit(n.kind, [&](auto d) {
-        d.requantize({x.quant, second, y.quant}, n, recipe);
+        d.requantize(operands, n, recipe);
         checked = d.checked_shift(recipe);
       });
       if (!described || (recipe.output_multiplier == 0 && recipe.input_multiplier == 0)) return true;

@@ -58,6 +58,7 @@ enum class import_job : std::int32_t {
   add_n,
   broadcast_to,       // a reshape (the leading unit dims), then a tile
   l2_normalization,
+  svdf,               // five operands, the fifth its state (import_recurrent.hpp)
 };
 
 // Whether a job's import function adds the op's nodes itself, one per output (the driver adds none).
@@ -212,6 +213,9 @@ inline constexpr op_row op_table[] = {
      no_fused_activation},
     {builtin_operator::l2_normalization, op_kind::l2_normalization, import_job::l2_normalization,
      schema::builtin_options::l2_norm, no_fused_activation},
+    // import_recurrent.hpp
+    {builtin_operator::svdf, op_kind::svdf, import_job::svdf, schema::builtin_options::svdf,
+     fused_at(schema::svdf::fused_activation)},
 };
 
 // The index of a builtin code's row in op_table, or -1 (an index: g++ does not compare a pointer into the

@@ -117,7 +117,6 @@ constexpr void import_tensor(S& s, std::uint32_t i) {
            {.tensor = index, .rejected_value = static_cast<std::int64_t>(tv.type)});
     return;
   }
-  if (tv.is_variable) return feature(s, i, tensor_feature::variable);
   if (tv.has_sparsity) return feature(s, i, tensor_feature::sparsity);
   if (tv.external_buffer != 0 || s.f.buffer_is_external(tv.buffer))
     return feature(s, i, tensor_feature::external_buffer);
@@ -164,6 +163,13 @@ constexpr void import_tensor(S& s, std::uint32_t i) {
     t.data.file = s.f.reader().pointer(0);
   }
   if (t.type != dtype::f32 && !import_quantization(s, i, tv, t)) return;
+  // A variable tensor is state: kept between runs, starting as TFLM resets it (ir/module.hpp's state_fill; a
+  // buffer it may have is not read, as TFLM does not read it). import_recurrent.hpp checks that only the op
+  // that owns it reads it.
+  if (tv.is_variable) {
+    t.role = tensor_role::state;
+    t.data = {};
+  }
   s.m.tensors[i] = t;
 }
 

@@ -146,6 +146,8 @@ enum class tensor_feature : std::int32_t {
   sparsity,                     // a sparse tensor
   variable,                     // a variable tensor (state)
   external_buffer,              // data stored outside the FlatBuffer (Buffer.offset, Tensor.external_buffer)
+  variable_use,                 // a variable tensor read where no op keeps its state, or by a second op
+  state_not_variable,           // an op's state operand (SVDF's activation state) that is not a variable tensor
 };
 
 constexpr std::string_view name_of(tensor_feature f) {
@@ -157,6 +159,9 @@ constexpr std::string_view name_of(tensor_feature f) {
     case tensor_feature::sparsity: return "sparsity";
     case tensor_feature::variable: return "a variable tensor";
     case tensor_feature::external_buffer: return "data outside the FlatBuffer";
+    case tensor_feature::variable_use:
+      return "a variable tensor read where the op keeps no state, or by a second op (one op owns each state)";
+    case tensor_feature::state_not_variable: return "an op's state operand that is not a variable tensor";
   }
   return {};
 }
@@ -169,6 +174,7 @@ enum class quantization_problem : std::int32_t {
   not_the_inputs,  // an int8 REDUCE_MAX/REDUCE_MIN result quantized unlike its input (TFLM fails it)
   int16_zero_point,  // an int16 tensor with a zero point other than 0 at an op whose TFLM int16 kernel needs 0
   int16_result_scale,  // an int16 LOGISTIC/TANH result whose scale is not 2^-15 (TFLM's kernels need it)
+  bias_scale,      // an int8 SVDF bias whose scale is not the state's times the time weights' (within 1e-5)
 };
 
 constexpr std::string_view name_of(quantization_problem q) {
@@ -182,6 +188,8 @@ constexpr std::string_view name_of(quantization_problem q) {
       return "an int16 zero point other than 0 at an op whose int16 kernel TFLM runs only with zero point 0";
     case quantization_problem::int16_result_scale:
       return "an int16 result whose scale is not the power of two the op's kernel writes (LOGISTIC, TANH: 2^-15)";
+    case quantization_problem::bias_scale:
+      return "an int8 SVDF bias whose scale is not the state's times the time weights' (TFLM checks within 1e-5)";
   }
   return {};
 }
@@ -252,6 +260,7 @@ namespace resize_bilinear { inline constexpr std::uint32_t align_corners = 2, ha
 namespace resize_nearest_neighbor { inline constexpr std::uint32_t align_corners = 0, half_pixel_centers = 1; }
 namespace mirror_pad { inline constexpr std::uint32_t mode = 0; }  // REFLECT 0, SYMMETRIC 1
 namespace l2_norm { inline constexpr std::uint32_t fused_activation = 0; }
+namespace svdf { inline constexpr std::uint32_t rank = 0, fused_activation = 1, asymmetric_quantize_inputs = 2; }
 
 // Members of the BuiltinOptions union that ctnn reads (the union's type tag values).
 enum class builtin_options : std::uint8_t {
@@ -292,6 +301,7 @@ enum class builtin_options : std::uint8_t {
   space_to_batch_nd = 25,
   batch_to_space_nd = 24,
   l2_norm = 12,
+  svdf = 6,
 };
 
 }  // namespace schema

@@ -65,11 +65,13 @@ struct index_list {
   constexpr void add(std::size_t index) { at[count++] = index; }
 };
 
-// Where location L is at run time; `constant`: the constant's address, resolved by the executor.
+// Where location L is at run time; `constant`: the constant's address, resolved by the executor; `state`:
+// the model's state memory.
 template <location L, std::size_t Pools>
 [[gnu::always_inline]] inline void* address_of(const std::array<std::byte*, Pools>& pools, const void* const* inputs,
-                                               void* const* outputs, const void* constant) {
+                                               void* const* outputs, const void* constant, std::byte* state) {
   if constexpr (L.where == storage::arena) return pools[L.index > 0 ? static_cast<std::size_t>(L.index) : 0] + L.offset;
+  else if constexpr (L.where == storage::state) return state + L.offset;
   else if constexpr (L.where == storage::model_input) return const_cast<void*>(inputs[L.index]);
   else if constexpr (L.where == storage::model_output) return outputs[L.index];
   else if constexpr (L.where == storage::constant) return const_cast<void*>(constant);
@@ -77,10 +79,11 @@ template <location L, std::size_t Pools>
 }
 
 // Runs the call: `constants[K]` is operand K's address when it is a constant (packed when the kernel
-// packs it), `rq` the call's per-channel requantization arrays (empty when it has none).
+// packs it), `rq` the call's per-channel requantization arrays (empty when it has none), `state` the
+// model's state memory (unused by a model without state).
 template <call_plan Plan, std::size_t Pools>
 void run_planned_call(const std::array<std::byte*, Pools>& pools, const void* const* inputs, void* const* outputs,
-                      const void* const* constants, kernel::requant_arrays rq) {
+                      const void* const* constants, kernel::requant_arrays rq, std::byte* state) {
   [&]<std::size_t... K>(std::index_sequence<K...>) {
     constexpr bool packed_at_run_time =
         ((Plan.params.choice.packs(static_cast<std::int32_t>(K)) && Plan.operand_at[K].where != storage::none &&
@@ -88,8 +91,8 @@ void run_planned_call(const std::array<std::byte*, Pools>& pools, const void* co
     static_assert(!packed_at_run_time,
                   "ctnn::executor: the kernel of this call reads an operand re-laid out at compile time (weights), "
                   "but the operand is computed at run time; lower the op so that its weights are a constant.");
-    const void* const operands[] = {address_of<Plan.operand_at[K]>(pools, inputs, outputs, constants[K])..., nullptr};
-    void* const result = address_of<Plan.result_at>(pools, inputs, outputs, nullptr);
+    const void* const operands[] = {address_of<Plan.operand_at[K]>(pools, inputs, outputs, constants[K], state)..., nullptr};
+    void* const result = address_of<Plan.result_at>(pools, inputs, outputs, nullptr, state);
     if constexpr (Plan.scratch_offset >= 0)
       kernel::invoke<Plan.params>(operands, result, rq,
                                   static_cast<void*>(pools[static_cast<std::size_t>(Plan.scratch_pool)] + Plan.scratch_offset));

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Writes the op-conformance cases of the state family: tests/data/ops/state/<case>/ with model.tflite,
+input_<k>.bin, output_<k>.bin and, for a case run several times, `invocations` (the state carries from one run
+to the next; the outputs are the last run's). PROVENANCE.md in that folder says what produced each file.
+
+  TFLite ops: SVDF (float32; int8 with int16 and with int8 time weights and state), its activation state a
+  variable tensor; outputs from TensorFlow Lite Micro's reference kernels, the host oracle tflm_run run with
+  --invoke N, only with --tflm: without it the committed outputs are kept.
+
+Deterministic: every input comes from a fixed seed, so re-running reproduces every file byte for byte.
+
+Usage: /usr/bin/python3 scripts/gen_op_tests_state.py [--tflm /work/oracle/tflm/tflm_run]
+"""
+import argparse
+
+import numpy as np
+
+import op_tests
+from op_tests import tfl
+
+tfl.OPS.update({"SVDF": 27})
+tfl.OPTIONS.update({"SVDF": 6})
+_base_options_table = tfl.options_table
+
+
+def _options_table(code, o, va):
+    if code == "SVDF":
+        return tfl.Table({0: ("i32", o["rank"]), 1: ("i8", tfl.ACT[o.get("act")])}, va)
+    return _base_options_table(code, o, va)
+
+
+tfl.options_table = _options_table
+
+F32 = np.float32
+
+
+def quant(scale, zero_point=0):
+    return {"scale": [scale], "zero_point": [zero_point]}
+
+
+def svdf_f32(rng, batch, inputs, filters, rank, memory, bias=True, act=None):
+    """A float32 SVDF: the model and its input."""
+    m = tfl.Model()
+    x = m.tensor("input", [batch, inputs])
+    features = m.tensor("weights_feature", [filters, inputs], data=rng.uniform(-1, 1, (filters, inputs)).astype(F32))
+    time = m.tensor("weights_time", [filters, memory], data=rng.uniform(-1, 1, (filters, memory)).astype(F32))
+    b = m.tensor("bias", [filters // rank], data=rng.uniform(-1, 1, filters // rank).astype(F32)) if bias else -1
+    state = m.tensor("activation_state", [batch, memory * filters], variable=True)
+    y = m.tensor("output", [batch, filters // rank])
+    m.op("SVDF", [x, features, time, b, state], [y], rank=rank, act=act)
+    m.inputs, m.outputs = [x], [y]
+    return m, [rng.uniform(-2, 2, (batch, inputs)).astype(F32)]
+
+
+def svdf_int8(rng, batch, inputs, filters, rank, memory, state_type, scales, zero_points, bias=True):
+    """An int8 SVDF with int16 or int8 time weights and state. scales: input, feature weights, state, time
+    weights, output; zero_points: input, state, output."""
+    s_in, s_features, s_state, s_time, s_out = scales
+    z_in, z_state, z_out = zero_points
+    state_np = np.int16 if state_type == tfl.INT16 else np.int8
+    limit = np.iinfo(state_np).max
+    m = tfl.Model()
+    x = m.tensor("input", [batch, inputs], tfl.INT8, quant=quant(s_in, z_in))
+    features = m.tensor("weights_feature", [filters, inputs], tfl.INT8,
+                        data=op_tests.int8_range(rng, (filters, inputs)), quant=quant(s_features))
+    time = m.tensor("weights_time", [filters, memory], state_type,
+                    data=rng.randint(-limit, limit + 1, (filters, memory)).astype(state_np), quant=quant(s_time))
+    units = filters // rank
+    b = (m.tensor("bias", [units], tfl.INT32, data=rng.randint(-(1 << 20), 1 << 20, units).astype(np.int32),
+                  quant=quant(s_state * s_time)) if bias else -1)
+    state = m.tensor("activation_state", [batch, memory * filters], state_type, quant=quant(s_state, z_state),
+                     variable=True)
+    y = m.tensor("output", [batch, units], tfl.INT8, quant=quant(s_out, z_out))
+    m.op("SVDF", [x, features, time, b, state], [y], rank=rank)
+    m.inputs, m.outputs = [x], [y]
+    return m, [op_tests.int8_range(rng, (batch, inputs), z_in)]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tflm", help="the TFLM host oracle (tflm_run); without it the committed outputs are kept")
+    args = parser.parse_args()
+    family = op_tests.Family("state", args.tflm)
+    rng = np.random.RandomState(2712)
+
+    # float32: one run; several runs with the state wrapping past its memory; rank 2, batch 2, RELU. (TFLM aborts
+    # on an SVDF without a bias: every case has one.)
+    family.write_case("svdf_f32_rank1", *svdf_f32(rng, 1, 6, 4, 1, 5))
+    family.write_case("svdf_f32_rank2_batch2_relu_3_runs", *svdf_f32(rng, 2, 5, 6, 2, 4, act="RELU"), invocations=3)
+    family.write_case("svdf_f32_rank2_7_runs", *svdf_f32(rng, 1, 10, 8, 2, 3), invocations=7)
+
+    # int8 with int16 state (TFLM's usual KWS form): one run, ten runs over batch 2, extreme scales.
+    kws = (0.05, 0.004, 0.0015, 0.00003, 0.02)
+    family.write_case("svdf_i8_state_i16_rank1",
+                      *svdf_int8(rng, 1, 10, 16, 1, 8, tfl.INT16, kws, (-3, 0, 5)))
+    family.write_case("svdf_i8_state_i16_rank2_batch2_10_runs",
+                      *svdf_int8(rng, 2, 7, 12, 2, 5, tfl.INT16, kws, (-128, 0, 127)), invocations=10)
+    family.write_case("svdf_i8_state_i16_tiny_scales_4_runs",
+                      *svdf_int8(rng, 1, 9, 6, 3, 4, tfl.INT16, (1e-3, 1e-4, 1e-6, 1e-5, 1e-8), (127, 0, -128)),
+                      invocations=4)
+    # int8 state with a non-zero zero point (TFLM starts it at the zero point). (TFLM reads an int8 SVDF's bias
+    # scale in Prepare whether or not the op has one: no oracle case without a bias.)
+    family.write_case("svdf_i8_state_i8_zero_point_6_runs",
+                      *svdf_int8(rng, 1, 8, 8, 2, 3, tfl.INT8, (0.1, 0.01, 0.05, 0.02, 0.03), (7, 9, -4)),
+                      invocations=6)
+    family.finish()
+
+
+if __name__ == "__main__":
+    main()
