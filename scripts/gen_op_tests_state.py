@@ -52,28 +52,88 @@ def svdf_f32(rng, batch, inputs, filters, rank, memory, bias=True, act=None):
     return m, [rng.uniform(-2, 2, (batch, inputs)).astype(F32)]
 
 
-def svdf_int8(rng, batch, inputs, filters, rank, memory, state_type, scales, zero_points, bias=True):
+def real_svdf(x, features, time, bias, rank, runs):
+    """SVDF in float64 on real values, `runs` times from a zero state: the result's magnitude sets the int8
+    cases' output scale (so that TFLM's outputs do not all saturate)."""
+    batch, filters, memory = x.shape[0], features.shape[0], time.shape[1]
+    state = np.zeros((batch, filters, memory))
+    for _ in range(runs):
+        state = np.roll(state, -1, axis=2)
+        state[:, :, -1] = x @ features.T
+        y = (state * time).sum(axis=2).reshape(batch, filters // rank, rank).sum(axis=2) + bias
+    return y
+
+
+def svdf_int8(rng, batch, inputs, filters, rank, memory, state_type, scales, zero_points, runs=1, bias=True):
     """An int8 SVDF with int16 or int8 time weights and state. scales: input, feature weights, state, time
-    weights, output; zero_points: input, state, output."""
-    s_in, s_features, s_state, s_time, s_out = scales
+    weights (the output's: from the real result's range, real_svdf); zero_points: input, state, output."""
+    s_in, s_features, s_state, s_time = scales
     z_in, z_state, z_out = zero_points
     state_np = np.int16 if state_type == tfl.INT16 else np.int8
     limit = np.iinfo(state_np).max
+    units = filters // rank
+    x_q = op_tests.int8_range(rng, (batch, inputs), z_in)
+    features_q = op_tests.int8_range(rng, (filters, inputs))
+    time_q = rng.randint(-limit, limit + 1, (filters, memory)).astype(state_np)
+    bias_q = rng.randint(-(1 << 12), 1 << 12, units).astype(np.int32)
+    y = real_svdf(s_in * (x_q.astype(np.float64) - z_in), s_features * features_q.astype(np.float64),
+                  s_time * time_q.astype(np.float64), s_state * s_time * bias_q, rank, runs)
+    s_out = float(np.abs(y).max()) / 100
     m = tfl.Model()
     x = m.tensor("input", [batch, inputs], tfl.INT8, quant=quant(s_in, z_in))
-    features = m.tensor("weights_feature", [filters, inputs], tfl.INT8,
-                        data=op_tests.int8_range(rng, (filters, inputs)), quant=quant(s_features))
-    time = m.tensor("weights_time", [filters, memory], state_type,
-                    data=rng.randint(-limit, limit + 1, (filters, memory)).astype(state_np), quant=quant(s_time))
-    units = filters // rank
-    b = (m.tensor("bias", [units], tfl.INT32, data=rng.randint(-(1 << 20), 1 << 20, units).astype(np.int32),
-                  quant=quant(s_state * s_time)) if bias else -1)
+    features = m.tensor("weights_feature", [filters, inputs], tfl.INT8, data=features_q, quant=quant(s_features))
+    time = m.tensor("weights_time", [filters, memory], state_type, data=time_q, quant=quant(s_time))
+    b = m.tensor("bias", [units], tfl.INT32, data=bias_q, quant=quant(s_state * s_time)) if bias else -1
     state = m.tensor("activation_state", [batch, memory * filters], state_type, quant=quant(s_state, z_state),
                      variable=True)
     y = m.tensor("output", [batch, units], tfl.INT8, quant=quant(s_out, z_out))
     m.op("SVDF", [x, features, time, b, state], [y], rank=rank)
     m.inputs, m.outputs = [x], [y]
-    return m, [op_tests.int8_range(rng, (batch, inputs), z_in)]
+    return m, [x_q]
+
+
+# Models ctnn must refuse (tests/frontend/frontend_state.cpp): tests/data/tflite/state_refused_*.tflite.
+def refused_tflite():
+    rng = np.random.RandomState(77)
+    models = {}
+    # A variable tensor read by ADD, which keeps no state.
+    m = tfl.Model()
+    x = m.tensor("input", [1, 4])
+    v = m.tensor("variable", [1, 4], variable=True)
+    y = m.tensor("output", [1, 4])
+    m.op("ADD", [x, v], [y])
+    m.inputs, m.outputs = [x], [y]
+    models["variable_read_by_add"] = m
+    # Two SVDFs updating one state.
+    m, _ = svdf_f32(rng, 1, 4, 4, 1, 3)
+    x, state = m.inputs[0], m.ops[0]["inputs"][4]
+    y2 = m.tensor("output_2", [1, 4])
+    m.op("SVDF", [x] + m.ops[0]["inputs"][1:4] + [state], [y2], rank=1)
+    m.outputs.append(y2)
+    models["two_svdf_one_state"] = m
+    # An SVDF whose state operand is not a variable tensor (a graph input).
+    m, _ = svdf_f32(rng, 1, 4, 4, 1, 3)
+    m.tensors[m.ops[0]["inputs"][4]]["variable"] = False
+    m.inputs.append(m.ops[0]["inputs"][4])
+    models["svdf_state_not_variable"] = m
+    # int8 SVDF whose bias scale is not the state's times the time weights'.
+    m, _ = svdf_int8(rng, 1, 4, 4, 1, 3, tfl.INT16, (0.05, 0.004, 0.0015, 0.00003), (0, 0, 0))
+    m.tensors[m.ops[0]["inputs"][3]]["quant"] = quant(0.5)
+    models["svdf_bias_scale"] = m
+    # A hybrid SVDF: float32 input, int8 feature weights.
+    m, _ = svdf_f32(rng, 1, 4, 4, 1, 3)
+    features = m.ops[0]["inputs"][1]
+    m.tensors[features]["type"] = tfl.INT8
+    m.tensors[features]["quant"] = quant(0.01)
+    m.buffers[m.tensors[features]["buffer"]] = np.zeros(16, np.int8).tobytes()
+    models["svdf_hybrid"] = m
+    return models
+
+
+def write_refused() -> None:
+    root = op_tests.OPS_DIR.parent / "tflite"
+    for name, model in refused_tflite().items():
+        (root / f"state_refused_{name}.tflite").write_bytes(model.serialize())
 
 
 def main():
@@ -90,20 +150,21 @@ def main():
     family.write_case("svdf_f32_rank2_7_runs", *svdf_f32(rng, 1, 10, 8, 2, 3), invocations=7)
 
     # int8 with int16 state (TFLM's usual KWS form): one run, ten runs over batch 2, extreme scales.
-    kws = (0.05, 0.004, 0.0015, 0.00003, 0.02)
+    kws = (0.05, 0.004, 0.0015, 0.00003)
     family.write_case("svdf_i8_state_i16_rank1",
                       *svdf_int8(rng, 1, 10, 16, 1, 8, tfl.INT16, kws, (-3, 0, 5)))
     family.write_case("svdf_i8_state_i16_rank2_batch2_10_runs",
-                      *svdf_int8(rng, 2, 7, 12, 2, 5, tfl.INT16, kws, (-128, 0, 127)), invocations=10)
+                      *svdf_int8(rng, 2, 7, 12, 2, 5, tfl.INT16, kws, (-128, 0, 3), runs=10), invocations=10)
     family.write_case("svdf_i8_state_i16_tiny_scales_4_runs",
-                      *svdf_int8(rng, 1, 9, 6, 3, 4, tfl.INT16, (1e-3, 1e-4, 1e-6, 1e-5, 1e-8), (127, 0, -128)),
+                      *svdf_int8(rng, 1, 9, 6, 3, 4, tfl.INT16, (1e-3, 1e-4, 1e-6, 1e-5), (127, 0, -128), runs=4),
                       invocations=4)
     # int8 state with a non-zero zero point (TFLM starts it at the zero point). (TFLM reads an int8 SVDF's bias
     # scale in Prepare whether or not the op has one: no oracle case without a bias.)
     family.write_case("svdf_i8_state_i8_zero_point_6_runs",
-                      *svdf_int8(rng, 1, 8, 8, 2, 3, tfl.INT8, (0.1, 0.01, 0.05, 0.02, 0.03), (7, 9, -4)),
+                      *svdf_int8(rng, 1, 8, 8, 2, 3, tfl.INT8, (0.1, 0.01, 0.05, 0.02), (7, 9, -4), runs=6),
                       invocations=6)
     family.finish()
+    write_refused()
 
 
 if __name__ == "__main__":

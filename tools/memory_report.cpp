@@ -121,8 +121,18 @@ std::vector<std::string> summary_of(const Module& m) {
     if (use.peak_node >= 0) line += format(" at op %d (%s)", use.peak_node, op_label(m, use.peak_node).c_str());
     lines.push_back(line);
   }
+  // The state (variable tensors), kept between runs outside the pools: one line per state tensor.
+  if (m.state_bytes() > 0) {
+    lines.push_back(format("state: %lld bytes, kept between runs outside the pools (alignment %lld)", static_cast<long long>(m.state_bytes()),
+                           static_cast<long long>(m.state_alignment)));
+    for (std::int32_t t = 0; t < m.tensor_count; ++t)
+      if (m.tensor_at(t).role == ctnn::tensor_role::state)
+        lines.push_back(format("  state+%lld: tensor %d \"%s\", %lld bytes", static_cast<long long>(m.state_offset(t)), t,
+                               std::string{m.tensor_at(t).label.view()}.c_str(), static_cast<long long>(m.tensor_at(t).bytes())));
+  }
   lines.push_back(format("inputs and outputs in the caller's buffers: %lld bytes; RAM in all: %lld bytes",
-                         static_cast<long long>(m.io_bytes_outside), static_cast<long long>(pools_bytes + m.io_bytes_outside)));
+                         static_cast<long long>(m.io_bytes_outside),
+                         static_cast<long long>(pools_bytes + m.state_bytes() + m.io_bytes_outside)));
   return lines;
 }
 

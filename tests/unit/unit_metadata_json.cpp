@@ -343,9 +343,10 @@ void check_against_module(const ctnn::detail::module_view& m, const std::string&
   }
 
   const json& totals = j["totals"];
-  CHECK(totals.keys() == std::vector<std::string>{"arena_bytes", "liveness_lower_bound", "constant_bytes", "kernel_count", "call_count"});
+  CHECK(totals.keys() == std::vector<std::string>{"arena_bytes", "liveness_lower_bound", "constant_bytes", "kernel_count", "call_count", "state_bytes"});
   CHECK(totals["arena_bytes"].integer() == m.arena_bytes);
   CHECK(totals["liveness_lower_bound"].integer() == m.liveness_lower_bound);
+  CHECK(totals["state_bytes"].integer() == 0);  // no variable tensors
   CHECK(totals["constant_bytes"].integer() == e.constant_bytes);
   CHECK(totals["kernel_count"].integer() == e.kernel_count);
   CHECK(totals["call_count"].integer() == e.call_count);

@@ -43,6 +43,7 @@ struct module_view {
   std::int64_t arena_bytes;
   std::int32_t arena_alignment;
   std::int64_t liveness_lower_bound;
+  std::int64_t state_bytes;  // the state memory (module_graph::state_bytes)
   std::int32_t peak_node;
   // The plan's pools and per-call scratch (plan_memory; docs/memory.md).
   const memory::pool_info* pools;
@@ -89,6 +90,7 @@ constexpr module_view view_of(const Module& m) {
           .arena_bytes = m.arena_bytes(),
           .arena_alignment = m.arena_alignment,
           .liveness_lower_bound = m.liveness_lower_bound,
+          .state_bytes = m.state_bytes(),
           .peak_node = m.peak_node,
           .pools = m.pools.data(),
           .pool_count = m.pool_count,

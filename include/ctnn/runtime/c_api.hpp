@@ -202,6 +202,9 @@ constexpr text_writer<Capacity> write_header() {
         << "#define " << prefix << "POOL" << p << "_BYTES " << Net::pool_bytes_at(p) << "\n"
         << "#define " << prefix << "POOL" << p << "_ALIGNMENT " << Net::pool_alignment_at(p) << "\n";
   }
+  out << "/* The state (variable tensors: an SVDF's or LSTM's memory), kept between runs outside the pools. */\n"
+      << "#define " << prefix << "STATE_BYTES " << Net::state_bytes << "\n"
+      << "#define " << prefix << "STATE_ALIGNMENT " << Net::state_alignment << "\n";
   out << "\n";
   for (std::size_t i = 0; i < Net::input_count; ++i) put_io_macros<Net>(out, prefix, true, i);
   for (std::size_t o = 0; o < Net::output_count; ++o) put_io_macros<Net>(out, prefix, false, o);
@@ -225,8 +228,19 @@ constexpr text_writer<Capacity> write_header() {
       << "int ctnn_" << name << "_run_with_pools(void* const pools[" << prefix << "POOL_COUNT]";
   put_parameters<Net>(out, true);
   out << ");\n\n";
+  out << "/* As ctnn_" << name << "_run_with_pools, with the caller's state of " << prefix << "STATE_BYTES bytes aligned to\n   "
+      << prefix << "STATE_ALIGNMENT (set by ctnn_" << name << "_reset_state first): one state per stream. */\n"
+      << "int ctnn_" << name << "_run_with_state(void* state, void* const pools[" << prefix << "POOL_COUNT]";
+  put_parameters<Net>(out, true);
+  out << ");\n\n";
   out << "/* The static pool P that ctnn_" << name << "_run uses (inputs and outputs placed in a pool live there). */\n"
       << "void* ctnn_" << name << "_static_pool(size_t pool);\n\n"
+      << "/* The static state (that ctnn_" << name << "_run, _run_with_arena and _run_with_pools update) to its initial\n"
+      << "   values. */\n"
+      << "void ctnn_" << name << "_reset(void);\n\n"
+      << "/* A caller's state (" << prefix << "STATE_BYTES bytes) to the initial values. CTNN_ERROR_NULL_ARGUMENT when\n"
+      << "   it is null and the model has state. */\n"
+      << "int ctnn_" << name << "_reset_state(void* state);\n\n"
       << "#ifdef __cplusplus\n}\n#endif\n\n";
 
   // The definitions, for the one C++ translation unit that defines the API (ctnn_add_model generates it).
@@ -251,8 +265,18 @@ constexpr text_writer<Capacity> write_header() {
       << "  return ::ctnn::c_api::run<" << guard << "_C_API_IMPLEMENTATION>(pools";
   put_arguments(out, external_count, Net::external);
   out << ");\n}\n"
+      << "extern \"C\" int ctnn_" << name << "_run_with_state(void* state, void* const pools[" << prefix << "POOL_COUNT]";
+  put_parameters<Net>(out, true);
+  out << ") {\n  if (pools == nullptr) return ::ctnn::c_api::null_argument;\n"
+      << "  return ::ctnn::c_api::run_with_state<" << guard << "_C_API_IMPLEMENTATION>(state, pools";
+  put_arguments(out, external_count, Net::external);
+  out << ");\n}\n"
       << "extern \"C\" void* ctnn_" << name << "_static_pool(size_t pool) {\n"
       << "  return ::ctnn::c_api::static_pool<" << guard << "_C_API_IMPLEMENTATION>(pool);\n}\n"
+      << "extern \"C\" void ctnn_" << name << "_reset(void) {\n"
+      << "  " << guard << "_C_API_IMPLEMENTATION::reset_state();\n}\n"
+      << "extern \"C\" int ctnn_" << name << "_reset_state(void* state) {\n"
+      << "  return ::ctnn::c_api::reset_state<" << guard << "_C_API_IMPLEMENTATION>(state);\n}\n"
       << "#endif\n\n#endif /* " << guard << "_H */\n";
   return out;
 }
@@ -270,6 +294,26 @@ constexpr auto header_text() {
   return text;
 }
 
+namespace detail {
+// The caller's pools as the executor takes them, checked: a status other than ok when one is null or misaligned.
+template <class Net>
+int checked_pools(void* const* pools, typename Net::pool_pointers& pointers) {
+  for (std::size_t p = 0; p < Net::pool_count; ++p) {
+    if (pools[p] == nullptr) return null_argument;
+    if (reinterpret_cast<std::uintptr_t>(pools[p]) % Net::pool_alignment_at(p) != 0) return misaligned_memory;
+    pointers[p] = static_cast<std::byte*>(pools[p]);
+  }
+  return ok;
+}
+// The caller's state, checked (a model without state takes any pointer).
+template <class Net>
+int checked_state(void* state) {
+  if (Net::state_bytes == 0) return ok;
+  if (state == nullptr) return null_argument;
+  return reinterpret_cast<std::uintptr_t>(state) % Net::state_alignment != 0 ? misaligned_memory : ok;
+}
+}  // namespace detail
+
 // Runs Net on `pools` (nullptr: its static pools) after checking the pointers; what the C functions call.
 template <class Net, class... Buffers>
 int run(void* const* pools, Buffers*... buffers) {
@@ -279,12 +323,27 @@ int run(void* const* pools, Buffers*... buffers) {
     return ok;
   }
   typename Net::pool_pointers pointers{};
-  for (std::size_t p = 0; p < Net::pool_count; ++p) {
-    if (pools[p] == nullptr) return null_argument;
-    if (reinterpret_cast<std::uintptr_t>(pools[p]) % Net::pool_alignment_at(p) != 0) return misaligned_memory;
-    pointers[p] = static_cast<std::byte*>(pools[p]);
-  }
+  if (const int status = detail::checked_pools<Net>(pools, pointers); status != ok) return status;
   Net::run_with_pools(pointers, buffers...);
+  return ok;
+}
+
+// Runs Net on the caller's state and pools after checking the pointers.
+template <class Net, class... Buffers>
+int run_with_state(void* state, void* const* pools, Buffers*... buffers) {
+  if (((buffers == nullptr) || ...)) return null_argument;
+  typename Net::pool_pointers pointers{};
+  if (const int status = detail::checked_state<Net>(state); status != ok) return status;
+  if (const int status = detail::checked_pools<Net>(pools, pointers); status != ok) return status;
+  Net::run_with_state(static_cast<std::byte*>(state), pointers, buffers...);
+  return ok;
+}
+
+// A caller's state to its initial values, after checking the pointer.
+template <class Net>
+int reset_state(void* state) {
+  if (const int status = detail::checked_state<Net>(state); status != ok) return status;
+  Net::reset_state(static_cast<std::byte*>(state));
   return ok;
 }
 

@@ -203,7 +203,8 @@ struct json_function {
 };
 struct json_totals {
   BOOST_HANA_DEFINE_STRUCT(json_totals, (std::int64_t, arena_bytes), (std::int64_t, liveness_lower_bound),
-                           (std::int64_t, constant_bytes), (std::int64_t, kernel_count), (std::int64_t, call_count));
+                           (std::int64_t, constant_bytes), (std::int64_t, kernel_count), (std::int64_t, call_count),
+                           (std::int64_t, state_bytes));
 };
 struct json_planned_pool {
   BOOST_HANA_DEFINE_STRUCT(json_planned_pool, (std::int64_t, index), (std::string_view, name), (std::int64_t, bytes),
@@ -340,7 +341,7 @@ inline bool write_metadata(json_writer& j, const module_view& m) {
   j.end_array();
 
   j.key("totals");
-  write_value(j, json_totals{m.arena_bytes, m.liveness_lower_bound, e.constant_bytes, e.kernel_count, e.call_count}, false);
+  write_value(j, json_totals{m.arena_bytes, m.liveness_lower_bound, e.constant_bytes, e.kernel_count, e.call_count, m.state_bytes}, false);
 
   j.key("memory_plan");
   j.begin_object();

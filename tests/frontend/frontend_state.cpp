@@ -1,0 +1,127 @@
+// State (docs/memory.md, "State"): TFLite variable tensors become the model's state memory, outside the
+// pools, kept between runs. The executor's state figures and API on SVDF models of the state family
+// (tests/data/ops/state), and the diagnostics of the models ctnn refuses (scripts/gen_op_tests_state.py).
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include <ctnn/ctnn.hpp>
+#include <ctnn/models/state_refused_svdf_bias_scale.hpp>
+#include <ctnn/models/state_refused_svdf_hybrid.hpp>
+#include <ctnn/models/state_refused_svdf_state_not_variable.hpp>
+#include <ctnn/models/state_refused_two_svdf_one_state.hpp>
+#include <ctnn/models/state_refused_variable_read_by_add.hpp>
+#include <ctnn/models/svdf_f32.hpp>
+#include <ctnn/models/svdf_i8_zero_point.hpp>
+
+namespace {
+
+namespace models = ctnn::models;
+using ctnn::frontend_error;
+using ctnn::op_kind;
+using ctnn::tflite::tensor_feature;
+
+template <class Model>
+constexpr const ctnn::diagnostic& error_of = Model::imported.error;
+
+template <class Model>
+constexpr bool refused_feature(tensor_feature what) {
+  return error_of<Model>.code == code_of(frontend_error::tflite_unsupported_tensor_feature) &&
+         error_of<Model>.reason == static_cast<std::int64_t>(what);
+}
+
+// A variable tensor read by ADD (no state there), one state updated by two SVDFs, an SVDF whose state is a graph
+// input; an int8 SVDF's bias scale that is not the state's times the time weights'; a hybrid SVDF.
+static_assert(refused_feature<models::state_refused_variable_read_by_add>(tensor_feature::variable_use) &&
+              error_of<models::state_refused_variable_read_by_add>.kind == op_kind::add &&
+              error_of<models::state_refused_variable_read_by_add>.tensor == 1);
+static_assert(refused_feature<models::state_refused_two_svdf_one_state>(tensor_feature::variable_use) &&
+              error_of<models::state_refused_two_svdf_one_state>.kind == op_kind::svdf);
+static_assert(refused_feature<models::state_refused_svdf_state_not_variable>(tensor_feature::state_not_variable));
+static_assert(error_of<models::state_refused_svdf_bias_scale>.code == code_of(frontend_error::tflite_invalid_quantization) &&
+              error_of<models::state_refused_svdf_bias_scale>.reason ==
+                  static_cast<std::int64_t>(ctnn::tflite::quantization_problem::bias_scale));
+static_assert(error_of<models::state_refused_svdf_hybrid>.code == code_of(frontend_error::tflite_unsupported_operand) &&
+              error_of<models::state_refused_svdf_hybrid>.input_slot == 1 &&
+              error_of<models::state_refused_svdf_hybrid>.kind == op_kind::svdf);
+
+// svdf_f32: batch 1, 4 filters, memory 5: 80 bytes of float state. svdf_i8_zero_point: batch 1, 8 filters,
+// memory 3, int8 state: 24 bytes, rounded up to the state alignment.
+using float_net = ctnn::compile<models::svdf_f32>;
+using int8_net = ctnn::compile<models::svdf_i8_zero_point>;
+static_assert(float_net::state_bytes == 80 && float_net::state_alignment == 16);
+static_assert(int8_net::state_bytes == 32);
+static_assert(float_net::total_ram_bytes >= float_net::state_bytes + float_net::arena_bytes);
+static_assert(float_net::module.tensor_at(4).role == ctnn::tensor_role::state);
+// The state's operand lives in the state memory, not in a pool.
+static_assert(float_net::module.calls[0].operand_at[4].where == ctnn::storage::state &&
+              float_net::module.calls[0].operand_at[4].offset == 0);
+
+std::vector<char> read_bytes(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  REQUIRE_MESSAGE(file, path);
+  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+}
+
+const std::string state_cases = CTNN_STATE_CASES_DIR;
+
+TEST_CASE("the static state carries between runs and reset_state restores it") {
+  const std::vector<char> input = read_bytes(state_cases + "/svdf_i8_state_i8_zero_point_6_runs/input_0.bin");
+  const std::vector<char> want = read_bytes(state_cases + "/svdf_i8_state_i8_zero_point_6_runs/output_0.bin");
+  const auto* in = reinterpret_cast<const std::int8_t*>(input.data());
+  REQUIRE(input.size() == int8_net::input<0>::bytes);
+  std::array<std::int8_t, int8_net::output<0>::elements> first{}, out{};
+  // TFLM starts an int8 state at its zero point (9): every byte of the fresh static state.
+  for (std::size_t b = 0; b < int8_net::state_bytes - 8; ++b) CHECK(static_cast<std::int8_t>(int8_net::static_state()[b]) == 9);
+  int8_net::run(in, first.data());
+  for (int n = 1; n < 6; ++n) int8_net::run(in, out.data());
+  CHECK(std::memcmp(out.data(), want.data(), out.size()) == 0);  // the sixth run, as TFLM's
+  CHECK(std::memcmp(out.data(), first.data(), out.size()) != 0);  // the state changed the result
+  int8_net::reset_state();
+  int8_net::run(in, out.data());
+  CHECK(std::memcmp(out.data(), first.data(), out.size()) == 0);
+}
+
+TEST_CASE("run_with_state keeps one state per stream") {
+  const std::vector<char> input = read_bytes(state_cases + "/svdf_i8_state_i8_zero_point_6_runs/input_0.bin");
+  const std::vector<char> want = read_bytes(state_cases + "/svdf_i8_state_i8_zero_point_6_runs/output_0.bin");
+  const auto* in = reinterpret_cast<const std::int8_t*>(input.data());
+  alignas(int8_net::state_alignment) std::byte stream_a[int8_net::state_bytes], stream_b[int8_net::state_bytes];
+  alignas(int8_net::arena_alignment) std::byte arena[int8_net::arena_bytes + 1];
+  int8_net::reset_state(stream_a);
+  int8_net::reset_state(stream_b);
+  std::array<std::int8_t, int8_net::output<0>::elements> a{}, b{};
+  // Stream a runs six times, stream b once in between: each sees only its own state.
+  for (int n = 0; n < 6; ++n) {
+    int8_net::run_with_state(stream_a, {arena}, in, a.data());
+    if (n == 2) int8_net::run_with_state(stream_b, {arena}, in, b.data());
+  }
+  CHECK(std::memcmp(a.data(), want.data(), a.size()) == 0);
+  int8_net::reset_state();
+  std::array<std::int8_t, int8_net::output<0>::elements> once{};
+  int8_net::run(in, once.data());
+  CHECK(std::memcmp(b.data(), once.data(), b.size()) == 0);
+}
+
+TEST_CASE("float32 SVDF: the state carries, as TFLM's") {
+  const std::vector<char> input = read_bytes(state_cases + "/svdf_f32_rank1/input_0.bin");
+  const std::vector<char> want = read_bytes(state_cases + "/svdf_f32_rank1/output_0.bin");
+  std::array<float, float_net::output<0>::elements> out{};
+  float_net::reset_state();
+  float_net::run(reinterpret_cast<const float*>(input.data()), out.data());
+  REQUIRE(want.size() == sizeof out);
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    float expected = 0.0f;
+    std::memcpy(&expected, want.data() + 4 * k, 4);
+    CHECK(out[k] == doctest::Approx(expected).epsilon(1e-5));
+  }
+}
+
+}  // namespace
