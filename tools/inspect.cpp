@@ -69,6 +69,7 @@ std::string_view role_name(ctnn::tensor_role r) {
     case ctnn::tensor_role::input: return "input";
     case ctnn::tensor_role::output: return "output";
     case ctnn::tensor_role::constant: return "constant";
+    case ctnn::tensor_role::state: return "state";
   }
   return "?";
 }
