@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include "import_checks.hpp"
+
 #include <ctnn/models/onnx_shape_refused_depth_to_space_mode.hpp>
 #include <ctnn/models/onnx_shape_refused_gather_nine_constant_indices.hpp>
 #include <ctnn/models/onnx_shape_refused_slice_empty.hpp>
@@ -29,8 +31,7 @@ using ctnn::frontend_error;
 using ctnn::op_kind;
 using ctnn::onnx::onnx_error;
 
-template <class Model>
-constexpr const ctnn::diagnostic& error_of = Model::imported.error;
+using ctnn_test::error_of;
 
 // TFLite: STRIDED_SLICE's ellipsis mask (TFLM ignores it) and rank 5 (TFLM's limit is 4); GATHER's
 // batch_dims and a constant index outside the axis; SQUEEZE of a dim that is not 1; a DEPTH_TO_SPACE block of 0;

@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+#include "import_checks.hpp"
+
 #include <ctnn/models/onnx_spatial_refused_expand_incompatible.hpp>
 #include <ctnn/models/onnx_spatial_refused_lp_normalization_p1.hpp>
 #include <ctnn/models/onnx_spatial_refused_resize_mode_unknown.hpp>
@@ -27,14 +29,9 @@ using ctnn::frontend_error;
 using ctnn::op_kind;
 using ctnn::onnx::onnx_error;
 
-template <class Model>
-constexpr const ctnn::diagnostic& error_of = Model::imported.error;
+using ctnn_test::error_of;
 
-template <class Model>
-constexpr bool refused_operand(std::int64_t slot, op_kind kind) {
-  return error_of<Model>.code == code_of(frontend_error::tflite_unsupported_operand) && error_of<Model>.input_slot == slot &&
-         error_of<Model>.kind == kind;
-}
+using ctnn_test::refused_operand;
 
 // TFLite: RESIZE_BILINEAR with align_corners and half_pixel_centers (TFLM refuses both); L2_NORMALIZATION with a
 // fused RELU (TFLM supports none); a REFLECT pad as large as the extent (TFLM would read outside the input); a

@@ -12,6 +12,8 @@
 
 #include <doctest/doctest.h>
 
+#include "import_checks.hpp"
+
 #include <ctnn/ctnn.hpp>
 #include <ctnn/models/state_refused_svdf_bias_scale.hpp>
 #include <ctnn/models/state_refused_svdf_hybrid.hpp>
@@ -28,8 +30,7 @@ using ctnn::frontend_error;
 using ctnn::op_kind;
 using ctnn::tflite::tensor_feature;
 
-template <class Model>
-constexpr const ctnn::diagnostic& error_of = Model::imported.error;
+using ctnn_test::error_of;
 
 template <class Model>
 constexpr bool refused_feature(tensor_feature what) {

@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include "import_checks.hpp"
+
 #include <ctnn/models/bad_dynamic_shape.hpp>
 #include <ctnn/models/bad_fused_tanh.hpp>
 #include <ctnn/models/bad_hybrid.hpp>
@@ -27,8 +29,7 @@ namespace models = ctnn::models;
 using ctnn::code_of;
 using ctnn::frontend_error;
 
-template <class Model>
-constexpr const ctnn::diagnostic& error_of = Model::imported.error;
+using ctnn_test::error_of;
 
 static_assert(error_of<models::bad_unsupported_op>.code == code_of(frontend_error::tflite_unsupported_operator));
 static_assert(error_of<models::bad_unsupported_op>.node == 1);

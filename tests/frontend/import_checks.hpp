@@ -9,6 +9,17 @@
 
 namespace ctnn_test {
 
+// The diagnostic of a model's import (a refused model's, checked without the compile error ctnn::compile gives).
+template <class Model>
+constexpr const ctnn::diagnostic& error_of = Model::imported.error;
+
+// A TFLite model refused at operand `slot` of an op of kind `kind` (frontend_error::tflite_unsupported_operand).
+template <class Model>
+constexpr bool refused_operand(std::int64_t slot, ctnn::op_kind kind) {
+  return error_of<Model>.code == code_of(ctnn::frontend_error::tflite_unsupported_operand) && error_of<Model>.input_slot == slot &&
+         error_of<Model>.kind == kind;
+}
+
 // infer_types on the imported module: no diagnostic, and the same shape and type for every tensor.
 template <class Module>
 constexpr bool infer_types_keeps_file_shapes(const Module& m) {
