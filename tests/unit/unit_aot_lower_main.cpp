@@ -126,6 +126,11 @@ void check_locations(const Module& m) {
           CHECK(at.offset % m.arena_alignment == 0);
           CHECK(at.offset + t.bytes() <= m.arena_bytes());
           break;
+        case ctnn::tensor_role::state:  // the state memory, outside the pools
+          CHECK((at.where == storage::state && at.index == tensor && at.offset == m.state_offset(tensor)));
+          CHECK(at.offset % m.state_alignment == 0);
+          CHECK(at.offset + t.bytes() <= m.state_bytes());
+          break;
       }
     };
     for (std::int32_t i = 0; i < call.operand_count; ++i)
