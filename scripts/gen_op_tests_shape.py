@@ -29,13 +29,11 @@ tests/data/onnx/shape_refused_*.onnx (tests/frontend/frontend_shape_refusals.cpp
 from __future__ import annotations
 
 import argparse
-import hashlib
-import sys
 
 import numpy as np
 
 import op_tests
-from op_tests import HERE, tfl
+from op_tests import tfl
 
 FLOAT32, INT8, INT16, INT32 = tfl.FLOAT32, tfl.INT8, tfl.INT16, tfl.INT32
 
@@ -659,44 +657,8 @@ def refused_onnx():
     }
 
 
-def write_refused() -> None:
-    root = HERE.parent / "tests" / "data"
-    for name, model in refused_tflite().items():
-        (root / "tflite" / f"shape_refused_{name}.tflite").write_bytes(model.serialize())
-    for name, model in refused_onnx().items():
-        (root / "onnx" / f"shape_refused_{name}.onnx").write_bytes(model.SerializeToString())
-
-
 # ----------------------------------------------------------------------------------------------------
 # Writing (scripts/op_tests.py: the case folders, CASES.sha256).
-
-
-def tflite_cases(family: op_tests.Family) -> None:
-    """Each case through the oracle (or its committed outputs), which must equal NumPy's bit for bit."""
-    for name, build in TFLITE_CASES.items():
-        model, inputs, expected = build()
-        family.write_case(name, model, inputs)
-        for k, y in enumerate(expected):
-            got = (family.dir / name / f"output_{k}.bin").read_bytes()
-            if got != np.ascontiguousarray(y).tobytes():
-                sys.exit(f"{name}: the reference's output {k} differs from NumPy's")
-
-
-def onnx_cases(family: op_tests.Family) -> None:
-    """Model, inputs and NumPy's outputs, written every run (their digest joins CASES.sha256)."""
-    for name, build in ONNX_CASES.items():
-        model, inputs, outputs = build()
-        folder = family.dir / name
-        folder.mkdir(parents=True, exist_ok=True)
-        data_bytes = model.SerializeToString()
-        (folder / "model.onnx").write_bytes(data_bytes)
-        digest = hashlib.sha256(data_bytes)
-        for k, x in enumerate(inputs):
-            (folder / f"input_{k}.bin").write_bytes(np.ascontiguousarray(x).tobytes())
-            digest.update(np.ascontiguousarray(x).tobytes())
-        for k, y in enumerate(outputs):
-            (folder / f"output_{k}.bin").write_bytes(np.ascontiguousarray(y, dtype=np.float32).tobytes())
-        family.digests[name] = digest.hexdigest()
 
 
 def main() -> None:
@@ -704,10 +666,10 @@ def main() -> None:
     parser.add_argument("--tflm", help="path to tflm_run: (re)write the TFLite cases' outputs with the oracle")
     args = parser.parse_args()
     family = op_tests.Family("shape", args.tflm)
-    tflite_cases(family)
-    onnx_cases(family)
+    op_tests.write_checked_cases(family, TFLITE_CASES)
+    op_tests.write_onnx_cases(family, ONNX_CASES, np.float32)
     family.finish()
-    write_refused()
+    op_tests.write_refused("shape", refused_tflite(), refused_onnx())
 
 
 if __name__ == "__main__":

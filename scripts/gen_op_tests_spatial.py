@@ -17,8 +17,6 @@ Deterministic: every input comes from a fixed seed, so re-running reproduces eve
 Usage: /usr/bin/python3 scripts/gen_op_tests_spatial.py [--tflm /work/oracle/tflm/tflm_run]
 """
 import argparse
-import hashlib
-import sys
 
 import numpy as np
 
@@ -655,13 +653,6 @@ ONNX_CASES = {
 }
 
 
-def onnx_cases(family: op_tests.Family) -> None:
-    """Model, inputs and NumPy's outputs, written every run (their digest joins CASES.sha256)."""
-    for name, build in ONNX_CASES.items():
-        model, inputs, outputs = build()
-        family.write_computed_case(name, "model.onnx", model.SerializeToString(), inputs, outputs)
-
-
 # ----------------------------------------------------------------------------------------------------
 # Models ctnn must refuse (tests/frontend/frontend_spatial_refusals.cpp): tests/data/tflite/spatial_refused_*.tflite
 # and tests/data/onnx/spatial_refused_*.onnx.
@@ -718,37 +709,18 @@ def refused_onnx():
     }
 
 
-def write_refused() -> None:
-    root = op_tests.HERE.parent / "tests" / "data"
-    for name, model in refused_tflite().items():
-        (root / "tflite" / f"spatial_refused_{name}.tflite").write_bytes(model.serialize())
-    for name, model in refused_onnx().items():
-        (root / "onnx" / f"spatial_refused_{name}.onnx").write_bytes(model.SerializeToString())
-
-
 # ----------------------------------------------------------------------------------------------------
 # Writing (scripts/op_tests.py: the case folders, CASES.sha256).
-
-def tflite_cases(family: op_tests.Family) -> None:
-    """Each case through the oracle (or its committed outputs), which must equal NumPy's bit for bit."""
-    for name, build in TFLITE_CASES.items():
-        model, inputs, expected = build()
-        family.write_case(name, model, inputs)
-        for k, y in enumerate(expected):
-            got = (family.dir / name / f"output_{k}.bin").read_bytes()
-            if got != np.ascontiguousarray(y).tobytes():
-                sys.exit(f"{name}: the reference's output {k} differs from NumPy's")
-
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tflm", help="path to tflm_run: (re)write the TFLite cases' outputs with the oracle")
     args = parser.parse_args()
     family = op_tests.Family("spatial", args.tflm)
-    tflite_cases(family)
-    onnx_cases(family)
+    op_tests.write_checked_cases(family, TFLITE_CASES)
+    op_tests.write_onnx_cases(family, ONNX_CASES)
     family.finish()
-    write_refused()
+    op_tests.write_refused("spatial", refused_tflite(), refused_onnx())
 
 
 if __name__ == "__main__":

@@ -130,12 +130,6 @@ def refused_tflite():
     return models
 
 
-def write_refused() -> None:
-    root = op_tests.OPS_DIR.parent / "tflite"
-    for name, model in refused_tflite().items():
-        (root / f"state_refused_{name}.tflite").write_bytes(model.serialize())
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--tflm", help="the TFLM host oracle (tflm_run); without it the committed outputs are kept")
@@ -164,7 +158,7 @@ def main():
                       *svdf_int8(rng, 1, 8, 8, 2, 3, tfl.INT8, (0.1, 0.01, 0.05, 0.02), (7, 9, -4), runs=6),
                       invocations=6)
     family.finish()
-    write_refused()
+    op_tests.write_refused("state", refused_tflite())
 
 
 if __name__ == "__main__":

@@ -91,6 +91,37 @@ class Family:
               + ("" if self.tflm else " (outputs kept: no --tflm)"))
 
 
+def write_checked_cases(family: Family, cases) -> None:
+    """TFLite cases whose reference outputs (the oracle's, or the committed ones) must equal NumPy's bit for bit:
+    `cases` maps a case name to a builder of (model, inputs, NumPy's outputs)."""
+    for name, build in cases.items():
+        model, inputs, expected = build()
+        family.write_case(name, model, inputs)
+        for k, y in enumerate(expected):
+            got = (family.dir / name / f"output_{k}.bin").read_bytes()
+            if got != np.ascontiguousarray(y).tobytes():
+                sys.exit(f"{name}: the reference's output {k} differs from NumPy's")
+
+
+def write_onnx_cases(family: Family, cases, output_type=None) -> None:
+    """ONNX cases with NumPy's outputs, written every run (their digest joins CASES.sha256): `cases` maps a case
+    name to a builder of (model, inputs, outputs); `output_type` converts the outputs first."""
+    for name, build in cases.items():
+        model, inputs, outputs = build()
+        if output_type is not None:
+            outputs = [np.asarray(y, dtype=output_type) for y in outputs]
+        family.write_computed_case(name, "model.onnx", model.SerializeToString(), inputs, outputs)
+
+
+def write_refused(prefix: str, tflite_models: dict, onnx_models: dict | None = None) -> None:
+    """Models ctnn must refuse: tests/data/tflite/<prefix>_refused_<name>.tflite and tests/data/onnx/<prefix>_refused_<name>.onnx."""
+    root = OPS_DIR.parent
+    for name, model in tflite_models.items():
+        (root / "tflite" / f"{prefix}_refused_{name}.tflite").write_bytes(model.serialize())
+    for name, model in (onnx_models or {}).items():
+        (root / "onnx" / f"{prefix}_refused_{name}.onnx").write_bytes(model.SerializeToString())
+
+
 def int8_range(rng: np.random.RandomState, shape, zero_point: int = 0) -> np.ndarray:
     """int8 values over the whole range, both extremes and the zero point included."""
     x = rng.randint(-128, 128, size=shape).astype(np.int8)
