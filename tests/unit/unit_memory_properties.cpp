@@ -516,6 +516,7 @@ std::vector<std::vector<float>> evaluate_planned(const dag& m, const std::vector
       case ctnn::storage::model_input: return in_buffers[static_cast<std::size_t>(l.index)].data();
       case ctnn::storage::model_output: return out_buffers[static_cast<std::size_t>(l.index)].data();
       case ctnn::storage::constant: return const_cast<float*>(m.tensor_at(l.index).data.f32);
+      case ctnn::storage::state:  // these random models have no state
       case ctnn::storage::none: return nullptr;
     }
     return nullptr;
