@@ -34,6 +34,7 @@
 #include <ctnn/ops/hard_sigmoid.hpp>
 #include <ctnn/ops/hard_swish.hpp>
 #include <ctnn/ops/l2_normalization.hpp>
+#include <ctnn/ops/recurrent.hpp>
 #include <ctnn/ops/leaky_relu.hpp>
 #include <ctnn/ops/log.hpp>
 #include <ctnn/ops/max_pool.hpp>
@@ -103,6 +104,8 @@ using all = op_list<conv2d, depthwise_conv2d, dense, add, mul, max_pool, avg_poo
                     // the spatial family
                     resize_nearest, resize_linear, resize_cubic, add_n, tile,
                     l2_normalization,
+                    // the recurrent family
+                    lstm, gru, rnn,
                     quantize, dequantize>;
 
 namespace detail {
