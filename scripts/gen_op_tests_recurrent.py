@@ -204,6 +204,36 @@ def cases(rng):
     yield "rnn_clip", case(rng, "RNN", hidden=7, seq=6, batch=2, inputs=4, clip=0.5, scale=1.5, bias=False)
 
 
+def refused_models(rng) -> dict[str, bytes]:
+    """Models the importer refuses, each with a diagnostic naming the node and the problem
+    (tests/onnx/CMakeLists.txt, onnx_run_rejects_recurrent_*): sequence_lens shorter than the sequence for a
+    batch row, sequence_lens as a graph input, an activation ctnn does not run, activation_alpha."""
+    def model(op, name, *, lengths=None, lengths_input=False, **attributes):
+        gates, hidden, seq, batch, inputs = GATES[op], 3, 3, 2, 2
+        graph_inputs = [helper.make_tensor_value_info("X", TensorProto.FLOAT, [seq, batch, inputs])]
+        initializers = [numpy_helper.from_array(rng.uniform(-1, 1, (1, gates * hidden, k)).astype(f32), n)
+                        for n, k in (("W", inputs), ("R", hidden))]
+        names = ["X", "W", "R"]
+        if lengths is not None:
+            initializers.append(numpy_helper.from_array(np.asarray(lengths, np.int32), "sequence_lens"))
+            names += ["", "sequence_lens"]
+        if lengths_input:
+            graph_inputs.append(helper.make_tensor_value_info("sequence_lens", TensorProto.INT32, [batch]))
+            names += ["", "sequence_lens"]
+        node = helper.make_node(op, names, ["Y"], name=name, hidden_size=hidden, **attributes)
+        y = helper.make_tensor_value_info("Y", TensorProto.FLOAT, [seq, 1, batch, hidden])
+        graph = helper.make_graph([node], name, graph_inputs, [y], initializers)
+        m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)], producer_name="ctnn")
+        m.ir_version = 8
+        return m.SerializeToString()
+    return {
+        "recurrent_sequence_lens": model("LSTM", "lstm", lengths=[3, 2]),
+        "recurrent_sequence_lens_input": model("GRU", "gru", lengths_input=True),
+        "recurrent_activation": model("GRU", "gru", activations=["HardSigmoid", "Tanh"]),
+        "recurrent_activation_alpha": model("RNN", "rnn", activations=["Tanh"], activation_alpha=[0.5]),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ort", type=Path, help="node_modules folder holding onnxruntime-node 1.30.0")
@@ -221,6 +251,10 @@ def main() -> None:
         worst = max(float(np.max(np.abs(r - e) / (np.abs(e) + 1e-6))) for r, e in zip(recorded, expected))
         print(f"{name}: NumPy float64 model vs recorded outputs: max relative {worst:.2e}")
     family.finish()
+    refused = op_tests.OPS_DIR.parent / "onnx" / "bad_recurrent"
+    refused.mkdir(exist_ok=True)
+    for name, model in refused_models(np.random.RandomState(28)).items():
+        (refused / f"{name}.onnx").write_bytes(model)
 
 
 if __name__ == "__main__":
