@@ -174,7 +174,7 @@ struct norm_fields {
 };
 
 // lstm, gru, rnn (ONNX LSTM, GRU, RNN; float32): the cell's attributes and which optional operands it has.
-// Operands: X, W, R, B, initial_h, then (lstm) initial_c and P; an absent one is -1 and its bit in `present`
+// Operands: X, W, R (W and R k-major: ops/recurrent.hpp), B, initial_h, then (lstm) initial_c and P; an absent one is -1 and its bit in `present`
 // is clear. The result is one packed 1-D tensor (ops/recurrent.hpp): Y when `writes_sequence`, the final
 // hidden state, the final cell state (lstm), then the gate scratch of one step.
 enum class recurrent_direction : std::int32_t { forward, reverse, bidirectional };

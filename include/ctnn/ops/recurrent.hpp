@@ -3,7 +3,9 @@
 // kernel/reference/recurrent.hpp). An IR node has one result, so the op's is packed: Y (when an output reads
 // it), then the final hidden state Y_h, the final cell state Y_c (lstm), then the gate scratch of one step, in
 // one 1-D tensor; the ONNX importer reads Y, Y_h and Y_c out of it with slices (Y, first, is a view). Operands:
-// X, W, R, B, initial_h, then (lstm) initial_c and P, in ONNX's shapes (B, the states and P optional: -1).
+// X, W, R, B, initial_h, then (lstm) initial_c and P, in ONNX's shapes but for W and R, which are k-major
+// (ONNX's transposed: [dirs, input, gates * hidden], [dirs, hidden, gates * hidden]); B, the states and P
+// optional (-1).
 #include <cstddef>
 #include <cstdint>
 
@@ -26,8 +28,8 @@ struct recurrent_op : op_defaults {
   static constexpr shape expected_shape(std::int32_t k, const kernel::reference::recurrent::extents& e) {
     const std::int32_t h = e.hidden, dirs = e.directions;
     switch (k) {
-      case 1: return make_shape(dirs, gates * h, e.input);
-      case 2: return make_shape(dirs, gates * h, h);
+      case 1: return make_shape(dirs, e.input, gates * h);  // k-major: ONNX's W and R transposed
+      case 2: return make_shape(dirs, h, gates * h);
       case 3: return make_shape(dirs, 2 * gates * h);
       case 6: return make_shape(dirs, 3 * h);
       default: return e.batch_major ? make_shape(e.batch, dirs, h) : make_shape(dirs, e.batch, h);  // the states

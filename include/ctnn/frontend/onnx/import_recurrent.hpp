@@ -4,6 +4,7 @@
 // reading its part (Y, first, is a view of it; an omitted output adds nothing, and without Y the node writes
 // only the final states). sequence_lens must be absent or a constant of the full length for every batch
 // row; activation_alpha/activation_beta and activations other than Sigmoid, Tanh and Relu are refused.
+#include <array>
 #include <cstdint>
 #include <string_view>
 
@@ -115,7 +116,21 @@ constexpr void import_recurrent(S& s, const node_view& n, const operands& o, std
   const auto as_ir = [&](std::uint32_t k) { return operand(k) >= 0 ? as_onnx(s, operand(k), k) : -1; };
   op_attributes a{};
   a.recurrent = f;
-  const std::int32_t x = as_ir(0), w = as_ir(1), r = as_ir(2), b = as_ir(3), h0 = as_ir(5);
+  // W [dirs, gates * hidden, input] and R [dirs, gates * hidden, hidden] as the kernels read them, k-major
+  // ([dirs, input or hidden, gates * hidden]): constants re-laid out at compile time, others transposed.
+  const std::int32_t gates = per_direction == 3 ? 4 : per_direction == 2 ? 3 : 1, dirs = f.directions();
+  const auto k_major = [&](std::uint32_t k, std::int32_t depth) {
+    const shape stored = onnx_shape(s, o.id[k]);
+    if (s.failed()) return -1;
+    if (stored != make_shape(dirs, gates * f.hidden, depth)) return s.operand_error(k), -1;
+    if (s.is_constant(o.id[k]))
+      return s.gathered(o.id[k], k, make_shape(dirs, depth, gates * f.hidden),
+                        {std::int64_t{gates} * f.hidden * depth, 1, depth, 0}, 1.0f);
+    const std::int32_t id = as_onnx(s, o.id[k], k);
+    return id < 0 ? -1 : s.transpose(id, std::array<std::int32_t, 3>{0, 2, 1}, s.label_of(o.id[k]));
+  };
+  const std::int32_t x = as_ir(0), w = k_major(1, xs[2]), r = k_major(2, f.hidden), b = as_ir(3), h0 = as_ir(5);
+  if (s.failed()) return;
   const name label = numbered(name_of(s.current), static_cast<std::size_t>(s.node_index));
   const std::int32_t packed = lstm ? s.add_node(s.current_kind, a, {x, w, r, b, h0, as_ir(6), as_ir(7)}, label)
                                    : s.add_node(s.current_kind, a, {x, w, r, b, h0}, label);
@@ -125,7 +140,6 @@ constexpr void import_recurrent(S& s, const node_view& n, const operands& o, std
                                                    : s.current_kind == op_kind::gru ? kernel::reference::recurrent::cell::gru
                                                                                     : kernel::reference::recurrent::cell::rnn,
                                                    e, used[0]);
-  const std::int32_t dirs = f.directions();
   const shape state = layout != 0 ? make_shape(batch, dirs, f.hidden) : make_shape(dirs, batch, f.hidden);
   const std::int64_t begins[3] = {0, pack.final_hidden, pack.final_cell};
   const shape shapes[3] = {layout != 0 ? make_shape(batch, seq, dirs, f.hidden) : make_shape(seq, dirs, batch, f.hidden), state,

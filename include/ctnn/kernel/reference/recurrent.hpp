@@ -5,9 +5,13 @@
 // the gate scratch of one step. The running state lives in the final-state parts themselves, so a step reads
 // h(t-1) and c(t-1) where it then writes h(t) and c(t).
 //
-// Per step, each weight matrix is walked once, row by row in storage order (every gate's rows in one pass),
-// each row dotted with every batch row's input: the gate pre-activations of the whole batch land in the
-// scratch (gates x hidden floats per batch row), then each batch row's state is updated from them.
+// W and R come transposed, k-major ([dirs, input, gates * hidden] and [dirs, hidden, gates * hidden]: the
+// importer re-lays out constant weights at compile time): per step each matrix is walked once, in storage
+// order, and a block of gate columns (every gate's, in one pass) accumulates in registers, x[k] times row k,
+// with no horizontal sums; the gate pre-activations of the whole batch land in the scratch (gates x hidden
+// floats per batch row), then the activations run over whole gate vectors (branch-free, vectorisable
+// approximations of exp and tanh below) and each batch row's state is updated.
+#include <bit>
 #include <cstdint>
 
 #include <ctnn/ir/attributes.hpp>
@@ -58,34 +62,78 @@ struct packing {
   }
 };
 
-// a . b over n elements, in eight running partial sums (independent lanes the compiler vectorises).
-[[gnu::always_inline]] constexpr float dot(const float* a, const float* b, std::int32_t n) {
-  constexpr std::int32_t lanes = 8;
-  float partial[lanes]{};
-  std::int32_t k = 0;
-  for (; k + lanes <= n; k += lanes)
-    for (std::int32_t l = 0; l < lanes; ++l) partial[l] += a[k + l] * b[k + l];
-  float sum = 0.0f;
-  for (std::int32_t l = 0; l < lanes; ++l) sum += partial[l];
-  for (; k < n; ++k) sum += a[k] * b[k];
-  return sum;
+// out[l] += sum over k < depth of v[k] * m[k * row_stride + l], for l < Block: the block's accumulators stay
+// in registers while the rows of m stream by.
+template <std::int32_t Block>
+[[gnu::always_inline]] constexpr void accumulate_block(const float* m, std::int64_t row_stride, std::int32_t depth,
+                                                       const float* v, float* out) {
+  float acc[Block];
+  for (std::int32_t l = 0; l < Block; ++l) acc[l] = out[l];
+  for (std::int32_t k = 0; k < depth; ++k) {
+    const float vk = v[k];
+    const float* row = m + k * row_stride;
+    for (std::int32_t l = 0; l < Block; ++l) acc[l] += row[l] * vk;
+  }
+  for (std::int32_t l = 0; l < Block; ++l) out[l] = acc[l];
 }
 
-// gates[b * stride + j] += matrix row j . vector(b) for rows [first, last) and every batch row b: the rows
-// are walked once, in order.
+// gates[b * stride + j] += sum over k of vector(b)[k] * m[k * columns + j], for columns j in [first, last) of
+// the k-major matrix m (depth rows of `columns`) and every batch row b: blocks of 64 columns, then of 8,
+// then one by one.
 template <class Vector>
-constexpr void accumulate_rows(const float* matrix, std::int32_t columns, std::int32_t first, std::int32_t last,
-                               std::int32_t batch, Vector&& vector, float* gates, std::int64_t stride) {
-  for (std::int32_t j = first; j < last; ++j) {
-    const float* row = matrix + std::int64_t{j} * columns;
-    for (std::int32_t b = 0; b < batch; ++b) gates[b * stride + j] += dot(row, vector(b), columns);
+constexpr void accumulate_columns(const float* m, std::int32_t columns, std::int32_t depth, std::int32_t first,
+                                  std::int32_t last, std::int32_t batch, Vector&& vector, float* gates, std::int64_t stride) {
+  for (std::int32_t b = 0; b < batch; ++b) {
+    const float* v = vector(b);
+    float* out = gates + b * stride;
+    std::int32_t j = first;
+    for (; j + 64 <= last; j += 64) accumulate_block<64>(m + j, columns, depth, v, out + j);
+    for (; j + 8 <= last; j += 8) accumulate_block<8>(m + j, columns, depth, v, out + j);
+    for (; j < last; ++j) accumulate_block<1>(m + j, columns, depth, v, out + j);
   }
 }
 
-// An activation of a gate's pre-activation, clipped first when the op clips.
-[[gnu::always_inline]] constexpr float gate(activation a, float pre, const recurrent_fields& f) {
-  if (f.clipped != 0) pre = pre < -f.clip() ? -f.clip() : pre > f.clip() ? f.clip() : pre;
-  return activate(a, pre);
+// e^x for the gates, branch-free so that loops over a gate vector vectorise (constexpr too): x clamped to
+// [-87, 88], x = n ln 2 + r with |r| <= ln 2 / 2, e^r by its degree-7 Taylor polynomial (relative error below
+// 1e-8), times 2^n built in the exponent bits.
+[[gnu::always_inline]] constexpr float gate_exp(float x) {
+  x = x < -87.0f ? -87.0f : x > 88.0f ? 88.0f : x;
+  const float t = x * 1.44269504f;
+  const auto n = static_cast<std::int32_t>(t + (t < 0.0f ? -0.5f : 0.5f));
+  const float nf = static_cast<float>(n);
+  const float r = (x - nf * 0.693359375f) + nf * 2.12194440e-4f;
+  const float p =
+      1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720 + r * (1.0f / 5040)))))));
+  return p * std::bit_cast<float>(static_cast<std::uint32_t>(n + 127) << 23);
+}
+// tanh: its odd Taylor polynomial below |x| = 0.25 (where 1 - 2 / (e^2x + 1) would lose digits), else that.
+[[gnu::always_inline]] constexpr float gate_tanh(float x) {
+  const float x2 = x * x;
+  const float small =
+      x * (1.0f + x2 * (-1.0f / 3 + x2 * (2.0f / 15 + x2 * (-17.0f / 315 + x2 * (62.0f / 2835 + x2 * (-1382.0f / 155925))))));
+  const float large = 1.0f - 2.0f / (gate_exp(2.0f * x) + 1.0f);
+  return x2 < 0.0625f ? small : large;
+}
+[[gnu::always_inline]] constexpr float gate_sigmoid(float x) { return 1.0f / (1.0f + gate_exp(-x)); }
+
+// out[k] = a(clip(in[k])) for k < n: one loop per function, so that each vectorises.
+constexpr void activate_gates(activation a, const recurrent_fields& f, std::int32_t n, const float* in, float* out) {
+  const float bound = f.clipped != 0 ? f.clip() : 3.0e38f;
+  const auto clipped = [bound](float x) { return x < -bound ? -bound : x > bound ? bound : x; };
+  switch (a) {
+    case activation::sigmoid:
+      for (std::int32_t k = 0; k < n; ++k) out[k] = gate_sigmoid(clipped(in[k]));
+      return;
+    case activation::tanh:
+      for (std::int32_t k = 0; k < n; ++k) out[k] = gate_tanh(clipped(in[k]));
+      return;
+    case activation::relu:
+      for (std::int32_t k = 0; k < n; ++k) out[k] = clipped(in[k]) > 0.0f ? clipped(in[k]) : 0.0f;
+      return;
+    default:
+      for (std::int32_t k = 0; k < n; ++k) out[k] = clipped(in[k]);
+      return;
+  }
 }
 
 // The operands of one direction: its weights (W, R), biases (B: W's then R's), peepholes (P) and the
@@ -120,51 +168,58 @@ constexpr void run_direction(Params p, const extents& e, const packing& pack, co
         const bool recurrent_bias = o.bias != nullptr && (C != cell::gru || j < 2 * hidden);
         scratch[b * stride + j] = o.bias == nullptr ? 0.0f : o.bias[j] + (recurrent_bias ? o.bias[gates * hidden + j] : 0.0f);
       }
-    accumulate_rows(o.w, e.input, 0, gates * hidden, e.batch, input_of, scratch, stride);
-    accumulate_rows(o.r, hidden, 0, C == cell::gru ? 2 * hidden : gates * hidden, e.batch, hidden_of, scratch, stride);
+    const std::int32_t columns = gates * hidden;
+    accumulate_columns(o.w, columns, e.input, 0, columns, e.batch, input_of, scratch, stride);
+    accumulate_columns(o.r, columns, hidden, 0, C == cell::gru ? 2 * hidden : columns, e.batch, hidden_of, scratch, stride);
     for (std::int32_t b = 0; b < e.batch; ++b) {
       float* g = scratch + b * stride;
       float* h = result + pack.final_hidden + e.state_at(o.d, b);
       if constexpr (C == cell::lstm) {
+        // Slots i, o, f, c. Peepholes see c(t-1) (i, f) and c(t) (o); h(c) goes to slot c once it is read.
         float* c = result + pack.final_cell + e.state_at(o.d, b);
         const float* peep = o.peephole;
-        for (std::int32_t k = 0; k < hidden; ++k) {
-          const float input_gate = gate(fn[0], g[k] + (peep != nullptr ? peep[k] * c[k] : 0.0f), f);
-          const float forget_gate = f.input_forget != 0 ? 1.0f - input_gate
-                                    : gate(fn[0], g[2 * hidden + k] + (peep != nullptr ? peep[2 * hidden + k] * c[k] : 0.0f), f);
-          const float cell_state = forget_gate * c[k] + input_gate * gate(fn[1], g[3 * hidden + k], f);
-          const float output_gate = gate(fn[0], g[hidden + k] + (peep != nullptr ? peep[hidden + k] * cell_state : 0.0f), f);
-          c[k] = cell_state;
-          h[k] = output_gate * gate(fn[2], cell_state, f);
-        }
+        if (peep != nullptr)
+          for (std::int32_t k = 0; k < hidden; ++k) {
+            g[k] += peep[k] * c[k];
+            g[2 * hidden + k] += peep[2 * hidden + k] * c[k];
+          }
+        activate_gates(fn[0], f, hidden, g, g);
+        if (f.input_forget != 0)
+          for (std::int32_t k = 0; k < hidden; ++k) g[2 * hidden + k] = 1.0f - g[k];
+        else
+          activate_gates(fn[0], f, hidden, g + 2 * hidden, g + 2 * hidden);
+        activate_gates(fn[1], f, hidden, g + 3 * hidden, g + 3 * hidden);
+        for (std::int32_t k = 0; k < hidden; ++k) c[k] = g[2 * hidden + k] * c[k] + g[k] * g[3 * hidden + k];
+        if (peep != nullptr)
+          for (std::int32_t k = 0; k < hidden; ++k) g[hidden + k] += peep[hidden + k] * c[k];
+        activate_gates(fn[0], f, hidden, g + hidden, g + hidden);
+        activate_gates(fn[2], f, hidden, c, g + 3 * hidden);
+        for (std::int32_t k = 0; k < hidden; ++k) h[k] = g[hidden + k] * g[3 * hidden + k];
       } else if constexpr (C == cell::gru) {
         // z and r; before linear_before_reset 0's recurrent pass, r's slot holds r * h (that pass's vector).
+        activate_gates(fn[0], f, 2 * hidden, g, g);
         for (std::int32_t k = 0; k < hidden; ++k) {
-          g[k] = gate(fn[0], g[k], f);
-          const float reset = gate(fn[0], g[hidden + k], f);
-          g[hidden + k] = f.linear_before_reset != 0 ? reset : reset * h[k];
+          if (f.linear_before_reset == 0) g[hidden + k] *= h[k];
           g[3 * hidden + k] = o.bias != nullptr ? o.bias[5 * hidden + k] : 0.0f;
         }
       } else {
-        for (std::int32_t k = 0; k < hidden; ++k) h[k] = gate(fn[0], g[k], f);
+        activate_gates(fn[0], f, hidden, g, h);
       }
     }
     if constexpr (C == cell::gru) {
-      // The h gate's recurrent part, R_h rows walked once into slot 3: R_h h (linear_before_reset) or
+      // The h gate's recurrent part, R_h's columns walked once into slot 3: R_h h (linear_before_reset) or
       // R_h (r * h).
       const auto recurrent_of = [&](std::int32_t b) -> const float* {
         return f.linear_before_reset != 0 ? hidden_of(b) : scratch + b * stride + hidden;
       };
-      accumulate_rows(o.r + std::int64_t{2} * hidden * hidden, hidden, 0, hidden, e.batch, recurrent_of,
-                      scratch + 3 * hidden, stride);
+      accumulate_columns(o.r + 2 * hidden, columns, hidden, 0, hidden, e.batch, recurrent_of, scratch + 3 * hidden, stride);
       for (std::int32_t b = 0; b < e.batch; ++b) {
-        const float* g = scratch + b * stride;
+        float* g = scratch + b * stride;
         float* h = result + pack.final_hidden + e.state_at(o.d, b);
-        for (std::int32_t k = 0; k < hidden; ++k) {
-          const float recurrent = f.linear_before_reset != 0 ? g[hidden + k] * g[3 * hidden + k] : g[3 * hidden + k];
-          const float candidate = gate(fn[1], g[2 * hidden + k] + recurrent, f);
-          h[k] = (1.0f - g[k]) * candidate + g[k] * h[k];
-        }
+        for (std::int32_t k = 0; k < hidden; ++k)
+          g[2 * hidden + k] += f.linear_before_reset != 0 ? g[hidden + k] * g[3 * hidden + k] : g[3 * hidden + k];
+        activate_gates(fn[1], f, hidden, g + 2 * hidden, g + 2 * hidden);
+        for (std::int32_t k = 0; k < hidden; ++k) h[k] = (1.0f - g[k]) * g[2 * hidden + k] + g[k] * h[k];
       }
     }
     if (f.writes_sequence != 0)
