@@ -97,10 +97,14 @@ constexpr void accumulate_columns(const float* m, std::int32_t columns, std::int
 // [-87, 88], x = n ln 2 + r with |r| <= ln 2 / 2, e^r by its degree-7 Taylor polynomial (relative error below
 // 1e-8), times 2^n built in the exponent bits.
 [[gnu::always_inline]] constexpr float gate_exp(float x) {
-  x = x < -87.0f ? -87.0f : x > 88.0f ? 88.0f : x;
-  const float t = x * 1.44269504f;
-  const auto n = static_cast<std::int32_t>(t + (t < 0.0f ? -0.5f : 0.5f));
-  const float nf = static_cast<float>(n);
+  x = x < -87.0f ? -87.0f : x;  // two plain selects: g++ if-converts these, not a nested one
+  x = x > 88.0f ? 88.0f : x;
+  // n = round(x / ln 2) by adding 1.5 * 2^23 (the sum's low mantissa bits are n), without a float-int
+  // round trip, which g++ does not vectorise.
+  constexpr float round_shift = 12582912.0f;
+  const float shifted = x * 1.44269504f + round_shift;
+  const float nf = shifted - round_shift;
+  const std::int32_t n = std::bit_cast<std::int32_t>(shifted) - std::bit_cast<std::int32_t>(round_shift);
   const float r = (x - nf * 0.693359375f) + nf * 2.12194440e-4f;
   const float p =
       1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720 + r * (1.0f / 5040)))))));
@@ -116,22 +120,26 @@ constexpr void accumulate_columns(const float* m, std::int32_t columns, std::int
 }
 [[gnu::always_inline]] constexpr float gate_sigmoid(float x) { return 1.0f / (1.0f + gate_exp(-x)); }
 
-// out[k] = a(clip(in[k])) for k < n: one loop per function, so that each vectorises.
-constexpr void activate_gates(activation a, const recurrent_fields& f, std::int32_t n, const float* in, float* out) {
+// v[k] = a(clip(v[k])) for k < n, in place (an output apart from the input would make g++ check for overlap
+// and run the scalar loop when they are one array): one loop per function, so that each vectorises.
+constexpr void activate_gates(activation a, const recurrent_fields& f, std::int32_t n, float* v) {
   const float bound = f.clipped != 0 ? f.clip() : 3.0e38f;
-  const auto clipped = [bound](float x) { return x < -bound ? -bound : x > bound ? bound : x; };
+  const auto clipped = [bound](float x) {
+    x = x < -bound ? -bound : x;
+    return x > bound ? bound : x;
+  };
   switch (a) {
     case activation::sigmoid:
-      for (std::int32_t k = 0; k < n; ++k) out[k] = gate_sigmoid(clipped(in[k]));
+      for (std::int32_t k = 0; k < n; ++k) v[k] = gate_sigmoid(clipped(v[k]));
       return;
     case activation::tanh:
-      for (std::int32_t k = 0; k < n; ++k) out[k] = gate_tanh(clipped(in[k]));
+      for (std::int32_t k = 0; k < n; ++k) v[k] = gate_tanh(clipped(v[k]));
       return;
     case activation::relu:
-      for (std::int32_t k = 0; k < n; ++k) out[k] = clipped(in[k]) > 0.0f ? clipped(in[k]) : 0.0f;
+      for (std::int32_t k = 0; k < n; ++k) v[k] = clipped(v[k]) > 0.0f ? clipped(v[k]) : 0.0f;
       return;
     default:
-      for (std::int32_t k = 0; k < n; ++k) out[k] = clipped(in[k]);
+      for (std::int32_t k = 0; k < n; ++k) v[k] = clipped(v[k]);
       return;
   }
 }
@@ -183,27 +191,29 @@ constexpr void run_direction(Params p, const extents& e, const packing& pack, co
             g[k] += peep[k] * c[k];
             g[2 * hidden + k] += peep[2 * hidden + k] * c[k];
           }
-        activate_gates(fn[0], f, hidden, g, g);
+        activate_gates(fn[0], f, hidden, g);
         if (f.input_forget != 0)
           for (std::int32_t k = 0; k < hidden; ++k) g[2 * hidden + k] = 1.0f - g[k];
         else
-          activate_gates(fn[0], f, hidden, g + 2 * hidden, g + 2 * hidden);
-        activate_gates(fn[1], f, hidden, g + 3 * hidden, g + 3 * hidden);
+          activate_gates(fn[0], f, hidden, g + 2 * hidden);
+        activate_gates(fn[1], f, hidden, g + 3 * hidden);
         for (std::int32_t k = 0; k < hidden; ++k) c[k] = g[2 * hidden + k] * c[k] + g[k] * g[3 * hidden + k];
         if (peep != nullptr)
           for (std::int32_t k = 0; k < hidden; ++k) g[hidden + k] += peep[hidden + k] * c[k];
-        activate_gates(fn[0], f, hidden, g + hidden, g + hidden);
-        activate_gates(fn[2], f, hidden, c, g + 3 * hidden);
+        activate_gates(fn[0], f, hidden, g + hidden);
+        for (std::int32_t k = 0; k < hidden; ++k) g[3 * hidden + k] = c[k];
+        activate_gates(fn[2], f, hidden, g + 3 * hidden);
         for (std::int32_t k = 0; k < hidden; ++k) h[k] = g[hidden + k] * g[3 * hidden + k];
       } else if constexpr (C == cell::gru) {
         // z and r; before linear_before_reset 0's recurrent pass, r's slot holds r * h (that pass's vector).
-        activate_gates(fn[0], f, 2 * hidden, g, g);
+        activate_gates(fn[0], f, 2 * hidden, g);
         for (std::int32_t k = 0; k < hidden; ++k) {
           if (f.linear_before_reset == 0) g[hidden + k] *= h[k];
           g[3 * hidden + k] = o.bias != nullptr ? o.bias[5 * hidden + k] : 0.0f;
         }
       } else {
-        activate_gates(fn[0], f, hidden, g, h);
+        activate_gates(fn[0], f, hidden, g);
+        for (std::int32_t k = 0; k < hidden; ++k) h[k] = g[k];
       }
     }
     if constexpr (C == cell::gru) {
@@ -218,7 +228,7 @@ constexpr void run_direction(Params p, const extents& e, const packing& pack, co
         float* h = result + pack.final_hidden + e.state_at(o.d, b);
         for (std::int32_t k = 0; k < hidden; ++k)
           g[2 * hidden + k] += f.linear_before_reset != 0 ? g[hidden + k] * g[3 * hidden + k] : g[3 * hidden + k];
-        activate_gates(fn[1], f, hidden, g + 2 * hidden, g + 2 * hidden);
+        activate_gates(fn[1], f, hidden, g + 2 * hidden);
         for (std::int32_t k = 0; k < hidden; ++k) h[k] = (1.0f - g[k]) * g[2 * hidden + k] + g[k] * h[k];
       }
     }
