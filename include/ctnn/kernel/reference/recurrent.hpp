@@ -77,9 +77,21 @@ template <std::int32_t Block>
   for (std::int32_t l = 0; l < Block; ++l) out[l] = acc[l];
 }
 
+// The columns one block accumulates: eight vector registers' worth on the target, eight FMA chains to hide
+// the FMA latency (the compiler keeps the block's accumulators in registers).
+#if defined(__AVX512F__)
+inline constexpr std::int32_t column_block = 128;
+#elif defined(__AVX__)
+inline constexpr std::int32_t column_block = 64;
+#elif defined(__SSE2__) || defined(__ARM_NEON)
+inline constexpr std::int32_t column_block = 32;
+#else
+inline constexpr std::int32_t column_block = 8;
+#endif
+
 // gates[b * stride + j] += sum over k of vector(b)[k] * m[k * columns + j], for columns j in [first, last) of
-// the k-major matrix m (depth rows of `columns`) and every batch row b: blocks of 64 columns, then of 8,
-// then one by one.
+// the k-major matrix m (depth rows of `columns`) and every batch row b: blocks of column_block columns, then
+// of 8, then one by one.
 template <class Vector>
 constexpr void accumulate_columns(const float* m, std::int32_t columns, std::int32_t depth, std::int32_t first,
                                   std::int32_t last, std::int32_t batch, Vector&& vector, float* gates, std::int64_t stride) {
@@ -87,7 +99,7 @@ constexpr void accumulate_columns(const float* m, std::int32_t columns, std::int
     const float* v = vector(b);
     float* out = gates + b * stride;
     std::int32_t j = first;
-    for (; j + 64 <= last; j += 64) accumulate_block<64>(m + j, columns, depth, v, out + j);
+    for (; j + column_block <= last; j += column_block) accumulate_block<column_block>(m + j, columns, depth, v, out + j);
     for (; j + 8 <= last; j += 8) accumulate_block<8>(m + j, columns, depth, v, out + j);
     for (; j < last; ++j) accumulate_block<1>(m + j, columns, depth, v, out + j);
   }
