@@ -1,7 +1,8 @@
 """Writes the op-conformance cases of ONNX's LSTM, GRU and RNN (float32) to tests/data/ops/recurrent_onnx/ (see
 op_tests.py and that folder's PROVENANCE.md): each direction (forward, reverse, bidirectional), layout 0 and 1,
 initial states absent, constant or graph inputs, full-length sequence_lens, clip, LSTM peepholes and
-input_forget, GRU linear_before_reset 0 and 1, non-default activations, and Y, Y_h, Y_c used or omitted.
+input_forget, GRU linear_before_reset 0 and 1, non-default activations, W and R as graph inputs, and Y, Y_h,
+Y_c used or omitted.
 
 The reference outputs are onnxruntime's (onnxruntime-node 1.30.0, installed outside the repository, run by
 scripts/ort_run.js):
@@ -89,8 +90,9 @@ def reference(op, x, w, r, b, h0, c0, p, hidden, direction, layout, clip, input_
 
 def case(rng, op, *, hidden, seq, batch, inputs, direction="forward", layout=0, bias=True, h0=None, c0=None,
          peepholes=False, clip=None, input_forget=0, linear_before_reset=0, activations=None, seq_lens=False,
-         outputs=("Y", "Y_h", "Y_c"), scale=0.5):
-    """One model: h0/c0 None (absent), "const" or "input"; `outputs` names those in use (others omitted).
+         outputs=("Y", "Y_h", "Y_c"), scale=0.5, weights="const"):
+    """One model: h0/c0 None (absent), "const" or "input"; weights (W and R) "const" or "input"; `outputs`
+    names those in use (others omitted).
     Returns the model, its feeds, and how to record it: onnxruntime runs layout 0 only, so a layout-1 case is
     recorded on its layout-0 twin (the same weights, X and the states transposed) and the outputs transposed."""
     dirs = 2 if direction == "bidirectional" else 1
@@ -133,7 +135,7 @@ def case(rng, op, *, hidden, seq, batch, inputs, direction="forward", layout=0, 
                 return name
             return const(name, array)
 
-        names = ["X", const("W", w), const("R", r), operand("B", b, "const"),
+        names = ["X", operand("W", w, weights), operand("R", r, weights), operand("B", b, "const"),
                  const("sequence_lens", np.full(batch, seq, np.int32)) if seq_lens else "",
                  operand("initial_h", h0_value, h0)]
         if op == "LSTM":
@@ -202,6 +204,8 @@ def cases(rng):
                                             direction="bidirectional", activations=["Sigmoid", "Relu"],
                                             h0="const", outputs=("Y_h",))
     yield "rnn_clip", case(rng, "RNN", hidden=7, seq=6, batch=2, inputs=4, clip=0.5, scale=1.5, bias=False)
+    yield "lstm_weights_in", case(rng, "LSTM", hidden=4, seq=3, batch=2, inputs=3, direction="bidirectional",
+                                  weights="input", h0="input", peepholes=True)
 
 
 def refused_models(rng) -> dict[str, bytes]:
