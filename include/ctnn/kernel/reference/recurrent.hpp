@@ -6,8 +6,8 @@
 // h(t-1) and c(t-1) where it then writes h(t) and c(t).
 //
 // W and R come transposed, k-major ([dirs, input, gates * hidden] and [dirs, hidden, gates * hidden]: the
-// importer re-lays out constant weights at compile time): per step each matrix is walked once, in storage
-// order, and a block of gate columns (every gate's, in one pass) accumulates in registers, x[k] times row k,
+// importer re-lays out constant weights at compile time): per step and batch row each matrix is walked once,
+// in storage order, and a block of gate columns (every gate's, in one pass) accumulates in registers, x[k] times row k,
 // with no horizontal sums; the gate pre-activations of the whole batch land in the scratch (gates x hidden
 // floats per batch row), then the activations run over whole gate vectors (branch-free, vectorisable
 // approximations of exp and tanh below) and each batch row's state is updated.
@@ -16,7 +16,6 @@
 
 #include <ctnn/ir/attributes.hpp>
 #include <ctnn/ir/shape.hpp>
-#include <ctnn/kernel/reference/activation.hpp>
 
 namespace ctnn::kernel::reference::recurrent {
 
