@@ -6,18 +6,30 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/reference/recurrent.hpp>
 
 namespace ctnn_bench {
 
 // Multiply-accumulates of one kernel call, counted as MLPerf Tiny does: every window tap of every output
 // element, padding included (conv2d: kh*kw*in_channels/groups per output, depthwise: kh*kw, dense:
-// the input features). Other op kinds count 0.
+// the input features; lstm, gru, rnn: every gate row dotted with the input and the hidden state, per step and
+// direction). Other op kinds count 0.
 constexpr std::int64_t macs_of(const ctnn::kernel_params& p) {
   const std::int64_t taps = static_cast<std::int64_t>(p.win.kernel_h) * p.win.kernel_w;
   switch (p.kind) {
     case ctnn::op_kind::conv2d: return p.out.elements() * taps * (p.in[3] / p.groups);
     case ctnn::op_kind::depthwise_conv2d: return p.out.elements() * taps;
     case ctnn::op_kind::dense: return p.out.elements() * (p.in.elements() / p.out[0]);
+    case ctnn::op_kind::lstm:
+    case ctnn::op_kind::gru:
+    case ctnn::op_kind::rnn: {
+      namespace recurrent = ctnn::kernel::reference::recurrent;
+      const recurrent::extents e(p.in, p.recurrent);
+      const recurrent::cell c = p.kind == ctnn::op_kind::lstm ? recurrent::cell::lstm
+                                : p.kind == ctnn::op_kind::gru ? recurrent::cell::gru
+                                                               : recurrent::cell::rnn;
+      return std::int64_t{e.seq} * e.directions * e.batch * recurrent::gate_count(c) * e.hidden * (e.input + e.hidden);
+    }
     default: return 0;
   }
 }

@@ -37,6 +37,7 @@ ORT_INT8_TOLERANCE = 10
 FLOAT_TOLERANCE = 1e-4
 MLPERF_INT8 = ["kws_ref_model", "vww_96_int8", "pretrainedResnet_quant", "ad01_int8"]
 ONNX_FLOAT = ["ds_cnn", "ds_cnn_bn", "mobilenet_v1_025", "resnet8", "fc_autoencoder"]
+RECURRENT = ["lstm_64", "lstm_128", "gru_128"]
 LAYER_MACS_SHOWN = 1_000_000
 
 
@@ -153,6 +154,16 @@ def models(args, work):
             peer = {"file": shared / "onnx" / f"{name}.onnx", "dtype": "float32", "shape": shape,
                     "input": folder / "input_0.bin",
                     "checks": [{"input": folder / f"input_{k}.bin", "output": folder / f"output_{k}.ort.bin",
+                                "tolerance": FLOAT_TOLERANCE} for k in range(4)]}
+        found.append((name, peer))
+    # The recurrent layers (make_recurrent_onnx.py, written where CMake configured the programs).
+    recurrent = args.build_dir / "benchmarks" / "kernels" / "recurrent"
+    for name in RECURRENT:
+        peer = None
+        if (recurrent / f"{name}.onnx").exists():
+            peer = {"file": recurrent / f"{name}.onnx", "dtype": "float32", "shape": [28, 1, 28],
+                    "input": recurrent / name / "input_0.bin",
+                    "checks": [{"input": recurrent / name / f"input_{k}.bin", "output": recurrent / name / f"output_{k}.bin",
                                 "tolerance": FLOAT_TOLERANCE} for k in range(4)]}
         found.append((name, peer))
     if args.models:

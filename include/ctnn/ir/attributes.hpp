@@ -182,6 +182,29 @@ struct svdf_fields {
   friend constexpr bool operator==(const svdf_fields&, const svdf_fields&) = default;
 };
 
+// lstm, gru, rnn (ONNX LSTM, GRU, RNN; float32): the cell's attributes and which optional operands it has.
+// Operands: X, W, R (W and R k-major: ops/recurrent.hpp), B, initial_h, then (lstm) initial_c and P; an absent one is -1 and its bit in `present`
+// is clear. The result is one packed 1-D tensor (ops/recurrent.hpp): Y when `writes_sequence`, the final
+// hidden state, the final cell state (lstm), then the gate scratch of one step.
+enum class recurrent_direction : std::int32_t { forward, reverse, bidirectional };
+struct recurrent_fields {
+  std::int32_t hidden = 0;  // hidden_size
+  recurrent_direction direction = recurrent_direction::forward;
+  std::int32_t batch_major = 0;  // ONNX layout 1: X [batch, seq, input], Y [batch, seq, dirs, hidden], states [batch, dirs, hidden]
+  std::int32_t clipped = 0;      // whether gate inputs are clipped to [-clip, clip]
+  std::uint32_t clip_bits = 0;
+  std::int32_t input_forget = 0;         // lstm: the forget gate is 1 - the input gate
+  std::int32_t linear_before_reset = 0;  // gru: the reset gate scales R_h h + Rb_h rather than h
+  std::int32_t writes_sequence = 1;      // whether the result holds Y (an output reads it)
+  std::uint32_t present = 0;             // bit k: operand k is given
+  // The cell's functions, ONNX's activations in order (lstm f, g, h; gru f, g; rnn f), per direction.
+  std::array<activation, 6> functions{};
+  constexpr float clip() const { return std::bit_cast<float>(clip_bits); }
+  constexpr std::int32_t directions() const { return direction == recurrent_direction::bidirectional ? 2 : 1; }
+  constexpr bool has(std::int32_t operand) const { return (present >> operand & 1u) != 0; }
+  friend constexpr bool operator==(const recurrent_fields&, const recurrent_fields&) = default;
+};
+
 struct op_attributes {
   window win{};                         // conv2d, depthwise_conv2d, max_pool, avg_pool
   std::int32_t groups = 1;              // conv2d
@@ -206,6 +229,7 @@ struct op_attributes {
   resize_fields resize{};               // resize_nearest, resize_linear, resize_cubic (the result's shape: target)
   norm_fields norm{};                   // l2_normalization
   svdf_fields svdf{};                   // svdf
+  recurrent_fields recurrent{};         // lstm, gru, rnn
   friend constexpr bool operator==(const op_attributes&, const op_attributes&) = default;
 };
 

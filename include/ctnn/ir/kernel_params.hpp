@@ -137,6 +137,7 @@ struct kernel_params {
   resize_fields resize{};
   norm_fields norm{};
   svdf_fields svdf{};
+  recurrent_fields recurrent{};
   // 1: plan_memory placed the result over the input, which dies here (ctnn::in_place_windows: conv2d and
   // depthwise; ctnn::in_place_conv, ctnn::in_place_depthwise). Safe for kernels that walk output pixels
   // row-major and finish a pixel before the next (the reference kernels); other kernels must refuse such

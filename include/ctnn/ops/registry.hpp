@@ -35,6 +35,7 @@
 #include <ctnn/ops/hard_swish.hpp>
 #include <ctnn/ops/l2_normalization.hpp>
 #include <ctnn/ops/svdf.hpp>
+#include <ctnn/ops/recurrent.hpp>
 #include <ctnn/ops/leaky_relu.hpp>
 #include <ctnn/ops/log.hpp>
 #include <ctnn/ops/max_pool.hpp>
@@ -106,6 +107,8 @@ using all = op_list<conv2d, depthwise_conv2d, dense, add, mul, max_pool, avg_poo
                     l2_normalization,
                     // state
                     svdf,
+                    // the recurrent family
+                    lstm, gru, rnn,
                     quantize, dequantize>;
 
 namespace detail {

@@ -52,14 +52,19 @@ constexpr void import_node(S& s, const protobuf::span& proto) {
   const operands o = read_operands(s, n);
   if (s.failed()) return;
   if (n.type == op_type::Constant) return import_constant(s, n, out_name, out_tag);
-  const std::int32_t result = s.add_value(out_name, value_kind::node_output, out_tag);
+  // A several-output row's omitted outputs (empty names: LSTM's Y) are unnamed values, so that output k
+  // stays value result + k.
+  const auto enter = [&](const protobuf::span& output, std::int64_t tag) {
+    return several && output.length == 0 ? s.unnamed_value(output) : s.add_value(output, value_kind::node_output, tag);
+  };
+  const std::int32_t result = enter(out_name, out_tag);
   if (result < 0) return;
   if (several) {  // the further outputs, values result + 1, result + 2, ...
     protobuf::field fd{};
     bool first = true;
     for (std::uint32_t at_ = proto.at; s.f.reader().next(proto, at_, fd);) {
       if (fd.number != schema::node::output) continue;
-      if (!first && s.add_value(fd.bytes, value_kind::node_output, fd.tag_at) < 0) return;
+      if (!first && enter(fd.bytes, fd.tag_at) < 0) return;
       first = false;
     }
   }

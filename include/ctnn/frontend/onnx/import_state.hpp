@@ -153,6 +153,15 @@ struct importer_state {
     v.name = values[static_cast<std::size_t>(like)].name;
     return value_count++;
   }
+  // A value no name finds: an omitted output (empty `name`) of a node with several outputs.
+  constexpr std::int32_t unnamed_value(const protobuf::span& name) {
+    if (static_cast<std::size_t>(value_count) >= MaxValues) return capacity_exceeded(), -1;
+    value& v = values[static_cast<std::size_t>(value_count)];
+    v = value{};
+    v.name = name;
+    v.kind = value_kind::node_output;
+    return value_count++;
+  }
   constexpr value& at(std::int32_t v) { return values[static_cast<std::size_t>(v)]; }
   constexpr name label_of(std::int32_t v) const { return name{f.reader().view(values[static_cast<std::size_t>(v)].name)}; }
   constexpr bool is_constant(std::int32_t v) const {

@@ -13,6 +13,7 @@
 #include <ctnn/frontend/onnx/import_elementwise.hpp>
 #include <ctnn/frontend/onnx/import_linear.hpp>
 #include <ctnn/frontend/onnx/import_logic.hpp>
+#include <ctnn/frontend/onnx/import_recurrent.hpp>
 #include <ctnn/frontend/onnx/import_reduce.hpp>
 #include <ctnn/frontend/onnx/import_shape_ops.hpp>
 #include <ctnn/frontend/onnx/import_spatial.hpp>
@@ -130,6 +131,10 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::Expand, op_kind::tile, &import_tile<S>},
     {op_type::Tile, op_kind::tile, &import_tile<S>},
     {op_type::LpNormalization, op_kind::l2_normalization, &import_lp_normalization<S>},
+    // import_recurrent.hpp
+    {op_type::LSTM, op_kind::lstm, &import_recurrent<S>, true},
+    {op_type::GRU, op_kind::gru, &import_recurrent<S>, true},
+    {op_type::RNN, op_kind::rnn, &import_recurrent<S>, true},
 };
 
 // The index of an op_type's row in op_table<S>, or -1 (an index: g++ does not compare a pointer into the

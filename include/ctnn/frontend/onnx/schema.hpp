@@ -114,15 +114,18 @@ enum class attribute : std::int32_t {
   transB, axis, mode, allowzero, min, max, epsilon, spatial, training_mode, value, broadcast, storage_order, perm,
   block_size, shape, axes, starts, ends, steps, split, num_outputs, blocksize, to, coordinate_transformation_mode,
   nearest_mode, antialias, exclude_outside, keep_aspect_ratio_policy, scales, sizes, p,
+  hidden_size, direction, layout, clip, input_forget, linear_before_reset, activations, activation_alpha, activation_beta,
 };
 
 constexpr std::string_view name_of(attribute a) {
-  constexpr std::array<std::string_view, 43> names{
+  constexpr std::array<std::string_view, 52> names{
       "none", "auto_pad", "ceil_mode", "count_include_pad", "dilations", "group", "kernel_shape", "pads", "strides",
       "alpha", "beta", "transA", "transB", "axis", "mode", "allowzero", "min", "max", "epsilon", "spatial",
       "training_mode", "value", "broadcast", "storage_order", "perm", "block_size", "shape", "axes", "starts",
       "ends", "steps", "split", "num_outputs", "blocksize", "to", "coordinate_transformation_mode", "nearest_mode",
-      "antialias", "exclude_outside", "keep_aspect_ratio_policy", "scales", "sizes", "p"};
+      "antialias", "exclude_outside", "keep_aspect_ratio_policy", "scales", "sizes", "p",
+      "hidden_size", "direction", "layout", "clip", "input_forget", "linear_before_reset", "activations",
+      "activation_alpha", "activation_beta"};
   const auto i = static_cast<std::int32_t>(a);
   return i >= 0 && i < static_cast<std::int32_t>(names.size()) ? names[static_cast<std::size_t>(i)] : std::string_view{};
 }
@@ -137,7 +140,7 @@ inline constexpr std::uint32_t node = 1, name = 2, initializer = 5, input = 11, 
 }
 namespace node { inline constexpr std::uint32_t input = 1, output = 2, name = 3, op_type = 4, attribute = 5, domain = 7; }
 namespace attribute {
-inline constexpr std::uint32_t name = 1, f = 2, i = 3, s = 4, t = 5, g = 6, floats = 7, ints = 8, type = 20;
+inline constexpr std::uint32_t name = 1, f = 2, i = 3, s = 4, t = 5, g = 6, floats = 7, ints = 8, strings = 9, type = 20;
 }
 namespace tensor {
 inline constexpr std::uint32_t dims = 1, data_type = 2, segment = 3, float_data = 4, int32_data = 5, int64_data = 7,

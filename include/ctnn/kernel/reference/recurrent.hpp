@@ -1,0 +1,280 @@
+#pragma once
+// Reference float32 kernels of ONNX's LSTM, GRU and RNN (ops/recurrent.hpp), constexpr so that fold_constants
+// can run them. One call runs the whole sequence, each direction in turn, and writes one packed result
+// (recurrent::packing): Y (when an output reads it), the final hidden state, the final cell state (LSTM), and
+// the gate scratch of one step. The running state lives in the final-state parts themselves, so a step reads
+// h(t-1) and c(t-1) where it then writes h(t) and c(t).
+//
+// W and R come transposed, k-major ([dirs, input, gates * hidden] and [dirs, hidden, gates * hidden]: the
+// importer re-lays out constant weights at compile time): per step and batch row each matrix is walked once,
+// in storage order, and a block of gate columns (every gate's, in one pass) accumulates in registers, x[k] times row k,
+// with no horizontal sums; the gate pre-activations of the whole batch land in the scratch (gates x hidden
+// floats per batch row), then the activations run over whole gate vectors (branch-free, vectorisable
+// approximations of exp and tanh below) and each batch row's state is updated.
+#include <bit>
+#include <cstdint>
+
+#include <ctnn/ir/attributes.hpp>
+#include <ctnn/ir/shape.hpp>
+
+namespace ctnn::kernel::reference::recurrent {
+
+enum class cell : std::int32_t { lstm, gru, rnn };
+
+// The gates whose rows W and R hold (LSTM i, o, f, c; GRU z, r, h; RNN one).
+constexpr std::int32_t gate_count(cell c) { return c == cell::lstm ? 4 : c == cell::gru ? 3 : 1; }
+// Scratch floats per batch row and hidden unit: the gates' pre-activations, and GRU's recurrent part of its
+// h gate (R_h (r * h) or R_h h, kept apart from W_h x).
+constexpr std::int32_t scratch_gates(cell c) { return c == cell::gru ? 4 : gate_count(c); }
+
+// The extents of a call: X's shape under the layout, and where an element of X, Y and a state is.
+struct extents {
+  std::int32_t seq = 0, batch = 0, input = 0, hidden = 0, directions = 1;
+  bool batch_major = false;
+
+  constexpr extents(const shape& x, const recurrent_fields& f)
+      : seq(f.batch_major != 0 ? x[1] : x[0]), batch(f.batch_major != 0 ? x[0] : x[1]), input(x[2]), hidden(f.hidden),
+        directions(f.directions()), batch_major(f.batch_major != 0) {}
+  constexpr std::int64_t x_at(std::int32_t t, std::int32_t b) const {
+    return (batch_major ? std::int64_t{b} * seq + t : std::int64_t{t} * batch + b) * input;
+  }
+  constexpr std::int64_t y_at(std::int32_t t, std::int32_t d, std::int32_t b) const {
+    return (batch_major ? (std::int64_t{b} * seq + t) * directions + d : (std::int64_t{t} * directions + d) * batch + b) *
+           hidden;
+  }
+  constexpr std::int64_t state_at(std::int32_t d, std::int32_t b) const {
+    return (batch_major ? std::int64_t{b} * directions + d : std::int64_t{d} * batch + b) * hidden;
+  }
+  constexpr std::int64_t sequence_elements() const { return std::int64_t{seq} * directions * batch * hidden; }
+  constexpr std::int64_t state_elements() const { return std::int64_t{directions} * batch * hidden; }
+};
+
+// Where the parts of the packed result begin (elements) and its size.
+struct packing {
+  std::int64_t final_hidden = 0, final_cell = 0, scratch = 0, total = 0;  // Y, when written, begins at 0
+
+  constexpr packing(cell c, const extents& e, bool writes_sequence) {
+    final_hidden = writes_sequence ? e.sequence_elements() : 0;
+    final_cell = final_hidden + e.state_elements();
+    scratch = final_cell + (c == cell::lstm ? e.state_elements() : 0);
+    total = scratch + std::int64_t{scratch_gates(c)} * e.batch * e.hidden;
+  }
+};
+
+// out[l] += sum over k < depth of v[k] * m[k * row_stride + l], for l < Block: the block's accumulators stay
+// in registers while the rows of m stream by.
+template <std::int32_t Block>
+[[gnu::always_inline]] constexpr void accumulate_block(const float* m, std::int64_t row_stride, std::int32_t depth,
+                                                       const float* v, float* out) {
+  float acc[Block];
+  for (std::int32_t l = 0; l < Block; ++l) acc[l] = out[l];
+  for (std::int32_t k = 0; k < depth; ++k) {
+    const float vk = v[k];
+    const float* row = m + k * row_stride;
+    for (std::int32_t l = 0; l < Block; ++l) acc[l] += row[l] * vk;
+  }
+  for (std::int32_t l = 0; l < Block; ++l) out[l] = acc[l];
+}
+
+// The columns one block accumulates: eight vector registers' worth on the target, eight FMA chains to hide
+// the FMA latency (the compiler keeps the block's accumulators in registers).
+#if defined(__AVX512F__)
+inline constexpr std::int32_t column_block = 128;
+#elif defined(__AVX__)
+inline constexpr std::int32_t column_block = 64;
+#elif defined(__SSE2__) || defined(__ARM_NEON)
+inline constexpr std::int32_t column_block = 32;
+#else
+inline constexpr std::int32_t column_block = 8;
+#endif
+
+// gates[b * stride + j] += sum over k of vector(b)[k] * m[k * columns + j], for columns j in [first, last) of
+// the k-major matrix m (depth rows of `columns`) and every batch row b: blocks of column_block columns, then
+// of 8, then one by one.
+template <class Vector>
+constexpr void accumulate_columns(const float* m, std::int32_t columns, std::int32_t depth, std::int32_t first,
+                                  std::int32_t last, std::int32_t batch, Vector&& vector, float* gates, std::int64_t stride) {
+  for (std::int32_t b = 0; b < batch; ++b) {
+    const float* v = vector(b);
+    float* out = gates + b * stride;
+    std::int32_t j = first;
+    for (; j + column_block <= last; j += column_block) accumulate_block<column_block>(m + j, columns, depth, v, out + j);
+    for (; j + 8 <= last; j += 8) accumulate_block<8>(m + j, columns, depth, v, out + j);
+    for (; j < last; ++j) accumulate_block<1>(m + j, columns, depth, v, out + j);
+  }
+}
+
+// e^x for the gates, branch-free so that loops over a gate vector vectorise (constexpr too): x clamped to
+// [-87, 88], x = n ln 2 + r with |r| <= ln 2 / 2, e^r by its degree-7 Taylor polynomial (relative error below
+// 1e-8), times 2^n built in the exponent bits.
+[[gnu::always_inline]] constexpr float gate_exp(float x) {
+  x = x < -87.0f ? -87.0f : x;  // two plain selects: g++ if-converts these, not a nested one
+  x = x > 88.0f ? 88.0f : x;
+  // n = round(x / ln 2) by adding 1.5 * 2^23 (the sum's low mantissa bits are n), without a float-int
+  // round trip, which g++ does not vectorise.
+  constexpr float round_shift = 12582912.0f;
+  const float shifted = x * 1.44269504f + round_shift;
+  const float nf = shifted - round_shift;
+  const std::int32_t n = std::bit_cast<std::int32_t>(shifted) - std::bit_cast<std::int32_t>(round_shift);
+  const float r = (x - nf * 0.693359375f) + nf * 2.12194440e-4f;
+  const float p =
+      1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720 + r * (1.0f / 5040)))))));
+  return p * std::bit_cast<float>(static_cast<std::uint32_t>(n + 127) << 23);
+}
+// tanh: its odd Taylor polynomial below |x| = 0.25 (where 1 - 2 / (e^2x + 1) would lose digits), else that.
+[[gnu::always_inline]] constexpr float gate_tanh(float x) {
+  const float x2 = x * x;
+  const float small =
+      x * (1.0f + x2 * (-1.0f / 3 + x2 * (2.0f / 15 + x2 * (-17.0f / 315 + x2 * (62.0f / 2835 + x2 * (-1382.0f / 155925))))));
+  const float large = 1.0f - 2.0f / (gate_exp(2.0f * x) + 1.0f);
+  return x2 < 0.0625f ? small : large;
+}
+[[gnu::always_inline]] constexpr float gate_sigmoid(float x) { return 1.0f / (1.0f + gate_exp(-x)); }
+
+// v[k] = a(clip(v[k])) for k < n, in place (an output apart from the input would make g++ check for overlap
+// and run the scalar loop when they are one array): one loop per function, so that each vectorises.
+constexpr void activate_gates(activation a, const recurrent_fields& f, std::int32_t n, float* v) {
+  const float bound = f.clipped != 0 ? f.clip() : 3.0e38f;
+  const auto clipped = [bound](float x) {
+    x = x < -bound ? -bound : x;
+    return x > bound ? bound : x;
+  };
+  switch (a) {
+    case activation::sigmoid:
+      for (std::int32_t k = 0; k < n; ++k) v[k] = gate_sigmoid(clipped(v[k]));
+      return;
+    case activation::tanh:
+      for (std::int32_t k = 0; k < n; ++k) v[k] = gate_tanh(clipped(v[k]));
+      return;
+    case activation::relu:
+      for (std::int32_t k = 0; k < n; ++k) v[k] = clipped(v[k]) > 0.0f ? clipped(v[k]) : 0.0f;
+      return;
+    default:
+      for (std::int32_t k = 0; k < n; ++k) v[k] = clipped(v[k]);
+      return;
+  }
+}
+
+// The operands of one direction: its weights (W, R), biases (B: W's then R's), peepholes (P) and the
+// packed result.
+struct direction_operands {
+  const float* x;
+  const float* w;
+  const float* r;
+  const float* bias;      // nullptr: none
+  const float* peephole;  // LSTM; nullptr: none
+  std::int32_t d;
+};
+
+// Runs direction `d` over the sequence: before the first step, the state parts hold the initial states.
+template <cell C, class Params>
+constexpr void run_direction(Params p, const extents& e, const packing& pack, const direction_operands& o, float* result) {
+  const recurrent_fields& f = p->recurrent;
+  constexpr std::int32_t gates = gate_count(C);
+  const std::int32_t hidden = e.hidden;
+  const std::int64_t stride = std::int64_t{scratch_gates(C)} * hidden;
+  float* scratch = result + pack.scratch;
+  const activation* fn = &f.functions[static_cast<std::size_t>(o.d * (C == cell::lstm ? 3 : C == cell::gru ? 2 : 1))];
+  const bool reverse = f.direction == recurrent_direction::reverse || o.d == 1;
+  for (std::int32_t step = 0; step < e.seq; ++step) {
+    const std::int32_t t = reverse ? e.seq - 1 - step : step;
+    const auto input_of = [&](std::int32_t b) { return o.x + e.x_at(t, b); };
+    const auto hidden_of = [&](std::int32_t b) -> const float* { return result + pack.final_hidden + e.state_at(o.d, b); };
+    // Pre-activations: the biases, then W x of every gate, then R h of the gates whose rows see h directly
+    // (GRU's h gate waits for its reset gate).
+    for (std::int32_t b = 0; b < e.batch; ++b)
+      for (std::int32_t j = 0; j < gates * hidden; ++j) {
+        const bool recurrent_bias = o.bias != nullptr && (C != cell::gru || j < 2 * hidden);
+        scratch[b * stride + j] = o.bias == nullptr ? 0.0f : o.bias[j] + (recurrent_bias ? o.bias[gates * hidden + j] : 0.0f);
+      }
+    const std::int32_t columns = gates * hidden;
+    accumulate_columns(o.w, columns, e.input, 0, columns, e.batch, input_of, scratch, stride);
+    accumulate_columns(o.r, columns, hidden, 0, C == cell::gru ? 2 * hidden : columns, e.batch, hidden_of, scratch, stride);
+    for (std::int32_t b = 0; b < e.batch; ++b) {
+      float* g = scratch + b * stride;
+      float* h = result + pack.final_hidden + e.state_at(o.d, b);
+      if constexpr (C == cell::lstm) {
+        // Slots i, o, f, c. Peepholes see c(t-1) (i, f) and c(t) (o); h(c) goes to slot c once it is read.
+        float* c = result + pack.final_cell + e.state_at(o.d, b);
+        const float* peep = o.peephole;
+        if (peep != nullptr)
+          for (std::int32_t k = 0; k < hidden; ++k) {
+            g[k] += peep[k] * c[k];
+            g[2 * hidden + k] += peep[2 * hidden + k] * c[k];
+          }
+        activate_gates(fn[0], f, hidden, g);
+        if (f.input_forget != 0)
+          for (std::int32_t k = 0; k < hidden; ++k) g[2 * hidden + k] = 1.0f - g[k];
+        else
+          activate_gates(fn[0], f, hidden, g + 2 * hidden);
+        activate_gates(fn[1], f, hidden, g + 3 * hidden);
+        for (std::int32_t k = 0; k < hidden; ++k) c[k] = g[2 * hidden + k] * c[k] + g[k] * g[3 * hidden + k];
+        if (peep != nullptr)
+          for (std::int32_t k = 0; k < hidden; ++k) g[hidden + k] += peep[hidden + k] * c[k];
+        activate_gates(fn[0], f, hidden, g + hidden);
+        for (std::int32_t k = 0; k < hidden; ++k) g[3 * hidden + k] = c[k];
+        activate_gates(fn[2], f, hidden, g + 3 * hidden);
+        for (std::int32_t k = 0; k < hidden; ++k) h[k] = g[hidden + k] * g[3 * hidden + k];
+      } else if constexpr (C == cell::gru) {
+        // z and r; before linear_before_reset 0's recurrent pass, r's slot holds r * h (that pass's vector).
+        activate_gates(fn[0], f, 2 * hidden, g);
+        for (std::int32_t k = 0; k < hidden; ++k) {
+          if (f.linear_before_reset == 0) g[hidden + k] *= h[k];
+          g[3 * hidden + k] = o.bias != nullptr ? o.bias[5 * hidden + k] : 0.0f;
+        }
+      } else {
+        activate_gates(fn[0], f, hidden, g);
+        for (std::int32_t k = 0; k < hidden; ++k) h[k] = g[k];
+      }
+    }
+    if constexpr (C == cell::gru) {
+      // The h gate's recurrent part, R_h's columns walked once into slot 3: R_h h (linear_before_reset) or
+      // R_h (r * h).
+      const auto recurrent_of = [&](std::int32_t b) -> const float* {
+        return f.linear_before_reset != 0 ? hidden_of(b) : scratch + b * stride + hidden;
+      };
+      accumulate_columns(o.r + 2 * hidden, columns, hidden, 0, hidden, e.batch, recurrent_of, scratch + 3 * hidden, stride);
+      for (std::int32_t b = 0; b < e.batch; ++b) {
+        float* g = scratch + b * stride;
+        float* h = result + pack.final_hidden + e.state_at(o.d, b);
+        for (std::int32_t k = 0; k < hidden; ++k)
+          g[2 * hidden + k] += f.linear_before_reset != 0 ? g[hidden + k] * g[3 * hidden + k] : g[3 * hidden + k];
+        activate_gates(fn[1], f, hidden, g + 2 * hidden);
+        for (std::int32_t k = 0; k < hidden; ++k) h[k] = (1.0f - g[k]) * g[2 * hidden + k] + g[k] * h[k];
+      }
+    }
+    if (f.writes_sequence != 0)
+      for (std::int32_t b = 0; b < e.batch; ++b) {
+        const float* h = result + pack.final_hidden + e.state_at(o.d, b);
+        float* y = result + e.y_at(t, o.d, b);
+        for (std::int32_t k = 0; k < hidden; ++k) y[k] = h[k];
+      }
+  }
+}
+
+// The whole op: operands X, W, R, B, initial_h, then (LSTM) initial_c and P; absent ones are not read
+// (p->recurrent.has(k)).
+template <cell C, class Params>
+constexpr void run(Params p, const float* const* operands, float* result) {
+  const recurrent_fields& f = p->recurrent;
+  const extents e(p->in, f);
+  const packing pack(C, e, f.writes_sequence != 0);
+  constexpr std::int32_t gates = gate_count(C);
+  const std::int64_t hidden = e.hidden;
+  // Initial states (zero when absent), in the final-state parts, which have their layout.
+  for (std::int64_t i = 0; i < e.state_elements(); ++i) {
+    result[pack.final_hidden + i] = f.has(4) ? operands[4][i] : 0.0f;
+    if constexpr (C == cell::lstm) result[pack.final_cell + i] = f.has(5) ? operands[5][i] : 0.0f;
+  }
+  for (std::int32_t d = 0; d < e.directions; ++d) {
+    const direction_operands o{operands[0],
+                               operands[1] + d * gates * hidden * e.input,
+                               operands[2] + d * gates * hidden * hidden,
+                               f.has(3) ? operands[3] + d * 2 * gates * hidden : nullptr,
+                               C == cell::lstm && f.has(6) ? operands[6] + d * 3 * hidden : nullptr,
+                               d};
+    run_direction<C>(p, e, pack, o, result);
+  }
+}
+
+}  // namespace ctnn::kernel::reference::recurrent
