@@ -237,6 +237,18 @@ constexpr std::int32_t multiply_by_quantized_multiplier(std::int32_t x, std::int
   return rounding_divide_by_pot(saturating_rounding_doubling_high_mul(wrapping_shift_left(x, left), multiplier), right);
 }
 
+// TFLite's MultiplyByQuantizedMultiplier of an int64 accumulator (16x8 kernels): the multiplier rounded to
+// 15 bits, one rounding shift by 15 - shift (TFLM's shifts, -31 to 7, give 8 to 46). The product wraps and
+// the result keeps its low 32 bits, as TFLite's int64 arithmetic and int32 conversion do on its targets.
+constexpr std::int32_t multiply_by_quantized_multiplier_int64(std::int64_t x, std::int32_t multiplier, std::int32_t shift) {
+  const std::int64_t reduced = multiplier < 0x7FFF0000 ? (multiplier + (1 << 15)) >> 16 : 0x7FFF;
+  const std::int32_t total_shift = 15 - shift;
+  const auto product = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) * static_cast<std::uint64_t>(reduced));
+  if (total_shift <= 0) return static_cast<std::int32_t>(static_cast<std::uint64_t>(product) << -total_shift);
+  const auto rounded = static_cast<std::int64_t>(static_cast<std::uint64_t>(product) + (std::uint64_t{1} << (total_shift - 1)));
+  return static_cast<std::int32_t>(rounded >> total_shift);
+}
+
 // MultiplyByQuantizedMultiplierGreaterThanOne (softmax): no rounding right shift.
 constexpr std::int32_t multiply_by_quantized_multiplier_greater_than_one(std::int32_t x, std::int32_t multiplier,
                                                                          std::int32_t left_shift) {

@@ -110,6 +110,9 @@ enum class op_kind : std::int32_t {
                      // (TFLite BROADCAST_TO, ONNX Expand, ONNX Tile)
   l2_normalization,  // each vector along attrs.norm.axis over max(its L2 norm, attrs.norm.epsilon())
                      // (TFLite L2_NORMALIZATION, ONNX LpNormalization p 2)
+  transpose_conv2d,  // the gradient of a conv2d: each input pixel scattered through the window into the result, whose
+                     // shape is attrs.target (NHWC); OHWI weights (grouped: OHW(I/groups)), explicit pads, strides,
+                     // dilations (TFLite TRANSPOSE_CONV, ONNX ConvTranspose)
   none,              // no op: a default-constructed node or kernel_params, a diagnostic about no op
 };
 
@@ -127,7 +130,7 @@ inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "relu_0_to_1", "maximum", "minimum", "hard_sigmoid", "equal", "not_equal", "less", "less_equal", "greater",
     "greater_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "select", "cast", "div", "floor_div",
     "floor_mod", "squared_difference", "resize_nearest", "resize_linear", "resize_cubic", "add_n", "tile",
-    "l2_normalization", "none",
+    "l2_normalization", "transpose_conv2d", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 

@@ -83,6 +83,7 @@
 #include <ctnn/ops/not_equal.hpp>
 #include <ctnn/ops/select.hpp>
 #include <ctnn/ops/squared_difference.hpp>
+#include <ctnn/ops/transpose_conv2d.hpp>
 
 namespace ctnn::ops {
 
@@ -103,6 +104,8 @@ using all = op_list<conv2d, depthwise_conv2d, dense, add, mul, max_pool, avg_poo
                     // the spatial family
                     resize_nearest, resize_linear, resize_cubic, add_n, tile,
                     l2_normalization,
+                    // the transpose_conv family
+                    transpose_conv2d,
                     quantize, dequantize>;
 
 namespace detail {

@@ -154,6 +154,7 @@ constexpr bool check_requantization(S& s, std::int32_t op, const op_plan& p, con
     case op_kind::conv2d:
     case op_kind::depthwise_conv2d:
     case op_kind::dense:
+    case op_kind::transpose_conv2d:
       if (!second.quantized()) return true;
       shift = q::quantize_multiplier(in * largest_scale(second) / out).shift;
       break;

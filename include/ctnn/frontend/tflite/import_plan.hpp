@@ -58,6 +58,7 @@ enum class import_job : std::int32_t {
   add_n,
   broadcast_to,       // a reshape (the leading unit dims), then a tile
   l2_normalization,
+  transpose_conv,     // (import_linear.hpp)
 };
 
 // Whether a job's import function adds the op's nodes itself, one per output (the driver adds none).
@@ -212,6 +213,9 @@ inline constexpr op_row op_table[] = {
      no_fused_activation},
     {builtin_operator::l2_normalization, op_kind::l2_normalization, import_job::l2_normalization,
      schema::builtin_options::l2_norm, no_fused_activation},
+    // the transpose_conv family (import_linear.hpp)
+    {builtin_operator::transpose_conv, op_kind::transpose_conv2d, import_job::transpose_conv, schema::builtin_options::transpose_conv,
+     fused_at(schema::transpose_conv::fused_activation)},
 };
 
 // The index of a builtin code's row in op_table, or -1 (an index: g++ does not compare a pointer into the
