@@ -2,20 +2,28 @@
 """The op-conformance cases of the transpose_conv family (tests/data/ops/transpose_conv; scripts/op_tests.py):
 TFLite TRANSPOSE_CONV in float32, int8 (per-channel and per-tensor weight scales, int32 bias or none) and
 int16 (16x8, int64 bias), padding SAME and VALID, strides 1 and 2, odd extents, even kernels, a result larger
-than VALID's (the extra rows get no pads), the fused activation of the options' version 4. Reference
-outputs: TensorFlow Lite Micro's reference kernels.
+than VALID's (the extra rows get no pads), the fused activation of the options' version 4; and ONNX
+ConvTranspose in float32 (1-D and 2-D; strides, pads, output_padding, dilations, group 1, depthwise-style and one
+output channel per group, auto_pad SAME_UPPER/SAME_LOWER, output_shape). Reference outputs: TensorFlow Lite
+Micro's reference kernels (TFLite), onnxruntime-node (ONNX; compared here with a NumPy float64 model of ONNX's
+reference, numpy_conv_transpose).
 
-    /usr/bin/python3 scripts/gen_op_tests_transpose_conv.py --tflm /work/oracle/tflm/tflm_run   # records outputs
+    /usr/bin/python3 scripts/gen_op_tests_transpose_conv.py --tflm /work/oracle/tflm/tflm_run \
+        --ort /tmp/ortnode/node_modules                             # records outputs
     /usr/bin/python3 scripts/gen_op_tests_transpose_conv.py      # rewrites models and inputs, keeps the outputs
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
 import numpy as np
+from onnx import TensorProto, helper, numpy_helper
 
 import op_tests
+from gen_op_tests_qdq import run_ort
 from op_tests import tfl
 
 # TRANSPOSE_CONV and its options table (schema.fbs: TransposeConvOptions, union member 49), added to the writer's.
@@ -79,9 +87,97 @@ def inputs_of(rng, m):
     return [op_tests.int8_range(rng, t["shape"], t["quant"]["zero_point"][0])]
 
 
+def conv_transpose(rng, x_shape, w_shape, bias=True, **attributes):
+    """One ONNX ConvTranspose (opset 17), constant weights (and bias), float32 data `x_shape`."""
+    w = numpy_helper.from_array(rng.uniform(-1, 1, size=w_shape).astype(F32), "W")
+    initializers, inputs = [w], ["X", "W"]
+    if bias:
+        units = w_shape[1] * attributes.get("group", 1)
+        initializers.append(numpy_helper.from_array(rng.uniform(-1, 1, size=units).astype(F32), "B"))
+        inputs.append("B")
+    node = helper.make_node("ConvTranspose", inputs, ["Y"], **attributes)
+    graph = helper.make_graph([node], "conv_transpose", [helper.make_tensor_value_info("X", TensorProto.FLOAT, x_shape)],
+                              [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)], initializers)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], producer_name="ctnn")
+    model.ir_version = 8
+    return model
+
+
+def numpy_conv_transpose(x, w, b, strides=None, pads=None, output_padding=None, dilations=None, group=1,
+                         auto_pad="NOTSET", output_shape=None):
+    """ONNX's ConvTranspose as onnx/reference/ops/op_conv_transpose.py resolves pads and extents, in float64:
+    each input element scattered through the window."""
+    spatial = x.ndim - 2
+    strides, dilations = strides or [1] * spatial, dilations or [1] * spatial
+    output_padding = output_padding or [0] * spatial
+    kernel = w.shape[2:]
+    full = [strides[i] * (x.shape[i + 2] - 1) + output_padding[i] + (kernel[i] - 1) * dilations[i] + 1
+            for i in range(spatial)]
+    if pads is None and auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        out = output_shape or [x.shape[i + 2] * strides[i] for i in range(spatial)]
+        total = [full[i] - out[i] for i in range(spatial)]
+        begin = [t // 2 if auto_pad == "SAME_UPPER" else t - t // 2 for t in total]
+    else:
+        pads = pads or [0] * (2 * spatial)
+        begin = pads[:spatial]
+        out = output_shape or [full[i] - pads[i] - pads[i + spatial] for i in range(spatial)]
+    in_per_group, out_per_group = x.shape[1] // group, w.shape[1]
+    y = np.zeros([x.shape[0], out_per_group * group, *out])
+    for index in np.ndindex(*x.shape[2:]):
+        for tap in np.ndindex(*kernel):
+            at = [index[i] * strides[i] - begin[i] + tap[i] * dilations[i] for i in range(spatial)]
+            if any(a < 0 or a >= out[i] for i, a in enumerate(at)):
+                continue
+            for g in range(group):
+                xs = x[(slice(None), slice(g * in_per_group, (g + 1) * in_per_group), *index)].astype(np.float64)
+                ws = w[(slice(g * in_per_group, (g + 1) * in_per_group), slice(None), *tap)].astype(np.float64)
+                y[(slice(None), slice(g * out_per_group, (g + 1) * out_per_group), *at)] += xs @ ws
+    if b is not None:
+        y += b.reshape([1, -1] + [1] * spatial)
+    return y
+
+
+def onnx_cases(rng):
+    return [
+        ("convt_2d_s2_pads_output_padding", conv_transpose(rng, [1, 3, 4, 5], [3, 2, 3, 3], strides=[2, 2],
+                                                           pads=[1, 0, 0, 1], output_padding=[1, 0])),
+        ("convt_2d_dilations_batch2_no_bias", conv_transpose(rng, [2, 2, 3, 3], [2, 3, 2, 3], bias=False,
+                                                             dilations=[2, 1], strides=[1, 2])),
+        ("convt_2d_depthwise_group4", conv_transpose(rng, [1, 4, 3, 4], [4, 2, 3, 3], group=4, strides=[2, 1])),
+        ("convt_2d_group2_one_output_per_group", conv_transpose(rng, [1, 4, 3, 3], [4, 1, 2, 2], group=2,
+                                                                strides=[2, 2], pads=[0, 1, 1, 0])),
+        ("convt_2d_same_upper_output_shape", conv_transpose(rng, [1, 2, 3, 3], [2, 2, 3, 3], auto_pad="SAME_UPPER",
+                                                            strides=[2, 2], output_shape=[6, 5])),
+        ("convt_1d_s3_pads", conv_transpose(rng, [1, 2, 5], [2, 3, 4], strides=[3], pads=[1, 2])),
+        ("convt_1d_same_lower", conv_transpose(rng, [1, 1, 4], [1, 2, 3], auto_pad="SAME_LOWER", strides=[2])),
+    ]
+
+
+def write_onnx_case(family, ort, name, model, rng):
+    shape = [d.dim_value for d in model.graph.input[0].type.tensor_type.shape.dim]
+    x = rng.uniform(-2, 2, size=shape).astype(F32)
+    attributes = {a.name: helper.get_attribute_value(a) for a in model.graph.node[0].attribute}
+    if "auto_pad" in attributes:
+        attributes["auto_pad"] = attributes["auto_pad"].decode()
+    weights = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    reference = numpy_conv_transpose(x, weights["W"], weights.get("B"), **attributes).astype(F32)
+    data = model.SerializeToString()
+    folder = family.dir / name
+    if ort:
+        y = run_ort(ort, data, [x], model.graph.input, [("Y", reference)])[0]
+    else:
+        y = np.fromfile(folder / "output_0.bin", F32).reshape(reference.shape)
+    difference = float(np.max(np.abs(y - reference)))
+    print(f"{name}: onnxruntime - NumPy: largest difference {difference:.3g}")
+    family.write_computed_case(name, "model.onnx", data, [x], [y])
+    if not ort and family.committed.get(name) != family.digests[name]:
+        sys.exit(f"{folder}: the model or input changed: re-run with --ort to record the reference outputs")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tflm", metavar="TFLM_RUN", help="the TFLM host oracle: records the reference outputs")
+    parser.add_argument("--ort", type=Path, help="node_modules folder holding onnxruntime-node 1.30.0 (ONNX cases)")
     args = parser.parse_args()
     family = op_tests.Family("transpose_conv", args.tflm)
     rng = np.random.RandomState(67)
@@ -113,6 +209,8 @@ def main() -> None:
     ]
     for name, m in cases:
         family.write_case(name, m, inputs_of(rng, m))
+    for name, model in onnx_cases(rng):
+        write_onnx_case(family, args.ort, name, model, rng)
     family.finish()
 
 

@@ -130,6 +130,8 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::Expand, op_kind::tile, &import_tile<S>},
     {op_type::Tile, op_kind::tile, &import_tile<S>},
     {op_type::LpNormalization, op_kind::l2_normalization, &import_lp_normalization<S>},
+    // the transpose_conv family (import_linear.hpp)
+    {op_type::ConvTranspose, op_kind::transpose_conv2d, &import_conv_transpose<S>},
 };
 
 // The index of an op_type's row in op_table<S>, or -1 (an index: g++ does not compare a pointer into the
