@@ -27,8 +27,8 @@ from gen_op_tests_qdq import run_ort
 from op_tests import tfl
 
 # TRANSPOSE_CONV and its options table (schema.fbs: TransposeConvOptions, union member 49), added to the writer's.
-tfl.OPS.update({"TRANSPOSE_CONV": 67})
-tfl.OPTIONS.update({"TRANSPOSE_CONV": 49})
+tfl.OPS.update({"TRANSPOSE_CONV": 67, "BATCH_MATMUL": 126, "PADV2": 60, "L2_POOL_2D": 12, "LOG_SOFTMAX": 50})
+tfl.OPTIONS.update({"TRANSPOSE_CONV": 49, "BATCH_MATMUL": 101, "PADV2": 43, "L2_POOL_2D": 5})
 _base_options_table = tfl.options_table
 
 
@@ -36,6 +36,12 @@ def _options_table(code, o, va):
     if code == "TRANSPOSE_CONV":
         return tfl.Table({0: ("i8", o["padding"]), 1: ("i32", o["stride"][1]), 2: ("i32", o["stride"][0]),
                           3: ("i8", tfl.ACT[o.get("act")])}, va)
+    if code == "BATCH_MATMUL":
+        return tfl.Table({0: ("bool", int(o.get("adj_x", False))), 1: ("bool", int(o.get("adj_y", False)))}, va)
+    if code == "PADV2":
+        return tfl.Table({}, va)
+    if code == "L2_POOL_2D":  # Pool2DOptions, as the other pools write them
+        return _base_options_table("MAX_POOL_2D", o, va)
     return _base_options_table(code, o, va)
 
 
@@ -76,15 +82,62 @@ def transpose_conv(rng, in_shape, kernel, out_shape, padding, stride, dtype, bia
     return m
 
 
+def batch_matmul(lhs, rhs, out, dtype, adj_x=False, adj_y=False, quant=((0.05, 0), (0.05, 0), (0.1, 0))):
+    """One BATCH_MATMUL of two model inputs (int8/int16: per-tensor quantization lhs, rhs, output)."""
+    m = tfl.Model(new_opcodes=True)
+    quantized = dtype != tfl.FLOAT32
+    a = m.tensor("lhs", lhs, dtype, quant=q(*quant[0]) if quantized else None)
+    b = m.tensor("rhs", rhs, dtype, quant=q(*quant[1]) if quantized else None)
+    y = m.tensor("y", out, dtype, quant=q(*quant[2]) if quantized else None)
+    m.inputs, m.outputs = [a, b], [y]
+    m.op("BATCH_MATMUL", [a, b], [y], adj_x=adj_x, adj_y=adj_y)
+    return m
+
+
+def padv2(in_shape, pads, value, dtype, value_shape=(1,), quant=(0.1, 0)):
+    """One PADV2 of a model input by constant `pads` ([before, after] per dim) with the constant `value` (int8,
+    int16: a stored integer quantized as the output)."""
+    m = tfl.Model(new_opcodes=True)
+    qd = q(*quant) if dtype != tfl.FLOAT32 else None
+    x = m.tensor("x", in_shape, dtype, quant=qd)
+    tp = m.tensor("paddings", [len(pads), 2], tfl.INT32, data=np.array(pads).reshape(-1))
+    tv = m.tensor("value", list(value_shape), dtype, data=np.array([value]).reshape(value_shape), quant=qd)
+    y = m.tensor("y", [d + a + b for d, (a, b) in zip(in_shape, pads)], dtype, quant=qd)
+    m.inputs, m.outputs = [x], [y]
+    m.op("PADV2", [x, tp, tv], [y])
+    return m
+
+
+def l2_pool(in_shape, out_shape, filter_hw, padding, stride, act=None):
+    """One float32 L2_POOL_2D."""
+    m = tfl.Model(new_opcodes=True)
+    x, y = m.tensor("x", in_shape), m.tensor("y", out_shape)
+    m.inputs, m.outputs = [x], [y]
+    m.op("L2_POOL_2D", [x], [y], padding=padding, stride=stride, filter=filter_hw, act=act)
+    return m
+
+
+def log_softmax(shape):
+    """One float32 LOG_SOFTMAX (no options)."""
+    m = tfl.Model(new_opcodes=True)
+    x, y = m.tensor("x", shape), m.tensor("y", shape)
+    m.inputs, m.outputs = [x], [y]
+    m.op("LOG_SOFTMAX", [x], [y])
+    return m
+
+
 def inputs_of(rng, m):
-    t = m.tensors[m.inputs[0]]
+    return [input_of(rng, m.tensors[k]) for k in m.inputs]
+
+
+def input_of(rng, t):
     if t["type"] == tfl.FLOAT32:
-        return [rng.uniform(-2, 2, size=t["shape"]).astype(F32)]
+        return rng.uniform(-2, 2, size=t["shape"]).astype(F32)
     if t["type"] == tfl.INT16:
         x = rng.randint(-32768, 32768, size=t["shape"]).astype(np.int16)
         x.reshape(-1)[:2] = [-32768, 32767]
-        return [x]
-    return [op_tests.int8_range(rng, t["shape"], t["quant"]["zero_point"][0])]
+        return x
+    return op_tests.int8_range(rng, t["shape"], t["quant"]["zero_point"][0])
 
 
 def conv_transpose(rng, x_shape, w_shape, bias=True, **attributes):
@@ -206,11 +259,27 @@ def main() -> None:
         ("tconv_i16_valid_s1_no_bias",
          transpose_conv(rng, [1, 4, 3, 3], (2, 3), [1, 5, 5, 2], tfl.VALID, (1, 1), i16, bias=False,
                         in_q=(0.0005, 0), out_q=(0.02, 0))),
+        ("bmm_f32_adj_y_broadcast", batch_matmul([2, 1, 3, 4], [3, 5, 4], [2, 3, 3, 5], f32, adj_y=True)),
+        ("bmm_i8_adj_x_extreme_zero_points",
+         batch_matmul([2, 4, 3], [2, 4, 5], [2, 3, 5], i8, adj_x=True, quant=((0.02, -128), (0.03, 127), (1.0, 100)))),
+        ("bmm_i8_rank5_broadcast_both",
+         batch_matmul([1, 2, 1, 3, 4], [2, 1, 2, 4, 3], [2, 2, 2, 3, 3], i8, quant=((0.1, 3), (0.004, -2), (0.2, -1)))),
+        ("bmm_i16_rank2_adj_both",
+         batch_matmul([4, 3], [5, 4], [3, 5], i16, adj_x=True, adj_y=True, quant=((0.001, 0), (0.002, 0), (0.5, 0)))),
+        ("padv2_f32_scalar_value", padv2([2, 3, 4], [[0, 1], [2, 0], [1, 1]], -1.5, f32, value_shape=())),
+        ("padv2_i8_value", padv2([1, 3, 3, 2], [[0, 0], [1, 2], [0, 1], [1, 0]], -100, i8, quant=(0.1, 10))),
+        ("padv2_i16_value", padv2([3, 5], [[1, 1], [0, 2]], 1234, i16, quant=(0.01, 0))),
+        ("l2pool_f32_same_s2_odd", l2_pool([1, 5, 7, 3], [1, 3, 4, 3], (3, 2), tfl.SAME, (2, 2))),
+        ("l2pool_f32_valid_s1_relu6", l2_pool([2, 4, 4, 2], [2, 3, 3, 2], (2, 2), tfl.VALID, (1, 1), act="RELU6")),
+        ("log_softmax_f32_rank3", log_softmax([2, 3, 5])),
     ]
     for name, m in cases:
         family.write_case(name, m, inputs_of(rng, m))
-    for name, model in onnx_cases(rng):
-        write_onnx_case(family, args.ort, name, model, rng)
+    wide = log_softmax([9])  # far apart: exp underflows for all but the largest
+    family.write_case("log_softmax_f32_far_apart", wide, [np.array([80, -70, 3, 0, -0.5, 79.5, -200, 1e-3, 64], F32)])
+    onnx_rng = np.random.RandomState(28)
+    for name, model in onnx_cases(onnx_rng):
+        write_onnx_case(family, args.ort, name, model, onnx_rng)
     family.finish()
 
 

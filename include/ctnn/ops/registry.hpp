@@ -84,6 +84,8 @@
 #include <ctnn/ops/select.hpp>
 #include <ctnn/ops/squared_difference.hpp>
 #include <ctnn/ops/transpose_conv2d.hpp>
+#include <ctnn/ops/l2_pool.hpp>
+#include <ctnn/ops/log_softmax.hpp>
 
 namespace ctnn::ops {
 
@@ -105,7 +107,7 @@ using all = op_list<conv2d, depthwise_conv2d, dense, add, mul, max_pool, avg_poo
                     resize_nearest, resize_linear, resize_cubic, add_n, tile,
                     l2_normalization,
                     // the transpose_conv family
-                    transpose_conv2d,
+                    transpose_conv2d, l2_pool, log_softmax,
                     quantize, dequantize>;
 
 namespace detail {

@@ -1,6 +1,6 @@
 #pragma once
 // The TFLite importer's windowed and linear ops (import.hpp; rows in import_plan.hpp's op_table):
-// CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, AVERAGE_POOL_2D, MAX_POOL_2D and TRANSPOSE_CONV.
+// CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, AVERAGE_POOL_2D, MAX_POOL_2D, TRANSPOSE_CONV and BATCH_MATMUL.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -163,6 +163,48 @@ constexpr void import_transpose_conv(S& s, op_import& im) {
   im.attrs.fused = im.fused;
   im.inputs = {x, w, b};
   im.input_count = 3;
+}
+
+// BATCH_MATMUL: lhs and rhs of rank 2 to 5, batch dims broadcast (batch_matmul's shape rule); adj_x (adj_y)
+// multiplies by the operand with its last two dims swapped: a transpose node before the op. TFLM refuses
+// asymmetric_quantize_inputs (a hybrid op): so does ctnn.
+template <class S>
+constexpr void import_batch_matmul(S& s, op_import& im) {
+  const std::int32_t op = im.op;
+  const op_plan& p = im.plan;
+  const operator_view& o = im.view;
+  flatbuffers::reader& r = s.f.reader();
+  if (!expect_inputs(s, op, p, o, 2, 2)) return;
+  std::array<std::int32_t, 2> sides{operand(s, o, 0), operand(s, o, 1)};
+  const bool hybrid = r.scalar<bool>(p.options, schema::batch_matmul::asymmetric_quantize_inputs, false);
+  const std::array<bool, 2> adjoint{r.scalar<bool>(p.options, schema::batch_matmul::adj_x, false),
+                                    r.scalar<bool>(p.options, schema::batch_matmul::adj_y, false)};
+  if (s.failed() || s.take_reader_error()) return;
+  if (hybrid) {
+    s.fail(frontend_error::tflite_hybrid_model, op, p.kind, {.operator_code = static_cast<std::int64_t>(p.code), .tensor = sides[1]});
+    return;
+  }
+  for (std::size_t k = 0; k < 2; ++k) {
+    const shape dims = s.m.tensor_at(sides[k]).dims;
+    if (dims.rank < 2 || dims.rank > 5) {
+      s.fail(error_code::unsupported_rank, op, p.kind, {.rank_expected = dims.rank < 2 ? 2 : 5, .rank_actual = dims.rank}, {}, dims);
+      return;
+    }
+    if (!adjoint[k]) continue;
+    transpose_fields swap{};
+    for (std::int32_t d = 0; d < dims.rank; ++d) swap.perm[static_cast<std::size_t>(d)] = d;
+    swap.perm[static_cast<std::size_t>(dims.rank - 2)] = dims.rank - 1;
+    swap.perm[static_cast<std::size_t>(dims.rank - 1)] = dims.rank - 2;
+    shape swapped = dims;
+    swapped.dims[static_cast<std::size_t>(dims.rank - 2)] = dims.last();
+    swapped.dims[static_cast<std::size_t>(dims.rank - 1)] = dims.at(-2);
+    const name label = numbered(k == 0 ? "adj_x" : "adj_y", static_cast<std::size_t>(op));
+    const std::int32_t moved = s.add_tensor_like(sides[k], swapped, label);
+    if (moved < 0 || !s.transpose(sides[k], moved, swap, label)) return;
+    sides[k] = moved;
+  }
+  im.inputs = {sides[0], sides[1]};
+  im.input_count = 2;
 }
 
 }  // namespace ctnn::tflite::detail

@@ -59,7 +59,9 @@ constexpr bool tflm_runs_int16(builtin_operator code) {
     case b::cast:
     case b::select_v2:
     case b::resize_nearest_neighbor:
-    case b::transpose_conv: return true;
+    case b::transpose_conv:
+    case b::batch_matmul:
+    case b::padv2: return true;
     default: return false;
   }
 }

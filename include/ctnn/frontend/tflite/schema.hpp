@@ -252,6 +252,7 @@ namespace resize_bilinear { inline constexpr std::uint32_t align_corners = 2, ha
 namespace resize_nearest_neighbor { inline constexpr std::uint32_t align_corners = 0, half_pixel_centers = 1; }
 namespace mirror_pad { inline constexpr std::uint32_t mode = 0; }  // REFLECT 0, SYMMETRIC 1
 namespace l2_norm { inline constexpr std::uint32_t fused_activation = 0; }
+namespace batch_matmul { inline constexpr std::uint32_t adj_x = 0, adj_y = 1, asymmetric_quantize_inputs = 2; }
 namespace transpose_conv { inline constexpr std::uint32_t padding = 0, stride_w = 1, stride_h = 2, fused_activation = 3; }
 
 // Members of the BuiltinOptions union that ctnn reads (the union's type tag values).
@@ -294,6 +295,8 @@ enum class builtin_options : std::uint8_t {
   batch_to_space_nd = 24,
   l2_norm = 12,
   transpose_conv = 49,
+  batch_matmul = 101,
+  padv2 = 43,
 };
 
 }  // namespace schema
