@@ -11,6 +11,9 @@ reference, numpy_conv_transpose).
     /usr/bin/python3 scripts/gen_op_tests_transpose_conv.py --tflm /work/oracle/tflm/tflm_run \
         --ort /tmp/ortnode/node_modules                             # records outputs
     /usr/bin/python3 scripts/gen_op_tests_transpose_conv.py      # rewrites models and inputs, keeps the outputs
+
+It also writes the models ctnn must refuse (tests/frontend/frontend_transpose_conv_refusals.cpp):
+tests/data/tflite/transpose_conv_refused_*.tflite and tests/data/onnx/transpose_conv_refused_*.onnx.
 """
 
 from __future__ import annotations
@@ -227,6 +230,47 @@ def write_onnx_case(family, ort, name, model, rng):
         sys.exit(f"{folder}: the model or input changed: re-run with --ort to record the reference outputs")
 
 
+# ----------------------------------------------------------------------------------------------------
+# Models ctnn must refuse, each with the diagnostic tests/frontend/frontend_transpose_conv_refusals.cpp expects.
+
+
+def refused_tflite():
+    rng = np.random.RandomState(1)
+    # TRANSPOSE_CONV whose output_shape is a graph input (operand 0 must be a constant).
+    shape_input = transpose_conv(rng, [1, 3, 3, 2], (3, 3), [1, 6, 6, 2], tfl.SAME, (2, 2), tfl.FLOAT32)
+    shape_input.tensors[0]["buffer"] = len(shape_input.buffers)
+    shape_input.buffers.append(None)
+    shape_input.inputs = [0] + shape_input.inputs
+    # TRANSPOSE_CONV whose output_shape says another shape than its output tensor's.
+    shape_mismatch = transpose_conv(rng, [1, 3, 3, 2], (3, 3), [1, 6, 6, 2], tfl.SAME, (2, 2), tfl.FLOAT32)
+    shape_mismatch.buffers[shape_mismatch.tensors[0]["buffer"]] = np.array([1, 6, 7, 2], "<i4").tobytes()
+    # int16 TRANSPOSE_CONV with an int32 bias (TFLM reads its bias as int64).
+    bias32 = transpose_conv(rng, [1, 3, 3, 2], (3, 3), [1, 6, 6, 3], tfl.SAME, (2, 2), tfl.INT16,
+                            in_q=(0.001, 0), out_q=(0.05, 0))
+    bias = next(t for t in bias32.tensors if t["name"] == "tconv/bias")
+    bias["type"] = tfl.INT32
+    bias32.buffers[bias["buffer"]] = np.arange(3, dtype="<i4").tobytes()
+    # int8 PADV2 whose value is quantized otherwise than the output (TFLM's Prepare refuses it).
+    value_scale = padv2([1, 3, 3, 2], [[0, 0], [1, 1], [1, 1], [0, 0]], 5, tfl.INT8)
+    value_scale.tensors[2]["quant"] = q(0.2, 0)
+    return {"output_shape_input": shape_input, "output_shape_mismatch": shape_mismatch, "int16_bias32": bias32,
+            "padv2_value_quantization": value_scale}
+
+
+def refused_onnx():
+    rng = np.random.RandomState(2)
+    # group 2 with two input and two output channels per group: no one-stride gather of the weights.
+    return {"group2_two_by_two": conv_transpose(rng, [1, 4, 3, 3], [4, 2, 3, 3], group=2)}
+
+
+def write_refused() -> None:
+    root = op_tests.OPS_DIR.parent
+    for name, model in refused_tflite().items():
+        (root / "tflite" / f"transpose_conv_refused_{name}.tflite").write_bytes(model.serialize())
+    for name, model in refused_onnx().items():
+        (root / "onnx" / f"transpose_conv_refused_{name}.onnx").write_bytes(model.SerializeToString())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tflm", metavar="TFLM_RUN", help="the TFLM host oracle: records the reference outputs")
@@ -281,6 +325,7 @@ def main() -> None:
     for name, model in onnx_cases(onnx_rng):
         write_onnx_case(family, args.ort, name, model, onnx_rng)
     family.finish()
+    write_refused()
 
 
 if __name__ == "__main__":

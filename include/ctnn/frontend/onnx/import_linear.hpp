@@ -76,6 +76,7 @@ constexpr void import_conv_transpose(S& s, const node_view& n, const operands& o
   if (group < 1 || group > in[3] || in[3] % group != 0) return s.attribute_error(attribute::group, group);
   if (ws[0] != in[3]) return s.operand_error(1);
   const std::int32_t in_per_group = in[3] / static_cast<std::int32_t>(group), out_per_group = ws[1];
+  if (static_cast<std::int64_t>(out_per_group) * group > max_window_value) return s.operand_error(1);
   const std::int32_t kh = ws[2], kw = ws[3], units = out_per_group * static_cast<std::int32_t>(group);
   std::array<std::int64_t, 4> kernel{}, output_padding{}, output_shape{};
   if (!ints_attribute(s, n, "kernel_shape", attribute::kernel_shape, spatial, -1, kernel) ||
@@ -104,6 +105,7 @@ constexpr void import_conv_transpose(S& s, const node_view& n, const operands& o
     if (output_padding[axis] < 0 || output_padding[axis] > max_window_value)
       return s.attribute_error(attribute::output_padding, output_padding[axis]);
     const std::int64_t full = stride * (input - 1) + output_padding[axis] + (taps - 1) * dilation + 1;
+    if (full > (std::int64_t{1} << 31) - 1) return s.attribute_error(attribute::strides, stride);  // the pads stay int32
     std::int64_t out = output_shape[axis], lead = *begin[axis];
     if (same) {
       if (out < 0) out = input * stride;

@@ -32,12 +32,12 @@ using transpose_conv_accumulator =
                        std::conditional_t<std::is_same_v<Output, std::int16_t>, std::int64_t, std::int32_t>>;
 
 // The window position k of an input index i that reaches result index o (o = i * stride - pad + k * dilation),
-// or -1.
+// or -1. In 64 bits: i * stride may pass 2^31 on a long input.
 constexpr std::int32_t transpose_tap(std::int32_t o, std::int32_t i, std::int32_t stride, std::int32_t pad,
                                      std::int32_t dilation, std::int32_t kernel) {
-  const std::int32_t reach = o + pad - i * stride;
+  const std::int64_t reach = std::int64_t{o} + pad - std::int64_t{i} * stride;
   if (reach < 0 || reach % dilation != 0 || reach / dilation >= kernel) return -1;
-  return reach / dilation;
+  return static_cast<std::int32_t>(reach / dilation);
 }
 
 // multiplier/shift: integer types only (per output channel).
