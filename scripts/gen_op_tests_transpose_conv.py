@@ -120,10 +120,14 @@ def l2_pool(in_shape, out_shape, filter_hw, padding, stride, act=None):
     return m
 
 
-def log_softmax(shape):
-    """One float32 LOG_SOFTMAX (no options)."""
+def log_softmax(shape, in_q=None):
+    """One LOG_SOFTMAX (no options): float32, or int8 of input quantization `in_q` (the result: TFLM's 16/256, 127)."""
     m = tfl.Model(new_opcodes=True)
-    x, y = m.tensor("x", shape), m.tensor("y", shape)
+    if in_q is None:
+        x, y = m.tensor("x", shape), m.tensor("y", shape)
+    else:
+        x = m.tensor("x", shape, tfl.INT8, quant=q(*in_q))
+        y = m.tensor("y", shape, tfl.INT8, quant=q(16.0 / 256, 127))
     m.inputs, m.outputs = [x], [y]
     m.op("LOG_SOFTMAX", [x], [y])
     return m
@@ -253,8 +257,11 @@ def refused_tflite():
     # int8 PADV2 whose value is quantized otherwise than the output (TFLM's Prepare refuses it).
     value_scale = padv2([1, 3, 3, 2], [[0, 0], [1, 1], [1, 1], [0, 0]], 5, tfl.INT8)
     value_scale.tensors[2]["quant"] = q(0.2, 0)
+    # int8 LOG_SOFTMAX whose result is not quantized as TFLM's kernel writes it (16/256, 127).
+    log_softmax_scale = log_softmax([2, 5], in_q=(0.1, 0))
+    log_softmax_scale.tensors[1]["quant"] = q(1.0 / 16, 0)
     return {"output_shape_input": shape_input, "output_shape_mismatch": shape_mismatch, "int16_bias32": bias32,
-            "padv2_value_quantization": value_scale}
+            "padv2_value_quantization": value_scale, "log_softmax_result_quantization": log_softmax_scale}
 
 
 def refused_onnx():
@@ -316,6 +323,8 @@ def main() -> None:
         ("l2pool_f32_same_s2_odd", l2_pool([1, 5, 7, 3], [1, 3, 4, 3], (3, 2), tfl.SAME, (2, 2))),
         ("l2pool_f32_valid_s1_relu6", l2_pool([2, 4, 4, 2], [2, 3, 3, 2], (2, 2), tfl.VALID, (1, 1), act="RELU6")),
         ("log_softmax_f32_rank3", log_softmax([2, 3, 5])),
+        ("log_softmax_i8_rank2", log_softmax([3, 7], in_q=(0.1, -3))),
+        ("log_softmax_i8_coarse_scale", log_softmax([2, 2, 9], in_q=(0.6, 20))),
     ]
     for name, m in cases:
         family.write_case(name, m, inputs_of(rng, m))

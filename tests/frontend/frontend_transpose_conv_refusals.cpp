@@ -8,6 +8,7 @@
 
 #include <ctnn/models/onnx_transpose_conv_refused_group2_two_by_two.hpp>
 #include <ctnn/models/transpose_conv_refused_int16_bias32.hpp>
+#include <ctnn/models/transpose_conv_refused_log_softmax_result_quantization.hpp>
 #include <ctnn/models/transpose_conv_refused_output_shape_input.hpp>
 #include <ctnn/models/transpose_conv_refused_output_shape_mismatch.hpp>
 #include <ctnn/models/transpose_conv_refused_padv2_value_quantization.hpp>
@@ -29,11 +30,15 @@ constexpr bool refused_operand(std::int64_t slot, op_kind kind) {
 
 // TFLite: TRANSPOSE_CONV's output_shape a graph input, or a constant other than the output tensor's shape; an
 // int16 TRANSPOSE_CONV with an int32 bias (TFLM reads int64); an int8 PADV2 value quantized otherwise than the
-// output (TFLM's Prepare refuses it).
+// output (TFLM's Prepare refuses it); an int8 LOG_SOFTMAX result of zero point 0 (TFLM's kernel writes 127).
 static_assert(refused_operand<models::transpose_conv_refused_output_shape_input>(0, op_kind::transpose_conv2d));
 static_assert(refused_operand<models::transpose_conv_refused_output_shape_mismatch>(0, op_kind::transpose_conv2d));
 static_assert(refused_operand<models::transpose_conv_refused_int16_bias32>(3, op_kind::transpose_conv2d));
 static_assert(refused_operand<models::transpose_conv_refused_padv2_value_quantization>(2, op_kind::pad));
+static_assert(error_of<models::transpose_conv_refused_log_softmax_result_quantization>.code ==
+                  code_of(frontend_error::tflite_invalid_quantization) &&
+              error_of<models::transpose_conv_refused_log_softmax_result_quantization>.reason ==
+                  static_cast<std::int64_t>(ctnn::tflite::quantization_problem::log_softmax_result));
 
 // ONNX: ConvTranspose of group 2 with two input and two output channels per group.
 static_assert(error_of<models::onnx_transpose_conv_refused_group2_two_by_two>.code ==

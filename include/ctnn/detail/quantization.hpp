@@ -165,6 +165,12 @@ constexpr quantized_multiplier softmax_input_multiplier(double beta, double inpu
   return quantize_multiplier(real);
 }
 
+// PreprocessLogSoftmaxScalingExp (LOG_SOFTMAX, beta 1): the input multiplier as softmax's, and the reverse
+// scaling divisor, QuantizeMultiplier of 2^(31 - left shift) / multiplier (a shift <= 0).
+constexpr quantized_multiplier log_softmax_reverse_multiplier(const quantized_multiplier& input) {
+  return quantize_multiplier(static_cast<double>(std::int64_t{1} << (31 - input.shift)) / static_cast<double>(input.multiplier));
+}
+
 // CalculateActivationRangeQuantized for an int8 output: the fused activation's bounds in the output's
 // quantization, quantize(f) = zero_point + round(f / scale) in float.
 struct activation_bounds {

@@ -60,6 +60,7 @@ enum class import_job : std::int32_t {
   l2_normalization,
   transpose_conv,     // (import_linear.hpp, likewise below)
   batch_matmul,       // adj_x, adj_y: a transpose of the operand before the op
+  log_softmax,        // (import_elementwise.hpp)
 };
 
 // Whether a job's import function adds the op's nodes itself, one per output (the driver adds none).
@@ -222,7 +223,8 @@ inline constexpr op_row op_table[] = {
     {builtin_operator::padv2, op_kind::pad, import_job::pad, schema::builtin_options::padv2, no_fused_activation},
     {builtin_operator::l2_pool_2d, op_kind::l2_pool, import_job::pool, schema::builtin_options::pool_2d,
      fused_node_at(schema::pool_2d::fused_activation)},
-    {builtin_operator::log_softmax, op_kind::log_softmax, import_job::unary, schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::log_softmax, op_kind::log_softmax, import_job::log_softmax, schema::builtin_options::none,
+     no_fused_activation},
 };
 
 // The index of a builtin code's row in op_table, or -1 (an index: g++ does not compare a pointer into the

@@ -169,6 +169,7 @@ enum class quantization_problem : std::int32_t {
   not_the_inputs,  // an int8 REDUCE_MAX/REDUCE_MIN result quantized unlike its input (TFLM fails it)
   int16_zero_point,  // an int16 tensor with a zero point other than 0 at an op whose TFLM int16 kernel needs 0
   int16_result_scale,  // an int16 LOGISTIC/TANH result whose scale is not 2^-15 (TFLM's kernels need it)
+  log_softmax_result,  // an int8 LOG_SOFTMAX result not of scale 16/256 and zero point 127 (TFLM's kernel needs them)
 };
 
 constexpr std::string_view name_of(quantization_problem q) {
@@ -182,6 +183,8 @@ constexpr std::string_view name_of(quantization_problem q) {
       return "an int16 zero point other than 0 at an op whose int16 kernel TFLM runs only with zero point 0";
     case quantization_problem::int16_result_scale:
       return "an int16 result whose scale is not the power of two the op's kernel writes (LOGISTIC, TANH: 2^-15)";
+    case quantization_problem::log_softmax_result:
+      return "an int8 LOG_SOFTMAX result whose scale is not 16/256 or whose zero point is not 127 (TFLM runs only those)";
   }
   return {};
 }
