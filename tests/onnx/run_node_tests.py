@@ -62,13 +62,15 @@ IN_SCOPE = {
     "Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual", "And", "Or", "Xor", "Not", "Where", "Cast", "Div",
     # the spatial family (issue #28)
     "Resize", "Upsample", "Sum", "Expand", "Tile", "LpNormalization",
+    # the transpose_conv family (issue #28)
+    "ConvTranspose",
 }
 QUANTIZED = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"}
 # TensorProto data types ctnn's ONNX frontend targets: FLOAT, UINT8, INT8, INT32, INT64, BOOL.
 SUPPORTED_TYPES = {1, 2, 3, 6, 7, 9}
 # Ops whose opset-6 (or older) form onnxruntime no longer runs (the shared README's ORT check).
 LEGACY_UNRUNNABLE = {"AveragePool", "BatchNormalization", "Gemm", "Add", "Mul"}
-WINDOWED = {"Conv", "MaxPool", "AveragePool", "ConvInteger", "QLinearConv"}
+WINDOWED = {"Conv", "MaxPool", "AveragePool", "ConvInteger", "QLinearConv", "ConvTranspose"}
 # Ranks of the windowed ops' input that ctnn reads: 1-D (as an image of height 1) and 2-D.
 WINDOWED_RANKS = {3, 4}
 # Operands ctnn reads as constants (weights, biases, shapes, pads, bounds), by op: the node tests pass them
@@ -85,6 +87,7 @@ CONSTANT_OPERANDS = {
     "QLinearMatMul": {1, 2, 3, 4, 5, 6, 7}, "ConvInteger": {1, 2, 3}, "MatMulInteger": {1, 2, 3},
     # Resize's roi, scales and sizes, Upsample's scales.
     "Resize": {1, 2, 3}, "Upsample": {1}, "Expand": {1}, "Tile": {1},
+    "ConvTranspose": {1, 2},
 }
 RTOL, ATOL = 1e-3, 1e-7
 KNOWN_FAILURES = Path(__file__).with_name("node_tests_known_failures.txt")

@@ -150,7 +150,7 @@ constexpr auto inferred_op(const Shapes&... shapes) {
 }
 
 // batch_matmul: the batch dims broadcast ([2, 1] with [5]), K = 4 multiply-accumulates per result element;
-// float32 only.
+// float32, and int8 and int16 (TFLite BATCH_MATMUL's recipe).
 static_assert([] {
   const auto m = inferred_op<op_kind::batch_matmul>(ctnn::make_shape(2, 1, 3, 4), ctnn::make_shape(5, 4, 6));
   return !m.error.failed() && m.tensor_at(m.node_at(0).output).dims == ctnn::make_shape(2, 5, 3, 6) &&
@@ -160,7 +160,9 @@ static_assert([] {
 static_assert(inferred_op<op_kind::batch_matmul>(ctnn::make_shape(3, 4), ctnn::make_shape(5, 6)).error.code ==
               ctnn::error_code::input_shapes_differ);
 static_assert(ctnn::kernel::has_kernel(op_kind::batch_matmul, ctnn::dtype::f32) &&
-              !ctnn::kernel::has_kernel(op_kind::batch_matmul, ctnn::dtype::i8));
+              ctnn::kernel::has_kernel(op_kind::batch_matmul, ctnn::dtype::i8) &&
+              ctnn::kernel::has_kernel(op_kind::batch_matmul, ctnn::dtype::i16) &&
+              !ctnn::kernel::has_kernel(op_kind::batch_matmul, ctnn::dtype::u8));
 
 // concat: the axis normalised (-1: the last), the extents summed along it; each call reads as many operands as
 // its op has inputs; an int8 call whose inputs are quantized otherwise than its result reads a table of

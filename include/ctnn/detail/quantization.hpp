@@ -165,6 +165,12 @@ constexpr quantized_multiplier softmax_input_multiplier(double beta, double inpu
   return quantize_multiplier(real);
 }
 
+// PreprocessLogSoftmaxScalingExp (LOG_SOFTMAX, beta 1): the input multiplier as softmax's, and the reverse
+// scaling divisor, QuantizeMultiplier of 2^(31 - left shift) / multiplier (a shift <= 0).
+constexpr quantized_multiplier log_softmax_reverse_multiplier(const quantized_multiplier& input) {
+  return quantize_multiplier(static_cast<double>(std::int64_t{1} << (31 - input.shift)) / static_cast<double>(input.multiplier));
+}
+
 // CalculateActivationRangeQuantized for an int8 output: the fused activation's bounds in the output's
 // quantization, quantize(f) = zero_point + round(f / scale) in float.
 struct activation_bounds {
@@ -235,6 +241,18 @@ constexpr std::int32_t multiply_by_quantized_multiplier(std::int32_t x, std::int
   const std::int32_t left = shift > 0 ? shift : 0;
   const std::int32_t right = shift > 0 ? 0 : -shift;
   return rounding_divide_by_pot(saturating_rounding_doubling_high_mul(wrapping_shift_left(x, left), multiplier), right);
+}
+
+// TFLite's MultiplyByQuantizedMultiplier of an int64 accumulator (16x8 kernels): the multiplier rounded to
+// 15 bits, one rounding shift by 15 - shift (TFLM's shifts, -31 to 7, give 8 to 46). The product wraps and
+// the result keeps its low 32 bits, as TFLite's int64 arithmetic and int32 conversion do on its targets.
+constexpr std::int32_t multiply_by_quantized_multiplier_int64(std::int64_t x, std::int32_t multiplier, std::int32_t shift) {
+  const std::int64_t reduced = multiplier < 0x7FFF0000 ? (multiplier + (1 << 15)) >> 16 : 0x7FFF;
+  const std::int32_t total_shift = 15 - shift;
+  const auto product = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) * static_cast<std::uint64_t>(reduced));
+  if (total_shift <= 0) return static_cast<std::int32_t>(static_cast<std::uint64_t>(product) << -total_shift);
+  const auto rounded = static_cast<std::int64_t>(static_cast<std::uint64_t>(product) + (std::uint64_t{1} << (total_shift - 1)));
+  return static_cast<std::int32_t>(rounded >> total_shift);
 }
 
 // MultiplyByQuantizedMultiplierGreaterThanOne (softmax): no rounding right shift.

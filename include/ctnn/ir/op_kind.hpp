@@ -114,6 +114,11 @@ enum class op_kind : std::int32_t {
   lstm,              // ONNX LSTM (float32; attrs.recurrent): one packed result, Y then the final states (ops/recurrent.hpp)
   gru,               // ONNX GRU, likewise
   rnn,               // ONNX RNN, likewise
+  transpose_conv2d,  // the gradient of a conv2d: each input pixel scattered through the window into the result, whose
+                     // shape is attrs.target (NHWC); OHWI weights (grouped: OHW(I/groups)), explicit pads, strides,
+                     // dilations (TFLite TRANSPOSE_CONV, ONNX ConvTranspose)
+  l2_pool,           // the square root of the mean square over each window's in-bounds elements (TFLite L2_POOL_2D)
+  log_softmax,       // x - max - log(sum of exp(x - max)) along the last axis (TFLite LOG_SOFTMAX)
   none,              // no op: a default-constructed node or kernel_params, a diagnostic about no op
 };
 
@@ -131,7 +136,7 @@ inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "relu_0_to_1", "maximum", "minimum", "hard_sigmoid", "equal", "not_equal", "less", "less_equal", "greater",
     "greater_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "select", "cast", "div", "floor_div",
     "floor_mod", "squared_difference", "resize_nearest", "resize_linear", "resize_cubic", "add_n", "tile",
-    "l2_normalization", "svdf", "lstm", "gru", "rnn", "none",
+    "l2_normalization", "svdf", "lstm", "gru", "rnn", "transpose_conv2d", "l2_pool", "log_softmax", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 

@@ -1,7 +1,8 @@
 #pragma once
 // batch_matmul: numpy's matmul of two activations, A [..., M, K] x B [..., K, N] -> [..., M, N], the batch
-// dims (all but the last two) broadcast (ONNX MatMul whose B is not a constant). Float32 only: there is no
-// quantized recipe. The descriptor of op_kind::batch_matmul (ops/descriptor.hpp).
+// dims (all but the last two) broadcast (ONNX MatMul whose B is not a constant; TFLite BATCH_MATMUL, its
+// adj_x/adj_y as transposes before it). Float32, and int8 and int16 with TFLM's recipe. The descriptor of
+// op_kind::batch_matmul (ops/descriptor.hpp).
 #include <cstddef>
 #include <cstdint>
 
@@ -15,7 +16,9 @@ struct batch_matmul : op_defaults {
   static constexpr op_kind kind = op_kind::batch_matmul;
   static constexpr operand_range operands{2, 2};
   static constexpr std::size_t operands_read(const kernel_params&) { return 2; }
-  static constexpr bool has_kernel(dtype type) { return type == dtype::f32; }
+  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8 || type == dtype::i16; }
+  // TFLM's Prepare requires zero points 0 on int16.
+  static constexpr bool int16_symmetric = true;
 
   // Both operands of one element type and of rank >= 2 (the importer promotes 1-D operands), A's K equal
   // to B's; the result's batch dims are the broadcast of theirs.
@@ -44,9 +47,25 @@ struct batch_matmul : op_defaults {
     return out.elements() * m.tensor_at(n.inputs[0]).dims.last();
   }
 
+  // TFLM's BatchMatMulPrepare: QuantizeMultiplier of double(lhs scale) * double(rhs scale) / double(output
+  // scale) (GetQuantizedConvolutionMultipler), the rhs's offset, the whole range of the type (no activation).
+  static constexpr void requantize(const quantized_operands& q, const node&, kernel_params& p) {
+    p.input2_offset = ctnn::detail::quant::wrapping_neg(q.in2.zero_point);
+    q.set_multiplier(p.output_multiplier, p.output_shift,
+                     static_cast<double>(q.in.scale) * static_cast<double>(q.in2.scale) / static_cast<double>(q.out.scale));
+    q.set_activation_range(activation::none, p);
+  }
+
   template <class Params>
   [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {
     kernel::reference::batch_matmul(p, operands[0], operands[1], result);
+  }
+  template <class Params>
+  [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
+    with_activation_type(p, [&]<class T>(T) {
+      kernel::reference::batch_matmul_quantized(p, static_cast<const T*>(operands[0]), static_cast<const T*>(operands[1]),
+                                                static_cast<T*>(result));
+    });
   }
 };
 

@@ -40,9 +40,11 @@ struct pad : op_defaults {
     p.pad = n.attrs.pad;
   }
   // The fill in the result's quantization (TFLite's int8 PAD writes the output zero point for 0); TFLM's int16
-  // PAD writes 0 whatever the zero point.
+  // PAD writes 0 whatever the zero point; PADV2 its value (the importer's fill: the integer times the scale).
   static constexpr void requantize(const quantized_operands& q, const node& n, kernel_params& p) {
-    p.pad.quantized_fill = p.type == dtype::i16 ? 0 : ctnn::detail::quant::float_to_int8(n.attrs.pad.fill_value(), q.out.scale, q.out.zero_point);
+    namespace quant = ctnn::detail::quant;
+    p.pad.quantized_fill = p.type == dtype::i16 ? quant::float_to_quantized(n.attrs.pad.fill_value(), q.out.scale, 0, -32768, 32767)
+                                                : quant::float_to_int8(n.attrs.pad.fill_value(), q.out.scale, q.out.zero_point);
   }
 
   template <class Params>

@@ -85,6 +85,9 @@
 #include <ctnn/ops/not_equal.hpp>
 #include <ctnn/ops/select.hpp>
 #include <ctnn/ops/squared_difference.hpp>
+#include <ctnn/ops/transpose_conv2d.hpp>
+#include <ctnn/ops/l2_pool.hpp>
+#include <ctnn/ops/log_softmax.hpp>
 
 namespace ctnn::ops {
 
@@ -109,6 +112,8 @@ using all = op_list<conv2d, depthwise_conv2d, dense, add, mul, max_pool, avg_poo
                     svdf,
                     // the recurrent family
                     lstm, gru, rnn,
+                    // the transpose_conv family
+                    transpose_conv2d, l2_pool, log_softmax,
                     quantize, dequantize>;
 
 namespace detail {

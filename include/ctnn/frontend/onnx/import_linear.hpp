@@ -1,6 +1,6 @@
 #pragma once
-// The ONNX importer's windowed and linear ops (import.hpp; rows in import_table.hpp): Conv, Gemm, MatMul,
-// MaxPool and AveragePool.
+// The ONNX importer's windowed and linear ops (import.hpp; rows in import_table.hpp): Conv, ConvTranspose,
+// Gemm, MatMul, MaxPool and AveragePool.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -49,6 +49,91 @@ constexpr void import_conv(S& s, const node_view& n, const operands& o, std::int
       o.count > 2 && o.id[2] >= 0 ? s.gathered(o.id[2], 2, make_shape(units), {1, 0, 0, 0}, 1.0f) : -1;
   if (bias >= 0 && s.constant_shape(o.id[2]).elements() != units) return s.operand_error(2);
   define(s, result, s.add_node(kind, a, {x, weights, bias}, s.label_of(result)), true, spatial == 1);
+}
+
+// Python's floor division by 2 (ONNX's reference splits a negative total padding with it).
+constexpr std::int64_t floor_half(std::int64_t v) { return v >= 0 ? v / 2 : -((1 - v) / 2); }
+
+// ConvTranspose (float32): NCHW (1-D: NCL) data, constant weights [C_in, C_out / group, k...] re-laid out as
+// transpose_conv2d's [C_out, kh, kw, C_in / group] (a gather of one stride per dim: group 1, or one input or
+// one output channel per group, depthwise-style; other groupings are refused), the optional bias. pads,
+// output_padding, output_shape and auto_pad become the leading pads and the result's extents as ONNX's
+// reference computes them: auto_pad SAME_* without pads splits the total padding that gives output_shape
+// (default: input * stride), the odd one at the end (SAME_UPPER) or the start; otherwise the pads as given, and
+// output_shape, when given, only sets the extents.
+template <class S>
+constexpr void import_conv_transpose(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 2, 3) || !expect_activation(s, o, 0) || !expect_constant(s, o, 1)) return;
+  if (o.count > 2 && o.id[2] >= 0 && !expect_constant(s, o, 2)) return;
+  std::uint32_t spatial = 2;
+  const std::int32_t x = windowed_input(s, o.id[0], 0, spatial);
+  const shape stored = s.constant_shape(o.id[1]);
+  if (s.failed() || x < 0) return;
+  if (stored.rank != static_cast<std::int32_t>(spatial) + 2) return s.operand_error(1);
+  const shape ws = spatial == 1 ? make_shape(stored[0], stored[1], 1, stored[2]) : stored;
+  const shape in = s.m.tensor_at(x).dims;
+  const std::int64_t group = int_attribute(s, n, "group", 1);
+  if (group < 1 || group > in[3] || in[3] % group != 0) return s.attribute_error(attribute::group, group);
+  if (ws[0] != in[3]) return s.operand_error(1);
+  const std::int32_t in_per_group = in[3] / static_cast<std::int32_t>(group), out_per_group = ws[1];
+  if (static_cast<std::int64_t>(out_per_group) * group > max_window_value) return s.operand_error(1);
+  const std::int32_t kh = ws[2], kw = ws[3], units = out_per_group * static_cast<std::int32_t>(group);
+  std::array<std::int64_t, 4> kernel{}, output_padding{}, output_shape{};
+  if (!ints_attribute(s, n, "kernel_shape", attribute::kernel_shape, spatial, -1, kernel) ||
+      !ints_attribute(s, n, "output_padding", attribute::output_padding, spatial, 0, output_padding) ||
+      !ints_attribute(s, n, "output_shape", attribute::output_shape, spatial, -1, output_shape))
+    return;
+  if (spatial == 1) {  // the image of height 1
+    kernel = {-1, kernel[0], 0, 0};
+    output_padding = {0, output_padding[0], 0, 0};
+    output_shape = {-1, output_shape[0], 0, 0};
+  }
+  if ((kernel[0] != -1 && kernel[0] != kh) || (kernel[1] != -1 && kernel[1] != kw))
+    return s.attribute_error(attribute::kernel_shape, kernel[0] != -1 && kernel[0] != kh ? kernel[0] : kernel[1]);
+  op_attributes a{};
+  if (!read_window(s, n, in, kh, kw, a.win, spatial)) return;
+  const std::string_view mode = s.f.string_attribute(s.f.attribute(n, "auto_pad"), "NOTSET");
+  const bool same = (mode == "SAME_UPPER" || mode == "SAME_LOWER") && !s.f.attribute(n, "pads").present();
+  if (s.take_reader_error()) return;
+  window& w = a.win;
+  std::array<std::int32_t*, 2> begin{&w.pad_top, &w.pad_left}, end{&w.pad_bottom, &w.pad_right};
+  std::array<std::int32_t, 2> extent{};
+  for (std::size_t axis = 0; axis < 2; ++axis) {
+    const std::int64_t input = in[static_cast<std::int32_t>(axis) + 1];
+    const std::int64_t stride = axis == 0 ? w.stride_h : w.stride_w, dilation = axis == 0 ? w.dilation_h : w.dilation_w;
+    const std::int64_t taps = axis == 0 ? kh : kw;
+    if (output_padding[axis] < 0 || output_padding[axis] > max_window_value)
+      return s.attribute_error(attribute::output_padding, output_padding[axis]);
+    const std::int64_t full = stride * (input - 1) + output_padding[axis] + (taps - 1) * dilation + 1;
+    if (full > (std::int64_t{1} << 31) - 1) return s.attribute_error(attribute::strides, stride);  // the pads stay int32
+    std::int64_t out = output_shape[axis], lead = *begin[axis];
+    if (same) {
+      if (out < 0) out = input * stride;
+      const std::int64_t total = full - out;
+      lead = mode == "SAME_UPPER" ? floor_half(total) : total - floor_half(total);
+    } else if (out < 0) {
+      out = full - *begin[axis] - *end[axis];
+    }
+    if (out < 1 || out > max_window_value) return s.attribute_error(attribute::output_shape, out);
+    if (lead < -max_window_value || lead > max_window_value) return s.attribute_error(attribute::pads, lead);
+    *begin[axis] = static_cast<std::int32_t>(lead);
+    *end[axis] = static_cast<std::int32_t>(full - out - lead);
+    extent[axis] = static_cast<std::int32_t>(out);
+  }
+  const std::int64_t taps = static_cast<std::int64_t>(kh) * kw;
+  // [C_in, C_out / group, kh, kw] -> [C_out, kh, kw, C_in / group]: output channel oc of group g is column
+  // oc - g * out_per_group of the rows of g's input channels.
+  std::array<std::int64_t, 4> strides{taps, kw, 1, out_per_group * taps};
+  if (out_per_group == 1) strides = {in_per_group * taps, kw, 1, taps};
+  else if (group != 1 && in_per_group != 1) return s.attribute_error(attribute::group, group);
+  const std::int32_t weights = s.gathered(o.id[1], 1, make_shape(units, kh, kw, in_per_group), strides, 1.0f);
+  const std::int32_t bias =
+      o.count > 2 && o.id[2] >= 0 ? s.gathered(o.id[2], 2, make_shape(units), {1, 0, 0, 0}, 1.0f) : -1;
+  if (bias >= 0 && s.constant_shape(o.id[2]).elements() != units) return s.operand_error(2);
+  a.groups = static_cast<std::int32_t>(group);
+  a.units = units;
+  a.target = make_shape(in[0], extent[0], extent[1], units);
+  define(s, result, s.add_node(op_kind::transpose_conv2d, a, {x, weights, bias}, s.label_of(result)), true, spatial == 1);
 }
 
 // Gemm: Y = alpha * A' * B' + beta * C, A [M, K] (transA: [K, M], transposed), B and C constant.

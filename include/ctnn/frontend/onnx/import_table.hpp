@@ -135,6 +135,8 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::LSTM, op_kind::lstm, &import_recurrent<S>, true},
     {op_type::GRU, op_kind::gru, &import_recurrent<S>, true},
     {op_type::RNN, op_kind::rnn, &import_recurrent<S>, true},
+    // the transpose_conv family (import_linear.hpp)
+    {op_type::ConvTranspose, op_kind::transpose_conv2d, &import_conv_transpose<S>},
 };
 
 // The index of an op_type's row in op_table<S>, or -1 (an index: g++ does not compare a pointer into the

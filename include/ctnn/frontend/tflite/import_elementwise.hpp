@@ -69,6 +69,17 @@ constexpr void import_unary(S& s, op_import& im) {
   im.attrs.out_type = s.m.tensor_at(im.out).type;
 }
 
+// LOG_SOFTMAX: one operand; an int8 result must be quantized as TFLM's kernel writes it (scale 16/256, zero
+// point 127: its Prepare refuses others).
+template <class S>
+constexpr void import_log_softmax(S& s, op_import& im) {
+  import_unary(s, im);
+  const tensor& y = s.m.tensor_at(im.out);
+  if (s.failed() || y.type != dtype::i8 || (y.quant.scale == 16.0f / 256 && y.quant.zero_point == 127)) return;
+  s.fail(frontend_error::tflite_invalid_quantization, im.op, im.plan.kind,
+         {.tensor = im.out, .reason = static_cast<std::int64_t>(quantization_problem::log_softmax_result)});
+}
+
 // LEAKY_RELU: one operand, its alpha (LeakyReluOptions; absent: 0, the schema's default).
 template <class S>
 constexpr void import_leaky_relu(S& s, op_import& im) {

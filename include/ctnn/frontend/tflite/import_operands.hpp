@@ -154,6 +154,7 @@ constexpr bool check_requantization(S& s, std::int32_t op, const op_plan& p, con
     case op_kind::conv2d:
     case op_kind::depthwise_conv2d:
     case op_kind::dense:
+    case op_kind::transpose_conv2d:
       if (!second.quantized()) return true;
       shift = q::quantize_multiplier(in * largest_scale(second) / out).shift;
       break;
@@ -185,11 +186,12 @@ constexpr bool check_requantization(S& s, std::int32_t op, const op_plan& p, con
 }
 
 // An op of one data input (written to `data`) and, as operand 1, a constant int32 vector (pad: the
-// pads; mean: the axes): that vector's tensor, or -1 after a diagnostic.
+// pads; mean: the axes): that vector's tensor, or -1 after a diagnostic. `most`: the inputs the op may have
+// (PADV2: its constant value, operand 2).
 template <class S>
 constexpr std::int32_t data_and_constant_i32(S& s, std::int32_t op, const op_plan& p, const operator_view& o,
-                                             std::int32_t& data) {
-  if (!expect_inputs(s, op, p, o, 2, 2)) return -1;
+                                             std::int32_t& data, std::uint32_t most = 2) {
+  if (!expect_inputs(s, op, p, o, 2, most)) return -1;
   data = operand(s, o, 0);
   const std::int32_t values = operand(s, o, 1);
   if (s.failed() || !constant_operand(s, op, p, values, 1, dtype::i32)) return -1;

@@ -59,6 +59,9 @@ enum class import_job : std::int32_t {
   broadcast_to,       // a reshape (the leading unit dims), then a tile
   l2_normalization,
   svdf,               // five operands, the fifth its state (import_recurrent.hpp)
+  transpose_conv,     // (import_linear.hpp, likewise below)
+  batch_matmul,       // adj_x, adj_y: a transpose of the operand before the op
+  log_softmax,        // (import_elementwise.hpp)
 };
 
 // Whether a job's import function adds the op's nodes itself, one per output (the driver adds none).
@@ -216,6 +219,16 @@ inline constexpr op_row op_table[] = {
     // import_recurrent.hpp
     {builtin_operator::svdf, op_kind::svdf, import_job::svdf, schema::builtin_options::svdf,
      fused_at(schema::svdf::fused_activation)},
+    // the transpose_conv family (import_linear.hpp)
+    {builtin_operator::transpose_conv, op_kind::transpose_conv2d, import_job::transpose_conv, schema::builtin_options::transpose_conv,
+     fused_at(schema::transpose_conv::fused_activation)},
+    {builtin_operator::batch_matmul, op_kind::batch_matmul, import_job::batch_matmul, schema::builtin_options::batch_matmul,
+     no_fused_activation},
+    {builtin_operator::padv2, op_kind::pad, import_job::pad, schema::builtin_options::padv2, no_fused_activation},
+    {builtin_operator::l2_pool_2d, op_kind::l2_pool, import_job::pool, schema::builtin_options::pool_2d,
+     fused_node_at(schema::pool_2d::fused_activation)},
+    {builtin_operator::log_softmax, op_kind::log_softmax, import_job::log_softmax, schema::builtin_options::none,
+     no_fused_activation},
 };
 
 // The index of a builtin code's row in op_table, or -1 (an index: g++ does not compare a pointer into the
@@ -288,6 +301,7 @@ constexpr op_plan plan_op(model_file& f, const operator_view& o) {
   if (p.job == import_job::pack) p.added_nodes = p.added_tensors = o.inputs.length;
   if (p.job == import_job::block_rearrange) p.added_nodes = p.added_tensors = 2;
   if (p.job == import_job::broadcast_to) p.added_nodes = p.added_tensors = 1;
+  if (p.job == import_job::batch_matmul) p.added_nodes = p.added_tensors = 2;  // at most
   if (p.job == import_job::space_batch) p.added_nodes = p.added_tensors = o.code == builtin_operator::space_to_batch_nd ? 4 : 3;
   if (p.kind == op_kind::dense && o.inputs.length >= 2) {
     const std::int32_t in = f.index_at(o.inputs, 0), w = f.index_at(o.inputs, 1);

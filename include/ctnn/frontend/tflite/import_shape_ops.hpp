@@ -6,6 +6,7 @@
 // reshape), GATHER. The shape family moves bytes only: an int8 result is its input's bytes whatever the two
 // tensors' quantization says, as in TFLM, whose kernels copy.
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -86,9 +87,10 @@ constexpr void import_pad(S& s, op_import& im) {
   const std::int32_t op = im.op;
   const op_plan& p = im.plan;
   const operator_view& o = im.view;
-  const std::int32_t pads = data_and_constant_i32(s, op, p, o, im.inputs[0]);
+  const std::int32_t pads = data_and_constant_i32(s, op, p, o, im.inputs[0], p.code == builtin_operator::padv2 ? 3 : 2);
   if (pads < 0) return;
   im.input_count = 1;
+  if (o.inputs.length > 2 && !read_pad_value(s, im)) return;
   const std::int32_t rank = s.m.tensor_at(im.inputs[0]).dims.rank;
   if (s.m.tensor_at(pads).dims.elements() != 2 * rank) {
     s.fail(frontend_error::tflite_unsupported_operand, op, p.kind,
@@ -104,6 +106,34 @@ constexpr void import_pad(S& s, op_import& im) {
     }
     im.attrs.pad.before_after[static_cast<std::size_t>(k)] = pad;
   }
+}
+
+// PADV2's constant value (operand 2, one element of the data's type) as the pad's fill. TFLM writes its stored
+// integer as it is: int8 requires the value quantized as the output (TFLM's Prepare), and the fill is the real
+// value it stands for there, which pad's recipe quantizes back to the same integer (float_to_int8); int16's
+// fill is the integer times the output scale, which its recipe divides back (zero point 0, as TFLM's int16
+// PAD ignores it).
+template <class S>
+constexpr bool read_pad_value(S& s, op_import& im) {
+  const op_plan& p = im.plan;
+  const std::int32_t value = operand(s, im.view, 2, true);
+  if (s.failed()) return false;
+  if (value < 0) return true;
+  const tensor& x = s.m.tensor_at(im.inputs[0]);
+  const tensor& v = s.m.tensor_at(value);
+  const quantization& out = s.m.tensor_at(im.out).quant;
+  const bool quantized_as_output = x.type != dtype::i8 || (v.quant.scale == out.scale && v.quant.zero_point == out.zero_point);
+  if (!constant_operand(s, im.op, p, value, 2, x.type)) return false;
+  if (v.dims.elements() != 1 || !quantized_as_output || (x.type != dtype::f32 && x.type != dtype::i8 && x.type != dtype::i16)) {
+    s.fail(frontend_error::tflite_unsupported_operand, im.op, p.kind, {.operator_code = static_cast<std::int64_t>(p.code), .input_slot = 2});
+    return false;
+  }
+  float fill = 0.0f;
+  if (x.type == dtype::f32) fill = load_le<float>(v.data.bytes, 0);
+  else if (x.type == dtype::i8) fill = static_cast<float>(load_le<std::int8_t>(v.data.bytes, 0) - out.zero_point) * out.scale;
+  else fill = static_cast<float>(load_le<std::int16_t>(v.data.bytes, 0)) * out.scale;
+  im.attrs.pad.fill_value_bits = std::bit_cast<std::uint32_t>(fill);
+  return true;
 }
 
 // MEAN, SUM, REDUCE_MAX, REDUCE_MIN: constant int32 axes, keep_dims. TFLM's int8 REDUCE_MAX/MIN compare

@@ -59,7 +59,10 @@ constexpr bool tflm_runs_int16(builtin_operator code) {
     case b::svdf:  // int8 SVDF's int16 time weights and state (import_svdf checks its types)
     case b::cast:
     case b::select_v2:
-    case b::resize_nearest_neighbor: return true;
+    case b::resize_nearest_neighbor:
+    case b::transpose_conv:
+    case b::batch_matmul:
+    case b::padv2: return true;
     default: return false;
   }
 }

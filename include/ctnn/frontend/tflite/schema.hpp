@@ -175,6 +175,7 @@ enum class quantization_problem : std::int32_t {
   int16_zero_point,  // an int16 tensor with a zero point other than 0 at an op whose TFLM int16 kernel needs 0
   int16_result_scale,  // an int16 LOGISTIC/TANH result whose scale is not 2^-15 (TFLM's kernels need it)
   bias_scale,      // an int8 SVDF bias whose scale is not the state's times the time weights' (within 1e-5)
+  log_softmax_result,  // an int8 LOG_SOFTMAX result not of scale 16/256 and zero point 127 (TFLM's kernel needs them)
 };
 
 constexpr std::string_view name_of(quantization_problem q) {
@@ -190,6 +191,8 @@ constexpr std::string_view name_of(quantization_problem q) {
       return "an int16 result whose scale is not the power of two the op's kernel writes (LOGISTIC, TANH: 2^-15)";
     case quantization_problem::bias_scale:
       return "an int8 SVDF bias whose scale is not the state's times the time weights' (TFLM checks within 1e-5)";
+    case quantization_problem::log_softmax_result:
+      return "an int8 LOG_SOFTMAX result whose scale is not 16/256 or whose zero point is not 127 (TFLM runs only those)";
   }
   return {};
 }
@@ -261,6 +264,8 @@ namespace resize_nearest_neighbor { inline constexpr std::uint32_t align_corners
 namespace mirror_pad { inline constexpr std::uint32_t mode = 0; }  // REFLECT 0, SYMMETRIC 1
 namespace l2_norm { inline constexpr std::uint32_t fused_activation = 0; }
 namespace svdf { inline constexpr std::uint32_t rank = 0, fused_activation = 1, asymmetric_quantize_inputs = 2; }
+namespace batch_matmul { inline constexpr std::uint32_t adj_x = 0, adj_y = 1, asymmetric_quantize_inputs = 2; }
+namespace transpose_conv { inline constexpr std::uint32_t padding = 0, stride_w = 1, stride_h = 2, fused_activation = 3; }
 
 // Members of the BuiltinOptions union that ctnn reads (the union's type tag values).
 enum class builtin_options : std::uint8_t {
@@ -302,6 +307,9 @@ enum class builtin_options : std::uint8_t {
   batch_to_space_nd = 24,
   l2_norm = 12,
   svdf = 6,
+  transpose_conv = 49,
+  batch_matmul = 101,
+  padv2 = 43,
 };
 
 }  // namespace schema

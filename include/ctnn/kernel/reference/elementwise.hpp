@@ -10,6 +10,7 @@
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/params.hpp>
 #include <ctnn/kernel/reference/activation.hpp>
+#include <ctnn/kernel/reference/unary_math.hpp>
 
 namespace ctnn::kernel::reference {
 
@@ -94,21 +95,38 @@ constexpr void integer_binary(Params p, const T* a, const T* b, T* output) {
     output[i] = static_cast<T>(static_cast<bits>(kind == op_kind::mul ? x * y : kind == op_kind::sub ? x - y : x + y));
   });
 }
-template <class Params>
-constexpr void softmax(Params p, const float* input, float* output) {
+// Calls row(x, y, depth, largest) for each row of the last axis (softmax, log_softmax): its input, its
+// result, their length and the row's largest element.
+template <class Params, class Row>
+constexpr void for_each_last_axis_row(Params p, const float* input, float* output, Row&& row) {
   const std::int32_t depth = p->in.last();
   if (depth == 0) return;  // an empty last axis: no element (a model file can say so)
   const std::int64_t rows = p->in.elements() / depth;
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* x = input + r * depth;
-    float* y = output + r * depth;
     float largest = x[0];
     for (std::int32_t i = 1; i < depth; ++i) largest = x[i] > largest ? x[i] : largest;
+    row(x, output + r * depth, depth, largest);
+  }
+}
+template <class Params>
+constexpr void softmax(Params p, const float* input, float* output) {
+  for_each_last_axis_row(p, input, output, [](const float* x, float* y, std::int32_t depth, float largest) {
     float sum = 0.0f;
     for (std::int32_t i = 0; i < depth; ++i) sum += (y[i] = reference::exp(x[i] - largest));
     const float scale = 1.0f / sum;
     for (std::int32_t i = 0; i < depth; ++i) y[i] *= scale;
-  }
+  });
+}
+// TFLite's reference LogSoftmax (float32): x - max - log(sum of exp(x - max)).
+template <class Params>
+constexpr void log_softmax(Params p, const float* input, float* output) {
+  for_each_last_axis_row(p, input, output, [](const float* x, float* y, std::int32_t depth, float largest) {
+    float sum = 0.0f;
+    for (std::int32_t i = 0; i < depth; ++i) sum += reference::exp(x[i] - largest);
+    const float log_sum = unary_math::natural_log(sum);
+    for (std::int32_t i = 0; i < depth; ++i) y[i] = x[i] - largest - log_sum;
+  });
 }
 
 }  // namespace ctnn::kernel::reference

@@ -1,12 +1,14 @@
 #pragma once
 // Reference pooling, NHWC. Average pooling (float32) divides by the number of in-bounds elements
 // (TFLite's semantics; padding never counts); max pooling also runs on plain integers (ONNX's uint8/int8
-// MaxPool: kernel/reference/onnx_quant/run.hpp), padding ignored.
+// MaxPool: kernel/reference/onnx_quant/run.hpp), padding ignored. L2 pooling (float32, TFLite's L2Pool): the
+// square root of the mean of the squares over the in-bounds elements.
 #include <cstdint>
 #include <limits>
 #include <type_traits>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/reference/unary_math.hpp>
 #include <ctnn/kernel/reference/window.hpp>
 
 namespace ctnn::kernel::reference {
@@ -28,6 +30,20 @@ constexpr void pool2d(Params p, const T* input, T* output) {
     });
     if constexpr (Max) output[at] = acc;
     else output[at] = acc / static_cast<T>(count);
+  });
+}
+template <class Params>
+constexpr void l2_pool2d(Params p, const float* input, float* output) {
+  const auto in = nhwc::of(p->in);
+  for_each_output_element(p, [&](std::int32_t b, std::int32_t oy, std::int32_t ox, std::int32_t c, std::int64_t at) {
+    float sum_squares = 0.0f;
+    std::int32_t count = 0;
+    for_each_window_tap(p, oy, ox, [&](std::int32_t iy, std::int32_t ix, std::int32_t, std::int32_t) {
+      const float v = input[((b * in.h + iy) * in.w + ix) * in.c + c];
+      sum_squares += v * v;
+      ++count;
+    });
+    output[at] = unary_math::square_root(sum_squares / static_cast<float>(count));
   });
 }
 template <class Params>

@@ -111,6 +111,55 @@ constexpr std::int32_t one_minus_x_over_one_plus_x_for_x_in_0_1(std::int32_t a) 
   return rescale<2, 0>(q::wrapping_sub(x, 1 << 29));  // x - 1, back in Q0
 }
 
+// SaturatingRoundingMultiplyByPOTParam: x * 2^exponent for a run-time exponent >= 0, saturating.
+constexpr std::int32_t saturating_multiply_by_pot(std::int32_t x, std::int32_t exponent) {
+  if (exponent == 0) return x;
+  const std::int32_t threshold = static_cast<std::int32_t>((std::int64_t{1} << (31 - exponent)) - 1);
+  if (x > threshold) return raw_max;
+  if (x < -threshold) return raw_min;
+  return q::wrapping_shift_left(x, exponent);
+}
+// a + b and a - b saturated to int32 (TFLite's SaturatingAddNonGemmlowp, SaturatingSub).
+constexpr std::int32_t saturating_add(std::int64_t a, std::int64_t b) {
+  const std::int64_t sum = a + b;
+  return static_cast<std::int32_t>(sum > raw_max ? raw_max : sum < raw_min ? raw_min : sum);
+}
+
+// TFLite's log_x_for_x_greater_than_or_equal_to_1_impl: ln(x) in Q(Output) for x (Q(Input)) >= 1. x = 2^k * z
+// with z in [sqrt(1/2), sqrt(2)), split as the larger of the two candidate exponents and a rational
+// approximation of ln(z) around 2^(-1/4) (TFLite's constants and steps).
+template <int Output, int Input>
+constexpr std::int32_t log_x_for_x_greater_than_or_equal_to_1(std::int32_t x) {
+  constexpr int accum = Output + 1;  // a bit of headroom: z_pow_2_adj * log_2 may saturate
+  constexpr std::int32_t log_2 = 1488522236, sqrt_sqrt_half = 1805811301, sqrt_half = 1518500250;
+  constexpr std::int32_t one_quarter = 536870912;
+  constexpr std::int32_t alpha_n = 117049297, alpha_d = 127690142, alpha_i = 1057819769, alpha_f = 638450708;
+  const std::int32_t shifted_quarter = rescale<0, accum>(one_quarter);
+  const std::int32_t z_a = x;  // read as Q0: the shift is found here
+  const std::int32_t z_a_headroom_plus_1 = std::countl_zero(static_cast<std::uint32_t>(z_a));
+  const std::int32_t r_a_tmp = saturating_multiply_by_pot(z_a, z_a_headroom_plus_1 - 1);
+  const std::int32_t r_a_raw = saturating_multiply_by_pot(mul(r_a_tmp, sqrt_half), 1);
+  const std::int32_t z_a_pow_2_adj =
+      saturating_add(saturating_multiply_by_pot(Input - z_a_headroom_plus_1, 31 - accum), shifted_quarter);
+  const std::int32_t z_b = mul(z_a, sqrt_half);
+  const std::int32_t z_b_headroom = std::countl_zero(static_cast<std::uint32_t>(z_b)) - 1;
+  const std::int32_t r_b_raw = saturating_multiply_by_pot(z_a, z_b_headroom);
+  const std::int32_t z_b_pow_2_adj =
+      saturating_add(saturating_multiply_by_pot(Input - z_b_headroom, 31 - accum), -std::int64_t{shifted_quarter});
+  const std::int32_t r = r_a_raw < r_b_raw ? r_a_raw : r_b_raw;
+  const std::int32_t z_pow_2_adj = z_a_pow_2_adj > z_b_pow_2_adj ? z_a_pow_2_adj : z_b_pow_2_adj;
+  const std::int32_t p = rounding_half_sum(r, sqrt_sqrt_half);
+  std::int32_t qv = q::wrapping_sub(r, sqrt_sqrt_half);
+  qv = q::wrapping_add(qv, qv);
+  const std::int32_t common_sq = mul(qv, qv);
+  const std::int32_t num = q::wrapping_add(mul(qv, r), mul(mul(qv, common_sq), alpha_n));
+  const std::int32_t denom_minus_one_0 =
+      q::wrapping_add(mul(p, q::wrapping_add(q::wrapping_add(alpha_i, qv), mul(alpha_d, common_sq))), mul(alpha_f, qv));
+  const std::int32_t recip_denom = one_over_one_plus_x_for_x_in_0_1(denom_minus_one_0);
+  const std::int32_t num_scaled = rescale<0, accum>(num);
+  return rescale<accum, Output>(q::wrapping_add(mul(z_pow_2_adj, log_2), mul(num_scaled, recip_denom)));
+}
+
 // logistic(a) in Q0 for a in Q4.
 constexpr std::int32_t logistic_q4(std::int32_t a) {
   if (a == 0) return 1 << 30;  // 1/2

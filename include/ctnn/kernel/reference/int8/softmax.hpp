@@ -54,4 +54,48 @@ constexpr void softmax(Params p, const std::int8_t* input, std::int8_t* output) 
   }
 }
 
+// int8 log-softmax over the last axis, TFLite's LogSoftmaxQuantized (TFLM's LOG_SOFTMAX; the output is scale
+// 16/256, zero point 127): the sum of exp(d) in Q12 as softmax's, its log in Q5
+// (log_x_for_x_greater_than_or_equal_to_1); each d above max(diff_min - 1, log sum rescaled to the input's
+// units by the reverse multiplier, output_multiplier/output_shift) gives (d in Q5 - log sum) / 2^22 + 127,
+// clamped; the others -128.
+template <class Params>
+constexpr void log_softmax(Params p, const std::int8_t* input, std::int8_t* output) {
+  namespace q = ctnn::detail::quant;
+  namespace fp = fixed_point;
+  constexpr std::int32_t input_integer_bits = 5, accumulation_integer_bits = 12, output_integer_bits = 4;
+  const std::int32_t diff_min = -q::input_radius(input_integer_bits, p->input_shift);
+  const std::int32_t depth = p->in.last();
+  if (depth == 0) return;  // an empty last axis: no element
+  const std::int64_t rows = p->in.elements() / depth;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const std::int8_t* x = input + r * depth;
+    std::int8_t* y = output + r * depth;
+    std::int32_t largest = -128;
+    for (std::int32_t c = 0; c < depth; ++c) largest = x[c] > largest ? x[c] : largest;
+    const auto diff_q5 = [&](std::int32_t c) {
+      return q::multiply_by_quantized_multiplier(x[c] - largest, p->input_multiplier, p->input_shift);
+    };
+    std::int32_t sum_of_exps = 0;  // Q12
+    for (std::int32_t c = 0; c < depth; ++c)
+      if (x[c] - largest >= diff_min)
+        sum_of_exps = q::wrapping_add(
+            sum_of_exps, fp::rescale<0, accumulation_integer_bits>(fp::exp_on_negative_values<input_integer_bits>(diff_q5(c))));
+    const std::int32_t log_sum = fp::log_x_for_x_greater_than_or_equal_to_1<input_integer_bits, accumulation_integer_bits>(sum_of_exps);
+    const std::int32_t reach =
+        q::multiply_by_quantized_multiplier(q::wrapping_add(log_sum, fp::raw_min), p->output_multiplier, p->output_shift);
+    const std::int32_t adjusted_diff_min = diff_min - 1 > reach ? diff_min - 1 : reach;
+    for (std::int32_t c = 0; c < depth; ++c) {
+      if (x[c] - largest > adjusted_diff_min) {
+        std::int32_t v = q::rounding_divide_by_pot(q::wrapping_sub(diff_q5(c), log_sum),
+                                                   31 - input_integer_bits - output_integer_bits) + 127;
+        v = v < -128 ? -128 : (v > 127 ? 127 : v);
+        y[c] = static_cast<std::int8_t>(v);
+      } else {
+        y[c] = -128;
+      }
+    }
+  }
+}
+
 }  // namespace ctnn::kernel::reference::int8
