@@ -270,14 +270,6 @@ def refused_onnx():
     return {"group2_two_by_two": conv_transpose(rng, [1, 4, 3, 3], [4, 2, 3, 3], group=2)}
 
 
-def write_refused() -> None:
-    root = op_tests.OPS_DIR.parent
-    for name, model in refused_tflite().items():
-        (root / "tflite" / f"transpose_conv_refused_{name}.tflite").write_bytes(model.serialize())
-    for name, model in refused_onnx().items():
-        (root / "onnx" / f"transpose_conv_refused_{name}.onnx").write_bytes(model.SerializeToString())
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tflm", metavar="TFLM_RUN", help="the TFLM host oracle: records the reference outputs")
@@ -334,7 +326,7 @@ def main() -> None:
     for name, model in onnx_cases(onnx_rng):
         write_onnx_case(family, args.ort, name, model, onnx_rng)
     family.finish()
-    write_refused()
+    op_tests.write_refused("transpose_conv", refused_tflite(), refused_onnx())
 
 
 if __name__ == "__main__":

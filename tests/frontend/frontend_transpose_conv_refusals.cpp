@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include "import_checks.hpp"
+
 #include <ctnn/models/onnx_transpose_conv_refused_group2_two_by_two.hpp>
 #include <ctnn/models/transpose_conv_refused_int16_bias32.hpp>
 #include <ctnn/models/transpose_conv_refused_log_softmax_result_quantization.hpp>
@@ -19,14 +21,8 @@ namespace models = ctnn::models;
 using ctnn::frontend_error;
 using ctnn::op_kind;
 
-template <class Model>
-constexpr const ctnn::diagnostic& error_of = Model::imported.error;
-
-template <class Model>
-constexpr bool refused_operand(std::int64_t slot, op_kind kind) {
-  return error_of<Model>.code == code_of(frontend_error::tflite_unsupported_operand) && error_of<Model>.input_slot == slot &&
-         error_of<Model>.kind == kind;
-}
+using ctnn_test::error_of;
+using ctnn_test::refused_operand;
 
 // TFLite: TRANSPOSE_CONV's output_shape a graph input, or a constant other than the output tensor's shape; an
 // int16 TRANSPOSE_CONV with an int32 bias (TFLM reads int64); an int8 PADV2 value quantized otherwise than the
