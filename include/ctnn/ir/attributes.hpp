@@ -173,6 +173,13 @@ struct norm_fields {
   friend constexpr bool operator==(const norm_fields&, const norm_fields&) = default;
 };
 
+// cumsum: whether each running sum leaves out its own element (exclusive: the first is 0) and whether the
+// sums run from the end of the axis (reverse); 0 or 1 each (two words: kernel_params keeps its size parity).
+struct cumsum_fields {
+  std::int32_t exclusive = 0, reverse = 0;
+  friend constexpr bool operator==(const cumsum_fields&, const cumsum_fields&) = default;
+};
+
 struct op_attributes {
   window win{};                         // conv2d, depthwise_conv2d, max_pool, avg_pool
   std::int32_t groups = 1;              // conv2d
@@ -196,6 +203,7 @@ struct op_attributes {
   bool keep_dims = true;                // reductions: reduced axes stay as extent 1
   resize_fields resize{};               // resize_nearest, resize_linear, resize_cubic (the result's shape: target)
   norm_fields norm{};                   // l2_normalization
+  cumsum_fields cumsum{};               // cumsum (its axis: axis)
   friend constexpr bool operator==(const op_attributes&, const op_attributes&) = default;
 };
 

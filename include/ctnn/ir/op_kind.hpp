@@ -110,6 +110,12 @@ enum class op_kind : std::int32_t {
                      // (TFLite BROADCAST_TO, ONNX Expand, ONNX Tile)
   l2_normalization,  // each vector along attrs.norm.axis over max(its L2 norm, attrs.norm.epsilon())
                      // (TFLite L2_NORMALIZATION, ONNX LpNormalization p 2)
+  // the gather/scatter family
+  gather_nd,         // its first input's slices at the index tuples (the last dim) of its second (int32 or
+                     // int64): shape indices[:-1] + data[tuple length:] (TFLite GATHER_ND, ONNX GatherND)
+  cumsum,            // running sums along attrs.axis, attrs.cumsum's exclusive and reverse (TFLite CUMSUM,
+                     // ONNX CumSum)
+  zeros_like,        // zeros of its input's shape and type, its input's values unread (TFLite ZEROS_LIKE)
   none,              // no op: a default-constructed node or kernel_params, a diagnostic about no op
 };
 
@@ -127,7 +133,7 @@ inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "relu_0_to_1", "maximum", "minimum", "hard_sigmoid", "equal", "not_equal", "less", "less_equal", "greater",
     "greater_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "select", "cast", "div", "floor_div",
     "floor_mod", "squared_difference", "resize_nearest", "resize_linear", "resize_cubic", "add_n", "tile",
-    "l2_normalization", "none",
+    "l2_normalization", "gather_nd", "cumsum", "zeros_like", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 

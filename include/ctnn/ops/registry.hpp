@@ -83,6 +83,10 @@
 #include <ctnn/ops/not_equal.hpp>
 #include <ctnn/ops/select.hpp>
 #include <ctnn/ops/squared_difference.hpp>
+// the gather/scatter family
+#include <ctnn/ops/cumsum.hpp>
+#include <ctnn/ops/gather_nd.hpp>
+#include <ctnn/ops/zeros_like.hpp>
 
 namespace ctnn::ops {
 
@@ -103,6 +107,8 @@ using all = op_list<conv2d, depthwise_conv2d, dense, add, mul, max_pool, avg_poo
                     // the spatial family
                     resize_nearest, resize_linear, resize_cubic, add_n, tile,
                     l2_normalization,
+                    // the gather/scatter family
+                    gather_nd, cumsum, zeros_like,
                     quantize, dequantize>;
 
 namespace detail {

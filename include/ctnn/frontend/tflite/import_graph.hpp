@@ -10,6 +10,7 @@
 
 #include <ctnn/frontend/flatbuffers.hpp>
 #include <ctnn/frontend/tflite/import_elementwise.hpp>
+#include <ctnn/frontend/tflite/import_gather_scatter.hpp>
 #include <ctnn/frontend/tflite/import_linear.hpp>
 #include <ctnn/frontend/tflite/import_operands.hpp>
 #include <ctnn/frontend/tflite/import_plan.hpp>
@@ -67,6 +68,11 @@ constexpr void import_by_job(S& s, op_import& im) {
     case import_job::add_n: return import_add_n(s, im);
     case import_job::broadcast_to: return import_broadcast_to(s, im);
     case import_job::l2_normalization: return import_l2_normalization(s, im);
+    case import_job::reverse: return import_reverse(s, im);
+    case import_job::gather_nd: return import_gather_nd(s, im);
+    case import_job::cumsum: return import_cumsum(s, im);
+    case import_job::fill: return import_fill(s, im);
+    case import_job::zeros_like: return import_zeros_like(s, im);
   }
 }
 

@@ -58,6 +58,12 @@ enum class import_job : std::int32_t {
   add_n,
   broadcast_to,       // a reshape (the leading unit dims), then a tile
   l2_normalization,
+  // the gather/scatter family (import_gather_scatter.hpp)
+  reverse,            // a slice stepping back along the reversed axes
+  gather_nd,
+  cumsum,
+  fill,               // a reshape (the scalar to unit extents), then a tile
+  zeros_like,
 };
 
 // Whether a job's import function adds the op's nodes itself, one per output (the driver adds none).
@@ -212,6 +218,13 @@ inline constexpr op_row op_table[] = {
      no_fused_activation},
     {builtin_operator::l2_normalization, op_kind::l2_normalization, import_job::l2_normalization,
      schema::builtin_options::l2_norm, no_fused_activation},
+    // import_gather_scatter.hpp
+    {builtin_operator::reverse_v2, op_kind::slice, import_job::reverse, schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::gather_nd, op_kind::gather_nd, import_job::gather_nd, schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::cumsum, op_kind::cumsum, import_job::cumsum, schema::builtin_options::cumsum, no_fused_activation},
+    {builtin_operator::fill, op_kind::tile, import_job::fill, schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::zeros_like, op_kind::zeros_like, import_job::zeros_like, schema::builtin_options::none,
+     no_fused_activation},
 };
 
 // The index of a builtin code's row in op_table, or -1 (an index: g++ does not compare a pointer into the
@@ -283,7 +296,7 @@ constexpr op_plan plan_op(model_file& f, const operator_view& o) {
   if (adds_a_node_per_output(p.job) && o.outputs.length > 1) p.added_nodes = o.outputs.length - 1;
   if (p.job == import_job::pack) p.added_nodes = p.added_tensors = o.inputs.length;
   if (p.job == import_job::block_rearrange) p.added_nodes = p.added_tensors = 2;
-  if (p.job == import_job::broadcast_to) p.added_nodes = p.added_tensors = 1;
+  if (p.job == import_job::broadcast_to || p.job == import_job::fill) p.added_nodes = p.added_tensors = 1;
   if (p.job == import_job::space_batch) p.added_nodes = p.added_tensors = o.code == builtin_operator::space_to_batch_nd ? 4 : 3;
   if (p.kind == op_kind::dense && o.inputs.length >= 2) {
     const std::int32_t in = f.index_at(o.inputs, 0), w = f.index_at(o.inputs, 1);

@@ -58,7 +58,8 @@ constexpr bool tflm_runs_int16(builtin_operator code) {
     case b::max_pool_2d:
     case b::cast:
     case b::select_v2:
-    case b::resize_nearest_neighbor: return true;
+    case b::resize_nearest_neighbor:
+    case b::reverse_v2: return true;
     default: return false;
   }
 }

@@ -252,6 +252,7 @@ namespace resize_bilinear { inline constexpr std::uint32_t align_corners = 2, ha
 namespace resize_nearest_neighbor { inline constexpr std::uint32_t align_corners = 0, half_pixel_centers = 1; }
 namespace mirror_pad { inline constexpr std::uint32_t mode = 0; }  // REFLECT 0, SYMMETRIC 1
 namespace l2_norm { inline constexpr std::uint32_t fused_activation = 0; }
+namespace cumsum { inline constexpr std::uint32_t exclusive = 0, reverse = 1; }
 
 // Members of the BuiltinOptions union that ctnn reads (the union's type tag values).
 enum class builtin_options : std::uint8_t {
@@ -292,6 +293,7 @@ enum class builtin_options : std::uint8_t {
   space_to_batch_nd = 25,
   batch_to_space_nd = 24,
   l2_norm = 12,
+  cumsum = 102,
 };
 
 }  // namespace schema

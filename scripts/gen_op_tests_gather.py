@@ -1,0 +1,200 @@
+#!/usr/bin/env python3
+"""Writes the op-conformance cases of the gather/scatter family: tests/data/ops/gather/<case>/ with model.tflite
+or model.onnx, input_<k>.bin and output_<k>.bin (raw little-endian, the model's own types and layouts).
+PROVENANCE.md in that folder says what produced each file.
+
+  TFLite ops: REVERSE_V2 (float32, int8, int16, int32), GATHER_ND (float32, int8; constant and computed int32
+  indices), CUMSUM (float32, int8; exclusive, reverse), FILL (float32, int8, int32), ZEROS_LIKE (float32, int32,
+  int8). Outputs from TensorFlow Lite Micro's reference kernels (the host oracle tflm_run) with --tflm, else the
+  committed ones; the byte moves and the float32 sums must also equal this script's NumPy models.
+  ONNX ops: GatherND, CumSum (float32, int32). Outputs from NumPy implementations of ONNX's definitions.
+
+Deterministic: every input comes from a fixed seed, so re-running reproduces every file byte for byte.
+
+Usage: /usr/bin/python3 scripts/gen_op_tests_gather.py [--tflm /work/oracle/tflm/tflm_run]
+"""
+import argparse
+import sys
+
+import numpy as np
+
+import op_tests
+from op_tests import tfl
+
+FLOAT32, INT8, INT16, INT32, INT64 = tfl.FLOAT32, tfl.INT8, tfl.INT16, tfl.INT32, tfl.INT64
+F32 = np.float32
+
+# The builtin codes and options (BuiltinOptions union tags, schema.fbs) of the TFLite ops written here.
+tfl.OPS.update({"REVERSE_V2": 105, "GATHER_ND": 107, "CUMSUM": 128, "FILL": 94, "ZEROS_LIKE": 93})
+tfl.OPTIONS.update({"CUMSUM": 102})
+_writer_options = tfl.options_table
+
+
+def options_table(code: str, o: dict, va: bool):
+    """CUMSUM's exclusive (field 0) and reverse (1); the other ops of this family have no options."""
+    if code == "CUMSUM":
+        return tfl.Table({k: ("bool", 1) for k, name in enumerate(["exclusive", "reverse"]) if o.get(name)}, va)
+    if code in ("REVERSE_V2", "GATHER_ND", "FILL", "ZEROS_LIKE"):
+        return None
+    return _writer_options(code, o, va)
+
+
+tfl.options_table = options_table
+
+
+def q(scale, zero_point):
+    return dict(scale=[scale], zero_point=[zero_point])
+
+
+def data(rng, shape, dtype):
+    """Inputs spanning the type: integers over the whole range (both extremes included), float32 with a signed zero."""
+    if dtype in (INT8, INT16, INT32):
+        info = np.iinfo({INT8: np.int8, INT16: np.int16, INT32: np.int32}[dtype])
+        low, high = (info.min, info.max) if dtype != INT32 else (-1000, 1000)
+        x = rng.integers(low, high, size=shape, endpoint=True).astype(info.dtype)
+        flat = x.reshape(-1)
+        flat[0], flat[-1] = low, high
+        return x
+    x = rng.uniform(-4, 4, size=shape).astype(F32)
+    x.reshape(-1)[0] = -0.0
+    return x
+
+
+def quant_of(dtype, scale=0.05, zero_point=-3):
+    return q(scale, zero_point) if dtype == INT8 else q(scale, 0) if dtype == INT16 else None
+
+
+# ----------------------------------------------------------------------------------------------------
+# TFLite cases: (name, builder). A builder returns (model, inputs, NumPy outputs or None: the oracle's alone).
+
+def case_reverse(shape, axes, dtype, seed):
+    def build():
+        x = data(np.random.default_rng(seed), shape, dtype)
+        m = tfl.Model(new_opcodes=True)
+        xi = m.tensor("input", shape, dtype, quant=quant_of(dtype))
+        ai = m.tensor("axis", [len(axes)], INT32, data=np.asarray(axes))
+        y = m.tensor("output", shape, dtype, quant=quant_of(dtype))
+        m.inputs, m.outputs = [xi], [y]
+        m.op("REVERSE_V2", [xi, ai], [y])
+        return m, [x], [np.flip(x, axis=tuple(axes)).copy()]
+    return build
+
+
+def case_gather_nd(shape, indices, dtype, seed, computed):
+    def build():
+        rng = np.random.default_rng(seed)
+        x = data(rng, shape, dtype)
+        idx = np.asarray(indices, dtype=np.int32)
+        m = tfl.Model(new_opcodes=True)
+        xi = m.tensor("params", shape, dtype, quant=quant_of(dtype))
+        ii = m.tensor("indices", list(idx.shape), INT32, data=None if computed else idx)
+        ref = np.stack([x[tuple(t)] for t in idx.reshape(-1, idx.shape[-1])]).reshape(idx.shape[:-1] + x.shape[idx.shape[-1]:])
+        y = m.tensor("output", list(ref.shape), dtype, quant=quant_of(dtype))
+        m.inputs, m.outputs = ([xi, ii] if computed else [xi]), [y]
+        m.op("GATHER_ND", [xi, ii], [y])
+        return m, ([x, idx] if computed else [x]), [ref]
+    return build
+
+
+def cumsum_ref(x, axis, exclusive, reverse):
+    """TFLM's float32 running sums (in float32, in order along the axis)."""
+    v = np.flip(x, axis) if reverse else x
+    out = np.zeros_like(v)
+    total = np.zeros(np.delete(np.asarray(v.shape), axis % v.ndim), dtype=v.dtype)
+    for k in range(v.shape[axis]):
+        item = np.take(v, k, axis=axis)
+        if exclusive:
+            out_k = total.copy()
+            total = (total + item).astype(v.dtype)
+        else:
+            total = (total + item).astype(v.dtype)
+            out_k = total.copy()
+        idx = [slice(None)] * v.ndim
+        idx[axis] = k
+        out[tuple(idx)] = out_k
+    return np.flip(out, axis).copy() if reverse else out
+
+
+def case_cumsum(shape, axis, dtype, seed, exclusive=False, reverse=False, quant_in=(0.05, -3), quant_out=(0.2, 5)):
+    def build():
+        x = data(np.random.default_rng(seed), shape, dtype)
+        m = tfl.Model(new_opcodes=True)
+        qi, qo = (q(*quant_in), q(*quant_out)) if dtype == INT8 else (None, None)
+        xi = m.tensor("input", shape, dtype, quant=qi)
+        ai = m.tensor("axis", [], INT32, data=np.asarray(axis))
+        y = m.tensor("output", shape, dtype, quant=qo)
+        m.inputs, m.outputs = [xi], [y]
+        m.op("CUMSUM", [xi, ai], [y], exclusive=exclusive, reverse=reverse)
+        return m, [x], ([cumsum_ref(x, axis, exclusive, reverse)] if dtype == FLOAT32 else None)
+    return build
+
+
+def case_fill(dims, dtype, seed, dims_type=INT32):
+    def build():
+        value = data(np.random.default_rng(seed), [1], dtype).reshape([])
+        m = tfl.Model(new_opcodes=True)
+        di = m.tensor("dims", [len(dims)], dims_type, data=np.asarray(dims))
+        vi = m.tensor("value", [], dtype, quant=quant_of(dtype, 0.5, 7))
+        y = m.tensor("output", dims, dtype, quant=quant_of(dtype, 0.5, 7))
+        m.inputs, m.outputs = [vi], [y]
+        m.op("FILL", [di, vi], [y])
+        return m, [value], [np.full(dims, value, dtype=value.dtype)]
+    return build
+
+
+def case_zeros_like(shape, dtype, seed):
+    def build():
+        x = data(np.random.default_rng(seed), shape, dtype)
+        m = tfl.Model(new_opcodes=True)
+        xi = m.tensor("input", shape, dtype, quant=quant_of(dtype, 0.1, 9))
+        y = m.tensor("output", shape, dtype, quant=quant_of(dtype, 0.1, 9))
+        m.inputs, m.outputs = [xi], [y]
+        m.op("ZEROS_LIKE", [xi], [y])
+        return m, [x], [np.zeros_like(x)]
+    return build
+
+
+TFLITE_CASES = {
+    "reverse_f32_rank3_axis1": case_reverse([2, 3, 5], [1], FLOAT32, 1),
+    "reverse_i8_rank4_axes_1_2": case_reverse([1, 3, 4, 2], [1, 2], INT8, 2),
+    "reverse_i16_rank1": case_reverse([7], [0], INT16, 3),
+    "reverse_i32_rank5_last_axis": case_reverse([2, 1, 3, 2, 2], [4], INT32, 4),
+    "gather_nd_f32_elements_computed": case_gather_nd([3, 4, 2], [[0, 1, 1], [2, 3, 0], [1, 0, 1], [2, 2, 1]], FLOAT32, 5, True),
+    "gather_nd_i8_slices_constant": case_gather_nd([4, 3, 2], [[[3], [0]], [[1], [1]]], INT8, 6, False),
+    "gather_nd_f32_rows_computed": case_gather_nd([5, 6], [[4], [0], [2]], FLOAT32, 7, True),
+    "cumsum_f32_axis1": case_cumsum([2, 5, 3], 1, FLOAT32, 8),
+    "cumsum_f32_exclusive_reverse_last_axis": case_cumsum([4, 6], -1, FLOAT32, 9, exclusive=True, reverse=True),
+    "cumsum_i8_axis0": case_cumsum([6, 4], 0, INT8, 10, quant_in=(0.02, -128), quant_out=(0.5, 3)),
+    "cumsum_i8_exclusive_reverse": case_cumsum([3, 5, 2], 1, INT8, 11, exclusive=True, reverse=True,
+                                               quant_in=(0.1, 127), quant_out=(0.25, -20)),
+    "fill_f32_rank3": case_fill([2, 3, 4], FLOAT32, 12),
+    "fill_i8_int64_dims": case_fill([3, 1, 2], INT8, 13, dims_type=INT64),
+    "fill_i32_rank1": case_fill([5], INT32, 14),
+    "zeros_like_f32": case_zeros_like([2, 3], FLOAT32, 15),
+    "zeros_like_i8": case_zeros_like([2, 2, 3], INT8, 16),
+    "zeros_like_i32": case_zeros_like([5], INT32, 17),
+}
+
+
+def tflite_cases(family: op_tests.Family) -> None:
+    """Each case through the oracle (or its committed outputs), which must equal NumPy's where NumPy has one."""
+    for name, build in TFLITE_CASES.items():
+        model, inputs, expected = build()
+        family.write_case(name, model, inputs)
+        for k, y in enumerate(expected or []):
+            got = (family.dir / name / f"output_{k}.bin").read_bytes()
+            if got != np.ascontiguousarray(y).tobytes():
+                sys.exit(f"{name}: the reference's output {k} differs from NumPy's")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tflm", help="path to tflm_run: (re)write the TFLite cases' outputs with the oracle")
+    args = parser.parse_args()
+    family = op_tests.Family("gather", args.tflm)
+    tflite_cases(family)
+    family.finish()
+
+
+if __name__ == "__main__":
+    main()
