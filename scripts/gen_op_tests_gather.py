@@ -7,7 +7,8 @@ PROVENANCE.md in that folder says what produced each file.
   indices), CUMSUM (float32, int8; exclusive, reverse), FILL (float32, int8, int32), ZEROS_LIKE (float32, int32,
   int8). Outputs from TensorFlow Lite Micro's reference kernels (the host oracle tflm_run) with --tflm, else the
   committed ones; the byte moves and the float32 sums must also equal this script's NumPy models.
-  ONNX ops: GatherND, CumSum (float32, int32). Outputs from NumPy implementations of ONNX's definitions.
+  ONNX ops: GatherND (float32, int32 data; computed and constant INT64 indices), CumSum (float32, int32),
+  ConstantOfShape (float). Outputs from NumPy implementations of ONNX's definitions.
 
 Deterministic: every input comes from a fixed seed, so re-running reproduces every file byte for byte.
 
@@ -187,12 +188,103 @@ def tflite_cases(family: op_tests.Family) -> None:
                 sys.exit(f"{name}: the reference's output {k} differs from NumPy's")
 
 
+# ----------------------------------------------------------------------------------------------------
+# ONNX cases: (name, builder). A builder returns (model, inputs, outputs): NumPy's implementation of ONNX's
+# definitions (GatherND: indexing by tuples, a negative component from the end; CumSum: np.cumsum in float64,
+# rounded to float32, or in the integer type; ConstantOfShape: np.full).
+
+def np_dtype_to_tensor_dtype(dtype):
+    from onnx import TensorProto
+    return {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.int32): TensorProto.INT32,
+            np.dtype(np.int64): TensorProto.INT64}[np.dtype(dtype)]
+
+
+def onnx_model(nodes, inputs, initializers, output_type=None, opset=13):
+    """inputs: (name, numpy array) pairs, graph inputs of the arrays' types and shapes."""
+    from onnx import TensorProto, helper
+    values = [helper.make_tensor_value_info(name, np_dtype_to_tensor_dtype(x.dtype), list(x.shape)) for name, x in inputs]
+    outputs = [helper.make_tensor_value_info("y", output_type or TensorProto.FLOAT, None)]
+    graph = helper.make_graph(nodes, "gather_case", values, outputs, initializer=initializers)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], producer_name="ctnn-test")
+
+
+def constant(name, values, dtype):
+    from onnx import numpy_helper
+    return numpy_helper.from_array(np.asarray(values, dtype=dtype), name)
+
+
+def gather_nd_ref(x, idx):
+    tuples = idx.reshape(-1, idx.shape[-1])
+    return np.stack([x[tuple(t)] for t in tuples]).reshape(idx.shape[:-1] + x.shape[idx.shape[-1]:])
+
+
+def onnx_gather_nd_case(shape, indices, seed, computed, dtype=np.float32):
+    def build():
+        from onnx import helper
+        rng = np.random.default_rng(seed)
+        x = data(rng, shape, FLOAT32 if dtype == np.float32 else INT32).astype(dtype)
+        idx = np.asarray(indices, dtype=np.int64)
+        nodes = [helper.make_node("GatherND", ["x", "i"], ["y"])]
+        inputs = [("x", x), ("i", idx)] if computed else [("x", x)]
+        initializers = [] if computed else [constant("i", idx, np.int64)]
+        model = onnx_model(nodes, inputs, initializers, np_dtype_to_tensor_dtype(np.dtype(dtype)))
+        return model, [a for _, a in inputs], [gather_nd_ref(x, idx)]
+    return build
+
+
+def onnx_cumsum_case(shape, axis, seed, exclusive=0, reverse=0, dtype=np.float32, axis_type=np.int64):
+    def build():
+        from onnx import helper
+        x = data(np.random.default_rng(seed), shape, FLOAT32 if dtype == np.float32 else INT32).astype(dtype)
+        wide = np.float64 if dtype == np.float32 else dtype
+        v = np.flip(x, axis).astype(wide) if reverse else x.astype(wide)
+        y = np.cumsum(v, axis=axis, dtype=wide)
+        if exclusive:
+            y = y - v
+        y = (np.flip(y, axis) if reverse else y).astype(dtype)
+        nodes = [helper.make_node("CumSum", ["x", "axis"], ["y"], exclusive=exclusive, reverse=reverse)]
+        model = onnx_model(nodes, [("x", x)], [constant("axis", axis, axis_type)], np_dtype_to_tensor_dtype(np.dtype(dtype)))
+        return model, [x], [np.ascontiguousarray(y)]
+    return build
+
+
+def onnx_constant_of_shape_case(shape, value, seed):
+    """ConstantOfShape (a float value) added to an input of its shape: the constant folds into the Add."""
+    def build():
+        from onnx import TensorProto, helper
+        x = data(np.random.default_rng(seed), shape, FLOAT32)
+        fill = helper.make_tensor("value", TensorProto.FLOAT, [1], [value])
+        nodes = [helper.make_node("ConstantOfShape", ["s"], ["c"], value=fill), helper.make_node("Add", ["x", "c"], ["y"])]
+        model = onnx_model(nodes, [("x", x)], [constant("s", shape, np.int64)])
+        return model, [x], [(x + F32(value)).astype(F32)]
+    return build
+
+
+ONNX_CASES = {
+    "onnx_gather_nd_elements_computed_negative": onnx_gather_nd_case([3, 4], [[0, -1], [2, 1], [-3, 0]], 21, True),
+    "onnx_gather_nd_slices_constant": onnx_gather_nd_case([2, 3, 4], [[[1], [0]], [[-1], [1]]], 22, False),
+    "onnx_gather_nd_int32_rows_computed": onnx_gather_nd_case([4, 2, 3], [[3, 1], [0, 0]], 23, True, np.int32),
+    "onnx_cumsum_f32_exclusive_reverse": onnx_cumsum_case([3, 5], 1, 24, exclusive=1, reverse=1, axis_type=np.int32),
+    "onnx_cumsum_f32_rank4_negative_axis": onnx_cumsum_case([2, 3, 2, 4], -3, 25),
+    "onnx_cumsum_int32": onnx_cumsum_case([7], 0, 26, dtype=np.int32),
+    "onnx_constant_of_shape_add": onnx_constant_of_shape_case([2, 3, 4], 1.5, 27),
+}
+
+
+def onnx_cases(family: op_tests.Family) -> None:
+    """Model, inputs and NumPy's outputs, written every run (their digest joins CASES.sha256)."""
+    for name, build in ONNX_CASES.items():
+        model, inputs, outputs = build()
+        family.write_computed_case(name, "model.onnx", model.SerializeToString(), inputs, outputs)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tflm", help="path to tflm_run: (re)write the TFLite cases' outputs with the oracle")
     args = parser.parse_args()
     family = op_tests.Family("gather", args.tflm)
     tflite_cases(family)
+    onnx_cases(family)
     family.finish()
 
 

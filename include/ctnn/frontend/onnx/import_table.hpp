@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include <ctnn/frontend/onnx/import_elementwise.hpp>
+#include <ctnn/frontend/onnx/import_gather_scatter.hpp>
 #include <ctnn/frontend/onnx/import_linear.hpp>
 #include <ctnn/frontend/onnx/import_logic.hpp>
 #include <ctnn/frontend/onnx/import_reduce.hpp>
@@ -130,6 +131,10 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::Expand, op_kind::tile, &import_tile<S>},
     {op_type::Tile, op_kind::tile, &import_tile<S>},
     {op_type::LpNormalization, op_kind::l2_normalization, &import_lp_normalization<S>},
+    // import_gather_scatter.hpp
+    {op_type::GatherND, op_kind::gather_nd, &import_gather_nd<S>},
+    {op_type::CumSum, op_kind::cumsum, &import_cumsum<S>},
+    {op_type::ConstantOfShape, op_kind::tile, &import_constant_of_shape<S>},
 };
 
 // The index of an op_type's row in op_table<S>, or -1 (an index: g++ does not compare a pointer into the
