@@ -213,22 +213,26 @@ def constant(name, values, dtype):
     return numpy_helper.from_array(np.asarray(values, dtype=dtype), name)
 
 
-def gather_nd_ref(x, idx):
-    tuples = idx.reshape(-1, idx.shape[-1])
-    return np.stack([x[tuple(t)] for t in tuples]).reshape(idx.shape[:-1] + x.shape[idx.shape[-1]:])
+def gather_nd_ref(x, idx, batch_dims=0):
+    """ONNX's GatherND: per batch position (the leading batch_dims dims), the slices at its index tuples."""
+    batches = int(np.prod(x.shape[:batch_dims]))
+    xs = x.reshape((batches,) + x.shape[batch_dims:])
+    tuples = idx.reshape(batches, -1, idx.shape[-1])
+    parts = [xs[b][tuple(t)] for b in range(batches) for t in tuples[b]]
+    return np.stack(parts).reshape(idx.shape[:-1] + x.shape[batch_dims + idx.shape[-1]:])
 
 
-def onnx_gather_nd_case(shape, indices, seed, computed, dtype=np.float32):
+def onnx_gather_nd_case(shape, indices, seed, computed, dtype=np.float32, batch_dims=0):
     def build():
         from onnx import helper
         rng = np.random.default_rng(seed)
         x = data(rng, shape, FLOAT32 if dtype == np.float32 else INT32).astype(dtype)
         idx = np.asarray(indices, dtype=np.int64)
-        nodes = [helper.make_node("GatherND", ["x", "i"], ["y"])]
+        nodes = [helper.make_node("GatherND", ["x", "i"], ["y"], **({"batch_dims": batch_dims} if batch_dims else {}))]
         inputs = [("x", x), ("i", idx)] if computed else [("x", x)]
         initializers = [] if computed else [constant("i", idx, np.int64)]
         model = onnx_model(nodes, inputs, initializers, np_dtype_to_tensor_dtype(np.dtype(dtype)))
-        return model, [a for _, a in inputs], [gather_nd_ref(x, idx)]
+        return model, [a for _, a in inputs], [gather_nd_ref(x, idx, batch_dims)]
     return build
 
 
@@ -264,6 +268,7 @@ ONNX_CASES = {
     "onnx_gather_nd_elements_computed_negative": onnx_gather_nd_case([3, 4], [[0, -1], [2, 1], [-3, 0]], 21, True),
     "onnx_gather_nd_slices_constant": onnx_gather_nd_case([2, 3, 4], [[[1], [0]], [[-1], [1]]], 22, False),
     "onnx_gather_nd_int32_rows_computed": onnx_gather_nd_case([4, 2, 3], [[3, 1], [0, 0]], 23, True, np.int32),
+    "onnx_gather_nd_batch_dims_1": onnx_gather_nd_case([2, 3, 4], [[[2], [0]], [[1], [-1]]], 28, True, batch_dims=1),
     "onnx_cumsum_f32_exclusive_reverse": onnx_cumsum_case([3, 5], 1, 24, exclusive=1, reverse=1, axis_type=np.int32),
     "onnx_cumsum_f32_rank4_negative_axis": onnx_cumsum_case([2, 3, 2, 4], -3, 25),
     "onnx_cumsum_int32": onnx_cumsum_case([7], 0, 26, dtype=np.int32),

@@ -62,6 +62,8 @@ IN_SCOPE = {
     "Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual", "And", "Or", "Xor", "Not", "Where", "Cast", "Div",
     # the spatial family (issue #28)
     "Resize", "Upsample", "Sum", "Expand", "Tile", "LpNormalization",
+    # the gather/scatter family (issue #28)
+    "GatherND", "CumSum", "ConstantOfShape",
 }
 QUANTIZED = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"}
 # TensorProto data types ctnn's ONNX frontend targets: FLOAT, UINT8, INT8, INT32, INT64, BOOL.
@@ -85,6 +87,7 @@ CONSTANT_OPERANDS = {
     "QLinearMatMul": {1, 2, 3, 4, 5, 6, 7}, "ConvInteger": {1, 2, 3}, "MatMulInteger": {1, 2, 3},
     # Resize's roi, scales and sizes, Upsample's scales.
     "Resize": {1, 2, 3}, "Upsample": {1}, "Expand": {1}, "Tile": {1},
+    "CumSum": {1}, "ConstantOfShape": {0},
 }
 RTOL, ATOL = 1e-3, 1e-7
 KNOWN_FAILURES = Path(__file__).with_name("node_tests_known_failures.txt")

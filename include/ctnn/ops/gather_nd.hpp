@@ -1,7 +1,9 @@
 #pragma once
 // gather_nd: for each index tuple of its second input (int32 or int64; the last dim is the tuple's length
-// k), the slice data[t_0, ..., t_k-1, :, ...] of its first input, shaped indices[:-1] + data[k:] (TFLite
-// GATHER_ND, ONNX GatherND with batch_dims 0). The indices may be computed at run time. A component below 0
+// k), the slice data[b_0, ..., b_B-1, t_0, ..., t_k-1, :, ...] of its first input, where the B = attrs.axis
+// leading dims (batch dims) are shared by data and indices and b_* is the tuple's own position in them;
+// shaped indices[:-1] + data[B + k:] (TFLite GATHER_ND: B 0, ONNX GatherND's batch_dims). The indices may
+// be computed at run time. A component below 0
 // counts from the end of its dim (ONNX); a tuple with a component still outside its dim gives a slice of
 // zeros, so that no read leaves the data (TFLM's Eval returns an error there, having checked only that the
 // slice's flat position lies inside the data; ONNX calls it an error). The descriptor of op_kind::gather_nd
@@ -18,8 +20,8 @@ struct gather_nd : any_type_move {
   static constexpr operand_range operands{2, 2};  // the data, the indices
   static constexpr std::size_t operands_read(const kernel_params&) { return 2; }
 
-  // Integer indices of rank >= 1 whose tuples are no longer than the data's rank; the result's rank within
-  // max_rank.
+  // Integer indices of rank above the batch dims, which they share with the data, whose tuples reach no
+  // further than the data's rank; the result's rank within max_rank.
   template <class Module>
   static constexpr shape infer(Module& m, std::int32_t node_id) {
     const node& n = m.node_at(node_id);
@@ -30,12 +32,14 @@ struct gather_nd : any_type_move {
               {.faulty_operand = 2, .rejected_value = static_cast<std::int64_t>(indices.type)}});
       return in;
     }
-    const std::int32_t tuple = indices.dims.rank > 0 ? indices.dims[indices.dims.rank - 1] : 0;
-    if (indices.dims.rank < 1 || tuple < 1 || tuple > in.rank) {
+    const std::int32_t batch = n.attrs.axis, tuple = indices.dims.rank > 0 ? indices.dims[indices.dims.rank - 1] : 0;
+    bool fits = batch >= 0 && batch < indices.dims.rank && tuple >= 1 && batch + tuple <= in.rank;
+    for (std::int32_t d = 0; fits && d < batch; ++d) fits = indices.dims[d] == in[d];
+    if (!fits) {
       m.fail({error_code::input_shapes_differ, node_id, n.kind, in, indices.dims, {.faulty_operand = 2}});
       return in;
     }
-    const std::int32_t rank = indices.dims.rank - 1 + in.rank - tuple;
+    const std::int32_t rank = indices.dims.rank - 1 + in.rank - batch - tuple;
     if (rank > static_cast<std::int32_t>(max_rank)) {
       m.fail({error_code::unsupported_rank, node_id, n.kind, {}, in,
               {.rank_expected = static_cast<std::int64_t>(max_rank), .rank_actual = rank}});
@@ -44,13 +48,14 @@ struct gather_nd : any_type_move {
     shape out{};
     out.rank = rank;
     for (std::int32_t d = 0; d < rank; ++d)
-      out.dims[static_cast<std::size_t>(d)] = d < indices.dims.rank - 1 ? indices.dims[d] : in[d - (indices.dims.rank - 1) + tuple];
+      out.dims[static_cast<std::size_t>(d)] =
+          d < indices.dims.rank - 1 ? indices.dims[d] : in[d - (indices.dims.rank - 1) + batch + tuple];
     return out.rank > 0 ? out : make_shape(1);  // a scalar: one element
   }
   template <class Module>
   static constexpr void prepare(const Module& m, const node& n, kernel_params& p) {
     p.in2 = m.tensor_at(n.inputs[1]).dims;
-    p.gather = {0, m.tensor_at(n.inputs[1]).type};
+    p.gather = {n.attrs.axis, m.tensor_at(n.inputs[1]).type};  // axis: the batch dims
   }
   template <class Module>
   static constexpr std::int64_t macs(const Module&, const node&, const shape&) {
@@ -59,23 +64,28 @@ struct gather_nd : any_type_move {
 
   template <class Params, class T, class Index>
   static constexpr void gather_tuples(Params p, const T* data, const Index* indices, T* output) {
-    const std::int32_t tuple = p->in2[p->in2.rank - 1];
+    const std::int32_t batch = p->gather.axis, tuple = p->in2[p->in2.rank - 1];
     std::array<std::int64_t, max_rank> stride{};  // of each data dim, in elements
     std::int64_t step = 1;
     for (std::int32_t d = p->in.rank - 1; d >= 0; --d) {
       stride[static_cast<std::size_t>(d)] = step;
       step *= p->in[d];
     }
-    const std::int64_t slice_elements = stride[static_cast<std::size_t>(tuple - 1)];
+    const std::int64_t slice_elements = stride[static_cast<std::size_t>(batch + tuple - 1)];
+    const std::int64_t batch_elements = batch > 0 ? stride[static_cast<std::size_t>(batch - 1)] : 0;
     const std::int64_t tuples = p->in2.elements() / tuple;
+    std::int64_t batches = 1;
+    for (std::int32_t d = 0; d < batch; ++d) batches *= p->in[d];
+    const std::int64_t tuples_per_batch = tuples / batches;
     for (std::int64_t t = 0; t < tuples; ++t, output += slice_elements) {
-      std::int64_t from = 0;
+      std::int64_t from = t / tuples_per_batch * batch_elements;
       bool inside = true;
       for (std::int32_t d = 0; d < tuple; ++d) {
+        const std::int64_t dim = p->in[batch + d];
         std::int64_t at = indices[t * tuple + d];
-        at = at < 0 ? at + p->in[d] : at;
-        inside = inside && at >= 0 && at < p->in[d];
-        from += at * stride[static_cast<std::size_t>(d)];
+        at = at < 0 ? at + dim : at;
+        inside = inside && at >= 0 && at < dim;
+        from += at * stride[static_cast<std::size_t>(batch + d)];
       }
       for (std::int64_t e = 0; e < slice_elements; ++e) output[e] = inside ? data[from + e] : T{};
     }
@@ -94,6 +104,15 @@ struct gather_nd : any_type_move {
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
     with_integer_type(p, [&]<class T>(T) { gather(p, static_cast<const T*>(operands[0]), operands[1], static_cast<T*>(result)); });
+  }
+
+  template <class Writer>
+  static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
+    w.field("  batch_dims ", a.axis);
+  }
+  template <class Writer>
+  static void put_params(Writer& w, const kernel_params& p) {
+    w.field("  batch_dims ", p.gather.axis);
   }
 };
 

@@ -9,8 +9,8 @@
 
 namespace ctnn::onnx::detail {
 
-// GatherND with batch_dims 0: the data an activation, the indices computed (int32 or int64: a gather_nd
-// node, ops/gather_nd.hpp) or a constant INT64 tensor, read at import (each component in [-dim, dim), as
+// GatherND: the data an activation, the indices computed (int32 or int64: a gather_nd node,
+// ops/gather_nd.hpp, any batch_dims) or, with batch_dims 0, a constant INT64 tensor, read at import (each component in [-dim, dim), as
 // ONNX requires): a slice per tuple (at most max_node_inputs of them), concatenated and reshaped to the
 // result's shape indices[:-1] + data[tuple length:] (a constant's bytes are not read in place: an INT64
 // tensor's raw data need not be aligned).
@@ -19,11 +19,16 @@ constexpr void import_gather_nd(S& s, const node_view& n, const operands& o, std
   if (!expect_inputs(s, o, 2, 2) || !expect_activation(s, o, 0)) return;
   const std::int64_t batch_dims = int_attribute(s, n, "batch_dims", 0);
   if (s.failed() || s.take_reader_error()) return;
-  if (batch_dims != 0) return s.attribute_error(attribute::batch_dims, batch_dims);
   const shape xs = onnx_shape(s, o.id[0]);
+  if (batch_dims < 0 || batch_dims >= xs.rank) return s.attribute_error(attribute::batch_dims, batch_dims);
   const std::int32_t x = as_onnx(s, o.id[0], 0);
   const name label = s.label_of(result);
-  if (!s.is_constant(o.id[1])) return define(s, result, s.add_node(s.current_kind, {}, {x, as_onnx(s, o.id[1], 1)}, label), false);
+  if (!s.is_constant(o.id[1])) {
+    op_attributes a{};
+    a.axis = static_cast<std::int32_t>(batch_dims);
+    return define(s, result, s.add_node(s.current_kind, a, {x, as_onnx(s, o.id[1], 1)}, label), false);
+  }
+  if (batch_dims != 0) return s.attribute_error(attribute::batch_dims, batch_dims);
   const shape is = s.constant_shape(o.id[1]);
   std::int64_t count = 0;
   s.constant_int(o.id[1], 1, 0, count);

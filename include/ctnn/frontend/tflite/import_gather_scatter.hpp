@@ -80,6 +80,7 @@ constexpr void import_gather_nd(S& s, op_import& im) {
     for (std::int64_t k = 0; k < indices.dims.elements(); ++k)
       if (const std::int32_t at = constant_i32(s, im.inputs[1], k); at < 0 || at >= in[static_cast<std::int32_t>(k % tuple)])
         return operand_error(s, im, 1);
+  im.attrs.axis = 0;  // no batch dims
 }
 
 // CUMSUM (exclusive, reverse): float32 or int8, the axis a constant int32 of one element (below 0: from
