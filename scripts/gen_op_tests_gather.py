@@ -5,10 +5,10 @@ PROVENANCE.md in that folder says what produced each file.
 
   TFLite ops: REVERSE_V2 (float32, int8, int16, int32), GATHER_ND (float32, int8; constant and computed int32
   indices), CUMSUM (float32, int8; exclusive, reverse), FILL (float32, int8, int32), ZEROS_LIKE (float32, int32,
-  int8). Outputs from TensorFlow Lite Micro's reference kernels (the host oracle tflm_run) with --tflm, else the
+  int8), DYNAMIC_UPDATE_SLICE (float32, int8, int16; computed and constant starts, clamped). Outputs from TensorFlow Lite Micro's reference kernels (the host oracle tflm_run) with --tflm, else the
   committed ones; the byte moves and the float32 sums must also equal this script's NumPy models.
   ONNX ops: GatherND (float32, int32 data; computed and constant INT64 indices), CumSum (float32, int32),
-  ConstantOfShape (float). Outputs from NumPy implementations of ONNX's definitions.
+  ConstantOfShape (float), ScatterND (none, add). Outputs from NumPy implementations of ONNX's definitions.
 
 Deterministic: every input comes from a fixed seed, so re-running reproduces every file byte for byte.
 
@@ -26,7 +26,8 @@ FLOAT32, INT8, INT16, INT32, INT64 = tfl.FLOAT32, tfl.INT8, tfl.INT16, tfl.INT32
 F32 = np.float32
 
 # The builtin codes and options (BuiltinOptions union tags, schema.fbs) of the TFLite ops written here.
-tfl.OPS.update({"REVERSE_V2": 105, "GATHER_ND": 107, "CUMSUM": 128, "FILL": 94, "ZEROS_LIKE": 93})
+tfl.OPS.update({"REVERSE_V2": 105, "GATHER_ND": 107, "CUMSUM": 128, "FILL": 94, "ZEROS_LIKE": 93,
+                "DYNAMIC_UPDATE_SLICE": 151})
 tfl.OPTIONS.update({"CUMSUM": 102})
 _writer_options = tfl.options_table
 
@@ -35,7 +36,7 @@ def options_table(code: str, o: dict, va: bool):
     """CUMSUM's exclusive (field 0) and reverse (1); the other ops of this family have no options."""
     if code == "CUMSUM":
         return tfl.Table({k: ("bool", 1) for k, name in enumerate(["exclusive", "reverse"]) if o.get(name)}, va)
-    if code in ("REVERSE_V2", "GATHER_ND", "FILL", "ZEROS_LIKE"):
+    if code in ("REVERSE_V2", "GATHER_ND", "FILL", "ZEROS_LIKE", "DYNAMIC_UPDATE_SLICE"):
         return None
     return _writer_options(code, o, va)
 
@@ -155,6 +156,25 @@ def case_zeros_like(shape, dtype, seed):
     return build
 
 
+def case_dynamic_update_slice(shape, update_shape, start, dtype, seed, computed_start, start_type=INT32):
+    def build():
+        rng = np.random.default_rng(seed)
+        x, u = data(rng, shape, dtype), data(rng, update_shape, dtype)
+        at = np.asarray(start, dtype=tfl.NP_TYPES[start_type])
+        m = tfl.Model(new_opcodes=True)
+        xi = m.tensor("operand", shape, dtype, quant=quant_of(dtype))
+        ui = m.tensor("update", update_shape, dtype, quant=quant_of(dtype))
+        si = m.tensor("start", [len(start)], start_type, data=None if computed_start else at)
+        y = m.tensor("output", shape, dtype, quant=quant_of(dtype))
+        m.inputs, m.outputs = ([xi, ui, si] if computed_start else [xi, ui]), [y]
+        m.op("DYNAMIC_UPDATE_SLICE", [xi, ui, si], [y])
+        ref = x.copy()
+        first = [min(max(0, int(s)), n - k) for s, n, k in zip(start, shape, update_shape)]
+        ref[tuple(slice(f, f + k) for f, k in zip(first, update_shape))] = u
+        return m, ([x, u, at] if computed_start else [x, u]), [ref]
+    return build
+
+
 TFLITE_CASES = {
     "reverse_f32_rank3_axis1": case_reverse([2, 3, 5], [1], FLOAT32, 1),
     "reverse_i8_rank4_axes_1_2": case_reverse([1, 3, 4, 2], [1, 2], INT8, 2),
@@ -173,7 +193,10 @@ TFLITE_CASES = {
     "fill_i32_rank1": case_fill([5], INT32, 14),
     "zeros_like_f32": case_zeros_like([2, 3], FLOAT32, 15),
     "zeros_like_i8": case_zeros_like([2, 2, 3], INT8, 16),
-    "zeros_like_i32": case_zeros_like([5], INT32, 17),
+    "dynamic_update_slice_f32_rank3_computed_start": case_dynamic_update_slice([3, 4, 5], [2, 2, 3], [1, 1, 2], FLOAT32, 18, True),
+    "dynamic_update_slice_i8_clamped_int64_start": case_dynamic_update_slice([4, 6], [2, 3], [3, -2], INT8, 19, False,
+                                                                             start_type=INT64),
+    "dynamic_update_slice_i16_rank1_clamped": case_dynamic_update_slice([8], [3], [7], INT16, 20, True),
 }
 
 
@@ -252,6 +275,24 @@ def onnx_cumsum_case(shape, axis, seed, exclusive=0, reverse=0, dtype=np.float32
     return build
 
 
+def onnx_scatter_nd_case(shape, indices, seed, reduction="none"):
+    """ScatterND of computed INT64 indices into a float32 input: tuples in order (add: repeated tuples sum)."""
+    def build():
+        from onnx import helper
+        rng = np.random.default_rng(seed)
+        x = data(rng, shape, FLOAT32)
+        idx = np.asarray(indices, dtype=np.int64)
+        u = data(rng, list(idx.shape[:-1]) + shape[idx.shape[-1]:], FLOAT32)
+        y = x.copy()
+        for t, update in zip(idx.reshape(-1, idx.shape[-1]), u.reshape((-1,) + y.shape[idx.shape[-1]:])):
+            y[tuple(t)] = update if reduction == "none" else y[tuple(t)] + update
+        attributes = {} if reduction == "none" else {"reduction": reduction}
+        nodes = [helper.make_node("ScatterND", ["x", "i", "u"], ["y"], **attributes)]
+        model = onnx_model(nodes, [("x", x), ("i", idx), ("u", u)], [], opset=16)
+        return model, [x, idx, u], [y]
+    return build
+
+
 def onnx_constant_of_shape_case(shape, value, seed):
     """ConstantOfShape (a float value) added to an input of its shape: the constant folds into the Add."""
     def build():
@@ -273,6 +314,8 @@ ONNX_CASES = {
     "onnx_cumsum_f32_rank4_negative_axis": onnx_cumsum_case([2, 3, 2, 4], -3, 25),
     "onnx_cumsum_int32": onnx_cumsum_case([7], 0, 26, dtype=np.int32),
     "onnx_constant_of_shape_add": onnx_constant_of_shape_case([2, 3, 4], 1.5, 27),
+    "onnx_scatter_nd_slices": onnx_scatter_nd_case([4, 3, 2], [[1], [3]], 29),
+    "onnx_scatter_nd_add_repeated_negative": onnx_scatter_nd_case([3, 4], [[0, 1], [2, -1], [0, 1]], 30, "add"),
 }
 
 

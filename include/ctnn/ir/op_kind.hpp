@@ -116,6 +116,10 @@ enum class op_kind : std::int32_t {
   cumsum,            // running sums along attrs.axis, attrs.cumsum's exclusive and reverse (TFLite CUMSUM,
                      // ONNX CumSum)
   zeros_like,        // zeros of its input's shape and type, its input's values unread (TFLite ZEROS_LIKE)
+  update_slice,      // its first input with its second written at the start its third holds, clamped inside
+                     // (TFLite DYNAMIC_UPDATE_SLICE)
+  scatter_nd,        // its first input with the slices at its second's index tuples replaced by (or reduced
+                     // with, attrs.axis) its third's (ONNX ScatterND)
   none,              // no op: a default-constructed node or kernel_params, a diagnostic about no op
 };
 
@@ -133,7 +137,8 @@ inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "relu_0_to_1", "maximum", "minimum", "hard_sigmoid", "equal", "not_equal", "less", "less_equal", "greater",
     "greater_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "select", "cast", "div", "floor_div",
     "floor_mod", "squared_difference", "resize_nearest", "resize_linear", "resize_cubic", "add_n", "tile",
-    "l2_normalization", "gather_nd", "cumsum", "zeros_like", "none",
+    "l2_normalization", "gather_nd", "cumsum", "zeros_like",
+    "update_slice", "scatter_nd", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 

@@ -1,8 +1,9 @@
 #pragma once
 // The ONNX importer's gather/scatter family (import_table.hpp's rows): GatherND (ops/gather_nd.hpp), CumSum
-// (ops/cumsum.hpp) and ConstantOfShape (a constant tile, which fold_constants computes at compile time).
+// (ops/cumsum.hpp), ScatterND (ops/scatter_nd.hpp) and ConstantOfShape (a constant tile, which fold_constants computes at compile time).
 #include <array>
 #include <cstdint>
+#include <string_view>
 
 #include <ctnn/frontend/onnx/import_layouts.hpp>
 #include <ctnn/frontend/onnx/import_shape_ops.hpp>
@@ -62,6 +63,28 @@ constexpr void import_gather_nd(S& s, const node_view& n, const operands& o, std
   define_reshaped(s, result, tuples == 1 ? parts[0] : s.concat(parts, tuples, 0, label), out);
 }
 
+// ScatterND (reduction none, add, mul, max or min; the reductions on float32, int32 or int64 data): the data
+// and updates activations or float constants, the indices computed (a constant INT64 tensor is not read in
+// place: its raw data need not be aligned). A scatter_nd node (ops/scatter_nd.hpp), in the ONNX layout.
+template <class S>
+constexpr void import_scatter_nd(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 3, 3) || !expect_activation(s, o, 1)) return;
+  const std::string_view given = s.f.string_attribute(s.f.attribute(n, "reduction"), "none");
+  if (s.take_reader_error()) return;
+  constexpr std::array<std::string_view, 5> names{"none", "add", "mul", "max", "min"};
+  std::int32_t reduction = -1;
+  for (std::size_t k = 0; k < names.size(); ++k)
+    if (given == names[k]) reduction = static_cast<std::int32_t>(k);
+  if (reduction < 0) return s.string_attribute_error(n, "reduction", attribute::reduction);
+  const std::int32_t data = as_onnx(s, o.id[0], 0), indices = as_onnx(s, o.id[1], 1), updates = as_onnx(s, o.id[2], 2);
+  if (s.failed()) return;
+  const dtype type = s.m.tensor_at(data).type;
+  if (reduction != 0 && type != dtype::f32 && type != dtype::i32 && type != dtype::i64) return s.string_attribute_error(n, "reduction", attribute::reduction);
+  op_attributes a{};
+  a.axis = reduction;
+  define(s, result, s.add_node(s.current_kind, a, {data, indices, updates}, s.label_of(result)), false);
+}
+
 // A constant integer scalar (one element, INT32 or INT64: CumSum's axis), read at import; a failure names
 // operand `slot`.
 template <class S>
@@ -91,8 +114,8 @@ constexpr void import_cumsum(S& s, const node_view& n, const operands& o, std::i
   const std::int64_t exclusive = int_attribute(s, n, "exclusive", 0), reverse = int_attribute(s, n, "reverse", 0);
   if (s.failed() || s.take_reader_error()) return;
   if (axis < -xs.rank || axis >= xs.rank) return s.axis_error(axis, xs.rank);
-  if (exclusive != 0 && exclusive != 1) return s.attribute_error(attribute::none, exclusive);
-  if (reverse != 0 && reverse != 1) return s.attribute_error(attribute::none, reverse);
+  if (exclusive != 0 && exclusive != 1) return s.attribute_error(attribute::exclusive, exclusive);
+  if (reverse != 0 && reverse != 1) return s.attribute_error(attribute::reverse, reverse);
   op_attributes a{};
   a.axis = static_cast<std::int32_t>(axis < 0 ? axis + xs.rank : axis);
   a.cumsum = {static_cast<std::int32_t>(exclusive), static_cast<std::int32_t>(reverse)};

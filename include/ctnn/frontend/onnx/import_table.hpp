@@ -135,6 +135,7 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::GatherND, op_kind::gather_nd, &import_gather_nd<S>},
     {op_type::CumSum, op_kind::cumsum, &import_cumsum<S>},
     {op_type::ConstantOfShape, op_kind::tile, &import_constant_of_shape<S>},
+    {op_type::ScatterND, op_kind::scatter_nd, &import_scatter_nd<S>},
 };
 
 // The index of an op_type's row in op_table<S>, or -1 (an index: g++ does not compare a pointer into the

@@ -1,8 +1,8 @@
 #pragma once
 // The TFLite importer's gather/scatter family (import.hpp; rows in import_plan.hpp's op_table): REVERSE_V2 (a
 // slice walking the reversed axes backwards), GATHER_ND (ops/gather_nd.hpp), CUMSUM (ops/cumsum.hpp), FILL (a
-// reshape of the scalar value to unit extents, then a tile to the constant dims) and ZEROS_LIKE
-// (ops/zeros_like.hpp). Each takes the element types TFLM's kernel takes, and refuses the others.
+// reshape of the scalar value to unit extents, then a tile to the constant dims), ZEROS_LIKE
+// (ops/zeros_like.hpp) and DYNAMIC_UPDATE_SLICE (ops/update_slice.hpp). Each takes the element types TFLM's kernel takes, and refuses the others.
 #include <bit>
 #include <cstdint>
 #include <initializer_list>
@@ -133,6 +133,18 @@ constexpr void import_fill(S& s, op_import& im) {
   im.inputs[0] = scalar;
   im.input_count = 1;
   im.attrs.target = out.dims;
+}
+
+// DYNAMIC_UPDATE_SLICE (operand, update, start indices): float32, int8, int16 or int32 (TFLM's kernel's
+// types), the update of the operand's type and rank and no larger; the start int32 or int64, one per dim,
+// constant or computed (ops/update_slice.hpp clamps it as TFLM does).
+template <class S>
+constexpr void import_dynamic_update_slice(S& s, op_import& im) {
+  if (!expect_inputs(s, im.op, im.plan, im.view, 3, 3)) return;
+  im.inputs = {operand(s, im.view, 0), operand(s, im.view, 1), operand(s, im.view, 2)};
+  im.input_count = 3;
+  if (s.failed() || !expect_type_among(s, im, im.inputs[0], 0, {dtype::f32, dtype::i8, dtype::i16, dtype::i32})) return;
+  expect_type_among(s, im, im.inputs[2], 2, {dtype::i32, dtype::i64});
 }
 
 // ZEROS_LIKE: int64, int32, int8 or float32 (TFLM's kernel's types).

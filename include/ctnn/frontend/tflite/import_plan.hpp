@@ -64,6 +64,7 @@ enum class import_job : std::int32_t {
   cumsum,
   fill,               // a reshape (the scalar to unit extents), then a tile
   zeros_like,
+  dynamic_update_slice,
 };
 
 // Whether a job's import function adds the op's nodes itself, one per output (the driver adds none).
@@ -225,6 +226,8 @@ inline constexpr op_row op_table[] = {
     {builtin_operator::fill, op_kind::tile, import_job::fill, schema::builtin_options::none, no_fused_activation},
     {builtin_operator::zeros_like, op_kind::zeros_like, import_job::zeros_like, schema::builtin_options::none,
      no_fused_activation},
+    {builtin_operator::dynamic_update_slice, op_kind::update_slice, import_job::dynamic_update_slice,
+     schema::builtin_options::none, no_fused_activation},
 };
 
 // The index of a builtin code's row in op_table, or -1 (an index: g++ does not compare a pointer into the

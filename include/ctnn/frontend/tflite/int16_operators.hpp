@@ -59,7 +59,8 @@ constexpr bool tflm_runs_int16(builtin_operator code) {
     case b::cast:
     case b::select_v2:
     case b::resize_nearest_neighbor:
-    case b::reverse_v2: return true;
+    case b::reverse_v2:
+    case b::dynamic_update_slice: return true;
     default: return false;
   }
 }
