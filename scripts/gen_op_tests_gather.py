@@ -5,7 +5,7 @@ PROVENANCE.md in that folder says what produced each file.
 
   TFLite ops: REVERSE_V2 (float32, int8, int16, int32), GATHER_ND (float32, int8; constant and computed int32
   indices), CUMSUM (float32, int8; exclusive, reverse), FILL (float32, int8, int32), ZEROS_LIKE (float32, int32,
-  int8), DYNAMIC_UPDATE_SLICE (float32, int8, int16; computed and constant starts, clamped). Outputs from TensorFlow Lite Micro's reference kernels (the host oracle tflm_run) with --tflm, else the
+  int8), EMBEDDING_LOOKUP (float32, int8, hybrid int8 table read as float32), DYNAMIC_UPDATE_SLICE (float32, int8, int16; computed and constant starts, clamped). Outputs from TensorFlow Lite Micro's reference kernels (the host oracle tflm_run) with --tflm, else the
   committed ones; the byte moves and the float32 sums must also equal this script's NumPy models.
   ONNX ops: GatherND (float32, int32 data; computed and constant INT64 indices), CumSum (float32, int32),
   ConstantOfShape (float), ScatterND (none, add). Outputs from NumPy implementations of ONNX's definitions.
@@ -27,7 +27,7 @@ F32 = np.float32
 
 # The builtin codes and options (BuiltinOptions union tags, schema.fbs) of the TFLite ops written here.
 tfl.OPS.update({"REVERSE_V2": 105, "GATHER_ND": 107, "CUMSUM": 128, "FILL": 94, "ZEROS_LIKE": 93,
-                "DYNAMIC_UPDATE_SLICE": 151})
+                "DYNAMIC_UPDATE_SLICE": 151, "EMBEDDING_LOOKUP": 7})
 tfl.OPTIONS.update({"CUMSUM": 102})
 _writer_options = tfl.options_table
 
@@ -36,7 +36,7 @@ def options_table(code: str, o: dict, va: bool):
     """CUMSUM's exclusive (field 0) and reverse (1); the other ops of this family have no options."""
     if code == "CUMSUM":
         return tfl.Table({k: ("bool", 1) for k, name in enumerate(["exclusive", "reverse"]) if o.get(name)}, va)
-    if code in ("REVERSE_V2", "GATHER_ND", "FILL", "ZEROS_LIKE", "DYNAMIC_UPDATE_SLICE"):
+    if code in ("REVERSE_V2", "GATHER_ND", "FILL", "ZEROS_LIKE", "DYNAMIC_UPDATE_SLICE", "EMBEDDING_LOOKUP"):
         return None
     return _writer_options(code, o, va)
 
@@ -175,6 +175,25 @@ def case_dynamic_update_slice(shape, update_shape, start, dtype, seed, computed_
     return build
 
 
+def case_embedding_lookup(table_shape, ids, dtype, seed, hybrid=False, quant=(0.1, -3)):
+    """A constant table (float32, int8, or int8 read as float32: hybrid, zero point 0), computed int32 ids."""
+    def build():
+        table = data(np.random.default_rng(seed), table_shape, dtype)
+        at = np.asarray(ids, dtype=np.int32)
+        m = tfl.Model(new_opcodes=True)
+        qt = q(*quant) if dtype == INT8 else None
+        ii = m.tensor("ids", [len(ids)], INT32)
+        ti = m.tensor("table", table_shape, dtype, data=table, quant=qt)
+        out_type = FLOAT32 if hybrid else dtype
+        y = m.tensor("output", [len(ids)] + table_shape[1:], out_type, quant=None if hybrid else qt)
+        m.inputs, m.outputs = [ii], [y]
+        m.op("EMBEDDING_LOOKUP", [ii, ti], [y])
+        rows = table[at]
+        ref = (rows.astype(np.float64) * np.float64(F32(quant[0]))).astype(F32) if hybrid else rows
+        return m, [at], [ref]
+    return build
+
+
 TFLITE_CASES = {
     "reverse_f32_rank3_axis1": case_reverse([2, 3, 5], [1], FLOAT32, 1),
     "reverse_i8_rank4_axes_1_2": case_reverse([1, 3, 4, 2], [1, 2], INT8, 2),
@@ -196,6 +215,9 @@ TFLITE_CASES = {
     "dynamic_update_slice_f32_rank3_computed_start": case_dynamic_update_slice([3, 4, 5], [2, 2, 3], [1, 1, 2], FLOAT32, 18, True),
     "dynamic_update_slice_i8_clamped_int64_start": case_dynamic_update_slice([4, 6], [2, 3], [3, -2], INT8, 19, False,
                                                                              start_type=INT64),
+    "embedding_lookup_f32": case_embedding_lookup([5, 4], [4, 0, 2, 2], FLOAT32, 31),
+    "embedding_lookup_i8_rank3": case_embedding_lookup([6, 2, 3], [5, 1], INT8, 32),
+    "embedding_lookup_hybrid_i8_table": case_embedding_lookup([4, 5], [3, 0, 1], INT8, 33, hybrid=True, quant=(0.037, 0)),
     "dynamic_update_slice_i16_rank1_clamped": case_dynamic_update_slice([8], [3], [7], INT16, 20, True),
 }
 

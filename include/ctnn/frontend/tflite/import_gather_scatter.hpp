@@ -2,7 +2,7 @@
 // The TFLite importer's gather/scatter family (import.hpp; rows in import_plan.hpp's op_table): REVERSE_V2 (a
 // slice walking the reversed axes backwards), GATHER_ND (ops/gather_nd.hpp), CUMSUM (ops/cumsum.hpp), FILL (a
 // reshape of the scalar value to unit extents, then a tile to the constant dims), ZEROS_LIKE
-// (ops/zeros_like.hpp) and DYNAMIC_UPDATE_SLICE (ops/update_slice.hpp). Each takes the element types TFLM's kernel takes, and refuses the others.
+// (ops/zeros_like.hpp), DYNAMIC_UPDATE_SLICE (ops/update_slice.hpp) and EMBEDDING_LOOKUP (a gather). Each takes the element types TFLM's kernel takes, and refuses the others.
 #include <bit>
 #include <cstdint>
 #include <initializer_list>
@@ -145,6 +145,39 @@ constexpr void import_dynamic_update_slice(S& s, op_import& im) {
   im.input_count = 3;
   if (s.failed() || !expect_type_among(s, im, im.inputs[0], 0, {dtype::f32, dtype::i8, dtype::i16, dtype::i32})) return;
   expect_type_among(s, im, im.inputs[2], 2, {dtype::i32, dtype::i64});
+}
+
+// EMBEDDING_LOOKUP (ids, table): int32 ids (a vector, constant or computed), a table of rank >= 2; a gather of
+// the table's rows (an id outside the table is clamped: TFLM's Eval returns an error there). float32 or int8
+// tables with a result of the table's type (int8: the rows' bytes, as TFLM copies them), or TFLM's hybrid form,
+// an int8 table (zero point 0) read as float32: the table dequantized by a node before the gather (its scale
+// times each value, as TFLM's EvalHybrid computes the rows it reads).
+template <class S>
+constexpr void import_embedding_lookup(S& s, op_import& im) {
+  if (!expect_inputs(s, im.op, im.plan, im.view, 2, 2)) return;
+  const std::int32_t ids = operand(s, im.view, 0);
+  const std::int32_t table = s.failed() ? -1 : operand(s, im.view, 1);
+  if (s.failed() || !expect_type_among(s, im, ids, 0, {dtype::i32}) ||
+      !expect_type_among(s, im, table, 1, {dtype::f32, dtype::i8}))
+    return;
+  const tensor& rows = s.m.tensor_at(table);
+  if (s.m.tensor_at(ids).dims.rank != 1) return operand_error(s, im, 0);
+  if (rows.dims.rank < 2) return operand_error(s, im, 1);
+  const dtype result = s.m.tensor_at(im.out).type;
+  im.inputs = {table, ids};
+  im.input_count = 2;
+  im.attrs.axis = 0;
+  if (result == rows.type) return;
+  if (rows.type != dtype::i8 || result != dtype::f32 || rows.quant.zero_point != 0 || rows.quant.per_channel())
+    return operand_error(s, im, 1);
+  const name label = numbered("embedding_table", static_cast<std::size_t>(im.op));
+  const std::int32_t dequantized = s.add_tensor_like(im.out, rows.dims, label);
+  node* n = dequantized < 0 ? nullptr : s.add_node(op_kind::dequantize, label, dequantized);
+  if (n == nullptr) return;
+  n->attrs.out_type = dtype::f32;
+  n->inputs[0] = table;
+  n->input_count = 1;
+  im.inputs[0] = dequantized;
 }
 
 // ZEROS_LIKE: int64, int32, int8 or float32 (TFLM's kernel's types).

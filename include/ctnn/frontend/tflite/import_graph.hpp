@@ -74,6 +74,7 @@ constexpr void import_by_job(S& s, op_import& im) {
     case import_job::fill: return import_fill(s, im);
     case import_job::zeros_like: return import_zeros_like(s, im);
     case import_job::dynamic_update_slice: return import_dynamic_update_slice(s, im);
+    case import_job::embedding_lookup: return import_embedding_lookup(s, im);
   }
 }
 

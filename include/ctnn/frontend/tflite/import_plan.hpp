@@ -65,6 +65,7 @@ enum class import_job : std::int32_t {
   fill,               // a reshape (the scalar to unit extents), then a tile
   zeros_like,
   dynamic_update_slice,
+  embedding_lookup,   // a gather of the table's rows (hybrid: a dequantize of the table before it)
 };
 
 // Whether a job's import function adds the op's nodes itself, one per output (the driver adds none).
@@ -228,6 +229,8 @@ inline constexpr op_row op_table[] = {
      no_fused_activation},
     {builtin_operator::dynamic_update_slice, op_kind::update_slice, import_job::dynamic_update_slice,
      schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::embedding_lookup, op_kind::gather, import_job::embedding_lookup, schema::builtin_options::none,
+     no_fused_activation},
 };
 
 // The index of a builtin code's row in op_table, or -1 (an index: g++ does not compare a pointer into the
@@ -299,7 +302,8 @@ constexpr op_plan plan_op(model_file& f, const operator_view& o) {
   if (adds_a_node_per_output(p.job) && o.outputs.length > 1) p.added_nodes = o.outputs.length - 1;
   if (p.job == import_job::pack) p.added_nodes = p.added_tensors = o.inputs.length;
   if (p.job == import_job::block_rearrange) p.added_nodes = p.added_tensors = 2;
-  if (p.job == import_job::broadcast_to || p.job == import_job::fill) p.added_nodes = p.added_tensors = 1;
+  if (p.job == import_job::broadcast_to || p.job == import_job::fill || p.job == import_job::embedding_lookup)
+    p.added_nodes = p.added_tensors = 1;  // embedding_lookup: the hybrid form's dequantize
   if (p.job == import_job::space_batch) p.added_nodes = p.added_tensors = o.code == builtin_operator::space_to_batch_nd ? 4 : 3;
   if (p.kind == op_kind::dense && o.inputs.length >= 2) {
     const std::int32_t in = f.index_at(o.inputs, 0), w = f.index_at(o.inputs, 1);
