@@ -348,6 +348,65 @@ def onnx_cases(family: op_tests.Family) -> None:
         family.write_computed_case(name, "model.onnx", model.SerializeToString(), inputs, outputs)
 
 
+# ----------------------------------------------------------------------------------------------------
+# Models ctnn must refuse (tests/frontend/frontend_gather_refusals.cpp): tests/data/tflite/gather_refused_*.tflite
+# and tests/data/onnx/gather_refused_*.onnx.
+
+def refused_tflite():
+    def one(code, operands, out_shape, dtype=FLOAT32, out_quant=None, **options):
+        """operands: (name, shape, type, data or None, quant); the ones without data are graph inputs."""
+        m = tfl.Model(new_opcodes=True)
+        ids = [m.tensor(name, shape, t, data=d, quant=qq) for name, shape, t, d, qq in operands]
+        y = m.tensor("output", out_shape, dtype, quant=out_quant)
+        m.inputs = [i for i, (_, _, _, d, _) in zip(ids, operands) if d is None]
+        m.outputs = [y]
+        m.op(code, ids, [y], **options)
+        return m
+    return {
+        # CUMSUM of int32 (TFLM's kernel takes float32 and int8 only).
+        "cumsum_int32": one("CUMSUM", [("x", [4], INT32, None, None), ("axis", [], INT32, np.asarray(0), None)], [4], INT32),
+        # REVERSE_V2 of axes 0 and 2, not consecutive (TFLM's Eval refuses them).
+        "reverse_not_consecutive": one("REVERSE_V2", [("x", [2, 3, 4], FLOAT32, None, None),
+                                                      ("axis", [2], INT32, np.asarray([0, 2]), None)], [2, 3, 4]),
+        # GATHER_ND of a constant tuple outside the data.
+        "gather_nd_index_outside": one("GATHER_ND", [("x", [3, 2], FLOAT32, None, None),
+                                                     ("indices", [1, 2], INT32, np.asarray([[3, 0]]), None)], [1]),
+        # FILL whose dims differ from the output's shape.
+        "fill_dims_mismatch": one("FILL", [("dims", [2], INT32, np.asarray([2, 3]), None), ("value", [], FLOAT32, None, None)],
+                                  [3, 2]),
+        # EMBEDDING_LOOKUP of an int8 table read as float32 with a zero point other than 0 (TFLM refuses it).
+        "embedding_lookup_hybrid_zero_point": one("EMBEDDING_LOOKUP", [
+            ("ids", [2], INT32, None, None), ("table", [3, 2], INT8, np.arange(6), q(0.5, 1))], [2, 2]),
+    }
+
+
+def refused_onnx():
+    from onnx import TensorProto, helper
+    x = np.zeros([2, 3], F32)
+    fill = helper.make_tensor("value", TensorProto.INT32, [1], [7])
+    return {
+        # ConstantOfShape of an INT32 value (ctnn's ONNX constants are float32).
+        "constant_of_shape_int": onnx_model([helper.make_node("ConstantOfShape", ["s"], ["y"], value=fill)], [],
+                                            [constant("s", [2, 3], np.int64)], TensorProto.INT32),
+        # ScatterND with a reduction ONNX does not define.
+        "scatter_nd_reduction_unknown": onnx_model(
+            [helper.make_node("ScatterND", ["x", "i", "u"], ["y"], reduction="sub")],
+            [("x", x), ("i", np.zeros([1, 1], np.int64)), ("u", np.zeros([1, 3], F32))], [], opset=16),
+        # GatherND of constant indices with batch_dims 1 (constant tuples are read with batch_dims 0 only).
+        "gather_nd_constant_batch_dims": onnx_model(
+            [helper.make_node("GatherND", ["x", "i"], ["y"], batch_dims=1)], [("x", x)],
+            [constant("i", [[1], [0]], np.int64)]),
+    }
+
+
+def write_refused() -> None:
+    root = op_tests.HERE.parent / "tests" / "data"
+    for name, model in refused_tflite().items():
+        (root / "tflite" / f"gather_refused_{name}.tflite").write_bytes(model.serialize())
+    for name, model in refused_onnx().items():
+        (root / "onnx" / f"gather_refused_{name}.onnx").write_bytes(model.SerializeToString())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tflm", help="path to tflm_run: (re)write the TFLite cases' outputs with the oracle")
@@ -356,6 +415,7 @@ def main() -> None:
     tflite_cases(family)
     onnx_cases(family)
     family.finish()
+    write_refused()
 
 
 if __name__ == "__main__":
