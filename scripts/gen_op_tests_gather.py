@@ -8,7 +8,7 @@ PROVENANCE.md in that folder says what produced each file.
   int8), EMBEDDING_LOOKUP (float32, int8, hybrid int8 table read as float32), DYNAMIC_UPDATE_SLICE (float32, int8, int16; computed and constant starts, clamped). Outputs from TensorFlow Lite Micro's reference kernels (the host oracle tflm_run) with --tflm, else the
   committed ones; the byte moves and the float32 sums must also equal this script's NumPy models.
   ONNX ops: GatherND (float32, int32 data; computed and constant INT64 indices), CumSum (float32, int32),
-  ConstantOfShape (float), ScatterND (none, add). Outputs from NumPy implementations of ONNX's definitions.
+  ConstantOfShape (float), ScatterND (none, add), ReverseSequence. Outputs from NumPy implementations of ONNX's definitions.
 
 Deterministic: every input comes from a fixed seed, so re-running reproduces every file byte for byte.
 
@@ -315,6 +315,23 @@ def onnx_scatter_nd_case(shape, indices, seed, reduction="none"):
     return build
 
 
+def onnx_reverse_sequence_case(shape, lengths, time_axis, seed):
+    """ReverseSequence of computed INT64 lengths: per batch position, its first lengths[b] time steps reversed."""
+    def build():
+        from onnx import helper
+        x = data(np.random.default_rng(seed), shape, FLOAT32)
+        lens = np.asarray(lengths, dtype=np.int64)
+        y = x.copy()
+        for b, n in enumerate(lens):
+            if time_axis == 0:
+                y[:n, b] = x[:n, b][::-1]
+            else:
+                y[b, :n] = x[b, :n][::-1]
+        nodes = [helper.make_node("ReverseSequence", ["x", "lens"], ["y"], time_axis=time_axis, batch_axis=1 - time_axis)]
+        return onnx_model(nodes, [("x", x), ("lens", lens)], []), [x, lens], [y]
+    return build
+
+
 def onnx_constant_of_shape_case(shape, value, seed):
     """ConstantOfShape (a float value) added to an input of its shape: the constant folds into the Add."""
     def build():
@@ -336,6 +353,7 @@ ONNX_CASES = {
     "onnx_cumsum_f32_rank4_negative_axis": onnx_cumsum_case([2, 3, 2, 4], -3, 25),
     "onnx_cumsum_int32": onnx_cumsum_case([7], 0, 26, dtype=np.int32),
     "onnx_constant_of_shape_add": onnx_constant_of_shape_case([2, 3, 4], 1.5, 27),
+    "onnx_reverse_sequence_time_major": onnx_reverse_sequence_case([4, 3, 2], [4, 1, 2], 0, 34),
     "onnx_scatter_nd_slices": onnx_scatter_nd_case([4, 3, 2], [[1], [3]], 29),
     "onnx_scatter_nd_add_repeated_negative": onnx_scatter_nd_case([3, 4], [[0, 1], [2, -1], [0, 1]], 30, "add"),
 }

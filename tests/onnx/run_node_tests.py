@@ -63,7 +63,7 @@ IN_SCOPE = {
     # the spatial family (issue #28)
     "Resize", "Upsample", "Sum", "Expand", "Tile", "LpNormalization",
     # the gather/scatter family (issue #28)
-    "GatherND", "CumSum", "ConstantOfShape", "ScatterND",
+    "GatherND", "CumSum", "ConstantOfShape", "ScatterND", "ReverseSequence",
 }
 QUANTIZED = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"}
 # TensorProto data types ctnn's ONNX frontend targets: FLOAT, UINT8, INT8, INT32, INT64, BOOL.

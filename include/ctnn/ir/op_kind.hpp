@@ -120,6 +120,8 @@ enum class op_kind : std::int32_t {
                      // (TFLite DYNAMIC_UPDATE_SLICE)
   scatter_nd,        // its first input with the slices at its second's index tuples replaced by (or reduced
                      // with, attrs.axis) its third's (ONNX ScatterND)
+  reverse_sequence,  // per batch position, the first lengths[b] elements along the time axis attrs.axis
+                     // reversed (ONNX ReverseSequence)
   none,              // no op: a default-constructed node or kernel_params, a diagnostic about no op
 };
 
@@ -138,7 +140,7 @@ inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "greater_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "select", "cast", "div", "floor_div",
     "floor_mod", "squared_difference", "resize_nearest", "resize_linear", "resize_cubic", "add_n", "tile",
     "l2_normalization", "gather_nd", "cumsum", "zeros_like",
-    "update_slice", "scatter_nd", "none",
+    "update_slice", "scatter_nd", "reverse_sequence", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 

@@ -86,6 +86,7 @@
 // the gather/scatter family
 #include <ctnn/ops/cumsum.hpp>
 #include <ctnn/ops/gather_nd.hpp>
+#include <ctnn/ops/reverse_sequence.hpp>
 #include <ctnn/ops/scatter_nd.hpp>
 #include <ctnn/ops/update_slice.hpp>
 #include <ctnn/ops/zeros_like.hpp>
@@ -110,7 +111,7 @@ using all = op_list<conv2d, depthwise_conv2d, dense, add, mul, max_pool, avg_poo
                     resize_nearest, resize_linear, resize_cubic, add_n, tile,
                     l2_normalization,
                     // the gather/scatter family
-                    gather_nd, cumsum, zeros_like, update_slice, scatter_nd,
+                    gather_nd, cumsum, zeros_like, update_slice, scatter_nd, reverse_sequence,
                     quantize, dequantize>;
 
 namespace detail {

@@ -1,6 +1,6 @@
 #pragma once
 // The ONNX importer's gather/scatter family (import_table.hpp's rows): GatherND (ops/gather_nd.hpp), CumSum
-// (ops/cumsum.hpp), ScatterND (ops/scatter_nd.hpp) and ConstantOfShape (a constant tile, which fold_constants computes at compile time).
+// (ops/cumsum.hpp), ScatterND (ops/scatter_nd.hpp), ReverseSequence (ops/reverse_sequence.hpp) and ConstantOfShape (a constant tile, which fold_constants computes at compile time).
 #include <array>
 #include <cstdint>
 #include <string_view>
@@ -83,6 +83,21 @@ constexpr void import_scatter_nd(S& s, const node_view& n, const operands& o, st
   op_attributes a{};
   a.axis = reduction;
   define(s, result, s.add_node(s.current_kind, a, {data, indices, updates}, s.label_of(result)), false);
+}
+
+// ReverseSequence (batch_axis and time_axis 0 and 1, either way round): the data an activation, the
+// sequence_lens a computed INT64 tensor (a constant one is not read in place: an INT64 tensor's raw data need
+// not be aligned). A reverse_sequence node (ops/reverse_sequence.hpp), in the ONNX layout.
+template <class S>
+constexpr void import_reverse_sequence(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 2, 2) || !expect_activation(s, o, 0) || !expect_activation(s, o, 1)) return;
+  const std::int64_t batch_axis = int_attribute(s, n, "batch_axis", 1), time_axis = int_attribute(s, n, "time_axis", 0);
+  if (s.failed() || s.take_reader_error()) return;
+  if (time_axis != 0 && time_axis != 1) return s.attribute_error(attribute::time_axis, time_axis);
+  if (batch_axis != 1 - time_axis) return s.attribute_error(attribute::batch_axis, batch_axis);
+  op_attributes a{};
+  a.axis = static_cast<std::int32_t>(time_axis);
+  define(s, result, s.add_node(s.current_kind, a, {as_onnx(s, o.id[0], 0), as_onnx(s, o.id[1], 1)}, s.label_of(result)), false);
 }
 
 // A constant integer scalar (one element, INT32 or INT64: CumSum's axis), read at import; a failure names

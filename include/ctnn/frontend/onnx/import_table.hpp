@@ -136,6 +136,7 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::CumSum, op_kind::cumsum, &import_cumsum<S>},
     {op_type::ConstantOfShape, op_kind::tile, &import_constant_of_shape<S>},
     {op_type::ScatterND, op_kind::scatter_nd, &import_scatter_nd<S>},
+    {op_type::ReverseSequence, op_kind::reverse_sequence, &import_reverse_sequence<S>},
 };
 
 // The index of an op_type's row in op_table<S>, or -1 (an index: g++ does not compare a pointer into the
