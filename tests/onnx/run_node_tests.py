@@ -64,6 +64,8 @@ IN_SCOPE = {
     "Resize", "Upsample", "Sum", "Expand", "Tile", "LpNormalization",
     # the transpose_conv family (issue #28)
     "ConvTranspose",
+    # the gather/scatter family (issue #28)
+    "GatherND", "CumSum", "ConstantOfShape", "ScatterND", "ReverseSequence",
 }
 QUANTIZED = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"}
 # TensorProto data types ctnn's ONNX frontend targets: FLOAT, UINT8, INT8, INT32, INT64, BOOL.
@@ -88,6 +90,7 @@ CONSTANT_OPERANDS = {
     # Resize's roi, scales and sizes, Upsample's scales.
     "Resize": {1, 2, 3}, "Upsample": {1}, "Expand": {1}, "Tile": {1},
     "ConvTranspose": {1, 2},
+    "CumSum": {1}, "ConstantOfShape": {0},
 }
 RTOL, ATOL = 1e-3, 1e-7
 KNOWN_FAILURES = Path(__file__).with_name("node_tests_known_failures.txt")

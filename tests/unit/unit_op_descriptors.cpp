@@ -631,3 +631,69 @@ TEST_CASE("int8 division: TFLM's DivElementwise; a zero divisor gives a clamp bo
   p.output_shift = -20;                              // a shift beyond 31: less than half a unit
   CHECK(logic::divide_int8(&p, -2, 127) == 2);
 }
+
+// The gather/scatter family's kernels at the edges of their indices: nothing read or written outside a tensor.
+namespace gather_scatter {
+
+const float* as_floats(const void* p) { return static_cast<const float*>(p); }
+
+TEST_CASE("gather_nd: a negative component counts from the end, a tuple outside gives zeros, batch dims") {
+  ctnn::kernel_params p{};
+  p.kind = op_kind::gather_nd;
+  p.in = ctnn::make_shape(2, 3);
+  p.in2 = ctnn::make_shape(4, 2);
+  p.out = ctnn::make_shape(4);
+  p.gather = {0, ctnn::dtype::i64};
+  const std::array<float, 6> x{0.0f, 1.0f, 2.0f, 10.0f, 11.0f, 12.0f};
+  const std::array<std::int64_t, 8> tuples{1, 2, -1, -3, 2, 0, 0, 3};  // the last two outside (row 2, column 3)
+  std::array<float, 4> y{};
+  const float* operands[] = {x.data(), as_floats(tuples.data())};
+  ctnn::kernel::detail::run_f32<op_kind::gather_nd>(&p, operands, y.data());
+  CHECK(y == std::array<float, 4>{12.0f, 10.0f, 0.0f, 0.0f});
+
+  // batch dims 1: row b's tuple picks a column of row b.
+  p.gather = {1, ctnn::dtype::i32};
+  p.in2 = ctnn::make_shape(2, 1);
+  p.out = ctnn::make_shape(2);
+  const std::array<std::int32_t, 2> columns{2, 0};
+  std::array<float, 2> z{};
+  const float* batched[] = {x.data(), as_floats(columns.data())};
+  ctnn::kernel::detail::run_f32<op_kind::gather_nd>(&p, batched, z.data());
+  CHECK(z == std::array<float, 2>{2.0f, 10.0f});
+}
+
+TEST_CASE("scatter_nd: tuples in order, one outside skipped, reduction add") {
+  ctnn::kernel_params p{};
+  p.kind = op_kind::scatter_nd;
+  p.in = p.out = ctnn::make_shape(2, 2);
+  p.in2 = ctnn::make_shape(3, 2);
+  p.gather = {0, ctnn::dtype::i64};
+  const std::array<float, 4> x{1.0f, 2.0f, 3.0f, 4.0f};
+  const std::array<std::int64_t, 6> tuples{0, 1, 5, 0, -1, -1};  // (5, 0) outside
+  const std::array<float, 3> updates{10.0f, 20.0f, 30.0f};
+  std::array<float, 4> y{};
+  const float* operands[] = {x.data(), as_floats(tuples.data()), updates.data()};
+  ctnn::kernel::detail::run_f32<op_kind::scatter_nd>(&p, operands, y.data());
+  CHECK(y == std::array<float, 4>{1.0f, 10.0f, 3.0f, 30.0f});
+  p.axis = static_cast<std::int32_t>(ops::scatter_reduction::add);
+  ctnn::kernel::detail::run_f32<op_kind::scatter_nd>(&p, operands, y.data());
+  CHECK(y == std::array<float, 4>{1.0f, 12.0f, 3.0f, 34.0f});
+}
+
+TEST_CASE("update_slice: the start clamped at both ends so that the update lies inside") {
+  ctnn::kernel_params p{};
+  p.kind = op_kind::update_slice;
+  p.type = p.out_type = ctnn::dtype::i8;
+  p.in = p.out = ctnn::make_shape(3, 3);
+  p.in2 = ctnn::make_shape(2, 2);
+  p.gather = {0, ctnn::dtype::i32};
+  const std::array<std::int8_t, 9> x{};
+  const std::array<std::int8_t, 4> update{1, 2, 3, 4};
+  const std::array<std::int32_t, 2> start{-5, 9};  // row 0, column 1 after clamping
+  std::array<std::int8_t, 9> y{};
+  const void* operands[] = {x.data(), update.data(), start.data()};
+  ctnn::kernel::detail::run_i8<op_kind::update_slice>(&p, operands, y.data(), ctnn::kernel::requant_arrays{});
+  CHECK(y == std::array<std::int8_t, 9>{0, 1, 2, 0, 3, 4, 0, 0, 0});
+}
+
+}  // namespace gather_scatter

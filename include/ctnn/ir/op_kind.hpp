@@ -119,6 +119,18 @@ enum class op_kind : std::int32_t {
                      // dilations (TFLite TRANSPOSE_CONV, ONNX ConvTranspose)
   l2_pool,           // the square root of the mean square over each window's in-bounds elements (TFLite L2_POOL_2D)
   log_softmax,       // x - max - log(sum of exp(x - max)) along the last axis (TFLite LOG_SOFTMAX)
+  // the gather/scatter family
+  gather_nd,         // its first input's slices at the index tuples (the last dim) of its second (int32 or
+                     // int64): shape indices[:-1] + data[tuple length:] (TFLite GATHER_ND, ONNX GatherND)
+  cumsum,            // running sums along attrs.axis, attrs.cumsum's exclusive and reverse (TFLite CUMSUM,
+                     // ONNX CumSum)
+  zeros_like,        // zeros of its input's shape and type, its input's values unread (TFLite ZEROS_LIKE)
+  update_slice,      // its first input with its second written at the start its third holds, clamped inside
+                     // (TFLite DYNAMIC_UPDATE_SLICE)
+  scatter_nd,        // its first input with the slices at its second's index tuples replaced by (or reduced
+                     // with, attrs.axis) its third's (ONNX ScatterND)
+  reverse_sequence,  // per batch position, the first lengths[b] elements along the time axis attrs.axis
+                     // reversed (ONNX ReverseSequence)
   none,              // no op: a default-constructed node or kernel_params, a diagnostic about no op
 };
 
@@ -136,7 +148,8 @@ inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "relu_0_to_1", "maximum", "minimum", "hard_sigmoid", "equal", "not_equal", "less", "less_equal", "greater",
     "greater_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "select", "cast", "div", "floor_div",
     "floor_mod", "squared_difference", "resize_nearest", "resize_linear", "resize_cubic", "add_n", "tile",
-    "l2_normalization", "svdf", "lstm", "gru", "rnn", "transpose_conv2d", "l2_pool", "log_softmax", "none",
+    "l2_normalization", "svdf", "lstm", "gru", "rnn", "transpose_conv2d", "l2_pool", "log_softmax", "gather_nd",
+    "cumsum", "zeros_like", "update_slice", "scatter_nd", "reverse_sequence", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 

@@ -88,6 +88,13 @@
 #include <ctnn/ops/transpose_conv2d.hpp>
 #include <ctnn/ops/l2_pool.hpp>
 #include <ctnn/ops/log_softmax.hpp>
+// the gather/scatter family
+#include <ctnn/ops/cumsum.hpp>
+#include <ctnn/ops/gather_nd.hpp>
+#include <ctnn/ops/reverse_sequence.hpp>
+#include <ctnn/ops/scatter_nd.hpp>
+#include <ctnn/ops/update_slice.hpp>
+#include <ctnn/ops/zeros_like.hpp>
 
 namespace ctnn::ops {
 
@@ -114,6 +121,8 @@ using all = op_list<conv2d, depthwise_conv2d, dense, add, mul, max_pool, avg_poo
                     lstm, gru, rnn,
                     // the transpose_conv family
                     transpose_conv2d, l2_pool, log_softmax,
+                    // the gather/scatter family
+                    gather_nd, cumsum, zeros_like, update_slice, scatter_nd, reverse_sequence,
                     quantize, dequantize>;
 
 namespace detail {

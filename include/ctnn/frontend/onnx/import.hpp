@@ -39,6 +39,8 @@
 //    folded left; float32 or plain integers, as Add), Sum (likewise, of adds); Resize and Upsample (nearest,
 //    linear, cubic; every coordinate_transformation_mode; constant roi, scales or sizes; in the operand's
 //    layout), Expand and Tile (constant shape or repeats), LpNormalization (p 2) (import_spatial.hpp).
+//    GatherND, ScatterND, CumSum, ReverseSequence, ConstantOfShape (a FLOAT value, folded)
+//    (import_gather_scatter.hpp).
 //  * 1-D ops: Conv, MaxPool, AveragePool, BatchNormalization and GlobalAveragePool over [N, C, L] are the
 //    2-D ops on [N, 1, L, C] (H = 1; the attributes of the one spatial dim are W's); between 1-D ops a
 //    value stays [N, 1, L, C] (value::one_d), its ONNX [N, C, L] made on demand.

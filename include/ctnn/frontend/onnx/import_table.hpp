@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include <ctnn/frontend/onnx/import_elementwise.hpp>
+#include <ctnn/frontend/onnx/import_gather_scatter.hpp>
 #include <ctnn/frontend/onnx/import_linear.hpp>
 #include <ctnn/frontend/onnx/import_logic.hpp>
 #include <ctnn/frontend/onnx/import_recurrent.hpp>
@@ -137,6 +138,12 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::RNN, op_kind::rnn, &import_recurrent<S>, true},
     // the transpose_conv family (import_linear.hpp)
     {op_type::ConvTranspose, op_kind::transpose_conv2d, &import_conv_transpose<S>},
+    // import_gather_scatter.hpp
+    {op_type::GatherND, op_kind::gather_nd, &import_gather_nd<S>},
+    {op_type::CumSum, op_kind::cumsum, &import_cumsum<S>},
+    {op_type::ConstantOfShape, op_kind::tile, &import_constant_of_shape<S>},
+    {op_type::ScatterND, op_kind::scatter_nd, &import_scatter_nd<S>},
+    {op_type::ReverseSequence, op_kind::reverse_sequence, &import_reverse_sequence<S>},
 };
 
 // The index of an op_type's row in op_table<S>, or -1 (an index: g++ does not compare a pointer into the

@@ -10,6 +10,7 @@
 
 #include <ctnn/frontend/flatbuffers.hpp>
 #include <ctnn/frontend/tflite/import_elementwise.hpp>
+#include <ctnn/frontend/tflite/import_gather_scatter.hpp>
 #include <ctnn/frontend/tflite/import_linear.hpp>
 #include <ctnn/frontend/tflite/import_operands.hpp>
 #include <ctnn/frontend/tflite/import_plan.hpp>
@@ -72,6 +73,13 @@ constexpr void import_by_job(S& s, op_import& im) {
     case import_job::transpose_conv: return import_transpose_conv(s, im);
     case import_job::batch_matmul: return import_batch_matmul(s, im);
     case import_job::log_softmax: return import_log_softmax(s, im);
+    case import_job::reverse: return import_reverse(s, im);
+    case import_job::gather_nd: return import_gather_nd(s, im);
+    case import_job::cumsum: return import_cumsum(s, im);
+    case import_job::fill: return import_fill(s, im);
+    case import_job::zeros_like: return import_zeros_like(s, im);
+    case import_job::dynamic_update_slice: return import_dynamic_update_slice(s, im);
+    case import_job::embedding_lookup: return import_embedding_lookup(s, im);
   }
 }
 

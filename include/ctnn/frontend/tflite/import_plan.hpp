@@ -62,6 +62,14 @@ enum class import_job : std::int32_t {
   transpose_conv,     // (import_linear.hpp, likewise below)
   batch_matmul,       // adj_x, adj_y: a transpose of the operand before the op
   log_softmax,        // (import_elementwise.hpp)
+  // the gather/scatter family (import_gather_scatter.hpp)
+  reverse,            // a slice stepping back along the reversed axes
+  gather_nd,
+  cumsum,
+  fill,               // a reshape (the scalar to unit extents), then a tile
+  zeros_like,
+  dynamic_update_slice,
+  embedding_lookup,   // a gather of the table's rows (hybrid: a dequantize of the table before it)
 };
 
 // Whether a job's import function adds the op's nodes itself, one per output (the driver adds none).
@@ -228,6 +236,16 @@ inline constexpr op_row op_table[] = {
     {builtin_operator::l2_pool_2d, op_kind::l2_pool, import_job::pool, schema::builtin_options::pool_2d,
      fused_node_at(schema::pool_2d::fused_activation)},
     {builtin_operator::log_softmax, op_kind::log_softmax, import_job::log_softmax, schema::builtin_options::none,
+    // import_gather_scatter.hpp
+    {builtin_operator::reverse_v2, op_kind::slice, import_job::reverse, schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::gather_nd, op_kind::gather_nd, import_job::gather_nd, schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::cumsum, op_kind::cumsum, import_job::cumsum, schema::builtin_options::cumsum, no_fused_activation},
+    {builtin_operator::fill, op_kind::tile, import_job::fill, schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::zeros_like, op_kind::zeros_like, import_job::zeros_like, schema::builtin_options::none,
+     no_fused_activation},
+    {builtin_operator::dynamic_update_slice, op_kind::update_slice, import_job::dynamic_update_slice,
+     schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::embedding_lookup, op_kind::gather, import_job::embedding_lookup, schema::builtin_options::none,
      no_fused_activation},
 };
 
@@ -302,6 +320,8 @@ constexpr op_plan plan_op(model_file& f, const operator_view& o) {
   if (p.job == import_job::block_rearrange) p.added_nodes = p.added_tensors = 2;
   if (p.job == import_job::broadcast_to) p.added_nodes = p.added_tensors = 1;
   if (p.job == import_job::batch_matmul) p.added_nodes = p.added_tensors = 2;  // at most
+  if (p.job == import_job::broadcast_to || p.job == import_job::fill || p.job == import_job::embedding_lookup)
+    p.added_nodes = p.added_tensors = 1;  // embedding_lookup: the hybrid form's dequantize
   if (p.job == import_job::space_batch) p.added_nodes = p.added_tensors = o.code == builtin_operator::space_to_batch_nd ? 4 : 3;
   if (p.kind == op_kind::dense && o.inputs.length >= 2) {
     const std::int32_t in = f.index_at(o.inputs, 0), w = f.index_at(o.inputs, 1);

@@ -63,6 +63,8 @@ constexpr bool tflm_runs_int16(builtin_operator code) {
     case b::transpose_conv:
     case b::batch_matmul:
     case b::padv2: return true;
+    case b::reverse_v2:
+    case b::dynamic_update_slice: return true;
     default: return false;
   }
 }

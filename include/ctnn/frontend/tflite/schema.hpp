@@ -266,6 +266,7 @@ namespace l2_norm { inline constexpr std::uint32_t fused_activation = 0; }
 namespace svdf { inline constexpr std::uint32_t rank = 0, fused_activation = 1, asymmetric_quantize_inputs = 2; }
 namespace batch_matmul { inline constexpr std::uint32_t adj_x = 0, adj_y = 1, asymmetric_quantize_inputs = 2; }
 namespace transpose_conv { inline constexpr std::uint32_t padding = 0, stride_w = 1, stride_h = 2, fused_activation = 3; }
+namespace cumsum { inline constexpr std::uint32_t exclusive = 0, reverse = 1; }
 
 // Members of the BuiltinOptions union that ctnn reads (the union's type tag values).
 enum class builtin_options : std::uint8_t {
@@ -310,6 +311,7 @@ enum class builtin_options : std::uint8_t {
   transpose_conv = 49,
   batch_matmul = 101,
   padv2 = 43,
+  cumsum = 102,
 };
 
 }  // namespace schema

@@ -1,0 +1,179 @@
+#pragma once
+// The ONNX importer's gather/scatter family (import_table.hpp's rows): GatherND (ops/gather_nd.hpp), CumSum
+// (ops/cumsum.hpp), ScatterND (ops/scatter_nd.hpp), ReverseSequence (ops/reverse_sequence.hpp) and ConstantOfShape (a constant tile, which fold_constants computes at compile time).
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+#include <ctnn/frontend/onnx/import_layouts.hpp>
+#include <ctnn/frontend/onnx/import_shape_ops.hpp>
+
+namespace ctnn::onnx::detail {
+
+// GatherND: the data an activation, the indices computed (int32 or int64: a gather_nd node,
+// ops/gather_nd.hpp, any batch_dims) or, with batch_dims 0, a constant INT64 tensor, read at import (each component in [-dim, dim), as
+// ONNX requires): a slice per tuple (at most max_node_inputs of them), concatenated and reshaped to the
+// result's shape indices[:-1] + data[tuple length:] (a constant's bytes are not read in place: an INT64
+// tensor's raw data need not be aligned).
+template <class S>
+constexpr void import_gather_nd(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 2, 2) || !expect_activation(s, o, 0)) return;
+  const std::int64_t batch_dims = int_attribute(s, n, "batch_dims", 0);
+  if (s.failed() || s.take_reader_error()) return;
+  const shape xs = onnx_shape(s, o.id[0]);
+  if (batch_dims < 0 || batch_dims >= xs.rank) return s.attribute_error(attribute::batch_dims, batch_dims);
+  const std::int32_t x = as_onnx(s, o.id[0], 0);
+  const name label = s.label_of(result);
+  if (!s.is_constant(o.id[1])) {
+    op_attributes a{};
+    a.axis = static_cast<std::int32_t>(batch_dims);
+    return define(s, result, s.add_node(s.current_kind, a, {x, as_onnx(s, o.id[1], 1)}, label), false);
+  }
+  if (batch_dims != 0) return s.attribute_error(attribute::batch_dims, batch_dims);
+  const shape is = s.constant_shape(o.id[1]);
+  std::int64_t count = 0;
+  s.constant_int(o.id[1], 1, 0, count);
+  if (s.failed()) return;
+  const std::int32_t tuple = is.rank > 0 ? is[is.rank - 1] : 0;
+  if (tuple < 1 || tuple > xs.rank || count / tuple > static_cast<std::int64_t>(max_node_inputs)) return s.operand_error(1);
+  shape part{}, out{};  // a tuple's slice [1] + data[tuple:], and the result's shape
+  part.rank = 1 + xs.rank - tuple;
+  out.rank = is.rank - 1 + xs.rank - tuple;
+  if (out.rank > static_cast<std::int32_t>(max_rank)) return s.fail(onnx_error::rank_too_high, {.rank_actual = out.rank});
+  part.dims[0] = 1;
+  for (std::int32_t d = tuple; d < xs.rank; ++d) part.dims[static_cast<std::size_t>(1 + d - tuple)] = xs[d];
+  for (std::int32_t d = 0; d < out.rank; ++d)
+    out.dims[static_cast<std::size_t>(d)] = d < is.rank - 1 ? is[d] : xs[d - (is.rank - 1) + tuple];
+  std::array<std::int32_t, max_node_inputs> parts{};
+  const auto tuples = static_cast<std::uint32_t>(count / tuple);
+  for (std::uint32_t t = 0; t < tuples && !s.failed(); ++t) {
+    op_attributes a{};
+    a.slice = slice_fields::whole(xs);
+    for (std::int32_t d = 0; d < tuple; ++d) {
+      const std::uint32_t k = t * static_cast<std::uint32_t>(tuple) + static_cast<std::uint32_t>(d);
+      const std::int64_t at = s.constant_int(o.id[1], 1, k, count), dim = xs[d];
+      if (at < -dim || at >= dim) return s.operand_value_error(1, k, at);
+      a.slice.begin[static_cast<std::size_t>(d)] = static_cast<std::int32_t>(at < 0 ? at + dim : at);
+      a.slice.extent[static_cast<std::size_t>(d)] = 1;
+    }
+    a.target = part;
+    parts[t] = s.add_node(op_kind::slice, a, {x}, label);
+  }
+  if (s.failed()) return;
+  define_reshaped(s, result, tuples == 1 ? parts[0] : s.concat(parts, tuples, 0, label), out);
+}
+
+// ScatterND (reduction none, add, mul, max or min; the reductions on float32, int32 or int64 data): the data
+// and updates activations or float constants, the indices computed (a constant INT64 tensor is not read in
+// place: its raw data need not be aligned). A scatter_nd node (ops/scatter_nd.hpp), in the ONNX layout.
+template <class S>
+constexpr void import_scatter_nd(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 3, 3) || !expect_activation(s, o, 1)) return;
+  const std::string_view given = s.f.string_attribute(s.f.attribute(n, "reduction"), "none");
+  if (s.take_reader_error()) return;
+  constexpr std::array<std::string_view, 5> names{"none", "add", "mul", "max", "min"};
+  std::int32_t reduction = -1;
+  for (std::size_t k = 0; k < names.size(); ++k)
+    if (given == names[k]) reduction = static_cast<std::int32_t>(k);
+  if (reduction < 0) return s.string_attribute_error(n, "reduction", attribute::reduction);
+  const std::int32_t data = as_onnx(s, o.id[0], 0), indices = as_onnx(s, o.id[1], 1), updates = as_onnx(s, o.id[2], 2);
+  if (s.failed()) return;
+  const dtype type = s.m.tensor_at(data).type;
+  if (reduction != 0 && type != dtype::f32 && type != dtype::i32 && type != dtype::i64) return s.string_attribute_error(n, "reduction", attribute::reduction);
+  op_attributes a{};
+  a.axis = reduction;
+  define(s, result, s.add_node(s.current_kind, a, {data, indices, updates}, s.label_of(result)), false);
+}
+
+// ReverseSequence (batch_axis and time_axis 0 and 1, either way round): the data an activation, the
+// sequence_lens a computed INT64 tensor (a constant one is not read in place: an INT64 tensor's raw data need
+// not be aligned). A reverse_sequence node (ops/reverse_sequence.hpp), in the ONNX layout.
+template <class S>
+constexpr void import_reverse_sequence(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 2, 2) || !expect_activation(s, o, 0) || !expect_activation(s, o, 1)) return;
+  const std::int64_t batch_axis = int_attribute(s, n, "batch_axis", 1), time_axis = int_attribute(s, n, "time_axis", 0);
+  if (s.failed() || s.take_reader_error()) return;
+  if (time_axis != 0 && time_axis != 1) return s.attribute_error(attribute::time_axis, time_axis);
+  if (batch_axis != 1 - time_axis) return s.attribute_error(attribute::batch_axis, batch_axis);
+  op_attributes a{};
+  a.axis = static_cast<std::int32_t>(time_axis);
+  define(s, result, s.add_node(s.current_kind, a, {as_onnx(s, o.id[0], 0), as_onnx(s, o.id[1], 1)}, s.label_of(result)), false);
+}
+
+// A constant integer scalar (one element, INT32 or INT64: CumSum's axis), read at import; a failure names
+// operand `slot`.
+template <class S>
+constexpr std::int64_t constant_integer_scalar(S& s, std::int32_t v, std::uint32_t slot) {
+  const tensor_view t = s.f.read_tensor(s.at(v).proto);
+  if (s.take_reader_error() || !s.checked_tensor(v, t)) return 0;
+  if (t.dims.elements() != 1) return s.operand_error(slot), 0;
+  std::int64_t count = 0;
+  if (t.type == data_type::int64) return s.constant_int(v, slot, 0, count);
+  if (t.type != data_type::int32) return s.operand_error(slot), 0;
+  if (t.data_field == schema::tensor::raw_data) {
+    if (t.data.length != 4) return s.malformed(t.proto.at, protobuf::expectation::tensor_data), 0;
+    return static_cast<std::int32_t>(s.f.reader().load_u32(t.data.at));
+  }
+  const auto bits = s.f.reader().repeated_at(t.proto, schema::tensor::int32_data, protobuf::wire::varint, 0);
+  s.take_reader_error();
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(bits));
+}
+
+// CumSum (exclusive, reverse: 0 or 1), the axis a constant INT32 or INT64 scalar in [-rank, rank); float32,
+// int32 or int64 elements, in the ONNX layout.
+template <class S>
+constexpr void import_cumsum(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 2, 2) || !expect_activation(s, o, 0) || !expect_constant(s, o, 1)) return;
+  const shape xs = onnx_shape(s, o.id[0]);
+  const std::int64_t axis = constant_integer_scalar(s, o.id[1], 1);
+  const std::int64_t exclusive = int_attribute(s, n, "exclusive", 0), reverse = int_attribute(s, n, "reverse", 0);
+  if (s.failed() || s.take_reader_error()) return;
+  if (axis < -xs.rank || axis >= xs.rank) return s.axis_error(axis, xs.rank);
+  if (exclusive != 0 && exclusive != 1) return s.attribute_error(attribute::exclusive, exclusive);
+  if (reverse != 0 && reverse != 1) return s.attribute_error(attribute::reverse, reverse);
+  op_attributes a{};
+  a.axis = static_cast<std::int32_t>(axis < 0 ? axis + xs.rank : axis);
+  a.cumsum = {static_cast<std::int32_t>(exclusive), static_cast<std::int32_t>(reverse)};
+  define(s, result, s.add_node(s.current_kind, a, {as_onnx(s, o.id[0], 0)}, s.label_of(result)), false);
+}
+
+// ConstantOfShape: the shape a constant INT64 vector (extents >= 1), the value attribute a FLOAT tensor of one
+// element (ctnn's constants are float32; an absent value, float 0, has no bytes to read: refused, as other
+// types are). The value reshaped to unit extents and tiled: a constant op that fold_constants computes at
+// compile time (a graph output stays an op).
+template <class S>
+constexpr void import_constant_of_shape(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 1, 1) || !expect_constant(s, o, 0)) return;
+  std::int64_t count = 0;
+  s.constant_int(o.id[0], 0, 0, count);
+  if (s.failed()) return;
+  if (s.constant_shape(o.id[0]).rank != 1 || count > static_cast<std::int64_t>(max_rank)) return s.operand_error(0);
+  shape out{}, unit{};
+  out.rank = unit.rank = static_cast<std::int32_t>(count);
+  for (std::int32_t d = 0; d < out.rank; ++d) {
+    const std::int64_t extent = s.constant_int(o.id[0], 0, static_cast<std::uint32_t>(d), count);
+    if (extent < 1 || extent > (std::int64_t{1} << 24)) return s.operand_value_error(0, d, extent);
+    out.dims[static_cast<std::size_t>(d)] = static_cast<std::int32_t>(extent);
+    unit.dims[static_cast<std::size_t>(d)] = 1;
+  }
+  if (s.pass_too_large(out)) return s.operand_error(0);
+  const attribute_view given = s.f.attribute(n, "value");
+  const protobuf::span proto = given.present() ? s.f.tensor_attribute(given) : protobuf::span{};
+  if (s.take_reader_error()) return;
+  if (!given.present()) return s.attribute_error(attribute::value, -1);
+  const tensor_view t = s.f.read_tensor(proto);
+  if (s.take_reader_error()) return;
+  if (t.type != data_type::float32 || t.dims.elements() != 1) return s.attribute_error(attribute::value, static_cast<std::int64_t>(t.type));
+  const std::int32_t v = s.hidden_value(result);
+  if (v < 0) return;
+  s.at(v).kind = value_kind::constant;
+  s.at(v).proto = proto;
+  const std::int32_t value = as_onnx(s, v, 0);
+  const name label = s.label_of(result);
+  if (out.rank == 0) return define_reshaped(s, result, value, out);
+  op_attributes a{};
+  a.target = out;
+  define(s, result, s.add_node(op_kind::tile, a, {s.reshape(value, unit, label)}, label), false);
+}
+
+}  // namespace ctnn::onnx::detail
