@@ -203,6 +203,8 @@ struct recurrent_fields {
   constexpr std::int32_t directions() const { return direction == recurrent_direction::bidirectional ? 2 : 1; }
   constexpr bool has(std::int32_t operand) const { return (present >> operand & 1u) != 0; }
   friend constexpr bool operator==(const recurrent_fields&, const recurrent_fields&) = default;
+};
+
 // cumsum: whether each running sum leaves out its own element (exclusive: the first is 0) and whether the
 // sums run from the end of the axis (reverse); 0 or 1 each (two words: kernel_params keeps its size parity).
 struct cumsum_fields {

@@ -236,6 +236,7 @@ inline constexpr op_row op_table[] = {
     {builtin_operator::l2_pool_2d, op_kind::l2_pool, import_job::pool, schema::builtin_options::pool_2d,
      fused_node_at(schema::pool_2d::fused_activation)},
     {builtin_operator::log_softmax, op_kind::log_softmax, import_job::log_softmax, schema::builtin_options::none,
+     no_fused_activation},
     // import_gather_scatter.hpp
     {builtin_operator::reverse_v2, op_kind::slice, import_job::reverse, schema::builtin_options::none, no_fused_activation},
     {builtin_operator::gather_nd, op_kind::gather_nd, import_job::gather_nd, schema::builtin_options::none, no_fused_activation},
