@@ -240,14 +240,15 @@ constexpr std::int32_t multiply_by_quantized_multiplier(std::int32_t x, std::int
 // TFLite's MultiplyByQuantizedMultiplier of an int64 accumulator (the 16x8 convolutions and fully connected
 // layers with an int64 bias): the multiplier reduced to 16 bits (rounded; 0x7FFF from 0x7FFF0000 up), one
 // rounding shift by 15 - shift, the result truncated to int32. TFLite assumes |x| < 2^47; beyond, its int64
-// arithmetic wraps on its targets, and so does this (unsigned arithmetic, not undefined behaviour).
-constexpr std::int64_t wrapping_add(std::int64_t a, std::int64_t b) {
+// arithmetic wraps on its targets, and so does this (unsigned arithmetic, not undefined behaviour). Named apart
+// from the int32 forms: int32_t is `long` on Arm's EABI, where an `int` argument would fit both.
+constexpr std::int64_t wrapping_add_wide(std::int64_t a, std::int64_t b) {
   return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
 }
 constexpr std::int32_t reduced_multiplier(std::int32_t multiplier) {
   return multiplier < 0x7FFF0000 ? (multiplier + (1 << 15)) >> 16 : 0x7FFF;
 }
-constexpr std::int32_t multiply_by_quantized_multiplier(std::int64_t x, std::int32_t multiplier, std::int32_t shift) {
+constexpr std::int32_t multiply_by_quantized_multiplier_wide(std::int64_t x, std::int32_t multiplier, std::int32_t shift) {
   const std::int32_t total_shift = 15 - shift;
   const std::uint64_t product = static_cast<std::uint64_t>(x) * static_cast<std::uint64_t>(std::int64_t{reduced_multiplier(multiplier)});
   const auto rounded = static_cast<std::int64_t>(product + (std::uint64_t{1} << (total_shift - 1)));

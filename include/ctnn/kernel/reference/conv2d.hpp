@@ -35,9 +35,17 @@ using conv_accumulator =
 // The int16 output of an int64 accumulator (bias included): rescaled and clamped, no zero point (TFLM's 16x8 kernels).
 template <class Params>
 [[gnu::always_inline]] constexpr std::int16_t requantize_wide(Params p, std::int64_t acc, std::int32_t multiplier, std::int32_t shift) {
-  std::int32_t v = ctnn::detail::quant::multiply_by_quantized_multiplier(acc, multiplier, shift);
+  std::int32_t v = ctnn::detail::quant::multiply_by_quantized_multiplier_wide(acc, multiplier, shift);
   v = v < p->activation_min ? p->activation_min : v;
   return static_cast<std::int16_t>(v > p->activation_max ? p->activation_max : v);
+}
+
+// An integer accumulator plus one product, wrapping (int32 as TFLite's int8 sums on its targets; int64).
+[[gnu::always_inline]] constexpr std::int32_t accumulate(std::int32_t acc, std::int32_t product) {
+  return ctnn::detail::quant::wrapping_add(acc, product);
+}
+[[gnu::always_inline]] constexpr std::int64_t accumulate(std::int64_t acc, std::int32_t product) {
+  return ctnn::detail::quant::wrapping_add_wide(acc, product);
 }
 
 // An integer convolution's result: the bias added (wrapping, as on TFLite's targets), requantized.
@@ -45,17 +53,20 @@ template <class Output, class Params, class Accumulator>
 [[gnu::always_inline]] constexpr Output integer_result(Params p, Accumulator acc, const Accumulator* bias, std::int32_t oc,
                                                       std::int32_t multiplier, std::int32_t shift) {
   namespace q = ctnn::detail::quant;
-  if (p->has_bias != 0) acc = q::wrapping_add(acc, bias[oc]);
-  if constexpr (std::is_same_v<Output, std::int16_t>) return requantize_wide(p, acc, multiplier, shift);
-  else return int8::requantize_output(p, acc, multiplier, shift);
+  if constexpr (std::is_same_v<Output, std::int16_t>) {
+    if (p->has_bias != 0) acc = q::wrapping_add_wide(acc, bias[oc]);
+    return requantize_wide(p, acc, multiplier, shift);
+  } else {
+    if (p->has_bias != 0) acc = q::wrapping_add(acc, bias[oc]);
+    return int8::requantize_output(p, acc, multiplier, shift);
+  }
 }
 
 // Output element (b, y, x, oc): the products over the window's taps and the input channels of oc's group.
-// multiplier/shift: int8 only (per output channel).
+// multiplier/shift: the integer kernels only (per output channel).
 template <class Params, class Input, class Weight, class Output>
 constexpr void conv2d(Params p, const Input* input, const Weight* weights, const conv_accumulator<Output>* bias,
                       Output* output, const std::int32_t* multiplier = nullptr, const std::int32_t* shift = nullptr) {
-  namespace q = ctnn::detail::quant;
   constexpr bool float32 = std::is_same_v<Output, float>;  // else int8 or int16
   const auto in = nhwc::of(p->in);
   const std::int32_t in_per_group = in.c / p->groups;
@@ -70,7 +81,7 @@ constexpr void conv2d(Params p, const Input* input, const Weight* weights, const
       const Weight* filter = weights + ((oc * p->win.kernel_h + ky) * p->win.kernel_w + kx) * in_per_group;
       for (std::int32_t ic = 0; ic < in_per_group; ++ic) {
         if constexpr (float32) acc += pixel[ic] * filter[ic];
-        else acc = q::wrapping_add(acc, conv_accumulator<Output>{(filter[ic] + p->weights_offset) * (pixel[ic] + p->input_offset)});
+        else acc = accumulate(acc, (filter[ic] + p->weights_offset) * (pixel[ic] + p->input_offset));
       }
     });
     if constexpr (float32) output[at] = activate(p->fused, acc);
@@ -83,7 +94,6 @@ template <class Params, class Input, class Weight, class Output>
 constexpr void depthwise_conv2d(Params p, const Input* input, const Weight* weights,
                                 const conv_accumulator<Output>* bias, Output* output,
                                 const std::int32_t* multiplier = nullptr, const std::int32_t* shift = nullptr) {
-  namespace q = ctnn::detail::quant;
   constexpr bool float32 = std::is_same_v<Output, float>;  // else int8 or int16
   const auto in = nhwc::of(p->in);
   const std::int32_t channels = p->out[3];
@@ -96,7 +106,7 @@ constexpr void depthwise_conv2d(Params p, const Input* input, const Weight* weig
       const Input x = input[((b * in.h + iy) * in.w + ix) * in.c + ic];
       const Weight w = weights[(ky * p->win.kernel_w + kx) * channels + oc];
       if constexpr (float32) acc += x * w;
-      else acc = q::wrapping_add(acc, conv_accumulator<Output>{(w + p->weights_offset) * (x + p->input_offset)});
+      else acc = accumulate(acc, (w + p->weights_offset) * (x + p->input_offset));
     });
     if constexpr (float32) output[at] = activate(p->fused, acc);
     else output[at] = integer_result<Output>(p, acc, bias, oc, multiplier[oc], shift[oc]);

@@ -16,7 +16,6 @@ namespace ctnn::kernel::reference::int8 {
 template <class Params, class Data>
 constexpr void dense(Params p, const Data* input, const std::int8_t* weights, const conv_accumulator<Data>* bias, Data* output,
                      const std::int32_t* multiplier, const std::int32_t* shift) {
-  namespace q = ctnn::detail::quant;
   const std::int32_t batch = p->out[0];
   const std::int32_t units = p->out.last();
   const auto features = static_cast<std::int32_t>(p->in.elements() / batch);
@@ -28,7 +27,7 @@ constexpr void dense(Params p, const Data* input, const std::int8_t* weights, co
       // rather than overflow (undefined in C++): many features, large offsets or a bias near INT32_MIN/MAX.
       conv_accumulator<Data> acc = 0;
       for (std::int32_t i = 0; i < features; ++i)
-        acc = q::wrapping_add(acc, conv_accumulator<Data>{(row[i] + p->weights_offset) * (x[i] + p->input_offset)});
+        acc = accumulate(acc, (row[i] + p->weights_offset) * (x[i] + p->input_offset));
       output[b * units + u] = p->per_channel != 0 ? integer_result<Data>(p, acc, bias, u, multiplier[u], shift[u])
                                                  : integer_result<Data>(p, acc, bias, u, p->output_multiplier, p->output_shift);
     }

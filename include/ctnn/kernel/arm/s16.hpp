@@ -1,0 +1,291 @@
+#pragma once
+// TFLite 16x8 conv2d (groups 1; any kernel, stride, dilation, padding), dense and depthwise_conv2d
+// (multiplier 1) on Armv7E-M DSP: int16 data, int8 weights read as stored, an int64 bias; bit-exact with the
+// reference kernels (reference/conv2d.hpp: TFLM's int64 sums and int64 MultiplyByQuantizedMultiplier).
+// Sums in int32 where exact, else flushed into int64 (detail/wide.hpp).
+//
+// conv2d and dense: a word of int16 inputs holds two SMLAD operands; a word of four weights widens with
+// SXTB16 into (w0, w2) and (w1, w3), so each pixel's inputs are regrouped to match, (x0, x2) and (x1, x3)
+// (PKHBT / PKHTB of two words, once per quad and pixel, shared by the channels of a block). Channel-major,
+// as the int8 kernel (conv.hpp): per block of 2 output channels (bias and output stage read once), every
+// pixel; interior pixels of a row two at a time (a quad of weights serves both), border pixels one at a
+// time over their in-bounds taps (the reference skips the others; the zero point is 0, so there is no
+// offset term to correct). 20 instructions per 16 MACs in the 2 x 2 block.
+//
+// depthwise_conv2d: pixel-major; per pixel, four channels a step: per tap two words of inputs (channels
+// c..c+3), one word of weights widened with SXTB16 into (w0, w2) and (w1, w3), and SMLABB / SMLATB /
+// SMLABT / SMLATT, one per channel (8 instructions per 4 MACs); leftover channels one at a time.
+//
+// Calls run in place (kernel_params::in_place) take the reference kernel.
+#include <cstddef>
+#include <cstdint>
+
+#include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/arm/detail/dsp.hpp>
+#include <ctnn/kernel/arm/detail/wide.hpp>
+#include <ctnn/kernel/arm/detail/window.hpp>
+#include <ctnn/kernel/detail/output_clamp.hpp>
+#include <ctnn/kernel/detail/unpacked.hpp>
+#include <ctnn/kernel/requant_arrays.hpp>
+
+namespace ctnn::kernel::arm::detail {
+
+// The operands of a 16x8 call.
+struct s16_operands {
+  const std::int16_t* input;
+  const std::int8_t* weights;
+  const std::int64_t* bias;  // nullptr without one
+  std::int16_t* output;
+};
+template <kernel_params P, std::size_t N>
+[[gnu::always_inline]] inline s16_operands s16_operands_of(const void* const (&operands)[N], void* result) {
+  const std::int64_t* bias = nullptr;
+  if constexpr (P.has_bias != 0 && N > 2) bias = static_cast<const std::int64_t*>(operands[N > 2 ? 2 : 0]);
+  return {static_cast<const std::int16_t*>(operands[0]), static_cast<const std::int8_t*>(operands[N > 1 ? 1 : 0]), bias,
+          static_cast<std::int16_t*>(result)};
+}
+
+// What every 16x8 DSP kernel asks of a call.
+template <kernel_params P>
+inline constexpr bool s16_call = dsp_available && P.type == dtype::i16 && P.requantization == requantization_policy::tflite &&
+                                 P.in_place == 0 && P.input_offset == 0 && P.weights_offset == 0 && P.output_offset == 0 &&
+                                 window_geometry<P>::valid && kernel::detail::is_output_clamp(P.fused);
+
+// sums.part[p][c] += sum_k x[p * XStep + k] * w[c * WStep + k], k < length (XStep in int16 elements, WStep in
+// bytes), flushed every exact_terms products when the sums are Wide.
+template <int Pixels, int Channels, std::ptrdiff_t XStep, std::ptrdiff_t WStep, bool Wide>
+[[gnu::always_inline]] inline void dot_s16(const std::int16_t* x, const std::int8_t* w, std::int32_t length,
+                                           wide_sums<Pixels, Channels, Wide>& sums) {
+  while (true) {
+    const std::int32_t piece = Wide && length > exact_terms ? exact_terms : length;
+    const std::int32_t quads = piece >> 2;
+#pragma GCC unroll 2
+    for (std::int32_t q = 0; q < quads; ++q, x += 4, w += 4) {
+      std::uint32_t even[Pixels], odd[Pixels];
+#pragma GCC unroll 4
+      for (int p = 0; p < Pixels; ++p) {
+        const std::uint32_t x01 = load_word(x + p * XStep), x23 = load_word(x + p * XStep + 2);
+        even[p] = low_halves(x01, x23);
+        odd[p] = high_halves(x01, x23);
+      }
+#pragma GCC unroll 4
+      for (int c = 0; c < Channels; ++c) {
+        const std::uint32_t word = load_word(w + c * WStep);
+        const std::uint32_t w_even = sxtb16(word), w_odd = sxtb16_ror8(word);
+#pragma GCC unroll 4
+        for (int p = 0; p < Pixels; ++p) sums.part[p][c] = smlad(odd[p], w_odd, smlad(even[p], w_even, sums.part[p][c]));
+      }
+    }
+    const std::int32_t rest = piece & 3;
+#pragma GCC unroll 1
+    for (std::int32_t k = 0; k < rest; ++k)
+#pragma GCC unroll 4
+      for (int p = 0; p < Pixels; ++p)
+#pragma GCC unroll 4
+        for (int c = 0; c < Channels; ++c) sums.part[p][c] += x[p * XStep + k] * w[c * WStep + k];
+    if constexpr (!Wide) {
+      return;
+    } else {
+      sums.flush();
+      length -= piece;
+      if (length == 0) return;
+      x += rest;
+      w += rest;
+    }
+  }
+}
+
+template <kernel_params P>
+struct conv_s16_kernel : kernel::detail::reads_constants_as_stored {
+  using g = window_geometry<P>;
+  static constexpr std::int32_t in_c = g::in_c, out_c = g::out_c;
+  static constexpr std::int32_t kernel_h = g::kernel_h, kernel_w = g::kernel_w;
+  static constexpr std::int32_t reduction = kernel_h * kernel_w * in_c;
+  static constexpr bool wide = reduction > exact_terms;
+  // Dense layers and unpadded 1x1 convs with stride 1: every pixel one stretch of in_c values, evenly spaced.
+  static constexpr bool flat = g::is_dense || (kernel_h == 1 && kernel_w == 1 && g::win.stride_h == 1 && g::win.stride_w == 1 && g::unpadded);
+  static constexpr std::int32_t pixels = g::batch * g::out_h * g::out_w;
+  static constexpr std::ptrdiff_t pixel_step = flat ? in_c : static_cast<std::ptrdiff_t>(g::win.stride_w) * in_c;
+  static constexpr bool row_stretch = g::win.dilation_w == 1;  // a kernel row's taps are one stretch
+
+  static constexpr bool supports =
+      s16_call<P> && (P.kind == op_kind::dense || (P.kind == op_kind::conv2d && P.groups == 1 && P.in.rank == 4 && P.out.rank == 4));
+
+  template <std::size_t N>
+  static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
+    const s16_operands o = s16_operands_of<P>(operands, result);
+    const std::int8_t* w = o.weights;
+    constexpr std::int32_t pairs = out_c / 2;
+    for (std::int32_t k = 0; k < pairs; ++k, w += 2 * reduction) channel_block<2>(o, w, rq, 2 * k);
+    if constexpr (out_c % 2 != 0) channel_block<1>(o, w, rq, out_c - 1);
+  }
+
+ private:
+  template <int Channels>
+  struct block_state {
+    std::int64_t bias[Channels];
+    wide_stage<P> stage[Channels];
+  };
+  template <int Pixels, int Channels>
+  using sums = wide_sums<Pixels, Channels, wide>;
+
+  // Output channels [first, first + Channels) of every pixel; `w` is channel first's filter.
+  template <int Channels>
+  [[gnu::noinline]] static void channel_block(const s16_operands& o, const std::int8_t* w, const requant_arrays& rq, std::int32_t first) {
+    block_state<Channels> state;
+#pragma GCC unroll 4
+    for (int ch = 0; ch < Channels; ++ch) {
+      state.bias[ch] = P.has_bias != 0 ? o.bias[first + ch] : 0;
+      state.stage[ch] = wide_stage_of<P>(rq.multiplier, rq.shift, first + ch);
+    }
+    std::int16_t* out = o.output + first;
+    if constexpr (flat) {
+      const std::int16_t* x = o.input;
+      for (std::int32_t k = 0; k < pixels / 2; ++k, x += 2 * in_c, out += 2 * out_c) {
+        sums<2, Channels> s;
+        dot_s16<2, Channels, in_c, reduction>(x, w, in_c, s);
+        store(state, s, out);
+      }
+      if constexpr (pixels % 2 != 0) {
+        sums<1, Channels> s;
+        dot_s16<1, Channels, in_c, reduction>(x, w, in_c, s);
+        store(state, s, out);
+      }
+    } else {
+      for (std::int32_t b = 0; b < g::batch; ++b)
+        for (std::int32_t oy = 0; oy < g::out_h; ++oy)
+          row(state, o.input, w, out + (static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w * out_c, b, oy);
+    }
+  }
+
+  template <int Channels>
+  static void row(const block_state<Channels>& state, const std::int16_t* input, const std::int8_t* w, std::int16_t* out,
+                  std::int32_t b, std::int32_t oy) {
+    const auto rows = g::rows_inside(oy);
+    // Offset of pixel ox's tap (0, 0) (which may lie outside the input: only taps inside are read).
+    const auto origin = [&](std::int32_t ox) { return g::input_pixel(b, rows.input_row, ox * g::win.stride_w - g::win.pad_left); };
+    for (std::int32_t ox = 0; ox < g::interior_begin; ++ox) pixel<Channels>(state, input, w, out + ox * out_c, origin(ox), rows, ox);
+    constexpr std::int32_t interior = g::interior_end - g::interior_begin;
+    for (std::int32_t k = 0; k < interior / 2; ++k) {
+      const std::int32_t ox = g::interior_begin + 2 * k;
+      sums<2, Channels> s;
+      taps<2, Channels>(input, origin(ox), w, rows.first, rows.end, 0, kernel_w, s);
+      store(state, s, out + ox * out_c);
+    }
+    if constexpr (interior % 2 != 0) {
+      constexpr std::int32_t ox = g::interior_end - 1;
+      pixel<Channels>(state, input, w, out + ox * out_c, origin(ox), rows, ox);
+    }
+    for (std::int32_t ox = g::interior_end; ox < g::out_w; ++ox) pixel<Channels>(state, input, w, out + ox * out_c, origin(ox), rows, ox);
+  }
+
+  // One pixel over its in-bounds taps.
+  template <int Channels>
+  [[gnu::noinline]] static void pixel(const block_state<Channels>& state, const std::int16_t* input, const std::int8_t* w,
+                                      std::int16_t* out, std::ptrdiff_t origin, typename g::row_range rows, std::int32_t ox) {
+    const auto columns = g::columns_inside(ox);
+    sums<1, Channels> s;
+    taps<1, Channels>(input, origin, w, rows.first, rows.end, columns.first, columns.end, s);
+    store(state, s, out);
+  }
+
+  // Kernel rows [first_row, end_row) x kernel columns [first_column, end_column) of Pixels pixels whose taps
+  // (0, 0) lie at input offset origin + p * pixel_step.
+  template <int Pixels, int Channels>
+  [[gnu::always_inline]] static inline void taps(const std::int16_t* input, std::ptrdiff_t origin, const std::int8_t* w,
+                                                 std::int32_t first_row, std::int32_t end_row, std::int32_t first_column,
+                                                 std::int32_t end_column, sums<Pixels, Channels>& s) {
+    for (std::int32_t ky = first_row; ky < end_row; ++ky) {
+      const std::ptrdiff_t row_x = origin + static_cast<std::ptrdiff_t>(ky) * g::win.dilation_h * g::in_w * in_c;
+      const std::ptrdiff_t row_w = static_cast<std::ptrdiff_t>(ky) * kernel_w * in_c;
+      if constexpr (row_stretch) {
+        dot_s16<Pixels, Channels, pixel_step, reduction>(input + row_x + static_cast<std::ptrdiff_t>(first_column) * in_c,
+                                                         w + row_w + first_column * in_c, (end_column - first_column) * in_c, s);
+      } else {
+        for (std::int32_t kx = first_column; kx < end_column; ++kx)
+          dot_s16<Pixels, Channels, pixel_step, reduction>(input + row_x + static_cast<std::ptrdiff_t>(kx) * g::win.dilation_w * in_c,
+                                                           w + row_w + kx * in_c, in_c, s);
+      }
+    }
+  }
+
+  template <int Pixels, int Channels>
+  [[gnu::always_inline]] static inline void store(const block_state<Channels>& state, const sums<Pixels, Channels>& s, std::int16_t* out) {
+#pragma GCC unroll 4
+    for (int ch = 0; ch < Channels; ++ch)
+#pragma GCC unroll 4
+      for (int p = 0; p < Pixels; ++p)
+        out[p * out_c + ch] = state.stage[ch].apply(ctnn::detail::quant::wrapping_add_wide(s.sum(p, ch), state.bias[ch]));
+  }
+};
+
+template <kernel_params P>
+struct depthwise_s16_kernel : kernel::detail::reads_constants_as_stored {
+  using g = window_geometry<P>;
+  static constexpr std::int32_t channels = g::out_c;
+  static constexpr std::int32_t kernel_h = g::kernel_h, kernel_w = g::kernel_w;
+
+  // Each sum has one product per tap: int32 holds 511 of them exactly.
+  static constexpr bool supports = s16_call<P> && P.kind == op_kind::depthwise_conv2d && P.depth_multiplier == 1 &&
+                                   P.in.rank == 4 && P.out.rank == 4 && P.in[3] == channels && kernel_h * kernel_w <= 511;
+
+  template <std::size_t N>
+  static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
+    const s16_operands o = s16_operands_of<P>(operands, result);
+    std::int16_t* out = o.output;
+    for (std::int32_t b = 0; b < g::batch; ++b)
+      for (std::int32_t oy = 0; oy < g::out_h; ++oy) {
+        const auto rows = g::rows_inside(oy);
+        for (std::int32_t ox = 0; ox < g::out_w; ++ox, out += channels) pixel(o, rq, out, b, rows, g::columns_inside(ox));
+      }
+  }
+
+ private:
+  [[gnu::noinline]] static void pixel(const s16_operands& o, const requant_arrays& rq, std::int16_t* out, std::int32_t b,
+                                      typename g::row_range rows, typename g::row_range columns) {
+    constexpr std::ptrdiff_t row_step = static_cast<std::ptrdiff_t>(g::win.dilation_h) * g::in_w * channels;
+    constexpr std::ptrdiff_t column_step = static_cast<std::ptrdiff_t>(g::win.dilation_w) * channels;
+    const std::int16_t* first_tap =
+        o.input + g::input_pixel(b, rows.input_row + rows.first * g::win.dilation_h, columns.input_row + columns.first * g::win.dilation_w);
+    const std::int8_t* first_weights = o.weights + (rows.first * kernel_w + columns.first) * channels;
+    constexpr std::int32_t quads = channels / 4;
+    for (std::int32_t q = 0; q < quads; ++q) {
+      const std::int32_t c = 4 * q;
+      std::int32_t acc[4]{};
+      const std::int16_t* x_row = first_tap + c;
+      const std::int8_t* w_row = first_weights + c;
+      for (std::int32_t ky = rows.first; ky < rows.end; ++ky, x_row += row_step, w_row += kernel_w * channels) {
+        const std::int16_t* x = x_row;
+        const std::int8_t* w = w_row;
+        for (std::int32_t kx = columns.first; kx < columns.end; ++kx, x += column_step, w += channels) {
+          const std::uint32_t x01 = load_word(x), x23 = load_word(x + 2);
+          const std::uint32_t word = load_word(w);
+          const std::uint32_t w02 = sxtb16(word), w13 = sxtb16_ror8(word);
+          acc[0] = smlabb(x01, w02, acc[0]);
+          acc[1] = smlatb(x01, w13, acc[1]);
+          acc[2] = smlabt(x23, w02, acc[2]);
+          acc[3] = smlatt(x23, w13, acc[3]);
+        }
+      }
+#pragma GCC unroll 4
+      for (int k = 0; k < 4; ++k) out[c + k] = result(o, rq, acc[k], c + k);
+    }
+    if constexpr (channels % 4 != 0) {
+      for (std::int32_t c = 4 * quads; c < channels; ++c) {
+        std::int32_t acc = 0;
+        for (std::int32_t ky = rows.first; ky < rows.end; ++ky)
+          for (std::int32_t kx = columns.first; kx < columns.end; ++kx)
+            acc += first_tap[(ky - rows.first) * row_step + (kx - columns.first) * column_step + c] *
+                   first_weights[((ky - rows.first) * kernel_w + kx - columns.first) * channels + c];
+        out[c] = result(o, rq, acc, c);
+      }
+    }
+  }
+
+  [[gnu::always_inline]] static inline std::int16_t result(const s16_operands& o, const requant_arrays& rq, std::int32_t sum, std::int32_t c) {
+    const std::int64_t acc = P.has_bias != 0 ? ctnn::detail::quant::wrapping_add_wide(sum, o.bias[c]) : std::int64_t{sum};
+    return wide_stage_of<P>(rq.multiplier, rq.shift, c).apply(acc);
+  }
+};
+
+}  // namespace ctnn::kernel::arm::detail
