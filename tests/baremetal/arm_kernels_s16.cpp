@@ -3,8 +3,12 @@
 // conv2d windows (kernel, stride, dilation, asymmetric padding), pointwise and 1-D convs, dense layers,
 // depthwise convs; per-channel multipliers and shifts over TFLite's range, biases up to +-2^40. Every
 // fourth layer takes the extreme data (inputs -32768, weights -128: each product +2^22), and some windows
-// hold more than 508 products, so that their int32 sums would overflow where TFLM's int64 ones do not.
+// hold more than 508 products, so that their int32 sums would overflow where TFLM's int64 ones do not. Conv and
+// depthwise layers also run in place, the result at the planner's shift over the input
+// (memory/in_place_window.hpp, in int16 elements), as ctnn::in_place_windows places them.
 #include "arm_kernels_test.hpp"
+
+#include <ctnn/memory/in_place_window.hpp>
 
 namespace {
 
@@ -68,6 +72,15 @@ constexpr ctnn::kernel_params dense_layer(std::uint32_t family, std::size_t inde
 constexpr ctnn::kernel_params depthwise_layer(std::uint32_t family, std::size_t index) {
   return s16_of(t::window_layer(family, index, true, false), t::seed_of(family + 77, index));
 }
+constexpr ctnn::kernel_params conv_layer_in_place(std::uint32_t family, std::size_t index) {
+  return s16_of(t::window_layer(family, index, false, true), t::seed_of(family + 77, index));
+}
+constexpr ctnn::kernel_params pointwise_layer_in_place(std::uint32_t family, std::size_t index) {
+  return s16_of(t::pointwise_layer_of(family, index, true), t::seed_of(family + 77, index));
+}
+constexpr ctnn::kernel_params depthwise_layer_in_place(std::uint32_t family, std::size_t index) {
+  return s16_of(t::window_layer(family, index, true, true), t::seed_of(family + 77, index));
+}
 
 constexpr std::size_t max_elements = 2 * 9 * 17 * 71;
 struct s16_operands {
@@ -78,7 +91,7 @@ struct s16_operands {
   std::int32_t shift[64];
 };
 s16_operands operands;
-std::int16_t expected_output[max_elements], actual_output[max_elements];
+std::int16_t expected_output[max_elements], actual_output[max_elements], in_place_arena[3 * max_elements];
 
 void fill(std::uint32_t seed, bool extreme) {
   t::random r{{seed | 1u}};
@@ -116,14 +129,25 @@ void check_layer(std::uint32_t seed, bool extreme) {
   const void* const args[3] = {operands.input, operands.weights, operands.bias};
   ctnn::kernel::detail::run_i8<P.kind>(ctnn::kernel::static_params<P>{}, args, expected_output, rq);
   for (auto& v : actual_output) v = 0x5A5A;
-  kernel::run(args, actual_output, rq);
   constexpr auto outputs = static_cast<std::size_t>(P.out.elements());
+  if constexpr (P.in_place == 0) {
+    kernel::run(args, actual_output, rq);
+  } else {
+    constexpr std::int64_t shift = ctnn::memory::in_place_window_shift(P.in, P.out, P.win);
+    static_assert(shift <= 0);
+    constexpr std::size_t input_at = 2 * max_elements;
+    constexpr auto output_at = static_cast<std::size_t>(static_cast<std::int64_t>(input_at) + shift);
+    std::memcpy(in_place_arena + input_at, operands.input, static_cast<std::size_t>(P.in.elements()) * 2);
+    const void* const in_place_args[3] = {in_place_arena + input_at, operands.weights, operands.bias};
+    kernel::run(in_place_args, in_place_arena + output_at, rq);
+    std::memcpy(actual_output, in_place_arena + output_at, outputs * 2);
+  }
   std::size_t first_difference = outputs;
   for (std::size_t i = 0; i < outputs && first_difference == outputs; ++i)
     if (actual_output[i] != expected_output[i]) first_difference = i;
   INFO("16x8 layer ", doctest::String(ctnn::name_of(P.kind)), " in ", P.in[0], "x", P.in[1], "x", P.in[2], "x", P.in.last(), " out ",
        P.out.last(), " kernel ", P.win.kernel_h, "x", P.win.kernel_w, " stride ", P.win.stride_h, ",", P.win.stride_w, " dilation ",
-       P.win.dilation_h, ",", P.win.dilation_w, " pads ", P.win.pad_top, ",", P.win.pad_left, " extreme ", extreme, " first difference at ",
+       P.win.dilation_h, ",", P.win.dilation_w, " pads ", P.win.pad_top, ",", P.win.pad_left, " in place ", P.in_place, " extreme ", extreme, " first difference at ",
        static_cast<unsigned>(first_difference));
   CHECK(first_difference == outputs);
 }
@@ -140,6 +164,8 @@ TEST_CASE("arm 16x8 conv2d equals the reference kernel on random layers") {
   check_layers<pointwise_layer, 22>(std::make_index_sequence<6>{});
   check_layers<conv_1d_layer, 23>(std::make_index_sequence<6>{});
   check_layers<wide_conv_layer, 24>(std::make_index_sequence<4>{});
+  check_layers<conv_layer_in_place, 27>(std::make_index_sequence<8>{});
+  check_layers<pointwise_layer_in_place, 28>(std::make_index_sequence<4>{});
 }
 
 TEST_CASE("arm 16x8 dense equals the reference kernel on random layers") {
@@ -148,4 +174,5 @@ TEST_CASE("arm 16x8 dense equals the reference kernel on random layers") {
 
 TEST_CASE("arm 16x8 depthwise_conv2d equals the reference kernel on random layers") {
   check_layers<depthwise_layer, 26>(std::make_index_sequence<10>{});
+  check_layers<depthwise_layer_in_place, 29>(std::make_index_sequence<6>{});
 }

@@ -16,7 +16,9 @@
 // c..c+3), one word of weights widened with SXTB16 into (w0, w2) and (w1, w3), and SMLABB / SMLATB /
 // SMLABT / SMLATT, one per channel (8 instructions per 4 MACs); leftover channels one at a time.
 //
-// Calls run in place (kernel_params::in_place) take the reference kernel.
+// Calls run in place (kernel_params::in_place) go pixel-major, as the reference kernels walk: conv2d one pixel x
+// 4 channels at a time (each block's outputs written after its window is read; memory/in_place_window.hpp's
+// rule makes that safe, as for the int8 kernels), depthwise as above.
 #include <cstddef>
 #include <cstdint>
 
@@ -48,7 +50,7 @@ template <kernel_params P, std::size_t N>
 // What every 16x8 DSP kernel asks of a call.
 template <kernel_params P>
 inline constexpr bool s16_call = dsp_available && P.type == dtype::i16 && P.requantization == requantization_policy::tflite &&
-                                 P.in_place == 0 && P.input_offset == 0 && P.weights_offset == 0 && P.output_offset == 0 &&
+                                 P.input_offset == 0 && P.weights_offset == 0 && P.output_offset == 0 &&
                                  window_geometry<P>::valid && kernel::detail::is_output_clamp(P.fused);
 
 // sums.part[p][c] += sum_k x[p * XStep + k] * w[c * WStep + k], k < length (XStep in int16 elements, WStep in
@@ -114,13 +116,51 @@ struct conv_s16_kernel : kernel::detail::reads_constants_as_stored {
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
     const s16_operands o = s16_operands_of<P>(operands, result);
-    const std::int8_t* w = o.weights;
-    constexpr std::int32_t pairs = out_c / 2;
-    for (std::int32_t k = 0; k < pairs; ++k, w += 2 * reduction) channel_block<2>(o, w, rq, 2 * k);
-    if constexpr (out_c % 2 != 0) channel_block<1>(o, w, rq, out_c - 1);
+    if constexpr (P.in_place != 0) {
+      for (std::int32_t b = 0; b < g::batch; ++b)
+        for (std::int32_t oy = 0; oy < g::out_h; ++oy) {
+          const auto rows = g::rows_inside(oy);
+          for (std::int32_t ox = 0; ox < g::out_w; ++ox) {
+            std::int16_t* out = o.output + ((static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w + ox) * out_c;
+            pixel_channels(o, rq, out, g::input_pixel(b, rows.input_row, ox * g::win.stride_w - g::win.pad_left), rows,
+                           g::columns_inside(ox));
+          }
+        }
+    } else {
+      const std::int8_t* w = o.weights;
+      constexpr std::int32_t pairs = out_c / 2;
+      for (std::int32_t k = 0; k < pairs; ++k, w += 2 * reduction) channel_block<2>(o, w, rq, 2 * k);
+      if constexpr (out_c % 2 != 0) channel_block<1>(o, w, rq, out_c - 1);
+    }
   }
 
  private:
+  // ---- Pixel-major (in place) -----------------------------------------------------------------------
+
+  // Every output channel of one pixel, 4 at a time (one regrouped input quad serves four filters).
+  [[gnu::noinline]] static void pixel_channels(const s16_operands& o, const requant_arrays& rq, std::int16_t* out, std::ptrdiff_t origin,
+                                               typename g::row_range rows, typename g::row_range columns) {
+    constexpr std::int32_t quads = out_c / 4;
+    const std::int8_t* w = o.weights;
+    for (std::int32_t q = 0; q < quads; ++q, w += 4 * reduction) pixel_block<4>(o, rq, out, origin, rows, columns, w, 4 * q);
+    if constexpr (out_c % 4 >= 2) pixel_block<2>(o, rq, out, origin, rows, columns, w, 4 * quads);
+    if constexpr (out_c % 2 != 0) pixel_block<1>(o, rq, out, origin, rows, columns, o.weights + (out_c - 1) * reduction, out_c - 1);
+  }
+  template <int Channels>
+  [[gnu::always_inline]] static inline void pixel_block(const s16_operands& o, const requant_arrays& rq, std::int16_t* out, std::ptrdiff_t origin,
+                                                        typename g::row_range rows, typename g::row_range columns, const std::int8_t* w,
+                                                        std::int32_t first) {
+    sums<1, Channels> s;
+    taps<1, Channels>(o.input, origin, w, rows.first, rows.end, columns.first, columns.end, s);
+#pragma GCC unroll 4
+    for (int ch = 0; ch < Channels; ++ch) {
+      const std::int64_t bias = P.has_bias != 0 ? o.bias[first + ch] : 0;
+      out[first + ch] = wide_stage_of<P>(rq.multiplier, rq.shift, first + ch).apply(ctnn::detail::quant::wrapping_add_wide(s.sum(0, ch), bias));
+    }
+  }
+
+  // ---- Channel-major (out of place) -----------------------------------------------------------------
+
   template <int Channels>
   struct block_state {
     std::int64_t bias[Channels];
@@ -225,7 +265,8 @@ struct depthwise_s16_kernel : kernel::detail::reads_constants_as_stored {
   static constexpr std::int32_t channels = g::out_c;
   static constexpr std::int32_t kernel_h = g::kernel_h, kernel_w = g::kernel_w;
 
-  // Each sum has one product per tap: int32 holds 511 of them exactly.
+  // Each sum has one product per tap: int32 holds 511 of them exactly. In place the pixel-major walk is the
+  // reference's order, each group of four channels written after its taps are read.
   static constexpr bool supports = s16_call<P> && P.kind == op_kind::depthwise_conv2d && P.depth_multiplier == 1 &&
                                    P.in.rank == 4 && P.out.rank == 4 && P.in[3] == channels && kernel_h * kernel_w <= 511;
 
