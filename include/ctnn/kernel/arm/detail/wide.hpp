@@ -44,18 +44,28 @@ struct wide_sums {
   [[gnu::always_inline]] std::int64_t sum(int p, int c) const { return Wide ? total[p][c] + part[p][c] : part[p][c]; }
 };
 
-// One output channel's int64 output stage.
+// One output channel's int64 output stage. apply_short: the same for a sum that int32 holds with its bias
+// (short_bias), where acc * multiplier + rounding is one SMLAL (|acc| < 2^31, multiplier < 2^15).
 template <kernel_params P>
 struct wide_stage {
   std::int32_t multiplier;  // reduced to 16 bits
   std::int32_t shift;       // 15 - TFLite's shift: a right shift of 8 to 46
+  std::int64_t rounding;    // 2^(shift - 1)
   [[gnu::always_inline]] static wide_stage of(std::int32_t multiplier, std::int32_t shift) {
-    return {ctnn::detail::quant::reduced_multiplier(multiplier), 15 - shift};
+    return {ctnn::detail::quant::reduced_multiplier(multiplier), 15 - shift, std::int64_t{1} << (14 - shift)};
   }
   [[gnu::always_inline]] std::int16_t apply(std::int64_t acc) const {
     const std::uint64_t product = static_cast<std::uint64_t>(acc) * static_cast<std::uint64_t>(std::int64_t{multiplier});
-    const auto rounded = static_cast<std::int64_t>(product + (std::uint64_t{1} << (shift - 1)));
-    auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(rounded >> shift)));
+    const auto rounded = static_cast<std::int64_t>(product + static_cast<std::uint64_t>(rounding));
+    return clamp(static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(rounded >> shift))));
+  }
+  [[gnu::always_inline]] std::int16_t apply_short(std::int32_t acc) const {
+    const std::int64_t rounded = static_cast<std::int64_t>(acc) * multiplier + rounding;
+    // The low 32 bits of rounded >> shift: from the high word alone where the shift takes all of the low one.
+    if (shift >= 32) return clamp(static_cast<std::int32_t>(rounded >> 32) >> (shift - 32));
+    return clamp(static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(rounded) >> shift)));
+  }
+  [[gnu::always_inline]] static std::int16_t clamp(std::int32_t v) {
     if constexpr (P.activation_min > -32768) v = v < P.activation_min ? P.activation_min : v;
     if constexpr (P.activation_max < 32767) v = v > P.activation_max ? P.activation_max : v;
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
@@ -65,6 +75,14 @@ struct wide_stage {
 #endif
   }
 };
+
+// Whether every sum of Terms products plus `bias` fits in int32 (then apply_short applies).
+template <std::int64_t Terms>
+[[gnu::always_inline]] inline bool short_bias(std::int64_t bias) {
+  constexpr std::int64_t limit = std::int64_t{0x7FFFFFFF} - Terms * (std::int64_t{1} << 22);
+  if constexpr (limit < 0) return false;
+  else return bias >= -limit && bias <= limit;
+}
 
 // Output channel `channel`'s stage: the call's per-channel arrays, or its one multiplier (per-tensor dense).
 template <kernel_params P>
