@@ -115,6 +115,9 @@ constexpr auto s16_kernel() {
 
 // Runs layer P with the reference kernel and the DSP kernel (the instructions' C++ twins on hosts).
 template <ctnn::kernel_params P>
+void check_equal(std::size_t outputs, bool extreme, std::size_t placement);
+
+template <ctnn::kernel_params P>
 void check_layer(std::uint32_t seed, bool extreme) {
   using kernel = decltype(s16_kernel<P>());
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
@@ -130,24 +133,33 @@ void check_layer(std::uint32_t seed, bool extreme) {
   ctnn::kernel::detail::run_i8<P.kind>(ctnn::kernel::static_params<P>{}, args, expected_output, rq);
   for (auto& v : actual_output) v = 0x5A5A;
   constexpr auto outputs = static_cast<std::size_t>(P.out.elements());
-  if constexpr (P.in_place == 0) {
-    kernel::run(args, actual_output, rq);
-  } else {
-    constexpr std::int64_t shift = ctnn::memory::in_place_window_shift(P.in, P.out, P.win);
-    static_assert(shift <= 0);
-    constexpr std::size_t input_at = 2 * max_elements;
-    constexpr auto output_at = static_cast<std::size_t>(static_cast<std::int64_t>(input_at) + shift);
-    std::memcpy(in_place_arena + input_at, operands.input, static_cast<std::size_t>(P.in.elements()) * 2);
-    const void* const in_place_args[3] = {in_place_arena + input_at, operands.weights, operands.bias};
-    kernel::run(in_place_args, in_place_arena + output_at, rq);
-    std::memcpy(actual_output, in_place_arena + output_at, outputs * 2);
+  // In place: the result at the planner's shift below the input, and one element further (the depthwise
+  // kernel's channel-major walk needs a distance of whole pixels: this checks its pixel-major one).
+  for (std::size_t placement = 0; placement < (P.in_place == 0 ? 1u : 2u); ++placement) {
+    if constexpr (P.in_place == 0) {
+      kernel::run(args, actual_output, rq);
+    } else {
+      constexpr std::int64_t shift = ctnn::memory::in_place_window_shift(P.in, P.out, P.win);
+      static_assert(shift <= 0);
+      constexpr std::size_t input_at = 2 * max_elements;
+      const auto output_at = static_cast<std::size_t>(static_cast<std::int64_t>(input_at) + shift) - placement;
+      std::memcpy(in_place_arena + input_at, operands.input, static_cast<std::size_t>(P.in.elements()) * 2);
+      const void* const in_place_args[3] = {in_place_arena + input_at, operands.weights, operands.bias};
+      kernel::run(in_place_args, in_place_arena + output_at, rq);
+      std::memcpy(actual_output, in_place_arena + output_at, outputs * 2);
+    }
+    check_equal<P>(outputs, extreme, placement);
   }
+}
+
+template <ctnn::kernel_params P>
+void check_equal(std::size_t outputs, bool extreme, std::size_t placement) {
   std::size_t first_difference = outputs;
   for (std::size_t i = 0; i < outputs && first_difference == outputs; ++i)
     if (actual_output[i] != expected_output[i]) first_difference = i;
   INFO("16x8 layer ", doctest::String(ctnn::name_of(P.kind)), " in ", P.in[0], "x", P.in[1], "x", P.in[2], "x", P.in.last(), " out ",
        P.out.last(), " kernel ", P.win.kernel_h, "x", P.win.kernel_w, " stride ", P.win.stride_h, ",", P.win.stride_w, " dilation ",
-       P.win.dilation_h, ",", P.win.dilation_w, " pads ", P.win.pad_top, ",", P.win.pad_left, " in place ", P.in_place, " extreme ", extreme, " first difference at ",
+       P.win.dilation_h, ",", P.win.dilation_w, " pads ", P.win.pad_top, ",", P.win.pad_left, " in place ", P.in_place, " (placement ", static_cast<unsigned>(placement), ") extreme ", extreme, " first difference at ",
        static_cast<unsigned>(first_difference));
   CHECK(first_difference == outputs);
 }

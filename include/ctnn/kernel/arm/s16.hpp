@@ -12,9 +12,11 @@
 // time over their in-bounds taps (the reference skips the others; the zero point is 0, so there is no
 // offset term to correct). 20 instructions per 16 MACs in the 2 x 2 block.
 //
-// depthwise_conv2d: pixel-major; per pixel, four channels a step: per tap two words of inputs (channels
-// c..c+3), one word of weights widened with SXTB16 into (w0, w2) and (w1, w3), and SMLABB / SMLATB /
-// SMLABT / SMLATT, one per channel (8 instructions per 4 MACs); leftover channels one at a time.
+// depthwise_conv2d: four channels a step: per tap two words of inputs (channels c..c+3), one word of weights
+// widened with SXTB16 into (w0, w2) and (w1, w3), and SMLABB / SMLATB / SMLABT / SMLATT, one per channel (9
+// instructions per 4 MACs); leftover channels one at a time. Channel-major (each group's stages read once),
+// interior pixels' taps at compile-time offsets; pixel-major in place where the result does not lie a whole
+// number of pixels from the input.
 //
 // Calls run in place (kernel_params::in_place) go pixel-major, as the reference kernels walk: conv2d one pixel x
 // 4 channels at a time (each block's outputs written after its window is read; memory/in_place_window.hpp's
@@ -347,6 +349,16 @@ struct depthwise_s16_kernel : kernel::detail::reads_constants_as_stored {
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
     const s16_operands o = s16_operands_of<P>(operands, result);
+    // Channel-major (four channels' stages read once, every pixel) out of place, and in place where the result
+    // lies a whole number of pixels from the input: output (p, c) then overwrites input (i, c) of one pixel i,
+    // which only channel c's outputs read, and the walk visits each channel's pixels in ascending order, as
+    // the reference (the int8 kernel's argument, depthwise.hpp).
+    if (P.in_place == 0 || (reinterpret_cast<std::uintptr_t>(o.input) - reinterpret_cast<std::uintptr_t>(o.output)) % (2 * channels) == 0) {
+      constexpr std::int32_t quads = channels / 4;
+      for (std::int32_t q = 0; q < quads; ++q) channel_group<4>(o, rq, 4 * q);
+      for (std::int32_t c = 4 * quads; c < channels; ++c) channel_group<1>(o, rq, c);
+      return;
+    }
     std::int16_t* out = o.output;
     for (std::int32_t b = 0; b < g::batch; ++b)
       for (std::int32_t oy = 0; oy < g::out_h; ++oy) {
@@ -358,8 +370,6 @@ struct depthwise_s16_kernel : kernel::detail::reads_constants_as_stored {
  private:
   [[gnu::noinline]] static void pixel(const s16_operands& o, const requant_arrays& rq, std::int16_t* out, std::int32_t b,
                                       typename g::row_range rows, typename g::row_range columns) {
-    constexpr std::ptrdiff_t row_step = static_cast<std::ptrdiff_t>(g::win.dilation_h) * g::in_w * channels;
-    constexpr std::ptrdiff_t column_step = static_cast<std::ptrdiff_t>(g::win.dilation_w) * channels;
     const std::int16_t* first_tap =
         o.input + g::input_pixel(b, rows.input_row + rows.first * g::win.dilation_h, columns.input_row + columns.first * g::win.dilation_w);
     const std::int8_t* first_weights = o.weights + (rows.first * kernel_w + columns.first) * channels;
@@ -394,6 +404,66 @@ struct depthwise_s16_kernel : kernel::detail::reads_constants_as_stored {
                    first_weights[((ky - rows.first) * kernel_w + kx - columns.first) * channels + c];
         out[c] = result(o, rq, acc, c);
       }
+    }
+  }
+
+  // Channels [first, first + Channels) (4, or 1) of every pixel.
+  template <int Channels>
+  [[gnu::noinline]] static void channel_group(const s16_operands& o, const requant_arrays& rq, std::int32_t first) {
+    wide_stage<P> stage[Channels];
+    std::int32_t bias[Channels];
+    bool short_sums = true;
+    std::int64_t wide_bias[Channels];
+#pragma GCC unroll 4
+    for (int k = 0; k < Channels; ++k) {
+      stage[k] = wide_stage_of<P>(rq.multiplier, rq.shift, first + k);
+      wide_bias[k] = P.has_bias != 0 ? o.bias[first + k] : 0;
+      bias[k] = static_cast<std::int32_t>(wide_bias[k]);
+      short_sums = short_sums && short_bias<kernel_h * kernel_w>(wide_bias[k]);
+    }
+    std::int16_t* out = o.output + first;
+    const std::int8_t* weights = o.weights + first;
+    for (std::int32_t b = 0; b < g::batch; ++b)
+      for (std::int32_t oy = 0; oy < g::out_h; ++oy) {
+        const auto rows = g::rows_inside(oy);
+        const bool whole_rows = rows.first == 0 && rows.end == kernel_h;
+        for (std::int32_t ox = 0; ox < g::out_w; ++ox, out += channels) {
+          const auto columns = g::columns_inside(ox);
+          std::int32_t acc[Channels]{};
+          if (whole_rows && columns.first == 0 && columns.end == kernel_w) {
+            // Every tap inside: compile-time offsets.
+            const std::int16_t* x = o.input + g::input_pixel(b, rows.input_row, columns.input_row) + first;
+#pragma GCC unroll 9
+            for (std::int32_t t = 0; t < kernel_h * kernel_w; ++t)
+              tap<Channels>(x + (t / kernel_w) * row_step + (t % kernel_w) * column_step, weights + t * channels, acc);
+          } else {
+            for (std::int32_t ky = rows.first; ky < rows.end; ++ky)
+              for (std::int32_t kx = columns.first; kx < columns.end; ++kx)
+                tap<Channels>(o.input + g::input_pixel(b, rows.input_row + ky * g::win.dilation_h, columns.input_row + kx * g::win.dilation_w) + first,
+                              weights + (ky * kernel_w + kx) * channels, acc);
+          }
+#pragma GCC unroll 4
+          for (int k = 0; k < Channels; ++k)
+            out[k] = short_sums ? stage[k].apply_short(acc[k] + bias[k]) : stage[k].apply(ctnn::detail::quant::wrapping_add_wide(acc[k], wide_bias[k]));
+        }
+      }
+  }
+  static constexpr std::ptrdiff_t row_step = static_cast<std::ptrdiff_t>(g::win.dilation_h) * g::in_w * channels;
+  static constexpr std::ptrdiff_t column_step = static_cast<std::ptrdiff_t>(g::win.dilation_w) * channels;
+
+  // acc[k] += x[k] * w[k], k < Channels (4: two input words, one weight word widened; 1: one product).
+  template <int Channels>
+  [[gnu::always_inline]] static inline void tap(const std::int16_t* x, const std::int8_t* w, std::int32_t (&acc)[Channels]) {
+    if constexpr (Channels == 4) {
+      const std::uint32_t x01 = load_word(x), x23 = load_word(x + 2);
+      const std::uint32_t word = load_word(w);
+      const std::uint32_t w02 = sxtb16(word), w13 = sxtb16_ror8(word);
+      acc[0] = smlabb(x01, w02, acc[0]);
+      acc[1] = smlatb(x01, w13, acc[1]);
+      acc[2] = smlabt(x23, w02, acc[2]);
+      acc[3] = smlatt(x23, w13, acc[3]);
+    } else {
+      acc[0] += x[0] * w[0];
     }
   }
 

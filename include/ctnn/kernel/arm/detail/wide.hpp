@@ -61,9 +61,12 @@ struct wide_stage {
   }
   [[gnu::always_inline]] std::int16_t apply_short(std::int32_t acc) const {
     const std::int64_t rounded = static_cast<std::int64_t>(acc) * multiplier + rounding;
-    // The low 32 bits of rounded >> shift: from the high word alone where the shift takes all of the low one.
-    if (shift >= 32) return clamp(static_cast<std::int32_t>(rounded >> 32) >> (shift - 32));
-    return clamp(static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(rounded) >> shift)));
+    // The low 32 bits of rounded >> shift, from its two words (the compiler's 64-bit shift by a variable
+    // tests both ranges): the high word alone where the shift takes all of the low one.
+    const auto high = static_cast<std::int32_t>(rounded >> 32);
+    if (shift >= 32) return clamp(high >> (shift - 32));
+    const auto low = static_cast<std::uint32_t>(static_cast<std::uint64_t>(rounded));
+    return clamp(static_cast<std::int32_t>((low >> shift) | (static_cast<std::uint32_t>(high) << (32 - shift))));
   }
   [[gnu::always_inline]] static std::int16_t clamp(std::int32_t v) {
     if constexpr (P.activation_min > -32768) v = v < P.activation_min ? P.activation_min : v;
