@@ -23,8 +23,10 @@
 // rule makes that safe, as for the int8 kernels), depthwise as above.
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/arm/detail/dot.hpp>
 #include <ctnn/kernel/arm/detail/dsp.hpp>
 #include <ctnn/kernel/arm/detail/wide.hpp>
 #include <ctnn/kernel/arm/detail/window.hpp>
@@ -118,10 +120,12 @@ struct conv_s16_kernel : kernel::detail::reads_constants_as_stored {
       s16_call<P> && (P.kind == op_kind::dense || (P.kind == op_kind::conv2d && P.groups == 1 && P.in.rank == 4 && P.out.rank == 4));
 
   // Flat calls over whole quads of at most 128 input channels: blocks of pixels whose inputs are regrouped
-  // once onto the stack (512 bytes), then read by every filter of the channel-major walk with one LDRD per
-  // quad: 16 instructions per 16 MACs. In place too: a block's outputs are written after its inputs are
+  // once onto the stack (512 bytes), then read by every filter of the channel-major walk. In place too: a block's outputs are written after its inputs are
   // copied, and pixels after the block read nothing below its end (as the int8 pointwise blocks).
-  static constexpr std::int32_t block = flat && in_c % 4 == 0 && in_c <= 128 ? (in_c <= 32 ? 8 : 256 / in_c) : 0;
+  // Other windows of whole quads and at most 128 values (first layers over few channels) likewise, each
+  // pixel's window gathered in the same order, zeros for its taps in the padding (the zero point is 0).
+  static constexpr bool gathered = !flat && reduction % 4 == 0 && reduction <= 128;
+  static constexpr std::int32_t block = (flat && in_c % 4 == 0 && in_c <= 128) || gathered ? (reduction <= 32 ? 8 : 256 / reduction) : 0;
 
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
@@ -150,19 +154,43 @@ struct conv_s16_kernel : kernel::detail::reads_constants_as_stored {
   // ---- Blocks of pixels, regrouped --------------------------------------------------------------------
 
   [[gnu::noinline]] static void blocks(const s16_operands& o, const requant_arrays& rq) {
-    std::uint32_t regrouped[block * in_c / 2];
+    std::uint32_t regrouped[block * reduction / 2];
     for (std::int32_t first = 0; first < pixels; first += block) {
       const std::int32_t count = pixels - first < block ? pixels - first : block;
-      const std::int16_t* x = o.input + static_cast<std::ptrdiff_t>(first) * in_c;
-      for (std::int32_t q = 0; q < count * (in_c / 4); ++q, x += 4) {
-        const std::uint32_t x01 = load_word(x), x23 = load_word(x + 2);
-        regrouped[2 * q] = low_halves(x01, x23);
-        regrouped[2 * q + 1] = high_halves(x01, x23);
+      if constexpr (gathered) {
+        for (std::int32_t k = 0; k < count; ++k) gather(o.input, first + k, regrouped + k * (reduction / 2));
+      } else {
+        const std::int16_t* x = o.input + static_cast<std::ptrdiff_t>(first) * in_c;
+        for (std::int32_t q = 0; q < count * (in_c / 4); ++q, x += 4) {
+          const std::uint32_t x01 = load_word(x), x23 = load_word(x + 2);
+          regrouped[2 * q] = low_halves(x01, x23);
+          regrouped[2 * q + 1] = high_halves(x01, x23);
+        }
       }
       std::int16_t* out = o.output + static_cast<std::ptrdiff_t>(first) * out_c;
       const std::int8_t* w = o.weights;
       for (std::int32_t k = 0; k < out_c / 2; ++k, w += 2 * reduction) block_channels<2>(o, rq, regrouped, count, w, out, 2 * k);
       if constexpr (out_c % 2 != 0) block_channels<1>(o, rq, regrouped, count, w, out, out_c - 1);
+    }
+  }
+
+  // Pixel p's window (OHWI order, zeros outside the input) regrouped into reduction / 2 words: value k of a quad
+  // goes to half (k & 1) * 2 + (k >> 1) of its two words.
+  static void gather(const std::int16_t* input, std::int32_t p, std::uint32_t* to) {
+    const std::int32_t ox = p % g::out_w, oy = (p / g::out_w) % g::out_h, b = p / (g::out_w * g::out_h);
+    char* halves = reinterpret_cast<char*>(to);
+    std::int32_t k = 0;
+    for (std::int32_t ky = 0; ky < kernel_h; ++ky) {
+      const std::int32_t iy = oy * g::win.stride_h - g::win.pad_top + ky * g::win.dilation_h;
+      for (std::int32_t kx = 0; kx < kernel_w; ++kx) {
+        const std::int32_t ix = ox * g::win.stride_w - g::win.pad_left + kx * g::win.dilation_w;
+        const bool inside = iy >= 0 && iy < g::in_h && ix >= 0 && ix < g::in_w;
+        const std::int16_t* x = inside ? input + g::input_pixel(b, iy, ix) : nullptr;
+        for (std::int32_t c = 0; c < in_c; ++c, ++k) {
+          const std::int16_t v = inside ? x[c] : std::int16_t{0};
+          std::memcpy(halves + 2 * ((k & ~3) | ((k & 1) << 1) | ((k >> 1) & 1)), &v, 2);
+        }
+      }
     }
   }
 
@@ -173,29 +201,22 @@ struct conv_s16_kernel : kernel::detail::reads_constants_as_stored {
     std::int32_t p = 0;
     for (; p + 2 <= count; p += 2) {
       sums<2, Channels> s;
-      dot_regrouped<2, Channels>(regrouped + p * (in_c / 2), w, s);
+      dot_regrouped<2, Channels>(regrouped + p * (reduction / 2), w, s);
       store(state, s, out + p * out_c + first);
     }
     if (p < count) {
       sums<1, Channels> s;
-      dot_regrouped<1, Channels>(regrouped + p * (in_c / 2), w, s);
+      dot_regrouped<1, Channels>(regrouped + p * (reduction / 2), w, s);
       store(state, s, out + p * out_c + first);
     }
   }
 
-  // sums.part[p][c] += pixel p's regrouped inputs (in_c / 2 words from x + p * in_c / 2) times filter c (at w + c * reduction).
+  // sums.part[p][c] += pixel p's regrouped inputs (reduction / 2 words from x + p * reduction / 2) times filter c (at w +
+  // c * reduction). The regrouped words are the int8 kernels' widened ones ((x0, x2), (x1, x3) per quad: detail/dot.hpp,
+  // widen_quads), so their dot products serve: the 2 x 2 block as one assembly loop, 16 instructions per 16 MACs.
   template <int Pixels, int Channels>
   [[gnu::always_inline]] static inline void dot_regrouped(const std::uint32_t* x, const std::int8_t* w, sums<Pixels, Channels>& s) {
-#pragma GCC unroll 2
-    for (std::int32_t q = 0; q < in_c / 4; ++q, x += 2, w += 4) {
-#pragma GCC unroll 4
-      for (int c = 0; c < Channels; ++c) {
-        const std::uint32_t word = load_word(w + c * reduction);
-        const std::uint32_t w_even = sxtb16(word), w_odd = sxtb16_ror8(word);
-#pragma GCC unroll 4
-        for (int p = 0; p < Pixels; ++p) s.part[p][c] = smlad(x[p * (in_c / 2) + 1], w_odd, smlad(x[p * (in_c / 2)], w_even, s.part[p][c]));
-      }
-    }
+    dot_widened<Pixels, Channels, 2 * reduction, reduction>(x, w, reduction / 4, s.part);
   }
 
   // ---- Pixel-major (in place) -----------------------------------------------------------------------
