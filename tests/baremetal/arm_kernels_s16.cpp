@@ -46,7 +46,8 @@ constexpr ctnn::kernel_params conv_1d_layer(std::uint32_t family, std::size_t in
   p.win.pad_top = p.win.pad_bottom = 0;
   const std::int32_t in_w = p.in[2] + 8;
   p.in = ctnn::make_shape(p.in[0], 1, in_w, p.in[3]);
-  p.out = ctnn::make_shape(p.in[0], 1, (in_w + p.win.pad_left + p.win.pad_right - span_w) / p.win.stride_w + 1, p.out[3]);
+  p.out =
+      ctnn::make_shape(p.in[0], 1, (in_w + p.win.pad_left + p.win.pad_right - span_w) / p.win.stride_w + 1, p.out[3]);
   return s16_of(p, t::seed_of(family + 77, index));
 }
 // Windows of 3x3 x 48..71 channels (432..639 products): over exact_terms in most.
@@ -95,7 +96,10 @@ std::int16_t expected_output[max_elements], actual_output[max_elements], in_plac
 
 void fill(std::uint32_t seed, bool extreme) {
   t::random r{{seed | 1u}};
-  for (auto& v : operands.input) v = static_cast<std::int16_t>(extreme ? -32768 : r.in(0, 7) == 0 ? (r.in(0, 1) == 0 ? -32768 : 32767) : r.in(-32768, 32767));
+  for (auto& v : operands.input)
+    v = static_cast<std::int16_t>(extreme           ? -32768
+                                  : r.in(0, 7) == 0 ? (r.in(0, 1) == 0 ? -32768 : 32767)
+                                                    : r.in(-32768, 32767));
   for (auto& v : operands.weights) v = static_cast<std::int8_t>(extreme ? -128 : r.in(-128, 127));
   for (auto& v : operands.bias)
     v = r.in(0, 7) == 0 ? std::int64_t{r.in(-(1 << 30), 1 << 30)} * 1024 : std::int64_t{r.in(-(1 << 20), 1 << 20)};
@@ -109,8 +113,10 @@ void fill(std::uint32_t seed, bool extreme) {
 template <ctnn::kernel_params P>
 constexpr auto s16_kernel() {
   namespace d = ctnn::kernel::arm::detail;
-  if constexpr (P.kind == ctnn::op_kind::depthwise_conv2d) return d::depthwise_s16_kernel<P>{};
-  else return d::conv_s16_kernel<P>{};
+  if constexpr (P.kind == ctnn::op_kind::depthwise_conv2d)
+    return d::depthwise_s16_kernel<P>{};
+  else
+    return d::conv_s16_kernel<P>{};
 }
 
 // Runs layer P with the reference kernel and the DSP kernel (the instructions' C++ twins on hosts).
@@ -126,7 +132,8 @@ void check_layer(std::uint32_t seed, bool extreme) {
 #else
   static_assert(!kernel::supports, "without the DSP extension no DSP kernel may be selected");
 #endif
-  static_assert(P.in.elements() <= static_cast<std::int64_t>(max_elements) && P.out.elements() <= static_cast<std::int64_t>(max_elements));
+  static_assert(P.in.elements() <= static_cast<std::int64_t>(max_elements) &&
+                P.out.elements() <= static_cast<std::int64_t>(max_elements));
   fill(seed, extreme);
   const ctnn::kernel::requant_arrays rq{operands.multiplier, operands.shift};
   const void* const args[3] = {operands.input, operands.weights, operands.bias};
@@ -157,10 +164,11 @@ void check_equal(std::size_t outputs, bool extreme, std::size_t placement) {
   std::size_t first_difference = outputs;
   for (std::size_t i = 0; i < outputs && first_difference == outputs; ++i)
     if (actual_output[i] != expected_output[i]) first_difference = i;
-  INFO("16x8 layer ", doctest::String(ctnn::name_of(P.kind)), " in ", P.in[0], "x", P.in[1], "x", P.in[2], "x", P.in.last(), " out ",
-       P.out.last(), " kernel ", P.win.kernel_h, "x", P.win.kernel_w, " stride ", P.win.stride_h, ",", P.win.stride_w, " dilation ",
-       P.win.dilation_h, ",", P.win.dilation_w, " pads ", P.win.pad_top, ",", P.win.pad_left, " in place ", P.in_place, " (placement ", static_cast<unsigned>(placement), ") extreme ", extreme, " first difference at ",
-       static_cast<unsigned>(first_difference));
+  INFO("16x8 layer ", doctest::String(ctnn::name_of(P.kind)), " in ", P.in[0], "x", P.in[1], "x", P.in[2], "x",
+       P.in.last(), " out ", P.out.last(), " kernel ", P.win.kernel_h, "x", P.win.kernel_w, " stride ", P.win.stride_h,
+       ",", P.win.stride_w, " dilation ", P.win.dilation_h, ",", P.win.dilation_w, " pads ", P.win.pad_top, ",",
+       P.win.pad_left, " in place ", P.in_place, " (placement ", static_cast<unsigned>(placement), ") extreme ",
+       extreme, " first difference at ", static_cast<unsigned>(first_difference));
   CHECK(first_difference == outputs);
 }
 

@@ -248,9 +248,11 @@ constexpr std::int64_t wrapping_add_wide(std::int64_t a, std::int64_t b) {
 constexpr std::int32_t reduced_multiplier(std::int32_t multiplier) {
   return multiplier < 0x7FFF0000 ? (multiplier + (1 << 15)) >> 16 : 0x7FFF;
 }
-constexpr std::int32_t multiply_by_quantized_multiplier_wide(std::int64_t x, std::int32_t multiplier, std::int32_t shift) {
+constexpr std::int32_t multiply_by_quantized_multiplier_wide(std::int64_t x, std::int32_t multiplier,
+                                                             std::int32_t shift) {
   const std::int32_t total_shift = 15 - shift;
-  const std::uint64_t product = static_cast<std::uint64_t>(x) * static_cast<std::uint64_t>(std::int64_t{reduced_multiplier(multiplier)});
+  const std::uint64_t product =
+      static_cast<std::uint64_t>(x) * static_cast<std::uint64_t>(std::int64_t{reduced_multiplier(multiplier)});
   const auto rounded = static_cast<std::int64_t>(product + (std::uint64_t{1} << (total_shift - 1)));
   return static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(rounded >> total_shift)));
 }

@@ -39,9 +39,10 @@ struct depthwise_conv2d : windowed_weighted_op {
   }
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays& rq) {
-    with_integer_operands(p, operands, result, [&](const auto* input, const std::int8_t* weights, const auto* bias, auto* output) {
-      kernel::reference::depthwise_conv2d(p, input, weights, bias, output, rq.multiplier, rq.shift);
-    });
+    with_integer_operands(
+        p, operands, result, [&](const auto* input, const std::int8_t* weights, const auto* bias, auto* output) {
+          kernel::reference::depthwise_conv2d(p, input, weights, bias, output, rq.multiplier, rq.shift);
+        });
   }
 
   template <class Writer>

@@ -23,7 +23,8 @@ struct weighted_op : op_defaults {
   // run(input, weights, bias or nullptr, output) with an integer call's operands typed: int8 or int16 data
   // (the bias int32 or int64: reference::conv_accumulator), int8 weights.
   template <class Params, class Run>
-  [[gnu::always_inline]] static void with_integer_operands(Params p, const void* const* operands, void* result, Run&& run) {
+  [[gnu::always_inline]] static void with_integer_operands(Params p, const void* const* operands, void* result,
+                                                           Run&& run) {
     with_activation_type(p, [&](auto data) {
       using Data = decltype(data);
       run(static_cast<const Data*>(operands[0]), static_cast<const std::int8_t*>(operands[1]),

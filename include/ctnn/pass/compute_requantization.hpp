@@ -169,8 +169,10 @@ constexpr requantization_recipe recipe_of(const Module& m, const kernel_call& ca
   const kernel_params& p = call.params;
   requantization_recipe r{};
   // int16 calls: the per-channel multipliers of the 16x8 convolutions and fully connected layers only.
-  if (p.type == dtype::i8) ops::visit(p.kind, [&](auto d) { r = d.table_recipe(p); });
-  else if (p.type != dtype::i16) return r;
+  if (p.type == dtype::i8)
+    ops::visit(p.kind, [&](auto d) { r = d.table_recipe(p); });
+  else if (p.type != dtype::i16)
+    return r;
   if (r.table != requantization_table::none || p.per_channel == 0) return r;
   const tensor& weights = m.tensor_at(call.operands[1]);
   const quantization& w = weights.quant;

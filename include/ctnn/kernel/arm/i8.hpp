@@ -33,7 +33,8 @@ constexpr auto select() {
     return kernel::detail::supported_or<detail::conv_s16_kernel<P>, unsupported>();
   } else if constexpr (P.type == dtype::i16 && P.kind == op_kind::depthwise_conv2d) {
     return kernel::detail::supported_or<detail::depthwise_s16_kernel<P>, unsupported>();
-  } else if constexpr (!detail::dsp_available || P.type != dtype::i8 || P.requantization != requantization_policy::tflite) {
+  } else if constexpr (!detail::dsp_available || P.type != dtype::i8 ||
+                       P.requantization != requantization_policy::tflite) {
     return unsupported{};
   } else if constexpr (P.kind == op_kind::conv2d || P.kind == op_kind::dense) {
     return kernel::detail::supported_or<detail::conv_kernel<P>, unsupported>();

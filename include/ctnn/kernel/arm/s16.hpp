@@ -53,9 +53,10 @@ template <kernel_params P, std::size_t N>
 
 // What every 16x8 DSP kernel asks of a call.
 template <kernel_params P>
-inline constexpr bool s16_call = dsp_available && P.type == dtype::i16 && P.requantization == requantization_policy::tflite &&
-                                 P.input_offset == 0 && P.weights_offset == 0 && P.output_offset == 0 &&
-                                 window_geometry<P>::valid && kernel::detail::is_output_clamp(P.fused);
+inline constexpr bool s16_call = dsp_available&& P.type == dtype::i16&& P.requantization ==
+                                     requantization_policy::tflite&& P.input_offset == 0 &&
+                                 P.weights_offset == 0 && P.output_offset == 0 &&
+                                 window_geometry<P>::valid&& kernel::detail::is_output_clamp(P.fused);
 
 // sums.part[p][c] += sum_k x[p * XStep + k] * w[c * WStep + k], k < length (XStep in int16 elements, WStep in
 // bytes), flushed every exact_terms products when the sums are Wide.
@@ -79,7 +80,8 @@ template <int Pixels, int Channels, std::ptrdiff_t XStep, std::ptrdiff_t WStep, 
         const std::uint32_t word = load_word(w + c * WStep);
         const std::uint32_t w_even = sxtb16(word), w_odd = sxtb16_ror8(word);
 #pragma GCC unroll 4
-        for (int p = 0; p < Pixels; ++p) sums.part[p][c] = smlad(odd[p], w_odd, smlad(even[p], w_even, sums.part[p][c]));
+        for (int p = 0; p < Pixels; ++p)
+          sums.part[p][c] = smlad(odd[p], w_odd, smlad(even[p], w_even, sums.part[p][c]));
       }
     }
     const std::int32_t rest = piece & 3;
@@ -109,7 +111,8 @@ struct conv_s16_kernel : kernel::detail::reads_constants_as_stored {
   static constexpr std::int32_t reduction = kernel_h * kernel_w * in_c;
   static constexpr bool wide = reduction > exact_terms;
   // Dense layers and unpadded 1x1 convs with stride 1: every pixel one stretch of in_c values, evenly spaced.
-  static constexpr bool flat = g::is_dense || (kernel_h == 1 && kernel_w == 1 && g::win.stride_h == 1 && g::win.stride_w == 1 && g::unpadded);
+  static constexpr bool flat =
+      g::is_dense || (kernel_h == 1 && kernel_w == 1 && g::win.stride_h == 1 && g::win.stride_w == 1 && g::unpadded);
   static constexpr std::int32_t pixels = g::batch * g::out_h * g::out_w;
   static constexpr std::ptrdiff_t pixel_step = flat ? in_c : static_cast<std::ptrdiff_t>(g::win.stride_w) * in_c;
   static constexpr bool row_stretch = g::win.dilation_w == 1;  // a kernel row's taps are one stretch
@@ -117,7 +120,8 @@ struct conv_s16_kernel : kernel::detail::reads_constants_as_stored {
   using sums = wide_sums<Pixels, Channels, wide>;
 
   static constexpr bool supports =
-      s16_call<P> && (P.kind == op_kind::dense || (P.kind == op_kind::conv2d && P.groups == 1 && P.in.rank == 4 && P.out.rank == 4));
+      s16_call<P> &&
+      (P.kind == op_kind::dense || (P.kind == op_kind::conv2d && P.groups == 1 && P.in.rank == 4 && P.out.rank == 4));
 
   // Flat calls over whole quads of at most 128 input channels: blocks of pixels whose inputs are regrouped
   // once onto the stack (512 bytes), then read by every filter of the channel-major walk. In place too: a block's outputs are written after its inputs are
@@ -125,7 +129,8 @@ struct conv_s16_kernel : kernel::detail::reads_constants_as_stored {
   // Other windows of whole quads and at most 128 values (first layers over few channels) likewise, each
   // pixel's window gathered in the same order, zeros for its taps in the padding (the zero point is 0).
   static constexpr bool gathered = !flat && reduction % 4 == 0 && reduction <= 128;
-  static constexpr std::int32_t block = (flat && in_c % 4 == 0 && in_c <= 128) || gathered ? (reduction <= 32 ? 8 : 256 / reduction) : 0;
+  static constexpr std::int32_t block =
+      (flat && in_c % 4 == 0 && in_c <= 128) || gathered ? (reduction <= 32 ? 8 : 256 / reduction) : 0;
 
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
@@ -169,7 +174,8 @@ struct conv_s16_kernel : kernel::detail::reads_constants_as_stored {
       }
       std::int16_t* out = o.output + static_cast<std::ptrdiff_t>(first) * out_c;
       const std::int8_t* w = o.weights;
-      for (std::int32_t k = 0; k < out_c / 2; ++k, w += 2 * reduction) block_channels<2>(o, rq, regrouped, count, w, out, 2 * k);
+      for (std::int32_t k = 0; k < out_c / 2; ++k, w += 2 * reduction)
+        block_channels<2>(o, rq, regrouped, count, w, out, 2 * k);
       if constexpr (out_c % 2 != 0) block_channels<1>(o, rq, regrouped, count, w, out, out_c - 1);
     }
   }
@@ -195,8 +201,10 @@ struct conv_s16_kernel : kernel::detail::reads_constants_as_stored {
   }
 
   template <int Channels>
-  [[gnu::always_inline]] static inline void block_channels(const s16_operands& o, const requant_arrays& rq, const std::uint32_t* regrouped,
-                                                           std::int32_t count, const std::int8_t* w, std::int16_t* out, std::int32_t first) {
+  [[gnu::always_inline]] static inline void block_channels(const s16_operands& o, const requant_arrays& rq,
+                                                           const std::uint32_t* regrouped, std::int32_t count,
+                                                           const std::int8_t* w, std::int16_t* out,
+                                                           std::int32_t first) {
     const block_state<Channels> state = state_of<Channels>(o, rq, first);
     std::int32_t p = 0;
     for (; p + 2 <= count; p += 2) {
@@ -215,25 +223,30 @@ struct conv_s16_kernel : kernel::detail::reads_constants_as_stored {
   // c * reduction). The regrouped words are the int8 kernels' widened ones ((x0, x2), (x1, x3) per quad: detail/dot.hpp,
   // widen_quads), so their dot products serve: the 2 x 2 block as one assembly loop, 16 instructions per 16 MACs.
   template <int Pixels, int Channels>
-  [[gnu::always_inline]] static inline void dot_regrouped(const std::uint32_t* x, const std::int8_t* w, sums<Pixels, Channels>& s) {
+  [[gnu::always_inline]] static inline void dot_regrouped(const std::uint32_t* x, const std::int8_t* w,
+                                                          sums<Pixels, Channels>& s) {
     dot_widened<Pixels, Channels, 2 * reduction, reduction>(x, w, reduction / 4, s.part);
   }
 
   // ---- Pixel-major (in place) -----------------------------------------------------------------------
 
   // Every output channel of one pixel, 4 at a time (one regrouped input quad serves four filters).
-  [[gnu::noinline]] static void pixel_channels(const s16_operands& o, const requant_arrays& rq, std::int16_t* out, std::ptrdiff_t origin,
-                                               typename g::row_range rows, typename g::row_range columns) {
+  [[gnu::noinline]] static void pixel_channels(const s16_operands& o, const requant_arrays& rq, std::int16_t* out,
+                                               std::ptrdiff_t origin, typename g::row_range rows,
+                                               typename g::row_range columns) {
     constexpr std::int32_t quads = out_c / 4;
     const std::int8_t* w = o.weights;
-    for (std::int32_t q = 0; q < quads; ++q, w += 4 * reduction) pixel_block<4>(o, rq, out, origin, rows, columns, w, 4 * q);
+    for (std::int32_t q = 0; q < quads; ++q, w += 4 * reduction)
+      pixel_block<4>(o, rq, out, origin, rows, columns, w, 4 * q);
     if constexpr (out_c % 4 >= 2) pixel_block<2>(o, rq, out, origin, rows, columns, w, 4 * quads);
-    if constexpr (out_c % 2 != 0) pixel_block<1>(o, rq, out, origin, rows, columns, o.weights + (out_c - 1) * reduction, out_c - 1);
+    if constexpr (out_c % 2 != 0)
+      pixel_block<1>(o, rq, out, origin, rows, columns, o.weights + (out_c - 1) * reduction, out_c - 1);
   }
   template <int Channels>
-  [[gnu::always_inline]] static inline void pixel_block(const s16_operands& o, const requant_arrays& rq, std::int16_t* out, std::ptrdiff_t origin,
-                                                        typename g::row_range rows, typename g::row_range columns, const std::int8_t* w,
-                                                        std::int32_t first) {
+  [[gnu::always_inline]] static inline void pixel_block(const s16_operands& o, const requant_arrays& rq,
+                                                        std::int16_t* out, std::ptrdiff_t origin,
+                                                        typename g::row_range rows, typename g::row_range columns,
+                                                        const std::int8_t* w, std::int32_t first) {
     const block_state<Channels> state = state_of<Channels>(o, rq, first);
     sums<1, Channels> s;
     taps<1, Channels>(o.input, origin, w, rows.first, rows.end, columns.first, columns.end, s);
@@ -251,7 +264,8 @@ struct conv_s16_kernel : kernel::detail::reads_constants_as_stored {
     bool short_sums;
   };
   template <int Channels>
-  [[gnu::always_inline]] static inline block_state<Channels> state_of(const s16_operands& o, const requant_arrays& rq, std::int32_t first) {
+  [[gnu::always_inline]] static inline block_state<Channels> state_of(const s16_operands& o, const requant_arrays& rq,
+                                                                      std::int32_t first) {
     block_state<Channels> state;
     state.short_sums = !wide;
 #pragma GCC unroll 4
@@ -265,7 +279,8 @@ struct conv_s16_kernel : kernel::detail::reads_constants_as_stored {
 
   // Output channels [first, first + Channels) of every pixel; `w` is channel first's filter.
   template <int Channels>
-  [[gnu::noinline]] static void channel_block(const s16_operands& o, const std::int8_t* w, const requant_arrays& rq, std::int32_t first) {
+  [[gnu::noinline]] static void channel_block(const s16_operands& o, const std::int8_t* w, const requant_arrays& rq,
+                                              std::int32_t first) {
     const block_state<Channels> state = state_of<Channels>(o, rq, first);
     std::int16_t* out = o.output + first;
     if constexpr (flat) {
@@ -288,12 +303,15 @@ struct conv_s16_kernel : kernel::detail::reads_constants_as_stored {
   }
 
   template <int Channels>
-  static void row(const block_state<Channels>& state, const std::int16_t* input, const std::int8_t* w, std::int16_t* out,
-                  std::int32_t b, std::int32_t oy) {
+  static void row(const block_state<Channels>& state, const std::int16_t* input, const std::int8_t* w,
+                  std::int16_t* out, std::int32_t b, std::int32_t oy) {
     const auto rows = g::rows_inside(oy);
     // Offset of pixel ox's tap (0, 0) (which may lie outside the input: only taps inside are read).
-    const auto origin = [&](std::int32_t ox) { return g::input_pixel(b, rows.input_row, ox * g::win.stride_w - g::win.pad_left); };
-    for (std::int32_t ox = 0; ox < g::interior_begin; ++ox) pixel<Channels>(state, input, w, out + ox * out_c, origin(ox), rows, ox);
+    const auto origin = [&](std::int32_t ox) {
+      return g::input_pixel(b, rows.input_row, ox * g::win.stride_w - g::win.pad_left);
+    };
+    for (std::int32_t ox = 0; ox < g::interior_begin; ++ox)
+      pixel<Channels>(state, input, w, out + ox * out_c, origin(ox), rows, ox);
     constexpr std::int32_t interior = g::interior_end - g::interior_begin;
     for (std::int32_t k = 0; k < interior / 2; ++k) {
       const std::int32_t ox = g::interior_begin + 2 * k;
@@ -305,13 +323,15 @@ struct conv_s16_kernel : kernel::detail::reads_constants_as_stored {
       constexpr std::int32_t ox = g::interior_end - 1;
       pixel<Channels>(state, input, w, out + ox * out_c, origin(ox), rows, ox);
     }
-    for (std::int32_t ox = g::interior_end; ox < g::out_w; ++ox) pixel<Channels>(state, input, w, out + ox * out_c, origin(ox), rows, ox);
+    for (std::int32_t ox = g::interior_end; ox < g::out_w; ++ox)
+      pixel<Channels>(state, input, w, out + ox * out_c, origin(ox), rows, ox);
   }
 
   // One pixel over its in-bounds taps.
   template <int Channels>
-  [[gnu::noinline]] static void pixel(const block_state<Channels>& state, const std::int16_t* input, const std::int8_t* w,
-                                      std::int16_t* out, std::ptrdiff_t origin, typename g::row_range rows, std::int32_t ox) {
+  [[gnu::noinline]] static void pixel(const block_state<Channels>& state, const std::int16_t* input,
+                                      const std::int8_t* w, std::int16_t* out, std::ptrdiff_t origin,
+                                      typename g::row_range rows, std::int32_t ox) {
     const auto columns = g::columns_inside(ox);
     sums<1, Channels> s;
     taps<1, Channels>(input, origin, w, rows.first, rows.end, columns.first, columns.end, s);
@@ -322,24 +342,28 @@ struct conv_s16_kernel : kernel::detail::reads_constants_as_stored {
   // (0, 0) lie at input offset origin + p * pixel_step.
   template <int Pixels, int Channels>
   [[gnu::always_inline]] static inline void taps(const std::int16_t* input, std::ptrdiff_t origin, const std::int8_t* w,
-                                                 std::int32_t first_row, std::int32_t end_row, std::int32_t first_column,
-                                                 std::int32_t end_column, sums<Pixels, Channels>& s) {
+                                                 std::int32_t first_row, std::int32_t end_row,
+                                                 std::int32_t first_column, std::int32_t end_column,
+                                                 sums<Pixels, Channels>& s) {
     for (std::int32_t ky = first_row; ky < end_row; ++ky) {
       const std::ptrdiff_t row_x = origin + static_cast<std::ptrdiff_t>(ky) * g::win.dilation_h * g::in_w * in_c;
       const std::ptrdiff_t row_w = static_cast<std::ptrdiff_t>(ky) * kernel_w * in_c;
       if constexpr (row_stretch) {
-        dot_s16<Pixels, Channels, pixel_step, reduction>(input + row_x + static_cast<std::ptrdiff_t>(first_column) * in_c,
-                                                         w + row_w + first_column * in_c, (end_column - first_column) * in_c, s);
+        dot_s16<Pixels, Channels, pixel_step, reduction>(
+            input + row_x + static_cast<std::ptrdiff_t>(first_column) * in_c, w + row_w + first_column * in_c,
+            (end_column - first_column) * in_c, s);
       } else {
         for (std::int32_t kx = first_column; kx < end_column; ++kx)
-          dot_s16<Pixels, Channels, pixel_step, reduction>(input + row_x + static_cast<std::ptrdiff_t>(kx) * g::win.dilation_w * in_c,
-                                                           w + row_w + kx * in_c, in_c, s);
+          dot_s16<Pixels, Channels, pixel_step, reduction>(
+              input + row_x + static_cast<std::ptrdiff_t>(kx) * g::win.dilation_w * in_c, w + row_w + kx * in_c, in_c,
+              s);
       }
     }
   }
 
   template <int Pixels, int Channels>
-  [[gnu::always_inline]] static inline void store(const block_state<Channels>& state, const sums<Pixels, Channels>& s, std::int16_t* out) {
+  [[gnu::always_inline]] static inline void store(const block_state<Channels>& state, const sums<Pixels, Channels>& s,
+                                                  std::int16_t* out) {
     if (!wide && state.short_sums) {
 #pragma GCC unroll 4
       for (int ch = 0; ch < Channels; ++ch)
@@ -351,7 +375,8 @@ struct conv_s16_kernel : kernel::detail::reads_constants_as_stored {
       for (int ch = 0; ch < Channels; ++ch)
 #pragma GCC unroll 4
         for (int p = 0; p < Pixels; ++p)
-          out[p * out_c + ch] = state.stage[ch].apply(ctnn::detail::quant::wrapping_add_wide(s.sum(p, ch), state.bias[ch]));
+          out[p * out_c + ch] =
+              state.stage[ch].apply(ctnn::detail::quant::wrapping_add_wide(s.sum(p, ch), state.bias[ch]));
     }
   }
 };
@@ -365,7 +390,8 @@ struct depthwise_s16_kernel : kernel::detail::reads_constants_as_stored {
   // Each sum has one product per tap: int32 holds 511 of them exactly. In place the pixel-major walk is the
   // reference's order, each group of four channels written after its taps are read.
   static constexpr bool supports = s16_call<P> && P.kind == op_kind::depthwise_conv2d && P.depth_multiplier == 1 &&
-                                   P.in.rank == 4 && P.out.rank == 4 && P.in[3] == channels && kernel_h * kernel_w <= 511;
+                                   P.in.rank == 4 && P.out.rank == 4 && P.in[3] == channels &&
+                                   kernel_h * kernel_w <= 511;
 
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
@@ -374,7 +400,9 @@ struct depthwise_s16_kernel : kernel::detail::reads_constants_as_stored {
     // lies a whole number of pixels from the input: output (p, c) then overwrites input (i, c) of one pixel i,
     // which only channel c's outputs read, and the walk visits each channel's pixels in ascending order, as
     // the reference (the int8 kernel's argument, depthwise.hpp).
-    if (P.in_place == 0 || (reinterpret_cast<std::uintptr_t>(o.input) - reinterpret_cast<std::uintptr_t>(o.output)) % (2 * channels) == 0) {
+    if (P.in_place == 0 ||
+        (reinterpret_cast<std::uintptr_t>(o.input) - reinterpret_cast<std::uintptr_t>(o.output)) % (2 * channels) ==
+            0) {
       constexpr std::int32_t quads = channels / 4;
       for (std::int32_t q = 0; q < quads; ++q) channel_group<4>(o, rq, 4 * q);
       for (std::int32_t c = 4 * quads; c < channels; ++c) channel_group<1>(o, rq, c);
@@ -384,15 +412,16 @@ struct depthwise_s16_kernel : kernel::detail::reads_constants_as_stored {
     for (std::int32_t b = 0; b < g::batch; ++b)
       for (std::int32_t oy = 0; oy < g::out_h; ++oy) {
         const auto rows = g::rows_inside(oy);
-        for (std::int32_t ox = 0; ox < g::out_w; ++ox, out += channels) pixel(o, rq, out, b, rows, g::columns_inside(ox));
+        for (std::int32_t ox = 0; ox < g::out_w; ++ox, out += channels)
+          pixel(o, rq, out, b, rows, g::columns_inside(ox));
       }
   }
 
  private:
-  [[gnu::noinline]] static void pixel(const s16_operands& o, const requant_arrays& rq, std::int16_t* out, std::int32_t b,
-                                      typename g::row_range rows, typename g::row_range columns) {
-    const std::int16_t* first_tap =
-        o.input + g::input_pixel(b, rows.input_row + rows.first * g::win.dilation_h, columns.input_row + columns.first * g::win.dilation_w);
+  [[gnu::noinline]] static void pixel(const s16_operands& o, const requant_arrays& rq, std::int16_t* out,
+                                      std::int32_t b, typename g::row_range rows, typename g::row_range columns) {
+    const std::int16_t* first_tap = o.input + g::input_pixel(b, rows.input_row + rows.first * g::win.dilation_h,
+                                                             columns.input_row + columns.first * g::win.dilation_w);
     const std::int8_t* first_weights = o.weights + (rows.first * kernel_w + columns.first) * channels;
     constexpr std::int32_t quads = channels / 4;
     for (std::int32_t q = 0; q < quads; ++q) {
@@ -460,12 +489,16 @@ struct depthwise_s16_kernel : kernel::detail::reads_constants_as_stored {
           } else {
             for (std::int32_t ky = rows.first; ky < rows.end; ++ky)
               for (std::int32_t kx = columns.first; kx < columns.end; ++kx)
-                tap<Channels>(o.input + g::input_pixel(b, rows.input_row + ky * g::win.dilation_h, columns.input_row + kx * g::win.dilation_w) + first,
+                tap<Channels>(o.input +
+                                  g::input_pixel(b, rows.input_row + ky * g::win.dilation_h,
+                                                 columns.input_row + kx * g::win.dilation_w) +
+                                  first,
                               weights + (ky * kernel_w + kx) * channels, acc);
           }
 #pragma GCC unroll 4
           for (int k = 0; k < Channels; ++k)
-            out[k] = short_sums ? stage[k].apply_short(acc[k] + bias[k]) : stage[k].apply(ctnn::detail::quant::wrapping_add_wide(acc[k], wide_bias[k]));
+            out[k] = short_sums ? stage[k].apply_short(acc[k] + bias[k])
+                                : stage[k].apply(ctnn::detail::quant::wrapping_add_wide(acc[k], wide_bias[k]));
         }
       }
   }
@@ -474,7 +507,8 @@ struct depthwise_s16_kernel : kernel::detail::reads_constants_as_stored {
 
   // acc[k] += x[k] * w[k], k < Channels (4: two input words, one weight word widened; 1: one product).
   template <int Channels>
-  [[gnu::always_inline]] static inline void tap(const std::int16_t* x, const std::int8_t* w, std::int32_t (&acc)[Channels]) {
+  [[gnu::always_inline]] static inline void tap(const std::int16_t* x, const std::int8_t* w,
+                                                std::int32_t (&acc)[Channels]) {
     if constexpr (Channels == 4) {
       const std::uint32_t x01 = load_word(x), x23 = load_word(x + 2);
       const std::uint32_t word = load_word(w);
@@ -488,8 +522,10 @@ struct depthwise_s16_kernel : kernel::detail::reads_constants_as_stored {
     }
   }
 
-  [[gnu::always_inline]] static inline std::int16_t result(const s16_operands& o, const requant_arrays& rq, std::int32_t sum, std::int32_t c) {
-    const std::int64_t acc = P.has_bias != 0 ? ctnn::detail::quant::wrapping_add_wide(sum, o.bias[c]) : std::int64_t{sum};
+  [[gnu::always_inline]] static inline std::int16_t result(const s16_operands& o, const requant_arrays& rq,
+                                                           std::int32_t sum, std::int32_t c) {
+    const std::int64_t acc =
+        P.has_bias != 0 ? ctnn::detail::quant::wrapping_add_wide(sum, o.bias[c]) : std::int64_t{sum};
     return wide_stage_of<P>(rq.multiplier, rq.shift, c).apply(acc);
   }
 };

@@ -30,11 +30,13 @@ namespace ctnn::kernel::reference {
 // What a convolution accumulates in, and its bias's type: float for float32, int32 for int8, int64 for int16.
 template <class Output>
 using conv_accumulator =
-    std::conditional_t<std::is_same_v<Output, float>, float, std::conditional_t<std::is_same_v<Output, std::int16_t>, std::int64_t, std::int32_t>>;
+    std::conditional_t<std::is_same_v<Output, float>, float,
+                       std::conditional_t<std::is_same_v<Output, std::int16_t>, std::int64_t, std::int32_t>>;
 
 // The int16 output of an int64 accumulator (bias included): rescaled and clamped, no zero point (TFLM's 16x8 kernels).
 template <class Params>
-[[gnu::always_inline]] constexpr std::int16_t requantize_wide(Params p, std::int64_t acc, std::int32_t multiplier, std::int32_t shift) {
+[[gnu::always_inline]] constexpr std::int16_t requantize_wide(Params p, std::int64_t acc, std::int32_t multiplier,
+                                                              std::int32_t shift) {
   std::int32_t v = ctnn::detail::quant::multiply_by_quantized_multiplier_wide(acc, multiplier, shift);
   v = v < p->activation_min ? p->activation_min : v;
   return static_cast<std::int16_t>(v > p->activation_max ? p->activation_max : v);
@@ -50,8 +52,8 @@ template <class Params>
 
 // An integer convolution's result: the bias added (wrapping, as on TFLite's targets), requantized.
 template <class Output, class Params, class Accumulator>
-[[gnu::always_inline]] constexpr Output integer_result(Params p, Accumulator acc, const Accumulator* bias, std::int32_t oc,
-                                                      std::int32_t multiplier, std::int32_t shift) {
+[[gnu::always_inline]] constexpr Output integer_result(Params p, Accumulator acc, const Accumulator* bias,
+                                                       std::int32_t oc, std::int32_t multiplier, std::int32_t shift) {
   namespace q = ctnn::detail::quant;
   if constexpr (std::is_same_v<Output, std::int16_t>) {
     if (p->has_bias != 0) acc = q::wrapping_add_wide(acc, bias[oc]);
@@ -81,11 +83,14 @@ constexpr void conv2d(Params p, const Input* input, const Weight* weights, const
       const Weight* filter = weights + ((oc * p->win.kernel_h + ky) * p->win.kernel_w + kx) * in_per_group;
       for (std::int32_t ic = 0; ic < in_per_group; ++ic) {
         if constexpr (float32) acc += pixel[ic] * filter[ic];
-        else acc = accumulate(acc, (filter[ic] + p->weights_offset) * (pixel[ic] + p->input_offset));
+        else
+          acc = accumulate(acc, (filter[ic] + p->weights_offset) * (pixel[ic] + p->input_offset));
       }
     });
-    if constexpr (float32) output[at] = activate(p->fused, acc);
-    else output[at] = integer_result<Output>(p, acc, bias, oc, multiplier[oc], shift[oc]);
+    if constexpr (float32)
+      output[at] = activate(p->fused, acc);
+    else
+      output[at] = integer_result<Output>(p, acc, bias, oc, multiplier[oc], shift[oc]);
   });
 }
 
@@ -106,10 +111,13 @@ constexpr void depthwise_conv2d(Params p, const Input* input, const Weight* weig
       const Input x = input[((b * in.h + iy) * in.w + ix) * in.c + ic];
       const Weight w = weights[(ky * p->win.kernel_w + kx) * channels + oc];
       if constexpr (float32) acc += x * w;
-      else acc = accumulate(acc, (w + p->weights_offset) * (x + p->input_offset));
+      else
+        acc = accumulate(acc, (w + p->weights_offset) * (x + p->input_offset));
     });
-    if constexpr (float32) output[at] = activate(p->fused, acc);
-    else output[at] = integer_result<Output>(p, acc, bias, oc, multiplier[oc], shift[oc]);
+    if constexpr (float32)
+      output[at] = activate(p->fused, acc);
+    else
+      output[at] = integer_result<Output>(p, acc, bias, oc, multiplier[oc], shift[oc]);
   });
 }
 

@@ -47,8 +47,12 @@ inline constexpr bool dsp_available = false;
 }
 
 // The halves of two words regrouped (the compiler emits one PKHBT / PKHTB for each, on every Arm target).
-[[gnu::always_inline]] inline std::uint32_t low_halves(std::uint32_t a, std::uint32_t b) { return (a & 0xFFFFu) | (b << 16); }
-[[gnu::always_inline]] inline std::uint32_t high_halves(std::uint32_t a, std::uint32_t b) { return (b & 0xFFFF0000u) | (a >> 16); }
+[[gnu::always_inline]] inline std::uint32_t low_halves(std::uint32_t a, std::uint32_t b) {
+  return (a & 0xFFFFu) | (b << 16);
+}
+[[gnu::always_inline]] inline std::uint32_t high_halves(std::uint32_t a, std::uint32_t b) {
+  return (b & 0xFFFF0000u) | (a >> 16);
+}
 
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 

@@ -55,7 +55,8 @@ struct wide_stage {
     return {ctnn::detail::quant::reduced_multiplier(multiplier), 15 - shift, std::int64_t{1} << (14 - shift)};
   }
   [[gnu::always_inline]] std::int16_t apply(std::int64_t acc) const {
-    const std::uint64_t product = static_cast<std::uint64_t>(acc) * static_cast<std::uint64_t>(std::int64_t{multiplier});
+    const std::uint64_t product =
+        static_cast<std::uint64_t>(acc) * static_cast<std::uint64_t>(std::int64_t{multiplier});
     const auto rounded = static_cast<std::int64_t>(product + static_cast<std::uint64_t>(rounding));
     return clamp(static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(rounded >> shift))));
   }
@@ -83,15 +84,20 @@ struct wide_stage {
 template <std::int64_t Terms>
 [[gnu::always_inline]] inline bool short_bias(std::int64_t bias) {
   constexpr std::int64_t limit = std::int64_t{0x7FFFFFFF} - Terms * (std::int64_t{1} << 22);
-  if constexpr (limit < 0) return false;
-  else return bias >= -limit && bias <= limit;
+  if constexpr (limit < 0)
+    return false;
+  else
+    return bias >= -limit && bias <= limit;
 }
 
 // Output channel `channel`'s stage: the call's per-channel arrays, or its one multiplier (per-tensor dense).
 template <kernel_params P>
-[[gnu::always_inline]] inline wide_stage<P> wide_stage_of(const std::int32_t* multiplier, const std::int32_t* shift, std::int32_t channel) {
-  if constexpr (P.per_channel != 0) return wide_stage<P>::of(multiplier[channel], shift[channel]);
-  else return wide_stage<P>::of(P.output_multiplier, P.output_shift);
+[[gnu::always_inline]] inline wide_stage<P> wide_stage_of(const std::int32_t* multiplier, const std::int32_t* shift,
+                                                          std::int32_t channel) {
+  if constexpr (P.per_channel != 0)
+    return wide_stage<P>::of(multiplier[channel], shift[channel]);
+  else
+    return wide_stage<P>::of(P.output_multiplier, P.output_shift);
 }
 
 }  // namespace ctnn::kernel::arm::detail

@@ -14,8 +14,8 @@
 
 namespace ctnn::kernel::reference::int8 {
 template <class Params, class Data>
-constexpr void dense(Params p, const Data* input, const std::int8_t* weights, const conv_accumulator<Data>* bias, Data* output,
-                     const std::int32_t* multiplier, const std::int32_t* shift) {
+constexpr void dense(Params p, const Data* input, const std::int8_t* weights, const conv_accumulator<Data>* bias,
+                     Data* output, const std::int32_t* multiplier, const std::int32_t* shift) {
   const std::int32_t batch = p->out[0];
   const std::int32_t units = p->out.last();
   const auto features = static_cast<std::int32_t>(p->in.elements() / batch);
@@ -28,8 +28,9 @@ constexpr void dense(Params p, const Data* input, const std::int8_t* weights, co
       conv_accumulator<Data> acc = 0;
       for (std::int32_t i = 0; i < features; ++i)
         acc = accumulate(acc, (row[i] + p->weights_offset) * (x[i] + p->input_offset));
-      output[b * units + u] = p->per_channel != 0 ? integer_result<Data>(p, acc, bias, u, multiplier[u], shift[u])
-                                                 : integer_result<Data>(p, acc, bias, u, p->output_multiplier, p->output_shift);
+      output[b * units + u] = p->per_channel != 0
+                                  ? integer_result<Data>(p, acc, bias, u, multiplier[u], shift[u])
+                                  : integer_result<Data>(p, acc, bias, u, p->output_multiplier, p->output_shift);
     }
 }
 
