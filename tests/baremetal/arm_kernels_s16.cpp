@@ -83,7 +83,7 @@ constexpr ctnn::kernel_params depthwise_layer_in_place(std::uint32_t family, std
   return s16_of(t::window_layer(family, index, true, true), t::seed_of(family + 77, index));
 }
 
-constexpr std::size_t max_elements = 2 * 9 * 17 * 71;
+constexpr std::size_t max_elements = 4096;  // the largest layer: a dense one of 3 x 1100 inputs
 struct s16_operands {
   std::int16_t input[max_elements];
   std::int8_t weights[21 * 1100];  // the largest: a dense layer of 1100 features and 21 units
