@@ -253,6 +253,9 @@ constexpr std::int32_t multiply_by_quantized_multiplier_wide(std::int64_t x, std
   const std::int32_t total_shift = 15 - shift;
   const std::uint64_t product =
       static_cast<std::uint64_t>(x) * static_cast<std::uint64_t>(std::int64_t{reduced_multiplier(multiplier)});
+  // TFLM asserts shift < 8; a multiplier of 2^15 or more (shift >= 15, a model no converter writes) is a left
+  // shift without rounding here, defined rather than a negative shift count.
+  if (total_shift <= 0) return static_cast<std::int32_t>(static_cast<std::uint32_t>(product << -total_shift));
   const auto rounded = static_cast<std::int64_t>(product + (std::uint64_t{1} << (total_shift - 1)));
   return static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(rounded >> total_shift)));
 }

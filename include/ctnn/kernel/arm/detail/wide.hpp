@@ -52,7 +52,11 @@ struct wide_stage {
   std::int32_t shift;       // 15 - TFLite's shift: a right shift of 8 to 46
   std::int64_t rounding;    // 2^(shift - 1)
   [[gnu::always_inline]] static wide_stage of(std::int32_t multiplier, std::int32_t shift) {
-    return {ctnn::detail::quant::reduced_multiplier(multiplier), 15 - shift, std::int64_t{1} << (14 - shift)};
+    const std::int32_t reduced = ctnn::detail::quant::reduced_multiplier(multiplier);
+    if (shift < 15) return {reduced, 15 - shift, std::int64_t{1} << (14 - shift)};
+    // A left shift (multiplier_wide's case): reduced * 2^(shift - 14), shifted right by 1 after adding 1, is
+    // the same product (< 2^31 for shift <= 30, as QuantizeMultiplier's).
+    return {reduced << (shift - 14), 1, 1};
   }
   [[gnu::always_inline]] std::int16_t apply(std::int64_t acc) const {
     const std::uint64_t product =
