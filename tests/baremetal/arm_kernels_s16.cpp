@@ -106,7 +106,7 @@ void fill(std::uint32_t seed, bool extreme) {
   for (auto& v : operands.multiplier) v = t::multiplier(r);
   for (auto& v : operands.shift) {
     const std::int32_t pick = r.in(0, 7);
-    v = pick == 0 ? r.in(-31, -20) : (pick == 1 ? r.in(0, 16) : r.in(-19, -1));  // 15, 16: left shifts
+    v = pick == 0 ? r.in(-31, -20) : (pick == 1 ? r.in(0, 31) : r.in(-19, -1));  // 15 to 31: left shifts
   }
 }
 

@@ -272,7 +272,8 @@ struct conv_s16_kernel : kernel::detail::reads_constants_as_stored {
     for (int ch = 0; ch < Channels; ++ch) {
       state.bias[ch] = P.has_bias != 0 ? o.bias[first + ch] : 0;
       state.stage[ch] = wide_stage_of<P>(rq.multiplier, rq.shift, first + ch);
-      if constexpr (P.has_bias != 0) state.short_sums = state.short_sums && short_bias<reduction>(state.bias[ch]);
+      state.short_sums =
+          state.short_sums && state.stage[ch].short_multiplier() && short_bias<reduction>(state.bias[ch]);
     }
     return state;
   }
@@ -469,7 +470,7 @@ struct depthwise_s16_kernel : kernel::detail::reads_constants_as_stored {
       stage[k] = wide_stage_of<P>(rq.multiplier, rq.shift, first + k);
       wide_bias[k] = P.has_bias != 0 ? o.bias[first + k] : 0;
       bias[k] = static_cast<std::int32_t>(wide_bias[k]);
-      short_sums = short_sums && short_bias<kernel_h * kernel_w>(wide_bias[k]);
+      short_sums = short_sums && stage[k].short_multiplier() && short_bias<kernel_h * kernel_w>(wide_bias[k]);
     }
     std::int16_t* out = o.output + first;
     const std::int8_t* weights = o.weights + first;

@@ -45,7 +45,7 @@ struct wide_sums {
 };
 
 // One output channel's int64 output stage. apply_short: the same for a sum that int32 holds with its bias
-// (short_bias), where acc * multiplier + rounding is one SMLAL (|acc| < 2^31, multiplier < 2^15).
+// (short_bias) and a multiplier below 2^31 (short_multiplier), where acc * multiplier + rounding is one SMLAL.
 template <kernel_params P>
 struct wide_stage {
   std::int32_t multiplier;  // reduced to 16 bits
@@ -55,15 +55,17 @@ struct wide_stage {
     const std::int32_t reduced = ctnn::detail::quant::reduced_multiplier(multiplier);
     if (shift < 15) return {reduced, 15 - shift, std::int64_t{1} << (14 - shift)};
     // A left shift (multiplier_wide's case): reduced * 2^(shift - 14), shifted right by 1 after adding 1, is
-    // the same product (< 2^31 for shift <= 30, as QuantizeMultiplier's).
-    return {reduced << (shift - 14), 1, 1};
+    // the same product. Up to 2^32 (shift 31): the bits of an unsigned multiplier for apply, which keeps the
+    // low 32 bits of the product exact; negative as int32, it keeps such a channel off the short stage.
+    return {static_cast<std::int32_t>(static_cast<std::uint32_t>(reduced) << (shift - 14)), 1, 1};
   }
   [[gnu::always_inline]] std::int16_t apply(std::int64_t acc) const {
     const std::uint64_t product =
-        static_cast<std::uint64_t>(acc) * static_cast<std::uint64_t>(std::int64_t{multiplier});
+        static_cast<std::uint64_t>(acc) * std::uint64_t{static_cast<std::uint32_t>(multiplier)};
     const auto rounded = static_cast<std::int64_t>(product + static_cast<std::uint64_t>(rounding));
     return clamp(static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(rounded >> shift))));
   }
+  [[gnu::always_inline]] bool short_multiplier() const { return multiplier >= 0; }
   [[gnu::always_inline]] std::int16_t apply_short(std::int32_t acc) const {
     const std::int64_t rounded = static_cast<std::int64_t>(acc) * multiplier + rounding;
     // The low 32 bits of rounded >> shift, from its two words (the compiler's 64-bit shift by a variable
