@@ -6,21 +6,23 @@
 //
 // conv2d and dense: a word of int16 inputs holds two SMLAD operands; a word of four weights widens with
 // SXTB16 into (w0, w2) and (w1, w3), so each pixel's inputs are regrouped to match, (x0, x2) and (x1, x3)
-// (PKHBT / PKHTB of two words, once per quad and pixel, shared by the channels of a block). Channel-major,
-// as the int8 kernel (conv.hpp): per block of 2 output channels (bias and output stage read once), every
-// pixel; interior pixels of a row two at a time (a quad of weights serves both), border pixels one at a
-// time over their in-bounds taps (the reference skips the others; the zero point is 0, so there is no
-// offset term to correct). 20 instructions per 16 MACs in the 2 x 2 block.
+// (PKHBT / PKHTB of two words). Three walks, chosen at compile time:
+//   * blocks (windows of whole quads and at most 128 values: 1x1 convs, dense layers, first layers over few
+//     channels): a block of pixels' windows regrouped once onto the stack (zeros for padding taps: the zero
+//     point is 0), then channel-major over the block with the int8 kernels' widened 2 x 2 assembly loop (16
+//     instructions per 16 MACs: the regrouped words are their widened ones); in place too, as the int8
+//     pointwise blocks (a block's outputs are written after its inputs are copied);
+//   * other calls out of place: channel-major as the int8 kernel (conv.hpp), per block of 2 output channels
+//     (bias and output stage read once) every pixel, interior pixels of a row two at a time (20 instructions
+//     per 16 MACs), border pixels one at a time over their in-bounds taps;
+//   * other calls in place: pixel-major, one pixel x 4 channels, each block's outputs written after its window
+//     is read (the reference kernel's order, which memory/in_place_window.hpp's rule makes safe).
 //
 // depthwise_conv2d: four channels a step: per tap two words of inputs (channels c..c+3), one word of weights
 // widened with SXTB16 into (w0, w2) and (w1, w3), and SMLABB / SMLATB / SMLABT / SMLATT, one per channel (9
 // instructions per 4 MACs); leftover channels one at a time. Channel-major (each group's stages read once),
-// interior pixels' taps at compile-time offsets; pixel-major in place where the result does not lie a whole
+// interior pixels' taps at compile-time offsets; in place, pixel-major where the result does not lie a whole
 // number of pixels from the input.
-//
-// Calls run in place (kernel_params::in_place) go pixel-major, as the reference kernels walk: conv2d one pixel x
-// 4 channels at a time (each block's outputs written after its window is read; memory/in_place_window.hpp's
-// rule makes that safe, as for the int8 kernels), depthwise as above.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
