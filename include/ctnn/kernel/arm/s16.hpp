@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/arm/detail/dot.hpp>
@@ -486,9 +487,14 @@ struct depthwise_s16_kernel : kernel::detail::reads_constants_as_stored {
           if (whole_rows && columns.first == 0 && columns.end == kernel_w) {
             // Every tap inside: compile-time offsets.
             const std::int16_t* x = o.input + g::input_pixel(b, rows.input_row, columns.input_row) + first;
+            if constexpr (Channels == 4 && asm_taps) {
+              interior_taps_asm(x, weights, acc, std::make_index_sequence<kernel_h * kernel_w>{});
+            } else {
 #pragma GCC unroll 9
-            for (std::int32_t t = 0; t < kernel_h * kernel_w; ++t)
-              tap<Channels>(x + (t / kernel_w) * row_step + (t % kernel_w) * column_step, weights + t * channels, acc);
+              for (std::int32_t t = 0; t < kernel_h * kernel_w; ++t)
+                tap<Channels>(x + (t / kernel_w) * row_step + (t % kernel_w) * column_step, weights + t * channels,
+                              acc);
+            }
           } else {
             for (std::int32_t ky = rows.first; ky < rows.end; ++ky)
               for (std::int32_t kx = columns.first; kx < columns.end; ++kx)
@@ -507,6 +513,44 @@ struct depthwise_s16_kernel : kernel::detail::reads_constants_as_stored {
   }
   static constexpr std::ptrdiff_t row_step = static_cast<std::ptrdiff_t>(g::win.dilation_h) * g::in_w * channels;
   static constexpr std::ptrdiff_t column_step = static_cast<std::ptrdiff_t>(g::win.dilation_w) * channels;
+
+  // The interior taps of four channels as one assembly step each, at compile-time offsets (LDR's immediates):
+  // 9 instructions a tap, where the compiler's schedule of the unrolled C++ taps spills (about 16).
+  static constexpr bool asm_taps = CTNN_ARM_DOT_ASM && kernel_h * kernel_w <= 16 &&
+                                   2 * ((kernel_h - 1) * row_step + (kernel_w - 1) * column_step) + 4 <= 4095 &&
+                                   (kernel_h * kernel_w - 1) * channels <= 4095;
+  template <std::size_t... T>
+  [[gnu::always_inline]] static inline void interior_taps_asm(const std::int16_t* x, const std::int8_t* w,
+                                                              std::int32_t (&acc)[4], std::index_sequence<T...>) {
+    (tap_asm<2 * ((static_cast<std::ptrdiff_t>(T) / kernel_w) * row_step +
+                  (static_cast<std::ptrdiff_t>(T) % kernel_w) * column_step),
+             static_cast<std::ptrdiff_t>(T) * channels>(x, w, acc),
+     ...);
+  }
+#if CTNN_ARM_DOT_ASM
+  template <std::ptrdiff_t XOffset, std::ptrdiff_t WOffset>
+  [[gnu::always_inline]] static inline void tap_asm(const std::int16_t* x, const std::int8_t* w,
+                                                    std::int32_t (&acc)[4]) {
+    std::uint32_t t0, t1, t2, t3;
+    __asm(
+        "ldr %[t0], [%[x], %[x0]]\n\t"
+        "ldr %[t1], [%[x], %[x1]]\n\t"
+        "ldr %[t2], [%[w], %[w0]]\n\t"
+        "sxtb16 %[t3], %[t2], ror #8\n\t"
+        "sxtb16 %[t2], %[t2]\n\t"
+        "smlabb %[a0], %[t0], %[t2], %[a0]\n\t"
+        "smlatb %[a1], %[t0], %[t3], %[a1]\n\t"
+        "smlabt %[a2], %[t1], %[t2], %[a2]\n\t"
+        "smlatt %[a3], %[t1], %[t3], %[a3]\n\t"
+        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [a0] "+r"(acc[0]), [a1] "+r"(acc[1]),
+          [a2] "+r"(acc[2]), [a3] "+r"(acc[3])
+        : [x] "r"(x), [w] "r"(w), [x0] "i"(XOffset), [x1] "i"(XOffset + 4), [w0] "i"(WOffset)
+        : "memory");
+  }
+#else
+  template <std::ptrdiff_t XOffset, std::ptrdiff_t WOffset>
+  static void tap_asm(const std::int16_t*, const std::int8_t*, std::int32_t (&)[4]);  // never used here
+#endif
 
   // acc[k] += x[k] * w[k], k < Channels (4: two input words, one weight word widened; 1: one product).
   template <int Channels>
