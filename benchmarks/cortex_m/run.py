@@ -59,8 +59,9 @@ MODELS = {
 # place of ../shared's; their peer figures in OWN_PEER_TOTALS.
 OWN_MODELS = {"kws16": SOURCE_DIR / "models" / "kws_16x8"}
 # TFLM 90b983c2b + CMSIS-NN 4ab83cc3 (its s16 convolution, depthwise, fully connected and softmax kernels, the DSP
-# path) built for the Cortex-M4 at -O2 from the same snapshots (outside the repository, as the M55 figures),
-# counted the same way (qemu -icount shift=0, SysTick), outputs equal to the reference cases; Invoke() of case 0.
+# path) built for the Cortex-M4 at -O2 from the same snapshots by benchmarks/cortex_m/build_peer.py (outside the
+# repository's build), counted the same way (qemu -icount shift=0, SysTick), outputs equal to the reference
+# cases; Invoke() of case 0.
 OWN_PEER_TOTALS = {"m4": {"O2": {"kws16": 16_108_480}}}
 # key: (toolchain file in cmake/toolchains, qemu board)
 CPUS = {
