@@ -8,7 +8,8 @@ Also writes the int16 models ctnn refuses, as TFLM does or until ctnn has their 
 tests/data/tflite/ (the tools' error tests, tools/CMakeLists.txt): int16_gather.tflite (TFLM's GATHER takes
 float32 and int8 only), int16_relu_zero_point.tflite (an int16 RELU with zero point 5: TFLM's needs 0),
 int16_add.tflite (an int16 ADD: no int16 ADD kernel in ctnn yet), int16_logistic_output_scale.tflite (an int16
-LOGISTIC whose result scale is not 2^-15: TFLM's Prepare fails).
+LOGISTIC whose result scale is not 2^-15: TFLM's Prepare fails), int16_fully_connected_int32_bias.tflite (a 16x8
+FULLY_CONNECTED with an int32 bias: TFLM's int32-accumulator variant, not one of ctnn's kernels).
 
   QUANTIZE: float32 -> int16 (ties, saturation at -32768/32767, tiny and huge scales), int8 -> int16,
     int16 -> int8, int16 -> int16 (rescaled, saturating), int16 -> int32, int32 -> int16; DEQUANTIZE int16 ->
@@ -17,6 +18,9 @@ LOGISTIC whose result scale is not 2^-15: TFLM's Prepare fails).
     compared); RELU, RELU6, LEAKY_RELU, ABS (TFLM's int8 templates at int16); LOGISTIC and TANH (TFLM's int16 table);
   SUB (equal shapes, broadcast, fused RELU/RELU6, saturating), MEAN and SUM (one and two axes, keep_dims);
   SOFTMAX (TFLM's exp and reciprocal tables, computed by ctnn in constant evaluation).
+  CONV_2D (3x3 SAME, 1x1, 1-D strided, dilated without bias, biases near +-2^46, sums beyond int32),
+    DEPTHWISE_CONV_2D (3x3, multiplier 2 stride 2, 1-D), FULLY_CONNECTED (per tensor and per channel, sums beyond
+    int32): int64 biases, per-channel weight scales over several binades.
 
 Deterministic: every input comes from a fixed seed, so re-running reproduces every file byte for byte.
 
@@ -217,8 +221,11 @@ def refused_models():
     add.op("ADD", [a, b], [y])
     folder = op_tests.OPS_DIR.parent / "tflite"
     logistic = Chain([8], I16, quant(1e-3)).op("LOGISTIC", I16, quant(1e-4)).model()
+    int32_bias = Chain([1, 8], I16, quant(1e-3)).op(
+        "FULLY_CONNECTED", I16, quant(2e-3), shape=[1, 4],
+        constants=[(np.arange(32).reshape(4, 8) % 7 - 3, tfl.INT8), (np.array([100, -200, 300, -400]), I32)]).model()
     for name, m in [("int16_gather", gather), ("int16_relu_zero_point", relu), ("int16_add", add),
-                    ("int16_logistic_output_scale", logistic)]:
+                    ("int16_logistic_output_scale", logistic), ("int16_fully_connected_int32_bias", int32_bias)]:
         (folder / f"{name}.tflite").write_bytes(m.serialize())
 
 
@@ -297,6 +304,69 @@ def abs_cases(rng):
              [integers(rng, np.int16, [50])])]
 
 
+def linear_cases(rng):
+    """CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED "16x8": int16 data, int8 weights (per-channel scales over
+    several binades, or one scale), int64 biases (TFLM's int64 accumulator and MultiplyByQuantizedMultiplier)."""
+    I8, I16, I64 = tfl.INT8, tfl.INT16, tfl.INT64
+    cases = []
+
+    def weighted(name, code, in_shape, w_shape, out_shape, qi, qo, w_scales, axis, bias=True, x=None, w=None, b=None,
+                 **options):
+        m = tfl.Model(new_opcodes=True)
+        xt = m.tensor("x", in_shape, I16, quant=quant(qi))
+        w = integers(rng, np.int8, w_shape, -127, 127) if w is None else np.asarray(w).reshape(w_shape)
+        channels = w_shape[axis]
+        scales = list(w_scales) if len(w_scales) == 1 else (list(w_scales) * channels)[:channels]  # one: per tensor
+        wt = m.tensor("w", w_shape, I8, data=w, quant=dict(scale=scales, zero_point=[0] * len(scales), axis=axis))
+        inputs = [xt, wt]
+        if bias:
+            if b is None:
+                b = rng.randint(-(1 << 20), 1 << 20, size=channels).astype(np.int64)
+            inputs.append(m.tensor("b", [channels], I64, data=np.asarray(b, dtype=np.int64),
+                                   quant=dict(scale=[qi * s for s in scales], zero_point=[0] * len(scales))))
+        yt = m.tensor("y", out_shape, I16, quant=quant(qo))
+        m.inputs, m.outputs = [xt], [yt]
+        m.op(code, inputs, [yt], **options)
+        cases.append((name, m, [integers(rng, np.int16, in_shape) if x is None else x]))
+
+    conv = dict(code="CONV_2D")
+    per_channel = [0.004, 0.0007, 0.03, 0.0001]  # multipliers over several binades
+    weighted("conv_i16_3x3_same_relu", in_shape=[1, 6, 7, 3], w_shape=[4, 3, 3, 3], out_shape=[1, 6, 7, 4], qi=2e-4,
+             qo=1e-3, w_scales=per_channel, axis=0, padding=0, stride=(1, 1), act="RELU", **conv)
+    weighted("conv_i16_1x1", in_shape=[1, 5, 5, 8], w_shape=[6, 1, 1, 8], out_shape=[1, 5, 5, 6], qi=3e-4, qo=2e-3,
+             w_scales=per_channel, axis=0, padding=1, stride=(1, 1), **conv)
+    weighted("conv_i16_1d_stride2", in_shape=[1, 1, 21, 4], w_shape=[5, 1, 5, 4], out_shape=[1, 1, 9, 5], qi=1e-4,
+             qo=5e-4, w_scales=[0.01], axis=0, padding=1, stride=(1, 2), **conv)
+    weighted("conv_i16_dilated_no_bias", in_shape=[1, 9, 8, 2], w_shape=[3, 3, 3, 2], out_shape=[1, 9, 8, 3], qi=2e-4,
+             qo=4e-4, w_scales=per_channel, axis=0, bias=False, padding=0, stride=(1, 1), dilation=(2, 2), **conv)
+    # Biases near +-2^46 (TFLM's int64 MultiplyByQuantizedMultiplier takes |x| < 2^47; its result, beyond int32
+    # there, truncated to int32) and +2^33, -2^40 (rescaled within int32: saturated at 32767 and -32768).
+    weighted("conv_i16_huge_bias", in_shape=[1, 3, 3, 2], w_shape=[4, 2, 2, 2], out_shape=[1, 2, 2, 4],
+             qi=1e-3, qo=1e-3, w_scales=[0.002, 5e-5], axis=0, b=[(1 << 46) - 1, -(1 << 46), 1 << 33, -(1 << 40)],
+             padding=1, stride=(1, 1), **conv)
+    # 576 products of 2^22 each: beyond int32 (an int32 sum would wrap where TFLM's int64 one does not).
+    weighted("conv_i16_int32_overflow", in_shape=[1, 3, 3, 64], w_shape=[2, 3, 3, 64], out_shape=[1, 1, 1, 2],
+             qi=1e-4, qo=0.5, w_scales=[1e-3], axis=0, padding=1, stride=(1, 1),
+             x=np.full([1, 3, 3, 64], -32768, np.int16), w=np.concatenate([np.full(576, -128), np.full(576, 127)]),
+             **conv)
+    depthwise = dict(code="DEPTHWISE_CONV_2D")
+    weighted("depthwise_i16_3x3_relu6", in_shape=[1, 6, 6, 5], w_shape=[1, 3, 3, 5], out_shape=[1, 6, 6, 5], qi=2e-4,
+             qo=1e-3, w_scales=per_channel, axis=3, padding=0, stride=(1, 1), multiplier=1, act="RELU6", **depthwise)
+    weighted("depthwise_i16_multiplier2_stride2", in_shape=[1, 7, 6, 3], w_shape=[1, 3, 3, 6], out_shape=[1, 3, 2, 6],
+             qi=3e-4, qo=6e-4, w_scales=per_channel, axis=3, padding=1, stride=(2, 2), multiplier=2, **depthwise)
+    weighted("depthwise_i16_1d", in_shape=[1, 1, 16, 8], w_shape=[1, 1, 3, 8], out_shape=[1, 1, 14, 8], qi=1e-4,
+             qo=3e-4, w_scales=[0.02], axis=3, padding=1, stride=(1, 1), multiplier=1, **depthwise)
+    fully_connected = dict(code="FULLY_CONNECTED")
+    weighted("fully_connected_i16_relu", in_shape=[2, 40], w_shape=[7, 40], out_shape=[2, 7], qi=2e-4, qo=1e-3,
+             w_scales=[0.01], axis=0, act="RELU", **fully_connected)
+    weighted("fully_connected_i16_per_channel", in_shape=[1, 64], w_shape=[10, 64], out_shape=[1, 10], qi=3e-4,
+             qo=2e-3, w_scales=per_channel, axis=0, **fully_connected)
+    weighted("fully_connected_i16_int32_overflow", in_shape=[1, 600], w_shape=[3, 600], out_shape=[1, 3], qi=1e-4,
+             qo=0.5, w_scales=[1e-3], axis=0, x=np.full([1, 600], 32767, np.int16),
+             w=np.concatenate([np.full(600, 127), np.full(600, -128), np.tile([127, -128], 300)]), **fully_connected)
+    return cases
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tflm", metavar="TFLM_RUN", help="the TFLM host oracle: records the cases' outputs")
@@ -304,7 +374,7 @@ def main() -> None:
     family = op_tests.Family("int16", args.tflm)
     rng = np.random.RandomState(1616)
     cases = (quantize_cases(rng) + data_movement_cases(rng) + activation_cases(rng) + logistic_tanh_cases(rng) +
-             arithmetic_cases(rng) + softmax_cases(rng) + abs_cases(rng))
+             arithmetic_cases(rng) + softmax_cases(rng) + abs_cases(rng) + linear_cases(np.random.RandomState(1626)))
     for name, m, inputs in cases:
         family.write_case(name, m, inputs)
     family.finish()

@@ -43,8 +43,7 @@ Models (float unless said otherwise; the op list of each is in its _expected.hpp
                   and the outputs of TensorFlow Lite Micro's reference kernels (the host oracle tflm_run, outside
                   the repository): regenerated only with --tflm <path to tflm_run>; without it the committed header
                   is kept (after checking that it belongs to this model and these inputs).
-  int16_dense     FULLY_CONNECTED "16x8" (int16 activations with zero point 0, int8 weights, an int64 bias): it
-                  imports; the op has no int16 kernel yet, which the pipeline says (issue #26).
+  int16_dense     FULLY_CONNECTED "16x8" (int16 activations with zero point 0, int8 weights, an int64 bias).
 Models that must be rejected:
   bad_unsupported_op    op 1 is LSH_PROJECTION (builtin code 15: not in TensorFlow Lite Micro either).
   bad_several_unsupported  ops 0, 1 and 3 (LSH_PROJECTION, SKIP_GRAM, HASHTABLE_LOOKUP) and tensor 2 (UINT8) are

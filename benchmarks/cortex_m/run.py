@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The Cortex-M benchmark: ctnn's MLPerf Tiny int8 models on emulated Cortex-M cores, against TFLM + CMSIS-NN.
+"""The Cortex-M benchmark: ctnn's MLPerf Tiny int8 models (and a 16x8 KWS of the repository's own) on emulated
+Cortex-M cores, against TFLM + CMSIS-NN.
 
 For each core (--cpu), optimisation level (--opt) and model (--models) it builds cm_bench_<model>.elf
 (as firmware) and cm_bench_<model>_calls.elf (with the executor's per-call hook) from
@@ -30,6 +31,7 @@ instructions of the patch stage's calls (docs/memory.md, "Patch execution").
   python3 benchmarks/cortex_m/run.py --models kws --opt O2 --cpu m4,m33 --json
   python3 benchmarks/cortex_m/run.py --opt O2 --cpu m55                  # Helium (MVE) kernels
   python3 benchmarks/cortex_m/run.py --models vww --opt O2 --patches
+  python3 benchmarks/cortex_m/run.py --models kws16 --opt O2            # 16x8: int16 activations (kernel/arm/s16.hpp)
 
 Standard library only. Needs arm-none-eabi-g++, qemu-system-arm, cmake and ninja (or make).
 """
@@ -51,7 +53,16 @@ MODELS = {
     "vww": ("vww_96_int8", "VWW"),
     "ic": ("pretrainedResnet_quant", "IC"),
     "ad": ("ad01_int8", "AD"),
+    "kws16": ("kws_16x8", "KWS16"),
 }
+# The repository's own models: their folder of model.tflite and TFLM reference cases (scripts/gen_kws_16x8.py), in
+# place of ../shared's; their peer figures in OWN_PEER_TOTALS.
+OWN_MODELS = {"kws16": SOURCE_DIR / "models" / "kws_16x8"}
+# TFLM 90b983c2b + CMSIS-NN 4ab83cc3 (its s16 convolution, depthwise, fully connected and softmax kernels, the DSP
+# path) built for the Cortex-M4 at -O2 from the same snapshots by benchmarks/cortex_m/build_peer.py (outside the
+# repository's build), counted the same way (qemu -icount shift=0, SysTick), outputs equal to the reference
+# cases; Invoke() of case 0.
+OWN_PEER_TOTALS = {"m4": {"O2": {"kws16": 16_108_480}}}
 # key: (toolchain file in cmake/toolchains, qemu board)
 CPUS = {
     "m4": ("arm-none-eabi-cortex-m4.cmake", "mps2-an386"),
@@ -244,7 +255,11 @@ def summarise(key, cpu, opt, board, records, per_call, sizes, tflm):
     instructions = round(records["inference"]["ticks"] * per_tick)
     macs = model["macs"]
     reference = totals.get(name)
-    if cpu in PEER_TOTALS:  # this core's own peer figures (no reference-kernel or per-operator ones)
+    own_peer = OWN_PEER_TOTALS.get(cpu, {}).get(opt, {}).get(key)
+    if key in OWN_MODELS:
+        reference = None if own_peer is None else {"macs": None, "reference": None, "cmsis_nn": own_peer}
+        per_op = {}
+    elif cpu in PEER_TOTALS:  # this core's own peer figures (no reference-kernel or per-operator ones)
         peer = PEER_TOTALS[cpu].get(opt, {}).get(key)
         reference = None if peer is None else {"macs": None, "reference": None, "cmsis_nn": peer}
         per_op = {}
@@ -431,7 +446,7 @@ def parse_list(text, allowed, what):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--models", type=lambda t: parse_list(t, MODELS, "--models"), default=list(MODELS),
-                        help="comma-separated: kws,vww,ic,ad (default: all)")
+                        help="comma-separated: kws,vww,ic,ad,kws16 (default: all)")
     parser.add_argument("--opt", type=lambda t: parse_list(t, OPTS, "--opt"), default=list(OPTS), help="O2,Os (default: both)")
     parser.add_argument("--cpu", type=lambda t: parse_list(t, CPUS, "--cpu"), default=["m4"], help="m4,m33,m55 (default: m4)")
     parser.add_argument("--patches", action="store_true",
@@ -448,7 +463,7 @@ def main():
     try:
         mlperf = args.shared / "models" / "mlperf-tiny"
         for key in args.models:
-            if not (mlperf / "refs" / MODELS[key][0] / "output_3.bin").exists():
+            if key not in OWN_MODELS and not (mlperf / "refs" / MODELS[key][0] / "output_3.bin").exists():
                 raise Skip(f"{mlperf}/refs/{MODELS[key][0]} not found (give --shared)")
         args.cmake, args.qemu = tool("cmake"), tool("qemu-system-arm")
         tool("arm-none-eabi-g++")

@@ -243,16 +243,27 @@ constexpr std::int32_t multiply_by_quantized_multiplier(std::int32_t x, std::int
   return rounding_divide_by_pot(saturating_rounding_doubling_high_mul(wrapping_shift_left(x, left), multiplier), right);
 }
 
-// TFLite's MultiplyByQuantizedMultiplier of an int64 accumulator (16x8 kernels): the multiplier rounded to
-// 15 bits, one rounding shift by 15 - shift (TFLM's shifts, -31 to 7, give 8 to 46). The product wraps and
-// the result keeps its low 32 bits, as TFLite's int64 arithmetic and int32 conversion do on its targets.
+// TFLite's MultiplyByQuantizedMultiplier of an int64 accumulator (the 16x8 convolutions, fully connected layers
+// and transpose convolutions with an int64 bias): the multiplier reduced to 16 bits (rounded; 0x7FFF from
+// 0x7FFF0000 up), one rounding shift by 15 - shift (TFLM's shifts, -31 to 7, give 8 to 46), the result's low 32
+// bits. TFLite assumes |x| < 2^47; beyond, its int64 arithmetic wraps on its targets, and so does this (unsigned
+// arithmetic, not undefined behaviour). Named apart from the int32 forms: int32_t is `long` on Arm's EABI, where an
+// `int` argument would fit both.
+constexpr std::int64_t wrapping_add_wide(std::int64_t a, std::int64_t b) {
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+}
+constexpr std::int32_t reduced_multiplier(std::int32_t multiplier) {
+  return multiplier < 0x7FFF0000 ? (multiplier + (1 << 15)) >> 16 : 0x7FFF;
+}
 constexpr std::int32_t multiply_by_quantized_multiplier_int64(std::int64_t x, std::int32_t multiplier, std::int32_t shift) {
-  const std::int64_t reduced = multiplier < 0x7FFF0000 ? (multiplier + (1 << 15)) >> 16 : 0x7FFF;
   const std::int32_t total_shift = 15 - shift;
-  const auto product = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) * static_cast<std::uint64_t>(reduced));
-  if (total_shift <= 0) return static_cast<std::int32_t>(static_cast<std::uint64_t>(product) << -total_shift);
-  const auto rounded = static_cast<std::int64_t>(static_cast<std::uint64_t>(product) + (std::uint64_t{1} << (total_shift - 1)));
-  return static_cast<std::int32_t>(rounded >> total_shift);
+  const std::uint64_t product =
+      static_cast<std::uint64_t>(x) * static_cast<std::uint64_t>(std::int64_t{reduced_multiplier(multiplier)});
+  // A multiplier of 2^15 or more (shift >= 15, a model no converter writes) is a left shift without rounding
+  // here, defined rather than a negative shift count.
+  if (total_shift <= 0) return static_cast<std::int32_t>(static_cast<std::uint32_t>(product << -total_shift));
+  const auto rounded = static_cast<std::int64_t>(product + (std::uint64_t{1} << (total_shift - 1)));
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(rounded >> total_shift)));
 }
 
 // MultiplyByQuantizedMultiplierGreaterThanOne (softmax): no rounding right shift.

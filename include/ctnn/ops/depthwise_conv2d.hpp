@@ -39,10 +39,10 @@ struct depthwise_conv2d : windowed_weighted_op {
   }
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays& rq) {
-    kernel::reference::depthwise_conv2d(
-        p, static_cast<const std::int8_t*>(operands[0]), static_cast<const std::int8_t*>(operands[1]),
-        p->has_bias != 0 ? static_cast<const std::int32_t*>(operands[2]) : nullptr, static_cast<std::int8_t*>(result),
-        rq.multiplier, rq.shift);
+    with_integer_operands(
+        p, operands, result, [&](const auto* input, const std::int8_t* weights, const auto* bias, auto* output) {
+          kernel::reference::depthwise_conv2d(p, input, weights, bias, output, rq.multiplier, rq.shift);
+        });
   }
 
   template <class Writer>

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <ctnn/kernel/reference/conv2d.hpp>
 #include <ctnn/ops/descriptor.hpp>
 
 namespace ctnn::ops {
@@ -16,7 +17,21 @@ struct weighted_op : op_defaults {
   static constexpr operand_range operands{2, 5};
   static constexpr bool takes_fused_activation = true;
   static constexpr bool has_weights = true;
-  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
+  // int16: TFLite's 16x8 layers (int8 weights, an int64 bias; TFLM's Prepare wants zero points 0).
+  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8 || type == dtype::i16; }
+  static constexpr bool int16_symmetric = true;
+  // run(input, weights, bias or nullptr, output) with an integer call's operands typed: int8 or int16 data
+  // (the bias int32 or int64: reference::conv_accumulator), int8 weights.
+  template <class Params, class Run>
+  [[gnu::always_inline]] static void with_integer_operands(Params p, const void* const* operands, void* result,
+                                                           Run&& run) {
+    with_activation_type(p, [&](auto data) {
+      using Data = decltype(data);
+      run(static_cast<const Data*>(operands[0]), static_cast<const std::int8_t*>(operands[1]),
+          p->has_bias != 0 ? static_cast<const kernel::reference::conv_accumulator<Data>*>(operands[2]) : nullptr,
+          static_cast<Data*>(result));
+    });
+  }
   // Data, weights and the bias if any.
   static constexpr std::size_t operands_read(const kernel_params& p) { return p.has_bias != 0 ? 3 : 2; }
 

@@ -34,13 +34,12 @@ constexpr void import_conv(S& s, op_import& im) {
     return;
   }
   if (!constant_operand(s, op, p, w, 1, weights.type)) return;
-  // The bias has the accumulator's type, as TFLM's kernels read it: float32, int32 for int8 data, int32 or
-  // int64 for int16 data (16x8). TFLM reads any other as that type (past the end of a smaller one): refused.
+  // The bias has the accumulator's type, as TFLM's kernels read it: float32, int32 for int8 data, int64 for
+  // int16 data (16x8, as TFLite's converter writes it; TFLM's int32-accumulator variant of CONV_2D and
+  // FULLY_CONNECTED with an int32 bias is not one of ctnn's kernels). TFLM reads any other as that type (past
+  // the end of a smaller one): refused.
   const dtype data_type = s.m.tensor_at(x).type;
-  const dtype bias_type = b >= 0 ? s.m.tensor_at(b).type : dtype::f32;
-  const dtype accumulator = data_type == dtype::f32 ? dtype::f32
-                            : data_type == dtype::i16 && bias_type == dtype::i64 ? dtype::i64
-                                                                                  : dtype::i32;
+  const dtype accumulator = data_type == dtype::f32 ? dtype::f32 : data_type == dtype::i16 ? dtype::i64 : dtype::i32;
   if (b >= 0 && !constant_operand(s, op, p, b, 2, accumulator)) return;
   const shape in = s.m.tensor_at(x).dims;
   const shape ws = weights.dims;

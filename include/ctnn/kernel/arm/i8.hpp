@@ -1,6 +1,6 @@
 #pragma once
-// Armv7E-M DSP int8 kernels (Cortex-M4/M7/M33/M55: __ARM_FEATURE_DSP), bit-exact with the reference int8
-// kernels. Same interface as simd::i8_kernel (kernel/simd/i8.hpp):
+// Armv7E-M DSP int8 kernels (Cortex-M4/M7/M33/M55: __ARM_FEATURE_DSP), and the 16x8 ones (int16 data: s16.hpp),
+// bit-exact with the reference kernels. Same interface as simd::i8_kernel (kernel/simd/i8.hpp):
 //   supports            whether run() handles a call with parameters P (including calls that plan_memory
 //                       runs in place, kernel_params::in_place, when the kernel's order of writes allows it)
 //   packs(k), pack<K>   whether constant operand k is passed re-laid out, and the compile-time re-layout
@@ -14,6 +14,7 @@
 #include <ctnn/kernel/arm/conv.hpp>
 #include <ctnn/kernel/arm/depthwise.hpp>
 #include <ctnn/kernel/arm/pool.hpp>
+#include <ctnn/kernel/arm/s16.hpp>
 #include <ctnn/kernel/detail/supported_or.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 
@@ -25,10 +26,15 @@ using unsupported = kernel::detail::unsupported_i8;
 
 // The kernel for P, or `unsupported` (then the reference kernel runs the call):
 //   conv2d (groups 1) and dense: conv.hpp; depthwise_conv2d (multiplier 1): depthwise.hpp;
-//   avg_pool, global_avg_pool: pool.hpp; add (equal shapes): add.hpp.
+//   avg_pool, global_avg_pool: pool.hpp; add (equal shapes): add.hpp; int16 conv2d, dense and depthwise_conv2d: s16.hpp.
 template <kernel_params P>
 constexpr auto select() {
-  if constexpr (!detail::dsp_available || P.type != dtype::i8 || P.requantization != requantization_policy::tflite) {
+  if constexpr (P.type == dtype::i16 && (P.kind == op_kind::conv2d || P.kind == op_kind::dense)) {
+    return kernel::detail::supported_or<detail::conv_s16_kernel<P>, unsupported>();
+  } else if constexpr (P.type == dtype::i16 && P.kind == op_kind::depthwise_conv2d) {
+    return kernel::detail::supported_or<detail::depthwise_s16_kernel<P>, unsupported>();
+  } else if constexpr (!detail::dsp_available || P.type != dtype::i8 ||
+                       P.requantization != requantization_policy::tflite) {
     return unsupported{};
   } else if constexpr (P.kind == op_kind::conv2d || P.kind == op_kind::dense) {
     return kernel::detail::supported_or<detail::conv_kernel<P>, unsupported>();

@@ -9,6 +9,8 @@
 //   sxtab16_ror8(a, w)   ... plus bytes 1 and 3
 //   smlad(x, y, acc)     acc + x.lo * y.lo + x.hi * y.hi (int16 halves)
 //   smlabb / smlatt      acc + x.lo * y.lo, acc + x.hi * y.hi
+//   smlabt / smlatb      acc + x.lo * y.hi, acc + x.hi * y.lo
+//   low_halves(a, b)     (a.lo, b.lo) (PKHBT with LSL 16), high_halves(a, b): (a.hi, b.hi) (PKHTB with ASR 16)
 //   load_word(p)         four bytes at any address (LDR: Armv7-M allows unaligned word loads)
 // SMLAD/SMLABB/SMLATT wrap in 32 bits (the Q flag they may set is never read), as the reference kernels'
 // int32 accumulators do; the kernels' own C++ accumulator arithmetic (bias plus offset term, scalar
@@ -37,6 +39,20 @@ inline constexpr bool dsp_available = false;
   std::memcpy(&word, p, 4);
   return word;
 }
+// Two int16 values (p[0] in the low half): one LDR.
+[[gnu::always_inline]] inline std::uint32_t load_word(const std::int16_t* p) {
+  std::uint32_t word;
+  std::memcpy(&word, p, 4);
+  return word;
+}
+
+// The halves of two words regrouped (the compiler emits one PKHBT / PKHTB for each, on every Arm target).
+[[gnu::always_inline]] inline std::uint32_t low_halves(std::uint32_t a, std::uint32_t b) {
+  return (a & 0xFFFFu) | (b << 16);
+}
+[[gnu::always_inline]] inline std::uint32_t high_halves(std::uint32_t a, std::uint32_t b) {
+  return (b & 0xFFFF0000u) | (a >> 16);
+}
 
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 
@@ -60,6 +76,12 @@ inline constexpr bool dsp_available = false;
 }
 [[gnu::always_inline]] inline std::int32_t smlatt(std::uint32_t x, std::uint32_t y, std::int32_t acc) {
   return __smlatt(x, y, acc);
+}
+[[gnu::always_inline]] inline std::int32_t smlabt(std::uint32_t x, std::uint32_t y, std::int32_t acc) {
+  return __smlabt(x, y, acc);
+}
+[[gnu::always_inline]] inline std::int32_t smlatb(std::uint32_t x, std::uint32_t y, std::int32_t acc) {
+  return __smlatb(x, y, acc);
 }
 
 #else
@@ -89,6 +111,12 @@ inline std::int32_t smlabb(std::uint32_t x, std::uint32_t y, std::int32_t acc) {
 }
 inline std::int32_t smlatt(std::uint32_t x, std::uint32_t y, std::int32_t acc) {
   return wrapping_add(acc, portable::high(x) * portable::high(y));
+}
+inline std::int32_t smlabt(std::uint32_t x, std::uint32_t y, std::int32_t acc) {
+  return wrapping_add(acc, portable::low(x) * portable::high(y));
+}
+inline std::int32_t smlatb(std::uint32_t x, std::uint32_t y, std::int32_t acc) {
+  return wrapping_add(acc, portable::high(x) * portable::low(y));
 }
 
 #endif
