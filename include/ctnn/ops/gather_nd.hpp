@@ -84,8 +84,9 @@ struct gather_nd : any_type_move {
         const std::int64_t dim = p->in[batch + d];
         std::int64_t at = indices[t * tuple + d];
         at = at < 0 ? at + dim : at;
-        inside = inside && at >= 0 && at < dim;
-        from += at * stride[static_cast<std::size_t>(batch + d)];
+        const bool in_dim = at >= 0 && at < dim;  // an index outside adds nothing (its product may overflow)
+        inside = inside && in_dim;
+        if (in_dim) from += at * stride[static_cast<std::size_t>(batch + d)];
       }
       for (std::int64_t e = 0; e < slice_elements; ++e) output[e] = inside ? data[from + e] : T{};
     }

@@ -89,7 +89,9 @@ constexpr void import_recurrent(S& s, const node_view& n, const operands& o, std
   else if (direction == "bidirectional") f.direction = recurrent_direction::bidirectional;
   else return s.string_attribute_error(n, "direction", attribute::direction);
   if (layout != 0 && layout != 1) return s.attribute_error(attribute::layout, layout);
-  if (clip.present() && !(threshold > 0.0f)) return s.attribute_error(attribute::clip, static_cast<std::int64_t>(threshold));
+  // The rejected value as an integer where it has one (a NaN or a huge threshold: 0, not a conversion out of range).
+  if (clip.present() && !(threshold > 0.0f))
+    return s.attribute_error(attribute::clip, threshold > -1e18f ? static_cast<std::int64_t>(threshold) : 0);
   if (input_forget != 0 && input_forget != 1) return s.attribute_error(attribute::input_forget, input_forget);
   if (linear_before_reset != 0 && linear_before_reset != 1)
     return s.attribute_error(attribute::linear_before_reset, linear_before_reset);
