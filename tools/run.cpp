@@ -220,9 +220,13 @@ bool within_limits(const job& j, const Module& m) {
   const std::int64_t macs = ctnn::ops::model_macs(m), memory = memory_bytes(m);
   // --invocations runs it several times: the limit bounds them all (no product that could overflow).
   if (macs > j.max_macs / j.invocations) {
-    std::fprintf(stderr, "%s: %s: %lld inference(s) of %lld multiply-accumulates each pass the limit of %lld (--max-macs N raises it)\n",
-                 j.program, j.model_path.c_str(), static_cast<long long>(j.invocations), static_cast<long long>(macs),
-                 static_cast<long long>(j.max_macs));
+    if (j.invocations == 1)
+      std::fprintf(stderr, "%s: %s: one inference needs %lld multiply-accumulates, above the limit of %lld (--max-macs N raises it)\n",
+                   j.program, j.model_path.c_str(), static_cast<long long>(macs), static_cast<long long>(j.max_macs));
+    else
+      std::fprintf(stderr, "%s: %s: %lld inferences of %lld multiply-accumulates each pass the limit of %lld (--max-macs N raises it)\n",
+                   j.program, j.model_path.c_str(), static_cast<long long>(j.invocations), static_cast<long long>(macs),
+                   static_cast<long long>(j.max_macs));
     return false;
   }
   if (memory > j.max_memory_bytes) {

@@ -172,7 +172,7 @@ struct svdf : op_defaults {
           sum = q::wrapping_add(sum, filtered);
         }
         const std::int32_t scaled = q::multiply_by_quantized_multiplier(sum, p->output_multiplier, p->output_shift) + p->output_offset;
-        result[b * s.units + u] = static_cast<std::int8_t>(std::min(std::max(scaled, -128), 127));
+        result[b * s.units + u] = static_cast<std::int8_t>(std::min(std::max(scaled, std::int32_t{-128}), std::int32_t{127}));
       }
   }
 };
