@@ -92,8 +92,9 @@ struct scatter_nd : any_type_move {
       for (std::int32_t d = 0; d < tuple; ++d) {
         std::int64_t at = indices[t * tuple + d];
         at = at < 0 ? at + p->out[d] : at;
-        inside = inside && at >= 0 && at < p->out[d];
-        to += at * stride[static_cast<std::size_t>(d)];
+        const bool in_dim = at >= 0 && at < p->out[d];  // an index outside adds nothing (its product may overflow)
+        inside = inside && in_dim;
+        if (in_dim) to += at * stride[static_cast<std::size_t>(d)];
       }
       if (!inside) continue;
       for (std::int64_t e = 0; e < slice_elements; ++e)
