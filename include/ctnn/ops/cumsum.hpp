@@ -10,6 +10,7 @@
 #include <ctnn/detail/quantization.hpp>
 #include <ctnn/kernel/reference/int8/elementwise.hpp>
 #include <ctnn/kernel/reference/int8/requantize.hpp>
+#include <ctnn/ops/add_n.hpp>
 #include <ctnn/ops/descriptor.hpp>
 
 namespace ctnn::ops {
@@ -38,15 +39,10 @@ struct cumsum : op_defaults {
     p.axis = n.attrs.axis;
     p.cumsum = n.attrs.cumsum;
   }
-  // TFLM's CalculateOpData (int8): left_shift 20; the input rescaled by its scale / (2 * its scale), the sum by
-  // that over 2^20 * the output scale, in double; no fused activation.
-  static constexpr void requantize(const quantized_operands& q, const node&, kernel_params& p) {
-    p.left_shift = 20;
-    const double twice_input_scale = 2 * static_cast<double>(q.in.scale);
-    q.set_multiplier(p.input_multiplier, p.input_shift, static_cast<double>(q.in.scale) / twice_input_scale);
-    q.set_multiplier(p.output_multiplier, p.output_shift,
-                     twice_input_scale / ((1 << p.left_shift) * static_cast<double>(q.out.scale)));
-    q.set_activation_range(activation::none, p);
+  // TFLM's CalculateOpData (int8) is ADD_N's recipe: left_shift 20, the input rescaled by its scale / (2 * its
+  // scale), the sum by that over 2^20 * the output scale, in double; no fused activation.
+  static constexpr void requantize(const quantized_operands& q, const node& n, kernel_params& p) {
+    add_n::requantize(q, n, p);
   }
 
   // Calls sum(first, step, count) for each line along the axis: its elements are first + k * step, k < count,

@@ -9,17 +9,28 @@
 
 namespace ctnn::onnx::detail {
 
+// The operands of a Conv or ConvTranspose: the activation X (1-D or 2-D: `spatial`), constant weights of rank
+// spatial + 2 and an optional constant bias. Sets x (X as a 2-D NHWC input) and ws (the weights, 1-D [O, I, k] as the
+// image weights [O, I, 1, k]: the same bytes); false after a diagnostic.
+template <class S>
+constexpr bool windowed_weights_operands(S& s, const operands& o, std::uint32_t& spatial, std::int32_t& x, shape& ws) {
+  if (!expect_inputs(s, o, 2, 3) || !expect_activation(s, o, 0) || !expect_constant(s, o, 1)) return false;
+  if (o.count > 2 && o.id[2] >= 0 && !expect_constant(s, o, 2)) return false;
+  spatial = 2;
+  x = windowed_input(s, o.id[0], 0, spatial);
+  const shape stored = s.constant_shape(o.id[1]);
+  if (s.failed() || x < 0) return false;
+  if (stored.rank != static_cast<std::int32_t>(spatial) + 2) return s.operand_error(1), false;
+  ws = spatial == 1 ? make_shape(stored[0], stored[1], 1, stored[2]) : stored;
+  return true;
+}
+
 template <class S>
 constexpr void import_conv(S& s, const node_view& n, const operands& o, std::int32_t result) {
-  if (!expect_inputs(s, o, 2, 3) || !expect_activation(s, o, 0) || !expect_constant(s, o, 1)) return;
-  if (o.count > 2 && o.id[2] >= 0 && !expect_constant(s, o, 2)) return;
   std::uint32_t spatial = 2;
-  const std::int32_t x = windowed_input(s, o.id[0], 0, spatial);
-  const shape stored = s.constant_shape(o.id[1]);
-  if (s.failed() || x < 0) return;
-  if (stored.rank != static_cast<std::int32_t>(spatial) + 2) return s.operand_error(1);
-  // 1-D weights [O, I, k] are the image weights [O, I, 1, k] (the same bytes).
-  const shape ws = spatial == 1 ? make_shape(stored[0], stored[1], 1, stored[2]) : stored;
+  std::int32_t x = -1;
+  shape ws{};
+  if (!windowed_weights_operands(s, o, spatial, x, ws)) return;
   const shape in = s.m.tensor_at(x).dims;
   const std::int32_t units = ws[0], per_group = ws[1], kh = ws[2], kw = ws[3];
   const std::int64_t group = int_attribute(s, n, "group", 1);
@@ -63,14 +74,10 @@ constexpr std::int64_t floor_half(std::int64_t v) { return v >= 0 ? v / 2 : -((1
 // output_shape, when given, only sets the extents.
 template <class S>
 constexpr void import_conv_transpose(S& s, const node_view& n, const operands& o, std::int32_t result) {
-  if (!expect_inputs(s, o, 2, 3) || !expect_activation(s, o, 0) || !expect_constant(s, o, 1)) return;
-  if (o.count > 2 && o.id[2] >= 0 && !expect_constant(s, o, 2)) return;
   std::uint32_t spatial = 2;
-  const std::int32_t x = windowed_input(s, o.id[0], 0, spatial);
-  const shape stored = s.constant_shape(o.id[1]);
-  if (s.failed() || x < 0) return;
-  if (stored.rank != static_cast<std::int32_t>(spatial) + 2) return s.operand_error(1);
-  const shape ws = spatial == 1 ? make_shape(stored[0], stored[1], 1, stored[2]) : stored;
+  std::int32_t x = -1;
+  shape ws{};
+  if (!windowed_weights_operands(s, o, spatial, x, ws)) return;
   const shape in = s.m.tensor_at(x).dims;
   const std::int64_t group = int_attribute(s, n, "group", 1);
   if (group < 1 || group > in[3] || in[3] % group != 0) return s.attribute_error(attribute::group, group);
