@@ -115,13 +115,14 @@ constexpr void import_recurrent(S& s, const node_view& n, const operands& o, std
     return s.fail(onnx_error::output_count, {.operator_code = static_cast<std::int64_t>(s.current), .count_actual = n.output_count});
   if (!used[0] && !used[1] && !used[2]) return;
   f.writes_sequence = used[0] ? 1 : 0;
-  const auto as_ir = [&](std::uint32_t k) { return operand(k) >= 0 ? as_onnx(s, operand(k), k) : -1; };
+  const auto as_ir = [&](std::uint32_t k) -> std::int32_t { return operand(k) >= 0 ? as_onnx(s, operand(k), k) : -1; };
   op_attributes a{};
   a.recurrent = f;
   // W [dirs, gates * hidden, input] and R [dirs, gates * hidden, hidden] as the kernels read them, k-major
   // ([dirs, input or hidden, gates * hidden]): constants re-laid out at compile time, others transposed.
   const std::int32_t gates = per_direction == 3 ? 4 : per_direction == 2 ? 3 : 1, dirs = f.directions();
-  const auto k_major = [&](std::uint32_t k, std::int32_t depth) {
+  // std::int32_t is long on Arm's EABI: the lambdas name their return type.
+  const auto k_major = [&](std::uint32_t k, std::int32_t depth) -> std::int32_t {
     const shape stored = onnx_shape(s, o.id[k]);
     if (s.failed()) return -1;
     if (stored != make_shape(dirs, gates * f.hidden, depth)) return s.operand_error(k), -1;
