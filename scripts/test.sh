@@ -17,7 +17,7 @@
 #          sanitizers: g++'s null/nonnull-attribute checks make `&global == nullptr` non-constant
 #          (docs/design.md §6). It is optimised at -O1 (ASan's recommended level), not -O3: a third less
 #          compile time for the instrumented tree, whose tests are short.
-#   quick  g++, the quick tier (CTNN_TEST_TIER=quick): the unit, pass, frontend, end-to-end, tool,
+#   quick  g++ -O1, the quick tier (CTNN_TEST_TIER=quick): the unit, pass, frontend, end-to-end, tool,
 #          compile-fail and layering tests, without SIMD levels, bare metal or fuzzing: minutes after a
 #          one-header change (`cmake --workflow --preset quick` is the same)
 #

@@ -20,6 +20,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <ctnn/frontend/onnx.hpp>
@@ -108,9 +109,13 @@ std::string described(Describe&& describe) {
   return text;
 }
 
-// default_pipeline on an imported module, its plan_memory pass with the command line's plan options.
-template <class Module, class Use>
-int compile_and_use(const model_context& c, Module& m, Use& use) {
+// The import and the pipeline do not depend on what a tool does with the module: they are compiled once,
+// for the two capacities, in model_file.cpp (the explicit instantiations below), not in every tool.
+
+// default_pipeline on an imported module, its plan_memory pass with the command line's plan options;
+// 0, or model_status after saying why.
+template <class Module>
+int compile_module(const model_context& c, Module& m) {
   using pipeline = ctnn::default_pipeline;
   using planning = ctnn::pass::plan_memory<>;
   using lowering = ctnn::pass::lower_te;
@@ -125,44 +130,69 @@ int compile_and_use(const model_context& c, Module& m, Use& use) {
     say(c, c.options.describe(m, m.error));
     return model_status;
   }
-  return use(static_cast<const Module&>(m));
+  return 0;
 }
 
-template <class Module, class Use>
-int import_tflite(const model_context& c, Use& use) {
-  const auto m = std::make_unique<Module>();
-  ctnn::tflite::import_into(*m, c.bytes.data(), c.bytes.size(), stem_of(c.path));
-  if (m->error.failed()) {
-    say(c, described([&](auto sink) { ctnn::tflite::describe(m->error, sink); }));
+// A TFLite file imported into `m` and compiled: 0, or model_status after saying why.
+template <class Module>
+int import_tflite(const model_context& c, Module& m) {
+  ctnn::tflite::import_into(m, c.bytes.data(), c.bytes.size(), stem_of(c.path));
+  if (m.error.failed()) {
+    say(c, described([&](auto sink) { ctnn::tflite::describe(m.error, sink); }));
     put_unsupported_tflite_parts(stderr, c.bytes.data(), c.bytes.size());
     return model_status;
   }
-  return compile_and_use(c, *m, use);
+  return compile_module(c, m);
 }
 
+// An ONNX import at a module's capacities, and the constants it re-laid out when they are computed.
+template <class Module>
+struct onnx_import {
+  static constexpr std::size_t T = Module::tensor_capacity, N = Module::node_capacity;
+  std::unique_ptr<ctnn::onnx::import_result<T, N, T>> result = std::make_unique<ctnn::onnx::import_result<T, N, T>>();
+  std::vector<std::vector<float>> relaid;  // the module's re-laid-out constants point into it
+};
+
 // The re-laid-out constants are listed (planning and metadata need their sizes only), or computed when
-// the context asks for them.
-template <class Module, class Use>
-int import_onnx(const model_context& c, Use& use) {
-  constexpr std::size_t T = Module::tensor_capacity, N = Module::node_capacity;
-  const auto r = std::make_unique<ctnn::onnx::import_result<T, N, T>>();
-  ctnn::onnx::import_into<T>(*r, c.bytes.data(), c.bytes.size(), stem_of(c.path));
-  if (r->ir.error.failed()) {
-    say(c, described([&](auto sink) { ctnn::onnx::describe(r->ir.error, c.bytes.data(), c.bytes.size(), sink); }));
+// the context asks for them. 0, or model_status after saying why.
+template <class Module>
+int import_onnx(const model_context& c, onnx_import<Module>& i) {
+  auto& r = *i.result;
+  ctnn::onnx::import_into<onnx_import<Module>::T>(r, c.bytes.data(), c.bytes.size(), stem_of(c.path));
+  if (r.ir.error.failed()) {
+    say(c, described([&](auto sink) { ctnn::onnx::describe(r.ir.error, c.bytes.data(), c.bytes.size(), sink); }));
     put_unsupported_onnx_parts(stderr, c.bytes.data(), c.bytes.size());
     return model_status;
   }
-  std::vector<std::vector<float>> relaid;  // outlives `use`: the module's constants point into it
   if (c.wanted == constants::computed) {
-    relaid.resize(static_cast<std::size_t>(r->relayout_count));
-    for (std::size_t k = 0; k < relaid.size(); ++k) {
-      const ctnn::onnx::relayout& relayout = r->relayouts[k];
-      relaid[k].resize(static_cast<std::size_t>(relayout.elements()));
-      ctnn::onnx::relayout_values(relayout, c.bytes.data(), relaid[k].data());
-      r->ir.tensor_at(relayout.tensor).data.f32 = relaid[k].data();
+    i.relaid.resize(static_cast<std::size_t>(r.relayout_count));
+    for (std::size_t k = 0; k < i.relaid.size(); ++k) {
+      const ctnn::onnx::relayout& relayout = r.relayouts[k];
+      i.relaid[k].resize(static_cast<std::size_t>(relayout.elements()));
+      ctnn::onnx::relayout_values(relayout, c.bytes.data(), i.relaid[k].data());
+      r.ir.tensor_at(relayout.tensor).data.f32 = i.relaid[k].data();
     }
   }
-  return compile_and_use(c, r->ir, use);
+  return compile_module(c, r.ir);
+}
+
+extern template int import_tflite<small_module>(const model_context&, small_module&);
+extern template int import_tflite<large_module>(const model_context&, large_module&);
+extern template int import_onnx<small_module>(const model_context&, onnx_import<small_module>&);
+extern template int import_onnx<large_module>(const model_context&, onnx_import<large_module>&);
+
+template <class Module, class Use>
+int use_tflite(const model_context& c, Use& use) {
+  const auto m = std::make_unique<Module>();
+  if (const int status = import_tflite(c, *m)) return status;
+  return use(static_cast<const Module&>(*m));
+}
+
+template <class Module, class Use>
+int use_onnx(const model_context& c, Use& use) {
+  onnx_import<Module> i;
+  if (const int status = import_onnx(c, i)) return status;
+  return use(std::as_const(i.result->ir));
 }
 
 }  // namespace detail
@@ -193,8 +223,8 @@ int compile_model_bytes(const char* program, const char* path, const std::vector
     const auto fits = [&b](std::size_t capacity) {
       return b.tensors <= capacity && b.nodes <= capacity && b.values <= capacity && b.relayouts <= capacity;
     };
-    if (fits(small_module::tensor_capacity)) return detail::import_onnx<small_module>(c, use);
-    if (fits(large_module::tensor_capacity)) return detail::import_onnx<large_module>(c, use);
+    if (fits(small_module::tensor_capacity)) return detail::use_onnx<small_module>(c, use);
+    if (fits(large_module::tensor_capacity)) return detail::use_onnx<large_module>(c, use);
     detail::say(c, "the model needs " + std::to_string(b.tensors) + " tensors and " + std::to_string(b.nodes) +
                        " nodes; the tools handle up to " + std::to_string(large_module::tensor_capacity));
     return model_status;
@@ -209,9 +239,9 @@ int compile_model_bytes(const char* program, const char* path, const std::vector
   }
   const ctnn::tflite::import_counts n = ctnn::tflite::count(bytes.data(), bytes.size());
   if (n.tensors <= small_module::tensor_capacity && n.nodes <= small_module::node_capacity)
-    return detail::import_tflite<small_module>(c, use);
+    return detail::use_tflite<small_module>(c, use);
   if (n.tensors <= large_module::tensor_capacity && n.nodes <= large_module::node_capacity)
-    return detail::import_tflite<large_module>(c, use);
+    return detail::use_tflite<large_module>(c, use);
   detail::say(c, "the model has " + std::to_string(n.tensors) + " tensors and " + std::to_string(n.nodes) +
                      " ops; the tools handle up to " + std::to_string(large_module::tensor_capacity));
   return model_status;

@@ -23,7 +23,7 @@
 
 namespace {
 
-const std::string refs = std::string{CTNN_MLPERF_REFS_DIR} + "/" + CTNN_STRINGIZE(CTNN_MLPERF_MODEL);
+const std::string refs = ctnn_test::path_of(CTNN_MLPERF_REFS_DIR, CTNN_STRINGIZE(CTNN_MLPERF_MODEL));
 
 // Used by the int8 models only.
 [[maybe_unused]] std::vector<std::int8_t> read_bytes(const std::string& path) {

@@ -19,5 +19,5 @@ static_assert(net::input_count == 1 && net::output_count == 1);
 static_assert(std::is_same_v<net::input<0>::element_type, float>, "the float models only (int8: frontend_mlperf_*)");
 
 TEST_CASE("the float MLPerf Tiny model matches the TFLM reference outputs") {
-  ctnn_test::check_float_model<net>(std::string{CTNN_MLPERF_REFS_DIR} + "/" + CTNN_STRINGIZE(CTNN_MLPERF_MODEL), ".bin", 4);
+  ctnn_test::check_float_model<net>(ctnn_test::path_of(CTNN_MLPERF_REFS_DIR, CTNN_STRINGIZE(CTNN_MLPERF_MODEL)), ".bin", 4);
 }

@@ -20,5 +20,5 @@ static_assert(net::input_count == 1 && net::output_count == 1);
 static_assert(std::is_same_v<net::input<0>::element_type, float>);
 
 TEST_CASE("the float ONNX model matches onnxruntime's outputs") {
-  ctnn_test::check_float_model<net>(std::string{CTNN_ONNX_MODELS_DIR} + "/" + CTNN_STRINGIZE(CTNN_ONNX_MODEL), ".ort.bin", 4);
+  ctnn_test::check_float_model<net>(ctnn_test::path_of(CTNN_ONNX_MODELS_DIR, CTNN_STRINGIZE(CTNN_ONNX_MODEL)), ".ort.bin", 4);
 }
