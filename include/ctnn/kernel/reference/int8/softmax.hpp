@@ -13,6 +13,38 @@
 
 namespace ctnn::kernel::reference::int8 {
 
+namespace detail {
+
+// TFLite sums exp(d) in Q12 for softmax and log-softmax alike.
+inline constexpr std::int32_t accumulation_integer_bits = 12;
+
+// The row walk softmax and log_softmax share: row(x, y, depth, largest) for each row of the last axis.
+template <class Params, class Row>
+constexpr void for_each_row(const Params& p, const std::int8_t* input, std::int8_t* output, Row&& row) {
+  const std::int32_t depth = p->in.last();
+  if (depth == 0) return;  // an empty last axis: no element (a model file can say so)
+  const std::int64_t rows = p->in.elements() / depth;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const std::int8_t* x = input + r * depth;
+    std::int32_t largest = -128;
+    for (std::int32_t c = 0; c < depth; ++c) largest = x[c] > largest ? x[c] : largest;
+    row(x, output + r * depth, depth, largest);
+  }
+}
+
+// The sum in Q12 of exp(d) (exp_of(c), Q0) over the row's elements with d = x - largest >= diff_min.
+template <class ExpOf>
+constexpr std::int32_t sum_of_exps(const std::int8_t* x, std::int32_t depth, std::int32_t largest, std::int32_t diff_min,
+                                   ExpOf&& exp_of) {
+  std::int32_t sum = 0;
+  for (std::int32_t c = 0; c < depth; ++c)
+    if (x[c] - largest >= diff_min)
+      sum = ctnn::detail::quant::wrapping_add(sum, fixed_point::rescale<0, accumulation_integer_bits>(exp_of(c)));
+  return sum;
+}
+
+}  // namespace detail
+
 // The output quantization must be TFLite's (kernel::invoke_i8 asserts it, kernel::invoke_dynamic checks it).
 constexpr bool softmax_output_is_supported(const kernel_params& p) { return p.output_offset == -128; }
 
@@ -21,26 +53,15 @@ constexpr void softmax(Params p, const std::int8_t* input, std::int8_t* output) 
   namespace q = ctnn::detail::quant;
   namespace fp = fixed_point;
   constexpr std::int32_t scaled_diff_integer_bits = 5;
-  constexpr std::int32_t accumulation_integer_bits = 12;
   const std::int32_t diff_min = -q::input_radius(scaled_diff_integer_bits, p->input_shift);
-  const std::int32_t depth = p->in.last();
-  if (depth == 0) return;  // an empty last axis: no element (a model file can say so)
-  const std::int64_t rows = p->in.elements() / depth;
-  for (std::int64_t r = 0; r < rows; ++r) {
-    const std::int8_t* x = input + r * depth;
-    std::int8_t* y = output + r * depth;
-    std::int32_t largest = -128;
-    for (std::int32_t c = 0; c < depth; ++c) largest = x[c] > largest ? x[c] : largest;
+  detail::for_each_row(p, input, output, [&](const std::int8_t* x, std::int8_t* y, std::int32_t depth, std::int32_t largest) {
     const auto exp_of = [&](std::int32_t c) {
       const std::int32_t diff_q5 =
           q::multiply_by_quantized_multiplier_greater_than_one(x[c] - largest, p->input_multiplier, p->input_shift);
       return fp::exp_on_negative_values<scaled_diff_integer_bits>(diff_q5);
     };
-    std::int32_t sum_of_exps = 0;  // Q12
-    for (std::int32_t c = 0; c < depth; ++c)
-      if (x[c] - largest >= diff_min)
-        sum_of_exps = q::wrapping_add(sum_of_exps, fp::rescale<0, accumulation_integer_bits>(exp_of(c)));
-    const fp::reciprocal inverse = fp::get_reciprocal<accumulation_integer_bits>(sum_of_exps);
+    const fp::reciprocal inverse =
+        fp::get_reciprocal<detail::accumulation_integer_bits>(detail::sum_of_exps(x, depth, largest, diff_min, exp_of));
     const std::int32_t exponent = inverse.bits_over_unit + 31 - 8;
     for (std::int32_t c = 0; c < depth; ++c) {
       if (x[c] - largest >= diff_min) {
@@ -51,7 +72,7 @@ constexpr void softmax(Params p, const std::int8_t* input, std::int8_t* output) 
         y[c] = -128;
       }
     }
-  }
+  });
 }
 
 // int8 log-softmax over the last axis, TFLite's LogSoftmaxQuantized (TFLM's LOG_SOFTMAX; the output is scale
@@ -63,25 +84,16 @@ template <class Params>
 constexpr void log_softmax(Params p, const std::int8_t* input, std::int8_t* output) {
   namespace q = ctnn::detail::quant;
   namespace fp = fixed_point;
-  constexpr std::int32_t input_integer_bits = 5, accumulation_integer_bits = 12, output_integer_bits = 4;
+  constexpr std::int32_t input_integer_bits = 5, output_integer_bits = 4;
   const std::int32_t diff_min = -q::input_radius(input_integer_bits, p->input_shift);
-  const std::int32_t depth = p->in.last();
-  if (depth == 0) return;  // an empty last axis: no element
-  const std::int64_t rows = p->in.elements() / depth;
-  for (std::int64_t r = 0; r < rows; ++r) {
-    const std::int8_t* x = input + r * depth;
-    std::int8_t* y = output + r * depth;
-    std::int32_t largest = -128;
-    for (std::int32_t c = 0; c < depth; ++c) largest = x[c] > largest ? x[c] : largest;
+  detail::for_each_row(p, input, output, [&](const std::int8_t* x, std::int8_t* y, std::int32_t depth, std::int32_t largest) {
     const auto diff_q5 = [&](std::int32_t c) {
       return q::multiply_by_quantized_multiplier(x[c] - largest, p->input_multiplier, p->input_shift);
     };
-    std::int32_t sum_of_exps = 0;  // Q12
-    for (std::int32_t c = 0; c < depth; ++c)
-      if (x[c] - largest >= diff_min)
-        sum_of_exps = q::wrapping_add(
-            sum_of_exps, fp::rescale<0, accumulation_integer_bits>(fp::exp_on_negative_values<input_integer_bits>(diff_q5(c))));
-    const std::int32_t log_sum = fp::log_x_for_x_greater_than_or_equal_to_1<input_integer_bits, accumulation_integer_bits>(sum_of_exps);
+    const std::int32_t sum_of_exps = detail::sum_of_exps(
+        x, depth, largest, diff_min, [&](std::int32_t c) { return fp::exp_on_negative_values<input_integer_bits>(diff_q5(c)); });
+    const std::int32_t log_sum =
+        fp::log_x_for_x_greater_than_or_equal_to_1<input_integer_bits, detail::accumulation_integer_bits>(sum_of_exps);
     const std::int32_t reach =
         q::multiply_by_quantized_multiplier(q::wrapping_add(log_sum, fp::raw_min), p->output_multiplier, p->output_shift);
     const std::int32_t adjusted_diff_min = diff_min - 1 > reach ? diff_min - 1 : reach;
@@ -95,7 +107,7 @@ constexpr void log_softmax(Params p, const std::int8_t* input, std::int8_t* outp
         y[c] = -128;
       }
     }
-  }
+  });
 }
 
 }  // namespace ctnn::kernel::reference::int8
