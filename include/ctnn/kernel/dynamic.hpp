@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 #include <utility>
 
 #include <ctnn/ir/module.hpp>
@@ -120,8 +121,11 @@ bool invoke_onnx_of(const kernel_params& p, std::span<const void* const> operand
 // Runs the shared kernel for `p`. Returns false, writing nothing, when there is none for these
 // parameters (kernel_params_problem), fewer operands are given than the kernel reads, or a per-channel
 // int8 call lacks its requantization arrays.
-inline bool invoke_dynamic(const kernel_params& p, std::span<const void* const> operands, void* result,
-                           const requant_arrays& rq = {}) {
+// (A template only so that the dispatch, every shared kernel of every kind, is compiled where a call is,
+// not in every translation unit that includes this header: Params is kernel_params.)
+template <class Params>
+bool invoke_dynamic(const Params& p, std::span<const void* const> operands, void* result, const requant_arrays& rq = {}) {
+  static_assert(std::is_same_v<Params, kernel_params>, "invoke_dynamic takes a kernel_params");
   if (kernel_params_problem(p) != params_problem::none || operands.size() < operands_read(p) || !has_requantization(p, rq))
     return false;
   constexpr auto kinds = std::make_index_sequence<static_cast<std::size_t>(op_kind_count)>{};

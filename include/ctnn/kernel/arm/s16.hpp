@@ -436,15 +436,7 @@ struct depthwise_s16_kernel : kernel::detail::reads_constants_as_stored {
       for (std::int32_t ky = rows.first; ky < rows.end; ++ky, x_row += row_step, w_row += kernel_w * channels) {
         const std::int16_t* x = x_row;
         const std::int8_t* w = w_row;
-        for (std::int32_t kx = columns.first; kx < columns.end; ++kx, x += column_step, w += channels) {
-          const std::uint32_t x01 = load_word(x), x23 = load_word(x + 2);
-          const std::uint32_t word = load_word(w);
-          const std::uint32_t w02 = sxtb16(word), w13 = sxtb16_ror8(word);
-          acc[0] = smlabb(x01, w02, acc[0]);
-          acc[1] = smlatb(x01, w13, acc[1]);
-          acc[2] = smlabt(x23, w02, acc[2]);
-          acc[3] = smlatt(x23, w13, acc[3]);
-        }
+        for (std::int32_t kx = columns.first; kx < columns.end; ++kx, x += column_step, w += channels) tap<4>(x, w, acc);
       }
 #pragma GCC unroll 4
       for (int k = 0; k < 4; ++k) out[c + k] = result(o, rq, acc[k], c + k);

@@ -70,9 +70,12 @@ inline constexpr lookup_table one_over_one_plus_x_table =
 
 }  // namespace detail
 
-// The tables (variable templates: computed only where an int16 softmax is compiled).
-constexpr const lookup_table& exp_table() { return detail::exp_table<>; }
-constexpr const lookup_table& one_over_one_plus_x_table() { return detail::one_over_one_plus_x_table<>; }
+// The tables (variable templates, named through a template argument: computed only where an int16 softmax
+// is compiled, not in every translation unit that includes this header).
+template <class T = void>
+constexpr const lookup_table& exp_table() { return detail::exp_table<T>; }
+template <class T = void>
+constexpr const lookup_table& one_over_one_plus_x_table() { return detail::one_over_one_plus_x_table<T>; }
 
 // LUTLookup of int16: entry 256 + x / 128, linearly interpolated by x's low 7 bits.
 constexpr std::int16_t lookup(std::int16_t x, const lookup_table& table) {
@@ -98,13 +101,13 @@ constexpr void softmax(Params p, const std::int16_t* input, std::int16_t* output
     std::int32_t sum = 0;  // Q16.15
     for (std::int32_t c = 0; c < depth; ++c) {
       const std::int32_t scaled = q::multiply_by_quantized_multiplier(x[c] - largest, p->input_multiplier, p->input_shift);
-      y[c] = lookup(saturate(scaled + 32767), exp_table());
+      y[c] = lookup(saturate(scaled + 32767), exp_table<Params>());
       sum = q::wrapping_add(sum, y[c]);
     }
     const auto headroom_plus_one = static_cast<std::int32_t>(std::countl_zero(static_cast<std::uint32_t>(sum)));
     const auto shifted_sum =
         static_cast<std::int32_t>(((static_cast<std::int64_t>(sum) << (headroom_plus_one - 1)) + (1 << 13)) >> 14);
-    const std::int16_t reciprocal = lookup(saturate(shifted_sum - ((1 << 15) + (1 << 16))), one_over_one_plus_x_table());
+    const std::int16_t reciprocal = lookup(saturate(shifted_sum - ((1 << 15) + (1 << 16))), one_over_one_plus_x_table<Params>());
     const std::int32_t right_shift = 31 - headroom_plus_one;
     const std::int64_t half = right_shift > 0 ? std::int64_t{1} << (right_shift - 1) : 0;
     for (std::int32_t c = 0; c < depth; ++c) {
