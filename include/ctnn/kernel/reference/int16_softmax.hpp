@@ -27,8 +27,9 @@ namespace detail {
 constexpr float round_half_away(float x) { return static_cast<float>(ctnn::detail::quant::round_to_int(x)); }
 
 // LUTPopulateInt16<float>: the function `transform` from input quantization (scale, zero point) to output
-// quantization, sampled at 513 points of the int16 input range.
-template <class Transform>
+// quantization, sampled at 513 points of the int16 input range. (Dependent on Unused so that a variable
+// template's initializer is evaluated where the variable is used, not where it is defined.)
+template <class Unused, class Transform>
 constexpr lookup_table populate(float input_scale, std::int32_t input_zero_point, float output_scale,
                                 std::int32_t output_zero_point, Transform transform) {
   const float input_min = input_scale * static_cast<float>(-32768 - input_zero_point);
@@ -62,11 +63,11 @@ constexpr float one_over_one_plus(float x) { return 1.0f / (1.0f + x); }
 
 // TFLite's ranges: exp over [-10, 0], 1 / (1 + x) over [0, 1], both to [-1, 1] in int16.
 constexpr float int16_range = 65535.0f;
-template <class = void>
-inline constexpr lookup_table exp_table = populate(10.0f / int16_range, 32767, 2.0f / int16_range, 0, exponential);
-template <class = void>
+template <class T = void>
+inline constexpr lookup_table exp_table = populate<T>(10.0f / int16_range, 32767, 2.0f / int16_range, 0, exponential);
+template <class T = void>
 inline constexpr lookup_table one_over_one_plus_x_table =
-    populate(1.0f / int16_range, -32768, 2.0f / int16_range, 0, one_over_one_plus);
+    populate<T>(1.0f / int16_range, -32768, 2.0f / int16_range, 0, one_over_one_plus);
 
 }  // namespace detail
 
