@@ -81,7 +81,23 @@ namespace detail {
 
 // qdq_deferred (import_qdq.hpp): a DequantizeLinear of a constant (int8 weights, an int32 bias), or the result
 // of a float op over such weights that only its QuantizeLinear may read: no IR tensor holds it.
-enum class value_kind : std::int32_t { graph_input, initializer, constant, node_output, qdq_deferred };
+// known_integers: integers computed at import (Shape, and the integer ops over such values: import_known.hpp),
+// held in the importer's store (importer_state::known), not in an IR tensor.
+enum class value_kind : std::int32_t { graph_input, initializer, constant, node_output, qdq_deferred, known_integers };
+
+// The importer's store of integers computed at import (import_known.hpp): fixed capacities, a value of at most
+// max_known_elements elements, at most max_known_values values and max_known_store elements in all.
+inline constexpr std::size_t max_known_values = 64;
+inline constexpr std::int64_t max_known_elements = 256;
+inline constexpr std::size_t max_known_store = 1024;
+
+// One known value: its ONNX shape, its element type (i64, i32, or b8 for a comparison's result) and where its
+// elements start in the store.
+struct known_integers {
+  shape dims{};
+  dtype type = dtype::i64;
+  std::int32_t at = 0;
+};
 
 // The operands of the DequantizeLinear that made a value (value indices; source -1: none), and its NodeProto.
 struct dequantized_from {
@@ -98,6 +114,7 @@ struct value {
   std::int32_t onnx_layout = -1;  // IR tensor with the ONNX shape
   std::int32_t nhwc = -1;         // IR tensor in NHWC (rank-4 activations)
   std::int32_t copies = 0;        // model outputs that are this value (a second one gets a copy)
+  std::int32_t known = -1;        // known_integers: its entry in the importer's store
   bool one_d = false;             // a rank-3 [N, C, L] activation whose `nhwc` tensor is [N, 1, L, C] (1-D ops)
   bool reached = false;           // the error path of an operand produced later (unready_operand,
                                   // import_layouts.hpp): the value depends on the reading node's result

@@ -1,0 +1,240 @@
+#!/usr/bin/python3
+"""The op-conformance cases of the shape_consts family (tests/data/ops/shape_consts; scripts/op_tests.py): the
+shape arithmetic of real ONNX exports, which ctnn computes at import (issues #28, #25; docs/frontends.md,
+"Integers computed at import"): Shape, Size, Range, integer ConstantOfShape, and Gather, Unsqueeze, Squeeze,
+Concat, Slice, Cast, Add/Sub/Mul/Div, Max/Min, Equal, Where, ReduceProd over their results, feeding Reshape,
+Expand and Gather. The models are written as torch.onnx writes these chains (the onnx Python helper); the
+outputs are NumPy's (the ONNX definitions). Also the models ctnn refuses (tests/data/onnx/shape_consts_refused_*).
+
+    /usr/bin/python3 scripts/gen_op_tests_shape_consts.py
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from onnx import TensorProto, helper, numpy_helper
+
+import op_tests
+
+I64 = np.int64
+
+
+def const(name, value):
+    """A Constant node, as torch.onnx writes scalars and small vectors."""
+    return helper.make_node("Constant", [], [name], value=numpy_helper.from_array(np.asarray(value), name))
+
+
+def model(nodes, inputs, output, opset=13, inits=()):
+    """A graph of `nodes` over float32 graph inputs [(name, array)], output `output` (name, array)."""
+    ins = [helper.make_tensor_value_info(n, TensorProto.FLOAT, list(x.shape)) for n, x in inputs]
+    out = helper.make_tensor_value_info(output[0], TensorProto.FLOAT, list(output[1].shape))
+    graph = helper.make_graph(nodes, "shape_consts", ins, [out], [numpy_helper.from_array(v, n) for n, v in inits])
+    m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], producer_name="ctnn-test")
+    m.ir_version = 7
+    return m
+
+
+def floats(rng, shape):
+    return rng.uniform(-2, 2, size=shape).astype(np.float32)
+
+
+def cases(rng):
+    out = {}
+
+    # PyTorch's x.view(x.size(0), -1) (torch.onnx, opset 13): Shape -> Gather(0) -> Unsqueeze -> Concat with
+    # [-1] -> Reshape, then a Relu.
+    def flatten_chain():
+        x = floats(rng, [2, 3, 4, 5])
+        nodes = [helper.make_node("Shape", ["x"], ["s"]), const("i0", I64(0)),
+                 helper.make_node("Gather", ["s", "i0"], ["b"], axis=0), const("ax", np.array([0], I64)),
+                 helper.make_node("Unsqueeze", ["b", "ax"], ["bu"]), const("m1", np.array([-1], I64)),
+                 helper.make_node("Concat", ["bu", "m1"], ["shape"], axis=0),
+                 helper.make_node("Reshape", ["x", "shape"], ["r"]), helper.make_node("Relu", ["r"], ["y"])]
+        y = np.maximum(x.reshape(2, -1), 0)
+        return model(nodes, [("x", x)], ("y", y)), [x], [y]
+    out["onnx_flatten_chain"] = flatten_chain
+
+    # The same before opset 13 (Unsqueeze's axes an attribute), with a Cast to int64 as older exports have.
+    def flatten_chain_opset11():
+        x = floats(rng, [3, 2, 2, 2])
+        nodes = [helper.make_node("Shape", ["x"], ["s"]), const("i0", I64(0)),
+                 helper.make_node("Gather", ["s", "i0"], ["b"], axis=0),
+                 helper.make_node("Unsqueeze", ["b"], ["bu"], axes=[0]),
+                 helper.make_node("Cast", ["bu"], ["bc"], to=TensorProto.INT64), const("m1", np.array([-1], I64)),
+                 helper.make_node("Concat", ["bc", "m1"], ["shape"], axis=0),
+                 helper.make_node("Reshape", ["x", "shape"], ["y"])]
+        y = x.reshape(3, -1)
+        return model(nodes, [("x", x)], ("y", y), opset=11), [x], [y]
+    out["onnx_flatten_chain_opset11"] = flatten_chain_opset11
+
+    # x.view(b, c, h * w) from the dims (Gather each, Mul, Unsqueeze, Concat) and a Slice of the shape.
+    def dynamic_reshape():
+        x = floats(rng, [1, 4, 6, 2])
+        nodes = [helper.make_node("Shape", ["x"], ["s"]), const("st", np.array([0], I64)), const("en", np.array([2], I64)),
+                 helper.make_node("Slice", ["s", "st", "en"], ["bc"]), const("i2", I64(2)), const("i3", I64(3)),
+                 helper.make_node("Gather", ["s", "i2"], ["h"]), helper.make_node("Gather", ["s", "i3"], ["w"]),
+                 helper.make_node("Mul", ["h", "w"], ["hw"]), const("ax", np.array([0], I64)),
+                 helper.make_node("Unsqueeze", ["hw", "ax"], ["hwu"]),
+                 helper.make_node("Concat", ["bc", "hwu"], ["shape"], axis=0),
+                 helper.make_node("Reshape", ["x", "shape"], ["y"])]
+        y = x.reshape(1, 4, 12)
+        return model(nodes, [("x", x)], ("y", y)), [x], [y]
+    out["onnx_dynamic_reshape_mul"] = dynamic_reshape
+
+    # A reshape with -1 resolved by the export itself: Equal(shape, 0) and Where to take the input's extent,
+    # Sub and Div on the dims (b, c / 2, -1).
+    def reshape_where():
+        x = floats(rng, [2, 8, 3])
+        nodes = [helper.make_node("Shape", ["x"], ["s"]), const("i0", I64(0)), const("i1", I64(1)),
+                 helper.make_node("Gather", ["s", "i0"], ["b"]), helper.make_node("Gather", ["s", "i1"], ["c"]),
+                 const("two", I64(2)), helper.make_node("Div", ["c", "two"], ["half"]),
+                 const("zero", I64(0)), helper.make_node("Sub", ["b", "zero"], ["b2"]),
+                 const("ax", np.array([0], I64)),
+                 helper.make_node("Unsqueeze", ["b2", "ax"], ["bu"]), helper.make_node("Unsqueeze", ["half", "ax"], ["hu"]),
+                 const("m1", np.array([-1], I64)),
+                 helper.make_node("Concat", ["bu", "hu", "m1"], ["want"], axis=0),
+                 const("z3", np.zeros([3], I64)), helper.make_node("Equal", ["want", "z3"], ["is0"]),
+                 helper.make_node("Where", ["is0", "s", "want"], ["shape"]),
+                 helper.make_node("Reshape", ["x", "shape"], ["y"])]
+        y = x.reshape(2, 4, -1)
+        return model(nodes, [("x", x)], ("y", y)), [x], [y]
+    out["onnx_reshape_equal_where"] = reshape_where
+
+    # x.expand(4, -1) as torch.onnx writes it: ConstantOfShape(int64 1) * -1, Equal, Where, Expand.
+    def expand_chain():
+        x = floats(rng, [1, 3])
+        nodes = [const("want", np.array([4, -1], I64)), const("n", np.array([2], I64)),
+                 helper.make_node("ConstantOfShape", ["n"], ["ones"], value=numpy_helper.from_array(np.array([1], I64))),
+                 const("m1", I64(-1)), helper.make_node("Mul", ["ones", "m1"], ["minus"]),
+                 helper.make_node("Equal", ["want", "minus"], ["eq"]),
+                 helper.make_node("Where", ["eq", "ones", "want"], ["shape"]),
+                 helper.make_node("Expand", ["x", "shape"], ["y"])]
+        y = np.broadcast_to(x, [4, 3]).copy()
+        return model(nodes, [("x", x)], ("y", y)), [x], [y]
+    out["onnx_constant_of_shape_expand"] = expand_chain
+
+    # Range feeding Gather: every other position along axis 1 (arange(0, x.size(1), 2)).
+    def range_gather():
+        x = floats(rng, [2, 6, 3])
+        nodes = [helper.make_node("Shape", ["x"], ["s"]), const("i1", I64(1)),
+                 helper.make_node("Gather", ["s", "i1"], ["n"]), const("start", I64(0)), const("step", I64(2)),
+                 helper.make_node("Range", ["start", "n", "step"], ["idx"]),
+                 helper.make_node("Gather", ["x", "idx"], ["y"], axis=1)]
+        y = x[:, 0:6:2, :]
+        return model(nodes, [("x", x)], ("y", y)), [x], [y]
+    out["onnx_range_gather"] = range_gather
+
+    # A negative Range step and an int32 Cast: positions reversed (arange(n - 1, -1, -1)).
+    def range_reverse_int32():
+        x = floats(rng, [5, 2])
+        nodes = [helper.make_node("Shape", ["x"], ["s"]), const("i0", I64(0)),
+                 helper.make_node("Gather", ["s", "i0"], ["n"]),
+                 helper.make_node("Cast", ["n"], ["n32"], to=TensorProto.INT32),
+                 const("one", np.int32(1)), helper.make_node("Sub", ["n32", "one"], ["last"]),
+                 const("stop", np.int32(-1)), const("step", np.int32(-1)),
+                 helper.make_node("Range", ["last", "stop", "step"], ["idx"]),
+                 helper.make_node("Gather", ["x", "idx"], ["y"], axis=0)]
+        y = x[::-1].copy()
+        return model(nodes, [("x", x)], ("y", y)), [x], [y]
+    out["onnx_range_reverse_int32"] = range_reverse_int32
+
+    # Size, ReduceProd of a shape's Slice, Max/Min and Squeeze: x.reshape(x.size(0), numel // x.size(0)).
+    def size_reduce_prod():
+        x = floats(rng, [3, 2, 5])
+        nodes = [helper.make_node("Shape", ["x"], ["s"]), helper.make_node("Size", ["x"], ["numel"]),
+                 const("st", np.array([0], I64)), const("en", np.array([1], I64)),
+                 helper.make_node("Slice", ["s", "st", "en"], ["b1"]),
+                 const("ax", np.array([0], I64)), helper.make_node("Squeeze", ["b1", "ax"], ["b"]),
+                 helper.make_node("Div", ["numel", "b"], ["rest"]),
+                 const("st1", np.array([1], I64)), const("big", np.array([2**62], I64)),
+                 helper.make_node("Slice", ["s", "st1", "big"], ["tail"]),
+                 helper.make_node("ReduceProd", ["tail"], ["prod"], keepdims=1),
+                 helper.make_node("Unsqueeze", ["rest", "ax"], ["ru"]),
+                 helper.make_node("Min", ["ru", "prod"], ["lo"]), helper.make_node("Max", ["lo", "prod"], ["inner"]),
+                 helper.make_node("Concat", ["b1", "inner"], ["shape"], axis=0),
+                 helper.make_node("Reshape", ["x", "shape"], ["y"])]
+        y = x.reshape(3, 10)
+        return model(nodes, [("x", x)], ("y", y)), [x], [y]
+    out["onnx_size_reduce_prod"] = size_reduce_prod
+
+    # Shape with start and end (opset 15): the spatial dims of an NCHW tensor, Add 0, into a Reshape.
+    def shape_start_end():
+        x = floats(rng, [1, 2, 3, 4])
+        nodes = [helper.make_node("Shape", ["x"], ["hw"], start=2), const("zero", np.array([0, 0], I64)),
+                 helper.make_node("Add", ["hw", "zero"], ["hw2"]),
+                 helper.make_node("Shape", ["x"], ["nc"], start=0, end=-2),
+                 helper.make_node("ReduceProd", ["nc"], ["ncp"], keepdims=1),
+                 helper.make_node("Concat", ["ncp", "hw2"], ["shape"], axis=0),
+                 helper.make_node("Reshape", ["x", "shape"], ["y"])]
+        y = x.reshape(2, 3, 4)
+        return model(nodes, [("x", x)], ("y", y), opset=15), [x], [y]
+    out["onnx_shape_start_end"] = shape_start_end
+
+    # A small CNN as torch.onnx exports `torch.flatten(self.pool(F.relu(self.conv(x))), 1)` then a Linear
+    # (opset 11: Shape, Gather, Unsqueeze with axes, Concat, Reshape, Gemm).
+    def cnn_flatten_gemm():
+        x = floats(rng, [2, 1, 6, 6])
+        w = floats(rng, [3, 1, 3, 3]) * 0.5
+        bias = floats(rng, [3]) * 0.1
+        fc = floats(rng, [4, 12]) * 0.3
+        fcb = floats(rng, [4]) * 0.1
+        nodes = [helper.make_node("Conv", ["x", "w", "bias"], ["c"], kernel_shape=[3, 3]),
+                 helper.make_node("Relu", ["c"], ["r"]),
+                 helper.make_node("MaxPool", ["r"], ["p"], kernel_shape=[2, 2], strides=[2, 2]),
+                 helper.make_node("Shape", ["p"], ["s"]), const("i0", I64(0)),
+                 helper.make_node("Gather", ["s", "i0"], ["b"], axis=0),
+                 helper.make_node("Unsqueeze", ["b"], ["bu"], axes=[0]), const("m1", np.array([-1], I64)),
+                 helper.make_node("Concat", ["bu", "m1"], ["shape"], axis=0),
+                 helper.make_node("Reshape", ["p", "shape"], ["flat"]),
+                 helper.make_node("Gemm", ["flat", "fc", "fcb"], ["y"], transB=1)]
+        x64 = x.astype(np.float64)
+        conv = np.zeros([2, 3, 4, 4])
+        for i in range(4):
+            for j in range(4):
+                conv[:, :, i, j] = np.einsum("nchw,ochw->no", x64[:, :, i:i + 3, j:j + 3], w.astype(np.float64))
+        conv += bias[None, :, None, None]
+        relu = np.maximum(conv, 0)
+        pool = relu.reshape(2, 3, 2, 2, 2, 2).max(axis=(3, 5))
+        y = (pool.reshape(2, -1) @ fc.T.astype(np.float64) + fcb).astype(np.float32)
+        return model(nodes, [("x", x)], ("y", y), opset=11, inits=[("w", w), ("bias", bias), ("fc", fc), ("fcb", fcb)]), [x], [y]
+    out["onnx_cnn_flatten_gemm"] = cnn_flatten_gemm
+    return out
+
+
+def refused():
+    """ONNX models ctnn refuses: a known value as a graph output, read as a tensor (a Cast to float), a Range
+    longer than the store holds, a float Range, a Div by a known 0."""
+    x = np.zeros([2, 3], np.float32)
+
+    def graph(nodes, out_name, out_type, out_shape, opset=13):
+        ins = [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x.shape))]
+        out = helper.make_tensor_value_info(out_name, out_type, out_shape)
+        m = helper.make_model(helper.make_graph(nodes, "refused", ins, [out]),
+                              opset_imports=[helper.make_opsetid("", opset)], producer_name="ctnn-test")
+        m.ir_version = 7
+        return m
+
+    shape = helper.make_node("Shape", ["x"], ["s"])
+    return {
+        "shape_output": graph([shape], "s", TensorProto.INT64, [2]),
+        "cast_to_float": graph([shape, helper.make_node("Cast", ["s"], ["f"], to=TensorProto.FLOAT),
+                                helper.make_node("Relu", ["f"], ["y"])], "y", TensorProto.FLOAT, [2]),
+        "range_too_long": graph([const("a", I64(0)), const("b", I64(100000)), const("c", I64(1)),
+                                 helper.make_node("Range", ["a", "b", "c"], ["r"]),
+                                 helper.make_node("Gather", ["x", "r"], ["y"], axis=1)], "y", TensorProto.FLOAT, [2, 100000]),
+        "range_float": graph([const("a", np.float32(0)), const("b", np.float32(3)), const("c", np.float32(1)),
+                              helper.make_node("Range", ["a", "b", "c"], ["y"])], "y", TensorProto.FLOAT, [3]),
+        "div_by_zero": graph([shape, const("z", I64(0)), helper.make_node("Div", ["s", "z"], ["q"]),
+                              helper.make_node("Reshape", ["x", "q"], ["y"])], "y", TensorProto.FLOAT, [2, 3]),
+    }
+
+
+def main() -> None:
+    family = op_tests.Family("shape_consts", None)
+    op_tests.write_onnx_cases(family, cases(np.random.RandomState(2805)))
+    family.finish()
+    op_tests.write_refused("shape_consts", {}, refused())
+
+
+if __name__ == "__main__":
+    main()
