@@ -1,0 +1,76 @@
+// The integers ONNX imports compute at import (frontend/onnx/import_known.hpp; scripts/gen_op_tests_shape_consts.py
+// writes the models): the shape chains of real exports fold away (no node of theirs is left), and what the
+// importer's store does not take is refused with a diagnostic that names the value.
+#include <cstdint>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "import_checks.hpp"
+
+#include <ctnn/frontend/onnx.hpp>
+#include <ctnn/models/shape_consts_cnn_flatten_gemm.hpp>
+#include <ctnn/models/shape_consts_flatten_chain.hpp>
+#include <ctnn/models/shape_consts_refused_cast_to_float.hpp>
+#include <ctnn/models/shape_consts_refused_div_by_zero.hpp>
+#include <ctnn/models/shape_consts_refused_range_float.hpp>
+#include <ctnn/models/shape_consts_refused_range_too_long.hpp>
+#include <ctnn/models/shape_consts_refused_shape_output.hpp>
+
+namespace {
+
+namespace models = ctnn::models;
+using ctnn::op_kind;
+using ctnn::onnx::onnx_error;
+using ctnn::onnx::tensor_feature;
+using ctnn_test::error_of;
+
+constexpr auto code = [](onnx_error e) { return ctnn::onnx::code_of(e); };
+
+// The nodes of `kind` in a module.
+template <class Module>
+constexpr std::int32_t nodes_of_kind(const Module& m, op_kind kind) {
+  std::int32_t n = 0;
+  for (std::int32_t k = 0; k < m.node_count; ++k) n += m.node_at(k).kind == kind ? 1 : 0;
+  return n;
+}
+
+// x.view(x.size(0), -1) then a Relu: Shape, Gather, Unsqueeze and Concat leave no node; the reshape and the relu
+// remain, the reshape's target [2, 60] (the -1 resolved by the IR's reshape).
+constexpr auto& flatten = models::shape_consts_flatten_chain::imported;
+static_assert(!flatten.error.failed());
+static_assert(flatten.node_count == 2 && nodes_of_kind(flatten, op_kind::reshape) == 1 && nodes_of_kind(flatten, op_kind::relu) == 1);
+static_assert(flatten.tensor_at(flatten.outputs[0]).dims == ctnn::make_shape(2, 60));
+
+// A CNN's flatten before a Gemm (opset 11, Unsqueeze's axes an attribute): conv, relu, pool, the reshape, the dense.
+constexpr auto& cnn = models::shape_consts_cnn_flatten_gemm::imported;
+static_assert(!cnn.error.failed());
+static_assert(nodes_of_kind(cnn, op_kind::reshape) >= 1 && nodes_of_kind(cnn, op_kind::dense) == 1 &&
+              nodes_of_kind(cnn, op_kind::gather) == 0 && nodes_of_kind(cnn, op_kind::concat) == 0);
+
+// A known value as a graph output, or read as a tensor (a Cast to FLOAT): no IR tensor holds it.
+static_assert(error_of<models::shape_consts_refused_shape_output>.code == code(onnx_error::unsupported_tensor_feature) &&
+              error_of<models::shape_consts_refused_shape_output>.reason == static_cast<std::int64_t>(tensor_feature::computed_integers));
+static_assert(error_of<models::shape_consts_refused_cast_to_float>.code == code(onnx_error::unsupported_tensor_feature) &&
+              error_of<models::shape_consts_refused_cast_to_float>.reason == static_cast<std::int64_t>(tensor_feature::computed_integers) &&
+              error_of<models::shape_consts_refused_cast_to_float>.node == 1);
+// A Range of 100000 elements: more than a known value holds (max_known_elements), refused before it is written.
+static_assert(error_of<models::shape_consts_refused_range_too_long>.code == code(onnx_error::unsupported_tensor_feature) &&
+              error_of<models::shape_consts_refused_range_too_long>.reason ==
+                  static_cast<std::int64_t>(tensor_feature::computed_integers_capacity) &&
+              error_of<models::shape_consts_refused_range_too_long>.node == 3);
+// A FLOAT Range (a tensor ctnn does not compute); a Div of a known shape by 0.
+static_assert(error_of<models::shape_consts_refused_range_float>.code == code(onnx_error::operand_type) &&
+              error_of<models::shape_consts_refused_range_float>.input_slot == 0);
+static_assert(error_of<models::shape_consts_refused_div_by_zero>.code == code(onnx_error::operand_value) &&
+              error_of<models::shape_consts_refused_div_by_zero>.input_slot == 1);
+
+}  // namespace
+
+TEST_CASE("a known value read as a tensor is described with its name") {
+  using model = models::shape_consts_refused_shape_output;
+  std::string text;
+  ctnn::onnx::describe(error_of<model>, model::bytes.data(), model::bytes.size(), [&](std::string_view s) { text += s; });
+  CHECK(text.find("value \"s\"") != std::string::npos);
+  CHECK(text.find("integers computed at import") != std::string::npos);
+}
