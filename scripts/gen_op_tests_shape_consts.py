@@ -198,12 +198,43 @@ def cases(rng):
         y = (pool.reshape(2, -1) @ fc.T.astype(np.float64) + fcb).astype(np.float32)
         return model(nodes, [("x", x)], ("y", y), opset=11, inits=[("w", w), ("bias", bias), ("fc", fc), ("fcb", fcb)]), [x], [y]
     out["onnx_cnn_flatten_gemm"] = cnn_flatten_gemm
+
+    # Known values as graph outputs and as tensors of ops (a constant tensor of their elements): Shape itself
+    # (INT64), Size cast to INT32, an Equal's BOOL, and a Shape cast to FLOAT that scales an activation.
+    def typed_model(nodes, x, outputs, opset=13):
+        ins = [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x.shape))]
+        types = {np.dtype(np.int64): TensorProto.INT64, np.dtype(np.int32): TensorProto.INT32,
+                 np.dtype(np.bool_): TensorProto.BOOL, np.dtype(np.float32): TensorProto.FLOAT}
+        outs = [helper.make_tensor_value_info(n, types[y.dtype], list(y.shape)) for n, y in outputs]
+        m = helper.make_model(helper.make_graph(nodes, "shape_consts", ins, outs),
+                              opset_imports=[helper.make_opsetid("", opset)], producer_name="ctnn-test")
+        m.ir_version = 7
+        return m
+
+    def shape_outputs():
+        x = floats(rng, [2, 3, 4, 5])
+        s = np.array(x.shape, I64)
+        size = np.array(x.size, np.int32)
+        is3 = s == 3
+        nodes = [helper.make_node("Shape", ["x"], ["s"]), helper.make_node("Size", ["x"], ["n"]),
+                 helper.make_node("Cast", ["n"], ["n32"], to=TensorProto.INT32), const("three", I64(3)),
+                 helper.make_node("Equal", ["s", "three"], ["is3"])]
+        return typed_model(nodes, x, [("s", s), ("n32", size), ("is3", is3)]), [x], [s, size.reshape(1), is3]
+    out["onnx_shape_size_equal_outputs"] = shape_outputs
+
+    def shape_as_float():
+        x = floats(rng, [3, 2])
+        nodes = [helper.make_node("Shape", ["x"], ["s"]), helper.make_node("Cast", ["s"], ["f"], to=TensorProto.FLOAT),
+                 helper.make_node("Mul", ["x", "f"], ["y"])]
+        y = x * np.array([3, 2], np.float32)
+        return typed_model(nodes, x, [("y", y)]), [x], [y]
+    out["onnx_shape_cast_float_mul"] = shape_as_float
     return out
 
 
 def refused():
-    """ONNX models ctnn refuses: a known value as a graph output, read as a tensor (a Cast to float), a Range
-    longer than the store holds, a float Range, a Div by a known 0."""
+    """ONNX models ctnn refuses: a known value of rank 5 as a graph output, more known values than the store
+    holds, a Range longer than a known value holds, a float Range, a Div by a known 0."""
     x = np.zeros([2, 3], np.float32)
 
     def graph(nodes, out_name, out_type, out_shape, opset=13):
@@ -215,10 +246,14 @@ def refused():
         return m
 
     shape = helper.make_node("Shape", ["x"], ["s"])
+    many_shapes = [helper.make_node("Shape", ["x"], [f"s{k}"]) for k in range(70)] + [helper.make_node("Relu", ["x"], ["y"])]
     return {
-        "shape_output": graph([shape], "s", TensorProto.INT64, [2]),
-        "cast_to_float": graph([shape, helper.make_node("Cast", ["s"], ["f"], to=TensorProto.FLOAT),
-                                helper.make_node("Relu", ["f"], ["y"])], "y", TensorProto.FLOAT, [2]),
+        # a known value of rank 5 as a graph output: a relayout holds rank 4 at most
+        "rank5_output": graph([const("dims", np.array([1, 1, 1, 1, 2], I64)),
+                               helper.make_node("ConstantOfShape", ["dims"], ["ones"], value=numpy_helper.from_array(np.array([1], I64)))],
+                              "ones", TensorProto.INT64, [1, 1, 1, 1, 2]),
+        # 70 known values: more than the store's 64
+        "store_full": graph(many_shapes, "y", TensorProto.FLOAT, [2, 3]),
         "range_too_long": graph([const("a", I64(0)), const("b", I64(100000)), const("c", I64(1)),
                                  helper.make_node("Range", ["a", "b", "c"], ["r"]),
                                  helper.make_node("Gather", ["x", "r"], ["y"], axis=1)], "y", TensorProto.FLOAT, [2, 100000]),

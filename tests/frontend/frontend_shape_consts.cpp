@@ -6,16 +6,19 @@
 
 #include <doctest/doctest.h>
 
+#include "case_suite.hpp"
 #include "import_checks.hpp"
 
 #include <ctnn/frontend/onnx.hpp>
 #include <ctnn/models/shape_consts_cnn_flatten_gemm.hpp>
 #include <ctnn/models/shape_consts_flatten_chain.hpp>
-#include <ctnn/models/shape_consts_refused_cast_to_float.hpp>
 #include <ctnn/models/shape_consts_refused_div_by_zero.hpp>
 #include <ctnn/models/shape_consts_refused_range_float.hpp>
 #include <ctnn/models/shape_consts_refused_range_too_long.hpp>
-#include <ctnn/models/shape_consts_refused_shape_output.hpp>
+#include <ctnn/models/shape_consts_refused_rank5_output.hpp>
+#include <ctnn/models/shape_consts_refused_store_full.hpp>
+#include <ctnn/models/shape_consts_shape_cast_float_mul.hpp>
+#include <ctnn/models/shape_consts_shape_size_equal_outputs.hpp>
 
 namespace {
 
@@ -48,12 +51,21 @@ static_assert(!cnn.error.failed());
 static_assert(nodes_of_kind(cnn, op_kind::reshape) >= 1 && nodes_of_kind(cnn, op_kind::dense) == 1 &&
               nodes_of_kind(cnn, op_kind::gather) == 0 && nodes_of_kind(cnn, op_kind::concat) == 0);
 
-// A known value as a graph output, or read as a tensor (a Cast to FLOAT): no IR tensor holds it.
-static_assert(error_of<models::shape_consts_refused_shape_output>.code == code(onnx_error::unsupported_tensor_feature) &&
-              error_of<models::shape_consts_refused_shape_output>.reason == static_cast<std::int64_t>(tensor_feature::computed_integers));
-static_assert(error_of<models::shape_consts_refused_cast_to_float>.code == code(onnx_error::unsupported_tensor_feature) &&
-              error_of<models::shape_consts_refused_cast_to_float>.reason == static_cast<std::int64_t>(tensor_feature::computed_integers) &&
-              error_of<models::shape_consts_refused_cast_to_float>.node == 1);
+// Known values as graph outputs (INT64 Shape, INT32 Size, BOOL Equal): constant tensors of their elements, one
+// known_integers relayout each, copied to the outputs.
+constexpr auto& outputs = models::shape_consts_shape_size_equal_outputs::imported;
+static_assert(!outputs.error.failed() && outputs.output_count == 3 && nodes_of_kind(outputs, op_kind::reshape) == 3);
+static_assert(outputs.tensor_at(outputs.outputs[0]).type == ctnn::dtype::i64 &&
+              outputs.tensor_at(outputs.outputs[1]).type == ctnn::dtype::i32 &&
+              outputs.tensor_at(outputs.outputs[2]).type == ctnn::dtype::b8);
+
+// A known value of rank 5 as a graph output (a relayout holds rank 4 at most); 70 known values (the store holds 64).
+static_assert(error_of<models::shape_consts_refused_rank5_output>.code == code(onnx_error::unsupported_tensor_feature) &&
+              error_of<models::shape_consts_refused_rank5_output>.reason == static_cast<std::int64_t>(tensor_feature::computed_integers));
+static_assert(error_of<models::shape_consts_refused_store_full>.code == code(onnx_error::unsupported_tensor_feature) &&
+              error_of<models::shape_consts_refused_store_full>.reason ==
+                  static_cast<std::int64_t>(tensor_feature::computed_integers_capacity) &&
+              error_of<models::shape_consts_refused_store_full>.node == static_cast<std::int32_t>(ctnn::onnx::max_known_values));
 // A Range of 100000 elements: more than a known value holds (max_known_elements), refused before it is written.
 static_assert(error_of<models::shape_consts_refused_range_too_long>.code == code(onnx_error::unsupported_tensor_feature) &&
               error_of<models::shape_consts_refused_range_too_long>.reason ==
@@ -67,10 +79,21 @@ static_assert(error_of<models::shape_consts_refused_div_by_zero>.code == code(on
 
 }  // namespace
 
-TEST_CASE("a known value read as a tensor is described with its name") {
-  using model = models::shape_consts_refused_shape_output;
+TEST_CASE("a full store is described with the value it refused") {
+  using model = models::shape_consts_refused_store_full;
   std::string text;
   ctnn::onnx::describe(error_of<model>, model::bytes.data(), model::bytes.size(), [&](std::string_view s) { text += s; });
-  CHECK(text.find("value \"s\"") != std::string::npos);
-  CHECK(text.find("integers computed at import") != std::string::npos);
+  CHECK(text.find("value \"s64\"") != std::string::npos);
+  CHECK(text.find("more integers computed at import than the importer holds") != std::string::npos);
+}
+
+// Through ctnn::compile (the case suites' route, which the quick tier leaves out): the known tensors' bytes are
+// computed at compile time (onnx.hpp, relaid_out).
+TEST_CASE("known values as outputs and as a float op's operand, compiled") {
+  ctnn_test::case_suite::check<ctnn::compile<models::shape_consts_shape_size_equal_outputs>>(
+      CTNN_SHAPE_CONSTS_DIR "/onnx_shape_size_equal_outputs", {1e-5f, 1e-6f});
+  ctnn_test::case_suite::check<ctnn::compile<models::shape_consts_shape_cast_float_mul>>(
+      CTNN_SHAPE_CONSTS_DIR "/onnx_shape_cast_float_mul", {1e-5f, 1e-6f});
+  ctnn_test::case_suite::check<ctnn::compile<models::shape_consts_cnn_flatten_gemm>>(
+      CTNN_SHAPE_CONSTS_DIR "/onnx_cnn_flatten_gemm", {1e-5f, 1e-6f});
 }

@@ -131,6 +131,7 @@ constexpr void import_into(import_result<MaxTensors, MaxNodes, MaxRelayouts>& r,
   detail::import_graph(s, model_name);
   r.relayout_count = s.relayout_count;
   r.value_count = s.value_count;
+  r.known = s.known_data;
 }
 
 // The same as a value (constant evaluation: onnx::model).

@@ -43,7 +43,7 @@ template <class S>
 constexpr std::int32_t as_onnx(S& s, std::int32_t v, std::uint32_t slot) {
   value& x = s.at(v);
   if (x.onnx_layout >= 0) return x.onnx_layout;
-  if (s.is_known(v)) return s.computed_integers_error(v), -1;  // no IR tensor holds it (import_known.hpp)
+  if (s.is_known(v)) return x.onnx_layout = s.known_tensor(v);  // a constant tensor of its elements (import_known.hpp)
   if (s.is_constant(v)) {
     const shape c = s.constant_shape(v);
     std::array<std::int64_t, 4> strides{};

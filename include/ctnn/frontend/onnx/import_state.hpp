@@ -196,7 +196,26 @@ struct importer_state {
     known_used += static_cast<std::int32_t>(count);
     return first;
   }
-  // A known value read as a tensor (no IR tensor holds it), or the store full.
+  // A known value as a constant IR tensor (an op reads it as a tensor, or it is a graph output): a
+  // known_integers relayout of its elements (rank 0: [1]; at most rank 4, a relayout's); -1 after a diagnostic.
+  constexpr std::int32_t known_tensor(std::int32_t v) {
+    const known_integers& k = known_of(v);
+    if (k.dims.rank > 4) return computed_integers_error(v), -1;
+    const std::int32_t id = add_tensor(k.dims.rank == 0 ? make_shape(1) : k.dims, label_of(v), tensor_role::constant);
+    if (id < 0) return -1;
+    m.tensor_at(id).type = k.type;
+    if (static_cast<std::size_t>(relayout_count) >= MaxRelayouts) return capacity_exceeded(), -1;
+    relayout& r = relayouts[static_cast<std::size_t>(relayout_count++)];
+    r = relayout{};
+    r.tensor = id;
+    r.kind = relayout_kind::known_integers;
+    r.source = static_cast<std::uint32_t>(k.at);
+    r.rank = k.dims.rank == 0 ? 1 : k.dims.rank;
+    for (std::int32_t d = 0; d < r.rank; ++d) r.dims[static_cast<std::size_t>(d)] = m.tensor_at(id).dims[d];
+    r.type = k.type;
+    return id;
+  }
+  // A known value that no IR tensor can hold (rank above 4), or the store full.
   constexpr void computed_integers_error(std::int32_t v, tensor_feature why = tensor_feature::computed_integers) {
     fail(onnx_error::unsupported_tensor_feature, {.byte_offset = at(v).name.at, .reason = static_cast<std::int64_t>(why)});
   }
