@@ -4,7 +4,9 @@ shape arithmetic of real ONNX exports, which ctnn computes at import (issues #28
 "Integers computed at import"): Shape, Size, Range, integer ConstantOfShape, and Gather, Unsqueeze, Squeeze,
 Concat, Slice, Cast, Add/Sub/Mul/Div, Max/Min, Equal, Where, ReduceProd over their results, feeding Reshape,
 Expand and Gather. The models are written as torch.onnx writes these chains (the onnx Python helper); the
-outputs are NumPy's (the ONNX definitions). Also the models ctnn refuses (tests/data/onnx/shape_consts_refused_*).
+outputs are NumPy's (the ONNX definitions). TFLite: SHAPE and BROADCAST_ARGS, folded through STRIDED_SLICE,
+PACK, CONCATENATION into RESHAPE and BROADCAST_TO (NumPy's outputs: the ops move bytes). Also the models ctnn
+refuses (tests/data/{onnx,tflite}/shape_consts_refused_*).
 
     /usr/bin/python3 scripts/gen_op_tests_shape_consts.py
 """
@@ -232,6 +234,93 @@ def cases(rng):
     return out
 
 
+def tflite_cases(rng):
+    """TF/Keras's shape chains as the TFLite converter writes them (SHAPE -> STRIDED_SLICE -> PACK -> RESHAPE,
+    BROADCAST_ARGS -> BROADCAST_TO, CONCATENATION of int32 shapes): ctnn computes them at import. Outputs: NumPy
+    (the ops move bytes: the references are the reshaped, broadcast inputs)."""
+    import gen_op_tests_shape  # noqa: F401  (its STRIDED_SLICE/PACK codes and options, added to the writer's)
+    tfl = op_tests.tfl
+    tfl.OPS.update({"SHAPE": 77, "BROADCAST_ARGS": 145, "BROADCAST_TO": 130})
+    F32, I32, I64T = tfl.FLOAT32, tfl.INT32, tfl.INT64
+    out = {}
+
+    def keras_flatten():
+        # tf.reshape(x, [tf.shape(x)[0], -1]): SHAPE, STRIDED_SLICE (shrink axis 0), PACK with -1, RESHAPE.
+        x = rng.uniform(-2, 2, size=[3, 4, 5]).astype(np.float32)
+        m = tfl.Model(new_opcodes=True)
+        t = m.tensor("x", [3, 4, 5], F32)
+        shape = m.tensor("shape", [3], I32)
+        begin, end, strides = (m.tensor(n, [1], I32, data=np.array([v], np.int32)) for n, v in (("begin", 0), ("end", 1), ("strides", 1)))
+        batch = m.tensor("batch", [], I32)
+        minus = m.tensor("minus_one", [], I32, data=np.array(-1, np.int32))
+        target = m.tensor("target", [2], I32)
+        y = m.tensor("y", [3, 20], F32)
+        m.inputs, m.outputs = [t], [y]
+        m.op("SHAPE", [t], [shape])
+        m.op("STRIDED_SLICE", [shape, begin, end, strides], [batch], shrink_axis_mask=1)
+        m.op("PACK", [batch, minus], [target], values_count=2, axis=0)
+        m.op("RESHAPE", [t, target], [y])
+        return m, [x], [x.reshape(3, 20)]
+    out["tflite_shape_strided_slice_pack_reshape"] = keras_flatten
+
+    def concat_shape():
+        # tf.reshape(x, tf.concat([tf.shape(x)[:1], [2, -1]], 0)): a STRIDED_SLICE that keeps its axis, then a
+        # CONCATENATION of int32 vectors.
+        x = rng.uniform(-2, 2, size=[2, 6, 2]).astype(np.float32)
+        m = tfl.Model(new_opcodes=True)
+        t = m.tensor("x", [2, 6, 2], F32)
+        shape = m.tensor("shape", [3], I32)
+        begin, end, strides = (m.tensor(n, [1], I32, data=np.array([v], np.int32)) for n, v in (("begin", 0), ("end", 1), ("strides", 1)))
+        lead = m.tensor("lead", [1], I32)
+        rest = m.tensor("rest", [2], I32, data=np.array([2, -1], np.int32))
+        target = m.tensor("target", [3], I32)
+        y = m.tensor("y", [2, 2, 6], F32)
+        m.inputs, m.outputs = [t], [y]
+        m.op("SHAPE", [t], [shape])
+        m.op("STRIDED_SLICE", [shape, begin, end, strides], [lead])
+        m.op("CONCATENATION", [lead, rest], [target], axis=0)
+        m.op("RESHAPE", [t, target], [y])
+        return m, [x], [x.reshape(2, 2, 6)]
+    out["tflite_shape_concat_reshape"] = concat_shape
+
+    def broadcast_args():
+        # BROADCAST_ARGS of the input's SHAPE and a constant shape, then BROADCAST_TO (its shape the output's).
+        x = rng.uniform(-2, 2, size=[1, 3]).astype(np.float32)
+        m = tfl.Model(new_opcodes=True)
+        t = m.tensor("x", [1, 3], F32)
+        shape = m.tensor("shape", [2], I32)
+        other = m.tensor("other", [3], I32, data=np.array([2, 4, 1], np.int32))
+        both = m.tensor("both", [3], I32)
+        y = m.tensor("y", [2, 4, 3], F32)
+        m.inputs, m.outputs = [t], [y]
+        m.op("SHAPE", [t], [shape])
+        m.op("BROADCAST_ARGS", [shape, other], [both])
+        m.op("BROADCAST_TO", [t, both], [y])
+        return m, [x], [np.broadcast_to(x, [2, 4, 3]).copy()]
+    out["tflite_broadcast_args_broadcast_to"] = broadcast_args
+    return out
+
+
+def tflite_refused():
+    """TFLite models ctnn refuses: SHAPE as a graph output (no tensor holds a known value), a known value read by
+    an op that does not fold it (ADD)."""
+    tfl = op_tests.tfl
+    m = tfl.Model(new_opcodes=True)
+    t = m.tensor("x", [2, 3], tfl.FLOAT32)
+    shape = m.tensor("shape", [2], tfl.INT32)
+    m.inputs, m.outputs = [t], [shape]
+    m.op("SHAPE", [t], [shape])
+    output = m
+    m = tfl.Model(new_opcodes=True)
+    t = m.tensor("x", [2], tfl.INT32)
+    shape = m.tensor("shape", [1], tfl.INT32)
+    y = m.tensor("y", [2], tfl.INT32)
+    m.inputs, m.outputs = [t], [y]
+    m.op("SHAPE", [t], [shape])
+    m.op("ADD", [t, shape], [y])
+    return {"shape_output": output, "shape_added": m}
+
+
 def refused():
     """ONNX models ctnn refuses: a known value of rank 5 as a graph output, more known values than the store
     holds, a Range longer than a known value holds, a float Range, a Div by a known 0."""
@@ -267,8 +356,11 @@ def refused():
 def main() -> None:
     family = op_tests.Family("shape_consts", None)
     op_tests.write_onnx_cases(family, cases(np.random.RandomState(2805)))
+    for name, build in tflite_cases(np.random.RandomState(2506)).items():
+        model, inputs, outputs = build()
+        family.write_computed_case(name, "model.tflite", model.serialize(), inputs, outputs)
     family.finish()
-    op_tests.write_refused("shape_consts", {}, refused())
+    op_tests.write_refused("shape_consts", tflite_refused(), refused())
 
 
 if __name__ == "__main__":

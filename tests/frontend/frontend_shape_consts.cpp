@@ -19,6 +19,9 @@
 #include <ctnn/models/shape_consts_refused_store_full.hpp>
 #include <ctnn/models/shape_consts_shape_cast_float_mul.hpp>
 #include <ctnn/models/shape_consts_shape_size_equal_outputs.hpp>
+#include <ctnn/models/shape_consts_tflite_refused_shape_added.hpp>
+#include <ctnn/models/shape_consts_tflite_refused_shape_output.hpp>
+#include <ctnn/models/shape_consts_tflite_shape_strided_slice_pack_reshape.hpp>
 
 namespace {
 
@@ -77,6 +80,20 @@ static_assert(error_of<models::shape_consts_refused_range_float>.code == code(on
 static_assert(error_of<models::shape_consts_refused_div_by_zero>.code == code(onnx_error::operand_value) &&
               error_of<models::shape_consts_refused_div_by_zero>.input_slot == 1);
 
+// TFLite: SHAPE -> STRIDED_SLICE -> PACK -> RESHAPE leaves the reshape alone; SHAPE as a graph output, and a
+// known value read by an ADD, are refused naming the known tensor (1: "shape").
+constexpr auto& keras = models::shape_consts_tflite_shape_strided_slice_pack_reshape::imported;
+static_assert(!keras.error.failed() && keras.node_count == 1 && keras.node_at(0).kind == op_kind::reshape);
+static_assert(error_of<models::shape_consts_tflite_refused_shape_output>.code ==
+                  code_of(ctnn::frontend_error::tflite_unsupported_tensor_feature) &&
+              error_of<models::shape_consts_tflite_refused_shape_output>.tensor == 1 &&
+              error_of<models::shape_consts_tflite_refused_shape_output>.reason ==
+                  static_cast<std::int64_t>(ctnn::tflite::tensor_feature::computed_integers));
+static_assert(error_of<models::shape_consts_tflite_refused_shape_added>.code ==
+                  code_of(ctnn::frontend_error::tflite_unsupported_tensor_feature) &&
+              error_of<models::shape_consts_tflite_refused_shape_added>.tensor == 1 &&
+              error_of<models::shape_consts_tflite_refused_shape_added>.node == 1);
+
 }  // namespace
 
 TEST_CASE("a full store is described with the value it refused") {
@@ -89,11 +106,13 @@ TEST_CASE("a full store is described with the value it refused") {
 
 // Through ctnn::compile (the case suites' route, which the quick tier leaves out): the known tensors' bytes are
 // computed at compile time (onnx.hpp, relaid_out).
-TEST_CASE("known values as outputs and as a float op's operand, compiled") {
+TEST_CASE("known values as outputs, as a float op's operand and folded into a TFLite reshape, compiled") {
   ctnn_test::case_suite::check<ctnn::compile<models::shape_consts_shape_size_equal_outputs>>(
       CTNN_SHAPE_CONSTS_DIR "/onnx_shape_size_equal_outputs", {1e-5f, 1e-6f});
   ctnn_test::case_suite::check<ctnn::compile<models::shape_consts_shape_cast_float_mul>>(
       CTNN_SHAPE_CONSTS_DIR "/onnx_shape_cast_float_mul", {1e-5f, 1e-6f});
   ctnn_test::case_suite::check<ctnn::compile<models::shape_consts_cnn_flatten_gemm>>(
       CTNN_SHAPE_CONSTS_DIR "/onnx_cnn_flatten_gemm", {1e-5f, 1e-6f});
+  ctnn_test::case_suite::check<ctnn::compile<models::shape_consts_tflite_shape_strided_slice_pack_reshape>>(
+      CTNN_SHAPE_CONSTS_DIR "/tflite_shape_strided_slice_pack_reshape", {1e-5f, 1e-6f});
 }
