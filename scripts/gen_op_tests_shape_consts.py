@@ -244,40 +244,41 @@ def tflite_cases(rng):
     F32, I32, I64T = tfl.FLOAT32, tfl.INT32, tfl.INT64
     out = {}
 
+    def leading_dim(m, t, rank, out_type, shrink):
+        """SHAPE of `t` (as `out_type`), then a STRIDED_SLICE of its first element (a scalar when `shrink`)."""
+        shape = m.tensor("shape", [rank], out_type)
+        begin, end, strides = (m.tensor(n, [1], I32, data=np.array([v], np.int32)) for n, v in (("begin", 0), ("end", 1), ("strides", 1)))
+        lead = m.tensor("lead", [] if shrink else [1], out_type)
+        m.op("SHAPE", [t], [shape])
+        m.op("STRIDED_SLICE", [shape, begin, end, strides], [lead], **({"shrink_axis_mask": 1} if shrink else {}))
+        return lead
+
     def keras_flatten():
         # tf.reshape(x, [tf.shape(x)[0], -1]): SHAPE, STRIDED_SLICE (shrink axis 0), PACK with -1, RESHAPE.
         x = rng.uniform(-2, 2, size=[3, 4, 5]).astype(np.float32)
         m = tfl.Model(new_opcodes=True)
         t = m.tensor("x", [3, 4, 5], F32)
-        shape = m.tensor("shape", [3], I32)
-        begin, end, strides = (m.tensor(n, [1], I32, data=np.array([v], np.int32)) for n, v in (("begin", 0), ("end", 1), ("strides", 1)))
-        batch = m.tensor("batch", [], I32)
+        batch = leading_dim(m, t, 3, I32, True)
         minus = m.tensor("minus_one", [], I32, data=np.array(-1, np.int32))
         target = m.tensor("target", [2], I32)
         y = m.tensor("y", [3, 20], F32)
         m.inputs, m.outputs = [t], [y]
-        m.op("SHAPE", [t], [shape])
-        m.op("STRIDED_SLICE", [shape, begin, end, strides], [batch], shrink_axis_mask=1)
         m.op("PACK", [batch, minus], [target], values_count=2, axis=0)
         m.op("RESHAPE", [t, target], [y])
         return m, [x], [x.reshape(3, 20)]
     out["tflite_shape_strided_slice_pack_reshape"] = keras_flatten
 
     def concat_shape():
-        # tf.reshape(x, tf.concat([tf.shape(x)[:1], [2, -1]], 0)): a STRIDED_SLICE that keeps its axis, then a
-        # CONCATENATION of int32 vectors.
+        # tf.reshape(x, tf.concat([tf.shape(x, out_type=tf.int64)[:1], [2, -1]], 0)): an INT64 SHAPE, a
+        # STRIDED_SLICE that keeps its axis, a CONCATENATION of int64 vectors.
         x = rng.uniform(-2, 2, size=[2, 6, 2]).astype(np.float32)
         m = tfl.Model(new_opcodes=True)
         t = m.tensor("x", [2, 6, 2], F32)
-        shape = m.tensor("shape", [3], I32)
-        begin, end, strides = (m.tensor(n, [1], I32, data=np.array([v], np.int32)) for n, v in (("begin", 0), ("end", 1), ("strides", 1)))
-        lead = m.tensor("lead", [1], I32)
-        rest = m.tensor("rest", [2], I32, data=np.array([2, -1], np.int32))
-        target = m.tensor("target", [3], I32)
+        lead = leading_dim(m, t, 3, I64T, False)
+        rest = m.tensor("rest", [2], I64T, data=np.array([2, -1], np.int64))
+        target = m.tensor("target", [3], I64T)
         y = m.tensor("y", [2, 2, 6], F32)
         m.inputs, m.outputs = [t], [y]
-        m.op("SHAPE", [t], [shape])
-        m.op("STRIDED_SLICE", [shape, begin, end, strides], [lead])
         m.op("CONCATENATION", [lead, rest], [target], axis=0)
         m.op("RESHAPE", [t, target], [y])
         return m, [x], [x.reshape(2, 2, 6)]

@@ -313,13 +313,12 @@ constexpr bool fold_reduce_prod(S& s, const node_view& n, const operands& o, std
 // (import_graph.hpp).
 template <class S>
 constexpr bool fold_known(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  // A known operand first (a lookup): a graph without one pays no TensorProto read here.
   bool any_known = false;
-  for (std::uint32_t k = 0; k < o.count; ++k) {
-    if (o.id[k] < 0) continue;
-    if (!foldable(s, o.id[k])) return s.failed();
-    any_known = any_known || s.is_known(o.id[k]);
-  }
-  if (!any_known || o.count == 0 || o.id[0] < 0) return false;
+  for (std::uint32_t k = 0; k < o.count; ++k) any_known = any_known || (o.id[k] >= 0 && s.is_known(o.id[k]));
+  if (!any_known || o.id[0] < 0) return false;
+  for (std::uint32_t k = 0; k < o.count; ++k)
+    if (o.id[k] >= 0 && !foldable(s, o.id[k])) return s.failed();
   switch (n.type) {
     case op_type::Add: case op_type::Sub: case op_type::Mul: case op_type::Div: case op_type::Max: case op_type::Min:
     case op_type::Equal: case op_type::Less: case op_type::LessOrEqual: case op_type::Greater: case op_type::GreaterOrEqual:
