@@ -286,6 +286,7 @@ constexpr void known_reshaped(S& s, std::int32_t result, std::int32_t v, shape t
     if (extent == 0 && d < xs.rank) extent = xs[d];
     if (extent == -1 && rest < 0) rest = d;
     else if (extent < 0) return s.operand_value_error(1, d, std::int64_t{extent});
+    else if (extent > 0 && product > (std::int64_t{1} << 40) / extent) return s.operand_value_error(1, d, std::int64_t{extent});
     else product *= extent;
   }
   if (rest >= 0) target.dims[static_cast<std::size_t>(rest)] = product > 0 ? static_cast<std::int32_t>(xs.elements() / product) : 0;

@@ -114,6 +114,8 @@ constexpr bool fold_pack(S& s, op_import& im) {
   std::int64_t outer = 1;
   for (std::int32_t d = 0; d < axis; ++d) outer *= in[d];
   const std::int64_t inner = outer > 0 ? in.elements() / outer : 0;
+  if (in.elements() * count > S::max_known_elements)
+    return s.computed_integers_error(im.op, im.out, tensor_feature::computed_integers_capacity), true;
   if (!output_holds(s, im, in.elements() * count)) return true;
   for (std::uint32_t k = 0; k < count; ++k) {
     const std::int32_t id = s.f.index_at(im.view.inputs, k);
