@@ -231,6 +231,28 @@ def cases(rng):
         y = x * np.array([3, 2], np.float32)
         return typed_model(nodes, x, [("y", y)]), [x], [y]
     out["onnx_shape_cast_float_mul"] = shape_as_float
+
+    # Integer arithmetic on known values, read back as outputs: Sub to negatives, Div truncating toward zero
+    # (onnxruntime's and C++'s), INT32 Mul wrapping around, Max/Min, Less, a Where over them, Neg-free.
+    def arithmetic_outputs():
+        x = floats(rng, [6, 4])
+        s = np.array(x.shape, I64)
+        diff = s - np.array([10, 1], I64)                                 # [-4, 3]
+        quotient = np.trunc(diff / np.array([3, -2])).astype(I64)           # [-1, -1]
+        wrapped = (s.astype(np.int32) * np.int32(2**30)).astype(np.int32)   # [-2^31, 0] (wraps)
+        low = np.minimum(diff, quotient)
+        picked = np.where(diff < quotient, np.array([7, 8], I64), s)
+        nodes = [helper.make_node("Shape", ["x"], ["s"]), const("ten_one", np.array([10, 1], I64)),
+                 helper.make_node("Sub", ["s", "ten_one"], ["diff"]), const("divisor", np.array([3, -2], I64)),
+                 helper.make_node("Div", ["diff", "divisor"], ["quotient"]),
+                 helper.make_node("Cast", ["s"], ["s32"], to=TensorProto.INT32), const("big", np.int32(2**30)),
+                 helper.make_node("Mul", ["s32", "big"], ["wrapped"]),
+                 helper.make_node("Min", ["diff", "quotient"], ["low"]),
+                 helper.make_node("Less", ["diff", "quotient"], ["less"]), const("seven_eight", np.array([7, 8], I64)),
+                 helper.make_node("Where", ["less", "seven_eight", "s"], ["picked"])]
+        outs = [("quotient", quotient), ("wrapped", wrapped), ("low", low), ("picked", picked)]
+        return typed_model(nodes, x, outs), [x], [y for _, y in outs]
+    out["onnx_known_arithmetic_outputs"] = arithmetic_outputs
     return out
 
 
