@@ -9,9 +9,15 @@ PACK, CONCATENATION into RESHAPE and BROADCAST_TO (NumPy's outputs: the ops move
 refuses (tests/data/{onnx,tflite}/shape_consts_refused_*).
 
     /usr/bin/python3 scripts/gen_op_tests_shape_consts.py
+    /usr/bin/python3 scripts/gen_op_tests_shape_consts.py --ort /tmp/ortnode/node_modules   # and checks the ONNX
+        # outputs against onnxruntime-node's (ONNXRUNTIME_NODE_INSTALL=skip npm install onnxruntime-node, or
+        # npm install --ignore-scripts: the package ships its Linux x64 binary)
 """
 
 from __future__ import annotations
+
+import argparse
+from pathlib import Path
 
 import numpy as np
 from onnx import TensorProto, helper, numpy_helper
@@ -376,9 +382,34 @@ def refused():
     }
 
 
+def checked_with_ort(node_modules: Path, onnx_cases):
+    """The ONNX cases, each checked first: onnxruntime-node's outputs must equal NumPy's (floats within 1e-5)."""
+    from gen_op_tests_qdq import run_ort  # the job runner of scripts/ort_run.js
+
+    def checked(name, build):
+        def run():
+            model, inputs, outputs = build()
+            graph_inputs = [v for v in model.graph.input if v.name not in {i.name for i in model.graph.initializer}]
+            names = [v.name for v in model.graph.output]
+            got = run_ort(node_modules, model.SerializeToString(), inputs, graph_inputs,
+                          [(n, np.asarray(y)) for n, y in zip(names, outputs)])
+            for k, (g, y) in enumerate(zip(got, outputs)):
+                y = np.asarray(y)
+                same = np.allclose(g, y, rtol=1e-5, atol=1e-6) if y.dtype == np.float32 else np.array_equal(g.reshape(y.shape), y)
+                if not same:
+                    raise SystemExit(f"{name}: output {k}: onnxruntime gives {g.reshape(-1)[:6]}, NumPy {y.reshape(-1)[:6]}")
+            return model, inputs, outputs
+        return run
+    return {name: checked(name, build) for name, build in onnx_cases.items()}
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--ort", type=Path, help="node_modules folder holding onnxruntime-node: checks the ONNX outputs")
+    args = parser.parse_args()
     family = op_tests.Family("shape_consts", None)
-    op_tests.write_onnx_cases(family, cases(np.random.RandomState(2805)))
+    onnx_cases = cases(np.random.RandomState(2805))
+    op_tests.write_onnx_cases(family, checked_with_ort(args.ort, onnx_cases) if args.ort else onnx_cases)
     for name, build in tflite_cases(np.random.RandomState(2506)).items():
         model, inputs, outputs = build()
         family.write_computed_case(name, "model.tflite", model.serialize(), inputs, outputs)
