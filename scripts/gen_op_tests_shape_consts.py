@@ -268,7 +268,7 @@ def tflite_cases(rng):
     (the ops move bytes: the references are the reshaped, broadcast inputs)."""
     import gen_op_tests_shape  # noqa: F401  (its STRIDED_SLICE/PACK codes and options, added to the writer's)
     tfl = op_tests.tfl
-    tfl.OPS.update({"SHAPE": 77, "BROADCAST_ARGS": 145, "BROADCAST_TO": 130})
+    tfl.OPS.update({"SHAPE": 77, "BROADCAST_ARGS": 145, "BROADCAST_TO": 130, "FLOOR_DIV": 90})
     F32, I32, I64T = tfl.FLOAT32, tfl.INT32, tfl.INT64
     out = {}
 
@@ -311,6 +311,31 @@ def tflite_cases(rng):
         m.op("RESHAPE", [t, target], [y])
         return m, [x], [x.reshape(2, 2, 6)]
     out["tflite_shape_concat_reshape"] = concat_shape
+
+    def dims_product():
+        # tf.reshape(x, [tf.shape(x)[0], tf.shape(x)[1] * tf.shape(x)[2], tf.shape(x)[3] // 2, 2]): a dim per
+        # STRIDED_SLICE, MUL and FLOOR_DIV of them, PACK, RESHAPE.
+        x = rng.uniform(-2, 2, size=[2, 3, 4, 6]).astype(np.float32)
+        m = tfl.Model(new_opcodes=True)
+        t = m.tensor("x", [2, 3, 4, 6], F32)
+        shape = m.tensor("shape", [4], I32)
+        m.op("SHAPE", [t], [shape])
+        dims = []
+        for d in range(4):
+            begin, end, strides = (m.tensor(f"{n}{d}", [1], I32, data=np.array([v], np.int32))
+                                   for n, v in (("begin", d), ("end", d + 1), ("strides", 1)))
+            dims.append(m.tensor(f"dim{d}", [], I32))
+            m.op("STRIDED_SLICE", [shape, begin, end, strides], [dims[-1]], shrink_axis_mask=1)
+        hw, two, half = m.tensor("hw", [], I32), m.tensor("two", [], I32, data=np.array(2, np.int32)), m.tensor("half", [], I32)
+        m.op("MUL", [dims[1], dims[2]], [hw])
+        m.op("FLOOR_DIV", [dims[3], two], [half])
+        target = m.tensor("target", [4], I32)
+        y = m.tensor("y", [2, 12, 3, 2], F32)
+        m.inputs, m.outputs = [t], [y]
+        m.op("PACK", [dims[0], hw, half, two], [target], values_count=4, axis=0)
+        m.op("RESHAPE", [t, target], [y])
+        return m, [x], [x.reshape(2, 12, 3, 2)]
+    out["tflite_shape_mul_floor_div_pack_reshape"] = dims_product
 
     def broadcast_args():
         # BROADCAST_ARGS of the input's SHAPE and a constant shape, then BROADCAST_TO (its shape the output's).

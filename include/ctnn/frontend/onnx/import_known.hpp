@@ -2,7 +2,7 @@
 // The ONNX importer's integers computed at import (issues #28, #25; docs/frontends.md, "Integers computed at
 // import"): Shape and Size (every shape is static, so their results are known), Range, and the integer ops
 // that exports put between Shape and a Reshape, Expand or ConstantOfShape (Gather, Concat, Cast, Add, Sub,
-// Mul, Div, Max, Min, Equal, Less, Greater, Where, ReduceProd; Squeeze, Unsqueeze, Identity, Slice and
+// Mul, Div, Max, Min, Sum, Equal, Less, Greater, Where, ReduceProd; Squeeze, Unsqueeze, Identity, Slice and
 // Reshape in import_shape_ops.hpp) evaluated when every operand is known. A result is a value of kind
 // known_integers in the importer's store (importer_state::known), not an IR tensor: the ops that read
 // constant shapes, axes and indices (constant_int, constant_shape) read it as they read an initializer.
@@ -11,9 +11,14 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <ctnn/frontend/detail/known_integers.hpp>
 #include <ctnn/frontend/onnx/import_shape_ops.hpp>
 
 namespace ctnn::onnx::detail {
+
+using frontend_detail::broadcast_dims;
+using frontend_detail::broadcast_source;
+using frontend_detail::integer_op;
 
 // An operand of a fold, read: a known value, or an INT64, INT32 or BOOL constant of at most
 // max_known_elements elements.
@@ -95,61 +100,14 @@ constexpr bool define_known(S& s, std::int32_t result, const known_operand& out)
   return true;
 }
 
-// The flat index into an operand of `in` dims of element `flat` of the broadcast result of `out` dims (numpy
-// broadcasting: dims aligned at the right, extent-1 dims repeated).
-constexpr std::int64_t broadcast_source(const shape& out, const shape& in, std::int64_t flat) {
-  std::int64_t source = 0, stride = 1;
-  for (std::int32_t d = out.rank - 1, e = in.rank - 1; d >= 0; --d, --e) {
-    const std::int64_t i = flat % out[d];
-    flat /= out[d];
-    if (e < 0) continue;
-    if (in[e] != 1) source += i * stride;
-    stride *= in[e];
-  }
-  return source;
-}
-
-// The broadcast shape of `a` and `b`; false when they do not broadcast.
-constexpr bool broadcast_dims(const shape& a, const shape& b, shape& out) {
-  out.rank = a.rank > b.rank ? a.rank : b.rank;
-  for (std::int32_t d = 0; d < out.rank; ++d) {
-    const std::int32_t x = d - (out.rank - a.rank) >= 0 ? a[d - (out.rank - a.rank)] : 1;
-    const std::int32_t y = d - (out.rank - b.rank) >= 0 ? b[d - (out.rank - b.rank)] : 1;
-    if (x != y && x != 1 && y != 1) return false;
-    out.dims[static_cast<std::size_t>(d)] = x == 1 ? y : x;
-  }
-  return true;
-}
-
-// One element of a binary integer op (two's complement: sums and products wrap around, as int64 does in
-// ONNX; no undefined overflow in constant evaluation). Div truncates toward zero (C++ and onnxruntime); its
-// divisor is checked non-zero by the caller.
-constexpr std::int64_t apply_binary(op_type t, std::int64_t a, std::int64_t b) {
-  const auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
-  switch (t) {
-    case op_type::Add: return static_cast<std::int64_t>(ua + ub);
-    case op_type::Sub: return static_cast<std::int64_t>(ua - ub);
-    case op_type::Mul: return static_cast<std::int64_t>(ua * ub);
-    case op_type::Div: return b == -1 ? static_cast<std::int64_t>(0 - ua) : a / b;
-    case op_type::Max: return a > b ? a : b;
-    case op_type::Min: return a < b ? a : b;
-    case op_type::Equal: return a == b;
-    case op_type::Less: return a < b;
-    case op_type::LessOrEqual: return a <= b;
-    case op_type::Greater: return a > b;
-    case op_type::GreaterOrEqual: return a >= b;
-    default: return 0;
-  }
-}
-
-// Add, Sub, Mul, Div, Max, Min (folded left over their operands) and the comparisons: numpy broadcasting, the
+// Add, Sub, Mul, Div, Max, Min, Sum (folded left over their operands) and the comparisons: numpy broadcasting, the
 // operands of one type (integer_arithmetic otherwise), a comparison's result bool.
 template <class S>
 constexpr void fold_binary(S& s, const node_view& n, const operands& o, std::int32_t result) {
   known_operand acc{}, next{};
   if (!read_known(s, o.id[0], 0, acc)) return;
-  const bool comparison = n.type == op_type::Equal || n.type == op_type::Less || n.type == op_type::LessOrEqual ||
-                          n.type == op_type::Greater || n.type == op_type::GreaterOrEqual;
+  const op_kind kind = s.current_kind;  // the row's: add, sub, mul, div, maximum, minimum, or a comparison
+  const bool comparison = frontend_detail::is_comparison(kind);
   if (comparison && o.count != 2) return void(expect_inputs(s, o, 2, 2));
   for (std::uint32_t slot = 1; slot < o.count; ++slot) {
     if (!read_known(s, o.id[slot], slot, next)) return;
@@ -163,7 +121,7 @@ constexpr void fold_binary(S& s, const node_view& n, const operands& o, std::int
     for (std::int64_t k = 0; k < dims.elements(); ++k) {
       const std::int64_t a = acc.at(broadcast_source(dims, acc.dims, k)), b = next.at(broadcast_source(dims, next.dims, k));
       if (n.type == op_type::Div && b == 0) return s.operand_value_error(slot, broadcast_source(dims, next.dims, k), b);
-      out.values[static_cast<std::size_t>(k)] = in_type(apply_binary(n.type, a, b), out.type);
+      out.values[static_cast<std::size_t>(k)] = in_type(integer_op(kind, a, b), out.type);
     }
     acc = out;
   }
@@ -302,7 +260,7 @@ constexpr bool fold_reduce_prod(S& s, const node_view& n, const operands& o, std
   out.dims.rank = keepdims != 0 ? x.dims.rank : 0;
   for (std::int32_t d = 0; d < out.dims.rank; ++d) out.dims.dims[static_cast<std::size_t>(d)] = 1;
   std::int64_t product = 1;
-  for (std::int64_t k = 0; k < x.dims.elements(); ++k) product = in_type(apply_binary(op_type::Mul, product, x.at(k)), x.type);
+  for (std::int64_t k = 0; k < x.dims.elements(); ++k) product = in_type(integer_op(op_kind::mul, product, x.at(k)), x.type);
   out.values[0] = product;
   define_known(s, result, out);
   return true;
@@ -321,6 +279,7 @@ constexpr bool fold_known(S& s, const node_view& n, const operands& o, std::int3
     if (o.id[k] >= 0 && !foldable(s, o.id[k])) return s.failed();
   switch (n.type) {
     case op_type::Add: case op_type::Sub: case op_type::Mul: case op_type::Div: case op_type::Max: case op_type::Min:
+    case op_type::Sum:
     case op_type::Equal: case op_type::Less: case op_type::LessOrEqual: case op_type::Greater: case op_type::GreaterOrEqual:
       return fold_binary(s, n, o, result), true;
     case op_type::Where: return fold_where(s, o, result), true;

@@ -1,7 +1,8 @@
 #pragma once
 // The TFLite importer's integers computed at import (issues #28, #25; docs/frontends.md, "Integers computed at
 // import"): SHAPE and BROADCAST_ARGS (every shape is static, so their results are known), and what STRIDED_SLICE,
-// PACK, CONCATENATION and RESHAPE make of known values (TF/Keras's SHAPE -> STRIDED_SLICE -> PACK -> RESHAPE).
+// PACK, CONCATENATION, RESHAPE and the integer arithmetic (ADD, SUB, MUL, DIV, FLOOR_DIV, MAXIMUM, MINIMUM) make of
+// known values (TF/Keras's SHAPE -> STRIDED_SLICE -> PACK -> RESHAPE, with a MUL of two dims on the way).
 // A known tensor has its elements in the importer's store (importer_state::known) and no node writes it;
 // RESHAPE's shape operand may be one (the target is the output's static shape, as for any computed shape). Any
 // other op that reads a known tensor, or a graph output that is one, is refused
@@ -10,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <ctnn/frontend/detail/known_integers.hpp>
 #include <ctnn/frontend/tflite/import_operands.hpp>
 #include <ctnn/frontend/tflite/import_plan.hpp>
 #include <ctnn/frontend/tflite/import_shape_ops.hpp>
@@ -142,7 +144,9 @@ constexpr bool fold_known_result(S& s, op_import& im) {
   for (std::int32_t k = 0; k < im.input_count; ++k) {
     const std::int32_t id = im.inputs[static_cast<std::size_t>(k)];
     const bool readable = im.plan.job == import_job::strided_slice || im.plan.job == import_job::concat ||
-                          im.plan.job == import_job::reshape || im.plan.job == import_job::reshape_to_output;
+                          im.plan.job == import_job::reshape || im.plan.job == import_job::reshape_to_output ||
+                          (im.plan.job == import_job::binary && frontend_detail::has_integer_op(im.plan.kind) &&
+                           !frontend_detail::is_comparison(im.plan.kind));
     if (!readable || !known_values(s, id, part) || im.fused != activation::none) {
       std::int32_t known = id;  // the first known input, named in the diagnostic
       for (std::int32_t j = im.input_count - 1; j >= 0; --j)
@@ -151,6 +155,27 @@ constexpr bool fold_known_result(S& s, op_import& im) {
     }
   }
   const shape out = s.m.tensor_at(im.out).dims;
+  if (im.plan.job == import_job::binary) {  // numpy broadcasting, wrapping in the output's type (define_known)
+    std::array<std::int64_t, S::max_known_elements> b{};
+    const shape as = s.m.tensor_at(im.inputs[0]).dims, bs = s.m.tensor_at(im.inputs[1]).dims;
+    known_values(s, im.inputs[0], part);
+    known_values(s, im.inputs[1], b);
+    shape dims{};
+    if (!frontend_detail::broadcast_dims(as, bs, dims) || !output_holds(s, im, dims.elements())) {
+      if (!s.failed()) s.fail(error_code::input_shapes_differ, im.op, im.plan.kind, {.input_slot = 1}, as, bs);
+      return true;
+    }
+    for (std::int64_t k = 0; k < dims.elements(); ++k) {
+      const std::int64_t x = part[static_cast<std::size_t>(frontend_detail::broadcast_source(dims, as, k))];
+      const std::int64_t y = b[static_cast<std::size_t>(frontend_detail::broadcast_source(dims, bs, k))];
+      if (y == 0 && (im.plan.kind == op_kind::div || im.plan.kind == op_kind::floor_div))
+        return s.fail(frontend_error::tflite_unsupported_operand, im.op, im.plan.kind,
+                      {.operator_code = static_cast<std::int64_t>(im.plan.code), .input_slot = 1}), true;
+      values[static_cast<std::size_t>(k)] = frontend_detail::integer_op(im.plan.kind, x, y);
+    }
+    define_known(s, im, values);
+    return true;
+  }
   if (im.plan.job == import_job::strided_slice) {  // the window import_strided_slice computed
     const std::int32_t x = im.inputs[0];
     const shape xs = s.m.tensor_at(x).dims;
