@@ -382,11 +382,11 @@ def refused_tflite():
 def refused_onnx():
     from onnx import TensorProto, helper
     x = np.zeros([2, 3], F32)
-    fill = helper.make_tensor("value", TensorProto.INT32, [1], [7])
+    fill = helper.make_tensor("value", TensorProto.INT8, [1], [7])
     return {
-        # ConstantOfShape of an INT32 value (ctnn's ONNX constants are float32).
+        # ConstantOfShape of an INT8 value (FLOAT values are tiled, INT64 and INT32 ones computed at import).
         "constant_of_shape_int": onnx_model([helper.make_node("ConstantOfShape", ["s"], ["y"], value=fill)], [],
-                                            [constant("s", [2, 3], np.int64)], TensorProto.INT32),
+                                            [constant("s", [2, 3], np.int64)], TensorProto.INT8),
         # ScatterND with a reduction ONNX does not define.
         "scatter_nd_reduction_unknown": onnx_model(
             [helper.make_node("ScatterND", ["x", "i", "u"], ["y"], reduction="sub")],

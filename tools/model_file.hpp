@@ -168,6 +168,13 @@ int import_onnx(const model_context& c, onnx_import<Module>& i) {
     i.relaid.resize(static_cast<std::size_t>(r.relayout_count));
     for (std::size_t k = 0; k < i.relaid.size(); ++k) {
       const ctnn::onnx::relayout& relayout = r.relayouts[k];
+      if (relayout.kind == ctnn::onnx::relayout_kind::known_integers) {  // integers computed at import: their bytes
+        i.relaid[k].resize(static_cast<std::size_t>((ctnn::onnx::known_integer_size(relayout) + 3) / 4));
+        char* bytes = reinterpret_cast<char*>(i.relaid[k].data());
+        ctnn::onnx::known_integer_bytes(relayout, r.known.data(), bytes);
+        r.ir.tensor_at(relayout.tensor).data.bytes = bytes;
+        continue;
+      }
       i.relaid[k].resize(static_cast<std::size_t>(relayout.elements()));
       ctnn::onnx::relayout_values(relayout, c.bytes.data(), i.relaid[k].data());
       r.ir.tensor_at(relayout.tensor).data.f32 = i.relaid[k].data();

@@ -37,7 +37,7 @@ static_assert(refused_operand<models::gather_refused_gather_nd_index_outside>(1,
 static_assert(refused_operand<models::gather_refused_fill_dims_mismatch>(0, op_kind::tile));
 static_assert(refused_operand<models::gather_refused_embedding_lookup_hybrid_zero_point>(1, op_kind::gather));
 
-// ONNX: ConstantOfShape of an INT32 value; ScatterND with reduction "sub"; GatherND of constant indices with
+// ONNX: ConstantOfShape of an INT8 value; ScatterND with reduction "sub"; GatherND of constant indices with
 // batch_dims 1.
 constexpr auto code = [](onnx_error e) { return ctnn::onnx::code_of(e); };
 constexpr auto attribute = [](ctnn::onnx::attribute a) { return static_cast<std::int64_t>(a); };

@@ -71,6 +71,13 @@ inline module_type* import_onnx(const char* bytes, std::size_t size, std::vector
     relaid.assign(static_cast<std::size_t>(r.relayout_count), {});
     for (std::size_t k = 0; k < relaid.size(); ++k) {
       const ctnn::onnx::relayout& relayout = r.relayouts[k];
+      if (relayout.kind == ctnn::onnx::relayout_kind::known_integers) {  // integers computed at import: their bytes
+        relaid[k].resize(static_cast<std::size_t>((ctnn::onnx::known_integer_size(relayout) + 3) / 4));
+        char* bytes = reinterpret_cast<char*>(relaid[k].data());
+        ctnn::onnx::known_integer_bytes(relayout, r.known.data(), bytes);
+        r.ir.tensor_at(relayout.tensor).data.bytes = bytes;
+        continue;
+      }
       relaid[k].resize(static_cast<std::size_t>(relayout.elements()));
       ctnn::onnx::relayout_values(relayout, bytes, relaid[k].data());
       r.ir.tensor_at(relayout.tensor).data.f32 = relaid[k].data();

@@ -13,7 +13,7 @@ Every folder ends up in one of:
                 bounds, which these tests pass as graph inputs -- are folded into the model: --constant);
   rejected      ctnn-run refused the model (exit status 1, its message printed with --verbose) and the model
                 falls in a category ctnn leaves out (named: 3-D conv, pool or batch norm, training-mode batch
-                norm, MaxPool's Indices output, zero-size tensors, blocked quantization, element types other than
+                norm, MaxPool's Indices output, zero-size tensors, blocked quantization, floating-point Range, element types other than
                 float32, int8, uint8, int32, int64, opset-6 forms that onnxruntime cannot run either); 1-D conv,
                 pools and batch norm (rank-3 inputs) must run;
   not in scope  the model uses an op outside issue #5's list;
@@ -66,6 +66,8 @@ IN_SCOPE = {
     "ConvTranspose",
     # the gather/scatter family (issue #28)
     "GatherND", "CumSum", "ConstantOfShape", "ScatterND", "ReverseSequence",
+    # integers computed at import (issues #28, #25)
+    "Shape", "Size", "Range",
 }
 QUANTIZED = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"}
 # TensorProto data types ctnn's ONNX frontend targets: FLOAT, UINT8, INT8, INT32, INT64, BOOL.
@@ -90,7 +92,7 @@ CONSTANT_OPERANDS = {
     # Resize's roi, scales and sizes, Upsample's scales.
     "Resize": {1, 2, 3}, "Upsample": {1}, "Expand": {1}, "Tile": {1},
     "ConvTranspose": {1, 2},
-    "CumSum": {1}, "ConstantOfShape": {0},
+    "CumSum": {1}, "ConstantOfShape": {0}, "Range": {0, 1, 2},
 }
 RTOL, ATOL = 1e-3, 1e-7
 KNOWN_FAILURES = Path(__file__).with_name("node_tests_known_failures.txt")
@@ -133,6 +135,7 @@ def allowed_rejections(model, folder: Path) -> list[str]:
     """The categories of this model that ctnn may refuse (empty: it must run)."""
     reasons = []
     shapes = {name: dims for name, _, dims in value_types(model)}
+    types_of = {name: t for name, t, _ in value_types(model)} | {t.name: t.data_type for t in model.graph.initializer}
     types = {t for _, t, _ in value_types(model)} | {t.data_type for t in model.graph.initializer}
     for pb in sorted(folder.glob("test_data_set_*/*.pb")):
         tensor = onnx.TensorProto()
@@ -159,6 +162,10 @@ def allowed_rejections(model, folder: Path) -> list[str]:
             reasons.append("MaxPool Indices output")
         if node.op_type in ("QuantizeLinear", "DequantizeLinear") and attrs.get("block_size", 0) > 0:
             reasons.append("blocked quantization")
+        # Range computes integers at import (frontend/onnx/import_known.hpp): a FLOAT range is a tensor ctnn
+        # does not compute.
+        if node.op_type == "Range" and any(types_of.get(i) in (1, 11) for i in node.input):
+            reasons.append("floating-point Range")
         if node.op_type in LEGACY_UNRUNNABLE and opset_of(model) < 7:
             reasons.append(f"opset-{opset_of(model)} {node.op_type}")
     return sorted(set(reasons))

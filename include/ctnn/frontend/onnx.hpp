@@ -54,25 +54,41 @@ struct imported_model {
   using module_type = module<sizes.tensors, sizes.nodes>;
 };
 
-// The values of relayout K (import.hpp: a gather from the file's float bytes; ctnn-run computes the same
-// at run time with relayout_values).
+// The values of relayout K (import.hpp): a gather from the file's float bytes, or the bytes of integers computed
+// at import (ctnn-run computes the same at run time with relayout_values, known_integer_bytes).
 template <class Imported, std::size_t K>
 constexpr auto relaid_out() {
   constexpr const relayout& r = Imported::result.relayouts[K];
-  std::array<float, static_cast<std::size_t>(r.elements())> values{};
-  relayout_values(r, Imported::bytes, values.data());
-  return values;
+  if constexpr (r.kind == relayout_kind::known_integers) {
+    std::array<char, static_cast<std::size_t>(known_integer_size(r))> bytes{};
+    known_integer_bytes(r, Imported::result.known.data(), bytes.data());
+    return bytes;
+  } else {
+    std::array<float, static_cast<std::size_t>(r.elements())> values{};
+    relayout_values(r, Imported::bytes, values.data());
+    return values;
+  }
 }
 
 template <class Imported, std::size_t K>
 inline constexpr auto relaid_out_v = relaid_out<Imported, K>();
 
+// Points relayout K's tensor at its values: data.f32 (floats), or data.bytes (integers, read as a constant's bytes
+// are; no file: the executor copies them as it copies any constant's).
+template <class Imported, std::size_t K, class Module>
+constexpr void point_at_relaid(Module& m) {
+  tensor& t = m.tensor_at(Imported::result.relayouts[K].tensor);
+  if constexpr (Imported::result.relayouts[K].kind == relayout_kind::known_integers)
+    t.data.bytes = relaid_out_v<Imported, K>.data();
+  else
+    t.data.f32 = relaid_out_v<Imported, K>.data();
+}
+
 // The imported module with its re-laid-out constants pointing at their arrays.
 template <class Imported, std::size_t... K>
 constexpr auto with_relaid_constants(std::index_sequence<K...>) {
   auto m = Imported::result.ir;
-  const float* const data[] = {relaid_out_v<Imported, K>.data()..., nullptr};
-  for (std::size_t k = 0; k < sizeof...(K); ++k) m.tensor_at(Imported::result.relayouts[k].tensor).data.f32 = data[k];
+  (point_at_relaid<Imported, K>(m), ...);
   return m;
 }
 

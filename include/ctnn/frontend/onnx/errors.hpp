@@ -70,6 +70,9 @@ enum class tensor_feature : std::int32_t {
   sparse,             // a sparse initializer
   unaligned_integers, // an int32/int64 constant of a plain integer op whose raw_data is not aligned to its
                       // element size (it is read in place)
+  computed_integers,  // integers computed at import (Shape, Size, Range, ... folded: import_known.hpp) of a rank
+                      // above 4 that an op reads as a tensor, or that are a graph output: no relayout holds them
+  computed_integers_capacity,  // more integers computed at import than the importer's store holds
 };
 
 constexpr std::string_view name_of(tensor_feature f) {
@@ -79,6 +82,8 @@ constexpr std::string_view name_of(tensor_feature f) {
     case tensor_feature::unpacked_values: return "unpacked float values";
     case tensor_feature::sparse: return "a sparse initializer";
     case tensor_feature::unaligned_integers: return "integer data not aligned to its element size";
+    case tensor_feature::computed_integers: return "integers computed at import, of a rank above 4, read as a tensor";
+    case tensor_feature::computed_integers_capacity: return "more integers computed at import than the importer holds";
   }
   return {};
 }

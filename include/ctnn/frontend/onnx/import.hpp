@@ -39,8 +39,12 @@
 //    folded left; float32 or plain integers, as Add), Sum (likewise, of adds); Resize and Upsample (nearest,
 //    linear, cubic; every coordinate_transformation_mode; constant roi, scales or sizes; in the operand's
 //    layout), Expand and Tile (constant shape or repeats), LpNormalization (p 2) (import_spatial.hpp).
-//    GatherND, ScatterND, CumSum, ReverseSequence, ConstantOfShape (a FLOAT value, folded)
-//    (import_gather_scatter.hpp).
+//    GatherND, ScatterND, CumSum, ReverseSequence, ConstantOfShape (a FLOAT value, folded; an integer one
+//    known) (import_gather_scatter.hpp).
+//  * Integers computed at import (import_known.hpp): Shape, Size, Range, and the integer ops over their results
+//    (Gather, Concat, Cast, arithmetic, comparisons, Where, ReduceProd; Squeeze, Unsqueeze, Slice, Reshape)
+//    evaluated into the importer's store; a constant tensor (relayout_kind::known_integers) only where an op
+//    reads one as a tensor or it is a graph output.
 //  * 1-D ops: Conv, MaxPool, AveragePool, BatchNormalization and GlobalAveragePool over [N, C, L] are the
 //    2-D ops on [N, 1, L, C] (H = 1; the attributes of the one spatial dim are W's); between 1-D ops a
 //    value stays [N, 1, L, C] (value::one_d), its ONNX [N, C, L] made on demand.
@@ -58,7 +62,8 @@
 // lookups and module edits), import_layouts.hpp (free helpers taking the state: layouts, attributes,
 // operands), the op families' import functions import_linear.hpp, import_elementwise.hpp,
 // import_shape_ops.hpp, import_reduce.hpp, import_logic.hpp (comparisons, logical ops, Where, Cast),
-// import_spatial.hpp (Resize, Upsample, Expand, Tile, LpNormalization, Sum) and quantized.hpp,
+// import_spatial.hpp (Resize, Upsample, Expand, Tile, LpNormalization, Sum), import_known.hpp (Shape, Size,
+// Range: integers computed at import) and quantized.hpp,
 // import_table.hpp (op_type -> IR kind and import function), import_qdq.hpp (QDQ groups lowered to the
 // quantized ops before a node's row) and import_graph.hpp (the driver).
 #include <array>
@@ -131,6 +136,7 @@ constexpr void import_into(import_result<MaxTensors, MaxNodes, MaxRelayouts>& r,
   detail::import_graph(s, model_name);
   r.relayout_count = s.relayout_count;
   r.value_count = s.value_count;
+  r.known = s.known_data;
 }
 
 // The same as a value (constant evaluation: onnx::model).

@@ -52,6 +52,11 @@ constexpr std::int32_t broadcast_constant_nhwc(S& s, std::int32_t v, std::uint32
 template <class S>
 constexpr std::int32_t integer_constant(S& s, std::int32_t v, std::uint32_t slot, dtype type) {
   if (s.at(v).onnx_layout >= 0) return s.at(v).onnx_layout;
+  if (s.is_known(v)) {  // a constant tensor of its elements (import_known.hpp), of the op's type
+    if (s.known_of(v).type != type)
+      return s.fail(onnx_error::integer_arithmetic, {.operator_code = static_cast<std::int64_t>(s.current), .input_slot = slot}), -1;
+    return s.at(v).onnx_layout = s.known_tensor(v);
+  }
   const tensor_view t = s.f.read_tensor(s.at(v).proto);
   if (s.take_reader_error() || !s.checked_tensor(v, t)) return -1;
   if ((!is_integer(t.type) && t.type != data_type::bool_) || dtype_of(t.type) != type)

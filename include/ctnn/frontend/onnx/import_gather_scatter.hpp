@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include <ctnn/frontend/onnx/import_layouts.hpp>
+#include <ctnn/frontend/onnx/import_known.hpp>
 #include <ctnn/frontend/onnx/import_shape_ops.hpp>
 
 namespace ctnn::onnx::detail {
@@ -104,6 +105,8 @@ constexpr void import_reverse_sequence(S& s, const node_view& n, const operands&
 // operand `slot`.
 template <class S>
 constexpr std::int64_t constant_integer_scalar(S& s, std::int32_t v, std::uint32_t slot) {
+  if (s.is_known(v))
+    return s.known_of(v).dims.elements() != 1 || s.known_of(v).type == dtype::b8 ? (s.operand_error(slot), 0) : s.known_at(v, 0);
   const tensor_view t = s.f.read_tensor(s.at(v).proto);
   if (s.take_reader_error() || !s.checked_tensor(v, t)) return 0;
   if (t.dims.elements() != 1) return s.operand_error(slot), 0;
@@ -137,10 +140,10 @@ constexpr void import_cumsum(S& s, const node_view& n, const operands& o, std::i
   define(s, result, s.add_node(s.current_kind, a, {as_onnx(s, o.id[0], 0)}, s.label_of(result)), false);
 }
 
-// ConstantOfShape: the shape a constant INT64 vector (extents >= 1), the value attribute a FLOAT tensor of one
-// element (ctnn's constants are float32; an absent value, float 0, has no bytes to read: refused, as other
-// types are). The value reshaped to unit extents and tiled: a constant op that fold_constants computes at
-// compile time (a graph output stays an op).
+// ConstantOfShape: the shape a constant INT64 vector (extents >= 1), the value attribute a FLOAT, INT64 or INT32
+// tensor of one element (an absent value, float 0, has no bytes to read: refused, as other types are). A FLOAT
+// value reshaped to unit extents and tiled: a constant op that fold_constants computes at compile time (a graph
+// output stays an op); an integer one a known value (import_known.hpp: the shapes exports compute).
 template <class S>
 constexpr void import_constant_of_shape(S& s, const node_view& n, const operands& o, std::int32_t result) {
   if (!expect_inputs(s, o, 1, 1) || !expect_constant(s, o, 0)) return;
@@ -163,11 +166,14 @@ constexpr void import_constant_of_shape(S& s, const node_view& n, const operands
   if (!given.present()) return s.attribute_error(attribute::value, -1);
   const tensor_view t = s.f.read_tensor(proto);
   if (s.take_reader_error()) return;
-  if (t.type != data_type::float32 || t.dims.elements() != 1) return s.attribute_error(attribute::value, static_cast<std::int64_t>(t.type));
+  const bool integers = t.type == data_type::int64 || t.type == data_type::int32;
+  if ((t.type != data_type::float32 && !integers) || t.dims.elements() != 1) return s.attribute_error(attribute::value, static_cast<std::int64_t>(t.type));
   const std::int32_t v = s.hidden_value(result);
   if (v < 0) return;
   s.at(v).kind = value_kind::constant;
   s.at(v).proto = proto;
+  // An integer fill: a known value (import_known.hpp), read where shapes and indices are read.
+  if (integers) return known_filled(s, result, v, out);
   const std::int32_t value = as_onnx(s, v, 0);
   const name label = s.label_of(result);
   if (out.rank == 0) return define_reshaped(s, result, value, out);

@@ -70,6 +70,8 @@ constexpr void import_node(S& s, const protobuf::span& proto) {
   }
   // QDQ groups (import_qdq.hpp): lowered, or left to the row; a deferred value no other op reads.
   if (qdq_lowering<S>{s}.import(n, o, result) || qdq_lowering<S>{s}.settle(o)) return;
+  // Integers computed at import (import_known.hpp): an integer op over known values is evaluated.
+  if (fold_known(s, n, o, result)) return;
   if (row < 0) return s.fail(onnx_error::unsupported_operator, {.operator_code = static_cast<std::int64_t>(n.type)});
   op_table<S>[row].import(s, n, o, result);
 }

@@ -43,6 +43,7 @@ template <class S>
 constexpr std::int32_t as_onnx(S& s, std::int32_t v, std::uint32_t slot) {
   value& x = s.at(v);
   if (x.onnx_layout >= 0) return x.onnx_layout;
+  if (s.is_known(v)) return x.onnx_layout = s.known_tensor(v);  // a constant tensor of its elements (import_known.hpp)
   if (s.is_constant(v)) {
     const shape c = s.constant_shape(v);
     std::array<std::int64_t, 4> strides{};
@@ -347,6 +348,7 @@ constexpr bool fits(float v, dtype type) {
 // The element type of a value (constants: their TensorProto's, types ctnn does not read as i64: dtype_of).
 template <class S>
 constexpr dtype element_type(S& s, std::int32_t v) {
+  if (s.is_known(v)) return s.known_of(v).type;
   if (s.is_constant(v)) {
     const tensor_view t = s.f.read_tensor(s.at(v).proto);
     s.take_reader_error();
@@ -360,6 +362,8 @@ constexpr dtype element_type(S& s, std::int32_t v) {
 // value; integers beyond 2^24 are rounded, which import_pad refuses).
 template <class S>
 constexpr float constant_scalar(S& s, std::int32_t v, std::uint32_t slot) {
+  if (s.is_known(v))
+    return s.known_of(v).dims.elements() != 1 ? (s.operand_error(slot), 0.0f) : static_cast<float>(s.known_at(v, 0));
   const tensor_view t = s.f.read_tensor(s.at(v).proto);
   if (s.take_reader_error() || !s.checked_tensor(v, t)) return 0.0f;
   if (t.type == data_type::float32) return s.constant_float(v, slot);

@@ -47,6 +47,7 @@ constexpr void import_reshape(S& s, const node_view& n, const operands& o, std::
   bool zero = false;
   for (std::int32_t d = 0; d < target.rank; ++d) zero = zero || target[d] == 0;
   if (zero && int_attribute(s, n, "allowzero", 0) != 0) return s.attribute_error(attribute::allowzero, 1);
+  if (s.is_known(o.id[0])) return known_reshaped(s, result, o.id[0], target);
   if (target.rank == 0) target = make_shape(1);  // a scalar: one element ("rank 0" is "keep" in the IR)
   const std::int32_t x = as_onnx(s, o.id[0], 0);
   define(s, result, s.reshape(x, target, s.label_of(result)), false);
@@ -273,6 +274,46 @@ constexpr void define_reshaped(S& s, std::int32_t result, std::int32_t x, const 
   define(s, result, s.reshape(x, target.rank > 0 ? target : make_shape(1), s.label_of(result)), false);
 }
 
+// A known value (import_known.hpp) reshaped to `target` (Reshape's 0: the extent kept, -1: the rest; rank
+// 0: a scalar), its elements as they are; of another element count, operand_value.
+template <class S>
+constexpr void known_reshaped(S& s, std::int32_t result, std::int32_t v, shape target) {
+  const shape xs = s.known_of(v).dims;
+  std::int64_t product = 1;
+  std::int32_t rest = -1;
+  for (std::int32_t d = 0; d < target.rank; ++d) {
+    auto& extent = target.dims[static_cast<std::size_t>(d)];
+    if (extent == 0 && d < xs.rank) extent = xs[d];
+    if (extent == -1 && rest < 0) rest = d;
+    else if (extent < 0) return s.operand_value_error(1, d, std::int64_t{extent});
+    else if (extent > 0 && product > (std::int64_t{1} << 40) / extent) return s.operand_value_error(1, d, std::int64_t{extent});
+    else product *= extent;
+  }
+  if (rest >= 0) target.dims[static_cast<std::size_t>(rest)] = product > 0 ? static_cast<std::int32_t>(xs.elements() / product) : 0;
+  if (target.elements() != xs.elements()) return s.operand_value_error(1, 0, target.elements());
+  const std::int32_t first = s.make_known(result, target, s.known_of(v).type);
+  for (std::int64_t k = 0; first >= 0 && k < xs.elements(); ++k) s.known_data[static_cast<std::size_t>(first + k)] = s.known_at(v, k);
+}
+
+// A known value sliced by `window` (Slice; an empty result is a known value too).
+template <class S>
+constexpr void known_sliced(S& s, std::int32_t result, std::int32_t v, const slice_fields& window) {
+  const shape xs = s.known_of(v).dims;
+  shape out = xs;
+  for (std::int32_t d = 0; d < xs.rank; ++d) out.dims[static_cast<std::size_t>(d)] = window.extent[static_cast<std::size_t>(d)];
+  const std::int32_t first = s.make_known(result, out, s.known_of(v).type);
+  for (std::int64_t k = 0; first >= 0 && k < out.elements(); ++k) {
+    std::int64_t rest = k, source = 0, stride = 1;
+    for (std::int32_t d = out.rank - 1; d >= 0; --d) {
+      const auto a = static_cast<std::size_t>(d);
+      source += (window.begin[a] + rest % out[d] * window.stride[a]) * stride;
+      rest /= out[d];
+      stride *= xs[d];
+    }
+    s.known_data[static_cast<std::size_t>(first + k)] = s.known_at(v, source);
+  }
+}
+
 // Squeeze (the unit dims named by axes; none named: every unit dim) and Unsqueeze (a unit dim at each of
 // axes, counted in the result's rank): axes an input from opset 13, an attribute before.
 template <class S>
@@ -301,6 +342,7 @@ constexpr void import_squeeze(S& s, const node_view& n, const operands& o, std::
     target.rank = rank;
     for (std::int32_t d = 0, from = 0; d < rank; ++d) target.dims[static_cast<std::size_t>(d)] = (added >> d & 1) != 0 ? 1 : xs[from++];
   }
+  if (s.is_known(o.id[0])) return known_reshaped(s, result, o.id[0], target);
   define_reshaped(s, result, as_onnx(s, o.id[0], 0), target);
 }
 
@@ -310,6 +352,7 @@ constexpr void import_identity(S& s, const node_view&, const operands& o, std::i
   if (!expect_inputs(s, o, 1, 1)) return;
   const shape xs = onnx_shape(s, o.id[0]);
   if (s.failed()) return;
+  if (s.is_known(o.id[0])) return known_reshaped(s, result, o.id[0], xs);
   define_reshaped(s, result, as_onnx(s, o.id[0], 0), xs);
 }
 
@@ -351,6 +394,7 @@ constexpr void import_slice(S& s, const node_view& n, const operands& o, std::in
     window.stride[a] = static_cast<std::int32_t>(step);
     window.extent[a] = span > 0 ? static_cast<std::int32_t>((span + stride - 1) / stride) : 0;  // 0: refused by infer
   }
+  if (s.is_known(o.id[0])) return known_sliced(s, result, o.id[0], window);
   op_attributes attrs{};
   attrs.slice = window;
   define(s, result, s.add_node(s.current_kind, attrs, {as_onnx(s, o.id[0], 0)}, s.label_of(result)), false);

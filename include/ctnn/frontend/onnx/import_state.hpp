@@ -39,6 +39,10 @@ struct importer_state {
   name op_label{};                      // its name: the NodeProto's, or its first output's when it has none
   std::int32_t qdq_lowered = 0;         // QDQ groups lowered to integer ops (import_qdq.hpp)
   std::int32_t node_peak = 0;           // nodes before the unread ones were erased: the capacity an import needs
+  // The integers computed at import (value_kind::known_integers, import_known.hpp): entries and their elements.
+  std::array<known_integers, max_known_values> known{};
+  std::array<std::int64_t, max_known_store> known_data{};
+  std::int32_t known_count = 0, known_used = 0;
 
   // ---------------------------------------------------------------------------------------------------
   // Diagnostics.
@@ -164,9 +168,56 @@ struct importer_state {
   }
   constexpr value& at(std::int32_t v) { return values[static_cast<std::size_t>(v)]; }
   constexpr name label_of(std::int32_t v) const { return name{f.reader().view(values[static_cast<std::size_t>(v)].name)}; }
+  // Constants: initializers, Constant nodes, and the integers computed at import (their readers below, constant_int,
+  // constant_shape, ..., read either).
   constexpr bool is_constant(std::int32_t v) const {
     const value_kind k = values[static_cast<std::size_t>(v)].kind;
-    return k == value_kind::initializer || k == value_kind::constant;
+    return k == value_kind::initializer || k == value_kind::constant || k == value_kind::known_integers;
+  }
+  constexpr bool is_known(std::int32_t v) const { return values[static_cast<std::size_t>(v)].kind == value_kind::known_integers; }
+  constexpr const known_integers& known_of(std::int32_t v) const {
+    return known[static_cast<std::size_t>(values[static_cast<std::size_t>(v)].known)];
+  }
+  // Element k of a known value (k below its element count).
+  constexpr std::int64_t known_at(std::int32_t v, std::int64_t k) const {
+    return known_data[static_cast<std::size_t>(known_of(v).at + k)];
+  }
+  // Makes value `v` a known value of `dims` and `type` whose elements the caller writes at known_data[returned
+  // index, + dims.elements()); -1 after a diagnostic when the store is full.
+  constexpr std::int32_t make_known(std::int32_t v, const shape& dims, dtype type) {
+    const std::int64_t count = dims.elements();
+    if (count > max_known_elements || static_cast<std::size_t>(known_count) >= max_known_values ||
+        static_cast<std::size_t>(known_used + count) > max_known_store)
+      return computed_integers_error(v, tensor_feature::computed_integers_capacity), -1;
+    known[static_cast<std::size_t>(known_count)] = known_integers{dims, type, known_used};
+    at(v).kind = value_kind::known_integers;
+    at(v).known = known_count++;
+    const std::int32_t first = known_used;
+    known_used += static_cast<std::int32_t>(count);
+    return first;
+  }
+  // A known value as a constant IR tensor (an op reads it as a tensor, or it is a graph output): a
+  // known_integers relayout of its elements (rank 0: [1]; at most rank 4, a relayout's); -1 after a diagnostic.
+  constexpr std::int32_t known_tensor(std::int32_t v) {
+    const known_integers& k = known_of(v);
+    if (k.dims.rank > 4) return computed_integers_error(v), -1;
+    const std::int32_t id = add_tensor(k.dims.rank == 0 ? make_shape(1) : k.dims, label_of(v), tensor_role::constant);
+    if (id < 0) return -1;
+    m.tensor_at(id).type = k.type;
+    if (static_cast<std::size_t>(relayout_count) >= MaxRelayouts) return capacity_exceeded(), -1;
+    relayout& r = relayouts[static_cast<std::size_t>(relayout_count++)];
+    r = relayout{};
+    r.tensor = id;
+    r.kind = relayout_kind::known_integers;
+    r.source = static_cast<std::uint32_t>(k.at);
+    r.rank = k.dims.rank == 0 ? 1 : k.dims.rank;
+    for (std::int32_t d = 0; d < r.rank; ++d) r.dims[static_cast<std::size_t>(d)] = m.tensor_at(id).dims[d];
+    r.type = k.type;
+    return id;
+  }
+  // A known value that no IR tensor can hold (rank above 4), or the store full.
+  constexpr void computed_integers_error(std::int32_t v, tensor_feature why = tensor_feature::computed_integers) {
+    fail(onnx_error::unsupported_tensor_feature, {.byte_offset = at(v).name.at, .reason = static_cast<std::int64_t>(why)});
   }
 
   // ---------------------------------------------------------------------------------------------------
@@ -294,6 +345,7 @@ struct importer_state {
 
   // A value's TensorProto, checked to be float32 with as many values as its dims give, stored contiguously.
   constexpr tensor_view float_tensor(std::int32_t v, std::uint32_t slot) {
+    if (is_known(v)) return computed_integers_error(v), tensor_view{};
     const tensor_view t = f.read_tensor(at(v).proto);
     if (take_reader_error()) return t;
     if (!checked_tensor(v, t)) return t;
@@ -329,6 +381,7 @@ struct importer_state {
   }
   // The ONNX shape of a constant value.
   constexpr shape constant_shape(std::int32_t v) {
+    if (is_known(v)) return known_of(v).dims;
     const tensor_view t = f.read_tensor(at(v).proto);
     take_reader_error();
     return t.dims;
@@ -336,6 +389,11 @@ struct importer_state {
 
   // Element k of an INT64 constant (shapes, pads), read at import; a failure names operand `slot`.
   constexpr std::int64_t constant_int(std::int32_t v, std::uint32_t slot, std::uint32_t k, std::int64_t& count) {
+    if (is_known(v)) {
+      if (known_of(v).type == dtype::b8) return operand_error(slot), 0;  // i64, or i32 (a Cast: Gather's indices)
+      count = known_of(v).dims.elements();
+      return k < count ? known_at(v, k) : 0;
+    }
     const tensor_view t = f.read_tensor(at(v).proto);
     if (take_reader_error() || !checked_tensor(v, t)) return 0;
     if (t.type != data_type::int64) return operand_error(slot), 0;
@@ -351,6 +409,7 @@ struct importer_state {
   }
   // Element k of a FLOAT constant (Resize's scales), read at import; a failure names operand `slot`.
   constexpr float constant_float_at(std::int32_t v, std::uint32_t slot, std::uint32_t k, std::int64_t& count) {
+    if (is_known(v)) return operand_error(slot), 0.0f;
     const tensor_view t = f.read_tensor(at(v).proto);
     if (take_reader_error() || !checked_tensor(v, t)) return 0.0f;
     if (t.type != data_type::float32) return operand_error(slot), 0.0f;
@@ -369,6 +428,7 @@ struct importer_state {
   }
   // A FLOAT scalar constant (Clip bounds, Pad's value).
   constexpr float constant_float(std::int32_t v, std::uint32_t slot) {
+    if (is_known(v)) return operand_error(slot), 0.0f;
     const tensor_view t = f.read_tensor(at(v).proto);
     if (take_reader_error() || !checked_tensor(v, t)) return 0.0f;
     if (t.type != data_type::float32 || t.dims.elements() != 1) return operand_error(slot), 0.0f;

@@ -12,6 +12,7 @@
 
 #include <ctnn/frontend/onnx/import_elementwise.hpp>
 #include <ctnn/frontend/onnx/import_gather_scatter.hpp>
+#include <ctnn/frontend/onnx/import_known.hpp>
 #include <ctnn/frontend/onnx/import_linear.hpp>
 #include <ctnn/frontend/onnx/import_logic.hpp>
 #include <ctnn/frontend/onnx/import_recurrent.hpp>
@@ -144,6 +145,10 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::ConstantOfShape, op_kind::tile, &import_constant_of_shape<S>},
     {op_type::ScatterND, op_kind::scatter_nd, &import_scatter_nd<S>},
     {op_type::ReverseSequence, op_kind::reverse_sequence, &import_reverse_sequence<S>},
+    // import_known.hpp: integers computed at import (no node; the kind names the diagnostics)
+    {op_type::Shape, op_kind::reshape, &import_shape<S>},
+    {op_type::Size, op_kind::reshape, &import_size<S>},
+    {op_type::Range, op_kind::reshape, &import_range<S>},
 };
 
 // The index of an op_type's row in op_table<S>, or -1 (an index: g++ does not compare a pointer into the

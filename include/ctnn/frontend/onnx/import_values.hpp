@@ -25,9 +25,18 @@ struct import_counts {
   std::size_t relayouts = 1;  // constants re-laid out at compile time
 };
 
+// The importer's store of integers computed at import (detail/import_known.hpp): fixed capacities, a value of at
+// most max_known_elements elements, at most max_known_values values and max_known_store elements in all.
+inline constexpr std::size_t max_known_values = 64;
+inline constexpr std::int64_t max_known_elements = 256;
+inline constexpr std::size_t max_known_store = 1024;
+
 // A constant whose values onnx::model computes at compile time (module tensor `tensor`):
 //   gather: out[i0,i1,i2,i3] = scale * source[sum_d i_d * strides[d]] (source: float32 LE at byte `source`)
-enum class relayout_kind : std::int32_t { gather };
+//   known_integers: the elements of an integer value computed at import (a Shape's, ...) that an op reads as a
+//     tensor or that is a graph output: import_result::known[source, + elements()) as `type`'s little-endian
+//     bytes (known_integer_bytes), which the tensor's data.bytes points at
+enum class relayout_kind : std::int32_t { gather, known_integers };
 
 struct relayout {
   std::int32_t tensor = -1;
@@ -37,7 +46,7 @@ struct relayout {
   std::array<std::int32_t, 4> dims{};
   std::array<std::int64_t, 4> strides{};  // in source elements (0: broadcast)
   float scale = 1.0f;
-  std::int32_t reserved = 0;  // no padding bytes
+  dtype type = dtype::f32;  // known_integers: i64, i32 or b8 (and no padding bytes)
   constexpr std::int64_t elements() const {
     std::int64_t n = 1;
     for (std::int32_t d = 0; d < rank; ++d) n *= dims[static_cast<std::size_t>(d)];
@@ -69,19 +78,43 @@ constexpr void relayout_values(const relayout& r, const char* bytes, float* out)
       }
 }
 
+// The bytes of a known_integers relayout's constant.
+constexpr std::int64_t known_integer_size(const relayout& r) { return r.elements() * static_cast<std::int64_t>(size_of(r.type)); }
+
+// Writes a known_integers relayout's known_integer_size(r) bytes (little-endian elements of r.type) from the
+// import's store `known` to `out`.
+constexpr void known_integer_bytes(const relayout& r, const std::int64_t* known, char* out) {
+  const auto width = static_cast<std::int64_t>(size_of(r.type));
+  for (std::int64_t k = 0; k < r.elements(); ++k) {
+    const auto bits = static_cast<std::uint64_t>(known[r.source + static_cast<std::uint64_t>(k)]);
+    for (std::int64_t b = 0; b < width; ++b) out[k * width + b] = static_cast<char>(static_cast<unsigned char>(bits >> (8 * b)));
+  }
+}
+
 template <std::size_t MaxTensors, std::size_t MaxNodes, std::size_t MaxRelayouts>
 struct import_result {
   module<MaxTensors, MaxNodes> ir{};  // the imported module
   std::array<relayout, MaxRelayouts> relayouts{};
   std::int32_t relayout_count = 0;
   std::int32_t value_count = 0;
+  std::array<std::int64_t, max_known_store> known{};  // the integers computed at import (relayout_kind::known_integers)
 };
 
 namespace detail {
 
 // qdq_deferred (import_qdq.hpp): a DequantizeLinear of a constant (int8 weights, an int32 bias), or the result
 // of a float op over such weights that only its QuantizeLinear may read: no IR tensor holds it.
-enum class value_kind : std::int32_t { graph_input, initializer, constant, node_output, qdq_deferred };
+// known_integers: integers computed at import (Shape, and the integer ops over such values: import_known.hpp),
+// held in the importer's store (importer_state::known), not in an IR tensor.
+enum class value_kind : std::int32_t { graph_input, initializer, constant, node_output, qdq_deferred, known_integers };
+
+// One known value: its ONNX shape, its element type (i64, i32, or b8 for a comparison's result) and where its
+// elements start in the store.
+struct known_integers {
+  shape dims{};
+  dtype type = dtype::i64;
+  std::int32_t at = 0;
+};
 
 // The operands of the DequantizeLinear that made a value (value indices; source -1: none), and its NodeProto.
 struct dequantized_from {
@@ -98,6 +131,7 @@ struct value {
   std::int32_t onnx_layout = -1;  // IR tensor with the ONNX shape
   std::int32_t nhwc = -1;         // IR tensor in NHWC (rank-4 activations)
   std::int32_t copies = 0;        // model outputs that are this value (a second one gets a copy)
+  std::int32_t known = -1;        // known_integers: its entry in the importer's store
   bool one_d = false;             // a rank-3 [N, C, L] activation whose `nhwc` tensor is [N, 1, L, C] (1-D ops)
   bool reached = false;           // the error path of an operand produced later (unready_operand,
                                   // import_layouts.hpp): the value depends on the reading node's result

@@ -58,7 +58,8 @@
 // import_state.hpp (importer_state: the one state, its diagnostics and module edits), import_tensors.hpp
 // (tensors, quantization), import_operands.hpp (free helpers taking the state: operands, options,
 // requantization; op_import), the op families' import functions import_linear.hpp, import_elementwise.hpp,
-// import_shape_ops.hpp and import_spatial.hpp, and import_graph.hpp (the driver: import_by_job, import_op,
+// import_shape_ops.hpp and import_spatial.hpp, import_known.hpp (SHAPE, BROADCAST_ARGS: integers computed at
+// import), and import_graph.hpp (the driver: import_by_job, import_op,
 // the graph).
 #include <cstddef>
 #include <cstdint>

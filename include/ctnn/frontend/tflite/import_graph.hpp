@@ -11,6 +11,7 @@
 #include <ctnn/frontend/flatbuffers.hpp>
 #include <ctnn/frontend/tflite/import_elementwise.hpp>
 #include <ctnn/frontend/tflite/import_gather_scatter.hpp>
+#include <ctnn/frontend/tflite/import_known.hpp>
 #include <ctnn/frontend/tflite/import_linear.hpp>
 #include <ctnn/frontend/tflite/import_operands.hpp>
 #include <ctnn/frontend/tflite/import_plan.hpp>
@@ -80,6 +81,7 @@ constexpr void import_by_job(S& s, op_import& im) {
     case import_job::zeros_like: return import_zeros_like(s, im);
     case import_job::dynamic_update_slice: return import_dynamic_update_slice(s, im);
     case import_job::embedding_lookup: return import_embedding_lookup(s, im);
+    case import_job::known_integers: return import_known_source(s, im);
   }
 }
 
@@ -124,8 +126,12 @@ constexpr void import_op(S& s, std::uint32_t i) {
   std::int32_t result = out;
   if (p.activation_node && (result = s.add_tensor_like(out, s.m.tensor_at(out).dims, label)) < 0) return;
 
+  // Integers computed at import (import_known.hpp): a PACK of known values before its job adds reshapes, SHAPE
+  // and BROADCAST_ARGS, and a STRIDED_SLICE, CONCATENATION or RESHAPE of known values instead of their nodes.
+  if (p.job == import_job::pack && fold_pack(s, im)) return;
   import_by_job(s, im);
   if (s.failed() || s.take_reader_error() || node_per_output) return;
+  if (p.job == import_job::known_integers || fold_known_result(s, im)) return;
 
   node* n = s.add_node(p.kind, label, result);
   if (n == nullptr) return;
@@ -187,6 +193,7 @@ constexpr void import_outputs(S& s) {
     if (id < 0 || static_cast<std::uint32_t>(id) >= s.f.tensor_count())
       return s.malformed(outputs.position(k), flatbuffers::expectation::tensor_index);
     const tensor& source = s.m.tensor_at(id);
+    if (s.is_known(id)) return s.computed_integers_error(-1, id);  // integers computed at import: no tensor holds them
     if (source.role == tensor_role::intermediate && source.producer < 0)
       return s.malformed(outputs.position(k), flatbuffers::expectation::produced_tensor);
     if (source.role != tensor_role::intermediate) {
@@ -234,7 +241,15 @@ constexpr void import_graph(S& s, std::string_view model_name) {
   for (std::uint32_t i = 0; i < tensors; ++i) import_tensor(s, i);
   s.m.tensor_count = static_cast<std::int32_t>(tensors);
   if (!s.failed()) import_inputs(s);
-  for (std::uint32_t i = 0; i < s.f.operator_count() && !s.failed(); ++i) import_op(s, i);
+  for (std::uint32_t i = 0; i < s.f.operator_count() && !s.failed(); ++i) {
+    const std::int32_t first_node = s.m.node_count;
+    import_op(s, i);
+    // A node of this op that reads a tensor computed at import (no node writes it): refused.
+    for (std::int32_t n = first_node; n < s.m.node_count && !s.failed(); ++n)
+      for (std::int32_t k = 0; k < s.m.node_at(n).input_count; ++k)
+        if (s.is_known(s.m.node_at(n).inputs[static_cast<std::size_t>(k)]))
+          s.computed_integers_error(static_cast<std::int32_t>(i), s.m.node_at(n).inputs[static_cast<std::size_t>(k)]);
+  }
   if (!s.failed()) check_state_operands(s);
   if (!s.failed()) import_outputs(s);
   s.take_reader_error();

@@ -45,7 +45,8 @@ constexpr std::int32_t operand(S& s, const operator_view& o, std::uint32_t k, bo
     return -1;
   }
   const tensor& t = s.m.tensor_at(id);
-  if (t.role == tensor_role::intermediate && t.producer < 0) {
+  // (a tensor computed at import, import_known.hpp, has no producer: the driver checks who reads it)
+  if (t.role == tensor_role::intermediate && t.producer < 0 && !s.is_known(id)) {
     s.malformed(o.inputs.position(k), flatbuffers::expectation::produced_tensor);
     return -1;
   }

@@ -70,6 +70,7 @@ enum class import_job : std::int32_t {
   zeros_like,
   dynamic_update_slice,
   embedding_lookup,   // a gather of the table's rows (hybrid: a dequantize of the table before it)
+  known_integers,     // SHAPE, BROADCAST_ARGS: integers computed at import, no node (import_known.hpp)
 };
 
 // Whether a job's import function adds the op's nodes itself, one per output (the driver adds none).
@@ -102,6 +103,10 @@ struct op_row {
 };
 
 inline constexpr op_row op_table[] = {
+    // import_known.hpp: integers computed at import (no node; the kind names the diagnostics)
+    {builtin_operator::shape, op_kind::reshape, import_job::known_integers, schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::broadcast_args, op_kind::reshape, import_job::known_integers, schema::builtin_options::none,
+     no_fused_activation},
     // import_linear.hpp
     {builtin_operator::conv_2d, op_kind::conv2d, import_job::linear, schema::builtin_options::conv_2d,
      fused_at(schema::conv_2d::fused_activation)},

@@ -188,14 +188,17 @@ constexpr void import_broadcast_to(S& s, op_import& im) {
     s.fail(frontend_error::tflite_unsupported_operand, im.op, im.plan.kind,
            {.operator_code = static_cast<std::int64_t>(im.plan.code), .input_slot = 1});
   };
-  if (given.role != tensor_role::constant || (given.type != dtype::i32 && given.type != dtype::i64) || given.dims.rank != 1 ||
+  // (a shape computed at import, BROADCAST_ARGS' or SHAPE's, is read from the importer's store: import_known.hpp)
+  const bool known = s.is_known(shape_id);
+  if ((given.role != tensor_role::constant && !known) || (given.type != dtype::i32 && given.type != dtype::i64) || given.dims.rank != 1 ||
       given.dims[0] < in.rank || given.dims[0] > 5)
     return refuse();
   shape out{}, padded{};
   out.rank = padded.rank = given.dims[0];
   const std::int32_t added = out.rank - in.rank;
   for (std::int32_t d = 0; d < out.rank; ++d) {
-    const std::int64_t extent = given.type == dtype::i32 ? constant_i32(s, shape_id, d)
+    const std::int64_t extent = known ? s.known_at(shape_id, d)
+                                : given.type == dtype::i32 ? constant_i32(s, shape_id, d)
                                                          : load_le<std::int64_t>(given.data.bytes, static_cast<std::size_t>(8 * d));
     const std::int32_t from = d < added ? 1 : in[d - added];
     if (extent < 1 || extent > (std::int64_t{1} << 24) || (from != 1 && from != extent)) return refuse();

@@ -3,6 +3,7 @@
 // module it fills and the op being imported; its diagnostics and module edits. The tensor, operand and op
 // import functions (import_tensors.hpp, import_operands.hpp, the op families) are free functions that
 // take it.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -17,6 +18,48 @@ struct importer_state {
   model_file& f;
   Module& m;
   name op_label{};  // the op being imported: its output tensor's name (TFLite ops have none of their own)
+
+  // Integers computed at import (import_known.hpp): the file tensors whose values are known (SHAPE's,
+  // BROADCAST_ARGS', and what STRIDED_SLICE, PACK, CONCATENATION, RESHAPE make of them), their elements in a
+  // store of fixed capacities; no node writes them.
+  static constexpr std::size_t max_known_tensors = 64, max_known_store = 1024;
+  static constexpr std::int64_t max_known_elements = 256;
+  struct known_entry {
+    std::int32_t tensor = -1, at = 0;
+  };
+  std::array<known_entry, max_known_tensors> known{};
+  std::array<std::int64_t, max_known_store> known_data{};
+  std::int32_t known_count = 0, known_used = 0;
+
+  // The store entry of tensor `id` (-1: not known).
+  constexpr std::int32_t known_index(std::int32_t id) const {
+    for (std::int32_t k = 0; k < known_count; ++k)
+      if (known[static_cast<std::size_t>(k)].tensor == id) return k;
+    return -1;
+  }
+  constexpr bool is_known(std::int32_t id) const { return id >= 0 && known_index(id) >= 0; }
+  constexpr std::int64_t known_at(std::int32_t id, std::int64_t k) const {
+    return known_data[static_cast<std::size_t>(known[static_cast<std::size_t>(known_index(id))].at + k)];
+  }
+  // Makes tensor `id` (of `op`) known: its elements.count() values go at known_data[returned index...]; -1 after a
+  // diagnostic when the store is full.
+  constexpr std::int32_t make_known(std::int32_t op, std::int32_t id) {
+    const std::int64_t count = m.tensor_at(id).dims.elements();
+    if (count > max_known_elements || static_cast<std::size_t>(known_count) >= max_known_tensors ||
+        static_cast<std::size_t>(known_used + count) > max_known_store) {
+      computed_integers_error(op, id, tensor_feature::computed_integers_capacity);
+      return -1;
+    }
+    known[static_cast<std::size_t>(known_count++)] = known_entry{id, known_used};
+    const std::int32_t first = known_used;
+    known_used += static_cast<std::int32_t>(count);
+    return first;
+  }
+  // A known tensor read as a tensor (no node writes it), or the store full.
+  constexpr void computed_integers_error(std::int32_t op, std::int32_t id, tensor_feature why = tensor_feature::computed_integers) {
+    fail(frontend_error::tflite_unsupported_tensor_feature, op, op_kind::none,
+         {.tensor = id, .reason = static_cast<std::int64_t>(why)});
+  }
 
   // `node` counts the file's ops (-1: not an op's error); an op's error carries op_label.
   constexpr void fail(error_code code, std::int32_t node, op_kind kind, const diagnostic_details& details,

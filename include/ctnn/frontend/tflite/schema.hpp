@@ -148,6 +148,9 @@ enum class tensor_feature : std::int32_t {
   external_buffer,              // data stored outside the FlatBuffer (Buffer.offset, Tensor.external_buffer)
   variable_use,                 // a variable tensor read where no op keeps its state, or by a second op
   state_not_variable,           // an op's state operand (SVDF's activation state) that is not a variable tensor
+  computed_integers,            // integers computed at import (SHAPE, BROADCAST_ARGS, ...: import_known.hpp) read as
+                                // a tensor by an op that does not fold them, or a graph output
+  computed_integers_capacity,   // more integers computed at import than the importer's store holds
 };
 
 constexpr std::string_view name_of(tensor_feature f) {
@@ -162,6 +165,9 @@ constexpr std::string_view name_of(tensor_feature f) {
     case tensor_feature::variable_use:
       return "a variable tensor read where the op keeps no state, or by a second op (one op owns each state)";
     case tensor_feature::state_not_variable: return "an op's state operand that is not a variable tensor";
+    case tensor_feature::computed_integers:
+      return "integers computed at import (a shape's arithmetic) read as a tensor: no tensor holds them";
+    case tensor_feature::computed_integers_capacity: return "more integers computed at import than the importer holds";
   }
   return {};
 }
