@@ -29,7 +29,7 @@ constexpr float round_half_away(float x) { return static_cast<float>(ctnn::detai
 // LUTPopulateInt16<float>: the function `transform` from input quantization (scale, zero point) to output
 // quantization, sampled at 513 points of the int16 input range. (Dependent on Unused so that a variable
 // template's initializer is evaluated where the variable is used, not where it is defined.)
-template <class Unused, class Transform>
+template <class Unused = void, class Transform>
 constexpr lookup_table populate(float input_scale, std::int32_t input_zero_point, float output_scale,
                                 std::int32_t output_zero_point, Transform transform) {
   const float input_min = input_scale * static_cast<float>(-32768 - input_zero_point);
