@@ -66,6 +66,10 @@ IN_SCOPE = {
     "ConvTranspose",
     # the gather/scatter family (issue #28)
     "GatherND", "CumSum", "ConstantOfShape", "ScatterND", "ReverseSequence",
+    # the onnx_math family (issue #28)
+    "Erf", "Gelu", "Softplus", "Softsign", "Selu", "Celu", "ThresholdedRelu", "Sign", "Tan", "Sinh", "Cosh", "Asin",
+    "Acos", "Atan", "Asinh", "Acosh", "Atanh", "Shrink", "LayerNormalization", "InstanceNormalization",
+    "MeanVarianceNormalization", "LogSoftmax", "GlobalMaxPool", "Dropout",
 }
 QUANTIZED = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"}
 # TensorProto data types ctnn's ONNX frontend targets: FLOAT, UINT8, INT8, INT32, INT64, BOOL.
@@ -91,7 +95,11 @@ CONSTANT_OPERANDS = {
     "Resize": {1, 2, 3}, "Upsample": {1}, "Expand": {1}, "Tile": {1},
     "ConvTranspose": {1, 2},
     "CumSum": {1}, "ConstantOfShape": {0},
+    # Dropout's ratio and training_mode.
+    "Dropout": {1, 2},
 }
+# Ops whose extra outputs ctnn does not compute (an inference has no use for them): a model naming one is refused.
+EXTRA_OUTPUTS = {"LayerNormalization": "Mean/InvStdDev", "Dropout": "mask"}
 RTOL, ATOL = 1e-3, 1e-7
 KNOWN_FAILURES = Path(__file__).with_name("node_tests_known_failures.txt")
 
@@ -159,6 +167,8 @@ def allowed_rejections(model, folder: Path) -> list[str]:
             reasons.append("MaxPool Indices output")
         if node.op_type in ("QuantizeLinear", "DequantizeLinear") and attrs.get("block_size", 0) > 0:
             reasons.append("blocked quantization")
+        if node.op_type in EXTRA_OUTPUTS and len([o for o in node.output if o]) > 1:
+            reasons.append(f"{node.op_type} {EXTRA_OUTPUTS[node.op_type]} output")
         if node.op_type in LEGACY_UNRUNNABLE and opset_of(model) < 7:
             reasons.append(f"opset-{opset_of(model)} {node.op_type}")
     return sorted(set(reasons))
