@@ -1,0 +1,55 @@
+// The onnx_math family's models that ctnn refuses (scripts/gen_op_tests_onnx_math.py writes them): the diagnostic
+// of each import names the node's op, and the attribute, operand, axis or output at fault.
+#include <cstdint>
+#include <string>
+
+#include <doctest/doctest.h>
+
+#include "import_checks.hpp"
+
+#include <ctnn/models/onnx_math_refused_celu_alpha_zero.hpp>
+#include <ctnn/models/onnx_math_refused_dropout_training.hpp>
+#include <ctnn/models/onnx_math_refused_gelu_approximate.hpp>
+#include <ctnn/models/onnx_math_refused_layer_norm_axis.hpp>
+#include <ctnn/models/onnx_math_refused_layer_norm_mean_output.hpp>
+
+namespace {
+
+namespace models = ctnn::models;
+using ctnn::op_kind;
+using ctnn::onnx::onnx_error;
+using ctnn_test::error_of;
+
+constexpr auto code = [](onnx_error e) { return ctnn::onnx::code_of(e); };
+constexpr auto attribute = [](ctnn::onnx::attribute a) { return static_cast<std::int64_t>(a); };
+constexpr auto op = [](ctnn::onnx::op_type t) { return static_cast<std::int64_t>(t); };
+
+// Gelu's approximate neither "none" nor "tanh"; Celu with alpha 0 (x / alpha).
+static_assert(error_of<models::onnx_math_refused_gelu_approximate>.code == code(onnx_error::unsupported_attribute) &&
+              error_of<models::onnx_math_refused_gelu_approximate>.attribute == attribute(ctnn::onnx::attribute::approximate) &&
+              error_of<models::onnx_math_refused_gelu_approximate>.operator_code == op(ctnn::onnx::op_type::Gelu));
+static_assert(error_of<models::onnx_math_refused_celu_alpha_zero>.code == code(onnx_error::unsupported_attribute) &&
+              error_of<models::onnx_math_refused_celu_alpha_zero>.attribute == attribute(ctnn::onnx::attribute::alpha) &&
+              error_of<models::onnx_math_refused_celu_alpha_zero>.operator_code == op(ctnn::onnx::op_type::Celu));
+// LayerNormalization's Mean output named (inference computes Y only); its axis outside X's rank.
+static_assert(error_of<models::onnx_math_refused_layer_norm_mean_output>.code == code(onnx_error::output_count) &&
+              error_of<models::onnx_math_refused_layer_norm_mean_output>.count_actual == 2 &&
+              error_of<models::onnx_math_refused_layer_norm_mean_output>.operator_code ==
+                  op(ctnn::onnx::op_type::LayerNormalization));
+static_assert(error_of<models::onnx_math_refused_layer_norm_axis>.code == ctnn::error_code::invalid_axis &&
+              error_of<models::onnx_math_refused_layer_norm_axis>.kind == op_kind::layer_norm &&
+              error_of<models::onnx_math_refused_layer_norm_axis>.axis == 2);
+// Dropout with training_mode a constant true (an inference runs Dropout as the identity only).
+static_assert(error_of<models::onnx_math_refused_dropout_training>.code == code(onnx_error::operand_value) &&
+              error_of<models::onnx_math_refused_dropout_training>.input_slot == 2);
+
+}  // namespace
+
+TEST_CASE("an unsupported Gelu approximation is described with the op, the attribute and its text") {
+  std::string text;
+  using model = models::onnx_math_refused_gelu_approximate;
+  ctnn::onnx::describe(error_of<model>, model::bytes.data(), model::bytes.size(), [&](std::string_view s) { text += s; });
+  CHECK(text.find("Gelu") != std::string::npos);
+  CHECK(text.find("approximate") != std::string::npos);
+  CHECK(text.find("\"erf\"") != std::string::npos);
+}
