@@ -8,6 +8,8 @@ tests/data/ops/onnx_math/<case>/, and the family's refused models tests/data/onn
                   ctnn::detail::math in constant evaluation);
   layer_norm:     LayerNormalization (opset 17: axes, epsilon, with and without B), InstanceNormalization,
                   MeanVarianceNormalization (default and other axes);
+  binary_function: Pow (tensor, constant and broadcast exponents; C's special cases), Mod with fmod 1;
+  Mean:           the sum over the operand count (add, unary_function divide), broadcast;
   other rows:     LogSoftmax (opset 13 axes, opset 11's flattened form), GlobalMaxPool (2-D and 1-D), Dropout
                   (opset 12 with ratio and training_mode false, opset 7).
 
@@ -256,6 +258,60 @@ def dropout_case(name, shape, opset):
     return build
 
 
+def binary_case(name, op, a_shape, b_shape, reference, a_range, b_range, attrs=None, b_constant=False, specials=None):
+    def build():
+        a = float_input(name + "_a", a_shape, *a_range, specials[0] if specials else None)
+        b = float_input(name + "_b", b_shape, *b_range, specials[1] if specials else None)
+        with np.errstate(all="ignore"):
+            y = reference(a.astype(np.float64), b.astype(np.float64)).astype(np.float32)
+        node = helper.make_node(op, ["a", "b"], ["y"], **(attrs or {}))
+        inputs, data, initializers = [tensor("a", a_shape)], [a], []
+        if b_constant:
+            initializers.append(numpy_helper.from_array(b, "b"))
+        else:
+            inputs.append(tensor("b", b_shape))
+            data.append(b)
+        return model([node], inputs, [tensor("y", list(y.shape))], initializers), data, [y]
+    return build
+
+
+def mean_case(name, shapes):
+    def build():
+        xs = [float_input(f"{name}_{k}", shape, -10, 10) for k, shape in enumerate(shapes)]
+        total = xs[0].astype(np.float64)
+        for x in xs[1:]:
+            total = total + x
+        y = (total / len(xs)).astype(np.float32)
+        names = [f"x{k}" for k in range(len(xs))]
+        node = helper.make_node("Mean", names, ["y"])
+        return model([node], [tensor(n, s) for n, s in zip(names, shapes)], [tensor("y", list(y.shape))]), xs, [y]
+    return build
+
+
+def folded_binary():
+    """y = x + Pow(c0, c1) + Mod(c2, c3) + Mean(c0, c2): the binary functions (and Mean's divide) of initializers,
+    which fold_constants computes at compile time in the compiled route (constant_pow, constant_fmod)."""
+    shape = [2, 5]
+    c0 = np.array([[2, -2, 0.5, 9, 0], [3, -1.5, 10, 1e-3, 7]], np.float32)
+    c1 = np.array([[3, 3, -2, 0.5, 2], [-0.5, 2, 30, 2, 0]], np.float32)
+    c2 = np.array([[7, -7, 5.5, 1e20, -0.0], [100, 3, -2.25, 9, 1]], np.float32)
+    c3 = np.array([[3, 3, -2, 7, 1], [0.3, 5, 0.5, -4, 1e-3]], np.float32)
+    x = float_input("folded_binary_x", shape, -1, 1)
+    y = (x + np.power(c0.astype(np.float64), c1).astype(np.float32)).astype(np.float32)
+    y = (y + np.fmod(c2.astype(np.float64), c3).astype(np.float32)).astype(np.float32)
+    y = (y + ((c0.astype(np.float64) + c2) / 2).astype(np.float32)).astype(np.float32)
+    nodes = [helper.make_node("Pow", ["c0", "c1"], ["p"]), helper.make_node("Mod", ["c2", "c3"], ["m"], fmod=1),
+             helper.make_node("Mean", ["c0", "c2"], ["a"]), helper.make_node("Add", ["x", "p"], ["s0"]),
+             helper.make_node("Add", ["s0", "m"], ["s1"]), helper.make_node("Add", ["s1", "a"], ["y"])]
+    initializers = [numpy_helper.from_array(c, f"c{k}") for k, c in enumerate([c0, c1, c2, c3])]
+    return model(nodes, [tensor("x", shape)], [tensor("y", shape)], initializers), [x], [y]
+
+
+POW_SPECIALS = (np.array([0, -0.0, 2, -2, np.inf, -np.inf, np.nan, 1, -8, 0.5, 4], np.float32),
+                np.array([-1, -3, 0.5, 3, 2, -1, 0, np.nan, 1 / 3, -np.inf, np.inf], np.float32))
+FMOD_SPECIALS = (np.array([7, -7, 7, -7, 1e30, 5, np.inf, 3, -0.0, 1e-40, 6], np.float32),
+                 np.array([3, 3, -3, -3, 7, 0, 2, np.inf, 2, 3e-41, 1.5], np.float32))
+
 CASES = {
     **unary_cases(),
     "folded_constants": folded_constants,
@@ -275,12 +331,24 @@ CASES = {
     "global_max_pool_1d": global_max_pool_case("global_max_pool_1d", [1, 4, 9]),
     "dropout_opset12": dropout_case("dropout_opset12", [2, 3, 4], 12),
     "dropout_opset7": dropout_case("dropout_opset7", [6, 5], 7),
+    "pow": binary_case("pow", "Pow", [11], [11], np.power, (0.1, 5), (-3, 3), specials=POW_SPECIALS),
+    "pow_constant_exponent": binary_case("pow_constant_exponent", "Pow", [2, 3, 4], [], np.power, (-4, 4), (2, 2),
+                                         b_constant=True),
+    "pow_broadcast": binary_case("pow_broadcast", "Pow", [3, 1, 5], [4, 1], np.power, (0.5, 3), (-2, 2)),
+    "mod_fmod": binary_case("mod_fmod", "Mod", [11], [11], np.fmod, (-20, 20), (-5, 5), {"fmod": 1},
+                            specials=FMOD_SPECIALS),
+    "mod_fmod_broadcast": binary_case("mod_fmod_broadcast", "Mod", [2, 3, 4], [4], np.fmod, (-100, 100), (0.5, 9),
+                                      {"fmod": 1}),
+    "folded_binary": folded_binary,
+    "mean_three": mean_case("mean_three", [[2, 3, 4], [2, 3, 4], [2, 3, 4]]),
+    "mean_broadcast": mean_case("mean_broadcast", [[3, 1], [1, 5], [5]]),
 }
 
 
 def refused_models():
     """ctnn's refusals: Gelu's approximate neither none nor tanh; Celu alpha 0; LayerNormalization's Mean output
-    named; Dropout in training mode; LayerNormalization's axis outside the rank."""
+    named; Dropout in training mode; LayerNormalization's axis outside the rank; a float Mod without fmod 1
+    (ONNX's integer form); Pow of an integer exponent."""
     shape = [2, 4]
     x, y = tensor("x", shape), tensor("y", shape)
     scale = numpy_helper.from_array(np.ones([4], np.float32), "scale")
@@ -292,6 +360,9 @@ def refused_models():
                                         [x], [y, mean], [scale], opset=17),
         "layer_norm_axis": model([helper.make_node("LayerNormalization", ["x", "scale"], ["y"], axis=2)], [x], [y],
                                  [scale], opset=17),
+        "mod_integer_form": model([helper.make_node("Mod", ["x", "x"], ["y"])], [x], [y]),
+        "pow_integer_exponent": model([helper.make_node("Pow", ["x", "e"], ["y"])], [x], [y],
+                                      [numpy_helper.from_array(np.array(2, np.int64), "e")]),
         "dropout_training": model([helper.make_node("Dropout", ["x", "ratio", "training_mode"], ["y"])], [x], [y],
                                   [numpy_helper.from_array(np.array(0.5, np.float32), "ratio"),
                                    numpy_helper.from_array(np.array(True), "training_mode")], opset=12),

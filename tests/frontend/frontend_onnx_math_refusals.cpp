@@ -12,6 +12,8 @@
 #include <ctnn/models/onnx_math_refused_gelu_approximate.hpp>
 #include <ctnn/models/onnx_math_refused_layer_norm_axis.hpp>
 #include <ctnn/models/onnx_math_refused_layer_norm_mean_output.hpp>
+#include <ctnn/models/onnx_math_refused_mod_integer_form.hpp>
+#include <ctnn/models/onnx_math_refused_pow_integer_exponent.hpp>
 
 namespace {
 
@@ -42,6 +44,13 @@ static_assert(error_of<models::onnx_math_refused_layer_norm_axis>.code == ctnn::
 // Dropout with training_mode a constant true (an inference runs Dropout as the identity only).
 static_assert(error_of<models::onnx_math_refused_dropout_training>.code == code(onnx_error::operand_value) &&
               error_of<models::onnx_math_refused_dropout_training>.input_slot == 2);
+
+// A float Mod without fmod 1 (ONNX defines fmod 0 on integers only); Pow of an INT64 exponent (float32 only).
+static_assert(error_of<models::onnx_math_refused_mod_integer_form>.code == code(onnx_error::unsupported_attribute) &&
+              error_of<models::onnx_math_refused_mod_integer_form>.attribute == attribute(ctnn::onnx::attribute::fmod));
+static_assert(error_of<models::onnx_math_refused_pow_integer_exponent>.code == code(onnx_error::operand_type) &&
+              error_of<models::onnx_math_refused_pow_integer_exponent>.input_slot == 1 &&
+              error_of<models::onnx_math_refused_pow_integer_exponent>.operator_code == op(ctnn::onnx::op_type::Pow));
 
 }  // namespace
 

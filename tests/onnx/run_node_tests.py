@@ -69,7 +69,7 @@ IN_SCOPE = {
     # the onnx_math family (issue #28)
     "Erf", "Gelu", "Softplus", "Softsign", "Selu", "Celu", "ThresholdedRelu", "Sign", "Tan", "Sinh", "Cosh", "Asin",
     "Acos", "Atan", "Asinh", "Acosh", "Atanh", "Shrink", "LayerNormalization", "InstanceNormalization",
-    "MeanVarianceNormalization", "LogSoftmax", "GlobalMaxPool", "Dropout",
+    "MeanVarianceNormalization", "LogSoftmax", "GlobalMaxPool", "Dropout", "Pow", "Mod", "Mean",
 }
 QUANTIZED = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"}
 # TensorProto data types ctnn's ONNX frontend targets: FLOAT, UINT8, INT8, INT32, INT64, BOOL.
@@ -98,6 +98,9 @@ CONSTANT_OPERANDS = {
     # Dropout's ratio and training_mode.
     "Dropout": {1, 2},
 }
+# Ops ctnn runs on float32 operands only where ONNX also defines them on integers (Pow's base or exponent, Mod).
+FLOAT_ONLY = {"Pow", "Mod"}
+TensorProto_FLOAT = 1
 # Ops whose extra outputs ctnn does not compute (an inference has no use for them): a model naming one is refused.
 EXTRA_OUTPUTS = {"LayerNormalization": "Mean/InvStdDev", "Dropout": "mask"}
 RTOL, ATOL = 1e-3, 1e-7
@@ -141,6 +144,7 @@ def allowed_rejections(model, folder: Path) -> list[str]:
     """The categories of this model that ctnn may refuse (empty: it must run)."""
     reasons = []
     shapes = {name: dims for name, _, dims in value_types(model)}
+    types_by_name = {name: t for name, t, _ in value_types(model)} | {t.name: t.data_type for t in model.graph.initializer}
     types = {t for _, t, _ in value_types(model)} | {t.data_type for t in model.graph.initializer}
     for pb in sorted(folder.glob("test_data_set_*/*.pb")):
         tensor = onnx.TensorProto()
@@ -167,6 +171,10 @@ def allowed_rejections(model, folder: Path) -> list[str]:
             reasons.append("MaxPool Indices output")
         if node.op_type in ("QuantizeLinear", "DequantizeLinear") and attrs.get("block_size", 0) > 0:
             reasons.append("blocked quantization")
+        if node.op_type in FLOAT_ONLY:
+            operand_types = {types_by_name.get(name) for name in node.input if name}
+            if operand_types - {TensorProto_FLOAT, None}:
+                reasons.append(f"{node.op_type} of other types than float32")
         if node.op_type in EXTRA_OUTPUTS and len([o for o in node.output if o]) > 1:
             reasons.append(f"{node.op_type} {EXTRA_OUTPUTS[node.op_type]} output")
         if node.op_type in LEGACY_UNRUNNABLE and opset_of(model) < 7:

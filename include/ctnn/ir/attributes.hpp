@@ -101,8 +101,9 @@ struct slice_fields {
   friend constexpr bool operator==(const slice_fields&, const slice_fields&) = default;
 };
 
-// The functions of op_kind::unary_function (kernel/reference/unary_function.hpp), ONNX's operators of one
-// operand without an op kind of their own; their coefficients are activation_coefficients'.
+// The functions of op_kind::unary_function and op_kind::binary_function (kernel/reference/unary_function.hpp),
+// ONNX's operators of one or two operands without an op kind of their own; their coefficients are
+// activation_coefficients'.
 enum class math_function : std::int32_t {
   erf,               // ONNX Erf
   gelu,              // x/2 (1 + erf(x / sqrt 2)) (ONNX Gelu, approximate "none")
@@ -115,12 +116,16 @@ enum class math_function : std::int32_t {
   sign,              // -1, 0 or 1 (NaN stays)
   tan, sinh, cosh, asin, acos, atan, asinh, acosh, atanh,
   shrink,            // x < -alpha ? x + beta : x > alpha ? x - beta : 0 (ONNX Shrink: lambd, bias)
+  divide,            // x / alpha (ONNX Mean: the sum over the operand count)
+  // op_kind::binary_function's, of two operands a and b:
+  pow,               // a^b (ONNX Pow)
+  fmod,              // a - trunc(a / b) b, exactly, with a's sign (ONNX Mod, fmod 1)
 };
-inline constexpr std::int32_t math_function_count = static_cast<std::int32_t>(math_function::shrink) + 1;
+inline constexpr std::int32_t math_function_count = static_cast<std::int32_t>(math_function::fmod) + 1;
 constexpr const char* name_of(math_function f) {
   constexpr const char* names[] = {"erf",  "gelu", "gelu_tanh", "softplus", "softsign", "selu", "celu",
                                    "thresholded_relu", "sign", "tan", "sinh", "cosh", "asin", "acos", "atan",
-                                   "asinh", "acosh", "atanh", "shrink"};
+                                   "asinh", "acosh", "atanh", "shrink", "divide", "pow", "fmod"};
   static_assert(sizeof names / sizeof names[0] == math_function_count);
   const auto i = static_cast<std::int32_t>(f);
   return i >= 0 && i < math_function_count ? names[i] : "?";
@@ -128,7 +133,7 @@ constexpr const char* name_of(math_function f) {
 
 // The coefficients of a parametrised activation, as float bits: leaky_relu and elu their alpha (the slope,
 // or the scale, below zero), hard_sigmoid alpha * x + beta; unary_function its function and the function's
-// alpha, beta, gamma (math_function says which it reads).
+// alpha, beta, gamma (math_function says which it reads); binary_function its function.
 struct activation_coefficients {
   std::uint32_t alpha_bits = 0, beta_bits = 0;
   math_function function = math_function::erf;
@@ -260,7 +265,7 @@ struct op_attributes {
   mean_fields mean{};                   // mean and the other reductions
   transpose_fields transpose{};         // transpose
   slice_fields slice{};                 // slice
-  activation_coefficients coefficients{};  // leaky_relu, elu, hard_sigmoid, unary_function
+  activation_coefficients coefficients{};  // leaky_relu, elu, hard_sigmoid, unary_function, binary_function
   bool keep_dims = true;                // reductions: reduced axes stay as extent 1
   resize_fields resize{};               // resize_nearest, resize_linear, resize_cubic (the result's shape: target)
   norm_fields norm{};                   // l2_normalization

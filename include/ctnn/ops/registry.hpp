@@ -96,6 +96,7 @@
 #include <ctnn/ops/update_slice.hpp>
 #include <ctnn/ops/zeros_like.hpp>
 // the onnx_math family
+#include <ctnn/ops/binary_function.hpp>
 #include <ctnn/ops/layer_norm.hpp>
 #include <ctnn/ops/unary_function.hpp>
 
@@ -127,7 +128,7 @@ using all = op_list<conv2d, depthwise_conv2d, dense, add, mul, max_pool, avg_poo
                     // the gather/scatter family
                     gather_nd, cumsum, zeros_like, update_slice, scatter_nd, reverse_sequence,
                     // the onnx_math family
-                    unary_function, layer_norm,
+                    unary_function, binary_function, layer_norm,
                     quantize, dequantize>;
 
 namespace detail {

@@ -1,7 +1,8 @@
 #pragma once
 // The ONNX importer's onnx_math family (import.hpp; rows in import_table.hpp), float32: the functions of one
 // operand that one op kind serves through attributes (unary_function: Erf, Gelu, Softplus, Softsign, Selu,
-// Celu, ThresholdedRelu, Sign, Tan, Sinh, Cosh, Asin, Acos, Atan, Asinh, Acosh, Atanh, Shrink); the
+// Celu, ThresholdedRelu, Sign, Tan, Sinh, Cosh, Asin, Acos, Atan, Asinh, Acosh, Atanh, Shrink), and of two
+// (binary_function: Pow, Mod with fmod 1); Mean (add, then unary_function's divide); the
 // normalizations over axes (layer_norm: LayerNormalization, InstanceNormalization, MeanVarianceNormalization);
 // GlobalMaxPool (reduce_max over the spatial axes) and Dropout at inference (the identity).
 #include <bit>
@@ -76,6 +77,38 @@ constexpr void import_unary_function(S& s, const node_view& n, const operands& o
   op_attributes a{};
   a.coefficients = c;
   unary_of(s, o.id[0], result, s.current_kind, false, a);
+}
+
+// Pow (an exponent of float32: a constant or a tensor, broadcast) and Mod (fmod 1: float32's only form; an
+// integer Mod is refused): the row's kind (binary_function) with the function, in the layout import_binary
+// picks.
+template <class S>
+constexpr void import_binary_function(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 2, 2) || !expect_float(s, o, 0) || !expect_float(s, o, 1)) return;
+  op_attributes a{};
+  a.coefficients.function = s.current == op_type::Pow ? math_function::pow : math_function::fmod;
+  if (s.current == op_type::Mod) {
+    const std::int64_t fmod = int_attribute(s, n, "fmod", 0);
+    if (s.failed() || s.take_reader_error()) return;
+    if (fmod != 1) return s.attribute_error(attribute::fmod, fmod);  // ONNX: floats need fmod 1
+  }
+  binary_nodes(s, o, result, a, [](std::int32_t folded) { return folded; });
+}
+
+// Mean: the sum of its float32 operands (the row's kind, add, folded left, broadcast) divided by their count
+// (unary_function divide); of one operand, the identity.
+template <class S>
+constexpr void import_mean(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 1, max_node_inputs)) return;
+  for (std::uint32_t slot = 0; slot < o.count; ++slot)
+    if (o.id[slot] < 0 || !expect_float(s, o, slot)) return o.id[slot] < 0 ? s.operand_error(slot) : void();
+  if (o.count == 1) return import_extremum(s, n, o, result);
+  op_attributes divide{};
+  divide.coefficients.function = math_function::divide;
+  divide.coefficients.alpha_bits = std::bit_cast<std::uint32_t>(static_cast<float>(o.count));
+  binary_nodes(s, o, result, {}, [&](std::int32_t sum) {
+    return s.add_node(op_kind::unary_function, divide, {sum}, s.label_of(result));
+  });
 }
 
 // LayerNormalization (axis, default -1: the axes from it to the last are normalised; epsilon 1e-5; Scale,

@@ -170,6 +170,9 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::LogSoftmax, op_kind::log_softmax, &import_softmax<S>},
     {op_type::GlobalMaxPool, op_kind::reduce_max, &import_global_max_pool<S>},
     {op_type::Dropout, op_kind::reshape, &import_dropout<S>},
+    {op_type::Pow, op_kind::binary_function, &import_binary_function<S>},
+    {op_type::Mod, op_kind::binary_function, &import_binary_function<S>},
+    {op_type::Mean, op_kind::add, &import_mean<S>},
 };
 
 // The index of an op_type's row in op_table<S>, or -1 (an index: g++ does not compare a pointer into the

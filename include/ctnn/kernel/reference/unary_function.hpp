@@ -1,9 +1,10 @@
 #pragma once
-// The float32 kernel of op_kind::unary_function (ops/unary_function.hpp): each math_function computed in
+// The float32 kernels of op_kind::unary_function and binary_function (ops/unary_function.hpp): each math_function computed in
 // double and rounded once to float, as ONNX's reference (NumPy in float64) computes it; <cmath> at run time,
 // ctnn::detail::math in constant evaluation (fold_constants; clang 14's <cmath> is not constexpr), where a
 // float operation giving an infinity or NaN is not a constant expression: there an infinite argument and
 // an argument outside the function's domain take their limit by hand.
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -56,6 +57,9 @@ constexpr float at_infinity(math_function f, bool negative, const activation_coe
     case math_function::asin:
     case math_function::acos:
     case math_function::atanh: return not_a_number;
+    case math_function::divide: return scaled_infinity(sign / c.alpha());
+    case math_function::pow:
+    case math_function::fmod: break;  // binary: apply_binary
   }
   return not_a_number;
 }
@@ -119,8 +123,70 @@ constexpr double evaluate(math_function f, double x, const activation_coefficien
     case math_function::atanh:
       return x > -1e-4 && x < 1e-4 ? x + x * x * x / 3.0 : 0.5 * log((1.0 + x) / (1.0 - x));
     case math_function::shrink: return x < -c.alpha() ? x + c.beta() : x > c.alpha() ? x - c.beta() : 0.0;
+    case math_function::divide: return x / c.alpha();
+    case math_function::pow:
+    case math_function::fmod: break;  // binary: apply_binary
   }
   return x;
+}
+
+namespace detail {
+
+// Whether finite y is an integer, and an odd one.
+constexpr bool is_integral(double y) {
+  const double magnitude = y < 0 ? -y : y;
+  return magnitude >= 4503599627370496.0 || static_cast<double>(static_cast<std::int64_t>(y)) == y;  // from 2^52 on
+}
+constexpr bool is_odd_integer(double y) {
+  const double magnitude = y < 0 ? -y : y;
+  return magnitude < 9007199254740992.0 && is_integral(y) && static_cast<std::int64_t>(y) % 2 != 0;
+}
+
+// a^b as <cmath>'s pow (C's special cases), in constant evaluation: e^(b ln |a|) with a's sign for an odd
+// integer b; the infinities, zeros and NaNs by hand.
+constexpr double constant_pow(double a, double b) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  if (b == 0.0 || a == 1.0) return 1.0;
+  if (a != a || b != b) return std::numeric_limits<double>::quiet_NaN();
+  const double magnitude = a < 0 ? -a : a;
+  if (b == inf || b == -inf) {
+    if (magnitude == 1.0) return 1.0;
+    return (magnitude > 1.0) == (b > 0) ? inf : 0.0;
+  }
+  const bool odd = is_odd_integer(b);
+  if (a == 0.0 || magnitude == inf) {  // 0 or inf, its sign kept for an odd b
+    const double value = (a == 0.0) == (b < 0) ? inf : 0.0;
+    return odd && (a < 0 || (a == 0.0 && std::bit_cast<std::uint64_t>(a) >> 63 != 0)) ? -value : value;
+  }
+  if (a < 0 && !is_integral(b)) return std::numeric_limits<double>::quiet_NaN();
+  const double value = math::exp(b * math::log(magnitude));
+  return a < 0 && odd ? -value : value;
+}
+
+// a - trunc(a / b) b exactly (fmod), in constant evaluation: |b| times the largest power of two that fits
+// taken from |a| until less than |b| is left (each difference is exact: Sterbenz).
+constexpr double constant_fmod(double a, double b) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  if (a != a || b != b || b == 0.0 || a == inf || a == -inf) return std::numeric_limits<double>::quiet_NaN();
+  if (b == inf || b == -inf) return a;
+  double rest = a < 0 ? -a : a;
+  const double step = b < 0 ? -b : b;
+  while (rest >= step) {
+    double taken = step;
+    while (taken * 2.0 <= rest) taken *= 2.0;
+    rest -= taken;
+  }
+  return a < 0 ? -rest : rest;
+}
+
+}  // namespace detail
+
+// f(a, b) of a binary function (pow, fmod) rounded to float.
+constexpr float apply_binary(math_function f, float a, float b) {
+  const double x = a, y = b;
+  if (std::is_constant_evaluated())
+    return detail::math::to_float(f == math_function::pow ? detail::constant_pow(x, y) : detail::constant_fmod(x, y));
+  return detail::math::to_float(f == math_function::pow ? std::pow(x, y) : std::fmod(x, y));
 }
 
 // f(x) rounded to float (+-inf beyond its range: a double past float's range does not convert).
