@@ -74,6 +74,13 @@ def shrink(x, lambd=0.5, bias=0.0):
     return np.where(x < -lambd, x + bias, np.where(x > lambd, x - bias, 0))
 
 
+def thresholded_relu(x, alpha=1.0):
+    """ONNX's reference: clip to [alpha, inf), then alpha to 0 (NaN stays)."""
+    y = np.clip(x, alpha, np.inf)
+    y[y == alpha] = 0
+    return y
+
+
 def softplus(x):
     return np.where(x > 0, x + np.log1p(np.exp(-np.abs(x))), np.log1p(np.exp(np.minimum(x, 0))))
 
@@ -89,8 +96,8 @@ UNARY = {
              ("alpha_gamma", {"alpha": 2.0, "gamma": 3.0}, lambda x: selu(x, 2.0, 3.0), ([1, 2, 3, 3], -5, 5, None))],
     "Celu": [("", {}, celu, ([13], -6, 6, SPECIAL)),
              ("alpha", {"alpha": 2.5}, lambda x: celu(x, 2.5), ([2, 3, 4], -6, 6, None))],
-    "ThresholdedRelu": [("", {}, lambda x: np.where(x > 1.0, x, 0), ([3, 7], -3, 3, SPECIAL)),
-                        ("alpha", {"alpha": -0.5}, lambda x: np.where(x > -0.5, x, 0), ([11], -3, 3, None))],
+    "ThresholdedRelu": [("", {}, thresholded_relu, ([3, 7], -3, 3, SPECIAL)),
+                        ("alpha", {"alpha": -0.5}, lambda x: thresholded_relu(x, -0.5), ([11], -3, 3, None))],
     "Sign": [("", {}, np.sign, ([2, 2, 5], -3, 3, SPECIAL))],
     "Tan": [("", {}, np.tan, ([15], -1.5, 1.5, SPECIAL[:5]))],
     "Sinh": [("", {}, np.sinh, ([3, 5], -10, 10, np.array([0, -0.0, 89, -89, 100, 1e-6, -1e-30], np.float32)))],

@@ -39,8 +39,8 @@ constexpr float at_infinity(math_function f, bool negative, const activation_coe
   const auto scaled_infinity = [](float factor) { return factor > 0 ? infinity : factor < 0 ? -infinity : not_a_number; };
   switch (f) {
     case math_function::erf:
-    case math_function::softsign:
     case math_function::sign: return sign;
+    case math_function::softsign: return not_a_number;  // inf / inf, as NumPy's x / (1 + |x|)
     case math_function::gelu:
     case math_function::gelu_tanh: return negative ? not_a_number : infinity;  // -inf * 0
     case math_function::softplus:
@@ -104,7 +104,7 @@ constexpr double evaluate(math_function f, double x, const activation_coefficien
     case math_function::softsign: return x / (1.0 + (x < 0 ? -x : x));
     case math_function::selu: return c.gamma() * (x > 0 ? x : c.alpha() * expm1(x));
     case math_function::celu: return x > 0 ? x : c.alpha() * expm1(x / c.alpha());
-    case math_function::thresholded_relu: return x > c.alpha() ? x : 0.0;
+    case math_function::thresholded_relu: return x > c.alpha() || x != x ? x : 0.0;  // NaN stays (NumPy's clip)
     case math_function::sign: return x > 0 ? 1.0 : x < 0 ? -1.0 : x;
     case math_function::tan: return sin(x) / cos(x);
     case math_function::sinh: return 0.5 * (expm1(x) - expm1(-x));
@@ -119,10 +119,10 @@ constexpr double evaluate(math_function f, double x, const activation_coefficien
                                          : log(magnitude + sqrt(magnitude * magnitude + 1.0));
       return x < 0 ? -y : y;
     }
-    case math_function::acosh: return log(x + sqrt(x * x - 1.0));
+    case math_function::acosh: return x < 1.0 ? std::numeric_limits<double>::quiet_NaN() : log(x + sqrt(x * x - 1.0));
     case math_function::atanh:
       return x > -1e-4 && x < 1e-4 ? x + x * x * x / 3.0 : 0.5 * log((1.0 + x) / (1.0 - x));
-    case math_function::shrink: return x < -c.alpha() ? x + c.beta() : x > c.alpha() ? x - c.beta() : 0.0;
+    case math_function::shrink: return x < -c.alpha() ? x + c.beta() : x > c.alpha() ? x - c.beta() : 0.0;  // NaN: 0
     case math_function::divide: return x / c.alpha();
     case math_function::pow:
     case math_function::fmod: break;  // binary: apply_binary
@@ -192,7 +192,7 @@ constexpr float apply_binary(math_function f, float a, float b) {
 // f(x) rounded to float (+-inf beyond its range: a double past float's range does not convert).
 constexpr float apply(math_function f, float x, const activation_coefficients& c) {
   if (std::is_constant_evaluated()) {
-    if (x != x) return x;
+    if (x != x) return f == math_function::shrink ? 0.0f : x;  // NaN stays, but for Shrink (ONNX's reference: 0)
     if (x == detail::infinity || x == -detail::infinity) return detail::at_infinity(f, x < 0, c);
     if (float value = 0.0f; detail::outside_domain(f, x, value)) return value;
   }
