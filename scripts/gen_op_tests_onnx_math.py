@@ -161,7 +161,8 @@ def normalized(x, axes, epsilon):
     return (x - mean) / np.sqrt(variance + epsilon)
 
 
-def layer_norm_case(name, shape, axis, epsilon=None, bias=True, scale_shape=None, runtime_scale=False):
+def layer_norm_case(name, shape, axis, epsilon=None, bias=True, scale_shape=None, runtime_scale=False,
+                    statistics=False):
     def build():
         rng = rng_for(name)
         x = float_input(name, shape, -3, 3) * rng.uniform(0.5, 4.0)
@@ -185,8 +186,17 @@ def layer_norm_case(name, shape, axis, epsilon=None, bias=True, scale_shape=None
             initializers.append(numpy_helper.from_array(scale, "scale"))
         if bias:
             initializers.append(numpy_helper.from_array(b, "b"))
-        node = helper.make_node("LayerNormalization", ["x", "scale"] + (["b"] if bias else []), ["y"], **attrs)
-        return model([node], inputs, [tensor("y", shape)], initializers, opset=17), data, [y.astype(np.float32)]
+        outputs, expected = ["y"], [y.astype(np.float32)]
+        if statistics:  # Mean and InvStdDev, the normalised axes kept as extent 1 (ONNX's reference)
+            axes = tuple(range(a, len(shape)))
+            x64 = x.astype(np.float64)
+            mean = x64.mean(axis=axes, keepdims=True)
+            inv_std_dev = 1 / np.sqrt(((x64 - mean) ** 2).mean(axis=axes, keepdims=True) + np.float32(eps))
+            outputs += ["mean", "inv_std_dev"]
+            expected += [mean.astype(np.float32), inv_std_dev.astype(np.float32)]
+        node = helper.make_node("LayerNormalization", ["x", "scale"] + (["b"] if bias else []), outputs, **attrs)
+        infos = [tensor("y", shape)] + [tensor(o, list(e.shape)) for o, e in zip(outputs[1:], expected[1:])]
+        return model([node], inputs, infos, initializers, opset=17), data, expected
     return build
 
 
@@ -327,6 +337,7 @@ CASES = {
     "layer_norm_axis0_epsilon": layer_norm_case("layer_norm_axis0_epsilon", [3, 7], 0, epsilon=0.1),
     "layer_norm_broadcast_scale": layer_norm_case("layer_norm_broadcast_scale", [4, 2, 6], 1, scale_shape=[1, 6]),
     "layer_norm_runtime_scale": layer_norm_case("layer_norm_runtime_scale", [5, 8], -1, runtime_scale=True),
+    "layer_norm_statistics": layer_norm_case("layer_norm_statistics", [2, 3, 4], 1, epsilon=0.01, statistics=True),
     "instance_norm": instance_norm_case("instance_norm", [2, 3, 4, 5]),
     "instance_norm_1d_epsilon": instance_norm_case("instance_norm_1d_epsilon", [3, 4, 9], epsilon=0.01),
     "mvn_default": mvn_case("mvn_default", [3, 3, 2, 4]),
@@ -353,18 +364,18 @@ CASES = {
 
 
 def refused_models():
-    """ctnn's refusals: Gelu's approximate neither none nor tanh; Celu alpha 0; LayerNormalization's Mean output
-    named; Dropout in training mode; LayerNormalization's axis outside the rank; a float Mod without fmod 1
+    """ctnn's refusals: Gelu's approximate neither none nor tanh; Celu alpha 0; InstanceNormalization's scale not
+    of the channels' extent; Dropout in training mode; LayerNormalization's axis outside the rank; a float Mod without fmod 1
     (ONNX's integer form); Pow of an integer exponent."""
     shape = [2, 4]
     x, y = tensor("x", shape), tensor("y", shape)
     scale = numpy_helper.from_array(np.ones([4], np.float32), "scale")
-    mean = helper.make_tensor_value_info("mean", TensorProto.FLOAT, [2, 1])
     return {
         "gelu_approximate": model([helper.make_node("Gelu", ["x"], ["y"], approximate="erf")], [x], [y], opset=20),
         "celu_alpha_zero": model([helper.make_node("Celu", ["x"], ["y"], alpha=0.0)], [x], [y], opset=12),
-        "layer_norm_mean_output": model([helper.make_node("LayerNormalization", ["x", "scale"], ["y", "mean"])],
-                                        [x], [y, mean], [scale], opset=17),
+        "instance_norm_scale_shape": model([helper.make_node("InstanceNormalization", ["x3", "s5", "s5"], ["y3"])],
+                                           [tensor("x3", [1, 4, 3])], [tensor("y3", [1, 4, 3])],
+                                           [numpy_helper.from_array(np.ones([5], np.float32), "s5")]),
         "layer_norm_axis": model([helper.make_node("LayerNormalization", ["x", "scale"], ["y"], axis=2)], [x], [y],
                                  [scale], opset=17),
         "mod_integer_form": model([helper.make_node("Mod", ["x", "x"], ["y"])], [x], [y]),

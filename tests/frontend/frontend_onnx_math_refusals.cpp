@@ -10,8 +10,8 @@
 #include <ctnn/models/onnx_math_refused_celu_alpha_zero.hpp>
 #include <ctnn/models/onnx_math_refused_dropout_training.hpp>
 #include <ctnn/models/onnx_math_refused_gelu_approximate.hpp>
+#include <ctnn/models/onnx_math_refused_instance_norm_scale_shape.hpp>
 #include <ctnn/models/onnx_math_refused_layer_norm_axis.hpp>
-#include <ctnn/models/onnx_math_refused_layer_norm_mean_output.hpp>
 #include <ctnn/models/onnx_math_refused_mod_integer_form.hpp>
 #include <ctnn/models/onnx_math_refused_pow_integer_exponent.hpp>
 
@@ -33,11 +33,11 @@ static_assert(error_of<models::onnx_math_refused_gelu_approximate>.code == code(
 static_assert(error_of<models::onnx_math_refused_celu_alpha_zero>.code == code(onnx_error::unsupported_attribute) &&
               error_of<models::onnx_math_refused_celu_alpha_zero>.attribute == attribute(ctnn::onnx::attribute::alpha) &&
               error_of<models::onnx_math_refused_celu_alpha_zero>.operator_code == op(ctnn::onnx::op_type::Celu));
-// LayerNormalization's Mean output named (inference computes Y only); its axis outside X's rank.
-static_assert(error_of<models::onnx_math_refused_layer_norm_mean_output>.code == code(onnx_error::output_count) &&
-              error_of<models::onnx_math_refused_layer_norm_mean_output>.count_actual == 2 &&
-              error_of<models::onnx_math_refused_layer_norm_mean_output>.operator_code ==
-                  op(ctnn::onnx::op_type::LayerNormalization));
+// InstanceNormalization's scale of 5 for 4 channels; LayerNormalization's axis outside X's rank.
+static_assert(error_of<models::onnx_math_refused_instance_norm_scale_shape>.code == code(onnx_error::unsupported_rank) &&
+              error_of<models::onnx_math_refused_instance_norm_scale_shape>.input_slot == 1 &&
+              error_of<models::onnx_math_refused_instance_norm_scale_shape>.operator_code ==
+                  op(ctnn::onnx::op_type::InstanceNormalization));
 static_assert(error_of<models::onnx_math_refused_layer_norm_axis>.code == ctnn::error_code::invalid_axis &&
               error_of<models::onnx_math_refused_layer_norm_axis>.kind == op_kind::layer_norm &&
               error_of<models::onnx_math_refused_layer_norm_axis>.axis == 2);

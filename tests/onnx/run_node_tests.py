@@ -102,7 +102,7 @@ CONSTANT_OPERANDS = {
 FLOAT_ONLY = {"Pow", "Mod"}
 TensorProto_FLOAT = 1
 # Ops whose extra outputs ctnn does not compute (an inference has no use for them): a model naming one is refused.
-EXTRA_OUTPUTS = {"LayerNormalization": "Mean/InvStdDev", "Dropout": "mask"}
+EXTRA_OUTPUTS = {"Dropout": "mask"}
 RTOL, ATOL = 1e-3, 1e-7
 KNOWN_FAILURES = Path(__file__).with_name("node_tests_known_failures.txt")
 

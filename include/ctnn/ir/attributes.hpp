@@ -117,6 +117,7 @@ enum class math_function : std::int32_t {
   tan, sinh, cosh, asin, acos, atan, asinh, acosh, atanh,
   shrink,            // x < -alpha ? x + beta : x > alpha ? x - beta : 0 (ONNX Shrink: lambd, bias)
   divide,            // x / alpha (ONNX Mean: the sum over the operand count)
+  inverse_sqrt,      // 1 / sqrt(x + alpha) (ONNX LayerNormalization's InvStdDev: of the variance, alpha epsilon)
   // op_kind::binary_function's, of two operands a and b:
   pow,               // a^b (ONNX Pow)
   fmod,              // a - trunc(a / b) b, exactly, with a's sign (ONNX Mod, fmod 1)
@@ -125,7 +126,7 @@ inline constexpr std::int32_t math_function_count = static_cast<std::int32_t>(ma
 constexpr const char* name_of(math_function f) {
   constexpr const char* names[] = {"erf",  "gelu", "gelu_tanh", "softplus", "softsign", "selu", "celu",
                                    "thresholded_relu", "sign", "tan", "sinh", "cosh", "asin", "acos", "atan",
-                                   "asinh", "acosh", "atanh", "shrink", "divide", "pow", "fmod"};
+                                   "asinh", "acosh", "atanh", "shrink", "divide", "inverse_sqrt", "pow", "fmod"};
   static_assert(sizeof names / sizeof names[0] == math_function_count);
   const auto i = static_cast<std::int32_t>(f);
   return i >= 0 && i < math_function_count ? names[i] : "?";

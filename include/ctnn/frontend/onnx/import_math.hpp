@@ -111,11 +111,39 @@ constexpr void import_mean(S& s, const node_view& n, const operands& o, std::int
   });
 }
 
+// LayerNormalization's Mean and InvStdDev outputs (values result + 1 and + 2), when named: the mean over the
+// normalised axes (kept as extent 1) and 1 / sqrt(variance + epsilon), the variance the mean of (x - mean)^2
+// (mean, sub, mul, mean, unary_function inverse_sqrt). False after a diagnostic.
+template <class S>
+constexpr bool layer_norm_statistics(S& s, const node_view& n, std::int32_t x, std::int32_t result, const op_attributes& a) {
+  const bool mean_used = n.output_count > 1 && s.f.output_name(n, 1).length > 0;
+  const bool inv_std_dev_used = n.output_count > 2 && s.f.output_name(n, 2).length > 0;
+  if (s.take_reader_error()) return false;
+  if (!mean_used && !inv_std_dev_used) return true;
+  op_attributes reduce{};
+  reduce.mean.reduce_axes = a.mean.reduce_axes;
+  reduce.keep_dims = true;
+  const auto label = [&](std::size_t k) { return numbered("layer_norm_statistic", static_cast<std::size_t>(s.node_index) * 4 + k); };
+  const std::int32_t mean = s.add_node(op_kind::mean, reduce, {x}, mean_used ? s.label_of(result + 1) : label(0));
+  if (s.failed()) return false;
+  if (mean_used) define(s, result + 1, mean, false);
+  if (!inv_std_dev_used) return !s.failed();
+  const std::int32_t centred = s.add_node(op_kind::sub, {}, {x, mean}, label(1));
+  const std::int32_t squared = s.add_node(op_kind::mul, {}, {centred, centred}, label(2));
+  const std::int32_t variance = s.add_node(op_kind::mean, reduce, {squared}, label(3));
+  op_attributes inverse{};
+  inverse.coefficients.function = math_function::inverse_sqrt;
+  inverse.coefficients.alpha_bits = a.norm.epsilon_bits;
+  const std::int32_t inv_std_dev = s.add_node(op_kind::unary_function, inverse, {variance}, s.label_of(result + 2));
+  if (s.failed()) return false;
+  define(s, result + 2, inv_std_dev, false);
+  return true;
+}
+
 // LayerNormalization (axis, default -1: the axes from it to the last are normalised; epsilon 1e-5; Scale,
-// optional B, broadcast to X), InstanceNormalization (the axes after the channels; scale and B per channel,
+// optional B, broadcast to X; stash_type not read: the statistics are computed in double), InstanceNormalization (the axes after the channels; scale and B per channel,
 // read as [C, 1, ...]), MeanVarianceNormalization (axes, default [0, 2, 3]; epsilon 1e-9, no scale): a
-// layer_norm in X's ONNX layout. LayerNormalization's Mean and InvStdDev outputs are refused when named
-// (the driver's output count: one result).
+// layer_norm in X's ONNX layout; LayerNormalization's Mean and InvStdDev when named (layer_norm_statistics).
 template <class S>
 constexpr void import_normalization(S& s, const node_view& n, const operands& o, std::int32_t result) {
   const bool layer = s.current == op_type::LayerNormalization, instance = s.current == op_type::InstanceNormalization;
@@ -131,7 +159,6 @@ constexpr void import_normalization(S& s, const node_view& n, const operands& o,
     if (s.failed() || s.take_reader_error()) return;
     if (axis < -xs.rank || axis >= xs.rank) return s.axis_error(axis, xs.rank);
     for (std::int32_t d = static_cast<std::int32_t>(axis < 0 ? axis + xs.rank : axis); d < xs.rank; ++d) mask |= 1u << d;
-    if (int_attribute(s, n, "stash_type", 1) != 1) return s.attribute_error(attribute::stash_type, int_attribute(s, n, "stash_type", 1));
   } else if (instance) {
     if (xs.rank < 3) return s.rank_error(0, xs);
     for (std::int32_t d = 2; d < xs.rank; ++d) mask |= 1u << d;
@@ -174,6 +201,7 @@ constexpr void import_normalization(S& s, const node_view& n, const operands& o,
     inputs[count++] = operand;
   }
   if (s.failed()) return;
+  if (layer && !layer_norm_statistics(s, n, inputs[0], result, a)) return;
   const std::int32_t y = count == 1   ? s.add_node(s.current_kind, a, {inputs[0]}, s.label_of(result))
                          : count == 2 ? s.add_node(s.current_kind, a, {inputs[0], inputs[1]}, s.label_of(result))
                                       : s.add_node(s.current_kind, a, {inputs[0], inputs[1], inputs[2]}, s.label_of(result));

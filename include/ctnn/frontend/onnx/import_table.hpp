@@ -164,7 +164,7 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::Acosh, op_kind::unary_function, &import_unary_function<S>},
     {op_type::Atanh, op_kind::unary_function, &import_unary_function<S>},
     {op_type::Shrink, op_kind::unary_function, &import_unary_function<S>},
-    {op_type::LayerNormalization, op_kind::layer_norm, &import_normalization<S>},
+    {op_type::LayerNormalization, op_kind::layer_norm, &import_normalization<S>, true},
     {op_type::InstanceNormalization, op_kind::layer_norm, &import_normalization<S>},
     {op_type::MeanVarianceNormalization, op_kind::layer_norm, &import_normalization<S>},
     {op_type::LogSoftmax, op_kind::log_softmax, &import_softmax<S>},

@@ -58,6 +58,7 @@ constexpr float at_infinity(math_function f, bool negative, const activation_coe
     case math_function::acos:
     case math_function::atanh: return not_a_number;
     case math_function::divide: return scaled_infinity(sign / c.alpha());
+    case math_function::inverse_sqrt: return negative ? not_a_number : 0.0f;
     case math_function::pow:
     case math_function::fmod: break;  // binary: apply_binary
   }
@@ -65,7 +66,7 @@ constexpr float at_infinity(math_function f, bool negative, const activation_coe
 }
 
 // Whether x is outside f's domain or where f overflows in double's arithmetic, and f's value there.
-constexpr bool outside_domain(math_function f, double x, float& value) {
+constexpr bool outside_domain(math_function f, double x, const activation_coefficients& c, float& value) {
   const double magnitude = x < 0 ? -x : x;
   switch (f) {
     case math_function::asin:
@@ -84,6 +85,10 @@ constexpr bool outside_domain(math_function f, double x, float& value) {
       return false;
     case math_function::cosh:
       if (magnitude > 90.0) return value = infinity, true;
+      return false;
+    case math_function::inverse_sqrt:  // x is the variance, alpha epsilon: below 0 nothing (NaN), at 0 +inf
+      if (x + c.alpha() < 0.0) return value = not_a_number, true;
+      if (x + c.alpha() == 0.0) return value = infinity, true;
       return false;
     default: return false;
   }
@@ -124,6 +129,7 @@ constexpr double evaluate(math_function f, double x, const activation_coefficien
       return x > -1e-4 && x < 1e-4 ? x + x * x * x / 3.0 : 0.5 * log((1.0 + x) / (1.0 - x));
     case math_function::shrink: return x < -c.alpha() ? x + c.beta() : x > c.alpha() ? x - c.beta() : 0.0;  // NaN: 0
     case math_function::divide: return x / c.alpha();
+    case math_function::inverse_sqrt: return 1.0 / sqrt(x + c.alpha());
     case math_function::pow:
     case math_function::fmod: break;  // binary: apply_binary
   }
@@ -194,7 +200,7 @@ constexpr float apply(math_function f, float x, const activation_coefficients& c
   if (std::is_constant_evaluated()) {
     if (x != x) return f == math_function::shrink ? 0.0f : x;  // NaN stays, but for Shrink (ONNX's reference: 0)
     if (x == detail::infinity || x == -detail::infinity) return detail::at_infinity(f, x < 0, c);
-    if (float value = 0.0f; detail::outside_domain(f, x, value)) return value;
+    if (float value = 0.0f; detail::outside_domain(f, x, c, value)) return value;
   }
   return detail::math::to_float(evaluate(f, x, c));
 }
