@@ -140,6 +140,21 @@ def type_name(t: int) -> str:
         return f"data type {t}"
 
 
+def input_value(model, folder: Path, name: str):
+    """The value of an initializer or graph input `name` (its test_data_set_0 file), None when unknown."""
+    for t in model.graph.initializer:
+        if t.name == name:
+            return numpy_helper.to_array(t)
+    initializers = {t.name for t in model.graph.initializer}
+    runtime = [v.name for v in model.graph.input if v.name not in initializers]
+    path = folder / "test_data_set_0" / f"input_{runtime.index(name)}.pb" if name in runtime else None
+    if path is None or not path.exists():
+        return None
+    tensor = onnx.TensorProto()
+    tensor.ParseFromString(path.read_bytes())
+    return numpy_helper.to_array(tensor)
+
+
 def allowed_rejections(model, folder: Path) -> list[str]:
     """The categories of this model that ctnn may refuse (empty: it must run)."""
     reasons = []
@@ -175,6 +190,10 @@ def allowed_rejections(model, folder: Path) -> list[str]:
             operand_types = {types_by_name.get(name) for name in node.input if name}
             if operand_types - {TensorProto_FLOAT, None}:
                 reasons.append(f"{node.op_type} of other types than float32")
+        if node.op_type == "Dropout" and len(node.input) > 2 and node.input[2]:
+            training, ratio = (input_value(model, folder, name) for name in (node.input[2], node.input[1] if len(node.input) > 1 else ""))
+            if training is None or (bool(training) and (ratio is None or float(ratio) != 0.0)):
+                reasons.append("training-mode Dropout")
         if node.op_type in EXTRA_OUTPUTS and len([o for o in node.output if o]) > 1:
             reasons.append(f"{node.op_type} {EXTRA_OUTPUTS[node.op_type]} output")
         if node.op_type in LEGACY_UNRUNNABLE and opset_of(model) < 7:

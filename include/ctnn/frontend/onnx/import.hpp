@@ -40,7 +40,10 @@
 //    linear, cubic; every coordinate_transformation_mode; constant roi, scales or sizes; in the operand's
 //    layout), Expand and Tile (constant shape or repeats), LpNormalization (p 2) (import_spatial.hpp).
 //    GatherND, ScatterND, CumSum, ReverseSequence, ConstantOfShape (a FLOAT value, folded)
-//    (import_gather_scatter.hpp).
+//    (import_gather_scatter.hpp). Float32: Erf, Gelu, Softplus, Softsign, Selu, Celu, ThresholdedRelu, Sign,
+//    Tan, Sinh, Cosh, Asin, Acos, Atan, Asinh, Acosh, Atanh, Shrink (unary_function), Pow, Mod with fmod 1
+//    (binary_function), Mean, LayerNormalization (Mean and InvStdDev outputs too), InstanceNormalization,
+//    MeanVarianceNormalization (layer_norm), LogSoftmax, GlobalMaxPool, Dropout (the identity) (import_math.hpp).
 //  * 1-D ops: Conv, MaxPool, AveragePool, BatchNormalization and GlobalAveragePool over [N, C, L] are the
 //    2-D ops on [N, 1, L, C] (H = 1; the attributes of the one spatial dim are W's); between 1-D ops a
 //    value stays [N, 1, L, C] (value::one_d), its ONNX [N, C, L] made on demand.

@@ -241,15 +241,20 @@ constexpr std::int32_t constant_flag(S& s, std::int32_t v, std::uint32_t slot) {
 }
 
 // Dropout at inference: the identity. Its ratio is not read (nor opset 6's is_test: an inference runs the
-// identity, as onnxruntime does); training_mode (opset 12 on: an operand) must be a constant false, and the
-// mask output (named) is refused by the driver's output count.
+// identity, as onnxruntime does); training_mode (opset 12 on: an operand) must be a constant false, or true
+// with a constant ratio of 0; the mask output (named) is refused by the driver's output count.
 template <class S>
 constexpr void import_dropout(S& s, const node_view& n, const operands& o, std::int32_t result) {
   if (!expect_inputs(s, o, 1, 3)) return;
   if (o.count > 2 && o.id[2] >= 0) {
     if (!expect_constant(s, o, 2)) return;
     const std::int32_t training = constant_flag(s, o.id[2], 2);
-    if (training != 0) return training > 0 ? s.operand_value_error(2, 0, std::int64_t{1}) : void();
+    if (training < 0) return;
+    // Training with a ratio of 0 drops nothing (the identity too); with another ratio, or the default 0.5, it
+    // would draw random masks.
+    const bool drops_nothing = o.id[1] >= 0 && s.is_constant(o.id[1]) && constant_scalar(s, o.id[1], 1) == 0.0f;
+    if (s.failed()) return;
+    if (training > 0 && !drops_nothing) return s.operand_value_error(2, 0, std::int64_t{1});
   }
   if (s.failed()) return;
   operands data = o;
