@@ -10,6 +10,7 @@ tests/data/ops/onnx_math/<case>/, and the family's refused models tests/data/onn
                   MeanVarianceNormalization (default and other axes);
   binary_function: Pow (tensor, constant and broadcast exponents; C's special cases), Mod with fmod 1;
   Mean:           the sum over the operand count (add, unary_function divide), broadcast;
+  TFLite GELU:    float32, approximate false and true (int8: refused, tests/data/tflite/onnx_math_refused_gelu_int8.tflite);
   other rows:     LogSoftmax (opset 13 axes, opset 11's flattened form), GlobalMaxPool (2-D and 1-D), Dropout
                   (opset 12 with ratio and training_mode false, opset 7).
 
@@ -27,6 +28,21 @@ import numpy as np
 from onnx import TensorProto, helper, numpy_helper
 
 import op_tests
+from op_tests import tfl
+
+# TFLite GELU (builtin 150, GeluOptions: union tag 116, field 0 approximate), float32 only here.
+tfl.OPS.update({"GELU": 150})
+tfl.OPTIONS.update({"GELU": 116})
+_writer_options = tfl.options_table
+
+
+def options_table(code: str, o: dict, va: bool):
+    if code == "GELU":
+        return tfl.Table({0: ("bool", 1)} if o.get("approximate") else {}, va)
+    return _writer_options(code, o, va)
+
+
+tfl.options_table = options_table
 
 SPECIAL = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 1.0, -1.0, 30.0, -30.0], np.float32)
 erf = np.vectorize(math.erf, otypes=[np.float64])
@@ -387,11 +403,32 @@ def refused_models():
     }
 
 
+def tflite_gelu(shape, approximate, dtype=tfl.FLOAT32):
+    m = tfl.Model(new_opcodes=True)
+    quant = dict(scale=[0.05], zero_point=[0]) if dtype == tfl.INT8 else None
+    x = m.tensor("x", shape, dtype, quant=quant)
+    y = m.tensor("y", shape, dtype, quant=quant)
+    m.inputs, m.outputs = [x], [y]
+    m.op("GELU", [x], [y], approximate=approximate)
+    return m
+
+
+def write_tflite_cases(family: op_tests.Family) -> None:
+    """TFLite GELU, float32 (TFLM's reference in float; here NumPy in float64, rounded)."""
+    for name, shape, approximate in [("tflite_gelu", [2, 3, 7], False), ("tflite_gelu_approximate", [1, 4, 4, 3], True)]:
+        x = float_input(name, shape, -6, 6, SPECIAL)
+        with np.errstate(all="ignore"):
+            y = gelu(x.astype(np.float64), "tanh" if approximate else "none").astype(np.float32)
+        family.write_computed_case(name, "model.tflite", tflite_gelu(shape, approximate).serialize(), [x], [y])
+
+
 def main() -> None:
     family = op_tests.Family("onnx_math", None)
     op_tests.write_onnx_cases(family, CASES, output_type=np.float32)
+    write_tflite_cases(family)
     family.finish()
-    op_tests.write_refused("onnx_math", {}, refused_models())
+    # TFLite: an int8 GELU (TFLM's lookup-table kernel; ctnn has the float32 one only).
+    op_tests.write_refused("onnx_math", {"gelu_int8": tflite_gelu([1, 8], False, tfl.INT8)}, refused_models())
 
 
 if __name__ == "__main__":

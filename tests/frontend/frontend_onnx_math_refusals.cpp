@@ -1,5 +1,5 @@
 // The onnx_math family's models that ctnn refuses (scripts/gen_op_tests_onnx_math.py writes them): the diagnostic
-// of each import names the node's op, and the attribute, operand, axis or output at fault.
+// of each import names the node's op, and the attribute, operand, axis or element type at fault.
 #include <cstdint>
 #include <string>
 
@@ -9,6 +9,7 @@
 
 #include <ctnn/models/onnx_math_refused_celu_alpha_zero.hpp>
 #include <ctnn/models/onnx_math_refused_dropout_training.hpp>
+#include <ctnn/models/onnx_math_refused_gelu_int8.hpp>
 #include <ctnn/models/onnx_math_refused_gelu_approximate.hpp>
 #include <ctnn/models/onnx_math_refused_instance_norm_scale_shape.hpp>
 #include <ctnn/models/onnx_math_refused_layer_norm_axis.hpp>
@@ -51,6 +52,11 @@ static_assert(error_of<models::onnx_math_refused_mod_integer_form>.code == code(
 static_assert(error_of<models::onnx_math_refused_pow_integer_exponent>.code == code(onnx_error::operand_type) &&
               error_of<models::onnx_math_refused_pow_integer_exponent>.input_slot == 1 &&
               error_of<models::onnx_math_refused_pow_integer_exponent>.operator_code == op(ctnn::onnx::op_type::Pow));
+
+// TFLite: an int8 GELU (TFLM's lookup table; ctnn's unary_function runs float32 only).
+static_assert(error_of<models::onnx_math_refused_gelu_int8>.code == ctnn::error_code::unsupported_dtype &&
+              error_of<models::onnx_math_refused_gelu_int8>.kind == op_kind::unary_function &&
+              error_of<models::onnx_math_refused_gelu_int8>.rejected_value == static_cast<std::int64_t>(ctnn::dtype::i8));
 
 }  // namespace
 
