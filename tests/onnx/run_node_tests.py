@@ -14,7 +14,8 @@ Every folder ends up in one of:
   rejected      ctnn-run refused the model (exit status 1, its message printed with --verbose) and the model
                 falls in a category ctnn leaves out (named: 3-D conv, pool or batch norm, training-mode batch
                 norm, MaxPool's Indices output, zero-size tensors, blocked quantization, element types other than
-                float32, int8, uint8, int32, int64, opset-6 forms that onnxruntime cannot run either); 1-D conv,
+                float32, int8, uint8, int32, int64, opset-6 forms that onnxruntime cannot run either, Pow and Mod
+                of other types than float32, Dropout's mask output, training-mode Dropout); 1-D conv,
                 pools and batch norm (rank-3 inputs) must run;
   not in scope  the model uses an op outside issue #5's list;
   failed        anything else: wrong values, a crash, or a refusal outside the categories above;
