@@ -69,11 +69,16 @@ constexpr void import_unary_function(S& s, const node_view& n, const operands& o
     default: break;
   }
   if (s.failed() || s.take_reader_error()) return;
-  if (c.function == math_function::celu && !(c.alpha() != 0.0f && c.alpha() - c.alpha() == 0.0f))
-    return s.attribute_error(attribute::alpha, 0);
+  if (c.function == math_function::celu && c.alpha() == 0.0f) return s.attribute_error(attribute::alpha, 0);
   // A NaN or infinite coefficient has no meaning here (and its folded constant none in constant evaluation).
-  for (const float v : {c.alpha(), c.beta(), c.gamma()})
-    if (v - v != 0.0f) return s.attribute_error(c.function == math_function::shrink ? attribute::lambd : attribute::alpha, 0);
+  const bool shrink = c.function == math_function::shrink;
+  const struct {
+    float value;
+    attribute name;
+  } coefficients[] = {{c.alpha(), shrink ? attribute::lambd : attribute::alpha}, {c.beta(), attribute::bias},
+                      {c.gamma(), attribute::gamma}};
+  for (const auto& k : coefficients)
+    if (k.value - k.value != 0.0f) return s.attribute_error(k.name, millionths(k.value));
   op_attributes a{};
   a.coefficients = c;
   unary_of(s, o.id[0], result, s.current_kind, false, a);
@@ -180,7 +185,7 @@ constexpr void import_normalization(S& s, const node_view& n, const operands& o,
   }
   if (layer || instance) epsilon = float_attribute(s, n, "epsilon", epsilon);
   if (s.failed() || s.take_reader_error()) return;
-  if (!(epsilon >= 0.0f && epsilon - epsilon == 0.0f)) return s.attribute_error(attribute::epsilon, 0);
+  if (!(epsilon >= 0.0f && epsilon - epsilon == 0.0f)) return s.attribute_error(attribute::epsilon, millionths(epsilon));
   op_attributes a{};
   a.mean.reduce_axes = mask;
   a.norm.epsilon_bits = std::bit_cast<std::uint32_t>(epsilon);
