@@ -14,7 +14,8 @@ Every folder ends up in one of:
   rejected      ctnn-run refused the model (exit status 1, its message printed with --verbose) and the model
                 falls in a category ctnn leaves out (named: 3-D conv, pool or batch norm, training-mode batch
                 norm, MaxPool's Indices output, zero-size tensors, blocked quantization, floating-point Range, element types other than
-                float32, int8, uint8, int32, int64, opset-6 forms that onnxruntime cannot run either); 1-D conv,
+                float32, int8, uint8, int32, int64, opset-6 forms that onnxruntime cannot run either, Pow and Mod
+                of other types than float32, Dropout's mask output, training-mode Dropout); 1-D conv,
                 pools and batch norm (rank-3 inputs) must run;
   not in scope  the model uses an op outside issue #5's list;
   failed        anything else: wrong values, a crash, or a refusal outside the categories above;
@@ -68,6 +69,10 @@ IN_SCOPE = {
     "GatherND", "CumSum", "ConstantOfShape", "ScatterND", "ReverseSequence",
     # integers computed at import (issues #28, #25)
     "Shape", "Size", "Range",
+    # the onnx_math family (issue #28)
+    "Erf", "Gelu", "Softplus", "Softsign", "Selu", "Celu", "ThresholdedRelu", "Sign", "Tan", "Sinh", "Cosh", "Asin",
+    "Acos", "Atan", "Asinh", "Acosh", "Atanh", "Shrink", "LayerNormalization", "InstanceNormalization",
+    "MeanVarianceNormalization", "LogSoftmax", "GlobalMaxPool", "Dropout", "Pow", "Mod", "Mean",
 }
 QUANTIZED = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"}
 # TensorProto data types ctnn's ONNX frontend targets: FLOAT, UINT8, INT8, INT32, INT64, BOOL.
@@ -93,7 +98,14 @@ CONSTANT_OPERANDS = {
     "Resize": {1, 2, 3}, "Upsample": {1}, "Expand": {1}, "Tile": {1},
     "ConvTranspose": {1, 2},
     "CumSum": {1}, "ConstantOfShape": {0}, "Range": {0, 1, 2},
+    # Dropout's ratio and training_mode.
+    "Dropout": {1, 2},
 }
+# Ops ctnn runs on float32 operands only where ONNX also defines them on integers (Pow's base or exponent, Mod).
+FLOAT_ONLY = {"Pow", "Mod"}
+TensorProto_FLOAT = 1
+# Ops whose extra outputs ctnn does not compute (an inference has no use for them): a model naming one is refused.
+EXTRA_OUTPUTS = {"Dropout": "mask"}
 RTOL, ATOL = 1e-3, 1e-7
 KNOWN_FAILURES = Path(__file__).with_name("node_tests_known_failures.txt")
 
@@ -131,11 +143,26 @@ def type_name(t: int) -> str:
         return f"data type {t}"
 
 
+def input_value(model, folder: Path, name: str):
+    """The value of an initializer or graph input `name` (its test_data_set_0 file), None when unknown."""
+    for t in model.graph.initializer:
+        if t.name == name:
+            return numpy_helper.to_array(t)
+    initializers = {t.name for t in model.graph.initializer}
+    runtime = [v.name for v in model.graph.input if v.name not in initializers]
+    path = folder / "test_data_set_0" / f"input_{runtime.index(name)}.pb" if name in runtime else None
+    if path is None or not path.exists():
+        return None
+    tensor = onnx.TensorProto()
+    tensor.ParseFromString(path.read_bytes())
+    return numpy_helper.to_array(tensor)
+
+
 def allowed_rejections(model, folder: Path) -> list[str]:
     """The categories of this model that ctnn may refuse (empty: it must run)."""
     reasons = []
     shapes = {name: dims for name, _, dims in value_types(model)}
-    types_of = {name: t for name, t, _ in value_types(model)} | {t.name: t.data_type for t in model.graph.initializer}
+    types_by_name = {name: t for name, t, _ in value_types(model)} | {t.name: t.data_type for t in model.graph.initializer}
     types = {t for _, t, _ in value_types(model)} | {t.data_type for t in model.graph.initializer}
     for pb in sorted(folder.glob("test_data_set_*/*.pb")):
         tensor = onnx.TensorProto()
@@ -164,8 +191,18 @@ def allowed_rejections(model, folder: Path) -> list[str]:
             reasons.append("blocked quantization")
         # Range computes integers at import (frontend/onnx/import_known.hpp): a FLOAT range is a tensor ctnn
         # does not compute.
-        if node.op_type == "Range" and any(types_of.get(i) in (1, 11) for i in node.input):
+        if node.op_type == "Range" and any(types_by_name.get(i) in (1, 11) for i in node.input):
             reasons.append("floating-point Range")
+        if node.op_type in FLOAT_ONLY:
+            operand_types = {types_by_name.get(name) for name in node.input if name}
+            if operand_types - {TensorProto_FLOAT, None}:
+                reasons.append(f"{node.op_type} of other types than float32")
+        if node.op_type == "Dropout" and len(node.input) > 2 and node.input[2]:
+            training, ratio = (input_value(model, folder, name) for name in (node.input[2], node.input[1] if len(node.input) > 1 else ""))
+            if training is None or (bool(training) and (ratio is None or float(ratio) != 0.0)):
+                reasons.append("training-mode Dropout")
+        if node.op_type in EXTRA_OUTPUTS and len([o for o in node.output if o]) > 1:
+            reasons.append(f"{node.op_type} {EXTRA_OUTPUTS[node.op_type]} output")
         if node.op_type in LEGACY_UNRUNNABLE and opset_of(model) < 7:
             reasons.append(f"opset-{opset_of(model)} {node.op_type}")
     return sorted(set(reasons))

@@ -1,6 +1,6 @@
 #pragma once
 // The few math functions ctnn needs in constant evaluation (clang 14's <cmath> is not constexpr):
-// exp, expm1, tanh, sqrt, log, sin, cos in double precision, rounded once to float by the callers; floor and
+// exp, expm1, tanh, sqrt, log, sin, cos, atan, erf in double precision, rounded once to float by the callers; floor and
 // ceil of a float, exact. Kernels call std:: at run
 // time and these only when std::is_constant_evaluated(), so folded constants may differ from run-time
 // results in the last bit; tests compare both with <cmath>.
@@ -184,6 +184,40 @@ constexpr double sin(double x) {
   return x < 0 ? -detail::sin_of_magnitude(-x, 0) : detail::sin_of_magnitude(x, 0);
 }
 constexpr double cos(double x) { return detail::sin_of_magnitude(x < 0 ? -x : x, 1); }
+
+// atan x: |x| > 1 by atan x = pi/2 - atan(1/x), then halved (atan x = 2 atan(x / (1 + sqrt(1 + x^2)))) to
+// at most 0.2, where its Taylor series' terms fall below 1e-17 by the 12th.
+constexpr double atan(double x) {
+  constexpr double half_pi = 1.57079632679489661923132169163975144;
+  if (x != x) return x;
+  if (x < 0.0) return -atan(-x);
+  if (x > 1.0) return half_pi - atan(1.0 / x);  // inf: 1/inf is 0
+  double r = x, scale = 1.0;
+  while (r > 0.2) r = r / (1.0 + sqrt(1.0 + r * r)), scale *= 2.0;
+  const double r2 = r * r;
+  double power = r, sum = 0.0;
+  for (int k = 1; k < 40; k += 2) {
+    sum += (k % 4 == 1 ? power : -power) / k;
+    power *= r2;
+  }
+  return scale * sum;
+}
+
+// erf x = 2/sqrt(pi) e^(-x^2) sum 2^n x^(2n+1) / (1 3 5 ... (2n+1)): positive terms, no cancellation (about
+// x^2 + 40 of them); from 6 on erf is 1 in double.
+constexpr double erf(double x) {
+  if (x != x) return x;
+  if (x < 0.0) return -erf(-x);
+  if (x >= 6.0) return 1.0;
+  constexpr double two_over_sqrt_pi = 1.12837916709551257389615890312154517;
+  const double x2 = x * x;
+  double term = x, sum = x;
+  for (int n = 1; n < 200 && term > sum * 1e-18; ++n) {
+    term *= 2.0 * x2 / (2 * n + 1);
+    sum += term;
+  }
+  return two_over_sqrt_pi * exp(-x2) * sum;
+}
 
 // A double rounded to float, +-inf beyond float's range: in constant evaluation a conversion that overflows
 // is not a constant expression.

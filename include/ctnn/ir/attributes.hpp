@@ -101,12 +101,47 @@ struct slice_fields {
   friend constexpr bool operator==(const slice_fields&, const slice_fields&) = default;
 };
 
+// The functions of op_kind::unary_function and op_kind::binary_function (kernel/reference/unary_function.hpp),
+// ONNX's operators of one or two operands without an op kind of their own; their coefficients are
+// activation_coefficients'.
+enum class math_function : std::int32_t {
+  erf,               // ONNX Erf
+  gelu,              // x/2 (1 + erf(x / sqrt 2)) (ONNX Gelu, approximate "none")
+  gelu_tanh,         // x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) (ONNX Gelu, approximate "tanh")
+  softplus,          // ln(1 + e^x)
+  softsign,          // x / (1 + |x|)
+  selu,              // gamma (x > 0 ? x : alpha (e^x - 1))
+  celu,              // max(0, x) + min(0, alpha (e^(x/alpha) - 1))
+  thresholded_relu,  // x > alpha ? x : 0
+  sign,              // -1, 0 or 1 (NaN stays)
+  tan, sinh, cosh, asin, acos, atan, asinh, acosh, atanh,
+  shrink,            // x < -alpha ? x + beta : x > alpha ? x - beta : 0 (ONNX Shrink: lambd, bias)
+  divide,            // x / alpha (ONNX Mean: the sum over the operand count)
+  inverse_sqrt,      // 1 / sqrt(x + alpha) (ONNX LayerNormalization's InvStdDev: of the variance, alpha epsilon)
+  // op_kind::binary_function's, of two operands a and b:
+  pow,               // a^b (ONNX Pow)
+  fmod,              // a - trunc(a / b) b, exactly, with a's sign (ONNX Mod, fmod 1)
+};
+inline constexpr std::int32_t math_function_count = static_cast<std::int32_t>(math_function::fmod) + 1;
+constexpr const char* name_of(math_function f) {
+  constexpr const char* names[] = {"erf",  "gelu", "gelu_tanh", "softplus", "softsign", "selu", "celu",
+                                   "thresholded_relu", "sign", "tan", "sinh", "cosh", "asin", "acos", "atan",
+                                   "asinh", "acosh", "atanh", "shrink", "divide", "inverse_sqrt", "pow", "fmod"};
+  static_assert(sizeof names / sizeof names[0] == math_function_count);
+  const auto i = static_cast<std::int32_t>(f);
+  return i >= 0 && i < math_function_count ? names[i] : "?";
+}
+
 // The coefficients of a parametrised activation, as float bits: leaky_relu and elu their alpha (the slope,
-// or the scale, below zero), hard_sigmoid alpha * x + beta.
+// or the scale, below zero), hard_sigmoid alpha * x + beta; unary_function its function and the function's
+// alpha, beta, gamma (math_function says which it reads); binary_function its function.
 struct activation_coefficients {
   std::uint32_t alpha_bits = 0, beta_bits = 0;
+  math_function function = math_function::erf;
+  std::uint32_t gamma_bits = 0;  // two words: kernel_params keeps its size parity
   constexpr float alpha() const { return std::bit_cast<float>(alpha_bits); }
   constexpr float beta() const { return std::bit_cast<float>(beta_bits); }
+  constexpr float gamma() const { return std::bit_cast<float>(gamma_bits); }
   friend constexpr bool operator==(const activation_coefficients&, const activation_coefficients&) = default;
 };
 
@@ -231,7 +266,7 @@ struct op_attributes {
   mean_fields mean{};                   // mean and the other reductions
   transpose_fields transpose{};         // transpose
   slice_fields slice{};                 // slice
-  activation_coefficients coefficients{};  // leaky_relu, elu, hard_sigmoid
+  activation_coefficients coefficients{};  // leaky_relu, elu, hard_sigmoid, unary_function, binary_function
   bool keep_dims = true;                // reductions: reduced axes stay as extent 1
   resize_fields resize{};               // resize_nearest, resize_linear, resize_cubic (the result's shape: target)
   norm_fields norm{};                   // l2_normalization

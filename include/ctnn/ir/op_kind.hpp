@@ -131,6 +131,14 @@ enum class op_kind : std::int32_t {
                      // with, attrs.axis) its third's (ONNX ScatterND)
   reverse_sequence,  // per batch position, the first lengths[b] elements along the time axis attrs.axis
                      // reversed (ONNX ReverseSequence)
+  // the onnx_math family
+  unary_function,    // attrs.coefficients.function of each element, float32 (math_function: ONNX Erf, Gelu,
+                     // Softplus, Softsign, Selu, Celu, ThresholdedRelu, Sign, Tan, ..., Atanh, Shrink)
+  binary_function,   // attrs.coefficients.function of each pair of elements, numpy broadcasting, float32 (ONNX
+                     // Pow, Mod with fmod 1)
+  layer_norm,        // (x - mean) / sqrt(variance + attrs.norm.epsilon()) over the axes of attrs.mean.reduce_axes,
+                     // times its second operand and plus its third, broadcast, when present (ONNX
+                     // LayerNormalization, InstanceNormalization, MeanVarianceNormalization)
   none,              // no op: a default-constructed node or kernel_params, a diagnostic about no op
 };
 
@@ -149,7 +157,7 @@ inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "greater_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "select", "cast", "div", "floor_div",
     "floor_mod", "squared_difference", "resize_nearest", "resize_linear", "resize_cubic", "add_n", "tile",
     "l2_normalization", "svdf", "lstm", "gru", "rnn", "transpose_conv2d", "l2_pool", "log_softmax", "gather_nd",
-    "cumsum", "zeros_like", "update_slice", "scatter_nd", "reverse_sequence", "none",
+    "cumsum", "zeros_like", "update_slice", "scatter_nd", "reverse_sequence", "unary_function", "binary_function", "layer_norm", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 

@@ -95,6 +95,10 @@
 #include <ctnn/ops/scatter_nd.hpp>
 #include <ctnn/ops/update_slice.hpp>
 #include <ctnn/ops/zeros_like.hpp>
+// the onnx_math family
+#include <ctnn/ops/binary_function.hpp>
+#include <ctnn/ops/layer_norm.hpp>
+#include <ctnn/ops/unary_function.hpp>
 
 namespace ctnn::ops {
 
@@ -123,6 +127,8 @@ using all = op_list<conv2d, depthwise_conv2d, dense, add, mul, max_pool, avg_poo
                     transpose_conv2d, l2_pool, log_softmax,
                     // the gather/scatter family
                     gather_nd, cumsum, zeros_like, update_slice, scatter_nd, reverse_sequence,
+                    // the onnx_math family
+                    unary_function, binary_function, layer_norm,
                     quantize, dequantize>;
 
 namespace detail {

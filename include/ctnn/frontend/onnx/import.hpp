@@ -45,6 +45,10 @@
 //    (Gather, Concat, Cast, arithmetic, comparisons, Where, ReduceProd; Squeeze, Unsqueeze, Slice, Reshape)
 //    evaluated into the importer's store; a constant tensor (relayout_kind::known_integers) only where an op
 //    reads one as a tensor or it is a graph output.
+//  * Float32: Erf, Gelu, Softplus, Softsign, Selu, Celu, ThresholdedRelu, Sign,
+//    Tan, Sinh, Cosh, Asin, Acos, Atan, Asinh, Acosh, Atanh, Shrink (unary_function), Pow, Mod with fmod 1
+//    (binary_function), Mean, LayerNormalization (Mean and InvStdDev outputs too), InstanceNormalization,
+//    MeanVarianceNormalization (layer_norm), LogSoftmax, GlobalMaxPool, Dropout (the identity) (import_math.hpp).
 //  * 1-D ops: Conv, MaxPool, AveragePool, BatchNormalization and GlobalAveragePool over [N, C, L] are the
 //    2-D ops on [N, 1, L, C] (H = 1; the attributes of the one spatial dim are W's); between 1-D ops a
 //    value stays [N, 1, L, C] (value::one_d), its ONNX [N, C, L] made on demand.

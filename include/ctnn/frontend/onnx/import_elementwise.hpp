@@ -87,10 +87,10 @@ constexpr std::int32_t integer_constant(S& s, std::int32_t v, std::uint32_t slot
 // the last one writes `result`, the others a tensor labelled after the node. Returns the last node's tensor.
 template <class S, std::size_t N>
 constexpr std::int32_t fold_operands(S& s, op_kind kind, const std::array<std::int32_t, N>& x, std::uint32_t count,
-                                     std::int32_t result) {
+                                     std::int32_t result, const op_attributes& a = {}) {
   std::int32_t folded = x[0];
   for (std::uint32_t k = 1; k < count && !s.failed(); ++k)
-    folded = s.add_node(kind, {}, {folded, x[k]},
+    folded = s.add_node(kind, a, {folded, x[k]},
                         k + 1 == count ? s.label_of(result) : numbered("fold", static_cast<std::size_t>(s.node_index)));
   return folded;
 }
@@ -165,9 +165,10 @@ constexpr void import_clip(S& s, const node_view& n, const operands& o, std::int
 }
 
 // Add, Mul, Sub (two operands), Max, Min (any count; the row's kind): float32, or plain integers
-// (integer_binary), folded left (fold_operands).
-template <class S>
-constexpr void import_binary(S& s, const node_view&, const operands& o, std::int32_t result) {
+// (integer_binary), folded left (fold_operands) with attributes `a`; `finish(tensor)` gives the result from
+// the last node's tensor (ONNX Mean: the sum divided).
+template <class S, class Finish>
+constexpr void binary_nodes(S& s, const operands& o, std::int32_t result, const op_attributes& a, Finish finish) {
   // Every operand is a value: an omitted one (an empty name), even a trailing one that expect_inputs does
   // not count, is an error (these ops have no optional operand).
   for (std::uint32_t k = 0; k < o.count; ++k)
@@ -198,7 +199,12 @@ constexpr void import_binary(S& s, const node_view&, const operands& o, std::int
       return s.fail(onnx_error::integer_arithmetic,
                     {.operator_code = static_cast<std::int64_t>(s.current), .input_slot = slot});
   }
-  define(s, result, fold_operands(s, kind, x, o.count, result), nhwc);
+  const std::int32_t folded = fold_operands(s, kind, x, o.count, result, a);
+  if (!s.failed()) define(s, result, finish(folded), nhwc);
+}
+template <class S>
+constexpr void import_binary(S& s, const node_view&, const operands& o, std::int32_t result) {
+  binary_nodes(s, o, result, {}, [](std::int32_t folded) { return folded; });
 }
 
 // An operand that must be float32 (the activations below run on float32 only): operand_type otherwise.

@@ -15,6 +15,7 @@
 #include <ctnn/frontend/onnx/import_known.hpp>
 #include <ctnn/frontend/onnx/import_linear.hpp>
 #include <ctnn/frontend/onnx/import_logic.hpp>
+#include <ctnn/frontend/onnx/import_math.hpp>
 #include <ctnn/frontend/onnx/import_recurrent.hpp>
 #include <ctnn/frontend/onnx/import_reduce.hpp>
 #include <ctnn/frontend/onnx/import_shape_ops.hpp>
@@ -149,6 +150,34 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::Shape, op_kind::reshape, &import_shape<S>},
     {op_type::Size, op_kind::reshape, &import_size<S>},
     {op_type::Range, op_kind::reshape, &import_range<S>},
+    // the onnx_math family (import_math.hpp; LogSoftmax: import_elementwise.hpp)
+    {op_type::Erf, op_kind::unary_function, &import_unary_function<S>},
+    {op_type::Gelu, op_kind::unary_function, &import_unary_function<S>},
+    {op_type::Softplus, op_kind::unary_function, &import_unary_function<S>},
+    {op_type::Softsign, op_kind::unary_function, &import_unary_function<S>},
+    {op_type::Selu, op_kind::unary_function, &import_unary_function<S>},
+    {op_type::Celu, op_kind::unary_function, &import_unary_function<S>},
+    {op_type::ThresholdedRelu, op_kind::unary_function, &import_unary_function<S>},
+    {op_type::Sign, op_kind::unary_function, &import_unary_function<S>},
+    {op_type::Tan, op_kind::unary_function, &import_unary_function<S>},
+    {op_type::Sinh, op_kind::unary_function, &import_unary_function<S>},
+    {op_type::Cosh, op_kind::unary_function, &import_unary_function<S>},
+    {op_type::Asin, op_kind::unary_function, &import_unary_function<S>},
+    {op_type::Acos, op_kind::unary_function, &import_unary_function<S>},
+    {op_type::Atan, op_kind::unary_function, &import_unary_function<S>},
+    {op_type::Asinh, op_kind::unary_function, &import_unary_function<S>},
+    {op_type::Acosh, op_kind::unary_function, &import_unary_function<S>},
+    {op_type::Atanh, op_kind::unary_function, &import_unary_function<S>},
+    {op_type::Shrink, op_kind::unary_function, &import_unary_function<S>},
+    {op_type::LayerNormalization, op_kind::layer_norm, &import_normalization<S>, true},
+    {op_type::InstanceNormalization, op_kind::layer_norm, &import_normalization<S>},
+    {op_type::MeanVarianceNormalization, op_kind::layer_norm, &import_normalization<S>},
+    {op_type::LogSoftmax, op_kind::log_softmax, &import_softmax<S>},
+    {op_type::GlobalMaxPool, op_kind::reduce_max, &import_global_max_pool<S>},
+    {op_type::Dropout, op_kind::reshape, &import_dropout<S>},
+    {op_type::Pow, op_kind::binary_function, &import_binary_function<S>},
+    {op_type::Mod, op_kind::binary_function, &import_binary_function<S>},
+    {op_type::Mean, op_kind::add, &import_mean<S>},
 };
 
 // The index of an op_type's row in op_table<S>, or -1 (an index: g++ does not compare a pointer into the

@@ -37,7 +37,8 @@
 //    FLOOR_DIV, FLOOR_MOD, SQUARED_DIFFERENCE, RESIZE_NEAREST_NEIGHBOR and
 //    RESIZE_BILINEAR (constant size; align_corners, half_pixel_centers), MIRROR_PAD, SPACE_TO_BATCH_ND,
 //    BATCH_TO_SPACE_ND, BROADCAST_TO, ADD_N, L2_NORMALIZATION (import_spatial.hpp). REVERSE_V2, GATHER_ND,
-//    CUMSUM, FILL, ZEROS_LIKE, EMBEDDING_LOOKUP, DYNAMIC_UPDATE_SLICE (import_gather_scatter.hpp).
+//    CUMSUM, FILL, ZEROS_LIKE, EMBEDDING_LOOKUP, DYNAMIC_UPDATE_SLICE (import_gather_scatter.hpp). GELU
+//    (float32, approximate: unary_function gelu or gelu_tanh).
 //    Padding SAME/VALID; fused activations NONE, RELU, RELU6.
 //  * Bad input is a diagnostic in the module (frontend_error codes, ir/diagnostic.hpp; a few of the
 //    IR's own codes where they fit: unsupported_rank, input_count_mismatch, too_many_inputs,

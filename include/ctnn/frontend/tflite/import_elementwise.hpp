@@ -88,6 +88,20 @@ constexpr void import_leaky_relu(S& s, op_import& im) {
   im.attrs.coefficients.alpha_bits = std::bit_cast<std::uint32_t>(alpha);
 }
 
+// GELU (float32; its int8 form is TFLM's lookup table, which ctnn does not have: refused, unsupported_dtype):
+// one operand, GeluOptions' approximate (absent: false) choosing the tanh
+// form.
+template <class S>
+constexpr void import_gelu(S& s, op_import& im) {
+  import_unary(s, im);
+  if (s.failed()) return;
+  if (const tensor& x = s.m.tensor_at(im.inputs[0]); x.type != dtype::f32)
+    return s.fail(error_code::unsupported_dtype, im.op, im.plan.kind, {.rejected_value = static_cast<std::int64_t>(x.type)},
+                  {}, x.dims);
+  const bool approximate = s.f.reader().template scalar<bool>(im.plan.options, schema::gelu::approximate, false);
+  im.attrs.coefficients.function = approximate ? math_function::gelu_tanh : math_function::gelu;
+}
+
 // ELU: one operand; TFLite's ELU has no options, its alpha is 1.
 template <class S>
 constexpr void import_elu(S& s, op_import& im) {

@@ -49,6 +49,7 @@ constexpr void import_by_job(S& s, op_import& im) {
     case import_job::cast: return import_cast(s, im);
     case import_job::unary: return import_unary(s, im);
     case import_job::leaky_relu: return import_leaky_relu(s, im);
+    case import_job::gelu: return import_gelu(s, im);
     case import_job::elu: return import_elu(s, im);
     case import_job::softmax: return import_softmax(s, im);
     case import_job::reshape: return import_reshape(s, im);

@@ -35,6 +35,7 @@ enum class import_job : std::int32_t {
   binary,   // two activations, broadcast (import_elementwise.hpp)
   unary,    // one activation, no options (import_elementwise.hpp)
   leaky_relu,  // one activation, its alpha (import_elementwise.hpp, likewise below)
+  gelu,        // one float32 activation: unary_function gelu, or gelu_tanh when approximate
   elu,
   softmax,  // (import_elementwise.hpp)
   reshape,  // (import_shape_ops.hpp, likewise below)
@@ -136,6 +137,8 @@ inline constexpr op_row op_table[] = {
     {builtin_operator::leaky_relu, op_kind::leaky_relu, import_job::leaky_relu, schema::builtin_options::leaky_relu,
      no_fused_activation},
     {builtin_operator::elu, op_kind::elu, import_job::elu, schema::builtin_options::none, no_fused_activation},
+    {builtin_operator::gelu, op_kind::unary_function, import_job::gelu, schema::builtin_options::gelu,
+     no_fused_activation},
     {builtin_operator::prelu, op_kind::prelu, import_job::binary, schema::builtin_options::none, no_fused_activation},
     {builtin_operator::maximum, op_kind::maximum, import_job::binary, schema::builtin_options::none,
      no_fused_activation},

@@ -265,6 +265,7 @@ namespace pack { inline constexpr std::uint32_t values_count = 0, axis = 1; }
 namespace unpack { inline constexpr std::uint32_t num = 0, axis = 1; }
 namespace depth_to_space { inline constexpr std::uint32_t block_size = 0; }  // SpaceToDepthOptions alike
 namespace leaky_relu { inline constexpr std::uint32_t alpha = 0; }
+namespace gelu { inline constexpr std::uint32_t approximate = 0; }
 namespace resize_bilinear { inline constexpr std::uint32_t align_corners = 2, half_pixel_centers = 3; }
 namespace resize_nearest_neighbor { inline constexpr std::uint32_t align_corners = 0, half_pixel_centers = 1; }
 namespace mirror_pad { inline constexpr std::uint32_t mode = 0; }  // REFLECT 0, SYMMETRIC 1
@@ -318,6 +319,7 @@ enum class builtin_options : std::uint8_t {
   batch_matmul = 101,
   padv2 = 43,
   cumsum = 102,
+  gelu = 116,
 };
 
 }  // namespace schema
