@@ -156,6 +156,18 @@ def clip_tests(rng):
                {"min": np.array(-1, np.float32), "max": np.array(1, np.float32)}, 13)
 
 
+def lp_normalization_tests(rng):
+    # A vector of zeros along the axis gives zeros (ONNX's reference: 0, not 0/0), on the first axis and the last.
+    x = rand(rng, 2, 3, 4)
+    x[:, 1, 2] = 0.0
+    x[0, 2, :] = 0.0
+    for axis in (0, -1):
+        norm = np.sqrt(np.sum(x.astype(np.float64) ** 2, axis=axis, keepdims=True))
+        y = np.where(norm == 0, 0.0, x / np.where(norm == 0, 1.0, norm))
+        write_test(f"lp_normalization_zero_vector_axis_{'last' if axis < 0 else axis}",
+                   [helper.make_node("LpNormalization", ["x"], ["y"], axis=axis, p=2)], {"x": x}, {"y": f32(y)}, {}, 13)
+
+
 def pad_tests(rng):
     x = rand(rng, 1, 3, 4, 5)
     pads = np.array([0, 0, 1, 2, 0, 0, 2, 1], np.int64)
@@ -306,6 +318,7 @@ def main():
         shutil.rmtree(OUT)
     clip_tests(np.random.default_rng(1))
     pad_tests(np.random.default_rng(2))
+    lp_normalization_tests(np.random.default_rng(5))
     one_d_tests(np.random.default_rng(3))
     quantized_one_d_tests(np.random.default_rng(4))
     bad_models()

@@ -51,7 +51,7 @@ struct l2_normalization : op_defaults {
   }
 
   // TFLM's reference L2Normalization: the squares summed in float, the square root, at least epsilon, each
-  // element divided by it.
+  // element divided by it. A norm of 0 (epsilon 0, ONNX) gives zeros, as ONNX's reference, not 0/0.
   template <class Params>
   [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {
     const float* x = operands[0];
@@ -61,7 +61,7 @@ struct l2_normalization : op_defaults {
       for (std::int32_t c = 0; c < depth; ++c) squared += x[first + c * step] * x[first + c * step];
       float norm = std::is_constant_evaluated() ? static_cast<float>(ctnn::detail::math::sqrt(squared)) : std::sqrt(squared);
       norm = norm > epsilon ? norm : epsilon;
-      for (std::int32_t c = 0; c < depth; ++c) result[first + c * step] = x[first + c * step] / norm;
+      for (std::int32_t c = 0; c < depth; ++c) result[first + c * step] = norm == 0.0f ? 0.0f : x[first + c * step] / norm;
     });
   }
   // TFLM's reference_integer_ops::L2Normalization: the squared differences from the input zero point summed,

@@ -271,6 +271,14 @@ constexpr bool fold_reduce_prod(S& s, const node_view& n, const operands& o, std
 // (import_graph.hpp).
 template <class S>
 constexpr bool fold_known(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  // Identity of an integer constant (an expanded function names its Constant again): a known value, so that
+  // the ops that read constant shapes and axes (Range, Reshape, ...) read it.
+  if (n.type == op_type::Identity && o.count == 1 && o.id[0] >= 0 && !s.is_known(o.id[0]) && s.is_constant(o.id[0])) {
+    if (!foldable(s, o.id[0])) return s.failed();
+    known_operand constant;
+    if (read_known(s, o.id[0], 0, constant)) define_known(s, result, constant);
+    return true;
+  }
   // A known operand first (a lookup): a graph without one pays no TensorProto read here.
   bool any_known = false;
   for (std::uint32_t k = 0; k < o.count; ++k) any_known = any_known || (o.id[k] >= 0 && s.is_known(o.id[k]));

@@ -279,7 +279,7 @@ constexpr void import_tile(S& s, const node_view&, const operands& o, std::int32
 }
 
 // LpNormalization with p 2 (float32; axis, default -1): x over its L2 norm along the axis, in the ONNX
-// layout (epsilon 0: a zero vector gives NaN, as ONNX's x / norm). Other p are refused.
+// layout (epsilon 0; a zero vector gives zeros, as ONNX's reference). Other p are refused.
 template <class S>
 constexpr void import_lp_normalization(S& s, const node_view& n, const operands& o, std::int32_t result) {
   if (!expect_inputs(s, o, 1, 1) || !expect_float(s, o, 0)) return;
