@@ -181,13 +181,15 @@ template <class S>
 constexpr void import_broadcast_to(S& s, op_import& im) {
   if (!expect_inputs(s, im.op, im.plan, im.view, 2, 2)) return;
   const shape in = sliced_input(s, im, 0);
-  const std::int32_t shape_id = s.failed() ? -1 : operand(s, im.view, 1);
   if (s.failed()) return;
-  const tensor& given = s.m.tensor_at(shape_id);
   const auto refuse = [&] {
     s.fail(frontend_error::tflite_unsupported_operand, im.op, im.plan.kind,
            {.operator_code = static_cast<std::int64_t>(im.plan.code), .input_slot = 1});
   };
+  const std::int32_t shape_id = operand(s, im.view, 1);
+  if (s.failed()) return;
+  if (shape_id < 0) return refuse();  // an omitted shape (g++ -O3 saw tensor_at(-1) on this path)
+  const tensor& given = s.m.tensor_at(shape_id);
   // (a shape computed at import, BROADCAST_ARGS' or SHAPE's, is read from the importer's store: import_known.hpp)
   const bool known = s.is_known(shape_id);
   if ((given.role != tensor_role::constant && !known) || (given.type != dtype::i32 && given.type != dtype::i64) || given.dims.rank != 1 ||
