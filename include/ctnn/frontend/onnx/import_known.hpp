@@ -43,6 +43,7 @@ constexpr bool foldable(S& s, std::int32_t v) {
 // Reads foldable value `v` (operand `slot`) into `out`; false after a diagnostic.
 template <class S>
 constexpr bool read_known(S& s, std::int32_t v, std::uint32_t slot, known_operand& out) {
+  if (v < 0) return s.operand_error(slot), false;  // an omitted operand (an empty name) where the op needs one
   if (s.is_known(v)) {
     out.dims = s.known_of(v).dims;
     out.type = s.known_of(v).type;
