@@ -4,8 +4,10 @@
 // ceil of a float, exact. Kernels call std:: at run
 // time and these only when std::is_constant_evaluated(), so folded constants may differ from run-time
 // results in the last bit; tests compare both with <cmath>.
+#include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 namespace ctnn::detail::math {
 
@@ -242,5 +244,19 @@ constexpr float ceil(float x) {
   if (t < x) t += 1.0f;
   return t == 0.0f ? (x < 0.0f ? -0.0f : x * 0.0f) : t;
 }
+
+// The same functions for code that runs both at compile time and at run time (the reference kernels, which
+// fold_constants evaluates): these in constant evaluation, <cmath> at run time.
+namespace either {
+constexpr double exp(double x) { return std::is_constant_evaluated() ? math::exp(x) : std::exp(x); }
+constexpr double expm1(double x) { return std::is_constant_evaluated() ? math::expm1(x) : std::expm1(x); }
+constexpr double log(double x) { return std::is_constant_evaluated() ? math::log(x) : std::log(x); }
+constexpr double sqrt(double x) { return std::is_constant_evaluated() ? math::sqrt(x) : std::sqrt(x); }
+constexpr double sin(double x) { return std::is_constant_evaluated() ? math::sin(x) : std::sin(x); }
+constexpr double cos(double x) { return std::is_constant_evaluated() ? math::cos(x) : std::cos(x); }
+constexpr double tanh(double x) { return std::is_constant_evaluated() ? math::tanh(x) : std::tanh(x); }
+constexpr double atan(double x) { return std::is_constant_evaluated() ? math::atan(x) : std::atan(x); }
+constexpr double erf(double x) { return std::is_constant_evaluated() ? math::erf(x) : std::erf(x); }
+}  // namespace either
 
 }  // namespace ctnn::detail::math

@@ -59,7 +59,7 @@ struct l2_normalization : op_defaults {
     for_each_vector(p, [&](std::int64_t first, std::int64_t step, std::int32_t depth) {
       float squared = 0.0f;
       for (std::int32_t c = 0; c < depth; ++c) squared += x[first + c * step] * x[first + c * step];
-      float norm = std::is_constant_evaluated() ? static_cast<float>(ctnn::detail::math::sqrt(squared)) : std::sqrt(squared);
+      float norm = static_cast<float>(ctnn::detail::math::either::sqrt(squared));
       norm = norm > epsilon ? norm : epsilon;
       for (std::int32_t c = 0; c < depth; ++c) result[first + c * step] = norm == 0.0f ? 0.0f : x[first + c * step] / norm;
     });

@@ -107,7 +107,7 @@ struct layer_norm : op_defaults {
       double squares = 0.0;
       for_each([&](std::int64_t at) { squares += (x[at] - mean) * (x[at] - mean); });
       const double variance = squares / count + epsilon;
-      const double deviation = std::is_constant_evaluated() ? ctnn::detail::math::sqrt(variance) : std::sqrt(variance);
+      const double deviation = ctnn::detail::math::either::sqrt(variance);
       for_each([&](std::int64_t at) { result[at] = ctnn::detail::math::to_float((x[at] - mean) / deviation); });
       ref::advance_index(kept_index, base, plan.kept_stride, plan.kept_extent, plan.kept);
     }

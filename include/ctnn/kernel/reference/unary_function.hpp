@@ -19,15 +19,8 @@ namespace detail {
 
 namespace math = ctnn::detail::math;
 
-constexpr double exp(double x) { return std::is_constant_evaluated() ? math::exp(x) : std::exp(x); }
-constexpr double expm1(double x) { return std::is_constant_evaluated() ? math::expm1(x) : std::expm1(x); }
-constexpr double log(double x) { return std::is_constant_evaluated() ? math::log(x) : std::log(x); }
-constexpr double sqrt(double x) { return std::is_constant_evaluated() ? math::sqrt(x) : std::sqrt(x); }
-constexpr double sin(double x) { return std::is_constant_evaluated() ? math::sin(x) : std::sin(x); }
-constexpr double cos(double x) { return std::is_constant_evaluated() ? math::cos(x) : std::cos(x); }
-constexpr double tanh(double x) { return std::is_constant_evaluated() ? math::tanh(x) : std::tanh(x); }
-constexpr double atan(double x) { return std::is_constant_evaluated() ? math::atan(x) : std::atan(x); }
-constexpr double erf(double x) { return std::is_constant_evaluated() ? math::erf(x) : std::erf(x); }
+using math::either::atan, math::either::cos, math::either::erf, math::either::exp, math::either::expm1,
+    math::either::log, math::either::sin, math::either::sqrt, math::either::tanh;
 
 inline constexpr float infinity = std::numeric_limits<float>::infinity();
 inline constexpr float not_a_number = std::numeric_limits<float>::quiet_NaN();
