@@ -74,6 +74,13 @@ constexpr void import_node(S& s, const protobuf::span& proto) {
   if (fold_known(s, n, o, result)) return;
   if (row < 0) return s.fail(onnx_error::unsupported_operator, {.operator_code = static_cast<std::int64_t>(n.type)});
   op_table<S>[row].import(s, n, o, result);
+  // Each named output is now a value an op can read: one the row left undefined (an output beyond the op's,
+  // LayerNormalization's fourth) is refused here, never read as a tensor -1 later.
+  for (std::uint32_t k = 0; k < (several ? n.output_count : 1u) && !s.failed(); ++k) {
+    const value& v = s.at(result + static_cast<std::int32_t>(k));
+    if (v.kind == value_kind::node_output && v.name.length > 0 && v.onnx_layout < 0 && v.nhwc < 0)
+      s.fail(onnx_error::output_count, {.operator_code = static_cast<std::int64_t>(n.type), .count_actual = n.output_count});
+  }
 }
 
 // -----------------------------------------------------------------------------------------------------

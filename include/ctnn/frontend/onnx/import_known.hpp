@@ -109,8 +109,11 @@ constexpr void fold_binary(S& s, const node_view& n, const operands& o, std::int
   if (!read_known(s, o.id[0], 0, acc)) return;
   const op_kind kind = s.current_kind;  // the row's: add, sub, mul, div, maximum, minimum, or a comparison
   const bool comparison = frontend_detail::is_comparison(kind);
-  if (comparison && o.count != 2) return void(expect_inputs(s, o, 2, 2));
-  for (std::uint32_t slot = 1; slot < o.count; ++slot) {
+  // Trailing omitted operands (empty names) are absent, as expect_inputs counts them.
+  std::uint32_t count = o.count;
+  while (count > 2 && o.id[count - 1] < 0) --count;
+  if (comparison && !expect_inputs(s, o, 2, 2)) return;
+  for (std::uint32_t slot = 1; slot < count; ++slot) {
     if (!read_known(s, o.id[slot], slot, next)) return;
     if (next.type != acc.type || (acc.type == dtype::b8 && !comparison))
       return s.fail(onnx_error::integer_arithmetic, {.operator_code = static_cast<std::int64_t>(n.type), .input_slot = slot});
