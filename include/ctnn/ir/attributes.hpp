@@ -101,7 +101,7 @@ struct slice_fields {
   friend constexpr bool operator==(const slice_fields&, const slice_fields&) = default;
 };
 
-// The functions of op_kind::unary_function and op_kind::binary_function (kernel/reference/unary_function.hpp),
+// The functions of the unary_function and binary_function kinds (kernel/reference/unary_function.hpp),
 // ONNX's operators of one or two operands without an op kind of their own; their coefficients are
 // activation_coefficients'.
 enum class math_function : std::int32_t {
@@ -118,7 +118,7 @@ enum class math_function : std::int32_t {
   shrink,            // x < -alpha ? x + beta : x > alpha ? x - beta : 0 (ONNX Shrink: lambd, bias)
   divide,            // x / alpha (ONNX Mean: the sum over the operand count)
   inverse_sqrt,      // 1 / sqrt(x + alpha) (ONNX LayerNormalization's InvStdDev: of the variance, alpha epsilon)
-  // op_kind::binary_function's, of two operands a and b:
+  // the binary_function kind's, of two operands a and b:
   pow,               // a^b (ONNX Pow)
   fmod,              // a - trunc(a / b) b, exactly, with a's sign (ONNX Mod, fmod 1)
 };

@@ -11,6 +11,10 @@ namespace ctnn::ops {
 
 struct add : binary_elementwise {
   static constexpr op_kind kind = op_kind::add;
+  // Integers known at import wrap around (ONNX's int64 shape arithmetic).
+  static constexpr integer_evaluation on_known_integers{[](std::int64_t a, std::int64_t b) {
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
+  }};
 
   // TFLite's ADD Prepare (int8): left_shift 20; each input rescaled by its scale / (2 * the larger input
   // scale), the sum by that over 2^20 * the output scale, the ratios in double (SUB's are in float).

@@ -22,6 +22,8 @@ struct comparison_op : binary_elementwise {
   static constexpr std::uint32_t in_place_slots = 0;  // the result's element type is not the operands'
   static constexpr bool result_type_from_attributes = true;
   static constexpr bool plain_integer_kernel = true;
+  static constexpr integer_evaluation on_known_integers{[](std::int64_t a, std::int64_t b) -> std::int64_t { return Compare{}(a, b); },
+                                                        true};
   static constexpr bool has_kernel(dtype type) {
     return type == dtype::f32 || type == dtype::i8 || type == dtype::u8 || type == dtype::i32 || type == dtype::i64 ||
            (Equality && type == dtype::b8);

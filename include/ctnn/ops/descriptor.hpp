@@ -88,6 +88,15 @@ struct printed_op {
   bool pads_resolved = false;
 };
 
+// How an op evaluates two int64 values known at import (frontend/detail/known_integers.hpp: ONNX's shape
+// arithmetic, TFLite's int32 shape ops): its function (nullptr: the op is not evaluated at import), whether
+// the result is a bool (the comparisons) and whether the second value divides (0 is refused before `apply`).
+struct integer_evaluation {
+  std::int64_t (*apply)(std::int64_t, std::int64_t) = nullptr;
+  bool bool_result = false;
+  bool divides = false;
+};
+
 // What every descriptor has unless it says otherwise: one input, the result shaped as the input, no kernel
 // parameters of its own, no quantized recipe, no kernels.
 struct op_defaults {
@@ -121,6 +130,11 @@ struct op_defaults {
   static constexpr bool int16_symmetric = false;
   // The scale 2^e its int16 result must have (TFLM's LOGISTIC and TANH: -15; 0: any).
   static constexpr std::int32_t int16_result_exponent = 0;
+  // Whether its int8 result is one of its input's values as they are (max, min): TFLM requantizes nothing, so
+  // input and result must share scale and zero point (the TFLite importer checks it where TFLM's Eval does).
+  static constexpr bool int8_result_is_an_input_value = false;
+  // Its evaluation of values known at import (none by default).
+  static constexpr integer_evaluation on_known_integers{};
 
   template <class Module>
   static constexpr shape infer(Module& m, std::int32_t node_id) {

@@ -14,6 +14,8 @@ namespace ctnn::ops {
 // uint8, int16, int32, int64) divided truncating toward zero. The result may overwrite an operand.
 struct div : binary_elementwise {
   static constexpr op_kind kind = op_kind::div;
+  // Integers known at import divide as the integer kernel does (truncated toward zero).
+  static constexpr integer_evaluation on_known_integers{&kernel::reference::logic::divided_integers<std::int64_t>, false, true};
   static constexpr bool plain_integer_kernel = true;
   static constexpr bool has_kernel(dtype type) { return type != dtype::b8; }
 

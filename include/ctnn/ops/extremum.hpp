@@ -16,11 +16,13 @@ struct extremum_op : binary_elementwise {
   static constexpr op_kind kind = K;
   static constexpr bool takes_fused_activation = false;
   static constexpr bool has_kernel(dtype type) { return binary_elementwise::has_kernel(type) || type == dtype::i16; }
+  static constexpr bool int8_result_is_an_input_value = true;
 
   template <class T>
   static constexpr T pick(T a, T b) {
     return Prefer{}(a, b) ? a : b;
   }
+  static constexpr integer_evaluation on_known_integers{&pick<std::int64_t>};
   template <class Params>
   [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {
     kernel::reference::binary_with(p, operands[0], operands[1], result, pick<float>);

@@ -11,6 +11,10 @@ namespace ctnn::ops {
 
 struct mul : binary_elementwise {
   static constexpr op_kind kind = op_kind::mul;
+  // Integers known at import wrap around (ONNX's int64 shape arithmetic).
+  static constexpr integer_evaluation on_known_integers{[](std::int64_t a, std::int64_t b) {
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b));
+  }};
 
   // TFLite's MUL Prepare (int8): one multiplier, input_scale * input2_scale / output_scale in double.
   static constexpr void requantize(const quantized_operands& q, const node& n, kernel_params& p) {

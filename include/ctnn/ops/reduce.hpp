@@ -12,20 +12,20 @@
 
 namespace ctnn::ops {
 
-// A float32 reduction of kind K (kernel::reference::reducer<K, float>).
-template <op_kind K>
+// A float32 reduction of kind K accumulated by Rule (kernel::reference::reduction_rule).
+template <op_kind K, template <class> class Rule>
 struct float_reduction : reduction_base {
   static constexpr op_kind kind = K;
   static constexpr bool has_kernel(dtype type) { return type == dtype::f32; }
   template <class Params>
   [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {
-    kernel::reference::reduce<K>(p, operands[0], result);
+    kernel::reference::reduce<Rule>(p, operands[0], result);
   }
 };
 
 // TFLM's SUM: int8 and int16 sums rescaled by input scale / output scale (PrepareMeanOrSumHelper's
 // QuantizeMultiplier of the ratio in double).
-struct reduce_sum : float_reduction<op_kind::reduce_sum> {
+struct reduce_sum : float_reduction<op_kind::reduce_sum, kernel::reference::reduction_rule::sum> {
   static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8 || type == dtype::i16; }
   static constexpr void requantize(const quantized_operands& q, const node&, kernel_params& p) {
     q.set_multiplier(p.output_multiplier, p.output_shift,
@@ -42,29 +42,30 @@ struct reduce_sum : float_reduction<op_kind::reduce_sum> {
 
 // TFLM's REDUCE_MAX and REDUCE_MIN: int8 compares the raw values, input and output quantized alike (the
 // TFLite importer refuses other int8 models, as TFLM's Eval does); the multiplier is unused.
-template <op_kind K>
-struct int8_extremum : float_reduction<K> {
+template <op_kind K, template <class> class Rule>
+struct int8_extremum : float_reduction<K, Rule> {
+  static constexpr bool int8_result_is_an_input_value = true;
   static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result,
                                             const kernel::requant_arrays&) {
-    kernel::reference::reduce<K>(p, static_cast<const std::int8_t*>(operands[0]), static_cast<std::int8_t*>(result));
+    kernel::reference::reduce<Rule>(p, static_cast<const std::int8_t*>(operands[0]), static_cast<std::int8_t*>(result));
   }
 };
 
-struct reduce_max : int8_extremum<op_kind::reduce_max> {};
-struct reduce_min : int8_extremum<op_kind::reduce_min> {};
-struct reduce_prod : float_reduction<op_kind::reduce_prod> {};
-struct reduce_sum_square : float_reduction<op_kind::reduce_sum_square> {};
-struct reduce_l1 : float_reduction<op_kind::reduce_l1> {};
-struct reduce_l2 : float_reduction<op_kind::reduce_l2> {};
-struct reduce_log_sum : float_reduction<op_kind::reduce_log_sum> {};
-struct reduce_log_sum_exp : float_reduction<op_kind::reduce_log_sum_exp> {};
+struct reduce_max : int8_extremum<op_kind::reduce_max, kernel::reference::reduction_rule::maximum> {};
+struct reduce_min : int8_extremum<op_kind::reduce_min, kernel::reference::reduction_rule::minimum> {};
+struct reduce_prod : float_reduction<op_kind::reduce_prod, kernel::reference::reduction_rule::product> {};
+struct reduce_sum_square : float_reduction<op_kind::reduce_sum_square, kernel::reference::reduction_rule::sum_square> {};
+struct reduce_l1 : float_reduction<op_kind::reduce_l1, kernel::reference::reduction_rule::l1> {};
+struct reduce_l2 : float_reduction<op_kind::reduce_l2, kernel::reference::reduction_rule::l2> {};
+struct reduce_log_sum : float_reduction<op_kind::reduce_log_sum, kernel::reference::reduction_rule::log_sum> {};
+struct reduce_log_sum_exp : float_reduction<op_kind::reduce_log_sum_exp, kernel::reference::reduction_rule::log_sum_exp> {};
 
 // arg_max, arg_min: one reduced axis; the result's element type is attrs.out_type (int32 or int64), which
 // the kernels write through the untyped result. They compare raw values, so an int8 input's scale and
 // zero point do not matter (TFLM's ArgMinMax on int8).
-template <op_kind K>
+template <op_kind K, bool Largest>
 struct arg_extremum : reduction_base {
   static constexpr op_kind kind = K;
   static constexpr bool result_type_from_attributes = true;
@@ -84,9 +85,9 @@ struct arg_extremum : reduction_base {
   template <class T, class Params>
   [[gnu::always_inline]] static void run(Params p, const T* input, void* result) {
     if (p->out_type == dtype::i64)
-      kernel::reference::arg_extremum<K>(p, input, static_cast<std::int64_t*>(result));
+      kernel::reference::arg_extremum<Largest>(p, input, static_cast<std::int64_t*>(result));
     else
-      kernel::reference::arg_extremum<K>(p, input, static_cast<std::int32_t*>(result));
+      kernel::reference::arg_extremum<Largest>(p, input, static_cast<std::int32_t*>(result));
   }
   template <class Params>
   [[gnu::always_inline]] static void run_f32(Params p, const float* const* operands, float* result) {
@@ -104,7 +105,7 @@ struct arg_extremum : reduction_base {
   }
 };
 
-struct arg_max : arg_extremum<op_kind::arg_max> {};
-struct arg_min : arg_extremum<op_kind::arg_min> {};
+struct arg_max : arg_extremum<op_kind::arg_max, true> {};
+struct arg_min : arg_extremum<op_kind::arg_min, false> {};
 
 }  // namespace ctnn::ops

@@ -12,6 +12,10 @@ namespace ctnn::ops {
 
 struct sub : binary_elementwise {
   static constexpr op_kind kind = op_kind::sub;
+  // Integers known at import wrap around (ONNX's int64 shape arithmetic).
+  static constexpr integer_evaluation on_known_integers{[](std::int64_t a, std::int64_t b) {
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) - static_cast<std::uint64_t>(b));
+  }};
 
   static constexpr bool has_kernel(dtype type) { return binary_elementwise::has_kernel(type) || type == dtype::i16; }
 

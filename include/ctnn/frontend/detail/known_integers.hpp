@@ -7,6 +7,7 @@
 
 #include <ctnn/ir/op_kind.hpp>
 #include <ctnn/ir/shape.hpp>
+#include <ctnn/ops/registry.hpp>
 
 namespace ctnn::frontend_detail {
 
@@ -36,45 +37,12 @@ constexpr bool broadcast_dims(const shape& a, const shape& b, shape& out) {
   return true;
 }
 
-// Whether `kind` is an integer op the importers evaluate at import (integer_op).
-constexpr bool has_integer_op(op_kind kind) {
-  switch (kind) {
-    case op_kind::add: case op_kind::sub: case op_kind::mul: case op_kind::div: case op_kind::floor_div:
-    case op_kind::maximum: case op_kind::minimum: case op_kind::equal: case op_kind::not_equal: case op_kind::less:
-    case op_kind::less_equal: case op_kind::greater: case op_kind::greater_equal:
-      return true;
-    default: return false;
-  }
-}
-constexpr bool is_comparison(op_kind kind) {
-  return kind == op_kind::equal || kind == op_kind::not_equal || kind == op_kind::less || kind == op_kind::less_equal ||
-         kind == op_kind::greater || kind == op_kind::greater_equal;
-}
-
-// One element of integer op `kind` (has_integer_op): sums and products wrap around; div truncates toward zero
-// (C++, onnxruntime, TFLite's int32 DIV), floor_div rounds down; the caller checks the divisor is not 0.
-constexpr std::int64_t integer_op(op_kind kind, std::int64_t a, std::int64_t b) {
-  const auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
-  switch (kind) {
-    case op_kind::add: return static_cast<std::int64_t>(ua + ub);
-    case op_kind::sub: return static_cast<std::int64_t>(ua - ub);
-    case op_kind::mul: return static_cast<std::int64_t>(ua * ub);
-    case op_kind::div: return b == -1 ? static_cast<std::int64_t>(0 - ua) : a / b;
-    case op_kind::floor_div: {
-      if (b == -1) return static_cast<std::int64_t>(0 - ua);
-      const std::int64_t q = a / b;
-      return q * b != a && (a < 0) != (b < 0) ? q - 1 : q;
-    }
-    case op_kind::maximum: return a > b ? a : b;
-    case op_kind::minimum: return a < b ? a : b;
-    case op_kind::equal: return a == b;
-    case op_kind::not_equal: return a != b;
-    case op_kind::less: return a < b;
-    case op_kind::less_equal: return a <= b;
-    case op_kind::greater: return a > b;
-    case op_kind::greater_equal: return a >= b;
-    default: return 0;
-  }
+// How op `kind` evaluates two values known at import: its descriptor's on_known_integers (ops/descriptor.hpp;
+// apply nullptr: the op is not evaluated at import). One lookup per op, not per element.
+constexpr ops::integer_evaluation integer_evaluation_of(op_kind kind) {
+  ops::integer_evaluation e{};
+  ops::visit(kind, [&]<class D>(D) { e = D::on_known_integers; });
+  return e;
 }
 
 }  // namespace ctnn::frontend_detail

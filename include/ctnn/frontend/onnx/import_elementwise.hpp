@@ -161,7 +161,7 @@ constexpr void import_clip(S& s, const node_view& n, const operands& o, std::int
     return unary_of(s, o.id[0], result, high == 6.0f ? op_kind::relu6 : op_kind::relu, false);
   op_attributes a{};
   a.clip = {std::bit_cast<std::uint32_t>(low), std::bit_cast<std::uint32_t>(high)};
-  unary_of(s, o.id[0], result, op_kind::clip, false, a);
+  unary_of(s, o.id[0], result, s.current_kind, false, a);  // the row's: clip
 }
 
 // Add, Mul, Sub (two operands), Max, Min (any count; the row's kind): float32, or plain integers

@@ -179,7 +179,7 @@ constexpr void import_constant_of_shape(S& s, const node_view& n, const operands
   if (out.rank == 0) return define_reshaped(s, result, value, out);
   op_attributes a{};
   a.target = out;
-  define(s, result, s.add_node(op_kind::tile, a, {s.reshape(value, unit, label)}, label), false);
+  define(s, result, s.add_node(s.current_kind, a, {s.reshape(value, unit, label)}, label), false);  // the row's: tile
 }
 
 }  // namespace ctnn::onnx::detail

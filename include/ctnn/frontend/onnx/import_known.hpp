@@ -18,7 +18,6 @@ namespace ctnn::onnx::detail {
 
 using frontend_detail::broadcast_dims;
 using frontend_detail::broadcast_source;
-using frontend_detail::integer_op;
 
 // An operand of a fold, read: a known value, or an INT64, INT32 or BOOL constant of at most
 // max_known_elements elements.
@@ -107,8 +106,10 @@ template <class S>
 constexpr void fold_binary(S& s, const node_view& n, const operands& o, std::int32_t result) {
   known_operand acc{}, next{};
   if (!read_known(s, o.id[0], 0, acc)) return;
-  const op_kind kind = s.current_kind;  // the row's: add, sub, mul, div, maximum, minimum, or a comparison
-  const bool comparison = frontend_detail::is_comparison(kind);
+  // The row's kind (add, sub, mul, div, maximum, minimum, or a comparison) evaluates the elements.
+  const ops::integer_evaluation evaluate = frontend_detail::integer_evaluation_of(s.current_kind);
+  if (evaluate.apply == nullptr) return s.fail(onnx_error::unsupported_operator, {.operator_code = static_cast<std::int64_t>(n.type)});
+  const bool comparison = evaluate.bool_result;
   // Trailing omitted operands (empty names) are absent, as expect_inputs counts them.
   std::uint32_t count = o.count;
   while (count > 2 && o.id[count - 1] < 0) --count;
@@ -124,8 +125,8 @@ constexpr void fold_binary(S& s, const node_view& n, const operands& o, std::int
     out.type = comparison ? dtype::b8 : acc.type;
     for (std::int64_t k = 0; k < dims.elements(); ++k) {
       const std::int64_t a = acc.at(broadcast_source(dims, acc.dims, k)), b = next.at(broadcast_source(dims, next.dims, k));
-      if (n.type == op_type::Div && b == 0) return s.operand_value_error(slot, broadcast_source(dims, next.dims, k), b);
-      out.values[static_cast<std::size_t>(k)] = in_type(integer_op(kind, a, b), out.type);
+      if (evaluate.divides && b == 0) return s.operand_value_error(slot, broadcast_source(dims, next.dims, k), b);
+      out.values[static_cast<std::size_t>(k)] = in_type(evaluate.apply(a, b), out.type);
     }
     acc = out;
   }
@@ -264,7 +265,7 @@ constexpr bool fold_reduce_prod(S& s, const node_view& n, const operands& o, std
   out.dims.rank = keepdims != 0 ? x.dims.rank : 0;
   for (std::int32_t d = 0; d < out.dims.rank; ++d) out.dims.dims[static_cast<std::size_t>(d)] = 1;
   std::int64_t product = 1;
-  for (std::int64_t k = 0; k < x.dims.elements(); ++k) product = in_type(integer_op(op_kind::mul, product, x.at(k)), x.type);
+  for (std::int64_t k = 0; k < x.dims.elements(); ++k) product = in_type(ops::mul::on_known_integers.apply(product, x.at(k)), x.type);
   out.values[0] = product;
   define_known(s, result, out);
   return true;

@@ -140,7 +140,7 @@ constexpr void import_conv_transpose(S& s, const node_view& n, const operands& o
   a.groups = static_cast<std::int32_t>(group);
   a.units = units;
   a.target = make_shape(in[0], extent[0], extent[1], units);
-  define(s, result, s.add_node(op_kind::transpose_conv2d, a, {x, weights, bias}, s.label_of(result)), true, spatial == 1);
+  define(s, result, s.add_node(s.current_kind, a, {x, weights, bias}, s.label_of(result)), true, spatial == 1);  // transpose_conv2d
 }
 
 // Gemm: Y = alpha * A' * B' + beta * C, A [M, K] (transA: [K, M], transposed), B and C constant.
@@ -216,7 +216,7 @@ constexpr void batch_matmul(S& s, const operands& o, std::int32_t result, std::i
                : y;
   const bool reshaped = vector_a || vector_b;
   const std::int32_t product =
-      s.add_node(op_kind::batch_matmul, {}, {a, b},
+      s.add_node(s.current_kind, {}, {a, b},  // the MatMul row's: batch_matmul
                  reshaped ? numbered("matmul", static_cast<std::size_t>(s.node_index)) : s.label_of(result));
   define(s, result, reshaped ? s.reshape(product, matmul_shape(as, bs), s.label_of(result)) : product, false);
 }

@@ -139,9 +139,9 @@ constexpr void import_recurrent(S& s, const node_view& n, const operands& o, std
                                    : s.add_node(s.current_kind, a, {x, w, r, b, h0}, label);
   if (packed < 0 || s.failed()) return;
   const kernel::reference::recurrent::extents e(s.m.tensor_at(x).dims, f);
-  const kernel::reference::recurrent::packing pack(s.current_kind == op_kind::lstm  ? kernel::reference::recurrent::cell::lstm
-                                                   : s.current_kind == op_kind::gru ? kernel::reference::recurrent::cell::gru
-                                                                                    : kernel::reference::recurrent::cell::rnn,
+  const kernel::reference::recurrent::packing pack(lstm                       ? kernel::reference::recurrent::cell::lstm
+                                                   : s.current == op_type::GRU ? kernel::reference::recurrent::cell::gru
+                                                                               : kernel::reference::recurrent::cell::rnn,
                                                    e, used[0]);
   const shape state = layout != 0 ? make_shape(batch, dirs, f.hidden) : make_shape(dirs, batch, f.hidden);
   const std::int64_t begins[3] = {0, pack.final_hidden, pack.final_cell};

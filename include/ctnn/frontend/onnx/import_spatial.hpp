@@ -275,7 +275,7 @@ constexpr void import_tile(S& s, const node_view&, const operands& o, std::int32
   if (padded != xs) x = s.reshape(x, padded, label);
   op_attributes a{};
   a.target = out;
-  define(s, result, s.add_node(op_kind::tile, a, {x}, label), false);
+  define(s, result, s.add_node(s.current_kind, a, {x}, label), false);  // the row's: tile
 }
 
 // LpNormalization with p 2 (float32; axis, default -1): x over its L2 norm along the axis, in the ONNX
@@ -291,7 +291,7 @@ constexpr void import_lp_normalization(S& s, const node_view& n, const operands&
   if (axis < -xs.rank || axis >= xs.rank) return s.axis_error(axis, xs.rank);
   op_attributes a{};
   a.norm = {static_cast<std::int32_t>(axis), 0u};
-  define(s, result, s.add_node(op_kind::l2_normalization, a, {as_onnx(s, o.id[0], 0)}, s.label_of(result)), false);
+  define(s, result, s.add_node(s.current_kind, a, {as_onnx(s, o.id[0], 0)}, s.label_of(result)), false);  // l2_normalization
 }
 
 }  // namespace ctnn::onnx::detail

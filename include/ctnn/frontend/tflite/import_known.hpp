@@ -140,13 +140,13 @@ constexpr bool fold_known_result(S& s, op_import& im) {
   bool any_known = false;
   for (std::int32_t k = 0; k < im.input_count; ++k) any_known = any_known || s.is_known(im.inputs[static_cast<std::size_t>(k)]);
   if (!any_known) return false;
+  const ops::integer_evaluation evaluate = frontend_detail::integer_evaluation_of(im.plan.kind);
   std::array<std::int64_t, S::max_known_elements> values{}, part{};
   for (std::int32_t k = 0; k < im.input_count; ++k) {
     const std::int32_t id = im.inputs[static_cast<std::size_t>(k)];
     const bool readable = im.plan.job == import_job::strided_slice || im.plan.job == import_job::concat ||
                           im.plan.job == import_job::reshape || im.plan.job == import_job::reshape_to_output ||
-                          (im.plan.job == import_job::binary && frontend_detail::has_integer_op(im.plan.kind) &&
-                           !frontend_detail::is_comparison(im.plan.kind));
+                          (im.plan.job == import_job::binary && evaluate.apply != nullptr && !evaluate.bool_result);
     if (!readable || !known_values(s, id, part) || im.fused != activation::none) {
       std::int32_t known = id;  // the first known input, named in the diagnostic
       for (std::int32_t j = im.input_count - 1; j >= 0; --j)
@@ -168,10 +168,10 @@ constexpr bool fold_known_result(S& s, op_import& im) {
     for (std::int64_t k = 0; k < dims.elements(); ++k) {
       const std::int64_t x = part[static_cast<std::size_t>(frontend_detail::broadcast_source(dims, as, k))];
       const std::int64_t y = b[static_cast<std::size_t>(frontend_detail::broadcast_source(dims, bs, k))];
-      if (y == 0 && (im.plan.kind == op_kind::div || im.plan.kind == op_kind::floor_div))
+      if (y == 0 && evaluate.divides)
         return s.fail(frontend_error::tflite_unsupported_operand, im.op, im.plan.kind,
                       {.operator_code = static_cast<std::int64_t>(im.plan.code), .input_slot = 1}), true;
-      values[static_cast<std::size_t>(k)] = frontend_detail::integer_op(im.plan.kind, x, y);
+      values[static_cast<std::size_t>(k)] = evaluate.apply(x, y);
     }
     define_known(s, im, values);
     return true;

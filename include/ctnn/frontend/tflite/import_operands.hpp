@@ -151,34 +151,27 @@ constexpr bool check_requantization(S& s, std::int32_t op, const op_plan& p, con
   std::int32_t shift = 0;
   bool radius = false;
   std::int32_t largest_shift = 31;
-  switch (n.kind) {
-    case op_kind::conv2d:
-    case op_kind::depthwise_conv2d:
-    case op_kind::dense:
-    case op_kind::transpose_conv2d:
-      if (!second.quantized()) return true;
-      shift = q::quantize_multiplier(in * largest_scale(second) / out).shift;
-      break;
-    default: {  // an op kind with a descriptor: the shift its recipe says to check
-      if (n.input_count > 1 && !second.quantized()) return true;
-      kernel_params recipe{};
-      recipe.type = x.type;
-      recipe.out_type = y.type;
-      ops::recipe_shift checked{};
-      ops::quantized_operands operands{x.quant, second, y.quant};
-      for (std::int32_t k = 0; k < n.input_count; ++k)
-        if (n.inputs[static_cast<std::size_t>(k)] >= 0)
-          operands.operand[static_cast<std::size_t>(k)] = s.m.tensor_at(n.inputs[static_cast<std::size_t>(k)]).quant;
-      const bool described = ops::visit(n.kind, [&](auto d) {
-        d.requantize(operands, n, recipe);
-        checked = d.checked_shift(recipe);
-      });
-      if (!described || (recipe.output_multiplier == 0 && recipe.input_multiplier == 0)) return true;
-      shift = checked.shift;
-      radius = checked.sets_radius;
-      largest_shift = checked.largest;
-      break;
-    }
+  if (ops::has_weights(n.kind)) {  // conv2d, depthwise_conv2d, dense, transpose_conv2d
+    if (!second.quantized()) return true;
+    shift = q::quantize_multiplier(in * largest_scale(second) / out).shift;
+  } else {  // an op kind with a descriptor: the shift its recipe says to check
+    if (n.input_count > 1 && !second.quantized()) return true;
+    kernel_params recipe{};
+    recipe.type = x.type;
+    recipe.out_type = y.type;
+    ops::recipe_shift checked{};
+    ops::quantized_operands operands{x.quant, second, y.quant};
+    for (std::int32_t k = 0; k < n.input_count; ++k)
+      if (n.inputs[static_cast<std::size_t>(k)] >= 0)
+        operands.operand[static_cast<std::size_t>(k)] = s.m.tensor_at(n.inputs[static_cast<std::size_t>(k)]).quant;
+    const bool described = ops::visit(n.kind, [&](auto d) {
+      d.requantize(operands, n, recipe);
+      checked = d.checked_shift(recipe);
+    });
+    if (!described || (recipe.output_multiplier == 0 && recipe.input_multiplier == 0)) return true;
+    shift = checked.shift;
+    radius = checked.sets_radius;
+    largest_shift = checked.largest;
   }
   if (shift <= largest_shift && (!radius || shift >= 0)) return true;
   s.fail(frontend_error::tflite_unrepresentable_multiplier, op, p.kind,

@@ -149,7 +149,8 @@ constexpr void import_reduction(S& s, op_import& im) {
   const std::int32_t axes = data_and_constant_i32(s, op, p, o, im.inputs[0]);
   if (axes < 0) return;
   im.input_count = 1;
-  const bool arg = p.kind == op_kind::arg_max || p.kind == op_kind::arg_min;
+  // ARG_MAX, ARG_MIN: the result is a position (its type the attributes'), not an element.
+  const bool arg = ops::visit_or(p.kind, false, [](auto d) { return decltype(d)::result_type_from_attributes; });
   const std::int32_t rank = s.m.tensor_at(im.inputs[0]).dims.rank;
   const std::int64_t count = s.m.tensor_at(axes).dims.elements();
   const tensor& x = s.m.tensor_at(im.inputs[0]);
@@ -164,7 +165,8 @@ constexpr void import_reduction(S& s, op_import& im) {
     return;
   }
   const bool quantization_differs = x.quant.scale != y.quant.scale || x.quant.zero_point != y.quant.zero_point;
-  if ((p.kind == op_kind::reduce_max || p.kind == op_kind::reduce_min) && x.type == dtype::i8 && quantization_differs) {
+  const bool selects = ops::visit_or(p.kind, false, [](auto d) { return decltype(d)::int8_result_is_an_input_value; });
+  if (selects && x.type == dtype::i8 && quantization_differs) {
     s.fail(frontend_error::tflite_invalid_quantization, op, p.kind,
            {.tensor = im.out, .reason = static_cast<std::int64_t>(quantization_problem::not_the_inputs)});
     return;
@@ -384,7 +386,7 @@ constexpr void add_slice_per_output(S& s, op_import& im, slice_fields window, st
       return s.fail(error_code::input_shapes_differ, im.op, im.plan.kind, {.axis = axis}, in, dims);
     window.begin[a] = static_cast<std::int32_t>(at);
     at += window.extent[a];
-    node* n = s.add_node(op_kind::slice, label, out);
+    node* n = s.add_node(im.plan.kind, label, out);  // the row's: slice
     if (n == nullptr) return;
     n->attrs.slice = window;
     n->attrs.target = dims.rank > 0 ? dims : make_shape(1);

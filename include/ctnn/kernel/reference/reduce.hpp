@@ -3,7 +3,7 @@
 // does not change the element order). Each output element visits its inputs in row-major order of the
 // reduced coordinates, which is the order TFLite's reference Reduce adds them in (it matters for float).
 // float32 mean: the float sum divided by the element count (TFLite's reference Mean). The other
-// reductions (reduce<K>): an accumulator from an initial value, one step per input, a last step per
+// reductions (reduce<Rule>): an accumulator from an initial value, one step per input, a last step per
 // output (ONNX's ReduceL2: the square root, ReduceLogSum/LogSumExp: the log; the math functions are the
 // unary ops', constexpr for fold_constants); TFLite's ReduceGeneric steps `in > current ? in : current`
 // for max (a NaN input is skipped, where NumPy's max, ONNX's reference, would return NaN), likewise min.
@@ -94,48 +94,55 @@ constexpr void mean(Params p, const float* input, float* output) {
   detail::for_each_reduction(plan, start, add, finish);
 }
 
-// The accumulation of reduction kind K over elements of type T (float, or int8 for max and min).
-template <op_kind K, class T>
-struct reducer {
-  static constexpr T initial() {
-    if constexpr (K == op_kind::reduce_max)
-      return std::numeric_limits<T>::lowest();
-    else if constexpr (K == op_kind::reduce_min)
-      return std::numeric_limits<T>::max();
-    else if constexpr (K == op_kind::reduce_prod)
-      return T{1};
-    else
-      return T{0};
-  }
-  static constexpr T step(T current, T in) {
-    if constexpr (K == op_kind::reduce_max)
-      return in > current ? in : current;
-    else if constexpr (K == op_kind::reduce_min)
-      return in < current ? in : current;
-    else if constexpr (K == op_kind::reduce_prod)
-      return current * in;
-    else if constexpr (K == op_kind::reduce_l1)
-      return current + (in < T{0} ? -in : in);
-    else if constexpr (K == op_kind::reduce_sum_square || K == op_kind::reduce_l2)
-      return current + in * in;
-    else if constexpr (K == op_kind::reduce_log_sum_exp)
-      return current + unary_math::exponential(in);
-    else
-      return current + in;  // reduce_sum, reduce_log_sum
-  }
-  static constexpr T last(T accumulated) {
-    if constexpr (K == op_kind::reduce_l2)
-      return unary_math::square_root(accumulated);
-    else if constexpr (K == op_kind::reduce_log_sum || K == op_kind::reduce_log_sum_exp)
-      return unary_math::natural_log(accumulated);
-    else
-      return accumulated;
-  }
+// The accumulation rules of the reductions over elements of type T (float, or int8 for max and min): an
+// initial value, one step per input, a last step per output. The op descriptors (ops/reduce.hpp) name theirs.
+namespace reduction_rule {
+template <class T>
+struct sum {
+  static constexpr T initial() { return T{0}; }
+  static constexpr T step(T current, T in) { return current + in; }
+  static constexpr T last(T accumulated) { return accumulated; }
 };
+template <class T>
+struct maximum : sum<T> {
+  static constexpr T initial() { return std::numeric_limits<T>::lowest(); }
+  static constexpr T step(T current, T in) { return in > current ? in : current; }
+};
+template <class T>
+struct minimum : sum<T> {
+  static constexpr T initial() { return std::numeric_limits<T>::max(); }
+  static constexpr T step(T current, T in) { return in < current ? in : current; }
+};
+template <class T>
+struct product : sum<T> {
+  static constexpr T initial() { return T{1}; }
+  static constexpr T step(T current, T in) { return current * in; }
+};
+template <class T>
+struct l1 : sum<T> {
+  static constexpr T step(T current, T in) { return current + (in < T{0} ? -in : in); }
+};
+template <class T>
+struct sum_square : sum<T> {
+  static constexpr T step(T current, T in) { return current + in * in; }
+};
+template <class T>
+struct l2 : sum_square<T> {
+  static constexpr T last(T accumulated) { return unary_math::square_root(accumulated); }
+};
+template <class T>
+struct log_sum : sum<T> {
+  static constexpr T last(T accumulated) { return unary_math::natural_log(accumulated); }
+};
+template <class T>
+struct log_sum_exp : log_sum<T> {
+  static constexpr T step(T current, T in) { return current + unary_math::exponential(in); }
+};
+}  // namespace reduction_rule
 
-template <op_kind K, class T, class Params>
+template <template <class> class Rule, class T, class Params>
 constexpr void reduce(Params p, const T* input, T* output) {
-  using rule = reducer<K, T>;
+  using rule = Rule<T>;
   const detail::reduction_plan plan = detail::plan_reduction(p->in, p->mean.reduce_axes);
   T accumulated = rule::initial();
   const auto start = [&] { accumulated = rule::initial(); };
@@ -144,15 +151,15 @@ constexpr void reduce(Params p, const T* input, T* output) {
   detail::for_each_reduction(plan, start, add, finish);
 }
 
-// arg_max / arg_min of kind K: per output, the position along the reduced axis of the first largest
+// arg_max (Largest) / arg_min: per output, the position along the reduced axis of the first largest
 // (smallest) input, as TFLite's ArgMinMax compares (`>`, `<`: a NaN is never chosen after the first
 // element); select_last: of the last one (`>=`, `<=`).
-template <op_kind K, class T, class Index, class Params>
+template <bool Largest, class T, class Index, class Params>
 constexpr void arg_extremum(Params p, const T* input, Index* output) {
   const detail::reduction_plan plan = detail::plan_reduction(p->in, p->mean.reduce_axes);
   const bool last = p->mean.select_last != 0;
   const auto better = [&](T candidate, T best) {
-    if constexpr (K == op_kind::arg_max)
+    if constexpr (Largest)
       return last ? candidate >= best : candidate > best;
     else
       return last ? candidate <= best : candidate < best;

@@ -1,5 +1,5 @@
 #pragma once
-// The float32 kernels of op_kind::unary_function and binary_function (ops/unary_function.hpp): each math_function computed in
+// The float32 kernels of the unary_function and binary_function kinds (ops/unary_function.hpp): each math_function computed in
 // double and rounded once to float, as ONNX's reference (NumPy in float64) computes it; <cmath> at run time,
 // ctnn::detail::math in constant evaluation (fold_constants; clang 14's <cmath> is not constexpr), where a
 // float operation giving an infinity or NaN is not a constant expression: there an infinite argument and

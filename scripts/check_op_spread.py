@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Checks that an op kind lives in its descriptor and its frontend table rows (docs/design.md §2, "One
+descriptor per op kind"; issue #24).
+
+For every op kind of include/ctnn/ir/op_kind.hpp without a fast path (no `op_kind::<kind>` under
+kernel/simd or kernel/arm), the headers that name `op_kind::<kind>` must be its descriptor (ops/) and the
+frontends' tables (frontend/onnx/import_table.hpp, frontend/tflite/import_plan.hpp, frontend/dsl_layers.hpp),
+or one of the places EXCEPTIONS lists with its reason. A new mention elsewhere fails the check (move the
+fact onto the descriptor, or take the row's kind from the importer state); a listed one that has disappeared
+is noted so that the list shrinks. The summary also gives the issue's figure: the kinds named in at most
+three headers.
+
+Usage: check_op_spread.py [--root DIR]
+Standard library only; exit status 0 when clean, 1 on a new mention.
+"""
+import argparse
+import os
+import re
+import sys
+
+HOME = ("ops/", "frontend/onnx/import_table.hpp", "frontend/tflite/import_plan.hpp", "frontend/dsl_layers.hpp")
+FAST_PATH_FOLDERS = ("kernel/simd/", "kernel/arm/")
+
+# header -> (the kinds it may name, why)
+EXCEPTIONS = {
+    "frontend/onnx/import_state.hpp": ({"reshape", "transpose", "pad", "concat"},
+                                       "the ONNX importer's builders of the kinds many import functions add"),
+    "frontend/tflite/import_state.hpp": ({"reshape", "transpose", "pad"},
+                                         "the TFLite importer's builders of the kinds many import functions add"),
+    "frontend/onnx/import_math.hpp": ({"mean", "sub", "unary_function"},
+                                      "composites: LayerNormalization's Mean and InvStdDev outputs, Mean as a sum divided"),
+    "frontend/onnx/import_qdq.hpp": ({"maximum"}, "a QDQ group's lowering clamps at the zero point"),
+    "frontend/onnx/quantized.hpp": ({"quantize", "dequantize"}, "the QLinear and QDQ lowerings add both around other ops"),
+    "frontend/tflite/import_gather_scatter.hpp": ({"dequantize"}, "an int8 EMBEDDING_LOOKUP table read through a dequantize"),
+    "frontend/onnx/import_spatial.hpp": ({"resize_nearest", "resize_linear", "resize_cubic"},
+                                         "Resize's mode attribute picks one of three kinds"),
+    "frontend/onnx/import_shape_ops.hpp": ({"slice"}, "a Gather of constant indices is slices and a concat"),
+    "frontend/onnx/import_gather_scatter.hpp": ({"slice"}, "a GatherND of constant indices is slices and a concat"),
+    "frontend/onnx/import_recurrent.hpp": ({"slice"}, "LSTM/GRU/RNN outputs are windows of the one packed result"),
+    "pass/fold_batch_norm.hpp": ({"batch_norm"}, "the pass that removes the kind"),
+    "pass/fuse_ops.hpp": ({"pad"}, "a pad folded into the convolution that reads it"),
+    "pass/patch_execution.hpp": ({"crop", "paste", "fetch_rows"}, "the kinds the pass creates"),
+    "ir/streamed_input.hpp": ({"fetch_rows"}, "a streamed input's rows, read by the kind"),
+    "memory/buffers.hpp": ({"concat"}, "a concat's producers write into its result in place"),
+    # Debt (issue #24): the ONNX integer kernels are a kind switch of their own, not yet on the descriptors.
+    "kernel/reference/onnx_quant/run.hpp": ({"reshape", "pad", "transpose", "quantize", "dequantize", "sub", "maximum",
+                                             "minimum"}, "ONNX integer kernels: a switch, not yet on the descriptors"),
+    "kernel/reference/onnx_quant/params.hpp": ({"reshape", "pad", "transpose", "quantize", "dequantize", "sub", "maximum",
+                                                "minimum"}, "ONNX integer kernels: a switch, not yet on the descriptors"),
+    "kernel/reference/elementwise.hpp": ({"sub", "maximum", "minimum"},
+                                         "integer_binary, the ONNX plain integer kernel (run.hpp's switch)"),
+}
+
+
+def op_kinds(root):
+    text = open(os.path.join(root, "include/ctnn/ir/op_kind.hpp"), encoding="utf-8").read()
+    body = re.search(r"enum class op_kind[^{]*\{(.*?)\};", text, re.S).group(1)
+    body = re.sub(r"//[^\n]*", "", body)
+    return [k.split("=")[0].strip() for k in body.split(",") if k.split("=")[0].strip()]
+
+
+def headers(root):
+    base = os.path.join(root, "include/ctnn")
+    for folder, _, files in os.walk(base):
+        for f in files:
+            if f.endswith(".hpp"):
+                path = os.path.join(folder, f)
+                yield os.path.relpath(path, base).replace(os.sep, "/"), open(path, encoding="utf-8").read()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--root", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    args = parser.parse_args()
+    kinds = op_kinds(args.root)
+    named = {k: set() for k in kinds}
+    for rel, text in headers(args.root):
+        for k in set(re.findall(r"op_kind::(\w+)\b", text)):
+            if k in named:
+                named[k].add(rel)
+    fast = {k for k in kinds if any(h.startswith(FAST_PATH_FOLDERS) for h in named[k])}
+    problems, used = [], set()
+    for k in kinds:
+        if k == "none" or k in fast:
+            continue
+        for h in sorted(named[k]):
+            if h.startswith(HOME[0]) or h in HOME[1:]:
+                continue
+            if h in EXCEPTIONS and k in EXCEPTIONS[h][0]:
+                used.add((h, k))
+                continue
+            problems.append(f"op_kind::{k} is named in {h}: move that fact onto ops/ (its descriptor) or take the "
+                            f"row's kind from the importer state (docs/design.md §2)")
+    for h, (allowed, why) in EXCEPTIONS.items():
+        for k in sorted(allowed):
+            if (h, k) not in used:
+                print(f"note: listed exception no longer needed: {h} names no op_kind::{k} ({why})")
+    for p in problems:
+        print(f"error: {p}")
+    slow = [k for k in kinds if k != "none" and k not in fast]
+    within3 = sum(1 for k in slow if len(named[k]) <= 3)
+    print(f"op spread: {len(kinds) - 1} op kinds, {len(fast)} with a fast path; of the {len(slow)} others "
+          f"{within3} are named in at most 3 headers, {len(slow) - sum(1 for k in slow if any((h, k) in used for h in EXCEPTIONS))} "
+          f"only in their descriptor and frontend tables; {len(problems)} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
