@@ -269,6 +269,19 @@ def onnx_gather_nd_case(shape, indices, seed, computed, dtype=np.float32, batch_
     return build
 
 
+def onnx_gather_table_case(table_shape, indices, axis, seed):
+    """Gather of a constant table (an initializer: PyTorch's Embedding) by computed indices."""
+    def build():
+        from onnx import helper
+        rng = np.random.default_rng(seed)
+        table = data(rng, table_shape, FLOAT32).astype(F32)
+        idx = np.asarray(indices, dtype=np.int64)
+        nodes = [helper.make_node("Gather", ["table", "i"], ["y"], axis=axis)]
+        model = onnx_model(nodes, [("i", idx)], [constant("table", table, np.float32)])
+        return model, [idx], [np.take(table, idx, axis=axis)]
+    return build
+
+
 def onnx_cumsum_case(shape, axis, seed, exclusive=0, reverse=0, dtype=np.float32, axis_type=np.int64):
     def build():
         from onnx import helper
@@ -337,6 +350,8 @@ ONNX_CASES = {
     "onnx_gather_nd_slices_constant": onnx_gather_nd_case([2, 3, 4], [[[1], [0]], [[-1], [1]]], 22, False),
     "onnx_gather_nd_int32_rows_computed": onnx_gather_nd_case([4, 2, 3], [[3, 1], [0, 0]], 23, True, np.int32),
     "onnx_gather_nd_batch_dims_1": onnx_gather_nd_case([2, 3, 4], [[[2], [0]], [[1], [-1]]], 28, True, batch_dims=1),
+    "onnx_gather_constant_table": onnx_gather_table_case([10, 3], [[1, 9, -1, 0], [4, 4, -10, 2]], 0, 35),
+    "onnx_gather_constant_table_axis1": onnx_gather_table_case([2, 5, 3], [3, -2], 1, 36),
     "onnx_cumsum_f32_exclusive_reverse": onnx_cumsum_case([3, 5], 1, 24, exclusive=1, reverse=1, axis_type=np.int32),
     "onnx_cumsum_f32_rank4_negative_axis": onnx_cumsum_case([2, 3, 2, 4], -3, 25),
     "onnx_cumsum_int32": onnx_cumsum_case([7], 0, 26, dtype=np.int32),

@@ -478,7 +478,8 @@ constexpr void import_block_rearrange(S& s, const node_view& n, const operands& 
 // raw data need not be aligned).
 template <class S>
 constexpr void import_gather(S& s, const node_view& n, const operands& o, std::int32_t result) {
-  if (!expect_inputs(s, o, 2, 2) || !expect_activation(s, o, 0)) return;
+  // The data may be a constant (an embedding table: PyTorch's Embedding) read by computed indices.
+  if (!expect_inputs(s, o, 2, 2)) return;
   const shape xs = onnx_shape(s, o.id[0]);
   const shape is = onnx_shape(s, o.id[1]);
   std::int64_t axis = int_attribute(s, n, "axis", 0);
