@@ -166,6 +166,12 @@ def lp_normalization_tests(rng):
         y = np.where(norm == 0, 0.0, x / np.where(norm == 0, 1.0, norm))
         write_test(f"lp_normalization_zero_vector_axis_{'last' if axis < 0 else axis}",
                    [helper.make_node("LpNormalization", ["x"], ["y"], axis=axis, p=2)], {"x": x}, {"y": f32(y)}, {}, 13)
+    # p 1: the sum of the magnitudes (ONNX's test data: np.sum(abs(x))), a zero vector likewise zeros.
+    for axis in (1, -1):
+        norm = np.sum(np.abs(x.astype(np.float64)), axis=axis, keepdims=True)
+        y = np.where(norm == 0, 0.0, x / np.where(norm == 0, 1.0, norm))
+        write_test(f"lp_normalization_p1_zero_vector_axis_{'last' if axis < 0 else axis}",
+                   [helper.make_node("LpNormalization", ["x"], ["y"], axis=axis, p=1)], {"x": x}, {"y": f32(y)}, {}, 13)
 
 
 def pad_tests(rng):

@@ -703,7 +703,7 @@ def refused_onnx():
                                         [constant("scales", [1, 1, 0.5, 0.5], F32)], 18),
         "resize_mode_unknown": one([onnx_node("Resize", ["x0", "", "scales"], ["y"], mode="bicubic")], [1, 1, 2, 2],
                                    [constant("scales", [1, 1, 2, 2], F32)]),
-        "lp_normalization_p1": one([onnx_node("LpNormalization", ["x0"], ["y"], p=1)], [2, 3], []),
+        "lp_normalization_p3": one([onnx_node("LpNormalization", ["x0"], ["y"], p=3)], [2, 3], []),
         "tile_zero_repeat": one([onnx_node("Tile", ["x0", "v"], ["y"])], [2, 3], [constant("v", [1, 0], np.int64)]),
         "expand_incompatible": one([onnx_node("Expand", ["x0", "v"], ["y"])], [2, 3], [constant("v", [4, 3], np.int64)]),
     }

@@ -8,7 +8,7 @@
 #include "import_checks.hpp"
 
 #include <ctnn/models/onnx_spatial_refused_expand_incompatible.hpp>
-#include <ctnn/models/onnx_spatial_refused_lp_normalization_p1.hpp>
+#include <ctnn/models/onnx_spatial_refused_lp_normalization_p3.hpp>
 #include <ctnn/models/onnx_spatial_refused_resize_mode_unknown.hpp>
 #include <ctnn/models/onnx_spatial_refused_resize_nearest_antialias.hpp>
 #include <ctnn/models/onnx_spatial_refused_resize_sizes_input.hpp>
@@ -50,7 +50,7 @@ static_assert(refused_operand<models::spatial_refused_resize_nearest_size_input>
 static_assert(refused_operand<models::spatial_refused_add_n_other_quantization>(1, op_kind::add_n));
 
 // ONNX: Resize's sizes a graph input; nearest with antialias; a mode ONNX does not define; LpNormalization with
-// p 1; a Tile repeat of 0; an Expand shape the input does not broadcast with.
+// p 3; a Tile repeat of 0; an Expand shape the input does not broadcast with.
 constexpr auto code = [](onnx_error e) { return ctnn::onnx::code_of(e); };
 constexpr auto attribute = [](ctnn::onnx::attribute a) { return static_cast<std::int64_t>(a); };
 static_assert(error_of<models::onnx_spatial_refused_resize_sizes_input>.code == code(onnx_error::unsupported_operand) &&
@@ -59,8 +59,8 @@ static_assert(error_of<models::onnx_spatial_refused_resize_nearest_antialias>.co
               error_of<models::onnx_spatial_refused_resize_nearest_antialias>.attribute == attribute(ctnn::onnx::attribute::antialias));
 static_assert(error_of<models::onnx_spatial_refused_resize_mode_unknown>.code == code(onnx_error::unsupported_attribute) &&
               error_of<models::onnx_spatial_refused_resize_mode_unknown>.attribute == attribute(ctnn::onnx::attribute::mode));
-static_assert(error_of<models::onnx_spatial_refused_lp_normalization_p1>.code == code(onnx_error::unsupported_attribute) &&
-              error_of<models::onnx_spatial_refused_lp_normalization_p1>.attribute == attribute(ctnn::onnx::attribute::p));
+static_assert(error_of<models::onnx_spatial_refused_lp_normalization_p3>.code == code(onnx_error::unsupported_attribute) &&
+              error_of<models::onnx_spatial_refused_lp_normalization_p3>.attribute == attribute(ctnn::onnx::attribute::p));
 static_assert(error_of<models::onnx_spatial_refused_tile_zero_repeat>.code == code(onnx_error::operand_value) &&
               error_of<models::onnx_spatial_refused_tile_zero_repeat>.input_slot == 1);
 static_assert(error_of<models::onnx_spatial_refused_expand_incompatible>.code == code(onnx_error::operand_value) &&

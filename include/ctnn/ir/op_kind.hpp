@@ -110,6 +110,7 @@ enum class op_kind : std::int32_t {
                      // (TFLite BROADCAST_TO, ONNX Expand, ONNX Tile)
   l2_normalization,  // each vector along attrs.norm.axis over max(its L2 norm, attrs.norm.epsilon())
                      // (TFLite L2_NORMALIZATION, ONNX LpNormalization p 2)
+  l1_normalization,  // each vector along attrs.norm.axis over the sum of its magnitudes (ONNX LpNormalization p 1)
   svdf,              // a rank-attrs.svdf.rank filter over time with its activation state, updated in place (TFLite SVDF)
   lstm,              // ONNX LSTM (float32; attrs.recurrent): one packed result, Y then the final states (ops/recurrent.hpp)
   gru,               // ONNX GRU, likewise
@@ -156,7 +157,7 @@ inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "relu_0_to_1", "maximum", "minimum", "hard_sigmoid", "equal", "not_equal", "less", "less_equal", "greater",
     "greater_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "select", "cast", "div", "floor_div",
     "floor_mod", "squared_difference", "resize_nearest", "resize_linear", "resize_cubic", "add_n", "tile",
-    "l2_normalization", "svdf", "lstm", "gru", "rnn", "transpose_conv2d", "l2_pool", "log_softmax", "gather_nd",
+    "l2_normalization", "l1_normalization", "svdf", "lstm", "gru", "rnn", "transpose_conv2d", "l2_pool", "log_softmax", "gather_nd",
     "cumsum", "zeros_like", "update_slice", "scatter_nd", "reverse_sequence", "unary_function", "binary_function", "layer_norm", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");

@@ -1,7 +1,8 @@
 #pragma once
 // l2_normalization: each vector along attrs.norm.axis divided by its L2 norm, at least attrs.norm.epsilon()
 // (TFLite L2_NORMALIZATION: the last axis, epsilon 1e-6; ONNX LpNormalization with p 2: any axis, epsilon 0).
-// The descriptor of op_kind::l2_normalization (ops/descriptor.hpp).
+// The descriptor of op_kind::l2_normalization (ops/descriptor.hpp); lp_normalization_op, its float32 part, is
+// l1_normalization's too (ops/l1_normalization.hpp).
 #include <cmath>
 #include <cstdint>
 
@@ -12,9 +13,11 @@
 
 namespace ctnn::ops {
 
-struct l2_normalization : op_defaults {
-  static constexpr op_kind kind = op_kind::l2_normalization;
-  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
+// The normalisation of each vector along attrs.norm.axis by its L<Order> norm (Order 1 or 2), float32.
+template <op_kind K, int Order>
+struct lp_normalization_op : op_defaults {
+  static constexpr op_kind kind = K;
+  static constexpr bool has_kernel(dtype type) { return type == dtype::f32; }
 
   // The axis normalised (a negative one counts from the end).
   template <class Module>
@@ -35,7 +38,7 @@ struct l2_normalization : op_defaults {
   }
   template <class Module>
   static constexpr std::int64_t macs(const Module&, const node&, const shape& out) {
-    return 2 * out.elements();  // a square and a division per element
+    return 2 * out.elements();  // a square (a magnitude) and a division per element
   }
 
   // Calls row(first, step, depth) for each vector along the axis: its first element and the stride of its
@@ -51,19 +54,42 @@ struct l2_normalization : op_defaults {
   }
 
   // TFLM's reference L2Normalization: the squares summed in float, the square root, at least epsilon, each
-  // element divided by it. A norm of 0 (epsilon 0, ONNX) gives zeros, as ONNX's reference, not 0/0.
+  // element divided by it; L1: the magnitudes summed in float (ONNX's test data: np.sum(abs(x))). A norm of 0
+  // (epsilon 0, ONNX) gives zeros, as ONNX's reference, not 0/0.
   template <class Params>
   [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {
     const float* x = operands[0];
     const float epsilon = p->norm.epsilon();
     for_each_vector(p, [&](std::int64_t first, std::int64_t step, std::int32_t depth) {
-      float squared = 0.0f;
-      for (std::int32_t c = 0; c < depth; ++c) squared += x[first + c * step] * x[first + c * step];
-      float norm = static_cast<float>(ctnn::detail::math::either::sqrt(squared));
+      float sum = 0.0f;
+      for (std::int32_t c = 0; c < depth; ++c) {
+        const float v = x[first + c * step];
+        sum += Order == 1 ? (v < 0.0f ? -v : v) : v * v;
+      }
+      float norm = Order == 1 ? sum : static_cast<float>(ctnn::detail::math::either::sqrt(sum));
       norm = norm > epsilon ? norm : epsilon;
       for (std::int32_t c = 0; c < depth; ++c) result[first + c * step] = norm == 0.0f ? 0.0f : x[first + c * step] / norm;
     });
   }
+
+  template <class Writer>
+  static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
+    put_fields(w, a.norm);
+  }
+  template <class Writer>
+  static void put_params(Writer& w, const kernel_params& p) {
+    put_fields(w, p.norm);
+  }
+  template <class Writer>
+  static void put_fields(Writer& w, const norm_fields& f) {
+    w.field("  axis ", f.axis);
+    w.real_field(" epsilon ", static_cast<double>(f.epsilon()));
+  }
+};
+
+// TFLite's L2_NORMALIZATION and ONNX's LpNormalization p 2: float32, and TFLM's int8 kernel.
+struct l2_normalization : lp_normalization_op<op_kind::l2_normalization, 2> {
+  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
   // TFLM's reference_integer_ops::L2Normalization: the squared differences from the input zero point summed,
   // their inverse square root (GetInvSqrtQuantizedMultiplierExp) applied to each difference with 7 more left
   // shift (the result in 1/128ths, whatever the output's quantization), clamped to int8.
@@ -86,20 +112,6 @@ struct l2_normalization : op_defaults {
         out[first + c * step] = static_cast<std::int8_t>(scaled < -128 ? -128 : scaled > 127 ? 127 : scaled);
       }
     });
-  }
-
-  template <class Writer>
-  static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
-    put_fields(w, a.norm);
-  }
-  template <class Writer>
-  static void put_params(Writer& w, const kernel_params& p) {
-    put_fields(w, p.norm);
-  }
-  template <class Writer>
-  static void put_fields(Writer& w, const norm_fields& f) {
-    w.field("  axis ", f.axis);
-    w.real_field(" epsilon ", static_cast<double>(f.epsilon()));
   }
 };
 

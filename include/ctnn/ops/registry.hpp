@@ -33,6 +33,7 @@
 #include <ctnn/ops/global_avg_pool.hpp>
 #include <ctnn/ops/hard_sigmoid.hpp>
 #include <ctnn/ops/hard_swish.hpp>
+#include <ctnn/ops/l1_normalization.hpp>
 #include <ctnn/ops/l2_normalization.hpp>
 #include <ctnn/ops/svdf.hpp>
 #include <ctnn/ops/recurrent.hpp>
@@ -118,7 +119,7 @@ using all = op_list<conv2d, depthwise_conv2d, dense, add, mul, max_pool, avg_poo
                     logical_xor, logical_not, select, cast, div, floor_div, floor_mod, squared_difference,
                     // the spatial family
                     resize_nearest, resize_linear, resize_cubic, add_n, tile,
-                    l2_normalization,
+                    l2_normalization, l1_normalization,
                     // state
                     svdf,
                     // the recurrent family

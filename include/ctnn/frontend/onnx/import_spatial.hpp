@@ -278,8 +278,9 @@ constexpr void import_tile(S& s, const node_view&, const operands& o, std::int32
   define(s, result, s.add_node(s.current_kind, a, {x}, label), false);  // the row's: tile
 }
 
-// LpNormalization with p 2 (float32; axis, default -1): x over its L2 norm along the axis, in the ONNX
-// layout (epsilon 0; a zero vector gives zeros, as ONNX's reference). Other p are refused.
+// LpNormalization with p 2 or 1 (float32; axis, default -1): x over its L2 norm (l2_normalization, the row's
+// kind) or the sum of its magnitudes (l1_normalization) along the axis, in the ONNX layout (epsilon 0; a zero
+// vector gives zeros, as ONNX's reference). Other p are refused.
 template <class S>
 constexpr void import_lp_normalization(S& s, const node_view& n, const operands& o, std::int32_t result) {
   if (!expect_inputs(s, o, 1, 1) || !expect_float(s, o, 0)) return;
@@ -287,11 +288,12 @@ constexpr void import_lp_normalization(S& s, const node_view& n, const operands&
   const std::int64_t p = int_attribute(s, n, "p", 2);
   const std::int64_t axis = int_attribute(s, n, "axis", -1);
   if (s.failed() || s.take_reader_error()) return;
-  if (p != 2) return s.attribute_error(attribute::p, p);
+  if (p != 2 && p != 1) return s.attribute_error(attribute::p, p);
   if (axis < -xs.rank || axis >= xs.rank) return s.axis_error(axis, xs.rank);
   op_attributes a{};
   a.norm = {static_cast<std::int32_t>(axis), 0u};
-  define(s, result, s.add_node(s.current_kind, a, {as_onnx(s, o.id[0], 0)}, s.label_of(result)), false);  // l2_normalization
+  const op_kind kind = p == 1 ? op_kind::l1_normalization : s.current_kind;
+  define(s, result, s.add_node(kind, a, {as_onnx(s, o.id[0], 0)}, s.label_of(result)), false);
 }
 
 }  // namespace ctnn::onnx::detail
