@@ -19,7 +19,8 @@ FULLY_CONNECTED with an int32 bias: TFLM's int32-accumulator variant, not one of
     compared); RELU, RELU6, LEAKY_RELU, ABS (TFLM's int8 templates at int16); LOGISTIC and TANH (TFLM's int16 table);
   SUB (equal shapes, broadcast, fused RELU/RELU6, saturating), MEAN and SUM (one and two axes, keep_dims);
   ADD (TFLM's general int16 path, left shift 15: broadcast both ways, power-of-two scales, zero points other
-    than 0, a scalar, fused RELU/RELU6, saturating at -32768/32767) and MUL (broadcast, saturating, extremes);
+    than 0, a scalar, fused RELU/RELU6, saturating at -32768/32767), MUL (broadcast, saturating, extremes) and
+    SQUARED_DIFFERENCE (left shift 0: broadcast, saturating, extremes);
   AVERAGE_POOL_2D and MAX_POOL_2D (SAME and VALID, strides 1 and 2, odd channel counts, 1-D, the whole input,
     fused RELU/RELU6, a zero point other than 0, the extremes); STRIDED_SLICE (masks, negative stride, shrunk
     axis; stride 2) and PADV2 (the value -32768 and 32767);
@@ -37,6 +38,7 @@ import argparse
 import numpy as np
 
 import gen_op_tests_activation  # noqa: F401  (registers LEAKY_RELU, MAXIMUM, MINIMUM with the writer)
+import gen_op_tests_logic  # noqa: F401  (registers SQUARED_DIFFERENCE with the writer)
 import gen_op_tests_shape  # noqa: F401  (registers SQUEEZE, EXPAND_DIMS, TRANSPOSE, PACK with the writer)
 import gen_op_tests_transpose_conv  # (registers PADV2 with the writer; its padv2 model)
 import gen_op_tests_unary  # noqa: F401  (registers ABS with the writer)
@@ -414,6 +416,14 @@ def add_mul_cases(rng):
     binary("MUL", "mul_i16_extremes", [9], [9], [9], quant(1e-3), quant(1e-3), quant(2e-3),
            a=np.array([32767, -32768, -32768, 32767, 1, -1, 181, -182, 0], np.int16),
            b=np.array([32767, -32768, 32767, 1, -1, -1, 181, 182, 0], np.int16))
+    # SQUARED_DIFFERENCE (TFLM's PrepareQuantized at int16: left shift 0, zero points 0, the int16 range).
+    binary("SQUARED_DIFFERENCE", "squared_difference_i16", [3, 5, 7], [3, 5, 7], [3, 5, 7], quant(1e-3), quant(2e-3),
+           quant(0.3))
+    binary("SQUARED_DIFFERENCE", "squared_difference_i16_broadcast_saturating", [2, 3, 5], [5], [2, 3, 5], quant(4e-3),
+           quant(3e-3), quant(1.0))
+    binary("SQUARED_DIFFERENCE", "squared_difference_i16_extremes", [8], [8], [8], quant(1e-3), quant(1e-3),
+           quant(1.0 / 32), a=np.array([32767, -32768, -32768, 32767, 100, -100, 0, 5], np.int16),
+           b=np.array([-32768, 32767, -32768, 32767, -100, 100, 0, -5], np.int16))
     return cases
 
 
