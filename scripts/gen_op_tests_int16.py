@@ -8,7 +8,8 @@ Also writes the int16 models ctnn refuses, as TFLM does or until ctnn has their 
 tests/data/tflite/ (the tools' error tests, tools/CMakeLists.txt): int16_gather.tflite (TFLM's GATHER takes
 float32 and int8 only), int16_relu_zero_point.tflite (an int16 RELU with zero point 5: TFLM's needs 0),
 int16_hard_swish.tflite (TFLM's HARD_SWISH takes float32 and int8 only), int16_mul_zero_point.tflite (an int16 MUL
-with an input zero point 3: TFLM's Prepare needs 0), int16_logistic_output_scale.tflite (an int16
+with an input zero point 3: TFLM's Prepare needs 0), int16_prelu_int16_alpha.tflite (an int16 PRELU whose alpha
+is int16: TFLM's takes an int8 alpha), int16_logistic_output_scale.tflite (an int16
 LOGISTIC whose result scale is not 2^-15: TFLM's Prepare fails), int16_fully_connected_int32_bias.tflite (a 16x8
 FULLY_CONNECTED with an int32 bias: TFLM's int32-accumulator variant, not one of ctnn's kernels).
 
@@ -23,7 +24,8 @@ FULLY_CONNECTED with an int32 bias: TFLM's int32-accumulator variant, not one of
     SQUARED_DIFFERENCE (left shift 0: broadcast, saturating, extremes);
   AVERAGE_POOL_2D and MAX_POOL_2D (SAME and VALID, strides 1 and 2, odd channel counts, 1-D, the whole input,
     fused RELU/RELU6, a zero point other than 0, the extremes); STRIDED_SLICE (masks, negative stride, shrunk
-    axis; stride 2) and PADV2 (the value -32768 and 32767);
+    axis; stride 2) and PADV2 (the value -32768 and 32767); PRELU with an int8 alpha (per channel, scalar,
+    zero points other than 0, saturating);
   SOFTMAX (TFLM's exp and reciprocal tables, computed by ctnn in constant evaluation).
   CONV_2D (3x3 SAME, 1x1, 1-D strided, dilated without bias, biases near +-2^46, sums beyond int32),
     DEPTHWISE_CONV_2D (3x3, multiplier 2 stride 2, 1-D), FULLY_CONNECTED (per tensor and per channel, sums beyond
@@ -234,8 +236,9 @@ def refused_models():
     int32_bias = Chain([1, 8], I16, quant(1e-3)).op(
         "FULLY_CONNECTED", I16, quant(2e-3), shape=[1, 4],
         constants=[(np.arange(32).reshape(4, 8) % 7 - 3, tfl.INT8), (np.array([100, -200, 300, -400]), I32)]).model()
+    prelu = prelu_model([2, 3], np.array([10, -20, 30]), I16, quant(1e-3), quant(1e-2), quant(2e-3))
     for name, m in [("int16_gather", gather), ("int16_relu_zero_point", relu), ("int16_hard_swish", hard_swish),
-                    ("int16_mul_zero_point", mul),
+                    ("int16_mul_zero_point", mul), ("int16_prelu_int16_alpha", prelu),
                     ("int16_logistic_output_scale", logistic), ("int16_fully_connected_int32_bias", int32_bias)]:
         (folder / f"{name}.tflite").write_bytes(m.serialize())
 
@@ -483,6 +486,33 @@ def slice_pad_cases(rng):
     return cases
 
 
+def prelu_model(in_shape, alpha, alpha_type, qx, qa, qy):
+    """One PRELU of an int16 model input by a constant alpha (TFLM's int16 PRELU takes an int8 alpha only)."""
+    m = tfl.Model(new_opcodes=True)
+    x = m.tensor("x", in_shape, tfl.INT16, quant=qx)
+    a = m.tensor("alpha", list(np.shape(alpha)), alpha_type, data=np.asarray(alpha), quant=qa)
+    y = m.tensor("y", in_shape, tfl.INT16, quant=qy)
+    m.inputs, m.outputs = [x], [y]
+    m.op("PRELU", [x, a], [y])
+    return m
+
+
+def prelu_cases(rng):
+    """PRELU of int16 with an int8 alpha (TFLM's CalculatePreluParams: both multipliers in double; any zero
+    points): per-channel alpha of both signs, a scalar alpha, zero points other than 0, saturating."""
+    I8 = tfl.INT8
+    cases = []
+    for name, shape, alpha, qx, qa, qy in [
+            ("prelu_i16_per_channel", [1, 4, 5, 3], np.array([25, -40, 127], np.int8).reshape(1, 1, 3), quant(1e-3),
+             quant(0.01), quant(1.5e-3)),
+            ("prelu_i16_scalar_alpha_saturating", [3, 17], np.array([-128], np.int8), quant(2e-4), quant(0.05),
+             quant(1e-4)),
+            ("prelu_i16_zero_points", [2, 3, 7], np.array([10, -3, 50, 127, -128, 0, 64], np.int8), quant(5e-4, 100),
+             quant(0.02, -5), quant(7e-4, -250))]:
+        cases.append((name, prelu_model(shape, alpha, I8, qx, qa, qy), [integers(rng, np.int16, shape)]))
+    return cases
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tflm", metavar="TFLM_RUN", help="the TFLM host oracle: records the cases' outputs")
@@ -492,7 +522,7 @@ def main() -> None:
     cases = (quantize_cases(rng) + data_movement_cases(rng) + activation_cases(rng) + logistic_tanh_cases(rng) +
              arithmetic_cases(rng) + softmax_cases(rng) + abs_cases(rng) + linear_cases(np.random.RandomState(1626)) +
              add_mul_cases(np.random.RandomState(1636)) + pool_cases(np.random.RandomState(1646)) +
-             slice_pad_cases(np.random.RandomState(1656)))
+             slice_pad_cases(np.random.RandomState(1656)) + prelu_cases(np.random.RandomState(1666)))
     for name, m, inputs in cases:
         family.write_case(name, m, inputs)
     family.finish()
