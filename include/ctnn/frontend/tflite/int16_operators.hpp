@@ -17,8 +17,8 @@
 namespace ctnn::tflite::detail {
 
 // The operators ctnn imports whose TFLM kernels take int16 activations (checked against TFLM's kernels at
-// 90b983c2b, and by running int16 models on them). PRELU's int16 kernel (an int8 alpha) is not ctnn's yet:
-// the pipeline refuses it by op kind and element type. Absent: what TFLM refuses at int16 (HARD_SWISH,
+// 90b983c2b, and by running int16 models on them); PRELU's takes an int8 alpha (ops/prelu.hpp checks it).
+// Absent: what TFLM refuses at int16 (HARD_SWISH,
 // L2_POOL_2D, REDUCE_MAX/MIN, GATHER, DEPTH_TO_SPACE, SPACE_TO_DEPTH), GREATER (TFLM leaves its int16
 // rescaling unset: ops/comparison.hpp) and RSQRT (TFLM's Prepare type check does not run: the result is
 // its int16 kernel only by accident).
