@@ -32,14 +32,8 @@ struct mul : binary_elementwise {
   // int8 and int16: TFLM's MulElementwise (kernel/reference/int8/elementwise.hpp).
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
-    with_activation_type(p, [&]<class T>(T) {
-      const auto* a = static_cast<const T*>(operands[0]);
-      const auto* b = static_cast<const T*>(operands[1]);
-      auto* out = static_cast<T*>(result);
-      kernel::reference::detail::for_each_broadcast(p, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
-        out[i] = kernel::reference::int8::mul_one<T>(p, a[ia], b[ib]);
-      });
-    });
+    run_quantized(p, operands, result,
+                  [&](std::int32_t a, std::int32_t b) { return kernel::reference::int8::mul_one(p, a, b); });
   }
 };
 
