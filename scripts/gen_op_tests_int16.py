@@ -24,7 +24,7 @@ FULLY_CONNECTED with an int32 bias: TFLM's int32-accumulator variant, not one of
     SQUARED_DIFFERENCE (left shift 0: broadcast, saturating, extremes);
   AVERAGE_POOL_2D and MAX_POOL_2D (SAME and VALID, strides 1 and 2, odd channel counts, 1-D, the whole input,
     fused RELU/RELU6, a zero point other than 0, the extremes); STRIDED_SLICE (masks, negative stride, shrunk
-    axis; stride 2) and PADV2 (the value -32768 and 32767); PRELU with an int8 alpha (per channel, scalar,
+    axis; stride 2), BROADCAST_TO (rank 3 -> 4) and PADV2 (the value -32768 and 32767); PRELU with an int8 alpha (per channel, scalar,
     zero points other than 0, saturating);
   SOFTMAX (TFLM's exp and reciprocal tables, computed by ctnn in constant evaluation).
   CONV_2D (3x3 SAME, 1x1, 1-D strided, dilated without bias, biases near +-2^46, sums beyond int32),
@@ -48,6 +48,7 @@ import op_tests
 from op_tests import tfl
 
 F32 = np.float32
+tfl.OPS.setdefault("BROADCAST_TO", 130)  # (no options)
 
 
 def quant(scale, zero_point=0):
@@ -464,8 +465,8 @@ def pool_cases(rng):
 
 
 def slice_pad_cases(rng):
-    """STRIDED_SLICE (masks, a negative stride, a shrunk axis) and PADV2 (its value an int16 constant quantized
-    as the output) of int16: raw values moved."""
+    """STRIDED_SLICE (masks, a negative stride, a shrunk axis), BROADCAST_TO and PADV2 (its value an int16
+    constant quantized as the output) of int16: raw values moved."""
     I16, I32 = tfl.INT16, tfl.INT32
     q = quant(3e-4)
     cases = []
@@ -475,6 +476,10 @@ def slice_pad_cases(rng):
                                                          (np.array([-1, 1, 1]), I32)],
                                               begin_mask=0, end_mask=0b010, shrink_axis_mask=0b100).model(),
                   [integers(rng, np.int16, [4, 6, 5])]))
+    cases.append(("broadcast_to_i16",
+                  Chain([3, 1, 5], I16, q).op("BROADCAST_TO", I16, q, shape=[2, 3, 4, 5],
+                                              constants=[(np.array([2, 3, 4, 5]), I32)]).model(),
+                  [integers(rng, np.int16, [3, 1, 5])]))
     cases.append(("strided_slice_i16_stride2",
                   Chain([1, 7, 7, 3], I16, q).op("STRIDED_SLICE", I16, q, shape=[1, 4, 3, 3],
                                                  constants=[(np.array([0, 0, 1, 0]), I32), (np.array([1, 7, 7, 3]), I32),

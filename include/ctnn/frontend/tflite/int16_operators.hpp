@@ -68,6 +68,7 @@ constexpr bool tflm_runs_int16(builtin_operator code) {
     case b::batch_matmul:
     case b::padv2: return true;
     case b::reverse_v2:
+    case b::broadcast_to:  // TFLM's copies elements of any size
     case b::dynamic_update_slice: return true;
     default: return false;
   }
