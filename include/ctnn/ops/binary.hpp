@@ -31,7 +31,8 @@ struct binary_elementwise : op_defaults {
   // (TFLM's quantized ADD, SUB, MUL, SQUARED_DIFFERENCE: one template over the activation type T): `element`
   // maps the two values to the result's, clamped to T already, over the broadcast.
   template <class Params, class Element>
-  [[gnu::always_inline]] static void run_quantized(Params p, const void* const* operands, void* result, Element element) {
+  [[gnu::always_inline]] static void run_quantized(Params p, const void* const* operands, void* result,
+                                                   Element element) {
     with_activation_type(p, [&]<class T>(T) {
       const auto* a = static_cast<const T*>(operands[0]);
       const auto* b = static_cast<const T*>(operands[1]);

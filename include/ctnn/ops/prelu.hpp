@@ -26,7 +26,11 @@ struct prelu : binary_elementwise {
     const dtype alpha_type = m.tensor_at(n.inputs[1]).type;
     shape out{};
     if (alpha_type != dtype::i8)
-      m.fail({error_code::unsupported_dtype, node_id, n.kind, {}, alpha,
+      m.fail({error_code::unsupported_dtype,
+              node_id,
+              n.kind,
+              {},
+              alpha,
               {.faulty_operand = 2, .rejected_value = static_cast<std::int64_t>(alpha_type)}});
     else if (!shape_rules::broadcast(in, alpha, out))
       m.fail({error_code::input_shapes_differ, node_id, n.kind, in, alpha, {.input_slot = 1}});
@@ -59,8 +63,8 @@ struct prelu : binary_elementwise {
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result,
                                             const kernel::requant_arrays&) {
     with_activation_type(p, [&]<class T>(T) {
-      kernel::reference::int8::prelu(p, static_cast<const T*>(operands[0]), static_cast<const std::int8_t*>(operands[1]),
-                                     static_cast<T*>(result));
+      kernel::reference::int8::prelu(p, static_cast<const T*>(operands[0]),
+                                     static_cast<const std::int8_t*>(operands[1]), static_cast<T*>(result));
     });
   }
 };

@@ -28,7 +28,8 @@ template <class Params>
 [[gnu::always_inline]] constexpr std::int32_t add_one(Params p, std::int32_t x1, std::int32_t x2) {
   const std::int32_t scaled1 = scaled_input(p, x1, p->input_offset, p->input_multiplier, p->input_shift);
   const std::int32_t scaled2 = scaled_input(p, x2, p->input2_offset, p->input2_multiplier, p->input2_shift);
-  return requantize_clamped(p, ctnn::detail::quant::wrapping_add(scaled1, scaled2), p->output_multiplier, p->output_shift);
+  return requantize_clamped(p, ctnn::detail::quant::wrapping_add(scaled1, scaled2), p->output_multiplier,
+                            p->output_shift);
 }
 template <class Params>
 [[gnu::always_inline]] constexpr std::int32_t mul_one(Params p, std::int32_t x1, std::int32_t x2) {

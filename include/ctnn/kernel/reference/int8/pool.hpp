@@ -24,8 +24,7 @@ constexpr std::int32_t rounded_average(std::int32_t sum, std::int32_t count) {
 template <bool Max, class Params, class T>
 constexpr void pool2d(Params p, const T* input, T* output) {
   const auto in = nhwc::of(p->in);
-  for_each_output_element(p, [&](std::int32_t b, std::int32_t oy, std::int32_t ox, std::int32_t c,
-                                 std::int64_t at) {
+  for_each_output_element(p, [&](std::int32_t b, std::int32_t oy, std::int32_t ox, std::int32_t c, std::int64_t at) {
     std::int32_t acc = Max ? std::int32_t{std::numeric_limits<T>::lowest()} : 0;
     std::int32_t count = 0;
     for_each_window_tap(p, oy, ox, [&](std::int32_t iy, std::int32_t ix, std::int32_t,
