@@ -482,7 +482,8 @@ def slice_pad_cases(rng):
                   [integers(rng, np.int16, [3, 1, 5])]))
     cases.append(("strided_slice_i16_stride2",
                   Chain([1, 7, 7, 3], I16, q).op("STRIDED_SLICE", I16, q, shape=[1, 4, 3, 3],
-                                                 constants=[(np.array([0, 0, 1, 0]), I32), (np.array([1, 7, 7, 3]), I32),
+                                                 constants=[(np.array([0, 0, 1, 0]), I32),
+                                                            (np.array([1, 7, 7, 3]), I32),
                                                             (np.array([1, 2, 2, 1]), I32)]).model(),
                   [integers(rng, np.int16, [1, 7, 7, 3])]))
     for name, value in [("padv2_i16_lowest_value", -32768), ("padv2_i16_highest_value", 32767)]:
