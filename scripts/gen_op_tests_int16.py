@@ -7,7 +7,9 @@ tflm_run, only with --tflm (without it the committed outputs are kept, scripts/o
 Also writes the int16 models ctnn refuses, as TFLM does or until ctnn has their int16 kernels, to
 tests/data/tflite/ (the tools' error tests, tools/CMakeLists.txt): int16_gather.tflite (TFLM's GATHER takes
 float32 and int8 only), int16_relu_zero_point.tflite (an int16 RELU with zero point 5: TFLM's needs 0),
-int16_add.tflite (an int16 ADD: no int16 ADD kernel in ctnn yet), int16_logistic_output_scale.tflite (an int16
+int16_hard_swish.tflite (TFLM's HARD_SWISH takes float32 and int8 only), int16_mul_zero_point.tflite (an int16 MUL
+with an input zero point 3: TFLM's Prepare needs 0), int16_prelu_int16_alpha.tflite (an int16 PRELU whose alpha
+is int16: TFLM's takes an int8 alpha), int16_logistic_output_scale.tflite (an int16
 LOGISTIC whose result scale is not 2^-15: TFLM's Prepare fails), int16_fully_connected_int32_bias.tflite (a 16x8
 FULLY_CONNECTED with an int32 bias: TFLM's int32-accumulator variant, not one of ctnn's kernels).
 
@@ -17,6 +19,13 @@ FULLY_CONNECTED with an int32 bias: TFLM's int32-accumulator variant, not one of
   RESHAPE, SQUEEZE, EXPAND_DIMS, TRANSPOSE, PAD, CONCATENATION, PACK, MAXIMUM, MINIMUM (raw values moved or
     compared); RELU, RELU6, LEAKY_RELU, ABS (TFLM's int8 templates at int16); LOGISTIC and TANH (TFLM's int16 table);
   SUB (equal shapes, broadcast, fused RELU/RELU6, saturating), MEAN and SUM (one and two axes, keep_dims);
+  ADD (TFLM's general int16 path, left shift 15: broadcast both ways, power-of-two scales, zero points other
+    than 0, a scalar, fused RELU/RELU6, saturating at -32768/32767), MUL (broadcast, saturating, extremes) and
+    SQUARED_DIFFERENCE (left shift 0: broadcast, saturating, extremes);
+  AVERAGE_POOL_2D and MAX_POOL_2D (SAME and VALID, strides 1 and 2, odd channel counts, 1-D, the whole input,
+    fused RELU/RELU6, a zero point other than 0, the extremes); STRIDED_SLICE (masks, negative stride, shrunk
+    axis; stride 2), BROADCAST_TO (rank 3 -> 4) and PADV2 (the value -32768 and 32767); PRELU with an int8 alpha (per channel, scalar,
+    zero points other than 0, saturating);
   SOFTMAX (TFLM's exp and reciprocal tables, computed by ctnn in constant evaluation).
   CONV_2D (3x3 SAME, 1x1, 1-D strided, dilated without bias, biases near +-2^46, sums beyond int32),
     DEPTHWISE_CONV_2D (3x3, multiplier 2 stride 2, 1-D), FULLY_CONNECTED (per tensor and per channel, sums beyond
@@ -31,12 +40,15 @@ import argparse
 import numpy as np
 
 import gen_op_tests_activation  # noqa: F401  (registers LEAKY_RELU, MAXIMUM, MINIMUM with the writer)
+import gen_op_tests_logic  # noqa: F401  (registers SQUARED_DIFFERENCE with the writer)
 import gen_op_tests_shape  # noqa: F401  (registers SQUEEZE, EXPAND_DIMS, TRANSPOSE, PACK with the writer)
+import gen_op_tests_transpose_conv  # (registers PADV2 with the writer; its padv2 model)
 import gen_op_tests_unary  # noqa: F401  (registers ABS with the writer)
 import op_tests
 from op_tests import tfl
 
 F32 = np.float32
+tfl.OPS.setdefault("BROADCAST_TO", 130)  # (no options)
 
 
 def quant(scale, zero_point=0):
@@ -213,18 +225,21 @@ def refused_models():
     gather.inputs, gather.outputs = [x], [y]
     gather.op("GATHER", [x, indices], [y])
     relu = Chain([8], I16, quant(1e-3, 5)).op("RELU", I16, quant(1e-3, 5)).model()
-    add = tfl.Model(new_opcodes=True)
-    a = add.tensor("a", [6], I16, quant=quant(1e-3))
-    b = add.tensor("b", [6], I16, quant=quant(1e-3))
-    y = add.tensor("y", [6], I16, quant=quant(2e-3))
-    add.inputs, add.outputs = [a, b], [y]
-    add.op("ADD", [a, b], [y])
+    hard_swish = Chain([8], I16, quant(1e-3)).op("HARD_SWISH", I16, quant(1e-3)).model()
+    mul = tfl.Model(new_opcodes=True)
+    a = mul.tensor("a", [6], I16, quant=quant(1e-3, 3))
+    b = mul.tensor("b", [6], I16, quant=quant(1e-3))
+    y = mul.tensor("y", [6], I16, quant=quant(2e-3))
+    mul.inputs, mul.outputs = [a, b], [y]
+    mul.op("MUL", [a, b], [y])
     folder = op_tests.OPS_DIR.parent / "tflite"
     logistic = Chain([8], I16, quant(1e-3)).op("LOGISTIC", I16, quant(1e-4)).model()
     int32_bias = Chain([1, 8], I16, quant(1e-3)).op(
         "FULLY_CONNECTED", I16, quant(2e-3), shape=[1, 4],
         constants=[(np.arange(32).reshape(4, 8) % 7 - 3, tfl.INT8), (np.array([100, -200, 300, -400]), I32)]).model()
-    for name, m in [("int16_gather", gather), ("int16_relu_zero_point", relu), ("int16_add", add),
+    prelu = prelu_model([2, 3], np.array([10, -20, 30]), I16, quant(1e-3), quant(1e-2), quant(2e-3))
+    for name, m in [("int16_gather", gather), ("int16_relu_zero_point", relu), ("int16_hard_swish", hard_swish),
+                    ("int16_mul_zero_point", mul), ("int16_prelu_int16_alpha", prelu),
                     ("int16_logistic_output_scale", logistic), ("int16_fully_connected_int32_bias", int32_bias)]:
         (folder / f"{name}.tflite").write_bytes(m.serialize())
 
@@ -367,6 +382,143 @@ def linear_cases(rng):
     return cases
 
 
+def add_mul_cases(rng):
+    """ADD (TFLM's general int16 path: left shift 15, three multipliers in double, whatever the scales: TFLM
+    never takes TFLite's power-of-two path) and MUL (one multiplier; zero points 0, as TFLM requires)."""
+    I16 = tfl.INT16
+    cases = []
+
+    def binary(code, name, shape_a, shape_b, out_shape, qa, qb, qo, act=None, a=None, b=None):
+        m = tfl.Model(new_opcodes=True)
+        ta = m.tensor("a", shape_a, I16, quant=qa)
+        tb = m.tensor("b", shape_b, I16, quant=qb)
+        y = m.tensor("y", out_shape, I16, quant=qo)
+        m.inputs, m.outputs = [ta, tb], [y]
+        m.op(code, [ta, tb], [y], act=act)
+        cases.append((name, m, [integers(rng, np.int16, shape_a) if a is None else a,
+                                integers(rng, np.int16, shape_b) if b is None else b]))
+
+    binary("ADD", "add_i16", [3, 5, 7], [3, 5, 7], [3, 5, 7], quant(1e-3), quant(2.7e-3), quant(3e-3))
+    binary("ADD", "add_i16_broadcast_relu_saturating", [2, 3, 5], [5], [2, 3, 5], quant(4e-4), quant(3e-4), quant(1e-4),
+           act="RELU")
+    binary("ADD", "add_i16_broadcast_both_relu6", [4, 1, 3], [1, 5, 1], [4, 5, 3], quant(5e-4), quant(2e-4),
+           quant(2.5e-4), act="RELU6")
+    binary("ADD", "add_i16_pot_scales", [2, 33], [2, 33], [2, 33], quant(2.0 ** -10), quant(2.0 ** -12),
+           quant(2.0 ** -10))
+    binary("ADD", "add_i16_equal_scales_extremes", [4, 9], [4, 9], [4, 9], quant(1e-3), quant(1e-3), quant(1e-3),
+           a=np.tile(np.array([32767, -32768, 32767, -32768, 1, -1, 16384, -16384, 0], np.int16), (4, 1)),
+           b=np.tile(np.array([32767, -32768, -32768, 32767, -1, 0, 16384, -16385, 0], np.int16), (4, 1)))
+    binary("ADD", "add_i16_zero_points", [3, 11], [11], [3, 11], quant(1e-3, 7), quant(6e-4, -300), quant(1.5e-3, 1000))
+    binary("ADD", "add_i16_scalar", [1, 4, 4, 5], [1], [1, 4, 4, 5], quant(2e-4), quant(1e-2), quant(3e-4),
+           b=np.array([57], np.int16))
+    binary("MUL", "mul_i16", [3, 5, 7], [3, 5, 7], [3, 5, 7], quant(1e-2), quant(2e-2), quant(6.5))
+    binary("MUL", "mul_i16_broadcast_saturating", [2, 3, 5], [5], [2, 3, 5], quant(3e-3), quant(2e-3), quant(1e-3))
+    binary("MUL", "mul_i16_broadcast_both_relu", [3, 1, 4], [1, 5, 1], [3, 5, 4], quant(1e-3), quant(1e-3), quant(4e-2),
+           act="RELU")
+    binary("MUL", "mul_i16_pot_scales_relu6", [4, 17], [4, 17], [4, 17], quant(2.0 ** -8), quant(2.0 ** -9),
+           quant(2.0 ** -12), act="RELU6")
+    binary("MUL", "mul_i16_extremes", [9], [9], [9], quant(1e-3), quant(1e-3), quant(2e-3),
+           a=np.array([32767, -32768, -32768, 32767, 1, -1, 181, -182, 0], np.int16),
+           b=np.array([32767, -32768, 32767, 1, -1, -1, 181, 182, 0], np.int16))
+    # SQUARED_DIFFERENCE (TFLM's PrepareQuantized at int16: left shift 0, zero points 0, the int16 range).
+    binary("SQUARED_DIFFERENCE", "squared_difference_i16", [3, 5, 7], [3, 5, 7], [3, 5, 7], quant(1e-3), quant(2e-3),
+           quant(0.3))
+    binary("SQUARED_DIFFERENCE", "squared_difference_i16_broadcast_saturating", [2, 3, 5], [5], [2, 3, 5], quant(4e-3),
+           quant(3e-3), quant(1.0))
+    binary("SQUARED_DIFFERENCE", "squared_difference_i16_extremes", [8], [8], [8], quant(1e-3), quant(1e-3),
+           quant(1.0 / 32), a=np.array([32767, -32768, -32768, 32767, 100, -100, 0, 5], np.int16),
+           b=np.array([-32768, 32767, -32768, 32767, -100, 100, 0, -5], np.int16))
+    return cases
+
+
+def pool_cases(rng):
+    """AVERAGE_POOL_2D and MAX_POOL_2D of int16 (TFLM's int16 pools: an int32 sum divided rounding half away from
+    zero, padding taps not counted; input and output share a quantization, any zero point)."""
+    I16 = tfl.INT16
+    SAME, VALID = tfl.SAME, tfl.VALID
+    cases = []
+
+    def pool(code, name, in_shape, out_shape, padding, stride, filt, qi, act=None, x=None):
+        chain = Chain(in_shape, I16, qi).op(code, I16, qi, shape=out_shape, padding=padding, stride=stride, filter=filt,
+                                            act=act)
+        cases.append((name, chain.model(), [integers(rng, np.int16, in_shape) if x is None else x]))
+
+    pool("AVERAGE_POOL_2D", "avg_pool_i16_same_s2_odd_channels", [1, 7, 6, 5], [1, 4, 3, 5], SAME, (2, 2), (3, 3),
+         quant(1e-3))
+    pool("AVERAGE_POOL_2D", "avg_pool_i16_valid_relu6", [2, 6, 6, 3], [2, 3, 3, 3], VALID, (2, 2), (2, 2), quant(3e-4),
+         act="RELU6")
+    pool("AVERAGE_POOL_2D", "avg_pool_i16_whole_input", [1, 5, 5, 7], [1, 1, 1, 7], VALID, (1, 1), (5, 5), quant(2e-4))
+    pool("AVERAGE_POOL_2D", "avg_pool_i16_zero_point_relu", [1, 6, 5, 3], [1, 6, 5, 3], SAME, (1, 1), (3, 2),
+         quant(5e-4, 1200), act="RELU")
+    pool("AVERAGE_POOL_2D", "avg_pool_i16_1d_extremes", [1, 1, 12, 2], [1, 1, 6, 2], VALID, (1, 2), (1, 2), quant(1e-3),
+         x=np.array([32767, -32768, 32767, -32768, 32767, 32766, -32768, -32767, 1, 0, -1, 0, 2, 1, -2, -1, 3, 0, -3, 0,
+                     -32768, 32767, 5, -5], np.int16).reshape(1, 1, 12, 2))
+    pool("MAX_POOL_2D", "max_pool_i16_same_s2_odd_channels", [1, 7, 6, 5], [1, 4, 3, 5], SAME, (2, 2), (3, 3),
+         quant(1e-3))
+    pool("MAX_POOL_2D", "max_pool_i16_valid_relu", [2, 8, 8, 3], [2, 4, 4, 3], VALID, (2, 2), (2, 2), quant(2e-4),
+         act="RELU")
+    pool("MAX_POOL_2D", "max_pool_i16_1d_stride2_relu6", [1, 1, 21, 4], [1, 1, 10, 4], VALID, (1, 2), (1, 3),
+         quant(3e-4), act="RELU6")
+    pool("MAX_POOL_2D", "max_pool_i16_all_lowest", [1, 3, 3, 2], [1, 2, 2, 2], SAME, (2, 2), (2, 2), quant(1e-3),
+         x=np.full([1, 3, 3, 2], -32768, np.int16))
+    return cases
+
+
+def slice_pad_cases(rng):
+    """STRIDED_SLICE (masks, a negative stride, a shrunk axis), BROADCAST_TO and PADV2 (its value an int16
+    constant quantized as the output) of int16: raw values moved."""
+    I16, I32 = tfl.INT16, tfl.INT32
+    q = quant(3e-4)
+    cases = []
+    cases.append(("strided_slice_i16_masks_negative_stride",
+                  Chain([4, 6, 5], I16, q).op("STRIDED_SLICE", I16, q, shape=[3, 5],
+                                              constants=[(np.array([3, 1, 0]), I32), (np.array([0, 0, 4]), I32),
+                                                         (np.array([-1, 1, 1]), I32)],
+                                              begin_mask=0, end_mask=0b010, shrink_axis_mask=0b100).model(),
+                  [integers(rng, np.int16, [4, 6, 5])]))
+    cases.append(("broadcast_to_i16",
+                  Chain([3, 1, 5], I16, q).op("BROADCAST_TO", I16, q, shape=[2, 3, 4, 5],
+                                              constants=[(np.array([2, 3, 4, 5]), I32)]).model(),
+                  [integers(rng, np.int16, [3, 1, 5])]))
+    cases.append(("strided_slice_i16_stride2",
+                  Chain([1, 7, 7, 3], I16, q).op("STRIDED_SLICE", I16, q, shape=[1, 4, 3, 3],
+                                                 constants=[(np.array([0, 0, 1, 0]), I32),
+                                                            (np.array([1, 7, 7, 3]), I32),
+                                                            (np.array([1, 2, 2, 1]), I32)]).model(),
+                  [integers(rng, np.int16, [1, 7, 7, 3])]))
+    for name, value in [("padv2_i16_lowest_value", -32768), ("padv2_i16_highest_value", 32767)]:
+        cases.append((name, gen_op_tests_transpose_conv.padv2([2, 3, 5], [[1, 0], [1, 2], [0, 2]], value, I16,
+                                                              quant=(3e-4, 0)), [integers(rng, np.int16, [2, 3, 5])]))
+    return cases
+
+
+def prelu_model(in_shape, alpha, alpha_type, qx, qa, qy):
+    """One PRELU of an int16 model input by a constant alpha (TFLM's int16 PRELU takes an int8 alpha only)."""
+    m = tfl.Model(new_opcodes=True)
+    x = m.tensor("x", in_shape, tfl.INT16, quant=qx)
+    a = m.tensor("alpha", list(np.shape(alpha)), alpha_type, data=np.asarray(alpha), quant=qa)
+    y = m.tensor("y", in_shape, tfl.INT16, quant=qy)
+    m.inputs, m.outputs = [x], [y]
+    m.op("PRELU", [x, a], [y])
+    return m
+
+
+def prelu_cases(rng):
+    """PRELU of int16 with an int8 alpha (TFLM's CalculatePreluParams: both multipliers in double; any zero
+    points): per-channel alpha of both signs, a scalar alpha, zero points other than 0, saturating."""
+    I8 = tfl.INT8
+    cases = []
+    for name, shape, alpha, qx, qa, qy in [
+            ("prelu_i16_per_channel", [1, 4, 5, 3], np.array([25, -40, 127], np.int8).reshape(1, 1, 3), quant(1e-3),
+             quant(0.01), quant(1.5e-3)),
+            ("prelu_i16_scalar_alpha_saturating", [3, 17], np.array([-128], np.int8), quant(2e-4), quant(0.05),
+             quant(1e-4)),
+            ("prelu_i16_zero_points", [2, 3, 7], np.array([10, -3, 50, 127, -128, 0, 64], np.int8), quant(5e-4, 100),
+             quant(0.02, -5), quant(7e-4, -250))]:
+        cases.append((name, prelu_model(shape, alpha, I8, qx, qa, qy), [integers(rng, np.int16, shape)]))
+    return cases
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tflm", metavar="TFLM_RUN", help="the TFLM host oracle: records the cases' outputs")
@@ -374,7 +526,9 @@ def main() -> None:
     family = op_tests.Family("int16", args.tflm)
     rng = np.random.RandomState(1616)
     cases = (quantize_cases(rng) + data_movement_cases(rng) + activation_cases(rng) + logistic_tanh_cases(rng) +
-             arithmetic_cases(rng) + softmax_cases(rng) + abs_cases(rng) + linear_cases(np.random.RandomState(1626)))
+             arithmetic_cases(rng) + softmax_cases(rng) + abs_cases(rng) + linear_cases(np.random.RandomState(1626)) +
+             add_mul_cases(np.random.RandomState(1636)) + pool_cases(np.random.RandomState(1646)) +
+             slice_pad_cases(np.random.RandomState(1656)) + prelu_cases(np.random.RandomState(1666)))
     for name, m, inputs in cases:
         family.write_case(name, m, inputs)
     family.finish()

@@ -1,6 +1,7 @@
 #pragma once
 // add: a + b with numpy broadcasting and a fused activation (TFLite ADD, ONNX Add). The descriptor of
-// op_kind::add (ops/descriptor.hpp); its fast paths: kernel/simd (f32, i8) and kernel/arm/add.hpp.
+// op_kind::add (ops/descriptor.hpp); its fast paths: kernel/simd (f32, i8) and kernel/arm/add.hpp (int8 only:
+// int16 calls run the reference kernel, pass/select_kernels.hpp).
 #include <cstdint>
 
 #include <ctnn/kernel/reference/elementwise.hpp>
@@ -16,11 +17,15 @@ struct add : binary_elementwise {
     return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));
   }};
 
-  // TFLite's ADD Prepare (int8): left_shift 20; each input rescaled by its scale / (2 * the larger input
-  // scale), the sum by that over 2^20 * the output scale, the ratios in double (SUB's are in float).
+  static constexpr bool has_kernel(dtype type) { return binary_elementwise::has_kernel(type) || type == dtype::i16; }
+
+  // TFLM's CalculateOpDataAdd (int8, int16): left_shift 20 (int16: 15); each input rescaled by its scale / (2 *
+  // the larger input scale), the sum by that over 2^left_shift * the output scale, the ratios in double
+  // (SUB's are in float). TFLM's int16 ADD takes any zero points (unlike TFLite's): |x - zero point| <= 65535
+  // keeps the shifted input within int32.
   static constexpr void requantize(const quantized_operands& q, const node& n, kernel_params& p) {
     p.input2_offset = ctnn::detail::quant::wrapping_neg(q.in2.zero_point);
-    p.left_shift = 20;
+    p.left_shift = p.type == dtype::i16 ? 15 : 20;
     const double twice_max_input_scale = 2 * static_cast<double>(q.in.scale > q.in2.scale ? q.in.scale : q.in2.scale);
     q.set_multiplier(p.input_multiplier, p.input_shift, static_cast<double>(q.in.scale) / twice_max_input_scale);
     q.set_multiplier(p.input2_multiplier, p.input2_shift, static_cast<double>(q.in2.scale) / twice_max_input_scale);
@@ -33,14 +38,11 @@ struct add : binary_elementwise {
   [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {
     kernel::reference::binary_with(p, operands[0], operands[1], result, [](float x, float y) { return x + y; });
   }
+  // int8 and int16: TFLM's AddElementwise (kernel/reference/int8/elementwise.hpp).
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
-    const auto* a = static_cast<const std::int8_t*>(operands[0]);
-    const auto* b = static_cast<const std::int8_t*>(operands[1]);
-    auto* out = static_cast<std::int8_t*>(result);
-    kernel::reference::detail::for_each_broadcast(p, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
-      out[i] = kernel::reference::int8::add_one(p, a[ia], b[ib]);
-    });
+    run_quantized(p, operands, result,
+                  [&](std::int32_t a, std::int32_t b) { return kernel::reference::int8::add_one(p, a, b); });
   }
 };
 

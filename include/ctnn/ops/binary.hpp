@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include <ctnn/ir/shape_rules.hpp>
+#include <ctnn/kernel/reference/elementwise.hpp>
 #include <ctnn/ops/descriptor.hpp>
 
 namespace ctnn::ops {
@@ -24,6 +25,22 @@ struct binary_elementwise : op_defaults {
   template <class Module>
   static constexpr void prepare(const Module& m, const node& n, kernel_params& p) {
     p.in2 = m.tensor_at(n.inputs[1]).dims;
+  }
+
+  // The int8 and int16 kernels of an op whose result element is one function of an element of each operand
+  // (TFLM's quantized ADD, SUB, MUL, SQUARED_DIFFERENCE: one template over the activation type T): `element`
+  // maps the two values to the result's, clamped to T already, over the broadcast.
+  template <class Params, class Element>
+  [[gnu::always_inline]] static void run_quantized(Params p, const void* const* operands, void* result,
+                                                   Element element) {
+    with_activation_type(p, [&]<class T>(T) {
+      const auto* a = static_cast<const T*>(operands[0]);
+      const auto* b = static_cast<const T*>(operands[1]);
+      auto* out = static_cast<T*>(result);
+      kernel::reference::detail::for_each_broadcast(p, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
+        out[i] = static_cast<T>(element(std::int32_t{a[ia]}, std::int32_t{b[ib]}));
+      });
+    });
   }
 };
 

@@ -1,6 +1,7 @@
 #pragma once
 // mul: a * b with numpy broadcasting and a fused activation (TFLite MUL, ONNX Mul). The descriptor of
-// op_kind::mul (ops/descriptor.hpp); its float32 fast path: kernel/simd.
+// op_kind::mul (ops/descriptor.hpp); its float32 fast path: kernel/simd. int8 and int16 (16x8) by TFLM's
+// reference recipe.
 #include <cstdint>
 
 #include <ctnn/kernel/reference/elementwise.hpp>
@@ -16,7 +17,11 @@ struct mul : binary_elementwise {
     return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b));
   }};
 
-  // TFLite's MUL Prepare (int8): one multiplier, input_scale * input2_scale / output_scale in double.
+  static constexpr bool has_kernel(dtype type) { return binary_elementwise::has_kernel(type) || type == dtype::i16; }
+  // TFLM's CalculateOpDataMul refuses int16 zero points other than 0.
+  static constexpr bool int16_symmetric = true;
+
+  // TFLite's MUL Prepare (int8, int16): one multiplier, input_scale * input2_scale / output_scale in double.
   static constexpr void requantize(const quantized_operands& q, const node& n, kernel_params& p) {
     p.input2_offset = ctnn::detail::quant::wrapping_neg(q.in2.zero_point);
     q.set_multiplier(p.output_multiplier, p.output_shift,
@@ -28,14 +33,11 @@ struct mul : binary_elementwise {
   [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {
     kernel::reference::binary_with(p, operands[0], operands[1], result, [](float x, float y) { return x * y; });
   }
+  // int8 and int16: TFLM's MulElementwise (kernel/reference/int8/elementwise.hpp).
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
-    const auto* a = static_cast<const std::int8_t*>(operands[0]);
-    const auto* b = static_cast<const std::int8_t*>(operands[1]);
-    auto* out = static_cast<std::int8_t*>(result);
-    kernel::reference::detail::for_each_broadcast(p, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
-      out[i] = kernel::reference::int8::mul_one(p, a[ia], b[ib]);
-    });
+    run_quantized(p, operands, result,
+                  [&](std::int32_t a, std::int32_t b) { return kernel::reference::int8::mul_one(p, a, b); });
   }
 };
 

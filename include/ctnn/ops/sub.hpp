@@ -42,16 +42,11 @@ struct sub : binary_elementwise {
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
     namespace i8 = kernel::reference::int8;
-    with_activation_type(p, [&]<class T>(T) {
-      const auto* a = static_cast<const T*>(operands[0]);
-      const auto* b = static_cast<const T*>(operands[1]);
-      auto* out = static_cast<T*>(result);
-      kernel::reference::detail::for_each_broadcast(p, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
-        const std::int32_t scaled1 = i8::scaled_input(p, a[ia], p->input_offset, p->input_multiplier, p->input_shift);
-        const std::int32_t scaled2 = i8::scaled_input(p, b[ib], p->input2_offset, p->input2_multiplier, p->input2_shift);
-        out[i] = static_cast<T>(i8::requantize_clamped(p, ctnn::detail::quant::wrapping_sub(scaled1, scaled2),
-                                                      p->output_multiplier, p->output_shift));
-      });
+    run_quantized(p, operands, result, [&](std::int32_t a, std::int32_t b) {
+      const std::int32_t scaled1 = i8::scaled_input(p, a, p->input_offset, p->input_multiplier, p->input_shift);
+      const std::int32_t scaled2 = i8::scaled_input(p, b, p->input2_offset, p->input2_multiplier, p->input2_shift);
+      return i8::requantize_clamped(p, ctnn::detail::quant::wrapping_sub(scaled1, scaled2), p->output_multiplier,
+                                    p->output_shift);
     });
   }
 };

@@ -1,7 +1,9 @@
 #pragma once
 // What max_pool and avg_pool share (ops/max_pool.hpp, ops/avg_pool.hpp): an NHWC window slid over the
 // input, per channel; input and output share one quantization (TFLite requires it), so the int8 recipe is
-// only the fused activation's range. Fast paths: kernel/simd (f32, i8) and kernel/arm/pool.hpp.
+// only the fused activation's range. int16 (16x8) runs TFLM's int16 pools, the int8 template at int16 (any zero
+// point: TFLM only asks input and output to share it). Fast paths: kernel/simd (f32, i8) and kernel/arm/pool.hpp
+// (int8 only).
 #include <cstdint>
 
 #include <ctnn/ir/shape_rules.hpp>
@@ -14,7 +16,7 @@ namespace ctnn::ops {
 template <op_kind K, bool Max>
 struct window_pool : op_defaults {
   static constexpr op_kind kind = K;
-  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
+  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8 || type == dtype::i16; }
 
   // The window's output shape; a window made only of padding has nothing to pool (avg would divide by 0).
   template <class Module>
@@ -55,7 +57,9 @@ struct window_pool : op_defaults {
   }
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
-    kernel::reference::int8::pool2d<Max>(p, static_cast<const std::int8_t*>(operands[0]), static_cast<std::int8_t*>(result));
+    with_activation_type(p, [&]<class T>(T) {
+      kernel::reference::int8::pool2d<Max>(p, static_cast<const T*>(operands[0]), static_cast<T*>(result));
+    });
   }
 
   template <class Writer>

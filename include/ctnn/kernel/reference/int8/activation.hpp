@@ -99,11 +99,12 @@ constexpr void leaky_relu(Params p, const T* input, T* output) {
   for (std::int64_t i = 0; i < elements; ++i) output[i] = rectify<T>(p, input[i] + p->input_offset, 1);
 }
 
-// prelu: alpha (the second operand, offset input2_offset) broadcast against the input.
-template <class Params>
-constexpr void prelu(Params p, const std::int8_t* input, const std::int8_t* alpha, std::int8_t* output) {
+// prelu: alpha (the second operand, offset input2_offset) broadcast against the input; int8 or int16 input
+// (TFLM's int16 PRELU: an int8 alpha, |(x - zero point) (alpha - zero point)| < 2^24).
+template <class Params, class T>
+constexpr void prelu(Params p, const T* input, const std::int8_t* alpha, T* output) {
   reference::detail::for_each_broadcast(p, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
-    output[i] = rectify<std::int8_t>(p, input[ia] + p->input_offset, alpha[ib] + p->input2_offset);
+    output[i] = rectify<T>(p, input[ia] + p->input_offset, alpha[ib] + p->input2_offset);
   });
 }
 
