@@ -8,7 +8,8 @@
 // back to the DSP kernel of P where no MVE kernel applies) or Armv7E-M DSP int8 (arm::i8_kernel<P>::supports,
 // in-place calls included: those kernels decide themselves), x86 int8 at the target's level (simd_i8_kernel), xsimd float
 // (simd::f32_kernel); the SIMD families only for calls that plan_memory did not place over their own input
-// (their order of writes is not the reference's); otherwise the reference kernel. ONNX integer calls, u8
+// (their order of writes is not the reference's); otherwise the reference kernel. ONNX integer calls run the
+// x86 int8 family's conv2d and dense where it supports them (ONNX's output stage), the reference otherwise; u8
 // byte moves and float->int8 quantize always run the reference kernel. Each family's packs(k) gives the
 // layout of constant operand k. Under the shared policy every call runs its op kind's shared kernel, with
 // constants as stored.
@@ -53,7 +54,13 @@ constexpr bool has_vector_f32(instruction_set s) {
 template <class Policy>
 constexpr kernel_choice choice_by_values(const kernel_params& p, instruction_set isa) {
   if (std::is_same_v<Policy, kernel::shared>) return {kernel_impl::shared};
-  if (p.requantization == requantization_policy::onnx || p.type == dtype::u8) return {};
+  // ONNX's integer conv2d and dense: the x86 int8 family (kernel/simd/i8/onnx_conv.hpp), which says which.
+  if (p.requantization == requantization_policy::onnx)
+    return (p.kind == op_kind::conv2d || p.kind == op_kind::dense) && is_x86(isa) && isa != instruction_set::x86_sse2 &&
+                   p.in_place == 0
+               ? kernel_choice{kernel_impl::undecided, isa}
+               : kernel_choice{};
+  if (p.type == dtype::u8) return {};
   if (p.type == dtype::f32 && p.out_type == dtype::f32 && has_vector_f32(isa) && p.in_place == 0)
     return {kernel_impl::undecided, isa};
   if (p.type == dtype::i8 && (isa == instruction_set::armv7em_dsp || isa == instruction_set::armv81m_mve ||
