@@ -3,7 +3,8 @@
 // bit-exact, on randomised calls: QLinearConv with groups 1 and depthwise (groups = channels), QLinearMatMul
 // with batch dimensions; uint8 and int8 inputs and results, random zero points, per-tensor and per-channel
 // weight scales (powers of two, whose products land on .5 ties, and others), multipliers that saturate,
-// zero and infinite weight scales (a NaN product gives the zero point), asymmetric padding, strides, dilation.
+// zero and infinite weight scales (a NaN product gives the zero point), asymmetric padding, strides, dilation;
+// and QuantizeLinear per tensor (i8/onnx_quantize.hpp) on ties, NaN, infinities and saturating values.
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -147,6 +148,56 @@ tally check_seeds_onnx(std::index_sequence<Seed...>) {
   return t;
 }
 
+// QuantizeLinear per tensor: a power-of-two scale (x / scale lands on ties) or another, any zero point.
+template <std::uint32_t Seed>
+constexpr kernel_params quantize_case() {
+  int8_test::xorshift rng{Seed * 40503u + 11u};
+  kernel_params p{};
+  p.kind = op_kind::quantize;
+  p.type = dtype::f32;
+  p.out_type = Seed % 2 == 0 ? dtype::u8 : dtype::i8;
+  p.requantization = ctnn::requantization_policy::onnx;
+  const std::int32_t n = rng.uniform(1, 300);
+  p.in = p.out = ctnn::make_shape(1, n);
+  p.output_offset = p.out_type == dtype::u8 ? rng.uniform(0, 255) : rng.uniform(-128, 127);
+  p.onnx.output_scale_bits = std::bit_cast<std::uint32_t>(Seed % 3 == 0 ? 0.25f : rng.uniform_float(0.001f, 2.0f));
+  p.onnx.scale_count = p.onnx.zero_point_count = 1;
+  return p;
+}
+
+template <kernel_params P>
+onnx_comparison check_quantize(std::mt19937& rng) {
+  const float scale = std::bit_cast<float>(P.onnx.output_scale_bits);
+  std::vector<float> x(static_cast<std::size_t>(P.in.elements()));
+  std::uniform_int_distribution<int> pick(0, 19), steps(-300, 300);
+  std::uniform_real_distribution<float> spread(-200.0f, 200.0f);
+  for (float& v : x) {
+    const int k = pick(rng);
+    v = k < 8 ? (static_cast<float>(steps(rng)) + 0.5f) * scale  // ties where the product is exact
+              : (k < 17 ? spread(rng) * scale : (k == 17 ? NAN : (k == 18 ? INFINITY : -3.0e38f)));
+  }
+  const void* operands[3] = {x.data(), nullptr, nullptr};
+  std::vector<std::int8_t> want(x.size(), 0x55), got(x.size(), 0x2a);
+  ctnn::kernel::invoke<P>(operands, want.data());
+  constexpr kernel_params selected = ctnn::pass::with_kernel_choice<P>;
+  ctnn::kernel::invoke<selected>(operands, got.data());
+  onnx_comparison c{};
+  c.simd = selected.choice.impl == ctnn::kernel_impl::simd_i8;
+  c.equal = want == got;
+  for (std::size_t i = 0; i < want.size(); ++i) c.varied = c.varied || want[i] != want[0];
+  CHECK_MESSAGE(c.equal, "quantize of " << x.size() << " to " << static_cast<int>(P.out_type) << " scale " << scale);
+  return c;
+}
+
+template <std::size_t... Seed>
+tally check_quantize_seeds(std::index_sequence<Seed...>) {
+  std::mt19937 rng(2027);
+  tally t;
+  const auto add = [&](onnx_comparison c) { t.add(c, c.simd); };
+  (add(check_quantize<quantize_case<static_cast<std::uint32_t>(Seed + 1)>()>(rng)), ...);
+  return t;
+}
+
 // A call the vectorised kernels do not take: per-channel weight zero points (here with a non-zero one).
 constexpr kernel_params with_channel_zero_points() {
   kernel_params p = onnx_case<2>();  // depthwise, per-channel scales
@@ -162,6 +213,13 @@ TEST_CASE("ONNX integer conv2d and MatMul: the vectorised kernels equal the ONNX
   CHECK(t.varied >= t.cases * 3 / 4);
   if (vectorised) CHECK(t.vectorised_cases == t.cases);  // every case above is within the kernels' limits
   MESSAGE(t.cases << " cases, " << t.vectorised_cases << " vectorised");
+}
+
+TEST_CASE("ONNX QuantizeLinear per tensor: the vectorised kernel equals the ONNX reference bit for bit") {
+  const tally t = check_quantize_seeds(std::make_index_sequence<12>{});
+  CHECK(t.equal == t.cases);
+  CHECK(t.varied == t.cases);
+  if (vectorised) CHECK(t.vectorised_cases == t.cases);
 }
 
 TEST_CASE("ONNX integer conv2d with per-channel weight zero points keeps the reference kernel, and agrees") {

@@ -6,7 +6,8 @@
 //   depthwise_conv2d (depth multiplier 1), add (equal shapes), avg_pool / global_avg_pool;
 //   softmax with its exponentials tabulated at compile time (i8/softmax.hpp, scalar);
 //   ONNX's integer conv2d and dense (QLinearConv, QLinearMatMul; int8 or uint8 activations) on the
-//   same GEMM and depthwise kernels with ONNX's output stage (i8/onnx_conv.hpp, i8/output_stage.hpp).
+//   same GEMM and depthwise kernels with ONNX's output stage (i8/onnx_conv.hpp, i8/output_stage.hpp), and
+//   ONNX's QuantizeLinear per tensor (i8/onnx_quantize.hpp).
 // Without a SIMD level (arm-none-eabi, plain x86-64) every `supports` is false.
 #include <cstddef>
 
@@ -18,6 +19,7 @@
 #include <ctnn/kernel/simd/i8/gemm.hpp>
 #include <ctnn/kernel/simd/i8/isa.hpp>
 #include <ctnn/kernel/simd/i8/onnx_conv.hpp>
+#include <ctnn/kernel/simd/i8/onnx_quantize.hpp>
 #include <ctnn/kernel/simd/i8/softmax.hpp>
 
 namespace ctnn::kernel::simd {
@@ -33,6 +35,8 @@ constexpr auto select() {
   } else if constexpr (P.requantization == requantization_policy::onnx) {
     if constexpr (P.kind == op_kind::conv2d || P.kind == op_kind::dense)
       return kernel::detail::supported_or<onnx_conv_kernel<P, I>, unsupported>();
+    else if constexpr (P.kind == op_kind::quantize)
+      return kernel::detail::supported_or<onnx_quantize_kernel<P, I>, unsupported>();
     else return unsupported{};
   } else if constexpr (P.type != dtype::i8) {
     return unsupported{};
