@@ -4,7 +4,8 @@
 // with batch dimensions; uint8 and int8 inputs and results, random zero points, per-tensor and per-channel
 // weight scales (powers of two, whose products land on .5 ties, and others), multipliers that saturate,
 // zero and infinite weight scales (a NaN product gives the zero point), asymmetric padding, strides, dilation;
-// and QuantizeLinear per tensor (i8/onnx_quantize.hpp) on ties, NaN, infinities and saturating values.
+// QuantizeLinear per tensor (i8/onnx_quantize.hpp) on ties, NaN, infinities and saturating values; and the
+// 8-bit NHWC <-> NCHW transposes around them (i8/transpose_bytes.hpp: 16 x 16 blocks and the edges).
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -198,6 +199,50 @@ tally check_quantize_seeds(std::index_sequence<Seed...>) {
   return t;
 }
 
+// An 8-bit transpose NHWC -> NCHW (odd seeds) or back, sides below and above the 16-byte blocks.
+template <std::uint32_t Seed>
+constexpr kernel_params transpose_case() {
+  int8_test::xorshift rng{Seed * 97u + 5u};
+  kernel_params p{};
+  p.kind = op_kind::transpose;
+  p.type = p.out_type = Seed % 4 < 2 ? dtype::u8 : dtype::i8;
+  const std::int32_t n = rng.uniform(1, 2), a = rng.uniform(1, 40), b = rng.uniform(1, 40), c = rng.uniform(1, 70);
+  p.in = ctnn::make_shape(n, a, b, c);
+  if (Seed % 2 == 1) {
+    p.transpose.perm = {0, 3, 1, 2};
+    p.out = ctnn::make_shape(n, c, a, b);
+  } else {
+    p.transpose.perm = {0, 2, 3, 1};
+    p.out = ctnn::make_shape(n, b, c, a);
+  }
+  return p;
+}
+
+template <kernel_params P>
+onnx_comparison check_transpose(std::mt19937& rng) {
+  const auto input = int8_test::random_int8(static_cast<std::size_t>(P.in.elements()), rng);
+  const void* operands[1] = {input.data()};
+  std::vector<std::int8_t> want(input.size(), 0x55), got(input.size(), 0x2a);
+  ctnn::kernel::invoke<P>(operands, want.data());
+  constexpr kernel_params selected = ctnn::pass::with_kernel_choice<P>;
+  ctnn::kernel::invoke<selected>(operands, got.data());
+  onnx_comparison c{};
+  c.simd = selected.choice.impl == ctnn::kernel_impl::simd_i8;
+  c.equal = want == got;
+  c.varied = true;
+  CHECK_MESSAGE(c.equal, "transpose " << P.in[0] << "x" << P.in[1] << "x" << P.in[2] << "x" << P.in[3]);
+  return c;
+}
+
+template <std::size_t... Seed>
+tally check_transpose_seeds(std::index_sequence<Seed...>) {
+  std::mt19937 rng(2028);
+  tally t;
+  const auto add = [&](onnx_comparison c) { t.add(c, c.simd); };
+  (add(check_transpose<transpose_case<static_cast<std::uint32_t>(Seed + 1)>()>(rng)), ...);
+  return t;
+}
+
 // A call the vectorised kernels do not take: per-channel weight zero points (here with a non-zero one).
 constexpr kernel_params with_channel_zero_points() {
   kernel_params p = onnx_case<2>();  // depthwise, per-channel scales
@@ -219,6 +264,12 @@ TEST_CASE("ONNX QuantizeLinear per tensor: the vectorised kernel equals the ONNX
   const tally t = check_quantize_seeds(std::make_index_sequence<12>{});
   CHECK(t.equal == t.cases);
   CHECK(t.varied == t.cases);
+  if (vectorised) CHECK(t.vectorised_cases == t.cases);
+}
+
+TEST_CASE("8-bit NHWC <-> NCHW transposes: the vectorised byte transposes equal the reference") {
+  const tally t = check_transpose_seeds(std::make_index_sequence<12>{});
+  CHECK(t.equal == t.cases);
   if (vectorised) CHECK(t.vectorised_cases == t.cases);
 }
 

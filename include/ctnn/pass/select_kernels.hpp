@@ -10,7 +10,7 @@
 // (simd::f32_kernel); the SIMD families only for calls that plan_memory did not place over their own input
 // (their order of writes is not the reference's); otherwise the reference kernel. ONNX integer calls run the
 // x86 int8 family's conv2d, dense and quantize where it supports them (ONNX's rounding), the reference otherwise; u8
-// byte moves and TFLite's float->int8 quantize always run the reference kernel. Each family's packs(k) gives the
+// byte moves other than NHWC <-> NCHW transposes, and TFLite's float->int8 quantize, run the reference kernel. Each family's packs(k) gives the
 // layout of constant operand k. Under the shared policy every call runs its op kind's shared kernel, with
 // constants as stored.
 //
@@ -54,11 +54,14 @@ constexpr bool has_vector_f32(instruction_set s) {
 template <class Policy>
 constexpr kernel_choice choice_by_values(const kernel_params& p, instruction_set isa) {
   if (std::is_same_v<Policy, kernel::shared>) return {kernel_impl::shared};
+  const bool x86_int8 = is_x86(isa) && isa != instruction_set::x86_sse2 && p.in_place == 0;
+  // 8-bit NHWC <-> NCHW transposes (byte moves, whatever the policy): the x86 int8 family.
+  if (p.kind == op_kind::transpose && (p.type == dtype::i8 || p.type == dtype::u8) && x86_int8)
+    return {kernel_impl::undecided, isa};
   // ONNX's integer conv2d, dense and quantize: the x86 int8 family (kernel/simd/i8/onnx_conv.hpp,
   // onnx_quantize.hpp), which says which calls.
   if (p.requantization == requantization_policy::onnx)
-    return (p.kind == op_kind::conv2d || p.kind == op_kind::dense || p.kind == op_kind::quantize) && is_x86(isa) &&
-                   isa != instruction_set::x86_sse2 && p.in_place == 0
+    return (p.kind == op_kind::conv2d || p.kind == op_kind::dense || p.kind == op_kind::quantize) && x86_int8
                ? kernel_choice{kernel_impl::undecided, isa}
                : kernel_choice{};
   if (p.type == dtype::u8) return {};

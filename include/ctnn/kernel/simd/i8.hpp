@@ -7,7 +7,8 @@
 //   softmax with its exponentials tabulated at compile time (i8/softmax.hpp, scalar);
 //   ONNX's integer conv2d and dense (QLinearConv, QLinearMatMul; int8 or uint8 activations) on the
 //   same GEMM and depthwise kernels with ONNX's output stage (i8/onnx_conv.hpp, i8/output_stage.hpp), and
-//   ONNX's QuantizeLinear per tensor (i8/onnx_quantize.hpp).
+//   ONNX's QuantizeLinear per tensor (i8/onnx_quantize.hpp); 8-bit NHWC <-> NCHW transposes (int8 or
+//   uint8, i8/transpose_bytes.hpp).
 // Without a SIMD level (arm-none-eabi, plain x86-64) every `supports` is false.
 #include <cstddef>
 
@@ -21,6 +22,7 @@
 #include <ctnn/kernel/simd/i8/onnx_conv.hpp>
 #include <ctnn/kernel/simd/i8/onnx_quantize.hpp>
 #include <ctnn/kernel/simd/i8/softmax.hpp>
+#include <ctnn/kernel/simd/i8/transpose_bytes.hpp>
 
 namespace ctnn::kernel::simd {
 
@@ -32,6 +34,8 @@ template <kernel_params P, class I = isa>
 constexpr auto select() {
   if constexpr (!I::available) {
     return unsupported{};
+  } else if constexpr (P.kind == op_kind::transpose && (P.type == dtype::i8 || P.type == dtype::u8)) {
+    return kernel::detail::supported_or<transpose_kernel<P, I>, unsupported>();  // a byte move: any policy
   } else if constexpr (P.requantization == requantization_policy::onnx) {
     if constexpr (P.kind == op_kind::conv2d || P.kind == op_kind::dense)
       return kernel::detail::supported_or<onnx_conv_kernel<P, I>, unsupported>();

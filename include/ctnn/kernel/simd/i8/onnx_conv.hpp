@@ -9,7 +9,7 @@
 //   dense (MatMul, one weight matrix) -> gemm_kernel (dense, [out][in] weights).
 // The weights are re-laid out at compile time by the inner kernel's pack, read through an index map from
 // ONNX's layouts (OIHW, MatMul's [K, N]). At run time the NCHW input is transposed into an NHWC buffer
-// and the NHWC result back (dense needs neither). uint8 activations become int8 on the way in (x - 128,
+// and the NHWC result back (i8/transpose_bytes.hpp; dense needs neither). uint8 activations become int8 on the way in (x - 128,
 // the top bit flipped, with the input zero point moved by 128: (x - 128) + (128 - zero point) = x - zero
 // point) and back on the way out (onnx_output writes y - 128).
 //
@@ -32,6 +32,7 @@
 #include <ctnn/kernel/simd/i8/isa.hpp>
 #include <ctnn/kernel/simd/i8/output_stage.hpp>
 #include <ctnn/kernel/simd/i8/padded_input.hpp>
+#include <ctnn/kernel/simd/i8/transpose_bytes.hpp>
 
 namespace ctnn::kernel::simd::i8_detail {
 
@@ -137,15 +138,10 @@ struct onnx_conv_kernel {
     constexpr std::uint8_t flip = shape::unsigned_input ? 0x80 : 0;
     const auto* x = static_cast<const std::uint8_t*>(operands[0]);
     alignas(64) std::int8_t input[stages_input ? in_elements : 1];
-    if constexpr (shape::is_conv) {  // NCHW -> NHWC
-      const std::int32_t batches = P.in[0], c_count = P.in[1];
-      const std::int64_t plane = static_cast<std::int64_t>(P.in[2]) * P.in[3];
-      for (std::int32_t n = 0; n < batches; ++n)
-        for (std::int32_t c = 0; c < c_count; ++c) {
-          const std::uint8_t* from = x + (static_cast<std::int64_t>(n) * c_count + c) * plane;
-          std::int8_t* to = input + static_cast<std::int64_t>(n) * c_count * plane + c;
-          for (std::int64_t i = 0; i < plane; ++i) to[i * c_count] = static_cast<std::int8_t>(from[i] ^ flip);
-        }
+    if constexpr (shape::is_conv) {  // NCHW -> NHWC: per batch, [C, H * W] -> [H * W, C]
+      constexpr std::int64_t c_count = P.in[1], plane = static_cast<std::int64_t>(P.in[2]) * P.in[3];
+      for (std::int32_t n = 0; n < P.in[0]; ++n)
+        transpose_bytes<c_count, plane>(x + n * c_count * plane, reinterpret_cast<std::uint8_t*>(input) + n * c_count * plane, flip);
     } else if constexpr (stages_input) {
       for (std::int64_t i = 0; i < in_elements; ++i) input[i] = static_cast<std::int8_t>(x[i] ^ flip);
     }
@@ -167,15 +163,11 @@ struct onnx_conv_kernel {
     inner::compute(stages_input ? input : static_cast<const std::int8_t*>(operands[0]), static_cast<const std::int32_t*>(operands[1]),
                    P.has_bias != 0 ? bias : nullptr, out, typename stage::source{multipliers});
     constexpr std::uint8_t flip_out = shape::unsigned_output ? 0x80 : 0;
-    if constexpr (stages_output) {  // NHWC -> NCHW
-      const std::int32_t batches = P.out[0], c_count = P.out[1];
-      const std::int64_t plane = static_cast<std::int64_t>(P.out[2]) * P.out[3];
-      for (std::int32_t n = 0; n < batches; ++n)
-        for (std::int32_t c = 0; c < c_count; ++c) {
-          const std::int8_t* from = staged_output + static_cast<std::int64_t>(n) * c_count * plane + c;
-          std::uint8_t* to = y + (static_cast<std::int64_t>(n) * c_count + c) * plane;
-          for (std::int64_t i = 0; i < plane; ++i) to[i] = static_cast<std::uint8_t>(from[i * c_count]) ^ flip_out;
-        }
+    if constexpr (stages_output) {  // NHWC -> NCHW: per batch, [OH * OW, O] -> [O, OH * OW]
+      constexpr std::int64_t c_count = P.out[1], plane = static_cast<std::int64_t>(P.out[2]) * P.out[3];
+      for (std::int32_t n = 0; n < P.out[0]; ++n)
+        transpose_bytes<plane, c_count>(reinterpret_cast<const std::uint8_t*>(staged_output) + n * c_count * plane, y + n * c_count * plane,
+                                        flip_out);
     } else if constexpr (shape::unsigned_output) {
       for (std::int64_t i = 0; i < out_elements; ++i) y[i] ^= flip_out;
     }
