@@ -15,8 +15,8 @@ namespace ctnn::kernel::simd::i8_detail {
 // to[c * Rows + r] = from[r * Cols + c] ^ flip (flip 0x80: uint8 <-> int8 less 128).
 template <std::int64_t Rows, std::int64_t Cols>
 inline void transpose_bytes(const std::uint8_t* from, std::uint8_t* to, std::uint8_t flip) {
-  constexpr std::int64_t block_rows = Rows / 16 * 16, block_cols = Cols / 16 * 16;
 #if XSIMD_WITH_SSE4_1
+  constexpr std::int64_t block_rows = Rows / 16 * 16, block_cols = Cols / 16 * 16;
   const __m128i flips = _mm_set1_epi8(static_cast<char>(flip));
   for (std::int64_t r0 = 0; r0 < block_rows; r0 += 16)
     for (std::int64_t c0 = 0; c0 < block_cols; c0 += 16) {
