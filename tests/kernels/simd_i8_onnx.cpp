@@ -98,12 +98,27 @@ std::vector<float> weight_scales(std::size_t channels, std::int64_t terms, std::
   return scales;
 }
 
-struct onnx_comparison : comparison {
-  bool simd = false;
-};
+// Runs P by the reference kernel (no recorded choice) and by the kernel select_kernels records for it (its
+// weights, operand 1, packed when it packs them); compares the bytes written, and records the choice in t.
+template <kernel_params P, std::size_t N>
+bool matches_reference(const void* (&operands)[N], const std::vector<std::int8_t>* weights, std::size_t out_bytes, tally& t) {
+  std::vector<std::int8_t> want(out_bytes, 0x55), got(out_bytes, 0x2a);
+  ctnn::kernel::invoke<P>(operands, want.data());
+  constexpr kernel_params selected = ctnn::pass::with_kernel_choice<P>;
+  if constexpr (ctnn::kernel::packs_operand<selected>(1)) {
+    const auto packed = ctnn::kernel::pack_operand<selected, 1>(vector_reader{weights, nullptr});
+    operands[1] = packed.data();
+    ctnn::kernel::invoke<selected>(operands, got.data());
+  } else {
+    ctnn::kernel::invoke<selected>(operands, got.data());
+  }
+  const comparison c = compare_outputs(want, got);
+  t.add(c, selected.choice.impl == ctnn::kernel_impl::simd_i8);
+  return c.equal;
+}
 
 template <kernel_params P>
-onnx_comparison check_case(std::mt19937& rng) {
+void check_case(tally& t, std::mt19937& rng) {
   const auto channels = static_cast<std::size_t>(P.kind == op_kind::dense ? P.out.last() : P.out[1]);
   const std::int64_t taps = P.kind == op_kind::dense ? P.in.last()
                                                      : static_cast<std::int64_t>(P.win.kernel_h) * P.win.kernel_w * (P.in[1] / P.groups);
@@ -113,40 +128,11 @@ onnx_comparison check_case(std::mt19937& rng) {
   const auto scales = weight_scales<P>(channels, taps, rng);
   const std::vector<std::int8_t> zero_points(channels, 0);
   const void* operands[5] = {input.data(), weights.data(), bias.data(), scales.data(), zero_points.data()};
-  std::vector<std::int8_t> want(static_cast<std::size_t>(P.out.elements()), 0x55), got(want.size(), 0x2a);
-  ctnn::kernel::invoke<P>(operands, want.data());  // the reference (no recorded choice)
-  constexpr kernel_params selected = ctnn::pass::with_kernel_choice<P>;
-  onnx_comparison c{};
-  c.simd = selected.choice.impl == ctnn::kernel_impl::simd_i8;
-  if constexpr (ctnn::kernel::packs_operand<selected>(1)) {
-    const auto packed = ctnn::kernel::pack_operand<selected, 1>(vector_reader{&weights, nullptr});
-    operands[1] = packed.data();
-    ctnn::kernel::invoke<selected>(operands, got.data());
-  } else {
-    ctnn::kernel::invoke<selected>(operands, got.data());
-  }
-  c.equal = true;
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    c.varied = c.varied || want[i] != want[0];
-    if (c.equal && want[i] != got[i]) {
-      MESSAGE("first difference at " << i << " of " << want.size() << ": reference " << int{want[i]} << ", simd " << int{got[i]});
-      c.equal = false;
-    }
-  }
-  CHECK_MESSAGE(c.equal, "kind " << static_cast<int>(P.kind) << " in " << P.in[0] << "x" << P.in[1] << "x" << P.in[2] << "x" << P.in[3]
-                                 << " groups " << P.groups << " kernel " << P.win.kernel_h << "x" << P.win.kernel_w << " stride "
-                                 << P.win.stride_h << "x" << P.win.stride_w << " types " << static_cast<int>(P.type) << "->"
-                                 << static_cast<int>(P.out_type) << " scales " << P.onnx.scale_count);
-  return c;
-}
-
-template <std::size_t... Seed>
-tally check_seeds_onnx(std::index_sequence<Seed...>) {
-  std::mt19937 rng(2026);
-  tally t;
-  const auto add = [&](onnx_comparison c) { t.add(c, c.simd); };
-  (add(check_case<onnx_case<static_cast<std::uint32_t>(Seed + 1)>()>(rng)), ...);
-  return t;
+  const bool equal = matches_reference<P>(operands, &weights, static_cast<std::size_t>(P.out.elements()), t);
+  CHECK_MESSAGE(equal, "kind " << static_cast<int>(P.kind) << " in " << P.in[0] << "x" << P.in[1] << "x" << P.in[2] << "x" << P.in[3]
+                               << " groups " << P.groups << " kernel " << P.win.kernel_h << "x" << P.win.kernel_w << " stride "
+                               << P.win.stride_h << "x" << P.win.stride_w << " types " << static_cast<int>(P.type) << "->"
+                               << static_cast<int>(P.out_type) << " scales " << P.onnx.scale_count);
 }
 
 // QuantizeLinear per tensor: a power-of-two scale (x / scale lands on ties) or another, any zero point.
@@ -167,7 +153,7 @@ constexpr kernel_params quantize_case() {
 }
 
 template <kernel_params P>
-onnx_comparison check_quantize(std::mt19937& rng) {
+void check_quantize(tally& t, std::mt19937& rng) {
   const float scale = std::bit_cast<float>(P.onnx.output_scale_bits);
   std::vector<float> x(static_cast<std::size_t>(P.in.elements()));
   std::uniform_int_distribution<int> pick(0, 19), steps(-300, 300);
@@ -178,25 +164,8 @@ onnx_comparison check_quantize(std::mt19937& rng) {
               : (k < 17 ? spread(rng) * scale : (k == 17 ? NAN : (k == 18 ? INFINITY : -3.0e38f)));
   }
   const void* operands[3] = {x.data(), nullptr, nullptr};
-  std::vector<std::int8_t> want(x.size(), 0x55), got(x.size(), 0x2a);
-  ctnn::kernel::invoke<P>(operands, want.data());
-  constexpr kernel_params selected = ctnn::pass::with_kernel_choice<P>;
-  ctnn::kernel::invoke<selected>(operands, got.data());
-  onnx_comparison c{};
-  c.simd = selected.choice.impl == ctnn::kernel_impl::simd_i8;
-  c.equal = want == got;
-  for (std::size_t i = 0; i < want.size(); ++i) c.varied = c.varied || want[i] != want[0];
-  CHECK_MESSAGE(c.equal, "quantize of " << x.size() << " to " << static_cast<int>(P.out_type) << " scale " << scale);
-  return c;
-}
-
-template <std::size_t... Seed>
-tally check_quantize_seeds(std::index_sequence<Seed...>) {
-  std::mt19937 rng(2027);
-  tally t;
-  const auto add = [&](onnx_comparison c) { t.add(c, c.simd); };
-  (add(check_quantize<quantize_case<static_cast<std::uint32_t>(Seed + 1)>()>(rng)), ...);
-  return t;
+  const bool equal = matches_reference<P>(operands, nullptr, x.size(), t);
+  CHECK_MESSAGE(equal, "quantize of " << x.size() << " to " << static_cast<int>(P.out_type) << " scale " << scale);
 }
 
 // An 8-bit transpose NHWC -> NCHW (odd seeds) or back, sides below and above the 16-byte blocks.
@@ -219,28 +188,11 @@ constexpr kernel_params transpose_case() {
 }
 
 template <kernel_params P>
-onnx_comparison check_transpose(std::mt19937& rng) {
+void check_transpose(tally& t, std::mt19937& rng) {
   const auto input = int8_test::random_int8(static_cast<std::size_t>(P.in.elements()), rng);
   const void* operands[1] = {input.data()};
-  std::vector<std::int8_t> want(input.size(), 0x55), got(input.size(), 0x2a);
-  ctnn::kernel::invoke<P>(operands, want.data());
-  constexpr kernel_params selected = ctnn::pass::with_kernel_choice<P>;
-  ctnn::kernel::invoke<selected>(operands, got.data());
-  onnx_comparison c{};
-  c.simd = selected.choice.impl == ctnn::kernel_impl::simd_i8;
-  c.equal = want == got;
-  c.varied = true;
-  CHECK_MESSAGE(c.equal, "transpose " << P.in[0] << "x" << P.in[1] << "x" << P.in[2] << "x" << P.in[3]);
-  return c;
-}
-
-template <std::size_t... Seed>
-tally check_transpose_seeds(std::index_sequence<Seed...>) {
-  std::mt19937 rng(2028);
-  tally t;
-  const auto add = [&](onnx_comparison c) { t.add(c, c.simd); };
-  (add(check_transpose<transpose_case<static_cast<std::uint32_t>(Seed + 1)>()>(rng)), ...);
-  return t;
+  const bool equal = matches_reference<P>(operands, nullptr, input.size(), t);
+  CHECK_MESSAGE(equal, "transpose " << P.in[0] << "x" << P.in[1] << "x" << P.in[2] << "x" << P.in[3]);
 }
 
 // A call the vectorised kernels do not take: per-channel weight zero points (here with a non-zero one).
@@ -253,7 +205,7 @@ constexpr kernel_params with_channel_zero_points() {
 }  // namespace
 
 TEST_CASE("ONNX integer conv2d and MatMul: the vectorised kernels equal the ONNX reference bit for bit") {
-  const tally t = check_seeds_onnx(std::make_index_sequence<48>{});
+  const tally t = check_seeds<48>(2026, [](auto seed, tally& t, std::mt19937& rng) { check_case<onnx_case<decltype(seed)::value>()>(t, rng); });
   CHECK(t.equal == t.cases);
   CHECK(t.varied >= t.cases * 3 / 4);
   if (vectorised) CHECK(t.vectorised_cases == t.cases);  // every case above is within the kernels' limits
@@ -261,14 +213,14 @@ TEST_CASE("ONNX integer conv2d and MatMul: the vectorised kernels equal the ONNX
 }
 
 TEST_CASE("ONNX QuantizeLinear per tensor: the vectorised kernel equals the ONNX reference bit for bit") {
-  const tally t = check_quantize_seeds(std::make_index_sequence<12>{});
+  const tally t = check_seeds<12>(2027, [](auto seed, tally& t, std::mt19937& rng) { check_quantize<quantize_case<decltype(seed)::value>()>(t, rng); });
   CHECK(t.equal == t.cases);
   CHECK(t.varied == t.cases);
   if (vectorised) CHECK(t.vectorised_cases == t.cases);
 }
 
 TEST_CASE("8-bit NHWC <-> NCHW transposes: the vectorised byte transposes equal the reference") {
-  const tally t = check_transpose_seeds(std::make_index_sequence<12>{});
+  const tally t = check_seeds<12>(2028, [](auto seed, tally& t, std::mt19937& rng) { check_transpose<transpose_case<decltype(seed)::value>()>(t, rng); });
   CHECK(t.equal == t.cases);
   if (vectorised) CHECK(t.vectorised_cases == t.cases);
 }
