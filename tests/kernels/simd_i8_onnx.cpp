@@ -5,10 +5,12 @@
 // weight scales (powers of two, whose products land on .5 ties, and others), multipliers that saturate,
 // zero and infinite weight scales (a NaN product gives the zero point), asymmetric padding, strides, dilation;
 // QuantizeLinear per tensor (i8/onnx_quantize.hpp) on ties, NaN, infinities and saturating values; and the
-// 8-bit NHWC <-> NCHW transposes around them (i8/transpose_bytes.hpp: 16 x 16 blocks and the edges).
+// NHWC <-> NCHW transposes around them, int8, uint8 and float32 (simd/detail/transpose_blocks.hpp: 16 x 16
+// bytes and 4 x 4 words per block, and the edges).
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -113,7 +115,7 @@ bool matches_reference(const void* (&operands)[N], const std::vector<std::int8_t
     ctnn::kernel::invoke<selected>(operands, got.data());
   }
   const comparison c = compare_outputs(want, got);
-  t.add(c, selected.choice.impl == ctnn::kernel_impl::simd_i8);
+  t.add(c, selected.choice.impl != ctnn::kernel_impl::reference);
   return c.equal;
 }
 
@@ -168,13 +170,13 @@ void check_quantize(tally& t, std::mt19937& rng) {
   CHECK_MESSAGE(equal, "quantize of " << x.size() << " to " << static_cast<int>(P.out_type) << " scale " << scale);
 }
 
-// An 8-bit transpose NHWC -> NCHW (odd seeds) or back, sides below and above the 16-byte blocks.
+// A transpose NHWC -> NCHW (odd seeds) or back, of uint8, int8 or float32, sides below and above the blocks.
 template <std::uint32_t Seed>
 constexpr kernel_params transpose_case() {
   int8_test::xorshift rng{Seed * 97u + 5u};
   kernel_params p{};
   p.kind = op_kind::transpose;
-  p.type = p.out_type = Seed % 4 < 2 ? dtype::u8 : dtype::i8;
+  p.type = p.out_type = Seed % 3 == 0 ? dtype::u8 : (Seed % 3 == 1 ? dtype::i8 : dtype::f32);
   const std::int32_t n = rng.uniform(1, 2), a = rng.uniform(1, 40), b = rng.uniform(1, 40), c = rng.uniform(1, 70);
   p.in = ctnn::make_shape(n, a, b, c);
   if (Seed % 2 == 1) {
@@ -189,9 +191,15 @@ constexpr kernel_params transpose_case() {
 
 template <kernel_params P>
 void check_transpose(tally& t, std::mt19937& rng) {
-  const auto input = int8_test::random_int8(static_cast<std::size_t>(P.in.elements()), rng);
+  const std::size_t bytes = static_cast<std::size_t>(P.in.elements()) * (P.type == dtype::f32 ? 4 : 1);
+  std::vector<std::int8_t> input = int8_test::random_int8(bytes, rng);
+  if constexpr (P.type == dtype::f32)  // finite floats, not random bit patterns
+    for (std::size_t i = 0; i < bytes; i += 4) {
+      const float v = static_cast<float>(input[i]) * 0.37f + static_cast<float>(input[i + 1]);
+      std::memcpy(input.data() + i, &v, 4);
+    }
   const void* operands[1] = {input.data()};
-  const bool equal = matches_reference<P>(operands, nullptr, input.size(), t);
+  const bool equal = matches_reference<P>(operands, nullptr, bytes, t);
   CHECK_MESSAGE(equal, "transpose " << P.in[0] << "x" << P.in[1] << "x" << P.in[2] << "x" << P.in[3]);
 }
 
@@ -219,8 +227,8 @@ TEST_CASE("ONNX QuantizeLinear per tensor: the vectorised kernel equals the ONNX
   if (vectorised) CHECK(t.vectorised_cases == t.cases);
 }
 
-TEST_CASE("8-bit NHWC <-> NCHW transposes: the vectorised byte transposes equal the reference") {
-  const tally t = check_seeds<12>(2028, [](auto seed, tally& t, std::mt19937& rng) { check_transpose<transpose_case<decltype(seed)::value>()>(t, rng); });
+TEST_CASE("NHWC <-> NCHW transposes of uint8, int8 and float32: the vectorised block transposes equal the reference") {
+  const tally t = check_seeds<18>(2028, [](auto seed, tally& t, std::mt19937& rng) { check_transpose<transpose_case<decltype(seed)::value>()>(t, rng); });
   CHECK(t.equal == t.cases);
   if (vectorised) CHECK(t.vectorised_cases == t.cases);
 }

@@ -8,7 +8,7 @@
 //   ONNX's integer conv2d and dense (QLinearConv, QLinearMatMul; int8 or uint8 activations) on the
 //   same GEMM and depthwise kernels with ONNX's output stage (i8/onnx_conv.hpp, i8/output_stage.hpp), and
 //   ONNX's QuantizeLinear per tensor (i8/onnx_quantize.hpp); 8-bit NHWC <-> NCHW transposes (int8 or
-//   uint8, i8/transpose_bytes.hpp).
+//   uint8, i8/transpose.hpp).
 // Without a SIMD level (arm-none-eabi, plain x86-64) every `supports` is false.
 #include <cstddef>
 
@@ -22,7 +22,7 @@
 #include <ctnn/kernel/simd/i8/onnx_conv.hpp>
 #include <ctnn/kernel/simd/i8/onnx_quantize.hpp>
 #include <ctnn/kernel/simd/i8/softmax.hpp>
-#include <ctnn/kernel/simd/i8/transpose_bytes.hpp>
+#include <ctnn/kernel/simd/i8/transpose.hpp>
 
 namespace ctnn::kernel::simd {
 

@@ -9,7 +9,7 @@
 //   dense (MatMul, one weight matrix) -> gemm_kernel (dense, [out][in] weights).
 // The weights are re-laid out at compile time by the inner kernel's pack, read through an index map from
 // ONNX's layouts (OIHW, MatMul's [K, N]). At run time the NCHW input is transposed into an NHWC buffer
-// and the NHWC result back (i8/transpose_bytes.hpp; dense needs neither). uint8 activations become int8 on the way in (x - 128,
+// and the NHWC result back (simd/detail/transpose_blocks.hpp; dense needs neither). uint8 activations become int8 on the way in (x - 128,
 // the top bit flipped, with the input zero point moved by 128: (x - 128) + (128 - zero point) = x - zero
 // point) and back on the way out (onnx_output writes y - 128).
 //
@@ -27,12 +27,12 @@
 #include <ctnn/kernel/reference/onnx_quant/params.hpp>
 #include <ctnn/kernel/reference/onnx_quant/rounding.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
+#include <ctnn/kernel/simd/detail/transpose_blocks.hpp>
 #include <ctnn/kernel/simd/i8/depthwise.hpp>
 #include <ctnn/kernel/simd/i8/gemm.hpp>
 #include <ctnn/kernel/simd/i8/isa.hpp>
 #include <ctnn/kernel/simd/i8/output_stage.hpp>
 #include <ctnn/kernel/simd/i8/padded_input.hpp>
-#include <ctnn/kernel/simd/i8/transpose_bytes.hpp>
 
 namespace ctnn::kernel::simd::i8_detail {
 
@@ -141,7 +141,8 @@ struct onnx_conv_kernel {
     if constexpr (shape::is_conv) {  // NCHW -> NHWC: per batch, [C, H * W] -> [H * W, C]
       constexpr std::int64_t c_count = P.in[1], plane = static_cast<std::int64_t>(P.in[2]) * P.in[3];
       for (std::int32_t n = 0; n < P.in[0]; ++n)
-        transpose_bytes<c_count, plane>(x + n * c_count * plane, reinterpret_cast<std::uint8_t*>(input) + n * c_count * plane, flip);
+        simd::detail::transpose_blocks<std::uint8_t, c_count, plane>(x + n * c_count * plane,
+                                                                     reinterpret_cast<std::uint8_t*>(input) + n * c_count * plane, flip);
     } else if constexpr (stages_input) {
       for (std::int64_t i = 0; i < in_elements; ++i) input[i] = static_cast<std::int8_t>(x[i] ^ flip);
     }
@@ -166,8 +167,8 @@ struct onnx_conv_kernel {
     if constexpr (stages_output) {  // NHWC -> NCHW: per batch, [OH * OW, O] -> [O, OH * OW]
       constexpr std::int64_t c_count = P.out[1], plane = static_cast<std::int64_t>(P.out[2]) * P.out[3];
       for (std::int32_t n = 0; n < P.out[0]; ++n)
-        transpose_bytes<plane, c_count>(reinterpret_cast<const std::uint8_t*>(staged_output) + n * c_count * plane, y + n * c_count * plane,
-                                        flip_out);
+        simd::detail::transpose_blocks<std::uint8_t, plane, c_count>(
+            reinterpret_cast<const std::uint8_t*>(staged_output) + n * c_count * plane, y + n * c_count * plane, flip_out);
     } else if constexpr (shape::unsigned_output) {
       for (std::int64_t i = 0; i < out_elements; ++i) y[i] ^= flip_out;
     }
