@@ -173,6 +173,43 @@ static_assert(onnx_params.onnx.multiplier_bits == std::bit_cast<std::uint32_t>(0
 static_assert(onnx_params.output_multiplier == 0 && onnx_lowered.calls[0].requantization.table == requantization_table::none);
 static_assert(ctnn::pass::compute_requantization::run(onnx_lowered).calls[0].params == onnx_params);
 
+// Per-channel weight zero points (operand 4, a constant) that are all equal are recorded per tensor
+// (zero_point_count 1, weights_offset): what the x86 int8 kernels take (kernel/simd/i8/onnx_conv.hpp);
+// unequal ones stay per channel.
+inline constexpr char onnx_w_scales[3 * 4] = {0, 0, 0, 63, 0, 0, 0, 63, 0, 0, 0, 63};  // 0.5f, little-endian
+inline constexpr char onnx_equal_zero_points[3] = {9, 9, 9};
+inline constexpr char onnx_unequal_zero_points[3] = {9, 9, 10};
+template <const char* ZeroPoints>
+struct onnx_channel_model {
+  static constexpr auto build() {
+    ctnn::module<6, 1> m{};
+    m.requantization = ctnn::requantization_policy::onnx;
+    builder<decltype(m)> b{m};
+    const std::int32_t x = b.tensor(make_shape(1, 2, 3, 3), dtype::u8, tensor_role::input, q(0.02f, 128));
+    m.tensor_at(x).io_index = 0;
+    const std::int32_t w = b.tensor(make_shape(3, 2, 1, 1), dtype::u8, tensor_role::constant, q(0.5f, 0));
+    m.tensor_at(w).data.bytes = onnx_w;
+    const std::int32_t scales = b.tensor(make_shape(3), dtype::f32, tensor_role::constant, {});
+    m.tensor_at(scales).data.bytes = onnx_w_scales;
+    const std::int32_t zero_points = b.tensor(make_shape(3), dtype::u8, tensor_role::constant, {});
+    m.tensor_at(zero_points).data.bytes = ZeroPoints;
+    const std::int32_t y = b.tensor(make_shape(1, 3, 3, 3), dtype::u8, tensor_role::output, q(0.25f, 3));
+    m.tensor_at(y).io_index = 0;
+    b.op(op_kind::conv2d, {x, w, -1, scales, zero_points}, y, [](auto& at) {
+      at.win.kernel_h = at.win.kernel_w = 1, at.units = 3, at.layout = ctnn::data_layout::onnx;
+    });
+    m.inputs[0] = x, m.input_count = 1;
+    m.outputs[0] = y, m.output_count = 1;
+    return m;
+  }
+};
+constexpr auto equal_zero_points = ctnn::pass::lower_te::run(onnx_channel_model<onnx_equal_zero_points>::build());
+static_assert(!equal_zero_points.error.failed() && equal_zero_points.calls[0].params.onnx.zero_point_count == 1 &&
+              equal_zero_points.calls[0].params.weights_offset == -9 && equal_zero_points.calls[0].params.onnx.scale_count == 3);
+constexpr auto unequal_zero_points = ctnn::pass::lower_te::run(onnx_channel_model<onnx_unequal_zero_points>::build());
+static_assert(!unequal_zero_points.error.failed() && unequal_zero_points.calls[0].params.onnx.zero_point_count == 3 &&
+              unequal_zero_points.calls[0].params.weights_offset == 0);
+
 std::string text_of(const auto& m) {
   std::string text;
   ctnn::print_module(m, [&text](std::string_view s) { text += s; });
