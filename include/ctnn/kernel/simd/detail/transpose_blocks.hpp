@@ -1,8 +1,7 @@
 #pragma once
 // Matrices of 1- or 4-byte elements transposed in blocks of 16-byte SSE registers (16 x 16 bytes: four
-// rounds of unpacks, 8-, 16-, 32-, 64-bit interleaves; 4 x 4 words: the last two), the blocks at the edges
-// (and matrices with fewer than 16 rows or columns, such as few channels) loaded and stored in part:
-// NHWC <-> NCHW layout changes, per batch a [rows, cols] <-> [cols, rows] transpose. Used by the
+// rounds of unpacks, 8-, 16-, 32-, 64-bit interleaves; 4 x 4 words: the last two), the edges element by
+// element: NHWC <-> NCHW layout changes, per batch a [rows, cols] <-> [cols, rows] transpose. Used by the
 // ONNX int8 kernels (i8/onnx_conv.hpp) and the 8-bit and float32 transposes ONNX models insert around
 // their convolutions (i8.hpp, f32/transpose.hpp). Byte moves: the results equal the reference's.
 #include <ctnn/kernel/simd/detail/xsimd_config.hpp>
@@ -26,47 +25,6 @@ inline constexpr bool has_block_transposes = true;
 inline constexpr bool has_block_transposes = false;
 #endif
 
-#if XSIMD_WITH_SSE4_1
-// One block: rows [r0, r0 + BlockRows) x columns [c0, c0 + BlockCols) of a Rows x Cols matrix, at most
-// side x side elements (fewer at the matrix's edges: partial loads and stores of constant sizes).
-template <class T, std::int64_t Rows, std::int64_t Cols, int BlockRows, int BlockCols>
-[[gnu::always_inline]] inline void transpose_block(const T* from, T* to, std::int64_t r0, std::int64_t c0, __m128i flips) {
-  constexpr int side = 16 / static_cast<int>(sizeof(T)), half = side / 2;
-  __m128i x[side], y[side];
-  for (int i = 0; i < side; ++i) {
-    if (i >= BlockRows) {
-      x[i] = _mm_setzero_si128();  // past the matrix: never stored
-    } else if constexpr (BlockCols == side) {
-      x[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + (r0 + i) * Cols + c0));
-    } else {
-      alignas(16) T row[side]{};
-      std::memcpy(row, from + (r0 + i) * Cols + c0, BlockCols * sizeof(T));
-      x[i] = _mm_load_si128(reinterpret_cast<const __m128i*>(row));
-    }
-    x[i] = _mm_xor_si128(x[i], flips);
-  }
-  if constexpr (sizeof(T) == 1) {
-    for (int i = 0; i < half; ++i) y[i] = _mm_unpacklo_epi8(x[2 * i], x[2 * i + 1]), y[i + half] = _mm_unpackhi_epi8(x[2 * i], x[2 * i + 1]);
-    for (int i = 0; i < half; ++i) x[i] = _mm_unpacklo_epi16(y[2 * i], y[2 * i + 1]), x[i + half] = _mm_unpackhi_epi16(y[2 * i], y[2 * i + 1]);
-  }
-  for (int i = 0; i < half; ++i) y[i] = _mm_unpacklo_epi32(x[2 * i], x[2 * i + 1]), y[i + half] = _mm_unpackhi_epi32(x[2 * i], x[2 * i + 1]);
-  for (int i = 0; i < half; ++i) x[i] = _mm_unpacklo_epi64(y[2 * i], y[2 * i + 1]), x[i + half] = _mm_unpackhi_epi64(y[2 * i], y[2 * i + 1]);
-  // Register i now holds column c0 + (i with its bits reversed: four bits for bytes, two for words).
-  for (int i = 0; i < side; ++i) {
-    const int column = sizeof(T) == 1 ? ((i & 1) << 3 | (i & 2) << 1 | (i & 4) >> 1 | (i & 8) >> 3) : ((i & 1) << 1 | (i & 2) >> 1);
-    if (column >= BlockCols) continue;
-    T* out = to + (c0 + column) * Rows + r0;
-    if constexpr (BlockRows == side) {
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(out), x[i]);
-    } else {
-      alignas(16) T values[side];
-      _mm_store_si128(reinterpret_cast<__m128i*>(values), x[i]);
-      std::memcpy(out, values, BlockRows * sizeof(T));
-    }
-  }
-}
-#endif
-
 // to[c * Rows + r] = from[r * Cols + c] ^ flip, for T of 1 or 4 bytes (flip: 0x80 turns uint8 into int8
 // less 128 and back; 0 for a plain transpose).
 template <class T, std::int64_t Rows, std::int64_t Cols>
@@ -74,27 +32,37 @@ inline void transpose_blocks(const T* from, T* to, T flip = T{}) {
   static_assert(sizeof(T) == 1 || sizeof(T) == 4, "ctnn: transpose_blocks moves 1- or 4-byte elements.");
 #if XSIMD_WITH_SSE4_1
   constexpr int side = 16 / static_cast<int>(sizeof(T));  // a block: side x side elements
-  constexpr std::int64_t whole_rows = Rows / side * side, whole_cols = Cols / side * side;
-  constexpr int rows_left = static_cast<int>(Rows - whole_rows), cols_left = static_cast<int>(Cols - whole_cols);
+  constexpr std::int64_t rows_done = Rows / side * side, cols_done = Cols / side * side;
   std::uint32_t flip_bits = 0;
   std::memcpy(&flip_bits, &flip, sizeof(T));
   const __m128i flips = _mm_set1_epi32(static_cast<std::int32_t>(sizeof(T) == 1 ? flip_bits * 0x01010101u : flip_bits));
-  for (std::int64_t r0 = 0; r0 < whole_rows; r0 += side) {
-    for (std::int64_t c0 = 0; c0 < whole_cols; c0 += side) transpose_block<T, Rows, Cols, side, side>(from, to, r0, c0, flips);
-    if constexpr (cols_left > 0) transpose_block<T, Rows, Cols, side, cols_left>(from, to, r0, whole_cols, flips);
-  }
-  if constexpr (rows_left > 0) {
-    for (std::int64_t c0 = 0; c0 < whole_cols; c0 += side) transpose_block<T, Rows, Cols, rows_left, side>(from, to, whole_rows, c0, flips);
-    if constexpr (cols_left > 0) transpose_block<T, Rows, Cols, rows_left, cols_left>(from, to, whole_rows, whole_cols, flips);
-  }
+  for (std::int64_t r0 = 0; r0 < rows_done; r0 += side)
+    for (std::int64_t c0 = 0; c0 < cols_done; c0 += side) {
+      __m128i x[side], y[side];
+      for (int i = 0; i < side; ++i)
+        x[i] = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(from + (r0 + i) * Cols + c0)), flips);
+      constexpr int half = side / 2;
+      if constexpr (sizeof(T) == 1) {
+        for (int i = 0; i < half; ++i) y[i] = _mm_unpacklo_epi8(x[2 * i], x[2 * i + 1]), y[i + half] = _mm_unpackhi_epi8(x[2 * i], x[2 * i + 1]);
+        for (int i = 0; i < half; ++i) x[i] = _mm_unpacklo_epi16(y[2 * i], y[2 * i + 1]), x[i + half] = _mm_unpackhi_epi16(y[2 * i], y[2 * i + 1]);
+      }
+      for (int i = 0; i < half; ++i) y[i] = _mm_unpacklo_epi32(x[2 * i], x[2 * i + 1]), y[i + half] = _mm_unpackhi_epi32(x[2 * i], x[2 * i + 1]);
+      for (int i = 0; i < half; ++i) x[i] = _mm_unpacklo_epi64(y[2 * i], y[2 * i + 1]), x[i + half] = _mm_unpackhi_epi64(y[2 * i], y[2 * i + 1]);
+      // Register i now holds column c0 + (i with its bits reversed: four bits for bytes, two for words).
+      for (int i = 0; i < side; ++i) {
+        const int column = sizeof(T) == 1 ? ((i & 1) << 3 | (i & 2) << 1 | (i & 4) >> 1 | (i & 8) >> 3) : ((i & 1) << 1 | (i & 2) >> 1);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(to + (c0 + column) * Rows + r0), x[i]);
+      }
+    }
 #else
+  constexpr std::int64_t rows_done = 0, cols_done = 0;
+#endif
   for (std::int64_t r = 0; r < Rows; ++r)
-    for (std::int64_t c = 0; c < Cols; ++c) {
+    for (std::int64_t c = r < rows_done ? cols_done : 0; c < Cols; ++c) {
       T v = from[r * Cols + c];
       if constexpr (sizeof(T) == 1) v = static_cast<T>(v ^ flip);
       to[c * Rows + r] = v;
     }
-#endif
 }
 
 // A rank-4 transpose that is a batch of matrix transposes: NHWC -> NCHW (perm 0, 3, 1, 2; per batch
