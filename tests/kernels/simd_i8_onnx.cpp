@@ -103,7 +103,8 @@ std::vector<float> weight_scales(std::size_t channels, std::int64_t terms, std::
 // Runs P by the reference kernel (no recorded choice) and by the kernel select_kernels records for it (its
 // weights, operand 1, packed when it packs them); compares the bytes written, and records the choice in t.
 template <kernel_params P, std::size_t N>
-bool matches_reference(const void* (&operands)[N], const std::vector<std::int8_t>* weights, std::size_t out_bytes, tally& t) {
+bool matches_reference(const void* (&operands)[N], const std::vector<std::int8_t>* weights, std::size_t out_bytes,
+                       tally& t) {
   std::vector<std::int8_t> want(out_bytes, 0x55), got(out_bytes, 0x2a);
   ctnn::kernel::invoke<P>(operands, want.data());
   constexpr kernel_params selected = ctnn::pass::with_kernel_choice<P>;
@@ -122,8 +123,9 @@ bool matches_reference(const void* (&operands)[N], const std::vector<std::int8_t
 template <kernel_params P>
 void check_case(tally& t, std::mt19937& rng) {
   const auto channels = static_cast<std::size_t>(P.kind == op_kind::dense ? P.out.last() : P.out[1]);
-  const std::int64_t taps = P.kind == op_kind::dense ? P.in.last()
-                                                     : static_cast<std::int64_t>(P.win.kernel_h) * P.win.kernel_w * (P.in[1] / P.groups);
+  const std::int64_t taps = P.kind == op_kind::dense
+                                ? P.in.last()
+                                : static_cast<std::int64_t>(P.win.kernel_h) * P.win.kernel_w * (P.in[1] / P.groups);
   const auto input = int8_test::random_int8(static_cast<std::size_t>(P.in.elements()), rng);  // the bytes of u8 or i8
   const auto weights = int8_test::random_int8(channels * static_cast<std::size_t>(taps), rng);
   const auto bias = int8_test::random_int32(channels, -20000, 20000, rng);
@@ -131,10 +133,11 @@ void check_case(tally& t, std::mt19937& rng) {
   const std::vector<std::int8_t> zero_points(channels, 0);
   const void* operands[5] = {input.data(), weights.data(), bias.data(), scales.data(), zero_points.data()};
   const bool equal = matches_reference<P>(operands, &weights, static_cast<std::size_t>(P.out.elements()), t);
-  CHECK_MESSAGE(equal, "kind " << static_cast<int>(P.kind) << " in " << P.in[0] << "x" << P.in[1] << "x" << P.in[2] << "x" << P.in[3]
-                               << " groups " << P.groups << " kernel " << P.win.kernel_h << "x" << P.win.kernel_w << " stride "
-                               << P.win.stride_h << "x" << P.win.stride_w << " types " << static_cast<int>(P.type) << "->"
-                               << static_cast<int>(P.out_type) << " scales " << P.onnx.scale_count);
+  CHECK_MESSAGE(equal, "kind " << static_cast<int>(P.kind) << " in " << P.in[0] << "x" << P.in[1] << "x" << P.in[2]
+                               << "x" << P.in[3] << " groups " << P.groups << " kernel " << P.win.kernel_h << "x"
+                               << P.win.kernel_w << " stride " << P.win.stride_h << "x" << P.win.stride_w << " types "
+                               << static_cast<int>(P.type) << "->" << static_cast<int>(P.out_type) << " scales "
+                               << P.onnx.scale_count);
 }
 
 // QuantizeLinear per tensor: a power-of-two scale (x / scale lands on ties) or another, any zero point.
@@ -213,7 +216,8 @@ constexpr kernel_params with_channel_zero_points() {
 }  // namespace
 
 TEST_CASE("ONNX integer conv2d and MatMul: the vectorised kernels equal the ONNX reference bit for bit") {
-  const tally t = check_seeds<48>(2026, [](auto seed, tally& t, std::mt19937& rng) { check_case<onnx_case<decltype(seed)::value>()>(t, rng); });
+  const tally t = check_seeds<48>(
+      2026, [](auto seed, tally& t, std::mt19937& rng) { check_case<onnx_case<decltype(seed)::value>()>(t, rng); });
   CHECK(t.equal == t.cases);
   CHECK(t.varied >= t.cases * 3 / 4);
   if (vectorised) CHECK(t.vectorised_cases == t.cases);  // every case above is within the kernels' limits
@@ -221,14 +225,18 @@ TEST_CASE("ONNX integer conv2d and MatMul: the vectorised kernels equal the ONNX
 }
 
 TEST_CASE("ONNX QuantizeLinear per tensor: the vectorised kernel equals the ONNX reference bit for bit") {
-  const tally t = check_seeds<12>(2027, [](auto seed, tally& t, std::mt19937& rng) { check_quantize<quantize_case<decltype(seed)::value>()>(t, rng); });
+  const tally t = check_seeds<12>(2027, [](auto seed, tally& t, std::mt19937& rng) {
+    check_quantize<quantize_case<decltype(seed)::value>()>(t, rng);
+  });
   CHECK(t.equal == t.cases);
   CHECK(t.varied == t.cases);
   if (vectorised) CHECK(t.vectorised_cases == t.cases);
 }
 
 TEST_CASE("NHWC <-> NCHW transposes of uint8, int8 and float32: the vectorised block transposes equal the reference") {
-  const tally t = check_seeds<18>(2028, [](auto seed, tally& t, std::mt19937& rng) { check_transpose<transpose_case<decltype(seed)::value>()>(t, rng); });
+  const tally t = check_seeds<18>(2028, [](auto seed, tally& t, std::mt19937& rng) {
+    check_transpose<transpose_case<decltype(seed)::value>()>(t, rng);
+  });
   CHECK(t.equal == t.cases);
   if (vectorised) CHECK(t.vectorised_cases == t.cases);
 }

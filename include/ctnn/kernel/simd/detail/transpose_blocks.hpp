@@ -43,14 +43,19 @@ inline void transpose_blocks(const T* from, T* to, T flip = T{}) {
         x[i] = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(from + (r0 + i) * Cols + c0)), flips);
       constexpr int half = side / 2;
       if constexpr (sizeof(T) == 1) {
-        for (int i = 0; i < half; ++i) y[i] = _mm_unpacklo_epi8(x[2 * i], x[2 * i + 1]), y[i + half] = _mm_unpackhi_epi8(x[2 * i], x[2 * i + 1]);
-        for (int i = 0; i < half; ++i) x[i] = _mm_unpacklo_epi16(y[2 * i], y[2 * i + 1]), x[i + half] = _mm_unpackhi_epi16(y[2 * i], y[2 * i + 1]);
+        for (int i = 0; i < half; ++i)
+          y[i] = _mm_unpacklo_epi8(x[2 * i], x[2 * i + 1]), y[i + half] = _mm_unpackhi_epi8(x[2 * i], x[2 * i + 1]);
+        for (int i = 0; i < half; ++i)
+          x[i] = _mm_unpacklo_epi16(y[2 * i], y[2 * i + 1]), x[i + half] = _mm_unpackhi_epi16(y[2 * i], y[2 * i + 1]);
       }
-      for (int i = 0; i < half; ++i) y[i] = _mm_unpacklo_epi32(x[2 * i], x[2 * i + 1]), y[i + half] = _mm_unpackhi_epi32(x[2 * i], x[2 * i + 1]);
-      for (int i = 0; i < half; ++i) x[i] = _mm_unpacklo_epi64(y[2 * i], y[2 * i + 1]), x[i + half] = _mm_unpackhi_epi64(y[2 * i], y[2 * i + 1]);
+      for (int i = 0; i < half; ++i)
+        y[i] = _mm_unpacklo_epi32(x[2 * i], x[2 * i + 1]), y[i + half] = _mm_unpackhi_epi32(x[2 * i], x[2 * i + 1]);
+      for (int i = 0; i < half; ++i)
+        x[i] = _mm_unpacklo_epi64(y[2 * i], y[2 * i + 1]), x[i + half] = _mm_unpackhi_epi64(y[2 * i], y[2 * i + 1]);
       // Register i now holds column c0 + (i with its bits reversed: four bits for bytes, two for words).
       for (int i = 0; i < side; ++i) {
-        const int column = sizeof(T) == 1 ? ((i & 1) << 3 | (i & 2) << 1 | (i & 4) >> 1 | (i & 8) >> 3) : ((i & 1) << 1 | (i & 2) >> 1);
+        const int column = sizeof(T) == 1 ? ((i & 1) << 3 | (i & 2) << 1 | (i & 4) >> 1 | (i & 8) >> 3)
+                                          : ((i & 1) << 1 | (i & 2) >> 1);
         _mm_storeu_si128(reinterpret_cast<__m128i*>(to + (c0 + column) * Rows + r0), x[i]);
       }
     }
@@ -69,20 +74,21 @@ inline void transpose_blocks(const T* from, T* to, T flip = T{}) {
 // [H * W, C] -> [C, H * W]) or NCHW -> NHWC (perm 0, 2, 3, 1; [C, H * W] -> [H * W, C]).
 template <kernel_params P>
 struct layout_transpose {
-  static constexpr bool to_nchw = P.transpose.perm[0] == 0 && P.transpose.perm[1] == 3 && P.transpose.perm[2] == 1 &&
-                                  P.transpose.perm[3] == 2;
-  static constexpr bool to_nhwc = P.transpose.perm[0] == 0 && P.transpose.perm[1] == 2 && P.transpose.perm[2] == 3 &&
-                                  P.transpose.perm[3] == 1;
-  static constexpr bool applies = P.kind == op_kind::transpose && P.out_type == P.type && P.in.rank == 4 &&
-                                  P.out.rank == 4 && (to_nchw || to_nhwc);
+  static constexpr bool to_nchw =
+      P.transpose.perm[0] == 0 && P.transpose.perm[1] == 3 && P.transpose.perm[2] == 1 && P.transpose.perm[3] == 2;
+  static constexpr bool to_nhwc =
+      P.transpose.perm[0] == 0 && P.transpose.perm[1] == 2 && P.transpose.perm[2] == 3 && P.transpose.perm[3] == 1;
+  static constexpr bool applies =
+      P.kind == op_kind::transpose && P.out_type == P.type && P.in.rank == 4 && P.out.rank == 4 && (to_nchw || to_nhwc);
   static constexpr std::int64_t channels = to_nchw ? P.in[3] : P.in[1];
-  static constexpr std::int64_t plane = to_nchw ? static_cast<std::int64_t>(P.in[1]) * P.in[2]
-                                                : static_cast<std::int64_t>(P.in[2]) * P.in[3];
+  static constexpr std::int64_t plane =
+      to_nchw ? static_cast<std::int64_t>(P.in[1]) * P.in[2] : static_cast<std::int64_t>(P.in[2]) * P.in[3];
   static constexpr std::int64_t rows = to_nchw ? plane : channels, cols = to_nchw ? channels : plane;
 
   template <class T>
   static void run(const T* from, T* to) {
-    for (std::int32_t n = 0; n < P.in[0]; ++n) transpose_blocks<T, rows, cols>(from + n * rows * cols, to + n * rows * cols);
+    for (std::int32_t n = 0; n < P.in[0]; ++n)
+      transpose_blocks<T, rows, cols>(from + n * rows * cols, to + n * rows * cols);
   }
 };
 

@@ -9,9 +9,9 @@
 //   dense (MatMul, one weight matrix) -> gemm_kernel (dense, [out][in] weights).
 // The weights are re-laid out at compile time by the inner kernel's pack, read through an index map from
 // ONNX's layouts (OIHW, MatMul's [K, N]). At run time the NCHW input is transposed into an NHWC buffer
-// and the NHWC result back (simd/detail/transpose_blocks.hpp; dense needs neither). uint8 activations become int8 on the way in (x - 128,
-// the top bit flipped, with the input zero point moved by 128: (x - 128) + (128 - zero point) = x - zero
-// point) and back on the way out (onnx_output writes y - 128).
+// and the NHWC result back (simd/detail/transpose_blocks.hpp; dense needs neither). uint8 activations
+// become int8 on the way in (x - 128, the top bit flipped, with the input zero point moved by 128:
+// (x - 128) + (128 - zero point) = x - zero point) and back on the way out (onnx_output writes y - 128).
 //
 // Supported: int8 weights with zero point 0 (per tensor, or per channel and equal: pass
 // compute_requantization records them per tensor), int8 or uint8 activations and results, per-tensor or
@@ -40,16 +40,16 @@ namespace ctnn::kernel::simd::i8_detail {
 template <kernel_params P>
 struct onnx_call_shape {
   static constexpr bool is_8_bit(dtype t) { return t == dtype::i8 || t == dtype::u8; }
-  static constexpr bool quantized = P.requantization == requantization_policy::onnx && is_8_bit(P.type) &&
-                                    is_8_bit(P.out_type) && P.onnx.layout == data_layout::onnx &&
-                                    P.onnx.weights_type == dtype::i8 && P.weights_offset == 0 &&
-                                    P.onnx.zero_point_count <= 1 && P.onnx.scale_count >= 1 &&
-                                    reference::onnx_quant::supports(P);
+  static constexpr bool quantized =
+      P.requantization == requantization_policy::onnx && is_8_bit(P.type) && is_8_bit(P.out_type) &&
+      P.onnx.layout == data_layout::onnx && P.onnx.weights_type == dtype::i8 && P.weights_offset == 0 &&
+      P.onnx.zero_point_count <= 1 && P.onnx.scale_count >= 1 && reference::onnx_quant::supports(P);
   static constexpr bool is_conv = quantized && P.kind == op_kind::conv2d;
   static constexpr bool is_depthwise = is_conv && P.groups > 1 && P.groups == P.in[1] && P.groups == P.out[1];
   // MatMul: a [..., M, K] x one b [K, N].
-  static constexpr bool is_dense = quantized && P.kind == op_kind::dense && P.in2.rank == 2 && P.in.last() == P.in2[0] &&
-                                   P.out.last() == P.in2[1] && P.out.elements() / P.out.last() == P.in.elements() / P.in.last();
+  static constexpr bool is_dense = quantized && P.kind == op_kind::dense && P.in2.rank == 2 && P.in.last() > 0 &&
+                                   P.out.last() > 0 && P.in.last() == P.in2[0] && P.out.last() == P.in2[1] &&
+                                   P.out.elements() / P.out.last() == P.in.elements() / P.in.last();
   static constexpr bool mapped = (is_conv && (P.groups == 1 || is_depthwise)) || is_dense;
   static constexpr bool unsigned_input = P.type == dtype::u8;
   static constexpr bool unsigned_output = P.out_type == dtype::u8;
@@ -111,7 +111,8 @@ struct onnx_conv_kernel {
   using shape = onnx_call_shape<P>;
   static constexpr kernel_params inner_p = shape::inner_params();
   using stage = onnx_output<P, I>;
-  using inner = std::conditional_t<shape::is_depthwise, depthwise_kernel<inner_p, I, stage>, gemm_kernel<inner_p, I, stage>>;
+  using inner =
+      std::conditional_t<shape::is_depthwise, depthwise_kernel<inner_p, I, stage>, gemm_kernel<inner_p, I, stage>>;
   static constexpr std::int32_t channels = shape::mapped ? inner_p.out.last() : 0;
   static constexpr std::int64_t in_elements = P.in.elements(), out_elements = P.out.elements();
   // NCHW <-> NHWC buffers, and uint8 inputs of a dense layer made int8.
@@ -119,8 +120,10 @@ struct onnx_conv_kernel {
   static constexpr bool stages_output = shape::is_conv;
 
   static constexpr bool check() {
-    if constexpr (!shape::mapped || !I::available) return false;
-    else return inner::supports && in_elements <= max_padded_bytes && out_elements <= max_padded_bytes;
+    if constexpr (!shape::mapped || !I::available)
+      return false;
+    else
+      return inner::supports && in_elements <= max_padded_bytes && out_elements <= max_padded_bytes;
   }
   static constexpr bool supports = check();
 
@@ -141,8 +144,8 @@ struct onnx_conv_kernel {
     if constexpr (shape::is_conv) {  // NCHW -> NHWC: per batch, [C, H * W] -> [H * W, C]
       constexpr std::int64_t c_count = P.in[1], plane = static_cast<std::int64_t>(P.in[2]) * P.in[3];
       for (std::int32_t n = 0; n < P.in[0]; ++n)
-        simd::detail::transpose_blocks<std::uint8_t, c_count, plane>(x + n * c_count * plane,
-                                                                     reinterpret_cast<std::uint8_t*>(input) + n * c_count * plane, flip);
+        simd::detail::transpose_blocks<std::uint8_t, c_count, plane>(
+            x + n * c_count * plane, reinterpret_cast<std::uint8_t*>(input) + n * c_count * plane, flip);
     } else if constexpr (stages_input) {
       for (std::int64_t i = 0; i < in_elements; ++i) input[i] = static_cast<std::int8_t>(x[i] ^ flip);
     }
@@ -154,21 +157,24 @@ struct onnx_conv_kernel {
       const float output_scale = std::bit_cast<float>(P.onnx.output_scale_bits);
       for (std::int32_t o = 0; o < channels; ++o) {
         float weight_scale = 0.0f;
-        std::memcpy(&weight_scale, static_cast<const unsigned char*>(operands[N > 3 ? 3 : 0]) + 4 * o, sizeof weight_scale);
+        std::memcpy(&weight_scale, static_cast<const unsigned char*>(operands[N > 3 ? 3 : 0]) + 4 * o,
+                    sizeof weight_scale);
         multipliers[o] = reference::onnx_quant::output_multiplier(input_scale, weight_scale, output_scale);
       }
     }
     alignas(64) std::int8_t staged_output[stages_output ? out_elements : 1];
     auto* y = static_cast<std::uint8_t*>(result);
     std::int8_t* out = stages_output ? staged_output : static_cast<std::int8_t*>(result);
-    inner::compute(stages_input ? input : static_cast<const std::int8_t*>(operands[0]), static_cast<const std::int32_t*>(operands[1]),
-                   P.has_bias != 0 ? bias : nullptr, out, typename stage::source{multipliers});
+    inner::compute(stages_input ? input : static_cast<const std::int8_t*>(operands[0]),
+                   static_cast<const std::int32_t*>(operands[1]), P.has_bias != 0 ? bias : nullptr, out,
+                   typename stage::source{multipliers});
     constexpr std::uint8_t flip_out = shape::unsigned_output ? 0x80 : 0;
     if constexpr (stages_output) {  // NHWC -> NCHW: per batch, [OH * OW, O] -> [O, OH * OW]
       constexpr std::int64_t c_count = P.out[1], plane = static_cast<std::int64_t>(P.out[2]) * P.out[3];
       for (std::int32_t n = 0; n < P.out[0]; ++n)
         simd::detail::transpose_blocks<std::uint8_t, plane, c_count>(
-            reinterpret_cast<const std::uint8_t*>(staged_output) + n * c_count * plane, y + n * c_count * plane, flip_out);
+            reinterpret_cast<const std::uint8_t*>(staged_output) + n * c_count * plane, y + n * c_count * plane,
+            flip_out);
     } else if constexpr (shape::unsigned_output) {
       for (std::int64_t i = 0; i < out_elements; ++i) y[i] ^= flip_out;
     }

@@ -44,7 +44,8 @@ struct onnx_quantize_kernel : kernel::detail::reads_constants_as_stored {
       quantize(tail, y + i, n);
     }
     if constexpr (unsigned_result)
-      for (std::int64_t k = 0; k < elements; ++k) y[k] = static_cast<std::int8_t>(static_cast<std::uint8_t>(y[k]) ^ 0x80u);
+      for (std::int64_t k = 0; k < elements; ++k)
+        y[k] = static_cast<std::int8_t>(static_cast<std::uint8_t>(y[k]) ^ 0x80u);
   }
 };
 

@@ -111,7 +111,8 @@ template <class Stage, class I, class Scale>
 [[gnu::always_inline]] inline void store_output_four(const typename I::vec (&acc)[4], const Scale* const (&s)[4],
                                                      std::int8_t* out) {
   I::store_i8_four(out, Stage::apply(acc[0], *s[0]), Stage::apply(acc[1], *s[1]), Stage::apply(acc[2], *s[2]),
-                   Stage::apply(acc[3], *s[3]), static_cast<std::int8_t>(Stage::lo), static_cast<std::int8_t>(Stage::hi));
+                   Stage::apply(acc[3], *s[3]), static_cast<std::int8_t>(Stage::lo),
+                   static_cast<std::int8_t>(Stage::hi));
 }
 
 }  // namespace ctnn::kernel::simd::i8_detail
