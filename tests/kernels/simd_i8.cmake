@@ -3,7 +3,7 @@
 # Each kernel test at every level of CTNN_SIMD_TEST_LEVELS (tests/kernels/CMakeLists.txt): at the default
 # level (plain x86-64 has no SSE4.1) the reference kernels run; x86-64-v2 (SSE4.1, pmaddwd), x86-64-v3
 # (AVX2, pmaddwd), native (this machine: AVX-512 VNNI where it has it).
-foreach(_test gemm depthwise elementwise)
+foreach(_test gemm depthwise elementwise onnx)
   ctnn_add_simd_test(kernels_simd_i8_${_test} LEVELS ${CTNN_SIMD_TEST_LEVELS} SOURCES simd_i8_${_test}.cpp)
 endforeach()
 

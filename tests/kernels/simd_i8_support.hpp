@@ -115,6 +115,19 @@ struct comparison {
   bool varied = false;  // the reference's outputs are not all one value (all-saturated cases prove little)
 };
 
+// The reference's bytes against the SIMD kernel's; reports the first difference.
+inline comparison compare_outputs(const std::vector<std::int8_t>& want, const std::vector<std::int8_t>& got) {
+  comparison c{true, false};
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    c.varied = c.varied || want[i] != want[0];
+    if (c.equal && want[i] != got[i]) {
+      MESSAGE("first difference at " << i << " of " << want.size() << ": reference " << int{want[i]} << ", simd " << int{got[i]});
+      c.equal = false;
+    }
+  }
+  return c;
+}
+
 // Runs P through kernel::invoke (packed constants where the SIMD kernel packs them) and through the
 // reference; reports the first differing byte.
 template <kernel_params P, std::size_t N>
@@ -135,15 +148,7 @@ comparison compare_with_reference(const std::vector<std::int8_t>& input, const s
   } else {
     ctnn::kernel::invoke<selected>(operands, got.data(), rq);
   }
-  comparison c{true, false};
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    c.varied = c.varied || want[i] != want[0];
-    if (c.equal && want[i] != got[i]) {
-      MESSAGE("first difference at " << i << " of " << want.size() << ": reference " << int{want[i]} << ", simd " << int{got[i]});
-      c.equal = false;
-    }
-  }
-  return c;
+  return compare_outputs(want, got);
 }
 
 // Counts over a set of randomised cases.

@@ -145,26 +145,39 @@ static_assert(rescaled.calls[0].requantization == lowered.calls[0].requantizatio
 // ONNX policy: a QLinearConv (NCHW, uint8) with a per-tensor weight scale: float multiplier
 // float(x_scale * w_scale) / y_scale, zero points as offsets, no table.
 inline constexpr char onnx_w[3 * 2] = {1, 2, 3, 4, 5, 6};  // uint8 weights, as a model file holds them
+inline constexpr char onnx_w_scales[3 * 4] = {0, 0, 0, 63, 0, 0, 0, 63, 0, 0, 0, 63};  // 0.5f, little-endian
+// PerChannel: the weights' zero points are ZeroPoints, per channel (operand 4, with per-channel scales as
+// operand 3); otherwise per tensor (scale 0.5, zero point 7).
+template <bool PerChannel = false, const char* ZeroPoints = onnx_w>
 struct onnx_model {
   static constexpr auto build() {
-    ctnn::module<4, 1> m{};
+    ctnn::module<6, 1> m{};
     m.requantization = ctnn::requantization_policy::onnx;
     builder<decltype(m)> b{m};
     const std::int32_t x = b.tensor(make_shape(1, 2, 3, 3), dtype::u8, tensor_role::input, q(0.02f, 128));
     m.tensor_at(x).io_index = 0;
-    const std::int32_t w = b.tensor(make_shape(3, 2, 1, 1), dtype::u8, tensor_role::constant, q(0.5f, 7));
+    const std::int32_t w = b.tensor(make_shape(3, 2, 1, 1), dtype::u8, tensor_role::constant, q(0.5f, PerChannel ? 0 : 7));
     m.tensor_at(w).data.bytes = onnx_w;
     const std::int32_t y = b.tensor(make_shape(1, 3, 3, 3), dtype::u8, tensor_role::output, q(0.25f, 3));
     m.tensor_at(y).io_index = 0;
-    b.op(op_kind::conv2d, {x, w}, y, [](auto& at) {
+    const auto attributes = [](auto& at) {
       at.win.kernel_h = at.win.kernel_w = 1, at.units = 3, at.layout = ctnn::data_layout::onnx;
-    });
+    };
+    if constexpr (PerChannel) {
+      const std::int32_t scales = b.tensor(make_shape(3), dtype::f32, tensor_role::constant, {});
+      m.tensor_at(scales).data.bytes = onnx_w_scales;
+      const std::int32_t zero_points = b.tensor(make_shape(3), dtype::u8, tensor_role::constant, {});
+      m.tensor_at(zero_points).data.bytes = ZeroPoints;
+      b.op(op_kind::conv2d, {x, w, -1, scales, zero_points}, y, attributes);
+    } else {
+      b.op(op_kind::conv2d, {x, w}, y, attributes);
+    }
     m.inputs[0] = x, m.input_count = 1;
     m.outputs[0] = y, m.output_count = 1;
     return m;
   }
 };
-constexpr auto onnx_lowered = ctnn::pass::lower_te::run(onnx_model::build());
+constexpr auto onnx_lowered = ctnn::pass::lower_te::run(onnx_model<>::build());
 constexpr const ctnn::kernel_params& onnx_params = onnx_lowered.calls[0].params;
 static_assert(!onnx_lowered.error.failed() && onnx_params.requantization == ctnn::requantization_policy::onnx);
 static_assert(onnx_params.input_offset == -128 && onnx_params.weights_offset == -7 && onnx_params.output_offset == 3 &&
@@ -172,6 +185,18 @@ static_assert(onnx_params.input_offset == -128 && onnx_params.weights_offset == 
 static_assert(onnx_params.onnx.multiplier_bits == std::bit_cast<std::uint32_t>(0.02f * 0.5f / 0.25f));
 static_assert(onnx_params.output_multiplier == 0 && onnx_lowered.calls[0].requantization.table == requantization_table::none);
 static_assert(ctnn::pass::compute_requantization::run(onnx_lowered).calls[0].params == onnx_params);
+
+// Per-channel weight zero points (operand 4, a constant) that are all equal are recorded per tensor
+// (zero_point_count 1, weights_offset): what the x86 int8 kernels take (kernel/simd/i8/onnx_conv.hpp);
+// unequal ones stay per channel.
+inline constexpr char onnx_equal_zero_points[3] = {9, 9, 9};
+inline constexpr char onnx_unequal_zero_points[3] = {9, 9, 10};
+constexpr auto equal_zero_points = ctnn::pass::lower_te::run(onnx_model<true, onnx_equal_zero_points>::build());
+static_assert(!equal_zero_points.error.failed() && equal_zero_points.calls[0].params.onnx.zero_point_count == 1 &&
+              equal_zero_points.calls[0].params.weights_offset == -9 && equal_zero_points.calls[0].params.onnx.scale_count == 3);
+constexpr auto unequal_zero_points = ctnn::pass::lower_te::run(onnx_model<true, onnx_unequal_zero_points>::build());
+static_assert(!unequal_zero_points.error.failed() && unequal_zero_points.calls[0].params.onnx.zero_point_count == 3 &&
+              unequal_zero_points.calls[0].params.weights_offset == 0);
 
 std::string text_of(const auto& m) {
   std::string text;

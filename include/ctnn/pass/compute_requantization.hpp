@@ -72,6 +72,29 @@ constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& 
 //     per axis operands 1 and 2.
 //   add, mul, max_pool, pad, transpose, reshape on plain integers (ONNX's integer arithmetic, no
 //     quantization): only the policy; the result keeps the input's type.
+// Whether a constant 8-bit tensor holds one value throughout, and which.
+struct uniform_value {
+  bool uniform = false;
+  std::int32_t value = 0;
+};
+template <class Module>
+constexpr uniform_value uniform_8_bit_constant(const Module& m, std::int32_t t) {
+  if (t < 0) return {};
+  const tensor& z = m.tensor_at(t);
+  const bool readable = z.data.i8 != nullptr || z.data.bytes != nullptr;
+  if (z.role != tensor_role::constant || !readable || (z.type != dtype::i8 && z.type != dtype::u8)) return {};
+  const auto at = [&](std::int64_t k) -> std::int32_t {
+    const auto byte = z.data.i8 != nullptr ? static_cast<signed char>(z.data.i8[k]) : static_cast<signed char>(z.data.bytes[k]);
+    return z.type == dtype::u8 ? static_cast<std::int32_t>(static_cast<unsigned char>(byte))
+                               : static_cast<std::int32_t>(static_cast<signed char>(byte));
+  };
+  const std::int64_t count = z.dims.elements();
+  if (count < 1) return {};
+  for (std::int64_t k = 1; k < count; ++k)
+    if (at(k) != at(0)) return {};
+  return {true, at(0)};
+}
+
 template <class Module>
 constexpr void set_onnx_fields(const Module& m, const node& n, kernel_params& p) {
   const tensor& x = m.tensor_at(n.inputs[0]);
@@ -94,6 +117,14 @@ constexpr void set_onnx_fields(const Module& m, const node& n, kernel_params& p)
       p.weights_offset = -w.quant.zero_point;
       p.onnx.scale_count = elements_of_operand(3, w.quant.scale != 0.0f ? 1 : 0);
       p.onnx.zero_point_count = elements_of_operand(4, 1);
+      // Per-channel weight zero points that are all equal (symmetric weights: all 0) are one per tensor,
+      // which the vectorised kernels take (kernel/simd/i8/onnx_conv.hpp); the reference reads either.
+      if (p.onnx.zero_point_count > 1) {
+        if (const uniform_value z = uniform_8_bit_constant(m, n.inputs[4]); z.uniform) {
+          p.onnx.zero_point_count = 1;
+          p.weights_offset = -z.value;
+        }
+      }
       if (p.onnx.scale_count == 1 && y.type != dtype::i32)
         p.onnx.multiplier_bits = std::bit_cast<std::uint32_t>(
             kernel::reference::onnx_quant::output_multiplier(x.quant.scale, w.quant.scale, y.quant.scale));

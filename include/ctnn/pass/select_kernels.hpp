@@ -8,8 +8,9 @@
 // back to the DSP kernel of P where no MVE kernel applies) or Armv7E-M DSP int8 (arm::i8_kernel<P>::supports,
 // in-place calls included: those kernels decide themselves), x86 int8 at the target's level (simd_i8_kernel), xsimd float
 // (simd::f32_kernel); the SIMD families only for calls that plan_memory did not place over their own input
-// (their order of writes is not the reference's); otherwise the reference kernel. ONNX integer calls, u8
-// byte moves and float->int8 quantize always run the reference kernel. Each family's packs(k) gives the
+// (their order of writes is not the reference's); otherwise the reference kernel. ONNX integer calls run the
+// x86 int8 family's conv2d, dense and quantize where it supports them (ONNX's rounding), the reference otherwise; u8
+// byte moves other than NHWC <-> NCHW transposes, and TFLite's float->int8 quantize, run the reference kernel. Each family's packs(k) gives the
 // layout of constant operand k. Under the shared policy every call runs its op kind's shared kernel, with
 // constants as stored.
 //
@@ -53,7 +54,17 @@ constexpr bool has_vector_f32(instruction_set s) {
 template <class Policy>
 constexpr kernel_choice choice_by_values(const kernel_params& p, instruction_set isa) {
   if (std::is_same_v<Policy, kernel::shared>) return {kernel_impl::shared};
-  if (p.requantization == requantization_policy::onnx || p.type == dtype::u8) return {};
+  const bool x86_int8 = is_x86(isa) && isa != instruction_set::x86_sse2 && p.in_place == 0;
+  // 8-bit NHWC <-> NCHW transposes (byte moves, whatever the policy): the x86 int8 family.
+  if (p.kind == op_kind::transpose && (p.type == dtype::i8 || p.type == dtype::u8) && x86_int8)
+    return {kernel_impl::undecided, isa};
+  // ONNX's integer conv2d, dense and quantize: the x86 int8 family (kernel/simd/i8/onnx_conv.hpp,
+  // onnx_quantize.hpp), which says which calls.
+  if (p.requantization == requantization_policy::onnx)
+    return (p.kind == op_kind::conv2d || p.kind == op_kind::dense || p.kind == op_kind::quantize) && x86_int8
+               ? kernel_choice{kernel_impl::undecided, isa}
+               : kernel_choice{};
+  if (p.type == dtype::u8) return {};
   if (p.type == dtype::f32 && p.out_type == dtype::f32 && has_vector_f32(isa) && p.in_place == 0)
     return {kernel_impl::undecided, isa};
   if (p.type == dtype::i8 && (isa == instruction_set::armv7em_dsp || isa == instruction_set::armv81m_mve ||
@@ -106,7 +117,9 @@ constexpr kernel_choice choose_kernel() {
     return by_values;
   } else {
     // The one family a call of this element type asks on this target.
-    constexpr kernel_impl family = P.type == dtype::f32                 ? kernel_impl::simd_f32
+    // ONNX's integer calls (quantize: float32 input) ask the int8 family.
+    constexpr bool float_call = P.type == dtype::f32 && P.requantization != requantization_policy::onnx;
+    constexpr kernel_impl family = float_call                           ? kernel_impl::simd_f32
                                    : Isa == instruction_set::armv7em_dsp ? kernel_impl::arm_dsp_i8
                                    : Isa == instruction_set::armv81m_mve ? kernel_impl::arm_mve_i8
                                                                          : kernel_impl::simd_i8;

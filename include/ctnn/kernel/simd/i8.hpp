@@ -4,7 +4,11 @@
 // support and falls back to the reference:
 //   conv2d (groups 1) and dense: a blocked GEMM on compile-time interleaved weights (i8/gemm.hpp);
 //   depthwise_conv2d (depth multiplier 1), add (equal shapes), avg_pool / global_avg_pool;
-//   softmax with its exponentials tabulated at compile time (i8/softmax.hpp, scalar).
+//   softmax with its exponentials tabulated at compile time (i8/softmax.hpp, scalar);
+//   ONNX's integer conv2d and dense (QLinearConv, QLinearMatMul; int8 or uint8 activations) on the
+//   same GEMM and depthwise kernels with ONNX's output stage (i8/onnx_conv.hpp, i8/output_stage.hpp), and
+//   ONNX's QuantizeLinear per tensor (i8/onnx_quantize.hpp); 8-bit NHWC <-> NCHW transposes (int8 or
+//   uint8, i8/transpose.hpp).
 // Without a SIMD level (arm-none-eabi, plain x86-64) every `supports` is false.
 #include <cstddef>
 
@@ -15,7 +19,10 @@
 #include <ctnn/kernel/simd/i8/elementwise.hpp>
 #include <ctnn/kernel/simd/i8/gemm.hpp>
 #include <ctnn/kernel/simd/i8/isa.hpp>
+#include <ctnn/kernel/simd/i8/onnx_conv.hpp>
+#include <ctnn/kernel/simd/i8/onnx_quantize.hpp>
 #include <ctnn/kernel/simd/i8/softmax.hpp>
+#include <ctnn/kernel/simd/i8/transpose.hpp>
 
 namespace ctnn::kernel::simd {
 
@@ -25,8 +32,19 @@ using unsupported = kernel::detail::unsupported_i8;
 
 template <kernel_params P, class I = isa>
 constexpr auto select() {
-  if constexpr (!I::available || P.type != dtype::i8) return unsupported{};
-  else if constexpr (P.kind == op_kind::conv2d || P.kind == op_kind::dense) {
+  if constexpr (!I::available) {
+    return unsupported{};
+  } else if constexpr (P.kind == op_kind::transpose && (P.type == dtype::i8 || P.type == dtype::u8)) {
+    return kernel::detail::supported_or<transpose_kernel<P, I>, unsupported>();  // a byte move: any policy
+  } else if constexpr (P.requantization == requantization_policy::onnx) {
+    if constexpr (P.kind == op_kind::conv2d || P.kind == op_kind::dense)
+      return kernel::detail::supported_or<onnx_conv_kernel<P, I>, unsupported>();
+    else if constexpr (P.kind == op_kind::quantize)
+      return kernel::detail::supported_or<onnx_quantize_kernel<P, I>, unsupported>();
+    else return unsupported{};
+  } else if constexpr (P.type != dtype::i8) {
+    return unsupported{};
+  } else if constexpr (P.kind == op_kind::conv2d || P.kind == op_kind::dense) {
     return kernel::detail::supported_or<gemm_kernel<P, I>, unsupported>();
   } else if constexpr (P.kind == op_kind::depthwise_conv2d) {
     return kernel::detail::supported_or<depthwise_kernel<P, I>, unsupported>();

@@ -31,8 +31,8 @@
 #include <ctnn/kernel/detail/output_clamp.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 #include <ctnn/kernel/simd/i8/isa.hpp>
+#include <ctnn/kernel/simd/i8/output_stage.hpp>
 #include <ctnn/kernel/simd/i8/padded_input.hpp>
-#include <ctnn/kernel/simd/i8/requantize.hpp>
 
 namespace ctnn::kernel::simd::i8_detail {
 
@@ -44,7 +44,8 @@ template <class I>
   return widen_partial<I>(x, n);
 }
 
-template <kernel_params P, class I>
+// Stage: the output stage (i8/output_stage.hpp), TFLite's unless the call follows ONNX (i8/onnx_conv.hpp).
+template <kernel_params P, class I, class Stage = tflite_output<P, I>>
 struct depthwise_kernel {
   using geometry = window_geometry<P>;
   static constexpr std::int32_t channels = P.out.last();
@@ -71,7 +72,8 @@ struct depthwise_kernel {
   static constexpr bool packs(std::size_t k) { return k == 1; }
   using vec = typename I::vec;
   // A channel vector's scale serves every item of every row.
-  using scale_type = scale_for<I, (P.out[0] * geometry::out_h * items > 1)>;
+  static constexpr bool scale_reused = P.out[0] * geometry::out_h * items > 1;
+  using scale_type = typename Stage::template scale<scale_reused>;
 
   // The channel of lane `lane` of channel vector v, or -1 (a lane past the channels).
   static constexpr std::int32_t channel_of(std::int32_t v, std::int32_t lane) {
@@ -102,20 +104,24 @@ struct depthwise_kernel {
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
     const auto [input, words, bias, output] = kernel::detail::weighted_operands_of<P, std::int32_t>(operands, result);
+    compute(input, words, bias, output, rq);
+  }
+
+  // The call on its operands (weights packed), the stage's scales read from `source`.
+  static void compute(const std::int8_t* input, const std::int32_t* words, const std::int32_t* bias, std::int8_t* output,
+                      const typename Stage::source& source) {
     alignas(64) element padded[geometry::elements];
     copy_padded<P>(input, padded, [](std::int8_t x) { return element{x}; });
     for (std::int32_t v = 0; v < channel_vectors; ++v) {
       // The channel vector's output scale, and its correction plus the bias.
-      alignas(64) std::int32_t multiplier[I::lanes]{}, shift[I::lanes]{}, correction[I::lanes]{};
+      const scale_type scale = Stage::template scale_of<scale_reused>(source, [&](int lane) { return channel_of(v, lane); });
+      alignas(64) std::int32_t correction[I::lanes]{};
       for (std::int32_t lane = 0; lane < I::lanes; ++lane) {
         const std::int32_t c = channel_of(v, lane);
         if (c < 0) continue;
-        if constexpr (P.per_channel != 0) multiplier[lane] = rq.multiplier[c], shift[lane] = rq.shift[c];
         correction[lane] = words[weight_words + static_cast<std::size_t>(v * I::lanes + lane)];
         if constexpr (P.has_bias != 0) correction[lane] = ctnn::detail::quant::wrapping_add(correction[lane], bias[c]);
       }
-      const scale_type scale = P.per_channel != 0 ? scale_type::of(I::load(multiplier), I::load(shift))
-                                                  : scale_type::uniform(P.output_multiplier, P.output_shift);
       const vec offset = I::load(correction);
       const int lanes = lanes_repeat_channels || channels - v * I::lanes >= I::lanes ? I::lanes : channels - v * I::lanes;
       for (std::int32_t row = 0; row < P.out[0] * geometry::out_h; ++row) {
@@ -158,7 +164,7 @@ struct depthwise_kernel {
       int n = lanes;
       if constexpr (lanes_repeat_channels)  // the row's last item may hold fewer values
         if (start + b == items - 1 && row_values % I::lanes != 0) n = row_values % I::lanes;
-      requantize_store<P, I>(acc[b], scale, out + b * item_output_step, n);
+      store_output<Stage, I>(acc[b], scale, out + b * item_output_step, n);
     }
   }
 };

@@ -21,6 +21,7 @@
 #include <ctnn/kernel/requant_arrays.hpp>
 #include <ctnn/kernel/simd/i8/depthwise.hpp>
 #include <ctnn/kernel/simd/i8/isa.hpp>
+#include <ctnn/kernel/simd/i8/output_stage.hpp>
 #include <ctnn/kernel/simd/i8/requantize.hpp>
 
 namespace ctnn::kernel::simd::i8_detail {
@@ -109,7 +110,7 @@ struct add_kernel : kernel::detail::reads_constants_as_stored {
     const auto offset_a = I::set1(P.input_offset), offset_b = I::set1(P.input2_offset);
     const auto add_lanes = [&](typename I::vec xa, typename I::vec xb, std::int8_t* to, int n) {
       const auto sum = I::add(rescale_a(I::add(xa, offset_a), scale_a), rescale_b(I::add(xb, offset_b), scale_b));
-      requantize_store<P, I>(sum, scale_out, to, n);
+      store_output<tflite_output<P, I>, I>(sum, scale_out, to, n);
     };
     std::int64_t i = 0;
 #if XSIMD_WITH_AVX512BW && defined(__AVX512VNNI__) && defined(__AVX512VBMI__)
@@ -122,7 +123,7 @@ struct add_kernel : kernel::detail::reads_constants_as_stored {
         __m512i values_a[4], values_b[4];
         look_up(table_a, _mm512_loadu_si512(a + i), values_a);
         look_up(table_b, _mm512_loadu_si512(b + i), values_b);
-        __m512i sums[4];  // rescaled, plus the output zero point (wrapping, as requantize_store)
+        __m512i sums[4];  // rescaled, plus the output zero point (wrapping, as tflite_output::apply)
         for (int k = 0; k < 4; ++k)
           sums[k] = I::add(multiply_by_quantized_multiplier<I>(I::add(values_a[k], values_b[k]), scale_out), zero_point);
         _mm512_storeu_si512(out + i, I::narrow_four(sums[0], sums[1], sums[2], sums[3], static_cast<std::int8_t>(P.activation_min),

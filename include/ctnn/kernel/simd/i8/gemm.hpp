@@ -21,7 +21,7 @@
 // pointer. The last block of a row moves back to end at the row's last pixel (recomputing a few pixels,
 // which writes the same bytes: the input was copied first). The accumulators start from the correction
 // plus the bias; a block holding all channels in whole vectors narrows and stores four output vectors at
-// once (requantize_store_four).
+// once (store_output_four).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -31,15 +31,16 @@
 #include <ctnn/kernel/detail/output_clamp.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 #include <ctnn/kernel/simd/i8/isa.hpp>
+#include <ctnn/kernel/simd/i8/output_stage.hpp>
 #include <ctnn/kernel/simd/i8/padded_input.hpp>
-#include <ctnn/kernel/simd/i8/requantize.hpp>
 
 namespace ctnn::kernel::simd::i8_detail {
 
 // The largest of 4, 3, 2, 1 that divides n.
 constexpr std::int32_t block_divisor(std::int32_t n) { return n % 4 == 0 ? 4 : (n % 3 == 0 ? 3 : (n % 2 == 0 ? 2 : 1)); }
 
-template <kernel_params P, class I>
+// Stage: the output stage (i8/output_stage.hpp), TFLite's unless the call follows ONNX (i8/onnx_conv.hpp).
+template <kernel_params P, class I, class Stage = tflite_output<P, I>>
 struct gemm_kernel {
   using geometry = window_geometry<P>;
   using element = typename I::input_element;
@@ -79,7 +80,7 @@ struct gemm_kernel {
   }
   static constexpr std::int32_t pixel_block = choose_pixel_block();
   // Whether a block's outputs are consecutive bytes in groups of four vectors (all channels in one block
-  // of whole vectors): requantize_store_four then narrows and stores four vectors at once.
+  // of whole vectors): store_output_four then narrows and stores four vectors at once.
   static constexpr bool stores_four =
       vector_block == channel_vectors && out_c == channel_vectors * I::lanes && pixel_block * vector_block % 4 == 0;
 
@@ -92,7 +93,7 @@ struct gemm_kernel {
   static constexpr bool packs(std::size_t k) { return k == 1; }
   using vec = typename I::vec;
   // Each scale serves every block of pixels (once only in a single-row dense layer).
-  using scale = scale_for<I, (pixels > 1)>;
+  using scale = typename Stage::template scale<(pixels > 1)>;
 
   template <std::size_t K, class Reader>
   static constexpr std::array<std::int32_t, packed_words> pack(const Reader& read) {
@@ -138,6 +139,12 @@ struct gemm_kernel {
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
     const auto [input, words, bias, output] = kernel::detail::weighted_operands_of<P, std::int32_t>(operands, result);
+    compute(input, words, bias, output, rq);
+  }
+
+  // The call on its operands (weights packed), the stage's scales read from `source`.
+  static void compute(const std::int8_t* input, const std::int32_t* words, const std::int32_t* bias, std::int8_t* output,
+                      const typename Stage::source& source) {
     alignas(64) element padded[geometry::elements];
     copy_padded<P>(input, padded, [](std::int8_t x) { return I::prepare(x); });
     // Per channel vector, once per call: the output scale, and the correction plus the bias.
@@ -146,7 +153,7 @@ struct gemm_kernel {
     for (std::int32_t v = 0; v < channel_vectors; ++v) {
       const std::int32_t first_channel = v * I::lanes;
       const int n = out_c - first_channel < I::lanes ? out_c - first_channel : I::lanes;
-      scales[v] = channel_scale<P, I, scale>(rq.multiplier, rq.shift, first_channel, n);
+      scales[v] = Stage::template scale_of<(pixels > 1)>(source, [&](int lane) { return lane < n ? first_channel + lane : -1; });
       offsets[v] = I::load(words + weight_words + first_channel);
       if constexpr (P.has_bias != 0) offsets[v] = I::add(offsets[v], load_partial<I>(bias + first_channel, n));
     }
@@ -221,7 +228,7 @@ struct gemm_kernel {
           four[j] = acc[(k + j) / vector_block][(k + j) % vector_block];
           four_scales[j] = &scales[(k + j) % vector_block];
         }
-        requantize_store_four<P, I>(four, four_scales, out + k * I::lanes);
+        store_output_four<Stage, I>(four, four_scales, out + k * I::lanes);
       }
     } else {
 #pragma GCC unroll 4
@@ -230,7 +237,7 @@ struct gemm_kernel {
         const int n = out_c - first_channel < I::lanes ? out_c - first_channel : I::lanes;
 #pragma GCC unroll 32
         for (std::int32_t r = 0; r < pixel_block; ++r)
-          requantize_store<P, I>(acc[r][v], scales[v0 + v], out + r * out_c + first_channel, n);
+          store_output<Stage, I>(acc[r][v], scales[v0 + v], out + r * out_c + first_channel, n);
       }
     }
   }

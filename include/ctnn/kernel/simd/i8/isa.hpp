@@ -105,6 +105,21 @@ struct sse4_1 {
     return _mm_cvtepi8_epi32(_mm_cvtsi32_si128(word));
   }
   // Truncating (sum / count) of exact integers in floats (see pool.hpp for why it is exact).
+  // ONNX's rounding (i8/output_stage.hpp, i8/onnx_quantize.hpp): round_clamped(x) is round_half_even(x)
+  // per lane, x first clamped to [-limit, limit] (an integer power of two: clamping commutes with
+  // rounding) and NaN made 0; cvtps2dq rounds half to even in the default rounding mode, as std::nearbyint.
+  // multiply_round(acc, m): round_clamped(float(acc) * m).
+  using floats = __m128;
+  static floats load_floats(const float* p) { return _mm_loadu_ps(p); }
+  static floats set1_floats(float v) { return _mm_set1_ps(v); }
+  static floats divide_floats(floats a, floats b) { return _mm_div_ps(a, b); }
+  static vec round_clamped(floats x, float limit) {
+    x = _mm_and_ps(x, _mm_cmpord_ps(x, x));
+    return _mm_cvtps_epi32(_mm_min_ps(_mm_max_ps(x, _mm_set1_ps(-limit)), _mm_set1_ps(limit)));
+  }
+  static vec multiply_round(vec acc, floats multiplier, float limit) {
+    return round_clamped(_mm_mul_ps(_mm_cvtepi32_ps(acc), multiplier), limit);
+  }
   static vec divide(vec sum, float count) {
     return _mm_cvttps_epi32(_mm_div_ps(_mm_cvtepi32_ps(sum), _mm_set1_ps(count)));
   }
@@ -166,6 +181,17 @@ struct avx2 {
   static vec dot_words(vec acc, vec inputs, vec weights) { return dot(acc, inputs, weights); }
   static vec widen(const std::int8_t* x) {
     return _mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(x)));
+  }
+  using floats = __m256;
+  static floats load_floats(const float* p) { return _mm256_loadu_ps(p); }
+  static floats set1_floats(float v) { return _mm256_set1_ps(v); }
+  static floats divide_floats(floats a, floats b) { return _mm256_div_ps(a, b); }
+  static vec round_clamped(floats x, float limit) {  // as sse4_1's
+    x = _mm256_and_ps(x, _mm256_cmp_ps(x, x, _CMP_ORD_Q));
+    return _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(-limit)), _mm256_set1_ps(limit)));
+  }
+  static vec multiply_round(vec acc, floats multiplier, float limit) {
+    return round_clamped(_mm256_mul_ps(_mm256_cvtepi32_ps(acc), multiplier), limit);
   }
   static vec divide(vec sum, float count) {
     return _mm256_cvttps_epi32(_mm256_div_ps(_mm256_cvtepi32_ps(sum), _mm256_set1_ps(count)));
@@ -252,6 +278,18 @@ struct avx512_vnni {
   }
   static vec widen(const std::int8_t* x) {
     return _mm512_maskz_cvtepi8_epi32(all, _mm_loadu_si128(reinterpret_cast<const __m128i*>(x)));
+  }
+  using floats = __m512;
+  static floats load_floats(const float* p) { return _mm512_loadu_ps(p); }
+  static floats set1_floats(float v) { return _mm512_set1_ps(v); }
+  static floats divide_floats(floats a, floats b) { return _mm512_div_ps(a, b); }
+  static vec round_clamped(floats x, float limit) {  // as sse4_1's
+    x = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(x, x, _CMP_ORD_Q), x);
+    x = _mm512_maskz_min_ps(all, _mm512_maskz_max_ps(all, x, _mm512_set1_ps(-limit)), _mm512_set1_ps(limit));
+    return _mm512_maskz_cvtps_epi32(all, x);
+  }
+  static vec multiply_round(vec acc, floats multiplier, float limit) {
+    return round_clamped(_mm512_mul_ps(_mm512_maskz_cvtepi32_ps(all, acc), multiplier), limit);
   }
   static vec divide(vec sum, float count) {
     return _mm512_maskz_cvttps_epi32(all, _mm512_div_ps(_mm512_maskz_cvtepi32_ps(all, sum), _mm512_set1_ps(count)));

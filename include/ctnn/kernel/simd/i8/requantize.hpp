@@ -116,35 +116,4 @@ inline constexpr bool has_single_rounding = false;
 template <class I, bool Reused>
 using scale_for = std::conditional_t<Reused && has_single_rounding<I>, single_rounding_scale<I>, output_scale<I>>;
 
-// requantize_output<P> on a vector of accumulators; stores the first n lanes.
-template <kernel_params P, class I, class Scale>
-[[gnu::always_inline]] inline void requantize_store(typename I::vec acc, const Scale& s, std::int8_t* out, int n) {
-  auto v = I::add(multiply_by_quantized_multiplier<I>(acc, s), I::set1(P.output_offset));
-  v = I::min(I::max(v, I::set1(P.activation_min)), I::set1(P.activation_max));
-  I::store_i8(out, v, n);
-}
-
-// requantize_store<P> on four vectors whose outputs are consecutive (4 * lanes bytes at out): the int32
-// results plus the output zero point (int32 lanes: wrapping, as the reference's wrapping_add) narrow with
-// saturation to int16, then to int8, and are clamped as bytes. Equal to the clamp of the int32 values: the
-// activation bounds lie within int8, and a value saturated at either step stays beyond them.
-template <kernel_params P, class I, class Scale>
-[[gnu::always_inline]] inline void requantize_store_four(const typename I::vec (&acc)[4], const Scale* const (&s)[4],
-                                                         std::int8_t* out) {
-  const auto offset = I::set1(P.output_offset);
-  I::store_i8_four(out, I::add(multiply_by_quantized_multiplier<I>(acc[0], *s[0]), offset),
-                   I::add(multiply_by_quantized_multiplier<I>(acc[1], *s[1]), offset),
-                   I::add(multiply_by_quantized_multiplier<I>(acc[2], *s[2]), offset),
-                   I::add(multiply_by_quantized_multiplier<I>(acc[3], *s[3]), offset),
-                   static_cast<std::int8_t>(P.activation_min), static_cast<std::int8_t>(P.activation_max));
-}
-
-// The per-channel (rq arrays) or per-tensor (kernel_params) scale of channels [first, first + n).
-template <kernel_params P, class I, class Scale>
-[[gnu::always_inline]] inline Scale channel_scale(const std::int32_t* multiplier, const std::int32_t* shift, std::int32_t first,
-                                                 int n) {
-  if constexpr (P.per_channel != 0) return Scale::of(load_partial<I>(multiplier + first, n), load_partial<I>(shift + first, n));
-  else return Scale::uniform(P.output_multiplier, P.output_shift);
-}
-
 }  // namespace ctnn::kernel::simd::i8_detail
