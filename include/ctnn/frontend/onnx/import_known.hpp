@@ -110,9 +110,7 @@ constexpr void fold_binary(S& s, const node_view& n, const operands& o, std::int
   const ops::integer_evaluation evaluate = frontend_detail::integer_evaluation_of(s.current_kind);
   if (evaluate.apply == nullptr) return s.fail(onnx_error::unsupported_operator, {.operator_code = static_cast<std::int64_t>(n.type)});
   const bool comparison = evaluate.bool_result;
-  // Trailing omitted operands (empty names) are absent, as expect_inputs counts them.
-  std::uint32_t count = o.count;
-  while (count > 2 && o.id[count - 1] < 0) --count;
+  const std::uint32_t count = o.given(2);  // trailing omitted operands are absent, as expect_inputs counts
   if (comparison && !expect_inputs(s, o, 2, 2)) return;
   for (std::uint32_t slot = 1; slot < count; ++slot) {
     if (!read_known(s, o.id[slot], slot, next)) return;

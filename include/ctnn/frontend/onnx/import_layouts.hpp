@@ -223,6 +223,12 @@ constexpr bool read_window(S& s, const node_view& n, const shape& in, std::int64
 struct operands {
   std::array<std::int32_t, max_node_inputs + 1> id{};  // value indices (-1: omitted); QLinearConv has 9
   std::uint32_t count = 0;
+  // The operands given: trailing omitted ones (empty names) are absent, down to `least`.
+  constexpr std::uint32_t given(std::uint32_t least) const {
+    std::uint32_t n = count;
+    while (n > least && id[n - 1] < 0) --n;
+    return n;
+  }
 };
 
 // Operand `slot` of the node names a value that is not defined yet (`name`: its bytes in the NodeProto):
@@ -312,8 +318,7 @@ constexpr operands read_operands(S& s, const node_view& n) {
 // Inputs `least`..`most` given (trailing omitted ones count as absent), required ones present.
 template <class S>
 constexpr bool expect_inputs(S& s, const operands& o, std::uint32_t least, std::uint32_t most) {
-  std::uint32_t given = o.count;
-  while (given > least && o.id[given - 1] < 0) --given;
+  const std::uint32_t given = o.given(least);
   bool present = true;
   for (std::uint32_t k = 0; k < least && k < given; ++k) present = present && o.id[k] >= 0;
   if (given >= least && given <= most && present) return true;
