@@ -42,13 +42,6 @@ EXCEPTIONS = {
     "pass/patch_execution.hpp": ({"crop", "paste", "fetch_rows"}, "the kinds the pass creates"),
     "ir/streamed_input.hpp": ({"fetch_rows"}, "a streamed input's rows, read by the kind"),
     "memory/buffers.hpp": ({"concat"}, "a concat's producers write into its result in place"),
-    # Debt (issue #24): the ONNX integer kernels are a kind switch of their own, not yet on the descriptors.
-    "kernel/reference/onnx_quant/run.hpp": ({"reshape", "pad", "dequantize", "sub", "maximum", "minimum"},
-                                            "ONNX integer kernels: a switch, not yet on the descriptors"),
-    "kernel/reference/onnx_quant/params.hpp": ({"reshape", "pad", "dequantize", "sub", "maximum", "minimum"},
-                                               "ONNX integer kernels: a switch, not yet on the descriptors"),
-    "kernel/reference/elementwise.hpp": ({"sub", "maximum", "minimum"},
-                                         "integer_binary, the ONNX plain integer kernel (run.hpp's switch)"),
 }
 
 

@@ -12,6 +12,7 @@
 
 #include <ctnn/compile.hpp>
 #include <ctnn/frontend/dsl.hpp>
+#include <ctnn/kernel/arm/i8.hpp>  // the Armv7E-M family, which the host build of ctnn does not read by itself
 #include <ctnn/kernel/kernel_family.hpp>
 #include <ctnn/memory/algorithms.hpp>
 #include <ctnn/memory/first_fit.hpp>

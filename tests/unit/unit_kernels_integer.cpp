@@ -26,6 +26,7 @@
 #include <ctnn/kernel/reference/elementwise.hpp>
 #include <ctnn/kernel/reference/matmul.hpp>
 #include <ctnn/kernel/reference/pool.hpp>
+#include <ctnn/ops/registry.hpp>
 
 namespace {
 
@@ -91,40 +92,61 @@ T wrapped(std::int64_t exact) {
   return static_cast<T>(r);
 }
 
-template <class T>
-void check_integer_binary(op_kind kind, std::uint32_t seed) {
+// The kernel of ONNX's plain integer binary op `Kind` (its descriptor's evaluation of two integers).
+template <op_kind Kind, class T>
+void run_integer_binary(const kernel_params& p, const T* a, const T* b, T* result) {
+  ref::integer_binary<ctnn::ops::descriptor_of<Kind>::on_known_integers.apply>(&p, a, b, result);
+}
+
+template <class T, op_kind Kind>
+void check_integer_binary(std::uint32_t seed) {
   std::mt19937 rng{seed};
   for (int round = 0; round < 40; ++round) {
     kernel_params p{};
-    p.kind = kind;
+    p.kind = Kind;
     p.out = random_shape(rng, std::uniform_int_distribution<std::int32_t>(1, 4)(rng), 5);
     p.in = round % 3 == 0 ? p.out : broadcastable(rng, p.out);
     p.in2 = round % 3 == 1 ? p.out : broadcastable(rng, p.out);
     const auto a = random_values<T>(rng, p.in.elements());
     const auto b = random_values<T>(rng, p.in2.elements());
     std::vector<T> got(static_cast<std::size_t>(p.out.elements()));
-    ref::integer_binary(&p, a.data(), b.data(), got.data());
+    run_integer_binary<Kind>(p, a.data(), b.data(), got.data());
     for (std::int64_t i = 0; i < p.out.elements(); ++i) {
       const auto index = index_of(i, p.out);
       const auto x = static_cast<std::int64_t>(a[static_cast<std::size_t>(broadcast_offset(index, p.out, p.in))]);
       const auto y = static_cast<std::int64_t>(b[static_cast<std::size_t>(broadcast_offset(index, p.out, p.in2))]);
       CAPTURE(round);
       CAPTURE(i);
-      REQUIRE(got[static_cast<std::size_t>(i)] == wrapped<T>(kind == op_kind::mul ? x * y : x + y));
+      const std::int64_t exact = Kind == op_kind::mul     ? x * y
+                                 : Kind == op_kind::sub     ? x - y
+                                 : Kind == op_kind::maximum ? (x > y ? x : y)
+                                 : Kind == op_kind::minimum ? (x < y ? x : y)
+                                                            : x + y;
+      REQUIRE(got[static_cast<std::size_t>(i)] == wrapped<T>(exact));
     }
   }
 }
 
 TEST_CASE("integer add wraps around (uint8, int8, int32), with broadcasting") {
-  check_integer_binary<std::uint8_t>(op_kind::add, 11);
-  check_integer_binary<std::int8_t>(op_kind::add, 12);
-  check_integer_binary<std::int32_t>(op_kind::add, 13);
+  check_integer_binary<std::uint8_t, op_kind::add>(11);
+  check_integer_binary<std::int8_t, op_kind::add>(12);
+  check_integer_binary<std::int32_t, op_kind::add>(13);
+}
+
+TEST_CASE("integer sub wraps around, max and min pick (uint8, int8, int32), with broadcasting") {
+  check_integer_binary<std::uint8_t, op_kind::sub>(31);
+  check_integer_binary<std::int8_t, op_kind::sub>(32);
+  check_integer_binary<std::int32_t, op_kind::sub>(33);
+  check_integer_binary<std::uint8_t, op_kind::maximum>(41);
+  check_integer_binary<std::int8_t, op_kind::maximum>(42);
+  check_integer_binary<std::int32_t, op_kind::minimum>(43);
+  check_integer_binary<std::uint8_t, op_kind::minimum>(44);
 }
 
 TEST_CASE("integer mul wraps around (uint8, int8, int32: products exact in int64), with broadcasting") {
-  check_integer_binary<std::uint8_t>(op_kind::mul, 21);
-  check_integer_binary<std::int8_t>(op_kind::mul, 22);
-  check_integer_binary<std::int32_t>(op_kind::mul, 23);
+  check_integer_binary<std::uint8_t, op_kind::mul>(21);
+  check_integer_binary<std::int8_t, op_kind::mul>(22);
+  check_integer_binary<std::int32_t, op_kind::mul>(23);
 }
 
 TEST_CASE("int64 add and mul wrap around at the type's ends") {
@@ -135,10 +157,10 @@ TEST_CASE("int64 add and mul wrap around at the type's ends") {
   const std::array<std::int64_t, 4> b{1, -1, 6, 4};
   std::array<std::int64_t, 4> got{};
   p.kind = op_kind::add;
-  ref::integer_binary(&p, a.data(), b.data(), got.data());
+  run_integer_binary<op_kind::add>(p, a.data(), b.data(), got.data());
   CHECK(got == std::array<std::int64_t, 4>{least, most, -1, (1LL << 62) + 4});
   p.kind = op_kind::mul;
-  ref::integer_binary(&p, a.data(), b.data(), got.data());
+  run_integer_binary<op_kind::mul>(p, a.data(), b.data(), got.data());
   CHECK(got == std::array<std::int64_t, 4>{most, least, -42, 0});  // 2^62 * 4 = 2^64 wraps to 0
 }
 

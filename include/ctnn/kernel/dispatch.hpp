@@ -14,14 +14,25 @@
 #include <type_traits>
 
 #include <ctnn/ir/module.hpp>
-#include <ctnn/kernel/arm/i8.hpp>
-#include <ctnn/kernel/arm/mve/i8.hpp>
 #include <ctnn/kernel/dynamic.hpp>
-#include <ctnn/kernel/reference/onnx_quant/run.hpp>
+#include <ctnn/kernel/onnx_integer.hpp>
 #include <ctnn/kernel/reference_by_kind.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 #include <ctnn/kernel/simd/f32.hpp>
+
+// A translation unit reads only the kernel families its compiler flags can run (target.hpp's
+// enabled_by_compiler refuses a target above them): the Armv7E-M and MVE int8 families where the DSP
+// extension is on, the x86 int8 family on x86. Parsing the others cost every translation unit time for
+// nothing (docs/compile_time.md). Their tests include their headers themselves.
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#define CTNN_DETAIL_ARM_KERNEL_FAMILIES 1
+#include <ctnn/kernel/arm/i8.hpp>
+#include <ctnn/kernel/arm/mve/i8.hpp>
+#endif
+#if defined(__x86_64__) || defined(__i386__)
+#define CTNN_DETAIL_X86_KERNEL_FAMILY 1
 #include <ctnn/kernel/simd/i8.hpp>
+#endif
 
 namespace ctnn::kernel {
 
@@ -36,7 +47,7 @@ consteval bool check_params() {
   static_assert(problem != params_problem::no_kernel || P.type != dtype::i8,
                 "ctnn: no int8 kernel for this op kind (kernel/reference_by_kind.hpp).");
   static_assert(problem != params_problem::no_kernel || P.requantization != requantization_policy::onnx,
-                "ctnn: no ONNX integer kernel for these parameters (kernel/reference/onnx_quant/params.hpp).");
+                "ctnn: no ONNX integer kernel for these parameters (kernel/onnx_integer.hpp).");
   static_assert(problem != params_problem::no_kernel || P.type == dtype::f32 || P.type == dtype::i8 ||
                     P.requantization == requantization_policy::onnx,
                 "ctnn: no kernel for this element type (kernel/dispatch.hpp).");
@@ -74,6 +85,7 @@ struct shared {};
 
 namespace detail {
 
+#if CTNN_DETAIL_X86_KERNEL_FAMILY
 // The x86 int8 kernels' vector primitives for an instruction set (no_isa when the flags do not enable it,
 // or with CTNN_I8_REFERENCE_KERNELS: every `supports` is then false).
 template <instruction_set L>
@@ -100,15 +112,18 @@ struct i8_isa_of<instruction_set::x86_avx512_vnni> {
 };
 #endif
 #endif
+#endif
 
 template <bool>
 inline constexpr bool dependent_false = false;
 
 }  // namespace detail
 
+#if CTNN_DETAIL_X86_KERNEL_FAMILY
 // The x86 int8 kernel for P at instruction set L (supports, packs(k), pack<K>, run).
 template <kernel_params P, instruction_set L>
 using simd_i8_kernel = decltype(simd::i8_detail::select<P, typename detail::i8_isa_of<L>::type>());
+#endif
 
 // P without its recorded choice: the SIMD and DSP kernel families are instantiated with these parameters,
 // by select_kernels (which asks them before there is a choice) and here (which runs them), so each
@@ -129,11 +144,14 @@ template <kernel_params P, kernel_choice C>
 struct implementation<P, C> {
   using type = simd::f32_kernel<unselected(P)>;
 };
+#if CTNN_DETAIL_X86_KERNEL_FAMILY
 template <kernel_params P, kernel_choice C>
   requires(C.impl == kernel_impl::simd_i8)
 struct implementation<P, C> {
   using type = simd_i8_kernel<unselected(P), C.isa>;
 };
+#endif
+#if CTNN_DETAIL_ARM_KERNEL_FAMILIES
 template <kernel_params P, kernel_choice C>
   requires(C.impl == kernel_impl::arm_dsp_i8)
 struct implementation<P, C> {
@@ -144,6 +162,7 @@ template <kernel_params P, kernel_choice C>
 struct implementation<P, C> {
   using type = arm::mve::i8_kernel<unselected(P)>;
 };
+#endif
 template <kernel_params P, kernel_choice C = P.choice>
 using implementation_t = typename implementation<P, C>::type;
 
@@ -192,7 +211,7 @@ void invoke(const void* const (&operands)[N], void* result, const requant_arrays
       kernel::run(operands, result, rq);
     }
   } else if constexpr (P.requantization == requantization_policy::onnx) {
-    reference::onnx_quant::run_typed<P.kind, element_t<P.type>, element_t<P.onnx.weights_type>, element_t<P.out_type>>(
+    onnx_integer::run_typed<P.kind, element_t<P.type>, element_t<P.onnx.weights_type>, element_t<P.out_type>>(
         static_params<P>{}, operands, result);
   } else if constexpr (P.type == dtype::u8 || P.type == dtype::i16 || P.type == dtype::i32 || P.type == dtype::i64 ||
                        P.type == dtype::b8) {

@@ -16,7 +16,7 @@
 #include <utility>
 
 #include <ctnn/ir/module.hpp>
-#include <ctnn/kernel/reference/onnx_quant/run.hpp>
+#include <ctnn/kernel/onnx_integer.hpp>
 #include <ctnn/kernel/reference_by_kind.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 #include <ctnn/ops/registry.hpp>
@@ -59,16 +59,16 @@ CTNN_DETAIL_SHARED_KERNEL void shared_kernel(const kernel_params& p, std::span<c
 }
 
 // The shared kernel of ONNX's integer op kind K (kernel_params::requantization == onnx), for any element
-// types (reference/onnx_quant/run.hpp). Out of line, as shared_kernel.
+// types (kernel/onnx_integer.hpp). Out of line, as shared_kernel.
 template <op_kind K>
 CTNN_DETAIL_SHARED_KERNEL void onnx_quant_shared_kernel(const kernel_params& p, std::span<const void* const> operands, void* result) {
-  reference::onnx_quant::run<K>(&p, operands.data(), result);
+  onnx_integer::run<K>(&p, operands.data(), result);
 }
 
 // The operands a kernel of these parameters reads (conv/dense: data, weights and the bias if any; ONNX's
 // integer ops: also their per-axis scales and zero points).
 constexpr std::size_t operands_read(const kernel_params& p) {
-  if (p.requantization == requantization_policy::onnx) return reference::onnx_quant::operand_count(p.kind);
+  if (p.requantization == requantization_policy::onnx) return onnx_integer::operand_count(p.kind);
   return ops::visit_or(p.kind, std::size_t{1}, [&](auto d) { return d.operands_read(p); });
 }
 
@@ -102,7 +102,7 @@ bool invoke_dynamic_of(const kernel_params& p, std::span<const void* const> oper
 // that has one, the element types read from the parameters.
 template <op_kind K>
 bool run_onnx_if_kind(const kernel_params& p, std::span<const void* const> operands, void* result) {
-  if constexpr (reference::onnx_quant::has_kernel_of_kind(K)) {
+  if constexpr (onnx_integer::has_kernel_of_kind(K)) {
     if (p.kind == K) {
       onnx_quant_shared_kernel<K>(p, operands, result);
       return true;

@@ -9,7 +9,7 @@
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/detail/output_clamp.hpp>
-#include <ctnn/kernel/reference/onnx_quant/params.hpp>
+#include <ctnn/kernel/onnx_integer.hpp>
 #include <ctnn/ops/registry.hpp>
 
 namespace ctnn::kernel {
@@ -42,7 +42,7 @@ template <class Module>
 constexpr bool is_onnx_integer_op(const Module& m, const node& n) {
   const bool layout_ok = (n.kind != op_kind::conv2d && n.kind != op_kind::dense) || n.attrs.layout == data_layout::onnx;
   return m.requantization == requantization_policy::onnx && layout_ok &&
-         reference::onnx_quant::has_kernel(n.kind, m.tensor_at(n.inputs[0]).type, m.tensor_at(n.output).type);
+         onnx_integer::has_kernel(n.kind, m.tensor_at(n.inputs[0]).type, m.tensor_at(n.output).type);
 }
 
 // Whether an op's int8 kernel reads the quantization of its tensors: every int8 op but ONNX's integer ops
@@ -53,7 +53,7 @@ constexpr bool is_onnx_integer_op(const Module& m, const node& n) {
 template <class Module>
 constexpr bool needs_quantization(const Module& m, const node& n) {
   if (!is_quantized_op(m, n) || is_onnx_integer_op(m, n)) return false;
-  const bool plain_integer_kernel = ops::visit_or(n.kind, false, [](auto d) { return d.plain_integer_kernel; });
+  const bool plain_integer_kernel = ops::facts(n.kind).plain_integer_kernel;
   return m.requantization == requantization_policy::tflite || !plain_integer_kernel;
 }
 

@@ -27,7 +27,7 @@
 #include <ctnn/kernel/reference/int8/pool.hpp>
 #include <ctnn/kernel/reference/int8/requantize.hpp>
 #include <ctnn/kernel/reference/int8/softmax.hpp>
-#include <ctnn/kernel/reference/onnx_quant/params.hpp>
+#include <ctnn/kernel/onnx_integer.hpp>
 #include <ctnn/kernel/reference/patch_copy.hpp>
 #include <ctnn/kernel/reference/pool.hpp>
 #include <ctnn/kernel/reference/reduce.hpp>
@@ -40,7 +40,7 @@ namespace ctnn::kernel {
 // Whether a kernel exists for an op kind with this (first input's) element type; lower_te asks before
 // lowering. An op kind with a descriptor says it (its has_kernel); of the others, float32 and int8: every
 // op kind; uint8: none (the byte moves, whose int8 kernels run uint8 too, are descriptors). ONNX's integer ops, and the plain integer arithmetic of ONNX
-// models, have kernels of their own (reference/onnx_quant/params.hpp).
+// models, have kernels of their own (kernel/onnx_integer.hpp).
 constexpr bool has_kernel(op_kind kind, dtype type) {
   if (kind == op_kind::none) return false;
   bool described = false;
@@ -64,7 +64,7 @@ enum class params_problem : std::int32_t {
 
 constexpr params_problem kernel_params_problem(const kernel_params& p) {
   if (p.requantization == requantization_policy::onnx)
-    return reference::onnx_quant::supports(p) ? params_problem::none : params_problem::no_kernel;
+    return onnx_integer::supports(p) ? params_problem::none : params_problem::no_kernel;
   if (!has_kernel(p.kind, p.type)) return params_problem::no_kernel;
   if (!ops::visit_or(p.kind, true, [&](auto d) { return d.has_result_kernel(p.type, p.out_type); }))
     return params_problem::unsupported_result_type;

@@ -54,7 +54,7 @@ struct buffer_set {
 
 // Element-wise ops whose result may be written over operand `slot`.
 constexpr bool may_write_over(op_kind kind, std::int32_t slot) {
-  return ops::visit_or(kind, false, [&](auto d) { return (d.in_place_slots >> slot & 1u) != 0; });
+  return (ops::facts(kind).in_place_slots >> slot & 1u) != 0;
 }
 
 // Whether the options let op `n` write its result over its input: a convolution whose reference kernel

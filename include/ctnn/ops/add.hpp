@@ -12,6 +12,7 @@ namespace ctnn::ops {
 
 struct add : binary_elementwise {
   static constexpr op_kind kind = op_kind::add;
+  static constexpr onnx_integer_kernel onnx_integer = onnx_integer_kernel::binary;
   // Integers known at import wrap around (ONNX's int64 shape arithmetic).
   static constexpr integer_evaluation on_known_integers{[](std::int64_t a, std::int64_t b) {
     return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b));

@@ -12,6 +12,8 @@ namespace ctnn::ops {
 
 struct conv2d : windowed_weighted_op {
   static constexpr op_kind kind = op_kind::conv2d;
+  // ONNX QLinearConv and ConvInteger (NCHW, OIHW) run ONNX's integer kernel.
+  static constexpr onnx_integer_kernel onnx_integer = onnx_integer_kernel::convolution;
 
   // Groups divide the input and output channels; weights [units, kh, kw, channels / groups].
   template <class Module>

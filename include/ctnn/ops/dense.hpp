@@ -14,6 +14,8 @@ namespace ctnn::ops {
 
 struct dense : weighted_op {
   static constexpr op_kind kind = op_kind::dense;
+  // ONNX QLinearMatMul and MatMulInteger run ONNX's integer kernel.
+  static constexpr onnx_integer_kernel onnx_integer = onnx_integer_kernel::matmul;
 
   // Every input element past the batch is a feature.
   template <class Module>

@@ -11,6 +11,7 @@ namespace ctnn::ops {
 
 struct dequantize : type_conversion {
   static constexpr op_kind kind = op_kind::dequantize;
+  static constexpr onnx_integer_kernel onnx_integer = onnx_integer_kernel::dequantize;
   static constexpr bool has_kernel(dtype type) { return type == dtype::i8 || type == dtype::i16; }
   static constexpr bool has_result_kernel(dtype, dtype out) { return out == dtype::f32; }
 

@@ -97,6 +97,22 @@ struct integer_evaluation {
   bool divides = false;
 };
 
+// The ONNX integer kernel an op kind runs under requantization_policy::onnx (kernel/onnx_integer.hpp). The
+// plain ones (binary and after) run ONNX's integer semantics on unquantized integers: arithmetic wraps
+// around in the element type.
+enum class onnx_integer_kernel : std::uint8_t {
+  none,
+  convolution,  // QLinearConv, ConvInteger: NCHW activations, OIHW weights, groups
+  matmul,       // QLinearMatMul, MatMulInteger
+  quantize,     // QuantizeLinear: float32 to 8 bit
+  dequantize,   // DequantizeLinear: 8 bit to float32
+  binary,       // plain: the descriptor's on_known_integers, on any integer type, numpy broadcasting
+  window_max,   // plain: 8-bit max pool
+  pad,          // plain: any integer type
+  transpose,    // plain: int32 and int64 (the 8-bit ones are the int8 kernels' byte moves)
+  copy,         // plain: int32 and int64 reshape
+};
+
 // What every descriptor has unless it says otherwise: one input, the result shaped as the input, no kernel
 // parameters of its own, no quantized recipe, no kernels.
 struct op_defaults {
@@ -135,6 +151,8 @@ struct op_defaults {
   static constexpr bool int8_result_is_an_input_value = false;
   // Its evaluation of values known at import (none by default).
   static constexpr integer_evaluation on_known_integers{};
+  // Its ONNX integer kernel (none by default).
+  static constexpr onnx_integer_kernel onnx_integer = onnx_integer_kernel::none;
 
   template <class Module>
   static constexpr shape infer(Module& m, std::int32_t node_id) {

@@ -23,6 +23,7 @@ struct extremum_op : binary_elementwise {
     return Prefer{}(a, b) ? a : b;
   }
   static constexpr integer_evaluation on_known_integers{&pick<std::int64_t>};
+  static constexpr onnx_integer_kernel onnx_integer = onnx_integer_kernel::binary;
   template <class Params>
   [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {
     kernel::reference::binary_with(p, operands[0], operands[1], result, pick<float>);

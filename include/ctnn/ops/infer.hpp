@@ -29,7 +29,7 @@ constexpr shape infer_shape(Module& m, std::int32_t node_id) {
 // The element type of an op's result: attrs.out_type for a descriptor that says so, else shape_rules'.
 template <class Module>
 constexpr dtype result_type(const Module& m, const node& n) {
-  const bool from_attributes = visit_or(n.kind, false, [](auto d) { return d.result_type_from_attributes; });
+  const bool from_attributes = facts(n.kind).result_type_from_attributes;
   return from_attributes ? n.attrs.out_type : shape_rules::result_type(m, n);
 }
 

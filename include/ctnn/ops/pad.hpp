@@ -15,6 +15,7 @@ namespace ctnn::ops {
 
 struct pad : op_defaults {
   static constexpr op_kind kind = op_kind::pad;
+  static constexpr onnx_integer_kernel onnx_integer = onnx_integer_kernel::pad;
   static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8 || type == dtype::i16; }
 
   // Pads past the input's rank are an error; a padded extent past int32 too (shape_rules::add_extent).

@@ -53,6 +53,7 @@ struct type_conversion : unary_elementwise {
 
 struct quantize : type_conversion {
   static constexpr op_kind kind = op_kind::quantize;
+  static constexpr onnx_integer_kernel onnx_integer = onnx_integer_kernel::quantize;
   static constexpr bool has_kernel(dtype type) {
     return type == dtype::f32 || type == dtype::i8 || type == dtype::i16 || type == dtype::i32;
   }

@@ -7,6 +7,7 @@
 // kind with each entry until it matches.
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <tuple>
 
 #include <ctnn/ops/abs.hpp>
@@ -193,9 +194,68 @@ constexpr R visit_or(op_kind kind, R otherwise, F&& f) {
   return result;
 }
 
+// A descriptor's plain facts (its static data members, ops/descriptor.hpp's op_defaults says what each
+// means) as one value. They are gathered once for every kind into a table, so that asking a fact is an
+// array access: a visit per call site would instantiate a function for each of the hundred descriptors at
+// every site, a cost every translation unit pays (docs/compile_time.md).
+struct op_facts {
+  bool elementwise;
+  std::uint32_t in_place_slots;
+  std::uint32_t state_operands;
+  activation fuses_as;
+  bool takes_fused_activation;
+  bool non_negative_result;
+  bool plain_integer_kernel;
+  bool has_weights;
+  bool result_type_from_attributes;
+  bool int16_symmetric;
+  std::int32_t int16_result_exponent;
+  bool int8_result_is_an_input_value;
+  integer_evaluation on_known_integers;
+  onnx_integer_kernel onnx_integer;
+};
+
+namespace detail {
+
+template <class D>
+constexpr op_facts facts_of_descriptor() {
+  return {D::elementwise,
+          D::in_place_slots,
+          D::state_operands,
+          D::fuses_as,
+          D::takes_fused_activation,
+          D::non_negative_result,
+          D::plain_integer_kernel,
+          D::has_weights,
+          D::result_type_from_attributes,
+          D::int16_symmetric,
+          D::int16_result_exponent,
+          D::int8_result_is_an_input_value,
+          D::on_known_integers,
+          D::onnx_integer};
+}
+
+// Every kind's facts; a kind without a descriptor (op_kind::none) has op_defaults'.
+template <class... Descriptors>
+constexpr std::array<op_facts, op_kind_count + 1> facts_of_kinds(op_list<Descriptors...>) {
+  std::array<op_facts, op_kind_count + 1> facts{};
+  for (auto& f : facts) f = facts_of_descriptor<op_defaults>();
+  ((facts[static_cast<std::size_t>(Descriptors::kind)] = facts_of_descriptor<Descriptors>()), ...);
+  return facts;
+}
+inline constexpr auto facts_by_kind = facts_of_kinds(all{});
+
+}  // namespace detail
+
+// The facts of op kind `kind` (op_defaults' for a kind without a descriptor or out of range).
+constexpr const op_facts& facts(op_kind kind) {
+  const auto k = static_cast<std::size_t>(static_cast<std::uint32_t>(kind));
+  return detail::facts_by_kind[k < detail::facts_by_kind.size() ? k : static_cast<std::size_t>(op_kind::none)];
+}
+
 // Whether op kind `kind` reads constant weights as its operand 1 (its descriptor's has_weights).
 constexpr bool has_weights(op_kind kind) {
-  return visit_or(kind, false, [](auto d) { return d.has_weights; });
+  return facts(kind).has_weights;
 }
 
 }  // namespace ctnn::ops

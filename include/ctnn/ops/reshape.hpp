@@ -12,6 +12,7 @@ namespace ctnn::ops {
 
 struct reshape : byte_move {
   static constexpr op_kind kind = op_kind::reshape;
+  static constexpr onnx_integer_kernel onnx_integer = onnx_integer_kernel::copy;
 
   // The target with its 0 and -1 extents resolved; the element counts must agree. The known extents'
   // product is bounded above any tensor's element count (the frontends bound those): a target of huge

@@ -10,6 +10,7 @@ namespace ctnn::ops {
 
 struct transpose : byte_move {
   static constexpr op_kind kind = op_kind::transpose;
+  static constexpr onnx_integer_kernel onnx_integer = onnx_integer_kernel::transpose;
 
   // perm must name each input dim once.
   template <class Module>

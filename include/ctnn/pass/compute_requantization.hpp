@@ -18,7 +18,7 @@
 #include <ctnn/ir/module.hpp>
 #include <ctnn/ir/requantization_recipe.hpp>
 #include <ctnn/kernel/prepare.hpp>
-#include <ctnn/kernel/reference/onnx_quant/params.hpp>
+#include <ctnn/kernel/reference/onnx_quant/rounding.hpp>
 #include <ctnn/kernel/reference/onnx_quant/rounding.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 #include <ctnn/ops/registry.hpp>

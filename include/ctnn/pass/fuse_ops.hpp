@@ -19,12 +19,12 @@ namespace ctnn::pass {
 namespace detail {
 
 constexpr bool takes_fused_activation(op_kind k) {
-  return ops::visit_or(k, false, [](auto d) { return d.takes_fused_activation; });
+  return ops::facts(k).takes_fused_activation;
 }
 
 // The activation an op is, if fuse_ops may fold it into its producer (its descriptor's fuses_as).
 constexpr activation activation_of(op_kind k) {
-  return ops::visit_or(k, activation::none, [](auto d) { return d.fuses_as; });
+  return ops::facts(k).fuses_as;
 }
 
 // A quantized op fuses only a clamp (relu/relu6), and only when the activation keeps the quantization
@@ -44,7 +44,7 @@ constexpr bool non_negative(const Module& m, std::int32_t tensor_id) {
   const std::int32_t p = m.tensor_at(tensor_id).producer;
   if (p < 0) return false;
   const node& n = m.node_at(p);
-  return ops::visit_or(n.kind, false, [](auto d) { return d.non_negative_result; }) || n.attrs.fused == activation::relu ||
+  return ops::facts(n.kind).non_negative_result || n.attrs.fused == activation::relu ||
          n.attrs.fused == activation::relu6;
 }
 

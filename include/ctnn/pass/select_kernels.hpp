@@ -125,10 +125,14 @@ constexpr kernel_choice choose_kernel() {
                                                                          : kernel_impl::simd_i8;
     constexpr kernel_choice candidate{family, family == kernel_impl::simd_f32 ? instruction_set::none : Isa};
     using family_kernel = kernel::implementation_t<P, candidate>;
-    static_assert(sizeof(detail::check_kernel_family<family_kernel>) > 0);  // ctnn::kernel_family, member by member
-    if constexpr (!kernel_family<family_kernel>) return {};
-    else if constexpr (family_kernel::supports) return {candidate.impl, candidate.isa, detail::packed_mask<family_kernel>()};
-    else return {};
+    if constexpr (std::is_void_v<family_kernel>) {
+      return {};  // a family the compiler flags cannot run, which this translation unit does not read (kernel/dispatch.hpp)
+    } else {
+      static_assert(sizeof(detail::check_kernel_family<family_kernel>) > 0);  // ctnn::kernel_family, member by member
+      if constexpr (!kernel_family<family_kernel>) return {};
+      else if constexpr (family_kernel::supports) return {candidate.impl, candidate.isa, detail::packed_mask<family_kernel>()};
+      else return {};
+    }
   }
 }
 

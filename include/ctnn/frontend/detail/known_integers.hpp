@@ -40,9 +40,7 @@ constexpr bool broadcast_dims(const shape& a, const shape& b, shape& out) {
 // How op `kind` evaluates two values known at import: its descriptor's on_known_integers (ops/descriptor.hpp;
 // apply nullptr: the op is not evaluated at import). One lookup per op, not per element.
 constexpr ops::integer_evaluation integer_evaluation_of(op_kind kind) {
-  ops::integer_evaluation e{};
-  ops::visit(kind, [&]<class D>(D) { e = D::on_known_integers; });
-  return e;
+  return ops::facts(kind).on_known_integers;
 }
 
 }  // namespace ctnn::frontend_detail

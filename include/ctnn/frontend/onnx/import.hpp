@@ -54,7 +54,7 @@
 //    value stays [N, 1, L, C] (value::one_d), its ONNX [N, C, L] made on demand.
 //  * Element types: float32, and uint8/int8/int32/int64 activations. Unquantized integers follow ONNX's
 //    semantics: Add/Mul wrap around (integer_binary), MaxPool (8-bit), Pad, Transpose and Reshape keep
-//    the type; lower_te gives these calls the ONNX integer kernels (kernel/reference/onnx_quant/run.hpp).
+//    the type; lower_te gives these calls the ONNX integer kernels (kernel/onnx_integer.hpp).
 //  * Shapes: each IR node's output shape is inferred as the node is added (pass::infer_types' own rules),
 //    so the importer knows every value's shape (for layouts, Flatten, Gemm) without value_info.
 //  * Bad input is a diagnostic in the module: onnx_error codes (onnx/errors.hpp; node = the NodeProto's

@@ -66,7 +66,7 @@ template <class S>
 constexpr void check_state_operands(S& s) {
   for (std::int32_t id = 0; id < s.m.node_count; ++id) {
     const node& n = s.m.node_at(id);
-    const std::uint32_t state_slots = ops::visit_or(n.kind, std::uint32_t{0}, [](auto d) { return d.state_operands; });
+    const std::uint32_t state_slots = ops::facts(n.kind).state_operands;
     for (std::int32_t k = 0; k < n.input_count; ++k) {
       const std::int32_t t = n.inputs[static_cast<std::size_t>(k)];
       if (t < 0 || s.m.tensor_at(t).role != tensor_role::state) continue;

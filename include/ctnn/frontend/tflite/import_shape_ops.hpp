@@ -150,7 +150,7 @@ constexpr void import_reduction(S& s, op_import& im) {
   if (axes < 0) return;
   im.input_count = 1;
   // ARG_MAX, ARG_MIN: the result is a position (its type the attributes'), not an element.
-  const bool arg = ops::visit_or(p.kind, false, [](auto d) { return decltype(d)::result_type_from_attributes; });
+  const bool arg = ops::facts(p.kind).result_type_from_attributes;
   const std::int32_t rank = s.m.tensor_at(im.inputs[0]).dims.rank;
   const std::int64_t count = s.m.tensor_at(axes).dims.elements();
   const tensor& x = s.m.tensor_at(im.inputs[0]);
@@ -165,7 +165,7 @@ constexpr void import_reduction(S& s, op_import& im) {
     return;
   }
   const bool quantization_differs = x.quant.scale != y.quant.scale || x.quant.zero_point != y.quant.zero_point;
-  const bool selects = ops::visit_or(p.kind, false, [](auto d) { return decltype(d)::int8_result_is_an_input_value; });
+  const bool selects = ops::facts(p.kind).int8_result_is_an_input_value;
   if (selects && x.type == dtype::i8 && quantization_differs) {
     s.fail(frontend_error::tflite_invalid_quantization, op, p.kind,
            {.tensor = im.out, .reason = static_cast<std::int64_t>(quantization_problem::not_the_inputs)});

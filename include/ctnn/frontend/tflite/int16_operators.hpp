@@ -80,8 +80,8 @@ constexpr bool tflm_runs_int16(builtin_operator code) {
 // scale other than the one the kernel writes (int16_result_scale: LOGISTIC's and TANH's 2^-15).
 template <class S>
 constexpr bool check_int16_operands(S& s, std::int32_t op, const op_plan& p, const node& n) {
-  const bool symmetric = ops::visit_or(n.kind, false, [](auto d) { return d.int16_symmetric; });
-  const std::int32_t result_exponent = ops::visit_or(n.kind, std::int32_t{0}, [](auto d) { return d.int16_result_exponent; });
+  const bool symmetric = ops::facts(n.kind).int16_symmetric;
+  const std::int32_t result_exponent = ops::facts(n.kind).int16_result_exponent;
   for (std::int32_t k = -1; k < n.input_count; ++k) {
     const std::int32_t t = k < 0 ? n.output : n.inputs[static_cast<std::size_t>(k)];
     if (t < 0 || s.m.tensor_at(t).type != dtype::i16) continue;

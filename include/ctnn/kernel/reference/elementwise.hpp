@@ -78,21 +78,14 @@ constexpr void binary_with(Params p, const float* a, const float* b, float* outp
     output[i] = activate(p->fused, f(a[ia], b[ib]));
   });
 }
-// Plain integer add, sub and mul with ONNX's (numpy's) semantics: the result wraps around in the element type.
-// Computed in the unsigned type of the same width, where wrapping is defined; 8-bit operands are
-// promoted to int first, whose product 255 * 255 cannot overflow. Maximum and minimum compare the values.
-template <class Params, class T>
+// ONNX's integer Add, Sub, Mul, Max and Min on plain integers (T: uint8, int8, int32, int64), numpy
+// broadcasting: Apply is the op's evaluation of two int64 values (its descriptor's on_known_integers: add,
+// sub and mul wrap around in uint64), narrowed back to T, which wraps around in T as ONNX's arithmetic does.
+template <auto Apply, class Params, class T>
 constexpr void integer_binary(Params p, const T* a, const T* b, T* output) {
   static_assert(std::is_integral_v<T>, "ctnn: integer_binary runs on integer elements.");
-  using bits = std::make_unsigned_t<T>;
-  const op_kind kind = p->kind;
   detail::for_each_broadcast(p, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) {
-    if (kind == op_kind::maximum || kind == op_kind::minimum) {
-      output[i] = (kind == op_kind::maximum ? a[ia] > b[ib] : a[ia] < b[ib]) ? a[ia] : b[ib];
-      return;
-    }
-    const auto x = static_cast<bits>(a[ia]), y = static_cast<bits>(b[ib]);
-    output[i] = static_cast<T>(static_cast<bits>(kind == op_kind::mul ? x * y : kind == op_kind::sub ? x - y : x + y));
+    output[i] = static_cast<T>(Apply(static_cast<std::int64_t>(a[ia]), static_cast<std::int64_t>(b[ib])));
   });
 }
 // Calls row(x, y, depth, largest) for each row of the last axis (softmax, log_softmax): its input, its

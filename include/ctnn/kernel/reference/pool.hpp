@@ -1,7 +1,7 @@
 #pragma once
 // Reference pooling, NHWC. Average pooling (float32) divides by the number of in-bounds elements
 // (TFLite's semantics; padding never counts); max pooling also runs on plain integers (ONNX's uint8/int8
-// MaxPool: kernel/reference/onnx_quant/run.hpp), padding ignored. L2 pooling (float32, TFLite's L2Pool): the
+// MaxPool: kernel/onnx_integer.hpp), padding ignored. L2 pooling (float32, TFLite's L2Pool): the
 // square root of the mean of the squares over the in-bounds elements.
 #include <cstdint>
 #include <limits>

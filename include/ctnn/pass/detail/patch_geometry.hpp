@@ -50,7 +50,7 @@ constexpr prefix_check check_prefix(const Module& m, std::int32_t count) {
   for (std::int32_t i = 0; i < count; ++i) {
     const node& n = m.node_at(i);
     const op_kind k = n.kind;
-    const bool elementwise = ops::visit_or(k, false, [](auto d) { return d.elementwise; });
+    const bool elementwise = ops::facts(k).elementwise;
     if ((!is_windowed(k) && !elementwise) || n.attrs.layout != data_layout::ctnn) return {patch_problem::op_not_patchable, i};
     const std::int32_t data = n.inputs[0];
     if (i == 0 && (m.tensor_at(data).dims.rank != 4 || m.tensor_at(data).role == tensor_role::constant))

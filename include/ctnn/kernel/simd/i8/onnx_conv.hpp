@@ -24,7 +24,7 @@
 #include <type_traits>
 
 #include <ctnn/ir/module.hpp>
-#include <ctnn/kernel/reference/onnx_quant/params.hpp>
+#include <ctnn/kernel/onnx_integer.hpp>
 #include <ctnn/kernel/reference/onnx_quant/rounding.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 #include <ctnn/kernel/simd/detail/transpose_blocks.hpp>
@@ -39,11 +39,10 @@ namespace ctnn::kernel::simd::i8_detail {
 // How an ONNX integer call maps onto an int8 kernel in ctnn's layouts.
 template <kernel_params P>
 struct onnx_call_shape {
-  static constexpr bool is_8_bit(dtype t) { return t == dtype::i8 || t == dtype::u8; }
   static constexpr bool quantized =
-      P.requantization == requantization_policy::onnx && is_8_bit(P.type) && is_8_bit(P.out_type) &&
+      P.requantization == requantization_policy::onnx && onnx_integer::is_8_bit(P.type) && onnx_integer::is_8_bit(P.out_type) &&
       P.onnx.layout == data_layout::onnx && P.onnx.weights_type == dtype::i8 && P.weights_offset == 0 &&
-      P.onnx.zero_point_count <= 1 && P.onnx.scale_count >= 1 && reference::onnx_quant::supports(P);
+      P.onnx.zero_point_count <= 1 && P.onnx.scale_count >= 1 && onnx_integer::supports(P);
   static constexpr bool is_conv = quantized && P.kind == op_kind::conv2d;
   static constexpr bool is_depthwise = is_conv && P.groups > 1 && P.groups == P.in[1] && P.groups == P.out[1];
   // MatMul: a [..., M, K] x one b [K, N].
