@@ -38,15 +38,10 @@
 namespace ctnn::kernel {
 
 // Whether a kernel exists for an op kind with this (first input's) element type; lower_te asks before
-// lowering. An op kind with a descriptor says it (its has_kernel); of the others, float32 and int8: every
-// op kind; uint8: none (the byte moves, whose int8 kernels run uint8 too, are descriptors). ONNX's integer ops, and the plain integer arithmetic of ONNX
-// models, have kernels of their own (kernel/onnx_integer.hpp).
+// lowering. Its descriptor says it (its has_kernel); op_kind::none has none. ONNX's integer ops, and the
+// plain integer arithmetic of ONNX models, have kernels of their own (kernel/onnx_integer.hpp).
 constexpr bool has_kernel(op_kind kind, dtype type) {
-  if (kind == op_kind::none) return false;
-  bool described = false;
-  if (ops::visit(kind, [&](auto d) { described = d.has_kernel(type); })) return described;
-  if (type == dtype::f32 || type == dtype::i8) return true;
-  return false;  // uint8, int16, int32, int64: the byte moves (reshape, transpose; slice, gather) say so in their descriptors
+  return ops::has_kernel(kind, type);
 }
 
 // What the kernels need of their parameters beyond an op kind with a kernel: a result element type the
@@ -66,7 +61,7 @@ constexpr params_problem kernel_params_problem(const kernel_params& p) {
   if (p.requantization == requantization_policy::onnx)
     return onnx_integer::supports(p) ? params_problem::none : params_problem::no_kernel;
   if (!has_kernel(p.kind, p.type)) return params_problem::no_kernel;
-  if (!ops::visit_or(p.kind, true, [&](auto d) { return d.has_result_kernel(p.type, p.out_type); }))
+  if (!ops::has_result_kernel(p.kind, p.type, p.out_type))
     return params_problem::unsupported_result_type;
   if (is_quantized_activation(p.type) && !reference::int8::fused_activation_is_a_clamp(p))
     return params_problem::int8_fused_activation;

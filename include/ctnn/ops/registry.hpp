@@ -213,9 +213,32 @@ struct op_facts {
   bool int8_result_is_an_input_value;
   integer_evaluation on_known_integers;
   onnx_integer_kernel onnx_integer;
+  // Its kernels by element type: bit t, has_kernel(dtype t); bit 8 * in + out, has_result_kernel(in, out).
+  std::uint8_t kernel_types;
+  std::uint64_t result_kernel_types;
 };
 
+constexpr int dtype_count = static_cast<int>(dtype::b8) + 1;
+static_assert(dtype_count <= 8, "ctnn::ops::op_facts: a byte per element type set");
+
 namespace detail {
+
+template <class D>
+constexpr std::uint8_t kernel_types_of() {
+  std::uint8_t types = 0;
+  for (int t = 0; t < dtype_count; ++t)
+    if (D::has_kernel(static_cast<dtype>(t))) types = static_cast<std::uint8_t>(types | 1u << t);
+  return types;
+}
+
+template <class D>
+constexpr std::uint64_t result_kernel_types_of() {
+  std::uint64_t pairs = 0;
+  for (int in = 0; in < dtype_count; ++in)
+    for (int out = 0; out < dtype_count; ++out)
+      if (D::has_result_kernel(static_cast<dtype>(in), static_cast<dtype>(out))) pairs |= std::uint64_t{1} << (8 * in + out);
+  return pairs;
+}
 
 template <class D>
 constexpr op_facts facts_of_descriptor() {
@@ -232,7 +255,9 @@ constexpr op_facts facts_of_descriptor() {
           D::int16_result_exponent,
           D::int8_result_is_an_input_value,
           D::on_known_integers,
-          D::onnx_integer};
+          D::onnx_integer,
+          kernel_types_of<D>(),
+          result_kernel_types_of<D>()};
 }
 
 // Every kind's facts; a kind without a descriptor (op_kind::none) has op_defaults'.
@@ -251,6 +276,17 @@ inline constexpr auto facts_by_kind = facts_of_kinds(all{});
 constexpr const op_facts& facts(op_kind kind) {
   const auto k = static_cast<std::size_t>(static_cast<std::uint32_t>(kind));
   return detail::facts_by_kind[k < detail::facts_by_kind.size() ? k : static_cast<std::size_t>(op_kind::none)];
+}
+
+// Whether op kind `kind` has a reference kernel for first inputs of `type` (its descriptor's has_kernel).
+constexpr bool has_kernel(op_kind kind, dtype type) {
+  return (facts(kind).kernel_types >> static_cast<int>(type) & 1u) != 0;
+}
+
+// Whether op kind `kind`'s kernel writes results of `out` from first inputs of `in` (its descriptor's
+// has_result_kernel).
+constexpr bool has_result_kernel(op_kind kind, dtype in, dtype out) {
+  return (facts(kind).result_kernel_types >> (8 * static_cast<int>(in) + static_cast<int>(out)) & 1u) != 0;
 }
 
 // Whether op kind `kind` reads constant weights as its operand 1 (its descriptor's has_weights).
