@@ -4,28 +4,35 @@ input_<k>.bin, output_<k>.bin and, for a case run several times, `invocations` (
 to the next; the outputs are the last run's). PROVENANCE.md in that folder says what produced each file.
 
   TFLite ops: SVDF (float32; int8 with int16 and with int8 time weights and state), its activation state a
-  variable tensor; outputs from TensorFlow Lite Micro's reference kernels, the host oracle tflm_run run with
-  --invoke N, only with --tflm: without it the committed outputs are kept.
+  variable tensor; UNIDIRECTIONAL_SEQUENCE_LSTM (float32: batch-major and time-major, cell_clip), its output and
+  cell states variable tensors; outputs from TensorFlow Lite Micro's reference kernels, the host oracle tflm_run
+  run with --invoke N, only with --tflm: without it the committed outputs are kept. With --tflm the script also
+  checks each LSTM case against its own float64 evaluation of TFLM's kernel (lstm_reference) and that a case run
+  several times gives another output than one run (the state carries).
 
 Deterministic: every input comes from a fixed seed, so re-running reproduces every file byte for byte.
 
 Usage: /usr/bin/python3 scripts/gen_op_tests_state.py [--tflm /work/oracle/tflm/tflm_run]
 """
 import argparse
+import sys
 
 import numpy as np
 
 import op_tests
 from op_tests import tfl
 
-tfl.OPS.update({"SVDF": 27})
-tfl.OPTIONS.update({"SVDF": 6})
+tfl.OPS.update({"SVDF": 27, "UNIDIRECTIONAL_SEQUENCE_LSTM": 44})
+tfl.OPTIONS.update({"SVDF": 6, "UNIDIRECTIONAL_SEQUENCE_LSTM": 71})
 _base_options_table = tfl.options_table
 
 
 def _options_table(code, o, va):
     if code == "SVDF":
         return tfl.Table({0: ("i32", o["rank"]), 1: ("i8", tfl.ACT[o.get("act")])}, va)
+    if code == "UNIDIRECTIONAL_SEQUENCE_LSTM":
+        return tfl.Table({0: ("i8", tfl.ACT[o.get("act", "TANH")]), 1: ("f32", o.get("cell_clip", 0.0)),
+                          2: ("f32", o.get("proj_clip", 0.0)), 3: ("bool", 1 if o.get("time_major") else 0)}, va)
     return _base_options_table(code, o, va)
 
 
@@ -92,6 +99,80 @@ def svdf_int8(rng, batch, inputs, filters, rank, memory, state_type, scales, zer
     return m, [x_q]
 
 
+# UNIDIRECTIONAL_SEQUENCE_LSTM's operands (TFLite's lstm_shared.h): the input, the input and recurrent weights of
+# the input, forget, cell and output gates, 3 peepholes, 4 biases, projection weights and bias, the output and cell
+# states, 4 layer-norm coefficients.
+LSTM_GATES = ("input", "forget", "cell", "output")
+
+
+def lstm_f32(rng, batch, steps, features, cells, time_major=False, cell_clip=0.0, scale=0.5):
+    """A float32 UNIDIRECTIONAL_SEQUENCE_LSTM in the form TFLM runs (no peephole, projection or layer norm):
+    the model and its input. Weights uniform in [-scale, scale], the input in [-1, 1]."""
+    m = tfl.Model()
+    dims = [steps, batch, features] if time_major else [batch, steps, features]
+    x = m.tensor("input", dims)
+    operands = [x]
+    for kind, width in (("input_to", features), ("recurrent_to", cells)):
+        for gate in LSTM_GATES:
+            operands.append(m.tensor(f"{kind}_{gate}_weights", [cells, width],
+                                     data=rng.uniform(-scale, scale, (cells, width)).astype(F32)))
+    operands += [-1] * 3
+    for gate in LSTM_GATES:
+        operands.append(m.tensor(f"{gate}_gate_bias", [cells], data=rng.uniform(-scale, scale, cells).astype(F32)))
+    operands += [-1] * 2
+    operands.append(m.tensor("output_state", [batch, cells], variable=True))
+    operands.append(m.tensor("cell_state", [batch, cells], variable=True))
+    operands += [-1] * 4
+    y = m.tensor("output", dims[:2] + [cells])
+    m.op("UNIDIRECTIONAL_SEQUENCE_LSTM", operands, [y], act="TANH", cell_clip=cell_clip, time_major=time_major)
+    m.inputs, m.outputs = [x], [y]
+    return m, [rng.uniform(-1, 1, dims).astype(F32)]
+
+
+def lstm_reference(model, x, runs):
+    """TFLM's float LSTM (lstm_eval.h) in float64, `runs` times from zero states: the last run's output."""
+    op = model.ops[0]
+    operand = [None if i < 0 else np.frombuffer(model.buffers[model.tensors[i]["buffer"]] or b"", F32)
+               for i in op["inputs"]]
+    cells = model.tensors[op["inputs"][2]]["shape"][0]
+    features = x.shape[2]
+    w = [operand[1 + g].reshape(cells, features).astype(np.float64) for g in range(4)]
+    r = [operand[5 + g].reshape(cells, cells).astype(np.float64) for g in range(4)]
+    b = [operand[12 + g].astype(np.float64) for g in range(4)]
+    time_major, clip = op["options"].get("time_major", False), op["options"].get("cell_clip", 0.0)
+    seq = x.astype(np.float64) if time_major else x.astype(np.float64).transpose(1, 0, 2)  # [time, batch, features]
+    h = np.zeros((seq.shape[1], cells))
+    c = np.zeros((seq.shape[1], cells))
+    sigmoid = lambda v: 1 / (1 + np.exp(-v))  # noqa: E731
+    for _ in range(runs):
+        out = []
+        for xt in seq:
+            pre = [xt @ w[g].T + b[g] + h @ r[g].T for g in range(4)]
+            c = sigmoid(pre[1]) * c + sigmoid(pre[0]) * np.tanh(pre[2])
+            if clip > 0:
+                c = np.clip(c, -clip, clip)
+            h = np.tanh(c) * sigmoid(pre[3])
+            out.append(h)
+        y = np.stack(out)
+    return y if time_major else y.transpose(1, 0, 2)
+
+
+def write_lstm_case(family, tflm, case, model, inputs, invocations=1):
+    """An LSTM case, checked with the oracle: TFLM's output within 1e-5 of lstm_reference, and (several runs)
+    not the output of one run."""
+    family.write_case(case, model, inputs, invocations)
+    if tflm is None:
+        return
+    got = np.fromfile(family.dir / case / "output_0.bin", F32).reshape(model.tensors[model.outputs[0]]["shape"])
+    want = lstm_reference(model, inputs[0], invocations)
+    if not np.allclose(got, want, rtol=1e-5, atol=1e-6):
+        sys.exit(f"{case}: TFLM's output differs from lstm_reference by {np.abs(got - want).max()}")
+    if invocations > 1:
+        once, _ = tfl.run_tflm(tflm, family.dir / case / "model.tflite", list(inputs), [F32], 1)
+        if np.allclose(once[0].reshape(got.shape), got, rtol=1e-3):
+            sys.exit(f"{case}: {invocations} runs give the output of one: the state does not carry")
+
+
 # Models ctnn must refuse (tests/frontend/frontend_state.cpp): tests/data/tflite/state_refused_*.tflite.
 def refused_tflite():
     rng = np.random.RandomState(77)
@@ -127,6 +208,29 @@ def refused_tflite():
     m.tensors[features]["quant"] = quant(0.01)
     m.buffers[m.tensors[features]["buffer"]] = np.zeros(16, np.int8).tobytes()
     models["svdf_hybrid"] = m
+    # UNIDIRECTIONAL_SEQUENCE_LSTM in the forms TFLM refuses: a peephole, a projection, layer normalisation, CIFG
+    # (no input gate); a cell-gate activation other than TANH; int8; a state that is not a variable tensor.
+    for name, slot in (("peephole", 9), ("projection", 16), ("layer_norm", 20)):
+        m, _ = lstm_f32(rng, 1, 2, 3, 4)
+        cells, width = (4, 4) if slot == 16 else (4, None)
+        m.ops[0]["inputs"][slot] = m.tensor(f"extra_{name}", [cells, width] if width else [cells],
+                                            data=np.full((cells, width) if width else cells, 0.5, F32))
+        models[f"lstm_{name}"] = m
+    m, _ = lstm_f32(rng, 1, 2, 3, 4)
+    for slot in (1, 5, 12):
+        m.ops[0]["inputs"][slot] = -1
+    models["lstm_cifg"] = m
+    m, _ = lstm_f32(rng, 1, 2, 3, 4)
+    m.ops[0]["options"]["act"] = "RELU"
+    models["lstm_relu"] = m
+    m, _ = lstm_f32(rng, 1, 2, 3, 4)
+    m.tensors[m.inputs[0]]["type"] = tfl.INT8
+    m.tensors[m.inputs[0]]["quant"] = quant(0.05)
+    models["lstm_int8_input"] = m
+    m, _ = lstm_f32(rng, 1, 2, 3, 4)
+    m.tensors[m.ops[0]["inputs"][19]]["variable"] = False
+    m.inputs.append(m.ops[0]["inputs"][19])
+    models["lstm_state_not_variable"] = m
     return models
 
 
@@ -157,6 +261,21 @@ def main():
     family.write_case("svdf_i8_state_i8_zero_point_6_runs",
                       *svdf_int8(rng, 1, 8, 8, 2, 3, tfl.INT8, (0.1, 0.01, 0.05, 0.02), (7, 9, -4), runs=6),
                       invocations=6)
+
+    # UNIDIRECTIONAL_SEQUENCE_LSTM, float32 (tanh cell gate: TFLM applies no other): batch-major and time-major,
+    # one run and several (the output and cell states carry), cell_clip (larger weights, so that it bites), one
+    # step per run (a streaming model), and a Keras-sized layer.
+    write_lstm_case(family, args.tflm, "lstm_f32_batch2", *lstm_f32(rng, 2, 3, 4, 5))
+    write_lstm_case(family, args.tflm, "lstm_f32_time_major_batch3", *lstm_f32(rng, 3, 4, 3, 4, time_major=True))
+    write_lstm_case(family, args.tflm, "lstm_f32_batch1_5_runs", *lstm_f32(rng, 1, 2, 6, 8), invocations=5)
+    write_lstm_case(family, args.tflm, "lstm_f32_time_major_batch2_4_runs",
+                    *lstm_f32(rng, 2, 3, 5, 6, time_major=True), invocations=4)
+    write_lstm_case(family, args.tflm, "lstm_f32_cell_clip_3_runs",
+                    *lstm_f32(rng, 2, 4, 3, 5, cell_clip=0.3, scale=1.5), invocations=3)
+    write_lstm_case(family, args.tflm, "lstm_f32_time_major_cell_clip_2_runs",
+                    *lstm_f32(rng, 2, 3, 4, 3, time_major=True, cell_clip=0.5, scale=1.5), invocations=2)
+    write_lstm_case(family, args.tflm, "lstm_f32_one_step_6_runs", *lstm_f32(rng, 1, 1, 4, 6), invocations=6)
+    write_lstm_case(family, args.tflm, "lstm_f32_28_steps_16_cells", *lstm_f32(rng, 1, 28, 28, 16, scale=0.3))
     family.finish()
     op_tests.write_refused("state", refused_tflite())
 

@@ -1,6 +1,7 @@
 // State (docs/memory.md, "State"): TFLite variable tensors become the model's state memory, outside the
-// pools, kept between runs. The executor's state figures and API on SVDF models of the state family
-// (tests/data/ops/state), and the diagnostics of the models ctnn refuses (scripts/gen_op_tests_state.py).
+// pools, kept between runs. The executor's state figures and API on SVDF and UNIDIRECTIONAL_SEQUENCE_LSTM models
+// of the state family (tests/data/ops/state), and the diagnostics of the models ctnn refuses
+// (scripts/gen_op_tests_state.py).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -15,6 +16,14 @@
 #include "import_checks.hpp"
 
 #include <ctnn/ctnn.hpp>
+#include <ctnn/models/lstm_f32_time_major.hpp>
+#include <ctnn/models/state_refused_lstm_cifg.hpp>
+#include <ctnn/models/state_refused_lstm_int8_input.hpp>
+#include <ctnn/models/state_refused_lstm_layer_norm.hpp>
+#include <ctnn/models/state_refused_lstm_peephole.hpp>
+#include <ctnn/models/state_refused_lstm_projection.hpp>
+#include <ctnn/models/state_refused_lstm_relu.hpp>
+#include <ctnn/models/state_refused_lstm_state_not_variable.hpp>
 #include <ctnn/models/state_refused_svdf_bias_scale.hpp>
 #include <ctnn/models/state_refused_svdf_hybrid.hpp>
 #include <ctnn/models/state_refused_svdf_state_not_variable.hpp>
@@ -31,6 +40,7 @@ using ctnn::op_kind;
 using ctnn::tflite::tensor_feature;
 
 using ctnn_test::error_of;
+using ctnn_test::refused_operand;
 
 template <class Model>
 constexpr bool refused_feature(tensor_feature what) {
@@ -52,6 +62,22 @@ static_assert(error_of<models::state_refused_svdf_bias_scale>.code == code_of(fr
 static_assert(error_of<models::state_refused_svdf_hybrid>.code == code_of(frontend_error::tflite_unsupported_operand) &&
               error_of<models::state_refused_svdf_hybrid>.input_slot == 1 &&
               error_of<models::state_refused_svdf_hybrid>.kind == op_kind::svdf);
+
+// UNIDIRECTIONAL_SEQUENCE_LSTM in the forms TFLM refuses, named by the file's operand: a peephole (9), a
+// projection (16), layer normalisation (20), CIFG (no input gate: its weights, 1, absent); a cell-gate activation
+// other than TANH (the options' field 0, RELU); an int8 input (not yet: its element type); a state that is not a
+// variable tensor.
+static_assert(refused_operand<models::state_refused_lstm_peephole>(9, op_kind::sequence_lstm));
+static_assert(refused_operand<models::state_refused_lstm_projection>(16, op_kind::sequence_lstm));
+static_assert(refused_operand<models::state_refused_lstm_layer_norm>(20, op_kind::sequence_lstm));
+static_assert(refused_operand<models::state_refused_lstm_cifg>(1, op_kind::sequence_lstm));
+static_assert(error_of<models::state_refused_lstm_relu>.code == code_of(frontend_error::tflite_unsupported_option) &&
+              error_of<models::state_refused_lstm_relu>.reason == 0 && error_of<models::state_refused_lstm_relu>.rejected_value == 1);
+static_assert(error_of<models::state_refused_lstm_int8_input>.code == ctnn::error_code::unsupported_dtype &&
+              error_of<models::state_refused_lstm_int8_input>.kind == op_kind::sequence_lstm &&
+              error_of<models::state_refused_lstm_int8_input>.rejected_value == static_cast<std::int64_t>(ctnn::dtype::i8));
+static_assert(refused_feature<models::state_refused_lstm_state_not_variable>(tensor_feature::state_not_variable) &&
+              error_of<models::state_refused_lstm_state_not_variable>.kind == op_kind::sequence_lstm);
 
 // svdf_f32: batch 1, 4 filters, memory 5: 80 bytes of float state. svdf_i8_zero_point: batch 1, 8 filters,
 // memory 3, int8 state: 24 bytes, rounded up to the state alignment.
@@ -123,6 +149,35 @@ TEST_CASE("float32 SVDF: the state carries, as TFLM's") {
     std::memcpy(&expected, want.data() + 4 * k, 4);
     CHECK(out[k] == doctest::Approx(expected).epsilon(1e-5));
   }
+}
+
+// lstm_f32_time_major: 3 steps of batch 2, 6 cells: two states of 2 x 6 floats (48 bytes each) in the state
+// memory; the packed gate constants folded at compile time (no concat left to run).
+using lstm_net = ctnn::compile<models::lstm_f32_time_major>;
+static_assert(lstm_net::state_bytes == 96);
+static_assert(lstm_net::module.call_count == 1 && lstm_net::module.calls[0].operand_at[4].where == ctnn::storage::state &&
+              lstm_net::module.calls[0].operand_at[5].where == ctnn::storage::state &&
+              lstm_net::module.calls[0].operand_at[5].offset == 48);
+
+TEST_CASE("float32 UNIDIRECTIONAL_SEQUENCE_LSTM: the output and cell states carry, as TFLM's") {
+  const std::vector<char> input = read_bytes(state_cases + "/lstm_f32_time_major_batch2_4_runs/input_0.bin");
+  const std::vector<char> want = read_bytes(state_cases + "/lstm_f32_time_major_batch2_4_runs/output_0.bin");
+  const auto* in = reinterpret_cast<const float*>(input.data());
+  REQUIRE(input.size() == lstm_net::input<0>::bytes);
+  REQUIRE(want.size() == lstm_net::output<0>::bytes);
+  std::array<float, lstm_net::output<0>::elements> first{}, out{};
+  lstm_net::reset_state();
+  lstm_net::run(in, first.data());
+  for (int n = 1; n < 4; ++n) lstm_net::run(in, out.data());
+  for (std::size_t k = 0; k < out.size(); ++k) {  // the fourth run, as TFLM's
+    float expected = 0.0f;
+    std::memcpy(&expected, want.data() + 4 * k, 4);
+    CHECK(out[k] == doctest::Approx(expected).epsilon(1e-5));
+  }
+  CHECK(std::memcmp(out.data(), first.data(), sizeof out) != 0);  // the state changed the result
+  lstm_net::reset_state();
+  lstm_net::run(in, out.data());
+  CHECK(std::memcmp(out.data(), first.data(), sizeof out) == 0);
 }
 
 }  // namespace

@@ -240,6 +240,16 @@ struct recurrent_fields {
   friend constexpr bool operator==(const recurrent_fields&, const recurrent_fields&) = default;
 };
 
+// sequence_lstm (TFLite UNIDIRECTIONAL_SEQUENCE_LSTM): whether the input is [time, batch, features] (else
+// [batch, time, features]) and the bound of the cell state (0: none), float bits. Its cell gate's activation is
+// attrs.fused (tanh: the one TFLM applies).
+struct sequence_lstm_fields {
+  std::int32_t time_major = 0;
+  std::uint32_t cell_clip_bits = 0;
+  constexpr float cell_clip() const { return std::bit_cast<float>(cell_clip_bits); }
+  friend constexpr bool operator==(const sequence_lstm_fields&, const sequence_lstm_fields&) = default;
+};
+
 // cumsum: whether each running sum leaves out its own element (exclusive: the first is 0) and whether the
 // sums run from the end of the axis (reverse); 0 or 1 each (two words: kernel_params keeps its size parity).
 struct cumsum_fields {
@@ -272,6 +282,7 @@ struct op_attributes {
   norm_fields norm{};                   // l2_normalization
   svdf_fields svdf{};                   // svdf
   recurrent_fields recurrent{};         // lstm, gru, rnn
+  sequence_lstm_fields sequence_lstm{};  // sequence_lstm
   cumsum_fields cumsum{};               // cumsum (its axis: axis)
   friend constexpr bool operator==(const op_attributes&, const op_attributes&) = default;
 };

@@ -1,7 +1,11 @@
 #pragma once
 // The TFLite importer's stateful ops (import.hpp): SVDF, whose activation state is a variable tensor
-// (tensor_role::state), and the checks that a variable tensor is read only where an op keeps its state.
+// (tensor_role::state), UNIDIRECTIONAL_SEQUENCE_LSTM, whose output and cell states are, and the checks that a
+// variable tensor is read only where an op keeps its state.
+#include <array>
+#include <bit>
 #include <cstdint>
+#include <string_view>
 
 #include <ctnn/frontend/tflite/import_operands.hpp>
 #include <ctnn/frontend/tflite/import_shape_ops.hpp>
@@ -57,6 +61,96 @@ constexpr void import_svdf(S& s, op_import& im) {
       return s.fail(frontend_error::tflite_invalid_quantization, im.op, im.plan.kind,
                     {.tensor = im.inputs[3], .reason = static_cast<std::int64_t>(quantization_problem::bias_scale)});
   }
+}
+
+// UNIDIRECTIONAL_SEQUENCE_LSTM's 24 operands in the file (TFLite's lstm_shared.h): the input; the input and
+// recurrent weights of the input, forget, cell and output gates; the peepholes; the gates' biases; the
+// projection's weights and bias; the output and cell states (variable tensors); the layer-norm coefficients.
+namespace sequence_lstm_operand {
+inline constexpr std::uint32_t input = 0, input_weights = 1, recurrent_weights = 5, peepholes = 9, biases = 12,
+                               projection_weights = 16, projection_bias = 17, output_state = 18, cell_state = 19,
+                               layer_norm = 20, count = 24;
+// The operands TFLM requires; the others (peepholes, projection, layer norm) it refuses when given, and so does
+// ctnn (an input gate's weights and bias absent: CIFG, which TFLM refuses too).
+constexpr bool required(std::uint32_t k) { return k < peepholes || (k >= biases && k < projection_weights) || k == output_state || k == cell_state; }
+}  // namespace sequence_lstm_operand
+
+// One concat along dimension 0 of the four gates' constants from file operand `first` on (the packed operand
+// ops/sequence_lstm.hpp reads; fold_constants computes it at compile time): its tensor, -1 when full.
+template <class S>
+constexpr std::int32_t pack_gates(S& s, const op_import& im, const std::array<std::int32_t, sequence_lstm_operand::count>& file,
+                                  std::uint32_t first, std::string_view what) {
+  shape packed = s.m.tensor_at(file[first]).dims;
+  packed.dims[0] *= 4;
+  const name label = numbered(what, static_cast<std::size_t>(im.op));
+  const std::int32_t id = s.add_tensor_like(file[first], packed, label);
+  if (id < 0) return -1;
+  node* n = s.add_node(op_kind::concat, label, id);
+  if (n == nullptr) return -1;
+  for (std::uint32_t g = 0; g < 4; ++g) n->inputs[g] = file[first + g];
+  n->input_count = 4;
+  n->attrs.axis = 0;
+  return id;
+}
+
+// UNIDIRECTIONAL_SEQUENCE_LSTM as TFLM's Prepare takes it (ValidateTensorStatus, ValidateTensorSize): 24 operands,
+// the 8 weights, 4 biases and 2 states given, no peephole, projection or layer norm; float32 throughout (the int8
+// form: not yet, refused by its type); the output states' extent is the cells', the output [d0, d1, cells] over
+// the input's [d0, d1, features]; the cell gate's activation TANH (TFLM applies no other). A refused operand is
+// named by its position in the file. The node's operands: the input, the three packed constants (pack_gates),
+// the two states.
+template <class S>
+constexpr void import_sequence_lstm(S& s, op_import& im) {
+  namespace slot = sequence_lstm_operand;
+  namespace option = schema::unidirectional_sequence_lstm;
+  if (!expect_inputs(s, im.op, im.plan, im.view, slot::count, slot::count)) return;
+  std::array<std::int32_t, slot::count> file{};
+  for (std::uint32_t k = 0; k < slot::count; ++k) {
+    file[k] = operand(s, im.view, k, true);
+    if (s.failed()) return;
+    if ((file[k] >= 0) != slot::required(k))
+      return s.fail(frontend_error::tflite_unsupported_operand, im.op, im.plan.kind,
+                    {.operator_code = static_cast<std::int64_t>(im.plan.code), .input_slot = k});
+  }
+  flatbuffers::reader& r = s.f.reader();
+  const auto cell_activation = r.template scalar<activation_function>(im.plan.options, option::fused_activation, activation_function::none);
+  const float cell_clip = r.template scalar<float>(im.plan.options, option::cell_clip, 0.0f);
+  const bool time_major = r.template scalar<std::uint8_t>(im.plan.options, option::time_major, 0) != 0;
+  if (s.take_reader_error()) return;
+  if (cell_activation != activation_function::tanh)
+    return option_error(s, im, option::fused_activation, static_cast<std::int64_t>(cell_activation));
+  im.attrs.fused = activation::tanh;
+  im.attrs.sequence_lstm = {time_major ? 1 : 0, std::bit_cast<std::uint32_t>(cell_clip)};
+
+  const tensor& in = s.m.tensor_at(file[slot::input]);
+  if (in.type != dtype::f32)
+    return s.fail(error_code::unsupported_dtype, im.op, im.plan.kind, {.rejected_value = static_cast<std::int64_t>(in.type)}, {}, in.dims);
+  if (!expect_rank(s, im.op, im.plan, file[slot::input], 3)) return;
+  const std::int32_t cells = s.m.tensor_at(file[slot::input_weights + 1]).dims[0];  // TFLM: the state's extent
+  const std::int32_t batch = time_major ? in.dims[1] : in.dims[0];
+  for (std::uint32_t k = slot::input_weights; k < slot::cell_state + 1; ++k) {
+    if (!slot::required(k)) continue;
+    const tensor& t = s.m.tensor_at(file[k]);
+    const bool state = k == slot::output_state || k == slot::cell_state;
+    if (!state && !constant_operand(s, im.op, im.plan, file[k], k, dtype::f32)) return;
+    if (state && t.role != tensor_role::state)
+      return s.fail(frontend_error::tflite_unsupported_tensor_feature, im.op, im.plan.kind,
+                    {.tensor = file[k], .reason = static_cast<std::int64_t>(tensor_feature::state_not_variable)});
+    if (state && t.type != dtype::f32)
+      return s.fail(error_code::unsupported_dtype, im.op, im.plan.kind,
+                    {.faulty_operand = static_cast<std::int64_t>(k) + 1, .rejected_value = static_cast<std::int64_t>(t.type)}, {}, t.dims);
+    const shape want = k < slot::recurrent_weights ? make_shape(cells, in.dims[2])
+                       : k < slot::peepholes       ? make_shape(cells, cells)
+                       : k < slot::projection_weights ? make_shape(cells)
+                                                      : make_shape(batch, cells);
+    if (state ? t.dims.elements() != want.elements() : t.dims != want)
+      return s.fail(error_code::input_shapes_differ, im.op, im.plan.kind, {.input_slot = k}, want, t.dims);
+  }
+  if (!expect_output_shape(s, im, im.out, make_shape(in.dims[0], in.dims[1], cells))) return;
+  im.inputs = {file[slot::input], pack_gates(s, im, file, slot::input_weights, "lstm_input_weights"),
+               pack_gates(s, im, file, slot::recurrent_weights, "lstm_recurrent_weights"),
+               pack_gates(s, im, file, slot::biases, "lstm_biases"), file[slot::output_state], file[slot::cell_state]};
+  im.input_count = 6;
 }
 
 // Every variable tensor a node reads must be that node's state (its descriptor's state_operands), and no

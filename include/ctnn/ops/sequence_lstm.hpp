@@ -1,0 +1,134 @@
+#pragma once
+// sequence_lstm: TFLite's UNIDIRECTIONAL_SEQUENCE_LSTM on float32, as TFLM's kernel runs it (no peephole, no
+// projection, no layer normalisation, an input gate: the form TFLM accepts). The file's 24 operands do not fit a
+// node (max_node_inputs), so the importer packs each kind of gate constant into one, in TFLite's gate order
+// (input, forget, cell, output), with a concat of constants that fold_constants computes at compile time
+// (docs/design.md §2, "Ops with more operands than a node holds"). Operands: the input ([batch, time, features],
+// or [time, batch, features] when attrs.sequence_lstm.time_major), the input weights [4 * cells, features], the
+// recurrent weights [4 * cells, cells], the biases [4 * cells], then its two states (tensor_role::state, updated in
+// place, state_operands): the output state and the cell state, `batch * cells` elements each. The result has the
+// input's layout with `cells` features: every step's output state.
+#include <cmath>
+#include <cstdint>
+
+#include <ctnn/kernel/reference/activation.hpp>
+#include <ctnn/ops/descriptor.hpp>
+
+namespace ctnn::ops {
+
+struct sequence_lstm : op_defaults {
+  static constexpr op_kind kind = op_kind::sequence_lstm;
+  static constexpr operand_range operands{6, 6};
+  static constexpr std::uint32_t state_operands = (1u << 4) | (1u << 5);
+  static constexpr std::int32_t gates = 4;  // input, forget, cell, output: TFLite's order
+  // Its kernel applies attrs.fused to the cell gate only: fuse_ops must not fold a following activation into it.
+  static constexpr bool takes_fused_activation = false;
+  static constexpr bool has_kernel(dtype type) { return type == dtype::f32; }
+  static constexpr std::size_t operands_read(const kernel_params&) { return 6; }
+
+  // TFLM's ValidateTensorSize, on the packed operands: a rank-3 input, weights of 4 * cells rows, as many
+  // state elements as batch rows times cells, everything float32.
+  template <class Module>
+  static constexpr shape infer(Module& m, std::int32_t node_id) {
+    const node& n = m.node_at(node_id);
+    const shape in = m.tensor_at(n.inputs[0]).dims;
+    const auto fail = [&](std::int32_t slot, const shape& expected) {
+      m.fail({error_code::input_shapes_differ, node_id, n.kind, expected, m.tensor_at(n.inputs[static_cast<std::size_t>(slot)]).dims,
+              {.input_slot = slot}});
+      return in;
+    };
+    if (in.rank != 3 || in.elements() < 1) return fail(0, make_shape(0, 0, 0));
+    const shape weights = m.tensor_at(n.inputs[1]).dims;
+    if (weights.rank != 2 || weights[0] < gates || weights[0] % gates != 0 || weights[1] != in[2])
+      return fail(1, make_shape(gates, in[2]));
+    const std::int32_t cells = weights[0] / gates;
+    const std::int32_t batch = n.attrs.sequence_lstm.time_major != 0 ? in[1] : in[0];
+    if (m.tensor_at(n.inputs[2]).dims != make_shape(gates * cells, cells)) return fail(2, make_shape(gates * cells, cells));
+    if (m.tensor_at(n.inputs[3]).dims != make_shape(gates * cells)) return fail(3, make_shape(gates * cells));
+    for (std::int32_t k = 4; k < 6; ++k)
+      if (m.tensor_at(n.inputs[static_cast<std::size_t>(k)]).dims.elements() != std::int64_t{batch} * cells)
+        return fail(k, make_shape(batch, cells));
+    for (std::int32_t k = 1; k < 6; ++k)
+      if (m.tensor_at(n.inputs[static_cast<std::size_t>(k)]).type != m.tensor_at(n.inputs[0]).type)
+        return fail(k, m.tensor_at(n.inputs[static_cast<std::size_t>(k)]).dims);
+    return make_shape(in[0], in[1], cells);
+  }
+  template <class Module>
+  static constexpr void prepare(const Module&, const node& n, kernel_params& p) {
+    p.sequence_lstm = n.attrs.sequence_lstm;
+  }
+  // Per step and batch row, every gate row dotted with the input and the output state.
+  template <class Module>
+  static constexpr std::int64_t macs(const Module& m, const node& n, const shape& out) {
+    return out.elements() * gates * (m.tensor_at(n.inputs[0]).dims[2] + out[2]);
+  }
+
+  // TFLM's EvalLstm<float> (lstm_eval.h), one batch row at a time (TFLM's time-major walk takes every row per
+  // step; the rows are independent, so the values are the same): per cell unit, each gate is the input's dot
+  // product plus its bias, plus the output state's dot product (TFLM's two fully-connected layers and their
+  // sum); then the cell state f * c + i * g, clipped, and the output tanh(c) * o, written to the result, whose
+  // step is copied into the output state once every unit has read the old one.
+  template <class Params>
+  [[gnu::always_inline]] static void run_f32(Params p, const float* const* operands, float* result) {
+    const bool time_major = p->sequence_lstm.time_major != 0;
+    const std::int32_t steps = time_major ? p->in[0] : p->in[1], batch = time_major ? p->in[1] : p->in[0];
+    const std::int32_t features = p->in[2], cells = p->out[2];
+    const float clip = p->sequence_lstm.cell_clip();
+    const float* input_weights = operands[1];
+    const float* recurrent_weights = operands[2];
+    const float* biases = operands[3];
+    float* output_state = const_cast<float*>(operands[4]);  // state_operands: writable by construction
+    float* cell_state = const_cast<float*>(operands[5]);
+    for (std::int32_t b = 0; b < batch; ++b) {
+      float* h = output_state + std::int64_t{b} * cells;
+      float* c = cell_state + std::int64_t{b} * cells;
+      for (std::int32_t t = 0; t < steps; ++t) {
+        const std::int64_t row = time_major ? std::int64_t{t} * batch + b : std::int64_t{b} * steps + t;
+        const float* x = operands[0] + row * features;
+        float* y = result + row * cells;
+        for (std::int32_t u = 0; u < cells; ++u) {
+          float gate[gates];
+          for (std::int32_t g = 0; g < gates; ++g) {
+            const std::int64_t w = std::int64_t{g} * cells + u;
+            float from_input = 0.0f, from_state = 0.0f;
+            for (std::int32_t k = 0; k < features; ++k) from_input += x[k] * input_weights[w * features + k];
+            for (std::int32_t k = 0; k < cells; ++k) from_state += h[k] * recurrent_weights[w * cells + k];
+            gate[g] = (from_input + biases[w]) + from_state;
+          }
+          const float input_gate = logistic(gate[0]), forget_gate = logistic(gate[1]);
+          const float cell_gate = kernel::reference::activate(p->fused, gate[2]), output_gate = logistic(gate[3]);
+          float cell = forget_gate * c[u];
+          cell = cell + input_gate * cell_gate;
+          if (clip > 0.0f) cell = cell > clip ? clip : cell < -clip ? -clip : cell;
+          c[u] = cell;
+          y[u] = kernel::reference::tanh(cell) * output_gate;
+        }
+        for (std::int32_t u = 0; u < cells; ++u) h[u] = y[u];
+      }
+    }
+  }
+
+  template <class Writer>
+  static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
+    put_fields(w, a.sequence_lstm);
+  }
+  template <class Writer>
+  static void put_params(Writer& w, const kernel_params& p) {
+    put_fields(w, p.sequence_lstm);
+  }
+  template <class Writer>
+  static void put_fields(Writer& w, const sequence_lstm_fields& f) {
+    w.put(f.time_major != 0 ? "  time-major" : "  batch-major");
+    if (f.cell_clip() > 0.0f) w.real_field(" cell clip ", f.cell_clip());
+  }
+
+ private:
+  // TFLM's float Logistic (reference_ops::Logistic): 1 above its upper cutoff, exp(x) below its lower one.
+  static float logistic(float x) {
+    if (x > 16.619047164916992188f) return 1.0f;
+    if (x < -9.0f) return std::exp(x);
+    return 1.0f / (1.0f + std::exp(-x));
+  }
+};
+
+}  // namespace ctnn::ops
