@@ -3,7 +3,7 @@
 // projection, no layer normalisation, an input gate: the form TFLM accepts). The file's 24 operands do not fit a
 // node (max_node_inputs), so the importer packs each kind of gate constant into one, in TFLite's gate order
 // (input, forget, cell, output), with a concat of constants that fold_constants computes at compile time
-// (docs/design.md §2, "Ops with more operands than a node holds"). Operands: the input ([batch, time, features],
+// (docs/design.md §2, "Ops with more operands than a node holds; state"). Operands: the input ([batch, time, features],
 // or [time, batch, features] when attrs.sequence_lstm.time_major), the input weights [4 * cells, features], the
 // recurrent weights [4 * cells, cells], the biases [4 * cells], then its two states (tensor_role::state, updated in
 // place, state_operands): the output state and the cell state, `batch * cells` elements each. The result has the

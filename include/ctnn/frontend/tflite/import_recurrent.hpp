@@ -84,13 +84,7 @@ constexpr std::int32_t pack_gates(S& s, const op_import& im, const std::array<st
   packed.dims[0] *= 4;
   const name label = numbered(what, static_cast<std::size_t>(im.op));
   const std::int32_t id = s.add_tensor_like(file[first], packed, label);
-  if (id < 0) return -1;
-  node* n = s.add_node(op_kind::concat, label, id);
-  if (n == nullptr) return -1;
-  for (std::uint32_t g = 0; g < 4; ++g) n->inputs[g] = file[first + g];
-  n->input_count = 4;
-  n->attrs.axis = 0;
-  return id;
+  return id >= 0 && s.concat(&file[first], 4, 0, id, label) ? id : -1;
 }
 
 // UNIDIRECTIONAL_SEQUENCE_LSTM as TFLM's Prepare takes it (ValidateTensorStatus, ValidateTensorSize): 24 operands,
