@@ -105,20 +105,26 @@ def svdf_int8(rng, batch, inputs, filters, rank, memory, state_type, scales, zer
 LSTM_GATES = ("input", "forget", "cell", "output")
 
 
-def lstm_f32(rng, batch, steps, features, cells, time_major=False, cell_clip=0.0, scale=0.5):
-    """A float32 UNIDIRECTIONAL_SEQUENCE_LSTM in the form TFLM runs (no peephole, projection or layer norm):
-    the model and its input. Weights uniform in [-scale, scale], the input in [-1, 1]."""
+def lstm_f32(rng, batch, steps, features, cells, time_major=False, cell_clip=0.0, scale=0.5, cifg=False,
+             peephole=False):
+    """A float32 UNIDIRECTIONAL_SEQUENCE_LSTM (no projection or layer norm; TFLM runs it without peepholes and
+    CIFG): the model and its input. Weights uniform in [-scale, scale], the input in [-1, 1]."""
     m = tfl.Model()
     dims = [steps, batch, features] if time_major else [batch, steps, features]
     x = m.tensor("input", dims)
     operands = [x]
-    for kind, width in (("input_to", features), ("recurrent_to", cells)):
-        for gate in LSTM_GATES:
-            operands.append(m.tensor(f"{kind}_{gate}_weights", [cells, width],
-                                     data=rng.uniform(-scale, scale, (cells, width)).astype(F32)))
-    operands += [-1] * 3
+
+    def gate_tensors(kind, shape, gates):
+        return [m.tensor(f"{kind}_{gate}_weights", shape, data=rng.uniform(-scale, scale, shape).astype(F32))
+                if gate in gates else -1 for gate in LSTM_GATES]
+    present = LSTM_GATES[1:] if cifg else LSTM_GATES
+    operands += gate_tensors("input_to", [cells, features], present)
+    operands += gate_tensors("recurrent_to", [cells, cells], present)
+    peepholes = gate_tensors("cell_to", [cells], [g for g in present if g != "cell"] if peephole else [])
+    operands += [peepholes[0], peepholes[1], peepholes[3]]  # TFLite's: input, forget, output
     for gate in LSTM_GATES:
-        operands.append(m.tensor(f"{gate}_gate_bias", [cells], data=rng.uniform(-scale, scale, cells).astype(F32)))
+        operands.append(m.tensor(f"{gate}_gate_bias", [cells], data=rng.uniform(-scale, scale, cells).astype(F32))
+                        if gate in present else -1)
     operands += [-1] * 2
     operands.append(m.tensor("output_state", [batch, cells], variable=True))
     operands.append(m.tensor("cell_state", [batch, cells], variable=True))
@@ -130,15 +136,18 @@ def lstm_f32(rng, batch, steps, features, cells, time_major=False, cell_clip=0.0
 
 
 def lstm_reference(model, x, runs):
-    """TFLM's float LSTM (lstm_eval.h) in float64, `runs` times from zero states: the last run's output."""
+    """TFLite's float LSTM (TFLM's lstm_eval.h; with peepholes and CIFG, TFLite's lstm_eval.cc: the peepholes add
+    the old cell state times their weights to the input and forget gates, the new one to the output gate; CIFG's
+    input gate is 1 - the forget gate) in float64, `runs` times from zero states: the last run's output."""
     op = model.ops[0]
-    operand = [None if i < 0 else np.frombuffer(model.buffers[model.tensors[i]["buffer"]] or b"", F32)
+    operand = [None if i < 0 else np.frombuffer(model.buffers[model.tensors[i]["buffer"]] or b"", F32).astype(np.float64)
                for i in op["inputs"]]
     cells = model.tensors[op["inputs"][2]]["shape"][0]
     features = x.shape[2]
-    w = [operand[1 + g].reshape(cells, features).astype(np.float64) for g in range(4)]
-    r = [operand[5 + g].reshape(cells, cells).astype(np.float64) for g in range(4)]
-    b = [operand[12 + g].astype(np.float64) for g in range(4)]
+    w = [None if operand[1 + g] is None else operand[1 + g].reshape(cells, features) for g in range(4)]
+    r = [None if operand[5 + g] is None else operand[5 + g].reshape(cells, cells) for g in range(4)]
+    b = [operand[12 + g] for g in range(4)]
+    p = [operand[9], operand[10], None, operand[11]]  # per gate: input, forget, (cell: none), output
     time_major, clip = op["options"].get("time_major", False), op["options"].get("cell_clip", 0.0)
     seq = x.astype(np.float64) if time_major else x.astype(np.float64).transpose(1, 0, 2)  # [time, batch, features]
     h = np.zeros((seq.shape[1], cells))
@@ -147,10 +156,16 @@ def lstm_reference(model, x, runs):
     for _ in range(runs):
         out = []
         for xt in seq:
-            pre = [xt @ w[g].T + b[g] + h @ r[g].T for g in range(4)]
-            c = sigmoid(pre[1]) * c + sigmoid(pre[0]) * np.tanh(pre[2])
+            pre = [None if w[g] is None else xt @ w[g].T + b[g] + h @ r[g].T for g in range(4)]
+            for g in (0, 1):
+                if p[g] is not None:
+                    pre[g] = pre[g] + p[g] * c
+            forget = sigmoid(pre[1])
+            c = forget * c + (1 - forget if w[0] is None else sigmoid(pre[0])) * np.tanh(pre[2])
             if clip > 0:
                 c = np.clip(c, -clip, clip)
+            if p[3] is not None:
+                pre[3] = pre[3] + p[3] * c
             h = np.tanh(c) * sigmoid(pre[3])
             out.append(h)
         y = np.stack(out)
@@ -171,6 +186,13 @@ def write_lstm_case(family, tflm, case, model, inputs, invocations=1):
         once, _ = tfl.run_tflm(tflm, family.dir / case / "model.tflite", list(inputs), [F32], 1)
         if np.allclose(once[0].reshape(got.shape), got, rtol=1e-3):
             sys.exit(f"{case}: {invocations} runs give the output of one: the state does not carry")
+
+
+def write_lstm_computed_case(family, case, model, inputs, invocations=1):
+    """An LSTM case TFLM refuses (peepholes, CIFG): lstm_reference's outputs, rounded to float32."""
+    y = lstm_reference(model, inputs[0], invocations).astype(F32)
+    family.write_computed_case(case, "model.tflite", model.serialize(), [np.ascontiguousarray(inputs[0])], [y],
+                               invocations)
 
 
 # Models ctnn must refuse (tests/frontend/frontend_state.cpp): tests/data/tflite/state_refused_*.tflite.
@@ -208,18 +230,21 @@ def refused_tflite():
     m.tensors[features]["quant"] = quant(0.01)
     m.buffers[m.tensors[features]["buffer"]] = np.zeros(16, np.int8).tobytes()
     models["svdf_hybrid"] = m
-    # UNIDIRECTIONAL_SEQUENCE_LSTM in the forms TFLM refuses: a peephole, a projection, layer normalisation, CIFG
-    # (no input gate); a cell-gate activation other than TANH; int8; a state that is not a variable tensor.
-    for name, slot in (("peephole", 9), ("projection", 16), ("layer_norm", 20)):
+    # UNIDIRECTIONAL_SEQUENCE_LSTM forms ctnn refuses: a projection, layer normalisation (both refused by TFLM too),
+    # one peephole of three, an input gate with input weights but no recurrent ones (CIFG is all or none); a
+    # cell-gate activation other than TANH; int8; a state that is not a variable tensor.
+    for name, slot in (("projection", 16), ("layer_norm", 20)):
         m, _ = lstm_f32(rng, 1, 2, 3, 4)
         cells, width = (4, 4) if slot == 16 else (4, None)
         m.ops[0]["inputs"][slot] = m.tensor(f"extra_{name}", [cells, width] if width else [cells],
                                             data=np.full((cells, width) if width else cells, 0.5, F32))
         models[f"lstm_{name}"] = m
     m, _ = lstm_f32(rng, 1, 2, 3, 4)
-    for slot in (1, 5, 12):
-        m.ops[0]["inputs"][slot] = -1
-    models["lstm_cifg"] = m
+    m.ops[0]["inputs"][10] = m.tensor("cell_to_forget_weights", [4], data=np.full(4, 0.5, F32))
+    models["lstm_one_peephole"] = m
+    m, _ = lstm_f32(rng, 1, 2, 3, 4)
+    m.ops[0]["inputs"][1] = -1
+    models["lstm_cifg_partial"] = m
     m, _ = lstm_f32(rng, 1, 2, 3, 4)
     m.ops[0]["options"]["act"] = "RELU"
     models["lstm_relu"] = m
@@ -276,6 +301,14 @@ def main():
                     *lstm_f32(rng, 2, 3, 4, 3, time_major=True, cell_clip=0.5, scale=1.5), invocations=2)
     write_lstm_case(family, args.tflm, "lstm_f32_one_step_6_runs", *lstm_f32(rng, 1, 1, 4, 6), invocations=6)
     write_lstm_case(family, args.tflm, "lstm_f32_28_steps_16_cells", *lstm_f32(rng, 1, 28, 28, 16, scale=0.3))
+    # TFLite's peepholes and CIFG, which TFLM refuses: outputs from lstm_reference (float64, TFLite's lstm_eval.cc).
+    write_lstm_computed_case(family, "lstm_f32_peephole_3_runs", *lstm_f32(rng, 2, 3, 4, 5, peephole=True),
+                             invocations=3)
+    write_lstm_computed_case(family, "lstm_f32_cifg_time_major_2_runs",
+                             *lstm_f32(rng, 2, 4, 3, 4, time_major=True, cifg=True), invocations=2)
+    write_lstm_computed_case(family, "lstm_f32_cifg_peephole_cell_clip_4_runs",
+                             *lstm_f32(rng, 1, 3, 5, 6, cell_clip=0.4, scale=1.5, cifg=True, peephole=True),
+                             invocations=4)
     family.finish()
     op_tests.write_refused("state", refused_tflite())
 

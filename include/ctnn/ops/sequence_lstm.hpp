@@ -1,13 +1,15 @@
 #pragma once
-// sequence_lstm: TFLite's UNIDIRECTIONAL_SEQUENCE_LSTM on float32, as TFLM's kernel runs it (no peephole, no
-// projection, no layer normalisation, an input gate: the form TFLM accepts). The file's 24 operands do not fit a
-// node (max_node_inputs), so the importer packs each kind of gate constant into one, in TFLite's gate order
-// (input, forget, cell, output), with a concat of constants that fold_constants computes at compile time
-// (docs/design.md §2, "Ops with more operands than a node holds; state"). Operands: the input ([batch, time, features],
-// or [time, batch, features] when attrs.sequence_lstm.time_major), the input weights [4 * cells, features], the
-// recurrent weights [4 * cells, cells], the biases [4 * cells], then its two states (tensor_role::state, updated in
-// place, state_operands): the output state and the cell state, `batch * cells` elements each. The result has the
-// input's layout with `cells` features: every step's output state.
+// sequence_lstm: TFLite's UNIDIRECTIONAL_SEQUENCE_LSTM on float32, as TFLM's kernel runs it, and with TFLite's
+// peepholes and CIFG (an input gate coupled to the forget gate: 1 - forget), which TFLM refuses, as TFLite's
+// reference kernel (lstm_eval.cc) runs them; no projection or layer normalisation. The file's 24 operands do not
+// fit a node (max_node_inputs), so the importer packs each kind of gate constant into one, in TFLite's gate order
+// (input unless coupled, forget, cell, output), with a concat of constants that fold_constants computes at
+// compile time (docs/design.md §2, "Ops with more operands than a node holds; state"). Operands: the input
+// ([batch, time, features], or [time, batch, features] when attrs.sequence_lstm.time_major), the input weights
+// [gates * cells, features], the recurrent weights [gates * cells, cells], the biases [gates * cells], then its
+// two states (tensor_role::state, updated in place, state_operands): the output state and the cell state,
+// `batch * cells` elements each; with peepholes, their packed vector [peepholes * cells] (input unless coupled,
+// forget, output). The result has the input's layout with `cells` features: every step's output state.
 #include <cmath>
 #include <cstdint>
 
@@ -18,16 +20,15 @@ namespace ctnn::ops {
 
 struct sequence_lstm : op_defaults {
   static constexpr op_kind kind = op_kind::sequence_lstm;
-  static constexpr operand_range operands{6, 6};
+  static constexpr operand_range operands{6, 7};
   static constexpr std::uint32_t state_operands = (1u << 4) | (1u << 5);
-  static constexpr std::int32_t gates = 4;  // input, forget, cell, output: TFLite's order
   // Its kernel applies attrs.fused to the cell gate only: fuse_ops must not fold a following activation into it.
   static constexpr bool takes_fused_activation = false;
   static constexpr bool has_kernel(dtype type) { return type == dtype::f32; }
-  static constexpr std::size_t operands_read(const kernel_params&) { return 6; }
+  static constexpr std::size_t operands_read(const kernel_params& p) { return p.sequence_lstm.peephole != 0 ? 7 : 6; }
 
-  // TFLM's ValidateTensorSize, on the packed operands: a rank-3 input, weights of 4 * cells rows, as many
-  // state elements as batch rows times cells, everything float32.
+  // TFLM's ValidateTensorSize, on the packed operands: a rank-3 input, weights of `gates` blocks of cells rows,
+  // as many state elements as batch rows times cells, peepholes when the fields say so, everything float32.
   template <class Module>
   static constexpr shape infer(Module& m, std::int32_t node_id) {
     const node& n = m.node_at(node_id);
@@ -38,17 +39,26 @@ struct sequence_lstm : op_defaults {
       return in;
     };
     if (in.rank != 3 || in.elements() < 1) return fail(0, make_shape(0, 0, 0));
+    const sequence_lstm_fields& f = n.attrs.sequence_lstm;
+    const std::int32_t gates = f.gates();
     const shape weights = m.tensor_at(n.inputs[1]).dims;
     if (weights.rank != 2 || weights[0] < gates || weights[0] % gates != 0 || weights[1] != in[2])
       return fail(1, make_shape(gates, in[2]));
     const std::int32_t cells = weights[0] / gates;
-    const std::int32_t batch = n.attrs.sequence_lstm.time_major != 0 ? in[1] : in[0];
+    const std::int32_t batch = f.time_major != 0 ? in[1] : in[0];
     if (m.tensor_at(n.inputs[2]).dims != make_shape(gates * cells, cells)) return fail(2, make_shape(gates * cells, cells));
     if (m.tensor_at(n.inputs[3]).dims != make_shape(gates * cells)) return fail(3, make_shape(gates * cells));
     for (std::int32_t k = 4; k < 6; ++k)
       if (m.tensor_at(n.inputs[static_cast<std::size_t>(k)]).dims.elements() != std::int64_t{batch} * cells)
         return fail(k, make_shape(batch, cells));
-    for (std::int32_t k = 1; k < 6; ++k)
+    const std::int32_t operands = f.peephole != 0 ? 7 : 6;
+    if (n.input_count != operands || (f.peephole != 0 && n.inputs[6] < 0)) {
+      m.fail({error_code::input_count_mismatch, node_id, n.kind, {}, {}, {.count_expected = operands, .count_actual = n.input_count}});
+      return in;
+    }
+    if (f.peephole != 0 && m.tensor_at(n.inputs[6]).dims != make_shape(f.peepholes() * cells))
+      return fail(6, make_shape(f.peepholes() * cells));
+    for (std::int32_t k = 1; k < operands; ++k)
       if (m.tensor_at(n.inputs[static_cast<std::size_t>(k)]).type != m.tensor_at(n.inputs[0]).type)
         return fail(k, m.tensor_at(n.inputs[static_cast<std::size_t>(k)]).dims);
     return make_shape(in[0], in[1], cells);
@@ -60,25 +70,32 @@ struct sequence_lstm : op_defaults {
   // Per step and batch row, every gate row dotted with the input and the output state.
   template <class Module>
   static constexpr std::int64_t macs(const Module& m, const node& n, const shape& out) {
-    return out.elements() * gates * (m.tensor_at(n.inputs[0]).dims[2] + out[2]);
+    return out.elements() * n.attrs.sequence_lstm.gates() * (m.tensor_at(n.inputs[0]).dims[2] + out[2]);
   }
 
   // TFLM's EvalLstm<float> (lstm_eval.h), one batch row at a time (TFLM's time-major walk takes every row per
   // step; the rows are independent, so the values are the same): per cell unit, each gate is the input's dot
   // product plus its bias, plus the output state's dot product (TFLM's two fully-connected layers and their
-  // sum); then the cell state f * c + i * g, clipped, and the output tanh(c) * o, written to the result, whose
-  // step is copied into the output state once every unit has read the old one.
+  // sum), plus TFLite's peephole (the old cell state times the input and forget gates' weights, the new one
+  // times the output gate's); then the cell state f * c + i * g (i = 1 - f when coupled), clipped, and the
+  // output tanh(c) * o, written to the result, whose step is copied into the output state once every unit has
+  // read the old one.
   template <class Params>
   [[gnu::always_inline]] static void run_f32(Params p, const float* const* operands, float* result) {
-    const bool time_major = p->sequence_lstm.time_major != 0;
+    const sequence_lstm_fields& f = p->sequence_lstm;
+    const bool time_major = f.time_major != 0, coupled = f.coupled_input_forget != 0, peephole = f.peephole != 0;
     const std::int32_t steps = time_major ? p->in[0] : p->in[1], batch = time_major ? p->in[1] : p->in[0];
-    const std::int32_t features = p->in[2], cells = p->out[2];
-    const float clip = p->sequence_lstm.cell_clip();
+    const std::int32_t features = p->in[2], cells = p->out[2], gates = f.gates();
+    const float clip = f.cell_clip();
     const float* input_weights = operands[1];
     const float* recurrent_weights = operands[2];
     const float* biases = operands[3];
     float* output_state = const_cast<float*>(operands[4]);  // state_operands: writable by construction
     float* cell_state = const_cast<float*>(operands[5]);
+    // The peepholes of the input (unless coupled), forget and output gates.
+    const float* input_peephole = peephole && !coupled ? operands[6] : nullptr;
+    const float* forget_peephole = peephole ? operands[6] + (coupled ? 0 : cells) : nullptr;
+    const float* output_peephole = peephole ? forget_peephole + cells : nullptr;
     for (std::int32_t b = 0; b < batch; ++b) {
       float* h = output_state + std::int64_t{b} * cells;
       float* c = cell_state + std::int64_t{b} * cells;
@@ -87,7 +104,7 @@ struct sequence_lstm : op_defaults {
         const float* x = operands[0] + row * features;
         float* y = result + row * cells;
         for (std::int32_t u = 0; u < cells; ++u) {
-          float gate[gates];
+          float gate[4];  // the pre-activations of the gates it has, in the packed order
           for (std::int32_t g = 0; g < gates; ++g) {
             const std::int64_t w = std::int64_t{g} * cells + u;
             float from_input = 0.0f, from_state = 0.0f;
@@ -95,13 +112,18 @@ struct sequence_lstm : op_defaults {
             for (std::int32_t k = 0; k < cells; ++k) from_state += h[k] * recurrent_weights[w * cells + k];
             gate[g] = (from_input + biases[w]) + from_state;
           }
-          const float input_gate = logistic(gate[0]), forget_gate = logistic(gate[1]);
-          const float cell_gate = kernel::reference::activate(p->fused, gate[2]), output_gate = logistic(gate[3]);
+          const std::int32_t forget = coupled ? 0 : 1;  // the forget gate's block; cell and output follow
+          if (peephole) gate[forget] += forget_peephole[u] * c[u];
+          if (peephole && !coupled) gate[0] += input_peephole[u] * c[u];
+          const float forget_gate = logistic(gate[forget]);
+          const float input_gate = coupled ? 1.0f - forget_gate : logistic(gate[0]);
+          const float cell_gate = kernel::reference::activate(p->fused, gate[forget + 1]);
           float cell = forget_gate * c[u];
           cell = cell + input_gate * cell_gate;
           if (clip > 0.0f) cell = cell > clip ? clip : cell < -clip ? -clip : cell;
           c[u] = cell;
-          y[u] = kernel::reference::tanh(cell) * output_gate;
+          if (peephole) gate[forget + 2] += output_peephole[u] * cell;
+          y[u] = kernel::reference::tanh(cell) * logistic(gate[forget + 2]);
         }
         for (std::int32_t u = 0; u < cells; ++u) h[u] = y[u];
       }
@@ -119,6 +141,8 @@ struct sequence_lstm : op_defaults {
   template <class Writer>
   static void put_fields(Writer& w, const sequence_lstm_fields& f) {
     w.put(f.time_major != 0 ? "  time-major" : "  batch-major");
+    if (f.coupled_input_forget != 0) w.put(" coupled-input-forget");
+    if (f.peephole != 0) w.put(" peephole");
     if (f.cell_clip() > 0.0f) w.real_field(" cell clip ", f.cell_clip());
   }
 

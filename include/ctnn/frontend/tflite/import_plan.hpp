@@ -60,7 +60,7 @@ enum class import_job : std::int32_t {
   broadcast_to,       // a reshape (the leading unit dims), then a tile
   l2_normalization,
   svdf,               // five operands, the fifth its state (import_recurrent.hpp)
-  sequence_lstm,      // UNIDIRECTIONAL_SEQUENCE_LSTM: its gate constants packed by three concats, two states
+  sequence_lstm,      // UNIDIRECTIONAL_SEQUENCE_LSTM: its gate constants packed by concats, two states
   transpose_conv,     // (import_linear.hpp, likewise below)
   batch_matmul,       // adj_x, adj_y: a transpose of the operand before the op
   log_softmax,        // (import_elementwise.hpp)
@@ -335,7 +335,7 @@ constexpr op_plan plan_op(model_file& f, const operator_view& o) {
   if (p.job == import_job::batch_matmul) p.added_nodes = p.added_tensors = 2;  // at most
   if (p.job == import_job::broadcast_to || p.job == import_job::fill || p.job == import_job::embedding_lookup)
     p.added_nodes = p.added_tensors = 1;  // embedding_lookup: the hybrid form's dequantize
-  if (p.job == import_job::sequence_lstm) p.added_nodes = p.added_tensors = 3;  // the packed weights and biases
+  if (p.job == import_job::sequence_lstm) p.added_nodes = p.added_tensors = 4;  // the packed weights, biases, peepholes
   if (p.job == import_job::space_batch) p.added_nodes = p.added_tensors = o.code == builtin_operator::space_to_batch_nd ? 4 : 3;
   if (p.kind == op_kind::dense && o.inputs.length >= 2) {
     const std::int32_t in = f.index_at(o.inputs, 0), w = f.index_at(o.inputs, 1);

@@ -70,29 +70,35 @@ namespace sequence_lstm_operand {
 inline constexpr std::uint32_t input = 0, input_weights = 1, recurrent_weights = 5, peepholes = 9, biases = 12,
                                projection_weights = 16, projection_bias = 17, output_state = 18, cell_state = 19,
                                layer_norm = 20, count = 24;
-// The operands TFLM requires; the others (peepholes, projection, layer norm) it refuses when given, and so does
-// ctnn (an input gate's weights and bias absent: CIFG, which TFLM refuses too).
-constexpr bool required(std::uint32_t k) { return k < peepholes || (k >= biases && k < projection_weights) || k == output_state || k == cell_state; }
+// Whether operand k is given in the form ctnn runs: every weight and bias but the input gate's under CIFG (its
+// input weights absent: the input gate is 1 - the forget gate), the three peepholes all or none (CIFG: no input
+// gate's), the two states; no projection and no layer norm (TFLM refuses those, and peepholes and CIFG too).
+constexpr bool expected(std::uint32_t k, bool coupled, bool peephole) {
+  if (k == input_weights || k == recurrent_weights || k == biases) return !coupled;
+  if (k == peepholes) return peephole && !coupled;
+  if (k == peepholes + 1 || k == peepholes + 2) return peephole;
+  return k < projection_weights || k == output_state || k == cell_state;
+}
 }  // namespace sequence_lstm_operand
 
-// One concat along dimension 0 of the four gates' constants from file operand `first` on (the packed operand
+// One concat along dimension 0 of `count` gates' constants from file operand `first` on (a packed operand
 // ops/sequence_lstm.hpp reads; fold_constants computes it at compile time): its tensor, -1 when full.
 template <class S>
 constexpr std::int32_t pack_gates(S& s, const op_import& im, const std::array<std::int32_t, sequence_lstm_operand::count>& file,
-                                  std::uint32_t first, std::string_view what) {
+                                  std::uint32_t first, std::int32_t count, std::string_view what) {
   shape packed = s.m.tensor_at(file[first]).dims;
-  packed.dims[0] *= 4;
+  packed.dims[0] *= count;
   const name label = numbered(what, static_cast<std::size_t>(im.op));
   const std::int32_t id = s.add_tensor_like(file[first], packed, label);
-  return id >= 0 && s.concat(&file[first], 4, 0, id, label) ? id : -1;
+  return id >= 0 && s.concat(&file[first], count, 0, id, label) ? id : -1;
 }
 
-// UNIDIRECTIONAL_SEQUENCE_LSTM as TFLM's Prepare takes it (ValidateTensorStatus, ValidateTensorSize): 24 operands,
-// the 8 weights, 4 biases and 2 states given, no peephole, projection or layer norm; float32 throughout (the int8
-// form: not yet, refused by its type); the output states' extent is the cells', the output [d0, d1, cells] over
-// the input's [d0, d1, features]; the cell gate's activation TANH (TFLM applies no other). A refused operand is
-// named by its position in the file. The node's operands: the input, the three packed constants (pack_gates),
-// the two states.
+// UNIDIRECTIONAL_SEQUENCE_LSTM as TFLM's Prepare takes it (ValidateTensorStatus, ValidateTensorSize), and with
+// TFLite's peepholes and CIFG (sequence_lstm_operand::expected): 24 operands; float32 throughout (the int8 form:
+// not yet, refused by its type); the output states' extent is the cells', the output [d0, d1, cells] over the
+// input's [d0, d1, features]; the cell gate's activation TANH (TFLM applies no other). A refused operand is named
+// by its position in the file. The node's operands: the input, the three packed constants (pack_gates), the two
+// states, and with peepholes their packed vector.
 template <class S>
 constexpr void import_sequence_lstm(S& s, op_import& im) {
   namespace slot = sequence_lstm_operand;
@@ -102,10 +108,12 @@ constexpr void import_sequence_lstm(S& s, op_import& im) {
   for (std::uint32_t k = 0; k < slot::count; ++k) {
     file[k] = operand(s, im.view, k, true);
     if (s.failed()) return;
-    if ((file[k] >= 0) != slot::required(k))
+  }
+  const bool coupled = file[slot::input_weights] < 0, peephole = file[slot::peepholes + 1] >= 0;
+  for (std::uint32_t k = 0; k < slot::count; ++k)
+    if ((file[k] >= 0) != slot::expected(k, coupled, peephole))
       return s.fail(frontend_error::tflite_unsupported_operand, im.op, im.plan.kind,
                     {.operator_code = static_cast<std::int64_t>(im.plan.code), .input_slot = k});
-  }
   flatbuffers::reader& r = s.f.reader();
   const auto cell_activation = r.template scalar<activation_function>(im.plan.options, option::fused_activation, activation_function::none);
   const float cell_clip = r.template scalar<float>(im.plan.options, option::cell_clip, 0.0f);
@@ -114,7 +122,7 @@ constexpr void import_sequence_lstm(S& s, op_import& im) {
   if (cell_activation != activation_function::tanh)
     return option_error(s, im, option::fused_activation, static_cast<std::int64_t>(cell_activation));
   im.attrs.fused = activation::tanh;
-  im.attrs.sequence_lstm = {time_major ? 1 : 0, std::bit_cast<std::uint32_t>(cell_clip)};
+  im.attrs.sequence_lstm = {time_major ? 1 : 0, std::bit_cast<std::uint32_t>(cell_clip), coupled ? 1 : 0, peephole ? 1 : 0};
 
   const tensor& in = s.m.tensor_at(file[slot::input]);
   if (in.type != dtype::f32)
@@ -123,7 +131,7 @@ constexpr void import_sequence_lstm(S& s, op_import& im) {
   const std::int32_t cells = s.m.tensor_at(file[slot::input_weights + 1]).dims[0];  // TFLM: the state's extent
   const std::int32_t batch = time_major ? in.dims[1] : in.dims[0];
   for (std::uint32_t k = slot::input_weights; k < slot::cell_state + 1; ++k) {
-    if (!slot::required(k)) continue;
+    if (file[k] < 0) continue;
     const tensor& t = s.m.tensor_at(file[k]);
     const bool state = k == slot::output_state || k == slot::cell_state;
     if (!state && !constant_operand(s, im.op, im.plan, file[k], k, dtype::f32)) return;
@@ -141,10 +149,13 @@ constexpr void import_sequence_lstm(S& s, op_import& im) {
       return s.fail(error_code::input_shapes_differ, im.op, im.plan.kind, {.input_slot = k}, want, t.dims);
   }
   if (!expect_output_shape(s, im, im.out, make_shape(in.dims[0], in.dims[1], cells))) return;
-  im.inputs = {file[slot::input], pack_gates(s, im, file, slot::input_weights, "lstm_input_weights"),
-               pack_gates(s, im, file, slot::recurrent_weights, "lstm_recurrent_weights"),
-               pack_gates(s, im, file, slot::biases, "lstm_biases"), file[slot::output_state], file[slot::cell_state]};
-  im.input_count = 6;
+  const std::uint32_t skip = coupled ? 1 : 0;  // CIFG: no input gate constants
+  const std::int32_t gates = 4 - static_cast<std::int32_t>(skip);
+  im.inputs = {file[slot::input], pack_gates(s, im, file, slot::input_weights + skip, gates, "lstm_input_weights"),
+               pack_gates(s, im, file, slot::recurrent_weights + skip, gates, "lstm_recurrent_weights"),
+               pack_gates(s, im, file, slot::biases + skip, gates, "lstm_biases"), file[slot::output_state], file[slot::cell_state],
+               peephole ? pack_gates(s, im, file, slot::peepholes + skip, gates - 1, "lstm_peepholes") : -1};
+  im.input_count = peephole ? 7 : 6;
 }
 
 // Every variable tensor a node reads must be that node's state (its descriptor's state_operands), and no
