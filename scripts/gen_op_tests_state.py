@@ -106,9 +106,11 @@ LSTM_GATES = ("input", "forget", "cell", "output")
 
 
 def lstm_f32(rng, batch, steps, features, cells, time_major=False, cell_clip=0.0, scale=0.5, cifg=False,
-             peephole=False):
-    """A float32 UNIDIRECTIONAL_SEQUENCE_LSTM (no projection or layer norm; TFLM runs it without peepholes and
-    CIFG): the model and its input. Weights uniform in [-scale, scale], the input in [-1, 1]."""
+             peephole=False, outputs=None, projection_bias=False, proj_clip=0.0):
+    """A float32 UNIDIRECTIONAL_SEQUENCE_LSTM (no layer norm; TFLM runs it without peepholes, CIFG and projection;
+    `outputs`: a projection of the cells to that many outputs): the model and its input. Weights uniform in
+    [-scale, scale], the input in [-1, 1]."""
+    width = outputs or cells
     m = tfl.Model()
     dims = [steps, batch, features] if time_major else [batch, steps, features]
     x = m.tensor("input", dims)
@@ -119,38 +121,46 @@ def lstm_f32(rng, batch, steps, features, cells, time_major=False, cell_clip=0.0
                 if gate in gates else -1 for gate in LSTM_GATES]
     present = LSTM_GATES[1:] if cifg else LSTM_GATES
     operands += gate_tensors("input_to", [cells, features], present)
-    operands += gate_tensors("recurrent_to", [cells, cells], present)
+    operands += gate_tensors("recurrent_to", [cells, width], present)
     peepholes = gate_tensors("cell_to", [cells], [g for g in present if g != "cell"] if peephole else [])
     operands += [peepholes[0], peepholes[1], peepholes[3]]  # TFLite's: input, forget, output
     for gate in LSTM_GATES:
         operands.append(m.tensor(f"{gate}_gate_bias", [cells], data=rng.uniform(-scale, scale, cells).astype(F32))
                         if gate in present else -1)
-    operands += [-1] * 2
-    operands.append(m.tensor("output_state", [batch, cells], variable=True))
+    operands.append(m.tensor("projection_weights", [outputs, cells],
+                             data=rng.uniform(-scale, scale, (outputs, cells)).astype(F32)) if outputs else -1)
+    operands.append(m.tensor("projection_bias", [outputs], data=rng.uniform(-scale, scale, outputs).astype(F32))
+                    if outputs and projection_bias else -1)
+    operands.append(m.tensor("output_state", [batch, width], variable=True))
     operands.append(m.tensor("cell_state", [batch, cells], variable=True))
     operands += [-1] * 4
-    y = m.tensor("output", dims[:2] + [cells])
-    m.op("UNIDIRECTIONAL_SEQUENCE_LSTM", operands, [y], act="TANH", cell_clip=cell_clip, time_major=time_major)
+    y = m.tensor("output", dims[:2] + [width])
+    m.op("UNIDIRECTIONAL_SEQUENCE_LSTM", operands, [y], act="TANH", cell_clip=cell_clip, time_major=time_major,
+         proj_clip=proj_clip)
     m.inputs, m.outputs = [x], [y]
     return m, [rng.uniform(-1, 1, dims).astype(F32)]
 
 
 def lstm_reference(model, x, runs):
-    """TFLite's float LSTM (TFLM's lstm_eval.h; with peepholes and CIFG, TFLite's lstm_eval.cc: the peepholes add
-    the old cell state times their weights to the input and forget gates, the new one to the output gate; CIFG's
-    input gate is 1 - the forget gate) in float64, `runs` times from zero states: the last run's output."""
+    """TFLite's float LSTM (TFLM's lstm_eval.h; with peepholes, CIFG and projection, TFLite's lstm_eval.cc: the
+    peepholes add the old cell state times their weights to the input and forget gates, the new one to the output
+    gate; CIFG's input gate is 1 - the forget gate; the projection maps tanh(c) * o to the output state, plus its
+    bias, clipped to proj_clip) in float64, `runs` times from zero states: the last run's output."""
     op = model.ops[0]
     operand = [None if i < 0 else np.frombuffer(model.buffers[model.tensors[i]["buffer"]] or b"", F32).astype(np.float64)
                for i in op["inputs"]]
     cells = model.tensors[op["inputs"][2]]["shape"][0]
     features = x.shape[2]
+    projection, projection_bias = operand[16], operand[17]
+    outputs = cells if projection is None else projection.size // cells
     w = [None if operand[1 + g] is None else operand[1 + g].reshape(cells, features) for g in range(4)]
-    r = [None if operand[5 + g] is None else operand[5 + g].reshape(cells, cells) for g in range(4)]
+    r = [None if operand[5 + g] is None else operand[5 + g].reshape(cells, outputs) for g in range(4)]
     b = [operand[12 + g] for g in range(4)]
     p = [operand[9], operand[10], None, operand[11]]  # per gate: input, forget, (cell: none), output
     time_major, clip = op["options"].get("time_major", False), op["options"].get("cell_clip", 0.0)
+    proj_clip = op["options"].get("proj_clip", 0.0)
     seq = x.astype(np.float64) if time_major else x.astype(np.float64).transpose(1, 0, 2)  # [time, batch, features]
-    h = np.zeros((seq.shape[1], cells))
+    h = np.zeros((seq.shape[1], outputs))
     c = np.zeros((seq.shape[1], cells))
     sigmoid = lambda v: 1 / (1 + np.exp(-v))  # noqa: E731
     for _ in range(runs):
@@ -167,6 +177,10 @@ def lstm_reference(model, x, runs):
             if p[3] is not None:
                 pre[3] = pre[3] + p[3] * c
             h = np.tanh(c) * sigmoid(pre[3])
+            if projection is not None:
+                h = h @ projection.reshape(outputs, cells).T + (0 if projection_bias is None else projection_bias)
+                if proj_clip > 0:
+                    h = np.clip(h, -proj_clip, proj_clip)
             out.append(h)
         y = np.stack(out)
     return y if time_major else y.transpose(1, 0, 2)
@@ -230,15 +244,16 @@ def refused_tflite():
     m.tensors[features]["quant"] = quant(0.01)
     m.buffers[m.tensors[features]["buffer"]] = np.zeros(16, np.int8).tobytes()
     models["svdf_hybrid"] = m
-    # UNIDIRECTIONAL_SEQUENCE_LSTM forms ctnn refuses: a projection, layer normalisation (both refused by TFLM too),
-    # one peephole of three, an input gate with input weights but no recurrent ones (CIFG is all or none); a
+    # UNIDIRECTIONAL_SEQUENCE_LSTM forms ctnn refuses: layer normalisation (refused by TFLM too), a projection's bias
+    # without its weights, one peephole of three, an input gate with recurrent weights but no input weights (CIFG is
+    # all or none); a
     # cell-gate activation other than TANH; int8; a state that is not a variable tensor.
-    for name, slot in (("projection", 16), ("layer_norm", 20)):
-        m, _ = lstm_f32(rng, 1, 2, 3, 4)
-        cells, width = (4, 4) if slot == 16 else (4, None)
-        m.ops[0]["inputs"][slot] = m.tensor(f"extra_{name}", [cells, width] if width else [cells],
-                                            data=np.full((cells, width) if width else cells, 0.5, F32))
-        models[f"lstm_{name}"] = m
+    m, _ = lstm_f32(rng, 1, 2, 3, 4)
+    m.ops[0]["inputs"][20] = m.tensor("input_layer_norm_coefficients", [4], data=np.full(4, 0.5, F32))
+    models["lstm_layer_norm"] = m
+    m, _ = lstm_f32(rng, 1, 2, 3, 4)
+    m.ops[0]["inputs"][17] = m.tensor("projection_bias", [4], data=np.full(4, 0.5, F32))
+    models["lstm_projection_bias_alone"] = m
     m, _ = lstm_f32(rng, 1, 2, 3, 4)
     m.ops[0]["inputs"][10] = m.tensor("cell_to_forget_weights", [4], data=np.full(4, 0.5, F32))
     models["lstm_one_peephole"] = m
@@ -309,6 +324,14 @@ def main():
     write_lstm_computed_case(family, "lstm_f32_cifg_peephole_cell_clip_4_runs",
                              *lstm_f32(rng, 1, 3, 5, 6, cell_clip=0.4, scale=1.5, cifg=True, peephole=True),
                              invocations=4)
+    write_lstm_computed_case(family, "lstm_f32_projection_3_runs", *lstm_f32(rng, 2, 3, 4, 6, outputs=3),
+                             invocations=3)
+    write_lstm_computed_case(family, "lstm_f32_projection_bias_clip_time_major_2_runs",
+                             *lstm_f32(rng, 2, 3, 3, 4, time_major=True, outputs=5, projection_bias=True,
+                                       proj_clip=0.2, scale=1.0), invocations=2)
+    write_lstm_computed_case(family, "lstm_f32_cifg_peephole_projection_2_runs",
+                             *lstm_f32(rng, 1, 4, 3, 5, cifg=True, peephole=True, outputs=2, projection_bias=True),
+                             invocations=2)
     family.finish()
     op_tests.write_refused("state", refused_tflite())
 

@@ -21,7 +21,7 @@
 #include <ctnn/models/state_refused_lstm_int8_input.hpp>
 #include <ctnn/models/state_refused_lstm_layer_norm.hpp>
 #include <ctnn/models/state_refused_lstm_one_peephole.hpp>
-#include <ctnn/models/state_refused_lstm_projection.hpp>
+#include <ctnn/models/state_refused_lstm_projection_bias_alone.hpp>
 #include <ctnn/models/state_refused_lstm_relu.hpp>
 #include <ctnn/models/state_refused_lstm_state_not_variable.hpp>
 #include <ctnn/models/state_refused_svdf_bias_scale.hpp>
@@ -63,13 +63,13 @@ static_assert(error_of<models::state_refused_svdf_hybrid>.code == code_of(fronte
               error_of<models::state_refused_svdf_hybrid>.input_slot == 1 &&
               error_of<models::state_refused_svdf_hybrid>.kind == op_kind::svdf);
 
-// UNIDIRECTIONAL_SEQUENCE_LSTM forms ctnn refuses, named by the file's operand: a projection (16) and layer
-// normalisation (20), which TFLM refuses too; one peephole of three (the forget gate's: the input gate's, 9, is
-// missing); an input gate with recurrent weights (5) but no input weights (CIFG is all or none); a cell-gate
-// activation other than TANH (the options' field 0, RELU); an int8 input (not yet: its element type); a state that
-// is not a variable tensor.
-static_assert(refused_operand<models::state_refused_lstm_projection>(16, op_kind::sequence_lstm));
+// UNIDIRECTIONAL_SEQUENCE_LSTM forms ctnn refuses, named by the file's operand: layer normalisation (20), which
+// TFLM refuses too; a projection's bias (17) without its weights; one peephole of three (the forget gate's: the
+// input gate's, 9, is missing); an input gate with recurrent weights (5) but no input weights (CIFG is all or
+// none); a cell-gate activation other than TANH (the options' field 0, RELU); an int8 input (not yet: its element
+// type); a state that is not a variable tensor.
 static_assert(refused_operand<models::state_refused_lstm_layer_norm>(20, op_kind::sequence_lstm));
+static_assert(refused_operand<models::state_refused_lstm_projection_bias_alone>(17, op_kind::sequence_lstm));
 static_assert(refused_operand<models::state_refused_lstm_one_peephole>(9, op_kind::sequence_lstm));
 static_assert(refused_operand<models::state_refused_lstm_cifg_partial>(5, op_kind::sequence_lstm));
 static_assert(error_of<models::state_refused_lstm_relu>.code == code_of(frontend_error::tflite_unsupported_option) &&

@@ -22,7 +22,7 @@
 //    DEPTH_TO_SPACE and SPACE_TO_DEPTH a reshape, a transpose and a reshape, SPACE_TO_BATCH_ND a reshape, a
 //    pad, a reshape, a transpose and a reshape, BATCH_TO_SPACE_ND a reshape, a transpose and a reshape before
 //    its slice, BROADCAST_TO a reshape before its tile, UNIDIRECTIONAL_SEQUENCE_LSTM a concat of its gates'
-//    constants per kind (input weights, recurrent weights, biases; import_recurrent.hpp). Graph
+//    constants per kind (input weights, recurrent weights, biases, peepholes; import_recurrent.hpp). Graph
 //    outputs that are graph inputs, constants or repeated get a copy node at the end.
 //  * Ops: CONV_2D, DEPTHWISE_CONV_2D (weights [1,H,W,C*M], multiplier = out / in channels),
 //    FULLY_CONNECTED ([out][in], keep_num_dims only for rank-2 inputs), AVERAGE_POOL_2D, MAX_POOL_2D,
