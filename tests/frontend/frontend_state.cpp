@@ -16,6 +16,7 @@
 #include "import_checks.hpp"
 
 #include <ctnn/ctnn.hpp>
+#include <ctnn/models/lstm_f32_cifg_peephole_projection.hpp>
 #include <ctnn/models/lstm_f32_time_major.hpp>
 #include <ctnn/models/state_refused_lstm_cifg_partial.hpp>
 #include <ctnn/models/state_refused_lstm_int8_input.hpp>
@@ -159,6 +160,27 @@ static_assert(lstm_net::state_bytes == 96);
 static_assert(lstm_net::module.call_count == 1 && lstm_net::module.calls[0].operand_at[4].where == ctnn::storage::state &&
               lstm_net::module.calls[0].operand_at[5].where == ctnn::storage::state &&
               lstm_net::module.calls[0].operand_at[5].offset == 48);
+
+// lstm_f32_cifg_peephole_projection: CIFG, peepholes and a projection with its bias (5 cells to 2 outputs): 8
+// operands, the output state 2 floats, the cell state 5.
+using projected_net = ctnn::compile<models::lstm_f32_cifg_peephole_projection>;
+static_assert(projected_net::module.call_count == 1 && projected_net::module.calls[0].operand_count == 8);
+static_assert(projected_net::state_bytes == 16 + 32 && projected_net::output<0>::elements == 4 * 2);
+
+TEST_CASE("float32 UNIDIRECTIONAL_SEQUENCE_LSTM with CIFG, peepholes and a projection: TFLite's values") {
+  const std::vector<char> input = read_bytes(state_cases + "/lstm_f32_cifg_peephole_projection_2_runs/input_0.bin");
+  const std::vector<char> want = read_bytes(state_cases + "/lstm_f32_cifg_peephole_projection_2_runs/output_0.bin");
+  REQUIRE(input.size() == projected_net::input<0>::bytes);
+  REQUIRE(want.size() == projected_net::output<0>::bytes);
+  std::array<float, projected_net::output<0>::elements> out{};
+  projected_net::reset_state();
+  for (int n = 0; n < 2; ++n) projected_net::run(reinterpret_cast<const float*>(input.data()), out.data());
+  for (std::size_t k = 0; k < out.size(); ++k) {  // the second run, as lstm_reference's
+    float expected = 0.0f;
+    std::memcpy(&expected, want.data() + 4 * k, 4);
+    CHECK(out[k] == doctest::Approx(expected).epsilon(1e-5));
+  }
+}
 
 TEST_CASE("float32 UNIDIRECTIONAL_SEQUENCE_LSTM: the output and cell states carry, as TFLM's") {
   const std::vector<char> input = read_bytes(state_cases + "/lstm_f32_time_major_batch2_4_runs/input_0.bin");
