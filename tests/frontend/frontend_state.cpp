@@ -101,6 +101,17 @@ std::vector<char> read_bytes(const std::string& path) {
 
 const std::string state_cases = CTNN_STATE_CASES_DIR;
 
+// Float outputs within 1e-5 of a case's recorded ones (its raw little-endian floats).
+template <std::size_t N>
+void check_close(const std::array<float, N>& out, const std::vector<char>& want) {
+  REQUIRE(want.size() == sizeof out);
+  for (std::size_t k = 0; k < N; ++k) {
+    float expected = 0.0f;
+    std::memcpy(&expected, want.data() + 4 * k, 4);
+    CHECK(out[k] == doctest::Approx(expected).epsilon(1e-5));
+  }
+}
+
 TEST_CASE("the static state carries between runs and reset_state restores it") {
   const std::vector<char> input = read_bytes(state_cases + "/svdf_i8_state_i8_zero_point_6_runs/input_0.bin");
   const std::vector<char> want = read_bytes(state_cases + "/svdf_i8_state_i8_zero_point_6_runs/output_0.bin");
@@ -145,12 +156,7 @@ TEST_CASE("float32 SVDF: the state carries, as TFLM's") {
   std::array<float, float_net::output<0>::elements> out{};
   float_net::reset_state();
   float_net::run(reinterpret_cast<const float*>(input.data()), out.data());
-  REQUIRE(want.size() == sizeof out);
-  for (std::size_t k = 0; k < out.size(); ++k) {
-    float expected = 0.0f;
-    std::memcpy(&expected, want.data() + 4 * k, 4);
-    CHECK(out[k] == doctest::Approx(expected).epsilon(1e-5));
-  }
+  check_close(out, want);
 }
 
 // lstm_f32_time_major: 3 steps of batch 2, 6 cells: two states of 2 x 6 floats (48 bytes each) in the state
@@ -171,15 +177,10 @@ TEST_CASE("float32 UNIDIRECTIONAL_SEQUENCE_LSTM with CIFG, peepholes and a proje
   const std::vector<char> input = read_bytes(state_cases + "/lstm_f32_cifg_peephole_projection_2_runs/input_0.bin");
   const std::vector<char> want = read_bytes(state_cases + "/lstm_f32_cifg_peephole_projection_2_runs/output_0.bin");
   REQUIRE(input.size() == projected_net::input<0>::bytes);
-  REQUIRE(want.size() == projected_net::output<0>::bytes);
   std::array<float, projected_net::output<0>::elements> out{};
   projected_net::reset_state();
   for (int n = 0; n < 2; ++n) projected_net::run(reinterpret_cast<const float*>(input.data()), out.data());
-  for (std::size_t k = 0; k < out.size(); ++k) {  // the second run, as lstm_reference's
-    float expected = 0.0f;
-    std::memcpy(&expected, want.data() + 4 * k, 4);
-    CHECK(out[k] == doctest::Approx(expected).epsilon(1e-5));
-  }
+  check_close(out, want);  // the second run, as lstm_reference's
 }
 
 TEST_CASE("float32 UNIDIRECTIONAL_SEQUENCE_LSTM: the output and cell states carry, as TFLM's") {
@@ -187,16 +188,11 @@ TEST_CASE("float32 UNIDIRECTIONAL_SEQUENCE_LSTM: the output and cell states carr
   const std::vector<char> want = read_bytes(state_cases + "/lstm_f32_time_major_batch2_4_runs/output_0.bin");
   const auto* in = reinterpret_cast<const float*>(input.data());
   REQUIRE(input.size() == lstm_net::input<0>::bytes);
-  REQUIRE(want.size() == lstm_net::output<0>::bytes);
   std::array<float, lstm_net::output<0>::elements> first{}, out{};
   lstm_net::reset_state();
   lstm_net::run(in, first.data());
   for (int n = 1; n < 4; ++n) lstm_net::run(in, out.data());
-  for (std::size_t k = 0; k < out.size(); ++k) {  // the fourth run, as TFLM's
-    float expected = 0.0f;
-    std::memcpy(&expected, want.data() + 4 * k, 4);
-    CHECK(out[k] == doctest::Approx(expected).epsilon(1e-5));
-  }
+  check_close(out, want);  // the fourth run, as TFLM's
   CHECK(std::memcmp(out.data(), first.data(), sizeof out) != 0);  // the state changed the result
   lstm_net::reset_state();
   lstm_net::run(in, out.data());
