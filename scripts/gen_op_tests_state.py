@@ -4,28 +4,35 @@ input_<k>.bin, output_<k>.bin and, for a case run several times, `invocations` (
 to the next; the outputs are the last run's). PROVENANCE.md in that folder says what produced each file.
 
   TFLite ops: SVDF (float32; int8 with int16 and with int8 time weights and state), its activation state a
-  variable tensor; outputs from TensorFlow Lite Micro's reference kernels, the host oracle tflm_run run with
-  --invoke N, only with --tflm: without it the committed outputs are kept.
+  variable tensor; UNIDIRECTIONAL_SEQUENCE_LSTM (float32: batch-major and time-major, cell_clip), its output and
+  cell states variable tensors; outputs from TensorFlow Lite Micro's reference kernels, the host oracle tflm_run
+  run with --invoke N, only with --tflm: without it the committed outputs are kept. With --tflm the script also
+  checks each LSTM case against its own float64 evaluation of TFLM's kernel (lstm_reference) and that a case run
+  several times gives another output than one run (the state carries).
 
 Deterministic: every input comes from a fixed seed, so re-running reproduces every file byte for byte.
 
 Usage: /usr/bin/python3 scripts/gen_op_tests_state.py [--tflm /work/oracle/tflm/tflm_run]
 """
 import argparse
+import sys
 
 import numpy as np
 
 import op_tests
 from op_tests import tfl
 
-tfl.OPS.update({"SVDF": 27})
-tfl.OPTIONS.update({"SVDF": 6})
+tfl.OPS.update({"SVDF": 27, "UNIDIRECTIONAL_SEQUENCE_LSTM": 44})
+tfl.OPTIONS.update({"SVDF": 6, "UNIDIRECTIONAL_SEQUENCE_LSTM": 71})
 _base_options_table = tfl.options_table
 
 
 def _options_table(code, o, va):
     if code == "SVDF":
         return tfl.Table({0: ("i32", o["rank"]), 1: ("i8", tfl.ACT[o.get("act")])}, va)
+    if code == "UNIDIRECTIONAL_SEQUENCE_LSTM":
+        return tfl.Table({0: ("i8", tfl.ACT[o.get("act", "TANH")]), 1: ("f32", o.get("cell_clip", 0.0)),
+                          2: ("f32", o.get("proj_clip", 0.0)), 3: ("bool", 1 if o.get("time_major") else 0)}, va)
     return _base_options_table(code, o, va)
 
 
@@ -92,6 +99,138 @@ def svdf_int8(rng, batch, inputs, filters, rank, memory, state_type, scales, zer
     return m, [x_q]
 
 
+# UNIDIRECTIONAL_SEQUENCE_LSTM's operands (TFLite's lstm_shared.h): the input, the input and recurrent weights of
+# the input, forget, cell and output gates, 3 peepholes, 4 biases, projection weights and bias, the output and cell
+# states, 4 layer-norm coefficients.
+LSTM_GATES = ("input", "forget", "cell", "output")
+
+
+def lstm_f32(rng, batch, steps, features, cells, time_major=False, cell_clip=0.0, scale=0.5, cifg=False,
+             peephole=False, outputs=None, projection_bias=False, proj_clip=0.0):
+    """A float32 UNIDIRECTIONAL_SEQUENCE_LSTM (no layer norm; TFLM runs it without peepholes, CIFG and projection;
+    `outputs`: a projection of the cells to that many outputs): the model and its input. Weights uniform in
+    [-scale, scale], the input in [-1, 1]."""
+    width = outputs or cells
+    m = tfl.Model()
+    dims = [steps, batch, features] if time_major else [batch, steps, features]
+    x = m.tensor("input", dims)
+    operands = [x]
+
+    def gate_tensors(kind, shape, gates):
+        return [m.tensor(f"{kind}_{gate}_weights", shape, data=rng.uniform(-scale, scale, shape).astype(F32))
+                if gate in gates else -1 for gate in LSTM_GATES]
+    present = LSTM_GATES[1:] if cifg else LSTM_GATES
+    operands += gate_tensors("input_to", [cells, features], present)
+    operands += gate_tensors("recurrent_to", [cells, width], present)
+    peepholes = gate_tensors("cell_to", [cells], [g for g in present if g != "cell"] if peephole else [])
+    operands += [peepholes[0], peepholes[1], peepholes[3]]  # TFLite's: input, forget, output
+    for gate in LSTM_GATES:
+        operands.append(m.tensor(f"{gate}_gate_bias", [cells], data=rng.uniform(-scale, scale, cells).astype(F32))
+                        if gate in present else -1)
+    operands.append(m.tensor("projection_weights", [outputs, cells],
+                             data=rng.uniform(-scale, scale, (outputs, cells)).astype(F32)) if outputs else -1)
+    operands.append(m.tensor("projection_bias", [outputs], data=rng.uniform(-scale, scale, outputs).astype(F32))
+                    if outputs and projection_bias else -1)
+    operands.append(m.tensor("output_state", [batch, width], variable=True))
+    operands.append(m.tensor("cell_state", [batch, cells], variable=True))
+    operands += [-1] * 4
+    y = m.tensor("output", dims[:2] + [width])
+    m.op("UNIDIRECTIONAL_SEQUENCE_LSTM", operands, [y], act="TANH", cell_clip=cell_clip, time_major=time_major,
+         proj_clip=proj_clip)
+    m.inputs, m.outputs = [x], [y]
+    return m, [rng.uniform(-1, 1, dims).astype(F32)]
+
+
+def lstm_two_layers(rng, batch, steps, features, cells):
+    """Two float32 LSTMs in a row, as Keras's LSTM(return_sequences=True) twice converts (the firmware form):
+    the model and its input; the first layer's cells feed the second's input."""
+    first, inputs = lstm_f32(rng, batch, steps, features, cells)
+    second, _ = lstm_f32(rng, batch, steps, cells, cells)
+    m = first
+    offset = len(m.tensors)
+    # The second layer's tensors after the first's (its own input tensor unused: it reads the first's output).
+    for t in second.tensors:
+        t = dict(t)
+        m.buffers.append(second.buffers[t["buffer"]])
+        t["buffer"] = len(m.buffers) - 1
+        t["name"] = "layer2_" + t["name"]
+        m.tensors.append(t)
+    op = second.ops[0]
+    renumber = lambda i: -1 if i < 0 else (m.outputs[0] if i == second.inputs[0] else i + offset)  # noqa: E731
+    m.op(op["code"], [renumber(i) for i in op["inputs"]], [renumber(i) for i in op["outputs"]], **op["options"])
+    m.outputs = [renumber(second.outputs[0])]
+    return m, inputs
+
+
+def lstm_reference(model, x, runs):
+    """TFLite's float LSTM (TFLM's lstm_eval.h; with peepholes, CIFG and projection, TFLite's lstm_eval.cc: the
+    peepholes add the old cell state times their weights to the input and forget gates, the new one to the output
+    gate; CIFG's input gate is 1 - the forget gate; the projection maps tanh(c) * o to the output state, plus its
+    bias, clipped to proj_clip) in float64, `runs` times from zero states: the last run's output."""
+    op = model.ops[0]
+    operand = [None if i < 0 else np.frombuffer(model.buffers[model.tensors[i]["buffer"]] or b"", F32).astype(np.float64)
+               for i in op["inputs"]]
+    cells = model.tensors[op["inputs"][2]]["shape"][0]
+    features = x.shape[2]
+    projection, projection_bias = operand[16], operand[17]
+    outputs = cells if projection is None else projection.size // cells
+    w = [None if operand[1 + g] is None else operand[1 + g].reshape(cells, features) for g in range(4)]
+    r = [None if operand[5 + g] is None else operand[5 + g].reshape(cells, outputs) for g in range(4)]
+    b = [operand[12 + g] for g in range(4)]
+    p = [operand[9], operand[10], None, operand[11]]  # per gate: input, forget, (cell: none), output
+    time_major, clip = op["options"].get("time_major", False), op["options"].get("cell_clip", 0.0)
+    proj_clip = op["options"].get("proj_clip", 0.0)
+    seq = x.astype(np.float64) if time_major else x.astype(np.float64).transpose(1, 0, 2)  # [time, batch, features]
+    h = np.zeros((seq.shape[1], outputs))
+    c = np.zeros((seq.shape[1], cells))
+    sigmoid = lambda v: 1 / (1 + np.exp(-v))  # noqa: E731
+    for _ in range(runs):
+        out = []
+        for xt in seq:
+            pre = [None if w[g] is None else xt @ w[g].T + b[g] + h @ r[g].T for g in range(4)]
+            for g in (0, 1):
+                if p[g] is not None:
+                    pre[g] = pre[g] + p[g] * c
+            forget = sigmoid(pre[1])
+            c = forget * c + (1 - forget if w[0] is None else sigmoid(pre[0])) * np.tanh(pre[2])
+            if clip > 0:
+                c = np.clip(c, -clip, clip)
+            if p[3] is not None:
+                pre[3] = pre[3] + p[3] * c
+            h = np.tanh(c) * sigmoid(pre[3])
+            if projection is not None:
+                h = h @ projection.reshape(outputs, cells).T + (0 if projection_bias is None else projection_bias)
+                if proj_clip > 0:
+                    h = np.clip(h, -proj_clip, proj_clip)
+            out.append(h)
+        y = np.stack(out)
+    return y if time_major else y.transpose(1, 0, 2)
+
+
+def write_lstm_case(family, tflm, case, model, inputs, invocations=1):
+    """An LSTM case, checked with the oracle: TFLM's output within 1e-5 of lstm_reference, and (several runs)
+    not the output of one run."""
+    family.write_case(case, model, inputs, invocations)
+    if tflm is None:
+        return
+    got = np.fromfile(family.dir / case / "output_0.bin", F32).reshape(model.tensors[model.outputs[0]]["shape"])
+    if len(model.ops) == 1:  # (lstm_reference evaluates one op)
+        want = lstm_reference(model, inputs[0], invocations)
+        if not np.allclose(got, want, rtol=1e-5, atol=1e-6):
+            sys.exit(f"{case}: TFLM's output differs from lstm_reference by {np.abs(got - want).max()}")
+    if invocations > 1:
+        once, _ = tfl.run_tflm(tflm, family.dir / case / "model.tflite", list(inputs), [F32], 1)
+        if np.allclose(once[0].reshape(got.shape), got, rtol=1e-3):
+            sys.exit(f"{case}: {invocations} runs give the output of one: the state does not carry")
+
+
+def write_lstm_computed_case(family, case, model, inputs, invocations=1):
+    """An LSTM case TFLM refuses (peepholes, CIFG): lstm_reference's outputs, rounded to float32."""
+    y = lstm_reference(model, inputs[0], invocations).astype(F32)
+    family.write_computed_case(case, "model.tflite", model.serialize(), [np.ascontiguousarray(inputs[0])], [y],
+                               invocations)
+
+
 # Models ctnn must refuse (tests/frontend/frontend_state.cpp): tests/data/tflite/state_refused_*.tflite.
 def refused_tflite():
     rng = np.random.RandomState(77)
@@ -127,6 +266,33 @@ def refused_tflite():
     m.tensors[features]["quant"] = quant(0.01)
     m.buffers[m.tensors[features]["buffer"]] = np.zeros(16, np.int8).tobytes()
     models["svdf_hybrid"] = m
+    # UNIDIRECTIONAL_SEQUENCE_LSTM forms ctnn refuses: layer normalisation (refused by TFLM too), a projection's bias
+    # without its weights, one peephole of three, an input gate with recurrent weights but no input weights (CIFG is
+    # all or none); a
+    # cell-gate activation other than TANH; int8; a state that is not a variable tensor.
+    m, _ = lstm_f32(rng, 1, 2, 3, 4)
+    m.ops[0]["inputs"][20] = m.tensor("input_layer_norm_coefficients", [4], data=np.full(4, 0.5, F32))
+    models["lstm_layer_norm"] = m
+    m, _ = lstm_f32(rng, 1, 2, 3, 4)
+    m.ops[0]["inputs"][17] = m.tensor("projection_bias", [4], data=np.full(4, 0.5, F32))
+    models["lstm_projection_bias_alone"] = m
+    m, _ = lstm_f32(rng, 1, 2, 3, 4)
+    m.ops[0]["inputs"][10] = m.tensor("cell_to_forget_weights", [4], data=np.full(4, 0.5, F32))
+    models["lstm_one_peephole"] = m
+    m, _ = lstm_f32(rng, 1, 2, 3, 4)
+    m.ops[0]["inputs"][1] = -1
+    models["lstm_cifg_partial"] = m
+    m, _ = lstm_f32(rng, 1, 2, 3, 4)
+    m.ops[0]["options"]["act"] = "RELU"
+    models["lstm_relu"] = m
+    m, _ = lstm_f32(rng, 1, 2, 3, 4)
+    m.tensors[m.inputs[0]]["type"] = tfl.INT8
+    m.tensors[m.inputs[0]]["quant"] = quant(0.05)
+    models["lstm_int8_input"] = m
+    m, _ = lstm_f32(rng, 1, 2, 3, 4)
+    m.tensors[m.ops[0]["inputs"][19]]["variable"] = False
+    m.inputs.append(m.ops[0]["inputs"][19])
+    models["lstm_state_not_variable"] = m
     return models
 
 
@@ -157,6 +323,39 @@ def main():
     family.write_case("svdf_i8_state_i8_zero_point_6_runs",
                       *svdf_int8(rng, 1, 8, 8, 2, 3, tfl.INT8, (0.1, 0.01, 0.05, 0.02), (7, 9, -4), runs=6),
                       invocations=6)
+
+    # UNIDIRECTIONAL_SEQUENCE_LSTM, float32 (tanh cell gate: TFLM applies no other): batch-major and time-major,
+    # one run and several (the output and cell states carry), cell_clip (larger weights, so that it bites), one
+    # step per run (a streaming model), and a Keras-sized layer.
+    write_lstm_case(family, args.tflm, "lstm_f32_batch2", *lstm_f32(rng, 2, 3, 4, 5))
+    write_lstm_case(family, args.tflm, "lstm_f32_time_major_batch3", *lstm_f32(rng, 3, 4, 3, 4, time_major=True))
+    write_lstm_case(family, args.tflm, "lstm_f32_batch1_5_runs", *lstm_f32(rng, 1, 2, 6, 8), invocations=5)
+    write_lstm_case(family, args.tflm, "lstm_f32_time_major_batch2_4_runs",
+                    *lstm_f32(rng, 2, 3, 5, 6, time_major=True), invocations=4)
+    write_lstm_case(family, args.tflm, "lstm_f32_cell_clip_3_runs",
+                    *lstm_f32(rng, 2, 4, 3, 5, cell_clip=0.3, scale=1.5), invocations=3)
+    write_lstm_case(family, args.tflm, "lstm_f32_time_major_cell_clip_2_runs",
+                    *lstm_f32(rng, 2, 3, 4, 3, time_major=True, cell_clip=0.5, scale=1.5), invocations=2)
+    write_lstm_case(family, args.tflm, "lstm_f32_one_step_6_runs", *lstm_f32(rng, 1, 1, 4, 6), invocations=6)
+    write_lstm_case(family, args.tflm, "lstm_f32_28_steps_16_cells", *lstm_f32(rng, 1, 28, 28, 16, scale=0.3))
+    # TFLite's peepholes and CIFG, which TFLM refuses: outputs from lstm_reference (float64, TFLite's lstm_eval.cc).
+    write_lstm_computed_case(family, "lstm_f32_peephole_3_runs", *lstm_f32(rng, 2, 3, 4, 5, peephole=True),
+                             invocations=3)
+    write_lstm_computed_case(family, "lstm_f32_cifg_time_major_2_runs",
+                             *lstm_f32(rng, 2, 4, 3, 4, time_major=True, cifg=True), invocations=2)
+    write_lstm_computed_case(family, "lstm_f32_cifg_peephole_cell_clip_4_runs",
+                             *lstm_f32(rng, 1, 3, 5, 6, cell_clip=0.4, scale=1.5, cifg=True, peephole=True),
+                             invocations=4)
+    write_lstm_computed_case(family, "lstm_f32_projection_3_runs", *lstm_f32(rng, 2, 3, 4, 6, outputs=3),
+                             invocations=3)
+    write_lstm_computed_case(family, "lstm_f32_projection_bias_clip_time_major_2_runs",
+                             *lstm_f32(rng, 2, 3, 3, 4, time_major=True, outputs=5, projection_bias=True,
+                                       proj_clip=0.2, scale=1.0), invocations=2)
+    write_lstm_computed_case(family, "lstm_f32_cifg_peephole_projection_2_runs",
+                             *lstm_f32(rng, 1, 4, 3, 5, cifg=True, peephole=True, outputs=2, projection_bias=True),
+                             invocations=2)
+    # Two layers in a row (Keras's stacked LSTMs): four states, two sets of packed constants.
+    write_lstm_case(family, args.tflm, "lstm_f32_two_layers_3_runs", *lstm_two_layers(rng, 1, 5, 4, 6), invocations=3)
     family.finish()
     op_tests.write_refused("state", refused_tflite())
 

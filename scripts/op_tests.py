@@ -67,13 +67,17 @@ class Family:
                      f"re-run with --tflm <tflm_run> to record the reference outputs")
 
     def write_computed_case(self, case: str, model_name: str, model_bytes: bytes, inputs: list[np.ndarray],
-                            outputs: list[np.ndarray]) -> None:
+                            outputs: list[np.ndarray], invocations: int = 1) -> None:
         """A case whose reference outputs the generator computes itself (NumPy: ONNX's definitions, or an op
-        the oracle lacks): `model_name` is model.tflite or model.onnx, the arrays are written as they are."""
+        the oracle lacks): `model_name` is model.tflite or model.onnx, the arrays are written as they are;
+        `invocations` as write_case's (the outputs: the last run's)."""
         folder = self.dir / case
         folder.mkdir(parents=True, exist_ok=True)
         (folder / model_name).write_bytes(model_bytes)
         digest = hashlib.sha256(model_bytes)
+        if invocations > 1:
+            (folder / "invocations").write_text(f"{invocations}\n")
+            digest.update(f"invocations {invocations}".encode())
         for k, x in enumerate(inputs):
             (folder / f"input_{k}.bin").write_bytes(np.ascontiguousarray(x).tobytes())
             digest.update(np.ascontiguousarray(x).tobytes())

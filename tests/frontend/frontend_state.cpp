@@ -1,6 +1,7 @@
 // State (docs/memory.md, "State"): TFLite variable tensors become the model's state memory, outside the
-// pools, kept between runs. The executor's state figures and API on SVDF models of the state family
-// (tests/data/ops/state), and the diagnostics of the models ctnn refuses (scripts/gen_op_tests_state.py).
+// pools, kept between runs. The executor's state figures and API on SVDF and UNIDIRECTIONAL_SEQUENCE_LSTM models
+// of the state family (tests/data/ops/state), and the diagnostics of the models ctnn refuses
+// (scripts/gen_op_tests_state.py).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -15,6 +16,15 @@
 #include "import_checks.hpp"
 
 #include <ctnn/ctnn.hpp>
+#include <ctnn/models/lstm_f32_cifg_peephole_projection.hpp>
+#include <ctnn/models/lstm_f32_time_major.hpp>
+#include <ctnn/models/state_refused_lstm_cifg_partial.hpp>
+#include <ctnn/models/state_refused_lstm_int8_input.hpp>
+#include <ctnn/models/state_refused_lstm_layer_norm.hpp>
+#include <ctnn/models/state_refused_lstm_one_peephole.hpp>
+#include <ctnn/models/state_refused_lstm_projection_bias_alone.hpp>
+#include <ctnn/models/state_refused_lstm_relu.hpp>
+#include <ctnn/models/state_refused_lstm_state_not_variable.hpp>
 #include <ctnn/models/state_refused_svdf_bias_scale.hpp>
 #include <ctnn/models/state_refused_svdf_hybrid.hpp>
 #include <ctnn/models/state_refused_svdf_state_not_variable.hpp>
@@ -31,6 +41,7 @@ using ctnn::op_kind;
 using ctnn::tflite::tensor_feature;
 
 using ctnn_test::error_of;
+using ctnn_test::refused_operand;
 
 template <class Model>
 constexpr bool refused_feature(tensor_feature what) {
@@ -53,6 +64,23 @@ static_assert(error_of<models::state_refused_svdf_hybrid>.code == code_of(fronte
               error_of<models::state_refused_svdf_hybrid>.input_slot == 1 &&
               error_of<models::state_refused_svdf_hybrid>.kind == op_kind::svdf);
 
+// UNIDIRECTIONAL_SEQUENCE_LSTM forms ctnn refuses, named by the file's operand: layer normalisation (20), which
+// TFLM refuses too; a projection's bias (17) without its weights; one peephole of three (the forget gate's: the
+// input gate's, 9, is missing); an input gate with recurrent weights (5) but no input weights (CIFG is all or
+// none); a cell-gate activation other than TANH (the options' field 0, RELU); an int8 input (not yet: its element
+// type); a state that is not a variable tensor.
+static_assert(refused_operand<models::state_refused_lstm_layer_norm>(20, op_kind::sequence_lstm));
+static_assert(refused_operand<models::state_refused_lstm_projection_bias_alone>(17, op_kind::sequence_lstm));
+static_assert(refused_operand<models::state_refused_lstm_one_peephole>(9, op_kind::sequence_lstm));
+static_assert(refused_operand<models::state_refused_lstm_cifg_partial>(5, op_kind::sequence_lstm));
+static_assert(error_of<models::state_refused_lstm_relu>.code == code_of(frontend_error::tflite_unsupported_option) &&
+              error_of<models::state_refused_lstm_relu>.reason == 0 && error_of<models::state_refused_lstm_relu>.rejected_value == 1);
+static_assert(error_of<models::state_refused_lstm_int8_input>.code == ctnn::error_code::unsupported_dtype &&
+              error_of<models::state_refused_lstm_int8_input>.kind == op_kind::sequence_lstm &&
+              error_of<models::state_refused_lstm_int8_input>.rejected_value == static_cast<std::int64_t>(ctnn::dtype::i8));
+static_assert(refused_feature<models::state_refused_lstm_state_not_variable>(tensor_feature::state_not_variable) &&
+              error_of<models::state_refused_lstm_state_not_variable>.kind == op_kind::sequence_lstm);
+
 // svdf_f32: batch 1, 4 filters, memory 5: 80 bytes of float state. svdf_i8_zero_point: batch 1, 8 filters,
 // memory 3, int8 state: 24 bytes, rounded up to the state alignment.
 using float_net = ctnn::compile<models::svdf_f32>;
@@ -72,6 +100,17 @@ std::vector<char> read_bytes(const std::string& path) {
 }
 
 const std::string state_cases = CTNN_STATE_CASES_DIR;
+
+// Float outputs within 1e-5 of a case's recorded ones (its raw little-endian floats).
+template <std::size_t N>
+void check_close(const std::array<float, N>& out, const std::vector<char>& want) {
+  REQUIRE(want.size() == sizeof out);
+  for (std::size_t k = 0; k < N; ++k) {
+    float expected = 0.0f;
+    std::memcpy(&expected, want.data() + 4 * k, 4);
+    CHECK(out[k] == doctest::Approx(expected).epsilon(1e-5));
+  }
+}
 
 TEST_CASE("the static state carries between runs and reset_state restores it") {
   const std::vector<char> input = read_bytes(state_cases + "/svdf_i8_state_i8_zero_point_6_runs/input_0.bin");
@@ -117,12 +156,47 @@ TEST_CASE("float32 SVDF: the state carries, as TFLM's") {
   std::array<float, float_net::output<0>::elements> out{};
   float_net::reset_state();
   float_net::run(reinterpret_cast<const float*>(input.data()), out.data());
-  REQUIRE(want.size() == sizeof out);
-  for (std::size_t k = 0; k < out.size(); ++k) {
-    float expected = 0.0f;
-    std::memcpy(&expected, want.data() + 4 * k, 4);
-    CHECK(out[k] == doctest::Approx(expected).epsilon(1e-5));
-  }
+  check_close(out, want);
+}
+
+// lstm_f32_time_major: 3 steps of batch 2, 6 cells: two states of 2 x 6 floats (48 bytes each) in the state
+// memory; the packed gate constants folded at compile time (no concat left to run).
+using lstm_net = ctnn::compile<models::lstm_f32_time_major>;
+static_assert(lstm_net::state_bytes == 96);
+static_assert(lstm_net::module.call_count == 1 && lstm_net::module.calls[0].operand_at[4].where == ctnn::storage::state &&
+              lstm_net::module.calls[0].operand_at[5].where == ctnn::storage::state &&
+              lstm_net::module.calls[0].operand_at[5].offset == 48);
+
+// lstm_f32_cifg_peephole_projection: CIFG, peepholes and a projection with its bias (5 cells to 2 outputs): 8
+// operands, the output state 2 floats, the cell state 5.
+using projected_net = ctnn::compile<models::lstm_f32_cifg_peephole_projection>;
+static_assert(projected_net::module.call_count == 1 && projected_net::module.calls[0].operand_count == 8);
+static_assert(projected_net::state_bytes == 16 + 32 && projected_net::output<0>::elements == 4 * 2);
+
+TEST_CASE("float32 UNIDIRECTIONAL_SEQUENCE_LSTM with CIFG, peepholes and a projection: TFLite's values") {
+  const std::vector<char> input = read_bytes(state_cases + "/lstm_f32_cifg_peephole_projection_2_runs/input_0.bin");
+  const std::vector<char> want = read_bytes(state_cases + "/lstm_f32_cifg_peephole_projection_2_runs/output_0.bin");
+  REQUIRE(input.size() == projected_net::input<0>::bytes);
+  std::array<float, projected_net::output<0>::elements> out{};
+  projected_net::reset_state();
+  for (int n = 0; n < 2; ++n) projected_net::run(reinterpret_cast<const float*>(input.data()), out.data());
+  check_close(out, want);  // the second run, as lstm_reference's
+}
+
+TEST_CASE("float32 UNIDIRECTIONAL_SEQUENCE_LSTM: the output and cell states carry, as TFLM's") {
+  const std::vector<char> input = read_bytes(state_cases + "/lstm_f32_time_major_batch2_4_runs/input_0.bin");
+  const std::vector<char> want = read_bytes(state_cases + "/lstm_f32_time_major_batch2_4_runs/output_0.bin");
+  const auto* in = reinterpret_cast<const float*>(input.data());
+  REQUIRE(input.size() == lstm_net::input<0>::bytes);
+  std::array<float, lstm_net::output<0>::elements> first{}, out{};
+  lstm_net::reset_state();
+  lstm_net::run(in, first.data());
+  for (int n = 1; n < 4; ++n) lstm_net::run(in, out.data());
+  check_close(out, want);  // the fourth run, as TFLM's
+  CHECK(std::memcmp(out.data(), first.data(), sizeof out) != 0);  // the state changed the result
+  lstm_net::reset_state();
+  lstm_net::run(in, out.data());
+  CHECK(std::memcmp(out.data(), first.data(), sizeof out) == 0);
 }
 
 }  // namespace

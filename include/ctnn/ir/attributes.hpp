@@ -240,6 +240,30 @@ struct recurrent_fields {
   friend constexpr bool operator==(const recurrent_fields&, const recurrent_fields&) = default;
 };
 
+// sequence_lstm (TFLite UNIDIRECTIONAL_SEQUENCE_LSTM): whether the input is [time, batch, features] (else
+// [batch, time, features]), the bound of the cell state (0: none), float bits, whether the input gate is coupled
+// to the forget gate (CIFG: 1 - forget, no input gate constants), whether the gates have peepholes (their packed
+// operand 6), whether a projection maps the cells to the outputs (1: its weights, operand 7; 2: and its bias, after
+// the gates' biases) and the bound of the projected output (0: none), float bits. Its cell gate's activation is
+// attrs.fused (tanh: the one TFLM applies).
+struct sequence_lstm_fields {
+  std::int32_t time_major = 0;
+  std::uint32_t cell_clip_bits = 0;
+  std::int32_t coupled_input_forget = 0;
+  std::int32_t peephole = 0;
+  std::int32_t projection = 0;
+  std::uint32_t projection_clip_bits = 0;
+  constexpr float cell_clip() const { return std::bit_cast<float>(cell_clip_bits); }
+  constexpr float projection_clip() const { return std::bit_cast<float>(projection_clip_bits); }
+  // The gates whose constants it has: input (unless coupled), forget, cell, output; the peepholes': the input
+  // gate's (unless coupled), the forget gate's, the output gate's.
+  constexpr std::int32_t gates() const { return coupled_input_forget != 0 ? 3 : 4; }
+  constexpr std::int32_t peepholes() const { return coupled_input_forget != 0 ? 2 : 3; }
+  // Its operand count: the projection's weights are operand 7, the peepholes operand 6 (-1 when none).
+  constexpr std::int32_t operand_count() const { return projection != 0 ? 8 : peephole != 0 ? 7 : 6; }
+  friend constexpr bool operator==(const sequence_lstm_fields&, const sequence_lstm_fields&) = default;
+};
+
 // cumsum: whether each running sum leaves out its own element (exclusive: the first is 0) and whether the
 // sums run from the end of the axis (reverse); 0 or 1 each (two words: kernel_params keeps its size parity).
 struct cumsum_fields {
@@ -272,6 +296,7 @@ struct op_attributes {
   norm_fields norm{};                   // l2_normalization
   svdf_fields svdf{};                   // svdf
   recurrent_fields recurrent{};         // lstm, gru, rnn
+  sequence_lstm_fields sequence_lstm{};  // sequence_lstm
   cumsum_fields cumsum{};               // cumsum (its axis: axis)
   friend constexpr bool operator==(const op_attributes&, const op_attributes&) = default;
 };

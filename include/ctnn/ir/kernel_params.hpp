@@ -138,6 +138,7 @@ struct kernel_params {
   norm_fields norm{};
   svdf_fields svdf{};
   recurrent_fields recurrent{};
+  sequence_lstm_fields sequence_lstm{};
   cumsum_fields cumsum{};
   // 1: plan_memory placed the result over the input, which dies here (ctnn::in_place_windows: conv2d and
   // depthwise; ctnn::in_place_conv, ctnn::in_place_depthwise). Safe for kernels that walk output pixels
@@ -162,6 +163,7 @@ static_assert(std::has_unique_object_representations_v<pad_fields> && std::has_u
                   std::has_unique_object_representations_v<batch_norm_fields> &&
                   std::has_unique_object_representations_v<quantize_fields> &&
                   std::has_unique_object_representations_v<svdf_fields> &&
+                  std::has_unique_object_representations_v<sequence_lstm_fields> &&
                   std::has_unique_object_representations_v<mean_fields> &&
                   std::has_unique_object_representations_v<onnx_quant_fields> &&
                   std::has_unique_object_representations_v<activation_coefficients> &&

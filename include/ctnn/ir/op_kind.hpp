@@ -115,6 +115,8 @@ enum class op_kind : std::int32_t {
   lstm,              // ONNX LSTM (float32; attrs.recurrent): one packed result, Y then the final states (ops/recurrent.hpp)
   gru,               // ONNX GRU, likewise
   rnn,               // ONNX RNN, likewise
+  sequence_lstm,     // TFLite UNIDIRECTIONAL_SEQUENCE_LSTM (float32; attrs.sequence_lstm): its gates' weights packed
+                     // at import, its output and cell states updated in place (ops/sequence_lstm.hpp)
   transpose_conv2d,  // the gradient of a conv2d: each input pixel scattered through the window into the result, whose
                      // shape is attrs.target (NHWC); OHWI weights (grouped: OHW(I/groups)), explicit pads, strides,
                      // dilations (TFLite TRANSPOSE_CONV, ONNX ConvTranspose)
@@ -157,7 +159,7 @@ inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "relu_0_to_1", "maximum", "minimum", "hard_sigmoid", "equal", "not_equal", "less", "less_equal", "greater",
     "greater_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "select", "cast", "div", "floor_div",
     "floor_mod", "squared_difference", "resize_nearest", "resize_linear", "resize_cubic", "add_n", "tile",
-    "l2_normalization", "l1_normalization", "svdf", "lstm", "gru", "rnn", "transpose_conv2d", "l2_pool", "log_softmax", "gather_nd",
+    "l2_normalization", "l1_normalization", "svdf", "lstm", "gru", "rnn", "sequence_lstm", "transpose_conv2d", "l2_pool", "log_softmax", "gather_nd",
     "cumsum", "zeros_like", "update_slice", "scatter_nd", "reverse_sequence", "unary_function", "binary_function", "layer_norm", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");

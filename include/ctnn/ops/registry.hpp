@@ -37,6 +37,7 @@
 #include <ctnn/ops/l1_normalization.hpp>
 #include <ctnn/ops/l2_normalization.hpp>
 #include <ctnn/ops/svdf.hpp>
+#include <ctnn/ops/sequence_lstm.hpp>
 #include <ctnn/ops/recurrent.hpp>
 #include <ctnn/ops/leaky_relu.hpp>
 #include <ctnn/ops/log.hpp>
@@ -122,7 +123,7 @@ using all = op_list<conv2d, depthwise_conv2d, dense, add, mul, max_pool, avg_poo
                     resize_nearest, resize_linear, resize_cubic, add_n, tile,
                     l2_normalization, l1_normalization,
                     // state
-                    svdf,
+                    svdf, sequence_lstm,
                     // the recurrent family
                     lstm, gru, rnn,
                     // the transpose_conv family

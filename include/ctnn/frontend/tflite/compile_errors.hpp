@@ -93,7 +93,9 @@ template <class Op, class OperandSlot>
 struct tflite_unsupported_operand {
   static_assert(detail::always_false<Op>, "ctnn::tflite: this operand of the op must be a constant of the type the "
                                            "op reads (weights and bias; int32 paddings, axes and shapes of the right "
-                                           "size).");
+                                           "size), and an operand ctnn does not implement must be absent "
+                                           "(UNIDIRECTIONAL_SEQUENCE_LSTM: layer norm; its peepholes and input "
+                                           "gate all or none).");
 };
 template <class Op, class Outputs>
 struct tflite_output_count {

@@ -59,7 +59,8 @@ constexpr std::string_view sentence_of(error_code code) {
              "and buffer bytes below).";
     case frontend_error::tflite_unsupported_operand:
       return "ctnn::tflite: this operand of the op must be a constant of the type the op reads (weights and bias; "
-             "int32 paddings, axes and shapes of the right size).";
+             "int32 paddings, axes and shapes of the right size), and an operand ctnn does not implement must be "
+             "absent (UNIDIRECTIONAL_SEQUENCE_LSTM: layer norm; its peepholes and input gate all or none).";
     case frontend_error::tflite_output_count:
       return "ctnn::tflite: this op does not have exactly one output.";
     case frontend_error::tflite_too_many_model_io:

@@ -21,7 +21,8 @@
 //    SPLIT_V and UNPACK become a slice node per output, PACK a reshape per input and a concat,
 //    DEPTH_TO_SPACE and SPACE_TO_DEPTH a reshape, a transpose and a reshape, SPACE_TO_BATCH_ND a reshape, a
 //    pad, a reshape, a transpose and a reshape, BATCH_TO_SPACE_ND a reshape, a transpose and a reshape before
-//    its slice, BROADCAST_TO a reshape before its tile. Graph
+//    its slice, BROADCAST_TO a reshape before its tile, UNIDIRECTIONAL_SEQUENCE_LSTM a concat of its gates'
+//    constants per kind (input weights, recurrent weights, biases, peepholes; import_recurrent.hpp). Graph
 //    outputs that are graph inputs, constants or repeated get a copy node at the end.
 //  * Ops: CONV_2D, DEPTHWISE_CONV_2D (weights [1,H,W,C*M], multiplier = out / in channels),
 //    FULLY_CONNECTED ([out][in], keep_num_dims only for rank-2 inputs), AVERAGE_POOL_2D, MAX_POOL_2D,
@@ -38,7 +39,8 @@
 //    RESIZE_BILINEAR (constant size; align_corners, half_pixel_centers), MIRROR_PAD, SPACE_TO_BATCH_ND,
 //    BATCH_TO_SPACE_ND, BROADCAST_TO, ADD_N, L2_NORMALIZATION (import_spatial.hpp). REVERSE_V2, GATHER_ND,
 //    CUMSUM, FILL, ZEROS_LIKE, EMBEDDING_LOOKUP, DYNAMIC_UPDATE_SLICE (import_gather_scatter.hpp). GELU
-//    (float32, approximate: unary_function gelu or gelu_tanh).
+//    (float32, approximate: unary_function gelu or gelu_tanh). SVDF, UNIDIRECTIONAL_SEQUENCE_LSTM (float32)
+//    (import_recurrent.hpp: their states are variable tensors).
 //    Padding SAME/VALID; fused activations NONE, RELU, RELU6.
 //  * Bad input is a diagnostic in the module (frontend_error codes, ir/diagnostic.hpp; a few of the
 //    IR's own codes where they fit: unsupported_rank, input_count_mismatch, too_many_inputs,

@@ -72,6 +72,7 @@ constexpr void import_by_job(S& s, op_import& im) {
     case import_job::broadcast_to: return import_broadcast_to(s, im);
     case import_job::l2_normalization: return import_l2_normalization(s, im);
     case import_job::svdf: return import_svdf(s, im);
+    case import_job::sequence_lstm: return import_sequence_lstm(s, im);
     case import_job::transpose_conv: return import_transpose_conv(s, im);
     case import_job::batch_matmul: return import_batch_matmul(s, im);
     case import_job::log_softmax: return import_log_softmax(s, im);

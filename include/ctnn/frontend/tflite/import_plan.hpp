@@ -60,6 +60,7 @@ enum class import_job : std::int32_t {
   broadcast_to,       // a reshape (the leading unit dims), then a tile
   l2_normalization,
   svdf,               // five operands, the fifth its state (import_recurrent.hpp)
+  sequence_lstm,      // UNIDIRECTIONAL_SEQUENCE_LSTM: its gate constants packed by concats, two states
   transpose_conv,     // (import_linear.hpp, likewise below)
   batch_matmul,       // adj_x, adj_y: a transpose of the operand before the op
   log_softmax,        // (import_elementwise.hpp)
@@ -235,6 +236,9 @@ inline constexpr op_row op_table[] = {
     // import_recurrent.hpp
     {builtin_operator::svdf, op_kind::svdf, import_job::svdf, schema::builtin_options::svdf,
      fused_at(schema::svdf::fused_activation)},
+    // (its fused activation is its cell gate's: the import function reads it)
+    {builtin_operator::unidirectional_sequence_lstm, op_kind::sequence_lstm, import_job::sequence_lstm,
+     schema::builtin_options::unidirectional_sequence_lstm, no_fused_activation},
     // the transpose_conv family (import_linear.hpp)
     {builtin_operator::transpose_conv, op_kind::transpose_conv2d, import_job::transpose_conv, schema::builtin_options::transpose_conv,
      fused_at(schema::transpose_conv::fused_activation)},
@@ -331,6 +335,7 @@ constexpr op_plan plan_op(model_file& f, const operator_view& o) {
   if (p.job == import_job::batch_matmul) p.added_nodes = p.added_tensors = 2;  // at most
   if (p.job == import_job::broadcast_to || p.job == import_job::fill || p.job == import_job::embedding_lookup)
     p.added_nodes = p.added_tensors = 1;  // embedding_lookup: the hybrid form's dequantize
+  if (p.job == import_job::sequence_lstm) p.added_nodes = p.added_tensors = 4;  // the packed weights, biases, peepholes
   if (p.job == import_job::space_batch) p.added_nodes = p.added_tensors = o.code == builtin_operator::space_to_batch_nd ? 4 : 3;
   if (p.kind == op_kind::dense && o.inputs.length >= 2) {
     const std::int32_t in = f.index_at(o.inputs, 0), w = f.index_at(o.inputs, 1);

@@ -135,6 +135,17 @@ struct importer_state {
     return true;
   }
 
+  // A concat of `count` tensors along `axis` writing `output` (CONCATENATION's and PACK's own node is the driver's;
+  // this one is UNIDIRECTIONAL_SEQUENCE_LSTM's packing of its gate constants). false when full.
+  constexpr bool concat(const std::int32_t* inputs, std::int32_t count, std::int32_t axis, std::int32_t output, const name& label) {
+    node* n = add_node(op_kind::concat, label, output);
+    if (n == nullptr) return false;
+    for (std::int32_t k = 0; k < count; ++k) n->inputs[static_cast<std::size_t>(k)] = inputs[k];
+    n->input_count = count;
+    n->attrs.axis = axis;
+    return true;
+  }
+
   // A tensor the importer adds (the intermediate before a synthesized node, an output's copy); -1 when full.
   constexpr std::int32_t add_tensor_like(std::int32_t like, const shape& dims, const name& label) {
     if (static_cast<std::size_t>(m.tensor_count) >= Module::tensor_capacity) {

@@ -271,6 +271,10 @@ namespace resize_nearest_neighbor { inline constexpr std::uint32_t align_corners
 namespace mirror_pad { inline constexpr std::uint32_t mode = 0; }  // REFLECT 0, SYMMETRIC 1
 namespace l2_norm { inline constexpr std::uint32_t fused_activation = 0; }
 namespace svdf { inline constexpr std::uint32_t rank = 0, fused_activation = 1, asymmetric_quantize_inputs = 2; }
+namespace unidirectional_sequence_lstm {
+inline constexpr std::uint32_t fused_activation = 0, cell_clip = 1, proj_clip = 2, time_major = 3,
+                               asymmetric_quantize_inputs = 4, diagonal_recurrent_tensors = 5;
+}
 namespace batch_matmul { inline constexpr std::uint32_t adj_x = 0, adj_y = 1, asymmetric_quantize_inputs = 2; }
 namespace transpose_conv { inline constexpr std::uint32_t padding = 0, stride_w = 1, stride_h = 2, fused_activation = 3; }
 namespace cumsum { inline constexpr std::uint32_t exclusive = 0, reverse = 1; }
@@ -315,6 +319,7 @@ enum class builtin_options : std::uint8_t {
   batch_to_space_nd = 24,
   l2_norm = 12,
   svdf = 6,
+  unidirectional_sequence_lstm = 71,
   transpose_conv = 49,
   batch_matmul = 101,
   padv2 = 43,
