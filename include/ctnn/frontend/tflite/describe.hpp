@@ -249,9 +249,10 @@ void describe(const diagnostic& d, Sink&& out) {
         out(")");
         break;
       }
+      // TFLite_Detection_PostProcess's keys: the one custom operator with options (import_plan.hpp's custom_op_table)
       constexpr auto keys = sizeof detection_postprocess_keys / sizeof detection_postprocess_keys[0];
       out(", key ");
-      if (d.kind == op_kind::detection_postprocess && d.position >= 0 && static_cast<std::size_t>(d.position) < keys)
+      if (d.position >= 0 && static_cast<std::size_t>(d.position) < keys)
         out(detection_postprocess_keys[static_cast<std::size_t>(d.position)]);
       else
         put_number(out, d.position);

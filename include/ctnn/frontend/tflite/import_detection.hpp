@@ -146,14 +146,13 @@ constexpr void import_detection_postprocess(S& s, op_import& im) {
   n->input_count = 3;
   const std::array<std::int64_t, 4> begins{pk.boxes, pk.class_ids, pk.scores, pk.count};
   for (std::uint32_t k = 0; k < 4; ++k) {
-    node* slice = s.add_node(op_kind::slice, numbered("detection_output", static_cast<std::size_t>(im.op) * 4 + k), outputs[k]);
-    if (slice == nullptr) return;
-    slice->attrs.slice.begin[0] = static_cast<std::int32_t>(begins[k]);
-    slice->attrs.slice.stride[0] = 1;
-    slice->attrs.slice.extent[0] = static_cast<std::int32_t>(s.m.tensor_at(outputs[k]).dims.elements());
-    slice->attrs.target = s.m.tensor_at(outputs[k]).dims;
-    slice->inputs[0] = packed;
-    slice->input_count = 1;
+    slice_fields window{};
+    window.begin[0] = static_cast<std::int32_t>(begins[k]);
+    window.stride[0] = 1;
+    window.extent[0] = static_cast<std::int32_t>(s.m.tensor_at(outputs[k]).dims.elements());
+    if (!s.slice(packed, outputs[k], window, s.m.tensor_at(outputs[k]).dims,
+                 numbered("detection_output", static_cast<std::size_t>(im.op) * 4 + k)))
+      return;
   }
 }
 
