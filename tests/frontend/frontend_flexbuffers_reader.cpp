@@ -50,6 +50,28 @@ constexpr bool reads_tflm_options() {
 static_assert(reads_tflm_options());
 
 // A key that is not a number, and bytes that end too early.
+// Maps written by scripts/gen_op_tests_detection.py's flexbuffer_map: 8-byte words (a negative integer, one
+// above 16 bits, a double) and 2-byte words (a negative integer, one above 8 bits).
+constexpr std::string_view wide_map{
+    "\x66\x00\x6e\x00\x75\x00\x00\x00\x03\x00\x00\x00\x00\x00\x00\x00\x10\x00\x00\x00\x00\x00\x00\x00\x16\x00"
+    "\x00\x00\x00\x00\x00\x00\x1c\x00\x00\x00\x00\x00\x00\x00\x18\x00\x00\x00\x00\x00\x00\x00\x08\x00\x00\x00"
+    "\x00\x00\x00\x00\x03\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xd0\x3f\xfd\xff\xff\xff\xff\xff"
+    "\xff\xff\x70\x11\x01\x00\x00\x00\x00\x00\x0f\x07\x07\x1b\x27\x01",
+    94};
+constexpr std::string_view narrow_map{
+    "\x6d\x00\x6e\x00\x02\x00\x06\x00\x06\x00\x04\x00\x02\x00\x02\x00\xc8\x00\xfd\xff\x05\x05\x06\x25\x01", 25};
+
+constexpr bool reads_words_of_8_and_2_bytes() {
+  flex::map_reader wide{wide_map.data(), wide_map.size()}, narrow{narrow_map.data(), narrow_map.size()};
+  std::int64_t n = 0, u = 0, m = 0, n2 = 0, f_as_int = -1;
+  double f = 0;
+  return wide.as_int(wide.find("n"), n) && n == -3 && wide.as_int(wide.find("u"), u) && u == 70000 &&
+         wide.as_real(wide.find("f"), f) && f == 0.25 && wide.as_int(wide.find("f"), f_as_int) && f_as_int == 0 &&
+         narrow.as_int(narrow.find("n"), n2) && n2 == -3 && narrow.as_int(narrow.find("m"), m) && m == 200 &&
+         !narrow.find("nm").present && !wide.failed() && !narrow.failed();
+}
+static_assert(reads_words_of_8_and_2_bytes());
+
 constexpr bool refuses_a_string_as_a_number() {
   flex::map_reader r{tflm_options.data(), tflm_options.size()};
   flex::value v = r.find("max_detections");
@@ -65,6 +87,7 @@ static_assert(flex::map_reader{tflm_options.data(), 200}.failed());
 
 TEST_CASE("the FlexBuffers reader stays inside every prefix and every single-byte corruption of TFLM's options") {
   CHECK(reads_tflm_options());
+  CHECK(reads_words_of_8_and_2_bytes());
   std::string bytes{tflm_options};
   const auto read_all = [](const std::string& b, std::size_t size) {
     flex::map_reader r{b.data(), size};

@@ -176,13 +176,10 @@ class map_reader {
       default: return load_le<std::uint64_t>(bytes_, at);
     }
   }
+  // The same word sign-extended (two's complement: C++20 converts modulo 2^64).
   constexpr std::int64_t signed_at(std::size_t at, std::uint32_t width) const {
-    switch (width) {
-      case 1: return static_cast<signed char>(bytes_[at]);
-      case 2: return load_le<std::int16_t>(bytes_, at);
-      case 4: return load_le<std::int32_t>(bytes_, at);
-      default: return load_le<std::int64_t>(bytes_, at);
-    }
+    const std::uint64_t sign = std::uint64_t{1} << (8 * width - 1);
+    return static_cast<std::int64_t>((unsigned_at(at, width) ^ sign) - sign);
   }
   // Whether key k is `key` (its bytes then a 0).
   constexpr bool key_is(std::uint32_t k, std::string_view key) {
