@@ -250,8 +250,8 @@ struct cumsum_fields {
 
 // detection_postprocess (TFLite's custom TFLite_Detection_PostProcess): its custom options (floats as bits;
 // max_classes_per_detection as TFLM uses it, at most num_classes) and `capacity`, the entries of each output
-// (boxes [1, capacity, 4], classes and scores [1, capacity]); the kernel parameters add each operand's element
-// type, scale and zero point (box encodings, class predictions, anchors: int8 ones are dequantized first).
+// (boxes [1, capacity, 4], classes and scores [1, capacity]); the kernel parameters add its operands' types and
+// quantization (kernel_params::detection_operands).
 struct detection_fields {
   std::int32_t max_detections = 0;
   std::int32_t classes_per_detection = 1;
@@ -262,9 +262,6 @@ struct detection_fields {
   std::uint32_t iou_threshold_bits = 0;
   std::array<std::uint32_t, 4> scale_bits{};  // y, x, h, w
   std::int32_t capacity = 0;
-  std::array<dtype, 3> operand_types{};
-  std::array<std::uint32_t, 3> operand_scale_bits{};
-  std::array<std::int32_t, 3> operand_zero_points{};
   constexpr float score_threshold() const { return std::bit_cast<float>(score_threshold_bits); }
   constexpr float iou_threshold() const { return std::bit_cast<float>(iou_threshold_bits); }
   constexpr float scale(std::size_t k) const { return std::bit_cast<float>(scale_bits[k]); }
