@@ -206,6 +206,8 @@ def refused():
         "malformed_flexbuffer": model(6, 3, good, a, flex=flex[:-1] + bytes([3])),  # a root width of 3
         "truncated_flexbuffer": model(6, 3, good, a, flex=flex[len(flex) // 2:]),
         "iou_threshold_zero": model(6, 3, dict(good, nms_iou_threshold=0.0), a),
+        # a double no float holds (8-byte words): refused, not rounded (undefined in C++, as in TFLM's AsFloat)
+        "scale_beyond_float": model(6, 3, good, a, flex=flexbuffer_map(dict(good, y_scale=1e300), width=8)),
         "anchors_not_constant": model(6, 3, good, a, anchors_input=True),
         "output_too_small": model(6, 3, dict(good, max_classes_per_detection=2), a, capacity=3),
         "three_outputs": model(6, 3, good, a, outputs=3),

@@ -15,6 +15,7 @@
 #include <ctnn/models/detection_refused_malformed_flexbuffer.hpp>
 #include <ctnn/models/detection_refused_missing_key.hpp>
 #include <ctnn/models/detection_refused_output_too_small.hpp>
+#include <ctnn/models/detection_refused_scale_beyond_float.hpp>
 #include <ctnn/models/detection_refused_three_outputs.hpp>
 #include <ctnn/models/detection_refused_truncated_flexbuffer.hpp>
 #include <ctnn/models/detection_refused_unknown_custom_code.hpp>
@@ -35,7 +36,7 @@ constexpr auto problem = [](custom_options_problem p) { return static_cast<std::
 static_assert(error_of<models::detection_refused_unknown_custom_code>.code == code(frontend_error::tflite_unsupported_operator) &&
               error_of<models::detection_refused_unknown_custom_code>.operator_code ==
                   static_cast<std::int64_t>(ctnn::tflite::builtin_operator::custom));
-// Options: a required key absent (nms_iou_threshold, key 4); a root width of 3; half the bytes; an IoU threshold of 0.
+// Options: a required key absent (nms_iou_threshold, key 4); a root width of 3; half the bytes; an IoU threshold of 0;
 static_assert(error_of<models::detection_refused_missing_key>.code == code(frontend_error::tflite_invalid_custom_options) &&
               error_of<models::detection_refused_missing_key>.reason == problem(custom_options_problem::missing_key) &&
               error_of<models::detection_refused_missing_key>.position == 4 &&
@@ -47,6 +48,9 @@ static_assert(error_of<models::detection_refused_truncated_flexbuffer>.code == c
               error_of<models::detection_refused_truncated_flexbuffer>.reason == problem(custom_options_problem::malformed));
 static_assert(error_of<models::detection_refused_iou_threshold_zero>.reason == problem(custom_options_problem::out_of_range) &&
               error_of<models::detection_refused_iou_threshold_zero>.position == 4);
+// y_scale (key 5) of 1e300, a double no float holds.
+static_assert(error_of<models::detection_refused_scale_beyond_float>.reason == problem(custom_options_problem::out_of_range) &&
+              error_of<models::detection_refused_scale_beyond_float>.position == 5);
 // Anchors that are not a constant (operand 2); outputs too small for TFLM's writes; three outputs.
 static_assert(ctnn_test::refused_operand<models::detection_refused_anchors_not_constant>(2, op_kind::detection_postprocess));
 static_assert(error_of<models::detection_refused_output_too_small>.code == ctnn::error_code::input_shapes_differ &&

@@ -52,6 +52,11 @@ constexpr bool read_detection_options(S& s, const op_import& im, detection_field
     if (real) {
       double d = 0.0;
       if (!r.as_real(v, d)) return malformed();
+      // TFLM's AsFloat rounds the double to float; a value outside float's range (or NaN) has no float to round
+      // to (undefined behaviour, and no constant expression): refused.
+      constexpr double float_max = 3.4028234663852886e38;
+      if (!(d >= -float_max && d <= float_max))
+        return problem(custom_options_problem::out_of_range, key, d > 0 ? std::int64_t{1} << 62 : -(std::int64_t{1} << 62));
       reals[k] = static_cast<float>(d);
       continue;
     }
@@ -79,9 +84,8 @@ constexpr bool read_detection_options(S& s, const op_import& im, detection_field
   // TFLM's fast form keeps min(max_classes_per_detection, num_classes) classes per anchor; the regular one none.
   f.classes_per_detection = f.regular_nms != 0 ? 1 : static_cast<std::int32_t>(integers[1] < f.num_classes ? integers[1] : f.num_classes);
   if (!(reals[4] > 0.0f && reals[4] <= 1.0f)) return problem(custom_options_problem::out_of_range, 4, millionths(reals[4]));
-  if (reals[3] != reals[3]) return problem(custom_options_problem::out_of_range, 3, 0);
   for (std::size_t k = 5; k < 9; ++k)
-    if (!(reals[k] - reals[k] == 0.0f) || reals[k] == 0.0f)
+    if (reals[k] == 0.0f)
       return problem(custom_options_problem::out_of_range, static_cast<std::int64_t>(k), millionths(reals[k]));
   f.score_threshold_bits = std::bit_cast<std::uint32_t>(reals[3]);
   f.iou_threshold_bits = std::bit_cast<std::uint32_t>(reals[4]);

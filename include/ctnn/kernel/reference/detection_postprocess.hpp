@@ -290,8 +290,11 @@ constexpr void run(Params p, const Box* box_encodings, const Scores* class_predi
                  h = operand_value(box_encodings, at + 2, 0), w = operand_value(box_encodings, at + 3, 0);
     const double ay = operand_value(anchors, 4 * i, 2), ax = operand_value(anchors, 4 * i + 1, 2),
                  ah = operand_value(anchors, 4 * i + 2, 2), aw = operand_value(anchors, 4 * i + 3, 2);
-    const auto y_center = static_cast<float>(y / sy * ah + ay);
-    const auto x_center = static_cast<float>(x / sx * aw + ax);
+    // The product and the sum as two statements: a compiler that contracts a * b + c into one fused
+    // multiply-add within an expression (clang's default) would round once where TFLM rounds twice.
+    const double y_offset = y / sy * ah, x_offset = x / sx * aw;
+    const auto y_center = static_cast<float>(y_offset + ay);
+    const auto x_center = static_cast<float>(x_offset + ax);
     const auto half_h = static_cast<float>(0.5 * ctnn::detail::math::either::exp(h / sh) * ah);
     const auto half_w = static_cast<float>(0.5 * ctnn::detail::math::either::exp(w / sw) * aw);
     float* box = result + pk.decoded + 4 * i;
