@@ -119,7 +119,10 @@ constexpr void import_detection_postprocess(S& s, op_import& im) {
   const shape in = s.m.tensor_at(boxes).dims;
   const std::int64_t anchor_count = in.rank == 3 ? in[1] : 0;
   const std::int64_t kept = f.max_detections < anchor_count ? f.max_detections : anchor_count;
-  const std::int64_t needed = f.regular_nms != 0 ? f.max_detections : std::int64_t{f.classes_per_detection} * f.classes_per_detection * kept;
+  // c * c clamped at 2^31 (no output holds more) before the product with kept (< 2^24): no overflow
+  const std::int64_t squared = std::int64_t{f.classes_per_detection} * f.classes_per_detection;
+  const std::int64_t needed =
+      f.regular_nms != 0 ? f.max_detections : (squared < (std::int64_t{1} << 31) ? squared : std::int64_t{1} << 31) * kept;
   const std::array<shape, 4> wanted{make_shape(1, capacity, 4), make_shape(1, capacity), make_shape(1, capacity), make_shape(1)};
   for (std::uint32_t k = 0; k < 4; ++k) {
     const tensor& t = s.m.tensor_at(outputs[k]);
@@ -128,7 +131,7 @@ constexpr void import_detection_postprocess(S& s, op_import& im) {
                     {.rejected_value = static_cast<std::int64_t>(t.type)}, {}, t.dims);
     if (capacity < 1 || capacity < needed || t.dims != wanted[k])
       return s.fail(error_code::input_shapes_differ, im.op, im.plan.kind, {.output_position = k},
-                    k == 0 ? make_shape(1, static_cast<std::int32_t>(needed < 1 ? 1 : needed), 4) : wanted[k], t.dims);
+                    k == 0 ? make_shape(1, static_cast<std::int32_t>(needed < 1 ? 1 : needed < 0x7fffffff ? needed : 0x7fffffff), 4) : wanted[k], t.dims);
   }
   f.capacity = capacity;
   im.attrs.detection = f;
