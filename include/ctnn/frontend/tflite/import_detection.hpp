@@ -35,7 +35,8 @@ constexpr bool read_detection_options(S& s, const op_import& im, detection_field
                    bytes.at + static_cast<std::int64_t>(r.error_offset()));
   };
   if (r.failed()) return malformed();
-  // Key k's value: a number in [least, most] (an integer), or a finite float (`real`).
+  // Each key's value (detection_postprocess_keys' order): the thresholds and scales (keys 3 to 8) as floats, the
+  // others as integers in [0, 2^24) (use_regular_nms: a bool or a number).
   std::array<std::int64_t, 11> integers{};
   std::array<float, 11> reals{};
   constexpr std::int64_t most = (std::int64_t{1} << 24) - 1;  // counts the kernel keeps as exact floats
