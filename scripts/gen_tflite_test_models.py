@@ -216,6 +216,8 @@ OPTIONS = {"CONV_2D": 1, "DEPTHWISE_CONV_2D": 2, "AVERAGE_POOL_2D": 5, "MAX_POOL
            "SOFTMAX": 9, "CONCATENATION": 10, "ADD": 11, "RESHAPE": 17, "MUL": 21, "PAD": 22, "MEAN": 27,
            "SUB": 28, "DEQUANTIZE": 38, "QUANTIZE": 89, "SUM": 27, "REDUCE_MAX": 27, "REDUCE_MIN": 27,
            "ARG_MAX": 40, "ARG_MIN": 57}
+# Custom operators: their name in OPS (code 32, CUSTOM) -> the operator code's custom_code.
+CUSTOM_CODES: dict[str, str] = {}
 SAME, VALID = 0, 1
 ACT = {None: 0, "RELU": 1, "RELU_N1_TO_1": 2, "RELU6": 3, "TANH": 4}
 NP_TYPES = {FLOAT32: "<f4", INT32: "<i4", INT8: "i1", UINT8: "u1", INT16: "<i2", INT64: "<i8"}
@@ -262,6 +264,8 @@ class Model:
             fields = {0: ("i8", min(code, 127))}
             if self.new_opcodes:
                 fields[3] = ("i32", code)
+            if c in CUSTOM_CODES:  # a custom operator: builtin code CUSTOM and its custom_code
+                fields[1] = ("str", CUSTOM_CODES[c])
             opcode_tables.append(Table(fields, va))
         tensor_tables = []
         for t in self.tensors:
@@ -286,6 +290,8 @@ class Model:
             if opts is not None:
                 fields[3] = ("u8", OPTIONS[o["code"]])
                 fields[4] = ("table", opts)
+            if "custom_options" in o["options"]:  # a custom operator's option bytes (e.g. a FlexBuffers map)
+                fields[5] = ("bytes", o["options"]["custom_options"], 16)
             op_tables.append(Table(fields, va))
         subgraph = Table({0: ("vec_table", tensor_tables), 1: ("vec", "i", self.inputs, 4), 2: ("vec", "i", self.outputs, 4),
                           3: ("vec_table", op_tables), 4: ("str", "main")}, va)

@@ -255,6 +255,10 @@ int print_operators() {
     std::printf("| %.*s | `%s` | %s | %s |\n", static_cast<int>(name.size()), name.data(), ctnn::name_of(kind),
                 kernel(kind, ctnn::dtype::f32), kernel(kind, ctnn::dtype::i8));
   });
+  ctnn::tflite::for_each_custom_operator([&](std::string_view custom_code, ctnn::op_kind kind) {
+    std::printf("| CUSTOM \"%.*s\" | `%s` | %s | %s |\n", static_cast<int>(custom_code.size()), custom_code.data(),
+                ctnn::name_of(kind), kernel(kind, ctnn::dtype::f32), kernel(kind, ctnn::dtype::i8));
+  });
   std::printf("\n| ONNX operator | ctnn op kind |\n|---|---|\n");
   ctnn::onnx::for_each_operator([](ctnn::onnx::op_type type, ctnn::op_kind kind) {
     const std::string_view name = ctnn::onnx::name_of(type);

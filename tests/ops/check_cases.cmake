@@ -1,7 +1,8 @@
 # op_<family>_run (tests/ops/CMakeLists.txt): ctnn-run on every case folder of a family, each output compared
 # with the case's output_<k>.bin by ctnn-run --expect (integers exactly, float32 within its default tolerance).
 # Every case runs; the failures are listed at the end. Arguments: -DTOOL=<ctnn-run> -DFAMILY_DIR=<folder>
-# -DWORK_DIR=<folder for the outputs>; -DATOL=<a>: ctnn-run --atol a (the family's ATOL file, tests/ops/CMakeLists.txt).
+# -DWORK_DIR=<folder for the outputs>; -DATOL=<a>, -DRTOL=<r>: ctnn-run --atol a, --rtol r (the family's ATOL and RTOL
+# files, tests/ops/CMakeLists.txt).
 file(MAKE_DIRECTORY "${WORK_DIR}")
 file(GLOB _case_dirs LIST_DIRECTORIES true "${FAMILY_DIR}/*")
 set(_passed 0)
@@ -25,6 +26,9 @@ foreach(_case_dir IN LISTS _case_dirs)
   endforeach()
   if(DEFINED ATOL)
     list(APPEND _args --atol "${ATOL}")
+  endif()
+  if(DEFINED RTOL)
+    list(APPEND _args --rtol "${RTOL}")
   endif()
   # A stateful case (its file `invocations`): that many runs on the same inputs, the last one's outputs.
   if(EXISTS "${_case_dir}/invocations")

@@ -5,6 +5,7 @@
 // kernels. Floats are stored as their bits (kernel_params is a template argument: see there).
 #include <array>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 
 #include <ctnn/ir/dtype.hpp>
@@ -271,6 +272,26 @@ struct cumsum_fields {
   friend constexpr bool operator==(const cumsum_fields&, const cumsum_fields&) = default;
 };
 
+// detection_postprocess (TFLite's custom TFLite_Detection_PostProcess): its custom options (floats as bits;
+// max_classes_per_detection as TFLM uses it, at most num_classes) and `capacity`, the entries of each output
+// (boxes [1, capacity, 4], classes and scores [1, capacity]); the kernel parameters add its operands' types and
+// quantization (kernel_params::detection_operands).
+struct detection_fields {
+  std::int32_t max_detections = 0;
+  std::int32_t classes_per_detection = 1;
+  std::int32_t detections_per_class = 100;
+  std::int32_t regular_nms = 0;
+  std::int32_t num_classes = 0;
+  std::uint32_t score_threshold_bits = 0;
+  std::uint32_t iou_threshold_bits = 0;
+  std::array<std::uint32_t, 4> scale_bits{};  // y, x, h, w
+  std::int32_t capacity = 0;
+  constexpr float score_threshold() const { return std::bit_cast<float>(score_threshold_bits); }
+  constexpr float iou_threshold() const { return std::bit_cast<float>(iou_threshold_bits); }
+  constexpr float scale(std::size_t k) const { return std::bit_cast<float>(scale_bits[k]); }
+  friend constexpr bool operator==(const detection_fields&, const detection_fields&) = default;
+};
+
 struct op_attributes {
   window win{};                         // conv2d, depthwise_conv2d, max_pool, avg_pool
   std::int32_t groups = 1;              // conv2d
@@ -298,6 +319,7 @@ struct op_attributes {
   recurrent_fields recurrent{};         // lstm, gru, rnn
   sequence_lstm_fields sequence_lstm{};  // sequence_lstm
   cumsum_fields cumsum{};               // cumsum (its axis: axis)
+  detection_fields detection{};         // detection_postprocess
   friend constexpr bool operator==(const op_attributes&, const op_attributes&) = default;
 };
 

@@ -85,6 +85,15 @@ struct lookup_table_fields {
 };
 
 // Everything a kernel needs, with no names: equal params mean one kernel instantiation (dedup).
+// detection_postprocess: each operand's element type, scale (float bits) and zero point (box encodings, class
+// predictions, anchors; int8 ones are dequantized first, float32 ones read as they are).
+struct detection_operand_fields {
+  std::array<dtype, 3> types{};
+  std::array<std::uint32_t, 3> scale_bits{};
+  std::array<std::int32_t, 3> zero_points{};
+  friend constexpr bool operator==(const detection_operand_fields&, const detection_operand_fields&) = default;
+};
+
 struct kernel_params {
   op_kind kind = op_kind::none;
   dtype type = dtype::f32;      // the first input's element type
@@ -140,6 +149,8 @@ struct kernel_params {
   recurrent_fields recurrent{};
   sequence_lstm_fields sequence_lstm{};
   cumsum_fields cumsum{};
+  detection_fields detection{};
+  detection_operand_fields detection_operands{};
   // 1: plan_memory placed the result over the input, which dies here (ctnn::in_place_windows: conv2d and
   // depthwise; ctnn::in_place_conv, ctnn::in_place_depthwise). Safe for kernels that walk output pixels
   // row-major and finish a pixel before the next (the reference kernels); other kernels must refuse such
@@ -171,7 +182,9 @@ static_assert(std::has_unique_object_representations_v<pad_fields> && std::has_u
                   std::has_unique_object_representations_v<lookup_table_fields> &&
                   std::has_unique_object_representations_v<resize_fields> &&
                   std::has_unique_object_representations_v<norm_fields> &&
-                  std::has_unique_object_representations_v<cumsum_fields>,
+                  std::has_unique_object_representations_v<cumsum_fields> &&
+                  std::has_unique_object_representations_v<detection_fields> &&
+                  std::has_unique_object_representations_v<detection_operand_fields>,
               "ctnn: a kernel_params field struct must have no padding bytes (clang 14 template-argument bug).");
 static_assert(std::has_unique_object_representations_v<kernel_params>,
               "ctnn::kernel_params must have no padding bytes (clang 14 template-argument bug).");

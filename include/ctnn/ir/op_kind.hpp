@@ -142,6 +142,10 @@ enum class op_kind : std::int32_t {
   layer_norm,        // (x - mean) / sqrt(variance + attrs.norm.epsilon()) over the axes of attrs.mean.reduce_axes,
                      // times its second operand and plus its third, broadcast, when present (ONNX
                      // LayerNormalization, InstanceNormalization, MeanVarianceNormalization)
+  // the detection family
+  detection_postprocess,  // SSD boxes decoded against constant anchors, then non-max suppression: one packed
+                          // float32 result (boxes, classes, scores, count, scratch; attrs.detection; TFLite's
+                          // custom TFLite_Detection_PostProcess, ops/detection_postprocess.hpp)
   none,              // no op: a default-constructed node or kernel_params, a diagnostic about no op
 };
 
@@ -160,7 +164,8 @@ inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "greater_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "select", "cast", "div", "floor_div",
     "floor_mod", "squared_difference", "resize_nearest", "resize_linear", "resize_cubic", "add_n", "tile",
     "l2_normalization", "l1_normalization", "svdf", "lstm", "gru", "rnn", "sequence_lstm", "transpose_conv2d", "l2_pool", "log_softmax", "gather_nd",
-    "cumsum", "zeros_like", "update_slice", "scatter_nd", "reverse_sequence", "unary_function", "binary_function", "layer_norm", "none",
+    "cumsum", "zeros_like", "update_slice", "scatter_nd", "reverse_sequence", "unary_function", "binary_function", "layer_norm",
+    "detection_postprocess", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 

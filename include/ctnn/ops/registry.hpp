@@ -102,6 +102,8 @@
 #include <ctnn/ops/binary_function.hpp>
 #include <ctnn/ops/layer_norm.hpp>
 #include <ctnn/ops/unary_function.hpp>
+// the detection family
+#include <ctnn/ops/detection_postprocess.hpp>
 
 namespace ctnn::ops {
 
@@ -132,6 +134,8 @@ using all = op_list<conv2d, depthwise_conv2d, dense, add, mul, max_pool, avg_poo
                     gather_nd, cumsum, zeros_like, update_slice, scatter_nd, reverse_sequence,
                     // the onnx_math family
                     unary_function, binary_function, layer_norm,
+                    // the detection family
+                    detection_postprocess,
                     quantize, dequantize>;
 
 namespace detail {

@@ -125,6 +125,13 @@ struct tflite_unsupported_option {
                                            "template arguments).");
 };
 
+template <class Op, tflite::custom_options_problem Problem, class Key, class Value>
+struct tflite_invalid_custom_options {
+  static_assert(detail::always_false<Op>, "ctnn::tflite: this custom operator's custom_options cannot be used (the "
+                                           "problem, the key by its number and the value are in the template "
+                                           "arguments; ctnn-inspect names the key).");
+};
+
 }  // namespace ctnn::errors
 
 namespace ctnn::tflite::detail {
@@ -181,6 +188,9 @@ constexpr auto tflite_error_type() {
     return std::type_identity<errors::tflite_unrepresentable_multiplier<op, errors::shift<D.rejected_value>>>{};
   else if constexpr (code == frontend_error::tflite_unsupported_option)
     return std::type_identity<errors::tflite_unsupported_option<op, errors::count<D.reason>, errors::count<D.rejected_value>>>{};
+  else if constexpr (code == frontend_error::tflite_invalid_custom_options)
+    return std::type_identity<errors::tflite_invalid_custom_options<op, static_cast<tflite::custom_options_problem>(D.reason),
+                                                                    errors::count<D.position>, errors::count<D.rejected_value>>>{};
   else return std::type_identity<ctnn::detail::no_error>{};
 }
 

@@ -7,10 +7,12 @@
 //   error: ctnn::tflite: hybrid models (float32 activations with int8 weights) are not supported: ...
 //     op 0 (CONV_2D), weight tensor 17
 #include <charconv>
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
 #include <ctnn/frontend/flatbuffers.hpp>
+#include <ctnn/frontend/flexbuffers.hpp>
 #include <ctnn/frontend/tflite/schema.hpp>
 #include <ctnn/ir/diagnostic.hpp>
 #include <ctnn/ir/diagnostic_text.hpp>
@@ -74,6 +76,8 @@ constexpr std::string_view sentence_of(error_code code) {
     case frontend_error::tflite_unsupported_option:
       return "ctnn::tflite: an option of this op has a value ctnn does not support (the option's field in the "
              "op's options table and its value are below).";
+    case frontend_error::tflite_invalid_custom_options:
+      return "ctnn::tflite: this custom operator's custom_options cannot be used (the problem and the key are below).";
   }
   return {};
 }
@@ -233,6 +237,32 @@ void describe(const diagnostic& d, Sink&& out) {
       out(", value ");
       put_number(out, d.rejected_value);
       break;
+    case frontend_error::tflite_invalid_custom_options: {
+      detail::put_op(out, d, true);
+      out(", custom_options: ");
+      const auto problem = static_cast<custom_options_problem>(d.reason);
+      out(name_of(problem));
+      if (problem == custom_options_problem::malformed) {
+        out(" (byte ");
+        put_number(out, d.byte_offset);
+        out(": ");
+        out(flexbuffers::name_of(static_cast<flexbuffers::expectation>(d.rejected_value)));
+        out(")");
+        break;
+      }
+      // TFLite_Detection_PostProcess's keys: the one custom operator with options (import_plan.hpp's custom_op_table)
+      constexpr auto keys = sizeof detection_postprocess_keys / sizeof detection_postprocess_keys[0];
+      out(", key ");
+      if (d.position >= 0 && static_cast<std::size_t>(d.position) < keys)
+        out(detection_postprocess_keys[static_cast<std::size_t>(d.position)]);
+      else
+        put_number(out, d.position);
+      if (problem == custom_options_problem::out_of_range) {
+        out(", value ");
+        put_number(out, d.rejected_value);
+      }
+      break;
+    }
   }
   out("\n");
 }

@@ -40,7 +40,8 @@
 //    BATCH_TO_SPACE_ND, BROADCAST_TO, ADD_N, L2_NORMALIZATION (import_spatial.hpp). REVERSE_V2, GATHER_ND,
 //    CUMSUM, FILL, ZEROS_LIKE, EMBEDDING_LOOKUP, DYNAMIC_UPDATE_SLICE (import_gather_scatter.hpp). GELU
 //    (float32, approximate: unary_function gelu or gelu_tanh). SVDF, UNIDIRECTIONAL_SEQUENCE_LSTM (float32)
-//    (import_recurrent.hpp: their states are variable tensors).
+//    (import_recurrent.hpp: their states are variable tensors). The custom operator TFLite_Detection_PostProcess
+//    (import_detection.hpp: its FlexBuffers options; one detection_postprocess node and a slice per output).
 //    Padding SAME/VALID; fused activations NONE, RELU, RELU6.
 //  * Bad input is a diagnostic in the module (frontend_error codes, ir/diagnostic.hpp; a few of the
 //    IR's own codes where they fit: unsupported_rank, input_count_mismatch, too_many_inputs,
@@ -62,7 +63,7 @@
 // (tensors, quantization), import_operands.hpp (free helpers taking the state: operands, options,
 // requantization; op_import), the op families' import functions import_linear.hpp, import_elementwise.hpp,
 // import_shape_ops.hpp and import_spatial.hpp, import_known.hpp (SHAPE, BROADCAST_ARGS: integers computed at
-// import), and import_graph.hpp (the driver: import_by_job, import_op,
+// import), import_detection.hpp (the custom operators of custom_op_table), and import_graph.hpp (the driver: import_by_job, import_op,
 // the graph).
 #include <cstddef>
 #include <cstdint>

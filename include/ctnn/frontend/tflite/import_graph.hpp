@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include <ctnn/frontend/flatbuffers.hpp>
+#include <ctnn/frontend/tflite/import_detection.hpp>
 #include <ctnn/frontend/tflite/import_elementwise.hpp>
 #include <ctnn/frontend/tflite/import_gather_scatter.hpp>
 #include <ctnn/frontend/tflite/import_known.hpp>
@@ -84,6 +85,7 @@ constexpr void import_by_job(S& s, op_import& im) {
     case import_job::dynamic_update_slice: return import_dynamic_update_slice(s, im);
     case import_job::embedding_lookup: return import_embedding_lookup(s, im);
     case import_job::known_integers: return import_known_source(s, im);
+    case import_job::detection_postprocess: return import_detection_postprocess(s, im);
   }
 }
 

@@ -73,10 +73,14 @@ enum class import_job : std::int32_t {
   dynamic_update_slice,
   embedding_lookup,   // a gather of the table's rows (hybrid: a dequantize of the table before it)
   known_integers,     // SHAPE, BROADCAST_ARGS: integers computed at import, no node (import_known.hpp)
+  // custom operators (custom_op_table)
+  detection_postprocess,  // one packed node and a slice per output (import_detection.hpp)
 };
 
 // Whether a job's import function adds the op's nodes itself, one per output (the driver adds none).
-constexpr bool adds_a_node_per_output(import_job job) { return job == import_job::split || job == import_job::unpack; }
+constexpr bool adds_a_node_per_output(import_job job) {
+  return job == import_job::split || job == import_job::unpack || job == import_job::detection_postprocess;
+}
 
 // Where a row's fused activation is: its field in the options table (-1: none), and whether a node after the
 // op applies it (as_node: a RELU/RELU6 after a kind whose kernels take no fused activation, which plan_op
@@ -262,6 +266,27 @@ inline constexpr op_row op_table[] = {
      no_fused_activation},
 };
 
+// The custom operators (builtin code CUSTOM), by their operator code's custom_code: the same rows with the
+// custom code for the builtin one (their options are the op's custom_options bytes, read by the import
+// function). A CUSTOM operator whose custom code has no row is tflite_unsupported_operator.
+struct custom_op_row {
+  std::string_view custom_code;
+  op_kind kind;
+  import_job job;
+};
+
+inline constexpr custom_op_row custom_op_table[] = {
+    // import_detection.hpp: SSD post-processing (custom options: a FlexBuffers map)
+    {"TFLite_Detection_PostProcess", op_kind::detection_postprocess, import_job::detection_postprocess},
+};
+
+constexpr std::int32_t find_custom_op(std::string_view custom_code) {
+  constexpr auto rows = static_cast<std::int32_t>(sizeof custom_op_table / sizeof custom_op_table[0]);
+  for (std::int32_t k = 0; k < rows; ++k)
+    if (custom_op_table[k].custom_code == custom_code) return k;
+  return -1;
+}
+
 // The index of a builtin code's row in op_table, or -1 (an index: g++ does not compare a pointer into the
 // table with nullptr in constant evaluation under -fsanitize=address).
 constexpr std::int32_t find_op(builtin_operator code) {
@@ -315,6 +340,19 @@ constexpr shape stored_shape(model_file& f, const tensor_view& t) {
 constexpr op_plan plan_op(model_file& f, const operator_view& o) {
   op_plan p{};
   p.code = o.code;
+  if (o.code == builtin_operator::custom) {
+    const std::int32_t c = find_custom_op(f.reader().view(o.custom_code));
+    p.supported = c >= 0;
+    if (!p.supported) return p;
+    p.kind = custom_op_table[c].kind;
+    p.job = custom_op_table[c].job;
+    // detection_postprocess: its packed node and tensor, then a slice per output (the driver adds none)
+    if (p.job == import_job::detection_postprocess) {
+      p.added_nodes = o.outputs.length;
+      p.added_tensors = 1;
+    }
+    return p;
+  }
   const std::int32_t k = find_op(o.code);
   p.supported = k >= 0;
   if (!p.supported) return p;

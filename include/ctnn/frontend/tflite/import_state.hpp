@@ -146,6 +146,19 @@ struct importer_state {
     return true;
   }
 
+  // A slice of `in` through `window` into `output`, viewed as `target` (SLICE's own node is the driver's; these
+  // are the outputs TFLite_Detection_PostProcess reads out of its packed result). false when full.
+  constexpr bool slice(std::int32_t in, std::int32_t output, const slice_fields& window, const shape& target,
+                       const name& label) {
+    node* n = add_node(op_kind::slice, label, output);
+    if (n == nullptr) return false;
+    n->attrs.slice = window;
+    n->attrs.target = target;
+    n->inputs[0] = in;
+    n->input_count = 1;
+    return true;
+  }
+
   // A tensor the importer adds (the intermediate before a synthesized node, an output's copy); -1 when full.
   constexpr std::int32_t add_tensor_like(std::int32_t like, const shape& dims, const name& label) {
     if (static_cast<std::size_t>(m.tensor_count) >= Module::tensor_capacity) {

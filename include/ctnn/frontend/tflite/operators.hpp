@@ -1,5 +1,6 @@
 #pragma once
-// What the TFLite importer supports, from its own table (import_plan.hpp's op_table), for tools and docs:
+// What the TFLite importer supports, from its own tables (import_plan.hpp's op_table and custom_op_table), for
+// tools and docs:
 //
 //   ctnn::tflite::for_each_operator([](builtin_operator code, op_kind kind) { ... });   // in table order
 //
@@ -45,6 +46,12 @@ constexpr void for_each_operator(F&& f) {
   for (const detail::op_row& row : detail::op_table) f(row.code, row.kind);
 }
 
+// The custom operators (builtin code CUSTOM) by their custom_code (import_plan.hpp's custom_op_table).
+template <class F>
+constexpr void for_each_custom_operator(F&& f) {
+  for (const detail::custom_op_row& row : detail::custom_op_table) f(row.custom_code, row.kind);
+}
+
 template <class Sink>
 std::int32_t list_unsupported(const char* bytes, std::size_t size, Sink&& sink) {
   model_file f{bytes, size};
@@ -66,12 +73,18 @@ std::int32_t list_unsupported(const char* bytes, std::size_t size, Sink&& sink) 
   for (std::uint32_t i = 0; i < f.operator_count(); ++i) {
     const operator_view o = f.op(i);
     if (f.failed()) return found;
-    if (detail::find_op(o.code) >= 0) continue;
+    const bool custom = o.code == builtin_operator::custom;
+    if (custom ? detail::find_custom_op(f.reader().view(o.custom_code)) >= 0 : detail::find_op(o.code) >= 0) continue;
     ++found;
     sink("op ");
     ctnn::detail::diagnostic_text::put_number(sink, i);
     sink(" (");
     sink(name_of(o.code));
+    if (custom) {
+      sink(" \"");
+      sink(f.reader().view(o.custom_code));
+      sink("\"");
+    }
     if (o.outputs.length > 0) detail::put_tensor_name(f, f.index_at(o.outputs, 0), sink);
     sink(")\n");
     if (f.failed()) return found;

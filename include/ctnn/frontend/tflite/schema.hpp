@@ -172,6 +172,31 @@ constexpr std::string_view name_of(tensor_feature f) {
   return {};
 }
 
+// What is wrong with a custom operator's custom_options (frontend_error::tflite_invalid_custom_options).
+enum class custom_options_problem : std::int32_t {
+  malformed = 1,  // not a FlexBuffers map of numbers (byte_offset: where; rejected_value: flexbuffers::expectation)
+  missing_key,    // a key the op needs is absent (position: the key, custom_option_keys)
+  out_of_range,   // a value the op's kernel cannot take (position: the key; rejected_value: the value, in
+                  // millionths for a float)
+};
+
+constexpr std::string_view name_of(custom_options_problem p) {
+  switch (p) {
+    case custom_options_problem::malformed: return "not a FlexBuffers map of numbers";
+    case custom_options_problem::missing_key: return "a required key is absent";
+    case custom_options_problem::out_of_range: return "a value out of the range the op takes";
+  }
+  return {};
+}
+
+// The keys of TFLite_Detection_PostProcess's custom options (a FlexBuffers map), in the order diagnostics
+// number them; the last two may be absent (TFLM: 100 detections per class, the fast non-max suppression).
+inline constexpr std::string_view detection_postprocess_keys[] = {
+    "max_detections", "max_classes_per_detection", "num_classes", "nms_score_threshold", "nms_iou_threshold",
+    "y_scale",        "x_scale",                   "h_scale",     "w_scale",             "detections_per_class",
+    "use_regular_nms",
+};
+
 // What is wrong with a tensor's quantization parameters (frontend_error::tflite_invalid_quantization).
 enum class quantization_problem : std::int32_t {
   scale = 1,       // an int8 scale that is not finite and within [2^-60, 2^60] (an int32 one: not finite and >= 0)
@@ -233,7 +258,8 @@ inline constexpr std::uint32_t min = 0, max = 1, scale = 2, zero_point = 3, deta
 }
 namespace operator_code { inline constexpr std::uint32_t deprecated_builtin_code = 0, custom_code = 1, version = 2, builtin_code = 3; }
 namespace op {
-inline constexpr std::uint32_t opcode_index = 0, inputs = 1, outputs = 2, builtin_options_type = 3, builtin_options = 4;
+inline constexpr std::uint32_t opcode_index = 0, inputs = 1, outputs = 2, builtin_options_type = 3, builtin_options = 4,
+                               custom_options = 5;
 }
 // Options tables.
 namespace conv_2d { inline constexpr std::uint32_t padding = 0, stride_w = 1, stride_h = 2, fused_activation = 3, dilation_w = 4, dilation_h = 5; }
@@ -351,6 +377,9 @@ struct operator_view {
   flatbuffers::vector inputs{};   // int32 tensor indices (-1: an omitted optional input)
   flatbuffers::vector outputs{};  // int32
   std::uint8_t options_type = 0;  // the BuiltinOptions union tag
+  // A CUSTOM operator's: its operator code's custom_code and its custom_options bytes (absent for the others).
+  flatbuffers::string custom_code{};
+  flatbuffers::vector custom_options{};
 };
 
 // A TFLite model file: the header, the root Model, subgraph 0 and its vectors, checked on construction.
@@ -459,6 +488,10 @@ class model_file {
     o.inputs = reader_.vector_field(o.table, schema::op::inputs, 4);
     o.outputs = reader_.vector_field(o.table, schema::op::outputs, 4);
     o.options_type = reader_.scalar<std::uint8_t>(o.table, schema::op::builtin_options_type, 0);
+    if (o.code == builtin_operator::custom) {
+      o.custom_code = reader_.string_field(reader_.table_at(operator_codes_, o.opcode_index), schema::operator_code::custom_code);
+      o.custom_options = reader_.vector_field(o.table, schema::op::custom_options, 1);
+    }
     return o;
   }
 
