@@ -20,6 +20,7 @@
 // written after all its reads. Otherwise the call runs the DSP kernel's pixel-major walk.
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/arm/depthwise.hpp>
@@ -43,6 +44,17 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
   // The filters' sums over the taps are taken in int16 lanes: |sum| <= 128 * taps.
   static constexpr std::int32_t max_taps = 32767 / 128;
 
+  // The buffered walk (narrow maps, few taps): the input rows a window spans, eight channels a pixel,
+  // copied into a ring of span_h rows padded on both sides with -input_offset (a padded tap then adds
+  // (x + offset) * w = 0, as the reference's skipped tap), so that every pixel runs every tap from
+  // bias + term; the group's filters copied eight bytes a tap (immediate offsets from one pointer).
+  static constexpr std::int32_t span_h = (kernel_h - 1) * g::win.dilation_h + 1;
+  static constexpr std::int32_t padded_w = (g::out_w - 1) * g::win.stride_w + (kernel_w - 1) * g::win.dilation_w + 1;
+  static constexpr std::int32_t row_bytes = 8 * padded_w;
+  static constexpr std::int32_t buffer_bytes = span_h * row_bytes;
+  static constexpr std::int32_t max_buffer_bytes = 384, max_buffered_taps = 16;  // stack; VLDRB's immediate offsets
+  static constexpr bool buffered = buffer_bytes <= max_buffer_bytes && taps <= max_buffered_taps;
+
   static constexpr bool supports = mve_available && P.kind == op_kind::depthwise_conv2d && P.type == dtype::i8 &&
                                    P.depth_multiplier == 1 && P.in.rank == 4 && P.out.rank == 4 && P.in[3] == channels &&
                                    channels % 8 == 0 && taps <= max_taps && P.weights_offset == 0 && g::valid &&
@@ -60,7 +72,15 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
         return;
       }
     }
-    if (P.per_channel != 0 && has_left_shift(rq.shift, channels)) {
+    if constexpr (buffered) {
+      alignas(8) std::int8_t rows[buffer_bytes];
+      fill_padding(rows);
+      if (P.per_channel != 0 && has_left_shift(rq.shift, channels)) {
+        for (std::int32_t q = 0; q < groups; ++q) buffered_group<true>(input, weights, bias, rq, output, 8 * q, rows);
+      } else {
+        for (std::int32_t q = 0; q < groups; ++q) buffered_group<false>(input, weights, bias, rq, output, 8 * q, rows);
+      }
+    } else if (P.per_channel != 0 && has_left_shift(rq.shift, channels)) {
       for (std::int32_t q = 0; q < groups; ++q) channel_group<true>(input, weights, bias, rq, output, 8 * q);
     } else {
       for (std::int32_t q = 0; q < groups; ++q) channel_group<false>(input, weights, bias, rq, output, 8 * q);
@@ -149,6 +169,114 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
         multiply_add(acc, vldrbq_s16(tap), vldrbq_s16(w));
     }
     store<Left>(s, acc, out);
+  }
+
+  // The padding value: the input that adds nothing once offset (-input_offset lies in [-128, 127]).
+  static constexpr std::int16_t padding_value = static_cast<std::int16_t>(-P.input_offset);
+
+  [[gnu::always_inline]] static inline void fill_padding(std::int8_t* to) {
+    const int16x8_t v = vdupq_n_s16(padding_value);
+#pragma GCC unroll 1
+    for (std::int32_t k = 0; k < buffer_bytes; k += 8) vstrbq_s16(to + k, v);
+  }
+
+  // Input row r (any, padding rows included) of batch b into the ring: its columns inside the input
+  // (the padding columns keep fill_padding's value), or every column of a padding row.
+  [[gnu::always_inline]] static inline void copy_row(std::int8_t* to, const std::int8_t* x, std::int32_t b, std::int32_t r) {
+    constexpr std::int32_t first = g::win.pad_left;
+    constexpr std::int32_t end = first + g::in_w < padded_w ? first + g::in_w : padded_w;
+    if (r < 0 || r >= g::in_h) {
+      const int16x8_t v = vdupq_n_s16(padding_value);
+#pragma GCC unroll 1
+      for (std::int32_t j = first; j < end; ++j) vstrbq_s16(to + 8 * j, v);
+      return;
+    }
+    const std::int8_t* from = x + g::input_pixel(b, r, 0);
+    to += 8 * first;
+#pragma GCC unroll 1
+    for (std::int32_t j = first; j < end; ++j, from += channels, to += 8) vstrbq_s16(to, vldrbq_s16(from));
+  }
+
+  // Channels [c, c + 8) of every pixel through the ring `rows` (buffer_bytes).
+  template <bool Left>
+  [[gnu::noinline]] static void buffered_group(const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias,
+                                               const requant_arrays& rq, std::int8_t* output, std::int32_t c, std::int8_t* rows) {
+    group_state s{};
+    alignas(8) std::int8_t w[8 * taps];
+    {
+      s.bias = P.has_bias != 0 ? load_pair(bias + c) : pair{vdupq_n_s32(0), vdupq_n_s32(0)};
+      int16x8_t sum = vdupq_n_s16(0);  // |sum| <= 128 * taps
+#pragma GCC unroll 1
+      for (std::int32_t t = 0; t < taps; ++t) {
+        const int16x8_t tap = vldrbq_s16(weights + c + t * channels);
+        sum = vaddq_s16(sum, tap);
+        vstrbq_s16(w + 8 * t, tap);
+      }
+      s.start = {vmlaq_n_s32(s.bias.even, vmovlbq_s16(sum), P.input_offset), vmlaq_n_s32(s.bias.odd, vmovltq_s16(sum), P.input_offset)};
+      if constexpr (P.per_channel != 0) {
+        const pair multiplier = load_pair(rq.multiplier + c), shift = load_pair(rq.shift + c);
+        s.even = scales_of<Left>(multiplier.even, shift.even);
+        s.odd = scales_of<Left>(multiplier.odd, shift.odd);
+      }
+    }
+    const std::int8_t* x = input + c;
+    std::int8_t* out = output + c;
+    for (std::int32_t b = 0; b < g::batch; ++b) {
+      std::int32_t next = -g::win.pad_top;  // the next input row to copy
+      for (std::int32_t oy = 0; oy < g::out_h; ++oy) {
+        const std::int32_t top = oy * g::win.stride_h - g::win.pad_top;
+        for (std::int32_t r = next > top ? next : top; r < top + span_h; ++r)
+          copy_row(rows + (r + g::win.pad_top) % span_h * row_bytes, x, b, r);
+        next = top + span_h;
+        buffered_row<Left>(s, rows, w, out, oy * g::win.stride_h % span_h);
+        out += g::out_w * channels;
+      }
+    }
+  }
+
+  // One output row, its kernel row 0 in ring slot `slot`.
+  template <bool Left>
+  [[gnu::noinline]] static void buffered_row(const group_state& s, const std::int8_t* rows, const std::int8_t* w, std::int8_t* out,
+                                             std::int32_t slot) {
+    const std::int8_t* row[kernel_h];
+    for (std::int32_t ky = 0; ky < kernel_h; ++ky) row[ky] = rows + (slot + ky * g::win.dilation_h) % span_h * row_bytes;
+#pragma GCC unroll 1
+    for (std::int32_t ox = 0; ox < g::out_w; ++ox, out += channels) {
+      pair acc = s.start;
+      const std::int8_t* wk = w;
+#pragma GCC unroll 16
+      for (std::int32_t ky = 0; ky < kernel_h; ++ky) {
+        const std::int8_t* tap = row[ky] + 8 * ox * g::win.stride_w;
+        taps_of_row(acc, tap, wk, std::make_integer_sequence<std::int32_t, kernel_w>{});
+        wk += 8 * kernel_w;
+      }
+      store<Left>(s, acc, out);
+    }
+  }
+
+  // The taps of one kernel row, `tap` and `w` their first input and filter bytes: per tap, its input and
+  // filter bytes at immediate offsets (widening VLDRB takes low registers: "l"), multiply_add. Assembly: as C++, g++ 12 hoists every load of the
+  // pixel to the top and spills them to the stack (two instructions more per tap).
+  template <std::int32_t... K>
+  [[gnu::always_inline]] static inline void taps_of_row(pair& acc, const std::int8_t* tap, const std::int8_t* w,
+                                                        std::integer_sequence<std::int32_t, K...>) {
+    (multiply_add_at<8 * K * g::win.dilation_w, 8 * K>(acc, tap, w), ...);
+  }
+  template <std::int32_t InputOffset, std::int32_t FilterOffset>
+  [[gnu::always_inline]] static inline void multiply_add_at(pair& acc, const std::int8_t* x, const std::int8_t* w) {
+    static_assert(InputOffset <= 127 && FilterOffset <= 127, "VLDRB's immediate offsets");
+    int16x8_t xv, wv;
+    int32x4_t even, odd;
+    __asm(
+        "vldrb.s16 %q[xv], [%[x], %[xo]]\n\t"
+        "vldrb.s16 %q[wv], [%[w], %[wo]]\n\t"
+        "vmullb.s16 %q[even], %q[xv], %q[wv]\n\t"
+        "vmullt.s16 %q[odd], %q[xv], %q[wv]\n\t"
+        "vadd.i32 %q[ae], %q[ae], %q[even]\n\t"
+        "vadd.i32 %q[ao], %q[ao], %q[odd]"
+        : [ae] "+w"(acc.even), [ao] "+w"(acc.odd), [xv] "=&w"(xv), [wv] "=&w"(wv), [even] "=&w"(even), [odd] "=&w"(odd)
+        : [x] "l"(x), [w] "l"(w), [xo] "n"(InputOffset), [wo] "n"(FilterOffset)
+        : "memory");
   }
 
   // One pixel with taps in the padding: its in-bounds taps, the offset added to the inputs.
