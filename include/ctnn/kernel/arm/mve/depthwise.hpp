@@ -234,33 +234,32 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
     }
   }
 
-  // One output row, its kernel row 0 in ring slot `slot`.
+  // One output row, its kernel row 0 in ring slot `slot`: per pixel, its kernel rows' pointers into the
+  // ring, advanced by the stride (in registers), every tap unrolled.
   template <bool Left>
   [[gnu::noinline]] static void buffered_row(const group_state& s, const std::int8_t* rows, const std::int8_t* w, std::int8_t* out,
                                              std::int32_t slot) {
     const std::int8_t* row[kernel_h];
+#pragma GCC unroll 16
     for (std::int32_t ky = 0; ky < kernel_h; ++ky) row[ky] = rows + (slot + ky * g::win.dilation_h) % span_h * row_bytes;
 #pragma GCC unroll 1
     for (std::int32_t ox = 0; ox < g::out_w; ++ox, out += channels) {
       pair acc = s.start;
-      const std::int8_t* wk = w;
-#pragma GCC unroll 16
-      for (std::int32_t ky = 0; ky < kernel_h; ++ky) {
-        const std::int8_t* tap = row[ky] + 8 * ox * g::win.stride_w;
-        taps_of_row(acc, tap, wk, std::make_integer_sequence<std::int32_t, kernel_w>{});
-        wk += 8 * kernel_w;
-      }
+      every_tap(acc, row, w, std::make_integer_sequence<std::int32_t, taps>{});
       store<Left>(s, acc, out);
+#pragma GCC unroll 16
+      for (std::int32_t ky = 0; ky < kernel_h; ++ky) row[ky] += 8 * g::win.stride_w;
     }
   }
 
-  // The taps of one kernel row, `tap` and `w` their first input and filter bytes: per tap, its input and
-  // filter bytes at immediate offsets (widening VLDRB takes low registers: "l"), multiply_add. Assembly: as C++, g++ 12 hoists every load of the
-  // pixel to the top and spills them to the stack (two instructions more per tap).
-  template <std::int32_t... K>
-  [[gnu::always_inline]] static inline void taps_of_row(pair& acc, const std::int8_t* tap, const std::int8_t* w,
-                                                        std::integer_sequence<std::int32_t, K...>) {
-    (multiply_add_at<8 * K * g::win.dilation_w, 8 * K>(acc, tap, w), ...);
+  // Every tap of a pixel, `row` its kernel rows' first input bytes, `w` the group's filters (8 bytes a tap):
+  // per tap, its input and filter bytes at immediate offsets (widening VLDRB takes low registers: "l"),
+  // multiply_add. Assembly: as C++, g++ 12 hoists every load of the pixel to the top and spills them to
+  // the stack (two instructions more per tap).
+  template <std::int32_t... T>
+  [[gnu::always_inline]] static inline void every_tap(pair& acc, const std::int8_t* const (&row)[kernel_h], const std::int8_t* w,
+                                                      std::integer_sequence<std::int32_t, T...>) {
+    (multiply_add_at<8 * (T % kernel_w) * g::win.dilation_w, 8 * T>(acc, row[T / kernel_w], w), ...);
   }
   template <std::int32_t InputOffset, std::int32_t FilterOffset>
   [[gnu::always_inline]] static inline void multiply_add_at(pair& acc, const std::int8_t* x, const std::int8_t* w) {
