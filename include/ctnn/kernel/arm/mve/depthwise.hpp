@@ -75,10 +75,13 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
     if constexpr (buffered) {
       alignas(8) std::int8_t rows[buffer_bytes];
       fill_padding(rows);
-      if (P.per_channel != 0 && has_left_shift(rq.shift, channels)) {
-        for (std::int32_t q = 0; q < groups; ++q) buffered_group<true>(input, weights, bias, rq, output, 8 * q, rows);
+      const std::int32_t largest = P.per_channel != 0 ? largest_shift(rq.shift, channels) : 0;
+      if (largest > 0) {
+        for (std::int32_t q = 0; q < groups; ++q) buffered_group<scaling::left>(input, weights, bias, rq, output, 8 * q, rows);
+      } else if (largest < 0) {
+        for (std::int32_t q = 0; q < groups; ++q) buffered_group<scaling::right>(input, weights, bias, rq, output, 8 * q, rows);
       } else {
-        for (std::int32_t q = 0; q < groups; ++q) buffered_group<false>(input, weights, bias, rq, output, 8 * q, rows);
+        for (std::int32_t q = 0; q < groups; ++q) buffered_group<scaling::no_left>(input, weights, bias, rq, output, 8 * q, rows);
       }
     } else if (P.per_channel != 0 && has_left_shift(rq.shift, channels)) {
       for (std::int32_t q = 0; q < groups; ++q) channel_group<true>(input, weights, bias, rq, output, 8 * q);
@@ -115,10 +118,22 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
     acc.odd = vaddq_s32(acc.odd, vmulltq_int_s16(x, w));
   }
 
+  // How the call's per-channel shifts go (asked once per call): some channel shifts left; none does; every
+  // channel shifts right (the rounding's -1 for negative values then needs no mask: scale_right_plus_offset).
+  enum class scaling { left, no_left, right };
+
+  template <scaling S>
+  [[gnu::always_inline]] static inline void store(const group_state& s, pair acc, std::int8_t* out) {
+    if constexpr (P.per_channel == 0)
+      store_eight<P>(scale_plus_offset<P>(acc.even), scale_plus_offset<P>(acc.odd), out);
+    else if constexpr (S == scaling::right)
+      store_eight<P>(scale_right_plus_offset<P>(acc.even, s.even), scale_right_plus_offset<P>(acc.odd, s.odd), out);
+    else
+      store_eight<P>(scale_plus_offset<P, S == scaling::left>(acc.even, s.even), scale_plus_offset<P, S == scaling::left>(acc.odd, s.odd), out);
+  }
   template <bool Left>
   [[gnu::always_inline]] static inline void store(const group_state& s, pair acc, std::int8_t* out) {
-    if constexpr (P.per_channel != 0) store_eight<P>(scale_plus_offset<P, Left>(acc.even, s.even), scale_plus_offset<P, Left>(acc.odd, s.odd), out);
-    else store_eight<P>(scale_plus_offset<P>(acc.even), scale_plus_offset<P>(acc.odd), out);
+    store<Left ? scaling::left : scaling::no_left>(s, acc, out);
   }
 
   // Channels [c, c + 8) of every pixel (Left: requantize with left shifts, scales_of).
@@ -198,7 +213,7 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
   }
 
   // Channels [c, c + 8) of every pixel through the ring `rows` (buffer_bytes).
-  template <bool Left>
+  template <scaling S>
   [[gnu::noinline]] static void buffered_group(const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias,
                                                const requant_arrays& rq, std::int8_t* output, std::int32_t c, std::int8_t* rows) {
     group_state s{};
@@ -215,8 +230,8 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
       s.start = {vmlaq_n_s32(s.bias.even, vmovlbq_s16(sum), P.input_offset), vmlaq_n_s32(s.bias.odd, vmovltq_s16(sum), P.input_offset)};
       if constexpr (P.per_channel != 0) {
         const pair multiplier = load_pair(rq.multiplier + c), shift = load_pair(rq.shift + c);
-        s.even = scales_of<Left>(multiplier.even, shift.even);
-        s.odd = scales_of<Left>(multiplier.odd, shift.odd);
+        s.even = scales_of<S == scaling::left>(multiplier.even, shift.even);
+        s.odd = scales_of<S == scaling::left>(multiplier.odd, shift.odd);
       }
     }
     const std::int8_t* x = input + c;
@@ -228,7 +243,7 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
         for (std::int32_t r = next > top ? next : top; r < top + span_h; ++r)
           copy_row(rows + (r + g::win.pad_top) % span_h * row_bytes, x, b, r);
         next = top + span_h;
-        buffered_row<Left>(s, rows, w, out, oy * g::win.stride_h % span_h);
+        buffered_row<S>(s, rows, w, out, oy * g::win.stride_h % span_h);
         out += g::out_w * channels;
       }
     }
@@ -236,7 +251,7 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
 
   // One output row, its kernel row 0 in ring slot `slot`: per pixel, its kernel rows' pointers into the
   // ring, advanced by the stride (in registers), every tap unrolled.
-  template <bool Left>
+  template <scaling S>
   [[gnu::noinline]] static void buffered_row(const group_state& s, const std::int8_t* rows, const std::int8_t* w, std::int8_t* out,
                                              std::int32_t slot) {
     const std::int8_t* row[kernel_h];
@@ -246,7 +261,7 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
     for (std::int32_t ox = 0; ox < g::out_w; ++ox, out += channels) {
       pair acc = s.start;
       every_tap(acc, row, w, std::make_integer_sequence<std::int32_t, taps>{});
-      store<Left>(s, acc, out);
+      store<S>(s, acc, out);
 #pragma GCC unroll 16
       for (std::int32_t ky = 0; ky < kernel_h; ++ky) row[ky] += 8 * g::win.stride_w;
     }
