@@ -237,14 +237,23 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
     const std::int8_t* x = input + c;
     std::int8_t* out = output + c;
     for (std::int32_t b = 0; b < g::batch; ++b) {
-      std::int32_t next = -g::win.pad_top;  // the next input row to copy
+      // Input row r lives in slot (r + pad_top) % span_h, both counted along (no division).
+      std::int32_t next = -g::win.pad_top, next_slot = 0;  // the next input row to copy, its slot
+      std::int32_t top_slot = 0;                              // the slot of the output row's kernel row 0
       for (std::int32_t oy = 0; oy < g::out_h; ++oy) {
         const std::int32_t top = oy * g::win.stride_h - g::win.pad_top;
-        for (std::int32_t r = next > top ? next : top; r < top + span_h; ++r)
-          copy_row(rows + (r + g::win.pad_top) % span_h * row_bytes, x, b, r);
-        next = top + span_h;
-        buffered_row<S>(s, rows, w, out, oy * g::win.stride_h % span_h);
+        if (next < top) {  // rows no window reads (stride_h > span_h)
+          next_slot = top_slot;
+          next = top;
+        }
+        for (; next < top + span_h; ++next) {
+          copy_row(rows + next_slot * row_bytes, x, b, next);
+          next_slot = next_slot + 1 == span_h ? 0 : next_slot + 1;
+        }
+        buffered_row<S>(s, rows, w, out, top_slot);
         out += g::out_w * channels;
+        top_slot += g::win.stride_h % span_h;
+        if (top_slot >= span_h) top_slot -= span_h;
       }
     }
   }
@@ -256,7 +265,10 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
                                              std::int32_t slot) {
     const std::int8_t* row[kernel_h];
 #pragma GCC unroll 16
-    for (std::int32_t ky = 0; ky < kernel_h; ++ky) row[ky] = rows + (slot + ky * g::win.dilation_h) % span_h * row_bytes;
+    for (std::int32_t ky = 0; ky < kernel_h; ++ky) {
+      const std::int32_t at = slot + ky * g::win.dilation_h;  // < 2 * span_h
+      row[ky] = rows + (at >= span_h ? at - span_h : at) * row_bytes;
+    }
 #pragma GCC unroll 1
     for (std::int32_t ox = 0; ox < g::out_w; ++ox, out += channels) {
       pair acc = s.start;
