@@ -14,14 +14,13 @@ TEST_CASE("arm depthwise_conv2d in place equals the reference kernel") {
 }
 
 #if CTNN_ARM_MVE
-// How many of the layers Layer(Family, I) the MVE kernel walks through its ring of padded rows: the
-// narrow layers run both walks, the wide ones only the other.
+// How many of the layers Layer(Family, I) the MVE kernel walks through its ring of padded rows (the
+// narrow ones), and how many with its border and whole-window pixels (the wide ones).
 template <auto Layer, std::uint32_t Family, std::size_t... I>
 constexpr int buffered_layers(std::index_sequence<I...>) {
   return (0 + ... + (ctnn::kernel::arm::mve::detail::depthwise_kernel<Layer(Family, I)>::buffered ? 1 : 0));
 }
 static_assert(buffered_layers<t::depthwise_layer_in_eights, 10>(std::make_index_sequence<12>{}) >= 6);
-static_assert(buffered_layers<t::depthwise_layer_in_eights, 10>(std::make_index_sequence<12>{}) < 12);
 static_assert(buffered_layers<t::depthwise_layer_in_eights_in_place, 11>(std::make_index_sequence<6>{}) >= 3);
 static_assert(buffered_layers<t::depthwise_layer_in_eights_wide, 12>(std::make_index_sequence<6>{}) == 0);
 static_assert(buffered_layers<t::depthwise_layer_in_eights_wide_in_place, 13>(std::make_index_sequence<4>{}) == 0);

@@ -342,16 +342,17 @@ constexpr ctnn::kernel_params depthwise_layer_in_eights(std::uint32_t family, st
 constexpr ctnn::kernel_params depthwise_layer_in_eights_in_place(std::uint32_t family, std::size_t index) {
   return depthwise_layer_in_eights_of(family, index, true);
 }
-// The same over maps 52 to 58 pixels wide: rows of more than the MVE kernel's ring of padded rows holds
-// (max_buffer_bytes), so that it walks them with its border and whole-window pixels instead.
+// The same over maps 52 to 58 pixels wide, 8 channels (max_elements): rows of more than the MVE kernel's
+// ring of padded rows holds (max_buffer_bytes), so that it walks them with its border and whole-window
+// pixels instead.
 constexpr ctnn::kernel_params depthwise_layer_in_eights_wide_of(std::uint32_t family, std::size_t index, bool in_place) {
   ctnn::kernel_params p = depthwise_layer_in_eights_of(family, index, in_place);
   const ctnn::window& w = p.win;
   const std::int32_t in_w = 52 + static_cast<std::int32_t>(index % 7);
   const std::int32_t span_w = (w.kernel_w - 1) * w.dilation_w + 1;
   const std::int32_t out_w = (in_w + w.pad_left + w.pad_right - span_w) / w.stride_w + 1;
-  p.in = ctnn::make_shape(p.in[0], p.in[1], in_w, p.in[3]);
-  p.out = ctnn::make_shape(p.out[0], p.out[1], out_w, p.out[3]);
+  p.in = ctnn::make_shape(p.in[0], p.in[1], in_w, 8);
+  p.out = ctnn::make_shape(p.out[0], p.out[1], out_w, 8);
   return p;
 }
 constexpr ctnn::kernel_params depthwise_layer_in_eights_wide(std::uint32_t family, std::size_t index) {
