@@ -1,4 +1,4 @@
-// depthwise_conv2d through the DSP kernel (kernel/arm/depthwise.hpp), out of place and in place
+// depthwise_conv2d through the DSP kernel (kernel/arm/depthwise.hpp; the MVE one on MVE targets), out of place and in place
 // (arm_kernels_test.hpp).
 #include "arm_kernels_test.hpp"
 #include "kernels/arm_extreme_layers.hpp"
@@ -14,23 +14,14 @@ TEST_CASE("arm depthwise_conv2d in place equals the reference kernel") {
 }
 
 #if CTNN_ARM_MVE
-// How many of the layers Layer(Family, I) the MVE kernel walks through its ring of padded rows (the
-// narrow ones), and how many with its border and whole-window pixels (the wide ones).
-template <auto Layer, std::uint32_t Family, std::size_t... I>
-constexpr int buffered_layers(std::index_sequence<I...>) {
-  return (0 + ... + (ctnn::kernel::arm::mve::detail::depthwise_kernel<Layer(Family, I)>::buffered ? 1 : 0));
-}
-static_assert(buffered_layers<t::depthwise_layer_in_eights, 10>(std::make_index_sequence<12>{}) >= 6);
-static_assert(buffered_layers<t::depthwise_layer_in_eights_in_place, 11>(std::make_index_sequence<6>{}) >= 3);
-static_assert(buffered_layers<t::depthwise_layer_in_eights_wide, 12>(std::make_index_sequence<6>{}) == 0);
-static_assert(buffered_layers<t::depthwise_layer_in_eights_wide_in_place, 13>(std::make_index_sequence<4>{}) == 0);
+// Most narrow layers in eights take the MVE kernel's ring walk (the wide ones never: arm_kernels_depthwise_mve.cpp).
+static_assert(t::buffered_layers<t::depthwise_layer_in_eights, 10>(std::make_index_sequence<12>{}) >= 6);
+static_assert(t::buffered_layers<t::depthwise_layer_in_eights_in_place, 11>(std::make_index_sequence<6>{}) >= 3);
 #endif
 
 TEST_CASE("arm depthwise_conv2d over channels in eights (the MVE kernel's) equals the reference kernel") {
   t::check_layers<t::depthwise_layer_in_eights, 10>(std::make_index_sequence<12>{});
   t::check_layers<t::depthwise_layer_in_eights_in_place, 11>(std::make_index_sequence<6>{});
-  t::check_layers<t::depthwise_layer_in_eights_wide, 12>(std::make_index_sequence<6>{});
-  t::check_layers<t::depthwise_layer_in_eights_wide_in_place, 13>(std::make_index_sequence<4>{});
 }
 
 TEST_CASE("arm depthwise_conv2d wraps as the reference kernel at the int32 limits (biases, sums, output zero point)") {
