@@ -181,6 +181,11 @@ struct operands {
 inline operands layer_operands;
 inline std::int8_t expected_output[max_elements], actual_output[max_elements], in_place_arena[3 * max_elements];
 
+// The per-channel shifts fill() draws: any (right, zero or left, at random), or every one right, or
+// none left and one zero, or one left (the MVE depthwise kernel's three requantization variants).
+enum class shift_choice { any, right, no_left, some_left };
+inline shift_choice shifts = shift_choice::any;
+
 inline void fill(operands& o, std::uint32_t seed) {
   random r{{seed | 1u}};
   for (auto& v : o.input) v = static_cast<std::int8_t>(r.in(-128, 127));
@@ -191,7 +196,11 @@ inline void fill(operands& o, std::uint32_t seed) {
   for (auto& v : o.shift) {
     const std::int32_t pick = r.in(0, 7);
     v = pick == 0 ? r.in(-31, -28) : (pick == 1 ? r.in(0, 4) : r.in(-12, -1));
+    if (shifts == shift_choice::right && v >= 0) v -= 5;
+    if (shifts == shift_choice::no_left && v > 0) v = -v;
   }
+  if (shifts == shift_choice::no_left) o.shift[0] = 0;
+  if (shifts == shift_choice::some_left) o.shift[1] = 3;
 }
 
 // The kernel family of layer P: on MVE targets the MVE family's kernel where it has one; else the DSP
@@ -342,6 +351,50 @@ constexpr ctnn::kernel_params depthwise_layer_in_eights(std::uint32_t family, st
 constexpr ctnn::kernel_params depthwise_layer_in_eights_in_place(std::uint32_t family, std::size_t index) {
   return depthwise_layer_in_eights_of(family, index, true);
 }
+// The same over maps 52 to 58 pixels wide, 8 channels (max_elements): rows of more than the MVE kernel's
+// ring of padded rows holds (max_buffer_bytes), so that it walks them with its border and whole-window
+// pixels instead.
+constexpr ctnn::kernel_params depthwise_layer_in_eights_wide_of(std::uint32_t family, std::size_t index, bool in_place) {
+  ctnn::kernel_params p = depthwise_layer_in_eights_of(family, index, in_place);
+  const ctnn::window& w = p.win;
+  const std::int32_t in_w = 52 + static_cast<std::int32_t>(index % 7);
+  const std::int32_t span_w = (w.kernel_w - 1) * w.dilation_w + 1;
+  const std::int32_t out_w = (in_w + w.pad_left + w.pad_right - span_w) / w.stride_w + 1;
+  p.in = ctnn::make_shape(p.in[0], p.in[1], in_w, 8);
+  p.out = ctnn::make_shape(p.out[0], p.out[1], out_w, 8);
+  return p;
+}
+constexpr ctnn::kernel_params depthwise_layer_in_eights_wide(std::uint32_t family, std::size_t index) {
+  return depthwise_layer_in_eights_wide_of(family, index, false);
+}
+constexpr ctnn::kernel_params depthwise_layer_in_eights_wide_in_place(std::uint32_t family, std::size_t index) {
+  return depthwise_layer_in_eights_wide_of(family, index, true);
+}
+// Depthwise layers as the MLPerf Tiny models have them (3 x 3, SAME padding): KWS's 25 x 5 x 64 at stride
+// 1 (padding on every side), and 8 x 8 x 16 at stride 2 as VWW's (padding at the bottom and the right
+// only), in place (odd indices) or not.
+constexpr ctnn::kernel_params depthwise_model_layer(std::uint32_t family, std::size_t index) {
+  ctnn::kernel_params p = window_layer(family, index, true, index % 2 == 1);
+  const bool strided = index % 4 >= 2;
+  ctnn::window& w = p.win;
+  w.kernel_h = w.kernel_w = 3;
+  w.stride_h = w.stride_w = strided ? 2 : 1;
+  w.dilation_h = w.dilation_w = 1;
+  w.pad_top = w.pad_left = strided ? 0 : 1;
+  w.pad_bottom = w.pad_right = 1;
+  p.in = strided ? ctnn::make_shape(1, 8, 8, 16) : ctnn::make_shape(1, 25, 5, 64);
+  p.out = strided ? ctnn::make_shape(1, 4, 4, 16) : ctnn::make_shape(1, 25, 5, 64);
+  return p;
+}
+
+#if CTNN_ARM_MVE
+// How many of the layers Layer(Family, I) the MVE depthwise kernel walks through its ring of padded rows
+// (kernel/arm/mve/depthwise.hpp: narrow maps), the others with its border and whole-window pixels.
+template <auto Layer, std::uint32_t Family, std::size_t... I>
+constexpr int buffered_layers(std::index_sequence<I...>) {
+  return (0 + ... + (ctnn::kernel::arm::mve::detail::depthwise_kernel<Layer(Family, I)>::buffered ? 1 : 0));
+}
+#endif
 
 // Layers Layer(Family, I) for each I.
 template <auto Layer, std::uint32_t Family, std::size_t... I>

@@ -168,7 +168,7 @@ struct conv_kernel {
   template <std::int32_t Count, bool Left>
   [[gnu::always_inline]] static inline void four_channels(const channels& c, const std::int8_t* x, const std::int8_t*& w, std::int8_t* out,
                                                           std::int32_t o) {
-    int32x4_t acc = dot_four(x, w, chunks);
+    int32x4_t acc = dot_four<chunks>(x, w);
     if constexpr (Count == 4) {
       acc = vaddq_s32(acc, vldrwq_s32(c.offset_terms + o));
       if constexpr (P.has_bias != 0) acc = vaddq_s32(acc, vldrwq_s32(c.bias + o));

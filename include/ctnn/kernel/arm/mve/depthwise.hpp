@@ -9,17 +9,27 @@
 // The output stage requantizes both vectors and interleaves them back into channel order (store_eight).
 // Channel-major, as the DSP kernel (kernel/arm/depthwise.hpp): per group of eight channels, their bias,
 // requantization (deinterleaved by VLD2) and input-offset term (offset * the sum of their filters over
-// every tap) set up once, then every pixel in ascending order:
-//   * pixels whose window lies inside the input: every tap, the accumulators starting from bias + term;
-//   * pixels with taps in the padding: their in-bounds taps (the reference skips the others), the offset
-//     added to the inputs (VADD, in int16).
+// every tap) set up once, then every pixel in ascending order, in one of two walks:
+//   * narrow maps with few taps (`buffered`: the ring below fits in max_buffer_bytes of stack, at most
+//     16 taps), the ring walk: the span_h input rows a window spans, the group's eight bytes a pixel,
+//     are copied into a ring of rows padded on both sides with -input_offset (x + offset = 0, what the
+//     reference's skipped taps add), one new row per output row at stride 1; every pixel then runs every
+//     tap from bias + term, unrolled, at immediate offsets from its kernel rows' pointers and from the
+//     group's filters (copied eight bytes a tap). No pixel is a border pixel: on KWS (25 x 5 pixels, 3 x 3)
+//     45 % of them are;
+//   * otherwise: pixels whose window lies inside the input: every tap, the accumulators starting from
+//     bias + term; pixels with taps in the padding: their in-bounds taps (the reference skips the
+//     others), the offset added to the inputs (VADD, in int16).
 //
-// In place (kernel_params::in_place), the DSP kernel's argument holds for this walk too when the result
+// In place (kernel_params::in_place), the DSP kernel's argument holds for both walks when the result
 // lies a whole number of pixels from the input (checked at run time): output (p, c) overwrites input
 // (i, c) of one pixel i below everything output pixels >= p read (the planner's rule), and each pixel is
-// written after all its reads. Otherwise the call runs the DSP kernel's pixel-major walk.
+// written after all its reads (the ring walk copies an input row before the first output row that reads
+// it, after the output rows before; what it copies and no window reads may be overwritten already, and
+// is never read). Otherwise the call runs the DSP kernel's pixel-major walk.
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/arm/depthwise.hpp>
@@ -43,6 +53,20 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
   // The filters' sums over the taps are taken in int16 lanes: |sum| <= 128 * taps.
   static constexpr std::int32_t max_taps = 32767 / 128;
 
+  // The buffered walk (narrow maps, few taps): the input rows a window spans, eight channels a pixel,
+  // copied into a ring of span_h rows padded on both sides with -input_offset (a padded tap then adds
+  // (x + offset) * w = 0, as the reference's skipped tap), so that every pixel runs every tap from
+  // bias + term; the group's filters copied eight bytes a tap (immediate offsets from one pointer).
+  static constexpr std::int32_t span_h = (kernel_h - 1) * g::win.dilation_h + 1;
+  static constexpr std::int32_t padded_w = (g::out_w - 1) * g::win.stride_w + (kernel_w - 1) * g::win.dilation_w + 1;
+  static constexpr std::int32_t row_bytes = 8 * padded_w;
+  static constexpr std::int32_t buffer_bytes = span_h * row_bytes;
+  // The ring's stack: KWS's 25 x 5 maps take 168 B, VWW's 6 x 6 and 3 x 3 ones up to 192; its 12 x 12 x 64
+  // layers (336 B) keep the other walk, which would raise the peak stack of its inference from 1,304 B to
+  // 1,448 (1,136 B without the ring walk). The taps: the filters' offsets (VLDRB's immediates).
+  static constexpr std::int32_t max_buffer_bytes = 256, max_buffered_taps = 16;
+  static constexpr bool buffered = buffer_bytes <= max_buffer_bytes && taps <= max_buffered_taps;
+
   static constexpr bool supports = mve_available && P.kind == op_kind::depthwise_conv2d && P.type == dtype::i8 &&
                                    P.depth_multiplier == 1 && P.in.rank == 4 && P.out.rank == 4 && P.in[3] == channels &&
                                    channels % 8 == 0 && taps <= max_taps && P.weights_offset == 0 && g::valid &&
@@ -60,7 +84,18 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
         return;
       }
     }
-    if (P.per_channel != 0 && has_left_shift(rq.shift, channels)) {
+    if constexpr (buffered) {
+      alignas(8) std::int8_t rows[buffer_bytes];
+      fill_padding(rows);
+      const std::int32_t largest = P.per_channel != 0 ? largest_shift(rq.shift, channels) : 0;
+      if (largest > 0) {
+        for (std::int32_t q = 0; q < groups; ++q) buffered_group<scaling::left>(input, weights, bias, rq, output, 8 * q, rows);
+      } else if (largest < 0) {
+        for (std::int32_t q = 0; q < groups; ++q) buffered_group<scaling::right>(input, weights, bias, rq, output, 8 * q, rows);
+      } else {
+        for (std::int32_t q = 0; q < groups; ++q) buffered_group<scaling::no_left>(input, weights, bias, rq, output, 8 * q, rows);
+      }
+    } else if (P.per_channel != 0 && has_left_shift(rq.shift, channels)) {
       for (std::int32_t q = 0; q < groups; ++q) channel_group<true>(input, weights, bias, rq, output, 8 * q);
     } else {
       for (std::int32_t q = 0; q < groups; ++q) channel_group<false>(input, weights, bias, rq, output, 8 * q);
@@ -95,10 +130,22 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
     acc.odd = vaddq_s32(acc.odd, vmulltq_int_s16(x, w));
   }
 
+  // How the call's per-channel shifts go (asked once per call): some channel shifts left; none does; every
+  // channel shifts right (the rounding's -1 for negative values then needs no mask: scale_right_plus_offset).
+  enum class scaling { left, no_left, right };
+
+  template <scaling S>
+  [[gnu::always_inline]] static inline void store(const group_state& s, pair acc, std::int8_t* out) {
+    if constexpr (P.per_channel == 0)
+      store_eight<P>(scale_plus_offset<P>(acc.even), scale_plus_offset<P>(acc.odd), out);
+    else if constexpr (S == scaling::right)
+      store_eight<P>(scale_right_plus_offset<P>(acc.even, s.even), scale_right_plus_offset<P>(acc.odd, s.odd), out);
+    else
+      store_eight<P>(scale_plus_offset<P, S == scaling::left>(acc.even, s.even), scale_plus_offset<P, S == scaling::left>(acc.odd, s.odd), out);
+  }
   template <bool Left>
   [[gnu::always_inline]] static inline void store(const group_state& s, pair acc, std::int8_t* out) {
-    if constexpr (P.per_channel != 0) store_eight<P>(scale_plus_offset<P, Left>(acc.even, s.even), scale_plus_offset<P, Left>(acc.odd, s.odd), out);
-    else store_eight<P>(scale_plus_offset<P>(acc.even), scale_plus_offset<P>(acc.odd), out);
+    store<Left ? scaling::left : scaling::no_left>(s, acc, out);
   }
 
   // Channels [c, c + 8) of every pixel (Left: requantize with left shifts, scales_of).
@@ -149,6 +196,125 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
         multiply_add(acc, vldrbq_s16(tap), vldrbq_s16(w));
     }
     store<Left>(s, acc, out);
+  }
+
+  // The padding value: the input that adds nothing once offset (-input_offset lies in [-128, 127]).
+  static constexpr std::int16_t padding_value = static_cast<std::int16_t>(-P.input_offset);
+
+  [[gnu::always_inline]] static inline void fill_padding(std::int8_t* to) {
+    const int16x8_t v = vdupq_n_s16(padding_value);
+#pragma GCC unroll 1
+    for (std::int32_t k = 0; k < buffer_bytes; k += 8) vstrbq_s16(to + k, v);
+  }
+
+  // Input row r (any, padding rows included) of batch b into the ring: its columns inside the input
+  // (the padding columns keep fill_padding's value), or every column of a padding row.
+  [[gnu::always_inline]] static inline void copy_row(std::int8_t* to, const std::int8_t* x, std::int32_t b, std::int32_t r) {
+    constexpr std::int32_t first = g::win.pad_left;
+    constexpr std::int32_t end = first + g::in_w < padded_w ? first + g::in_w : padded_w;
+    if (r < 0 || r >= g::in_h) {
+      const int16x8_t v = vdupq_n_s16(padding_value);
+#pragma GCC unroll 1
+      for (std::int32_t j = first; j < end; ++j) vstrbq_s16(to + 8 * j, v);
+      return;
+    }
+    const std::int8_t* from = x + g::input_pixel(b, r, 0);
+    to += 8 * first;
+#pragma GCC unroll 1
+    for (std::int32_t j = first; j < end; ++j, from += channels, to += 8) vstrbq_s16(to, vldrbq_s16(from));
+  }
+
+  // Channels [c, c + 8) of every pixel through the ring `rows` (buffer_bytes).
+  template <scaling S>
+  [[gnu::noinline]] static void buffered_group(const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias,
+                                               const requant_arrays& rq, std::int8_t* output, std::int32_t c, std::int8_t* rows) {
+    group_state s{};
+    alignas(8) std::int8_t w[8 * taps];
+    {
+      s.bias = P.has_bias != 0 ? load_pair(bias + c) : pair{vdupq_n_s32(0), vdupq_n_s32(0)};
+      int16x8_t sum = vdupq_n_s16(0);  // |sum| <= 128 * taps
+#pragma GCC unroll 1
+      for (std::int32_t t = 0; t < taps; ++t) {
+        const int16x8_t tap = vldrbq_s16(weights + c + t * channels);
+        sum = vaddq_s16(sum, tap);
+        vstrbq_s16(w + 8 * t, tap);
+      }
+      s.start = {vmlaq_n_s32(s.bias.even, vmovlbq_s16(sum), P.input_offset), vmlaq_n_s32(s.bias.odd, vmovltq_s16(sum), P.input_offset)};
+      if constexpr (P.per_channel != 0) {
+        const pair multiplier = load_pair(rq.multiplier + c), shift = load_pair(rq.shift + c);
+        s.even = scales_of<S == scaling::left>(multiplier.even, shift.even);
+        s.odd = scales_of<S == scaling::left>(multiplier.odd, shift.odd);
+      }
+    }
+    const std::int8_t* x = input + c;
+    std::int8_t* out = output + c;
+    for (std::int32_t b = 0; b < g::batch; ++b) {
+      // Input row r lives in slot (r + pad_top) % span_h, both counted along (no division).
+      std::int32_t next = -g::win.pad_top, next_slot = 0;  // the next input row to copy, its slot
+      std::int32_t top_slot = 0;                              // the slot of the output row's kernel row 0
+      for (std::int32_t oy = 0; oy < g::out_h; ++oy) {
+        const std::int32_t top = oy * g::win.stride_h - g::win.pad_top;
+        if (next < top) {  // rows no window reads (stride_h > span_h)
+          next_slot = top_slot;
+          next = top;
+        }
+        for (; next < top + span_h; ++next) {
+          copy_row(rows + next_slot * row_bytes, x, b, next);
+          next_slot = next_slot + 1 == span_h ? 0 : next_slot + 1;
+        }
+        buffered_row<S>(s, rows, w, out, top_slot);
+        out += g::out_w * channels;
+        top_slot += g::win.stride_h % span_h;
+        if (top_slot >= span_h) top_slot -= span_h;
+      }
+    }
+  }
+
+  // One output row, its kernel row 0 in ring slot `slot`: per pixel, its kernel rows' pointers into the
+  // ring, advanced by the stride (in registers), every tap unrolled.
+  template <scaling S>
+  [[gnu::noinline]] static void buffered_row(const group_state& s, const std::int8_t* rows, const std::int8_t* w, std::int8_t* out,
+                                             std::int32_t slot) {
+    const std::int8_t* row[kernel_h];
+#pragma GCC unroll 16
+    for (std::int32_t ky = 0; ky < kernel_h; ++ky) {
+      const std::int32_t at = slot + ky * g::win.dilation_h;  // < 2 * span_h
+      row[ky] = rows + (at >= span_h ? at - span_h : at) * row_bytes;
+    }
+#pragma GCC unroll 1
+    for (std::int32_t ox = 0; ox < g::out_w; ++ox, out += channels) {
+      pair acc = s.start;
+      every_tap(acc, row, w, std::make_integer_sequence<std::int32_t, taps>{});
+      store<S>(s, acc, out);
+#pragma GCC unroll 16
+      for (std::int32_t ky = 0; ky < kernel_h; ++ky) row[ky] += 8 * g::win.stride_w;
+    }
+  }
+
+  // Every tap of a pixel, `row` its kernel rows' first input bytes, `w` the group's filters (8 bytes a tap):
+  // per tap, its input and filter bytes at immediate offsets (widening VLDRB takes low registers: "l"),
+  // multiply_add. Assembly: as C++, g++ 12 hoists every load of the pixel to the top and spills them to
+  // the stack (two instructions more per tap).
+  template <std::int32_t... T>
+  [[gnu::always_inline]] static inline void every_tap(pair& acc, const std::int8_t* const (&row)[kernel_h], const std::int8_t* w,
+                                                      std::integer_sequence<std::int32_t, T...>) {
+    (multiply_add_at<8 * (T % kernel_w) * g::win.dilation_w, 8 * T>(acc, row[T / kernel_w], w), ...);
+  }
+  template <std::int32_t InputOffset, std::int32_t FilterOffset>
+  [[gnu::always_inline]] static inline void multiply_add_at(pair& acc, const std::int8_t* x, const std::int8_t* w) {
+    static_assert(InputOffset <= 127 && FilterOffset <= 127, "VLDRB's immediate offsets");
+    int16x8_t xv, wv;
+    int32x4_t even, odd;
+    __asm(
+        "vldrb.s16 %q[xv], [%[x], %[xo]]\n\t"
+        "vldrb.s16 %q[wv], [%[w], %[wo]]\n\t"
+        "vmullb.s16 %q[even], %q[xv], %q[wv]\n\t"
+        "vmullt.s16 %q[odd], %q[xv], %q[wv]\n\t"
+        "vadd.i32 %q[ae], %q[ae], %q[even]\n\t"
+        "vadd.i32 %q[ao], %q[ao], %q[odd]"
+        : [ae] "+w"(acc.even), [ao] "+w"(acc.odd), [xv] "=&w"(xv), [wv] "=&w"(wv), [even] "=&w"(even), [odd] "=&w"(odd)
+        : [x] "l"(x), [w] "l"(w), [xo] "n"(InputOffset), [wo] "n"(FilterOffset)
+        : "memory");
   }
 
   // One pixel with taps in the padding: its in-bounds taps, the offset added to the inputs.
