@@ -25,6 +25,22 @@ inline constexpr bool mve_available = CTNN_ARM_MVE != 0;
 
 #if CTNN_ARM_MVE
 
+// dot_four's assembly, one text for its loop and its unrolled form: a chunk (one input load, four filters'
+// chunks; "" starts the sums with VMLADAV, "a" adds to them with VMLADAVA), and the four sums into the lanes.
+#define CTNN_DETAIL_MVE_DOT_FOUR_CHUNK(accumulate)                                                         \
+  "vldrb.8 q0, [%[x]], #16\n\t"                                                                           \
+  "vldrb.8 q1, [%[w], #16]\n\t"                                                                           \
+  "vldrb.8 q2, [%[w], #32]\n\t"                                                                           \
+  "vldrb.8 q3, [%[w], #48]\n\t"                                                                           \
+  "vldrb.8 q4, [%[w]], #64\n\t"                                                                           \
+  "vmladav" accumulate ".s8 %[a0], q0, q4\n\t"                                                           \
+  "vmladav" accumulate ".s8 %[a1], q0, q1\n\t"                                                           \
+  "vmladav" accumulate ".s8 %[a2], q0, q2\n\t"                                                           \
+  "vmladav" accumulate ".s8 %[a3], q0, q3\n\t"
+#define CTNN_DETAIL_MVE_DOT_FOUR_LANES              \
+  "vmov %q[v][2], %q[v][0], %[a0], %[a2]\n\t" \
+  "vmov %q[v][3], %q[v][1], %[a1], %[a3]\n\t"
+
 // The four sums sum_k x[k] * w_c[k] over `chunks` chunks of 16 bytes (k < 16 * chunks) as the lanes of a
 // vector (lane c: filter c), the filters interleaved by chunk: chunk j of filter c at w + 64 j + 16 c (one
 // pointer with immediate offsets; w ends one group further). One input load serves four filters: 9
@@ -36,30 +52,13 @@ inline constexpr bool mve_available = CTNN_ARM_MVE != 0;
   std::int32_t a0, a1, a2, a3;
   int32x4_t sums;
   __asm volatile(
-      "vldrb.8 q0, [%[x]], #16\n\t"
-      "vldrb.8 q1, [%[w], #16]\n\t"
-      "vldrb.8 q2, [%[w], #32]\n\t"
-      "vldrb.8 q3, [%[w], #48]\n\t"
-      "vldrb.8 q4, [%[w]], #64\n\t"
-      "vmladav.s8 %[a0], q0, q4\n\t"
-      "vmladav.s8 %[a1], q0, q1\n\t"
-      "vmladav.s8 %[a2], q0, q2\n\t"
-      "vmladav.s8 %[a3], q0, q3\n\t"
+      CTNN_DETAIL_MVE_DOT_FOUR_CHUNK("")
       "wls lr, %[n], 2f\n"
       "1:\n\t"
-      "vldrb.8 q0, [%[x]], #16\n\t"
-      "vldrb.8 q1, [%[w], #16]\n\t"
-      "vldrb.8 q2, [%[w], #32]\n\t"
-      "vldrb.8 q3, [%[w], #48]\n\t"
-      "vldrb.8 q4, [%[w]], #64\n\t"
-      "vmladava.s8 %[a0], q0, q4\n\t"
-      "vmladava.s8 %[a1], q0, q1\n\t"
-      "vmladava.s8 %[a2], q0, q2\n\t"
-      "vmladava.s8 %[a3], q0, q3\n\t"
+      CTNN_DETAIL_MVE_DOT_FOUR_CHUNK("a")
       "le lr, 1b\n"
       "2:\n\t"
-      "vmov %q[v][2], %q[v][0], %[a0], %[a2]\n\t"
-      "vmov %q[v][3], %q[v][1], %[a1], %[a3]\n\t"
+      CTNN_DETAIL_MVE_DOT_FOUR_LANES
       : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3), [x] "+r"(x), [w] "+r"(w), [v] "=&w"(sums)
       : [n] "r"(chunks - 1)
       : "q0", "q1", "q2", "q3", "q4", "lr", "memory");
@@ -79,28 +78,11 @@ template <std::int32_t Chunks>
     std::int32_t a0, a1, a2, a3;
     int32x4_t sums;
     __asm volatile(
-        "vldrb.8 q0, [%[x]], #16\n\t"
-        "vldrb.8 q1, [%[w], #16]\n\t"
-        "vldrb.8 q2, [%[w], #32]\n\t"
-        "vldrb.8 q3, [%[w], #48]\n\t"
-        "vldrb.8 q4, [%[w]], #64\n\t"
-        "vmladav.s8 %[a0], q0, q4\n\t"
-        "vmladav.s8 %[a1], q0, q1\n\t"
-        "vmladav.s8 %[a2], q0, q2\n\t"
-        "vmladav.s8 %[a3], q0, q3\n\t"
+        CTNN_DETAIL_MVE_DOT_FOUR_CHUNK("")
         ".rept %c[n]\n\t"
-        "vldrb.8 q0, [%[x]], #16\n\t"
-        "vldrb.8 q1, [%[w], #16]\n\t"
-        "vldrb.8 q2, [%[w], #32]\n\t"
-        "vldrb.8 q3, [%[w], #48]\n\t"
-        "vldrb.8 q4, [%[w]], #64\n\t"
-        "vmladava.s8 %[a0], q0, q4\n\t"
-        "vmladava.s8 %[a1], q0, q1\n\t"
-        "vmladava.s8 %[a2], q0, q2\n\t"
-        "vmladava.s8 %[a3], q0, q3\n\t"
+        CTNN_DETAIL_MVE_DOT_FOUR_CHUNK("a")
         ".endr\n\t"
-        "vmov %q[v][2], %q[v][0], %[a0], %[a2]\n\t"
-        "vmov %q[v][3], %q[v][1], %[a1], %[a3]\n\t"
+        CTNN_DETAIL_MVE_DOT_FOUR_LANES
         : [a0] "=&Te"(a0), [a1] "=&Te"(a1), [a2] "=&Te"(a2), [a3] "=&Te"(a3), [x] "+r"(x), [w] "+r"(w), [v] "=&w"(sums)
         : [n] "n"(Chunks - 1)
         : "q0", "q1", "q2", "q3", "q4", "memory");
