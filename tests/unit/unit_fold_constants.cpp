@@ -67,6 +67,12 @@ static_assert(relu_values[0] == 0.0f && relu_values[1] == 0.25f && relu_values[2
 static_assert(ctnn::constant_data_of<folded<relu_const>, 2>() == relu_values.data());
 static_assert(ctnn::constant_data_of<folded<relu_const>, 1>() == c4);
 
+// Materialised constants start on a cache line on hosts (detail/constant_alignment.hpp): SIMD kernels load whole
+// vectors of them, and one straddling two lines costs two loads.
+TEST_CASE("fold_constants: materialised constants are aligned to a cache line") {
+  CHECK(reinterpret_cast<std::uintptr_t>(relu_values.data()) % 64 == 0);
+}
+
 // Regression (fixed): a folded constant keeps the index of the op that computed it as its `producer`
 // (module.hpp: "-1 for inputs and constants"); erase_nodes (graph_edit.hpp:53-55) resets producers of
 // non-constants only, and fold_constants has just made the tensor a constant. After compaction the

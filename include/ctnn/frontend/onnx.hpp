@@ -30,6 +30,7 @@
 #include <string_view>
 #include <utility>
 
+#include <ctnn/detail/constant_alignment.hpp>
 #include <ctnn/frontend/detail/embedded_model.hpp>
 #include <ctnn/frontend/onnx/compile_errors.hpp>
 #include <ctnn/frontend/onnx/describe.hpp>
@@ -71,7 +72,8 @@ constexpr auto relaid_out() {
 }
 
 template <class Imported, std::size_t K>
-inline constexpr auto relaid_out_v = relaid_out<Imported, K>();
+alignas(ctnn::detail::constant_alignment<decltype(relaid_out<Imported, K>())>) inline constexpr auto relaid_out_v =
+    relaid_out<Imported, K>();
 
 // Points relayout K's tensor at its values: data.f32 (floats), or data.bytes (integers, read as a constant's bytes
 // are; no file: the executor copies them as it copies any constant's).

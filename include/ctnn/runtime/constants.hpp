@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <utility>
 
+#include <ctnn/detail/constant_alignment.hpp>
 #include <ctnn/detail/math.hpp>
 #include <ctnn/ir/little_endian.hpp>
 #include <ctnn/ir/module.hpp>
@@ -22,7 +23,8 @@ constexpr auto materialize_constant();
 
 // The values of a recipe constant: an array of float, in .rodata.
 template <auto& M, std::int32_t T>
-inline constexpr auto constant_values_v = detail::materialize_constant<M, T>();
+alignas(detail::constant_alignment<decltype(detail::materialize_constant<M, T>())>) inline constexpr auto constant_values_v =
+    detail::materialize_constant<M, T>();
 
 namespace detail {
 // A float32 constant stored as bytes in an embedded model file, decoded once into an array so that
@@ -37,7 +39,8 @@ constexpr auto decode_f32() {
 }  // namespace detail
 
 template <auto& M, std::int32_t T>
-inline constexpr auto decoded_f32_v = detail::decode_f32<M, T>();
+alignas(detail::constant_alignment<decltype(detail::decode_f32<M, T>())>) inline constexpr auto decoded_f32_v =
+    detail::decode_f32<M, T>();
 
 // The float32 values of constant tensor T of module M, readable in constant evaluation, whether a
 // pass made them, the user wrote them or a model file holds them.

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <ctnn/detail/constant_alignment.hpp>
 #include <ctnn/ir/little_endian.hpp>
 #include <ctnn/kernel/dispatch.hpp>
 #include <ctnn/kernel/params.hpp>
@@ -80,7 +81,7 @@ constexpr auto copy_stored_bytes() {
 }
 
 template <class Entry>
-inline constexpr auto stored_copy_v = copy_stored_bytes<Entry>();
+alignas(constant_alignment<decltype(copy_stored_bytes<Entry>())>) inline constexpr auto stored_copy_v = copy_stored_bytes<Entry>();
 
 // Where a reader finds one constant: a slice of a model file (keyed by the slice), entry T of a views
 // table (any constant; keyed by the table), or a view given by value (user arrays only: their pointers are
@@ -137,10 +138,13 @@ struct constant_reader {
 //  * packed_file_constant_v: a constant in a model file, keyed by its slice and P (shared likewise);
 //  * packed_constant_v: any constant, entry T of a views table (the executor's).
 template <kernel_params P, std::size_t K, constant_view View>
+alignas(detail::constant_alignment<decltype(kernel::pack_operand<P, K>(detail::constant_reader<detail::user_array_entry<View>>{}))>)
 inline constexpr auto packed_user_array_v = kernel::pack_operand<P, K>(detail::constant_reader<detail::user_array_entry<View>>{});
 template <kernel_params P, std::size_t K, file_slice S>
+alignas(detail::constant_alignment<decltype(kernel::pack_operand<P, K>(detail::constant_reader<detail::file_entry<S>>{}))>)
 inline constexpr auto packed_file_constant_v = kernel::pack_operand<P, K>(detail::constant_reader<detail::file_entry<S>>{});
 template <const auto& Views, kernel_params P, std::size_t K, std::size_t T>
+alignas(detail::constant_alignment<decltype(kernel::pack_operand<P, K>(detail::constant_reader<detail::table_entry<Views, T>>{}))>)
 inline constexpr auto packed_constant_v = kernel::pack_operand<P, K>(detail::constant_reader<detail::table_entry<Views, T>>{});
 
 // A constant read unpacked, as stored, from a model file's bytes: an array of its own (one per constant,
