@@ -30,87 +30,51 @@
 #include <ctnn/kernel/detail/operands.hpp>
 #include <ctnn/kernel/detail/output_clamp.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
+#include <ctnn/kernel/simd/i8/gemm_walk.hpp>
 #include <ctnn/kernel/simd/i8/isa.hpp>
 #include <ctnn/kernel/simd/i8/output_stage.hpp>
 #include <ctnn/kernel/simd/i8/padded_input.hpp>
 
 namespace ctnn::kernel::simd::i8_detail {
 
-// The largest of 4, 3, 2, 1 that divides n.
-constexpr std::int32_t block_divisor(std::int32_t n) { return n % 4 == 0 ? 4 : (n % 3 == 0 ? 3 : (n % 2 == 0 ? 2 : 1)); }
-
 // Stage: the output stage (i8/output_stage.hpp), TFLite's unless the call follows ONNX (i8/onnx_conv.hpp).
 template <kernel_params P, class I, class Stage = tflite_output<P, I>>
 struct gemm_kernel {
-  using geometry = window_geometry<P>;
+  using walk = gemm_walk<P, I::lanes, I::registers, I::group>;
   using element = typename I::input_element;
-  static constexpr bool is_dense = geometry::is_dense;
-  static constexpr std::int32_t in_c = geometry::channels, out_c = P.out.last();
-  static constexpr std::int32_t kernel_h = geometry::kernel_h, kernel_w = geometry::kernel_w;
-  static constexpr std::int32_t reduction = kernel_h * kernel_w * in_c;
-  static constexpr bool row_runs = geometry::win.dilation_w == 1;
-  static constexpr std::int32_t runs = row_runs ? kernel_h : kernel_h * kernel_w;
-  static constexpr std::int32_t run_elements = row_runs ? kernel_w * in_c : in_c;
-  static constexpr std::int32_t groups_per_run = (run_elements + I::group - 1) / I::group;
-  static constexpr std::int32_t channel_vectors = (out_c + I::lanes - 1) / I::lanes;
-  static constexpr std::size_t weight_words = static_cast<std::size_t>(runs) * groups_per_run * channel_vectors * I::lanes;
-  static constexpr std::size_t packed_words = weight_words + static_cast<std::size_t>(channel_vectors) * I::lanes;
-
-  // Blocks: along one output row, or along every pixel when they are all evenly spaced in the buffer.
-  static constexpr bool flat = is_dense || (kernel_h == 1 && kernel_w == 1 && geometry::win.stride_h == 1 &&
-                                            geometry::win.stride_w == 1 && !geometry::padded);
-  static constexpr std::int32_t pixels = geometry::batch * geometry::out_h * geometry::out_w;
-  static constexpr std::int32_t row_count = flat ? 1 : geometry::batch * geometry::out_h;
-  static constexpr std::int32_t row_pixels = flat ? pixels : geometry::out_w;
-  static constexpr std::ptrdiff_t pixel_step = flat ? in_c : static_cast<std::ptrdiff_t>(geometry::win.stride_w) * in_c;
-  static constexpr std::int32_t vector_block = block_divisor(channel_vectors);
-  // At most 24 accumulators (with the block's weights and a broadcast input they fill 32 registers), as
-  // many pixels as divide the row evenly: a moved-back last block recomputes pixels.
-  static constexpr std::int32_t pixel_block_max =
-      (I::registers - vector_block - 2) / vector_block < 24 / vector_block ? (I::registers - vector_block - 2) / vector_block
-                                                                           : 24 / vector_block;
-  static constexpr std::int32_t choose_pixel_block() {
-    // Instructions per block step (dot products, weight loads, broadcasts) times the blocks in a row.
-    std::int32_t best = 1, best_cost = -1;
-    for (std::int32_t p = 1; p <= pixel_block_max && p <= row_pixels; ++p) {
-      const std::int32_t cost = (row_pixels + p - 1) / p * (p * vector_block + vector_block + p);
-      if (best_cost < 0 || cost <= best_cost) best = p, best_cost = cost;
-    }
-    return best;
-  }
-  static constexpr std::int32_t pixel_block = choose_pixel_block();
+  static constexpr std::size_t packed_words = walk::weight_words + static_cast<std::size_t>(walk::channel_vectors) * I::lanes;
   // Whether a block's outputs are consecutive bytes in groups of four vectors (all channels in one block
   // of whole vectors): store_output_four then narrows and stores four vectors at once.
   static constexpr bool stores_four =
-      vector_block == channel_vectors && out_c == channel_vectors * I::lanes && pixel_block * vector_block % 4 == 0;
+      walk::vector_block == walk::channel_vectors && walk::out_c == walk::channel_vectors * I::lanes && walk::pixel_block * walk::vector_block % 4 == 0;
 
   static constexpr bool supports =
       I::available && (P.kind == op_kind::conv2d || P.kind == op_kind::dense) && P.weights_offset == 0 &&
       (P.kind != op_kind::conv2d || (P.groups == 1 && P.in.rank == 4 && P.out.rank == 4)) &&
-      kernel::detail::is_output_clamp(P.fused) && geometry::valid &&
-      geometry::elements * static_cast<std::int64_t>(sizeof(element)) <= max_padded_bytes && pixel_block >= 1;
+      kernel::detail::is_output_clamp(P.fused) && walk::geometry::valid &&
+      walk::geometry::elements * static_cast<std::int64_t>(sizeof(element)) <= max_padded_bytes && walk::pixel_block >= 1;
 
   static constexpr bool packs(std::size_t k) { return k == 1; }
   using vec = typename I::vec;
   // Each scale serves every block of pixels (once only in a single-row dense layer).
-  using scale = typename Stage::template scale<(pixels > 1)>;
+  using scale = typename Stage::template scale<(walk::pixels > 1)>;
 
   template <std::size_t K, class Reader>
   static constexpr std::array<std::int32_t, packed_words> pack(const Reader& read) {
     static_assert(K == 1, "ctnn: the int8 GEMM kernel packs its weights only.");
     std::array<std::int32_t, packed_words> words{};
-    for (std::int32_t oc = 0; oc < out_c; ++oc) {
+    for (std::int32_t oc = 0; oc < walk::out_c; ++oc) {
       const auto slot = static_cast<std::size_t>(oc / I::lanes) * I::lanes + static_cast<std::size_t>(oc % I::lanes);
       std::int32_t sum = 0;
       // The filter is OHWI, so run `run` (kernel row ky, or tap (ky, kx)) is elements
       // [run * run_elements, (run + 1) * run_elements) of the output channel's row: few constant-evaluation
       // steps per weight (clang's limit is about a million per packed operand).
-      std::size_t at = static_cast<std::size_t>(oc) * static_cast<std::size_t>(reduction);
+      std::size_t at = static_cast<std::size_t>(oc) * static_cast<std::size_t>(walk::reduction);
       std::size_t to = slot;
-      for (std::int32_t run = 0; run < runs; ++run)
-        for (std::int32_t g = 0; g < groups_per_run; ++g, to += channel_vectors * I::lanes) {
+      for (std::int32_t run = 0; run < walk::runs; ++run)
+        for (std::int32_t g = 0; g < walk::groups_per_run; ++g, to += walk::channel_vectors * I::lanes) {
           std::uint32_t word = 0;
-          const std::int32_t count = run_elements - g * I::group < I::group ? run_elements - g * I::group : I::group;
+          const std::int32_t count = walk::run_elements - g * I::group < I::group ? walk::run_elements - g * I::group : I::group;
           if (count == 4 && I::group == 4) {  // whole groups in a few statements
             const std::int8_t w0 = read.i8(at), w1 = read.i8(at + 1), w2 = read.i8(at + 2), w3 = read.i8(at + 3);
             word = weight_bits<4>(w0, 0) | weight_bits<4>(w1, 1) | weight_bits<4>(w2, 2) | weight_bits<4>(w3, 3);
@@ -130,7 +94,7 @@ struct gemm_kernel {
           }
           words[to] = static_cast<std::int32_t>(word);
         }
-      words[weight_words + slot] = static_cast<std::int32_t>(static_cast<std::uint32_t>(P.input_offset - I::input_bias) *
+      words[walk::weight_words + slot] = static_cast<std::int32_t>(static_cast<std::uint32_t>(P.input_offset - I::input_bias) *
                                                              static_cast<std::uint32_t>(sum));  // wraps as the accumulator does
     }
     return words;
@@ -145,60 +109,56 @@ struct gemm_kernel {
   // The call on its operands (weights packed), the stage's scales read from `source`.
   static void compute(const std::int8_t* input, const std::int32_t* words, const std::int32_t* bias, std::int8_t* output,
                       const typename Stage::source& source) {
-    alignas(64) element padded[geometry::elements];
+    alignas(64) element padded[walk::geometry::elements];
     copy_padded<P>(input, padded, [](std::int8_t x) { return I::prepare(x); });
     // Per channel vector, once per call: the output scale, and the correction plus the bias.
-    scale scales[channel_vectors];
-    vec offsets[channel_vectors];
-    for (std::int32_t v = 0; v < channel_vectors; ++v) {
+    scale scales[walk::channel_vectors];
+    vec offsets[walk::channel_vectors];
+    for (std::int32_t v = 0; v < walk::channel_vectors; ++v) {
       const std::int32_t first_channel = v * I::lanes;
-      const int n = out_c - first_channel < I::lanes ? out_c - first_channel : I::lanes;
-      scales[v] = Stage::template scale_of<(pixels > 1)>(source, [&](int lane) { return lane < n ? first_channel + lane : -1; });
-      offsets[v] = I::load(words + weight_words + first_channel);
+      const int n = walk::out_c - first_channel < I::lanes ? walk::out_c - first_channel : I::lanes;
+      scales[v] = Stage::template scale_of<(walk::pixels > 1)>(source, [&](int lane) { return lane < n ? first_channel + lane : -1; });
+      offsets[v] = I::load(words + walk::weight_words + first_channel);
       if constexpr (P.has_bias != 0) offsets[v] = I::add(offsets[v], load_partial<I>(bias + first_channel, n));
     }
 
-    for (std::int32_t row = 0; row < row_count; ++row) {
-      const element* row_input =
-          padded + (flat ? 0 : geometry::pixel_offset(row / geometry::out_h, row % geometry::out_h, 0));
-      std::int8_t* row_output = output + static_cast<std::ptrdiff_t>(row) * row_pixels * out_c;
-      for (std::int32_t first = 0; first < row_pixels; first += pixel_block) {
-        const std::int32_t start = first + pixel_block <= row_pixels ? first : row_pixels - pixel_block;
-        for (std::int32_t v0 = 0; v0 < channel_vectors; v0 += vector_block)
-          block(row_input + start * pixel_step, words, scales, offsets, row_output + static_cast<std::ptrdiff_t>(start) * out_c, v0);
+    for (std::int32_t row = 0; row < walk::row_count; ++row) {
+      const element* row_input = walk::row_input(padded, row);
+      std::int8_t* row_output = output + static_cast<std::ptrdiff_t>(row) * walk::row_pixels * walk::out_c;
+      for (std::int32_t first = 0; first < walk::row_pixels; first += walk::pixel_block) {
+        const std::int32_t start = first + walk::pixel_block <= walk::row_pixels ? first : walk::row_pixels - walk::pixel_block;
+        for (std::int32_t v0 = 0; v0 < walk::channel_vectors; v0 += walk::vector_block)
+          block(row_input + start * walk::pixel_step, words, scales, offsets, row_output + static_cast<std::ptrdiff_t>(start) * walk::out_c, v0);
       }
     }
   }
 
  private:
-  static constexpr std::ptrdiff_t run_offset(std::int32_t run) {
-    return row_runs ? geometry::tap_offset(run, 0) : geometry::tap_offset(run / kernel_w, run % kernel_w);
-  }
 
   // Channel vectors [v0, v0 + vector_block) of the pixel_block pixels whose first taps start at `input`.
   [[gnu::always_inline]] static inline void block(const element* input, const std::int32_t* words,
-                                                  const scale (&scales)[channel_vectors],
-                                                  const vec (&offsets)[channel_vectors], std::int8_t* out, std::int32_t v0) {
+                                                  const scale (&scales)[walk::channel_vectors],
+                                                  const vec (&offsets)[walk::channel_vectors], std::int8_t* out, std::int32_t v0) {
     // Every loop over r and v is unrolled (the pragmas), so that the accumulators stay in registers.
     // The accumulators start from the per-channel correction plus bias.
-    vec acc[pixel_block][vector_block];
+    vec acc[walk::pixel_block][walk::vector_block];
 #pragma GCC unroll 32
-    for (std::int32_t r = 0; r < pixel_block; ++r)
+    for (std::int32_t r = 0; r < walk::pixel_block; ++r)
 #pragma GCC unroll 4
-      for (std::int32_t v = 0; v < vector_block; ++v) acc[r][v] = offsets[v0 + v];
-    constexpr std::size_t group_stride = static_cast<std::size_t>(channel_vectors) * I::lanes;
+      for (std::int32_t v = 0; v < walk::vector_block; ++v) acc[r][v] = offsets[v0 + v];
+    constexpr std::size_t group_stride = static_cast<std::size_t>(walk::channel_vectors) * I::lanes;
     const std::int32_t* group_words = words + static_cast<std::size_t>(v0) * I::lanes;
-    for (std::int32_t run = 0; run < runs; ++run) {
-      const element* group_input = input + run_offset(run);
-      for (std::int32_t g = 0; g < groups_per_run; ++g, group_input += I::group, group_words += group_stride) {
-        vec w[vector_block];
+    for (std::int32_t run = 0; run < walk::runs; ++run) {
+      const element* group_input = input + walk::run_offset(run);
+      for (std::int32_t g = 0; g < walk::groups_per_run; ++g, group_input += I::group, group_words += group_stride) {
+        vec w[walk::vector_block];
 #pragma GCC unroll 4
-        for (std::int32_t v = 0; v < vector_block; ++v) w[v] = I::load(group_words + v * I::lanes);
+        for (std::int32_t v = 0; v < walk::vector_block; ++v) w[v] = I::load(group_words + v * I::lanes);
 #pragma GCC unroll 32
-        for (std::int32_t r = 0; r < pixel_block; ++r) {
-          const vec x = I::broadcast_word(group_input + r * pixel_step);
+        for (std::int32_t r = 0; r < walk::pixel_block; ++r) {
+          const vec x = I::broadcast_word(group_input + r * walk::pixel_step);
 #pragma GCC unroll 4
-          for (std::int32_t v = 0; v < vector_block; ++v) acc[r][v] = I::dot(acc[r][v], x, w[v]);
+          for (std::int32_t v = 0; v < walk::vector_block; ++v) acc[r][v] = I::dot(acc[r][v], x, w[v]);
         }
       }
     }
@@ -206,38 +166,38 @@ struct gemm_kernel {
     else requantize_block(acc, scales, out, v0);
   }
 
-  [[gnu::noinline]] static void requantize_block_out_of_line(const vec (&acc)[pixel_block][vector_block],
-                                                             const scale (&scales)[channel_vectors],
+  [[gnu::noinline]] static void requantize_block_out_of_line(const vec (&acc)[walk::pixel_block][walk::vector_block],
+                                                             const scale (&scales)[walk::channel_vectors],
                                                              std::int8_t* out, std::int32_t v0) {
     requantize_block(acc, scales, out, v0);
   }
 
   // The output stage of a block (i8/isa.hpp, output_stage_out_of_line: where it goes).
-  [[gnu::always_inline]] static inline void requantize_block(const vec (&acc)[pixel_block][vector_block],
-                                                             const scale (&scales)[channel_vectors],
+  [[gnu::always_inline]] static inline void requantize_block(const vec (&acc)[walk::pixel_block][walk::vector_block],
+                                                             const scale (&scales)[walk::channel_vectors],
                                                              std::int8_t* out, std::int32_t v0) {
     if constexpr (stores_four) {
       // Vector k of the block (pixel k / vector_block, channel vector k % vector_block; v0 is 0) goes to
       // out + k * lanes.
 #pragma GCC unroll 32
-      for (std::int32_t k = 0; k < pixel_block * vector_block; k += 4) {
+      for (std::int32_t k = 0; k < walk::pixel_block * walk::vector_block; k += 4) {
         vec four[4];
         const scale* four_scales[4];
 #pragma GCC unroll 4
         for (std::int32_t j = 0; j < 4; ++j) {
-          four[j] = acc[(k + j) / vector_block][(k + j) % vector_block];
-          four_scales[j] = &scales[(k + j) % vector_block];
+          four[j] = acc[(k + j) / walk::vector_block][(k + j) % walk::vector_block];
+          four_scales[j] = &scales[(k + j) % walk::vector_block];
         }
         store_output_four<Stage, I>(four, four_scales, out + k * I::lanes);
       }
     } else {
 #pragma GCC unroll 4
-      for (std::int32_t v = 0; v < vector_block; ++v) {
+      for (std::int32_t v = 0; v < walk::vector_block; ++v) {
         const std::int32_t first_channel = (v0 + v) * I::lanes;
-        const int n = out_c - first_channel < I::lanes ? out_c - first_channel : I::lanes;
+        const int n = walk::out_c - first_channel < I::lanes ? walk::out_c - first_channel : I::lanes;
 #pragma GCC unroll 32
-        for (std::int32_t r = 0; r < pixel_block; ++r)
-          store_output<Stage, I>(acc[r][v], scales[v0 + v], out + r * out_c + first_channel, n);
+        for (std::int32_t r = 0; r < walk::pixel_block; ++r)
+          store_output<Stage, I>(acc[r][v], scales[v0 + v], out + r * walk::out_c + first_channel, n);
       }
     }
   }

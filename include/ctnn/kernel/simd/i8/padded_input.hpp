@@ -55,6 +55,24 @@ struct window_geometry {
   }
 };
 
+// The pixels a blocked GEMM (i8/gemm.hpp, i8/gemm16.hpp) computes at once for `vector_block` channel vectors
+// and rows of `row_pixels` pixels: at most 24 accumulators (with the block's weights and a broadcast input they
+// fill `registers`), the count with the fewest instructions per row (dot products, weight loads, broadcasts;
+// a moved-back last block recomputes pixels).
+constexpr std::int32_t gemm_pixel_block(std::int32_t registers, std::int32_t vector_block, std::int32_t row_pixels) {
+  const std::int32_t by_registers = (registers - vector_block - 2) / vector_block;
+  const std::int32_t most = by_registers < 24 / vector_block ? by_registers : 24 / vector_block;
+  std::int32_t best = 1, best_cost = -1;
+  for (std::int32_t p = 1; p <= most && p <= row_pixels; ++p) {
+    const std::int32_t cost = (row_pixels + p - 1) / p * (p * vector_block + vector_block + p);
+    if (best_cost < 0 || cost <= best_cost) best = p, best_cost = cost;
+  }
+  return best;
+}
+
+// The largest of 4, 3, 2, 1 that divides n (channel vectors per GEMM block).
+constexpr std::int32_t block_divisor(std::int32_t n) { return n % 4 == 0 ? 4 : (n % 3 == 0 ? 3 : (n % 2 == 0 ? 2 : 1)); }
+
 // Buffers up to this size live on the stack (the largest in the MLPerf Tiny models: 80 KiB); larger calls
 // keep the reference kernels.
 inline constexpr std::int64_t max_padded_bytes = 256 * 1024;
