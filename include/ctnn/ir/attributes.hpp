@@ -254,6 +254,10 @@ struct sequence_lstm_fields {
   std::int32_t peephole = 0;
   std::int32_t projection = 0;
   std::uint32_t projection_clip_bits = 0;
+  // int8 (TFLM's 8x8_16): each gate's weight scales, float bits, input side then recurrent side, gates in the
+  // packed order (input, forget, cell, output); the packed weights keep the integers, not the scales
+  // (docs/design.md §2). 0 for float32.
+  std::array<std::uint32_t, 8> weight_scale_bits{};
   constexpr float cell_clip() const { return std::bit_cast<float>(cell_clip_bits); }
   constexpr float projection_clip() const { return std::bit_cast<float>(projection_clip_bits); }
   // The gates whose constants it has: input (unless coupled), forget, cell, output; the peepholes': the input

@@ -94,6 +94,25 @@ struct detection_operand_fields {
   friend constexpr bool operator==(const detection_operand_fields&, const detection_operand_fields&) = default;
 };
 
+// sequence_lstm on int8 (TFLM's 8x8_16, ops/sequence_lstm.hpp; pass::compute_requantization): per gate, its
+// input and recurrent fully-connected layers' multipliers and shifts (accumulator to Q3.12: input scale (the output
+// state's) times the weights' over 2^-12), input side then recurrent side, gates in the packed order (input,
+// forget, cell, output); the forget gate times the cell state, and the input gate times the cell gate, to the cell
+// state (Q0.15 times Q0.15, or the cell state's scale); the output state's negated zero point (its fully-connected
+// layers' input offset); the cell state's scale as a power of two (its exponent, TFLM's cell_state_scale_power)
+// and cell_clip in that scale (0: none). The output gate times tanh(cell) to the output state: output_multiplier
+// and output_shift, offset output_offset.
+struct sequence_lstm_quant_fields {
+  std::array<std::int32_t, 8> gate_multiplier{};
+  std::array<std::int32_t, 8> gate_shift{};
+  std::int32_t forget_multiplier = 0, forget_shift = 0;
+  std::int32_t input_multiplier = 0, input_shift = 0;
+  std::int32_t hidden_offset = 0;
+  std::int32_t cell_scale_power = 0;
+  std::int32_t cell_clip = 0;
+  friend constexpr bool operator==(const sequence_lstm_quant_fields&, const sequence_lstm_quant_fields&) = default;
+};
+
 struct kernel_params {
   op_kind kind = op_kind::none;
   dtype type = dtype::f32;      // the first input's element type
@@ -151,6 +170,7 @@ struct kernel_params {
   cumsum_fields cumsum{};
   detection_fields detection{};
   detection_operand_fields detection_operands{};
+  sequence_lstm_quant_fields sequence_lstm_quant{};
   // 1: plan_memory placed the result over the input, which dies here (ctnn::in_place_windows: conv2d and
   // depthwise; ctnn::in_place_conv, ctnn::in_place_depthwise). Safe for kernels that walk output pixels
   // row-major and finish a pixel before the next (the reference kernels); other kernels must refuse such
@@ -184,7 +204,8 @@ static_assert(std::has_unique_object_representations_v<pad_fields> && std::has_u
                   std::has_unique_object_representations_v<norm_fields> &&
                   std::has_unique_object_representations_v<cumsum_fields> &&
                   std::has_unique_object_representations_v<detection_fields> &&
-                  std::has_unique_object_representations_v<detection_operand_fields>,
+                  std::has_unique_object_representations_v<detection_operand_fields> &&
+                  std::has_unique_object_representations_v<sequence_lstm_quant_fields>,
               "ctnn: a kernel_params field struct must have no padding bytes (clang 14 template-argument bug).");
 static_assert(std::has_unique_object_representations_v<kernel_params>,
               "ctnn::kernel_params must have no padding bytes (clang 14 template-argument bug).");

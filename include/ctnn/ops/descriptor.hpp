@@ -125,6 +125,10 @@ struct op_defaults {
   // The operands (bit k: operand k) that are state its kernel updates in place (svdf's activation state); a
   // state tensor may be read there only (the TFLite importer checks it).
   static constexpr std::uint32_t state_operands = 0;
+  // The constant operands (bit k: operand k) whose integers its int8 kernel reads with quantization it keeps itself
+  // (sequence_lstm's packed per-gate weights and biases: their tensors are not quantized, fold_constants copies
+  // the parts' integers): lower_te does not ask them for a scale (kernel::unpreparable_operand).
+  static constexpr std::uint32_t packed_integer_operands = 0;
   // An activation op that fuse_ops may fold into its producer's kernel (none: not an activation).
   static constexpr activation fuses_as = activation::none;
   // Whether its kernel applies a fused activation (attrs.fused) to its result: fuse_ops may fold a

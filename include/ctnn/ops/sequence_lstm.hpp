@@ -12,10 +12,12 @@
 // [peepholes * cells] (input unless coupled, forget, output) or -1; the projection's weights [outputs, cells].
 // outputs = cells without a projection. The result has the input's layout with `outputs` features: every step's
 // output state.
+#include <bit>
 #include <cmath>
 #include <cstdint>
 
 #include <ctnn/kernel/reference/activation.hpp>
+#include <ctnn/kernel/reference/int8/sequence_lstm.hpp>
 #include <ctnn/ops/descriptor.hpp>
 
 namespace ctnn::ops {
@@ -24,9 +26,11 @@ struct sequence_lstm : op_defaults {
   static constexpr op_kind kind = op_kind::sequence_lstm;
   static constexpr operand_range operands{6, 8};
   static constexpr std::uint32_t state_operands = (1u << 4) | (1u << 5);
+  // int8: the packed weights and biases, whose scales are its attributes (weight_scale_bits).
+  static constexpr std::uint32_t packed_integer_operands = (1u << 1) | (1u << 2) | (1u << 3);
   // Its kernel applies attrs.fused to the cell gate only: fuse_ops must not fold a following activation into it.
   static constexpr bool takes_fused_activation = false;
-  static constexpr bool has_kernel(dtype type) { return type == dtype::f32; }
+  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
   static constexpr std::size_t operands_read(const kernel_params& p) {
     return static_cast<std::size_t>(p.sequence_lstm.operand_count());
   }
@@ -49,10 +53,12 @@ struct sequence_lstm : op_defaults {
       m.fail({error_code::input_count_mismatch, node_id, n.kind, {}, {}, {.count_expected = operands, .count_actual = n.input_count}});
       return in;
     }
+    const bool integer = m.tensor_at(n.inputs[0]).type == dtype::i8;
+    if (integer && f.projection + f.peephole + f.coupled_input_forget != 0) return fail(6, {});
     for (std::int32_t k = 1; k < operands; ++k) {
       const std::int32_t id = n.inputs[static_cast<std::size_t>(k)];
       if ((id < 0) != (k == 6 && f.peephole == 0)) return fail(k, {});
-      if (id >= 0 && m.tensor_at(id).type != m.tensor_at(n.inputs[0]).type) return fail(k, m.tensor_at(id).dims);
+      if (id >= 0 && m.tensor_at(id).type != operand_type(integer, k)) return fail(k, m.tensor_at(id).dims);
     }
     if (in.rank != 3 || in.elements() < 1) return fail(0, make_shape(0, 0, 0));
     const std::int32_t gates = f.gates();
@@ -71,6 +77,11 @@ struct sequence_lstm : op_defaults {
     if (f.peephole != 0 && m.tensor_at(n.inputs[6]).dims != make_shape(f.peepholes() * cells))
       return fail(6, make_shape(f.peepholes() * cells));
     return make_shape(in[0], in[1], outputs);
+  }
+  // Its operand k's element type: float32 throughout, or TFLM's 8x8_16 (int8 but the int32 biases and the int16
+  // cell state).
+  static constexpr dtype operand_type(bool integer, std::int32_t k) {
+    return !integer ? dtype::f32 : k == 3 ? dtype::i32 : k == 5 ? dtype::i16 : dtype::i8;
   }
   // Its fields, and the packed input weights' extents (gates * cells rows).
   template <class Module>
@@ -156,6 +167,46 @@ struct sequence_lstm : op_defaults {
         for (std::int32_t j = 0; j < outputs; ++j) h[j] = y[j];
       }
     }
+  }
+
+  // TFLM's PrepareGateParametersInteger: per gate, its fully-connected layers to Q3.12 (GetQuantizedConvolution-
+  // Multipler: the float product of the input's (the output state's) and the weights' scales, over 2^-12); Q0.15
+  // products (CreateInterGateMulParams: double products) to the cell state and, with the output state's zero point,
+  // to the output state; the cell state's scale as its power of two (the importer checks it is one) and cell_clip
+  // in that scale (truncated, within int16).
+  static constexpr void requantize(const quantized_operands& q, const node& n, kernel_params& p) {
+    const sequence_lstm_fields& f = n.attrs.sequence_lstm;
+    const quantization& hidden = q.operand[4];
+    const quantization& cell = q.operand[5];
+    sequence_lstm_quant_fields& r = p.sequence_lstm_quant;
+    constexpr double gate_scale = 1.0 / 4096, product_scale = 1.0 / 32768;
+    for (std::size_t g = 0; g < 8; ++g) {
+      const float weights = std::bit_cast<float>(f.weight_scale_bits[g]);
+      const float activation = g < 4 ? q.in.scale : hidden.scale;
+      q.set_multiplier(r.gate_multiplier[g], r.gate_shift[g], static_cast<double>(activation * weights) / gate_scale);
+    }
+    q.set_multiplier(r.forget_multiplier, r.forget_shift, product_scale * static_cast<double>(cell.scale) / static_cast<double>(cell.scale));
+    q.set_multiplier(r.input_multiplier, r.input_shift, product_scale * product_scale / static_cast<double>(cell.scale));
+    q.set_multiplier(p.output_multiplier, p.output_shift, product_scale * product_scale / static_cast<double>(hidden.scale));
+    p.output_offset = hidden.zero_point;
+    r.hidden_offset = ctnn::detail::quant::wrapping_neg(hidden.zero_point);
+    r.cell_scale_power = ctnn::detail::quant::checked_log2(cell.scale).exponent;
+    const double clip = static_cast<double>(f.cell_clip()) / static_cast<double>(cell.scale);
+    r.cell_clip = static_cast<std::int32_t>(clip < -32768.0 ? -32768.0 : clip > 32767.0 ? 32767.0 : clip);
+  }
+  // The largest of its shifts.
+  static constexpr recipe_shift checked_shift(const kernel_params& recipe) {
+    const sequence_lstm_quant_fields& r = recipe.sequence_lstm_quant;
+    std::int32_t largest = recipe.output_shift > r.forget_shift ? recipe.output_shift : r.forget_shift;
+    if (r.input_shift > largest) largest = r.input_shift;
+    for (const std::int32_t shift : r.gate_shift) largest = shift > largest ? shift : largest;
+    return {largest, false};
+  }
+
+  // TFLM's EvalLstm<int8_t, int8_t, int16_t, int32_t>: kernel/reference/int8/sequence_lstm.hpp.
+  template <class Params>
+  [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
+    kernel::reference::int8::sequence_lstm(p, operands, static_cast<std::int8_t*>(result));
   }
 
   template <class Writer>

@@ -207,6 +207,8 @@ enum class quantization_problem : std::int32_t {
   int16_result_scale,  // an int16 LOGISTIC/TANH result whose scale is not 2^-15 (TFLM's kernels need it)
   bias_scale,      // an int8 SVDF bias whose scale is not the state's times the time weights' (within 1e-5)
   log_softmax_result,  // an int8 LOG_SOFTMAX result not of scale 16/256 and zero point 127 (TFLM's kernel needs them)
+  lstm_weights,    // int8 UNIDIRECTIONAL_SEQUENCE_LSTM weights quantized per channel or with a zero point (TFLM: neither)
+  lstm_cell_scale, // an int16 LSTM cell state whose scale is not a power of two in [2^-40, 2^15] (TFLM shifts by its exponent)
 };
 
 constexpr std::string_view name_of(quantization_problem q) {
@@ -224,6 +226,10 @@ constexpr std::string_view name_of(quantization_problem q) {
       return "an int8 SVDF bias whose scale is not the state's times the time weights' (TFLM checks within 1e-5)";
     case quantization_problem::log_softmax_result:
       return "an int8 LOG_SOFTMAX result whose scale is not 16/256 or whose zero point is not 127 (TFLM runs only those)";
+    case quantization_problem::lstm_weights:
+      return "int8 LSTM weights quantized per channel or with a zero point other than 0 (TFLM's kernel reads one scale, no zero point)";
+    case quantization_problem::lstm_cell_scale:
+      return "an int16 LSTM cell state whose scale is not a power of two in [2^-40, 2^15] (TFLM's kernel shifts by its exponent)";
   }
   return {};
 }
