@@ -313,7 +313,7 @@ def refused_tflite():
     # UNIDIRECTIONAL_SEQUENCE_LSTM forms ctnn refuses: layer normalisation (refused by TFLM too), a projection's bias
     # without its weights, one peephole of three, an input gate with recurrent weights but no input weights (CIFG is
     # all or none); a
-    # cell-gate activation other than TANH; int8; a state that is not a variable tensor.
+    # cell-gate activation other than TANH; an int8 input with float32 weights; a state that is not a variable tensor.
     m, _ = lstm_f32(rng, 1, 2, 3, 4)
     m.ops[0]["inputs"][20] = m.tensor("input_layer_norm_coefficients", [4], data=np.full(4, 0.5, F32))
     models["lstm_layer_norm"] = m
@@ -332,11 +332,37 @@ def refused_tflite():
     m, _ = lstm_f32(rng, 1, 2, 3, 4)
     m.tensors[m.inputs[0]]["type"] = tfl.INT8
     m.tensors[m.inputs[0]]["quant"] = quant(0.05)
-    models["lstm_int8_input"] = m
+    models["lstm_i8_input_float_weights"] = m
     m, _ = lstm_f32(rng, 1, 2, 3, 4)
     m.tensors[m.ops[0]["inputs"][19]]["variable"] = False
     m.inputs.append(m.ops[0]["inputs"][19])
     models["lstm_state_not_variable"] = m
+    # int8 (8x8_16) forms TFLM does not run: CIFG, peepholes, a projection (its ValidateTensorStatus); weights with a
+    # zero point or per-channel scales (its kernel reads one scale, no zero point); a cell state whose scale is not a
+    # power of two, or of int8 (TFLM: int16 only).
+    m, _ = lstm_int8(rng, 1, 2, 3, 4)
+    m.ops[0]["inputs"][1] = m.ops[0]["inputs"][5] = m.ops[0]["inputs"][12] = -1
+    models["lstm_i8_cifg"] = m
+    m, _ = lstm_int8(rng, 1, 2, 3, 4)
+    for k in (9, 10, 11):
+        m.ops[0]["inputs"][k] = m.tensor(f"peephole_{k}", [4], tfl.INT16, data=np.full(4, 100, np.int16), quant=quant(1e-4))
+    models["lstm_i8_peephole"] = m
+    m, _ = lstm_int8(rng, 1, 2, 3, 4)
+    m.ops[0]["inputs"][16] = m.tensor("projection_weights", [4, 4], tfl.INT8, data=np.ones((4, 4), np.int8),
+                                      quant=quant(0.01))
+    models["lstm_i8_projection"] = m
+    m, _ = lstm_int8(rng, 1, 2, 3, 4)
+    m.tensors[m.ops[0]["inputs"][6]]["quant"] = quant(0.01, 3)
+    models["lstm_i8_weights_zero_point"] = m
+    m, _ = lstm_int8(rng, 1, 2, 3, 4)
+    m.tensors[m.ops[0]["inputs"][2]]["quant"] = dict(scale=[0.01, 0.02, 0.01, 0.02], zero_point=[0] * 4, axis=0)
+    models["lstm_i8_weights_per_channel"] = m
+    m, _ = lstm_int8(rng, 1, 2, 3, 4)
+    m.tensors[m.ops[0]["inputs"][19]]["quant"] = quant(3e-4)
+    models["lstm_i8_cell_scale"] = m
+    m, _ = lstm_int8(rng, 1, 2, 3, 4)
+    m.tensors[m.ops[0]["inputs"][19]]["type"] = tfl.INT8
+    models["lstm_i8_cell_state_i8"] = m
     return models
 
 

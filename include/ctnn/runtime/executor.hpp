@@ -362,6 +362,11 @@ class executor : detail::diagnostic_check<M.error> {
   }();
   // Per element type (float32, and int8 and int32 for fold_constants' integer concatenations): its address, else
   // nullptr.
+  template <class Element, std::int32_t T>
+  static constexpr const Element* computed_as() {
+    if constexpr (std::is_same_v<typename decltype(constant_values_v<M, T>)::value_type, Element>) return constant_values_v<M, T>.data();
+    else return nullptr;
+  }
   template <class Element>
   static constexpr auto computed_values = []<std::size_t... R>(std::index_sequence<R...>) {
     std::array<const Element*, M.tensors.size()> values{};
@@ -369,11 +374,6 @@ class executor : detail::diagnostic_check<M.error> {
     for (std::size_t r = 0; r < sizeof...(R); ++r) values[recipe_tensors.at[r]] = data[r];
     return values;
   }(std::make_index_sequence<recipe_tensors.count>{});
-  template <class Element, std::int32_t T>
-  static constexpr const Element* computed_as() {
-    if constexpr (std::is_same_v<typename decltype(constant_values_v<M, T>)::value_type, Element>) return constant_values_v<M, T>.data();
-    else return nullptr;
-  }
 
   // What packing reads of each constant (runtime/packed_operands.hpp).
   static constexpr auto constant_views = [] {

@@ -185,6 +185,9 @@ constexpr void import_sequence_lstm(S& s, op_import& im) {
       return s.fail(frontend_error::tflite_invalid_quantization, im.op, im.plan.kind,
                     {.tensor = file[k],
                      .reason = static_cast<std::int64_t>(weights ? quantization_problem::lstm_weights : quantization_problem::lstm_cell_scale)});
+    if (state && integer && t.type != type)
+      return s.fail(frontend_error::tflite_unsupported_tensor_feature, im.op, im.plan.kind,
+                    {.tensor = file[k], .reason = static_cast<std::int64_t>(tensor_feature::state_type)});
     if (state && t.type != type)
       return s.fail(error_code::unsupported_dtype, im.op, im.plan.kind,
                     {.faulty_operand = static_cast<std::int64_t>(k) + 1, .rejected_value = static_cast<std::int64_t>(t.type)}, {}, t.dims);

@@ -151,6 +151,7 @@ enum class tensor_feature : std::int32_t {
   computed_integers,            // integers computed at import (SHAPE, BROADCAST_ARGS, ...: import_known.hpp) read as
                                 // a tensor by an op that does not fold them, or a graph output
   computed_integers_capacity,   // more integers computed at import than the importer's store holds
+  state_type,                   // an op's state operand of another element type than its kernel keeps (int8 LSTM)
 };
 
 constexpr std::string_view name_of(tensor_feature f) {
@@ -168,6 +169,9 @@ constexpr std::string_view name_of(tensor_feature f) {
     case tensor_feature::computed_integers:
       return "integers computed at import (a shape's arithmetic) read as a tensor: no tensor holds them";
     case tensor_feature::computed_integers_capacity: return "more integers computed at import than the importer holds";
+    case tensor_feature::state_type:
+      return "an op's state operand of another element type than its kernel keeps (an int8 LSTM's cell state: int16, "
+             "its output state: int8)";
   }
   return {};
 }
