@@ -95,21 +95,12 @@ struct detection_operand_fields {
 };
 
 // sequence_lstm on int8 (TFLM's 8x8_16, ops/sequence_lstm.hpp; pass::compute_requantization): per gate, its
-// input and recurrent fully-connected layers' multipliers and shifts (accumulator to Q3.12: input scale (the output
-// state's) times the weights' over 2^-12), input side then recurrent side, gates in the packed order (input,
-// forget, cell, output); the forget gate times the cell state, and the input gate times the cell gate, to the cell
-// state (Q0.15 times Q0.15, or the cell state's scale); the output state's negated zero point (its fully-connected
-// layers' input offset); the cell state's scale as a power of two (its exponent, TFLM's cell_state_scale_power)
-// and cell_clip in that scale (0: none). The output gate times tanh(cell) to the output state: output_multiplier
-// and output_shift, offset output_offset.
+// input and recurrent fully-connected layers' multipliers and shifts (accumulator to Q3.12), input side then
+// recurrent side, gates in the packed order (input, forget, cell, output). Its other values are kernel_params'
+// own fields (ops/sequence_lstm.hpp's requantize says which).
 struct sequence_lstm_quant_fields {
   std::array<std::int32_t, 8> gate_multiplier{};
-  std::array<std::int32_t, 8> gate_shift{};
-  std::int32_t forget_multiplier = 0, forget_shift = 0;
-  std::int32_t input_multiplier = 0, input_shift = 0;
-  std::int32_t hidden_offset = 0;
-  std::int32_t cell_scale_power = 0;
-  std::int32_t cell_clip = 0;
+  std::array<std::int8_t, 8> gate_shift{};
   friend constexpr bool operator==(const sequence_lstm_quant_fields&, const sequence_lstm_quant_fields&) = default;
 };
 

@@ -169,37 +169,44 @@ struct sequence_lstm : op_defaults {
     }
   }
 
-  // TFLM's PrepareGateParametersInteger: per gate, its fully-connected layers to Q3.12 (GetQuantizedConvolution-
-  // Multipler: the float product of the input's (the output state's) and the weights' scales, over 2^-12); Q0.15
-  // products (CreateInterGateMulParams: double products) to the cell state and, with the output state's zero point,
-  // to the output state; the cell state's scale as its power of two (the importer checks it is one) and cell_clip
-  // in that scale (truncated, within int16).
+  // TFLM's PrepareGateParametersInteger, into kernel_params: per gate, its fully-connected layers to Q3.12
+  // (sequence_lstm_quant; GetQuantizedConvolutionMultipler: the float product of the input's, or the output
+  // state's, and the weights' scales, over 2^-12); the Q0.15 products (CreateInterGateMulParams: double products)
+  // forget gate x cell state (input_multiplier, input_shift) and input gate x cell gate (input2_multiplier,
+  // input2_shift) to the cell state, tanh(cell) x output gate to the output state (output_multiplier,
+  // output_shift, output_offset: its zero point); input_offset and input2_offset the input's and the output
+  // state's negated zero points (its fully-connected layers' inputs); left_shift the cell state's tanh input shift
+  // 15 + log2(scale) - 3 (TFLM's lstm_internal::Tanh; negative: multiplier 3, shift right), activation_min and
+  // activation_max the cell state's range (int16, or +-cell_clip in its scale, truncated, CreateLstmCellStateInfo).
   static constexpr void requantize(const quantized_operands& q, const node& n, kernel_params& p) {
-    const sequence_lstm_fields& f = n.attrs.sequence_lstm;
     const quantization& hidden = q.operand[4];
     const quantization& cell = q.operand[5];
-    sequence_lstm_quant_fields& r = p.sequence_lstm_quant;
     constexpr double gate_scale = 1.0 / 4096, product_scale = 1.0 / 32768;
     for (std::size_t g = 0; g < 8; ++g) {
-      const float weights = std::bit_cast<float>(f.weight_scale_bits[g]);
       const float activation = g < 4 ? q.in.scale : hidden.scale;
-      q.set_multiplier(r.gate_multiplier[g], r.gate_shift[g], static_cast<double>(activation * weights) / gate_scale);
+      std::int32_t shift = 0;
+      q.set_multiplier(p.sequence_lstm_quant.gate_multiplier[g], shift,
+                       static_cast<double>(activation * n.attrs.sequence_lstm_scales.weight_scale(g)) / gate_scale);
+      // QuantizeMultiplier's shift of a positive multiplier is within [-31, 31]; checked_shift checks it.
+      p.sequence_lstm_quant.gate_shift[g] = static_cast<std::int8_t>(shift < -128 ? -128 : shift > 127 ? 127 : shift);
     }
-    q.set_multiplier(r.forget_multiplier, r.forget_shift, product_scale * static_cast<double>(cell.scale) / static_cast<double>(cell.scale));
-    q.set_multiplier(r.input_multiplier, r.input_shift, product_scale * product_scale / static_cast<double>(cell.scale));
+    q.set_multiplier(p.input_multiplier, p.input_shift, product_scale * static_cast<double>(cell.scale) / static_cast<double>(cell.scale));
+    q.set_multiplier(p.input2_multiplier, p.input2_shift, product_scale * product_scale / static_cast<double>(cell.scale));
     q.set_multiplier(p.output_multiplier, p.output_shift, product_scale * product_scale / static_cast<double>(hidden.scale));
     p.output_offset = hidden.zero_point;
-    r.hidden_offset = ctnn::detail::quant::wrapping_neg(hidden.zero_point);
-    r.cell_scale_power = ctnn::detail::quant::checked_log2(cell.scale).exponent;
-    const double clip = static_cast<double>(f.cell_clip()) / static_cast<double>(cell.scale);
-    r.cell_clip = static_cast<std::int32_t>(clip < -32768.0 ? -32768.0 : clip > 32767.0 ? 32767.0 : clip);
+    p.input2_offset = ctnn::detail::quant::wrapping_neg(hidden.zero_point);
+    p.left_shift = 15 + ctnn::detail::quant::checked_log2(cell.scale).exponent - 3;
+    const float clip = n.attrs.sequence_lstm.cell_clip();
+    const double quantized_clip = static_cast<double>(clip) / static_cast<double>(cell.scale);
+    const auto bound = static_cast<std::int32_t>(quantized_clip < -32768.0 ? -32768.0 : quantized_clip > 32767.0 ? 32767.0 : quantized_clip);
+    p.activation_min = clip > 0.0f ? -bound : -32768;
+    p.activation_max = clip > 0.0f ? bound : 32767;
   }
   // The largest of its shifts.
   static constexpr recipe_shift checked_shift(const kernel_params& recipe) {
-    const sequence_lstm_quant_fields& r = recipe.sequence_lstm_quant;
-    std::int32_t largest = recipe.output_shift > r.forget_shift ? recipe.output_shift : r.forget_shift;
-    if (r.input_shift > largest) largest = r.input_shift;
-    for (const std::int32_t shift : r.gate_shift) largest = shift > largest ? shift : largest;
+    std::int32_t largest = recipe.output_shift > recipe.input_shift ? recipe.output_shift : recipe.input_shift;
+    if (recipe.input2_shift > largest) largest = recipe.input2_shift;
+    for (const std::int8_t shift : recipe.sequence_lstm_quant.gate_shift) largest = shift > largest ? std::int32_t{shift} : largest;
     return {largest, false};
   }
 

@@ -207,7 +207,7 @@ constexpr void import_sequence_lstm(S& s, op_import& im) {
                   {.rejected_value = static_cast<std::int64_t>(s.m.tensor_at(im.out).type)}, {}, s.m.tensor_at(im.out).dims);
   // int8: each gate's weight scales, for its requantization (the packed weights keep only the integers).
   for (std::uint32_t k = 0; integer && k < 8; ++k)
-    im.attrs.sequence_lstm.weight_scale_bits[k] = std::bit_cast<std::uint32_t>(s.m.tensor_at(file[slot::input_weights + k]).quant.scale);
+    im.attrs.sequence_lstm_scales.weight_scale_bits[k] = std::bit_cast<std::uint32_t>(s.m.tensor_at(file[slot::input_weights + k]).quant.scale);
   std::array<std::int32_t, max_node_inputs> parts{};
   const auto packed = [&](std::uint32_t first, std::uint32_t count, std::int32_t extra, std::string_view what) {
     const std::int32_t id = pack_constants(s, im, parts, given_parts(file, first, count, extra, parts), what);

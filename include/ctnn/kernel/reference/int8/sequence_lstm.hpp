@@ -4,7 +4,7 @@
 // is a power of two, every gate in Q3.12 before its activation and Q0.15 after (TFLM's int16 logistic and tanh
 // tables). Operands as ops/sequence_lstm.hpp reads them: the input, the packed input and recurrent weights
 // ([4 * cells, features], [4 * cells, cells]; gates input, forget, cell, output), the packed biases, the output and
-// the cell states; the multipliers are kernel_params::sequence_lstm_quant (pass::compute_requantization). Per
+// the cell states; the multipliers and offsets are ops/sequence_lstm.hpp's requantize (kernel_params). Per
 // batch row, step and unit, in TFLM's arithmetic (its values: each unit reads only its own cell state and the old
 // output state, so TFLM's walk over whole vectors gives the same integers):
 //   gate = sat16(sat16(fc(input)) + sat16(fc(output state))), fc(v) = MultiplyByQuantizedMultiplier(
@@ -40,9 +40,9 @@ struct lstm_activation {
   }
 };
 
-// TFLM's lstm_internal::Tanh scaling of a Q(15 + power) input (the cell state; -12 for a gate's Q3.12).
-constexpr lstm_activation tanh_of_power(std::int32_t power) {
-  const std::int32_t left_shift = 15 + power - 3;
+// TFLM's lstm_internal::Tanh scaling of an input of scale 2^power: left_shift 15 + power - 3 (0 for a gate's
+// Q3.12), a negative one as multiplier 3 and a right shift.
+constexpr lstm_activation tanh_of_shift(std::int32_t left_shift) {
   return left_shift < 0 ? lstm_activation{3, -left_shift} : lstm_activation{0, left_shift};
 }
 
@@ -67,7 +67,7 @@ template <class Params>
 constexpr void sequence_lstm(Params p, const void* const* operands, std::int8_t* result) {
   namespace q = ctnn::detail::quant;
   const sequence_lstm_quant_fields& r = p->sequence_lstm_quant;
-  const bool time_major = p->sequence_lstm.time_major != 0, clipped = p->sequence_lstm.cell_clip() > 0.0f;  // TFLM: the float's
+  const bool time_major = p->sequence_lstm.time_major != 0;
   const std::int32_t steps = time_major ? p->in[0] : p->in[1], batch = time_major ? p->in[1] : p->in[0];
   const std::int32_t features = p->in[2], cells = p->out[2];
   const auto* input = static_cast<const std::int8_t*>(operands[0]);
@@ -76,8 +76,8 @@ constexpr void sequence_lstm(Params p, const void* const* operands, std::int8_t*
   const auto* biases = static_cast<const std::int32_t*>(operands[3]);
   auto* output_state = static_cast<std::int8_t*>(const_cast<void*>(operands[4]));  // state_operands: writable
   auto* cell_state = static_cast<std::int16_t*>(const_cast<void*>(operands[5]));
-  const detail::lstm_activation sigmoid{}, gate_tanh = detail::tanh_of_power(-12);
-  const detail::lstm_activation cell_tanh = detail::tanh_of_power(r.cell_scale_power);
+  const detail::lstm_activation sigmoid{}, gate_tanh = detail::tanh_of_shift(0);
+  const detail::lstm_activation cell_tanh = detail::tanh_of_shift(p->left_shift);
   for (std::int32_t b = 0; b < batch; ++b) {
     std::int8_t* h = output_state + std::int64_t{b} * cells;
     std::int16_t* c = cell_state + std::int64_t{b} * cells;
@@ -95,7 +95,7 @@ constexpr void sequence_lstm(Params p, const void* const* operands, std::int8_t*
                                                                             static_cast<std::uint32_t>(biases[w])),
                                                   r.gate_multiplier[static_cast<std::size_t>(g)], r.gate_shift[static_cast<std::size_t>(g)]),
               -32768, 32767);
-          const std::int32_t from_state = detail::wrapping_dot(recurrent_weights + w * cells, h, cells, r.hidden_offset);
+          const std::int32_t from_state = detail::wrapping_dot(recurrent_weights + w * cells, h, cells, p->input2_offset);
           const std::int32_t state_part = detail::clamp_to(
               q::multiply_by_quantized_multiplier(from_state, r.gate_multiplier[static_cast<std::size_t>(g) + 4],
                                                   r.gate_shift[static_cast<std::size_t>(g) + 4]),
@@ -104,11 +104,10 @@ constexpr void sequence_lstm(Params p, const void* const* operands, std::int8_t*
         }
         const std::int16_t input_gate = sigmoid.sigmoid(gate[0]), forget_gate = sigmoid.sigmoid(gate[1]);
         const std::int16_t cell_gate = gate_tanh.tanh(gate[2]);
-        const std::int32_t kept = detail::clamp_to(detail::multiply(forget_gate, c[u], r.forget_multiplier, r.forget_shift), -32768, 32767);
-        const std::int32_t added = detail::clamp_to(detail::multiply(input_gate, cell_gate, r.input_multiplier, r.input_shift), -32768, 32767);
-        std::int32_t cell = detail::clamp_to(kept + added, -32768, 32767);
-        if (clipped) cell = detail::clamp_to(cell, -r.cell_clip, r.cell_clip);
-        c[u] = static_cast<std::int16_t>(cell);
+        const std::int32_t kept = detail::clamp_to(detail::multiply(forget_gate, c[u], p->input_multiplier, p->input_shift), -32768, 32767);
+        const std::int32_t added = detail::clamp_to(detail::multiply(input_gate, cell_gate, p->input2_multiplier, p->input2_shift), -32768, 32767);
+        // Saturated to int16, then clipped (activation_min/max: int16's range without cell_clip).
+        c[u] = static_cast<std::int16_t>(detail::clamp_to(detail::clamp_to(kept + added, -32768, 32767), p->activation_min, p->activation_max));
         const std::int16_t output_gate = sigmoid.sigmoid(gate[3]);
         const std::int32_t unit = p->output_offset + detail::multiply(cell_tanh.tanh(c[u]), output_gate, p->output_multiplier, p->output_shift);
         y[u] = static_cast<std::int8_t>(detail::clamp_to(unit, -128, 127));
