@@ -11,7 +11,10 @@
 // output state (`batch * outputs` elements) and the cell state (`batch * cells`); the peepholes' packed vector
 // [peepholes * cells] (input unless coupled, forget, output) or -1; the projection's weights [outputs, cells].
 // outputs = cells without a projection. The result has the input's layout with `outputs` features: every step's
-// output state.
+// output state. On int8 (TFLM's 8x8_16, without peepholes, CIFG or projection, which TFLM's int8 kernel lacks): int8
+// input, weights, output state and result, int32 biases, an int16 cell state; the packed weights and biases hold
+// the parts' integers (fold_constants copies them), each gate's scales are attrs.sequence_lstm_scales, and the
+// kernel is kernel/reference/int8/sequence_lstm.hpp (docs/design.md §2).
 #include <bit>
 #include <cmath>
 #include <cstdint>

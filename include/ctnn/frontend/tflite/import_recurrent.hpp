@@ -110,8 +110,10 @@ constexpr std::int32_t given_parts(const std::array<std::int32_t, sequence_lstm_
 }
 
 // UNIDIRECTIONAL_SEQUENCE_LSTM as TFLM's Prepare takes it (ValidateTensorStatus, ValidateTensorSize), and with
-// TFLite's peepholes, CIFG and projection (sequence_lstm_operand::expected): 24 operands; float32 throughout (the
-// int8 form: not yet, refused by its type); the output state's extent is the outputs' (the projection's rows, else
+// TFLite's peepholes, CIFG and projection (sequence_lstm_operand::expected): 24 operands; float32 throughout, or
+// TFLM's int8 form (int8 input, weights, output state and output, int32 biases, an int16 cell state whose scale is a
+// power of two; weights of one scale and no zero point; no CIFG, peepholes or projection; its gates' weight scales
+// kept in attrs.sequence_lstm_scales, the packed constants not quantized: docs/design.md §2); the output state's extent is the outputs' (the projection's rows, else
 // the cells'), the output [d0, d1, outputs] over the input's [d0, d1, features]; the cell gate's activation TANH
 // (TFLM applies no other). A refused operand is named by its position in the file. The node's operands: the input,
 // the three packed constants (the projection's bias after the gates' biases), the two states, the packed
