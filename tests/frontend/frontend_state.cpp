@@ -218,6 +218,28 @@ static_assert(lstm_i8_net::module.tensor_at(lstm_i8_net::module.calls[0].operand
               lstm_i8_net::module.tensor_at(lstm_i8_net::module.calls[0].operands[3]).type == ctnn::dtype::i32 &&
               lstm_i8_net::module.tensor_at(lstm_i8_net::module.calls[0].operands[5]).type == ctnn::dtype::i16);
 
+// The packed constants hold the parts' integers one after the other (fold_constants' integer copy), whatever
+// their scales: operand 1, the 4 gates' int8 input weights, and operand 3, their int32 biases (little-endian in
+// the file).
+template <class Integer>
+constexpr bool packed_as_parts(std::int32_t operand) {
+  constexpr auto& m = lstm_i8_net::module;
+  const std::int32_t packed = m.calls[0].operands[static_cast<std::size_t>(operand)];
+  const ctnn::constant_recipe& recipe = m.recipes[static_cast<std::size_t>(m.tensor_at(packed).recipe)];
+  std::size_t at = 0;
+  for (std::int32_t k = 0; k < recipe.operand_count; ++k) {
+    const ctnn::tensor& part = m.tensor_at(recipe.operands[static_cast<std::size_t>(k)]);
+    for (std::int64_t e = 0; e < part.dims.elements(); ++e, ++at) {
+      const Integer want = ctnn::load_le<Integer>(part.data.bytes, static_cast<std::size_t>(e) * sizeof(Integer));
+      const Integer got = operand == 1 ? static_cast<Integer>(ctnn::constant_values_v<m, m.calls[0].operands[1]>[at])
+                                       : static_cast<Integer>(ctnn::constant_values_v<m, m.calls[0].operands[3]>[at]);
+      if (got != want) return false;
+    }
+  }
+  return at == static_cast<std::size_t>(m.tensor_at(packed).dims.elements()) && recipe.operand_count == 4;
+}
+static_assert(packed_as_parts<std::int8_t>(1) && packed_as_parts<std::int32_t>(3));
+
 TEST_CASE("int8 UNIDIRECTIONAL_SEQUENCE_LSTM: TFLM's integers, the states carry from the output state's zero point") {
   const std::vector<char> input = read_bytes(state_cases + "/lstm_i8_time_major_batch3_zero_points_3_runs/input_0.bin");
   const std::vector<char> want = read_bytes(state_cases + "/lstm_i8_time_major_batch3_zero_points_3_runs/output_0.bin");
