@@ -222,6 +222,7 @@ struct op_facts {
   std::uint8_t kernel_types;
   std::uint64_t result_kernel_types;
   std::uint32_t packed_integer_operands;
+  bool joins_operands;
 };
 
 constexpr int dtype_count = static_cast<int>(dtype::b8) + 1;
@@ -264,7 +265,8 @@ constexpr op_facts facts_of_descriptor() {
           D::onnx_integer,
           kernel_types_of<D>(),
           result_kernel_types_of<D>(),
-          D::packed_integer_operands};
+          D::packed_integer_operands,
+          D::joins_operands};
 }
 
 // Every kind's facts; a kind without a descriptor (op_kind::none) has op_defaults'.

@@ -7,6 +7,7 @@
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/prepare.hpp>
+#include <ctnn/ops/registry.hpp>
 #include <ctnn/pass/detail/graph_edit.hpp>
 
 namespace ctnn::pass {
@@ -38,7 +39,7 @@ struct fold_constants : detail::op_rewriting_pass<fold_constants> {
   template <class Module>
   static constexpr bool integer_copy(const Module& m, const node& op) {
     const tensor& result = m.tensor_at(op.output);
-    if (op.kind != op_kind::concat || op.attrs.axis != 0 || (result.type != dtype::i8 && result.type != dtype::i32) ||
+    if (!ops::facts(op.kind).joins_operands || op.attrs.axis != 0 || (result.type != dtype::i8 && result.type != dtype::i32) ||
         result.quant.per_channel())
       return false;
     for (std::int32_t k = 0; k < op.input_count; ++k) {
