@@ -4,11 +4,12 @@ input_<k>.bin, output_<k>.bin and, for a case run several times, `invocations` (
 to the next; the outputs are the last run's). PROVENANCE.md in that folder says what produced each file.
 
   TFLite ops: SVDF (float32; int8 with int16 and with int8 time weights and state), its activation state a
-  variable tensor; UNIDIRECTIONAL_SEQUENCE_LSTM (float32: batch-major and time-major, cell_clip), its output and
-  cell states variable tensors; outputs from TensorFlow Lite Micro's reference kernels, the host oracle tflm_run
-  run with --invoke N, only with --tflm: without it the committed outputs are kept. With --tflm the script also
-  checks each LSTM case against its own float64 evaluation of TFLM's kernel (lstm_reference) and that a case run
-  several times gives another output than one run (the state carries).
+  variable tensor; UNIDIRECTIONAL_SEQUENCE_LSTM (float32: batch-major and time-major, cell_clip; int8 in TFLM's
+  8x8_16 form, with an int16 cell state), its output and cell states variable tensors; outputs from TensorFlow
+  Lite Micro's reference kernels, the host oracle tflm_run run with --invoke N, only with --tflm: without it the
+  committed outputs are kept. With --tflm the script also checks each float LSTM case against its own float64
+  evaluation of TFLM's kernel (lstm_reference) and that a case run several times gives another output than one
+  run (the state carries).
 
 Deterministic: every input comes from a fixed seed, so re-running reproduces every file byte for byte.
 
@@ -231,6 +232,50 @@ def write_lstm_computed_case(family, case, model, inputs, invocations=1):
                                invocations)
 
 
+def lstm_int8(rng, batch, steps, features, cells, time_major=False, cell_clip=0.0, input_zero_point=0,
+              hidden=(1 / 128, 0), cell_power=11, weight_range=(0.002, 0.01)):
+    """An int8 UNIDIRECTIONAL_SEQUENCE_LSTM in TFLM's 8x8_16 form: int8 input, weights and output state, int32
+    biases (scale: the input's times the gate's input weights'), an int16 cell state of scale 2^-cell_power; each of
+    the 8 weights its own scale, drawn from `weight_range`; the output quantized as the output state (hidden:
+    scale, zero point). The model and its input."""
+    m = tfl.Model()
+    dims = [steps, batch, features] if time_major else [batch, steps, features]
+    s_in = 0.02
+    x = m.tensor("input", dims, tfl.INT8, quant=quant(s_in, input_zero_point))
+    operands = [x]
+    input_scales = {}
+    for kind, width in (("input_to", features), ("recurrent_to", cells)):
+        for gate in LSTM_GATES:
+            scale = float(rng.uniform(*weight_range))
+            if kind == "input_to":
+                input_scales[gate] = scale
+            operands.append(m.tensor(f"{kind}_{gate}_weights", [cells, width], tfl.INT8,
+                                     data=op_tests.int8_range(rng, (cells, width)), quant=quant(scale)))
+    operands += [-1] * 3
+    for gate in LSTM_GATES:
+        operands.append(m.tensor(f"{gate}_gate_bias", [cells], tfl.INT32,
+                                 data=rng.randint(-(1 << 14), 1 << 14, cells).astype(np.int32),
+                                 quant=quant(s_in * input_scales[gate])))
+    operands += [-1] * 2
+    operands.append(m.tensor("output_state", [batch, cells], tfl.INT8, quant=quant(*hidden), variable=True))
+    operands.append(m.tensor("cell_state", [batch, cells], tfl.INT16, quant=quant(2.0 ** -cell_power), variable=True))
+    operands += [-1] * 4
+    y = m.tensor("output", dims[:2] + [cells], tfl.INT8, quant=quant(*hidden))
+    m.op("UNIDIRECTIONAL_SEQUENCE_LSTM", operands, [y], act="TANH", cell_clip=cell_clip, time_major=time_major)
+    m.inputs, m.outputs = [x], [y]
+    return m, [op_tests.int8_range(rng, dims, input_zero_point)]
+
+
+def write_lstm_int8_case(family, tflm, case, model, inputs, invocations=1):
+    """An int8 LSTM case (TFLM's outputs); with the oracle, checked (several runs) not to give one run's output."""
+    family.write_case(case, model, inputs, invocations)
+    if tflm is not None and invocations > 1:
+        got = np.fromfile(family.dir / case / "output_0.bin", np.int8)
+        once, _ = tfl.run_tflm(tflm, family.dir / case / "model.tflite", list(inputs), [np.int8], 1)
+        if np.array_equal(once[0], got):
+            sys.exit(f"{case}: {invocations} runs give the output of one: the state does not carry")
+
+
 # Models ctnn must refuse (tests/frontend/frontend_state.cpp): tests/data/tflite/state_refused_*.tflite.
 def refused_tflite():
     rng = np.random.RandomState(77)
@@ -269,7 +314,7 @@ def refused_tflite():
     # UNIDIRECTIONAL_SEQUENCE_LSTM forms ctnn refuses: layer normalisation (refused by TFLM too), a projection's bias
     # without its weights, one peephole of three, an input gate with recurrent weights but no input weights (CIFG is
     # all or none); a
-    # cell-gate activation other than TANH; int8; a state that is not a variable tensor.
+    # cell-gate activation other than TANH; an int8 input with float32 weights; a state that is not a variable tensor.
     m, _ = lstm_f32(rng, 1, 2, 3, 4)
     m.ops[0]["inputs"][20] = m.tensor("input_layer_norm_coefficients", [4], data=np.full(4, 0.5, F32))
     models["lstm_layer_norm"] = m
@@ -288,11 +333,37 @@ def refused_tflite():
     m, _ = lstm_f32(rng, 1, 2, 3, 4)
     m.tensors[m.inputs[0]]["type"] = tfl.INT8
     m.tensors[m.inputs[0]]["quant"] = quant(0.05)
-    models["lstm_int8_input"] = m
+    models["lstm_i8_input_float_weights"] = m
     m, _ = lstm_f32(rng, 1, 2, 3, 4)
     m.tensors[m.ops[0]["inputs"][19]]["variable"] = False
     m.inputs.append(m.ops[0]["inputs"][19])
     models["lstm_state_not_variable"] = m
+    # int8 (8x8_16) forms TFLM does not run: CIFG, peepholes, a projection (its ValidateTensorStatus); weights with a
+    # zero point or per-channel scales (its kernel reads one scale, no zero point); a cell state whose scale is not a
+    # power of two, or of int8 (TFLM: int16 only).
+    m, _ = lstm_int8(rng, 1, 2, 3, 4)
+    m.ops[0]["inputs"][1] = m.ops[0]["inputs"][5] = m.ops[0]["inputs"][12] = -1
+    models["lstm_i8_cifg"] = m
+    m, _ = lstm_int8(rng, 1, 2, 3, 4)
+    for k in (9, 10, 11):
+        m.ops[0]["inputs"][k] = m.tensor(f"peephole_{k}", [4], tfl.INT16, data=np.full(4, 100, np.int16), quant=quant(1e-4))
+    models["lstm_i8_peephole"] = m
+    m, _ = lstm_int8(rng, 1, 2, 3, 4)
+    m.ops[0]["inputs"][16] = m.tensor("projection_weights", [4, 4], tfl.INT8, data=np.ones((4, 4), np.int8),
+                                      quant=quant(0.01))
+    models["lstm_i8_projection"] = m
+    m, _ = lstm_int8(rng, 1, 2, 3, 4)
+    m.tensors[m.ops[0]["inputs"][6]]["quant"] = quant(0.01, 3)
+    models["lstm_i8_weights_zero_point"] = m
+    m, _ = lstm_int8(rng, 1, 2, 3, 4)
+    m.tensors[m.ops[0]["inputs"][2]]["quant"] = dict(scale=[0.01, 0.02, 0.01, 0.02], zero_point=[0] * 4, axis=0)
+    models["lstm_i8_weights_per_channel"] = m
+    m, _ = lstm_int8(rng, 1, 2, 3, 4)
+    m.tensors[m.ops[0]["inputs"][19]]["quant"] = quant(3e-4)
+    models["lstm_i8_cell_scale"] = m
+    m, _ = lstm_int8(rng, 1, 2, 3, 4)
+    m.tensors[m.ops[0]["inputs"][19]]["type"] = tfl.INT8
+    models["lstm_i8_cell_state_i8"] = m
     return models
 
 
@@ -356,6 +427,25 @@ def main():
                              invocations=2)
     # Two layers in a row (Keras's stacked LSTMs): four states, two sets of packed constants.
     write_lstm_case(family, args.tflm, "lstm_f32_two_layers_3_runs", *lstm_two_layers(rng, 1, 5, 4, 6), invocations=3)
+    # int8 (TFLM's 8x8_16: int8 input, weights and output state, int16 cell state of a power-of-two scale): batch-
+    # and time-major, batch 1 to 3, odd cell counts, input and output-state zero points, cell_clip, several runs
+    # (both states carry), gates that saturate Q3.12 (larger weight scales). Their own seed: the float cases above
+    # stay as they were.
+    rng = np.random.RandomState(2713)
+    write_lstm_int8_case(family, args.tflm, "lstm_i8_batch2", *lstm_int8(rng, 2, 3, 4, 5))
+    write_lstm_int8_case(family, args.tflm, "lstm_i8_time_major_batch3_zero_points_3_runs",
+                         *lstm_int8(rng, 3, 4, 3, 7, time_major=True, input_zero_point=-5, hidden=(1 / 100, 3)),
+                         invocations=3)
+    write_lstm_int8_case(family, args.tflm, "lstm_i8_batch1_5_runs", *lstm_int8(rng, 1, 2, 6, 9), invocations=5)
+    write_lstm_int8_case(family, args.tflm, "lstm_i8_cell_clip_4_runs",
+                         *lstm_int8(rng, 2, 3, 5, 3, cell_clip=0.6, weight_range=(0.01, 0.03), cell_power=12,
+                                    input_zero_point=7, hidden=(1 / 120, -2)), invocations=4)
+    write_lstm_int8_case(family, args.tflm, "lstm_i8_time_major_cell_clip_saturating_2_runs",
+                         *lstm_int8(rng, 2, 3, 8, 6, time_major=True, cell_clip=2.5, weight_range=(0.03, 0.06),
+                                    cell_power=10, hidden=(1 / 128, -128)), invocations=2)
+    write_lstm_int8_case(family, args.tflm, "lstm_i8_one_step_6_runs", *lstm_int8(rng, 1, 1, 4, 6), invocations=6)
+    write_lstm_int8_case(family, args.tflm, "lstm_i8_20_steps_16_cells",
+                         *lstm_int8(rng, 1, 20, 12, 16, cell_power=11, weight_range=(0.001, 0.004)))
     family.finish()
     op_tests.write_refused("state", refused_tflite())
 

@@ -19,7 +19,15 @@
 #include <ctnn/models/lstm_f32_cifg_peephole_projection.hpp>
 #include <ctnn/models/lstm_f32_time_major.hpp>
 #include <ctnn/models/state_refused_lstm_cifg_partial.hpp>
-#include <ctnn/models/state_refused_lstm_int8_input.hpp>
+#include <ctnn/models/lstm_i8_zero_points.hpp>
+#include <ctnn/models/state_refused_lstm_i8_cell_scale.hpp>
+#include <ctnn/models/state_refused_lstm_i8_cell_state_i8.hpp>
+#include <ctnn/models/state_refused_lstm_i8_cifg.hpp>
+#include <ctnn/models/state_refused_lstm_i8_input_float_weights.hpp>
+#include <ctnn/models/state_refused_lstm_i8_peephole.hpp>
+#include <ctnn/models/state_refused_lstm_i8_projection.hpp>
+#include <ctnn/models/state_refused_lstm_i8_weights_per_channel.hpp>
+#include <ctnn/models/state_refused_lstm_i8_weights_zero_point.hpp>
 #include <ctnn/models/state_refused_lstm_layer_norm.hpp>
 #include <ctnn/models/state_refused_lstm_one_peephole.hpp>
 #include <ctnn/models/state_refused_lstm_projection_bias_alone.hpp>
@@ -67,19 +75,36 @@ static_assert(error_of<models::state_refused_svdf_hybrid>.code == code_of(fronte
 // UNIDIRECTIONAL_SEQUENCE_LSTM forms ctnn refuses, named by the file's operand: layer normalisation (20), which
 // TFLM refuses too; a projection's bias (17) without its weights; one peephole of three (the forget gate's: the
 // input gate's, 9, is missing); an input gate with recurrent weights (5) but no input weights (CIFG is all or
-// none); a cell-gate activation other than TANH (the options' field 0, RELU); an int8 input (not yet: its element
-// type); a state that is not a variable tensor.
+// none); a cell-gate activation other than TANH (the options' field 0, RELU); an int8 input with float32 weights
+// (the first weights, 1, not of the int8 form's type); a state that is not a variable tensor.
 static_assert(refused_operand<models::state_refused_lstm_layer_norm>(20, op_kind::sequence_lstm));
 static_assert(refused_operand<models::state_refused_lstm_projection_bias_alone>(17, op_kind::sequence_lstm));
 static_assert(refused_operand<models::state_refused_lstm_one_peephole>(9, op_kind::sequence_lstm));
 static_assert(refused_operand<models::state_refused_lstm_cifg_partial>(5, op_kind::sequence_lstm));
 static_assert(error_of<models::state_refused_lstm_relu>.code == code_of(frontend_error::tflite_unsupported_option) &&
               error_of<models::state_refused_lstm_relu>.reason == 0 && error_of<models::state_refused_lstm_relu>.rejected_value == 1);
-static_assert(error_of<models::state_refused_lstm_int8_input>.code == ctnn::error_code::unsupported_dtype &&
-              error_of<models::state_refused_lstm_int8_input>.kind == op_kind::sequence_lstm &&
-              error_of<models::state_refused_lstm_int8_input>.rejected_value == static_cast<std::int64_t>(ctnn::dtype::i8));
+static_assert(refused_operand<models::state_refused_lstm_i8_input_float_weights>(1, op_kind::sequence_lstm));
 static_assert(refused_feature<models::state_refused_lstm_state_not_variable>(tensor_feature::state_not_variable) &&
               error_of<models::state_refused_lstm_state_not_variable>.kind == op_kind::sequence_lstm);
+
+// int8 (TFLM's 8x8_16) forms TFLM does not run, named by the file's operand or tensor: CIFG (the input gate's input
+// weights, 1, absent), peepholes (9), a projection (16); input-to-cell weights (tensor 6) with a zero point, input-
+// to-forget weights (tensor 2) with per-channel scales; a cell state (tensor 14) of scale 3e-4, not a power of two,
+// or of int8.
+static_assert(refused_operand<models::state_refused_lstm_i8_cifg>(1, op_kind::sequence_lstm));
+static_assert(refused_operand<models::state_refused_lstm_i8_peephole>(9, op_kind::sequence_lstm));
+static_assert(refused_operand<models::state_refused_lstm_i8_projection>(16, op_kind::sequence_lstm));
+template <class Model>
+constexpr bool refused_quantization(ctnn::tflite::quantization_problem what, std::int32_t tensor) {
+  return error_of<Model>.code == code_of(frontend_error::tflite_invalid_quantization) &&
+         error_of<Model>.reason == static_cast<std::int64_t>(what) && error_of<Model>.tensor == tensor &&
+         error_of<Model>.kind == op_kind::sequence_lstm;
+}
+static_assert(refused_quantization<models::state_refused_lstm_i8_weights_zero_point>(ctnn::tflite::quantization_problem::lstm_weights, 6));
+static_assert(refused_quantization<models::state_refused_lstm_i8_weights_per_channel>(ctnn::tflite::quantization_problem::lstm_weights, 2));
+static_assert(refused_quantization<models::state_refused_lstm_i8_cell_scale>(ctnn::tflite::quantization_problem::lstm_cell_scale, 14));
+static_assert(refused_feature<models::state_refused_lstm_i8_cell_state_i8>(tensor_feature::state_type) &&
+              error_of<models::state_refused_lstm_i8_cell_state_i8>.tensor == 14);
 
 // svdf_f32: batch 1, 4 filters, memory 5: 80 bytes of float state. svdf_i8_zero_point: batch 1, 8 filters,
 // memory 3, int8 state: 24 bytes, rounded up to the state alignment.
@@ -181,6 +206,56 @@ TEST_CASE("float32 UNIDIRECTIONAL_SEQUENCE_LSTM with CIFG, peepholes and a proje
   projected_net::reset_state();
   for (int n = 0; n < 2; ++n) projected_net::run(reinterpret_cast<const float*>(input.data()), out.data());
   check_close(out, want);  // the second run, as lstm_reference's
+}
+
+// lstm_i8_zero_points: int8, time-major, 4 steps of batch 3, 7 cells: an int8 output state (3 x 7 bytes, rounded up
+// to the state alignment) and an int16 cell state (3 x 7 x 2 bytes); the packed int8 weights and int32 biases folded
+// at compile time into constants of their own types (no concat left to run).
+using lstm_i8_net = ctnn::compile<models::lstm_i8_zero_points>;
+static_assert(lstm_i8_net::module.call_count == 1 && lstm_i8_net::state_bytes == 32 + 48);
+static_assert(lstm_i8_net::module.tensor_at(lstm_i8_net::module.calls[0].operands[1]).type == ctnn::dtype::i8 &&
+              lstm_i8_net::module.tensor_at(lstm_i8_net::module.calls[0].operands[1]).recipe >= 0 &&
+              lstm_i8_net::module.tensor_at(lstm_i8_net::module.calls[0].operands[3]).type == ctnn::dtype::i32 &&
+              lstm_i8_net::module.tensor_at(lstm_i8_net::module.calls[0].operands[5]).type == ctnn::dtype::i16);
+
+// The packed constants hold the parts' integers one after the other (fold_constants' integer copy), whatever
+// their scales: operand 1, the 4 gates' int8 input weights, and operand 3, their int32 biases (little-endian in
+// the file).
+template <class Integer>
+constexpr bool packed_as_parts(std::int32_t operand) {
+  constexpr auto& m = lstm_i8_net::module;
+  const std::int32_t packed = m.calls[0].operands[static_cast<std::size_t>(operand)];
+  const ctnn::constant_recipe& recipe = m.recipes[static_cast<std::size_t>(m.tensor_at(packed).recipe)];
+  std::size_t at = 0;
+  for (std::int32_t k = 0; k < recipe.operand_count; ++k) {
+    const ctnn::tensor& part = m.tensor_at(recipe.operands[static_cast<std::size_t>(k)]);
+    for (std::int64_t e = 0; e < part.dims.elements(); ++e, ++at) {
+      const Integer want = ctnn::load_le<Integer>(part.data.bytes, static_cast<std::size_t>(e) * sizeof(Integer));
+      const Integer got = operand == 1 ? static_cast<Integer>(ctnn::constant_values_v<m, m.calls[0].operands[1]>[at])
+                                       : static_cast<Integer>(ctnn::constant_values_v<m, m.calls[0].operands[3]>[at]);
+      if (got != want) return false;
+    }
+  }
+  return at == static_cast<std::size_t>(m.tensor_at(packed).dims.elements()) && recipe.operand_count == 4;
+}
+static_assert(packed_as_parts<std::int8_t>(1) && packed_as_parts<std::int32_t>(3));
+
+TEST_CASE("int8 UNIDIRECTIONAL_SEQUENCE_LSTM: TFLM's integers, the states carry from the output state's zero point") {
+  const std::vector<char> input = read_bytes(state_cases + "/lstm_i8_time_major_batch3_zero_points_3_runs/input_0.bin");
+  const std::vector<char> want = read_bytes(state_cases + "/lstm_i8_time_major_batch3_zero_points_3_runs/output_0.bin");
+  const auto* in = reinterpret_cast<const std::int8_t*>(input.data());
+  REQUIRE(input.size() == lstm_i8_net::input<0>::bytes);
+  std::array<std::int8_t, lstm_i8_net::output<0>::elements> first{}, out{};
+  lstm_i8_net::reset_state();
+  // TFLM starts the output state at its zero point (3), the cell state at 0.
+  for (std::size_t b = 0; b < 21; ++b) CHECK(static_cast<std::int8_t>(lstm_i8_net::static_state()[b]) == 3);
+  lstm_i8_net::run(in, first.data());
+  for (int n = 1; n < 3; ++n) lstm_i8_net::run(in, out.data());
+  CHECK(std::memcmp(out.data(), want.data(), out.size()) == 0);  // the third run, as TFLM's
+  CHECK(std::memcmp(out.data(), first.data(), out.size()) != 0);
+  lstm_i8_net::reset_state();
+  lstm_i8_net::run(in, out.data());
+  CHECK(std::memcmp(out.data(), first.data(), out.size()) == 0);
 }
 
 TEST_CASE("float32 UNIDIRECTIONAL_SEQUENCE_LSTM: the output and cell states carry, as TFLM's") {

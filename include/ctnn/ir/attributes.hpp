@@ -292,6 +292,16 @@ struct detection_fields {
   friend constexpr bool operator==(const detection_fields&, const detection_fields&) = default;
 };
 
+// sequence_lstm on int8 (TFLM's 8x8_16): each gate's weight scales, float bits, input side then recurrent side,
+// gates in the packed order (input, forget, cell, output). The packed weights keep the integers, not the scales
+// (docs/design.md §2); pass::compute_requantization reads these (kernel_params::sequence_lstm_quant). Not in
+// sequence_lstm_fields, which kernel_params copies: only the multipliers reach the kernel.
+struct sequence_lstm_scale_fields {
+  std::array<std::uint32_t, 8> weight_scale_bits{};
+  constexpr float weight_scale(std::size_t k) const { return std::bit_cast<float>(weight_scale_bits[k]); }
+  friend constexpr bool operator==(const sequence_lstm_scale_fields&, const sequence_lstm_scale_fields&) = default;
+};
+
 struct op_attributes {
   window win{};                         // conv2d, depthwise_conv2d, max_pool, avg_pool
   std::int32_t groups = 1;              // conv2d
@@ -320,6 +330,7 @@ struct op_attributes {
   sequence_lstm_fields sequence_lstm{};  // sequence_lstm
   cumsum_fields cumsum{};               // cumsum (its axis: axis)
   detection_fields detection{};         // detection_postprocess
+  sequence_lstm_scale_fields sequence_lstm_scales{};  // sequence_lstm on int8
   friend constexpr bool operator==(const op_attributes&, const op_attributes&) = default;
 };
 

@@ -94,6 +94,16 @@ struct detection_operand_fields {
   friend constexpr bool operator==(const detection_operand_fields&, const detection_operand_fields&) = default;
 };
 
+// sequence_lstm on int8 (TFLM's 8x8_16, ops/sequence_lstm.hpp; pass::compute_requantization): per gate, its
+// input and recurrent fully-connected layers' multipliers and shifts (accumulator to Q3.12), input side then
+// recurrent side, gates in the packed order (input, forget, cell, output). Its other values are kernel_params'
+// own fields (ops/sequence_lstm.hpp's requantize says which).
+struct sequence_lstm_quant_fields {
+  std::array<std::int32_t, 8> gate_multiplier{};
+  std::array<std::int8_t, 8> gate_shift{};
+  friend constexpr bool operator==(const sequence_lstm_quant_fields&, const sequence_lstm_quant_fields&) = default;
+};
+
 struct kernel_params {
   op_kind kind = op_kind::none;
   dtype type = dtype::f32;      // the first input's element type
@@ -151,6 +161,7 @@ struct kernel_params {
   cumsum_fields cumsum{};
   detection_fields detection{};
   detection_operand_fields detection_operands{};
+  sequence_lstm_quant_fields sequence_lstm_quant{};
   // 1: plan_memory placed the result over the input, which dies here (ctnn::in_place_windows: conv2d and
   // depthwise; ctnn::in_place_conv, ctnn::in_place_depthwise). Safe for kernels that walk output pixels
   // row-major and finish a pixel before the next (the reference kernels); other kernels must refuse such
@@ -184,7 +195,8 @@ static_assert(std::has_unique_object_representations_v<pad_fields> && std::has_u
                   std::has_unique_object_representations_v<norm_fields> &&
                   std::has_unique_object_representations_v<cumsum_fields> &&
                   std::has_unique_object_representations_v<detection_fields> &&
-                  std::has_unique_object_representations_v<detection_operand_fields>,
+                  std::has_unique_object_representations_v<detection_operand_fields> &&
+                  std::has_unique_object_representations_v<sequence_lstm_quant_fields>,
               "ctnn: a kernel_params field struct must have no padding bytes (clang 14 template-argument bug).");
 static_assert(std::has_unique_object_representations_v<kernel_params>,
               "ctnn::kernel_params must have no padding bytes (clang 14 template-argument bug).");

@@ -29,7 +29,7 @@ constexpr std::int32_t unpreparable_operand(const Module& m, const node& n) {
   for (std::int32_t k = 0; k < n.input_count; ++k) {
     const std::int32_t t = n.inputs[static_cast<std::size_t>(k)];
     if (k == weights && t >= 0 && m.tensor_at(t).type != dtype::i8) return t;  // int8 kernels read int8 weights only
-    if (t < 0 || !is_quantized_activation(m.tensor_at(t).type)) continue;
+    if (t < 0 || !is_quantized_activation(m.tensor_at(t).type) || (ops::facts(n.kind).packed_integer_operands >> k & 1u) != 0) continue;
     if (k == weights ? !m.tensor_at(t).quant.quantized() : m.tensor_at(t).quant.scale == 0.0f) return t;
   }
   if (is_quantized_activation(m.tensor_at(n.output).type) && m.tensor_at(n.output).quant.scale == 0.0f) return n.output;

@@ -189,6 +189,21 @@ class module_runner {
   bool materialize(std::int32_t id, std::vector<float>& values) {
     const tensor& t = m_.tensor_at(id);
     const constant_recipe& recipe = m_.recipes[static_cast<std::size_t>(t.recipe)];
+    if (t.type == dtype::i8 || t.type == dtype::i32) {
+      // fold_constants' integer concatenation: its operands' integers one after the other, kept in floats' room.
+      const auto bytes = static_cast<std::size_t>(t.bytes());
+      values.assign((bytes + sizeof(float) - 1) / sizeof(float), 0.0f);
+      auto* out = reinterpret_cast<unsigned char*>(values.data());
+      for (std::int32_t k = 0; k < recipe.operand_count; ++k) {
+        const std::int32_t input = recipe.operands[static_cast<std::size_t>(k)];
+        const void* part = input >= 0 ? constant(input) : nullptr;
+        if (part == nullptr) return false;
+        const auto part_bytes = static_cast<std::size_t>(m_.tensor_at(input).bytes());
+        std::memcpy(out, part, part_bytes);
+        out += part_bytes;
+      }
+      return true;
+    }
     values.assign(static_cast<std::size_t>(t.dims.elements()), 0.0f);
     if (recipe.kind == recipe_kind::evaluate_op) {
       std::array<const void*, max_node_inputs> operands{};

@@ -21,6 +21,7 @@ struct concat : op_defaults {
   static constexpr operand_range operands{1, static_cast<std::int32_t>(max_node_inputs)};
   static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8 || type == dtype::i16; }
   static constexpr bool int16_symmetric = true;
+  static constexpr bool joins_operands = true;
 
   // The axis normalised (a negative one counts from the end), the inputs of one element type and rank,
   // equal but along the axis; the result's extent there is their sum.

@@ -22,6 +22,8 @@
 //   run_f32, run_i8            its reference kernels (kernel/reference), one source for both specialisation
 //                              policies (docs/design.md §4);
 //   state_operands             the operands its kernel updates in place: state tensors (tensor_role::state);
+//   packed_integer_operands, joins_operands
+//                              integer constants packed for it, and the concatenations fold_constants copies;
 //   elementwise, in_place_slots, fuses_as, takes_fused_activation, non_negative_result, plain_integer_kernel
 //                              what patch execution, the memory planner, fuse_ops and the ONNX policy need;
 //   put_attributes, put_params, put_requantization
@@ -125,6 +127,13 @@ struct op_defaults {
   // The operands (bit k: operand k) that are state its kernel updates in place (svdf's activation state); a
   // state tensor may be read there only (the TFLite importer checks it).
   static constexpr std::uint32_t state_operands = 0;
+  // The constant operands (bit k: operand k) whose integers its int8 kernel reads with quantization it keeps itself
+  // (sequence_lstm's packed per-gate weights and biases: their tensors are not quantized, fold_constants copies
+  // the parts' integers): lower_te does not ask them for a scale (kernel::unpreparable_operand).
+  static constexpr std::uint32_t packed_integer_operands = 0;
+  // Whether its result is its operands one after the other along attrs.axis (concat): along the first axis, on
+  // integers quantized alike (or a result not quantized), a copy that fold_constants folds (integer_copy).
+  static constexpr bool joins_operands = false;
   // An activation op that fuse_ops may fold into its producer's kernel (none: not an activation).
   static constexpr activation fuses_as = activation::none;
   // Whether its kernel applies a fused activation (attrs.fused) to its result: fuse_ops may fold a

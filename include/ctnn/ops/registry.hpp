@@ -221,6 +221,8 @@ struct op_facts {
   // Its kernels by element type: bit t, has_kernel(dtype t); bit 8 * in + out, has_result_kernel(in, out).
   std::uint8_t kernel_types;
   std::uint64_t result_kernel_types;
+  std::uint32_t packed_integer_operands;
+  bool joins_operands;
 };
 
 constexpr int dtype_count = static_cast<int>(dtype::b8) + 1;
@@ -262,7 +264,9 @@ constexpr op_facts facts_of_descriptor() {
           D::on_known_integers,
           D::onnx_integer,
           kernel_types_of<D>(),
-          result_kernel_types_of<D>()};
+          result_kernel_types_of<D>(),
+          D::packed_integer_operands,
+          D::joins_operands};
 }
 
 // Every kind's facts; a kind without a descriptor (op_kind::none) has op_defaults'.

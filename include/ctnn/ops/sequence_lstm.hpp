@@ -11,11 +11,16 @@
 // output state (`batch * outputs` elements) and the cell state (`batch * cells`); the peepholes' packed vector
 // [peepholes * cells] (input unless coupled, forget, output) or -1; the projection's weights [outputs, cells].
 // outputs = cells without a projection. The result has the input's layout with `outputs` features: every step's
-// output state.
+// output state. On int8 (TFLM's 8x8_16, without peepholes, CIFG or projection, which TFLM's int8 kernel lacks): int8
+// input, weights, output state and result, int32 biases, an int16 cell state; the packed weights and biases hold
+// the parts' integers (fold_constants copies them), each gate's scales are attrs.sequence_lstm_scales, and the
+// kernel is kernel/reference/int8/sequence_lstm.hpp (docs/design.md §2).
+#include <bit>
 #include <cmath>
 #include <cstdint>
 
 #include <ctnn/kernel/reference/activation.hpp>
+#include <ctnn/kernel/reference/int8/sequence_lstm.hpp>
 #include <ctnn/ops/descriptor.hpp>
 
 namespace ctnn::ops {
@@ -24,9 +29,11 @@ struct sequence_lstm : op_defaults {
   static constexpr op_kind kind = op_kind::sequence_lstm;
   static constexpr operand_range operands{6, 8};
   static constexpr std::uint32_t state_operands = (1u << 4) | (1u << 5);
+  // int8: the packed weights and biases, whose scales are its attributes (weight_scale_bits).
+  static constexpr std::uint32_t packed_integer_operands = (1u << 1) | (1u << 2) | (1u << 3);
   // Its kernel applies attrs.fused to the cell gate only: fuse_ops must not fold a following activation into it.
   static constexpr bool takes_fused_activation = false;
-  static constexpr bool has_kernel(dtype type) { return type == dtype::f32; }
+  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
   static constexpr std::size_t operands_read(const kernel_params& p) {
     return static_cast<std::size_t>(p.sequence_lstm.operand_count());
   }
@@ -49,10 +56,12 @@ struct sequence_lstm : op_defaults {
       m.fail({error_code::input_count_mismatch, node_id, n.kind, {}, {}, {.count_expected = operands, .count_actual = n.input_count}});
       return in;
     }
+    const bool integer = m.tensor_at(n.inputs[0]).type == dtype::i8;
+    if (integer && f.projection + f.peephole + f.coupled_input_forget != 0) return fail(6, {});
     for (std::int32_t k = 1; k < operands; ++k) {
       const std::int32_t id = n.inputs[static_cast<std::size_t>(k)];
       if ((id < 0) != (k == 6 && f.peephole == 0)) return fail(k, {});
-      if (id >= 0 && m.tensor_at(id).type != m.tensor_at(n.inputs[0]).type) return fail(k, m.tensor_at(id).dims);
+      if (id >= 0 && m.tensor_at(id).type != operand_type(integer, k)) return fail(k, m.tensor_at(id).dims);
     }
     if (in.rank != 3 || in.elements() < 1) return fail(0, make_shape(0, 0, 0));
     const std::int32_t gates = f.gates();
@@ -71,6 +80,11 @@ struct sequence_lstm : op_defaults {
     if (f.peephole != 0 && m.tensor_at(n.inputs[6]).dims != make_shape(f.peepholes() * cells))
       return fail(6, make_shape(f.peepholes() * cells));
     return make_shape(in[0], in[1], outputs);
+  }
+  // Its operand k's element type: float32 throughout, or TFLM's 8x8_16 (int8 but the int32 biases and the int16
+  // cell state).
+  static constexpr dtype operand_type(bool integer, std::int32_t k) {
+    return !integer ? dtype::f32 : k == 3 ? dtype::i32 : k == 5 ? dtype::i16 : dtype::i8;
   }
   // Its fields, and the packed input weights' extents (gates * cells rows).
   template <class Module>
@@ -156,6 +170,53 @@ struct sequence_lstm : op_defaults {
         for (std::int32_t j = 0; j < outputs; ++j) h[j] = y[j];
       }
     }
+  }
+
+  // TFLM's PrepareGateParametersInteger, into kernel_params: per gate, its fully-connected layers to Q3.12
+  // (sequence_lstm_quant; GetQuantizedConvolutionMultipler: the float product of the input's, or the output
+  // state's, and the weights' scales, over 2^-12); the Q0.15 products (CreateInterGateMulParams: double products)
+  // forget gate x cell state (input_multiplier, input_shift) and input gate x cell gate (input2_multiplier,
+  // input2_shift) to the cell state, tanh(cell) x output gate to the output state (output_multiplier,
+  // output_shift, output_offset: its zero point); input_offset and input2_offset the input's and the output
+  // state's negated zero points (its fully-connected layers' inputs); left_shift the cell state's tanh input shift
+  // 15 + log2(scale) - 3 (TFLM's lstm_internal::Tanh; negative: multiplier 3, shift right), activation_min and
+  // activation_max the cell state's range (int16, or +-cell_clip in its scale, truncated, CreateLstmCellStateInfo).
+  static constexpr void requantize(const quantized_operands& q, const node& n, kernel_params& p) {
+    const quantization& hidden = q.operand[4];
+    const quantization& cell = q.operand[5];
+    constexpr double gate_scale = 1.0 / 4096, product_scale = 1.0 / 32768;
+    for (std::size_t g = 0; g < 8; ++g) {
+      const float activation = g < 4 ? q.in.scale : hidden.scale;
+      std::int32_t shift = 0;
+      q.set_multiplier(p.sequence_lstm_quant.gate_multiplier[g], shift,
+                       static_cast<double>(activation * n.attrs.sequence_lstm_scales.weight_scale(g)) / gate_scale);
+      // QuantizeMultiplier's shift of a positive multiplier is within [-31, 31]; checked_shift checks it.
+      p.sequence_lstm_quant.gate_shift[g] = static_cast<std::int8_t>(shift < -128 ? -128 : shift > 127 ? 127 : shift);
+    }
+    q.set_multiplier(p.input_multiplier, p.input_shift, product_scale * static_cast<double>(cell.scale) / static_cast<double>(cell.scale));
+    q.set_multiplier(p.input2_multiplier, p.input2_shift, product_scale * product_scale / static_cast<double>(cell.scale));
+    q.set_multiplier(p.output_multiplier, p.output_shift, product_scale * product_scale / static_cast<double>(hidden.scale));
+    p.output_offset = hidden.zero_point;
+    p.input2_offset = ctnn::detail::quant::wrapping_neg(hidden.zero_point);
+    p.left_shift = 15 + ctnn::detail::quant::checked_log2(cell.scale).exponent - 3;
+    const float clip = n.attrs.sequence_lstm.cell_clip();
+    const double quantized_clip = static_cast<double>(clip) / static_cast<double>(cell.scale);
+    const auto bound = static_cast<std::int32_t>(quantized_clip < -32768.0 ? -32768.0 : quantized_clip > 32767.0 ? 32767.0 : quantized_clip);
+    p.activation_min = clip > 0.0f ? -bound : -32768;
+    p.activation_max = clip > 0.0f ? bound : 32767;
+  }
+  // The largest of its shifts.
+  static constexpr recipe_shift checked_shift(const kernel_params& recipe) {
+    std::int32_t largest = recipe.output_shift > recipe.input_shift ? recipe.output_shift : recipe.input_shift;
+    if (recipe.input2_shift > largest) largest = recipe.input2_shift;
+    for (const std::int8_t shift : recipe.sequence_lstm_quant.gate_shift) largest = shift > largest ? std::int32_t{shift} : largest;
+    return {largest, false};
+  }
+
+  // TFLM's EvalLstm<int8_t, int8_t, int16_t, int32_t>: kernel/reference/int8/sequence_lstm.hpp.
+  template <class Params>
+  [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
+    kernel::reference::int8::sequence_lstm(p, operands, static_cast<std::int8_t*>(result));
   }
 
   template <class Writer>

@@ -7,6 +7,7 @@
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/prepare.hpp>
+#include <ctnn/ops/registry.hpp>
 #include <ctnn/pass/detail/graph_edit.hpp>
 
 namespace ctnn::pass {
@@ -16,18 +17,39 @@ struct fold_constants : detail::op_rewriting_pass<fold_constants> {
   static constexpr void rewrite(Module& m, const Uses&, std::int32_t i, Flags& erased) {
     const node& op = m.node_at(i);
     tensor& folded = m.tensor_at(op.output);
-    // Only float32 ops are folded: the compiler runs the float reference kernels (invoke_f32).
-    if (folded.role != tensor_role::intermediate || folded.type != dtype::f32 ||
-        m.recipe_count >= static_cast<std::int32_t>(Module::node_capacity))
+    // Float32 ops are folded (the compiler runs the float reference kernels, invoke_f32), and the integer
+    // concatenations that are copies (integer_copy).
+    if (folded.role != tensor_role::intermediate || m.recipe_count >= static_cast<std::int32_t>(Module::node_capacity))
       return;
+    if (folded.type != dtype::f32 && !integer_copy(m, op)) return;
     for (std::int32_t k = 0; k < op.input_count; ++k) {
       const std::int32_t t = op.inputs[static_cast<std::size_t>(k)];
-      if (t >= 0 && (m.tensor_at(t).role != tensor_role::constant || m.tensor_at(t).type != dtype::f32)) return;
+      if (t >= 0 && (m.tensor_at(t).role != tensor_role::constant || m.tensor_at(t).type != folded.type)) return;
     }
     folded.role = tensor_role::constant;
     folded.producer = -1;
     folded.recipe = detail::add_recipe(m, constant_recipe::evaluating(op, kernel::prepare_params(m, op)));
     erased[static_cast<std::size_t>(i)] = true;
+  }
+
+  // A concatenation along the first axis of int8 or int32 tensors that copies their integers: its result is not
+  // quantized (a packing whose reader keeps each part's scale: sequence_lstm's int8 weights and int32 biases,
+  // docs/design.md §2) or every part is quantized as the result. Materialised as the parts' integers one after
+  // the other (runtime/constants.hpp, kernel::module_runner).
+  template <class Module>
+  static constexpr bool integer_copy(const Module& m, const node& op) {
+    const tensor& result = m.tensor_at(op.output);
+    if (!ops::facts(op.kind).joins_operands || op.attrs.axis != 0 || (result.type != dtype::i8 && result.type != dtype::i32) ||
+        result.quant.per_channel())
+      return false;
+    for (std::int32_t k = 0; k < op.input_count; ++k) {
+      const std::int32_t t = op.inputs[static_cast<std::size_t>(k)];
+      if (t < 0) return false;
+      const quantization& q = m.tensor_at(t).quant;
+      if (result.quant.quantized() && (q.per_channel() || q.scale != result.quant.scale || q.zero_point != result.quant.zero_point))
+        return false;
+    }
+    return true;
   }
 };
 

@@ -6,6 +6,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include <ctnn/detail/constant_alignment.hpp>
@@ -19,9 +20,12 @@ namespace ctnn {
 namespace detail {
 template <auto& M, std::int32_t T>
 constexpr auto materialize_constant();
+template <auto& M, std::int32_t T>
+constexpr auto materialize_f32();
 }
 
-// The values of a recipe constant: an array of float, in .rodata.
+// The values of a recipe constant: an array of float (of int8 or int32 for an integer concatenation that
+// fold_constants folds, pass::fold_constants::integer_copy), in .rodata.
 template <auto& M, std::int32_t T>
 alignas(detail::constant_alignment<decltype(detail::materialize_constant<M, T>())>) inline constexpr auto constant_values_v =
     detail::materialize_constant<M, T>();
@@ -68,8 +72,47 @@ constexpr const float* operand_data() {
   else return constant_data_of<M, T>();
 }
 
+// The integers of constant tensor T (int8 or int32): its user array or its model file's bytes, decoded.
+template <auto& M, std::int32_t T, class Integer>
+constexpr void copy_integers(Integer* out) {
+  constexpr const tensor& info = M.tensor_at(T);
+  constexpr auto elements = static_cast<std::size_t>(info.dims.elements());
+  if constexpr (info.recipe >= 0) {
+    for (std::size_t k = 0; k < elements; ++k) out[k] = constant_values_v<M, T>[k];
+  } else if constexpr (std::is_same_v<Integer, std::int8_t> && info.data.i8 != nullptr) {
+    for (std::size_t k = 0; k < elements; ++k) out[k] = info.data.i8[k];
+  } else if constexpr (std::is_same_v<Integer, std::int32_t> && info.data.i32 != nullptr) {
+    for (std::size_t k = 0; k < elements; ++k) out[k] = info.data.i32[k];
+  } else {
+    std::array<Integer, elements> decoded{};
+    load_le_elements(info.data.bytes, 0, elements, sizeof(Integer), decoded);
+    for (std::size_t k = 0; k < elements; ++k) out[k] = decoded[k];
+  }
+}
+
 template <auto& M, std::int32_t T>
 constexpr auto materialize_constant() {
+  constexpr const tensor& info = M.tensor_at(T);
+  constexpr const constant_recipe& recipe = M.recipes[static_cast<std::size_t>(info.recipe)];
+  constexpr auto elements = static_cast<std::size_t>(info.dims.elements());
+  if constexpr (info.type == dtype::i8 || info.type == dtype::i32) {
+    // fold_constants' integer concatenation: its operands' integers one after the other.
+    using integer = std::conditional_t<info.type == dtype::i8, std::int8_t, std::int32_t>;
+    std::array<integer, elements> values{};
+    std::size_t at = 0;
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+      ((copy_integers<M, recipe.operands[K]>(values.data() + at),
+        at += static_cast<std::size_t>(M.tensor_at(recipe.operands[K]).dims.elements())),
+       ...);
+    }(std::make_index_sequence<static_cast<std::size_t>(recipe.operand_count)>{});
+    return values;
+  } else {
+    return materialize_f32<M, T>();
+  }
+}
+
+template <auto& M, std::int32_t T>
+constexpr auto materialize_f32() {
   constexpr const tensor& info = M.tensor_at(T);
   constexpr const constant_recipe& recipe = M.recipes[static_cast<std::size_t>(info.recipe)];
   constexpr auto elements = static_cast<std::size_t>(info.dims.elements());

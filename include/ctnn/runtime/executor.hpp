@@ -360,9 +360,17 @@ class executor : detail::diagnostic_check<M.error> {
       if (M.tensors[static_cast<std::size_t>(i)].recipe >= 0) list.add(static_cast<std::size_t>(i));
     return list;
   }();
+  // Per element type (float32, and int8 and int32 for fold_constants' integer concatenations): its address, else
+  // nullptr.
+  template <class Element, std::int32_t T>
+  static constexpr const Element* computed_as() {
+    if constexpr (std::is_same_v<typename decltype(constant_values_v<M, T>)::value_type, Element>) return constant_values_v<M, T>.data();
+    else return nullptr;
+  }
+  template <class Element>
   static constexpr auto computed_values = []<std::size_t... R>(std::index_sequence<R...>) {
-    std::array<const float*, M.tensors.size()> values{};
-    const float* const data[] = {constant_values_v<M, static_cast<std::int32_t>(recipe_tensors.at[R])>.data()..., nullptr};
+    std::array<const Element*, M.tensors.size()> values{};
+    const Element* const data[] = {computed_as<Element, static_cast<std::int32_t>(recipe_tensors.at[R])>()..., nullptr};
     for (std::size_t r = 0; r < sizeof...(R); ++r) values[recipe_tensors.at[r]] = data[r];
     return values;
   }(std::make_index_sequence<recipe_tensors.count>{});
@@ -373,9 +381,13 @@ class executor : detail::diagnostic_check<M.error> {
     for (std::size_t i = 0; i < static_cast<std::size_t>(M.tensor_count); ++i) {
       const tensor& t = M.tensors[i];
       if (t.role != tensor_role::constant) continue;
-      const float* computed = computed_values[i];
-      views[i] = constant_view{computed != nullptr ? computed : t.data.f32, t.data.i8, t.data.i32, t.data.bytes,
-                               static_cast<std::size_t>(t.dims.elements()), t.data.user_array && computed == nullptr ? 1u : 0u,
+      const float* computed = computed_values<float>[i];
+      const std::int8_t* computed_i8 = computed_values<std::int8_t>[i];
+      const std::int32_t* computed_i32 = computed_values<std::int32_t>[i];
+      const bool is_computed = computed != nullptr || computed_i8 != nullptr || computed_i32 != nullptr;
+      views[i] = constant_view{computed != nullptr ? computed : t.data.f32, computed_i8 != nullptr ? computed_i8 : t.data.i8,
+                               computed_i32 != nullptr ? computed_i32 : t.data.i32, t.data.bytes,
+                               static_cast<std::size_t>(t.dims.elements()), t.data.user_array && !is_computed ? 1u : 0u,
                                static_cast<std::size_t>(t.type)};
     }
     return views;

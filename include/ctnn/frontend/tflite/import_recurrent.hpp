@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include <ctnn/detail/quantization.hpp>
 #include <ctnn/frontend/tflite/import_operands.hpp>
 #include <ctnn/frontend/tflite/import_shape_ops.hpp>
 #include <ctnn/frontend/tflite/schema.hpp>
@@ -34,6 +35,7 @@ constexpr void import_svdf(S& s, op_import& im) {
   const tensor& time = s.m.tensor_at(im.inputs[2]);
   const tensor& state = s.m.tensor_at(im.inputs[4]);
   const bool integer = in.type == dtype::i8;
+  if (integer) im.attrs.fused = activation::none;  // its int8 kernel's cell gate is TFLM's int16 tanh, not attrs.fused
   im.attrs.fused = integer ? activation::none : im.fused;  // TFLM's int8 kernel applies none (ops/svdf.hpp)
   if (!integer && in.type != dtype::f32)
     return s.fail(error_code::unsupported_dtype, im.op, im.plan.kind, {.rejected_value = static_cast<std::int64_t>(in.type)}, {}, in.dims);
@@ -108,8 +110,10 @@ constexpr std::int32_t given_parts(const std::array<std::int32_t, sequence_lstm_
 }
 
 // UNIDIRECTIONAL_SEQUENCE_LSTM as TFLM's Prepare takes it (ValidateTensorStatus, ValidateTensorSize), and with
-// TFLite's peepholes, CIFG and projection (sequence_lstm_operand::expected): 24 operands; float32 throughout (the
-// int8 form: not yet, refused by its type); the output state's extent is the outputs' (the projection's rows, else
+// TFLite's peepholes, CIFG and projection (sequence_lstm_operand::expected): 24 operands; float32 throughout, or
+// TFLM's int8 form (int8 input, weights, output state and output, int32 biases, an int16 cell state whose scale is a
+// power of two; weights of one scale and no zero point; no CIFG, peepholes or projection; its gates' weight scales
+// kept in attrs.sequence_lstm_scales, the packed constants not quantized: docs/design.md §2); the output state's extent is the outputs' (the projection's rows, else
 // the cells'), the output [d0, d1, outputs] over the input's [d0, d1, features]; the cell gate's activation TANH
 // (TFLM applies no other). A refused operand is named by its position in the file. The node's operands: the input,
 // the three packed constants (the projection's bias after the gates' biases), the two states, the packed
@@ -147,8 +151,15 @@ constexpr void import_sequence_lstm(S& s, op_import& im) {
                             std::bit_cast<std::uint32_t>(projection_clip)};
 
   const tensor& in = s.m.tensor_at(file[slot::input]);
-  if (in.type != dtype::f32)
+  const bool integer = in.type == dtype::i8;
+  if (integer) im.attrs.fused = activation::none;  // its int8 kernel's cell gate is TFLM's int16 tanh, not attrs.fused
+  if (!integer && in.type != dtype::f32)
     return s.fail(error_code::unsupported_dtype, im.op, im.plan.kind, {.rejected_value = static_cast<std::int64_t>(in.type)}, {}, in.dims);
+  // TFLM's int8 kernel has no CIFG, peepholes or projection (its ValidateTensorStatus): the first such operand.
+  const std::uint32_t beyond_tflm = coupled ? slot::input_weights : peephole ? slot::peepholes : slot::projection_weights;
+  if (integer && (coupled || peephole || projection))
+    return s.fail(frontend_error::tflite_unsupported_operand, im.op, im.plan.kind,
+                  {.operator_code = static_cast<std::int64_t>(im.plan.code), .input_slot = beyond_tflm});
   if (!expect_rank(s, im.op, im.plan, file[slot::input], 3)) return;
   const std::int32_t cells = s.m.tensor_at(file[slot::input_weights + 1]).dims[0];  // TFLM: the state's extent
   const std::int32_t outputs = projection ? s.m.tensor_at(file[slot::projection_weights]).dims[0] : cells;
@@ -157,11 +168,29 @@ constexpr void import_sequence_lstm(S& s, op_import& im) {
     if (file[k] < 0) continue;
     const tensor& t = s.m.tensor_at(file[k]);
     const bool state = k == slot::output_state || k == slot::cell_state;
-    if (!state && !constant_operand(s, im.op, im.plan, file[k], k, dtype::f32)) return;
+    // int8: the weights and the output state int8, the biases int32, the cell state int16 (TFLM's 8x8_16).
+    const dtype type = !integer                                       ? dtype::f32
+                       : k == slot::cell_state                        ? dtype::i16
+                       : k >= slot::biases && k < slot::biases + 4    ? dtype::i32
+                                                                      : dtype::i8;
+    if (!state && !constant_operand(s, im.op, im.plan, file[k], k, type)) return;
     if (state && t.role != tensor_role::state)
       return s.fail(frontend_error::tflite_unsupported_tensor_feature, im.op, im.plan.kind,
                     {.tensor = file[k], .reason = static_cast<std::int64_t>(tensor_feature::state_not_variable)});
-    if (state && t.type != dtype::f32)
+    const bool weights = k < slot::peepholes;
+    // TFLM takes the cell state's scale as a power of two (CheckedLog2's exponent; the converter makes one), and
+    // its int16 tanh shifts by it: beyond [2^-40, 2^15] its shifts leave int32.
+    const ctnn::detail::quant::rounded_log2 cell_scale = ctnn::detail::quant::checked_log2(t.quant.scale);
+    const bool cell_scale_not_power_of_two =
+        k == slot::cell_state && !(cell_scale.power_of_two && cell_scale.exponent >= -40 && cell_scale.exponent <= 15);
+    if (integer && ((weights && (t.quant.per_channel() || t.quant.zero_point != 0)) || cell_scale_not_power_of_two))
+      return s.fail(frontend_error::tflite_invalid_quantization, im.op, im.plan.kind,
+                    {.tensor = file[k],
+                     .reason = static_cast<std::int64_t>(weights ? quantization_problem::lstm_weights : quantization_problem::lstm_cell_scale)});
+    if (state && integer && t.type != type)
+      return s.fail(frontend_error::tflite_unsupported_tensor_feature, im.op, im.plan.kind,
+                    {.tensor = file[k], .reason = static_cast<std::int64_t>(tensor_feature::state_type)});
+    if (state && t.type != type)
       return s.fail(error_code::unsupported_dtype, im.op, im.plan.kind,
                     {.faulty_operand = static_cast<std::int64_t>(k) + 1, .rejected_value = static_cast<std::int64_t>(t.type)}, {}, t.dims);
     const shape want = k < slot::recurrent_weights         ? make_shape(cells, in.dims[2])
@@ -175,9 +204,17 @@ constexpr void import_sequence_lstm(S& s, op_import& im) {
       return s.fail(error_code::input_shapes_differ, im.op, im.plan.kind, {.input_slot = k}, want, t.dims);
   }
   if (!expect_output_shape(s, im, im.out, make_shape(in.dims[0], in.dims[1], outputs))) return;
+  if (s.m.tensor_at(im.out).type != in.type)
+    return s.fail(error_code::unsupported_dtype, im.op, im.plan.kind,
+                  {.rejected_value = static_cast<std::int64_t>(s.m.tensor_at(im.out).type)}, {}, s.m.tensor_at(im.out).dims);
+  // int8: each gate's weight scales, for its requantization (the packed weights keep only the integers).
+  for (std::uint32_t k = 0; integer && k < 8; ++k)
+    im.attrs.sequence_lstm_scales.weight_scale_bits[k] = std::bit_cast<std::uint32_t>(s.m.tensor_at(file[slot::input_weights + k]).quant.scale);
   std::array<std::int32_t, max_node_inputs> parts{};
   const auto packed = [&](std::uint32_t first, std::uint32_t count, std::int32_t extra, std::string_view what) {
-    return pack_constants(s, im, parts, given_parts(file, first, count, extra, parts), what);
+    const std::int32_t id = pack_constants(s, im, parts, given_parts(file, first, count, extra, parts), what);
+    if (id >= 0 && integer) s.m.tensor_at(id).quant = {};  // its integers, each part's own scale (fold_constants copies them)
+    return id;
   };
   im.inputs = {file[slot::input],
                packed(slot::input_weights, 4, -1, "lstm_input_weights"),

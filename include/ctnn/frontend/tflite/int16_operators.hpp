@@ -61,6 +61,7 @@ constexpr bool tflm_runs_int16(builtin_operator code) {
     case b::average_pool_2d:
     case b::max_pool_2d:
     case b::svdf:  // int8 SVDF's int16 time weights and state (import_svdf checks its types)
+    case b::unidirectional_sequence_lstm:  // int8 LSTM's int16 cell state (import_sequence_lstm checks its types)
     case b::cast:
     case b::select_v2:
     case b::resize_nearest_neighbor:

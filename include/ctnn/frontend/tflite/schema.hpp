@@ -151,6 +151,7 @@ enum class tensor_feature : std::int32_t {
   computed_integers,            // integers computed at import (SHAPE, BROADCAST_ARGS, ...: import_known.hpp) read as
                                 // a tensor by an op that does not fold them, or a graph output
   computed_integers_capacity,   // more integers computed at import than the importer's store holds
+  state_type,                   // an op's state operand of another element type than its kernel keeps (int8 LSTM)
 };
 
 constexpr std::string_view name_of(tensor_feature f) {
@@ -168,6 +169,9 @@ constexpr std::string_view name_of(tensor_feature f) {
     case tensor_feature::computed_integers:
       return "integers computed at import (a shape's arithmetic) read as a tensor: no tensor holds them";
     case tensor_feature::computed_integers_capacity: return "more integers computed at import than the importer holds";
+    case tensor_feature::state_type:
+      return "an op's state operand of another element type than its kernel keeps (an int8 LSTM's cell state: int16, "
+             "its output state: int8)";
   }
   return {};
 }
@@ -207,6 +211,8 @@ enum class quantization_problem : std::int32_t {
   int16_result_scale,  // an int16 LOGISTIC/TANH result whose scale is not 2^-15 (TFLM's kernels need it)
   bias_scale,      // an int8 SVDF bias whose scale is not the state's times the time weights' (within 1e-5)
   log_softmax_result,  // an int8 LOG_SOFTMAX result not of scale 16/256 and zero point 127 (TFLM's kernel needs them)
+  lstm_weights,    // int8 UNIDIRECTIONAL_SEQUENCE_LSTM weights quantized per channel or with a zero point (TFLM: neither)
+  lstm_cell_scale, // an int16 LSTM cell state whose scale is not a power of two in [2^-40, 2^15] (TFLM shifts by its exponent)
 };
 
 constexpr std::string_view name_of(quantization_problem q) {
@@ -224,6 +230,10 @@ constexpr std::string_view name_of(quantization_problem q) {
       return "an int8 SVDF bias whose scale is not the state's times the time weights' (TFLM checks within 1e-5)";
     case quantization_problem::log_softmax_result:
       return "an int8 LOG_SOFTMAX result whose scale is not 16/256 or whose zero point is not 127 (TFLM runs only those)";
+    case quantization_problem::lstm_weights:
+      return "int8 LSTM weights quantized per channel or with a zero point other than 0 (TFLM's kernel reads one scale, no zero point)";
+    case quantization_problem::lstm_cell_scale:
+      return "an int16 LSTM cell state whose scale is not a power of two in [2^-40, 2^15] (TFLM's kernel shifts by its exponent)";
   }
   return {};
 }
