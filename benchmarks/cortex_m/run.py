@@ -54,10 +54,14 @@ MODELS = {
     "ic": ("pretrainedResnet_quant", "IC"),
     "ad": ("ad01_int8", "AD"),
     "kws16": ("kws_16x8", "KWS16"),
+    "tconv8": ("tconv_decoder_int8", "TCONV8"),
+    "bcast8": ("broadcast_int8", "BCAST8"),
+    "audio16": ("audio_16x8", "AUDIO16"),
 }
 # The repository's own models: their folder of model.tflite and TFLM reference cases (scripts/gen_kws_16x8.py), in
 # place of ../shared's; their peer figures in OWN_PEER_TOTALS.
-OWN_MODELS = {"kws16": SOURCE_DIR / "models" / "kws_16x8"}
+OWN_MODELS = {"kws16": SOURCE_DIR / "models" / "kws_16x8", "tconv8": SOURCE_DIR / "models" / "tconv_decoder_int8",
+              "bcast8": SOURCE_DIR / "models" / "broadcast_int8", "audio16": SOURCE_DIR / "models" / "audio_16x8"}
 # TFLM 90b983c2b + CMSIS-NN 4ab83cc3 (its s16 convolution, depthwise, fully connected and softmax kernels, the DSP
 # path) built for the Cortex-M4 at -O2 from the same snapshots by benchmarks/cortex_m/build_peer.py (outside the
 # repository's build), counted the same way (qemu -icount shift=0, SysTick), outputs equal to the reference
@@ -362,7 +366,8 @@ def print_report(r, out):
         f"; TFLM + CMSIS-NN ({r['peer']}) {millions(r['cmsis_nn_instructions'])}: {r['ratio_to_cmsis_nn']:.2f}x")
     if r["tflm_reference_instructions"] is not None:
         tflm += f"; TFLM reference kernels {millions(r['tflm_reference_instructions'])}"
-    print(f"instructions: {millions(r['instructions'])} for {r['macs']:,} MACs = {r['instructions_per_mac']:.2f} per MAC{tflm}", file=out)
+    per_mac = f" = {r['instructions_per_mac']:.2f} per MAC" if r["macs"] else ""
+    print(f"instructions: {millions(r['instructions'])} for {r['macs']:,} MACs{per_mac}{tflm}", file=out)
     if r["tflm_macs"] is not None and r["tflm_macs"] != r["macs"]:
         print(f"note: the README counts {r['tflm_macs']:,} MACs for this model", file=out)
     print(f"{'call':>4} {'kind':<17} {'kernel':>6} {'MACs':>11} {'instructions':>13} {'per MAC':>8}  result", file=out)
@@ -397,7 +402,7 @@ def print_table(results, out):
     for r in results:
         cmsis = optional(r["cmsis_nn_instructions"], "{:,}")
         ratio = optional(r["ratio_to_cmsis_nn"], "{:.2f}x")
-        print(f"| {r['model'].upper()} | {r['cpu']} | -{r['opt']} | {r['options']} | {r['instructions']:,} | {r['instructions_per_mac']:.2f} | {cmsis} | {r['peer']} | {ratio} | "
+        print(f"| {r['model'].upper()} | {r['cpu']} | -{r['opt']} | {r['options']} | {r['instructions']:,} | {optional(r['instructions_per_mac'], '{:.2f}')} | {cmsis} | {r['peer']} | {ratio} | "
               f"{r['sizes']['text_ctnn']:,} | {r['sizes']['rodata_model']:,} | {r['total_ram']:,} | {r['stack_peak']:,} | "
               f"{r['outputs_equal']}/{r['cases']} |", file=out)
     met = sum(g["met"] for r in results for g in r["goals"])
@@ -424,7 +429,7 @@ def print_patch_table(results, out):
             instructions, calls = patch_stage_instructions(r)
             stage = f"{calls} calls, {instructions:,}" if calls else "none (not kept)"
         print(f"| {r['model'].upper()} {r['options']} | {r['cpu']} | -{r['opt']} | {len(r['layers'])} | {r['instructions']:,} | "
-              f"{r['instructions_per_mac']:.2f} | {r['macs']:,} | {r['total_ram']:,} | {stage} | {r['outputs_equal']}/{r['cases']} |", file=out)
+              f"{optional(r['instructions_per_mac'], '{:.2f}')} | {r['macs']:,} | {r['total_ram']:,} | {stage} | {r['outputs_equal']}/{r['cases']} |", file=out)
     pairs = {}
     for r in results:
         pairs.setdefault((r["model"], r["cpu"], r["opt"]), {})[r["options"]] = r
