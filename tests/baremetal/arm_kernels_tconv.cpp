@@ -75,6 +75,7 @@ struct tconv_operands {
   std::int32_t shift[11];
 };
 tconv_operands operands;
+std::int8_t input_i8[max_inputs];  // the int8 layers' input: operands.input narrowed (the same numbers)
 std::int16_t expected_output[max_outputs], actual_output[max_outputs];
 
 void fill(std::uint32_t seed, bool s16, bool extreme) {
@@ -109,9 +110,13 @@ void check_layer(std::uint32_t seed, bool extreme) {
 #endif
   static_assert(P.in.elements() <= static_cast<std::int64_t>(max_inputs) && P.out.elements() <= static_cast<std::int64_t>(max_outputs));
   fill(seed, s16, extreme);
-  // The int8 layers read the input as int8 values (the same numbers, narrowed in place of a second buffer).
-  static element input[max_inputs];
-  for (std::size_t i = 0; i < max_inputs; ++i) input[i] = static_cast<element>(operands.input[i]);
+  const element* input = nullptr;
+  if constexpr (s16) {
+    input = operands.input;
+  } else {
+    for (std::size_t i = 0; i < max_inputs; ++i) input_i8[i] = static_cast<std::int8_t>(operands.input[i]);
+    input = input_i8;
+  }
   const ctnn::kernel::requant_arrays rq{operands.multiplier, operands.shift};
   const void* const args[3] = {input, operands.weights, s16 ? static_cast<const void*>(operands.bias64) : operands.bias32};
   constexpr auto outputs = static_cast<std::size_t>(P.out.elements());
