@@ -281,8 +281,10 @@ def summarise(key, cpu, opt, board, records, per_call, sizes, tflm):
     macs = model["macs"]
     reference = totals.get(name)
     own_peer = OWN_PEER_TOTALS.get(cpu, {}).get(opt, {}).get(key)
+    result_peer_ops = []
     if key in OWN_MODELS:
         own_ops = OWN_PEER_PER_OP.get(cpu, {}).get(opt, {}).get(key, [])
+        result_peer_ops = own_ops
         reference = None if own_peer is None else {"macs": None, "reference": sum(op[2] for op in own_ops) or None,
                                                    "cmsis_nn": own_peer}
         per_op = {}
@@ -328,6 +330,11 @@ def summarise(key, cpu, opt, board, records, per_call, sizes, tflm):
         group["cmsis_nn_instructions"] = cmsis["cmsis_nn"] if cmsis else None
         group["ratio_to_cmsis_nn"] = group["instructions"] / cmsis["cmsis_nn"] if cmsis else None
         group["tflm_reference_instructions"] = cmsis["reference"] if cmsis else None
+    # The peer's operators beside ctnn's calls where they correspond one to one (the repository's own models).
+    if result_peer_ops and len(result_peer_ops) == len(layers) and all(
+            TFLITE_OP.get(layer["kind"]) == op[0] for layer, op in zip(layers, result_peer_ops)):
+        for layer, (_, cmsis_nn, reference_kernels) in zip(layers, result_peer_ops):
+            layer["tflm_cmsis_nn"], layer["tflm_reference"] = cmsis_nn, reference_kernels
     result["layers"] = layers
     result["op_kinds"] = list(kinds.values())
     # With the per-call hook on (its own cost falls mostly between calls).
@@ -408,12 +415,16 @@ def print_report(r, out):
     print(f"instructions: {millions(r['instructions'])} for {r['macs']:,} MACs{per_mac}{tflm}", file=out)
     if r["tflm_macs"] is not None and r["tflm_macs"] != r["macs"]:
         print(f"note: the README counts {r['tflm_macs']:,} MACs for this model", file=out)
-    print(f"{'call':>4} {'kind':<17} {'kernel':>6} {'MACs':>11} {'instructions':>13} {'per MAC':>8}  result", file=out)
+    peer_columns = all("tflm_cmsis_nn" in l for l in r["layers"]) and r["layers"]
+    peer_header = f" {'TFLM+CMSIS-NN':>14} {'ratio':>6} {'TFLM ref.':>12} {'ratio':>6}" if peer_columns else ""
+    print(f"{'call':>4} {'kind':<17} {'kernel':>6} {'MACs':>11} {'instructions':>13} {'per MAC':>8}{peer_header}  result", file=out)
     for l in r["layers"]:
         kernel = f"{l['kernel'][0]}x{l['kernel'][1]}" if l["macs"] and l["kind"] != "dense" else ""
         per = optional(l["per_mac"], "{:.2f}") if l["macs"] else f"{l['instructions'] / max(l['elements'], 1):.1f}/el"
         place = " (in place)" if l["in_place"] else ""
-        print(f"{l['call']:>4} {l['kind']:<17} {kernel:>6} {l['macs']:>11,} {l['instructions']:>13,} {per:>8}  {l['result']}{place}", file=out)
+        peer = (f" {l['tflm_cmsis_nn']:>14,} {l['instructions'] / l['tflm_cmsis_nn']:>5.2f}x {l['tflm_reference']:>12,} "
+                f"{l['instructions'] / l['tflm_reference']:>5.2f}x" if peer_columns else "")
+        print(f"{l['call']:>4} {l['kind']:<17} {kernel:>6} {l['macs']:>11,} {l['instructions']:>13,} {per:>8}{peer}  {l['result']}{place}", file=out)
     print(f"{'':>4} {'(between calls)':<17} {'':>6} {'':>11} {r['instructions_outside_calls']:>13,}  executor and the per-call hook "
           f"(inference with the hook: {r['observed_instructions']:,})", file=out)
     source = ("none for this core" if r["cpu_key"] in PEER_TOTALS
