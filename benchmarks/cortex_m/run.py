@@ -18,7 +18,8 @@ benchmarks/cortex_m/CMakeLists.txt with the repository's toolchain file, runs th
     ../shared/models/mlperf-tiny/README.md's Cortex-M4 -O2 figures (per model and per operator), on the
     M55 PEER_TOTALS below (TFLM + CMSIS-NN with its MVE kernels, built for the M55, per model and level);
   * per kernel call (the build with the hook) and per op kind: instructions, MACs, per MAC (per element
-    for ADD), CMSIS-NN's figure;
+    for ADD), CMSIS-NN's figure; for the repository's own models TFLM + CMSIS-NN's and TFLM's reference
+    kernels' figures per operator (OWN_PEER_PER_OP, build_peer.py) beside each call and op kind;
   * (the firmware build) .text split into ctnn code and the rest, .rodata into the model (file literal + ctnn's constants),
     the embedded reference cases and the rest, .bss (arena and rest), the planner's RAM, peak stack;
   * the goals of issue #13 (the MLPerf models, kws16), of issue #25 (tconv8, bcast8: also no int8 op kind slower
