@@ -5,7 +5,8 @@
 // than the pads give (rows that no input reaches: bias only), batches of 2, odd channel counts, zero points including
 // -128 and 127 (int8), fused activation ranges, per-channel multipliers and shifts over TFLite's range, biases up to
 // +-2^30 (int8) and +-2^40 (16x8). 16x8 layers whose windows hold more than 508 products (int32 sums would overflow
-// where TFLM's int64 ones do not) take the extreme data in one layer of four.
+// where TFLM's int64 ones do not: 4x4 kernels at stride 1 over 33 to 40 channels of 4x4 or 5x5 images) take the
+// extreme data in one layer of four.
 #include "arm_kernels_test.hpp"
 
 namespace {
@@ -24,13 +25,14 @@ constexpr ctnn::kernel_params transpose_layer(std::uint32_t family, std::size_t 
   ctnn::window& w = p.win;
   w.kernel_h = one_d ? 1 : (wide ? 4 : r.in(1, 4));
   w.kernel_w = one_d ? 8 : (wide ? 4 : r.in(1, 4));
-  w.stride_h = one_d ? 1 : r.in(1, 3);
-  w.stride_w = one_d ? 2 : r.in(1, 3);
+  // (wide: stride 1, every one of the 16 taps reaching a pixel, 528 to 640 products)
+  w.stride_h = one_d || wide ? 1 : r.in(1, 3);
+  w.stride_w = one_d ? 2 : (wide ? 1 : r.in(1, 3));
   w.pad_top = r.in(0, w.kernel_h - 1);
   w.pad_bottom = r.in(0, w.kernel_h - 1);
   w.pad_left = r.in(0, w.kernel_w - 1);
   w.pad_right = r.in(0, w.kernel_w - 1);
-  const std::int32_t in_h = one_d ? 1 : r.in(1, wide ? 3 : 6), in_w = one_d ? r.in(3, 12) : r.in(1, wide ? 3 : 6);
+  const std::int32_t in_h = one_d ? 1 : (wide ? r.in(4, 5) : r.in(1, 6)), in_w = one_d ? r.in(3, 12) : (wide ? r.in(4, 5) : r.in(1, 6));
   // The pads' result, one row or column larger at times (TFLite's output_shape may ask for it), at least 1.
   const std::int32_t out_h = (in_h - 1) * w.stride_h + w.kernel_h - w.pad_top - w.pad_bottom + r.in(0, 1);
   const std::int32_t out_w = (in_w - 1) * w.stride_w + w.kernel_w - w.pad_left - w.pad_right + r.in(0, 1);

@@ -15,6 +15,7 @@
 // result is larger than the input).
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/arm/detail/dot.hpp>
@@ -38,8 +39,12 @@ struct transpose_conv_kernel : kernel::detail::reads_constants_as_stored {
   static constexpr std::int32_t pad_top = P.win.pad_top, pad_left = P.win.pad_left;
   static constexpr std::int32_t taps = kernel_h * kernel_w;
   static constexpr std::ptrdiff_t filter_step = static_cast<std::ptrdiff_t>(taps) * in_c;  // one output channel's filter
-  // The most products of one result element: a Wide 16x8 call flushes its int32 sums after every tap.
-  static constexpr bool wide = s16 && static_cast<std::int64_t>(taps) * in_c > exact_terms;
+  // The most taps that reach one result pixel: every stride-th kernel row and column.
+  static constexpr std::int32_t max_rows = stride_h > 0 ? (kernel_h + stride_h - 1) / stride_h : 1;
+  static constexpr std::int32_t max_columns = stride_w > 0 ? (kernel_w + stride_w - 1) / stride_w : 1;
+  // 16x8: whether a result element's products may pass exact_terms; its int32 sums are then flushed into int64
+  // after every tap.
+  static constexpr bool wide = s16 && static_cast<std::int64_t>(max_rows) * max_columns * in_c > exact_terms;
 
   static constexpr bool supports =
       dsp_available && P.kind == op_kind::transpose_conv2d && P.groups == 1 && P.in.rank == 4 && P.out.rank == 4 &&
@@ -66,8 +71,8 @@ struct transpose_conv_kernel : kernel::detail::reads_constants_as_stored {
   // The taps of one result pixel: input offsets (elements) and filter offsets (bytes, within a channel's filter).
   struct tap_list {
     std::int32_t count = 0;
-    std::int32_t input[taps]{};
-    std::int32_t filter[taps]{};
+    std::int32_t input[max_rows * max_columns]{};
+    std::int32_t filter[max_rows * max_columns]{};
   };
 
   // Kernel columns kx reaching result column ox, and their input columns: kx = first, first + stride_w, ...
@@ -76,7 +81,7 @@ struct transpose_conv_kernel : kernel::detail::reads_constants_as_stored {
   [[gnu::noinline]] static void row(const element* input, const std::int8_t* weights, const bias_type* bias, element* output,
                                     const requant_arrays& rq, std::int32_t b, std::int32_t oy) {
     // The kernel rows of this result row and their input rows.
-    std::int32_t row_ky[kernel_h]{}, row_iy[kernel_h]{}, rows = 0;
+    std::int32_t row_ky[max_rows]{}, row_iy[max_rows]{}, rows = 0;
     for (std::int32_t ky = (oy + pad_top) % stride_h; ky < kernel_h; ky += stride_h) {
       const std::int32_t iy = (oy + pad_top - ky) / stride_h;
       if (iy >= 0 && iy < in_h) {
@@ -89,7 +94,7 @@ struct transpose_conv_kernel : kernel::detail::reads_constants_as_stored {
       std::int32_t ox = phase;
       while (ox < out_w) {
         // The column taps of ox, and whether ox + stride_w has the same ones one input pixel further.
-        std::int32_t col_kx[kernel_w]{}, col_ix[kernel_w]{}, columns = 0;
+        std::int32_t col_kx[max_columns]{}, col_ix[max_columns]{}, columns = 0;
         bool pairs = ox + stride_w < out_w;
         for (std::int32_t kx = first_column_tap(ox); kx < kernel_w; kx += stride_w) {
           const std::int32_t ix = (ox + pad_left - kx) / stride_w;
