@@ -196,7 +196,8 @@ int benchmark_main(int argc, char** argv, const char* model_name, Check&& check)
   }
   using input_type = typename model_bench<Net>::input_type;
   benchmark::AddCustomContext("model", model_name);
-  benchmark::AddCustomContext("dtype", std::is_same_v<input_type, float> ? "float32" : "int8");
+  benchmark::AddCustomContext(
+      "dtype", std::is_same_v<input_type, float> ? "float32" : (std::is_same_v<input_type, std::int16_t> ? "int16" : "int8"));
   benchmark::AddCustomContext("macs", std::to_string(model_macs<Net>()));
   benchmark::AddCustomContext("calls", std::to_string(Net::call_count));
   benchmark::AddCustomContext("arena_bytes", std::to_string(Net::arena_bytes));

@@ -38,6 +38,8 @@ FLOAT_TOLERANCE = 1e-4
 MLPERF_INT8 = ["kws_ref_model", "vww_96_int8", "pretrainedResnet_quant", "ad01_int8"]
 ONNX_FLOAT = ["ds_cnn", "ds_cnn_bn", "mobilenet_v1_025", "resnet8", "fc_autoencoder"]
 RECURRENT = ["lstm_64", "lstm_128", "gru_128"]
+# The repository's own 16x8 KWS, with the vectorised kernels and with the reference ones (no onnxruntime peer).
+OWN_INT16 = ["kws_16x8", "kws_16x8_reference"]
 LAYER_MACS_SHOWN = 1_000_000
 
 
@@ -166,6 +168,7 @@ def models(args, work):
                     "checks": [{"input": recurrent / name / f"input_{k}.bin", "output": recurrent / name / f"output_{k}.bin",
                                 "tolerance": FLOAT_TOLERANCE} for k in range(4)]}
         found.append((name, peer))
+    found.extend((name, None) for name in OWN_INT16)
     if args.models:
         wanted = set(args.models.split(","))
         found = [m for m in found if m[0] in wanted]

@@ -6,6 +6,8 @@
 foreach(_test gemm depthwise elementwise onnx)
   ctnn_add_simd_test(kernels_simd_i8_${_test} LEVELS ${CTNN_SIMD_TEST_LEVELS} SOURCES simd_i8_${_test}.cpp)
 endforeach()
+# The 16x8 GEMM and depthwise kernel (int16 data; i8/gemm16.hpp, i8/depthwise.hpp), in the same family.
+ctnn_add_simd_test(kernels_simd_i16_conv LEVELS ${CTNN_SIMD_TEST_LEVELS} SOURCES simd_i16_conv.cpp)
 
 # The MLPerf Tiny per-layer test (kernels_mlperf_layers, the default level, is in CMakeLists.txt) at the
 # other levels: it goes through kernel::invoke with constants packed by kernel::pack_operand, so it runs

@@ -70,11 +70,14 @@ constexpr kernel_choice choice_by_values(const kernel_params& p, instruction_set
   if (p.type == dtype::i8 && (isa == instruction_set::armv7em_dsp || isa == instruction_set::armv81m_mve ||
                                (is_x86(isa) && isa != instruction_set::x86_sse2 && p.in_place == 0)))
     return {kernel_impl::undecided, isa};
-  // int16 (16x8) convolutions, dense layers and transposed convolutions: the DSP family (kernel/arm/s16.hpp,
-  // kernel/arm/transpose_conv.hpp).
-  if (p.type == dtype::i16 && (isa == instruction_set::armv7em_dsp || isa == instruction_set::armv81m_mve) &&
-      (p.kind == op_kind::conv2d || p.kind == op_kind::dense || p.kind == op_kind::depthwise_conv2d ||
-       p.kind == op_kind::transpose_conv2d))
+  // int16 (16x8) convolutions and dense layers: the DSP family (kernel/arm/s16.hpp); on x86 the int8 family's
+  // 16x8 GEMM and depthwise kernel (kernel/simd/i8/gemm16.hpp, depthwise.hpp).
+  if (p.type == dtype::i16 && (p.kind == op_kind::conv2d || p.kind == op_kind::dense || p.kind == op_kind::depthwise_conv2d) &&
+      (isa == instruction_set::armv7em_dsp || isa == instruction_set::armv81m_mve || x86_int8))
+    return {kernel_impl::undecided, isa};
+  // int16 (16x8) transposed convolutions: the DSP family (kernel/arm/transpose_conv.hpp).
+  if (p.type == dtype::i16 && p.kind == op_kind::transpose_conv2d &&
+      (isa == instruction_set::armv7em_dsp || isa == instruction_set::armv81m_mve))
     return {kernel_impl::undecided, isa};
   return {};
 }

@@ -2,8 +2,9 @@
 // Vectorised int8 kernels (AVX-512 VNNI / AVX2 / SSE4.1, the best level -march allows) for the host,
 // bit-exact with the reference int8 kernels; kernel::invoke calls them at run time for the calls they
 // support and falls back to the reference:
-//   conv2d (groups 1) and dense: a blocked GEMM on compile-time interleaved weights (i8/gemm.hpp);
-//   depthwise_conv2d (depth multiplier 1), add (equal shapes), avg_pool / global_avg_pool;
+//   conv2d (groups 1) and dense: a blocked GEMM on compile-time interleaved weights (i8/gemm.hpp), and their
+//   TFLite 16x8 forms (int16 data) on the same walk with int16 pairs (i8/gemm16.hpp);
+//   depthwise_conv2d (depth multiplier 1; int8 and 16x8), add (equal shapes), avg_pool / global_avg_pool;
 //   softmax with its exponentials tabulated at compile time (i8/softmax.hpp, scalar);
 //   ONNX's integer conv2d and dense (QLinearConv, QLinearMatMul; int8 or uint8 activations) on the
 //   same GEMM and depthwise kernels with ONNX's output stage (i8/onnx_conv.hpp, i8/output_stage.hpp), and
@@ -18,6 +19,7 @@
 #include <ctnn/kernel/simd/i8/depthwise.hpp>
 #include <ctnn/kernel/simd/i8/elementwise.hpp>
 #include <ctnn/kernel/simd/i8/gemm.hpp>
+#include <ctnn/kernel/simd/i8/gemm16.hpp>
 #include <ctnn/kernel/simd/i8/isa.hpp>
 #include <ctnn/kernel/simd/i8/onnx_conv.hpp>
 #include <ctnn/kernel/simd/i8/onnx_quantize.hpp>
@@ -42,6 +44,10 @@ constexpr auto select() {
     else if constexpr (P.kind == op_kind::quantize)
       return kernel::detail::supported_or<onnx_quantize_kernel<P, I>, unsupported>();
     else return unsupported{};
+  } else if constexpr (P.type == dtype::i16 && (P.kind == op_kind::conv2d || P.kind == op_kind::dense)) {
+    return kernel::detail::supported_or<gemm16_kernel<P, I>, unsupported>();
+  } else if constexpr (P.type == dtype::i16 && P.kind == op_kind::depthwise_conv2d) {
+    return kernel::detail::supported_or<depthwise_kernel<P, I>, unsupported>();
   } else if constexpr (P.type != dtype::i8) {
     return unsupported{};
   } else if constexpr (P.kind == op_kind::conv2d || P.kind == op_kind::dense) {

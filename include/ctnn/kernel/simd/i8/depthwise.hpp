@@ -20,6 +20,11 @@
 //   otherwise item k is pixel k, once per channel vector.
 // Packed weights (pack<1>): words[(tap * channel_vectors + v) * lanes + lane], the lane's channel being
 // lane % channels (lanes repeating channels) or v * lanes + lane, then the corrections.
+//
+// TFLite's 16x8 form (int16 data, zero points 0, an int64 bias) runs the same walk: the int16 values widened
+// to int32 in the buffer (a product x * w is exact in a lane as above, x being int16), no correction, and
+// windows of at most 511 taps so that the int32 sums are exact (each product is at most 2^22 in magnitude),
+// and the reference's int64 output stage (i8/output_stage16.hpp).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -32,6 +37,7 @@
 #include <ctnn/kernel/requant_arrays.hpp>
 #include <ctnn/kernel/simd/i8/isa.hpp>
 #include <ctnn/kernel/simd/i8/output_stage.hpp>
+#include <ctnn/kernel/simd/i8/output_stage16.hpp>
 #include <ctnn/kernel/simd/i8/padded_input.hpp>
 
 namespace ctnn::kernel::simd::i8_detail {
@@ -60,14 +66,19 @@ struct depthwise_kernel {
   static constexpr std::ptrdiff_t item_output_step = lanes_repeat_channels ? I::lanes : channels;
   static constexpr std::int32_t item_block = items < 8 ? items : 8;
   static constexpr std::size_t weight_words = static_cast<std::size_t>(taps) * channel_vectors * I::lanes;
-  static constexpr bool widened_input = geometry::win.stride_w == 1;
+  static constexpr bool s16 = P.type == dtype::i16;  // TFLite's 16x8 form
+  using data = std::conditional_t<s16, std::int16_t, std::int8_t>;
+  using bias_element = std::conditional_t<s16, std::int64_t, std::int32_t>;
+  static constexpr bool widened_input = s16 || geometry::win.stride_w == 1;
   using element = std::conditional_t<widened_input, std::int32_t, std::int8_t>;
 
   static constexpr bool supports =
       I::available && P.kind == op_kind::depthwise_conv2d && P.depth_multiplier == 1 && P.in.rank == 4 &&
       P.out.rank == 4 && P.in[3] == channels && P.weights_offset == 0 && geometry::valid &&
       geometry::elements * static_cast<std::int64_t>(sizeof(element)) <= max_padded_bytes &&
-      kernel::detail::is_output_clamp(P.fused);
+      kernel::detail::is_output_clamp(P.fused) &&
+      (!s16 || (P.out_type == dtype::i16 && P.requantization == requantization_policy::tflite && P.input_offset == 0 &&
+                P.output_offset == 0 && taps <= 511));
 
   static constexpr bool packs(std::size_t k) { return k == 1; }
   using vec = typename I::vec;
@@ -103,15 +114,22 @@ struct depthwise_kernel {
 
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
-    const auto [input, words, bias, output] = kernel::detail::weighted_operands_of<P, std::int32_t>(operands, result);
-    compute(input, words, bias, output, rq);
+    if constexpr (s16) {
+      const bias_element* bias = nullptr;
+      if constexpr (P.has_bias != 0 && N > 2) bias = static_cast<const bias_element*>(operands[N > 2 ? 2 : 0]);
+      compute(static_cast<const data*>(operands[0]), static_cast<const std::int32_t*>(operands[N > 1 ? 1 : 0]), bias,
+              static_cast<data*>(result), rq);
+    } else {
+      const auto [input, words, bias, output] = kernel::detail::weighted_operands_of<P, std::int32_t>(operands, result);
+      compute(input, words, bias, output, rq);
+    }
   }
 
   // The call on its operands (weights packed), the stage's scales read from `source`.
-  static void compute(const std::int8_t* input, const std::int32_t* words, const std::int32_t* bias, std::int8_t* output,
+  static void compute(const data* input, const std::int32_t* words, const bias_element* bias, data* output,
                       const typename Stage::source& source) {
     alignas(64) element padded[geometry::elements];
-    copy_padded<P>(input, padded, [](std::int8_t x) { return element{x}; });
+    copy_padded<P>(input, padded, [](data x) { return element{x}; });
     for (std::int32_t v = 0; v < channel_vectors; ++v) {
       // The channel vector's output scale, and its correction plus the bias.
       const scale_type scale = Stage::template scale_of<scale_reused>(source, [&](int lane) { return channel_of(v, lane); });
@@ -120,18 +138,23 @@ struct depthwise_kernel {
         const std::int32_t c = channel_of(v, lane);
         if (c < 0) continue;
         correction[lane] = words[weight_words + static_cast<std::size_t>(v * I::lanes + lane)];
-        if constexpr (P.has_bias != 0) correction[lane] = ctnn::detail::quant::wrapping_add(correction[lane], bias[c]);
+        if constexpr (P.has_bias != 0 && !s16) correction[lane] = ctnn::detail::quant::wrapping_add(correction[lane], bias[c]);
       }
       const vec offset = I::load(correction);
+      // The 16x8 output stage of the channel vector (unused by the int8 form).
+      s16_stage<I> wide{};
+      if constexpr (s16)
+        wide = s16_stage<I>::of(source.multiplier, source.shift, [&](int lane) { return channel_of(v, lane); },
+                                [&](std::int32_t c) { return P.has_bias != 0 ? bias[c] : std::int64_t{0}; });
       const int lanes = lanes_repeat_channels || channels - v * I::lanes >= I::lanes ? I::lanes : channels - v * I::lanes;
       for (std::int32_t row = 0; row < P.out[0] * geometry::out_h; ++row) {
         const element* row_input =
             padded + geometry::pixel_offset(row / geometry::out_h, row % geometry::out_h, 0) + v * I::lanes;
-        std::int8_t* row_output = output + static_cast<std::ptrdiff_t>(row) * row_values + v * I::lanes;
+        data* row_output = output + static_cast<std::ptrdiff_t>(row) * row_values + v * I::lanes;
         for (std::int32_t first = 0; first < items; first += item_block) {
           const std::int32_t start = first + item_block <= items ? first : items - item_block;
           block(row_input + start * item_input_step, words + static_cast<std::size_t>(v) * I::lanes, scale, offset,
-                row_output + start * item_output_step, lanes, start);
+                row_output + start * item_output_step, lanes, start, wide);
         }
       }
     }
@@ -147,8 +170,8 @@ struct depthwise_kernel {
   }
 
   [[gnu::always_inline]] static inline void block(const element* input, const std::int32_t* words,
-                                                  const scale_type& scale, vec offset, std::int8_t* out, int lanes,
-                                                  std::int32_t start) {
+                                                  const scale_type& scale, vec offset, data* out, int lanes,
+                                                  std::int32_t start, const s16_stage<I>& wide) {
     vec acc[item_block];
 #pragma GCC unroll 8
     for (std::int32_t b = 0; b < item_block; ++b) acc[b] = offset;
@@ -164,7 +187,8 @@ struct depthwise_kernel {
       int n = lanes;
       if constexpr (lanes_repeat_channels)  // the row's last item may hold fewer values
         if (start + b == items - 1 && row_values % I::lanes != 0) n = row_values % I::lanes;
-      store_output<Stage, I>(acc[b], scale, out + b * item_output_step, n);
+      if constexpr (s16) store_s16<I, P.activation_min, P.activation_max>(acc[b], wide, out + b * item_output_step, n);
+      else store_output<Stage, I>(acc[b], scale, out + b * item_output_step, n);
     }
   }
 };

@@ -62,6 +62,7 @@ struct sse4_1 {
   static vec zero() { return _mm_setzero_si128(); }
   static vec set1(std::int32_t v) { return _mm_set1_epi32(v); }
   static vec load(const std::int32_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+  static void store(std::int32_t* p, vec v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
   static vec add(vec a, vec b) { return _mm_add_epi32(a, b); }
   static vec sub(vec a, vec b) { return _mm_sub_epi32(a, b); }
   static vec mullo(vec a, vec b) { return _mm_mullo_epi32(a, b); }
@@ -157,6 +158,7 @@ struct avx2 {
   static vec zero() { return _mm256_setzero_si256(); }
   static vec set1(std::int32_t v) { return _mm256_set1_epi32(v); }
   static vec load(const std::int32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+  static void store(std::int32_t* p, vec v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
   static vec add(vec a, vec b) { return _mm256_add_epi32(a, b); }
   static vec sub(vec a, vec b) { return _mm256_sub_epi32(a, b); }
   static vec mullo(vec a, vec b) { return _mm256_mullo_epi32(a, b); }
@@ -235,6 +237,7 @@ struct avx512_vnni {
   static vec zero() { return _mm512_setzero_si512(); }
   static vec set1(std::int32_t v) { return _mm512_set1_epi32(v); }
   static vec load(const std::int32_t* p) { return _mm512_loadu_si512(p); }
+  static void store(std::int32_t* p, vec v) { _mm512_storeu_si512(p, v); }
   static vec add(vec a, vec b) { return _mm512_add_epi32(a, b); }
   static vec sub(vec a, vec b) { return _mm512_sub_epi32(a, b); }
   static vec mullo(vec a, vec b) { return _mm512_mullo_epi32(a, b); }

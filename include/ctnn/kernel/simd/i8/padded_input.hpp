@@ -59,12 +59,12 @@ struct window_geometry {
 // keep the reference kernels.
 inline constexpr std::int64_t max_padded_bytes = 256 * 1024;
 
-// Copies `input` into `buffer` (window_geometry<P>::elements of Element), each value through `convert`,
-// the borders and the slack filled with convert(input zero point).
-template <kernel_params P, class Element, class Convert>
-[[gnu::always_inline]] inline void copy_padded(const std::int8_t* input, Element* buffer, Convert convert) {
+// Copies `input` (int8, or int16 for the 16x8 kernels) into `buffer` (window_geometry<P>::elements of Element),
+// each value through `convert`, the borders and the slack filled with convert(input zero point).
+template <kernel_params P, class Input, class Element, class Convert>
+[[gnu::always_inline]] inline void copy_padded(const Input* input, Element* buffer, Convert convert) {
   using g = window_geometry<P>;
-  const Element zero_point = convert(static_cast<std::int8_t>(-P.input_offset));
+  const Element zero_point = convert(static_cast<Input>(-P.input_offset));
   constexpr std::ptrdiff_t row_elements = static_cast<std::ptrdiff_t>(g::in_w) * g::channels;
   constexpr std::ptrdiff_t image_elements = static_cast<std::ptrdiff_t>(g::batch) * g::rows * g::cols * g::channels;
   if constexpr (g::padded) {
@@ -74,7 +74,7 @@ template <kernel_params P, class Element, class Convert>
   }
   for (std::int32_t b = 0; b < g::batch; ++b)
     for (std::int32_t y = 0; y < g::in_h; ++y) {
-      const std::int8_t* from = input + (static_cast<std::ptrdiff_t>(b) * g::in_h + y) * row_elements;
+      const Input* from = input + (static_cast<std::ptrdiff_t>(b) * g::in_h + y) * row_elements;
       Element* to = buffer + ((static_cast<std::ptrdiff_t>(b) * g::rows + g::top + y) * g::cols + g::left) * g::channels;
       for (std::ptrdiff_t i = 0; i < row_elements; ++i) to[i] = convert(from[i]);
     }
