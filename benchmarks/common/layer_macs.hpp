@@ -12,7 +12,8 @@ namespace ctnn_bench {
 
 // Multiply-accumulates of one kernel call, counted as MLPerf Tiny does: every window tap of every output
 // element, padding included (conv2d: kh*kw*in_channels/groups per output, depthwise: kh*kw, dense:
-// the input features; lstm, gru, rnn: every gate row dotted with the input and the hidden state, per step and
+// the input features; transpose_conv2d: kh*kw*out_channels/groups per input element, the taps that land
+// outside the result included; lstm, gru, rnn: every gate row dotted with the input and the hidden state, per step and
 // direction). Other op kinds count 0.
 constexpr std::int64_t macs_of(const ctnn::kernel_params& p) {
   const std::int64_t taps = static_cast<std::int64_t>(p.win.kernel_h) * p.win.kernel_w;
@@ -20,6 +21,7 @@ constexpr std::int64_t macs_of(const ctnn::kernel_params& p) {
     case ctnn::op_kind::conv2d: return p.out.elements() * taps * (p.in[3] / p.groups);
     case ctnn::op_kind::depthwise_conv2d: return p.out.elements() * taps;
     case ctnn::op_kind::dense: return p.out.elements() * (p.in.elements() / p.out[0]);
+    case ctnn::op_kind::transpose_conv2d: return p.in.elements() * taps * (p.out[3] / p.groups);
     case ctnn::op_kind::lstm:
     case ctnn::op_kind::gru:
     case ctnn::op_kind::rnn: {

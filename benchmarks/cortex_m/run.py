@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The Cortex-M benchmark: ctnn's MLPerf Tiny int8 models (and a 16x8 KWS of the repository's own) on emulated
-Cortex-M cores, against TFLM + CMSIS-NN.
+"""The Cortex-M benchmark: ctnn's MLPerf Tiny int8 models (and models of the repository's own: a 16x8 KWS, an int8
+TRANSPOSE_CONV decoder, an int8 model of broadcast binary ops, a 16x8 1-D audio model with transpose convs) on
+emulated Cortex-M cores, against TFLM + CMSIS-NN.
 
 For each core (--cpu), optimisation level (--opt) and model (--models) it builds cm_bench_<model>.elf
 (as firmware) and cm_bench_<model>_calls.elf (with the executor's per-call hook) from
@@ -17,10 +18,12 @@ benchmarks/cortex_m/CMakeLists.txt with the repository's toolchain file, runs th
     ../shared/models/mlperf-tiny/README.md's Cortex-M4 -O2 figures (per model and per operator), on the
     M55 PEER_TOTALS below (TFLM + CMSIS-NN with its MVE kernels, built for the M55, per model and level);
   * per kernel call (the build with the hook) and per op kind: instructions, MACs, per MAC (per element
-    for ADD), CMSIS-NN's figure;
+    for ADD), CMSIS-NN's figure; for the repository's own models TFLM + CMSIS-NN's and TFLM's reference
+    kernels' figures per operator (OWN_PEER_PER_OP, build_peer.py) beside each call and op kind;
   * (the firmware build) .text split into ctnn code and the rest, .rodata into the model (file literal + ctnn's constants),
     the embedded reference cases and the rest, .bss (arena and rest), the planner's RAM, peak stack;
-  * the goals of issue #13, met or not.
+  * the goals of issue #13 (the MLPerf models, kws16), of issue #25 (tconv8, bcast8: also no int8 op kind slower
+    than TFLM's reference kernels) or #26 (audio16), met or not.
 
 With --patches it builds each model twice instead, with memory_reuse + io_in_arena without and with the
 automatic patch stage (ctnn::patch_execution<ctnn::max_extra_macs<10>>; cm_bench_<model>_reuse_io and
@@ -32,6 +35,7 @@ instructions of the patch stage's calls (docs/memory.md, "Patch execution").
   python3 benchmarks/cortex_m/run.py --opt O2 --cpu m55                  # Helium (MVE) kernels
   python3 benchmarks/cortex_m/run.py --models vww --opt O2 --patches
   python3 benchmarks/cortex_m/run.py --models kws16 --opt O2            # 16x8: int16 activations (kernel/arm/s16.hpp)
+  python3 benchmarks/cortex_m/run.py --models tconv8,bcast8,audio16 --opt O2   # TRANSPOSE_CONV, broadcast ops
 
 Standard library only. Needs arm-none-eabi-g++, qemu-system-arm, cmake and ninja (or make).
 """
@@ -54,15 +58,35 @@ MODELS = {
     "ic": ("pretrainedResnet_quant", "IC"),
     "ad": ("ad01_int8", "AD"),
     "kws16": ("kws_16x8", "KWS16"),
+    "tconv8": ("tconv_decoder_int8", "TCONV8"),
+    "bcast8": ("broadcast_int8", "BCAST8"),
+    "audio16": ("audio_16x8", "AUDIO16"),
 }
-# The repository's own models: their folder of model.tflite and TFLM reference cases (scripts/gen_kws_16x8.py), in
-# place of ../shared's; their peer figures in OWN_PEER_TOTALS.
-OWN_MODELS = {"kws16": SOURCE_DIR / "models" / "kws_16x8"}
+# The repository's own models: their folder of model.tflite and TFLM reference cases (scripts/gen_kws_16x8.py,
+# scripts/gen_cortex_m_models.py), in place of ../shared's; their peer figures in OWN_PEER_TOTALS and OWN_PEER_PER_OP.
+OWN_MODELS = {"kws16": SOURCE_DIR / "models" / "kws_16x8", "tconv8": SOURCE_DIR / "models" / "tconv_decoder_int8",
+              "bcast8": SOURCE_DIR / "models" / "broadcast_int8", "audio16": SOURCE_DIR / "models" / "audio_16x8"}
 # TFLM 90b983c2b + CMSIS-NN 4ab83cc3 (its s16 convolution, depthwise, fully connected and softmax kernels, the DSP
 # path) built for the Cortex-M4 at -O2 from the same snapshots by benchmarks/cortex_m/build_peer.py (outside the
 # repository's build), counted the same way (qemu -icount shift=0, SysTick), outputs equal to the reference
-# cases; Invoke() of case 0.
-OWN_PEER_TOTALS = {"m4": {"O2": {"kws16": 16_108_480}}}
+# cases; Invoke() of case 0. audio16: CMSIS-NN's int16 CONV_2D (arm_convolve_s16 and its wrappers) gives outputs
+# that differ from TFLM's reference kernels on all four cases (its TRANSPOSE_CONV is TFLM's reference one at int16);
+# the reference kernels alone give the cases' outputs (238,752,360 instructions).
+OWN_PEER_TOTALS = {"m4": {"O2": {"kws16": 16_108_480, "tconv8": 6_903_000, "bcast8": 4_683_280, "audio16": 153_973_280}}}
+# Per operator of the same Invoke() (build_peer.py's MicroProfilerInterface, SysTick: +-40 instructions), in the
+# model's order: (TFLite operator, TFLM + CMSIS-NN, TFLM's reference kernels alone (build_peer.py --reference)).
+OWN_PEER_PER_OP = {"m4": {"O2": {
+    "tconv8": [("CONV_2D", 145_360, 2_785_880), ("CONV_2D", 158_400, 4_444_600), ("TRANSPOSE_CONV", 1_941_440, 23_407_240),
+               ("TRANSPOSE_CONV", 2_405_040, 31_416_920), ("TRANSPOSE_CONV", 1_360_240, 33_426_480), ("CONV_2D", 892_400, 5_314_720)],
+    "bcast8": [("SUB", 950_880, 950_880), ("MUL", 437_080, 437_120), ("PRELU", 431_680, 431_680), ("MAXIMUM", 71_280, 96_480),
+               ("MINIMUM", 71_280, 96_520), ("SQUARED_DIFFERENCE", 942_440, 942_440), ("ADD", 894_960, 895_040),
+               ("SUB", 883_600, 883_600)],
+    "audio16": [("CONV_2D", 407_760, 4_434_360), ("CONV_2D", 1_350_440, 41_143_000), ("CONV_2D", 1_218_080, 39_811_600),
+                ("TRANSPOSE_CONV", 59_617_760, 59_617_760), ("TRANSPOSE_CONV", 60_287_200, 60_287_200),
+                ("TRANSPOSE_CONV", 30_742_200, 30_742_200), ("CONV_2D", 349_600, 2_716_200)],
+}}}
+# The issue whose goals a model's report lists (the others: #13).
+MODEL_ISSUE = {"tconv8": 25, "bcast8": 25, "audio16": 26}
 # key: (toolchain file in cmake/toolchains, qemu board)
 CPUS = {
     "m4": ("arm-none-eabi-cortex-m4.cmake", "mps2-an386"),
@@ -85,7 +109,9 @@ OPTS = ("O2", "Os")
 FIRMWARE_BUILDS = ("",)
 PATCH_BUILDS = ("_reuse_io", "_patches")
 # ctnn op kind -> TFLite operator of the README's per-operator table
-TFLITE_OP = {"conv2d": "CONV_2D", "depthwise_conv2d": "DEPTHWISE_CONV_2D", "dense": "FULLY_CONNECTED", "add": "ADD"}
+TFLITE_OP = {"conv2d": "CONV_2D", "depthwise_conv2d": "DEPTHWISE_CONV_2D", "dense": "FULLY_CONNECTED", "add": "ADD",
+             "transpose_conv2d": "TRANSPOSE_CONV", "sub": "SUB", "mul": "MUL", "maximum": "MAXIMUM", "minimum": "MINIMUM",
+             "squared_difference": "SQUARED_DIFFERENCE", "prelu": "PRELU"}
 
 # Issue #13's goals.
 GOAL_RATIO = {"O2": 0.7, "Os": 1.0}  # instructions <= this x TFLM + CMSIS-NN
@@ -256,9 +282,18 @@ def summarise(key, cpu, opt, board, records, per_call, sizes, tflm):
     macs = model["macs"]
     reference = totals.get(name)
     own_peer = OWN_PEER_TOTALS.get(cpu, {}).get(opt, {}).get(key)
+    result_peer_ops = []
     if key in OWN_MODELS:
-        reference = None if own_peer is None else {"macs": None, "reference": None, "cmsis_nn": own_peer}
+        own_ops = OWN_PEER_PER_OP.get(cpu, {}).get(opt, {}).get(key, [])
+        result_peer_ops = own_ops
+        reference = None if own_peer is None else {"macs": None, "reference": sum(op[2] for op in own_ops) or None,
+                                                   "cmsis_nn": own_peer}
         per_op = {}
+        for op, cmsis_nn, reference_kernels in own_ops:
+            figures = per_op.setdefault((prefix, op), {"count": 0, "reference": 0, "cmsis_nn": 0})
+            figures["count"] += 1
+            figures["reference"] += reference_kernels
+            figures["cmsis_nn"] += cmsis_nn
     elif cpu in PEER_TOTALS:  # this core's own peer figures (no reference-kernel or per-operator ones)
         peer = PEER_TOTALS[cpu].get(opt, {}).get(key)
         reference = None if peer is None else {"macs": None, "reference": None, "cmsis_nn": peer}
@@ -295,6 +330,12 @@ def summarise(key, cpu, opt, board, records, per_call, sizes, tflm):
         cmsis = per_op.get((prefix, TFLITE_OP.get(group["kind"], "")))
         group["cmsis_nn_instructions"] = cmsis["cmsis_nn"] if cmsis else None
         group["ratio_to_cmsis_nn"] = group["instructions"] / cmsis["cmsis_nn"] if cmsis else None
+        group["tflm_reference_instructions"] = cmsis["reference"] if cmsis else None
+    # The peer's operators beside ctnn's calls where they correspond one to one (the repository's own models).
+    if result_peer_ops and len(result_peer_ops) == len(layers) and all(
+            TFLITE_OP.get(layer["kind"]) == op[0] for layer, op in zip(layers, result_peer_ops)):
+        for layer, (_, cmsis_nn, reference_kernels) in zip(layers, result_peer_ops):
+            layer["tflm_cmsis_nn"], layer["tflm_reference"] = cmsis_nn, reference_kernels
     result["layers"] = layers
     result["op_kinds"] = list(kinds.values())
     # With the per-call hook on (its own cost falls mostly between calls).
@@ -320,6 +361,15 @@ def goals_of(key, opt, r):
     if r["ratio_to_cmsis_nn"] is not None and opt in GOAL_RATIO:
         goal(f"instructions <= {GOAL_RATIO[opt]} x TFLM + CMSIS-NN at -{opt}", r["ratio_to_cmsis_nn"], GOAL_RATIO[opt],
              f"{r['ratio_to_cmsis_nn']:.2f}x ({r['instructions'] / 1e6:.3f} M, limit {GOAL_RATIO[opt] * r['cmsis_nn_instructions'] / 1e6:.3f} M)")
+    if key in MODEL_ISSUE:  # issues #25 and #26: the ratio above, every int8 op kind against TFLM's reference kernels
+        if MODEL_ISSUE[key] == 25:
+            for k in r["op_kinds"]:
+                if k.get("tflm_reference_instructions"):
+                    ratio = k["instructions"] / k["tflm_reference_instructions"]
+                    goal(f"int8 {TFLITE_OP.get(k['kind'], k['kind'])} no slower than TFLM's reference kernel", ratio, 1.0,
+                         f"{k['instructions']:,} for {k['tflm_reference_instructions']:,} ({ratio:.2f}x)")
+        goal(f"peak stack <= {GOAL_STACK} B", r["stack_peak"], GOAL_STACK, f"{r['stack_peak']:,} B")
+        return goals
     depthwise = [l for l in r["layers"] if l["kind"] == "depthwise_conv2d"]
     if depthwise:
         per_mac = sum(l["instructions"] for l in depthwise) / sum(l["macs"] for l in depthwise)
@@ -362,21 +412,32 @@ def print_report(r, out):
         f"; TFLM + CMSIS-NN ({r['peer']}) {millions(r['cmsis_nn_instructions'])}: {r['ratio_to_cmsis_nn']:.2f}x")
     if r["tflm_reference_instructions"] is not None:
         tflm += f"; TFLM reference kernels {millions(r['tflm_reference_instructions'])}"
-    print(f"instructions: {millions(r['instructions'])} for {r['macs']:,} MACs = {r['instructions_per_mac']:.2f} per MAC{tflm}", file=out)
+    per_mac = f" = {r['instructions_per_mac']:.2f} per MAC" if r["macs"] else ""
+    print(f"instructions: {millions(r['instructions'])} for {r['macs']:,} MACs{per_mac}{tflm}", file=out)
     if r["tflm_macs"] is not None and r["tflm_macs"] != r["macs"]:
         print(f"note: the README counts {r['tflm_macs']:,} MACs for this model", file=out)
-    print(f"{'call':>4} {'kind':<17} {'kernel':>6} {'MACs':>11} {'instructions':>13} {'per MAC':>8}  result", file=out)
+    peer_columns = all("tflm_cmsis_nn" in l for l in r["layers"]) and r["layers"]
+    peer_header = f" {'TFLM+CMSIS-NN':>14} {'ratio':>6} {'TFLM ref.':>12} {'ratio':>6}" if peer_columns else ""
+    print(f"{'call':>4} {'kind':<17} {'kernel':>6} {'MACs':>11} {'instructions':>13} {'per MAC':>8}{peer_header}  result", file=out)
     for l in r["layers"]:
         kernel = f"{l['kernel'][0]}x{l['kernel'][1]}" if l["macs"] and l["kind"] != "dense" else ""
         per = optional(l["per_mac"], "{:.2f}") if l["macs"] else f"{l['instructions'] / max(l['elements'], 1):.1f}/el"
         place = " (in place)" if l["in_place"] else ""
-        print(f"{l['call']:>4} {l['kind']:<17} {kernel:>6} {l['macs']:>11,} {l['instructions']:>13,} {per:>8}  {l['result']}{place}", file=out)
+        peer = (f" {l['tflm_cmsis_nn']:>14,} {l['instructions'] / l['tflm_cmsis_nn']:>5.2f}x {l['tflm_reference']:>12,} "
+                f"{l['instructions'] / l['tflm_reference']:>5.2f}x" if peer_columns else "")
+        print(f"{l['call']:>4} {l['kind']:<17} {kernel:>6} {l['macs']:>11,} {l['instructions']:>13,} {per:>8}{peer}  {l['result']}{place}", file=out)
     print(f"{'':>4} {'(between calls)':<17} {'':>6} {'':>11} {r['instructions_outside_calls']:>13,}  executor and the per-call hook "
           f"(inference with the hook: {r['observed_instructions']:,})", file=out)
-    print(f"by op kind (CMSIS-NN: {'none for this core' if r['cpu_key'] in PEER_TOTALS else 'the README per-operator figures, Cortex-M4 -O2'}):", file=out)
+    source = ("none for this core" if r["cpu_key"] in PEER_TOTALS
+              else "TFLM + CMSIS-NN and TFLM's reference kernels per operator, OWN_PEER_PER_OP" if r["model"] in OWN_MODELS
+              else "the README per-operator figures, Cortex-M4 -O2")
+    print(f"by op kind (CMSIS-NN: {source}):", file=out)
     for k in r["op_kinds"]:
         cmsis = "" if k["cmsis_nn_instructions"] is None else (
             f"; CMSIS-NN {k['cmsis_nn_instructions']:,} ({k['ratio_to_cmsis_nn']:.2f}x)")
+        if k.get("tflm_reference_instructions") and r["model"] in OWN_MODELS:
+            cmsis += (f"; TFLM reference {k['tflm_reference_instructions']:,} "
+                      f"({k['instructions'] / k['tflm_reference_instructions']:.2f}x)")
         per = f"{k['per_mac']:.2f}/MAC" if k["per_mac"] is not None else f"{k['instructions'] / max(k['elements'], 1):.1f}/element"
         print(f"  {k['kind']:<17} {k['calls']:>3} calls {k['instructions']:>13,} instructions, {per}{cmsis}", file=out)
     s = r["sizes"]
@@ -386,7 +447,7 @@ def print_report(r, out):
           f"weights and biases {r['constant_bytes']:,}, requantization tables {r['requantization_bytes']:,}", file=out)
     print(f".bss {s['bss']:,} B: ctnn {s['bss_ctnn']:,} (arena {r['arena_bytes']:,}), other {s['bss_other']:,}; "
           f"RAM of the plan {r['total_ram']:,} B; peak stack of an inference {r['stack_peak']:,} B", file=out)
-    print("goals (issue #13):", file=out)
+    print(f"goals (issue #{MODEL_ISSUE.get(r['model'], 13)}):", file=out)
     for g in r["goals"]:
         print(f"  [{'met' if g['met'] else 'NOT met':>7}] {g['goal']}: {g['shown']}", file=out)
 
@@ -397,7 +458,7 @@ def print_table(results, out):
     for r in results:
         cmsis = optional(r["cmsis_nn_instructions"], "{:,}")
         ratio = optional(r["ratio_to_cmsis_nn"], "{:.2f}x")
-        print(f"| {r['model'].upper()} | {r['cpu']} | -{r['opt']} | {r['options']} | {r['instructions']:,} | {r['instructions_per_mac']:.2f} | {cmsis} | {r['peer']} | {ratio} | "
+        print(f"| {r['model'].upper()} | {r['cpu']} | -{r['opt']} | {r['options']} | {r['instructions']:,} | {optional(r['instructions_per_mac'], '{:.2f}')} | {cmsis} | {r['peer']} | {ratio} | "
               f"{r['sizes']['text_ctnn']:,} | {r['sizes']['rodata_model']:,} | {r['total_ram']:,} | {r['stack_peak']:,} | "
               f"{r['outputs_equal']}/{r['cases']} |", file=out)
     met = sum(g["met"] for r in results for g in r["goals"])
@@ -424,7 +485,7 @@ def print_patch_table(results, out):
             instructions, calls = patch_stage_instructions(r)
             stage = f"{calls} calls, {instructions:,}" if calls else "none (not kept)"
         print(f"| {r['model'].upper()} {r['options']} | {r['cpu']} | -{r['opt']} | {len(r['layers'])} | {r['instructions']:,} | "
-              f"{r['instructions_per_mac']:.2f} | {r['macs']:,} | {r['total_ram']:,} | {stage} | {r['outputs_equal']}/{r['cases']} |", file=out)
+              f"{optional(r['instructions_per_mac'], '{:.2f}')} | {r['macs']:,} | {r['total_ram']:,} | {stage} | {r['outputs_equal']}/{r['cases']} |", file=out)
     pairs = {}
     for r in results:
         pairs.setdefault((r["model"], r["cpu"], r["opt"]), {})[r["options"]] = r
@@ -446,7 +507,7 @@ def parse_list(text, allowed, what):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--models", type=lambda t: parse_list(t, MODELS, "--models"), default=list(MODELS),
-                        help="comma-separated: kws,vww,ic,ad,kws16 (default: all)")
+                        help=f"comma-separated: {','.join(MODELS)} (default: all)")
     parser.add_argument("--opt", type=lambda t: parse_list(t, OPTS, "--opt"), default=list(OPTS), help="O2,Os (default: both)")
     parser.add_argument("--cpu", type=lambda t: parse_list(t, CPUS, "--cpu"), default=["m4"], help="m4,m33,m55 (default: m4)")
     parser.add_argument("--patches", action="store_true",

@@ -75,6 +75,10 @@ constexpr kernel_choice choice_by_values(const kernel_params& p, instruction_set
   if (p.type == dtype::i16 && (p.kind == op_kind::conv2d || p.kind == op_kind::dense || p.kind == op_kind::depthwise_conv2d) &&
       (isa == instruction_set::armv7em_dsp || isa == instruction_set::armv81m_mve || x86_int8))
     return {kernel_impl::undecided, isa};
+  // int16 (16x8) transposed convolutions: the DSP family (kernel/arm/transpose_conv.hpp).
+  if (p.type == dtype::i16 && p.kind == op_kind::transpose_conv2d &&
+      (isa == instruction_set::armv7em_dsp || isa == instruction_set::armv81m_mve))
+    return {kernel_impl::undecided, isa};
   return {};
 }
 

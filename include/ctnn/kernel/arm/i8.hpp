@@ -11,10 +11,12 @@
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/arm/add.hpp>
+#include <ctnn/kernel/arm/broadcast.hpp>
 #include <ctnn/kernel/arm/conv.hpp>
 #include <ctnn/kernel/arm/depthwise.hpp>
 #include <ctnn/kernel/arm/pool.hpp>
 #include <ctnn/kernel/arm/s16.hpp>
+#include <ctnn/kernel/arm/transpose_conv.hpp>
 #include <ctnn/kernel/detail/supported_or.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 
@@ -26,13 +28,17 @@ using unsupported = kernel::detail::unsupported_i8;
 
 // The kernel for P, or `unsupported` (then the reference kernel runs the call):
 //   conv2d (groups 1) and dense: conv.hpp; depthwise_conv2d (multiplier 1): depthwise.hpp;
-//   avg_pool, global_avg_pool: pool.hpp; add (equal shapes): add.hpp; int16 conv2d, dense and depthwise_conv2d: s16.hpp.
+//   avg_pool, global_avg_pool: pool.hpp; add (equal shapes): add.hpp; int16 conv2d, dense and depthwise_conv2d: s16.hpp;
+//   transpose_conv2d (int8 and 16x8): transpose_conv.hpp; add (broadcast), sub, mul, squared_difference, maximum,
+//   minimum, prelu: broadcast.hpp.
 template <kernel_params P>
 constexpr auto select() {
   if constexpr (P.type == dtype::i16 && (P.kind == op_kind::conv2d || P.kind == op_kind::dense)) {
     return kernel::detail::supported_or<detail::conv_s16_kernel<P>, unsupported>();
   } else if constexpr (P.type == dtype::i16 && P.kind == op_kind::depthwise_conv2d) {
     return kernel::detail::supported_or<detail::depthwise_s16_kernel<P>, unsupported>();
+  } else if constexpr (P.kind == op_kind::transpose_conv2d && (P.type == dtype::i8 || P.type == dtype::i16)) {
+    return kernel::detail::supported_or<detail::transpose_conv_kernel<P>, unsupported>();
   } else if constexpr (!detail::dsp_available || P.type != dtype::i8 ||
                        P.requantization != requantization_policy::tflite) {
     return unsupported{};
@@ -43,7 +49,11 @@ constexpr auto select() {
   } else if constexpr (P.kind == op_kind::avg_pool || P.kind == op_kind::global_avg_pool) {
     return kernel::detail::supported_or<detail::avg_pool_kernel<P>, unsupported>();
   } else if constexpr (P.kind == op_kind::add) {
-    return kernel::detail::supported_or<detail::add_kernel<P>, unsupported>();
+    using broadcast = decltype(kernel::detail::supported_or<detail::broadcast_binary_kernel<P>, unsupported>());
+    return kernel::detail::supported_or<detail::add_kernel<P>, broadcast>();
+  } else if constexpr (P.kind == op_kind::sub || P.kind == op_kind::mul || P.kind == op_kind::squared_difference ||
+                       P.kind == op_kind::maximum || P.kind == op_kind::minimum || P.kind == op_kind::prelu) {
+    return kernel::detail::supported_or<detail::broadcast_binary_kernel<P>, unsupported>();
   } else {
     return unsupported{};
   }

@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""Writes three of the Cortex-M benchmark's own models (benchmarks/cortex_m/run.py --models tconv8,bcast8,audio16),
+each a folder benchmarks/cortex_m/models/<name>/ of model.tflite and four reference cases (input_<k>.bin,
+output_<k>.bin) from TFLM's reference kernels (the host oracle tflm_run), as scripts/gen_kws_16x8.py writes kws_16x8:
+
+  tconv_decoder_int8  (tconv8)  an int8 convolutional autoencoder: two CONV_2D 3x3 stride 2 encode a
+                                [1, 16, 16, 4] image to [1, 4, 4, 32]; three TRANSPOSE_CONV stride 2 (4x4, 3x3,
+                                3x3, RELU) decode it to [1, 32, 32, 8]; a CONV_2D 3x3 writes one channel.
+  broadcast_int8      (bcast8)  an int8 feature normaliser dominated by broadcast binary ops on [1, 16, 16, 32]:
+                                SUB of a per-channel mean, MUL by a per-channel scale, PRELU, MAXIMUM and MINIMUM
+                                of per-channel bounds, SQUARED_DIFFERENCE with a [16, 32] template, ADD of a
+                                per-row bias [1, 16, 1, 1], SUB from a per-channel constant (the constant first).
+  audio_16x8          (audio16) a 16x8 1-D convolutional audio autoencoder (int16 activations, zero points 0,
+                                int8 per-channel weights, int64 biases) on 512 samples ([1, 1, 512, 1]): three
+                                CONV_2D 1x9 stride 2 down to [1, 1, 64, 32], three TRANSPOSE_CONV 1x8 stride 2 up
+                                to [1, 1, 512, 8], a CONV_2D 1x9 to one channel.
+
+Weights are random (fixed seeds: re-running reproduces every file byte for byte), He-scaled, per-channel weight
+scales; activation scales (int8: min/max with a zero point) from a float forward pass over the cases.
+
+Usage: /usr/bin/python3 scripts/gen_cortex_m_models.py --tflm /work/oracle/tflm/tflm_run [--models tconv8,...]
+"""
+import argparse
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import gen_tflite_test_models as tfl  # noqa: E402
+
+MODELS_DIR = HERE.parent / "benchmarks" / "cortex_m" / "models"
+CASES = 4
+
+# The operators the writer does not know yet (schema.fbs BuiltinOperator; TransposeConvOptions: union member 49).
+tfl.OPS.update({"TRANSPOSE_CONV": 67, "PRELU": 54, "MAXIMUM": 55, "MINIMUM": 57, "SQUARED_DIFFERENCE": 99})
+tfl.OPTIONS.update({"TRANSPOSE_CONV": 49})
+_base_options_table = tfl.options_table
+
+
+def _options_table(code, o, va):
+    if code == "TRANSPOSE_CONV":
+        return tfl.Table({0: ("i8", o["padding"]), 1: ("i32", o["stride"][1]), 2: ("i32", o["stride"][0]),
+                          3: ("i8", tfl.ACT[o.get("act")])}, va)
+    return _base_options_table(code, o, va)
+
+
+tfl.options_table = _options_table
+
+
+def transpose_conv(x, w, b, out_shape, stride, padding, act=None):
+    """Float TRANSPOSE_CONV (weights [out, kh, kw, in]): each input pixel scattered through the window; the pads
+    as TFLM's Prepare computes them from the result's extents."""
+    n, h, wd, _ = x.shape
+    oc, kh, kw, _ = w.shape
+    _, top = tfl.window_positions(out_shape[1], kh, stride[0], 1, padding)
+    _, left = tfl.window_positions(out_shape[2], kw, stride[1], 1, padding)
+    y = np.zeros((n, out_shape[1], out_shape[2], oc))
+    for i in range(h):
+        for j in range(wd):
+            for a in range(kh):
+                for c in range(kw):
+                    yy, xx = i * stride[0] - top + a, j * stride[1] - left + c
+                    if 0 <= yy < out_shape[1] and 0 <= xx < out_shape[2]:
+                        y[:, yy, xx, :] += x[:, i, j, :] @ w[:, a, c, :].T
+    if b is not None:
+        y += b
+    return tfl.activation(y, act)
+
+
+def he(rng, shape, fan_in):
+    return rng.normal(0.0, np.sqrt(2.0 / fan_in), shape)
+
+
+class Quantizer:
+    """Activation quantization: int8 asymmetric over [min, max] (zero point in range), int16 symmetric (zero point 0)."""
+
+    def __init__(self, dtype):
+        self.dtype = dtype
+
+    def params(self, values):
+        lo, hi = min(0.0, min(float(v.min()) for v in values)), max(0.0, max(float(v.max()) for v in values))
+        lo, hi = lo * 1.1, hi * 1.1
+        if self.dtype == tfl.INT16:
+            return max(abs(lo), abs(hi), 1e-6) / 32767, 0
+        scale = max(hi - lo, 1e-6) / 255
+        return scale, int(np.clip(-128 - round(lo / scale), -128, 127))
+
+    def quantize(self, x, scale, zero_point):
+        limits, np_type = ((-32768, 32767), "<i2") if self.dtype == tfl.INT16 else ((-128, 127), "i1")
+        return np.clip(np.round(x / scale) + zero_point, *limits).astype(np_type)
+
+
+def weights_tensor(m, name, w, axis):
+    """Per-channel symmetric int8 weights along `axis`: the tensor and its scales."""
+    channel_max = np.abs(w).max(axis=tuple(a for a in range(w.ndim) if a != axis))
+    scales = np.maximum(channel_max, 1e-9) / 127
+    shaped = scales.reshape([-1 if a == axis else 1 for a in range(w.ndim)])
+    wq = np.clip(np.round(w / shaped), -127, 127).astype(np.int8)
+    return m.tensor(name, list(w.shape), tfl.INT8, data=wq, quant=dict(scale=list(scales), zero_point=[0] * len(scales), axis=axis)), scales
+
+
+def conv_net(name, dtype, input_shape, layers, seed, case_scale):
+    """A chain of CONV_2D / TRANSPOSE_CONV layers: (kind, weights [out, kh, kw, in], bias, options, result shape)."""
+    rng = np.random.RandomState(seed)
+    cases = [np.linspace(-1.0, 1.0, int(np.prod(input_shape))).reshape(input_shape)]
+    cases += [np.clip(rng.normal(0.0, case_scale, input_shape), -1.0, 1.0) for _ in range(CASES - 1)]
+    built = [(kind, make(rng), o) for kind, make, o in layers]
+
+    def forward(x):
+        values = [x]
+        for kind, (w, b), o in built:
+            if kind == "CONV_2D":
+                x = tfl.conv2d(x, w, b, o["stride"], o["padding"], act=o.get("act"))
+            else:
+                x = transpose_conv(x, w, b, o["out_shape"], o["stride"], o["padding"], act=o.get("act"))
+            values.append(x)
+        return values
+
+    runs = [forward(x) for x in cases]
+    quantizer = Quantizer(dtype)
+    qparams = [quantizer.params([r[k] for r in runs]) for k in range(len(built) + 1)]
+    m = tfl.Model(new_opcodes=True)
+    q = lambda p: dict(scale=[p[0]], zero_point=[p[1]])  # noqa: E731
+    current = m.tensor("input", input_shape, dtype, quant=q(qparams[0]))
+    m.inputs = [current]
+    bias_type = tfl.INT64 if dtype == tfl.INT16 else tfl.INT32
+    for k, (kind, (w, b), o) in enumerate(built):
+        tw, w_scales = weights_tensor(m, f"w{k}", w, 0)
+        b_scales = qparams[k][0] * w_scales
+        tb = m.tensor(f"b{k}", [len(b)], bias_type, data=np.round(b / b_scales).astype(np.int64),
+                      quant=dict(scale=list(b_scales), zero_point=[0] * len(b_scales)))
+        shape = list(runs[0][k + 1].shape)
+        result = m.tensor(f"t{k}", shape, dtype, quant=q(qparams[k + 1]))
+        if kind == "CONV_2D":
+            m.op(kind, [current, tw, tb], [result], stride=o["stride"], padding=o["padding"], act=o.get("act"))
+        else:
+            sizes = m.tensor(f"output_shape{k}", [4], tfl.INT32, data=o["out_shape"])
+            m.op(kind, [sizes, tw, current, tb], [result], stride=o["stride"], padding=o["padding"], act=o.get("act"))
+        current = result
+    m.outputs = [current]
+    return name, m, [quantizer.quantize(x, *qparams[0]) for x in cases]
+
+
+def layer(kind, out_c, kh, kw, in_c, stride, padding=tfl.SAME, act=None, out_shape=None):
+    def make(rng):
+        fan_in = kh * kw * in_c if kind == "CONV_2D" else max(1, kh * kw * in_c // (stride[0] * stride[1]))
+        return he(rng, (out_c, kh, kw, in_c), fan_in), rng.normal(0, 0.05, out_c)
+    return kind, make, dict(stride=stride, padding=padding, act=act, out_shape=out_shape)
+
+
+def tconv_decoder():
+    return conv_net("tconv_decoder_int8", tfl.INT8, [1, 16, 16, 4], [
+        layer("CONV_2D", 16, 3, 3, 4, (2, 2), act="RELU"),
+        layer("CONV_2D", 32, 3, 3, 16, (2, 2), act="RELU"),
+        layer("TRANSPOSE_CONV", 32, 4, 4, 32, (2, 2), act="RELU", out_shape=[1, 8, 8, 32]),
+        layer("TRANSPOSE_CONV", 16, 3, 3, 32, (2, 2), act="RELU", out_shape=[1, 16, 16, 16]),
+        layer("TRANSPOSE_CONV", 8, 3, 3, 16, (2, 2), act="RELU", out_shape=[1, 32, 32, 8]),
+        layer("CONV_2D", 1, 3, 3, 8, (1, 1)),
+    ], seed=2625, case_scale=0.5)
+
+
+def audio_16x8():
+    return conv_net("audio_16x8", tfl.INT16, [1, 1, 512, 1], [
+        layer("CONV_2D", 16, 1, 9, 1, (1, 2), act="RELU"),
+        layer("CONV_2D", 32, 1, 9, 16, (1, 2), act="RELU"),
+        layer("CONV_2D", 32, 1, 9, 32, (1, 2), act="RELU"),
+        layer("TRANSPOSE_CONV", 32, 1, 8, 32, (1, 2), act="RELU", out_shape=[1, 1, 128, 32]),
+        layer("TRANSPOSE_CONV", 16, 1, 8, 32, (1, 2), act="RELU", out_shape=[1, 1, 256, 16]),
+        layer("TRANSPOSE_CONV", 8, 1, 8, 16, (1, 2), act="RELU", out_shape=[1, 1, 512, 8]),
+        layer("CONV_2D", 1, 1, 9, 8, (1, 1)),
+    ], seed=2626, case_scale=0.4)
+
+
+def broadcast_net():
+    """Binary ops whose second (or, for the last SUB, first) operand is a constant broadcast along some axes."""
+    rng = np.random.RandomState(2627)
+    shape = [1, 16, 16, 32]
+    cases = [np.linspace(-2.0, 2.0, int(np.prod(shape))).reshape(shape)]
+    cases += [rng.normal(0.0, 1.0, shape) for _ in range(CASES - 1)]
+    # (operator, constant shape, constant values, constant first)
+    steps = [("SUB", [32], rng.normal(0, 0.3, 32), False),
+             ("MUL", [1, 1, 1, 32], rng.uniform(0.5, 2.0, 32), False),
+             ("PRELU", [1, 1, 32], rng.uniform(0.05, 0.3, 32), False),
+             ("MAXIMUM", [32], rng.uniform(-2.0, -1.0, 32), False),
+             ("MINIMUM", [32], rng.uniform(1.0, 2.0, 32), False),
+             ("SQUARED_DIFFERENCE", [16, 32], rng.normal(0, 0.5, (16, 32)), False),
+             ("ADD", [1, 16, 1, 1], rng.normal(0, 0.5, (1, 16, 1, 1)), False),
+             ("SUB", [1, 1, 1, 32], rng.uniform(2.0, 3.0, 32), True)]
+    apply = {"SUB": np.subtract, "MUL": np.multiply, "MAXIMUM": np.maximum, "MINIMUM": np.minimum, "ADD": np.add,
+             "SQUARED_DIFFERENCE": lambda a, b: (a - b) ** 2, "PRELU": lambda x, alpha: np.where(x >= 0, x, x * alpha)}
+
+    def forward(x):
+        values = [x]
+        for op, cshape, c, first in steps:
+            c = np.asarray(c).reshape(cshape)
+            x = apply[op](c, x) if first else apply[op](x, c)
+            values.append(x)
+        return values
+
+    runs = [forward(x) for x in cases]
+    quantizer = Quantizer(tfl.INT8)
+    qparams = [quantizer.params([r[k] for r in runs]) for k in range(len(steps) + 1)]
+    m = tfl.Model(new_opcodes=True)
+    q = lambda p: dict(scale=[p[0]], zero_point=[p[1]])  # noqa: E731
+    current = m.tensor("input", shape, tfl.INT8, quant=q(qparams[0]))
+    m.inputs = [current]
+    for k, (op, cshape, c, first) in enumerate(steps):
+        c = np.asarray(c, dtype=np.float64).reshape(cshape)
+        if op == "PRELU":  # alpha: symmetric, as converters write it
+            cq = (float(np.abs(c).max()) / 127, 0)
+        else:
+            cq = quantizer.params([c])
+        constant = m.tensor(f"c{k}", cshape, tfl.INT8, data=quantizer.quantize(c, *cq), quant=q(cq))
+        result = m.tensor(f"t{k}", shape, tfl.INT8, quant=q(qparams[k + 1]))
+        m.op(op, [constant, current] if first else [current, constant], [result])
+        current = result
+    m.outputs = [current]
+    return "broadcast_int8", m, [quantizer.quantize(x, *qparams[0]) for x in cases]
+
+
+GENERATORS = {"tconv8": tconv_decoder, "bcast8": broadcast_net, "audio16": audio_16x8}
+
+
+def write(tflm, name, model, inputs):
+    out = MODELS_DIR / name
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "model.tflite").write_bytes(model.serialize())
+    with tempfile.TemporaryDirectory() as work:
+        for k, x in enumerate(inputs):
+            (out / f"input_{k}.bin").write_bytes(x.tobytes())
+            prefix = Path(work) / f"case{k}_"
+            subprocess.run([tflm, str(out / "model.tflite"), str(prefix), str(out / f"input_{k}.bin")], check=True,
+                           stdout=subprocess.DEVNULL)
+            (out / f"output_{k}.bin").write_bytes((Path(work) / f"case{k}_0.bin").read_bytes())
+    print(f"{out.relative_to(HERE.parent)}: model ({(out / 'model.tflite').stat().st_size} bytes) and {len(inputs)} cases")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tflm", required=True, metavar="TFLM_RUN", help="the TFLM host oracle: records the outputs")
+    parser.add_argument("--models", default=",".join(GENERATORS), help=f"comma-separated: {','.join(GENERATORS)}")
+    args = parser.parse_args()
+    for key in args.models.split(","):
+        write(args.tflm, *GENERATORS[key]())
+
+
+if __name__ == "__main__":
+    main()
