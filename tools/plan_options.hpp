@@ -7,7 +7,7 @@
 //   --pin tensor:pool   the tensor's buffer only in that pool (ctnn::pin<"tensor", "pool">); the name
 //                       is split at its last ':' (TFLite tensor names may contain ':')
 //   --in-place          in-place convolutions (ctnn::in_place_windows)
-//   --reuse             in-place element-wise ops, concat in place, memory-aware order (ctnn::memory_reuse)
+//   --reuse             in-place element-wise ops, concat and slices in place, memory-aware order (ctnn::memory_reuse)
 //   --io-in-arena       the model's inputs and outputs in the pools (ctnn::io_in_arena)
 //
 // describe_plan_error words a planning diagnostic with the pool and pin names given here.
@@ -44,7 +44,7 @@ inline constexpr std::string_view plan_options_help =
     "                      plan has one pool \"arena\" without a limit\n"
     "  --pin tensor:pool   the tensor's buffer only in that pool (repeatable; split at the last ':')\n"
     "  --in-place          in-place convolutions (ctnn::in_place_windows)\n"
-    "  --reuse             in-place element-wise ops, concat in place, memory-aware order (ctnn::memory_reuse)\n"
+    "  --reuse             in-place element-wise ops, concat and slices in place, memory-aware order (ctnn::memory_reuse)\n"
     "  --io-in-arena       the model's inputs and outputs in the pools (ctnn::io_in_arena)\n"
     "  --patches           the first ops patch by patch where that lowers RAM within 10 % more MACs\n"
     "                      (ctnn::patch_execution<ctnn::max_extra_macs<10>>); the patch stage is printed\n";

@@ -343,6 +343,7 @@ struct module : module_graph<MaxTensors, MaxNodes> {
   std::array<bool, MaxNodes> result_over_input{};  // per op: its result was placed over its dying input
                                                    // (an in-place convolution; mark_in_place_calls reads it)
   std::int32_t concats_in_place = 0;       // concats whose inputs were written into the output
+  std::int32_t slices_in_place = 0;        // slices stored inside their input (memory::plan_config::slice_in_place)
   std::int32_t reordered = 0;              // 1: the op order was changed to lower the peak
   std::int64_t io_bytes_outside = 0;       // model inputs and outputs kept in the caller's buffers
 

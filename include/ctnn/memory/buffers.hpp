@@ -49,6 +49,7 @@ struct buffer_set {
   std::int32_t in_place_ops = 0;      // element-wise ops merged with an operand
   std::int32_t windows_in_place = 0;  // convolutions whose result may be placed over their input (pairs)
   std::int32_t concats_in_place = 0;
+  std::int32_t slices_in_place = 0;
   std::int64_t io_bytes_outside = 0;
 };
 
@@ -138,7 +139,7 @@ constexpr buffer_set<Module> plan_buffers(const Module& m, const plan_config& co
     dead[from] = true;
   };
 
-  if (config.in_place || config.concat_in_place || config.in_place_depthwise || config.in_place_conv) {
+  if (config.in_place || config.concat_in_place || config.slice_in_place || config.in_place_depthwise || config.in_place_conv) {
     for (std::int32_t op = 0; op < m.node_count; ++op) {
       const node& n = nodes[op];
       const std::int32_t out = n.output;
@@ -159,6 +160,23 @@ constexpr buffer_set<Module> plan_buffers(const Module& m, const plan_config& co
           // The input sits slice[r] bytes into its buffer, the result at the start of its own.
           b[out_buffer].over_shift = in_place_window_shift(in_dims, out_dims, n.attrs.win) * static_cast<std::int64_t>(size_of(t[out].type)) + slice[r];
           ++s.windows_in_place;
+        }
+      }
+      if (config.slice_in_place && ops::facts(n.kind).windows_its_input && t[out].role == tensor_role::intermediate &&
+          head[out_buffer] == out && next[out] < 0 && b[out_buffer].first_use == op) {
+        // A window that is one contiguous block of its input (a split's or unpack's part along the outermost
+        // dim of extent above 1): the result is stored inside the input's buffer, where its bytes already are
+        // (the slice's kernel then copies each element onto itself), and keeps that buffer alive.
+        const std::int32_t operand = n.inputs[0];
+        const std::int32_t r = m.storage_root(operand);
+        const std::int32_t into = r >= 0 ? of[r] : -1;
+        const std::int64_t first = ops::slice::contiguous_offset(t[operand].dims, n.attrs.slice);
+        const std::int64_t at = slice[r >= 0 ? r : 0] + first * static_cast<std::int64_t>(size_of(t[out].type));
+        if (into >= 0 && into != out_buffer && first >= 0 && size_of(t[operand].type) == size_of(t[out].type) &&
+            at % b[out_buffer].alignment == 0) {
+          merge(out_buffer, into, at);
+          ++s.slices_in_place;
+          continue;
         }
       }
       if (!config.in_place && !config.concat_in_place) continue;

@@ -45,6 +45,7 @@ struct plan_config {
   std::int32_t pin_count = 0;
   bool in_place = false;         // element-wise ops write over an operand that dies there
   bool concat_in_place = false;  // producers write a concat's inputs into its output
+  bool slice_in_place = false;   // a slice that is one contiguous block of its input is stored inside it
   bool reorder = false;          // memory-aware operator order for DAGs
   bool io_in_arena = false;      // model inputs and outputs live in the pools
   bool in_place_depthwise = false;  // a depthwise conv writes its result over its dying input, shifted
@@ -140,13 +141,17 @@ struct concat_in_place {  // producers write straight into a concat's output (ou
   using ctnn_memory_option = void;
   static constexpr void apply(memory::plan_config& c) { c.concat_in_place = true; }
 };
+struct slice_in_place {  // a slice, split or unpack part that is a contiguous block of its input lives inside it
+  using ctnn_memory_option = void;
+  static constexpr void apply(memory::plan_config& c) { c.slice_in_place = true; }
+};
 struct memory_aware_order {  // DAGs: the operator order with the lower liveness peak
   using ctnn_memory_option = void;
   static constexpr void apply(memory::plan_config& c) { c.reorder = true; }
 };
-struct memory_reuse {  // all three above
+struct memory_reuse {  // all four above
   using ctnn_memory_option = void;
-  static constexpr void apply(memory::plan_config& c) { c.in_place = c.concat_in_place = c.reorder = true; }
+  static constexpr void apply(memory::plan_config& c) { c.in_place = c.concat_in_place = c.slice_in_place = c.reorder = true; }
 };
 // In-place convolutions: a convolution may write its result over its input where the input dies there,
 // starting far enough below it that no output pixel overwrites input a later pixel reads

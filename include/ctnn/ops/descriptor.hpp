@@ -24,6 +24,7 @@
 //   state_operands             the operands its kernel updates in place: state tensors (tensor_role::state);
 //   packed_integer_operands, joins_operands
 //                              integer constants packed for it, and the concatenations fold_constants copies;
+//   windows_its_input          its result is attrs.slice's window of its operand 0 (the planner's slice_in_place);
 //   elementwise, in_place_slots, fuses_as, takes_fused_activation, non_negative_result, plain_integer_kernel
 //                              what patch execution, the memory planner, fuse_ops and the ONNX policy need;
 //   put_attributes, put_params, put_requantization
@@ -134,6 +135,9 @@ struct op_defaults {
   // Whether its result is its operands one after the other along attrs.axis (concat): along the first axis, on
   // integers quantized alike (or a result not quantized), a copy that fold_constants folds (integer_copy).
   static constexpr bool joins_operands = false;
+  // Whether its result is the window attrs.slice of its operand 0, in order (slice): where that window is one
+  // contiguous block (ops::slice::contiguous_offset), the planner may store the result inside the operand.
+  static constexpr bool windows_its_input = false;
   // An activation op that fuse_ops may fold into its producer's kernel (none: not an activation).
   static constexpr activation fuses_as = activation::none;
   // Whether its kernel applies a fused activation (attrs.fused) to its result: fuse_ops may fold a

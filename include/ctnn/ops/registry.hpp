@@ -223,6 +223,7 @@ struct op_facts {
   std::uint64_t result_kernel_types;
   std::uint32_t packed_integer_operands;
   bool joins_operands;
+  bool windows_its_input;
 };
 
 constexpr int dtype_count = static_cast<int>(dtype::b8) + 1;
@@ -266,7 +267,8 @@ constexpr op_facts facts_of_descriptor() {
           kernel_types_of<D>(),
           result_kernel_types_of<D>(),
           D::packed_integer_operands,
-          D::joins_operands};
+          D::joins_operands,
+          D::windows_its_input};
 }
 
 // Every kind's facts; a kind without a descriptor (op_kind::none) has op_defaults'.

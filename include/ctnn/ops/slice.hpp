@@ -5,8 +5,8 @@
 // adding unit dims only regroups the result). The descriptor of op_kind::slice (ops/descriptor.hpp).
 //
 // A view (alias_reshapes) only when its window is the input's first elements: a view shares its input's
-// storage from its first byte (tensor::alias_of has no offset), so a contiguous block further in (a split's
-// later parts) is copied.
+// storage from its first byte (tensor::alias_of has no offset). A contiguous block further in (a split's
+// later parts) is stored inside its input by the planner under ctnn::slice_in_place (memory/buffers.hpp).
 #include <cstdint>
 
 #include <ctnn/kernel/reference/transpose.hpp>
@@ -16,6 +16,7 @@ namespace ctnn::ops {
 
 struct slice : any_type_move {
   static constexpr op_kind kind = op_kind::slice;
+  static constexpr bool windows_its_input = true;
 
   // Every element of the window inside the input; the result holds the window's elements.
   template <class Module>
@@ -46,19 +47,31 @@ struct slice : any_type_move {
   static constexpr void prepare(const Module&, const node& n, kernel_params& p) {
     p.slice = n.attrs.slice;
   }
-  // The window is the input's first elements in order: it begins at 0, and past its first dim of extent
-  // above 1 it spans every dim whole, stepping by 1.
+  // Where the window starts in its input (elements, row-major) when it is one contiguous block of the input
+  // in order, else -1: past its first dim of extent above 1 it spans every dim whole, stepping by 1 (before
+  // that dim, extents of 1 at any begin).
+  static constexpr std::int64_t contiguous_offset(const shape& in, const slice_fields& s) {
+    std::int64_t offset = 0, stride = 1;
+    bool whole = true;  // every dim after d spans its input dim whole
+    for (std::int32_t d = in.rank - 1; d >= 0; --d) {
+      const auto k = static_cast<std::size_t>(d);
+      if (!whole) {
+        if (s.extent[k] != 1) return -1;
+      } else if (s.extent[k] != in[d] || in[d] == 1) {
+        if (s.extent[k] > 1 && s.stride[k] != 1) return -1;
+        whole = s.extent[k] == in[d] && s.begin[k] == 0;
+      } else if (s.begin[k] != 0 || s.stride[k] != 1) {
+        return -1;
+      }
+      offset += static_cast<std::int64_t>(s.begin[k]) * stride;
+      stride *= in[d];
+    }
+    return offset;
+  }
+  // The window is the input's first elements in order.
   template <class Module>
   static constexpr bool is_view(const Module& m, const node& n) {
-    const shape in = m.tensor_at(n.inputs[0]).dims;
-    const slice_fields& s = n.attrs.slice;
-    bool spanning = false;  // past the first dim of extent above 1
-    for (std::int32_t d = 0; d < in.rank; ++d) {
-      const auto k = static_cast<std::size_t>(d);
-      if (s.begin[k] != 0 || (s.extent[k] > 1 && s.stride[k] != 1) || (spanning && s.extent[k] != in[d])) return false;
-      spanning = spanning || s.extent[k] > 1;
-    }
-    return true;
+    return contiguous_offset(m.tensor_at(n.inputs[0]).dims, n.attrs.slice) == 0;
   }
 
   template <class Params>

@@ -151,6 +151,7 @@ constexpr void place_module_buffers(Module& m, const memory::plan_config& config
   }
   m.in_place_ops = set.in_place_ops + windows_in_place;
   m.concats_in_place = set.concats_in_place;
+  m.slices_in_place = set.slices_in_place;
   m.io_bytes_outside = set.io_bytes_outside;
   // Read-only pools hold the constants the kernels read (they stay where they are: .rodata or the
   // embedded model file). After a failed pool, plan_pools placed nothing further: they stay empty too.
