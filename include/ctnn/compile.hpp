@@ -109,7 +109,7 @@ struct check_compile_option {
   static_assert(is_compile_option<Option> || patch_setting_option<Option> || std::is_same_v<Option, absent_option>,
                 "ctnn::compile<Model, Options...>: an option is not a compile option (a ctnn::pipeline<>, "
                 "ctnn::planner<>, ctnn::specialisation<>, ctnn::target<>, ctnn::patch_execution<>, ctnn::pools<>, "
-                "ctnn::pin<>, ctnn::pin_op<>, ctnn::pin_kind<>, ctnn::in_place_ops, ctnn::concat_in_place, "
+                "ctnn::pin<>, ctnn::pin_op<>, ctnn::pin_kind<>, ctnn::in_place_ops, ctnn::concat_in_place, ctnn::slice_in_place, "
                 "ctnn::memory_aware_order, ctnn::memory_reuse, ctnn::in_place_windows, ctnn::in_place_depthwise, "
                 "ctnn::in_place_conv or ctnn::io_in_arena; docs/design.md §0); a pool goes inside ctnn::pools<...>.");
 };
