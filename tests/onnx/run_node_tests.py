@@ -73,6 +73,8 @@ IN_SCOPE = {
     "Erf", "Gelu", "Softplus", "Softsign", "Selu", "Celu", "ThresholdedRelu", "Sign", "Tan", "Sinh", "Cosh", "Asin",
     "Acos", "Atan", "Asinh", "Acosh", "Atanh", "Shrink", "LayerNormalization", "InstanceNormalization",
     "MeanVarianceNormalization", "LogSoftmax", "GlobalMaxPool", "Dropout", "Pow", "Mod", "Mean",
+    # issue #28: ONNX operators as exporters write them
+    "GatherElements",
 }
 QUANTIZED = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"}
 # TensorProto data types ctnn's ONNX frontend targets: FLOAT, UINT8, INT8, INT32, INT64, BOOL.

@@ -178,6 +178,8 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::Pow, op_kind::binary_function, &import_binary_function<S>},
     {op_type::Mod, op_kind::binary_function, &import_binary_function<S>},
     {op_type::Mean, op_kind::add, &import_mean<S>},
+    // ONNX operators of issue #28 (import_gather_scatter.hpp)
+    {op_type::GatherElements, op_kind::gather_elements, &import_gather_elements<S>},
 };
 
 // The index of an op_type's row in op_table<S>, or -1 (an index: g++ does not compare a pointer into the
