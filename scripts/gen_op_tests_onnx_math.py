@@ -3,7 +3,7 @@
 tests/data/ops/onnx_math/<case>/, and the family's refused models tests/data/onnx/onnx_math_refused_<name>.onnx.
 
   unary_function: Erf, Gelu (approximate none and tanh, opset 20), Softplus, Softsign, Selu, Celu,
-                  ThresholdedRelu, Sign, Tan, Sinh, Cosh, Asin, Acos, Atan, Asinh, Acosh, Atanh, Shrink (default
+                  ThresholdedRelu, Sign, Tan, Sinh, Cosh, Asin, Acos, Atan, Asinh, Acosh, Atanh, Shrink, Mish (default
                   and other attributes; special values), and each of an initializer (folded at compile time:
                   ctnn::detail::math in constant evaluation);
   layer_norm:     LayerNormalization (opset 17: axes, epsilon, with and without B), InstanceNormalization,
@@ -126,8 +126,9 @@ UNARY = {
     "Atanh": [("", {}, np.arctanh, ([15], -1, 1, np.array([0, 1, -1, 1e-5, -2, 0.9999999], np.float32)))],
     "Shrink": [("", {}, shrink, ([3, 5], -2, 2, SPECIAL)),
                ("lambd_bias", {"lambd": 1.5, "bias": 1.5}, lambda x: shrink(x, 1.5, 1.5), ([2, 1, 5, 3], -4, 4, None))],
+    "Mish": [("", {}, lambda x: x * np.tanh(softplus(x)), ([3, 17], -40, 40, SPECIAL))],
 }
-OPSET = {"Gelu": 20, "Celu": 12}
+OPSET = {"Gelu": 20, "Celu": 12, "Mish": 18}
 # Positive operands for the folded case (acosh's domain starts at 1, the others' include [0.2, 0.9]).
 FOLDED_RANGE = {"Acosh": (1.2, 4.0)}
 
@@ -397,6 +398,10 @@ def refused_models():
         "mod_integer_form": model([helper.make_node("Mod", ["x", "x"], ["y"])], [x], [y]),
         "pow_integer_exponent": model([helper.make_node("Pow", ["x", "e"], ["y"])], [x], [y],
                                       [numpy_helper.from_array(np.array(2, np.int64), "e")]),
+        # Mish of an integer tensor (ONNX defines it on floating-point types only).
+        "mish_integer": model([helper.make_node("Mish", ["i"], ["y"])],
+                              [helper.make_tensor_value_info("i", TensorProto.INT32, shape)],
+                              [helper.make_tensor_value_info("y", TensorProto.INT32, shape)], opset=18),
         "dropout_training": model([helper.make_node("Dropout", ["x", "ratio", "training_mode"], ["y"])], [x], [y],
                                   [numpy_helper.from_array(np.array(0.5, np.float32), "ratio"),
                                    numpy_helper.from_array(np.array(True), "training_mode")], opset=12),

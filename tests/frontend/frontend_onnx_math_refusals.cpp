@@ -14,7 +14,11 @@
 #include <ctnn/models/onnx_math_refused_instance_norm_scale_shape.hpp>
 #include <ctnn/models/onnx_math_refused_layer_norm_axis.hpp>
 #include <ctnn/models/onnx_math_refused_mod_integer_form.hpp>
+#include <ctnn/models/onnx_math_refused_mish_integer.hpp>
 #include <ctnn/models/onnx_math_refused_pow_integer_exponent.hpp>
+#include <ctnn/models/onnx_reduce_refused_hardmax_axis_outside.hpp>
+#include <ctnn/models/onnx_reduce_refused_top_k_computed_k.hpp>
+#include <ctnn/models/onnx_reduce_refused_top_k_k_too_large.hpp>
 
 namespace {
 
@@ -52,6 +56,21 @@ static_assert(error_of<models::onnx_math_refused_mod_integer_form>.code == code(
 static_assert(error_of<models::onnx_math_refused_pow_integer_exponent>.code == code(onnx_error::operand_type) &&
               error_of<models::onnx_math_refused_pow_integer_exponent>.input_slot == 1 &&
               error_of<models::onnx_math_refused_pow_integer_exponent>.operator_code == op(ctnn::onnx::op_type::Pow));
+
+// Mish of INT32 (floating-point types only); TopK of a computed K (a run-time shape) and of K 6 on an axis of 5;
+// Hardmax with axis 2 on a rank-2 input.
+static_assert(error_of<models::onnx_math_refused_mish_integer>.code == code(onnx_error::operand_type) &&
+              error_of<models::onnx_math_refused_mish_integer>.input_slot == 0 &&
+              error_of<models::onnx_math_refused_mish_integer>.operator_code == op(ctnn::onnx::op_type::Mish));
+static_assert(error_of<models::onnx_reduce_refused_top_k_computed_k>.code == code(onnx_error::unsupported_operand) &&
+              error_of<models::onnx_reduce_refused_top_k_computed_k>.input_slot == 1 &&
+              error_of<models::onnx_reduce_refused_top_k_computed_k>.operator_code == op(ctnn::onnx::op_type::TopK));
+static_assert(error_of<models::onnx_reduce_refused_top_k_k_too_large>.code == code(onnx_error::operand_value) &&
+              error_of<models::onnx_reduce_refused_top_k_k_too_large>.input_slot == 1 &&
+              error_of<models::onnx_reduce_refused_top_k_k_too_large>.operator_code == op(ctnn::onnx::op_type::TopK));
+static_assert(error_of<models::onnx_reduce_refused_hardmax_axis_outside>.code == ctnn::error_code::invalid_axis &&
+              error_of<models::onnx_reduce_refused_hardmax_axis_outside>.kind == op_kind::hardmax &&
+              error_of<models::onnx_reduce_refused_hardmax_axis_outside>.axis == 2);
 
 // TFLite: an int8 GELU (TFLM's lookup table; ctnn's unary_function runs float32 only).
 static_assert(error_of<models::onnx_math_refused_gelu_int8>.code == ctnn::error_code::unsupported_dtype &&

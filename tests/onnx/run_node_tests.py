@@ -74,7 +74,7 @@ IN_SCOPE = {
     "Acos", "Atan", "Asinh", "Acosh", "Atanh", "Shrink", "LayerNormalization", "InstanceNormalization",
     "MeanVarianceNormalization", "LogSoftmax", "GlobalMaxPool", "Dropout", "Pow", "Mod", "Mean",
     # issue #28: ONNX operators as exporters write them
-    "GatherElements",
+    "GatherElements", "TopK", "Hardmax", "Mish",
 }
 QUANTIZED = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"}
 # TensorProto data types ctnn's ONNX frontend targets: FLOAT, UINT8, INT8, INT32, INT64, BOOL.
@@ -102,6 +102,8 @@ CONSTANT_OPERANDS = {
     "CumSum": {1}, "ConstantOfShape": {0}, "Range": {0, 1, 2},
     # Dropout's ratio and training_mode.
     "Dropout": {1, 2},
+    # TopK's K (a computed K would make the result's shape a run-time one).
+    "TopK": {1},
 }
 # Ops ctnn runs on float32 operands only where ONNX also defines them on integers (Pow's base or exponent, Mod).
 FLOAT_ONLY = {"Pow", "Mod"}

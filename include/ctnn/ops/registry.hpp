@@ -106,6 +106,8 @@
 #include <ctnn/ops/detection_postprocess.hpp>
 // ONNX operators of issue #28
 #include <ctnn/ops/gather_elements.hpp>
+#include <ctnn/ops/hardmax.hpp>
+#include <ctnn/ops/top_k.hpp>
 
 namespace ctnn::ops {
 
@@ -139,7 +141,7 @@ using all = op_list<conv2d, depthwise_conv2d, dense, add, mul, max_pool, avg_poo
                     // the detection family
                     detection_postprocess,
                     // ONNX operators of issue #28
-                    gather_elements,
+                    gather_elements, top_k, hardmax,
                     quantize, dequantize>;
 
 namespace detail {

@@ -1,7 +1,7 @@
 #pragma once
 // The ONNX importer's onnx_math family (import.hpp; rows in import_table.hpp), float32: the functions of one
 // operand that one op kind serves through attributes (unary_function: Erf, Gelu, Softplus, Softsign, Selu,
-// Celu, ThresholdedRelu, Sign, Tan, Sinh, Cosh, Asin, Acos, Atan, Asinh, Acosh, Atanh, Shrink), and of two
+// Celu, ThresholdedRelu, Sign, Tan, Sinh, Cosh, Asin, Acos, Atan, Asinh, Acosh, Atanh, Shrink, Mish), and of two
 // (binary_function: Pow, Mod with fmod 1); Mean (add, then unary_function's divide); the
 // normalizations over axes (layer_norm: LayerNormalization, InstanceNormalization, MeanVarianceNormalization);
 // GlobalMaxPool (reduce_max over the spatial axes) and Dropout at inference (the identity).
@@ -34,6 +34,7 @@ constexpr math_function function_of(op_type t) {
     case op_type::Atanh: return math_function::atanh;
     case op_type::Shrink: return math_function::shrink;
     case op_type::Gelu: return math_function::gelu;
+    case op_type::Mish: return math_function::mish;
     default: return math_function::erf;
   }
 }

@@ -18,6 +18,7 @@
 #include <ctnn/frontend/onnx/import_math.hpp>
 #include <ctnn/frontend/onnx/import_recurrent.hpp>
 #include <ctnn/frontend/onnx/import_reduce.hpp>
+#include <ctnn/frontend/onnx/import_selection.hpp>
 #include <ctnn/frontend/onnx/import_shape_ops.hpp>
 #include <ctnn/frontend/onnx/import_spatial.hpp>
 #include <ctnn/frontend/onnx/quantized.hpp>
@@ -180,6 +181,10 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::Mean, op_kind::add, &import_mean<S>},
     // ONNX operators of issue #28 (import_gather_scatter.hpp)
     {op_type::GatherElements, op_kind::gather_elements, &import_gather_elements<S>},
+    // import_selection.hpp
+    {op_type::TopK, op_kind::top_k, &import_top_k<S>, true},
+    {op_type::Hardmax, op_kind::hardmax, &import_hardmax<S>},
+    {op_type::Mish, op_kind::unary_function, &import_unary_function<S>},
 };
 
 // The index of an op_type's row in op_table<S>, or -1 (an index: g++ does not compare a pointer into the
