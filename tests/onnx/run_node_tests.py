@@ -74,14 +74,14 @@ IN_SCOPE = {
     "Acos", "Atan", "Asinh", "Acosh", "Atanh", "Shrink", "LayerNormalization", "InstanceNormalization",
     "MeanVarianceNormalization", "LogSoftmax", "GlobalMaxPool", "Dropout", "Pow", "Mod", "Mean",
     # issue #28: ONNX operators as exporters write them
-    "GatherElements", "TopK", "Hardmax", "Mish",
+    "GatherElements", "TopK", "Hardmax", "Mish", "LpPool", "LRN", "GroupNormalization", "Einsum",
 }
 QUANTIZED = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"}
 # TensorProto data types ctnn's ONNX frontend targets: FLOAT, UINT8, INT8, INT32, INT64, BOOL.
 SUPPORTED_TYPES = {1, 2, 3, 6, 7, 9}
 # Ops whose opset-6 (or older) form onnxruntime no longer runs (the shared README's ORT check).
 LEGACY_UNRUNNABLE = {"AveragePool", "BatchNormalization", "Gemm", "Add", "Mul"}
-WINDOWED = {"Conv", "MaxPool", "AveragePool", "ConvInteger", "QLinearConv", "ConvTranspose"}
+WINDOWED = {"Conv", "MaxPool", "AveragePool", "ConvInteger", "QLinearConv", "ConvTranspose", "LpPool"}
 # Ranks of the windowed ops' input that ctnn reads: 1-D (as an image of height 1) and 2-D.
 WINDOWED_RANKS = {3, 4}
 # Operands ctnn reads as constants (weights, biases, shapes, pads, bounds), by op: the node tests pass them

@@ -303,6 +303,16 @@ struct top_k_fields {
   friend constexpr bool operator==(const top_k_fields&, const top_k_fields&) = default;
 };
 
+// lrn (ONNX LRN): the channels each sum of squares spans (`size`) and alpha, beta, bias as float bits.
+struct lrn_fields {
+  std::int32_t size = 1;
+  std::uint32_t alpha_bits = 0, beta_bits = 0, bias_bits = 0;
+  constexpr float alpha() const { return std::bit_cast<float>(alpha_bits); }
+  constexpr float beta() const { return std::bit_cast<float>(beta_bits); }
+  constexpr float bias() const { return std::bit_cast<float>(bias_bits); }
+  friend constexpr bool operator==(const lrn_fields&, const lrn_fields&) = default;
+};
+
 struct op_attributes {
   window win{};                         // conv2d, depthwise_conv2d, max_pool, avg_pool
   std::int32_t groups = 1;              // conv2d
@@ -332,6 +342,7 @@ struct op_attributes {
   cumsum_fields cumsum{};               // cumsum (its axis: axis)
   detection_fields detection{};         // detection_postprocess
   top_k_fields top_k{};                 // top_k (its axis: axis; values or indices: out_type)
+  lrn_fields lrn{};                     // lrn
   friend constexpr bool operator==(const op_attributes&, const op_attributes&) = default;
 };
 

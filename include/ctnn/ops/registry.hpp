@@ -107,6 +107,8 @@
 // ONNX operators of issue #28
 #include <ctnn/ops/gather_elements.hpp>
 #include <ctnn/ops/hardmax.hpp>
+#include <ctnn/ops/lp_pool.hpp>
+#include <ctnn/ops/lrn.hpp>
 #include <ctnn/ops/top_k.hpp>
 
 namespace ctnn::ops {
@@ -141,7 +143,7 @@ using all = op_list<conv2d, depthwise_conv2d, dense, add, mul, max_pool, avg_poo
                     // the detection family
                     detection_postprocess,
                     // ONNX operators of issue #28
-                    gather_elements, top_k, hardmax,
+                    gather_elements, top_k, hardmax, lp_pool, lrn,
                     quantize, dequantize>;
 
 namespace detail {
