@@ -23,7 +23,7 @@ import onnx
 HERE = Path(__file__).resolve().parent
 OPS_DIR = HERE.parent / "tests" / "data" / "ops"
 JS_TYPES = {np.dtype(np.float32): "float32", np.dtype(np.int64): "int64", np.dtype(np.int32): "int32",
-            np.dtype(np.int8): "int8", np.dtype(np.uint8): "uint8"}
+            np.dtype(np.int8): "int8", np.dtype(np.uint8): "uint8", np.dtype(np.bool_): "bool"}
 
 
 def check_case(node_modules: Path, folder: Path) -> bool | None:

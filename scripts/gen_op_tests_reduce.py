@@ -5,7 +5,7 @@ SUM, REDUCE_MAX, REDUCE_MIN, MEAN (which shares their kernels' parts), ARG_MAX, 
 and zero points at the extremes), reference outputs from TensorFlow Lite Micro's reference kernels; ONNX
 ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceProd, ReduceSumSquare, ReduceL1, ReduceL2, ReduceLogSum,
 ReduceLogSumExp, ArgMax, ArgMin in float32 (axes as attribute, opset 13, and as input, opset 18; keepdims; noop_with_empty_axes;
-select_last_index), TopK (k an attribute at opset 1, a constant input from 10; largest; ties), Hardmax (opset 13
+select_last_index; ReduceMax and ReduceMin of bools), TopK (k an attribute at opset 1, a constant input from 10; largest; ties), Hardmax (opset 13
 axes, opset 11's flattened form, ties and NaN), reference outputs from NumPy in float64 (TopK's and Hardmax's
 also equal onnxruntime 1.30.0's, NaN aside: scripts/check_onnx_cases_with_ort.py).
 
@@ -273,6 +273,19 @@ def onnx_hardmax_cases(family: op_tests.Family, rng: np.random.RandomState) -> N
         family.write_computed_case(f"onnx_hardmax_{name}", "model.onnx", model, [x], [y])
 
 
+def onnx_bool_reduce_cases(family: op_tests.Family, rng: np.random.RandomState) -> None:
+    """ReduceMax and ReduceMin of bools (opset 20): any and all along the axes."""
+    for op, pick in (("ReduceMax", np.any), ("ReduceMin", np.all)):
+        for name, shape, axes, keep in (("rank2_axis1_keepdims", [4, 3], [1], 1), ("rank3_axes02", [2, 3, 4], [0, 2], 0)):
+            x = rng.rand(*shape) < (0.8 if op == "ReduceMin" else 0.2)
+            y = pick(x, axis=tuple(axes), keepdims=bool(keep))
+            node = helper.make_node(op, ["x", "axes"], ["y"], keepdims=keep)
+            model = onnx_model(node, [helper.make_tensor_value_info("x", TensorProto.BOOL, shape)],
+                               [helper.make_tensor_value_info("y", TensorProto.BOOL, list(y.shape))],
+                               [numpy_helper.from_array(np.array(axes, np.int64), "axes")], 20)
+            family.write_computed_case(f"onnx_{op.lower()}_bool_{name}", "model.onnx", model, [x], [y])
+
+
 def refused_onnx_models() -> dict[str, bytes]:
     """ONNX models ctnn refuses (tests/frontend/frontend_onnx_math_refusals.cpp): tests/data/onnx/reduce_refused_*.onnx."""
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 5])
@@ -323,6 +336,7 @@ def main() -> None:
     onnx_arg_cases(family, rng)
     onnx_top_k_cases(family, np.random.RandomState(12))
     onnx_hardmax_cases(family, np.random.RandomState(13))
+    onnx_bool_reduce_cases(family, np.random.RandomState(14))
     family.finish()
     for name, model in refused_models().items():
         (REFUSED_DIR / f"{name}.tflite").write_bytes(model.serialize())
