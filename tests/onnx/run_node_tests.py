@@ -13,7 +13,8 @@ Every folder ends up in one of:
                 bounds, which these tests pass as graph inputs -- are folded into the model: --constant);
   rejected      ctnn-run refused the model (exit status 1, its message printed with --verbose) and the model
                 falls in a category ctnn leaves out (named: 3-D conv, pool or batch norm, training-mode batch
-                norm, MaxPool's Indices output, zero-size tensors, blocked quantization, floating-point Range, element types other than
+                norm, MaxPool's Indices output, zero-size tensors, tensors of rank above 6 (ctnn::max_rank), blocked
+                quantization, floating-point Range, element types other than
                 float32, int8, uint8, int32, int64, opset-6 forms that onnxruntime cannot run either, Pow and Mod
                 of other types than float32, Dropout's mask output, training-mode Dropout); 1-D conv,
                 pools and batch norm (rank-3 inputs) must run;
@@ -111,6 +112,8 @@ TensorProto_FLOAT = 1
 # Ops whose extra outputs ctnn does not compute (an inference has no use for them): a model naming one is refused.
 EXTRA_OUTPUTS = {"Dropout": "mask"}
 RTOL, ATOL = 1e-3, 1e-7
+# ctnn::max_rank: a model input or output of more dims is refused (onnx_error::rank_too_high).
+MAX_RANK = 6
 KNOWN_FAILURES = Path(__file__).with_name("node_tests_known_failures.txt")
 
 
@@ -174,6 +177,8 @@ def allowed_rejections(model, folder: Path) -> list[str]:
         types.add(tensor.data_type)
         if any(d == 0 for d in tensor.dims):
             reasons.append("zero-size tensor")
+        if len(tensor.dims) > MAX_RANK:
+            reasons.append(f"rank above {MAX_RANK}")
     if types - SUPPORTED_TYPES:
         reasons.append("element type " + ",".join(type_name(t) for t in sorted(types - SUPPORTED_TYPES)))
     for node in model.graph.node:
