@@ -51,10 +51,12 @@ constexpr bool expand_einsum_term(einsum_term& t, std::int32_t rank, std::int32_
   if (extra < 0 || (!t.ellipsis && extra != 0) || rank > static_cast<std::int32_t>(max_rank)) return false;
   if (!t.ellipsis) return true;
   einsum_term out{};
-  for (std::int32_t k = 0; k < t.ellipsis_at; ++k) out.labels[static_cast<std::size_t>(out.rank++)] = t.labels[static_cast<std::size_t>(k)];
+  for (std::int32_t k = 0; k < t.ellipsis_at; ++k)
+    out.labels[static_cast<std::size_t>(out.rank++)] = t.labels[static_cast<std::size_t>(k)];
   for (std::int32_t k = 0; k < extra; ++k)
     out.labels[static_cast<std::size_t>(out.rank++)] = einsum_ellipsis_label + ellipsis_rank - extra + k;
-  for (std::int32_t k = t.ellipsis_at; k < t.rank; ++k) out.labels[static_cast<std::size_t>(out.rank++)] = t.labels[static_cast<std::size_t>(k)];
+  for (std::int32_t k = t.ellipsis_at; k < t.rank; ++k)
+    out.labels[static_cast<std::size_t>(out.rank++)] = t.labels[static_cast<std::size_t>(k)];
   t = out;
   return true;
 }
@@ -73,7 +75,8 @@ constexpr std::int32_t einsum_position(const einsum_term& t, std::int32_t label)
 // Operand x (labels t, dims xs) summed over the labels outside `keep` (a reduce_sum, dims dropped): the
 // tensor, and t and xs updated.
 template <class S>
-constexpr std::int32_t einsum_sum_out(S& s, std::int32_t x, einsum_term& t, shape& xs, std::uint64_t keep, std::size_t tag) {
+constexpr std::int32_t einsum_sum_out(S& s, std::int32_t x, einsum_term& t, shape& xs, std::uint64_t keep,
+                                      std::size_t tag) {
   std::uint32_t axes = 0;
   einsum_term kept{};
   shape rest{};
@@ -98,7 +101,8 @@ constexpr std::int32_t einsum_sum_out(S& s, std::int32_t x, einsum_term& t, shap
 // x (labels from, dims xs) transposed to the labels' order `to` (a permutation of from's); x itself when it is
 // the identity.
 template <class S>
-constexpr std::int32_t einsum_permute(S& s, std::int32_t x, const einsum_term& from, const einsum_term& to, std::size_t tag) {
+constexpr std::int32_t einsum_permute(S& s, std::int32_t x, const einsum_term& from, const einsum_term& to,
+                                      std::size_t tag) {
   std::array<std::int32_t, max_rank> perm{};
   bool identity = true;
   for (std::int32_t k = 0; k < to.rank; ++k) {
@@ -121,7 +125,8 @@ constexpr void import_einsum(S& s, const node_view& n, const operands& o, std::i
   std::uint32_t count = 0;
   for (std::size_t start = 0;;) {
     const std::size_t comma = inputs.find(',', start);
-    if (count >= 2 || !parse_einsum_term(inputs.substr(start, comma == std::string_view::npos ? comma : comma - start), term[count]))
+    if (count >= 2 ||
+        !parse_einsum_term(inputs.substr(start, comma == std::string_view::npos ? comma : comma - start), term[count]))
       return refuse();
     ++count;
     if (comma == std::string_view::npos) break;
@@ -156,7 +161,8 @@ constexpr void import_einsum(S& s, const node_view& n, const operands& o, std::i
     }
     if (!expand_einsum_term(out, out.rank + (out.ellipsis ? ellipsis_rank : 0), ellipsis_rank)) return refuse();
   } else {  // implicit: the ellipsis' dims, then the labels used once, in ASCII order
-    for (std::int32_t k = 0; k < ellipsis_rank; ++k) out.labels[static_cast<std::size_t>(out.rank++)] = einsum_ellipsis_label + k;
+    for (std::int32_t k = 0; k < ellipsis_rank; ++k)
+      out.labels[static_cast<std::size_t>(out.rank++)] = einsum_ellipsis_label + k;
     for (std::int32_t label = 0; label < einsum_ellipsis_label; ++label)
       if ((seen >> label & 1u) != 0 && (twice >> label & 1u) == 0) {
         if (out.rank >= static_cast<std::int32_t>(max_rank)) return refuse();
@@ -176,7 +182,9 @@ constexpr void import_einsum(S& s, const node_view& n, const operands& o, std::i
     }
   shape target{};
   target.rank = out.rank;
-  for (std::int32_t d = 0; d < out.rank; ++d) target.dims[static_cast<std::size_t>(d)] = extent[static_cast<std::size_t>(out.labels[static_cast<std::size_t>(d)])];
+  for (std::int32_t d = 0; d < out.rank; ++d)
+    target.dims[static_cast<std::size_t>(d)] =
+        extent[static_cast<std::size_t>(out.labels[static_cast<std::size_t>(d)])];
   const auto tag = [&](std::size_t k) { return static_cast<std::size_t>(s.node_index) * 8 + k; };
   std::array<std::int32_t, 2> x{};
   for (std::uint32_t k = 0; k < count; ++k) x[k] = as_onnx(s, o.id[k], k);
@@ -188,7 +196,8 @@ constexpr void import_einsum(S& s, const node_view& n, const operands& o, std::i
     return define_reshaped(s, result, y, target);
   }
   // Labels one operand alone has and the output lacks: summed first.
-  for (std::uint32_t k = 0; k < 2; ++k) x[k] = einsum_sum_out(s, x[k], term[k], xs[k], produced | einsum_mask(term[1 - k]), tag(k));
+  for (std::uint32_t k = 0; k < 2; ++k)
+    x[k] = einsum_sum_out(s, x[k], term[k], xs[k], produced | einsum_mask(term[1 - k]), tag(k));
   if (s.failed()) return;
   const std::uint64_t in_a = einsum_mask(term[0]), in_b = einsum_mask(term[1]);
   // [batch..., M..., K...] times [batch..., K..., N...] gives [batch..., M..., N...]: batch, M and N in the
@@ -198,11 +207,13 @@ constexpr void import_einsum(S& s, const node_view& n, const operands& o, std::i
   std::int32_t batch = 0, rows = 1, inner = 1, columns = 1;
   for (std::int32_t d = 0; d < out.rank; ++d) {
     const std::int32_t l = out.labels[static_cast<std::size_t>(d)];
-    if ((in_a >> l & 1u) != 0 && (in_b >> l & 1u) != 0) append(a_order, l), append(b_order, l), append(product, l), ++batch;
+    if ((in_a >> l & 1u) != 0 && (in_b >> l & 1u) != 0)
+      append(a_order, l), append(b_order, l), append(product, l), ++batch;
   }
   for (std::int32_t d = 0; d < out.rank; ++d) {
     const std::int32_t l = out.labels[static_cast<std::size_t>(d)];
-    if ((in_a >> l & 1u) != 0 && (in_b >> l & 1u) == 0) append(a_order, l), append(product, l), rows *= extent[static_cast<std::size_t>(l)];
+    if ((in_a >> l & 1u) != 0 && (in_b >> l & 1u) == 0)
+      append(a_order, l), append(product, l), rows *= extent[static_cast<std::size_t>(l)];
   }
   for (std::int32_t d = 0; d < term[0].rank; ++d) {
     const std::int32_t l = term[0].labels[static_cast<std::size_t>(d)];
@@ -210,7 +221,8 @@ constexpr void import_einsum(S& s, const node_view& n, const operands& o, std::i
   }
   for (std::int32_t d = 0; d < out.rank; ++d) {
     const std::int32_t l = out.labels[static_cast<std::size_t>(d)];
-    if ((in_b >> l & 1u) != 0 && (in_a >> l & 1u) == 0) append(b_order, l), append(product, l), columns *= extent[static_cast<std::size_t>(l)];
+    if ((in_b >> l & 1u) != 0 && (in_a >> l & 1u) == 0)
+      append(b_order, l), append(product, l), columns *= extent[static_cast<std::size_t>(l)];
   }
   if (batch + 2 > static_cast<std::int32_t>(max_rank)) return refuse();
   // Operand k in `order`, viewed as [its batch extents..., r, c].
@@ -218,7 +230,8 @@ constexpr void import_einsum(S& s, const node_view& n, const operands& o, std::i
     const std::int32_t y = einsum_permute(s, x[k], term[k], order, tag(2 + k));
     shape m{};
     for (std::int32_t d = 0; d < batch; ++d)
-      m.dims[static_cast<std::size_t>(m.rank++)] = xs[k][einsum_position(term[k], order.labels[static_cast<std::size_t>(d)])];
+      m.dims[static_cast<std::size_t>(m.rank++)] =
+          xs[k][einsum_position(term[k], order.labels[static_cast<std::size_t>(d)])];
     m.dims[static_cast<std::size_t>(m.rank++)] = r;
     m.dims[static_cast<std::size_t>(m.rank++)] = c;
     return s.reshape(y, m, numbered("einsum_matrix", tag(4 + k)));
@@ -226,13 +239,15 @@ constexpr void import_einsum(S& s, const node_view& n, const operands& o, std::i
   const std::int32_t a = matrix(0, a_order, rows, inner);
   const std::int32_t b = matrix(1, b_order, inner, columns);
   if (s.failed()) return;
-  const std::int32_t c = s.add_node(op_kind::batch_matmul, {}, {a, b}, numbered("einsum_matmul", tag(6)));
+  const std::int32_t c =
+      s.add_node(s.current_kind, {}, {a, b}, numbered("einsum_matmul", tag(6)));  // the row's: batch_matmul
   if (s.failed()) return;
   // The product [batch..., M..., N...] (its batch extents broadcast), then the output's order.
   shape unfolded{};
   for (std::int32_t d = 0; d < product.rank; ++d)
     unfolded.dims[static_cast<std::size_t>(unfolded.rank++)] =
-        d < batch ? s.m.tensor_at(c).dims[d] : extent[static_cast<std::size_t>(product.labels[static_cast<std::size_t>(d)])];
+        d < batch ? s.m.tensor_at(c).dims[d]
+                  : extent[static_cast<std::size_t>(product.labels[static_cast<std::size_t>(d)])];
   if (unfolded.rank == 0) return define_reshaped(s, result, c, target);
   const std::int32_t labelled = s.reshape(c, unfolded, numbered("einsum_unfolded", tag(7)));
   const std::int32_t y = einsum_permute(s, labelled, product, out, tag(8));

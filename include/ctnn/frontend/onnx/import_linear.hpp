@@ -306,7 +306,7 @@ constexpr void import_pool(S& s, const node_view& n, const operands& o, std::int
     ceil_padding(extent[1], w.kernel_h, w.stride_h, w.dilation_h, w.pad_top, a.win.pad_bottom, input_end_h);
     ceil_padding(extent[2], w.kernel_w, w.stride_w, w.dilation_w, w.pad_left, a.win.pad_right, input_end_w);
   }
-  const op_kind kind = lp ? op_kind::lp_pool : average ? op_kind::avg_pool : op_kind::max_pool;
+  const op_kind kind = lp ? s.current_kind : average ? op_kind::avg_pool : op_kind::max_pool;  // LpPool's row: lp_pool
   define(s, result, s.add_node(kind, a, {source}, s.label_of(result)), true, spatial == 1);
 }
 

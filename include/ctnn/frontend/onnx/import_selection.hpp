@@ -8,8 +8,8 @@
 
 namespace ctnn::onnx::detail {
 
-// TopK (float32, int32 or int64 X): k an attribute before opset 10, then a constant INT64 (or INT32) input of one element in [1, the
-// axis' extent] (a computed K would give a shape known only at run time: refused); `axis` (default -1),
+// TopK (float32, int32 or int64 X): k an attribute before opset 10, then a constant INT64 (or INT32) input of
+// one element in [1, the axis' extent] (a computed K would give a shape known only at run time: refused); `axis` (default -1),
 // `largest` (opset 11, default 1) and `sorted` (default 1; with 0 ONNX leaves the order open, and the
 // sorted one is given). One top_k node per output in use: the Values (value `result`, X's type) and the
 // Indices (`result + 1`, INT64).
