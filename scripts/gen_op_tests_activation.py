@@ -7,7 +7,7 @@ layouts). PROVENANCE.md in that folder says what produced each file.
   Lite Micro's reference kernels, the host oracle tflm_run, only with --tflm: without it the committed outputs
   are kept), RELU_N1_TO_1 and RELU_0_TO_1 (TFLM registers no kernel of them: outputs from the NumPy model of
   TFLite's Relu1/Relu0To1 below, float32 and int8's QuantizedReluX).
-  ONNX ops (float32): LeakyRelu, Elu, HardSigmoid, HardSwish, PRelu, Max, Min; outputs from NumPy in float64
+  ONNX ops (float32): LeakyRelu, Elu, HardSigmoid, HardSwish, PRelu (opset 6's per-channel slope too), Max, Min; outputs from NumPy in float64
   (ONNX's definitions), rounded to float32; Max and Min also of 3 and 4 operands and of plain integers (int8,
   uint8, int32, int64: NumPy in the integer type).
 
@@ -270,7 +270,7 @@ def onnx_cases():
                      np.dtype(np.uint8): TensorProto.UINT8, np.dtype(np.int32): TensorProto.INT32,
                      np.dtype(np.int64): TensorProto.INT64}
 
-    def model(op, input_shapes, out_shape, attrs, constants=(), dtype=F32):
+    def model(op, input_shapes, out_shape, attrs, constants=(), dtype=F32, opset=14):
         """Graph inputs x0.. of input_shapes, then `constants` (name, array) as initializers, one node."""
         elem = element_types[np.dtype(dtype)]
         inputs = [helper.make_tensor_value_info(f"x{k}", elem, s) for k, s in enumerate(input_shapes)]
@@ -279,7 +279,7 @@ def onnx_cases():
                                 **attrs)
         graph = helper.make_graph([node], f"{op.lower()}_test", inputs,
                                   [helper.make_tensor_value_info("y", elem, out_shape)], inits)
-        m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)], producer_name="ctnn-test")
+        m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], producer_name="ctnn-test")
         m.ir_version = 7
         return m.SerializeToString()
 
@@ -319,6 +319,15 @@ def onnx_cases():
     add("onnx_min_u8", "Min", [integers(np.uint8, [2, 3, 4]), integers(np.uint8, [2, 3, 4])])
     add("onnx_max_i32_three_operands", "Max", [integers(np.int32, [7]), integers(np.int32, [1]), integers(np.int32, [7])])
     add("onnx_min_i64", "Min", [integers(np.int64, [4, 1]), integers(np.int64, [1, 6])])
+    # PRelu before opset 7: a slope of C elements is per channel of X [N, C, ...] (not broadcast from the last dim).
+    for name, x, slope, constant in [
+            ("onnx_prelu_opset6_constant_slope_per_channel", float_input(rng, [1, 3, 4, 5]), float_input(rng, [3]), True),
+            ("onnx_prelu_opset6_slope_input_1d", float_input(rng, [2, 3, 5]), float_input(rng, [3]), False)]:
+        per_channel = slope.reshape([3] + [1] * (x.ndim - 2))
+        y = onnx_reference("PRelu", [x, per_channel], {})
+        shapes = [list(x.shape)] if constant else [list(x.shape), [3]]
+        cases.append((name, model("PRelu", shapes, list(y.shape), {}, [("slope", slope)] if constant else (), opset=6),
+                      [x] if constant else [x, slope], [y]))
     return cases
 
 

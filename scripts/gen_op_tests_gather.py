@@ -8,7 +8,9 @@ PROVENANCE.md in that folder says what produced each file.
   int8), EMBEDDING_LOOKUP (float32, int8, hybrid int8 table read as float32), DYNAMIC_UPDATE_SLICE (float32, int8, int16; computed and constant starts, clamped). Outputs from TensorFlow Lite Micro's reference kernels (the host oracle tflm_run) with --tflm, else the
   committed ones; the byte moves and the float32 sums must also equal this script's NumPy models.
   ONNX ops: GatherND (float32, int32 data; computed and constant INT64 indices), CumSum (float32, int32),
-  ConstantOfShape (float), ScatterND (none, add), ReverseSequence. Outputs from NumPy implementations of ONNX's definitions.
+  ConstantOfShape (float), ScatterND (none, add), ReverseSequence, GatherElements (float32, int32 data; computed
+  INT64/INT32 and constant INT64 indices, negative ones). Outputs from NumPy implementations of ONNX's definitions
+  (GatherElements' also equal onnxruntime 1.30.0's: scripts/check_onnx_cases_with_ort.py).
 
 Deterministic: every input comes from a fixed seed, so re-running reproduces every file byte for byte.
 
@@ -333,6 +335,24 @@ def onnx_reverse_sequence_case(shape, lengths, time_axis, seed):
     return build
 
 
+def onnx_gather_elements_case(shape, index_shape, axis, seed, computed=True, index_type=np.int64, dtype=np.float32):
+    """GatherElements: indices in [-dim, dim) along `axis` (numpy's take_along_axis of the wrapped indices)."""
+    def build():
+        from onnx import helper
+        rng = np.random.default_rng(seed)
+        x = data(rng, shape, FLOAT32 if dtype == np.float32 else INT32).astype(dtype)
+        dim = shape[axis]
+        idx = rng.integers(-dim, dim, size=index_shape).astype(index_type)
+        y = np.take_along_axis(x[tuple(slice(0, e) if d != axis % len(shape) else slice(None)
+                                       for d, e in enumerate(index_shape))], np.where(idx < 0, idx + dim, idx), axis)
+        nodes = [helper.make_node("GatherElements", ["x", "i"], ["y"], axis=axis)]
+        inputs = [("x", x), ("i", idx)] if computed else [("x", x)]
+        initializers = [] if computed else [constant("i", idx, index_type)]
+        model = onnx_model(nodes, inputs, initializers, np_dtype_to_tensor_dtype(np.dtype(dtype)))
+        return model, [a for _, a in inputs], [np.ascontiguousarray(y)]
+    return build
+
+
 def onnx_constant_of_shape_case(shape, value, seed):
     """ConstantOfShape (a float value) added to an input of its shape: the constant folds into the Add."""
     def build():
@@ -359,6 +379,10 @@ ONNX_CASES = {
     "onnx_reverse_sequence_time_major": onnx_reverse_sequence_case([4, 3, 2], [4, 1, 2], 0, 34),
     "onnx_scatter_nd_slices": onnx_scatter_nd_case([4, 3, 2], [[1], [3]], 29),
     "onnx_scatter_nd_add_repeated_negative": onnx_scatter_nd_case([3, 4], [[0, 1], [2, -1], [0, 1]], 30, "add"),
+    "onnx_gather_elements_axis0_negative": onnx_gather_elements_case([3, 4], [5, 4], 0, 37),
+    "onnx_gather_elements_last_axis_int32_smaller": onnx_gather_elements_case([2, 3, 5], [2, 2, 7], -1, 38, index_type=np.int32),
+    "onnx_gather_elements_constant_axis1": onnx_gather_elements_case([2, 4, 3], [2, 3, 3], 1, 39, computed=False),
+    "onnx_gather_elements_int32_data_rank4": onnx_gather_elements_case([2, 3, 2, 4], [2, 3, 2, 2], -2, 40, dtype=np.int32),
 }
 
 
@@ -406,6 +430,10 @@ def refused_onnx():
         "scatter_nd_reduction_unknown": onnx_model(
             [helper.make_node("ScatterND", ["x", "i", "u"], ["y"], reduction="sub")],
             [("x", x), ("i", np.zeros([1, 1], np.int64)), ("u", np.zeros([1, 3], F32))], [], opset=16),
+        # GatherElements with an axis outside the data's rank.
+        "gather_elements_axis_outside": onnx_model(
+            [helper.make_node("GatherElements", ["x", "i"], ["y"], axis=2)],
+            [("x", x), ("i", np.zeros([2, 3], np.int64))], []),
         # GatherND of constant indices with batch_dims 1 (constant tuples are read with batch_dims 0 only).
         "gather_nd_constant_batch_dims": onnx_model(
             [helper.make_node("GatherND", ["x", "i"], ["y"], batch_dims=1)], [("x", x)],

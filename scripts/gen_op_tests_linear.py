@@ -4,7 +4,10 @@ DEPTHWISE_CONV_2D and FULLY_CONNECTED in int8 as converters write them, among th
 stricter reader would refuse: biases whose per-channel quantization carries the filter's
 quantized_dimension (3 on a rank-1 tensor: TFLM derives a bias's scale from the input and filter scales
 and never reads the bias's own), and biases without quantization parameters. Reference outputs: TensorFlow
-Lite Micro's reference kernels.
+Lite Micro's reference kernels. ONNX Einsum (float32) of matmul-shaped equations (one operand: transposes, sums;
+two: batch, transposed, ellipsis-broadcast, inner, outer, attention-style, a constant operand, implicit output):
+reference numpy.einsum in float64 (equal to onnxruntime 1.30.0's, but for the ellipsis broadcast from fewer dims,
+which onnxruntime refuses: scripts/check_onnx_cases_with_ort.py).
 
     /usr/bin/python3 scripts/gen_op_tests_linear.py --tflm /work/oracle/tflm/tflm_run   # records outputs
     /usr/bin/python3 scripts/gen_op_tests_linear.py      # rewrites models and inputs, keeps the outputs
@@ -64,6 +67,56 @@ def conv(rng, bias_axis: int | None):
     return m
 
 
+# ONNX Einsum (float32) as exporters write it, matmul-shaped: (case, equation, operand shapes, constant operands).
+EINSUM_CASES = [
+    ("onnx_einsum_matmul", "ij,jk->ik", [[3, 4], [4, 5]], ()),
+    ("onnx_einsum_batch_matmul", "bij, bjk -> bik", [[2, 3, 4], [2, 4, 5]], ()),
+    ("onnx_einsum_ellipsis", "...ij,...jk->...ik", [[2, 3, 4, 5], [2, 3, 5, 2]], ()),
+    # numpy broadcasts an ellipsis of fewer dims (onnxruntime's shape inference refuses it)
+    ("onnx_einsum_ellipsis_broadcast", "...ij,...jk->...ik", [[2, 3, 4, 5], [3, 5, 2]], ()),
+    ("onnx_einsum_transposed_b_constant", "ij,kj->ik", [[3, 4], [5, 4]], (1,)),
+    ("onnx_einsum_inner_product", "i,i->", [[7], [7]], ()),
+    ("onnx_einsum_outer_product_implicit", "i,j", [[3], [4]], ()),
+    ("onnx_einsum_attention_scores", "bhqd,bhkd->bhqk", [[1, 2, 3, 4], [1, 2, 5, 4]], ()),
+    ("onnx_einsum_shared_weights_out_transposed", "bij,jk->kbi", [[2, 3, 4], [4, 5]], ()),
+    ("onnx_einsum_summed_label", "ij,jk->k", [[3, 4], [4, 2]], ()),
+    ("onnx_einsum_transpose", "ij->ji", [[3, 4]], ()),
+    ("onnx_einsum_row_sums", "ij->i", [[3, 4]], ()),
+]
+
+
+def einsum_case(equation, shapes, constants, seed):
+    """The operands uniform in [-2, 2]; the reference numpy.einsum in float64, rounded to float32."""
+    def build():
+        from onnx import TensorProto, helper, numpy_helper
+        rng = np.random.RandomState(seed)
+        xs = [rng.uniform(-2, 2, size=shape).astype(np.float32) for shape in shapes]
+        y = np.einsum(equation.replace(" ", ""), *[x.astype(np.float64) for x in xs]).astype(np.float32)
+        names = [f"x{k}" for k in range(len(xs))]
+        inputs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, list(x.shape))
+                  for k, (n, x) in enumerate(zip(names, xs)) if k not in constants]
+        initializers = [numpy_helper.from_array(x, n) for k, (n, x) in enumerate(zip(names, xs)) if k in constants]
+        graph = helper.make_graph([helper.make_node("Einsum", names, ["y"], equation=equation)], "einsum", inputs,
+                                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, list(y.shape))], initializers)
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 12)], producer_name="ctnn-test")
+        model.ir_version = 8
+        return model, [x for k, x in enumerate(xs) if k not in constants], [np.ascontiguousarray(y)]
+    return build
+
+
+def refused_einsum():
+    """Einsum equations ctnn refuses (tests/frontend/frontend_onnx_math_refusals.cpp): a diagonal, three operands."""
+    from onnx import TensorProto, helper
+
+    def one(equation, shapes):
+        names = [f"x{k}" for k in range(len(shapes))]
+        inputs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, s) for n, s in zip(names, shapes)]
+        graph = helper.make_graph([helper.make_node("Einsum", names, ["y"], equation=equation)], "einsum", inputs,
+                                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+        return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 12)], producer_name="ctnn-test")
+    return {"einsum_diagonal": one("ii->i", [[3, 3]]), "einsum_three_operands": one("ij,jk,kl->il", [[2, 3], [3, 4], [4, 5]])}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tflm", metavar="TFLM_RUN", help="the TFLM host oracle: records the reference outputs")
@@ -80,7 +133,10 @@ def main() -> None:
     for name, m in cases:
         x = m.tensors[m.inputs[0]]
         family.write_case(name, m, [op_tests.int8_range(rng, x["shape"], x["quant"]["zero_point"][0])])
+    op_tests.write_onnx_cases(family, {name: einsum_case(equation, shapes, constants, 40 + k)
+                                       for k, (name, equation, shapes, constants) in enumerate(EINSUM_CASES)})
     family.finish()
+    op_tests.write_refused("linear", {}, refused_einsum())
 
 
 if __name__ == "__main__":

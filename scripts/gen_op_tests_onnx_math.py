@@ -3,11 +3,12 @@
 tests/data/ops/onnx_math/<case>/, and the family's refused models tests/data/onnx/onnx_math_refused_<name>.onnx.
 
   unary_function: Erf, Gelu (approximate none and tanh, opset 20), Softplus, Softsign, Selu, Celu,
-                  ThresholdedRelu, Sign, Tan, Sinh, Cosh, Asin, Acos, Atan, Asinh, Acosh, Atanh, Shrink (default
+                  ThresholdedRelu, Sign, Tan, Sinh, Cosh, Asin, Acos, Atan, Asinh, Acosh, Atanh, Shrink, Mish (default
                   and other attributes; special values), and each of an initializer (folded at compile time:
                   ctnn::detail::math in constant evaluation);
   layer_norm:     LayerNormalization (opset 17: axes, epsilon, with and without B), InstanceNormalization,
-                  MeanVarianceNormalization (default and other axes);
+                  MeanVarianceNormalization (default and other axes), GroupNormalization (opset 18 per group,
+                  opset 21 per channel; constant and computed scale and bias; 1-D, 2-D, rank 2);
   binary_function: Pow (tensor, constant and broadcast exponents; C's special cases), Mod with fmod 1;
   Mean:           the sum over the operand count (add, unary_function divide), broadcast;
   TFLite GELU:    float32, approximate false and true (int8: refused, tests/data/tflite/onnx_math_refused_gelu_int8.tflite);
@@ -126,8 +127,9 @@ UNARY = {
     "Atanh": [("", {}, np.arctanh, ([15], -1, 1, np.array([0, 1, -1, 1e-5, -2, 0.9999999], np.float32)))],
     "Shrink": [("", {}, shrink, ([3, 5], -2, 2, SPECIAL)),
                ("lambd_bias", {"lambd": 1.5, "bias": 1.5}, lambda x: shrink(x, 1.5, 1.5), ([2, 1, 5, 3], -4, 4, None))],
+    "Mish": [("", {}, lambda x: x * np.tanh(softplus(x)), ([3, 17], -40, 40, SPECIAL))],
 }
-OPSET = {"Gelu": 20, "Celu": 12}
+OPSET = {"Gelu": 20, "Celu": 12, "Mish": 18}
 # Positive operands for the folded case (acosh's domain starts at 1, the others' include [0.2, 0.9]).
 FOLDED_RANGE = {"Acosh": (1.2, 4.0)}
 
@@ -243,6 +245,36 @@ def mvn_case(name, shape, axes=None):
         y = normalized(x.astype(np.float64), reduced, np.float64(np.float32(1e-9)))
         node = helper.make_node("MeanVarianceNormalization", ["x"], ["y"], **attrs)
         return model([node], [tensor("x", shape)], [tensor("y", shape)]), [x], [y.astype(np.float32)]
+    return build
+
+
+def group_norm_case(name, shape, groups, opset, epsilon=None, runtime_scale=False):
+    """GroupNormalization: each group of C / G channels normalised over its channels and spatial dims; scale and
+    bias per group (opset 18) or per channel (opset 21), float64."""
+    def build():
+        rng = rng_for(name)
+        x = float_input(name, shape, -3, 3)
+        channels = shape[1]
+        count = channels if opset >= 21 else groups
+        scale = rng.uniform(0.5, 2, size=[count]).astype(np.float32)
+        bias = rng.uniform(-1, 1, size=[count]).astype(np.float32)
+        eps = 1e-5 if epsilon is None else epsilon
+        grouped = x.astype(np.float64).reshape(shape[0], groups, -1)
+        mean = grouped.mean(axis=-1, keepdims=True)
+        variance = ((grouped - mean) ** 2).mean(axis=-1, keepdims=True)
+        y = ((grouped - mean) / np.sqrt(variance + eps)).reshape(shape)
+        per_channel = [1, channels] + [1] * (len(shape) - 2)
+        repeat = 1 if opset >= 21 else channels // groups
+        y = y * np.repeat(scale, repeat).reshape(per_channel) + np.repeat(bias, repeat).reshape(per_channel)
+        attrs = {"num_groups": groups, **({} if epsilon is None else {"epsilon": epsilon})}
+        node = helper.make_node("GroupNormalization", ["x", "scale", "bias"], ["y"], **attrs)
+        if runtime_scale:
+            m = model([node], [tensor("x", shape), tensor("scale", [count]), tensor("bias", [count])], [tensor("y", shape)],
+                      opset=opset)
+            return m, [x, scale, bias], [y.astype(np.float32)]
+        m = model([node], [tensor("x", shape)], [tensor("y", shape)],
+                  [numpy_helper.from_array(scale, "scale"), numpy_helper.from_array(bias, "bias")], opset=opset)
+        return m, [x], [y.astype(np.float32)]
     return build
 
 
@@ -374,6 +406,11 @@ CASES = {
     "mod_fmod_broadcast": binary_case("mod_fmod_broadcast", "Mod", [2, 3, 4], [4], np.fmod, (-100, 100), (0.5, 9),
                                       {"fmod": 1}),
     "folded_binary": folded_binary,
+    "group_norm_per_group_opset18": group_norm_case("group_norm_per_group_opset18", [2, 6, 3, 4], 3, 18),
+    "group_norm_per_channel_opset21": group_norm_case("group_norm_per_channel_opset21", [2, 4, 5, 3], 2, 21, epsilon=1e-3),
+    "group_norm_1d_runtime_scale_opset21": group_norm_case("group_norm_1d_runtime_scale_opset21", [3, 6, 7], 6, 21,
+                                                           runtime_scale=True),
+    "group_norm_one_group_rank2_opset18": group_norm_case("group_norm_one_group_rank2_opset18", [4, 8], 1, 18),
     "mean_three": mean_case("mean_three", [[2, 3, 4], [2, 3, 4], [2, 3, 4]]),
     "mean_broadcast": mean_case("mean_broadcast", [[3, 1], [1, 5], [5]]),
 }
@@ -397,6 +434,14 @@ def refused_models():
         "mod_integer_form": model([helper.make_node("Mod", ["x", "x"], ["y"])], [x], [y]),
         "pow_integer_exponent": model([helper.make_node("Pow", ["x", "e"], ["y"])], [x], [y],
                                       [numpy_helper.from_array(np.array(2, np.int64), "e")]),
+        # GroupNormalization of 4 groups over 6 channels (C must be a multiple of num_groups).
+        "group_norm_groups": model([helper.make_node("GroupNormalization", ["x", "gs", "gs"], ["y"], num_groups=4)],
+                                   [tensor("x", [1, 6, 2])], [tensor("y", [1, 6, 2])],
+                                   [numpy_helper.from_array(np.ones([6], np.float32), "gs")], opset=21),
+        # Mish of an integer tensor (ONNX defines it on floating-point types only).
+        "mish_integer": model([helper.make_node("Mish", ["i"], ["y"])],
+                              [helper.make_tensor_value_info("i", TensorProto.INT32, shape)],
+                              [helper.make_tensor_value_info("y", TensorProto.INT32, shape)], opset=18),
         "dropout_training": model([helper.make_node("Dropout", ["x", "ratio", "training_mode"], ["y"])], [x], [y],
                                   [numpy_helper.from_array(np.array(0.5, np.float32), "ratio"),
                                    numpy_helper.from_array(np.array(True), "training_mode")], opset=12),

@@ -5,13 +5,16 @@ SUM, REDUCE_MAX, REDUCE_MIN, MEAN (which shares their kernels' parts), ARG_MAX, 
 and zero points at the extremes), reference outputs from TensorFlow Lite Micro's reference kernels; ONNX
 ReduceSum, ReduceMean, ReduceMax, ReduceMin, ReduceProd, ReduceSumSquare, ReduceL1, ReduceL2, ReduceLogSum,
 ReduceLogSumExp, ArgMax, ArgMin in float32 (axes as attribute, opset 13, and as input, opset 18; keepdims; noop_with_empty_axes;
-select_last_index), reference outputs from NumPy in float64.
+select_last_index; ReduceMax and ReduceMin of bools), TopK (k an attribute at opset 1, a constant input from 10; largest; ties), Hardmax (opset 13
+axes, opset 11's flattened form, ties and NaN), reference outputs from NumPy in float64 (TopK's and Hardmax's
+also equal onnxruntime 1.30.0's, NaN aside: scripts/check_onnx_cases_with_ort.py).
 
     /usr/bin/python3 scripts/gen_op_tests_reduce.py --tflm /work/oracle/tflm/tflm_run   # records outputs
     /usr/bin/python3 scripts/gen_op_tests_reduce.py      # rewrites models and inputs, keeps the TFLite outputs
 
 Also writes the models the importer refuses (tests/data/tflite/bad_reduce_max_requantized.tflite,
-bad_arg_max_two_axes.tflite, bad_arg_max_int64.tflite; tests/frontend/frontend_tflite_errors.cpp).
+bad_arg_max_two_axes.tflite, bad_arg_max_int64.tflite; tests/frontend/frontend_tflite_errors.cpp) and the ONNX
+ones (tests/data/onnx/reduce_refused_*.onnx; tests/frontend/frontend_onnx_math_refusals.cpp).
 """
 
 from __future__ import annotations
@@ -195,6 +198,112 @@ def onnx_arg_cases(family: op_tests.Family, rng: np.random.RandomState) -> None:
             family.write_computed_case(f"onnx_{op.lower()}_{name}", "model.onnx", model, [x], [y])
 
 
+# TopK: (case, opset, shape, axis, k, largest); both outputs, Values and Indices.
+ONNX_TOP_K = [
+    ("rank2_last_axis_ties", 11, [4, 9], -1, 3, 1),
+    ("rank3_axis1_smallest", 11, [2, 5, 3], 1, 2, 0),
+    ("rank1_full_sort", 11, [7], 0, 7, 1),
+    ("rank4_axis0_k_attribute_opset1", 1, [3, 2, 2, 3], 0, 2, 1),
+    ("rank3_negative_axis_opset10", 10, [2, 3, 6], -2, 1, 1),
+]
+
+
+def top_k_reference(x, axis, k, largest):
+    """ONNX's TopK: a stable sort of the negated (largest) or plain values keeps equal values in index order."""
+    order = np.argsort(-x if largest else x, axis=axis, kind="stable")
+    indices = np.take(order, np.arange(k), axis=axis)
+    return np.take_along_axis(x, indices, axis=axis), indices.astype(np.int64)
+
+
+def onnx_top_k_cases(family: op_tests.Family, rng: np.random.RandomState) -> None:
+    """Inputs of few distinct values (many ties, a signed zero): the order of equal values is ONNX's."""
+    for name, opset, shape, axis, k, largest in ONNX_TOP_K:
+        x = (rng.randint(-3, 4, size=shape) * 0.5).astype(np.float32)
+        x.reshape(-1)[1] = -0.0
+        values, indices = top_k_reference(x, axis, k, largest)
+        initializers, names, attrs = [], ["x"], dict(axis=axis)
+        if opset >= 10:
+            initializers.append(numpy_helper.from_array(np.array([k], np.int64), "k"))
+            names.append("k")
+        else:
+            attrs["k"] = k
+        if opset >= 11:
+            attrs["largest"] = largest
+        node = helper.make_node("TopK", names, ["values", "indices"], **attrs)
+        model = onnx_model(node, [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
+                           [helper.make_tensor_value_info("values", TensorProto.FLOAT, list(values.shape)),
+                            helper.make_tensor_value_info("indices", TensorProto.INT64, list(indices.shape))],
+                           initializers, opset)
+        family.write_computed_case(f"onnx_top_k_{name}", "model.onnx", model, [x], [values, indices])
+
+
+# Hardmax: (case, opset, shape, axis or None for the default)
+ONNX_HARDMAX = [
+    ("rank2_default_axis_ties", 13, [5, 6], None),
+    ("rank3_axis0", 13, [3, 2, 4], 0),
+    ("rank4_axis1_nan", 13, [2, 3, 2, 2], 1),
+    ("rank3_coerced_opset11", 11, [2, 3, 4], None),
+    ("rank4_coerced_axis2_opset11", 11, [2, 2, 3, 2], 2),
+]
+
+
+def hardmax_reference(x, axis, coerced):
+    """ONNX's Hardmax: 1 at numpy's argmax (the first largest; a NaN counts as the largest) along the axis; before
+    opset 13 along the flattened dims from the axis on."""
+    shape = x.shape
+    if coerced:
+        x = x.reshape(int(np.prod(shape[:axis])), -1)
+        axis = 1
+    y = np.zeros_like(x)
+    np.put_along_axis(y, np.expand_dims(np.argmax(x, axis=axis), axis), 1.0, axis=axis)
+    return y.reshape(shape)
+
+
+def onnx_hardmax_cases(family: op_tests.Family, rng: np.random.RandomState) -> None:
+    for name, opset, shape, axis in ONNX_HARDMAX:
+        x = (rng.randint(-2, 3, size=shape) * 0.5).astype(np.float32)  # many ties
+        if "nan" in name:
+            x.reshape(-1)[[1, 5]] = np.nan
+        attrs = {} if axis is None else {"axis": axis}
+        along = axis if axis is not None else (1 if opset < 13 else len(shape) - 1)
+        y = hardmax_reference(x, along, opset < 13).astype(np.float32)
+        node = helper.make_node("Hardmax", ["x"], ["y"], **attrs)
+        model = onnx_model(node, [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
+                           [helper.make_tensor_value_info("y", TensorProto.FLOAT, shape)], [], opset)
+        family.write_computed_case(f"onnx_hardmax_{name}", "model.onnx", model, [x], [y])
+
+
+def onnx_bool_reduce_cases(family: op_tests.Family, rng: np.random.RandomState) -> None:
+    """ReduceMax and ReduceMin of bools (opset 20): any and all along the axes."""
+    for op, pick in (("ReduceMax", np.any), ("ReduceMin", np.all)):
+        for name, shape, axes, keep in (("rank2_axis1_keepdims", [4, 3], [1], 1), ("rank3_axes02", [2, 3, 4], [0, 2], 0)):
+            x = rng.rand(*shape) < (0.8 if op == "ReduceMin" else 0.2)
+            y = pick(x, axis=tuple(axes), keepdims=bool(keep))
+            node = helper.make_node(op, ["x", "axes"], ["y"], keepdims=keep)
+            model = onnx_model(node, [helper.make_tensor_value_info("x", TensorProto.BOOL, shape)],
+                               [helper.make_tensor_value_info("y", TensorProto.BOOL, list(y.shape))],
+                               [numpy_helper.from_array(np.array(axes, np.int64), "axes")], 20)
+            family.write_computed_case(f"onnx_{op.lower()}_bool_{name}", "model.onnx", model, [x], [y])
+
+
+def refused_onnx_models() -> dict[str, bytes]:
+    """ONNX models ctnn refuses (tests/frontend/frontend_onnx_math_refusals.cpp): tests/data/onnx/reduce_refused_*.onnx."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 5])
+    k = helper.make_tensor_value_info("k", TensorProto.INT64, [1])
+    outputs = [helper.make_tensor_value_info("values", TensorProto.FLOAT, None),
+               helper.make_tensor_value_info("indices", TensorProto.INT64, None)]
+    return {
+        # TopK whose K is computed (a graph input): the result's shape would be known at run time only.
+        "top_k_computed_k": onnx_model(helper.make_node("TopK", ["x", "k"], ["values", "indices"]), [x, k], outputs, [], 11),
+        # Hardmax with an axis outside the input's rank.
+        "hardmax_axis_outside": onnx_model(helper.make_node("Hardmax", ["x"], ["y"], axis=2), [x],
+                                           [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], [], 13),
+        # TopK with K larger than the axis' extent.
+        "top_k_k_too_large": onnx_model(helper.make_node("TopK", ["x", "k"], ["values", "indices"]), [x], outputs,
+                                        [numpy_helper.from_array(np.array([6], np.int64), "k")], 11),
+    }
+
+
 # Models the TFLite importer refuses as TFLM would fail them (tests/frontend/frontend_tflite_errors.cpp).
 REFUSED_DIR = op_tests.HERE.parent / "tests" / "data" / "tflite"
 INT64 = 4
@@ -225,9 +334,14 @@ def main() -> None:
     tflite_arg_cases(family, rng)
     onnx_reduce_cases(family, rng)
     onnx_arg_cases(family, rng)
+    onnx_top_k_cases(family, np.random.RandomState(12))
+    onnx_hardmax_cases(family, np.random.RandomState(13))
+    onnx_bool_reduce_cases(family, np.random.RandomState(14))
     family.finish()
     for name, model in refused_models().items():
         (REFUSED_DIR / f"{name}.tflite").write_bytes(model.serialize())
+    for name, model in refused_onnx_models().items():
+        (op_tests.HERE.parent / "tests" / "data" / "onnx" / f"reduce_refused_{name}.onnx").write_bytes(model)
 
 
 if __name__ == "__main__":

@@ -9,8 +9,10 @@ PROVENANCE.md in that folder says what produced each file.
   must equal this script's NumPy model of TFLM's kernels (below) bit for bit.
   ONNX ops (float32): Resize (nearest with every nearest_mode, linear; coordinate_transformation_mode
   half_pixel, asymmetric, align_corners, pytorch_half_pixel, half_pixel_symmetric, tf_half_pixel_for_nn;
-  scales or sizes, axes, keep_aspect_ratio_policy), Upsample, Pad (reflect, edge, wrap). Outputs from a NumPy
-  float64 implementation of ONNX's definitions, rounded to float32.
+  scales or sizes, axes, keep_aspect_ratio_policy), Upsample, Pad (reflect, edge, wrap), LpPool (p 1, 2, 3; 1-D and
+  2-D; pads, strides, dilations, ceil_mode, SAME_UPPER), LRN (odd and even size, attributes, rank 3). Outputs
+  from a NumPy float64 implementation of ONNX's definitions, rounded to float32 (LpPool's and LRN's also equal
+  onnxruntime 1.30.0's: scripts/check_onnx_cases_with_ort.py).
 
 Deterministic: every input comes from a fixed seed, so re-running reproduces every file byte for byte.
 
@@ -601,7 +603,83 @@ def conv_resize_relu_case(seed):
     return build
 
 
+def lp_pool_ref(x, p, kernel, strides, pads, dilations, ceil_mode=False, auto_pad="NOTSET"):
+    """ONNX's LpPool in float64: (sum of |x|^p)^(1/p) over each window's elements inside the input (padding adds
+    zeros); pads as ONNX orders them (all begins, then all ends); auto_pad SAME_* splits the total pad (the odd
+    element at the end for SAME_UPPER)."""
+    spatial = x.ndim - 2
+    size = x.shape[2:]
+    if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+        pads = [0] * (2 * spatial)
+        for d in range(spatial):
+            out = -(-size[d] // strides[d])
+            total = max((out - 1) * strides[d] + (kernel[d] - 1) * dilations[d] + 1 - size[d], 0)
+            small, large = total // 2, total - total // 2
+            pads[d], pads[spatial + d] = (small, large) if auto_pad == "SAME_UPPER" else (large, small)
+    outs = []
+    for d in range(spatial):
+        span = (kernel[d] - 1) * dilations[d] + 1
+        room = size[d] + pads[d] + pads[spatial + d] - span
+        out = (-(-room // strides[d]) if ceil_mode else room // strides[d]) + 1
+        if ceil_mode and (out - 1) * strides[d] >= size[d] + pads[d]:
+            out -= 1  # the last window must start inside the input or its leading pads
+        outs.append(out)
+    y = np.zeros(x.shape[:2] + tuple(outs))
+    for at in np.ndindex(*outs):
+        acc = np.zeros(x.shape[:2])
+        for taps in np.ndindex(*kernel):
+            pos = [at[d] * strides[d] - pads[d] + taps[d] * dilations[d] for d in range(spatial)]
+            if all(0 <= pos[d] < size[d] for d in range(spatial)):
+                acc += np.abs(x[(slice(None), slice(None)) + tuple(pos)].astype(np.float64)) ** p
+        y[(slice(None), slice(None)) + at] = acc ** (1.0 / p)
+    return y.astype(F32)
+
+
+def lp_pool_case(shape, seed, p, kernel, opset=11, strides=None, pads=None, dilations=None, ceil_mode=0, auto_pad=None):
+    def build():
+        x = data(np.random.default_rng(seed), shape, FLOAT32)
+        spatial = len(shape) - 2
+        attrs = {"kernel_shape": kernel, "p": p}
+        for name, value in (("strides", strides), ("pads", pads), ("dilations", dilations), ("auto_pad", auto_pad)):
+            if value is not None:
+                attrs[name] = value
+        if ceil_mode:
+            attrs["ceil_mode"] = 1
+        y = lp_pool_ref(x, p, kernel, strides or [1] * spatial, pads or [0] * (2 * spatial), dilations or [1] * spatial,
+                        bool(ceil_mode), auto_pad or "NOTSET")
+        return onnx_model([onnx_node("LpPool", ["x0"], ["y"], **attrs)], [shape], [], opset), [x], [y]
+    return build
+
+
+def lrn_ref(x, size, alpha=1e-4, beta=0.75, bias=1.0):
+    """ONNX's LRN in float64: the sum of squares over channels [c - floor((size-1)/2), c + ceil((size-1)/2)]."""
+    x64 = x.astype(np.float64)
+    squares = np.zeros_like(x64)
+    channels = x.shape[1]
+    for c in range(channels):
+        low, high = max(0, c - (size - 1) // 2), min(channels - 1, c + size - 1 - (size - 1) // 2)
+        squares[:, c] = np.sum(x64[:, low:high + 1] ** 2, axis=1)
+    return (x64 / (bias + alpha / size * squares) ** beta).astype(F32)
+
+
+def lrn_case(shape, seed, size, **attributes):
+    def build():
+        x = data(np.random.default_rng(seed), shape, FLOAT32)
+        model = onnx_model([onnx_node("LRN", ["x0"], ["y"], size=size, **attributes)], [shape], [], 13)
+        return model, [x], [lrn_ref(x, size, **attributes)]
+    return build
+
+
 ONNX_CASES = {
+    "onnx_lp_pool_p2_3x3": lp_pool_case([1, 2, 5, 6], 131, 2, [3, 3]),
+    "onnx_lp_pool_p1_strided_pads": lp_pool_case([2, 3, 6, 5], 132, 1, [2, 3], strides=[2, 1], pads=[1, 0, 1, 2]),
+    "onnx_lp_pool_p3_dilated_ceil_opset18": lp_pool_case([1, 2, 7, 6], 133, 3, [3, 2], opset=18, strides=[2, 2],
+                                                         dilations=[2, 1], ceil_mode=1),
+    "onnx_lp_pool_1d_p2_strided_pads": lp_pool_case([2, 3, 9], 134, 2, [3], strides=[2], pads=[1, 1]),
+    "onnx_lp_pool_same_upper_p2": lp_pool_case([1, 1, 5, 6], 135, 2, [3, 3], strides=[2, 2], auto_pad="SAME_UPPER"),
+    "onnx_lrn_default_size3": lrn_case([2, 5, 3, 4], 136, 3),
+    "onnx_lrn_even_size_attributes": lrn_case([1, 6, 4, 4], 137, 4, alpha=2e-3, beta=0.5, bias=2.0),
+    "onnx_lrn_rank3_size_above_channels": lrn_case([1, 3, 7], 138, 5, alpha=0.01),
     "onnx_resize_nearest_scales_default": resize_case([1, 2, 3, 4], 101, "nearest", scales=[1, 1, 2, 3]),
     "onnx_resize_nearest_sizes_round_prefer_ceil_asymmetric_opset11": resize_case(
         [1, 1, 4, 3], 102, "nearest", opset=11, sizes=[1, 1, 7, 8], coordinate_transformation_mode="asymmetric",
@@ -706,6 +784,11 @@ def refused_onnx():
         "lp_normalization_p3": one([onnx_node("LpNormalization", ["x0"], ["y"], p=3)], [2, 3], []),
         "tile_zero_repeat": one([onnx_node("Tile", ["x0", "v"], ["y"])], [2, 3], [constant("v", [1, 0], np.int64)]),
         "expand_incompatible": one([onnx_node("Expand", ["x0", "v"], ["y"])], [2, 3], [constant("v", [4, 3], np.int64)]),
+        # LpPool with p 0 (no norm), and of a 3-D window (rank 5).
+        "lp_pool_p0": one([onnx_node("LpPool", ["x0"], ["y"], kernel_shape=[2, 2], p=0)], [1, 1, 3, 3], [], 11),
+        "lp_pool_3d": one([onnx_node("LpPool", ["x0"], ["y"], kernel_shape=[2, 2, 2])], [1, 1, 3, 3, 3], [], 11),
+        # LRN without its required size.
+        "lrn_no_size": one([onnx_node("LRN", ["x0"], ["y"])], [1, 3, 2, 2], []),
     }
 
 

@@ -4,7 +4,7 @@
 const fs = require('fs');
 const ort = require('onnxruntime-node');
 
-const arrays = {uint8: Uint8Array, int8: Int8Array, int32: Int32Array, float32: Float32Array};
+const arrays = {uint8: Uint8Array, int8: Int8Array, int32: Int32Array, int64: BigInt64Array, float32: Float32Array, bool: Uint8Array};
 
 async function main() {
   const job = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));

@@ -13,6 +13,7 @@
 #include <ctnn/models/gather_refused_gather_nd_index_outside.hpp>
 #include <ctnn/models/gather_refused_reverse_not_consecutive.hpp>
 #include <ctnn/models/onnx_gather_refused_constant_of_shape_int.hpp>
+#include <ctnn/models/onnx_gather_refused_gather_elements_axis_outside.hpp>
 #include <ctnn/models/onnx_gather_refused_gather_nd_constant_batch_dims.hpp>
 #include <ctnn/models/onnx_gather_refused_scatter_nd_reduction_unknown.hpp>
 
@@ -38,7 +39,7 @@ static_assert(refused_operand<models::gather_refused_fill_dims_mismatch>(0, op_k
 static_assert(refused_operand<models::gather_refused_embedding_lookup_hybrid_zero_point>(1, op_kind::gather));
 
 // ONNX: ConstantOfShape of an INT8 value; ScatterND with reduction "sub"; GatherND of constant indices with
-// batch_dims 1.
+// batch_dims 1; GatherElements with axis 2 on rank-2 data.
 constexpr auto code = [](onnx_error e) { return ctnn::onnx::code_of(e); };
 constexpr auto attribute = [](ctnn::onnx::attribute a) { return static_cast<std::int64_t>(a); };
 static_assert(error_of<models::onnx_gather_refused_constant_of_shape_int>.code == code(onnx_error::unsupported_attribute) &&
@@ -50,6 +51,10 @@ static_assert(error_of<models::onnx_gather_refused_gather_nd_constant_batch_dims
               error_of<models::onnx_gather_refused_gather_nd_constant_batch_dims>.attribute ==
                   attribute(ctnn::onnx::attribute::batch_dims));
 
+static_assert(error_of<models::onnx_gather_refused_gather_elements_axis_outside>.code == ctnn::error_code::invalid_axis &&
+              error_of<models::onnx_gather_refused_gather_elements_axis_outside>.kind == op_kind::gather_elements &&
+              error_of<models::onnx_gather_refused_gather_elements_axis_outside>.axis == 2);
+
 }  // namespace
 
 TEST_CASE("an unsupported ScatterND reduction is described with the op, the attribute and its value") {
@@ -59,4 +64,12 @@ TEST_CASE("an unsupported ScatterND reduction is described with the op, the attr
   CHECK(text.find("ScatterND") != std::string::npos);
   CHECK(text.find("reduction") != std::string::npos);
   CHECK(text.find("\"sub\"") != std::string::npos);
+}
+
+TEST_CASE("a GatherElements axis outside the data is described with the op and the axis") {
+  std::string text;
+  using model = models::onnx_gather_refused_gather_elements_axis_outside;
+  ctnn::onnx::describe(error_of<model>, model::bytes.data(), model::bytes.size(), [&](std::string_view s) { text += s; });
+  CHECK(text.find("GatherElements") != std::string::npos);
+  CHECK(text.find("axis") != std::string::npos);
 }

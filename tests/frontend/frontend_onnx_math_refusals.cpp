@@ -14,7 +14,14 @@
 #include <ctnn/models/onnx_math_refused_instance_norm_scale_shape.hpp>
 #include <ctnn/models/onnx_math_refused_layer_norm_axis.hpp>
 #include <ctnn/models/onnx_math_refused_mod_integer_form.hpp>
+#include <ctnn/models/onnx_math_refused_group_norm_groups.hpp>
+#include <ctnn/models/onnx_math_refused_mish_integer.hpp>
 #include <ctnn/models/onnx_math_refused_pow_integer_exponent.hpp>
+#include <ctnn/models/onnx_linear_refused_einsum_diagonal.hpp>
+#include <ctnn/models/onnx_linear_refused_einsum_three_operands.hpp>
+#include <ctnn/models/onnx_reduce_refused_hardmax_axis_outside.hpp>
+#include <ctnn/models/onnx_reduce_refused_top_k_computed_k.hpp>
+#include <ctnn/models/onnx_reduce_refused_top_k_k_too_large.hpp>
 
 namespace {
 
@@ -53,6 +60,33 @@ static_assert(error_of<models::onnx_math_refused_pow_integer_exponent>.code == c
               error_of<models::onnx_math_refused_pow_integer_exponent>.input_slot == 1 &&
               error_of<models::onnx_math_refused_pow_integer_exponent>.operator_code == op(ctnn::onnx::op_type::Pow));
 
+// Mish of INT32 (floating-point types only); TopK of a computed K (a run-time shape) and of K 6 on an axis of 5;
+// Hardmax with axis 2 on a rank-2 input.
+static_assert(error_of<models::onnx_math_refused_mish_integer>.code == code(onnx_error::operand_type) &&
+              error_of<models::onnx_math_refused_mish_integer>.input_slot == 0 &&
+              error_of<models::onnx_math_refused_mish_integer>.operator_code == op(ctnn::onnx::op_type::Mish));
+static_assert(error_of<models::onnx_reduce_refused_top_k_computed_k>.code == code(onnx_error::unsupported_operand) &&
+              error_of<models::onnx_reduce_refused_top_k_computed_k>.input_slot == 1 &&
+              error_of<models::onnx_reduce_refused_top_k_computed_k>.operator_code == op(ctnn::onnx::op_type::TopK));
+static_assert(error_of<models::onnx_reduce_refused_top_k_k_too_large>.code == code(onnx_error::operand_value) &&
+              error_of<models::onnx_reduce_refused_top_k_k_too_large>.input_slot == 1 &&
+              error_of<models::onnx_reduce_refused_top_k_k_too_large>.operator_code == op(ctnn::onnx::op_type::TopK));
+static_assert(error_of<models::onnx_reduce_refused_hardmax_axis_outside>.code == ctnn::error_code::invalid_axis &&
+              error_of<models::onnx_reduce_refused_hardmax_axis_outside>.kind == op_kind::hardmax &&
+              error_of<models::onnx_reduce_refused_hardmax_axis_outside>.axis == 2);
+
+// Einsum of a diagonal ("ii->i") and of three operands: the equation is named.
+static_assert(error_of<models::onnx_linear_refused_einsum_diagonal>.code == code(onnx_error::unsupported_attribute) &&
+              error_of<models::onnx_linear_refused_einsum_diagonal>.attribute == attribute(ctnn::onnx::attribute::equation) &&
+              error_of<models::onnx_linear_refused_einsum_diagonal>.operator_code == op(ctnn::onnx::op_type::Einsum));
+static_assert(error_of<models::onnx_linear_refused_einsum_three_operands>.code == code(onnx_error::unsupported_attribute) &&
+              error_of<models::onnx_linear_refused_einsum_three_operands>.attribute == attribute(ctnn::onnx::attribute::equation));
+
+// GroupNormalization of 4 groups over 6 channels.
+static_assert(error_of<models::onnx_math_refused_group_norm_groups>.code == code(onnx_error::unsupported_attribute) &&
+              error_of<models::onnx_math_refused_group_norm_groups>.attribute == attribute(ctnn::onnx::attribute::num_groups) &&
+              error_of<models::onnx_math_refused_group_norm_groups>.operator_code == op(ctnn::onnx::op_type::GroupNormalization));
+
 // TFLite: an int8 GELU (TFLM's lookup table; ctnn's unary_function runs float32 only).
 static_assert(error_of<models::onnx_math_refused_gelu_int8>.code == ctnn::error_code::unsupported_dtype &&
               error_of<models::onnx_math_refused_gelu_int8>.kind == op_kind::unary_function &&
@@ -67,4 +101,12 @@ TEST_CASE("an unsupported Gelu approximation is described with the op, the attri
   CHECK(text.find("Gelu") != std::string::npos);
   CHECK(text.find("approximate") != std::string::npos);
   CHECK(text.find("\"erf\"") != std::string::npos);
+}
+
+TEST_CASE("a refused Einsum is described with the op and its equation") {
+  std::string text;
+  using model = models::onnx_linear_refused_einsum_diagonal;
+  ctnn::onnx::describe(error_of<model>, model::bytes.data(), model::bytes.size(), [&](std::string_view s) { text += s; });
+  CHECK(text.find("Einsum") != std::string::npos);
+  CHECK(text.find("\"ii->i\"") != std::string::npos);
 }

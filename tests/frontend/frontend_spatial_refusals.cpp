@@ -9,6 +9,9 @@
 
 #include <ctnn/models/onnx_spatial_refused_expand_incompatible.hpp>
 #include <ctnn/models/onnx_spatial_refused_lp_normalization_p3.hpp>
+#include <ctnn/models/onnx_spatial_refused_lp_pool_3d.hpp>
+#include <ctnn/models/onnx_spatial_refused_lp_pool_p0.hpp>
+#include <ctnn/models/onnx_spatial_refused_lrn_no_size.hpp>
 #include <ctnn/models/onnx_spatial_refused_resize_mode_unknown.hpp>
 #include <ctnn/models/onnx_spatial_refused_resize_nearest_antialias.hpp>
 #include <ctnn/models/onnx_spatial_refused_resize_sizes_input.hpp>
@@ -65,6 +68,13 @@ static_assert(error_of<models::onnx_spatial_refused_tile_zero_repeat>.code == co
               error_of<models::onnx_spatial_refused_tile_zero_repeat>.input_slot == 1);
 static_assert(error_of<models::onnx_spatial_refused_expand_incompatible>.code == code(onnx_error::operand_value) &&
               error_of<models::onnx_spatial_refused_expand_incompatible>.input_slot == 1);
+// LpPool with p 0; a 3-D LpPool (rank 5); LRN without its required size.
+static_assert(error_of<models::onnx_spatial_refused_lp_pool_p0>.code == code(onnx_error::unsupported_attribute) &&
+              error_of<models::onnx_spatial_refused_lp_pool_p0>.attribute == attribute(ctnn::onnx::attribute::p));
+static_assert(error_of<models::onnx_spatial_refused_lp_pool_3d>.code == code(onnx_error::unsupported_rank) &&
+              error_of<models::onnx_spatial_refused_lp_pool_3d>.input_slot == 0);
+static_assert(error_of<models::onnx_spatial_refused_lrn_no_size>.code == code(onnx_error::unsupported_attribute) &&
+              error_of<models::onnx_spatial_refused_lrn_no_size>.attribute == attribute(ctnn::onnx::attribute::size));
 
 }  // namespace
 

@@ -13,7 +13,8 @@ Every folder ends up in one of:
                 bounds, which these tests pass as graph inputs -- are folded into the model: --constant);
   rejected      ctnn-run refused the model (exit status 1, its message printed with --verbose) and the model
                 falls in a category ctnn leaves out (named: 3-D conv, pool or batch norm, training-mode batch
-                norm, MaxPool's Indices output, zero-size tensors, blocked quantization, floating-point Range, element types other than
+                norm, MaxPool's Indices output, zero-size tensors, tensors of rank above 6 (ctnn::max_rank), blocked
+                quantization, floating-point Range, element types other than
                 float32, int8, uint8, int32, int64, opset-6 forms that onnxruntime cannot run either, Pow and Mod
                 of other types than float32, Dropout's mask output, training-mode Dropout); 1-D conv,
                 pools and batch norm (rank-3 inputs) must run;
@@ -73,13 +74,15 @@ IN_SCOPE = {
     "Erf", "Gelu", "Softplus", "Softsign", "Selu", "Celu", "ThresholdedRelu", "Sign", "Tan", "Sinh", "Cosh", "Asin",
     "Acos", "Atan", "Asinh", "Acosh", "Atanh", "Shrink", "LayerNormalization", "InstanceNormalization",
     "MeanVarianceNormalization", "LogSoftmax", "GlobalMaxPool", "Dropout", "Pow", "Mod", "Mean",
+    # issue #28: ONNX operators as exporters write them
+    "GatherElements", "TopK", "Hardmax", "Mish", "LpPool", "LRN", "GroupNormalization", "Einsum",
 }
 QUANTIZED = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"}
 # TensorProto data types ctnn's ONNX frontend targets: FLOAT, UINT8, INT8, INT32, INT64, BOOL.
 SUPPORTED_TYPES = {1, 2, 3, 6, 7, 9}
 # Ops whose opset-6 (or older) form onnxruntime no longer runs (the shared README's ORT check).
 LEGACY_UNRUNNABLE = {"AveragePool", "BatchNormalization", "Gemm", "Add", "Mul"}
-WINDOWED = {"Conv", "MaxPool", "AveragePool", "ConvInteger", "QLinearConv", "ConvTranspose"}
+WINDOWED = {"Conv", "MaxPool", "AveragePool", "ConvInteger", "QLinearConv", "ConvTranspose", "LpPool"}
 # Ranks of the windowed ops' input that ctnn reads: 1-D (as an image of height 1) and 2-D.
 WINDOWED_RANKS = {3, 4}
 # Operands ctnn reads as constants (weights, biases, shapes, pads, bounds), by op: the node tests pass them
@@ -100,6 +103,8 @@ CONSTANT_OPERANDS = {
     "CumSum": {1}, "ConstantOfShape": {0}, "Range": {0, 1, 2},
     # Dropout's ratio and training_mode.
     "Dropout": {1, 2},
+    # TopK's K (a computed K would make the result's shape a run-time one).
+    "TopK": {1},
 }
 # Ops ctnn runs on float32 operands only where ONNX also defines them on integers (Pow's base or exponent, Mod).
 FLOAT_ONLY = {"Pow", "Mod"}
@@ -107,6 +112,8 @@ TensorProto_FLOAT = 1
 # Ops whose extra outputs ctnn does not compute (an inference has no use for them): a model naming one is refused.
 EXTRA_OUTPUTS = {"Dropout": "mask"}
 RTOL, ATOL = 1e-3, 1e-7
+# ctnn::max_rank: a model input or output of more dims is refused (onnx_error::rank_too_high).
+MAX_RANK = 6
 KNOWN_FAILURES = Path(__file__).with_name("node_tests_known_failures.txt")
 
 
@@ -170,6 +177,8 @@ def allowed_rejections(model, folder: Path) -> list[str]:
         types.add(tensor.data_type)
         if any(d == 0 for d in tensor.dims):
             reasons.append("zero-size tensor")
+        if len(tensor.dims) > MAX_RANK:
+            reasons.append(f"rank above {MAX_RANK}")
     if types - SUPPORTED_TYPES:
         reasons.append("element type " + ",".join(type_name(t) for t in sorted(types - SUPPORTED_TYPES)))
     for node in model.graph.node:

@@ -122,12 +122,14 @@ enum class math_function : std::int32_t {
   // the binary_function kind's, of two operands a and b:
   pow,               // a^b (ONNX Pow)
   fmod,              // a - trunc(a / b) b, exactly, with a's sign (ONNX Mod, fmod 1)
+  // unary_function's again:
+  mish,              // x tanh(ln(1 + e^x)) (ONNX Mish)
 };
-inline constexpr std::int32_t math_function_count = static_cast<std::int32_t>(math_function::fmod) + 1;
+inline constexpr std::int32_t math_function_count = static_cast<std::int32_t>(math_function::mish) + 1;
 constexpr const char* name_of(math_function f) {
   constexpr const char* names[] = {"erf",  "gelu", "gelu_tanh", "softplus", "softsign", "selu", "celu",
                                    "thresholded_relu", "sign", "tan", "sinh", "cosh", "asin", "acos", "atan",
-                                   "asinh", "acosh", "atanh", "shrink", "divide", "inverse_sqrt", "pow", "fmod"};
+                                   "asinh", "acosh", "atanh", "shrink", "divide", "inverse_sqrt", "pow", "fmod", "mish"};
   static_assert(sizeof names / sizeof names[0] == math_function_count);
   const auto i = static_cast<std::int32_t>(f);
   return i >= 0 && i < math_function_count ? names[i] : "?";
@@ -302,6 +304,25 @@ struct sequence_lstm_scale_fields {
   friend constexpr bool operator==(const sequence_lstm_scale_fields&, const sequence_lstm_scale_fields&) = default;
 };
 
+// top_k (ONNX TopK): how many elements it keeps along its axis, whether they are the largest (1) or the
+// smallest (0), in that order, ties by lower index; the node's `sorted` attribute (the order is sorted
+// either way); and whether its result is their positions (1) or values (0) (four words: kernel_params
+// keeps its size parity).
+struct top_k_fields {
+  std::int32_t k = 0, largest = 1, sorted = 1, indices = 0;
+  friend constexpr bool operator==(const top_k_fields&, const top_k_fields&) = default;
+};
+
+// lrn (ONNX LRN): the channels each sum of squares spans (`size`) and alpha, beta, bias as float bits.
+struct lrn_fields {
+  std::int32_t size = 1;
+  std::uint32_t alpha_bits = 0, beta_bits = 0, bias_bits = 0;
+  constexpr float alpha() const { return std::bit_cast<float>(alpha_bits); }
+  constexpr float beta() const { return std::bit_cast<float>(beta_bits); }
+  constexpr float bias() const { return std::bit_cast<float>(bias_bits); }
+  friend constexpr bool operator==(const lrn_fields&, const lrn_fields&) = default;
+};
+
 struct op_attributes {
   window win{};                         // conv2d, depthwise_conv2d, max_pool, avg_pool
   std::int32_t groups = 1;              // conv2d
@@ -331,6 +352,8 @@ struct op_attributes {
   cumsum_fields cumsum{};               // cumsum (its axis: axis)
   detection_fields detection{};         // detection_postprocess
   sequence_lstm_scale_fields sequence_lstm_scales{};  // sequence_lstm on int8
+  top_k_fields top_k{};                 // top_k (its axis: axis; values or indices: out_type)
+  lrn_fields lrn{};                     // lrn
   friend constexpr bool operator==(const op_attributes&, const op_attributes&) = default;
 };
 

@@ -162,6 +162,8 @@ struct kernel_params {
   detection_fields detection{};
   detection_operand_fields detection_operands{};
   sequence_lstm_quant_fields sequence_lstm_quant{};
+  top_k_fields top_k{};
+  lrn_fields lrn{};
   // 1: plan_memory placed the result over the input, which dies here (ctnn::in_place_windows: conv2d and
   // depthwise; ctnn::in_place_conv, ctnn::in_place_depthwise). Safe for kernels that walk output pixels
   // row-major and finish a pixel before the next (the reference kernels); other kernels must refuse such
@@ -196,7 +198,9 @@ static_assert(std::has_unique_object_representations_v<pad_fields> && std::has_u
                   std::has_unique_object_representations_v<cumsum_fields> &&
                   std::has_unique_object_representations_v<detection_fields> &&
                   std::has_unique_object_representations_v<detection_operand_fields> &&
-                  std::has_unique_object_representations_v<sequence_lstm_quant_fields>,
+                  std::has_unique_object_representations_v<sequence_lstm_quant_fields> &&
+                  std::has_unique_object_representations_v<top_k_fields> &&
+                  std::has_unique_object_representations_v<lrn_fields>,
               "ctnn: a kernel_params field struct must have no padding bytes (clang 14 template-argument bug).");
 static_assert(std::has_unique_object_representations_v<kernel_params>,
               "ctnn::kernel_params must have no padding bytes (clang 14 template-argument bug).");

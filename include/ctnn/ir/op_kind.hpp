@@ -146,6 +146,14 @@ enum class op_kind : std::int32_t {
   detection_postprocess,  // SSD boxes decoded against constant anchors, then non-max suppression: one packed
                           // float32 result (boxes, classes, scores, count, scratch; attrs.detection; TFLite's
                           // custom TFLite_Detection_PostProcess, ops/detection_postprocess.hpp)
+  // ONNX operators of issue #28 (exporters' forms)
+  gather_elements,   // its second input's shape, each element read from the first along attrs.axis at the index
+                     // the second holds there (int32 or int64) (ONNX GatherElements)
+  top_k,             // the attrs.top_k.k largest or smallest elements along attrs.axis: their values
+                     // (attrs.top_k.indices 0) or positions (1, int64), ties by lower index (ONNX TopK)
+  hardmax,           // 1 at the first largest element of each vector along attrs.axis, 0 elsewhere (ONNX Hardmax)
+  lp_pool,           // (sum of |x|^p)^(1/p) over each window's in-bounds elements, p attrs.coefficients.alpha() (ONNX LpPool)
+  lrn,               // x / (bias + alpha / size * the sum of x^2 over `size` channels around)^beta (attrs.lrn; ONNX LRN)
   none,              // no op: a default-constructed node or kernel_params, a diagnostic about no op
 };
 
@@ -165,7 +173,7 @@ inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "floor_mod", "squared_difference", "resize_nearest", "resize_linear", "resize_cubic", "add_n", "tile",
     "l2_normalization", "l1_normalization", "svdf", "lstm", "gru", "rnn", "sequence_lstm", "transpose_conv2d", "l2_pool", "log_softmax", "gather_nd",
     "cumsum", "zeros_like", "update_slice", "scatter_nd", "reverse_sequence", "unary_function", "binary_function", "layer_norm",
-    "detection_postprocess", "none",
+    "detection_postprocess", "gather_elements", "top_k", "hardmax", "lp_pool", "lrn", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 

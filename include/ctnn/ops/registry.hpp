@@ -104,6 +104,12 @@
 #include <ctnn/ops/unary_function.hpp>
 // the detection family
 #include <ctnn/ops/detection_postprocess.hpp>
+// ONNX operators of issue #28
+#include <ctnn/ops/gather_elements.hpp>
+#include <ctnn/ops/hardmax.hpp>
+#include <ctnn/ops/lp_pool.hpp>
+#include <ctnn/ops/lrn.hpp>
+#include <ctnn/ops/top_k.hpp>
 
 namespace ctnn::ops {
 
@@ -136,6 +142,8 @@ using all = op_list<conv2d, depthwise_conv2d, dense, add, mul, max_pool, avg_poo
                     unary_function, binary_function, layer_norm,
                     // the detection family
                     detection_postprocess,
+                    // ONNX operators of issue #28
+                    gather_elements, top_k, hardmax, lp_pool, lrn,
                     quantize, dequantize>;
 
 namespace detail {

@@ -164,7 +164,8 @@ constexpr std::string_view sentence_of(onnx_error e) {
              "arithmetic takes two integer operands of one type: uint8, int8, int32 or int64).";
     case onnx_error::unsupported_rank:
       return "ctnn::onnx: this operand of the node has a rank the op does not support (Conv, ConvInteger, QLinearConv, "
-             "MaxPool, AveragePool and BatchNormalization: 3 = 1-D or 4 = 2-D; GlobalAveragePool: 3 or 4; Gemm: 2); "
+             "MaxPool, AveragePool, LpPool and BatchNormalization: 3 = 1-D or 4 = 2-D; GlobalAveragePool: 3 or 4; Gemm: 2; "
+             "LRN: 3 or more); "
              "the node, the operand and its shape are below.";
     case onnx_error::operand_type:
       return "ctnn::onnx: this operand of the node has an element type the op does not support here (scales FLOAT; "

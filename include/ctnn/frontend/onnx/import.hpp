@@ -49,6 +49,12 @@
 //    Tan, Sinh, Cosh, Asin, Acos, Atan, Asinh, Acosh, Atanh, Shrink (unary_function), Pow, Mod with fmod 1
 //    (binary_function), Mean, LayerNormalization (Mean and InvStdDev outputs too), InstanceNormalization,
 //    MeanVarianceNormalization (layer_norm), LogSoftmax, GlobalMaxPool, Dropout (the identity) (import_math.hpp).
+//  * Issue #28's exporters' ops: GatherElements (gather_elements; import_gather_scatter.hpp), TopK (top_k, a node
+//    per output in use; float32/int32/int64) and Hardmax (hardmax) (import_selection.hpp), Mish
+//    (unary_function), LpPool (lp_pool; import_linear.hpp's pool import), LRN (lrn) and GroupNormalization (one
+//    layer_norm over a grouped view) (import_math.hpp), Einsum of matmul-shaped equations (transposes, reduce_sum
+//    and one batch_matmul; import_einsum.hpp); ReduceMax/ReduceMin of bools (casts around the float32 one);
+//    opset-6 PRelu's per-channel slope (read as [C, 1, ...]).
 //  * 1-D ops: Conv, MaxPool, AveragePool, BatchNormalization and GlobalAveragePool over [N, C, L] are the
 //    2-D ops on [N, 1, L, C] (H = 1; the attributes of the one spatial dim are W's); between 1-D ops a
 //    value stays [N, 1, L, C] (value::one_d), its ONNX [N, C, L] made on demand.
@@ -67,7 +73,8 @@
 // operands), the op families' import functions import_linear.hpp, import_elementwise.hpp,
 // import_shape_ops.hpp, import_reduce.hpp, import_logic.hpp (comparisons, logical ops, Where, Cast),
 // import_spatial.hpp (Resize, Upsample, Expand, Tile, LpNormalization, Sum), import_known.hpp (Shape, Size,
-// Range: integers computed at import) and quantized.hpp,
+// Range: integers computed at import), import_gather_scatter.hpp, import_math.hpp, import_recurrent.hpp,
+// import_selection.hpp (TopK, Hardmax), import_einsum.hpp and quantized.hpp,
 // import_table.hpp (op_type -> IR kind and import function), import_qdq.hpp (QDQ groups lowered to the
 // quantized ops before a node's row) and import_graph.hpp (the driver).
 #include <array>

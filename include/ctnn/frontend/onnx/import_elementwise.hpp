@@ -256,11 +256,25 @@ constexpr void import_arithmetic(S& s, const node_view& n, const operands& o, st
   if (expect_inputs(s, o, 2, 2)) import_binary(s, n, o, result);
 }
 
-// PRelu (the slope broadcast to X): float32, two operands (import_binary).
+// PRelu (the slope broadcast to X; before opset 7 a slope of C elements per channel): float32, two operands
+// (import_binary).
 template <class S>
 constexpr void import_prelu(S& s, const node_view& n, const operands& o, std::int32_t result) {
   if (!expect_inputs(s, o, 2, 2) || !expect_float(s, o, 0) || !expect_float(s, o, 1)) return;
-  import_binary(s, n, o, result);
+  const shape xs = onnx_shape(s, o.id[0]), slopes = onnx_shape(s, o.id[1]);
+  if (s.failed()) return;
+  // Before opset 7 a slope of C elements is per channel (X [N, C, ...]), not broadcast from the last dim: it
+  // is read as [C, 1, ...] through a value of its own (the operands are values).
+  if (s.f.opset() >= 7 || xs.rank < 3 || slopes.rank != 1 || slopes[0] == 1) return import_binary(s, n, o, result);
+  if (slopes[0] != xs[1]) return s.rank_error(1, slopes);
+  shape per_channel = make_shape(slopes[0]);
+  for (std::int32_t d = 2; d < xs.rank; ++d) per_channel.dims[static_cast<std::size_t>(per_channel.rank++)] = 1;
+  const std::int32_t v = s.hidden_value(o.id[1]);
+  if (v < 0) return;
+  define(s, v, s.reshape(as_onnx(s, o.id[1], 1), per_channel, numbered("prelu_slope", static_cast<std::size_t>(s.node_index))), false);
+  operands channelled = o;
+  channelled.id[1] = v;
+  if (!s.failed()) import_binary(s, n, channelled, result);
 }
 
 // Max, Min, Sum (the row's kind: add): one operand or more (float32 or plain integers of one type), folded

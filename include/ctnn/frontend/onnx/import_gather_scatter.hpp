@@ -1,12 +1,14 @@
 #pragma once
 // The ONNX importer's gather/scatter family (import_table.hpp's rows): GatherND (ops/gather_nd.hpp), CumSum
-// (ops/cumsum.hpp), ScatterND (ops/scatter_nd.hpp), ReverseSequence (ops/reverse_sequence.hpp) and ConstantOfShape (a constant tile, which fold_constants computes at compile time).
+// (ops/cumsum.hpp), ScatterND (ops/scatter_nd.hpp), ReverseSequence (ops/reverse_sequence.hpp), ConstantOfShape (a constant tile, which fold_constants computes at compile time)
+// and GatherElements (ops/gather_elements.hpp).
 #include <array>
 #include <cstdint>
 #include <string_view>
 
-#include <ctnn/frontend/onnx/import_layouts.hpp>
+#include <ctnn/frontend/onnx/import_elementwise.hpp>
 #include <ctnn/frontend/onnx/import_known.hpp>
+#include <ctnn/frontend/onnx/import_layouts.hpp>
 #include <ctnn/frontend/onnx/import_shape_ops.hpp>
 
 namespace ctnn::onnx::detail {
@@ -180,6 +182,46 @@ constexpr void import_constant_of_shape(S& s, const node_view& n, const operands
   op_attributes a{};
   a.target = out;
   define(s, result, s.add_node(s.current_kind, a, {s.reshape(value, unit, label)}, label), false);  // the row's: tile
+}
+
+// An INT32 or INT64 operand of indices as an IR tensor of its own type: computed, or a constant (a known
+// value or one of at most max_known_elements elements: copied at import, so that an unaligned INT64
+// initializer is read as well; a larger one read in place, which needs aligned raw data).
+template <class S>
+constexpr std::int32_t index_operand(S& s, std::int32_t v, std::uint32_t slot) {
+  if (!s.is_constant(v)) return as_onnx(s, v, slot);
+  if (s.at(v).onnx_layout >= 0) return s.at(v).onnx_layout;
+  if (!s.is_known(v) && foldable(s, v)) {
+    known_operand indices{};
+    const std::int32_t copy = s.hidden_value(v);
+    if (copy < 0 || !read_known(s, v, slot, indices) || indices.type == dtype::b8) return s.failed() ? -1 : (s.operand_error(slot), -1);
+    if (!define_known(s, copy, indices)) return -1;
+    return s.at(v).onnx_layout = as_onnx(s, copy, slot);
+  }
+  if (s.failed()) return -1;
+  if (s.is_known(v)) return s.known_of(v).type == dtype::b8 ? (s.operand_error(slot), -1) : as_onnx(s, v, slot);
+  const tensor_view t = s.f.read_tensor(s.at(v).proto);
+  if (s.take_reader_error()) return -1;
+  if (t.type != data_type::int64 && t.type != data_type::int32) return s.operand_type_error(slot, data_type::int64), -1;
+  return s.at(v).onnx_layout = integer_constant(s, v, slot, dtype_of(t.type));
+}
+
+// GatherElements (opset 11, 13): `axis` in [-rank, rank), the data any tensor of ctnn's types (a constant:
+// float32), the indices INT32 or INT64 of the data's rank, computed or constant (index_operand). A
+// gather_elements node (ops/gather_elements.hpp), in the ONNX layout; an index outside the axis at run time
+// reads 0.
+template <class S>
+constexpr void import_gather_elements(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 2, 2)) return;
+  const shape xs = onnx_shape(s, o.id[0]);
+  const std::int64_t axis = int_attribute(s, n, "axis", 0);
+  if (s.failed() || s.take_reader_error()) return;
+  if (axis < -xs.rank || axis >= xs.rank) return s.axis_error(axis, xs.rank);
+  const std::int32_t x = as_onnx(s, o.id[0], 0), indices = x < 0 ? -1 : index_operand(s, o.id[1], 1);
+  if (s.failed() || indices < 0) return;
+  op_attributes a{};
+  a.axis = static_cast<std::int32_t>(axis < 0 ? axis + xs.rank : axis);
+  define(s, result, s.add_node(s.current_kind, a, {x, indices}, s.label_of(result)), false);
 }
 
 }  // namespace ctnn::onnx::detail

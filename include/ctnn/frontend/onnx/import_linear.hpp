@@ -1,7 +1,8 @@
 #pragma once
 // The ONNX importer's windowed and linear ops (import.hpp; rows in import_table.hpp): Conv, ConvTranspose,
-// Gemm, MatMul, MaxPool and AveragePool.
+// Gemm, MatMul, MaxPool, AveragePool and LpPool.
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -272,8 +273,15 @@ constexpr void import_pool(S& s, const node_view& n, const operands& o, std::int
   if (spatial == 1) kernel = {1, kernel[0], 0, 0};
   op_attributes a{};
   if (!read_window(s, n, in, kernel[0], kernel[1], a.win, spatial)) return;
-  const bool average = s.current == op_type::AveragePool;
+  const bool average = s.current == op_type::AveragePool, lp = s.current == op_type::LpPool;
   const bool ceil_mode = int_attribute(s, n, "ceil_mode", 0) != 0;
+  if (lp) {  // LpPool's p: a float before opset 2, then an integer (default 2); an integer >= 1 is read
+    const float p = s.f.opset() < 2 ? float_attribute(s, n, "p", 2.0f) : static_cast<float>(int_attribute(s, n, "p", 2));
+    if (s.take_reader_error()) return;
+    if (!(p >= 1.0f && p <= 1024.0f) || static_cast<float>(static_cast<std::int32_t>(p)) != p)
+      return s.attribute_error(attribute::p, static_cast<std::int64_t>(p));
+    a.coefficients.alpha_bits = std::bit_cast<std::uint32_t>(p);
+  }
   const bool include_pad = average && int_attribute(s, n, "count_include_pad", 0) != 0 &&
                            (a.win.pad_top | a.win.pad_left | a.win.pad_bottom | a.win.pad_right) != 0;
   if (s.take_reader_error()) return;
@@ -298,8 +306,8 @@ constexpr void import_pool(S& s, const node_view& n, const operands& o, std::int
     ceil_padding(extent[1], w.kernel_h, w.stride_h, w.dilation_h, w.pad_top, a.win.pad_bottom, input_end_h);
     ceil_padding(extent[2], w.kernel_w, w.stride_w, w.dilation_w, w.pad_left, a.win.pad_right, input_end_w);
   }
-  define(s, result, s.add_node(average ? op_kind::avg_pool : op_kind::max_pool, a, {source}, s.label_of(result)), true,
-         spatial == 1);
+  const op_kind kind = lp ? s.current_kind : average ? op_kind::avg_pool : op_kind::max_pool;  // LpPool's row: lp_pool
+  define(s, result, s.add_node(kind, a, {source}, s.label_of(result)), true, spatial == 1);
 }
 
 }  // namespace ctnn::onnx::detail

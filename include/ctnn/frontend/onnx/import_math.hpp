@@ -1,9 +1,10 @@
 #pragma once
 // The ONNX importer's onnx_math family (import.hpp; rows in import_table.hpp), float32: the functions of one
 // operand that one op kind serves through attributes (unary_function: Erf, Gelu, Softplus, Softsign, Selu,
-// Celu, ThresholdedRelu, Sign, Tan, Sinh, Cosh, Asin, Acos, Atan, Asinh, Acosh, Atanh, Shrink), and of two
+// Celu, ThresholdedRelu, Sign, Tan, Sinh, Cosh, Asin, Acos, Atan, Asinh, Acosh, Atanh, Shrink, Mish), and of two
 // (binary_function: Pow, Mod with fmod 1); Mean (add, then unary_function's divide); the
-// normalizations over axes (layer_norm: LayerNormalization, InstanceNormalization, MeanVarianceNormalization);
+// normalizations over axes (layer_norm: LayerNormalization, InstanceNormalization, MeanVarianceNormalization,
+// GroupNormalization); LRN (ops/lrn.hpp);
 // GlobalMaxPool (reduce_max over the spatial axes) and Dropout at inference (the identity).
 #include <bit>
 #include <cstdint>
@@ -34,6 +35,7 @@ constexpr math_function function_of(op_type t) {
     case op_type::Atanh: return math_function::atanh;
     case op_type::Shrink: return math_function::shrink;
     case op_type::Gelu: return math_function::gelu;
+    case op_type::Mish: return math_function::mish;
     default: return math_function::erf;
   }
 }
@@ -211,6 +213,66 @@ constexpr void import_normalization(S& s, const node_view& n, const operands& o,
                          : count == 2 ? s.add_node(s.current_kind, a, {inputs[0], inputs[1]}, s.label_of(result))
                                       : s.add_node(s.current_kind, a, {inputs[0], inputs[1], inputs[2]}, s.label_of(result));
   define(s, result, y, false);
+}
+
+// GroupNormalization (opset 18: scale and bias per group, [G]; opset 21: per channel, [C]; epsilon 1e-5;
+// stash_type not read: the statistics are computed in double): X [N, C, D1, ...] viewed as [N, G, C / G, D1 *
+// ...], one layer_norm over its last two axes with the scale and bias viewed as [G, 1, 1] or [G, C / G, 1]
+// (broadcast), viewed back as X's shape.
+template <class S>
+constexpr void import_group_normalization(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 3, 3) || !expect_activation(s, o, 0) || !expect_float(s, o, 0) || !expect_float(s, o, 1) ||
+      !expect_float(s, o, 2))
+    return;
+  const shape xs = onnx_shape(s, o.id[0]);
+  const std::int64_t groups = int_attribute(s, n, "num_groups", 0);
+  const float epsilon = float_attribute(s, n, "epsilon", 1e-5f);
+  if (s.failed() || s.take_reader_error()) return;
+  if (xs.rank < 2) return s.rank_error(0, xs);
+  const std::int32_t channels = xs[1];
+  if (groups < 1 || groups > channels || channels % groups != 0) return s.attribute_error(attribute::num_groups, groups);
+  if (!(epsilon >= 0.0f && epsilon - epsilon == 0.0f)) return s.attribute_error(attribute::epsilon, millionths(epsilon));
+  const auto g = static_cast<std::int32_t>(groups);
+  std::int32_t rest = 1;
+  for (std::int32_t d = 2; d < xs.rank; ++d) rest *= xs[d];
+  const bool per_channel = s.f.opset() >= 21;
+  const shape operand_shape = per_channel ? make_shape(g, channels / g, 1) : make_shape(g, 1, 1);
+  const auto label = [&](std::size_t k) { return numbered("group_norm", static_cast<std::size_t>(s.node_index) * 4 + k); };
+  std::int32_t inputs[3] = {s.reshape(as_onnx(s, o.id[0], 0), make_shape(xs[0], g, channels / g, rest), label(0)), -1, -1};
+  for (std::uint32_t slot = 1; slot < 3 && !s.failed(); ++slot) {
+    const shape given = onnx_shape(s, o.id[slot]);
+    if (given.rank != 1 || given[0] != (per_channel ? channels : g)) return s.rank_error(slot, given);
+    inputs[slot] = s.reshape(as_onnx(s, o.id[slot], slot), operand_shape, label(slot));
+  }
+  if (s.failed()) return;
+  op_attributes a{};
+  a.mean.reduce_axes = 0b1100u;
+  a.norm.epsilon_bits = std::bit_cast<std::uint32_t>(epsilon);
+  define_reshaped(s, result, s.add_node(s.current_kind, a, {inputs[0], inputs[1], inputs[2]}, label(3)), xs);
+}
+
+// LRN (float32, rank >= 3: [N, C, D1, ...]): `size` (required, >= 1), alpha (1e-4), beta (0.75), bias (1), finite:
+// an lrn node (ops/lrn.hpp) in X's ONNX layout.
+template <class S>
+constexpr void import_lrn(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 1, 1) || !expect_activation(s, o, 0) || !expect_float(s, o, 0)) return;
+  const shape xs = onnx_shape(s, o.id[0]);
+  const std::int64_t size = int_attribute(s, n, "size", 0);
+  const float alpha = float_attribute(s, n, "alpha", 1e-4f), beta = float_attribute(s, n, "beta", 0.75f);
+  const float bias = float_attribute(s, n, "bias", 1.0f);
+  if (s.failed() || s.take_reader_error()) return;
+  if (xs.rank < 3) return s.rank_error(0, xs);
+  if (size < 1 || size > (std::int64_t{1} << 24)) return s.attribute_error(attribute::size, size);
+  const struct {
+    float value;
+    attribute name;
+  } coefficients[] = {{alpha, attribute::alpha}, {beta, attribute::beta}, {bias, attribute::bias}};
+  for (const auto& k : coefficients)
+    if (k.value - k.value != 0.0f) return s.attribute_error(k.name, millionths(k.value));
+  op_attributes a{};
+  a.lrn = {static_cast<std::int32_t>(size), std::bit_cast<std::uint32_t>(alpha), std::bit_cast<std::uint32_t>(beta),
+           std::bit_cast<std::uint32_t>(bias)};
+  define(s, result, s.add_node(s.current_kind, a, {as_onnx(s, o.id[0], 0)}, s.label_of(result)), false);
 }
 
 // GlobalMaxPool: the largest over the spatial axes (2 and on), kept as extent 1: the row's kind (reduce_max)

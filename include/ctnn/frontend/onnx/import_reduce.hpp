@@ -1,7 +1,8 @@
 #pragma once
 // The ONNX importer's reductions (rows in import_table.hpp): ReduceSum, ReduceMean, ReduceMax, ReduceMin,
-// ReduceProd, ReduceSumSquare, ReduceL1, ReduceL2, ReduceLogSum, ReduceLogSumExp, ArgMax, ArgMin, float32, as the row's kind over a mask of
-// axes (ops/reduction.hpp) in the input's ONNX layout.
+// ReduceProd, ReduceSumSquare, ReduceL1, ReduceL2, ReduceLogSum, ReduceLogSumExp, ArgMax, ArgMin, float32
+// (ReduceMax and ReduceMin also of bools: any, all), as the row's kind over a mask of axes (ops/reduction.hpp)
+// in the input's ONNX layout.
 #include <cstdint>
 
 #include <ctnn/frontend/onnx/import_layouts.hpp>
@@ -16,7 +17,10 @@ template <class S>
 constexpr void import_reduce(S& s, const node_view& n, const operands& o, std::int32_t result) {
   const bool axes_input = s.f.opset() >= (s.current == op_type::ReduceSum ? 13 : 18);
   if (!expect_inputs(s, o, 1, axes_input ? 2 : 1) || !expect_activation(s, o, 0)) return;
-  if (element_type(s, o.id[0]) != dtype::f32) return s.operand_error(0);
+  // ReduceMax/ReduceMin of bools (opset 20): any/all, the float32 reduction of the bools as 0 and 1, cast back.
+  const bool logical = element_type(s, o.id[0]) == dtype::b8 &&
+                       (s.current == op_type::ReduceMax || s.current == op_type::ReduceMin);
+  if (element_type(s, o.id[0]) != dtype::f32 && !logical) return s.operand_error(0);
   const shape xs = onnx_shape(s, o.id[0]);
   const bool keep_dims = int_attribute(s, n, "keepdims", 1) != 0;
   const bool empty_is_identity = axes_input && int_attribute(s, n, "noop_with_empty_axes", 0) != 0;
@@ -48,7 +52,15 @@ constexpr void import_reduce(S& s, const node_view& n, const operands& o, std::i
   op_attributes a{};
   a.mean.reduce_axes = mask;
   a.keep_dims = keep_dims;
-  define(s, result, s.add_node(s.current_kind, a, {x}, s.label_of(result)), false);
+  if (!logical) return define(s, result, s.add_node(s.current_kind, a, {x}, s.label_of(result)), false);
+  const auto cast = [&](std::int32_t from, dtype to, const name& label) {
+    op_attributes c{};
+    c.out_type = to;
+    return s.add_node(op_kind::cast, c, {from}, label);
+  };
+  const auto label = [&](std::size_t k) { return numbered("logical_reduce", static_cast<std::size_t>(s.node_index) * 2 + k); };
+  const std::int32_t reduced = s.add_node(s.current_kind, a, {cast(x, dtype::f32, label(0))}, label(1));
+  define(s, result, cast(reduced, dtype::b8, s.label_of(result)), false);
 }
 
 // ArgMax, ArgMin: attributes axis (default 0), keepdims (default 1), select_last_index (default 0); an

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <ctnn/frontend/onnx/import_einsum.hpp>
 #include <ctnn/frontend/onnx/import_elementwise.hpp>
 #include <ctnn/frontend/onnx/import_gather_scatter.hpp>
 #include <ctnn/frontend/onnx/import_known.hpp>
@@ -18,6 +19,7 @@
 #include <ctnn/frontend/onnx/import_math.hpp>
 #include <ctnn/frontend/onnx/import_recurrent.hpp>
 #include <ctnn/frontend/onnx/import_reduce.hpp>
+#include <ctnn/frontend/onnx/import_selection.hpp>
 #include <ctnn/frontend/onnx/import_shape_ops.hpp>
 #include <ctnn/frontend/onnx/import_spatial.hpp>
 #include <ctnn/frontend/onnx/quantized.hpp>
@@ -178,6 +180,16 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::Pow, op_kind::binary_function, &import_binary_function<S>},
     {op_type::Mod, op_kind::binary_function, &import_binary_function<S>},
     {op_type::Mean, op_kind::add, &import_mean<S>},
+    // ONNX operators of issue #28 (import_gather_scatter.hpp)
+    {op_type::GatherElements, op_kind::gather_elements, &import_gather_elements<S>},
+    // import_selection.hpp
+    {op_type::TopK, op_kind::top_k, &import_top_k<S>, true},
+    {op_type::Hardmax, op_kind::hardmax, &import_hardmax<S>},
+    {op_type::Mish, op_kind::unary_function, &import_unary_function<S>},
+    {op_type::LpPool, op_kind::lp_pool, &import_pool<S>},  // import_linear.hpp
+    {op_type::LRN, op_kind::lrn, &import_lrn<S>},  // import_math.hpp
+    {op_type::GroupNormalization, op_kind::layer_norm, &import_group_normalization<S>},  // import_math.hpp
+    {op_type::Einsum, op_kind::batch_matmul, &import_einsum<S>},  // import_einsum.hpp
 };
 
 // The index of an op_type's row in op_table<S>, or -1 (an index: g++ does not compare a pointer into the

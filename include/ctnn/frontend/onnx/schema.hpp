@@ -117,10 +117,11 @@ enum class attribute : std::int32_t {
   hidden_size, direction, layout, clip, input_forget, linear_before_reset, activations, activation_alpha, activation_beta,
   output_padding, output_shape, batch_dims, reduction, exclusive, reverse, batch_axis, time_axis,
   approximate, lambd, fmod, gamma, bias,
+  k, largest, sorted, size, num_groups, stash_type, equation,
 };
 
 constexpr std::string_view name_of(attribute a) {
-  constexpr std::array<std::string_view, 65> names{
+  constexpr std::array<std::string_view, 72> names{
       "none", "auto_pad", "ceil_mode", "count_include_pad", "dilations", "group", "kernel_shape", "pads", "strides",
       "alpha", "beta", "transA", "transB", "axis", "mode", "allowzero", "min", "max", "epsilon", "spatial",
       "training_mode", "value", "broadcast", "storage_order", "perm", "block_size", "shape", "axes", "starts",
@@ -128,7 +129,8 @@ constexpr std::string_view name_of(attribute a) {
       "antialias", "exclude_outside", "keep_aspect_ratio_policy", "scales", "sizes", "p",
       "hidden_size", "direction", "layout", "clip", "input_forget", "linear_before_reset", "activations",
       "activation_alpha", "activation_beta", "output_padding", "output_shape", "batch_dims", "reduction", "exclusive",
-      "reverse", "batch_axis", "time_axis", "approximate", "lambd", "fmod", "gamma", "bias"};
+      "reverse", "batch_axis", "time_axis", "approximate", "lambd", "fmod", "gamma", "bias",
+      "k", "largest", "sorted", "size", "num_groups", "stash_type", "equation"};
   const auto i = static_cast<std::int32_t>(a);
   return i >= 0 && i < static_cast<std::int32_t>(names.size()) ? names[static_cast<std::size_t>(i)] : std::string_view{};
 }

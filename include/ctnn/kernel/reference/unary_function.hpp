@@ -38,6 +38,7 @@ constexpr float at_infinity(math_function f, bool negative, const activation_coe
     case math_function::gelu_tanh: return negative ? not_a_number : infinity;  // -inf * 0
     case math_function::softplus:
     case math_function::thresholded_relu: return negative ? 0.0f : infinity;
+    case math_function::mish: return negative ? not_a_number : infinity;  // -inf * tanh(0), as NumPy's formula
     case math_function::selu: return negative ? -c.gamma() * c.alpha() : scaled_infinity(c.gamma());
     case math_function::celu: return negative ? -c.alpha() : infinity;
     case math_function::sinh:
@@ -123,6 +124,11 @@ constexpr double evaluate(math_function f, double x, const activation_coefficien
     case math_function::shrink: return x < -c.alpha() ? x + c.beta() : x > c.alpha() ? x - c.beta() : 0.0;  // NaN: 0
     case math_function::divide: return x / c.alpha();
     case math_function::inverse_sqrt: return 1.0 / sqrt(x + c.alpha());
+    case math_function::mish: {
+      // ln(1 + e^x): below -20 e^x itself (within e^2x / 2, where 1 + e^x would lose e^x's low bits).
+      const double softplus = x < -20.0 ? exp(x) : x > 0 ? x + log(1.0 + exp(-x)) : log(1.0 + exp(x));
+      return x * tanh(softplus);
+    }
     case math_function::pow:
     case math_function::fmod: break;  // binary: apply_binary
   }
