@@ -18,6 +18,7 @@
 #include <ctnn/kernel/simd/f32/depthwise_conv2d.hpp>
 #include <ctnn/kernel/simd/f32/elementwise.hpp>
 #include <ctnn/kernel/simd/f32/pool.hpp>
+#include <ctnn/kernel/simd/f32/resize.hpp>
 #include <ctnn/kernel/simd/f32/transpose.hpp>
 #include <ctnn/kernel/simd/f32/transpose_conv2d.hpp>
 #include <ctnn/kernel/simd/f32/winograd.hpp>
@@ -47,6 +48,8 @@ constexpr auto f32_kernel_for() {
   else if constexpr (P.kind == op_kind::global_avg_pool) return std::type_identity<f32::global_avg_pool<P>>{};
   else if constexpr (P.kind == op_kind::add || P.kind == op_kind::mul) return std::type_identity<f32::binary<P>>{};
   else if constexpr (P.kind == op_kind::relu || P.kind == op_kind::relu6) return std::type_identity<f32::rectifier<P>>{};
+  else if constexpr (P.kind == op_kind::resize_nearest) return std::type_identity<f32::resize_nearest<P>>{};
+  else if constexpr (P.kind == op_kind::resize_linear) return std::type_identity<f32::resize_bilinear<P>>{};
   else if constexpr (P.kind == op_kind::transpose) return std::type_identity<f32::transpose<P>>{};
   else return std::type_identity<no_f32_kernel>{};
 }
