@@ -2,8 +2,8 @@
 // float32 resizes of NHWC images along H and W (TFLite RESIZE_NEAREST_NEIGHBOR / RESIZE_BILINEAR, ONNX Resize
 // nearest over those axes): the source rows and columns of every result row and column are computed at compile
 // time by the reference's index arithmetic (kernel/reference/resize.hpp), and each result pixel is its
-// channels, vectorised. Nearest copies the source pixel; bilinear (TFLite's coordinates) weighs its four
-// neighbours in the reference's order of operations.
+// channels, vectorised. Nearest copies the source pixel (identical results); bilinear (TFLite's coordinates)
+// sums its four neighbours times their weights by fused multiply-adds (within rounding of the reference).
 #include <ctnn/kernel/simd/detail/xsimd_config.hpp>
 
 #include <array>
@@ -102,19 +102,21 @@ struct resize_bilinear : kernel::detail::reads_constants_as_stored {
       for (const axis_source& sy : row_sources)
         for (const axis_source& sx : column_sources) {
           const float dy = sy.fraction, dx = sx.fraction;
+          // The neighbours' weights as products (the reference scales each neighbour by one fraction, then
+          // the other: a rounding apart).
+          const float w_low_low = (1 - dy) * (1 - dx), w_high_low = dy * (1 - dx), w_low_high = (1 - dy) * dx,
+                      w_high_high = dy * dx;
           const float* low_low = image + sy.low + sx.low;
           const float* high_low = image + sy.high + sx.low;
           const float* low_high = image + sy.low + sx.high;
           const float* high_high = image + sy.high + sx.high;
           simd::detail::for_each_channel_chunk<out.c>([&](auto lanes, int c) __attribute__((always_inline)) {
             using V = decltype(lanes);
-            const V one_dy = V::broadcast(1 - dy), one_dx = V::broadcast(1 - dx);
-            const V vy = V::broadcast(dy), vx = V::broadcast(dx);
-            // The reference's expression, term by term (no fused multiply-adds: its rounding).
-            const V sum = V::load_unaligned(low_low + c) * one_dy * one_dx + V::load_unaligned(high_low + c) * vy * one_dx +
-                          V::load_unaligned(low_high + c) * one_dy * vx + V::load_unaligned(high_high + c) * vy * vx +
-                          V::broadcast(0.0f);
-            sum.store_unaligned(result + c);
+            V sum = V::load_unaligned(low_low + c) * V::broadcast(w_low_low);
+            sum = simd::detail::fmadd(V::load_unaligned(high_low + c), V::broadcast(w_high_low), sum);
+            sum = simd::detail::fmadd(V::load_unaligned(low_high + c), V::broadcast(w_low_high), sum);
+            sum = simd::detail::fmadd(V::load_unaligned(high_high + c), V::broadcast(w_high_high), sum);
+            (sum + V::broadcast(0.0f)).store_unaligned(result + c);  // as the reference: a sum of -0 is +0
           });
           result += out.c;
         }
