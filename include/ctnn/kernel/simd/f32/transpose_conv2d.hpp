@@ -37,7 +37,6 @@ struct transpose_conv2d {
   static constexpr long phase_columns = (out.w + phases - 1) / phases;
   static constexpr detail::gemm_blocking blocking =
       detail::plan_gemm(out.c, phase_columns, static_cast<long>(taps) * in.c);
-  static constexpr int width = blocking.block_width();
 
   // The column taps of the output columns phase + j * stride_w: kx reaches them when `reaches[kx]`, from
   // input column first_input[kx] + j. Columns j in [interior_begin, interior_end) read inside the input
@@ -115,39 +114,27 @@ struct transpose_conv2d {
   // R consecutive columns of a phase from j on, every reaching tap inside the input.
   template <int Phase, int R>
   static void interior_block(const float* const* tap_rows, long j, const float* weights, const float* bias, float* phase_out) {
-    constexpr phase_plan plan = plan_of<Phase>;
-    const float* tap_base[taps];
-    for (int t = 0; t < taps; ++t) {
-      const float* row = tap_rows[t / win.kernel_w];
-      const auto kx = static_cast<std::size_t>(t % win.kernel_w);
-      tap_base[t] = row != nullptr && plan.reaches[kx] ? row + (plan.first_input[kx] + j) * in.c : nullptr;
-    }
-    for_each_block<R>(tap_base, weights, bias, phase_out + j * phases * out.c, R);
+    columns<Phase, R, false>(tap_rows, j, weights, bias, phase_out);
   }
-
   // Column j of a phase alone, with the taps that reach it inside the input.
   template <int Phase>
   static void edge_column(const float* const* tap_rows, long j, const float* weights, const float* bias, float* phase_out) {
+    columns<Phase, 1, true>(tap_rows, j, weights, bias, phase_out);
+  }
+
+  template <int Phase, int R, bool CheckColumns>
+  static void columns(const float* const* tap_rows, long j, const float* weights, const float* bias, float* phase_out) {
     constexpr phase_plan plan = plan_of<Phase>;
     const float* tap_base[taps];
     for (int t = 0; t < taps; ++t) {
       const float* row = tap_rows[t / win.kernel_w];
       const auto kx = static_cast<std::size_t>(t % win.kernel_w);
       const long ix = plan.first_input[kx] + j;
-      tap_base[t] = row != nullptr && plan.reaches[kx] && ix >= 0 && ix < in.w ? row + ix * in.c : nullptr;
+      const bool inside = !CheckColumns || (ix >= 0 && ix < in.w);
+      tap_base[t] = row != nullptr && plan.reaches[kx] && inside ? row + ix * in.c : nullptr;
     }
-    for_each_block<1>(tap_base, weights, bias, phase_out + j * phases * out.c, 1);
-  }
-
-  template <int R>
-  static void for_each_block(const float* const* tap_base, const float* weights, const float* bias, float* out_pixels,
-                             int pixels) {
-    for (int block = 0; block < blocking.blocks; ++block) {
-      const int channels = out.c - block * width < width ? out.c - block * width : width;
-      detail::gemm_block<R, blocking.vectors_per_block, in.c, taps, in.c, phases * out.c, P.fused>(
-          tap_base, weights + block * taps * in.c * width, bias + block * width, out_pixels + block * width, pixels,
-          channels);
-    }
+    detail::gemm_blocks<R, blocking, in.c, taps, in.c, phases * out.c, out.c, P.fused>(
+        tap_base, weights, bias, phase_out + j * phases * out.c, R);
   }
 };
 
