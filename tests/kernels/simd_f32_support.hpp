@@ -56,7 +56,7 @@ std::vector<std::size_t> operand_sizes() {
     if (P.has_bias) v.push_back(n);
     return v;
   };
-  if constexpr (P.kind == ctnn::op_kind::conv2d)
+  if constexpr (P.kind == ctnn::op_kind::conv2d || P.kind == ctnn::op_kind::transpose_conv2d)
     return bias({in, static_cast<std::size_t>(P.out[3]) * kh * kw * static_cast<std::size_t>(P.in[3] / P.groups)},
                 static_cast<std::size_t>(P.out[3]));
   else if constexpr (P.kind == ctnn::op_kind::depthwise_conv2d)

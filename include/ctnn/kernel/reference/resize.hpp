@@ -87,6 +87,33 @@ constexpr std::int64_t onnx_nearest(const resize_fields& r, double v, std::int32
   return clamped(up ? below + 1 : below, in);
 }
 
+// The input index that result index x of axis d reads in nearest-neighbour mode (axes not resized: x), and
+// whether it falls outside the input (tf_crop_and_resize: the extrapolation value).
+struct nearest_index {
+  std::int64_t at;
+  bool outside;
+};
+constexpr nearest_index nearest_source(const resize_fields& r, std::int32_t d, std::int32_t x, std::int32_t in,
+                                       std::int32_t out) {
+  if ((r.resized_axes >> d & 1u) == 0) return {x, false};
+  if (r.coordinates == resize_coordinates::tflite) return {tflite_nearest(r, x, in, out), false};
+  const double v = onnx_source(r, d, x, in, out);
+  return {onnx_nearest(r, v, in), extrapolated(r, v, in)};
+}
+
+// TFLM's ComputeInterpolationValues: result index x's source coordinate along an axis of `extent` (float),
+// and the neighbours below and above it, clamped to the axis.
+struct linear_coordinate {
+  float at;
+  std::int64_t low, high;
+};
+constexpr linear_coordinate tflite_linear_source(const resize_fields& r, std::int32_t x, float scale, std::int32_t extent) {
+  const float at = r.half_pixel_centers() ? (static_cast<float>(x) + 0.5f) * scale - 0.5f : static_cast<float>(x) * scale;
+  const std::int64_t below = floor_int(at);
+  const std::int64_t above = static_cast<float>(below) == at ? below : below + 1;  // std::ceil
+  return {at, below > 0 ? below : 0, above < extent - 1 ? above : extent - 1};
+}
+
 // Calls visit(i, index) for each result element i in order, index its coordinates.
 template <class Params, class Visit>
 [[gnu::always_inline]] constexpr void for_each_result(Params p, Visit&& visit) {
@@ -134,16 +161,10 @@ constexpr void resize_nearest(Params p, const T* input, T* output) {
     std::int64_t from = 0;
     bool outside = false;
     for (std::int32_t d = 0; d < leading; ++d) {
-      const std::int32_t x = index[static_cast<std::size_t>(d)], in = p->in[d];
-      std::int64_t at = x;
-      if ((r.resized_axes >> d & 1u) != 0 && r.coordinates == resize_coordinates::tflite) {
-        at = resize_detail::tflite_nearest(r, x, in, p->out[d]);
-      } else if ((r.resized_axes >> d & 1u) != 0) {
-        const double v = resize_detail::onnx_source(r, d, x, in, p->out[d]);
-        outside = outside || resize_detail::extrapolated(r, v, in);
-        at = resize_detail::onnx_nearest(r, v, in);
-      }
-      from += at * stride[static_cast<std::size_t>(d)];
+      const resize_detail::nearest_index source =
+          resize_detail::nearest_source(r, d, index[static_cast<std::size_t>(d)], p->in[d], p->out[d]);
+      outside = outside || source.outside;
+      from += source.at * stride[static_cast<std::size_t>(d)];
     }
     T* to = output + position * run;
     for (std::int64_t k = 0; k < run; ++k) to[k] = outside ? static_cast<T>(r.extrapolation_value()) : input[from + k];
@@ -163,15 +184,8 @@ constexpr void resize_bilinear_tflite(Params p, const float* input, float* outpu
   const std::int32_t batches = p->out[0], out_h = p->out[1], out_w = p->out[2], depth = p->out[3];
   const std::int32_t in_h = p->in[1], in_w = p->in[2];
   const float scale_h = resize_detail::tflite_scale(r, in_h, out_h), scale_w = resize_detail::tflite_scale(r, in_w, out_w);
-  struct coordinate {
-    float at;
-    std::int64_t low, high;
-  };
   const auto source = [&](std::int32_t x, float scale, std::int32_t extent) {
-    const float at = r.half_pixel_centers() ? (static_cast<float>(x) + 0.5f) * scale - 0.5f : static_cast<float>(x) * scale;
-    const std::int64_t below = resize_detail::floor_int(at);
-    const std::int64_t above = static_cast<float>(below) == at ? below : below + 1;  // std::ceil
-    return coordinate{at, below > 0 ? below : 0, above < extent - 1 ? above : extent - 1};
+    return resize_detail::tflite_linear_source(r, x, scale, extent);
   };
   const auto at = [&](std::int32_t b, std::int64_t y, std::int64_t x, std::int32_t c) {
     return input[((static_cast<std::int64_t>(b) * in_h + y) * in_w + x) * depth + c];
@@ -179,9 +193,9 @@ constexpr void resize_bilinear_tflite(Params p, const float* input, float* outpu
   std::int64_t i = 0;
   for (std::int32_t b = 0; b < batches; ++b)
     for (std::int32_t y = 0; y < out_h; ++y) {
-      const coordinate sy = source(y, scale_h, in_h);
+      const resize_detail::linear_coordinate sy = source(y, scale_h, in_h);
       for (std::int32_t x = 0; x < out_w; ++x) {
-        const coordinate sx = source(x, scale_w, in_w);
+        const resize_detail::linear_coordinate sx = source(x, scale_w, in_w);
         const float dy = sy.at - static_cast<float>(sy.low), dx = sx.at - static_cast<float>(sx.low);
         for (std::int32_t c = 0; c < depth; ++c)
           output[i++] = at(b, sy.low, sx.low, c) * (1 - dy) * (1 - dx) + at(b, sy.high, sx.low, c) * dy * (1 - dx) +

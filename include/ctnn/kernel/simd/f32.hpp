@@ -18,7 +18,9 @@
 #include <ctnn/kernel/simd/f32/depthwise_conv2d.hpp>
 #include <ctnn/kernel/simd/f32/elementwise.hpp>
 #include <ctnn/kernel/simd/f32/pool.hpp>
+#include <ctnn/kernel/simd/f32/resize.hpp>
 #include <ctnn/kernel/simd/f32/transpose.hpp>
+#include <ctnn/kernel/simd/f32/transpose_conv2d.hpp>
 #include <ctnn/kernel/simd/f32/winograd.hpp>
 #endif
 
@@ -39,12 +41,15 @@ constexpr auto f32_kernel_for() {
   if constexpr (P.type != dtype::f32) return std::type_identity<no_f32_kernel>{};
   else if constexpr (P.kind == op_kind::conv2d && f32::winograd_conv2d<P>::supports) return std::type_identity<f32::winograd_conv2d<P>>{};
   else if constexpr (P.kind == op_kind::conv2d) return std::type_identity<f32::conv2d<P>>{};
+  else if constexpr (P.kind == op_kind::transpose_conv2d) return std::type_identity<f32::transpose_conv2d<P>>{};
   else if constexpr (P.kind == op_kind::depthwise_conv2d) return std::type_identity<f32::depthwise_conv2d<P>>{};
   else if constexpr (P.kind == op_kind::dense) return std::type_identity<f32::dense<P>>{};
   else if constexpr (P.kind == op_kind::max_pool || P.kind == op_kind::avg_pool) return std::type_identity<f32::pool2d<P>>{};
   else if constexpr (P.kind == op_kind::global_avg_pool) return std::type_identity<f32::global_avg_pool<P>>{};
   else if constexpr (P.kind == op_kind::add || P.kind == op_kind::mul) return std::type_identity<f32::binary<P>>{};
   else if constexpr (P.kind == op_kind::relu || P.kind == op_kind::relu6) return std::type_identity<f32::rectifier<P>>{};
+  else if constexpr (P.kind == op_kind::resize_nearest) return std::type_identity<f32::resize_nearest<P>>{};
+  else if constexpr (P.kind == op_kind::resize_linear) return std::type_identity<f32::resize_bilinear<P>>{};
   else if constexpr (P.kind == op_kind::transpose) return std::type_identity<f32::transpose<P>>{};
   else return std::type_identity<no_f32_kernel>{};
 }

@@ -148,6 +148,19 @@ inline void gemm_block(const float* const* tap_base, const float* weights, const
   }
 }
 
+// Every block of output channels of R pixels (gemm_block): Outputs channels, B's blocks, weights packed by
+// pack_gemm_weights<Outputs, Taps, Depth, B> and the bias by pack_gemm_bias.
+template <int R, gemm_blocking B, int Depth, int Taps, int Step, int OutStride, int Outputs, activation A>
+inline void gemm_blocks(const float* const* tap_base, const float* weights, const float* bias, float* out, int pixels) {
+  constexpr int width = B.block_width();
+  for (int block = 0; block < B.blocks; ++block) {
+    const int channels = Outputs - block * width < width ? Outputs - block * width : width;
+    gemm_block<R, B.vectors_per_block, Depth, Taps, Step, OutStride, A>(tap_base, weights + block * Taps * Depth * width,
+                                                                         bias + block * width, out + block * width, pixels,
+                                                                         channels);
+  }
+}
+
 }  // namespace ctnn::kernel::simd::detail
 
 #endif  // XSIMD_NO_SUPPORTED_ARCHITECTURE

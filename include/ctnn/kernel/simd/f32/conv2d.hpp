@@ -38,7 +38,6 @@ struct conv2d {
   // inference 4 % slower (measured; every block of channels reads the input once more).
   static constexpr detail::gemm_blocking blocking =
       detail::plan_gemm(out.c, row_length, taps > 1 ? static_cast<long>(taps) * in.c : 0);
-  static constexpr int width = blocking.block_width();
   // Pixels of a row whose windows lie inside the input horizontally: [inside_begin, inside_end).
   static constexpr long inside_begin =
       pointwise ? 0 : (win.pad_left + win.stride_w - 1) / win.stride_w < row_length ? (win.pad_left + win.stride_w - 1) / win.stride_w : row_length;
@@ -144,12 +143,7 @@ struct conv2d {
   template <int R, int Step>
   static void for_each_block(const float* const* tap_base, const float* weights, const float* bias, float* out_pixels,
                              int pixels) {
-    for (int block = 0; block < blocking.blocks; ++block) {
-      const int channels = out.c - block * width < width ? out.c - block * width : width;
-      detail::gemm_block<R, blocking.vectors_per_block, in.c, taps, Step, out.c, P.fused>(
-          tap_base, weights + block * taps * in.c * width, bias + block * width, out_pixels + block * width, pixels,
-          channels);
-    }
+    detail::gemm_blocks<R, blocking, in.c, taps, Step, out.c, out.c, P.fused>(tap_base, weights, bias, out_pixels, pixels);
   }
 
   // The windows of `pixels` output pixels from x on, as [tap][pixel][channel] (zeros for padding).
