@@ -31,7 +31,7 @@ EXCEPTIONS = {
                                       "composites: LayerNormalization's Mean and InvStdDev outputs, Mean as a sum divided"),
     "frontend/onnx/quantized.hpp": ({"dequantize"}, "the QLinear and QDQ lowerings add it around other ops"),
     "frontend/tflite/import_gather_scatter.hpp": ({"dequantize"}, "an int8 EMBEDDING_LOOKUP table read through a dequantize"),
-    "frontend/onnx/import_spatial.hpp": ({"resize_nearest", "resize_linear", "resize_cubic", "l1_normalization"},
+    "frontend/onnx/import_spatial.hpp": ({"resize_linear", "resize_cubic", "l1_normalization"},
                                          "Resize's mode picks one of three kinds, LpNormalization's p one of two"),
     "frontend/onnx/import_shape_ops.hpp": ({"slice"}, "a Gather of constant indices is slices and a concat"),
     "frontend/onnx/import_gather_scatter.hpp": ({"slice"}, "a GatherND of constant indices is slices and a concat"),
