@@ -216,6 +216,19 @@ struct op_defaults {
   static void put_requantization(Writer&, const kernel_params&) {}
 };
 
+// Defaults Base, with the printer members of an op whose one printed field is its axis (attrs.axis, kernel_params::axis).
+template <class Base>
+struct prints_axis : Base {
+  template <class Writer>
+  static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
+    w.field("  axis ", a.axis);
+  }
+  template <class Writer>
+  static void put_params(Writer& w, const kernel_params& p) {
+    w.field("  axis ", p.axis);
+  }
+};
+
 // The defaults of an element-wise op of one operand (activations): its result may overwrite its input,
 // and patch execution may run it on a patch.
 struct unary_elementwise : op_defaults {

@@ -8,7 +8,7 @@
 
 namespace ctnn::ops {
 
-struct hardmax : op_defaults {
+struct hardmax : prints_axis<op_defaults> {
   static constexpr op_kind kind = op_kind::hardmax;
   static constexpr bool has_kernel(dtype type) { return type == dtype::f32; }
 
@@ -48,15 +48,6 @@ struct hardmax : op_defaults {
         }
         for (std::int64_t e = 0; e < dim; ++e) out[e * inner] = e == best ? 1.0f : 0.0f;
       }
-  }
-
-  template <class Writer>
-  static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
-    w.field("  axis ", a.axis);
-  }
-  template <class Writer>
-  static void put_params(Writer& w, const kernel_params& p) {
-    w.field("  axis ", p.axis);
   }
 };
 

@@ -13,7 +13,7 @@
 
 namespace ctnn::ops {
 
-struct softmax : op_defaults {
+struct softmax : prints_axis<op_defaults> {
   static constexpr op_kind kind = op_kind::softmax;
   static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8 || type == dtype::i16; }
   // TFLM's int16 kernel: zero points 0, the result's scale 2^-15 (TFLM allows 0.1 % off it, ctnn 0.07 %: a
@@ -60,15 +60,6 @@ struct softmax : op_defaults {
       else
         kernel::reference::int8::softmax(p, static_cast<const T*>(operands[0]), static_cast<T*>(result));
     });
-  }
-
-  template <class Writer>
-  static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
-    w.field("  axis ", a.axis);
-  }
-  template <class Writer>
-  static void put_params(Writer& w, const kernel_params& p) {
-    w.field("  axis ", p.axis);
   }
 };
 
