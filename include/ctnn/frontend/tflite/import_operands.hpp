@@ -155,7 +155,10 @@ constexpr bool check_requantization(S& s, std::int32_t op, const op_plan& p, con
     if (!second.quantized()) return true;
     shift = q::quantize_multiplier(in * largest_scale(second) / out).shift;
   } else {  // an op kind with a descriptor: the shift its recipe says to check
-    if (n.input_count > 1 && !second.quantized()) return true;
+    // An operand its kernel reads with quantization it keeps itself (packed_integer_operands: the int8 LSTM's
+    // packed weights, their scales in its attributes) has none here, and the recipe is still checked.
+    const bool second_packed = (ops::facts(n.kind).packed_integer_operands & 2u) != 0;
+    if (n.input_count > 1 && !second.quantized() && !second_packed) return true;
     kernel_params recipe{};
     recipe.type = x.type;
     recipe.out_type = y.type;
