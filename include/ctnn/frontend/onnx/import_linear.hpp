@@ -279,7 +279,7 @@ constexpr void import_pool(S& s, const node_view& n, const operands& o, std::int
     const float p = s.f.opset() < 2 ? float_attribute(s, n, "p", 2.0f) : static_cast<float>(int_attribute(s, n, "p", 2));
     if (s.take_reader_error()) return;
     if (!(p >= 1.0f && p <= 1024.0f) || static_cast<float>(static_cast<std::int32_t>(p)) != p)
-      return s.attribute_error(attribute::p, static_cast<std::int64_t>(p));
+      return s.attribute_error(attribute::p, p > -1e18f && p < 1e18f ? static_cast<std::int64_t>(p) : std::int64_t{-1});  // NaN, huge: -1
     a.coefficients.alpha_bits = std::bit_cast<std::uint32_t>(p);
   }
   const bool include_pad = average && int_attribute(s, n, "count_include_pad", 0) != 0 &&
