@@ -201,7 +201,8 @@ struct sequence_lstm : op_defaults {
     p.left_shift = 15 + ctnn::detail::quant::checked_log2(cell.scale).exponent - 3;
     const float clip = n.attrs.sequence_lstm.cell_clip();
     const double quantized_clip = static_cast<double>(clip) / static_cast<double>(cell.scale);
-    const auto bound = static_cast<std::int32_t>(quantized_clip < -32768.0 ? -32768.0 : quantized_clip > 32767.0 ? 32767.0 : quantized_clip);
+    // NaN (a NaN clip or cell scale) as no clip: the int16 range.
+    const auto bound = static_cast<std::int32_t>(!(quantized_clip < 32767.0) ? 32767.0 : quantized_clip < -32768.0 ? -32768.0 : quantized_clip);
     p.activation_min = clip > 0.0f ? -bound : -32768;
     p.activation_max = clip > 0.0f ? bound : 32767;
   }
