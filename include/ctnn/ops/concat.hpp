@@ -16,7 +16,7 @@
 
 namespace ctnn::ops {
 
-struct concat : op_defaults {
+struct concat : prints_axis<op_defaults> {
   static constexpr op_kind kind = op_kind::concat;
   static constexpr operand_range operands{1, static_cast<std::int32_t>(max_node_inputs)};
   static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8 || type == dtype::i16; }
@@ -87,13 +87,10 @@ struct concat : op_defaults {
     });
   }
 
-  template <class Writer>
-  static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
-    w.field("  axis ", a.axis);
-  }
+  // The axis (prints_axis), then each input's extent along it.
   template <class Writer>
   static void put_params(Writer& w, const kernel_params& p) {
-    w.field("  axis ", p.axis);
+    prints_axis<op_defaults>::put_params(w, p);
     w.put(" extents ");
     put_numbers(w, p.concat.extents, p.concat.count);
   }
