@@ -61,11 +61,13 @@ MODELS = {
     "tconv8": ("tconv_decoder_int8", "TCONV8"),
     "bcast8": ("broadcast_int8", "BCAST8"),
     "audio16": ("audio_16x8", "AUDIO16"),
+    "lstm8": ("lstm_int8", "LSTM8"),
 }
 # The repository's own models: their folder of model.tflite and TFLM reference cases (scripts/gen_kws_16x8.py,
 # scripts/gen_cortex_m_models.py), in place of ../shared's; their peer figures in OWN_PEER_TOTALS and OWN_PEER_PER_OP.
 OWN_MODELS = {"kws16": SOURCE_DIR / "models" / "kws_16x8", "tconv8": SOURCE_DIR / "models" / "tconv_decoder_int8",
               "bcast8": SOURCE_DIR / "models" / "broadcast_int8", "audio16": SOURCE_DIR / "models" / "audio_16x8"}
+OWN_MODELS["lstm8"] = SOURCE_DIR / "models" / "lstm_int8"  # two int8 LSTM(64) (issue #27)
 # TFLM 90b983c2b + CMSIS-NN 4ab83cc3 (its s16 convolution, depthwise, fully connected and softmax kernels, the DSP
 # path) built for the Cortex-M4 at -O2 from the same snapshots by benchmarks/cortex_m/build_peer.py (outside the
 # repository's build), counted the same way (qemu -icount shift=0, SysTick), outputs equal to the reference
