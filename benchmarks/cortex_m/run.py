@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The Cortex-M benchmark: ctnn's MLPerf Tiny int8 models (and models of the repository's own: a 16x8 KWS, an int8
-TRANSPOSE_CONV decoder, an int8 model of broadcast binary ops, a 16x8 1-D audio model with transpose convs) on
-emulated Cortex-M cores, against TFLM + CMSIS-NN.
+TRANSPOSE_CONV decoder, an int8 model of broadcast binary ops, a 16x8 1-D audio model with transpose convs, an int8
+two-layer LSTM) on emulated Cortex-M cores, against TFLM + CMSIS-NN.
 
 For each core (--cpu), optimisation level (--opt) and model (--models) it builds cm_bench_<model>.elf
 (as firmware) and cm_bench_<model>_calls.elf (with the executor's per-call hook) from
@@ -20,10 +20,12 @@ benchmarks/cortex_m/CMakeLists.txt with the repository's toolchain file, runs th
   * per kernel call (the build with the hook) and per op kind: instructions, MACs, per MAC (per element
     for ADD), CMSIS-NN's figure; for the repository's own models TFLM + CMSIS-NN's and TFLM's reference
     kernels' figures per operator (OWN_PEER_PER_OP, build_peer.py) beside each call and op kind;
+  * (lstm8) TFLM's arena on the same core (OWN_PEER_ARENA) beside the planner's RAM;
   * (the firmware build) .text split into ctnn code and the rest, .rodata into the model (file literal + ctnn's constants),
     the embedded reference cases and the rest, .bss (arena and rest), the planner's RAM, peak stack;
   * the goals of issue #13 (the MLPerf models, kws16), of issue #25 (tconv8, bcast8: also no int8 op kind slower
-    than TFLM's reference kernels) or #26 (audio16), met or not.
+    than TFLM's reference kernels), #26 (audio16) or #27 (lstm8: instructions <= 0.4 x and RAM <= 0.5 x TFLM +
+    CMSIS-NN's), met or not.
 
 With --patches it builds each model twice instead, with memory_reuse + io_in_arena without and with the
 automatic patch stage (ctnn::patch_execution<ctnn::max_extra_macs<10>>; cm_bench_<model>_reuse_io and
@@ -36,6 +38,7 @@ instructions of the patch stage's calls (docs/memory.md, "Patch execution").
   python3 benchmarks/cortex_m/run.py --models vww --opt O2 --patches
   python3 benchmarks/cortex_m/run.py --models kws16 --opt O2            # 16x8: int16 activations (kernel/arm/s16.hpp)
   python3 benchmarks/cortex_m/run.py --models tconv8,bcast8,audio16 --opt O2   # TRANSPOSE_CONV, broadcast ops
+  python3 benchmarks/cortex_m/run.py --models lstm8 --opt O2            # int8 UNIDIRECTIONAL_SEQUENCE_LSTM
 
 Standard library only. Needs arm-none-eabi-g++, qemu-system-arm, cmake and ninja (or make).
 """
@@ -89,6 +92,18 @@ OWN_PEER_PER_OP = {"m4": {"O2": {
 }}}
 # The issue whose goals a model's report lists (the others: #13).
 MODEL_ISSUE = {"tconv8": 25, "bcast8": 25, "audio16": 26}
+
+# lstm8 (issue #27): TFLM 90b983c2b + CMSIS-NN 4ab83cc3 (TFLM's cmsis_nn/unidirectional_sequence_lstm.cc:
+# arm_lstm_unidirectional_s8) built by build_peer.py as above, every case from reset variable tensors, outputs equal on
+# all four cases; TFLM's reference kernels alone: 18,903,320 instructions. OWN_PEER_ARENA: TFLM's arena_used_bytes on
+# the Cortex-M4 (TFLM + CMSIS-NN, TFLM's reference kernels), against which issue #27 sets ctnn's RAM (its arena and
+# the models' state: the planner's total).
+OWN_PEER_TOTALS["m4"]["O2"]["lstm8"] = 5_128_200
+OWN_PEER_PER_OP["m4"]["O2"]["lstm8"] = [
+    ("UNIDIRECTIONAL_SEQUENCE_LSTM", 2_261_000, 8_078_000), ("UNIDIRECTIONAL_SEQUENCE_LSTM", 2_744_800, 10_659_320),
+    ("FULLY_CONNECTED", 31_720, 85_560), ("SOFTMAX", 90_520, 80_360)]
+OWN_PEER_ARENA = {"m4": {"O2": {"lstm8": (11_316, 6_868)}}}
+MODEL_ISSUE["lstm8"] = 27
 # key: (toolchain file in cmake/toolchains, qemu board)
 CPUS = {
     "m4": ("arm-none-eabi-cortex-m4.cmake", "mps2-an386"),
@@ -114,6 +129,7 @@ PATCH_BUILDS = ("_reuse_io", "_patches")
 TFLITE_OP = {"conv2d": "CONV_2D", "depthwise_conv2d": "DEPTHWISE_CONV_2D", "dense": "FULLY_CONNECTED", "add": "ADD",
              "transpose_conv2d": "TRANSPOSE_CONV", "sub": "SUB", "mul": "MUL", "maximum": "MAXIMUM", "minimum": "MINIMUM",
              "squared_difference": "SQUARED_DIFFERENCE", "prelu": "PRELU"}
+TFLITE_OP.update({"sequence_lstm": "UNIDIRECTIONAL_SEQUENCE_LSTM", "softmax": "SOFTMAX"})
 
 # Issue #13's goals.
 GOAL_RATIO = {"O2": 0.7, "Os": 1.0}  # instructions <= this x TFLM + CMSIS-NN
@@ -124,6 +140,9 @@ GOAL_RODATA_FACTOR = 1.02  # model .rodata <= this x (weight and bias bytes + re
 GOAL_KWS_CODE_OS = 8 * 1024  # ctnn code of KWS at -Os
 GOAL_STACK = 1024
 GOAL_RAM = {"kws": 10048, "vww": 36896, "ic": 33312}  # the planner's figure with in_place_windows (unchanged)
+# Issue #27's goals (the int8 LSTM model): instructions and RAM (the planner's: arena and state) against TFLM's.
+GOAL_ISSUE_27_RATIO = 0.4  # x TFLM + CMSIS-NN, -O2
+GOAL_ISSUE_27_RAM = 0.5  # x TFLM + CMSIS-NN's arena
 
 # Symbol classes (mangled names): ctnn's functions and data (namespace ctnn, local entities of its functions,
 # guard variables), the model file embedded by ctnn_add_model, the reference cases of the harness.
@@ -360,6 +379,9 @@ def goals_of(key, opt, r):
     def goal(text, value, limit, shown):
         goals.append({"goal": text, "value": value, "limit": limit, "met": value <= limit, "shown": shown})
 
+    if MODEL_ISSUE.get(key) == 27:
+        issue_27_goals(key, r, goal)
+        return goals
     if r["ratio_to_cmsis_nn"] is not None and opt in GOAL_RATIO:
         goal(f"instructions <= {GOAL_RATIO[opt]} x TFLM + CMSIS-NN at -{opt}", r["ratio_to_cmsis_nn"], GOAL_RATIO[opt],
              f"{r['ratio_to_cmsis_nn']:.2f}x ({r['instructions'] / 1e6:.3f} M, limit {GOAL_RATIO[opt] * r['cmsis_nn_instructions'] / 1e6:.3f} M)")
@@ -396,6 +418,22 @@ def goals_of(key, opt, r):
     return goals
 
 
+def issue_27_goals(key, r, goal):
+    """Issue #27 (lstm8): instructions <= 0.4 x TFLM + CMSIS-NN at -O2, RAM <= 0.5 x its arena, the peak stack (each
+    through goals_of's `goal`)."""
+    if r["ratio_to_cmsis_nn"] is not None and r["opt"] == "O2":
+        goal(f"instructions <= {GOAL_ISSUE_27_RATIO} x TFLM + CMSIS-NN at -O2", r["ratio_to_cmsis_nn"], GOAL_ISSUE_27_RATIO,
+             f"{r['ratio_to_cmsis_nn']:.3f}x ({r['instructions'] / 1e6:.3f} M, limit "
+             f"{GOAL_ISSUE_27_RATIO * r['cmsis_nn_instructions'] / 1e6:.3f} M)")
+    arenas = OWN_PEER_ARENA.get(r["cpu_key"], {}).get(r["opt"], {}).get(key)
+    if arenas is not None:
+        ratio = r["total_ram"] / arenas[0]
+        goal(f"RAM (arena + state) <= {GOAL_ISSUE_27_RAM} x TFLM + CMSIS-NN's arena", ratio, GOAL_ISSUE_27_RAM,
+             f"{r['total_ram']:,} B for {arenas[0]:,} B ({ratio:.2f}x; TFLM's reference kernels' arena {arenas[1]:,} B: "
+             f"{r['total_ram'] / arenas[1]:.2f}x)")
+    goal(f"peak stack <= {GOAL_STACK} B", r["stack_peak"], GOAL_STACK, f"{r['stack_peak']:,} B")
+
+
 def millions(value):
     return f"{value / 1e6:.3f} M"
 
@@ -422,7 +460,7 @@ def print_report(r, out):
     peer_header = f" {'TFLM+CMSIS-NN':>14} {'ratio':>6} {'TFLM ref.':>12} {'ratio':>6}" if peer_columns else ""
     print(f"{'call':>4} {'kind':<17} {'kernel':>6} {'MACs':>11} {'instructions':>13} {'per MAC':>8}{peer_header}  result", file=out)
     for l in r["layers"]:
-        kernel = f"{l['kernel'][0]}x{l['kernel'][1]}" if l["macs"] and l["kind"] != "dense" else ""
+        kernel = f"{l['kernel'][0]}x{l['kernel'][1]}" if l["macs"] and l["kind"] not in ("dense", "sequence_lstm") else ""
         per = optional(l["per_mac"], "{:.2f}") if l["macs"] else f"{l['instructions'] / max(l['elements'], 1):.1f}/el"
         place = " (in place)" if l["in_place"] else ""
         peer = (f" {l['tflm_cmsis_nn']:>14,} {l['instructions'] / l['tflm_cmsis_nn']:>5.2f}x {l['tflm_reference']:>12,} "
