@@ -6,11 +6,12 @@ counts ctnn (SysTick, instruction_counter.cpp), outputs compared with the cases.
 The sources are snapshots outside the repository: a TFLM tree prepared as the host oracle's (its downloads of
 flatbuffers, gemmlowp and ruy in tensorflow/lite/micro/tools/make/downloads) and CMSIS-NN at the commit TFLM pins
 (tensorflow/lite/micro/tools/make/ext_libs/cmsis_nn_download.sh). It compiles TFLM's framework, the CMSIS-NN
-versions of CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, SOFTMAX, ADD, MUL, MAXIMUM/MINIMUM and TRANSPOSE_CONV (each
+versions of CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, SOFTMAX, ADD, MUL, MAXIMUM/MINIMUM, TRANSPOSE_CONV and
+UNIDIRECTIONAL_SEQUENCE_LSTM (each
 falls back to TFLM's reference code where CMSIS-NN has no kernel, e.g. broadcast ADD and MUL, int16
 TRANSPOSE_CONV), TFLM's own SUB, SQUARED_DIFFERENCE and PRELU (CMSIS-NN has none), and CMSIS-NN's integer sources
 with arm-none-eabi-g++ -O2 for the Cortex-M4 (Ninja, one job), links them with the bare-metal tests' start-up file
-and linker script, and prints JSON lines: instructions of Invoke() on case 0, TFLM's arena, outputs equal; then one
+and linker script, and prints JSON lines (every case run from reset variable tensors, the oracle's fresh state): instructions of Invoke() on case 0, TFLM's arena, outputs equal; then one
 line per operator of a second Invoke() of case 0 with a MicroProfilerInterface counting its instructions (run.py's
 OWN_PEER_PER_OP). With --reference it builds TFLM's reference kernels instead of CMSIS-NN's (the per-operator
 figures of TFLM's reference kernels).
@@ -56,6 +57,10 @@ tensorflow/lite/micro/tflite_bridge/micro_error_reporter.cc
 # The kernels of which CMSIS-NN has a version (tensorflow/lite/micro/kernels/cmsis_nn/<name>.cc; --reference:
 # tensorflow/lite/micro/kernels/<name>.cc).
 KERNELS = "conv depthwise_conv fully_connected softmax add mul maximum_minimum transpose_conv".split()
+# UNIDIRECTIONAL_SEQUENCE_LSTM (lstm8): TFLM's kernel (cmsis_nn/: arm_lstm_unidirectional_s8 and s16) and the TFLM
+# sources it shares with the reference kernel.
+KERNELS += ["unidirectional_sequence_lstm"]
+FRAMEWORK += ["tensorflow/lite/micro/kernels/lstm_eval.cc", "tensorflow/lite/micro/kernels/lstm_eval_common.cc"]
 CPU = "-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 --specs=nano.specs -O2 -ffunction-sections -fdata-sections"
 DEFINES = "-DTF_LITE_STATIC_MEMORY -DCMSIS_NN -DKERNELS_OPTIMIZED_FOR_SPEED -DTF_LITE_DISABLE_X86_NEON"
 
@@ -94,7 +99,7 @@ op_profiler profiler;
 int main() {
   cm_bench::start_counter();
   const cm_bench::calibration calibration = cm_bench::calibrate(4000000);
-  static tflite::MicroMutableOpResolver<12> resolver;
+  static tflite::MicroMutableOpResolver<16> resolver;
   resolver.AddConv2D();
   resolver.AddDepthwiseConv2D();
   resolver.AddFullyConnected();
@@ -107,6 +112,7 @@ int main() {
   resolver.AddSquaredDifference();
   resolver.AddPrelu();
   resolver.AddTransposeConv();
+  resolver.AddUnidirectionalSequenceLSTM();
   static tflite::MicroInterpreter interpreter(tflite::GetModel(model_data), resolver, arena, sizeof(arena), nullptr,
                                               &profiler);
   if (interpreter.AllocateTensors() != kTfLiteOk) {
@@ -118,6 +124,8 @@ int main() {
   int equal = 0;
   unsigned long ticks0 = 0;
   for (int k = 3; k >= 0; --k) {
+    // Every case from the initial state (Reset: variable tensors zeroed, the LSTM's states), as the host oracle runs it.
+    interpreter.Reset();
     std::memcpy(in->data.raw, inputs[k], in->bytes);
     const std::uint64_t before = cm_bench::ticks();
     if (interpreter.Invoke() != kTfLiteOk) {
@@ -131,6 +139,7 @@ int main() {
   std::printf("{\"peer\": \"TFLM + CMSIS-NN\", \"instructions\": %lu, \"arena_used_bytes\": %lu, \"equal\": %d}\n",
               ticks0 * calibration.instructions_per_tick(), static_cast<unsigned long>(interpreter.arena_used_bytes()),
               equal);
+  interpreter.Reset();
   std::memcpy(in->data.raw, inputs[0], in->bytes);
   profiler.on = true;
   if (interpreter.Invoke() != kTfLiteOk) return 1;
