@@ -8,6 +8,7 @@
 // input sums) or, one layer in three, up to +-2^30 (its full one), states and inputs at run time.
 // Each layer runs twice from the states the first run left (the carried state).
 #include <array>
+#include <new>
 #include <type_traits>
 
 #include "arm_kernels_test.hpp"
@@ -76,8 +77,8 @@ std::int32_t packed_biases[4 * max_cells + 1];
 
 // The packing's reader (runtime/packed_operands.hpp's constant_reader): int8 weights, int32 biases.
 struct operand_reader {
-  const std::int8_t* weights;
-  const std::int32_t* biases;
+  const std::int8_t* weights = nullptr;
+  const std::int32_t* biases = nullptr;
   constexpr std::int8_t i8(std::size_t i) const { return weights[i]; }
   constexpr std::int32_t i32(std::size_t i) const { return biases[i]; }
 };
@@ -103,14 +104,15 @@ void check_layer(std::uint32_t seed, bool large_biases) {
 #endif
   static_assert(P.in.elements() <= static_cast<std::int64_t>(max_input) && P.out.elements() <= static_cast<std::int64_t>(max_output));
   fill(seed, large_biases);
-  const auto input_packed = kernel::template pack<1>(operand_reader{operands.input_weights, nullptr});
-  const auto state_packed = kernel::template pack<2>(operand_reader{operands.state_weights, nullptr});
-  const auto biases_packed = kernel::template pack<3>(operand_reader{nullptr, operands.biases});
-  static_assert(input_packed.size() <= std::size(packed_input_weights) && state_packed.size() <= std::size(packed_state_weights) &&
-                biases_packed.size() <= std::size(packed_biases));
-  std::memcpy(packed_input_weights, input_packed.data(), sizeof input_packed);
-  std::memcpy(packed_state_weights, state_packed.data(), sizeof state_packed);
-  std::memcpy(packed_biases, biases_packed.data(), sizeof biases_packed);
+  // Packed straight into the buffers (the arrays, up to 34 KB, would not fit the M55 board's stack).
+  using input_packed = decltype(kernel::template pack<1>(operand_reader{}));
+  using state_packed = decltype(kernel::template pack<2>(operand_reader{}));
+  using biases_packed = decltype(kernel::template pack<3>(operand_reader{}));
+  static_assert(sizeof(input_packed) <= sizeof packed_input_weights && sizeof(state_packed) <= sizeof packed_state_weights &&
+                sizeof(biases_packed) <= sizeof packed_biases);
+  ::new (static_cast<void*>(packed_input_weights)) input_packed(kernel::template pack<1>(operand_reader{operands.input_weights, nullptr}));
+  ::new (static_cast<void*>(packed_state_weights)) state_packed(kernel::template pack<2>(operand_reader{operands.state_weights, nullptr}));
+  ::new (static_cast<void*>(packed_biases)) biases_packed(kernel::template pack<3>(operand_reader{nullptr, operands.biases}));
   std::memcpy(expected_h, operands.output_state, sizeof expected_h);
   std::memcpy(actual_h, operands.output_state, sizeof actual_h);
   std::memcpy(expected_c, operands.cell_state, sizeof expected_c);
