@@ -99,7 +99,7 @@ template <std::int32_t Block>
 // The columns one block accumulates: eight vector registers' worth on the target, eight FMA chains to hide
 // the FMA latency (the compiler keeps the block's accumulators in registers).
 #if defined(__AVX512F__)
-inline constexpr std::int32_t column_block = 128;
+inline constexpr std::int32_t column_block = 64;
 #elif defined(__AVX__)
 inline constexpr std::int32_t column_block = 64;
 #elif defined(__SSE2__) || defined(__ARM_NEON)
@@ -171,13 +171,10 @@ constexpr void accumulate_columns(const float* m, std::int32_t panel, std::int32
 [[gnu::always_inline]] constexpr float gate_sigmoid(float x) { return 1.0f / (1.0f + gate_exp(-x)); }
 
 // v[k] = a(clip(v[k])) for k < n, in place (an output apart from the input would make g++ check for overlap
-// and run the scalar loop when they are one array): one loop per function, so that each vectorises.
-constexpr void activate_gates(activation a, const recurrent_fields& f, std::int32_t n, float* v) {
-  const float bound = f.clipped != 0 ? f.clip() : 3.0e38f;
-  const auto clipped = [bound](float x) {
-    x = x < -bound ? -bound : x;
-    return x > bound ? bound : x;
-  };
+// and run the scalar loop when they are one array): one loop per function, so that each vectorises; without a
+// clip attribute, no clip at all (the kernel's parameters are constants: each call compiles one of the two).
+template <class Clip>
+[[gnu::always_inline]] constexpr void activate_clipped(activation a, std::int32_t n, float* v, Clip clipped) {
   switch (a) {
     case activation::sigmoid:
       for (std::int32_t k = 0; k < n; ++k) v[k] = gate_sigmoid(clipped(v[k]));
@@ -192,6 +189,14 @@ constexpr void activate_gates(activation a, const recurrent_fields& f, std::int3
       for (std::int32_t k = 0; k < n; ++k) v[k] = clipped(v[k]);
       return;
   }
+}
+constexpr void activate_gates(activation a, const recurrent_fields& f, std::int32_t n, float* v) {
+  if (f.clipped == 0) return activate_clipped(a, n, v, [](float x) { return x; });
+  const float bound = f.clip();
+  activate_clipped(a, n, v, [bound](float x) {
+    x = x < -bound ? -bound : x;
+    return x > bound ? bound : x;
+  });
 }
 
 // The operands of one direction: its weights (W, R), biases (B: W's then R's), peepholes (P) and the
