@@ -14,7 +14,7 @@ namespace ctnn_bench {
 // element, padding included (conv2d: kh*kw*in_channels/groups per output, depthwise: kh*kw, dense:
 // the input features; transpose_conv2d: kh*kw*out_channels/groups per input element, the taps that land
 // outside the result included; lstm, gru, rnn: every gate row dotted with the input and the hidden state, per step and
-// direction). Other op kinds count 0.
+// direction; svdf: every filter dotted with the input and with its memory). Other op kinds count 0.
 constexpr std::int64_t macs_of(const ctnn::kernel_params& p) {
   const std::int64_t taps = static_cast<std::int64_t>(p.win.kernel_h) * p.win.kernel_w;
   switch (p.kind) {
@@ -32,6 +32,7 @@ constexpr std::int64_t macs_of(const ctnn::kernel_params& p) {
                                                                : recurrent::cell::rnn;
       return std::int64_t{e.seq} * e.directions * e.batch * recurrent::gate_count(c) * e.hidden * (e.input + e.hidden);
     }
+    case ctnn::op_kind::svdf: return std::int64_t{p.in[0]} * p.in2[0] * (p.in[1] + p.in3[1]);
     default: return 0;
   }
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The Cortex-M benchmark: ctnn's MLPerf Tiny int8 models (and models of the repository's own: a 16x8 KWS, an int8
-TRANSPOSE_CONV decoder, an int8 model of broadcast binary ops, a 16x8 1-D audio model with transpose convs) on
+TRANSPOSE_CONV decoder, an int8 model of broadcast binary ops, a 16x8 1-D audio model with transpose convs, an int8
+SVDF keyword spotter with state) on
 emulated Cortex-M cores, against TFLM + CMSIS-NN.
 
 For each core (--cpu), optimisation level (--opt) and model (--models) it builds cm_bench_<model>.elf
@@ -23,7 +24,8 @@ benchmarks/cortex_m/CMakeLists.txt with the repository's toolchain file, runs th
   * (the firmware build) .text split into ctnn code and the rest, .rodata into the model (file literal + ctnn's constants),
     the embedded reference cases and the rest, .bss (arena and rest), the planner's RAM, peak stack;
   * the goals of issue #13 (the MLPerf models, kws16), of issue #25 (tconv8, bcast8: also no int8 op kind slower
-    than TFLM's reference kernels) or #26 (audio16), met or not.
+    than TFLM's reference kernels), #26 (audio16) or #27 (svdf8: instructions <= 0.4x TFLM + CMSIS-NN, RAM <= 0.5x
+    TFLM's arena), met or not.
 
 With --patches it builds each model twice instead, with memory_reuse + io_in_arena without and with the
 automatic patch stage (ctnn::patch_execution<ctnn::max_extra_macs<10>>; cm_bench_<model>_reuse_io and
@@ -36,6 +38,7 @@ instructions of the patch stage's calls (docs/memory.md, "Patch execution").
   python3 benchmarks/cortex_m/run.py --models vww --opt O2 --patches
   python3 benchmarks/cortex_m/run.py --models kws16 --opt O2            # 16x8: int16 activations (kernel/arm/s16.hpp)
   python3 benchmarks/cortex_m/run.py --models tconv8,bcast8,audio16 --opt O2   # TRANSPOSE_CONV, broadcast ops
+  python3 benchmarks/cortex_m/run.py --models svdf8 --opt O2            # SVDF (kernel/arm/svdf.hpp), with state
 
 Standard library only. Needs arm-none-eabi-g++, qemu-system-arm, cmake and ninja (or make).
 """
@@ -61,11 +64,13 @@ MODELS = {
     "tconv8": ("tconv_decoder_int8", "TCONV8"),
     "bcast8": ("broadcast_int8", "BCAST8"),
     "audio16": ("audio_16x8", "AUDIO16"),
+    "svdf8": ("svdf_kws_int8", "SVDF8"),
 }
 # The repository's own models: their folder of model.tflite and TFLM reference cases (scripts/gen_kws_16x8.py,
 # scripts/gen_cortex_m_models.py), in place of ../shared's; their peer figures in OWN_PEER_TOTALS and OWN_PEER_PER_OP.
 OWN_MODELS = {"kws16": SOURCE_DIR / "models" / "kws_16x8", "tconv8": SOURCE_DIR / "models" / "tconv_decoder_int8",
               "bcast8": SOURCE_DIR / "models" / "broadcast_int8", "audio16": SOURCE_DIR / "models" / "audio_16x8"}
+OWN_MODELS["svdf8"] = SOURCE_DIR / "models" / "svdf_kws_int8"
 # TFLM 90b983c2b + CMSIS-NN 4ab83cc3 (its s16 convolution, depthwise, fully connected and softmax kernels, the DSP
 # path) built for the Cortex-M4 at -O2 from the same snapshots by benchmarks/cortex_m/build_peer.py (outside the
 # repository's build), counted the same way (qemu -icount shift=0, SysTick), outputs equal to the reference
@@ -85,8 +90,19 @@ OWN_PEER_PER_OP = {"m4": {"O2": {
                 ("TRANSPOSE_CONV", 59_617_760, 59_617_760), ("TRANSPOSE_CONV", 60_287_200, 60_287_200),
                 ("TRANSPOSE_CONV", 30_742_200, 30_742_200), ("CONV_2D", 349_600, 2_716_200)],
 }}}
+# svdf8 (issue #27): TFLM + CMSIS-NN with its SVDF (cmsis_nn/svdf.cc: arm_svdf_state_s16_s8, the state shifted by
+# memmove), each case 12 runs from the initial state (Reset()), the 12th timed; outputs equal to the cases with both
+# kernel sets. TFLM's arena (arena_used_bytes) holds the seven int16 states (14,336 B).
+OWN_PEER_TOTALS["m4"]["O2"]["svdf8"] = 320_240
+OWN_PEER_PER_OP["m4"]["O2"]["svdf8"] = [
+    ("SVDF", 38_320, 83_720), ("SVDF", 57_360, 184_920), ("SVDF", 57_360, 184_960), ("SVDF", 57_400, 184_960),
+    ("SVDF", 41_080, 135_960), ("SVDF", 35_600, 108_200), ("SVDF", 24_000, 72_360), ("FULLY_CONNECTED", 2_560, 6_560),
+    ("SOFTMAX", 6_560, 5_880)]
+# TFLM's arena_used_bytes with CMSIS-NN's kernels (reference kernels: 17,220 B), per model: issue #27's RAM goal (at
+# every level: the arena's size does not depend on the compiler's).
+OWN_PEER_ARENA = {"m4": {"svdf8": 17_252}}
 # The issue whose goals a model's report lists (the others: #13).
-MODEL_ISSUE = {"tconv8": 25, "bcast8": 25, "audio16": 26}
+MODEL_ISSUE = {"tconv8": 25, "bcast8": 25, "audio16": 26, "svdf8": 27}
 # key: (toolchain file in cmake/toolchains, qemu board)
 CPUS = {
     "m4": ("arm-none-eabi-cortex-m4.cmake", "mps2-an386"),
@@ -111,7 +127,7 @@ PATCH_BUILDS = ("_reuse_io", "_patches")
 # ctnn op kind -> TFLite operator of the README's per-operator table
 TFLITE_OP = {"conv2d": "CONV_2D", "depthwise_conv2d": "DEPTHWISE_CONV_2D", "dense": "FULLY_CONNECTED", "add": "ADD",
              "transpose_conv2d": "TRANSPOSE_CONV", "sub": "SUB", "mul": "MUL", "maximum": "MAXIMUM", "minimum": "MINIMUM",
-             "squared_difference": "SQUARED_DIFFERENCE", "prelu": "PRELU"}
+             "squared_difference": "SQUARED_DIFFERENCE", "prelu": "PRELU", "svdf": "SVDF", "softmax": "SOFTMAX"}
 
 # Issue #13's goals.
 GOAL_RATIO = {"O2": 0.7, "Os": 1.0}  # instructions <= this x TFLM + CMSIS-NN
@@ -122,6 +138,9 @@ GOAL_RODATA_FACTOR = 1.02  # model .rodata <= this x (weight and bias bytes + re
 GOAL_KWS_CODE_OS = 8 * 1024  # ctnn code of KWS at -Os
 GOAL_STACK = 1024
 GOAL_RAM = {"kws": 10048, "vww": 36896, "ic": 33312}  # the planner's figure with in_place_windows (unchanged)
+# Issue #27's goals for svdf8: instructions <= this x TFLM + CMSIS-NN at -O2; RAM (arena + state) <= this x TFLM's arena.
+GOAL_SVDF_RATIO = 0.4
+GOAL_SVDF_RAM = 0.5
 
 # Symbol classes (mangled names): ctnn's functions and data (namespace ctnn, local entities of its functions,
 # guard variables), the model file embedded by ctnn_add_model, the reference cases of the harness.
@@ -358,6 +377,9 @@ def goals_of(key, opt, r):
     def goal(text, value, limit, shown):
         goals.append({"goal": text, "value": value, "limit": limit, "met": value <= limit, "shown": shown})
 
+    if key == "svdf8":  # issue #27
+        svdf_goals(opt, r, goal)
+        return goals
     if r["ratio_to_cmsis_nn"] is not None and opt in GOAL_RATIO:
         goal(f"instructions <= {GOAL_RATIO[opt]} x TFLM + CMSIS-NN at -{opt}", r["ratio_to_cmsis_nn"], GOAL_RATIO[opt],
              f"{r['ratio_to_cmsis_nn']:.2f}x ({r['instructions'] / 1e6:.3f} M, limit {GOAL_RATIO[opt] * r['cmsis_nn_instructions'] / 1e6:.3f} M)")
@@ -394,6 +416,22 @@ def goals_of(key, opt, r):
     return goals
 
 
+def svdf_goals(opt, r, goal):
+    """Issue #27's goals for the SVDF keyword model: instructions against TFLM + CMSIS-NN (its SVDF kernel), the
+    RAM of the plan (arena, state, buffers outside it) against TFLM's arena, bit-exact outputs (the report's
+    first line), the stack."""
+    if r["ratio_to_cmsis_nn"] is not None and opt == "O2":
+        goal(f"instructions <= {GOAL_SVDF_RATIO} x TFLM + CMSIS-NN at -O2", r["ratio_to_cmsis_nn"], GOAL_SVDF_RATIO,
+             f"{r['ratio_to_cmsis_nn']:.2f}x ({r['instructions']:,} for {r['cmsis_nn_instructions']:,}, limit "
+             f"{GOAL_SVDF_RATIO * r['cmsis_nn_instructions']:,.0f})")
+    arena = OWN_PEER_ARENA.get(r["cpu_key"], {}).get(r["model"])
+    if arena:
+        ratio = r["total_ram"] / arena
+        goal(f"RAM (arena + state) <= {GOAL_SVDF_RAM} x TFLM's arena", ratio, GOAL_SVDF_RAM,
+             f"{ratio:.2f}x ({r['total_ram']:,} B for {arena:,} B, limit {GOAL_SVDF_RAM * arena:,.0f} B)")
+    goal(f"peak stack <= {GOAL_STACK} B", r["stack_peak"], GOAL_STACK, f"{r['stack_peak']:,} B")
+
+
 def millions(value):
     return f"{value / 1e6:.3f} M"
 
@@ -420,7 +458,7 @@ def print_report(r, out):
     peer_header = f" {'TFLM+CMSIS-NN':>14} {'ratio':>6} {'TFLM ref.':>12} {'ratio':>6}" if peer_columns else ""
     print(f"{'call':>4} {'kind':<17} {'kernel':>6} {'MACs':>11} {'instructions':>13} {'per MAC':>8}{peer_header}  result", file=out)
     for l in r["layers"]:
-        kernel = f"{l['kernel'][0]}x{l['kernel'][1]}" if l["macs"] and l["kind"] != "dense" else ""
+        kernel = f"{l['kernel'][0]}x{l['kernel'][1]}" if l["macs"] and l["kind"] not in ("dense", "svdf") else ""
         per = optional(l["per_mac"], "{:.2f}") if l["macs"] else f"{l['instructions'] / max(l['elements'], 1):.1f}/el"
         place = " (in place)" if l["in_place"] else ""
         peer = (f" {l['tflm_cmsis_nn']:>14,} {l['instructions'] / l['tflm_cmsis_nn']:>5.2f}x {l['tflm_reference']:>12,} "
