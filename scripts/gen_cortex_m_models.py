@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Writes four of the Cortex-M benchmark's own models (benchmarks/cortex_m/run.py --models tconv8,bcast8,audio16,lstm8),
-each a folder benchmarks/cortex_m/models/<name>/ of model.tflite and four reference cases (input_<k>.bin,
-output_<k>.bin) from TFLM's reference kernels (the host oracle tflm_run), as scripts/gen_kws_16x8.py writes kws_16x8:
+"""Writes five of the Cortex-M benchmark's own models (benchmarks/cortex_m/run.py --models
+tconv8,bcast8,audio16,svdf8,lstm8), each a folder benchmarks/cortex_m/models/<name>/ of model.tflite and four reference
+cases (input_<k>.bin, output_<k>.bin) from TFLM's reference kernels (the host oracle tflm_run), as
+scripts/gen_kws_16x8.py writes kws_16x8 (for a model with state also `invocations`: each case runs that many times from
+the initial state, the last output recorded):
 
   tconv_decoder_int8  (tconv8)  an int8 convolutional autoencoder: two CONV_2D 3x3 stride 2 encode a
                                 [1, 16, 16, 4] image to [1, 4, 4, 32]; three TRANSPOSE_CONV stride 2 (4x4, 3x3,
@@ -14,11 +16,14 @@ output_<k>.bin) from TFLM's reference kernels (the host oracle tflm_run), as scr
                                 int8 per-channel weights, int64 biases) on 512 samples ([1, 1, 512, 1]): three
                                 CONV_2D 1x9 stride 2 down to [1, 1, 64, 32], three TRANSPOSE_CONV 1x8 stride 2 up
                                 to [1, 1, 512, 8], a CONV_2D 1x9 to one channel.
+  svdf_kws_int8       (svdf8)   an int8 SVDF keyword spotter, one frame of 40 features per run: seven SVDF layers
+                                (rank 1, int16 state and time weights; units 128 x 4 with memory 10, 96 x 2 and 64
+                                with memory 8), FULLY_CONNECTED 12, SOFTMAX; each case 12 runs from the zero state.
   lstm_int8           (lstm8)   an int8 recurrent classifier of 28 steps of 28 features ([1, 28, 28]): two
                                 UNIDIRECTIONAL_SEQUENCE_LSTM(64) in TFLM's 8x8_16 form (int8 input, weights and output
                                 state, int32 biases, an int16 cell state), both returning the sequence; a
-                                FULLY_CONNECTED of each step's 64 outputs to 6 classes ([28, 6]) and a SOFTMAX. Each run
-                                starts from zero states (the harnesses reset them).
+                                FULLY_CONNECTED of each step's 64 outputs to 6 classes ([28, 6]) and a SOFTMAX; each case
+                                one run from the zero states.
 
 Weights are random (fixed seeds: re-running reproduces every file byte for byte), He-scaled, per-channel weight
 scales; activation scales (int8: min/max with a zero point) from a float forward pass over the cases.
@@ -39,6 +44,9 @@ import gen_tflite_test_models as tfl  # noqa: E402
 
 MODELS_DIR = HERE.parent / "benchmarks" / "cortex_m" / "models"
 CASES = 4
+# Models with state: how many times each case runs from the initial state, the last output recorded (the folder's
+# file `invocations`, which benchmarks/cortex_m reads); 1 where absent.
+CASE_INVOCATIONS = {}
 
 # The operators the writer does not know yet (schema.fbs BuiltinOperator; TransposeConvOptions: union member 49).
 tfl.OPS.update({"TRANSPOSE_CONV": 67, "PRELU": 54, "MAXIMUM": 55, "MINIMUM": 57, "SQUARED_DIFFERENCE": 99})
@@ -227,6 +235,93 @@ def broadcast_net():
     return "broadcast_int8", m, [quantizer.quantize(x, *qparams[0]) for x in cases]
 
 
+# ---- svdf_kws_int8 (svdf8) ------------------------------------------------------------------------------------
+# TFLite's SVDF (schema.fbs: BuiltinOperator 27, SVDFOptions union member 6: rank, fused activation).
+tfl.OPS.update({"SVDF": 27})
+tfl.OPTIONS.update({"SVDF": 6})
+_svdf_base_options_table = tfl.options_table
+
+
+def _svdf_options_table(code, o, va):
+    if code == "SVDF":
+        return tfl.Table({0: ("i32", o["rank"]), 1: ("i8", tfl.ACT[o.get("act")])}, va)
+    return _svdf_base_options_table(code, o, va)
+
+
+tfl.options_table = _svdf_options_table
+
+# (units, memory) of each SVDF layer (rank 1: one filter per unit) and the classes of the closing FULLY_CONNECTED.
+SVDF_KWS_LAYERS = [(128, 10), (128, 10), (128, 10), (128, 10), (96, 8), (96, 8), (64, 8)]
+SVDF_KWS_FEATURES, SVDF_KWS_CLASSES, SVDF_KWS_FRAMES = 40, 12, 32
+# Its cases run 12 times from the initial state (the state carries; layer k's state fills after about 10 * k runs,
+# so the deeper layers' memories hold different values), the 12th output recorded (write(): tflm_run --invoke).
+CASE_INVOCATIONS["svdf_kws_int8"] = 12
+
+
+def svdf_kws():
+    """An int8 SVDF keyword spotter as firmware runs it, one frame of 40 features per invocation: seven SVDF layers
+    (rank 1, int16 state and time weights, TFLM's int8 form, per-tensor int8 feature weights, int32 biases at the
+    state scale times the time weights'), FULLY_CONNECTED 12 and SOFTMAX. Scales from a float stream of
+    SVDF_KWS_FRAMES frames (the state carries); the cases are single invocations from the initial (zero) state."""
+    rng = np.random.RandomState(2628)
+    frames = np.clip(rng.normal(0.0, 0.5, (SVDF_KWS_FRAMES, SVDF_KWS_FEATURES)), -1.0, 1.0)
+    layers, width = [], SVDF_KWS_FEATURES
+    for units, memory in SVDF_KWS_LAYERS:
+        layers.append((rng.normal(0.0, np.sqrt(1.0 / width), (units, width)), rng.normal(0.0, np.sqrt(1.0 / memory), (units, memory)),
+                       rng.normal(0.0, 0.05, units)))
+        width = units
+    fc_w, fc_b = he(rng, (SVDF_KWS_CLASSES, width), width), rng.normal(0, 0.05, SVDF_KWS_CLASSES)
+
+    # The float stream: per layer its projections (the state's values) and outputs, every frame.
+    states = [np.zeros((units, memory)) for units, memory in SVDF_KWS_LAYERS]
+    projections, outputs, logits = [[] for _ in layers], [[frames]], []
+    for x in frames:
+        for k, (wf, wt, b) in enumerate(layers):
+            states[k] = np.roll(states[k], -1, axis=1)
+            states[k][:, -1] = wf @ x
+            projections[k].append(states[k][:, -1].copy())
+            x = (states[k] * wt).sum(axis=1) + b
+            if len(outputs) <= k + 1:
+                outputs.append([])
+            outputs[k + 1].append(x)
+        logits.append(fc_w @ x + fc_b)
+    quantizer = Quantizer(tfl.INT8)
+    act_q = [quantizer.params([np.asarray(v)]) for v in outputs]
+    logits_q = quantizer.params([np.asarray(logits)])
+    m = tfl.Model(new_opcodes=True)
+    q = lambda p: dict(scale=[p[0]], zero_point=[p[1]])  # noqa: E731
+    current = m.tensor("features", [1, SVDF_KWS_FEATURES], tfl.INT8, quant=q(act_q[0]))
+    m.inputs = [current]
+    for k, (wf, wt, b) in enumerate(layers):
+        units, memory = SVDF_KWS_LAYERS[k]
+        s_features = float(np.abs(wf).max()) / 127
+        s_time = float(np.abs(wt).max()) / 32767
+        s_state = max(float(np.abs(np.asarray(projections[k])).max()) * 1.1, 1e-6) / 32767
+        tf_ = m.tensor(f"svdf{k}/weights_feature", [units, wf.shape[1]], tfl.INT8,
+                       data=np.clip(np.round(wf / s_features), -127, 127).astype(np.int8), quant=q((s_features, 0)))
+        tt = m.tensor(f"svdf{k}/weights_time", [units, memory], tfl.INT16,
+                      data=np.clip(np.round(wt / s_time), -32767, 32767).astype("<i2"), quant=q((s_time, 0)))
+        tb = m.tensor(f"svdf{k}/bias", [units], tfl.INT32, data=np.round(b / (s_state * s_time)).astype(np.int64),
+                      quant=q((s_state * s_time, 0)))
+        state = m.tensor(f"svdf{k}/activation_state", [1, memory * units], tfl.INT16, quant=q((s_state, 0)), variable=True)
+        result = m.tensor(f"svdf{k}", [1, units], tfl.INT8, quant=q(act_q[k + 1]))
+        m.op("SVDF", [current, tf_, tt, tb, state], [result], rank=1)
+        current = result
+    s_fc = float(np.abs(fc_w).max()) / 127
+    tw = m.tensor("fc/weights", [SVDF_KWS_CLASSES, width], tfl.INT8, data=np.clip(np.round(fc_w / s_fc), -127, 127).astype(np.int8),
+                  quant=q((s_fc, 0)))
+    tb = m.tensor("fc/bias", [SVDF_KWS_CLASSES], tfl.INT32, data=np.round(fc_b / (act_q[-1][0] * s_fc)).astype(np.int64),
+                  quant=q((act_q[-1][0] * s_fc, 0)))
+    fc = m.tensor("fc", [1, SVDF_KWS_CLASSES], tfl.INT8, quant=q(logits_q))
+    m.op("FULLY_CONNECTED", [current, tw, tb], [fc])
+    probabilities = m.tensor("probabilities", [1, SVDF_KWS_CLASSES], tfl.INT8, quant=q((1.0 / 256, -128)))
+    m.op("SOFTMAX", [fc], [probabilities], beta=1.0)
+    m.outputs = [probabilities]
+    cases = [np.linspace(-1.0, 1.0, SVDF_KWS_FEATURES).reshape(1, -1)] + [frames[8 * k].reshape(1, -1) for k in range(1, CASES)]
+    return "svdf_kws_int8", m, [quantizer.quantize(x, *act_q[0]) for x in cases]
+
+
+# ---- lstm_int8 (lstm8) ---------------------------------------------------------------------------------------
 # UNIDIRECTIONAL_SEQUENCE_LSTM (schema.fbs: operator 44, UnidirectionalSequenceLSTMOptions union member 71).
 tfl.OPS.update({"UNIDIRECTIONAL_SEQUENCE_LSTM": 44})
 tfl.OPTIONS.update({"UNIDIRECTIONAL_SEQUENCE_LSTM": 71})
@@ -338,18 +433,21 @@ def lstm_net():
     return "lstm_int8", m, [quantizer.quantize(x, *qparams[0]) for x in cases]
 
 
-GENERATORS = {"tconv8": tconv_decoder, "bcast8": broadcast_net, "audio16": audio_16x8, "lstm8": lstm_net}
+GENERATORS = {"tconv8": tconv_decoder, "bcast8": broadcast_net, "audio16": audio_16x8, "svdf8": svdf_kws, "lstm8": lstm_net}
 
 
 def write(tflm, name, model, inputs):
     out = MODELS_DIR / name
     out.mkdir(parents=True, exist_ok=True)
     (out / "model.tflite").write_bytes(model.serialize())
+    invocations = CASE_INVOCATIONS.get(name, 1)
+    if invocations > 1:
+        (out / "invocations").write_text(f"{invocations}\n")
     with tempfile.TemporaryDirectory() as work:
         for k, x in enumerate(inputs):
             (out / f"input_{k}.bin").write_bytes(x.tobytes())
             prefix = Path(work) / f"case{k}_"
-            subprocess.run([tflm, str(out / "model.tflite"), str(prefix), str(out / f"input_{k}.bin")], check=True,
+            subprocess.run([tflm, "--invoke", str(invocations), str(out / "model.tflite"), str(prefix), str(out / f"input_{k}.bin")], check=True,
                            stdout=subprocess.DEVNULL)
             (out / f"output_{k}.bin").write_bytes((Path(work) / f"case{k}_0.bin").read_bytes())
     print(f"{out.relative_to(HERE.parent)}: model ({(out / 'model.tflite').stat().st_size} bytes) and {len(inputs)} cases")

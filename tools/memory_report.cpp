@@ -130,6 +130,10 @@ std::vector<std::string> summary_of(const Module& m) {
         lines.push_back(format("  state+%lld: tensor %d \"%s\", %lld bytes", static_cast<long long>(m.state_offset(t)), t,
                                std::string{m.tensor_at(t).label.view()}.c_str(), static_cast<long long>(m.tensor_at(t).bytes())));
   }
+  // Slices stored inside their input and concats their producers wrote into: their calls copy nothing.
+  if (m.copies_skipped > 0)
+    lines.push_back(format("copies skipped: %d calls whose result is already in place, %lld bytes not copied", m.copies_skipped,
+                           static_cast<long long>(m.bytes_not_copied)));
   lines.push_back(format("inputs and outputs in the caller's buffers: %lld bytes; RAM in all: %lld bytes",
                          static_cast<long long>(m.io_bytes_outside),
                          static_cast<long long>(pools_bytes + m.state_bytes() + m.io_bytes_outside)));

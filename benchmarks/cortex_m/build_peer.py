@@ -7,13 +7,12 @@ The sources are snapshots outside the repository: a TFLM tree prepared as the ho
 flatbuffers, gemmlowp and ruy in tensorflow/lite/micro/tools/make/downloads) and CMSIS-NN at the commit TFLM pins
 (tensorflow/lite/micro/tools/make/ext_libs/cmsis_nn_download.sh). It compiles TFLM's framework, the CMSIS-NN
 versions of CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, SOFTMAX, ADD, MUL, MAXIMUM/MINIMUM, TRANSPOSE_CONV and
-UNIDIRECTIONAL_SEQUENCE_LSTM (each
-falls back to TFLM's reference code where CMSIS-NN has no kernel, e.g. broadcast ADD and MUL, int16
-TRANSPOSE_CONV), TFLM's own SUB, SQUARED_DIFFERENCE and PRELU (CMSIS-NN has none), and CMSIS-NN's integer sources
-with arm-none-eabi-g++ -O2 for the Cortex-M4 (Ninja, one job), links them with the bare-metal tests' start-up file
-and linker script, and prints JSON lines (every case run from reset variable tensors, the oracle's fresh state): instructions of Invoke() on case 0, TFLM's arena, outputs equal; then one
-line per operator of a second Invoke() of case 0 with a MicroProfilerInterface counting its instructions (run.py's
-OWN_PEER_PER_OP). With --reference it builds TFLM's reference kernels instead of CMSIS-NN's (the per-operator
+UNIDIRECTIONAL_SEQUENCE_LSTM (each falls back to TFLM's reference code where CMSIS-NN has no kernel, e.g. broadcast
+ADD and MUL, int16 TRANSPOSE_CONV), TFLM's own SUB, SQUARED_DIFFERENCE and PRELU (CMSIS-NN has none), and CMSIS-NN's
+integer sources with arm-none-eabi-g++ -O2 for the Cortex-M4 (Ninja, one job), links them with the bare-metal tests'
+start-up file and linker script, and prints JSON lines: instructions of Invoke() on case 0, TFLM's arena, outputs
+equal; then one line per operator of a second Invoke() of case 0 with a MicroProfilerInterface counting its
+instructions (run.py's OWN_PEER_PER_OP). With --reference it builds TFLM's reference kernels instead of CMSIS-NN's (the per-operator
 figures of TFLM's reference kernels).
 
   python3 benchmarks/cortex_m/build_peer.py --tflm /work/oracle/tflm/src/tflite-micro \\
@@ -57,6 +56,10 @@ tensorflow/lite/micro/tflite_bridge/micro_error_reporter.cc
 # The kernels of which CMSIS-NN has a version (tensorflow/lite/micro/kernels/cmsis_nn/<name>.cc; --reference:
 # tensorflow/lite/micro/kernels/<name>.cc).
 KERNELS = "conv depthwise_conv fully_connected softmax add mul maximum_minimum transpose_conv".split()
+# SVDF (svdf8): TFLM's svdf_common.cc (Prepare, the reference Eval) and its svdf.cc / cmsis_nn/svdf.cc (CMSIS-NN's
+# arm_svdf_s8 and arm_svdf_state_s16_s8, among its integer sources below).
+SVDF_FRAMEWORK = ["tensorflow/lite/micro/kernels/svdf_common.cc"]
+SVDF_KERNELS = ["svdf"]
 # UNIDIRECTIONAL_SEQUENCE_LSTM (lstm8): TFLM's kernel (cmsis_nn/: arm_lstm_unidirectional_s8 and s16) and the TFLM
 # sources it shares with the reference kernel.
 KERNELS += ["unidirectional_sequence_lstm"]
@@ -94,12 +97,26 @@ class op_profiler : public tflite::MicroProfilerInterface {
   }
 };
 op_profiler profiler;
+
+// A case of a model with state (variable tensors): from the initial state, CASE_INVOCATIONS runs of its input, the
+// last one timed and compared; these are the runs before it, the input loaded before each (the arena's planner
+// may place later tensors over it).
+bool run_warm_up(tflite::MicroInterpreter& interpreter, const unsigned char* input) {
+  if (interpreter.Reset() != kTfLiteOk) return false;
+  TfLiteTensor* in = interpreter.input(0);
+  for (int run = 1; run < CASE_INVOCATIONS; ++run) {
+    std::memcpy(in->data.raw, input, in->bytes);
+    if (interpreter.Invoke() != kTfLiteOk) return false;
+  }
+  return true;
+}
 }  // namespace
 
 int main() {
   cm_bench::start_counter();
   const cm_bench::calibration calibration = cm_bench::calibrate(4000000);
   static tflite::MicroMutableOpResolver<16> resolver;
+  resolver.AddSvdf();
   resolver.AddConv2D();
   resolver.AddDepthwiseConv2D();
   resolver.AddFullyConnected();
@@ -124,8 +141,7 @@ int main() {
   int equal = 0;
   unsigned long ticks0 = 0;
   for (int k = 3; k >= 0; --k) {
-    // Every case from the initial state (Reset: variable tensors zeroed, the LSTM's states), as the host oracle runs it.
-    interpreter.Reset();
+    if (!run_warm_up(interpreter, inputs[k])) return 1;
     std::memcpy(in->data.raw, inputs[k], in->bytes);
     const std::uint64_t before = cm_bench::ticks();
     if (interpreter.Invoke() != kTfLiteOk) {
@@ -139,7 +155,7 @@ int main() {
   std::printf("{\"peer\": \"TFLM + CMSIS-NN\", \"instructions\": %lu, \"arena_used_bytes\": %lu, \"equal\": %d}\n",
               ticks0 * calibration.instructions_per_tick(), static_cast<unsigned long>(interpreter.arena_used_bytes()),
               equal);
-  interpreter.Reset();
+  if (!run_warm_up(interpreter, inputs[0])) return 1;
   std::memcpy(in->data.raw, inputs[0], in->bytes);
   profiler.on = true;
   if (interpreter.Invoke() != kTfLiteOk) return 1;
@@ -170,6 +186,9 @@ def main():
     for k in range(4):
         header += c_array(f"input_{k}", (args.model / f"input_{k}.bin").read_bytes())
         header += c_array(f"output_{k}", (args.model / f"output_{k}.bin").read_bytes())
+    # Models with state: each case runs `invocations` times from the initial state (scripts/gen_cortex_m_models.py).
+    invocations = args.model / "invocations"
+    header += f"#define CASE_INVOCATIONS {int(invocations.read_text()) if invocations.exists() else 1}\n"
     header += "const unsigned char* const inputs[4] = {input_0, input_1, input_2, input_3};\n"
     header += "const unsigned char* const outputs[4] = {output_0, output_1, output_2, output_3};\n"
     (out / "model_data.h").write_text(header)
@@ -190,7 +209,8 @@ def main():
              f"-T {ROOT}/tests/baremetal/mps2_an386.ld -Wl,--gc-sections $in -o $out -lm"]
     objects = []
     kernels = [f"tensorflow/lite/micro/kernels/{'' if args.reference else 'cmsis_nn/'}{name}.cc" for name in KERNELS]
-    for source in FRAMEWORK + kernels:
+    kernels += [f"tensorflow/lite/micro/kernels/{'' if args.reference else 'cmsis_nn/'}{name}.cc" for name in SVDF_KERNELS]
+    for source in FRAMEWORK + SVDF_FRAMEWORK + kernels:
         obj = "obj/" + source.replace("/", "_") + ".o"
         lines.append(f"build {obj}: cxx {tflm / source}")
         objects.append(obj)

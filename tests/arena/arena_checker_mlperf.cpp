@@ -62,7 +62,7 @@ TEST_CASE("the MLPerf Tiny model runs within its default plan and matches TFLM")
 TEST_CASE("the MLPerf Tiny model runs within its plan with in-place windows and matches TFLM") {
   using net = ctnn::compile<ctnn::models::mlperf_model, ctnn::in_place_windows>;
   int in_place_calls = 0;
-  for (std::size_t c = 0; c < net::call_count; ++c) in_place_calls += net::module.calls[c].params.in_place;
+  for (std::size_t c = 0; c < net::call_count; ++c) in_place_calls += net::module.calls[c].params.in_place == 1 ? 1 : 0;
   MESSAGE(CTNN_STRINGIZE(CTNN_MLPERF_MODEL) << ": " << in_place_calls << " calls in place, arena " << net::arena_bytes << " B ("
                                             << ctnn::compile<ctnn::models::mlperf_model>::arena_bytes << " B without)");
   check_on_references<net>();

@@ -198,6 +198,9 @@ static_assert(concat_plain::liveness_lower_bound == 128 && concat_plain::arena_b
 static_assert(concat_reused::liveness_lower_bound == 64 && concat_reused::arena_bytes == 64 && concat_reused::module.concats_in_place == 1);
 static_assert(where(concat_reused::module, "a").offset == where(concat_reused::module, "c").offset &&
               where(concat_reused::module, "b").offset == where(concat_reused::module, "c").offset + 32);
+// The concat's call then copies nothing: the executor skips it (kernel_params::in_place 2).
+static_assert(concat_reused::module.copies_skipped == 1 && concat_reused::module.bytes_not_copied == 64 &&
+              concat_reused::module.calls[2].params.in_place == 2 && concat_plain::module.copies_skipped == 0);
 // A channel concat of NHWC maps is not contiguous: it stays a copy.
 using channel_concat = dsl::graph<dsl::outputs<"out">,                                       //
                                   dsl::node<"x", dsl::input<ctnn::f32, 1, 2, 2, 2>>,         //
@@ -205,7 +208,8 @@ using channel_concat = dsl::graph<dsl::outputs<"out">,                          
                                   dsl::node<"b", dsl::sigmoid, "x">,                         //
                                   dsl::node<"c", dsl::concat<>, "a", "b">,                   //
                                   dsl::node<"out", dsl::tanh, "c">>;
-static_assert(ctnn::compile<channel_concat, ctnn::concat_in_place>::module.concats_in_place == 0);
+static_assert(ctnn::compile<channel_concat, ctnn::concat_in_place>::module.concats_in_place == 0 &&
+              ctnn::compile<channel_concat, ctnn::concat_in_place>::module.copies_skipped == 0);
 
 TEST_CASE("concat in place gives the same outputs") {
   const auto x = ctnn_test::random_floats(8, 5);

@@ -25,6 +25,9 @@ static_assert(plain::module.slices_in_place == 0 && sliced::module.slices_in_pla
 // The input (96 B), the two later parts (32 B each) and the output (96 B) are live at the concat; in place,
 // the parts are bytes of the input.
 static_assert(plain::arena_bytes == 256 && sliced::arena_bytes == 192 && reused::arena_bytes == 192);
+// Their calls then copy nothing (their bytes are the input's): the executor skips both (kernel_params::in_place 2).
+static_assert(plain::module.copies_skipped == 0 && sliced::module.copies_skipped == 2 && sliced::module.bytes_not_copied == 64 &&
+              reused::module.copies_skipped == 2);
 
 std::vector<float> read_floats(const std::string& path) {
   std::vector<float> values;

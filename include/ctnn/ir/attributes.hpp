@@ -237,6 +237,9 @@ struct recurrent_fields {
   std::uint32_t present = 0;             // bit k: operand k is given
   // The cell's functions, ONNX's activations in order (lstm f, g, h; gru f, g; rnn f), per direction.
   std::array<activation, 6> functions{};
+  // The columns of one weight panel (kernel/reference/recurrent.hpp): W and R are [directions * gates *
+  // hidden / panel, depth, panel], each panel k-major; 0: one panel of every gate's columns per direction.
+  std::int32_t panel = 0;
   constexpr float clip() const { return std::bit_cast<float>(clip_bits); }
   constexpr std::int32_t directions() const { return direction == recurrent_direction::bidirectional ? 2 : 1; }
   constexpr bool has(std::int32_t operand) const { return (present >> operand & 1u) != 0; }

@@ -167,7 +167,8 @@ struct kernel_params {
   // 1: plan_memory placed the result over the input, which dies here (ctnn::in_place_windows: conv2d and
   // depthwise; ctnn::in_place_conv, ctnn::in_place_depthwise). Safe for kernels that walk output pixels
   // row-major and finish a pixel before the next (the reference kernels); other kernels must refuse such
-  // calls (docs/memory.md).
+  // calls (docs/memory.md). 2: the result's bytes are already its operands' (a slice stored inside its input,
+  // a concat its producers wrote into): the executor runs nothing for the call (pass::mark_in_place_calls).
   std::int32_t in_place = 0;
   // The implementation that runs the call and the layout of its constant operands (pass::select_kernels;
   // lower_te records the reference kernel, constants as stored). Decided by the other fields and the

@@ -344,6 +344,8 @@ struct module : module_graph<MaxTensors, MaxNodes> {
                                                    // (an in-place convolution; mark_in_place_calls reads it)
   std::int32_t concats_in_place = 0;       // concats whose inputs were written into the output
   std::int32_t slices_in_place = 0;        // slices stored inside their input (memory::plan_config::slice_in_place)
+  std::int32_t copies_skipped = 0;         // calls that would copy bytes onto themselves (mark_in_place_calls)
+  std::int64_t bytes_not_copied = 0;       // their results' bytes
   std::int32_t reordered = 0;              // 1: the op order was changed to lower the peak
   std::int64_t io_bytes_outside = 0;       // model inputs and outputs kept in the caller's buffers
 

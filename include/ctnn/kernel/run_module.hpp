@@ -109,6 +109,7 @@ class module_runner {
     copy_io_in_pools(true);
     for (std::int32_t c = 0; c < m_.call_count; ++c) {
       const kernel_call& call = m_.calls[static_cast<std::size_t>(c)];
+      if (call.params.in_place == 2) continue;  // its result's bytes are its operands' already (mark_in_place_calls)
       std::array<const void*, max_node_inputs> operands{};
       for (std::int32_t k = 0; k < call.operand_count; ++k)
         operands[static_cast<std::size_t>(k)] = address(call.operand_at[static_cast<std::size_t>(k)]);

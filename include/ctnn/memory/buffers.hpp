@@ -13,7 +13,7 @@
 //    same contract (same byte size only).
 //  * concat in place: the producers of a concat's inputs write straight into its output, each at its
 //    slice. Only when the slices are contiguous (every dimension before the axis is 1): the kernels
-//    write dense outputs. The concat kernel then copies each slice onto itself. A channel concat of an
+//    write dense outputs. The concat's call then copies nothing (mark_in_place_calls: skipped). A channel concat of an
 //    NHWC map would need kernels that write with an output row stride (not there yet).
 //
 //  * in-place windows (ctnn::in_place_depthwise, ctnn::in_place_conv, ctnn::in_place_windows): a
@@ -166,7 +166,7 @@ constexpr buffer_set<Module> plan_buffers(const Module& m, const plan_config& co
           head[out_buffer] == out && next[out] < 0 && b[out_buffer].first_use == op) {
         // A window that is one contiguous block of its input (a split's or unpack's part along the outermost
         // dim of extent above 1): the result is stored inside the input's buffer, where its bytes already are
-        // (the slice's kernel then copies each element onto itself), and keeps that buffer alive.
+        // (its call then copies nothing: mark_in_place_calls skips it), and keeps that buffer alive.
         const std::int32_t operand = n.inputs[0];
         const std::int32_t r = m.storage_root(operand);
         const std::int32_t into = r >= 0 ? of[r] : -1;

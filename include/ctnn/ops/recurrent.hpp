@@ -26,10 +26,11 @@ struct recurrent_op : op_defaults {
 
   // The extents ONNX gives operand k, from X's and hidden_size.
   static constexpr shape expected_shape(std::int32_t k, const kernel::reference::recurrent::extents& e) {
-    const std::int32_t h = e.hidden, dirs = e.directions;
+    const std::int32_t h = e.hidden, dirs = e.directions, panel = e.panel_columns(gates);
+    const std::int32_t panels = panel > 0 && gates * h % panel == 0 ? dirs * (gates * h / panel) : -1;
     switch (k) {
-      case 1: return make_shape(dirs, e.input, gates * h);  // k-major: ONNX's W and R transposed
-      case 2: return make_shape(dirs, h, gates * h);
+      case 1: return make_shape(panels, e.input, panel);  // k-major panels: ONNX's W and R transposed
+      case 2: return make_shape(panels, h, panel);
       case 3: return make_shape(dirs, 2 * gates * h);
       case 6: return make_shape(dirs, 3 * h);
       default: return e.batch_major ? make_shape(e.batch, dirs, h) : make_shape(dirs, e.batch, h);  // the states

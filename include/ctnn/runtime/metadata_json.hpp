@@ -381,8 +381,20 @@ inline bool write_metadata(json_writer& j, const module_view& m) {
   j.key("in_place_calls");
   j.begin_array(true);
   for (std::int32_t c = 0; c < m.call_count; ++c)
-    if (m.calls[c].params.in_place != 0) j.integer(c);
+    if (m.calls[c].params.in_place == 1) j.integer(c);
   j.end_array();
+  // Calls that would copy bytes onto themselves (a slice stored inside its input, a concat its producers wrote
+  // into): the executor runs nothing for them; bytes_not_copied sums their results.
+  j.key("skipped_copies");
+  j.begin_array(true);
+  std::int64_t not_copied = 0;
+  for (std::int32_t c = 0; c < m.call_count; ++c)
+    if (m.calls[c].params.in_place == 2) {
+      j.integer(c);
+      not_copied += m.tensor_at(m.calls[c].result).bytes();
+    }
+  j.end_array();
+  j.member("bytes_not_copied", not_copied);
   j.end_object();
 
   j.end_object();

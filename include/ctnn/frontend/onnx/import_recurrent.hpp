@@ -119,21 +119,27 @@ constexpr void import_recurrent(S& s, const node_view& n, const operands& o, std
   op_attributes a{};
   a.recurrent = f;
   // W [dirs, gates * hidden, input] and R [dirs, gates * hidden, hidden] as the kernels read them, k-major
-  // ([dirs, input or hidden, gates * hidden]): constants re-laid out at compile time, others transposed.
+  // (kernel/reference/recurrent.hpp): constants re-laid out at compile time in panels of the kernel's column
+  // block ([dirs * gates * hidden / panel, input or hidden, panel]: rows of one panel are contiguous), others
+  // transposed ([dirs, input or hidden, gates * hidden], one panel per direction).
   const std::int32_t gates = per_direction == 3 ? 4 : per_direction == 2 ? 3 : 1, dirs = f.directions();
+  const bool both_constant = o.count > 2 && s.is_constant(o.id[1]) && s.is_constant(o.id[2]);
+  f.panel = both_constant ? kernel::reference::recurrent::panel_width(f.hidden) : 0;
+  const std::int32_t panel = f.panel > 0 ? f.panel : gates * f.hidden;
   // std::int32_t is long on Arm's EABI: the lambdas name their return type.
   const auto k_major = [&](std::uint32_t k, std::int32_t depth) -> std::int32_t {
     const shape stored = onnx_shape(s, o.id[k]);
     if (s.failed()) return -1;
     if (stored != make_shape(dirs, gates * f.hidden, depth)) return s.operand_error(k), -1;
     if (s.is_constant(o.id[k]))
-      return s.gathered(o.id[k], k, make_shape(dirs, depth, gates * f.hidden),
-                        {std::int64_t{gates} * f.hidden * depth, 1, depth, 0}, 1.0f);
+      return s.gathered(o.id[k], k, make_shape(dirs * (gates * f.hidden / panel), depth, panel),
+                        {std::int64_t{panel} * depth, 1, depth, 0}, 1.0f);
     const std::int32_t id = as_onnx(s, o.id[k], k);
     return id < 0 ? -1 : s.transpose(id, std::array<std::int32_t, 3>{0, 2, 1}, s.label_of(o.id[k]));
   };
   const std::int32_t x = as_ir(0), w = k_major(1, xs[2]), r = k_major(2, f.hidden), b = as_ir(3), h0 = as_ir(5);
   if (s.failed()) return;
+  a.recurrent = f;
   const name label = numbered(name_of(s.current), static_cast<std::size_t>(s.node_index));
   const std::int32_t packed = lstm ? s.add_node(s.current_kind, a, {x, w, r, b, h0, as_ir(6), as_ir(7)}, label)
                                    : s.add_node(s.current_kind, a, {x, w, r, b, h0}, label);

@@ -3,50 +3,36 @@
 // (kernel/reference/int8/sequence_lstm.hpp: its arithmetic, in its words, is the contract here).
 //
 // The walk: per batch row and step, one pass over the units; per unit its four gate rows (input, forget, cell,
-// output) of the input weights in one pass over their bytes, then its four rows of the recurrent weights, then the
-// unit's cell and output, so no gate vector is ever stored:
-//   * the weights are re-laid out at compile time (pack<1>, pack<2>): per unit, the offset terms
-//     zero_point_term * sum(row) of its four rows (TFLM's zero point of the input or of the output state, folded as
-//     CMSIS-NN does: sum w * (v + offset) = sum w * v + offset * sum w, wrapping alike), then its four rows
-//     interleaved a word (four bytes) at a time, the last word of a row padded with zero bytes;
-//   * the step's input row and the old output state are sign-extended once per step into int16 pairs on the stack
-//     ((v0, v2), (v1, v3) per word: SXTB16), which every unit reads; per word of weights a unit does SXTB16 twice and
-//     SMLAD twice per gate (four MACs);
-//   * per gate: the two rescales (MultiplyByQuantizedMultiplier with the gate's compile-time multipliers,
-//     detail/requantize.hpp's scale_plus), each saturated to int16 and their sum saturated again; TFLM's int16
-//     sigmoid and tanh (reference/int16_activation.hpp's table and interpolation); the products f * c, i * g and
-//     tanh(c) * o rescaled, saturated and clipped as the reference does.
+// output) of the input weights in one pass, then its four rows of the recurrent weights, then the unit's gates, cell
+// and output, so no gate vector is ever stored (TFLM keeps four int16 gate vectors, CMSIS-NN an int32 one):
+//   * the step's input row and the old output state are widened once per step into int16 pairs on the stack, their
+//     zero points added as they are (SXTAB16: TFLM's sum w * (v + offset) exactly, x + offset within +-255), which
+//     every unit reads;
+//   * the weights are re-laid out at compile time (pack<1>, pack<2>) as int16 pairs, a unit's four rows side by side
+//     (lstm_gate_rows), so that the dot products are LDM + SMLAD only (dot_4_pair_rows, detail/dot.hpp: 11
+//     instructions per 16 MACs; the SVDF kernel's loop), at twice the weights' flash (int8 weights widened by SXTB16
+//     at run time took 1.6 instructions per MAC); the biases unit by unit (pack<3>, lstm_biases);
+//   * per gate: the two rescales (MultiplyByQuantizedMultiplier with the gate's compile-time multipliers: the short
+//     stage, SMMULR, where the sums stay below 2^30), each saturated to int16 and their sum saturated again; TFLM's
+//     int16 sigmoid and tanh (reference/int16_activation.hpp's table and interpolation); the products f * c, i * g
+//     and tanh(c) * o rescaled (the first two by a power of two: a halving and a rounding shift), saturated and
+//     clipped as the reference does.
 // The output state of step t is the result row of step t - 1 (the reference copies that row into the state after each
 // step): a step reads it from there, and the state is written once, after the last step. The cell state is updated
 // in place, unit by unit (each unit reads only its own).
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/arm/detail/dot.hpp>
 #include <ctnn/kernel/arm/detail/dsp.hpp>
 #include <ctnn/kernel/arm/detail/requantize.hpp>
 #include <ctnn/kernel/reference/int16_activation.hpp>
 #include <ctnn/kernel/reference/int8/sequence_lstm.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-#include <arm_acle.h>
-#endif
-
 namespace ctnn::kernel::arm::detail {
-
-// v saturated to a signed range of Bits bits (SSAT).
-template <int Bits>
-[[gnu::always_inline]] inline std::int32_t saturate(std::int32_t v) {
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-  return __ssat(v, Bits);
-#else
-  constexpr std::int32_t high = (std::int32_t{1} << (Bits - 1)) - 1, low = -high - 1;
-  return v < low ? low : v > high ? high : v;
-#endif
-}
 
 // TFLM's int16 Logistic of a Q3.12 gate (input multiplier 3, no shift: reference::int16::logistic's arithmetic). An
 // int16 gate's 3 * |gate| >> 9 is at most 192: never past the table, whose saturated branch is left out.
@@ -68,36 +54,31 @@ template <int Bits>
   return static_cast<std::int16_t>(centred >> (9 - 1));
 }
 
-// A matrix of 4 * cells rows of `width` int8 weights (gates input, forget, cell, output), re-laid out per unit: its
-// four rows' offset terms (offset * sum(row), wrapping), then per word of four inputs (k .. k + 3) each of the four
-// rows' weights as two words of int16 pairs, (w[k], w[k + 2]) and (w[k + 1], w[k + 3]), as spread_pairs spreads the
-// vector (zero past the row's end). Twice the weights' bytes, for SMLAD without sign extension at run time (an int8
-// word costs two SXTB16 per two SMLAD; on the benchmark's LSTM, 1.7 instructions per MAC instead of 0.8).
+// A matrix of 4 * cells rows of `width` int8 weights (gates input, forget, cell, output), re-laid out per unit: per
+// quad of inputs (k .. k + 3) each of the unit's four rows as two words of int16 pairs, (w[k], w[k + 2]) and
+// (w[k + 1], w[k + 3]), the order widen_quads widens the vector in (zero past the row's end): dot_4_pair_rows's
+// layout. Twice the weights' bytes, for SMLAD without sign extension at run time.
 template <std::int32_t Cells, std::int32_t Width>
 struct lstm_gate_rows {
-  static constexpr std::int32_t words_per_row = (Width + 3) / 4;
-  static constexpr std::size_t unit_words = 4 + 8 * static_cast<std::size_t>(words_per_row);
+  static constexpr std::int32_t quads = (Width + 3) / 4;
+  static constexpr std::size_t unit_words = 8 * static_cast<std::size_t>(quads);
   static constexpr std::size_t words = static_cast<std::size_t>(Cells) * unit_words;
 
   template <class Reader>
-  static constexpr std::array<std::int32_t, words> pack(const Reader& read, std::int32_t offset) {
+  static constexpr std::array<std::int32_t, words> pack(const Reader& read) {
     std::array<std::int32_t, words> packed{};
-    for (std::int32_t u = 0; u < Cells; ++u) {
-      const std::size_t unit = static_cast<std::size_t>(u) * unit_words;
+    for (std::int32_t u = 0; u < Cells; ++u)
       for (std::int32_t g = 0; g < 4; ++g) {
         const std::size_t row = (static_cast<std::size_t>(g) * Cells + static_cast<std::size_t>(u)) * Width;
-        std::int32_t sum = 0;
         for (std::int32_t k = 0; k < Width; ++k) {
           const std::int8_t w = read.i8(row + static_cast<std::size_t>(k));
-          sum += w;
-          // Word k / 4 of the unit, gate g: its even pair (k % 4 = 0, 2) or its odd one (1, 3), low or high half.
-          const std::size_t at = unit + 4 + 8 * static_cast<std::size_t>(k / 4) + 2 * static_cast<std::size_t>(g) + static_cast<std::size_t>(k % 2);
+          // Quad k / 4 of the unit, gate g: its even pair (k % 4 = 0, 2) or its odd one (1, 3), low or high half.
+          const std::size_t at = static_cast<std::size_t>(u) * unit_words + 8 * static_cast<std::size_t>(k / 4) +
+                                 2 * static_cast<std::size_t>(g) + static_cast<std::size_t>(k % 2);
           packed[at] = static_cast<std::int32_t>(static_cast<std::uint32_t>(packed[at]) |
                                                  (static_cast<std::uint32_t>(static_cast<std::uint16_t>(w)) << (k % 4 >= 2 ? 16 : 0)));
         }
-        packed[unit + static_cast<std::size_t>(g)] = offset_term(offset, sum);
       }
-    }
     return packed;
   }
 };
@@ -123,76 +104,16 @@ struct lstm_biases {
   }
 };
 
-// A vector of int8 values sign-extended into int16 pairs, two words per word of values: (v0, v2), (v1, v3); the
-// last word's missing values 0.
+// A vector of int8 values plus an offset (offset_pair: in both halves) widened into int16 pairs (widen_quads), a last
+// partial quad padded with zeros (their products are zero: the rows' padding is).
 template <std::int32_t Width>
-[[gnu::always_inline]] inline void spread_pairs(const std::int8_t* v, std::uint32_t* pairs) {
-  constexpr std::int32_t whole = Width / 4;
-  for (std::int32_t k = 0; k < whole; ++k) {
-    const std::uint32_t word = load_word(v + 4 * k);
-    pairs[2 * k] = sxtb16(word);
-    pairs[2 * k + 1] = sxtb16_ror8(word);
-  }
+[[gnu::always_inline]] inline void widen_vector(const std::int8_t* v, std::uint32_t* pairs, std::uint32_t offset_pair) {
+  widen_quads(v, pairs, Width / 4, offset_pair);
   if constexpr (Width % 4 != 0) {
-    std::uint32_t word = 0;
-    for (std::int32_t k = 0; k < Width % 4; ++k) word |= static_cast<std::uint32_t>(static_cast<std::uint8_t>(v[4 * whole + k])) << (8 * k);
-    pairs[2 * whole] = sxtb16(word);
-    pairs[2 * whole + 1] = sxtb16_ror8(word);
+    std::int8_t tail[4] = {};
+    for (std::int32_t k = 0; k < Width % 4; ++k) tail[k] = v[Width / 4 * 4 + k];
+    widen_quads(tail, pairs + 2 * (Width / 4), 1, offset_pair);
   }
-}
-
-// The four gate rows of one unit (int16 pairs, lstm_gate_rows) dotted with a spread vector: acc[g] += row g . v. Per
-// word of inputs: one LDRD of the vector's pairs, two LDM of two rows' pairs each, eight SMLAD. The loop in inline
-// assembly on Thumb-2: g++ splits 64-bit loads into LDR pairs, spills an accumulator or moves the four between
-// registers every iteration (Cortex-M4 -O2, the benchmark's LSTM: 1.9 instructions per MAC in C++, 0.8 here).
-template <std::int32_t WordsPerRow>
-[[gnu::always_inline]] inline void four_row_dots(const std::int32_t* rows, const std::uint32_t* pairs, std::int32_t (&acc)[4]) {
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP && defined(__thumb2__)
-  // One word of inputs: the vector's pairs into r4, r5, two rows' pairs at a time into r6, r8, r9, r10 (LDM: its
-  // registers ascending, hence fixed ones; not r7, Thumb's frame pointer), eight SMLAD. Every operand in a register of
-  // its own choosing too (r0 to r3 the sums, r11 and r12 the pointers): with operands left to it, g++ reports
-  // impossible constraints in some of the kernel's instantiations.
-  register std::int32_t a0 asm("r0") = acc[0];
-  register std::int32_t a1 asm("r1") = acc[1];
-  register std::int32_t a2 asm("r2") = acc[2];
-  register std::int32_t a3 asm("r3") = acc[3];
-  register const std::uint32_t* v asm("r11") = pairs;
-  register const std::int32_t* w asm("r12") = rows;
-#define CTNN_LSTM_FOUR_ROW_WORD                   \
-  "ldmia %[v]!, {r4, r5}\n\t"                     \
-  "ldmia %[w]!, {r6, r8, r9, r10}\n\t"            \
-  "smlad %[a0], r6, r4, %[a0]\n\t"                \
-  "smlad %[a0], r8, r5, %[a0]\n\t"                \
-  "smlad %[a1], r9, r4, %[a1]\n\t"                \
-  "smlad %[a1], r10, r5, %[a1]\n\t"               \
-  "ldmia %[w]!, {r6, r8, r9, r10}\n\t"            \
-  "smlad %[a2], r6, r4, %[a2]\n\t"                \
-  "smlad %[a2], r8, r5, %[a2]\n\t"                \
-  "smlad %[a3], r9, r4, %[a3]\n\t"                \
-  "smlad %[a3], r10, r5, %[a3]\n\t"
-#define CTNN_LSTM_FOUR_ROW_OPERANDS                                                                                       \
-  : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [v] "+r"(v), [w] "+r"(w)                              \
-  :                                                                                                                      \
-  : "r4", "r5", "r6", "r8", "r9", "r10", "memory", "cc"
-  // Unrolled (with a loop counter in the assembly, g++ finds no registers for its operands where the kernel inlines it).
-#pragma GCC unroll 64
-  for (std::int32_t k = 0; k < WordsPerRow; ++k) __asm(CTNN_LSTM_FOUR_ROW_WORD CTNN_LSTM_FOUR_ROW_OPERANDS);
-#undef CTNN_LSTM_FOUR_ROW_WORD
-#undef CTNN_LSTM_FOUR_ROW_OPERANDS
-#else
-  std::int32_t a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-  for (std::int32_t k = 0; k < WordsPerRow; ++k, rows += 8, pairs += 2) {
-    const auto w = reinterpret_cast<const std::uint32_t*>(rows);
-    a0 = smlad(w[1], pairs[1], smlad(w[0], pairs[0], a0));
-    a1 = smlad(w[3], pairs[1], smlad(w[2], pairs[0], a1));
-    a2 = smlad(w[5], pairs[1], smlad(w[4], pairs[0], a2));
-    a3 = smlad(w[7], pairs[1], smlad(w[6], pairs[0], a3));
-  }
-#endif
-  acc[0] = a0;
-  acc[1] = a1;
-  acc[2] = a2;
-  acc[3] = a3;
 }
 
 // MultiplyByQuantizedMultiplier(x, Multiplier, Shift) + Offset (scale_plus), in fewer instructions where the call's
@@ -233,8 +154,8 @@ struct sequence_lstm_kernel {
   template <std::size_t K, class Reader>
   static constexpr auto pack(const Reader& read) {
     static_assert(K >= 1 && K <= 3, "ctnn: the DSP LSTM kernel packs its weights and biases only.");
-    if constexpr (K == 1) return input_rows::pack(read, P.input_offset);
-    else if constexpr (K == 2) return state_rows::pack(read, P.input2_offset);
+    if constexpr (K == 1) return input_rows::pack(read);
+    else if constexpr (K == 2) return state_rows::pack(read);
     else return lstm_biases<cells>::pack(read);
   }
 
@@ -262,7 +183,9 @@ struct sequence_lstm_kernel {
   // The reference's cell-state tanh input scaling (TFLM's lstm_internal::Tanh of a cell state of scale 2^power).
   static constexpr reference::int16::table_input_scaling cell_scaling{reference::int8::detail::tanh_of_shift(P.left_shift)};
   static constexpr bool clipped = P.activation_min > -32768 || P.activation_max < 32767;
-  // A recurrent sum (offset term included) is below cells * 127 * 255 < 2^30 in magnitude.
+  // The zero points' offsets, added as the vectors are widened (SXTAB16): x + offset within +-255 fits a half.
+  static constexpr std::uint32_t input_offset_pair = both_halves(P.input_offset), state_offset_pair = both_halves(P.input2_offset);
+  // A recurrent sum is below cells * 127 * 255 < 2^30 in magnitude.
   static constexpr bool short_state_sums = std::int64_t{cells} * 127 * 255 < (std::int64_t{1} << 30);
 
   static constexpr std::ptrdiff_t row_of(std::int32_t t, std::int32_t b) {
@@ -283,23 +206,22 @@ struct sequence_lstm_kernel {
   [[gnu::noinline]] static void sequence(const std::int8_t* input, const std::int32_t* input_weights, const std::int32_t* state_weights,
                                          const std::int32_t* biases, std::int8_t* output_state, std::int16_t* cell, std::int8_t* output,
                                          std::int32_t b) {
-    std::uint32_t x_pairs[2 * input_rows::words_per_row];
-    std::uint32_t h_pairs[2 * state_rows::words_per_row];
+    std::uint32_t x_pairs[2 * input_rows::quads];
+    std::uint32_t h_pairs[2 * state_rows::quads];
     const std::int8_t* h = output_state;
     for (std::int32_t t = 0; t < steps; ++t) {
       const std::ptrdiff_t row = row_of(t, b);
-      spread_pairs<features>(input + row * features, x_pairs);
-      spread_pairs<cells>(h, h_pairs);
+      widen_vector<features>(input + row * features, x_pairs, input_offset_pair);
+      widen_vector<cells>(h, h_pairs, state_offset_pair);
       std::int8_t* y = output + row * cells;
       const std::int32_t* w_in = input_weights;
       const std::int32_t* w_state = state_weights;
       const std::int32_t* bias = biases;
-      for (std::int32_t u = 0; u < cells; ++u, w_in += input_rows::unit_words, w_state += state_rows::unit_words, bias += 4) {
-        std::int32_t from_input[4] = {wrapping_add(w_in[0], bias[0]), wrapping_add(w_in[1], bias[1]), wrapping_add(w_in[2], bias[2]),
-                                      wrapping_add(w_in[3], bias[3])};
-        four_row_dots<input_rows::words_per_row>(w_in + 4, x_pairs, from_input);
-        std::int32_t from_state[4] = {w_state[0], w_state[1], w_state[2], w_state[3]};
-        four_row_dots<state_rows::words_per_row>(w_state + 4, h_pairs, from_state);
+      for (std::int32_t u = 0; u < cells; ++u, bias += 4) {  // dot_4_pair_rows advances w_in and w_state
+        std::int32_t from_input[4] = {bias[0], bias[1], bias[2], bias[3]};
+        dot_4_pair_rows<input_rows::quads>(x_pairs, w_in, from_input);
+        std::int32_t from_state[4] = {0, 0, 0, 0};
+        dot_4_pair_rows<state_rows::quads>(h_pairs, w_state, from_state);
         const std::int32_t input_gate = lstm_sigmoid(gate<0, ShortInput>(from_input[0], from_state[0]));
         const std::int32_t forget_gate = lstm_sigmoid(gate<1, ShortInput>(from_input[1], from_state[1]));
         const std::int32_t cell_gate = lstm_tanh_scaled(gate<2, ShortInput>(from_input[2], from_state[2]) * 3);

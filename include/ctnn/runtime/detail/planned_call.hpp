@@ -82,23 +82,27 @@ template <location L, std::size_t Pools>
 // packs it), `rq` the call's per-channel requantization arrays (empty when it has none), `state` the
 // model's state memory (unused by a model without state).
 template <call_plan Plan, std::size_t Pools>
-void run_planned_call(const std::array<std::byte*, Pools>& pools, const void* const* inputs, void* const* outputs,
-                      const void* const* constants, kernel::requant_arrays rq, std::byte* state) {
-  [&]<std::size_t... K>(std::index_sequence<K...>) {
-    constexpr bool packed_at_run_time =
-        ((Plan.params.choice.packs(static_cast<std::int32_t>(K)) && Plan.operand_at[K].where != storage::none &&
-          Plan.operand_at[K].where != storage::constant) || ...);
-    static_assert(!packed_at_run_time,
-                  "ctnn::executor: the kernel of this call reads an operand re-laid out at compile time (weights), "
-                  "but the operand is computed at run time; lower the op so that its weights are a constant.");
-    const void* const operands[] = {address_of<Plan.operand_at[K]>(pools, inputs, outputs, constants[K], state)..., nullptr};
-    void* const result = address_of<Plan.result_at>(pools, inputs, outputs, nullptr, state);
-    if constexpr (Plan.scratch_offset >= 0)
-      kernel::invoke<Plan.params>(operands, result, rq,
-                                  static_cast<void*>(pools[static_cast<std::size_t>(Plan.scratch_pool)] + Plan.scratch_offset));
-    else
-      kernel::invoke<Plan.params>(operands, result, rq);
-  }(std::make_index_sequence<static_cast<std::size_t>(Plan.operand_count)>{});
+void run_planned_call([[maybe_unused]] const std::array<std::byte*, Pools>& pools, [[maybe_unused]] const void* const* inputs,
+                      [[maybe_unused]] void* const* outputs, [[maybe_unused]] const void* const* constants,
+                      [[maybe_unused]] kernel::requant_arrays rq, [[maybe_unused]] std::byte* state) {
+  // in_place 2: the result's bytes are its operands' already (pass::mark_in_place_calls), nothing to run.
+  if constexpr (Plan.params.in_place != 2) {
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+      constexpr bool packed_at_run_time =
+          ((Plan.params.choice.packs(static_cast<std::int32_t>(K)) && Plan.operand_at[K].where != storage::none &&
+            Plan.operand_at[K].where != storage::constant) || ...);
+      static_assert(!packed_at_run_time,
+                    "ctnn::executor: the kernel of this call reads an operand re-laid out at compile time (weights), "
+                    "but the operand is computed at run time; lower the op so that its weights are a constant.");
+      const void* const operands[] = {address_of<Plan.operand_at[K]>(pools, inputs, outputs, constants[K], state)..., nullptr};
+      void* const result = address_of<Plan.result_at>(pools, inputs, outputs, nullptr, state);
+      if constexpr (Plan.scratch_offset >= 0)
+        kernel::invoke<Plan.params>(operands, result, rq,
+                                    static_cast<void*>(pools[static_cast<std::size_t>(Plan.scratch_pool)] + Plan.scratch_offset));
+      else
+        kernel::invoke<Plan.params>(operands, result, rq);
+    }(std::make_index_sequence<static_cast<std::size_t>(Plan.operand_count)>{});
+  }
 }
 
 }  // namespace ctnn::detail
