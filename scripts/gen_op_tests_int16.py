@@ -5,8 +5,9 @@ the model's own types). Outputs from TensorFlow Lite Micro's reference kernels t
 tflm_run, only with --tflm (without it the committed outputs are kept, scripts/op_tests.py).
 
 Also writes the uint8 models ctnn refuses as TFLM does (tests/data/tflite/, the tools' error tests):
-uint8_conv.tflite (an old fully-uint8 model: uint8 CONV_2D, then a uint8 ADD) and uint8_add.tflite (an ADD of
-uint8 tensors between QUANTIZEs). And the int16 models ctnn refuses, as TFLM does or until ctnn has their int16 kernels, to
+uint8_conv.tflite (an old fully-uint8 model: uint8 CONV_2D, then a uint8 ADD), uint8_add.tflite (an ADD of
+uint8 tensors before a QUANTIZE), uint8_quantize_from_f32.tflite (QUANTIZE float32 -> uint8: TFLM's Eval fails it)
+and uint8_quantize_unscaled.tflite (an int8 -> uint8 QUANTIZE whose result has no scale: TFLM's Prepare fails it). And the int16 models ctnn refuses, as TFLM does or until ctnn has their int16 kernels, to
 tests/data/tflite/ (the tools' error tests, tools/CMakeLists.txt): int16_gather.tflite (TFLM's GATHER takes
 float32 and int8 only), int16_relu_zero_point.tflite (an int16 RELU with zero point 5: TFLM's needs 0),
 int16_hard_swish.tflite (TFLM's HARD_SWISH takes float32 and int8 only), int16_mul_zero_point.tflite (an int16 MUL
@@ -641,6 +642,16 @@ def refused_uint8_models():
     m.op("ADD", [x, x], [s])
     m.op("QUANTIZE", [s], [y])
     (op_tests.OPS_DIR.parent / "tflite" / "uint8_add.tflite").write_bytes(m.serialize())
+    # QUANTIZE float32 -> uint8 (TFLM's Prepare takes the pair, its Eval fails it) and int8 -> uint8 without a
+    # result scale (TFLM's Prepare requires one).
+    for name, in_type, in_q, out_q in [("uint8_quantize_from_f32", tfl.FLOAT32, None, quant(0.1, 128)),
+                                       ("uint8_quantize_unscaled", I8, quant(0.1, 0), None)]:
+        m = tfl.Model(new_opcodes=True)
+        x = m.tensor("x", [1, 8], in_type, quant=in_q)
+        y = m.tensor("y", [1, 8], U8, quant=out_q)
+        m.inputs, m.outputs = [x], [y]
+        m.op("QUANTIZE", [x], [y])
+        (op_tests.OPS_DIR.parent / "tflite" / f"{name}.tflite").write_bytes(m.serialize())
 
 
 def main() -> None:

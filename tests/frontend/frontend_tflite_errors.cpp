@@ -20,6 +20,8 @@
 #include <ctnn/models/bad_uint8.hpp>
 #include <ctnn/models/uint8_add.hpp>
 #include <ctnn/models/uint8_conv.hpp>
+#include <ctnn/models/uint8_quantize_from_f32.hpp>
+#include <ctnn/models/uint8_quantize_unscaled.hpp>
 #include <ctnn/models/bad_unsupported_op.hpp>
 #include <ctnn/models/bad_channel_scale.hpp>
 #include <ctnn/models/bad_logistic_scale.hpp>
@@ -66,6 +68,14 @@ static_assert(error_of<models::uint8_conv>.operator_code == static_cast<int>(ctn
 static_assert(error_of<models::uint8_add>.code == code_of(frontend_error::tflite_uint8_operand));
 static_assert(error_of<models::uint8_add>.node == 0 && error_of<models::uint8_add>.tensor == 0);
 static_assert(error_of<models::uint8_add>.operator_code == static_cast<int>(ctnn::tflite::builtin_operator::add));
+// QUANTIZE runs uint8 only to and from int8 (float32 -> uint8 is refused, naming the result), and its uint8
+// result needs a scale.
+static_assert(error_of<models::uint8_quantize_from_f32>.code == code_of(frontend_error::tflite_uint8_operand));
+static_assert(error_of<models::uint8_quantize_from_f32>.node == 0 && error_of<models::uint8_quantize_from_f32>.tensor == 1);
+static_assert(error_of<models::uint8_quantize_unscaled>.code == code_of(frontend_error::tflite_invalid_quantization));
+static_assert(error_of<models::uint8_quantize_unscaled>.tensor == 1 &&
+              error_of<models::uint8_quantize_unscaled>.reason ==
+                  static_cast<int>(ctnn::tflite::quantization_problem::uint8_result_scale));
 
 static_assert(error_of<models::bad_pad_not_constant>.code == code_of(frontend_error::tflite_unsupported_operand));
 static_assert(error_of<models::bad_pad_not_constant>.node == 0 && error_of<models::bad_pad_not_constant>.input_slot == 1);
@@ -140,6 +150,9 @@ TEST_CASE("diagnostics in words") {
         "int8 to uint8), DEQUANTIZE (uint8 to float32) and the ops that move bytes (REVERSE_V2, RESHAPE, SQUEEZE, "
         "BROADCAST_TO, SHAPE): the op and the tensor are below.\n  op 0 (CONV_2D \"conv\"), UINT8 tensor 0\n");
   CHECK(words(error_of<models::uint8_add>).ends_with("\n  op 0 (ADD \"x_plus_x\"), UINT8 tensor 0\n"));
+  CHECK(words(error_of<models::uint8_quantize_from_f32>).ends_with("\n  op 0 (QUANTIZE \"y\"), UINT8 tensor 1\n"));
+  CHECK(words(error_of<models::uint8_quantize_unscaled>)
+            .ends_with("\n  op 0 (quantize \"y\"), tensor 1, a UINT8 QUANTIZE result without a scale (TFLM's Prepare requires one)\n"));
   CHECK(words(error_of<models::bad_pad_not_constant>).ends_with("\n  op 0 (PAD \"output\"), operand 1\n"));
   CHECK(words(error_of<models::bad_arg_max_two_axes>).ends_with("\n  op 0 (ARG_MAX \"y\"), operand 1\n"));
   CHECK(words(error_of<models::bad_reduce_max_requantized>)
