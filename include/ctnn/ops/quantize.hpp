@@ -38,7 +38,9 @@ struct type_conversion : unary_elementwise {
   template <class Writer>
   static void put_requantization(Writer& w, const kernel_params& p) {
     if (p.quantize.scale_bits == 0) return;
-    w.real_field(p.type == dtype::i16 || p.out_type == dtype::i16 ? ", int16 scale " : ", int8 scale ",
+    // The quantized side's type (float32 is the other side of a call with a scale here).
+    const dtype quantized = p.type == dtype::f32 ? p.out_type : p.type;
+    w.real_field(quantized == dtype::i16 ? ", int16 scale " : quantized == dtype::u8 ? ", uint8 scale " : ", int8 scale ",
                  static_cast<double>(p.quantize.scale()));
   }
 
