@@ -22,6 +22,7 @@
 #include <ctnn/frontend/tflite/import_state.hpp>
 #include <ctnn/frontend/tflite/import_tensors.hpp>
 #include <ctnn/frontend/tflite/int16_operators.hpp>
+#include <ctnn/frontend/tflite/uint8_operators.hpp>
 #include <ctnn/frontend/tflite/schema.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/ops/infer.hpp>
@@ -104,6 +105,8 @@ constexpr void import_op(S& s, std::uint32_t i) {
            {.operator_code = static_cast<std::int64_t>(p.code)});
     return;
   }
+  // UINT8 tensors where TFLM runs none (uint8_operators.hpp): refused before the op is read further.
+  if (!check_uint8_operands(s, op, p, o)) return;
   // One output (a split's and an unpack's: each), a fresh tensor.
   const bool node_per_output = adds_a_node_per_output(p.job);
   if (o.outputs.length < 1 || (o.outputs.length != 1 && !node_per_output)) {
