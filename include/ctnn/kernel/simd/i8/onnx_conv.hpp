@@ -1,15 +1,16 @@
 #pragma once
 // ONNX's integer convolutions and matrix products (QLinearConv, QLinearMatMul, and QDQ groups lowered to
 // them; kernel_params::requantization == onnx) on the vectorised int8 kernels: bit-exact with
-// kernel::reference::onnx_quant (conv_nchw, matmul), with ONNX's output stage (onnx_output,
+// kernel::reference::onnx_quant (conv, matmul), with ONNX's output stage (onnx_output,
 // i8/output_stage.hpp). The accumulation is the int8 kernels' own: the call is restated as the int8 call
 // in ctnn's layouts that computes the same accumulators (`inner_params`):
 //   conv2d, groups 1               -> gemm_kernel (conv2d, NHWC, OHWI weights);
 //   conv2d, groups = in = out channels, one input channel per group -> depthwise_kernel (1HWC weights);
 //   dense (MatMul, one weight matrix) -> gemm_kernel (dense, [out][in] weights).
 // The weights are re-laid out at compile time by the inner kernel's pack, read through an index map from
-// ONNX's layouts (OIHW, MatMul's [K, N]). At run time the NCHW input is transposed into an NHWC buffer
-// and the NHWC result back (simd/detail/transpose_blocks.hpp; dense needs neither). uint8 activations
+// ONNX's layouts (OIHW, MatMul's [K, N]). At run time an NCHW input (layout onnx) is transposed into an NHWC
+// buffer and the NHWC result back (simd/detail/transpose_blocks.hpp); an NHWC one (layout onnx_nhwc: the
+// importer holds integer activations in NHWC between convolutions) and dense need neither. uint8 activations
 // become int8 on the way in (x - 128, the top bit flipped, with the input zero point moved by 128:
 // (x - 128) + (128 - zero point) = x - zero point) and back on the way out (onnx_output writes y - 128).
 //
@@ -41,10 +42,14 @@ template <kernel_params P>
 struct onnx_call_shape {
   static constexpr bool quantized =
       P.requantization == requantization_policy::onnx && onnx_integer::is_8_bit(P.type) && onnx_integer::is_8_bit(P.out_type) &&
-      P.onnx.layout == data_layout::onnx && P.onnx.weights_type == dtype::i8 && P.weights_offset == 0 &&
+      is_onnx_layout(P.onnx.layout) && P.onnx.weights_type == dtype::i8 && P.weights_offset == 0 &&
       P.onnx.zero_point_count <= 1 && P.onnx.scale_count >= 1 && onnx_integer::supports(P);
   static constexpr bool is_conv = quantized && P.kind == op_kind::conv2d;
-  static constexpr bool is_depthwise = is_conv && P.groups > 1 && P.groups == P.in[1] && P.groups == P.out[1];
+  static constexpr bool is_nhwc = P.onnx.layout == data_layout::onnx_nhwc;
+  // A conv's dims as NHWC (the inner kernel's layout).
+  static constexpr shape nhwc_in = is_nhwc ? P.in : make_shape(P.in[0], P.in[2], P.in[3], P.in[1]);
+  static constexpr shape nhwc_out = is_nhwc ? P.out : make_shape(P.out[0], P.out[2], P.out[3], P.out[1]);
+  static constexpr bool is_depthwise = is_conv && P.groups > 1 && P.groups == nhwc_in[3] && P.groups == nhwc_out[3];
   // MatMul: a [..., M, K] x one b [K, N].
   static constexpr bool is_dense = quantized && P.kind == op_kind::dense && P.in2.rank == 2 && P.in.last() > 0 &&
                                    P.out.last() > 0 && P.in.last() == P.in2[0] && P.out.last() == P.in2[1] &&
@@ -73,8 +78,8 @@ struct onnx_call_shape {
       } else {
         q.kind = is_depthwise ? op_kind::depthwise_conv2d : op_kind::conv2d;
         q.win = P.win;
-        q.in = make_shape(P.in[0], P.in[2], P.in[3], P.in[1]);
-        q.out = make_shape(P.out[0], P.out[2], P.out[3], P.out[1]);
+        q.in = nhwc_in;
+        q.out = nhwc_out;
       }
     }
     return q;
@@ -87,10 +92,10 @@ struct onnx_call_shape {
       const auto depth = static_cast<std::size_t>(P.in.last()), columns = static_cast<std::size_t>(P.out.last());
       return i % depth * columns + i / depth;
     } else if constexpr (is_depthwise) {  // 1HWC -> [C, 1, kh, kw]
-      const auto channels = static_cast<std::size_t>(P.in[1]), taps = static_cast<std::size_t>(kernel_h * kernel_w);
+      const auto channels = static_cast<std::size_t>(nhwc_in[3]), taps = static_cast<std::size_t>(kernel_h * kernel_w);
       return i % channels * taps + i / channels;
     } else {  // OHWI -> OIHW
-      const auto channels = static_cast<std::size_t>(P.in[1]), taps = static_cast<std::size_t>(kernel_h * kernel_w);
+      const auto channels = static_cast<std::size_t>(nhwc_in[3]), taps = static_cast<std::size_t>(kernel_h * kernel_w);
       const std::size_t o = i / (taps * channels), tap = i / channels % taps, c = i % channels;
       return (o * channels + c) * taps + tap;
     }
@@ -114,9 +119,10 @@ struct onnx_conv_kernel {
       std::conditional_t<shape::is_depthwise, depthwise_kernel<inner_p, I, stage>, gemm_kernel<inner_p, I, stage>>;
   static constexpr std::int32_t channels = shape::mapped ? inner_p.out.last() : 0;
   static constexpr std::int64_t in_elements = P.in.elements(), out_elements = P.out.elements();
-  // NCHW <-> NHWC buffers, and uint8 inputs of a dense layer made int8.
-  static constexpr bool stages_input = shape::is_conv || shape::unsigned_input;
-  static constexpr bool stages_output = shape::is_conv;
+  // NCHW <-> NHWC buffers (layout onnx), and uint8 inputs made int8.
+  static constexpr bool transposes = shape::is_conv && !shape::is_nhwc;
+  static constexpr bool stages_input = transposes || shape::unsigned_input;
+  static constexpr bool stages_output = transposes;
 
   static constexpr bool check() {
     if constexpr (!shape::mapped || !I::available)
@@ -140,7 +146,7 @@ struct onnx_conv_kernel {
     constexpr std::uint8_t flip = shape::unsigned_input ? 0x80 : 0;
     const auto* x = static_cast<const std::uint8_t*>(operands[0]);
     alignas(64) std::int8_t input[stages_input ? in_elements : 1];
-    if constexpr (shape::is_conv) {  // NCHW -> NHWC: per batch, [C, H * W] -> [H * W, C]
+    if constexpr (transposes) {  // NCHW -> NHWC: per batch, [C, H * W] -> [H * W, C]
       constexpr std::int64_t c_count = P.in[1], plane = static_cast<std::int64_t>(P.in[2]) * P.in[3];
       for (std::int32_t n = 0; n < P.in[0]; ++n)
         simd::detail::transpose_blocks<std::uint8_t, c_count, plane>(
