@@ -9,7 +9,7 @@
 //    another op reading it gets a dequantize node of the stored integers (8-bit), or a diagnostic (int32).
 //  * Conv, Gemm, MatMul whose input is a DequantizeLinear of an activation and whose weights (and bias) are
 //    DequantizeLinear of constants: deferred until the QuantizeLinear that reads the result, which lowers
-//    the group: Conv -> QLinearConv's conv2d (per-tensor or axis-0 weights); MatMul (B [K, N]) and Gemm
+//    the group: Conv -> QLinearConv's conv2d (NHWC data; per-tensor or axis-0 weights); MatMul (B [K, N]) and Gemm
 //    (transB = 0, no C) -> QLinearMatMul's dense (per-tensor or axis-1 weights); Gemm with transB = 1 (B [N, K],
 //    PyTorch's Linear) -> a 1x1 conv2d over [M, K, 1, 1]. The bias: int32, zero point 0, scale
 //    x_scale * w_scale (per channel; within 2^-20 relative). Gemm needs alpha = beta = 1, transA = 0. A Relu

@@ -5,8 +5,9 @@
 // rows in import_table.hpp), whose import functions share the helper quantized_ops.
 //
 // Mapping (kernel/reference/onnx_quant documents the kernels, lower_te their parameters):
-//  * QLinearConv, ConvInteger -> conv2d of layout onnx: NCHW activations, OIHW weights read as stored
-//    (zero-copy; groups cover depthwise), inputs {x, w, bias, w_scale, w_zero_point}; QLinearMatMul,
+//  * QLinearConv, ConvInteger -> conv2d of layout onnx_nhwc (2-D: NHWC activations, the result held in NHWC
+//    as a float Conv's) or onnx (1-D: NCHW), OIHW weights read as stored (zero-copy; groups cover
+//    depthwise), inputs {x, w, bias, w_scale, w_zero_point}; QLinearMatMul,
 //    MatMulInteger -> dense of layout onnx: A [..., M, K] x B [..., K, N] read as stored, inputs {a, b, -1,
 //    b_scale, b_zero_point}. The result's type is y_zero_point's (QLinear*) or int32 (*Integer).
 //  * QuantizeLinear (float32 -> y_zero_point's type, uint8 without one), DequantizeLinear (8-bit ->
