@@ -20,14 +20,6 @@ namespace t = arm_kernels_test;
 using ctnn::dtype;
 using ctnn::op_kind;
 
-// A power of two near the multiplier that brings `terms` products of 8-bit values into 8 bits.
-constexpr float typical_multiplier(std::int64_t terms) {
-  float m = 1.0f;
-  const double target = 64.0 / (128.0 * 128.0 * (terms < 4 ? 2.0 : static_cast<double>(terms) / 2.0));
-  while (m > target) m *= 0.5f;
-  return m;
-}
-
 constexpr std::int32_t zero_point_of(dtype type, t::random& r) {
   return type == dtype::u8 ? (r.in(0, 3) == 0 ? 128 : r.in(0, 255)) : r.zero_point();
 }
@@ -99,9 +91,8 @@ constexpr ctnn::kernel_params onnx_layer(std::uint32_t family, std::size_t index
   p.onnx.scale_count = index % 3 == 0 ? 1 : out_c;
   if (p.onnx.scale_count == 1) {
     const float spread = index % 2 == 0 ? 1.0f : 0.25f * static_cast<float>(r.in(1, 24));  // some saturate
-    p.onnx.multiplier_bits = std::bit_cast<std::uint32_t>(typical_multiplier(terms) * spread);
+    p.onnx.multiplier_bits = std::bit_cast<std::uint32_t>(int8_test::typical_onnx_multiplier(terms) * spread);
   }
-  (void)terms;
   return p;
 }
 
@@ -149,7 +140,7 @@ void check_onnx_layer(std::uint32_t seed) {
     for (std::size_t i = 0; i < in_bytes; ++i) input[i] = static_cast<std::uint8_t>(r.next());
     for (std::size_t i = 0; i < weight_count; ++i) weights[i] = static_cast<std::int8_t>(r.next());
     const float input_scale = std::bit_cast<float>(P.onnx.input_scale_bits), output_scale = std::bit_cast<float>(P.onnx.output_scale_bits);
-    const float typical = typical_multiplier(taps_of(P)) * output_scale / input_scale;
+    const float typical = int8_test::typical_onnx_multiplier(taps_of(P)) * output_scale / input_scale;
     for (std::size_t o = 0; o < channels; ++o) {
       bias[o] = r.in(-20000, 20000);
       const std::int32_t pick = r.in(0, 9);

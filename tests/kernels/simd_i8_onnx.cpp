@@ -26,15 +26,6 @@ namespace {
 using namespace simd_i8_test;
 using ctnn::dtype;
 
-// A power of two near a multiplier that brings `terms` products of 8-bit values into 8 bits: products land
-// on .5 ties often.
-constexpr float typical_multiplier(std::int64_t terms) {
-  float m = 1.0f;
-  const double target = 64.0 / (128.0 * 128.0 * (terms < 4 ? 2.0 : static_cast<double>(terms) / 2.0));
-  while (m > target) m *= 0.5f;
-  return m;
-}
-
 template <std::uint32_t Seed>
 constexpr kernel_params onnx_case() {
   int8_test::xorshift rng{Seed * 2654435761u + 7u};
@@ -81,7 +72,7 @@ constexpr kernel_params onnx_case() {
   p.onnx.scale_count = Seed % 3 == 0 ? 1 : out_c;
   if (p.onnx.scale_count == 1) {
     // Per tensor: a power of two (ties) or a multiplier spread to saturate some outputs.
-    const float m = typical_multiplier(terms) * (Seed % 2 == 0 ? 1.0f : rng.uniform_float(0.3f, 6.0f));
+    const float m = int8_test::typical_onnx_multiplier(terms) * (Seed % 2 == 0 ? 1.0f : rng.uniform_float(0.3f, 6.0f));
     p.onnx.multiplier_bits = std::bit_cast<std::uint32_t>(m);
   }
   return p;
@@ -93,7 +84,7 @@ template <kernel_params P>
 std::vector<float> weight_scales(std::size_t channels, std::int64_t terms, std::mt19937& rng) {
   const float input_scale = std::bit_cast<float>(P.onnx.input_scale_bits);
   const float output_scale = std::bit_cast<float>(P.onnx.output_scale_bits);
-  const float typical = typical_multiplier(terms) * output_scale / input_scale;
+  const float typical = int8_test::typical_onnx_multiplier(terms) * output_scale / input_scale;
   std::vector<float> scales(channels);
   std::uniform_int_distribution<int> pick(0, 9);
   std::uniform_real_distribution<float> spread(0.3f, 6.0f);
