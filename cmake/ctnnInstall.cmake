@@ -19,7 +19,7 @@ set(CTNN_INSTALL_CMAKEDIR "${CMAKE_INSTALL_DATADIR}/cmake/ctnn"
 
 # Public CMake modules from cmake/: installed beside ctnnConfig.cmake and included by it, so that a project
 # that finds ctnn gets their functions (ctnn_add_model, ...). Add new public modules here; internal ones
-# (ctnnDependencies, ctnnWarnings, ctnnInstall, ctnnBaremetal, toolchains/) stay out. A module listed here
+# (ctnnDependencies, ctnnWarnings, ctnnInstall, ctnnBaremetal, ctnnQdqRendering, toolchains/) stay out. A module listed here
 # before its file exists is skipped with a developer warning.
 set(CTNN_PUBLIC_CMAKE_MODULES
   ctnnHostDependencies.cmake  # ctnn_attach_dependencies(): host packages on hosts, none when cross-compiling

@@ -19,7 +19,8 @@ namespace ctnn_bench {
 constexpr std::int64_t macs_of(const ctnn::kernel_params& p) {
   const std::int64_t taps = static_cast<std::int64_t>(p.win.kernel_h) * p.win.kernel_w;
   switch (p.kind) {
-    case ctnn::op_kind::conv2d: return p.out.elements() * taps * (p.in[3] / p.groups);
+    case ctnn::op_kind::conv2d:  // (ONNX's integer conv in its own layout, data_layout::onnx: NCHW)
+      return p.out.elements() * taps * ((p.onnx.layout == ctnn::data_layout::onnx ? p.in[1] : p.in[3]) / p.groups);
     case ctnn::op_kind::depthwise_conv2d: return p.out.elements() * taps;
     case ctnn::op_kind::dense: return p.out.elements() * (p.in.elements() / p.out[0]);
     case ctnn::op_kind::transpose_conv2d: return p.in.elements() * taps * (p.out[3] / p.groups);

@@ -40,6 +40,7 @@ instructions of the patch stage's calls (docs/memory.md, "Patch execution").
   python3 benchmarks/cortex_m/run.py --models tconv8,bcast8,audio16 --opt O2   # TRANSPOSE_CONV, broadcast ops
   python3 benchmarks/cortex_m/run.py --models svdf8 --opt O2            # SVDF (kernel/arm/svdf.hpp), with state
   python3 benchmarks/cortex_m/run.py --models lstm8 --opt O2            # int8 LSTM (kernel/arm/sequence_lstm.hpp)
+  python3 benchmarks/cortex_m/run.py --models kws,kws_qdq --opt O2        # an int8 model and its QDQ ONNX rendering
 
 Standard library only. Needs arm-none-eabi-g++, qemu-system-arm, cmake and ninja (or make).
 """
@@ -67,6 +68,13 @@ MODELS = {
     "audio16": ("audio_16x8", "AUDIO16"),
     "svdf8": ("svdf_kws_int8", "SVDF8"),
     "lstm8": ("lstm_int8", "LSTM8"),
+    # The int8 models' QDQ renderings (scripts/qlinear_to_qdq.py at configure time; CMakeLists.txt): checked against
+    # onnxruntime's outputs (tests/data/onnx/mlperf_qdq), which ctnn gives byte for byte; the peer, TFLM + CMSIS-NN
+    # on the TFLite form.
+    "kws_qdq": ("kws_ref_model", "KWS"),
+    "vww_qdq": ("vww_96_int8", "VWW"),
+    "ic_qdq": ("pretrainedResnet_quant", "IC"),
+    "ad_qdq": ("ad01_int8", "AD"),
 }
 # The repository's own models: their folder of model.tflite and TFLM reference cases (scripts/gen_kws_16x8.py,
 # scripts/gen_cortex_m_models.py), in place of ../shared's; their peer figures in OWN_PEER_TOTALS and OWN_PEER_PER_OP.
@@ -563,8 +571,9 @@ def parse_list(text, allowed, what):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--models", type=lambda t: parse_list(t, MODELS, "--models"), default=list(MODELS),
-                        help=f"comma-separated: {','.join(MODELS)} (default: all)")
+    parser.add_argument("--models", type=lambda t: parse_list(t, MODELS, "--models"),
+                        default=[k for k in MODELS if not k.endswith("_qdq")],
+                        help=f"comma-separated: {','.join(MODELS)} (default: all but the QDQ renderings)")
     parser.add_argument("--opt", type=lambda t: parse_list(t, OPTS, "--opt"), default=list(OPTS), help="O2,Os (default: both)")
     parser.add_argument("--cpu", type=lambda t: parse_list(t, CPUS, "--cpu"), default=["m4"], help="m4,m33,m55 (default: m4)")
     parser.add_argument("--patches", action="store_true",

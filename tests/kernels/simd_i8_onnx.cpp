@@ -4,6 +4,7 @@
 // with batch dimensions; uint8 and int8 inputs and results, random zero points, per-tensor and per-channel
 // weight scales (powers of two, whose products land on .5 ties, and others), multipliers that saturate,
 // zero and infinite weight scales (a NaN product gives the zero point), asymmetric padding, strides, dilation;
+// a third of the convolutions on NHWC data (data_layout::onnx_nhwc: no transposes around the inner kernel);
 // QuantizeLinear per tensor (i8/onnx_quantize.hpp) on ties, NaN, infinities and saturating values; and the
 // NHWC <-> NCHW transposes around them, int8, uint8 and float32 (simd/detail/transpose_blocks.hpp: 16 x 16
 // bytes and 4 x 4 words per block, and the edges).
@@ -24,15 +25,6 @@ namespace {
 
 using namespace simd_i8_test;
 using ctnn::dtype;
-
-// A power of two near a multiplier that brings `terms` products of 8-bit values into 8 bits: products land
-// on .5 ties often.
-constexpr float typical_multiplier(std::int64_t terms) {
-  float m = 1.0f;
-  const double target = 64.0 / (128.0 * 128.0 * (terms < 4 ? 2.0 : static_cast<double>(terms) / 2.0));
-  while (m > target) m *= 0.5f;
-  return m;
-}
 
 template <std::uint32_t Seed>
 constexpr kernel_params onnx_case() {
@@ -59,8 +51,13 @@ constexpr kernel_params onnx_case() {
     const std::int32_t in_c = shape_kind == 2 ? rng.uniform(1, 70) : rng.uniform(1, 40);
     out_c = shape_kind == 2 ? in_c : rng.uniform(1, 40);
     set_random_window(p, rng, Seed, Seed % 8 == 1, n, h, w, in_c, out_c);  // NHWC shapes: made NCHW below
-    p.in = ctnn::make_shape(n, in_c, h, w);
-    p.out = ctnn::make_shape(n, out_c, p.out[1], p.out[2]);
+    if (Seed / 4 % 3 == 2) {
+      p.onnx.layout = ctnn::data_layout::onnx_nhwc;
+      p.in = ctnn::make_shape(n, h, w, in_c);
+    } else {
+      p.in = ctnn::make_shape(n, in_c, h, w);
+      p.out = ctnn::make_shape(n, out_c, p.out[1], p.out[2]);
+    }
     p.groups = shape_kind == 2 ? in_c : 1;
     p.has_bias = Seed % 5 != 4;
     terms = static_cast<std::int64_t>(p.win.kernel_h) * p.win.kernel_w * (shape_kind == 2 ? 1 : in_c);
@@ -75,7 +72,7 @@ constexpr kernel_params onnx_case() {
   p.onnx.scale_count = Seed % 3 == 0 ? 1 : out_c;
   if (p.onnx.scale_count == 1) {
     // Per tensor: a power of two (ties) or a multiplier spread to saturate some outputs.
-    const float m = typical_multiplier(terms) * (Seed % 2 == 0 ? 1.0f : rng.uniform_float(0.3f, 6.0f));
+    const float m = int8_test::typical_onnx_multiplier(terms) * (Seed % 2 == 0 ? 1.0f : rng.uniform_float(0.3f, 6.0f));
     p.onnx.multiplier_bits = std::bit_cast<std::uint32_t>(m);
   }
   return p;
@@ -87,7 +84,7 @@ template <kernel_params P>
 std::vector<float> weight_scales(std::size_t channels, std::int64_t terms, std::mt19937& rng) {
   const float input_scale = std::bit_cast<float>(P.onnx.input_scale_bits);
   const float output_scale = std::bit_cast<float>(P.onnx.output_scale_bits);
-  const float typical = typical_multiplier(terms) * output_scale / input_scale;
+  const float typical = int8_test::typical_onnx_multiplier(terms) * output_scale / input_scale;
   std::vector<float> scales(channels);
   std::uniform_int_distribution<int> pick(0, 9);
   std::uniform_real_distribution<float> spread(0.3f, 6.0f);
@@ -122,10 +119,11 @@ bool matches_reference(const void* (&operands)[N], const std::vector<std::int8_t
 
 template <kernel_params P>
 void check_case(tally& t, std::mt19937& rng) {
-  const auto channels = static_cast<std::size_t>(P.kind == op_kind::dense ? P.out.last() : P.out[1]);
-  const std::int64_t taps = P.kind == op_kind::dense
-                                ? P.in.last()
-                                : static_cast<std::int64_t>(P.win.kernel_h) * P.win.kernel_w * (P.in[1] / P.groups);
+  constexpr std::int32_t channel_dim = P.onnx.layout == ctnn::data_layout::onnx_nhwc ? 3 : 1;
+  const auto channels = static_cast<std::size_t>(P.kind == op_kind::dense ? P.out.last() : P.out[channel_dim]);
+  const std::int64_t taps = P.kind == op_kind::dense ? P.in.last()
+                                                     : static_cast<std::int64_t>(P.win.kernel_h) * P.win.kernel_w *
+                                                           (P.in[channel_dim] / P.groups);
   const auto input = int8_test::random_int8(static_cast<std::size_t>(P.in.elements()), rng);  // the bytes of u8 or i8
   const auto weights = int8_test::random_int8(channels * static_cast<std::size_t>(taps), rng);
   const auto bias = int8_test::random_int32(channels, -20000, 20000, rng);
@@ -133,7 +131,7 @@ void check_case(tally& t, std::mt19937& rng) {
   const std::vector<std::int8_t> zero_points(channels, 0);
   const void* operands[5] = {input.data(), weights.data(), bias.data(), scales.data(), zero_points.data()};
   const bool equal = matches_reference<P>(operands, &weights, static_cast<std::size_t>(P.out.elements()), t);
-  CHECK_MESSAGE(equal, "kind " << static_cast<int>(P.kind) << " in " << P.in[0] << "x" << P.in[1] << "x" << P.in[2]
+  CHECK_MESSAGE(equal, "kind " << static_cast<int>(P.kind) << " layout " << static_cast<int>(P.onnx.layout) << " in " << P.in[0] << "x" << P.in[1] << "x" << P.in[2]
                                << "x" << P.in[3] << " groups " << P.groups << " kernel " << P.win.kernel_h << "x"
                                << P.win.kernel_w << " stride " << P.win.stride_h << "x" << P.win.stride_w << " types "
                                << static_cast<int>(P.type) << "->" << static_cast<int>(P.out_type) << " scales "

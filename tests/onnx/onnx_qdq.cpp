@@ -52,12 +52,13 @@ const std::string data = CTNN_ONNX_TEST_DATA_DIR;
 
 }  // namespace
 
-TEST_CASE("a QDQ Conv group is one integer conv2d in ONNX's layout; its DequantizeLinear nodes are gone") {
+TEST_CASE("a QDQ Conv group is one integer conv2d on NHWC data; its DequantizeLinear nodes are gone") {
+  // The model's NCHW input and output are transposed once each; the conv reads and writes NHWC (onnx_nhwc).
   const auto r = import_file(cases + "/conv_u8_per_tensor/model.onnx");
   REQUIRE_FALSE(r->ir.error.failed());
-  REQUIRE(kinds(*r) == std::vector{ctnn::op_kind::conv2d});
-  const ctnn::node& conv = r->ir.node_at(0);
-  CHECK(conv.attrs.layout == ctnn::data_layout::onnx);
+  REQUIRE(kinds(*r) == std::vector{ctnn::op_kind::transpose, ctnn::op_kind::conv2d, ctnn::op_kind::transpose});
+  const ctnn::node& conv = r->ir.node_at(1);
+  CHECK(conv.attrs.layout == ctnn::data_layout::onnx_nhwc);
   CHECK(r->ir.tensor_at(conv.inputs[0]).type == ctnn::dtype::u8);
   CHECK(r->ir.tensor_at(conv.inputs[1]).type == ctnn::dtype::i8);
   CHECK(r->ir.tensor_at(conv.inputs[2]).type == ctnn::dtype::i32);

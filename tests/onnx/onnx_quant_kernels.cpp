@@ -82,6 +82,15 @@ constexpr kernel_params grouped_conv() {
   return p;
 }
 
+// The same call on NHWC data (data_layout::onnx_nhwc: an integer conv the importer holds in NHWC).
+constexpr kernel_params grouped_conv_nhwc() {
+  kernel_params p = grouped_conv();
+  p.onnx.layout = ctnn::data_layout::onnx_nhwc;
+  p.in = make_shape(1, 3, 3, 2);
+  p.out = make_shape(1, 3, 3, 2);
+  return p;
+}
+
 }  // namespace
 
 TEST_CASE("QuantizeLinear per axis: each channel its scale and zero point, half to even, saturated") {
@@ -157,4 +166,23 @@ TEST_CASE("invoke_dynamic refuses ONNX parameters without a kernel") {
   CHECK_FALSE(ctnn::kernel::invoke_dynamic(p, operands, &y));  // a QLinearMatMul needs a scale
   p.kind = ctnn::op_kind::softmax;  // no integer softmax (uint8 max_pool has one: plain integer ops)
   CHECK_FALSE(ctnn::kernel::invoke_dynamic(p, operands, &y));
+}
+
+TEST_CASE("QLinearConv on NHWC data (layout onnx_nhwc) writes the NCHW call's outputs in NHWC") {
+  constexpr kernel_params nchw = grouped_conv(), nhwc = grouped_conv_nhwc();
+  std::array<std::uint8_t, 18> x{};  // NCHW
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<std::uint8_t>(3 + 7 * i % 40);
+  std::array<std::uint8_t, 18> x_nhwc{};
+  for (std::size_t c = 0; c < 2; ++c)
+    for (std::size_t at = 0; at < 9; ++at) x_nhwc[at * 2 + c] = x[c * 9 + at];
+  const std::int8_t w[] = {1, -2, 3, 4, 5, -6, 5, 7};
+  const std::uint8_t bias_bytes[8] = {1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff};
+  const float w_scale[] = {4.0f, 3.0f};
+  const std::int8_t w_zp[] = {1, 5};
+  const void* const by_nchw[] = {x.data(), w, bias_bytes, w_scale, w_zp};
+  const void* const by_nhwc[] = {x_nhwc.data(), w, bias_bytes, w_scale, w_zp};
+  const auto want = run_both<nchw, std::uint8_t, 18>(by_nchw);
+  const auto got = run_both<nhwc, std::uint8_t, 18>(by_nhwc);
+  for (std::size_t c = 0; c < 2; ++c)
+    for (std::size_t at = 0; at < 9; ++at) CHECK(got[at * 2 + c] == want[c * 9 + at]);
 }

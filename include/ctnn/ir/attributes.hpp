@@ -27,8 +27,14 @@ struct window {
 
 // The layouts an op reads: ctnn's own (NHWC activations, OHWI / [out][in] weights), or ONNX's, as the ONNX
 // integer ops store them (kernel/reference/onnx_quant): conv2d NCHW activations with OIHW weights, dense
-// a MatMul, A [..., M, K] times B [..., K, N] (batch dims broadcast when B has one batch).
-enum class data_layout : std::int32_t { ctnn, onnx };
+// a MatMul, A [..., M, K] times B [..., K, N] (batch dims broadcast when B has one batch); or onnx_nhwc, an
+// ONNX integer conv2d on NHWC activations with ONNX's OIHW weights as stored (the importer holds integer
+// activations in NHWC between convolutions, as it holds float ones: no transposes).
+enum class data_layout : std::int32_t { ctnn, onnx, onnx_nhwc };
+
+// Whether an op of this layout is one of ONNX's integer ops (its result type is attrs.out_type; ONNX's
+// requantization and weight layouts).
+constexpr bool is_onnx_layout(data_layout layout) { return layout != data_layout::ctnn; }
 
 // pad: before/after per dimension, the fill.
 struct pad_fields {

@@ -56,7 +56,7 @@ struct quantize_fields {
 // round half to even. Offsets are the top-level input/weights/output offsets (negated zero points, the
 // output's as it is).
 struct onnx_quant_fields {
-  data_layout layout = data_layout::ctnn;  // conv2d, dense: the layouts read (onnx: NCHW/OIHW, MatMul)
+  data_layout layout = data_layout::ctnn;  // conv2d, dense: the layouts read (onnx: NCHW/OIHW, MatMul; onnx_nhwc: NHWC/OIHW)
   dtype weights_type = dtype::f32;         // conv2d, dense: the weights' element type
   std::uint32_t input_scale_bits = 0;      // x's scale (float bits; 0: none)
   std::uint32_t output_scale_bits = 0;     // y's scale (float bits; 0: none, e.g. an int32 result)

@@ -151,15 +151,18 @@ constexpr bool broadcast(const shape& a, const shape& b, shape& out) {
   return true;
 }
 
-// ONNX's integer conv (layout onnx): NCHW activations, OIHW weights; the window rules of the NHWC conv.
+// ONNX's integer conv (layout onnx: NCHW activations; onnx_nhwc: NHWC ones), OIHW weights; the window rules of the
+// NHWC conv.
 template <class Module>
 constexpr shape infer_onnx_conv(Module& m, std::int32_t node_id) {
   node& n = m.node_at(node_id);
-  const shape in = m.tensor_at(n.inputs[0]).dims;
-  if (in.rank != 4) {
-    m.fail({error_code::unsupported_rank, node_id, n.kind, {}, in, {.rank_expected = 4, .rank_actual = in.rank}});
-    return in;
+  const shape given = m.tensor_at(n.inputs[0]).dims;
+  if (given.rank != 4) {
+    m.fail({error_code::unsupported_rank, node_id, n.kind, {}, given, {.rank_expected = 4, .rank_actual = given.rank}});
+    return given;
   }
+  const bool nhwc = n.attrs.layout == data_layout::onnx_nhwc;
+  const shape in = nhwc ? make_shape(given[0], given[3], given[1], given[2]) : given;  // as NCHW
   const std::int32_t units = output_units(m, n), channels = in[1];
   if (n.attrs.groups <= 0 || channels % n.attrs.groups != 0 || units % n.attrs.groups != 0) {
     const std::int32_t undivided = n.attrs.groups > 0 && channels % n.attrs.groups == 0 ? units : channels;
@@ -171,7 +174,7 @@ constexpr shape infer_onnx_conv(Module& m, std::int32_t node_id) {
   expect_constant(m, node_id, n.inputs[1], make_shape(units, channels / n.attrs.groups, n.attrs.win.kernel_h, n.attrs.win.kernel_w),
                   error_code::weight_count_mismatch);
   if (n.input_count > 2) expect_constant(m, node_id, n.inputs[2], make_shape(units), error_code::bias_count_mismatch);
-  return make_shape(out[0], out[3], out[1], out[2]);
+  return nhwc ? out : make_shape(out[0], out[3], out[1], out[2]);
 }
 
 // ONNX's integer MatMul (dense of layout onnx): A [..., M, K] x B [..., K, N] -> [..., M, N]; B has one
@@ -238,11 +241,11 @@ constexpr shape broadcast_result(Module& m, std::int32_t node_id) {
   return out;
 }
 
-// ONNX's integer ops (layout onnx: QLinearConv writes 8 bits, ConvInteger int32) change the element type;
-// every other op keeps its input's (the descriptors that change it say so: ops::result_type).
+// ONNX's integer ops (layout onnx or onnx_nhwc: QLinearConv writes 8 bits, ConvInteger int32) change the element
+// type; every other op keeps its input's (the descriptors that change it say so: ops::result_type).
 template <class Module>
 constexpr dtype result_type(const Module& m, const node& n) {
-  return n.attrs.layout == data_layout::onnx ? n.attrs.out_type : m.tensor_at(n.inputs[0]).type;
+  return is_onnx_layout(n.attrs.layout) ? n.attrs.out_type : m.tensor_at(n.inputs[0]).type;
 }
 
 }  // namespace ctnn::shape_rules

@@ -226,10 +226,21 @@ void invoke(const void* const (&operands)[N], void* result, const requant_arrays
 }
 
 // As above, for a call with scratch (module::scratch_bytes, from kernel/scratch.hpp's rules; plan_memory places
-// it, the executor passes its address). No kernel declares any yet: the reference kernels need none.
+// it, the executor passes its address): a kernel whose run takes it gets it (the DSP kernels of ONNX's
+// uint8 convolutions); the others, and the reference kernels, need none.
 template <kernel_params P, std::size_t N>
 void invoke(const void* const (&operands)[N], void* result, const requant_arrays& rq, [[maybe_unused]] void* scratch) {
-  invoke<P>(operands, result, rq);
+  using kernel = implementation_t<P>;
+  if constexpr (!std::is_void_v<kernel> && P.choice.impl != kernel_impl::simd_f32 && detail::check_params<P>()) {
+    if constexpr (requires { kernel::run(operands, result, rq, scratch); }) {
+      static_assert(kernel::supports, "ctnn: the kernel recorded for this call (kernel_params::choice) does not support it.");
+      kernel::run(operands, result, rq, scratch);
+    } else {
+      invoke<P>(operands, result, rq);
+    }
+  } else {
+    invoke<P>(operands, result, rq);
+  }
 }
 
 }  // namespace ctnn::kernel

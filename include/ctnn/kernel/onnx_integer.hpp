@@ -72,9 +72,12 @@ constexpr bool supports(const kernel_params& p) {
   if (!has_kernel(p.kind, p.type, p.out_type)) return false;
   if (p.onnx.scale_count < 0 || p.onnx.zero_point_count < 0) return false;
   switch (kernel_of(p.kind)) {
-    case onnx_integer_kernel::convolution:
-      return p.onnx.layout == data_layout::onnx && is_8_bit(p.onnx.weights_type) && p.in.rank == 4 && p.out.rank == 4 && p.groups > 0 &&
-             p.in[1] % p.groups == 0 && p.out[1] % p.groups == 0 && (p.out_type == dtype::i32 || p.onnx.scale_count > 0);
+    case onnx_integer_kernel::convolution: {
+      const std::int32_t channel_dim = p.onnx.layout == data_layout::onnx_nhwc ? 3 : 1;
+      return is_onnx_layout(p.onnx.layout) && is_8_bit(p.onnx.weights_type) && p.in.rank == 4 && p.out.rank == 4 && p.groups > 0 &&
+             p.in[channel_dim] % p.groups == 0 && p.out[channel_dim] % p.groups == 0 &&
+             (p.out_type == dtype::i32 || p.onnx.scale_count > 0);
+    }
     case onnx_integer_kernel::matmul:
       return p.onnx.layout == data_layout::onnx && is_8_bit(p.onnx.weights_type) && p.has_bias == 0 && p.in.rank >= 2 &&
              (p.out_type == dtype::i32 || p.onnx.scale_count > 0);
@@ -101,7 +104,7 @@ inline void run_typed(Params p, const void* const* operands, void* result) {
   else if constexpr (kernel == onnx_integer_kernel::transpose) reference::transpose(p, x, y);
   else if constexpr (kernel == onnx_integer_kernel::copy) reference::copy(p, x, y);
   else if constexpr (kernel == onnx_integer_kernel::convolution)
-    quantized::conv_nchw(p, x, static_cast<const W*>(operands[1]), operands[2], operands[3], operands[4], y);
+    quantized::conv<X, W, Y>(p, x, static_cast<const W*>(operands[1]), operands[2], operands[3], operands[4], y);
   else if constexpr (kernel == onnx_integer_kernel::matmul)
     quantized::matmul(p, x, static_cast<const W*>(operands[1]), operands[3], operands[4], y);
   else if constexpr (kernel == onnx_integer_kernel::quantize) quantized::quantize_linear(p, x, operands[1], operands[2], y);

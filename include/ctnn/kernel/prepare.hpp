@@ -45,7 +45,7 @@ constexpr std::int32_t unpreparable_operand(const Module& m, const node& n) {
 // its types; conv2d and dense in ONNX's layouts): pass::compute_requantization sets its ONNX fields.
 template <class Module>
 constexpr bool is_onnx_integer_op(const Module& m, const node& n) {
-  const bool layout_ok = (n.kind != op_kind::conv2d && n.kind != op_kind::dense) || n.attrs.layout == data_layout::onnx;
+  const bool layout_ok = (n.kind != op_kind::conv2d && n.kind != op_kind::dense) || is_onnx_layout(n.attrs.layout);
   return m.requantization == requantization_policy::onnx && layout_ok &&
          onnx_integer::has_kernel(n.kind, m.tensor_at(n.inputs[0]).type, m.tensor_at(n.output).type);
 }

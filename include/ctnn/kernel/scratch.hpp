@@ -5,7 +5,8 @@
 // the executor passes their address as kernel::invoke<P>(operands, result, rq, scratch) (docs/memory.md,
 // "Scratch").
 //
-// The reference kernels need none, nor do today's vectorised kernels. A kernel that needs some (a
+// The reference kernels need none, nor do the vectorised kernels but the Armv7E-M DSP ones of ONNX's integer
+// convolutions on uint8 data (their input made int8: arm/detail/onnx_scratch.hpp). A kernel that needs some (a
 // line buffer, packed input patches, a 32-bit accumulator row) declares it here, in two steps:
 //
 //   1. next to the kernel, a rule: a type with one static function of the call's parameters, which
@@ -30,6 +31,7 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/arm/detail/onnx_scratch.hpp>
 
 namespace ctnn::kernel {
 
@@ -43,8 +45,8 @@ struct scratch_rule_list {
   }
 };
 
-// Every kernel's scratch rule (none needs scratch yet: add yours here, see above).
-using scratch_rules = scratch_rule_list<>;
+// Every kernel's scratch rule (add yours here, see above).
+using scratch_rules = scratch_rule_list<arm::detail::onnx_input_scratch>;
 
 // The scratch bytes one call of the kernel chosen for `p` needs.
 constexpr std::int32_t scratch_bytes(const kernel_params& p) { return scratch_rules::bytes(p); }

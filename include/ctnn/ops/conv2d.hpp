@@ -1,6 +1,6 @@
 #pragma once
 // conv2d: a grouped 2-D convolution, NHWC data, OHWI weights (TFLite CONV_2D, ONNX Conv; attrs.layout onnx:
-// QLinearConv/ConvInteger on NCHW/OIHW). The descriptor of op_kind::conv2d (ops/weighted.hpp); fast paths:
+// QLinearConv/ConvInteger on NCHW/OIHW, onnx_nhwc: on NHWC/OIHW). The descriptor of op_kind::conv2d (ops/weighted.hpp); fast paths:
 // kernel/simd (f32 conv2d, i8 gemm) and kernel/arm/conv.hpp.
 #include <cstdint>
 
@@ -20,7 +20,7 @@ struct conv2d : windowed_weighted_op {
   static constexpr shape infer(Module& m, std::int32_t node_id) {
     namespace rules = shape_rules;
     node& n = m.node_at(node_id);
-    if (n.attrs.layout == data_layout::onnx) return rules::infer_onnx_conv(m, node_id);
+    if (is_onnx_layout(n.attrs.layout)) return rules::infer_onnx_conv(m, node_id);
     const shape in = m.tensor_at(n.inputs[0]).dims;
     const std::int32_t units = rules::output_units(m, n);
     const std::int32_t channels = in.rank == 4 ? in[3] : 0;

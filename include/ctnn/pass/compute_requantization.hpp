@@ -60,7 +60,7 @@ constexpr void set_tflite_fields(const Module& m, const node& n, kernel_params& 
 // ONNX's integer ops (kernel_params::requantization == onnx; kernel/reference/onnx_quant/kernels.hpp),
 // from what the importer (frontend/onnx/quantized.hpp) put in the nodes and tensors. Float scales,
 // round half to even, saturate: no Q31 multipliers.
-//   conv2d, dense (layout onnx): x's quantization gives input_offset (-x_zero_point) and the input scale,
+//   conv2d, dense (layout onnx, onnx_nhwc): x's quantization gives input_offset (-x_zero_point) and the input scale,
 //     the result's its zero point (output_offset) and scale (for int32 results: none); the weights'
 //     per-tensor scale and zero point (weights_offset) are their tensor's quantization, per-channel ones
 //     operands 3 and 4 (onnx.scale_count, onnx.zero_point_count: their element counts);

@@ -91,6 +91,7 @@ void put_onnx_requantization(Writer& w, const kernel_call& call) {
     w.put(", weights ");
     w.put(name_of(p.onnx.weights_type));
     if (p.onnx.layout == data_layout::onnx) w.put(" in onnx layout");
+    if (p.onnx.layout == data_layout::onnx_nhwc) w.put(" in onnx layout, nhwc data");
   }
 }
 

@@ -9,7 +9,7 @@
 //    another op reading it gets a dequantize node of the stored integers (8-bit), or a diagnostic (int32).
 //  * Conv, Gemm, MatMul whose input is a DequantizeLinear of an activation and whose weights (and bias) are
 //    DequantizeLinear of constants: deferred until the QuantizeLinear that reads the result, which lowers
-//    the group: Conv -> QLinearConv's conv2d (per-tensor or axis-0 weights); MatMul (B [K, N]) and Gemm
+//    the group: Conv -> QLinearConv's conv2d (NHWC data; per-tensor or axis-0 weights); MatMul (B [K, N]) and Gemm
 //    (transB = 0, no C) -> QLinearMatMul's dense (per-tensor or axis-1 weights); Gemm with transB = 1 (B [N, K],
 //    PyTorch's Linear) -> a 1x1 conv2d over [M, K, 1, 1]. The bias: int32, zero point 0, scale
 //    x_scale * w_scale (per channel; within 2^-20 relative). Gemm needs alpha = beta = 1, transA = 0. A Relu
@@ -212,7 +212,8 @@ struct qdq_lowering {
   // else a lower bound 0 (Relu) is max(y, y_zero_point), an integer Max; other bounds are refused.
   constexpr void apply_clamp(const value& pending, const operands& q, std::int32_t result) {
     if (pending.clamp_low <= -float_max && pending.clamp_high >= float_max) return;
-    const std::int32_t y = s.at(result).onnx_layout;
+    const bool nhwc = s.at(result).onnx_layout < 0;  // a 2-D conv's result is held in NHWC
+    const std::int32_t y = nhwc ? s.at(result).nhwc : s.at(result).onnx_layout;
     const quantization yq = s.m.tensor_at(y).quant;
     const bool is_u8 = s.m.tensor_at(y).type == dtype::u8;
     const float lowest = static_cast<float>((is_u8 ? 0 : -128) - yq.zero_point) * yq.scale;
@@ -225,7 +226,8 @@ struct qdq_lowering {
     const std::int32_t clamped = s.add_node(op_kind::maximum, {}, {y, zero_point}, s.label_of(result));
     if (clamped < 0) return;
     s.m.tensor_at(clamped).quant = yq;
-    define(s, result, clamped, false);
+    s.at(result).onnx_layout = s.at(result).nhwc = -1;
+    define(s, result, clamped, nhwc);
   }
 
   constexpr void lower_as_op(const node_view& op, const operands& q, std::int32_t result) {

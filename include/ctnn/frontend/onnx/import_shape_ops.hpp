@@ -164,7 +164,9 @@ constexpr void import_pad(S& s, const node_view& n, const operands& o, std::int3
 }
 
 // Transpose (perm: a permutation of the dims; absent: reversed). An input held in NHWC alone is
-// transposed from there, the two permutations composed.
+// transposed from there, the two permutations composed. A rank-4 [N, H, W, C] -> [N, C, H, W] (perm 0, 3, 1, 2,
+// as converters from NHWC frameworks write around each op) of a value in its ONNX layout is that tensor, held
+// in NHWC: no node, and the NHWC op after it reads it as it is.
 template <class S>
 constexpr void import_transpose(S& s, const node_view& n, const operands& o, std::int32_t result) {
   if (!expect_inputs(s, o, 1, 1)) return;
@@ -184,6 +186,9 @@ constexpr void import_transpose(S& s, const node_view& n, const operands& o, std
   const value& x = s.at(o.id[0]);
   // A constant is folded; a 1-D value held as [N, 1, L, C] is read in its ONNX layout.
   std::int32_t source = s.is_constant(o.id[0]) || x.one_d ? as_onnx(s, o.id[0], 0) : x.onnx_layout;
+  const bool to_nchw = xs.rank == 4 && perm[0] == nhwc_of_nchw[0] && perm[1] == nhwc_of_nchw[1] &&
+                       perm[2] == nhwc_of_nchw[2] && perm[3] == nhwc_of_nchw[3];
+  if (to_nchw && source >= 0 && !s.is_constant(o.id[0]) && !x.one_d) return define(s, result, source, true);
   if (source < 0 && !s.failed()) {  // NHWC only: ONNX dim k is NHWC dim nhwc_of_nchw[k]
     source = x.nhwc;
     for (std::int32_t d = 0; d < xs.rank; ++d)

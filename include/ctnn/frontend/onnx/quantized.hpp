@@ -5,8 +5,9 @@
 // rows in import_table.hpp), whose import functions share the helper quantized_ops.
 //
 // Mapping (kernel/reference/onnx_quant documents the kernels, lower_te their parameters):
-//  * QLinearConv, ConvInteger -> conv2d of layout onnx: NCHW activations, OIHW weights read as stored
-//    (zero-copy; groups cover depthwise), inputs {x, w, bias, w_scale, w_zero_point}; QLinearMatMul,
+//  * QLinearConv, ConvInteger -> conv2d of layout onnx_nhwc (2-D: NHWC activations, the result held in NHWC
+//    as a float Conv's) or onnx (1-D: NCHW), OIHW weights read as stored (zero-copy; groups cover
+//    depthwise), inputs {x, w, bias, w_scale, w_zero_point}; QLinearMatMul,
 //    MatMulInteger -> dense of layout onnx: A [..., M, K] x B [..., K, N] read as stored, inputs {a, b, -1,
 //    b_scale, b_zero_point}. The result's type is y_zero_point's (QLinear*) or int32 (*Integer).
 //  * QuantizeLinear (float32 -> y_zero_point's type, uint8 without one), DequantizeLinear (8-bit ->
@@ -157,10 +158,10 @@ struct quantized_ops {
     q.zero_point = zero_point_value;
   }
 
-  // The 8-bit activation operand `slot` in ONNX's layout, of type `type` when one is given.
-  constexpr std::int32_t activation(const operands& o, std::uint32_t slot) {
+  // The 8-bit activation operand `slot` in ONNX's layout (or NHWC: a rank-4 one a conv reads).
+  constexpr std::int32_t activation(const operands& o, std::uint32_t slot, bool nhwc = false) {
     if (!expect_activation(s, o, slot)) return -1;
-    const std::int32_t x = as_onnx(s, o.id[slot], slot);
+    const std::int32_t x = nhwc ? as_nhwc(s, o.id[slot], slot) : as_onnx(s, o.id[slot], slot);
     if (x < 0 || s.failed()) return -1;
     const dtype t = m().tensor_at(x).type;
     if (t != dtype::u8 && t != dtype::i8) return s.operand_error(slot), -1;
@@ -204,12 +205,12 @@ struct quantized_ops {
       if (zp.dims.elements() != count) return s.operand_error(2);
       q_type = dtype_of(zp.type);
     }
-    // The input: a float activation (QuantizeLinear) keeps its layout; an 8-bit one is read in ONNX's.
+    // The input keeps its layout (a float activation, an 8-bit one an integer conv wrote in NHWC).
     // A constant input: DequantizeLinear's (a QDQ model's integer operand of a float op, import_qdq.hpp), as stored.
     const std::int32_t v = o.id[0];
     const bool constant = s.is_constant(v);
     if (constant && quantize) return s.operand_error(0);
-    const bool nhwc = quantize && prefers_nhwc(s, v) && xs.rank == 4;
+    const bool nhwc = prefers_nhwc(s, v) && xs.rank == 4;
     const std::int32_t x = constant ? stored_constant(v, 0, constant_of(v, 0, data_type::uint8, true))
                            : nhwc   ? as_nhwc(s, v, 0)
                                     : as_onnx(s, v, 0);
@@ -245,12 +246,16 @@ struct quantized_ops {
   constexpr void conv(const node_view& n, const operands& o, std::int32_t result, bool linear_output) {
     if (linear_output ? !expect_inputs(s, o, 8, 9) : !expect_inputs(s, o, 2, 4)) return;
     const std::uint32_t w_slot = linear_output ? 3 : 1;
-    std::int32_t x = activation(o, 0);
-    if (x < 0 || !expect_constant(s, o, w_slot)) return;
-    tensor_view wt = constant_of(o.id[w_slot], w_slot, data_type::uint8, true);
-    const shape given = m().tensor_at(x).dims;
+    if (!expect_activation(s, o, 0)) return;
+    const shape given = onnx_shape(s, o.id[0]);
     if (s.failed()) return;
     if (given.rank != 3 && given.rank != 4) return s.rank_error(0, given);
+    // 2-D: NHWC in and out (layout onnx_nhwc), as a float Conv: a chain of convolutions needs no transposes.
+    const bool nhwc = given.rank == 4;
+    std::int32_t x = activation(o, 0, nhwc);
+    if (x < 0 || !expect_constant(s, o, w_slot)) return;
+    tensor_view wt = constant_of(o.id[w_slot], w_slot, data_type::uint8, true);
+    if (s.failed()) return;
     if (wt.dims.rank != given.rank) return s.operand_error(w_slot);
     // 1-D: [N, C, L] read as the image [N, C, 1, L] (a view), the weights [O, I, k] as [O, I, 1, k].
     const auto spatial = static_cast<std::uint32_t>(given.rank - 2);
@@ -259,7 +264,8 @@ struct quantized_ops {
       wt.dims = make_shape(wt.dims[0], wt.dims[1], 1, wt.dims[2]);
       if (x < 0) return;
     }
-    const shape in = m().tensor_at(x).dims;
+    const shape held = m().tensor_at(x).dims;
+    const shape in = nhwc ? to_nchw(held) : held;  // [N, C, H, W]
     const std::int32_t units = wt.dims[0], kh = wt.dims[2], kw = wt.dims[3];
     const std::int64_t group = int_attribute(s, n, "group", 1);
     std::array<std::int64_t, 4> kernel{};
@@ -271,7 +277,7 @@ struct quantized_ops {
       return s.attribute_error(attribute::group, group);
     op_attributes a{};
     if (!read_window(s, n, make_shape(in[0], in[2], in[3], in[1]), kh, kw, a.win, spatial)) return;
-    a.layout = data_layout::onnx;
+    a.layout = nhwc ? data_layout::onnx_nhwc : data_layout::onnx;
     a.groups = static_cast<std::int32_t>(group);
     a.units = units;
     operands_of_weights(o, result, x, a, linear_output, w_slot, wt, units, op_kind::conv2d, linear_output && o.count > 8 ? 8 : 0);
@@ -348,7 +354,7 @@ struct quantized_ops {
     quantization& yq = m().tensor_at(y).quant;
     yq.scale = y_scale;
     yq.zero_point = y_zp.value;
-    define(s, result, y, false);
+    define(s, result, y, a.layout == data_layout::onnx_nhwc);
   }
 };
 

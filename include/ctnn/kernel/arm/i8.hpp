@@ -14,6 +14,7 @@
 #include <ctnn/kernel/arm/broadcast.hpp>
 #include <ctnn/kernel/arm/conv.hpp>
 #include <ctnn/kernel/arm/depthwise.hpp>
+#include <ctnn/kernel/arm/onnx_conv.hpp>
 #include <ctnn/kernel/arm/pool.hpp>
 #include <ctnn/kernel/arm/s16.hpp>
 #include <ctnn/kernel/arm/sequence_lstm.hpp>
@@ -33,7 +34,7 @@ using unsupported = kernel::detail::unsupported_i8;
 //   avg_pool, global_avg_pool: pool.hpp; add (equal shapes): add.hpp; int16 conv2d, dense and depthwise_conv2d: s16.hpp;
 //   transpose_conv2d (int8 and 16x8): transpose_conv.hpp; add (broadcast), sub, mul, squared_difference, maximum,
 //   minimum, prelu: broadcast.hpp; svdf (int8, int16 or int8 state): svdf.hpp; sequence_lstm (TFLM's 8x8_16):
-//   sequence_lstm.hpp.
+//   sequence_lstm.hpp; ONNX's integer conv2d and dense (requantization onnx): onnx_conv.hpp.
 template <kernel_params P>
 constexpr auto select() {
   if constexpr (P.type == dtype::i16 && (P.kind == op_kind::conv2d || P.kind == op_kind::dense)) {
@@ -42,6 +43,8 @@ constexpr auto select() {
     return kernel::detail::supported_or<detail::depthwise_s16_kernel<P>, unsupported>();
   } else if constexpr (P.kind == op_kind::transpose_conv2d && (P.type == dtype::i8 || P.type == dtype::i16)) {
     return kernel::detail::supported_or<detail::transpose_conv_kernel<P>, unsupported>();
+  } else if constexpr (P.requantization == requantization_policy::onnx && (P.kind == op_kind::conv2d || P.kind == op_kind::dense)) {
+    return kernel::detail::supported_or<detail::onnx_conv_kernel<P>, unsupported>();
   } else if constexpr (!detail::dsp_available || P.type != dtype::i8 ||
                        P.requantization != requantization_policy::tflite) {
     return unsupported{};

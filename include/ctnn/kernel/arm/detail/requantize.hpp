@@ -10,10 +10,17 @@
 //     cannot overflow where (x + 2^(e-1)) >> e would.
 // Per-tensor calls have the multiplier and shift as compile-time constants; per-channel calls read them
 // from the executor's arrays (requant_arrays) at run time.
+//
+// ONNX's output stage (kernel_params::requantization == onnx: the int8 calls kernel/arm/onnx_conv.hpp restates
+// ONNX's integer convolutions as), bit-exact with reference::onnx_quant::requantize_value:
+// saturate(round_half_even(float(acc) * multiplier) + zero point). The multiplier: P.onnx.multiplier_bits per
+// tensor; per channel, float bits in requant_arrays::multiplier (onnx_conv.hpp packs them at compile time).
+#include <bit>
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/arm/detail/dsp.hpp>
+#include <ctnn/kernel/reference/onnx_quant/rounding.hpp>
 
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 #include <arm_acle.h>
@@ -170,6 +177,42 @@ template <kernel_params P>
   return clamp_output<P>(scaled + P.output_offset);
 }
 
+// x rounded to the nearest integer, ties to even, saturated to int32; NaN gives 0. On the FPU, VCVTR rounds in
+// FPSCR's mode, round to nearest even from reset (nothing in ctnn changes it), saturates and gives 0 for NaN.
+[[gnu::always_inline]] inline std::int32_t round_to_int32(float x) {
+#if defined(__ARM_FP) && (__ARM_FP & 4) && defined(__thumb2__)
+  float r;
+  __asm("vcvtr.s32.f32 %0, %1" : "=t"(r) : "t"(x));
+  return std::bit_cast<std::int32_t>(r);
+#else
+  const float r = reference::onnx_quant::round_half_even(x);
+  if (r != r) return 0;
+  if (r >= 2147483648.0f) return INT32_MAX;
+  if (r < -2147483648.0f) return INT32_MIN;
+  return static_cast<std::int32_t>(r);
+#endif
+}
+
+// a + b saturated to int32 (QADD).
+[[gnu::always_inline]] inline std::int32_t saturating_add(std::int32_t a, std::int32_t b) {
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  return __qadd(a, b);
+#else
+  const std::int64_t sum = static_cast<std::int64_t>(a) + b;
+  return sum > INT32_MAX ? INT32_MAX : sum < INT32_MIN ? INT32_MIN : static_cast<std::int32_t>(sum);
+#endif
+}
+
+// ONNX's output stage: the reference adds the zero point to the rounded float and saturates; the rounded
+// value is an integer, exact in float where it matters (|r| < 2^24; beyond, both saturate), and a NaN product
+// gives the zero point (0 + zero point) there as here.
+template <kernel_params P>
+[[gnu::always_inline]] inline std::int8_t onnx_output(std::int32_t acc, float multiplier) {
+  return clamp_output<P>(saturating_add(round_to_int32(static_cast<float>(acc) * multiplier), P.output_offset));
+}
+template <kernel_params P>
+inline constexpr bool onnx_stage = P.requantization == requantization_policy::onnx;
+
 // The output stage of one output channel, its multiplier and shift read once (per-channel calls) or
 // compile-time constants (per-tensor calls), for kernels that walk many pixels of one channel.
 // apply<true> is the short stage (scale_short), for channels where short_stage_applies.
@@ -178,12 +221,14 @@ struct output_stage {
   channel_scale s;
   // The clamped short stage (scale_short_clamped): per channel where the channel's right shift allows
   // it (short_applies), per tensor where the call's does.
-  static constexpr bool clamped = P.activation_min >= P.output_offset &&
+  static constexpr bool clamped = !onnx_stage<P> && P.activation_min >= P.output_offset &&
                                   (P.per_channel != 0 || (P.output_shift <= -1 && -P.output_shift <= max_clamped_right));
   static constexpr std::int32_t tensor_rounding = clamped_rounding(-P.output_shift, P.output_offset);
   template <bool Short>
   [[gnu::always_inline]] std::int8_t apply(std::int32_t acc) const {
-    if constexpr (Short && clamped) {
+    if constexpr (onnx_stage<P>) {
+      return onnx_output<P>(acc, std::bit_cast<float>(P.per_channel != 0 ? static_cast<std::uint32_t>(s.multiplier) : P.onnx.multiplier_bits));
+    } else if constexpr (Short && clamped) {
       if constexpr (P.per_channel != 0) return clamp_output<P>(scale_short_clamped(acc, s.multiplier, s.rounding, s.right));
       else return clamp_output<P>(scale_short_clamped(acc, P.output_multiplier, tensor_rounding, -P.output_shift));
     } else if constexpr (Short) {
@@ -196,14 +241,17 @@ struct output_stage {
   }
   template <std::int64_t ProductBound>
   [[gnu::always_inline]] bool short_applies(std::int32_t bias) const {
-    if constexpr (clamped && P.per_channel != 0)
+    if constexpr (onnx_stage<P>)
+      return true;  // one stage (and one instantiation of the walks)
+    else if constexpr (clamped && P.per_channel != 0)
       return short_stage_applies<ProductBound>(bias, -s.right + s.left) && s.right <= max_clamped_right;
     else return short_stage_applies<ProductBound>(bias, P.per_channel != 0 ? -s.right + s.left : P.output_shift);
   }
 };
 template <kernel_params P>
 [[gnu::always_inline]] inline output_stage<P> output_stage_of(const std::int32_t* multiplier, const std::int32_t* shift, std::int32_t channel) {
-  if constexpr (P.per_channel != 0) return {channel_scale_of(multiplier[channel], shift[channel], P.output_offset)};
+  if constexpr (onnx_stage<P> && P.per_channel != 0) return {channel_scale{multiplier[channel], 0, 0, 0}};  // float bits
+  else if constexpr (P.per_channel != 0) return {channel_scale_of(multiplier[channel], shift[channel], P.output_offset)};
   else return {};
 }
 
@@ -211,7 +259,9 @@ template <kernel_params P>
 template <kernel_params P>
 [[gnu::always_inline]] inline std::int8_t requantize(std::int32_t acc, const std::int32_t* multiplier, const std::int32_t* shift,
                                                      std::int32_t channel) {
-  if constexpr (P.per_channel != 0)
+  if constexpr (onnx_stage<P>)
+    return onnx_output<P>(acc, std::bit_cast<float>(P.per_channel != 0 ? static_cast<std::uint32_t>(multiplier[channel]) : P.onnx.multiplier_bits));
+  else if constexpr (P.per_channel != 0)
     return clamp_output<P>(scale_plus(acc, multiplier[channel], shift[channel], P.output_offset));
   else return clamp_output<P>(scale_plus<P.output_multiplier, P.output_shift, P.output_offset>(acc));
 }

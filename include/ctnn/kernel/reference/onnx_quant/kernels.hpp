@@ -1,8 +1,8 @@
 #pragma once
 // ONNX's integer operators with ONNX semantics (docs/design.md §4; kernel_params::requantization == onnx), in
 // ONNX's own layouts (data_layout::onnx): QuantizeLinear, DequantizeLinear (per tensor or per axis),
-// QLinearConv and ConvInteger (NCHW activations, OIHW weights, groups), QLinearMatMul and MatMulInteger
-// (A [..., M, K] x B [..., K, N]). uint8 and int8 in any combination; *Integer ops write int32.
+// QLinearConv and ConvInteger (NCHW activations, OIHW weights, groups; NHWC activations with layout onnx_nhwc),
+// QLinearMatMul and MatMulInteger (A [..., M, K] x B [..., K, N]). uint8 and int8 in any combination; *Integer ops write int32.
 //
 // Shared integer core: acc = bias + sum (x - x_zero_point) * (w - w_zero_point) in int32, wrapping (padding taps
 // hold the zero point: they add nothing), then for QLinear* y = saturate(round_half_even(float(acc) *
@@ -105,11 +105,38 @@ void dequantize_linear(Params p, const X* x, const void* scales, const void* zer
   }
 }
 
-// QLinearConv / ConvInteger: x [N, C, H, W], w [O, C / groups, kh, kw], y [N, O, OH, OW].
+namespace detail {
+
+// The element strides of an activation [N, C, H, W] held in NCHW or in NHWC (dims: as held).
+struct image_strides {
+  std::int64_t batch = 0, channel = 0, row = 0, column = 0;
+  std::int32_t channels = 0, height = 0, width = 0;
+  static constexpr image_strides of(const shape& dims, bool nhwc) {
+    image_strides s{};
+    s.channels = nhwc ? dims[3] : dims[1];
+    s.height = nhwc ? dims[1] : dims[2];
+    s.width = nhwc ? dims[2] : dims[3];
+    s.batch = static_cast<std::int64_t>(s.channels) * s.height * s.width;
+    s.channel = nhwc ? 1 : static_cast<std::int64_t>(s.height) * s.width;
+    s.row = nhwc ? static_cast<std::int64_t>(s.width) * s.channels : s.width;
+    s.column = nhwc ? s.channels : 1;
+    return s;
+  }
+  constexpr std::int64_t at(std::int32_t n, std::int32_t c, std::int32_t r, std::int32_t k) const {  // row r, column k
+    return n * batch + c * channel + r * row + k * column;
+  }
+};
+
+}  // namespace detail
+
+// QLinearConv / ConvInteger: x [N, C, H, W], w [O, C / groups, kh, kw], y [N, O, OH, OW]; with
+// p->onnx.layout onnx_nhwc, x [N, H, W, C] and y [N, OH, OW, O] (the weights as ONNX stores them either way).
 template <class X, class W, class Y, class Params>
-void conv_nchw(Params p, const X* x, const W* w, const void* bias, const void* w_scale, const void* w_zero_point, Y* y) {
-  const std::int32_t batches = p->in[0], channels = p->in[1], height = p->in[2], width = p->in[3];
-  const std::int32_t outputs = p->out[1], out_height = p->out[2], out_width = p->out[3];
+void conv(Params p, const X* x, const W* w, const void* bias, const void* w_scale, const void* w_zero_point, Y* y) {
+  const bool nhwc = p->onnx.layout == data_layout::onnx_nhwc;
+  const detail::image_strides in = detail::image_strides::of(p->in, nhwc), out = detail::image_strides::of(p->out, nhwc);
+  const std::int32_t batches = p->in[0], channels = in.channels, height = in.height, width = in.width;
+  const std::int32_t outputs = out.channels, out_height = out.height, out_width = out.width;
   const std::int32_t per_group = channels / p->groups, outputs_per_group = outputs / p->groups;
   const window& win = p->win;
   const std::int64_t taps = static_cast<std::int64_t>(win.kernel_h) * win.kernel_w;
@@ -124,7 +151,6 @@ void conv_nchw(Params p, const X* x, const W* w, const void* bias, const void* w
         for (std::int32_t ox = 0; ox < out_width; ++ox) {
           std::int32_t acc = initial;
           for (std::int32_t c = 0; c < per_group; ++c) {
-            const X* plane = x + (static_cast<std::int64_t>(n) * channels + first_channel + c) * height * width;
             const W* kernel = filter + c * taps;
             for (std::int32_t ky = 0; ky < win.kernel_h; ++ky) {
               const std::int32_t iy = oy * win.stride_h - win.pad_top + ky * win.dilation_h;
@@ -133,13 +159,12 @@ void conv_nchw(Params p, const X* x, const W* w, const void* bias, const void* w
                 const std::int32_t ix = ox * win.stride_w - win.pad_left + kx * win.dilation_w;
                 if (ix < 0 || ix >= width) continue;
                 acc = ctnn::detail::quant::wrapping_add(  // int32 wraps (a bias near INT32_MIN): no UB
-                    acc, (static_cast<std::int32_t>(plane[static_cast<std::int64_t>(iy) * width + ix]) + p->input_offset) *
+                    acc, (static_cast<std::int32_t>(x[in.at(n, first_channel + c, iy, ix)]) + p->input_offset) *
                              (static_cast<std::int32_t>(kernel[ky * win.kernel_w + kx]) + w_offset));
               }
             }
           }
-          detail::store(y, ((static_cast<std::int64_t>(n) * outputs + o) * out_height + oy) * out_width + ox, acc, multiplier,
-                        p->output_offset);
+          detail::store(y, out.at(n, o, oy, ox), acc, multiplier, p->output_offset);
         }
       }
     }
