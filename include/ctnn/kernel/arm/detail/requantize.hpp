@@ -100,6 +100,17 @@ inline constexpr std::int32_t max_clamped_right = 22;
   return static_cast<std::int32_t>(static_cast<std::uint32_t>(2 * output_offset + 1) << ((right - 1) & 31));
 }
 
+// The short stage with the zero point added, for results of either sign: RoundingDivideByPOT's half away
+// from zero is floor((x + 2^(right-1) - [x < 0]) / 2^right), and the zero point rides in the same constant
+// as in the clamped stage (rounding: clamped_rounding; a multiple of 2^right, it passes the floor
+// exactly). Three instructions after SMMULR where scale_short and the add take five; |x + rounding| <
+// 2^30 + 2^(right+7) + 2^(right-1) stays below 2^31 for right <= max_clamped_right.
+[[gnu::always_inline]] inline std::int32_t scale_short_plus(std::int32_t acc, std::int32_t multiplier, std::int32_t rounding,
+                                                            std::int32_t right) {
+  const std::int32_t x = rounding_high_mul(acc * 2, multiplier);
+  return (x + rounding - static_cast<std::int32_t>(static_cast<std::uint32_t>(x) >> 31)) >> right;
+}
+
 // Whether a channel's accumulators are below 2^30 in magnitude for any input: |bias| plus the largest
 // possible |sum (x + offset) * w| (255 * 128 per product: ProductBound), with a right shift.
 template <std::int64_t ProductBound>
@@ -161,7 +172,7 @@ template <kernel_params P>
 
 // The output stage of one output channel, its multiplier and shift read once (per-channel calls) or
 // compile-time constants (per-tensor calls), for kernels that walk many pixels of one channel.
-// apply<true> is the short stage (scale_short), for channels where short_stage_applies.
+// apply<true> is the short stage (scale_short_clamped, scale_short_plus), for channels where short_applies.
 template <kernel_params P>
 struct output_stage {
   channel_scale s;
@@ -176,7 +187,9 @@ struct output_stage {
       if constexpr (P.per_channel != 0) return clamp_output<P>(scale_short_clamped(acc, s.multiplier, s.rounding, s.right));
       else return clamp_output<P>(scale_short_clamped(acc, P.output_multiplier, tensor_rounding, -P.output_shift));
     } else if constexpr (Short) {
-      if constexpr (P.per_channel != 0) return to_output<P>(scale_short(acc, s.multiplier, s.right - 1));
+      if constexpr (P.per_channel != 0) return clamp_output<P>(scale_short_plus(acc, s.multiplier, s.rounding, s.right));
+      else if constexpr (-P.output_shift <= max_clamped_right)
+        return clamp_output<P>(scale_short_plus(acc, P.output_multiplier, tensor_rounding, -P.output_shift));
       else return to_output<P>(scale_short(acc, P.output_multiplier, -P.output_shift - 1));
     } else {
       if constexpr (P.per_channel != 0) return clamp_output<P>(scale_plus(acc, s, P.output_offset));
@@ -185,7 +198,7 @@ struct output_stage {
   }
   template <std::int64_t ProductBound>
   [[gnu::always_inline]] bool short_applies(std::int32_t bias) const {
-    if constexpr (clamped && P.per_channel != 0)
+    if constexpr (P.per_channel != 0)  // both short stages add a rounding constant that needs right <= max_clamped_right
       return short_stage_applies<ProductBound>(bias, -s.right + s.left) && s.right <= max_clamped_right;
     else return short_stage_applies<ProductBound>(bias, P.per_channel != 0 ? -s.right + s.left : P.output_shift);
   }
