@@ -357,7 +357,32 @@ template <std::ptrdiff_t X0, std::ptrdiff_t X1, std::ptrdiff_t WOffset>
         : [x] "r"(x), [w] "r"(w), [x0] "i"(X0), [x1] "i"(X1), [wo] "i"(WOffset)
         : "memory");
 }
+
+// The same tap over inputs and weights widened beforehand (even word: channels 0 and 2, odd: 1 and 3),
+// each pair read by one LDRD at a byte offset from x or w: 11 instructions for 8 MACs, 14 registers.
+template <std::ptrdiff_t X0, std::ptrdiff_t X1, std::ptrdiff_t WOffset>
+[[gnu::always_inline]] inline void depthwise_widened_tap_2x4_asm(const std::uint32_t* x, const std::uint32_t* w, std::int32_t (&a)[4],
+                                                                 std::int32_t (&b)[4]) {
+  std::uint32_t we, wo, xe, xo;
+  __asm("ldrd %[we], %[wo], [%[w], %[wo_at]]\n\t"
+        "ldrd %[xe], %[xo], [%[x], %[x0]]\n\t"
+        "smlabb %[a0], %[xe], %[we], %[a0]\n\t"
+        "smlatt %[a2], %[xe], %[we], %[a2]\n\t"
+        "smlabb %[a1], %[xo], %[wo], %[a1]\n\t"
+        "smlatt %[a3], %[xo], %[wo], %[a3]\n\t"
+        "ldrd %[xe], %[xo], [%[x], %[x1]]\n\t"
+        "smlabb %[b0], %[xe], %[we], %[b0]\n\t"
+        "smlatt %[b2], %[xe], %[we], %[b2]\n\t"
+        "smlabb %[b1], %[xo], %[wo], %[b1]\n\t"
+        "smlatt %[b3], %[xo], %[wo], %[b3]\n\t"
+        : [we] "=&r"(we), [wo] "=&r"(wo), [xe] "=&r"(xe), [xo] "=&r"(xo), [a0] "+r"(a[0]), [a1] "+r"(a[1]), [a2] "+r"(a[2]),
+          [a3] "+r"(a[3]), [b0] "+r"(b[0]), [b1] "+r"(b[1]), [b2] "+r"(b[2]), [b3] "+r"(b[3])
+        : [x] "r"(x), [w] "r"(w), [x0] "i"(X0), [x1] "i"(X1), [wo_at] "i"(WOffset)
+        : "memory");
+}
 #else
+template <std::ptrdiff_t X0, std::ptrdiff_t X1, std::ptrdiff_t WOffset>
+void depthwise_widened_tap_2x4_asm(const std::uint32_t*, const std::uint32_t*, std::int32_t (&)[4], std::int32_t (&)[4]);  // never used here
 template <std::ptrdiff_t X0, std::ptrdiff_t X1, std::ptrdiff_t WOffset>
 void depthwise_tap_2x4_asm(const std::int8_t*, const std::int8_t*, std::int32_t (&)[4], std::int32_t (&)[4]);  // never used here
 #endif

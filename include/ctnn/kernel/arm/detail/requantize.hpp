@@ -90,9 +90,11 @@ namespace ctnn::kernel::arm::detail {
 // where the plain short stage takes six. |x + rounding| < 2^30 + 2^(right+7) + 2^(right-1) stays below
 // 2^31 for right <= max_clamped_right.
 inline constexpr std::int32_t max_clamped_right = 22;
-[[gnu::always_inline]] inline std::int32_t scale_short_clamped(std::int32_t acc, std::int32_t multiplier, std::int32_t rounding,
+// Both short stages take twice the accumulator (2 * acc, exact for |acc| < 2^30), which some kernels
+// accumulate directly (filters widened doubled).
+[[gnu::always_inline]] inline std::int32_t scale_short_clamped(std::int32_t twice, std::int32_t multiplier, std::int32_t rounding,
                                                                std::int32_t right) {
-  return rounding_high_mul_add(acc * 2, multiplier, rounding) >> right;
+  return rounding_high_mul_add(twice, multiplier, rounding) >> right;
 }
 // (2 * output_offset + 1) * 2^(right - 1); for right outside [1, max_clamped_right] some value the
 // short stage does not use (short_applies).
@@ -105,9 +107,9 @@ inline constexpr std::int32_t max_clamped_right = 22;
 // as in the clamped stage (rounding: clamped_rounding; a multiple of 2^right, it passes the floor
 // exactly). Three instructions after SMMULR where scale_short and the add take five; |x + rounding| <
 // 2^30 + 2^(right+7) + 2^(right-1) stays below 2^31 for right <= max_clamped_right.
-[[gnu::always_inline]] inline std::int32_t scale_short_plus(std::int32_t acc, std::int32_t multiplier, std::int32_t rounding,
+[[gnu::always_inline]] inline std::int32_t scale_short_plus(std::int32_t twice, std::int32_t multiplier, std::int32_t rounding,
                                                             std::int32_t right) {
-  const std::int32_t x = rounding_high_mul(acc * 2, multiplier);
+  const std::int32_t x = rounding_high_mul(twice, multiplier);
   return (x + rounding - static_cast<std::int32_t>(static_cast<std::uint32_t>(x) >> 31)) >> right;
 }
 
@@ -183,17 +185,23 @@ struct output_stage {
   static constexpr std::int32_t tensor_rounding = clamped_rounding(-P.output_shift, P.output_offset);
   template <bool Short>
   [[gnu::always_inline]] std::int8_t apply(std::int32_t acc) const {
-    if constexpr (Short && clamped) {
-      if constexpr (P.per_channel != 0) return clamp_output<P>(scale_short_clamped(acc, s.multiplier, s.rounding, s.right));
-      else return clamp_output<P>(scale_short_clamped(acc, P.output_multiplier, tensor_rounding, -P.output_shift));
-    } else if constexpr (Short) {
-      if constexpr (P.per_channel != 0) return clamp_output<P>(scale_short_plus(acc, s.multiplier, s.rounding, s.right));
-      else if constexpr (-P.output_shift <= max_clamped_right)
-        return clamp_output<P>(scale_short_plus(acc, P.output_multiplier, tensor_rounding, -P.output_shift));
-      else return to_output<P>(scale_short(acc, P.output_multiplier, -P.output_shift - 1));
+    if constexpr (Short) {
+      return apply_twice(acc * 2);
     } else {
       if constexpr (P.per_channel != 0) return clamp_output<P>(scale_plus(acc, s, P.output_offset));
       else return clamp_output<P>(scale_plus<P.output_multiplier, P.output_shift, P.output_offset>(acc));
+    }
+  }
+  // The short stage of twice the accumulator.
+  [[gnu::always_inline]] std::int8_t apply_twice(std::int32_t twice) const {
+    if constexpr (clamped) {
+      if constexpr (P.per_channel != 0) return clamp_output<P>(scale_short_clamped(twice, s.multiplier, s.rounding, s.right));
+      else return clamp_output<P>(scale_short_clamped(twice, P.output_multiplier, tensor_rounding, -P.output_shift));
+    } else {
+      if constexpr (P.per_channel != 0) return clamp_output<P>(scale_short_plus(twice, s.multiplier, s.rounding, s.right));
+      else if constexpr (-P.output_shift <= max_clamped_right)
+        return clamp_output<P>(scale_short_plus(twice, P.output_multiplier, tensor_rounding, -P.output_shift));
+      else return to_output<P>(scale_short(twice >> 1, P.output_multiplier, -P.output_shift - 1));
     }
   }
   template <std::int64_t ProductBound>
