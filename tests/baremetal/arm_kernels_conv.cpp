@@ -20,6 +20,29 @@ TEST_CASE("arm 1x1 conv2d (pixel blocks) equals the reference kernel") {
   t::check_layers<t::pointwise_layer, 9>(std::make_index_sequence<8>{});
 }
 
+// Unpadded strided 1x1 convs over whole quads of input channels: the pointwise blocks gathering the
+// strided pixels (conv_kernel::strided_pointwise_walk).
+constexpr ctnn::kernel_params strided_pointwise_layer(std::uint32_t family, std::size_t index) {
+  ctnn::kernel_params p = t::window_layer(family, index, false, false);
+  ctnn::window& w = p.win;
+  w.kernel_h = w.kernel_w = w.dilation_h = w.dilation_w = 1;
+  w.pad_top = w.pad_bottom = w.pad_left = w.pad_right = 0;
+  w.stride_h = 1 + static_cast<std::int32_t>(index % 3), w.stride_w = 2 + static_cast<std::int32_t>(index % 2);
+  const std::int32_t in_c = 4 * (1 + static_cast<std::int32_t>(index % 4));
+  p.in = ctnn::make_shape(p.in[0], p.in[1], p.in[2], in_c);
+  p.out = ctnn::make_shape(p.out[0], (p.in[1] - 1) / w.stride_h + 1, (p.in[2] - 1) / w.stride_w + 1, p.out[3]);
+  return p;
+}
+template <std::size_t... I>
+constexpr bool all_strided_pointwise(std::index_sequence<I...>) {
+  return (... && ctnn::kernel::arm::detail::conv_kernel<strided_pointwise_layer(33, I)>::strided_pointwise_walk);
+}
+static_assert(all_strided_pointwise(std::make_index_sequence<8>{}));
+
+TEST_CASE("arm strided 1x1 conv2d (pixel blocks gathered) equals the reference kernel") {
+  t::check_layers<strided_pointwise_layer, 33>(std::make_index_sequence<8>{});
+}
+
 TEST_CASE("arm conv2d and dense wrap as the reference kernel at the int32 limits (biases, sums, output zero point)") {
   arm_extreme::check_all<arm_extreme::conv>(std::make_index_sequence<arm_extreme::conv_layers>{});
 }

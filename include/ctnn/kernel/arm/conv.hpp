@@ -20,8 +20,8 @@
 //     products: 20 instructions per 16 MACs). The pixels of a block are consecutive interior pixels of
 //     one output row (all of the image for dense layers of several rows), at a compile-time distance;
 //     border pixels go one at a time over their in-bounds taps.
-//   * pointwise convs (unpadded 1x1, stride 1): blocks of pixels whose input is widened once on the
-//     stack (detail/pointwise.hpp);
+//   * pointwise convs (unpadded 1x1, stride 1; strided too over whole quads): blocks of pixels whose
+//     input is widened once on the stack (detail/pointwise.hpp);
 //   * small windows over few input channels (first layers): pixel pairs gathered (detail/gathered.hpp);
 //   * dense layers of one row: 1 pixel x 4 channels, the input widened once where it is short.
 // Calls run in place (kernel_params::in_place) write a block of output pixels only after every pixel of
@@ -69,6 +69,11 @@ struct conv_kernel : kernel::detail::reads_constants_as_stored {
   using pointwise = pointwise_blocks<P, in_c, out_c, pixels>;
   static constexpr bool pointwise_walk =
       flat && P.kind == op_kind::conv2d && !single_pixel && pointwise::applies && (pixel_major || pointwise::widened);
+  // Unpadded strided 1x1 convs over whole quads, out of place: the same blocks, each block's copy gathering
+  // the input pixels under its output pixels.
+  using strided_pointwise = pointwise_blocks<P, in_c, out_c, pixels, true>;
+  static constexpr bool strided_pointwise_walk = !flat && P.kind == op_kind::conv2d && !pixel_major && kernel_h == 1 && kernel_w == 1 &&
+                                                 g::unpadded && strided_pointwise::widened && strided_pointwise::applies;
   // Kernel rows are one stretch (dilation_w 1) or kernel_w stretches of in_c values.
   static constexpr bool row_stretch = g::win.dilation_w == 1;
 
@@ -119,6 +124,8 @@ struct conv_kernel : kernel::detail::reads_constants_as_stored {
       gathered_windows<P>::run(input, weights, bias, rq, output);
     } else if constexpr (pointwise_walk) {
       pointwise::run(input, weights, bias, rq, output);
+    } else if constexpr (strided_pointwise_walk) {
+      strided_pointwise::run(input, weights, bias, rq, output);
     } else if constexpr (pixel_major) {
       const context c{bias, rq.multiplier, rq.shift};
       for (std::int32_t p = 0; p < pixels; ++p) pixel(c, input, weights, output + static_cast<std::ptrdiff_t>(p) * out_c, p);
