@@ -63,6 +63,9 @@ struct conv_kernel : kernel::detail::reads_constants_as_stored {
   static constexpr bool single_pixel = !pixel_major && flat && pixels == 1;
   // Small windows over few input channels (first layers): pixel pairs gathered (detail/gathered.hpp).
   static constexpr bool gathered = !flat && gathered_windows<P>::applies;
+  // Windows over whole quads of channels, gathered widened (detail/gathered.hpp); strided 1x1 convs take
+  // the pointwise blocks (strided_pointwise_walk), which gather whole blocks.
+  static constexpr bool gathered_widened = !flat && !gathered && !(kernel_h == 1 && kernel_w == 1) && gathered_windows<P, true>::applies;
   static constexpr std::ptrdiff_t pixel_step = flat ? in_c : static_cast<std::ptrdiff_t>(g::win.stride_w) * in_c;
   // Pointwise convs in blocks of pixels (detail/pointwise.hpp): in place, and with whole quads of input
   // channels (widened once per block) also out of place.
@@ -122,6 +125,8 @@ struct conv_kernel : kernel::detail::reads_constants_as_stored {
       all_single_pixel_channels(input, weights, bias, rq, output);
     } else if constexpr (gathered) {
       gathered_windows<P>::run(input, weights, bias, rq, output);
+    } else if constexpr (gathered_widened) {
+      gathered_windows<P, true>::run(input, weights, bias, rq, output);
     } else if constexpr (pointwise_walk) {
       pointwise::run(input, weights, bias, rq, output);
     } else if constexpr (strided_pointwise_walk) {
