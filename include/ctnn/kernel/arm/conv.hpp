@@ -22,8 +22,10 @@
 //     border pixels go one at a time over their in-bounds taps.
 //   * pointwise convs (unpadded 1x1, stride 1; strided too over whole quads): blocks of pixels whose
 //     input is widened once on the stack (detail/pointwise.hpp);
-//   * small windows over few input channels (first layers): pixel pairs gathered (detail/gathered.hpp);
-//   * dense layers of one row: 1 pixel x 4 channels, the input widened once where it is short.
+//   * small windows over few input channels (first layers), and windows of at most 144 values over whole
+//     quads of channels (gathered widened): pixel pairs gathered (detail/gathered.hpp);
+//   * dense layers of one row: 1 pixel x 4 channels, the weights packed per 4-channel group at compile
+//     time (pack), the input widened once where it is short (else the offset terms packed too).
 // Calls run in place (kernel_params::in_place) write a block of output pixels only after every pixel of
 // the block was read, which the planner's rule makes safe (memory/in_place_window.hpp: pixels after the
 // block read nothing below the block's end): pointwise blocks and gathered pairs as out of place; other
@@ -305,6 +307,8 @@ struct conv_kernel : kernel::detail::reads_constants_as_stored {
     all_single_pixel_channels(widened, weights, bias, rq, output);
   }
 
+  // Out of line: the packed dot's assembly holds all 14 registers; inlined into a caller with more values
+  // live, it failed to allocate.
   template <class Input>
   [[gnu::noinline]] static void all_single_pixel_channels(const Input* input, const std::int8_t* weights, const std::int32_t* bias, const requant_arrays& rq,
                                         std::int8_t* output) {
