@@ -20,6 +20,71 @@ TEST_CASE("arm 1x1 conv2d (pixel blocks) equals the reference kernel") {
   t::check_layers<t::pointwise_layer, 9>(std::make_index_sequence<8>{});
 }
 
+#if !CTNN_ARM_MVE
+// The DSP kernel's own walks below; on the Cortex-M55 the MVE kernel serves such layers, and its conv
+// program has no room left in the 512 KB ITCM.
+
+// Unpadded strided 1x1 convs over whole quads of input channels: the pointwise blocks gathering the
+// strided pixels (conv_kernel::strided_pointwise_walk).
+constexpr ctnn::kernel_params strided_pointwise_layer(std::uint32_t family, std::size_t index) {
+  ctnn::kernel_params p = t::window_layer(family, index, false, false);
+  ctnn::window& w = p.win;
+  w.kernel_h = w.kernel_w = w.dilation_h = w.dilation_w = 1;
+  w.pad_top = w.pad_bottom = w.pad_left = w.pad_right = 0;
+  w.stride_h = 1 + static_cast<std::int32_t>(index % 3), w.stride_w = 2 + static_cast<std::int32_t>(index % 2);
+  const std::int32_t in_c = 4 * (1 + static_cast<std::int32_t>(index % 4));
+  p.in = ctnn::make_shape(p.in[0], p.in[1], p.in[2], in_c);
+  p.out = ctnn::make_shape(p.out[0], (p.in[1] - 1) / w.stride_h + 1, (p.in[2] - 1) / w.stride_w + 1, p.out[3]);
+  return p;
+}
+template <std::size_t... I>
+constexpr bool all_strided_pointwise(std::index_sequence<I...>) {
+  return (... && ctnn::kernel::arm::detail::conv_kernel<strided_pointwise_layer(33, I)>::strided_pointwise_walk);
+}
+static_assert(all_strided_pointwise(std::make_index_sequence<8>{}));
+
+TEST_CASE("arm strided 1x1 conv2d (pixel blocks gathered) equals the reference kernel") {
+  t::check_layers<strided_pointwise_layer, 33>(std::make_index_sequence<8>{});
+}
+
+// Windows over whole quads of input channels (4 to 16, at most 144 values): mostly gathered widened
+// (conv_kernel::gathered_widened; the narrowest rows take the int8 gathered windows), out of place and in
+// place.
+constexpr ctnn::kernel_params quad_window_layer_of(std::uint32_t family, std::size_t index, bool in_place) {
+  ctnn::kernel_params p = t::window_layer(family, index, false, in_place);
+  const std::int32_t in_c = 4 * (1 + static_cast<std::int32_t>(index % 4));
+  if (p.win.kernel_h * p.win.kernel_w * in_c > 144 || p.win.kernel_h * p.win.kernel_w == 1)
+    p.win.kernel_h = p.win.kernel_w = 2 + static_cast<std::int32_t>(index % 2);
+  ctnn::window& w = p.win;
+  w.pad_top %= w.kernel_h, w.pad_bottom %= w.kernel_h, w.pad_left %= w.kernel_w, w.pad_right %= w.kernel_w;
+  const std::int32_t span_h = (w.kernel_h - 1) * w.dilation_h + 1, span_w = (w.kernel_w - 1) * w.dilation_w + 1;
+  const std::int32_t in_h = p.in[1] + w.pad_top + w.pad_bottom < span_h ? span_h : p.in[1];
+  const std::int32_t in_w = p.in[2] + w.pad_left + w.pad_right < span_w ? span_w : p.in[2];
+  p.in = ctnn::make_shape(p.in[0], in_h, in_w, in_c);
+  p.out = ctnn::make_shape(p.out[0], (in_h + w.pad_top + w.pad_bottom - span_h) / w.stride_h + 1,
+                           (in_w + w.pad_left + w.pad_right - span_w) / w.stride_w + 1, p.out[3]);
+  return p;
+}
+constexpr ctnn::kernel_params quad_window_layer(std::uint32_t family, std::size_t index) { return quad_window_layer_of(family, index, false); }
+constexpr ctnn::kernel_params quad_window_layer_in_place(std::uint32_t family, std::size_t index) {
+  return quad_window_layer_of(family, index, true);
+}
+template <auto Layer, std::uint32_t Family, std::size_t... I>
+constexpr int gathered_widened_layers(std::index_sequence<I...>) {
+  return (0 + ... + (ctnn::kernel::arm::detail::conv_kernel<Layer(Family, I)>::gathered_widened ? 1 : 0));
+}
+#if CTNN_ARM_DOT_ASM  // the walk needs the assembly loop (kernel/arm/detail/dot.hpp)
+static_assert(gathered_widened_layers<quad_window_layer, 34>(std::make_index_sequence<12>{}) >= 8);
+static_assert(gathered_widened_layers<quad_window_layer_in_place, 35>(std::make_index_sequence<8>{}) >= 4);
+#endif
+
+TEST_CASE("arm conv2d over whole quads of channels (windows gathered widened) equals the reference kernel") {
+  t::check_layers<quad_window_layer, 34>(std::make_index_sequence<12>{});
+  t::check_layers<quad_window_layer_in_place, 35>(std::make_index_sequence<8>{});
+}
+
+#endif
+
 TEST_CASE("arm conv2d and dense wrap as the reference kernel at the int32 limits (biases, sums, output zero point)") {
   arm_extreme::check_all<arm_extreme::conv>(std::make_index_sequence<arm_extreme::conv_layers>{});
 }

@@ -24,6 +24,40 @@ TEST_CASE("arm depthwise_conv2d over channels in eights (the MVE kernel's) equal
   t::check_layers<t::depthwise_layer_in_eights_in_place, 11>(std::make_index_sequence<6>{});
 }
 
+#if !defined(__OPTIMIZE_SIZE__)
+// Stride 1 without dilation over maps at most 9 x 9: mostly the DSP kernel's padded-row walk
+// (depthwise_kernel::padded_walk), in place too. Not at -Os, where the walk is off (and the Cortex-M55's
+// depthwise program, built -Os, has no room left in its ITCM).
+constexpr ctnn::kernel_params narrow_layer_of(std::uint32_t family, std::size_t index, bool in_place) {
+  ctnn::kernel_params p = t::window_layer(family, index, true, in_place);
+  ctnn::window& w = p.win;
+  w.stride_h = w.stride_w = w.dilation_h = w.dilation_w = 1;
+  w.pad_top %= w.kernel_h, w.pad_bottom %= w.kernel_h, w.pad_left %= w.kernel_w, w.pad_right %= w.kernel_w;
+  const std::int32_t least_h = w.kernel_h - w.pad_top - w.pad_bottom, least_w = w.kernel_w - w.pad_left - w.pad_right;
+  const std::int32_t in_h = p.in[1] < least_h ? least_h : p.in[1], in_w = p.in[2] < least_w ? least_w : p.in[2];
+  p.in = ctnn::make_shape(p.in[0], in_h, in_w, p.in[3]);
+  p.out = ctnn::make_shape(p.out[0], in_h + w.pad_top + w.pad_bottom - w.kernel_h + 1, in_w + w.pad_left + w.pad_right - w.kernel_w + 1,
+                           p.out[3]);
+  return p;
+}
+constexpr ctnn::kernel_params narrow_layer(std::uint32_t family, std::size_t index) { return narrow_layer_of(family, index, false); }
+constexpr ctnn::kernel_params narrow_layer_in_place(std::uint32_t family, std::size_t index) { return narrow_layer_of(family, index, true); }
+
+template <auto Layer, std::uint32_t Family, std::size_t... I>
+constexpr int padded_layers(std::index_sequence<I...>) {
+  return (0 + ... + (ctnn::kernel::arm::detail::depthwise_kernel<Layer(Family, I)>::padded_walk && Layer(Family, I).in[3] >= 4 ? 1 : 0));
+}
+#if CTNN_ARM_DOT_ASM  // the walk needs the assembly taps (kernel/arm/detail/dot.hpp)
+static_assert(padded_layers<narrow_layer, 31>(std::make_index_sequence<16>{}) >= 8);
+static_assert(padded_layers<narrow_layer_in_place, 32>(std::make_index_sequence<8>{}) >= 4);
+#endif
+
+TEST_CASE("arm depthwise_conv2d at stride 1 over narrow maps (padded rows) equals the reference kernel") {
+  t::check_layers<narrow_layer, 31>(std::make_index_sequence<16>{});
+  t::check_layers<narrow_layer_in_place, 32>(std::make_index_sequence<8>{});
+}
+#endif
+
 TEST_CASE("arm depthwise_conv2d wraps as the reference kernel at the int32 limits (biases, sums, output zero point)") {
   arm_extreme::check_all<arm_extreme::depthwise>(std::make_index_sequence<arm_extreme::depthwise_layers>{});
 }

@@ -20,14 +20,18 @@
 //     products: 20 instructions per 16 MACs). The pixels of a block are consecutive interior pixels of
 //     one output row (all of the image for dense layers of several rows), at a compile-time distance;
 //     border pixels go one at a time over their in-bounds taps.
-//   * pointwise convs (unpadded 1x1, stride 1): blocks of pixels whose input is widened once on the
-//     stack (detail/pointwise.hpp);
-//   * small windows over few input channels (first layers): pixel pairs gathered (detail/gathered.hpp);
-//   * dense layers of one row: 1 pixel x 4 channels, the input widened once where it is short.
+//   * pointwise convs (unpadded 1x1, stride 1; strided too over whole quads): blocks of pixels whose
+//     input is widened once on the stack (detail/pointwise.hpp);
+//   * small windows over few input channels (first layers), and windows of at most 144 values over whole
+//     quads of channels (gathered widened): pixel pairs gathered (detail/gathered.hpp);
+//   * dense layers of one row: 1 pixel x 4 channels, the weights packed per 4-channel group at compile
+//     time (pack), the input widened once where it is short (else the offset terms packed too).
 // Calls run in place (kernel_params::in_place) write a block of output pixels only after every pixel of
 // the block was read, which the planner's rule makes safe (memory/in_place_window.hpp: pixels after the
 // block read nothing below the block's end): pointwise blocks and gathered pairs as out of place; other
 // windows pixel-major, as the reference kernel walks, 1 pixel x 4 channels.
+#include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -61,12 +65,20 @@ struct conv_kernel : kernel::detail::reads_constants_as_stored {
   static constexpr bool single_pixel = !pixel_major && flat && pixels == 1;
   // Small windows over few input channels (first layers): pixel pairs gathered (detail/gathered.hpp).
   static constexpr bool gathered = !flat && gathered_windows<P>::applies;
+  // Windows over whole quads of channels, gathered widened (detail/gathered.hpp); strided 1x1 convs take
+  // the pointwise blocks (strided_pointwise_walk), which gather whole blocks.
+  static constexpr bool gathered_widened = !flat && !gathered && !(kernel_h == 1 && kernel_w == 1) && gathered_windows<P, true>::applies;
   static constexpr std::ptrdiff_t pixel_step = flat ? in_c : static_cast<std::ptrdiff_t>(g::win.stride_w) * in_c;
   // Pointwise convs in blocks of pixels (detail/pointwise.hpp): in place, and with whole quads of input
   // channels (widened once per block) also out of place.
   using pointwise = pointwise_blocks<P, in_c, out_c, pixels>;
   static constexpr bool pointwise_walk =
       flat && P.kind == op_kind::conv2d && !single_pixel && pointwise::applies && (pixel_major || pointwise::widened);
+  // Unpadded strided 1x1 convs over whole quads, out of place: the same blocks, each block's copy gathering
+  // the input pixels under its output pixels.
+  using strided_pointwise = pointwise_blocks<P, in_c, out_c, pixels, true>;
+  static constexpr bool strided_pointwise_walk = !flat && P.kind == op_kind::conv2d && !pixel_major && kernel_h == 1 && kernel_w == 1 &&
+                                                 g::unpadded && strided_pointwise::widened && strided_pointwise::applies;
   // Kernel rows are one stretch (dilation_w 1) or kernel_w stretches of in_c values.
   static constexpr bool row_stretch = g::win.dilation_w == 1;
 
@@ -74,7 +86,37 @@ struct conv_kernel : kernel::detail::reads_constants_as_stored {
       dsp_available && (P.kind == op_kind::dense || (P.kind == op_kind::conv2d && P.groups == 1 && P.in.rank == 4 && P.out.rank == 4)) &&
       P.type == dtype::i8 && P.weights_offset == 0 && g::valid && kernel::detail::is_output_clamp(P.fused);
 
-  // Constants are read as stored (reads_constants_as_stored): OHWI is the order the stretches read.
+  // Constants are read as stored (reads_constants_as_stored): OHWI is the order the stretches read; but
+  // for one pixel over whole quads (dense layers of one row), the weights are re-laid out at compile time
+  // per group of 4 output channels, per quad of inputs, the 4 channels' words side by side (one LDM reads
+  // a quad's filters); the channels past the last whole group follow as stored. The same bytes, as words
+  // (word-aligned). Where the input is too long to widen on the stack (folded_terms), the grouped
+  // channels' offset terms (input_offset * sum of the filter) come first: the loop then widens the input
+  // without the offset, which frees the register LDM needs (4 bytes per channel).
+  static constexpr bool packed_rows = single_pixel && reduction % 4 == 0 && out_c >= 4;
+  static constexpr bool folded_terms = packed_rows && reduction > 256;
+  static constexpr std::int32_t grouped = out_c / 4 * 4;
+  static constexpr std::size_t packed_words = static_cast<std::size_t>(out_c) * reduction / 4 + (folded_terms ? grouped : 0);
+  static constexpr bool packs(std::size_t k) { return packed_rows && k == 1; }
+  template <std::size_t K, class Reader>
+  static constexpr std::array<std::int32_t, packed_words> pack(const Reader& read) {
+    static_assert(K == 1 && packed_rows, "ctnn: the DSP dense kernel packs the weights of one-row layers only.");
+    std::array<std::int32_t, packed_words> words{};
+    constexpr std::size_t first = folded_terms ? grouped : 0;
+    for (std::int32_t o = 0; o < out_c; ++o) {
+      std::int32_t sum = 0;
+      for (std::int32_t k = 0; k < reduction; ++k) {
+        const std::int8_t value = read.i8(static_cast<std::size_t>(o) * reduction + k);
+        const std::size_t word = first + (o < grouped ? static_cast<std::size_t>(((o / 4) * (reduction / 4) + k / 4) * 4 + o % 4)
+                                                      : static_cast<std::size_t>((o * reduction + k) / 4));
+        words[word] = static_cast<std::int32_t>(static_cast<std::uint32_t>(words[word]) |
+                                                static_cast<std::uint32_t>(static_cast<std::uint8_t>(value)) << (8 * (k % 4)));
+        sum += value;
+      }
+      if (folded_terms && o < grouped) words[static_cast<std::size_t>(o)] = offset_term(P.input_offset, sum);
+    }
+    return words;
+  }
 
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
@@ -85,8 +127,12 @@ struct conv_kernel : kernel::detail::reads_constants_as_stored {
       all_single_pixel_channels(input, weights, bias, rq, output);
     } else if constexpr (gathered) {
       gathered_windows<P>::run(input, weights, bias, rq, output);
+    } else if constexpr (gathered_widened) {
+      gathered_windows<P, true>::run(input, weights, bias, rq, output);
     } else if constexpr (pointwise_walk) {
       pointwise::run(input, weights, bias, rq, output);
+    } else if constexpr (strided_pointwise_walk) {
+      strided_pointwise::run(input, weights, bias, rq, output);
     } else if constexpr (pixel_major) {
       const context c{bias, rq.multiplier, rq.shift};
       for (std::int32_t p = 0; p < pixels; ++p) pixel(c, input, weights, output + static_cast<std::ptrdiff_t>(p) * out_c, p);
@@ -261,13 +307,35 @@ struct conv_kernel : kernel::detail::reads_constants_as_stored {
     all_single_pixel_channels(widened, weights, bias, rq, output);
   }
 
+  // Out of line: the packed dot's assembly holds all 14 registers; inlined into a caller with more values
+  // live, it failed to allocate.
   template <class Input>
-  static void all_single_pixel_channels(const Input* input, const std::int8_t* weights, const std::int32_t* bias, const requant_arrays& rq,
+  [[gnu::noinline]] static void all_single_pixel_channels(const Input* input, const std::int8_t* weights, const std::int32_t* bias, const requant_arrays& rq,
                                         std::int8_t* output) {
     constexpr std::int32_t quads = out_c / 4;
-    const std::int8_t* w = weights;
-    for (std::int32_t q = 0; q < quads; ++q, w += 4 * reduction) single_pixel_channels<4>(input, w, bias, rq, output, 4 * q);
-    for (std::int32_t o = 4 * quads; o < out_c; ++o, w += reduction) single_pixel_channels<1>(input, w, bias, rq, output, o);
+    const std::int32_t* terms = folded_terms ? reinterpret_cast<const std::int32_t*>(weights) : nullptr;
+    const std::int8_t* w = weights + (folded_terms ? 4 * grouped : 0);
+    const bool known_short = every_channel_short(bias);
+    for (std::int32_t q = 0; q < quads; ++q, w += 4 * reduction)
+      single_pixel_channels<4>(input, w, bias, rq, output, 4 * q, known_short, folded_terms ? terms + 4 * q : nullptr);
+    for (std::int32_t o = 4 * quads; o < out_c; ++o, w += reduction) single_pixel_channels<1>(input, w, bias, rq, output, o, false, nullptr);
+  }
+
+  // Per-tensor calls with a bias: whether every channel takes the short output stage (short_applies), from
+  // one pass over the biases: the OR of b ^ (b >> 31) (|b| or |b| - 1) below a power of two 2^k, with
+  // 2^k below the bound on |b|. Sufficient, not necessary: false sends each channel group to its own
+  // test. Where it holds, the groups skip their tests (four loads and compares each).
+  static bool every_channel_short(const std::int32_t* bias) {
+    if constexpr (P.per_channel != 0 || P.has_bias == 0 || product_bound >= (std::int64_t{1} << 29)) {
+      return false;
+    } else {
+      if (!output_stage<P>{}.template short_applies<product_bound>(0)) return false;
+      constexpr std::int64_t limit = (std::int64_t{1} << 30) - product_bound;  // |b| < limit (short_stage_applies)
+      constexpr int k = std::bit_width(static_cast<std::uint64_t>(limit - 1)) - 1;  // 2^k < limit
+      std::uint32_t magnitudes = 0;
+      for (std::int32_t o = 0; o < out_c; ++o) magnitudes |= static_cast<std::uint32_t>(bias[o] ^ (bias[o] >> 31));
+      return magnitudes >> k == 0;
+    }
   }
 
   template <int Channels>
@@ -276,13 +344,15 @@ struct conv_kernel : kernel::detail::reads_constants_as_stored {
   }
   template <int Channels>
   [[gnu::always_inline]] static inline void single_pixel_dot(const std::uint32_t* input, const std::int8_t* w, std::int32_t (&acc)[1][Channels]) {
-    dot_widened<1, Channels, 0, reduction>(input, w, reduction / 4, acc);
+    if constexpr (Channels == 4 && packed_rows) dot_packed_1x4<reduction / 4>(input, w, acc);
+    else dot_widened<1, Channels, 0, reduction>(input, w, reduction / 4, acc);
   }
 
   // Output channels [o, o + Channels) of the only pixel; `w` is channel o's filter.
+  // known_short: every channel takes the short output stage (every_channel_short), no test needed.
   template <int Channels, class Input>
   static void single_pixel_channels(const Input* input, const std::int8_t* w, const std::int32_t* bias, const requant_arrays& rq,
-                                    std::int8_t* output, std::int32_t o) {
+                                    std::int8_t* output, std::int32_t o, bool known_short, const std::int32_t* terms) {
     std::int32_t acc[1][Channels];
     output_stage<P> stages[Channels];
     bool short_stage = true;
@@ -290,9 +360,21 @@ struct conv_kernel : kernel::detail::reads_constants_as_stored {
     for (int ch = 0; ch < Channels; ++ch) {
       acc[0][ch] = bias_of(bias, o + ch);
       stages[ch] = output_stage_of<P>(rq.multiplier, rq.shift, o + ch);
-      short_stage = short_stage && stages[ch].template short_applies<product_bound>(acc[0][ch]);
     }
-    single_pixel_dot<Channels>(input, w, acc);
+    if (!known_short) {
+#pragma GCC unroll 4
+      for (int ch = 0; ch < Channels; ++ch) short_stage = short_stage && stages[ch].template short_applies<product_bound>(acc[0][ch]);
+    }
+    if constexpr (Channels == 4 && folded_terms) {
+      std::int32_t folded[1][4];
+#pragma GCC unroll 4
+      for (int ch = 0; ch < 4; ++ch) folded[0][ch] = wrapping_add(acc[0][ch], terms[ch]);
+      dot_packed_folded_1x4<reduction / 4>(input, w, folded);
+#pragma GCC unroll 4
+      for (int ch = 0; ch < 4; ++ch) acc[0][ch] = folded[0][ch];
+    } else {
+      single_pixel_dot<Channels>(input, w, acc);
+    }
     if (short_stage) {
 #pragma GCC unroll 4
       for (int ch = 0; ch < Channels; ++ch) output[o + ch] = stages[ch].template apply<true>(acc[0][ch]);

@@ -53,6 +53,18 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
 
   // Constants are read as stored (reads_constants_as_stored): in 1HWC a tap's channels are consecutive.
 
+  // Narrow maps at stride 1 walk padded rows (see "Narrow maps" below); public for the tests.
+  static constexpr std::int32_t padded_w = g::out_w - 1 + kernel_w;  // pixels: the columns output pixels read
+  static constexpr std::int32_t padded_bytes = 512;
+  static constexpr std::int32_t ring_words = 2 * kernel_h * padded_w * 2;
+#if defined(__OPTIMIZE_SIZE__)
+  static constexpr bool padded_walk = false;  // -Os: the run-time windows (compile_time_windows)
+#else
+  static constexpr bool padded_walk = g::win.stride_h == 1 && g::win.stride_w == 1 && g::win.dilation_h == 1 && g::win.dilation_w == 1 &&
+                                      ring_words * 4 <= padded_bytes && asm_depthwise_fits<0, 0> &&
+                                      ((kernel_h - 1) * padded_w + kernel_w) * 8 <= 1020 && taps * 8 <= 1020;
+#endif
+
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
     const auto [input, weights, bias, output] = kernel::detail::weighted_operands_of<P, std::int8_t>(operands, result);
@@ -236,7 +248,9 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
   template <bool Short>
   static void walk(const group_state& state, const std::int8_t* input, const std::int8_t* w, std::int8_t* output, std::int32_t c) {
     for (std::int32_t b = 0; b < g::batch; ++b) {
-      if constexpr (rows_by_class()) {
+      if constexpr (padded_walk) {
+        padded_rows<Short>(state, input, w, output, b, c);
+      } else if constexpr (rows_by_class()) {
         known_rows<Short, 0>(state, input, w, output, b, c, std::make_integer_sequence<std::int32_t, whole_rows_begin>{});
         for (std::int32_t oy = whole_rows_begin; oy < whole_rows_end; ++oy) row_of_whole_windows<Short>(state, input, w, output, b, oy, c);
         known_rows<Short, whole_rows_end>(state, input, w, output, b, c, std::make_integer_sequence<std::int32_t, g::out_h - whole_rows_end>{});
@@ -252,6 +266,131 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
         }
       }
     }
+  }
+
+  // ---- Narrow maps: padded rows ------------------------------------------------------------------------
+  // Stride 1, no dilation, and rows short enough that 2 * kernel_h padded rows of a group's 4 channels
+  // take at most padded_bytes of stack (KWS's 25 x 5 maps; VWW's 6 x 6 and 3 x 3): most pixels of such
+  // maps have taps in the padding, which cost a call and a window each, and neighbours read the same
+  // input words. Instead each input row of the group is widened once (two words a pixel, the input offset
+  // added by SXTAB16) into a row padded with zeros (a padding tap adds nothing), rows above and below the
+  // input all zeros, the group's filters widened once too, and every pixel runs every tap at
+  // compile-time offsets from the bias, two pixels at a time (depthwise_widened_tap_2x4_asm: 11
+  // instructions for 8 MACs). Each row goes into slots r % kernel_h and r % kernel_h + kernel_h of the
+  // ring, so that the kernel_h rows of any output row lie contiguous. In place (channel-major, the result
+  // whole pixels from the input), a row is copied before the output row above the pixels that read it is
+  // written, and the planner's rule makes every output that reads an input pixel come before the one
+  // overwriting it.
+
+  // Padded row r (input row r - pad_top) of channels c..c+3, widened, into its two ring slots.
+  [[gnu::always_inline]] static inline void copy_padded_row(const std::int8_t* input, std::int32_t b, std::int32_t r, std::int32_t c,
+                                                            std::uint32_t* ring) {
+    std::uint32_t* first = ring + (r % kernel_h) * padded_w * 2;
+    std::uint32_t* second = first + kernel_h * padded_w * 2;
+    const std::int32_t iy = r - g::win.pad_top;
+    if (iy < 0 || iy >= g::in_h) {
+#pragma GCC unroll 32
+      for (std::int32_t j = 0; j < 2 * padded_w; ++j) first[j] = second[j] = 0;
+      return;
+    }
+    const std::int8_t* x = input + g::input_pixel(b, iy, 0) + c;
+#pragma GCC unroll 16
+    for (std::int32_t j = 0; j < padded_w; ++j) {
+      const std::int32_t ix = j - g::win.pad_left;
+      if (ix >= 0 && ix < g::in_w) {  // the padding columns are zero already (padded_rows)
+        const std::uint32_t word = load_word(x + static_cast<std::ptrdiff_t>(ix) * channels);
+        first[2 * j] = second[2 * j] = sxtab16(offset_pair, word);
+        first[2 * j + 1] = second[2 * j + 1] = sxtab16_ror8(offset_pair, word);
+      }
+    }
+  }
+
+  template <bool Short>
+  [[gnu::noinline]] static void padded_rows(const group_state& state, const std::int8_t* input, const std::int8_t* w, std::int8_t* output,
+                                            std::int32_t b, std::int32_t c) {
+    // The filters widened (doubled for the short stage: 2 * w fits the halves, and the accumulators then
+    // hold the 2 * acc it multiplies).
+    std::uint32_t filters[2 * taps];
+#pragma GCC unroll 25
+    for (std::int32_t t = 0; t < taps; ++t) {
+      const std::uint32_t word = load_word(w + t * channels);
+      const std::uint32_t even = sxtb16(word), odd = sxtb16_ror8(word);
+      filters[2 * t] = Short ? sxtab16(even, word) : even;
+      filters[2 * t + 1] = Short ? sxtab16_ror8(odd, word) : odd;
+    }
+    std::uint32_t ring[ring_words];
+    // The padding columns: zero in every slot, written once.
+#pragma GCC unroll 16
+    for (std::int32_t r = 0; r < 2 * kernel_h; ++r)
+#pragma GCC unroll 16
+      for (std::int32_t j = 0; j < padded_w; ++j)
+        if (j < g::win.pad_left || j - g::win.pad_left >= g::in_w) ring[(r * padded_w + j) * 2] = ring[(r * padded_w + j) * 2 + 1] = 0;
+    for (std::int32_t r = 0; r + 1 < kernel_h; ++r) copy_padded_row(input, b, r, c, ring);
+    std::int32_t slot = 0;  // oy % kernel_h
+    for (std::int32_t oy = 0; oy < g::out_h; ++oy) {
+      copy_padded_row(input, b, oy + kernel_h - 1, c, ring);
+      const std::uint32_t* x = ring + slot * padded_w * 2;
+      std::int8_t* out = output + (static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w * channels + c;
+#pragma GCC unroll 8
+      for (std::int32_t ox = 0; ox + 1 < g::out_w; ox += 2) padded_pair<Short>(state, x + 2 * ox, filters, out + ox * channels);
+      if constexpr (g::out_w % 2 != 0) padded_single<Short>(state, x + 2 * (g::out_w - 1), filters, out + (g::out_w - 1) * channels);
+      slot = slot + 1 == kernel_h ? 0 : slot + 1;
+    }
+  }
+
+  // Tap t's input pair, in bytes from the pixel's tap (0, 0) in the ring.
+  static constexpr std::ptrdiff_t padded_tap(std::int32_t t) {
+    return (static_cast<std::ptrdiff_t>(t / kernel_w) * padded_w + t % kernel_w) * 8;
+  }
+  template <std::int32_t... T>
+  [[gnu::always_inline]] static inline void padded_taps(const std::uint32_t* x, const std::uint32_t* w, std::int32_t (&a)[4],
+                                                        std::int32_t (&b)[4], std::integer_sequence<std::int32_t, T...>) {
+    (depthwise_widened_tap_2x4_asm<padded_tap(T), padded_tap(T) + 8, static_cast<std::ptrdiff_t>(T) * 8>(x, w, a, b), ...);
+  }
+
+  // Two neighbouring pixels of the ring (x: pixel 0's tap (0, 0)). Out of line: the assembly taps need
+  // 14 registers.
+  // The accumulators' start and output stage in the ring walk: with the short stage, twice the sum (the
+  // filters doubled; |acc| < 2^30 there).
+  template <bool Short>
+  [[gnu::always_inline]] static inline std::int32_t padded_start(std::int32_t bias) {
+    return Short ? static_cast<std::int32_t>(static_cast<std::uint32_t>(bias) * 2u) : bias;
+  }
+  template <bool Short>
+  [[gnu::always_inline]] static inline std::int8_t padded_output(const output_stage<P>& stage, std::int32_t acc) {
+    if constexpr (Short) return stage.apply_twice(acc);
+    else return stage.template apply<false>(acc);
+  }
+
+  template <bool Short>
+  [[gnu::noinline]] static void padded_pair(const group_state& state, const std::uint32_t* x, const std::uint32_t* w, std::int8_t* out) {
+    std::int32_t a[4], b[4];
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; ++k) a[k] = b[k] = padded_start<Short>(state.bias[k]);
+    padded_taps(x, w, a, b, std::make_integer_sequence<std::int32_t, taps>{});
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; ++k) {
+      out[k] = padded_output<Short>(state.out[k], a[k]);
+      out[channels + k] = padded_output<Short>(state.out[k], b[k]);
+    }
+  }
+
+  // One pixel of the ring.
+  template <bool Short>
+  static void padded_single(const group_state& state, const std::uint32_t* x, const std::uint32_t* w, std::int8_t* out) {
+    std::int32_t acc[4];
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; ++k) acc[k] = padded_start<Short>(state.bias[k]);
+#pragma GCC unroll 25
+    for (std::int32_t t = 0; t < taps; ++t) {
+      const std::uint32_t x_even = x[padded_tap(t) / 4], x_odd = x[padded_tap(t) / 4 + 1], w_even = w[2 * t], w_odd = w[2 * t + 1];
+      acc[0] = smlabb(x_even, w_even, acc[0]);
+      acc[1] = smlabb(x_odd, w_odd, acc[1]);
+      acc[2] = smlatt(x_even, w_even, acc[2]);
+      acc[3] = smlatt(x_odd, w_odd, acc[3]);
+    }
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; ++k) out[k] = padded_output<Short>(state.out[k], acc[k]);
   }
 
   // A row whose kernel rows are all inside: border columns (compile-time windows; -Os: run-time ones), interior pixels two
@@ -384,6 +523,7 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
       out[channels + k] = state.out[k].template apply<Short>(b[k]);
     }
   }
+
 
   // One pixel whose window lies inside the input.
   template <bool Short>

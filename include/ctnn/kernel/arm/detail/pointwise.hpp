@@ -1,6 +1,7 @@
 #pragma once
 // Pointwise int8 convolutions (unpadded 1x1, stride 1: every pixel one stretch of in_c values) on
-// Armv7E-M DSP in blocks of pixels, bit-exact with reference::int8::conv2d. Part of conv_kernel
+// Armv7E-M DSP in blocks of pixels, bit-exact with reference::int8::conv2d; also unpadded strided 1x1
+// convs over whole quads (Strided: the block's copy gathers the input pixels under its output pixels). Part of conv_kernel
 // (kernel/arm/conv.hpp), which chooses these walks for pointwise calls run in place and, with whole
 // quads of input channels, for the others too.
 //
@@ -21,11 +22,12 @@
 #include <ctnn/kernel/arm/detail/dot.hpp>
 #include <ctnn/kernel/arm/detail/dsp.hpp>
 #include <ctnn/kernel/arm/detail/requantize.hpp>
+#include <ctnn/kernel/arm/detail/window.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
 
 namespace ctnn::kernel::arm::detail {
 
-template <kernel_params P, std::int32_t InC, std::int32_t OutC, std::int32_t Pixels>
+template <kernel_params P, std::int32_t InC, std::int32_t OutC, std::int32_t Pixels, bool Strided = false>
 struct pointwise_blocks {
   static constexpr std::int32_t block_bytes = 512;
   static constexpr bool widened = InC % 4 == 0;
@@ -39,11 +41,10 @@ struct pointwise_blocks {
                   std::int8_t* output) {
     constexpr std::int32_t blocks = Pixels / block_pixels;
     for (std::int32_t k = 0; k < blocks; ++k)
-      block(input + static_cast<std::ptrdiff_t>(k) * block_pixels * InC, weights, bias, rq,
-            output + static_cast<std::ptrdiff_t>(k) * block_pixels * OutC, block_pixels);
+      block(input, k * block_pixels, weights, bias, rq, output + static_cast<std::ptrdiff_t>(k) * block_pixels * OutC, block_pixels);
     if constexpr (Pixels % block_pixels != 0)
-      block(input + static_cast<std::ptrdiff_t>(blocks) * block_pixels * InC, weights, bias, rq,
-            output + static_cast<std::ptrdiff_t>(blocks) * block_pixels * OutC, Pixels % block_pixels);
+      block(input, blocks * block_pixels, weights, bias, rq, output + static_cast<std::ptrdiff_t>(blocks) * block_pixels * OutC,
+            Pixels % block_pixels);
   }
 
  private:
@@ -52,14 +53,28 @@ struct pointwise_blocks {
   // The largest |sum (x + offset) * w| of one output (short_stage_applies).
   static constexpr std::int64_t product_bound = std::int64_t{255} * 128 * InC;
 
-  // `count` pixels from x: outputs to `out`.
-  [[gnu::noinline]] static void block(const std::int8_t* x, const std::int8_t* weights, const std::int32_t* bias, const requant_arrays& rq,
-                                      std::int8_t* out, std::int32_t count) {
+  // Output pixel p's input: pixel p of a pointwise conv, or of a strided 1x1 conv (Strided) the input
+  // pixel under it.
+  static const std::int8_t* input_of(const std::int8_t* input, std::int32_t p) {
+    if constexpr (Strided) {
+      using g = window_geometry<P>;
+      const std::int32_t b = p / (g::out_h * g::out_w), oy = p / g::out_w % g::out_h, ox = p % g::out_w;
+      return input + g::input_pixel(b, oy * g::win.stride_h, ox * g::win.stride_w);
+    } else {
+      return input + static_cast<std::ptrdiff_t>(p) * InC;
+    }
+  }
+
+  // `count` pixels from pixel `first`: outputs to `out`.
+  [[gnu::noinline]] static void block(const std::int8_t* input, std::int32_t first, const std::int8_t* weights, const std::int32_t* bias,
+                                      const requant_arrays& rq, std::int8_t* out, std::int32_t count) {
     if constexpr (widened) {
       std::uint32_t copy[block_pixels * InC / 2];
-      for (std::int32_t p = 0; p < count; ++p) widen_quads(x + static_cast<std::ptrdiff_t>(p) * InC, copy + p * InC / 2, quads, offset_pair);
+      for (std::int32_t p = 0; p < count; ++p) widen_quads(input_of(input, first + p), copy + p * InC / 2, quads, offset_pair);
       channels_of(copy, weights, bias, rq, out, count);
     } else {
+      static_assert(!Strided, "ctnn: strided 1x1 convs take the pointwise walk over whole quads only.");
+      const std::int8_t* x = input_of(input, first);
       std::int8_t staged[block_pixels * OutC];
       channels_of(x, weights, bias, rq, staged, count);
       std::memcpy(out, staged, static_cast<std::size_t>(count * OutC));

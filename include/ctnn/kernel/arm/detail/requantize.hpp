@@ -108,14 +108,27 @@ template <int Bits>
 // where the plain short stage takes six. |x + rounding| < 2^30 + 2^(right+7) + 2^(right-1) stays below
 // 2^31 for right <= max_clamped_right.
 inline constexpr std::int32_t max_clamped_right = 22;
-[[gnu::always_inline]] inline std::int32_t scale_short_clamped(std::int32_t acc, std::int32_t multiplier, std::int32_t rounding,
+// Both short stages take twice the accumulator (2 * acc, exact for |acc| < 2^30), which some kernels
+// accumulate directly (filters widened doubled).
+[[gnu::always_inline]] inline std::int32_t scale_short_clamped(std::int32_t twice, std::int32_t multiplier, std::int32_t rounding,
                                                                std::int32_t right) {
-  return rounding_high_mul_add(acc * 2, multiplier, rounding) >> right;
+  return rounding_high_mul_add(twice, multiplier, rounding) >> right;
 }
 // (2 * output_offset + 1) * 2^(right - 1); for right outside [1, max_clamped_right] some value the
 // short stage does not use (short_applies).
 [[gnu::always_inline]] constexpr std::int32_t clamped_rounding(std::int32_t right, std::int32_t output_offset) {
   return static_cast<std::int32_t>(static_cast<std::uint32_t>(2 * output_offset + 1) << ((right - 1) & 31));
+}
+
+// The short stage with the zero point added, for results of either sign: RoundingDivideByPOT's half away
+// from zero is floor((x + 2^(right-1) - [x < 0]) / 2^right), and the zero point rides in the same constant
+// as in the clamped stage (rounding: clamped_rounding; a multiple of 2^right, it passes the floor
+// exactly). Three instructions after SMMULR where scale_short and the add take five; |x + rounding| <
+// 2^30 + 2^(right+7) + 2^(right-1) stays below 2^31 for right <= max_clamped_right.
+[[gnu::always_inline]] inline std::int32_t scale_short_plus(std::int32_t twice, std::int32_t multiplier, std::int32_t rounding,
+                                                            std::int32_t right) {
+  const std::int32_t x = rounding_high_mul(twice, multiplier);
+  return (x + rounding - static_cast<std::int32_t>(static_cast<std::uint32_t>(x) >> 31)) >> right;
 }
 
 // Whether a channel's accumulators are below 2^30 in magnitude for any input: |bias| plus the largest
@@ -215,7 +228,7 @@ inline constexpr bool onnx_stage = P.requantization == requantization_policy::on
 
 // The output stage of one output channel, its multiplier and shift read once (per-channel calls) or
 // compile-time constants (per-tensor calls), for kernels that walk many pixels of one channel.
-// apply<true> is the short stage (scale_short), for channels where short_stage_applies.
+// apply<true> is the short stage (scale_short_clamped, scale_short_plus), for channels where short_applies.
 template <kernel_params P>
 struct output_stage {
   channel_scale s;
@@ -224,26 +237,40 @@ struct output_stage {
   static constexpr bool clamped = !onnx_stage<P> && P.activation_min >= P.output_offset &&
                                   (P.per_channel != 0 || (P.output_shift <= -1 && -P.output_shift <= max_clamped_right));
   static constexpr std::int32_t tensor_rounding = clamped_rounding(-P.output_shift, P.output_offset);
+  // ONNX's float multiplier of this channel (per-channel calls) or of the call.
+  [[gnu::always_inline]] float onnx_multiplier() const {
+    return std::bit_cast<float>(P.per_channel != 0 ? static_cast<std::uint32_t>(s.multiplier) : P.onnx.multiplier_bits);
+  }
   template <bool Short>
   [[gnu::always_inline]] std::int8_t apply(std::int32_t acc) const {
     if constexpr (onnx_stage<P>) {
-      return onnx_output<P>(acc, std::bit_cast<float>(P.per_channel != 0 ? static_cast<std::uint32_t>(s.multiplier) : P.onnx.multiplier_bits));
-    } else if constexpr (Short && clamped) {
-      if constexpr (P.per_channel != 0) return clamp_output<P>(scale_short_clamped(acc, s.multiplier, s.rounding, s.right));
-      else return clamp_output<P>(scale_short_clamped(acc, P.output_multiplier, tensor_rounding, -P.output_shift));
+      return onnx_output<P>(acc, onnx_multiplier());
     } else if constexpr (Short) {
-      if constexpr (P.per_channel != 0) return to_output<P>(scale_short(acc, s.multiplier, s.right - 1));
-      else return to_output<P>(scale_short(acc, P.output_multiplier, -P.output_shift - 1));
+      return apply_twice(acc * 2);
     } else {
       if constexpr (P.per_channel != 0) return clamp_output<P>(scale_plus(acc, s, P.output_offset));
       else return clamp_output<P>(scale_plus<P.output_multiplier, P.output_shift, P.output_offset>(acc));
     }
   }
+  // The short stage of twice the accumulator.
+  [[gnu::always_inline]] std::int8_t apply_twice(std::int32_t twice) const {
+    if constexpr (onnx_stage<P>) {
+      return onnx_output<P>(twice / 2, onnx_multiplier());  // not reached: short_applies is false for it
+    } else if constexpr (clamped) {
+      if constexpr (P.per_channel != 0) return clamp_output<P>(scale_short_clamped(twice, s.multiplier, s.rounding, s.right));
+      else return clamp_output<P>(scale_short_clamped(twice, P.output_multiplier, tensor_rounding, -P.output_shift));
+    } else {
+      if constexpr (P.per_channel != 0) return clamp_output<P>(scale_short_plus(twice, s.multiplier, s.rounding, s.right));
+      else if constexpr (-P.output_shift <= max_clamped_right)
+        return clamp_output<P>(scale_short_plus(twice, P.output_multiplier, tensor_rounding, -P.output_shift));
+      else return to_output<P>(scale_short(twice >> 1, P.output_multiplier, -P.output_shift - 1));
+    }
+  }
   template <std::int64_t ProductBound>
   [[gnu::always_inline]] bool short_applies(std::int32_t bias) const {
     if constexpr (onnx_stage<P>)
-      return true;  // one stage (and one instantiation of the walks)
-    else if constexpr (clamped && P.per_channel != 0)
+      return false;  // ONNX's float stage has no short form (apply<false> runs it; no walk doubles its sums)
+    else if constexpr (P.per_channel != 0)  // both short stages add a rounding constant that needs right <= max_clamped_right
       return short_stage_applies<ProductBound>(bias, -s.right + s.left) && s.right <= max_clamped_right;
     else return short_stage_applies<ProductBound>(bias, P.per_channel != 0 ? -s.right + s.left : P.output_shift);
   }
