@@ -80,12 +80,27 @@ struct onnx_conv_kernel {
     else return taps * static_cast<std::size_t>(inner_p.in.last()) * static_cast<std::size_t>(channels);
   }
 
+  // The stored weights read in the inner call's order (OHWI, 1HWC or [out][in]).
+  template <class Reader>
+  struct inner_order {
+    const Reader& read;
+    constexpr std::int8_t i8(std::size_t i) const { return read.i8(shape::onnx_weight_index(i)); }
+  };
+  // Whether the inner kernel re-lays out its weights itself (conv.hpp's one-row dense layers): then it packs
+  // them from the inner order.
+  static constexpr bool inner_packs_weights = [] {
+    if constexpr (requires { inner::packs(std::size_t{1}); }) return inner::packs(1);
+    else return false;
+  }();
+
   // Weights (1), bias (2), per-channel weight scales as multipliers (3).
   static constexpr bool packs(std::size_t k) { return k == 1 || (k == 2 && P.has_bias != 0) || (k == 3 && per_channel); }
   template <std::size_t K, class Reader>
   static constexpr auto pack(const Reader& read) {
     static_assert(K >= 1 && K <= 3, "ctnn: the ONNX DSP kernels pack their weights, bias and weight scales only.");
-    if constexpr (K == 1) {
+    if constexpr (K == 1 && inner_packs_weights) {
+      return inner::template pack<1>(inner_order<Reader>{read});
+    } else if constexpr (K == 1) {
       std::array<std::int8_t, weight_count()> weights{};
       for (std::size_t i = 0; i < weights.size(); ++i) weights[i] = read.i8(shape::onnx_weight_index(i));
       return weights;
