@@ -79,6 +79,9 @@ enum class frontend_error : std::int32_t {
                                        // new-axis masks, which TFLM ignores; a block size below 1)
   tflite_invalid_custom_options,       // operator_code; reason: ctnn::tflite::custom_options_problem; byte_offset
                                        // (malformed: where in the file), position (the key), rejected_value
+  tflite_unsupported_init_subgraph,    // node: the CALL_ONCE; position: its init subgraph (an index out of range
+                                       // too); input_slot: the op there that is not VAR_HANDLE or an ASSIGN_VARIABLE
+                                       // of a constant (-1: none, the subgraph itself); operator_code: that op's
 };
 constexpr error_code code_of(frontend_error e) { return static_cast<error_code>(e); }
 constexpr std::string_view name_of(frontend_error e) {
@@ -103,12 +106,13 @@ constexpr std::string_view name_of(frontend_error e) {
     case frontend_error::tflite_unrepresentable_multiplier: return "tflite_unrepresentable_multiplier";
     case frontend_error::tflite_unsupported_option: return "tflite_unsupported_option";
     case frontend_error::tflite_invalid_custom_options: return "tflite_invalid_custom_options";
+    case frontend_error::tflite_unsupported_init_subgraph: return "tflite_unsupported_init_subgraph";
   }
   return "?";
 }
 constexpr bool is_frontend_error(error_code c) {
   return static_cast<std::int32_t>(c) >= static_cast<std::int32_t>(frontend_error::tflite_malformed_model) &&
-         static_cast<std::int32_t>(c) <= static_cast<std::int32_t>(frontend_error::tflite_invalid_custom_options);
+         static_cast<std::int32_t>(c) <= static_cast<std::int32_t>(frontend_error::tflite_unsupported_init_subgraph);
 }
 
 // Errors of the memory planner (plan_memory), numbered from 200 for the same reason as frontend_error.

@@ -78,6 +78,10 @@ constexpr std::string_view sentence_of(error_code code) {
              "op's options table and its value are below).";
     case frontend_error::tflite_invalid_custom_options:
       return "ctnn::tflite: this custom operator's custom_options cannot be used (the problem and the key are below).";
+    case frontend_error::tflite_unsupported_init_subgraph:
+      return "ctnn::tflite: this CALL_ONCE's init subgraph does more than assign constants to resource variables "
+             "(VAR_HANDLE and ASSIGN_VARIABLE of a constant, which the import evaluates; the subgraph and its op "
+             "are below).";
   }
   return {};
 }
@@ -195,7 +199,8 @@ void describe(const diagnostic& d, Sink&& out) {
       out(", rank ");
       put_number(out, d.rank_actual);
       break;
-    case frontend_error::tflite_unsupported_tensor_feature:
+    case frontend_error::tflite_unsupported_tensor_feature:  // at an op (a resource variable's use) or of the tensor alone
+      if (d.node >= 0) detail::put_op(out, d, d.reason >= static_cast<std::int64_t>(tensor_feature::resource_use)), out(", ");
       tensor();
       out(", ");
       out(name_of(static_cast<tensor_feature>(d.reason)));
@@ -236,6 +241,19 @@ void describe(const diagnostic& d, Sink&& out) {
       put_number(out, d.reason);
       out(", value ");
       put_number(out, d.rejected_value);
+      break;
+    case frontend_error::tflite_unsupported_init_subgraph:
+      out("op ");
+      put_number(out, d.node);
+      out(" (CALL_ONCE), subgraph ");
+      put_number(out, d.position);
+      if (d.input_slot >= 0) {
+        out(", its op ");
+        put_number(out, d.input_slot);
+        out(" (");
+        detail::put_name_or_number(out, name_of(static_cast<builtin_operator>(d.operator_code)), d.operator_code);
+        out(")");
+      }
       break;
     case frontend_error::tflite_invalid_custom_options: {
       detail::put_op(out, d, true);
