@@ -499,8 +499,8 @@ def refused_tflite():
     m, _ = accumulator_f32(rng, [1, 4], initial=True)
     init = m.subgraphs[0]
     doubled = init.tensor("doubled", [1, 4])
-    init.op("ADD", [init.ops[1]["inputs"][1], init.ops[1]["inputs"][1]], [doubled])
-    init.ops[1]["inputs"][1] = doubled
+    init.ops.insert(1, dict(code="ADD", inputs=[init.ops[1]["inputs"][1]] * 2, outputs=[doubled], options={}))
+    init.ops[2]["inputs"][1] = doubled  # the ASSIGN_VARIABLE, now after the ADD
     models["resvar_init_computes"] = m
     m, _ = accumulator_f32(rng, [1, 4])
     body = m.add_subgraph("body")
