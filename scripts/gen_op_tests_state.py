@@ -5,15 +5,18 @@ to the next; the outputs are the last run's). PROVENANCE.md in that folder says 
 
   TFLite ops: SVDF (float32; int8 with int16 and with int8 time weights and state), its activation state a
   variable tensor; UNIDIRECTIONAL_SEQUENCE_LSTM (float32: batch-major and time-major, cell_clip; int8 in TFLM's
-  8x8_16 form, with an int16 cell state), its output and cell states variable tensors; outputs from TensorFlow
-  Lite Micro's reference kernels, the host oracle tflm_run run with --invoke N, only with --tflm: without it the
-  committed outputs are kept. With --tflm the script also checks each float LSTM case against its own float64
+  8x8_16 form, with an int16 cell state), its output and cell states variable tensors; resource variables
+  (VAR_HANDLE, READ_VARIABLE, ASSIGN_VARIABLE; CALL_ONCE of an init subgraph that assigns constants: a second
+  subgraph), float32 and int8; outputs from TensorFlow Lite Micro's reference kernels, the host oracle tflm_run run
+  with --invoke N, only with --tflm (the resource-variable cases: --tflm-resource-variables, a tflm_run whose
+  interpreter has MicroResourceVariables): without it the committed outputs are kept. With --tflm the script also checks each float LSTM case against its own float64
   evaluation of TFLM's kernel (lstm_reference) and that a case run several times gives another output than one
   run (the state carries).
 
 Deterministic: every input comes from a fixed seed, so re-running reproduces every file byte for byte.
 
 Usage: /usr/bin/python3 scripts/gen_op_tests_state.py [--tflm /work/oracle/tflm/tflm_run]
+           [--tflm-resource-variables <tflm_run built with resource variables>]
 """
 import argparse
 import sys
