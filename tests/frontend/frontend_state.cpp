@@ -313,7 +313,7 @@ static_assert([] {
   std::int32_t states = 0, assignments = 0;
   for (std::int32_t t = 0; t < m.tensor_count; ++t)
     if (m.tensor_at(t).role == ctnn::tensor_role::state && m.tensor_at(t).data.bytes != nullptr) ++states;
-  for (std::int32_t c = 0; c < m.call_count; ++c) assignments += m.node_at(m.calls[c].node).kind == op_kind::assign_variable;
+  for (std::int32_t c = 0; c < m.call_count; ++c) assignments += m.node_at(m.calls[static_cast<std::size_t>(c)].node).kind == op_kind::assign_variable ? 1 : 0;
   return states == 2 && assignments == 2;
 }());
 
