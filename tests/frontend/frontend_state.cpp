@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -316,6 +317,15 @@ static_assert([] {
   for (std::int32_t c = 0; c < m.call_count; ++c) assignments += m.node_at(m.calls[static_cast<std::size_t>(c)].node).kind == op_kind::assign_variable ? 1 : 0;
   return states == 2 && assignments == 2;
 }());
+
+// Its ops use acc's state three times (a read, the assignment, a read after it): the memory-aware order, which follows
+// producer edges only, leaves such a module in the file's order; an SVDF's one-owner state does not stop it.
+template <class Net>
+constexpr bool reorderable() {
+  std::array<std::int32_t, std::remove_cvref_t<decltype(Net::module)>::node_capacity> order{};
+  return ctnn::memory::memory_aware_order(Net::module, ctnn::memory::plan_config{}, order);
+}
+static_assert(!reorderable<resvar_net>() && reorderable<float_net>());
 
 TEST_CASE("resource variables: initial values from CALL_ONCE, carried between runs, restored by reset_state") {
   const std::vector<char> input = read_bytes(state_cases + "/resvar_f32_accumulator_init_3_runs/input_0.bin");
