@@ -71,7 +71,8 @@ struct importer_state {
     std::int32_t state = -1;  // its tensor_role::state tensor (-1: not used yet)
     bool assigned = false;    // by an ASSIGN_VARIABLE of subgraph 0 or a CALL_ONCE init subgraph
     bool initialised = false;  // by a CALL_ONCE init subgraph (its state tensor's data: the initial values)
-    std::int32_t first_read = -1, first_read_result = -1;  // its first READ_VARIABLE (op, result tensor)
+    std::int32_t first_read = -1, first_read_result = -1;  // its first READ_VARIABLE (op, result tensor, row's kind)
+    op_kind read_kind = op_kind::none;
   };
   struct resource_handle {
     std::int32_t tensor = -1, variable = -1;

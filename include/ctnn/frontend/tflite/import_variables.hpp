@@ -27,10 +27,11 @@
 
 namespace ctnn::tflite::detail {
 
-// A resource variable's problem at op `op` (builtin `code`), naming tensor `id` (in the op's subgraph).
+// A resource variable's problem at op `op` (builtin `code`, its row's `kind`), naming tensor `id` (in the op's
+// subgraph).
 template <class S>
-constexpr void resource_error(S& s, std::int32_t op, builtin_operator code, std::int64_t id, tensor_feature why) {
-  s.fail(frontend_error::tflite_unsupported_tensor_feature, op, code == builtin_operator::read_variable ? op_kind::reshape : op_kind::assign_variable,
+constexpr void resource_error(S& s, std::int32_t op, op_kind kind, builtin_operator code, std::int64_t id, tensor_feature why) {
+  s.fail(frontend_error::tflite_unsupported_tensor_feature, op, kind,
          {.operator_code = static_cast<std::int64_t>(code), .tensor = id, .reason = static_cast<std::int64_t>(why)});
 }
 
@@ -47,9 +48,9 @@ constexpr bool same_text(S& s, const flatbuffers::string& a, const flatbuffers::
 }
 
 // The variable a VAR_HANDLE's options name (TFLM's CreateIdIfNoneFound: the same shared_name, and the same container
-// unless one has none), added at its first naming; -1 after a diagnostic.
+// unless one has none), added at its first naming; -1 after a diagnostic (at op `op`, of kind `kind`).
 template <class S>
-constexpr std::int32_t variable_named(S& s, std::int32_t op, std::int64_t handle, const flatbuffers::table& options) {
+constexpr std::int32_t variable_named(S& s, std::int32_t op, op_kind kind, std::int64_t handle, const flatbuffers::table& options) {
   flatbuffers::reader& r = s.f.reader();
   const flatbuffers::string container = r.string_field(options, schema::var_handle::container);
   const flatbuffers::string shared_name = r.string_field(options, schema::var_handle::shared_name);
@@ -61,7 +62,7 @@ constexpr std::int32_t variable_named(S& s, std::int32_t op, std::int64_t handle
       return v;
   }
   if (static_cast<std::size_t>(s.variable_count) >= S::max_resource_variables) {
-    resource_error(s, op, builtin_operator::var_handle, handle, tensor_feature::resource_capacity);
+    resource_error(s, op, kind, builtin_operator::var_handle, handle, tensor_feature::resource_capacity);
     return -1;
   }
   s.variables[static_cast<std::size_t>(s.variable_count)] = {container, shared_name};
@@ -72,11 +73,11 @@ constexpr std::int32_t variable_named(S& s, std::int32_t op, std::int64_t handle
 // first use; a later use of another shape, element type or quantization is refused, naming tensor `like_id`. -1
 // after a diagnostic.
 template <class S>
-constexpr std::int32_t variable_state(S& s, std::int32_t v, const tensor& like, std::int32_t op, builtin_operator code,
-                                      std::int64_t like_id) {
+constexpr std::int32_t variable_state(S& s, std::int32_t v, const tensor& like, std::int32_t op, op_kind kind,
+                                      builtin_operator code, std::int64_t like_id) {
   auto& variable = s.variables[static_cast<std::size_t>(v)];
   if (like.quant.per_channel()) {
-    resource_error(s, op, code, like_id, tensor_feature::resource_mismatch);
+    resource_error(s, op, kind, code, like_id, tensor_feature::resource_mismatch);
     return -1;
   }
   if (variable.state < 0) {
@@ -96,7 +97,7 @@ constexpr std::int32_t variable_state(S& s, std::int32_t v, const tensor& like, 
   const tensor& state = s.m.tensor_at(variable.state);
   if (!(state.dims == like.dims) || state.type != like.type || state.quant.scale != like.quant.scale ||
       state.quant.zero_point != like.quant.zero_point) {
-    resource_error(s, op, code, like_id, tensor_feature::resource_mismatch);
+    resource_error(s, op, kind, code, like_id, tensor_feature::resource_mismatch);
     return -1;
   }
   return variable.state;
@@ -114,7 +115,7 @@ constexpr std::int32_t variable_of_operand(S& s, const op_import& im, std::uint3
   }
   const std::int32_t h = s.handle_index(id);
   if (h < 0 || s.handles[static_cast<std::size_t>(h)].variable < 0) {
-    resource_error(s, im.op, im.plan.code, id, tensor_feature::resource_use);
+    resource_error(s, im.op, im.plan.kind, im.plan.code, id, tensor_feature::resource_use);
     return -1;
   }
   return s.handles[static_cast<std::size_t>(h)].variable;
@@ -125,8 +126,8 @@ template <class S>
 constexpr void import_var_handle(S& s, op_import& im) {
   if (!expect_inputs(s, im.op, im.plan, im.view, 0, 0)) return;
   const std::int32_t h = s.handle_index(im.out);
-  if (h < 0) return resource_error(s, im.op, im.plan.code, im.out, tensor_feature::resource_use);
-  const std::int32_t v = variable_named(s, im.op, im.out, im.plan.options);
+  if (h < 0) return resource_error(s, im.op, im.plan.kind, im.plan.code, im.out, tensor_feature::resource_use);
+  const std::int32_t v = variable_named(s, im.op, im.plan.kind, im.out, im.plan.options);
   if (v >= 0) s.handles[static_cast<std::size_t>(h)].variable = v;
 }
 
@@ -136,10 +137,10 @@ constexpr void import_read_variable(S& s, op_import& im) {
   if (!expect_inputs(s, im.op, im.plan, im.view, 1, 1)) return;
   const std::int32_t v = variable_of_operand(s, im, 0);
   if (v < 0) return;
-  const std::int32_t state = variable_state(s, v, s.m.tensor_at(im.out), im.op, im.plan.code, im.out);
+  const std::int32_t state = variable_state(s, v, s.m.tensor_at(im.out), im.op, im.plan.kind, im.plan.code, im.out);
   if (state < 0) return;
   auto& variable = s.variables[static_cast<std::size_t>(v)];
-  if (variable.first_read < 0) variable.first_read = im.op, variable.first_read_result = im.out;
+  if (variable.first_read < 0) variable.first_read = im.op, variable.first_read_result = im.out, variable.read_kind = im.plan.kind;
   im.inputs[0] = state;
   im.input_count = 1;
 }
@@ -154,13 +155,13 @@ constexpr void import_assign_variable(S& s, op_import& im) {
   s.op_label = s.m.tensor_at(value).label;
   const std::int32_t v = variable_of_operand(s, im, 0);
   if (v < 0) return;
-  const std::int32_t state = variable_state(s, v, s.m.tensor_at(value), im.op, im.plan.code, value);
+  const std::int32_t state = variable_state(s, v, s.m.tensor_at(value), im.op, im.plan.kind, im.plan.code, value);
   if (state < 0) return;
   s.variables[static_cast<std::size_t>(v)].assigned = true;
-  const name label = numbered(name_of(op_kind::assign_variable), static_cast<std::size_t>(im.op));
+  const name label = numbered(name_of(im.plan.kind), static_cast<std::size_t>(im.op));
   const std::int32_t written = s.add_tensor_like(value, shape{}, label);
   if (written < 0) return;
-  node* n = s.add_node(op_kind::assign_variable, label, written);
+  node* n = s.add_node(im.plan.kind, label, written);
   if (n == nullptr) return;
   n->inputs[0] = value;
   n->inputs[1] = state;
@@ -178,7 +179,7 @@ constexpr void import_call_once(S& s, op_import& im) {
   const auto index = r.template scalar<std::int32_t>(im.plan.options, schema::call_once::init_subgraph_index, 0);
   if (s.take_reader_error()) return;
   const auto refuse = [&](std::int64_t op_there, builtin_operator code) {
-    s.fail(frontend_error::tflite_unsupported_init_subgraph, im.op, op_kind::assign_variable,
+    s.fail(frontend_error::tflite_unsupported_init_subgraph, im.op, im.plan.kind,
            {.operator_code = static_cast<std::int64_t>(code), .input_slot = op_there, .position = index});
   };
   if (index <= 0 || static_cast<std::uint32_t>(index) >= s.f.subgraph_count()) return refuse(-1, builtin_operator::call_once);
@@ -196,7 +197,7 @@ constexpr void import_call_once(S& s, op_import& im) {
       const std::int32_t out = s.f.index_at(o.outputs, 0);
       const flatbuffers::table options = s.f.options(o, schema::builtin_options::var_handle);
       if (s.take_reader_error()) return;
-      const std::int32_t v = variable_named(s, im.op, out, options);
+      const std::int32_t v = variable_named(s, im.op, im.plan.kind, out, options);
       if (v < 0) return;
       local[static_cast<std::size_t>(local_count++)] = {out, v};
       continue;
@@ -224,7 +225,7 @@ constexpr void import_call_once(S& s, op_import& im) {
     if (initial.type != dtype::f32 && !import_quantization(s, static_cast<std::uint32_t>(value), tv, initial)) return;
     auto& variable = s.variables[static_cast<std::size_t>(v)];
     if (variable.state >= 0 && !variable.initialised) return refuse(at, o.code);  // used before this CALL_ONCE
-    const std::int32_t state = variable_state(s, v, initial, im.op, builtin_operator::assign_variable, value);
+    const std::int32_t state = variable_state(s, v, initial, im.op, im.plan.kind, builtin_operator::assign_variable, value);
     if (state < 0) return;
     variable.assigned = variable.initialised = true;
     s.m.tensor_at(state).data.bytes = r.pointer(data.at);
@@ -240,8 +241,8 @@ constexpr void check_variables_assigned(S& s) {
     const auto& variable = s.variables[static_cast<std::size_t>(v)];
     if (variable.state < 0 || variable.assigned) continue;
     s.op_label = s.m.tensor_at(variable.first_read_result).label;
-    return resource_error(s, variable.first_read, builtin_operator::read_variable, variable.first_read_result,
-                          tensor_feature::resource_unassigned);
+    return resource_error(s, variable.first_read, variable.read_kind, builtin_operator::read_variable,
+                          variable.first_read_result, tensor_feature::resource_unassigned);
   }
 }
 
@@ -253,7 +254,7 @@ constexpr bool resource_operands_checked(S& s, std::int32_t op, const op_plan& p
     const std::int32_t id = s.f.index_at(o.inputs, k);
     if (s.take_reader_error()) return false;
     if (id >= 0 && s.handle_index(id) >= 0) {
-      resource_error(s, op, p.code, id, tensor_feature::resource_use);
+      resource_error(s, op, p.kind, p.code, id, tensor_feature::resource_use);
       return false;
     }
   }
