@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Writes four of the Cortex-M benchmark's own models (benchmarks/cortex_m/run.py --models tconv8,bcast8,audio16,svdf8),
-each a folder benchmarks/cortex_m/models/<name>/ of model.tflite and four reference cases (input_<k>.bin,
-output_<k>.bin) from TFLM's reference kernels (the host oracle tflm_run), as scripts/gen_kws_16x8.py writes kws_16x8
-(for a model with state also `invocations`: each case runs that many times from the initial state, the last output
-recorded):
+"""Writes five of the Cortex-M benchmark's own models (benchmarks/cortex_m/run.py --models
+tconv8,bcast8,audio16,svdf8,lstm8), each a folder benchmarks/cortex_m/models/<name>/ of model.tflite and four reference
+cases (input_<k>.bin, output_<k>.bin) from TFLM's reference kernels (the host oracle tflm_run), as
+scripts/gen_kws_16x8.py writes kws_16x8 (for a model with state also `invocations`: each case runs that many times from
+the initial state, the last output recorded):
 
   tconv_decoder_int8  (tconv8)  an int8 convolutional autoencoder: two CONV_2D 3x3 stride 2 encode a
                                 [1, 16, 16, 4] image to [1, 4, 4, 32]; three TRANSPOSE_CONV stride 2 (4x4, 3x3,
@@ -19,6 +19,11 @@ recorded):
   svdf_kws_int8       (svdf8)   an int8 SVDF keyword spotter, one frame of 40 features per run: seven SVDF layers
                                 (rank 1, int16 state and time weights; units 128 x 4 with memory 10, 96 x 2 and 64
                                 with memory 8), FULLY_CONNECTED 12, SOFTMAX; each case 12 runs from the zero state.
+  lstm_int8           (lstm8)   an int8 recurrent classifier of 28 steps of 28 features ([1, 28, 28]): two
+                                UNIDIRECTIONAL_SEQUENCE_LSTM(64) in TFLM's 8x8_16 form (int8 input, weights and output
+                                state, int32 biases, an int16 cell state), both returning the sequence; a
+                                FULLY_CONNECTED of each step's 64 outputs to 6 classes ([28, 6]) and a SOFTMAX; each case
+                                one run from the zero states.
 
 Weights are random (fixed seeds: re-running reproduces every file byte for byte), He-scaled, per-channel weight
 scales; activation scales (int8: min/max with a zero point) from a float forward pass over the cases.
@@ -316,7 +321,119 @@ def svdf_kws():
     return "svdf_kws_int8", m, [quantizer.quantize(x, *act_q[0]) for x in cases]
 
 
-GENERATORS = {"tconv8": tconv_decoder, "bcast8": broadcast_net, "audio16": audio_16x8, "svdf8": svdf_kws}
+# ---- lstm_int8 (lstm8) ---------------------------------------------------------------------------------------
+# UNIDIRECTIONAL_SEQUENCE_LSTM (schema.fbs: operator 44, UnidirectionalSequenceLSTMOptions union member 71).
+tfl.OPS.update({"UNIDIRECTIONAL_SEQUENCE_LSTM": 44})
+tfl.OPTIONS.update({"UNIDIRECTIONAL_SEQUENCE_LSTM": 71})
+_options_before_lstm = tfl.options_table
+
+
+def _lstm_options_table(code, o, va):
+    if code == "UNIDIRECTIONAL_SEQUENCE_LSTM":
+        return tfl.Table({0: ("i8", tfl.ACT["TANH"]), 1: ("f32", 0.0), 2: ("f32", 0.0), 3: ("bool", 0)}, va)
+    return _options_before_lstm(code, o, va)
+
+
+tfl.options_table = _lstm_options_table
+
+
+def lstm_forward(x, weights, biases, cells):
+    """Float LSTM over [batch, steps, features] from zero states (gates input, forget, cell, output): every step's
+    output state, and every step's cell state."""
+    sigmoid = lambda v: 1.0 / (1.0 + np.exp(-v))  # noqa: E731
+    batch, steps, _ = x.shape
+    h, c = np.zeros((batch, cells)), np.zeros((batch, cells))
+    outputs, cell_states = [], []
+    for t in range(steps):
+        gates = [x[:, t] @ weights[0][g].T + h @ weights[1][g].T + biases[g] for g in range(4)]
+        c = sigmoid(gates[1]) * c + sigmoid(gates[0]) * np.tanh(gates[2])
+        h = sigmoid(gates[3]) * np.tanh(c)
+        outputs.append(h)
+        cell_states.append(c)
+    return np.stack(outputs, axis=1), np.stack(cell_states, axis=1)
+
+
+def symmetric_int8(w):
+    """Per-tensor symmetric int8 (TFLM's int8 LSTM takes one scale per weight tensor): values and scale."""
+    scale = max(float(np.abs(w).max()), 1e-9) / 127
+    return np.clip(np.round(w / scale), -127, 127).astype(np.int8), scale
+
+
+def lstm_net():
+    """Two UNIDIRECTIONAL_SEQUENCE_LSTM(64) in TFLite's 8x8_16 quantization (its converter's recipe: per-tensor
+    weights, biases in the input's times the input weights' scale, the cell state's scale a power of two covering
+    its range), a per-step FULLY_CONNECTED to 6 classes and SOFTMAX (scale 1/256, zero point -128)."""
+    rng = np.random.RandomState(2628)
+    steps, features, cells, classes = 28, 28, 64, 6
+    shape = [1, steps, features]
+    cases = [np.linspace(-1.0, 1.0, int(np.prod(shape))).reshape(shape)]
+    cases += [np.clip(rng.normal(0.0, 0.6, shape), -1.5, 1.5) for _ in range(CASES - 1)]
+    layers = []
+    for width in (features, cells):
+        bound = np.sqrt(6.0 / (width + cells))  # Glorot, as Keras initialises an LSTM's kernels
+        weights = [rng.uniform(-bound, bound, (4, cells, width)), rng.uniform(-bound, bound, (4, cells, cells))]
+        biases = rng.normal(0.0, 0.1, (4, cells))
+        biases[1] += 1.0  # Keras's unit_forget_bias
+        layers.append((weights, biases))
+    dense_w, dense_b = he(rng, (classes, cells), cells), rng.normal(0.0, 0.05, classes)
+
+    def forward(x):
+        values, cell_ranges = [x], []
+        for weights, biases in layers:
+            x, c = lstm_forward(x, weights, biases, cells)
+            values.append(x)
+            cell_ranges.append(float(np.abs(c).max()))
+        logits = x.reshape(-1, cells) @ dense_w.T + dense_b
+        values.append(logits)
+        return values, cell_ranges
+
+    runs = [forward(x) for x in cases]
+    quantizer = Quantizer(tfl.INT8)
+    qparams = [quantizer.params([r[0][k] for r in runs]) for k in range(len(layers) + 2)]
+    m = tfl.Model(new_opcodes=True)
+    q = lambda p: dict(scale=[p[0]], zero_point=[p[1]])  # noqa: E731
+    current = m.tensor("input", shape, tfl.INT8, quant=q(qparams[0]))
+    m.inputs = [current]
+    for k, (weights, biases) in enumerate(layers):
+        input_scale = qparams[k][0]
+        operands, input_weight_scales = [current], []
+        for kind, part in (("input_to", weights[0]), ("recurrent_to", weights[1])):
+            for g, gate in enumerate(("input", "forget", "cell", "output")):
+                wq, scale = symmetric_int8(part[g])
+                if kind == "input_to":
+                    input_weight_scales.append(scale)
+                operands.append(m.tensor(f"lstm{k}_{kind}_{gate}_weights", list(wq.shape), tfl.INT8, data=wq,
+                                         quant=dict(scale=[scale], zero_point=[0])))
+        operands += [-1] * 3  # no peepholes
+        for g, gate in enumerate(("input", "forget", "cell", "output")):
+            bias_scale = input_scale * input_weight_scales[g]
+            operands.append(m.tensor(f"lstm{k}_{gate}_gate_bias", [cells], tfl.INT32,
+                                     data=np.round(biases[g] / bias_scale).astype(np.int32),
+                                     quant=dict(scale=[bias_scale], zero_point=[0])))
+        operands += [-1] * 2  # no projection
+        cell_range = max(r[1][k] for r in runs)
+        cell_power = 15 - int(np.ceil(np.log2(max(cell_range * 1.1, 2.0 ** -8))))
+        operands.append(m.tensor(f"lstm{k}_output_state", [1, cells], tfl.INT8, quant=q(qparams[k + 1]), variable=True))
+        operands.append(m.tensor(f"lstm{k}_cell_state", [1, cells], tfl.INT16,
+                                 quant=dict(scale=[2.0 ** -cell_power], zero_point=[0]), variable=True))
+        operands += [-1] * 4  # no layer normalisation
+        result = m.tensor(f"lstm{k}", [1, steps, cells], tfl.INT8, quant=q(qparams[k + 1]))
+        m.op("UNIDIRECTIONAL_SEQUENCE_LSTM", operands, [result])
+        current = result
+    wq, w_scale = symmetric_int8(dense_w)
+    tw = m.tensor("dense_weights", [classes, cells], tfl.INT8, data=wq, quant=dict(scale=[w_scale], zero_point=[0]))
+    b_scale = qparams[len(layers)][0] * w_scale
+    tb = m.tensor("dense_bias", [classes], tfl.INT32, data=np.round(dense_b / b_scale).astype(np.int32),
+                  quant=dict(scale=[b_scale], zero_point=[0]))
+    logits = m.tensor("logits", [steps, classes], tfl.INT8, quant=q(qparams[-1]))
+    m.op("FULLY_CONNECTED", [current, tw, tb], [logits])
+    probabilities = m.tensor("probabilities", [steps, classes], tfl.INT8, quant=dict(scale=[1 / 256], zero_point=[-128]))
+    m.op("SOFTMAX", [logits], [probabilities], beta=1.0)
+    m.outputs = [probabilities]
+    return "lstm_int8", m, [quantizer.quantize(x, *qparams[0]) for x in cases]
+
+
+GENERATORS = {"tconv8": tconv_decoder, "bcast8": broadcast_net, "audio16": audio_16x8, "svdf8": svdf_kws, "lstm8": lstm_net}
 
 
 def write(tflm, name, model, inputs):

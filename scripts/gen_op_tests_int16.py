@@ -4,7 +4,10 @@ point 0): tests/data/ops/int16/<case>/ with model.tflite, input_<k>.bin and outp
 the model's own types). Outputs from TensorFlow Lite Micro's reference kernels through the host oracle
 tflm_run, only with --tflm (without it the committed outputs are kept, scripts/op_tests.py).
 
-Also writes the int16 models ctnn refuses, as TFLM does or until ctnn has their int16 kernels, to
+Also writes the uint8 models ctnn refuses as TFLM does (tests/data/tflite/, the tools' error tests):
+uint8_conv.tflite (an old fully-uint8 model: uint8 CONV_2D, then a uint8 ADD), uint8_add.tflite (an ADD of
+uint8 tensors before a QUANTIZE), uint8_quantize_from_f32.tflite (QUANTIZE float32 -> uint8: TFLM's Eval fails it)
+and uint8_quantize_unscaled.tflite (an int8 -> uint8 QUANTIZE whose result has no scale: TFLM's Prepare fails it). And the int16 models ctnn refuses, as TFLM does or until ctnn has their int16 kernels, to
 tests/data/tflite/ (the tools' error tests, tools/CMakeLists.txt): int16_gather.tflite (TFLM's GATHER takes
 float32 and int8 only), int16_relu_zero_point.tflite (an int16 RELU with zero point 5: TFLM's needs 0),
 int16_hard_swish.tflite (TFLM's HARD_SWISH takes float32 and int8 only), int16_mul_zero_point.tflite (an int16 MUL
@@ -27,6 +30,11 @@ FULLY_CONNECTED with an int32 bias: TFLM's int32-accumulator variant, not one of
     axis; stride 2), BROADCAST_TO (rank 3 -> 4) and PADV2 (the value -32768 and 32767); PRELU with an int8 alpha (per channel, scalar,
     zero points other than 0, saturating);
   SOFTMAX (TFLM's exp and reciprocal tables, computed by ctnn in constant evaluation).
+  uint8 at a model's edges (the converter's inference_input_type/inference_output_type tf.uint8; TFLM runs no
+    other uint8): QUANTIZE uint8 -> int8 and int8 -> uint8 (zero points 0, 128 and 255, equal scales with
+    zero points 128 apart (TFLM's x ^ 0x80 shortcut), scale ratios above and below 1, saturating), DEQUANTIZE
+    uint8 -> float32, REVERSE_V2, RESHAPE, SQUEEZE and BROADCAST_TO of uint8, and uint8-in/uint8-out models
+    wrapping int8 ADD and CONV_2D between two QUANTIZEs.
   CONV_2D (3x3 SAME, 1x1, 1-D strided, dilated without bias, biases near +-2^46, sums beyond int32),
     DEPTHWISE_CONV_2D (3x3, multiplier 2 stride 2, 1-D), FULLY_CONNECTED (per tensor and per channel, sums beyond
     int32): int64 biases, per-channel weight scales over several binades.
@@ -40,6 +48,7 @@ import argparse
 import numpy as np
 
 import gen_op_tests_activation  # noqa: F401  (registers LEAKY_RELU, MAXIMUM, MINIMUM with the writer)
+import gen_op_tests_gather  # noqa: F401  (registers REVERSE_V2 with the writer)
 import gen_op_tests_logic  # noqa: F401  (registers SQUARED_DIFFERENCE with the writer)
 import gen_op_tests_shape  # noqa: F401  (registers SQUEEZE, EXPAND_DIMS, TRANSPOSE, PACK with the writer)
 import gen_op_tests_transpose_conv  # (registers PADV2 with the writer; its padv2 model)
@@ -519,6 +528,132 @@ def prelu_cases(rng):
     return cases
 
 
+def uint8_cases(rng):
+    """uint8 where TFLM runs it: QUANTIZE to and from int8 (Requantize: QuantizeMultiplier of the scale ratio,
+    both zero points), DEQUANTIZE to float32, and the byte moves; models with uint8 edges around int8 ops."""
+    U8, I8, I32, FLOAT32 = tfl.UINT8, tfl.INT8, tfl.INT32, tfl.FLOAT32
+    cases = []
+
+    def add(name, chain, inputs):
+        cases.append((name, chain.model(), inputs))
+
+    every_u8 = np.arange(256, dtype=np.uint8)
+    every_i8 = np.arange(-128, 128, dtype=np.int8)
+    # uint8 -> int8: equal scales, zero points 128 apart (the converter's input edge); zero point 0 with a ratio
+    # above 1 (saturating both ways); zero point 255 with a ratio below 1; zero point 128 to an int8 zero point
+    # other than 0.
+    add("quantize_u8_to_i8_shift128", Chain([4, 64], U8, quant(0.02, 128)).op("QUANTIZE", I8, quant(0.02, 0)),
+        [every_u8.reshape(4, 64)])
+    add("quantize_u8_to_i8_zero_point0_ratio_above1", Chain([2, 8, 16], U8, quant(0.05, 0))
+        .op("QUANTIZE", I8, quant(0.0123, -20)), [every_u8.reshape(2, 8, 16)])
+    add("quantize_u8_to_i8_zero_point255_ratio_below1", Chain([1, 16, 16], U8, quant(0.003, 255))
+        .op("QUANTIZE", I8, quant(0.0071, 9)), [every_u8.reshape(1, 16, 16)])
+    add("quantize_u8_to_i8_zero_point128_rescale", Chain([3, 5, 7], U8, quant(1.0 / 255, 128))
+        .op("QUANTIZE", I8, quant(0.0078125, -7)), [integers(rng, np.uint8, [3, 5, 7])])
+    # int8 -> uint8: the output edge (equal scales, zero points 128 apart), zero points 0 and 255, ratios above and
+    # below 1.
+    add("quantize_i8_to_u8_shift128", Chain([256], I8, quant(0.1, -5)).op("QUANTIZE", U8, quant(0.1, 123)),
+        [every_i8])
+    add("quantize_i8_to_u8_zero_point0_ratio_above1", Chain([16, 16], I8, quant(0.04, 3))
+        .op("QUANTIZE", U8, quant(0.015, 0)), [every_i8.reshape(16, 16)])
+    add("quantize_i8_to_u8_zero_point255_ratio_below1", Chain([1, 4, 4, 16], I8, quant(0.002, -100))
+        .op("QUANTIZE", U8, quant(0.0055, 255)), [every_i8.reshape(1, 4, 4, 16)])
+    add("quantize_i8_to_u8_zero_point128", Chain([5, 9], I8, quant(0.25, 0)).op("QUANTIZE", U8, quant(0.3, 128)),
+        [integers(rng, np.int8, [5, 9])])
+    # uint8 -> float32.
+    add("dequantize_u8_zero_point128", Chain([2, 128], U8, quant(0.0235, 128)).op("DEQUANTIZE", FLOAT32),
+        [every_u8.reshape(2, 128)])
+    add("dequantize_u8_zero_point0", Chain([256], U8, quant(1.0 / 255, 0)).op("DEQUANTIZE", FLOAT32), [every_u8])
+    add("dequantize_u8_zero_point255_tiny_scale", Chain([8, 32], U8, quant(3.3e-7, 255)).op("DEQUANTIZE", FLOAT32),
+        [every_u8.reshape(8, 32)])
+    # The byte moves TFLM runs on uint8, each before the input edge's QUANTIZE or as the whole model.
+    q = quant(0.02, 128)
+    add("reverse_v2_u8", Chain([3, 4, 5], U8, q).op("REVERSE_V2", U8, q, constants=[(np.array([1, 2]), I32)]),
+        [integers(rng, np.uint8, [3, 4, 5])])
+    add("reshape_u8_quantize_i8", Chain([2, 3, 5], U8, q).op("RESHAPE", U8, q, shape=[5, 6],
+                                                             constants=[(np.array([5, 6]), I32)])
+        .op("QUANTIZE", I8, quant(0.02, 0)), [integers(rng, np.uint8, [2, 3, 5])])
+    add("squeeze_u8", Chain([1, 7, 1, 3], U8, q).op("SQUEEZE", U8, q, shape=[7, 3], squeeze_dims=[0, 2]),
+        [integers(rng, np.uint8, [1, 7, 1, 3])])
+    add("broadcast_to_u8", Chain([3, 1, 5], U8, q).op("BROADCAST_TO", U8, q, shape=[2, 3, 4, 5],
+                                                      constants=[(np.array([2, 3, 4, 5]), I32)]),
+        [integers(rng, np.uint8, [3, 1, 5])])
+    # uint8 in, uint8 out, an int8 op between the QUANTIZEs (as the converter writes them).
+    cases.append(("uint8_edges_add_i8", uint8_edges_add(), [integers(rng, np.uint8, [1, 4, 4, 3])]))
+    cases.append(("uint8_edges_conv_i8", uint8_edges_conv(rng), [integers(rng, np.uint8, [1, 6, 6, 3])]))
+    return cases
+
+
+def uint8_edges_add():
+    """uint8 input -> QUANTIZE (int8, zero point 128 apart) -> int8 ADD of a constant -> QUANTIZE -> uint8
+    output."""
+    I8, U8 = tfl.INT8, tfl.UINT8
+    m = tfl.Model(new_opcodes=True)
+    x = m.tensor("x", [1, 4, 4, 3], U8, quant=quant(0.03, 128))
+    xi = m.tensor("x_int8", [1, 4, 4, 3], I8, quant=quant(0.03, 0))
+    c = m.tensor("bias", [3], I8, data=np.array([-100, 7, 90], np.int8), quant=quant(0.02, -4))
+    yi = m.tensor("y_int8", [1, 4, 4, 3], I8, quant=quant(0.045, 6))
+    y = m.tensor("y", [1, 4, 4, 3], U8, quant=quant(0.045, 134))
+    m.inputs, m.outputs = [x], [y]
+    m.op("QUANTIZE", [x], [xi])
+    m.op("ADD", [xi, c], [yi], act="RELU")
+    m.op("QUANTIZE", [yi], [y])
+    return m
+
+
+def uint8_edges_conv(rng):
+    """uint8 input -> QUANTIZE -> int8 CONV_2D (per-channel weights, int32 bias) -> QUANTIZE -> uint8 output."""
+    I8, U8, I32 = tfl.INT8, tfl.UINT8, tfl.INT32
+    m = tfl.Model(new_opcodes=True)
+    scales = [0.004, 0.011, 0.0025, 0.02]
+    x = m.tensor("image", [1, 6, 6, 3], U8, quant=quant(1.0 / 255, 0))
+    xi = m.tensor("image_int8", [1, 6, 6, 3], I8, quant=quant(1.0 / 255, -128))
+    w = m.tensor("w", [4, 3, 3, 3], I8, data=integers(rng, np.int8, [4, 3, 3, 3], -127, 127),
+                 quant=dict(scale=scales, zero_point=[0] * 4, axis=0))
+    b = m.tensor("b", [4], I32, data=rng.randint(-3000, 3000, size=4).astype(np.int32),
+                 quant=dict(scale=[s / 255 for s in scales], zero_point=[0] * 4))
+    yi = m.tensor("features_int8", [1, 6, 6, 4], I8, quant=quant(0.012, -3))
+    y = m.tensor("features", [1, 6, 6, 4], U8, quant=quant(0.009, 100))
+    m.inputs, m.outputs = [x], [y]
+    m.op("QUANTIZE", [x], [xi])
+    m.op("CONV_2D", [xi, w, b], [yi], padding=0, stride=(1, 1))
+    m.op("QUANTIZE", [yi], [y])
+    return m
+
+
+def refused_uint8_models():
+    """The uint8 models TFLM refuses, for the tools' error tests (tests/data/tflite/)."""
+    U8, I8, I32 = tfl.UINT8, tfl.INT8, tfl.INT32
+    m = tfl.Model(new_opcodes=True)  # an old fully-uint8 model: uint8 CONV_2D (uint8 weights), then a uint8 ADD
+    x = m.tensor("image", [1, 4, 4, 2], U8, quant=quant(1.0 / 255, 0))
+    w = m.tensor("w", [3, 1, 1, 2], U8, data=np.arange(6).reshape(3, 1, 1, 2) * 40, quant=quant(0.01, 120))
+    b = m.tensor("b", [3], I32, data=np.array([5, -5, 0]), quant=quant(0.01 / 255, 0))
+    t = m.tensor("conv", [1, 4, 4, 3], U8, quant=quant(0.02, 10))
+    y = m.tensor("sum", [1, 4, 4, 3], U8, quant=quant(0.04, 5))
+    m.inputs, m.outputs = [x], [y]
+    m.op("CONV_2D", [x, w, b], [t], padding=0, stride=(1, 1))
+    m.op("ADD", [t, t], [y])
+    (op_tests.OPS_DIR.parent / "tflite" / "uint8_conv.tflite").write_bytes(m.serialize())
+    m = tfl.Model(new_opcodes=True)  # uint8 edges around a uint8 ADD (TFLM's ADD takes no uint8)
+    x = m.tensor("x", [1, 8], U8, quant=quant(0.05, 128))
+    s = m.tensor("x_plus_x", [1, 8], U8, quant=quant(0.1, 128))
+    y = m.tensor("y", [1, 8], I8, quant=quant(0.1, 0))
+    m.inputs, m.outputs = [x], [y]
+    m.op("ADD", [x, x], [s])
+    m.op("QUANTIZE", [s], [y])
+    (op_tests.OPS_DIR.parent / "tflite" / "uint8_add.tflite").write_bytes(m.serialize())
+    # QUANTIZE float32 -> uint8 (TFLM's Prepare takes the pair, its Eval fails it) and int8 -> uint8 without a
+    # result scale (TFLM's Prepare requires one).
+    for name, in_type, in_q, out_q in [("uint8_quantize_from_f32", tfl.FLOAT32, None, quant(0.1, 128)),
+                                       ("uint8_quantize_unscaled", I8, quant(0.1, 0), None)]:
+        m = tfl.Model(new_opcodes=True)
+        x = m.tensor("x", [1, 8], in_type, quant=in_q)
+        y = m.tensor("y", [1, 8], U8, quant=out_q)
+        m.inputs, m.outputs = [x], [y]
+        m.op("QUANTIZE", [x], [y])
+        (op_tests.OPS_DIR.parent / "tflite" / f"{name}.tflite").write_bytes(m.serialize())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tflm", metavar="TFLM_RUN", help="the TFLM host oracle: records the cases' outputs")
@@ -528,11 +663,13 @@ def main() -> None:
     cases = (quantize_cases(rng) + data_movement_cases(rng) + activation_cases(rng) + logistic_tanh_cases(rng) +
              arithmetic_cases(rng) + softmax_cases(rng) + abs_cases(rng) + linear_cases(np.random.RandomState(1626)) +
              add_mul_cases(np.random.RandomState(1636)) + pool_cases(np.random.RandomState(1646)) +
-             slice_pad_cases(np.random.RandomState(1656)) + prelu_cases(np.random.RandomState(1666)))
+             slice_pad_cases(np.random.RandomState(1656)) + prelu_cases(np.random.RandomState(1666)) +
+             uint8_cases(np.random.RandomState(1676)))
     for name, m, inputs in cases:
         family.write_case(name, m, inputs)
     family.finish()
     refused_models()
+    refused_uint8_models()
 
 
 if __name__ == "__main__":

@@ -46,15 +46,15 @@ Models (float unless said otherwise; the op list of each is in its _expected.hpp
   int16_dense     FULLY_CONNECTED "16x8" (int16 activations with zero point 0, int8 weights, an int64 bias).
 Models that must be rejected:
   bad_unsupported_op    op 1 is LSH_PROJECTION (builtin code 15: not in TensorFlow Lite Micro either).
-  bad_several_unsupported  ops 0, 1 and 3 (LSH_PROJECTION, SKIP_GRAM, HASHTABLE_LOOKUP) and tensor 2 (UINT8) are
-                        unsupported: the tools name all four at once.
+  bad_several_unsupported  ops 0, 1 and 3 (LSH_PROJECTION, SKIP_GRAM, HASHTABLE_LOOKUP), tensor 2 (FLOAT16) and
+                        op 2 (a RELU writing the UINT8 tensor 3) are unsupported: the tools name all five at once.
   bad_bias_type         int8 FULLY_CONNECTED with an int8 bias (operand 2): TFLM would read it as int32, past its end.
   bad_hybrid            FULLY_CONNECTED with float32 input and int8 weights (tensor 1).
   bad_dynamic_shape     input shape [-1, 4].
   bad_malformed         conv_net with the Model's `buffers` offset pointing past the end of the file.
   bad_softmax_beta      SOFTMAX with beta 2.
   bad_fused_tanh        CONV_2D with a fused TANH.
-  bad_uint8             a UINT8 tensor.
+  bad_uint8             a RELU of UINT8 tensors (TFLM runs uint8 only at QUANTIZE, DEQUANTIZE and byte moves).
   bad_pad_not_constant  PAD whose paddings are a graph input.
   bad_scale_nan         an int8 tensor (0) whose scale is NaN.
   bad_zero_point        an int8 tensor (1) whose zero point is 300.
@@ -206,7 +206,7 @@ class Writer:
 # ----------------------------------------------------------------------------------------------------
 # The TFLite schema subset (field ids: ../shared/FORMATS.md §2).
 
-FLOAT32, INT32, UINT8, INT8, INT16, INT64, RESOURCE = 0, 2, 3, 9, 7, 4, 13
+FLOAT32, FLOAT16, INT32, UINT8, INT8, INT16, INT64, RESOURCE = 0, 1, 2, 3, 9, 7, 4, 13
 OPS = {"ADD": 0, "AVERAGE_POOL_2D": 1, "CONCATENATION": 2, "CONV_2D": 3, "DEPTHWISE_CONV_2D": 4, "DEQUANTIZE": 6,
        "FULLY_CONNECTED": 9, "LOGISTIC": 14, "MAX_POOL_2D": 17, "MUL": 18, "RELU": 19, "RELU6": 21, "RESHAPE": 22,
        "SOFTMAX": 25, "TANH": 28, "PAD": 34, "MEAN": 40, "SUB": 41, "QUANTIZE": 114,
@@ -906,8 +906,8 @@ def bad_several_unsupported():
     m = Model(new_opcodes=True)
     x = m.tensor("input", [1, 4])
     t = m.tensor("hashed", [1, 4])
-    u = m.tensor("grams", [1, 4], UINT8, quant=dict(scale=[0.5], zero_point=[128]))
-    v = m.tensor("relu", [1, 4])
+    u = m.tensor("grams", [1, 4], FLOAT16)
+    v = m.tensor("relu", [1, 4], UINT8, quant=dict(scale=[0.5], zero_point=[128]))
     y = m.tensor("output", [1, 4])
     c = m.tensor("c", [4], data=np.ones(4, np.float32))
     m.inputs, m.outputs = [x], [y]

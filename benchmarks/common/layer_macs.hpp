@@ -14,7 +14,8 @@ namespace ctnn_bench {
 // element, padding included (conv2d: kh*kw*in_channels/groups per output, depthwise: kh*kw, dense:
 // the input features; transpose_conv2d: kh*kw*out_channels/groups per input element, the taps that land
 // outside the result included; lstm, gru, rnn: every gate row dotted with the input and the hidden state, per step and
-// direction; svdf: every filter dotted with the input and with its memory). Other op kinds count 0.
+// direction; svdf: every filter dotted with the input and with its memory; sequence_lstm: every gate row dotted with
+// the input and the output state, per step and batch row, and the projection's products). Other op kinds count 0.
 constexpr std::int64_t macs_of(const ctnn::kernel_params& p) {
   const std::int64_t taps = static_cast<std::int64_t>(p.win.kernel_h) * p.win.kernel_w;
   switch (p.kind) {
@@ -33,6 +34,11 @@ constexpr std::int64_t macs_of(const ctnn::kernel_params& p) {
       return std::int64_t{e.seq} * e.directions * e.batch * recurrent::gate_count(c) * e.hidden * (e.input + e.hidden);
     }
     case ctnn::op_kind::svdf: return std::int64_t{p.in[0]} * p.in2[0] * (p.in[1] + p.in3[1]);
+    case ctnn::op_kind::sequence_lstm: {  // ops::sequence_lstm::macs, from the call's extents (in2: the input weights')
+      const std::int64_t rows = p.out.elements() / p.out[2], gate_rows = p.in2[0], cells = gate_rows / p.sequence_lstm.gates();
+      const std::int64_t projection = p.sequence_lstm.projection != 0 ? cells * p.out[2] : 0;
+      return rows * (gate_rows * (p.in[2] + p.out[2]) + projection);
+    }
     default: return 0;
   }
 }

@@ -6,13 +6,13 @@ counts ctnn (SysTick, instruction_counter.cpp), outputs compared with the cases.
 The sources are snapshots outside the repository: a TFLM tree prepared as the host oracle's (its downloads of
 flatbuffers, gemmlowp and ruy in tensorflow/lite/micro/tools/make/downloads) and CMSIS-NN at the commit TFLM pins
 (tensorflow/lite/micro/tools/make/ext_libs/cmsis_nn_download.sh). It compiles TFLM's framework, the CMSIS-NN
-versions of CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, SOFTMAX, ADD, MUL, MAXIMUM/MINIMUM and TRANSPOSE_CONV (each
-falls back to TFLM's reference code where CMSIS-NN has no kernel, e.g. broadcast ADD and MUL, int16
-TRANSPOSE_CONV), TFLM's own SUB, SQUARED_DIFFERENCE and PRELU (CMSIS-NN has none), and CMSIS-NN's integer sources
-with arm-none-eabi-g++ -O2 for the Cortex-M4 (Ninja, one job), links them with the bare-metal tests' start-up file
-and linker script, and prints JSON lines: instructions of Invoke() on case 0, TFLM's arena, outputs equal; then one
-line per operator of a second Invoke() of case 0 with a MicroProfilerInterface counting its instructions (run.py's
-OWN_PEER_PER_OP). With --reference it builds TFLM's reference kernels instead of CMSIS-NN's (the per-operator
+versions of CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, SOFTMAX, ADD, MUL, MAXIMUM/MINIMUM, TRANSPOSE_CONV and
+UNIDIRECTIONAL_SEQUENCE_LSTM (each falls back to TFLM's reference code where CMSIS-NN has no kernel, e.g. broadcast
+ADD and MUL, int16 TRANSPOSE_CONV), TFLM's own SUB, SQUARED_DIFFERENCE and PRELU (CMSIS-NN has none), and CMSIS-NN's
+integer sources with arm-none-eabi-g++ -O2 for the Cortex-M4 (Ninja, one job), links them with the bare-metal tests'
+start-up file and linker script, and prints JSON lines: instructions of Invoke() on case 0, TFLM's arena, outputs
+equal; then one line per operator of a second Invoke() of case 0 with a MicroProfilerInterface counting its
+instructions (run.py's OWN_PEER_PER_OP). With --reference it builds TFLM's reference kernels instead of CMSIS-NN's (the per-operator
 figures of TFLM's reference kernels).
 
   python3 benchmarks/cortex_m/build_peer.py --tflm /work/oracle/tflm/src/tflite-micro \\
@@ -60,6 +60,10 @@ KERNELS = "conv depthwise_conv fully_connected softmax add mul maximum_minimum t
 # arm_svdf_s8 and arm_svdf_state_s16_s8, among its integer sources below).
 SVDF_FRAMEWORK = ["tensorflow/lite/micro/kernels/svdf_common.cc"]
 SVDF_KERNELS = ["svdf"]
+# UNIDIRECTIONAL_SEQUENCE_LSTM (lstm8): TFLM's kernel (cmsis_nn/: arm_lstm_unidirectional_s8 and s16) and the TFLM
+# sources it shares with the reference kernel.
+KERNELS += ["unidirectional_sequence_lstm"]
+FRAMEWORK += ["tensorflow/lite/micro/kernels/lstm_eval.cc", "tensorflow/lite/micro/kernels/lstm_eval_common.cc"]
 CPU = "-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 --specs=nano.specs -O2 -ffunction-sections -fdata-sections"
 DEFINES = "-DTF_LITE_STATIC_MEMORY -DCMSIS_NN -DKERNELS_OPTIMIZED_FOR_SPEED -DTF_LITE_DISABLE_X86_NEON"
 
@@ -125,6 +129,7 @@ int main() {
   resolver.AddSquaredDifference();
   resolver.AddPrelu();
   resolver.AddTransposeConv();
+  resolver.AddUnidirectionalSequenceLSTM();
   static tflite::MicroInterpreter interpreter(tflite::GetModel(model_data), resolver, arena, sizeof(arena), nullptr,
                                               &profiler);
   if (interpreter.AllocateTensors() != kTfLiteOk) {

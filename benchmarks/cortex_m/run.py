@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
 """The Cortex-M benchmark: ctnn's MLPerf Tiny int8 models (and models of the repository's own: a 16x8 KWS, an int8
 TRANSPOSE_CONV decoder, an int8 model of broadcast binary ops, a 16x8 1-D audio model with transpose convs, an int8
-SVDF keyword spotter with state) on
-emulated Cortex-M cores, against TFLM + CMSIS-NN.
+SVDF keyword spotter with state, an int8 two-layer LSTM) on emulated Cortex-M cores, against TFLM + CMSIS-NN.
 
 For each core (--cpu), optimisation level (--opt) and model (--models) it builds cm_bench_<model>.elf
 (as firmware) and cm_bench_<model>_calls.elf (with the executor's per-call hook) from
@@ -21,11 +20,12 @@ benchmarks/cortex_m/CMakeLists.txt with the repository's toolchain file, runs th
   * per kernel call (the build with the hook) and per op kind: instructions, MACs, per MAC (per element
     for ADD), CMSIS-NN's figure; for the repository's own models TFLM + CMSIS-NN's and TFLM's reference
     kernels' figures per operator (OWN_PEER_PER_OP, build_peer.py) beside each call and op kind;
+  * (svdf8, lstm8) TFLM's arena on the same core (OWN_PEER_ARENA) against the planner's RAM;
   * (the firmware build) .text split into ctnn code and the rest, .rodata into the model (file literal + ctnn's constants),
     the embedded reference cases and the rest, .bss (arena and rest), the planner's RAM, peak stack;
   * the goals of issue #13 (the MLPerf models, kws16), of issue #25 (tconv8, bcast8: also no int8 op kind slower
-    than TFLM's reference kernels), #26 (audio16) or #27 (svdf8: instructions <= 0.4x TFLM + CMSIS-NN, RAM <= 0.5x
-    TFLM's arena), met or not.
+    than TFLM's reference kernels), #26 (audio16) or #27 (svdf8, lstm8: instructions <= 0.4x TFLM + CMSIS-NN, RAM
+    <= 0.5x TFLM's arena), met or not.
 
 With --patches it builds each model twice instead, with memory_reuse + io_in_arena without and with the
 automatic patch stage (ctnn::patch_execution<ctnn::max_extra_macs<10>>; cm_bench_<model>_reuse_io and
@@ -39,6 +39,7 @@ instructions of the patch stage's calls (docs/memory.md, "Patch execution").
   python3 benchmarks/cortex_m/run.py --models kws16 --opt O2            # 16x8: int16 activations (kernel/arm/s16.hpp)
   python3 benchmarks/cortex_m/run.py --models tconv8,bcast8,audio16 --opt O2   # TRANSPOSE_CONV, broadcast ops
   python3 benchmarks/cortex_m/run.py --models svdf8 --opt O2            # SVDF (kernel/arm/svdf.hpp), with state
+  python3 benchmarks/cortex_m/run.py --models lstm8 --opt O2            # int8 LSTM (kernel/arm/sequence_lstm.hpp)
 
 Standard library only. Needs arm-none-eabi-g++, qemu-system-arm, cmake and ninja (or make).
 """
@@ -65,12 +66,14 @@ MODELS = {
     "bcast8": ("broadcast_int8", "BCAST8"),
     "audio16": ("audio_16x8", "AUDIO16"),
     "svdf8": ("svdf_kws_int8", "SVDF8"),
+    "lstm8": ("lstm_int8", "LSTM8"),
 }
 # The repository's own models: their folder of model.tflite and TFLM reference cases (scripts/gen_kws_16x8.py,
 # scripts/gen_cortex_m_models.py), in place of ../shared's; their peer figures in OWN_PEER_TOTALS and OWN_PEER_PER_OP.
 OWN_MODELS = {"kws16": SOURCE_DIR / "models" / "kws_16x8", "tconv8": SOURCE_DIR / "models" / "tconv_decoder_int8",
               "bcast8": SOURCE_DIR / "models" / "broadcast_int8", "audio16": SOURCE_DIR / "models" / "audio_16x8"}
 OWN_MODELS["svdf8"] = SOURCE_DIR / "models" / "svdf_kws_int8"
+OWN_MODELS["lstm8"] = SOURCE_DIR / "models" / "lstm_int8"
 # TFLM 90b983c2b + CMSIS-NN 4ab83cc3 (its s16 convolution, depthwise, fully connected and softmax kernels, the DSP
 # path) built for the Cortex-M4 at -O2 from the same snapshots by benchmarks/cortex_m/build_peer.py (outside the
 # repository's build), counted the same way (qemu -icount shift=0, SysTick), outputs equal to the reference
@@ -103,6 +106,18 @@ OWN_PEER_PER_OP["m4"]["O2"]["svdf8"] = [
 OWN_PEER_ARENA = {"m4": {"svdf8": 17_252}}
 # The issue whose goals a model's report lists (the others: #13).
 MODEL_ISSUE = {"tconv8": 25, "bcast8": 25, "audio16": 26, "svdf8": 27}
+
+# lstm8 (issue #27): TFLM + CMSIS-NN with its LSTM (cmsis_nn/unidirectional_sequence_lstm.cc:
+# arm_lstm_unidirectional_s8), each case one run from the initial state (Reset()); outputs equal to the cases with both
+# kernel sets; TFLM's reference kernels alone: 18,903,320 instructions. TFLM's arena (arena_used_bytes, the states
+# included): 11,316 B; with the reference kernels 6,868 B (OWN_PEER_REFERENCE_ARENA, shown beside the goal).
+OWN_PEER_TOTALS["m4"]["O2"]["lstm8"] = 5_128_200
+OWN_PEER_PER_OP["m4"]["O2"]["lstm8"] = [
+    ("UNIDIRECTIONAL_SEQUENCE_LSTM", 2_261_000, 8_078_000), ("UNIDIRECTIONAL_SEQUENCE_LSTM", 2_744_800, 10_659_320),
+    ("FULLY_CONNECTED", 31_720, 85_560), ("SOFTMAX", 90_520, 80_360)]
+OWN_PEER_ARENA["m4"]["lstm8"] = 11_316
+OWN_PEER_REFERENCE_ARENA = {"m4": {"lstm8": 6_868}}
+MODEL_ISSUE["lstm8"] = 27
 # key: (toolchain file in cmake/toolchains, qemu board)
 CPUS = {
     "m4": ("arm-none-eabi-cortex-m4.cmake", "mps2-an386"),
@@ -127,7 +142,8 @@ PATCH_BUILDS = ("_reuse_io", "_patches")
 # ctnn op kind -> TFLite operator of the README's per-operator table
 TFLITE_OP = {"conv2d": "CONV_2D", "depthwise_conv2d": "DEPTHWISE_CONV_2D", "dense": "FULLY_CONNECTED", "add": "ADD",
              "transpose_conv2d": "TRANSPOSE_CONV", "sub": "SUB", "mul": "MUL", "maximum": "MAXIMUM", "minimum": "MINIMUM",
-             "squared_difference": "SQUARED_DIFFERENCE", "prelu": "PRELU", "svdf": "SVDF", "softmax": "SOFTMAX"}
+             "squared_difference": "SQUARED_DIFFERENCE", "prelu": "PRELU", "svdf": "SVDF", "softmax": "SOFTMAX",
+             "sequence_lstm": "UNIDIRECTIONAL_SEQUENCE_LSTM"}
 
 # Issue #13's goals.
 GOAL_RATIO = {"O2": 0.7, "Os": 1.0}  # instructions <= this x TFLM + CMSIS-NN
@@ -138,9 +154,10 @@ GOAL_RODATA_FACTOR = 1.02  # model .rodata <= this x (weight and bias bytes + re
 GOAL_KWS_CODE_OS = 8 * 1024  # ctnn code of KWS at -Os
 GOAL_STACK = 1024
 GOAL_RAM = {"kws": 10048, "vww": 36896, "ic": 33312}  # the planner's figure with in_place_windows (unchanged)
-# Issue #27's goals for svdf8: instructions <= this x TFLM + CMSIS-NN at -O2; RAM (arena + state) <= this x TFLM's arena.
-GOAL_SVDF_RATIO = 0.4
-GOAL_SVDF_RAM = 0.5
+# Issue #27's goals (svdf8, lstm8): instructions <= this x TFLM + CMSIS-NN at -O2; RAM (arena + state) <= this x
+# TFLM's arena.
+GOAL_ISSUE_27_RATIO = 0.4
+GOAL_ISSUE_27_RAM = 0.5
 
 # Symbol classes (mangled names): ctnn's functions and data (namespace ctnn, local entities of its functions,
 # guard variables), the model file embedded by ctnn_add_model, the reference cases of the harness.
@@ -377,8 +394,8 @@ def goals_of(key, opt, r):
     def goal(text, value, limit, shown):
         goals.append({"goal": text, "value": value, "limit": limit, "met": value <= limit, "shown": shown})
 
-    if key == "svdf8":  # issue #27
-        svdf_goals(opt, r, goal)
+    if MODEL_ISSUE.get(key) == 27:
+        issue_27_goals(opt, r, goal)
         return goals
     if r["ratio_to_cmsis_nn"] is not None and opt in GOAL_RATIO:
         goal(f"instructions <= {GOAL_RATIO[opt]} x TFLM + CMSIS-NN at -{opt}", r["ratio_to_cmsis_nn"], GOAL_RATIO[opt],
@@ -416,19 +433,21 @@ def goals_of(key, opt, r):
     return goals
 
 
-def svdf_goals(opt, r, goal):
-    """Issue #27's goals for the SVDF keyword model: instructions against TFLM + CMSIS-NN (its SVDF kernel), the
-    RAM of the plan (arena, state, buffers outside it) against TFLM's arena, bit-exact outputs (the report's
-    first line), the stack."""
+def issue_27_goals(opt, r, goal):
+    """Issue #27's goals (the SVDF keyword model, the LSTM model): instructions against TFLM + CMSIS-NN (its SVDF or
+    LSTM kernel), the RAM of the plan (arena, state, buffers outside it) against TFLM's arena (and, where known, TFLM's
+    arena with its reference kernels, shown), bit-exact outputs (the report's first line), the stack."""
     if r["ratio_to_cmsis_nn"] is not None and opt == "O2":
-        goal(f"instructions <= {GOAL_SVDF_RATIO} x TFLM + CMSIS-NN at -O2", r["ratio_to_cmsis_nn"], GOAL_SVDF_RATIO,
+        goal(f"instructions <= {GOAL_ISSUE_27_RATIO} x TFLM + CMSIS-NN at -O2", r["ratio_to_cmsis_nn"], GOAL_ISSUE_27_RATIO,
              f"{r['ratio_to_cmsis_nn']:.2f}x ({r['instructions']:,} for {r['cmsis_nn_instructions']:,}, limit "
-             f"{GOAL_SVDF_RATIO * r['cmsis_nn_instructions']:,.0f})")
+             f"{GOAL_ISSUE_27_RATIO * r['cmsis_nn_instructions']:,.0f})")
     arena = OWN_PEER_ARENA.get(r["cpu_key"], {}).get(r["model"])
     if arena:
         ratio = r["total_ram"] / arena
-        goal(f"RAM (arena + state) <= {GOAL_SVDF_RAM} x TFLM's arena", ratio, GOAL_SVDF_RAM,
-             f"{ratio:.2f}x ({r['total_ram']:,} B for {arena:,} B, limit {GOAL_SVDF_RAM * arena:,.0f} B)")
+        reference = OWN_PEER_REFERENCE_ARENA.get(r["cpu_key"], {}).get(r["model"])
+        beside = f"; TFLM's reference kernels' arena {reference:,} B: {r['total_ram'] / reference:.2f}x" if reference else ""
+        goal(f"RAM (arena + state) <= {GOAL_ISSUE_27_RAM} x TFLM's arena", ratio, GOAL_ISSUE_27_RAM,
+             f"{ratio:.2f}x ({r['total_ram']:,} B for {arena:,} B, limit {GOAL_ISSUE_27_RAM * arena:,.0f} B{beside})")
     goal(f"peak stack <= {GOAL_STACK} B", r["stack_peak"], GOAL_STACK, f"{r['stack_peak']:,} B")
 
 
@@ -458,7 +477,7 @@ def print_report(r, out):
     peer_header = f" {'TFLM+CMSIS-NN':>14} {'ratio':>6} {'TFLM ref.':>12} {'ratio':>6}" if peer_columns else ""
     print(f"{'call':>4} {'kind':<17} {'kernel':>6} {'MACs':>11} {'instructions':>13} {'per MAC':>8}{peer_header}  result", file=out)
     for l in r["layers"]:
-        kernel = f"{l['kernel'][0]}x{l['kernel'][1]}" if l["macs"] and l["kind"] not in ("dense", "svdf") else ""
+        kernel = f"{l['kernel'][0]}x{l['kernel'][1]}" if l["macs"] and l["kind"] not in ("dense", "svdf", "sequence_lstm") else ""
         per = optional(l["per_mac"], "{:.2f}") if l["macs"] else f"{l['instructions'] / max(l['elements'], 1):.1f}/el"
         place = " (in place)" if l["in_place"] else ""
         peer = (f" {l['tflm_cmsis_nn']:>14,} {l['instructions'] / l['tflm_cmsis_nn']:>5.2f}x {l['tflm_reference']:>12,} "

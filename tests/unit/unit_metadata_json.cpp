@@ -354,7 +354,8 @@ void check_against_module(const ctnn::detail::module_view& m, const std::string&
   // The plan: one entry per buffer the planner placed (pass::arena_buffers), in tensor order, with the
   // planner's lifetimes.
   const json& plan = j["memory_plan"];
-  CHECK(plan.keys() == std::vector<std::string>{"alignment", "peak_op", "pools", "tensors", "scratch", "in_place_calls"});
+  CHECK(plan.keys() == std::vector<std::string>{"alignment", "peak_op", "pools", "tensors", "scratch", "in_place_calls",
+                                                "skipped_copies", "bytes_not_copied"});
   // Every pool of the plan with its figures.
   REQUIRE(plan["pools"].items.size() == static_cast<std::size_t>(m.pool_count));
   for (std::int32_t p = 0; p < m.pool_count; ++p) {
@@ -386,10 +387,19 @@ void check_against_module(const ctnn::detail::module_view& m, const std::string&
     CHECK(row["bytes"].integer() == m.scratch_bytes[static_cast<std::size_t>(c)]);
   }
   CHECK(plan["scratch"].items.size() == scratch_rows);
-  std::size_t in_place = 0;
-  for (std::int32_t c = 0; c < m.call_count; ++c)
-    if (m.calls[static_cast<std::size_t>(c)].params.in_place != 0) CHECK(plan["in_place_calls"][in_place++].integer() == c);
+  std::size_t in_place = 0, skipped = 0;
+  std::int64_t not_copied = 0;
+  for (std::int32_t c = 0; c < m.call_count; ++c) {
+    const ctnn::kernel_call& call = m.calls[static_cast<std::size_t>(c)];
+    if (call.params.in_place == 1) CHECK(plan["in_place_calls"][in_place++].integer() == c);
+    if (call.params.in_place == 2) {
+      CHECK(plan["skipped_copies"][skipped++].integer() == c);
+      not_copied += m.tensor_at(call.result).bytes();
+    }
+  }
   CHECK(plan["in_place_calls"].items.size() == in_place);
+  CHECK(plan["skipped_copies"].items.size() == skipped);
+  CHECK(plan["bytes_not_copied"].integer() == not_copied);
   CHECK(plan["alignment"].integer() == m.arena_alignment);
   CHECK(plan["peak_op"].integer() == m.peak_node);
   REQUIRE(plan["tensors"].items.size() == buffers.size());

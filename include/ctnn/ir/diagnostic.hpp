@@ -79,6 +79,8 @@ enum class frontend_error : std::int32_t {
                                        // new-axis masks, which TFLM ignores; a block size below 1)
   tflite_invalid_custom_options,       // operator_code; reason: ctnn::tflite::custom_options_problem; byte_offset
                                        // (malformed: where in the file), position (the key), rejected_value
+  tflite_uint8_operand,                // operator_code; tensor: a UINT8 tensor of an op TFLM does not run on
+                                       // uint8 (tflite/uint8_operators.hpp)
   tflite_unsupported_init_subgraph,    // node: the CALL_ONCE; position: its init subgraph (an index out of range
                                        // too); input_slot: the op there that is not VAR_HANDLE or an ASSIGN_VARIABLE
                                        // of a constant (-1: none, the subgraph itself); operator_code: that op's
@@ -106,6 +108,7 @@ constexpr std::string_view name_of(frontend_error e) {
     case frontend_error::tflite_unrepresentable_multiplier: return "tflite_unrepresentable_multiplier";
     case frontend_error::tflite_unsupported_option: return "tflite_unsupported_option";
     case frontend_error::tflite_invalid_custom_options: return "tflite_invalid_custom_options";
+    case frontend_error::tflite_uint8_operand: return "tflite_uint8_operand";
     case frontend_error::tflite_unsupported_init_subgraph: return "tflite_unsupported_init_subgraph";
   }
   return "?";

@@ -14,10 +14,15 @@
 
 namespace ctnn::kernel {
 
-// Whether an op reads or writes int8 or int16 (its kernel then needs the tensors' quantization).
+// Whether an op reads or writes int8 or int16 (its kernel then needs the tensors' quantization), or uint8
+// under TFLite's semantics (a model's uint8 edges: QUANTIZE to and from int8, DEQUANTIZE; ONNX's uint8 ops
+// have recipes of their own).
 template <class Module>
 constexpr bool is_quantized_op(const Module& m, const node& n) {
-  return is_quantized_activation(m.tensor_at(n.inputs[0]).type) || is_quantized_activation(m.tensor_at(n.output).type);
+  const auto quantized = [&m](dtype t) {
+    return is_quantized_activation(t) || (t == dtype::u8 && m.requantization == requantization_policy::tflite);
+  };
+  return quantized(m.tensor_at(n.inputs[0]).type) || quantized(m.tensor_at(n.output).type);
 }
 
 // An int8 or int16 op whose kernel cannot be prepared: a quantized operand without a scale, or a fused activation

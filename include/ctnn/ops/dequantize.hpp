@@ -1,5 +1,5 @@
 #pragma once
-// dequantize: a quantized tensor (int8, int16) to float32 (TFLite DEQUANTIZE; ONNX DequantizeLinear through
+// dequantize: a quantized tensor (int8, uint8, int16) to float32 (TFLite DEQUANTIZE; ONNX DequantizeLinear through
 // the ONNX integer kernels). The descriptor of op_kind::dequantize (ops/descriptor.hpp).
 #include <bit>
 #include <cstdint>
@@ -12,7 +12,7 @@ namespace ctnn::ops {
 struct dequantize : type_conversion {
   static constexpr op_kind kind = op_kind::dequantize;
   static constexpr onnx_integer_kernel onnx_integer = onnx_integer_kernel::dequantize;
-  static constexpr bool has_kernel(dtype type) { return type == dtype::i8 || type == dtype::i16; }
+  static constexpr bool has_kernel(dtype type) { return type == dtype::i8 || type == dtype::u8 || type == dtype::i16; }
   static constexpr bool has_result_kernel(dtype, dtype out) { return out == dtype::f32; }
 
   // TFLM's DequantizePrepare: the input's scale and zero point.

@@ -1,7 +1,7 @@
 #pragma once
 // quantize: a tensor into another element type or quantization (TFLite QUANTIZE: float32 -> int8 or int16;
-// int8, int16, int32 -> int8, int16 or int32 requantized; ONNX QuantizeLinear through the ONNX integer
-// kernels). The descriptor of op_kind::quantize (ops/descriptor.hpp); dequantize shares its base.
+// int8, int16, int32 -> int8, int16 or int32 requantized, uint8 -> int8 and int8 -> uint8 too; ONNX
+// QuantizeLinear through the ONNX integer kernels). The descriptor of op_kind::quantize (ops/descriptor.hpp); dequantize shares its base.
 #include <bit>
 #include <cstdint>
 
@@ -38,15 +38,18 @@ struct type_conversion : unary_elementwise {
   template <class Writer>
   static void put_requantization(Writer& w, const kernel_params& p) {
     if (p.quantize.scale_bits == 0) return;
-    w.real_field(p.type == dtype::i16 || p.out_type == dtype::i16 ? ", int16 scale " : ", int8 scale ",
+    // The quantized side's type (float32 is the other side of a call with a scale here).
+    const dtype quantized = p.type == dtype::f32 ? p.out_type : p.type;
+    w.real_field(quantized == dtype::i16 ? ", int16 scale " : quantized == dtype::u8 ? ", uint8 scale " : ", int8 scale ",
                  static_cast<double>(p.quantize.scale()));
   }
 
-  // Calls f(T{}) with the integer type T of a quantized element type (int8, int16, int32).
+  // Calls f(T{}) with the integer type T of a quantized element type (int8, uint8, int16, int32).
   template <class F>
   [[gnu::always_inline]] static void with_integer_type(dtype type, F&& f) {
     if (type == dtype::i16) f(std::int16_t{});
     else if (type == dtype::i32) f(std::int32_t{});
+    else if (type == dtype::u8) f(std::uint8_t{});
     else f(std::int8_t{});
   }
 };
@@ -55,12 +58,14 @@ struct quantize : type_conversion {
   static constexpr op_kind kind = op_kind::quantize;
   static constexpr onnx_integer_kernel onnx_integer = onnx_integer_kernel::quantize;
   static constexpr bool has_kernel(dtype type) {
-    return type == dtype::f32 || type == dtype::i8 || type == dtype::i16 || type == dtype::i32;
+    return type == dtype::f32 || type == dtype::i8 || type == dtype::u8 || type == dtype::i16 || type == dtype::i32;
   }
-  // The pairs TFLM's QUANTIZE runs (its uint8 ones aside: ctnn reads no uint8 TFLite tensor).
+  // The pairs TFLM's QUANTIZE runs (quantize_common.cc): uint8 only to and from int8, a model's edges.
   static constexpr bool has_result_kernel(dtype in, dtype out) {
     const bool to_8_or_16 = out == dtype::i8 || out == dtype::i16;
+    if (in == dtype::u8) return out == dtype::i8;
     if (in == dtype::f32 || in == dtype::i32) return to_8_or_16;
+    if (in == dtype::i8 && out == dtype::u8) return true;
     return (in == dtype::i8 || in == dtype::i16) && (to_8_or_16 || out == dtype::i32);
   }
 

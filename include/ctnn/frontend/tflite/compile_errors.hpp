@@ -66,7 +66,7 @@ struct tflite_hybrid_model {
 template <class Tensor, tflite::tensor_type Type>
 struct tflite_unsupported_tensor_type {
   static_assert(detail::always_false<Tensor>, "ctnn::tflite: a tensor has an element type ctnn does not support "
-                                               "(FLOAT32, INT8, INT16, INT32, INT64 and BOOL are supported).");
+                                               "(FLOAT32, INT8, UINT8, INT16, INT32, INT64 and BOOL are supported).");
 };
 template <class Tensor, class Shape>
 struct tflite_no_static_shape {
@@ -130,6 +130,15 @@ struct tflite_invalid_custom_options {
   static_assert(detail::always_false<Op>, "ctnn::tflite: this custom operator's custom_options cannot be used (the "
                                            "problem, the key by its number and the value are in the template "
                                            "arguments; ctnn-inspect names the key).");
+};
+
+template <class Op, class Tensor>
+struct tflite_uint8_operand {
+  static_assert(detail::always_false<Op>, "ctnn::tflite: this op reads or writes a UINT8 tensor, which TFLM runs only "
+                                           "at QUANTIZE (uint8 to int8, int8 to uint8), DEQUANTIZE (uint8 to "
+                                           "float32) and the ops that move bytes (REVERSE_V2, RESHAPE, SQUEEZE, "
+                                           "BROADCAST_TO, SHAPE): the op and the tensor are in the template "
+                                           "arguments.");
 };
 
 template <class Op, class Subgraph, class OpThere, tflite::builtin_operator Code>
@@ -198,6 +207,8 @@ constexpr auto tflite_error_type() {
   else if constexpr (code == frontend_error::tflite_invalid_custom_options)
     return std::type_identity<errors::tflite_invalid_custom_options<op, static_cast<tflite::custom_options_problem>(D.reason),
                                                                     errors::count<D.position>, errors::count<D.rejected_value>>>{};
+  else if constexpr (code == frontend_error::tflite_uint8_operand)
+    return std::type_identity<errors::tflite_uint8_operand<op, tensor>>{};
   else if constexpr (code == frontend_error::tflite_unsupported_init_subgraph)
     return std::type_identity<errors::tflite_unsupported_init_subgraph<op, errors::count<D.position>, errors::count<D.input_slot>,
                                                                        static_cast<tflite::builtin_operator>(D.operator_code)>>{};

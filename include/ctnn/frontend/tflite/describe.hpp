@@ -47,7 +47,7 @@ constexpr std::string_view sentence_of(error_code code) {
       return "ctnn::tflite: hybrid models (float32 activations with int8 weights) are not supported: convert the "
              "model with full-integer quantization, or keep it float32 (the op and its weight tensor are below).";
     case frontend_error::tflite_unsupported_tensor_type:
-      return "ctnn::tflite: a tensor has an element type ctnn does not support (FLOAT32, INT8, INT16, "
+      return "ctnn::tflite: a tensor has an element type ctnn does not support (FLOAT32, INT8, UINT8, INT16, "
              "INT32, INT64 and BOOL are supported).";
     case frontend_error::tflite_no_static_shape:
       return "ctnn::tflite: a tensor has no static shape (an extent that is -1, 0 or unknown): convert the model with "
@@ -78,6 +78,10 @@ constexpr std::string_view sentence_of(error_code code) {
              "op's options table and its value are below).";
     case frontend_error::tflite_invalid_custom_options:
       return "ctnn::tflite: this custom operator's custom_options cannot be used (the problem and the key are below).";
+    case frontend_error::tflite_uint8_operand:
+      return "ctnn::tflite: this op reads or writes a UINT8 tensor, which TFLM runs only at QUANTIZE (uint8 to int8, "
+             "int8 to uint8), DEQUANTIZE (uint8 to float32) and the ops that move bytes (REVERSE_V2, RESHAPE, SQUEEZE, "
+             "BROADCAST_TO, SHAPE): the op and the tensor are below.";
     case frontend_error::tflite_unsupported_init_subgraph:
       return "ctnn::tflite: this CALL_ONCE's init subgraph does more than assign constants to resource variables "
              "(VAR_HANDLE and ASSIGN_VARIABLE of a constant, which the import evaluates; the subgraph and its op "
@@ -241,6 +245,11 @@ void describe(const diagnostic& d, Sink&& out) {
       put_number(out, d.reason);
       out(", value ");
       put_number(out, d.rejected_value);
+      break;
+    case frontend_error::tflite_uint8_operand:
+      detail::put_op(out, d, true);
+      out(", UINT8 ");
+      tensor();
       break;
     case frontend_error::tflite_unsupported_init_subgraph:
       out("op ");

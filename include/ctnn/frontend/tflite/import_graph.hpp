@@ -23,6 +23,7 @@
 #include <ctnn/frontend/tflite/import_tensors.hpp>
 #include <ctnn/frontend/tflite/import_variables.hpp>
 #include <ctnn/frontend/tflite/int16_operators.hpp>
+#include <ctnn/frontend/tflite/uint8_operators.hpp>
 #include <ctnn/frontend/tflite/schema.hpp>
 #include <ctnn/ir/module.hpp>
 #include <ctnn/ops/infer.hpp>
@@ -109,6 +110,8 @@ constexpr void import_op(S& s, std::uint32_t i) {
            {.operator_code = static_cast<std::int64_t>(p.code)});
     return;
   }
+  // UINT8 tensors where TFLM runs none (uint8_operators.hpp): refused before the op is read further.
+  if (!check_uint8_operands(s, op, p, o)) return;
   if (!resource_operands_checked(s, op, p, o)) return;
   // No result (ASSIGN_VARIABLE, CALL_ONCE): the import function adds what node there is.
   if (has_no_result(p.job)) {

@@ -18,6 +18,7 @@ constexpr bool dtype_of(tensor_type t, dtype& out) {
   switch (t) {
     case tensor_type::float32: out = dtype::f32; return true;
     case tensor_type::int8: out = dtype::i8; return true;
+    case tensor_type::uint8: out = dtype::u8; return true;   // TFLM's uint8 model edges (uint8_operators.hpp)
     case tensor_type::int32: out = dtype::i32; return true;
     case tensor_type::int16: out = dtype::i16; return true;  // 16x8 activations (zero point 0: each op checks)
     case tensor_type::int64: out = dtype::i64; return true;  // 16x8 biases
@@ -64,9 +65,9 @@ constexpr bool import_quantization(S& s, std::uint32_t i, const tensor_view& tv,
   if (scale.length == 0) return true;
   if (zero_point.length != 0 && zero_point.length != scale.length)
     return feature(s, i, tensor_feature::quantization_counts_differ), false;
-  // Scales: int8 and int16 (activations, weights) within [2^-60, 2^60], int32 and int64 (biases) finite and
-  // >= 0 (see min_scale_bits).
-  const bool activation = t.type == dtype::i8 || t.type == dtype::i16;
+  // Scales: int8, uint8 and int16 (activations, weights) within [2^-60, 2^60], int32 and int64 (biases) finite
+  // and >= 0 (see min_scale_bits).
+  const bool activation = t.type == dtype::i8 || t.type == dtype::u8 || t.type == dtype::i16;
   const std::uint32_t low = activation ? min_scale_bits : 0u, high = activation ? max_scale_bits : int32_scale_end - 1;
   std::uint32_t largest = 0;
   const bool scales_valid = scale_bits_within(r.pointer(scale.at), scale.length, low, high, largest);
@@ -74,8 +75,14 @@ constexpr bool import_quantization(S& s, std::uint32_t i, const tensor_view& tv,
     const std::int64_t zero = zero_point.length == 0 ? 0 : r.element<std::int64_t>(zero_point, 0);
     if (s.take_reader_error()) return false;
     if (!scales_valid) return invalid_quantization(s, i, quantization_problem::scale);
-    const std::int64_t zero_min = t.type == dtype::i8 ? -128 : t.type == dtype::i16 ? -32768 : std::numeric_limits<std::int32_t>::min();
-    const std::int64_t zero_max = t.type == dtype::i8 ? 127 : t.type == dtype::i16 ? 32767 : std::numeric_limits<std::int32_t>::max();
+    const std::int64_t zero_min = t.type == dtype::i8    ? -128
+                                  : t.type == dtype::u8  ? 0
+                                  : t.type == dtype::i16 ? -32768
+                                                         : std::numeric_limits<std::int32_t>::min();
+    const std::int64_t zero_max = t.type == dtype::i8    ? 127
+                                  : t.type == dtype::u8  ? 255
+                                  : t.type == dtype::i16 ? 32767
+                                                         : std::numeric_limits<std::int32_t>::max();
     if (zero < zero_min || zero > zero_max) return invalid_quantization(s, i, quantization_problem::zero_point);
     t.quant.scale = r.element<float>(scale, 0);
     t.quant.zero_point = static_cast<std::int32_t>(zero);

@@ -10,9 +10,10 @@
 //   const auto found = ctnn::tflite::list_unsupported(bytes, size, [](std::string_view line) { ... });
 //
 // calls the sink with one line per finding ("op 3 (LSH_PROJECTION "name")", "tensor 0 ("name"): type
-// UINT8"), in file order, and returns their count. A file the reader cannot walk gives what was found
-// before the damage. The lists are op_table (import_plan.hpp) and dtype_of (import_tensors.hpp): a row
-// added there is supported here.
+// FLOAT16", "op 0 (CONV_2D "name"): UINT8 tensor 0 "input""), in file order, and returns their count. A file
+// the reader cannot walk gives what was found before the damage. The lists are op_table (import_plan.hpp),
+// dtype_of (import_tensors.hpp) and refused_uint8_tensor (uint8_operators.hpp): a row added there is
+// supported here.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -20,6 +21,7 @@
 #include <ctnn/frontend/tflite/import_plan.hpp>
 #include <ctnn/frontend/tflite/import_tensors.hpp>
 #include <ctnn/frontend/tflite/schema.hpp>
+#include <ctnn/frontend/tflite/uint8_operators.hpp>
 #include <ctnn/ir/diagnostic_text.hpp>
 
 namespace ctnn::tflite {
@@ -74,7 +76,11 @@ std::int32_t list_unsupported(const char* bytes, std::size_t size, Sink&& sink) 
     const operator_view o = f.op(i);
     if (f.failed()) return found;
     const bool custom = o.code == builtin_operator::custom;
-    if (custom ? detail::find_custom_op(f.reader().view(o.custom_code)) >= 0 : detail::find_op(o.code) >= 0) continue;
+    const bool has_row = custom ? detail::find_custom_op(f.reader().view(o.custom_code)) >= 0 : detail::find_op(o.code) >= 0;
+    // An op with a row: listed for a UINT8 tensor TFLM does not run there (uint8_operators.hpp).
+    const std::int32_t uint8_tensor = has_row ? detail::refused_uint8_tensor(f, o.code, o) : -1;
+    if (f.failed()) return found;
+    if (has_row && uint8_tensor < 0) continue;
     ++found;
     sink("op ");
     ctnn::detail::diagnostic_text::put_number(sink, i);
@@ -86,7 +92,13 @@ std::int32_t list_unsupported(const char* bytes, std::size_t size, Sink&& sink) 
       sink("\"");
     }
     if (o.outputs.length > 0) detail::put_tensor_name(f, f.index_at(o.outputs, 0), sink);
-    sink(")\n");
+    sink(")");
+    if (uint8_tensor >= 0) {
+      sink(": UINT8 tensor ");
+      ctnn::detail::diagnostic_text::put_number(sink, uint8_tensor);
+      detail::put_tensor_name(f, uint8_tensor, sink);
+    }
+    sink("\n");
     if (f.failed()) return found;
   }
   return found;

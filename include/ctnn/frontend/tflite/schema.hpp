@@ -226,6 +226,7 @@ enum class quantization_problem : std::int32_t {
   log_softmax_result,  // an int8 LOG_SOFTMAX result not of scale 16/256 and zero point 127 (TFLM's kernel needs them)
   lstm_weights,    // int8 UNIDIRECTIONAL_SEQUENCE_LSTM weights quantized per channel or with a zero point (TFLM: neither)
   lstm_cell_scale, // an int16 LSTM cell state whose scale is not a power of two in [2^-40, 2^15] (TFLM shifts by its exponent)
+  uint8_result_scale,  // a UINT8 QUANTIZE result without a scale (TFLM's Prepare requires one)
 };
 
 constexpr std::string_view name_of(quantization_problem q) {
@@ -247,6 +248,8 @@ constexpr std::string_view name_of(quantization_problem q) {
       return "int8 LSTM weights quantized per channel or with a zero point other than 0 (TFLM's kernel reads one scale, no zero point)";
     case quantization_problem::lstm_cell_scale:
       return "an int16 LSTM cell state whose scale is not a power of two in [2^-40, 2^15] (TFLM's kernel shifts by its exponent)";
+    case quantization_problem::uint8_result_scale:
+      return "a UINT8 QUANTIZE result without a scale (TFLM's Prepare requires one)";
   }
   return {};
 }

@@ -16,6 +16,7 @@
 #include <ctnn/kernel/arm/depthwise.hpp>
 #include <ctnn/kernel/arm/pool.hpp>
 #include <ctnn/kernel/arm/s16.hpp>
+#include <ctnn/kernel/arm/sequence_lstm.hpp>
 #include <ctnn/kernel/arm/svdf.hpp>
 #include <ctnn/kernel/arm/transpose_conv.hpp>
 #include <ctnn/kernel/detail/supported_or.hpp>
@@ -31,7 +32,8 @@ using unsupported = kernel::detail::unsupported_i8;
 //   conv2d (groups 1) and dense: conv.hpp; depthwise_conv2d (multiplier 1): depthwise.hpp;
 //   avg_pool, global_avg_pool: pool.hpp; add (equal shapes): add.hpp; int16 conv2d, dense and depthwise_conv2d: s16.hpp;
 //   transpose_conv2d (int8 and 16x8): transpose_conv.hpp; add (broadcast), sub, mul, squared_difference, maximum,
-//   minimum, prelu: broadcast.hpp; svdf (int8, int16 or int8 state): svdf.hpp.
+//   minimum, prelu: broadcast.hpp; svdf (int8, int16 or int8 state): svdf.hpp; sequence_lstm (TFLM's 8x8_16):
+//   sequence_lstm.hpp.
 template <kernel_params P>
 constexpr auto select() {
   if constexpr (P.type == dtype::i16 && (P.kind == op_kind::conv2d || P.kind == op_kind::dense)) {
@@ -57,6 +59,8 @@ constexpr auto select() {
     return kernel::detail::supported_or<detail::broadcast_binary_kernel<P>, unsupported>();
   } else if constexpr (P.kind == op_kind::svdf) {
     return kernel::detail::supported_or<detail::svdf_kernel<P>, unsupported>();
+  } else if constexpr (P.kind == op_kind::sequence_lstm) {
+    return kernel::detail::supported_or<detail::sequence_lstm_kernel<P>, unsupported>();
   } else {
     return unsupported{};
   }

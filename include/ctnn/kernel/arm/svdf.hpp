@@ -6,7 +6,8 @@
 //   * the feature dot products: the input widened once per row (SXTAB16 adds the input offset: widen_quads,
 //     detail/dot.hpp), the feature weights re-laid out at compile time (pack<1>) as int16 pairs in the same
 //     even/odd order, 4 filters side by side, so that one quad of input serves 4 filters with 8 SMLADs and
-//     no widening of the weights (a zero-padded tail quad and zero-padded filters: zero products);
+//     no widening of the weights (a zero-padded tail quad and zero-padded filters: zero products;
+//     dot_4_pair_rows, detail/dot.hpp);
 //   * each filter's response requantized to the state's scale, clamped, stored as the reference stores it;
 //   * the state shift fused with the time-weighted sum: the reference moves the whole state one element
 //     towards its start, then appends each filter's response, then sums time weight times state per filter.
@@ -39,61 +40,6 @@ namespace ctnn::kernel::arm::detail {
 // Four bytes to any address (STR: Armv7-M allows unaligned word stores).
 [[gnu::always_inline]] inline void store_word(void* p, std::uint32_t word) { std::memcpy(p, &word, 4); }
 
-// v clamped to a signed Bits-bit range (SSAT).
-template <int Bits>
-[[gnu::always_inline]] inline std::int32_t saturate(std::int32_t v) {
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-  return __ssat(v, Bits);
-#else
-  constexpr std::int32_t highest = (std::int32_t{1} << (Bits - 1)) - 1;
-  return v < -highest - 1 ? -highest - 1 : (v > highest ? highest : v);
-#endif
-}
-
-#if CTNN_ARM_DOT_ASM
-// One quad of widened input (x0: values 0 and 2, x1: 1 and 3) against 4 filters' packed pairs (LDM: 2 filters a
-// load, into r2-r5, which the asm clobbers): 11 instructions per 16 MACs, where the compiler's form loads each
-// weight word on its own.
-#define CTNN_ARM_SVDF_STEP                    \
-  "ldrd %[x0], %[x1], [%[x]], #8\n\t"        \
-  "ldm %[w]!, {r2, r3, r4, r5}\n\t"           \
-  "smlad %[a0], %[x0], r2, %[a0]\n\t"         \
-  "smlad %[a0], %[x1], r3, %[a0]\n\t"         \
-  "smlad %[a1], %[x0], r4, %[a1]\n\t"         \
-  "smlad %[a1], %[x1], r5, %[a1]\n\t"         \
-  "ldm %[w]!, {r2, r3, r4, r5}\n\t"           \
-  "smlad %[a2], %[x0], r2, %[a2]\n\t"         \
-  "smlad %[a2], %[x1], r3, %[a2]\n\t"         \
-  "smlad %[a3], %[x0], r4, %[a3]\n\t"         \
-  "smlad %[a3], %[x1], r5, %[a3]\n\t"
-#define CTNN_ARM_SVDF_OPERANDS                                                                                     \
-  : [x0] "=&r"(x0), [x1] "=&r"(x1), [x] "+r"(x), [w] "+r"(w), [n] "+r"(pairs), [a0] "+r"(acc[0]), [a1] "+r"(acc[1]), \
-    [a2] "+r"(acc[2]), [a3] "+r"(acc[3])                                                                             \
-  :                                                                                                                  \
-  : "r2", "r3", "r4", "r5", "cc", "memory"
-#endif
-
-// acc[c] += the dot products of Quads quads of widened input with 4 packed filters (svdf_kernel::pack); w advances
-// past them.
-template <std::int32_t Quads>
-[[gnu::always_inline]] inline void svdf_dot_4(const std::uint32_t* x, const std::int32_t*& w, std::int32_t (&acc)[4]) {
-#if CTNN_ARM_DOT_ASM
-  std::uint32_t x0, x1;
-  std::int32_t pairs = Quads / 2;
-  if constexpr (Quads % 2 != 0) __asm volatile(CTNN_ARM_SVDF_STEP CTNN_ARM_SVDF_OPERANDS);
-  if constexpr (Quads / 2 > 0) __asm volatile("1:\n\t" CTNN_ARM_SVDF_STEP CTNN_ARM_SVDF_STEP "subs %[n], %[n], #1\n\tbne 1b\n\t" CTNN_ARM_SVDF_OPERANDS);
-#else
-  for (std::int32_t q = 0; q < Quads; ++q, w += 8) {
-    const std::uint32_t even = x[2 * q], odd = x[2 * q + 1];
-    for (int c = 0; c < 4; ++c)
-      acc[c] = smlad(odd, static_cast<std::uint32_t>(w[2 * c + 1]), smlad(even, static_cast<std::uint32_t>(w[2 * c]), acc[c]));
-  }
-#endif
-}
-#if CTNN_ARM_DOT_ASM
-#undef CTNN_ARM_SVDF_STEP
-#undef CTNN_ARM_SVDF_OPERANDS
-#endif
 
 template <kernel_params P>
 struct svdf_kernel {
@@ -162,7 +108,7 @@ struct svdf_kernel {
     const std::int32_t* w = packed;
     for (std::int32_t g = 0; g < groups; ++g) {
       std::int32_t acc[4] = {0, 0, 0, 0};
-      svdf_dot_4<quads>(x, w, acc);
+      dot_4_pair_rows<quads>(x, w, acc);
 #pragma GCC unroll 4
       for (int c = 0; c < 4; ++c) {
         const std::int32_t f = 4 * g + c;

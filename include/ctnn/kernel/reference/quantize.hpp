@@ -3,8 +3,9 @@
 //   float -> int8, int16:  round(x / scale) (in float, halves away from zero) + zero point, clamped
 //                          (AffineQuantize);
 //   integer -> integer:    MultiplyByQuantizedMultiplier(x - zero point in, input_scale / output_scale) + zero
-//                          point out, clamped to the result's type (Requantize);
-//   int8, int16 -> float:  scale * (x - zero point) (Dequantize: TFLM multiplies in double; for these
+//                          point out, clamped to the result's type (Requantize; its uint8 <-> int8 shortcut for
+//                          equal scales and zero points 128 apart, x ^ 0x80, is the same arithmetic);
+//   int8, uint8, int16 -> float: scale * (x - zero point) (Dequantize: TFLM multiplies in double; for these
 //                          operands that product is exact, so the float product, rounded once, is equal).
 // The scale of the quantized side is kernel_params::quantize.scale_bits (ops/quantize.hpp, ops/dequantize.hpp).
 #include <cstdint>

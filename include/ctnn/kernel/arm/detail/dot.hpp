@@ -318,4 +318,67 @@ template <int Pixels, int Channels, std::ptrdiff_t XStep, std::ptrdiff_t WStep, 
     }
 }
 
+#if CTNN_ARM_DOT_ASM
+// One quad of widened input (r8: values 0 and 2, r9: 1 and 3) against 4 rows' int16 pairs (LDM: 2 rows a load, into
+// r4, r5, r6, r10: ascending, as LDM wants): 11 instructions per 16 MACs, where the compiler's form loads each weight
+// word on its own.
+#define CTNN_ARM_PAIR_ROWS_STEP        \
+  "ldrd r8, r9, [%[x]], #8\n\t"        \
+  "ldm %[w]!, {r4, r5, r6, r10}\n\t"   \
+  "smlad %[a0], r8, r4, %[a0]\n\t"     \
+  "smlad %[a0], r9, r5, %[a0]\n\t"     \
+  "smlad %[a1], r8, r6, %[a1]\n\t"     \
+  "smlad %[a1], r9, r10, %[a1]\n\t"    \
+  "ldm %[w]!, {r4, r5, r6, r10}\n\t"   \
+  "smlad %[a2], r8, r4, %[a2]\n\t"     \
+  "smlad %[a2], r9, r5, %[a2]\n\t"     \
+  "smlad %[a3], r8, r6, %[a3]\n\t"     \
+  "smlad %[a3], r9, r10, %[a3]\n\t"
+#define CTNN_ARM_PAIR_ROWS_OPERANDS                                                                                    \
+  : [x] "+r"(x_reg), [w] "+r"(w_reg), [n] "+r"(pairs), [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3) \
+  :                                                                                                              \
+  : "r4", "r5", "r6", "r8", "r9", "r10", "cc", "memory"
+#endif
+
+// acc[r] += row r . v for 4 rows of Quads quads: v widened (widen_quads' order: (v0, v2), (v1, v3) per quad), the
+// rows re-laid out at compile time as int16 pairs in the same order, per quad row 0's two words, then rows 1, 2, 3
+// (the SVDF's 4 filters, svdf_kernel::pack; an LSTM unit's 4 gates, lstm_gate_rows). w advances past them. The
+// assembly's operands in registers of its own choosing too (r0-r3 the sums, r11, r12 and lr the pointers and the
+// count): with operands left to it, g++ reports impossible constraints where the LSTM kernel inlines this.
+template <std::int32_t Quads>
+[[gnu::always_inline]] inline void dot_4_pair_rows(const std::uint32_t* x, const std::int32_t*& w, std::int32_t (&acc)[4]) {
+#if CTNN_ARM_DOT_ASM
+  register std::int32_t a0 asm("r0") = acc[0];
+  register std::int32_t a1 asm("r1") = acc[1];
+  register std::int32_t a2 asm("r2") = acc[2];
+  register std::int32_t a3 asm("r3") = acc[3];
+  register const std::uint32_t* x_reg asm("r11") = x;
+  register const std::int32_t* w_reg asm("r12") = w;
+  register std::int32_t pairs asm("lr") = Quads / 2;
+  if constexpr (Quads <= 16) {
+    // Short rows unrolled (no loop count: 2 instructions per 2 quads fewer; the LSTM's rows of 28 and 64 values).
+#pragma GCC unroll 16
+    for (std::int32_t q = 0; q < Quads; ++q) __asm volatile(CTNN_ARM_PAIR_ROWS_STEP CTNN_ARM_PAIR_ROWS_OPERANDS);
+  } else {
+    if constexpr (Quads % 2 != 0) __asm volatile(CTNN_ARM_PAIR_ROWS_STEP CTNN_ARM_PAIR_ROWS_OPERANDS);
+    __asm volatile("1:\n\t" CTNN_ARM_PAIR_ROWS_STEP CTNN_ARM_PAIR_ROWS_STEP "subs %[n], %[n], #1\n\tbne 1b\n\t" CTNN_ARM_PAIR_ROWS_OPERANDS);
+  }
+  acc[0] = a0;
+  acc[1] = a1;
+  acc[2] = a2;
+  acc[3] = a3;
+  w = w_reg;
+#else
+  for (std::int32_t q = 0; q < Quads; ++q, w += 8) {
+    const std::uint32_t even = x[2 * q], odd = x[2 * q + 1];
+    for (int c = 0; c < 4; ++c)
+      acc[c] = smlad(odd, static_cast<std::uint32_t>(w[2 * c + 1]), smlad(even, static_cast<std::uint32_t>(w[2 * c]), acc[c]));
+  }
+#endif
+}
+#if CTNN_ARM_DOT_ASM
+#undef CTNN_ARM_PAIR_ROWS_STEP
+#undef CTNN_ARM_PAIR_ROWS_OPERANDS
+#endif
+
 }  // namespace ctnn::kernel::arm::detail

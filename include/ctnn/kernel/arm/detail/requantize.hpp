@@ -21,6 +21,17 @@
 
 namespace ctnn::kernel::arm::detail {
 
+// v clamped to a signed Bits-bit range (SSAT).
+template <int Bits>
+[[gnu::always_inline]] inline std::int32_t saturate(std::int32_t v) {
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  return __ssat(v, Bits);
+#else
+  constexpr std::int32_t highest = (std::int32_t{1} << (Bits - 1)) - 1;
+  return v < -highest - 1 ? -highest - 1 : (v > highest ? highest : v);
+#endif
+}
+
 [[gnu::always_inline]] inline std::int32_t doubling_high_mul(std::int32_t a, std::int32_t m) {
   return static_cast<std::int32_t>((static_cast<std::int64_t>(a) * m + (std::int64_t{1} << 30)) >> 31);
 }
