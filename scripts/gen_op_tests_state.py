@@ -5,15 +5,18 @@ to the next; the outputs are the last run's). PROVENANCE.md in that folder says 
 
   TFLite ops: SVDF (float32; int8 with int16 and with int8 time weights and state), its activation state a
   variable tensor; UNIDIRECTIONAL_SEQUENCE_LSTM (float32: batch-major and time-major, cell_clip; int8 in TFLM's
-  8x8_16 form, with an int16 cell state), its output and cell states variable tensors; outputs from TensorFlow
-  Lite Micro's reference kernels, the host oracle tflm_run run with --invoke N, only with --tflm: without it the
-  committed outputs are kept. With --tflm the script also checks each float LSTM case against its own float64
+  8x8_16 form, with an int16 cell state), its output and cell states variable tensors; resource variables
+  (VAR_HANDLE, READ_VARIABLE, ASSIGN_VARIABLE; CALL_ONCE of an init subgraph that assigns constants: a second
+  subgraph), float32 and int8; outputs from TensorFlow Lite Micro's reference kernels, the host oracle tflm_run run
+  with --invoke N, only with --tflm (the resource-variable cases: --tflm-resource-variables, a tflm_run whose
+  interpreter has MicroResourceVariables): without it the committed outputs are kept. With --tflm the script also checks each float LSTM case against its own float64
   evaluation of TFLM's kernel (lstm_reference) and that a case run several times gives another output than one
   run (the state carries).
 
 Deterministic: every input comes from a fixed seed, so re-running reproduces every file byte for byte.
 
 Usage: /usr/bin/python3 scripts/gen_op_tests_state.py [--tflm /work/oracle/tflm/tflm_run]
+           [--tflm-resource-variables <tflm_run built with resource variables>]
 """
 import argparse
 import sys
@@ -23,12 +26,20 @@ import numpy as np
 import op_tests
 from op_tests import tfl
 
-tfl.OPS.update({"SVDF": 27, "UNIDIRECTIONAL_SEQUENCE_LSTM": 44})
-tfl.OPTIONS.update({"SVDF": 6, "UNIDIRECTIONAL_SEQUENCE_LSTM": 71})
+tfl.OPS.update({"SVDF": 27, "UNIDIRECTIONAL_SEQUENCE_LSTM": 44, "CALL_ONCE": 129, "VAR_HANDLE": 142,
+                "READ_VARIABLE": 143, "ASSIGN_VARIABLE": 144, "WHILE": 119, "SLICE": 65})
+tfl.OPTIONS.update({"SVDF": 6, "UNIDIRECTIONAL_SEQUENCE_LSTM": 71, "CALL_ONCE": 103, "VAR_HANDLE": 111,
+                    "READ_VARIABLE": 112, "ASSIGN_VARIABLE": 113})
 _base_options_table = tfl.options_table
 
 
 def _options_table(code, o, va):
+    if code == "CALL_ONCE":
+        return tfl.Table({0: ("i32", o["init_subgraph_index"])}, va)
+    if code == "VAR_HANDLE":  # container, shared_name
+        return tfl.Table({k: ("str", o[key]) for k, key in enumerate(("container", "shared_name")) if key in o}, va)
+    if code in ("READ_VARIABLE", "ASSIGN_VARIABLE"):
+        return tfl.Table({}, va)
     if code == "SVDF":
         return tfl.Table({0: ("i32", o["rank"]), 1: ("i8", tfl.ACT[o.get("act")])}, va)
     if code == "UNIDIRECTIONAL_SEQUENCE_LSTM":
@@ -276,6 +287,112 @@ def write_lstm_int8_case(family, tflm, case, model, inputs, invocations=1):
             sys.exit(f"{case}: {invocations} runs give the output of one: the state does not carry")
 
 
+# Resource variables (TF's tf.Variable as TFLite converts it): VAR_HANDLE names a variable (container, shared_name)
+# and gives a RESOURCE tensor, READ_VARIABLE copies the variable into its output, ASSIGN_VARIABLE copies its value
+# into it; the converter emits a VAR_HANDLE before each use. CALL_ONCE runs an init subgraph (VAR_HANDLE + a constant
+# -> ASSIGN_VARIABLE) at the first invocation; without one a variable starts at its zero point (TFLM's Allocate).
+def variable(m, name, container="", dims=None):
+    """A VAR_HANDLE of `name` in subgraph m: its RESOURCE tensor."""
+    handle = m.tensor(f"{name}_handle_{len(m.tensors)}", dims or [], tfl.RESOURCE)
+    m.op("VAR_HANDLE", [], [handle], container=container, shared_name=name)
+    return handle
+
+
+def read_variable(m, name, shape, dtype=tfl.FLOAT32, q=None):
+    out = m.tensor(f"read_{name}_{len(m.tensors)}", shape, dtype, quant=q)
+    m.op("READ_VARIABLE", [variable(m, name)], [out])
+    return out
+
+
+def assign_variable(m, name, value):
+    m.op("ASSIGN_VARIABLE", [variable(m, name), value], [])
+
+
+def init_subgraph(m, values):
+    """CALL_ONCE of a new subgraph that assigns each variable its constant ({name: (array, dtype, quant)}), as the
+    first op of m."""
+    init = m.add_subgraph("init")
+    for name, (array, dtype, q) in values.items():
+        constant = init.tensor(f"{name}_initial", list(array.shape), dtype, data=array, quant=q)
+        assign_variable(init, name, constant)
+    m.ops.insert(0, dict(code="CALL_ONCE", inputs=[], outputs=[], options=dict(init_subgraph_index=len(m.subgraphs))))
+
+
+def accumulator_f32(rng, shape, initial=False):
+    """sum = x + READ(acc); ASSIGN(acc, sum); output sum: the running sum of the inputs (from `initial` values, else
+    0), and a second variable that keeps the previous input (read before its assignment, its read after the
+    accumulator's: two outputs, sum - previous x)."""
+    m = tfl.Model(new_opcodes=True)  # codes above 127
+    x = m.tensor("input", shape)
+    acc = read_variable(m, "acc", shape)
+    total = m.tensor("sum", shape)
+    m.op("ADD", [x, acc], [total])
+    assign_variable(m, "acc", total)
+    again = read_variable(m, "acc", shape)  # after the assignment: this run's sum
+    previous = read_variable(m, "previous", shape)
+    assign_variable(m, "previous", x)
+    delta = m.tensor("delta", shape)
+    m.op("SUB", [again, previous], [delta])
+    m.inputs, m.outputs = [x], [total, delta]
+    if initial:
+        init_subgraph(m, {"acc": (rng.uniform(-3, 3, shape).astype(F32), tfl.FLOAT32, None),
+                          "previous": (rng.uniform(-1, 1, shape).astype(F32), tfl.FLOAT32, None)})
+    return m, [rng.uniform(-1, 1, shape).astype(F32)]
+
+
+def streaming_buffer_i8(rng, frames, features, zero_point, initial=False):
+    """An int8 streaming buffer of the last `frames` frames ([1, frames, features], a variable): each run drops the
+    oldest frame (SLICE), appends the input frame (CONCATENATION), assigns the buffer, and outputs its MEAN over the
+    frames (a running average) and the buffer itself. One quantization throughout (zero point `zero_point`: the
+    buffer starts there without CALL_ONCE, at `initial` values with it)."""
+    q = quant(0.05, zero_point)
+    m = tfl.Model(new_opcodes=True)  # codes above 127
+    x = m.tensor("input", [1, 1, features], tfl.INT8, quant=q)
+    buffer = read_variable(m, "buffer", [1, frames, features], tfl.INT8, q)
+    begin = m.tensor("begin", [3], tfl.INT32, data=np.array([0, 1, 0], np.int32))
+    size = m.tensor("size", [3], tfl.INT32, data=np.array([1, frames - 1, features], np.int32))
+    tail = m.tensor("tail", [1, frames - 1, features], tfl.INT8, quant=q)
+    m.op("SLICE", [buffer, begin, size], [tail])
+    updated = m.tensor("updated", [1, frames, features], tfl.INT8, quant=q)
+    m.op("CONCATENATION", [tail, x], [updated], axis=1)
+    assign_variable(m, "buffer", updated)
+    axes = m.tensor("axes", [1], tfl.INT32, data=np.array([1], np.int32))
+    average = m.tensor("average", [1, 1, features], tfl.INT8, quant=q)
+    m.op("MEAN", [updated, axes], [average], keep_dims=True)
+    m.inputs, m.outputs = [x], [average, updated]
+    if initial:
+        init_subgraph(m, {"buffer": (op_tests.int8_range(rng, (1, frames, features)), tfl.INT8, q)})
+    return m, [op_tests.int8_range(rng, (1, 1, features), zero_point)]
+
+
+def accumulator_i8(rng, shape, initial=False):
+    """int8 x + READ(acc) -> ASSIGN(acc), output the sum (TFLM's int8 ADD, saturating), in one quantization."""
+    q = quant(0.1, -7)
+    m = tfl.Model(new_opcodes=True)  # codes above 127
+    x = m.tensor("input", shape, tfl.INT8, quant=q)
+    acc = read_variable(m, "acc", shape, tfl.INT8, q)
+    total = m.tensor("sum", shape, tfl.INT8, quant=q)
+    m.op("ADD", [x, acc], [total])
+    assign_variable(m, "acc", total)
+    m.inputs, m.outputs = [x], [total]
+    if initial:
+        init_subgraph(m, {"acc": (op_tests.int8_range(rng, shape, -7), tfl.INT8, q)})
+    return m, [rng.randint(-30, 30, shape).astype(np.int8)]
+
+
+def write_resource_case(family, tflm, case, model, inputs, invocations):
+    """A resource-variable case (TFLM's outputs, resource variables enabled); with the oracle, checked to give another
+    output than one run (the variables carry)."""
+    family.write_case(case, model, inputs, invocations)
+    if tflm is None:
+        return
+    dtype = tfl.NP_TYPES[model.tensors[model.outputs[0]]["type"]]
+    got = np.fromfile(family.dir / case / "output_0.bin", dtype)
+    once, _ = tfl.run_tflm(tflm, family.dir / case / "model.tflite", list(inputs), [dtype], 1)
+    if np.array_equal(once[0], got):
+        sys.exit(f"{case}: {invocations} runs give the output of one: the variable does not carry")
+
+
 # Models ctnn must refuse (tests/frontend/frontend_state.cpp): tests/data/tflite/state_refused_*.tflite.
 def refused_tflite():
     rng = np.random.RandomState(77)
@@ -364,12 +481,50 @@ def refused_tflite():
     m, _ = lstm_int8(rng, 1, 2, 3, 4)
     m.tensors[m.ops[0]["inputs"][19]]["type"] = tfl.INT8
     models["lstm_i8_cell_state_i8"] = m
+    # Resource variables ctnn refuses: one variable read as [1, 2] and assigned a [1, 4] value; a variable read and
+    # never assigned nor initialised (TFLM reads a null buffer); an init subgraph that computes (an ADD: only constants
+    # assigned are evaluated at import); control flow other than CALL_ONCE (WHILE); a RESOURCE tensor read by an ADD.
+    m = tfl.Model(new_opcodes=True)
+    x = m.tensor("input", [1, 4])
+    r = read_variable(m, "v", [1, 2])
+    assign_variable(m, "v", x)
+    y = m.tensor("output", [1, 2])
+    m.op("RELU", [r], [y])
+    m.inputs, m.outputs = [x], [y]
+    models["resvar_two_shapes"] = m
+    m = tfl.Model(new_opcodes=True)
+    x = m.tensor("input", [1, 4])
+    r = read_variable(m, "v", [1, 4])
+    y = m.tensor("output", [1, 4])
+    m.op("ADD", [x, r], [y])
+    m.inputs, m.outputs = [x], [y]
+    models["resvar_never_assigned"] = m
+    m, _ = accumulator_f32(rng, [1, 4], initial=True)
+    init = m.subgraphs[0]
+    doubled = init.tensor("doubled", [1, 4])
+    init.ops.insert(1, dict(code="ADD", inputs=[init.ops[1]["inputs"][1]] * 2, outputs=[doubled], options={}))
+    init.ops[2]["inputs"][1] = doubled  # the ASSIGN_VARIABLE, now after the ADD
+    models["resvar_init_computes"] = m
+    m, _ = accumulator_f32(rng, [1, 4])
+    body = m.add_subgraph("body")
+    m.ops.insert(0, dict(code="WHILE", inputs=[], outputs=[], options={}))
+    models["resvar_while"] = m
+    del body
+    m = tfl.Model(new_opcodes=True)
+    x = m.tensor("input", [1, 4])
+    handle = variable(m, "v")
+    y = m.tensor("output", [1, 4])
+    m.op("ADD", [x, handle], [y])
+    m.inputs, m.outputs = [x], [y]
+    models["resvar_resource_read_by_add"] = m
     return models
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--tflm", help="the TFLM host oracle (tflm_run); without it the committed outputs are kept")
+    parser.add_argument("--tflm-resource-variables", help="the oracle built with resource variables enabled, for the "
+                        "resvar_* cases (default: --tflm)")
     args = parser.parse_args()
     family = op_tests.Family("state", args.tflm)
     rng = np.random.RandomState(2712)
@@ -446,6 +601,24 @@ def main():
     write_lstm_int8_case(family, args.tflm, "lstm_i8_one_step_6_runs", *lstm_int8(rng, 1, 1, 4, 6), invocations=6)
     write_lstm_int8_case(family, args.tflm, "lstm_i8_20_steps_16_cells",
                          *lstm_int8(rng, 1, 20, 12, 16, cell_power=11, weight_range=(0.001, 0.004)))
+    # Resource variables (VAR_HANDLE, READ_VARIABLE, ASSIGN_VARIABLE; CALL_ONCE's init subgraph): float32 accumulators
+    # (a variable read after its assignment, and one read before), int8 streaming buffers with a running average
+    # (zero points -5 and 4), an int8 accumulator that saturates; each with and without initial values. Their own
+    # seed. The oracle's tflm_run must be built with resource variables (its MicroResourceVariables: PROVENANCE.md).
+    rng = np.random.RandomState(2714)
+    rv = args.tflm_resource_variables or args.tflm
+    family.tflm = rv
+    write_resource_case(family, rv, "resvar_f32_accumulator_4_runs", *accumulator_f32(rng, [2, 3]), invocations=4)
+    write_resource_case(family, rv, "resvar_f32_accumulator_init_3_runs", *accumulator_f32(rng, [1, 5], initial=True),
+                        invocations=3)
+    write_resource_case(family, rv, "resvar_i8_streaming_buffer_3_runs", *streaming_buffer_i8(rng, 4, 3, -5),
+                        invocations=3)
+    write_resource_case(family, rv, "resvar_i8_streaming_buffer_init_2_runs",
+                        *streaming_buffer_i8(rng, 3, 6, 4, initial=True), invocations=2)
+    write_resource_case(family, rv, "resvar_i8_accumulator_saturating_6_runs", *accumulator_i8(rng, [1, 8]),
+                        invocations=6)
+    write_resource_case(family, rv, "resvar_i8_accumulator_init_3_runs", *accumulator_i8(rng, [2, 4], initial=True),
+                        invocations=3)
     family.finish()
     op_tests.write_refused("state", refused_tflite())
 

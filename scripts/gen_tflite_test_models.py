@@ -206,7 +206,7 @@ class Writer:
 # ----------------------------------------------------------------------------------------------------
 # The TFLite schema subset (field ids: ../shared/FORMATS.md §2).
 
-FLOAT32, FLOAT16, INT32, UINT8, INT8, INT16, INT64 = 0, 1, 2, 3, 9, 7, 4
+FLOAT32, FLOAT16, INT32, UINT8, INT8, INT16, INT64, RESOURCE = 0, 1, 2, 3, 9, 7, 4, 13
 OPS = {"ADD": 0, "AVERAGE_POOL_2D": 1, "CONCATENATION": 2, "CONV_2D": 3, "DEPTHWISE_CONV_2D": 4, "DEQUANTIZE": 6,
        "FULLY_CONNECTED": 9, "LOGISTIC": 14, "MAX_POOL_2D": 17, "MUL": 18, "RELU": 19, "RELU6": 21, "RESHAPE": 22,
        "SOFTMAX": 25, "TANH": 28, "PAD": 34, "MEAN": 40, "SUB": 41, "QUANTIZE": 114,
@@ -235,6 +235,17 @@ class Model:
         self.new_opcodes = new_opcodes
         self.vtable_after = vtable_after
         self.data: dict[int, np.ndarray] = {}  # constant values by tensor, for the NumPy reference
+        self.name = "main"
+        self.subgraphs: list[Model] = []  # subgraphs 1, 2, ... (a CALL_ONCE's init subgraph): add_subgraph
+
+    def add_subgraph(self, name: str) -> "Model":
+        """Another subgraph of this model (index len(subgraphs) after the call): its own tensors, ops, inputs and
+        outputs; the model's buffers and operator codes."""
+        sub = Model(self.new_opcodes, self.vtable_after)
+        sub.buffers = self.buffers
+        sub.name = name
+        self.subgraphs.append(sub)
+        return sub
 
     def tensor(self, name, shape, dtype=FLOAT32, data=None, quant=None, signature=None, variable=False) -> int:
         buffer = len(self.buffers)
@@ -255,7 +266,7 @@ class Model:
     def serialize(self) -> bytes:
         va = self.vtable_after
         codes = []
-        for o in self.ops:
+        for o in [o for g in [self] + self.subgraphs for o in g.ops]:
             if o["code"] not in codes:
                 codes.append(o["code"])
         opcode_tables = []
@@ -267,6 +278,15 @@ class Model:
             if c in CUSTOM_CODES:  # a custom operator: builtin code CUSTOM and its custom_code
                 fields[1] = ("str", CUSTOM_CODES[c])
             opcode_tables.append(Table(fields, va))
+        subgraphs = [g.subgraph_table(codes) for g in [self] + self.subgraphs]
+        buffer_tables = [Table({} if b is None else {0: ("bytes", b, 16)}, va) for b in self.buffers]
+        model = Table({0: ("u32", 3), 1: ("vec_table", opcode_tables), 2: ("vec_table", subgraphs),
+                       3: ("str", "ctnn test model"), 4: ("vec_table", buffer_tables)}, va)
+        return Writer(b"TFL3").finish(model)
+
+    def subgraph_table(self, codes: list[str]) -> Table:
+        """This subgraph's table: its tensors, inputs, outputs, ops (opcode indices into `codes`) and name."""
+        va = self.vtable_after
         tensor_tables = []
         for t in self.tensors:
             fields = {0: ("vec", "i", t["shape"], 4), 2: ("u32", t["buffer"]), 3: ("str", t["name"])}
@@ -293,12 +313,8 @@ class Model:
             if "custom_options" in o["options"]:  # a custom operator's option bytes (e.g. a FlexBuffers map)
                 fields[5] = ("bytes", o["options"]["custom_options"], 16)
             op_tables.append(Table(fields, va))
-        subgraph = Table({0: ("vec_table", tensor_tables), 1: ("vec", "i", self.inputs, 4), 2: ("vec", "i", self.outputs, 4),
-                          3: ("vec_table", op_tables), 4: ("str", "main")}, va)
-        buffer_tables = [Table({} if b is None else {0: ("bytes", b, 16)}, va) for b in self.buffers]
-        model = Table({0: ("u32", 3), 1: ("vec_table", opcode_tables), 2: ("vec_table", [subgraph]),
-                       3: ("str", "ctnn test model"), 4: ("vec_table", buffer_tables)}, va)
-        return Writer(b"TFL3").finish(model)
+        return Table({0: ("vec_table", tensor_tables), 1: ("vec", "i", self.inputs, 4), 2: ("vec", "i", self.outputs, 4),
+                      3: ("vec_table", op_tables), 4: ("str", self.name)}, va)
 
 
 def options_table(code: str, o: dict, va: bool) -> Table | None:

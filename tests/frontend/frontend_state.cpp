@@ -1,7 +1,8 @@
-// State (docs/memory.md, "State"): TFLite variable tensors become the model's state memory, outside the
-// pools, kept between runs. The executor's state figures and API on SVDF and UNIDIRECTIONAL_SEQUENCE_LSTM models
-// of the state family (tests/data/ops/state), and the diagnostics of the models ctnn refuses
-// (scripts/gen_op_tests_state.py).
+// State (docs/memory.md, "State"): TFLite variable tensors and resource variables become the model's state memory,
+// outside the pools, kept between runs. The executor's state figures and API on SVDF, UNIDIRECTIONAL_SEQUENCE_LSTM
+// and resource-variable models of the state family (tests/data/ops/state), and the diagnostics of the models ctnn
+// refuses (scripts/gen_op_tests_state.py).
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <doctest/doctest.h>
@@ -20,6 +22,13 @@
 #include <ctnn/models/lstm_f32_time_major.hpp>
 #include <ctnn/models/state_refused_lstm_cifg_partial.hpp>
 #include <ctnn/models/lstm_i8_zero_points.hpp>
+#include <ctnn/models/resvar_f32_init.hpp>
+#include <ctnn/models/resvar_i8_buffer.hpp>
+#include <ctnn/models/state_refused_resvar_init_computes.hpp>
+#include <ctnn/models/state_refused_resvar_never_assigned.hpp>
+#include <ctnn/models/state_refused_resvar_resource_read_by_add.hpp>
+#include <ctnn/models/state_refused_resvar_two_shapes.hpp>
+#include <ctnn/models/state_refused_resvar_while.hpp>
 #include <ctnn/models/state_refused_lstm_i8_cell_scale.hpp>
 #include <ctnn/models/state_refused_lstm_i8_cell_state_i8.hpp>
 #include <ctnn/models/state_refused_lstm_i8_cifg.hpp>
@@ -105,6 +114,27 @@ static_assert(refused_quantization<models::state_refused_lstm_i8_weights_per_cha
 static_assert(refused_quantization<models::state_refused_lstm_i8_cell_scale>(ctnn::tflite::quantization_problem::lstm_cell_scale, 14));
 static_assert(refused_feature<models::state_refused_lstm_i8_cell_state_i8>(tensor_feature::state_type) &&
               error_of<models::state_refused_lstm_i8_cell_state_i8>.tensor == 14);
+
+// Resource variables ctnn refuses: a variable read as [1, 2] (op 1) and assigned the [1, 4] input (op 3, naming the
+// value, tensor 0); a variable read (op 1, its result tensor 1) and never assigned; an init subgraph (1) whose op 1
+// is an ADD; WHILE (control flow other than CALL_ONCE); a RESOURCE tensor (1) read by an ADD (op 1).
+template <class Model>
+constexpr bool refused_resource(tensor_feature what, std::int32_t op, std::int64_t tensor) {
+  return refused_feature<Model>(what) && error_of<Model>.node == op && error_of<Model>.tensor == tensor;
+}
+static_assert(refused_resource<models::state_refused_resvar_two_shapes>(tensor_feature::resource_mismatch, 3, 0) &&
+              error_of<models::state_refused_resvar_two_shapes>.kind == op_kind::assign_variable);
+static_assert(refused_resource<models::state_refused_resvar_never_assigned>(tensor_feature::resource_unassigned, 1, 1));
+static_assert(refused_resource<models::state_refused_resvar_resource_read_by_add>(tensor_feature::resource_use, 1, 1));
+static_assert(error_of<models::state_refused_resvar_init_computes>.code == code_of(frontend_error::tflite_unsupported_init_subgraph) &&
+              error_of<models::state_refused_resvar_init_computes>.node == 0 &&
+              error_of<models::state_refused_resvar_init_computes>.position == 1 &&
+              error_of<models::state_refused_resvar_init_computes>.input_slot == 1 &&
+              error_of<models::state_refused_resvar_init_computes>.operator_code ==
+                  static_cast<std::int64_t>(ctnn::tflite::builtin_operator::add));
+static_assert(error_of<models::state_refused_resvar_while>.code == code_of(frontend_error::tflite_unsupported_operator) &&
+              error_of<models::state_refused_resvar_while>.operator_code ==
+                  static_cast<std::int64_t>(ctnn::tflite::builtin_operator::while_));
 
 // svdf_f32: batch 1, 4 filters, memory 5: 80 bytes of float state. svdf_i8_zero_point: batch 1, 8 filters,
 // memory 3, int8 state: 24 bytes, rounded up to the state alignment.
@@ -272,6 +302,83 @@ TEST_CASE("float32 UNIDIRECTIONAL_SEQUENCE_LSTM: the output and cell states carr
   lstm_net::reset_state();
   lstm_net::run(in, out.data());
   CHECK(std::memcmp(out.data(), first.data(), sizeof out) == 0);
+}
+
+// resvar_f32_init: two float32 resource variables of [1, 5] (acc, previous), each its own state (20 bytes, rounded
+// up to the state alignment), initialised by a CALL_ONCE init subgraph: the state memory's initial image holds its
+// constants (the file's bytes), not zeros. Op order: the file's (reads before and after an assignment of acc).
+using resvar_net = ctnn::compile<models::resvar_f32_init>;
+static_assert(resvar_net::state_bytes == 64);
+static_assert([] {
+  constexpr auto& m = resvar_net::module;
+  std::int32_t states = 0, assignments = 0;
+  for (std::int32_t t = 0; t < m.tensor_count; ++t)
+    if (m.tensor_at(t).role == ctnn::tensor_role::state && m.tensor_at(t).data.bytes != nullptr) ++states;
+  for (std::int32_t c = 0; c < m.call_count; ++c) assignments += m.node_at(m.calls[static_cast<std::size_t>(c)].node).kind == op_kind::assign_variable ? 1 : 0;
+  return states == 2 && assignments == 2;
+}());
+
+// Its ops use acc's state three times (a read, the assignment, a read after it): the memory-aware order, which follows
+// producer edges only, leaves such a module in the file's order; an SVDF's one-owner state does not stop it.
+template <class Net>
+constexpr bool reorderable() {
+  std::array<std::int32_t, std::remove_cvref_t<decltype(Net::module)>::node_capacity> order{};
+  return ctnn::memory::memory_aware_order(Net::module, ctnn::memory::plan_config{}, order);
+}
+static_assert(!reorderable<resvar_net>() && reorderable<float_net>());
+
+TEST_CASE("resource variables: initial values from CALL_ONCE, carried between runs, restored by reset_state") {
+  const std::vector<char> input = read_bytes(state_cases + "/resvar_f32_accumulator_init_3_runs/input_0.bin");
+  const std::vector<char> want_sum = read_bytes(state_cases + "/resvar_f32_accumulator_init_3_runs/output_0.bin");
+  const std::vector<char> want_delta = read_bytes(state_cases + "/resvar_f32_accumulator_init_3_runs/output_1.bin");
+  const auto* in = reinterpret_cast<const float*>(input.data());
+  REQUIRE(input.size() == resvar_net::input<0>::bytes);
+  // The fresh static state: the init subgraph's constants (acc's at 0, previous' at 32), not all zero.
+  std::array<std::byte, resvar_net::state_bytes> fresh{};
+  std::memcpy(fresh.data(), resvar_net::static_state(), fresh.size());
+  CHECK(std::count(fresh.begin(), fresh.end(), std::byte{0}) < 40);
+  std::array<float, resvar_net::output<0>::elements> sum{}, delta{}, first{};
+  resvar_net::run(in, first.data(), delta.data());
+  for (std::size_t k = 0; k < first.size(); ++k) {  // acc's initial value plus the input
+    float initial = 0.0f;
+    std::memcpy(&initial, fresh.data() + 4 * k, 4);
+    CHECK(first[k] == initial + in[k]);
+  }
+  for (int n = 1; n < 3; ++n) resvar_net::run(in, sum.data(), delta.data());
+  check_close(sum, want_sum);  // the third run, as TFLM's
+  check_close(delta, want_delta);
+  resvar_net::reset_state();
+  CHECK(std::memcmp(resvar_net::static_state(), fresh.data(), fresh.size()) == 0);
+  resvar_net::run(in, sum.data(), delta.data());
+  CHECK(std::memcmp(sum.data(), first.data(), sizeof sum) == 0);
+  // A stream's own state starts at the same initial values.
+  alignas(resvar_net::state_alignment) std::byte stream[resvar_net::state_bytes];
+  alignas(resvar_net::arena_alignment) std::byte arena[resvar_net::arena_bytes + 1];
+  resvar_net::reset_state(stream);
+  CHECK(std::memcmp(stream, fresh.data(), fresh.size()) == 0);
+  resvar_net::run_with_state(stream, {arena}, in, sum.data(), delta.data());
+  CHECK(std::memcmp(sum.data(), first.data(), sizeof sum) == 0);
+}
+
+// resvar_i8_buffer: an int8 streaming buffer [1, 4, 3] without initial values: it starts at its zero point (-5), as
+// TFLM allocates it; its output 1 is the buffer after each run.
+using buffer_net = ctnn::compile<models::resvar_i8_buffer>;
+static_assert(buffer_net::state_bytes == 16);
+
+TEST_CASE("an int8 resource variable starts at its zero point and reset_state restores it") {
+  const std::vector<char> input = read_bytes(state_cases + "/resvar_i8_streaming_buffer_3_runs/input_0.bin");
+  const std::vector<char> want = read_bytes(state_cases + "/resvar_i8_streaming_buffer_3_runs/output_1.bin");
+  const auto* in = reinterpret_cast<const std::int8_t*>(input.data());
+  for (std::size_t b = 0; b < 12; ++b) CHECK(static_cast<std::int8_t>(buffer_net::static_state()[b]) == -5);
+  std::array<std::int8_t, buffer_net::output<0>::elements> average{};
+  std::array<std::int8_t, buffer_net::output<1>::elements> buffer{}, first{};
+  buffer_net::run(in, average.data(), first.data());
+  for (int n = 1; n < 3; ++n) buffer_net::run(in, average.data(), buffer.data());
+  CHECK(std::memcmp(buffer.data(), want.data(), buffer.size()) == 0);
+  buffer_net::reset_state();
+  for (std::size_t b = 0; b < 12; ++b) CHECK(static_cast<std::int8_t>(buffer_net::static_state()[b]) == -5);
+  buffer_net::run(in, average.data(), buffer.data());
+  CHECK(std::memcmp(buffer.data(), first.data(), buffer.size()) == 0);
 }
 
 }  // namespace

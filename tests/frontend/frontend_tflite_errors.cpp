@@ -122,7 +122,7 @@ static_assert(models::bad_malformed::imported.input_count == 0);
 // output.
 static_assert([] {
   for (auto c = static_cast<int>(frontend_error::tflite_malformed_model);
-       c <= static_cast<int>(frontend_error::tflite_uint8_operand); ++c)
+       c <= static_cast<int>(frontend_error::tflite_unsupported_init_subgraph); ++c)
     if (ctnn::tflite::sentence_of(static_cast<ctnn::error_code>(c)).empty()) return false;
   return true;
 }());

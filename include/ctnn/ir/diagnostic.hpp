@@ -81,6 +81,9 @@ enum class frontend_error : std::int32_t {
                                        // (malformed: where in the file), position (the key), rejected_value
   tflite_uint8_operand,                // operator_code; tensor: a UINT8 tensor of an op TFLM does not run on
                                        // uint8 (tflite/uint8_operators.hpp)
+  tflite_unsupported_init_subgraph,    // node: the CALL_ONCE; position: its init subgraph (an index out of range
+                                       // too); input_slot: the op there that is not VAR_HANDLE or an ASSIGN_VARIABLE
+                                       // of a constant (-1: none, the subgraph itself); operator_code: that op's
 };
 constexpr error_code code_of(frontend_error e) { return static_cast<error_code>(e); }
 constexpr std::string_view name_of(frontend_error e) {
@@ -106,12 +109,13 @@ constexpr std::string_view name_of(frontend_error e) {
     case frontend_error::tflite_unsupported_option: return "tflite_unsupported_option";
     case frontend_error::tflite_invalid_custom_options: return "tflite_invalid_custom_options";
     case frontend_error::tflite_uint8_operand: return "tflite_uint8_operand";
+    case frontend_error::tflite_unsupported_init_subgraph: return "tflite_unsupported_init_subgraph";
   }
   return "?";
 }
 constexpr bool is_frontend_error(error_code c) {
   return static_cast<std::int32_t>(c) >= static_cast<std::int32_t>(frontend_error::tflite_malformed_model) &&
-         static_cast<std::int32_t>(c) <= static_cast<std::int32_t>(frontend_error::tflite_uint8_operand);
+         static_cast<std::int32_t>(c) <= static_cast<std::int32_t>(frontend_error::tflite_unsupported_init_subgraph);
 }
 
 // Errors of the memory planner (plan_memory), numbered from 200 for the same reason as frontend_error.

@@ -154,6 +154,9 @@ enum class op_kind : std::int32_t {
   hardmax,           // 1 at the first largest element of each vector along attrs.axis, 0 elsewhere (ONNX Hardmax)
   lp_pool,           // (sum of |x|^p)^(1/p) over each window's in-bounds elements, p attrs.coefficients.alpha() (ONNX LpPool)
   lrn,               // x / (bias + alpha / size * the sum of x^2 over `size` channels around)^beta (attrs.lrn; ONNX LRN)
+  // resource variables
+  assign_variable,   // its first operand copied into its second, a state tensor (TFLite ASSIGN_VARIABLE; a READ_VARIABLE
+                     // is a reshape without target of the state: ops/assign_variable.hpp)
   none,              // no op: a default-constructed node or kernel_params, a diagnostic about no op
 };
 
@@ -173,7 +176,7 @@ inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "floor_mod", "squared_difference", "resize_nearest", "resize_linear", "resize_cubic", "add_n", "tile",
     "l2_normalization", "l1_normalization", "svdf", "lstm", "gru", "rnn", "sequence_lstm", "transpose_conv2d", "l2_pool", "log_softmax", "gather_nd",
     "cumsum", "zeros_like", "update_slice", "scatter_nd", "reverse_sequence", "unary_function", "binary_function", "layer_norm",
-    "detection_postprocess", "gather_elements", "top_k", "hardmax", "lp_pool", "lrn", "none",
+    "detection_postprocess", "gather_elements", "top_k", "hardmax", "lp_pool", "lrn", "assign_variable", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 

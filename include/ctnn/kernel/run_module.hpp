@@ -83,13 +83,15 @@ class module_runner {
     reset_state();
   }
 
-  // The state memory (state tensors, kept between runs) to its initial values (state_fill, as the executor's).
+  // The state memory (state tensors, kept between runs) to its initial values, as the executor's: a state tensor's
+  // initial data where it has some (a resource variable a CALL_ONCE initialises), else state_fill.
   void reset_state() {
     std::fill(state_.begin(), state_.end(), std::byte{0});
     for (std::int32_t t = 0; t < m_.tensor_count; ++t) {
       const tensor& s = m_.tensor_at(t);
-      if (s.role == tensor_role::state)
-        std::memset(state() + m_.state_offset(t), state_fill(s), static_cast<std::size_t>(s.bytes()));
+      if (s.role != tensor_role::state) continue;
+      if (s.data.bytes != nullptr) std::memcpy(state() + m_.state_offset(t), s.data.bytes, static_cast<std::size_t>(s.bytes()));
+      else std::memset(state() + m_.state_offset(t), state_fill(s), static_cast<std::size_t>(s.bytes()));
     }
   }
 

@@ -27,6 +27,16 @@ constexpr bool memory_aware_order(const Module& m, const plan_config& config, st
     if (m.calls[static_cast<std::size_t>(c)].node != c) return false;
   const node* n = m.nodes.data();
   const tensor* t = m.tensors.data();
+  // A state tensor that several ops use (a resource variable's reads and assignments): their order is the
+  // model's, which producer edges do not say; such a module keeps its order.
+  for (std::int32_t i = 0; i < count; ++i)
+    for (std::int32_t k = 0; k < n[i].input_count; ++k) {
+      const std::int32_t s = n[i].inputs[static_cast<std::size_t>(k)];
+      if (s < 0 || t[s].role != tensor_role::state) continue;
+      for (std::int32_t j = i + 1; j < count; ++j)
+        for (std::int32_t l = 0; l < n[j].input_count; ++l)
+          if (n[j].inputs[static_cast<std::size_t>(l)] == s) return false;
+    }
   const auto streamed = streamed_inputs(m);
   // Bytes held by a tensor root while it lives (0 for what the plan does not place).
   const auto held = [&](std::int32_t root) -> std::int64_t {

@@ -13,6 +13,7 @@
 #include <ctnn/ops/abs.hpp>
 #include <ctnn/ops/add.hpp>
 #include <ctnn/ops/add_n.hpp>
+#include <ctnn/ops/assign_variable.hpp>
 #include <ctnn/ops/avg_pool.hpp>
 #include <ctnn/ops/batch_matmul.hpp>
 #include <ctnn/ops/batch_norm.hpp>
@@ -144,6 +145,8 @@ using all = op_list<conv2d, depthwise_conv2d, dense, add, mul, max_pool, avg_poo
                     detection_postprocess,
                     // ONNX operators of issue #28
                     gather_elements, top_k, hardmax, lp_pool, lrn,
+                    // resource variables
+                    assign_variable,
                     quantize, dequantize>;
 
 namespace detail {

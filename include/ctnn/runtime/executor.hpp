@@ -284,14 +284,16 @@ class executor : detail::diagnostic_check<M.error> {
     alignas(alignment_of_pool(P)) static inline std::byte storage[bytes_of_pool(P) > 0 ? bytes_of_pool(P) : 1];
   };
 
-  // The state memory's initial values (state_fill). Constant-initialised: .bss when all zero.
+  // The state memory's initial values: a state tensor's initial data where it has some (a resource variable a
+  // CALL_ONCE initialises: the model file's bytes), else state_fill. Constant-initialised: .bss when all zero.
   static constexpr auto initial_state = [] {
     std::array<std::byte, state_bytes + 1> image{};
     for (std::int32_t t = 0; t < M.tensor_count; ++t) {
       const tensor& s = M.tensor_at(t);
       if (s.role != tensor_role::state) continue;
       const auto at = static_cast<std::size_t>(M.state_offset(t));
-      for (std::size_t b = 0; b < static_cast<std::size_t>(s.bytes()); ++b) image[at + b] = static_cast<std::byte>(state_fill(s));
+      for (std::size_t b = 0; b < static_cast<std::size_t>(s.bytes()); ++b)
+        image[at + b] = static_cast<std::byte>(s.data.bytes != nullptr ? static_cast<std::uint8_t>(s.data.bytes[b]) : state_fill(s));
     }
     return image;
   }();

@@ -141,6 +141,13 @@ struct tflite_uint8_operand {
                                            "arguments.");
 };
 
+template <class Op, class Subgraph, class OpThere, tflite::builtin_operator Code>
+struct tflite_unsupported_init_subgraph {
+  static_assert(detail::always_false<Op>, "ctnn::tflite: this CALL_ONCE's init subgraph does more than assign "
+                                           "constants to resource variables (the subgraph, the op there and its "
+                                           "builtin code are in the template arguments).");
+};
+
 }  // namespace ctnn::errors
 
 namespace ctnn::tflite::detail {
@@ -202,6 +209,9 @@ constexpr auto tflite_error_type() {
                                                                     errors::count<D.position>, errors::count<D.rejected_value>>>{};
   else if constexpr (code == frontend_error::tflite_uint8_operand)
     return std::type_identity<errors::tflite_uint8_operand<op, tensor>>{};
+  else if constexpr (code == frontend_error::tflite_unsupported_init_subgraph)
+    return std::type_identity<errors::tflite_unsupported_init_subgraph<op, errors::count<D.position>, errors::count<D.input_slot>,
+                                                                       static_cast<tflite::builtin_operator>(D.operator_code)>>{};
   else return std::type_identity<ctnn::detail::no_error>{};
 }
 

@@ -82,6 +82,10 @@ constexpr std::string_view sentence_of(error_code code) {
       return "ctnn::tflite: this op reads or writes a UINT8 tensor, which TFLM runs only at QUANTIZE (uint8 to int8, "
              "int8 to uint8), DEQUANTIZE (uint8 to float32) and the ops that move bytes (REVERSE_V2, RESHAPE, SQUEEZE, "
              "BROADCAST_TO, SHAPE): the op and the tensor are below.";
+    case frontend_error::tflite_unsupported_init_subgraph:
+      return "ctnn::tflite: this CALL_ONCE's init subgraph does more than assign constants to resource variables "
+             "(VAR_HANDLE and ASSIGN_VARIABLE of a constant, which the import evaluates; the subgraph and its op "
+             "are below).";
   }
   return {};
 }
@@ -199,7 +203,8 @@ void describe(const diagnostic& d, Sink&& out) {
       out(", rank ");
       put_number(out, d.rank_actual);
       break;
-    case frontend_error::tflite_unsupported_tensor_feature:
+    case frontend_error::tflite_unsupported_tensor_feature:  // at an op (a resource variable's use) or of the tensor alone
+      if (d.node >= 0) detail::put_op(out, d, d.reason >= static_cast<std::int64_t>(tensor_feature::resource_use)), out(", ");
       tensor();
       out(", ");
       out(name_of(static_cast<tensor_feature>(d.reason)));
@@ -245,6 +250,19 @@ void describe(const diagnostic& d, Sink&& out) {
       detail::put_op(out, d, true);
       out(", UINT8 ");
       tensor();
+      break;
+    case frontend_error::tflite_unsupported_init_subgraph:
+      out("op ");
+      put_number(out, d.node);
+      out(" (CALL_ONCE), subgraph ");
+      put_number(out, d.position);
+      if (d.input_slot >= 0) {
+        out(", its op ");
+        put_number(out, d.input_slot);
+        out(" (");
+        detail::put_name_or_number(out, name_of(static_cast<builtin_operator>(d.operator_code)), d.operator_code);
+        out(")");
+      }
       break;
     case frontend_error::tflite_invalid_custom_options: {
       detail::put_op(out, d, true);

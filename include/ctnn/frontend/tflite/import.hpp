@@ -42,6 +42,8 @@
 //    (float32, approximate: unary_function gelu or gelu_tanh). SVDF, UNIDIRECTIONAL_SEQUENCE_LSTM (float32)
 //    (import_recurrent.hpp: their states are variable tensors). The custom operator TFLite_Detection_PostProcess
 //    (import_detection.hpp: its FlexBuffers options; one detection_postprocess node and a slice per output).
+//    Resource variables: VAR_HANDLE, READ_VARIABLE, ASSIGN_VARIABLE, and CALL_ONCE whose init subgraph assigns
+//    constants (import_variables.hpp: each variable a state tensor, its initial values the constants').
 //    Padding SAME/VALID; fused activations NONE, RELU, RELU6.
 //  * Bad input is a diagnostic in the module (frontend_error codes, ir/diagnostic.hpp; a few of the
 //    IR's own codes where they fit: unsupported_rank, input_count_mismatch, too_many_inputs,
@@ -101,6 +103,8 @@ constexpr import_counts count(const char* bytes, std::size_t size) {
     c.tensors += copy ? 1u : 0u;
     c.nodes += copy ? 1u : 0u;
   }
+  // A CALL_ONCE's init subgraph (import_variables.hpp) makes at most a state tensor per op there.
+  for (std::uint32_t g = 1; g < f.subgraph_count() && !f.failed(); ++g) c.tensors += f.subgraph(g).operators.length;
   if (c.tensors == 0) c.tensors = 1;
   if (c.nodes == 0) c.nodes = 1;
   return c;

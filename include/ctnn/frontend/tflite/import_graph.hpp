@@ -21,6 +21,7 @@
 #include <ctnn/frontend/tflite/import_spatial.hpp>
 #include <ctnn/frontend/tflite/import_state.hpp>
 #include <ctnn/frontend/tflite/import_tensors.hpp>
+#include <ctnn/frontend/tflite/import_variables.hpp>
 #include <ctnn/frontend/tflite/int16_operators.hpp>
 #include <ctnn/frontend/tflite/uint8_operators.hpp>
 #include <ctnn/frontend/tflite/schema.hpp>
@@ -87,6 +88,10 @@ constexpr void import_by_job(S& s, op_import& im) {
     case import_job::embedding_lookup: return import_embedding_lookup(s, im);
     case import_job::known_integers: return import_known_source(s, im);
     case import_job::detection_postprocess: return import_detection_postprocess(s, im);
+    case import_job::var_handle: return import_var_handle(s, im);
+    case import_job::read_variable: return import_read_variable(s, im);
+    case import_job::assign_variable: return import_assign_variable(s, im);
+    case import_job::call_once: return import_call_once(s, im);
   }
 }
 
@@ -107,6 +112,15 @@ constexpr void import_op(S& s, std::uint32_t i) {
   }
   // UINT8 tensors where TFLM runs none (uint8_operators.hpp): refused before the op is read further.
   if (!check_uint8_operands(s, op, p, o)) return;
+  if (!resource_operands_checked(s, op, p, o)) return;
+  // No result (ASSIGN_VARIABLE, CALL_ONCE): the import function adds what node there is.
+  if (has_no_result(p.job)) {
+    if (o.outputs.length != 0)
+      return s.fail(frontend_error::tflite_output_count, op, p.kind,
+                    {.operator_code = static_cast<std::int64_t>(p.code), .count_actual = o.outputs.length});
+    op_import im{.op = op, .plan = p, .view = o};
+    return import_by_job(s, im);
+  }
   // One output (a split's and an unpack's: each), a fresh tensor.
   const bool node_per_output = adds_a_node_per_output(p.job);
   if (o.outputs.length < 1 || (o.outputs.length != 1 && !node_per_output)) {
@@ -138,7 +152,7 @@ constexpr void import_op(S& s, std::uint32_t i) {
   if (p.job == import_job::pack && fold_pack(s, im)) return;
   import_by_job(s, im);
   if (s.failed() || s.take_reader_error() || node_per_output) return;
-  if (p.job == import_job::known_integers || fold_known_result(s, im)) return;
+  if (p.job == import_job::known_integers || p.job == import_job::var_handle || fold_known_result(s, im)) return;
 
   node* n = s.add_node(p.kind, label, result);
   if (n == nullptr) return;
@@ -179,6 +193,7 @@ constexpr void import_inputs(S& s) {
     if (id < 0 || static_cast<std::uint32_t>(id) >= s.f.tensor_count() ||
         s.m.tensor_at(id).role != tensor_role::intermediate)
       return s.malformed(inputs.position(k), flatbuffers::expectation::tensor_index);
+    if (s.handle_index(id) >= 0) return feature(s, static_cast<std::uint32_t>(id), tensor_feature::resource_use);
     tensor& t = s.m.tensor_at(id);
     t.role = tensor_role::input;
     t.io_index = s.m.input_count;
@@ -201,6 +216,7 @@ constexpr void import_outputs(S& s) {
       return s.malformed(outputs.position(k), flatbuffers::expectation::tensor_index);
     const tensor& source = s.m.tensor_at(id);
     if (s.is_known(id)) return s.computed_integers_error(-1, id);  // integers computed at import: no tensor holds them
+    if (s.handle_index(id) >= 0) return feature(s, static_cast<std::uint32_t>(id), tensor_feature::resource_use);
     if (source.role == tensor_role::intermediate && source.producer < 0)
       return s.malformed(outputs.position(k), flatbuffers::expectation::produced_tensor);
     if (source.role != tensor_role::intermediate) {
@@ -257,6 +273,7 @@ constexpr void import_graph(S& s, std::string_view model_name) {
         if (s.is_known(s.m.node_at(n).inputs[static_cast<std::size_t>(k)]))
           s.computed_integers_error(static_cast<std::int32_t>(i), s.m.node_at(n).inputs[static_cast<std::size_t>(k)]);
   }
+  if (!s.failed()) check_variables_assigned(s);
   if (!s.failed()) check_state_operands(s);
   if (!s.failed()) import_outputs(s);
   s.take_reader_error();

@@ -73,9 +73,17 @@ enum class import_job : std::int32_t {
   dynamic_update_slice,
   embedding_lookup,   // a gather of the table's rows (hybrid: a dequantize of the table before it)
   known_integers,     // SHAPE, BROADCAST_ARGS: integers computed at import, no node (import_known.hpp)
+  // resource variables (import_variables.hpp)
+  var_handle,         // names a variable: no node
+  read_variable,      // a copy of the variable's state tensor
+  assign_variable,    // no result in the file: the import function adds its node
+  call_once,          // its init subgraph evaluated at import: no node
   // custom operators (custom_op_table)
   detection_postprocess,  // one packed node and a slice per output (import_detection.hpp)
 };
+
+// Whether a job's op has no result in the file (its import function adds what node it has).
+constexpr bool has_no_result(import_job job) { return job == import_job::assign_variable || job == import_job::call_once; }
 
 // Whether a job's import function adds the op's nodes itself, one per output (the driver adds none).
 constexpr bool adds_a_node_per_output(import_job job) {
@@ -264,6 +272,15 @@ inline constexpr op_row op_table[] = {
      schema::builtin_options::none, no_fused_activation},
     {builtin_operator::embedding_lookup, op_kind::gather, import_job::embedding_lookup, schema::builtin_options::none,
      no_fused_activation},
+    // import_variables.hpp: resource variables (state)
+    {builtin_operator::var_handle, op_kind::assign_variable, import_job::var_handle, schema::builtin_options::var_handle,
+     no_fused_activation},
+    {builtin_operator::read_variable, op_kind::reshape, import_job::read_variable, schema::builtin_options::read_variable,
+     no_fused_activation},
+    {builtin_operator::assign_variable, op_kind::assign_variable, import_job::assign_variable,
+     schema::builtin_options::assign_variable, no_fused_activation},
+    {builtin_operator::call_once, op_kind::assign_variable, import_job::call_once, schema::builtin_options::call_once,
+     no_fused_activation},
 };
 
 // The custom operators (builtin code CUSTOM), by their operator code's custom_code: the same rows with the
@@ -374,6 +391,8 @@ constexpr op_plan plan_op(model_file& f, const operator_view& o) {
   if (p.job == import_job::broadcast_to || p.job == import_job::fill || p.job == import_job::embedding_lookup)
     p.added_nodes = p.added_tensors = 1;  // embedding_lookup: the hybrid form's dequantize
   if (p.job == import_job::sequence_lstm) p.added_nodes = p.added_tensors = 4;  // the packed weights, biases, peepholes
+  if (p.job == import_job::read_variable) p.added_tensors = 1;    // the variable's state, at its first use
+  if (p.job == import_job::assign_variable) p.added_tensors = 2;  // likewise, and the node's one-element result
   if (p.job == import_job::space_batch) p.added_nodes = p.added_tensors = o.code == builtin_operator::space_to_batch_nd ? 4 : 3;
   if (p.kind == op_kind::dense && o.inputs.length >= 2) {
     const std::int32_t in = f.index_at(o.inputs, 0), w = f.index_at(o.inputs, 1);

@@ -237,7 +237,8 @@ constexpr void check_state_operands(S& s) {
     const std::uint32_t state_slots = ops::facts(n.kind).state_operands;
     for (std::int32_t k = 0; k < n.input_count; ++k) {
       const std::int32_t t = n.inputs[static_cast<std::size_t>(k)];
-      if (t < 0 || s.m.tensor_at(t).role != tensor_role::state) continue;
+      // (a resource variable's state: read and written by several ops, in the file's order: import_variables.hpp)
+      if (t < 0 || s.m.tensor_at(t).role != tensor_role::state || s.is_variable_state(t)) continue;
       bool owned = ((state_slots >> k) & 1u) != 0;
       for (std::int32_t other = 0; other < s.m.node_count && owned; ++other)
         for (std::int32_t j = 0; j < s.m.node_at(other).input_count && other != id; ++j)

@@ -15,6 +15,7 @@ namespace ctnn::tflite::detail {
 
 template <class Module>
 struct importer_state {
+  using module_type = Module;
   model_file& f;
   Module& m;
   name op_label{};  // the op being imported: its output tensor's name (TFLite ops have none of their own)
@@ -59,6 +60,38 @@ struct importer_state {
   constexpr void computed_integers_error(std::int32_t op, std::int32_t id, tensor_feature why = tensor_feature::computed_integers) {
     fail(frontend_error::tflite_unsupported_tensor_feature, op, op_kind::none,
          {.tensor = id, .reason = static_cast<std::int64_t>(why)});
+  }
+
+  // Resource variables (import_variables.hpp): each (container, shared_name) one state tensor of the module, made
+  // at its first use; the RESOURCE tensors of subgraph 0 (VAR_HANDLE's results) and the variable each names (-1:
+  // none yet). Few per model: fixed capacities, refused beyond (tensor_feature::resource_capacity).
+  static constexpr std::size_t max_resource_variables = 16, max_resource_handles = 64;
+  struct resource_variable {
+    flatbuffers::string container{}, shared_name{};
+    std::int32_t state = -1;  // its tensor_role::state tensor (-1: not used yet)
+    bool assigned = false;    // by an ASSIGN_VARIABLE of subgraph 0 or a CALL_ONCE init subgraph
+    bool initialised = false;  // by a CALL_ONCE init subgraph (its state tensor's data: the initial values)
+    std::int32_t first_read = -1, first_read_result = -1;  // its first READ_VARIABLE (op, result tensor, row's kind)
+    op_kind read_kind = op_kind::none;
+  };
+  struct resource_handle {
+    std::int32_t tensor = -1, variable = -1;
+  };
+  std::array<resource_variable, max_resource_variables> variables{};
+  std::array<resource_handle, max_resource_handles> handles{};
+  std::int32_t variable_count = 0, handle_count = 0;
+
+  // The handles entry of tensor `id` (-1: not a RESOURCE tensor).
+  constexpr std::int32_t handle_index(std::int32_t id) const {
+    for (std::int32_t k = 0; k < handle_count; ++k)
+      if (handles[static_cast<std::size_t>(k)].tensor == id) return k;
+    return -1;
+  }
+  // Whether state tensor `id` is a resource variable's (read and written by several ops, in the file's order).
+  constexpr bool is_variable_state(std::int32_t id) const {
+    for (std::int32_t v = 0; v < variable_count; ++v)
+      if (variables[static_cast<std::size_t>(v)].state == id) return true;
+    return false;
   }
 
   // `node` counts the file's ops (-1: not an op's error); an op's error carries op_label.

@@ -23,6 +23,7 @@ constexpr bool dtype_of(tensor_type t, dtype& out) {
     case tensor_type::int16: out = dtype::i16; return true;  // 16x8 activations (zero point 0: each op checks)
     case tensor_type::int64: out = dtype::i64; return true;  // 16x8 biases
     case tensor_type::bool_: out = dtype::b8; return true;   // comparisons, logical ops, SELECT
+    case tensor_type::resource: out = dtype::i32; return true;  // VAR_HANDLE's result (TFLM: the variable's int32 id)
     default: return false;
   }
 }
@@ -176,6 +177,12 @@ constexpr void import_tensor(S& s, std::uint32_t i) {
   if (tv.is_variable) {
     t.role = tensor_role::state;
     t.data = {};
+  }
+  // A RESOURCE tensor: a variable's handle (import_variables.hpp), which only READ_VARIABLE and ASSIGN_VARIABLE read.
+  if (tv.type == tensor_type::resource) {
+    if (static_cast<std::size_t>(s.handle_count) >= S::max_resource_handles)
+      return feature(s, i, tensor_feature::resource_capacity);
+    s.handles[static_cast<std::size_t>(s.handle_count++)] = {static_cast<std::int32_t>(i), -1};
   }
   s.m.tensors[i] = t;
 }

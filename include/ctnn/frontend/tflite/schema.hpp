@@ -152,6 +152,12 @@ enum class tensor_feature : std::int32_t {
                                 // a tensor by an op that does not fold them, or a graph output
   computed_integers_capacity,   // more integers computed at import than the importer's store holds
   state_type,                   // an op's state operand of another element type than its kernel keeps (int8 LSTM)
+  resource_use,                 // a RESOURCE tensor used other than as a VAR_HANDLE's result read by READ_VARIABLE and
+                                // ASSIGN_VARIABLE (a graph input or output, another op's operand, no VAR_HANDLE's)
+  resource_mismatch,            // a resource variable read or assigned with two shapes, element types or quantizations
+                                // (TFLM sizes it at its first assignment and copies bytes)
+  resource_unassigned,          // a resource variable read but never assigned nor initialised (TFLM reads no buffer)
+  resource_capacity,            // more resource variables or RESOURCE tensors than the importer holds
 };
 
 constexpr std::string_view name_of(tensor_feature f) {
@@ -172,6 +178,13 @@ constexpr std::string_view name_of(tensor_feature f) {
     case tensor_feature::state_type:
       return "an op's state operand of another element type than its kernel keeps (an int8 LSTM's cell state: int16, "
              "its output state: int8)";
+    case tensor_feature::resource_use:
+      return "a RESOURCE tensor used other than as a VAR_HANDLE's result read by READ_VARIABLE or ASSIGN_VARIABLE";
+    case tensor_feature::resource_mismatch:
+      return "a resource variable read or assigned with another shape, element type or quantization than its first use";
+    case tensor_feature::resource_unassigned:
+      return "a resource variable read but never assigned, nor initialised by a CALL_ONCE init subgraph";
+    case tensor_feature::resource_capacity: return "more resource variables or RESOURCE tensors than the importer holds";
   }
   return {};
 }
@@ -317,6 +330,8 @@ inline constexpr std::uint32_t fused_activation = 0, cell_clip = 1, proj_clip = 
 namespace batch_matmul { inline constexpr std::uint32_t adj_x = 0, adj_y = 1, asymmetric_quantize_inputs = 2; }
 namespace transpose_conv { inline constexpr std::uint32_t padding = 0, stride_w = 1, stride_h = 2, fused_activation = 3; }
 namespace cumsum { inline constexpr std::uint32_t exclusive = 0, reverse = 1; }
+namespace call_once { inline constexpr std::uint32_t init_subgraph_index = 0; }
+namespace var_handle { inline constexpr std::uint32_t container = 0, shared_name = 1; }
 
 // Members of the BuiltinOptions union that ctnn reads (the union's type tag values).
 enum class builtin_options : std::uint8_t {
@@ -364,6 +379,10 @@ enum class builtin_options : std::uint8_t {
   padv2 = 43,
   cumsum = 102,
   gelu = 116,
+  call_once = 103,
+  var_handle = 111,
+  read_variable = 112,
+  assign_variable = 113,
 };
 
 }  // namespace schema
@@ -419,11 +438,27 @@ class model_file {
       reader_.fail(field_position(model_, schema::model::subgraphs), flatbuffers::expectation::subgraph);
       return;
     }
-    subgraph_ = reader_.table_at(subgraphs_, 0);
-    tensors_ = reader_.vector_field(subgraph_, schema::subgraph::tensors, 4);
-    inputs_ = reader_.vector_field(subgraph_, schema::subgraph::inputs, 4);
-    outputs_ = reader_.vector_field(subgraph_, schema::subgraph::outputs, 4);
-    operators_ = reader_.vector_field(subgraph_, schema::subgraph::operators, 4);
+    const subgraph_view main = subgraph(0);
+    subgraph_ = main.table;
+    tensors_ = main.tensors;
+    inputs_ = main.inputs;
+    outputs_ = main.outputs;
+    operators_ = main.operators;
+  }
+
+  // Subgraph k's vectors (subgraph 0 is the model; the others are what CALL_ONCE, WHILE, IF call).
+  struct subgraph_view {
+    flatbuffers::table table{};
+    flatbuffers::vector tensors{}, inputs{}, outputs{}, operators{};
+  };
+  constexpr subgraph_view subgraph(std::uint32_t k) {
+    subgraph_view g{};
+    g.table = reader_.table_at(subgraphs_, k);
+    g.tensors = reader_.vector_field(g.table, schema::subgraph::tensors, 4);
+    g.inputs = reader_.vector_field(g.table, schema::subgraph::inputs, 4);
+    g.outputs = reader_.vector_field(g.table, schema::subgraph::outputs, 4);
+    g.operators = reader_.vector_field(g.table, schema::subgraph::operators, 4);
+    return g;
   }
 
   constexpr bool failed() const { return reader_.failed(); }
@@ -450,9 +485,11 @@ class model_file {
 
   constexpr std::int32_t index_at(const flatbuffers::vector& v, std::uint32_t i) { return reader_.element<std::int32_t>(v, i); }
 
-  constexpr tensor_view tensor(std::uint32_t i) {
+  constexpr tensor_view tensor(std::uint32_t i) { return tensor_in(tensors_, i); }
+  // Tensor i of a subgraph's tensors (subgraph_view::tensors).
+  constexpr tensor_view tensor_in(const flatbuffers::vector& tensors, std::uint32_t i) {
     tensor_view t{};
-    t.table = reader_.table_at(tensors_, i);
+    t.table = reader_.table_at(tensors, i);
     t.shape = reader_.vector_field(t.table, schema::tensor::shape, 4);
     t.type = reader_.scalar<tensor_type>(t.table, schema::tensor::type, tensor_type::float32);
     t.buffer = reader_.scalar<std::uint32_t>(t.table, schema::tensor::buffer, 0);
@@ -489,9 +526,11 @@ class model_file {
     return static_cast<builtin_operator>(builtin > deprecated ? builtin : deprecated);
   }
 
-  constexpr operator_view op(std::uint32_t i) {
+  constexpr operator_view op(std::uint32_t i) { return op_in(operators_, i); }
+  // Op i of a subgraph's operators (subgraph_view::operators).
+  constexpr operator_view op_in(const flatbuffers::vector& operators, std::uint32_t i) {
     operator_view o{};
-    o.table = reader_.table_at(operators_, i);
+    o.table = reader_.table_at(operators, i);
     o.opcode_index = reader_.scalar<std::uint32_t>(o.table, schema::op::opcode_index, 0);
     if (!reader_.failed() && o.opcode_index >= operator_codes_.length) {
       reader_.fail(field_position(o.table, schema::op::opcode_index), flatbuffers::expectation::opcode_index);
