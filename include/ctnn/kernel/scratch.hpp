@@ -6,7 +6,7 @@
 // "Scratch").
 //
 // The reference kernels need none, nor do the vectorised kernels but the Armv7E-M DSP ones of ONNX's integer
-// convolutions on uint8 data (their input made int8: arm/detail/onnx_scratch.hpp). A kernel that needs some (a
+// convolutions on uint8 data (their input made int8: arm/onnx_scratch.hpp). A kernel that needs some (a
 // line buffer, packed input patches, a 32-bit accumulator row) declares it here, in two steps:
 //
 //   1. next to the kernel, a rule: a type with one static function of the call's parameters, which
@@ -31,7 +31,7 @@
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
-#include <ctnn/kernel/arm/detail/onnx_scratch.hpp>
+#include <ctnn/kernel/arm/onnx_scratch.hpp>
 
 namespace ctnn::kernel {
 
@@ -46,7 +46,7 @@ struct scratch_rule_list {
 };
 
 // Every kernel's scratch rule (add yours here, see above).
-using scratch_rules = scratch_rule_list<arm::detail::onnx_input_scratch>;
+using scratch_rules = scratch_rule_list<arm::onnx_input_scratch>;
 
 // The scratch bytes one call of the kernel chosen for `p` needs.
 constexpr std::int32_t scratch_bytes(const kernel_params& p) { return scratch_rules::bytes(p); }

@@ -8,7 +8,7 @@
 // which an ONNX file may store unaligned), and per-channel multipliers float(x_scale * w_scale) / y_scale,
 // computed as the reference computes them, as float bits (the inner kernel's requant_arrays::multiplier).
 // A uint8 input is copied into the call's scratch with its top bit flipped (int8, its zero point moved by
-// 128; kernel/scratch.hpp's rule onnx_input_scratch, detail/onnx_scratch.hpp, asks for it); a uint8 result is written as int8 with its
+// 128; kernel/scratch.hpp's rule onnx_input_scratch, onnx_scratch.hpp, asks for it); a uint8 result is written as int8 with its
 // zero point moved by -128 and flipped in place.
 //
 // Supported: NHWC convolutions (layout onnx_nhwc: the importer holds integer activations in NHWC), NCHW ones
@@ -25,7 +25,7 @@
 #include <ctnn/kernel/arm/conv.hpp>
 #include <ctnn/kernel/arm/depthwise.hpp>
 #include <ctnn/kernel/arm/detail/dsp.hpp>
-#include <ctnn/kernel/arm/detail/onnx_scratch.hpp>
+#include <ctnn/kernel/arm/onnx_scratch.hpp>
 #include <ctnn/kernel/detail/onnx_call_shape.hpp>
 #include <ctnn/kernel/reference/onnx_quant/rounding.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>

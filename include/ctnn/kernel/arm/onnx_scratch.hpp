@@ -7,7 +7,7 @@
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/arm/detail/dsp.hpp>
 
-namespace ctnn::kernel::arm::detail {
+namespace ctnn::kernel::arm {
 
 // kernel/scratch.hpp's rule for these kernels, from a call's parameters at run time as at compile time: the
 // conditions of onnx_call_shape and same_bytes above (the inner kernel's own are not repeated: where it
@@ -22,7 +22,7 @@ struct onnx_input_scratch {
         (p.kind == op_kind::conv2d && p.in.rank == 4 && p.out.rank == 4 &&
          (p.groups == 1 || (p.groups == p.in[channel_dim] && p.groups == p.out[channel_dim])) &&
          (nhwc || (p.in[2] == 1 && p.in[3] == 1 && p.out[2] == 1 && p.out[3] == 1)));
-    if (!dsp_available || p.requantization != requantization_policy::onnx || p.type != dtype::u8 || !eight_bit_result ||
+    if (!detail::dsp_available || p.requantization != requantization_policy::onnx || p.type != dtype::u8 || !eight_bit_result ||
         !mapped_kind || p.onnx.weights_type != dtype::i8 || p.weights_offset != 0 || p.onnx.zero_point_count > 1 ||
         p.onnx.scale_count < 1)
       return 0;
@@ -30,4 +30,4 @@ struct onnx_input_scratch {
   }
 };
 
-}  // namespace ctnn::kernel::arm::detail
+}  // namespace ctnn::kernel::arm
