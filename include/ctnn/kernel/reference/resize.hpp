@@ -156,22 +156,33 @@ constexpr void resize_nearest(Params p, const T* input, T* output) {
   while (leading > 0 && (r.resized_axes >> (leading - 1) & 1u) == 0) run *= p->out[--leading];
   std::int64_t positions = 1;
   for (std::int32_t d = 0; d < leading; ++d) positions *= p->out[d];
+  // Each axis's part of the input offset (and whether it falls outside) is computed when its index changes, not for
+  // every position (TFLM likewise maps a row once per row, a column once per pixel).
   std::array<std::int32_t, max_rank> index{};
+  std::array<std::int64_t, max_rank> part{};
+  std::array<bool, max_rank> part_outside{};
+  const auto map_axis = [&](std::int32_t d) {
+    const auto du = static_cast<std::size_t>(d);
+    const resize_detail::nearest_index source = resize_detail::nearest_source(r, d, index[du], p->in[d], p->out[d]);
+    part[du] = source.at * stride[du];
+    part_outside[du] = source.outside;
+  };
+  for (std::int32_t d = 0; d < leading; ++d) map_axis(d);
   for (std::int64_t position = 0; position < positions; ++position) {
     std::int64_t from = 0;
     bool outside = false;
     for (std::int32_t d = 0; d < leading; ++d) {
-      const resize_detail::nearest_index source =
-          resize_detail::nearest_source(r, d, index[static_cast<std::size_t>(d)], p->in[d], p->out[d]);
-      outside = outside || source.outside;
-      from += source.at * stride[static_cast<std::size_t>(d)];
+      outside = outside || part_outside[static_cast<std::size_t>(d)];
+      from += part[static_cast<std::size_t>(d)];
     }
     T* to = output + position * run;
     for (std::int64_t k = 0; k < run; ++k) to[k] = outside ? static_cast<T>(r.extrapolation_value()) : input[from + k];
     for (std::int32_t d = leading - 1; d >= 0; --d) {
       const auto du = static_cast<std::size_t>(d);
-      if (++index[du] < p->out[d]) break;
-      index[du] = 0;
+      const bool carried = ++index[du] == p->out[d];
+      if (carried) index[du] = 0;
+      map_axis(d);
+      if (!carried) break;
     }
   }
 }
