@@ -19,23 +19,53 @@ namespace detail {
 // negative: backwards) along each of its extent[d] positions, in order, to output[0, elements). Transpose
 // and slice walk the input so.
 template <class T>
-constexpr void copy_strided(const T* input, T* output, std::int64_t from, const std::array<std::int64_t, max_rank>& stride,
-                            const std::array<std::int32_t, max_rank>& extent, std::int32_t rank, std::int64_t elements) {
-  std::array<std::int32_t, max_rank> index{};
-  for (std::int64_t i = 0; i < elements; ++i) {
-    output[i] = input[from];
-    // Advance the odometer: the last dim fastest; a dim that wraps rewinds its part of the offset.
-    for (std::int32_t d = rank - 1; d >= 0; --d) {
+constexpr void copy_strided(const T* input, T* output, std::int64_t from, const std::array<std::int64_t, max_rank>& strides,
+                            const std::array<std::int32_t, max_rank>& extents, std::int32_t rank, std::int64_t elements) {
+  if (elements == 0) return;
+  // The walk without dims of extent 1 and with each dim merged into the one before it where the two step as one
+  // (a longer innermost run); offsets in the target's pointer width (32 bits on a Cortex-M: no 64-bit arithmetic).
+  std::array<std::ptrdiff_t, max_rank> stride{}, extent{};
+  std::int32_t dims = 0;
+  for (std::int32_t d = 0; d < rank; ++d) {
+    const auto k = static_cast<std::size_t>(d);
+    if (extents[k] == 1) continue;
+    const auto s = static_cast<std::ptrdiff_t>(strides[k]);
+    const auto n = static_cast<std::ptrdiff_t>(extents[k]);
+    const auto last = static_cast<std::size_t>(dims - 1);
+    if (dims > 0 && stride[last] == s * n) {
+      extent[last] *= n;
+      stride[last] = s;
+    } else {
+      stride[static_cast<std::size_t>(dims)] = s;
+      extent[static_cast<std::size_t>(dims++)] = n;
+    }
+  }
+  auto at = static_cast<std::ptrdiff_t>(from);
+  if (dims == 0) {
+    output[0] = input[at];
+    return;
+  }
+  const auto inner = static_cast<std::size_t>(dims - 1);
+  const std::ptrdiff_t run = extent[inner], step = stride[inner];
+  std::array<std::ptrdiff_t, max_rank> index{};
+  T* to = output;
+  for (std::int64_t done = 0; done < elements; done += run, to += run) {
+    if (step == 1) {
+      for (std::ptrdiff_t i = 0; i < run; ++i) to[i] = input[at + i];
+    } else {
+      for (std::ptrdiff_t i = 0, f = at; i < run; ++i, f += step) to[i] = input[f];
+    }
+    // Advance the odometer of the outer dims: the last fastest; a dim that wraps rewinds its part of the offset.
+    for (std::int32_t d = dims - 2; d >= 0; --d) {
       const auto k = static_cast<std::size_t>(d);
-      from += stride[k];
+      at += stride[k];
       if (++index[k] < extent[k]) break;
-      from -= stride[k] * extent[k];
+      at -= stride[k] * extent[k];
       index[k] = 0;
     }
   }
 }
 
-// The row-major strides of a shape.
 constexpr std::array<std::int64_t, max_rank> row_major_strides(const shape& s) {
   std::array<std::int64_t, max_rank> strides{};
   std::int64_t step = 1;

@@ -98,17 +98,6 @@ template <class Params, class T, class F>
   }
 }
 
-// Whether a kernel's parameters are constants (static_params<P>: the compiled executor), and which.
-template <class Params>
-struct constant_params {
-  static constexpr bool value = false;
-};
-template <kernel_params P>
-struct constant_params<static_params<P>> {
-  static constexpr bool value = true;
-  static constexpr kernel_params params = P;
-};
-
 // The 256 results of an int8 op of one operand, F{}(p, x - input zero point) saturated to int8 for each int8 x,
 // computed by the compiler for a call with constant parameters (in flash: issue #25, TFLM computes no less in its
 // Prepare or per element).
