@@ -98,17 +98,31 @@ template <class Params>
     const std::array<std::array<std::int64_t, max_rank>, 3> strides{reference::detail::broadcast_strides(p->in, o),
                                                                     reference::detail::broadcast_strides(p->in2, o),
                                                                     reference::detail::broadcast_strides(p->in3, o)};
-    std::array<std::int32_t, max_rank> index{};
-    std::array<std::int64_t, 3> at{};
     const std::int64_t elements = o.elements();
-    for (std::int64_t i = 0; i < elements; ++i) {
-      out[i] = condition[at[0]] ? x[at[1]] : y[at[2]];
-      // Odometer increment of the output index, moving the three operand offsets.
-      for (std::int32_t d = o.rank - 1; d >= 0; --d) {
+    if (elements == 0) return;
+    if (o.rank == 0) {
+      out[0] = condition[0] ? x[0] : y[0];
+      return;
+    }
+    // A row of the last axis at a time (each operand stepping by its stride there: 0 where it broadcasts), an
+    // odometer over the other axes moving the three row offsets; offsets in the target's pointer width.
+    const auto last = static_cast<std::size_t>(o.rank - 1);
+    const std::ptrdiff_t run = o[o.rank - 1];
+    const auto step_c = static_cast<std::ptrdiff_t>(strides[0][last]), step_x = static_cast<std::ptrdiff_t>(strides[1][last]),
+               step_y = static_cast<std::ptrdiff_t>(strides[2][last]);
+    std::array<std::int32_t, max_rank> index{};
+    std::array<std::ptrdiff_t, 3> at{};
+    T* to = out;
+    for (std::int64_t done = 0; done < elements; done += run, to += run) {
+      const bool_byte* c = condition + at[0];
+      const T* xs = x + at[1];
+      const T* ys = y + at[2];
+      for (std::ptrdiff_t j = 0; j < run; ++j, c += step_c, xs += step_x, ys += step_y) to[j] = *c ? *xs : *ys;
+      for (std::int32_t d = o.rank - 2; d >= 0; --d) {
         const auto du = static_cast<std::size_t>(d);
-        for (std::size_t k = 0; k < 3; ++k) at[k] += strides[k][du];
+        for (std::size_t k = 0; k < 3; ++k) at[k] += static_cast<std::ptrdiff_t>(strides[k][du]);
         if (++index[du] < o[d]) break;
-        for (std::size_t k = 0; k < 3; ++k) at[k] -= strides[k][du] * o[d];
+        for (std::size_t k = 0; k < 3; ++k) at[k] -= static_cast<std::ptrdiff_t>(strides[k][du]) * o[d];
         index[du] = 0;
       }
     }
