@@ -81,9 +81,9 @@ OP_KERNEL_SOURCES = {
     "LOGICAL_NOT": ["elementwise"], "ABS": ["elementwise"], "RSQRT": ["elementwise"], "SQRT": ["elementwise"],
     "SIN": ["elementwise"], "COS": ["elementwise"], "LOG": ["elementwise"], "SQUARE": ["elementwise"],
     "SELECT_V2": ["select"], "PADV2": ["pad"], "REVERSE_V2": ["reverse"], "L2_NORMALIZATION": ["l2norm"],
-    "CONV_2D": ["conv"], "DEPTHWISE_CONV_2D": ["depthwise_conv"], "TRANSPOSE_CONV": ["transpose_conv"],
+    "CONV_2D": ["conv"], "DEPTHWISE_CONV_2D": ["depthwise_conv", "conv_common"], "TRANSPOSE_CONV": ["transpose_conv"],
     "SUB": ["sub"], "PRELU": ["prelu"], "SQUARED_DIFFERENCE": ["squared_difference"], "SVDF": ["svdf"],
-    "UNIDIRECTIONAL_SEQUENCE_LSTM": ["unidirectional_sequence_lstm", "lstm_eval"], "RELU": ["activations"],
+    "UNIDIRECTIONAL_SEQUENCE_LSTM": ["unidirectional_sequence_lstm", "lstm_eval", "fully_connected_common"], "RELU": ["activations"],
     "RELU6": ["activations"], "AVERAGE_POOL_2D": ["pooling"], "MAX_POOL_2D": ["pooling"], "BATCH_MATMUL": ["batch_matmul"],
     "TFLite_Detection_PostProcess": ["detection_postprocess", "detection_postprocess_flexbuffers_generated_data"],
 }
@@ -380,7 +380,10 @@ def build_and_run(args, out, op_case):
               "build peer.elf: link obj/peer_main.o obj/instruction_counter.o obj/startup.o libpeer.a",
               "default peer.elf", ""]
     (out / "build.ninja").write_text("\n".join(lines))
-    subprocess.run(["ninja", "-C", str(out), "-j1"], check=True, stdout=subprocess.DEVNULL)
+    built = subprocess.run(["ninja", "-C", str(out), "-j1"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if built.returncode != 0:
+        sys.stderr.write(built.stdout[-4000:])
+        return 1
     result = subprocess.run(["qemu-system-arm", "-M", "mps2-an386", "-icount", "shift=0", "-nographic", "-monitor", "none",
                              "-semihosting-config", "enable=on,target=native", "-kernel", str(out / "peer.elf")],
                             stdout=subprocess.PIPE, text=True, timeout=600)
