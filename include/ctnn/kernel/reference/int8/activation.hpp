@@ -18,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include <ctnn/detail/quantization.hpp>
 #include <ctnn/ir/module.hpp>
@@ -203,7 +204,13 @@ template <class Params>
 constexpr std::array<std::int8_t, 256> elu_table(Params p) {
   return lookup_table(p, elu_of_table);
 }
+// Whether the compiler can compute it: not where the float arithmetic overflows for extreme scales (GCC refuses an
+// infinite intermediate in constant evaluation); those calls compute it at run time as TFLM does.
 template <kernel_params P>
+concept elu_table_is_constant =
+    requires { typename std::integral_constant<bool, (lookup_table(static_params<P>{}, elu_of_table), true)>; };
+template <kernel_params P>
+  requires elu_table_is_constant<P>
 constexpr const std::array<std::int8_t, 256>& elu_table(static_params<P>) {
   return elu_table_v<P>;
 }

@@ -7,6 +7,7 @@
 // The output quantization is fixed by TFLite: scale 1/256, zero point -128. beta is 1 (lower_te).
 #include <array>
 #include <cstdint>
+#include <type_traits>
 
 #include <ctnn/detail/quantization.hpp>
 #include <ctnn/ir/module.hpp>
@@ -88,22 +89,33 @@ inline constexpr std::int32_t log_softmax_input_integer_bits = 5;
 // parameters: computed by the compiler (in flash), as TFLM's per-element fixed-point arithmetic gives them. Only the
 // d >= diff_min the kernel reads (0 below).
 template <kernel_params P>
-inline constexpr std::array<std::int32_t, 256> log_softmax_diff_v = [] {
+constexpr std::array<std::int32_t, 256> make_log_softmax_diff() {
   std::array<std::int32_t, 256> table{};
   const std::int32_t diff_min = -ctnn::detail::quant::input_radius(log_softmax_input_integer_bits, P.input_shift);
   for (std::int32_t d = diff_min > -255 ? diff_min : -255; d <= 0; ++d)
     table[static_cast<std::size_t>(d + 255)] = ctnn::detail::quant::multiply_by_quantized_multiplier(d, P.input_multiplier, P.input_shift);
   return table;
-}();
+}
 template <kernel_params P>
-inline constexpr std::array<std::int32_t, 256> log_softmax_exp_v = [] {
+constexpr std::array<std::int32_t, 256> make_log_softmax_exp() {
+  const std::array<std::int32_t, 256> diff = make_log_softmax_diff<P>();
   std::array<std::int32_t, 256> table{};
   const std::int32_t diff_min = -ctnn::detail::quant::input_radius(log_softmax_input_integer_bits, P.input_shift);
   for (std::int32_t d = diff_min > -255 ? diff_min : -255; d <= 0; ++d)
     table[static_cast<std::size_t>(d + 255)] =
-        fixed_point::exp_on_negative_values<log_softmax_input_integer_bits>(log_softmax_diff_v<P>[static_cast<std::size_t>(d + 255)]);
+        fixed_point::exp_on_negative_values<log_softmax_input_integer_bits>(diff[static_cast<std::size_t>(d + 255)]);
   return table;
-}();
+}
+template <kernel_params P>
+inline constexpr std::array<std::int32_t, 256> log_softmax_diff_v = make_log_softmax_diff<P>();
+template <kernel_params P>
+inline constexpr std::array<std::int32_t, 256> log_softmax_exp_v = make_log_softmax_exp<P>();
+// Whether the compiler can compute them (a constant expression: no overflow in the fixed-point arithmetic).
+template <class Params>
+constexpr bool log_softmax_tables_are_constant = false;
+template <kernel_params P>
+  requires requires { typename std::integral_constant<bool, (make_log_softmax_exp<P>(), true)>; }
+constexpr bool log_softmax_tables_are_constant<static_params<P>> = true;
 }  // namespace detail
 
 template <class Params>
@@ -114,13 +126,13 @@ constexpr void log_softmax(Params p, const std::int8_t* input, std::int8_t* outp
   const std::int32_t diff_min = -q::input_radius(input_integer_bits, p->input_shift);
   detail::for_each_row(p, input, output, [&](const std::int8_t* x, std::int8_t* y, std::int32_t depth, std::int32_t largest) {
     const auto diff_q5 = [&](std::int32_t c) -> std::int32_t {
-      if constexpr (constant_params<Params>::value)
+      if constexpr (detail::log_softmax_tables_are_constant<Params>)
         return detail::log_softmax_diff_v<constant_params<Params>::params>[static_cast<std::size_t>(x[c] - largest + 255)];
       else
         return q::multiply_by_quantized_multiplier(x[c] - largest, p->input_multiplier, p->input_shift);
     };
     const auto exp_of = [&](std::int32_t c) -> std::int32_t {
-      if constexpr (constant_params<Params>::value)
+      if constexpr (detail::log_softmax_tables_are_constant<Params>)
         return detail::log_softmax_exp_v<constant_params<Params>::params>[static_cast<std::size_t>(x[c] - largest + 255)];
       else
         return fp::exp_on_negative_values<input_integer_bits>(diff_q5(c));
