@@ -25,6 +25,10 @@ constexpr double exp(double x) {
     term *= r / n;
     sum += term;
   }
+  if (k < -1023) {  // 2^-k is beyond double: halve step by step (a subnormal result, not a constant-evaluation overflow)
+    for (std::int64_t i = 0; i < -k; ++i) sum *= 0.5;
+    return sum;
+  }
   double scale = 1.0;
   for (std::int64_t i = 0; i < (k < 0 ? -k : k); ++i) scale *= 2.0;
   return k < 0 ? sum / scale : sum * scale;

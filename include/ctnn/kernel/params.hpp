@@ -16,4 +16,16 @@ struct static_params {
   constexpr const kernel_params& operator*() const { return P; }
 };
 
+// Whether a kernel's parameters are constants (static_params<P>: the compiled executor), and which: a kernel can
+// then keep what depends on them alone in tables the compiler computes (in flash).
+template <class Params>
+struct constant_params {
+  static constexpr bool value = false;
+};
+template <kernel_params P>
+struct constant_params<static_params<P>> {
+  static constexpr bool value = true;
+  static constexpr kernel_params params = P;
+};
+
 }  // namespace ctnn::kernel

@@ -21,10 +21,10 @@ struct abs : unary_math_op<op_kind::abs, kernel::reference::unary_math::absolute
   // TFLM's AbsEvalQuantized: |x - input zero point| rescaled, plus the output's zero point (TFLM's int sum).
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
-    namespace q = ctnn::detail::quant;
     with_activation_type(p, [&]<class T>(T) {
-      kernel::reference::unary_math::apply_i8(p, static_cast<const T*>(operands[0]), static_cast<T*>(result),
-                                              [&](std::int32_t centred) {
+      kernel::reference::unary_math::apply_i8_of(p, static_cast<const T*>(operands[0]), static_cast<T*>(result),
+                                              [](auto p, std::int32_t centred) {
+                                                namespace q = ctnn::detail::quant;
                                                 const std::int32_t magnitude = centred < 0 ? -centred : centred;
                                                 return q::wrapping_add(q::multiply_by_quantized_multiplier(
                                                                            magnitude, p->output_multiplier, p->output_shift),

@@ -24,14 +24,14 @@ struct rsqrt : unary_math_op<op_kind::rsqrt, kernel::reference::unary_math::reci
   // get what the arithmetic gives without that check (inverse_sqrt_multiplier takes them as 1).
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
-    namespace q = ctnn::detail::quant;
-    namespace fp = kernel::reference::int8::fixed_point;
-    constexpr std::int32_t integer_shift = 20;  // keeps 1 / sqrt(x) an integer
-    // A right shift beyond 31 (an output scale over 2^12 / sqrt(input scale)) is undefined in TFLM's arithmetic
-    // (its gemmlowp asserts); the rescaled value, below 2^21 / 2^32, rounds to 0 there.
-    const std::int32_t shift = p->output_shift - integer_shift;
-    kernel::reference::unary_math::apply_i8(
-        p, static_cast<const std::int8_t*>(operands[0]), static_cast<std::int8_t*>(result), [&](std::int32_t centred) {
+    kernel::reference::unary_math::apply_i8_of(
+        p, static_cast<const std::int8_t*>(operands[0]), static_cast<std::int8_t*>(result), [](auto p, std::int32_t centred) {
+          namespace q = ctnn::detail::quant;
+          namespace fp = kernel::reference::int8::fixed_point;
+          constexpr std::int32_t integer_shift = 20;  // keeps 1 / sqrt(x) an integer
+          // A right shift beyond 31 (an output scale over 2^12 / sqrt(input scale)) is undefined in TFLM's arithmetic
+          // (its gemmlowp asserts); the rescaled value, below 2^21 / 2^32, rounds to 0 there.
+          const std::int32_t shift = p->output_shift - integer_shift;
           if (centred == 0) return std::int32_t{127};
           const fp::inv_sqrt_multiplier inverse = fp::inverse_sqrt_multiplier(centred);
           const std::int32_t scaled = q::multiply_by_quantized_multiplier(1, inverse.multiplier, inverse.shift + integer_shift);

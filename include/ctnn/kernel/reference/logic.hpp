@@ -9,6 +9,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -16,6 +17,7 @@
 #include <ctnn/detail/math.hpp>
 #include <ctnn/detail/quantization.hpp>
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/params.hpp>
 #include <ctnn/kernel/reference/activation.hpp>
 #include <ctnn/kernel/reference/elementwise.hpp>
 #include <ctnn/kernel/reference/int8/elementwise.hpp>
@@ -96,17 +98,31 @@ template <class Params>
     const std::array<std::array<std::int64_t, max_rank>, 3> strides{reference::detail::broadcast_strides(p->in, o),
                                                                     reference::detail::broadcast_strides(p->in2, o),
                                                                     reference::detail::broadcast_strides(p->in3, o)};
-    std::array<std::int32_t, max_rank> index{};
-    std::array<std::int64_t, 3> at{};
     const std::int64_t elements = o.elements();
-    for (std::int64_t i = 0; i < elements; ++i) {
-      out[i] = condition[at[0]] ? x[at[1]] : y[at[2]];
-      // Odometer increment of the output index, moving the three operand offsets.
-      for (std::int32_t d = o.rank - 1; d >= 0; --d) {
+    if (elements == 0) return;
+    if (o.rank == 0) {
+      out[0] = condition[0] ? x[0] : y[0];
+      return;
+    }
+    // A row of the last axis at a time (each operand stepping by its stride there: 0 where it broadcasts), an
+    // odometer over the other axes moving the three row offsets; offsets in the target's pointer width.
+    const auto last = static_cast<std::size_t>(o.rank - 1);
+    const std::ptrdiff_t run = o[o.rank - 1];
+    const auto step_c = static_cast<std::ptrdiff_t>(strides[0][last]), step_x = static_cast<std::ptrdiff_t>(strides[1][last]),
+               step_y = static_cast<std::ptrdiff_t>(strides[2][last]);
+    std::array<std::int32_t, max_rank> index{};
+    std::array<std::ptrdiff_t, 3> at{};
+    T* to = out;
+    for (std::int64_t done = 0; done < elements; done += run, to += run) {
+      const bool_byte* c = condition + at[0];
+      const T* xs = x + at[1];
+      const T* ys = y + at[2];
+      for (std::ptrdiff_t j = 0; j < run; ++j, c += step_c, xs += step_x, ys += step_y) to[j] = *c ? *xs : *ys;
+      for (std::int32_t d = o.rank - 2; d >= 0; --d) {
         const auto du = static_cast<std::size_t>(d);
-        for (std::size_t k = 0; k < 3; ++k) at[k] += strides[k][du];
+        for (std::size_t k = 0; k < 3; ++k) at[k] += static_cast<std::ptrdiff_t>(strides[k][du]);
         if (++index[du] < o[d]) break;
-        for (std::size_t k = 0; k < 3; ++k) at[k] -= strides[k][du] * o[d];
+        for (std::size_t k = 0; k < 3; ++k) at[k] -= static_cast<std::ptrdiff_t>(strides[k][du]) * o[d];
         index[du] = 0;
       }
     }
@@ -171,6 +187,38 @@ constexpr float divided(float a, float b) {
 // reciprocal of the divisor (GetReciprocal in Q31, the dividend shifted up by its headroom), rescaled by
 // the output multiplier, offset, clamped. A zero divisor (TFLM: a failed DCHECK, then undefined shifts)
 // gives the clamp bound of the dividend's sign.
+// The reciprocals of the 256 int8 divisors of a divisor zero point (index x2 + 128: GetReciprocal of |x2 + Offset|,
+// 0 for a zero divisor), computed by the compiler for calls with constant parameters (1.25 KB of flash shared by the
+// DIVs of one divisor zero point) rather than per element as TFLM does.
+template <std::int32_t Offset>
+struct divisor_reciprocals {
+  std::array<std::int32_t, 256> scale{};
+  std::array<std::int8_t, 256> bits_over_unit{};
+};
+template <std::int32_t Offset>
+inline constexpr divisor_reciprocals<Offset> divisor_reciprocals_v = [] {
+  divisor_reciprocals<Offset> table{};
+  for (std::int32_t x2 = -128; x2 <= 127; ++x2) {
+    const std::int32_t divisor = x2 + Offset;
+    if (divisor == 0) continue;
+    const int8::fixed_point::reciprocal inverse = int8::fixed_point::get_reciprocal<31>(divisor < 0 ? -divisor : divisor);
+    table.scale[static_cast<std::size_t>(x2 + 128)] = inverse.scale;
+    table.bits_over_unit[static_cast<std::size_t>(x2 + 128)] = static_cast<std::int8_t>(inverse.bits_over_unit);
+  }
+  return table;
+}();
+
+template <class Params>
+[[gnu::always_inline]] constexpr int8::fixed_point::reciprocal divisor_reciprocal(Params, std::int32_t x2, std::int32_t divisor) {
+  if constexpr (constant_params<Params>::value) {
+    const auto& table = divisor_reciprocals_v<constant_params<Params>::params.input2_offset>;
+    const auto k = static_cast<std::size_t>(x2 + 128);
+    return {table.scale[k], table.bits_over_unit[k]};
+  } else {
+    return int8::fixed_point::get_reciprocal<31>(divisor);
+  }
+}
+
 template <class Params>
 [[gnu::always_inline]] constexpr std::int8_t divide_int8(Params p, std::int32_t x1, std::int32_t x2) {
   namespace q = ctnn::detail::quant;
@@ -181,7 +229,7 @@ template <class Params>
     dividend = -dividend;
     divisor = -divisor;
   }
-  const int8::fixed_point::reciprocal inverse = int8::fixed_point::get_reciprocal<31>(divisor);
+  const int8::fixed_point::reciprocal inverse = divisor_reciprocal(p, x2, divisor);
   // CountLeadingSignBits: redundant sign bits of the dividend (31 for 0).
   const auto headroom =
       static_cast<std::int32_t>(std::countl_zero(static_cast<std::uint32_t>(dividend < 0 ? ~dividend : dividend))) - 1;

@@ -8,6 +8,7 @@
 // unary ops', constexpr for fold_constants); TFLite's ReduceGeneric steps `in > current ? in : current`
 // for max (a NaN input is skipped, where NumPy's max, ONNX's reference, would return NaN), likewise min.
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 
@@ -67,6 +68,21 @@ struct reduction_plan {
 // and finish(output_index).
 template <class Start, class Add, class Finish>
 [[gnu::always_inline]] constexpr void for_each_reduction(const reduction_plan& r, Start&& start, Add&& add, Finish&& finish) {
+  if (r.reduced == 1) {
+    // One reduced axis (ARG_MAX's, a MEAN over the channels): TFLM's outer x axis x inner walk, offsets in the
+    // target's pointer width, no multi-index.
+    const auto inner = static_cast<std::ptrdiff_t>(r.reduced_stride[0]), extent = static_cast<std::ptrdiff_t>(r.count);
+    const std::ptrdiff_t outer = inner == 0 ? 0 : static_cast<std::ptrdiff_t>(r.outputs) / inner;
+    std::int64_t o = 0;
+    for (std::ptrdiff_t a = 0; a < outer; ++a)
+      for (std::ptrdiff_t i = 0; i < inner; ++i, ++o) {
+        start();
+        std::ptrdiff_t at = a * extent * inner + i;
+        for (std::ptrdiff_t k = 0; k < extent; ++k, at += inner) add(at);
+        finish(o);
+      }
+    return;
+  }
   std::array<std::int64_t, max_rank> kept_index{};
   std::int64_t base = 0;
   for (std::int64_t o = 0; o < r.outputs; ++o) {

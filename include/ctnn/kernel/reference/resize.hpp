@@ -4,6 +4,7 @@
 // TFLM's GetNearestNeighbor and ComputeInterpolationValues in float (coordinates tflite: NHWC, axes 1 and 2),
 // ONNX's reference Resize in double (the other coordinates: any axes of p->resize.resized_axes).
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
@@ -13,15 +14,16 @@ namespace ctnn::kernel::reference {
 
 namespace resize_detail {
 
-// floor(v) as an integer (a coordinate: far inside int64), in constant evaluation too.
-template <class F>
-constexpr std::int64_t floor_int(F v) {
-  const auto t = static_cast<std::int64_t>(v);
+// floor(v) as an integer I (a coordinate: far inside int64), in constant evaluation too. TFLite's float coordinates
+// as int32, as TFLM converts them (a 64-bit conversion is a library call on a 32-bit core).
+template <class I = std::int64_t, class F>
+constexpr I floor_int(F v) {
+  const auto t = static_cast<I>(v);
   return static_cast<F>(t) > v ? t - 1 : t;
 }
 // std::round (halves away from zero) of v >= 0, as TfLiteRound: v - floor(v) is exact.
-constexpr std::int64_t round_half_away(float v) {
-  const std::int64_t t = floor_int(v);
+constexpr std::int32_t round_half_away(float v) {
+  const std::int32_t t = floor_int<std::int32_t>(v);
   return v - static_cast<float>(t) >= 0.5f ? t + 1 : t;
 }
 constexpr std::int64_t clamped(std::int64_t i, std::int32_t extent) { return i < 0 ? 0 : i >= extent ? extent - 1 : i; }
@@ -37,7 +39,7 @@ constexpr float tflite_scale(const resize_fields& r, std::int32_t in, std::int32
 // in - 1 (and at least 0 under half_pixel_centers).
 constexpr std::int64_t tflite_nearest(const resize_fields& r, std::int32_t x, std::int32_t in, std::int32_t out) {
   const float v = (static_cast<float>(x) + (r.half_pixel_centers() ? 0.5f : 0.0f)) * tflite_scale(r, in, out);
-  std::int64_t i = r.align_corners() ? round_half_away(v) : floor_int(v);
+  std::int32_t i = r.align_corners() ? round_half_away(v) : floor_int<std::int32_t>(v);
   i = i < in - 1 ? i : in - 1;
   return r.half_pixel_centers() && i < 0 ? 0 : i;
 }
@@ -109,8 +111,8 @@ struct linear_coordinate {
 };
 constexpr linear_coordinate tflite_linear_source(const resize_fields& r, std::int32_t x, float scale, std::int32_t extent) {
   const float at = r.half_pixel_centers() ? (static_cast<float>(x) + 0.5f) * scale - 0.5f : static_cast<float>(x) * scale;
-  const std::int64_t below = floor_int(at);
-  const std::int64_t above = static_cast<float>(below) == at ? below : below + 1;  // std::ceil
+  const std::int32_t below = floor_int<std::int32_t>(at);
+  const std::int32_t above = static_cast<float>(below) == at ? below : below + 1;  // std::ceil
   return {at, below > 0 ? below : 0, above < extent - 1 ? above : extent - 1};
 }
 
@@ -144,6 +146,28 @@ constexpr std::array<std::int64_t, max_rank> input_strides(Params p) {
 
 }  // namespace resize_detail
 
+// TFLite nearest neighbour (NHWC), a call with constant parameters: the source column of each output column, in
+// elements (times the depth), computed by the compiler.
+template <kernel_params P>
+inline constexpr bool tflite_nhwc = P.resize.coordinates == resize_coordinates::tflite && P.out.rank == 4;
+template <kernel_params P>
+inline constexpr auto nearest_columns_v = [] {
+  std::array<std::int32_t, tflite_nhwc<P> ? static_cast<std::size_t>(P.out[2]) : 0> columns{};
+  for (std::int32_t x = 0; tflite_nhwc<P> && x < P.out[2]; ++x)
+    columns[static_cast<std::size_t>(x)] = static_cast<std::int32_t>(resize_detail::nearest_source(P.resize, 2, x, P.in[2], P.out[2]).at * P.out[3]);
+  return columns;
+}();
+
+// The source column of output column x, in elements: nearest_columns_v's with constant parameters.
+template <class Params>
+constexpr std::ptrdiff_t nearest_column(Params p, std::int32_t x, std::int32_t in_w, std::int64_t depth) {
+  if constexpr (constant_params<Params>::value) {
+    if constexpr (tflite_nhwc<constant_params<Params>::params>)
+      return nearest_columns_v<constant_params<Params>::params>[static_cast<std::size_t>(x)];
+  }
+  return static_cast<std::ptrdiff_t>(resize_detail::nearest_source(p->resize, 2, x, in_w, p->out[2]).at * depth);
+}
+
 // Nearest neighbour: each result element is the input element its coordinates map to (tf_crop_and_resize:
 // the extrapolation value outside the input). The trailing dims that are not resized (NHWC's channels) are
 // copied as one run per position of the others, as TFLM copies a pixel's depth. Any element type.
@@ -154,24 +178,51 @@ constexpr void resize_nearest(Params p, const T* input, T* output) {
   std::int32_t leading = p->out.rank;  // the dims before the run
   std::int64_t run = 1;
   while (leading > 0 && (r.resized_axes >> (leading - 1) & 1u) == 0) run *= p->out[--leading];
+  if (r.coordinates == resize_coordinates::tflite && p->out.rank == 4 && leading == 3 && p->out[0] == p->in[0]) {
+    // TFLite's NHWC form as TFLM walks it: a source row per output row, a source pixel per output pixel, its depth
+    // copied.
+    const std::int32_t in_h = p->in[1], in_w = p->in[2];
+    T* to = output;
+    for (std::int32_t b = 0; b < p->out[0]; ++b)
+      for (std::int32_t y = 0; y < p->out[1]; ++y) {
+        const std::int64_t row = static_cast<std::int64_t>(b) * in_h + resize_detail::nearest_source(r, 1, y, in_h, p->out[1]).at;
+        const T* source_row = input + row * in_w * run;
+        for (std::int32_t x = 0; x < p->out[2]; ++x) {
+          const T* from = source_row + nearest_column(p, x, in_w, run);
+          for (std::int64_t k = 0; k < run; ++k) *to++ = from[k];
+        }
+      }
+    return;
+  }
   std::int64_t positions = 1;
   for (std::int32_t d = 0; d < leading; ++d) positions *= p->out[d];
+  // Each axis's part of the input offset (and whether it falls outside) is computed when its index changes, not for
+  // every position (TFLM likewise maps a row once per row, a column once per pixel).
   std::array<std::int32_t, max_rank> index{};
+  std::array<std::int64_t, max_rank> part{};
+  std::array<bool, max_rank> part_outside{};
+  const auto map_axis = [&](std::int32_t d) {
+    const auto du = static_cast<std::size_t>(d);
+    const resize_detail::nearest_index source = resize_detail::nearest_source(r, d, index[du], p->in[d], p->out[d]);
+    part[du] = source.at * stride[du];
+    part_outside[du] = source.outside;
+  };
+  for (std::int32_t d = 0; d < leading; ++d) map_axis(d);
   for (std::int64_t position = 0; position < positions; ++position) {
     std::int64_t from = 0;
     bool outside = false;
     for (std::int32_t d = 0; d < leading; ++d) {
-      const resize_detail::nearest_index source =
-          resize_detail::nearest_source(r, d, index[static_cast<std::size_t>(d)], p->in[d], p->out[d]);
-      outside = outside || source.outside;
-      from += source.at * stride[static_cast<std::size_t>(d)];
+      outside = outside || part_outside[static_cast<std::size_t>(d)];
+      from += part[static_cast<std::size_t>(d)];
     }
     T* to = output + position * run;
     for (std::int64_t k = 0; k < run; ++k) to[k] = outside ? static_cast<T>(r.extrapolation_value()) : input[from + k];
     for (std::int32_t d = leading - 1; d >= 0; --d) {
       const auto du = static_cast<std::size_t>(d);
-      if (++index[du] < p->out[d]) break;
-      index[du] = 0;
+      const bool carried = ++index[du] == p->out[d];
+      if (carried) index[du] = 0;
+      map_axis(d);
+      if (!carried) break;
     }
   }
 }

@@ -18,24 +18,64 @@ namespace detail {
 // Copies the `rank`-dim window of the input that starts at element `from` and steps by stride[d] (elements,
 // negative: backwards) along each of its extent[d] positions, in order, to output[0, elements). Transpose
 // and slice walk the input so.
+// A strided copy's walk without dims of extent 1 and with each dim merged into the one before it where the two step
+// as one (a longer innermost run); offsets in the target's pointer width (32 bits on a Cortex-M: no 64-bit
+// arithmetic). For a call with constant parameters the compiler computes it (transpose_plan_v, slice_plan_v).
+struct strided_plan {
+  std::array<std::ptrdiff_t, max_rank> stride{}, extent{};
+  std::int32_t dims = 0;
+  std::ptrdiff_t from = 0;
+};
+constexpr strided_plan plan_strided(std::int64_t from, const std::array<std::int64_t, max_rank>& strides,
+                                    const std::array<std::int32_t, max_rank>& extents, std::int32_t rank) {
+  strided_plan plan{};
+  plan.from = static_cast<std::ptrdiff_t>(from);
+  for (std::int32_t d = 0; d < rank; ++d) {
+    const auto k = static_cast<std::size_t>(d);
+    if (extents[k] == 1) continue;
+    const auto s = static_cast<std::ptrdiff_t>(strides[k]);
+    const auto n = static_cast<std::ptrdiff_t>(extents[k]);
+    const auto last = static_cast<std::size_t>(plan.dims > 0 ? plan.dims - 1 : 0);
+    if (plan.dims > 0 && plan.stride[last] == s * n) {
+      plan.extent[last] *= n;
+      plan.stride[last] = s;
+    } else {
+      plan.stride[static_cast<std::size_t>(plan.dims)] = s;
+      plan.extent[static_cast<std::size_t>(plan.dims++)] = n;
+    }
+  }
+  return plan;
+}
+
 template <class T>
-constexpr void copy_strided(const T* input, T* output, std::int64_t from, const std::array<std::int64_t, max_rank>& stride,
-                            const std::array<std::int32_t, max_rank>& extent, std::int32_t rank, std::int64_t elements) {
-  std::array<std::int32_t, max_rank> index{};
-  for (std::int64_t i = 0; i < elements; ++i) {
-    output[i] = input[from];
-    // Advance the odometer: the last dim fastest; a dim that wraps rewinds its part of the offset.
-    for (std::int32_t d = rank - 1; d >= 0; --d) {
+constexpr void copy_strided(const T* input, T* output, const strided_plan& plan, std::int64_t elements) {
+  if (elements == 0) return;
+  std::ptrdiff_t at = plan.from;
+  if (plan.dims == 0) {
+    output[0] = input[at];
+    return;
+  }
+  const auto inner = static_cast<std::size_t>(plan.dims - 1);
+  const std::ptrdiff_t run = plan.extent[inner], step = plan.stride[inner];
+  std::array<std::ptrdiff_t, max_rank> index{};
+  T* to = output;
+  for (std::int64_t done = 0; done < elements; done += run, to += run) {
+    if (step == 1) {
+      for (std::ptrdiff_t i = 0; i < run; ++i) to[i] = input[at + i];
+    } else {
+      for (std::ptrdiff_t i = 0, f = at; i < run; ++i, f += step) to[i] = input[f];
+    }
+    // Advance the odometer of the outer dims: the last fastest; a dim that wraps rewinds its part of the offset.
+    for (std::int32_t d = plan.dims - 2; d >= 0; --d) {
       const auto k = static_cast<std::size_t>(d);
-      from += stride[k];
-      if (++index[k] < extent[k]) break;
-      from -= stride[k] * extent[k];
+      at += plan.stride[k];
+      if (++index[k] < plan.extent[k]) break;
+      at -= plan.stride[k] * plan.extent[k];
       index[k] = 0;
     }
   }
 }
 
-// The row-major strides of a shape.
 constexpr std::array<std::int64_t, max_rank> row_major_strides(const shape& s) {
   std::array<std::int64_t, max_rank> strides{};
   std::int64_t step = 1;
@@ -46,43 +86,53 @@ constexpr std::array<std::int64_t, max_rank> row_major_strides(const shape& s) {
   return strides;
 }
 
-}  // namespace detail
-
-template <class Params, class T>
-constexpr void transpose(Params p, const T* input, T* output) {
-  const std::int32_t rank = p->out.rank;
-  const std::int64_t elements = p->out.elements();
-  if (elements == 0) return;
+template <class Params>
+constexpr strided_plan transpose_plan(Params p) {
   // The stride each output dim steps by in the input.
-  const std::array<std::int64_t, max_rank> input_stride = detail::row_major_strides(p->in);
+  const std::array<std::int64_t, max_rank> input_stride = row_major_strides(p->in);
   std::array<std::int64_t, max_rank> stride{};
   std::array<std::int32_t, max_rank> extent{};
-  for (std::int32_t d = 0; d < rank; ++d) {
+  for (std::int32_t d = 0; d < p->out.rank; ++d) {
     stride[static_cast<std::size_t>(d)] = input_stride[static_cast<std::size_t>(p->transpose.perm[static_cast<std::size_t>(d)])];
     extent[static_cast<std::size_t>(d)] = p->out[d];
   }
-  detail::copy_strided(input, output, 0, stride, extent, rank, elements);
+  return plan_strided(0, stride, extent, p->out.rank);
 }
-
-// slice: the window attrs.slice of the input (begin, stride and extent per input dim), in order; the result's
-// own shape (p->out) only regroups those elements.
-template <class Params, class T>
-constexpr void slice(Params p, const T* input, T* output) {
-  const std::int32_t rank = p->in.rank;
-  const std::int64_t elements = p->out.elements();
-  const std::array<std::int64_t, max_rank> input_stride = detail::row_major_strides(p->in);
+template <class Params>
+constexpr strided_plan slice_plan(Params p) {
+  const std::array<std::int64_t, max_rank> input_stride = row_major_strides(p->in);
   std::array<std::int64_t, max_rank> stride{};
   std::int64_t from = 0;
-  for (std::int32_t d = 0; d < rank; ++d) {
+  for (std::int32_t d = 0; d < p->in.rank; ++d) {
     const auto k = static_cast<std::size_t>(d);
     stride[k] = input_stride[k] * p->slice.stride[k];
     from += input_stride[k] * p->slice.begin[k];
   }
-  detail::copy_strided(input, output, from, stride, p->slice.extent, rank, elements);
+  return plan_strided(from, stride, p->slice.extent, p->in.rank);
+}
+template <kernel_params P>
+inline constexpr strided_plan transpose_plan_v = transpose_plan(static_params<P>{});
+template <kernel_params P>
+inline constexpr strided_plan slice_plan_v = slice_plan(static_params<P>{});
+
+}  // namespace detail
+
+template <class Params, class T>
+constexpr void transpose(Params p, const T* input, T* output) {
+  if constexpr (constant_params<Params>::value)
+    detail::copy_strided(input, output, detail::transpose_plan_v<constant_params<Params>::params>, p->out.elements());
+  else
+    detail::copy_strided(input, output, detail::transpose_plan(p), p->out.elements());
 }
 
-// Whether the transpose keeps the order of the elements (it only moves extent-1 dims): then it is a
-// reshape, and its result can be a view of its input.
+template <class Params, class T>
+constexpr void slice(Params p, const T* input, T* output) {
+  if constexpr (constant_params<Params>::value)
+    detail::copy_strided(input, output, detail::slice_plan_v<constant_params<Params>::params>, p->out.elements());
+  else
+    detail::copy_strided(input, output, detail::slice_plan(p), p->out.elements());
+}
+
 constexpr bool transpose_is_a_reshape(const shape& in, const std::array<std::int32_t, max_rank>& perm) {
   std::int32_t last = -1;
   for (std::int32_t d = 0; d < in.rank; ++d) {

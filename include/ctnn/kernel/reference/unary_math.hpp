@@ -3,6 +3,7 @@
 // reference kernel computes it in float, <cmath> at run time and ctnn::detail::math in constant evaluation
 // (fold_constants; clang 14's <cmath> is not constexpr), so a folded constant may differ from the run-time
 // result in the last bit.
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <type_traits>
 
 #include <ctnn/detail/math.hpp>
+#include <ctnn/kernel/params.hpp>
 
 namespace ctnn::kernel::reference::unary_math {
 
@@ -93,6 +95,41 @@ template <class Params, class T, class F>
   for (std::int64_t i = 0; i < elements; ++i) {
     const std::int32_t v = f(in[i] + p->input_offset);
     out[i] = static_cast<T>(v < lowest ? lowest : (v > highest ? highest : v));
+  }
+}
+
+// The 256 results of an int8 op of one operand, F{}(p, x - input zero point) saturated to int8 for each int8 x,
+// computed by the compiler for a call with constant parameters (in flash: issue #25, TFLM computes no less in its
+// Prepare or per element).
+template <kernel_params P, class F>
+constexpr std::array<std::int8_t, 256> make_int8_table() {
+  std::array<std::int8_t, 256> table{};
+  for (std::int32_t x = -128; x <= 127; ++x) {
+    const std::int32_t v = F{}(static_params<P>{}, x + P.input_offset);
+    table[static_cast<std::size_t>(x + 128)] = static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
+  }
+  return table;
+}
+template <kernel_params P, class F>
+inline constexpr std::array<std::int8_t, 256> int8_table_v = make_int8_table<P, F>();
+
+// apply_i8 of a captureless F taking (p, x - input zero point): with constant parameters and int8 elements a lookup in
+// int8_table_v, otherwise F per element.
+// Whether the compiler can compute int8_table_v<P, F> (no arithmetic outside what a constant expression allows).
+template <class Params, class F>
+constexpr bool int8_table_is_constant = false;
+template <kernel_params P, class F>
+  requires requires { typename std::integral_constant<bool, (make_int8_table<P, F>(), true)>; }
+constexpr bool int8_table_is_constant<static_params<P>, F> = true;
+
+template <class Params, class T, class F>
+[[gnu::always_inline]] constexpr void apply_i8_of(Params p, const T* in, T* out, F f) {
+  if constexpr (sizeof(T) == 1 && int8_table_is_constant<Params, F>) {
+    const std::array<std::int8_t, 256>& table = int8_table_v<constant_params<Params>::params, F>;
+    const std::int64_t elements = p->out.elements();
+    for (std::int64_t i = 0; i < elements; ++i) out[i] = static_cast<T>(table[static_cast<std::size_t>(in[i] + 128)]);
+  } else {
+    apply_i8(p, in, out, [&](std::int32_t centred) { return f(p, centred); });
   }
 }
 

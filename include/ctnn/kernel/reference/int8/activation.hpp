@@ -18,9 +18,11 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include <ctnn/detail/quantization.hpp>
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/params.hpp>
 #include <ctnn/kernel/reference/activation.hpp>
 #include <ctnn/kernel/reference/elementwise.hpp>
 #include <ctnn/kernel/reference/int8/fixed_point.hpp>
@@ -193,9 +195,29 @@ constexpr std::array<std::int8_t, 256> lookup_table(Params p, F f) {
 // elu (TFLM's ELU, alpha 1): e^x - 1 in float below zero (std::exp, not expm1, as TFLM's table).
 constexpr float elu_of_table(float x) { return x < 0.0f ? reference::exp(x) - 1.0f : x; }
 
+// The table of a call with constant parameters (static_params, the compiled executor): computed by the compiler, in
+// flash, as TFLM computes it once in Prepare rather than at each Invoke; with parameters read at run time (ctnn-run),
+// computed by the call.
+template <kernel_params P>
+inline constexpr std::array<std::int8_t, 256> elu_table_v = lookup_table(static_params<P>{}, elu_of_table);
+template <class Params>
+constexpr std::array<std::int8_t, 256> elu_table(Params p) {
+  return lookup_table(p, elu_of_table);
+}
+// Whether the compiler can compute it: not where the float arithmetic overflows for extreme scales (GCC refuses an
+// infinite intermediate in constant evaluation); those calls compute it at run time as TFLM does.
+template <kernel_params P>
+concept elu_table_is_constant =
+    requires { typename std::integral_constant<bool, (lookup_table(static_params<P>{}, elu_of_table), true)>; };
+template <kernel_params P>
+  requires elu_table_is_constant<P>
+constexpr const std::array<std::int8_t, 256>& elu_table(static_params<P>) {
+  return elu_table_v<P>;
+}
+
 template <class Params>
 constexpr void elu(Params p, const std::int8_t* input, std::int8_t* output) {
-  const std::array<std::int8_t, 256> table = lookup_table(p, elu_of_table);
+  const std::array<std::int8_t, 256>& table = elu_table(p);
   const std::int64_t elements = p->out.elements();
   for (std::int64_t i = 0; i < elements; ++i) output[i] = table[static_cast<std::size_t>(input[i] + 128)];
 }

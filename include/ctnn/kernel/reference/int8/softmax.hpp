@@ -5,10 +5,13 @@
 //   the reciprocal of the sum (GetReciprocal: Q0 scale and a power of two); each output is
 //   RoundingDivideByPOT(scale * exp(d), bits_over_unit + 23) - 128, clamped; inputs below diff_min give -128.
 // The output quantization is fixed by TFLite: scale 1/256, zero point -128. beta is 1 (lower_te).
+#include <array>
 #include <cstdint>
+#include <type_traits>
 
 #include <ctnn/detail/quantization.hpp>
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/params.hpp>
 #include <ctnn/kernel/reference/int8/fixed_point.hpp>
 
 namespace ctnn::kernel::reference::int8 {
@@ -80,18 +83,61 @@ constexpr void softmax(Params p, const std::int8_t* input, std::int8_t* output) 
 // (log_x_for_x_greater_than_or_equal_to_1); each d above max(diff_min - 1, log sum rescaled to the input's
 // units by the reverse multiplier, output_multiplier/output_shift) gives (d in Q5 - log sum) / 2^22 + 127,
 // clamped; the others -128.
+namespace detail {
+inline constexpr std::int32_t log_softmax_input_integer_bits = 5;
+// log_softmax's d = x - max in Q5 and exp(d) in Q0 for each d in [-255, 0] (index d + 255), for a call with constant
+// parameters: computed by the compiler (in flash), as TFLM's per-element fixed-point arithmetic gives them. Only the
+// d >= diff_min the kernel reads (0 below).
+template <kernel_params P>
+constexpr std::array<std::int32_t, 256> make_log_softmax_diff() {
+  std::array<std::int32_t, 256> table{};
+  const std::int32_t diff_min = -ctnn::detail::quant::input_radius(log_softmax_input_integer_bits, P.input_shift);
+  for (std::int32_t d = diff_min > -255 ? diff_min : -255; d <= 0; ++d)
+    table[static_cast<std::size_t>(d + 255)] = ctnn::detail::quant::multiply_by_quantized_multiplier(d, P.input_multiplier, P.input_shift);
+  return table;
+}
+template <kernel_params P>
+constexpr std::array<std::int32_t, 256> make_log_softmax_exp() {
+  const std::array<std::int32_t, 256> diff = make_log_softmax_diff<P>();
+  std::array<std::int32_t, 256> table{};
+  const std::int32_t diff_min = -ctnn::detail::quant::input_radius(log_softmax_input_integer_bits, P.input_shift);
+  for (std::int32_t d = diff_min > -255 ? diff_min : -255; d <= 0; ++d)
+    table[static_cast<std::size_t>(d + 255)] =
+        fixed_point::exp_on_negative_values<log_softmax_input_integer_bits>(diff[static_cast<std::size_t>(d + 255)]);
+  return table;
+}
+template <kernel_params P>
+inline constexpr std::array<std::int32_t, 256> log_softmax_diff_v = make_log_softmax_diff<P>();
+template <kernel_params P>
+inline constexpr std::array<std::int32_t, 256> log_softmax_exp_v = make_log_softmax_exp<P>();
+// Whether the compiler can compute them (a constant expression: no overflow in the fixed-point arithmetic).
+template <class Params>
+constexpr bool log_softmax_tables_are_constant = false;
+template <kernel_params P>
+  requires requires { typename std::integral_constant<bool, (make_log_softmax_exp<P>(), true)>; }
+constexpr bool log_softmax_tables_are_constant<static_params<P>> = true;
+}  // namespace detail
+
 template <class Params>
 constexpr void log_softmax(Params p, const std::int8_t* input, std::int8_t* output) {
   namespace q = ctnn::detail::quant;
   namespace fp = fixed_point;
-  constexpr std::int32_t input_integer_bits = 5, output_integer_bits = 4;
+  constexpr std::int32_t input_integer_bits = detail::log_softmax_input_integer_bits, output_integer_bits = 4;
   const std::int32_t diff_min = -q::input_radius(input_integer_bits, p->input_shift);
   detail::for_each_row(p, input, output, [&](const std::int8_t* x, std::int8_t* y, std::int32_t depth, std::int32_t largest) {
-    const auto diff_q5 = [&](std::int32_t c) {
-      return q::multiply_by_quantized_multiplier(x[c] - largest, p->input_multiplier, p->input_shift);
+    const auto diff_q5 = [&](std::int32_t c) -> std::int32_t {
+      if constexpr (detail::log_softmax_tables_are_constant<Params>)
+        return detail::log_softmax_diff_v<constant_params<Params>::params>[static_cast<std::size_t>(x[c] - largest + 255)];
+      else
+        return q::multiply_by_quantized_multiplier(x[c] - largest, p->input_multiplier, p->input_shift);
     };
-    const std::int32_t sum_of_exps = detail::sum_of_exps(
-        x, depth, largest, diff_min, [&](std::int32_t c) { return fp::exp_on_negative_values<input_integer_bits>(diff_q5(c)); });
+    const auto exp_of = [&](std::int32_t c) -> std::int32_t {
+      if constexpr (detail::log_softmax_tables_are_constant<Params>)
+        return detail::log_softmax_exp_v<constant_params<Params>::params>[static_cast<std::size_t>(x[c] - largest + 255)];
+      else
+        return fp::exp_on_negative_values<input_integer_bits>(diff_q5(c));
+    };
+    const std::int32_t sum_of_exps = detail::sum_of_exps(x, depth, largest, diff_min, exp_of);
     const std::int32_t log_sum =
         fp::log_x_for_x_greater_than_or_equal_to_1<input_integer_bits, detail::accumulation_integer_bits>(sum_of_exps);
     const std::int32_t reach =
