@@ -301,7 +301,19 @@ struct importer_state {
   constexpr std::int32_t transpose(std::int32_t in, const std::array<std::int32_t, Rank>& perm, const name& label) {
     op_attributes a{};
     for (std::size_t d = 0; d < Rank; ++d) a.transpose.perm[d] = perm[d];
-    return add_node(op_kind::transpose, a, {in}, label);
+    const std::int32_t out = add_node(op_kind::transpose, a, {in}, label);
+    // The values move, their quantization stays (an integer model output held in NHWC inside: its scale and
+    // zero point are the model's); a per-channel axis moves with its dim.
+    if (out >= 0 && in >= 0) {
+      quantization q = m.tensor_at(in).quant;
+      for (std::size_t d = 0; d < Rank && q.axis >= 0; ++d)
+        if (perm[d] == q.axis) {
+          q.axis = static_cast<std::int32_t>(d);
+          break;
+        }
+      m.tensor_at(out).quant = q;
+    }
+    return out;
   }
   // The permutation that swaps dims `a` and `b` of a rank-`rank` tensor (its own inverse).
   static constexpr std::array<std::int32_t, max_rank> swapping(std::int32_t rank, std::int32_t a, std::int32_t b) {
