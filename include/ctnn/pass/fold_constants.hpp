@@ -22,6 +22,8 @@ struct fold_constants : detail::op_rewriting_pass<fold_constants> {
     if (folded.role != tensor_role::intermediate || m.recipe_count >= static_cast<std::int32_t>(Module::node_capacity))
       return;
     if (folded.type != dtype::f32 && !integer_copy(m, op)) return;
+    // Only an op with a float32 kernel: another (a LOGICAL_NOT of float constants) stays, for lower_te to refuse.
+    if (folded.type == dtype::f32 && !ops::has_kernel(op.kind, dtype::f32)) return;
     for (std::int32_t k = 0; k < op.input_count; ++k) {
       const std::int32_t t = op.inputs[static_cast<std::size_t>(k)];
       if (t >= 0 && (m.tensor_at(t).role != tensor_role::constant || m.tensor_at(t).type != folded.type)) return;
