@@ -125,10 +125,18 @@ std::vector<std::string> summary_of(const Module& m) {
   if (m.state_bytes() > 0) {
     lines.push_back(format("state: %lld bytes, kept between runs outside the pools (alignment %lld)", static_cast<long long>(m.state_bytes()),
                            static_cast<long long>(m.state_alignment)));
-    for (std::int32_t t = 0; t < m.tensor_count; ++t)
-      if (m.tensor_at(t).role == ctnn::tensor_role::state)
-        lines.push_back(format("  state+%lld: tensor %d \"%s\", %lld bytes", static_cast<long long>(m.state_offset(t)), t,
-                               std::string{m.tensor_at(t).label.view()}.c_str(), static_cast<long long>(m.tensor_at(t).bytes())));
+    for (std::int32_t t = 0; t < m.tensor_count; ++t) {
+      const auto& s = m.tensor_at(t);
+      if (s.role != ctnn::tensor_role::state) continue;
+      // What reset_state() restores: the model file's values (a resource variable its CALL_ONCE initialises),
+      // else every byte at state_fill (TFLM's ResetVariableTensors).
+      const std::string start = s.data.bytes != nullptr
+                                    ? std::string{"starts at the model file's values"}
+                                    : format("starts at byte 0x%02x in every byte (%s)", static_cast<unsigned>(ctnn::state_fill(s)),
+                                             s.type == ctnn::dtype::i8 ? "its zero point" : "zero");
+      lines.push_back(format("  state+%lld: tensor %d \"%s\", %lld bytes, %s", static_cast<long long>(m.state_offset(t)), t,
+                             std::string{s.label.view()}.c_str(), static_cast<long long>(s.bytes()), start.c_str()));
+    }
   }
   // Slices stored inside their input and concats their producers wrote into: their calls copy nothing.
   if (m.copies_skipped > 0)

@@ -564,9 +564,14 @@ class Result:
     output: str = ""
 
 
+# --pch: compiler -> the flags that make a TU read the precompiled <ctnn/ctnn.hpp> (built by build_pch).
+PCH_FLAGS: dict[str, list[str]] = {}
+
+
 def compiler_command(compiler: str, source: Path, output: Path, flags: list[str], syntax_only=False,
                      includes: tuple[Path, ...] = ()) -> list[str]:
-    base = [compiler, "-std=c++20", "-O2", "-I", str(INCLUDE)] + [f"-I{d}" for d in includes] + flags
+    base = ([compiler, "-std=c++20", "-O2", "-I", str(INCLUDE)] + [f"-I{d}" for d in includes] + flags
+            + PCH_FLAGS.get(compiler, []))
     if syntax_only:
         return base + ["-fsyntax-only", str(source)]
     return base + ["-c", str(source), "-o", str(output)]
@@ -574,6 +579,28 @@ def compiler_command(compiler: str, source: Path, output: Path, flags: list[str]
 
 def short(compiler: str) -> str:
     return Path(compiler).name
+
+
+def is_clang(compiler: str) -> bool:
+    return "clang" in short(compiler)
+
+
+def build_pch(compiler: str, flags: list[str], work: Path, timeout: float) -> tuple[Measurement, list[str]]:
+    """Precompiles <ctnn/ctnn.hpp> with the TUs' flags, as CMake's target_precompile_headers does for
+    ctnn_add_model(... PRECOMPILE_HEADERS): the flags that make a TU use it, and what building it cost.
+    g++ finds <header>.gch next to the -include'd header (-Winvalid-pch: an unusable one is an error, not a
+    silent re-parse); clang reads the file given to -include-pch."""
+    folder = work / f"pch.{short(compiler)}"
+    folder.mkdir(parents=True, exist_ok=True)
+    header = folder / "ctnn_pch.hpp"
+    header.write_text("#include <ctnn/ctnn.hpp>\n")
+    output = folder / ("ctnn_pch.hpp.pch" if is_clang(compiler) else "ctnn_pch.hpp.gch")
+    command = [compiler, "-std=c++20", "-O2", "-I", str(INCLUDE)] + flags + ["-x", "c++-header", str(header), "-o",
+                                                                            str(output)]
+    m = measure(command, folder / "pch.log", timeout)
+    use = (["-include-pch", str(output)] if is_clang(compiler)
+           else ["-include", str(header), "-Winvalid-pch", "-Werror=invalid-pch"])
+    return m, use
 
 
 def check_run(binary: Path, expected: list[float] | None, log: Path, args: tuple[str, ...] = ()) -> tuple[bool, str]:
@@ -776,6 +803,9 @@ def parse_args(argv):
                    help="declare each model as `struct model : dsl::...<...> {};` (a short type name in every "
                         "mangled symbol) instead of `using model = dsl::...<...>;`; flow cases get a '-named' suffix")
     p.add_argument("--no-verify", action="store_true", help="skip the float64 reference check of the outputs")
+    p.add_argument("--pch", action="store_true",
+                   help="precompile <ctnn/ctnn.hpp> once per compiler (as ctnn_add_model(... PRECOMPILE_HEADERS) "
+                        "does) and compile every TU with it; the PCH's own cost is printed as a row 'pch'")
     return p.parse_args(argv)
 
 
@@ -846,6 +876,8 @@ def main(argv=None) -> int:
     say(f"# headers: {INCLUDE} ({headers_version()})")
     say(f"# flags: -std=c++20 -O2 -I include {' '.join(flags)}; one compilation at a time; seconds = wall time of "
         f"the compile (-c), best of {args.repeat}")
+    if args.pch:
+        say("# --pch: every TU reads a precompiled <ctnn/ctnn.hpp> built once per compiler (row 'pch')")
 
     results: list[Result] = []
     skipped: list[tuple[str, str]] = []
@@ -893,6 +925,19 @@ def main(argv=None) -> int:
         if res.output and res.run_ok:
             say(f"      {res.output}")
         return res
+
+    if args.pch:
+        for compiler in compilers:
+            m, use = build_pch(compiler, flags, work, args.timeout)
+            results.append(Result("pch", short(compiler), 0, round(m.seconds, 3), round(m.peak_rss_mb, 1),
+                                  round(m.user_seconds, 3), m.ok, note="<ctnn/ctnn.hpp> precompiled once",
+                                  load=round(os.getloadavg()[0], 2)))
+            say(f"  {'pch':16s} {'':>4} {short(compiler):9s} {m.seconds:8.2f} s {m.peak_rss_mb:8.1f} MB "
+                f"<ctnn/ctnn.hpp> precompiled once{'' if m.ok else ': FAILED, log ' + str(m.log)}")
+            if not m.ok:
+                failures.append(f"pch with {compiler}: {first_errors(m.log)}")
+                continue
+            PCH_FLAGS[compiler] = use
 
     for case in [c for c in cases if c in FIXED_CASES]:
         prepared = prepare_fixed(case, work, shared)
