@@ -269,9 +269,12 @@ void check_equal(const std::int8_t* expected, const std::int8_t* actual, std::si
 template <ctnn::kernel_params P>
 void check_layer(std::uint32_t seed) {
   using arm_kernel = decltype(kernel_family<P>());
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#if CTNN_ARM_MVE
+  static_assert(ctnn::kernel::arm::mve::i8_kernel<P>::supports && ctnn::pass::with_kernel_choice<P>.choice.impl == expected_family,
+                "select_kernels should choose the MVE family (its kernels, the DSP ones where none applies) for every layer of this test");
+#elif defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
   static_assert(ctnn::kernel::arm::i8_kernel<P>::supports && ctnn::pass::with_kernel_choice<P>.choice.impl == expected_family,
-                "select_kernels should choose the DSP kernels (the MVE family on MVE targets) for every layer of this test");
+                "select_kernels should choose the DSP kernels for every layer of this test");
 #else
   static_assert(!ctnn::kernel::arm::i8_kernel<P>::supports, "without the DSP extension no DSP kernel may be selected");
 #endif
