@@ -38,6 +38,7 @@
 // pixel below everything it and later pixels read.
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include <ctnn/ir/module.hpp>
@@ -87,8 +88,7 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
     if constexpr (P.in_place != 0) {
       const auto distance = reinterpret_cast<std::intptr_t>(output) - reinterpret_cast<std::intptr_t>(input);
       if (multiplier != 1 || distance % channels != 0) {
-        if (P.per_channel != 0 && has_left_shift(rq.shift, channels)) pixel_major<true>(input, weights, bias, rq, output);
-        else pixel_major<false>(input, weights, bias, rq, output);
+        pixel_major(operands, result, rq);
         return;
       }
     }
@@ -119,12 +119,15 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
     int32x4_t even, odd;
   };
 
+  struct none {};
   struct group_state {
     pair bias;   // windows with taps in the padding
     pair start;  // whole windows: bias + input_offset * sum of the filters
     channel_scales even, odd;
-    uint16x8_t offsets;  // multiplier != 1: lane k's input byte from the group's first input channel
-    mve_pred16_t lanes;  // the last group of fewer than eight (Tail): its lanes, in int16 lanes
+    // Only where used (the stack of the models' calls stays as it was): multiplier != 1, lane k's input
+    // byte from the group's first input channel; a last group of fewer than eight, its lanes (int16).
+    [[no_unique_address]] std::conditional_t<multiplier != 1, uint16x8_t, none> offsets;
+    [[no_unique_address]] std::conditional_t<tail != 0, mve_pred16_t, none> lanes;
   };
 
   // Eight channels' int32 values (biases, multipliers, shifts) deinterleaved, even channels and odd; Tail:
@@ -226,9 +229,15 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
   }
 
   // In place at a distance that is not whole pixels, or with a multiplier: pixel by pixel, every group of
-  // a pixel over its in-bounds taps.
+  // a pixel over its in-bounds taps. Out of line with run's arguments (none on the executor's stack).
+  template <std::size_t N>
+  [[gnu::noinline]] static void pixel_major(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
+    const auto [input, weights, bias, output] = kernel::detail::weighted_operands_of<P, std::int8_t>(operands, result);
+    if (P.per_channel != 0 && has_left_shift(rq.shift, channels)) pixels<true>(input, weights, bias, rq, output);
+    else pixels<false>(input, weights, bias, rq, output);
+  }
   template <bool Left>
-  [[gnu::noinline]] static void pixel_major(const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias,
+  [[gnu::noinline]] static void pixels(const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias,
                                             const requant_arrays& rq, std::int8_t* output) {
     for (std::int32_t b = 0; b < g::batch; ++b)
       for (std::int32_t oy = 0; oy < g::out_h; ++oy) {

@@ -36,14 +36,7 @@ struct pool_kernel : kernel::detail::reads_constants_as_stored {
 #if CTNN_ARM_MVE
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays&) {
-    const auto* input = static_cast<const std::int8_t*>(operands[0]);
-    auto* output = static_cast<std::int8_t*>(result);
-    for (std::int32_t b = 0; b < g::batch; ++b)
-      for (std::int32_t oy = 0; oy < g::out_h; ++oy) {
-        const auto rows = g::rows_inside(oy);
-        for (std::int32_t ox = 0; ox < g::out_w; ++ox)
-          pixel(input, output + ((static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w + ox) * channels, b, rows, g::columns_inside(ox));
-      }
+    all_pixels(static_cast<const std::int8_t*>(operands[0]), static_cast<std::int8_t*>(result));
   }
 #else
   template <std::size_t N>
@@ -52,6 +45,16 @@ struct pool_kernel : kernel::detail::reads_constants_as_stored {
 
  private:
 #if CTNN_ARM_MVE
+  // Out of line: its calls' arguments (the window's rows and columns) stay out of the executor's frame.
+  [[gnu::noinline]] static void all_pixels(const std::int8_t* input, std::int8_t* output) {
+    for (std::int32_t b = 0; b < g::batch; ++b)
+      for (std::int32_t oy = 0; oy < g::out_h; ++oy) {
+        const auto rows = g::rows_inside(oy);
+        for (std::int32_t ox = 0; ox < g::out_w; ++ox)
+          pixel(input, output + ((static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w + ox) * channels, b, rows, g::columns_inside(ox));
+      }
+  }
+
   static constexpr std::int32_t low = P.activation_min > -128 ? P.activation_min : -128;
   static constexpr std::int32_t high = P.activation_max < 127 ? P.activation_max : 127;
   static constexpr std::int32_t lanes = is_max ? 16 : 8;
