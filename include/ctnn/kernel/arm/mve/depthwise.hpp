@@ -119,15 +119,16 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
     int32x4_t even, odd;
   };
 
-  struct none {};
+  struct no_offsets {};  // (two types: two empty members of one type would need two addresses)
+  struct no_lanes {};
   struct group_state {
     pair bias;   // windows with taps in the padding
     pair start;  // whole windows: bias + input_offset * sum of the filters
     channel_scales even, odd;
     // Only where used (the stack of the models' calls stays as it was): multiplier != 1, lane k's input
     // byte from the group's first input channel; a last group of fewer than eight, its lanes (int16).
-    [[no_unique_address]] std::conditional_t<multiplier != 1, uint16x8_t, none> offsets;
-    [[no_unique_address]] std::conditional_t<tail != 0, mve_pred16_t, none> lanes;
+    [[no_unique_address]] std::conditional_t<multiplier != 1, uint16x8_t, no_offsets> offsets;
+    [[no_unique_address]] std::conditional_t<tail != 0, mve_pred16_t, no_lanes> lanes;
   };
 
   // Eight channels' int32 values (biases, multipliers, shifts) deinterleaved, even channels and odd; Tail:
@@ -157,17 +158,13 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
     else return vldrbq_s16(w);
   }
 
-  // Output channels [c, c + 8) (Tail: [c, c + tail)): their biases and scales (Left: scales_of), the input
-  // offsets of their lanes, the lanes; not the start (the filters' sums).
-  template <bool Tail, bool Left>
-  [[gnu::always_inline]] static inline group_state group_of(const std::int32_t* bias, const requant_arrays& rq, std::int32_t c) {
+  // Output channels [c, c + 8) (Tail: [c, c + tail)): their biases, the input offsets of their lanes, the
+  // lanes; the scales (set_scales) and the start (set_start) after (in the order that keeps the fewest
+  // vectors live: the group's stack as before these were added).
+  template <bool Tail>
+  [[gnu::always_inline]] static inline group_state group_of(const std::int32_t* bias, std::int32_t c) {
     group_state s{};
     s.bias = P.has_bias != 0 ? load_pair<Tail>(bias + c) : pair{vdupq_n_s32(0), vdupq_n_s32(0)};
-    if constexpr (P.per_channel != 0) {
-      const pair multipliers = load_pair<Tail>(rq.multiplier + c), shifts = load_pair<Tail>(rq.shift + c);
-      s.even = scales_of<Left>(multipliers.even, shifts.even);
-      s.odd = scales_of<Left>(multipliers.odd, shifts.odd);
-    }
     if constexpr (multiplier != 1) {
       alignas(16) std::uint16_t offsets[8];
       for (std::int32_t k = 0; k < 8; ++k)
@@ -176,6 +173,15 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
     }
     if constexpr (Tail) s.lanes = vctp16q(tail);
     return s;
+  }
+  // Their multipliers and shifts (Left: scales_of).
+  template <bool Tail, bool Left>
+  [[gnu::always_inline]] static inline void set_scales(group_state& s, const requant_arrays& rq, std::int32_t c) {
+    if constexpr (P.per_channel != 0) {
+      const pair multipliers = load_pair<Tail>(rq.multiplier + c), shifts = load_pair<Tail>(rq.shift + c);
+      s.even = scales_of<Left>(multipliers.even, shifts.even);
+      s.odd = scales_of<Left>(multipliers.odd, shifts.odd);
+    }
   }
   // The group's start: its bias plus input_offset * the sum of its filters over every tap (w: the group's
   // filters at tap 0; |sum| <= 128 * taps, in int16 lanes).
@@ -220,8 +226,9 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
   [[gnu::noinline]] static void channel_group(const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias,
                                               const requant_arrays& rq, std::int8_t* output, std::int32_t c) {
     const std::int8_t* w = weights + c;
-    group_state s = group_of<Tail, Left>(bias, rq, c);
+    group_state s = group_of<Tail>(bias, c);
     set_start<Tail>(s, w);
+    set_scales<Tail, Left>(s, rq, c);
     const std::int8_t* x = input + c / multiplier;
     for (std::int32_t b = 0; b < g::batch; ++b)
       for (std::int32_t oy = 0; oy < g::out_h; ++oy)
@@ -244,11 +251,16 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
         const auto rows = g::rows_inside(oy);
         for (std::int32_t ox = 0; ox < g::out_w; ++ox) {
           std::int8_t* out = output + ((static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w + ox) * channels;
-          for (std::int32_t c = 0; c < 8 * groups; c += 8)
-            border_pixel<Left, false>(group_of<false, Left>(bias, rq, c), input + c / multiplier, weights + c, out + c, b, rows, ox);
-          if constexpr (tail != 0)
-            border_pixel<Left, true>(group_of<true, Left>(bias, rq, 8 * groups), input + 8 * groups / multiplier, weights + 8 * groups,
-                                     out + 8 * groups, b, rows, ox);
+          for (std::int32_t c = 0; c < 8 * groups; c += 8) {
+            group_state s = group_of<false>(bias, c);
+            set_scales<false, Left>(s, rq, c);
+            border_pixel<Left, false>(s, input + c / multiplier, weights + c, out + c, b, rows, ox);
+          }
+          if constexpr (tail != 0) {
+            group_state s = group_of<true>(bias, 8 * groups);
+            set_scales<true, Left>(s, rq, 8 * groups);
+            border_pixel<Left, true>(s, input + 8 * groups / multiplier, weights + 8 * groups, out + 8 * groups, b, rows, ox);
+          }
         }
       }
   }
@@ -321,7 +333,7 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
   template <scaling S, bool Tail>
   [[gnu::noinline]] static void buffered_group(const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias,
                                                const requant_arrays& rq, std::int8_t* output, std::int32_t c, std::int8_t* rows) {
-    group_state s = group_of<Tail, S == scaling::left>(bias, rq, c);
+    group_state s = group_of<Tail>(bias, c);
     alignas(8) std::int8_t w[8 * taps];
     {
       int16x8_t sum = vdupq_n_s16(0);  // |sum| <= 128 * taps
@@ -332,6 +344,7 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
         vstrbq_s16(w + 8 * t, tap);
       }
       s.start = {vmlaq_n_s32(s.bias.even, vmovlbq_s16(sum), P.input_offset), vmlaq_n_s32(s.bias.odd, vmovltq_s16(sum), P.input_offset)};
+      set_scales<Tail, S == scaling::left>(s, rq, c);
     }
     const std::int8_t* x = input + c / multiplier;
     std::int8_t* out = output + c;
