@@ -340,7 +340,7 @@ constexpr ctnn::kernel_params depthwise_layer(std::uint32_t family, std::size_t 
 constexpr ctnn::kernel_params depthwise_layer_in_place(std::uint32_t family, std::size_t index) {
   return window_layer(family, index, true, true);
 }
-// Channels in eights (8, 16 or 24: the MVE depthwise kernel's, kernel/arm/mve/depthwise.hpp), in place or not.
+// Channels in eights (8, 16 or 24: whole groups of the MVE depthwise kernel, kernel/arm/mve/depthwise.hpp), in place or not.
 constexpr ctnn::kernel_params depthwise_layer_in_eights_of(std::uint32_t family, std::size_t index, bool in_place) {
   ctnn::kernel_params p = window_layer(family, index, true, in_place);
   const std::int32_t channels = 8 * static_cast<std::int32_t>(1 + index % 3);
