@@ -269,9 +269,12 @@ void check_equal(const std::int8_t* expected, const std::int8_t* actual, std::si
 template <ctnn::kernel_params P>
 void check_layer(std::uint32_t seed) {
   using arm_kernel = decltype(kernel_family<P>());
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#if CTNN_ARM_MVE
+  static_assert(ctnn::kernel::arm::mve::i8_kernel<P>::supports && ctnn::pass::with_kernel_choice<P>.choice.impl == expected_family,
+                "select_kernels should choose the MVE family (its kernels, the DSP ones where none applies) for every layer of this test");
+#elif defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
   static_assert(ctnn::kernel::arm::i8_kernel<P>::supports && ctnn::pass::with_kernel_choice<P>.choice.impl == expected_family,
-                "select_kernels should choose the DSP kernels (the MVE family on MVE targets) for every layer of this test");
+                "select_kernels should choose the DSP kernels for every layer of this test");
 #else
   static_assert(!ctnn::kernel::arm::i8_kernel<P>::supports, "without the DSP extension no DSP kernel may be selected");
 #endif
@@ -337,7 +340,7 @@ constexpr ctnn::kernel_params depthwise_layer(std::uint32_t family, std::size_t 
 constexpr ctnn::kernel_params depthwise_layer_in_place(std::uint32_t family, std::size_t index) {
   return window_layer(family, index, true, true);
 }
-// Channels in eights (8, 16 or 24: the MVE depthwise kernel's, kernel/arm/mve/depthwise.hpp), in place or not.
+// Channels in eights (8, 16 or 24: whole groups of the MVE depthwise kernel, kernel/arm/mve/depthwise.hpp), in place or not.
 constexpr ctnn::kernel_params depthwise_layer_in_eights_of(std::uint32_t family, std::size_t index, bool in_place) {
   ctnn::kernel_params p = window_layer(family, index, true, in_place);
   const std::int32_t channels = 8 * static_cast<std::int32_t>(1 + index % 3);

@@ -6,7 +6,7 @@
 // serves four filters, VMLADAVA). The window is R = kernel_h x kernel_w x in_c values, in the filters'
 // OHWI order, read in ceil(R / 16) chunks:
 //   * read in place where it is one stretch of the input whose length is a multiple of 16 (pointwise
-//     convs, dense layers) and the call is not run in place;
+//     convs at any stride, dense layers) and the call is not run in place;
 //   * else gathered into a buffer on the stack first: padding taps hold the input zero point (x + offset
 //     = 0, as if skipped, which is what the reference does), the chunk tail beyond R holds zeros. A call
 //     run in place (kernel_params::in_place) writes a pixel's outputs after its window was gathered, and
@@ -39,7 +39,10 @@ struct conv_kernel {
   static constexpr std::int32_t pixels = g::batch * g::out_h * g::out_w;
   // Every pixel's window is one stretch of in_c values, pixels evenly spaced.
   static constexpr bool flat = g::is_dense || (kernel_h == 1 && kernel_w == 1 && g::win.stride_h == 1 && g::win.stride_w == 1 && g::unpadded);
-  static constexpr bool gathers = !flat || P.in_place != 0 || reduction % 16 != 0;
+  // Unpadded strided 1x1 convs: every pixel's window is one stretch of in_c values too, a row's pixels
+  // stride_w * in_c apart.
+  static constexpr bool strided_pointwise = !flat && kernel_h == 1 && kernel_w == 1 && g::unpadded;
+  static constexpr bool gathers = !(flat || strided_pointwise) || P.in_place != 0 || reduction % 16 != 0;
   // The largest window gathered on the stack.
   static constexpr std::int32_t max_window_bytes = 1024;
 
@@ -113,9 +116,16 @@ struct conv_kernel {
         gather(input, p, window);
         all_channels<Left>(c, window, output + static_cast<std::ptrdiff_t>(p) * out_c);
       }
-    } else {
+    } else if constexpr (flat) {
       for (std::int32_t p = 0; p < pixels; ++p)
         all_channels<Left>(c, input + static_cast<std::ptrdiff_t>(p) * in_c, output + static_cast<std::ptrdiff_t>(p) * out_c);
+    } else {  // strided_pointwise
+      for (std::int32_t b = 0; b < g::batch; ++b)
+        for (std::int32_t oy = 0; oy < g::out_h; ++oy) {
+          const std::int8_t* x = input + g::input_pixel(b, oy * g::win.stride_h, 0);
+          for (std::int32_t ox = 0; ox < g::out_w; ++ox, x += static_cast<std::ptrdiff_t>(g::win.stride_w) * in_c, output += out_c)
+            all_channels<Left>(c, x, output);
+        }
     }
   }
 
@@ -123,6 +133,9 @@ struct conv_kernel {
   [[gnu::noinline]] static void gather(const std::int8_t* input, std::int32_t p, std::int8_t* window) {
     if constexpr (flat) {
       copy_fixed<in_c>(window, input + static_cast<std::ptrdiff_t>(p) * in_c);
+    } else if constexpr (strided_pointwise) {
+      const std::int32_t b = p / (g::out_h * g::out_w), oy = p / g::out_w % g::out_h, ox = p % g::out_w;
+      copy_fixed<in_c>(window, input + g::input_pixel(b, oy * g::win.stride_h, ox * g::win.stride_w));
     } else {
       const std::int32_t b = p / (g::out_h * g::out_w), oy = p / g::out_w % g::out_h, ox = p % g::out_w;
       const auto rows = g::rows_inside(oy);

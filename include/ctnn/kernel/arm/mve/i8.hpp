@@ -5,13 +5,14 @@
 // DSP kernel (those cores have the DSP extension too), and where none of those either, `supports` is false
 // (the reference kernel). Without MVE, or with CTNN_ARM_REFERENCE_KERNELS, the DSP family's answer (false
 // without the DSP extension).
-//   conv2d (groups 1) and dense: conv.hpp; depthwise_conv2d (multiplier 1, channels in eights):
-//   depthwise.hpp; add (equal shapes): add.hpp
+//   conv2d (groups 1) and dense: conv.hpp; depthwise_conv2d (any multiplier and channel count):
+//   depthwise.hpp; add (equal shapes): add.hpp; avg_pool, global_avg_pool, max_pool: pool.hpp
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/arm/i8.hpp>
 #include <ctnn/kernel/arm/mve/add.hpp>
 #include <ctnn/kernel/arm/mve/conv.hpp>
 #include <ctnn/kernel/arm/mve/depthwise.hpp>
+#include <ctnn/kernel/arm/mve/pool.hpp>
 #include <ctnn/kernel/arm/mve/vector.hpp>
 
 namespace ctnn::kernel::arm::mve {
@@ -28,6 +29,8 @@ constexpr auto select() {
     return kernel::detail::supported_or<detail::depthwise_kernel<P>, arm::i8_kernel<P>>();
   } else if constexpr (P.kind == op_kind::add) {
     return kernel::detail::supported_or<detail::add_kernel<P>, arm::i8_kernel<P>>();
+  } else if constexpr (P.kind == op_kind::avg_pool || P.kind == op_kind::global_avg_pool || P.kind == op_kind::max_pool) {
+    return kernel::detail::supported_or<detail::pool_kernel<P>, arm::i8_kernel<P>>();
   } else {
     return arm::i8_kernel<P>{};
   }

@@ -177,13 +177,21 @@ template <kernel_params P>
 // narrowed into channel order with saturation to int16 (VQMOVNB/VQMOVNT: the clamp to the activation's
 // range, inside int16, gives what it gives in int32), clamped on eight lanes, stored as bytes.
 template <kernel_params P>
-[[gnu::always_inline]] inline void store_eight(int32x4_t even, int32x4_t odd, std::int8_t* out) {
+[[gnu::always_inline]] inline int16x8_t narrow_eight(int32x4_t even, int32x4_t odd) {
   constexpr std::int16_t low = P.activation_min > -128 ? P.activation_min : -128;
   constexpr std::int16_t high = P.activation_max < 127 ? P.activation_max : 127;
   int16x8_t v;  // (assembly: the intrinsics narrow into a copy of a live or zeroed vector, one VMOV more)
   __asm("vqmovnb.s32 %q[v], %q[even]\n\tvqmovnt.s32 %q[v], %q[odd]" : [v] "=&w"(v) : [even] "w"(even), [odd] "w"(odd));
-  v = vminq_s16(vmaxq_s16(v, vdupq_n_s16(low)), vdupq_n_s16(high));
-  vstrbq_s16(out, v);
+  return vminq_s16(vmaxq_s16(v, vdupq_n_s16(low)), vdupq_n_s16(high));
+}
+template <kernel_params P>
+[[gnu::always_inline]] inline void store_eight(int32x4_t even, int32x4_t odd, std::int8_t* out) {
+  vstrbq_s16(out, narrow_eight<P>(even, odd));
+}
+// The same, only the int16 lanes of `lanes` stored (fewer than eight channels).
+template <kernel_params P>
+[[gnu::always_inline]] inline void store_eight(int32x4_t even, int32x4_t odd, std::int8_t* out, mve_pred16_t lanes) {
+  vstrbq_p_s16(out, narrow_eight<P>(even, odd), lanes);
 }
 
 // n bytes from `from` to `to` (any n >= 0), 16 a step, the last step predicated.
