@@ -215,13 +215,19 @@ constexpr void accumulate_columns(const float* m, std::int32_t panel, std::int32
       1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720 + r * (1.0f / 5040)))))));
   return p * std::bit_cast<float>(static_cast<std::uint32_t>(n + 127) << 23);
 }
-// tanh: its odd Taylor polynomial below |x| = 0.25 (where 1 - 2 / (e^2x + 1) would lose digits), else that.
+// tanh(x) = x P(x^2) / Q(x^2), P and Q of degree 4, a rational fit of relative error below 4e-7 for |x| <= 9
+// (x clamped there: tanh(9) is 1 in float), so no exponential, no second branch for small |x| and one division:
+// 12 operations where 1 - 2 / (e^2x + 1) with its small-|x| polynomial took 28 (an LSTM step computes two per
+// unit). Odd, exact at 0, NaN stays NaN.
 [[gnu::always_inline]] constexpr float gate_tanh(float x) {
-  const float x2 = x * x;
-  const float small =
-      x * (1.0f + x2 * (-1.0f / 3 + x2 * (2.0f / 15 + x2 * (-17.0f / 315 + x2 * (62.0f / 2835 + x2 * (-1382.0f / 155925))))));
-  const float large = 1.0f - 2.0f / (gate_exp(2.0f * x) + 1.0f);
-  return x2 < 0.0625f ? small : large;
+  x = x < -9.0f ? __builtin_copysignf(9.0f, x) : x;  // no constant arm: see gate_exp
+  x = x > 9.0f ? __builtin_copysignf(9.0f, x) : x;
+  const float z = x * x;
+  const float p =
+      0.99999997949607f + z * (0.1338109774038625f + z * (0.003495672573017886f + z * (2.061041192974976e-05f + z * 1.3356366207473158e-08f)));
+  const float q =
+      1.0f + z * (0.46714413370228175f + z * (0.025877306652556383f + z * (0.00032857705044680275f + z * 7.777286328315702e-07f)));
+  return x * p / q;
 }
 [[gnu::always_inline]] constexpr float gate_sigmoid(float x) { return 1.0f / (1.0f + gate_exp(-x)); }
 
@@ -296,8 +302,18 @@ constexpr void run_direction(Params p, const extents& e, const packing& pack, co
       const auto inputs_gates = [&](std::int32_t row) { return first + row * stride; };
       accumulate_columns(o.w, panel, e.input, 0, columns, steps * e.batch, input_of, inputs_gates);
     }
-    // Then R h of the gates whose rows see h directly (GRU's h gate waits for its reset gate).
-    accumulate_columns(o.r, panel, hidden, 0, C == cell::gru ? 2 * hidden : columns, e.batch, hidden_of, gates_of, alternate && step % 2 == 1);
+    // Then R h of the gates whose rows see h directly (GRU's h gate waits for its reset gate). Odd steps walk
+    // R backwards (alternate). GRU: z's columns in two halves, one before r's, the other after h's, swapping
+    // at each step, so that a step also begins with the columns the step before ended with (GRU(128): R
+    // 192 KB, a panel in six from L1); where the order does not alternate, all of z's come first.
+    const bool backwards = alternate && step % 2 == 1;
+    const std::int32_t split = C == cell::gru && alternate ? hidden / 2 : hidden;  // z's halves [0, split), [split, hidden)
+    if constexpr (C == cell::gru) {
+      accumulate_columns(o.r, panel, hidden, backwards ? split : 0, backwards ? hidden : split, e.batch, hidden_of, gates_of, backwards);
+      accumulate_columns(o.r, panel, hidden, hidden, 2 * hidden, e.batch, hidden_of, gates_of, backwards);
+    } else {
+      accumulate_columns(o.r, panel, hidden, 0, columns, e.batch, hidden_of, gates_of, backwards);
+    }
     for (std::int32_t b = 0; b < e.batch; ++b) {
       float* g = scratch + b * stride;
       float* h = result + pack.final_hidden + e.state_at(o.d, b);
@@ -324,8 +340,9 @@ constexpr void run_direction(Params p, const extents& e, const packing& pack, co
         activate_gates(fn[2], f, hidden, g + 3 * hidden);
         for (std::int32_t k = 0; k < hidden; ++k) h[k] = g[hidden + k] * g[3 * hidden + k];
       } else if constexpr (C == cell::gru) {
-        // z and r; before linear_before_reset 0's recurrent pass, r's slot holds r * h (that pass's vector).
-        activate_gates(fn[0], f, 2 * hidden, g);
+        // r (z once all its columns are in); before linear_before_reset 0's recurrent pass, r's slot holds r * h
+        // (that pass's vector).
+        activate_gates(fn[0], f, hidden, g + hidden);
         for (std::int32_t k = 0; k < hidden; ++k) {
           if (f.linear_before_reset == 0) g[hidden + k] *= h[k];
           g[3 * hidden + k] = o.bias != nullptr ? o.bias[5 * hidden + k] : 0.0f;
@@ -342,10 +359,12 @@ constexpr void run_direction(Params p, const extents& e, const packing& pack, co
         return f.linear_before_reset != 0 ? hidden_of(b) : scratch + b * stride + hidden;
       };
       const auto h_gate_of = [&](std::int32_t b) { return scratch + b * stride + hidden; };  // + j: slot 3
-      accumulate_columns(o.r, panel, hidden, 2 * hidden, columns, e.batch, recurrent_of, h_gate_of, alternate && step % 2 == 1);
+      accumulate_columns(o.r, panel, hidden, 2 * hidden, columns, e.batch, recurrent_of, h_gate_of, backwards);
+      accumulate_columns(o.r, panel, hidden, backwards ? 0 : split, backwards ? split : hidden, e.batch, hidden_of, gates_of, backwards);
       for (std::int32_t b = 0; b < e.batch; ++b) {
         float* g = scratch + b * stride;
         float* h = result + pack.final_hidden + e.state_at(o.d, b);
+        activate_gates(fn[0], f, hidden, g);
         for (std::int32_t k = 0; k < hidden; ++k)
           g[2 * hidden + k] += f.linear_before_reset != 0 ? g[hidden + k] * g[3 * hidden + k] : g[3 * hidden + k];
         activate_gates(fn[1], f, hidden, g + 2 * hidden);
