@@ -81,21 +81,6 @@ struct packing {
   }
 };
 
-// out[l] += sum over k < depth of v[k] * m[k * row_stride + l], for l < Block: the block's accumulators stay
-// in registers while the rows of m stream by.
-template <std::int32_t Block>
-[[gnu::noinline]] constexpr void accumulate_block(const float* m, std::int64_t row_stride, std::int32_t depth,
-                                                       const float* v, float* out) {
-  float acc[Block];
-  for (std::int32_t l = 0; l < Block; ++l) acc[l] = out[l];
-  for (std::int32_t k = 0; k < depth; ++k) {
-    const float vk = v[k];
-    const float* row = m + k * row_stride;
-    for (std::int32_t l = 0; l < Block; ++l) acc[l] += row[l] * vk;
-  }
-  for (std::int32_t l = 0; l < Block; ++l) out[l] = acc[l];
-}
-
 // The columns one block accumulates: eight vector registers' worth on the target, eight FMA chains to hide
 // the FMA latency (the compiler keeps the block's accumulators in registers).
 #if defined(__AVX512F__)
@@ -107,6 +92,39 @@ inline constexpr std::int32_t column_block = 32;
 #else
 inline constexpr std::int32_t column_block = 8;
 #endif
+// The floats of accumulators a tile of several vectors (batch rows, steps) may keep in registers: half the
+// vector registers (AVX-512: 16 of 32), the rest holding the row's loads and the vectors' broadcasts.
+#if defined(__AVX512F__)
+inline constexpr std::int32_t tile_floats = 16 * 16;
+#else
+inline constexpr std::int32_t tile_floats = 0;  // one vector at a time: a block of column_block fills the registers
+#endif
+// The vectors a tile of `block` columns serves (1: no tile).
+constexpr std::int32_t tile_vectors(std::int32_t block) {
+  const std::int32_t vectors = tile_floats / block;
+  return vectors < 1 ? 1 : vectors > 4 ? 4 : vectors;
+}
+
+// out(i)[l] += sum over k < depth of v(i)[k] * m[k * row_stride + l], for l < Block and i < Vectors: the
+// tile's accumulators stay in registers while the rows of m stream by (from L2 once; from L1 for the others).
+// The sum of each column runs over k in order whatever the tile (Vectors = 1 or more, any Block): the same
+// result to the bit.
+template <std::int32_t Vectors, std::int32_t Block>
+[[gnu::noinline]] constexpr void accumulate_tile(const float* m, std::int64_t row_stride, std::int32_t depth,
+                                                 const float* const* v, float* const* out) {
+  float acc[Vectors][Block];
+  for (std::int32_t i = 0; i < Vectors; ++i)
+    for (std::int32_t l = 0; l < Block; ++l) acc[i][l] = out[i][l];
+  for (std::int32_t k = 0; k < depth; ++k) {
+    const float* row = m + k * row_stride;
+    for (std::int32_t i = 0; i < Vectors; ++i) {
+      const float vk = v[i][k];
+      for (std::int32_t l = 0; l < Block; ++l) acc[i][l] += row[l] * vk;
+    }
+  }
+  for (std::int32_t i = 0; i < Vectors; ++i)
+    for (std::int32_t l = 0; l < Block; ++l) out[i][l] = acc[i][l];
+}
 
 // The panel width the importer lays constant weights out in for `hidden` units: the widest of a block, half
 // and a quarter of one that divides hidden (so that no panel straddles two gates), else 0 (one panel per
@@ -121,34 +139,71 @@ constexpr std::int32_t panel_width(std::int32_t hidden) {
 // matrix m (depth rows; column j in panel j / panel, m(k, j) at (j / panel) * panel * depth + k * panel +
 // j % panel; [first, last) within one panel or whole panels) and each of `count` vectors (batch rows, steps):
 // blocks of column_block columns, a half and a quarter of one, then of 8, then one by one; each block's rows
-// serve every vector while they are in L1.
+// serve every vector while they are in L1 (in tiles of several vectors where the registers hold them).
+// `descending` walks the panels, and the blocks in each, from the last: on hosts with caches the recurrent pass
+// alternates, so that a step begins with the columns the step before ended with, whose rows are still in L1 (a
+// 64-unit LSTM's R, 64 KB, then streams about a third less from L2 per step; 128 units, 256 KB: a panel in
+// eight). Each column's sum is the same either way.
 template <class Vector, class Out>
 constexpr void accumulate_columns(const float* m, std::int32_t panel, std::int32_t depth, std::int32_t first, std::int32_t last,
-                                  std::int32_t count, Vector&& vector, Out&& out) {
-  const auto blocks = [&]<std::int32_t Block>(const float* p, std::int32_t& j, std::int32_t end) {
-    for (; j + Block <= end; j += Block)
-      for (std::int32_t i = 0; i < count; ++i) accumulate_block<Block>(p + j, panel, depth, vector(i), out(i) + j);
+                                  std::int32_t count, Vector&& vector, Out&& out, bool descending = false) {
+  const auto block_at = [&]<std::int32_t Block>(const float* p, std::int32_t j) {
+    constexpr std::int32_t tile = tile_vectors(Block);
+    std::int32_t i = 0;
+    if constexpr (tile > 1)
+      for (; i + tile <= count; i += tile) {
+        const float* vs[tile];
+        float* outs[tile];
+        for (std::int32_t t = 0; t < tile; ++t) vs[t] = vector(i + t), outs[t] = out(i + t) + j;
+        accumulate_tile<tile, Block>(p + j, panel, depth, vs, outs);
+      }
+    for (; i < count; ++i) {
+      const float* vs[1] = {vector(i)};
+      float* outs[1] = {out(i) + j};
+      accumulate_tile<1, Block>(p + j, panel, depth, vs, outs);
+    }
   };
-  for (std::int32_t begin = first; begin < last;) {
-    const std::int32_t start = begin / panel * panel;  // the panel's first column
-    const std::int32_t end = start + panel < last ? start + panel : last;
+  // Blocks of Block columns over [start, end), from the start up or from the end down (what is left of
+  // [start, end) for the smaller blocks: [start, end) again, narrowed).
+  const auto blocks = [&]<std::int32_t Block>(const float* p, std::int32_t& start, std::int32_t& end) {
+    if (descending)
+      for (; end - Block >= start; end -= Block) block_at.template operator()<Block>(p, end - Block);
+    else
+      for (; start + Block <= end; start += Block) block_at.template operator()<Block>(p, start);
+  };
+  const auto panel_columns = [&](std::int32_t begin, std::int32_t end) {
+    const std::int32_t start = begin / panel * panel;           // the panel's first column
     const float* p = m + std::int64_t{start} * depth - start;  // p + j: column j's row-0 element
-    std::int32_t j = begin;
-    blocks.template operator()<column_block>(p, j, end);
-    if constexpr (column_block / 2 >= 8) blocks.template operator()<column_block / 2>(p, j, end);
-    if constexpr (column_block / 4 >= 8) blocks.template operator()<column_block / 4>(p, j, end);
-    blocks.template operator()<8>(p, j, end);
-    blocks.template operator()<1>(p, j, end);
-    begin = end;
-  }
+    blocks.template operator()<column_block>(p, begin, end);
+    if constexpr (column_block / 2 >= 8) blocks.template operator()<column_block / 2>(p, begin, end);
+    if constexpr (column_block / 4 >= 8) blocks.template operator()<column_block / 4>(p, begin, end);
+    blocks.template operator()<8>(p, begin, end);
+    blocks.template operator()<1>(p, begin, end);
+  };
+  if (descending)
+    for (std::int32_t end = last; end > first;) {
+      const std::int32_t start = (end - 1) / panel * panel;  // the last panel's first column
+      panel_columns(start > first ? start : first, end);
+      end = start;
+    }
+  else
+    for (std::int32_t begin = first; begin < last;) {
+      const std::int32_t start = begin / panel * panel;
+      const std::int32_t end = start + panel < last ? start + panel : last;
+      panel_columns(begin, end);
+      begin = end;
+    }
 }
 
 // e^x for the gates, branch-free so that loops over a gate vector vectorise (constexpr too): x clamped to
 // [-87, 88], x = n ln 2 + r with |r| <= ln 2 / 2, e^r by its degree-7 Taylor polynomial (relative error below
 // 1e-8), times 2^n built in the exponent bits.
 [[gnu::always_inline]] constexpr float gate_exp(float x) {
-  x = x < -87.0f ? -87.0f : x;  // two plain selects: g++ if-converts these, not a nested one
-  x = x > 88.0f ? 88.0f : x;
+  // Two plain selects (g++ if-converts these, not a nested one) whose clamped arm is not a constant: with
+  // -87 and 88 there g++ threads a path of constant results through the rest and the vectorised loop computes
+  // it under masks, each division twice (a loop of LSTM gates took a fifth longer).
+  x = x < -87.0f ? __builtin_copysignf(87.0f, x) : x;
+  x = x > 88.0f ? __builtin_copysignf(88.0f, x) : x;
   // n = round(x / ln 2) by adding 1.5 * 2^23 (the sum's low mantissa bits are n), without a float-int
   // round trip, which g++ does not vectorise.
   constexpr float round_shift = 12582912.0f;
@@ -160,13 +215,19 @@ constexpr void accumulate_columns(const float* m, std::int32_t panel, std::int32
       1.0f + r * (1.0f + r * (0.5f + r * (1.0f / 6 + r * (1.0f / 24 + r * (1.0f / 120 + r * (1.0f / 720 + r * (1.0f / 5040)))))));
   return p * std::bit_cast<float>(static_cast<std::uint32_t>(n + 127) << 23);
 }
-// tanh: its odd Taylor polynomial below |x| = 0.25 (where 1 - 2 / (e^2x + 1) would lose digits), else that.
+// tanh(x) = x P(x^2) / Q(x^2), P and Q of degree 4, a rational fit of relative error below 4e-7 for |x| <= 9
+// (x clamped there: tanh(9) is 1 in float), so no exponential, no second branch for small |x| and one division:
+// 12 operations where 1 - 2 / (e^2x + 1) with its small-|x| polynomial took 28 (an LSTM step computes two per
+// unit). Odd, exact at 0, NaN stays NaN.
 [[gnu::always_inline]] constexpr float gate_tanh(float x) {
-  const float x2 = x * x;
-  const float small =
-      x * (1.0f + x2 * (-1.0f / 3 + x2 * (2.0f / 15 + x2 * (-17.0f / 315 + x2 * (62.0f / 2835 + x2 * (-1382.0f / 155925))))));
-  const float large = 1.0f - 2.0f / (gate_exp(2.0f * x) + 1.0f);
-  return x2 < 0.0625f ? small : large;
+  x = x < -9.0f ? __builtin_copysignf(9.0f, x) : x;  // no constant arm: see gate_exp
+  x = x > 9.0f ? __builtin_copysignf(9.0f, x) : x;
+  const float z = x * x;
+  const float p =
+      0.99999997949607f + z * (0.1338109774038625f + z * (0.003495672573017886f + z * (2.061041192974976e-05f + z * 1.3356366207473158e-08f)));
+  const float q =
+      1.0f + z * (0.46714413370228175f + z * (0.025877306652556383f + z * (0.00032857705044680275f + z * 7.777286328315702e-07f)));
+  return x * p / q;
 }
 [[gnu::always_inline]] constexpr float gate_sigmoid(float x) { return 1.0f / (1.0f + gate_exp(-x)); }
 
@@ -222,6 +283,7 @@ constexpr void run_direction(Params p, const extents& e, const packing& pack, co
   const bool reverse = f.direction == recurrent_direction::reverse || o.d == 1;
   const std::int32_t columns = gates * hidden, panel = e.panel_columns(gates);
   const auto time_of = [&](std::int32_t step) { return reverse ? e.seq - 1 - step : step; };
+  constexpr bool alternate = input_chunk > 1;  // hosts with vector units, and caches (a Cortex-M keeps its order)
   for (std::int32_t step = 0; step < e.seq; ++step) {
     const std::int32_t t = time_of(step);
     float* scratch = result + pack.scratch + (step % pack.chunk) * slot;
@@ -240,8 +302,18 @@ constexpr void run_direction(Params p, const extents& e, const packing& pack, co
       const auto inputs_gates = [&](std::int32_t row) { return first + row * stride; };
       accumulate_columns(o.w, panel, e.input, 0, columns, steps * e.batch, input_of, inputs_gates);
     }
-    // Then R h of the gates whose rows see h directly (GRU's h gate waits for its reset gate).
-    accumulate_columns(o.r, panel, hidden, 0, C == cell::gru ? 2 * hidden : columns, e.batch, hidden_of, gates_of);
+    // Then R h of the gates whose rows see h directly (GRU's h gate waits for its reset gate). Odd steps walk
+    // R backwards (alternate). GRU: z's columns in two halves, one before r's, the other after h's, swapping
+    // at each step, so that a step also begins with the columns the step before ended with (GRU(128): R
+    // 192 KB, a panel in six from L1); where the order does not alternate, all of z's come first.
+    const bool backwards = alternate && step % 2 == 1;
+    const std::int32_t split = C == cell::gru && alternate ? hidden / 2 : hidden;  // z's halves [0, split), [split, hidden)
+    if constexpr (C == cell::gru) {
+      accumulate_columns(o.r, panel, hidden, backwards ? split : 0, backwards ? hidden : split, e.batch, hidden_of, gates_of, backwards);
+      accumulate_columns(o.r, panel, hidden, hidden, 2 * hidden, e.batch, hidden_of, gates_of, backwards);
+    } else {
+      accumulate_columns(o.r, panel, hidden, 0, columns, e.batch, hidden_of, gates_of, backwards);
+    }
     for (std::int32_t b = 0; b < e.batch; ++b) {
       float* g = scratch + b * stride;
       float* h = result + pack.final_hidden + e.state_at(o.d, b);
@@ -268,8 +340,9 @@ constexpr void run_direction(Params p, const extents& e, const packing& pack, co
         activate_gates(fn[2], f, hidden, g + 3 * hidden);
         for (std::int32_t k = 0; k < hidden; ++k) h[k] = g[hidden + k] * g[3 * hidden + k];
       } else if constexpr (C == cell::gru) {
-        // z and r; before linear_before_reset 0's recurrent pass, r's slot holds r * h (that pass's vector).
-        activate_gates(fn[0], f, 2 * hidden, g);
+        // r (z once all its columns are in); before linear_before_reset 0's recurrent pass, r's slot holds r * h
+        // (that pass's vector).
+        activate_gates(fn[0], f, hidden, g + hidden);
         for (std::int32_t k = 0; k < hidden; ++k) {
           if (f.linear_before_reset == 0) g[hidden + k] *= h[k];
           g[3 * hidden + k] = o.bias != nullptr ? o.bias[5 * hidden + k] : 0.0f;
@@ -286,10 +359,12 @@ constexpr void run_direction(Params p, const extents& e, const packing& pack, co
         return f.linear_before_reset != 0 ? hidden_of(b) : scratch + b * stride + hidden;
       };
       const auto h_gate_of = [&](std::int32_t b) { return scratch + b * stride + hidden; };  // + j: slot 3
-      accumulate_columns(o.r, panel, hidden, 2 * hidden, columns, e.batch, recurrent_of, h_gate_of);
+      accumulate_columns(o.r, panel, hidden, 2 * hidden, columns, e.batch, recurrent_of, h_gate_of, backwards);
+      accumulate_columns(o.r, panel, hidden, backwards ? 0 : split, backwards ? split : hidden, e.batch, hidden_of, gates_of, backwards);
       for (std::int32_t b = 0; b < e.batch; ++b) {
         float* g = scratch + b * stride;
         float* h = result + pack.final_hidden + e.state_at(o.d, b);
+        activate_gates(fn[0], f, hidden, g);
         for (std::int32_t k = 0; k < hidden; ++k)
           g[2 * hidden + k] += f.linear_before_reset != 0 ? g[hidden + k] * g[3 * hidden + k] : g[3 * hidden + k];
         activate_gates(fn[1], f, hidden, g + 2 * hidden);
