@@ -35,7 +35,12 @@ constexpr auto select() {
 
 }  // namespace i8_detail
 
+// declined: why the family leaves P to the reference kernel (none where its own kernel or the DSP one runs P):
+// the DSP family's reason (arm::i8_kernel<P>::declined).
 template <kernel_params P>
-struct i8_kernel : decltype(i8_detail::select<P>()) {};
+struct i8_kernel : decltype(i8_detail::select<P>()) {
+  static constexpr kernel_decline declined =
+      decltype(i8_detail::select<P>())::supports ? kernel_decline::none : arm::i8_kernel<P>::declined;
+};
 
 }  // namespace ctnn::kernel::arm::mve
