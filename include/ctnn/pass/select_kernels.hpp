@@ -133,14 +133,13 @@ namespace detail {
 
 // The one family a call of this element type asks on this target (where the values leave it undecided).
 // ONNX's integer calls (quantize: float32 input) ask the int8 family.
-template <kernel_params P, instruction_set Isa>
-constexpr kernel_choice family_asked() {
-  constexpr bool float_call = P.type == dtype::f32 && P.requantization != requantization_policy::onnx;
-  constexpr kernel_impl family = float_call                           ? kernel_impl::simd_f32
-                                 : Isa == instruction_set::armv7em_dsp ? kernel_impl::arm_dsp_i8
-                                 : Isa == instruction_set::armv81m_mve ? kernel_impl::arm_mve_i8
-                                                                       : kernel_impl::simd_i8;
-  return {family, family == kernel_impl::simd_f32 ? instruction_set::none : Isa};
+constexpr kernel_choice family_asked(const kernel_params& p, instruction_set isa) {
+  const bool float_call = p.type == dtype::f32 && p.requantization != requantization_policy::onnx;
+  const kernel_impl family = float_call                           ? kernel_impl::simd_f32
+                             : isa == instruction_set::armv7em_dsp ? kernel_impl::arm_dsp_i8
+                             : isa == instruction_set::armv81m_mve ? kernel_impl::arm_mve_i8
+                                                                   : kernel_impl::simd_i8;
+  return {family, family == kernel_impl::simd_f32 ? instruction_set::none : isa};
 }
 
 // A Cortex-M family's rows (kernel/arm/decline.hpp) against its kernel: no row may decline a call the kernel
@@ -166,7 +165,7 @@ constexpr kernel_choice choose_kernel() {
   if constexpr (by_values.impl != kernel_impl::undecided) {
     return by_values;
   } else {
-    constexpr kernel_choice candidate = detail::family_asked<P, Isa>();
+    constexpr kernel_choice candidate = detail::family_asked(P, Isa);
     using family_kernel = kernel::implementation_t<P, candidate>;
     if constexpr (std::is_void_v<family_kernel>) {
       return {};  // a family the compiler flags cannot run, which this translation unit does not read (kernel/dispatch.hpp)
@@ -193,7 +192,7 @@ constexpr kernel_decline reference_reason() {
     return kernel_decline::none;
   } else {
     constexpr bool asked = detail::choice_by_values<Policy>(P, Isa).impl == kernel_impl::undecided;
-    using family_kernel = kernel::implementation_t<P, detail::family_asked<P, Isa>()>;
+    using family_kernel = kernel::implementation_t<P, detail::family_asked(P, Isa)>;
     if constexpr (asked && !std::is_void_v<family_kernel> && requires { family_kernel::declined; }) {
       return family_kernel::declined;
     } else {
