@@ -127,10 +127,6 @@ struct check_kernel_family {
                 "`static void run(operands, result[, rq])`.");
 };
 
-}  // namespace detail
-
-namespace detail {
-
 // The one family a call of this element type asks on this target (where the values leave it undecided).
 // ONNX's integer calls (quantize: float32 input) ask the int8 family.
 constexpr kernel_choice family_asked(const kernel_params& p, instruction_set isa) {
@@ -142,12 +138,13 @@ constexpr kernel_choice family_asked(const kernel_params& p, instruction_set isa
   return {family, family == kernel_impl::simd_f32 ? instruction_set::none : isa};
 }
 
-// A Cortex-M family's rows (kernel/arm/decline.hpp) against its kernel: no row may decline a call the kernel
-// supports (the rows are what ctnn-inspect and the docs show).
+// A Cortex-M family's rows (kernel/arm/decline.hpp) against its kernel: where a kernel runs a call, the rows
+// name the same family (the rows are what ctnn-inspect and the docs show); they may take a call that a
+// kernel's finer conditions decline (other_shape).
 template <kernel_params P, instruction_set Isa, class Kernel>
 constexpr bool rows_agree_with_supports() {
-  if constexpr (is_cortex_m_with_fast_kernels(Isa) && requires { Kernel::declined; })
-    return !Kernel::supports || kernel::arm::verdict_on(P, Isa).runs != kernel_impl::reference;
+  if constexpr (is_cortex_m_with_fast_kernels(Isa) && requires { Kernel::runs; })
+    return Kernel::runs == kernel_impl::reference || kernel::arm::verdict_on(P, Isa).runs == Kernel::runs;
   else return true;
 }
 
@@ -172,8 +169,8 @@ constexpr kernel_choice choose_kernel() {
     } else {
       static_assert(sizeof(detail::check_kernel_family<family_kernel>) > 0);  // ctnn::kernel_family, member by member
       static_assert(detail::rows_agree_with_supports<P, Isa, family_kernel>(),
-                    "ctnn::pass::select_kernels: the rows of kernel/arm/decline.hpp (dsp_rules, mve_rules) decline a call "
-                    "that the family's kernel supports: update the rows with the kernel's `supports`.");
+                    "ctnn::pass::select_kernels: the rows of kernel/arm/decline.hpp (dsp_rules, mve_rules) name another "
+                    "family than the kernel that runs this call (Kernel::runs): update the rows with the kernels' `supports`.");
       if constexpr (!kernel_family<family_kernel>) return {};
       else if constexpr (family_kernel::supports) return {candidate.impl, candidate.isa, detail::packed_mask<family_kernel>()};
       else return {};
@@ -226,12 +223,12 @@ constexpr refused_call first_refused_call(const std::array<kernel_decline, Count
     const std::int32_t k = call.kernel;
     const bool listed = k >= 0 && k < M.kernel_count && M.kernels[static_cast<std::size_t>(k)] == call.params;
     // A call off the kernel table runs the reference kernel (run_on): its rows' reason, or other_shape.
-    const kernel_decline reason =
-        listed ? reasons[static_cast<std::size_t>(k)]
-        : call.params.in_place == 2
-            ? kernel_decline::none
-            : (kernel::arm::verdict_on(call.params, isa).reason != kernel_decline::none ? kernel::arm::verdict_on(call.params, isa).reason
-                                                                                       : kernel_decline::other_shape);
+    const auto off_table_reason = [&] {
+      if (call.params.in_place == 2) return kernel_decline::none;
+      const kernel_decline by_rows = kernel::arm::verdict_on(call.params, isa).reason;
+      return by_rows != kernel_decline::none ? by_rows : kernel_decline::other_shape;
+    };
+    const kernel_decline reason = listed ? reasons[static_cast<std::size_t>(k)] : off_table_reason();
     if (reason != kernel_decline::none) return {c, reason};
   }
   return {};

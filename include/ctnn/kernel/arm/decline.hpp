@@ -13,7 +13,8 @@
 // The kernels' `supports` (kernel/arm/*.hpp, kernel/arm/mve/*.hpp) stay the facts: arm::i8_kernel<P>::declined
 // and mve::i8_kernel<P>::declined give these reasons where `supports` is false (other_shape where no row's
 // condition holds: a finer condition of the kernel's own), and pass::select_kernels checks, where the family
-// is compiled, that no row declines a call its kernel supports. Needs no DSP extension (host tools read it).
+// is compiled, that the rows name the family whose kernel runs each call (i8_kernel<P>::runs): a kernel that
+// takes more shapes needs its row updated. Needs no DSP extension (host tools read it).
 #include <array>
 #include <cstddef>
 #include <cstdint>
