@@ -9,6 +9,15 @@
 //                                          (the importers' own tables; float32/int8: whether the kind has a
 //                                          kernel for that element type), as the Markdown tables that
 //                                          docs/frontends.md carries (the test docs_operator_tables compares)
+//   ctnn-inspect --target <core> <model>   after the module, the kernel family of every call on that target
+//                                          (cortex-m0plus, m3, m4, m7, m33, m55, m85, generic, sse4.1,
+//                                          avx2, avx512-vnni, neon) and, where the reference kernel runs,
+//                                          why the fast family declines the call (kernel/arm/decline.hpp's
+//                                          rows: what ctnn::require_fast_kernels reports), ending with the
+//                                          line "reference calls on <core>: N" and the list
+//   ctnn-inspect --fast-kernels            the shapes the Cortex-M int8 families take, as the Markdown table
+//                                          docs/design.md §4 carries (their rows, kernel/arm/decline.hpp;
+//                                          the test docs_fast_kernel_table compares)
 //   ctnn-inspect --patches <model>         the same with the automatic patch stage before lower_te, as
 //                                          ctnn::patch_execution<ctnn::max_extra_macs<10>> makes it: its
 //                                          prefix, grid, halo, extra MACs and estimated peaks (the line of
@@ -27,6 +36,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -35,6 +45,7 @@
 #include <ctnn/frontend/onnx.hpp>
 #include <ctnn/frontend/tflite.hpp>
 #include <ctnn/ir/diagnostic_text.hpp>
+#include <ctnn/kernel/arm/decline.hpp>
 #include <ctnn/kernel/reference_by_kind.hpp>
 #include <ctnn/print/printer.hpp>
 #include <ctnn/pass/edit_pipeline.hpp>
@@ -139,7 +150,75 @@ struct job {
   std::string_view path;
   bool import_only = false;
   bool patches = false;
+  std::string_view target;  // --target: the core whose kernel families are shown (empty: none)
 };
+
+// --target's names and their instruction sets.
+struct target_name {
+  std::string_view name;
+  ctnn::instruction_set isa;
+};
+constexpr target_name target_names[] = {
+    {"generic", ctnn::targets::generic::isa},         {"cortex-m0plus", ctnn::targets::cortex_m0plus::isa},
+    {"cortex-m3", ctnn::targets::cortex_m3::isa},     {"cortex-m4", ctnn::targets::cortex_m4::isa},
+    {"cortex-m7", ctnn::targets::cortex_m7::isa},     {"cortex-m33", ctnn::targets::cortex_m33::isa},
+    {"cortex-m55", ctnn::targets::cortex_m55::isa},   {"cortex-m85", ctnn::targets::cortex_m85::isa},
+    {"sse4.1", ctnn::targets::x86_sse4_1::isa},       {"avx2", ctnn::targets::x86_avx2::isa},
+    {"avx512-vnni", ctnn::targets::x86_avx512_vnni::isa}, {"neon", ctnn::targets::arm_neon::isa},
+};
+const target_name* find_target(std::string_view name) {
+  for (const target_name& t : target_names)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+// The kernel family of every call on a target: on a Cortex-M target with fast kernels, by the families' rows
+// (kernel/arm/decline.hpp; where the compiler finds a finer condition of a kernel's supports it reports
+// other_shape instead), elsewhere what the values decide ("?": the SIMD family's supports, known only to the
+// compiler). Calls that compute nothing (copies onto themselves) are listed as such; reference calls are
+// counted and listed at the end.
+template <class Module>
+void print_target_families(const Module& m, const target_name& t) {
+  std::printf("\nkernel families on %.*s (calls of the module above)\n", static_cast<int>(t.name.size()), t.name.data());
+  std::string refused;
+  int reference_calls = 0;
+  for (std::int32_t c = 0; c < m.call_count; ++c) {
+    const ctnn::kernel_call& call = m.calls[static_cast<std::size_t>(c)];
+    const ctnn::kernel_params& p = call.params;
+    const std::string_view label = m.op_name(call.node).view();
+    std::printf("  call %3d  op %3d %-18s %-28.*s ", c, call.node, ctnn::name_of(p.kind), static_cast<int>(label.size()), label.data());
+    if (p.in_place == 2) {
+      std::printf("none (a copy onto itself: skipped)\n");
+      continue;
+    }
+    ctnn::kernel_impl runs = ctnn::kernel_impl::reference;
+    ctnn::kernel_decline reason = ctnn::kernel_decline::none, mve = ctnn::kernel_decline::none;
+    if (ctnn::is_cortex_m_with_fast_kernels(t.isa)) {
+      const ctnn::kernel::arm::cortex_m_verdict v = ctnn::kernel::arm::verdict_on(p, t.isa);
+      runs = v.runs, reason = v.reason, mve = v.mve;
+    } else {
+      runs = ctnn::pass::detail::choice_by_values<ctnn::kernel::full>(p, t.isa).impl;
+    }
+    if (runs == ctnn::kernel_impl::undecided) {
+      std::printf("%s?\n", ctnn::family_name(ctnn::pass::detail::family_asked(p, t.isa).impl));
+      continue;
+    }
+    std::printf("%s", ctnn::family_name(runs));
+    if (runs == ctnn::kernel_impl::arm_dsp_i8 && mve != ctnn::kernel_decline::none)
+      std::printf(" (the MVE family's fallback: %s)", ctnn::describe(mve));
+    if (runs == ctnn::kernel_impl::reference && reason != ctnn::kernel_decline::none) {
+      const std::int64_t value = ctnn::decline_value(reason, p);
+      std::printf(": %s", ctnn::describe(reason));
+      if (value >= 0) std::printf(" (%lld)", static_cast<long long>(value));
+    }
+    std::printf("\n");
+    if (runs == ctnn::kernel_impl::reference) {
+      ++reference_calls;
+      refused += "  op " + std::to_string(call.node) + " " + ctnn::name_of(p.kind) + " \"" + std::string{label} + "\"\n";
+    }
+  }
+  std::printf("reference calls on %.*s: %d\n%s", static_cast<int>(t.name.size()), t.name.data(), reference_calls, refused.c_str());
+}
 
 using ctnn_tools::stem_of;  // the module is named after the file
 
@@ -224,6 +303,7 @@ int inspect_module(const job& j, Module& m) {
   if (status == 0) {
     std::printf("\nafter ctnn::default_pipeline (%zu passes):\n", pipeline::size);
     ctnn::print_module(m, write);
+    if (const target_name* t = find_target(j.target)) print_target_families(m, *t);
   }
   return status;
 }
@@ -244,6 +324,27 @@ int run_onnx(job& j) {
   if (b.tensors <= 4096 && b.nodes <= 4096 && b.values <= 4096 && b.relayouts <= 4096) return inspect_onnx<4096, 4096, 4096, 4096>(j);
   std::printf("error: the model needs %zu tensors and %zu nodes; ctnn-inspect handles up to 4096\n", b.tensors, b.nodes);
   return 3;
+}
+
+// --fast-kernels: the Cortex-M families' rows as a Markdown table, in row order.
+int print_fast_kernels() {
+  std::printf("| family | op kind | element type | recipe | declines when |\n|---|---|---|---|---|\n");
+  const auto rows = [](const char* family, std::span<const ctnn::kernel::arm::fast_kernel_rule> rules) {
+    for (const ctnn::kernel::arm::fast_kernel_rule& r : rules) {
+      std::printf("| %s | `%s` | %s | %s | ", family, ctnn::name_of(r.kind), ctnn::name_of(r.type),
+                  r.requantization == ctnn::requantization_policy::onnx ? "ONNX" : "TFLite");
+      const char* separator = "";
+      for (ctnn::kernel_decline d : r.declines_when) {
+        if (d == ctnn::kernel_decline::none) break;
+        std::printf("%s%s", separator, ctnn::describe(d));
+        separator = "; ";
+      }
+      std::printf("%s |\n", *separator == '\0' ? "none listed (the kernel's own finer conditions: other_shape)" : "");
+    }
+  };
+  rows("Armv7E-M DSP", ctnn::kernel::arm::dsp_rules);
+  rows("Armv8.1-M MVE", ctnn::kernel::arm::mve_rules);
+  return 0;
 }
 
 // --operators: the TFLite and ONNX operator tables as Markdown, in table order.
@@ -296,27 +397,41 @@ int run(job& j) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  constexpr ctnn_tools::option_spec options[] = {{"--import-only", false}, {"--patches", false}, {"--operators", false}};
+  constexpr ctnn_tools::option_spec options[] = {
+      {"--import-only", false}, {"--patches", false}, {"--operators", false}, {"--fast-kernels", false}, {"--target", true}};
+  constexpr std::string_view synopsis =
+      "[--import-only] [--patches] [--target <core>] <model.tflite|model.onnx> | --operators | --fast-kernels";
   if (const int status = ctnn_tools::screen_options(
-          argc, argv, "[--import-only] [--patches] <model.tflite|model.onnx> | --operators",
+          argc, argv, synopsis,
           "  --operators     the operators the TFLite and ONNX frontends import (Markdown tables)\n"
+          "  --fast-kernels  the shapes the Cortex-M int8 families take (a Markdown table)\n"
           "  --import-only   only the file and the import, not the pipeline\n"
           "  --patches       the first ops patch by patch where that lowers RAM within 10 % more MACs\n"
-          "                  (ctnn::patch_execution<ctnn::max_extra_macs<10>>); the patch stage is printed\n",
+          "                  (ctnn::patch_execution<ctnn::max_extra_macs<10>>); the patch stage is printed\n"
+          "  --target <core> the kernel family of every call on that core, and why the reference kernel runs\n"
+          "                  where it does: cortex-m0plus, cortex-m3, cortex-m4, cortex-m7, cortex-m33,\n"
+          "                  cortex-m55, cortex-m85, generic, sse4.1, avx2, avx512-vnni, neon\n",
           options);
       status >= 0)
     return status;
   if (argc == 2 && std::strcmp(argv[1], "--operators") == 0) return print_operators();
+  if (argc == 2 && std::strcmp(argv[1], "--fast-kernels") == 0) return print_fast_kernels();
   job j{};
   const char* path = nullptr;
   for (int a = 1; a < argc; ++a) {
     if (std::strcmp(argv[a], "--import-only") == 0) j.import_only = true;
     else if (std::strcmp(argv[a], "--patches") == 0) j.patches = true;
+    else if (std::strcmp(argv[a], "--target") == 0 && a + 1 < argc) j.target = argv[++a];
     else if (path == nullptr && argv[a][0] != '-') path = argv[a];
     else path = nullptr, a = argc;
   }
   if (path == nullptr) {
-    std::fprintf(stderr, "usage: %s [--import-only] [--patches] <model.tflite|model.onnx>\n", argv[0]);
+    std::fprintf(stderr, "usage: %s %.*s\n", argv[0], static_cast<int>(synopsis.size()), synopsis.data());
+    return 3;
+  }
+  if (!j.target.empty() && find_target(j.target) == nullptr) {
+    std::fprintf(stderr, "%s: --target %.*s: not a core ctnn-inspect knows (see --help)\n", argv[0],
+                 static_cast<int>(j.target.size()), j.target.data());
     return 3;
   }
   // operator new aligns to 16 bytes, as the generated headers align the embedded bytes.

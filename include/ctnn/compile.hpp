@@ -2,9 +2,10 @@
 // ctnn::compile<Model, Options...>: the executor of a model after the default (or a given) pipeline.
 //
 // The options (docs/design.md §0 is their one list: what each sets and its default), in any order: a
-// pipeline, ctnn::planner<>, ctnn::specialisation<>, ctnn::target<>, ctnn::patch_execution<> (at most one of
-// each) and the memory options (memory/options.hpp). The planner and memory options go to every
-// pass::plan_memory of the pipeline; the specialisation and the target to every pass::select_kernels;
+// pipeline, ctnn::planner<>, ctnn::specialisation<>, ctnn::target<>, ctnn::require_fast_kernels,
+// ctnn::patch_execution<> (at most one of each) and the memory options (memory/options.hpp). The planner and
+// memory options go to every pass::plan_memory of the pipeline; the specialisation, the target and
+// require_fast_kernels to every pass::select_kernels;
 // patch_execution's pass goes right before lower_te. scripts/check_docs.py --compile-options (the ctest
 // docs_compile_options) checks the list and the errors below against these types.
 //
@@ -63,9 +64,12 @@ template <class T>
 concept target_option = requires { typename T::ctnn_target_option; };
 
 template <class T>
-inline constexpr bool is_compile_option =
-    is_pipeline<T>::value || planner_option<T> || specialisation_option<T> || target_option<T> || memory::memory_option<T> ||
-    patch_option<T>;
+concept kernel_requirement_option = requires { typename T::ctnn_kernel_requirement_option; };
+
+template <class T>
+inline constexpr bool is_compile_option = is_pipeline<T>::value || planner_option<T> || specialisation_option<T> ||
+                                          target_option<T> || kernel_requirement_option<T> || memory::memory_option<T> ||
+                                          patch_option<T>;
 
 // The option kinds as traits (a type with ::value), so that the options of one kind are a filter over the
 // option types.
@@ -77,6 +81,8 @@ template <class T>
 struct is_specialisation_option : std::bool_constant<specialisation_option<T>> {};
 template <class T>
 struct is_target_option : std::bool_constant<target_option<T>> {};
+template <class T>
+struct is_kernel_requirement_option : std::bool_constant<kernel_requirement_option<T>> {};
 template <class T>
 struct is_memory_option : std::bool_constant<memory::memory_option<T>> {};
 template <class T>
@@ -108,7 +114,8 @@ struct check_compile_option {
                 "go inside ctnn::patch_execution<...>: only a patch stage can read the input by rows.");
   static_assert(is_compile_option<Option> || patch_setting_option<Option> || std::is_same_v<Option, absent_option>,
                 "ctnn::compile<Model, Options...>: an option is not a compile option (a ctnn::pipeline<>, "
-                "ctnn::planner<>, ctnn::specialisation<>, ctnn::target<>, ctnn::patch_execution<>, ctnn::pools<>, "
+                "ctnn::planner<>, ctnn::specialisation<>, ctnn::target<>, ctnn::require_fast_kernels, ctnn::patch_execution<>, "
+                "ctnn::pools<>, "
                 "ctnn::pin<>, ctnn::pin_op<>, ctnn::pin_kind<>, ctnn::in_place_ops, ctnn::concat_in_place, ctnn::slice_in_place, "
                 "ctnn::memory_aware_order, ctnn::memory_reuse, ctnn::in_place_windows, ctnn::in_place_depthwise, "
                 "ctnn::in_place_conv or ctnn::io_in_arena; docs/design.md §0); a pool goes inside ctnn::pools<...>.");
@@ -140,30 +147,31 @@ struct apply_memory_options<pipeline<Passes...>, Planner, MemoryOptions> {
   using type = pipeline<typename with_memory_options<Passes, Planner, MemoryOptions>::type...>;
 };
 
-// select_kernels with the compile options' target and policy (void: the pass's own).
-template <class Pass, class Target, class Policy>
+// select_kernels with the compile options' target, policy and requirement (void: the pass's own).
+template <class Pass, class Target, class Policy, class Requirement>
 struct with_kernel_options {
   using type = Pass;
 };
-template <class OwnTarget, class OwnPolicy, class Target, class Policy>
-struct with_kernel_options<pass::select_kernels<OwnTarget, OwnPolicy>, Target, Policy> {
+template <class OwnTarget, class OwnPolicy, class OwnRequirement, class Target, class Policy, class Requirement>
+struct with_kernel_options<pass::select_kernels<OwnTarget, OwnPolicy, OwnRequirement>, Target, Policy, Requirement> {
   using type = pass::select_kernels<std::conditional_t<std::is_void_v<Target>, OwnTarget, Target>,
-                                    std::conditional_t<std::is_void_v<Policy>, OwnPolicy, Policy>>;
+                                    std::conditional_t<std::is_void_v<Policy>, OwnPolicy, Policy>,
+                                    std::conditional_t<std::is_void_v<Requirement>, OwnRequirement, Requirement>>;
 };
 template <class Pass>
 inline constexpr bool is_select_kernels = false;
-template <class Target, class Policy>
-inline constexpr bool is_select_kernels<pass::select_kernels<Target, Policy>> = true;
+template <class Target, class Policy, class Requirement>
+inline constexpr bool is_select_kernels<pass::select_kernels<Target, Policy, Requirement>> = true;
 template <class Pipeline>
 inline constexpr bool has_select_kernels = false;
 template <class... Passes>
 inline constexpr bool has_select_kernels<pipeline<Passes...>> = (is_select_kernels<Passes> || ...);
 
-template <class Pipeline, class Target, class Policy>
+template <class Pipeline, class Target, class Policy, class Requirement>
 struct apply_kernel_options;
-template <class... Passes, class Target, class Policy>
-struct apply_kernel_options<pipeline<Passes...>, Target, Policy> {
-  using type = pipeline<typename with_kernel_options<Passes, Target, Policy>::type...>;
+template <class... Passes, class Target, class Policy, class Requirement>
+struct apply_kernel_options<pipeline<Passes...>, Target, Policy, Requirement> {
+  using type = pipeline<typename with_kernel_options<Passes, Target, Policy, Requirement>::type...>;
 };
 
 template <class... Options>
@@ -174,6 +182,7 @@ struct compile_options : check_compile_option<option_of_kind<is_unknown_option, 
   static_assert(count<is_planner_option> <= 1, "ctnn::compile: give at most one ctnn::planner<>.");
   static_assert(count<is_specialisation_option> <= 1, "ctnn::compile: give at most one ctnn::specialisation<>.");
   static_assert(count<is_target_option> <= 1, "ctnn::compile: give at most one ctnn::target<>.");
+  static_assert(count<is_kernel_requirement_option> <= 1, "ctnn::compile: give ctnn::require_fast_kernels at most once.");
 
   static_assert(count<is_patch_option> <= 1, "ctnn::compile: give at most one ctnn::patch_execution<>.");
   using pipeline_option = option_of_kind<is_pipeline_option, Options...>;
@@ -184,6 +193,9 @@ struct compile_options : check_compile_option<option_of_kind<is_unknown_option, 
   // The kernel specialisation policy and the target (void: select_kernels' own defaults, full and native).
   using kernels = typename option_of_kind<is_specialisation_option, Options...>::type;
   using target = typename option_of_kind<is_target_option, Options...>::type;
+  // ctnn::require_fast_kernels, or void.
+  using requirement = std::conditional_t<count<is_kernel_requirement_option> == 0, void,
+                                         option_of_kind<is_kernel_requirement_option, Options...>>;
   using memory_options = options_of_kind<is_memory_option, Options...>;
 
   // The patch stage goes before lower_te, planning with the options its automatic choice checks RAM with.
@@ -196,14 +208,14 @@ struct compile_options : check_compile_option<option_of_kind<is_unknown_option, 
   static_assert(!has_memory_options || has_plan_memory<user_pipeline> || first_order_problem(user_pipeline{}).position >= 0,
                 "ctnn::compile: a planner or memory option is given, but the pipeline has no ctnn::pass::plan_memory to "
                 "take it.");
-  static_assert((std::is_void_v<kernels> && std::is_void_v<target>) || has_select_kernels<user_pipeline> ||
-                    first_order_problem(user_pipeline{}).position >= 0,
-                "ctnn::compile: a ctnn::specialisation<> or ctnn::target<> is given, but the pipeline has no "
-                "ctnn::pass::select_kernels to take it.");
+  static constexpr bool has_kernel_options = !std::is_void_v<kernels> || !std::is_void_v<target> || !std::is_void_v<requirement>;
+  static_assert(!has_kernel_options || has_select_kernels<user_pipeline> || first_order_problem(user_pipeline{}).position >= 0,
+                "ctnn::compile: a ctnn::specialisation<>, ctnn::target<> or ctnn::require_fast_kernels is given, but the "
+                "pipeline has no ctnn::pass::select_kernels to take it.");
   using planned = std::conditional_t<std::is_void_v<planner> && std::is_same_v<memory_options, std::tuple<>>, checked,
                                      typename apply_memory_options<checked, planner, memory_options>::type>;
-  using type = std::conditional_t<std::is_void_v<kernels> && std::is_void_v<target>, planned,
-                                  typename apply_kernel_options<planned, target, kernels>::type>;
+  using type = std::conditional_t<!has_kernel_options, planned,
+                                  typename apply_kernel_options<planned, target, kernels, requirement>::type>;
 };
 
 }  // namespace detail

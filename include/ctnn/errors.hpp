@@ -9,6 +9,7 @@
 #include <utility>
 
 #include <ctnn/errors/graph.hpp>
+#include <ctnn/errors/kernels.hpp>
 #include <ctnn/errors/memory.hpp>
 #include <ctnn/errors/pipeline.hpp>
 #include <ctnn/ir/diagnostic.hpp>

@@ -95,4 +95,17 @@ struct target {
   using type = T;
 };
 
+// Whether a target is a Cortex-M core with fast int8 kernels (the Armv7E-M DSP or Armv8.1-M MVE family).
+constexpr bool is_cortex_m_with_fast_kernels(instruction_set isa) {
+  return isa == instruction_set::armv7em_dsp || isa == instruction_set::armv81m_mve;
+}
+
+// ctnn::compile's option: on a Cortex-M target with fast kernels (cortex_m4, m7, m33, m55, m85), a call that
+// would run a reference kernel is a compile error naming the op and why the fast family declines it
+// (pass::select_kernels; calls that compute nothing, views and skipped copies, do not count). No effect on
+// other targets.
+struct require_fast_kernels {
+  using ctnn_kernel_requirement_option = void;
+};
+
 }  // namespace ctnn

@@ -4,6 +4,7 @@
 // compile options that reach it; the printed module; and the executor running what was recorded.
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -113,6 +114,16 @@ static_assert(std::is_same_v<ctnn::detail::compile_options<ctnn::target<targets:
 static_assert(std::is_same_v<ctnn::detail::compile_options<ctnn::specialisation<ctnn::shared>, ctnn::target<targets::generic>>::type::pass<7>,
                              ctnn::pass::select_kernels<targets::generic, ctnn::kernel::shared>>);
 static_assert(ctnn::detail::is_compile_option<ctnn::target<targets::cortex_m0plus>>);
+static_assert(std::is_same_v<ctnn::detail::compile_options<ctnn::require_fast_kernels, ctnn::target<targets::generic>>::type::pass<7>,
+                             ctnn::pass::select_kernels<targets::generic, ctnn::kernel::full, ctnn::require_fast_kernels>>);
+static_assert(ctnn::detail::is_compile_option<ctnn::require_fast_kernels>);
+// require_fast_kernels binds on the Cortex-M cores with fast kernels only (a float model on the generic target compiles).
+static_assert(!ctnn::pass::select_kernels<targets::generic, ctnn::kernel::full, ctnn::require_fast_kernels>::fast_kernels_required &&
+              ctnn::pass::select_kernels<targets::cortex_m4, ctnn::kernel::full, ctnn::require_fast_kernels>::fast_kernels_required &&
+              ctnn::pass::select_kernels<targets::cortex_m85, ctnn::kernel::full, ctnn::require_fast_kernels>::fast_kernels_required &&
+              !ctnn::pass::select_kernels<targets::cortex_m0plus, ctnn::kernel::full, ctnn::require_fast_kernels>::fast_kernels_required);
+using generic_required_net = ctnn::compile<tiny, ctnn::target<targets::generic>, ctnn::require_fast_kernels>;
+static_assert(generic_required_net::module.has(ctnn::fact::kernels_selected));
 static_assert(ctnn::enabled_by_compiler(instruction_set::none) && ctnn::enabled_by_compiler(targets::native::isa));
 static_assert(targets::cortex_m0plus::isa == instruction_set::none && targets::cortex_m3::isa == instruction_set::none &&
               targets::cortex_m7::isa == instruction_set::armv7em_dsp && targets::cortex_m33::isa == instruction_set::armv7em_dsp);
@@ -241,5 +252,99 @@ TEST_CASE("select_kernels: the printed module names the kernel of each call") {
     CHECK(native_text.find("runs simd_f32") != std::string::npos);
   }
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Why a Cortex-M family declines a call (ir/kernel_decline.hpp, kernel/arm/decline.hpp): the reasons in
+// words, the families' rows, and what require_fast_kernels reports (here, on the host, a dry run of the rows).
+
+using ctnn::kernel_decline;
+namespace arm = ctnn::kernel::arm;
+
+constexpr kernel_params int8_depthwise(std::int32_t channels, std::int32_t multiplier) {
+  kernel_params p = int8_conv();
+  p.kind = op_kind::depthwise_conv2d;
+  p.in = make_shape(1, 8, 8, channels);
+  p.out = make_shape(1, 8, 8, channels * multiplier);
+  p.depth_multiplier = multiplier;
+  p.win.kernel_h = p.win.kernel_w = 3;
+  p.win.mode = ctnn::padding::same;
+  p.win.pad_top = p.win.pad_left = p.win.pad_bottom = p.win.pad_right = 1;
+  return p;
+}
+constexpr kernel_params int8_of(op_kind kind) {
+  kernel_params p = int8_conv();
+  p.kind = kind;
+  p.in = p.out = make_shape(1, 10);
+  return p;
+}
+
+TEST_CASE("kernel_decline: every reason has its own sentence") {
+  std::vector<std::string> sentences;
+  for (int d = 0; d <= static_cast<int>(kernel_decline::broadcast); ++d) {
+    const std::string sentence = ctnn::describe(static_cast<kernel_decline>(d));
+    CAPTURE(d);
+    CHECK(sentence != "?");
+    for (const std::string& other : sentences) CHECK(sentence != other);
+    sentences.push_back(sentence);
+  }
+  CHECK(std::string{ctnn::describe(kernel_decline::depthwise_multiplier_not_1)} == "depthwise channel multiplier other than 1");
+  CHECK(ctnn::decline_value(kernel_decline::depthwise_multiplier_not_1, int8_depthwise(3, 2)) == 2);
+  CHECK(ctnn::decline_value(kernel_decline::none, int8_depthwise(3, 2)) == -1);
+  CHECK(std::string{ctnn::family_name(kernel_impl::arm_dsp_i8)} == "Armv7E-M DSP");
+  CHECK(std::string{ctnn::family_name(kernel_impl::arm_mve_i8)} == "Armv8.1-M MVE");
+}
+
+TEST_CASE("Cortex-M families' rows: which family runs a call, and why the reference kernel does") {
+  constexpr instruction_set dsp = instruction_set::armv7em_dsp, mve = instruction_set::armv81m_mve;
+  CHECK(arm::verdict_on(int8_conv(), dsp).runs == kernel_impl::arm_dsp_i8);
+  CHECK(arm::verdict_on(int8_conv(), mve).runs == kernel_impl::arm_mve_i8);
+  CHECK(arm::verdict_on(int8_conv(0, 3), dsp).reason == kernel_decline::weights_offset_not_0);
+  // Depthwise: multiplier 1 on the DSP family; any multiplier and channel count on the MVE one.
+  CHECK(arm::verdict_on(int8_depthwise(16, 1), mve).runs == kernel_impl::arm_mve_i8);
+  CHECK(arm::verdict_on(int8_depthwise(12, 1), mve).runs == kernel_impl::arm_mve_i8);
+  CHECK(arm::verdict_on(int8_depthwise(3, 2), mve).runs == kernel_impl::arm_mve_i8);
+  const arm::cortex_m_verdict doubled = arm::verdict_on(int8_depthwise(3, 2), dsp);
+  CHECK(doubled.runs == kernel_impl::reference);
+  CHECK(doubled.reason == kernel_decline::depthwise_multiplier_not_1);
+  // Op kinds without a kernel of the family, element types without one, the other recipe.
+  CHECK(arm::verdict_on(int8_of(op_kind::softmax), dsp).reason == kernel_decline::no_kernel_for_op);
+  CHECK(arm::verdict_on(int8_of(op_kind::softmax), mve).reason == kernel_decline::no_kernel_for_op);
+  kernel_params f32_conv = int8_conv();
+  f32_conv.type = f32_conv.out_type = dtype::f32;
+  CHECK(arm::verdict_on(f32_conv, dsp).reason == kernel_decline::element_type);
+  kernel_params onnx_add = int8_of(op_kind::add);
+  onnx_add.requantization = ctnn::requantization_policy::onnx;
+  CHECK(arm::verdict_on(onnx_add, dsp).reason == kernel_decline::requantization_not_tflite);
+  // Broadcasts: the MVE add declines them, the DSP family's broadcast kernel takes them.
+  kernel_params broadcast_add = int8_of(op_kind::add);
+  broadcast_add.in2 = make_shape(1, 1);
+  CHECK(arm::verdict_on(broadcast_add, mve).runs == kernel_impl::arm_dsp_i8);
+  CHECK(arm::verdict_on(broadcast_add, mve).mve == kernel_decline::broadcast);
+  // Averaging windows up to 256 values.
+  kernel_params pool = int8_depthwise(8, 1);
+  pool.kind = op_kind::avg_pool;
+  pool.win.kernel_h = pool.win.kernel_w = 17;
+  CHECK(arm::verdict_on(pool, dsp).reason == kernel_decline::window_over_256);
+  CHECK(ctnn::decline_value(kernel_decline::window_over_256, pool) == 289);
+  // Every row names conditions its op kind has (none after the first none).
+  for (const auto& rules : {std::span<const arm::fast_kernel_rule>{arm::dsp_rules}, std::span<const arm::fast_kernel_rule>{arm::mve_rules}})
+    for (const arm::fast_kernel_rule& r : rules) {
+      bool ended = false;
+      for (kernel_decline d : r.declines_when) {
+        CHECK(!(ended && d != kernel_decline::none));
+        ended = ended || d == kernel_decline::none;
+      }
+    }
+}
+
+// What require_fast_kernels reports per call: none where a family runs it, the rows' reason where the reference
+// kernel does; on the host (no DSP kernels compiled) a call the rows take is no error (the dry run).
+static_assert(ctnn::pass::reference_reason<int8_depthwise(3, 2), instruction_set::armv7em_dsp>() ==
+              kernel_decline::depthwise_multiplier_not_1);
+static_assert(ctnn::pass::reference_reason<int8_depthwise(16, 1), instruction_set::armv81m_mve>() == kernel_decline::none);
+static_assert(ctnn::pass::reference_reason<int8_of(op_kind::softmax), instruction_set::armv7em_dsp>() == kernel_decline::no_kernel_for_op);
+// The shared policy runs no reference kernel.
+static_assert(ctnn::pass::reference_reason<int8_of(op_kind::softmax), instruction_set::armv7em_dsp, ctnn::kernel::shared>() ==
+              kernel_decline::none);
 
 }  // namespace

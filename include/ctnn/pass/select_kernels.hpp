@@ -14,6 +14,14 @@
 // layout of constant operand k. Under the shared policy every call runs its op kind's shared kernel, with
 // constants as stored.
 //
+// Under ctnn::require_fast_kernels (the Requirement argument) on a Cortex-M target with fast kernels, a call
+// that runs the reference kernel is a compile error (errors::reference_kernel_call: the op, the family asked,
+// its reason, ir/kernel_decline.hpp). Calls that compute nothing (kernel_params::in_place 2: a copy onto
+// itself; views are no calls) do not count; every other call does, ops of kinds no family has a kernel for
+// among them (kernel_decline::no_kernel_for_op). Where the family is not compiled in (a host build naming a
+// Cortex-M target in its own pipeline) the reasons come from the family's rows (kernel/arm/decline.hpp) alone,
+// which makes the check a dry run of the model's shapes on the host.
+//
 // Whether a family supports P is a compile-time fact (a template over kernel_params), so the pass reads
 // the module before it as a template argument (run_on<M>, what ctnn::compile's pipeline runs). At run time
 // (the tools' pipelines) run(m) records what the values decide and kernel_impl::undecided for the calls
@@ -24,7 +32,11 @@
 #include <type_traits>
 #include <utility>
 
+#include <ctnn/errors/graph.hpp>
+#include <ctnn/errors/kernels.hpp>
+#include <ctnn/ir/kernel_decline.hpp>
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/arm/decline.hpp>
 #include <ctnn/kernel/dispatch.hpp>
 #include <ctnn/kernel/kernel_family.hpp>
 #include <ctnn/pass/detail/in_place_pass.hpp>
@@ -115,6 +127,32 @@ struct check_kernel_family {
                 "`static void run(operands, result[, rq])`.");
 };
 
+// The one family a call of this element type asks on this target (where the values leave it undecided).
+// ONNX's integer calls (quantize: float32 input) ask the int8 family.
+constexpr kernel_choice family_asked(const kernel_params& p, instruction_set isa) {
+  const bool float_call = p.type == dtype::f32 && p.requantization != requantization_policy::onnx;
+  const kernel_impl family = float_call                           ? kernel_impl::simd_f32
+                             : isa == instruction_set::armv7em_dsp ? kernel_impl::arm_dsp_i8
+                             : isa == instruction_set::armv81m_mve ? kernel_impl::arm_mve_i8
+                                                                   : kernel_impl::simd_i8;
+  return {family, family == kernel_impl::simd_f32 ? instruction_set::none : isa};
+}
+
+// A Cortex-M family's rows (kernel/arm/decline.hpp) against its kernel: where a kernel runs a call, the rows
+// name the same family (the rows are what ctnn-inspect and the docs show); they may take a call that a
+// kernel's finer conditions decline (other_shape).
+template <kernel_params P, instruction_set Isa, class Kernel>
+constexpr bool rows_agree_with_supports() {
+  if constexpr (is_cortex_m_with_fast_kernels(Isa) && requires { Kernel::runs; })
+    return Kernel::runs == kernel_impl::reference || kernel::arm::verdict_on(P, Isa).runs == Kernel::runs;
+  else return true;
+}
+
+// The family named in require_fast_kernels' error: the target's int8 family.
+constexpr kernel_impl cortex_m_family(instruction_set isa) {
+  return isa == instruction_set::armv81m_mve ? kernel_impl::arm_mve_i8 : kernel_impl::arm_dsp_i8;
+}
+
 }  // namespace detail
 
 // The choice for a call with parameters P on a target with instruction set Isa, under Policy.
@@ -124,22 +162,40 @@ constexpr kernel_choice choose_kernel() {
   if constexpr (by_values.impl != kernel_impl::undecided) {
     return by_values;
   } else {
-    // The one family a call of this element type asks on this target.
-    // ONNX's integer calls (quantize: float32 input) ask the int8 family.
-    constexpr bool float_call = P.type == dtype::f32 && P.requantization != requantization_policy::onnx;
-    constexpr kernel_impl family = float_call                           ? kernel_impl::simd_f32
-                                   : Isa == instruction_set::armv7em_dsp ? kernel_impl::arm_dsp_i8
-                                   : Isa == instruction_set::armv81m_mve ? kernel_impl::arm_mve_i8
-                                                                         : kernel_impl::simd_i8;
-    constexpr kernel_choice candidate{family, family == kernel_impl::simd_f32 ? instruction_set::none : Isa};
+    constexpr kernel_choice candidate = detail::family_asked(P, Isa);
     using family_kernel = kernel::implementation_t<P, candidate>;
     if constexpr (std::is_void_v<family_kernel>) {
       return {};  // a family the compiler flags cannot run, which this translation unit does not read (kernel/dispatch.hpp)
     } else {
       static_assert(sizeof(detail::check_kernel_family<family_kernel>) > 0);  // ctnn::kernel_family, member by member
+      static_assert(detail::rows_agree_with_supports<P, Isa, family_kernel>(),
+                    "ctnn::pass::select_kernels: the rows of kernel/arm/decline.hpp (dsp_rules, mve_rules) name another "
+                    "family than the kernel that runs this call (Kernel::runs): update the rows with the kernels' `supports`.");
       if constexpr (!kernel_family<family_kernel>) return {};
       else if constexpr (family_kernel::supports) return {candidate.impl, candidate.isa, detail::packed_mask<family_kernel>()};
       else return {};
+    }
+  }
+}
+
+// Why a call with parameters P runs the reference kernel on a Cortex-M target of instruction set Isa under
+// Policy: none where it does not (or computes nothing: in_place 2), else the family's reason (its
+// `declined`), or where this translation unit does not read the family, its rows' reason
+// (kernel/arm/decline.hpp; none when they take the call and the compiler flags cannot build the family: a
+// host's dry run).
+template <kernel_params P, instruction_set Isa, class Policy = kernel::full>
+constexpr kernel_decline reference_reason() {
+  if constexpr (choose_kernel<P, Isa, Policy>().impl != kernel_impl::reference || P.in_place == 2) {
+    return kernel_decline::none;
+  } else {
+    constexpr bool asked = detail::choice_by_values<Policy>(P, Isa).impl == kernel_impl::undecided;
+    using family_kernel = kernel::implementation_t<P, detail::family_asked(P, Isa)>;
+    if constexpr (asked && !std::is_void_v<family_kernel> && requires { family_kernel::declined; }) {
+      return family_kernel::declined;
+    } else {
+      constexpr kernel_decline by_rows = kernel::arm::verdict_on(P, Isa).reason;
+      if constexpr (by_rows != kernel_decline::none) return by_rows;
+      else return enabled_by_compiler(Isa) ? kernel_decline::family_not_compiled : kernel_decline::none;
     }
   }
 }
@@ -153,13 +209,46 @@ inline constexpr kernel_params with_kernel_choice = [] {
   return p;
 }();
 
-template <class Target = targets::native, class Policy = kernel::full>
-struct select_kernels : detail::in_place_pass<select_kernels<Target, Policy>> {
+namespace detail {
+
+// The first call that runs a reference kernel it must not (require_fast_kernels), with its reason.
+struct refused_call {
+  std::int32_t call = -1;
+  kernel_decline reason = kernel_decline::none;
+};
+template <const auto& M, std::size_t Count>
+constexpr refused_call first_refused_call(const std::array<kernel_decline, Count>& reasons, instruction_set isa) {
+  for (std::int32_t c = 0; c < M.call_count; ++c) {
+    const kernel_call& call = M.calls[static_cast<std::size_t>(c)];
+    const std::int32_t k = call.kernel;
+    const bool listed = k >= 0 && k < M.kernel_count && M.kernels[static_cast<std::size_t>(k)] == call.params;
+    // A call off the kernel table runs the reference kernel (run_on): its rows' reason, or other_shape.
+    const auto off_table_reason = [&] {
+      if (call.params.in_place == 2) return kernel_decline::none;
+      const kernel_decline by_rows = kernel::arm::verdict_on(call.params, isa).reason;
+      return by_rows != kernel_decline::none ? by_rows : kernel_decline::other_shape;
+    };
+    const kernel_decline reason = listed ? reasons[static_cast<std::size_t>(k)] : off_table_reason();
+    if (reason != kernel_decline::none) return {c, reason};
+  }
+  return {};
+}
+
+}  // namespace detail
+
+// Requirement: void, or ctnn::require_fast_kernels (target.hpp).
+template <class Target = targets::native, class Policy = kernel::full, class Requirement = void>
+struct select_kernels : detail::in_place_pass<select_kernels<Target, Policy, Requirement>> {
   static_assert(target_description<Target>, "ctnn::pass::select_kernels<Target, Policy>: Target is a ctnn::targets:: type.");
   static_assert(std::is_same_v<Policy, kernel::full> || std::is_same_v<Policy, kernel::shared>,
                 "ctnn::pass::select_kernels<Target, Policy>: Policy is ctnn::full or ctnn::shared.");
+  static_assert(std::is_void_v<Requirement> || std::is_same_v<Requirement, require_fast_kernels>,
+                "ctnn::pass::select_kernels<Target, Policy, Requirement>: Requirement is void or ctnn::require_fast_kernels.");
   using target = Target;
   using policy = Policy;
+  using requirement = Requirement;
+  static constexpr bool fast_kernels_required =
+      std::is_same_v<Requirement, require_fast_kernels> && is_cortex_m_with_fast_kernels(Target::isa);
   static constexpr const char* name = "select_kernels";
 
   // After planning: plan_memory decides which calls run in place, which rules SIMD families out.
@@ -183,6 +272,7 @@ struct select_kernels : detail::in_place_pass<select_kernels<Target, Policy>> {
       const bool listed = k >= 0 && k < M.kernel_count && M.kernels[static_cast<std::size_t>(k)] == p;
       return listed ? choices[static_cast<std::size_t>(k)] : detail::choice_by_values<Policy>(p, instruction_set::none);
     });
+    if constexpr (fast_kernels_required) check_fast_kernels<M>();
     return m;
   }
 
@@ -193,6 +283,20 @@ struct select_kernels : detail::in_place_pass<select_kernels<Target, Policy>> {
   }
 
  private:
+  // require_fast_kernels: the first call that runs a reference kernel is the compile error.
+  template <const auto& M>
+  static constexpr void check_fast_kernels() {
+    constexpr auto reasons = []<std::size_t... K>(std::index_sequence<K...>) {
+      return std::array<kernel_decline, sizeof...(K) + 1>{reference_reason<M.kernels[K], Target::isa, Policy>()..., {}};
+    }(std::make_index_sequence<static_cast<std::size_t>(M.kernel_count)>{});
+    constexpr detail::refused_call refused = detail::first_refused_call<M>(reasons, Target::isa);
+    if constexpr (refused.call >= 0) {
+      constexpr kernel_call call = M.calls[static_cast<std::size_t>(refused.call)];
+      static_assert(sizeof(errors::reference_kernel_call<errors::module_op<M, call.node>, errors::family<detail::cortex_m_family(Target::isa)>,
+                                                         errors::declined_because<refused.reason, decline_value(refused.reason, call.params)>>) > 0);
+    }
+  }
+
   template <class Module, class Choice>
   static constexpr void record(Module& m, Choice choice_of) {
     for (std::int32_t c = 0; c < m.call_count; ++c) {

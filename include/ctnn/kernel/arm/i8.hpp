@@ -13,6 +13,7 @@
 #include <ctnn/kernel/arm/add.hpp>
 #include <ctnn/kernel/arm/broadcast.hpp>
 #include <ctnn/kernel/arm/conv.hpp>
+#include <ctnn/kernel/arm/decline.hpp>
 #include <ctnn/kernel/arm/depthwise.hpp>
 #include <ctnn/kernel/arm/onnx_conv.hpp>
 #include <ctnn/kernel/arm/pool.hpp>
@@ -71,7 +72,17 @@ constexpr auto select() {
 
 }  // namespace i8_detail
 
+// runs: the family whose kernel runs P (arm_dsp_i8, or reference). declined: why the family leaves P to the
+// reference kernel (none where it supports P): the first condition of P's row in dsp_rules
+// (kernel/arm/decline.hpp) that P meets, other_shape where the kernel's own `supports` declines for a finer
+// reason, family_not_compiled without the DSP extension.
 template <kernel_params P>
-struct i8_kernel : decltype(i8_detail::select<P>()) {};
+struct i8_kernel : decltype(i8_detail::select<P>()) {
+  static constexpr kernel_impl runs = decltype(i8_detail::select<P>())::supports ? kernel_impl::arm_dsp_i8 : kernel_impl::reference;
+  static constexpr kernel_decline declined = decltype(i8_detail::select<P>())::supports ? kernel_decline::none
+                                             : !detail::dsp_available                  ? kernel_decline::family_not_compiled
+                                             : dsp_decline(P) != kernel_decline::none   ? dsp_decline(P)
+                                                                                        : kernel_decline::other_shape;
+};
 
 }  // namespace ctnn::kernel::arm

@@ -7,6 +7,8 @@
 // without the DSP extension).
 //   conv2d (groups 1) and dense: conv.hpp; depthwise_conv2d (any multiplier and channel count):
 //   depthwise.hpp; add (equal shapes): add.hpp; avg_pool, global_avg_pool, max_pool: pool.hpp
+#include <type_traits>
+
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/arm/i8.hpp>
 #include <ctnn/kernel/arm/mve/add.hpp>
@@ -38,7 +40,16 @@ constexpr auto select() {
 
 }  // namespace i8_detail
 
+// runs: the family whose kernel runs P (arm_mve_i8: an MVE kernel; arm_dsp_i8: the DSP one; reference).
+// declined: why the family leaves P to the reference kernel (none where its own kernel or the DSP one runs P):
+// the DSP family's reason (arm::i8_kernel<P>::declined).
 template <kernel_params P>
-struct i8_kernel : decltype(i8_detail::select<P>()) {};
+struct i8_kernel : decltype(i8_detail::select<P>()) {
+  static constexpr kernel_impl runs = std::is_base_of_v<arm::i8_kernel<P>, decltype(i8_detail::select<P>())>
+                                          ? arm::i8_kernel<P>::runs
+                                          : kernel_impl::arm_mve_i8;  // select gives an MVE kernel only where it supports P
+  static constexpr kernel_decline declined =
+      decltype(i8_detail::select<P>())::supports ? kernel_decline::none : arm::i8_kernel<P>::declined;
+};
 
 }  // namespace ctnn::kernel::arm::mve
