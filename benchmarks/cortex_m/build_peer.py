@@ -63,7 +63,10 @@ tensorflow/lite/micro/tflite_bridge/micro_error_reporter.cc
 """.split()
 # The kernels of which CMSIS-NN has a version (tensorflow/lite/micro/kernels/cmsis_nn/<name>.cc; --reference:
 # tensorflow/lite/micro/kernels/<name>.cc).
-KERNELS = "conv depthwise_conv fully_connected softmax add mul maximum_minimum transpose_conv".split()
+KERNELS = "conv depthwise_conv fully_connected softmax add mul maximum_minimum transpose_conv pooling".split()
+# AVERAGE_POOL_2D / MAX_POOL_2D (the MLPerf Tiny models: cmsis_nn/pooling.cc) and RESHAPE (TFLM's only).
+FRAMEWORK += ["tensorflow/lite/micro/kernels/pooling_common.cc", "tensorflow/lite/micro/kernels/reshape.cc",
+              "tensorflow/lite/micro/kernels/reshape_common.cc"]
 # SVDF (svdf8): TFLM's svdf_common.cc (Prepare, the reference Eval) and its svdf.cc / cmsis_nn/svdf.cc (CMSIS-NN's
 # arm_svdf_s8 and arm_svdf_state_s16_s8, among its integer sources below).
 SVDF_FRAMEWORK = ["tensorflow/lite/micro/kernels/svdf_common.cc"]
@@ -87,7 +90,24 @@ OP_KERNEL_SOURCES = {
     "RELU6": ["activations"], "AVERAGE_POOL_2D": ["pooling"], "MAX_POOL_2D": ["pooling"], "BATCH_MATMUL": ["batch_matmul"],
     "TFLite_Detection_PostProcess": ["detection_postprocess", "detection_postprocess_flexbuffers_generated_data"],
 }
-CPU = "-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 --specs=nano.specs -O2 -ffunction-sections -fdata-sections"
+# The cores (--cpu): their -mcpu, -mfpu, qemu board and linker script, read from the repository's toolchain file
+# (cmake/toolchains/arm-none-eabi-cortex-<cpu>.cmake), so that the peer is built and run as run.py builds and runs ctnn.
+CPUS = ("m0plus", "m4", "m7", "m33", "m55")
+
+
+def core_of(cpu):
+    """{cpu, fpu, board, linker_script} of a core's toolchain file (its set(CTNN_CORTEX_M_<KEY> value) lines)."""
+    import re
+    text = (ROOT / "cmake" / "toolchains" / f"arm-none-eabi-cortex-{cpu}.cmake").read_text()
+    core = {key.lower(): value.strip('"') for key, value in re.findall(r"^set\(CTNN_CORTEX_M_(\w+) ([^)]*)\)", text, re.M)}
+    return core
+
+
+def cpu_flags(core, opt):
+    float_abi = f"-mfloat-abi=hard -mfpu={core['fpu']}" if core["fpu"] else "-mfloat-abi=soft"
+    return f"-mcpu={core['cpu']} -mthumb {float_abi} --specs=nano.specs -{opt} -ffunction-sections -fdata-sections"
+
+
 DEFINES = "-DTF_LITE_STATIC_MEMORY -DCMSIS_NN -DKERNELS_OPTIMIZED_FOR_SPEED -DTF_LITE_DISABLE_X86_NEON"
 
 # The per-operator profiler both generated mains install (SysTick ticks of each operator's Invoke()).
@@ -141,7 +161,10 @@ bool run_warm_up(tflite::MicroInterpreter& interpreter, const unsigned char* inp
 int main() {
   cm_bench::start_counter();
   const cm_bench::calibration calibration = cm_bench::calibrate(4000000);
-  static tflite::MicroMutableOpResolver<16> resolver;
+  static tflite::MicroMutableOpResolver<20> resolver;
+  resolver.AddAveragePool2D();
+  resolver.AddMaxPool2D();
+  resolver.AddReshape();
   resolver.AddSvdf();
   resolver.AddConv2D();
   resolver.AddDepthwiseConv2D();
@@ -296,6 +319,12 @@ def main():
     parser.add_argument("--reference", action="store_true", help="TFLM's reference kernels instead of CMSIS-NN's")
     parser.add_argument("--op-case", action="store_true", help="the folder is one op case (tests/data/ops/<family>/<case>)")
     parser.add_argument("--ops", default="", help="(--op-case) the TFLite operators to register, comma-separated")
+    parser.add_argument("--model-file", type=Path,
+                        help="the .tflite file when it is not --model's model.tflite (e.g. ../shared/models/mlperf-tiny/"
+                             "kws_ref_model.tflite with --model ../shared/models/mlperf-tiny/refs/kws_ref_model)")
+    parser.add_argument("--cpu", choices=CPUS, default="m4",
+                        help="the core (its toolchain file's -mcpu, -mfpu, qemu board and linker script; default m4)")
+    parser.add_argument("--opt", choices=("O2", "Os"), default="O2", help="the optimisation level (default O2)")
     args = parser.parse_args()
     out = args.out.resolve()
     (out / "obj").mkdir(parents=True, exist_ok=True)
@@ -306,7 +335,7 @@ def main():
         return build_and_run(args, out, op_case=True)
     if args.cmsis_nn is None:
         parser.error("--cmsis-nn is required (but with --op-case)")
-    header = c_array("model_data", (args.model / "model.tflite").read_bytes())
+    header = c_array("model_data", (args.model_file or args.model / "model.tflite").read_bytes())
     for k in range(4):
         header += c_array(f"input_{k}", (args.model / f"input_{k}.bin").read_bytes())
         header += c_array(f"output_{k}", (args.model / f"output_{k}.bin").read_bytes())
@@ -323,6 +352,8 @@ def main():
 def build_and_run(args, out, op_case):
     """Compiles TFLM (and CMSIS-NN's integer sources unless op_case) with the generated main, runs it under qemu."""
     tflm = args.tflm.resolve()
+    core = core_of(args.cpu)
+    cpu = cpu_flags(core, args.opt)
     cmsis = args.cmsis_nn.resolve() if args.cmsis_nn else out
     downloads = tflm / "tensorflow/lite/micro/tools/make/downloads"
     includes = (f"-I{tflm} -I{downloads} -I{downloads}/gemmlowp -I{downloads}/flatbuffers/include -I{downloads}/ruy "
@@ -330,13 +361,13 @@ def build_and_run(args, out, op_case):
     # CMSIS-NN's integer kernels (its float sources need ARM_NN_ENABLE_F32/F16).
     cmsis_sources = [] if op_case else sorted(
         p for p in (cmsis / "Source").rglob("*.c") if not p.stem.endswith(("_f32", "_f16")))
-    lines = [f"cxxflags = {CPU} -std=c++17 -fno-rtti -fno-exceptions -fno-threadsafe-statics -Wno-psabi {DEFINES} {includes}",
-             f"cflags = {CPU} -std=c11 {DEFINES} {includes}",
+    lines = [f"cxxflags = {cpu} -std=c++17 -fno-rtti -fno-exceptions -fno-threadsafe-statics -Wno-psabi {DEFINES} {includes}",
+             f"cflags = {cpu} -std=c11 {DEFINES} {includes}",
              "rule cxx\n  command = arm-none-eabi-g++ $cxxflags -MD -MF $out.d -c $in -o $out\n  depfile = $out.d",
              "rule cc\n  command = arm-none-eabi-gcc $cflags -c $in -o $out",
              "rule ar\n  command = rm -f $out && arm-none-eabi-ar rcs $out $in",
-             f"rule link\n  command = arm-none-eabi-g++ {CPU} --specs=rdimon.specs -L {ROOT}/tests/baremetal "
-             f"-T {ROOT}/tests/baremetal/mps2_an386.ld -Wl,--gc-sections $in -o $out -lm"]
+             f"rule link\n  command = arm-none-eabi-g++ {cpu} --specs=rdimon.specs -L {ROOT}/tests/baremetal "
+             f"-T {ROOT}/tests/baremetal/{core['linker_script']} -Wl,--gc-sections $in -o $out -lm"]
     objects = []
     kernels = [f"tensorflow/lite/micro/kernels/{'' if args.reference else 'cmsis_nn/'}{name}.cc" for name in KERNELS]
     kernels += [f"tensorflow/lite/micro/kernels/{'' if args.reference else 'cmsis_nn/'}{name}.cc" for name in SVDF_KERNELS]
@@ -370,7 +401,7 @@ def build_and_run(args, out, op_case):
     if built.returncode != 0:
         sys.stderr.write(built.stdout[-4000:])
         return 1
-    result = subprocess.run(["qemu-system-arm", "-M", "mps2-an386", "-icount", "shift=0", "-nographic", "-monitor", "none",
+    result = subprocess.run(["qemu-system-arm", "-M", core["board"], "-icount", "shift=0", "-nographic", "-monitor", "none",
                              "-semihosting-config", "enable=on,target=native", "-kernel", str(out / "peer.elf")],
                             stdout=subprocess.PIPE, text=True, timeout=600)
     sys.stdout.write(result.stdout)
