@@ -1,16 +1,23 @@
 #!/usr/bin/env python3
-"""Builds and runs the Cortex-M4 peer of a repository model (run.py's OWN_PEER_TOTALS): TFLM + CMSIS-NN (its DSP
-kernels) running the model's four reference cases on mps2-an386 under qemu -icount shift=0, counted as run.py
-counts ctnn (SysTick, instruction_counter.cpp), outputs compared with the cases.
+"""Builds and runs the Cortex-M peer of a model (run.py's OWN_PEER_TOTALS, PEER_TOTALS): TFLM + CMSIS-NN running the
+model's four reference cases on a core's qemu board under qemu -icount shift=0, counted as run.py counts ctnn
+(SysTick, instruction_counter.cpp), outputs compared with the cases.
+
+--cpu (default m4) takes the core's -mcpu, -mfpu, linker script and qemu board from the repository's toolchain file
+(cmake/toolchains/arm-none-eabi-cortex-<cpu>.cmake), as run.py builds ctnn: CMSIS-NN then takes its MVE path on
+the M55 (__ARM_FEATURE_MVE), its DSP path on the M4, M7 and M33 (__ARM_FEATURE_DSP), its portable C on the M0+
+(run on mps2-an385, a Cortex-M3). --opt O2|Os (default O2). --model-file names the .tflite when the folder of cases
+has no model.tflite (the MLPerf Tiny models: ../shared/models/mlperf-tiny/<name>.tflite beside refs/<name>). The
+folder given to --out keeps its objects: the next model with the same --cpu and --opt recompiles only its main.
 
 The sources are snapshots outside the repository: a TFLM tree prepared as the host oracle's (its downloads of
 flatbuffers, gemmlowp and ruy in tensorflow/lite/micro/tools/make/downloads) and CMSIS-NN at the commit TFLM pins
 (tensorflow/lite/micro/tools/make/ext_libs/cmsis_nn_download.sh). It compiles TFLM's framework, the CMSIS-NN
-versions of CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, SOFTMAX, ADD, MUL, MAXIMUM/MINIMUM, TRANSPOSE_CONV and
-UNIDIRECTIONAL_SEQUENCE_LSTM (each falls back to TFLM's reference code where CMSIS-NN has no kernel, e.g. broadcast
+versions of CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, SOFTMAX, ADD, MUL, MAXIMUM/MINIMUM, TRANSPOSE_CONV,
+AVERAGE_POOL_2D/MAX_POOL_2D and UNIDIRECTIONAL_SEQUENCE_LSTM, TFLM's RESHAPE (each falls back to TFLM's reference code where CMSIS-NN has no kernel, e.g. broadcast
 ADD and MUL, int16 TRANSPOSE_CONV), TFLM's own SUB, SQUARED_DIFFERENCE and PRELU (CMSIS-NN has none), and CMSIS-NN's
-integer sources with arm-none-eabi-g++ -O2 for the Cortex-M4 (Ninja, one job), links them with the bare-metal tests'
-start-up file and linker script, and prints JSON lines: instructions of Invoke() on case 0, TFLM's arena, outputs
+integer sources with arm-none-eabi-g++ for the core (Ninja, one job), links them with the bare-metal tests'
+start-up file and the core's linker script, and prints JSON lines: instructions of Invoke() on case 0, TFLM's arena, outputs
 equal; then one line per operator of a second Invoke() of case 0 with a MicroProfilerInterface counting its
 instructions (run.py's OWN_PEER_PER_OP). With --reference it builds TFLM's reference kernels instead of CMSIS-NN's (the per-operator
 figures of TFLM's reference kernels).
@@ -23,6 +30,9 @@ equals the case's (benchmarks/cortex_m/op_table.py's OP_TABLE_PEER).
 
   python3 benchmarks/cortex_m/build_peer.py --tflm /work/oracle/tflm/src/tflite-micro \\
       --cmsis-nn <CMSIS-NN 4ab83cc3 tree> --model benchmarks/cortex_m/models/kws_16x8 --out /tmp/peer_kws16 [--reference]
+  python3 benchmarks/cortex_m/build_peer.py --tflm /work/oracle/tflm --cmsis-nn <CMSIS-NN 4ab83cc3 tree> --cpu m0plus \
+      --model ../shared/models/mlperf-tiny/refs/kws_ref_model --model-file ../shared/models/mlperf-tiny/kws_ref_model.tflite \
+      --out /tmp/peer-m0plus
   python3 benchmarks/cortex_m/build_peer.py --tflm /work/oracle/tflm --reference --op-case --ops ADD \\
       --model tests/data/ops/binary/add_i8_... --out /tmp/peer_ops
 """
