@@ -421,7 +421,8 @@ def summarise(key, cpu, opt, board, records, per_call, sizes, tflm):
 
 def core_peer(key, cpu, opt):
     """(label, instructions) of TFLM + CMSIS-NN for an MLPerf model on a core of PEER_TOTALS: the level's own figure,
-    else the core's -O2 one; (label, None) where the core has none."""
+    else the core's -O2 one; (label, None) where the core has none. A QDQ rendering's peer runs the TFLite form."""
+    key = key.removesuffix("_qdq")
     figures = PEER_TOTALS.get(cpu, {})
     level = opt if key in figures.get(opt, {}) else "O2"
     return PEER_LABEL[cpu].format(opt=level), figures.get(level, {}).get(key)
