@@ -157,12 +157,14 @@ CPUS = {
 # same board as ctnn), outputs equal to the references; instructions per Invoke() of case 0, per level.
 # M7, M33, M55: ../shared/DESIGN.md section 6 ("TFLM + CMSIS-NN as the Cortex-M peer", checked 2026-12-04).
 # M0+: benchmarks/cortex_m/build_peer.py --cpu m0plus (2026-12-06, -mcpu=cortex-m0plus -mfloat-abi=soft, run on
-# mps2-an385 as ctnn's M0+ programs; the four outputs equal to the references on every model), e.g.
+# mps2-an385 as ctnn's M0+ programs; the four outputs equal to the references on every model; TFLM's arena 22,820 /
+# 100,708 / 54,980 / 2,580 B), e.g.
 #   build_peer.py --tflm /work/oracle/tflm --cmsis-nn <CMSIS-NN 4ab83cc3> --cpu m0plus --out /tmp/peer-m0plus \
 #       --model ../shared/models/mlperf-tiny/refs/kws_ref_model --model-file ../shared/models/mlperf-tiny/kws_ref_model.tflite
 # No per-operator figures: the per-op column stays empty on these cores. A level without figures of its own is
 # compared with the core's -O2 peer (the label says which).
 PEER_TOTALS = {
+    "m0plus": {"O2": {"kws": 28_992_560, "vww": 86_895_680, "ic": 97_559_040, "ad": 1_763_240}},
     "m7": {"O2": {"kws": 7_643_040, "vww": 24_025_520, "ic": 30_019_560, "ad": 583_240}},
     "m33": {"O2": {"kws": 7_679_600, "vww": 24_046_700, "ic": 29_963_850, "ad": 583_450}},
     "m55": {"O2": {"kws": 1_813_031, "vww": 6_558_250, "ic": 4_913_750, "ad": 150_000},
