@@ -38,9 +38,12 @@
 # there under qemu -icount shift=0 (empty when the per-core file does not say).
 #
 # ctnn_baremetal_printf_float(<target>...): newlib-nano's printf has no float formatting unless the program pulls
-# it in (-u _printf_float: about 12 KB of .text, 12,120 B in examples/firmware); this links it into the given
-# executables (those that print floats: doctest's messages, %g in a test's diagnostics). A no-op without nano. CMAKE_CROSSCOMPILING_EMULATOR runs executables under qemu with semihosting, so
-# that add_test(NAME x COMMAND target) and `ctest` work; main's return value is qemu's exit status.
+# it in (-u _printf_float: about 12 KB of .text); this links it into the given executables (those that print
+# floats: doctest's messages, %g in a test's diagnostics). A no-op without nano, or when CTNN_BAREMETAL_PRINTF_FLOAT
+# already links it into every program.
+#
+# CMAKE_CROSSCOMPILING_EMULATOR runs executables under qemu with semihosting, so that add_test(NAME x COMMAND target)
+# and `ctest` work; main's return value is qemu's exit status.
 foreach(_ctnn_var IN ITEMS CTNN_CORTEX_M_CPU CTNN_CORTEX_M_FPU CTNN_CORTEX_M_BOARD CTNN_CORTEX_M_LINKER_SCRIPT)
   if(NOT DEFINED ${_ctnn_var})
     message(FATAL_ERROR "arm-none-eabi-cortex-m.cmake is included by a per-core toolchain file that sets ${_ctnn_var} "
