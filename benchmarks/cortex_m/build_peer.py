@@ -1,16 +1,23 @@
 #!/usr/bin/env python3
-"""Builds and runs the Cortex-M4 peer of a repository model (run.py's OWN_PEER_TOTALS): TFLM + CMSIS-NN (its DSP
-kernels) running the model's four reference cases on mps2-an386 under qemu -icount shift=0, counted as run.py
-counts ctnn (SysTick, instruction_counter.cpp), outputs compared with the cases.
+"""Builds and runs the Cortex-M peer of a model (run.py's OWN_PEER_TOTALS, PEER_TOTALS): TFLM + CMSIS-NN running the
+model's four reference cases on a core's qemu board under qemu -icount shift=0, counted as run.py counts ctnn
+(SysTick, instruction_counter.cpp), outputs compared with the cases.
+
+--cpu (default m4) takes the core's -mcpu, -mfpu, linker script and qemu board from the repository's toolchain file
+(cmake/toolchains/arm-none-eabi-cortex-<cpu>.cmake), as run.py builds ctnn: CMSIS-NN then takes its MVE path on
+the M55 (__ARM_FEATURE_MVE), its DSP path on the M4, M7 and M33 (__ARM_FEATURE_DSP), its portable C on the M0+
+(run on mps2-an385, a Cortex-M3). --opt O2|Os (default O2). --model-file names the .tflite when the folder of cases
+has no model.tflite (the MLPerf Tiny models: ../shared/models/mlperf-tiny/<name>.tflite beside refs/<name>). The
+folder given to --out keeps its objects: the next model with the same --cpu and --opt recompiles only its main.
 
 The sources are snapshots outside the repository: a TFLM tree prepared as the host oracle's (its downloads of
 flatbuffers, gemmlowp and ruy in tensorflow/lite/micro/tools/make/downloads) and CMSIS-NN at the commit TFLM pins
 (tensorflow/lite/micro/tools/make/ext_libs/cmsis_nn_download.sh). It compiles TFLM's framework, the CMSIS-NN
-versions of CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, SOFTMAX, ADD, MUL, MAXIMUM/MINIMUM, TRANSPOSE_CONV and
-UNIDIRECTIONAL_SEQUENCE_LSTM (each falls back to TFLM's reference code where CMSIS-NN has no kernel, e.g. broadcast
+versions of CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, SOFTMAX, ADD, MUL, MAXIMUM/MINIMUM, TRANSPOSE_CONV,
+AVERAGE_POOL_2D/MAX_POOL_2D and UNIDIRECTIONAL_SEQUENCE_LSTM, TFLM's RESHAPE (each falls back to TFLM's reference code where CMSIS-NN has no kernel, e.g. broadcast
 ADD and MUL, int16 TRANSPOSE_CONV), TFLM's own SUB, SQUARED_DIFFERENCE and PRELU (CMSIS-NN has none), and CMSIS-NN's
-integer sources with arm-none-eabi-g++ -O2 for the Cortex-M4 (Ninja, one job), links them with the bare-metal tests'
-start-up file and linker script, and prints JSON lines: instructions of Invoke() on case 0, TFLM's arena, outputs
+integer sources with arm-none-eabi-g++ for the core (Ninja, one job), links them with the bare-metal tests'
+start-up file and the core's linker script, and prints JSON lines: instructions of Invoke() on case 0, TFLM's arena, outputs
 equal; then one line per operator of a second Invoke() of case 0 with a MicroProfilerInterface counting its
 instructions (run.py's OWN_PEER_PER_OP). With --reference it builds TFLM's reference kernels instead of CMSIS-NN's (the per-operator
 figures of TFLM's reference kernels).
@@ -23,6 +30,9 @@ equals the case's (benchmarks/cortex_m/op_table.py's OP_TABLE_PEER).
 
   python3 benchmarks/cortex_m/build_peer.py --tflm /work/oracle/tflm/src/tflite-micro \\
       --cmsis-nn <CMSIS-NN 4ab83cc3 tree> --model benchmarks/cortex_m/models/kws_16x8 --out /tmp/peer_kws16 [--reference]
+  python3 benchmarks/cortex_m/build_peer.py --tflm /work/oracle/tflm --cmsis-nn <CMSIS-NN 4ab83cc3 tree> --cpu m0plus \
+      --model ../shared/models/mlperf-tiny/refs/kws_ref_model --model-file ../shared/models/mlperf-tiny/kws_ref_model.tflite \
+      --out /tmp/peer-m0plus
   python3 benchmarks/cortex_m/build_peer.py --tflm /work/oracle/tflm --reference --op-case --ops ADD \\
       --model tests/data/ops/binary/add_i8_... --out /tmp/peer_ops
 """
@@ -63,7 +73,10 @@ tensorflow/lite/micro/tflite_bridge/micro_error_reporter.cc
 """.split()
 # The kernels of which CMSIS-NN has a version (tensorflow/lite/micro/kernels/cmsis_nn/<name>.cc; --reference:
 # tensorflow/lite/micro/kernels/<name>.cc).
-KERNELS = "conv depthwise_conv fully_connected softmax add mul maximum_minimum transpose_conv".split()
+KERNELS = "conv depthwise_conv fully_connected softmax add mul maximum_minimum transpose_conv pooling".split()
+# AVERAGE_POOL_2D / MAX_POOL_2D (the MLPerf Tiny models: cmsis_nn/pooling.cc) and RESHAPE (TFLM's only).
+FRAMEWORK += ["tensorflow/lite/micro/kernels/pooling_common.cc", "tensorflow/lite/micro/kernels/reshape.cc",
+              "tensorflow/lite/micro/kernels/reshape_common.cc"]
 # SVDF (svdf8): TFLM's svdf_common.cc (Prepare, the reference Eval) and its svdf.cc / cmsis_nn/svdf.cc (CMSIS-NN's
 # arm_svdf_s8 and arm_svdf_state_s16_s8, among its integer sources below).
 SVDF_FRAMEWORK = ["tensorflow/lite/micro/kernels/svdf_common.cc"]
@@ -87,11 +100,35 @@ OP_KERNEL_SOURCES = {
     "RELU6": ["activations"], "AVERAGE_POOL_2D": ["pooling"], "MAX_POOL_2D": ["pooling"], "BATCH_MATMUL": ["batch_matmul"],
     "TFLite_Detection_PostProcess": ["detection_postprocess", "detection_postprocess_flexbuffers_generated_data"],
 }
-CPU = "-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 --specs=nano.specs -O2 -ffunction-sections -fdata-sections"
+# The cores (--cpu): their -mcpu, -mfpu, qemu board and linker script, read from the repository's toolchain file
+# (cmake/toolchains/arm-none-eabi-cortex-<cpu>.cmake), so that the peer is built and run as run.py builds and runs ctnn.
+CPUS = ("m0plus", "m4", "m7", "m33", "m55")
+
+
+def core_of(cpu):
+    """{cpu, fpu, board, linker_script} of a core's toolchain file (its set(CTNN_CORTEX_M_<KEY> value) lines)."""
+    import re
+    text = (ROOT / "cmake" / "toolchains" / f"arm-none-eabi-cortex-{cpu}.cmake").read_text()
+    core = {key.lower(): value.strip('"') for key, value in re.findall(r"^set\(CTNN_CORTEX_M_(\w+) ([^)]*)\)", text, re.M)}
+    return core
+
+
+def cpu_flags(core, opt):
+    float_abi = f"-mfloat-abi=hard -mfpu={core['fpu']}" if core["fpu"] else "-mfloat-abi=soft"
+    return f"-mcpu={core['cpu']} -mthumb {float_abi} --specs=nano.specs -{opt} -ffunction-sections -fdata-sections"
+
+
 DEFINES = "-DTF_LITE_STATIC_MEMORY -DCMSIS_NN -DKERNELS_OPTIMIZED_FOR_SPEED -DTF_LITE_DISABLE_X86_NEON"
 
-# The per-operator profiler both generated mains install (SysTick ticks of each operator's Invoke()).
-PROFILER = r"""class op_profiler : public tflite::MicroProfilerInterface {
+# The per-operator profiler both generated mains install (SysTick ticks of each operator's Invoke()), and the
+# instructions of a number of ticks as run.py counts them: ticks x the calibration loop's instructions per tick to
+# 1/100 (31.25 on mps3-an547, where the firmware's integer figure would be 31; 40 and 50 on the MPS2 boards).
+PROFILER = r"""unsigned long instructions_of(std::uint64_t ticks, const cm_bench::calibration& calibration) {
+  const std::uint64_t per_100_ticks = (200 * std::uint64_t{calibration.loop_instructions} + calibration.ticks) / (2 * calibration.ticks);
+  return static_cast<unsigned long>(ticks * per_100_ticks / 100);
+}
+
+class op_profiler : public tflite::MicroProfilerInterface {
  public:
   bool on = false;
   int events = 0;
@@ -141,7 +178,10 @@ bool run_warm_up(tflite::MicroInterpreter& interpreter, const unsigned char* inp
 int main() {
   cm_bench::start_counter();
   const cm_bench::calibration calibration = cm_bench::calibrate(4000000);
-  static tflite::MicroMutableOpResolver<16> resolver;
+  static tflite::MicroMutableOpResolver<20> resolver;
+  resolver.AddAveragePool2D();
+  resolver.AddMaxPool2D();
+  resolver.AddReshape();
   resolver.AddSvdf();
   resolver.AddConv2D();
   resolver.AddDepthwiseConv2D();
@@ -179,7 +219,7 @@ int main() {
     equal += std::memcmp(out->data.raw, outputs[k], out->bytes) == 0;
   }
   std::printf("{\"peer\": \"TFLM + CMSIS-NN\", \"instructions\": %lu, \"arena_used_bytes\": %lu, \"equal\": %d}\n",
-              ticks0 * calibration.instructions_per_tick(), static_cast<unsigned long>(interpreter.arena_used_bytes()),
+              instructions_of(ticks0, calibration), static_cast<unsigned long>(interpreter.arena_used_bytes()),
               equal);
   if (!run_warm_up(interpreter, inputs[0])) return 1;
   std::memcpy(in->data.raw, inputs[0], in->bytes);
@@ -187,7 +227,7 @@ int main() {
   if (interpreter.Invoke() != kTfLiteOk) return 1;
   for (int k = 0; k < profiler.events; ++k)
     std::printf("{\"op\": %d, \"tag\": \"%s\", \"instructions\": %lu}\n", k, profiler.tags[k],
-                static_cast<unsigned long>(profiler.end[k] - profiler.begin[k]) * calibration.instructions_per_tick());
+                instructions_of(profiler.end[k] - profiler.begin[k], calibration));
   cm_bench::stop_counter();
   return equal == 4 ? 0 : 1;
 }
@@ -241,7 +281,7 @@ int main() {
   }
   for (int k = 0; k < profiler.events; ++k)
     std::printf("{\"op\": %d, \"tag\": \"%s\", \"instructions\": %lu}\n", k, profiler.tags[k],
-                static_cast<unsigned long>(profiler.end[k] - profiler.begin[k]) * calibration.instructions_per_tick());
+                instructions_of(profiler.end[k] - profiler.begin[k], calibration));
   std::printf("{\"peer\": \"TFLM reference\", \"outputs\": %d, \"equal\": %d}\n", OUTPUT_COUNT, equal);
   cm_bench::stop_counter();
   return equal == OUTPUT_COUNT ? 0 : 1;
@@ -296,6 +336,12 @@ def main():
     parser.add_argument("--reference", action="store_true", help="TFLM's reference kernels instead of CMSIS-NN's")
     parser.add_argument("--op-case", action="store_true", help="the folder is one op case (tests/data/ops/<family>/<case>)")
     parser.add_argument("--ops", default="", help="(--op-case) the TFLite operators to register, comma-separated")
+    parser.add_argument("--model-file", type=Path,
+                        help="the .tflite file when it is not --model's model.tflite (e.g. ../shared/models/mlperf-tiny/"
+                             "kws_ref_model.tflite with --model ../shared/models/mlperf-tiny/refs/kws_ref_model)")
+    parser.add_argument("--cpu", choices=CPUS, default="m4",
+                        help="the core (its toolchain file's -mcpu, -mfpu, qemu board and linker script; default m4)")
+    parser.add_argument("--opt", choices=("O2", "Os"), default="O2", help="the optimisation level (default O2)")
     args = parser.parse_args()
     out = args.out.resolve()
     (out / "obj").mkdir(parents=True, exist_ok=True)
@@ -306,7 +352,7 @@ def main():
         return build_and_run(args, out, op_case=True)
     if args.cmsis_nn is None:
         parser.error("--cmsis-nn is required (but with --op-case)")
-    header = c_array("model_data", (args.model / "model.tflite").read_bytes())
+    header = c_array("model_data", (args.model_file or args.model / "model.tflite").read_bytes())
     for k in range(4):
         header += c_array(f"input_{k}", (args.model / f"input_{k}.bin").read_bytes())
         header += c_array(f"output_{k}", (args.model / f"output_{k}.bin").read_bytes())
@@ -323,6 +369,8 @@ def main():
 def build_and_run(args, out, op_case):
     """Compiles TFLM (and CMSIS-NN's integer sources unless op_case) with the generated main, runs it under qemu."""
     tflm = args.tflm.resolve()
+    core = core_of(args.cpu)
+    cpu = cpu_flags(core, args.opt)
     cmsis = args.cmsis_nn.resolve() if args.cmsis_nn else out
     downloads = tflm / "tensorflow/lite/micro/tools/make/downloads"
     includes = (f"-I{tflm} -I{downloads} -I{downloads}/gemmlowp -I{downloads}/flatbuffers/include -I{downloads}/ruy "
@@ -330,13 +378,13 @@ def build_and_run(args, out, op_case):
     # CMSIS-NN's integer kernels (its float sources need ARM_NN_ENABLE_F32/F16).
     cmsis_sources = [] if op_case else sorted(
         p for p in (cmsis / "Source").rglob("*.c") if not p.stem.endswith(("_f32", "_f16")))
-    lines = [f"cxxflags = {CPU} -std=c++17 -fno-rtti -fno-exceptions -fno-threadsafe-statics -Wno-psabi {DEFINES} {includes}",
-             f"cflags = {CPU} -std=c11 {DEFINES} {includes}",
+    lines = [f"cxxflags = {cpu} -std=c++17 -fno-rtti -fno-exceptions -fno-threadsafe-statics -Wno-psabi {DEFINES} {includes}",
+             f"cflags = {cpu} -std=c11 {DEFINES} {includes}",
              "rule cxx\n  command = arm-none-eabi-g++ $cxxflags -MD -MF $out.d -c $in -o $out\n  depfile = $out.d",
              "rule cc\n  command = arm-none-eabi-gcc $cflags -c $in -o $out",
              "rule ar\n  command = rm -f $out && arm-none-eabi-ar rcs $out $in",
-             f"rule link\n  command = arm-none-eabi-g++ {CPU} --specs=rdimon.specs -L {ROOT}/tests/baremetal "
-             f"-T {ROOT}/tests/baremetal/mps2_an386.ld -Wl,--gc-sections $in -o $out -lm"]
+             f"rule link\n  command = arm-none-eabi-g++ {cpu} --specs=rdimon.specs -L {ROOT}/tests/baremetal "
+             f"-T {ROOT}/tests/baremetal/{core['linker_script']} -Wl,--gc-sections $in -o $out -lm"]
     objects = []
     kernels = [f"tensorflow/lite/micro/kernels/{'' if args.reference else 'cmsis_nn/'}{name}.cc" for name in KERNELS]
     kernels += [f"tensorflow/lite/micro/kernels/{'' if args.reference else 'cmsis_nn/'}{name}.cc" for name in SVDF_KERNELS]
@@ -370,7 +418,7 @@ def build_and_run(args, out, op_case):
     if built.returncode != 0:
         sys.stderr.write(built.stdout[-4000:])
         return 1
-    result = subprocess.run(["qemu-system-arm", "-M", "mps2-an386", "-icount", "shift=0", "-nographic", "-monitor", "none",
+    result = subprocess.run(["qemu-system-arm", "-M", core["board"], "-icount", "shift=0", "-nographic", "-monitor", "none",
                              "-semihosting-config", "enable=on,target=native", "-kernel", str(out / "peer.elf")],
                             stdout=subprocess.PIPE, text=True, timeout=600)
     sys.stdout.write(result.stdout)

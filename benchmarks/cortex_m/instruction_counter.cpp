@@ -56,10 +56,19 @@ calibration calibrate(std::uint32_t iterations) {
   result.loop_instructions = 2 * iterations;
   std::uint32_t count = iterations;
   const std::uint64_t before = ticks();
+  // GCC reads Thumb-1 (Armv6-M) inline assembly in divided syntax: the loop is written in unified syntax there too.
+#if defined(__ARM_ARCH_6M__)
+#define CM_BENCH_UNIFIED ".syntax unified\n\t"
+#define CM_BENCH_DIVIDED "\n\t.syntax divided"
+#else
+#define CM_BENCH_UNIFIED ""
+#define CM_BENCH_DIVIDED ""
+#endif
   __asm volatile(
+      CM_BENCH_UNIFIED
       "1:\n\t"
       "subs %0, %0, #1\n\t"
-      "bne 1b"
+      "bne 1b" CM_BENCH_DIVIDED
       : "+r"(count)
       :
       : "cc");

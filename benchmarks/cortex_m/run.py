@@ -3,20 +3,25 @@
 TRANSPOSE_CONV decoder, an int8 model of broadcast binary ops, a 16x8 1-D audio model with transpose convs, an int8
 SVDF keyword spotter with state, an int8 two-layer LSTM) on emulated Cortex-M cores, against TFLM + CMSIS-NN.
 
+The cores (--cpu) and their qemu boards: m0plus (mps2-an385: a Cortex-M3, qemu having no Cortex-M0+ board with the
+memory of a model; Armv6-M code runs on it unchanged), m4 (mps2-an386), m7 (mps2-an500), m33 (mps2-an505, secure
+state), m55 (mps3-an547, secure state). qemu 7.2 has no Cortex-M85 (no board, no -cpu cortex-m85): no m85.
+
 For each core (--cpu), optimisation level (--opt) and model (--models) it builds cm_bench_<model>.elf
 (as firmware) and cm_bench_<model>_calls.elf (with the executor's per-call hook) from
 benchmarks/cortex_m/CMakeLists.txt with the repository's toolchain file, runs them under
 `qemu-system-arm -M <board> -icount shift=0` (1 ns of virtual time per instruction), and prints:
 
   * the SysTick calibration: a subs/bne loop of known length, its ticks, the instructions per tick
-    (40 on mps2-an386, 50 on mps2-an505, 31.25 on mps3-an547: the loop's ratio to 1/100, not the
+    (40 on mps2-an385/an386/an500, 50 on mps2-an505, 31.25 on mps3-an547: the loop's ratio to 1/100, not the
     firmware's integer); every count is ticks x that figure;
   * whether the outputs equal TFLM's reference outputs byte for byte (4 cases, both builds; exit status 1
     if not);
   * instructions of one inference (case 0, the ramp input, as the shared README's TFLM figures), MACs
-    (from the module's shapes), instructions per MAC, and the ratio to TFLM + CMSIS-NN: on the M4 and M33
+    (from the module's shapes), instructions per MAC, and the ratio to TFLM + CMSIS-NN: on the M4
     ../shared/models/mlperf-tiny/README.md's Cortex-M4 -O2 figures (per model and per operator), on the
-    M55 PEER_TOTALS below (TFLM + CMSIS-NN with its MVE kernels, built for the M55, per model and level);
+    other cores PEER_TOTALS below (TFLM + CMSIS-NN built for that core by build_peer.py and run on the same
+    board: its MVE kernels on the M55, its DSP ones on the M7 and M33, its portable C on the M0+; per model);
   * per kernel call (the build with the hook) and per op kind: instructions, MACs, per MAC (per element
     for ADD), CMSIS-NN's figure; for the repository's own models TFLM + CMSIS-NN's and TFLM's reference
     kernels' figures per operator (OWN_PEER_PER_OP, build_peer.py) beside each call and op kind;
@@ -41,6 +46,15 @@ instructions of the patch stage's calls (docs/memory.md, "Patch execution").
   python3 benchmarks/cortex_m/run.py --models svdf8 --opt O2            # SVDF (kernel/arm/svdf.hpp), with state
   python3 benchmarks/cortex_m/run.py --models lstm8 --opt O2            # int8 LSTM (kernel/arm/sequence_lstm.hpp)
   python3 benchmarks/cortex_m/run.py --models kws,kws_qdq --opt O2        # an int8 model and its QDQ ONNX rendering
+  python3 benchmarks/cortex_m/run.py --models kws,vww,ic,ad --opt O2 --cpu m0plus,m4,m7,m33,m55 --record  # every core
+
+The docs' Cortex-M tables (README's Cortex-M4 table, docs/benchmarks.md's per-core table) are generated from the
+recorded figures (benchmarks/cortex_m/results.json, which --record updates): --markdown prints them, --write-docs
+rewrites them in the docs, --check-docs (the ctest docs_cortex_m_tables) fails when the docs differ from the
+record. These need no toolchain:
+
+  python3 benchmarks/cortex_m/run.py --markdown                    # from the recorded figures
+  python3 benchmarks/cortex_m/run.py --check-docs
 
 Standard library only. Needs arm-none-eabi-g++, qemu-system-arm, cmake and ninja (or make).
 """
@@ -127,22 +141,43 @@ OWN_PEER_ARENA["m4"]["lstm8"] = 11_316
 OWN_PEER_REFERENCE_ARENA = {"m4": {"lstm8": 6_868}}
 MODEL_ISSUE["lstm8"] = 27
 # key: (toolchain file in cmake/toolchains, qemu board)
+# qemu 7.2 has no Cortex-M0+ board with the memory of a model: the M0+ (Armv6-M) programs run on mps2-an385, a
+# Cortex-M3 (Armv7-M runs Armv6-M code unchanged; both sides are counted on it alike). It has no Cortex-M85 (no
+# machine, no -cpu cortex-m85): no m85 here.
 CPUS = {
+    "m0plus": ("arm-none-eabi-cortex-m0plus.cmake", "mps2-an385"),
     "m4": ("arm-none-eabi-cortex-m4.cmake", "mps2-an386"),
+    "m7": ("arm-none-eabi-cortex-m7.cmake", "mps2-an500"),
     "m33": ("arm-none-eabi-cortex-m33.cmake", "mps2-an505"),
     "m55": ("arm-none-eabi-cortex-m55.cmake", "mps3-an547"),
 }
 # The peer on cores whose figures the shared README does not have: TFLM 90b983c2b + CMSIS-NN 4ab83cc3 built
-# for that core (its MVE kernels on the M55: ARM_MATH_MVEI from __ARM_FEATURE_MVE), counted the same way
-# (qemu -icount shift=0, SysTick), outputs equal to the references; instructions per Invoke() of case 0, per
-# level. Source: ../shared/DESIGN.md section 6 ("TFLM + CMSIS-NN as the Cortex-M peer", checked 2026-12-04).
-# No per-operator figures there: the per-op column stays empty on these cores.
+# for that core (its MVE kernels on the M55: ARM_MATH_MVEI from __ARM_FEATURE_MVE; its DSP kernels on the M7 and
+# M33: __ARM_FEATURE_DSP; its portable C on the M0+), counted the same way (qemu -icount shift=0, SysTick, the
+# same board as ctnn), outputs equal to the references; instructions per Invoke() of case 0, per level.
+# M55: ../shared/DESIGN.md section 6 ("TFLM + CMSIS-NN as the Cortex-M peer", checked 2026-12-04).
+# M0+, M7, M33: benchmarks/cortex_m/build_peer.py --cpu m0plus|m7|m33 (2026-12-06, the toolchain file's flags at -O2,
+# run on mps2-an385 / mps2-an500 / mps2-an505 as ctnn's programs; the four outputs equal to the references on every
+# model; TFLM's arena 22,820 / 100,708 / 54,980 (M7, M33 54,996) / 2,580 B; the M7's and M33's within 0.1 % of
+# DESIGN.md's: M7 7,643,040 / 24,025,520 / 30,019,560 / 583,240, M33 7,679,600 / 24,046,700 / 29,963,850 / 583,450), e.g.
+#   build_peer.py --tflm /work/oracle/tflm --cmsis-nn <CMSIS-NN 4ab83cc3> --cpu m0plus --out /tmp/peer-m0plus \
+#       --model ../shared/models/mlperf-tiny/refs/kws_ref_model --model-file ../shared/models/mlperf-tiny/kws_ref_model.tflite
+# The M55's re-measured the same way on 2026-12-06 (build_peer.py --cpu m55, outputs 4/4): KWS 1,813,937, IC 4,914,687,
+# AD 150,593 (within 0.4 % of the figures below); VWW's image does not fit mps3-an547's 512 KB ITCM with every kernel
+# the builder registers and the four cases (121 KB over), so the M55 keeps DESIGN.md's figures.
+# No per-operator figures: the per-op column stays empty on these cores. A level without figures of its own is
+# compared with the core's -O2 peer (the label says which).
 PEER_TOTALS = {
+    "m0plus": {"O2": {"kws": 28_992_560, "vww": 86_895_680, "ic": 97_559_040, "ad": 1_763_240}},
+    "m7": {"O2": {"kws": 7_643_880, "vww": 24_027_560, "ic": 30_020_440, "ad": 583_800}},
+    "m33": {"O2": {"kws": 7_680_450, "vww": 24_048_850, "ic": 29_964_800, "ad": 584_050}},
     "m55": {"O2": {"kws": 1_813_031, "vww": 6_558_250, "ic": 4_913_750, "ad": 150_000},
             "Os": {"kws": 2_454_875, "vww": 8_498_406, "ic": 5_303_875, "ad": 243_250}},
 }
-PEER_LABEL = {"m55": "Cortex-M55 MVE, -{opt}"}
+PEER_LABEL = {"m0plus": "Cortex-M0+, -{opt}", "m7": "Cortex-M7, -{opt}", "m33": "Cortex-M33, -{opt}",
+              "m55": "Cortex-M55 MVE, -{opt}"}
 DEFAULT_PEER_LABEL = "Cortex-M4, -O2"
+CORE_NAME = {"m0plus": "Cortex-M0+", "m4": "Cortex-M4", "m7": "Cortex-M7", "m33": "Cortex-M33", "m55": "Cortex-M55"}
 OPTS = ("O2", "Os")
 # The builds of one model: the firmware's memory options, or (--patches) reuse + io without and with patches.
 FIRMWARE_BUILDS = ("",)
@@ -326,6 +361,7 @@ def summarise(key, cpu, opt, board, records, per_call, sizes, tflm):
     macs = model["macs"]
     reference = totals.get(name)
     own_peer = OWN_PEER_TOTALS.get(cpu, {}).get(opt, {}).get(key)
+    peer_label = PEER_LABEL.get(cpu, DEFAULT_PEER_LABEL).format(opt=opt)
     result_peer_ops = []
     if key in OWN_MODELS:
         own_ops = OWN_PEER_PER_OP.get(cpu, {}).get(opt, {}).get(key, [])
@@ -338,14 +374,14 @@ def summarise(key, cpu, opt, board, records, per_call, sizes, tflm):
             figures["count"] += 1
             figures["reference"] += reference_kernels
             figures["cmsis_nn"] += cmsis_nn
-    elif cpu in PEER_TOTALS:  # this core's own peer figures (no reference-kernel or per-operator ones)
-        peer = PEER_TOTALS[cpu].get(opt, {}).get(key)
+    elif cpu in PEER_LABEL:  # this core's own peer figures (no reference-kernel or per-operator ones)
+        peer_label, peer = core_peer(key, cpu, opt)
         reference = None if peer is None else {"macs": None, "reference": None, "cmsis_nn": peer}
         per_op = {}
     result = {
         "model": key, "name": name, "cpu_key": cpu, "cpu": records["calibration"]["cpu"], "board": board, "opt": opt, "options": model["options"],
         "calibration": dict(records["calibration"], instructions_per_tick=per_tick),
-        "peer": PEER_LABEL.get(cpu, DEFAULT_PEER_LABEL).format(opt=opt),
+        "peer": peer_label,
         "outputs_equal": min(sum(1 for c in r["cases"] if c["equal"]) for r in (records, per_call)), "cases": model["cases"],
         "hook_complete": per_call["observed_inference"]["hook_complete"] and len(per_call["calls"]) == model["calls"],
         "instructions": instructions, "macs": macs, "instructions_per_mac": instructions / macs if macs else None,
@@ -387,6 +423,15 @@ def summarise(key, cpu, opt, board, records, per_call, sizes, tflm):
     result["instructions_outside_calls"] = result["observed_instructions"] - sum(layer["instructions"] for layer in layers)
     result["goals"] = goals_of(key, opt, result)
     return result
+
+
+def core_peer(key, cpu, opt):
+    """(label, instructions) of TFLM + CMSIS-NN for an MLPerf model on a core of PEER_TOTALS: the level's own figure,
+    else the core's -O2 one; (label, None) where the core has none. A QDQ rendering's peer runs the TFLite form."""
+    key = key.removesuffix("_qdq")
+    figures = PEER_TOTALS.get(cpu, {})
+    level = opt if key in figures.get(opt, {}) else "O2"
+    return PEER_LABEL[cpu].format(opt=level), figures.get(level, {}).get(key)
 
 
 def instructions_per_tick(calibration):
@@ -493,7 +538,7 @@ def print_report(r, out):
         print(f"{l['call']:>4} {l['kind']:<17} {kernel:>6} {l['macs']:>11,} {l['instructions']:>13,} {per:>8}{peer}  {l['result']}{place}", file=out)
     print(f"{'':>4} {'(between calls)':<17} {'':>6} {'':>11} {r['instructions_outside_calls']:>13,}  executor and the per-call hook "
           f"(inference with the hook: {r['observed_instructions']:,})", file=out)
-    source = ("none for this core" if r["cpu_key"] in PEER_TOTALS
+    source = ("none for this core" if r["cpu_key"] in PEER_LABEL
               else "TFLM + CMSIS-NN and TFLM's reference kernels per operator, OWN_PEER_PER_OP" if r["model"] in OWN_MODELS
               else "the README per-operator figures, Cortex-M4 -O2")
     print(f"by op kind (CMSIS-NN: {source}):", file=out)
@@ -561,6 +606,127 @@ def print_patch_table(results, out):
                   f"{patched['total_ram'] / whole['total_ram']:.3f}x the RAM ({patched['total_ram']:,} B for {whole['total_ram']:,} B)", file=out)
 
 
+# The recorded figures (--record writes them, --markdown and --check-docs read them): one row per model, core,
+# level and memory options, the fields of ROW_FIELDS. The docs' Cortex-M tables are made from them, not typed.
+RESULTS_FILE = SOURCE_DIR / "results.json"
+ROW_FIELDS = ("model", "cpu_key", "cpu", "board", "opt", "options", "instructions", "macs", "peer", "cmsis_nn_instructions",
+              "outputs_equal", "cases", "text_ctnn", "rodata_model", "total_ram", "stack_peak")
+# The generated tables: name -> (document, what it holds). In the document each sits between the lines
+# "<!-- generated: python3 benchmarks/cortex_m/run.py --markdown <name> ... -->" and "<!-- end of <name> -->".
+DOC_TABLES = {"readme": (ROOT / "README.md", "the Cortex-M4, -O2 and -Os"),
+              "cores": (ROOT / "docs" / "benchmarks.md", "every core at -O2, each against TFLM + CMSIS-NN on the same core")}
+TABLE_MODELS = ("kws", "vww", "ic", "ad")
+
+
+def row_of(result):
+    """A result (a run's, or a line of --json output) as a recorded row; the peer of a core of PEER_LABEL is taken
+    from this file's tables (a row recorded before its core's figures were, gets them)."""
+    row = {field: result[field] for field in ROW_FIELDS if field in result and field not in ("text_ctnn", "rodata_model")}
+    if "sizes" in result:
+        row["text_ctnn"], row["rodata_model"] = result["sizes"]["text_ctnn"], result["sizes"]["rodata_model"]
+    else:
+        row["text_ctnn"], row["rodata_model"] = result["text_ctnn"], result["rodata_model"]
+    if row["cpu_key"] in PEER_LABEL and row["model"] in TABLE_MODELS:
+        row["peer"], row["cmsis_nn_instructions"] = core_peer(row["model"], row["cpu_key"], row["opt"])
+    return row
+
+
+def load_rows(files):
+    """Rows from recorded files (a JSON list) or run.py --json output (one object per line), later files winning."""
+    rows = {}
+    for file in files:
+        text = Path(file).read_text()
+        items = json.loads(text) if text.lstrip().startswith("[") else [json.loads(l) for l in text.splitlines() if l.strip()]
+        for item in items:
+            row = row_of(item)
+            rows[(row["cpu_key"], row["opt"], row["model"], row["options"])] = row
+    return rows
+
+
+def record_rows(rows, file):
+    """Merges rows into the recorded file (sorted: core, level, model)."""
+    merged = load_rows([file]) if Path(file).exists() else {}
+    merged.update(rows)
+    order = {key: k for k, key in enumerate(CPUS)}
+    models = {key: k for k, key in enumerate(MODELS)}
+    ordered = sorted(merged.values(), key=lambda r: (order.get(r["cpu_key"], 99), r["opt"], models.get(r["model"], 99), r["options"]))
+    Path(file).write_text("[\n" + ",\n".join(json.dumps(r) for r in ordered) + "\n]\n")
+
+
+def firmware_row(rows, cpu, opt, model):
+    """The row of the firmware build (memory_reuse, io_in_arena, in_place_windows), or None."""
+    return rows.get((cpu, opt, model, "reuse+io+win"))
+
+
+def megas(value):
+    return f"{value / 1e6:.3f} M" if value < 1e6 else f"{value / 1e6:.2f} M"
+
+
+def markdown_table(name, rows):
+    """The lines of a generated table (DOC_TABLES) from the recorded rows; "–" where a figure is missing."""
+    if name == "readme":
+        lines = ["| model | ctnn, Cortex-M4 -O2 | TFLM + CMSIS-NN | ratio | ctnn -Os | RAM (plan) | peak stack |",
+                 "|---|---:|---:|---:|---:|---:|---:|"]
+        for model in TABLE_MODELS:
+            o2, os_ = firmware_row(rows, "m4", "O2", model), firmware_row(rows, "m4", "Os", model)
+            if o2 is None:
+                continue
+            peer = o2["cmsis_nn_instructions"]
+            ratio = f"{o2['instructions'] / peer:.2f}×" if peer else "–"
+            small = "–" if os_ is None else (megas(os_["instructions"]) + (f" ({os_['instructions'] / peer:.2f}×)" if peer else ""))
+            lines.append(f"| {model.upper()} | {megas(o2['instructions'])} | {megas(peer) if peer else '–'} | {ratio} | {small} | "
+                         f"{o2['total_ram']:,} B | {o2['stack_peak']:,} B |")
+        return lines
+    lines = ["| model | core | qemu board | ctnn -O2 | per MAC | TFLM + CMSIS-NN, same core -O2 | ctnn ÷ peer | ctnn .text | "
+             "RAM (plan) | outputs equal |",
+             "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for cpu in CPUS:
+        for model in TABLE_MODELS:
+            r = firmware_row(rows, cpu, "O2", model)
+            if r is None:
+                continue
+            peer = r["cmsis_nn_instructions"]
+            ratio = f"{r['instructions'] / peer:.2f}×" if peer else "–"
+            per_mac = f"{r['instructions'] / r['macs']:.2f}" if r["macs"] else "–"
+            lines.append(f"| {model.upper()} | {CORE_NAME[cpu]} | {r['board']} | {r['instructions']:,} | {per_mac} | "
+                         f"{f'{peer:,}' if peer else '–'} | {ratio} | {r['text_ctnn']:,} B | {r['total_ram']:,} B | "
+                         f"{r['outputs_equal']}/{r['cases']} |")
+    return lines
+
+
+def doc_block(text, name):
+    """(start, end) line indices of the generated table `name` in a document's lines (between its markers), or None."""
+    lines = text.splitlines()
+    begin = next((k for k, l in enumerate(lines) if l.startswith(f"<!-- generated: python3 benchmarks/cortex_m/run.py --markdown {name} ")), None)
+    end = next((k for k, l in enumerate(lines) if l.strip() == f"<!-- end of {name} -->"), None)
+    return None if begin is None or end is None or end < begin else (begin + 1, end)
+
+
+def check_docs(rows, write):
+    """Compares (or, write, replaces) each generated table of DOC_TABLES with the one the rows give; the problems."""
+    problems = []
+    for name, (document, _) in DOC_TABLES.items():
+        text = document.read_text()
+        block = doc_block(text, name)
+        if block is None:
+            problems.append(f"{document.relative_to(ROOT)}: no generated table {name} (its two marker lines)")
+            continue
+        lines = text.splitlines()
+        wanted = markdown_table(name, rows)
+        if name == "readme" and len(wanted) < 2 + len(TABLE_MODELS):
+            problems.append(f"the record has no Cortex-M4 -O2 figures for some of {', '.join(TABLE_MODELS)} (README's table)")
+        if lines[block[0]:block[1]] == wanted:
+            continue
+        if write:
+            lines[block[0]:block[1]] = wanted
+            document.write_text("\n".join(lines) + "\n")
+            print(f"{document.relative_to(ROOT)}: table {name} rewritten")
+        else:
+            problems.append(f"{document.relative_to(ROOT)}: table {name} differs from the recorded figures "
+                            f"({RESULTS_FILE.relative_to(ROOT)}); it should read:\n" + "\n".join(wanted))
+    return problems
+
+
 def parse_list(text, allowed, what):
     items = [item.strip() for item in text.split(",") if item.strip()]
     unknown = [item for item in items if item not in allowed]
@@ -575,7 +741,9 @@ def main():
                         default=[k for k in MODELS if not k.endswith("_qdq")],
                         help=f"comma-separated: {','.join(MODELS)} (default: all but the QDQ renderings)")
     parser.add_argument("--opt", type=lambda t: parse_list(t, OPTS, "--opt"), default=list(OPTS), help="O2,Os (default: both)")
-    parser.add_argument("--cpu", type=lambda t: parse_list(t, CPUS, "--cpu"), default=["m4"], help="m4,m33,m55 (default: m4)")
+    parser.add_argument("--cpu", type=lambda t: parse_list(t, CPUS, "--cpu"), default=["m4"],
+                        help=f"{','.join(CPUS)} (default: m4); qemu 7.2 has no Cortex-M85 board or CPU, so no m85; the M0+ "
+                             "runs on mps2-an385, a Cortex-M3")
     parser.add_argument("--patches", action="store_true",
                         help="build each model with memory_reuse + io_in_arena without and with the automatic patch stage "
                              "instead of the firmware options, and compare them")
@@ -585,7 +753,36 @@ def main():
     parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared", help="the shared reference data (default: ../shared)")
     parser.add_argument("--jobs", type=int, default=1, help="parallel compile jobs (default 1: each model takes a lot of memory)")
     parser.add_argument("--timeout", type=int, default=600, help="seconds per program under qemu (default 600)")
+    parser.add_argument("--record", type=Path, nargs="?", const=RESULTS_FILE,
+                        help=f"merge this run's figures into the recorded file (default {RESULTS_FILE.relative_to(ROOT)})")
+    parser.add_argument("--from", dest="from_files", type=Path, nargs="+",
+                        help="take the figures from these files (recorded, or --json output) instead of building and running")
+    parser.add_argument("--markdown", nargs="?", const="all", choices=("all", *DOC_TABLES),
+                        help="print the docs' generated tables (readme: README's Cortex-M4 table; cores: docs/benchmarks.md's "
+                             "per-core table) from the recorded figures (--from's; with --record, after this run's); "
+                             "builds and runs nothing without --record")
+    parser.add_argument("--check-docs", action="store_true",
+                        help="check that README.md's and docs/benchmarks.md's generated tables are the recorded figures' "
+                             "(--from, default the recorded file); exit 1 if not")
+    parser.add_argument("--write-docs", action="store_true", help="rewrite those tables from the figures")
     args = parser.parse_args()
+
+    # --markdown prints the tables of recorded figures: --from's, else the record (after this run's, with --record).
+    if args.from_files or args.check_docs or args.write_docs or (args.markdown and not args.record):
+        rows = load_rows(args.from_files or [RESULTS_FILE])
+        if args.record:
+            record_rows(rows, args.record)
+        if args.markdown:
+            for name in DOC_TABLES if args.markdown == "all" else [args.markdown]:
+                print("\n".join(markdown_table(name, rows)) + "\n")
+        if args.check_docs or args.write_docs:
+            problems = check_docs(rows, args.write_docs)
+            for problem in problems:
+                print(problem, file=sys.stderr)
+            if problems:
+                return 1
+            print(f"cortex-m tables: {len(DOC_TABLES)} generated tables match {len(rows)} recorded rows")
+        return 0
 
     try:
         mlperf = args.shared / "models" / "mlperf-tiny"
@@ -625,6 +822,16 @@ def main():
         print_table(results, sys.stdout)
         if args.patches:
             print_patch_table(results, sys.stdout)
+    rows = {}
+    for r in results:
+        row = row_of(r)
+        rows[(row["cpu_key"], row["opt"], row["model"], row["options"])] = row
+    if args.record and not args.patches:
+        record_rows(rows, args.record)
+    if args.markdown:
+        recorded = load_rows([args.record])
+        for name in DOC_TABLES if args.markdown == "all" else [args.markdown]:
+            print("\n".join(markdown_table(name, recorded)) + "\n", file=log)
     failed = [f"{r['model']} ({r['cpu']} -{r['opt']})" for r in results
               if r["outputs_equal"] != r["cases"] or not r["hook_complete"] or r["exit_status"] != 0]
     if failed:

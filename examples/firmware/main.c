@@ -34,10 +34,20 @@ int main(void) {
     if (scores[i] > scores[best]) best = i;
   printf("kws: %u bytes of arena, input %d int8 values, output %d classes\n", (unsigned)CTNN_KWS_ARENA_BYTES,
          CTNN_KWS_INPUT0_ELEMENTS, CTNN_KWS_OUTPUT0_ELEMENTS);
-  printf("inference: %lu SysTick ticks (x 40 = %lu instructions under qemu -icount shift=0 on mps2-an386)\n",
-         (unsigned long)ticks, (unsigned long)ticks * 40ul);
-  printf("probability of class %d: %d/256 (scale %g, zero point %d)\n", best,
-         (int)scores[best] - CTNN_KWS_OUTPUT0_ZERO_POINT, (double)CTNN_KWS_OUTPUT0_SCALE, CTNN_KWS_OUTPUT0_ZERO_POINT);
+#ifdef KWS_INSTRUCTIONS_PER_100_TICKS
+  /* ticks x the board's figure, in 32-bit integers (ticks < 2^24, the figure <= 100): exact to the instruction. */
+  printf("inference: %lu SysTick ticks (x %s = %lu instructions under qemu -icount shift=0 on %s)\n",
+         (unsigned long)ticks, KWS_INSTRUCTIONS_PER_TICK,
+         (unsigned long)(ticks / 100u * KWS_INSTRUCTIONS_PER_100_TICKS + ticks % 100u * KWS_INSTRUCTIONS_PER_100_TICKS / 100u),
+         KWS_BOARD);
+#else
+  printf("inference: %lu SysTick ticks on %s\n", (unsigned long)ticks, KWS_BOARD);
+#endif
+  /* The scale in millionths, folded by the compiler: printf needs no float formatting (newlib-nano's is opt-in). */
+  printf("probability of class %d: %d/256 (scale %lu.%06lu, zero point %d)\n", best,
+         (int)scores[best] - CTNN_KWS_OUTPUT0_ZERO_POINT, (unsigned long)CTNN_KWS_OUTPUT0_SCALE,
+         (unsigned long)((CTNN_KWS_OUTPUT0_SCALE - (unsigned long)CTNN_KWS_OUTPUT0_SCALE) * 1e6 + 0.5),
+         CTNN_KWS_OUTPUT0_ZERO_POINT);
   if (memcmp(scores, kws_expected, sizeof scores) != 0) {
     printf("the output differs from TensorFlow Lite Micro's\n");
     return 1;
