@@ -70,7 +70,20 @@ struct pointwise_blocks {
                                       const requant_arrays& rq, std::int8_t* out, std::int32_t count) {
     if constexpr (widened) {
       std::uint32_t copy[block_pixels * InC / 2];
-      for (std::int32_t p = 0; p < count; ++p) widen_quads(input_of(input, first + p), copy + p * InC / 2, quads, offset_pair);
+      if constexpr (Strided) {
+        // Along an output row the input pixels are stride_w pixels apart: input_of (its divisions) at
+        // the block's start and at each new row only.
+        using g = window_geometry<P>;
+        constexpr std::ptrdiff_t step = static_cast<std::ptrdiff_t>(g::win.stride_w) * InC;
+        std::int32_t column = first % g::out_w;
+        const std::int8_t* pixel = input_of(input, first);
+        for (std::int32_t p = 0; p < count; ++p, ++column, pixel += step) {
+          if (column == g::out_w) column = 0, pixel = input_of(input, first + p);
+          widen_quads(pixel, copy + p * InC / 2, quads, offset_pair);
+        }
+      } else {
+        for (std::int32_t p = 0; p < count; ++p) widen_quads(input_of(input, first + p), copy + p * InC / 2, quads, offset_pair);
+      }
       channels_of(copy, weights, bias, rq, out, count);
     } else {
       static_assert(!Strided, "ctnn: strided 1x1 convs take the pointwise walk over whole quads only.");
@@ -132,7 +145,7 @@ struct pointwise_blocks {
 
   template <int Pixels2, int Channels>
   [[gnu::always_inline]] static inline void dot(const std::uint32_t* x, const std::int8_t* w, std::int32_t (&acc)[Pixels2][Channels]) {
-    dot_widened<Pixels2, Channels, 2 * InC, InC>(x, w, quads, acc);
+    dot_widened_quads<Pixels2, Channels, 2 * InC, InC, quads>(x, w, acc);
   }
   template <int Pixels2, int Channels>
   [[gnu::always_inline]] static inline void dot(const std::int8_t* x, const std::int8_t* w, std::int32_t (&acc)[Pixels2][Channels]) {
