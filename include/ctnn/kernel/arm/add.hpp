@@ -32,16 +32,20 @@
 
 namespace ctnn::kernel::arm::detail {
 
-// MultiplyByQuantizedMultiplier((x + Offset) << LeftShift, Multiplier, Shift) for x = index - 128, times
-// Factor (2: the doubling of the short output stage, done here once; the caller checks the range).
-template <std::int32_t Offset, std::int32_t Multiplier, std::int32_t Shift, std::int32_t LeftShift, std::int32_t Factor>
-constexpr std::array<std::int32_t, 256> make_rescale_table() {
+// MultiplyByQuantizedMultiplier((x + offset) << left_shift, multiplier, shift) for x = index - 128, times
+// factor (2: the doubling of the short output stage, done here once; the caller checks the range).
+constexpr std::array<std::int32_t, 256> rescale_table_of(std::int32_t offset, std::int32_t multiplier, std::int32_t shift,
+                                                         std::int32_t left_shift, std::int32_t factor) {
   namespace q = ctnn::detail::quant;
   std::array<std::int32_t, 256> table{};
   for (std::int32_t index = 0; index < 256; ++index)
     table[static_cast<std::size_t>(index)] =
-        Factor * q::multiply_by_quantized_multiplier(q::wrapping_shift_left(index - 128 + Offset, LeftShift), Multiplier, Shift);
+        factor * q::multiply_by_quantized_multiplier(q::wrapping_shift_left(index - 128 + offset, left_shift), multiplier, shift);
   return table;
+}
+template <std::int32_t Offset, std::int32_t Multiplier, std::int32_t Shift, std::int32_t LeftShift, std::int32_t Factor>
+constexpr std::array<std::int32_t, 256> make_rescale_table() {
+  return rescale_table_of(Offset, Multiplier, Shift, LeftShift, Factor);
 }
 template <std::int32_t Offset, std::int32_t Multiplier, std::int32_t Shift, std::int32_t LeftShift, std::int32_t Factor = 1>
 inline constexpr std::array<std::int32_t, 256> rescale_table_v = make_rescale_table<Offset, Multiplier, Shift, LeftShift, Factor>();
