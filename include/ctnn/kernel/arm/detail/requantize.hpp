@@ -269,6 +269,13 @@ struct output_stage {
       else return to_output<P>(scale_short(twice >> 1, P.output_multiplier, -P.output_shift - 1));
     }
   }
+  // Whether the short stage is SMMLAR and a shift (plus the sign correction where not clamped): its
+  // multiplier, rounding and right shift (short_constants), for kernels that run it themselves.
+  static constexpr bool smmlar_short = !onnx_stage<P> && (P.per_channel != 0 || clamped || -P.output_shift <= max_clamped_right);
+  [[gnu::always_inline]] channel_scale short_constants() const {
+    if constexpr (P.per_channel != 0) return s;
+    else return {P.output_multiplier, 0, -P.output_shift, tensor_rounding};
+  }
   template <std::int64_t ProductBound>
   [[gnu::always_inline]] bool short_applies(std::int32_t bias) const {
     if constexpr (onnx_stage<P>)
