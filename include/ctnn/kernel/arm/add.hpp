@@ -97,14 +97,29 @@ inline constexpr rescale_split rescale_split_v = split_rescale(rescale_table_v<O
 template <std::int32_t Offset, std::int32_t Multiplier, std::int32_t Shift, std::int32_t LeftShift>
 inline constexpr std::array<std::int8_t, 256> rescale_residual_v = rescale_split_v<Offset, Multiplier, Shift, LeftShift>.residual;
 
+// a * b + c, wrapping (MLA: an assembly statement, so that the compiler keeps the sum's order).
+[[gnu::always_inline]] inline std::uint32_t multiply_add(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+#if defined(__thumb2__) && defined(__OPTIMIZE__)
+  std::uint32_t r;
+  __asm("mla %0, %1, %2, %3" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  return r;
+#else
+  return a * b + c;
+#endif
+}
+
 // Twice the sum of both rescales of int8 values x and y, from their splits (A, B): one line exact (B),
 // the other's residual read (A), the intercepts added once. A's residuals: `residual_a` (index x + 128).
 template <const rescale_split& A, const rescale_split& B>
 [[gnu::always_inline]] inline std::int32_t split_sum(const std::int8_t* residual_a, std::int32_t x, std::int32_t y) {
   constexpr std::int32_t intercept = static_cast<std::int32_t>(static_cast<std::uint32_t>(A.intercept) + static_cast<std::uint32_t>(B.intercept));
   const std::int32_t residual = A.exact ? 0 : residual_a[x];
-  const auto line = static_cast<std::uint32_t>(residual) + static_cast<std::uint32_t>(y) * static_cast<std::uint32_t>(B.slope);
-  return static_cast<std::int32_t>(static_cast<std::uint32_t>(x) * static_cast<std::uint32_t>(A.slope) + line + static_cast<std::uint32_t>(intercept));
+  // B's line and the intercepts first (B's slope a power of two: one ADD with a shifted operand), then A's
+  // slope by MLA, then the residual: three instructions (left to itself, g++ reassociated the sum into
+  // four or five).
+  const auto line = static_cast<std::uint32_t>(intercept) + static_cast<std::uint32_t>(y) * static_cast<std::uint32_t>(B.slope);
+  return static_cast<std::int32_t>(multiply_add(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(A.slope), line) +
+                                   static_cast<std::uint32_t>(residual));
 }
 
 template <kernel_params P>
@@ -123,13 +138,15 @@ struct add_kernel : kernel::detail::reads_constants_as_stored {
       const std::int8_t* residual = (b_exact ? split_a : split_b).exact ? nullptr : (b_exact ? residual_a : residual_b).data() + 128;
       const std::int8_t* first = b_exact ? a : b;
       const std::int8_t* second = b_exact ? b : a;
-      // Eight a turn: the loop's pointer steps and branch spread over eight elements.
+      // Eight a turn, written out (-Os does not unroll; #pragma unroll did not either over the calls):
+      // the loop's pointer steps and branch spread over eight elements.
+      constexpr std::int64_t whole = elements / 8 * 8;
+      for (std::int64_t i = 0; i < whole; i += 8) {
 #pragma GCC unroll 8
-      for (std::int64_t i = 0; i < elements; ++i) {
-        const std::int32_t twice = b_exact ? split_sum<split_a, split_b>(residual, first[i], second[i])
-                                           : split_sum<split_b, split_a>(residual, first[i], second[i]);
-        out[i] = short_stage(twice);
+        for (int k = 0; k < 8; ++k) split_element(residual, first, second, out, i + k);
       }
+      if constexpr (whole < elements)
+        for (std::int64_t i = whole; i < elements; ++i) split_element(residual, first, second, out, i);
     } else if constexpr (short_output) {
       const std::int32_t* doubled_a = rescale_table_v<P.input_offset, P.input_multiplier, P.input_shift, P.left_shift, 2>.data() + 128;
       const std::int32_t* doubled_b = rescale_table_v<P.input2_offset, P.input2_multiplier, P.input2_shift, P.left_shift, 2>.data() + 128;
@@ -161,6 +178,13 @@ struct add_kernel : kernel::detail::reads_constants_as_stored {
       rescale_residual_v<P.input2_offset, P.input2_multiplier, P.input2_shift, P.left_shift>;
   // Both rescales split, one of them exactly (TFLite's ADD: the input with the larger scale).
   static constexpr bool split = split_a.fits && split_b.fits && (split_a.exact || split_b.exact);
+
+  // Element i of a split sum: `first` the input whose residuals are read, `second` the exact one.
+  [[gnu::always_inline]] static void split_element(const std::int8_t* residual, const std::int8_t* first, const std::int8_t* second,
+                                                   std::int8_t* out, std::int64_t i) {
+    if constexpr (split_b.exact) out[i] = short_stage(split_sum<split_a, split_b>(residual, first[i], second[i]));
+    else out[i] = short_stage(split_sum<split_b, split_a>(residual, first[i], second[i]));
+  }
 
   // The short output stage of twice the sum: the clamped one (SMMLAR and a shift) with a fused ReLU.
   [[gnu::always_inline]] static std::int8_t short_stage(std::int32_t twice) {
