@@ -47,6 +47,33 @@ TEST_CASE("arm strided 1x1 conv2d (pixel blocks gathered) equals the reference k
   t::check_layers<strided_pointwise_layer, 33>(std::make_index_sequence<8>{});
 }
 
+// Stride-2 1x1 convs without a fused activation over 8, 16 and 24 input channels (IC's shortcut layers:
+// the unrolled dot over few quads, the short stage without the clamp), odd pixel counts (the last
+// block's odd pixel, a short last block), per tensor and per channel.
+constexpr ctnn::kernel_params strided_pointwise_plain_layer(std::uint32_t family, std::size_t index) {
+  ctnn::kernel_params p = strided_pointwise_layer(family, index);
+  ctnn::window& w = p.win;
+  w.stride_h = w.stride_w = 2;
+  const std::int32_t in_c = 8 * (1 + static_cast<std::int32_t>(index % 3));
+  const std::int32_t in_h = 5 + 4 * static_cast<std::int32_t>(index % 2), in_w = 9 + 4 * static_cast<std::int32_t>(index / 2 % 2);
+  p.in = ctnn::make_shape(1, in_h, in_w, in_c);
+  p.out = ctnn::make_shape(1, (in_h - 1) / 2 + 1, (in_w - 1) / 2 + 1, p.out[3]);
+  p.fused = ctnn::activation::none;
+  p.activation_min = -128;
+  p.activation_max = 127;
+  return p;
+}
+template <std::size_t... I>
+constexpr bool all_strided_pointwise_plain(std::index_sequence<I...>) {
+  return (... && (ctnn::kernel::arm::detail::conv_kernel<strided_pointwise_plain_layer(34, I)>::strided_pointwise_walk &&
+                  strided_pointwise_plain_layer(34, I).out.elements() / strided_pointwise_plain_layer(34, I).out[3] % 2 == 1));
+}
+static_assert(all_strided_pointwise_plain(std::make_index_sequence<6>{}));
+
+TEST_CASE("arm stride-2 1x1 conv2d without activation over 8-24 channels equals the reference kernel") {
+  t::check_layers<strided_pointwise_plain_layer, 34>(std::make_index_sequence<6>{});
+}
+
 // Windows over whole quads of input channels (4 to 16, at most 144 values): mostly gathered widened
 // (conv_kernel::gathered_widened; the narrowest rows take the int8 gathered windows), out of place and in
 // place.

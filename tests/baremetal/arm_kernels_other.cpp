@@ -86,3 +86,29 @@ TEST_CASE("arm strided 1x1 conv2d with and without ReLU (the MVE kernel's window
   t::check_layers<strided_pointwise_layer, 37>(std::make_index_sequence<12>{});
 }
 #endif
+
+// TFLite's own input scales: the input with the larger scale has the multiplier 1/2 exactly (2^30, shift 0),
+// the other below it, either input first; varied output scales and zero points: each rescale split into a
+// line and int8 residuals (add.hpp, rescale_split), the exact line on either side.
+constexpr ctnn::kernel_params add_split_layer(std::uint32_t family, std::size_t index) {
+  ctnn::kernel_params p = t::add_layer(family, index);
+  p.in = p.in2 = p.out = ctnn::make_shape(1, 3 + static_cast<std::int32_t>(index % 4), 5, 7 + static_cast<std::int32_t>(index % 3));
+  if (index % 2 == 0) p.input2_multiplier = 1 << 30, p.input2_shift = 0, p.input_shift = -1 - static_cast<std::int32_t>(index / 2 % 3);
+  else p.input_multiplier = 1 << 30, p.input_shift = 0, p.input2_shift = -1 - static_cast<std::int32_t>(index / 2 % 3);
+  return p;
+}
+template <std::size_t... I>
+constexpr bool all_split(std::index_sequence<I...>) {
+  namespace d = ctnn::kernel::arm::detail;
+  constexpr auto fits = [](const ctnn::kernel_params& p) {
+    const d::rescale_split sa = d::split_rescale(d::rescale_table_of(p.input_offset, p.input_multiplier, p.input_shift, p.left_shift, 2));
+    const d::rescale_split sb = d::split_rescale(d::rescale_table_of(p.input2_offset, p.input2_multiplier, p.input2_shift, p.left_shift, 2));
+    return sa.fits && sb.fits && (sa.exact != sb.exact);
+  };
+  return (... && fits(add_split_layer(13, I)));
+}
+static_assert(all_split(std::make_index_sequence<12>{}));
+
+TEST_CASE("arm add with TFLite's input scales (split rescales) equals the reference kernel") {
+  t::check_layers<add_split_layer, 13>(std::make_index_sequence<12>{});
+}

@@ -21,6 +21,17 @@
 
 namespace ctnn::kernel::arm::detail {
 
+// The constants of short_block_2x2_asm (pointwise_blocks): two output channels' start and short stage.
+struct short_block_constants {
+  std::int32_t start[2];        // twice the biases
+  std::int32_t scale[2][2];     // per channel: multiplier, rounding
+  std::int32_t right[2];
+};
+
+// Declared for every target (pointwise_blocks names it under `if constexpr`), defined for the assembly's.
+template <std::ptrdiff_t XStep, std::ptrdiff_t WStep, std::int32_t Steps, bool Clamped>
+void short_block_2x2_asm(const std::uint32_t*& x, const std::int8_t*& w, const short_block_constants& k, std::int32_t (&acc)[2][2]);
+
 // Whether the assembly 2 x 2 block serves a stretch with these distances (LDR's immediate offsets).
 template <std::ptrdiff_t XStep, std::ptrdiff_t WStep>
 inline constexpr bool asm_block_fits =
@@ -98,6 +109,72 @@ template <std::ptrdiff_t XStep, std::ptrdiff_t WStep>
   CTNN_ARM_DOT_STEPS(CTNN_ARM_DOT_WIDENED_STEP, CTNN_ARM_DOT_WIDENED_OPERANDS);
 #undef CTNN_ARM_DOT_WIDENED_OPERANDS
 }
+// The same for a compile-time count of at most 8 steps, no loop: every step inline, two per statement
+// (no counter, no branch: 16 instructions per 16 MACs exactly). Pointwise convs over few input channels,
+// where the loop's counter and branches were 5 of every 69 instructions.
+#define CTNN_ARM_DOT_2X2_UNROLLED_OUTPUTS                                                                               \
+  : [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c), [d] "=&r"(d), [e] "=&r"(e), [f] "=&r"(f), [x] "+r"(x), [w] "+r"(w), \
+    [a00] "+r"(acc[0][0]), [a01] "+r"(acc[0][1]), [a10] "+r"(acc[1][0]), [a11] "+r"(acc[1][1])
+template <std::ptrdiff_t XStep, std::ptrdiff_t WStep, std::int32_t Steps>
+[[gnu::always_inline]] inline void dot_widened_2x2_unrolled_asm(const std::uint32_t* x, const std::int8_t* w, std::int32_t (&acc)[2][2]) {
+  static_assert(Steps >= 1 && Steps <= 8);
+  std::uint32_t a, b, c, d, e, f;
+#define CTNN_ARM_DOT_UNROLLED_OPERANDS CTNN_ARM_DOT_2X2_UNROLLED_OUTPUTS : [xs] "i"(XStep - 8), [ws] "i"(WStep - 4) : "memory"
+  if constexpr (Steps % 2 != 0) __asm volatile(CTNN_ARM_DOT_WIDENED_STEP CTNN_ARM_DOT_UNROLLED_OPERANDS);
+#pragma GCC unroll 4
+  for (std::int32_t k = 0; k < Steps / 2; ++k) __asm volatile(CTNN_ARM_DOT_WIDENED_STEP CTNN_ARM_DOT_WIDENED_STEP CTNN_ARM_DOT_UNROLLED_OPERANDS);
+#undef CTNN_ARM_DOT_UNROLLED_OPERANDS
+}
+#undef CTNN_ARM_DOT_2X2_UNROLLED_OUTPUTS
+
+// A whole 2 x 2 block of doubled sums (inputs widened doubled, widen_quads_doubled) and its short output
+// stage, for Steps <= 8 quads: the accumulators start from twice the biases, and after the last step each
+// is scaled by its channel's SMMLAR (multiplier, rounding) minus its sign bit (scale_short_plus; Clamped:
+// without it, scale_short_clamped) and shifted right. The channels' constants come from `c` (short_block_
+// constants), two LDRDs at a time, into the registers the products freed: the compiler, holding them
+// across the loop with the pointers and counters, spilled and reloaded them (37 instructions after the
+// products where these take 19). x ends at the next pixel pair, w where it started.
+#define CTNN_ARM_SHORT_SCALE(TO, ACC, M, R, SIGN) \
+  "smmlar %[" #TO "], %[" #ACC "], %[" #M "], %[" #R "]\n\t" SIGN(TO, ACC)
+#define CTNN_ARM_SIGN_FIX(TO, ACC) "sub %[" #TO "], %[" #TO "], %[" #ACC "], lsr #31\n\t"
+#define CTNN_ARM_NO_SIGN_FIX(TO, ACC)
+#define CTNN_ARM_SHORT_BLOCK_STAGE(SIGN)                         \
+  "ldrd %[a], %[b], [%[k], #8]\n\t"                              \
+  CTNN_ARM_SHORT_SCALE(c, a00, a, b, SIGN)                       \
+  CTNN_ARM_SHORT_SCALE(d, a10, a, b, SIGN)                       \
+  "ldrd %[a], %[b], [%[k], #16]\n\t"                             \
+  CTNN_ARM_SHORT_SCALE(e, a01, a, b, SIGN)                       \
+  CTNN_ARM_SHORT_SCALE(f, a11, a, b, SIGN)                       \
+  "ldrd %[a], %[b], [%[k], #24]\n\t"                             \
+  "asr %[a00], %[c], %[a]\n\t"                                   \
+  "asr %[a10], %[d], %[a]\n\t"                                   \
+  "asr %[a01], %[e], %[b]\n\t"                                   \
+  "asr %[a11], %[f], %[b]\n\t"                                   \
+  "add %[x], %[x], %[xs] + 8\n\t"                                \
+  "sub %[w], %[w], %[wback]\n\t"
+template <std::ptrdiff_t XStep, std::ptrdiff_t WStep, std::int32_t Steps, bool Clamped>
+[[gnu::always_inline]] inline void short_block_2x2_asm(const std::uint32_t*& x, const std::int8_t*& w, const short_block_constants& k,
+                                                       std::int32_t (&acc)[2][2]) {
+  static_assert(Steps >= 1 && Steps <= 8);
+  std::uint32_t a, b, c, d, e, f;
+  const short_block_constants* kp = &k;
+#pragma GCC unroll 2
+  for (int ch = 0; ch < 2; ++ch) acc[0][ch] = acc[1][ch] = k.start[ch];
+#define CTNN_ARM_SHORT_BLOCK_OPERANDS                                                                                    \
+  : [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c), [d] "=&r"(d), [e] "=&r"(e), [f] "=&r"(f), [x] "+r"(x), [w] "+r"(w),   \
+    [a00] "+r"(acc[0][0]), [a01] "+r"(acc[0][1]), [a10] "+r"(acc[1][0]), [a11] "+r"(acc[1][1])                      \
+  : [xs] "i"(XStep - 8), [ws] "i"(WStep - 4), [k] "r"(kp), [wback] "i"(4 * Steps) : "memory"
+  if constexpr (Steps % 2 != 0) __asm volatile(CTNN_ARM_DOT_WIDENED_STEP CTNN_ARM_SHORT_BLOCK_OPERANDS);
+#pragma GCC unroll 4
+  for (std::int32_t s = 0; s < Steps / 2; ++s) __asm volatile(CTNN_ARM_DOT_WIDENED_STEP CTNN_ARM_DOT_WIDENED_STEP CTNN_ARM_SHORT_BLOCK_OPERANDS);
+  if constexpr (Clamped) __asm volatile(CTNN_ARM_SHORT_BLOCK_STAGE(CTNN_ARM_NO_SIGN_FIX) CTNN_ARM_SHORT_BLOCK_OPERANDS);
+  else __asm volatile(CTNN_ARM_SHORT_BLOCK_STAGE(CTNN_ARM_SIGN_FIX) CTNN_ARM_SHORT_BLOCK_OPERANDS);
+#undef CTNN_ARM_SHORT_BLOCK_OPERANDS
+}
+#undef CTNN_ARM_SHORT_BLOCK_STAGE
+#undef CTNN_ARM_SHORT_SCALE
+#undef CTNN_ARM_SIGN_FIX
+#undef CTNN_ARM_NO_SIGN_FIX
 #undef CTNN_ARM_DOT_WIDENED_STEP
 
 // One pixel x 4 channels (dense layers of one row): one input word, widened with the offset added
@@ -262,6 +339,17 @@ inline constexpr bool asm_widened_fits =
   }
 }
 
+// The same doubled (2 * (x + offset) per int16 half: at most 510 in magnitude): kernels whose output stage
+// takes twice the sum (output_stage::apply_twice) read it from the dot product directly.
+[[gnu::always_inline]] inline void widen_quads_doubled(const std::int8_t* x, std::uint32_t* to, std::int32_t quads, std::uint32_t offset_pair) {
+#pragma GCC unroll 4
+  for (std::int32_t q = 0; q < quads; ++q, x += 4, to += 2) {
+    const std::uint32_t word = load_word(x);
+    to[0] = doubled_halves(sxtab16(offset_pair, word));
+    to[1] = doubled_halves(sxtab16_ror8(offset_pair, word));
+  }
+}
+
 // acc[p][c] += sum over `quads` quads of widened inputs (pixel p's at x + p * XStep bytes) times the
 // filters at w + c * WStep.
 template <int Pixels, int Channels, std::ptrdiff_t XStep, std::ptrdiff_t WStep>
@@ -287,6 +375,18 @@ template <int Pixels, int Channels, std::ptrdiff_t XStep, std::ptrdiff_t WStep>
       for (int p = 0; p < Pixels; ++p) acc[p][c] = smlad(x[p * x_words + 1], w_odd, smlad(x[p * x_words], w_even, acc[p][c]));
     }
   }
+}
+
+// The same for a compile-time count of quads: 2 x 2 blocks over at most 8 quads without a loop.
+template <int Pixels, int Channels, std::ptrdiff_t XStep, std::ptrdiff_t WStep, std::int32_t Quads>
+[[gnu::always_inline]] inline void dot_widened_quads(const std::uint32_t* x, const std::int8_t* w, std::int32_t (&acc)[Pixels][Channels]) {
+#if CTNN_ARM_DOT_ASM
+  if constexpr (Pixels == 2 && Channels == 2 && asm_widened_fits<XStep, WStep> && Quads >= 1 && Quads <= 8) {
+    dot_widened_2x2_unrolled_asm<XStep, WStep, Quads>(x, w, acc);
+    return;
+  }
+#endif
+  dot_widened<Pixels, Channels, XStep, WStep>(x, w, Quads, acc);
 }
 
 // acc[0][c] += the dot products of Quads quads of widened input with 4 filters re-laid out per quad

@@ -71,6 +71,10 @@ inline constexpr bool dsp_available = false;
 [[gnu::always_inline]] inline std::int32_t smlad(std::uint32_t x, std::uint32_t y, std::int32_t acc) {
   return __smlad(x, y, acc);
 }
+// Both int16 halves doubled (SADD16 of the word with itself).
+[[gnu::always_inline]] inline std::uint32_t doubled_halves(std::uint32_t x) {
+  return static_cast<std::uint32_t>(__sadd16(static_cast<std::int32_t>(x), static_cast<std::int32_t>(x)));
+}
 [[gnu::always_inline]] inline std::int32_t smlabb(std::uint32_t x, std::uint32_t y, std::int32_t acc) {
   return __smlabb(x, y, acc);
 }
@@ -106,6 +110,7 @@ inline std::uint32_t sxtab16_ror8(std::uint32_t a, std::uint32_t w) {
 inline std::int32_t smlad(std::uint32_t x, std::uint32_t y, std::int32_t acc) {
   return wrapping_add(wrapping_add(acc, portable::low(x) * portable::low(y)), portable::high(x) * portable::high(y));
 }
+inline std::uint32_t doubled_halves(std::uint32_t x) { return portable::halves(2 * portable::low(x), 2 * portable::high(x)); }
 inline std::int32_t smlabb(std::uint32_t x, std::uint32_t y, std::int32_t acc) {
   return wrapping_add(acc, portable::low(x) * portable::low(y));
 }

@@ -123,12 +123,15 @@ inline constexpr std::int32_t max_clamped_right = 22;
 // The short stage with the zero point added, for results of either sign: RoundingDivideByPOT's half away
 // from zero is floor((x + 2^(right-1) - [x < 0]) / 2^right), and the zero point rides in the same constant
 // as in the clamped stage (rounding: clamped_rounding; a multiple of 2^right, it passes the floor
-// exactly). Three instructions after SMMULR where scale_short and the add take five; |x + rounding| <
+// exactly), inside SMMLAR's accumulator as there. [x < 0] is taken as [twice < 0] (its sign bit, a
+// shifted operand of the subtraction): x has the sign of twice * multiplier (multiplier >= 0) or is 0,
+// and at x = 0 both give the zero point (rounding - 1 and rounding floor alike: right >= 1). Three
+// instructions where SMMULR and the add and correction after it took four; |x + rounding| <
 // 2^30 + 2^(right+7) + 2^(right-1) stays below 2^31 for right <= max_clamped_right.
 [[gnu::always_inline]] inline std::int32_t scale_short_plus(std::int32_t twice, std::int32_t multiplier, std::int32_t rounding,
                                                             std::int32_t right) {
-  const std::int32_t x = rounding_high_mul(twice, multiplier);
-  return (x + rounding - static_cast<std::int32_t>(static_cast<std::uint32_t>(x) >> 31)) >> right;
+  const std::int32_t x_plus = rounding_high_mul_add(twice, multiplier, rounding);
+  return (x_plus - static_cast<std::int32_t>(static_cast<std::uint32_t>(twice) >> 31)) >> right;
 }
 
 // Whether a channel's accumulators are below 2^30 in magnitude for any input: |bias| plus the largest
@@ -265,6 +268,13 @@ struct output_stage {
         return clamp_output<P>(scale_short_plus(twice, P.output_multiplier, tensor_rounding, -P.output_shift));
       else return to_output<P>(scale_short(twice >> 1, P.output_multiplier, -P.output_shift - 1));
     }
+  }
+  // Whether the short stage is SMMLAR and a shift (plus the sign correction where not clamped): its
+  // multiplier, rounding and right shift (short_constants), for kernels that run it themselves.
+  static constexpr bool smmlar_short = !onnx_stage<P> && (P.per_channel != 0 || clamped || -P.output_shift <= max_clamped_right);
+  [[gnu::always_inline]] channel_scale short_constants() const {
+    if constexpr (P.per_channel != 0) return s;
+    else return {P.output_multiplier, 0, -P.output_shift, tensor_rounding};
   }
   template <std::int64_t ProductBound>
   [[gnu::always_inline]] bool short_applies(std::int32_t bias) const {
