@@ -116,6 +116,21 @@ class TinyTransformerBlock(nn.Module):
         return self.classifier(x.mean(dim=1))
 
 
+class SharedZeroBias(nn.Module):
+    """Two 1x1 convs with torchvision's zero bias initialisation kept: torch.onnx.export writes the second bias as
+    an Identity of the first (equal parameters), which onnxruntime's quantizer quantizes once (refused in QDQ)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 4, kernel_size=1)
+        self.conv2 = nn.Conv2d(4, 4, kernel_size=1)  # a bias of the same shape as conv1's
+        for conv in (self.conv1, self.conv2):
+            nn.init.zeros_(conv.bias)
+
+    def forward(self, x):
+        return self.conv2(torch.relu(self.conv1(x)))
+
+
 def mobilenet_v3_small():
     setting, last_channel = mobilenetv3._mobilenet_v3_conf("mobilenet_v3_small", width_mult=0.35, reduced_tail=True)
     return mobilenetv3.MobileNetV3(setting, last_channel, num_classes=NUM_CLASSES)
@@ -130,14 +145,16 @@ MODELS = {
     "unet": (TinyUNet, (1, 3, 32, 32), 13),
     "transformer_block": (TinyTransformerBlock, (1, 8, 32), 13),
     "transformer_block_opset17": (TinyTransformerBlock, (1, 8, 32), 17),
+    "shared_zero_bias": (SharedZeroBias, (1, 3, 4, 4), 13),
 }
+KEEPS_ZERO_BIASES = {"shared_zero_bias"}
 
 
-def settle_batch_norms(model, shape, generator):
+def settle_batch_norms(model, shape, generator, seed_biases):
     """Gives the conv and linear biases (zero at torchvision's init) seeded values, as a trained model has, and
     accumulates BatchNorm running statistics (cumulative average) over seeded random batches."""
     for module in model.modules():
-        if isinstance(module, (nn.Conv2d, nn.ConvTranspose2d, nn.Linear)) and module.bias is not None:
+        if seed_biases and isinstance(module, (nn.Conv2d, nn.ConvTranspose2d, nn.Linear)) and module.bias is not None:
             with torch.no_grad():
                 module.bias.uniform_(-0.1, 0.1, generator=generator)
         if isinstance(module, nn.BatchNorm2d):
@@ -158,7 +175,7 @@ def export(name, out_dir, calibration_dir):
     torch.manual_seed(28)
     generator = torch.Generator().manual_seed(28)
     model = build()
-    settle_batch_norms(model, shape, generator)
+    settle_batch_norms(model, shape, generator, name not in KEEPS_ZERO_BIASES)
     example = torch.randn(shape, generator=generator)
     path = os.path.join(out_dir, name + ".onnx")
     torch.onnx.export(model, (example,), path, opset_version=opset, input_names=["input"], output_names=["output"],
