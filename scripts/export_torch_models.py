@@ -118,7 +118,8 @@ class TinyTransformerBlock(nn.Module):
 
 class SharedZeroBias(nn.Module):
     """Two 1x1 convs with torchvision's zero bias initialisation kept: torch.onnx.export writes the second bias as
-    an Identity of the first (equal parameters), which onnxruntime's quantizer quantizes once (refused in QDQ)."""
+    an Identity of the first (equal parameters), which onnxruntime's quantizer quantizes once, with the first
+    conv's scale."""
 
     def __init__(self):
         super().__init__()

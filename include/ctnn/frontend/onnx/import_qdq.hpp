@@ -330,6 +330,14 @@ struct qdq_lowering {
       for (std::int64_t k = 0; k < bz.dims.elements(); ++k)
         if (ops.integer_at(bz, static_cast<std::uint32_t>(k)) != 0) return false;
     }
+    // A bias of zeros is zero at any scale (torch's Identity of an equal zero bias, which onnxruntime's
+    // quantizer quantizes once, with the first reader's scale).
+    const tensor_view bias = s.f.read_tensor(s.at(b.source).proto);
+    if (s.take_reader_error()) return false;
+    bool zeros = bias.type == data_type::int32 && bias.data_field == schema::tensor::raw_data && !bias.external && !bias.segmented;
+    for (std::int64_t k = 0; k < bias.dims.elements() && zeros; ++k) zeros = ops.integer_at(bias, static_cast<std::uint32_t>(k)) == 0;
+    if (s.failed()) return false;
+    if (zeros) return true;
     const std::int64_t channels = bs.dims.elements() > wsc.dims.elements() ? bs.dims.elements() : wsc.dims.elements();
     if ((bs.dims.elements() != 1 && bs.dims.elements() != channels) || (wsc.dims.elements() != 1 && wsc.dims.elements() != channels))
       return false;
