@@ -259,6 +259,22 @@ def cases(rng):
         outs = [("quotient", quotient), ("wrapped", wrapped), ("low", low), ("picked", picked)]
         return typed_model(nodes, x, outs), [x], [y for _, y in outs]
     out["onnx_known_arithmetic_outputs"] = arithmetic_outputs
+
+    # torch.onnx.export's Identity of a parameter equal to an earlier one (torchvision's zero conv biases, a
+    # LayerNorm's ones): the Identity's result is read as that initializer, here a second conv's bias and the
+    # factor of a Mul.
+    def identity_of_parameters():
+        x = floats(rng, [1, 3, 2, 2])
+        w1, w2 = floats(rng, [4, 3, 1, 1]), floats(rng, [4, 4, 1, 1])
+        b, scale = floats(rng, [4]), floats(rng, [4, 1, 1])
+        nodes = [helper.make_node("Identity", ["b"], ["b_again"]), helper.make_node("Identity", ["scale"], ["scale_again"]),
+                 helper.make_node("Conv", ["x", "w1", "b"], ["c1"]), helper.make_node("Relu", ["c1"], ["r1"]),
+                 helper.make_node("Conv", ["r1", "w2", "b_again"], ["c2"]),
+                 helper.make_node("Mul", ["c2", "scale_again"], ["y"])]
+        conv = lambda v, w, bias: np.einsum("nchw,oc->nohw", v, w[:, :, 0, 0]) + bias.reshape(1, -1, 1, 1)
+        y = (conv(np.maximum(conv(x, w1, b), 0), w2, b) * scale).astype(np.float32)
+        return model(nodes, [("x", x)], ("y", y), inits=[("w1", w1), ("w2", w2), ("b", b), ("scale", scale)]), [x], [y]
+    out["onnx_identity_of_parameters"] = identity_of_parameters
     return out
 
 

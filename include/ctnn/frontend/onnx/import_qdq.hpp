@@ -57,8 +57,8 @@ struct qdq_lowering {
       case op_type::Flatten:
       case op_type::Squeeze:
       case op_type::Unsqueeze:
+      case op_type::Identity: return same_dequantized_constant(o, result) || commute(n, o, result);
       case op_type::Transpose:
-      case op_type::Identity:
       case op_type::MaxPool: return commute(n, o, result);
       case op_type::Relu:
       case op_type::Clip: return clamp(n, o, result);
@@ -72,6 +72,16 @@ struct qdq_lowering {
     s.at(result).dq = dequantized_from{o.id[0], o.id[1], o.count > 2 ? o.id[2] : -1, n.proto};
     if (!s.is_constant(o.id[0])) return false;
     s.at(result).kind = value_kind::qdq_deferred;
+    return true;
+  }
+
+  // Identity of a DequantizeLinear of a constant (torch.onnx.export's Identity of a parameter equal to an
+  // earlier one, which onnxruntime's quantizer quantizes once): that deferred constant under another name, so
+  // that the group reading it lowers it or names it in its refusal.
+  constexpr bool same_dequantized_constant(const operands& o, std::int32_t result) {
+    if (o.count != 1 || !dequantized_constant(o.id[0]) || s.at(o.id[0]).deferred_op.length > 0) return false;
+    s.at(result).kind = value_kind::qdq_deferred;
+    s.at(result).dq = s.at(o.id[0]).dq;
     return true;
   }
 
@@ -320,6 +330,14 @@ struct qdq_lowering {
       for (std::int64_t k = 0; k < bz.dims.elements(); ++k)
         if (ops.integer_at(bz, static_cast<std::uint32_t>(k)) != 0) return false;
     }
+    // A bias of zeros is zero at any scale (torch's Identity of an equal zero bias, which onnxruntime's
+    // quantizer quantizes once, with the first reader's scale).
+    const tensor_view bias = s.f.read_tensor(s.at(b.source).proto);
+    if (s.take_reader_error()) return false;
+    bool zeros = bias.type == data_type::int32 && bias.data_field == schema::tensor::raw_data && !bias.external && !bias.segmented;
+    for (std::int64_t k = 0; k < bias.dims.elements() && zeros; ++k) zeros = ops.integer_at(bias, static_cast<std::uint32_t>(k)) == 0;
+    if (s.failed()) return false;
+    if (zeros) return true;
     const std::int64_t channels = bs.dims.elements() > wsc.dims.elements() ? bs.dims.elements() : wsc.dims.elements();
     if ((bs.dims.elements() != 1 && bs.dims.elements() != channels) || (wsc.dims.elements() != 1 && wsc.dims.elements() != channels))
       return false;

@@ -351,10 +351,17 @@ constexpr void import_squeeze(S& s, const node_view& n, const operands& o, std::
   define_reshaped(s, result, as_onnx(s, o.id[0], 0), target);
 }
 
-// Identity: a reshape to the value's own shape (a view).
+// Identity: a reshape to the value's own shape (a view). Identity of an initializer or a Constant node is that
+// constant under another name (torch.onnx.export writes one for each parameter equal to an earlier one, a
+// zero bias of a second conv): the ops that read weights and biases read it as they read the original.
 template <class S>
 constexpr void import_identity(S& s, const node_view&, const operands& o, std::int32_t result) {
   if (!expect_inputs(s, o, 1, 1)) return;
+  if (o.id[0] >= 0 && s.is_constant(o.id[0]) && !s.is_known(o.id[0])) {
+    s.at(result).kind = s.at(o.id[0]).kind;
+    s.at(result).proto = s.at(o.id[0]).proto;
+    return;
+  }
   const shape xs = onnx_shape(s, o.id[0]);
   if (s.failed()) return;
   if (s.is_known(o.id[0])) return known_reshaped(s, result, o.id[0], xs);

@@ -112,10 +112,12 @@ struct quantized_ops {
     return {checked_zero_point(slot, t, integer_at(t, 0)), dtype_of(t.type)};
   }
 
-  // A constant as an IR tensor of its ONNX shape, read in place (raw_data only: the kernels read the file).
+  // A constant as an IR tensor of its ONNX shape, read in place (the kernels read the file): raw_data, or
+  // packed float_data (4 little-endian bytes a value, as raw_data: onnxruntime's quantizer writes its scales so).
   constexpr std::int32_t stored_constant(std::int32_t v, std::uint32_t slot, const tensor_view& t) {
     if (s.failed()) return -1;
-    if (t.data_field != schema::tensor::raw_data)
+    const bool packed_floats = t.data_field == schema::tensor::float_data && t.type == data_type::float32 && t.unpacked == 0;
+    if (t.data_field != schema::tensor::raw_data && !packed_floats)
       return s.fail(onnx_error::unsupported_tensor_feature,
                     {.byte_offset = s.at(v).name.at,
                      .reason = static_cast<std::int64_t>(tensor_feature::unpacked_values)}),
@@ -133,7 +135,10 @@ struct quantized_ops {
   }
 
   // Per-channel scales or zero points (operand `slot`): -1 when per tensor (one value), else a tensor of
-  // `channels` values (another count is an unsupported operand).
+  // `channels` values (another count is an unsupported operand). Per-channel zero points that are all 0 in
+  // the typed field (onnxruntime's quantizer writes its symmetric weights' so: int32_data, which no kernel
+  // reads in place) are no tensor: zero_points_all_zero.
+  static constexpr std::int32_t zero_points_all_zero = -2;
   constexpr std::int32_t per_channel(const operands& o, std::uint32_t slot, data_type type, bool any_8_bit, std::int32_t channels) {
     if (o.count <= slot || o.id[slot] < 0) return -1;
     if (!expect_constant(s, o, slot)) return -1;
@@ -143,6 +148,12 @@ struct quantized_ops {
     if (count == 1) return -1;
     if (count != channels || t.dims.rank != 1) return s.operand_error(slot), -1;
     if (type == data_type::float32) check_scales(slot, t);
+    if (type != data_type::float32 && t.data_field == schema::tensor::int32_data) {
+      bool all_zero = true;
+      for (std::int64_t k = 0; k < count && all_zero; ++k) all_zero = integer_at(t, static_cast<std::uint32_t>(k)) == 0;
+      if (s.failed()) return -1;
+      if (all_zero) return zero_points_all_zero;
+    }
     return stored_constant(o.id[slot], slot, t);
   }
 
@@ -318,8 +329,10 @@ struct quantized_ops {
     const zero_point x_zp = scalar_zero_point(o, x_zp_slot, x_type);
     if (s.failed()) return;
     if (x_zp.type != x_type) return s.operand_error(x_zp_slot);
-    const std::int32_t w_zero_points = per_channel(o, w_zp_slot, wt.type, false, channels);
-    const zero_point w_zp = w_zero_points >= 0 ? zero_point{0, w_type} : scalar_zero_point(o, w_zp_slot, w_type);
+    std::int32_t w_zero_points = per_channel(o, w_zp_slot, wt.type, false, channels);
+    const bool per_channel_zero_points = w_zero_points >= 0 || w_zero_points == zero_points_all_zero;
+    if (w_zero_points == zero_points_all_zero) w_zero_points = -1;
+    const zero_point w_zp = per_channel_zero_points ? zero_point{0, w_type} : scalar_zero_point(o, w_zp_slot, w_type);
     if (s.failed()) return;
     if (w_zp.type != w_type) return s.operand_error(w_zp_slot);
     float x_scale = 0.0f, w_scale = 0.0f, y_scale = 0.0f;

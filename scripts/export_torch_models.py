@@ -1,0 +1,207 @@
+#!/usr/bin/python3
+"""Exports the real PyTorch models of tests/data/onnx_exports/ (issue #28): torch.onnx.export of small CNNs and a
+transformer block, as a PyTorch user writes them, so that the ONNX importer meets what torch actually emits.
+
+Run with Debian's python3 (torch 1.13.1, torchvision 0.14.1, onnx 1.12):
+
+    /usr/bin/python3 scripts/export_torch_models.py tests/data/onnx_exports /tmp/ort-exports/calibration
+
+Every model: fixed seeds, 10 classes, seeded conv and linear biases, eval mode after BatchNorm running statistics
+were accumulated in train mode on seeded random batches (so the folded Conv+BatchNorm weights are not the
+identity), small inputs. Writes
+<name>.onnx and <name>/input_<k>.bin (raw little-endian float32, k = 0, 1) to the first folder, and
+<name>/calibration_<k>.bin (k = 0..7, the inputs the QDQ quantizer calibrates on; not committed) to the second. The float outputs and the QDQ models come from
+onnxruntime (see tests/data/onnx_exports/README.md); this script does not produce references.
+
+Models whose torchvision width would not fit the test-data budget (6 MB for all) keep torchvision's topology and
+building blocks at a reduced width, written here: SqueezeNet 1.1 at half width (torchvision's Fire modules) and
+ResNet-18 (torchvision's BasicBlock, [2, 2, 2, 2]) at widths 8/16/32/64 instead of 64/128/256/512.
+"""
+import os
+import sys
+
+import numpy as np
+import torch
+from torch import nn
+import torchvision
+from torchvision.models import mobilenetv3, resnet, squeezenet
+
+NUM_CLASSES = 10
+CALIBRATION_BATCHES = 8
+REFERENCE_INPUTS = 2
+
+
+def squeezenet_1_1_half_width():
+    """torchvision's SqueezeNet 1.1 layer for layer, squeeze and expand channels halved."""
+    model = squeezenet.SqueezeNet(version="1_1", num_classes=NUM_CLASSES)
+    model.features = nn.Sequential(
+        nn.Conv2d(3, 32, kernel_size=3, stride=2),
+        nn.ReLU(inplace=True),
+        nn.MaxPool2d(kernel_size=3, stride=2, ceil_mode=True),
+        squeezenet.Fire(32, 8, 32, 32),
+        squeezenet.Fire(64, 8, 32, 32),
+        nn.MaxPool2d(kernel_size=3, stride=2, ceil_mode=True),
+        squeezenet.Fire(64, 16, 64, 64),
+        squeezenet.Fire(128, 16, 64, 64),
+        nn.MaxPool2d(kernel_size=3, stride=2, ceil_mode=True),
+        squeezenet.Fire(128, 24, 96, 96),
+        squeezenet.Fire(192, 24, 96, 96),
+        squeezenet.Fire(192, 32, 128, 128),
+        squeezenet.Fire(256, 32, 128, 128),
+    )
+    model.classifier[1] = nn.Conv2d(256, NUM_CLASSES, kernel_size=1)
+    return model
+
+
+class ReducedWidthResNet18(resnet.ResNet):
+    """ResNet-18's topology (torchvision's ResNet forward and BasicBlock, layers [2, 2, 2, 2]) at widths 8..64."""
+
+    def __init__(self, widths=(8, 16, 32, 64)):
+        super().__init__(resnet.BasicBlock, [2, 2, 2, 2], num_classes=NUM_CLASSES)
+        self.inplanes = widths[0]
+        self.conv1 = nn.Conv2d(3, widths[0], kernel_size=7, stride=2, padding=3, bias=False)
+        self.bn1 = nn.BatchNorm2d(widths[0])
+        self.layer1 = self._make_layer(resnet.BasicBlock, widths[0], 2)
+        self.layer2 = self._make_layer(resnet.BasicBlock, widths[1], 2, stride=2)
+        self.layer3 = self._make_layer(resnet.BasicBlock, widths[2], 2, stride=2)
+        self.layer4 = self._make_layer(resnet.BasicBlock, widths[3], 2, stride=2)
+        self.fc = nn.Linear(widths[3], NUM_CLASSES)
+
+
+def conv_bn_relu(cin, cout):
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
+class TinyUNet(nn.Module):
+    """Two-level encoder/decoder: skip connections by Concat, one up-sampling by ConvTranspose (followed by a
+    BatchNorm torch does not fold), one by bilinear Upsample (ONNX Resize); per-pixel class scores."""
+
+    def __init__(self):
+        super().__init__()
+        self.enc1 = conv_bn_relu(3, 8)
+        self.enc2 = conv_bn_relu(8, 16)
+        self.bottleneck = conv_bn_relu(16, 32)
+        self.pool = nn.MaxPool2d(2)
+        self.up2 = nn.Sequential(nn.ConvTranspose2d(32, 16, kernel_size=2, stride=2), nn.BatchNorm2d(16), nn.ReLU())
+        self.dec2 = conv_bn_relu(32, 16)
+        self.up1 = nn.Upsample(scale_factor=2, mode="bilinear", align_corners=False)
+        self.dec1 = conv_bn_relu(24, 8)
+        self.head = nn.Conv2d(8, NUM_CLASSES, kernel_size=1)
+
+    def forward(self, x):
+        e1 = self.enc1(x)
+        e2 = self.enc2(self.pool(e1))
+        b = self.bottleneck(self.pool(e2))
+        d2 = self.dec2(torch.cat([self.up2(b), e2], dim=1))
+        d1 = self.dec1(torch.cat([self.up1(d2), e1], dim=1))
+        return self.head(d1)
+
+
+class TinyTransformerBlock(nn.Module):
+    """A pre-norm encoder block as PyTorch users write it (nn.LayerNorm, nn.MultiheadAttention, nn.GELU), then
+    mean pooling over the sequence and a linear classifier."""
+
+    def __init__(self, d_model=32, heads=4, hidden=64):
+        super().__init__()
+        self.norm1 = nn.LayerNorm(d_model)
+        self.attention = nn.MultiheadAttention(d_model, heads, batch_first=True)
+        self.norm2 = nn.LayerNorm(d_model)
+        self.mlp = nn.Sequential(nn.Linear(d_model, hidden), nn.GELU(), nn.Linear(hidden, d_model))
+        self.classifier = nn.Linear(d_model, NUM_CLASSES)
+
+    def forward(self, x):
+        h = self.norm1(x)
+        x = x + self.attention(h, h, h, need_weights=False)[0]
+        x = x + self.mlp(self.norm2(x))
+        return self.classifier(x.mean(dim=1))
+
+
+class SharedZeroBias(nn.Module):
+    """Two 1x1 convs with torchvision's zero bias initialisation kept: torch.onnx.export writes the second bias as
+    an Identity of the first (equal parameters), which onnxruntime's quantizer quantizes once, with the first
+    conv's scale."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 4, kernel_size=1)
+        self.conv2 = nn.Conv2d(4, 4, kernel_size=1)  # a bias of the same shape as conv1's
+        for conv in (self.conv1, self.conv2):
+            nn.init.zeros_(conv.bias)
+
+    def forward(self, x):
+        return self.conv2(torch.relu(self.conv1(x)))
+
+
+def mobilenet_v3_small():
+    setting, last_channel = mobilenetv3._mobilenet_v3_conf("mobilenet_v3_small", width_mult=0.35, reduced_tail=True)
+    return mobilenetv3.MobileNetV3(setting, last_channel, num_classes=NUM_CLASSES)
+
+
+# name: (constructor, input shape, opset)
+MODELS = {
+    "mobilenet_v2": (lambda: torchvision.models.MobileNetV2(num_classes=NUM_CLASSES, width_mult=0.35), (1, 3, 32, 32), 13),
+    "mobilenet_v3_small": (mobilenet_v3_small, (1, 3, 32, 32), 17),
+    "squeezenet1_1": (squeezenet_1_1_half_width, (1, 3, 32, 32), 13),
+    "resnet18_narrow": (ReducedWidthResNet18, (1, 3, 32, 32), 13),
+    "unet": (TinyUNet, (1, 3, 32, 32), 13),
+    "transformer_block": (TinyTransformerBlock, (1, 8, 32), 13),
+    "transformer_block_opset17": (TinyTransformerBlock, (1, 8, 32), 17),
+    "shared_zero_bias": (SharedZeroBias, (1, 3, 4, 4), 13),
+}
+KEEPS_ZERO_BIASES = {"shared_zero_bias"}
+
+
+def settle_batch_norms(model, shape, generator, seed_biases):
+    """Gives the conv and linear biases (zero at torchvision's init) seeded values, as a trained model has, and
+    accumulates BatchNorm running statistics (cumulative average) over seeded random batches."""
+    for module in model.modules():
+        if seed_biases and isinstance(module, (nn.Conv2d, nn.ConvTranspose2d, nn.Linear)) and module.bias is not None:
+            with torch.no_grad():
+                module.bias.uniform_(-0.1, 0.1, generator=generator)
+        if isinstance(module, nn.BatchNorm2d):
+            module.momentum = None
+            module.reset_running_stats()
+            with torch.no_grad():
+                module.weight.uniform_(0.5, 1.5, generator=generator)
+                module.bias.uniform_(-0.2, 0.2, generator=generator)
+    model.train()
+    with torch.no_grad():
+        for _ in range(4):
+            model(torch.randn((8,) + shape[1:], generator=generator))
+    model.eval()
+
+
+def export(name, out_dir, calibration_dir):
+    build, shape, opset = MODELS[name]
+    torch.manual_seed(28)
+    generator = torch.Generator().manual_seed(28)
+    model = build()
+    settle_batch_norms(model, shape, generator, name not in KEEPS_ZERO_BIASES)
+    example = torch.randn(shape, generator=generator)
+    path = os.path.join(out_dir, name + ".onnx")
+    torch.onnx.export(model, (example,), path, opset_version=opset, input_names=["input"], output_names=["output"],
+                      do_constant_folding=True)
+    case_dir = os.path.join(out_dir, name)
+    os.makedirs(case_dir, exist_ok=True)
+    inputs = np.random.default_rng(28).standard_normal((REFERENCE_INPUTS + CALIBRATION_BATCHES,) + shape[1:])
+    for k in range(REFERENCE_INPUTS):
+        inputs[k:k + 1].astype("<f4").tofile(os.path.join(case_dir, f"input_{k}.bin"))
+    os.makedirs(os.path.join(calibration_dir, name), exist_ok=True)
+    for k in range(CALIBRATION_BATCHES):
+        inputs[REFERENCE_INPUTS + k:REFERENCE_INPUTS + k + 1].astype("<f4").tofile(
+            os.path.join(calibration_dir, name, f"calibration_{k}.bin"))
+    params = sum(p.numel() for p in model.parameters())
+    print(f"{name}: opset {opset}, {params} parameters, {os.path.getsize(path)} bytes")
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: export_torch_models.py <test-data folder> <calibration folder>")
+    out_dir, calibration_dir = sys.argv[1:3]
+    os.makedirs(out_dir, exist_ok=True)
+    for name in MODELS:
+        export(name, out_dir, calibration_dir)
+
+
+if __name__ == "__main__":
+    main()
