@@ -3,7 +3,8 @@
 tconv8,bcast8,audio16,svdf8,lstm8), each a folder benchmarks/cortex_m/models/<name>/ of model.tflite and four reference
 cases (input_<k>.bin, output_<k>.bin) from TFLM's reference kernels (the host oracle tflm_run), as
 scripts/gen_kws_16x8.py writes kws_16x8 (for a model with state also `invocations`: each case runs that many times from
-the initial state, the last output recorded):
+the initial state, the last output recorded); and the firmware example's model (kws8), to examples/firmware/kws/ with
+its one case (input_0.bin, output_0.bin):
 
   tconv_decoder_int8  (tconv8)  an int8 convolutional autoencoder: two CONV_2D 3x3 stride 2 encode a
                                 [1, 16, 16, 4] image to [1, 4, 4, 32]; three TRANSPOSE_CONV stride 2 (4x4, 3x3,
@@ -24,11 +25,16 @@ the initial state, the last output recorded):
                                 state, int32 biases, an int16 cell state), both returning the sequence; a
                                 FULLY_CONNECTED of each step's 64 outputs to 6 classes ([28, 6]) and a SOFTMAX; each case
                                 one run from the zero states.
+  kws_int8            (kws8)    the firmware example's int8 keyword spotter (examples/firmware/kws/), a DS-CNN with the
+                                MLPerf Tiny KWS model's layers and shapes and its own weights: [1, 49, 10, 1] features,
+                                CONV_2D 10x4 stride 2 to 64 channels (RELU), four DEPTHWISE_CONV_2D 3x3 (RELU) +
+                                CONV_2D 1x1 64 (RELU), AVERAGE_POOL_2D 25x5, FULLY_CONNECTED 12, SOFTMAX.
 
 Weights are random (fixed seeds: re-running reproduces every file byte for byte), He-scaled, per-channel weight
 scales; activation scales (int8: min/max with a zero point) from a float forward pass over the cases.
 
 Usage: /usr/bin/python3 scripts/gen_cortex_m_models.py --tflm /work/oracle/tflm/tflm_run [--models tconv8,...]
+(the default: every model, kws8 included)
 """
 import argparse
 import subprocess
@@ -433,11 +439,83 @@ def lstm_net():
     return "lstm_int8", m, [quantizer.quantize(x, *qparams[0]) for x in cases]
 
 
-GENERATORS = {"tconv8": tconv_decoder, "bcast8": broadcast_net, "audio16": audio_16x8, "svdf8": svdf_kws, "lstm8": lstm_net}
+# ---- kws_int8 (kws8): the firmware example's model ------------------------------------------------------------
+# Written to examples/firmware/kws/ (not the benchmark's models/), with its one case: the example runs case 0.
+MODEL_DIRS = {"kws_int8": HERE.parent / "examples" / "firmware" / "kws"}
+WRITTEN_CASES = {"kws_int8": 1}
+
+
+def kws_int8():
+    """A DS-CNN keyword spotter with the MLPerf Tiny KWS model's layers and shapes, its own random weights: input
+    [1, 49, 10, 1] int8 (MFCC-like features); CONV_2D 10x4 stride 2 SAME to 64 channels (RELU); four blocks of
+    DEPTHWISE_CONV_2D 3x3 SAME (RELU) and CONV_2D 1x1 64 (RELU); AVERAGE_POOL_2D 25x5 (the pool's result keeps its
+    input's scale and zero point, as TFLite's converter writes it); FULLY_CONNECTED 12 (one weight scale, as the
+    converter writes it); SOFTMAX (scale 1/256, zero point -128). Convolution weights per channel (depthwise: axis 3)."""
+    rng = np.random.RandomState(2629)
+    shape = [1, 49, 10, 1]
+    # Case 0 a ramp (as the MLPerf cases' first, and the one the firmware example runs); the others random features.
+    cases = [np.linspace(-1.0, 1.0, int(np.prod(shape))).reshape(shape)]
+    cases += [np.clip(rng.normal(0.0, 0.4, shape), -1.0, 1.0) for _ in range(CASES - 1)]
+    same_relu = dict(stride=(1, 1), padding=tfl.SAME, act="RELU")
+    layers = [("CONV_2D", he(rng, (64, 10, 4, 1), 40), rng.normal(0, 0.05, 64), dict(same_relu, stride=(2, 2)))]
+    for _ in range(4):
+        layers.append(("DEPTHWISE_CONV_2D", he(rng, (1, 3, 3, 64), 9), rng.normal(0, 0.05, 64), dict(same_relu, multiplier=1)))
+        layers.append(("CONV_2D", he(rng, (64, 1, 1, 64), 64), rng.normal(0, 0.05, 64), same_relu))
+    layers.append(("AVERAGE_POOL_2D", None, None, dict(stride=(1, 1), padding=tfl.VALID, filter=(25, 5))))
+    layers.append(("FULLY_CONNECTED", he(rng, (12, 64), 64), rng.normal(0, 0.05, 12), {}))
+
+    def forward(x):
+        values = [x]
+        for kind, w, b, o in layers:
+            if kind == "FULLY_CONNECTED":
+                x = tfl.fully_connected(x, w, b)
+            elif kind == "AVERAGE_POOL_2D":
+                x = tfl.pool2d(x, o["filter"], o["stride"], o["padding"], "average")
+            else:
+                x = tfl.conv2d(x, w, b, o["stride"], o["padding"], act=o.get("act"),
+                               depthwise_multiplier=1 if kind == "DEPTHWISE_CONV_2D" else None)
+            values.append(x)
+        return values
+
+    runs = [forward(x) for x in cases]
+    quantizer = Quantizer(tfl.INT8)
+    qparams = [quantizer.params([r[k] for r in runs]) for k in range(len(layers) + 1)]
+    m = tfl.Model(new_opcodes=True)
+    q = lambda p: dict(scale=[p[0]], zero_point=[p[1]])  # noqa: E731
+    current = m.tensor("input", shape, tfl.INT8, quant=q(qparams[0]))
+    m.inputs = [current]
+    for k, (kind, w, b, o) in enumerate(layers):
+        if kind == "AVERAGE_POOL_2D":
+            qparams[k + 1] = qparams[k]
+            inputs = [current]
+        else:
+            if kind == "FULLY_CONNECTED":
+                wq, scale = symmetric_int8(w)
+                w_scales = np.array([scale])
+                tw = m.tensor(f"w{k}", list(w.shape), tfl.INT8, data=wq, quant=dict(scale=[scale], zero_point=[0]))
+            else:
+                tw, w_scales = weights_tensor(m, f"w{k}", w, 3 if kind == "DEPTHWISE_CONV_2D" else 0)
+            b_scales = qparams[k][0] * w_scales
+            tb = m.tensor(f"b{k}", [len(b)], tfl.INT32, data=np.round(b / b_scales).astype(np.int32),
+                          quant=dict(scale=list(b_scales), zero_point=[0] * len(b_scales)))
+            inputs = [current, tw, tb]
+        current_shape = list(runs[0][k + 1].shape)
+        result = m.tensor(f"t{k}", current_shape, tfl.INT8, quant=q(qparams[k + 1]))
+        m.op(kind, inputs, [result], **o)
+        current = result
+    probabilities = m.tensor("probabilities", current_shape, tfl.INT8, quant=dict(scale=[1 / 256], zero_point=[-128]))
+    m.op("SOFTMAX", [current], [probabilities], beta=1.0)
+    m.outputs = [probabilities]
+    return "kws_int8", m, [quantizer.quantize(x, *qparams[0]) for x in cases]
+
+
+GENERATORS = {"tconv8": tconv_decoder, "bcast8": broadcast_net, "audio16": audio_16x8, "svdf8": svdf_kws, "lstm8": lstm_net,
+              "kws8": kws_int8}
 
 
 def write(tflm, name, model, inputs):
-    out = MODELS_DIR / name
+    out = MODEL_DIRS.get(name, MODELS_DIR / name)
+    inputs = inputs[:WRITTEN_CASES.get(name, len(inputs))]
     out.mkdir(parents=True, exist_ok=True)
     (out / "model.tflite").write_bytes(model.serialize())
     invocations = CASE_INVOCATIONS.get(name, 1)

@@ -1,22 +1,16 @@
 # cmake -P script behind the tests package_firmware_example and package_cortex_<core>: the user path of
 # docs/install.md, "Cross-compiling a firmware": install ctnn into a scratch prefix, configure
 # examples/firmware with an installed Cortex-M toolchain file and find_package(ctnn), build it, run it under
-# qemu (its own ctest). Arguments (-D):
+# qemu (its own ctest), with the example's own model and case (examples/firmware/kws/, passed as docs/install.md
+# passes them: the repository's files, nothing from ../shared). Arguments (-D):
 #   CTNN_BUILD_DIR   ctnn's build tree (installed)        CTNN_SOURCE_DIR   ctnn's source tree
 #   CTNN_WORK_DIR    scratch directory, wiped first       CTNN_GENERATOR, CTNN_MAKE_PROGRAM
-#   CTNN_SHARED_DIR  the MLPerf Tiny files (models/mlperf-tiny); the test is skipped without them
 #   CTNN_CORE        the toolchain preset: m4 (default), m0plus, m7, m33, m55
 #                    (<prefix>/share/ctnn/cortex-m/arm-none-eabi-cortex-<core>.cmake)
 #   CTNN_EXPECT_DSP  ON: the image must contain the Armv7E-M DSP kernels (SMLAD), MVE: the Armv8.1-M MVE
 #                    kernels (VMLADAV), OFF: neither, and it must be built for Armv6-M (select_kernels chose
 #                    the portable kernels). Unset: not checked.
 cmake_minimum_required(VERSION 3.25)
-
-set(mlperf "${CTNN_SHARED_DIR}/models/mlperf-tiny")
-if(NOT EXISTS "${mlperf}/kws_ref_model.tflite" OR NOT EXISTS "${mlperf}/refs/kws_ref_model/output_0.bin")
-  message("SKIP: ${mlperf}/kws_ref_model.tflite or its reference case not found (set CTNN_SHARED_DIR)")
-  return()
-endif()
 
 function(run_step name)
   message(STATUS "[firmware example] ${name}: ${ARGN}")
@@ -37,8 +31,9 @@ run_step("install" "${CMAKE_COMMAND}" --install "${CTNN_BUILD_DIR}" --prefix "${
 set(configure -S "${CTNN_SOURCE_DIR}/examples/firmware" -B "${build}" -G "${CTNN_GENERATOR}"
     "-DCMAKE_TOOLCHAIN_FILE=${prefix}/share/ctnn/cortex-m/arm-none-eabi-cortex-${CTNN_CORE}.cmake"
     "-DCMAKE_PREFIX_PATH=${prefix}" -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON
-    "-DKWS_MODEL=${mlperf}/kws_ref_model.tflite" "-DKWS_INPUT=${mlperf}/refs/kws_ref_model/input_0.bin"
-    "-DKWS_EXPECTED=${mlperf}/refs/kws_ref_model/output_0.bin")
+    "-DKWS_MODEL=${CTNN_SOURCE_DIR}/examples/firmware/kws/model.tflite"
+    "-DKWS_INPUT=${CTNN_SOURCE_DIR}/examples/firmware/kws/input_0.bin"
+    "-DKWS_EXPECTED=${CTNN_SOURCE_DIR}/examples/firmware/kws/output_0.bin")
 if(CTNN_MAKE_PROGRAM)
   list(APPEND configure "-DCMAKE_MAKE_PROGRAM=${CTNN_MAKE_PROGRAM}")
 endif()
