@@ -58,12 +58,14 @@ constexpr bool may_write_over(op_kind kind, std::int32_t slot) {
   return (ops::facts(kind).in_place_slots >> slot & 1u) != 0;
 }
 
-// Whether the options let op `n` write its result over its input: a convolution whose reference kernel
-// walks output pixels row-major and finishes all channels of a pixel before the next (NHWC: ONNX's
-// NCHW integer conv does not).
+// Whether the options let op `n` write its result over its input: a convolution whose kernels walk
+// output pixels row-major and finish all channels of a pixel before the next, over NHWC activations:
+// ctnn's layout, and ONNX's integer conv held in NHWC (onnx_nhwc: kernel::reference::onnx_quant::conv and
+// the DSP kernels, kernel/arm/onnx_conv.hpp, walk that way); not ONNX's NCHW layout.
 constexpr bool window_in_place_allowed(const plan_config& config, const node& n) {
   if (n.kind == op_kind::depthwise_conv2d) return config.in_place_depthwise;
-  if (n.kind == op_kind::conv2d) return config.in_place_conv && n.attrs.layout == data_layout::ctnn;
+  if (n.kind == op_kind::conv2d)
+    return config.in_place_conv && (n.attrs.layout == data_layout::ctnn || n.attrs.layout == data_layout::onnx_nhwc);
   return false;
 }
 

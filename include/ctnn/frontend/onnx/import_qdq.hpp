@@ -100,14 +100,34 @@ struct qdq_lowering {
     const float dq_scale = ops.scalar_scale(dq_operands, 1), q_scale = ops.scalar_scale(q_operands, 1);
     const auto dq_zero_point = ops.scalar_zero_point(dq_operands, 2, dtype::u8);
     const auto q_zero_point = ops.scalar_zero_point(q_operands, 2, dtype::u8);
-    if (s.failed() || dq_scale != q_scale || dq_zero_point.value != q_zero_point.value ||
-        dq_zero_point.type != q_zero_point.type)
-      return s.failed();
+    if (s.failed() || dq_scale != q_scale) return s.failed();
+    if (dq_zero_point.value != q_zero_point.value || dq_zero_point.type != q_zero_point.type)
+      return requantize(d.source, q_scale, q_zero_point.value, q_zero_point.type, result);
     const value& integers = s.at(d.source);
     value& r = s.at(result);
     r.onnx_layout = integers.onnx_layout;
     r.nhwc = integers.nhwc;
     r.one_d = integers.one_d;
+    ++s.qdq_lowered;
+    return true;
+  }
+
+  // QuantizeLinear of a DequantizeLinear of the same scale into another zero point or 8-bit type (the int8
+  // input of a uint8 graph, its uint8 result read as int8): an integer requantization of `source`, y =
+  // saturate(x - x_zero_point + y_zero_point). onnxruntime computes it in float, round((x - x_zp) * s / s)
+  // + y_zp: (x - x_zp) * s / s is within 2^-22 relative of the integer x - x_zp (|x - x_zp| < 512), so the
+  // round gives it exactly; the quantize kernel's multiplier s / s = 1 (2^30, shift 1) is exact too.
+  constexpr bool requantize(std::int32_t source, float scale, std::int32_t zero_point, dtype type, std::int32_t result) {
+    const bool nhwc = prefers_nhwc(s, source);
+    const std::int32_t x = nhwc ? as_nhwc(s, source, 0) : as_onnx(s, source, 0);
+    if (x < 0 || s.failed()) return true;
+    op_attributes a{};
+    a.out_type = type;
+    a.axis = -1;
+    const std::int32_t y = s.add_node(op_kind::quantize, a, {x}, s.label_of(result));
+    if (y < 0) return true;
+    s.m.tensor_at(y).quant = quantization{scale, zero_point};
+    define(s, result, y, nhwc);
     ++s.qdq_lowered;
     return true;
   }

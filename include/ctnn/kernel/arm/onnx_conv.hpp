@@ -11,6 +11,9 @@
 // 128; kernel/scratch.hpp's rule onnx_input_scratch, onnx_scratch.hpp, asks for it); a uint8 result is written as int8 with its
 // zero point moved by -128 and flipped in place.
 //
+// In place (kernel_params::in_place: the result placed over the dying input, memory/in_place_window.hpp):
+// an int8 input is read by the inner kernel's pixel-major walk; a uint8 one from its copy in the scratch.
+//
 // Supported: NHWC convolutions (layout onnx_nhwc: the importer holds integer activations in NHWC), NCHW ones
 // whose images are single pixels (a QDQ Gemm's 1x1 conv: the same bytes in either layout), dense; within
 // what onnx_call_shape maps and the inner kernel takes. The rest keeps the reference kernels.
@@ -54,6 +57,9 @@ struct onnx_conv_kernel {
     q.requantization = requantization_policy::onnx;
     q.onnx.multiplier_bits = P.onnx.multiplier_bits;
     q.output_offset = P.output_offset - (shape::unsigned_output ? 128 : 0);
+    // A result placed over its dying input (kernel_params::in_place): the inner kernel walks pixel-major
+    // over it then, unless it reads the int8 copy of a uint8 input in the scratch (apart from the result).
+    q.in_place = shape::unsigned_input ? 0 : P.in_place;
     return q;
   }
   static constexpr kernel_params inner_p = restated();

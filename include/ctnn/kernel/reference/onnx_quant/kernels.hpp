@@ -140,16 +140,17 @@ void conv(Params p, const X* x, const W* w, const void* bias, const void* w_scal
   const std::int32_t per_group = channels / p->groups, outputs_per_group = outputs / p->groups;
   const window& win = p->win;
   const std::int64_t taps = static_cast<std::int64_t>(win.kernel_h) * win.kernel_w;
+  // Output pixels row-major, every channel of a pixel before the next: the walk that makes a result placed
+  // over its dying NHWC input safe (memory/in_place_window.hpp; kernel_params::in_place).
   for (std::int32_t n = 0; n < batches; ++n) {
-    for (std::int32_t o = 0; o < outputs; ++o) {
-      const std::int32_t first_channel = o / outputs_per_group * per_group;
-      const std::int32_t w_offset = -detail::zero_point_at<W>(w_zero_point, p->onnx.zero_point_count, o, -p->weights_offset);
-      const float multiplier = detail::multiplier_of(p, w_scale, o);
-      const std::int32_t initial = p->has_bias != 0 ? detail::load_i32(bias, o) : 0;
-      const W* filter = w + static_cast<std::int64_t>(o) * per_group * taps;
-      for (std::int32_t oy = 0; oy < out_height; ++oy) {
-        for (std::int32_t ox = 0; ox < out_width; ++ox) {
-          std::int32_t acc = initial;
+    for (std::int32_t oy = 0; oy < out_height; ++oy) {
+      for (std::int32_t ox = 0; ox < out_width; ++ox) {
+        for (std::int32_t o = 0; o < outputs; ++o) {
+          const std::int32_t first_channel = o / outputs_per_group * per_group;
+          const std::int32_t w_offset = -detail::zero_point_at<W>(w_zero_point, p->onnx.zero_point_count, o, -p->weights_offset);
+          const float multiplier = detail::multiplier_of(p, w_scale, o);
+          const W* filter = w + static_cast<std::int64_t>(o) * per_group * taps;
+          std::int32_t acc = p->has_bias != 0 ? detail::load_i32(bias, o) : 0;
           for (std::int32_t c = 0; c < per_group; ++c) {
             const W* kernel = filter + c * taps;
             for (std::int32_t ky = 0; ky < win.kernel_h; ++ky) {
