@@ -172,6 +172,26 @@ void conv(Params p, const X* x, const W* w, const void* bias, const void* w_scal
   }
 }
 
+// QLinearGlobalAveragePool (onnxruntime's fusion of a QDQ GlobalAveragePool), x [N, H, W, C] (NHWC) ->
+// y [N, 1, 1, C] of x's type, as MLAS computes it: acc = sum(x) - x_zero_point * H * W (int32), y =
+// saturate(round_half_even(float(acc) * multiplier) + y_zero_point), multiplier = x_scale / (y_scale *
+// float(H * W)) in float, in that order.
+template <class X, class Y, class Params>
+void global_average_pool(Params p, const X* x, Y* y) {
+  const std::int32_t batches = p->in[0], channels = p->in[3];
+  const std::int32_t pixels = p->in[1] * p->in[2];
+  const float multiplier = std::bit_cast<float>(p->onnx.input_scale_bits) /
+                           (std::bit_cast<float>(p->onnx.output_scale_bits) * static_cast<float>(pixels));
+  for (std::int32_t n = 0; n < batches; ++n) {
+    const X* image = x + static_cast<std::int64_t>(n) * pixels * channels;
+    for (std::int32_t c = 0; c < channels; ++c) {
+      std::int32_t acc = p->input_offset * pixels;  // input_offset: -x_zero_point
+      for (std::int32_t i = 0; i < pixels; ++i) acc += static_cast<std::int32_t>(image[static_cast<std::int64_t>(i) * channels + c]);
+      y[static_cast<std::int64_t>(n) * channels + c] = requantize_value<Y>(acc, multiplier, p->output_offset);
+    }
+  }
+}
+
 // QLinearMatMul / MatMulInteger: a [..., M, K] (p->in) x b [..., K, N] (p->in2; one batch or as many as
 // a), y [..., M, N]. The channels are N's columns.
 template <class X, class W, class Y, class Params>
