@@ -18,9 +18,17 @@
 //  * Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Identity and MaxPool of a DequantizeLinear (per tensor)
 //    run on the integers (DequantizeLinear commutes with them: it is monotone and element-wise), and their
 //    result is a DequantizeLinear of that with the same scale and zero point.
-//  * QuantizeLinear of a DequantizeLinear with the same scale, zero point and type: the integers themselves.
-//  * Anything else (Add, Mul, pools, Concat, activations, ...) stays float between its DequantizeLinear and
-//    QuantizeLinear nodes: ONNX's float semantics, within 1 LSB of onnxruntime's integer QLinear* kernels.
+//  * QuantizeLinear of a DequantizeLinear with the same scale, zero point and type: the integers themselves;
+//    of the same scale into another zero point or 8-bit type: an integer requantization (quantize node),
+//    saturate(x - x_zp + y_zp), exactly what onnxruntime's float DequantizeLinear and QuantizeLinear give.
+//  * GlobalAveragePool of a DequantizeLinear (per tensor) read by a QuantizeLinear into the same 8-bit type:
+//    onnxruntime's QLinearGlobalAveragePool, bit-exact (lower_pool states the arithmetic); otherwise float.
+//  * Anything else (Add, Mul, AveragePool, Concat, activations, Softmax, ...) stays float between its
+//    DequantizeLinear and QuantizeLinear nodes: ONNX's float semantics, within 1 LSB of onnxruntime's integer
+//    QLinear* kernels. (onnxruntime fuses a DQ -> Softmax -> Q only when the input and output types agree,
+//    into QLinearSoftmax: a table of float(exp((i - 255 + b) * x_scale)) computed in double, b from the
+//    axis length, summed in float, y = nearbyintf(t * floor(1 / y_scale) / sum) + y_zp; the MLPerf models'
+//    softmax reads uint8 and writes int8, which onnxruntime runs in float, as ctnn does.)
 // The dequantize nodes no op reads any more are removed at the end of the import (erase_unread_nodes).
 #include <cstdint>
 
