@@ -298,7 +298,8 @@ def cases(rng):
         lambda a, b: a + b), 0.06, U8(128))])
     case("mul_s8_broadcast", lambda g: [g.requantized("Mul", [(i8(g, (2, 3, 4)), (0.04, I8(-10))), (i8(g, (3, 1)), (0.03, I8(2)))],
                                                       lambda a, b: a * b, 0.1, I8(0))])
-    # Pools: MaxPool commutes with DequantizeLinear (same quantization out); AveragePool, GlobalAveragePool float.
+    # Pools: MaxPool commutes with DequantizeLinear (same quantization out); GlobalAveragePool is onnxruntime's
+    # QLinearGlobalAveragePool (an integer pool); AveragePool float.
     case("maxpool_u8", lambda g: [g.requantized("MaxPool", [(u8(g, (1, 3, 7, 7)), (0.1, U8(20)))],
                                                 lambda x: pool(x, (3, 3), (2, 2), (1, 1, 1, 1), "max"), 0.1, U8(20),
                                                 kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])])
@@ -347,6 +348,25 @@ def cases(rng):
                        rng.randint(-300, 300, 5).astype(np.int32), (0.02, mid))]
     case("cnn_u8", lambda g: cnn(g, U8))
     case("cnn_s8", lambda g: cnn(g, I8))
+
+    # (Later cases draw after these: the earlier cases' inputs stay as recorded.)
+    # A pool another op reads, or that is an output: the float pool (onnxruntime fuses only DQ -> pool -> Q).
+    case("global_avgpool_relu_u8", lambda g: [g.q(g.float_op(
+        "Relu", [g.float_op("GlobalAveragePool", [g.dq(u8(g, (1, 4, 5, 5)), 0.1, U8(120))],
+                            lambda x: x.mean(axis=(2, 3), keepdims=True, dtype=f32))], lambda x: np.maximum(x, f32(0))), 0.02, U8(0))])
+    case("global_avgpool_float_output_s8", lambda g: [g.float_op(
+        "GlobalAveragePool", [g.dq(i8(g, (2, 3, 4, 6)), 0.05, I8(-4))], lambda x: x.mean(axis=(2, 3), keepdims=True, dtype=f32))])
+    # DequantizeLinear -> QuantizeLinear of one scale into another type and zero point (an int8 input of a uint8
+    # graph): the integers shifted, saturated (here above 112), then a uint8 Conv.
+    def requantized_input(g):
+        r = g.q(g.dq(i8(g, (1, 3, 6, 6)), 0.05, I8(-3)), 0.05, U8(140))
+        return [r, g.conv(r, (0.05, U8(140)), ints(rng, I8, (4, 3, 3, 3)), 0.01, 0, rng.randint(-2000, 2000, 4).astype(np.int32),
+                          (0.08, U8(128)), pads=(1, 1, 1, 1))]
+    case("requantize_s8_u8", requantized_input)
+    # GlobalAveragePool of 2 x 2 pixels, one scale in and out: onnxruntime's multiplier is 1/4 exactly, every
+    # sum = 2 (mod 4) a tie it rounds to even (the float pool on dequantized values rounds some the other way).
+    case("global_avgpool_ties_u8", lambda g: [g.requantized("GlobalAveragePool", [(u8(g, (1, 64, 2, 2)), (0.1, U8(3)))],
+                                                            lambda x: x.mean(axis=(2, 3), keepdims=True, dtype=f32), 0.1, U8(3))])
     return out
 
 

@@ -7,12 +7,16 @@
 // land on .5 ties) or not and saturate at times, per-channel weight scales with a zero and an infinite one (NaN
 // products: the zero point). Operands packed as the executor packs them (pack<K>), a uint8 input through the
 // call's scratch. select_kernels must choose the DSP family for every layer where the DSP extension exists.
+// In place (kernel_params::in_place, ctnn::in_place_windows): NHWC layers with the result at the largest shift
+// the planner allows below the input (memory/in_place_window.hpp), the DSP kernel and the reference kernel
+// (which x86 runs for such calls) each against the reference out of place.
 #include "arm_kernels_test.hpp"
 
 #include <bit>
 #include <cmath>
 
 #include <ctnn/kernel/arm/onnx_conv.hpp>
+#include <ctnn/memory/in_place_window.hpp>
 
 namespace {
 
@@ -96,6 +100,13 @@ constexpr ctnn::kernel_params onnx_layer(std::uint32_t family, std::size_t index
   return p;
 }
 
+// The NHWC layers (shapes 0 and 1) with their result placed over their input.
+constexpr ctnn::kernel_params onnx_layer_in_place(std::uint32_t family, std::size_t index) {
+  ctnn::kernel_params p = onnx_layer(family, 4 * (index / 2) + index % 2);
+  p.in_place = 1;
+  return p;
+}
+
 constexpr std::int32_t channels_of(const ctnn::kernel_params& p) {
   return p.kind == op_kind::dense ? p.out.last() : p.onnx.layout == ctnn::data_layout::onnx_nhwc ? p.out[3] : p.out[1];
 }
@@ -118,7 +129,7 @@ struct onnx_reader {
 };
 
 inline constexpr std::size_t max_bytes = 2 * 8 * 8 * 40;
-inline std::uint8_t input[max_bytes], scratch[max_bytes], expected[max_bytes], actual[max_bytes];
+inline std::uint8_t input[max_bytes], scratch[max_bytes], expected[max_bytes], actual[max_bytes], arena[3 * max_bytes];
 inline std::int8_t weights[max_bytes], zero_points[64];
 inline std::int32_t bias[64];
 inline float scales[64];
@@ -150,7 +161,26 @@ void check_onnx_layer(std::uint32_t seed) {
     if (channels > 2) scales[1] = 0.0f;
     if (channels > 3 && seed % 2 == 0) scales[2] = INFINITY;
     const void* reference_operands[5] = {input, weights, bias, scales, zero_points};
-    ctnn::kernel::invoke<P>(reference_operands, expected);  // no recorded choice: the reference kernels
+    constexpr ctnn::kernel_params out_of_place = [] {
+      ctnn::kernel_params q = P;
+      q.in_place = 0;
+      return q;
+    }();
+    ctnn::kernel::invoke<out_of_place>(reference_operands, expected);  // no recorded choice: the reference kernels
+    // In place: the input at 2 * max_bytes in the arena, the result at the planner's shift below it.
+    std::uint8_t* in_arena = arena + 2 * max_bytes;
+    std::uint8_t* result_in_arena = in_arena;
+    if constexpr (P.in_place != 0) {
+      // (A positive largest shift: the result may start above the input; at the input, as safe.)
+      constexpr std::int64_t largest = ctnn::memory::in_place_window_shift(P.in, P.out, P.win);
+      constexpr std::int64_t shift = largest < 0 ? largest : 0;
+      static_assert(-shift <= static_cast<std::int64_t>(2 * max_bytes));
+      result_in_arena = in_arena + shift;
+      std::memcpy(in_arena, input, in_bytes);
+      const void* in_place_operands[5] = {in_arena, weights, bias, scales, zero_points};
+      ctnn::kernel::invoke<P>(in_place_operands, result_in_arena);
+      CHECK_MESSAGE(std::memcmp(result_in_arena, expected, out_bytes) == 0, "the reference kernel in place differs");
+    }
 
     const onnx_reader read{weights, bias, scales, weight_count};
     static decltype(kernel::template pack<1>(read)) packed_weights;
@@ -161,12 +191,24 @@ void check_onnx_layer(std::uint32_t seed) {
     packed_multipliers = kernel::template pack<3>(read);
     const void* operands[5] = {input, packed_weights.data(), packed_bias.data(), packed_multipliers.data(), nullptr};
     for (std::size_t i = 0; i < out_bytes; ++i) actual[i] = 0x5a;
-    kernel::run(operands, actual, ctnn::kernel::requant_arrays{}, scratch);
+    if constexpr (P.in_place != 0) {
+      // Without scratch, as the executor calls it where the planner gives none (the input dies here: a
+      // uint8 one is made int8 in place); then with the scratch.
+      std::memcpy(in_arena, input, in_bytes);
+      operands[0] = in_arena;
+      kernel::run(operands, result_in_arena, ctnn::kernel::requant_arrays{});
+      CHECK_MESSAGE(std::memcmp(result_in_arena, expected, out_bytes) == 0, "in place without scratch differs");
+      std::memcpy(in_arena, input, in_bytes);
+      kernel::run(operands, result_in_arena, ctnn::kernel::requant_arrays{}, scratch);
+      std::memcpy(actual, result_in_arena, out_bytes);
+    } else {
+      kernel::run(operands, actual, ctnn::kernel::requant_arrays{}, scratch);
+    }
     bool equal = true;
     std::size_t first = 0;
     for (std::size_t i = 0; i < out_bytes && equal; ++i)
       if (expected[i] != actual[i]) equal = false, first = i;
-    CHECK_MESSAGE(equal, "ONNX layer: kind " << static_cast<int>(P.kind) << " layout " << static_cast<int>(P.onnx.layout) << " in "
+    CHECK_MESSAGE(equal, "ONNX layer: in place " << P.in_place << " kind " << static_cast<int>(P.kind) << " layout " << static_cast<int>(P.onnx.layout) << " in "
                                               << P.in[0] << "x" << P.in[1] << "x" << P.in[2] << "x" << P.in[3] << " groups " << P.groups
                                               << " types " << static_cast<int>(P.type) << "->" << static_cast<int>(P.out_type)
                                               << " scales " << P.onnx.scale_count << ": first difference at byte "
@@ -179,9 +221,17 @@ template <std::uint32_t Family, std::size_t... I>
 void check_onnx_layers(std::index_sequence<I...>) {
   (check_onnx_layer<onnx_layer(Family, I)>(t::seed_of(Family + 1000, I)), ...);
 }
+template <std::uint32_t Family, std::size_t... I>
+void check_onnx_layers_in_place(std::index_sequence<I...>) {
+  (check_onnx_layer<onnx_layer_in_place(Family, I)>(t::seed_of(Family + 1000, I)), ...);
+}
 
 }  // namespace
 
 TEST_CASE("arm ONNX integer conv2d, depthwise and dense (ONNX's output stage) equal ONNX's reference kernels") {
   check_onnx_layers<40>(std::make_index_sequence<32>{});
+}
+
+TEST_CASE("arm ONNX integer NHWC conv2d and depthwise placed over their input equal ONNX's reference kernels") {
+  check_onnx_layers_in_place<41>(std::make_index_sequence<16>{});
 }

@@ -2,6 +2,7 @@
 // leave integer ops only, and the ones it cannot lower are refused with onnx_qdq_group, naming the node and the
 // operand. The models: tests/data/ops/qdq (the op-conformance cases, both routes against onnxruntime) and
 // tests/data/onnx/bad_qdq_*.onnx (scripts/gen_op_tests_qdq.py).
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
@@ -19,7 +20,7 @@ namespace onnx = ctnn::onnx;
 
 namespace {
 
-constexpr std::size_t tensors = 256, nodes = 256, values = 256, relayouts = 64;
+constexpr std::size_t tensors = 1024, nodes = 1024, values = 512, relayouts = 256;
 using result = onnx::import_result<tensors, nodes, relayouts>;
 
 std::unique_ptr<result> import_file(const std::string& path) {
@@ -92,6 +93,61 @@ TEST_CASE("an Add between DequantizeLinear and QuantizeLinear stays float") {
   REQUIRE_FALSE(r->ir.error.failed());
   CHECK(kinds(*r) == std::vector{ctnn::op_kind::dequantize, ctnn::op_kind::dequantize, ctnn::op_kind::add,
                                  ctnn::op_kind::quantize});
+}
+
+TEST_CASE("DequantizeLinear -> GlobalAveragePool -> QuantizeLinear is ONNX's integer pool on the 8-bit data") {
+  for (const char* name : {"global_avgpool_u8", "global_avgpool_ties_u8"}) {
+    CAPTURE(name);
+    const auto r = import_file(cases + "/" + name + "/model.onnx");
+    REQUIRE_FALSE(r->ir.error.failed());
+    std::int32_t pools = 0;
+    for (std::int32_t i = 0; i < r->ir.node_count; ++i) {
+      const ctnn::node& n = r->ir.node_at(i);
+      CHECK(n.kind != ctnn::op_kind::quantize);
+      CHECK(n.kind != ctnn::op_kind::dequantize);
+      if (n.kind != ctnn::op_kind::global_avg_pool) continue;
+      ++pools;
+      CHECK(r->ir.tensor_at(n.inputs[0]).type == ctnn::dtype::u8);
+      CHECK(r->ir.tensor_at(n.output).type == ctnn::dtype::u8);
+    }
+    CHECK(pools == 1);
+  }
+  // In the small CNN too, between its float Add and its Gemm.
+  const auto cnn = import_file(cases + "/cnn_s8/model.onnx");
+  REQUIRE_FALSE(cnn->ir.error.failed());
+  const auto k = kinds(*cnn);
+  const auto pool = std::find(k.begin(), k.end(), ctnn::op_kind::global_avg_pool);
+  REQUIRE(pool != k.end());
+  CHECK(cnn->ir.tensor_at(cnn->ir.node_at(static_cast<std::int32_t>(pool - k.begin())).output).type == ctnn::dtype::i8);
+}
+
+TEST_CASE("a GlobalAveragePool another op reads, or a model output, is the float pool") {
+  const auto relu = import_file(cases + "/global_avgpool_relu_u8/model.onnx");
+  REQUIRE_FALSE(relu->ir.error.failed());
+  const auto k = kinds(*relu);
+  CHECK(std::find(k.begin(), k.end(), ctnn::op_kind::dequantize) != k.end());
+  CHECK(std::find(k.begin(), k.end(), ctnn::op_kind::relu) != k.end());
+  const auto output = import_file(cases + "/global_avgpool_float_output_s8/model.onnx");
+  REQUIRE_FALSE(output->ir.error.failed());
+  for (const auto* r : {relu.get(), output.get()})
+    for (std::int32_t i = 0; i < r->ir.node_count; ++i)
+      if (r->ir.node_at(i).kind == ctnn::op_kind::global_avg_pool) CHECK(r->ir.tensor_at(r->ir.node_at(i).output).type == ctnn::dtype::f32);
+}
+
+TEST_CASE("DequantizeLinear -> QuantizeLinear of one scale into another type is an integer requantization") {
+  const auto r = import_file(cases + "/requantize_s8_u8/model.onnx");
+  REQUIRE_FALSE(r->ir.error.failed());
+  std::int32_t requantizations = 0;
+  for (std::int32_t i = 0; i < r->ir.node_count; ++i) {
+    const ctnn::node& n = r->ir.node_at(i);
+    CHECK(n.kind != ctnn::op_kind::dequantize);
+    if (n.kind != ctnn::op_kind::quantize) continue;
+    ++requantizations;
+    CHECK(r->ir.tensor_at(n.inputs[0]).type == ctnn::dtype::i8);
+    CHECK(r->ir.tensor_at(n.output).type == ctnn::dtype::u8);
+    CHECK(r->ir.tensor_at(n.output).quant.zero_point == 140);
+  }
+  CHECK(requantizations == 1);
 }
 
 TEST_CASE("QDQ groups that cannot be lowered are refused with onnx_qdq_group") {

@@ -103,6 +103,27 @@ static_assert(scratch_placed.scratch_bytes[0] == 100 && scratch_placed.scratch_b
 static_assert(scratch_placed.scratch[0].offset >= 0 && scratch_placed.scratch[2].offset >= 0 && scratch_placed.scratch[1].offset == -1);
 static_assert(scratch_placed.liveness_lower_bound == 720 && scratch_placed.pool_usage[0].bytes >= 720);
 
+// The scratch of an ONNX integer conv or dense over uint8 (kernel/arm/onnx_scratch.hpp: its input's size) where
+// that input dies at the call in the pools: none placed, the call's scratch_bytes 0 (the kernel makes the dying
+// input int8 in place; memory::scratch_made_in_place). Here dense_3 (call 2) pretends to be one, reading the
+// flattened max_pool_1, which dies there; conv2d_0 (call 0) too, but its input is the model's, in the caller's
+// buffer: its scratch stays.
+constexpr auto onnx_uint8_scratch = [] {
+  auto m = pass::assign_pools<>::run(lowered);
+  for (const std::int32_t c : {0, 2}) {
+    ctnn::node& n = m.nodes[static_cast<std::size_t>(m.calls[static_cast<std::size_t>(c)].node)];
+    n.attrs.layout = c == 0 ? ctnn::data_layout::onnx_nhwc : ctnn::data_layout::onnx;
+    ctnn::tensor& x = m.tensor_at(n.inputs[0]);
+    x.type = ctnn::dtype::u8;
+    if (x.alias_of >= 0) m.tensor_at(x.alias_of).type = ctnn::dtype::u8;
+    m.scratch_bytes[static_cast<std::size_t>(c)] = x.bytes();
+  }
+  return m;
+}();
+constexpr auto onnx_uint8_placed = pass::place_buffers<>::run(onnx_uint8_scratch);
+static_assert(onnx_uint8_scratch.scratch_bytes[2] == 36 && onnx_uint8_placed.scratch_bytes[2] == 0 && onnx_uint8_placed.scratch[2].offset == -1);
+static_assert(onnx_uint8_placed.scratch_bytes[0] == 108 && onnx_uint8_placed.scratch[0].offset >= 0);
+
 TEST_CASE("place_buffers: the same at run time; placed buffers that live together do not overlap") {
   auto m = std::make_unique<std::remove_const_t<decltype(lowered)>>(lowered);
   pass::assign_pools_and_pins(*m, memory::plan_config{});

@@ -41,6 +41,7 @@ constexpr bool has_kernel(op_kind kind, dtype in, dtype out) {
     case onnx_integer_kernel::matmul: return is_8_bit(in) && (is_8_bit(out) || out == dtype::i32);
     case onnx_integer_kernel::quantize: return in == dtype::f32 && is_8_bit(out);
     case onnx_integer_kernel::dequantize: return is_8_bit(in) && out == dtype::f32;
+    case onnx_integer_kernel::average: return is_8_bit(in) && out == in;
     case onnx_integer_kernel::binary:
     case onnx_integer_kernel::pad: return is_integer(in) && out == in;
     case onnx_integer_kernel::window_max: return is_8_bit(in) && out == in;
@@ -84,6 +85,9 @@ constexpr bool supports(const kernel_params& p) {
     case onnx_integer_kernel::quantize:
     case onnx_integer_kernel::dequantize:
       return p.onnx.scale_count <= 1 || (p.axis >= 0 && p.axis < p.out.rank && p.out[p.axis] == p.onnx.scale_count);
+    case onnx_integer_kernel::average:
+      return p.in.rank == 4 && p.out.rank == 4 && static_cast<std::int64_t>(p.in[1]) * p.in[2] > 0 &&
+             static_cast<std::int64_t>(p.in[1]) * p.in[2] < 0x1000000 && p.out[3] == p.in[3];
     default: return is_plain_integer_kind(p.kind);
   }
 }
@@ -109,6 +113,7 @@ inline void run_typed(Params p, const void* const* operands, void* result) {
     quantized::matmul(p, x, static_cast<const W*>(operands[1]), operands[3], operands[4], y);
   else if constexpr (kernel == onnx_integer_kernel::quantize) quantized::quantize_linear(p, x, operands[1], operands[2], y);
   else if constexpr (kernel == onnx_integer_kernel::dequantize) quantized::dequantize_linear(p, x, operands[1], operands[2], y);
+  else if constexpr (kernel == onnx_integer_kernel::average) quantized::global_average_pool(p, x, y);
   else static_assert(kernel != onnx_integer_kernel::none, "ctnn: no ONNX integer kernel for this op kind (its descriptor's onnx_integer).");
 }
 

@@ -58,13 +58,31 @@ constexpr bool may_write_over(op_kind kind, std::int32_t slot) {
   return (ops::facts(kind).in_place_slots >> slot & 1u) != 0;
 }
 
-// Whether the options let op `n` write its result over its input: a convolution whose reference kernel
-// walks output pixels row-major and finishes all channels of a pixel before the next (NHWC: ONNX's
-// NCHW integer conv does not).
+// Whether the options let op `n` write its result over its input: a convolution whose kernels walk
+// output pixels row-major and finish all channels of a pixel before the next, over NHWC activations:
+// ctnn's layout, and ONNX's integer conv held in NHWC (onnx_nhwc: kernel::reference::onnx_quant::conv and
+// the DSP kernels, kernel/arm/onnx_conv.hpp, walk that way); not ONNX's NCHW layout.
 constexpr bool window_in_place_allowed(const plan_config& config, const node& n) {
   if (n.kind == op_kind::depthwise_conv2d) return config.in_place_depthwise;
-  if (n.kind == op_kind::conv2d) return config.in_place_conv && n.attrs.layout == data_layout::ctnn;
+  if (n.kind == op_kind::conv2d)
+    return config.in_place_conv && (n.attrs.layout == data_layout::ctnn || n.attrs.layout == data_layout::onnx_nhwc);
   return false;
+}
+
+// The scratch of an ONNX integer conv2d or dense over uint8 data is its input made int8 (kernel/arm/onnx_scratch.hpp,
+// the module's scratch_bytes: the input's size). Where that input's buffer is in the pools and dies at the call,
+// the kernel makes it int8 in place instead (kernel/arm/onnx_conv.hpp, run without scratch): no scratch buffer
+// (pass::place_buffers then records none for the call).
+template <class Module>
+constexpr bool scratch_made_in_place(const Module& m, std::int32_t op, std::int64_t scratch_bytes, const std::int32_t* buffer_of,
+                                     const buffer_info* buffers) {
+  const node& n = m.node_at(op);
+  if ((n.kind != op_kind::conv2d && n.kind != op_kind::dense) || !is_onnx_layout(n.attrs.layout) || n.input_count < 1) return false;
+  const tensor& x = m.tensor_at(n.inputs[0]);
+  if (x.type != dtype::u8 || x.bytes() != scratch_bytes) return false;
+  const std::int32_t root = m.storage_root(n.inputs[0]);
+  const std::int32_t over = root >= 0 ? buffer_of[root] : -1;
+  return over >= 0 && buffers[over].last_use == op && buffers[over].kind != buffer_kind::output;
 }
 
 // `window_candidates` (per node; nullptr: all): the convolutions that may be placed in place.
@@ -243,6 +261,7 @@ constexpr buffer_set<Module> plan_buffers(const Module& m, const plan_config& co
     scratch[c] = -1;
     if (scratch_bytes[c] <= 0) continue;
     const std::int32_t op = m.calls[static_cast<std::size_t>(c)].node;
+    if (scratch_made_in_place(m, op, scratch_bytes[c], of, b)) continue;
     head[s.count] = -1;
     scratch[c] = s.count;
     b[s.count++] = buffer_info{-1, scratch_bytes[c], m.arena_alignment, op, op, buffer_kind::scratch, all_pools};

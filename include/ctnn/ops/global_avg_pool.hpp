@@ -1,7 +1,8 @@
 #pragma once
 // global_avg_pool: the mean over all of H x W per channel, NHWC -> [N,1,1,C] (ONNX GlobalAveragePool; a
-// TFLite AVERAGE_POOL_2D or MEAN over the whole input). The descriptor of op_kind::global_avg_pool; fast
-// paths: kernel/simd (f32, i8).
+// TFLite AVERAGE_POOL_2D or MEAN over the whole input; a QDQ GlobalAveragePool of 8-bit data: ONNX's integer
+// kernel, onnxruntime's QLinearGlobalAveragePool arithmetic). The descriptor of op_kind::global_avg_pool;
+// fast paths: kernel/simd (f32, i8).
 #include <cstdint>
 
 #include <ctnn/kernel/reference/int8/pool.hpp>
@@ -12,6 +13,7 @@ namespace ctnn::ops {
 
 struct global_avg_pool : op_defaults {
   static constexpr op_kind kind = op_kind::global_avg_pool;
+  static constexpr onnx_integer_kernel onnx_integer = onnx_integer_kernel::average;
   static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
 
   template <class Module>

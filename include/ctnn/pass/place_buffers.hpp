@@ -126,6 +126,7 @@ constexpr void place_module_buffers(Module& m, const memory::plan_config& config
   for (std::int32_t c = 0; c < m.call_count; ++c) {
     const std::int32_t b = set.scratch_of[static_cast<std::size_t>(c)];
     if (b >= 0) m.scratch[static_cast<std::size_t>(c)] = placed.allocations[static_cast<std::size_t>(b)];
+    else m.scratch_bytes[static_cast<std::size_t>(c)] = 0;  // none needed (memory::scratch_made_in_place)
   }
   // Convolutions whose result the placement put over their input (a pair that overlaps) run in place.
   for (auto& over : m.result_over_input) over = false;

@@ -135,7 +135,9 @@ constexpr void import_outputs(S& s, const protobuf::span& graph) {
     s.node_index = -1;
     s.current = op_type::unknown;
     s.current_kind = S::no_row_kind;
-    // A QDQ group's deferred value (import_qdq.hpp) as a model output: no QuantizeLinear lowered it.
+    // A QDQ group's deferred value (import_qdq.hpp) as a model output: no QuantizeLinear lowered it (a
+    // pool is imported as the float op then).
+    qdq_lowering<S>{s}.float_op(v);
     if (s.at(v).kind == value_kind::qdq_deferred && s.at(v).deferred_op.length > 0)
       return s.node_index = s.at(v).deferred_index, s.qdq_error(0);
     operands read{};

@@ -18,9 +18,17 @@
 //  * Reshape, Flatten, Squeeze, Unsqueeze, Transpose, Identity and MaxPool of a DequantizeLinear (per tensor)
 //    run on the integers (DequantizeLinear commutes with them: it is monotone and element-wise), and their
 //    result is a DequantizeLinear of that with the same scale and zero point.
-//  * QuantizeLinear of a DequantizeLinear with the same scale, zero point and type: the integers themselves.
-//  * Anything else (Add, Mul, pools, Concat, activations, ...) stays float between its DequantizeLinear and
-//    QuantizeLinear nodes: ONNX's float semantics, within 1 LSB of onnxruntime's integer QLinear* kernels.
+//  * QuantizeLinear of a DequantizeLinear with the same scale, zero point and type: the integers themselves;
+//    of the same scale into another zero point or 8-bit type: an integer requantization (quantize node),
+//    saturate(x - x_zp + y_zp), exactly what onnxruntime's float DequantizeLinear and QuantizeLinear give.
+//  * GlobalAveragePool of a DequantizeLinear (per tensor) read by a QuantizeLinear into the same 8-bit type:
+//    onnxruntime's QLinearGlobalAveragePool, bit-exact (lower_pool states the arithmetic); otherwise float.
+//  * Anything else (Add, Mul, AveragePool, Concat, activations, Softmax, ...) stays float between its
+//    DequantizeLinear and QuantizeLinear nodes: ONNX's float semantics, within 1 LSB of onnxruntime's integer
+//    QLinear* kernels. (onnxruntime fuses a DQ -> Softmax -> Q only when the input and output types agree,
+//    into QLinearSoftmax: a table of float(exp((i - 255 + b) * x_scale)) computed in double, b from the
+//    axis length, summed in float, y = nearbyintf(t * floor(1 / y_scale) / sum) + y_zp; the MLPerf models'
+//    softmax reads uint8 and writes int8, which onnxruntime runs in float, as ctnn does.)
 // The dequantize nodes no op reads any more are removed at the end of the import (erase_unread_nodes).
 #include <cstdint>
 
@@ -52,6 +60,7 @@ struct qdq_lowering {
       case op_type::Conv:
       case op_type::Gemm:
       case op_type::MatMul: return defer_weighted(n, o, result);
+      case op_type::GlobalAveragePool: return defer_pool(n, o, result);
       case op_type::QuantizeLinear: return quantize(o, result);
       case op_type::Reshape:
       case op_type::Flatten:
@@ -95,11 +104,31 @@ struct qdq_lowering {
     return true;
   }
 
+  // GlobalAveragePool of a DequantizeLinear of an 8-bit activation (per tensor): deferred to the
+  // QuantizeLinear of its result, which lowers it to the integer pool (lower_pool); another reader of the
+  // result, or a QuantizeLinear it cannot lower to, gets the float pool (float_op).
+  constexpr bool defer_pool(const node_view& n, const operands& o, std::int32_t result) {
+    if (o.count != 1 || !dequantized_activation(o.id[0])) return false;
+    s.at(result).kind = value_kind::qdq_deferred;
+    s.at(result).deferred_op = n.proto;
+    s.at(result).deferred_index = s.node_index;
+    return true;
+  }
+  constexpr bool deferred_pool(std::int32_t v) {
+    if (!deferred(v) || s.at(v).deferred_op.length == 0) return false;
+    const node_view n = s.f.read_node(s.at(v).deferred_op);
+    return !s.take_reader_error() && n.type == op_type::GlobalAveragePool;
+  }
+
   // QuantizeLinear of a deferred op: the group lowered; of a DequantizeLinear of the same quantization: its
   // integers.
   constexpr bool quantize(const operands& q, std::int32_t result) {
     if (q.count < 2 || q.id[0] < 0) return false;
     const std::int32_t v = q.id[0];
+    if (deferred_pool(v)) {
+      if (lower_pool(v, q, result)) return true;
+      return float_op(v), false;
+    }
     if (deferred(v) && s.at(v).deferred_op.length > 0) return lower(v, q, result), true;
     if (!dequantized_activation(v) || !one_value(q.id[1]) || (q.count > 2 && q.id[2] >= 0 && !one_value(q.id[2])))
       return false;
@@ -110,14 +139,34 @@ struct qdq_lowering {
     const float dq_scale = ops.scalar_scale(dq_operands, 1), q_scale = ops.scalar_scale(q_operands, 1);
     const auto dq_zero_point = ops.scalar_zero_point(dq_operands, 2, dtype::u8);
     const auto q_zero_point = ops.scalar_zero_point(q_operands, 2, dtype::u8);
-    if (s.failed() || dq_scale != q_scale || dq_zero_point.value != q_zero_point.value ||
-        dq_zero_point.type != q_zero_point.type)
-      return s.failed();
+    if (s.failed() || dq_scale != q_scale) return s.failed();
+    if (dq_zero_point.value != q_zero_point.value || dq_zero_point.type != q_zero_point.type)
+      return requantize(d.source, q_scale, q_zero_point.value, q_zero_point.type, result);
     const value& integers = s.at(d.source);
     value& r = s.at(result);
     r.onnx_layout = integers.onnx_layout;
     r.nhwc = integers.nhwc;
     r.one_d = integers.one_d;
+    ++s.qdq_lowered;
+    return true;
+  }
+
+  // QuantizeLinear of a DequantizeLinear of the same scale into another zero point or 8-bit type (the int8
+  // input of a uint8 graph, its uint8 result read as int8): an integer requantization of `source`, y =
+  // saturate(x - x_zero_point + y_zero_point). onnxruntime computes it in float, round((x - x_zp) * s / s)
+  // + y_zp: (x - x_zp) * s / s is within 2^-22 relative of the integer x - x_zp (|x - x_zp| < 512), so the
+  // round gives it exactly; the quantize kernel's multiplier s / s = 1 (2^30, shift 1) is exact too.
+  constexpr bool requantize(std::int32_t source, float scale, std::int32_t zero_point, dtype type, std::int32_t result) {
+    const bool nhwc = prefers_nhwc(s, source);
+    const std::int32_t x = nhwc ? as_nhwc(s, source, 0) : as_onnx(s, source, 0);
+    if (x < 0 || s.failed()) return true;
+    op_attributes a{};
+    a.out_type = type;
+    a.axis = -1;
+    const std::int32_t y = s.add_node(op_kind::quantize, a, {x}, s.label_of(result));
+    if (y < 0) return true;
+    s.m.tensor_at(y).quant = quantization{scale, zero_point};
+    define(s, result, y, nhwc);
     ++s.qdq_lowered;
     return true;
   }
@@ -150,7 +199,7 @@ struct qdq_lowering {
 
   // Relu or Clip of a deferred op's result: deferred with it, its bounds kept for the lowering (apply_clamp).
   constexpr bool clamp(const node_view& n, const operands& o, std::int32_t result) {
-    if (o.count < 1 || !deferred(o.id[0]) || s.at(o.id[0]).deferred_op.length == 0) return false;
+    if (o.count < 1 || !deferred(o.id[0]) || s.at(o.id[0]).deferred_op.length == 0 || deferred_pool(o.id[0])) return false;
     float low = 0.0f, high = float_max;
     if (n.type == op_type::Clip && !clip_bounds(s, n, o, low, high)) return true;
     const value& op = s.at(o.id[0]);
@@ -169,6 +218,10 @@ struct qdq_lowering {
   constexpr bool settle(const operands& o) {
     for (std::uint32_t k = 0; k < o.count && !s.failed(); ++k) {
       if (!deferred(o.id[k])) continue;
+      if (deferred_pool(o.id[k])) {
+        float_op(o.id[k]);
+        continue;
+      }
       if (!dequantized_constant(o.id[k])) return s.qdq_error(k), true;
       materialize(o.id[k]);
     }
@@ -183,6 +236,73 @@ struct qdq_lowering {
     s.current = op_type::DequantizeLinear;
     quantized_ops<S>{s}.linear(dq_node, quantization_operands(d.source, d.scale, d.zero_point), v, false);
     s.current = current;
+  }
+
+  // A deferred pool imported as the float op after all (its row, as that node), over its DequantizeLinear.
+  constexpr void float_op(std::int32_t v) {
+    if (!deferred_pool(v)) return;
+    const node_view op = s.f.read_node(s.at(v).deferred_op);
+    if (s.take_reader_error()) return;
+    const operands o = read_operands(s, op);
+    const std::int32_t row = find_op<S>(op.type);
+    if (s.failed() || row < 0) return;
+    value& r = s.at(v);
+    r.kind = value_kind::node_output;
+    const std::int32_t node_index = s.node_index;
+    const op_type current = s.current;
+    const op_kind current_kind = s.current_kind;
+    s.node_index = r.deferred_index;
+    s.current = op.type;
+    s.current_kind = op_table<S>[row].kind;
+    r.deferred_op = {};
+    op_table<S>[row].import(s, op, o, v);
+    s.node_index = node_index;
+    s.current = current;
+    s.current_kind = current_kind;
+  }
+
+  // DequantizeLinear -> GlobalAveragePool -> QuantizeLinear, as onnxruntime's QDQ transformers fuse it
+  // (com.microsoft QLinearGlobalAveragePool): the integer pool over the 8-bit activation into the same
+  // 8-bit type, per-tensor scales and zero points; kernel::reference::onnx_quant::global_average_pool
+  // computes onnxruntime's arithmetic (MLAS's QLinearGlobalAveragePool): acc = sum(x) - x_zp * H * W,
+  // y = saturate(round_half_even(float(acc) * (x_scale / (y_scale * float(H * W)))) + y_zp), bit-exact.
+  // False (the float pool then) where onnxruntime refuses the fusion's kernel: another type, a multiplier
+  // outside [2^-32, 256) or an image of 2^24 pixels or more.
+  constexpr bool lower_pool(std::int32_t pending, const operands& q, std::int32_t result) {
+    if (q.count < 2 || !one_value(q.id[1]) || (q.count > 2 && q.id[2] >= 0 && !one_value(q.id[2]))) return false;
+    const node_view op = s.f.read_node(s.at(pending).deferred_op);
+    if (s.take_reader_error()) return false;
+    const operands o = read_operands(s, op);
+    if (s.failed() || !dequantized_activation(o.id[0])) return false;
+    const dequantized_from x = s.at(o.id[0]).dq;
+    quantized_ops<S> ops{s};
+    const operands x_operands = quantization_operands(x.source, x.scale, x.zero_point);
+    const operands y_operands = quantization_operands(pending, q.id[1], q.count > 2 ? q.id[2] : -1);
+    const float x_scale = ops.scalar_scale(x_operands, 1), y_scale = ops.scalar_scale(y_operands, 1);
+    const auto x_zero_point = ops.scalar_zero_point(x_operands, 2, dtype::u8);
+    const auto y_zero_point = ops.scalar_zero_point(y_operands, 2, dtype::u8);
+    const shape xs = onnx_shape(s, x.source);
+    if (s.failed() || x_zero_point.type != y_zero_point.type || xs.rank != 4) return false;
+    const std::int64_t pixels = static_cast<std::int64_t>(xs[2]) * xs[3];
+    if (pixels <= 0 || pixels >= 0x1000000) return false;
+    const float multiplier = x_scale / (y_scale * static_cast<float>(pixels));
+    if (!(multiplier >= 0x1p-32f && multiplier < 256.0f)) return false;
+    const std::int32_t node_index = s.node_index;
+    const op_type current = s.current;
+    const op_kind current_kind = s.current_kind;
+    s.node_index = s.at(pending).deferred_index;
+    s.current = op_type::GlobalAveragePool;
+    s.current_kind = op_kind::global_avg_pool;
+    s.at(pending).kind = value_kind::node_output;
+    s.at(pending).deferred_op = {};
+    unary_of(s, x.source, result, op_kind::global_avg_pool, true);
+    s.node_index = node_index;
+    s.current = current;
+    s.current_kind = current_kind;
+    if (s.failed() || s.at(result).nhwc < 0) return true;
+    s.m.tensor_at(s.at(result).nhwc).quant = quantization{y_scale, y_zero_point.value};
+    ++s.qdq_lowered;
+    return true;
   }
 
   // ---------------------------------------------------------------------------------------------------

@@ -11,6 +11,11 @@
 // 128; kernel/scratch.hpp's rule onnx_input_scratch, onnx_scratch.hpp, asks for it); a uint8 result is written as int8 with its
 // zero point moved by -128 and flipped in place.
 //
+// Without scratch (the planner gives none where the input's buffer dies at the call: memory::scratch_made_in_place)
+// a uint8 input is made int8 in place, the bytes being the call's to overwrite. In place (kernel_params::in_place:
+// the result placed over the dying input, memory/in_place_window.hpp) the inner kernel's walk keeps the result
+// behind the input it has not read.
+//
 // Supported: NHWC convolutions (layout onnx_nhwc: the importer holds integer activations in NHWC), NCHW ones
 // whose images are single pixels (a QDQ Gemm's 1x1 conv: the same bytes in either layout), dense; within
 // what onnx_call_shape maps and the inner kernel takes. The rest keeps the reference kernels.
@@ -54,6 +59,9 @@ struct onnx_conv_kernel {
     q.requantization = requantization_policy::onnx;
     q.onnx.multiplier_bits = P.onnx.multiplier_bits;
     q.output_offset = P.output_offset - (shape::unsigned_output ? 128 : 0);
+    // A result placed over its dying input (kernel_params::in_place): the inner kernel walks pixel-major
+    // over it (a uint8 input made int8 in place, run without scratch; in the scratch, the walk is merely safe).
+    q.in_place = P.in_place;
     return q;
   }
   static constexpr kernel_params inner_p = restated();
@@ -129,16 +137,30 @@ struct onnx_conv_kernel {
     } else {
       (void)scratch;
     }
+    run_inner(input, operands, result, rq);
+  }
+
+  // Without scratch: a uint8 input's buffer dies here (the planner's condition), so it is made int8 where it is.
+  template <std::size_t N>
+  static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
+    if constexpr (shape::unsigned_input) {
+      void* input = const_cast<void*>(operands[0]);  // NOLINT: the dying input's bytes (see above)
+      flip_top_bits<in_elements>(input, input);
+      run_inner(input, operands, result, rq);
+    } else {
+      run_inner(operands[0], operands, result, rq);
+    }
+  }
+
+ private:
+  // The inner call on `input` (int8), the other operands as given.
+  template <std::size_t N>
+  static void run_inner(const void* input, const void* const (&operands)[N], void* result, const requant_arrays& rq) {
     const void* const inner_operands[3] = {input, operands[1], P.has_bias != 0 ? operands[N > 2 ? 2 : 0] : nullptr};
     requant_arrays multipliers = rq;
     if constexpr (per_channel) multipliers.multiplier = static_cast<const std::int32_t*>(operands[N > 3 ? 3 : 0]);
     inner::run(inner_operands, result, multipliers);
     if constexpr (shape::unsigned_output) flip_top_bits<out_elements>(result, result);
-  }
-  template <std::size_t N>
-  static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
-    static_assert(!shape::unsigned_input, "ctnn: a uint8 ONNX convolution on the DSP kernels needs its scratch (kernel/scratch.hpp).");
-    run(operands, result, rq, nullptr);
   }
 };
 

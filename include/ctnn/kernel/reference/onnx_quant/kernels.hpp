@@ -140,16 +140,17 @@ void conv(Params p, const X* x, const W* w, const void* bias, const void* w_scal
   const std::int32_t per_group = channels / p->groups, outputs_per_group = outputs / p->groups;
   const window& win = p->win;
   const std::int64_t taps = static_cast<std::int64_t>(win.kernel_h) * win.kernel_w;
+  // Output pixels row-major, every channel of a pixel before the next: the walk that makes a result placed
+  // over its dying NHWC input safe (memory/in_place_window.hpp; kernel_params::in_place).
   for (std::int32_t n = 0; n < batches; ++n) {
-    for (std::int32_t o = 0; o < outputs; ++o) {
-      const std::int32_t first_channel = o / outputs_per_group * per_group;
-      const std::int32_t w_offset = -detail::zero_point_at<W>(w_zero_point, p->onnx.zero_point_count, o, -p->weights_offset);
-      const float multiplier = detail::multiplier_of(p, w_scale, o);
-      const std::int32_t initial = p->has_bias != 0 ? detail::load_i32(bias, o) : 0;
-      const W* filter = w + static_cast<std::int64_t>(o) * per_group * taps;
-      for (std::int32_t oy = 0; oy < out_height; ++oy) {
-        for (std::int32_t ox = 0; ox < out_width; ++ox) {
-          std::int32_t acc = initial;
+    for (std::int32_t oy = 0; oy < out_height; ++oy) {
+      for (std::int32_t ox = 0; ox < out_width; ++ox) {
+        for (std::int32_t o = 0; o < outputs; ++o) {
+          const std::int32_t first_channel = o / outputs_per_group * per_group;
+          const std::int32_t w_offset = -detail::zero_point_at<W>(w_zero_point, p->onnx.zero_point_count, o, -p->weights_offset);
+          const float multiplier = detail::multiplier_of(p, w_scale, o);
+          const W* filter = w + static_cast<std::int64_t>(o) * per_group * taps;
+          std::int32_t acc = p->has_bias != 0 ? detail::load_i32(bias, o) : 0;
           for (std::int32_t c = 0; c < per_group; ++c) {
             const W* kernel = filter + c * taps;
             for (std::int32_t ky = 0; ky < win.kernel_h; ++ky) {
@@ -168,6 +169,45 @@ void conv(Params p, const X* x, const W* w, const void* bias, const void* w_scal
         }
       }
     }
+  }
+}
+
+// QLinearGlobalAveragePool (onnxruntime's fusion of a QDQ GlobalAveragePool), x [N, H, W, C] (NHWC) ->
+// y [N, 1, 1, C] of x's type, as MLAS computes it: acc = sum(x) - x_zero_point * H * W (int32), y =
+// saturate(round_half_even(float(acc) * multiplier) + y_zero_point), multiplier = x_scale / (y_scale *
+// float(H * W)) in float, in that order.
+template <class X, class Y, class Params>
+void global_average_pool(Params p, const X* x, Y* y) {
+  const std::int32_t batches = p->in[0], channels = p->in[3];
+  const std::int32_t pixels = p->in[1] * p->in[2];
+  const float multiplier = std::bit_cast<float>(p->onnx.input_scale_bits) /
+                           (std::bit_cast<float>(p->onnx.output_scale_bits) * static_cast<float>(pixels));
+  // Four channels at a time (their sums in registers, one word of bytes per pixel), then the rest one by one.
+  const std::int32_t initial = p->input_offset * pixels;  // input_offset: -x_zero_point
+  const auto sum = [&](const X* image, std::int32_t c) {
+    std::int32_t acc = initial;
+    for (std::int32_t i = 0; i < pixels; ++i) acc += static_cast<std::int32_t>(image[static_cast<std::int64_t>(i) * channels + c]);
+    return acc;
+  };
+  for (std::int32_t n = 0; n < batches; ++n) {
+    const X* image = x + static_cast<std::int64_t>(n) * pixels * channels;
+    Y* out = y + static_cast<std::int64_t>(n) * channels;
+    std::int32_t c = 0;
+    for (; c + 4 <= channels; c += 4) {
+      std::int32_t a0 = initial, a1 = initial, a2 = initial, a3 = initial;
+      for (std::int32_t i = 0; i < pixels; ++i) {
+        const X* pixel = image + static_cast<std::int64_t>(i) * channels + c;
+        a0 += static_cast<std::int32_t>(pixel[0]);
+        a1 += static_cast<std::int32_t>(pixel[1]);
+        a2 += static_cast<std::int32_t>(pixel[2]);
+        a3 += static_cast<std::int32_t>(pixel[3]);
+      }
+      out[c] = requantize_value<Y>(a0, multiplier, p->output_offset);
+      out[c + 1] = requantize_value<Y>(a1, multiplier, p->output_offset);
+      out[c + 2] = requantize_value<Y>(a2, multiplier, p->output_offset);
+      out[c + 3] = requantize_value<Y>(a3, multiplier, p->output_offset);
+    }
+    for (; c < channels; ++c) out[c] = requantize_value<Y>(sum(image, c), multiplier, p->output_offset);
   }
 }
 
