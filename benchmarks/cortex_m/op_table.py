@@ -81,6 +81,7 @@ OP_TABLE_PEER = {
     "transpose_conv/padv2_i8_value": ("PADV2", 2_840),
     "activation/prelu_i8_constant_alpha": ("PRELU", 4_440),
     "int16/quantize_i8_to_i32": ("QUANTIZE", 1_520),
+    "int16/quantize_i8_to_u8_shift128": ("QUANTIZE", 1_440),
     "reduce/reduce_max_i8_rank4_hw_keep_q0": ("REDUCE_MAX", 21_000),
     "reduce/reduce_min_i8_rank4_hw_keep_q0": ("REDUCE_MIN", 21_000),
     "int16/relu_i8_32x32x16": ("RELU", 841_560),

@@ -1,5 +1,6 @@
 // dense, avg_pool / global_avg_pool, add, softmax, logistic, tanh and a copying reshape through the DSP kernels
-// (kernel/arm/conv.hpp, pool.hpp, add.hpp, softmax.hpp, logistic_tanh.hpp, copy.hpp; arm_kernels_test.hpp).
+// and int8 -> int8 / uint8 quantize (kernel/arm/conv.hpp, pool.hpp, add.hpp, softmax.hpp, lookup.hpp, copy.hpp;
+// arm_kernels_test.hpp).
 #include "arm_kernels_test.hpp"
 
 namespace t = arm_kernels_test;
@@ -60,7 +61,7 @@ TEST_CASE("arm softmax equals the reference kernel on random layers") {
   t::check_layers<softmax_layer, 40>(std::make_index_sequence<24>{});
 }
 
-// Logistic and tanh (a table of the reference's 256 outputs, kernel/arm/logistic_tanh.hpp): input scales from
+// Logistic and tanh (a table of the reference's 256 outputs, kernel/arm/lookup.hpp): input scales from
 // 2^-12 to 2^4 (TFLM's multiplier of input_scale * 2^27, its left shift), any zero point, 1 to 4000 elements.
 constexpr ctnn::kernel_params logistic_tanh_layer(std::uint32_t family, std::size_t index) {
   t::random r{{t::seed_of(family, index)}};
@@ -95,4 +96,30 @@ constexpr ctnn::kernel_params reshape_layer(std::uint32_t family, std::size_t in
 
 TEST_CASE("arm reshape (a copy) equals the reference kernel") {
   t::check_layers<reshape_layer, 42>(std::make_index_sequence<8>{});
+}
+
+// QUANTIZE of int8 to uint8 (odd indices) or int8 (a table of the reference's 256 outputs, kernel/arm/lookup.hpp):
+// multipliers as QuantizeMultiplier makes them with shifts -8 to 2 (scale ratios 2^-9 to 4), any zero points; the
+// first, TFLM's uint8 <-> int8 shortcut (equal scales, zero points 128 apart).
+constexpr ctnn::kernel_params quantize_layer(std::uint32_t family, std::size_t index) {
+  t::random r{{t::seed_of(family, index)}};
+  ctnn::kernel_params p{};
+  p.kind = ctnn::op_kind::quantize;
+  p.type = ctnn::dtype::i8;
+  p.out_type = index % 2 == 1 ? ctnn::dtype::u8 : ctnn::dtype::i8;
+  p.in = p.out = ctnn::make_shape(r.in(1, 9), r.in(1, 300));
+  p.input_offset = -r.zero_point();
+  p.output_multiplier = t::multiplier(r);
+  p.output_shift = r.in(-8, 2);
+  p.output_offset = p.out_type == ctnn::dtype::u8 ? r.in(0, 255) : r.zero_point();
+  if (index == 1) {
+    p.output_multiplier = 1 << 30;
+    p.output_shift = 1;
+    p.output_offset = -p.input_offset + 128;
+  }
+  return p;
+}
+
+TEST_CASE("arm quantize (int8 to int8 and uint8) equals the reference kernel") {
+  t::check_layers<quantize_layer, 43>(std::make_index_sequence<10>{});
 }

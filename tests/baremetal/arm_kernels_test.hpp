@@ -217,7 +217,8 @@ constexpr auto kernel_family() {
   else if constexpr (P.kind == ctnn::op_kind::depthwise_conv2d) return d::depthwise_kernel<P>{};
   else if constexpr (P.kind == ctnn::op_kind::add) return d::add_kernel<P>{};
   else if constexpr (P.kind == ctnn::op_kind::softmax) return d::softmax_kernel<P>{};
-  else if constexpr (P.kind == ctnn::op_kind::sigmoid || P.kind == ctnn::op_kind::tanh) return d::logistic_tanh_kernel<P>{};
+  else if constexpr (P.kind == ctnn::op_kind::sigmoid || P.kind == ctnn::op_kind::tanh || P.kind == ctnn::op_kind::quantize)
+    return d::lookup_kernel<P>{};
   else if constexpr (P.kind == ctnn::op_kind::reshape) return d::copy_kernel<P>{};
   else return d::avg_pool_kernel<P>{};
 }
