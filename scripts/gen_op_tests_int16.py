@@ -225,6 +225,64 @@ def activation_cases(rng):
     return cases
 
 
+def int8_op_table_cases(rng):
+    """int8 single-op cases of realistic size for the Cortex-M per-op table (benchmarks/cortex_m/op_table.py picks the
+    largest int8 case of each operator): 32x32x16 activations for ADD, MUL, the pools, LOGISTIC, TANH, RELU,
+    RELU6, CONCATENATION (two 32x32x8 halves), PAD and RESHAPE; FULLY_CONNECTED 256 -> 64 (per-tensor weights, an
+    int32 bias); SOFTMAX over 32 rows of 64 and over 28 rows of 6 (the LSTM model's logits)."""
+    I8, I32 = tfl.INT8, tfl.INT32
+    SAME, VALID = tfl.SAME, tfl.VALID
+    image = [1, 32, 32, 16]
+    cases = []
+
+    def unary(name, chain, shape):
+        cases.append((name, chain.model(), [integers(rng, np.int8, shape)]))
+
+    def binary(code, name, qa, qb, qo, act=None):
+        m = tfl.Model(new_opcodes=True)
+        ta = m.tensor("a", image, I8, quant=qa)
+        tb = m.tensor("b", image, I8, quant=qb)
+        y = m.tensor("y", image, I8, quant=qo)
+        m.inputs, m.outputs = [ta, tb], [y]
+        m.op(code, [ta, tb], [y], act=act)
+        cases.append((name, m, [integers(rng, np.int8, image), integers(rng, np.int8, image)]))
+
+    binary("ADD", "add_i8_32x32x16", quant(0.05, -3), quant(0.08, 10), quant(0.1, -5))
+    binary("MUL", "mul_i8_32x32x16_relu", quant(0.05, -3), quant(0.04, 7), quant(0.1, -20), act="RELU")
+    unary("avg_pool_i8_32x32x16_same_s2", Chain(image, I8, quant(0.05, -4)).op(
+        "AVERAGE_POOL_2D", I8, quant(0.05, -4), shape=[1, 16, 16, 16], padding=SAME, stride=(2, 2), filter=(3, 3)), image)
+    unary("max_pool_i8_32x32x16_valid_s2", Chain(image, I8, quant(0.05, -4)).op(
+        "MAX_POOL_2D", I8, quant(0.05, -4), shape=[1, 16, 16, 16], padding=VALID, stride=(2, 2), filter=(2, 2)), image)
+    unary("logistic_i8_32x32x16", Chain(image, I8, quant(0.06, 3)).op("LOGISTIC", I8, quant(1 / 256, -128)), image)
+    unary("tanh_i8_32x32x16", Chain(image, I8, quant(0.03, -2)).op("TANH", I8, quant(1 / 128, 0)), image)
+    unary("relu_i8_32x32x16", Chain(image, I8, quant(0.05, -6)).op("RELU", I8, quant(0.03, -128)), image)
+    unary("relu6_i8_32x32x16", Chain(image, I8, quant(0.05, -6)).op("RELU6", I8, quant(6 / 255, -128)), image)
+    unary("pad_i8_32x32x16", Chain(image, I8, quant(0.05, -6)).op(
+        "PAD", I8, quant(0.05, -6), shape=[1, 34, 34, 16], constants=[(np.array([[0, 0], [1, 1], [1, 1], [0, 0]]), I32)]),
+        image)
+    unary("reshape_i8_32x32x16", Chain(image, I8, quant(0.05, -6)).op(
+        "RESHAPE", I8, quant(0.05, -6), shape=[1, 1024, 16], constants=[(np.array([1, 1024, 16]), I32)]), image)
+    half = [1, 32, 32, 8]
+    m = tfl.Model(new_opcodes=True)
+    ta = m.tensor("a", half, I8, quant=quant(0.05, -6))
+    tb = m.tensor("b", half, I8, quant=quant(0.05, -6))
+    y = m.tensor("y", image, I8, quant=quant(0.05, -6))
+    m.inputs, m.outputs = [ta, tb], [y]
+    m.op("CONCATENATION", [ta, tb], [y], axis=3)
+    cases.append(("concatenation_i8_32x32x16", m, [integers(rng, np.int8, half), integers(rng, np.int8, half)]))
+    m = tfl.Model(new_opcodes=True)
+    x = m.tensor("x", [1, 256], I8, quant=quant(0.05, -6))
+    w = m.tensor("w", [64, 256], I8, data=integers(rng, np.int8, [64, 256], -127, 127), quant=quant(0.004, 0))
+    b = m.tensor("b", [64], I32, data=rng.randint(-5000, 5000, size=64), quant=quant(0.05 * 0.004, 0))
+    y = m.tensor("y", [1, 64], I8, quant=quant(0.2, 4))
+    m.inputs, m.outputs = [x], [y]
+    m.op("FULLY_CONNECTED", [x, w, b], [y])
+    cases.append(("fully_connected_i8_256_to_64", m, [integers(rng, np.int8, [1, 256])]))
+    for name, shape, scale in [("softmax_i8_32x64", [32, 64], 0.0625), ("softmax_i8_28x6", [28, 6], 0.15)]:
+        unary(name, Chain(shape, I8, quant(scale, 5)).op("SOFTMAX", I8, quant(1 / 256, -128), beta=1.0), shape)
+    return cases
+
+
 def refused_models():
     I16, I32 = tfl.INT16, tfl.INT32
     gather = tfl.Model(new_opcodes=True)
@@ -664,7 +722,7 @@ def main() -> None:
              arithmetic_cases(rng) + softmax_cases(rng) + abs_cases(rng) + linear_cases(np.random.RandomState(1626)) +
              add_mul_cases(np.random.RandomState(1636)) + pool_cases(np.random.RandomState(1646)) +
              slice_pad_cases(np.random.RandomState(1656)) + prelu_cases(np.random.RandomState(1666)) +
-             uint8_cases(np.random.RandomState(1676)))
+             uint8_cases(np.random.RandomState(1676)) + int8_op_table_cases(np.random.RandomState(1686)))
     for name, m, inputs in cases:
         family.write_case(name, m, inputs)
     family.finish()

@@ -36,13 +36,16 @@ OPS_DIR = ROOT / "tests" / "data" / "ops"
 # SVDF and UNIDIRECTIONAL_SEQUENCE_LSTM: the case's last run (ctnn's figure: its runs' mean).
 OP_TABLE_PEER = {
     "unary/abs_i8_zp_extremes": ("ABS", 13_680),
+    "int16/add_i8_32x32x16": ("ADD", 1_668_920),
     "spatial/add_n_i8_four_rank4": ("ADD_N", 3_120),
     "reduce/arg_max_i8_rank5": ("ARG_MAX", 2_000),
     "reduce/arg_min_i8_rank5": ("ARG_MIN", 2_000),
+    "int16/avg_pool_i8_32x32x16_same_s2": ("AVERAGE_POOL_2D", 1_684_680),
     "transpose_conv/bmm_i8_rank5_broadcast_both": ("BATCH_MATMUL", 9_480),
     "spatial/batch_to_space_i8_rank4": ("BATCH_TO_SPACE_ND", 2_920),
     "spatial/broadcast_to_i8_int64_shape": ("BROADCAST_TO", 1_400),
     "logic/cast_i8_to_i32": ("CAST", 400),
+    "int16/concatenation_i8_32x32x16": ("CONCATENATION", 90_840),
     "linear/conv_i8_bias_axis3": ("CONV_2D", 112_480),
     "gather/cumsum_i8_exclusive_reverse": ("CUMSUM", 3_640),
     "linear/depthwise_i8_bias_axis0": ("DEPTHWISE_CONV_2D", 156_440),
@@ -54,6 +57,7 @@ OP_TABLE_PEER = {
     "logic/equal_i8_2x3x4": ("EQUAL", 2_280),
     "shape/expand_dims_i8_middle": ("EXPAND_DIMS", 240),
     "gather/fill_i8_int64_dims": ("FILL", 280),
+    "int16/fully_connected_i8_256_to_64": ("FULLY_CONNECTED", 118_880),
     "shape/gather_i8_rank4": ("GATHER", 1_000),
     "gather/gather_nd_i8_slices_constant": ("GATHER_ND", 480),
     "logic/greater_i8_1x2x3x4": ("GREATER", 3_040),
@@ -63,26 +67,35 @@ OP_TABLE_PEER = {
     "activation/leaky_relu_i8_every_value": ("LEAKY_RELU", 13_160),
     "logic/less_i8_3x1x4": ("LESS", 6_320),
     "logic/less_equal_i8_33": ("LESS_EQUAL", 2_880),
+    "int16/logistic_i8_32x32x16": ("LOGISTIC", 5_982_320),
     "transpose_conv/log_softmax_i8_coarse_scale": ("LOG_SOFTMAX", 5_560),
     "activation/maximum_i8_broadcast": ("MAXIMUM", 2_600),
+    "int16/max_pool_i8_32x32x16_valid_s2": ("MAX_POOL_2D", 1_046_000),
     "reduce/mean_i8_rank4_hw_keep_q0": ("MEAN", 21_240),
     "activation/minimum_i8_broadcast": ("MINIMUM", 2_600),
     "spatial/mirror_pad_i8_symmetric_rank3": ("MIRROR_PAD", 27_640),
+    "int16/mul_i8_32x32x16_relu": ("MUL", 828_280),
     "logic/not_equal_i8_5x7": ("NOT_EQUAL", 3_400),
     "shape/pack_i8_rank4": ("PACK", 680),
+    "int16/pad_i8_32x32x16": ("PAD", 701_360),
     "transpose_conv/padv2_i8_value": ("PADV2", 2_840),
     "activation/prelu_i8_constant_alpha": ("PRELU", 4_440),
     "int16/quantize_i8_to_i32": ("QUANTIZE", 1_520),
+    "int16/quantize_i8_to_u8_shift128": ("QUANTIZE", 1_440),
     "reduce/reduce_max_i8_rank4_hw_keep_q0": ("REDUCE_MAX", 21_000),
     "reduce/reduce_min_i8_rank4_hw_keep_q0": ("REDUCE_MIN", 21_000),
+    "int16/relu_i8_32x32x16": ("RELU", 841_560),
+    "int16/relu6_i8_32x32x16": ("RELU6", 196_120),
     "activation/relu_0_to_1_i8_every_value": ("RELU_0_TO_1", None),
     "activation/relu_n1_to_1_i8_every_value": ("RELU_N1_TO_1", None),
+    "int16/reshape_i8_32x32x16": ("RESHAPE", 8_920),
     "spatial/resize_bilinear_i8_half_pixel_down": ("RESIZE_BILINEAR", 9_440),
     "spatial/resize_nearest_i8_both_flags": ("RESIZE_NEAREST_NEIGHBOR", 4_360),
     "gather/reverse_i8_rank4_axes_1_2": ("REVERSE_V2", 840),
     "unary/rsqrt_i8_basic": ("RSQRT", 118_480),
     "logic/select_v2_i8": ("SELECT_V2", 1_080),
     "shape/slice_i8_rank2": ("SLICE", 1_160),
+    "int16/softmax_i8_32x64": ("SOFTMAX", 915_280),
     "spatial/space_to_batch_i8_zero_point_127": ("SPACE_TO_BATCH_ND", 4_880),
     "shape/space_to_depth_i8_block3": ("SPACE_TO_DEPTH", 2_920),
     "shape/split_i8_rank1": ("SPLIT", 400),
@@ -93,6 +106,7 @@ OP_TABLE_PEER = {
     "binary/sub_i8_rank5_q0": ("SUB", 21_560),
     "reduce/sum_i8_rank4_hw_keep_q0": ("SUM", 21_160),
     "state/svdf_i8_state_i16_rank1": ("SVDF", 6_120),
+    "int16/tanh_i8_32x32x16": ("TANH", 6_122_200),
     "shape/transpose_i8_rank4": ("TRANSPOSE", 880),
     "transpose_conv/tconv_i8_same_s2_per_channel_relu6": ("TRANSPOSE_CONV", 149_200),
     "state/lstm_i8_20_steps_16_cells": ("UNIDIRECTIONAL_SEQUENCE_LSTM", 680_320),
@@ -166,6 +180,8 @@ def select_cases():
         try:
             names, operands, inputs = describe(model)
         except (struct.error, IndexError):
+            continue
+        if not operands:  # a first operator without tensors (CALL_ONCE): not a single-operator case
             continue
         # int8 activations: the first input or output int8, no float32 operand (an int16 state or bias is fine).
         activations = {operands[0][0], operands[len(inputs)][0] if len(operands) > len(inputs) else operands[0][0]}

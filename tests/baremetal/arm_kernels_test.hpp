@@ -216,6 +216,10 @@ constexpr auto kernel_family() {
   if constexpr (P.kind == ctnn::op_kind::conv2d || P.kind == ctnn::op_kind::dense) return d::conv_kernel<P>{};
   else if constexpr (P.kind == ctnn::op_kind::depthwise_conv2d) return d::depthwise_kernel<P>{};
   else if constexpr (P.kind == ctnn::op_kind::add) return d::add_kernel<P>{};
+  else if constexpr (P.kind == ctnn::op_kind::softmax) return d::softmax_kernel<P>{};
+  else if constexpr (P.kind == ctnn::op_kind::sigmoid || P.kind == ctnn::op_kind::tanh || P.kind == ctnn::op_kind::quantize)
+    return d::lookup_kernel<P>{};
+  else if constexpr (P.kind == ctnn::op_kind::reshape) return d::copy_kernel<P>{};
   else return d::avg_pool_kernel<P>{};
 }
 

@@ -98,7 +98,8 @@ inline constexpr std::array<kernel_decline, 7> tconv{d::groups_not_1, d::rank_no
 }  // namespace decline_detail
 
 // The Armv7E-M DSP family (kernel/arm/i8.hpp's select: conv.hpp, depthwise.hpp, pool.hpp, add.hpp,
-// broadcast.hpp, s16.hpp, transpose_conv.hpp, svdf.hpp, sequence_lstm.hpp, onnx_conv.hpp).
+// broadcast.hpp, s16.hpp, transpose_conv.hpp, svdf.hpp, sequence_lstm.hpp, onnx_conv.hpp, softmax.hpp, lookup.hpp,
+// copy.hpp).
 inline constexpr fast_kernel_rule dsp_rules[] = {
     {op_kind::conv2d, dtype::i8, decline_detail::rq::tflite, decline_detail::conv_i8},
     {op_kind::dense, dtype::i8, decline_detail::rq::tflite, decline_detail::dense_i8},
@@ -129,6 +130,15 @@ inline constexpr fast_kernel_rule dsp_rules[] = {
      {kernel_decline::svdf_state_type, kernel_decline::in_place, kernel_decline::width_over_256}},
     {op_kind::sequence_lstm, dtype::i8, decline_detail::rq::tflite,
      {kernel_decline::lstm_form, kernel_decline::in_place, kernel_decline::width_over_256}},
+    // softmax.hpp, lookup.hpp (LOGISTIC, TANH, QUANTIZE int8 -> int8 / uint8: a table of the call's 256
+    // outputs), copy.hpp (a reshape that copies); their finer conditions are the compiler's (other_shape).
+    {op_kind::softmax, dtype::i8, decline_detail::rq::tflite, {}},
+    {op_kind::softmax, dtype::i8, decline_detail::rq::onnx, {}},
+    {op_kind::sigmoid, dtype::i8, decline_detail::rq::tflite, {}},
+    {op_kind::tanh, dtype::i8, decline_detail::rq::tflite, {}},
+    {op_kind::quantize, dtype::i8, decline_detail::rq::tflite, {}},
+    {op_kind::reshape, dtype::i8, decline_detail::rq::tflite, {kernel_decline::in_place}},
+    {op_kind::reshape, dtype::i8, decline_detail::rq::onnx, {kernel_decline::in_place}},
     // ONNX's QLinearConv / QLinearMatMul (kernel/arm/onnx_conv.hpp): the int8 conv and depthwise kernels on the
     // restated call; their conditions are the compiler's (other_shape where one fails).
     {op_kind::conv2d, dtype::i8, decline_detail::rq::onnx, {}},

@@ -13,12 +13,15 @@
 #include <ctnn/kernel/arm/add.hpp>
 #include <ctnn/kernel/arm/broadcast.hpp>
 #include <ctnn/kernel/arm/conv.hpp>
+#include <ctnn/kernel/arm/copy.hpp>
 #include <ctnn/kernel/arm/decline.hpp>
 #include <ctnn/kernel/arm/depthwise.hpp>
+#include <ctnn/kernel/arm/lookup.hpp>
 #include <ctnn/kernel/arm/onnx_conv.hpp>
 #include <ctnn/kernel/arm/pool.hpp>
 #include <ctnn/kernel/arm/s16.hpp>
 #include <ctnn/kernel/arm/sequence_lstm.hpp>
+#include <ctnn/kernel/arm/softmax.hpp>
 #include <ctnn/kernel/arm/svdf.hpp>
 #include <ctnn/kernel/arm/transpose_conv.hpp>
 #include <ctnn/kernel/detail/supported_or.hpp>
@@ -35,7 +38,8 @@ using unsupported = kernel::detail::unsupported_i8;
 //   avg_pool, global_avg_pool: pool.hpp; add (equal shapes): add.hpp; int16 conv2d, dense and depthwise_conv2d: s16.hpp;
 //   transpose_conv2d (int8 and 16x8): transpose_conv.hpp; add (broadcast), sub, mul, squared_difference, maximum,
 //   minimum, prelu: broadcast.hpp; svdf (int8, int16 or int8 state): svdf.hpp; sequence_lstm (TFLM's 8x8_16):
-//   sequence_lstm.hpp; ONNX's integer conv2d and dense (requantization onnx): onnx_conv.hpp.
+//   sequence_lstm.hpp; ONNX's integer conv2d and dense (requantization onnx): onnx_conv.hpp; softmax: softmax.hpp;
+//   sigmoid (TFLite LOGISTIC), tanh and quantize (int8 to int8 or uint8): lookup.hpp; reshape (a copy): copy.hpp.
 template <kernel_params P>
 constexpr auto select() {
   if constexpr (P.type == dtype::i16 && (P.kind == op_kind::conv2d || P.kind == op_kind::dense)) {
@@ -65,6 +69,12 @@ constexpr auto select() {
     return kernel::detail::supported_or<detail::svdf_kernel<P>, unsupported>();
   } else if constexpr (P.kind == op_kind::sequence_lstm) {
     return kernel::detail::supported_or<detail::sequence_lstm_kernel<P>, unsupported>();
+  } else if constexpr (P.kind == op_kind::softmax) {
+    return kernel::detail::supported_or<detail::softmax_kernel<P>, unsupported>();
+  } else if constexpr (P.kind == op_kind::sigmoid || P.kind == op_kind::tanh || P.kind == op_kind::quantize) {
+    return kernel::detail::supported_or<detail::lookup_kernel<P>, unsupported>();
+  } else if constexpr (P.kind == op_kind::reshape) {
+    return kernel::detail::supported_or<detail::copy_kernel<P>, unsupported>();
   } else {
     return unsupported{};
   }
