@@ -307,8 +307,10 @@ TEST_CASE("Cortex-M families' rows: which family runs a call, and why the refere
   CHECK(doubled.runs == kernel_impl::reference);
   CHECK(doubled.reason == kernel_decline::depthwise_multiplier_not_1);
   // Op kinds without a kernel of the family, element types without one, the other recipe.
-  CHECK(arm::verdict_on(int8_of(op_kind::softmax), dsp).reason == kernel_decline::no_kernel_for_op);
-  CHECK(arm::verdict_on(int8_of(op_kind::softmax), mve).reason == kernel_decline::no_kernel_for_op);
+  CHECK(arm::verdict_on(int8_of(op_kind::mean), dsp).reason == kernel_decline::no_kernel_for_op);
+  CHECK(arm::verdict_on(int8_of(op_kind::mean), mve).reason == kernel_decline::no_kernel_for_op);
+  CHECK(arm::verdict_on(int8_of(op_kind::softmax), dsp).runs == kernel_impl::arm_dsp_i8);  // kernel/arm/softmax.hpp
+  CHECK(arm::verdict_on(int8_of(op_kind::softmax), mve).runs == kernel_impl::arm_dsp_i8);  // its DSP fallback
   kernel_params f32_conv = int8_conv();
   f32_conv.type = f32_conv.out_type = dtype::f32;
   CHECK(arm::verdict_on(f32_conv, dsp).reason == kernel_decline::element_type);
@@ -342,9 +344,9 @@ TEST_CASE("Cortex-M families' rows: which family runs a call, and why the refere
 static_assert(ctnn::pass::reference_reason<int8_depthwise(3, 2), instruction_set::armv7em_dsp>() ==
               kernel_decline::depthwise_multiplier_not_1);
 static_assert(ctnn::pass::reference_reason<int8_depthwise(16, 1), instruction_set::armv81m_mve>() == kernel_decline::none);
-static_assert(ctnn::pass::reference_reason<int8_of(op_kind::softmax), instruction_set::armv7em_dsp>() == kernel_decline::no_kernel_for_op);
+static_assert(ctnn::pass::reference_reason<int8_of(op_kind::mean), instruction_set::armv7em_dsp>() == kernel_decline::no_kernel_for_op);
 // The shared policy runs no reference kernel.
-static_assert(ctnn::pass::reference_reason<int8_of(op_kind::softmax), instruction_set::armv7em_dsp, ctnn::kernel::shared>() ==
+static_assert(ctnn::pass::reference_reason<int8_of(op_kind::mean), instruction_set::armv7em_dsp, ctnn::kernel::shared>() ==
               kernel_decline::none);
 
 }  // namespace
