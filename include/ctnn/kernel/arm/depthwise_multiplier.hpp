@@ -8,16 +8,19 @@
 // widened with SXTAB16 twice (even and odd channels, the input offset added), one packed word of weights
 // (pack: the four output channels' weights of the tap, gathered at compile time) widened with SXTB16
 // twice, and one SMLABB / SMLATT per output. Each group's bias and output stages (detail/requantize.hpp:
-// the short stage where it applies) are read once for all its pixels. Whole windows (every tap inside)
-// run their taps unrolled at compile-time offsets, two pixels at a time sharing the widened weights;
-// pixels with taps in the padding go over their in-bounds taps (the reference skips the others). Input
-// channels left over (C % 4) go one at a time.
+// the short stage where it applies) and its offset term (input_offset * sum of the filter) are read or
+// computed once for all its pixels. Whole windows (every tap inside) run their taps unrolled at
+// compile-time offsets, two pixels at a time sharing the widened weights (kernel/arm/depthwise.hpp's
+// assembly tap, the accumulators starting from the offset term); pixels with taps in the padding go over their in-bounds taps (the reference skips the others). Input
+// channels left over (C % 4) go one at a time, each with up to 4 of its output channels per pass (each
+// tap's input read once for them).
 //
 // Not in place (supports): the walk writes each output channel over every pixel before the next channel,
 // which only the pixel-major order of the reference kernel makes safe over an overlapping input.
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/arm/detail/dot.hpp>
@@ -66,10 +69,11 @@ struct depthwise_multiplier_kernel {
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
     const auto [input, weights, bias, output] = kernel::detail::weighted_operands_of<P, std::int8_t>(operands, result);
-    for (std::int32_t m = 0; m < multiplier; ++m) {
+    for (std::int32_t m = 0; m < multiplier; ++m)
       for (std::int32_t q = 0; q < quads; ++q) channel_group(input, weights + 4 * packed_word(m, q, 0), bias, rq, output, m, q);
-      for (std::int32_t c = 4 * quads; c < in_c; ++c) single_channel(input, weights + 4 * packed_word(m, c / 4, 0) + c % 4, bias, rq, output, m, c);
-    }
+    for (std::int32_t c = 4 * quads; c < in_c; ++c)
+      for (std::int32_t m0 = 0; m0 < multiplier; m0 += tail_chunk)
+        tail_channel(input, weights + 4 * packed_word(m0, c / 4, 0) + c % 4, bias, rq, output, m0, c);
   }
 
  private:
@@ -86,7 +90,8 @@ struct depthwise_multiplier_kernel {
 
   // Output channel of the group's k-th input channel: 4q + k, times M, plus m.
   struct group_state {
-    std::int32_t bias[4];
+    std::int32_t bias[4];    // pixels with taps in the padding
+    std::int32_t folded[4];  // whole windows: bias + input_offset * sum of the filter
     output_stage<P> out[4];
   };
 
@@ -114,6 +119,9 @@ struct depthwise_multiplier_kernel {
     for (std::int32_t k = 0; k < 4; ++k) {
       const std::int32_t o = (4 * q + k) * multiplier + m;
       state.bias[k] = P.has_bias != 0 ? bias[o] : 0;
+      std::int32_t sum = 0;
+      for (std::int32_t t = 0; t < taps; ++t) sum += w[4 * t + k];
+      state.folded[k] = wrapping_add(state.bias[k], offset_term(P.input_offset, sum));
       state.out[k] = output_stage_of<P>(rq.multiplier, rq.shift, o);
       short_stage = short_stage && state.out[k].template short_applies<product_bound>(state.bias[k]);
     }
@@ -141,32 +149,45 @@ struct depthwise_multiplier_kernel {
       }
   }
 
-  // Two neighbouring pixels whose windows lie inside the input (x: pixel 0's tap (0, 0)), sharing each
-  // widened weight word. Out of line: its 8 accumulators want every register.
-  template <bool Short>
-  [[gnu::noinline]] static void whole_windows(const group_state& state, const std::int8_t* x, const std::int8_t* w, std::int8_t* out) {
-    std::int32_t a[4], c[4];
-#pragma GCC unroll 4
-    for (int k = 0; k < 4; ++k) a[k] = c[k] = state.bias[k];
-#pragma GCC unroll 25
-    for (std::int32_t t = 0; t < taps; ++t) {
-      const std::ptrdiff_t at = tap_offset(t / kernel_w, t % kernel_w);
-      const std::uint32_t ww = load_word(w + 4 * t);
+  // tap T of two pixels x 4 channels, the offset term already in the accumulators (x: pixel 0's tap (0, 0)).
+  static constexpr bool asm_taps = asm_depthwise_fits<tap_offset(kernel_h - 1, kernel_w - 1) + pixel_distance, 4 * (taps - 1)>;
+  template <std::int32_t T>
+  [[gnu::always_inline]] static inline void tap_pair(const std::int8_t* x, const std::int8_t* w, std::int32_t (&a)[4], std::int32_t (&b)[4]) {
+    constexpr std::ptrdiff_t at = tap_offset(T / kernel_w, T % kernel_w);
+    if constexpr (asm_taps) {
+      depthwise_tap_2x4_asm<at, at + pixel_distance, static_cast<std::ptrdiff_t>(T) * 4>(x, w, a, b);
+    } else {
+      const std::uint32_t ww = load_word(w + 4 * T);
       const std::uint32_t w_even = sxtb16(ww), w_odd = sxtb16_ror8(ww);
       const std::uint32_t x0 = load_word(x + at), x1 = load_word(x + at + pixel_distance);
-      const std::uint32_t x0_even = sxtab16(offset_pair, x0), x0_odd = sxtab16_ror8(offset_pair, x0);
+      const std::uint32_t x0_even = sxtb16(x0), x0_odd = sxtb16_ror8(x0), x1_even = sxtb16(x1), x1_odd = sxtb16_ror8(x1);
       a[0] = smlabb(x0_even, w_even, a[0]);
       a[1] = smlabb(x0_odd, w_odd, a[1]);
       a[2] = smlatt(x0_even, w_even, a[2]);
       a[3] = smlatt(x0_odd, w_odd, a[3]);
-      const std::uint32_t x1_even = sxtab16(offset_pair, x1), x1_odd = sxtab16_ror8(offset_pair, x1);
-      c[0] = smlabb(x1_even, w_even, c[0]);
-      c[1] = smlabb(x1_odd, w_odd, c[1]);
-      c[2] = smlatt(x1_even, w_even, c[2]);
-      c[3] = smlatt(x1_odd, w_odd, c[3]);
+      b[0] = smlabb(x1_even, w_even, b[0]);
+      b[1] = smlabb(x1_odd, w_odd, b[1]);
+      b[2] = smlatt(x1_even, w_even, b[2]);
+      b[3] = smlatt(x1_odd, w_odd, b[3]);
     }
+  }
+  template <std::int32_t... T>
+  [[gnu::always_inline]] static inline void all_taps(const std::int8_t* x, const std::int8_t* w, std::int32_t (&a)[4], std::int32_t (&b)[4],
+                                                     std::integer_sequence<std::int32_t, T...>) {
+    (tap_pair<T>(x, w, a, b), ...);
+  }
+
+  // Two neighbouring pixels whose windows lie inside the input (x: pixel 0's tap (0, 0)), sharing each
+  // widened weight word, their accumulators starting from the offset term (17 instructions per tap for
+  // 8 MACs, depthwise_tap_2x4_asm). Out of line: the assembly taps need 14 registers.
+  template <bool Short>
+  [[gnu::noinline]] static void whole_windows(const group_state& state, const std::int8_t* x, const std::int8_t* w, std::int8_t* out) {
+    std::int32_t a[4], b[4];
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; ++k) a[k] = b[k] = state.folded[k];
+    all_taps(x, w, a, b, std::make_integer_sequence<std::int32_t, taps>{});
     finish<Short>(state, a, out);
-    finish<Short>(state, c, out + out_c);
+    finish<Short>(state, b, out + out_c);
   }
 
   // One pixel whose window lies inside the input.
@@ -174,9 +195,16 @@ struct depthwise_multiplier_kernel {
   [[gnu::noinline]] static void whole_window(const group_state& state, const std::int8_t* x, const std::int8_t* w, std::int8_t* out) {
     std::int32_t acc[4];
 #pragma GCC unroll 4
-    for (int k = 0; k < 4; ++k) acc[k] = state.bias[k];
+    for (int k = 0; k < 4; ++k) acc[k] = state.folded[k];
 #pragma GCC unroll 25
-    for (std::int32_t t = 0; t < taps; ++t) tap4(x + tap_offset(t / kernel_w, t % kernel_w), w + 4 * t, acc);
+    for (std::int32_t t = 0; t < taps; ++t) {
+      const std::uint32_t xw = load_word(x + tap_offset(t / kernel_w, t % kernel_w)), ww = load_word(w + 4 * t);
+      const std::uint32_t x_even = sxtb16(xw), x_odd = sxtb16_ror8(xw), w_even = sxtb16(ww), w_odd = sxtb16_ror8(ww);
+      acc[0] = smlabb(x_even, w_even, acc[0]);
+      acc[1] = smlabb(x_odd, w_odd, acc[1]);
+      acc[2] = smlatt(x_even, w_even, acc[2]);
+      acc[3] = smlatt(x_odd, w_odd, acc[3]);
+    }
     finish<Short>(state, acc, out);
   }
 
@@ -195,26 +223,41 @@ struct depthwise_multiplier_kernel {
     finish<Short>(state, acc, out);
   }
 
-  // Input channel c (one of the C % 4 left over) and its output channel c * M + m over every pixel; w: its
-  // weight of tap 0 in the packed words (the next tap's 4 bytes further).
-  [[gnu::noinline]] static void single_channel(const std::int8_t* input, const std::int8_t* w, const std::int32_t* bias, const requant_arrays& rq,
-                                               std::int8_t* output, std::int32_t m, std::int32_t c) {
-    const std::int32_t o = c * multiplier + m;
-    const std::int32_t start = P.has_bias != 0 ? bias[o] : 0;
-    const output_stage<P> stage = output_stage_of<P>(rq.multiplier, rq.shift, o);
+  // Input channel c (one of the C % 4 left over) and its output channels c * M + m for m in [m0, m0 +
+  // tail_chunk) together, pixel by pixel: each tap's input read once for all of them. w: the weight of
+  // output channel c * M + m0 at tap 0 in the packed words (the next tap's 4 bytes further, the next m's
+  // groups * taps words).
+  static constexpr std::int32_t tail_chunk = multiplier % 4 == 0 ? 4 : (multiplier % 3 == 0 ? 3 : (multiplier % 2 == 0 ? 2 : 1));
+  static constexpr std::ptrdiff_t m_distance = std::ptrdiff_t{4} * groups * taps;  // bytes between the packed weights of m and m + 1
+  [[gnu::noinline]] static void tail_channel(const std::int8_t* input, const std::int8_t* w, const std::int32_t* bias, const requant_arrays& rq,
+                                             std::int8_t* output, std::int32_t m0, std::int32_t c) {
+    std::int32_t start[tail_chunk];
+    output_stage<P> stage[tail_chunk];
+#pragma GCC unroll 4
+    for (std::int32_t k = 0; k < tail_chunk; ++k) {
+      const std::int32_t o = c * multiplier + m0 + k;
+      start[k] = P.has_bias != 0 ? bias[o] : 0;
+      stage[k] = output_stage_of<P>(rq.multiplier, rq.shift, o);
+    }
+    std::int8_t* out = output + c * multiplier + m0;
     for (std::int32_t b = 0; b < g::batch; ++b)
       for (std::int32_t oy = 0; oy < g::out_h; ++oy) {
         const auto rows = g::rows_inside(oy);
-        for (std::int32_t ox = 0; ox < g::out_w; ++ox) {
+        for (std::int32_t ox = 0; ox < g::out_w; ++ox, out += out_c) {
           const auto columns = g::columns_inside(ox);
-          std::int32_t acc = start;
+          std::int32_t acc[tail_chunk];
+#pragma GCC unroll 4
+          for (std::int32_t k = 0; k < tail_chunk; ++k) acc[k] = start[k];
           for (std::int32_t ky = rows.first; ky < rows.end; ++ky)
             for (std::int32_t kx = columns.first; kx < columns.end; ++kx) {
-              const std::ptrdiff_t at =
-                  g::input_pixel(b, rows.input_row + ky * g::win.dilation_h, columns.input_row + kx * g::win.dilation_w) + c;
-              acc = wrapping_add(acc, (input[at] + P.input_offset) * w[4 * (ky * kernel_w + kx)]);
+              const std::int32_t x =
+                  input[g::input_pixel(b, rows.input_row + ky * g::win.dilation_h, columns.input_row + kx * g::win.dilation_w) + c] + P.input_offset;
+              const std::int8_t* tap = w + 4 * (ky * kernel_w + kx);
+#pragma GCC unroll 4
+              for (std::int32_t k = 0; k < tail_chunk; ++k) acc[k] = wrapping_add(acc[k], x * tap[k * m_distance]);
             }
-          output[((static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w + ox) * out_c + o] = stage.template apply<false>(acc);
+#pragma GCC unroll 4
+          for (std::int32_t k = 0; k < tail_chunk; ++k) out[k] = stage[k].template apply<false>(acc[k]);
         }
       }
   }
