@@ -61,10 +61,10 @@ TEST_CASE("arm depthwise_conv2d at stride 1 over narrow maps (padded rows) equal
 #if !CTNN_ARM_MVE
 // Depth multipliers 2, 3 and 4 (in turn; kernel/arm/depthwise_multiplier.hpp) over 1 to 13 input channels, windows,
 // strides, dilations and padding as window_layer draws them; and 3 x 3 windows at stride 1 (padding 1) and 2
-// (padding 0 or 1) over 9 x 9 maps. Out of place only (the kernel's channel-major walk; MVE targets: the MVE kernel,
-// arm_kernels_depthwise_mve.cpp).
+// (padding 0 or 1) over 9 x 9 maps; every third random layer in place (the kernel's pixel-major walk). MVE
+// targets run the MVE kernel (arm_kernels_depthwise_mve.cpp).
 constexpr ctnn::kernel_params multiplier_layer_of(std::uint32_t family, std::size_t index, bool three_by_three) {
-  ctnn::kernel_params p = t::window_layer(family, index, true, false);
+  ctnn::kernel_params p = t::window_layer(family, index, true, !three_by_three && index % 4 == 1);
   const std::int32_t multiplier = 2 + static_cast<std::int32_t>(index % 3);
   ctnn::window& w = p.win;
   if (three_by_three) {

@@ -15,8 +15,10 @@
 // channels left over (C % 4) go one at a time, each with up to 4 of its output channels per pass (each
 // tap's input read once for them).
 //
-// Not in place (supports): the walk writes each output channel over every pixel before the next channel,
-// which only the pixel-major order of the reference kernel makes safe over an overlapping input.
+// In place (kernel_params::in_place) the walk is pixel-major instead, as the reference kernel's: output
+// pixels row-major, each finished before the next, reading only its window (memory/in_place_window.hpp:
+// then any order inside a pixel is safe); per pixel the same 4-channel taps, the output stage read per
+// output (requantize).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -45,7 +47,7 @@ struct depthwise_multiplier_kernel {
 
   static constexpr bool supports = dsp_available && P.kind == op_kind::depthwise_conv2d && P.type == dtype::i8 && multiplier >= 2 &&
                                    P.in.rank == 4 && P.out.rank == 4 && out_c == in_c * multiplier && P.weights_offset == 0 &&
-                                   P.in_place == 0 && g::valid && kernel::detail::is_output_clamp(P.fused);
+                                   g::valid && kernel::detail::is_output_clamp(P.fused);
 
   // The weights (1HWC, [tap][c * M + m]) re-laid out per m, per group of 4 input channels, per tap: one
   // word holding the weights of output channels (4q + k) * M + m, k = 0..3, byte k (little-endian).
@@ -69,6 +71,10 @@ struct depthwise_multiplier_kernel {
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
     const auto [input, weights, bias, output] = kernel::detail::weighted_operands_of<P, std::int8_t>(operands, result);
+    if constexpr (P.in_place != 0) {
+      pixel_major(input, weights, bias, rq, output);
+      return;
+    }
     for (std::int32_t m = 0; m < multiplier; ++m)
       for (std::int32_t q = 0; q < quads; ++q) channel_group(input, weights + 4 * packed_word(m, q, 0), bias, rq, output, m, q);
     for (std::int32_t c = 4 * quads; c < in_c; ++c)
@@ -77,6 +83,41 @@ struct depthwise_multiplier_kernel {
   }
 
  private:
+  [[gnu::noinline]] static void pixel_major(const std::int8_t* input, const std::int8_t* weights, const std::int32_t* bias,
+                                            const requant_arrays& rq, std::int8_t* output) {
+    for (std::int32_t b = 0; b < g::batch; ++b)
+      for (std::int32_t oy = 0; oy < g::out_h; ++oy) {
+        const auto rows = g::rows_inside(oy);
+        for (std::int32_t ox = 0; ox < g::out_w; ++ox) {
+          const auto columns = g::columns_inside(ox);
+          std::int8_t* out = output + ((static_cast<std::ptrdiff_t>(b) * g::out_h + oy) * g::out_w + ox) * out_c;
+          for (std::int32_t m = 0; m < multiplier; ++m)
+            for (std::int32_t q = 0; q < groups; ++q) {
+              const std::int8_t* w = weights + 4 * packed_word(m, q, 0);
+              const std::int32_t lanes = q < quads ? 4 : in_c % 4;
+              std::int32_t acc[4];
+#pragma GCC unroll 4
+              for (std::int32_t k = 0; k < 4; ++k) acc[k] = P.has_bias != 0 && k < lanes ? bias[(4 * q + k) * multiplier + m] : 0;
+              for (std::int32_t ky = rows.first; ky < rows.end; ++ky)
+                for (std::int32_t kx = columns.first; kx < columns.end; ++kx) {
+                  const std::int8_t* x =
+                      input + g::input_pixel(b, rows.input_row + ky * g::win.dilation_h, columns.input_row + kx * g::win.dilation_w) + 4 * q;
+                  const std::int8_t* tap = w + 4 * (ky * kernel_w + kx);
+                  if (q < quads) {
+                    tap4(x, tap, acc);
+                  } else {  // the channels left over: one byte each (a word could read past the input)
+                    for (std::int32_t k = 0; k < lanes; ++k) acc[k] = wrapping_add(acc[k], (x[k] + P.input_offset) * tap[k]);
+                  }
+                }
+              for (std::int32_t k = 0; k < lanes; ++k) {
+                const std::int32_t o = (4 * q + k) * multiplier + m;
+                out[o] = requantize<P>(acc[k], rq.multiplier, rq.shift, o);
+              }
+            }
+        }
+      }
+  }
+
   static constexpr std::size_t packed_word(std::int32_t m, std::int32_t q, std::int32_t t) {
     return (static_cast<std::size_t>(m) * groups + static_cast<std::size_t>(q)) * taps + static_cast<std::size_t>(t);
   }
