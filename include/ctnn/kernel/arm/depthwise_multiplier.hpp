@@ -27,6 +27,7 @@
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/arm/detail/dot.hpp>
 #include <ctnn/kernel/arm/detail/dsp.hpp>
+#include <ctnn/kernel/arm/detail/depthwise_tap.hpp>
 #include <ctnn/kernel/arm/detail/requantize.hpp>
 #include <ctnn/kernel/arm/detail/window.hpp>
 #include <ctnn/kernel/detail/operands.hpp>
@@ -138,13 +139,7 @@ struct depthwise_multiplier_kernel {
 
   // acc[k] += (x[k] + offset) * w[k] for the group's four channels (w: the tap's packed word).
   [[gnu::always_inline]] static inline void tap4(const std::int8_t* x, const std::int8_t* w, std::int32_t (&acc)[4]) {
-    const std::uint32_t xw = load_word(x), ww = load_word(w);
-    const std::uint32_t x_even = sxtab16(offset_pair, xw), x_odd = sxtab16_ror8(offset_pair, xw);
-    const std::uint32_t w_even = sxtb16(ww), w_odd = sxtb16_ror8(ww);
-    acc[0] = smlabb(x_even, w_even, acc[0]);
-    acc[1] = smlabb(x_odd, w_odd, acc[1]);
-    acc[2] = smlatt(x_even, w_even, acc[2]);
-    acc[3] = smlatt(x_odd, w_odd, acc[3]);
+    depthwise_tap_1x4(x, w, offset_pair, acc);
   }
 
   template <bool Short>
@@ -195,23 +190,9 @@ struct depthwise_multiplier_kernel {
   template <std::int32_t T>
   [[gnu::always_inline]] static inline void tap_pair(const std::int8_t* x, const std::int8_t* w, std::int32_t (&a)[4], std::int32_t (&b)[4]) {
     constexpr std::ptrdiff_t at = tap_offset(T / kernel_w, T % kernel_w);
-    if constexpr (asm_taps) {
-      depthwise_tap_2x4_asm<at, at + pixel_distance, static_cast<std::ptrdiff_t>(T) * 4>(x, w, a, b);
-    } else {
-      const std::uint32_t ww = load_word(w + 4 * T);
-      const std::uint32_t w_even = sxtb16(ww), w_odd = sxtb16_ror8(ww);
-      const std::uint32_t x0 = load_word(x + at), x1 = load_word(x + at + pixel_distance);
-      const std::uint32_t x0_even = sxtb16(x0), x0_odd = sxtb16_ror8(x0), x1_even = sxtb16(x1), x1_odd = sxtb16_ror8(x1);
-      a[0] = smlabb(x0_even, w_even, a[0]);
-      a[1] = smlabb(x0_odd, w_odd, a[1]);
-      a[2] = smlatt(x0_even, w_even, a[2]);
-      a[3] = smlatt(x0_odd, w_odd, a[3]);
-      b[0] = smlabb(x1_even, w_even, b[0]);
-      b[1] = smlabb(x1_odd, w_odd, b[1]);
-      b[2] = smlatt(x1_even, w_even, b[2]);
-      b[3] = smlatt(x1_odd, w_odd, b[3]);
-    }
+    depthwise_tap_2x4<asm_taps, at, at + pixel_distance, static_cast<std::ptrdiff_t>(T) * 4>(x, w, a, b);
   }
+
   template <std::int32_t... T>
   [[gnu::always_inline]] static inline void all_taps(const std::int8_t* x, const std::int8_t* w, std::int32_t (&a)[4], std::int32_t (&b)[4],
                                                      std::integer_sequence<std::int32_t, T...>) {
@@ -231,21 +212,14 @@ struct depthwise_multiplier_kernel {
     finish<Short>(state, b, out + out_c);
   }
 
-  // One pixel whose window lies inside the input.
+  // One pixel whose window lies inside the input (the offset term in the accumulators: no offset added).
   template <bool Short>
   [[gnu::noinline]] static void whole_window(const group_state& state, const std::int8_t* x, const std::int8_t* w, std::int8_t* out) {
     std::int32_t acc[4];
 #pragma GCC unroll 4
     for (int k = 0; k < 4; ++k) acc[k] = state.folded[k];
 #pragma GCC unroll 25
-    for (std::int32_t t = 0; t < taps; ++t) {
-      const std::uint32_t xw = load_word(x + tap_offset(t / kernel_w, t % kernel_w)), ww = load_word(w + 4 * t);
-      const std::uint32_t x_even = sxtb16(xw), x_odd = sxtb16_ror8(xw), w_even = sxtb16(ww), w_odd = sxtb16_ror8(ww);
-      acc[0] = smlabb(x_even, w_even, acc[0]);
-      acc[1] = smlabb(x_odd, w_odd, acc[1]);
-      acc[2] = smlatt(x_even, w_even, acc[2]);
-      acc[3] = smlatt(x_odd, w_odd, acc[3]);
-    }
+    for (std::int32_t t = 0; t < taps; ++t) depthwise_tap_1x4(x + tap_offset(t / kernel_w, t % kernel_w), w + 4 * t, 0u, acc);
     finish<Short>(state, acc, out);
   }
 
