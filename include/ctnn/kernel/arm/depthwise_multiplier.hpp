@@ -4,16 +4,17 @@
 //
 // Output channel o = c * M + m reads input channel c. For one m, the output channels c * M + m over c are a
 // depthwise convolution of multiplier 1 whose outputs lie M bytes apart, so the walk goes per m and per
-// group of 4 input channels c..c+3: per tap, one word of input (the tap's channels c..c+3, as stored)
-// widened with SXTAB16 twice (even and odd channels, the input offset added), one packed word of weights
-// (pack: the four output channels' weights of the tap, gathered at compile time) widened with SXTB16
-// twice, and one SMLABB / SMLATT per output. Each group's bias and output stages (detail/requantize.hpp:
-// the short stage where it applies) and its offset term (input_offset * sum of the filter) are read or
-// computed once for all its pixels. Whole windows (every tap inside) run their taps unrolled at
-// compile-time offsets, two pixels at a time sharing the widened weights (kernel/arm/depthwise.hpp's
-// assembly tap, the accumulators starting from the offset term); pixels with taps in the padding go over their in-bounds taps (the reference skips the others). Input
-// channels left over (C % 4) go one at a time, each with up to 4 of its output channels per pass (each
-// tap's input read once for them).
+// group of 4 input channels c..c+3, as the multiplier-1 kernel's: per tap, one word of input (the tap's
+// channels c..c+3, as stored) widened with SXTB16 twice (even and odd channels), one packed word of
+// weights (pack: the four output channels' weights of the tap, gathered at compile time) widened the same
+// way, and one SMLABB / SMLATT per output (detail/depthwise_tap.hpp). Each group's bias, output stages
+// (detail/requantize.hpp: the short stage where it applies) and offset term (input_offset * sum of the
+// filter) are read or computed once for all its pixels. Whole windows (every tap inside) run their taps
+// unrolled at compile-time offsets, two pixels at a time sharing the widened weights (the assembly tap,
+// 17 instructions for 8 MACs), the accumulators starting from the offset term; pixels with taps in the
+// padding go over their in-bounds taps (the reference skips the others), SXTAB16 adding the offset. Input
+// channels left over (C % 4) go one at a time, with up to 4 of their output channels per pass (each tap's
+// input read once for them).
 //
 // In place (kernel_params::in_place) the walk is pixel-major instead, as the reference kernel's: output
 // pixels row-major, each finished before the next, reading only its window (memory/in_place_window.hpp:
@@ -130,7 +131,7 @@ struct depthwise_multiplier_kernel {
   // The largest |sum (x + offset) * w| of one output (short_stage_applies).
   static constexpr std::int64_t product_bound = std::int64_t{255} * 128 * taps;
 
-  // Output channel of the group's k-th input channel: 4q + k, times M, plus m.
+  // A group (m, q): its input channel 4q + k feeds output channel (4q + k) * M + m, k < 4.
   struct group_state {
     std::int32_t bias[4];    // pixels with taps in the padding
     std::int32_t folded[4];  // whole windows: bias + input_offset * sum of the filter
@@ -208,8 +209,13 @@ struct depthwise_multiplier_kernel {
 #pragma GCC unroll 4
     for (int k = 0; k < 4; ++k) a[k] = b[k] = state.folded[k];
     all_taps(x, w, a, b, std::make_integer_sequence<std::int32_t, taps>{});
-    finish<Short>(state, a, out);
-    finish<Short>(state, b, out + out_c);
+    // Each stage copied before the two stores that use it (a byte store may alias the state: read once).
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; ++k) {
+      const output_stage<P> stage = state.out[k];
+      out[k * multiplier] = stage.template apply<Short>(a[k]);
+      out[out_c + k * multiplier] = stage.template apply<Short>(b[k]);
+    }
   }
 
   // One pixel whose window lies inside the input (the offset term in the accumulators: no offset added).
