@@ -312,8 +312,8 @@ TEST_CASE("Cortex-M families' rows: which family runs a call, and why the refere
   CHECK(doubled.runs == kernel_impl::reference);
   CHECK(doubled.reason == kernel_decline::depthwise_multiplier_not_1);
   // Op kinds without a kernel of the family, element types without one, the other recipe.
-  CHECK(arm::verdict_on(int8_of(op_kind::softmax), dsp).reason == kernel_decline::no_kernel_for_op);
-  CHECK(arm::verdict_on(int8_of(op_kind::softmax), mve).reason == kernel_decline::no_kernel_for_op);
+  CHECK(arm::verdict_on(int8_of(op_kind::pad), dsp).reason == kernel_decline::no_kernel_for_op);
+  CHECK(arm::verdict_on(int8_of(op_kind::pad), mve).reason == kernel_decline::no_kernel_for_op);
   kernel_params f32_conv = int8_conv();
   f32_conv.type = f32_conv.out_type = dtype::f32;
   CHECK(arm::verdict_on(f32_conv, dsp).reason == kernel_decline::element_type);
@@ -346,9 +346,9 @@ TEST_CASE("Cortex-M families' rows: which family runs a call, and why the refere
 // kernel does; on the host (no DSP kernels compiled) a call the rows take is no error (the dry run).
 static_assert(ctnn::pass::reference_reason<int8_depthwise(3, 2), instruction_set::armv7em_dsp>() == kernel_decline::none);
 static_assert(ctnn::pass::reference_reason<int8_depthwise(16, 1), instruction_set::armv81m_mve>() == kernel_decline::none);
-static_assert(ctnn::pass::reference_reason<int8_of(op_kind::softmax), instruction_set::armv7em_dsp>() == kernel_decline::no_kernel_for_op);
+static_assert(ctnn::pass::reference_reason<int8_of(op_kind::pad), instruction_set::armv7em_dsp>() == kernel_decline::no_kernel_for_op);
 // The shared policy runs no reference kernel.
-static_assert(ctnn::pass::reference_reason<int8_of(op_kind::softmax), instruction_set::armv7em_dsp, ctnn::kernel::shared>() ==
+static_assert(ctnn::pass::reference_reason<int8_of(op_kind::pad), instruction_set::armv7em_dsp, ctnn::kernel::shared>() ==
               kernel_decline::none);
 
 }  // namespace
