@@ -214,6 +214,7 @@ constexpr auto kernel_family() {
   else
 #endif
   if constexpr (P.kind == ctnn::op_kind::conv2d || P.kind == ctnn::op_kind::dense) return d::conv_kernel<P>{};
+  else if constexpr (P.kind == ctnn::op_kind::depthwise_conv2d && P.depth_multiplier != 1) return d::depthwise_multiplier_kernel<P>{};
   else if constexpr (P.kind == ctnn::op_kind::depthwise_conv2d) return d::depthwise_kernel<P>{};
   else if constexpr (P.kind == ctnn::op_kind::add) return d::add_kernel<P>{};
   else if constexpr (P.kind == ctnn::op_kind::softmax) return d::softmax_kernel<P>{};

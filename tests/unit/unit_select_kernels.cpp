@@ -299,18 +299,21 @@ TEST_CASE("Cortex-M families' rows: which family runs a call, and why the refere
   CHECK(arm::verdict_on(int8_conv(), dsp).runs == kernel_impl::arm_dsp_i8);
   CHECK(arm::verdict_on(int8_conv(), mve).runs == kernel_impl::arm_mve_i8);
   CHECK(arm::verdict_on(int8_conv(0, 3), dsp).reason == kernel_decline::weights_offset_not_0);
-  // Depthwise: multiplier 1 on the DSP family; any multiplier and channel count on the MVE one.
+  // Depthwise: any multiplier on both families (the DSP one: depthwise.hpp, depthwise_multiplier.hpp); the int16 DSP
+  // kernel multiplier 1 only.
   CHECK(arm::verdict_on(int8_depthwise(16, 1), mve).runs == kernel_impl::arm_mve_i8);
   CHECK(arm::verdict_on(int8_depthwise(12, 1), mve).runs == kernel_impl::arm_mve_i8);
   CHECK(arm::verdict_on(int8_depthwise(3, 2), mve).runs == kernel_impl::arm_mve_i8);
-  const arm::cortex_m_verdict doubled = arm::verdict_on(int8_depthwise(3, 2), dsp);
+  CHECK(arm::verdict_on(int8_depthwise(3, 2), dsp).runs == kernel_impl::arm_dsp_i8);
+  kernel_params int16_doubled = int8_depthwise(3, 2);
+  int16_doubled.type = int16_doubled.out_type = dtype::i16;
+  int16_doubled.input_offset = int16_doubled.output_offset = 0;
+  const arm::cortex_m_verdict doubled = arm::verdict_on(int16_doubled, dsp);
   CHECK(doubled.runs == kernel_impl::reference);
   CHECK(doubled.reason == kernel_decline::depthwise_multiplier_not_1);
   // Op kinds without a kernel of the family, element types without one, the other recipe.
-  CHECK(arm::verdict_on(int8_of(op_kind::mean), dsp).reason == kernel_decline::no_kernel_for_op);
-  CHECK(arm::verdict_on(int8_of(op_kind::mean), mve).reason == kernel_decline::no_kernel_for_op);
-  CHECK(arm::verdict_on(int8_of(op_kind::softmax), dsp).runs == kernel_impl::arm_dsp_i8);  // kernel/arm/softmax.hpp
-  CHECK(arm::verdict_on(int8_of(op_kind::softmax), mve).runs == kernel_impl::arm_dsp_i8);  // its DSP fallback
+  CHECK(arm::verdict_on(int8_of(op_kind::pad), dsp).reason == kernel_decline::no_kernel_for_op);
+  CHECK(arm::verdict_on(int8_of(op_kind::pad), mve).reason == kernel_decline::no_kernel_for_op);
   kernel_params f32_conv = int8_conv();
   f32_conv.type = f32_conv.out_type = dtype::f32;
   CHECK(arm::verdict_on(f32_conv, dsp).reason == kernel_decline::element_type);
@@ -341,12 +344,11 @@ TEST_CASE("Cortex-M families' rows: which family runs a call, and why the refere
 
 // What require_fast_kernels reports per call: none where a family runs it, the rows' reason where the reference
 // kernel does; on the host (no DSP kernels compiled) a call the rows take is no error (the dry run).
-static_assert(ctnn::pass::reference_reason<int8_depthwise(3, 2), instruction_set::armv7em_dsp>() ==
-              kernel_decline::depthwise_multiplier_not_1);
+static_assert(ctnn::pass::reference_reason<int8_depthwise(3, 2), instruction_set::armv7em_dsp>() == kernel_decline::none);
 static_assert(ctnn::pass::reference_reason<int8_depthwise(16, 1), instruction_set::armv81m_mve>() == kernel_decline::none);
-static_assert(ctnn::pass::reference_reason<int8_of(op_kind::mean), instruction_set::armv7em_dsp>() == kernel_decline::no_kernel_for_op);
+static_assert(ctnn::pass::reference_reason<int8_of(op_kind::pad), instruction_set::armv7em_dsp>() == kernel_decline::no_kernel_for_op);
 // The shared policy runs no reference kernel.
-static_assert(ctnn::pass::reference_reason<int8_of(op_kind::mean), instruction_set::armv7em_dsp, ctnn::kernel::shared>() ==
+static_assert(ctnn::pass::reference_reason<int8_of(op_kind::pad), instruction_set::armv7em_dsp, ctnn::kernel::shared>() ==
               kernel_decline::none);
 
 }  // namespace

@@ -92,14 +92,13 @@ using d = kernel_decline;
 using rq = requantization_policy;
 inline constexpr std::array<kernel_decline, 7> conv_i8{d::groups_not_1, d::rank_not_4, d::weights_offset_not_0, d::fused_activation};
 inline constexpr std::array<kernel_decline, 7> dense_i8{d::weights_offset_not_0, d::fused_activation};
-inline constexpr std::array<kernel_decline, 7> depthwise_i8{d::depthwise_multiplier_not_1, d::rank_not_4, d::weights_offset_not_0,
-                                                             d::fused_activation};
+inline constexpr std::array<kernel_decline, 7> depthwise_i8{d::rank_not_4, d::weights_offset_not_0, d::fused_activation};
 inline constexpr std::array<kernel_decline, 7> tconv{d::groups_not_1, d::rank_not_4, d::in_place, d::fused_activation, d::dilated};
 }  // namespace decline_detail
 
-// The Armv7E-M DSP family (kernel/arm/i8.hpp's select: conv.hpp, depthwise.hpp, pool.hpp, add.hpp,
-// broadcast.hpp, s16.hpp, transpose_conv.hpp, svdf.hpp, sequence_lstm.hpp, onnx_conv.hpp, softmax.hpp, lookup.hpp,
-// copy.hpp).
+// The Armv7E-M DSP family (kernel/arm/i8.hpp's select: conv.hpp, depthwise.hpp, depthwise_multiplier.hpp, pool.hpp,
+// add.hpp, broadcast.hpp, s16.hpp, transpose_conv.hpp, svdf.hpp, sequence_lstm.hpp, onnx_conv.hpp, softmax.hpp,
+// lookup.hpp, copy.hpp).
 inline constexpr fast_kernel_rule dsp_rules[] = {
     {op_kind::conv2d, dtype::i8, decline_detail::rq::tflite, decline_detail::conv_i8},
     {op_kind::dense, dtype::i8, decline_detail::rq::tflite, decline_detail::dense_i8},

@@ -29,6 +29,7 @@
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/arm/detail/dot.hpp>
 #include <ctnn/kernel/arm/detail/dsp.hpp>
+#include <ctnn/kernel/arm/detail/depthwise_tap.hpp>
 #include <ctnn/kernel/arm/detail/requantize.hpp>
 #include <ctnn/kernel/arm/detail/window.hpp>
 #include <ctnn/kernel/detail/operands.hpp>
@@ -112,13 +113,7 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
 
   // acc[0..3] += (x[k] + offset) * w[k] for the four channels at x and w.
   [[gnu::always_inline]] static inline void tap4(const std::int8_t* x, const std::int8_t* w, std::int32_t (&acc)[4]) {
-    const std::uint32_t xw = load_word(x), ww = load_word(w);
-    const std::uint32_t x_even = sxtab16(offset_pair, xw), x_odd = sxtab16_ror8(offset_pair, xw);
-    const std::uint32_t w_even = sxtb16(ww), w_odd = sxtb16_ror8(ww);
-    acc[0] = smlabb(x_even, w_even, acc[0]);
-    acc[1] = smlabb(x_odd, w_odd, acc[1]);
-    acc[2] = smlatt(x_even, w_even, acc[2]);
-    acc[3] = smlatt(x_odd, w_odd, acc[3]);
+    depthwise_tap_1x4(x, w, offset_pair, acc);
   }
 
   template <int Count>
@@ -484,22 +479,7 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
   template <std::int32_t T>
   [[gnu::always_inline]] static inline void tap_pair(const std::int8_t* x, const std::int8_t* w, std::int32_t (&a)[4], std::int32_t (&b)[4]) {
     constexpr std::ptrdiff_t at = tap_offset(T / kernel_w, T % kernel_w);
-    if constexpr (asm_taps) {
-      depthwise_tap_2x4_asm<at, at + pixel_distance, static_cast<std::ptrdiff_t>(T) * channels>(x, w, a, b);
-    } else {
-      const std::uint32_t ww = load_word(w + T * channels);
-      const std::uint32_t w_even = sxtb16(ww), w_odd = sxtb16_ror8(ww);
-      const std::uint32_t x0 = load_word(x + at), x1 = load_word(x + at + pixel_distance);
-      const std::uint32_t x0_even = sxtb16(x0), x0_odd = sxtb16_ror8(x0), x1_even = sxtb16(x1), x1_odd = sxtb16_ror8(x1);
-      a[0] = smlabb(x0_even, w_even, a[0]);
-      a[1] = smlabb(x0_odd, w_odd, a[1]);
-      a[2] = smlatt(x0_even, w_even, a[2]);
-      a[3] = smlatt(x0_odd, w_odd, a[3]);
-      b[0] = smlabb(x1_even, w_even, b[0]);
-      b[1] = smlabb(x1_odd, w_odd, b[1]);
-      b[2] = smlatt(x1_even, w_even, b[2]);
-      b[3] = smlatt(x1_odd, w_odd, b[3]);
-    }
+    depthwise_tap_2x4<asm_taps, at, at + pixel_distance, static_cast<std::ptrdiff_t>(T) * channels>(x, w, a, b);
   }
 
   template <std::int32_t... T>

@@ -16,6 +16,7 @@
 #include <ctnn/kernel/arm/copy.hpp>
 #include <ctnn/kernel/arm/decline.hpp>
 #include <ctnn/kernel/arm/depthwise.hpp>
+#include <ctnn/kernel/arm/depthwise_multiplier.hpp>
 #include <ctnn/kernel/arm/lookup.hpp>
 #include <ctnn/kernel/arm/onnx_conv.hpp>
 #include <ctnn/kernel/arm/pool.hpp>
@@ -34,7 +35,7 @@ namespace i8_detail {
 using unsupported = kernel::detail::unsupported_i8;
 
 // The kernel for P, or `unsupported` (then the reference kernel runs the call):
-//   conv2d (groups 1) and dense: conv.hpp; depthwise_conv2d (multiplier 1): depthwise.hpp;
+//   conv2d (groups 1) and dense: conv.hpp; depthwise_conv2d (multiplier 1): depthwise.hpp, (multiplier >= 2): depthwise_multiplier.hpp;
 //   avg_pool, global_avg_pool: pool.hpp; add (equal shapes): add.hpp; int16 conv2d, dense and depthwise_conv2d: s16.hpp;
 //   transpose_conv2d (int8 and 16x8): transpose_conv.hpp; add (broadcast), sub, mul, squared_difference, maximum,
 //   minimum, prelu: broadcast.hpp; svdf (int8, int16 or int8 state): svdf.hpp; sequence_lstm (TFLM's 8x8_16):
@@ -56,7 +57,8 @@ constexpr auto select() {
   } else if constexpr (P.kind == op_kind::conv2d || P.kind == op_kind::dense) {
     return kernel::detail::supported_or<detail::conv_kernel<P>, unsupported>();
   } else if constexpr (P.kind == op_kind::depthwise_conv2d) {
-    return kernel::detail::supported_or<detail::depthwise_kernel<P>, unsupported>();
+    using multiplier = decltype(kernel::detail::supported_or<detail::depthwise_multiplier_kernel<P>, unsupported>());
+    return kernel::detail::supported_or<detail::depthwise_kernel<P>, multiplier>();
   } else if constexpr (P.kind == op_kind::avg_pool || P.kind == op_kind::global_avg_pool) {
     return kernel::detail::supported_or<detail::avg_pool_kernel<P>, unsupported>();
   } else if constexpr (P.kind == op_kind::add) {
