@@ -197,10 +197,10 @@ void print_target_families(const Module& m, const target_name& t) {
       const ctnn::kernel::arm::cortex_m_verdict v = ctnn::kernel::arm::verdict_on(p, t.isa);
       runs = v.runs, reason = v.reason, mve = v.mve;
     } else {
-      runs = ctnn::pass::detail::choice_by_values<ctnn::kernel::full>(p, t.isa).impl;
+      runs = ctnn::pass::kernel_by_values(p, t.isa);
     }
     if (runs == ctnn::kernel_impl::undecided) {
-      std::printf("%s?\n", ctnn::family_name(ctnn::pass::detail::family_asked(p, t.isa).impl));
+      std::printf("%s?\n", ctnn::family_name(ctnn::pass::family_to_ask(p, t.isa)));
       continue;
     }
     std::printf("%s", ctnn::family_name(runs));

@@ -178,6 +178,14 @@ constexpr kernel_choice choose_kernel() {
   }
 }
 
+// What call p's values decide about its kernel on instruction set isa (the full policy), before any family's
+// templates are asked: kernel_impl::undecided where a family must be asked, family_to_ask names which (what
+// ctnn-inspect --target prints for a host's SIMD families, which it cannot instantiate at run time).
+constexpr kernel_impl kernel_by_values(const kernel_params& p, instruction_set isa) {
+  return detail::choice_by_values<kernel::full>(p, isa).impl;
+}
+constexpr kernel_impl family_to_ask(const kernel_params& p, instruction_set isa) { return detail::family_asked(p, isa).impl; }
+
 // Why a call with parameters P runs the reference kernel on a Cortex-M target of instruction set Isa under
 // Policy: none where it does not (or computes nothing: in_place 2), else the family's reason (its
 // `declined`), or where this translation unit does not read the family, its rows' reason
