@@ -1,6 +1,7 @@
-// dense, avg_pool / global_avg_pool, add, softmax, logistic, tanh and a copying reshape through the DSP kernels
-// and int8 -> int8 / uint8 quantize (kernel/arm/conv.hpp, pool.hpp, add.hpp, softmax.hpp, lookup.hpp, copy.hpp;
-// the MVE ones on MVE targets, and there max_pool and strided 1x1 convs too; arm_kernels_test.hpp).
+// dense, avg_pool / global_avg_pool and add through the DSP kernels (kernel/arm/conv.hpp, pool.hpp, add.hpp; the
+// MVE ones on MVE targets, and there max_pool and strided 1x1 convs too; arm_kernels_test.hpp). Softmax, the
+// table kernels and the copying reshape: arm_kernels_lookup.cpp (on the Cortex-M55 a program of its own: together
+// they overflow its 512 KB ITCM).
 #include "arm_kernels_test.hpp"
 
 namespace t = arm_kernels_test;
@@ -112,96 +113,4 @@ static_assert(all_split(std::make_index_sequence<12>{}));
 
 TEST_CASE("arm add with TFLite's input scales (split rescales) equals the reference kernel") {
   t::check_layers<add_split_layer, 13>(std::make_index_sequence<12>{});
-}
-
-// Softmax over rows of odd and even lengths 1 to 300 (past the kernel's 64-element row buffer), one to a
-// hundred rows (calls with many elements per distinct exp read a table the compiler computes:
-// kernel/arm/softmax.hpp), input scales from 2^-12 (every difference above diff_min) to 2^6 (the beta-scaled
-// multiplier capped at 2^31 - 1: only the max counts) times betas 0.3 to 3: TFLite's input multiplier
-// and shift (PreprocessSoftmaxScaling, ops/softmax.hpp), its output quantization (zero point -128).
-constexpr ctnn::kernel_params softmax_layer(std::uint32_t family, std::size_t index) {
-  t::random r{{t::seed_of(family, index)}};
-  ctnn::kernel_params p{};
-  p.kind = ctnn::op_kind::softmax;
-  p.type = p.out_type = ctnn::dtype::i8;
-  constexpr std::int32_t depths[] = {1, 3, 6, 12, 37, 63, 64, 65, 127, 199, 256, 300};
-  const std::int32_t depth = index < 12 ? depths[index] : 2 * r.in(0, 150) + 1;
-  const std::int32_t most_rows = static_cast<std::int32_t>(t::max_elements) / depth;
-  const std::int32_t rows = r.in(0, 2) == 0 ? 1 : r.in(1, most_rows < 100 ? most_rows : 100);
-  p.in = p.out = index % 3 == 0 ? ctnn::make_shape(rows, depth) : ctnn::make_shape(1, 1, rows, depth);
-  p.axis = p.in.rank - 1;
-  p.output_offset = -128;
-  constexpr double betas[] = {1.0, 1.0, 0.3, 3.0, 1.7};
-  const double scale = static_cast<double>(r.in(1, 255)) / 256.0 * static_cast<double>(std::int64_t{1} << r.in(0, 18)) / 4096.0;
-  const auto m = ctnn::detail::quant::softmax_input_multiplier(betas[r.in(0, 4)], scale, 5);
-  p.input_multiplier = m.multiplier;
-  p.input_shift = m.shift;
-  return p;
-}
-
-TEST_CASE("arm softmax equals the reference kernel on random layers") {
-  t::check_layers<softmax_layer, 40>(std::make_index_sequence<24>{});
-}
-
-// Logistic and tanh (a table of the reference's 256 outputs, kernel/arm/lookup.hpp): input scales from
-// 2^-12 to 2^4 (TFLM's multiplier of input_scale * 2^27, its left shift), any zero point, 1 to 4000 elements.
-constexpr ctnn::kernel_params logistic_tanh_layer(std::uint32_t family, std::size_t index) {
-  t::random r{{t::seed_of(family, index)}};
-  ctnn::kernel_params p{};
-  p.kind = index % 2 == 0 ? ctnn::op_kind::sigmoid : ctnn::op_kind::tanh;
-  p.type = p.out_type = ctnn::dtype::i8;
-  p.in = p.out = ctnn::make_shape(1, r.in(1, 20), r.in(1, 200));
-  p.input_offset = -r.zero_point();
-  p.output_offset = p.kind == ctnn::op_kind::sigmoid ? -128 : 0;
-  const double scale = static_cast<double>(r.in(1, 255)) / 256.0 * static_cast<double>(std::int64_t{1} << r.in(0, 16)) / 4096.0;
-  const auto m = ctnn::detail::quant::logistic_tanh_input_multiplier(static_cast<float>(scale));
-  p.input_multiplier = m.multiplier;
-  p.input_shift = m.shift;
-  return p;
-}
-
-TEST_CASE("arm logistic and tanh equal the reference kernel on random layers") {
-  t::check_layers<logistic_tanh_layer, 41>(std::make_index_sequence<12>{});
-}
-
-// A reshape that copies (kernel/arm/copy.hpp): 1 to 3000 bytes (blocks of 16, words and a tail of bytes).
-constexpr ctnn::kernel_params reshape_layer(std::uint32_t family, std::size_t index) {
-  t::random r{{t::seed_of(family, index)}};
-  ctnn::kernel_params p{};
-  p.kind = ctnn::op_kind::reshape;
-  p.type = p.out_type = ctnn::dtype::i8;
-  const std::int32_t rows = r.in(1, 30), columns = index == 0 ? 1 : r.in(1, 100);
-  p.in = ctnn::make_shape(rows, columns);
-  p.out = ctnn::make_shape(rows * columns);
-  return p;
-}
-
-TEST_CASE("arm reshape (a copy) equals the reference kernel") {
-  t::check_layers<reshape_layer, 42>(std::make_index_sequence<8>{});
-}
-
-// QUANTIZE of int8 to uint8 (odd indices) or int8 (a table of the reference's 256 outputs, kernel/arm/lookup.hpp):
-// multipliers as QuantizeMultiplier makes them with shifts -8 to 2 (scale ratios 2^-9 to 4), any zero points; the
-// first, TFLM's uint8 <-> int8 shortcut (equal scales, zero points 128 apart).
-constexpr ctnn::kernel_params quantize_layer(std::uint32_t family, std::size_t index) {
-  t::random r{{t::seed_of(family, index)}};
-  ctnn::kernel_params p{};
-  p.kind = ctnn::op_kind::quantize;
-  p.type = ctnn::dtype::i8;
-  p.out_type = index % 2 == 1 ? ctnn::dtype::u8 : ctnn::dtype::i8;
-  p.in = p.out = ctnn::make_shape(r.in(1, 9), r.in(1, 300));
-  p.input_offset = -r.zero_point();
-  p.output_multiplier = t::multiplier(r);
-  p.output_shift = r.in(-8, 2);
-  p.output_offset = p.out_type == ctnn::dtype::u8 ? r.in(0, 255) : r.zero_point();
-  if (index == 1) {
-    p.output_multiplier = 1 << 30;
-    p.output_shift = 1;
-    p.output_offset = -p.input_offset + 128;
-  }
-  return p;
-}
-
-TEST_CASE("arm quantize (int8 to int8 and uint8) equals the reference kernel") {
-  t::check_layers<quantize_layer, 43>(std::make_index_sequence<10>{});
 }
