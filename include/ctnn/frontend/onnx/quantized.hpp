@@ -150,7 +150,7 @@ struct quantized_ops {
     if (type == data_type::float32) check_scales(slot, t);
     if (type != data_type::float32 && t.data_field == schema::tensor::int32_data) {
       bool all_zero = true;
-      for (std::int64_t k = 0; k < count && all_zero; ++k) all_zero = integer_at(t, static_cast<std::uint32_t>(k)) == 0;
+      for (std::int64_t k = 0; k < count && all_zero && !s.failed(); ++k) all_zero = integer_at(t, static_cast<std::uint32_t>(k)) == 0;
       if (s.failed()) return -1;
       if (all_zero) return zero_points_all_zero;
     }
