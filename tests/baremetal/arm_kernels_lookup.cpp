@@ -33,6 +33,24 @@ TEST_CASE("arm softmax equals the reference kernel on random layers") {
   t::check_layers<softmax_layer, 40>(std::make_index_sequence<24>{});
 }
 
+// Rows of 513 to 5000 elements whose exps are all near one (input scale 2^-20): sums of 2^28 and more in Q12, where
+// the output's rounding shift exceeds 31 (the kernels' reference division).
+constexpr ctnn::kernel_params long_softmax_layer(std::uint32_t family, std::size_t index) {
+  ctnn::kernel_params p = softmax_layer(family, index);
+  constexpr std::int32_t depths[] = {513, 600, 1001, 2500, 5000};
+  const std::int32_t depth = depths[index % 5];
+  p.in = p.out = ctnn::make_shape(static_cast<std::int32_t>(t::max_elements) / depth > 1 ? 2 : 1, depth);
+  p.axis = 1;
+  const auto m = ctnn::detail::quant::softmax_input_multiplier(1.0, 1.0 / 1048576.0, 5);
+  p.input_multiplier = m.multiplier;
+  p.input_shift = m.shift;
+  return p;
+}
+
+TEST_CASE("arm softmax equals the reference kernel on long rows (sums of 2^28 and more)") {
+  t::check_layers<long_softmax_layer, 43>(std::make_index_sequence<5>{});
+}
+
 // Logistic and tanh (a table of the reference's 256 outputs, kernel/arm/lookup.hpp): input scales from
 // 2^-12 to 2^4 (TFLM's multiplier of input_scale * 2^27, its left shift), any zero point, 1 to 4000 elements.
 constexpr ctnn::kernel_params logistic_tanh_layer(std::uint32_t family, std::size_t index) {
