@@ -45,13 +45,13 @@ namespace ctnn::kernel::arm::mve::detail {
   // halved, rounding half away from zero (negative lanes lowered by one first: mve/vector.hpp's requantize).
   const int32x4_t poly = vrshrq_n_s32(vqaddq_s32(twice_poly, vshrq_n_s32(twice_poly, 31)), 1);
   int32x4_t result = vaddq_n_s32(vqrdmulhq_n_s32(vaddq_s32(x, poly), exp_minus_one_eighth), exp_minus_one_eighth);
-  // exp(-2^e) for each set bit e = -2..4 of the remainder (multiples of 1/4 in Q5: bits 24..30).
+  // exp(-2^e) for each set bit e = -2..4 of the remainder (multiples of 1/4 in Q5: bits 24..30), in that order:
+  // the bit moved to the sign picks the lanes (a test of the bit by VAND against a constant made g++ 12 fail, an
+  // internal compiler error in trunc_int_for_mode).
   const int32x4_t remainder = vsubq_s32(a_mod_quarter_minus_one_quarter, a);
   constexpr std::int32_t multipliers[7] = {1672461947, 1302514674, 790015084, 290630308, 39332535, 720401, 242};
 #pragma GCC unroll 7
   for (int k = 0; k < 7; ++k) {
-    // bit 24 + k moved to the sign (a test of the bit by VAND against a constant made g++ 12 fail: an internal
-    // compiler error in trunc_int_for_mode)
     const mve_pred16_t has_bit = vcmpltq_n_s32(vshlq_s32(remainder, vdupq_n_s32(7 - k)), 0);
     result = vqrdmulhq_m_n_s32(result, result, multipliers[k], has_bit);
   }
@@ -131,8 +131,8 @@ struct softmax_kernel : kernel::detail::reads_constants_as_stored {
     constexpr std::int32_t buffered = depth < row_buffer ? depth : row_buffer;
     std::int32_t exps[(buffered + 3) / 4 * 4];
     std::int32_t sum = 0;  // Q12, wrapping as the reference's
-#pragma GCC unroll 4
-    for (std::int32_t c = 0; c < depth; c += 4) {
+#pragma GCC unroll 1
+    for (std::int32_t c = 0; c < depth; c += 4) {  // (not unrolled: some 40 instructions a step)
       const int32x4_t e = exps_of(x + c, largest, vctp32q(static_cast<std::uint32_t>(depth - c)));
       if (c < buffered) vst1q_s32(exps + c, e);
       sum = vaddvaq_s32(sum, vrshrq_n_s32(e, 12));  // exp >= 0: rounding half up is half away
