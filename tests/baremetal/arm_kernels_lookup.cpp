@@ -113,3 +113,23 @@ constexpr ctnn::kernel_params quantize_layer(std::uint32_t family, std::size_t i
 TEST_CASE("arm quantize (int8 to int8 and uint8) equals the reference kernel") {
   t::check_layers<quantize_layer, 43>(std::make_index_sequence<10>{});
 }
+#if CTNN_ARM_MVE
+// The MVE softmax's fixed-point pieces (kernel/arm/mve/softmax.hpp) against the reference's, value by value: the exp
+// on arguments spread over [-2^31, 0] (every bit of the barrel shifter's remainder), the reciprocal on sums from 97 to
+// some 2^27.
+TEST_CASE("arm MVE softmax's exp and reciprocal equal the reference's") {
+  namespace fp = ctnn::kernel::reference::int8::fixed_point;
+  namespace mve = ctnn::kernel::arm::mve::detail;
+  std::int64_t first_bad_exp = 1, first_bad_sum = 0;
+  for (std::int64_t v = 0; v >= -2147483648LL && first_bad_exp == 1; v -= 999983) {
+    const auto a = static_cast<std::int32_t>(v);
+    if (vgetq_lane_s32(mve::exp_q5(vdupq_n_s32(a)), 0) != fp::exp_on_negative_values<5>(a)) first_bad_exp = a;
+  }
+  for (std::int32_t sum = 97; sum < 140000000 && first_bad_sum == 0; sum += 487) {
+    const fp::reciprocal got = mve::reciprocal_of_sum(sum), want = fp::get_reciprocal<12>(sum);
+    if (got.scale != want.scale || got.bits_over_unit != want.bits_over_unit) first_bad_sum = sum;
+  }
+  CHECK(first_bad_exp == 1);
+  CHECK(first_bad_sum == 0);
+}
+#endif

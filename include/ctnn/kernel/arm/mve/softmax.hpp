@@ -12,11 +12,13 @@
 //     lanes whose remainder has the bit (predicated VQRDMULH), the roundings of non-negative values VRSHR. Calls with
 //     many elements per distinct exp read them from the DSP kernel's table (a gather load, VLDRW.S32 shifted);
 //   * the sum: the exps rounded to Q12 and added across the lanes into the wrapping int32 sum (VADDVA);
+//   * the reciprocal: its Newton-Raphson steps on vector lanes (one instruction a step of gemmlowp's);
 //   * the output: VQRDMULH by the reciprocal, VRSHL by minus the exponent (rounding half up: the product is not
 //     negative, as RoundingDivideByPOT), at most 255, minus 128, stored from the int32 lanes (VSTRB.32).
 // Lanes past the row's end are predicated off (VCTP) or give exp 0. In place (output over input) is safe: each row's
 // elements are read before any of the row is written, and the four elements past the buffer are read (for their
 // exps) before their outputs are written.
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -45,17 +47,57 @@ namespace ctnn::kernel::arm::mve::detail {
   // halved, rounding half away from zero (negative lanes lowered by one first: mve/vector.hpp's requantize).
   const int32x4_t poly = vrshrq_n_s32(vqaddq_s32(twice_poly, vshrq_n_s32(twice_poly, 31)), 1);
   int32x4_t result = vaddq_n_s32(vqrdmulhq_n_s32(vaddq_s32(x, poly), exp_minus_one_eighth), exp_minus_one_eighth);
-  // exp(-2^e) for each set bit e = -2..4 of the remainder (multiples of 1/4 in Q5: bits 24..30), in that order:
-  // the bit moved to the sign picks the lanes (a test of the bit by VAND against a constant made g++ 12 fail, an
-  // internal compiler error in trunc_int_for_mode).
+  // exp(-2^e) for each set bit e = -2..4 of the remainder (multiples of 1/4 in Q5: bits 24..30), in that order: the
+  // bit moved to the sign, VPT on it, VQRDMULH in the block. Assembly: g++ 12 computes the seven predicates first and
+  // moves each through a core register (three instructions more a bit; a mask and a select instead, three more too),
+  // and its test of a bit by VAND against a constant failed, an internal compiler error in trunc_int_for_mode.
   const int32x4_t remainder = vsubq_s32(a_mod_quarter_minus_one_quarter, a);
-  constexpr std::int32_t multipliers[7] = {1672461947, 1302514674, 790015084, 290630308, 39332535, 720401, 242};
-#pragma GCC unroll 7
-  for (int k = 0; k < 7; ++k) {
-    const mve_pred16_t has_bit = vcmpltq_n_s32(vshlq_s32(remainder, vdupq_n_s32(7 - k)), 0);
-    result = vqrdmulhq_m_n_s32(result, result, multipliers[k], has_bit);
-  }
+  int32x4_t bit;
+  __asm("vshl.i32 %q[bit], %q[remainder], #7\n\t"
+        "vpt.s32 lt, %q[bit], %[zero]\n\t"
+        "vqrdmulht.s32 %q[result], %q[result], %[m0]\n\t"
+        "vshl.i32 %q[bit], %q[remainder], #6\n\t"
+        "vpt.s32 lt, %q[bit], %[zero]\n\t"
+        "vqrdmulht.s32 %q[result], %q[result], %[m1]\n\t"
+        "vshl.i32 %q[bit], %q[remainder], #5\n\t"
+        "vpt.s32 lt, %q[bit], %[zero]\n\t"
+        "vqrdmulht.s32 %q[result], %q[result], %[m2]\n\t"
+        "vshl.i32 %q[bit], %q[remainder], #4\n\t"
+        "vpt.s32 lt, %q[bit], %[zero]\n\t"
+        "vqrdmulht.s32 %q[result], %q[result], %[m3]\n\t"
+        "vshl.i32 %q[bit], %q[remainder], #3\n\t"
+        "vpt.s32 lt, %q[bit], %[zero]\n\t"
+        "vqrdmulht.s32 %q[result], %q[result], %[m4]\n\t"
+        "vshl.i32 %q[bit], %q[remainder], #2\n\t"
+        "vpt.s32 lt, %q[bit], %[zero]\n\t"
+        "vqrdmulht.s32 %q[result], %q[result], %[m5]\n\t"
+        "vshl.i32 %q[bit], %q[remainder], #1\n\t"
+        "vpt.s32 lt, %q[bit], %[zero]\n\t"
+        "vqrdmulht.s32 %q[result], %q[result], %[m6]"
+        : [result] "+w"(result), [bit] "=&w"(bit)
+        : [remainder] "w"(remainder), [zero] "r"(0), [m0] "r"(1672461947), [m1] "r"(1302514674), [m2] "r"(790015084),
+          [m3] "r"(290630308), [m4] "r"(39332535), [m5] "r"(720401), [m6] "r"(242)
+        : "p0");  // (VPR)
   return vpselq_s32(vdupq_n_s32(reference::int8::fixed_point::raw_max), result, vcmpeqq_n_s32(a, 0));
+}
+
+// fixed_point::get_reciprocal<12>(sum) for sum > 0 (arm::detail::softmax_math::reciprocal_of_sum's steps), the
+// Newton-Raphson steps on vector lanes: SaturatingRoundingDoublingHighMul is VQRDMULH, the saturating rescales by 4
+// and 2 (SaturatingRoundingMultiplyByPOT) VQSHL, the wrapping sums VADD, VSUB: one instruction each, where the core's
+// 64-bit products and saturation tests take five or more.
+inline reference::int8::fixed_point::reciprocal reciprocal_of_sum(std::int32_t sum) {
+  const auto headroom_plus_one = static_cast<std::int32_t>(std::countl_zero(static_cast<std::uint32_t>(sum)));
+  const std::uint32_t a = (static_cast<std::uint32_t>(sum) << headroom_plus_one) - (std::uint32_t{1} << 31);  // [0, 2^31)
+  // RoundingHalfSum(a, raw_max), in [2^30, 2^31).
+  const int32x4_t half_denominator = vdupq_n_s32(static_cast<std::int32_t>((a + (std::uint32_t{1} << 31)) >> 1));
+  constexpr std::int32_t forty_eight_seventeenths = 1515870810, minus_thirty_two_seventeenths = -1010580540;
+  int32x4_t x = vaddq_n_s32(vqrdmulhq_n_s32(half_denominator, minus_thirty_two_seventeenths), forty_eight_seventeenths);
+#pragma GCC unroll 3
+  for (int i = 0; i < 3; ++i) {
+    const int32x4_t one_minus_half_denominator_times_x = vsubq_s32(vdupq_n_s32(1 << 29), vqrdmulhq_s32(half_denominator, x));
+    x = vaddq_s32(x, vqshlq_n_s32(vqrdmulhq_s32(x, one_minus_half_denominator_times_x), 2));
+  }
+  return {vgetq_lane_s32(vqshlq_n_s32(x, 1), 0), 12 - headroom_plus_one};
 }
 #endif
 
@@ -137,7 +179,7 @@ struct softmax_kernel : kernel::detail::reads_constants_as_stored {
       if (c < buffered) vst1q_s32(exps + c, e);
       sum = vaddvaq_s32(sum, vrshrq_n_s32(e, 12));  // exp >= 0: rounding half up is half away
     }
-    const auto inverse = arm::detail::softmax_math::reciprocal_of_sum(sum);
+    const auto inverse = reciprocal_of_sum(sum);
     const std::int32_t exponent = inverse.bits_over_unit + 23;
 #pragma GCC unroll 4
     for (std::int32_t c = 0; c < depth; c += 4) {
