@@ -43,6 +43,12 @@ struct mul_kernel : kernel::detail::reads_constants_as_stored {
     constexpr std::int64_t rows = walk.rows(P.out.elements());
     if constexpr (walk.outer_rank == 0) {
       row(a, b, out);
+    } else if constexpr (flat) {
+      // Each operand either has the result's shape (its rows follow each other) or the same row throughout (a
+      // per-channel constant): no odometer, the rows inline.
+      for (std::int64_t r = 0; r < rows; ++r, out += length) {
+        row_steps(a_full ? a + r * length : a, b_full ? b + r * length : b, out);
+      }
     } else {
       std::array<std::int64_t, max_rank> index{};
       std::int64_t ia = 0, ib = 0;
@@ -71,6 +77,15 @@ struct mul_kernel : kernel::detail::reads_constants_as_stored {
   static constexpr std::int64_t length = walk.length;
   // |product| <= 255^2 < 2^16; rescaled by a multiplier below one and 2^shift: below 2^30 for shifts up to 14.
   static constexpr bool offset_in_int16 = P.output_shift <= 14;
+  // Whether an operand's row starts at the result row's offset in it (it has the result's shape), or at its start
+  // on every row (stride 0 on every outer axis).
+  static constexpr bool a_full = P.in == P.out, b_full = P.in2 == P.out;
+  static constexpr bool same_row(const std::array<std::int64_t, max_rank>& stride) {
+    for (std::int32_t d = 0; d < walk.outer_rank; ++d)
+      if (stride[static_cast<std::size_t>(d)] != 0) return false;
+    return true;
+  }
+  static constexpr bool flat = (a_full || same_row(walk.a_stride)) && (b_full || same_row(walk.b_stride));
 
 #if CTNN_ARM_MVE
   // An operand's 16 bytes widened to int16 plus its offset: the even bytes' lanes and the odd ones'.
@@ -106,7 +121,8 @@ struct mul_kernel : kernel::detail::reads_constants_as_stored {
     return v;
   }
 
-  [[gnu::noinline]] static void row(const std::int8_t* a, const std::int8_t* b, std::int8_t* out) {
+  [[gnu::noinline]] static void row(const std::int8_t* a, const std::int8_t* b, std::int8_t* out) { row_steps(a, b, out); }
+  [[gnu::always_inline]] static inline void row_steps(const std::int8_t* a, const std::int8_t* b, std::int8_t* out) {
     constexpr auto offset_a = static_cast<std::int16_t>(P.input_offset), offset_b = static_cast<std::int16_t>(P.input2_offset);
     // A staying operand: its one element, widened once.
     const widened a_fixed = widen(vdupq_n_s8(a[0]), offset_a), b_fixed = widen(vdupq_n_s8(b[0]), offset_b);
