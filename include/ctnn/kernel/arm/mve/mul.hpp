@@ -50,21 +50,7 @@ struct mul_kernel : kernel::detail::reads_constants_as_stored {
         row_steps(a_full ? a + r * length : a, b_full ? b + r * length : b, out);
       }
     } else {
-      std::array<std::int64_t, max_rank> index{};
-      std::int64_t ia = 0, ib = 0;
-      for (std::int64_t r = 0; r < rows; ++r, out += walk.length) {
-        row(a + ia, b + ib, out);
-        // The outer axes' odometer.
-        for (std::int32_t d = walk.outer_rank - 1; d >= 0; --d) {
-          const auto du = static_cast<std::size_t>(d);
-          ia += walk.a_stride[du];
-          ib += walk.b_stride[du];
-          if (++index[du] < walk.extent[du]) break;
-          ia -= walk.a_stride[du] * walk.extent[du];
-          ib -= walk.b_stride[du] * walk.extent[du];
-          index[du] = 0;
-        }
-      }
+      arm::detail::for_each_row(walk, rows, a, b, out, row);
     }
   }
 #else
