@@ -3,7 +3,7 @@
 // TFLM's reference kernel and CMSIS-NN's arm_softmax_s8 share) and with the DSP kernel (kernel/arm/softmax.hpp),
 // whose arithmetic and plan it keeps: per row the max, each exp(x - max) computed once (a row's first row_buffer
 // exps kept on the stack, the others computed again for the output), exp 0 below diff_min, their sum in Q12, the
-// reciprocal (scalar: once a row), each output RoundingDivideByPOT(reciprocal * exp, bits_over_unit + 23) - 128.
+// reciprocal (once a row), each output RoundingDivideByPOT(reciprocal * exp, bits_over_unit + 23) - 128.
 // What MVE changes:
 //   * the max: 16 bytes a step (VMAXV, the tail predicated);
 //   * the exps: four int32 lanes a step. gemmlowp's SaturatingRoundingDoublingHighMul is VQRDMULH exactly (both
@@ -14,7 +14,8 @@
 //   * the sum: the exps rounded to Q12 and added across the lanes into the wrapping int32 sum (VADDVA);
 //   * the reciprocal: its Newton-Raphson steps on vector lanes (one instruction a step of gemmlowp's);
 //   * the output: VQRDMULH by the reciprocal, VRSHL by minus the exponent (rounding half up: the product is not
-//     negative, as RoundingDivideByPOT), at most 255, minus 128, stored from the int32 lanes (VSTRB.32).
+//     negative, as RoundingDivideByPOT), at most 255, minus 128, stored from the int32 lanes (VSTRB.32); a row whose
+//     exponent exceeds 31 (a sum of 2^28 or more) takes the reference's division lane by lane, as the DSP kernel.
 // Lanes past the row's end are predicated off (VCTP) or give exp 0. In place (output over input) is safe: each row's
 // elements are read before any of the row is written, and the four elements past the buffer are read (for their
 // exps) before their outputs are written.
