@@ -6,7 +6,8 @@
 // (the reference kernel). Without MVE, or with CTNN_ARM_REFERENCE_KERNELS, the DSP family's answer (false
 // without the DSP extension).
 //   conv2d (groups 1) and dense: conv.hpp; depthwise_conv2d (any multiplier and channel count):
-//   depthwise.hpp; add (equal shapes): add.hpp; avg_pool, global_avg_pool, max_pool: pool.hpp
+//   depthwise.hpp; add (equal shapes): add.hpp; avg_pool, global_avg_pool, max_pool: pool.hpp; mul (any
+//   broadcast): mul.hpp; softmax: softmax.hpp
 #include <type_traits>
 
 #include <ctnn/ir/module.hpp>
@@ -14,7 +15,9 @@
 #include <ctnn/kernel/arm/mve/add.hpp>
 #include <ctnn/kernel/arm/mve/conv.hpp>
 #include <ctnn/kernel/arm/mve/depthwise.hpp>
+#include <ctnn/kernel/arm/mve/mul.hpp>
 #include <ctnn/kernel/arm/mve/pool.hpp>
+#include <ctnn/kernel/arm/mve/softmax.hpp>
 #include <ctnn/kernel/arm/mve/vector.hpp>
 
 namespace ctnn::kernel::arm::mve {
@@ -33,6 +36,10 @@ constexpr auto select() {
     return kernel::detail::supported_or<detail::add_kernel<P>, arm::i8_kernel<P>>();
   } else if constexpr (P.kind == op_kind::avg_pool || P.kind == op_kind::global_avg_pool || P.kind == op_kind::max_pool) {
     return kernel::detail::supported_or<detail::pool_kernel<P>, arm::i8_kernel<P>>();
+  } else if constexpr (P.kind == op_kind::mul) {
+    return kernel::detail::supported_or<detail::mul_kernel<P>, arm::i8_kernel<P>>();
+  } else if constexpr (P.kind == op_kind::softmax) {
+    return kernel::detail::supported_or<detail::softmax_kernel<P>, arm::i8_kernel<P>>();
   } else {
     return arm::i8_kernel<P>{};
   }
