@@ -1,4 +1,4 @@
-// The Armv6-M int8 kernels (kernel/arm/v6m/: conv2d, dense, depthwise_conv2d) against the reference kernels,
+// The Armv6-M int8 kernels (kernel/arm/v6m/: conv2d, dense, depthwise_conv2d, add) against the reference kernels,
 // bit for bit, on the layers of arm_kernels_test.hpp (odd shapes, windows with stride, dilation and
 // asymmetric padding, zero points at the extremes, per-channel shifts from -31 to +4, in place at the
 // planner's shift) and on layers of the MLPerf Tiny models' sizes. Built for the Cortex-M0+ (run on
@@ -25,7 +25,8 @@ void check_v6m_layer(std::uint32_t seed) {
   t::operands& o = t::layer_operands;
   t::fill(o, seed);
   const ctnn::kernel::requant_arrays rq{o.multiplier, o.shift};
-  const void* const args[3] = {o.input, o.weights, o.bias};
+  const bool binary = P.kind == ctnn::op_kind::add;
+  const void* const args[3] = {o.input, binary ? static_cast<const void*>(o.input2) : o.weights, o.bias};
   constexpr std::size_t out_bytes = static_cast<std::size_t>(P.out.elements());
   constexpr ctnn::kernel_params out_of_place = [] {
     ctnn::kernel_params q = P;
@@ -33,7 +34,7 @@ void check_v6m_layer(std::uint32_t seed) {
     return q;
   }();
   ctnn::kernel::invoke_i8<out_of_place>(args, t::expected_output, rq);
-  const void* weights = t::weights_for<P, kernel>(o.weights);
+  const void* weights = binary ? static_cast<const void*>(o.input2) : t::weights_for<P, kernel>(o.weights);
   // In place: the result at the planner's shift below the input, and (depthwise: its blocks of pixels need a
   // distance of whole pixels) one byte further, which takes the pixel-by-pixel order.
   constexpr int placements = P.in_place == 0 ? 1 : 2;
@@ -108,6 +109,10 @@ TEST_CASE("Armv6-M depthwise_conv2d equals the reference kernel on random layers
   check_v6m_layers<t::depthwise_layer, 3>(std::make_index_sequence<10>{});
   check_v6m_layers<t::depthwise_layer_in_place, 4>(std::make_index_sequence<5>{});
   check_v6m_layers<t::depthwise_model_layer, 11>(std::make_index_sequence<4>{});
+}
+
+TEST_CASE("Armv6-M add equals the reference kernel on random layers") {
+  check_v6m_layers<t::add_layer, 12>(std::make_index_sequence<6>{});
 }
 
 TEST_CASE("Armv6-M requantization's 32-bit product equals the 64-bit one") {

@@ -332,7 +332,8 @@ TEST_CASE("Cortex-M families' rows: which family runs a call, and why the refere
   pool.win.kernel_h = pool.win.kernel_w = 17;
   CHECK(arm::verdict_on(pool, dsp).reason == kernel_decline::window_over_256);
   CHECK(ctnn::decline_value(kernel_decline::window_over_256, pool) == 289);
-  // Armv6-M (Cortex-M0+, M3): convolutions, dense layers and depthwise ones of multiplier 1; the rest the reference.
+  // Armv6-M (Cortex-M0+, M3): convolutions, dense layers, depthwise ones of multiplier 1, ADD of equal shapes; the rest
+  // the reference.
   constexpr instruction_set v6m = instruction_set::armv6m;
   CHECK(arm::verdict_on(int8_conv(), v6m).runs == kernel_impl::arm_v6m_i8);
   CHECK(arm::verdict_on(int8_depthwise(12, 1), v6m).runs == kernel_impl::arm_v6m_i8);
@@ -340,6 +341,8 @@ TEST_CASE("Cortex-M families' rows: which family runs a call, and why the refere
   CHECK(arm::verdict_on(int8_conv(0, 3), v6m).reason == kernel_decline::weights_offset_not_0);
   CHECK(arm::verdict_on(pool, v6m).reason == kernel_decline::no_kernel_for_op);
   CHECK(arm::verdict_on(int16_doubled, v6m).reason == kernel_decline::element_type);
+  CHECK(arm::verdict_on(int8_of(op_kind::add), v6m).runs == kernel_impl::arm_v6m_i8);
+  CHECK(arm::verdict_on(broadcast_add, v6m).reason == kernel_decline::broadcast);
   // Every row names conditions its op kind has (none after the first none).
   for (const auto& rules : {std::span<const arm::fast_kernel_rule>{arm::dsp_rules}, std::span<const arm::fast_kernel_rule>{arm::mve_rules},
                             std::span<const arm::fast_kernel_rule>{arm::v6m_rules}})

@@ -167,7 +167,7 @@ inline constexpr fast_kernel_rule mve_rules[] = {
     {op_kind::max_pool, dtype::i8, decline_detail::rq::tflite, {kernel_decline::rank_not_4, kernel_decline::in_place}},
 };
 
-// The Armv6-M family (kernel/arm/v6m/i8.hpp: conv.hpp, depthwise.hpp), on targets without the DSP extension.
+// The Armv6-M family (kernel/arm/v6m/i8.hpp: conv.hpp, depthwise.hpp, add.hpp), on targets without the DSP extension.
 inline constexpr fast_kernel_rule v6m_rules[] = {
     {op_kind::conv2d, dtype::i8, decline_detail::rq::tflite,
      {kernel_decline::groups_not_1, kernel_decline::rank_not_4, kernel_decline::weights_offset_not_0,
@@ -177,6 +177,8 @@ inline constexpr fast_kernel_rule v6m_rules[] = {
     {op_kind::depthwise_conv2d, dtype::i8, decline_detail::rq::tflite,
      {kernel_decline::rank_not_4, kernel_decline::depthwise_multiplier_not_1, kernel_decline::weights_offset_not_0,
       kernel_decline::fused_activation}},
+    {op_kind::add, dtype::i8, decline_detail::rq::tflite,
+     {kernel_decline::broadcast, kernel_decline::add_shift_out_of_range, kernel_decline::fused_activation}},
 };
 
 // Why the rows decline p: the first condition of p's row that p meets; element_type (requantization_not_tflite)

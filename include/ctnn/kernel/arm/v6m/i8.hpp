@@ -3,10 +3,11 @@
 // pass::select_kernels asks on instruction_set::armv6m (kernel_impl::arm_v6m_i8), bit-exact with the
 // reference int8 kernels, in plain C++ that compiles to Thumb-1 (MULS, no multiply-accumulate, no 64-bit
 // product: v6m/requantize.hpp). Same interface as arm::i8_kernel (kernel/arm/i8.hpp):
-//   conv2d (groups 1) and dense: conv.hpp; depthwise_conv2d (multiplier 1): depthwise.hpp
+//   conv2d (groups 1) and dense: conv.hpp; depthwise_conv2d (multiplier 1): depthwise.hpp; add (equal shapes): add.hpp
 // Other calls run the reference kernels. With CTNN_ARM_REFERENCE_KERNELS defined every `supports` is false.
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/arm/decline.hpp>
+#include <ctnn/kernel/arm/v6m/add.hpp>
 #include <ctnn/kernel/arm/v6m/conv.hpp>
 #include <ctnn/kernel/arm/v6m/depthwise.hpp>
 #include <ctnn/kernel/detail/supported_or.hpp>
@@ -31,6 +32,8 @@ constexpr auto select() {
     return kernel::detail::supported_or<conv_kernel<P>, unsupported>();
   } else if constexpr (P.kind == op_kind::depthwise_conv2d) {
     return kernel::detail::supported_or<depthwise_kernel<P>, unsupported>();
+  } else if constexpr (P.kind == op_kind::add) {
+    return kernel::detail::supported_or<add_kernel<P>, unsupported>();
   } else {
     return unsupported{};
   }
