@@ -341,7 +341,9 @@ TEST_CASE("Cortex-M families' rows: which family runs a call, and why the refere
   CHECK(arm::verdict_on(int8_conv(0, 3), v6m).reason == kernel_decline::weights_offset_not_0);
   CHECK(arm::verdict_on(pool, v6m).reason == kernel_decline::no_kernel_for_op);
   CHECK(arm::verdict_on(int16_doubled, v6m).reason == kernel_decline::element_type);
-  CHECK(arm::verdict_on(int8_of(op_kind::add), v6m).runs == kernel_impl::arm_v6m_i8);
+  kernel_params equal_add = int8_of(op_kind::add);
+  equal_add.in2 = equal_add.out;
+  CHECK(arm::verdict_on(equal_add, v6m).runs == kernel_impl::arm_v6m_i8);
   CHECK(arm::verdict_on(broadcast_add, v6m).reason == kernel_decline::broadcast);
   // Every row names conditions its op kind has (none after the first none).
   for (const auto& rules : {std::span<const arm::fast_kernel_rule>{arm::dsp_rules}, std::span<const arm::fast_kernel_rule>{arm::mve_rules},
