@@ -37,7 +37,7 @@ struct add_kernel : kernel::detail::reads_constants_as_stored {
     constexpr auto elements = static_cast<std::ptrdiff_t>(P.out.elements());
     for (std::ptrdiff_t i = 0; i < elements; ++i) {
       const std::int32_t sum = wrapping_add(first_at[a[i]], second_at[b[i]]);
-      out[i] = arm::detail::clamp_output<P>(scale_plus<P.output_multiplier, P.output_shift, P.output_offset>(sum));
+      out[i] = arm::detail::clamp_output<P>(scale_plus(sum, P.output_multiplier, P.output_shift, P.output_offset));
     }
   }
 };

@@ -33,7 +33,7 @@ using ctnn::detail::quant::wrapping_add;
 }
 
 // MultiplyByQuantizedMultiplier(acc, multiplier, shift) plus the output zero point (arm::detail::scale_plus's
-// steps, this file's product).
+// steps, this file's product). Per-tensor calls pass compile-time constants, which fold the tests on the shift.
 [[gnu::always_inline]] inline std::int32_t scale_plus(std::int32_t acc, std::int32_t multiplier, std::int32_t shift, std::int32_t offset) {
   if (shift > 0) {
     const auto shifted = static_cast<std::int32_t>(static_cast<std::uint32_t>(acc) << shift);
@@ -43,25 +43,13 @@ using ctnn::detail::quant::wrapping_add;
   return shift == 0 ? wrapping_add(x, offset) : arm::detail::divide_by_pot_rounding(x, -shift) + offset;
 }
 
-template <std::int32_t Multiplier, std::int32_t Shift, std::int32_t Offset>
-[[gnu::always_inline]] inline std::int32_t scale_plus(std::int32_t acc) {
-  if constexpr (Shift > 0) {
-    const auto shifted = static_cast<std::int32_t>(static_cast<std::uint32_t>(acc) << Shift);
-    return wrapping_add(doubling_high_mul(shifted, Multiplier), Offset);
-  } else {
-    const std::int32_t x = doubling_high_mul(acc, Multiplier);
-    if constexpr (Shift == 0) return wrapping_add(x, Offset);
-    else return arm::detail::divide_by_pot_rounding(x, -Shift) + Offset;
-  }
-}
-
 // The output of channel `channel` for accumulator acc (multiplier and shift per channel or per tensor).
 template <kernel_params P>
 [[gnu::always_inline]] inline std::int8_t requantize(std::int32_t acc, const std::int32_t* multiplier, const std::int32_t* shift,
                                                      std::int32_t channel) {
   if constexpr (P.per_channel != 0)
     return arm::detail::clamp_output<P>(scale_plus(acc, multiplier[channel], shift[channel], P.output_offset));
-  else return arm::detail::clamp_output<P>(scale_plus<P.output_multiplier, P.output_shift, P.output_offset>(acc));
+  else return arm::detail::clamp_output<P>(scale_plus(acc, P.output_multiplier, P.output_shift, P.output_offset));
 }
 
 }  // namespace ctnn::kernel::arm::v6m
