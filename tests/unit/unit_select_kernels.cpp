@@ -125,7 +125,7 @@ static_assert(!ctnn::pass::select_kernels<targets::generic, ctnn::kernel::full, 
 using generic_required_net = ctnn::compile<tiny, ctnn::target<targets::generic>, ctnn::require_fast_kernels>;
 static_assert(generic_required_net::module.has(ctnn::fact::kernels_selected));
 static_assert(ctnn::enabled_by_compiler(instruction_set::none) && ctnn::enabled_by_compiler(targets::native::isa));
-static_assert(targets::cortex_m0plus::isa == instruction_set::none && targets::cortex_m3::isa == instruction_set::none &&
+static_assert(targets::cortex_m0plus::isa == instruction_set::armv6m && targets::cortex_m3::isa == instruction_set::armv6m &&
               targets::cortex_m7::isa == instruction_set::armv7em_dsp && targets::cortex_m33::isa == instruction_set::armv7em_dsp);
 static_assert(targets::cortex_m55::isa == instruction_set::armv81m_mve && targets::cortex_m85::isa == instruction_set::armv81m_mve);
 // The DSP kernels compile on a DSP core and on an MVE one (which has the DSP extension); the MVE ones only there.
@@ -292,6 +292,7 @@ TEST_CASE("kernel_decline: every reason has its own sentence") {
   CHECK(ctnn::decline_value(kernel_decline::none, int8_depthwise(3, 2)) == -1);
   CHECK(std::string{ctnn::family_name(kernel_impl::arm_dsp_i8)} == "Armv7E-M DSP");
   CHECK(std::string{ctnn::family_name(kernel_impl::arm_mve_i8)} == "Armv8.1-M MVE");
+  CHECK(std::string{ctnn::family_name(kernel_impl::arm_v6m_i8)} == "Armv6-M");
 }
 
 TEST_CASE("Cortex-M families' rows: which family runs a call, and why the reference kernel does") {
@@ -339,8 +340,22 @@ TEST_CASE("Cortex-M families' rows: which family runs a call, and why the refere
   pool.win.kernel_h = pool.win.kernel_w = 17;
   CHECK(arm::verdict_on(pool, dsp).reason == kernel_decline::window_over_256);
   CHECK(ctnn::decline_value(kernel_decline::window_over_256, pool) == 289);
+  // Armv6-M (Cortex-M0+, M3): convolutions, dense layers, depthwise ones of multiplier 1, ADD of equal shapes; the rest
+  // the reference.
+  constexpr instruction_set v6m = instruction_set::armv6m;
+  CHECK(arm::verdict_on(int8_conv(), v6m).runs == kernel_impl::arm_v6m_i8);
+  CHECK(arm::verdict_on(int8_depthwise(12, 1), v6m).runs == kernel_impl::arm_v6m_i8);
+  CHECK(arm::verdict_on(int8_depthwise(3, 2), v6m).reason == kernel_decline::depthwise_multiplier_not_1);
+  CHECK(arm::verdict_on(int8_conv(0, 3), v6m).reason == kernel_decline::weights_offset_not_0);
+  CHECK(arm::verdict_on(pool, v6m).reason == kernel_decline::no_kernel_for_op);
+  CHECK(arm::verdict_on(int16_doubled, v6m).reason == kernel_decline::element_type);
+  kernel_params equal_add = int8_of(op_kind::add);
+  equal_add.in2 = equal_add.out;
+  CHECK(arm::verdict_on(equal_add, v6m).runs == kernel_impl::arm_v6m_i8);
+  CHECK(arm::verdict_on(broadcast_add, v6m).reason == kernel_decline::broadcast);
   // Every row names conditions its op kind has (none after the first none).
-  for (const auto& rules : {std::span<const arm::fast_kernel_rule>{arm::dsp_rules}, std::span<const arm::fast_kernel_rule>{arm::mve_rules}})
+  for (const auto& rules : {std::span<const arm::fast_kernel_rule>{arm::dsp_rules}, std::span<const arm::fast_kernel_rule>{arm::mve_rules},
+                            std::span<const arm::fast_kernel_rule>{arm::v6m_rules}})
     for (const arm::fast_kernel_rule& r : rules) {
       bool ended = false;
       for (kernel_decline d : r.declines_when) {

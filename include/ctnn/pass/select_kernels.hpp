@@ -6,7 +6,8 @@
 // The rule, for a call with parameters P under the full policy: the target's fastest kernel family that
 // supports P, asked in this order: Armv8.1-M MVE int8 on MVE targets (arm::mve::i8_kernel<P>, which falls
 // back to the DSP kernel of P where no MVE kernel applies) or Armv7E-M DSP int8 (arm::i8_kernel<P>::supports,
-// in-place calls included: those kernels decide themselves), x86 int8 at the target's level (simd_i8_kernel), xsimd float
+// in-place calls included: those kernels decide themselves) or Armv6-M int8 on Armv6-M targets
+// (arm::v6m::i8_kernel<P>), x86 int8 at the target's level (simd_i8_kernel), xsimd float
 // (simd::f32_kernel); the SIMD families only for calls that plan_memory did not place over their own input
 // (their order of writes is not the reference's); otherwise the reference kernel. ONNX integer calls run the
 // x86 int8 family's conv2d, dense and quantize where it supports them (ONNX's rounding), the reference otherwise; u8
@@ -83,7 +84,7 @@ constexpr kernel_choice choice_by_values(const kernel_params& p, instruction_set
   if (p.type == dtype::f32 && p.out_type == dtype::f32 && has_vector_f32(isa) && p.in_place == 0)
     return {kernel_impl::undecided, isa};
   if (p.type == dtype::i8 && (isa == instruction_set::armv7em_dsp || isa == instruction_set::armv81m_mve ||
-                               (is_x86(isa) && isa != instruction_set::x86_sse2 && p.in_place == 0)))
+                               isa == instruction_set::armv6m || (is_x86(isa) && isa != instruction_set::x86_sse2 && p.in_place == 0)))
     return {kernel_impl::undecided, isa};
   // int16 (16x8) convolutions and dense layers: the DSP family (kernel/arm/s16.hpp); on x86 the int8 family's
   // 16x8 GEMM and depthwise kernel (kernel/simd/i8/gemm16.hpp, depthwise.hpp).
@@ -134,6 +135,7 @@ constexpr kernel_choice family_asked(const kernel_params& p, instruction_set isa
   const kernel_impl family = float_call                           ? kernel_impl::simd_f32
                              : isa == instruction_set::armv7em_dsp ? kernel_impl::arm_dsp_i8
                              : isa == instruction_set::armv81m_mve ? kernel_impl::arm_mve_i8
+                             : isa == instruction_set::armv6m      ? kernel_impl::arm_v6m_i8
                                                                    : kernel_impl::simd_i8;
   return {family, family == kernel_impl::simd_f32 ? instruction_set::none : isa};
 }
@@ -143,7 +145,7 @@ constexpr kernel_choice family_asked(const kernel_params& p, instruction_set isa
 // kernel's finer conditions decline (other_shape).
 template <kernel_params P, instruction_set Isa, class Kernel>
 constexpr bool rows_agree_with_supports() {
-  if constexpr (is_cortex_m_with_fast_kernels(Isa) && requires { Kernel::runs; })
+  if constexpr (is_cortex_m_family(Isa) && requires { Kernel::runs; })
     return Kernel::runs == kernel_impl::reference || kernel::arm::verdict_on(P, Isa).runs == Kernel::runs;
   else return true;
 }
@@ -169,7 +171,7 @@ constexpr kernel_choice choose_kernel() {
     } else {
       static_assert(sizeof(detail::check_kernel_family<family_kernel>) > 0);  // ctnn::kernel_family, member by member
       static_assert(detail::rows_agree_with_supports<P, Isa, family_kernel>(),
-                    "ctnn::pass::select_kernels: the rows of kernel/arm/decline.hpp (dsp_rules, mve_rules) name another "
+                    "ctnn::pass::select_kernels: the rows of kernel/arm/decline.hpp (dsp_rules, mve_rules, v6m_rules) name another "
                     "family than the kernel that runs this call (Kernel::runs): update the rows with the kernels' `supports`.");
       if constexpr (!kernel_family<family_kernel>) return {};
       else if constexpr (family_kernel::supports) return {candidate.impl, candidate.isa, detail::packed_mask<family_kernel>()};
