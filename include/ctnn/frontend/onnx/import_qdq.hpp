@@ -274,7 +274,8 @@ struct qdq_lowering {
   // False (the float pool then) where onnxruntime refuses the fusion's kernel: another type, a multiplier
   // outside [2^-32, 256) or an image of 2^24 pixels or more.
   // DequantizeLinear -> AveragePool -> QuantizeLinear: onnxruntime's QLinearAveragePool (lower_window_pool),
-  // which runs a window over the whole image without pads as QLinearGlobalAveragePool (the above).
+  // which runs a window over the whole image without pads as QLinearGlobalAveragePool (the above; a 1-D
+  // one stays the float pool, within 1 LSB).
   constexpr bool lower_pool(std::int32_t pending, const operands& q, std::int32_t result) {
     if (q.count < 2 || !one_value(q.id[1]) || (q.count > 2 && q.id[2] >= 0 && !one_value(q.id[2]))) return false;
     const node_view op = s.f.read_node(s.at(pending).deferred_op);
