@@ -110,6 +110,32 @@ def pool(x, kernel, strides, pads, reduce, count_include_pad=False):
     return y
 
 
+def ort_average_pool(x, kernel, strides, pads, ceil_mode=False, count_include_pad=False):
+    """onnxruntime's QLinearAveragePool on dequantized values x [N, C, *spatial] (1 or 2 spatial dims): per window
+    a float32 sum in row-major order over the in-bounds taps from 0, divided by float32(count), count = the whole
+    kernel with count_include_pad, else the in-bounds taps; ceil_mode's last window starts inside the input or
+    its leading pads."""
+    spatial = x.ndim - 2
+    size = list(x.shape[2:])
+    outs = []
+    for d in range(spatial):
+        span = size[d] + pads[d] + pads[d + spatial] - kernel[d]
+        o = (-(-span // strides[d]) if ceil_mode else span // strides[d]) + 1
+        if ceil_mode and (o - 1) * strides[d] >= size[d] + pads[d]:
+            o -= 1
+        outs.append(o)
+    y = np.zeros(x.shape[:2] + tuple(outs), f32)
+    for index in np.ndindex(*outs):
+        starts = [index[d] * strides[d] - pads[d] for d in range(spatial)]
+        ranges = [(max(b, 0), min(b + kernel[d], size[d])) for d, b in enumerate(starts)]
+        total = np.zeros(x.shape[:2], f32)
+        for tap in np.ndindex(*[e - b for b, e in ranges]):
+            total = (total + x[(slice(None), slice(None)) + tuple(b + t for (b, _), t in zip(ranges, tap))]).astype(f32)
+        count = int(np.prod(kernel)) if count_include_pad else int(np.prod([e - b for b, e in ranges]))
+        y[(slice(None), slice(None)) + index] = total / f32(count)
+    return y
+
+
 class Graph:
     """An ONNX graph built node by node, each value also evaluated (the NumPy model above)."""
 
@@ -367,6 +393,31 @@ def cases(rng):
     # sum = 2 (mod 4) a tie it rounds to even (the float pool on dequantized values rounds some the other way).
     case("global_avgpool_ties_u8", lambda g: [g.requantized("GlobalAveragePool", [(u8(g, (1, 64, 2, 2)), (0.1, U8(3)))],
                                                             lambda x: x.mean(axis=(2, 3), keepdims=True, dtype=f32), 0.1, U8(3))])
+    # AveragePool as onnxruntime's QLinearAveragePool (float sums of the dequantized taps): count_include_pad with
+    # asymmetric pads, ceil_mode, a 1-D pool, a 2 x 2 window whose means tie (rounded to even), a window over the
+    # whole image without pads (onnxruntime's QLinearGlobalAveragePool then), and count_include_pad with
+    # ceil_mode (ctnn keeps that one float: within 1 LSB).
+    case("avgpool_include_pad_u8", lambda g: [g.requantized(
+        "AveragePool", [(u8(g, (2, 5, 7, 9)), (0.07, U8(100)))],
+        lambda x: ort_average_pool(x, (3, 3), (2, 2), (1, 2, 1, 0), count_include_pad=True), 0.03, U8(90),
+        kernel_shape=[3, 3], strides=[2, 2], pads=[1, 2, 1, 0], count_include_pad=1)])
+    case("avgpool_ceil_s8", lambda g: [g.requantized(
+        "AveragePool", [(i8(g, (1, 3, 8, 7)), (0.05, I8(-20)))],
+        lambda x: ort_average_pool(x, (3, 2), (2, 3), (0, 1, 1, 0), ceil_mode=True), 0.02, I8(5),
+        kernel_shape=[3, 2], strides=[2, 3], pads=[0, 1, 1, 0], ceil_mode=1)])
+    case("avgpool_1d_u8", lambda g: [g.requantized(
+        "AveragePool", [(u8(g, (1, 4, 11)), (0.04, U8(7)))],
+        lambda x: ort_average_pool(x, (4,), (3,), (2, 1)), 0.05, U8(20), kernel_shape=[4], strides=[3], pads=[2, 1])])
+    case("avgpool_ties_s8", lambda g: [g.requantized(
+        "AveragePool", [(i8(g, (1, 4, 6, 6)), (0.5, I8(3)))],
+        lambda x: ort_average_pool(x, (2, 2), (2, 2), (0, 0, 0, 0)), 0.5, I8(-1), kernel_shape=[2, 2], strides=[2, 2])])
+    case("avgpool_whole_image_u8", lambda g: [g.requantized(
+        "AveragePool", [(u8(g, (1, 6, 5, 6)), (0.1, U8(128)))],
+        lambda x: x.mean(axis=(2, 3), keepdims=True, dtype=f32), 0.05, U8(120), kernel_shape=[5, 6])])
+    case("avgpool_ceil_include_pad_s8", lambda g: [g.requantized(
+        "AveragePool", [(i8(g, (1, 2, 7, 7)), (0.06, I8(0)))],
+        lambda x: ort_average_pool(x, (3, 3), (2, 2), (1, 1, 1, 1), ceil_mode=True, count_include_pad=True), 0.03, I8(-7),
+        kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1], ceil_mode=1, count_include_pad=1)])
     return out
 
 

@@ -121,6 +121,48 @@ TEST_CASE("DequantizeLinear -> GlobalAveragePool -> QuantizeLinear is ONNX's int
   CHECK(cnn->ir.tensor_at(cnn->ir.node_at(static_cast<std::int32_t>(pool - k.begin())).output).type == ctnn::dtype::i8);
 }
 
+TEST_CASE("DequantizeLinear -> AveragePool -> QuantizeLinear is onnxruntime's QLinearAveragePool on the 8-bit data") {
+  // A window: avg_pool on the integers (count_include_pad: after a pad of x's zero point); the whole image
+  // without pads: the integer global pool; count_include_pad with ceil_mode: the float pool.
+  struct expectation {
+    const char* name;
+    ctnn::op_kind pool;
+    bool padded;
+  };
+  for (const expectation e : {expectation{"avgpool_s8", ctnn::op_kind::avg_pool, false},
+                              expectation{"avgpool_include_pad_u8", ctnn::op_kind::avg_pool, true},
+                              expectation{"avgpool_ceil_s8", ctnn::op_kind::avg_pool, false},
+                              expectation{"avgpool_1d_u8", ctnn::op_kind::avg_pool, false},
+                              expectation{"avgpool_ties_s8", ctnn::op_kind::avg_pool, false},
+                              expectation{"avgpool_whole_image_u8", ctnn::op_kind::global_avg_pool, false}}) {
+    CAPTURE(e.name);
+    const auto r = import_file(cases + "/" + e.name + "/model.onnx");
+    REQUIRE_FALSE(r->ir.error.failed());
+    std::int32_t pools = 0, pads = 0;
+    for (std::int32_t i = 0; i < r->ir.node_count; ++i) {
+      const ctnn::node& n = r->ir.node_at(i);
+      CHECK(n.kind != ctnn::op_kind::quantize);
+      CHECK(n.kind != ctnn::op_kind::dequantize);
+      const ctnn::tensor& in = r->ir.tensor_at(n.inputs[0]);
+      if (n.kind == ctnn::op_kind::pad) {
+        ++pads;
+        CHECK(n.attrs.pad.fill_value() == static_cast<float>(in.quant.zero_point));
+      }
+      if (n.kind != e.pool) continue;
+      ++pools;
+      CHECK(in.type == r->ir.tensor_at(n.output).type);
+      CHECK(in.quant.scale > 0.0f);
+      CHECK(r->ir.tensor_at(n.output).quant.scale > 0.0f);
+    }
+    CHECK(pools == 1);
+    CHECK(pads == (e.padded ? 1 : 0));
+  }
+  const auto float_pool = import_file(cases + "/avgpool_ceil_include_pad_s8/model.onnx");
+  REQUIRE_FALSE(float_pool->ir.error.failed());
+  const auto k = kinds(*float_pool);
+  CHECK(std::find(k.begin(), k.end(), ctnn::op_kind::dequantize) != k.end());
+}
+
 TEST_CASE("a GlobalAveragePool another op reads, or a model output, is the float pool") {
   const auto relu = import_file(cases + "/global_avgpool_relu_u8/model.onnx");
   REQUIRE_FALSE(relu->ir.error.failed());

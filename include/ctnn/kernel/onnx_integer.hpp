@@ -41,7 +41,8 @@ constexpr bool has_kernel(op_kind kind, dtype in, dtype out) {
     case onnx_integer_kernel::matmul: return is_8_bit(in) && (is_8_bit(out) || out == dtype::i32);
     case onnx_integer_kernel::quantize: return in == dtype::f32 && is_8_bit(out);
     case onnx_integer_kernel::dequantize: return is_8_bit(in) && out == dtype::f32;
-    case onnx_integer_kernel::average: return is_8_bit(in) && out == in;
+    case onnx_integer_kernel::average:
+    case onnx_integer_kernel::window_average: return is_8_bit(in) && out == in;
     case onnx_integer_kernel::binary:
     case onnx_integer_kernel::pad: return is_integer(in) && out == in;
     case onnx_integer_kernel::window_max: return is_8_bit(in) && out == in;
@@ -88,6 +89,8 @@ constexpr bool supports(const kernel_params& p) {
     case onnx_integer_kernel::average:
       return p.in.rank == 4 && p.out.rank == 4 && static_cast<std::int64_t>(p.in[1]) * p.in[2] > 0 &&
              static_cast<std::int64_t>(p.in[1]) * p.in[2] < 0x1000000 && p.out[3] == p.in[3];
+    case onnx_integer_kernel::window_average:
+      return p.in.rank == 4 && p.out.rank == 4 && p.out[3] == p.in[3] && p.win.dilation_h == 1 && p.win.dilation_w == 1;
     default: return is_plain_integer_kind(p.kind);
   }
 }
@@ -114,6 +117,7 @@ inline void run_typed(Params p, const void* const* operands, void* result) {
   else if constexpr (kernel == onnx_integer_kernel::quantize) quantized::quantize_linear(p, x, operands[1], operands[2], y);
   else if constexpr (kernel == onnx_integer_kernel::dequantize) quantized::dequantize_linear(p, x, operands[1], operands[2], y);
   else if constexpr (kernel == onnx_integer_kernel::average) quantized::global_average_pool(p, x, y);
+  else if constexpr (kernel == onnx_integer_kernel::window_average) quantized::average_pool(p, x, y);
   else static_assert(kernel != onnx_integer_kernel::none, "ctnn: no ONNX integer kernel for this op kind (its descriptor's onnx_integer).");
 }
 
