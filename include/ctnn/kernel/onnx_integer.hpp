@@ -14,6 +14,7 @@
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/reference/data_movement.hpp>
 #include <ctnn/kernel/reference/elementwise.hpp>
+#include <ctnn/kernel/reference/onnx_quant/add.hpp>
 #include <ctnn/kernel/reference/onnx_quant/kernels.hpp>
 #include <ctnn/kernel/reference/pool.hpp>
 #include <ctnn/kernel/reference/transpose.hpp>
@@ -67,6 +68,16 @@ constexpr std::size_t operand_count(op_kind kind) {
   }
 }
 
+// An Add of 8-bit values with a result scale: QLinearAdd (kernel/reference/onnx_quant/add.hpp), not ONNX's
+// plain integer Add (which wraps around and has no scales).
+constexpr bool is_quantized_add(const kernel_params& p) {
+  return p.kind == op_kind::add && is_8_bit(p.type) && p.onnx.output_scale_bits != 0;
+}
+// Its kernel takes operands of the result's shape and one 8-bit type.
+constexpr bool quantized_add_supported(const kernel_params& p) {
+  return p.in == p.out && p.in2 == p.out && p.out_type == p.type && p.onnx.input_scale_bits != 0 && p.onnx.input2_scale_bits != 0;
+}
+
 // Whether parameters describe a call the kernels run (the element types, the layout, the per-axis
 // counts); invoke_dynamic checks it at run time, kernel::invoke at compile time.
 constexpr bool supports(const kernel_params& p) {
@@ -88,7 +99,7 @@ constexpr bool supports(const kernel_params& p) {
     case onnx_integer_kernel::average:
       return p.in.rank == 4 && p.out.rank == 4 && static_cast<std::int64_t>(p.in[1]) * p.in[2] > 0 &&
              static_cast<std::int64_t>(p.in[1]) * p.in[2] < 0x1000000 && p.out[3] == p.in[3];
-    default: return is_plain_integer_kind(p.kind);
+    default: return is_plain_integer_kind(p.kind) && (!is_quantized_add(p) || quantized_add_supported(p));
   }
 }
 
@@ -101,7 +112,10 @@ inline void run_typed(Params p, const void* const* operands, void* result) {
   const auto* x = static_cast<const X*>(operands[0]);
   auto* y = static_cast<Y*>(result);
   static_assert(kernel < onnx_integer_kernel::binary || std::is_same_v<X, Y>, "ctnn: plain integer ops keep their element type.");
-  if constexpr (kernel == onnx_integer_kernel::binary)
+  if constexpr (kernel == onnx_integer_kernel::binary && K == op_kind::add && sizeof(X) == 1) {
+    if (is_quantized_add(*p)) quantized::add(p, x, static_cast<const X*>(operands[1]), y);
+    else reference::integer_binary<descriptor::on_known_integers.apply>(p, x, static_cast<const X*>(operands[1]), y);
+  } else if constexpr (kernel == onnx_integer_kernel::binary)
     reference::integer_binary<descriptor::on_known_integers.apply>(p, x, static_cast<const X*>(operands[1]), y);
   else if constexpr (kernel == onnx_integer_kernel::window_max) reference::pool2d<true>(p, x, y);
   else if constexpr (kernel == onnx_integer_kernel::pad) reference::pad(p, x, y);
