@@ -68,15 +68,8 @@ constexpr std::size_t operand_count(op_kind kind) {
   }
 }
 
-// An Add of 8-bit values with a result scale: QLinearAdd (kernel/reference/onnx_quant/add.hpp), not ONNX's
-// plain integer Add (which wraps around and has no scales).
-constexpr bool is_quantized_add(const kernel_params& p) {
-  return p.kind == op_kind::add && is_8_bit(p.type) && p.onnx.output_scale_bits != 0;
-}
-// Its kernel takes operands of the result's shape and one 8-bit type.
-constexpr bool quantized_add_supported(const kernel_params& p) {
-  return p.in == p.out && p.in2 == p.out && p.out_type == p.type && p.onnx.input_scale_bits != 0 && p.onnx.input2_scale_bits != 0;
-}
+using reference::onnx_quant::is_quantized_add;
+using reference::onnx_quant::quantized_add_supported;
 
 // Whether parameters describe a call the kernels run (the element types, the layout, the per-axis
 // counts); invoke_dynamic checks it at run time, kernel::invoke at compile time.

@@ -15,7 +15,19 @@
 #include <cstdint>
 #include <type_traits>
 
+#include <ctnn/ir/kernel_params.hpp>
+
 namespace ctnn::kernel::reference::onnx_quant {
+
+// An Add of 8-bit values with a result scale: QLinearAdd, not ONNX's plain integer Add (which wraps around
+// and has no scales).
+constexpr bool is_quantized_add(const kernel_params& p) {
+  return p.kind == op_kind::add && (p.type == dtype::u8 || p.type == dtype::i8) && p.onnx.output_scale_bits != 0;
+}
+// The kernels take operands of the result's shape and one 8-bit type.
+constexpr bool quantized_add_supported(const kernel_params& p) {
+  return p.in == p.out && p.in2 == p.out && p.out_type == p.type && p.onnx.input_scale_bits != 0 && p.onnx.input2_scale_bits != 0;
+}
 
 // The three floats of a call (computed once per call, as MLAS does).
 struct add_coefficients {
