@@ -19,15 +19,15 @@
 
 namespace ctnn::kernel::reference::onnx_quant {
 
-// An Add of 8-bit values with a result scale: QLinearAdd, not ONNX's plain integer Add (which wraps around
-// and has no scales).
+// An Add of 8-bit values whose operands and result all have a scale (the importer's lowered DequantizeLinear ->
+// Add -> QuantizeLinear): QLinearAdd, not ONNX's plain integer Add (which wraps around; its tensors have no
+// scales, or at most the one a DequantizeLinear reading its result gives that).
 constexpr bool is_quantized_add(const kernel_params& p) {
-  return p.kind == op_kind::add && (p.type == dtype::u8 || p.type == dtype::i8) && p.onnx.output_scale_bits != 0;
+  return p.kind == op_kind::add && (p.type == dtype::u8 || p.type == dtype::i8) && p.onnx.output_scale_bits != 0 &&
+         p.onnx.input_scale_bits != 0 && p.onnx.input2_scale_bits != 0;
 }
 // The kernels take operands of the result's shape and one 8-bit type.
-constexpr bool quantized_add_supported(const kernel_params& p) {
-  return p.in == p.out && p.in2 == p.out && p.out_type == p.type && p.onnx.input_scale_bits != 0 && p.onnx.input2_scale_bits != 0;
-}
+constexpr bool quantized_add_supported(const kernel_params& p) { return p.in == p.out && p.in2 == p.out && p.out_type == p.type; }
 
 // The three floats of a call (computed once per call, as MLAS does).
 struct add_coefficients {
