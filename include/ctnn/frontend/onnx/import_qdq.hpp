@@ -126,16 +126,16 @@ struct qdq_lowering {
   // Add of two DequantizeLinears of 8-bit activations (per tensor): deferred to the QuantizeLinear of its result,
   // which lowers it to QLinearAdd's integer kernel (lower_add); otherwise the float Add (float_op).
   constexpr bool defer_add(const node_view& n, const operands& o, std::int32_t result) {
-    if (o.count != 2 || !dequantized_activation(o.id[0]) || !dequantized_activation(o.id[1])) return false;
-    s.at(result).kind = value_kind::qdq_deferred;
-    s.at(result).deferred_op = n.proto;
-    s.at(result).deferred_index = s.node_index;
-    return true;
+    const bool lowerable = o.count == 2 && dequantized_activation(o.id[0]) && dequantized_activation(o.id[1]);
+    if (lowerable) {
+      value& r = s.at(result);
+      r.kind = value_kind::qdq_deferred, r.deferred_op = n.proto, r.deferred_index = s.node_index;
+    }
+    return lowerable;
   }
   constexpr bool deferred_add(std::int32_t v) {
-    if (!deferred(v) || s.at(v).deferred_op.length == 0) return false;
-    const node_view n = s.f.read_node(s.at(v).deferred_op);
-    return !s.take_reader_error() && n.type == op_type::Add;
+    const bool pending = deferred(v) && s.at(v).deferred_op.length > 0;
+    return pending && s.f.read_node(s.at(v).deferred_op).type == op_type::Add && !s.take_reader_error();
   }
   // A deferred op that is imported as the float op when no QuantizeLinear lowers it (a pool, an Add).
   constexpr bool deferred_float_op(std::int32_t v) { return deferred_pool(v) || deferred_add(v); }
@@ -286,6 +286,24 @@ struct qdq_lowering {
     s.current_kind = current_kind;
   }
 
+  // `import` run as the deferred node of value `pending` (its index, type and row in diagnostics), which is then no
+  // longer deferred; the current node restored after.
+  template <class Import>
+  constexpr void import_as_deferred(std::int32_t pending, op_type type, op_kind kind, Import import) {
+    const std::int32_t node_index = s.node_index;
+    const op_type current = s.current;
+    const op_kind current_kind = s.current_kind;
+    s.node_index = s.at(pending).deferred_index;
+    s.current = type;
+    s.current_kind = kind;
+    s.at(pending).kind = value_kind::node_output;
+    s.at(pending).deferred_op = {};
+    import();
+    s.node_index = node_index;
+    s.current = current;
+    s.current_kind = current_kind;
+  }
+
   // DequantizeLinear -> GlobalAveragePool -> QuantizeLinear, as onnxruntime's QDQ transformers fuse it
   // (com.microsoft QLinearGlobalAveragePool): the integer pool over the 8-bit activation into the same
   // 8-bit type, per-tensor scales and zero points; kernel::reference::onnx_quant::global_average_pool
@@ -312,18 +330,8 @@ struct qdq_lowering {
     if (pixels <= 0 || pixels >= 0x1000000) return false;
     const float multiplier = x_scale / (y_scale * static_cast<float>(pixels));
     if (!(multiplier >= 0x1p-32f && multiplier < 256.0f)) return false;
-    const std::int32_t node_index = s.node_index;
-    const op_type current = s.current;
-    const op_kind current_kind = s.current_kind;
-    s.node_index = s.at(pending).deferred_index;
-    s.current = op_type::GlobalAveragePool;
-    s.current_kind = op_kind::global_avg_pool;
-    s.at(pending).kind = value_kind::node_output;
-    s.at(pending).deferred_op = {};
-    unary_of(s, x.source, result, op_kind::global_avg_pool, true);
-    s.node_index = node_index;
-    s.current = current;
-    s.current_kind = current_kind;
+    import_as_deferred(pending, op_type::GlobalAveragePool, op_kind::global_avg_pool,
+                       [&] { unary_of(s, x.source, result, op_kind::global_avg_pool, true); });
     if (s.failed() || s.at(result).nhwc < 0) return true;
     s.m.tensor_at(s.at(result).nhwc).quant = quantization{y_scale, y_zero_point.value};
     ++s.qdq_lowered;
@@ -365,20 +373,12 @@ struct qdq_lowering {
     };
     if (!holds(a.source, a_scale, a_zero_point.value) || !holds(b.source, b_scale, b_zero_point.value)) return false;
     const bool nhwc = as.rank == 4 && (prefers_nhwc(s, a.source) || prefers_nhwc(s, b.source));
-    const std::int32_t node_index = s.node_index;
-    const op_type current = s.current;
-    const op_kind current_kind = s.current_kind;
-    s.node_index = s.at(pending).deferred_index;
-    s.current = op_type::Add;
-    s.current_kind = op_kind::add;
-    s.at(pending).kind = value_kind::node_output;
-    s.at(pending).deferred_op = {};
-    const std::int32_t xa = nhwc ? as_nhwc(s, a.source, 0) : as_onnx(s, a.source, 0);
-    const std::int32_t xb = nhwc ? as_nhwc(s, b.source, 1) : as_onnx(s, b.source, 1);
-    const std::int32_t y = xa < 0 || xb < 0 ? -1 : s.add_node(op_kind::add, {}, {xa, xb}, s.label_of(result));
-    s.node_index = node_index;
-    s.current = current;
-    s.current_kind = current_kind;
+    std::int32_t xa = -1, xb = -1, y = -1;
+    import_as_deferred(pending, op_type::Add, op_kind::add, [&] {
+      xa = nhwc ? as_nhwc(s, a.source, 0) : as_onnx(s, a.source, 0);
+      xb = nhwc ? as_nhwc(s, b.source, 1) : as_onnx(s, b.source, 1);
+      y = xa < 0 || xb < 0 ? -1 : s.add_node(op_kind::add, {}, {xa, xb}, s.label_of(result));
+    });
     if (s.failed() || y < 0) return true;
     // The operands' quantization is their DequantizeLinear's (a transposed copy made here has none yet).
     s.m.tensor_at(xa).quant = quantization{a_scale, a_zero_point.value};
