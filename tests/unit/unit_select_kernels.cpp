@@ -318,9 +318,14 @@ TEST_CASE("Cortex-M families' rows: which family runs a call, and why the refere
   kernel_params f32_conv = int8_conv();
   f32_conv.type = f32_conv.out_type = dtype::f32;
   CHECK(arm::verdict_on(f32_conv, dsp).reason == kernel_decline::element_type);
+  kernel_params onnx_mul = int8_of(op_kind::mul);
+  onnx_mul.requantization = ctnn::requantization_policy::onnx;
+  CHECK(arm::verdict_on(onnx_mul, dsp).reason == kernel_decline::requantization_not_tflite);
+  // ONNX's QLinearAdd (a QDQ model's DequantizeLinear -> Add -> QuantizeLinear): the DSP family's FPU kernel.
   kernel_params onnx_add = int8_of(op_kind::add);
   onnx_add.requantization = ctnn::requantization_policy::onnx;
-  CHECK(arm::verdict_on(onnx_add, dsp).reason == kernel_decline::requantization_not_tflite);
+  onnx_add.onnx.input_scale_bits = onnx_add.onnx.input2_scale_bits = onnx_add.onnx.output_scale_bits = 0x3c000000u;  // 2^-7
+  CHECK(arm::verdict_on(onnx_add, dsp).runs == kernel_impl::arm_dsp_i8);
   // Broadcasts: the MVE add declines them, the DSP family's broadcast kernel takes them.
   kernel_params broadcast_add = int8_of(op_kind::add);
   broadcast_add.in2 = make_shape(1, 1);

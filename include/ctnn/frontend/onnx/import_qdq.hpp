@@ -25,7 +25,9 @@
 //    onnxruntime's QLinearGlobalAveragePool, bit-exact (lower_pool states the arithmetic); otherwise float.
 //    AveragePool likewise: onnxruntime's QLinearAveragePool (lower_window_pool), or over the whole image
 //    without pads its QLinearGlobalAveragePool.
-//  * Anything else (Add, Mul, Concat, activations, Softmax, ...) stays float between its
+//  * Add of two DequantizeLinears (per tensor, one shape) read by a QuantizeLinear into the same 8-bit type:
+//    onnxruntime's QLinearAdd (its x86-64 arithmetic, bit-exact: lower_add); otherwise float.
+//  * Anything else (broadcast Add, Mul, Concat, activations, Softmax, ...) stays float between its
 //    DequantizeLinear and QuantizeLinear nodes: ONNX's float semantics, within 1 LSB of onnxruntime's integer
 //    QLinear* kernels. (onnxruntime fuses a DQ -> Softmax -> Q only when the input and output types agree,
 //    into QLinearSoftmax: a table of float(exp((i - 255 + b) * x_scale)) computed in double, b from the
@@ -66,6 +68,7 @@ struct qdq_lowering {
       case op_type::MatMul: return defer_weighted(n, o, result);
       case op_type::GlobalAveragePool:
       case op_type::AveragePool: return defer_pool(n, o, result);
+      case op_type::Add: return defer_add(n, o, result);
       case op_type::QuantizeLinear: return quantize(o, result);
       case op_type::Reshape:
       case op_type::Flatten:
@@ -125,11 +128,32 @@ struct qdq_lowering {
     return !s.take_reader_error() && (n.type == op_type::GlobalAveragePool || n.type == op_type::AveragePool);
   }
 
+  // Add of two DequantizeLinears of 8-bit activations (per tensor): deferred to the QuantizeLinear of its result,
+  // which lowers it to QLinearAdd's integer kernel (lower_add); otherwise the float Add (float_op).
+  constexpr bool defer_add(const node_view& n, const operands& o, std::int32_t result) {
+    const bool lowerable = o.count == 2 && dequantized_activation(o.id[0]) && dequantized_activation(o.id[1]);
+    if (lowerable) {
+      value& r = s.at(result);
+      r.kind = value_kind::qdq_deferred, r.deferred_op = n.proto, r.deferred_index = s.node_index;
+    }
+    return lowerable;
+  }
+  constexpr bool deferred_add(std::int32_t v) {
+    const bool pending = deferred(v) && s.at(v).deferred_op.length > 0;
+    return pending && s.f.read_node(s.at(v).deferred_op).type == op_type::Add && !s.take_reader_error();
+  }
+  // A deferred op that is imported as the float op when no QuantizeLinear lowers it (a pool, an Add).
+  constexpr bool deferred_float_op(std::int32_t v) { return deferred_pool(v) || deferred_add(v); }
+
   // QuantizeLinear of a deferred op: the group lowered; of a DequantizeLinear of the same quantization: its
   // integers.
   constexpr bool quantize(const operands& q, std::int32_t result) {
     if (q.count < 2 || q.id[0] < 0) return false;
     const std::int32_t v = q.id[0];
+    if (deferred_add(v)) {
+      if (lower_add(v, q, result)) return true;
+      return float_op(v), false;
+    }
     if (deferred_pool(v)) {
       if (lower_pool(v, q, result)) return true;
       return float_op(v), false;
@@ -204,7 +228,7 @@ struct qdq_lowering {
 
   // Relu or Clip of a deferred op's result: deferred with it, its bounds kept for the lowering (apply_clamp).
   constexpr bool clamp(const node_view& n, const operands& o, std::int32_t result) {
-    if (o.count < 1 || !deferred(o.id[0]) || s.at(o.id[0]).deferred_op.length == 0 || deferred_pool(o.id[0])) return false;
+    if (o.count < 1 || !deferred(o.id[0]) || s.at(o.id[0]).deferred_op.length == 0 || deferred_float_op(o.id[0])) return false;
     float low = 0.0f, high = float_max;
     if (n.type == op_type::Clip && !clip_bounds(s, n, o, low, high)) return true;
     const value& op = s.at(o.id[0]);
@@ -223,7 +247,7 @@ struct qdq_lowering {
   constexpr bool settle(const operands& o) {
     for (std::uint32_t k = 0; k < o.count && !s.failed(); ++k) {
       if (!deferred(o.id[k])) continue;
-      if (deferred_pool(o.id[k])) {
+      if (deferred_float_op(o.id[k])) {
         float_op(o.id[k]);
         continue;
       }
@@ -243,9 +267,10 @@ struct qdq_lowering {
     s.current = current;
   }
 
-  // A deferred pool imported as the float op after all (its row, as that node), over its DequantizeLinear.
+  // A deferred pool or Add imported as the float op after all (its row, as that node), over its
+  // DequantizeLinears.
   constexpr void float_op(std::int32_t v) {
-    if (!deferred_pool(v)) return;
+    if (!deferred_float_op(v)) return;
     const node_view op = s.f.read_node(s.at(v).deferred_op);
     if (s.take_reader_error()) return;
     const operands o = read_operands(s, op);
@@ -261,6 +286,24 @@ struct qdq_lowering {
     s.current_kind = op_table<S>[row].kind;
     r.deferred_op = {};
     op_table<S>[row].import(s, op, o, v);
+    s.node_index = node_index;
+    s.current = current;
+    s.current_kind = current_kind;
+  }
+
+  // `import` run as the deferred node of value `pending` (its index, type and row in diagnostics), which is then no
+  // longer deferred; the current node restored after.
+  template <class Import>
+  constexpr void import_as_deferred(std::int32_t pending, op_type type, op_kind kind, Import import) {
+    const std::int32_t node_index = s.node_index;
+    const op_type current = s.current;
+    const op_kind current_kind = s.current_kind;
+    s.node_index = s.at(pending).deferred_index;
+    s.current = type;
+    s.current_kind = kind;
+    s.at(pending).kind = value_kind::node_output;
+    s.at(pending).deferred_op = {};
+    import();
     s.node_index = node_index;
     s.current = current;
     s.current_kind = current_kind;
@@ -301,34 +344,13 @@ struct qdq_lowering {
     if (pixels <= 0 || pixels >= 0x1000000) return false;
     const float multiplier = x_scale / (y_scale * static_cast<float>(pixels));
     if (!(multiplier >= 0x1p-32f && multiplier < 256.0f)) return false;
-    const deferred_node_scope scope{s, s.at(pending).deferred_index, op_type::GlobalAveragePool, op_kind::global_avg_pool};
-    s.at(pending).kind = value_kind::node_output;
-    s.at(pending).deferred_op = {};
-    unary_of(s, x.source, result, op_kind::global_avg_pool, true);
+    import_as_deferred(pending, op_type::GlobalAveragePool, op_kind::global_avg_pool,
+                       [&] { unary_of(s, x.source, result, op_kind::global_avg_pool, true); });
     if (s.failed() || s.at(result).nhwc < 0) return true;
     s.m.tensor_at(s.at(result).nhwc).quant = quantization{y_scale, y_zero_point.value};
     ++s.qdq_lowered;
     return true;
   }
-
-  // The node's import context (index, op type, kind) while a deferred pool is imported, restored after.
-  struct deferred_node_scope {
-    S& state;
-    std::int32_t node_index;
-    op_type current;
-    op_kind current_kind;
-    constexpr deferred_node_scope(S& s_, std::int32_t index, op_type type, op_kind kind)
-        : state(s_), node_index(s_.node_index), current(s_.current), current_kind(s_.current_kind) {
-      state.node_index = index;
-      state.current = type;
-      state.current_kind = kind;
-    }
-    constexpr ~deferred_node_scope() {
-      state.node_index = node_index;
-      state.current = current;
-      state.current_kind = current_kind;
-    }
-  };
 
   // An AveragePool's window as import_pool reads it (pads resolved), and what decides its lowering.
   struct pool_window {
@@ -367,13 +389,10 @@ struct qdq_lowering {
                                    const pool_window& w, std::int32_t result) {
     if (w.win.dilation_h != 1 || w.win.dilation_w != 1 || (w.ceil_mode && w.count_include_pad)) return false;
     if (!(x_scale > 0.0f && y_scale > 0.0f && x_scale / y_scale < 0x1p22f)) return false;
-    const deferred_node_scope scope{s, s.at(pending).deferred_index, op_type::AveragePool, op_kind::avg_pool};
-    s.at(pending).kind = value_kind::node_output;
-    s.at(pending).deferred_op = {};
     operands moved = o;
     moved.id[0] = x.source;
     const std::int32_t first_node = s.m.node_count;
-    import_pool<S>(s, op, moved, result);
+    import_as_deferred(pending, op_type::AveragePool, op_kind::avg_pool, [&] { import_pool<S>(s, op, moved, result); });
     if (s.failed() || s.at(result).nhwc < 0) return true;
     // The nodes before the pool move x's integers (a 1-D input's [N, 1, L, C] view, count_include_pad's pad,
     // filled with x's zero point): their results keep x's quantization, which the pool reads.
@@ -384,6 +403,57 @@ struct qdq_lowering {
       s.m.tensor_at(n.output).quant = s.m.tensor_at(n.inputs[0]).quant;
     }
     s.m.tensor_at(s.at(result).nhwc).quant = quantization{y_scale, y_zero_point};
+    ++s.qdq_lowered;
+    return true;
+  }
+
+  // DequantizeLinear -> Add <- DequantizeLinear, then QuantizeLinear, as onnxruntime's QDQ transformers fuse it
+  // (com.microsoft QLinearAdd): the add node over the two 8-bit activations into the same 8-bit type, with the
+  // result's scale and zero point; kernel::reference::onnx_quant::add computes onnxruntime's x86-64 arithmetic
+  // (its comment states it), bit-exact. False (the float Add then) for operands of other shapes (broadcast:
+  // onnxruntime's scalar spans round differently), other types, or scale ratios of 2^20 or more (whose sums
+  // could leave int32, where onnxruntime's conversion gives INT_MIN).
+  constexpr bool lower_add(std::int32_t pending, const operands& q, std::int32_t result) {
+    if (q.count < 2 || !one_value(q.id[1]) || (q.count > 2 && q.id[2] >= 0 && !one_value(q.id[2]))) return false;
+    const node_view op = s.f.read_node(s.at(pending).deferred_op);
+    if (s.take_reader_error()) return false;
+    const operands o = read_operands(s, op);
+    if (s.failed() || o.count != 2 || !dequantized_activation(o.id[0]) || !dequantized_activation(o.id[1])) return false;
+    const dequantized_from a = s.at(o.id[0]).dq, b = s.at(o.id[1]).dq;
+    quantized_ops<S> ops{s};
+    const operands a_operands = quantization_operands(a.source, a.scale, a.zero_point);
+    const operands b_operands = quantization_operands(b.source, b.scale, b.zero_point);
+    const operands y_operands = quantization_operands(pending, q.id[1], q.count > 2 ? q.id[2] : -1);
+    const float a_scale = ops.scalar_scale(a_operands, 1), b_scale = ops.scalar_scale(b_operands, 1);
+    const float y_scale = ops.scalar_scale(y_operands, 1);
+    const auto a_zero_point = ops.scalar_zero_point(a_operands, 2, dtype::u8);
+    const auto b_zero_point = ops.scalar_zero_point(b_operands, 2, dtype::u8);
+    const auto y_zero_point = ops.scalar_zero_point(y_operands, 2, dtype::u8);
+    const shape as = onnx_shape(s, a.source), bs = onnx_shape(s, b.source);
+    if (s.failed() || a_zero_point.type != y_zero_point.type || b_zero_point.type != y_zero_point.type || as != bs) return false;
+    const auto ratio_ok = [&](float scale) {
+      return scale > 0.0f && y_scale > 0.0f && scale / y_scale < 0x1p20f && y_scale < float_max;
+    };
+    if (!ratio_ok(a_scale) || !ratio_ok(b_scale)) return false;
+    // Each operand's tensor holds that quantization (not another DequantizeLinear's of the same integers).
+    const auto holds = [&](std::int32_t v, float scale, std::int32_t zero_point) {
+      const std::int32_t t = s.at(v).onnx_layout >= 0 ? s.at(v).onnx_layout : s.at(v).nhwc;
+      return t >= 0 && s.m.tensor_at(t).quant.scale == scale && s.m.tensor_at(t).quant.zero_point == zero_point;
+    };
+    if (!holds(a.source, a_scale, a_zero_point.value) || !holds(b.source, b_scale, b_zero_point.value)) return false;
+    const bool nhwc = as.rank == 4 && (prefers_nhwc(s, a.source) || prefers_nhwc(s, b.source));
+    std::int32_t xa = -1, xb = -1, y = -1;
+    import_as_deferred(pending, op_type::Add, op_kind::add, [&] {
+      xa = nhwc ? as_nhwc(s, a.source, 0) : as_onnx(s, a.source, 0);
+      xb = nhwc ? as_nhwc(s, b.source, 1) : as_onnx(s, b.source, 1);
+      y = xa < 0 || xb < 0 ? -1 : s.add_node(op_kind::add, {}, {xa, xb}, s.label_of(result));
+    });
+    if (s.failed() || y < 0) return true;
+    // The operands' quantization is their DequantizeLinear's (a transposed copy made here has none yet).
+    s.m.tensor_at(xa).quant = quantization{a_scale, a_zero_point.value};
+    s.m.tensor_at(xb).quant = quantization{b_scale, b_zero_point.value};
+    s.m.tensor_at(y).quant = quantization{y_scale, y_zero_point.value};
+    define(s, result, y, nhwc);
     ++s.qdq_lowered;
     return true;
   }

@@ -97,7 +97,7 @@ inline constexpr std::array<kernel_decline, 7> tconv{d::groups_not_1, d::rank_no
 }  // namespace decline_detail
 
 // The Armv7E-M DSP family (kernel/arm/i8.hpp's select: conv.hpp, depthwise.hpp, depthwise_multiplier.hpp, pool.hpp,
-// add.hpp, broadcast.hpp, s16.hpp, transpose_conv.hpp, svdf.hpp, sequence_lstm.hpp, onnx_conv.hpp, softmax.hpp,
+// add.hpp, broadcast.hpp, s16.hpp, transpose_conv.hpp, svdf.hpp, sequence_lstm.hpp, onnx_conv.hpp, onnx_add.hpp, softmax.hpp,
 // lookup.hpp, copy.hpp).
 inline constexpr fast_kernel_rule dsp_rules[] = {
     {op_kind::conv2d, dtype::i8, decline_detail::rq::tflite, decline_detail::conv_i8},
@@ -136,6 +136,7 @@ inline constexpr fast_kernel_rule dsp_rules[] = {
     {op_kind::sigmoid, dtype::i8, decline_detail::rq::tflite, {}},
     {op_kind::tanh, dtype::i8, decline_detail::rq::tflite, {}},
     {op_kind::quantize, dtype::i8, decline_detail::rq::tflite, {}},
+    {op_kind::quantize, dtype::u8, decline_detail::rq::tflite, {}},
     {op_kind::reshape, dtype::i8, decline_detail::rq::tflite, {kernel_decline::in_place}},
     {op_kind::reshape, dtype::i8, decline_detail::rq::onnx, {kernel_decline::in_place}},
     // ONNX's QLinearConv / QLinearMatMul (kernel/arm/onnx_conv.hpp): the int8 conv and depthwise kernels on the
@@ -144,6 +145,9 @@ inline constexpr fast_kernel_rule dsp_rules[] = {
     {op_kind::conv2d, dtype::u8, decline_detail::rq::onnx, {}},
     {op_kind::dense, dtype::i8, decline_detail::rq::onnx, {}},
     {op_kind::dense, dtype::u8, decline_detail::rq::onnx, {}},
+    // ONNX's QLinearAdd (kernel/arm/onnx_add.hpp, on the FPU): equal shapes (the importer lowers no other).
+    {op_kind::add, dtype::i8, decline_detail::rq::onnx, {}},
+    {op_kind::add, dtype::u8, decline_detail::rq::onnx, {}},
 };
 
 // The Armv8.1-M MVE family's own kernels (kernel/arm/mve/i8.hpp: conv.hpp, depthwise.hpp, add.hpp, pool.hpp, mul.hpp,
