@@ -275,6 +275,39 @@ def cases(rng):
         y = (conv(np.maximum(conv(x, w1, b), 0), w2, b) * scale).astype(np.float32)
         return model(nodes, [("x", x)], ("y", y), inits=[("w1", w1), ("w2", w2), ("b", b), ("scale", scale)]), [x], [y]
     out["onnx_identity_of_parameters"] = identity_of_parameters
+
+    # torchvision's channel_shuffle as torch.onnx.export (opset 13) writes it, 14 times (ShuffleNetV2 has 13):
+    # Shape -> Gather each dim -> Div of the channels by the groups -> Unsqueeze -> Concat -> Reshape to 5-D,
+    # Transpose, Concat -> Reshape back; each stage computes 12 known values, 168 in all, more than the store
+    # holds at once: the ones the later nodes no longer read are reclaimed (issue #28).
+    def channel_shuffle_chain():
+        x = floats(rng, [1, 8, 3, 2])
+        nodes, v, y = [], "x", x
+        for k in range(14):
+            p = f"s{k}_"
+            factor = np.float32(1 + k / 16)
+            nodes += [const(p + "f", factor), helper.make_node("Mul", [v, p + "f"], [p + "m"]),
+                      helper.make_node("Shape", [p + "m"], [p + "shape"])]
+            dims = []
+            for d, dim in enumerate("bchw"):
+                nodes += [const(p + "i" + dim, I64(d)), helper.make_node("Gather", [p + "shape", p + "i" + dim], [p + dim], axis=0)]
+            nodes += [const(p + "g", I64(2)), helper.make_node("Div", [p + "c", p + "g"], [p + "cpg"]), const(p + "ax", np.array([0], I64))]
+            for dim in ["b", "cpg", "h", "w"]:
+                nodes.append(helper.make_node("Unsqueeze", [p + dim, p + "ax"], [p + dim + "u"]))
+                dims.append(p + dim + "u")
+            nodes += [const(p + "gv", np.array([2], I64)), const(p + "m1", np.array([-1], I64)),
+                      helper.make_node("Concat", [dims[0], p + "gv", dims[1], dims[2], dims[3]], [p + "shape5"], axis=0),
+                      helper.make_node("Reshape", [p + "m", p + "shape5"], [p + "r5"]),
+                      helper.make_node("Transpose", [p + "r5"], [p + "t"], perm=[0, 2, 1, 3, 4]),
+                      helper.make_node("Concat", [dims[0], p + "m1", dims[2], dims[3]], [p + "shape4"], axis=0),
+                      helper.make_node("Reshape", [p + "t", p + "shape4"], [p + "out"])]
+            v = p + "out"
+            m = (y * factor).astype(np.float32)
+            y = m.reshape(1, 2, 4, 3, 2).transpose(0, 2, 1, 3, 4).reshape(1, 8, 3, 2)
+        nodes.append(helper.make_node("Relu", [v], ["y"]))
+        y = np.maximum(y, 0)
+        return model(nodes, [("x", x)], ("y", y)), [x], [y]
+    out["onnx_channel_shuffle_chain"] = channel_shuffle_chain
     return out
 
 
@@ -368,6 +401,25 @@ def tflite_cases(rng):
         m.op("BROADCAST_TO", [t, both], [y])
         return m, [x], [np.broadcast_to(x, [2, 4, 3]).copy()]
     out["tflite_broadcast_args_broadcast_to"] = broadcast_args
+
+    def flatten_chain():
+        # 25 times tf.reshape(x, [tf.shape(x)[0], -1]): 3 known tensors each, 75 in all, more than the store holds at
+        # once: the ones no later op reads are reclaimed (issue #28).
+        x = rng.uniform(-2, 2, size=[3, 4, 5]).astype(np.float32)
+        m = tfl.Model(new_opcodes=True)
+        t = m.tensor("x", [3, 4, 5], F32)
+        minus = m.tensor("minus_one", [], I32, data=np.array(-1, np.int32))
+        v, ins = t, [t]
+        for k in range(25):
+            batch = leading_dim(m, v, 2 if k else 3, I32, True)
+            target = m.tensor(f"target{k}", [2], I32)
+            y = m.tensor(f"y{k}", [3, 20], F32)
+            m.op("PACK", [batch, minus], [target], values_count=2, axis=0)
+            m.op("RESHAPE", [v, target], [y])
+            v = y
+        m.inputs, m.outputs = ins, [v]
+        return m, [x], [x.reshape(3, 20)]
+    out["tflite_shape_flatten_chain_25"] = flatten_chain
     return out
 
 
@@ -405,13 +457,15 @@ def refused():
         return m
 
     shape = helper.make_node("Shape", ["x"], ["s"])
-    many_shapes = [helper.make_node("Shape", ["x"], [f"s{k}"]) for k in range(70)] + [helper.make_node("Relu", ["x"], ["y"])]
+    # 70 Shapes that one later Concat reads: all still read when the 65th is computed (nothing to reclaim)
+    many_shapes = ([helper.make_node("Shape", ["x"], [f"s{k}"]) for k in range(70)] +
+                   [helper.make_node("Concat", [f"s{k}" for k in range(70)], ["all"], axis=0), helper.make_node("Relu", ["x"], ["y"])])
     return {
         # a known value of rank 5 as a graph output: a relayout holds rank 4 at most
         "rank5_output": graph([const("dims", np.array([1, 1, 1, 1, 2], I64)),
                                helper.make_node("ConstantOfShape", ["dims"], ["ones"], value=numpy_helper.from_array(np.array([1], I64)))],
                               "ones", TensorProto.INT64, [1, 1, 1, 1, 2]),
-        # 70 known values: more than the store's 64
+        # 70 known values read by one later node: more than the store's 64
         "store_full": graph(many_shapes, "y", TensorProto.FLOAT, [2, 3]),
         "range_too_long": graph([const("a", I64(0)), const("b", I64(100000)), const("c", I64(1)),
                                  helper.make_node("Range", ["a", "b", "c"], ["r"]),
