@@ -308,6 +308,34 @@ def cases(rng):
         y = np.maximum(y, 0)
         return model(nodes, [("x", x)], ("y", y)), [x], [y]
     out["onnx_channel_shuffle_chain"] = channel_shuffle_chain
+
+    # torch's F.pad with computed pads (opset 11 on; Swin's padding to whole windows, (w - H % w) % w): Mod of
+    # integer constants (fmod 0: the divisor's sign, fmod 1: the dividend's), the pads list Concat, Reshape to
+    # [-1, 2], reversed by a Slice, Transposed and flattened, Cast, Pad. Also a Dropout (opset 13) whose mask
+    # output is named but read by nothing, as torch.onnx.export writes F.dropout.
+    def computed_pads():
+        x = floats(rng, [1, 5, 7, 3])
+        z = lambda name: const(name, np.array([0], I64))
+        nodes = [const("h", I64(5)), const("win", I64(4)), helper.make_node("Mod", ["h", "win"], ["hm"], fmod=0),
+                 helper.make_node("Sub", ["win", "hm"], ["hs"]), helper.make_node("Mod", ["hs", "win"], ["ph"], fmod=0),
+                 const("m7", I64(-7)), const("three", I64(3)), helper.make_node("Mod", ["m7", "three"], ["pw"]),
+                 const("seven", I64(7)), const("m3", I64(-3)), helper.make_node("Mod", ["seven", "m3"], ["pc"], fmod=1),
+                 const("ax", np.array([0], I64))]
+        for v in ["ph", "pw", "pc"]:
+            nodes.append(helper.make_node("Unsqueeze", [v, "ax"], [v + "u"]))
+        nodes += [z("z0"), const("z2", np.array([0, 0], I64)),
+                  helper.make_node("Concat", ["z0", "pcu", "z0", "pwu", "z0", "phu", "z2"], ["torch_pads"], axis=0),
+                  const("pairs", np.array([-1, 2], I64)), helper.make_node("Reshape", ["torch_pads", "pairs"], ["p2"]),
+                  const("st", np.array([-1], I64)), const("en", np.array([-2**63], I64)), const("sp", np.array([-1], I64)),
+                  helper.make_node("Slice", ["p2", "st", "en", "ax", "sp"], ["rev"]),
+                  helper.make_node("Transpose", ["rev"], ["tr"], perm=[1, 0]), const("flat", np.array([-1], I64)),
+                  helper.make_node("Reshape", ["tr", "flat"], ["onnx_pads"]),
+                  helper.make_node("Cast", ["onnx_pads"], ["pads"], to=TensorProto.INT64),
+                  helper.make_node("Pad", ["x", "pads"], ["padded"], mode="constant"),
+                  helper.make_node("Dropout", ["padded"], ["dropped", "mask"]), helper.make_node("Relu", ["dropped"], ["y"])]
+        y = np.maximum(np.pad(x, [(0, 0), (0, 3), (0, 2), (0, 1)]), 0)  # ph (4 - 1) % 4, pw -7 mod 3, pc fmod(7, -3)
+        return model(nodes, [("x", x)], ("y", y)), [x], [y]
+    out["onnx_computed_pads_mod_transpose_dropout"] = computed_pads
     return out
 
 

@@ -21,6 +21,12 @@ inline constexpr std::uint32_t operand_tree_levels = 4;
 // The most operands a balanced tree of operand_tree_levels levels joins.
 inline constexpr std::uint32_t max_tree_operands = static_cast<std::uint32_t>(max_node_inputs * max_node_inputs * max_node_inputs * max_node_inputs);
 
+// The most nodes join_operands adds besides the op's own (each takes max_node_inputs operands, but for the
+// remainders of the levels below the top), for the importers' capacities.
+constexpr std::uint32_t added_joins(std::uint32_t count) {
+  return count > max_node_inputs ? count / static_cast<std::uint32_t>(max_node_inputs - 1) + operand_tree_levels : 0;
+}
+
 // Joins operands 0..count-1 in their order: read(k) gives operand k's id, join(parts, n, last) makes a node of
 // parts[0, n) and gives its result's id (last: the node whose result is the op's own). Either gives -1 after a
 // diagnostic, which ends the walk. Returns the last join's id (-1 after a diagnostic, or more than

@@ -79,6 +79,27 @@ constexpr void import_wide(S& s, const node_view& n, std::int32_t row, std::int3
                                  read, join);
 }
 
+// Whether a later node or a graph output reads one of node n's outputs after its first (a scan of the graph:
+// only for a node of several named outputs whose row computes one).
+template <class S>
+constexpr bool outputs_read_after(S& s, const node_view& n) {
+  bool read = false;
+  const auto check = [&](const protobuf::span& value_name) {
+    for (std::uint32_t k = 1; k < n.output_count && !read && value_name.length > 0; ++k)
+      read = s.f.reader().view(s.f.output_name(n, k)) == s.f.reader().view(value_name);
+  };
+  const protobuf::span graph = s.f.graph();
+  protobuf::field fd{}, io{};
+  std::int32_t node = 0;
+  for (std::uint32_t at_ = graph.at; !read && s.f.reader().next(graph, at_, fd);) {
+    if (fd.number == schema::graph::output) check(s.f.reader().message_field(fd.bytes, schema::value_info::name));
+    if (fd.number != schema::graph::node || node++ <= s.node_index) continue;
+    for (std::uint32_t at_io = fd.bytes.at; !read && s.f.reader().next(fd.bytes, at_io, io);)
+      if (io.number == schema::node::input) check(io.bytes);
+  }
+  return read || s.take_reader_error();
+}
+
 // One NodeProto: its row in import_table.hpp, its one output entered as a value, then the row's function.
 template <class S>
 constexpr void import_node(S& s, const protobuf::span& proto) {
@@ -97,6 +118,7 @@ constexpr void import_node(S& s, const protobuf::span& proto) {
   for (std::uint32_t k = n.output_count; k > 1 && !several; --k)
     if (s.f.output_name(n, k - 1).length == 0) --outputs;
   if (s.take_reader_error()) return;
+  if (outputs > 1 && !several && !outputs_read_after(s, n)) outputs = 1;  // Dropout's mask nothing reads (torch at opset 12 on)
   if (n.output_count == 0 || (outputs != 1 && !several))
     return s.fail(onnx_error::output_count,
                   {.operator_code = static_cast<std::int64_t>(n.type), .count_actual = n.output_count});
