@@ -279,7 +279,8 @@ def cases(rng):
     # torchvision's channel_shuffle as torch.onnx.export (opset 13) writes it, 7 times (ShuffleNetV2 has 13):
     # Shape -> Gather each dim -> Div of the channels by the groups -> Unsqueeze -> Concat -> Reshape to 5-D,
     # Transpose, Concat -> Reshape back; each stage computes 12 known values, 84 in all, more than the store
-    # holds at once: the ones the later nodes no longer read are reclaimed (issue #28).
+    # holds at once: the ones the later nodes no longer read are reclaimed (issue #28); the third stage's Shape
+    # cast to FLOAT is a graph output, a constant tensor of the store's elements that moves when the store compacts.
     def channel_shuffle_chain():
         x = floats(rng, [1, 8, 3, 2])
         nodes, v, y = [], "x", x
@@ -301,12 +302,17 @@ def cases(rng):
                       helper.make_node("Transpose", [p + "r5"], [p + "t"], perm=[0, 2, 1, 3, 4]),
                       helper.make_node("Concat", [dims[0], p + "m1", dims[2], dims[3]], [p + "shape4"], axis=0),
                       helper.make_node("Reshape", [p + "t", p + "shape4"], [p + "out"])]
+            if k == 2:  # a known value read as a tensor (a relayout of the store's elements) that outlives a reclaim
+                nodes.append(helper.make_node("Cast", [p + "shape"], ["dims"], to=TensorProto.FLOAT))
             v = p + "out"
             m = (y * factor).astype(np.float32)
             y = m.reshape(1, 2, 4, 3, 2).transpose(0, 2, 1, 3, 4).reshape(1, 8, 3, 2)
         nodes.append(helper.make_node("Relu", [v], ["y"]))
         y = np.maximum(y, 0)
-        return model(nodes, [("x", x)], ("y", y)), [x], [y]
+        dims = np.array(x.shape, np.float32)
+        m = model(nodes, [("x", x)], ("y", y))
+        m.graph.output.append(helper.make_tensor_value_info("dims", TensorProto.FLOAT, [4]))
+        return m, [x], [y, dims]
     out["onnx_channel_shuffle_chain"] = channel_shuffle_chain
 
     # torch's F.pad with computed pads (opset 11 on; Swin's padding to whole windows, (w - H % w) % w): Mod of
