@@ -82,7 +82,7 @@ constexpr bool operands_in_tree(S& s, op_import& im, frontend_detail::operand_tr
       im.input_count = static_cast<std::int32_t>(n);
       return 0;
     }
-    const name label = numbered(im.plan.kind == op_kind::concat ? "concat_part" : "add_n_part", static_cast<std::size_t>(im.op));
+    const name label = numbered("operand_tree", static_cast<std::size_t>(im.op));
     const std::int32_t out = s.add_tensor_like(im.out, dims_of(parts, n), label);
     node* x = out < 0 ? nullptr : s.add_node(im.plan.kind, label, out);
     if (x == nullptr) return -1;
