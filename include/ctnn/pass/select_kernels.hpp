@@ -71,11 +71,12 @@ constexpr kernel_choice choice_by_values(const kernel_params& p, instruction_set
   if (p.kind == op_kind::transpose && (p.type == dtype::i8 || p.type == dtype::u8) && x86_int8)
     return {kernel_impl::undecided, isa};
   // ONNX's integer conv2d, dense and quantize: the x86 int8 family (kernel/simd/i8/onnx_conv.hpp,
-  // onnx_quantize.hpp), and conv2d and dense the Armv7E-M DSP family (kernel/arm/onnx_conv.hpp), which say
-  // which calls.
+  // onnx_quantize.hpp), and conv2d and dense the Armv7E-M DSP family (kernel/arm/onnx_conv.hpp) and the MVE
+  // one (kernel/arm/mve/onnx_conv.hpp), which say which calls.
   if (p.requantization == requantization_policy::onnx) {
     const bool weighted = p.kind == op_kind::conv2d || p.kind == op_kind::dense;
-    return ((weighted || p.kind == op_kind::quantize) && x86_int8) || (weighted && isa == instruction_set::armv7em_dsp)
+    const bool cortex_m = isa == instruction_set::armv7em_dsp || isa == instruction_set::armv81m_mve;
+    return ((weighted || p.kind == op_kind::quantize) && x86_int8) || (weighted && cortex_m)
                ? kernel_choice{kernel_impl::undecided, isa}
                : kernel_choice{};
   }

@@ -6,7 +6,8 @@
 // (the reference kernel). Without MVE, or with CTNN_ARM_REFERENCE_KERNELS, the DSP family's answer (false
 // without the DSP extension).
 //   conv2d (groups 1) and dense: conv.hpp; depthwise_conv2d (any multiplier and channel count):
-//   depthwise.hpp; add (equal shapes): add.hpp; avg_pool, global_avg_pool, max_pool: pool.hpp
+//   depthwise.hpp; add (equal shapes): add.hpp; avg_pool, global_avg_pool, max_pool: pool.hpp; ONNX's integer
+//   conv2d (groups 1 or depthwise) and dense (requantization onnx): onnx_conv.hpp
 #include <type_traits>
 
 #include <ctnn/ir/module.hpp>
@@ -14,6 +15,7 @@
 #include <ctnn/kernel/arm/mve/add.hpp>
 #include <ctnn/kernel/arm/mve/conv.hpp>
 #include <ctnn/kernel/arm/mve/depthwise.hpp>
+#include <ctnn/kernel/arm/mve/onnx_conv.hpp>
 #include <ctnn/kernel/arm/mve/pool.hpp>
 #include <ctnn/kernel/arm/mve/vector.hpp>
 
@@ -23,7 +25,9 @@ namespace i8_detail {
 
 template <kernel_params P>
 constexpr auto select() {
-  if constexpr (!detail::mve_available || P.type != dtype::i8 || P.requantization != requantization_policy::tflite) {
+  if constexpr (detail::mve_available && P.requantization == requantization_policy::onnx && (P.kind == op_kind::conv2d || P.kind == op_kind::dense)) {
+    return kernel::detail::supported_or<detail::onnx_conv_kernel<P>, arm::i8_kernel<P>>();  // onnx_conv.hpp
+  } else if constexpr (!detail::mve_available || P.type != dtype::i8 || P.requantization != requantization_policy::tflite) {
     return arm::i8_kernel<P>{};
   } else if constexpr (P.kind == op_kind::conv2d || P.kind == op_kind::dense) {
     return kernel::detail::supported_or<detail::conv_kernel<P>, arm::i8_kernel<P>>();
