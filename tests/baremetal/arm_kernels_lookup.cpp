@@ -1,4 +1,4 @@
-// softmax, logistic, tanh, int8 -> int8 / uint8 quantize and a copying reshape through the DSP kernels
+// softmax, logistic, tanh, int8 -> int8 / uint8 and uint8 -> int8 quantize and a copying reshape through the DSP kernels
 // (kernel/arm/softmax.hpp, lookup.hpp, copy.hpp; arm_kernels_test.hpp).
 #include "arm_kernels_test.hpp"
 
@@ -95,3 +95,44 @@ constexpr ctnn::kernel_params quantize_layer(std::uint32_t family, std::size_t i
 TEST_CASE("arm quantize (int8 to int8 and uint8) equals the reference kernel") {
   t::check_layers<quantize_layer, 43>(std::make_index_sequence<10>{});
 }
+
+// QUANTIZE of uint8 to int8 (a QDQ model's uint8 result made int8; the table indexed by the value): the layers
+// above with a uint8 input of any zero point, the first TFLM's uint8 <-> int8 shortcut. The family's kernel
+// (the DSP lookup, on MVE targets too) against the reference kernel, on every input value and random ones.
+constexpr ctnn::kernel_params unsigned_quantize_layer(std::uint32_t family, std::size_t index) {
+  t::random r{{t::seed_of(family, index)}};
+  ctnn::kernel_params p = quantize_layer(family, 2 * index + 1);
+  p.type = ctnn::dtype::u8;
+  p.out_type = ctnn::dtype::i8;
+  p.input_offset = -r.in(0, 255);
+  p.output_offset = index == 0 ? -p.input_offset - 128 : r.zero_point();
+  return p;
+}
+
+template <ctnn::kernel_params P>
+void check_unsigned_quantize(std::uint32_t seed) {
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  static_assert(ctnn::pass::with_kernel_choice<P>.choice.impl == t::expected_family,
+                "select_kernels should choose the family (on MVE targets its fallback, the DSP lookup) for uint8 -> int8 quantize");
+  using kernel = decltype(t::kernel_family<P>());
+  static_assert(kernel::supports);
+  t::random r{{seed}};
+  constexpr auto elements = static_cast<std::size_t>(P.out.elements());
+  auto* input = reinterpret_cast<std::uint8_t*>(t::layer_operands.input);
+  for (std::size_t i = 0; i < elements; ++i) input[i] = static_cast<std::uint8_t>(i < 256 ? i : static_cast<std::size_t>(r.in(0, 255)));
+  const void* const operands[1] = {input};
+  ctnn::kernel::invoke<P>(operands, t::expected_output);  // no recorded choice: the reference kernel
+  std::memset(t::actual_output, 0x5a, elements);
+  kernel::run(operands, t::actual_output, ctnn::kernel::requant_arrays{});
+  t::check_equal<P>(t::expected_output, t::actual_output, elements, 0);
+#else
+  (void)seed;
+#endif
+}
+
+template <std::size_t... I>
+void check_unsigned_quantize_layers(std::index_sequence<I...>) {
+  (check_unsigned_quantize<unsigned_quantize_layer(44, I)>(t::seed_of(1044, I)), ...);
+}
+
+TEST_CASE("arm quantize (uint8 to int8) equals the reference kernel") { check_unsigned_quantize_layers(std::make_index_sequence<6>{}); }

@@ -80,7 +80,9 @@ constexpr kernel_choice choice_by_values(const kernel_params& p, instruction_set
                ? kernel_choice{kernel_impl::undecided, isa}
                : kernel_choice{};
   }
-  if (p.type == dtype::u8) return {};
+  // uint8 calls: a QDQ model's uint8 result requantized to int8 (kernel/arm/lookup.hpp).
+  if (p.type == dtype::u8)
+    return p.kind == op_kind::quantize && is_cortex_m_with_fast_kernels(isa) ? kernel_choice{kernel_impl::undecided, isa} : kernel_choice{};
   if (p.type == dtype::f32 && p.out_type == dtype::f32 && has_vector_f32(isa) && p.in_place == 0)
     return {kernel_impl::undecided, isa};
   if (p.type == dtype::i8 && (isa == instruction_set::armv7em_dsp || isa == instruction_set::armv81m_mve ||

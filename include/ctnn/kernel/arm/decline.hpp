@@ -141,6 +141,7 @@ inline constexpr fast_kernel_rule dsp_rules[] = {
     {op_kind::sigmoid, dtype::i8, decline_detail::rq::tflite, {}},
     {op_kind::tanh, dtype::i8, decline_detail::rq::tflite, {}},
     {op_kind::quantize, dtype::i8, decline_detail::rq::tflite, {}},
+    {op_kind::quantize, dtype::u8, decline_detail::rq::tflite, {}},  // uint8 to int8
     {op_kind::reshape, dtype::i8, decline_detail::rq::tflite, {kernel_decline::in_place}},
     {op_kind::reshape, dtype::i8, decline_detail::rq::onnx, {kernel_decline::in_place}},
     // ONNX's QLinearConv / QLinearMatMul (kernel/arm/onnx_conv.hpp): the int8 conv and depthwise kernels on the

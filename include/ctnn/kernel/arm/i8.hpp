@@ -40,7 +40,7 @@ using unsupported = kernel::detail::unsupported_i8;
 //   transpose_conv2d (int8 and 16x8): transpose_conv.hpp; add (broadcast), sub, mul, squared_difference, maximum,
 //   minimum, prelu: broadcast.hpp; svdf (int8, int16 or int8 state): svdf.hpp; sequence_lstm (TFLM's 8x8_16):
 //   sequence_lstm.hpp; ONNX's integer conv2d and dense (requantization onnx): onnx_conv.hpp; softmax: softmax.hpp;
-//   sigmoid (TFLite LOGISTIC), tanh and quantize (int8 to int8 or uint8): lookup.hpp; reshape (a copy): copy.hpp.
+//   sigmoid (TFLite LOGISTIC), tanh and quantize (int8 to int8 or uint8, uint8 to int8): lookup.hpp; reshape (a copy): copy.hpp.
 template <kernel_params P>
 constexpr auto select() {
   if constexpr (P.type == dtype::i16 && (P.kind == op_kind::conv2d || P.kind == op_kind::dense)) {
@@ -51,6 +51,8 @@ constexpr auto select() {
     return kernel::detail::supported_or<detail::transpose_conv_kernel<P>, unsupported>();
   } else if constexpr (P.requantization == requantization_policy::onnx && (P.kind == op_kind::conv2d || P.kind == op_kind::dense)) {
     return kernel::detail::supported_or<detail::onnx_conv_kernel<P>, unsupported>();
+  } else if constexpr (P.kind == op_kind::quantize && P.type == dtype::u8) {  // uint8 to int8: lookup.hpp
+    return kernel::detail::supported_or<detail::lookup_kernel<P>, unsupported>();
   } else if constexpr (!detail::dsp_available || P.type != dtype::i8 ||
                        P.requantization != requantization_policy::tflite) {
     return unsupported{};
