@@ -152,8 +152,8 @@ inline constexpr fast_kernel_rule dsp_rules[] = {
     {op_kind::dense, dtype::u8, decline_detail::rq::onnx, {}},
 };
 
-// The Armv8.1-M MVE family's own kernels (kernel/arm/mve/i8.hpp: conv.hpp, depthwise.hpp, add.hpp, pool.hpp, onnx_conv.hpp); the
-// calls they decline go to the DSP family (dsp_rules).
+// The Armv8.1-M MVE family's own kernels (kernel/arm/mve/i8.hpp: conv.hpp, depthwise.hpp, add.hpp, pool.hpp, lookup.hpp,
+// onnx_conv.hpp); the calls they decline go to the DSP family (dsp_rules).
 inline constexpr fast_kernel_rule mve_rules[] = {
     {op_kind::conv2d, dtype::i8, decline_detail::rq::tflite,
      {kernel_decline::groups_not_1, kernel_decline::rank_not_4, kernel_decline::weights_offset_not_0,
@@ -171,6 +171,11 @@ inline constexpr fast_kernel_rule mve_rules[] = {
     {op_kind::global_avg_pool, dtype::i8, decline_detail::rq::tflite,
      {kernel_decline::rank_not_4, kernel_decline::in_place, kernel_decline::window_over_256}},
     {op_kind::max_pool, dtype::i8, decline_detail::rq::tflite, {kernel_decline::rank_not_4, kernel_decline::in_place}},
+    // lookup.hpp (the DSP kernel's table, read by gather loads); its finer conditions are the compiler's.
+    {op_kind::sigmoid, dtype::i8, decline_detail::rq::tflite, {}},
+    {op_kind::tanh, dtype::i8, decline_detail::rq::tflite, {}},
+    {op_kind::quantize, dtype::i8, decline_detail::rq::tflite, {}},
+    {op_kind::quantize, dtype::u8, decline_detail::rq::tflite, {}},  // uint8 to int8
     // ONNX's QLinearConv / QLinearMatMul (mve/onnx_conv.hpp: the DSP family's restatement on the MVE conv and
     // depthwise kernels); its other conditions are the DSP rows' (other_shape where one fails).
     {op_kind::conv2d, dtype::i8, decline_detail::rq::onnx, {kernel_decline::window_over_1024_bytes, kernel_decline::taps_over_255}},
