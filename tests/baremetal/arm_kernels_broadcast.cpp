@@ -5,9 +5,14 @@
 // broadcasting both ways: the constant first or second), zero points including -128 and 127, TFLite's ranges of
 // multipliers and shifts (PRELU's negative side of either sign), fused activation ranges. Where the first operand
 // has the result's shape the kernel also runs in place, its result over that operand.
+// On MVE targets (Cortex-M55) the MVE family's kernel runs each layer (kernel/arm/mve/mul.hpp for MUL, the DSP kernel
+// for the others), and MUL also runs on layers of its own: rows of 1 to 40 elements (whole 16-byte steps and
+// predicated tails), output shifts from -16 to +16 (the zero point added in int16 or, past a left shift of 14, in
+// int32).
 #include "arm_kernels_test.hpp"
 
 #include <ctnn/kernel/arm/broadcast.hpp>
+#include <ctnn/kernel/arm/mve/i8.hpp>
 
 namespace {
 
@@ -96,9 +101,44 @@ constexpr ctnn::kernel_params binary_layer(std::uint32_t family, std::size_t ind
 constexpr std::size_t max_elements = 9 * 9 * 9 * 9;
 std::int8_t input[max_elements], input2[max_elements], expected_output[max_elements], actual_output[max_elements];
 
+// MUL over rows of 1 to 40 elements: the last axis up to 40 (an operand of extent 1 there: a staying one), the
+// output shift over its whole range.
+constexpr ctnn::kernel_params mul_layer(std::uint32_t family, std::size_t index) {
+  ctnn::kernel_params p = binary_layer(family, index * 7 + 2);  // kinds[2]: MUL
+  t::random r{{t::seed_of(family + 1, index)}};
+  const std::int32_t rank = p.out.rank;
+  const std::int32_t last = index == 0 ? 1 : r.in(1, 40);
+  const auto widen_last = [&](ctnn::shape& s) {
+    if (s.dims[static_cast<std::size_t>(s.rank - 1)] != 1) s.dims[static_cast<std::size_t>(s.rank - 1)] = last;  // axes align at the end
+  };
+  widen_last(p.in);
+  widen_last(p.in2);
+  p.out.dims[static_cast<std::size_t>(rank - 1)] = last;
+  if (!(p.in.dims[static_cast<std::size_t>(p.in.rank - 1)] == last || p.in2.dims[static_cast<std::size_t>(p.in2.rank - 1)] == last)) {
+    p.in.dims[static_cast<std::size_t>(p.in.rank - 1)] = last;  // one operand has the result's last extent
+  }
+  // Keep within the buffers: the outer axes at most 4 x 4 x 4.
+  for (std::int32_t d = 0; d + 1 < rank; ++d) {
+    const auto du = static_cast<std::size_t>(d);
+    if (p.out.dims[du] > 4) {
+      p.out.dims[du] = 4;
+      const std::int32_t da = d - (rank - p.in.rank), db = d - (rank - p.in2.rank);
+      if (da >= 0 && p.in.dims[static_cast<std::size_t>(da)] != 1) p.in.dims[static_cast<std::size_t>(da)] = 4;
+      if (db >= 0 && p.in2.dims[static_cast<std::size_t>(db)] != 1) p.in2.dims[static_cast<std::size_t>(db)] = 4;
+    }
+  }
+  p.output_shift = r.in(-16, 16);
+  return p;
+}
+
 template <ctnn::kernel_params P>
 void check_layer(std::uint32_t seed) {
+#if CTNN_ARM_MVE
+  using kernel = ctnn::kernel::arm::mve::i8_kernel<P>;
+  static_assert(P.kind != ctnn::op_kind::mul || kernel::runs == ctnn::kernel_impl::arm_mve_i8, "MUL runs the MVE kernel");
+#else
   using kernel = ctnn::kernel::arm::detail::broadcast_binary_kernel<P>;
+#endif
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
   static_assert(kernel::supports && ctnn::kernel::arm::i8_kernel<P>::supports &&
                     ctnn::pass::with_kernel_choice<P>.choice.impl == t::expected_family,
@@ -136,9 +176,17 @@ template <std::uint32_t Family, std::size_t... I>
 void check_layers(std::index_sequence<I...>) {
   (check_layer<binary_layer(Family, I)>(t::seed_of(Family + 4000, I)), ...);
 }
+template <std::uint32_t Family, std::size_t... I>
+void check_mul_layers(std::index_sequence<I...>) {
+  (check_layer<mul_layer(Family, I)>(t::seed_of(Family + 4000, I)), ...);
+}
 
 }  // namespace
 
 TEST_CASE("arm int8 broadcast binary ops equal the reference kernels on random layers") {
   check_layers<51>(std::make_index_sequence<56>{});
+}
+
+TEST_CASE("arm int8 MUL equals the reference kernel on rows of 1 to 40 elements and any output shift") {
+  check_mul_layers<52>(std::make_index_sequence<16>{});
 }

@@ -33,6 +33,24 @@ TEST_CASE("arm softmax equals the reference kernel on random layers") {
   t::check_layers<softmax_layer, 40>(std::make_index_sequence<24>{});
 }
 
+// Rows of 513 to 5000 elements whose exps are all near one (input scale 2^-20): sums of 2^28 and more in Q12, where
+// the output's rounding shift exceeds 31 (the kernels' reference division).
+constexpr ctnn::kernel_params long_softmax_layer(std::uint32_t family, std::size_t index) {
+  ctnn::kernel_params p = softmax_layer(family, index);
+  constexpr std::int32_t depths[] = {513, 600, 1001, 2500, 5000};
+  const std::int32_t depth = depths[index % 5];
+  p.in = p.out = ctnn::make_shape(static_cast<std::int32_t>(t::max_elements) / depth > 1 ? 2 : 1, depth);
+  p.axis = 1;
+  const auto m = ctnn::detail::quant::softmax_input_multiplier(1.0, 1.0 / 1048576.0, 5);
+  p.input_multiplier = m.multiplier;
+  p.input_shift = m.shift;
+  return p;
+}
+
+TEST_CASE("arm softmax equals the reference kernel on long rows (sums of 2^28 and more)") {
+  t::check_layers<long_softmax_layer, 43>(std::make_index_sequence<5>{});
+}
+
 // Logistic and tanh (a table of the reference's 256 outputs, kernel/arm/lookup.hpp): input scales from
 // 2^-12 to 2^4 (TFLM's multiplier of input_scale * 2^27, its left shift), any zero point, 1 to 4000 elements.
 constexpr ctnn::kernel_params logistic_tanh_layer(std::uint32_t family, std::size_t index) {
@@ -133,3 +151,23 @@ void check_unsigned_quantize_layers(std::index_sequence<I...>) {
 }
 
 TEST_CASE("arm quantize (uint8 to int8) equals the reference kernel") { check_unsigned_quantize_layers(std::make_index_sequence<6>{}); }
+#if CTNN_ARM_MVE
+// The MVE softmax's fixed-point pieces (kernel/arm/mve/softmax.hpp) against the reference's, value by value: the exp
+// on arguments spread over [-2^31, 0] (every bit of the barrel shifter's remainder), the reciprocal on sums from 97 to
+// some 2^27.
+TEST_CASE("arm MVE softmax's exp and reciprocal equal the reference's") {
+  namespace fp = ctnn::kernel::reference::int8::fixed_point;
+  namespace mve = ctnn::kernel::arm::mve::detail;
+  std::int64_t first_bad_exp = 1, first_bad_sum = 0;
+  for (std::int64_t v = 0; v >= -2147483648LL && first_bad_exp == 1; v -= 999983) {
+    const auto a = static_cast<std::int32_t>(v);
+    if (vgetq_lane_s32(mve::exp_q5(vdupq_n_s32(a)), 0) != fp::exp_on_negative_values<5>(a)) first_bad_exp = a;
+  }
+  for (std::int32_t sum = 97; sum < 140000000 && first_bad_sum == 0; sum += 487) {
+    const fp::reciprocal got = mve::reciprocal_of_sum(sum), want = fp::get_reciprocal<12>(sum);
+    if (got.scale != want.scale || got.bits_over_unit != want.bits_over_unit) first_bad_sum = sum;
+  }
+  CHECK(first_bad_exp == 1);
+  CHECK(first_bad_sum == 0);
+}
+#endif

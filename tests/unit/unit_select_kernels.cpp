@@ -349,6 +349,14 @@ TEST_CASE("Cortex-M families' rows: which family runs a call, and why the refere
   broadcast_add.in2 = make_shape(1, 1);
   CHECK(arm::verdict_on(broadcast_add, mve).runs == kernel_impl::arm_dsp_i8);
   CHECK(arm::verdict_on(broadcast_add, mve).mve == kernel_decline::broadcast);
+  // MUL (any broadcast) and SOFTMAX have MVE kernels of their own; a MUL with a fused activation other than a clamp
+  // goes to the reference kernel.
+  kernel_params broadcast_mul = broadcast_add;
+  broadcast_mul.kind = op_kind::mul;
+  CHECK(arm::verdict_on(broadcast_mul, mve).runs == kernel_impl::arm_mve_i8);
+  CHECK(arm::verdict_on(int8_of(op_kind::softmax), mve).runs == kernel_impl::arm_mve_i8);
+  broadcast_mul.fused = ctnn::activation::tanh;
+  CHECK(arm::verdict_on(broadcast_mul, mve).reason == kernel_decline::fused_activation);
   // Averaging windows up to 256 values.
   kernel_params pool = int8_depthwise(8, 1);
   pool.kind = op_kind::avg_pool;

@@ -103,6 +103,27 @@ constexpr broadcast_rows broadcast_rows_of(const shape& a, const shape& b, const
   return r;
 }
 
+// row(a_row, b_row, out_row) for each of the `rows` rows of `walk` in order: the outer axes' odometer steps each
+// operand's row start by its strides (the MVE MUL kernel's walk too, kernel/arm/mve/mul.hpp).
+template <class Row>
+[[gnu::always_inline]] inline void for_each_row(const broadcast_rows& walk, std::int64_t rows, const std::int8_t* a, const std::int8_t* b,
+                                                std::int8_t* out, Row&& row) {
+  std::array<std::int64_t, max_rank> index{};
+  std::int64_t ia = 0, ib = 0;
+  for (std::int64_t r = 0; r < rows; ++r, out += walk.length) {
+    row(a + ia, b + ib, out);
+    for (std::int32_t d = walk.outer_rank - 1; d >= 0; --d) {
+      const auto du = static_cast<std::size_t>(d);
+      ia += walk.a_stride[du];
+      ib += walk.b_stride[du];
+      if (++index[du] < walk.extent[du]) break;
+      ia -= walk.a_stride[du] * walk.extent[du];
+      ib -= walk.b_stride[du] * walk.extent[du];
+      index[du] = 0;
+    }
+  }
+}
+
 // The result of PRELU's non-negative side for each int8 input value (index x + 128), by the reference's arithmetic.
 template <std::int32_t InputOffset, std::int32_t Multiplier, std::int32_t Shift, std::int32_t OutputOffset>
 constexpr std::array<std::int8_t, 256> make_prelu_positive_table() {
@@ -138,21 +159,7 @@ struct broadcast_binary_kernel : kernel::detail::reads_constants_as_stored {
     if constexpr (walk.outer_rank == 0) {
       row(a, b, out);
     } else {
-      std::array<std::int64_t, max_rank> index{};
-      std::int64_t ia = 0, ib = 0;
-      for (std::int64_t r = 0; r < rows; ++r, out += walk.length) {
-        row(a + ia, b + ib, out);
-        // The outer axes' odometer.
-        for (std::int32_t d = walk.outer_rank - 1; d >= 0; --d) {
-          const auto du = static_cast<std::size_t>(d);
-          ia += walk.a_stride[du];
-          ib += walk.b_stride[du];
-          if (++index[du] < walk.extent[du]) break;
-          ia -= walk.a_stride[du] * walk.extent[du];
-          ib -= walk.b_stride[du] * walk.extent[du];
-          index[du] = 0;
-        }
-      }
+      for_each_row(walk, rows, a, b, out, row);
     }
   }
 

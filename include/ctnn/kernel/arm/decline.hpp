@@ -152,8 +152,8 @@ inline constexpr fast_kernel_rule dsp_rules[] = {
     {op_kind::dense, dtype::u8, decline_detail::rq::onnx, {}},
 };
 
-// The Armv8.1-M MVE family's own kernels (kernel/arm/mve/i8.hpp: conv.hpp, depthwise.hpp, add.hpp, pool.hpp, lookup.hpp,
-// onnx_conv.hpp); the calls they decline go to the DSP family (dsp_rules).
+// The Armv8.1-M MVE family's own kernels (kernel/arm/mve/i8.hpp: conv.hpp, depthwise.hpp, add.hpp, pool.hpp, mul.hpp,
+// softmax.hpp, lookup.hpp, onnx_conv.hpp); the calls they decline go to the DSP family (dsp_rules).
 inline constexpr fast_kernel_rule mve_rules[] = {
     {op_kind::conv2d, dtype::i8, decline_detail::rq::tflite,
      {kernel_decline::groups_not_1, kernel_decline::rank_not_4, kernel_decline::weights_offset_not_0,
@@ -171,6 +171,10 @@ inline constexpr fast_kernel_rule mve_rules[] = {
     {op_kind::global_avg_pool, dtype::i8, decline_detail::rq::tflite,
      {kernel_decline::rank_not_4, kernel_decline::in_place, kernel_decline::window_over_256}},
     {op_kind::max_pool, dtype::i8, decline_detail::rq::tflite, {kernel_decline::rank_not_4, kernel_decline::in_place}},
+    // mul.hpp (any broadcast, as the DSP kernel), softmax.hpp (the DSP kernel's calls; its finer conditions are the
+    // compiler's: other_shape).
+    {op_kind::mul, dtype::i8, decline_detail::rq::tflite, {kernel_decline::fused_activation}},
+    {op_kind::softmax, dtype::i8, decline_detail::rq::tflite, {}},
     // lookup.hpp (the DSP kernel's table, read by gather loads); its finer conditions are the compiler's.
     {op_kind::sigmoid, dtype::i8, decline_detail::rq::tflite, {}},
     {op_kind::tanh, dtype::i8, decline_detail::rq::tflite, {}},

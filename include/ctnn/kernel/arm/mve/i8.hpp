@@ -6,9 +6,10 @@
 // (the reference kernel). Without MVE, or with CTNN_ARM_REFERENCE_KERNELS, the DSP family's answer (false
 // without the DSP extension).
 //   conv2d (groups 1) and dense: conv.hpp; depthwise_conv2d (any multiplier and channel count):
-//   depthwise.hpp; add (equal shapes): add.hpp; avg_pool, global_avg_pool, max_pool: pool.hpp; ONNX's integer
-//   conv2d (groups 1 or depthwise) and dense (requantization onnx): onnx_conv.hpp; sigmoid, tanh and quantize
-//   (int8 to int8 or uint8, uint8 to int8): lookup.hpp
+//   depthwise.hpp; add (equal shapes): add.hpp; avg_pool, global_avg_pool, max_pool: pool.hpp; mul (any
+//   broadcast): mul.hpp; softmax: softmax.hpp; ONNX's integer conv2d (groups 1 or depthwise) and dense
+//   (requantization onnx): onnx_conv.hpp; sigmoid, tanh and quantize (int8 to int8 or uint8, uint8 to int8):
+//   lookup.hpp
 #include <type_traits>
 
 #include <ctnn/ir/module.hpp>
@@ -17,8 +18,10 @@
 #include <ctnn/kernel/arm/mve/conv.hpp>
 #include <ctnn/kernel/arm/mve/depthwise.hpp>
 #include <ctnn/kernel/arm/mve/lookup.hpp>
+#include <ctnn/kernel/arm/mve/mul.hpp>
 #include <ctnn/kernel/arm/mve/onnx_conv.hpp>
 #include <ctnn/kernel/arm/mve/pool.hpp>
+#include <ctnn/kernel/arm/mve/softmax.hpp>
 #include <ctnn/kernel/arm/mve/vector.hpp>
 
 namespace ctnn::kernel::arm::mve {
@@ -41,6 +44,10 @@ constexpr auto select() {
     return kernel::detail::supported_or<detail::add_kernel<P>, arm::i8_kernel<P>>();
   } else if constexpr (P.kind == op_kind::avg_pool || P.kind == op_kind::global_avg_pool || P.kind == op_kind::max_pool) {
     return kernel::detail::supported_or<detail::pool_kernel<P>, arm::i8_kernel<P>>();
+  } else if constexpr (P.kind == op_kind::mul) {
+    return kernel::detail::supported_or<detail::mul_kernel<P>, arm::i8_kernel<P>>();
+  } else if constexpr (P.kind == op_kind::softmax) {
+    return kernel::detail::supported_or<detail::softmax_kernel<P>, arm::i8_kernel<P>>();
   } else {
     return arm::i8_kernel<P>{};
   }
