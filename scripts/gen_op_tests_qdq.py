@@ -68,6 +68,27 @@ def requantize(acc, multiplier, zero_point):
     return np.clip(y, info.min, info.max).astype(zero_point.dtype)
 
 
+def fma32(x, y, z):
+    """float32 fma: x * y exact in float64 (8-bit x 24-bit), the sum exact there too for these operands
+    (checked), rounded once to float32."""
+    p = np.float64(x) * np.float64(y)
+    s = p + np.float64(z)
+    assert s - p == np.float64(z) and s - np.float64(z) == p, "the float64 sum is not exact"
+    return f32(s)
+
+
+def qlinear_add(a, a_quant, b, b_quant, y_quant):
+    """onnxruntime 1.30's x86-64 QLinearAdd (MLAS's AVX2 kernel): ratios a_scale / y_scale and b_scale / y_scale
+    in float32, fixed = y_zp - fma(a_ratio, a_zp, b_ratio * b_zp), y = saturate(round_half_even(fma(a, a_ratio,
+    fma(b, b_ratio, fixed))))."""
+    (a_scale, a_zp), (b_scale, b_zp), (y_scale, y_zp) = a_quant, b_quant, y_quant
+    a_ratio, b_ratio = f32(f32(a_scale) / f32(y_scale)), f32(f32(b_scale) / f32(y_scale))
+    fixed = f32(f32(int(y_zp)) - fma32(a_ratio, f32(int(a_zp)), f32(b_ratio * f32(int(b_zp)))))
+    info = np.iinfo(np.asarray(y_zp).dtype)
+    sums = [fma32(f32(int(x)), a_ratio, fma32(f32(int(v)), b_ratio, fixed)) for x, v in zip(a.ravel(), b.ravel())]
+    return np.clip(np.round(np.array(sums, f32)), info.min, info.max).astype(np.asarray(y_zp).dtype).reshape(a.shape)
+
+
 def conv_accumulate(x, w, group, strides, pads, dilations):
     """int64 accumulators of a grouped 2-D convolution, x [N, C, H, W] and w [O, C/group, kh, kw] integers."""
     n, c, h, wd = x.shape
@@ -107,6 +128,32 @@ def pool(x, kernel, strides, pads, reduce, count_include_pad=False):
                 count = kernel[0] * kernel[1] if count_include_pad else inside[
                     i * strides[0]:i * strides[0] + kernel[0], j * strides[1]:j * strides[1] + kernel[1]].sum()
                 y[:, :, i, j] = window.sum(axis=(2, 3), dtype=f32) / f32(count)
+    return y
+
+
+def ort_average_pool(x, kernel, strides, pads, ceil_mode=False, count_include_pad=False):
+    """onnxruntime's QLinearAveragePool on dequantized values x [N, C, *spatial] (1 or 2 spatial dims): per window
+    a float32 sum in row-major order over the in-bounds taps from 0, divided by float32(count), count = the whole
+    kernel with count_include_pad, else the in-bounds taps; ceil_mode's last window starts inside the input or
+    its leading pads."""
+    spatial = x.ndim - 2
+    size = list(x.shape[2:])
+    outs = []
+    for d in range(spatial):
+        span = size[d] + pads[d] + pads[d + spatial] - kernel[d]
+        o = (-(-span // strides[d]) if ceil_mode else span // strides[d]) + 1
+        if ceil_mode and (o - 1) * strides[d] >= size[d] + pads[d]:
+            o -= 1
+        outs.append(o)
+    y = np.zeros(x.shape[:2] + tuple(outs), f32)
+    for index in np.ndindex(*outs):
+        starts = [index[d] * strides[d] - pads[d] for d in range(spatial)]
+        ranges = [(max(b, 0), min(b + kernel[d], size[d])) for d, b in enumerate(starts)]
+        total = np.zeros(x.shape[:2], f32)
+        for tap in np.ndindex(*[e - b for b, e in ranges]):
+            total = (total + x[(slice(None), slice(None)) + tuple(b + t for (b, _), t in zip(ranges, tap))]).astype(f32)
+        count = int(np.prod(kernel)) if count_include_pad else int(np.prod([e - b for b, e in ranges]))
+        y[(slice(None), slice(None)) + index] = total / f32(count)
     return y
 
 
@@ -161,6 +208,14 @@ class Graph:
         """DequantizeLinear -> float op -> QuantizeLinear with each input's (scale, zero point)."""
         floats = [self.dq(x, s, z) for x, (s, z) in inputs]
         return self.q(self.float_op(op, floats, fn, **attributes), scale, zero_point)
+
+    def qlinear_add(self, a, a_quant, b, b_quant, y_quant):
+        """DequantizeLinear -> Add -> QuantizeLinear of two 8-bit inputs of one shape, its result in NumPy as
+        onnxruntime 1.30's x86-64 QLinearAdd computes it (qlinear_add)."""
+        floats = [self.dq(x, s, z) for x, (s, z) in ((a, a_quant), (b, b_quant))]
+        y = self.q(self.float_op("Add", floats, lambda u, v: u + v), *y_quant)
+        self.values[y] = qlinear_add(self.values[a], a_quant, self.values[b], b_quant, y_quant)
+        return y
 
     def weighted(self, op, x, x_quant, w, w_scale, w_zero_point, axis, bias, y_quant, accumulate, activation=None,
                  **attributes):
@@ -367,6 +422,41 @@ def cases(rng):
     # sum = 2 (mod 4) a tie it rounds to even (the float pool on dequantized values rounds some the other way).
     case("global_avgpool_ties_u8", lambda g: [g.requantized("GlobalAveragePool", [(u8(g, (1, 64, 2, 2)), (0.1, U8(3)))],
                                                             lambda x: x.mean(axis=(2, 3), keepdims=True, dtype=f32), 0.1, U8(3))])
+    # AveragePool as onnxruntime's QLinearAveragePool (float sums of the dequantized taps): count_include_pad with
+    # asymmetric pads, ceil_mode, a 1-D pool, a 2 x 2 window whose means tie (rounded to even), a window over the
+    # whole image without pads (onnxruntime's QLinearGlobalAveragePool then), and count_include_pad with
+    # ceil_mode (ctnn keeps that one float: within 1 LSB).
+    case("avgpool_include_pad_u8", lambda g: [g.requantized(
+        "AveragePool", [(u8(g, (2, 5, 7, 9)), (0.07, U8(100)))],
+        lambda x: ort_average_pool(x, (3, 3), (2, 2), (1, 2, 1, 0), count_include_pad=True), 0.03, U8(90),
+        kernel_shape=[3, 3], strides=[2, 2], pads=[1, 2, 1, 0], count_include_pad=1)])
+    case("avgpool_ceil_s8", lambda g: [g.requantized(
+        "AveragePool", [(i8(g, (1, 3, 8, 7)), (0.05, I8(-20)))],
+        lambda x: ort_average_pool(x, (3, 2), (2, 3), (0, 1, 1, 0), ceil_mode=True), 0.02, I8(5),
+        kernel_shape=[3, 2], strides=[2, 3], pads=[0, 1, 1, 0], ceil_mode=1)])
+    case("avgpool_1d_u8", lambda g: [g.requantized(
+        "AveragePool", [(u8(g, (1, 4, 11)), (0.04, U8(7)))],
+        lambda x: ort_average_pool(x, (4,), (3,), (2, 1)), 0.05, U8(20), kernel_shape=[4], strides=[3], pads=[2, 1])])
+    case("avgpool_ties_s8", lambda g: [g.requantized(
+        "AveragePool", [(i8(g, (1, 4, 6, 6)), (0.5, I8(3)))],
+        lambda x: ort_average_pool(x, (2, 2), (2, 2), (0, 0, 0, 0)), 0.5, I8(-1), kernel_shape=[2, 2], strides=[2, 2])])
+    case("avgpool_whole_image_u8", lambda g: [g.requantized(
+        "AveragePool", [(u8(g, (1, 6, 5, 6)), (0.1, U8(128)))],
+        lambda x: x.mean(axis=(2, 3), keepdims=True, dtype=f32), 0.05, U8(120), kernel_shape=[5, 6])])
+    case("avgpool_ceil_include_pad_s8", lambda g: [g.requantized(
+        "AveragePool", [(i8(g, (1, 2, 7, 7)), (0.06, I8(0)))],
+        lambda x: ort_average_pool(x, (3, 3), (2, 2), (1, 1, 1, 1), ceil_mode=True, count_include_pad=True), 0.03, I8(-7),
+        kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1], ceil_mode=1, count_include_pad=1)])
+    # QLinearAdd (DequantizeLinear -> Add -> QuantizeLinear, equal shapes, one 8-bit type), which ctnn computes as
+    # onnxruntime's x86-64 kernel does (kernel/reference/onnx_quant/add.hpp; the NumPy model here: qlinear_add):
+    # odd shapes, uint8 and int8, and scales of ratio 1/2 exactly, whose odd sums are ties (rounded to even).
+    def qlinear_add_case(g, dtype, shape, a_quant, b_quant, y_quant):
+        a, b = (g.input(ints(rng, dtype, shape)) for _ in range(2))
+        return [g.qlinear_add(a, a_quant, b, b_quant, y_quant)]
+    case("qlinear_add_odd_u8", lambda g: qlinear_add_case(g, U8, (1, 5, 7, 3), (0.037, U8(131)), (0.011, U8(7)), (0.053, U8(120))))
+    case("qlinear_add_odd_s8", lambda g: qlinear_add_case(g, I8, (3, 37), (0.0123, I8(-5)), (0.071, I8(100)), (0.062, I8(-128))))
+    case("qlinear_add_ties_s8", lambda g: qlinear_add_case(g, I8, (2, 3, 5, 11), (0.05, I8(3)), (0.05, I8(-8)), (0.1, I8(1))))
+    case("qlinear_add_one_u8", lambda g: qlinear_add_case(g, U8, (1,), (0.2, U8(255)), (0.001, U8(0)), (0.0015, U8(0))))
     return out
 
 

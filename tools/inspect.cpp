@@ -193,7 +193,7 @@ void print_target_families(const Module& m, const target_name& t) {
     }
     ctnn::kernel_impl runs = ctnn::kernel_impl::reference;
     ctnn::kernel_decline reason = ctnn::kernel_decline::none, mve = ctnn::kernel_decline::none;
-    if (ctnn::is_cortex_m_with_fast_kernels(t.isa)) {
+    if (ctnn::is_cortex_m_family(t.isa)) {
       const ctnn::kernel::arm::cortex_m_verdict v = ctnn::kernel::arm::verdict_on(p, t.isa);
       runs = v.runs, reason = v.reason, mve = v.mve;
     } else {
@@ -344,6 +344,7 @@ int print_fast_kernels() {
   };
   rows("Armv7E-M DSP", ctnn::kernel::arm::dsp_rules);
   rows("Armv8.1-M MVE", ctnn::kernel::arm::mve_rules);
+  rows("Armv6-M", ctnn::kernel::arm::v6m_rules);
   return 0;
 }
 

@@ -15,6 +15,8 @@
 #include "digits_heldout.hpp"
 #include "digits_imported.hpp"
 
+#include <ctnn/print/printer.hpp>  // print_summary, print_memory_plan (not in the umbrella header)
+
 namespace {
 
 namespace model = digits::imported;

@@ -1,7 +1,7 @@
 #pragma once
 // Targets: the instruction set whose kernels pass::select_kernels may choose, as a type (ctnn::compile's
 // option ctnn::target<T>). The default, targets::native, is what the compiler's predefined macros say
-// (-march, -mcpu): __ARM_FEATURE_DSP, __AVX512VNNI__ (with AVX-512 BW), __AVX2__, __SSE4_1__, NEON, else
+// (-march, -mcpu): __ARM_FEATURE_DSP, an M-profile core without it (Armv6-M: __ARM_ARCH_6M__), __AVX512VNNI__ (with AVX-512 BW), __AVX2__, __SSE4_1__, NEON, else
 // none. A target above what the flags enable is refused (its kernels could not be compiled).
 //
 //   using net = ctnn::compile<model, ctnn::target<ctnn::targets::cortex_m4>>;   // Armv7E-M DSP kernels
@@ -30,9 +30,9 @@ struct x86_avx2 : with_isa<instruction_set::x86_avx2> {};
 struct x86_avx512_vnni : with_isa<instruction_set::x86_avx512_vnni> {};
 struct arm_neon : with_isa<instruction_set::arm_neon> {};
 // Cortex-M cores: with the DSP extension (M4, M7, M33) the Armv7E-M kernels; without (M0+, M3) the
-// portable ones.
-struct cortex_m0plus : generic {};
-struct cortex_m3 : generic {};
+// Armv6-M ones (plain Thumb code, which Armv7-M runs too).
+struct cortex_m0plus : with_isa<instruction_set::armv6m> {};
+struct cortex_m3 : cortex_m0plus {};
 struct cortex_m4 : with_isa<instruction_set::armv7em_dsp> {};
 struct cortex_m7 : cortex_m4 {};
 struct cortex_m33 : cortex_m4 {};
@@ -46,6 +46,9 @@ struct native {
   static constexpr instruction_set isa = instruction_set::armv81m_mve;
 #elif defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
   static constexpr instruction_set isa = instruction_set::armv7em_dsp;
+#elif defined(__ARM_ARCH_6M__) || (defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB == 1) || \
+    (defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M')
+  static constexpr instruction_set isa = instruction_set::armv6m;
 #elif defined(__AVX512VNNI__) && defined(__AVX512BW__)
   static constexpr instruction_set isa = instruction_set::x86_avx512_vnni;
 #elif defined(__AVX2__)
@@ -76,6 +79,9 @@ constexpr bool enabled_by_compiler(instruction_set isa) {
     case instruction_set::arm_neon:
     case instruction_set::armv81m_mve: return isa == best;
     case instruction_set::armv7em_dsp: return isa == best || best == instruction_set::armv81m_mve;
+    // Plain C++ (Thumb-1 assembly where the compiler targets Armv6-M, which every M-profile core runs): any
+    // compiler builds it. Off Arm M-profile the family is not read (kernel/dispatch.hpp): the reference runs.
+    case instruction_set::armv6m: return true;
   }
   return false;
 }
@@ -99,6 +105,9 @@ struct target {
 constexpr bool is_cortex_m_with_fast_kernels(instruction_set isa) {
   return isa == instruction_set::armv7em_dsp || isa == instruction_set::armv81m_mve;
 }
+// Whether a target's int8 family is a Cortex-M one with rows in kernel/arm/decline.hpp (also Armv6-M's, whose
+// few kernels leave require_fast_kernels out: most op kinds run the reference kernel there).
+constexpr bool is_cortex_m_family(instruction_set isa) { return is_cortex_m_with_fast_kernels(isa) || isa == instruction_set::armv6m; }
 
 // ctnn::compile's option: on a Cortex-M target with fast kernels (cortex_m4, m7, m33, m55, m85), a call that
 // would run a reference kernel is a compile error naming the op and why the fast family declines it

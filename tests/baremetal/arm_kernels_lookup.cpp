@@ -171,3 +171,51 @@ TEST_CASE("arm MVE softmax's exp and reciprocal equal the reference's") {
   CHECK(first_bad_sum == 0);
 }
 #endif
+
+// QUANTIZE of uint8 to int8 (a QDQ model's uint8 result made int8; the DSP family only): the table, and the first
+// two the top-bit flip a word at a time (equal scales, zero points 128 apart; odd lengths).
+constexpr ctnn::kernel_params quantize_u8_layer(std::uint32_t family, std::size_t index) {
+  ctnn::kernel_params p = quantize_layer(family, index + 2);
+  t::random r{{t::seed_of(family, index)}};
+  p.type = ctnn::dtype::u8;
+  p.out_type = ctnn::dtype::i8;
+  p.input_offset = -r.in(0, 255);
+  p.output_offset = r.zero_point();
+  if (index < 2) {
+    p.output_multiplier = 1 << 30;
+    p.output_shift = 1;
+    p.output_offset = -p.input_offset - 128;
+  }
+  return p;
+}
+
+// (check_layer runs int8 inputs: this one the kernel::invoke reference, the DSP kernel, and in place.)
+template <ctnn::kernel_params P>
+void check_quantize_u8(std::uint32_t seed) {
+  using kernel = ctnn::kernel::arm::detail::lookup_kernel<P>;
+  static_assert(kernel::supports && ctnn::pass::with_kernel_choice<P>.choice.impl == ctnn::kernel_impl::arm_dsp_i8,
+                "select_kernels should choose the DSP family's table for a uint8 -> int8 QUANTIZE");
+  constexpr auto bytes = static_cast<std::size_t>(P.out.elements());
+  t::operands& o = t::layer_operands;
+  t::fill(o, seed);
+  const void* const operands[1] = {o.input};
+  ctnn::kernel::invoke<P>(operands, t::expected_output, ctnn::kernel::requant_arrays{});  // no recorded choice: the reference
+  std::memset(t::actual_output, 0x5A, t::max_elements);
+  kernel::run(operands, t::actual_output, ctnn::kernel::requant_arrays{});
+  CHECK_MESSAGE(std::memcmp(t::actual_output, t::expected_output, bytes) == 0, "uint8 -> int8 quantize of " << bytes << " elements");
+  std::memcpy(t::in_place_arena, o.input, bytes);
+  const void* const in_place[1] = {t::in_place_arena};
+  kernel::run(in_place, t::in_place_arena, ctnn::kernel::requant_arrays{});
+  CHECK_MESSAGE(std::memcmp(t::in_place_arena, t::expected_output, bytes) == 0, "uint8 -> int8 quantize in place");
+}
+template <std::size_t... I>
+void check_quantize_u8_layers(std::index_sequence<I...>) {
+  static_assert(ctnn::kernel::arm::detail::lookup_kernel<quantize_u8_layer(44, 0)>::flips_top_bit(), "the first is the flip");
+  (check_quantize_u8<quantize_u8_layer(44, I)>(t::seed_of(1044, I)), ...);
+}
+
+#if !CTNN_ARM_MVE && defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+TEST_CASE("arm quantize (uint8 to int8, the top-bit flip too) equals the reference kernel") {
+  check_quantize_u8_layers(std::make_index_sequence<6>{});
+}
+#endif

@@ -10,6 +10,8 @@
 // and on MVE targets (the Cortex-M55) the MVE family, whose kernels (kernel/arm/mve/onnx_conv.hpp: the same
 // restatement on the MVE conv and depthwise kernels with ONNX's output stage, onnx_output.hpp) are tested
 // there in the DSP ones' place (the DSP ones on the Cortex-M4 and M33).
+// QLinearAdd (kernel/arm/onnx_add.hpp, on the FPU) against kernel::reference::onnx_quant::add on odd shapes of
+// uint8 and int8, scales of any ratio and of ratio 1/2 (ties), in place over its first input too.
 // In place (kernel_params::in_place, ctnn::in_place_windows): NHWC layers with the result at the largest shift
 // the planner allows below the input (memory/in_place_window.hpp), the DSP kernel and the reference kernel
 // (which x86 runs for such calls) each against the reference out of place.
@@ -19,6 +21,7 @@
 #include <cmath>
 
 #include <ctnn/kernel/arm/mve/onnx_conv.hpp>
+#include <ctnn/kernel/arm/onnx_add.hpp>
 #include <ctnn/kernel/arm/onnx_conv.hpp>
 #include <ctnn/memory/in_place_window.hpp>
 
@@ -231,6 +234,60 @@ void check_onnx_layer(std::uint32_t seed) {
   }
 }
 
+// QLinearAdd: an odd shape of rank 1 to 4, one 8-bit type, three scales in [1/512, 1/2) (every third call: the
+// inputs' scales half the result's, so that odd sums are ties), any zero points.
+constexpr ctnn::kernel_params qlinear_add(std::uint32_t family, std::size_t index) {
+  t::random r{{t::seed_of(family, index)}};
+  ctnn::kernel_params p{};
+  p.kind = op_kind::add;
+  p.type = p.out_type = r.in(0, 1) == 0 ? dtype::u8 : dtype::i8;
+  p.requantization = ctnn::requantization_policy::onnx;
+  const std::int32_t rank = r.in(1, 4);
+  std::int32_t dims[4] = {1, 1, 1, 1};
+  for (std::int32_t k = 0; k < rank; ++k) dims[k] = 2 * r.in(0, 6) + 1;
+  p.in = p.in2 = p.out = rank == 1   ? ctnn::make_shape(dims[0])
+                         : rank == 2 ? ctnn::make_shape(dims[0], dims[1])
+                         : rank == 3 ? ctnn::make_shape(dims[0], dims[1], dims[2])
+                                     : ctnn::make_shape(dims[0], dims[1], dims[2], dims[3]);
+  const auto scale = [&] { return static_cast<float>(r.in(1, 256)) / 512.0f; };
+  const float y_scale = scale();
+  const bool ties = index % 3 == 0;
+  p.onnx.input_scale_bits = std::bit_cast<std::uint32_t>(ties ? y_scale * 0.5f : scale());
+  p.onnx.input2_scale_bits = std::bit_cast<std::uint32_t>(ties ? y_scale * 0.5f : scale());
+  p.onnx.output_scale_bits = std::bit_cast<std::uint32_t>(y_scale);
+  p.input_offset = -zero_point_of(p.type, r);
+  p.input2_offset = -zero_point_of(p.type, r);
+  p.output_offset = zero_point_of(p.type, r);
+  return p;
+}
+
+template <ctnn::kernel_params P>
+void check_qlinear_add(std::uint32_t seed) {
+  using kernel = ctnn::kernel::arm::detail::onnx_add_kernel<P>;
+  CHECK(kernel::supports == (ctnn::kernel::arm::detail::dsp_available && ctnn::kernel::arm::detail::fpu_fma_available));
+  if constexpr (kernel::supports) CHECK(ctnn::pass::with_kernel_choice<P>.choice.impl == family_impl);  // on MVE targets, its fallback
+  if constexpr (kernel::supports) {
+    t::random r{{seed}};
+    constexpr auto bytes = static_cast<std::size_t>(P.out.elements());
+    static_assert(bytes <= max_bytes);
+    for (std::size_t i = 0; i < bytes; ++i) input[i] = static_cast<std::uint8_t>(r.next()), scratch[i] = static_cast<std::uint8_t>(r.next());
+    const void* operands[2] = {input, scratch};
+    ctnn::kernel::invoke<P>(operands, expected);  // no recorded choice: the reference kernel
+    kernel::run(operands, actual, ctnn::kernel::requant_arrays{});
+    CHECK_MESSAGE(std::memcmp(actual, expected, bytes) == 0, "QLinearAdd of " << bytes << " elements, type " << static_cast<int>(P.type));
+    // In place over the first input.
+    std::memcpy(arena, input, bytes);
+    operands[0] = arena;
+    kernel::run(operands, arena, ctnn::kernel::requant_arrays{});
+    CHECK_MESSAGE(std::memcmp(arena, expected, bytes) == 0, "QLinearAdd in place differs");
+  }
+}
+
+template <std::uint32_t Family, std::size_t... I>
+void check_qlinear_adds(std::index_sequence<I...>) {
+  (check_qlinear_add<qlinear_add(Family, I)>(t::seed_of(Family + 1000, I)), ...);
+}
+
 template <std::uint32_t Family, std::size_t... I>
 void check_onnx_layers(std::index_sequence<I...>) {
   (check_onnx_layer<onnx_layer(Family, I)>(t::seed_of(Family + 1000, I)), ...);
@@ -248,4 +305,8 @@ TEST_CASE("arm ONNX integer conv2d, depthwise and dense (ONNX's output stage) eq
 
 TEST_CASE("arm ONNX integer NHWC conv2d and depthwise placed over their input equal ONNX's reference kernels") {
   check_onnx_layers_in_place<41>(std::make_index_sequence<16>{});
+}
+
+TEST_CASE("arm ONNX QLinearAdd (on the FPU) equals ONNX's reference kernel, in place too") {
+  check_qlinear_adds<42>(std::make_index_sequence<12>{});
 }

@@ -5,7 +5,8 @@
 // weight scales (powers of two, whose products land on .5 ties, and others), multipliers that saturate,
 // zero and infinite weight scales (a NaN product gives the zero point), asymmetric padding, strides, dilation;
 // a third of the convolutions on NHWC data (data_layout::onnx_nhwc: no transposes around the inner kernel);
-// QuantizeLinear per tensor (i8/onnx_quantize.hpp) on ties, NaN, infinities and saturating values; and the
+// QuantizeLinear per tensor (i8/onnx_quantize.hpp) on ties, NaN, infinities and saturating values;
+// QLinearGlobalAveragePool (i8/onnx_pool.hpp: channel tails, ties, saturation, uint8 and int8); and the
 // NHWC <-> NCHW transposes around them, int8, uint8 and float32 (simd/detail/transpose_blocks.hpp: 16 x 16
 // bytes and 4 x 4 words per block, and the edges).
 #include <bit>
@@ -171,6 +172,40 @@ void check_quantize(tally& t, std::mt19937& rng) {
   CHECK_MESSAGE(equal, "quantize of " << x.size() << " to " << static_cast<int>(P.out_type) << " scale " << scale);
 }
 
+// QLinearGlobalAveragePool, NHWC: channels across the kernel's blocks and tails; for a third of the seeds
+// x_scale / (y_scale * pixels) is a power of two over a power-of-two image (ties), for some a multiplier that
+// saturates most outputs.
+template <std::uint32_t Seed>
+constexpr kernel_params global_pool_case() {
+  int8_test::xorshift rng{Seed * 69069u + 3u};
+  kernel_params p{};
+  p.kind = op_kind::global_avg_pool;
+  p.type = p.out_type = Seed % 2 == 0 ? dtype::u8 : dtype::i8;
+  p.requantization = ctnn::requantization_policy::onnx;
+  const bool ties = Seed % 3 == 0;
+  const std::int32_t n = rng.uniform(1, 2), c = rng.uniform(2, 150);
+  const std::int32_t h = ties ? 1 << rng.uniform(0, 3) : rng.uniform(1, 13), w = ties ? 1 << rng.uniform(0, 3) : rng.uniform(1, 13);
+  p.in = ctnn::make_shape(n, h, w, c);
+  p.out = ctnn::make_shape(n, 1, 1, c);
+  p.input_offset = p.type == dtype::u8 ? -rng.uniform(0, 255) : -rng.uniform(-128, 127);
+  p.output_offset = p.type == dtype::u8 ? rng.uniform(0, 255) : rng.uniform(-128, 127);
+  const float x_scale = ties ? 0.5f : rng.uniform_float(0.01f, 0.1f);
+  const float y_scale = ties ? 1.0f : (Seed % 5 == 1 ? x_scale * 0.0625f : rng.uniform_float(0.005f, 0.1f));
+  p.onnx.input_scale_bits = std::bit_cast<std::uint32_t>(x_scale);
+  p.onnx.output_scale_bits = std::bit_cast<std::uint32_t>(y_scale);
+  p.onnx.scale_count = p.onnx.zero_point_count = 1;
+  return p;
+}
+
+template <kernel_params P>
+void check_global_pool(tally& t, std::mt19937& rng) {
+  const auto input = int8_test::random_int8(static_cast<std::size_t>(P.in.elements()), rng);  // the bytes of u8 or i8
+  const void* operands[1] = {input.data()};
+  const bool equal = matches_reference<P>(operands, nullptr, static_cast<std::size_t>(P.out.elements()), t);
+  CHECK_MESSAGE(equal, "global pool " << P.in[0] << "x" << P.in[1] << "x" << P.in[2] << "x" << P.in[3] << " type "
+                                      << static_cast<int>(P.type));
+}
+
 // A transpose NHWC -> NCHW (odd seeds) or back, of uint8, int8 or float32, sides below and above the blocks.
 template <std::uint32_t Seed>
 constexpr kernel_params transpose_case() {
@@ -228,6 +263,15 @@ TEST_CASE("ONNX QuantizeLinear per tensor: the vectorised kernel equals the ONNX
   });
   CHECK(t.equal == t.cases);
   CHECK(t.varied == t.cases);
+  if (vectorised) CHECK(t.vectorised_cases == t.cases);
+}
+
+TEST_CASE("ONNX QLinearGlobalAveragePool: the vectorised kernel equals the ONNX reference bit for bit") {
+  const tally t = check_seeds<15>(2029, [](auto seed, tally& t, std::mt19937& rng) {
+    check_global_pool<global_pool_case<decltype(seed)::value>()>(t, rng);
+  });
+  CHECK(t.equal == t.cases);
+  CHECK(t.varied >= t.cases * 3 / 4);
   if (vectorised) CHECK(t.vectorised_cases == t.cases);
 }
 

@@ -88,11 +88,54 @@ TEST_CASE("MaxPool and data movement of a DequantizeLinear run on the integers")
   }
 }
 
-TEST_CASE("an Add between DequantizeLinear and QuantizeLinear stays float") {
+TEST_CASE("DequantizeLinear -> Add -> QuantizeLinear of one shape and type is one integer add (QLinearAdd)") {
+  for (const char* name : {"add_u8", "qlinear_add_odd_u8", "qlinear_add_odd_s8", "qlinear_add_ties_s8", "qlinear_add_one_u8"}) {
+    CAPTURE(name);
+    const auto r = import_file(cases + "/" + name + "/model.onnx");
+    REQUIRE_FALSE(r->ir.error.failed());
+    REQUIRE(kinds(*r) == std::vector{ctnn::op_kind::add});
+    const ctnn::node& add = r->ir.node_at(0);
+    const ctnn::dtype type = r->ir.tensor_at(add.output).type;
+    CHECK((type == ctnn::dtype::u8 || type == ctnn::dtype::i8));
+    CHECK(r->ir.tensor_at(add.inputs[0]).type == type);
+    CHECK(r->ir.tensor_at(add.inputs[1]).type == type);
+    CHECK(r->ir.tensor_at(add.output).quant.scale != 0.0f);
+    CHECK(r->ir.tensor_at(add.inputs[1]).quant.scale != 0.0f);
+  }
+  // add_u8's quantization: a (0.05, 128), b (0.02, 30), y (0.07, 100).
   const auto r = import_file(cases + "/add_u8/model.onnx");
+  const ctnn::node& add = r->ir.node_at(0);
+  CHECK(r->ir.tensor_at(add.inputs[0]).quant.scale == 0.05f);
+  CHECK(r->ir.tensor_at(add.inputs[0]).quant.zero_point == 128);
+  CHECK(r->ir.tensor_at(add.inputs[1]).quant.scale == 0.02f);
+  CHECK(r->ir.tensor_at(add.inputs[1]).quant.zero_point == 30);
+  CHECK(r->ir.tensor_at(add.output).quant.scale == 0.07f);
+  CHECK(r->ir.tensor_at(add.output).quant.zero_point == 100);
+}
+
+TEST_CASE("an Add of a quantized constant (a broadcast) stays float between DequantizeLinear and QuantizeLinear") {
+  const auto r = import_file(cases + "/add_constant_u8/model.onnx");
   REQUIRE_FALSE(r->ir.error.failed());
-  CHECK(kinds(*r) == std::vector{ctnn::op_kind::dequantize, ctnn::op_kind::dequantize, ctnn::op_kind::add,
-                                 ctnn::op_kind::quantize});
+  const auto k = kinds(*r);
+  CHECK(std::find(k.begin(), k.end(), ctnn::op_kind::dequantize) != k.end());
+  CHECK(std::find(k.begin(), k.end(), ctnn::op_kind::quantize) != k.end());
+}
+
+TEST_CASE("the small CNNs' residual Add runs on the integers: no float op is left") {
+  for (const char* name : {"cnn_u8", "cnn_s8"}) {
+    CAPTURE(name);
+    const auto r = import_file(cases + "/" + name + "/model.onnx");
+    REQUIRE_FALSE(r->ir.error.failed());
+    std::int32_t adds = 0;
+    for (std::int32_t i = 0; i < r->ir.node_count; ++i) {
+      const ctnn::node& n = r->ir.node_at(i);
+      CHECK(n.kind != ctnn::op_kind::dequantize);
+      if (n.kind != ctnn::op_kind::add) continue;
+      ++adds;
+      CHECK(r->ir.tensor_at(n.output).type != ctnn::dtype::f32);
+    }
+    CHECK(adds == 1);
+  }
 }
 
 TEST_CASE("DequantizeLinear -> GlobalAveragePool -> QuantizeLinear is ONNX's integer pool on the 8-bit data") {
@@ -112,13 +155,55 @@ TEST_CASE("DequantizeLinear -> GlobalAveragePool -> QuantizeLinear is ONNX's int
     }
     CHECK(pools == 1);
   }
-  // In the small CNN too, between its float Add and its Gemm.
+  // In the small CNN too, between its integer Add and its Gemm.
   const auto cnn = import_file(cases + "/cnn_s8/model.onnx");
   REQUIRE_FALSE(cnn->ir.error.failed());
   const auto k = kinds(*cnn);
   const auto pool = std::find(k.begin(), k.end(), ctnn::op_kind::global_avg_pool);
   REQUIRE(pool != k.end());
   CHECK(cnn->ir.tensor_at(cnn->ir.node_at(static_cast<std::int32_t>(pool - k.begin())).output).type == ctnn::dtype::i8);
+}
+
+TEST_CASE("DequantizeLinear -> AveragePool -> QuantizeLinear is onnxruntime's QLinearAveragePool on the 8-bit data") {
+  // A window: avg_pool on the integers (count_include_pad: after a pad of x's zero point); the whole image
+  // without pads: the integer global pool; count_include_pad with ceil_mode: the float pool.
+  struct expectation {
+    const char* name;
+    ctnn::op_kind pool;
+    bool padded;
+  };
+  for (const expectation e : {expectation{"avgpool_s8", ctnn::op_kind::avg_pool, false},
+                              expectation{"avgpool_include_pad_u8", ctnn::op_kind::avg_pool, true},
+                              expectation{"avgpool_ceil_s8", ctnn::op_kind::avg_pool, false},
+                              expectation{"avgpool_1d_u8", ctnn::op_kind::avg_pool, false},
+                              expectation{"avgpool_ties_s8", ctnn::op_kind::avg_pool, false},
+                              expectation{"avgpool_whole_image_u8", ctnn::op_kind::global_avg_pool, false}}) {
+    CAPTURE(e.name);
+    const auto r = import_file(cases + "/" + e.name + "/model.onnx");
+    REQUIRE_FALSE(r->ir.error.failed());
+    std::int32_t pools = 0, pads = 0;
+    for (std::int32_t i = 0; i < r->ir.node_count; ++i) {
+      const ctnn::node& n = r->ir.node_at(i);
+      CHECK(n.kind != ctnn::op_kind::quantize);
+      CHECK(n.kind != ctnn::op_kind::dequantize);
+      const ctnn::tensor& in = r->ir.tensor_at(n.inputs[0]);
+      if (n.kind == ctnn::op_kind::pad) {
+        ++pads;
+        CHECK(n.attrs.pad.fill_value() == static_cast<float>(in.quant.zero_point));
+      }
+      if (n.kind != e.pool) continue;
+      ++pools;
+      CHECK(in.type == r->ir.tensor_at(n.output).type);
+      CHECK(in.quant.scale > 0.0f);
+      CHECK(r->ir.tensor_at(n.output).quant.scale > 0.0f);
+    }
+    CHECK(pools == 1);
+    CHECK(pads == (e.padded ? 1 : 0));
+  }
+  const auto float_pool = import_file(cases + "/avgpool_ceil_include_pad_s8/model.onnx");
+  REQUIRE_FALSE(float_pool->ir.error.failed());
+  const auto k = kinds(*float_pool);
+  CHECK(std::find(k.begin(), k.end(), ctnn::op_kind::dequantize) != k.end());
 }
 
 TEST_CASE("a GlobalAveragePool another op reads, or a model output, is the float pool") {

@@ -125,7 +125,7 @@ static_assert(!ctnn::pass::select_kernels<targets::generic, ctnn::kernel::full, 
 using generic_required_net = ctnn::compile<tiny, ctnn::target<targets::generic>, ctnn::require_fast_kernels>;
 static_assert(generic_required_net::module.has(ctnn::fact::kernels_selected));
 static_assert(ctnn::enabled_by_compiler(instruction_set::none) && ctnn::enabled_by_compiler(targets::native::isa));
-static_assert(targets::cortex_m0plus::isa == instruction_set::none && targets::cortex_m3::isa == instruction_set::none &&
+static_assert(targets::cortex_m0plus::isa == instruction_set::armv6m && targets::cortex_m3::isa == instruction_set::armv6m &&
               targets::cortex_m7::isa == instruction_set::armv7em_dsp && targets::cortex_m33::isa == instruction_set::armv7em_dsp);
 static_assert(targets::cortex_m55::isa == instruction_set::armv81m_mve && targets::cortex_m85::isa == instruction_set::armv81m_mve);
 // The DSP kernels compile on a DSP core and on an MVE one (which has the DSP extension); the MVE ones only there.
@@ -292,6 +292,7 @@ TEST_CASE("kernel_decline: every reason has its own sentence") {
   CHECK(ctnn::decline_value(kernel_decline::none, int8_depthwise(3, 2)) == -1);
   CHECK(std::string{ctnn::family_name(kernel_impl::arm_dsp_i8)} == "Armv7E-M DSP");
   CHECK(std::string{ctnn::family_name(kernel_impl::arm_mve_i8)} == "Armv8.1-M MVE");
+  CHECK(std::string{ctnn::family_name(kernel_impl::arm_v6m_i8)} == "Armv6-M");
 }
 
 TEST_CASE("Cortex-M families' rows: which family runs a call, and why the reference kernel does") {
@@ -317,9 +318,15 @@ TEST_CASE("Cortex-M families' rows: which family runs a call, and why the refere
   kernel_params f32_conv = int8_conv();
   f32_conv.type = f32_conv.out_type = dtype::f32;
   CHECK(arm::verdict_on(f32_conv, dsp).reason == kernel_decline::element_type);
+  kernel_params onnx_mul = int8_of(op_kind::mul);
+  onnx_mul.requantization = ctnn::requantization_policy::onnx;
+  CHECK(arm::verdict_on(onnx_mul, dsp).reason == kernel_decline::requantization_not_tflite);
+  // ONNX's QLinearAdd (a QDQ model's DequantizeLinear -> Add -> QuantizeLinear): the DSP family's FPU kernel.
   kernel_params onnx_add = int8_of(op_kind::add);
   onnx_add.requantization = ctnn::requantization_policy::onnx;
-  CHECK(arm::verdict_on(onnx_add, dsp).reason == kernel_decline::requantization_not_tflite);
+  onnx_add.onnx.input_scale_bits = onnx_add.onnx.input2_scale_bits = onnx_add.onnx.output_scale_bits = 0x3c000000u;  // 2^-7
+  CHECK(arm::verdict_on(onnx_add, dsp).runs == kernel_impl::arm_dsp_i8);
+  CHECK(arm::verdict_on(onnx_add, mve).runs == kernel_impl::arm_dsp_i8);  // the MVE family's fallback
   // ONNX's integer convolutions (kernel/arm/mve/onnx_conv.hpp): MVE's conv and depthwise kernels on the restated
   // call; a depthwise conv (groups = channels) over more than 255 taps, or a window gathered past 1,024 bytes (the
   // channels at dim 1 in NCHW), on the DSP ones.
@@ -363,8 +370,22 @@ TEST_CASE("Cortex-M families' rows: which family runs a call, and why the refere
   pool.win.kernel_h = pool.win.kernel_w = 17;
   CHECK(arm::verdict_on(pool, dsp).reason == kernel_decline::window_over_256);
   CHECK(ctnn::decline_value(kernel_decline::window_over_256, pool) == 289);
+  // Armv6-M (Cortex-M0+, M3): convolutions, dense layers, depthwise ones of multiplier 1, ADD of equal shapes; the rest
+  // the reference.
+  constexpr instruction_set v6m = instruction_set::armv6m;
+  CHECK(arm::verdict_on(int8_conv(), v6m).runs == kernel_impl::arm_v6m_i8);
+  CHECK(arm::verdict_on(int8_depthwise(12, 1), v6m).runs == kernel_impl::arm_v6m_i8);
+  CHECK(arm::verdict_on(int8_depthwise(3, 2), v6m).reason == kernel_decline::depthwise_multiplier_not_1);
+  CHECK(arm::verdict_on(int8_conv(0, 3), v6m).reason == kernel_decline::weights_offset_not_0);
+  CHECK(arm::verdict_on(pool, v6m).reason == kernel_decline::no_kernel_for_op);
+  CHECK(arm::verdict_on(int16_doubled, v6m).reason == kernel_decline::element_type);
+  kernel_params equal_add = int8_of(op_kind::add);
+  equal_add.in2 = equal_add.out;
+  CHECK(arm::verdict_on(equal_add, v6m).runs == kernel_impl::arm_v6m_i8);
+  CHECK(arm::verdict_on(broadcast_add, v6m).reason == kernel_decline::broadcast);
   // Every row names conditions its op kind has (none after the first none).
-  for (const auto& rules : {std::span<const arm::fast_kernel_rule>{arm::dsp_rules}, std::span<const arm::fast_kernel_rule>{arm::mve_rules}})
+  for (const auto& rules : {std::span<const arm::fast_kernel_rule>{arm::dsp_rules}, std::span<const arm::fast_kernel_rule>{arm::mve_rules},
+                            std::span<const arm::fast_kernel_rule>{arm::v6m_rules}})
     for (const arm::fast_kernel_rule& r : rules) {
       bool ended = false;
       for (kernel_decline d : r.declines_when) {

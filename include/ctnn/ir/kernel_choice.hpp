@@ -17,6 +17,7 @@ enum class kernel_impl : std::uint8_t {
   undecided,   // select_kernels ran at run time (ctnn-inspect): the family's support for the call's shape
                // is a compile-time fact (a template over kernel_params), known only to the compiler
   arm_mve_i8,  // kernel/arm/mve: Armv8.1-M MVE (Helium) int8 kernels, the DSP ones for the shapes they leave
+  arm_v6m_i8,  // kernel/arm/v6m: Armv6-M (Thumb-1, 32-bit MULS only) int8 kernels, also Armv7-M without DSP
 };
 
 // The instruction set a target offers kernels (ctnn::targets) and a SIMD choice uses.
@@ -29,6 +30,7 @@ enum class instruction_set : std::uint8_t {
   arm_neon,         // AArch64 / Armv7-A NEON (float kernels through xsimd)
   armv7em_dsp,      // Cortex-M4/M7/M33/M55: SMLAD, SXTB16 (__ARM_FEATURE_DSP)
   armv81m_mve,      // Cortex-M55/M85: MVE integer vectors (__ARM_FEATURE_MVE), and the DSP extension
+  armv6m,           // Cortex-M0/M0+ (Armv6-M: __ARM_ARCH_6M__), and M3 (Armv7-M without DSP): plain Thumb code
 };
 
 // Four bytes, no padding (kernel_params is a template argument; clang 14 template-argument bug).
@@ -51,6 +53,7 @@ constexpr const char* name_of(kernel_impl k) {
     case kernel_impl::shared: return "shared";
     case kernel_impl::undecided: return "undecided";
     case kernel_impl::arm_mve_i8: return "arm_mve_i8";
+    case kernel_impl::arm_v6m_i8: return "arm_v6m_i8";
   }
   return "?";
 }
@@ -65,6 +68,7 @@ constexpr const char* name_of(instruction_set s) {
     case instruction_set::arm_neon: return "neon";
     case instruction_set::armv7em_dsp: return "armv7e-m-dsp";
     case instruction_set::armv81m_mve: return "armv8.1-m-mve";
+    case instruction_set::armv6m: return "armv6-m";
   }
   return "?";
 }

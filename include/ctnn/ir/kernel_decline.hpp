@@ -98,6 +98,7 @@ constexpr const char* family_name(kernel_impl k) {
     case kernel_impl::shared: return "shared";
     case kernel_impl::undecided: return "undecided";
     case kernel_impl::arm_mve_i8: return "Armv8.1-M MVE";
+    case kernel_impl::arm_v6m_i8: return "Armv6-M";
   }
   return "?";
 }

@@ -6,7 +6,7 @@
 // writes f32), whose per-channel multipliers come in a requant_arrays.
 //
 // Implementations (kernel_impl): reference (constant-folded scalar kernels, also run by the compiler),
-// simd_f32 / simd_i8 (host vector kernels), arm_dsp_i8 (Armv7E-M), arm_mve_i8 (Armv8.1-M MVE), shared (kernel/dynamic.hpp: one kernel
+// simd_f32 / simd_i8 (host vector kernels), arm_dsp_i8 (Armv7E-M), arm_mve_i8 (Armv8.1-M MVE), arm_v6m_i8 (Armv6-M), shared (kernel/dynamic.hpp: one kernel
 // per op kind and element type with run-time parameters, the ctnn::shared policy: less code when a model
 // has many distinct layers of few kinds, and 2-3x slower, measured on the MLPerf Tiny int8 models).
 #include <cstddef>
@@ -22,12 +22,16 @@
 
 // A translation unit reads only the kernel families its compiler flags can run (target.hpp's
 // enabled_by_compiler refuses a target above them): the Armv7E-M and MVE int8 families where the DSP
-// extension is on, the x86 int8 family on x86. Parsing the others cost every translation unit time for
+// extension is on, the Armv6-M one on every M-profile core, the x86 int8 family on x86. Parsing the others cost every translation unit time for
 // nothing (docs/compile_time.md). Their tests include their headers themselves.
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 #define CTNN_DETAIL_ARM_KERNEL_FAMILIES 1
 #include <ctnn/kernel/arm/i8.hpp>
 #include <ctnn/kernel/arm/mve/i8.hpp>
+#endif
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+#define CTNN_DETAIL_ARMV6M_KERNEL_FAMILY 1
+#include <ctnn/kernel/arm/v6m/i8.hpp>
 #endif
 #if defined(__x86_64__) || defined(__i386__)
 #define CTNN_DETAIL_X86_KERNEL_FAMILY 1
@@ -161,6 +165,13 @@ template <kernel_params P, kernel_choice C>
   requires(C.impl == kernel_impl::arm_mve_i8)
 struct implementation<P, C> {
   using type = arm::mve::i8_kernel<unselected(P)>;
+};
+#endif
+#if CTNN_DETAIL_ARMV6M_KERNEL_FAMILY
+template <kernel_params P, kernel_choice C>
+  requires(C.impl == kernel_impl::arm_v6m_i8)
+struct implementation<P, C> {
+  using type = arm::v6m::i8_kernel<unselected(P)>;
 };
 #endif
 template <kernel_params P, kernel_choice C = P.choice>

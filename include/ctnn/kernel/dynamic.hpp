@@ -67,14 +67,21 @@ CTNN_DETAIL_SHARED_KERNEL void onnx_quant_shared_kernel(const kernel_params& p, 
 
 // The operands a kernel of these parameters reads (conv/dense: data, weights and the bias if any; ONNX's
 // integer ops: also their per-axis scales and zero points).
-constexpr std::size_t operands_read(const kernel_params& p) {
+// (This and has_requantization are templates only so that their visits, a function per descriptor, are
+// compiled where invoke_dynamic or a caller uses them, not in every translation unit: Params is
+// kernel_params, `operands_read({.kind = ...})` included.)
+template <class Params = kernel_params>
+constexpr std::size_t operands_read(const Params& p) {
+  static_assert(std::is_same_v<Params, kernel_params>, "operands_read takes a kernel_params");
   if (p.requantization == requantization_policy::onnx) return onnx_integer::operand_count(p.kind);
   return ops::visit_or(p.kind, std::size_t{1}, [&](auto d) { return d.operands_read(p); });
 }
 
 // Whether the requantization arrays a call of these parameters reads are given (its descriptor's
 // has_table_arrays).
-constexpr bool has_requantization(const kernel_params& p, const requant_arrays& rq) {
+template <class Params = kernel_params>
+constexpr bool has_requantization(const Params& p, const requant_arrays& rq) {
+  static_assert(std::is_same_v<Params, kernel_params>, "has_requantization takes a kernel_params");
   if (p.type != dtype::i8) return true;
   return ops::visit_or(p.kind, true, [&](auto d) { return d.has_table_arrays(p, rq); });
 }

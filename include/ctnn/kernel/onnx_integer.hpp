@@ -14,6 +14,7 @@
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/reference/data_movement.hpp>
 #include <ctnn/kernel/reference/elementwise.hpp>
+#include <ctnn/kernel/reference/onnx_quant/add.hpp>
 #include <ctnn/kernel/reference/onnx_quant/kernels.hpp>
 #include <ctnn/kernel/reference/pool.hpp>
 #include <ctnn/kernel/reference/transpose.hpp>
@@ -41,7 +42,8 @@ constexpr bool has_kernel(op_kind kind, dtype in, dtype out) {
     case onnx_integer_kernel::matmul: return is_8_bit(in) && (is_8_bit(out) || out == dtype::i32);
     case onnx_integer_kernel::quantize: return in == dtype::f32 && is_8_bit(out);
     case onnx_integer_kernel::dequantize: return is_8_bit(in) && out == dtype::f32;
-    case onnx_integer_kernel::average: return is_8_bit(in) && out == in;
+    case onnx_integer_kernel::average:
+    case onnx_integer_kernel::window_average: return is_8_bit(in) && out == in;
     case onnx_integer_kernel::binary:
     case onnx_integer_kernel::pad: return is_integer(in) && out == in;
     case onnx_integer_kernel::window_max: return is_8_bit(in) && out == in;
@@ -67,6 +69,9 @@ constexpr std::size_t operand_count(op_kind kind) {
   }
 }
 
+using reference::onnx_quant::is_quantized_add;
+using reference::onnx_quant::quantized_add_supported;
+
 // Whether parameters describe a call the kernels run (the element types, the layout, the per-axis
 // counts); invoke_dynamic checks it at run time, kernel::invoke at compile time.
 constexpr bool supports(const kernel_params& p) {
@@ -88,7 +93,9 @@ constexpr bool supports(const kernel_params& p) {
     case onnx_integer_kernel::average:
       return p.in.rank == 4 && p.out.rank == 4 && static_cast<std::int64_t>(p.in[1]) * p.in[2] > 0 &&
              static_cast<std::int64_t>(p.in[1]) * p.in[2] < 0x1000000 && p.out[3] == p.in[3];
-    default: return is_plain_integer_kind(p.kind);
+    case onnx_integer_kernel::window_average:
+      return p.in.rank == 4 && p.out.rank == 4 && p.out[3] == p.in[3] && p.win.dilation_h == 1 && p.win.dilation_w == 1;
+    default: return is_plain_integer_kind(p.kind) && (!is_quantized_add(p) || quantized_add_supported(p));
   }
 }
 
@@ -101,7 +108,10 @@ inline void run_typed(Params p, const void* const* operands, void* result) {
   const auto* x = static_cast<const X*>(operands[0]);
   auto* y = static_cast<Y*>(result);
   static_assert(kernel < onnx_integer_kernel::binary || std::is_same_v<X, Y>, "ctnn: plain integer ops keep their element type.");
-  if constexpr (kernel == onnx_integer_kernel::binary)
+  if constexpr (kernel == onnx_integer_kernel::binary && K == op_kind::add && sizeof(X) == 1) {
+    if (is_quantized_add(*p)) quantized::add(p, x, static_cast<const X*>(operands[1]), y);
+    else reference::integer_binary<descriptor::on_known_integers.apply>(p, x, static_cast<const X*>(operands[1]), y);
+  } else if constexpr (kernel == onnx_integer_kernel::binary)
     reference::integer_binary<descriptor::on_known_integers.apply>(p, x, static_cast<const X*>(operands[1]), y);
   else if constexpr (kernel == onnx_integer_kernel::window_max) reference::pool2d<true>(p, x, y);
   else if constexpr (kernel == onnx_integer_kernel::pad) reference::pad(p, x, y);
@@ -114,6 +124,7 @@ inline void run_typed(Params p, const void* const* operands, void* result) {
   else if constexpr (kernel == onnx_integer_kernel::quantize) quantized::quantize_linear(p, x, operands[1], operands[2], y);
   else if constexpr (kernel == onnx_integer_kernel::dequantize) quantized::dequantize_linear(p, x, operands[1], operands[2], y);
   else if constexpr (kernel == onnx_integer_kernel::average) quantized::global_average_pool(p, x, y);
+  else if constexpr (kernel == onnx_integer_kernel::window_average) quantized::average_pool(p, x, y);
   else static_assert(kernel != onnx_integer_kernel::none, "ctnn: no ONNX integer kernel for this op kind (its descriptor's onnx_integer).");
 }
 

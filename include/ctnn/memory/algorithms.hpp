@@ -19,7 +19,8 @@
 namespace ctnn::memory {
 
 // The default: greedy by size (what TVM and TFLM do), the interval sweep, greedy by breadth, an exact
-// search for up to 12 buffers and a seeded hill climb with a fixed work budget, keeping the smallest;
+// search for up to 12 buffers and a seeded hill climb with a fixed work budget (every other swap at the
+// buffer that sets the pool's size: memory/hill_climb.hpp), keeping the smallest;
 // it stops as soon as one reaches the liveness lower bound. Cost: greedy by size alone when it reaches
 // the bound (the usual case on networks); otherwise each member once, the climb within its budget.
 // Measured on 400-op chains (docs/memory.md), the whole plan_memory pass: 0.15 M of clang's 1,048,576
@@ -27,6 +28,6 @@ namespace ctnn::memory {
 // skip connections up to 60 ops back. greedy_by_conflicts is left out (rarely the best, and as costly as
 // breadth): name it in your own best_of<> if you want it.
 using default_planner =
-    best_of<greedy_by_size, interval_sweep, greedy_by_breadth, branch_and_bound<12, 1500>, hill_climb<1, 0, 10000>>;
+    best_of<greedy_by_size, interval_sweep, greedy_by_breadth, branch_and_bound<12, 1500>, hill_climb<1, 0, 10000, 2>>;
 
 }  // namespace ctnn::memory

@@ -110,6 +110,7 @@ enum class onnx_integer_kernel : std::uint8_t {
   quantize,     // QuantizeLinear: float32 to 8 bit
   dequantize,   // DequantizeLinear: 8 bit to float32
   average,      // QLinearGlobalAveragePool (a QDQ GlobalAveragePool): 8 bit, NHWC, the type kept
+  window_average,  // QLinearAveragePool (a QDQ AveragePool): 8 bit, NHWC, the type kept
   binary,       // plain: the descriptor's on_known_integers, on any integer type, numpy broadcasting
   window_max,   // plain: 8-bit max pool
   pad,          // plain: any integer type

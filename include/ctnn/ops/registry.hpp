@@ -151,13 +151,19 @@ using all = op_list<conv2d, depthwise_conv2d, dense, add, mul, max_pool, avg_poo
 
 namespace detail {
 
+// One mark per kind (a pairwise comparison of the hundred kinds cost every translation unit ~40 ms of g++,
+// docs/compile_time.md).
 template <class... Descriptors>
 constexpr bool kinds_are_unique(op_list<Descriptors...>) {
-  constexpr std::array<op_kind, sizeof...(Descriptors)> kinds{Descriptors::kind...};
-  for (std::size_t i = 0; i < kinds.size(); ++i)
-    for (std::size_t j = i + 1; j < kinds.size(); ++j)
-      if (kinds[i] == kinds[j]) return false;
-  return true;
+  std::array<bool, op_kind_count + 1> seen{};
+  bool unique = true;
+  const auto mark = [&](op_kind kind) {
+    const auto k = static_cast<std::size_t>(kind);
+    if (k >= seen.size() || seen[k]) unique = false;
+    else seen[k] = true;
+  };
+  (mark(Descriptors::kind), ...);
+  return unique;
 }
 static_assert(kinds_are_unique(all{}), "ctnn::ops::all: two descriptors name the same op_kind.");
 
@@ -242,25 +248,18 @@ static_assert(dtype_count <= 8, "ctnn::ops::op_facts: a byte per element type se
 
 namespace detail {
 
-template <class D>
-constexpr std::uint8_t kernel_types_of() {
-  std::uint8_t types = 0;
-  for (int t = 0; t < dtype_count; ++t)
-    if (D::has_kernel(static_cast<dtype>(t))) types = static_cast<std::uint8_t>(types | 1u << t);
-  return types;
-}
-
-template <class D>
-constexpr std::uint64_t result_kernel_types_of() {
-  std::uint64_t pairs = 0;
-  for (int in = 0; in < dtype_count; ++in)
-    for (int out = 0; out < dtype_count; ++out)
-      if (D::has_result_kernel(static_cast<dtype>(in), static_cast<dtype>(out))) pairs |= std::uint64_t{1} << (8 * in + out);
-  return pairs;
-}
-
+// One function per descriptor (its kernels by element type computed inline: a function template each would
+// be three instantiations per descriptor in every translation unit).
 template <class D>
 constexpr op_facts facts_of_descriptor() {
+  std::uint8_t kernel_types = 0;
+  std::uint64_t result_kernel_types = 0;
+  for (int in = 0; in < dtype_count; ++in) {
+    if (D::has_kernel(static_cast<dtype>(in))) kernel_types = static_cast<std::uint8_t>(kernel_types | 1u << in);
+    for (int out = 0; out < dtype_count; ++out)
+      if (D::has_result_kernel(static_cast<dtype>(in), static_cast<dtype>(out)))
+        result_kernel_types |= std::uint64_t{1} << (8 * in + out);
+  }
   return {D::elementwise,
           D::in_place_slots,
           D::state_operands,
@@ -275,8 +274,8 @@ constexpr op_facts facts_of_descriptor() {
           D::int8_result_is_an_input_value,
           D::on_known_integers,
           D::onnx_integer,
-          kernel_types_of<D>(),
-          result_kernel_types_of<D>(),
+          kernel_types,
+          result_kernel_types,
           D::packed_integer_operands,
           D::joins_operands,
           D::windows_its_input};

@@ -16,7 +16,7 @@ namespace ctnn::ops {
 template <op_kind K, bool Max>
 struct window_pool : op_defaults {
   static constexpr op_kind kind = K;
-  static constexpr onnx_integer_kernel onnx_integer = Max ? onnx_integer_kernel::window_max : onnx_integer_kernel::none;
+  static constexpr onnx_integer_kernel onnx_integer = Max ? onnx_integer_kernel::window_max : onnx_integer_kernel::window_average;
   static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8 || type == dtype::i16; }
 
   // The window's output shape; a window made only of padding has nothing to pool (avg would divide by 0).

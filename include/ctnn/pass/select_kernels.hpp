@@ -6,7 +6,8 @@
 // The rule, for a call with parameters P under the full policy: the target's fastest kernel family that
 // supports P, asked in this order: Armv8.1-M MVE int8 on MVE targets (arm::mve::i8_kernel<P>, which falls
 // back to the DSP kernel of P where no MVE kernel applies) or Armv7E-M DSP int8 (arm::i8_kernel<P>::supports,
-// in-place calls included: those kernels decide themselves), x86 int8 at the target's level (simd_i8_kernel), xsimd float
+// in-place calls included: those kernels decide themselves) or Armv6-M int8 on Armv6-M targets
+// (arm::v6m::i8_kernel<P>), x86 int8 at the target's level (simd_i8_kernel), xsimd float
 // (simd::f32_kernel); the SIMD families only for calls that plan_memory did not place over their own input
 // (their order of writes is not the reference's); otherwise the reference kernel. ONNX integer calls run the
 // x86 int8 family's conv2d, dense and quantize where it supports them (ONNX's rounding), the reference otherwise; u8
@@ -39,6 +40,7 @@
 #include <ctnn/kernel/arm/decline.hpp>
 #include <ctnn/kernel/dispatch.hpp>
 #include <ctnn/kernel/kernel_family.hpp>
+#include <ctnn/kernel/reference/onnx_quant/add.hpp>
 #include <ctnn/pass/detail/in_place_pass.hpp>
 #include <ctnn/target.hpp>
 
@@ -70,23 +72,26 @@ constexpr kernel_choice choice_by_values(const kernel_params& p, instruction_set
   // 8-bit NHWC <-> NCHW transposes (byte moves, whatever the policy): the x86 int8 family.
   if (p.kind == op_kind::transpose && (p.type == dtype::i8 || p.type == dtype::u8) && x86_int8)
     return {kernel_impl::undecided, isa};
-  // ONNX's integer conv2d, dense and quantize: the x86 int8 family (kernel/simd/i8/onnx_conv.hpp,
-  // onnx_quantize.hpp), and conv2d and dense the Armv7E-M DSP family (kernel/arm/onnx_conv.hpp) and the MVE
-  // one (kernel/arm/mve/onnx_conv.hpp), which say which calls.
+  // ONNX's integer conv2d, dense, quantize and pools: the x86 int8 family (kernel/simd/i8/onnx_conv.hpp,
+  // onnx_quantize.hpp, onnx_pool.hpp), and conv2d, dense and QLinearAdd the Armv7E-M DSP family
+  // (kernel/arm/onnx_conv.hpp, onnx_add.hpp) and the MVE one (kernel/arm/mve/onnx_conv.hpp; its QLinearAdd the
+  // DSP kernel), which say which calls.
   if (p.requantization == requantization_policy::onnx) {
     const bool weighted = p.kind == op_kind::conv2d || p.kind == op_kind::dense;
-    const bool cortex_m = isa == instruction_set::armv7em_dsp || isa == instruction_set::armv81m_mve;
-    return ((weighted || p.kind == op_kind::quantize) && x86_int8) || (weighted && cortex_m)
+    const bool pool = p.kind == op_kind::global_avg_pool;
+    const bool fpu_add = kernel::reference::onnx_quant::is_quantized_add(p);  // kernel/arm/onnx_add.hpp
+    return ((weighted || pool || p.kind == op_kind::quantize) && x86_int8) || ((weighted || fpu_add) && is_cortex_m_with_fast_kernels(isa))
                ? kernel_choice{kernel_impl::undecided, isa}
                : kernel_choice{};
   }
-  // uint8 calls: a QDQ model's uint8 result requantized to int8 (kernel/arm/lookup.hpp).
+  // uint8 -> int8 QUANTIZE (a QDQ model's uint8 result made int8): the DSP family's table (kernel/arm/lookup.hpp),
+  // on MVE targets read by gather loads (kernel/arm/mve/lookup.hpp).
   if (p.type == dtype::u8)
     return p.kind == op_kind::quantize && is_cortex_m_with_fast_kernels(isa) ? kernel_choice{kernel_impl::undecided, isa} : kernel_choice{};
   if (p.type == dtype::f32 && p.out_type == dtype::f32 && has_vector_f32(isa) && p.in_place == 0)
     return {kernel_impl::undecided, isa};
   if (p.type == dtype::i8 && (isa == instruction_set::armv7em_dsp || isa == instruction_set::armv81m_mve ||
-                               (is_x86(isa) && isa != instruction_set::x86_sse2 && p.in_place == 0)))
+                               isa == instruction_set::armv6m || (is_x86(isa) && isa != instruction_set::x86_sse2 && p.in_place == 0)))
     return {kernel_impl::undecided, isa};
   // int16 (16x8) convolutions and dense layers: the DSP family (kernel/arm/s16.hpp); on x86 the int8 family's
   // 16x8 GEMM and depthwise kernel (kernel/simd/i8/gemm16.hpp, depthwise.hpp).
@@ -137,6 +142,7 @@ constexpr kernel_choice family_asked(const kernel_params& p, instruction_set isa
   const kernel_impl family = float_call                           ? kernel_impl::simd_f32
                              : isa == instruction_set::armv7em_dsp ? kernel_impl::arm_dsp_i8
                              : isa == instruction_set::armv81m_mve ? kernel_impl::arm_mve_i8
+                             : isa == instruction_set::armv6m      ? kernel_impl::arm_v6m_i8
                                                                    : kernel_impl::simd_i8;
   return {family, family == kernel_impl::simd_f32 ? instruction_set::none : isa};
 }
@@ -146,7 +152,7 @@ constexpr kernel_choice family_asked(const kernel_params& p, instruction_set isa
 // kernel's finer conditions decline (other_shape).
 template <kernel_params P, instruction_set Isa, class Kernel>
 constexpr bool rows_agree_with_supports() {
-  if constexpr (is_cortex_m_with_fast_kernels(Isa) && requires { Kernel::runs; })
+  if constexpr (is_cortex_m_family(Isa) && requires { Kernel::runs; })
     return Kernel::runs == kernel_impl::reference || kernel::arm::verdict_on(P, Isa).runs == Kernel::runs;
   else return true;
 }
@@ -172,7 +178,7 @@ constexpr kernel_choice choose_kernel() {
     } else {
       static_assert(sizeof(detail::check_kernel_family<family_kernel>) > 0);  // ctnn::kernel_family, member by member
       static_assert(detail::rows_agree_with_supports<P, Isa, family_kernel>(),
-                    "ctnn::pass::select_kernels: the rows of kernel/arm/decline.hpp (dsp_rules, mve_rules) name another "
+                    "ctnn::pass::select_kernels: the rows of kernel/arm/decline.hpp (dsp_rules, mve_rules, v6m_rules) name another "
                     "family than the kernel that runs this call (Kernel::runs): update the rows with the kernels' `supports`.");
       if constexpr (!kernel_family<family_kernel>) return {};
       else if constexpr (family_kernel::supports) return {candidate.impl, candidate.isa, detail::packed_mask<family_kernel>()};

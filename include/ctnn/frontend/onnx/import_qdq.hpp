@@ -23,13 +23,19 @@
 //    saturate(x - x_zp + y_zp), exactly what onnxruntime's float DequantizeLinear and QuantizeLinear give.
 //  * GlobalAveragePool of a DequantizeLinear (per tensor) read by a QuantizeLinear into the same 8-bit type:
 //    onnxruntime's QLinearGlobalAveragePool, bit-exact (lower_pool states the arithmetic); otherwise float.
-//  * Anything else (Add, Mul, AveragePool, Concat, activations, Softmax, ...) stays float between its
+//    AveragePool likewise: onnxruntime's QLinearAveragePool (lower_window_pool), or over the whole image
+//    without pads its QLinearGlobalAveragePool.
+//  * Add of two DequantizeLinears (per tensor, one shape) read by a QuantizeLinear into the same 8-bit type:
+//    onnxruntime's QLinearAdd (its x86-64 arithmetic, bit-exact: lower_add); otherwise float.
+//  * Anything else (broadcast Add, Mul, Concat, activations, Softmax, ...) stays float between its
 //    DequantizeLinear and QuantizeLinear nodes: ONNX's float semantics, within 1 LSB of onnxruntime's integer
 //    QLinear* kernels. (onnxruntime fuses a DQ -> Softmax -> Q only when the input and output types agree,
 //    into QLinearSoftmax: a table of float(exp((i - 255 + b) * x_scale)) computed in double, b from the
 //    axis length, summed in float, y = nearbyintf(t * floor(1 / y_scale) / sum) + y_zp; the MLPerf models'
 //    softmax reads uint8 and writes int8, which onnxruntime runs in float, as ctnn does.)
 // The dequantize nodes no op reads any more are removed at the end of the import (erase_unread_nodes).
+#include <array>
+#include <bit>
 #include <cstdint>
 
 #include <ctnn/frontend/onnx/import_table.hpp>
@@ -60,7 +66,9 @@ struct qdq_lowering {
       case op_type::Conv:
       case op_type::Gemm:
       case op_type::MatMul: return defer_weighted(n, o, result);
-      case op_type::GlobalAveragePool: return defer_pool(n, o, result);
+      case op_type::GlobalAveragePool:
+      case op_type::AveragePool: return defer_pool(n, o, result);
+      case op_type::Add: return defer_add(n, o, result);
       case op_type::QuantizeLinear: return quantize(o, result);
       case op_type::Reshape:
       case op_type::Flatten:
@@ -104,8 +112,8 @@ struct qdq_lowering {
     return true;
   }
 
-  // GlobalAveragePool of a DequantizeLinear of an 8-bit activation (per tensor): deferred to the
-  // QuantizeLinear of its result, which lowers it to the integer pool (lower_pool); another reader of the
+  // GlobalAveragePool or AveragePool of a DequantizeLinear of an 8-bit activation (per tensor): deferred to
+  // the QuantizeLinear of its result, which lowers it to the integer pool (lower_pool); another reader of the
   // result, or a QuantizeLinear it cannot lower to, gets the float pool (float_op).
   constexpr bool defer_pool(const node_view& n, const operands& o, std::int32_t result) {
     if (o.count != 1 || !dequantized_activation(o.id[0])) return false;
@@ -117,14 +125,35 @@ struct qdq_lowering {
   constexpr bool deferred_pool(std::int32_t v) {
     if (!deferred(v) || s.at(v).deferred_op.length == 0) return false;
     const node_view n = s.f.read_node(s.at(v).deferred_op);
-    return !s.take_reader_error() && n.type == op_type::GlobalAveragePool;
+    return !s.take_reader_error() && (n.type == op_type::GlobalAveragePool || n.type == op_type::AveragePool);
   }
+
+  // Add of two DequantizeLinears of 8-bit activations (per tensor): deferred to the QuantizeLinear of its result,
+  // which lowers it to QLinearAdd's integer kernel (lower_add); otherwise the float Add (float_op).
+  constexpr bool defer_add(const node_view& n, const operands& o, std::int32_t result) {
+    const bool lowerable = o.count == 2 && dequantized_activation(o.id[0]) && dequantized_activation(o.id[1]);
+    if (lowerable) {
+      value& r = s.at(result);
+      r.kind = value_kind::qdq_deferred, r.deferred_op = n.proto, r.deferred_index = s.node_index;
+    }
+    return lowerable;
+  }
+  constexpr bool deferred_add(std::int32_t v) {
+    const bool pending = deferred(v) && s.at(v).deferred_op.length > 0;
+    return pending && s.f.read_node(s.at(v).deferred_op).type == op_type::Add && !s.take_reader_error();
+  }
+  // A deferred op that is imported as the float op when no QuantizeLinear lowers it (a pool, an Add).
+  constexpr bool deferred_float_op(std::int32_t v) { return deferred_pool(v) || deferred_add(v); }
 
   // QuantizeLinear of a deferred op: the group lowered; of a DequantizeLinear of the same quantization: its
   // integers.
   constexpr bool quantize(const operands& q, std::int32_t result) {
     if (q.count < 2 || q.id[0] < 0) return false;
     const std::int32_t v = q.id[0];
+    if (deferred_add(v)) {
+      if (lower_add(v, q, result)) return true;
+      return float_op(v), false;
+    }
     if (deferred_pool(v)) {
       if (lower_pool(v, q, result)) return true;
       return float_op(v), false;
@@ -199,7 +228,7 @@ struct qdq_lowering {
 
   // Relu or Clip of a deferred op's result: deferred with it, its bounds kept for the lowering (apply_clamp).
   constexpr bool clamp(const node_view& n, const operands& o, std::int32_t result) {
-    if (o.count < 1 || !deferred(o.id[0]) || s.at(o.id[0]).deferred_op.length == 0 || deferred_pool(o.id[0])) return false;
+    if (o.count < 1 || !deferred(o.id[0]) || s.at(o.id[0]).deferred_op.length == 0 || deferred_float_op(o.id[0])) return false;
     float low = 0.0f, high = float_max;
     if (n.type == op_type::Clip && !clip_bounds(s, n, o, low, high)) return true;
     const value& op = s.at(o.id[0]);
@@ -218,7 +247,7 @@ struct qdq_lowering {
   constexpr bool settle(const operands& o) {
     for (std::uint32_t k = 0; k < o.count && !s.failed(); ++k) {
       if (!deferred(o.id[k])) continue;
-      if (deferred_pool(o.id[k])) {
+      if (deferred_float_op(o.id[k])) {
         float_op(o.id[k]);
         continue;
       }
@@ -238,9 +267,10 @@ struct qdq_lowering {
     s.current = current;
   }
 
-  // A deferred pool imported as the float op after all (its row, as that node), over its DequantizeLinear.
+  // A deferred pool or Add imported as the float op after all (its row, as that node), over its
+  // DequantizeLinears.
   constexpr void float_op(std::int32_t v) {
-    if (!deferred_pool(v)) return;
+    if (!deferred_float_op(v)) return;
     const node_view op = s.f.read_node(s.at(v).deferred_op);
     if (s.take_reader_error()) return;
     const operands o = read_operands(s, op);
@@ -261,6 +291,24 @@ struct qdq_lowering {
     s.current_kind = current_kind;
   }
 
+  // `import` run as the deferred node of value `pending` (its index, type and row in diagnostics), which is then no
+  // longer deferred; the current node restored after.
+  template <class Import>
+  constexpr void import_as_deferred(std::int32_t pending, op_type type, op_kind kind, Import import) {
+    const std::int32_t node_index = s.node_index;
+    const op_type current = s.current;
+    const op_kind current_kind = s.current_kind;
+    s.node_index = s.at(pending).deferred_index;
+    s.current = type;
+    s.current_kind = kind;
+    s.at(pending).kind = value_kind::node_output;
+    s.at(pending).deferred_op = {};
+    import();
+    s.node_index = node_index;
+    s.current = current;
+    s.current_kind = current_kind;
+  }
+
   // DequantizeLinear -> GlobalAveragePool -> QuantizeLinear, as onnxruntime's QDQ transformers fuse it
   // (com.microsoft QLinearGlobalAveragePool): the integer pool over the 8-bit activation into the same
   // 8-bit type, per-tensor scales and zero points; kernel::reference::onnx_quant::global_average_pool
@@ -268,6 +316,9 @@ struct qdq_lowering {
   // y = saturate(round_half_even(float(acc) * (x_scale / (y_scale * float(H * W)))) + y_zp), bit-exact.
   // False (the float pool then) where onnxruntime refuses the fusion's kernel: another type, a multiplier
   // outside [2^-32, 256) or an image of 2^24 pixels or more.
+  // DequantizeLinear -> AveragePool -> QuantizeLinear: onnxruntime's QLinearAveragePool (lower_window_pool),
+  // which runs a window over the whole image without pads as QLinearGlobalAveragePool (the above; a 1-D
+  // one stays the float pool, within 1 LSB).
   constexpr bool lower_pool(std::int32_t pending, const operands& q, std::int32_t result) {
     if (q.count < 2 || !one_value(q.id[1]) || (q.count > 2 && q.id[2] >= 0 && !one_value(q.id[2]))) return false;
     const node_view op = s.f.read_node(s.at(pending).deferred_op);
@@ -282,25 +333,127 @@ struct qdq_lowering {
     const auto x_zero_point = ops.scalar_zero_point(x_operands, 2, dtype::u8);
     const auto y_zero_point = ops.scalar_zero_point(y_operands, 2, dtype::u8);
     const shape xs = onnx_shape(s, x.source);
-    if (s.failed() || x_zero_point.type != y_zero_point.type || xs.rank != 4) return false;
+    if (s.failed() || x_zero_point.type != y_zero_point.type || (xs.rank != 4 && xs.rank != 3)) return false;
+    if (op.type == op_type::AveragePool) {
+      const pool_window w = window_of(op, xs);
+      if (s.failed() || !w.read) return false;
+      if (!w.whole_image) return lower_window_pool(pending, op, o, x, x_scale, y_scale, x_zero_point.value, y_zero_point.value, w, result);
+    }
+    if (xs.rank != 4) return false;
     const std::int64_t pixels = static_cast<std::int64_t>(xs[2]) * xs[3];
     if (pixels <= 0 || pixels >= 0x1000000) return false;
     const float multiplier = x_scale / (y_scale * static_cast<float>(pixels));
     if (!(multiplier >= 0x1p-32f && multiplier < 256.0f)) return false;
-    const std::int32_t node_index = s.node_index;
-    const op_type current = s.current;
-    const op_kind current_kind = s.current_kind;
-    s.node_index = s.at(pending).deferred_index;
-    s.current = op_type::GlobalAveragePool;
-    s.current_kind = op_kind::global_avg_pool;
-    s.at(pending).kind = value_kind::node_output;
-    s.at(pending).deferred_op = {};
-    unary_of(s, x.source, result, op_kind::global_avg_pool, true);
-    s.node_index = node_index;
-    s.current = current;
-    s.current_kind = current_kind;
+    import_as_deferred(pending, op_type::GlobalAveragePool, op_kind::global_avg_pool,
+                       [&] { unary_of(s, x.source, result, op_kind::global_avg_pool, true); });
     if (s.failed() || s.at(result).nhwc < 0) return true;
     s.m.tensor_at(s.at(result).nhwc).quant = quantization{y_scale, y_zero_point.value};
+    ++s.qdq_lowered;
+    return true;
+  }
+
+  // An AveragePool's window as import_pool reads it (pads resolved), and what decides its lowering.
+  struct pool_window {
+    bool read = false;
+    window win{};
+    bool whole_image = false;  // the window is the image, no pads: onnxruntime's QLinearGlobalAveragePool
+    bool ceil_mode = false, count_include_pad = false;
+  };
+  constexpr pool_window window_of(const node_view& op, const shape& xs) {
+    pool_window w{};
+    const std::uint32_t spatial = static_cast<std::uint32_t>(xs.rank - 2);
+    const shape in = spatial == 1 ? make_shape(xs[0], 1, xs[2], xs[1]) : make_shape(xs[0], xs[2], xs[3], xs[1]);
+    std::array<std::int64_t, 4> kernel{};
+    if (!ints_attribute(s, op, "kernel_shape", attribute::kernel_shape, spatial, -1, kernel)) return w;
+    if (spatial == 1) kernel = {1, kernel[0], 0, 0};
+    if (!read_window(s, op, in, kernel[0], kernel[1], w.win, spatial)) return w;
+    w.ceil_mode = int_attribute(s, op, "ceil_mode", 0) != 0;
+    w.count_include_pad = int_attribute(s, op, "count_include_pad", 0) != 0;
+    if (s.take_reader_error()) return w;
+    const bool padded = (w.win.pad_top | w.win.pad_left | w.win.pad_bottom | w.win.pad_right) != 0;
+    w.whole_image = !padded && w.win.kernel_h == in[1] && w.win.kernel_w == in[2];
+    w.read = true;
+    return w;
+  }
+
+  // DequantizeLinear -> AveragePool -> QuantizeLinear, a window other than the whole image: onnxruntime's
+  // QLinearAveragePool, in float (kernel::reference::onnx_quant::average_pool states it): the AveragePool
+  // imported on the 8-bit activation (import_pool), its result of y's quantization. count_include_pad pads
+  // the input first, here with x's zero point (taps that dequantize to +0.0f: the sums are onnxruntime's), and
+  // the window then counts every tap, as onnxruntime does. False (the float pool) for dilations, for
+  // count_include_pad with ceil_mode (onnxruntime counts the whole kernel where a window passes the end
+  // pads; ctnn's count stops there) and where x_scale / y_scale >= 2^22 (onnxruntime's conversion of the
+  // rounded mean to int32 could overflow).
+  constexpr bool lower_window_pool(std::int32_t pending, const node_view& op, const operands& o, const dequantized_from& x,
+                                   float x_scale, float y_scale, std::int32_t x_zero_point, std::int32_t y_zero_point,
+                                   const pool_window& w, std::int32_t result) {
+    if (w.win.dilation_h != 1 || w.win.dilation_w != 1 || (w.ceil_mode && w.count_include_pad)) return false;
+    if (!(x_scale > 0.0f && y_scale > 0.0f && x_scale / y_scale < 0x1p22f)) return false;
+    operands moved = o;
+    moved.id[0] = x.source;
+    const std::int32_t first_node = s.m.node_count;
+    import_as_deferred(pending, op_type::AveragePool, op_kind::avg_pool, [&] { import_pool<S>(s, op, moved, result); });
+    if (s.failed() || s.at(result).nhwc < 0) return true;
+    // The nodes before the pool move x's integers (a 1-D input's [N, 1, L, C] view, count_include_pad's pad,
+    // filled with x's zero point): their results keep x's quantization, which the pool reads.
+    for (std::int32_t k = first_node; k < s.m.node_count; ++k) {
+      node& n = s.m.node_at(k);
+      if (n.kind == op_kind::avg_pool) continue;
+      if (n.kind == op_kind::pad) n.attrs.pad.fill_value_bits = std::bit_cast<std::uint32_t>(static_cast<float>(x_zero_point));
+      s.m.tensor_at(n.output).quant = s.m.tensor_at(n.inputs[0]).quant;
+    }
+    s.m.tensor_at(s.at(result).nhwc).quant = quantization{y_scale, y_zero_point};
+    ++s.qdq_lowered;
+    return true;
+  }
+
+  // DequantizeLinear -> Add <- DequantizeLinear, then QuantizeLinear, as onnxruntime's QDQ transformers fuse it
+  // (com.microsoft QLinearAdd): the add node over the two 8-bit activations into the same 8-bit type, with the
+  // result's scale and zero point; kernel::reference::onnx_quant::add computes onnxruntime's x86-64 arithmetic
+  // (its comment states it), bit-exact. False (the float Add then) for operands of other shapes (broadcast:
+  // onnxruntime's scalar spans round differently), other types, or scale ratios of 2^20 or more (whose sums
+  // could leave int32, where onnxruntime's conversion gives INT_MIN).
+  constexpr bool lower_add(std::int32_t pending, const operands& q, std::int32_t result) {
+    if (q.count < 2 || !one_value(q.id[1]) || (q.count > 2 && q.id[2] >= 0 && !one_value(q.id[2]))) return false;
+    const node_view op = s.f.read_node(s.at(pending).deferred_op);
+    if (s.take_reader_error()) return false;
+    const operands o = read_operands(s, op);
+    if (s.failed() || o.count != 2 || !dequantized_activation(o.id[0]) || !dequantized_activation(o.id[1])) return false;
+    const dequantized_from a = s.at(o.id[0]).dq, b = s.at(o.id[1]).dq;
+    quantized_ops<S> ops{s};
+    const operands a_operands = quantization_operands(a.source, a.scale, a.zero_point);
+    const operands b_operands = quantization_operands(b.source, b.scale, b.zero_point);
+    const operands y_operands = quantization_operands(pending, q.id[1], q.count > 2 ? q.id[2] : -1);
+    const float a_scale = ops.scalar_scale(a_operands, 1), b_scale = ops.scalar_scale(b_operands, 1);
+    const float y_scale = ops.scalar_scale(y_operands, 1);
+    const auto a_zero_point = ops.scalar_zero_point(a_operands, 2, dtype::u8);
+    const auto b_zero_point = ops.scalar_zero_point(b_operands, 2, dtype::u8);
+    const auto y_zero_point = ops.scalar_zero_point(y_operands, 2, dtype::u8);
+    const shape as = onnx_shape(s, a.source), bs = onnx_shape(s, b.source);
+    if (s.failed() || a_zero_point.type != y_zero_point.type || b_zero_point.type != y_zero_point.type || as != bs) return false;
+    const auto ratio_ok = [&](float scale) {
+      return scale > 0.0f && y_scale > 0.0f && scale / y_scale < 0x1p20f && y_scale < float_max;
+    };
+    if (!ratio_ok(a_scale) || !ratio_ok(b_scale)) return false;
+    // Each operand's tensor holds that quantization (not another DequantizeLinear's of the same integers).
+    const auto holds = [&](std::int32_t v, float scale, std::int32_t zero_point) {
+      const std::int32_t t = s.at(v).onnx_layout >= 0 ? s.at(v).onnx_layout : s.at(v).nhwc;
+      return t >= 0 && s.m.tensor_at(t).quant.scale == scale && s.m.tensor_at(t).quant.zero_point == zero_point;
+    };
+    if (!holds(a.source, a_scale, a_zero_point.value) || !holds(b.source, b_scale, b_zero_point.value)) return false;
+    const bool nhwc = as.rank == 4 && (prefers_nhwc(s, a.source) || prefers_nhwc(s, b.source));
+    std::int32_t xa = -1, xb = -1, y = -1;
+    import_as_deferred(pending, op_type::Add, op_kind::add, [&] {
+      xa = nhwc ? as_nhwc(s, a.source, 0) : as_onnx(s, a.source, 0);
+      xb = nhwc ? as_nhwc(s, b.source, 1) : as_onnx(s, b.source, 1);
+      y = xa < 0 || xb < 0 ? -1 : s.add_node(op_kind::add, {}, {xa, xb}, s.label_of(result));
+    });
+    if (s.failed() || y < 0) return true;
+    // The operands' quantization is their DequantizeLinear's (a transposed copy made here has none yet).
+    s.m.tensor_at(xa).quant = quantization{a_scale, a_zero_point.value};
+    s.m.tensor_at(xb).quant = quantization{b_scale, b_zero_point.value};
+    s.m.tensor_at(y).quant = quantization{y_scale, y_zero_point.value};
+    define(s, result, y, nhwc);
     ++s.qdq_lowered;
     return true;
   }

@@ -3,8 +3,8 @@
 // templates: the compiler, ctnn-inspect on the host and the docs read the same rows), and why a family
 // declines a call (ir/kernel_decline.hpp):
 //
-//   dsp_rules, mve_rules   one row per op kind, element type and recipe a family has a kernel for, with the
-//                          conditions (kernel_decline reasons, violates) under which that kernel declines,
+//   dsp_rules, mve_rules,  one row per op kind, element type and recipe a family has a kernel for, with the
+//   v6m_rules              conditions (kernel_decline reasons, violates) under which that kernel declines,
 //                          in the order they are asked
 //   rules_decline(rules, p)        the first reason the rows give for p (none: the family takes it)
 //   cortex_m_verdict(p, isa)       which family runs p on an Armv7E-M / Armv8.1-M target, and why the
@@ -102,7 +102,7 @@ inline constexpr std::array<kernel_decline, 7> tconv{d::groups_not_1, d::rank_no
 }  // namespace decline_detail
 
 // The Armv7E-M DSP family (kernel/arm/i8.hpp's select: conv.hpp, depthwise.hpp, depthwise_multiplier.hpp, pool.hpp,
-// add.hpp, broadcast.hpp, s16.hpp, transpose_conv.hpp, svdf.hpp, sequence_lstm.hpp, onnx_conv.hpp, softmax.hpp,
+// add.hpp, broadcast.hpp, s16.hpp, transpose_conv.hpp, svdf.hpp, sequence_lstm.hpp, onnx_conv.hpp, onnx_add.hpp, softmax.hpp,
 // lookup.hpp, copy.hpp).
 inline constexpr fast_kernel_rule dsp_rules[] = {
     {op_kind::conv2d, dtype::i8, decline_detail::rq::tflite, decline_detail::conv_i8},
@@ -141,7 +141,7 @@ inline constexpr fast_kernel_rule dsp_rules[] = {
     {op_kind::sigmoid, dtype::i8, decline_detail::rq::tflite, {}},
     {op_kind::tanh, dtype::i8, decline_detail::rq::tflite, {}},
     {op_kind::quantize, dtype::i8, decline_detail::rq::tflite, {}},
-    {op_kind::quantize, dtype::u8, decline_detail::rq::tflite, {}},  // uint8 to int8
+    {op_kind::quantize, dtype::u8, decline_detail::rq::tflite, {}},
     {op_kind::reshape, dtype::i8, decline_detail::rq::tflite, {kernel_decline::in_place}},
     {op_kind::reshape, dtype::i8, decline_detail::rq::onnx, {kernel_decline::in_place}},
     // ONNX's QLinearConv / QLinearMatMul (kernel/arm/onnx_conv.hpp): the int8 conv and depthwise kernels on the
@@ -150,6 +150,9 @@ inline constexpr fast_kernel_rule dsp_rules[] = {
     {op_kind::conv2d, dtype::u8, decline_detail::rq::onnx, {}},
     {op_kind::dense, dtype::i8, decline_detail::rq::onnx, {}},
     {op_kind::dense, dtype::u8, decline_detail::rq::onnx, {}},
+    // ONNX's QLinearAdd (kernel/arm/onnx_add.hpp, on the FPU): equal shapes (the importer lowers no other).
+    {op_kind::add, dtype::i8, decline_detail::rq::onnx, {}},
+    {op_kind::add, dtype::u8, decline_detail::rq::onnx, {}},
 };
 
 // The Armv8.1-M MVE family's own kernels (kernel/arm/mve/i8.hpp: conv.hpp, depthwise.hpp, add.hpp, pool.hpp, mul.hpp,
@@ -188,6 +191,20 @@ inline constexpr fast_kernel_rule mve_rules[] = {
     {op_kind::dense, dtype::u8, decline_detail::rq::onnx, {kernel_decline::window_over_1024_bytes}},
 };
 
+// The Armv6-M family (kernel/arm/v6m/i8.hpp: conv.hpp, depthwise.hpp, add.hpp), on targets without the DSP extension.
+inline constexpr fast_kernel_rule v6m_rules[] = {
+    {op_kind::conv2d, dtype::i8, decline_detail::rq::tflite,
+     {kernel_decline::groups_not_1, kernel_decline::rank_not_4, kernel_decline::weights_offset_not_0,
+      kernel_decline::fused_activation, kernel_decline::window_over_1024_bytes}},
+    {op_kind::dense, dtype::i8, decline_detail::rq::tflite,
+     {kernel_decline::weights_offset_not_0, kernel_decline::fused_activation, kernel_decline::window_over_1024_bytes}},
+    {op_kind::depthwise_conv2d, dtype::i8, decline_detail::rq::tflite,
+     {kernel_decline::rank_not_4, kernel_decline::depthwise_multiplier_not_1, kernel_decline::weights_offset_not_0,
+      kernel_decline::fused_activation}},
+    {op_kind::add, dtype::i8, decline_detail::rq::tflite,
+     {kernel_decline::broadcast, kernel_decline::add_shift_out_of_range, kernel_decline::fused_activation}},
+};
+
 // Why the rows decline p: the first condition of p's row that p meets; element_type (requantization_not_tflite)
 // when rows of p's op kind exist for other element types (recipes) only; no_kernel_for_op when none exists.
 constexpr kernel_decline rules_decline(std::span<const fast_kernel_rule> rules, const kernel_params& p) {
@@ -207,16 +224,23 @@ constexpr kernel_decline rules_decline(std::span<const fast_kernel_rule> rules, 
 }
 constexpr kernel_decline dsp_decline(const kernel_params& p) { return rules_decline(dsp_rules, p); }
 constexpr kernel_decline mve_decline(const kernel_params& p) { return rules_decline(mve_rules, p); }
+constexpr kernel_decline v6m_decline(const kernel_params& p) { return rules_decline(v6m_rules, p); }
 
-// Which family runs call p on a Cortex-M target of instruction set isa (armv7em_dsp or armv81m_mve), by
-// the rows: arm_mve_i8 (its own kernel), arm_dsp_i8 (on an MVE target: the DSP kernel the MVE family falls
-// back to; `mve` says why), or reference (`reason` says why the DSP family declines it).
+// Which family runs call p on a Cortex-M target of instruction set isa (armv7em_dsp, armv81m_mve or armv6m),
+// by the rows: arm_mve_i8 (its own kernel), arm_dsp_i8 (on an MVE target: the DSP kernel the MVE family falls
+// back to; `mve` says why), arm_v6m_i8 (on an Armv6-M target), or reference (`reason` says why the target's
+// family, DSP or Armv6-M, declines it).
 struct cortex_m_verdict {
   kernel_impl runs = kernel_impl::reference;
   kernel_decline reason = kernel_decline::none;  // the DSP family's reason where the reference runs
   kernel_decline mve = kernel_decline::none;     // the MVE family's own reason on an MVE target
 };
 constexpr cortex_m_verdict verdict_on(const kernel_params& p, instruction_set isa) {
+  if (isa == instruction_set::armv6m) {
+    const kernel_decline own = v6m_decline(p);
+    return own == kernel_decline::none ? cortex_m_verdict{kernel_impl::arm_v6m_i8, kernel_decline::none, kernel_decline::none}
+                                       : cortex_m_verdict{kernel_impl::reference, own, kernel_decline::none};
+  }
   const kernel_decline dsp = dsp_decline(p);
   if (isa == instruction_set::armv81m_mve) {
     const kernel_decline own = mve_decline(p);

@@ -18,6 +18,7 @@
 #include <ctnn/kernel/arm/depthwise.hpp>
 #include <ctnn/kernel/arm/depthwise_multiplier.hpp>
 #include <ctnn/kernel/arm/lookup.hpp>
+#include <ctnn/kernel/arm/onnx_add.hpp>
 #include <ctnn/kernel/arm/onnx_conv.hpp>
 #include <ctnn/kernel/arm/pool.hpp>
 #include <ctnn/kernel/arm/s16.hpp>
@@ -39,7 +40,8 @@ using unsupported = kernel::detail::unsupported_i8;
 //   avg_pool, global_avg_pool: pool.hpp; add (equal shapes): add.hpp; int16 conv2d, dense and depthwise_conv2d: s16.hpp;
 //   transpose_conv2d (int8 and 16x8): transpose_conv.hpp; add (broadcast), sub, mul, squared_difference, maximum,
 //   minimum, prelu: broadcast.hpp; svdf (int8, int16 or int8 state): svdf.hpp; sequence_lstm (TFLM's 8x8_16):
-//   sequence_lstm.hpp; ONNX's integer conv2d and dense (requantization onnx): onnx_conv.hpp; softmax: softmax.hpp;
+//   sequence_lstm.hpp; ONNX's integer conv2d and dense (requantization onnx): onnx_conv.hpp; ONNX's QLinearAdd (equal
+//   shapes): onnx_add.hpp; softmax: softmax.hpp;
 //   sigmoid (TFLite LOGISTIC), tanh and quantize (int8 to int8 or uint8, uint8 to int8): lookup.hpp; reshape (a copy): copy.hpp.
 template <kernel_params P>
 constexpr auto select() {
@@ -51,8 +53,10 @@ constexpr auto select() {
     return kernel::detail::supported_or<detail::transpose_conv_kernel<P>, unsupported>();
   } else if constexpr (P.requantization == requantization_policy::onnx && (P.kind == op_kind::conv2d || P.kind == op_kind::dense)) {
     return kernel::detail::supported_or<detail::onnx_conv_kernel<P>, unsupported>();
-  } else if constexpr (P.kind == op_kind::quantize && P.type == dtype::u8) {  // uint8 to int8: lookup.hpp
-    return kernel::detail::supported_or<detail::lookup_kernel<P>, unsupported>();
+  } else if constexpr (P.requantization == requantization_policy::onnx && P.kind == op_kind::add) {
+    return kernel::detail::supported_or<detail::onnx_add_kernel<P>, unsupported>();
+  } else if constexpr (P.kind == op_kind::quantize && P.type == dtype::u8 && P.requantization == requantization_policy::tflite) {
+    return kernel::detail::supported_or<detail::lookup_kernel<P>, unsupported>();  // uint8 -> int8
   } else if constexpr (!detail::dsp_available || P.type != dtype::i8 ||
                        P.requantization != requantization_policy::tflite) {
     return unsupported{};

@@ -8,8 +8,8 @@
 //   softmax with its exponentials tabulated at compile time (i8/softmax.hpp, scalar);
 //   ONNX's integer conv2d and dense (QLinearConv, QLinearMatMul; int8 or uint8 activations) on the
 //   same GEMM and depthwise kernels with ONNX's output stage (i8/onnx_conv.hpp, i8/output_stage.hpp), and
-//   ONNX's QuantizeLinear per tensor (i8/onnx_quantize.hpp); 8-bit NHWC <-> NCHW transposes (int8 or
-//   uint8, i8/transpose.hpp).
+//   ONNX's QuantizeLinear per tensor (i8/onnx_quantize.hpp) and integer global average pool
+//   (QLinearGlobalAveragePool, i8/onnx_pool.hpp); 8-bit NHWC <-> NCHW transposes (int8 or uint8, i8/transpose.hpp).
 // Without a SIMD level (arm-none-eabi, plain x86-64) every `supports` is false.
 #include <cstddef>
 
@@ -22,6 +22,7 @@
 #include <ctnn/kernel/simd/i8/gemm16.hpp>
 #include <ctnn/kernel/simd/i8/isa.hpp>
 #include <ctnn/kernel/simd/i8/onnx_conv.hpp>
+#include <ctnn/kernel/simd/i8/onnx_pool.hpp>
 #include <ctnn/kernel/simd/i8/onnx_quantize.hpp>
 #include <ctnn/kernel/simd/i8/softmax.hpp>
 #include <ctnn/kernel/simd/i8/transpose.hpp>
@@ -43,6 +44,8 @@ constexpr auto select() {
       return kernel::detail::supported_or<onnx_conv_kernel<P, I>, unsupported>();
     else if constexpr (P.kind == op_kind::quantize)
       return kernel::detail::supported_or<onnx_quantize_kernel<P, I>, unsupported>();
+    else if constexpr (P.kind == op_kind::global_avg_pool)
+      return kernel::detail::supported_or<onnx_global_pool_kernel<P, I>, unsupported>();
     else return unsupported{};
   } else if constexpr (P.type == dtype::i16 && (P.kind == op_kind::conv2d || P.kind == op_kind::dense)) {
     return kernel::detail::supported_or<gemm16_kernel<P, I>, unsupported>();

@@ -2,7 +2,8 @@
 // ONNX's integer operators with ONNX semantics (docs/design.md §4; kernel_params::requantization == onnx), in
 // ONNX's own layouts (data_layout::onnx): QuantizeLinear, DequantizeLinear (per tensor or per axis),
 // QLinearConv and ConvInteger (NCHW activations, OIHW weights, groups; NHWC activations with layout onnx_nhwc),
-// QLinearMatMul and MatMulInteger (A [..., M, K] x B [..., K, N]). uint8 and int8 in any combination; *Integer ops write int32.
+// QLinearMatMul and MatMulInteger (A [..., M, K] x B [..., K, N]), QLinearGlobalAveragePool and
+// QLinearAveragePool (NHWC, the type kept). uint8 and int8 in any combination; *Integer ops write int32.
 //
 // Shared integer core: acc = bias + sum (x - x_zero_point) * (w - w_zero_point) in int32, wrapping (padding taps
 // hold the zero point: they add nothing), then for QLinear* y = saturate(round_half_even(float(acc) *
@@ -18,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 #include <ctnn/detail/quantization.hpp>
 #include <ctnn/ir/module.hpp>
@@ -208,6 +210,44 @@ void global_average_pool(Params p, const X* x, Y* y) {
       out[c + 3] = requantize_value<Y>(a3, multiplier, p->output_offset);
     }
     for (; c < channels; ++c) out[c] = requantize_value<Y>(sum(image, c), multiplier, p->output_offset);
+  }
+}
+
+// QLinearAveragePool (onnxruntime's fusion of a QDQ AveragePool whose window is not the whole image),
+// x [N, H, W, C] (NHWC) -> y [N, OH, OW, C] of x's type, p->win without dilation, as onnxruntime's
+// contrib kernel computes it: in float, each input dequantized, x_scale * float(x - x_zero_point) (its
+// lookup table: a product, never fused into the sum), summed in the window's row-major order from 0.0f,
+// divided by the count of in-bounds taps (float(count)), then y = saturate(nearbyint(mean / y_scale +
+// float(y_zero_point))): the zero point added in float before the rounding, ties to even. (count_include_pad:
+// the importer pads with the zero point first, whose taps add +0.0f exactly.)
+template <class X, class Y, class Params>
+void average_pool(Params p, const X* x, Y* y) {
+  const std::int32_t batches = p->in[0], height = p->in[1], width = p->in[2], channels = p->in[3];
+  const std::int32_t out_height = p->out[1], out_width = p->out[2];
+  const window& win = p->win;
+  const float x_scale = std::bit_cast<float>(p->onnx.input_scale_bits), y_scale = std::bit_cast<float>(p->onnx.output_scale_bits);
+  float dequantized[256];  // by the byte's value as X
+  for (std::int32_t v = std::numeric_limits<X>::lowest(); v <= std::numeric_limits<X>::max(); ++v)
+    dequantized[static_cast<std::uint8_t>(v)] = x_scale * static_cast<float>(v + p->input_offset);  // input_offset: -x_zero_point
+  const float y_zero_point = static_cast<float>(p->output_offset);
+  for (std::int32_t n = 0; n < batches; ++n) {
+    for (std::int32_t oy = 0; oy < out_height; ++oy) {
+      const std::int32_t top = oy * win.stride_h - win.pad_top;
+      const std::int32_t first_row = top > 0 ? top : 0, end_row = top + win.kernel_h < height ? top + win.kernel_h : height;
+      for (std::int32_t ox = 0; ox < out_width; ++ox) {
+        const std::int32_t left = ox * win.stride_w - win.pad_left;
+        const std::int32_t first_column = left > 0 ? left : 0, end_column = left + win.kernel_w < width ? left + win.kernel_w : width;
+        const float count = static_cast<float>((end_row - first_row) * (end_column - first_column));
+        Y* out = y + ((static_cast<std::int64_t>(n) * out_height + oy) * out_width + ox) * channels;
+        for (std::int32_t c = 0; c < channels; ++c) {
+          float sum = 0.0f;
+          for (std::int32_t r = first_row; r < end_row; ++r)
+            for (std::int32_t k = first_column; k < end_column; ++k)
+              sum += dequantized[static_cast<std::uint8_t>(x[((static_cast<std::int64_t>(n) * height + r) * width + k) * channels + c])];
+          out[c] = saturate<Y>(round_half_even(sum / count / y_scale + y_zero_point), 0);
+        }
+      }
+    }
   }
 }
 
