@@ -113,44 +113,6 @@ constexpr ctnn::kernel_params quantize_layer(std::uint32_t family, std::size_t i
 TEST_CASE("arm quantize (int8 to int8 and uint8) equals the reference kernel") {
   t::check_layers<quantize_layer, 43>(std::make_index_sequence<10>{});
 }
-
-// QUANTIZE of uint8 to int8 (a QDQ model's uint8 result made int8; the table indexed by the value): the layers
-// above with a uint8 input of any zero point, the first TFLM's uint8 <-> int8 shortcut. The family's kernel
-// (the DSP lookup; on MVE targets the MVE one) against the reference kernel, on every input value and random ones.
-constexpr ctnn::kernel_params unsigned_quantize_layer(std::uint32_t family, std::size_t index) {
-  t::random r{{t::seed_of(family, index)}};
-  ctnn::kernel_params p = quantize_layer(family, 2 * index + 1);
-  p.type = ctnn::dtype::u8;
-  p.out_type = ctnn::dtype::i8;
-  p.input_offset = -r.in(0, 255);
-  p.output_offset = index == 0 ? -p.input_offset - 128 : r.zero_point();
-  return p;
-}
-
-template <ctnn::kernel_params P>
-void check_unsigned_quantize(std::uint32_t seed) {
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-  static_assert(ctnn::pass::with_kernel_choice<P>.choice.impl == t::expected_family && decltype(t::kernel_family<P>())::supports,
-                "select_kernels should choose the family (on MVE targets its MVE lookup) for uint8 -> int8 quantize");
-#endif
-  using kernel = decltype(t::kernel_family<P>());  // on hosts, the DSP kernel on its C++ (as check_layer)
-  t::random r{{seed}};
-  constexpr auto elements = static_cast<std::size_t>(P.out.elements());
-  auto* input = reinterpret_cast<std::uint8_t*>(t::layer_operands.input);
-  for (std::size_t i = 0; i < elements; ++i) input[i] = static_cast<std::uint8_t>(i < 256 ? i : static_cast<std::size_t>(r.in(0, 255)));
-  const void* const operands[1] = {input};
-  ctnn::kernel::invoke<P>(operands, t::expected_output);  // no recorded choice: the reference kernel
-  std::memset(t::actual_output, 0x5a, elements);
-  kernel::run(operands, t::actual_output, ctnn::kernel::requant_arrays{});
-  t::check_equal<P>(t::expected_output, t::actual_output, elements, 0);
-}
-
-template <std::size_t... I>
-void check_unsigned_quantize_layers(std::index_sequence<I...>) {
-  (check_unsigned_quantize<unsigned_quantize_layer(44, I)>(t::seed_of(1044, I)), ...);
-}
-
-TEST_CASE("arm quantize (uint8 to int8) equals the reference kernel") { check_unsigned_quantize_layers(std::make_index_sequence<6>{}); }
 #if CTNN_ARM_MVE
 // The MVE softmax's fixed-point pieces (kernel/arm/mve/softmax.hpp) against the reference's, value by value: the exp
 // on arguments spread over [-2^31, 0] (every bit of the barrel shifter's remainder), the reciprocal on sums from 97 to
@@ -172,8 +134,9 @@ TEST_CASE("arm MVE softmax's exp and reciprocal equal the reference's") {
 }
 #endif
 
-// QUANTIZE of uint8 to int8 (a QDQ model's uint8 result made int8; the DSP family only): the table, and the first
-// two the top-bit flip a word at a time (equal scales, zero points 128 apart; odd lengths).
+// QUANTIZE of uint8 to int8 (a QDQ model's uint8 result made int8): the DSP family's table, and the first two the
+// top-bit flip a word at a time (equal scales, zero points 128 apart; odd lengths); on MVE targets the MVE family's
+// gather loads of the same table (kernel/arm/mve/lookup.hpp).
 constexpr ctnn::kernel_params quantize_u8_layer(std::uint32_t family, std::size_t index) {
   ctnn::kernel_params p = quantize_layer(family, index + 2);
   t::random r{{t::seed_of(family, index)}};
@@ -189,12 +152,12 @@ constexpr ctnn::kernel_params quantize_u8_layer(std::uint32_t family, std::size_
   return p;
 }
 
-// (check_layer runs int8 inputs: this one the kernel::invoke reference, the DSP kernel, and in place.)
+// (check_layer runs int8 inputs: this one the kernel::invoke reference, the family's kernel, and in place.)
 template <ctnn::kernel_params P>
 void check_quantize_u8(std::uint32_t seed) {
-  using kernel = ctnn::kernel::arm::detail::lookup_kernel<P>;
-  static_assert(kernel::supports && ctnn::pass::with_kernel_choice<P>.choice.impl == ctnn::kernel_impl::arm_dsp_i8,
-                "select_kernels should choose the DSP family's table for a uint8 -> int8 QUANTIZE");
+  using kernel = decltype(t::kernel_family<P>());
+  static_assert(kernel::supports && ctnn::pass::with_kernel_choice<P>.choice.impl == t::expected_family,
+                "select_kernels should choose the family's table for a uint8 -> int8 QUANTIZE");
   constexpr auto bytes = static_cast<std::size_t>(P.out.elements());
   t::operands& o = t::layer_operands;
   t::fill(o, seed);
@@ -214,7 +177,7 @@ void check_quantize_u8_layers(std::index_sequence<I...>) {
   (check_quantize_u8<quantize_u8_layer(44, I)>(t::seed_of(1044, I)), ...);
 }
 
-#if !CTNN_ARM_MVE && defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 TEST_CASE("arm quantize (uint8 to int8, the top-bit flip too) equals the reference kernel") {
   check_quantize_u8_layers(std::make_index_sequence<6>{});
 }
