@@ -6,7 +6,10 @@
 // int8 inputs and results with any zero point, biases, per-tensor multipliers that are powers of two (products
 // land on .5 ties) or not and saturate at times, per-channel weight scales with a zero and an infinite one (NaN
 // products: the zero point). Operands packed as the executor packs them (pack<K>), a uint8 input through the
-// call's scratch. select_kernels must choose the DSP family for every layer where the DSP extension exists.
+// call's scratch. select_kernels must choose the DSP family for every layer where the DSP extension exists,
+// and on MVE targets (the Cortex-M55) the MVE family, whose kernels (kernel/arm/mve/onnx_conv.hpp: the same
+// restatement on the MVE conv and depthwise kernels with ONNX's output stage, onnx_output.hpp) are tested
+// there in the DSP ones' place (the DSP ones on the Cortex-M4 and M33).
 // QLinearAdd (kernel/arm/onnx_add.hpp, on the FPU) against kernel::reference::onnx_quant::add on odd shapes of
 // uint8 and int8, scales of any ratio and of ratio 1/2 (ties), in place over its first input too.
 // In place (kernel_params::in_place, ctnn::in_place_windows): NHWC layers with the result at the largest shift
@@ -17,6 +20,7 @@
 #include <bit>
 #include <cmath>
 
+#include <ctnn/kernel/arm/mve/onnx_conv.hpp>
 #include <ctnn/kernel/arm/onnx_add.hpp>
 #include <ctnn/kernel/arm/onnx_conv.hpp>
 #include <ctnn/memory/in_place_window.hpp>
@@ -137,14 +141,24 @@ inline std::int8_t weights[max_bytes], zero_points[64];
 inline std::int32_t bias[64];
 inline float scales[64];
 
+// The family under test: MVE's where the target has it, else the DSP one.
+#if CTNN_ARM_MVE
+template <ctnn::kernel_params P>
+using family_kernel = ctnn::kernel::arm::mve::detail::onnx_conv_kernel<P>;
+inline constexpr bool family_compiled = ctnn::kernel::arm::mve::detail::mve_onnx_available;
+inline constexpr ctnn::kernel_impl family_impl = ctnn::kernel_impl::arm_mve_i8;
+#else
+template <ctnn::kernel_params P>
+using family_kernel = ctnn::kernel::arm::detail::onnx_conv_kernel<P>;
+inline constexpr bool family_compiled = ctnn::kernel::arm::detail::dsp_available;
+inline constexpr ctnn::kernel_impl family_impl = ctnn::kernel_impl::arm_dsp_i8;
+#endif
+
 template <ctnn::kernel_params P>
 void check_onnx_layer(std::uint32_t seed) {
-  using kernel = ctnn::kernel::arm::detail::onnx_conv_kernel<P>;
-  CHECK(kernel::supports == ctnn::kernel::arm::detail::dsp_available);
-#if !CTNN_ARM_MVE
-  if constexpr (ctnn::kernel::arm::detail::dsp_available)
-    CHECK(ctnn::pass::with_kernel_choice<P>.choice.impl == ctnn::kernel_impl::arm_dsp_i8);
-#endif
+  using kernel = family_kernel<P>;
+  CHECK(kernel::supports == family_compiled);
+  if constexpr (family_compiled) CHECK(ctnn::pass::with_kernel_choice<P>.choice.impl == family_impl);
   if constexpr (kernel::supports) {
     t::random r{{seed}};
     constexpr auto channels = static_cast<std::size_t>(channels_of(P));
@@ -251,9 +265,7 @@ template <ctnn::kernel_params P>
 void check_qlinear_add(std::uint32_t seed) {
   using kernel = ctnn::kernel::arm::detail::onnx_add_kernel<P>;
   CHECK(kernel::supports == (ctnn::kernel::arm::detail::dsp_available && ctnn::kernel::arm::detail::fpu_fma_available));
-#if !CTNN_ARM_MVE
-  if constexpr (kernel::supports) CHECK(ctnn::pass::with_kernel_choice<P>.choice.impl == ctnn::kernel_impl::arm_dsp_i8);
-#endif
+  if constexpr (kernel::supports) CHECK(ctnn::pass::with_kernel_choice<P>.choice.impl == family_impl);  // on MVE targets, its fallback
   if constexpr (kernel::supports) {
     t::random r{{seed}};
     constexpr auto bytes = static_cast<std::size_t>(P.out.elements());

@@ -326,6 +326,31 @@ TEST_CASE("Cortex-M families' rows: which family runs a call, and why the refere
   onnx_add.requantization = ctnn::requantization_policy::onnx;
   onnx_add.onnx.input_scale_bits = onnx_add.onnx.input2_scale_bits = onnx_add.onnx.output_scale_bits = 0x3c000000u;  // 2^-7
   CHECK(arm::verdict_on(onnx_add, dsp).runs == kernel_impl::arm_dsp_i8);
+  CHECK(arm::verdict_on(onnx_add, mve).runs == kernel_impl::arm_dsp_i8);  // the MVE family's fallback
+  // ONNX's integer convolutions (kernel/arm/mve/onnx_conv.hpp): MVE's conv and depthwise kernels on the restated
+  // call; a depthwise conv (groups = channels) over more than 255 taps, or a window gathered past 1,024 bytes (the
+  // channels at dim 1 in NCHW), on the DSP ones.
+  kernel_params onnx_conv = int8_conv();
+  onnx_conv.requantization = ctnn::requantization_policy::onnx;
+  onnx_conv.type = dtype::u8;
+  onnx_conv.onnx.layout = ctnn::data_layout::onnx_nhwc;
+  onnx_conv.win.kernel_h = onnx_conv.win.kernel_w = 3;
+  CHECK(arm::verdict_on(onnx_conv, mve).runs == kernel_impl::arm_mve_i8);
+  kernel_params onnx_depthwise = onnx_conv;
+  onnx_depthwise.out = onnx_depthwise.in;
+  onnx_depthwise.groups = onnx_depthwise.in[3];
+  onnx_depthwise.win.kernel_h = onnx_depthwise.win.kernel_w = 16;
+  CHECK(arm::verdict_on(onnx_depthwise, mve).runs == kernel_impl::arm_dsp_i8);
+  CHECK(arm::verdict_on(onnx_depthwise, mve).mve == kernel_decline::taps_over_255);
+  onnx_depthwise.win.kernel_h = onnx_depthwise.win.kernel_w = 15;
+  CHECK(arm::verdict_on(onnx_depthwise, mve).runs == kernel_impl::arm_mve_i8);
+  kernel_params onnx_nchw = onnx_conv;
+  onnx_nchw.onnx.layout = ctnn::data_layout::onnx;
+  onnx_nchw.in = make_shape(1, 1100, 1, 1);  // a QDQ Gemm's 1x1 conv: 1,100 values gathered (not a multiple of 16)
+  onnx_nchw.out = make_shape(1, 32, 1, 1);
+  onnx_nchw.win.kernel_h = onnx_nchw.win.kernel_w = 1;
+  CHECK(arm::verdict_on(onnx_nchw, mve).mve == kernel_decline::window_over_1024_bytes);
+  CHECK(arm::verdict_on(onnx_nchw, mve).runs == kernel_impl::arm_dsp_i8);
   // Broadcasts: the MVE add declines them, the DSP family's broadcast kernel takes them.
   kernel_params broadcast_add = int8_of(op_kind::add);
   broadcast_add.in2 = make_shape(1, 1);

@@ -74,18 +74,20 @@ constexpr kernel_choice choice_by_values(const kernel_params& p, instruction_set
     return {kernel_impl::undecided, isa};
   // ONNX's integer conv2d, dense, quantize and pools: the x86 int8 family (kernel/simd/i8/onnx_conv.hpp,
   // onnx_quantize.hpp, onnx_pool.hpp), and conv2d, dense and QLinearAdd the Armv7E-M DSP family
-  // (kernel/arm/onnx_conv.hpp, onnx_add.hpp), which say which calls.
+  // (kernel/arm/onnx_conv.hpp, onnx_add.hpp) and the MVE one (kernel/arm/mve/onnx_conv.hpp; its QLinearAdd the
+  // DSP kernel), which say which calls.
   if (p.requantization == requantization_policy::onnx) {
     const bool weighted = p.kind == op_kind::conv2d || p.kind == op_kind::dense;
     const bool pool = p.kind == op_kind::global_avg_pool;
     const bool fpu_add = kernel::reference::onnx_quant::is_quantized_add(p);  // kernel/arm/onnx_add.hpp
-    return ((weighted || pool || p.kind == op_kind::quantize) && x86_int8) || ((weighted || fpu_add) && isa == instruction_set::armv7em_dsp)
+    return ((weighted || pool || p.kind == op_kind::quantize) && x86_int8) || ((weighted || fpu_add) && is_cortex_m_with_fast_kernels(isa))
                ? kernel_choice{kernel_impl::undecided, isa}
                : kernel_choice{};
   }
-  // uint8 -> int8 QUANTIZE (a QDQ model's uint8 result made int8): the DSP family's table (kernel/arm/lookup.hpp).
+  // uint8 -> int8 QUANTIZE (a QDQ model's uint8 result made int8): the DSP family's table (kernel/arm/lookup.hpp),
+  // on MVE targets read by gather loads (kernel/arm/mve/lookup.hpp).
   if (p.type == dtype::u8)
-    return p.kind == op_kind::quantize && isa == instruction_set::armv7em_dsp ? kernel_choice{kernel_impl::undecided, isa} : kernel_choice{};
+    return p.kind == op_kind::quantize && is_cortex_m_with_fast_kernels(isa) ? kernel_choice{kernel_impl::undecided, isa} : kernel_choice{};
   if (p.type == dtype::f32 && p.out_type == dtype::f32 && has_vector_f32(isa) && p.in_place == 0)
     return {kernel_impl::undecided, isa};
   if (p.type == dtype::i8 && (isa == instruction_set::armv7em_dsp || isa == instruction_set::armv81m_mve ||

@@ -45,10 +45,15 @@ constexpr std::int64_t taps(const kernel_params& p) {
 constexpr bool clamp_only(activation a) { return a == activation::none || a == activation::relu || a == activation::relu6; }
 
 // MVE convolutions gather a window on the stack unless every pixel is one stretch of a multiple of 16 values.
+// ONNX's integer calls (restated by kernel/arm/onnx_conv.hpp): NCHW convs' channels at dim 1, MatMul's depth the
+// last dim, a depthwise conv (groups > 1) on the depthwise kernel, which gathers nothing.
 constexpr bool mve_window_too_large(const kernel_params& p) {
   const bool dense = p.kind == op_kind::dense;
+  const bool onnx = p.requantization == requantization_policy::onnx;
+  if (onnx && p.kind == op_kind::conv2d && p.groups != 1) return false;
   const std::int64_t batch = p.out.rank > 0 && p.out[0] > 0 ? p.out[0] : 1;
-  const std::int64_t in_c = dense ? p.in.elements() / batch : (p.in.rank == 4 ? p.in[3] : 0);
+  const std::int32_t channel_dim = onnx && p.onnx.layout != data_layout::onnx_nhwc ? 1 : 3;
+  const std::int64_t in_c = dense ? (onnx ? p.in.last() : p.in.elements() / batch) : (p.in.rank == 4 ? p.in[channel_dim] : 0);
   const std::int64_t reduction = dense ? in_c : taps(p) * in_c;
   const window& w = p.win;
   const bool flat = dense || (w.kernel_h == 1 && w.kernel_w == 1 && w.stride_h == 1 && w.stride_w == 1 && w.pad_top == 0 &&
@@ -79,7 +84,7 @@ constexpr bool violates(kernel_decline d, const kernel_params& p) {
     case kernel_decline::svdf_state_type: return p.svdf.state_type != dtype::i16 && p.svdf.state_type != dtype::i8;
     case kernel_decline::lstm_form: return p.sequence_lstm.operand_count() != 6 || p.sequence_lstm.gates() != 4;
     case kernel_decline::dilated: return p.win.dilation_h != 1 || p.win.dilation_w != 1;
-    case kernel_decline::taps_over_255: return taps(p) > 32767 / 128;
+    case kernel_decline::taps_over_255: return (p.kind != op_kind::conv2d || p.groups != 1) && taps(p) > 32767 / 128;  // depthwise
     case kernel_decline::window_over_1024_bytes: return decline_detail::mve_window_too_large(p);
     case kernel_decline::elements_over_2_31: return p.out.elements() >= (std::int64_t{1} << 31);
     case kernel_decline::broadcast: return !(p.in == p.out) || !(p.in2 == p.out);
@@ -151,8 +156,7 @@ inline constexpr fast_kernel_rule dsp_rules[] = {
 };
 
 // The Armv8.1-M MVE family's own kernels (kernel/arm/mve/i8.hpp: conv.hpp, depthwise.hpp, add.hpp, pool.hpp, mul.hpp,
-// softmax.hpp); the
-// calls they decline go to the DSP family (dsp_rules).
+// softmax.hpp, lookup.hpp, onnx_conv.hpp); the calls they decline go to the DSP family (dsp_rules).
 inline constexpr fast_kernel_rule mve_rules[] = {
     {op_kind::conv2d, dtype::i8, decline_detail::rq::tflite,
      {kernel_decline::groups_not_1, kernel_decline::rank_not_4, kernel_decline::weights_offset_not_0,
@@ -174,6 +178,17 @@ inline constexpr fast_kernel_rule mve_rules[] = {
     // compiler's: other_shape).
     {op_kind::mul, dtype::i8, decline_detail::rq::tflite, {kernel_decline::fused_activation}},
     {op_kind::softmax, dtype::i8, decline_detail::rq::tflite, {}},
+    // lookup.hpp (the DSP kernel's table, read by gather loads); its finer conditions are the compiler's.
+    {op_kind::sigmoid, dtype::i8, decline_detail::rq::tflite, {}},
+    {op_kind::tanh, dtype::i8, decline_detail::rq::tflite, {}},
+    {op_kind::quantize, dtype::i8, decline_detail::rq::tflite, {}},
+    {op_kind::quantize, dtype::u8, decline_detail::rq::tflite, {}},  // uint8 to int8
+    // ONNX's QLinearConv / QLinearMatMul (mve/onnx_conv.hpp: the DSP family's restatement on the MVE conv and
+    // depthwise kernels); its other conditions are the DSP rows' (other_shape where one fails).
+    {op_kind::conv2d, dtype::i8, decline_detail::rq::onnx, {kernel_decline::window_over_1024_bytes, kernel_decline::taps_over_255}},
+    {op_kind::conv2d, dtype::u8, decline_detail::rq::onnx, {kernel_decline::window_over_1024_bytes, kernel_decline::taps_over_255}},
+    {op_kind::dense, dtype::i8, decline_detail::rq::onnx, {kernel_decline::window_over_1024_bytes}},
+    {op_kind::dense, dtype::u8, decline_detail::rq::onnx, {kernel_decline::window_over_1024_bytes}},
 };
 
 // The Armv6-M family (kernel/arm/v6m/i8.hpp: conv.hpp, depthwise.hpp, add.hpp), on targets without the DSP extension.

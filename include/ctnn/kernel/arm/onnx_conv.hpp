@@ -51,7 +51,16 @@ inline void flip_top_bits(const void* from, void* to) {
   for (std::int64_t i = Count / 4 * 4; i < Count; ++i) out[i] = static_cast<unsigned char>(in[i] ^ 0x80u);
 }
 
-template <kernel_params P>
+// The Armv7E-M DSP family's int8 kernels that run the restated calls (conv.hpp, depthwise.hpp).
+template <kernel_params Q>
+struct dsp_int8_kernels {
+  using conv = conv_kernel<Q>;  // also dense
+  using depthwise = depthwise_kernel<Q>;
+};
+
+// Inner: a family's int8 kernels for the restated call (its `conv` and `depthwise`, taking requantization
+// onnx): the DSP family's here, the MVE family's in kernel/arm/mve/onnx_conv.hpp.
+template <kernel_params P, template <kernel_params> class Inner = dsp_int8_kernels>
 struct onnx_conv_kernel {
   using shape = kernel::detail::onnx_call_shape<P>;
   static constexpr kernel_params restated() {
@@ -65,7 +74,7 @@ struct onnx_conv_kernel {
     return q;
   }
   static constexpr kernel_params inner_p = restated();
-  using inner = std::conditional_t<shape::is_depthwise, depthwise_kernel<inner_p>, conv_kernel<inner_p>>;
+  using inner = std::conditional_t<shape::is_depthwise, typename Inner<inner_p>::depthwise, typename Inner<inner_p>::conv>;
   // The inner call reads the activations' bytes as they are: NHWC, dense, or NCHW images of one pixel.
   static constexpr bool same_bytes = shape::is_dense || shape::is_nhwc ||
                                      (P.in.rank == 4 && P.out.rank == 4 && P.in[2] == 1 && P.in[3] == 1 && P.out[2] == 1 && P.out[3] == 1);
@@ -105,7 +114,7 @@ struct onnx_conv_kernel {
   static constexpr bool packs(std::size_t k) { return k == 1 || (k == 2 && P.has_bias != 0) || (k == 3 && per_channel); }
   template <std::size_t K, class Reader>
   static constexpr auto pack(const Reader& read) {
-    static_assert(K >= 1 && K <= 3, "ctnn: the ONNX DSP kernels pack their weights, bias and weight scales only.");
+    static_assert(K >= 1 && K <= 3, "ctnn: the ONNX integer convolution kernels pack their weights, bias and weight scales only.");
     if constexpr (K == 1 && inner_packs_weights) {
       return inner::template pack<1>(inner_order<Reader>{read});
     } else if constexpr (K == 1) {

@@ -15,13 +15,15 @@
 // constant. Both come from pack<1> at compile time: the offset terms, then the filters re-laid out for
 // dot_four, per group of four output channels chunk by chunk (chunk j of the group's filter c at 64 j +
 // 16 c), each filter padded with zeros to whole chunks (so a gathered window's tail and the filters' agree
-// on zero) and the last group with zero filters to four. Requantization on four lanes: vector.hpp.
+// on zero) and the last group with zero filters to four. Requantization on four lanes: vector.hpp, or
+// ONNX's output stage (onnx_output.hpp) in the calls onnx_conv.hpp restates ONNX's integer convolutions as.
 #include <array>
 #include <cstddef>
 #include <cstdint>
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/arm/detail/window.hpp>
+#include <ctnn/kernel/arm/mve/onnx_output.hpp>
 #include <ctnn/kernel/arm/mve/vector.hpp>
 #include <ctnn/kernel/detail/operands.hpp>
 #include <ctnn/kernel/detail/output_clamp.hpp>
@@ -48,7 +50,7 @@ struct conv_kernel {
 
   static constexpr bool supports =
       mve_available && (P.kind == op_kind::dense || (P.kind == op_kind::conv2d && P.groups == 1 && P.in.rank == 4 && P.out.rank == 4)) &&
-      P.type == dtype::i8 && P.weights_offset == 0 && g::valid && kernel::detail::is_output_clamp(P.fused) &&
+      P.type == dtype::i8 && P.weights_offset == 0 && g::valid && kernel::detail::is_output_clamp(P.fused) && output_stage_available<P> &&
       (!gathers || 16 * chunks <= max_window_bytes);
 
   // Packed weights: words [0, 4 * groups) the offset terms input_offset * sum(filter o), wrapping as the
@@ -86,7 +88,7 @@ struct conv_kernel {
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
     const auto [input, packed, bias, output] = kernel::detail::weighted_operands_of<P, std::int32_t>(operands, result);
     const channels c{packed, reinterpret_cast<const std::int8_t*>(packed + 4 * groups), bias, rq.multiplier, rq.shift};
-    if (P.per_channel != 0 && has_left_shift(rq.shift, out_c)) all_pixels<true>(c, input, output);
+    if (P.per_channel != 0 && !onnx_output_stage<P> && has_left_shift(rq.shift, out_c)) all_pixels<true>(c, input, output);
     else all_pixels<false>(c, input, output);
   }
 #else
@@ -185,14 +187,16 @@ struct conv_kernel {
     if constexpr (Count == 4) {
       acc = vaddq_s32(acc, vldrwq_s32(c.offset_terms + o));
       if constexpr (P.has_bias != 0) acc = vaddq_s32(acc, vldrwq_s32(c.bias + o));
-      if constexpr (P.per_channel != 0) acc = requantize<P, Left>(acc, vldrwq_s32(c.multiplier + o), vldrwq_s32(c.shift + o));
+      if constexpr (onnx_output_stage<P>) acc = clamp_output<P>(onnx_scale_plus_offset<P>(acc, onnx_multipliers<P>(c.multiplier, o)));
+      else if constexpr (P.per_channel != 0) acc = requantize<P, Left>(acc, vldrwq_s32(c.multiplier + o), vldrwq_s32(c.shift + o));
       else acc = requantize<P>(acc);
       vstrbq_s32(out + o, acc);
     } else {
       const mve_pred16_t lanes = vctp32q(Count);
       acc = vaddq_s32(acc, vldrwq_s32(c.offset_terms + o));
       if constexpr (P.has_bias != 0) acc = vaddq_s32(acc, vldrwq_z_s32(c.bias + o, lanes));
-      if constexpr (P.per_channel != 0) acc = requantize<P, Left>(acc, vldrwq_z_s32(c.multiplier + o, lanes), vldrwq_z_s32(c.shift + o, lanes));
+      if constexpr (onnx_output_stage<P>) acc = clamp_output<P>(onnx_scale_plus_offset<P>(acc, onnx_multipliers<P>(c.multiplier, o, lanes)));
+      else if constexpr (P.per_channel != 0) acc = requantize<P, Left>(acc, vldrwq_z_s32(c.multiplier + o, lanes), vldrwq_z_s32(c.shift + o, lanes));
       else acc = requantize<P>(acc);
       vstrbq_p_s32(out + o, acc, lanes);
     }

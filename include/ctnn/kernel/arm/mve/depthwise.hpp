@@ -6,7 +6,8 @@
 // a tap's channels are consecutive) widened to int16 lanes (VLDRB.S16), their products widened to int32 in two
 // vectors, the even channels' (VMULLB) and the odd channels' (VMULLT), each added to its accumulator: 6
 // instructions per 8 MACs (MVE has no vector-by-vector VMLA; four channels in int32 lanes take 4 per 4).
-// The output stage requantizes both vectors and interleaves them back into channel order (store_eight).
+// The output stage requantizes both vectors (TFLite's, or ONNX's in the calls onnx_conv.hpp restates ONNX's
+// integer depthwise convolutions as: onnx_output.hpp) and interleaves them back into channel order (store_eight).
 // With a depth multiplier M != 1, output channel o reads input channel o / M: the group's eight input
 // bytes are one gather load (VLDRB.S16 with int16 offsets (c + k) / M - c / M from input channel c / M,
 // set up once per group), as many instructions as the contiguous load. Channels past the last whole
@@ -43,6 +44,7 @@
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/arm/detail/window.hpp>
+#include <ctnn/kernel/arm/mve/onnx_output.hpp>
 #include <ctnn/kernel/arm/mve/vector.hpp>
 #include <ctnn/kernel/detail/operands.hpp>
 #include <ctnn/kernel/detail/output_clamp.hpp>
@@ -79,7 +81,10 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
 
   static constexpr bool supports = mve_available && P.kind == op_kind::depthwise_conv2d && P.type == dtype::i8 &&
                                    multiplier >= 1 && P.in.rank == 4 && P.out.rank == 4 && std::int64_t{in_c} * multiplier == channels &&
-                                   taps <= max_taps && P.weights_offset == 0 && g::valid && kernel::detail::is_output_clamp(P.fused);
+                                   taps <= max_taps && P.weights_offset == 0 && g::valid && kernel::detail::is_output_clamp(P.fused) &&
+                                   output_stage_available<P>;
+  // Per-channel shifts to look at (TFLite's; ONNX's output stage has float multipliers only).
+  static constexpr bool shifts_per_channel = P.per_channel != 0 && !onnx_output_stage<P>;
 
 #if CTNN_ARM_MVE
   template <std::size_t N>
@@ -95,11 +100,11 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
     if constexpr (buffered) {
       alignas(8) std::int8_t rows[buffer_bytes];
       fill_padding(rows);
-      const std::int32_t largest = P.per_channel != 0 ? largest_shift(rq.shift, channels) : 0;
+      const std::int32_t largest = shifts_per_channel ? largest_shift(rq.shift, channels) : 0;
       if (largest > 0) buffered_groups<scaling::left>(input, weights, bias, rq, output, rows);
       else if (largest < 0) buffered_groups<scaling::right>(input, weights, bias, rq, output, rows);
       else buffered_groups<scaling::no_left>(input, weights, bias, rq, output, rows);
-    } else if (P.per_channel != 0 && has_left_shift(rq.shift, channels)) {
+    } else if (shifts_per_channel && has_left_shift(rq.shift, channels)) {
       for (std::int32_t q = 0; q < groups; ++q) channel_group<true, false>(input, weights, bias, rq, output, 8 * q);
       if constexpr (tail != 0) channel_group<true, true>(input, weights, bias, rq, output, 8 * groups);
     } else {
@@ -174,10 +179,14 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
     if constexpr (Tail) s.lanes = vctp16q(tail);
     return s;
   }
-  // Their multipliers and shifts (Left: scales_of).
+  // Their multipliers and shifts (Left: scales_of); ONNX's: their multipliers' float bits.
   template <bool Tail, bool Left>
   [[gnu::always_inline]] static inline void set_scales(group_state& s, const requant_arrays& rq, std::int32_t c) {
-    if constexpr (P.per_channel != 0) {
+    if constexpr (onnx_output_stage<P> && P.per_channel != 0) {
+      const pair multipliers = load_pair<Tail>(rq.multiplier + c);
+      s.even.multiplier = multipliers.even;
+      s.odd.multiplier = multipliers.odd;
+    } else if constexpr (P.per_channel != 0) {
       const pair multipliers = load_pair<Tail>(rq.multiplier + c), shifts = load_pair<Tail>(rq.shift + c);
       s.even = scales_of<Left>(multipliers.even, shifts.even);
       s.odd = scales_of<Left>(multipliers.odd, shifts.odd);
@@ -206,7 +215,11 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
   template <scaling S, bool Tail>
   [[gnu::always_inline]] static inline void store(const group_state& s, pair acc, std::int8_t* out) {
     int32x4_t even, odd;
-    if constexpr (P.per_channel == 0) {
+    if constexpr (onnx_output_stage<P>) {
+      const int32x4_t tensor_multiplier = vdupq_n_s32(static_cast<std::int32_t>(P.onnx.multiplier_bits));
+      even = onnx_scale_plus_offset<P>(acc.even, P.per_channel != 0 ? s.even.multiplier : tensor_multiplier);
+      odd = onnx_scale_plus_offset<P>(acc.odd, P.per_channel != 0 ? s.odd.multiplier : tensor_multiplier);
+    } else if constexpr (P.per_channel == 0) {
       even = scale_plus_offset<P>(acc.even), odd = scale_plus_offset<P>(acc.odd);
     } else if constexpr (S == scaling::right) {
       even = scale_right_plus_offset<P>(acc.even, s.even), odd = scale_right_plus_offset<P>(acc.odd, s.odd);
@@ -240,7 +253,7 @@ struct depthwise_kernel : kernel::detail::reads_constants_as_stored {
   template <std::size_t N>
   [[gnu::noinline]] static void pixel_major(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
     const auto [input, weights, bias, output] = kernel::detail::weighted_operands_of<P, std::int8_t>(operands, result);
-    if (P.per_channel != 0 && has_left_shift(rq.shift, channels)) pixels<true>(input, weights, bias, rq, output);
+    if (shifts_per_channel && has_left_shift(rq.shift, channels)) pixels<true>(input, weights, bias, rq, output);
     else pixels<false>(input, weights, bias, rq, output);
   }
   template <bool Left>
