@@ -107,6 +107,14 @@ TEST_CASE("conv2d: stride 2 over vector-wide input channels (edges gathered with
   check_conv<padded_conv(1, 6, 40, 17, 24, 3, 1, 1, 2, 1, 2)>(36);  // stride 1 with dilation: the direct kernel
 }
 
+TEST_CASE("conv2d: half a vector of output channels (two pixels per 512-bit vector), odd rows and blocks") {
+  check_conv<conv(1, 96, 96, 3, 8, 3, 2, 1, ctnn::activation::relu6)>(41);  // MobileNet 0.25's first conv
+  check_conv<padded_conv(1, 13, 29, 3, 8, 3, 2, 0, 1, 1, 0)>(42);
+  check_conv<padded_conv(2, 9, 31, 5, 8, 3, 1, 1, 0, 0, 1)>(43);  // stride 1: Step + Depth = 10 lanes
+  check_conv<conv(1, 7, 21, 7, 8, 3, 2, 1)>(44);                 // a pair's inputs wider than a vector
+  check_conv<conv(1, 5, 7, 16, 8, 1, 1, 0, ctnn::activation::none)>(45);  // pointwise, 35 pixels
+}
+
 // The block planning: with a depth, a block's weights fit the L1 budget (or the block is one vector)
 // without wasting more lanes; without one (dense, Winograd) and for single-row products nothing changes.
 namespace plan {

@@ -96,6 +96,13 @@ TEST_CASE("depthwise_conv2d: MobileNet and DS-CNN shapes; multipliers other than
   check<depthwise(48, 8, 1)>(direct_tolerance, 1);
   check<depthwise(48, 16, 2)>(direct_tolerance, 2);
   check<depthwise(6, 256, 1)>(direct_tolerance, 3);
+  // Rows of whole edge blocks around the interior; channels a fraction of the vector (several pixels per
+  // vector in the interior with AVX-512), odd widths.
+  check<depthwise(24, 32, 1)>(direct_tolerance, 4);
+  check<depthwise(37, 4, 1)>(direct_tolerance, 5);
+  check<depthwise(29, 8, 1)>(direct_tolerance, 6);
+  check<depthwise(35, 8, 2)>(direct_tolerance, 7);
+  check<depthwise(19, 2, 1)>(direct_tolerance, 8);
   constexpr kernel_params multiplier = [] {
     kernel_params p = random_window_op(ctnn::op_kind::depthwise_conv2d, 7, 9);
     p.depth_multiplier = 2;

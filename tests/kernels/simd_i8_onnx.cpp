@@ -283,6 +283,38 @@ TEST_CASE("NHWC <-> NCHW transposes of uint8, int8 and float32: the vectorised b
   if (vectorised) CHECK(t.vectorised_cases == t.cases);
 }
 
+// NCHW -> NHWC of an image with fewer channels than a block's side (an RGB input's 3: the column-by-column
+// path of transpose_blocks), and the way back from few pixels.
+constexpr kernel_params few_rows_transpose(dtype type, std::int32_t channels, std::int32_t h, std::int32_t w, bool to_nchw) {
+  kernel_params p{};
+  p.kind = op_kind::transpose;
+  p.type = p.out_type = type;
+  if (to_nchw) {
+    p.in = ctnn::make_shape(1, h, w, channels);
+    p.transpose.perm = {0, 3, 1, 2};
+    p.out = ctnn::make_shape(1, channels, h, w);
+  } else {
+    p.in = ctnn::make_shape(1, channels, h, w);
+    p.transpose.perm = {0, 2, 3, 1};
+    p.out = ctnn::make_shape(1, h, w, channels);
+  }
+  return p;
+}
+
+TEST_CASE("NCHW <-> NHWC transposes with fewer rows than a block equal the reference") {
+  tally t;
+  std::mt19937 rng(2029);
+  check_transpose<few_rows_transpose(dtype::f32, 3, 96, 96, false)>(t, rng);
+  check_transpose<few_rows_transpose(dtype::f32, 1, 5, 7, false)>(t, rng);
+  check_transpose<few_rows_transpose(dtype::f32, 4, 3, 5, false)>(t, rng);
+  check_transpose<few_rows_transpose(dtype::u8, 3, 9, 13, false)>(t, rng);
+  check_transpose<few_rows_transpose(dtype::i8, 2, 7, 3, false)>(t, rng);
+  check_transpose<few_rows_transpose(dtype::f32, 9, 1, 3, true)>(t, rng);
+  CHECK(t.cases == 6);
+  CHECK(t.equal == t.cases);
+  if (vectorised) CHECK(t.vectorised_cases == t.cases);
+}
+
 TEST_CASE("ONNX integer conv2d with per-channel weight zero points keeps the reference kernel, and agrees") {
   constexpr kernel_params p = with_channel_zero_points();
   static_assert(ctnn::pass::with_kernel_choice<p>.choice.impl == ctnn::kernel_impl::reference);

@@ -148,6 +148,73 @@ inline void gemm_block(const float* const* tap_base, const float* weights, const
   }
 }
 
+#if XSIMD_WITH_AVX512F
+// Whether gemm_pixel_pairs applies: half a 512-bit vector of output channels, pixels stored contiguously.
+template <int Outputs, int OutStride>
+inline constexpr bool pixel_pairs_apply = sizeof(wide) == 64 && Outputs * 2 == lanes && OutStride == Outputs;
+
+// gemm_block for Outputs = lanes / 2 (MobileNet 0.25's first conv: 8 channels), two pixels per vector:
+// lanes [0, 8) pixel 2j, lanes [8, 16) pixel 2j + 1 (x broadcast to each half, weights repeated), so no
+// lane is padding. The same sums in the same order as gemm_block's. `weights`, `bias`: packed for one
+// vector per block (pack_gemm_weights / pack_gemm_bias), lanes [Outputs, lanes) unused. Pixel r reads
+// tap_base[t][r * Step + d] for r < R only (an odd R's last vector repeats its pixel, stored once).
+template <int R, int Depth, int Taps, int Step, int Outputs, activation A>
+inline void gemm_pixel_pairs(const float* const* tap_base, const float* weights, const float* bias, float* out) {
+  constexpr int pairs = (R + 1) / 2;
+  constexpr __mmask16 upper = static_cast<__mmask16>(0xFF00);
+  // Lanes [0, 8) twice (the zero-masked form: GCC 12 warns on the plain one's undefined source).
+  const auto repeat_half = [](__m512 v) { return _mm512_maskz_shuffle_f32x4(static_cast<__mmask16>(0xFFFF), v, v, 0x44); };
+  __m512 acc[pairs];
+  const __m512 b = repeat_half(_mm512_load_ps(bias));
+#pragma GCC unroll 16
+  for (int j = 0; j < pairs; ++j) acc[j] = b;
+  for (int t = 0; t < Taps; ++t) {
+    const float* x = tap_base[t];
+    if (x == nullptr) continue;
+    const float* w = weights + t * Depth * lanes;
+    if constexpr (Step + Depth <= lanes) {
+      // A pair's inputs of this tap in one masked load (lanes [0, Depth) and [Step, Step + Depth); the others
+      // are not read), spread to the halves by a permutation per input channel.
+      constexpr __mmask16 used = static_cast<__mmask16>(((1u << Depth) - 1u) | ((1u << Depth) - 1u) << Step);
+      constexpr __mmask16 first_only = static_cast<__mmask16>((1u << Depth) - 1u);
+      __m512 xs[pairs];
+#pragma GCC unroll 16
+      for (int j = 0; j < pairs; ++j) xs[j] = _mm512_maskz_loadu_ps(2 * j + 1 < R ? used : first_only, x + 2 * j * Step);
+#pragma GCC unroll 16
+      for (int d = 0; d < Depth; ++d) {
+        const __m512 wv = repeat_half(_mm512_load_ps(w + d * lanes));
+        const __m512i pick = _mm512_mask_set1_epi32(_mm512_set1_epi32(d), upper, Step + d);
+#pragma GCC unroll 16
+        for (int j = 0; j < pairs; ++j) {
+          const __m512i from = 2 * j + 1 < R ? pick : _mm512_set1_epi32(d);
+          acc[j] = _mm512_fmadd_ps(_mm512_maskz_permutexvar_ps(static_cast<__mmask16>(0xFFFF), from, xs[j]), wv, acc[j]);
+        }
+      }
+    } else {
+      for (int d = 0; d < Depth; ++d) {
+        const __m512 wv = repeat_half(_mm512_load_ps(w + d * lanes));
+#pragma GCC unroll 16
+        for (int j = 0; j < pairs; ++j) {
+          const int second = 2 * j + 1 < R ? 2 * j + 1 : 2 * j;
+          const __m512 xv = _mm512_mask_broadcastss_ps(_mm512_set1_ps(x[2 * j * Step + d]), upper,
+                                                       _mm_set_ss(x[second * Step + d]));
+          acc[j] = _mm512_fmadd_ps(xv, wv, acc[j]);
+        }
+      }
+    }
+  }
+#pragma GCC unroll 16
+  for (int j = 0; j < pairs; ++j) {
+    const wide y = activate<A>(wide(acc[j]));
+    if (2 * j + 1 < R) y.store_unaligned(out + 2 * j * Outputs);
+    else store_first(y, out + 2 * j * Outputs, Outputs);
+  }
+}
+#else
+template <int Outputs, int OutStride>
+inline constexpr bool pixel_pairs_apply = false;
+#endif
+
 // Every block of output channels of R pixels (gemm_block): Outputs channels, B's blocks, weights packed by
 // pack_gemm_weights<Outputs, Taps, Depth, B> and the bias by pack_gemm_bias.
 template <int R, gemm_blocking B, int Depth, int Taps, int Step, int OutStride, int Outputs, activation A>

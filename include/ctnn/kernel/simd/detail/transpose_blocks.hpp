@@ -62,6 +62,18 @@ inline void transpose_blocks(const T* from, T* to, T flip = T{}) {
 #else
   constexpr std::int64_t rows_done = 0, cols_done = 0;
 #endif
+  if constexpr (rows_done == 0 && Rows <= 4) {
+    // Fewer rows than a block (an image's 3 channels): column by column, each column's few values stored
+    // side by side, which the compiler vectorises as interleaving stores (the row-wise loop below scatters).
+    for (std::int64_t c = 0; c < Cols; ++c)
+#pragma GCC unroll 4
+      for (std::int64_t r = 0; r < Rows; ++r) {
+        T v = from[r * Cols + c];
+        if constexpr (sizeof(T) == 1) v = static_cast<T>(v ^ flip);
+        to[c * Rows + r] = v;
+      }
+    return;
+  }
   for (std::int64_t r = 0; r < Rows; ++r)
     for (std::int64_t c = r < rows_done ? cols_done : 0; c < Cols; ++c) {
       T v = from[r * Cols + c];

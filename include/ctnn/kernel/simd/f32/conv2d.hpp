@@ -38,6 +38,10 @@ struct conv2d {
   // inference 4 % slower (measured; every block of channels reads the input once more).
   static constexpr detail::gemm_blocking blocking =
       detail::plan_gemm(out.c, row_length, taps > 1 ? static_cast<long>(taps) * in.c : 0);
+  // Half a vector of output channels: the pixels read in place go two to a vector (detail::gemm_pixel_pairs),
+  // twice as many per block for as many accumulators (MobileNet 0.25's first conv, 3 -> 8 channels).
+  static constexpr bool pixel_pairs = detail::pixel_pairs_apply<out.c, out.c>;
+  static constexpr int pixels_per_block = pixel_pairs ? 2 * blocking.pixels_per_block : blocking.pixels_per_block;
   // Pixels of a row whose windows lie inside the input horizontally: [inside_begin, inside_end).
   static constexpr long inside_begin =
       pointwise ? 0 : (win.pad_left + win.stride_w - 1) / win.stride_w < row_length ? (win.pad_left + win.stride_w - 1) / win.stride_w : row_length;
@@ -76,7 +80,7 @@ struct conv2d {
     return end < interior_begin ? interior_begin : end;
   }();
   static constexpr long interior = interior_end - interior_begin;
-  static constexpr long interior_blocks = (interior + blocking.pixels_per_block - 1) / blocking.pixels_per_block;
+  static constexpr long interior_blocks = (interior + pixels_per_block - 1) / pixels_per_block;
   static constexpr int block_pixels = interior_blocks == 0 ? 1 : static_cast<int>((interior + interior_blocks - 1) / interior_blocks);
   static constexpr long full_blocks = interior - interior_blocks * (block_pixels - 1);  // the others: one pixel less
 
@@ -115,10 +119,10 @@ struct conv2d {
           tap_base[t] = r == nullptr ? nullptr : r + ix * in.c;
         }
         if (block < full_blocks) {
-          for_each_block<block_pixels, win.stride_w * in.c>(tap_base, weights, bias, out_row + x * out.c, block_pixels);
+          in_place_block<block_pixels>(tap_base, weights, bias, out_row + x * out.c);
           x += block_pixels;
         } else if constexpr (block_pixels > 1) {
-          for_each_block<block_pixels - 1, win.stride_w * in.c>(tap_base, weights, bias, out_row + x * out.c, block_pixels - 1);
+          in_place_block<block_pixels - 1>(tap_base, weights, bias, out_row + x * out.c);
           x += block_pixels - 1;
         }
       }
@@ -138,6 +142,18 @@ struct conv2d {
       for (int t = 0; t < taps; ++t) tap_base[t] = gathered + t * gathered_pixels * in.c;
       for_each_block<gathered_pixels, in.c>(tap_base, weights, bias, out_row + x * out.c, pixels);
     }
+  }
+
+  template <int R>
+  static void in_place_block(const float* const* tap_base, const float* weights, const float* bias, float* out_pixels) {
+    constexpr int step = win.stride_w * in.c;
+#if XSIMD_WITH_AVX512F
+    if constexpr (pixel_pairs) {
+      detail::gemm_pixel_pairs<R, in.c, taps, step, out.c, P.fused>(tap_base, weights, bias, out_pixels);
+      return;
+    }
+#endif
+    for_each_block<R, step>(tap_base, weights, bias, out_pixels, R);
   }
 
   template <int R, int Step>
