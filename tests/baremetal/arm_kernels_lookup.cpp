@@ -227,8 +227,9 @@ constexpr ctnn::kernel_params resize_layer(std::uint32_t family, std::size_t ind
 template <ctnn::kernel_params P>
 void check_resize(std::uint32_t seed) {
   using kernel = decltype(t::kernel_family<P>());
-  static_assert(kernel::supports && ctnn::pass::with_kernel_choice<P>.choice.impl == ctnn::kernel_impl::arm_dsp_i8,
-                "select_kernels should choose the DSP resize (on MVE targets too: the MVE family has none)");
+  static_assert(kernel::supports && ctnn::pass::with_kernel_choice<P>.choice.impl == t::expected_family &&
+                    ctnn::kernel::arm::i8_kernel<P>::runs == ctnn::kernel_impl::arm_dsp_i8,
+                "select_kernels should choose the DSP resize (on MVE targets the MVE family's fallback: it has none of its own)");
   constexpr auto bytes = static_cast<std::size_t>(P.out.elements());
   t::operands& o = t::layer_operands;
   t::fill(o, seed);
