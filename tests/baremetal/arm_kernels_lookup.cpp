@@ -187,14 +187,15 @@ TEST_CASE("arm quantize (uint8 to int8, the top-bit flip too) equals the referen
 
 // Resize (kernel/arm/resize.hpp): TFLite's int8 RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR in NHWC under each of
 // align_corners and half_pixel_centers (both too: TFLM takes it), upscales and downscales of odd extents 1 to 15, one
-// or two batches, depths 1 to 9; and ONNX's int8 and uint8 Resize nearest in NCHW under its coordinates and roundings.
+// or two batches, depths 1 to 9 (a third of them 4 or 8: whole quads of channels); and ONNX's int8 and uint8 Resize
+// nearest in NCHW under its coordinates and roundings.
 constexpr ctnn::kernel_params resize_layer(std::uint32_t family, std::size_t index) {
   t::random r{{t::seed_of(family, index)}};
   ctnn::kernel_params p{};
   const bool onnx = index % 4 == 3;
   p.kind = index % 2 == 0 ? ctnn::op_kind::resize_linear : ctnn::op_kind::resize_nearest;
   p.type = p.out_type = onnx && index % 8 == 7 ? ctnn::dtype::u8 : ctnn::dtype::i8;
-  const std::int32_t batches = r.in(1, 2), depth = r.in(1, 9);
+  const std::int32_t batches = r.in(1, 2), depth = index % 3 == 0 ? 4 * r.in(1, 2) : r.in(1, 9);  // whole quads, and tails
   // Index 0 a 2x upscale, 2 a downscale, 4 a 1-pixel input; the others at random.
   std::int32_t in_h = r.in(1, 9), in_w = r.in(1, 9), out_h = r.in(1, 15), out_w = r.in(1, 15);
   if (index == 0) out_h = 2 * in_h, out_w = 2 * in_w;

@@ -7,10 +7,11 @@
 //   is the previous row's (an upscale repeats rows) is a copy of that output row. The reference kernel maps each
 //   row and pixel through float arithmetic and copies a byte at a time.
 //   bilinear (TFLite's RESIZE_BILINEAR, TFLM's ResizeBilinearInteger): per output row and column its neighbours
-//   and weights in 1/1024ths, tabled; per pixel the four products of weights; per element four loads, a
-//   multiply, three multiply-accumulates in 32 bits (|sum| < 2^29: the weights of an axis sum to 1024, each
-//   within (-512, 1536)) and TFLM's rounding half away from zero as a shift. The reference computes the
-//   coordinates per pixel and the sum in 64 bits.
+//   and weights in 1/1024ths, tabled; four channels a turn, a word load per neighbour, each pair of rows blended
+//   by two halfword multiply-accumulates (SMLABB/SMLABT on the sign-extended bytes, the row weights packed as
+//   int16 halves), the two blends weighted by the column's in 32 bits (|sum| <= 2^29: the weights of an axis sum
+//   to 1024, each within [-512, 1536]; the same integer sum as TFLM's) and TFLM's rounding half away from zero as
+//   a shift. The reference computes the coordinates per pixel and the sum in 64 bits.
 // Calls the plan runs in place are left to the reference kernel.
 #include <array>
 #include <cstddef>
@@ -91,7 +92,8 @@ template <std::size_t N>
 constexpr bool taps_inside(const std::array<bilinear_tap, N>& taps, std::int32_t in, std::int32_t stride) {
   const auto magnitude = [](std::int32_t w) { return w < 0 ? -w : w; };
   for (const bilinear_tap& t : taps)
-    if (t.low < 0 || t.low > (in - 1) * stride || magnitude(t.weight_low) + magnitude(t.weight_high) > 2048) return false;
+    if (t.low < 0 || t.low > (in - 1) * stride || magnitude(t.weight_low) + magnitude(t.weight_high) > 2048)
+      return false;
   return true;
 }
 
@@ -100,11 +102,11 @@ constexpr bool taps_inside(const std::array<bilinear_tap, N>& taps, std::int32_t
 template <kernel_params P>
 struct resize_nearest_kernel : kernel::detail::reads_constants_as_stored {
   static constexpr std::int32_t leading = resize_detail::leading_dims<P>();
-  static constexpr bool supports = dsp_available && P.kind == op_kind::resize_nearest && (P.type == dtype::i8 || P.type == dtype::u8) &&
-                                   P.requantization == requantization_policy::tflite &&
-                                   P.in_place == 0 && P.in.rank == 4 && P.out.rank == 4 && leading >= 2 &&
-                                   P.resize.coordinates != resize_coordinates::tf_crop_and_resize &&
-                                   P.in.elements() < (std::int64_t{1} << 31) && P.out.elements() < (std::int64_t{1} << 31);
+  static constexpr bool supports =
+      dsp_available && P.kind == op_kind::resize_nearest && (P.type == dtype::i8 || P.type == dtype::u8) &&
+      P.requantization == requantization_policy::tflite && P.in_place == 0 && P.in.rank == 4 && P.out.rank == 4 &&
+      leading >= 2 && P.resize.coordinates != resize_coordinates::tf_crop_and_resize &&
+      P.in.elements() < (std::int64_t{1} << 31) && P.out.elements() < (std::int64_t{1} << 31);
 
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays&) {
@@ -130,7 +132,8 @@ struct resize_nearest_kernel : kernel::detail::reads_constants_as_stored {
     for (std::int32_t o = 0; o < outer; ++o) {
       std::int32_t base = 0;
       for (std::int32_t d = 0; d < leading - 2; ++d)
-        base += tables.offset[tables.start[static_cast<std::size_t>(d)] + static_cast<std::size_t>(index[static_cast<std::size_t>(d)])];
+        base += tables.offset[tables.start[static_cast<std::size_t>(d)] +
+                              static_cast<std::size_t>(index[static_cast<std::size_t>(d)])];
       for (std::int32_t y = 0; y < rows; ++y, to += row_bytes) {
         if (y > 0 && row_offset[y] == row_offset[y - 1]) {
           std::memcpy(to, to - row_bytes, row_bytes);
@@ -139,8 +142,10 @@ struct resize_nearest_kernel : kernel::detail::reads_constants_as_stored {
         const std::uint8_t* source_row = input + base + row_offset[y];
         std::uint8_t* out = to;
         for (std::int32_t x = 0; x < columns; ++x, out += run_bytes) {
-          if constexpr (run_bytes == 1) *out = source_row[column_offset[x]];
-          else std::memcpy(out, source_row + column_offset[x], run_bytes);
+          if constexpr (run_bytes == 1)
+            *out = source_row[column_offset[x]];
+          else
+            std::memcpy(out, source_row + column_offset[x], run_bytes);
         }
       }
       for (std::int32_t d = leading - 3; d >= 0; --d) {
@@ -154,16 +159,29 @@ struct resize_nearest_kernel : kernel::detail::reads_constants_as_stored {
 
 template <kernel_params P>
 struct resize_bilinear_kernel : kernel::detail::reads_constants_as_stored {
-  static constexpr bool shaped = P.kind == op_kind::resize_linear && P.type == dtype::i8 && P.requantization == requantization_policy::tflite &&
-                                 P.resize.coordinates == resize_coordinates::tflite &&
-                                 P.in_place == 0 && P.in.rank == 4 && P.out.rank == 4 && P.in[0] == P.out[0] && P.in[3] == P.out[3] &&
-                                 P.in.elements() < (std::int64_t{1} << 31) && P.out.elements() < (std::int64_t{1} << 31);
+  static constexpr bool shaped =
+      P.kind == op_kind::resize_linear && P.type == dtype::i8 && P.requantization == requantization_policy::tflite &&
+      P.resize.coordinates == resize_coordinates::tflite && P.in_place == 0 && P.in.rank == 4 && P.out.rank == 4 &&
+      P.in[0] == P.out[0] && P.in[3] == P.out[3] && P.in.elements() < (std::int64_t{1} << 31) &&
+      P.out.elements() < (std::int64_t{1} << 31);
   static constexpr std::int32_t depth = shaped ? P.out[3] : 1;
-  static constexpr std::size_t out_h = shaped ? static_cast<std::size_t>(P.out[1]) : 0, out_w = shaped ? static_cast<std::size_t>(P.out[2]) : 0;
-  static constexpr std::array<resize_detail::bilinear_tap, out_h> rows = resize_detail::bilinear_taps<out_h>(P.resize, P.in[1], P.in[2] * depth);
-  static constexpr std::array<resize_detail::bilinear_tap, out_w> columns = resize_detail::bilinear_taps<out_w>(P.resize, P.in[2], depth);
-  static constexpr bool supports = dsp_available && shaped && resize_detail::taps_inside(rows, P.in[1], P.in[2] * depth) &&
+  static constexpr std::size_t out_h = shaped ? static_cast<std::size_t>(P.out[1]) : 0,
+                               out_w = shaped ? static_cast<std::size_t>(P.out[2]) : 0;
+  static constexpr std::array<resize_detail::bilinear_tap, out_h> rows =
+      resize_detail::bilinear_taps<out_h>(P.resize, P.in[1], P.in[2] * depth);
+  static constexpr std::array<resize_detail::bilinear_tap, out_w> columns =
+      resize_detail::bilinear_taps<out_w>(P.resize, P.in[2], depth);
+  static constexpr bool supports = dsp_available && shaped &&
+                                   resize_detail::taps_inside(rows, P.in[1], P.in[2] * depth) &&
                                    resize_detail::taps_inside(columns, P.in[2], depth);
+
+  // The pixel's value from its two row blends (1/1024ths) weighted by the column's: TFLM's (sum +- 2^19) / 2^20,
+  // rounding half away from zero, as an arithmetic shift of sum + 2^19, less one where sum is negative (the shift floors).
+  [[gnu::always_inline]] static std::int8_t rounded(std::int32_t low_blend, std::int32_t high_blend,
+                                                    const resize_detail::bilinear_tap& column) {
+    const std::int32_t sum = low_blend * column.weight_low + high_blend * column.weight_high;
+    return static_cast<std::int8_t>((sum + (1 << 19) + (sum >> 31)) >> 20);
+  }
 
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays&) {
@@ -174,19 +192,36 @@ struct resize_bilinear_kernel : kernel::detail::reads_constants_as_stored {
       for (const resize_detail::bilinear_tap& row : rows) {
         const std::int8_t* low_row = input + row.low;
         const std::int8_t* high_row = input + row.high;
+        // The row weights as int16 halves (low: the upper row's, high: the lower row's; both within [-512, 1536]).
+        const std::uint32_t rows_weight =
+            static_cast<std::uint16_t>(row.weight_low) | static_cast<std::uint32_t>(row.weight_high) << 16;
         for (const resize_detail::bilinear_tap& column : columns) {
-          const std::int32_t w00 = row.weight_low * column.weight_low, w10 = row.weight_high * column.weight_low;
-          const std::int32_t w01 = row.weight_low * column.weight_high, w11 = row.weight_high * column.weight_high;
           const std::int8_t* a = low_row + column.low;
           const std::int8_t* b1 = high_row + column.low;
           const std::int8_t* c = low_row + column.high;
           const std::int8_t* d1 = high_row + column.high;
-          for (std::int32_t k = 0; k < depth; ++k) {
-            const std::int32_t sum = a[k] * w00 + b1[k] * w10 + c[k] * w01 + d1[k] * w11;
-            // TFLM's (sum +- 2^19) / 2^20, rounding half away from zero: an arithmetic shift of sum + 2^19, less one
-            // where sum is negative (the shift floors).
-            *out++ = static_cast<std::int8_t>((sum + (1 << 19) + (sum >> 31)) >> 20);
+          std::int32_t k = 0;
+          // Four channels a turn: each row pair blended by two halfword multiplies (the neighbours' bytes
+          // sign-extended in pairs, the row weights one register), the two blends weighted by the column's.
+          for (; k + 4 <= depth; k += 4, out += 4) {
+            const std::uint32_t a_word = load_word(a + k), b_word = load_word(b1 + k), c_word = load_word(c + k),
+                                d_word = load_word(d1 + k);
+            const std::uint32_t even[4] = {sxtb16(a_word), sxtb16(b_word), sxtb16(c_word), sxtb16(d_word)};
+            const std::uint32_t odd[4] = {sxtb16_ror8(a_word), sxtb16_ror8(b_word), sxtb16_ror8(c_word),
+                                          sxtb16_ror8(d_word)};
+            // Channel k + 0 and + 1 (the halves' low lanes), k + 2 and + 3 (the high lanes).
+            out[0] = rounded(smlabt(even[1], rows_weight, smlabb(even[0], rows_weight, 0)),
+                             smlabt(even[3], rows_weight, smlabb(even[2], rows_weight, 0)), column);
+            out[1] = rounded(smlabt(odd[1], rows_weight, smlabb(odd[0], rows_weight, 0)),
+                             smlabt(odd[3], rows_weight, smlabb(odd[2], rows_weight, 0)), column);
+            out[2] = rounded(smlatt(even[1], rows_weight, smlatb(even[0], rows_weight, 0)),
+                             smlatt(even[3], rows_weight, smlatb(even[2], rows_weight, 0)), column);
+            out[3] = rounded(smlatt(odd[1], rows_weight, smlatb(odd[0], rows_weight, 0)),
+                             smlatt(odd[3], rows_weight, smlatb(odd[2], rows_weight, 0)), column);
           }
+          for (; k < depth; ++k)
+            *out++ = rounded(a[k] * row.weight_low + b1[k] * row.weight_high,
+                             c[k] * row.weight_low + d1[k] * row.weight_high, column);
         }
       }
   }
