@@ -187,15 +187,16 @@ TEST_CASE("arm quantize (uint8 to int8, the top-bit flip too) equals the referen
 
 // Resize (kernel/arm/resize.hpp): TFLite's int8 RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR in NHWC under each of
 // align_corners and half_pixel_centers (both too: TFLM takes it), upscales and downscales of odd extents 1 to 15, one
-// or two batches, depths 1 to 9 (a third of them 4 or 8: whole quads of channels); and ONNX's int8 and uint8 Resize
-// nearest in NCHW under its coordinates and roundings.
+// or two batches, depths 1 to 9 (a third of them 4 or 8: whole quads of channels, blended whole rows at a time, or,
+// the downscale of index 2, a pixel at a time); and ONNX's int8 and uint8 Resize nearest in NCHW under its
+// coordinates and roundings.
 constexpr ctnn::kernel_params resize_layer(std::uint32_t family, std::size_t index) {
   t::random r{{t::seed_of(family, index)}};
   ctnn::kernel_params p{};
   const bool onnx = index % 4 == 3;
   p.kind = index % 2 == 0 ? ctnn::op_kind::resize_linear : ctnn::op_kind::resize_nearest;
   p.type = p.out_type = onnx && index % 8 == 7 ? ctnn::dtype::u8 : ctnn::dtype::i8;
-  const std::int32_t batches = r.in(1, 2), depth = index % 3 == 0 ? 4 * r.in(1, 2) : r.in(1, 9);  // whole quads, and tails
+  const std::int32_t batches = r.in(1, 2), depth = index % 3 == 0 || index == 2 ? 4 * r.in(1, 2) : r.in(1, 9);
   // Index 0 a 2x upscale, 2 a downscale, 4 a 1-pixel input; the others at random.
   std::int32_t in_h = r.in(1, 9), in_w = r.in(1, 9), out_h = r.in(1, 15), out_w = r.in(1, 15);
   if (index == 0) out_h = 2 * in_h, out_w = 2 * in_w;
@@ -250,6 +251,11 @@ void check_resize_layers(std::index_sequence<I...>) {
 
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 TEST_CASE("arm resize (TFLite's bilinear and nearest, ONNX's nearest) equals the reference kernel") {
+  namespace d = ctnn::kernel::arm::detail;
+  static_assert(d::resize_bilinear_kernel<resize_layer(45, 0)>::blends_whole_rows &&
+                    !d::resize_bilinear_kernel<resize_layer(45, 2)>::blends_whole_rows &&
+                    d::resize_bilinear_kernel<resize_layer(45, 2)>::depth % 4 == 0,
+                "the layers take both bilinear paths with whole quads of channels");
   check_resize_layers(std::make_index_sequence<16>{});  // (the M55 program within its 512 KB ITCM)
 }
 #endif

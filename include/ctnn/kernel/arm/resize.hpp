@@ -11,7 +11,10 @@
 //   by two halfword multiply-accumulates (SMLABB/SMLABT on the sign-extended bytes, the row weights packed as
 //   int16 halves), the two blends weighted by the column's in 32 bits (|sum| <= 2^29: the weights of an axis sum
 //   to 1024, each within [-512, 1536]; the same integer sum as TFLM's) and TFLM's rounding half away from zero as
-//   a shift. The reference computes the coordinates per pixel and the sum in 64 bits.
+//   a shift. Where the output keeps at least half the input's columns (and a row's depth is at most 1024 values)
+//   the two source rows of an output row are blended once, whole, into a stack row (and kept for the next output
+//   row where it has the same sources and weights), each pixel then two loads and the column's weighting. The
+//   reference computes the coordinates per pixel and the sum in 64 bits.
 // Calls the plan runs in place are left to the reference kernel.
 #include <array>
 #include <cstddef>
@@ -175,12 +178,29 @@ struct resize_bilinear_kernel : kernel::detail::reads_constants_as_stored {
                                    resize_detail::taps_inside(rows, P.in[1], P.in[2] * depth) &&
                                    resize_detail::taps_inside(columns, P.in[2], depth);
 
+  // Where every output row's two source rows are blended once, whole (a scratch row of int32 blends on the stack,
+  // at most 4 KB), and each output pixel weighs two of those blends: where the output has at least half the input's
+  // columns (each blend is read about twice or more; else each pixel blends its own two columns' rows).
+  static constexpr std::int32_t row_elements = shaped ? P.in[2] * depth : 0;
+  static constexpr bool blends_whole_rows = depth % 4 == 0 && row_elements <= 1024 && P.in[2] <= 2 * P.out[2];
+
   // The pixel's value from its two row blends (1/1024ths) weighted by the column's: TFLM's (sum +- 2^19) / 2^20,
   // rounding half away from zero, as an arithmetic shift of sum + 2^19, less one where sum is negative (the shift floors).
   [[gnu::always_inline]] static std::int8_t rounded(std::int32_t low_blend, std::int32_t high_blend,
-                                                    const resize_detail::bilinear_tap& column) {
-    const std::int32_t sum = low_blend * column.weight_low + high_blend * column.weight_high;
+                                                    std::int32_t weight_low, std::int32_t weight_high) {
+    const std::int32_t sum = low_blend * weight_low + high_blend * weight_high;
     return static_cast<std::int8_t>((sum + (1 << 19) + (sum >> 31)) >> 20);
+  }
+  // Four channels of the upper and lower rows (a word of each) blended by the row weights (int16 halves: low the
+  // upper row's, high the lower row's): bytes sign-extended in pairs, two halfword multiplies per channel.
+  [[gnu::always_inline]] static void blend_quad(std::uint32_t upper, std::uint32_t lower, std::uint32_t weights,
+                                                std::int32_t* blends) {
+    const std::uint32_t upper_even = sxtb16(upper), lower_even = sxtb16(lower);
+    const std::uint32_t upper_odd = sxtb16_ror8(upper), lower_odd = sxtb16_ror8(lower);
+    blends[0] = smlabt(lower_even, weights, smlabb(upper_even, weights, 0));
+    blends[1] = smlabt(lower_odd, weights, smlabb(upper_odd, weights, 0));
+    blends[2] = smlatt(lower_even, weights, smlatb(upper_even, weights, 0));
+    blends[3] = smlatt(lower_odd, weights, smlatb(upper_odd, weights, 0));
   }
 
   template <std::size_t N>
@@ -188,42 +208,49 @@ struct resize_bilinear_kernel : kernel::detail::reads_constants_as_stored {
     const auto* input = static_cast<const std::int8_t*>(operands[0]);
     auto* out = static_cast<std::int8_t*>(result);
     constexpr std::int32_t batch_elements = P.in[1] * P.in[2] * depth;
-    for (std::int32_t b = 0; b < P.out[0]; ++b, input += batch_elements)
-      for (const resize_detail::bilinear_tap& row : rows) {
+    [[maybe_unused]] std::int32_t blended[blends_whole_rows ? row_elements : 1];  // blends_whole_rows: a row's blends
+    for (std::int32_t b = 0; b < P.out[0]; ++b, input += batch_elements) {
+      resize_detail::bilinear_tap blended_for{-1, -1, 0, 0};  // the row whose blends `blended` holds (none yet)
+      // Rows and columns by value: the int8 stores could alias a referenced table entry (its weights reloaded).
+      for (const resize_detail::bilinear_tap row : rows) {
         const std::int8_t* low_row = input + row.low;
         const std::int8_t* high_row = input + row.high;
-        // The row weights as int16 halves (low: the upper row's, high: the lower row's; both within [-512, 1536]).
         const std::uint32_t rows_weight =
             static_cast<std::uint16_t>(row.weight_low) | static_cast<std::uint32_t>(row.weight_high) << 16;
-        for (const resize_detail::bilinear_tap& column : columns) {
-          const std::int8_t* a = low_row + column.low;
-          const std::int8_t* b1 = high_row + column.low;
-          const std::int8_t* c = low_row + column.high;
-          const std::int8_t* d1 = high_row + column.high;
-          std::int32_t k = 0;
-          // Four channels a turn: each row pair blended by two halfword multiplies (the neighbours' bytes
-          // sign-extended in pairs, the row weights one register), the two blends weighted by the column's.
-          for (; k + 4 <= depth; k += 4, out += 4) {
-            const std::uint32_t a_word = load_word(a + k), b_word = load_word(b1 + k), c_word = load_word(c + k),
-                                d_word = load_word(d1 + k);
-            const std::uint32_t even[4] = {sxtb16(a_word), sxtb16(b_word), sxtb16(c_word), sxtb16(d_word)};
-            const std::uint32_t odd[4] = {sxtb16_ror8(a_word), sxtb16_ror8(b_word), sxtb16_ror8(c_word),
-                                          sxtb16_ror8(d_word)};
-            // Channel k + 0 and + 1 (the halves' low lanes), k + 2 and + 3 (the high lanes).
-            out[0] = rounded(smlabt(even[1], rows_weight, smlabb(even[0], rows_weight, 0)),
-                             smlabt(even[3], rows_weight, smlabb(even[2], rows_weight, 0)), column);
-            out[1] = rounded(smlabt(odd[1], rows_weight, smlabb(odd[0], rows_weight, 0)),
-                             smlabt(odd[3], rows_weight, smlabb(odd[2], rows_weight, 0)), column);
-            out[2] = rounded(smlatt(even[1], rows_weight, smlatb(even[0], rows_weight, 0)),
-                             smlatt(even[3], rows_weight, smlatb(even[2], rows_weight, 0)), column);
-            out[3] = rounded(smlatt(odd[1], rows_weight, smlatb(odd[0], rows_weight, 0)),
-                             smlatt(odd[3], rows_weight, smlatb(odd[2], rows_weight, 0)), column);
+        if constexpr (blends_whole_rows) {
+          static_assert(row_elements % 4 == 0);
+          if (blended_for.low != row.low || blended_for.high != row.high || blended_for.weight_low != row.weight_low) {
+            for (std::int32_t k = 0; k < row_elements; k += 4)
+              blend_quad(load_word(low_row + k), load_word(high_row + k), rows_weight, blended + k);
+            blended_for = row;
           }
-          for (; k < depth; ++k)
-            *out++ = rounded(a[k] * row.weight_low + b1[k] * row.weight_high,
-                             c[k] * row.weight_low + d1[k] * row.weight_high, column);
+          for (const resize_detail::bilinear_tap column : columns) {
+            const std::int32_t* left = blended + column.low;
+            const std::int32_t* right = blended + column.high;
+            for (std::int32_t k = 0; k < depth; ++k)
+              *out++ = rounded(left[k], right[k], column.weight_low, column.weight_high);
+          }
+        } else {
+          for (const resize_detail::bilinear_tap column : columns) {
+            const std::int8_t* a = low_row + column.low;
+            const std::int8_t* b1 = high_row + column.low;
+            const std::int8_t* c = low_row + column.high;
+            const std::int8_t* d1 = high_row + column.high;
+            std::int32_t k = 0;
+            for (; k + 4 <= depth; k += 4, out += 4) {
+              std::int32_t left[4], right[4];
+              blend_quad(load_word(a + k), load_word(b1 + k), rows_weight, left);
+              blend_quad(load_word(c + k), load_word(d1 + k), rows_weight, right);
+              for (std::int32_t j = 0; j < 4; ++j)
+                out[j] = rounded(left[j], right[j], column.weight_low, column.weight_high);
+            }
+            for (; k < depth; ++k)
+              *out++ = rounded(a[k] * row.weight_low + b1[k] * row.weight_high,
+                               c[k] * row.weight_low + d1[k] * row.weight_high, column.weight_low, column.weight_high);
+          }
         }
       }
+    }
   }
 };
 
