@@ -152,7 +152,19 @@ constexpr ctnn::kernel_params quantize_u8_layer(std::uint32_t family, std::size_
   return p;
 }
 
-// (check_layer runs int8 inputs: this one the kernel::invoke reference, the family's kernel, and in place.)
+// Layer P of one operand (any 8-bit type) on random bytes: the kernel::invoke reference (no recorded choice) into
+// expected_output, the family's kernel into actual_output (check_layer runs int8 layers only).
+template <ctnn::kernel_params P>
+void run_reference_and_family(std::uint32_t seed) {
+  t::operands& o = t::layer_operands;
+  t::fill(o, seed);
+  const void* const operands[1] = {o.input};
+  ctnn::kernel::invoke<P>(operands, t::expected_output, ctnn::kernel::requant_arrays{});
+  std::memset(t::actual_output, 0x5A, t::max_elements);
+  decltype(t::kernel_family<P>())::run(operands, t::actual_output, ctnn::kernel::requant_arrays{});
+}
+
+// (this one in place too.)
 template <ctnn::kernel_params P>
 void check_quantize_u8(std::uint32_t seed) {
   using kernel = decltype(t::kernel_family<P>());
@@ -160,11 +172,7 @@ void check_quantize_u8(std::uint32_t seed) {
                 "select_kernels should choose the family's table for a uint8 -> int8 QUANTIZE");
   constexpr auto bytes = static_cast<std::size_t>(P.out.elements());
   t::operands& o = t::layer_operands;
-  t::fill(o, seed);
-  const void* const operands[1] = {o.input};
-  ctnn::kernel::invoke<P>(operands, t::expected_output, ctnn::kernel::requant_arrays{});  // no recorded choice: the reference
-  std::memset(t::actual_output, 0x5A, t::max_elements);
-  kernel::run(operands, t::actual_output, ctnn::kernel::requant_arrays{});
+  run_reference_and_family<P>(seed);
   CHECK_MESSAGE(std::memcmp(t::actual_output, t::expected_output, bytes) == 0, "uint8 -> int8 quantize of " << bytes << " elements");
   std::memcpy(t::in_place_arena, o.input, bytes);
   const void* const in_place[1] = {t::in_place_arena};
@@ -228,17 +236,15 @@ constexpr ctnn::kernel_params resize_layer(std::uint32_t family, std::size_t ind
 
 template <ctnn::kernel_params P>
 void check_resize(std::uint32_t seed) {
-  using kernel = decltype(t::kernel_family<P>());
-  static_assert(kernel::supports && ctnn::pass::with_kernel_choice<P>.choice.impl == t::expected_family &&
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  static_assert(decltype(t::kernel_family<P>())::supports && ctnn::pass::with_kernel_choice<P>.choice.impl == t::expected_family &&
                     ctnn::kernel::arm::i8_kernel<P>::runs == ctnn::kernel_impl::arm_dsp_i8,
                 "select_kernels should choose the DSP resize (on MVE targets the MVE family's fallback: it has none of its own)");
+#else
+  static_assert(!ctnn::kernel::arm::i8_kernel<P>::supports, "without the DSP extension no DSP kernel may be selected");
+#endif
   constexpr auto bytes = static_cast<std::size_t>(P.out.elements());
-  t::operands& o = t::layer_operands;
-  t::fill(o, seed);
-  const void* const operands[1] = {o.input};
-  ctnn::kernel::invoke<P>(operands, t::expected_output, ctnn::kernel::requant_arrays{});  // no recorded choice: the reference
-  std::memset(t::actual_output, 0x5A, t::max_elements);
-  kernel::run(operands, t::actual_output, ctnn::kernel::requant_arrays{});
+  run_reference_and_family<P>(seed);
   INFO("resize ", doctest::String(ctnn::name_of(P.kind)), " in ", P.in[0], "x", P.in[1], "x", P.in[2], "x", P.in[3], " out ", P.out[0], "x",
        P.out[1], "x", P.out[2], "x", P.out[3], " options ", P.resize.tflite_options, " coordinates ",
        static_cast<int>(P.resize.coordinates), " rounding ", static_cast<int>(P.resize.rounding));
@@ -249,7 +255,7 @@ void check_resize_layers(std::index_sequence<I...>) {
   (check_resize<resize_layer(45, I)>(t::seed_of(1045, I)), ...);
 }
 
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+// (On hosts, kernels_arm_portable, on the DSP instructions' C++ twins.)
 TEST_CASE("arm resize (TFLite's bilinear and nearest, ONNX's nearest) equals the reference kernel") {
   namespace d = ctnn::kernel::arm::detail;
   static_assert(d::resize_bilinear_kernel<resize_layer(45, 0)>::blends_whole_rows &&
@@ -258,4 +264,3 @@ TEST_CASE("arm resize (TFLite's bilinear and nearest, ONNX's nearest) equals the
                 "the layers take both bilinear paths with whole quads of channels");
   check_resize_layers(std::make_index_sequence<16>{});  // (the M55 program within its 512 KB ITCM)
 }
-#endif
