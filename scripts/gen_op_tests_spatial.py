@@ -388,6 +388,8 @@ TFLITE_CASES = {
     "resize_bilinear_i8_up": case_resize(R_BL, [1, 3, 4, 3], [8, 6], INT8, 10, quant=(100.0, 127)),
     "resize_bilinear_i8_align_corners": case_resize(R_BL, [1, 5, 4, 2], [3, 7], INT8, 11, align_corners=True),
     "resize_bilinear_i8_half_pixel_down": case_resize(R_BL, [2, 7, 9, 2], [3, 4], INT8, 12, half_pixel_centers=True),
+    "resize_bilinear_i8_24x24x32_up2": case_resize(R_BL, [1, 24, 24, 32], [48, 48], INT8, 90, half_pixel_centers=True),
+    "resize_nearest_i8_24x24x32_up2": case_resize(R_NN, [1, 24, 24, 32], [48, 48], INT8, 91, half_pixel_centers=True),
     "mirror_pad_f32_reflect_rank4": case_mirror_pad([1, 4, 5, 2], [[0, 0], [3, 1], [2, 4], [0, 1]], 0, FLOAT32, 13),
     "mirror_pad_f32_symmetric_rank2": case_mirror_pad([3, 4], [[3, 2], [1, 4]], 1, FLOAT32, 14),
     "mirror_pad_i8_reflect_rank1": case_mirror_pad([6], [[5, 2]], 0, INT8, 15),

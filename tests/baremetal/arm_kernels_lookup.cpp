@@ -1,5 +1,5 @@
 // softmax, logistic, tanh, int8 -> int8 / uint8 and uint8 -> int8 quantize and a copying reshape through the DSP kernels
-// (kernel/arm/softmax.hpp, lookup.hpp, copy.hpp; arm_kernels_test.hpp).
+// (kernel/arm/softmax.hpp, lookup.hpp, copy.hpp; arm_kernels_test.hpp), and resize (resize.hpp).
 #include "arm_kernels_test.hpp"
 
 namespace t = arm_kernels_test;
@@ -152,7 +152,19 @@ constexpr ctnn::kernel_params quantize_u8_layer(std::uint32_t family, std::size_
   return p;
 }
 
-// (check_layer runs int8 inputs: this one the kernel::invoke reference, the family's kernel, and in place.)
+// Layer P of one operand (any 8-bit type) on random bytes: the kernel::invoke reference (no recorded choice) into
+// expected_output, the family's kernel into actual_output (check_layer runs int8 layers only).
+template <ctnn::kernel_params P>
+void run_reference_and_family(std::uint32_t seed) {
+  t::operands& o = t::layer_operands;
+  t::fill(o, seed);
+  const void* const operands[1] = {o.input};
+  ctnn::kernel::invoke<P>(operands, t::expected_output, ctnn::kernel::requant_arrays{});
+  std::memset(t::actual_output, 0x5A, t::max_elements);
+  decltype(t::kernel_family<P>())::run(operands, t::actual_output, ctnn::kernel::requant_arrays{});
+}
+
+// (this one in place too.)
 template <ctnn::kernel_params P>
 void check_quantize_u8(std::uint32_t seed) {
   using kernel = decltype(t::kernel_family<P>());
@@ -160,11 +172,7 @@ void check_quantize_u8(std::uint32_t seed) {
                 "select_kernels should choose the family's table for a uint8 -> int8 QUANTIZE");
   constexpr auto bytes = static_cast<std::size_t>(P.out.elements());
   t::operands& o = t::layer_operands;
-  t::fill(o, seed);
-  const void* const operands[1] = {o.input};
-  ctnn::kernel::invoke<P>(operands, t::expected_output, ctnn::kernel::requant_arrays{});  // no recorded choice: the reference
-  std::memset(t::actual_output, 0x5A, t::max_elements);
-  kernel::run(operands, t::actual_output, ctnn::kernel::requant_arrays{});
+  run_reference_and_family<P>(seed);
   CHECK_MESSAGE(std::memcmp(t::actual_output, t::expected_output, bytes) == 0, "uint8 -> int8 quantize of " << bytes << " elements");
   std::memcpy(t::in_place_arena, o.input, bytes);
   const void* const in_place[1] = {t::in_place_arena};
@@ -184,3 +192,75 @@ TEST_CASE("arm quantize (uint8 to int8, the top-bit flip too) equals the referen
   check_quantize_u8_layers(std::make_index_sequence<6>{});
 }
 #endif
+
+// Resize (kernel/arm/resize.hpp): TFLite's int8 RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR in NHWC under each of
+// align_corners and half_pixel_centers (both too: TFLM takes it), upscales and downscales of odd extents 1 to 15, one
+// or two batches, depths 1 to 9 (a third of them 4 or 8: whole quads of channels, blended whole rows at a time, or,
+// the downscale of index 2, a pixel at a time); and ONNX's int8 and uint8 Resize nearest in NCHW under its
+// coordinates and roundings.
+constexpr ctnn::kernel_params resize_layer(std::uint32_t family, std::size_t index) {
+  t::random r{{t::seed_of(family, index)}};
+  ctnn::kernel_params p{};
+  const bool onnx = index % 4 == 3;
+  p.kind = index % 2 == 0 ? ctnn::op_kind::resize_linear : ctnn::op_kind::resize_nearest;
+  p.type = p.out_type = onnx && index % 8 == 7 ? ctnn::dtype::u8 : ctnn::dtype::i8;
+  const std::int32_t batches = r.in(1, 2), depth = index % 3 == 0 || index == 2 ? 4 * r.in(1, 2) : r.in(1, 9);
+  // Index 0 a 2x upscale, 2 a downscale, 4 a 1-pixel input; the others at random.
+  std::int32_t in_h = r.in(1, 9), in_w = r.in(1, 9), out_h = r.in(1, 15), out_w = r.in(1, 15);
+  if (index == 0) out_h = 2 * in_h, out_w = 2 * in_w;
+  if (index == 2) in_h = 9, in_w = 8, out_h = 4, out_w = 3;
+  if (index == 4) in_h = in_w = 1;
+  while (std::int64_t{batches} * depth * out_h * out_w > static_cast<std::int64_t>(t::max_elements)) out_h = (out_h + 1) / 2;
+  if (onnx) {
+    p.in = ctnn::make_shape(batches, depth, in_h, in_w);
+    p.out = ctnn::make_shape(batches, depth, out_h, out_w);
+    p.resize.resized_axes = 12u;
+    constexpr ctnn::resize_coordinates coordinates[] = {
+        ctnn::resize_coordinates::half_pixel, ctnn::resize_coordinates::asymmetric, ctnn::resize_coordinates::align_corners,
+        ctnn::resize_coordinates::pytorch_half_pixel, ctnn::resize_coordinates::tf_half_pixel_for_nn};
+    p.resize.coordinates = coordinates[r.in(0, 4)];
+    p.resize.rounding = static_cast<ctnn::nearest_rounding>(r.in(0, 3));
+    for (std::int32_t d = 2; d < 4; ++d) {
+      const double scale = static_cast<double>(p.out[d]) / static_cast<double>(p.in[d]);
+      ctnn::resize_fields::to_words(p.resize.scale_words, d, scale);
+      ctnn::resize_fields::to_words(p.resize.length_words, d, static_cast<double>(p.out[d]));
+    }
+  } else {
+    p.in = ctnn::make_shape(batches, in_h, in_w, depth);
+    p.out = ctnn::make_shape(batches, out_h, out_w, depth);
+    p.resize.resized_axes = 6u;
+    p.resize.tflite_options = static_cast<std::uint32_t>((index / 2 + index / 8) % 4);  // bit 0 align_corners, bit 1 half_pixel_centers
+  }
+  return p;
+}
+
+template <ctnn::kernel_params P>
+void check_resize(std::uint32_t seed) {
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+  static_assert(decltype(t::kernel_family<P>())::supports && ctnn::pass::with_kernel_choice<P>.choice.impl == t::expected_family &&
+                    ctnn::kernel::arm::i8_kernel<P>::runs == ctnn::kernel_impl::arm_dsp_i8,
+                "select_kernels should choose the DSP resize (on MVE targets the MVE family's fallback: it has none of its own)");
+#else
+  static_assert(!ctnn::kernel::arm::i8_kernel<P>::supports, "without the DSP extension no DSP kernel may be selected");
+#endif
+  constexpr auto bytes = static_cast<std::size_t>(P.out.elements());
+  run_reference_and_family<P>(seed);
+  INFO("resize ", doctest::String(ctnn::name_of(P.kind)), " in ", P.in[0], "x", P.in[1], "x", P.in[2], "x", P.in[3], " out ", P.out[0], "x",
+       P.out[1], "x", P.out[2], "x", P.out[3], " options ", P.resize.tflite_options, " coordinates ",
+       static_cast<int>(P.resize.coordinates), " rounding ", static_cast<int>(P.resize.rounding));
+  CHECK(std::memcmp(t::actual_output, t::expected_output, bytes) == 0);
+}
+template <std::size_t... I>
+void check_resize_layers(std::index_sequence<I...>) {
+  (check_resize<resize_layer(45, I)>(t::seed_of(1045, I)), ...);
+}
+
+// (On hosts, kernels_arm_portable, on the DSP instructions' C++ twins.)
+TEST_CASE("arm resize (TFLite's bilinear and nearest, ONNX's nearest) equals the reference kernel") {
+  namespace d = ctnn::kernel::arm::detail;
+  static_assert(d::resize_bilinear_kernel<resize_layer(45, 0)>::blends_whole_rows &&
+                    !d::resize_bilinear_kernel<resize_layer(45, 2)>::blends_whole_rows &&
+                    d::resize_bilinear_kernel<resize_layer(45, 2)>::depth % 4 == 0,
+                "the layers take both bilinear paths with whole quads of channels");
+  check_resize_layers(std::make_index_sequence<16>{});  // (the M55 program within its 512 KB ITCM)
+}

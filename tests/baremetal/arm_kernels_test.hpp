@@ -221,6 +221,8 @@ constexpr auto kernel_family() {
   else if constexpr (P.kind == ctnn::op_kind::sigmoid || P.kind == ctnn::op_kind::tanh || P.kind == ctnn::op_kind::quantize)
     return d::lookup_kernel<P>{};
   else if constexpr (P.kind == ctnn::op_kind::reshape) return d::copy_kernel<P>{};
+  else if constexpr (P.kind == ctnn::op_kind::resize_nearest) return d::resize_nearest_kernel<P>{};
+  else if constexpr (P.kind == ctnn::op_kind::resize_linear) return d::resize_bilinear_kernel<P>{};
   else return d::avg_pool_kernel<P>{};
 }
 

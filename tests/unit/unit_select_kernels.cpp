@@ -383,6 +383,20 @@ TEST_CASE("Cortex-M families' rows: which family runs a call, and why the refere
   equal_add.in2 = equal_add.out;
   CHECK(arm::verdict_on(equal_add, v6m).runs == kernel_impl::arm_v6m_i8);
   CHECK(arm::verdict_on(broadcast_add, v6m).reason == kernel_decline::broadcast);
+  // Resize (kernel/arm/resize.hpp): int8 bilinear and int8 or uint8 nearest of rank 4 on the DSP family (the MVE family's
+  // fallback); a uint8 nearest (an ONNX model's Resize) asks the family, other ranks do not take it.
+  kernel_params resize = int8_of(op_kind::resize_linear);
+  resize.in = make_shape(1, 3, 4, 8);
+  resize.out = make_shape(1, 6, 8, 8);
+  CHECK(arm::verdict_on(resize, dsp).runs == kernel_impl::arm_dsp_i8);
+  CHECK(arm::verdict_on(resize, mve).runs == kernel_impl::arm_dsp_i8);
+  resize.kind = op_kind::resize_nearest;
+  resize.type = resize.out_type = dtype::u8;
+  CHECK(arm::verdict_on(resize, dsp).runs == kernel_impl::arm_dsp_i8);
+  CHECK(ctnn::pass::kernel_by_values(resize, dsp) == kernel_impl::undecided);
+  resize.in = make_shape(3, 4, 8);
+  resize.out = make_shape(6, 8, 8);
+  CHECK(arm::verdict_on(resize, dsp).reason == kernel_decline::rank_not_4);
   // Every row names conditions its op kind has (none after the first none).
   for (const auto& rules : {std::span<const arm::fast_kernel_rule>{arm::dsp_rules}, std::span<const arm::fast_kernel_rule>{arm::mve_rules},
                             std::span<const arm::fast_kernel_rule>{arm::v6m_rules}})

@@ -85,9 +85,9 @@ constexpr kernel_choice choice_by_values(const kernel_params& p, instruction_set
                : kernel_choice{};
   }
   // uint8 -> int8 QUANTIZE (a QDQ model's uint8 result made int8): the DSP family's table (kernel/arm/lookup.hpp),
-  // on MVE targets read by gather loads (kernel/arm/mve/lookup.hpp).
+  // on MVE targets read by gather loads (kernel/arm/mve/lookup.hpp); uint8 resize nearest (an ONNX model's Resize, a byte move: kernel/arm/resize.hpp).
   if (p.type == dtype::u8)
-    return p.kind == op_kind::quantize && is_cortex_m_with_fast_kernels(isa) ? kernel_choice{kernel_impl::undecided, isa} : kernel_choice{};
+    return (p.kind == op_kind::quantize || p.kind == op_kind::resize_nearest) && is_cortex_m_with_fast_kernels(isa) ? kernel_choice{kernel_impl::undecided, isa} : kernel_choice{};
   if (p.type == dtype::f32 && p.out_type == dtype::f32 && has_vector_f32(isa) && p.in_place == 0)
     return {kernel_impl::undecided, isa};
   if (p.type == dtype::i8 && (isa == instruction_set::armv7em_dsp || isa == instruction_set::armv81m_mve ||

@@ -103,7 +103,7 @@ inline constexpr std::array<kernel_decline, 7> tconv{d::groups_not_1, d::rank_no
 
 // The Armv7E-M DSP family (kernel/arm/i8.hpp's select: conv.hpp, depthwise.hpp, depthwise_multiplier.hpp, pool.hpp,
 // add.hpp, broadcast.hpp, s16.hpp, transpose_conv.hpp, svdf.hpp, sequence_lstm.hpp, onnx_conv.hpp, onnx_add.hpp, softmax.hpp,
-// lookup.hpp, copy.hpp).
+// lookup.hpp, copy.hpp, resize.hpp).
 inline constexpr fast_kernel_rule dsp_rules[] = {
     {op_kind::conv2d, dtype::i8, decline_detail::rq::tflite, decline_detail::conv_i8},
     {op_kind::dense, dtype::i8, decline_detail::rq::tflite, decline_detail::dense_i8},
@@ -153,6 +153,11 @@ inline constexpr fast_kernel_rule dsp_rules[] = {
     // ONNX's QLinearAdd (kernel/arm/onnx_add.hpp, on the FPU): equal shapes (the importer lowers no other).
     {op_kind::add, dtype::i8, decline_detail::rq::onnx, {}},
     {op_kind::add, dtype::u8, decline_detail::rq::onnx, {}},
+    // resize.hpp: nearest neighbour (a byte move: TFLite's and ONNX's Resize, int8 and uint8; a move keeps the tflite recipe) and TFLite's int8 bilinear, rank 4;
+    // their finer conditions (tf_crop_and_resize, neighbours TFLM reads outside the input) are the compiler's.
+    {op_kind::resize_nearest, dtype::i8, decline_detail::rq::tflite, {kernel_decline::rank_not_4, kernel_decline::in_place}},
+    {op_kind::resize_nearest, dtype::u8, decline_detail::rq::tflite, {kernel_decline::rank_not_4, kernel_decline::in_place}},
+    {op_kind::resize_linear, dtype::i8, decline_detail::rq::tflite, {kernel_decline::rank_not_4, kernel_decline::in_place}},
 };
 
 // The Armv8.1-M MVE family's own kernels (kernel/arm/mve/i8.hpp: conv.hpp, depthwise.hpp, add.hpp, pool.hpp, mul.hpp,

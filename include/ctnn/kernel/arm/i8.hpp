@@ -21,6 +21,7 @@
 #include <ctnn/kernel/arm/onnx_add.hpp>
 #include <ctnn/kernel/arm/onnx_conv.hpp>
 #include <ctnn/kernel/arm/pool.hpp>
+#include <ctnn/kernel/arm/resize.hpp>
 #include <ctnn/kernel/arm/s16.hpp>
 #include <ctnn/kernel/arm/sequence_lstm.hpp>
 #include <ctnn/kernel/arm/softmax.hpp>
@@ -42,7 +43,8 @@ using unsupported = kernel::detail::unsupported_i8;
 //   minimum, prelu: broadcast.hpp; svdf (int8, int16 or int8 state): svdf.hpp; sequence_lstm (TFLM's 8x8_16):
 //   sequence_lstm.hpp; ONNX's integer conv2d and dense (requantization onnx): onnx_conv.hpp; ONNX's QLinearAdd (equal
 //   shapes): onnx_add.hpp; softmax: softmax.hpp;
-//   sigmoid (TFLite LOGISTIC), tanh and quantize (int8 to int8 or uint8, uint8 to int8): lookup.hpp; reshape (a copy): copy.hpp.
+//   sigmoid (TFLite LOGISTIC), tanh and quantize (int8 to int8 or uint8, uint8 to int8): lookup.hpp; reshape (a copy): copy.hpp;
+//   resize_nearest (int8 or uint8, TFLite's or ONNX's) and resize_linear (TFLite's int8 bilinear): resize.hpp.
 template <kernel_params P>
 constexpr auto select() {
   if constexpr (P.type == dtype::i16 && (P.kind == op_kind::conv2d || P.kind == op_kind::dense)) {
@@ -57,6 +59,10 @@ constexpr auto select() {
     return kernel::detail::supported_or<detail::onnx_add_kernel<P>, unsupported>();
   } else if constexpr (P.kind == op_kind::quantize && P.type == dtype::u8 && P.requantization == requantization_policy::tflite) {
     return kernel::detail::supported_or<detail::lookup_kernel<P>, unsupported>();  // uint8 -> int8
+  } else if constexpr (P.kind == op_kind::resize_nearest) {
+    return kernel::detail::supported_or<detail::resize_nearest_kernel<P>, unsupported>();  // a byte move: int8 or uint8
+  } else if constexpr (P.kind == op_kind::resize_linear) {
+    return kernel::detail::supported_or<detail::resize_bilinear_kernel<P>, unsupported>();
   } else if constexpr (!detail::dsp_available || P.type != dtype::i8 ||
                        P.requantization != requantization_policy::tflite) {
     return unsupported{};

@@ -357,6 +357,24 @@ constexpr void resize_interpolate_onnx(Params p, const float* input, float* outp
 
 namespace int8 {
 
+namespace bilinear_detail {
+
+// TFLM's ResizeBilinearInteger's scale of an axis in 1/1024ths, rounded to nearest.
+constexpr std::int32_t scale_10(const resize_fields& r, std::int32_t in, std::int32_t out) {
+  return r.align_corners() && out > 1 ? ((1 << 10) * (in - 1) + (out - 1) / 2) / (out - 1) : ((1 << 10) * in + out / 2) / out;
+}
+// Its source coordinate of result index x (1/1024ths) and the neighbours below and above it, clamped to the axis.
+struct coordinate {
+  std::int32_t at, low, high;
+};
+constexpr coordinate source(const resize_fields& r, std::int32_t x, std::int32_t scale, std::int32_t extent) {
+  const std::int32_t at = r.half_pixel_centers() ? x * scale + scale / 2 - (1 << 9) : x * scale;
+  const std::int32_t low = at / (1 << 10), high = (at + (1 << 10) - 1) / (1 << 10);
+  return coordinate{at, low > 0 ? low : 0, high < extent - 1 ? high : extent - 1};
+}
+
+}  // namespace bilinear_detail
+
 // TFLM's ResizeBilinearInteger (NHWC, rank 4): scales and coordinates in 1/1024ths, the four neighbours'
 // weighted sum in 1/2^20ths, rounded half away from zero (TFLM's default, not TFLITE_SINGLE_ROUNDING).
 template <class Params>
@@ -364,22 +382,12 @@ void resize_bilinear(Params p, const std::int8_t* input, std::int8_t* output) {
   const resize_fields& r = p->resize;
   const std::int32_t batches = p->out[0], out_h = p->out[1], out_w = p->out[2], depth = p->out[3];
   const std::int32_t in_h = p->in[1], in_w = p->in[2];
-  const auto scale_10 = [&](std::int32_t in, std::int32_t out) {
-    return r.align_corners() && out > 1 ? ((1 << 10) * (in - 1) + (out - 1) / 2) / (out - 1)
-                                           : ((1 << 10) * in + out / 2) / out;
-  };
-  struct coordinate {
-    std::int32_t at, low, high;
-  };
-  const auto source = [&](std::int32_t x, std::int32_t scale, std::int32_t extent) {
-    const std::int32_t at = r.half_pixel_centers() ? x * scale + scale / 2 - (1 << 9) : x * scale;
-    const std::int32_t low = at / (1 << 10), high = (at + (1 << 10) - 1) / (1 << 10);
-    return coordinate{at, low > 0 ? low : 0, high < extent - 1 ? high : extent - 1};
-  };
+  using bilinear_detail::coordinate;
+  const auto source = [&](std::int32_t x, std::int32_t scale, std::int32_t extent) { return bilinear_detail::source(r, x, scale, extent); };
   const auto at = [&](std::int32_t b, std::int32_t y, std::int32_t x, std::int32_t c) {
     return static_cast<std::int64_t>(input[((static_cast<std::int64_t>(b) * in_h + y) * in_w + x) * depth + c]);
   };
-  const std::int32_t height_scale = scale_10(in_h, out_h), width_scale = scale_10(in_w, out_w);
+  const std::int32_t height_scale = bilinear_detail::scale_10(r, in_h, out_h), width_scale = bilinear_detail::scale_10(r, in_w, out_w);
   std::int64_t i = 0;
   for (std::int32_t b = 0; b < batches; ++b)
     for (std::int32_t y = 0; y < out_h; ++y) {
