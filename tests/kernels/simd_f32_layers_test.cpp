@@ -1,8 +1,11 @@
 // Vector depthwise conv2d, dense, pooling, element-wise and resize kernels against the reference kernels on
 // random shapes (odd channel counts: every narrower vector tier and the scalar tail, padding at every
 // edge, stride 2, dilation).
+#include <algorithm>
+#include <array>
 #include <bit>
 
+#include <ctnn/ir/shape_rules.hpp>
 #include <ctnn/kernel/simd/f32.hpp>
 
 #include "kernels/simd_f32_support.hpp"
@@ -56,6 +59,30 @@ constexpr kernel_params resize(ctnn::op_kind kind, std::int32_t n, std::int32_t 
   return p;
 }
 
+// A binary op of operands shaped `a` and `b` (numpy broadcasting).
+constexpr kernel_params broadcast(ctnn::op_kind kind, ctnn::shape a, ctnn::shape b) {
+  kernel_params p{};
+  p.kind = kind;
+  p.in = a;
+  p.in2 = b;
+  ctnn::shape_rules::broadcast(a, b, p.out);
+  return p;
+}
+
+// An activation with coefficients (hard_sigmoid alpha x + beta, leaky_relu's slope alpha).
+constexpr kernel_params activation_with(ctnn::op_kind kind, ctnn::shape s, float alpha, float beta = 0.0f) {
+  kernel_params p = elementwise(kind, s);
+  p.coefficients.alpha_bits = std::bit_cast<std::uint32_t>(alpha);
+  p.coefficients.beta_bits = std::bit_cast<std::uint32_t>(beta);
+  return p;
+}
+
+constexpr kernel_params unary_function(ctnn::math_function f, ctnn::shape s) {
+  kernel_params p = elementwise(ctnn::op_kind::unary_function, s);
+  p.coefficients.function = f;
+  return p;
+}
+
 }  // namespace
 
 #ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
@@ -68,6 +95,28 @@ template <kernel_params P>
 void check(double tolerance, std::uint32_t seed) {
   CAPTURE(seed);
   check_kernel<simd::f32_kernel<P>, P>(tolerance, seed);
+}
+
+// erf, gelu: double functions other than <cmath>'s, both rounded to float: one float rounding apart at most.
+inline constexpr double function_tolerance = 1.2e-7;
+
+// The kernel of P (a unary_function over elements) against the reference's function on [-8, 8] evenly;
+// the largest error relative to the reference's value.
+template <kernel_params P>
+double sweep() {
+  const auto n = static_cast<std::size_t>(P.out.elements());
+  std::vector<float> x(n), got(n), want(n);
+  for (std::size_t i = 0; i < n; ++i) x[i] = -8.0f + 16.0f * static_cast<float>(i) / static_cast<float>(n - 1);
+  const float* operands[] = {x.data(), nullptr};
+  simd::f32_kernel<P>::run(operands, got.data());
+  ctnn::kernel::invoke_f32<P>(operands, want.data());
+  double worst = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double error = std::fabs(static_cast<double>(got[i]) - want[i]);
+    if (want[i] != 0.0f) worst = std::fmax(worst, error / std::fabs(static_cast<double>(want[i])));
+    else CHECK(got[i] == 0.0f);
+  }
+  return worst;
 }
 
 // The tolerance is an argument: clang 14 has no floating-point template parameters.
@@ -140,12 +189,48 @@ TEST_CASE("global_avg_pool, add, mul, relu, relu6: identical to the reference") 
   check<elementwise(ctnn::op_kind::mul, ctnn::make_shape(2, 3, 3, 16), ctnn::activation::relu6)>(0.0, 4);
   check<elementwise(ctnn::op_kind::relu, ctnn::make_shape(1, 77))>(0.0, 5);
   check<elementwise(ctnn::op_kind::relu6, ctnn::make_shape(1, 4, 4, 13))>(0.0, 6);
-  constexpr kernel_params broadcast = [] {
-    kernel_params p = elementwise(ctnn::op_kind::add, ctnn::make_shape(1, 4, 4, 8));
-    p.in2 = ctnn::make_shape(8);
-    return p;
-  }();
-  static_assert(!simd::f32_kernel<broadcast>::supports);
+}
+
+TEST_CASE("sub, div, maximum, minimum and broadcast operands: identical to the reference") {
+  using ctnn::make_shape;
+  using ctnn::op_kind;
+  check<elementwise(op_kind::sub, make_shape(1, 5, 37), ctnn::activation::relu)>(0.0, 1);
+  check<elementwise(op_kind::div, make_shape(2, 3, 3, 19), ctnn::activation::relu6)>(0.0, 2);
+  check<elementwise(op_kind::maximum, make_shape(1, 53))>(0.0, 3);
+  check<elementwise(op_kind::minimum, make_shape(3, 7, 11))>(0.0, 4);
+  // LayerNormalization's decomposition: x - mean, / sqrt(variance), * scale, + bias; a bias first.
+  check<broadcast(op_kind::sub, make_shape(1, 8, 37), make_shape(1, 8, 1))>(0.0, 5);
+  check<broadcast(op_kind::div, make_shape(1, 9, 37), make_shape(1, 9, 1))>(0.0, 6);
+  check<broadcast(op_kind::mul, make_shape(1, 8, 37), make_shape(37))>(0.0, 7);
+  check<broadcast(op_kind::add, make_shape(67), make_shape(1, 8, 67))>(0.0, 8);
+  // Scalars either side (attention's scale, GELU's constants), a row repeated against a column repeated.
+  check<broadcast(op_kind::div, make_shape(4, 8, 9), make_shape())>(0.0, 9);
+  check<broadcast(op_kind::sub, make_shape(1), make_shape(2, 3, 21))>(0.0, 10);
+  check<broadcast(op_kind::maximum, make_shape(5, 1), make_shape(1, 23))>(0.0, 11);
+  check<broadcast(op_kind::minimum, make_shape(3, 4, 1, 1), make_shape(3, 4, 5, 7))>(0.0, 12);
+  // A middle axis repeated: the reference walks it.
+  static_assert(!simd::f32_kernel<broadcast(op_kind::add, make_shape(1, 4, 4, 8), make_shape(4, 1, 8))>::supports);
+  static_assert(!simd::f32_kernel<broadcast(op_kind::add, make_shape(8, 1, 32), make_shape(8, 4, 32))>::supports);
+}
+
+TEST_CASE("hard_swish, hard_sigmoid, leaky_relu: the reference's arithmetic; erf, gelu in double as the reference") {
+  using ctnn::make_shape;
+  using ctnn::op_kind;
+  check<elementwise(op_kind::hard_swish, make_shape(1, 5, 5, 37))>(0.0, 1);
+  // alpha x + beta: clang may contract the reference's into one fused multiply-add.
+  check<activation_with(op_kind::hard_sigmoid, make_shape(1, 3, 3, 43), 0.2f, 0.5f)>(direct_tolerance, 2);
+  check<activation_with(op_kind::leaky_relu, make_shape(1, 99), 0.1f)>(0.0, 3);
+  // Within a float rounding of the reference's double values, over [-1, 1] and a sweep out to +-8.
+  constexpr std::array functions{ctnn::math_function::erf, ctnn::math_function::gelu, ctnn::math_function::gelu_tanh};
+  check<unary_function(functions[0], make_shape(1, 8, 67))>(function_tolerance, 4);
+  check<unary_function(functions[1], make_shape(1, 8, 67))>(function_tolerance, 5);
+  check<unary_function(functions[2], make_shape(3, 41))>(function_tolerance, 6);
+  const double worst = std::max({sweep<unary_function(functions[0], make_shape(4001))>(),
+                                 sweep<unary_function(functions[1], make_shape(4001))>(),
+                                 sweep<unary_function(functions[2], make_shape(4001))>()});
+  MESSAGE("erf, gelu, gelu_tanh: largest error relative to the reference's value ", worst);
+  CHECK(worst <= function_tolerance);
+  static_assert(!simd::f32_kernel<unary_function(ctnn::math_function::softplus, make_shape(8))>::supports);
 }
 
 TEST_CASE("resize_nearest: identical to the reference (TFLite's and ONNX's coordinates, up and down)") {

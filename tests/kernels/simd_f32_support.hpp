@@ -64,7 +64,8 @@ std::vector<std::size_t> operand_sizes() {
   else if constexpr (P.kind == ctnn::op_kind::dense)
     return bias({in, static_cast<std::size_t>(P.out[1]) * (in / static_cast<std::size_t>(P.out[0]))},
                 static_cast<std::size_t>(P.out[1]));
-  else if constexpr (P.kind == ctnn::op_kind::add || P.kind == ctnn::op_kind::mul)
+  else if constexpr (P.kind == ctnn::op_kind::add || P.kind == ctnn::op_kind::sub || P.kind == ctnn::op_kind::mul ||
+                     P.kind == ctnn::op_kind::div || P.kind == ctnn::op_kind::maximum || P.kind == ctnn::op_kind::minimum)
     return {in, static_cast<std::size_t>(P.in2.elements())};
   else
     return {in};
