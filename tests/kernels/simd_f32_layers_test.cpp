@@ -213,13 +213,19 @@ TEST_CASE("sub, div, maximum, minimum and broadcast operands: identical to the r
   static_assert(!simd::f32_kernel<broadcast(op_kind::add, make_shape(8, 1, 32), make_shape(8, 4, 32))>::supports);
 }
 
-TEST_CASE("hard_swish, hard_sigmoid, leaky_relu: the reference's arithmetic; erf, gelu in double as the reference") {
+TEST_CASE("hard_swish, hard_sigmoid, leaky_relu, abs, neg, square, reciprocal, sqrt, rsqrt: the reference's arithmetic; erf, gelu in double") {
   using ctnn::make_shape;
   using ctnn::op_kind;
   check<elementwise(op_kind::hard_swish, make_shape(1, 5, 5, 37))>(0.0, 1);
   // alpha x + beta: clang may contract the reference's into one fused multiply-add.
   check<activation_with(op_kind::hard_sigmoid, make_shape(1, 3, 3, 43), 0.2f, 0.5f)>(direct_tolerance, 2);
   check<activation_with(op_kind::leaky_relu, make_shape(1, 99), 0.1f)>(0.0, 3);
+  check<elementwise(op_kind::abs, make_shape(2, 37))>(0.0, 7);
+  check<elementwise(op_kind::neg, make_shape(1, 7, 13))>(0.0, 8);
+  check<elementwise(op_kind::square, make_shape(61))>(0.0, 9);
+  check<elementwise(op_kind::reciprocal, make_shape(3, 23))>(0.0, 10);
+  check<elementwise(op_kind::sqrt, make_shape(1, 8, 1))>(0.0, 11);  // NaN below 0: both NaN
+  check<elementwise(op_kind::rsqrt, make_shape(5, 19))>(0.0, 12);
   // Within a float rounding of the reference's double values, over [-1, 1] and a sweep out to +-8.
   constexpr std::array functions{ctnn::math_function::erf, ctnn::math_function::gelu, ctnn::math_function::gelu_tanh};
   check<unary_function(functions[0], make_shape(1, 8, 67))>(function_tolerance, 4);

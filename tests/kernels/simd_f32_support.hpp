@@ -120,6 +120,7 @@ double check_kernel(double tolerance, std::uint32_t seed) {
   double worst = 0.0;
   std::size_t failures = 0;
   for (std::size_t i = 0; i < out; ++i) {
+    if (std::isnan(want[i]) && std::isnan(got[i])) continue;  // NaN where the reference's is (sqrt below 0)
     const double error = std::fabs(static_cast<double>(got[i]) - want[i]);
     const double bound = tolerance * magnitude[i];
     if (!(error <= bound) && failures++ < 5) {

@@ -1,7 +1,8 @@
 #pragma once
-// float32 activations of one operand, vectorised: hard_swish and hard_sigmoid (MobileNetV3), leaky_relu,
-// and unary_function's erf, gelu and gelu_tanh (transformer blocks). hard_swish, hard_sigmoid and
-// leaky_relu do the reference's float arithmetic in its order: identical results. The reference computes
+// float32 functions of one operand, vectorised: hard_swish and hard_sigmoid (MobileNetV3), leaky_relu, the
+// exactly rounded math (abs, neg, square, reciprocal, sqrt, rsqrt: a decomposed LayerNormalization's square
+// root) and unary_function's erf, gelu and gelu_tanh (transformer blocks). All but the last do the
+// reference's float arithmetic in its order (IEEE division and square root): identical results. The reference computes
 // erf and gelu in double and rounds once to float (kernel/reference/unary_function.hpp); so do these, with
 // xsimd's double erf / tanh in place of <cmath>'s (both within an ulp or two of double, far below the
 // float rounding: the results differ from the reference's only where the double value lies within those
@@ -10,11 +11,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/detail/unpacked.hpp>
 #include <ctnn/kernel/reference/activation.hpp>
 #include <ctnn/kernel/reference/unary_function.hpp>
+#include <ctnn/kernel/reference/unary_math.hpp>
 #include <ctnn/kernel/simd/detail/f32_lanes.hpp>
 
 #ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
@@ -27,8 +30,19 @@ constexpr bool vector_math_function(math_function f) {
 }
 
 constexpr bool unary_activation_kind(const kernel_params& p) {
-  return p.kind == op_kind::hard_swish || p.kind == op_kind::hard_sigmoid || p.kind == op_kind::leaky_relu ||
-         (p.kind == op_kind::unary_function && vector_math_function(p.coefficients.function));
+  switch (p.kind) {
+    case op_kind::hard_swish:
+    case op_kind::hard_sigmoid:
+    case op_kind::leaky_relu:
+    case op_kind::abs:
+    case op_kind::neg:
+    case op_kind::square:
+    case op_kind::reciprocal:
+    case op_kind::sqrt:
+    case op_kind::rsqrt: return true;
+    case op_kind::unary_function: return vector_math_function(p.coefficients.function);
+    default: return false;
+  }
 }
 
 // The double vectors the functions run on: 256-bit ones with AVX-512 too (xsimd's 512-bit exp and ldexp
@@ -40,6 +54,17 @@ using double_vector = xsimd::batch<double, xsimd::avx2>;
 #else
 using double_vector = xsimd::batch<double>;
 #endif
+
+// The square root of each lane (IEEE: exactly rounded). 512-bit vectors call the zero-masked instruction
+// (GCC 12 warns inside _mm512_sqrt_ps, whose merge source is undefined).
+template <class V>
+[[gnu::always_inline]] inline V square_root(const V& x) {
+#if XSIMD_WITH_AVX512F
+  if constexpr (sizeof(V) == 64) return V(_mm512_maskz_sqrt_ps(static_cast<__mmask16>(0xFFFF), x));
+  else
+#endif
+    return xsimd::sqrt(x);
+}
 
 // f of each double (unary_function::evaluate's formulas).
 template <math_function F>
@@ -74,6 +99,27 @@ template <kernel_params P>
 struct unary_activation : kernel::detail::reads_constants_as_stored {
   static constexpr bool supports = P.type == dtype::f32 && detail::unary_activation_kind(P);
 
+  // abs, neg (the sign bit), square, reciprocal, sqrt, rsqrt (kernel/reference/unary_math.hpp).
+  template <class V>
+  [[gnu::always_inline]] static V exact_math(const V& x) {
+    if constexpr (std::is_same_v<V, detail::scalar_lane>) {
+      namespace math = reference::unary_math;
+      if constexpr (P.kind == op_kind::abs) return {math::absolute(x.value)};
+      else if constexpr (P.kind == op_kind::neg) return {math::negated(x.value)};
+      else if constexpr (P.kind == op_kind::square) return {math::squared(x.value)};
+      else if constexpr (P.kind == op_kind::reciprocal) return {math::reciprocal(x.value)};
+      else if constexpr (P.kind == op_kind::sqrt) return {math::square_root(x.value)};
+      else return {math::reciprocal_square_root(x.value)};
+    } else {
+      if constexpr (P.kind == op_kind::abs) return xsimd::abs(x);  // the sign bit cleared
+      else if constexpr (P.kind == op_kind::neg) return -x;      // the sign bit flipped
+      else if constexpr (P.kind == op_kind::square) return x * x;
+      else if constexpr (P.kind == op_kind::reciprocal) return V::broadcast(1.0f) / x;
+      else if constexpr (P.kind == op_kind::sqrt) return detail::square_root(x);
+      else return V::broadcast(1.0f) / detail::square_root(x);
+    }
+  }
+
   static void run(const float* const* operands, float* result) {
     using detail::wide;
     const float* in = operands[0];
@@ -105,14 +151,17 @@ struct unary_activation : kernel::detail::reads_constants_as_stored {
             } else if constexpr (P.kind == op_kind::hard_sigmoid) {
               const wide y = wide::broadcast(alpha) * x + wide::broadcast(beta), one = wide::broadcast(1.0f);
               xsimd::select(y > one, one, xsimd::select(y < zero, zero, y)).store_unaligned(result + i);
-            } else {
+            } else if constexpr (P.kind == op_kind::leaky_relu) {
               xsimd::select(x > zero, x, x * wide::broadcast(alpha)).store_unaligned(result + i);
+            } else {
+              exact_math(x).store_unaligned(result + i);
             }
           },
           [&](long i) {
             if constexpr (P.kind == op_kind::hard_swish) result[i] = reference::hard_swish(in[i]);
             else if constexpr (P.kind == op_kind::hard_sigmoid) result[i] = reference::hard_sigmoid(in[i], alpha, beta);
-            else result[i] = reference::leaky_relu(in[i], alpha);
+            else if constexpr (P.kind == op_kind::leaky_relu) result[i] = reference::leaky_relu(in[i], alpha);
+            else result[i] = exact_math(detail::scalar_lane{in[i]}).value;
           });
     }
   }
