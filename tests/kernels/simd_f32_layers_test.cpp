@@ -119,6 +119,36 @@ double sweep() {
   return worst;
 }
 
+// layer_norm over the last axes of `in` (`axes` of them) with `operands` - 1 of the scale and bias shaped `affine`.
+constexpr kernel_params layer_norm(ctnn::shape in, std::int32_t axes, ctnn::shape affine, std::int32_t operands) {
+  kernel_params p = elementwise(ctnn::op_kind::layer_norm, in);
+  p.in2 = p.in3 = affine;
+  p.operand_count = operands;
+  for (std::int32_t d = in.rank - axes; d < in.rank; ++d) p.mean.reduce_axes |= 1u << d;
+  p.norm.epsilon_bits = std::bit_cast<std::uint32_t>(1e-5f);
+  return p;
+}
+
+// The layer_norm kernel of P against the reference on random operands (x offset from 0 by 3, so that the mean
+// matters); the largest error relative to max(|reference|, 1) (outputs are of order 1, a cancellation of
+// normalised * scale against bias leaves no scale to be relative to).
+template <kernel_params P>
+double check_layer_norm(std::uint32_t seed) {
+  static_assert(simd::f32_kernel<P>::supports);
+  std::vector<float> x = random_values(static_cast<std::size_t>(P.in.elements()), seed);
+  for (auto& v : x) v = 3.0f + 2.0f * v;
+  const std::vector<float> scale = random_values(static_cast<std::size_t>(P.in2.elements()), seed + 1),
+                           bias = random_values(static_cast<std::size_t>(P.in3.elements()), seed + 2);
+  const float* operands[] = {x.data(), scale.data(), bias.data(), nullptr};
+  std::vector<float> got(x.size()), want(x.size());
+  simd::f32_kernel<P>::run(operands, got.data());
+  ctnn::kernel::invoke_f32<P>(operands, want.data());
+  double worst = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    worst = std::fmax(worst, std::fabs(static_cast<double>(got[i]) - want[i]) / std::fmax(std::fabs(want[i]), 1.0));
+  return worst;
+}
+
 // The tolerance is an argument: clang 14 has no floating-point template parameters.
 template <ctnn::op_kind Kind, std::size_t... I>
 void check_random(double tolerance, std::index_sequence<I...>) {
@@ -237,6 +267,23 @@ TEST_CASE("hard_swish, hard_sigmoid, leaky_relu, abs, neg, square, reciprocal, s
   MESSAGE("erf, gelu, gelu_tanh: largest error relative to the reference's value ", worst);
   CHECK(worst <= function_tolerance);
   static_assert(!simd::f32_kernel<unary_function(ctnn::math_function::softplus, make_shape(8))>::supports);
+}
+
+TEST_CASE("layer_norm over the last axes: mean and variance in double, within a float rounding of the reference") {
+  using ctnn::make_shape;
+  const double worst = std::max({check_layer_norm<layer_norm(make_shape(1, 8, 32), 1, make_shape(32), 3)>(1),
+                                 check_layer_norm<layer_norm(make_shape(2, 5, 67), 1, make_shape(67), 2)>(2),
+                                 check_layer_norm<layer_norm(make_shape(3, 4, 7), 2, make_shape(4, 7), 3)>(3),
+                                 check_layer_norm<layer_norm(make_shape(4, 9), 1, make_shape(), 3)>(4),
+                                 check_layer_norm<layer_norm(make_shape(3, 37), 1, make_shape(3, 37), 1)>(5)});
+  MESSAGE("layer_norm: largest error relative to max(|reference|, 1) ", worst);
+  CHECK(worst <= 2.0 * function_tolerance);
+  // Axes not at the end (InstanceNormalization's layout NCHW over H, W is at the end; over C it is not).
+  static_assert(!simd::f32_kernel<[] {
+    kernel_params p = layer_norm(make_shape(2, 6, 5), 1, make_shape(6, 1), 3);
+    p.mean.reduce_axes = 0b010;
+    return p;
+  }()>::supports);
 }
 
 TEST_CASE("resize_nearest: identical to the reference (TFLite's and ONNX's coordinates, up and down)") {
