@@ -38,7 +38,7 @@ FLOAT_TOLERANCE = 1e-4
 MLPERF_INT8 = ["kws_ref_model", "vww_96_int8", "pretrainedResnet_quant", "ad01_int8"]
 ONNX_FLOAT = ["ds_cnn", "ds_cnn_bn", "mobilenet_v1_025", "resnet8", "fc_autoencoder"]
 # PyTorch exports in the repository (tests/data/onnx_exports): their input shapes, two cases each.
-ONNX_EXPORTS = {"transformer_block": [1, 8, 32], "mobilenet_v3_small": [1, 3, 32, 32]}
+ONNX_EXPORTS = {"transformer_block": [1, 8, 32], "transformer_block_opset17": [1, 8, 32], "mobilenet_v3_small": [1, 3, 32, 32]}
 RECURRENT = ["lstm_64", "lstm_128", "gru_128"]
 # The repository's own 16x8 KWS, with the vectorised kernels and with the reference ones (no onnxruntime peer).
 OWN_INT16 = ["kws_16x8", "kws_16x8_reference"]
