@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <limits>
 
 #include <ctnn/ir/shape_rules.hpp>
 #include <ctnn/kernel/simd/f32.hpp>
@@ -267,6 +268,29 @@ TEST_CASE("hard_swish, hard_sigmoid, leaky_relu, abs, neg, square, reciprocal, s
   MESSAGE("erf, gelu, gelu_tanh: largest error relative to the reference's value ", worst);
   CHECK(worst <= function_tolerance);
   static_assert(!simd::f32_kernel<unary_function(ctnn::math_function::softplus, make_shape(8))>::supports);
+}
+
+TEST_CASE("pow by one exponent: x * x at 2, identical to the reference; other exponents the reference's") {
+  using ctnn::make_shape;
+  constexpr kernel_params power = [] {
+    kernel_params p = broadcast(ctnn::op_kind::binary_function, make_shape(1, 8, 37), make_shape());
+    p.coefficients.function = ctnn::math_function::pow;
+    return p;
+  }();
+  static_assert(simd::f32_kernel<power>::supports);
+  std::vector<float> x = random_values(static_cast<std::size_t>(power.in.elements()), 7);
+  x[3] = -0.0f;
+  x[5] = std::numeric_limits<float>::infinity();
+  x[6] = std::nanf("");
+  for (const float exponent : {2.0f, 3.0f, 0.5f}) {
+    CAPTURE(exponent);
+    const float* operands[] = {x.data(), &exponent, nullptr};
+    std::vector<float> got(x.size()), want(x.size());
+    simd::f32_kernel<power>::run(operands, got.data());
+    ctnn::kernel::invoke_f32<power>(operands, want.data());
+    for (std::size_t i = 0; i < x.size(); ++i)
+      CHECK(std::bit_cast<std::uint32_t>(got[i]) == std::bit_cast<std::uint32_t>(want[i]));
+  }
 }
 
 TEST_CASE("layer_norm over the last axes: mean and variance in double, within a float rounding of the reference") {

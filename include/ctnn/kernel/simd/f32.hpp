@@ -54,6 +54,7 @@ constexpr auto f32_kernel_for() {
   else if constexpr (P.kind == op_kind::resize_nearest) return std::type_identity<f32::resize_nearest<P>>{};
   else if constexpr (P.kind == op_kind::resize_linear) return std::type_identity<f32::resize_bilinear<P>>{};
   else if constexpr (P.kind == op_kind::transpose) return std::type_identity<f32::transpose<P>>{};
+  else if constexpr (P.kind == op_kind::binary_function) return std::type_identity<f32::scalar_power<P>>{};
   else if constexpr (P.kind == op_kind::layer_norm) return std::type_identity<f32::layer_norm<P>>{};
   else if constexpr (unary_activation_kind(P)) return std::type_identity<f32::unary_activation<P>>{};
   else return std::type_identity<no_f32_kernel>{};

@@ -3,7 +3,7 @@
 // broadcasts real models make (a scalar, a per-channel vector such as LayerNormalization's scale and bias,
 // one value per row such as its mean and deviation over the last axis), and add/sub/mul/div's fused relu /
 // relu6. The same operation per element as the reference kernels (x / y a division, maximum / minimum a
-// compare and select): identical results.
+// compare and select): identical results. And pow by a single exponent of 2 (scalar_power).
 #include <ctnn/kernel/simd/detail/xsimd_config.hpp>
 
 #include <cstddef>
@@ -11,6 +11,7 @@
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/detail/unpacked.hpp>
+#include <ctnn/kernel/reference/unary_function.hpp>
 #include <ctnn/kernel/simd/detail/f32_lanes.hpp>
 
 #ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
@@ -121,6 +122,31 @@ struct binary : kernel::detail::reads_constants_as_stored {
         detail::activate<P.fused>(detail::apply_binary<P.kind>(x, y)).store_unaligned(to + c);
       });
     }
+  }
+};
+
+// binary_function's pow with one exponent for all (a decomposed LayerNormalization's Pow(x - mean, 2)): at
+// exponent 2, x * x, which is pow's value (the double product of two floats is exact, so both round it once
+// to float: identical results); any other exponent, the reference's function per element.
+template <kernel_params P>
+struct scalar_power : kernel::detail::reads_constants_as_stored {
+  static constexpr bool supports = P.kind == op_kind::binary_function && P.type == dtype::f32 &&
+                                   P.coefficients.function == math_function::pow && P.in2.elements() == 1 &&
+                                   P.in.elements() == P.out.elements();
+
+  static void run(const float* const* operands, float* result) {
+    const float* x = operands[0];
+    const float exponent = operands[1][0];
+    if (exponent == 2.0f) {
+      detail::for_each_channel_chunk<static_cast<int>(P.out.elements())>([&](auto lanes, int i) __attribute__((always_inline)) {
+        using V = decltype(lanes);
+        const V v = V::load_unaligned(x + i);
+        (v * v).store_unaligned(result + i);
+      });
+      return;
+    }
+    for (std::int64_t i = 0; i < P.out.elements(); ++i)
+      result[i] = reference::unary_function::apply_binary(math_function::pow, x[i], exponent);
   }
 };
 

@@ -82,8 +82,7 @@ template <math_function F>
   }
 }
 
-// Every whole vector of [0, elements) through vector(V, at) (V: the widest float vector), the rest through
-// scalar(at).
+// [0, Elements) in steps of Step through vector(at), the last elements (fewer than Step) through scalar(at).
 template <long Elements, long Step, class Vector, class Scalar>
 [[gnu::always_inline]] inline void for_each_vector_then_scalar(Vector&& vector, Scalar&& scalar) {
   constexpr long full = Elements / Step * Step;
