@@ -150,6 +150,23 @@ double check_layer_norm(std::uint32_t seed) {
   return worst;
 }
 
+// The softmax kernel of P against the reference on random rows in [-4, 4]; the largest error relative to the
+// reference's value.
+template <kernel_params P>
+double check_softmax(std::uint32_t seed) {
+  static_assert(simd::f32_kernel<P>::supports);
+  std::vector<float> x = random_values(static_cast<std::size_t>(P.in.elements()), seed);
+  for (auto& v : x) v *= 4.0f;
+  const float* operands[] = {x.data(), nullptr};
+  std::vector<float> got(x.size()), want(x.size());
+  simd::f32_kernel<P>::run(operands, got.data());
+  ctnn::kernel::invoke_f32<P>(operands, want.data());
+  double worst = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    worst = std::fmax(worst, std::fabs(static_cast<double>(got[i]) - want[i]) / std::fabs(static_cast<double>(want[i])));
+  return worst;
+}
+
 // The tolerance is an argument: clang 14 has no floating-point template parameters.
 template <ctnn::op_kind Kind, std::size_t... I>
 void check_random(double tolerance, std::index_sequence<I...>) {
@@ -291,6 +308,16 @@ TEST_CASE("pow by one exponent: x * x at 2, identical to the reference; other ex
     for (std::size_t i = 0; i < x.size(); ++i)
       CHECK(std::bit_cast<std::uint32_t>(got[i]) == std::bit_cast<std::uint32_t>(want[i]));
   }
+}
+
+TEST_CASE("softmax over the last axis: exp in double lanes, within a float rounding of the reference") {
+  using ctnn::make_shape;
+  const double worst = std::max({check_softmax<elementwise(ctnn::op_kind::softmax, make_shape(4, 8, 8))>(1),
+                                 check_softmax<elementwise(ctnn::op_kind::softmax, make_shape(3, 37))>(2),
+                                 check_softmax<elementwise(ctnn::op_kind::softmax, make_shape(1, 1001))>(3)});
+  MESSAGE("softmax: largest error relative to the reference's value ", worst);
+  CHECK(worst <= 2.0 * function_tolerance);
+  static_assert(!simd::f32_kernel<elementwise(ctnn::op_kind::softmax, make_shape(5, 1))>::supports);  // fewer than a vector
 }
 
 TEST_CASE("layer_norm over the last axes: mean and variance in double, within a float rounding of the reference") {

@@ -21,6 +21,7 @@
 #include <ctnn/kernel/simd/f32/layer_norm.hpp>
 #include <ctnn/kernel/simd/f32/pool.hpp>
 #include <ctnn/kernel/simd/f32/resize.hpp>
+#include <ctnn/kernel/simd/f32/softmax.hpp>
 #include <ctnn/kernel/simd/f32/transpose.hpp>
 #include <ctnn/kernel/simd/f32/transpose_conv2d.hpp>
 #include <ctnn/kernel/simd/f32/unary.hpp>
@@ -55,6 +56,7 @@ constexpr auto f32_kernel_for() {
   else if constexpr (P.kind == op_kind::resize_linear) return std::type_identity<f32::resize_bilinear<P>>{};
   else if constexpr (P.kind == op_kind::transpose) return std::type_identity<f32::transpose<P>>{};
   else if constexpr (P.kind == op_kind::binary_function) return std::type_identity<f32::scalar_power<P>>{};
+  else if constexpr (P.kind == op_kind::softmax) return std::type_identity<f32::softmax<P>>{};
   else if constexpr (P.kind == op_kind::layer_norm) return std::type_identity<f32::layer_norm<P>>{};
   else if constexpr (unary_activation_kind(P)) return std::type_identity<f32::unary_activation<P>>{};
   else return std::type_identity<no_f32_kernel>{};
