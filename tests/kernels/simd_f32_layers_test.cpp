@@ -261,7 +261,7 @@ TEST_CASE("sub, div, maximum, minimum and broadcast operands: identical to the r
   static_assert(!simd::f32_kernel<broadcast(op_kind::add, make_shape(8, 1, 32), make_shape(8, 4, 32))>::supports);
 }
 
-TEST_CASE("hard_swish, hard_sigmoid, leaky_relu, abs, neg, square, reciprocal, sqrt, rsqrt: the reference's arithmetic; erf, gelu in double") {
+TEST_CASE("hard_swish, hard_sigmoid, leaky_relu, abs, neg, square, reciprocal, sqrt, rsqrt: the reference's arithmetic; sigmoid, tanh, erf, gelu in double") {
   using ctnn::make_shape;
   using ctnn::op_kind;
   check<elementwise(op_kind::hard_swish, make_shape(1, 5, 5, 37))>(0.0, 1);
@@ -274,6 +274,10 @@ TEST_CASE("hard_swish, hard_sigmoid, leaky_relu, abs, neg, square, reciprocal, s
   check<elementwise(op_kind::reciprocal, make_shape(3, 23))>(0.0, 10);
   check<elementwise(op_kind::sqrt, make_shape(1, 8, 1))>(0.0, 11);  // NaN below 0: both NaN
   check<elementwise(op_kind::rsqrt, make_shape(5, 19))>(0.0, 12);
+  // e^-x and tanh from double lanes against <cmath>'s expf and tanhf (not exactly rounded): on 4 x 2^20 values
+  // in [-20, 20] and narrower, 2.4e-7 and 2.1e-7 relative at most (two float roundings).
+  check<elementwise(op_kind::sigmoid, make_shape(1, 7, 7, 37))>(3e-7, 13);
+  check<elementwise(op_kind::tanh, make_shape(3, 45))>(3e-7, 14);
   // Within a float rounding of the reference's double values, over [-1, 1] and a sweep out to +-8.
   constexpr std::array functions{ctnn::math_function::erf, ctnn::math_function::gelu, ctnn::math_function::gelu_tanh};
   check<unary_function(functions[0], make_shape(1, 8, 67))>(function_tolerance, 4);

@@ -1,8 +1,10 @@
 #pragma once
 // float32 functions of one operand, vectorised: hard_swish and hard_sigmoid (MobileNetV3), leaky_relu, the
 // exactly rounded math (abs, neg, square, reciprocal, sqrt, rsqrt: a decomposed LayerNormalization's square
-// root) and unary_function's erf, gelu and gelu_tanh (transformer blocks). All but the last do the
-// reference's float arithmetic in its order (IEEE division and square root): identical results. The reference computes
+// root), sigmoid and tanh (EfficientNet's x * sigmoid(x), LSTMs) and unary_function's erf, gelu and
+// gelu_tanh (transformer blocks). The first do the reference's float arithmetic in its order (IEEE division
+// and square root): identical results. sigmoid's e^-x and tanh come from double lanes rounded once to float
+// (the reference's <cmath> expf and tanhf: within 0.502 and about 2 ulp of the exact value). The reference computes
 // erf and gelu in double and rounds once to float (kernel/reference/unary_function.hpp); so do these, with
 // xsimd's double erf / tanh in place of <cmath>'s (both within an ulp or two of double, far below the
 // float rounding: the results differ from the reference's only where the double value lies within those
@@ -40,6 +42,8 @@ constexpr bool unary_activation_kind(const kernel_params& p) {
     case op_kind::reciprocal:
     case op_kind::sqrt:
     case op_kind::rsqrt: return true;
+    case op_kind::sigmoid:
+    case op_kind::tanh: return p.type == dtype::f32;  // int8 / int16: their tables
     case op_kind::unary_function: return vector_math_function(p.coefficients.function);
     default: return false;
   }
@@ -124,7 +128,24 @@ struct unary_activation : kernel::detail::reads_constants_as_stored {
     const float* in = operands[0];
     constexpr long elements = P.out.elements();
     const float alpha = P.coefficients.alpha(), beta = P.coefficients.beta();
-    if constexpr (P.kind == op_kind::unary_function) {
+    if constexpr (P.kind == op_kind::sigmoid || P.kind == op_kind::tanh) {
+      // sigmoid: 1 / (1 + e^-x) in float with e^-x from double lanes; tanh: tanh in double rounded once.
+      using D = detail::double_vector;
+      constexpr long step = static_cast<long>(D::size);
+      constexpr activation function = P.kind == op_kind::sigmoid ? activation::sigmoid : activation::tanh;
+      detail::for_each_vector_then_scalar<elements, step>(
+          [&](long i) __attribute__((always_inline)) {
+            alignas(64) double x[step];
+            for (long k = 0; k < step; ++k) x[k] = static_cast<double>(P.kind == op_kind::sigmoid ? -in[i + k] : in[i + k]);
+            const D v = D::load_aligned(x);
+            (P.kind == op_kind::sigmoid ? xsimd::exp(v) : xsimd::tanh(v)).store_aligned(x);
+            for (long k = 0; k < step; ++k) {
+              const auto y = static_cast<float>(x[k]);
+              result[i + k] = P.kind == op_kind::sigmoid ? 1.0f / (1.0f + y) : y;
+            }
+          },
+          [&](long i) { result[i] = reference::activate<function>(in[i]); });
+    } else if constexpr (P.kind == op_kind::unary_function) {
       using D = detail::double_vector;
       constexpr long step = static_cast<long>(D::size);
       constexpr activation_coefficients c = P.coefficients;
