@@ -228,8 +228,11 @@ constexpr std::int32_t saturating_rounding_doubling_high_mul(std::int32_t a, std
   return static_cast<std::int32_t>((ab + nudge) / (std::int64_t{1} << 31));  // truncating division
 }
 
-// x / 2^exponent rounded to nearest, ties away from zero (exponent in [0, 31]).
+// x / 2^exponent rounded to nearest, ties away from zero (exponent in [0, 31]). Above 31 (an int8 softmax row
+// summing to 2^28 or more, where TFLite's exponent leaves gemmlowp's range): what gemmlowp's steps give on Arm, where
+// TFLM runs (the mask all ones, a shift by 32 or more filling with the sign), without the C++ shift's UB.
 constexpr std::int32_t rounding_divide_by_pot(std::int32_t x, std::int32_t exponent) {
+  if (exponent > 31) return x >= 0 ? 1 : -1;
   const auto mask = static_cast<std::int32_t>((std::int64_t{1} << exponent) - 1);
   const std::int32_t remainder = x & mask;
   const std::int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
