@@ -45,8 +45,12 @@ struct top_k : op_defaults {
     p.top_k = n.attrs.top_k;
   }
   template <class Module>
-  static constexpr std::int64_t macs(const Module&, const node&, const shape&) {
-    return 0;  // comparisons only
+  static constexpr std::int64_t macs(const Module& m, const node& n, const shape& out) {
+    // Comparisons, counted as multiply-adds so that the work bound (ctnn-run's --max-macs, the fuzzers') covers a
+    // huge k: each result element is a pass over its row.
+    const shape& in = m.tensor_at(n.inputs[0]).dims;
+    const std::int32_t axis = n.attrs.axis < 0 ? n.attrs.axis + in.rank : n.attrs.axis;
+    return axis >= 0 && axis < in.rank ? out.elements() * in[axis] : 0;
   }
 
   // Whether element a of a row comes before element b in the result's order (a != b): a strict total order
