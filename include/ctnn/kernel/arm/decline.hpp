@@ -160,14 +160,22 @@ inline constexpr fast_kernel_rule dsp_rules[] = {
     {op_kind::resize_linear, dtype::i8, decline_detail::rq::tflite, {kernel_decline::rank_not_4, kernel_decline::in_place}},
 };
 
+namespace decline_detail {
+// The conv2d and dense rows of the two families that gather a window of at most 1024 bytes (MVE, Armv6-M).
+inline constexpr fast_kernel_rule gathered_conv_rule{
+    op_kind::conv2d, dtype::i8, rq::tflite,
+    {kernel_decline::groups_not_1, kernel_decline::rank_not_4, kernel_decline::weights_offset_not_0,
+     kernel_decline::fused_activation, kernel_decline::window_over_1024_bytes}};
+inline constexpr fast_kernel_rule gathered_dense_rule{
+    op_kind::dense, dtype::i8, rq::tflite,
+    {kernel_decline::weights_offset_not_0, kernel_decline::fused_activation, kernel_decline::window_over_1024_bytes}};
+}  // namespace decline_detail
+
 // The Armv8.1-M MVE family's own kernels (kernel/arm/mve/i8.hpp: conv.hpp, depthwise.hpp, add.hpp, pool.hpp, mul.hpp,
 // softmax.hpp, lookup.hpp, onnx_conv.hpp); the calls they decline go to the DSP family (dsp_rules).
 inline constexpr fast_kernel_rule mve_rules[] = {
-    {op_kind::conv2d, dtype::i8, decline_detail::rq::tflite,
-     {kernel_decline::groups_not_1, kernel_decline::rank_not_4, kernel_decline::weights_offset_not_0,
-      kernel_decline::fused_activation, kernel_decline::window_over_1024_bytes}},
-    {op_kind::dense, dtype::i8, decline_detail::rq::tflite,
-     {kernel_decline::weights_offset_not_0, kernel_decline::fused_activation, kernel_decline::window_over_1024_bytes}},
+    decline_detail::gathered_conv_rule,
+    decline_detail::gathered_dense_rule,
     {op_kind::depthwise_conv2d, dtype::i8, decline_detail::rq::tflite,
      {kernel_decline::rank_not_4, kernel_decline::taps_over_255, kernel_decline::weights_offset_not_0,
       kernel_decline::fused_activation}},
@@ -198,11 +206,8 @@ inline constexpr fast_kernel_rule mve_rules[] = {
 
 // The Armv6-M family (kernel/arm/v6m/i8.hpp: conv.hpp, depthwise.hpp, add.hpp), on targets without the DSP extension.
 inline constexpr fast_kernel_rule v6m_rules[] = {
-    {op_kind::conv2d, dtype::i8, decline_detail::rq::tflite,
-     {kernel_decline::groups_not_1, kernel_decline::rank_not_4, kernel_decline::weights_offset_not_0,
-      kernel_decline::fused_activation, kernel_decline::window_over_1024_bytes}},
-    {op_kind::dense, dtype::i8, decline_detail::rq::tflite,
-     {kernel_decline::weights_offset_not_0, kernel_decline::fused_activation, kernel_decline::window_over_1024_bytes}},
+    decline_detail::gathered_conv_rule,
+    decline_detail::gathered_dense_rule,
     {op_kind::depthwise_conv2d, dtype::i8, decline_detail::rq::tflite,
      {kernel_decline::rank_not_4, kernel_decline::depthwise_multiplier_not_1, kernel_decline::weights_offset_not_0,
       kernel_decline::fused_activation}},
