@@ -7,7 +7,9 @@
 // pairs and keeps the pairs only if the pools get smaller. It records where every tensor and scratch
 // went, what each pool needs (a read-only pool: the constants the kernels read), the liveness lower
 // bound and the op at the peak, and per op whether its result now lies over its dying input
-// (module::result_over_input, which mark_in_place_calls turns into kernel parameters). A pool over its
+// (module::result_over_input, which mark_in_place_calls turns into kernel parameters); a call whose kernel
+// makes its input its scratch (memory::scratch_made_in_place) and whose input is read later gets
+// kernel_params::input_restored (the kernel table rebuilt). A pool over its
 // limit is left recorded in pool_usage for check_budgets. A pin that names no buffer is an error
 // (memory_error::pin_unknown_tensor at the pin's `position`), and so is a pin by a tensor name that two
 // tensors with buffers of their own share (memory_error::pin_ambiguous_tensor_name: the pin, the name, the
