@@ -12,6 +12,8 @@
 // there in the DSP ones' place (the DSP ones on the Cortex-M4 and M33).
 // QLinearAdd (kernel/arm/onnx_add.hpp, on the FPU) against kernel::reference::onnx_quant::add on odd shapes of
 // uint8 and int8, scales of any ratio and of ratio 1/2 (ties), in place over its first input too.
+// Without scratch, a uint8 input read after the call (kernel_params::input_restored) is made int8 in place and
+// restored: the layers of family 40 again, the input checked unchanged after the call.
 // In place (kernel_params::in_place, ctnn::in_place_windows): NHWC layers with the result at the largest shift
 // the planner allows below the input (memory/in_place_window.hpp), the DSP kernel and the reference kernel
 // (which x86 runs for such calls) each against the reference out of place.
@@ -111,6 +113,13 @@ constexpr ctnn::kernel_params onnx_layer(std::uint32_t family, std::size_t index
 constexpr ctnn::kernel_params onnx_layer_in_place(std::uint32_t family, std::size_t index) {
   ctnn::kernel_params p = onnx_layer(family, 4 * (index / 2) + index % 2);
   p.in_place = 1;
+  return p;
+}
+
+// Layers whose uint8 input is read after the call: run without scratch, they restore it.
+constexpr ctnn::kernel_params onnx_layer_restoring(std::uint32_t family, std::size_t index) {
+  ctnn::kernel_params p = onnx_layer(family, index);
+  p.input_restored = 1;
   return p;
 }
 
@@ -219,6 +228,17 @@ void check_onnx_layer(std::uint32_t seed) {
       kernel::run(operands, result_in_arena, ctnn::kernel::requant_arrays{}, scratch);
       std::memcpy(actual, result_in_arena, out_bytes);
     } else {
+      if constexpr (P.input_restored != 0) {
+        // Without scratch where the input is read after the call (kernel_params::input_restored): a uint8 input
+        // made int8 in place for the call and uint8 again after it.
+        std::memcpy(in_arena, input, in_bytes);
+        operands[0] = in_arena;
+        kernel::run(operands, actual, ctnn::kernel::requant_arrays{});
+        CHECK_MESSAGE(std::memcmp(in_arena, input, in_bytes) == 0, "the input is not restored");
+        CHECK_MESSAGE(std::memcmp(actual, expected, out_bytes) == 0, "without scratch, restoring the input, differs");
+        operands[0] = input;
+        for (std::size_t i = 0; i < out_bytes; ++i) actual[i] = 0x5a;
+      }
       kernel::run(operands, actual, ctnn::kernel::requant_arrays{}, scratch);
     }
     bool equal = true;
@@ -296,6 +316,10 @@ template <std::uint32_t Family, std::size_t... I>
 void check_onnx_layers_in_place(std::index_sequence<I...>) {
   (check_onnx_layer<onnx_layer_in_place(Family, I)>(t::seed_of(Family + 1000, I)), ...);
 }
+template <std::uint32_t Family, std::size_t... I>
+void check_onnx_layers_restoring(std::index_sequence<I...>) {
+  (check_onnx_layer<onnx_layer_restoring(Family, I)>(t::seed_of(Family + 1000, I)), ...);
+}
 
 }  // namespace
 
@@ -305,6 +329,10 @@ TEST_CASE("arm ONNX integer conv2d, depthwise and dense (ONNX's output stage) eq
 
 TEST_CASE("arm ONNX integer NHWC conv2d and depthwise placed over their input equal ONNX's reference kernels") {
   check_onnx_layers_in_place<41>(std::make_index_sequence<16>{});
+}
+
+TEST_CASE("arm ONNX integer conv2d, depthwise and dense without scratch restore a uint8 input that is read later") {
+  check_onnx_layers_restoring<40>(std::make_index_sequence<4>{});
 }
 
 TEST_CASE("arm ONNX QLinearAdd (on the FPU) equals ONNX's reference kernel, in place too") {

@@ -123,6 +123,30 @@ constexpr auto onnx_uint8_scratch = [] {
 constexpr auto onnx_uint8_placed = pass::place_buffers<>::run(onnx_uint8_scratch);
 static_assert(onnx_uint8_scratch.scratch_bytes[2] == 36 && onnx_uint8_placed.scratch_bytes[2] == 0 && onnx_uint8_placed.scratch[2].offset == -1);
 static_assert(onnx_uint8_placed.scratch_bytes[0] == 108 && onnx_uint8_placed.scratch[0].offset >= 0);
+static_assert(onnx_uint8_placed.calls[2].params.input_restored == 0);  // its input dies there: left int8
+
+// Where that uint8 input is read after the call, no scratch either: the kernel makes it int8 in place and uint8
+// again before it returns (kernel_params::input_restored; the kernel table follows). Here call 1 pretends to be
+// such a conv reading conv2d_0 (made uint8: 144 B), which dense_3 (op 2) is made to read too. The bound: 300 B at
+// op 2 (conv2d_0, max_pool_1 and dense_3's 12 B), where a scratch of 144 B beside them at op 1 would make it 432 B.
+constexpr auto onnx_uint8_read_later = [] {
+  auto m = pass::assign_pools<>::run(lowered);
+  ctnn::node& n = m.nodes[static_cast<std::size_t>(m.calls[1].node)];
+  n.kind = ctnn::op_kind::conv2d;
+  n.attrs.layout = ctnn::data_layout::onnx_nhwc;
+  ctnn::tensor& x = m.tensor_at(n.inputs[0]);
+  x.type = ctnn::dtype::u8;
+  m.scratch_bytes[1] = x.bytes();
+  ctnn::node& later = m.nodes[static_cast<std::size_t>(m.calls[2].node)];
+  later.inputs[static_cast<std::size_t>(later.input_count++)] = n.inputs[0];
+  return m;
+}();
+constexpr auto onnx_uint8_restored = pass::place_buffers<>::run(onnx_uint8_read_later);
+static_assert(onnx_uint8_read_later.scratch_bytes[1] == 144 && onnx_uint8_restored.scratch_bytes[1] == 0 &&
+              onnx_uint8_restored.scratch[1].offset == -1);
+static_assert(onnx_uint8_restored.calls[1].params.input_restored == 1 && onnx_uint8_restored.calls[2].params.input_restored == 0 &&
+              onnx_uint8_restored.kernels[static_cast<std::size_t>(onnx_uint8_restored.calls[1].kernel)].input_restored == 1);
+static_assert(!onnx_uint8_restored.error.failed() && onnx_uint8_restored.liveness_lower_bound == 300 && onnx_uint8_restored.peak_node == 2);
 
 TEST_CASE("place_buffers: the same at run time; placed buffers that live together do not overlap") {
   auto m = std::make_unique<std::remove_const_t<decltype(lowered)>>(lowered);

@@ -171,6 +171,10 @@ struct kernel_params {
   // calls (docs/memory.md). 2: the result's bytes are already its operands' (a slice stored inside its input,
   // a concat its producers wrote into): the executor runs nothing for the call (pass::mark_in_place_calls).
   std::int32_t in_place = 0;
+  // 1: the call has no scratch where its kernel asks for some, its kernel making its input (operand 0) that
+  // scratch where it lies (memory::scratch_made_in_place: a uint8 input made int8), and that input is read
+  // after the call: the kernel restores its bytes before it returns (pass::place_buffers sets it).
+  std::int32_t input_restored = 0;
   // The implementation that runs the call and the layout of its constant operands (pass::select_kernels;
   // lower_te records the reference kernel, constants as stored). Decided by the other fields and the
   // target, so it does not split structurally equal kernels.

@@ -70,9 +70,11 @@ constexpr bool window_in_place_allowed(const plan_config& config, const node& n)
 }
 
 // The scratch of an ONNX integer conv2d or dense over uint8 data is its input made int8 (kernel/arm/onnx_scratch.hpp,
-// the module's scratch_bytes: the input's size). Where that input's buffer is in the pools and dies at the call,
-// the kernel makes it int8 in place instead (kernel/arm/onnx_conv.hpp, run without scratch): no scratch buffer
-// (pass::place_buffers then records none for the call).
+// the module's scratch_bytes: the input's size). Where that input's buffer is in the pools (and not a model
+// output's), the kernel makes it int8 in place instead (kernel/arm/onnx_conv.hpp, run without scratch): no scratch
+// buffer (pass::place_buffers then records none for the call). An input read after the call is made uint8 again
+// before the call returns (kernel_params::input_restored; a top-bit flip, about one instruction a byte on the DSP
+// family): IC's residual maps, which feed a convolution and the Add after it, then need no int8 copy beside them.
 template <class Module>
 constexpr bool scratch_made_in_place(const Module& m, std::int32_t op, std::int64_t scratch_bytes, const std::int32_t* buffer_of,
                                      const buffer_info* buffers) {
@@ -82,7 +84,7 @@ constexpr bool scratch_made_in_place(const Module& m, std::int32_t op, std::int6
   if (x.type != dtype::u8 || x.bytes() != scratch_bytes) return false;
   const std::int32_t root = m.storage_root(n.inputs[0]);
   const std::int32_t over = root >= 0 ? buffer_of[root] : -1;
-  return over >= 0 && buffers[over].last_use == op && buffers[over].kind != buffer_kind::output;
+  return over >= 0 && buffers[over].kind != buffer_kind::output;
 }
 
 // `window_candidates` (per node; nullptr: all): the convolutions that may be placed in place.

@@ -7,7 +7,9 @@
 // pairs and keeps the pairs only if the pools get smaller. It records where every tensor and scratch
 // went, what each pool needs (a read-only pool: the constants the kernels read), the liveness lower
 // bound and the op at the peak, and per op whether its result now lies over its dying input
-// (module::result_over_input, which mark_in_place_calls turns into kernel parameters). A pool over its
+// (module::result_over_input, which mark_in_place_calls turns into kernel parameters); a call whose kernel
+// makes its input its scratch (memory::scratch_made_in_place) and whose input is read later gets
+// kernel_params::input_restored (the kernel table rebuilt). A pool over its
 // limit is left recorded in pool_usage for check_budgets. A pin that names no buffer is an error
 // (memory_error::pin_unknown_tensor at the pin's `position`), and so is a pin by a tensor name that two
 // tensors with buffers of their own share (memory_error::pin_ambiguous_tensor_name: the pin, the name, the
@@ -25,6 +27,7 @@
 #include <ctnn/pass/detail/graph_edit.hpp>
 #include <ctnn/pass/detail/planning_step.hpp>
 #include <ctnn/pass/detail/in_place_pass.hpp>
+#include <ctnn/pass/detail/kernel_table.hpp>
 
 namespace ctnn::pass {
 
@@ -123,11 +126,25 @@ constexpr void place_module_buffers(Module& m, const memory::plan_config& config
     const memory::pool_allocation& a = placed.allocations[static_cast<std::size_t>(b)];
     m.allocations[static_cast<std::size_t>(t)] = {a.pool, a.offset + set.offset_in_buffer[static_cast<std::size_t>(t)]};
   }
+  bool params_changed = false;
   for (std::int32_t c = 0; c < m.call_count; ++c) {
     const std::int32_t b = set.scratch_of[static_cast<std::size_t>(c)];
-    if (b >= 0) m.scratch[static_cast<std::size_t>(c)] = placed.allocations[static_cast<std::size_t>(b)];
-    else m.scratch_bytes[static_cast<std::size_t>(c)] = 0;  // none needed (memory::scratch_made_in_place)
+    if (b >= 0) {
+      m.scratch[static_cast<std::size_t>(c)] = placed.allocations[static_cast<std::size_t>(b)];
+    } else if (m.scratch_bytes[static_cast<std::size_t>(c)] > 0) {
+      // None needed: the kernel makes its input the scratch (memory::scratch_made_in_place) and, where that input
+      // is read after the call, restores it (kernel_params::input_restored).
+      m.scratch_bytes[static_cast<std::size_t>(c)] = 0;
+      kernel_call& call = m.calls[static_cast<std::size_t>(c)];
+      const std::int32_t input = m.storage_root(m.node_at(call.node).inputs[0]);
+      const std::int32_t over = input >= 0 ? set.buffer_of[static_cast<std::size_t>(input)] : -1;
+      if (over >= 0 && buffers[static_cast<std::size_t>(over)].last_use > call.node && call.params.input_restored == 0) {
+        call.params.input_restored = 1;
+        params_changed = true;
+      }
+    }
   }
+  if (params_changed) detail::rebuild_kernel_table(m);
   // Convolutions whose result the placement put over their input (a pair that overlaps) run in place.
   for (auto& over : m.result_over_input) over = false;
   std::int32_t windows_in_place = 0;

@@ -11,8 +11,9 @@
 // 128; kernel/scratch.hpp's rule onnx_input_scratch, onnx_scratch.hpp, asks for it); a uint8 result is written as int8 with its
 // zero point moved by -128 and flipped in place.
 //
-// Without scratch (the planner gives none where the input's buffer dies at the call: memory::scratch_made_in_place)
-// a uint8 input is made int8 in place, the bytes being the call's to overwrite. In place (kernel_params::in_place:
+// Without scratch (the planner gives none where the input's buffer is in the pools: memory::scratch_made_in_place)
+// a uint8 input is made int8 in place, and uint8 again after the call where a later call reads it
+// (kernel_params::input_restored). In place (kernel_params::in_place:
 // the result placed over the dying input, memory/in_place_window.hpp) the inner kernel's walk keeps the result
 // behind the input it has not read.
 //
@@ -149,13 +150,16 @@ struct onnx_conv_kernel {
     run_inner(input, operands, result, rq);
   }
 
-  // Without scratch: a uint8 input's buffer dies here (the planner's condition), so it is made int8 where it is.
+  // Without scratch: a uint8 input's buffer is in the pools (the planner's condition), so it is made int8 where it
+  // is, and uint8 again after the inner call where a later call reads it (kernel_params::input_restored; never in
+  // place: the result then lies over a dying input).
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays& rq) {
     if constexpr (shape::unsigned_input) {
-      void* input = const_cast<void*>(operands[0]);  // NOLINT: the dying input's bytes (see above)
+      void* input = const_cast<void*>(operands[0]);  // NOLINT: the input's bytes in the pools (see above)
       flip_top_bits<in_elements>(input, input);
       run_inner(input, operands, result, rq);
+      if constexpr (P.input_restored != 0 && P.in_place == 0) flip_top_bits<in_elements>(input, input);
     } else {
       run_inner(operands[0], operands, result, rq);
     }

@@ -9,8 +9,8 @@
 
 namespace ctnn::kernel::arm {
 
-// The planner places none where the input's buffer dies at the call (memory::scratch_made_in_place): the
-// kernel then makes that input int8 in place.
+// The planner places none where the input's buffer is in the pools (memory::scratch_made_in_place): the kernel
+// then makes that input int8 in place (and uint8 again afterwards where a later call reads it).
 //
 // kernel/scratch.hpp's rule for these kernels, from a call's parameters at run time as at compile time: the
 // conditions of onnx_call_shape and same_bytes above (the inner kernel's own are not repeated: where it
