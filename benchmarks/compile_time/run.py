@@ -73,7 +73,7 @@ CLASSES = 10
 HEAD_LAYERS = 3  # global_avg_pool, dense, softmax
 STAGES = 11      # passes in ctnn::default_pipeline
 PASS_NAMES = ["build (DSL -> module)", "infer_types", "fold_constants", "fold_batch_norm", "fuse_ops",
-              "alias_reshapes", "lower_te", "plan_memory", "create_function_metadata",
+              "alias_reshapes", "lower_te", "plan_memory", "select_kernels", "create_function_metadata",
               "create_executor_metadata", "aot_lower_main"]
 
 LIMIT_PATTERNS = [
