@@ -36,11 +36,16 @@ inline float mul_ratio(float a_scale, float b_scale, float y_scale) {
 }
 
 // One element before the conversion: the product of the integers less their zero points, scaled, plus the
-// result's zero point. The scaled product is rounded on its own: std::fma with a zero addend rounds once, and no
-// compiler contracts it with the add that follows (g++ contracts a plain x * r + z into one fma even in ISO
-// mode, on FMA targets: x86-64-v3, the Cortex-M4's FPU).
+// result's zero point, the scaled product rounded on its own. Where the target has a fused multiply-add (which
+// g++ contracts a plain x * r + z into, even in ISO mode and across statements; clang with -ffp-contract=fast
+// too), std::fma with a zero addend: one rounding, one instruction, and no compiler contracts it with the add
+// that follows. Elsewhere nothing can be contracted, and the plain product (no library fmaf) is the one rounding.
 inline float mul_value(float ratio, float y_zero_point, std::int32_t product) {
+#if defined(__FP_FAST_FMAF) || defined(__FMA__) || defined(__ARM_FEATURE_FMA)
   const float scaled = std::fma(static_cast<float>(product), ratio, 0.0f);
+#else
+  const float scaled = static_cast<float>(product) * ratio;
+#endif
   return scaled + y_zero_point;
 }
 
