@@ -97,13 +97,18 @@ def converted(v, dtype):
 
 
 def qlinear_add(a, a_quant, b, b_quant, y_quant):
-    """onnxruntime 1.30's x86-64 QLinearAdd (MLAS's AVX2 kernel): ratios a_scale / y_scale and b_scale / y_scale
-    in float32, fixed = y_zp - fma(a_ratio, a_zp, b_ratio * b_zp), y = saturate(round_half_even(fma(a, a_ratio,
-    fma(b, b_ratio, fixed)))), numpy broadcasting; the operands swapped where onnxruntime swaps them
-    (add_swaps_operands)."""
+    """onnxruntime 1.30's x86-64 QLinearAdd: qlinear_add_formula, the operands swapped where onnxruntime swaps
+    them (add_swaps_operands)."""
+    if add_swaps_operands(a.shape, np.broadcast_shapes(a.shape, b.shape)):
+        return qlinear_add_formula(b, b_quant, a, a_quant, y_quant)
+    return qlinear_add_formula(a, a_quant, b, b_quant, y_quant)
+
+
+def qlinear_add_formula(a, a_quant, b, b_quant, y_quant):
+    """MLAS's AVX2 QLinearAdd kernel, a its first operand: ratios a_scale / y_scale and b_scale / y_scale in
+    float32, fixed = y_zp - fma(a_ratio, a_zp, b_ratio * b_zp), y = saturate(round_half_even(fma(a, a_ratio,
+    fma(b, b_ratio, fixed)))), numpy broadcasting."""
     y_shape = np.broadcast_shapes(a.shape, b.shape)
-    if add_swaps_operands(a.shape, y_shape):
-        a, a_quant, b, b_quant = b, b_quant, a, a_quant
     a, b = np.broadcast_to(a, y_shape), np.broadcast_to(b, y_shape)
     (a_scale, a_zp), (b_scale, b_zp), (y_scale, y_zp) = a_quant, b_quant, y_quant
     a_ratio, b_ratio = f32(f32(a_scale) / f32(y_scale)), f32(f32(b_scale) / f32(y_scale))

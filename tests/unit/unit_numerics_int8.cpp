@@ -240,7 +240,7 @@ ctnn::kernel_params binary_params(ctnn::op_kind kind, const recorded_pair& r, co
   return p;
 }
 
-// The kernel of `kind` on one pair of T, in `order` (the second operand first when swapped).
+// The kernel of `kind` on one pair of T (with `swapped`, the second operand and its quantization first).
 template <class T>
 std::int32_t run_pair(ctnn::op_kind kind, recorded_pair r, bool swapped) {
   if (swapped) r = {r.is_u8, r.b_scale, r.b_zero_point, r.a_scale, r.a_zero_point, r.y_scale, r.y_zero_point, r.b, r.a, r.y};
