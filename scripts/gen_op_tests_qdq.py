@@ -523,6 +523,18 @@ def cases(rng):
     case("qlinear_add_channel_second_u8", lambda g: qlinear_binary_case(g, "Add", U8, (1, 64, 4, 8), (1, 64, 1, 1), (f32(1.0), U8(65)), (f32(4 / 7), U8(100)), (f32(4 / 7), U8(38))))
     case("qlinear_add_row_u8", lambda g: qlinear_binary_case(g, "Add", U8, (1, 64), (32, 64), (f32(1.0), U8(65)), (f32(4 / 7), U8(100)), (f32(4 / 7), U8(38))))
     case("qlinear_add_scalar_first_s8", lambda g: qlinear_binary_case(g, "Add", I8, (), (5, 13), (f32(7 / 6), I8(74)), (f32(2 / 3), I8(-103)), (f32(2 / 3), I8(-66))))
+
+    # An Add and a Mul whose float result has a second reader after its QuantizeLinear (a Relu, a model output):
+    # the QuantizeLinear gets the integer op, the Relu the float op (onnxruntime fuses nothing here: the op has two
+    # consumers; ctnn's integer result is within the family's 1 LSB).
+    def two_readers(g):
+        a, b = u8(g, (2, 9)), u8(g, (2, 9))
+        results = []
+        for op, fn in (("Add", lambda u, v: u + v), ("Mul", lambda u, v: u * v)):
+            m = g.float_op(op, [g.dq(a, 0.1, U8(3)), g.dq(b, 0.2, U8(130))], fn)
+            results += [g.q(m, 0.3, U8(120)), g.float_op("Relu", [m], lambda v: np.maximum(v, f32(0)))]
+        return results
+    case("qdq_binary_two_readers_u8", two_readers)
     return out
 
 

@@ -295,19 +295,23 @@ struct qdq_lowering {
     s.current_kind = current_kind;
   }
 
-  // `import` run as the deferred node of value `pending` (its index, type and row in diagnostics), which is then no
-  // longer deferred; the current node restored after.
+  // `import` run as the deferred node of value `pending` (its index, type and row in diagnostics); the current node
+  // restored after. `pending` (the float op's result) stays deferred: another reader of it (a second consumer, a
+  // graph output) gets the float op (float_op), as onnxruntime runs a group whose op has other consumers.
   template <class Import>
   constexpr void import_as_deferred(std::int32_t pending, op_type type, op_kind kind, Import import) {
     const std::int32_t node_index = s.node_index;
     const op_type current = s.current;
     const op_kind current_kind = s.current_kind;
+    const protobuf::span op = s.at(pending).deferred_op;
     s.node_index = s.at(pending).deferred_index;
     s.current = type;
     s.current_kind = kind;
     s.at(pending).kind = value_kind::node_output;
     s.at(pending).deferred_op = {};
     import();
+    s.at(pending).kind = value_kind::qdq_deferred;
+    s.at(pending).deferred_op = op;
     s.node_index = node_index;
     s.current = current;
     s.current_kind = current_kind;
