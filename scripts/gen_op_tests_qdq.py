@@ -77,16 +77,54 @@ def fma32(x, y, z):
     return f32(s)
 
 
+def add_swaps_operands(a_shape, y_shape):
+    """Whether onnxruntime's broadcaster takes QLinearAdd's first operand as the scalar of each span (and passes
+    the second as MLAS's first): the first is broadcast along the innermost dim of the result longer than 1, or
+    the result has one element."""
+    a_shape = (1,) * (len(y_shape) - len(a_shape)) + tuple(a_shape)
+    for d in reversed(range(len(y_shape))):
+        if y_shape[d] != 1:
+            return a_shape[d] == 1
+    return True
+
+
+def converted(v, dtype):
+    """_mm_cvtps_epi32 (half to even; beyond int32 INT_MIN) and the packs' saturation to dtype."""
+    info = np.iinfo(dtype)
+    r = np.round(np.asarray(v, f32)).astype(np.float64)
+    r = np.where((r >= -2.0**31) & (r < 2.0**31), r, info.min)
+    return np.clip(r, info.min, info.max).astype(dtype)
+
+
 def qlinear_add(a, a_quant, b, b_quant, y_quant):
-    """onnxruntime 1.30's x86-64 QLinearAdd (MLAS's AVX2 kernel): ratios a_scale / y_scale and b_scale / y_scale
-    in float32, fixed = y_zp - fma(a_ratio, a_zp, b_ratio * b_zp), y = saturate(round_half_even(fma(a, a_ratio,
-    fma(b, b_ratio, fixed))))."""
+    """onnxruntime 1.30's x86-64 QLinearAdd: qlinear_add_formula, the operands swapped where onnxruntime swaps
+    them (add_swaps_operands)."""
+    if add_swaps_operands(a.shape, np.broadcast_shapes(a.shape, b.shape)):
+        return qlinear_add_formula(b, b_quant, a, a_quant, y_quant)
+    return qlinear_add_formula(a, a_quant, b, b_quant, y_quant)
+
+
+def qlinear_add_formula(a, a_quant, b, b_quant, y_quant):
+    """MLAS's AVX2 QLinearAdd kernel, a its first operand: ratios a_scale / y_scale and b_scale / y_scale in
+    float32, fixed = y_zp - fma(a_ratio, a_zp, b_ratio * b_zp), y = saturate(round_half_even(fma(a, a_ratio,
+    fma(b, b_ratio, fixed)))), numpy broadcasting."""
+    y_shape = np.broadcast_shapes(a.shape, b.shape)
+    a, b = np.broadcast_to(a, y_shape), np.broadcast_to(b, y_shape)
     (a_scale, a_zp), (b_scale, b_zp), (y_scale, y_zp) = a_quant, b_quant, y_quant
     a_ratio, b_ratio = f32(f32(a_scale) / f32(y_scale)), f32(f32(b_scale) / f32(y_scale))
     fixed = f32(f32(int(y_zp)) - fma32(a_ratio, f32(int(a_zp)), f32(b_ratio * f32(int(b_zp)))))
-    info = np.iinfo(np.asarray(y_zp).dtype)
     sums = [fma32(f32(int(x)), a_ratio, fma32(f32(int(v)), b_ratio, fixed)) for x, v in zip(a.ravel(), b.ravel())]
-    return np.clip(np.round(np.array(sums, f32)), info.min, info.max).astype(np.asarray(y_zp).dtype).reshape(a.shape)
+    return converted(np.array(sums, f32), np.asarray(y_zp).dtype).reshape(y_shape)
+
+
+def qlinear_mul(a, a_quant, b, b_quant, y_quant):
+    """onnxruntime 1.30's x86-64 QLinearMul (MLAS's SSE2 kernel): ratio = (a_scale * b_scale) / y_scale in float32,
+    y = saturate(round_half_even(float32((a - a_zp) * (b - b_zp)) * ratio + y_zp)), the product and the sum each
+    rounded to float32, numpy broadcasting."""
+    (a_scale, a_zp), (b_scale, b_zp), (y_scale, y_zp) = a_quant, b_quant, y_quant
+    ratio = f32(f32(f32(a_scale) * f32(b_scale)) / f32(y_scale))
+    product = (a.astype(np.int32) - int(a_zp)) * (b.astype(np.int32) - int(b_zp))
+    return converted((product.astype(f32) * ratio).astype(f32) + f32(int(y_zp)), np.asarray(y_zp).dtype)
 
 
 def conv_accumulate(x, w, group, strides, pads, dilations):
@@ -210,11 +248,18 @@ class Graph:
         return self.q(self.float_op(op, floats, fn, **attributes), scale, zero_point)
 
     def qlinear_add(self, a, a_quant, b, b_quant, y_quant):
-        """DequantizeLinear -> Add -> QuantizeLinear of two 8-bit inputs of one shape, its result in NumPy as
-        onnxruntime 1.30's x86-64 QLinearAdd computes it (qlinear_add)."""
+        """DequantizeLinear -> Add -> QuantizeLinear of two 8-bit inputs, its result in NumPy as onnxruntime 1.30's
+        x86-64 QLinearAdd computes it (qlinear_add)."""
+        return self.qlinear("Add", lambda u, v: u + v, qlinear_add, a, a_quant, b, b_quant, y_quant)
+
+    def qlinear_mul(self, a, a_quant, b, b_quant, y_quant):
+        """DequantizeLinear -> Mul -> QuantizeLinear, as onnxruntime 1.30's x86-64 QLinearMul computes it."""
+        return self.qlinear("Mul", lambda u, v: u * v, qlinear_mul, a, a_quant, b, b_quant, y_quant)
+
+    def qlinear(self, op, fn, integer_fn, a, a_quant, b, b_quant, y_quant):
         floats = [self.dq(x, s, z) for x, (s, z) in ((a, a_quant), (b, b_quant))]
-        y = self.q(self.float_op("Add", floats, lambda u, v: u + v), *y_quant)
-        self.values[y] = qlinear_add(self.values[a], a_quant, self.values[b], b_quant, y_quant)
+        y = self.q(self.float_op(op, floats, fn), *y_quant)
+        self.values[y] = integer_fn(self.values[a], a_quant, self.values[b], b_quant, y_quant)
         return y
 
     def weighted(self, op, x, x_quant, w, w_scale, w_zero_point, axis, bias, y_quant, accumulate, activation=None,
@@ -457,6 +502,39 @@ def cases(rng):
     case("qlinear_add_odd_s8", lambda g: qlinear_add_case(g, I8, (3, 37), (0.0123, I8(-5)), (0.071, I8(100)), (0.062, I8(-128))))
     case("qlinear_add_ties_s8", lambda g: qlinear_add_case(g, I8, (2, 3, 5, 11), (0.05, I8(3)), (0.05, I8(-8)), (0.1, I8(1))))
     case("qlinear_add_one_u8", lambda g: qlinear_add_case(g, U8, (1,), (0.2, U8(255)), (0.001, U8(0)), (0.0015, U8(0))))
+
+    # QLinearMul (DequantizeLinear -> Mul -> QuantizeLinear, one 8-bit type; kernel/reference/onnx_quant/mul.hpp,
+    # the NumPy model: qlinear_mul) and broadcast QLinearAdd/QLinearMul (appended after the cases above, which the
+    # shared random stream keeps byte for byte). Scales of ratio 1/2 make odd products ties; (0.1, 0.1, 0.02) and
+    # (0.02, 0.004, 0.0016) are scale sets where a fused multiply-add would round some products otherwise; the
+    # channel (SE block: x [1, C, H, W] * s [1, C, 1, 1]) and scalar broadcasts; ratios whose products leave int32
+    # (onnxruntime's conversion gives INT_MIN: the type's lowest value).
+    def qlinear_binary_case(g, op, dtype, a_shape, b_shape, a_quant, b_quant, y_quant):
+        a, b = g.input(ints(rng, dtype, a_shape)), g.input(ints(rng, dtype, b_shape))
+        return [(g.qlinear_mul if op == "Mul" else g.qlinear_add)(a, a_quant, b, b_quant, y_quant)]
+    case("qlinear_mul_ties_u8", lambda g: qlinear_binary_case(g, "Mul", U8, (2, 3, 5, 11), (2, 3, 5, 11), (0.5, U8(99)), (0.5, U8(206)), (0.5, U8(239))))
+    case("qlinear_mul_odd_s8", lambda g: qlinear_binary_case(g, "Mul", I8, (3, 37), (3, 37), (0.1, I8(27)), (0.1, I8(29)), (0.02, I8(-95))))
+    case("qlinear_mul_channel_u8", lambda g: qlinear_binary_case(g, "Mul", U8, (1, 16, 5, 7), (1, 16, 1, 1), (0.02, U8(208)), (0.004, U8(7)), (0.0016, U8(204))))
+    case("qlinear_mul_scalar_first_s8", lambda g: qlinear_binary_case(g, "Mul", I8, (1,), (4, 9), (0.03, I8(89)), (0.07, I8(-43)), (0.5, I8(7))))
+    case("qlinear_mul_overflow_u8", lambda g: qlinear_binary_case(g, "Mul", U8, (4, 16), (1, 16), (100.0, U8(0)), (100.0, U8(0)), (0.1, U8(0))))
+    # Add: a per-channel first operand (onnxruntime swaps the operands: scales where that changes ~4 % of the
+    # sums), a per-channel second one, a row, a scalar.
+    case("qlinear_add_channel_first_s8", lambda g: qlinear_binary_case(g, "Add", I8, (1, 64, 1, 1), (1, 64, 4, 8), (f32(7 / 6), I8(74)), (f32(2 / 3), I8(-103)), (f32(2 / 3), I8(-66))))
+    case("qlinear_add_channel_second_u8", lambda g: qlinear_binary_case(g, "Add", U8, (1, 64, 4, 8), (1, 64, 1, 1), (f32(1.0), U8(65)), (f32(4 / 7), U8(100)), (f32(4 / 7), U8(38))))
+    case("qlinear_add_row_u8", lambda g: qlinear_binary_case(g, "Add", U8, (1, 64), (32, 64), (f32(1.0), U8(65)), (f32(4 / 7), U8(100)), (f32(4 / 7), U8(38))))
+    case("qlinear_add_scalar_first_s8", lambda g: qlinear_binary_case(g, "Add", I8, (), (5, 13), (f32(7 / 6), I8(74)), (f32(2 / 3), I8(-103)), (f32(2 / 3), I8(-66))))
+
+    # An Add and a Mul whose float result has a second reader after its QuantizeLinear (a Relu, a model output):
+    # the QuantizeLinear gets the integer op, the Relu the float op (onnxruntime fuses nothing here: the op has two
+    # consumers; ctnn's integer result is within the family's 1 LSB).
+    def two_readers(g):
+        a, b = u8(g, (2, 9)), u8(g, (2, 9))
+        results = []
+        for op, fn in (("Add", lambda u, v: u + v), ("Mul", lambda u, v: u * v)):
+            m = g.float_op(op, [g.dq(a, 0.1, U8(3)), g.dq(b, 0.2, U8(130))], fn)
+            results += [g.q(m, 0.3, U8(120)), g.float_op("Relu", [m], lambda v: np.maximum(v, f32(0)))]
+        return results
+    case("qdq_binary_two_readers_u8", two_readers)
     return out
 
 

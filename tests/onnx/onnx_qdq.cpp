@@ -113,6 +113,36 @@ TEST_CASE("DequantizeLinear -> Add -> QuantizeLinear of one shape and type is on
   CHECK(r->ir.tensor_at(add.output).quant.zero_point == 100);
 }
 
+TEST_CASE("DequantizeLinear -> Mul/Add -> QuantizeLinear with broadcasting is one integer mul/add (QLinearMul, QLinearAdd)") {
+  struct expected {
+    const char* name;
+    ctnn::op_kind kind;
+    float first_scale;  // the node's first operand's scale: a broadcast first Add operand comes second
+  };
+  for (const expected& e : {expected{"mul_s8_broadcast", ctnn::op_kind::mul, 0.04f}, expected{"qlinear_mul_ties_u8", ctnn::op_kind::mul, 0.5f},
+                            expected{"qlinear_mul_channel_u8", ctnn::op_kind::mul, 0.02f},
+                            expected{"qlinear_mul_scalar_first_s8", ctnn::op_kind::mul, 0.03f},
+                            expected{"qlinear_add_channel_first_s8", ctnn::op_kind::add, 2.0f / 3.0f},
+                            expected{"qlinear_add_channel_second_u8", ctnn::op_kind::add, 1.0f},
+                            expected{"qlinear_add_row_u8", ctnn::op_kind::add, 1.0f},
+                            expected{"qlinear_add_scalar_first_s8", ctnn::op_kind::add, 2.0f / 3.0f}}) {
+    CAPTURE(e.name);
+    const auto r = import_file(cases + "/" + e.name + "/model.onnx");
+    REQUIRE_FALSE(r->ir.error.failed());
+    const auto k = kinds(*r);
+    REQUIRE(std::find(k.begin(), k.end(), e.kind) != k.end());
+    CHECK(std::find(k.begin(), k.end(), ctnn::op_kind::dequantize) == k.end());
+    CHECK(std::find(k.begin(), k.end(), ctnn::op_kind::quantize) == k.end());
+    for (std::int32_t i = 0; i < r->ir.node_count; ++i) {
+      const ctnn::node& n = r->ir.node_at(i);
+      if (n.kind != e.kind) continue;
+      CHECK(r->ir.tensor_at(n.output).type != ctnn::dtype::f32);
+      CHECK(r->ir.tensor_at(n.inputs[0]).quant.scale == e.first_scale);
+      CHECK(r->ir.tensor_at(n.inputs[1]).quant.scale != 0.0f);
+    }
+  }
+}
+
 TEST_CASE("an Add of a quantized constant (a broadcast) stays float between DequantizeLinear and QuantizeLinear") {
   const auto r = import_file(cases + "/add_constant_u8/model.onnx");
   REQUIRE_FALSE(r->ir.error.failed());

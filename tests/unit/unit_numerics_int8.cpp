@@ -2,9 +2,11 @@
 // of its ranges, checked against the second implementation in kernels/int8_test_support.hpp (int64 floor
 // divisions and <cmath>): int32 extremes, shifts near -31 and +31, multipliers over many binades
 // (per-channel weight scales from 2^-40 to 2^8), saturation of outputs at both ends with zero points at
-// -128 and 127; ONNX's float-scale quantization at its ends; int8 softmax with equal and extreme logits.
+// -128 and 127; ONNX's float-scale quantization at its ends; QLinearMul and QLinearAdd against results recorded
+// from onnxruntime 1.30 on x86-64; int8 softmax with equal and extreme logits.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -17,6 +19,8 @@
 #include <ctnn/kernel/reference/int8/requantize.hpp>
 #include <ctnn/kernel/reference/int16_softmax.hpp>
 #include <ctnn/kernel/reference/int8/softmax.hpp>
+#include <ctnn/kernel/reference/onnx_quant/add.hpp>
+#include <ctnn/kernel/reference/onnx_quant/mul.hpp>
 #include <ctnn/kernel/reference/onnx_quant/rounding.hpp>
 
 #include "kernels/int8_test_support.hpp"
@@ -172,6 +176,131 @@ TEST_CASE("ONNX's float-scale quantization at its ends: round half to even, satu
   CHECK(onnx_quant::requantize_value<std::uint8_t>(5, huge, 10) == 255);
   CHECK(onnx_quant::requantize_value<std::int8_t>(-5, huge, 10) == -128);
   CHECK(onnx_quant::dequantize_value(-128, 0.5f, 127) == -127.5f);
+}
+
+namespace {
+// A QLinearMul / QLinearAdd element recorded from onnxruntime 1.30.0 (onnxruntime-node, x86-64 with AVX2) on a
+// DequantizeLinear -> Mul/Add -> QuantizeLinear model of all 65,536 pairs of one scale set: y of (a, b).
+struct recorded_pair {
+  bool is_u8;
+  float a_scale;
+  std::int32_t a_zero_point;
+  float b_scale;
+  std::int32_t b_zero_point;
+  float y_scale;
+  std::int32_t y_zero_point;
+  std::int32_t a, b, y;
+};
+// Mul: pairs where an fma of the product and the zero point (4 per set), or MLAS's portable kernel (2 per set),
+// gives another result.
+constexpr recorded_pair recorded_mul[] = {
+    {true, 0x1.99999ap-4f, 144, 0x1.99999ap-4f, 73, 0x1.47ae14p-6f, 8, 123, 72, 18},
+    {true, 0x1.99999ap-4f, 144, 0x1.99999ap-4f, 73, 0x1.47ae14p-6f, 8, 127, 72, 16},
+    {true, 0x1.99999ap-4f, 144, 0x1.99999ap-4f, 73, 0x1.47ae14p-6f, 8, 135, 72, 12},
+    {true, 0x1.99999ap-4f, 144, 0x1.99999ap-4f, 73, 0x1.47ae14p-6f, 8, 137, 70, 18},
+    {true, 0x1.99999ap-4f, 144, 0x1.99999ap-4f, 73, 0x1.47ae14p-6f, 8, 7, 72, 77},
+    {true, 0x1.99999ap-4f, 144, 0x1.99999ap-4f, 73, 0x1.47ae14p-6f, 8, 11, 72, 75},
+    {false, 0x1.47ae14p-6f, 90, 0x1.0624dep-8f, -97, 0x1.a36e2ep-10f, -119, -124, -102, -66},
+    {false, 0x1.47ae14p-6f, 90, 0x1.0624dep-8f, -97, 0x1.a36e2ep-10f, -119, -116, -102, -68},
+    {false, 0x1.47ae14p-6f, 90, 0x1.0624dep-8f, -97, 0x1.a36e2ep-10f, -119, -108, -102, -70},
+    {false, 0x1.47ae14p-6f, 90, 0x1.0624dep-8f, -97, 0x1.a36e2ep-10f, -119, -100, -102, -72},
+    {false, 0x1.47ae14p-6f, 90, 0x1.0624dep-8f, -97, 0x1.a36e2ep-10f, -119, -125, -115, 75},
+    {false, 0x1.47ae14p-6f, 90, 0x1.0624dep-8f, -97, 0x1.a36e2ep-10f, -119, -121, -107, -13},
+    {false, 0x1.eb851ep-6f, 89, 0x1.1eb852p-4f, -43, 0x1p-1f, 7, -36, -23, -4},
+    {false, 0x1.eb851ep-6f, 89, 0x1.1eb852p-4f, -43, 0x1p-1f, 7, -11, -18, -4},
+    {false, 0x1.eb851ep-6f, 89, 0x1.1eb852p-4f, -43, 0x1p-1f, 7, 39, 7, -4},
+    {false, 0x1.eb851ep-6f, 89, 0x1.1eb852p-4f, -43, 0x1p-1f, 7, 64, 57, -4},
+    {false, 0x1.eb851ep-6f, 89, 0x1.1eb852p-4f, -43, 0x1p-1f, 7, 69, 82, -4},
+};
+// Add of a first operand broadcast along the result's innermost dim ([256, 1] + [256, 256]): pairs where
+// the formula with the operands in ONNX's order gives another result than onnxruntime, which swaps them.
+constexpr recorded_pair recorded_add_first_scalar[] = {
+    {true, 0x1p+0f, 65, 0x1.24924ap-1f, 100, 0x1.24924ap-1f, 38, 3, 171, 0},
+    {true, 0x1p+0f, 65, 0x1.24924ap-1f, 100, 0x1.24924ap-1f, 38, 3, 173, 2},
+    {true, 0x1p+0f, 65, 0x1.24924ap-1f, 100, 0x1.24924ap-1f, 38, 3, 175, 4},
+    {true, 0x1p+0f, 65, 0x1.24924ap-1f, 100, 0x1.24924ap-1f, 38, 3, 177, 6},
+    {true, 0x1p+0f, 65, 0x1.24924ap-1f, 100, 0x1.24924ap-1f, 38, 3, 179, 8},
+    {false, 0x1.2aaaaap+0f, 74, 0x1.555556p-1f, -103, 0x1.555556p-1f, -66, 4, -42, -127},
+    {false, 0x1.2aaaaap+0f, 74, 0x1.555556p-1f, -103, 0x1.555556p-1f, -66, 4, -40, -125},
+    {false, 0x1.2aaaaap+0f, 74, 0x1.555556p-1f, -103, 0x1.555556p-1f, -66, 4, -38, -123},
+    {false, 0x1.2aaaaap+0f, 74, 0x1.555556p-1f, -103, 0x1.555556p-1f, -66, 4, -36, -121},
+    {false, 0x1.2aaaaap+0f, 74, 0x1.555556p-1f, -103, 0x1.555556p-1f, -66, 8, -49, -127},
+};
+
+ctnn::kernel_params binary_params(ctnn::op_kind kind, const recorded_pair& r, const ctnn::shape& a, const ctnn::shape& b,
+                                  const ctnn::shape& y) {
+  ctnn::kernel_params p{};
+  p.kind = kind;
+  p.type = p.out_type = r.is_u8 ? ctnn::dtype::u8 : ctnn::dtype::i8;
+  p.in = a, p.in2 = b, p.out = y;
+  p.input_offset = -r.a_zero_point, p.input2_offset = -r.b_zero_point, p.output_offset = r.y_zero_point;
+  p.onnx.input_scale_bits = std::bit_cast<std::uint32_t>(r.a_scale);
+  p.onnx.input2_scale_bits = std::bit_cast<std::uint32_t>(r.b_scale);
+  p.onnx.output_scale_bits = std::bit_cast<std::uint32_t>(r.y_scale);
+  return p;
+}
+
+// The kernel of `kind` on one pair of T (with `swapped`, the second operand and its quantization first).
+template <class T>
+std::int32_t run_pair(ctnn::op_kind kind, recorded_pair r, bool swapped) {
+  if (swapped) r = {r.is_u8, r.b_scale, r.b_zero_point, r.a_scale, r.a_zero_point, r.y_scale, r.y_zero_point, r.b, r.a, r.y};
+  const ctnn::shape one = ctnn::make_shape(1);
+  const ctnn::kernel_params p = binary_params(kind, r, one, one, one);
+  const T a = static_cast<T>(r.a), b = static_cast<T>(r.b);
+  T y{};
+  if (kind == ctnn::op_kind::mul) onnx_quant::mul(&p, &a, &b, &y);
+  else onnx_quant::add(&p, &a, &b, &y);
+  return y;
+}
+std::int32_t run_pair(ctnn::op_kind kind, const recorded_pair& r, bool swapped = false) {
+  return r.is_u8 ? run_pair<std::uint8_t>(kind, r, swapped) : run_pair<std::int8_t>(kind, r, swapped);
+}
+}  // namespace
+
+TEST_CASE("QLinearMul equals onnxruntime 1.30's x86-64 results where other roundings differ; its conversion's ends") {
+  for (const recorded_pair& r : recorded_mul) {
+    CAPTURE(r.a);
+    CAPTURE(r.b);
+    CHECK(run_pair(ctnn::op_kind::mul, r) == r.y);
+    CHECK(run_pair(ctnn::op_kind::mul, r, true) == r.y);  // symmetric: a broadcast scalar may come first
+  }
+  // A scaled product beyond int32 converts to INT_MIN (_mm_cvtps_epi32), the type's lowest value, not its highest.
+  const float ratio = onnx_quant::mul_ratio(100.0f, 100.0f, 0.1f);
+  CHECK(onnx_quant::converted<std::uint8_t>(onnx_quant::mul_value(ratio, 0.0f, 255 * 255)) == 0);
+  CHECK(onnx_quant::converted<std::uint8_t>(onnx_quant::mul_value(ratio, 0.0f, 20)) == 255);
+  CHECK(onnx_quant::converted<std::int8_t>(onnx_quant::mul_value(ratio, 0.0f, -255 * 128)) == -128);
+  CHECK(onnx_quant::converted<std::int8_t>(std::numeric_limits<float>::quiet_NaN()) == -128);
+  CHECK(onnx_quant::converted<std::int8_t>(2.5f) == 2);  // half to even
+  CHECK(onnx_quant::converted<std::uint8_t>(3.5f) == 4);
+}
+
+TEST_CASE("QLinearAdd with a broadcast first operand: onnxruntime's swapped operands, recorded") {
+  for (const recorded_pair& r : recorded_add_first_scalar) {
+    CAPTURE(r.a);
+    CAPTURE(r.b);
+    CHECK(run_pair(ctnn::op_kind::add, r, true) == r.y);   // as the importer builds it
+    CHECK(run_pair(ctnn::op_kind::add, r, false) != r.y);  // ONNX's order: another rounding
+  }
+}
+
+TEST_CASE("QLinearMul and QLinearAdd broadcast: each result from its operands' elements") {
+  // a [2, 1, 3] x b [4, 1] -> y [2, 4, 3] (a row of recorded_mul's first scale set), against one-pair calls.
+  const recorded_pair& r = recorded_mul[0];
+  const std::array<std::uint8_t, 6> a{123, 127, 135, 137, 7, 11};
+  const std::array<std::uint8_t, 4> b{72, 70, 0, 255};
+  for (const ctnn::op_kind kind : {ctnn::op_kind::mul, ctnn::op_kind::add}) {
+    const ctnn::kernel_params p = binary_params(kind, r, ctnn::make_shape(2, 1, 3), ctnn::make_shape(4, 1), ctnn::make_shape(2, 4, 3));
+    std::array<std::uint8_t, 24> y{};
+    if (kind == ctnn::op_kind::mul) onnx_quant::mul(&p, a.data(), b.data(), y.data());
+    else onnx_quant::add(&p, a.data(), b.data(), y.data());
+    for (std::size_t i = 0; i < 2; ++i)
+      for (std::size_t j = 0; j < 4; ++j)
+        for (std::size_t k = 0; k < 3; ++k) {
+          recorded_pair one = r;
+          one.a = a[i * 3 + k], one.b = b[j];
+          CHECK(y[(i * 4 + j) * 3 + k] == run_pair(kind, one));
+        }
+  }
 }
 
 namespace {

@@ -61,7 +61,7 @@ struct onnx_quant_fields {
   std::uint32_t input_scale_bits = 0;      // x's scale (float bits; 0: none)
   std::uint32_t output_scale_bits = 0;     // y's scale (float bits; 0: none, e.g. an int32 result)
   std::uint32_t multiplier_bits = 0;       // float(x_scale * w_scale) / y_scale for a per-tensor weight scale
-  std::uint32_t input2_scale_bits = 0;     // add (QLinearAdd): the second input's scale (float bits)
+  std::uint32_t input2_scale_bits = 0;     // add, mul (QLinearAdd, QLinearMul): the second input's scale (float bits)
   // Elements of the per-axis operands: scales and zero points (0 absent, 1 per tensor, else one per channel).
   std::int32_t scale_count = 0;
   std::int32_t zero_point_count = 0;

@@ -16,6 +16,7 @@
 #include <ctnn/kernel/reference/elementwise.hpp>
 #include <ctnn/kernel/reference/onnx_quant/add.hpp>
 #include <ctnn/kernel/reference/onnx_quant/kernels.hpp>
+#include <ctnn/kernel/reference/onnx_quant/mul.hpp>
 #include <ctnn/kernel/reference/pool.hpp>
 #include <ctnn/kernel/reference/transpose.hpp>
 #include <ctnn/ops/registry.hpp>
@@ -70,7 +71,8 @@ constexpr std::size_t operand_count(op_kind kind) {
 }
 
 using reference::onnx_quant::is_quantized_add;
-using reference::onnx_quant::quantized_add_supported;
+using reference::onnx_quant::is_quantized_mul;
+using reference::onnx_quant::quantized_binary_supported;
 
 // Whether parameters describe a call the kernels run (the element types, the layout, the per-axis
 // counts); invoke_dynamic checks it at run time, kernel::invoke at compile time.
@@ -95,7 +97,7 @@ constexpr bool supports(const kernel_params& p) {
              static_cast<std::int64_t>(p.in[1]) * p.in[2] < 0x1000000 && p.out[3] == p.in[3];
     case onnx_integer_kernel::window_average:
       return p.in.rank == 4 && p.out.rank == 4 && p.out[3] == p.in[3] && p.win.dilation_h == 1 && p.win.dilation_w == 1;
-    default: return is_plain_integer_kind(p.kind) && (!is_quantized_add(p) || quantized_add_supported(p));
+    default: return is_plain_integer_kind(p.kind) && (!(is_quantized_add(p) || is_quantized_mul(p)) || quantized_binary_supported(p));
   }
 }
 
@@ -108,9 +110,14 @@ inline void run_typed(Params p, const void* const* operands, void* result) {
   const auto* x = static_cast<const X*>(operands[0]);
   auto* y = static_cast<Y*>(result);
   static_assert(kernel < onnx_integer_kernel::binary || std::is_same_v<X, Y>, "ctnn: plain integer ops keep their element type.");
-  if constexpr (kernel == onnx_integer_kernel::binary && K == op_kind::add && sizeof(X) == 1) {
-    if (is_quantized_add(*p)) quantized::add(p, x, static_cast<const X*>(operands[1]), y);
-    else reference::integer_binary<descriptor::on_known_integers.apply>(p, x, static_cast<const X*>(operands[1]), y);
+  if constexpr (kernel == onnx_integer_kernel::binary && (K == op_kind::add || K == op_kind::mul) && sizeof(X) == 1) {
+    // QLinearAdd / QLinearMul (8-bit operands with scales), else ONNX's plain integer Add / Mul.
+    if constexpr (K == op_kind::add) {
+      if (is_quantized_add(*p)) return quantized::add(p, x, static_cast<const X*>(operands[1]), y);
+    } else {
+      if (is_quantized_mul(*p)) return quantized::mul(p, x, static_cast<const X*>(operands[1]), y);
+    }
+    reference::integer_binary<descriptor::on_known_integers.apply>(p, x, static_cast<const X*>(operands[1]), y);
   } else if constexpr (kernel == onnx_integer_kernel::binary)
     reference::integer_binary<descriptor::on_known_integers.apply>(p, x, static_cast<const X*>(operands[1]), y);
   else if constexpr (kernel == onnx_integer_kernel::window_max) reference::pool2d<true>(p, x, y);

@@ -2,7 +2,6 @@
 // add: a + b with numpy broadcasting and a fused activation (TFLite ADD, ONNX Add). The descriptor of
 // op_kind::add (ops/descriptor.hpp); its fast paths: kernel/simd (f32, i8) and kernel/arm/add.hpp (int8 only:
 // int16 calls run the reference kernel, pass/select_kernels.hpp).
-#include <bit>
 #include <cstdint>
 
 #include <ctnn/kernel/reference/elementwise.hpp>
@@ -36,14 +35,10 @@ struct add : binary_elementwise {
     q.set_activation_range(n.attrs.fused, p);
   }
 
-  // ONNX (QLinearAdd, a QDQ model's DequantizeLinear -> Add -> QuantizeLinear): the second input's zero point and
-  // scale beside the first's (kernel/reference/onnx_quant/add.hpp); a plain integer Add has no result scale.
+  // ONNX (QLinearAdd): the second input's quantization (binary_elementwise).
   template <class Module>
   static constexpr void requantize_onnx(const Module& m, const node& n, kernel_params& p) {
-    if (m.tensor_at(n.output).quant.scale == 0.0f || n.input_count < 2) return;
-    const quantization& b = m.tensor_at(n.inputs[1]).quant;
-    p.input2_offset = -b.zero_point;
-    p.onnx.input2_scale_bits = std::bit_cast<std::uint32_t>(b.scale);
+    second_input_onnx_quantization(m, n, p);
   }
 
   template <class Params>

@@ -1,6 +1,7 @@
 #pragma once
 // What the binary element-wise ops share (ops/sub.hpp): two operands of one element type, numpy
 // broadcasting, a fused activation, a result that may overwrite either operand.
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -41,6 +42,17 @@ struct binary_elementwise : op_defaults {
         out[i] = static_cast<T>(element(std::int32_t{a[ia]}, std::int32_t{b[ib]}));
       });
     });
+  }
+
+  // ONNX's QLinearAdd and QLinearMul (a QDQ model's DequantizeLinear -> Add/Mul -> QuantizeLinear; their
+  // requantize_onnx): the second input's zero point and scale beside the first's
+  // (kernel/reference/onnx_quant/add.hpp, mul.hpp); a plain integer op has no result scale.
+  template <class Module>
+  static constexpr void second_input_onnx_quantization(const Module& m, const node& n, kernel_params& p) {
+    if (m.tensor_at(n.output).quant.scale == 0.0f || n.input_count < 2) return;
+    const quantization& b = m.tensor_at(n.inputs[1]).quant;
+    p.input2_offset = -b.zero_point;
+    p.onnx.input2_scale_bits = std::bit_cast<std::uint32_t>(b.scale);
   }
 };
 

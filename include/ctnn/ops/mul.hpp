@@ -30,6 +30,13 @@ struct mul : binary_elementwise {
     q.set_activation_range(n.attrs.fused, p);
   }
 
+  // ONNX (QLinearMul, a QDQ model's DequantizeLinear -> Mul -> QuantizeLinear): the second input's quantization
+  // (binary_elementwise; kernel/reference/onnx_quant/mul.hpp).
+  template <class Module>
+  static constexpr void requantize_onnx(const Module& m, const node& n, kernel_params& p) {
+    second_input_onnx_quantization(m, n, p);
+  }
+
   template <class Params>
   [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {
     kernel::reference::binary_with(p, operands[0], operands[1], result, [](float x, float y) { return x * y; });

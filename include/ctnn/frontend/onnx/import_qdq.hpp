@@ -25,9 +25,10 @@
 //    onnxruntime's QLinearGlobalAveragePool, bit-exact (lower_pool states the arithmetic); otherwise float.
 //    AveragePool likewise: onnxruntime's QLinearAveragePool (lower_window_pool), or over the whole image
 //    without pads its QLinearGlobalAveragePool.
-//  * Add of two DequantizeLinears (per tensor, one shape) read by a QuantizeLinear into the same 8-bit type:
-//    onnxruntime's QLinearAdd (its x86-64 arithmetic, bit-exact: lower_add); otherwise float.
-//  * Anything else (broadcast Add, Mul, Concat, activations, Softmax, ...) stays float between its
+//  * Add or Mul of two DequantizeLinears (per tensor, numpy broadcasting) read by a QuantizeLinear into the same
+//    8-bit type: onnxruntime's QLinearAdd / QLinearMul (its x86-64 arithmetic, bit-exact: lower_binary);
+//    otherwise float.
+//  * Anything else (Concat, activations, Softmax, ...) stays float between its
 //    DequantizeLinear and QuantizeLinear nodes: ONNX's float semantics, within 1 LSB of onnxruntime's integer
 //    QLinear* kernels. (onnxruntime fuses a DQ -> Softmax -> Q only when the input and output types agree,
 //    into QLinearSoftmax: a table of float(exp((i - 255 + b) * x_scale)) computed in double, b from the
@@ -68,7 +69,8 @@ struct qdq_lowering {
       case op_type::MatMul: return defer_weighted(n, o, result);
       case op_type::GlobalAveragePool:
       case op_type::AveragePool: return defer_pool(n, o, result);
-      case op_type::Add: return defer_add(n, o, result);
+      case op_type::Add:
+      case op_type::Mul: return defer_binary(n, o, result);
       case op_type::QuantizeLinear: return quantize(o, result);
       case op_type::Reshape:
       case op_type::Flatten:
@@ -128,9 +130,10 @@ struct qdq_lowering {
     return !s.take_reader_error() && (n.type == op_type::GlobalAveragePool || n.type == op_type::AveragePool);
   }
 
-  // Add of two DequantizeLinears of 8-bit activations (per tensor): deferred to the QuantizeLinear of its result,
-  // which lowers it to QLinearAdd's integer kernel (lower_add); otherwise the float Add (float_op).
-  constexpr bool defer_add(const node_view& n, const operands& o, std::int32_t result) {
+  // Add or Mul of two DequantizeLinears of 8-bit activations (per tensor): deferred to the QuantizeLinear of its
+  // result, which lowers it to QLinearAdd's / QLinearMul's integer kernel (lower_binary); otherwise the float op
+  // (float_op).
+  constexpr bool defer_binary(const node_view& n, const operands& o, std::int32_t result) {
     const bool lowerable = o.count == 2 && dequantized_activation(o.id[0]) && dequantized_activation(o.id[1]);
     if (lowerable) {
       value& r = s.at(result);
@@ -138,20 +141,21 @@ struct qdq_lowering {
     }
     return lowerable;
   }
-  constexpr bool deferred_add(std::int32_t v) {
-    const bool pending = deferred(v) && s.at(v).deferred_op.length > 0;
-    return pending && s.f.read_node(s.at(v).deferred_op).type == op_type::Add && !s.take_reader_error();
+  constexpr bool deferred_binary(std::int32_t v) {
+    if (!deferred(v) || s.at(v).deferred_op.length == 0) return false;
+    const op_type type = s.f.read_node(s.at(v).deferred_op).type;
+    return !s.take_reader_error() && (type == op_type::Add || type == op_type::Mul);
   }
   // A deferred op that is imported as the float op when no QuantizeLinear lowers it (a pool, an Add).
-  constexpr bool deferred_float_op(std::int32_t v) { return deferred_pool(v) || deferred_add(v); }
+  constexpr bool deferred_float_op(std::int32_t v) { return deferred_pool(v) || deferred_binary(v); }
 
   // QuantizeLinear of a deferred op: the group lowered; of a DequantizeLinear of the same quantization: its
   // integers.
   constexpr bool quantize(const operands& q, std::int32_t result) {
     if (q.count < 2 || q.id[0] < 0) return false;
     const std::int32_t v = q.id[0];
-    if (deferred_add(v)) {
-      if (lower_add(v, q, result)) return true;
+    if (deferred_binary(v)) {
+      if (lower_binary(v, q, result)) return true;
       return float_op(v), false;
     }
     if (deferred_pool(v)) {
@@ -291,19 +295,23 @@ struct qdq_lowering {
     s.current_kind = current_kind;
   }
 
-  // `import` run as the deferred node of value `pending` (its index, type and row in diagnostics), which is then no
-  // longer deferred; the current node restored after.
+  // `import` run as the deferred node of value `pending` (its index, type and row in diagnostics); the current node
+  // restored after. `pending` (the float op's result) stays deferred: another reader of it (a second consumer, a
+  // graph output) gets the float op (float_op), as onnxruntime runs a group whose op has other consumers.
   template <class Import>
   constexpr void import_as_deferred(std::int32_t pending, op_type type, op_kind kind, Import import) {
     const std::int32_t node_index = s.node_index;
     const op_type current = s.current;
     const op_kind current_kind = s.current_kind;
+    const protobuf::span op = s.at(pending).deferred_op;
     s.node_index = s.at(pending).deferred_index;
     s.current = type;
     s.current_kind = kind;
     s.at(pending).kind = value_kind::node_output;
     s.at(pending).deferred_op = {};
     import();
+    s.at(pending).kind = value_kind::qdq_deferred;
+    s.at(pending).deferred_op = op;
     s.node_index = node_index;
     s.current = current;
     s.current_kind = current_kind;
@@ -407,18 +415,21 @@ struct qdq_lowering {
     return true;
   }
 
-  // DequantizeLinear -> Add <- DequantizeLinear, then QuantizeLinear, as onnxruntime's QDQ transformers fuse it
-  // (com.microsoft QLinearAdd): the add node over the two 8-bit activations into the same 8-bit type, with the
-  // result's scale and zero point; kernel::reference::onnx_quant::add computes onnxruntime's x86-64 arithmetic
-  // (its comment states it), bit-exact. False (the float Add then) for operands of other shapes (broadcast:
-  // onnxruntime's scalar spans round differently), other types, or scale ratios of 2^20 or more (whose sums
-  // could leave int32, where onnxruntime's conversion gives INT_MIN).
-  constexpr bool lower_add(std::int32_t pending, const operands& q, std::int32_t result) {
+  // DequantizeLinear -> Add/Mul <- DequantizeLinear, then QuantizeLinear, as onnxruntime's QDQ transformers fuse it
+  // (com.microsoft QLinearAdd, QLinearMul): the add / mul node over the two 8-bit activations (numpy
+  // broadcasting) into the same 8-bit type, with the result's scale and zero point;
+  // kernel::reference::onnx_quant::add and mul compute onnxruntime's x86-64 arithmetic (their comments state it),
+  // bit-exact. An Add whose first operand onnxruntime's broadcaster takes as the scalar (add_swaps_operands) is
+  // made with its operands swapped, as onnxruntime calls its kernel. False (the float op then) for operands of
+  // other types, shapes that do not broadcast, or (Add) scale ratios of 2^20 or more (whose sums could leave
+  // int32, where onnxruntime's conversion gives INT_MIN).
+  constexpr bool lower_binary(std::int32_t pending, const operands& q, std::int32_t result) {
     if (q.count < 2 || !one_value(q.id[1]) || (q.count > 2 && q.id[2] >= 0 && !one_value(q.id[2]))) return false;
     const node_view op = s.f.read_node(s.at(pending).deferred_op);
     if (s.take_reader_error()) return false;
     const operands o = read_operands(s, op);
     if (s.failed() || o.count != 2 || !dequantized_activation(o.id[0]) || !dequantized_activation(o.id[1])) return false;
+    const bool is_add = op.type == op_type::Add;
     const dequantized_from a = s.at(o.id[0]).dq, b = s.at(o.id[1]).dq;
     quantized_ops<S> ops{s};
     const operands a_operands = quantization_operands(a.source, a.scale, a.zero_point);
@@ -430,23 +441,29 @@ struct qdq_lowering {
     const auto b_zero_point = ops.scalar_zero_point(b_operands, 2, dtype::u8);
     const auto y_zero_point = ops.scalar_zero_point(y_operands, 2, dtype::u8);
     const shape as = onnx_shape(s, a.source), bs = onnx_shape(s, b.source);
-    if (s.failed() || a_zero_point.type != y_zero_point.type || b_zero_point.type != y_zero_point.type || as != bs) return false;
-    const auto ratio_ok = [&](float scale) {
-      return scale > 0.0f && y_scale > 0.0f && scale / y_scale < 0x1p20f && y_scale < float_max;
+    shape ys{};
+    if (s.failed() || a_zero_point.type != y_zero_point.type || b_zero_point.type != y_zero_point.type ||
+        !shape_rules::broadcast(as, bs, ys))
+      return false;
+    const auto scale_ok = [&](float scale) {
+      return scale > 0.0f && scale < float_max && y_scale > 0.0f && y_scale < float_max && (!is_add || scale / y_scale < 0x1p20f);
     };
-    if (!ratio_ok(a_scale) || !ratio_ok(b_scale)) return false;
+    if (!scale_ok(a_scale) || !scale_ok(b_scale)) return false;
     // Each operand's tensor holds that quantization (not another DequantizeLinear's of the same integers).
     const auto holds = [&](std::int32_t v, float scale, std::int32_t zero_point) {
       const std::int32_t t = s.at(v).onnx_layout >= 0 ? s.at(v).onnx_layout : s.at(v).nhwc;
       return t >= 0 && s.m.tensor_at(t).quant.scale == scale && s.m.tensor_at(t).quant.zero_point == zero_point;
     };
     if (!holds(a.source, a_scale, a_zero_point.value) || !holds(b.source, b_scale, b_zero_point.value)) return false;
-    const bool nhwc = as.rank == 4 && (prefers_nhwc(s, a.source) || prefers_nhwc(s, b.source));
+    const bool nhwc = as.rank == 4 && bs.rank == 4 && (prefers_nhwc(s, a.source) || prefers_nhwc(s, b.source));
+    const bool swapped = is_add && add_swaps_operands(as, ys);
     std::int32_t xa = -1, xb = -1, y = -1;
-    import_as_deferred(pending, op_type::Add, op_kind::add, [&] {
+    const op_kind kind = is_add ? op_kind::add : op_kind::mul;
+    import_as_deferred(pending, op.type, kind, [&] {
       xa = nhwc ? as_nhwc(s, a.source, 0) : as_onnx(s, a.source, 0);
       xb = nhwc ? as_nhwc(s, b.source, 1) : as_onnx(s, b.source, 1);
-      y = xa < 0 || xb < 0 ? -1 : s.add_node(op_kind::add, {}, {xa, xb}, s.label_of(result));
+      if (xa < 0 || xb < 0) return;
+      y = swapped ? s.add_node(kind, {}, {xb, xa}, s.label_of(result)) : s.add_node(kind, {}, {xa, xb}, s.label_of(result));
     });
     if (s.failed() || y < 0) return true;
     // The operands' quantization is their DequantizeLinear's (a transposed copy made here has none yet).
@@ -455,6 +472,19 @@ struct qdq_lowering {
     s.m.tensor_at(y).quant = quantization{y_scale, y_zero_point.value};
     define(s, result, y, nhwc);
     ++s.qdq_lowered;
+    return true;
+  }
+
+  // Whether onnxruntime's broadcaster calls QLinearAdd's kernel with the operands swapped: when it takes the first
+  // operand (shape `a`, ONNX's) as the scalar of each span, i.e. the first is broadcast along the innermost dim of
+  // the result (`y`) longer than 1, or the result has one element (measured on onnxruntime 1.30: its
+  // "input0 scalar" functor passes the second operand as MLAS's first; docs/frontends.md).
+  static constexpr bool add_swaps_operands(const shape& a, const shape& y) {
+    for (std::int32_t d = y.rank - 1; d >= 0; --d) {
+      if (y[d] == 1) continue;
+      const std::int32_t ad = a.rank - y.rank + d;
+      return ad < 0 || a[ad] == 1;
+    }
     return true;
   }
 

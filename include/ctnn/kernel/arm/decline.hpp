@@ -150,7 +150,7 @@ inline constexpr fast_kernel_rule dsp_rules[] = {
     {op_kind::conv2d, dtype::u8, decline_detail::rq::onnx, {}},
     {op_kind::dense, dtype::i8, decline_detail::rq::onnx, {}},
     {op_kind::dense, dtype::u8, decline_detail::rq::onnx, {}},
-    // ONNX's QLinearAdd (kernel/arm/onnx_add.hpp, on the FPU): equal shapes (the importer lowers no other).
+    // ONNX's QLinearAdd (kernel/arm/onnx_add.hpp, on the FPU): equal shapes (a broadcast one runs the reference kernel).
     {op_kind::add, dtype::i8, decline_detail::rq::onnx, {}},
     {op_kind::add, dtype::u8, decline_detail::rq::onnx, {}},
     // resize.hpp: nearest neighbour (a byte move: TFLite's and ONNX's Resize, int8 and uint8; a move keeps the tflite recipe) and TFLite's int8 bilinear, rank 4;

@@ -9,13 +9,18 @@
 // with a and b the stored integers (their zero points are in `fixed`), fma single-rounded, the rounding
 // _mm256_cvtps_epi32's (half to even) and the saturation its packs'. (MLAS's portable kernel computes
 // (a_scale * (a - a_zp) + b_scale * (b - b_zp)) / y_scale instead, its NEON one fixed point: they differ
-// from this in the last bit of some sums.) Equal shapes only: onnxruntime's broadcast spans take other paths.
+// from this in the last bit of some sums.) Broadcasting (numpy's): onnxruntime's scalar spans fold the scalar
+// into `fixed` with one more fma, which is the inner fma above when the scalar is b; when it is a (its
+// broadcaster's "input0 scalar": a is broadcast along the innermost output dim longer than 1, or the result
+// has one element) onnxruntime swaps the operands, and so does the importer (frontend/onnx/import_qdq.hpp's
+// lower_binary): the kernel computes the formula above for every broadcast.
 #include <bit>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
 
 #include <ctnn/ir/kernel_params.hpp>
+#include <ctnn/kernel/reference/elementwise.hpp>
 
 namespace ctnn::kernel::reference::onnx_quant {
 
@@ -26,8 +31,21 @@ constexpr bool is_quantized_add(const kernel_params& p) {
   return p.kind == op_kind::add && (p.type == dtype::u8 || p.type == dtype::i8) && p.onnx.output_scale_bits != 0 &&
          p.onnx.input_scale_bits != 0 && p.onnx.input2_scale_bits != 0;
 }
-// The kernels take operands of the result's shape and one 8-bit type.
+// The reference kernels (add, mul.hpp's mul) take operands of one 8-bit type, the result's, broadcast (numpy's).
+constexpr bool quantized_binary_supported(const kernel_params& p) { return p.out_type == p.type; }
+// Operands of the result's shape (the Cortex-M4 kernel, kernel/arm/onnx_add.hpp, takes no other).
 constexpr bool quantized_add_supported(const kernel_params& p) { return p.in == p.out && p.in2 == p.out && p.out_type == p.type; }
+
+// A converted result as onnxruntime's x86 kernels store it: rounded half to even, converted to int32
+// (_mm_cvtps_epi32: a value beyond int32, or NaN, gives INT_MIN) and saturated to T (packs).
+template <class T>
+inline T converted(float x) {
+  constexpr float lowest = std::is_signed_v<T> ? -128.0f : 0.0f, highest = std::is_signed_v<T> ? 127.0f : 255.0f;
+  float r = std::nearbyint(x);
+  if (!(r >= -2147483648.0f && r < 2147483648.0f)) r = lowest;
+  r = r < lowest ? lowest : r > highest ? highest : r;
+  return static_cast<T>(static_cast<std::int32_t>(r));
+}
 
 // The three floats of a call (computed once per call, as MLAS does).
 struct add_coefficients {
@@ -50,7 +68,7 @@ inline float add_sum(const add_coefficients& c, std::int32_t a, std::int32_t b) 
   return std::fma(static_cast<float>(a), c.a_ratio, std::fma(static_cast<float>(b), c.b_ratio, c.fixed));
 }
 
-// The kernel: a, b and y of p->out's elements (equal shapes), T uint8 or int8. The scales are the parameters'
+// The kernel: a (p->in), b (p->in2) broadcast to y (p->out), T uint8 or int8. The scales are the parameters'
 // float bits (onnx.input_scale_bits, onnx.input2_scale_bits, onnx.output_scale_bits), the zero points
 // -input_offset, -input2_offset and output_offset. Each result is written after its inputs are read (in place
 // over either input is safe).
@@ -59,13 +77,7 @@ void add(Params p, const T* a, const T* b, T* y) {
   const add_coefficients c = add_coefficients_of(std::bit_cast<float>(p->onnx.input_scale_bits), -p->input_offset,
                                                  std::bit_cast<float>(p->onnx.input2_scale_bits), -p->input2_offset,
                                                  std::bit_cast<float>(p->onnx.output_scale_bits), p->output_offset);
-  constexpr float lowest = std::is_signed_v<T> ? -128.0f : 0.0f, highest = std::is_signed_v<T> ? 127.0f : 255.0f;
-  const std::int64_t elements = p->out.elements();
-  for (std::int64_t i = 0; i < elements; ++i) {
-    float r = std::nearbyint(add_sum(c, a[i], b[i]));
-    r = r < lowest ? lowest : r > highest ? highest : r;
-    y[i] = static_cast<T>(static_cast<std::int32_t>(r));
-  }
+  reference::detail::for_each_broadcast(p, [&](std::int64_t i, std::int64_t ia, std::int64_t ib) { y[i] = converted<T>(add_sum(c, a[ia], b[ib])); });
 }
 
 }  // namespace ctnn::kernel::reference::onnx_quant
