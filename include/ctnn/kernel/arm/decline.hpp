@@ -172,7 +172,7 @@ inline constexpr fast_kernel_rule gathered_dense_rule{
 }  // namespace decline_detail
 
 // The Armv8.1-M MVE family's own kernels (kernel/arm/mve/i8.hpp: conv.hpp, depthwise.hpp, add.hpp, pool.hpp, mul.hpp,
-// softmax.hpp, lookup.hpp, onnx_conv.hpp); the calls they decline go to the DSP family (dsp_rules).
+// softmax.hpp, lookup.hpp, onnx_conv.hpp, onnx_add.hpp); the calls they decline go to the DSP family (dsp_rules).
 inline constexpr fast_kernel_rule mve_rules[] = {
     decline_detail::gathered_conv_rule,
     decline_detail::gathered_dense_rule,
@@ -202,6 +202,9 @@ inline constexpr fast_kernel_rule mve_rules[] = {
     {op_kind::conv2d, dtype::u8, decline_detail::rq::onnx, {kernel_decline::window_over_1024_bytes, kernel_decline::taps_over_255}},
     {op_kind::dense, dtype::i8, decline_detail::rq::onnx, {kernel_decline::window_over_1024_bytes}},
     {op_kind::dense, dtype::u8, decline_detail::rq::onnx, {kernel_decline::window_over_1024_bytes}},
+    // ONNX's QLinearAdd (mve/onnx_add.hpp, on MVE-F's float lanes): the DSP rows' calls (equal shapes).
+    {op_kind::add, dtype::i8, decline_detail::rq::onnx, {}},
+    {op_kind::add, dtype::u8, decline_detail::rq::onnx, {}},
 };
 
 // The Armv6-M family (kernel/arm/v6m/i8.hpp: conv.hpp, depthwise.hpp, add.hpp), on targets without the DSP extension.
