@@ -264,8 +264,8 @@ constexpr ctnn::kernel_params qlinear_add(std::uint32_t family, std::size_t inde
   return p;
 }
 
-// The same calls as vectors of 1 to 16 elements and a few longer (every remainder of the MVE kernel's eight-element
-// turns and four-element steps, its predicated last step among them).
+// The same calls as vectors of 1 to 16 elements and a few longer (the MVE kernel's four-element steps with every
+// remainder: its predicated last step; the FPU kernel's pairs).
 constexpr ctnn::kernel_params qlinear_add_of_length(std::uint32_t family, std::size_t index) {
   ctnn::kernel_params p = qlinear_add(family, index);
   p.in = p.in2 = p.out = ctnn::make_shape(index < 16 ? static_cast<std::int32_t>(index) + 1 : 8 * static_cast<std::int32_t>(index) + static_cast<std::int32_t>(index % 8));

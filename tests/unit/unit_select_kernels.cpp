@@ -321,12 +321,16 @@ TEST_CASE("Cortex-M families' rows: which family runs a call, and why the refere
   kernel_params onnx_mul = int8_of(op_kind::mul);
   onnx_mul.requantization = ctnn::requantization_policy::onnx;
   CHECK(arm::verdict_on(onnx_mul, dsp).reason == kernel_decline::requantization_not_tflite);
-  // ONNX's QLinearAdd (a QDQ model's DequantizeLinear -> Add -> QuantizeLinear): the DSP family's FPU kernel.
+  // ONNX's QLinearAdd (a QDQ model's DequantizeLinear -> Add -> QuantizeLinear): the DSP family's FPU kernel, the
+  // MVE family's own (kernel/arm/mve/onnx_add.hpp), int8 and uint8.
   kernel_params onnx_add = int8_of(op_kind::add);
   onnx_add.requantization = ctnn::requantization_policy::onnx;
   onnx_add.onnx.input_scale_bits = onnx_add.onnx.input2_scale_bits = onnx_add.onnx.output_scale_bits = 0x3c000000u;  // 2^-7
   CHECK(arm::verdict_on(onnx_add, dsp).runs == kernel_impl::arm_dsp_i8);
-  CHECK(arm::verdict_on(onnx_add, mve).runs == kernel_impl::arm_dsp_i8);  // the MVE family's fallback
+  CHECK(arm::verdict_on(onnx_add, mve).runs == kernel_impl::arm_mve_i8);
+  kernel_params onnx_add_u8 = onnx_add;
+  onnx_add_u8.type = onnx_add_u8.out_type = dtype::u8;
+  CHECK(arm::verdict_on(onnx_add_u8, mve).runs == kernel_impl::arm_mve_i8);
   // ONNX's integer convolutions (kernel/arm/mve/onnx_conv.hpp): MVE's conv and depthwise kernels on the restated
   // call; a depthwise conv (groups = channels) over more than 255 taps, or a window gathered past 1,024 bytes (the
   // channels at dim 1 in NCHW), on the DSP ones.
