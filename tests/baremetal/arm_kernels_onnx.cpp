@@ -268,7 +268,8 @@ constexpr ctnn::kernel_params qlinear_add(std::uint32_t family, std::size_t inde
 // remainder: its predicated last step; the FPU kernel's pairs).
 constexpr ctnn::kernel_params qlinear_add_of_length(std::uint32_t family, std::size_t index) {
   ctnn::kernel_params p = qlinear_add(family, index);
-  p.in = p.in2 = p.out = ctnn::make_shape(index < 16 ? static_cast<std::int32_t>(index) + 1 : 8 * static_cast<std::int32_t>(index) + static_cast<std::int32_t>(index % 8));
+  const auto i = static_cast<std::int32_t>(index);
+  p.in = p.in2 = p.out = ctnn::make_shape(i < 16 ? i + 1 : 8 * i + i % 8);
   return p;
 }
 
@@ -281,7 +282,8 @@ inline constexpr bool family_add_compiled = ctnn::kernel::arm::mve::detail::mve_
 #else
 template <ctnn::kernel_params P>
 using family_add_kernel = ctnn::kernel::arm::detail::onnx_add_kernel<P>;
-inline constexpr bool family_add_compiled = ctnn::kernel::arm::detail::dsp_available && ctnn::kernel::arm::detail::fpu_fma_available;
+inline constexpr bool family_add_compiled =
+    ctnn::kernel::arm::detail::dsp_available && ctnn::kernel::arm::detail::fpu_fma_available;
 #endif
 
 // Kernel against `expected`: out of place, and in place over either input.

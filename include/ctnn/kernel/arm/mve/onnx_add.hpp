@@ -2,7 +2,7 @@
 // ONNX's QLinearAdd (a QDQ model's DequantizeLinear -> Add -> QuantizeLinear; kernel_params::requantization
 // onnx) of two equal shapes on four MVE-F lanes, bit-exact with kernel::reference::onnx_quant::add, whose float
 // operations it repeats lane by lane (the call's three coefficients computed once, in the reference's own
-// function):
+// function: arm::detail::onnx_add_coefficients):
 //   float(b)        VLDRB.U32 / VLDRB.S32 (widening load), VCVT.F32.S32 (exact: an 8-bit integer)
 //   inner           VFMAS: float(b) * b_ratio + fixed, rounded once (the reference's fma(b, b_ratio, fixed))
 //   sum             VFMA: inner + float(a) * a_ratio, rounded once (its fma(a, a_ratio, inner))
@@ -15,14 +15,15 @@
 // input (the planner's in-place binary op) stays correct. Needs MVE's floating-point vectors (__ARM_FEATURE_MVE
 // bit 1: the Cortex-M55's and M85's MVE-F); without, `supports` is false and the DSP family's FPU kernel
 // (kernel/arm/onnx_add.hpp) runs the call.
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/arm/onnx_add.hpp>
 #include <ctnn/kernel/arm/mve/onnx_output.hpp>
 #include <ctnn/kernel/arm/mve/vector.hpp>
+#include <ctnn/kernel/detail/operands.hpp>
 #include <ctnn/kernel/detail/unpacked.hpp>
 #include <ctnn/kernel/reference/onnx_quant/add.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
@@ -38,12 +39,8 @@ struct onnx_add_kernel : kernel::detail::reads_constants_as_stored {
 #if CTNN_ARM_MVE && (__ARM_FEATURE_MVE & 2)
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays&) {
-    const auto* a = static_cast<const element*>(operands[0]);
-    const auto* b = static_cast<const element*>(operands[N > 1 ? 1 : 0]);
-    auto* out = static_cast<element*>(result);
-    const reference::onnx_quant::add_coefficients c = reference::onnx_quant::add_coefficients_of(
-        std::bit_cast<float>(P.onnx.input_scale_bits), -P.input_offset, std::bit_cast<float>(P.onnx.input2_scale_bits),
-        -P.input2_offset, std::bit_cast<float>(P.onnx.output_scale_bits), P.output_offset);
+    auto [a, b, out] = kernel::detail::binary_operands_of<element>(operands, result);
+    const reference::onnx_quant::add_coefficients c = arm::detail::onnx_add_coefficients<P>();
     const step_constants k{vdupq_n_f32(c.b_ratio), c.a_ratio, c.fixed};
     // A step reads its four elements of both inputs before it writes their results (in place: out may be a or b).
     // One step a turn, the pointers stepped by the loads and the store (post-indexed): 11 instructions per four
