@@ -13,7 +13,8 @@
 // QLinearAdd (kernel/arm/onnx_add.hpp, on the FPU; on the Cortex-M55 kernel/arm/mve/onnx_add.hpp, on MVE-F's
 // float lanes) against kernel::reference::onnx_quant::add on odd shapes of uint8 and
 // int8 and vectors of every length up to 16 (the MVE kernel's tails), scales of any ratio and of ratio 1/2 (ties),
-// in place over either input too.
+// in place over either input too; sums next to ties where the fmas' order or fusion decides; scale ratios below
+// 2^-100, which the MVE kernel leaves to the FPU one (its lanes flush denormals).
 // In place (kernel_params::in_place, ctnn::in_place_windows): NHWC layers with the result at the largest shift
 // the planner allows below the input (memory/in_place_window.hpp), the DSP kernel and the reference kernel
 // (which x86 runs for such calls) each against the reference out of place.
@@ -21,7 +22,10 @@
 
 #include <bit>
 #include <cmath>
+#include <type_traits>
 
+#include <ctnn/kernel/arm/decline.hpp>
+#include <ctnn/kernel/arm/mve/i8.hpp>
 #include <ctnn/kernel/arm/mve/onnx_add.hpp>
 #include <ctnn/kernel/arm/mve/onnx_conv.hpp>
 #include <ctnn/kernel/arm/onnx_add.hpp>
@@ -273,33 +277,37 @@ constexpr ctnn::kernel_params qlinear_add_of_length(std::uint32_t family, std::s
   return p;
 }
 
-// The family under test: on MVE-F targets (the Cortex-M55) the MVE kernel (kernel/arm/mve/onnx_add.hpp), else the
-// DSP one (on the FPU; tested on the Cortex-M4 and M33).
-#if CTNN_ARM_MVE
-template <ctnn::kernel_params P>
-using family_add_kernel = ctnn::kernel::arm::mve::detail::onnx_add_kernel<P>;
-inline constexpr bool family_add_compiled = ctnn::kernel::arm::mve::detail::mve_onnx_available;
-#else
-template <ctnn::kernel_params P>
-using family_add_kernel = ctnn::kernel::arm::detail::onnx_add_kernel<P>;
+// The family under test: on MVE-F targets (the Cortex-M55) the MVE kernel (kernel/arm/mve/onnx_add.hpp) where its
+// float lanes, which flush denormals, meet none (scale ratios of 2^-100 or more), else the DSP one (on the FPU; tested
+// on the Cortex-M4 and M33 too).
 inline constexpr bool family_add_compiled =
     ctnn::kernel::arm::detail::dsp_available && ctnn::kernel::arm::detail::fpu_fma_available;
+#if CTNN_ARM_MVE
+template <ctnn::kernel_params P>
+inline constexpr bool mve_add_expected =
+    ctnn::kernel::arm::mve::detail::mve_onnx_available && ctnn::kernel::arm::onnx_add_ratios_normal(P);
+#else
+template <ctnn::kernel_params P>
+inline constexpr bool mve_add_expected = false;
 #endif
+template <ctnn::kernel_params P>
+using family_add_kernel = std::conditional_t<mve_add_expected<P>, ctnn::kernel::arm::mve::detail::onnx_add_kernel<P>,
+                                             ctnn::kernel::arm::detail::onnx_add_kernel<P>>;
 
-// Kernel against `expected`: out of place, and in place over either input.
-template <ctnn::kernel_params P, class Kernel>
-void check_qlinear_add_kernel(const char* which) {
-  constexpr auto bytes = static_cast<std::size_t>(P.out.elements());
+// A kernel's run against `expected` (bytes elements of the given type): out of place, and in place over either
+// input. Not a template (one copy of the checks for every call).
+using qlinear_add_run = void (*)(const void* const (&)[2], void*, const ctnn::kernel::requant_arrays&);
+void check_qlinear_add_run(qlinear_add_run run, std::size_t bytes, dtype type) {
   const void* operands[2] = {input, scratch};
   for (std::size_t i = 0; i < bytes; ++i) actual[i] = 0x5a;
-  Kernel::run(operands, actual, ctnn::kernel::requant_arrays{});
+  run(operands, actual, ctnn::kernel::requant_arrays{});
   CHECK_MESSAGE(std::memcmp(actual, expected, bytes) == 0,
-                which << " QLinearAdd of " << bytes << " elements, type " << static_cast<int>(P.type) << " differs");
+                "QLinearAdd of " << bytes << " elements, type " << static_cast<int>(type) << " differs");
   for (std::size_t k = 0; k < 2; ++k) {
     std::memcpy(arena, k == 0 ? input : scratch, bytes);
     operands[k] = arena;
-    Kernel::run(operands, arena, ctnn::kernel::requant_arrays{});
-    CHECK_MESSAGE(std::memcmp(arena, expected, bytes) == 0, which << " QLinearAdd in place over input " << k << " differs");
+    run(operands, arena, ctnn::kernel::requant_arrays{});
+    CHECK_MESSAGE(std::memcmp(arena, expected, bytes) == 0, "QLinearAdd in place over input " << k << " differs");
     operands[k] = k == 0 ? static_cast<const void*>(input) : static_cast<const void*>(scratch);
   }
 }
@@ -309,12 +317,18 @@ template <ctnn::kernel_params P, class Fill>
 void check_qlinear_add(Fill fill) {
   CHECK(family_add_kernel<P>::supports == family_add_compiled);
   if constexpr (family_add_compiled) CHECK(ctnn::pass::with_kernel_choice<P>.choice.impl == family_impl);
+#if CTNN_ARM_MVE
+  // The MVE family (family_impl) runs its own kernel or the FPU one.
+  CHECK(ctnn::kernel::arm::mve::detail::onnx_add_kernel<P>::supports == mve_add_expected<P>);
+  CHECK(ctnn::kernel::arm::mve::i8_kernel<P>::runs ==
+        (mve_add_expected<P> ? ctnn::kernel_impl::arm_mve_i8 : ctnn::kernel_impl::arm_dsp_i8));
+#endif
   if constexpr (family_add_compiled) {
     static_assert(P.out.elements() <= static_cast<std::int64_t>(max_bytes));
     fill();
     const void* operands[2] = {input, scratch};
     ctnn::kernel::invoke<P>(operands, expected);  // no recorded choice: the reference kernel
-    check_qlinear_add_kernel<P, family_add_kernel<P>>("the family's");
+    check_qlinear_add_run(&family_add_kernel<P>::template run<2>, static_cast<std::size_t>(P.out.elements()), P.type);
   }
 }
 template <ctnn::kernel_params P>
@@ -325,6 +339,20 @@ void check_qlinear_add(std::uint32_t seed) {
       input[i] = static_cast<std::uint8_t>(r.next()), scratch[i] = static_cast<std::uint8_t>(r.next());
   });
 }
+
+// The same calls with an input's scale ratio below 2^-100 (where MVE's lanes would flush denormal terms): on the
+// M55 too the FPU kernel runs them. Index 0: a's ratio 2^-110, 1: b's 2^-101 (just below the bound); 2: 2^-99 (the
+// MVE kernel's, just above it).
+constexpr ctnn::kernel_params qlinear_add_small_ratio(std::size_t index) {
+  ctnn::kernel_params p = qlinear_add_of_length(44, index + 5);
+  const float y_scale = std::bit_cast<float>(p.onnx.output_scale_bits);
+  const float ratio = index == 0 ? 0x1p-110f : index == 1 ? 0x1p-101f : 0x1p-99f;
+  (index == 0 ? p.onnx.input_scale_bits : p.onnx.input2_scale_bits) = std::bit_cast<std::uint32_t>(y_scale * ratio);
+  return p;
+}
+static_assert(!ctnn::kernel::arm::onnx_add_ratios_normal(qlinear_add_small_ratio(0)) &&
+              !ctnn::kernel::arm::onnx_add_ratios_normal(qlinear_add_small_ratio(1)) &&
+              ctnn::kernel::arm::onnx_add_ratios_normal(qlinear_add_small_ratio(2)));
 
 // QLinearAdds whose sums, for some pairs of inputs, lie so close to a tie that computing them another way rounds them
 // to another integer: the two fmas in the other order (fma(b, b_ratio, fma(a, a_ratio, fixed))), or b * b_ratio
@@ -396,6 +424,10 @@ void check_qlinear_adds_of_lengths(std::index_sequence<I...>) {
   (check_qlinear_add<qlinear_add_of_length(Family, I)>(t::seed_of(Family + 1000, I)), ...);
 }
 template <std::size_t... I>
+void check_qlinear_adds_of_small_ratios(std::index_sequence<I...>) {
+  (check_qlinear_add<qlinear_add_small_ratio(I)>(t::seed_of(1044, I)), ...);
+}
+template <std::size_t... I>
 void check_qlinear_adds_near_ties(std::index_sequence<I...>) {
   (check_qlinear_add<qlinear_add_near_ties(I)>(fill_near_ties<qlinear_add_near_ties(I)>), ...);
 }
@@ -427,6 +459,11 @@ TEST_CASE("arm ONNX QLinearAdd of 1 to 16 elements and longer (every tail) equal
   check_qlinear_adds_of_lengths<43>(std::make_index_sequence<20>{});
 }
 
+TEST_CASE("arm ONNX QLinearAdd of scale ratios below 2^-100 runs on the FPU (no flushed denormals) and equals the reference") {
+  check_qlinear_adds_of_small_ratios(std::make_index_sequence<3>{});
+}
+
 TEST_CASE("arm ONNX QLinearAdd of sums next to ties (the fmas' order and fusion decide) equals ONNX's reference kernel") {
   check_qlinear_adds_near_ties(std::make_index_sequence<std::size(near_tie_adds)>{});
 }
+

@@ -9,17 +9,19 @@
 //   rounded         VCVTN.S32.F32: to nearest, ties to even, saturated to int32, NaN to 0 (the reference's
 //                   nearbyint in the default mode; the FPU kernel's VCVTR)
 //   saturated       VMAX / VMIN to the 8-bit type's range, VSTRB.32 of the low bytes.
-// Flushing denormals or not changes no result: a denormal term moves a sum by less than half an ulp of any
-// normal one, and a sum that is itself that small rounds to 0 either way. Four elements a step, the last one
-// predicated (VCTP). A step reads its elements of both inputs before it writes them, so a result placed over an
-// input (the planner's in-place binary op) stays correct. Needs MVE's floating-point vectors (__ARM_FEATURE_MVE
-// bit 1: the Cortex-M55's and M85's MVE-F); without, `supports` is false and the DSP family's FPU kernel
-// (kernel/arm/onnx_add.hpp) runs the call.
+// MVE's float lanes flush denormals (their operations use the standard FPSCR value, where the reference's scalar ones
+// keep FPSCR.FZ 0): the kernel takes the calls whose scale ratios are at least 2^-100, whose coefficients, products
+// and partial sums are then never denormal (arm::onnx_add_ratios_normal, kernel/arm/decline.hpp); the FPU kernel the
+// others. Four elements a step, the last one predicated (VCTP). A step reads its elements of both inputs before it
+// writes them, so a result placed over an input (the planner's in-place binary op) stays correct. Needs MVE's
+// floating-point vectors (__ARM_FEATURE_MVE bit 1: the Cortex-M55's and M85's MVE-F); without, `supports` is false
+// and the DSP family's FPU kernel (kernel/arm/onnx_add.hpp) runs the call.
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
 #include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/arm/decline.hpp>
 #include <ctnn/kernel/arm/onnx_add.hpp>
 #include <ctnn/kernel/arm/mve/onnx_output.hpp>
 #include <ctnn/kernel/arm/mve/vector.hpp>
@@ -34,7 +36,7 @@ template <kernel_params P>
 struct onnx_add_kernel : kernel::detail::reads_constants_as_stored {
   static constexpr std::int64_t elements = P.out.elements();
   static constexpr bool supports = mve_onnx_available && reference::onnx_quant::is_quantized_add(P) &&
-                                   reference::onnx_quant::quantized_add_supported(P);
+                                   reference::onnx_quant::quantized_add_supported(P) && onnx_add_ratios_normal(P);
 
 #if CTNN_ARM_MVE && (__ARM_FEATURE_MVE & 2)
   template <std::size_t N>
