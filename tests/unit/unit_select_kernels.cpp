@@ -280,7 +280,7 @@ constexpr kernel_params int8_of(op_kind kind) {
 
 TEST_CASE("kernel_decline: every reason has its own sentence") {
   std::vector<std::string> sentences;
-  for (int d = 0; d <= static_cast<int>(kernel_decline::broadcast); ++d) {
+  for (int d = 0; d <= static_cast<int>(kernel_decline::scale_ratio_below_2_100); ++d) {
     const std::string sentence = ctnn::describe(static_cast<kernel_decline>(d));
     CAPTURE(d);
     CHECK(sentence != "?");
@@ -321,12 +321,28 @@ TEST_CASE("Cortex-M families' rows: which family runs a call, and why the refere
   kernel_params onnx_mul = int8_of(op_kind::mul);
   onnx_mul.requantization = ctnn::requantization_policy::onnx;
   CHECK(arm::verdict_on(onnx_mul, dsp).reason == kernel_decline::requantization_not_tflite);
-  // ONNX's QLinearAdd (a QDQ model's DequantizeLinear -> Add -> QuantizeLinear): the DSP family's FPU kernel.
+  // ONNX's QLinearAdd (a QDQ model's DequantizeLinear -> Add -> QuantizeLinear): the DSP family's FPU kernel, the
+  // MVE family's own (kernel/arm/mve/onnx_add.hpp), int8 and uint8.
   kernel_params onnx_add = int8_of(op_kind::add);
   onnx_add.requantization = ctnn::requantization_policy::onnx;
   onnx_add.onnx.input_scale_bits = onnx_add.onnx.input2_scale_bits = onnx_add.onnx.output_scale_bits = 0x3c000000u;  // 2^-7
   CHECK(arm::verdict_on(onnx_add, dsp).runs == kernel_impl::arm_dsp_i8);
-  CHECK(arm::verdict_on(onnx_add, mve).runs == kernel_impl::arm_dsp_i8);  // the MVE family's fallback
+  CHECK(arm::verdict_on(onnx_add, mve).runs == kernel_impl::arm_mve_i8);
+  kernel_params onnx_add_u8 = onnx_add;
+  onnx_add_u8.type = onnx_add_u8.out_type = dtype::u8;
+  CHECK(arm::verdict_on(onnx_add_u8, mve).runs == kernel_impl::arm_mve_i8);
+  // An input's scale over the result's below 2^-100 (terms that MVE's float lanes would flush): the FPU kernel.
+  kernel_params onnx_add_small_ratio = onnx_add;
+  onnx_add_small_ratio.onnx.input2_scale_bits = 0x0c000000u;  // 2^-103: over 2^-7, 2^-96 (kept)
+  CHECK(arm::onnx_add_ratios_normal(onnx_add_small_ratio));
+  CHECK(arm::verdict_on(onnx_add_small_ratio, mve).runs == kernel_impl::arm_mve_i8);
+  onnx_add_small_ratio.onnx.input2_scale_bits = 0x07800000u;  // 2^-112: 2^-105
+  CHECK_FALSE(arm::onnx_add_ratios_normal(onnx_add_small_ratio));
+  const arm::cortex_m_verdict small_ratio = arm::verdict_on(onnx_add_small_ratio, mve);
+  CHECK(small_ratio.runs == kernel_impl::arm_dsp_i8);
+  CHECK(small_ratio.mve == kernel_decline::scale_ratio_below_2_100);
+  onnx_add_small_ratio.onnx.input2_scale_bits = 0xffc00000u;  // NaN
+  CHECK_FALSE(arm::onnx_add_ratios_normal(onnx_add_small_ratio));
   // ONNX's integer convolutions (kernel/arm/mve/onnx_conv.hpp): MVE's conv and depthwise kernels on the restated
   // call; a depthwise conv (groups = channels) over more than 255 taps, or a window gathered past 1,024 bytes (the
   // channels at dim 1 in NCHW), on the DSP ones.

@@ -36,6 +36,7 @@ enum class kernel_decline : std::uint8_t {
   window_over_1024_bytes,       // MVE conv: a gathered window of more than 1024 bytes (its stack)
   elements_over_2_31,           // MVE add: 2^31 elements or more
   broadcast,                    // MVE add: operands of different shapes
+  scale_ratio_below_2_100,      // MVE QLinearAdd: an input's scale over the result's below 2^-100 (denormals)
 };
 
 // The reason in words.
@@ -65,6 +66,7 @@ constexpr const char* describe(kernel_decline d) {
     case kernel_decline::window_over_1024_bytes: return "a gathered window of more than 1024 bytes";
     case kernel_decline::elements_over_2_31: return "2^31 elements or more";
     case kernel_decline::broadcast: return "operands of different shapes (a broadcast)";
+    case kernel_decline::scale_ratio_below_2_100: return "an input's scale over the result's below 2^-100";
   }
   return "?";
 }

@@ -74,8 +74,8 @@ constexpr kernel_choice choice_by_values(const kernel_params& p, instruction_set
     return {kernel_impl::undecided, isa};
   // ONNX's integer conv2d, dense, quantize and pools: the x86 int8 family (kernel/simd/i8/onnx_conv.hpp,
   // onnx_quantize.hpp, onnx_pool.hpp), and conv2d, dense and QLinearAdd the Armv7E-M DSP family
-  // (kernel/arm/onnx_conv.hpp, onnx_add.hpp) and the MVE one (kernel/arm/mve/onnx_conv.hpp; its QLinearAdd the
-  // DSP kernel), which say which calls.
+  // (kernel/arm/onnx_conv.hpp, onnx_add.hpp) and the MVE one (kernel/arm/mve/onnx_conv.hpp, onnx_add.hpp), which
+  // say which calls.
   if (p.requantization == requantization_policy::onnx) {
     const bool weighted = p.kind == op_kind::conv2d || p.kind == op_kind::dense;
     const bool pool = p.kind == op_kind::global_avg_pool;

@@ -16,6 +16,7 @@
 // is compiled, that the rows name the family whose kernel runs each call (i8_kernel<P>::runs): a kernel that
 // takes more shapes needs its row updated. Needs no DSP extension (host tools read it).
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -64,6 +65,21 @@ constexpr bool mve_window_too_large(const kernel_params& p) {
 
 }  // namespace decline_detail
 
+// Whether both of a QLinearAdd's scale ratios (an input's scale over the result's, which
+// reference::onnx_quant::add_coefficients_of divides in float) are at least 2^-100 in magnitude: then every
+// coefficient, product and partial sum of its two fmas is 0 or a multiple of 2^-123, never a denormal, so that float
+// lanes that flush denormals (MVE's) give the reference's sums. Tested as |scale| >= 2^-99 |y_scale| in double
+// (exact, no division), which the float quotient's rounding keeps at or above 2^-100; NaN scales fail it.
+constexpr bool onnx_add_ratios_normal(const kernel_params& p) {
+  const double y_scale = static_cast<double>(std::bit_cast<float>(p.onnx.output_scale_bits));
+  const double least = (y_scale < 0 ? -y_scale : y_scale) * 0x1p-99;
+  const auto at_least = [least](std::uint32_t scale_bits) {
+    const double scale = static_cast<double>(std::bit_cast<float>(scale_bits));
+    return scale >= least || -scale >= least;
+  };
+  return at_least(p.onnx.input_scale_bits) && at_least(p.onnx.input2_scale_bits);
+}
+
 // Whether call p meets reason d's condition (so that a kernel that lists d declines it).
 constexpr bool violates(kernel_decline d, const kernel_params& p) {
   using decline_detail::taps;
@@ -88,6 +104,7 @@ constexpr bool violates(kernel_decline d, const kernel_params& p) {
     case kernel_decline::window_over_1024_bytes: return decline_detail::mve_window_too_large(p);
     case kernel_decline::elements_over_2_31: return p.out.elements() >= (std::int64_t{1} << 31);
     case kernel_decline::broadcast: return !(p.in == p.out) || !(p.in2 == p.out);
+    case kernel_decline::scale_ratio_below_2_100: return !onnx_add_ratios_normal(p);
     default: return false;
   }
 }
@@ -172,7 +189,7 @@ inline constexpr fast_kernel_rule gathered_dense_rule{
 }  // namespace decline_detail
 
 // The Armv8.1-M MVE family's own kernels (kernel/arm/mve/i8.hpp: conv.hpp, depthwise.hpp, add.hpp, pool.hpp, mul.hpp,
-// softmax.hpp, lookup.hpp, onnx_conv.hpp); the calls they decline go to the DSP family (dsp_rules).
+// softmax.hpp, lookup.hpp, onnx_conv.hpp, onnx_add.hpp); the calls they decline go to the DSP family (dsp_rules).
 inline constexpr fast_kernel_rule mve_rules[] = {
     decline_detail::gathered_conv_rule,
     decline_detail::gathered_dense_rule,
@@ -202,6 +219,10 @@ inline constexpr fast_kernel_rule mve_rules[] = {
     {op_kind::conv2d, dtype::u8, decline_detail::rq::onnx, {kernel_decline::window_over_1024_bytes, kernel_decline::taps_over_255}},
     {op_kind::dense, dtype::i8, decline_detail::rq::onnx, {kernel_decline::window_over_1024_bytes}},
     {op_kind::dense, dtype::u8, decline_detail::rq::onnx, {kernel_decline::window_over_1024_bytes}},
+    // ONNX's QLinearAdd (mve/onnx_add.hpp, on MVE-F's float lanes, which flush denormals): the DSP rows' calls
+    // (equal shapes) whose scale ratios keep every term normal.
+    {op_kind::add, dtype::i8, decline_detail::rq::onnx, {kernel_decline::scale_ratio_below_2_100}},
+    {op_kind::add, dtype::u8, decline_detail::rq::onnx, {kernel_decline::scale_ratio_below_2_100}},
 };
 
 // The Armv6-M family (kernel/arm/v6m/i8.hpp: conv.hpp, depthwise.hpp, add.hpp), on targets without the DSP extension.

@@ -6,6 +6,7 @@
 // saturation (USAT/SSAT) to the 8-bit type. The call's three coefficients are computed once per call, in the
 // reference's own function. Element i of both inputs is read before element i of the result is written
 // (the planner may place the result over a dying input).
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -13,6 +14,7 @@
 #include <ctnn/ir/kernel_params.hpp>
 #include <ctnn/kernel/arm/detail/dsp.hpp>
 #include <ctnn/kernel/arm/detail/requantize.hpp>
+#include <ctnn/kernel/detail/operands.hpp>
 #include <ctnn/kernel/detail/unpacked.hpp>
 #include <ctnn/kernel/reference/onnx_quant/add.hpp>
 #include <ctnn/kernel/requant_arrays.hpp>
@@ -24,6 +26,15 @@ inline constexpr bool fpu_fma_available = true;
 #else
 inline constexpr bool fpu_fma_available = false;
 #endif
+
+// The call's three coefficients, by the reference's own function from P's scales and zero points (shared with the
+// MVE kernel, kernel/arm/mve/onnx_add.hpp).
+template <kernel_params P>
+[[gnu::always_inline]] inline reference::onnx_quant::add_coefficients onnx_add_coefficients() {
+  return reference::onnx_quant::add_coefficients_of(std::bit_cast<float>(P.onnx.input_scale_bits), -P.input_offset,
+                                                    std::bit_cast<float>(P.onnx.input2_scale_bits), -P.input2_offset,
+                                                    std::bit_cast<float>(P.onnx.output_scale_bits), P.output_offset);
+}
 
 template <kernel_params P>
 struct onnx_add_kernel : kernel::detail::reads_constants_as_stored {
@@ -44,12 +55,8 @@ struct onnx_add_kernel : kernel::detail::reads_constants_as_stored {
 
   template <std::size_t N>
   static void run(const void* const (&operands)[N], void* result, const requant_arrays&) {
-    const auto* a = static_cast<const element*>(operands[0]);
-    const auto* b = static_cast<const element*>(operands[N > 1 ? 1 : 0]);
-    auto* out = static_cast<element*>(result);
-    const reference::onnx_quant::add_coefficients c = reference::onnx_quant::add_coefficients_of(
-        std::bit_cast<float>(P.onnx.input_scale_bits), -P.input_offset, std::bit_cast<float>(P.onnx.input2_scale_bits),
-        -P.input2_offset, std::bit_cast<float>(P.onnx.output_scale_bits), P.output_offset);
+    auto [a, b, out] = kernel::detail::binary_operands_of<element>(operands, result);
+    const reference::onnx_quant::add_coefficients c = onnx_add_coefficients<P>();
     // Pointers stepped by the loads and the store themselves (post-indexed), two elements a turn.
     const element* const end = a + elements / 2 * 2;
     while (a != end) {

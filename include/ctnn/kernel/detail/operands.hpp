@@ -24,16 +24,16 @@ template <kernel_params P, class Weight, std::size_t N>
           static_cast<std::int8_t*>(result)};
 }
 
-// An element-wise call of two inputs.
+// An element-wise call of two inputs (int8, or T: ONNX's uint8 QLinearAdd).
+template <class T = std::int8_t>
 struct binary_operands {
-  const std::int8_t* a;
-  const std::int8_t* b;
-  std::int8_t* out;
+  const T* a;
+  const T* b;
+  T* out;
 };
-template <std::size_t N>
-[[gnu::always_inline]] inline binary_operands binary_operands_of(const void* const (&operands)[N], void* result) {
-  return {static_cast<const std::int8_t*>(operands[0]), static_cast<const std::int8_t*>(operands[N > 1 ? 1 : 0]),
-          static_cast<std::int8_t*>(result)};
+template <class T = std::int8_t, std::size_t N>
+[[gnu::always_inline]] inline binary_operands<T> binary_operands_of(const void* const (&operands)[N], void* result) {
+  return {static_cast<const T*>(operands[0]), static_cast<const T*>(operands[N > 1 ? 1 : 0]), static_cast<T*>(result)};
 }
 
 }  // namespace ctnn::kernel::detail

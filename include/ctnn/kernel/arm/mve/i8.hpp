@@ -8,8 +8,8 @@
 //   conv2d (groups 1) and dense: conv.hpp; depthwise_conv2d (any multiplier and channel count):
 //   depthwise.hpp; add (equal shapes): add.hpp; avg_pool, global_avg_pool, max_pool: pool.hpp; mul (any
 //   broadcast): mul.hpp; softmax: softmax.hpp; ONNX's integer conv2d (groups 1 or depthwise) and dense
-//   (requantization onnx): onnx_conv.hpp; sigmoid, tanh and quantize (int8 to int8 or uint8, uint8 to int8):
-//   lookup.hpp
+//   (requantization onnx): onnx_conv.hpp; ONNX's QLinearAdd (equal shapes, MVE-F): onnx_add.hpp; sigmoid, tanh
+//   and quantize (int8 to int8 or uint8, uint8 to int8): lookup.hpp
 #include <type_traits>
 
 #include <ctnn/ir/module.hpp>
@@ -19,6 +19,7 @@
 #include <ctnn/kernel/arm/mve/depthwise.hpp>
 #include <ctnn/kernel/arm/mve/lookup.hpp>
 #include <ctnn/kernel/arm/mve/mul.hpp>
+#include <ctnn/kernel/arm/mve/onnx_add.hpp>
 #include <ctnn/kernel/arm/mve/onnx_conv.hpp>
 #include <ctnn/kernel/arm/mve/pool.hpp>
 #include <ctnn/kernel/arm/mve/softmax.hpp>
@@ -32,6 +33,8 @@ template <kernel_params P>
 constexpr auto select() {
   if constexpr (detail::mve_available && P.requantization == requantization_policy::onnx && (P.kind == op_kind::conv2d || P.kind == op_kind::dense)) {
     return kernel::detail::supported_or<detail::onnx_conv_kernel<P>, arm::i8_kernel<P>>();  // onnx_conv.hpp
+  } else if constexpr (detail::mve_available && P.requantization == requantization_policy::onnx && P.kind == op_kind::add) {
+    return kernel::detail::supported_or<detail::onnx_add_kernel<P>, arm::i8_kernel<P>>();  // onnx_add.hpp (MVE-F)
   } else if constexpr (detail::mve_available && (P.kind == op_kind::quantize || P.kind == op_kind::sigmoid || P.kind == op_kind::tanh)) {
     return kernel::detail::supported_or<detail::lookup_kernel<P>, arm::i8_kernel<P>>();  // lookup.hpp (int8 or uint8 input)
   } else if constexpr (!detail::mve_available || P.type != dtype::i8 || P.requantization != requantization_policy::tflite) {
