@@ -655,6 +655,16 @@ def refused_tflite():
     m.inputs, m.outputs = [x], outs
     m.op("SPLIT_V", [x, sizes, axis], outs, num_splits=2)
     models["split_v_uncovered"] = m
+    # CONCATENATION of 9 operands (an operand tree, frontend/detail/operand_tree.hpp) whose operand 5 is no tensor
+    # (index 99), and one whose operand 5 is its own result (no producer yet): each refused as malformed, naming
+    # the operand, before any inner concat reads it (the fuzzers' wide-concat crash class).
+    for name, bad in (("concatenation_nine_no_tensor", 99), ("concatenation_nine_reads_itself", None)):
+        m = tfl.Model(new_opcodes=True)
+        x = m.tensor("input", [1, 2], F)
+        y = m.tensor("output", [1, 18], F)
+        m.inputs, m.outputs = [x], [y]
+        m.op("CONCATENATION", [x] * 5 + [y if bad is None else bad] + [x] * 3, [y], axis=1)
+        models[name] = m
     return models
 
 
@@ -671,6 +681,12 @@ def refused_onnx():
                                             [ints("indices", [0, 1, 2, 0, 1, 2, 0, 1, 2])]),
         "depth_to_space_mode": one([node("DepthToSpace", ["x0"], ["y"], blocksize=2, mode="DRC")], [1, 4, 2, 2], []),
         "squeeze_not_unit": one([node("Squeeze", ["x0", "axes"], ["y"])], [1, 3], [ints("axes", [1])]),
+        # Concat of 9 operands (an operand tree): operand 4 is the node's own result (a cycle, found although the
+        # result is entered before the tree reads its operands); operand 6 of rank 1 (the inner concat's rule
+        # refuses it, and the tree stops there).
+        "concat_nine_reads_itself": one([node("Concat", ["x0"] * 4 + ["y"] + ["x0"] * 4, ["y"], axis=1)], [1, 2], []),
+        "concat_nine_inner_rank": onnx_model([node("Concat", ["x0"] * 6 + ["x1"] + ["x0"] * 2, ["y"], axis=0)],
+                                             [[1, 2], [2]], ["y"], [], 13),
     }
 
 

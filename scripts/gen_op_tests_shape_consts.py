@@ -342,6 +342,20 @@ def cases(rng):
         y = np.maximum(np.pad(x, [(0, 0), (0, 3), (0, 2), (0, 1)]), 0)  # ph (4 - 1) % 4, pw -7 mod 3, pc fmod(7, -3)
         return model(nodes, [("x", x)], ("y", y)), [x], [y]
     out["onnx_computed_pads_mod_transpose_dropout"] = computed_pads
+
+    # A Concat of 64 known values (an operand tree of 8 inner concats, frontend/detail/operand_tree.hpp) made when
+    # the store holds 60 entries, 20 of them Shapes nothing reads: the fifth inner concat fills the store, whose
+    # reclaim frees the dead Shapes and keeps the inner results made so far (no name finds them; the fuzzers'
+    # wide-concat crash: they were dropped and the last concat read them as tensors -1).
+    def known_concat_tree_reclaim():
+        x = floats(rng, [2, 3])
+        live = [f"s{k}" for k in range(40)]
+        nodes = ([helper.make_node("Shape", ["x"], [f"dead{k}"]) for k in range(20)] +
+                 [helper.make_node("Shape", ["x"], [name]) for name in live] +
+                 [helper.make_node("Concat", live + live[:24], ["all"], axis=0)])
+        all_ = np.tile(np.array(x.shape, I64), 64)
+        return typed_model(nodes, x, [("all", all_)]), [x], [all_]
+    out["onnx_known_concat_tree_reclaim"] = known_concat_tree_reclaim
     return out
 
 

@@ -33,6 +33,25 @@ constexpr bool import_operands(S& s, const node_view& n, std::int32_t row, const
   return true;
 }
 
+// Whether value v is one an op can read: not a node output without a tensor (a row's output it left undefined,
+// a known value the store dropped, reclaim_known).
+template <class S>
+constexpr bool readable(S& s, std::int32_t v) {
+  const value& x = s.at(v);
+  return x.kind != value_kind::node_output || x.onnx_layout >= 0 || x.nhwc >= 0;
+}
+
+// Whether value v, which the row importing node n was to define, is one an op can read: one the row left
+// undefined (an output beyond the op's, LayerNormalization's fourth; an inner node of an operand tree) is refused
+// here as output_count, never read as a tensor -1 later.
+template <class S>
+constexpr bool output_defined(S& s, const node_view& n, std::int32_t v) {
+  if (s.failed()) return false;
+  if (readable(s, v) || s.at(v).name.length == 0) return true;
+  s.fail(onnx_error::output_count, {.operator_code = static_cast<std::int64_t>(n.type), .count_actual = n.output_count});
+  return false;
+}
+
 // The variadic ops an IR node may not hold all the operands of (frontend/detail/operand_tree.hpp).
 constexpr bool joins_in_tree(op_type t) {
   return t == op_type::Concat || t == op_type::Sum || t == op_type::Max || t == op_type::Min || t == op_type::Mean;
@@ -54,8 +73,10 @@ constexpr void import_wide(S& s, const node_view& n, std::int32_t row, std::int3
     while (s.f.reader().next(n.proto, cursor, fd))
       if (fd.number == schema::node::input) {
         if (fd.bytes.length == 0) return s.operand_error(k), -1;
+        // (the node's own result is entered by now: one of its operands naming it is a cycle, as a node of
+        // few operands finds before its result is entered)
         const std::int32_t v = s.find(fd.bytes);
-        if (v < 0) unready_operand(s, k, fd.bytes);
+        if (v < 0 || v >= result) return unready_operand(s, k, fd.bytes), -1;
         return v;
       }
     return s.take_reader_error(), -1;
@@ -64,7 +85,10 @@ constexpr void import_wide(S& s, const node_view& n, std::int32_t row, std::int3
   const std::int32_t inner_row = mean ? find_op<S>(op_type::Sum) : row;
   const auto join = [&](const std::array<std::int32_t, max_node_inputs>& parts, std::uint32_t count, bool last) -> std::int32_t {
     operands o{};
-    for (std::uint32_t k = 0; k < count; ++k) o.id[k] = parts[k];
+    for (std::uint32_t k = 0; k < count; ++k) {
+      if (!readable(s, parts[k])) return s.operand_error(k), -1;  // (each inner result is checked when made)
+      o.id[k] = parts[k];
+    }
     o.count = count;
     const std::int32_t into = last ? result : s.hidden_value(result);
     if (into < 0) return -1;
@@ -72,11 +96,13 @@ constexpr void import_wide(S& s, const node_view& n, std::int32_t row, std::int3
     if (!last && mean) s.current = op_type::Sum;
     import_operands(s, n, last ? row : inner_row, o, into);
     s.current = current;
-    return s.failed() ? -1 : into;
+    return s.failed() || !output_defined(s, n, into) ? -1 : into;
   };
-  frontend_detail::join_operands(n.input_count, n.type == op_type::Concat ? frontend_detail::operand_tree::balanced
-                                                                          : frontend_detail::operand_tree::chained,
-                                 read, join);
+  const std::int32_t joined = frontend_detail::join_operands(
+      n.input_count, n.type == op_type::Concat ? frontend_detail::operand_tree::balanced : frontend_detail::operand_tree::chained,
+      read, join);
+  if (joined < 0 && !s.failed())  // (a walk that ends without a diagnostic leaves the result undefined)
+    s.fail(onnx_error::output_count, {.operator_code = static_cast<std::int64_t>(n.type), .count_actual = n.output_count});
 }
 
 // Whether a later node or a graph output reads one of node n's outputs after its first (a scan of the graph:
@@ -138,6 +164,7 @@ constexpr void import_node(S& s, const protobuf::span& proto) {
   const auto enter = [&](const protobuf::span& output, std::int64_t tag) {
     return several && output.length == 0 ? s.unnamed_value(output) : s.add_value(output, value_kind::node_output, tag);
   };
+  s.node_values = s.value_count;
   const std::int32_t result = enter(out_name, out_tag);
   if (result < 0) return;
   if (several) {  // the further outputs, values result + 1, result + 2, ...
@@ -151,13 +178,8 @@ constexpr void import_node(S& s, const protobuf::span& proto) {
   }
   if (wide) return import_wide(s, n, row, result);
   if (!import_operands(s, n, row, o, result)) return;
-  // Each named output is now a value an op can read: one the row left undefined (an output beyond the op's,
-  // LayerNormalization's fourth) is refused here, never read as a tensor -1 later.
-  for (std::uint32_t k = 0; k < (several ? n.output_count : 1u) && !s.failed(); ++k) {
-    const value& v = s.at(result + static_cast<std::int32_t>(k));
-    if (v.kind == value_kind::node_output && v.name.length > 0 && v.onnx_layout < 0 && v.nhwc < 0)
-      s.fail(onnx_error::output_count, {.operator_code = static_cast<std::int64_t>(n.type), .count_actual = n.output_count});
-  }
+  for (std::uint32_t k = 0; k < (several ? n.output_count : 1u); ++k)
+    if (!output_defined(s, n, result + static_cast<std::int32_t>(k))) return;
 }
 
 // -----------------------------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ struct importer_state {
   std::int32_t value_count = 0;
   std::int32_t relayout_count = 0;
   std::int32_t node_index = -1;         // the NodeProto being imported
+  std::int32_t node_values = 0;         // the first value it entered (its outputs, then an operand tree's hidden values)
   op_type current = op_type::unknown;
   // The kind diagnostics carry outside a row (a node without one, the graph's outputs); reshape stands for
   // none, as it always has here.
@@ -203,7 +204,8 @@ struct importer_state {
   // Frees the store's entries that nothing reads any more and compacts the rest (issue #28: ShuffleNet's 13
   // channel shuffles compute ~70 known values, each read once by the next node). An entry stays when a node
   // from the current one on reads its value by name (or a QDQ op deferred to a later QuantizeLinear does), it
-  // is a graph output, or a constant tensor's relayout reads its elements (import_result::known at the end).
+  // is a graph output, the current node entered it, or a constant tensor's relayout reads its elements
+  // (import_result::known at the end).
   // Only a full store pays for the scan of the remaining nodes. A dropped value becomes a plain node output
   // with no tensor: nothing can read it by name any more.
   constexpr void reclaim_known() {
@@ -226,6 +228,10 @@ struct importer_state {
     for (std::int32_t v = 0; v < value_count; ++v)
       if (values[static_cast<std::size_t>(v)].kind == value_kind::qdq_deferred && values[static_cast<std::size_t>(v)].deferred_op.length > 0)
         keep_inputs(values[static_cast<std::size_t>(v)].deferred_op);
+    // The current node's own values: an operand tree's inner results (hidden values, no name finds them) that
+    // its next inner node reads (import_wide).
+    for (std::int32_t v = node_values; v < value_count; ++v)
+      if (is_known(v)) live[static_cast<std::size_t>(at(v).known)] = true;
     if (take_reader_error()) return;
     for (std::int32_t r = 0; r < relayout_count; ++r) {
       const relayout& c = relayouts[static_cast<std::size_t>(r)];

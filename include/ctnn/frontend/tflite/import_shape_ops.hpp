@@ -83,7 +83,9 @@ constexpr bool operands_in_tree(S& s, op_import& im, frontend_detail::operand_tr
       return 0;
     }
     const name label = numbered("operand_tree", static_cast<std::size_t>(im.op));
-    const std::int32_t out = s.add_tensor_like(im.out, dims_of(parts, n), label);
+    const shape dims = dims_of(parts, n);
+    if (s.failed()) return -1;
+    const std::int32_t out = s.add_tensor_like(im.out, dims, label);
     node* x = out < 0 ? nullptr : s.add_node(im.plan.kind, label, out);
     if (x == nullptr) return -1;
     x->inputs = parts;
@@ -91,7 +93,11 @@ constexpr bool operands_in_tree(S& s, op_import& im, frontend_detail::operand_tr
     x->attrs = im.attrs;
     return out;
   };
-  return frontend_detail::join_operands(count, form, read, join) >= 0 && !s.failed();
+  if (frontend_detail::join_operands(count, form, read, join) >= 0 && !s.failed()) return true;
+  if (!s.failed())  // (a walk that ends without a diagnostic would leave the driver's node without operands)
+    s.fail(error_code::too_many_inputs, im.op, im.plan.kind,
+           {.count_expected = frontend_detail::max_tree_operands, .count_actual = count});
+  return false;
 }
 
 // CONCATENATION (a fused activation: a node after it, added by the driver); more than max_node_inputs operands
@@ -112,12 +118,17 @@ constexpr void import_concat(S& s, op_import& im) {
     const std::int32_t rank = s.m.tensor_at(im.out).dims.rank;
     const std::int32_t axis = im.attrs.axis < 0 ? im.attrs.axis + rank : im.attrs.axis;
     if (axis < 0 || axis >= rank) return s.fail(error_code::invalid_axis, op, p.kind, {.axis = im.attrs.axis, .rank_actual = rank});
-    // An inner concat's shape: its first operand's, the axis's extents summed (the concat's rule checks the rest).
+    // An inner concat's shape: its first operand's, the axis's extents summed in int64 (a fuzzed file's extents
+    // may pass int32's) (the concat's rule checks the rest).
     const auto joined = [&](const std::array<std::int32_t, max_node_inputs>& parts, std::uint32_t n) {
       shape dims = s.m.tensor_at(parts[0]).dims;
       if (dims.rank != rank) return dims;
-      for (std::uint32_t k = 1; k < n; ++k)
-        dims.dims[static_cast<std::size_t>(axis)] += s.m.tensor_at(parts[k]).dims[axis];
+      std::int64_t extent = dims[axis];
+      for (std::uint32_t k = 1; k < n; ++k) extent += s.m.tensor_at(parts[k]).dims[axis];
+      if (extent > 0x7fffffff)
+        s.fail(error_code::extent_too_large, op, p.kind, {.count_actual = extent, .axis = axis});
+      else
+        dims.dims[static_cast<std::size_t>(axis)] = static_cast<std::int32_t>(extent);
       return dims;
     };
     operands_in_tree(s, im, frontend_detail::operand_tree::balanced, joined);
