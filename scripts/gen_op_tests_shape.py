@@ -21,7 +21,8 @@ int8, and int16 and int32 for the slicing ops; ranks 1 to 5 where TFLM allows th
 scales, and outputs quantized otherwise than the input: TFLM copies the bytes), two-op models where a slice is
 a view; ONNX Squeeze, Unsqueeze (axes as input from opset 13, attribute before), Slice (negative steps,
 clamped ends, omitted axes/steps), Split (split input or attribute, num_outputs), Gather, DepthToSpace (DCR,
-CRD), SpaceToDepth, Identity (float32).
+CRD), SpaceToDepth, Identity (float32); CONCATENATION and Concat of more operands than an IR node holds (20, 25, 70 parts
+of a SPLIT/Split joined in another order: concats of concats).
 
 Also writes the models ctnn must refuse: tests/data/tflite/shape_refused_*.tflite and
 tests/data/onnx/shape_refused_*.onnx (tests/frontend/frontend_shape_refusals.cpp).
@@ -388,6 +389,9 @@ TFLITE_CASES = {
     # inside a model: the first part of a split, a leading slice are views
     "split_then_concat_f32": case_split_then_concat([6, 4], 0, 3, [2, 0, 1], F, 49),
     "split_then_concat_i8": case_split_then_concat([2, 9, 3], 1, 3, [1, 2, 0], I, 50),
+    # more operands than an IR node holds (issue #28): concats of concats; TFLM takes 10 at most (kMaxInputNum)
+    "split_then_concat_f32_ten_parts": case_split_then_concat([10, 3], 0, 10, [(7 * k) % 10 for k in range(10)], F, 62),
+    "split_then_concat_i8_ten_parts": case_split_then_concat([2, 10, 2], 1, 10, [(3 * k) % 10 for k in range(10)], I, 63),
     "prefix_slice_then_transpose_f32": case_prefix_slice_then_transpose([4, 5, 3], 2, [2, 1, 0], F, 51),
     "prefix_slice_then_transpose_i8": case_prefix_slice_then_transpose([3, 2, 7], 1, [1, 0, 2], I, 52),
     # GATHER
@@ -527,6 +531,17 @@ def split_case(shape, axis, parts, sizes, opset, seed, num_outputs=False):
     return onnx_case(shape, seed, make)
 
 
+def split_then_concat_case(shape, axis, parts, order, seed):
+    """Split into `parts` equal parts, joined again by one Concat in `order`: more operands than an IR node holds
+    (issue #28: DenseNet-121's Concat of 25) go through concats of concats."""
+    def make(x):
+        ys = np.split(x, parts, axis=axis)
+        names = [f"p{k}" for k in range(parts)]
+        nodes = [node("Split", ["x0"], names, axis=axis), node("Concat", [names[k] for k in order], ["y"], axis=axis)]
+        return nodes, ["y"], [], 13, [np.concatenate([ys[k] for k in order], axis=axis)]
+    return onnx_case(shape, seed, make)
+
+
 def block_case(op, shape, block, mode, seed):
     def make(x):
         if op == "DepthToSpace":
@@ -595,6 +610,8 @@ ONNX_CASES = {
     "onnx_split_equal_parts": split_case([6, 4], 0, 3, None, 13, 115),
     "onnx_split_num_outputs": split_case([2, 7], 1, 3, None, 18, 116, num_outputs=True),
     "onnx_split_rank4": split_case([1, 4, 3, 2], 1, 2, None, 13, 117),
+    "onnx_split_then_concat_25_channels": split_then_concat_case([1, 25, 2, 3], 1, 25, [(4 * k) % 25 for k in range(25)], 130),
+    "onnx_split_then_concat_70_rows": split_then_concat_case([70, 2], 0, 70, [(3 * k) % 70 for k in range(70)], 131),
     "onnx_depth_to_space_dcr": block_case("DepthToSpace", [1, 8, 3, 5], 2, "DCR", 118),
     "onnx_depth_to_space_crd": block_case("DepthToSpace", [2, 9, 2, 3], 3, "CRD", 119),
     "onnx_space_to_depth": block_case("SpaceToDepth", [1, 3, 4, 6], 2, None, 120),
@@ -638,6 +655,16 @@ def refused_tflite():
     m.inputs, m.outputs = [x], outs
     m.op("SPLIT_V", [x, sizes, axis], outs, num_splits=2)
     models["split_v_uncovered"] = m
+    # CONCATENATION of 9 operands (an operand tree, frontend/detail/operand_tree.hpp) whose operand 5 is no tensor
+    # (index 99), and one whose operand 5 is its own result (no producer yet): each refused as malformed, naming
+    # the operand, before any inner concat reads it (the fuzzers' wide-concat crash class).
+    for name, bad in (("concatenation_nine_no_tensor", 99), ("concatenation_nine_reads_itself", None)):
+        m = tfl.Model(new_opcodes=True)
+        x = m.tensor("input", [1, 2], F)
+        y = m.tensor("output", [1, 18], F)
+        m.inputs, m.outputs = [x], [y]
+        m.op("CONCATENATION", [x] * 5 + [y if bad is None else bad] + [x] * 3, [y], axis=1)
+        models[name] = m
     return models
 
 
@@ -654,6 +681,12 @@ def refused_onnx():
                                             [ints("indices", [0, 1, 2, 0, 1, 2, 0, 1, 2])]),
         "depth_to_space_mode": one([node("DepthToSpace", ["x0"], ["y"], blocksize=2, mode="DRC")], [1, 4, 2, 2], []),
         "squeeze_not_unit": one([node("Squeeze", ["x0", "axes"], ["y"])], [1, 3], [ints("axes", [1])]),
+        # Concat of 9 operands (an operand tree): operand 4 is the node's own result (a cycle, found although the
+        # result is entered before the tree reads its operands); operand 6 of rank 1 (the inner concat's rule
+        # refuses it, and the tree stops there).
+        "concat_nine_reads_itself": one([node("Concat", ["x0"] * 4 + ["y"] + ["x0"] * 4, ["y"], axis=1)], [1, 2], []),
+        "concat_nine_inner_rank": onnx_model([node("Concat", ["x0"] * 6 + ["x1"] + ["x0"] * 2, ["y"], axis=0)],
+                                             [[1, 2], [2]], ["y"], [], 13),
     }
 
 
@@ -668,6 +701,10 @@ def main() -> None:
     family = op_tests.Family("shape", args.tflm)
     op_tests.write_checked_cases(family, TFLITE_CASES)
     op_tests.write_onnx_cases(family, ONNX_CASES, np.float32)
+    # TensorFlow Lite's CONCATENATION takes any number of operands, TFLM's 10 at most: NumPy's bytes (the op moves
+    # them) for 70 parts, three levels of concats inside ctnn.
+    model, inputs, outputs = case_split_then_concat([2, 70, 1], 1, 70, [(11 * k) % 70 for k in range(70)], I, 64)()
+    family.write_computed_case("split_then_concat_i8_seventy_parts", "model.tflite", model.serialize(), inputs, outputs)
     family.finish()
     op_tests.write_refused("shape", refused_tflite(), refused_onnx())
 

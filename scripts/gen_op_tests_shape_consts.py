@@ -275,6 +275,87 @@ def cases(rng):
         y = (conv(np.maximum(conv(x, w1, b), 0), w2, b) * scale).astype(np.float32)
         return model(nodes, [("x", x)], ("y", y), inits=[("w1", w1), ("w2", w2), ("b", b), ("scale", scale)]), [x], [y]
     out["onnx_identity_of_parameters"] = identity_of_parameters
+
+    # torchvision's channel_shuffle as torch.onnx.export (opset 13) writes it, 7 times (ShuffleNetV2 has 13):
+    # Shape -> Gather each dim -> Div of the channels by the groups -> Unsqueeze -> Concat -> Reshape to 5-D,
+    # Transpose, Concat -> Reshape back; each stage computes 12 known values, 84 in all, more than the store
+    # holds at once: the ones the later nodes no longer read are reclaimed (issue #28); the third stage's Shape
+    # cast to FLOAT is a graph output, a constant tensor of the store's elements that moves when the store compacts.
+    def channel_shuffle_chain():
+        x = floats(rng, [1, 8, 3, 2])
+        nodes, v, y = [], "x", x
+        for k in range(7):
+            p = f"s{k}_"
+            factor = np.float32(1 + k / 16)
+            nodes += [const(p + "f", factor), helper.make_node("Mul", [v, p + "f"], [p + "m"]),
+                      helper.make_node("Shape", [p + "m"], [p + "shape"])]
+            dims = []
+            for d, dim in enumerate("bchw"):
+                nodes += [const(p + "i" + dim, I64(d)), helper.make_node("Gather", [p + "shape", p + "i" + dim], [p + dim], axis=0)]
+            nodes += [const(p + "g", I64(2)), helper.make_node("Div", [p + "c", p + "g"], [p + "cpg"]), const(p + "ax", np.array([0], I64))]
+            for dim in ["b", "cpg", "h", "w"]:
+                nodes.append(helper.make_node("Unsqueeze", [p + dim, p + "ax"], [p + dim + "u"]))
+                dims.append(p + dim + "u")
+            nodes += [const(p + "gv", np.array([2], I64)), const(p + "m1", np.array([-1], I64)),
+                      helper.make_node("Concat", [dims[0], p + "gv", dims[1], dims[2], dims[3]], [p + "shape5"], axis=0),
+                      helper.make_node("Reshape", [p + "m", p + "shape5"], [p + "r5"]),
+                      helper.make_node("Transpose", [p + "r5"], [p + "t"], perm=[0, 2, 1, 3, 4]),
+                      helper.make_node("Concat", [dims[0], p + "m1", dims[2], dims[3]], [p + "shape4"], axis=0),
+                      helper.make_node("Reshape", [p + "t", p + "shape4"], [p + "out"])]
+            if k == 2:  # a known value read as a tensor (a relayout of the store's elements) that outlives a reclaim
+                nodes.append(helper.make_node("Cast", [p + "shape"], ["dims"], to=TensorProto.FLOAT))
+            v = p + "out"
+            m = (y * factor).astype(np.float32)
+            y = m.reshape(1, 2, 4, 3, 2).transpose(0, 2, 1, 3, 4).reshape(1, 8, 3, 2)
+        nodes.append(helper.make_node("Relu", [v], ["y"]))
+        y = np.maximum(y, 0)
+        dims = np.array(x.shape, np.float32)
+        m = model(nodes, [("x", x)], ("y", y))
+        m.graph.output.append(helper.make_tensor_value_info("dims", TensorProto.FLOAT, [4]))
+        return m, [x], [y, dims]
+    out["onnx_channel_shuffle_chain"] = channel_shuffle_chain
+
+    # torch's F.pad with computed pads (opset 11 on; Swin's padding to whole windows, (w - H % w) % w): Mod of
+    # integer constants (fmod 0: the divisor's sign, fmod 1: the dividend's), the pads list Concat, Reshape to
+    # [-1, 2], reversed by a Slice, Transposed and flattened, Cast, Pad. Also a Dropout (opset 13) whose mask
+    # output is named but read by nothing, as torch.onnx.export writes F.dropout.
+    def computed_pads():
+        x = floats(rng, [1, 5, 7, 3])
+        z = lambda name: const(name, np.array([0], I64))
+        nodes = [const("h", I64(5)), const("win", I64(4)), helper.make_node("Mod", ["h", "win"], ["hm"], fmod=0),
+                 helper.make_node("Sub", ["win", "hm"], ["hs"]), helper.make_node("Mod", ["hs", "win"], ["ph"], fmod=0),
+                 const("m7", I64(-7)), const("three", I64(3)), helper.make_node("Mod", ["m7", "three"], ["pw"]),
+                 const("seven", I64(7)), const("m3", I64(-3)), helper.make_node("Mod", ["seven", "m3"], ["pc"], fmod=1),
+                 const("ax", np.array([0], I64))]
+        for v in ["ph", "pw", "pc"]:
+            nodes.append(helper.make_node("Unsqueeze", [v, "ax"], [v + "u"]))
+        nodes += [z("z0"), const("z2", np.array([0, 0], I64)),
+                  helper.make_node("Concat", ["z0", "pcu", "z0", "pwu", "z0", "phu", "z2"], ["torch_pads"], axis=0),
+                  const("pairs", np.array([-1, 2], I64)), helper.make_node("Reshape", ["torch_pads", "pairs"], ["p2"]),
+                  const("st", np.array([-1], I64)), const("en", np.array([-2**63], I64)), const("sp", np.array([-1], I64)),
+                  helper.make_node("Slice", ["p2", "st", "en", "ax", "sp"], ["rev"]),
+                  helper.make_node("Transpose", ["rev"], ["tr"], perm=[1, 0]), const("flat", np.array([-1], I64)),
+                  helper.make_node("Reshape", ["tr", "flat"], ["onnx_pads"]),
+                  helper.make_node("Cast", ["onnx_pads"], ["pads"], to=TensorProto.INT64),
+                  helper.make_node("Pad", ["x", "pads"], ["padded"], mode="constant"),
+                  helper.make_node("Dropout", ["padded"], ["dropped", "mask"]), helper.make_node("Relu", ["dropped"], ["y"])]
+        y = np.maximum(np.pad(x, [(0, 0), (0, 3), (0, 2), (0, 1)]), 0)  # ph (4 - 1) % 4, pw -7 mod 3, pc fmod(7, -3)
+        return model(nodes, [("x", x)], ("y", y)), [x], [y]
+    out["onnx_computed_pads_mod_transpose_dropout"] = computed_pads
+
+    # A Concat of 64 known values (an operand tree of 8 inner concats, frontend/detail/operand_tree.hpp) made when
+    # the store holds 60 entries, 20 of them Shapes nothing reads: the fifth inner concat fills the store, whose
+    # reclaim frees the dead Shapes and keeps the inner results made so far (no name finds them; the fuzzers'
+    # wide-concat crash: they were dropped and the last concat read them as tensors -1).
+    def known_concat_tree_reclaim():
+        x = floats(rng, [2, 3])
+        live = [f"s{k}" for k in range(40)]
+        nodes = ([helper.make_node("Shape", ["x"], [f"dead{k}"]) for k in range(20)] +
+                 [helper.make_node("Shape", ["x"], [name]) for name in live] +
+                 [helper.make_node("Concat", live + live[:24], ["all"], axis=0)])
+        all_ = np.tile(np.array(x.shape, I64), 64)
+        return typed_model(nodes, x, [("all", all_)]), [x], [all_]
+    out["onnx_known_concat_tree_reclaim"] = known_concat_tree_reclaim
     return out
 
 
@@ -368,6 +449,25 @@ def tflite_cases(rng):
         m.op("BROADCAST_TO", [t, both], [y])
         return m, [x], [np.broadcast_to(x, [2, 4, 3]).copy()]
     out["tflite_broadcast_args_broadcast_to"] = broadcast_args
+
+    def flatten_chain():
+        # 25 times tf.reshape(x, [tf.shape(x)[0], -1]): 3 known tensors each, 75 in all, more than the store holds at
+        # once: the ones no later op reads are reclaimed (issue #28).
+        x = rng.uniform(-2, 2, size=[3, 4, 5]).astype(np.float32)
+        m = tfl.Model(new_opcodes=True)
+        t = m.tensor("x", [3, 4, 5], F32)
+        minus = m.tensor("minus_one", [], I32, data=np.array(-1, np.int32))
+        v, ins = t, [t]
+        for k in range(25):
+            batch = leading_dim(m, v, 2 if k else 3, I32, True)
+            target = m.tensor(f"target{k}", [2], I32)
+            y = m.tensor(f"y{k}", [3, 20], F32)
+            m.op("PACK", [batch, minus], [target], values_count=2, axis=0)
+            m.op("RESHAPE", [v, target], [y])
+            v = y
+        m.inputs, m.outputs = ins, [v]
+        return m, [x], [x.reshape(3, 20)]
+    out["tflite_shape_flatten_chain_25"] = flatten_chain
     return out
 
 
@@ -405,13 +505,15 @@ def refused():
         return m
 
     shape = helper.make_node("Shape", ["x"], ["s"])
-    many_shapes = [helper.make_node("Shape", ["x"], [f"s{k}"]) for k in range(70)] + [helper.make_node("Relu", ["x"], ["y"])]
+    # 70 Shapes that one later Concat reads: all still read when the 65th is computed (nothing to reclaim)
+    many_shapes = ([helper.make_node("Shape", ["x"], [f"s{k}"]) for k in range(70)] +
+                   [helper.make_node("Concat", [f"s{k}" for k in range(70)], ["all"], axis=0), helper.make_node("Relu", ["x"], ["y"])])
     return {
         # a known value of rank 5 as a graph output: a relayout holds rank 4 at most
         "rank5_output": graph([const("dims", np.array([1, 1, 1, 1, 2], I64)),
                                helper.make_node("ConstantOfShape", ["dims"], ["ones"], value=numpy_helper.from_array(np.array([1], I64)))],
                               "ones", TensorProto.INT64, [1, 1, 1, 1, 2]),
-        # 70 known values: more than the store's 64
+        # 70 known values read by one later node: more than the store's 64
         "store_full": graph(many_shapes, "y", TensorProto.FLOAT, [2, 3]),
         "range_too_long": graph([const("a", I64(0)), const("b", I64(100000)), const("c", I64(1)),
                                  helper.make_node("Range", ["a", "b", "c"], ["r"]),

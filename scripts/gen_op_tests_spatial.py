@@ -322,6 +322,24 @@ def case_add_n(shape, count, dtype, seed, quant_in=(0.05, -3), quant_out=(0.1, 5
     return build
 
 
+def case_add_n_of_parts(shape, count, seed):
+    """ADD_N of the `count` parts of a SPLIT along axis 0 (a model has at most 8 inputs in ctnn): more operands
+    than an IR node holds (issue #28) go through add_n nodes chained in TFLM's order."""
+    def build():
+        import gen_op_tests_shape  # noqa: F401  (SPLIT's code and options, added to the writer's)
+        x = data(np.random.default_rng(seed), [count] + shape, FLOAT32)
+        m = tfl.Model(new_opcodes=True)
+        t = m.tensor("input", [count] + shape, FLOAT32)
+        axis = m.tensor("axis", [], INT32, data=np.array(0, dtype=np.int32))
+        parts = [m.tensor(f"part{k}", [1] + shape, FLOAT32) for k in range(count)]
+        y = m.tensor("output", [1] + shape, FLOAT32)
+        m.inputs, m.outputs = [t], [y]
+        m.op("SPLIT", [axis, t], parts, num_splits=count)
+        m.op("ADD_N", parts, [y])
+        return m, [x], [add_n_ref([x[k:k + 1] for k in range(count)])]
+    return build
+
+
 def case_broadcast_to(shape, target, dtype, seed, shape_type=INT32):
     def build():
         x = data(np.random.default_rng(seed), shape, dtype)
@@ -387,6 +405,7 @@ TFLITE_CASES = {
     "batch_to_space_f32_rank3": case_space_batch("BATCH_TO_SPACE_ND", [4, 3, 3], [2], [[0, 1]], FLOAT32, 22),
     "add_n_f32_three_rank3": case_add_n([2, 3, 5], 3, FLOAT32, 24),
     "add_n_f32_eight_rank1": case_add_n([7], 8, FLOAT32, 25),
+    "add_n_f32_eleven_split_parts": case_add_n_of_parts([2, 3], 11, 36),
     "add_n_i8_two_zero_point_min": case_add_n([3, 4], 2, INT8, 26, quant_in=(0.02, -128), quant_out=(0.05, -128)),
     "add_n_i8_four_rank4": case_add_n([1, 2, 3, 2], 4, INT8, 27, quant_in=(2.0, 127), quant_out=(7.5, -20)),
     "broadcast_to_f32_new_dims": case_broadcast_to([3, 1], [2, 3, 4], FLOAT32, 28),
@@ -567,6 +586,31 @@ def sum_case(shapes, seed):
     return build
 
 
+def variadic_many_case(seed):
+    """Sum of 10, Max of 9, Min of 12 and Mean of 11 of the 12 parts of a Split (torch.stack(...).sum() style
+    reductions written as variadic ops): more operands than an IR node holds (issue #28), folded in order
+    through nodes of at most 8. NumPy in float32, in ONNX's operand order."""
+    def build():
+        x = data(np.random.default_rng(seed), [12, 3, 4], FLOAT32)
+        parts = [x[k:k + 1] for k in range(12)]
+        names = [f"p{k}" for k in range(12)]
+
+        def folded(values, f):
+            acc = values[0]
+            for v in values[1:]:
+                acc = f(acc, v).astype(F32)
+            return acc
+        total, high, low = folded(parts[:10], np.add), folded(parts[1:10], np.maximum), folded(parts, np.minimum)
+        mean = (folded(parts[1:12], np.add) / F32(11)).astype(F32)
+        y = (((total + high).astype(F32) + low).astype(F32) + mean).astype(F32)
+        nodes = [onnx_node("Split", ["x0"], names, axis=0), onnx_node("Sum", names[:10], ["sum"]),
+                 onnx_node("Max", names[1:10], ["max"]), onnx_node("Min", names, ["min"]),
+                 onnx_node("Mean", names[1:12], ["mean"]), onnx_node("Add", ["sum", "max"], ["a"]),
+                 onnx_node("Add", ["a", "min"], ["b"]), onnx_node("Add", ["b", "mean"], ["y"])]
+        return onnx_model(nodes, [[12, 3, 4]], [], 13), [x], [y]
+    return build
+
+
 def tile_case(op, shape, values, seed):
     """Expand (numpy broadcasting both ways) or Tile (np.tile) of a float32 input, the shape or repeats an
     INT64 initializer."""
@@ -724,6 +768,7 @@ ONNX_CASES = {
     "onnx_conv_resize_relu_nhwc": conv_resize_relu_case(114),
     "onnx_sum_three_broadcast": sum_case([[2, 3, 4], [3, 1], [1, 4]], 121),
     "onnx_sum_one_input": sum_case([[5, 2]], 122),
+    "onnx_sum_max_min_mean_of_many": variadic_many_case(139),
     "onnx_expand_new_dims": tile_case("Expand", [3, 1], [2, 1, 4], 123),
     "onnx_expand_shorter_shape": tile_case("Expand", [2, 3, 1], [4], 124),
     "onnx_tile_rank2": tile_case("Tile", [2, 3], [2, 3], 125),

@@ -314,15 +314,18 @@ int run_onnx(job& j) {
   ctnn::onnx::model_file f{bytes, size};
   std::printf("file: %.*s (%zu bytes), ONNX IR version %lld, opset %lld\n", static_cast<int>(j.path.size()), j.path.data(),
               size, static_cast<long long>(f.ir_version()), static_cast<long long>(f.opset()));
-  const ctnn::onnx::import_counts b = ctnn_tools::onnx_counts<4096, 4096, 4096, 4096>(bytes, size);
+  constexpr std::size_t large = ctnn_tools::large_module::tensor_capacity, large_values = ctnn_tools::large_onnx_values;
+  const ctnn::onnx::import_counts b = ctnn_tools::onnx_counts<large, large, large_values, large>(bytes, size);
   if (f.failed()) {
     ctnn::onnx::describe(f.error().as_diagnostic(ctnn::onnx::code_of(ctnn::onnx::onnx_error::malformed_model)),
                          bytes, size, write);
     return 1;
   }
   if (b.tensors <= 512 && b.nodes <= 512 && b.values <= 512 && b.relayouts <= 512 && !j.patches) return inspect_onnx<512, 512, 512, 512>(j);
-  if (b.tensors <= 4096 && b.nodes <= 4096 && b.values <= 4096 && b.relayouts <= 4096) return inspect_onnx<4096, 4096, 4096, 4096>(j);
-  std::printf("error: the model needs %zu tensors and %zu nodes; ctnn-inspect handles up to 4096\n", b.tensors, b.nodes);
+  if (b.tensors <= large && b.nodes <= large && b.values <= large_values && b.relayouts <= large)
+    return inspect_onnx<large, large, large_values, large>(j);
+  std::printf("error: the model needs %zu tensors, %zu nodes and %zu values; ctnn-inspect handles up to %zu tensors and "
+              "nodes, %zu values\n", b.tensors, b.nodes, b.values, large, large_values);
   return 3;
 }
 

@@ -4,9 +4,8 @@
 
 namespace ctnn_tools {
 
-template ctnn::onnx::import_counts onnx_counts<large_module::tensor_capacity, large_module::node_capacity,
-                                               large_module::tensor_capacity, large_module::tensor_capacity>(const char*,
-                                                                                                             std::size_t);
+template ctnn::onnx::import_counts onnx_counts<large_module::tensor_capacity, large_module::node_capacity, large_onnx_values,
+                                               large_module::tensor_capacity>(const char*, std::size_t);
 
 namespace detail {
 template int import_tflite<small_module>(const model_context&, small_module&);

@@ -43,6 +43,15 @@ inline constexpr int model_status = 1;
 using small_module = ctnn::module<512, 512>;
 using large_module = ctnn::module<4096, 4096>;
 
+// The ONNX importer's value table at a capacity: every name of the file (initializers, Constant nodes, node
+// outputs) takes an entry, an IR tensor or not, and real exports name several per tensor (Swin-T at 64x64:
+// 4,617 values for 1,542 tensors and 1,186 nodes), so the large module's table is four times its tensors (84
+// bytes an entry: 1.4 MB of import_into's stack; the module itself is unchanged).
+inline constexpr std::size_t large_onnx_values = 4 * large_module::tensor_capacity;
+template <class Module>
+inline constexpr std::size_t onnx_value_capacity =
+    Module::tensor_capacity == large_module::tensor_capacity ? large_onnx_values : Module::tensor_capacity;
+
 // The module named after the file (its stem).
 inline std::string_view stem_of(std::string_view path) {
   const std::string_view file = path.substr(path.find_last_of('/') + 1);
@@ -148,7 +157,7 @@ int import_tflite(const model_context& c, Module& m) {
 // An ONNX import at a module's capacities, and the constants it re-laid out when they are computed.
 template <class Module>
 struct onnx_import {
-  static constexpr std::size_t T = Module::tensor_capacity, N = Module::node_capacity;
+  static constexpr std::size_t T = Module::tensor_capacity, N = Module::node_capacity, V = onnx_value_capacity<Module>;
   std::unique_ptr<ctnn::onnx::import_result<T, N, T>> result = std::make_unique<ctnn::onnx::import_result<T, N, T>>();
   std::vector<std::vector<float>> relaid;  // the module's re-laid-out constants point into it
 };
@@ -158,7 +167,7 @@ struct onnx_import {
 template <class Module>
 int import_onnx(const model_context& c, onnx_import<Module>& i) {
   auto& r = *i.result;
-  ctnn::onnx::import_into<onnx_import<Module>::T>(r, c.bytes.data(), c.bytes.size(), stem_of(c.path));
+  ctnn::onnx::import_into<onnx_import<Module>::V>(r, c.bytes.data(), c.bytes.size(), stem_of(c.path));
   if (r.ir.error.failed()) {
     say(c, described([&](auto sink) { ctnn::onnx::describe(r.ir.error, c.bytes.data(), c.bytes.size(), sink); }));
     put_unsupported_onnx_parts(stderr, c.bytes.data(), c.bytes.size());
@@ -218,7 +227,7 @@ int compile_model_bytes(const char* program, const char* path, const std::vector
   if (format == model_format::onnx) {
     ctnn::onnx::model_file f{bytes.data(), bytes.size()};
     const ctnn::onnx::import_counts b =
-        onnx_counts<large_module::tensor_capacity, large_module::node_capacity, large_module::tensor_capacity,
+        onnx_counts<large_module::tensor_capacity, large_module::node_capacity, large_onnx_values,
                     large_module::tensor_capacity>(bytes.data(), bytes.size());
     if (f.failed()) {
       detail::say(c, detail::described([&](auto sink) {
@@ -227,13 +236,15 @@ int compile_model_bytes(const char* program, const char* path, const std::vector
       }));
       return model_status;
     }
-    const auto fits = [&b](std::size_t capacity) {
-      return b.tensors <= capacity && b.nodes <= capacity && b.values <= capacity && b.relayouts <= capacity;
+    const auto fits = [&b](std::size_t capacity, std::size_t values) {
+      return b.tensors <= capacity && b.nodes <= capacity && b.values <= values && b.relayouts <= capacity;
     };
-    if (fits(small_module::tensor_capacity)) return detail::use_onnx<small_module>(c, use);
-    if (fits(large_module::tensor_capacity)) return detail::use_onnx<large_module>(c, use);
-    detail::say(c, "the model needs " + std::to_string(b.tensors) + " tensors and " + std::to_string(b.nodes) +
-                       " nodes; the tools handle up to " + std::to_string(large_module::tensor_capacity));
+    if (fits(small_module::tensor_capacity, onnx_value_capacity<small_module>)) return detail::use_onnx<small_module>(c, use);
+    if (fits(large_module::tensor_capacity, large_onnx_values)) return detail::use_onnx<large_module>(c, use);
+    detail::say(c, "the model needs " + std::to_string(b.tensors) + " tensors, " + std::to_string(b.nodes) + " nodes and " +
+                       std::to_string(b.values) + " values; the tools handle up to " +
+                       std::to_string(large_module::tensor_capacity) + " tensors and nodes, " +
+                       std::to_string(large_onnx_values) + " values");
     return model_status;
   }
   ctnn::tflite::model_file f{bytes.data(), bytes.size()};

@@ -31,7 +31,8 @@ ctnn::onnx::import_counts onnx_counts(const char* bytes, std::size_t size) {
           at_least_one(r->relayout_count)};
 }
 
-// The tools' large capacities: compiled once (model_file.cpp, the ctnn_tools_model_file library).
-extern template ctnn::onnx::import_counts onnx_counts<4096, 4096, 4096, 4096>(const char*, std::size_t);
+// The tools' large capacities (model_file.hpp: large_module, large_onnx_values): compiled once (model_file.cpp,
+// the ctnn_tools_model_file library).
+extern template ctnn::onnx::import_counts onnx_counts<4096, 4096, 16384, 4096>(const char*, std::size_t);
 
 }  // namespace ctnn_tools

@@ -12,6 +12,7 @@
 #include <ctnn/frontend/onnx.hpp>
 #include <ctnn/models/shape_consts_cnn_flatten_gemm.hpp>
 #include <ctnn/models/shape_consts_flatten_chain.hpp>
+#include <ctnn/models/shape_consts_known_concat_tree_reclaim.hpp>
 #include <ctnn/models/shape_consts_refused_div_by_zero.hpp>
 #include <ctnn/models/shape_consts_refused_range_float.hpp>
 #include <ctnn/models/shape_consts_refused_range_too_long.hpp>
@@ -53,6 +54,13 @@ constexpr auto& cnn = models::shape_consts_cnn_flatten_gemm::imported;
 static_assert(!cnn.error.failed());
 static_assert(nodes_of_kind(cnn, op_kind::reshape) >= 1 && nodes_of_kind(cnn, op_kind::dense) == 1 &&
               nodes_of_kind(cnn, op_kind::gather) == 0 && nodes_of_kind(cnn, op_kind::concat) == 0);
+
+// A Concat of 64 known values whose fifth inner concat (operand_tree.hpp) fills the store: its reclaim frees the 20
+// Shapes nothing reads and keeps the inner results made so far (no name finds them); the whole concat a known value
+// of 128 elements, copied to the output.
+constexpr auto& reclaimed = models::shape_consts_known_concat_tree_reclaim::imported;
+static_assert(!reclaimed.error.failed() && reclaimed.output_count == 1 && nodes_of_kind(reclaimed, op_kind::concat) == 0);
+static_assert(reclaimed.tensor_at(reclaimed.outputs[0]).dims == ctnn::make_shape(128));
 
 // Known values as graph outputs (INT64 Shape, INT32 Size, BOOL Equal): constant tensors of their elements, one
 // known_integers relayout each, copied to the outputs.

@@ -7,12 +7,16 @@
 
 #include "import_checks.hpp"
 
+#include <ctnn/models/onnx_shape_refused_concat_nine_inner_rank.hpp>
+#include <ctnn/models/onnx_shape_refused_concat_nine_reads_itself.hpp>
 #include <ctnn/models/onnx_shape_refused_depth_to_space_mode.hpp>
 #include <ctnn/models/onnx_shape_refused_gather_nine_constant_indices.hpp>
 #include <ctnn/models/onnx_shape_refused_slice_empty.hpp>
 #include <ctnn/models/onnx_shape_refused_slice_step_0.hpp>
 #include <ctnn/models/onnx_shape_refused_split_uncovered.hpp>
 #include <ctnn/models/onnx_shape_refused_squeeze_not_unit.hpp>
+#include <ctnn/models/shape_refused_concatenation_nine_no_tensor.hpp>
+#include <ctnn/models/shape_refused_concatenation_nine_reads_itself.hpp>
 #include <ctnn/models/shape_refused_depth_to_space_block_0.hpp>
 #include <ctnn/models/shape_refused_gather_batch_dims.hpp>
 #include <ctnn/models/shape_refused_gather_index_outside.hpp>
@@ -71,6 +75,24 @@ static_assert(error_of<models::onnx_shape_refused_gather_nine_constant_indices>.
 static_assert(error_of<models::onnx_shape_refused_depth_to_space_mode>.code == code(onnx_error::unsupported_attribute) &&
               error_of<models::onnx_shape_refused_depth_to_space_mode>.attribute == static_cast<std::int64_t>(ctnn::onnx::attribute::mode));
 static_assert(error_of<models::onnx_shape_refused_squeeze_not_unit>.code == error_code::invalid_axis);
+
+// Concats of more operands than a node holds (operand trees, frontend/detail/operand_tree.hpp) with a bad operand:
+// refused naming it, before any inner node reads it as a tensor (the fuzzers' wide-concat crash class). ONNX: an
+// operand that is the node's own result (entered before the tree reads its operands) is a cycle; a rank-1 operand
+// among rank-2 ones fails the first inner concat, which ends the tree. TFLite: an operand index that is no tensor,
+// and the op's own output (no producer yet).
+static_assert(error_of<models::onnx_shape_refused_concat_nine_reads_itself>.code == code(onnx_error::operand_produced_later) &&
+              error_of<models::onnx_shape_refused_concat_nine_reads_itself>.input_slot == 4 &&
+              error_of<models::onnx_shape_refused_concat_nine_reads_itself>.reason ==
+                  static_cast<std::int64_t>(ctnn::onnx::node_order::cycle));
+static_assert(error_of<models::onnx_shape_refused_concat_nine_inner_rank>.code == error_code::input_shapes_differ &&
+              error_of<models::onnx_shape_refused_concat_nine_inner_rank>.kind == op_kind::concat);
+static_assert(error_of<models::shape_refused_concatenation_nine_no_tensor>.code == code_of(frontend_error::tflite_malformed_model) &&
+              error_of<models::shape_refused_concatenation_nine_no_tensor>.reason ==
+                  static_cast<std::int64_t>(ctnn::flatbuffers::expectation::tensor_index));
+static_assert(error_of<models::shape_refused_concatenation_nine_reads_itself>.code == code_of(frontend_error::tflite_malformed_model) &&
+              error_of<models::shape_refused_concatenation_nine_reads_itself>.reason ==
+                  static_cast<std::int64_t>(ctnn::flatbuffers::expectation::produced_tensor));
 
 }  // namespace
 

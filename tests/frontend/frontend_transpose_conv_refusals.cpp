@@ -8,7 +8,6 @@
 
 #include "import_checks.hpp"
 
-#include <ctnn/models/onnx_transpose_conv_refused_group2_two_by_two.hpp>
 #include <ctnn/models/transpose_conv_refused_int16_bias32.hpp>
 #include <ctnn/models/transpose_conv_refused_log_softmax_result_quantization.hpp>
 #include <ctnn/models/transpose_conv_refused_output_shape_input.hpp>
@@ -35,12 +34,6 @@ static_assert(error_of<models::transpose_conv_refused_log_softmax_result_quantiz
                   code_of(frontend_error::tflite_invalid_quantization) &&
               error_of<models::transpose_conv_refused_log_softmax_result_quantization>.reason ==
                   static_cast<std::int64_t>(ctnn::tflite::quantization_problem::log_softmax_result));
-
-// ONNX: ConvTranspose of group 2 with two input and two output channels per group.
-static_assert(error_of<models::onnx_transpose_conv_refused_group2_two_by_two>.code ==
-                  ctnn::onnx::code_of(ctnn::onnx::onnx_error::unsupported_attribute) &&
-              error_of<models::onnx_transpose_conv_refused_group2_two_by_two>.attribute ==
-                  static_cast<std::int64_t>(ctnn::onnx::attribute::group));
 
 }  // namespace
 

@@ -42,7 +42,8 @@
 //    GatherND, ScatterND, CumSum, ReverseSequence, ConstantOfShape (a FLOAT value, folded; an integer one
 //    known) (import_gather_scatter.hpp).
 //  * Integers computed at import (import_known.hpp): Shape, Size, Range, and the integer ops over their results
-//    (Gather, Concat, Cast, arithmetic, comparisons, Where, ReduceProd; Squeeze, Unsqueeze, Slice, Reshape)
+//    (Gather, Concat, Cast, arithmetic, Mod, comparisons, Where, ReduceProd; Squeeze, Unsqueeze, Slice, Reshape,
+//    Transpose)
 //    evaluated into the importer's store; a constant tensor (relayout_kind::known_integers) only where an op
 //    reads one as a tensor or it is a graph output.
 //  * Float32: Erf, Gelu, Softplus, Softsign, Selu, Celu, ThresholdedRelu, Sign,
@@ -55,6 +56,9 @@
 //    layer_norm over a grouped view) (import_math.hpp), Einsum of matmul-shaped equations (transposes, reduce_sum
 //    and one batch_matmul; import_einsum.hpp); ReduceMax/ReduceMin of bools (casts around the float32 one);
 //    opset-6 PRelu's per-channel slope (read as [C, 1, ...]).
+//  * Variadic ops of more operands than a node holds (Concat, Sum, Max, Min, Mean): nodes of at most
+//    max_node_inputs operands in a tree (import_wide, frontend/detail/operand_tree.hpp). A node's outputs after
+//    its first that nothing reads (Dropout's mask) may be named.
 //  * 1-D ops: Conv, MaxPool, AveragePool, BatchNormalization and GlobalAveragePool over [N, C, L] are the
 //    2-D ops on [N, 1, L, C] (H = 1; the attributes of the one spatial dim are W's); between 1-D ops a
 //    value stays [N, 1, L, C] (value::one_d), its ONNX [N, C, L] made on demand.
@@ -95,6 +99,7 @@ namespace detail {
 // The graph's record counts (for bounds).
 struct graph_counts {
   std::size_t nodes = 0, initializers = 0, inputs = 0, outputs = 0, node_inputs = 0, node_outputs = 0;
+  std::size_t joins = 0;  // the hidden values of variadic nodes of more operands than a node holds (import_wide)
 };
 
 constexpr graph_counts count_graph(model_file& f) {
@@ -104,7 +109,9 @@ constexpr graph_counts count_graph(model_file& f) {
   for (std::uint32_t at = graph.at; f.reader().next(graph, at, fd);) {
     if (fd.number == schema::graph::node) {
       ++c.nodes;
-      c.node_inputs += f.reader().count(fd.bytes, schema::node::input);
+      const std::uint32_t inputs = f.reader().count(fd.bytes, schema::node::input);
+      c.node_inputs += inputs;
+      c.joins += frontend_detail::added_joins(inputs);
       c.node_outputs += f.reader().count(fd.bytes, schema::node::output);
     } else if (fd.number == schema::graph::initializer) {
       ++c.initializers;
@@ -126,7 +133,7 @@ constexpr import_counts bounds(const char* bytes, std::size_t size) {
   model_file f{bytes, size};
   const detail::graph_counts c = detail::count_graph(f);
   if (f.failed()) return {};
-  const std::size_t values = c.initializers + c.inputs + c.node_outputs;
+  const std::size_t values = c.initializers + c.inputs + c.node_outputs + c.joins;
   import_counts b{};
   b.values = values + c.nodes + 1;  // a hidden value per node: QDQ's integer results (import_qdq.hpp)
   b.relayouts = c.node_inputs + values + 1;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include <ctnn/frontend/detail/operand_tree.hpp>
 #include <ctnn/frontend/onnx/import_qdq.hpp>
 #include <ctnn/frontend/onnx/import_table.hpp>
 
@@ -19,6 +20,110 @@ constexpr void import_constant(S& s, const node_view& n, const protobuf::span& o
   if (!a.present()) return s.attribute_error(attribute::value, -1);  // value_float, value_ints, ...: not read
   const std::int32_t v = s.add_value(out_name, value_kind::constant, out_tag);
   if (v >= 0) s.at(v).proto = proto;
+}
+
+// A node's operands, as import_node and import_wide read them: QDQ groups (import_qdq.hpp) lowered or settled,
+// integers computed at import (import_known.hpp) folded, or the row's import function (then true).
+template <class S>
+constexpr bool import_operands(S& s, const node_view& n, std::int32_t row, const operands& o, std::int32_t result) {
+  if (qdq_lowering<S>{s}.import(n, o, result) || qdq_lowering<S>{s}.settle(o)) return false;
+  if (fold_known(s, n, o, result)) return false;
+  if (row < 0) return s.fail(onnx_error::unsupported_operator, {.operator_code = static_cast<std::int64_t>(n.type)}), false;
+  op_table<S>[row].import(s, n, o, result);
+  return true;
+}
+
+// Whether value v is one an op can read: not a node output without a tensor (a row's output it left undefined,
+// a known value the store dropped, reclaim_known).
+template <class S>
+constexpr bool readable(S& s, std::int32_t v) {
+  const value& x = s.at(v);
+  return x.kind != value_kind::node_output || x.onnx_layout >= 0 || x.nhwc >= 0;
+}
+
+// Whether value v, which the row importing node n was to define, is one an op can read: one the row left
+// undefined (an output beyond the op's, LayerNormalization's fourth; an inner node of an operand tree) is refused
+// here as output_count, never read as a tensor -1 later.
+template <class S>
+constexpr bool output_defined(S& s, const node_view& n, std::int32_t v) {
+  if (s.failed()) return false;
+  if (readable(s, v) || s.at(v).name.length == 0) return true;
+  s.fail(onnx_error::output_count, {.operator_code = static_cast<std::int64_t>(n.type), .count_actual = n.output_count});
+  return false;
+}
+
+// The variadic ops an IR node may not hold all the operands of (frontend/detail/operand_tree.hpp).
+constexpr bool joins_in_tree(op_type t) {
+  return t == op_type::Concat || t == op_type::Sum || t == op_type::Max || t == op_type::Min || t == op_type::Mean;
+}
+
+// A variadic node with more than max_node_inputs operands (DenseNet's Concat of 25): its row over at most
+// max_node_inputs of them at a time, each result a hidden value read by the next (operand_tree): Concat
+// balanced (concats of concats along its axis), Sum, Max, Min chained (their operands folded in order); Mean's
+// inner nodes are Sums and its last one divides by the node's operand count (import_mean). A diagnostic's
+// input_slot counts the operands of the node that failed.
+template <class S>
+constexpr void import_wide(S& s, const node_view& n, std::int32_t row, std::int32_t result) {
+  if (n.input_count > frontend_detail::max_tree_operands)
+    return s.fail(error_code::too_many_inputs, s.node_index, s.current_kind,
+                  {.count_expected = frontend_detail::max_tree_operands, .count_actual = n.input_count});
+  protobuf::field fd{};
+  std::uint32_t cursor = n.proto.at;
+  const auto read = [&](std::uint32_t k) -> std::int32_t {
+    while (s.f.reader().next(n.proto, cursor, fd))
+      if (fd.number == schema::node::input) {
+        if (fd.bytes.length == 0) return s.operand_error(k), -1;
+        // (the node's own result is entered by now: one of its operands naming it is a cycle, as a node of
+        // few operands finds before its result is entered)
+        const std::int32_t v = s.find(fd.bytes);
+        if (v < 0 || v >= result) return unready_operand(s, k, fd.bytes), -1;
+        return v;
+      }
+    return s.take_reader_error(), -1;
+  };
+  const bool mean = n.type == op_type::Mean;
+  const std::int32_t inner_row = mean ? find_op<S>(op_type::Sum) : row;
+  const auto join = [&](const std::array<std::int32_t, max_node_inputs>& parts, std::uint32_t count, bool last) -> std::int32_t {
+    operands o{};
+    for (std::uint32_t k = 0; k < count; ++k) {
+      if (!readable(s, parts[k])) return s.operand_error(k), -1;  // (each inner result is checked when made)
+      o.id[k] = parts[k];
+    }
+    o.count = count;
+    const std::int32_t into = last ? result : s.hidden_value(result);
+    if (into < 0) return -1;
+    const op_type current = s.current;
+    if (!last && mean) s.current = op_type::Sum;
+    import_operands(s, n, last ? row : inner_row, o, into);
+    s.current = current;
+    return s.failed() || !output_defined(s, n, into) ? -1 : into;
+  };
+  const std::int32_t joined = frontend_detail::join_operands(
+      n.input_count, n.type == op_type::Concat ? frontend_detail::operand_tree::balanced : frontend_detail::operand_tree::chained,
+      read, join);
+  if (joined < 0 && !s.failed())  // (a walk that ends without a diagnostic leaves the result undefined)
+    s.fail(onnx_error::output_count, {.operator_code = static_cast<std::int64_t>(n.type), .count_actual = n.output_count});
+}
+
+// Whether a later node or a graph output reads one of node n's outputs after its first (a scan of the graph:
+// only for a node of several named outputs whose row computes one).
+template <class S>
+constexpr bool outputs_read_after(S& s, const node_view& n) {
+  bool read = false;
+  const auto check = [&](const protobuf::span& value_name) {
+    for (std::uint32_t k = 1; k < n.output_count && !read && value_name.length > 0; ++k)
+      read = s.f.reader().view(s.f.output_name(n, k)) == s.f.reader().view(value_name);
+  };
+  const protobuf::span graph = s.f.graph();
+  protobuf::field fd{}, io{};
+  std::int32_t node = 0;
+  for (std::uint32_t at_ = graph.at; !read && s.f.reader().next(graph, at_, fd);) {
+    if (fd.number == schema::graph::output) check(s.f.reader().message_field(fd.bytes, schema::value_info::name));
+    if (fd.number != schema::graph::node || node++ <= s.node_index) continue;
+    for (std::uint32_t at_io = fd.bytes.at; !read && s.f.reader().next(fd.bytes, at_io, io);)
+      if (io.number == schema::node::input) check(io.bytes);
+  }
+  return read || s.take_reader_error();
 }
 
 // One NodeProto: its row in import_table.hpp, its one output entered as a value, then the row's function.
@@ -39,6 +144,7 @@ constexpr void import_node(S& s, const protobuf::span& proto) {
   for (std::uint32_t k = n.output_count; k > 1 && !several; --k)
     if (s.f.output_name(n, k - 1).length == 0) --outputs;
   if (s.take_reader_error()) return;
+  if (outputs > 1 && !several && !outputs_read_after(s, n)) outputs = 1;  // Dropout's mask nothing reads (torch at opset 12 on)
   if (n.output_count == 0 || (outputs != 1 && !several))
     return s.fail(onnx_error::output_count,
                   {.operator_code = static_cast<std::int64_t>(n.type), .count_actual = n.output_count});
@@ -49,7 +155,8 @@ constexpr void import_node(S& s, const protobuf::span& proto) {
     for (std::uint32_t at_ = proto.at; s.f.reader().next(proto, at_, fd);)
       if (fd.number == schema::node::output && out_tag == 0) out_tag = fd.tag_at, out_name = fd.bytes;
   }
-  const operands o = read_operands(s, n);
+  const bool wide = joins_in_tree(n.type) && n.input_count > max_node_inputs;
+  const operands o = wide ? operands{} : read_operands(s, n);
   if (s.failed()) return;
   if (n.type == op_type::Constant) return import_constant(s, n, out_name, out_tag);
   // A several-output row's omitted outputs (empty names: LSTM's Y) are unnamed values, so that output k
@@ -57,6 +164,7 @@ constexpr void import_node(S& s, const protobuf::span& proto) {
   const auto enter = [&](const protobuf::span& output, std::int64_t tag) {
     return several && output.length == 0 ? s.unnamed_value(output) : s.add_value(output, value_kind::node_output, tag);
   };
+  s.node_values = s.value_count;
   const std::int32_t result = enter(out_name, out_tag);
   if (result < 0) return;
   if (several) {  // the further outputs, values result + 1, result + 2, ...
@@ -68,19 +176,10 @@ constexpr void import_node(S& s, const protobuf::span& proto) {
       first = false;
     }
   }
-  // QDQ groups (import_qdq.hpp): lowered, or left to the row; a deferred value no other op reads.
-  if (qdq_lowering<S>{s}.import(n, o, result) || qdq_lowering<S>{s}.settle(o)) return;
-  // Integers computed at import (import_known.hpp): an integer op over known values is evaluated.
-  if (fold_known(s, n, o, result)) return;
-  if (row < 0) return s.fail(onnx_error::unsupported_operator, {.operator_code = static_cast<std::int64_t>(n.type)});
-  op_table<S>[row].import(s, n, o, result);
-  // Each named output is now a value an op can read: one the row left undefined (an output beyond the op's,
-  // LayerNormalization's fourth) is refused here, never read as a tensor -1 later.
-  for (std::uint32_t k = 0; k < (several ? n.output_count : 1u) && !s.failed(); ++k) {
-    const value& v = s.at(result + static_cast<std::int32_t>(k));
-    if (v.kind == value_kind::node_output && v.name.length > 0 && v.onnx_layout < 0 && v.nhwc < 0)
-      s.fail(onnx_error::output_count, {.operator_code = static_cast<std::int64_t>(n.type), .count_actual = n.output_count});
-  }
+  if (wide) return import_wide(s, n, row, result);
+  if (!import_operands(s, n, row, o, result)) return;
+  for (std::uint32_t k = 0; k < (several ? n.output_count : 1u); ++k)
+    if (!output_defined(s, n, result + static_cast<std::int32_t>(k))) return;
 }
 
 // -----------------------------------------------------------------------------------------------------

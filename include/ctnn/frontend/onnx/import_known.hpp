@@ -2,7 +2,7 @@
 // The ONNX importer's integers computed at import (issues #28, #25; docs/frontends.md, "Integers computed at
 // import"): Shape and Size (every shape is static, so their results are known), Range, and the integer ops
 // that exports put between Shape and a Reshape, Expand or ConstantOfShape (Gather, Concat, Cast, Add, Sub,
-// Mul, Div, Max, Min, Sum, Equal, Less, Greater, Where, ReduceProd; Squeeze, Unsqueeze, Identity, Slice and
+// Mul, Div, Mod, Max, Min, Sum, Equal, Less, Greater, Where, ReduceProd; Squeeze, Unsqueeze, Identity, Slice and
 // Reshape in import_shape_ops.hpp) evaluated when every operand is known. A result is a value of kind
 // known_integers in the importer's store (importer_state::known), not an IR tensor: the ops that read
 // constant shapes, axes and indices (constant_int, constant_shape) read it as they read an initializer.
@@ -231,6 +231,30 @@ constexpr void fold_concat(S& s, const node_view& n, const operands& o, std::int
   define_known(s, result, out);
 }
 
+// Mod of integers (Swin's window padding, (window - H % window) % window, of constants): numpy broadcasting, the
+// operands of one type; fmod 0 takes the divisor's sign (Python's %), fmod 1 the dividend's (C's %).
+template <class S>
+constexpr void fold_mod(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 2, 2)) return;
+  known_operand a{}, b{};
+  if (!read_known(s, o.id[0], 0, a) || !read_known(s, o.id[1], 1, b)) return;
+  const std::int64_t fmod = int_attribute(s, n, "fmod", 0);
+  if (s.failed() || s.take_reader_error()) return;
+  if (a.type != b.type || a.type == dtype::b8)
+    return s.fail(onnx_error::integer_arithmetic, {.operator_code = static_cast<std::int64_t>(n.type), .input_slot = 1});
+  known_operand out{};
+  if (!broadcast_dims(a.dims, b.dims, out.dims) || out.dims.elements() > max_known_elements) return s.operand_error(1);
+  out.type = a.type;
+  for (std::int64_t k = 0; k < out.dims.elements(); ++k) {
+    const std::int64_t x = a.at(broadcast_source(out.dims, a.dims, k)), y = b.at(broadcast_source(out.dims, b.dims, k));
+    if (y == 0) return s.operand_value_error(1, broadcast_source(out.dims, b.dims, k), y);
+    std::int64_t r = y == -1 ? 0 : x % y;  // (INT64_MIN % -1 overflows)
+    if (fmod == 0 && r != 0 && (r < 0) != (y < 0)) r += y;
+    out.values[static_cast<std::size_t>(k)] = in_type(r, out.type);
+  }
+  define_known(s, result, out);
+}
+
 // Cast to INT64, INT32 or BOOL (a cast to another type, FLOAT among them, is left to the row: a tensor,
 // refused).
 template <class S>
@@ -281,6 +305,11 @@ constexpr bool fold_known(S& s, const node_view& n, const operands& o, std::int3
     known_operand constant;
     if (read_known(s, o.id[0], 0, constant)) define_known(s, result, constant);
     return true;
+  }
+  // Mod of integer constants or known values (the row's Mod is float32's): evaluated here.
+  if (n.type == op_type::Mod && o.count == 2 && o.id[0] >= 0 && o.id[1] >= 0 && s.is_constant(o.id[0]) && s.is_constant(o.id[1])) {
+    if (foldable(s, o.id[0]) && foldable(s, o.id[1])) return fold_mod(s, n, o, result), true;
+    if (s.failed()) return true;
   }
   // A known operand first (a lookup): a graph without one pays no TensorProto read here.
   bool any_known = false;

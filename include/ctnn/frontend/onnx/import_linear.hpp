@@ -67,8 +67,8 @@ constexpr void import_conv(S& s, const node_view& n, const operands& o, std::int
 constexpr std::int64_t floor_half(std::int64_t v) { return v >= 0 ? v / 2 : -((1 - v) / 2); }
 
 // ConvTranspose (float32): NCHW (1-D: NCL) data, constant weights [C_in, C_out / group, k...] re-laid out as
-// transpose_conv2d's [C_out, kh, kw, C_in / group] (a gather of one stride per dim: group 1, or one input or
-// one output channel per group, depthwise-style; other groupings are refused), the optional bias. pads,
+// transpose_conv2d's [C_out, kh, kw, C_in / group] (a gather of one stride per dim; several input and output
+// channels per group through the view [group, C_out / group, kh * kw, C_in / group]), the optional bias. pads,
 // output_padding, output_shape and auto_pad become the leading pads and the result's extents as ONNX's
 // reference computes them: auto_pad SAME_* without pads splits the total padding that gives output_shape
 // (default: input * stride), the odd one at the end (SAME_UPPER) or the start; otherwise the pads as given, and
@@ -132,9 +132,17 @@ constexpr void import_conv_transpose(S& s, const node_view& n, const operands& o
   // [C_in, C_out / group, kh, kw] -> [C_out, kh, kw, C_in / group]: output channel oc of group g is column
   // oc - g * out_per_group of the rows of g's input channels.
   std::array<std::int64_t, 4> strides{taps, kw, 1, out_per_group * taps};
-  if (out_per_group == 1) strides = {in_per_group * taps, kw, 1, taps};
-  else if (group != 1 && in_per_group != 1) return s.attribute_error(attribute::group, group);
-  const std::int32_t weights = s.gathered(o.id[1], 1, make_shape(units, kh, kw, in_per_group), strides, 1.0f);
+  shape gather = make_shape(units, kh, kw, in_per_group);
+  if (out_per_group == 1) {
+    strides = {in_per_group * taps, kw, 1, taps};
+  } else if (group != 1 && in_per_group != 1) {
+    // Several input and output channels per group: gathered as [group, out_per_group, kh * kw, in_per_group]
+    // (the same elements in the same order), one stride per dim.
+    gather = make_shape(static_cast<std::int32_t>(group), out_per_group, kh * kw, in_per_group);
+    strides = {in_per_group * out_per_group * taps, taps, 1, out_per_group * taps};
+  }
+  const std::int32_t weights = s.gathered(o.id[1], 1, gather, strides, 1.0f);
+  if (weights >= 0) s.m.tensor_at(weights).dims = make_shape(units, kh, kw, in_per_group);
   const std::int32_t bias =
       o.count > 2 && o.id[2] >= 0 ? s.gathered(o.id[2], 2, make_shape(units), {1, 0, 0, 0}, 1.0f) : -1;
   if (bias >= 0 && s.constant_shape(o.id[2]).elements() != units) return s.operand_error(2);

@@ -112,7 +112,9 @@ constexpr void import_mean(S& s, const node_view& n, const operands& o, std::int
   if (o.count == 1) return import_extremum(s, n, o, result);
   op_attributes divide{};
   divide.coefficients.function = math_function::divide;
-  divide.coefficients.alpha_bits = std::bit_cast<std::uint32_t>(static_cast<float>(o.count));
+  // The node's operand count: a Mean of more than max_node_inputs reaches here with the Sum of the first ones
+  // as an operand (import_wide).
+  divide.coefficients.alpha_bits = std::bit_cast<std::uint32_t>(static_cast<float>(n.input_count));
   binary_nodes(s, o, result, {}, [&](std::int32_t sum) {
     return s.add_node(op_kind::unary_function, divide, {sum}, s.label_of(result));
   });

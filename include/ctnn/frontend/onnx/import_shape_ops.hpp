@@ -167,6 +167,27 @@ constexpr void import_pad(S& s, const node_view& n, const operands& o, std::int3
 // transposed from there, the two permutations composed. A rank-4 [N, H, W, C] -> [N, C, H, W] (perm 0, 3, 1, 2,
 // as converters from NHWC frameworks write around each op) of a value in its ONNX layout is that tensor, held
 // in NHWC: no node, and the NHWC op after it reads it as it is.
+// A known value transposed by `perm` (torch's F.pad with computed pads, opset 11 on: the pads list reshaped to
+// [n, 2], reversed by a Slice, transposed and flattened into ONNX's order; Swin's window padding).
+template <class S>
+constexpr void known_transposed(S& s, std::int32_t result, std::int32_t v, const std::array<std::int32_t, max_rank>& perm) {
+  const shape xs = s.known_of(v).dims;
+  shape out = xs;
+  for (std::int32_t d = 0; d < xs.rank; ++d) out.dims[static_cast<std::size_t>(d)] = xs[perm[static_cast<std::size_t>(d)]];
+  const std::int32_t first = s.make_known(result, out, s.known_of(v).type);
+  for (std::int64_t k = 0; first >= 0 && k < out.elements(); ++k) {
+    // Result element k's index along each result dim d is its source's index along dim perm[d].
+    std::array<std::int64_t, max_rank> at{};
+    for (std::int64_t d = out.rank - 1, rest = k; d >= 0; --d) {
+      at[static_cast<std::size_t>(perm[static_cast<std::size_t>(d)])] = rest % out[static_cast<std::int32_t>(d)];
+      rest /= out[static_cast<std::int32_t>(d)];
+    }
+    std::int64_t source = 0;
+    for (std::int32_t d = 0; d < xs.rank; ++d) source = source * xs[d] + at[static_cast<std::size_t>(d)];
+    s.known_data[static_cast<std::size_t>(first + k)] = s.known_at(v, source);
+  }
+}
+
 template <class S>
 constexpr void import_transpose(S& s, const node_view& n, const operands& o, std::int32_t result) {
   if (!expect_inputs(s, o, 1, 1)) return;
@@ -183,6 +204,7 @@ constexpr void import_transpose(S& s, const node_view& n, const operands& o, std
     perm[static_cast<std::size_t>(d)] = static_cast<std::int32_t>(from);
   }
   if (s.take_reader_error()) return;
+  if (s.is_known(o.id[0])) return known_transposed(s, result, o.id[0], perm);
   const value& x = s.at(o.id[0]);
   // A constant is folded; a 1-D value held as [N, 1, L, C] is read in its ONNX layout.
   std::int32_t source = s.is_constant(o.id[0]) || x.one_d ? as_onnx(s, o.id[0], 0) : x.onnx_layout;

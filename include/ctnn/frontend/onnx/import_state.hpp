@@ -31,6 +31,7 @@ struct importer_state {
   std::int32_t value_count = 0;
   std::int32_t relayout_count = 0;
   std::int32_t node_index = -1;         // the NodeProto being imported
+  std::int32_t node_values = 0;         // the first value it entered (its outputs, then an operand tree's hidden values)
   op_type current = op_type::unknown;
   // The kind diagnostics carry outside a row (a node without one, the graph's outputs); reshape stands for
   // none, as it always has here.
@@ -184,17 +185,88 @@ struct importer_state {
   }
   // Makes value `v` a known value of `dims` and `type` whose elements the caller writes at known_data[returned
   // index, + dims.elements()); -1 after a diagnostic when the store is full.
+  // A full store first reclaims the entries nothing reads any more (reclaim_known).
   constexpr std::int32_t make_known(std::int32_t v, const shape& dims, dtype type) {
     const std::int64_t count = dims.elements();
-    if (count > max_known_elements || static_cast<std::size_t>(known_count) >= max_known_values ||
-        static_cast<std::size_t>(known_used + count) > max_known_store)
-      return computed_integers_error(v, tensor_feature::computed_integers_capacity), -1;
+    const auto fits = [&] {
+      return static_cast<std::size_t>(known_count) < max_known_values && static_cast<std::size_t>(known_used + count) <= max_known_store;
+    };
+    if (count <= max_known_elements && !fits()) reclaim_known();
+    if (failed()) return -1;
+    if (count > max_known_elements || !fits()) return computed_integers_error(v, tensor_feature::computed_integers_capacity), -1;
     known[static_cast<std::size_t>(known_count)] = known_integers{dims, type, known_used};
     at(v).kind = value_kind::known_integers;
     at(v).known = known_count++;
     const std::int32_t first = known_used;
     known_used += static_cast<std::int32_t>(count);
     return first;
+  }
+  // Frees the store's entries that nothing reads any more and compacts the rest (issue #28: ShuffleNet's 13
+  // channel shuffles compute ~70 known values, each read once by the next node). An entry stays when a node
+  // from the current one on reads its value by name (or a QDQ op deferred to a later QuantizeLinear does), it
+  // is a graph output, the current node entered it, or a constant tensor's relayout reads its elements
+  // (import_result::known at the end).
+  // Only a full store pays for the scan of the remaining nodes. A dropped value becomes a plain node output
+  // with no tensor: nothing can read it by name any more.
+  constexpr void reclaim_known() {
+    std::array<bool, max_known_values> live{};
+    const auto keep = [&](const protobuf::span& value_name) {
+      const std::int32_t v = value_name.length > 0 ? find(value_name) : -1;
+      if (v >= 0 && is_known(v)) live[static_cast<std::size_t>(at(v).known)] = true;
+    };
+    protobuf::field fd{}, io{};
+    const auto keep_inputs = [&](const protobuf::span& node_proto) {
+      for (std::uint32_t at_ = node_proto.at; f.reader().next(node_proto, at_, io);)
+        if (io.number == schema::node::input) keep(io.bytes);
+    };
+    const protobuf::span graph = f.graph();
+    std::int32_t node = 0;
+    for (std::uint32_t at_ = graph.at; f.reader().next(graph, at_, fd);) {
+      if (fd.number == schema::graph::output) keep(f.reader().message_field(fd.bytes, schema::value_info::name));
+      if (fd.number == schema::graph::node && node++ >= node_index) keep_inputs(fd.bytes);
+    }
+    for (std::int32_t v = 0; v < value_count; ++v)
+      if (values[static_cast<std::size_t>(v)].kind == value_kind::qdq_deferred && values[static_cast<std::size_t>(v)].deferred_op.length > 0)
+        keep_inputs(values[static_cast<std::size_t>(v)].deferred_op);
+    // The current node's own values: an operand tree's inner results (hidden values, no name finds them) that
+    // its next inner node reads (import_wide).
+    for (std::int32_t v = node_values; v < value_count; ++v)
+      if (is_known(v)) live[static_cast<std::size_t>(at(v).known)] = true;
+    if (take_reader_error()) return;
+    for (std::int32_t r = 0; r < relayout_count; ++r) {
+      const relayout& c = relayouts[static_cast<std::size_t>(r)];
+      for (std::int32_t e = 0; c.kind == relayout_kind::known_integers && e < known_count; ++e) {
+        const known_integers& k = known[static_cast<std::size_t>(e)];
+        if (c.source >= static_cast<std::uint32_t>(k.at) && c.source < static_cast<std::uint32_t>(k.at + k.dims.elements()))
+          live[static_cast<std::size_t>(e)] = true;
+      }
+    }
+    // Compacted in place, in order (an entry only moves down); the relayouts' sources move with their entry.
+    std::array<std::int32_t, max_known_values> moved_to{};
+    std::int32_t kept = 0, used = 0;
+    for (std::int32_t e = 0; e < known_count; ++e) {
+      const known_integers k = known[static_cast<std::size_t>(e)];
+      moved_to[static_cast<std::size_t>(e)] = live[static_cast<std::size_t>(e)] ? kept : -1;
+      if (!live[static_cast<std::size_t>(e)]) continue;
+      const std::int64_t count = k.dims.elements();
+      for (std::int32_t r = 0; r < relayout_count; ++r) {
+        relayout& c = relayouts[static_cast<std::size_t>(r)];
+        if (c.kind == relayout_kind::known_integers && c.source >= static_cast<std::uint32_t>(k.at) &&
+            c.source < static_cast<std::uint32_t>(k.at + count))
+          c.source = c.source - static_cast<std::uint32_t>(k.at) + static_cast<std::uint32_t>(used);
+      }
+      for (std::int64_t i = 0; i < count; ++i) known_data[static_cast<std::size_t>(used + i)] = known_data[static_cast<std::size_t>(k.at + i)];
+      known[static_cast<std::size_t>(kept++)] = known_integers{k.dims, k.type, used};
+      used += static_cast<std::int32_t>(count);
+    }
+    for (std::int32_t v = 0; v < value_count; ++v) {
+      value& x = values[static_cast<std::size_t>(v)];
+      if (x.kind != value_kind::known_integers) continue;
+      x.known = moved_to[static_cast<std::size_t>(x.known)];
+      if (x.known < 0) x.kind = value_kind::node_output;
+    }
+    known_count = kept;
+    known_used = used;
   }
   // A known value as a constant IR tensor (an op reads it as a tensor, or it is a graph output): a
   // known_integers relayout of its elements (rank 0: [1]; at most rank 4, a relayout's); -1 after a diagnostic.

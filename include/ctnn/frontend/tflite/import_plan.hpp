@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include <ctnn/detail/quantization.hpp>
+#include <ctnn/frontend/detail/operand_tree.hpp>
 #include <ctnn/frontend/flatbuffers.hpp>
 #include <ctnn/frontend/tflite/schema.hpp>
 #include <ctnn/ir/little_endian.hpp>
@@ -385,6 +386,8 @@ constexpr op_plan plan_op(model_file& f, const operator_view& o) {
                       (p.fused == activation_function::relu || p.fused == activation_function::relu6);
   if (adds_a_node_per_output(p.job) && o.outputs.length > 1) p.added_nodes = o.outputs.length - 1;
   if (p.job == import_job::pack) p.added_nodes = p.added_tensors = o.inputs.length;
+  if (p.job == import_job::concat || p.job == import_job::add_n)  // more operands than a node holds: a tree of nodes
+    p.added_nodes = p.added_tensors = frontend_detail::added_joins(o.inputs.length);
   if (p.job == import_job::block_rearrange) p.added_nodes = p.added_tensors = 2;
   if (p.job == import_job::broadcast_to) p.added_nodes = p.added_tensors = 1;
   if (p.job == import_job::batch_matmul) p.added_nodes = p.added_tensors = 2;  // at most

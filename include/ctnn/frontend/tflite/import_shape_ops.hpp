@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <ctnn/frontend/detail/operand_tree.hpp>
 #include <ctnn/frontend/flatbuffers.hpp>
 #include <ctnn/frontend/tflite/import_operands.hpp>
 #include <ctnn/frontend/tflite/schema.hpp>
@@ -60,7 +61,47 @@ constexpr void import_reshape(S& s, op_import& im) {
   }
 }
 
-// CONCATENATION (a fused activation: a node after it, added by the driver).
+// An op of more operands than a node holds (CONCATENATION, ADD_N; frontend/detail/operand_tree.hpp): nodes of the
+// op's kind and attributes (im.attrs) over at most max_node_inputs of them, each writing a tensor of
+// dims_of(parts, count) quantized as the op's result (an int8 concat's inner nodes rescale as the op would, the
+// outer one copies), the last level's operands im.inputs, for the driver's node. False after a diagnostic.
+template <class S, class Dims>
+constexpr bool operands_in_tree(S& s, op_import& im, frontend_detail::operand_tree form, const Dims& dims_of) {
+  const std::uint32_t count = im.view.inputs.length;
+  if (count > frontend_detail::max_tree_operands)
+    return s.fail(error_code::too_many_inputs, im.op, im.plan.kind,
+                  {.count_expected = frontend_detail::max_tree_operands, .count_actual = count}),
+           false;
+  const auto read = [&](std::uint32_t k) -> std::int32_t {
+    const std::int32_t id = operand(s, im.view, k);
+    return s.failed() ? -1 : id;
+  };
+  const auto join = [&](const std::array<std::int32_t, max_node_inputs>& parts, std::uint32_t n, bool last) -> std::int32_t {
+    if (last) {
+      im.inputs = parts;
+      im.input_count = static_cast<std::int32_t>(n);
+      return 0;
+    }
+    const name label = numbered("operand_tree", static_cast<std::size_t>(im.op));
+    const shape dims = dims_of(parts, n);
+    if (s.failed()) return -1;
+    const std::int32_t out = s.add_tensor_like(im.out, dims, label);
+    node* x = out < 0 ? nullptr : s.add_node(im.plan.kind, label, out);
+    if (x == nullptr) return -1;
+    x->inputs = parts;
+    x->input_count = static_cast<std::int32_t>(n);
+    x->attrs = im.attrs;
+    return out;
+  };
+  if (frontend_detail::join_operands(count, form, read, join) >= 0 && !s.failed()) return true;
+  if (!s.failed())  // (a walk that ends without a diagnostic would leave the driver's node without operands)
+    s.fail(error_code::too_many_inputs, im.op, im.plan.kind,
+           {.count_expected = frontend_detail::max_tree_operands, .count_actual = count});
+  return false;
+}
+
+// CONCATENATION (a fused activation: a node after it, added by the driver); more than max_node_inputs operands
+// through concats of concats along the axis (operands_in_tree).
 template <class S>
 constexpr void import_concat(S& s, op_import& im) {
   const std::int32_t op = im.op;
@@ -71,14 +112,30 @@ constexpr void import_concat(S& s, op_import& im) {
     s.fail(error_code::input_count_mismatch, op, p.kind, {.count_expected = 1, .count_actual = 0});
     return;
   }
+  im.attrs.axis = r.scalar<std::int32_t>(p.options, schema::concatenation::axis, 0);
+  if (s.take_reader_error()) return;
   if (o.inputs.length > max_node_inputs) {
-    s.fail(error_code::too_many_inputs, op, p.kind,
-           {.count_expected = max_node_inputs, .count_actual = o.inputs.length});
+    const std::int32_t rank = s.m.tensor_at(im.out).dims.rank;
+    const std::int32_t axis = im.attrs.axis < 0 ? im.attrs.axis + rank : im.attrs.axis;
+    if (axis < 0 || axis >= rank) return s.fail(error_code::invalid_axis, op, p.kind, {.axis = im.attrs.axis, .rank_actual = rank});
+    // An inner concat's shape: its first operand's, the axis's extents summed in int64 (a fuzzed file's extents
+    // may pass int32's) (the concat's rule checks the rest).
+    const auto joined = [&](const std::array<std::int32_t, max_node_inputs>& parts, std::uint32_t n) {
+      shape dims = s.m.tensor_at(parts[0]).dims;
+      if (dims.rank != rank) return dims;
+      std::int64_t extent = dims[axis];
+      for (std::uint32_t k = 1; k < n; ++k) extent += s.m.tensor_at(parts[k]).dims[axis];
+      if (extent > 0x7fffffff)
+        s.fail(error_code::extent_too_large, op, p.kind, {.count_actual = extent, .axis = axis});
+      else
+        dims.dims[static_cast<std::size_t>(axis)] = static_cast<std::int32_t>(extent);
+      return dims;
+    };
+    operands_in_tree(s, im, frontend_detail::operand_tree::balanced, joined);
     return;
   }
   for (std::uint32_t k = 0; k < o.inputs.length; ++k) im.inputs[k] = operand(s, o, k);
   im.input_count = static_cast<std::int32_t>(o.inputs.length);
-  im.attrs.axis = r.scalar<std::int32_t>(p.options, schema::concatenation::axis, 0);
 }
 
 // PAD: constant int32 paddings [rank, 2].

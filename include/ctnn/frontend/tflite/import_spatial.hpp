@@ -216,21 +216,34 @@ constexpr void import_broadcast_to(S& s, op_import& im) {
   im.attrs.target = out;
 }
 
-// ADD_N: 2 to max_node_inputs operands of one shape (add_n's shape rule); int8 ones all quantized as the
-// first (TFLM's Prepare checks it).
+// ADD_N: 2 or more operands of one shape (add_n's shape rule); int8 ones all quantized as the first (TFLM's
+// Prepare checks it). More than max_node_inputs float32 operands: add_n nodes chained (operands_in_tree), which
+// add in TFLM's order (0 plus each input in turn), so the sum is the same to the bit; int8 ones are refused
+// there (input_count_mismatch): an inner sum requantized to the output's scale would round where TFLM does not.
 template <class S>
 constexpr void import_add_n(S& s, op_import& im) {
-  if (!expect_inputs(s, im.op, im.plan, im.view, 2, static_cast<std::uint32_t>(max_node_inputs))) return;
-  for (std::uint32_t k = 0; k < im.view.inputs.length; ++k) {
-    im.inputs[k] = operand(s, im.view, k);
+  const std::uint32_t count = im.view.inputs.length;
+  const std::int32_t first_operand = count >= 2 ? operand(s, im.view, 0) : -1;
+  if (s.failed()) return;
+  const bool chained = count > max_node_inputs && s.m.tensor_at(first_operand).type == dtype::f32;
+  if (!expect_inputs(s, im.op, im.plan, im.view, 2, chained ? count : static_cast<std::uint32_t>(max_node_inputs))) return;
+  for (std::uint32_t k = 0; k < count; ++k) {
+    const std::int32_t id = operand(s, im.view, k);
     if (s.failed()) return;
-    const quantization& first = s.m.tensor_at(im.inputs[0]).quant;
-    const quantization& here = s.m.tensor_at(im.inputs[k]).quant;
-    if (s.m.tensor_at(im.inputs[k]).type == dtype::i8 && (here.scale != first.scale || here.zero_point != first.zero_point))
+    const quantization& first = s.m.tensor_at(first_operand).quant;
+    const quantization& here = s.m.tensor_at(id).quant;
+    if (s.m.tensor_at(id).type == dtype::i8 && (here.scale != first.scale || here.zero_point != first.zero_point))
       return s.fail(frontend_error::tflite_unsupported_operand, im.op, im.plan.kind,
                     {.operator_code = static_cast<std::int64_t>(im.plan.code), .input_slot = k});
+    if (!chained) im.inputs[k] = id;
   }
-  im.input_count = static_cast<std::int32_t>(im.view.inputs.length);
+  if (!chained) {
+    im.input_count = static_cast<std::int32_t>(count);
+    return;
+  }
+  const shape dims = s.m.tensor_at(im.out).dims;
+  operands_in_tree(s, im, frontend_detail::operand_tree::chained,
+                   [&](const std::array<std::int32_t, max_node_inputs>&, std::uint32_t) { return dims; });
 }
 
 // L2_NORMALIZATION as TFLM's Prepare takes it: rank 4 at most, no fused activation; the last axis, epsilon

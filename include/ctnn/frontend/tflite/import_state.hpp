@@ -43,11 +43,15 @@ struct importer_state {
     return known_data[static_cast<std::size_t>(known[static_cast<std::size_t>(known_index(id))].at + k)];
   }
   // Makes tensor `id` (of `op`) known: its elements.count() values go at known_data[returned index...]; -1 after a
-  // diagnostic when the store is full.
+  // diagnostic when the store is full (after reclaim_known).
   constexpr std::int32_t make_known(std::int32_t op, std::int32_t id) {
     const std::int64_t count = m.tensor_at(id).dims.elements();
-    if (count > max_known_elements || static_cast<std::size_t>(known_count) >= max_known_tensors ||
-        static_cast<std::size_t>(known_used + count) > max_known_store) {
+    const auto fits = [&] {
+      return static_cast<std::size_t>(known_count) < max_known_tensors && static_cast<std::size_t>(known_used + count) <= max_known_store;
+    };
+    if (count <= max_known_elements && !fits()) reclaim_known(op);
+    if (failed()) return -1;
+    if (count > max_known_elements || !fits()) {
       computed_integers_error(op, id, tensor_feature::computed_integers_capacity);
       return -1;
     }
@@ -55,6 +59,29 @@ struct importer_state {
     const std::int32_t first = known_used;
     known_used += static_cast<std::int32_t>(count);
     return first;
+  }
+  // Frees the store's entries of the tensors no op from `op` on reads and that are no graph output (which the
+  // driver refuses by the entry), compacting the rest in order: only a full store pays for the scan.
+  constexpr void reclaim_known(std::int32_t op) {
+    std::array<bool, max_known_tensors> live{};
+    const auto keep = [&](const flatbuffers::vector& ids) {
+      for (std::uint32_t k = 0; k < ids.length; ++k)
+        if (const std::int32_t e = known_index(f.index_at(ids, k)); e >= 0) live[static_cast<std::size_t>(e)] = true;
+    };
+    for (std::uint32_t i = static_cast<std::uint32_t>(op); i < f.operator_count() && !f.failed(); ++i) keep(f.op(i).inputs);
+    keep(f.outputs());
+    if (take_reader_error()) return;
+    std::int32_t kept = 0, used = 0;
+    for (std::int32_t e = 0; e < known_count; ++e) {
+      if (!live[static_cast<std::size_t>(e)]) continue;
+      const known_entry k = known[static_cast<std::size_t>(e)];
+      const std::int64_t count = m.tensor_at(k.tensor).dims.elements();
+      for (std::int64_t i = 0; i < count; ++i) known_data[static_cast<std::size_t>(used + i)] = known_data[static_cast<std::size_t>(k.at + i)];
+      known[static_cast<std::size_t>(kept++)] = known_entry{k.tensor, used};
+      used += static_cast<std::int32_t>(count);
+    }
+    known_count = kept;
+    known_used = used;
   }
   // A known tensor read as a tensor (no node writes it), or the store full.
   constexpr void computed_integers_error(std::int32_t op, std::int32_t id, tensor_feature why = tensor_feature::computed_integers) {
