@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include <ctnn/frontend/onnx/dim_bindings.hpp>
 #include <ctnn/frontend/onnx/import_qdq.hpp>
 #include <ctnn/frontend/onnx/import_table.hpp>
 
@@ -86,6 +87,53 @@ constexpr void import_node(S& s, const protobuf::span& proto) {
 // -----------------------------------------------------------------------------------------------------
 // The graph.
 
+// A graph input's shape with its symbolic dims bound (dim_bindings.hpp): an input-shape binding, else each
+// dim_param's binding, else 1 for the first axis (the batch, noted in batch_bound_to_one); false after a
+// diagnostic naming the input, the axis and the dim_param.
+template <class S>
+constexpr bool bind_input_shape(S& s, const value_info_view& info, shape& dims) {
+  const std::string_view input = s.f.reader().view(info.name);
+  shape whole{};
+  const bool given = bound_input_shape(s.dim_bindings, input, whole);
+  if (!info.has_shape && !given)
+    return s.fail(onnx_error::no_static_shape, {.byte_offset = info.name.at, .rank_actual = info.rank}, {}, info.dims),
+           false;
+  const auto problem = [&](dimension_problem p, std::int32_t axis, const shape& expected, const name& dim_param) {
+    s.m.fail_in_file(diagnostic{code_of(onnx_error::symbolic_dimension), -1, S::no_row_kind, expected, info.dims,
+                                {.byte_offset = info.name.at, .axis = axis, .reason = static_cast<std::int64_t>(p)},
+                                dim_param});
+    return false;
+  };
+  if (given && info.has_shape && whole.rank != info.dims.rank)
+    return problem(dimension_problem::shape_differs, 0, whole, name{});
+  dims = given ? whole : info.dims;
+  for (std::int32_t d = 0; d < dims.rank; ++d) {
+    const std::int32_t declared = info.has_shape ? info.dims[d] : -1;
+    if (declared > 0) {
+      if (dims[d] != declared) return problem(dimension_problem::shape_differs, d, whole, name{});
+      continue;
+    }
+    if (given) continue;
+    const protobuf::span param = info.dim_names[static_cast<std::size_t>(d)];
+    const std::string_view param_text = s.f.reader().view(param);
+    const std::int64_t bound = bound_extent(s.dim_bindings, param_text);
+    if (bound > 0) {
+      dims.dims[static_cast<std::size_t>(d)] = static_cast<std::int32_t>(bound);
+    } else if (d == 0) {
+      dims.dims[0] = 1;
+      s.batch_bound_to_one |= std::uint32_t{1} << s.m.input_count;
+      s.batch_names[static_cast<std::size_t>(s.m.input_count)] = param;
+    } else {
+      shape where{};
+      where.rank = 2;
+      where.dims[0] = static_cast<std::int32_t>(param.at);
+      where.dims[1] = static_cast<std::int32_t>(param.length);
+      return problem(dimension_problem::unbound, d, where, name{param_text});
+    }
+  }
+  return true;
+}
+
 template <class S>
 constexpr void import_inputs(S& s, const protobuf::span& graph) {
   protobuf::field fd{};
@@ -106,12 +154,12 @@ constexpr void import_inputs(S& s, const protobuf::span& graph) {
                     {.byte_offset = info.name.at, .rejected_value = static_cast<std::int64_t>(info.type)});
     if (info.rank > max_rank)
       return s.fail(onnx_error::rank_too_high, {.byte_offset = info.name.at, .rank_actual = info.rank});
-    bool is_static = info.has_shape;
-    for (std::int32_t d = 0; d < info.dims.rank; ++d) is_static = is_static && info.dims[d] > 0;
-    if (!is_static || s.pass_too_large(info.dims))
+    shape dims{};
+    if (!bind_input_shape(s, info, dims)) return;
+    if (s.pass_too_large(dims))
       return s.fail(onnx_error::no_static_shape, {.byte_offset = info.name.at, .rank_actual = info.rank}, {},
                     info.dims);
-    const std::int32_t id = s.add_tensor(info.dims, s.label_of(v), tensor_role::input);
+    const std::int32_t id = s.add_tensor(dims, s.label_of(v), tensor_role::input);
     if (id < 0) return;
     s.m.tensor_at(id).type = dtype_of(info.type);
     s.m.tensor_at(id).io_index = s.m.input_count;
