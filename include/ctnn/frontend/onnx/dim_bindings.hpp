@@ -30,6 +30,7 @@ namespace detail {
 // One entry of a bindings text: key=value (value "[...]" for a shape).
 struct dim_binding {
   std::string_view key{}, value{};
+  std::size_t at = 0;  // where the entry starts in the text
   constexpr bool is_shape() const { return !value.empty() && value.front() == '['; }
 };
 
@@ -50,6 +51,7 @@ constexpr bool next_dim_binding(std::string_view text, std::size_t& at, dim_bind
     else if (!bracket && is_binding_separator(c)) break;
   }
   b = {};
+  b.at = start;
   if (equals == std::string_view::npos || equals == start || bracket) return true;
   b.key = text.substr(start, equals - start);
   b.value = text.substr(equals + 1, at - equals - 1);
@@ -87,10 +89,9 @@ constexpr bool binding_shape(std::string_view value, shape& out) {
 // The position of the first malformed entry of a bindings text, or -1: every entry NAME=N or NAME=[D0,...].
 constexpr std::int64_t malformed_dim_binding(std::string_view text) {
   dim_binding b{};
-  for (std::size_t at = 0, start = 0; next_dim_binding(text, at, b); start = at) {
+  for (std::size_t at = 0; next_dim_binding(text, at, b);) {
     shape s{};
-    if (b.is_shape() ? !binding_shape(b.value, s) : binding_extent(b.value) < 0)
-      return static_cast<std::int64_t>(start);
+    if (b.is_shape() ? !binding_shape(b.value, s) : binding_extent(b.value) < 0) return static_cast<std::int64_t>(b.at);
   }
   return -1;
 }
