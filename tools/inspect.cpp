@@ -23,6 +23,9 @@
 //                                          prefix, grid, halo, extra MACs and estimated peaks (the line of
 //                                          ctnn-memory-report --patches, patch_stage.hpp), then the
 //                                          patched module (crop, the prefix's ops per patch, paste)
+//   ctnn-inspect --dim NAME=N --input-shape INPUT=D0,D1,... <model.onnx>
+//                                          an ONNX model's symbolic input dimensions bound (onnx_dims.hpp; a
+//                                          symbolic first axis nothing binds is bound to 1, and a line says so)
 //
 // The format is decided as in every tool and in ctnn_add_model (model_file.hpp, format_of): "TFL3" at byte 4
 // is TFLite, else a file named *.onnx is ONNX, else the file is neither.

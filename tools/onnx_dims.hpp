@@ -13,7 +13,7 @@
 #include <string_view>
 
 #include <ctnn/frontend/onnx/dim_bindings.hpp>
-#include <ctnn/frontend/onnx/import_values.hpp>
+#include <ctnn/frontend/protobuf.hpp>
 
 #include "command_line.hpp"
 
@@ -40,7 +40,7 @@ inline bool read_onnx_dim_option(int argc, char** argv, int& a, std::string& bin
   const bool shape = arg == "--input-shape";
   const std::string entry = std::string{key} + "=" + (shape ? "[" + std::string{rest} + "]" : std::string{rest});
   const bool blank = key.find_first_of(" \t\n;,=[]") != std::string_view::npos;
-  if (equals == std::string_view::npos || key.empty() || blank || ctnn::onnx::detail::malformed_dim_binding(entry) >= 0)
+  if (equals == std::string_view::npos || key.empty() || blank || ctnn::onnx::malformed_dim_binding(entry) >= 0)
     return problem = std::string{arg} + " " + std::string{value} +
                      (shape ? ": expected INPUT=D0,D1,... (positive extents), e.g. input=1,3,32,32"
                             : ": expected NAME=N (a positive extent), e.g. batch=1"),

@@ -144,11 +144,11 @@ static_assert([] {
   return onnx::detail::bound_input_shape("n=1, input=[1,3,32,32]", "input", s) && s == ctnn::make_shape(1, 3, 32, 32) &&
          !onnx::detail::bound_input_shape("n=1", "n", s);
 }());
-static_assert(onnx::detail::malformed_dim_binding("") == -1 && onnx::detail::malformed_dim_binding(" a=1;b=[2,3] ") == -1);
-static_assert(onnx::detail::malformed_dim_binding("a=1 b") == 4 && onnx::detail::malformed_dim_binding("a=0") == 0 &&
-              onnx::detail::malformed_dim_binding("=3") == 0 && onnx::detail::malformed_dim_binding("x=[1,,2]") == 0 &&
-              onnx::detail::malformed_dim_binding("x=[1,2") == 0 && onnx::detail::malformed_dim_binding("a=99999999999") == 0 &&
-              onnx::detail::malformed_dim_binding("x=[1,1,1,1,1,1,1]") == 0);
+static_assert(onnx::malformed_dim_binding("") == -1 && onnx::malformed_dim_binding(" a=1;b=[2,3] ") == -1);
+static_assert(onnx::malformed_dim_binding("a=1 b") == 4 && onnx::malformed_dim_binding("a=0") == 0 &&
+              onnx::malformed_dim_binding("=3") == 0 && onnx::malformed_dim_binding("x=[1,,2]") == 0 &&
+              onnx::malformed_dim_binding("x=[1,2") == 0 && onnx::malformed_dim_binding("a=99999999999") == 0 &&
+              onnx::malformed_dim_binding("x=[1,1,1,1,1,1,1]") == 0);
 // conv_nchw_output: the conv's NHWC result goes back to NCHW through a transpose that writes the output.
 constexpr bool transposes_the_output(const auto& m) {
   if (m.error.failed() || m.output_count != 1) return false;

@@ -77,9 +77,10 @@ struct onnx_unsupported_tensor_type {
 };
 template <class Value, class Shape>
 struct onnx_no_static_shape {
-  static_assert(detail::always_false<Value>, "ctnn::onnx: a model input has no static shape (a symbolic, unknown "
-                                                   "or 0 extent): export the model with a fixed batch size and input "
-                                                   "shape.");
+  static_assert(detail::always_false<Value>, "ctnn::onnx: a model input has no static shape (no shape at all, "
+                                                   "or too many elements): export the model with its input shape, or "
+                                                   "give it (ctnn::onnx::model's Dims \"INPUT=[D0,D1,...]\", "
+                                                   "ctnn_add_model(... ONNX_DIMS \"INPUT=[D0,D1,...]\")).");
 };
 // DimParam: the dim_param's name as node_named<'b', 'a', ...> (empty: none); Problem: onnx::dimension_problem.
 template <class Value, class Axis, class DimParam, onnx::dimension_problem Problem, class Declared>

@@ -86,16 +86,6 @@ constexpr bool binding_shape(std::string_view value, shape& out) {
   return out.rank > 0;
 }
 
-// The position of the first malformed entry of a bindings text, or -1: every entry NAME=N or NAME=[D0,...].
-constexpr std::int64_t malformed_dim_binding(std::string_view text) {
-  dim_binding b{};
-  for (std::size_t at = 0; next_dim_binding(text, at, b);) {
-    shape s{};
-    if (b.is_shape() ? !binding_shape(b.value, s) : binding_extent(b.value) < 0) return static_cast<std::int64_t>(b.at);
-  }
-  return -1;
-}
-
 // The extent a bindings text gives the dim_param `dim` (the last entry wins), or -1.
 constexpr std::int64_t bound_extent(std::string_view text, std::string_view dim) {
   std::int64_t extent = -1;
@@ -117,4 +107,17 @@ constexpr bool bound_input_shape(std::string_view text, std::string_view input, 
 }
 
 }  // namespace detail
+
+// The position of the first malformed entry of a bindings text, or -1: every entry NAME=N or NAME=[D0,...]
+// (the tools and onnx::model check the text with it; the import ignores a malformed entry).
+constexpr std::int64_t malformed_dim_binding(std::string_view text) {
+  detail::dim_binding b{};
+  for (std::size_t at = 0; detail::next_dim_binding(text, at, b);) {
+    shape s{};
+    if (b.is_shape() ? !detail::binding_shape(b.value, s) : detail::binding_extent(b.value) < 0)
+      return static_cast<std::int64_t>(b.at);
+  }
+  return -1;
+}
+
 }  // namespace ctnn::onnx

@@ -162,8 +162,8 @@ constexpr std::string_view sentence_of(onnx_error e) {
       return "ctnn::onnx: a model input or constant has an element type ctnn does not support here (FLOAT, UINT8, INT8, "
              "INT32, INT64 or BOOL activations; FLOAT weights; INT64 shapes and pads).";
     case onnx_error::no_static_shape:
-      return "ctnn::onnx: a model input has no static shape (a symbolic, unknown or 0 extent): export the model with a "
-             "fixed batch size and input shape.";
+      return "ctnn::onnx: a model input has no static shape (no shape at all, or too many elements): export the model "
+             "with its input shape, or give it (--input-shape INPUT=D0,D1,...; ONNX_DIMS \"INPUT=[D0,D1,...]\").";
     case onnx_error::rank_too_high:
       return "ctnn::onnx: a tensor has more than ctnn::max_rank (6) dimensions.";
     case onnx_error::unsupported_tensor_feature:
