@@ -225,7 +225,7 @@ function(ctnn_add_model target file)
                         "ctnn::compile itself)")
   endif()
   foreach(_binding IN LISTS arg_ONNX_DIMS)
-    if(NOT _binding MATCHES "^[^ =,;]+=([1-9][0-9]*|\\[[1-9][0-9]*(,[1-9][0-9]*)*\\])$")
+    if(NOT _binding MATCHES "^[^ =,;]+=([1-9][0-9]*|\\[[1-9][0-9]*(,[1-9][0-9]*)*\\])$" OR _binding MATCHES "[\"\\\\]")
       message(FATAL_ERROR "ctnn_add_model(${target} ${file}): ONNX_DIMS ${_binding}: expected NAME=N or "
                           "INPUT=[D0,D1,...] (positive extents), e.g. batch=1")
     endif()
