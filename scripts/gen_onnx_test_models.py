@@ -39,6 +39,8 @@ Models that must be rejected (the expected diagnostic is in tests/onnx/CMakeList
   bad_malformed       conv_net cut inside its graph: the graph's length runs past the end of the file.
   bad_dynamic_shape   input [N, F]: a symbolic batch (bound to 1) and a symbolic dim "F" that must be bound
                       (onnx::model's Dims "F=4", ctnn-run --dim F=4: then it runs, a Relu).
+  bad_output_shape    Relu of x [N, 4] whose output is declared [N, 5]: the declared static extent contradicts the
+                      computed one.
 Symbolic dimensions as torch.onnx.export(..., dynamic_axes=...) writes them (issue #28):
   conv_net_dynamic_batch  conv_net with dim_param "batch" as the first axis of its input and output (bound to 1
                       by default: the same outputs as conv_net).
@@ -452,6 +454,8 @@ def bad_models():
         [x], [tensor_input("y", [1, 2, 3, 3])], [w], 13)
     yield "bad_dynamic_shape", make_model("bad", [helper.make_node("Relu", ["x"], ["y"])],
                                           [tensor_input("x", ["N", "F"])], [tensor_input("y", ["N", "F"])], [], 13)
+    yield "bad_output_shape", make_model("bad", [helper.make_node("Relu", ["x"], ["y"])],
+                                         [tensor_input("x", ["N", 4])], [tensor_input("y", ["N", 5])], [], 13)
     yield "conv_nchw_output", make_model("conv_nchw_output", [helper.make_node("Conv", ["x", "w"], ["y"])],
                                          [x], [tensor_input("y", [1, 2, 3, 3])], [w], 13)
     yield "bad_weights", make_model("bad", [helper.make_node("Conv", ["x", "wx"], ["y"])],

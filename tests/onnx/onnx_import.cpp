@@ -20,6 +20,7 @@
 #include <ctnn/models/bad_dynamic_shape.hpp>
 #include <ctnn/models/bad_integer_types.hpp>
 #include <ctnn/models/bad_malformed.hpp>
+#include <ctnn/models/bad_output_shape.hpp>
 #include <ctnn/models/conv_nchw_output.hpp>
 #include <ctnn/models/bad_unsupported_op.hpp>
 #include <ctnn/models/bad_weights.hpp>
@@ -135,6 +136,11 @@ static_assert(!imported<models::conv_net_dynamic_batch>.error.failed() &&
               imported<models::conv_net_dynamic_batch>.output_tensor(0).dims == conv_net.output_tensor(0).dims &&
               imported<models::conv_net_dynamic_batch>.node_count == conv_net.node_count);
 
+// A graph output's declared static extent that differs from the computed one: y declared [N, 5], computed [1, 4].
+static_assert(error_of<models::bad_output_shape>.code == code(onnx::onnx_error::output_shape_differs) &&
+              error_of<models::bad_output_shape>.axis == 1 && error_of<models::bad_output_shape>.expected == ctnn::make_shape(1, 4) &&
+              error_of<models::bad_output_shape>.actual == ctnn::make_shape(-1, 5));
+
 // The bindings text: entries NAME=N and INPUT=[D0,...] separated by spaces, ';' or ','; the last one wins.
 static_assert(onnx::detail::bound_extent("batch=2 seq=16", "seq") == 16 && onnx::detail::bound_extent("b=2;b=3", "b") == 3);
 static_assert(onnx::detail::bound_extent("batch=2", "bat") == -1 && onnx::detail::bound_extent("batch=2", "") == -1);
@@ -183,6 +189,8 @@ TEST_CASE("ctnn::onnx::describe words the diagnostics as the compile errors do")
   CHECK(words<models::bad_dynamic_shape>().find("value \"x\" (name at byte 38), shape [-1,-1], axis 1 (dim_param \"F\"): "
                                                 "bind it with --dim F=N") != std::string::npos);
   CHECK(words<models::conv_nchw_output>() == "ok\n");
+  CHECK(words<models::bad_output_shape>().find("value \"y\" (name at byte 60), declared [-1,5], computed [1,4], axis 1") !=
+        std::string::npos);
   CHECK(words<models::bad_weights>().find("node 0 (Conv), operand 1") != std::string::npos);
   CHECK(words<models::bad_integer_types>().find("different element types") != std::string::npos);
   CHECK(words<models::bad_integer_types>().find("node 0 (Add), operand 1") != std::string::npos);

@@ -92,6 +92,12 @@ struct onnx_symbolic_dimension {
                                              "\"INPUT=[D0,D1,...]\"; the input, the axis and the dim_param are the "
                                              "template arguments.");
 };
+template <class Value, class Axis, class Inferred, class Declared>
+struct onnx_output_shape_differs {
+  static_assert(detail::always_false<Value>, "ctnn::onnx: a graph output's declared shape has a static extent other "
+                                             "than the one its nodes compute (the output, the axis, the computed "
+                                             "and the declared shape are the template arguments).");
+};
 template <class Value, class Rank>
 struct onnx_rank_too_high {
   static_assert(detail::always_false<Value>, "ctnn::onnx: a tensor has more than ctnn::max_rank (6) dimensions.");
@@ -202,6 +208,10 @@ constexpr auto onnx_error_type() {
       return std::type_identity<errors::onnx_symbolic_dimension<
           value, errors::input_axis<D.axis>, ctnn::detail::node_named_t<D.op_name>,
           static_cast<dimension_problem>(D.reason), typename ctnn::detail::shape_type<D.actual>::type>>{};
+    else if constexpr (code == onnx_error::output_shape_differs)
+      return std::type_identity<errors::onnx_output_shape_differs<value, errors::input_axis<D.axis>,
+                                                                  typename ctnn::detail::shape_type<D.expected>::type,
+                                                                  typename ctnn::detail::shape_type<D.actual>::type>>{};
     else if constexpr (code == onnx_error::rank_too_high)
       return std::type_identity<errors::onnx_rank_too_high<value, errors::count<D.rank_actual>>>{};
     else if constexpr (code == onnx_error::unsupported_tensor_feature)

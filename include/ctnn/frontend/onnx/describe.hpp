@@ -201,6 +201,15 @@ void describe(const diagnostic& d, const char* bytes, std::size_t size, Sink&& o
         out(" (no dim_param): give the input's shape with --input-shape NAME=D0,D1,...");
       }
       break;
+    case onnx_error::output_shape_differs:
+      detail::put_value(out, d.byte_offset, bytes, size);
+      out(", declared ");
+      detail::put_shape(out, d.actual);
+      out(", computed ");
+      detail::put_shape(out, d.expected);
+      out(", axis ");
+      put_number(out, d.axis);
+      break;
     case onnx_error::rank_too_high:
       detail::put_value(out, d.byte_offset, bytes, size);
       out(", rank ");

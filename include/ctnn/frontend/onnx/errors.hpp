@@ -56,9 +56,11 @@ enum class onnx_error : std::int32_t {
                                // actual: its declared shape (-1 = symbolic); unbound: expected = [the dim_param's
                                // byte offset, its length] (empty: none), the diagnostic's op_name its text;
                                // shape_differs: expected = the --input-shape binding
+  output_shape_differs,        // byte_offset: the graph output's name; axis: the first static extent that differs (a
+                               // rank that differs is not checked); expected: the computed shape; actual: the declared
 };
 inline constexpr std::int32_t first_onnx_error = 300;
-inline constexpr std::int32_t last_onnx_error = static_cast<std::int32_t>(onnx_error::symbolic_dimension);
+inline constexpr std::int32_t last_onnx_error = static_cast<std::int32_t>(onnx_error::output_shape_differs);
 
 constexpr error_code code_of(onnx_error e) { return static_cast<error_code>(e); }
 constexpr bool is_onnx_error(error_code c) {
@@ -129,6 +131,7 @@ constexpr std::string_view name_of(onnx_error e) {
     case onnx_error::too_many_model_io: return "onnx_too_many_model_io";
     case onnx_error::integer_arithmetic: return "onnx_integer_arithmetic";
     case onnx_error::symbolic_dimension: return "onnx_symbolic_dimension";
+    case onnx_error::output_shape_differs: return "onnx_output_shape_differs";
     case onnx_error::unsupported_rank: return "onnx_unsupported_rank";
     case onnx_error::operand_type: return "onnx_operand_type";
     case onnx_error::operand_value: return "onnx_operand_value";
@@ -202,6 +205,10 @@ constexpr std::string_view sentence_of(onnx_error e) {
              "gives an extent: bind it by name (ctnn-run/ctnn-inspect --dim NAME=N; ctnn_add_model(... ONNX_DIMS "
              "NAME=N); ctnn::onnx::model's Dims \"NAME=N\"), or give the input's whole shape (--input-shape "
              "INPUT=D0,D1,...; \"INPUT=[D0,D1,...]\"). A symbolic first axis (the batch) is bound to 1 unless bound.";
+    case onnx_error::output_shape_differs:
+      return "ctnn::onnx: a graph output's declared shape has a static extent other than the one its nodes compute "
+             "(a symbolic extent takes the computed one): the model, or the bindings of its input dimensions, "
+             "disagree with the declaration.";
   }
   return {};
 }

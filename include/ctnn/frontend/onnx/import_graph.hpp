@@ -169,6 +169,22 @@ constexpr void import_inputs(S& s, const protobuf::span& graph) {
   s.take_reader_error();
 }
 
+// A graph output's declared shape against the one its nodes compute: symbolic extents (and an undeclared shape
+// or rank) take the computed one; a static extent that differs is an error.
+template <class S>
+constexpr bool declared_output_shape_agrees(S& s, const protobuf::span& proto, const shape& computed) {
+  const value_info_view info = s.f.read_value_info(proto);
+  if (s.take_reader_error()) return false;
+  if (!info.has_shape || info.dims.rank != computed.rank || info.rank > max_rank) return true;
+  for (std::int32_t d = 0; d < computed.rank; ++d) {
+    if (info.dims[d] <= 0 || info.dims[d] == computed[d]) continue;
+    s.m.fail_in_file(diagnostic{code_of(onnx_error::output_shape_differs), -1, S::no_row_kind, computed, info.dims,
+                                {.byte_offset = info.name.at, .axis = d}, name{}});
+    return false;
+  }
+  return true;
+}
+
 template <class S>
 constexpr void import_outputs(S& s, const protobuf::span& graph) {
   protobuf::field fd{};
@@ -194,6 +210,7 @@ constexpr void import_outputs(S& s, const protobuf::span& graph) {
     if (qdq_lowering<S>{s}.settle(read)) return;
     std::int32_t id = as_onnx(s, v, 0);
     if (s.failed() || id < 0) return;
+    if (!declared_output_shape_agrees(s, fd.bytes, s.m.tensor_at(id).dims)) return;
     // A graph input, a constant, or an output listed twice: a copy writes this output's buffer.
     if (s.m.tensor_at(id).role != tensor_role::intermediate || s.at(v).copies++ > 0)
       id = s.reshape(id, {}, numbered("output", static_cast<std::size_t>(s.m.output_count)));  // no target: a copy
