@@ -177,14 +177,11 @@ void describe(const diagnostic& d, const char* bytes, std::size_t size, Sink&& o
       detail::put_name_or_number(out, name_of(static_cast<data_type>(d.rejected_value)), d.rejected_value);
       break;
     case onnx_error::no_static_shape:
+    case onnx_error::symbolic_dimension:  // value "x" (name at byte 38), shape [-1,-1][, axis 1 ...]
       detail::put_value(out, d.byte_offset, bytes, size);
       out(", shape ");
       detail::put_shape(out, d.actual);
-      break;
-    case onnx_error::symbolic_dimension:
-      detail::put_value(out, d.byte_offset, bytes, size);
-      out(", shape ");
-      detail::put_shape(out, d.actual);
+      if (code == onnx_error::no_static_shape) break;
       out(", axis ");
       put_number(out, d.axis);
       if (static_cast<dimension_problem>(d.reason) == dimension_problem::shape_differs) {
