@@ -37,7 +37,13 @@ Models that must be rejected (the expected diagnostic is in tests/onnx/CMakeList
                       supported: the tools name all three at once.
   bad_attribute       Conv with group = 3 on 2 channels: attribute group = 3 at node 1.
   bad_malformed       conv_net cut inside its graph: the graph's length runs past the end of the file.
-  bad_dynamic_shape   input [N, 4] (a symbolic batch).
+  bad_dynamic_shape   input [N, F]: a symbolic batch (bound to 1) and a symbolic dim "F" that must be bound
+                      (onnx::model's Dims "F=4", ctnn-run --dim F=4: then it runs, a Relu).
+  bad_output_shape    Relu of x [N, 4] whose output is declared [N, 5]: the declared static extent contradicts the
+                      computed one.
+Symbolic dimensions as torch.onnx.export(..., dynamic_axes=...) writes them (issue #28):
+  conv_net_dynamic_batch  conv_net with dim_param "batch" as the first axis of its input and output (bound to 1
+                      by default: the same outputs as conv_net).
   bad_weights         Conv whose weights are a graph input (operand 1 is not a constant).
   bad_integer_types   Add of a uint8 and an int8 input (plain integer arithmetic takes one type).
 """
@@ -447,7 +453,9 @@ def bad_models():
         helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Conv", ["r", "w"], ["y"], group=3)],
         [x], [tensor_input("y", [1, 2, 3, 3])], [w], 13)
     yield "bad_dynamic_shape", make_model("bad", [helper.make_node("Relu", ["x"], ["y"])],
-                                          [tensor_input("x", ["N", 4])], [tensor_input("y", ["N", 4])], [], 13)
+                                          [tensor_input("x", ["N", "F"])], [tensor_input("y", ["N", "F"])], [], 13)
+    yield "bad_output_shape", make_model("bad", [helper.make_node("Relu", ["x"], ["y"])],
+                                         [tensor_input("x", ["N", 4])], [tensor_input("y", ["N", 5])], [], 13)
     yield "conv_nchw_output", make_model("conv_nchw_output", [helper.make_node("Conv", ["x", "w"], ["y"])],
                                          [x], [tensor_input("y", [1, 2, 3, 3])], [w], 13)
     yield "bad_weights", make_model("bad", [helper.make_node("Conv", ["x", "wx"], ["y"])],
@@ -488,6 +496,19 @@ def malformed(data: bytes) -> tuple[bytes, int]:
     raise ValueError("no graph")
 
 
+def with_symbolic_batch(model, name):
+    """The model with dim_param "batch" as the first axis of its inputs and outputs (dynamic_axes={0: "batch"})."""
+    symbolic = onnx.ModelProto()
+    symbolic.CopyFrom(model)
+    symbolic.graph.name = name
+    for value in list(symbolic.graph.input) + list(symbolic.graph.output):
+        dim = value.type.tensor_type.shape.dim[0]
+        dim.ClearField("dim_value")
+        dim.dim_param = "batch"
+    onnx.checker.check_model(symbolic)
+    return symbolic
+
+
 def main():
     OUT.mkdir(parents=True, exist_ok=True)
     for make in (conv_net_model, branch_net_model, mlp_model, transpose_net_model, sub_net_model):
@@ -495,6 +516,8 @@ def main():
         name = model.graph.name
         write(name, model)
         write_expected(name, shapes, run, notes)
+        if name == "conv_net":
+            write("conv_net_dynamic_batch", with_symbolic_batch(model, "conv_net_dynamic_batch"))
     model, inputs, outputs, run, notes = plain_integer_net_model()
     write("plain_integer_net", model)
     write_typed_expected("plain_integer_net", inputs, outputs, run, notes)

@@ -23,6 +23,9 @@
 //                                          prefix, grid, halo, extra MACs and estimated peaks (the line of
 //                                          ctnn-memory-report --patches, patch_stage.hpp), then the
 //                                          patched module (crop, the prefix's ops per patch, paste)
+//   ctnn-inspect --dim NAME=N --input-shape INPUT=D0,D1,... <model.onnx>
+//                                          an ONNX model's symbolic input dimensions bound (onnx_dims.hpp; a
+//                                          symbolic first axis nothing binds is bound to 1, and a line says so)
 //
 // The format is decided as in every tool and in ctnn_add_model (model_file.hpp, format_of): "TFL3" at byte 4
 // is TFLite, else a file named *.onnx is ONNX, else the file is neither.
@@ -151,6 +154,7 @@ struct job {
   bool import_only = false;
   bool patches = false;
   std::string_view target;  // --target: the core whose kernel families are shown (empty: none)
+  std::string dims;         // --dim, --input-shape: the ONNX bindings of symbolic input dims (onnx_dims.hpp)
 };
 
 // --target's names and their instruction sets.
@@ -247,12 +251,13 @@ int inspect_onnx(const job& j) {
   const char* bytes = j.bytes->data();
   const std::size_t size = j.bytes->size();
   const auto r = std::make_unique<ctnn::onnx::import_result<T, N, R>>();
-  ctnn::onnx::import_into<V>(*r, bytes, size, stem_of(j.path));
+  ctnn::onnx::import_into<V>(*r, bytes, size, stem_of(j.path), {.dims = j.dims});
   if (r->ir.error.failed()) {
     ctnn::onnx::describe(r->ir.error, bytes, size, write);
     ctnn_tools::put_unsupported_onnx_parts(stdout, bytes, size);
     return 1;
   }
+  std::printf("%s", ctnn_tools::batch_note(*r, bytes, size).c_str());
   std::printf("constants re-laid out at compile time: %d\n", r->relayout_count);
   return inspect_module(j, r->ir);
 }
@@ -315,7 +320,7 @@ int run_onnx(job& j) {
   std::printf("file: %.*s (%zu bytes), ONNX IR version %lld, opset %lld\n", static_cast<int>(j.path.size()), j.path.data(),
               size, static_cast<long long>(f.ir_version()), static_cast<long long>(f.opset()));
   constexpr std::size_t large = ctnn_tools::large_module::tensor_capacity, large_values = ctnn_tools::large_onnx_values;
-  const ctnn::onnx::import_counts b = ctnn_tools::onnx_counts<large, large, large_values, large>(bytes, size);
+  const ctnn::onnx::import_counts b = ctnn_tools::onnx_counts<large, large, large_values, large>(bytes, size, {.dims = j.dims});
   if (f.failed()) {
     ctnn::onnx::describe(f.error().as_diagnostic(ctnn::onnx::code_of(ctnn::onnx::onnx_error::malformed_model)),
                          bytes, size, write);
@@ -402,9 +407,11 @@ int run(job& j) {
 
 int main(int argc, char** argv) {
   constexpr ctnn_tools::option_spec options[] = {
-      {"--import-only", false}, {"--patches", false}, {"--operators", false}, {"--fast-kernels", false}, {"--target", true}};
+      {"--import-only", false}, {"--patches", false}, {"--operators", false}, {"--fast-kernels", false}, {"--target", true},
+      ctnn_tools::onnx_dim_option_specs[0], ctnn_tools::onnx_dim_option_specs[1]};
   constexpr std::string_view synopsis =
-      "[--import-only] [--patches] [--target <core>] <model.tflite|model.onnx> | --operators | --fast-kernels";
+      "[--import-only] [--patches] [--target <core>] [--dim NAME=N]... [--input-shape INPUT=D0,D1,...]... "
+      "<model.tflite|model.onnx> | --operators | --fast-kernels";
   if (const int status = ctnn_tools::screen_options(
           argc, argv, synopsis,
           "  --operators     the operators the TFLite and ONNX frontends import (Markdown tables)\n"
@@ -414,7 +421,8 @@ int main(int argc, char** argv) {
           "                  (ctnn::patch_execution<ctnn::max_extra_macs<10>>); the patch stage is printed\n"
           "  --target <core> the kernel family of every call on that core, and why the reference kernel runs\n"
           "                  where it does: cortex-m0plus, cortex-m3, cortex-m4, cortex-m7, cortex-m33,\n"
-          "                  cortex-m55, cortex-m85, generic, sse4.1, avx2, avx512-vnni, neon\n",
+          "                  cortex-m55, cortex-m85, generic, sse4.1, avx2, avx512-vnni, neon\n" +
+              std::string{ctnn_tools::onnx_dim_options_help},
           options);
       status >= 0)
     return status;
@@ -423,6 +431,11 @@ int main(int argc, char** argv) {
   job j{};
   const char* path = nullptr;
   for (int a = 1; a < argc; ++a) {
+    if (std::string problem; ctnn_tools::read_onnx_dim_option(argc, argv, a, j.dims, problem)) {
+      if (problem.empty()) continue;
+      std::fprintf(stderr, "%s: %s\n", argv[0], problem.c_str());
+      return 3;
+    }
     if (std::strcmp(argv[a], "--import-only") == 0) j.import_only = true;
     else if (std::strcmp(argv[a], "--patches") == 0) j.patches = true;
     else if (std::strcmp(argv[a], "--target") == 0 && a + 1 < argc) j.target = argv[++a];

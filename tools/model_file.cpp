@@ -5,7 +5,8 @@
 namespace ctnn_tools {
 
 template ctnn::onnx::import_counts onnx_counts<large_module::tensor_capacity, large_module::node_capacity, large_onnx_values,
-                                               large_module::tensor_capacity>(const char*, std::size_t);
+                                               large_module::tensor_capacity>(const char*, std::size_t,
+                                                                              const ctnn::onnx::import_options&);
 
 namespace detail {
 template int import_tflite<small_module>(const model_context&, small_module&);

@@ -167,12 +167,15 @@ struct onnx_import {
 template <class Module>
 int import_onnx(const model_context& c, onnx_import<Module>& i) {
   auto& r = *i.result;
-  ctnn::onnx::import_into<onnx_import<Module>::V>(r, c.bytes.data(), c.bytes.size(), stem_of(c.path));
+  ctnn::onnx::import_into<onnx_import<Module>::V>(r, c.bytes.data(), c.bytes.size(), stem_of(c.path),
+                                                  {.dims = c.options.onnx_dims()});
   if (r.ir.error.failed()) {
     say(c, described([&](auto sink) { ctnn::onnx::describe(r.ir.error, c.bytes.data(), c.bytes.size(), sink); }));
     put_unsupported_onnx_parts(stderr, c.bytes.data(), c.bytes.size());
     return model_status;
   }
+  if (const std::string note = batch_note(r, c.bytes.data(), c.bytes.size()); !note.empty())
+    std::fprintf(stderr, "%s: %s: note: %s", c.program, c.path, note.c_str());
   if (c.wanted == constants::computed) {
     i.relaid.resize(static_cast<std::size_t>(r.relayout_count));
     for (std::size_t k = 0; k < i.relaid.size(); ++k) {
@@ -228,7 +231,7 @@ int compile_model_bytes(const char* program, const char* path, const std::vector
     ctnn::onnx::model_file f{bytes.data(), bytes.size()};
     const ctnn::onnx::import_counts b =
         onnx_counts<large_module::tensor_capacity, large_module::node_capacity, large_onnx_values,
-                    large_module::tensor_capacity>(bytes.data(), bytes.size());
+                    large_module::tensor_capacity>(bytes.data(), bytes.size(), {.dims = options.onnx_dims()});
     if (f.failed()) {
       detail::say(c, detail::described([&](auto sink) {
         ctnn::onnx::describe(f.error().as_diagnostic(ctnn::onnx::code_of(ctnn::onnx::onnx_error::malformed_model)),

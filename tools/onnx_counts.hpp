@@ -16,10 +16,10 @@ namespace ctnn_tools {
 // when bounds() does not fit: a QDQ model's bounds count every QuantizeLinear/DequantizeLinear pair (a few
 // hundred nodes of onnxruntime's quantizer bound 6,000 tensors), which the import lowers to one op.
 template <std::size_t T, std::size_t N, std::size_t V, std::size_t R>
-ctnn::onnx::import_counts onnx_counts(const char* bytes, std::size_t size) {
+ctnn::onnx::import_counts onnx_counts(const char* bytes, std::size_t size, const ctnn::onnx::import_options& options) {
   const ctnn::onnx::import_counts b = ctnn::onnx::bounds(bytes, size);
   const auto r = std::make_unique<ctnn::onnx::import_result<T, N, R>>();
-  ctnn::onnx::import_into<V>(*r, bytes, size);
+  ctnn::onnx::import_into<V>(*r, bytes, size, "onnx", options);
   // Past the capacities: the bounds. Another failure: the import at the chosen capacities reports it again
   // (the counts so far fit, so that its diagnostic is the one the user reads, not a capacity's).
   if (r->ir.error.failed()) {
@@ -33,6 +33,7 @@ ctnn::onnx::import_counts onnx_counts(const char* bytes, std::size_t size) {
 
 // The tools' large capacities (model_file.hpp: large_module, large_onnx_values): compiled once (model_file.cpp,
 // the ctnn_tools_model_file library).
-extern template ctnn::onnx::import_counts onnx_counts<4096, 4096, 16384, 4096>(const char*, std::size_t);
+extern template ctnn::onnx::import_counts onnx_counts<4096, 4096, 16384, 4096>(const char*, std::size_t,
+                                                                                     const ctnn::onnx::import_options&);
 
 }  // namespace ctnn_tools

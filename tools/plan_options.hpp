@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <ctnn/ir/diagnostic.hpp>
 #include <ctnn/ir/diagnostic_text.hpp>
@@ -26,18 +27,23 @@
 #include <ctnn/memory/options.hpp>
 
 #include "command_line.hpp"
+#include "onnx_dims.hpp"
 
 namespace ctnn_tools {
 
 // For screen_options and the tools' --help.
-inline constexpr std::array<option_spec, 6> plan_option_specs{{{"--pool", true},
+// (with the ONNX dimension bindings, onnx_dims.hpp: the plan is of the model with them).
+inline constexpr std::array<option_spec, 8> plan_option_specs{{{"--pool", true},
                                                                 {"--pin", true},
                                                                 {"--in-place", false},
                                                                 {"--reuse", false},
                                                                 {"--io-in-arena", false},
-                                                                {"--patches", false}}};
+                                                                {"--patches", false},
+                                                                onnx_dim_option_specs[0],
+                                                                onnx_dim_option_specs[1]}};
 inline constexpr std::string_view plan_options_synopsis =
-    "[--pool name:bytes]... [--pin tensor:pool]... [--in-place] [--reuse] [--io-in-arena] [--patches]";
+    "[--pool name:bytes]... [--pin tensor:pool]... [--in-place] [--reuse] [--io-in-arena] [--patches] "
+    "[--dim NAME=N]... [--input-shape INPUT=D0,D1,...]...";
 inline constexpr std::string_view plan_options_help =
     "memory plan options (those of ctnn::compile, docs/memory.md):\n"
     "  --pool name:bytes   a writable pool with that limit, in fallback order (repeatable); without one the\n"
@@ -48,6 +54,8 @@ inline constexpr std::string_view plan_options_help =
     "  --io-in-arena       the model's inputs and outputs in the pools (ctnn::io_in_arena)\n"
     "  --patches           the first ops patch by patch where that lowers RAM within 10 % more MACs\n"
     "                      (ctnn::patch_execution<ctnn::max_extra_macs<10>>); the patch stage is printed\n";
+// The help of plan options and dimension bindings together.
+inline const std::string plan_and_dim_options_help = std::string{plan_options_help} + std::string{onnx_dim_options_help};
 
 // The options read so far. It owns the pool names that config()'s pool_info entries point to, so it is
 // neither copied nor moved.
@@ -60,6 +68,7 @@ class plan_options {
   // Reads argv[a] (and its value, argv[a + 1], which `a` then points at) if it is a plan option: true.
   // false with `problem` empty: not a plan option; with `problem` set: a plan option with a bad value.
   bool read(int argc, char** argv, int& a, std::string& problem) {
+    if (read_onnx_dim_option(argc, argv, a, onnx_dims_, problem)) return true;
     const std::string_view arg = argv[a];
     if (arg == "--in-place") return windows_in_place_ = true;
     if (arg == "--reuse") return reuse_ = true;
@@ -93,6 +102,9 @@ class plan_options {
 
   // What ctnn::compile's options would make of these (the pool entries point to this object's names).
   bool patches() const { return patches_; }
+  // The ONNX import's bindings of symbolic input dimensions (onnx_dims.hpp).
+  std::string_view onnx_dims() const { return onnx_dims_; }
+  void set_onnx_dims(std::string bindings) { onnx_dims_ = std::move(bindings); }
 
   ctnn::memory::plan_config config() const {
     ctnn::memory::plan_config c{};
@@ -158,6 +170,7 @@ class plan_options {
   std::array<pin_names, ctnn::memory::max_pins> pins_{};
   std::size_t pin_count_ = 0;
   bool windows_in_place_ = false, reuse_ = false, io_in_arena_ = false, patches_ = false;
+  std::string onnx_dims_;
 };
 
 // The arguments of a tool that reads one model file with the plan options and options of its own, each
@@ -166,7 +179,7 @@ class plan_options {
 template <class Own>
 int read_model_arguments(int argc, char** argv, std::string_view synopsis, std::string_view details,
                          std::span<const option_spec> own_options, plan_options& options, const char*& model, Own&& own) {
-  const std::string help = std::string{details} + std::string{plan_options_help};
+  const std::string help = std::string{details} + plan_and_dim_options_help;
   if (const int status = screen_options(argc, argv, synopsis, help, own_options, plan_option_specs); status >= 0) return status;
   model = nullptr;
   for (int a = 1; a < argc; ++a) {

@@ -29,6 +29,10 @@
 // 1e-5, of the reference plus --atol A, default 1e-6) and names the first elements that differ: "run my
 // model and compare with my reference runtime" in one command (the op-conformance suites use it, tests/ops).
 //
+// `--dim NAME=N` and `--input-shape INPUT=D0,D1,...` (.onnx, repeatable) bind the graph inputs' symbolic
+// dimensions (tools/onnx_dims.hpp, docs/frontends.md); a symbolic first axis none binds is bound to 1 (a note on
+// stderr says so).
+//
 // `--invocations N` runs the model N times on the same inputs (default 1) and writes the last run's outputs:
 // a stateful model's state (TFLite variable tensors) carries from one run to the next, as in TFLM's Invoke().
 //
@@ -71,6 +75,7 @@ struct job {
   std::int64_t max_macs = std::int64_t{1} << 30;
   std::int64_t max_memory_bytes = std::int64_t{1} << 28;
   std::int64_t invocations = 1;
+  std::string dims;  // --dim, --input-shape: the ONNX bindings of symbolic input dims (onnx_dims.hpp)
 };
 
 // Reads a file, or says why it cannot on stderr.
@@ -336,7 +341,8 @@ int run_model(const job& j, const Module& m) {
 }
 
 int run_bytes(const job& j, const std::vector<char>& bytes) {
-  const ctnn_tools::plan_options default_plan;
+  ctnn_tools::plan_options default_plan;
+  default_plan.set_onnx_dims(j.dims);
   return ctnn_tools::with_compiled_model_bytes(j.program, j.model_path.c_str(), bytes, default_plan, ctnn_tools::constants::computed,
                                                [&j](const auto& m) { return run_model(j, m); });
 }
@@ -377,11 +383,13 @@ int run(const job& j) {
 int main(int argc, char** argv) {
   constexpr ctnn_tools::option_spec options[] = {{"-o", true}, {"--constant", true}, {"--max-macs", true}, {"--max-memory-bytes", true},
                                                      {"--expect", true}, {"--rtol", true}, {"--atol", true},
-                                                     {"--invocations", true}};
+                                                     {"--invocations", true}, ctnn_tools::onnx_dim_option_specs[0],
+                                                     ctnn_tools::onnx_dim_option_specs[1]};
   if (const int status = ctnn_tools::screen_options(
           argc, argv,
           "<model.tflite|model.onnx> <input files...> -o <output prefix> [--constant K]... [--max-macs N] "
-          "[--max-memory-bytes N] [--expect FILE]... [--rtol R] [--atol A] [--invocations N]",
+          "[--max-memory-bytes N] [--expect FILE]... [--rtol R] [--atol A] [--invocations N] [--dim NAME=N]... "
+          "[--input-shape INPUT=D0,D1,...]...",
           "  -o PREFIX               the outputs go to PREFIX_<k>.bin (raw little-endian)\n"
           "  --constant K            (ONNX) input file K (a TensorProto .pb) becomes a constant of the model\n"
           "  --max-macs N            refuse a model whose inference needs more multiply-accumulates (default 2^30)\n"
@@ -390,7 +398,8 @@ int main(int argc, char** argv) {
           "  --expect FILE           compare output k with the k-th FILE (raw elements); exit status 4 if they differ\n"
           "  --rtol R, --atol A      float32 outputs agree when |got - want| <= R |want| + A (default 1e-5, 1e-6),\n"
           "                          integer outputs when |got - want| <= A (exactly below 1)\n"
-          "  --invocations N         run N times on the same inputs (state carries), write the last outputs\n",
+          "  --invocations N         run N times on the same inputs (state carries), write the last outputs\n" +
+              std::string{ctnn_tools::onnx_dim_options_help},
           options);
       status >= 0)
     return status;
@@ -406,6 +415,11 @@ int main(int argc, char** argv) {
     return false;
   };
   for (int a = 1; a < argc; ++a) {
+    if (std::string problem; ctnn_tools::read_onnx_dim_option(argc, argv, a, j.dims, problem)) {
+      if (problem.empty()) continue;
+      std::fprintf(stderr, "%s: %s\n", argv[0], problem.c_str());
+      return 3;
+    }
     const std::string_view arg = argv[a];
     if (arg == "-o" && a + 1 < argc) j.output_prefix = argv[++a];
     else if (arg == "--max-macs" && a + 1 < argc) {
@@ -433,7 +447,8 @@ int main(int argc, char** argv) {
   if (usage || j.model_path.empty() || j.output_prefix.empty()) {
     std::fprintf(stderr,
                  "usage: %s <model.tflite|model.onnx> <input files...> -o <output prefix> [--constant K]... [--max-macs N] "
-                 "[--max-memory-bytes N] [--expect FILE]... [--rtol R] [--atol A] [--invocations N]\n",
+                 "[--max-memory-bytes N] [--expect FILE]... [--rtol R] [--atol A] [--invocations N] [--dim NAME=N]... "
+                 "[--input-shape INPUT=D0,D1,...]...\n",
                  argv[0]);
     return 3;
   }

@@ -20,10 +20,14 @@
 #include <ctnn/models/bad_dynamic_shape.hpp>
 #include <ctnn/models/bad_integer_types.hpp>
 #include <ctnn/models/bad_malformed.hpp>
+#include <ctnn/models/bad_output_shape.hpp>
 #include <ctnn/models/conv_nchw_output.hpp>
 #include <ctnn/models/bad_unsupported_op.hpp>
 #include <ctnn/models/bad_weights.hpp>
 #include <ctnn/models/conv_net.hpp>
+#include <ctnn/models/conv_net_dynamic_batch.hpp>
+#include <ctnn/models/dynamic_shape_by_input.hpp>
+#include <ctnn/models/dynamic_shape_by_name.hpp>
 #include <ctnn/models/mlp.hpp>
 
 namespace models = ctnn::models;
@@ -114,8 +118,43 @@ static_assert(error_of<models::bad_attribute>.code == code(onnx::onnx_error::uns
 static_assert(error_of<models::bad_malformed>.code == code(onnx::onnx_error::malformed_model) &&
               error_of<models::bad_malformed>.byte_offset == 14 &&
               error_of<models::bad_malformed>.reason == static_cast<std::int64_t>(ctnn::protobuf::expectation::length));
-static_assert(error_of<models::bad_dynamic_shape>.code == code(onnx::onnx_error::no_static_shape) &&
-              error_of<models::bad_dynamic_shape>.actual == ctnn::make_shape(-1, 4));
+// Symbolic input dimensions (dim_bindings.hpp). bad_dynamic_shape: x [N, F]; N, the first axis, is bound to 1,
+// F is bound by nothing: the diagnostic names the input, axis 1 and the dim_param "F".
+static_assert(error_of<models::bad_dynamic_shape>.code == code(onnx::onnx_error::symbolic_dimension) &&
+              error_of<models::bad_dynamic_shape>.actual == ctnn::make_shape(-1, -1) &&
+              error_of<models::bad_dynamic_shape>.axis == 1 && error_of<models::bad_dynamic_shape>.op_name == ctnn::name{"F"} &&
+              error_of<models::bad_dynamic_shape>.reason == static_cast<std::int64_t>(onnx::dimension_problem::unbound));
+// Bound: ONNX_DIMS F=4 (N = 1 by default); ONNX_DIMS "x=[3,4]" N=7 (the input's shape wins over the name).
+static_assert(!imported<models::dynamic_shape_by_name>.error.failed() &&
+              imported<models::dynamic_shape_by_name>.input_tensor(0).dims == ctnn::make_shape(1, 4) &&
+              imported<models::dynamic_shape_by_name>.output_tensor(0).dims == ctnn::make_shape(1, 4));
+static_assert(!imported<models::dynamic_shape_by_input>.error.failed() &&
+              imported<models::dynamic_shape_by_input>.input_tensor(0).dims == ctnn::make_shape(3, 4));
+// conv_net with a symbolic batch: conv_net's module (the declared symbolic output shape is inferred).
+static_assert(!imported<models::conv_net_dynamic_batch>.error.failed() &&
+              imported<models::conv_net_dynamic_batch>.input_tensor(0).dims == ctnn::make_shape(1, 3, 8, 8) &&
+              imported<models::conv_net_dynamic_batch>.output_tensor(0).dims == conv_net.output_tensor(0).dims &&
+              imported<models::conv_net_dynamic_batch>.node_count == conv_net.node_count);
+
+// A graph output's declared static extent that differs from the computed one: y declared [N, 5], computed [1, 4].
+static_assert(error_of<models::bad_output_shape>.code == code(onnx::onnx_error::output_shape_differs) &&
+              error_of<models::bad_output_shape>.axis == 1 && error_of<models::bad_output_shape>.expected == ctnn::make_shape(1, 4) &&
+              error_of<models::bad_output_shape>.actual == ctnn::make_shape(-1, 5));
+
+// The bindings text: entries NAME=N and INPUT=[D0,...] separated by spaces, ';' or ','; the last one wins.
+static_assert(onnx::detail::bound_extent("batch=2 seq=16", "seq") == 16 && onnx::detail::bound_extent("b=2;b=3", "b") == 3);
+static_assert(onnx::detail::bound_extent("batch=2", "bat") == -1 && onnx::detail::bound_extent("batch=2", "") == -1);
+static_assert(onnx::detail::bound_extent("x=[1,2] n=5", "x") == -1 && onnx::detail::bound_extent("x=[1,2],n=5", "n") == 5);
+static_assert([] {
+  ctnn::shape s{};
+  return onnx::detail::bound_input_shape("n=1, input=[1,3,32,32]", "input", s) && s == ctnn::make_shape(1, 3, 32, 32) &&
+         !onnx::detail::bound_input_shape("n=1", "n", s);
+}());
+static_assert(onnx::malformed_dim_binding("") == -1 && onnx::malformed_dim_binding(" a=1;b=[2,3] ") == -1);
+static_assert(onnx::malformed_dim_binding("a=1 b") == 4 && onnx::malformed_dim_binding("a=0") == 0 &&
+              onnx::malformed_dim_binding("=3") == 0 && onnx::malformed_dim_binding("x=[1,,2]") == 0 &&
+              onnx::malformed_dim_binding("x=[1,2") == 0 && onnx::malformed_dim_binding("a=99999999999") == 0 &&
+              onnx::malformed_dim_binding("x=[1,1,1,1,1,1,1]") == 0);
 // conv_nchw_output: the conv's NHWC result goes back to NCHW through a transpose that writes the output.
 constexpr bool transposes_the_output(const auto& m) {
   if (m.error.failed() || m.output_count != 1) return false;
@@ -147,8 +186,11 @@ TEST_CASE("ctnn::onnx::describe words the diagnostics as the compile errors do")
   CHECK(words<models::bad_unsupported_op>().find("\n  node 1 (Det)\n") != std::string::npos);
   CHECK(words<models::bad_attribute>().find("node 1 (Conv), attribute group = 3") != std::string::npos);
   CHECK(words<models::bad_malformed>().find("byte offset 14: expected a length-delimited field") != std::string::npos);
-  CHECK(words<models::bad_dynamic_shape>().find("value \"x\"") != std::string::npos);
+  CHECK(words<models::bad_dynamic_shape>().find("value \"x\" (name at byte 38), shape [-1,-1], axis 1 (dim_param \"F\"): "
+                                                "bind it with --dim F=N") != std::string::npos);
   CHECK(words<models::conv_nchw_output>() == "ok\n");
+  CHECK(words<models::bad_output_shape>().find("value \"y\" (name at byte 60), declared [-1,5], computed [1,4], axis 1") !=
+        std::string::npos);
   CHECK(words<models::bad_weights>().find("node 0 (Conv), operand 1") != std::string::npos);
   CHECK(words<models::bad_integer_types>().find("different element types") != std::string::npos);
   CHECK(words<models::bad_integer_types>().find("node 0 (Add), operand 1") != std::string::npos);
@@ -222,6 +264,31 @@ run_time_import import_file(const char* name) {
 }
 
 }  // namespace
+
+TEST_CASE("a symbolic batch bound to 1 by default is recorded; a binding replaces the default") {
+  using model = models::conv_net_dynamic_batch;
+  const onnx::import_counts b = onnx::bounds(model::bytes.data(), model::bytes.size());
+  REQUIRE((b.tensors <= 1024 && b.nodes <= 1024 && b.values <= 256 && b.relayouts <= 256));
+  auto r = std::make_unique<onnx::import_result<1024, 1024, 256>>();
+  onnx::import_into<256>(*r, model::bytes.data(), model::bytes.size());
+  REQUIRE(!r->ir.error.failed());
+  CHECK(r->batch_bound_to_one == 1u);
+  const ctnn::protobuf::span name = r->batch_names[0];
+  CHECK(std::string_view{model::bytes.data() + name.at, name.length} == "batch");
+  r = std::make_unique<onnx::import_result<1024, 1024, 256>>();
+  onnx::import_into<256>(*r, model::bytes.data(), model::bytes.size(), "onnx", {.dims = "batch=2"});
+  REQUIRE(!r->ir.error.failed());
+  CHECK(r->batch_bound_to_one == 0u);
+  CHECK(r->ir.input_tensor(0).dims == ctnn::make_shape(2, 3, 8, 8));
+  CHECK(r->ir.output_tensor(0).dims == ctnn::make_shape(2, 5));
+  // An input-shape binding that contradicts a static extent, or has another rank, names the input.
+  for (const std::string_view wrong : {"x=[1,4,8,8]", "x=[1,3,8]"}) {
+    r = std::make_unique<onnx::import_result<1024, 1024, 256>>();
+    onnx::import_into<256>(*r, model::bytes.data(), model::bytes.size(), "onnx", {.dims = wrong});
+    CHECK(r->ir.error.code == code(onnx::onnx_error::symbolic_dimension));
+    CHECK(r->ir.error.reason == static_cast<std::int64_t>(onnx::dimension_problem::shape_differs));
+  }
+}
 
 TEST_CASE("an operand that no graph input, initializer or node produces: undefined_operand") {
   const run_time_import r = import_file("bad_dangling_operand.onnx");

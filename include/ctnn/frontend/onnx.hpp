@@ -8,9 +8,9 @@
 //
 //   using net = ctnn::compile<resnet8>;   // net::run(nchw_input, output): the model's own (NCHW) layout
 //
-// model<Bytes, Size, Name>: Bytes points to the first byte of a static char array of at least Size bytes,
+// model<Bytes, Size, Name, Dims>: Bytes points to the first byte of a static char array of at least Size bytes,
 // aligned to 16 (float constants whose raw_data is 4-aligned are read in place: zero-copy); Name
-// (optional) names the module. The import runs in three constant evaluations: bounds() sizes a first
+// (optional) names the module; Dims (optional) binds symbolic input dimensions (below). The import runs in three constant evaluations: bounds() sizes a first
 // import, count() makes the capacities exact, import() fills the module (frontend/onnx/import.hpp
 // documents the mapping). Constants that must change order (OIHW conv weights, Gemm weights without
 // transB, unaligned raw_data, ...) are computed once each, in an inline constexpr array of their own
@@ -45,13 +45,18 @@ namespace ctnn::onnx {
 namespace detail {
 
 // The import of a file: bounds, exact sizes, then the module and its relayout records.
-template <const char* Bytes, std::size_t Size, const char* Name>
+template <const char* Bytes, std::size_t Size, const char* Name, const char* Dims>
 struct imported_model {
   static constexpr const char* bytes = Bytes;
+  static constexpr import_options options{Dims == nullptr ? std::string_view{} : std::string_view{Dims}};
+  static_assert(malformed_dim_binding(options.dims) < 0,
+                "ctnn::onnx::model: the Dims text has an entry that is neither NAME=N nor INPUT=[D0,D1,...] (N, D: "
+                "positive extents; entries separated by spaces, ';' or ',')");
   static constexpr import_counts limits = bounds(Bytes, Size);
-  static constexpr import_counts sizes = count<limits.tensors, limits.nodes, limits.values, limits.relayouts>(Bytes, Size);
+  static constexpr import_counts sizes =
+      count<limits.tensors, limits.nodes, limits.values, limits.relayouts>(Bytes, Size, options);
   static constexpr auto result = import<sizes.tensors, sizes.nodes, sizes.values, sizes.relayouts>(
-      Bytes, Size, Name == nullptr ? std::string_view{"onnx"} : std::string_view{Name});
+      Bytes, Size, Name == nullptr ? std::string_view{"onnx"} : std::string_view{Name}, options);
   using module_type = module<sizes.tensors, sizes.nodes>;
 };
 
@@ -94,16 +99,18 @@ constexpr auto with_relaid_constants(std::index_sequence<K...>) {
   return m;
 }
 
-template <const char* Bytes, std::size_t Size, const char* Name>
+template <const char* Bytes, std::size_t Size, const char* Name, const char* Dims>
 struct model_value {
-  using imported = imported_model<Bytes, Size, Name>;
+  using imported = imported_model<Bytes, Size, Name, Dims>;
   static constexpr typename imported::module_type value =
       with_relaid_constants<imported>(std::make_index_sequence<static_cast<std::size_t>(imported::result.relayout_count)>{});
 };
 
 }  // namespace detail
 
-template <const char* Bytes, std::size_t Size, const char* Name = nullptr>
-struct model : frontend_detail::embedded_model<Bytes, Size, detail::model_value<Bytes, Size, Name>> {};
+// Dims (optional): the bindings of the graph inputs' symbolic dimensions, "batch=1 seq=16" or
+// "input=[1,3,32,32]" (onnx/dim_bindings.hpp); without one a symbolic first axis is bound to 1.
+template <const char* Bytes, std::size_t Size, const char* Name = nullptr, const char* Dims = nullptr>
+struct model : frontend_detail::embedded_model<Bytes, Size, detail::model_value<Bytes, Size, Name, Dims>> {};
 
 }  // namespace ctnn::onnx

@@ -28,6 +28,7 @@ template <std::int64_t Value> struct element_value;
 template <std::int64_t Bits>
 struct float32_bits;  // a float32 as its bit pattern (int32)
 template <std::int64_t Index> struct producing_node;  // the index in the graph of the node that produces a value
+template <std::int64_t Axis> struct input_axis;       // an axis of a graph input
 
 template <class AtByte, protobuf::expectation Expected>
 struct onnx_malformed_model {
@@ -76,9 +77,26 @@ struct onnx_unsupported_tensor_type {
 };
 template <class Value, class Shape>
 struct onnx_no_static_shape {
-  static_assert(detail::always_false<Value>, "ctnn::onnx: a model input has no static shape (a symbolic, unknown "
-                                                   "or 0 extent): export the model with a fixed batch size and input "
-                                                   "shape.");
+  static_assert(detail::always_false<Value>, "ctnn::onnx: a model input has no static shape (no shape at all, "
+                                                   "or too many elements): export the model with its input shape, or "
+                                                   "give it (ctnn::onnx::model's Dims \"INPUT=[D0,D1,...]\", "
+                                                   "ctnn_add_model(... ONNX_DIMS \"INPUT=[D0,D1,...]\")).");
+};
+// DimParam: the dim_param's name as node_named<'b', 'a', ...> (empty: none); Problem: onnx::dimension_problem.
+template <class Value, class Axis, class DimParam, onnx::dimension_problem Problem, class Declared>
+struct onnx_symbolic_dimension {
+  static_assert(detail::always_false<Value>, "ctnn::onnx: a model input has a symbolic dimension (a dim_param name, "
+                                             "or no extent) that no binding gives an extent: bind it by name with "
+                                             "ctnn::onnx::model<bytes, size, name, dims> where dims is \"NAME=N\" "
+                                             "(ctnn_add_model(... ONNX_DIMS NAME=N)), or give the input's shape as "
+                                             "\"INPUT=[D0,D1,...]\"; the input, the axis and the dim_param are the "
+                                             "template arguments.");
+};
+template <class Value, class Axis, class Inferred, class Declared>
+struct onnx_output_shape_differs {
+  static_assert(detail::always_false<Value>, "ctnn::onnx: a graph output's declared shape has a static extent other "
+                                             "than the one its nodes compute (the output, the axis, the computed "
+                                             "and the declared shape are the template arguments).");
 };
 template <class Value, class Rank>
 struct onnx_rank_too_high {
@@ -186,6 +204,14 @@ constexpr auto onnx_error_type() {
           errors::onnx_unsupported_tensor_type<value, static_cast<data_type>(D.rejected_value)>>{};
     else if constexpr (code == onnx_error::no_static_shape)
       return std::type_identity<errors::onnx_no_static_shape<value, typename ctnn::detail::shape_type<D.actual>::type>>{};
+    else if constexpr (code == onnx_error::symbolic_dimension)
+      return std::type_identity<errors::onnx_symbolic_dimension<
+          value, errors::input_axis<D.axis>, ctnn::detail::node_named_t<D.op_name>,
+          static_cast<dimension_problem>(D.reason), typename ctnn::detail::shape_type<D.actual>::type>>{};
+    else if constexpr (code == onnx_error::output_shape_differs)
+      return std::type_identity<errors::onnx_output_shape_differs<value, errors::input_axis<D.axis>,
+                                                                  typename ctnn::detail::shape_type<D.expected>::type,
+                                                                  typename ctnn::detail::shape_type<D.actual>::type>>{};
     else if constexpr (code == onnx_error::rank_too_high)
       return std::type_identity<errors::onnx_rank_too_high<value, errors::count<D.rank_actual>>>{};
     else if constexpr (code == onnx_error::unsupported_tensor_feature)

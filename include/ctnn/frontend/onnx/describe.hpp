@@ -177,9 +177,35 @@ void describe(const diagnostic& d, const char* bytes, std::size_t size, Sink&& o
       detail::put_name_or_number(out, name_of(static_cast<data_type>(d.rejected_value)), d.rejected_value);
       break;
     case onnx_error::no_static_shape:
+    case onnx_error::symbolic_dimension:  // value "x" (name at byte 38), shape [-1,-1][, axis 1 ...]
       detail::put_value(out, d.byte_offset, bytes, size);
       out(", shape ");
       detail::put_shape(out, d.actual);
+      if (code == onnx_error::no_static_shape) break;
+      out(", axis ");
+      put_number(out, d.axis);
+      if (static_cast<dimension_problem>(d.reason) == dimension_problem::shape_differs) {
+        out(": the bound shape ");
+        detail::put_shape(out, d.expected);
+        out(" differs (rank, or a static extent)");
+      } else if (d.expected.rank == 2 && d.expected[1] > 0) {
+        out(" (dim_param \"");
+        out(detail::file_text(bytes, size, d.expected[0], d.expected[1]));
+        out("\"): bind it with --dim ");
+        out(detail::file_text(bytes, size, d.expected[0], d.expected[1]));
+        out("=N");
+      } else {
+        out(" (no dim_param): give the input's shape with --input-shape NAME=D0,D1,...");
+      }
+      break;
+    case onnx_error::output_shape_differs:
+      detail::put_value(out, d.byte_offset, bytes, size);
+      out(", declared ");
+      detail::put_shape(out, d.actual);
+      out(", computed ");
+      detail::put_shape(out, d.expected);
+      out(", axis ");
+      put_number(out, d.axis);
       break;
     case onnx_error::rank_too_high:
       detail::put_value(out, d.byte_offset, bytes, size);

@@ -52,9 +52,15 @@ enum class onnx_error : std::int32_t {
                                // this one; reason: ctnn::onnx::node_order
   qdq_group,                   // operator_code, input_slot: a QDQ group's operand that no integer op takes
                                // (frontend/onnx/import_qdq.hpp)
+  symbolic_dimension,          // byte_offset: the graph input's name; axis; reason: ctnn::onnx::dimension_problem;
+                               // actual: its declared shape (-1 = symbolic); unbound: expected = [the dim_param's
+                               // byte offset, its length] (empty: none), the diagnostic's op_name its text;
+                               // shape_differs: expected = the --input-shape binding
+  output_shape_differs,        // byte_offset: the graph output's name; axis: the first static extent that differs (a
+                               // rank that differs is not checked); expected: the computed shape; actual: the declared
 };
 inline constexpr std::int32_t first_onnx_error = 300;
-inline constexpr std::int32_t last_onnx_error = static_cast<std::int32_t>(onnx_error::qdq_group);
+inline constexpr std::int32_t last_onnx_error = static_cast<std::int32_t>(onnx_error::output_shape_differs);
 
 constexpr error_code code_of(onnx_error e) { return static_cast<error_code>(e); }
 constexpr bool is_onnx_error(error_code c) {
@@ -88,6 +94,12 @@ constexpr std::string_view name_of(tensor_feature f) {
   return {};
 }
 
+// Why a graph input's symbolic dimension has no extent (onnx_error::symbolic_dimension; dim_bindings.hpp).
+enum class dimension_problem : std::int32_t {
+  unbound = 1,    // no binding gives it (and it is not the first axis, which is bound to 1)
+  shape_differs,  // an input-shape binding has another rank, or another extent where the model's is static
+};
+
 // Why a node reads a value that it or a later node produces (onnx_error::operand_produced_later). ONNX
 // lists a graph's nodes in topological order.
 enum class node_order : std::int32_t {
@@ -118,6 +130,8 @@ constexpr std::string_view name_of(onnx_error e) {
     case onnx_error::unsupported_tensor_feature: return "onnx_unsupported_tensor_feature";
     case onnx_error::too_many_model_io: return "onnx_too_many_model_io";
     case onnx_error::integer_arithmetic: return "onnx_integer_arithmetic";
+    case onnx_error::symbolic_dimension: return "onnx_symbolic_dimension";
+    case onnx_error::output_shape_differs: return "onnx_output_shape_differs";
     case onnx_error::unsupported_rank: return "onnx_unsupported_rank";
     case onnx_error::operand_type: return "onnx_operand_type";
     case onnx_error::operand_value: return "onnx_operand_value";
@@ -151,8 +165,8 @@ constexpr std::string_view sentence_of(onnx_error e) {
       return "ctnn::onnx: a model input or constant has an element type ctnn does not support here (FLOAT, UINT8, INT8, "
              "INT32, INT64 or BOOL activations; FLOAT weights; INT64 shapes and pads).";
     case onnx_error::no_static_shape:
-      return "ctnn::onnx: a model input has no static shape (a symbolic, unknown or 0 extent): export the model with a "
-             "fixed batch size and input shape.";
+      return "ctnn::onnx: a model input has no static shape (no shape at all, or too many elements): export the model "
+             "with its input shape, or give it (--input-shape INPUT=D0,D1,...; ONNX_DIMS \"INPUT=[D0,D1,...]\").";
     case onnx_error::rank_too_high:
       return "ctnn::onnx: a tensor has more than ctnn::max_rank (6) dimensions.";
     case onnx_error::unsupported_tensor_feature:
@@ -186,6 +200,15 @@ constexpr std::string_view sentence_of(onnx_error e) {
              "ops (docs/frontends.md, QDQ models): a DequantizeLinear of integer weights and a Conv, Gemm "
              "or MatMul over them are read only by that op and its QuantizeLinear; weight scales per tensor "
              "or along the output channels; a bias INT32 with zero point 0 and scale x_scale * w_scale.";
+    case onnx_error::symbolic_dimension:
+      return "ctnn::onnx: a model input has a symbolic dimension (a dim_param name, or no extent) that no binding "
+             "gives an extent: bind it by name (ctnn-run/ctnn-inspect --dim NAME=N; ctnn_add_model(... ONNX_DIMS "
+             "NAME=N); ctnn::onnx::model's Dims \"NAME=N\"), or give the input's whole shape (--input-shape "
+             "INPUT=D0,D1,...; \"INPUT=[D0,D1,...]\"). A symbolic first axis (the batch) is bound to 1 unless bound.";
+    case onnx_error::output_shape_differs:
+      return "ctnn::onnx: a graph output's declared shape has a static extent other than the one its nodes compute "
+             "(a symbolic extent takes the computed one): the model, or the bindings of its input dimensions, "
+             "disagree with the declaration.";
   }
   return {};
 }

@@ -7,6 +7,7 @@
 //   constexpr auto r = ctnn::onnx::import<c.tensors, c.nodes, c.values, c.relayouts>(bytes, size, "kws");
 //   r.ir.error.failed() ...; r.relayouts[k]: constants to re-lay out (onnx.hpp materialises them)
 //   ctnn::onnx::import_into<b.values>(*heap_result, bytes, size, "kws");  // at run time, in place
+//   ... import(bytes, size, "kws", {.dims = "batch=1 seq=16"})  // symbolic input dims bound (dim_bindings.hpp)
 //
 // Mapping:
 //  * Layout. Activations of rank 4 are NCHW in ONNX and NHWC inside ctnn (docs/design.md §2): every ONNX value
@@ -86,6 +87,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include <ctnn/frontend/onnx/dim_bindings.hpp>
 #include <ctnn/frontend/onnx/import_graph.hpp>
 #include <ctnn/frontend/onnx/import_values.hpp>
 #include <ctnn/frontend/onnx/schema.hpp>
@@ -147,33 +149,38 @@ constexpr import_counts bounds(const char* bytes, std::size_t size) {
 // the heap (it can be megabytes).
 template <std::size_t MaxValues, std::size_t MaxTensors, std::size_t MaxNodes, std::size_t MaxRelayouts>
 constexpr void import_into(import_result<MaxTensors, MaxNodes, MaxRelayouts>& r, const char* bytes, std::size_t size,
-                           std::string_view model_name = "onnx") {
+                           std::string_view model_name = "onnx", const import_options& options = {}) {
   model_file f{bytes, size};
   std::array<detail::value, MaxValues> values{};
   detail::importer_state<module<MaxTensors, MaxNodes>, MaxValues, MaxRelayouts> s{f, r.ir, values, r.relayouts};
+  s.dim_bindings = options.dims;
   detail::import_graph(s, model_name);
   r.relayout_count = s.relayout_count;
   r.value_count = s.value_count;
   r.known = s.known_data;
+  r.batch_bound_to_one = s.batch_bound_to_one;
+  r.batch_names = s.batch_names;
 }
 
 // The same as a value (constant evaluation: onnx::model).
 template <std::size_t MaxTensors, std::size_t MaxNodes, std::size_t MaxValues, std::size_t MaxRelayouts>
 constexpr import_result<MaxTensors, MaxNodes, MaxRelayouts> import(const char* bytes, std::size_t size,
-                                                                    std::string_view model_name = "onnx") {
+                                                                    std::string_view model_name = "onnx",
+                                                                    const import_options& options = {}) {
   import_result<MaxTensors, MaxNodes, MaxRelayouts> r{};
-  import_into<MaxValues>(r, bytes, size, model_name);
+  import_into<MaxValues>(r, bytes, size, model_name, options);
   return r;
 }
 
 // The exact capacities: an import with the bounds, counted.
 template <std::size_t MaxTensors, std::size_t MaxNodes, std::size_t MaxValues, std::size_t MaxRelayouts>
-constexpr import_counts count(const char* bytes, std::size_t size) {
+constexpr import_counts count(const char* bytes, std::size_t size, const import_options& options = {}) {
   module_graph<MaxTensors, MaxNodes> m{};  // the graph alone: a whole module's tables would cost steps
   std::array<relayout, MaxRelayouts> relayouts{};
   std::array<detail::value, MaxValues> values{};
   model_file f{bytes, size};
   detail::importer_state<module_graph<MaxTensors, MaxNodes>, MaxValues, MaxRelayouts> s{f, m, values, relayouts};
+  s.dim_bindings = options.dims;
   detail::import_graph(s, "onnx");
   import_counts c{};
   c.tensors = m.tensor_count > 0 ? static_cast<std::size_t>(m.tensor_count) : 1;

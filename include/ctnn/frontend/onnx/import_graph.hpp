@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include <ctnn/frontend/detail/operand_tree.hpp>
+#include <ctnn/frontend/onnx/dim_bindings.hpp>
 #include <ctnn/frontend/onnx/import_qdq.hpp>
 #include <ctnn/frontend/onnx/import_table.hpp>
 
@@ -185,6 +186,53 @@ constexpr void import_node(S& s, const protobuf::span& proto) {
 // -----------------------------------------------------------------------------------------------------
 // The graph.
 
+// A graph input's shape with its symbolic dims bound (dim_bindings.hpp): an input-shape binding, else each
+// dim_param's binding, else 1 for the first axis (the batch, noted in batch_bound_to_one); false after a
+// diagnostic naming the input, the axis and the dim_param.
+template <class S>
+constexpr bool bind_input_shape(S& s, const value_info_view& info, shape& dims) {
+  const std::string_view input = s.f.reader().view(info.name);
+  shape whole{};
+  const bool given = bound_input_shape(s.dim_bindings, input, whole);
+  if (!info.has_shape && !given)
+    return s.fail(onnx_error::no_static_shape, {.byte_offset = info.name.at, .rank_actual = info.rank}, {}, info.dims),
+           false;
+  const auto problem = [&](dimension_problem p, std::int32_t axis, const shape& expected, const name& dim_param) {
+    s.m.fail_in_file(diagnostic{code_of(onnx_error::symbolic_dimension), -1, S::no_row_kind, expected, info.dims,
+                                {.byte_offset = info.name.at, .axis = axis, .reason = static_cast<std::int64_t>(p)},
+                                dim_param});
+    return false;
+  };
+  if (given && info.has_shape && whole.rank != info.dims.rank)
+    return problem(dimension_problem::shape_differs, 0, whole, name{});
+  dims = given ? whole : info.dims;
+  for (std::int32_t d = 0; d < dims.rank; ++d) {
+    const std::int32_t declared = info.has_shape ? info.dims[d] : -1;
+    if (declared > 0) {
+      if (dims[d] != declared) return problem(dimension_problem::shape_differs, d, whole, name{});
+      continue;
+    }
+    if (given) continue;
+    const protobuf::span param = info.dim_names[static_cast<std::size_t>(d)];
+    const std::string_view param_text = s.f.reader().view(param);
+    const std::int64_t bound = bound_extent(s.dim_bindings, param_text);
+    if (bound > 0) {
+      dims.dims[static_cast<std::size_t>(d)] = static_cast<std::int32_t>(bound);
+    } else if (d == 0) {
+      dims.dims[0] = 1;
+      s.batch_bound_to_one |= std::uint32_t{1} << s.m.input_count;
+      s.batch_names[static_cast<std::size_t>(s.m.input_count)] = param;
+    } else {
+      shape where{};
+      where.rank = 2;
+      where.dims[0] = static_cast<std::int32_t>(param.at);
+      where.dims[1] = static_cast<std::int32_t>(param.length);
+      return problem(dimension_problem::unbound, d, where, name{param_text});
+    }
+  }
+  return true;
+}
+
 template <class S>
 constexpr void import_inputs(S& s, const protobuf::span& graph) {
   protobuf::field fd{};
@@ -205,12 +253,12 @@ constexpr void import_inputs(S& s, const protobuf::span& graph) {
                     {.byte_offset = info.name.at, .rejected_value = static_cast<std::int64_t>(info.type)});
     if (info.rank > max_rank)
       return s.fail(onnx_error::rank_too_high, {.byte_offset = info.name.at, .rank_actual = info.rank});
-    bool is_static = info.has_shape;
-    for (std::int32_t d = 0; d < info.dims.rank; ++d) is_static = is_static && info.dims[d] > 0;
-    if (!is_static || s.pass_too_large(info.dims))
+    shape dims{};
+    if (!bind_input_shape(s, info, dims)) return;
+    if (s.pass_too_large(dims))
       return s.fail(onnx_error::no_static_shape, {.byte_offset = info.name.at, .rank_actual = info.rank}, {},
                     info.dims);
-    const std::int32_t id = s.add_tensor(info.dims, s.label_of(v), tensor_role::input);
+    const std::int32_t id = s.add_tensor(dims, s.label_of(v), tensor_role::input);
     if (id < 0) return;
     s.m.tensor_at(id).type = dtype_of(info.type);
     s.m.tensor_at(id).io_index = s.m.input_count;
@@ -218,6 +266,22 @@ constexpr void import_inputs(S& s, const protobuf::span& graph) {
     s.at(v).onnx_layout = id;
   }
   s.take_reader_error();
+}
+
+// A graph output's declared shape against the one its nodes compute: symbolic extents (and an undeclared shape
+// or rank) take the computed one; a static extent that differs is an error.
+template <class S>
+constexpr bool declared_output_shape_agrees(S& s, const protobuf::span& proto, const shape& computed) {
+  const value_info_view info = s.f.read_value_info(proto);
+  if (s.take_reader_error()) return false;
+  if (!info.has_shape || info.dims.rank != computed.rank || info.rank > max_rank) return true;
+  for (std::int32_t d = 0; d < computed.rank; ++d) {
+    if (info.dims[d] <= 0 || info.dims[d] == computed[d]) continue;
+    s.m.fail_in_file(diagnostic{code_of(onnx_error::output_shape_differs), -1, S::no_row_kind, computed, info.dims,
+                                {.byte_offset = info.name.at, .axis = d}, name{}});
+    return false;
+  }
+  return true;
 }
 
 template <class S>
@@ -245,6 +309,7 @@ constexpr void import_outputs(S& s, const protobuf::span& graph) {
     if (qdq_lowering<S>{s}.settle(read)) return;
     std::int32_t id = as_onnx(s, v, 0);
     if (s.failed() || id < 0) return;
+    if (!declared_output_shape_agrees(s, fd.bytes, s.m.tensor_at(id).dims)) return;
     // A graph input, a constant, or an output listed twice: a copy writes this output's buffer.
     if (s.m.tensor_at(id).role != tensor_role::intermediate || s.at(v).copies++ > 0)
       id = s.reshape(id, {}, numbered("output", static_cast<std::size_t>(s.m.output_count)));  // no target: a copy

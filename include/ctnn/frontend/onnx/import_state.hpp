@@ -44,6 +44,11 @@ struct importer_state {
   std::array<known_integers, max_known_values> known{};
   std::array<std::int64_t, max_known_store> known_data{};
   std::int32_t known_count = 0, known_used = 0;
+  // Symbolic input dimensions (dim_bindings.hpp): the bindings, and the inputs whose first axis was bound to 1
+  // by default (bit k: input k; batch_names[k]: its dim_param, if any).
+  std::string_view dim_bindings{};
+  std::uint32_t batch_bound_to_one = 0;
+  std::array<protobuf::span, max_model_io> batch_names{};
 
   // ---------------------------------------------------------------------------------------------------
   // Diagnostics.

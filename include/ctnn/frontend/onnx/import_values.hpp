@@ -98,6 +98,10 @@ struct import_result {
   std::int32_t relayout_count = 0;
   std::int32_t value_count = 0;
   std::array<std::int64_t, max_known_store> known{};  // the integers computed at import (relayout_kind::known_integers)
+  // Graph inputs whose symbolic first axis no binding gave: bound to 1 (dim_bindings.hpp). Bit k: input k;
+  // batch_names[k]: the dim_param's name in the file (empty: none).
+  std::uint32_t batch_bound_to_one = 0;
+  std::array<protobuf::span, max_model_io> batch_names{};
 };
 
 namespace detail {

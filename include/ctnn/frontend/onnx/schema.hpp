@@ -199,6 +199,7 @@ struct value_info_view {
   bool has_shape = false;
   shape dims{};
   std::uint32_t rank = 0;
+  std::array<protobuf::span, max_rank> dim_names{};  // each dim's dim_param (empty: none)
 };
 
 class model_file {
@@ -385,6 +386,8 @@ class model_file {
       const protobuf::field value = reader_.last(f.bytes, schema::dimension::dim_value);
       std::int64_t extent = value.present() && value.type == protobuf::wire::varint ? static_cast<std::int64_t>(value.value) : -1;
       if (extent < -1 || extent >= 0x80000000LL) extent = -1;
+      const protobuf::field param = reader_.last(f.bytes, schema::dimension::dim_param);
+      if (v.rank < max_rank && param.present() && param.type == protobuf::wire::len) v.dim_names[v.rank] = param.bytes;
       if (v.rank < max_rank) v.dims.dims[v.rank] = static_cast<std::int32_t>(extent);
       ++v.rank;
     }
