@@ -60,6 +60,14 @@ struct concat : prints_axis<op_defaults> {
   }
   static constexpr std::size_t operands_read(const kernel_params& p) { return static_cast<std::size_t>(p.concat.count); }
 
+  // The call's inputs as pointers to elements of type T.
+  template <class T, class Params>
+  [[gnu::always_inline]] static std::array<const T*, max_node_inputs> operands_as(Params p, const void* const* operands) {
+    std::array<const T*, max_node_inputs> inputs{};
+    for (std::size_t k = 0; k < static_cast<std::size_t>(p->concat.count); ++k) inputs[k] = static_cast<const T*>(operands[k]);
+    return inputs;
+  }
+
   // TFLite's: an input quantized otherwise than the result is rescaled with a table of each input's float
   // scale and bias (pass::requantization::concat_input_rescaling_of).
   static constexpr void requantize(const quantized_operands& q, const node&, kernel_params& p) {
@@ -80,20 +88,18 @@ struct concat : prints_axis<op_defaults> {
   [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {
     kernel::reference::concat(p, operands, result);
   }
+  // Plain integers and bools are copied by their size; int8 and int16 are quantized activations (TFLite's
+  // rescaling where an input is quantized otherwise).
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays& rq) {
     if (!is_quantized_activation(p->type)) {
       byte_move::with_integer_type(p, [&]<class T>(T) {
-        std::array<const T*, max_node_inputs> inputs{};
-        for (std::size_t k = 0; k < static_cast<std::size_t>(p->concat.count); ++k) inputs[k] = static_cast<const T*>(operands[k]);
-        kernel::reference::concat(p, inputs.data(), static_cast<T*>(result));
+        kernel::reference::concat(p, operands_as<T>(p, operands).data(), static_cast<T*>(result));
       });
       return;
     }
     with_activation_type(p, [&]<class T>(T) {
-      std::array<const T*, max_node_inputs> inputs{};
-      for (std::size_t k = 0; k < static_cast<std::size_t>(p->concat.count); ++k) inputs[k] = static_cast<const T*>(operands[k]);
-      kernel::reference::int8::concat(p, inputs.data(), static_cast<T*>(result), rq.requantize, rq.scale, rq.bias);
+      kernel::reference::int8::concat(p, operands_as<T>(p, operands).data(), static_cast<T*>(result), rq.requantize, rq.scale, rq.bias);
     });
   }
 
