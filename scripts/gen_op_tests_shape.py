@@ -22,7 +22,8 @@ scales, and outputs quantized otherwise than the input: TFLM copies the bytes), 
 a view; ONNX Squeeze, Unsqueeze (axes as input from opset 13, attribute before), Slice (negative steps,
 clamped ends, omitted axes/steps), Split (split input or attribute, num_outputs), Gather, DepthToSpace (DCR,
 CRD), SpaceToDepth, Identity (float32); CONCATENATION and Concat of more operands than an IR node holds (20, 25, 70 parts
-of a SPLIT/Split joined in another order: concats of concats).
+of a SPLIT/Split joined in another order: concats of concats); an int64 Concat of non-constant inputs (Swin-T's
+index grids).
 
 Also writes the models ctnn must refuse: tests/data/tflite/shape_refused_*.tflite and
 tests/data/onnx/shape_refused_*.onnx (tests/frontend/frontend_shape_refusals.cpp).
@@ -690,6 +691,25 @@ def refused_onnx():
     }
 
 
+def int64_index_grid_concat(seed):
+    """Concat of two int64 inputs [14, 14, 1] along the last axis into an index grid [14, 14, 2] (392 elements,
+    more than the importer's known values hold, and not constant: the int64 kernel runs), as Swin-T's
+    shifted-window attention mask builds one; NumPy's int64 outputs (values beyond 2^32 included)."""
+    from onnx import TensorProto, helper
+
+    def build():
+        rng = np.random.default_rng(seed)
+        rows = rng.integers(-2**40, 2**40, size=[14, 14, 1], dtype=np.int64)
+        cols = rng.integers(-2**40, 2**40, size=[14, 14, 1], dtype=np.int64)
+        graph = helper.make_graph(
+            [node("Concat", ["rows", "cols"], ["grid"], axis=-1)], "shape_case",
+            [helper.make_tensor_value_info(name, TensorProto.INT64, [14, 14, 1]) for name in ("rows", "cols")],
+            [helper.make_tensor_value_info("grid", TensorProto.INT64, None)])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], producer_name="ctnn-test")
+        return model, [rows, cols], [np.concatenate([rows, cols], axis=-1)]
+    return build()
+
+
 # ----------------------------------------------------------------------------------------------------
 # Writing (scripts/op_tests.py: the case folders, CASES.sha256).
 
@@ -705,6 +725,8 @@ def main() -> None:
     # them) for 70 parts, three levels of concats inside ctnn.
     model, inputs, outputs = case_split_then_concat([2, 70, 1], 1, 70, [(11 * k) % 70 for k in range(70)], I, 64)()
     family.write_computed_case("split_then_concat_i8_seventy_parts", "model.tflite", model.serialize(), inputs, outputs)
+    model, inputs, outputs = int64_index_grid_concat(132)
+    family.write_computed_case("onnx_concat_int64_index_grid", "model.onnx", model.SerializeToString(), inputs, outputs)
     family.finish()
     op_tests.write_refused("shape", refused_tflite(), refused_onnx())
 

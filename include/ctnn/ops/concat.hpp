@@ -2,7 +2,7 @@
 // concat: its inputs joined along attrs.axis, every other extent equal (TFLite CONCATENATION, ONNX Concat).
 // The int8 kernel copies the inputs quantized as the result and rescales the others (TFLite's
 // ConcatenationWithScaling, with a per-input table); the int16 one copies every input (TFLM's: its inputs and
-// result have zero point 0, their scales are not read). The descriptor of op_kind::concat (ops/descriptor.hpp).
+// result have zero point 0, their scales are not read), and so does the one of plain integers and bools. The descriptor of op_kind::concat (ops/descriptor.hpp).
 // Whether a concat writes its inputs in place (their buffers slices of its result's) is the memory
 // planner's (memory/buffers.hpp, concat_in_place).
 #include <array>
@@ -19,7 +19,9 @@ namespace ctnn::ops {
 struct concat : prints_axis<op_defaults> {
   static constexpr op_kind kind = op_kind::concat;
   static constexpr operand_range operands{1, static_cast<std::int32_t>(max_node_inputs)};
-  static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8 || type == dtype::i16; }
+  // Besides float32 and the quantized int8/int16, any plain integer or bool (ONNX's int64 index grids that
+  // are too large to be known at import): a copy of the elements, by their size.
+  static constexpr bool has_kernel(dtype type) { return any_type_move::has_kernel(type); }
   static constexpr bool int16_symmetric = true;
   static constexpr bool joins_operands = true;
 
@@ -58,6 +60,14 @@ struct concat : prints_axis<op_defaults> {
   }
   static constexpr std::size_t operands_read(const kernel_params& p) { return static_cast<std::size_t>(p.concat.count); }
 
+  // The call's inputs as pointers to elements of type T.
+  template <class T, class Params>
+  [[gnu::always_inline]] static std::array<const T*, max_node_inputs> operands_as(Params p, const void* const* operands) {
+    std::array<const T*, max_node_inputs> inputs{};
+    for (std::size_t k = 0; k < static_cast<std::size_t>(p->concat.count); ++k) inputs[k] = static_cast<const T*>(operands[k]);
+    return inputs;
+  }
+
   // TFLite's: an input quantized otherwise than the result is rescaled with a table of each input's float
   // scale and bias (pass::requantization::concat_input_rescaling_of).
   static constexpr void requantize(const quantized_operands& q, const node&, kernel_params& p) {
@@ -78,12 +88,18 @@ struct concat : prints_axis<op_defaults> {
   [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {
     kernel::reference::concat(p, operands, result);
   }
+  // Plain integers and bools are copied by their size; int8 and int16 are quantized activations (TFLite's
+  // rescaling where an input is quantized otherwise).
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays& rq) {
+    if (!is_quantized_activation(p->type)) {
+      byte_move::with_integer_type(p, [&]<class T>(T) {
+        kernel::reference::concat(p, operands_as<T>(p, operands).data(), static_cast<T*>(result));
+      });
+      return;
+    }
     with_activation_type(p, [&]<class T>(T) {
-      std::array<const T*, max_node_inputs> inputs{};
-      for (std::size_t k = 0; k < static_cast<std::size_t>(p->concat.count); ++k) inputs[k] = static_cast<const T*>(operands[k]);
-      kernel::reference::int8::concat(p, inputs.data(), static_cast<T*>(result), rq.requantize, rq.scale, rq.bias);
+      kernel::reference::int8::concat(p, operands_as<T>(p, operands).data(), static_cast<T*>(result), rq.requantize, rq.scale, rq.bias);
     });
   }
 

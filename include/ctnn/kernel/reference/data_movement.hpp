@@ -48,8 +48,9 @@ template <kernel_params P, class Run>
 }
 
 }  // namespace detail
-template <class Params>
-constexpr void concat(Params p, const float* const* inputs, float* output) {
+// Its inputs' elements copied in output order: any element type (float32; plain integers and bools by size).
+template <class Params, class T>
+constexpr void concat(Params p, const T* const* inputs, T* output) {
   detail::for_each_concat_run(p, [&](std::int32_t i, std::int64_t from, std::int64_t to,
                                      std::int64_t length) {
     for (std::int64_t k = 0; k < length; ++k) output[to + k] = inputs[i][from + k];
