@@ -1,8 +1,12 @@
 // Vector depthwise conv2d, dense, pooling, element-wise and resize kernels against the reference kernels on
 // random shapes (odd channel counts: every narrower vector tier and the scalar tail, padding at every
 // edge, stride 2, dilation).
+#include <algorithm>
+#include <array>
 #include <bit>
+#include <limits>
 
+#include <ctnn/ir/shape_rules.hpp>
 #include <ctnn/kernel/simd/f32.hpp>
 
 #include "kernels/simd_f32_support.hpp"
@@ -56,6 +60,30 @@ constexpr kernel_params resize(ctnn::op_kind kind, std::int32_t n, std::int32_t 
   return p;
 }
 
+// A binary op of operands shaped `a` and `b` (numpy broadcasting).
+constexpr kernel_params broadcast(ctnn::op_kind kind, ctnn::shape a, ctnn::shape b) {
+  kernel_params p{};
+  p.kind = kind;
+  p.in = a;
+  p.in2 = b;
+  ctnn::shape_rules::broadcast(a, b, p.out);
+  return p;
+}
+
+// An activation with coefficients (hard_sigmoid alpha x + beta, leaky_relu's slope alpha).
+constexpr kernel_params activation_with(ctnn::op_kind kind, ctnn::shape s, float alpha, float beta = 0.0f) {
+  kernel_params p = elementwise(kind, s);
+  p.coefficients.alpha_bits = std::bit_cast<std::uint32_t>(alpha);
+  p.coefficients.beta_bits = std::bit_cast<std::uint32_t>(beta);
+  return p;
+}
+
+constexpr kernel_params unary_function(ctnn::math_function f, ctnn::shape s) {
+  kernel_params p = elementwise(ctnn::op_kind::unary_function, s);
+  p.coefficients.function = f;
+  return p;
+}
+
 }  // namespace
 
 #ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
@@ -68,6 +96,75 @@ template <kernel_params P>
 void check(double tolerance, std::uint32_t seed) {
   CAPTURE(seed);
   check_kernel<simd::f32_kernel<P>, P>(tolerance, seed);
+}
+
+// erf, gelu: double functions other than <cmath>'s, both rounded to float: one float rounding apart at most.
+inline constexpr double function_tolerance = 1.2e-7;
+
+// The kernel of P (a unary_function over elements) against the reference's function on [-8, 8] evenly;
+// the largest error relative to the reference's value.
+template <kernel_params P>
+double sweep() {
+  const auto n = static_cast<std::size_t>(P.out.elements());
+  std::vector<float> x(n), got(n), want(n);
+  for (std::size_t i = 0; i < n; ++i) x[i] = -8.0f + 16.0f * static_cast<float>(i) / static_cast<float>(n - 1);
+  const float* operands[] = {x.data(), nullptr};
+  simd::f32_kernel<P>::run(operands, got.data());
+  ctnn::kernel::invoke_f32<P>(operands, want.data());
+  double worst = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double error = std::fabs(static_cast<double>(got[i]) - want[i]);
+    if (want[i] != 0.0f) worst = std::fmax(worst, error / std::fabs(static_cast<double>(want[i])));
+    else CHECK(got[i] == 0.0f);
+  }
+  return worst;
+}
+
+// layer_norm over the last axes of `in` (`axes` of them) with `operands` - 1 of the scale and bias shaped `affine`.
+constexpr kernel_params layer_norm(ctnn::shape in, std::int32_t axes, ctnn::shape affine, std::int32_t operands) {
+  kernel_params p = elementwise(ctnn::op_kind::layer_norm, in);
+  p.in2 = p.in3 = affine;
+  p.operand_count = operands;
+  for (std::int32_t d = in.rank - axes; d < in.rank; ++d) p.mean.reduce_axes |= 1u << d;
+  p.norm.epsilon_bits = std::bit_cast<std::uint32_t>(1e-5f);
+  return p;
+}
+
+// The layer_norm kernel of P against the reference on random operands (x offset from 0 by 3, so that the mean
+// matters); the largest error relative to max(|reference|, 1) (outputs are of order 1, a cancellation of
+// normalised * scale against bias leaves no scale to be relative to).
+template <kernel_params P>
+double check_layer_norm(std::uint32_t seed) {
+  static_assert(simd::f32_kernel<P>::supports);
+  std::vector<float> x = random_values(static_cast<std::size_t>(P.in.elements()), seed);
+  for (auto& v : x) v = 3.0f + 2.0f * v;
+  const std::vector<float> scale = random_values(static_cast<std::size_t>(P.in2.elements()), seed + 1),
+                           bias = random_values(static_cast<std::size_t>(P.in3.elements()), seed + 2);
+  const float* operands[] = {x.data(), scale.data(), bias.data(), nullptr};
+  std::vector<float> got(x.size()), want(x.size());
+  simd::f32_kernel<P>::run(operands, got.data());
+  ctnn::kernel::invoke_f32<P>(operands, want.data());
+  double worst = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    worst = std::fmax(worst, std::fabs(static_cast<double>(got[i]) - want[i]) / std::fmax(std::fabs(want[i]), 1.0));
+  return worst;
+}
+
+// The softmax kernel of P against the reference on random rows in [-4, 4]; the largest error relative to the
+// reference's value.
+template <kernel_params P>
+double check_softmax(std::uint32_t seed) {
+  static_assert(simd::f32_kernel<P>::supports);
+  std::vector<float> x = random_values(static_cast<std::size_t>(P.in.elements()), seed);
+  for (auto& v : x) v *= 4.0f;
+  const float* operands[] = {x.data(), nullptr};
+  std::vector<float> got(x.size()), want(x.size());
+  simd::f32_kernel<P>::run(operands, got.data());
+  ctnn::kernel::invoke_f32<P>(operands, want.data());
+  double worst = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    worst = std::fmax(worst, std::fabs(static_cast<double>(got[i]) - want[i]) / std::fabs(static_cast<double>(want[i])));
+  return worst;
 }
 
 // The tolerance is an argument: clang 14 has no floating-point template parameters.
@@ -140,12 +237,108 @@ TEST_CASE("global_avg_pool, add, mul, relu, relu6: identical to the reference") 
   check<elementwise(ctnn::op_kind::mul, ctnn::make_shape(2, 3, 3, 16), ctnn::activation::relu6)>(0.0, 4);
   check<elementwise(ctnn::op_kind::relu, ctnn::make_shape(1, 77))>(0.0, 5);
   check<elementwise(ctnn::op_kind::relu6, ctnn::make_shape(1, 4, 4, 13))>(0.0, 6);
-  constexpr kernel_params broadcast = [] {
-    kernel_params p = elementwise(ctnn::op_kind::add, ctnn::make_shape(1, 4, 4, 8));
-    p.in2 = ctnn::make_shape(8);
+}
+
+TEST_CASE("sub, div, maximum, minimum and broadcast operands: identical to the reference") {
+  using ctnn::make_shape;
+  using ctnn::op_kind;
+  check<elementwise(op_kind::sub, make_shape(1, 5, 37), ctnn::activation::relu)>(0.0, 1);
+  check<elementwise(op_kind::div, make_shape(2, 3, 3, 19), ctnn::activation::relu6)>(0.0, 2);
+  check<elementwise(op_kind::maximum, make_shape(1, 53))>(0.0, 3);
+  check<elementwise(op_kind::minimum, make_shape(3, 7, 11))>(0.0, 4);
+  // LayerNormalization's decomposition: x - mean, / sqrt(variance), * scale, + bias; a bias first.
+  check<broadcast(op_kind::sub, make_shape(1, 8, 37), make_shape(1, 8, 1))>(0.0, 5);
+  check<broadcast(op_kind::div, make_shape(1, 9, 37), make_shape(1, 9, 1))>(0.0, 6);
+  check<broadcast(op_kind::mul, make_shape(1, 8, 37), make_shape(37))>(0.0, 7);
+  check<broadcast(op_kind::add, make_shape(67), make_shape(1, 8, 67))>(0.0, 8);
+  // Scalars either side (attention's scale, GELU's constants), a row repeated against a column repeated.
+  check<broadcast(op_kind::div, make_shape(4, 8, 9), make_shape())>(0.0, 9);
+  check<broadcast(op_kind::sub, make_shape(1), make_shape(2, 3, 21))>(0.0, 10);
+  check<broadcast(op_kind::maximum, make_shape(5, 1), make_shape(1, 23))>(0.0, 11);
+  check<broadcast(op_kind::minimum, make_shape(3, 4, 1, 1), make_shape(3, 4, 5, 7))>(0.0, 12);
+  // A middle axis repeated: the reference walks it.
+  static_assert(!simd::f32_kernel<broadcast(op_kind::add, make_shape(1, 4, 4, 8), make_shape(4, 1, 8))>::supports);
+  static_assert(!simd::f32_kernel<broadcast(op_kind::add, make_shape(8, 1, 32), make_shape(8, 4, 32))>::supports);
+}
+
+TEST_CASE("hard_swish, hard_sigmoid, leaky_relu, abs, neg, square, reciprocal, sqrt, rsqrt: the reference's arithmetic; sigmoid, tanh, erf, gelu in double") {
+  using ctnn::make_shape;
+  using ctnn::op_kind;
+  check<elementwise(op_kind::hard_swish, make_shape(1, 5, 5, 37))>(0.0, 1);
+  // alpha x + beta: clang may contract the reference's into one fused multiply-add.
+  check<activation_with(op_kind::hard_sigmoid, make_shape(1, 3, 3, 43), 0.2f, 0.5f)>(direct_tolerance, 2);
+  check<activation_with(op_kind::leaky_relu, make_shape(1, 99), 0.1f)>(0.0, 3);
+  check<elementwise(op_kind::abs, make_shape(2, 37))>(0.0, 7);
+  check<elementwise(op_kind::neg, make_shape(1, 7, 13))>(0.0, 8);
+  check<elementwise(op_kind::square, make_shape(61))>(0.0, 9);
+  check<elementwise(op_kind::reciprocal, make_shape(3, 23))>(0.0, 10);
+  check<elementwise(op_kind::sqrt, make_shape(1, 8, 1))>(0.0, 11);  // NaN below 0: both NaN
+  check<elementwise(op_kind::rsqrt, make_shape(5, 19))>(0.0, 12);
+  // e^-x and tanh from double lanes against <cmath>'s expf and tanhf (not exactly rounded): on 4 x 2^20 values
+  // in [-20, 20] and narrower, 2.4e-7 and 2.1e-7 relative at most (two float roundings).
+  check<elementwise(op_kind::sigmoid, make_shape(1, 7, 7, 37))>(3e-7, 13);
+  check<elementwise(op_kind::tanh, make_shape(3, 45))>(3e-7, 14);
+  // Within a float rounding of the reference's double values, over [-1, 1] and a sweep out to +-8.
+  constexpr std::array functions{ctnn::math_function::erf, ctnn::math_function::gelu, ctnn::math_function::gelu_tanh};
+  check<unary_function(functions[0], make_shape(1, 8, 67))>(function_tolerance, 4);
+  check<unary_function(functions[1], make_shape(1, 8, 67))>(function_tolerance, 5);
+  check<unary_function(functions[2], make_shape(3, 41))>(function_tolerance, 6);
+  const double worst = std::max({sweep<unary_function(functions[0], make_shape(4001))>(),
+                                 sweep<unary_function(functions[1], make_shape(4001))>(),
+                                 sweep<unary_function(functions[2], make_shape(4001))>()});
+  MESSAGE("erf, gelu, gelu_tanh: largest error relative to the reference's value ", worst);
+  CHECK(worst <= function_tolerance);
+  static_assert(!simd::f32_kernel<unary_function(ctnn::math_function::softplus, make_shape(8))>::supports);
+}
+
+TEST_CASE("pow by one exponent: x * x at 2, identical to the reference; other exponents the reference's") {
+  using ctnn::make_shape;
+  constexpr kernel_params power = [] {
+    kernel_params p = broadcast(ctnn::op_kind::binary_function, make_shape(1, 8, 37), make_shape());
+    p.coefficients.function = ctnn::math_function::pow;
     return p;
   }();
-  static_assert(!simd::f32_kernel<broadcast>::supports);
+  static_assert(simd::f32_kernel<power>::supports);
+  std::vector<float> x = random_values(static_cast<std::size_t>(power.in.elements()), 7);
+  x[3] = -0.0f;
+  x[5] = std::numeric_limits<float>::infinity();
+  x[6] = std::nanf("");
+  for (const float exponent : {2.0f, 3.0f, 0.5f}) {
+    CAPTURE(exponent);
+    const float* operands[] = {x.data(), &exponent, nullptr};
+    std::vector<float> got(x.size()), want(x.size());
+    simd::f32_kernel<power>::run(operands, got.data());
+    ctnn::kernel::invoke_f32<power>(operands, want.data());
+    for (std::size_t i = 0; i < x.size(); ++i)
+      CHECK(std::bit_cast<std::uint32_t>(got[i]) == std::bit_cast<std::uint32_t>(want[i]));
+  }
+}
+
+TEST_CASE("softmax over the last axis: exp in double lanes, within a float rounding of the reference") {
+  using ctnn::make_shape;
+  const double worst = std::max({check_softmax<elementwise(ctnn::op_kind::softmax, make_shape(4, 8, 8))>(1),
+                                 check_softmax<elementwise(ctnn::op_kind::softmax, make_shape(3, 37))>(2),
+                                 check_softmax<elementwise(ctnn::op_kind::softmax, make_shape(1, 1001))>(3)});
+  MESSAGE("softmax: largest error relative to the reference's value ", worst);
+  CHECK(worst <= 2.0 * function_tolerance);
+  static_assert(!simd::f32_kernel<elementwise(ctnn::op_kind::softmax, make_shape(5, 1))>::supports);  // fewer than a vector
+}
+
+TEST_CASE("layer_norm over the last axes: mean and variance in double, within a float rounding of the reference") {
+  using ctnn::make_shape;
+  const double worst = std::max({check_layer_norm<layer_norm(make_shape(1, 8, 32), 1, make_shape(32), 3)>(1),
+                                 check_layer_norm<layer_norm(make_shape(2, 5, 67), 1, make_shape(67), 2)>(2),
+                                 check_layer_norm<layer_norm(make_shape(3, 4, 7), 2, make_shape(4, 7), 3)>(3),
+                                 check_layer_norm<layer_norm(make_shape(4, 9), 1, make_shape(), 3)>(4),
+                                 check_layer_norm<layer_norm(make_shape(3, 37), 1, make_shape(3, 37), 1)>(5)});
+  MESSAGE("layer_norm: largest error relative to max(|reference|, 1) ", worst);
+  CHECK(worst <= 2.0 * function_tolerance);
+  // Axes not at the end (InstanceNormalization's layout NCHW over H, W is at the end; over C it is not).
+  static_assert(!simd::f32_kernel<[] {
+    kernel_params p = layer_norm(make_shape(2, 6, 5), 1, make_shape(6, 1), 3);
+    p.mean.reduce_axes = 0b010;
+    return p;
+  }()>::supports);
 }
 
 TEST_CASE("resize_nearest: identical to the reference (TFLite's and ONNX's coordinates, up and down)") {

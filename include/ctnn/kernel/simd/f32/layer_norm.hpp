@@ -1,0 +1,110 @@
+#pragma once
+// float32 layer_norm over the last axes (ONNX LayerNormalization's usual form), vectorised: per row, the
+// mean and the biased variance in double as the reference (ops/layer_norm.hpp), summed in vector lanes
+// (double's rounding, far below float's: the same floats but where the double value lies within a few
+// double ulps of a float rounding boundary), then (x - mean) / sqrt(variance + epsilon) rounded to float,
+// times the scale and plus the bias in float as the reference. The scale and the bias may be one per
+// element of a row (LayerNormalization's), one for all, or whole; other shapes stay with the reference.
+#include <ctnn/kernel/simd/detail/xsimd_config.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/detail/unpacked.hpp>
+#include <ctnn/kernel/simd/detail/f32_lanes.hpp>
+#include <ctnn/kernel/simd/f32/binary.hpp>
+#include <ctnn/kernel/simd/f32/unary.hpp>
+
+#ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
+
+namespace ctnn::kernel::simd::detail {
+
+// The elements per row when `axes` (bit d: axis d) are exactly the last ones of `in`; 0 otherwise.
+constexpr std::int64_t trailing_axes_elements(const shape& in, std::uint32_t axes) {
+  std::int64_t count = 1;
+  std::int32_t d = in.rank - 1;
+  for (; d >= 0 && (axes >> d & 1u) != 0u; --d) count *= in[d];
+  for (; d >= 0; --d)
+    if ((axes >> d & 1u) != 0u) return 0;
+  return axes != 0u ? count : 0;
+}
+
+// Whether a scale or bias of shape `s` is one the kernel reads for rows of `row` elements of `in`.
+constexpr bool row_operand(const shape& s, const shape& in, std::int64_t row) {
+  const operand_layout l = layout_of(s, in);
+  return l.form == operand_form::whole || l.form == operand_form::scalar ||
+         (l.form == operand_form::per_column && l.inner == row);
+}
+
+}  // namespace ctnn::kernel::simd::detail
+
+namespace ctnn::kernel::simd::f32 {
+
+template <kernel_params P>
+struct layer_norm : kernel::detail::reads_constants_as_stored {
+  static constexpr std::int64_t row = detail::trailing_axes_elements(P.in, P.mean.reduce_axes);
+  static constexpr bool scaled = P.operand_count >= 2, biased = P.operand_count >= 3;
+  static constexpr bool supports = P.kind == op_kind::layer_norm && P.type == dtype::f32 && row > 0 &&
+                                   (!scaled || detail::row_operand(P.in2, P.in, row)) &&
+                                   (!biased || detail::row_operand(P.in3, P.in, row));
+
+  static void run(const float* const* operands, float* result) {
+    using D = detail::double_vector;
+    constexpr long step = static_cast<long>(D::size);
+    constexpr long full = row / step * step;
+    constexpr std::int64_t rows = P.in.elements() / row;
+    const double epsilon = static_cast<double>(P.norm.epsilon());
+    const auto load = [](const float* from) __attribute__((always_inline)) {
+      alignas(64) double values[step];
+      for (long k = 0; k < step; ++k) values[k] = static_cast<double>(from[k]);
+      return D::load_aligned(values);
+    };
+    for (std::int64_t r = 0; r < rows; ++r) {
+      const float* x = operands[0] + r * row;
+      float* y = result + r * row;
+      D sums(0.0);
+      for (long i = 0; i < full; i += step) sums += load(x + i);
+      double sum = xsimd::hadd(sums);
+      for (long i = full; i < row; ++i) sum += static_cast<double>(x[i]);
+      const double mean = sum / static_cast<double>(row);
+      const D means(mean);
+      D squares_v(0.0);
+      for (long i = 0; i < full; i += step) {
+        const D centred = load(x + i) - means;
+        squares_v += centred * centred;
+      }
+      double squares = xsimd::hadd(squares_v);
+      for (long i = full; i < row; ++i) squares += (x[i] - mean) * (x[i] - mean);
+      const double deviation = std::sqrt(squares / static_cast<double>(row) + epsilon);
+      const D deviations(deviation);
+      for (long i = 0; i < full; i += step) {
+        alignas(64) double values[step];
+        ((load(x + i) - means) / deviations).store_aligned(values);
+        for (long k = 0; k < step; ++k) y[i + k] = static_cast<float>(values[k]);
+      }
+      for (long i = full; i < row; ++i) y[i] = static_cast<float>((x[i] - mean) / deviation);
+      if constexpr (scaled) scale_and_shift(operands, y, r);
+    }
+  }
+
+ private:
+  // y * scale + bias over one row, in float (the reference's second pass).
+  static void scale_and_shift(const float* const* operands, float* y, std::int64_t r) {
+    constexpr detail::operand_form scale_form = detail::layout_of(P.in2, P.in).form;
+    constexpr detail::operand_form bias_form = biased ? detail::layout_of(P.in3, P.in).form : detail::operand_form::scalar;
+    detail::for_each_channel_chunk<static_cast<int>(row)>([&](auto lanes, int c) __attribute__((always_inline)) {
+      using V = decltype(lanes);
+      const V scale = detail::load_operand<scale_form, V>(operands[1], r, row, c);
+      V value = V::load_unaligned(y + c) * scale;
+      if constexpr (biased) value = value + detail::load_operand<bias_form, V>(operands[2], r, row, c);
+      else value = value + V::broadcast(0.0f);  // the reference adds 0 (-0 becomes +0)
+      value.store_unaligned(y + c);
+    });
+  }
+};
+
+}  // namespace ctnn::kernel::simd::f32
+
+#endif  // XSIMD_NO_SUPPORTED_ARCHITECTURE

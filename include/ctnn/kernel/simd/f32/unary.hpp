@@ -1,0 +1,192 @@
+#pragma once
+// float32 functions of one operand, vectorised: hard_swish and hard_sigmoid (MobileNetV3), leaky_relu, the
+// exactly rounded math (abs, neg, square, reciprocal, sqrt, rsqrt: a decomposed LayerNormalization's square
+// root), sigmoid and tanh (EfficientNet's x * sigmoid(x), LSTMs) and unary_function's erf, gelu and
+// gelu_tanh (transformer blocks). The first do the reference's float arithmetic in its order (IEEE division
+// and square root): identical results. sigmoid's e^-x and tanh come from double lanes rounded once to float
+// (the reference's <cmath> expf and tanhf: within 0.502 and about 2 ulp of the exact value). The reference computes
+// erf and gelu in double and rounds once to float (kernel/reference/unary_function.hpp); so do these, with
+// xsimd's double erf / tanh in place of <cmath>'s (both within an ulp or two of double, far below the
+// float rounding: the results differ from the reference's only where the double value lies within those
+// ulps of a float rounding boundary). The last elements, fewer than a vector, run the reference's function.
+#include <ctnn/kernel/simd/detail/xsimd_config.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <ctnn/ir/module.hpp>
+#include <ctnn/kernel/detail/unpacked.hpp>
+#include <ctnn/kernel/reference/activation.hpp>
+#include <ctnn/kernel/reference/unary_function.hpp>
+#include <ctnn/kernel/reference/unary_math.hpp>
+#include <ctnn/kernel/simd/detail/f32_lanes.hpp>
+
+#ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
+
+namespace ctnn::kernel::simd::detail {
+
+// The unary_function functions computed here.
+constexpr bool vector_math_function(math_function f) {
+  return f == math_function::erf || f == math_function::gelu || f == math_function::gelu_tanh;
+}
+
+constexpr bool unary_activation_kind(const kernel_params& p) {
+  switch (p.kind) {
+    case op_kind::hard_swish:
+    case op_kind::hard_sigmoid:
+    case op_kind::leaky_relu:
+    case op_kind::abs:
+    case op_kind::neg:
+    case op_kind::square:
+    case op_kind::reciprocal:
+    case op_kind::sqrt:
+    case op_kind::rsqrt: return true;
+    case op_kind::sigmoid:
+    case op_kind::tanh: return p.type == dtype::f32;  // int8 / int16: their tables
+    case op_kind::unary_function: return vector_math_function(p.coefficients.function);
+    default: return false;
+  }
+}
+
+// The double vectors the functions run on: 256-bit ones with AVX-512 too (xsimd's 512-bit exp and ldexp
+// pass _mm512_undefined_* sources, which GCC 12 reports as uninitialised under -Werror).
+#if XSIMD_WITH_AVX512F && XSIMD_WITH_FMA3_AVX2
+using double_vector = xsimd::batch<double, xsimd::fma3<xsimd::avx2>>;
+#elif XSIMD_WITH_AVX512F && XSIMD_WITH_AVX2
+using double_vector = xsimd::batch<double, xsimd::avx2>;
+#else
+using double_vector = xsimd::batch<double>;
+#endif
+
+// The square root of each lane (IEEE: exactly rounded). 512-bit vectors call the zero-masked instruction
+// (GCC 12 warns inside _mm512_sqrt_ps, whose merge source is undefined).
+template <class V>
+[[gnu::always_inline]] inline V square_root(const V& x) {
+#if XSIMD_WITH_AVX512F
+  if constexpr (sizeof(V) == 64) return V(_mm512_maskz_sqrt_ps(static_cast<__mmask16>(0xFFFF), x));
+  else
+#endif
+    return xsimd::sqrt(x);
+}
+
+// f of each double (unary_function::evaluate's formulas).
+template <math_function F>
+[[gnu::always_inline]] inline double_vector evaluate_in_double(const double_vector& x) {
+  using D = double_vector;
+  constexpr double sqrt_half = 0.707106781186547524400844362104849039;
+  constexpr double sqrt_two_over_pi = 0.797884560802865355879892119868763737;
+  if constexpr (F == math_function::erf) {
+    return xsimd::erf(x);
+  } else if constexpr (F == math_function::gelu) {
+    return D(0.5) * x * (D(1.0) + xsimd::erf(x * D(sqrt_half)));
+  } else {
+    static_assert(F == math_function::gelu_tanh);
+    return D(0.5) * x * (D(1.0) + xsimd::tanh(D(sqrt_two_over_pi) * (x + D(0.044715) * x * x * x)));
+  }
+}
+
+// [0, Elements) in steps of Step through vector(at), the last elements (fewer than Step) through scalar(at).
+template <long Elements, long Step, class Vector, class Scalar>
+[[gnu::always_inline]] inline void for_each_vector_then_scalar(Vector&& vector, Scalar&& scalar) {
+  constexpr long full = Elements / Step * Step;
+  for (long i = 0; i < full; i += Step) vector(i);
+  for (long i = full; i < Elements; ++i) scalar(i);
+}
+
+}  // namespace ctnn::kernel::simd::detail
+
+namespace ctnn::kernel::simd::f32 {
+
+template <kernel_params P>
+struct unary_activation : kernel::detail::reads_constants_as_stored {
+  static constexpr bool supports = P.type == dtype::f32 && detail::unary_activation_kind(P);
+
+  // abs, neg (the sign bit), square, reciprocal, sqrt, rsqrt (kernel/reference/unary_math.hpp).
+  template <class V>
+  [[gnu::always_inline]] static V exact_math(const V& x) {
+    if constexpr (std::is_same_v<V, detail::scalar_lane>) {
+      namespace math = reference::unary_math;
+      if constexpr (P.kind == op_kind::abs) return {math::absolute(x.value)};
+      else if constexpr (P.kind == op_kind::neg) return {math::negated(x.value)};
+      else if constexpr (P.kind == op_kind::square) return {math::squared(x.value)};
+      else if constexpr (P.kind == op_kind::reciprocal) return {math::reciprocal(x.value)};
+      else if constexpr (P.kind == op_kind::sqrt) return {math::square_root(x.value)};
+      else return {math::reciprocal_square_root(x.value)};
+    } else {
+      if constexpr (P.kind == op_kind::abs) return xsimd::abs(x);  // the sign bit cleared
+      else if constexpr (P.kind == op_kind::neg) return -x;      // the sign bit flipped
+      else if constexpr (P.kind == op_kind::square) return x * x;
+      else if constexpr (P.kind == op_kind::reciprocal) return V::broadcast(1.0f) / x;
+      else if constexpr (P.kind == op_kind::sqrt) return detail::square_root(x);
+      else return V::broadcast(1.0f) / detail::square_root(x);
+    }
+  }
+
+  static void run(const float* const* operands, float* result) {
+    using detail::wide;
+    const float* in = operands[0];
+    constexpr long elements = P.out.elements();
+    const float alpha = P.coefficients.alpha(), beta = P.coefficients.beta();
+    if constexpr (P.kind == op_kind::sigmoid || P.kind == op_kind::tanh) {
+      // sigmoid: 1 / (1 + e^-x) in float with e^-x from double lanes; tanh: tanh in double rounded once.
+      using D = detail::double_vector;
+      constexpr long step = static_cast<long>(D::size);
+      constexpr activation function = P.kind == op_kind::sigmoid ? activation::sigmoid : activation::tanh;
+      detail::for_each_vector_then_scalar<elements, step>(
+          [&](long i) __attribute__((always_inline)) {
+            alignas(64) double x[step];
+            for (long k = 0; k < step; ++k) x[k] = static_cast<double>(P.kind == op_kind::sigmoid ? -in[i + k] : in[i + k]);
+            const D v = D::load_aligned(x);
+            (P.kind == op_kind::sigmoid ? xsimd::exp(v) : xsimd::tanh(v)).store_aligned(x);
+            for (long k = 0; k < step; ++k) {
+              const auto y = static_cast<float>(x[k]);
+              result[i + k] = P.kind == op_kind::sigmoid ? 1.0f / (1.0f + y) : y;
+            }
+          },
+          [&](long i) { result[i] = reference::activate<function>(in[i]); });
+    } else if constexpr (P.kind == op_kind::unary_function) {
+      using D = detail::double_vector;
+      constexpr long step = static_cast<long>(D::size);
+      constexpr activation_coefficients c = P.coefficients;
+      detail::for_each_vector_then_scalar<elements, step>(
+          [&](long i) __attribute__((always_inline)) {
+            alignas(64) double x[step];
+            for (long k = 0; k < step; ++k) x[k] = static_cast<double>(in[i + k]);
+            detail::evaluate_in_double<c.function>(D::load_aligned(x)).store_aligned(x);
+            for (long k = 0; k < step; ++k) result[i + k] = static_cast<float>(x[k]);
+          },
+          [&](long i) { result[i] = reference::unary_function::apply(c.function, in[i], c); });
+    } else {
+      constexpr long step = detail::lanes;
+      detail::for_each_vector_then_scalar<elements, step>(
+          [&](long i) __attribute__((always_inline)) {
+            const wide x = wide::load_unaligned(in + i);
+            const wide zero = wide::broadcast(0.0f);
+            if constexpr (P.kind == op_kind::hard_swish) {
+              // x * relu6(x + 3) / 6 (reference::hard_swish)
+              const wide raised = x + wide::broadcast(3.0f), six = wide::broadcast(6.0f);
+              const wide clamped = xsimd::select(raised > six, six, xsimd::select(raised < zero, zero, raised));
+              (x * clamped / six).store_unaligned(result + i);
+            } else if constexpr (P.kind == op_kind::hard_sigmoid) {
+              const wide y = wide::broadcast(alpha) * x + wide::broadcast(beta), one = wide::broadcast(1.0f);
+              xsimd::select(y > one, one, xsimd::select(y < zero, zero, y)).store_unaligned(result + i);
+            } else if constexpr (P.kind == op_kind::leaky_relu) {
+              xsimd::select(x > zero, x, x * wide::broadcast(alpha)).store_unaligned(result + i);
+            } else {
+              exact_math(x).store_unaligned(result + i);
+            }
+          },
+          [&](long i) {
+            if constexpr (P.kind == op_kind::hard_swish) result[i] = reference::hard_swish(in[i]);
+            else if constexpr (P.kind == op_kind::hard_sigmoid) result[i] = reference::hard_sigmoid(in[i], alpha, beta);
+            else if constexpr (P.kind == op_kind::leaky_relu) result[i] = reference::leaky_relu(in[i], alpha);
+            else result[i] = exact_math(detail::scalar_lane{in[i]}).value;
+          });
+    }
+  }
+};
+
+}  // namespace ctnn::kernel::simd::f32
+
+#endif  // XSIMD_NO_SUPPORTED_ARCHITECTURE
