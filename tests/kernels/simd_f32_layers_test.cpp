@@ -5,6 +5,7 @@
 #include <array>
 #include <bit>
 #include <limits>
+#include <span>
 
 #include <ctnn/ir/shape_rules.hpp>
 #include <ctnn/kernel/simd/f32.hpp>
@@ -166,6 +167,118 @@ double check_softmax(std::uint32_t seed) {
     worst = std::fmax(worst, std::fabs(static_cast<double>(got[i]) - want[i]) / std::fabs(static_cast<double>(want[i])));
   return worst;
 }
+
+// Values that reach every branch of the kernels: signs, zeros, tiny and huge magnitudes, infinities, NaN,
+// points where hard_swish / hard_sigmoid / relu6 clamp, and random values in [-5, 5] (where tanh is not yet 1).
+inline std::vector<float> probe_values(std::size_t n, std::uint32_t seed) {
+  constexpr float specials[] = {0.0f, -0.0f, 1.0f, -1.0f, -3.0f, 3.0f, 6.0f, 2.5f, -2.5f, 1e-30f, -1e-30f, 88.0f, -104.0f,
+                                std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                                std::numeric_limits<float>::quiet_NaN()};
+  std::vector<float> v = random_values(n, seed);
+  for (std::size_t i = 0; i < n; ++i) v[i] = i % 3 == 1 ? specials[(i / 3 + seed) % std::size(specials)] : 5.0f * v[i];
+  return v;
+}
+
+inline bool same_bits(float x, float y) { return std::bit_cast<std::uint32_t>(x) == std::bit_cast<std::uint32_t>(y); }
+
+// The vector kernel of P (an element-wise op) on sets of values, each rotated by every count of positions so
+// that each value goes through every lane, the vector body and the tail, with operands and result 0..7
+// floats into their buffers (every alignment for the first set, one each for the others): each element's
+// result bit for bit the same wherever it is computed, and no float written outside the result. Operands of
+// fewer elements than the result (a scalar) are not rotated. 64 sets: e^x and tanh in double lanes rounded to
+// float differ from <cmath>'s expf and tanhf on about 1 in 1600 and 1 in 15 values, so that a tail on
+// <cmath>'s functions shows.
+template <kernel_params P>
+void check_same_wherever(std::uint32_t seed) {
+  const auto n = static_cast<std::size_t>(P.out.elements());
+  static_assert(simd::f32_kernel<P>::supports);
+  CAPTURE(seed);
+  CAPTURE(n);
+  constexpr float untouched = -12345.0f;
+  std::size_t differences = 0;
+  for (std::uint32_t set = 0; set < 64; ++set) {
+    CAPTURE(set);
+    std::vector<std::vector<float>> values;
+    for (std::size_t size : operand_sizes<P>()) values.push_back(probe_values(size, seed + 100 * set + static_cast<std::uint32_t>(values.size())));
+    std::vector<float> first;  // at rotation 0
+    for (std::size_t rotation = 0; rotation < n; ++rotation)
+      for (std::size_t shift = set == 0 ? 0 : set % 8; shift < (set == 0 ? 8 : set % 8 + 1); ++shift) {
+        std::vector<std::vector<float>> buffers;
+        std::vector<const float*> operands;
+        for (const auto& v : values) {
+          auto& b = buffers.emplace_back(v.size() + 8, untouched);
+          for (std::size_t i = 0; i < v.size(); ++i) b[shift + i] = v.size() == n ? v[(i + rotation) % n] : v[i];
+          operands.push_back(b.data() + shift);
+        }
+        operands.push_back(nullptr);
+        std::vector<float> out(n + 8, untouched);
+        simd::f32_kernel<P>::run(operands.data(), out.data() + shift);
+        if (first.empty()) first.assign(out.begin() + static_cast<std::ptrdiff_t>(shift), out.begin() + static_cast<std::ptrdiff_t>(shift + n));
+        for (std::size_t i = 0; i < out.size(); ++i) {
+          const bool inside = i >= shift && i < shift + n;
+          const bool same = inside ? same_bits(out[i], first[(i - shift + rotation) % n]) : same_bits(out[i], untouched);
+          if (!same && differences++ < 3) {
+            CAPTURE(rotation);
+            CAPTURE(shift);
+            CAPTURE(i);
+            CAPTURE(out[i]);
+            CHECK(same);
+          }
+        }
+      }
+  }
+  CHECK(differences == 0);
+}
+
+// softmax and layer_norm over rows of `depth`: two rows, each with two probes (a at position j and b at the next,
+// wrapping) among fillers that add nothing (softmax: -200, whose e^ rounds to 0 in float; layer_norm: 0 with
+// b = -a, mean 0), so that the row's largest, sum, mean and variance are exact whatever the probes' positions:
+// each probe's result then must not depend on j, on the row, or on the buffers' offsets.
+template <kernel_params P>
+void check_rows_same_wherever(float filler, std::span<const std::array<float, 2>> probes) {
+  static_assert(simd::f32_kernel<P>::supports && P.in.elements() == 2 * P.in.last());
+  const auto depth = static_cast<std::size_t>(P.in.last());
+  std::size_t differences = 0;
+  for (const auto& [a, b] : probes) {
+    CAPTURE(a);
+    CAPTURE(b);
+    float result_a = 0.0f, result_b = 0.0f;
+    bool first = true;
+    for (std::size_t j = 0; j < depth; ++j)
+      for (std::size_t shift = 0; shift < 8; ++shift) {
+        std::vector<float> in(2 * depth + 8, filler), out(2 * depth + 8, 0.0f);
+        const std::size_t positions[2][2] = {{j, (j + 1) % depth}, {(depth - 1 - j), (2 * depth - 2 - j) % depth}};
+        for (std::size_t row = 0; row < 2; ++row) {
+          in[shift + row * depth + positions[row][0]] = a;
+          if (depth > 1) in[shift + row * depth + positions[row][1]] = b;
+        }
+        const float* operands[] = {in.data() + shift, nullptr};
+        simd::f32_kernel<P>::run(operands, out.data() + shift);
+        for (std::size_t row = 0; row < 2; ++row) {
+          const float got_a = out[shift + row * depth + positions[row][0]];
+          const float got_b = depth > 1 ? out[shift + row * depth + positions[row][1]] : result_b;
+          if (first) {
+            result_a = got_a;
+            result_b = got_b;
+            first = false;
+          }
+          const bool same = same_bits(got_a, result_a) && same_bits(got_b, result_b);
+          if (!same && differences++ < 3) {
+            CAPTURE(j);
+            CAPTURE(shift);
+            CAPTURE(row);
+            CAPTURE(got_a);
+            CAPTURE(got_b);
+            CHECK(same);
+          }
+        }
+      }
+  }
+  CHECK(differences == 0);
+}
+
+// The lengths the position checks run at: one element (all in the padded tail), and three vectors and one.
+inline constexpr std::int32_t long_row = 3 * simd::detail::lanes + 1;
 
 // The tolerance is an argument: clang 14 has no floating-point template parameters.
 template <ctnn::op_kind Kind, std::size_t... I>
@@ -339,6 +452,48 @@ TEST_CASE("layer_norm over the last axes: mean and variance in double, within a 
     p.mean.reduce_axes = 0b010;
     return p;
   }()>::supports);
+}
+
+TEST_CASE("every element computed by one formula: results independent of position, vector body or tail, and offsets") {
+  using ctnn::make_shape;
+  using ctnn::op_kind;
+  // Element-wise functions (float lanes and double lanes), at 1 and 3 vectors + 1 elements.
+  static constexpr std::array kinds{op_kind::sigmoid, op_kind::tanh, op_kind::hard_swish, op_kind::leaky_relu, op_kind::abs,
+                                    op_kind::neg,     op_kind::square, op_kind::reciprocal, op_kind::sqrt,      op_kind::rsqrt};
+  []<std::size_t... K>(std::index_sequence<K...>) {
+    (check_same_wherever<activation_with(kinds[K], make_shape(1), 0.1f)>(static_cast<std::uint32_t>(K)), ...);
+    (check_same_wherever<activation_with(kinds[K], make_shape(long_row), 0.1f)>(static_cast<std::uint32_t>(K)), ...);
+  }(std::make_index_sequence<kinds.size()>{});
+  check_same_wherever<activation_with(op_kind::hard_sigmoid, make_shape(long_row), 0.2f, 0.5f)>(20);
+  static constexpr std::array functions{ctnn::math_function::erf, ctnn::math_function::gelu, ctnn::math_function::gelu_tanh};
+  []<std::size_t... K>(std::index_sequence<K...>) {
+    (check_same_wherever<unary_function(functions[K], make_shape(1))>(static_cast<std::uint32_t>(30 + K)), ...);
+    (check_same_wherever<unary_function(functions[K], make_shape(long_row))>(static_cast<std::uint32_t>(30 + K)), ...);
+  }(std::make_index_sequence<functions.size()>{});
+  // Binary ops, whole operands and a scalar; pow by 2 (x * x, as the vector code's).
+  check_same_wherever<elementwise(op_kind::sub, make_shape(long_row), ctnn::activation::relu6)>(40);
+  check_same_wherever<elementwise(op_kind::div, make_shape(long_row))>(41);
+  check_same_wherever<elementwise(op_kind::maximum, make_shape(long_row))>(42);
+  check_same_wherever<elementwise(op_kind::minimum, make_shape(long_row))>(43);
+  check_same_wherever<broadcast(op_kind::div, make_shape(long_row), make_shape())>(44);
+  constexpr kernel_params square = [] {
+    kernel_params p = broadcast(op_kind::binary_function, make_shape(long_row), make_shape());
+    p.coefficients.function = ctnn::math_function::pow;
+    return p;
+  }();
+  std::vector<float> x = probe_values(static_cast<std::size_t>(long_row), 45), power(x.size());
+  const float exponent = 2.0f;
+  const float* operands[] = {x.data(), &exponent, nullptr};
+  simd::f32_kernel<square>::run(operands, power.data());
+  for (std::size_t i = 0; i < x.size(); ++i) CHECK(same_bits(power[i], x[i] * x[i]));
+  // softmax (from the shortest row it takes) and layer_norm over the last axis.
+  constexpr auto shortest = static_cast<std::int32_t>(simd::detail::double_vector::size);
+  constexpr std::array<std::array<float, 2>, 4> softmax_probes{{{0.0f, -1.0f}, {3.25f, 2.0f}, {-7.5f, -0.1f}, {1e-3f, 60.0f}}};
+  check_rows_same_wherever<elementwise(op_kind::softmax, make_shape(2, shortest))>(-200.0f, softmax_probes);
+  check_rows_same_wherever<elementwise(op_kind::softmax, make_shape(2, long_row))>(-200.0f, softmax_probes);
+  constexpr std::array<std::array<float, 2>, 3> norm_probes{{{1.0f, -1.0f}, {0.3f, -0.3f}, {1234.5f, -1234.5f}}};
+  check_rows_same_wherever<layer_norm(make_shape(2, 2), 1, make_shape(), 1)>(0.0f, norm_probes);
+  check_rows_same_wherever<layer_norm(make_shape(2, long_row), 1, make_shape(), 1)>(0.0f, norm_probes);
 }
 
 TEST_CASE("resize_nearest: identical to the reference (TFLite's and ONNX's coordinates, up and down)") {

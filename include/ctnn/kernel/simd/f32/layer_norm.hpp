@@ -2,7 +2,8 @@
 // float32 layer_norm over the last axes (ONNX LayerNormalization's usual form), vectorised: per row, the
 // mean and the biased variance in double as the reference (ops/layer_norm.hpp), summed in vector lanes
 // (double's rounding, far below float's: the same floats but where the double value lies within a few
-// double ulps of a float rounding boundary), then (x - mean) / sqrt(variance + epsilon) rounded to float,
+// double ulps of a float rounding boundary), then (x - mean) / sqrt(variance + epsilon) rounded to float
+// (every element by the same vector code, the last ones of a row from a padded buffer),
 // times the scale and plus the bias in float as the reference. The scale and the bias may be one per
 // element of a row (LayerNormalization's), one for all, or whole; other shapes stay with the reference.
 #include <ctnn/kernel/simd/detail/xsimd_config.hpp>
@@ -79,12 +80,10 @@ struct layer_norm : kernel::detail::reads_constants_as_stored {
       for (long i = full; i < row; ++i) squares += (x[i] - mean) * (x[i] - mean);
       const double deviation = std::sqrt(squares / static_cast<double>(row) + epsilon);
       const D deviations(deviation);
-      for (long i = 0; i < full; i += step) {
-        alignas(64) double values[step];
-        ((load(x + i) - means) / deviations).store_aligned(values);
-        for (long k = 0; k < step; ++k) y[i + k] = static_cast<float>(values[k]);
-      }
-      for (long i = full; i < row; ++i) y[i] = static_cast<float>((x[i] - mean) / deviation);
+      // Every element of the row by the same vector code (the last ones from a padded buffer).
+      detail::for_each_block<row, step>(x, y, [&](const float* from, float* to) __attribute__((always_inline)) {
+        detail::in_double_lanes(from, to, [&](const D& v) __attribute__((always_inline)) { return (v - means) / deviations; });
+      });
       if constexpr (scaled) scale_and_shift(operands, y, r);
     }
   }

@@ -2,7 +2,8 @@
 // float32 softmax over the last axis, vectorised where the time goes: each e^(x - largest) in double lanes
 // (xsimd's exp, within an ulp or two of double) rounded once to float, which is the float exp's value but
 // where that lies within those ulps of a float rounding boundary (<cmath>'s expf, the reference's, is itself
-// within 0.502 ulp); the row's largest element and the sum in float in the reference's order; then the
+// within 0.502 ulp), every element of a row by the same vector code (the last ones from a padded buffer);
+// the row's largest element and the sum in float in the reference's order; then the
 // products by 1 / sum as the reference (kernel/reference/elementwise.hpp).
 #include <ctnn/kernel/simd/detail/xsimd_config.hpp>
 
@@ -11,7 +12,6 @@
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/detail/unpacked.hpp>
-#include <ctnn/kernel/reference/activation.hpp>
 #include <ctnn/kernel/simd/detail/f32_lanes.hpp>
 #include <ctnn/kernel/simd/f32/unary.hpp>
 
@@ -34,14 +34,13 @@ struct softmax : kernel::detail::reads_constants_as_stored {
       float* y = result + r * depth;
       float largest = x[0];
       for (std::int32_t i = 1; i < depth; ++i) largest = x[i] > largest ? x[i] : largest;
-      detail::for_each_vector_then_scalar<depth, step>(
-          [&](long i) __attribute__((always_inline)) {
-            alignas(64) double values[step];
-            for (long k = 0; k < step; ++k) values[k] = static_cast<double>(x[i + k] - largest);
-            xsimd::exp(D::load_aligned(values)).store_aligned(values);
-            for (long k = 0; k < step; ++k) y[i + k] = static_cast<float>(values[k]);
-          },
-          [&](long i) { y[i] = reference::exp(x[i] - largest); });
+      // x - largest in float, e^ of it in double lanes; the last elements of a row through the same code
+      // (a padded block): each element's value depends on its row alone, not on its position.
+      detail::for_each_block<depth, step>(x, y, [largest](const float* from, float* to) __attribute__((always_inline)) {
+        alignas(64) float centred[step];
+        for (long k = 0; k < step; ++k) centred[k] = from[k] - largest;
+        detail::in_double_lanes(centred, to, [](const D& v) __attribute__((always_inline)) { return xsimd::exp(v); });
+      });
       float sum = 0.0f;
       for (std::int32_t i = 0; i < depth; ++i) sum += y[i];
       const float scale = 1.0f / sum;

@@ -8,7 +8,9 @@
 // erf and gelu in double and rounds once to float (kernel/reference/unary_function.hpp); so do these, with
 // xsimd's double erf / tanh in place of <cmath>'s (both within an ulp or two of double, far below the
 // float rounding: the results differ from the reference's only where the double value lies within those
-// ulps of a float rounding boundary). The last elements, fewer than a vector, run the reference's function.
+// ulps of a float rounding boundary). The last elements, fewer than a vector, go through the same vector
+// code from a padded buffer (for_each_block): an element's value depends on its value alone, never on its
+// position in the tensor or on the buffers' offsets (the plan).
 #include <ctnn/kernel/simd/detail/xsimd_config.hpp>
 
 #include <cstddef>
@@ -17,9 +19,6 @@
 
 #include <ctnn/ir/module.hpp>
 #include <ctnn/kernel/detail/unpacked.hpp>
-#include <ctnn/kernel/reference/activation.hpp>
-#include <ctnn/kernel/reference/unary_function.hpp>
-#include <ctnn/kernel/reference/unary_math.hpp>
 #include <ctnn/kernel/simd/detail/f32_lanes.hpp>
 
 #ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
@@ -86,12 +85,33 @@ template <math_function F>
   }
 }
 
-// [0, Elements) in steps of Step through vector(at), the last elements (fewer than Step) through scalar(at).
-template <long Elements, long Step, class Vector, class Scalar>
-[[gnu::always_inline]] inline void for_each_vector_then_scalar(Vector&& vector, Scalar&& scalar) {
+// block(from, to) on every Step floats of in[0, Elements) -> out[0, Elements); the last ones (fewer than
+// Step) go through a zero-padded stack buffer into the same block, so that every element is computed by
+// the same vector code: its value does not depend on its position (vector body or tail) nor on the
+// buffers' offsets. in may be out.
+template <long Elements, long Step, class Block>
+[[gnu::always_inline]] inline void for_each_block(const float* in, float* out, Block&& block) {
   constexpr long full = Elements / Step * Step;
-  for (long i = 0; i < full; i += Step) vector(i);
-  for (long i = full; i < Elements; ++i) scalar(i);
+  for (long i = 0; i < full; i += Step) block(in + i, out + i);
+  if constexpr (full < Elements) {
+    constexpr long rest = Elements - full;
+    alignas(64) float from[Step] = {};
+    alignas(64) float to[Step];
+    for (long k = 0; k < rest; ++k) from[k] = in[full + k];
+    block(static_cast<const float*>(from), static_cast<float*>(to));
+    for (long k = 0; k < rest; ++k) out[full + k] = to[k];
+  }
+}
+
+// g of each of the Step = double_vector::size floats from[k] (widened to double; g maps a double_vector),
+// rounded once to float into to[k].
+template <class G>
+[[gnu::always_inline]] inline void in_double_lanes(const float* from, float* to, G&& g) {
+  constexpr long step = static_cast<long>(double_vector::size);
+  alignas(64) double values[step];
+  for (long k = 0; k < step; ++k) values[k] = static_cast<double>(from[k]);
+  g(double_vector::load_aligned(values)).store_aligned(values);
+  for (long k = 0; k < step; ++k) to[k] = static_cast<float>(values[k]);
 }
 
 }  // namespace ctnn::kernel::simd::detail
@@ -105,22 +125,12 @@ struct unary_activation : kernel::detail::reads_constants_as_stored {
   // abs, neg (the sign bit), square, reciprocal, sqrt, rsqrt (kernel/reference/unary_math.hpp).
   template <class V>
   [[gnu::always_inline]] static V exact_math(const V& x) {
-    if constexpr (std::is_same_v<V, detail::scalar_lane>) {
-      namespace math = reference::unary_math;
-      if constexpr (P.kind == op_kind::abs) return {math::absolute(x.value)};
-      else if constexpr (P.kind == op_kind::neg) return {math::negated(x.value)};
-      else if constexpr (P.kind == op_kind::square) return {math::squared(x.value)};
-      else if constexpr (P.kind == op_kind::reciprocal) return {math::reciprocal(x.value)};
-      else if constexpr (P.kind == op_kind::sqrt) return {math::square_root(x.value)};
-      else return {math::reciprocal_square_root(x.value)};
-    } else {
-      if constexpr (P.kind == op_kind::abs) return xsimd::abs(x);  // the sign bit cleared
-      else if constexpr (P.kind == op_kind::neg) return -x;      // the sign bit flipped
-      else if constexpr (P.kind == op_kind::square) return x * x;
-      else if constexpr (P.kind == op_kind::reciprocal) return V::broadcast(1.0f) / x;
-      else if constexpr (P.kind == op_kind::sqrt) return detail::square_root(x);
-      else return V::broadcast(1.0f) / detail::square_root(x);
-    }
+    if constexpr (P.kind == op_kind::abs) return xsimd::abs(x);  // the sign bit cleared
+    else if constexpr (P.kind == op_kind::neg) return -x;      // the sign bit flipped
+    else if constexpr (P.kind == op_kind::square) return x * x;
+    else if constexpr (P.kind == op_kind::reciprocal) return V::broadcast(1.0f) / x;
+    else if constexpr (P.kind == op_kind::sqrt) return detail::square_root(x);
+    else return V::broadcast(1.0f) / detail::square_root(x);
   }
 
   static void run(const float* const* operands, float* result) {
@@ -128,61 +138,35 @@ struct unary_activation : kernel::detail::reads_constants_as_stored {
     const float* in = operands[0];
     constexpr long elements = P.out.elements();
     const float alpha = P.coefficients.alpha(), beta = P.coefficients.beta();
-    if constexpr (P.kind == op_kind::sigmoid || P.kind == op_kind::tanh) {
-      // sigmoid: 1 / (1 + e^-x) in float with e^-x from double lanes; tanh: tanh in double rounded once.
-      using D = detail::double_vector;
-      constexpr long step = static_cast<long>(D::size);
-      constexpr activation function = P.kind == op_kind::sigmoid ? activation::sigmoid : activation::tanh;
-      detail::for_each_vector_then_scalar<elements, step>(
-          [&](long i) __attribute__((always_inline)) {
-            alignas(64) double x[step];
-            for (long k = 0; k < step; ++k) x[k] = static_cast<double>(P.kind == op_kind::sigmoid ? -in[i + k] : in[i + k]);
-            const D v = D::load_aligned(x);
-            (P.kind == op_kind::sigmoid ? xsimd::exp(v) : xsimd::tanh(v)).store_aligned(x);
-            for (long k = 0; k < step; ++k) {
-              const auto y = static_cast<float>(x[k]);
-              result[i + k] = P.kind == op_kind::sigmoid ? 1.0f / (1.0f + y) : y;
-            }
-          },
-          [&](long i) { result[i] = reference::activate<function>(in[i]); });
-    } else if constexpr (P.kind == op_kind::unary_function) {
-      using D = detail::double_vector;
-      constexpr long step = static_cast<long>(D::size);
-      constexpr activation_coefficients c = P.coefficients;
-      detail::for_each_vector_then_scalar<elements, step>(
-          [&](long i) __attribute__((always_inline)) {
-            alignas(64) double x[step];
-            for (long k = 0; k < step; ++k) x[k] = static_cast<double>(in[i + k]);
-            detail::evaluate_in_double<c.function>(D::load_aligned(x)).store_aligned(x);
-            for (long k = 0; k < step; ++k) result[i + k] = static_cast<float>(x[k]);
-          },
-          [&](long i) { result[i] = reference::unary_function::apply(c.function, in[i], c); });
+    if constexpr (P.kind == op_kind::sigmoid || P.kind == op_kind::tanh || P.kind == op_kind::unary_function) {
+      constexpr long step = static_cast<long>(detail::double_vector::size);
+      detail::for_each_block<elements, step>(in, result, [](const float* from, float* to) __attribute__((always_inline)) {
+        detail::in_double_lanes(from, to, [](const detail::double_vector& x) __attribute__((always_inline)) {
+          if constexpr (P.kind == op_kind::sigmoid) return xsimd::exp(-x);  // e^-x, then 1 / (1 + e^-x) in float
+          else if constexpr (P.kind == op_kind::tanh) return xsimd::tanh(x);
+          else return detail::evaluate_in_double<P.coefficients.function>(x);
+        });
+        if constexpr (P.kind == op_kind::sigmoid)
+          for (long k = 0; k < step; ++k) to[k] = 1.0f / (1.0f + to[k]);
+      });
     } else {
-      constexpr long step = detail::lanes;
-      detail::for_each_vector_then_scalar<elements, step>(
-          [&](long i) __attribute__((always_inline)) {
-            const wide x = wide::load_unaligned(in + i);
-            const wide zero = wide::broadcast(0.0f);
-            if constexpr (P.kind == op_kind::hard_swish) {
-              // x * relu6(x + 3) / 6 (reference::hard_swish)
-              const wide raised = x + wide::broadcast(3.0f), six = wide::broadcast(6.0f);
-              const wide clamped = xsimd::select(raised > six, six, xsimd::select(raised < zero, zero, raised));
-              (x * clamped / six).store_unaligned(result + i);
-            } else if constexpr (P.kind == op_kind::hard_sigmoid) {
-              const wide y = wide::broadcast(alpha) * x + wide::broadcast(beta), one = wide::broadcast(1.0f);
-              xsimd::select(y > one, one, xsimd::select(y < zero, zero, y)).store_unaligned(result + i);
-            } else if constexpr (P.kind == op_kind::leaky_relu) {
-              xsimd::select(x > zero, x, x * wide::broadcast(alpha)).store_unaligned(result + i);
-            } else {
-              exact_math(x).store_unaligned(result + i);
-            }
-          },
-          [&](long i) {
-            if constexpr (P.kind == op_kind::hard_swish) result[i] = reference::hard_swish(in[i]);
-            else if constexpr (P.kind == op_kind::hard_sigmoid) result[i] = reference::hard_sigmoid(in[i], alpha, beta);
-            else if constexpr (P.kind == op_kind::leaky_relu) result[i] = reference::leaky_relu(in[i], alpha);
-            else result[i] = exact_math(detail::scalar_lane{in[i]}).value;
-          });
+      detail::for_each_block<elements, detail::lanes>(in, result, [&](const float* from, float* to) __attribute__((always_inline)) {
+        const wide x = wide::load_unaligned(from);
+        const wide zero = wide::broadcast(0.0f);
+        if constexpr (P.kind == op_kind::hard_swish) {
+          // x * relu6(x + 3) / 6 (reference::hard_swish)
+          const wide raised = x + wide::broadcast(3.0f), six = wide::broadcast(6.0f);
+          const wide clamped = xsimd::select(raised > six, six, xsimd::select(raised < zero, zero, raised));
+          (x * clamped / six).store_unaligned(to);
+        } else if constexpr (P.kind == op_kind::hard_sigmoid) {
+          const wide y = wide::broadcast(alpha) * x + wide::broadcast(beta), one = wide::broadcast(1.0f);
+          xsimd::select(y > one, one, xsimd::select(y < zero, zero, y)).store_unaligned(to);
+        } else if constexpr (P.kind == op_kind::leaky_relu) {
+          xsimd::select(x > zero, x, x * wide::broadcast(alpha)).store_unaligned(to);
+        } else {
+          exact_math(x).store_unaligned(to);
+        }
+      });
     }
   }
 };
