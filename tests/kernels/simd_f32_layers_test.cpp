@@ -85,6 +85,23 @@ constexpr kernel_params unary_function(ctnn::math_function f, ctnn::shape s) {
   return p;
 }
 
+// selu's (alpha, gamma) or celu's alpha.
+constexpr kernel_params unary_function_with(ctnn::math_function f, ctnn::shape s, float alpha, float gamma = 0.0f) {
+  kernel_params p = unary_function(f, s);
+  p.coefficients.alpha_bits = std::bit_cast<std::uint32_t>(alpha);
+  p.coefficients.gamma_bits = std::bit_cast<std::uint32_t>(gamma);
+  return p;
+}
+
+// The mean over the last `axes` axes of `in`.
+constexpr kernel_params mean_over_last(ctnn::shape in, std::int32_t axes) {
+  kernel_params p = elementwise(ctnn::op_kind::mean, in);
+  for (std::int32_t d = in.rank - axes; d < in.rank; ++d) p.mean.reduce_axes |= 1u << d;
+  p.out = in;
+  for (std::int32_t d = in.rank - axes; d < in.rank; ++d) p.out.dims[static_cast<std::size_t>(d)] = 1;
+  return p;
+}
+
 }  // namespace
 
 #ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
@@ -401,7 +418,42 @@ TEST_CASE("hard_swish, hard_sigmoid, leaky_relu, abs, neg, square, reciprocal, s
                                  sweep<unary_function(functions[2], make_shape(4001))>()});
   MESSAGE("erf, gelu, gelu_tanh: largest error relative to the reference's value ", worst);
   CHECK(worst <= function_tolerance);
-  static_assert(!simd::f32_kernel<unary_function(ctnn::math_function::softplus, make_shape(8))>::supports);
+  static_assert(!simd::f32_kernel<unary_function(ctnn::math_function::softsign, make_shape(8))>::supports);
+  // softplus, selu, celu (double lanes as the reference's double formulas) and elu (the reference's float
+  // alpha * expm1f: within two float roundings, as sigmoid).
+  check<unary_function(ctnn::math_function::softplus, make_shape(3, 41))>(function_tolerance, 15);
+  check<unary_function_with(ctnn::math_function::selu, make_shape(2, 29), 1.6732632f, 1.0507010f)>(function_tolerance, 16);
+  check<unary_function_with(ctnn::math_function::celu, make_shape(37), 0.7f)>(function_tolerance, 17);
+  check<activation_with(op_kind::elu, make_shape(1, 5, 43), 1.0f)>(3e-7, 18);
+}
+
+TEST_CASE("mean over the last axes: the sum in double lanes, within the reference's float sum's rounding") {
+  using ctnn::make_shape;
+  // The reference's float sum in row order: (count - 1) roundings of 2^-24 relative to the sum of magnitudes.
+  check<mean_over_last(make_shape(1, 8, 32), 1)>(32 * 6e-8, 1);
+  check<mean_over_last(make_shape(2, 5, 67), 1)>(67 * 6e-8, 2);
+  check<mean_over_last(make_shape(3, 4, 7), 2)>(28 * 6e-8, 3);
+  static_assert(!simd::f32_kernel<[] {
+    kernel_params p = mean_over_last(make_shape(2, 6, 5), 1);
+    p.mean.reduce_axes = 0b010;  // a middle axis: the reference
+    return p;
+  }()>::supports);
+  // The same row gives the same mean wherever it is (row 0 or 1, 0..7 floats into the buffer).
+  constexpr kernel_params two_rows = mean_over_last(make_shape(2, long_row), 1);
+  const std::vector<float> row = probe_values(static_cast<std::size_t>(long_row), 3);
+  float first = 0.0f;
+  for (std::size_t shift = 0; shift < 8; ++shift) {
+    std::vector<float> in(2 * row.size() + 8, 0.0f), out(2 + 8, 0.0f);
+    std::vector<float> finite = row;
+    for (auto& v : finite) v = std::isfinite(v) ? v : 1.5f;
+    std::copy(finite.begin(), finite.end(), in.begin() + static_cast<std::ptrdiff_t>(shift));
+    std::copy(finite.begin(), finite.end(), in.begin() + static_cast<std::ptrdiff_t>(shift + row.size()));
+    const float* operands[] = {in.data() + shift, nullptr};
+    simd::f32_kernel<two_rows>::run(operands, out.data() + shift);
+    if (shift == 0) first = out[0];
+    CHECK(same_bits(out[shift], first));
+    CHECK(same_bits(out[shift + 1], first));
+  }
 }
 
 TEST_CASE("pow by one exponent: x * x at 2, identical to the reference; other exponents the reference's") {
@@ -465,6 +517,10 @@ TEST_CASE("every element computed by one formula: results independent of positio
     (check_same_wherever<activation_with(kinds[K], make_shape(long_row), 0.1f)>(static_cast<std::uint32_t>(K)), ...);
   }(std::make_index_sequence<kinds.size()>{});
   check_same_wherever<activation_with(op_kind::hard_sigmoid, make_shape(long_row), 0.2f, 0.5f)>(20);
+  check_same_wherever<activation_with(op_kind::elu, make_shape(long_row), 1.0f)>(21);
+  check_same_wherever<unary_function(ctnn::math_function::softplus, make_shape(long_row))>(22);
+  check_same_wherever<unary_function_with(ctnn::math_function::selu, make_shape(long_row), 1.6732632f, 1.0507010f)>(23);
+  check_same_wherever<unary_function_with(ctnn::math_function::celu, make_shape(long_row), 0.7f)>(24);
   static constexpr std::array functions{ctnn::math_function::erf, ctnn::math_function::gelu, ctnn::math_function::gelu_tanh};
   []<std::size_t... K>(std::index_sequence<K...>) {
     (check_same_wherever<unary_function(functions[K], make_shape(1))>(static_cast<std::uint32_t>(30 + K)), ...);

@@ -20,6 +20,7 @@
 #include <ctnn/kernel/simd/f32/elementwise.hpp>
 #include <ctnn/kernel/simd/f32/layer_norm.hpp>
 #include <ctnn/kernel/simd/f32/pool.hpp>
+#include <ctnn/kernel/simd/f32/reduce.hpp>
 #include <ctnn/kernel/simd/f32/resize.hpp>
 #include <ctnn/kernel/simd/f32/softmax.hpp>
 #include <ctnn/kernel/simd/f32/transpose.hpp>
@@ -58,6 +59,7 @@ constexpr auto f32_kernel_for() {
   else if constexpr (P.kind == op_kind::binary_function) return std::type_identity<f32::scalar_power<P>>{};
   else if constexpr (P.kind == op_kind::softmax) return std::type_identity<f32::softmax<P>>{};
   else if constexpr (P.kind == op_kind::layer_norm) return std::type_identity<f32::layer_norm<P>>{};
+  else if constexpr (P.kind == op_kind::mean) return std::type_identity<f32::mean<P>>{};
   else if constexpr (unary_activation_kind(P)) return std::type_identity<f32::unary_activation<P>>{};
   else return std::type_identity<no_f32_kernel>{};
 }

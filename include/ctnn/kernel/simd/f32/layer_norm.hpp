@@ -1,8 +1,8 @@
 #pragma once
 // float32 layer_norm over the last axes (ONNX LayerNormalization's usual form), vectorised: per row, the
 // mean and the biased variance in double as the reference (ops/layer_norm.hpp), summed in vector lanes
-// (double's rounding, far below float's: the same floats but where the double value lies within a few
-// double ulps of a float rounding boundary), then (x - mean) / sqrt(variance + epsilon) rounded to float
+// (sum_in_double_lanes; double's rounding, far below float's: the same floats but where the double value lies
+// within a few double ulps of a float rounding boundary), then (x - mean) / sqrt(variance + epsilon) rounded to float
 // (every element by the same vector code, the last ones of a row from a padded buffer),
 // times the scale and plus the bias in float as the reference. The scale and the bias may be one per
 // element of a row (LayerNormalization's), one for all, or whole; other shapes stay with the reference.
@@ -16,21 +16,12 @@
 #include <ctnn/kernel/detail/unpacked.hpp>
 #include <ctnn/kernel/simd/detail/f32_lanes.hpp>
 #include <ctnn/kernel/simd/f32/binary.hpp>
+#include <ctnn/kernel/simd/f32/reduce.hpp>
 #include <ctnn/kernel/simd/f32/unary.hpp>
 
 #ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
 
 namespace ctnn::kernel::simd::detail {
-
-// The elements per row when `axes` (bit d: axis d) are exactly the last ones of `in`; 0 otherwise.
-constexpr std::int64_t trailing_axes_elements(const shape& in, std::uint32_t axes) {
-  std::int64_t count = 1;
-  std::int32_t d = in.rank - 1;
-  for (; d >= 0 && (axes >> d & 1u) != 0u; --d) count *= in[d];
-  for (; d >= 0; --d)
-    if ((axes >> d & 1u) != 0u) return 0;
-  return axes != 0u ? count : 0;
-}
 
 // Whether a scale or bias of shape `s` is one the kernel reads for rows of `row` elements of `in`.
 constexpr bool row_operand(const shape& s, const shape& in, std::int64_t row) {
@@ -54,30 +45,18 @@ struct layer_norm : kernel::detail::reads_constants_as_stored {
   static void run(const float* const* operands, float* result) {
     using D = detail::double_vector;
     constexpr long step = static_cast<long>(D::size);
-    constexpr long full = row / step * step;
     constexpr std::int64_t rows = P.in.elements() / row;
     const double epsilon = static_cast<double>(P.norm.epsilon());
-    const auto load = [](const float* from) __attribute__((always_inline)) {
-      alignas(64) double values[step];
-      for (long k = 0; k < step; ++k) values[k] = static_cast<double>(from[k]);
-      return D::load_aligned(values);
-    };
     for (std::int64_t r = 0; r < rows; ++r) {
       const float* x = operands[0] + r * row;
       float* y = result + r * row;
-      D sums(0.0);
-      for (long i = 0; i < full; i += step) sums += load(x + i);
-      double sum = xsimd::hadd(sums);
-      for (long i = full; i < row; ++i) sum += static_cast<double>(x[i]);
-      const double mean = sum / static_cast<double>(row);
+      const double mean = detail::sum_in_double_lanes<row>(x, [](const D& v) __attribute__((always_inline)) { return v; }) /
+                          static_cast<double>(row);
       const D means(mean);
-      D squares_v(0.0);
-      for (long i = 0; i < full; i += step) {
-        const D centred = load(x + i) - means;
-        squares_v += centred * centred;
-      }
-      double squares = xsimd::hadd(squares_v);
-      for (long i = full; i < row; ++i) squares += (x[i] - mean) * (x[i] - mean);
+      const double squares = detail::sum_in_double_lanes<row>(x, [&](const D& v) __attribute__((always_inline)) {
+        const D centred = v - means;
+        return centred * centred;
+      });
       const double deviation = std::sqrt(squares / static_cast<double>(row) + epsilon);
       const D deviations(deviation);
       // Every element of the row by the same vector code (the last ones from a padded buffer).

@@ -27,7 +27,8 @@ namespace ctnn::kernel::simd::detail {
 
 // The unary_function functions computed here.
 constexpr bool vector_math_function(math_function f) {
-  return f == math_function::erf || f == math_function::gelu || f == math_function::gelu_tanh;
+  return f == math_function::erf || f == math_function::gelu || f == math_function::gelu_tanh ||
+         f == math_function::softplus || f == math_function::selu || f == math_function::celu;
 }
 
 constexpr bool unary_activation_kind(const kernel_params& p) {
@@ -42,7 +43,8 @@ constexpr bool unary_activation_kind(const kernel_params& p) {
     case op_kind::sqrt:
     case op_kind::rsqrt: return true;
     case op_kind::sigmoid:
-    case op_kind::tanh: return p.type == dtype::f32;  // int8 / int16: their tables
+    case op_kind::tanh:
+    case op_kind::elu: return p.type == dtype::f32;  // int8 / int16: their tables
     case op_kind::unary_function: return vector_math_function(p.coefficients.function);
     default: return false;
   }
@@ -69,19 +71,28 @@ template <class V>
     return xsimd::sqrt(x);
 }
 
-// f of each double (unary_function::evaluate's formulas).
+// f of each double (unary_function::evaluate's formulas, both branches of a choice computed and one selected).
 template <math_function F>
-[[gnu::always_inline]] inline double_vector evaluate_in_double(const double_vector& x) {
+[[gnu::always_inline]] inline double_vector evaluate_in_double(const double_vector& x, const activation_coefficients& c) {
   using D = double_vector;
   constexpr double sqrt_half = 0.707106781186547524400844362104849039;
   constexpr double sqrt_two_over_pi = 0.797884560802865355879892119868763737;
+  const D zero(0.0), one(1.0);
   if constexpr (F == math_function::erf) {
     return xsimd::erf(x);
   } else if constexpr (F == math_function::gelu) {
-    return D(0.5) * x * (D(1.0) + xsimd::erf(x * D(sqrt_half)));
+    return D(0.5) * x * (one + xsimd::erf(x * D(sqrt_half)));
+  } else if constexpr (F == math_function::gelu_tanh) {
+    return D(0.5) * x * (one + xsimd::tanh(D(sqrt_two_over_pi) * (x + D(0.044715) * x * x * x)));
+  } else if constexpr (F == math_function::softplus) {
+    return xsimd::select(x > zero, x + xsimd::log(one + xsimd::exp(-x)), xsimd::log(one + xsimd::exp(x)));
+  } else if constexpr (F == math_function::selu) {
+    const D alpha(static_cast<double>(c.alpha())), gamma(static_cast<double>(c.gamma()));
+    return gamma * xsimd::select(x > zero, x, alpha * xsimd::expm1(x));
   } else {
-    static_assert(F == math_function::gelu_tanh);
-    return D(0.5) * x * (D(1.0) + xsimd::tanh(D(sqrt_two_over_pi) * (x + D(0.044715) * x * x * x)));
+    static_assert(F == math_function::celu);
+    const D alpha(static_cast<double>(c.alpha()));
+    return xsimd::select(x > zero, x, alpha * xsimd::expm1(x / alpha));
   }
 }
 
@@ -138,13 +149,15 @@ struct unary_activation : kernel::detail::reads_constants_as_stored {
     const float* in = operands[0];
     constexpr long elements = P.out.elements();
     const float alpha = P.coefficients.alpha(), beta = P.coefficients.beta();
-    if constexpr (P.kind == op_kind::sigmoid || P.kind == op_kind::tanh || P.kind == op_kind::unary_function) {
+    if constexpr (P.kind == op_kind::sigmoid || P.kind == op_kind::tanh || P.kind == op_kind::elu || P.kind == op_kind::unary_function) {
       constexpr long step = static_cast<long>(detail::double_vector::size);
       detail::for_each_block<elements, step>(in, result, [](const float* from, float* to) __attribute__((always_inline)) {
         detail::in_double_lanes(from, to, [](const detail::double_vector& x) __attribute__((always_inline)) {
           if constexpr (P.kind == op_kind::sigmoid) return xsimd::exp(-x);  // e^-x, then 1 / (1 + e^-x) in float
           else if constexpr (P.kind == op_kind::tanh) return xsimd::tanh(x);
-          else return detail::evaluate_in_double<P.coefficients.function>(x);
+          else if constexpr (P.kind == op_kind::elu)  // alpha (e^x - 1) below 0
+            return xsimd::select(x < detail::double_vector(0.0), detail::double_vector(static_cast<double>(P.coefficients.alpha())) * xsimd::expm1(x), x);
+          else return detail::evaluate_in_double<P.coefficients.function>(x, P.coefficients);
         });
         if constexpr (P.kind == op_kind::sigmoid)
           for (long k = 0; k < step; ++k) to[k] = 1.0f / (1.0f + to[k]);
