@@ -71,12 +71,17 @@ constexpr kernel_params broadcast(ctnn::op_kind kind, ctnn::shape a, ctnn::shape
   return p;
 }
 
-// An activation with coefficients (hard_sigmoid alpha x + beta, leaky_relu's slope alpha).
-constexpr kernel_params activation_with(ctnn::op_kind kind, ctnn::shape s, float alpha, float beta = 0.0f) {
-  kernel_params p = elementwise(kind, s);
+// p with coefficients alpha, beta, gamma.
+constexpr kernel_params with_coefficients(kernel_params p, float alpha, float beta, float gamma) {
   p.coefficients.alpha_bits = std::bit_cast<std::uint32_t>(alpha);
   p.coefficients.beta_bits = std::bit_cast<std::uint32_t>(beta);
+  p.coefficients.gamma_bits = std::bit_cast<std::uint32_t>(gamma);
   return p;
+}
+
+// An activation with coefficients (hard_sigmoid alpha x + beta, leaky_relu's slope alpha).
+constexpr kernel_params activation_with(ctnn::op_kind kind, ctnn::shape s, float alpha, float beta = 0.0f) {
+  return with_coefficients(elementwise(kind, s), alpha, beta, 0.0f);
 }
 
 constexpr kernel_params unary_function(ctnn::math_function f, ctnn::shape s) {
@@ -87,10 +92,7 @@ constexpr kernel_params unary_function(ctnn::math_function f, ctnn::shape s) {
 
 // selu's (alpha, gamma) or celu's alpha.
 constexpr kernel_params unary_function_with(ctnn::math_function f, ctnn::shape s, float alpha, float gamma = 0.0f) {
-  kernel_params p = unary_function(f, s);
-  p.coefficients.alpha_bits = std::bit_cast<std::uint32_t>(alpha);
-  p.coefficients.gamma_bits = std::bit_cast<std::uint32_t>(gamma);
-  return p;
+  return with_coefficients(unary_function(f, s), alpha, 0.0f, gamma);
 }
 
 // The mean over the last `axes` axes of `in`.
