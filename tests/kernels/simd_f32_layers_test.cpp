@@ -198,7 +198,12 @@ inline std::vector<float> probe_values(std::size_t n, std::uint32_t seed) {
   return v;
 }
 
-inline bool same_bits(float x, float y) { return std::bit_cast<std::uint32_t>(x) == std::bit_cast<std::uint32_t>(y); }
+// The same float to the bit (-0 is not +0), any NaN being the same as any other: which NaN an operation on two
+// of them gives depends on the order of its operands, which the compiler may swap in one inlined copy of the
+// vector code and not in another (IEEE 754 leaves the payload open).
+inline bool same_bits(float x, float y) {
+  return (x != x && y != y) || std::bit_cast<std::uint32_t>(x) == std::bit_cast<std::uint32_t>(y);
+}
 
 // The vector kernel of P (an element-wise op) on sets of values, each rotated by every count of positions so
 // that each value goes through every lane, the vector body and the tail, with operands and result 0..7

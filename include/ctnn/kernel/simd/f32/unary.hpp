@@ -1,16 +1,16 @@
 #pragma once
-// float32 functions of one operand, vectorised: hard_swish and hard_sigmoid (MobileNetV3), leaky_relu, the
-// exactly rounded math (abs, neg, square, reciprocal, sqrt, rsqrt: a decomposed LayerNormalization's square
-// root), sigmoid and tanh (EfficientNet's x * sigmoid(x), LSTMs) and unary_function's erf, gelu and
-// gelu_tanh (transformer blocks). The first do the reference's float arithmetic in its order (IEEE division
-// and square root): identical results. sigmoid's e^-x and tanh come from double lanes rounded once to float
-// (the reference's <cmath> expf and tanhf: within 0.502 and about 2 ulp of the exact value). The reference computes
-// erf and gelu in double and rounds once to float (kernel/reference/unary_function.hpp); so do these, with
-// xsimd's double erf / tanh in place of <cmath>'s (both within an ulp or two of double, far below the
-// float rounding: the results differ from the reference's only where the double value lies within those
-// ulps of a float rounding boundary). The last elements, fewer than a vector, go through the same vector
-// code from a padded buffer (for_each_block): an element's value depends on its value alone, never on its
-// position in the tensor or on the buffers' offsets (the plan).
+// float32 functions of one operand, vectorised: hard_swish and hard_sigmoid (MobileNetV3), leaky_relu, the exactly
+// rounded math (abs, neg, square, reciprocal, sqrt, rsqrt: a decomposed LayerNormalization's square root), sigmoid,
+// tanh and elu (EfficientNet's x * sigmoid(x), LSTMs) and unary_function's erf, gelu and gelu_tanh (transformer
+// blocks), softplus, selu and celu. The first do the reference's float arithmetic in its order (IEEE division and
+// square root): identical results. sigmoid's e^-x and tanh come from double lanes rounded once to float (the
+// reference's <cmath> expf and tanhf: within 0.502 and about 2 ulp of the exact value), elu's alpha * expm1 too
+// (the reference's float alpha * expm1f). The reference computes erf, gelu, softplus, selu and celu in double and
+// rounds once to float (kernel/reference/unary_function.hpp); so do these, with xsimd's double erf / tanh in place
+// of <cmath>'s (both within an ulp or two of double, far below the float rounding: the results differ from the
+// reference's only where the double value lies within those ulps of a float rounding boundary). The last elements,
+// fewer than a vector, go through the same vector code from a padded buffer (for_each_block): an element's value
+// depends on its value alone, never on its position in the tensor or on the buffers' offsets (the plan).
 #include <ctnn/kernel/simd/detail/xsimd_config.hpp>
 
 #include <cstddef>
