@@ -224,12 +224,6 @@ void check_same_wherever(std::uint32_t seed) {
     CAPTURE(set);
     std::vector<std::vector<float>> values;
     for (std::size_t size : operand_sizes<P>()) values.push_back(probe_values(size, seed + 100 * set + static_cast<std::uint32_t>(values.size())));
-    // The functions of xsimd's exp (sigmoid, tanh, elu, unary_function's) convert a non-finite argument's
-    // lanes to int64 one by one on AVX2, which UBSan reports: +-40 in their place.
-    if constexpr (P.kind == ctnn::op_kind::sigmoid || P.kind == ctnn::op_kind::tanh || P.kind == ctnn::op_kind::elu ||
-                  P.kind == ctnn::op_kind::unary_function)
-      for (auto& v : values)
-        for (auto& x : v) x = std::isfinite(x) ? x : (x > 0.0f ? 40.0f : -40.0f);
     std::vector<float> first;  // at rotation 0
     for (std::size_t rotation = 0; rotation < n; ++rotation)
       for (std::size_t shift = set == 0 ? 0 : set % 8; shift < (set == 0 ? 8 : set % 8 + 1); ++shift) {
@@ -258,6 +252,34 @@ void check_same_wherever(std::uint32_t seed) {
       }
   }
   CHECK(differences == 0);
+}
+
+// Infinities, NaN, huge finite values and values beyond where e^x, tanh and erf saturate in double (the kernels
+// limit their arguments there: kernel/simd/f32/unary.hpp).
+inline constexpr float extremes[] = {-std::numeric_limits<float>::infinity(), std::numeric_limits<float>::infinity(),
+                                     std::numeric_limits<float>::quiet_NaN(), 1e30f, -1e30f,
+                                     std::numeric_limits<float>::max(), -std::numeric_limits<float>::max(),
+                                     800.0f, -800.0f, 400.0f, -400.0f, 0.0f, -0.0f};
+
+// The vector kernel of P (an element-wise function) on the extremes, each at every position of long_row
+// elements (vector body and tail): the reference's value to the bit (any NaN for NaN).
+template <kernel_params P>
+void check_extremes() {
+  static_assert(simd::f32_kernel<P>::supports);
+  const auto n = static_cast<std::size_t>(P.out.elements());
+  for (std::size_t rotation = 0; rotation < n; ++rotation) {
+    std::vector<float> x(n), got(n), want(n);
+    for (std::size_t i = 0; i < n; ++i) x[i] = extremes[(i + rotation) % std::size(extremes)];
+    const float* operands[] = {x.data(), nullptr};
+    simd::f32_kernel<P>::run(operands, got.data());
+    ctnn::kernel::invoke_f32<P>(operands, want.data());
+    for (std::size_t i = 0; i < n; ++i) {
+      CAPTURE(x[i]);
+      CAPTURE(got[i]);
+      CAPTURE(want[i]);
+      CHECK(same_bits(got[i], want[i]));
+    }
+  }
 }
 
 // softmax and layer_norm over rows of `depth`: two rows, each with two probes (a at position j and b at the next,
@@ -441,6 +463,21 @@ TEST_CASE("hard_swish, hard_sigmoid, leaky_relu, abs, neg, square, reciprocal, s
   check<activation_with(op_kind::elu, make_shape(1, 5, 43), 1.0f)>(3e-7, 18);
 }
 
+TEST_CASE("sigmoid, tanh, elu and unary_function's erf, gelu, softplus, selu, celu at infinities, NaN and huge values: the reference's") {
+  using ctnn::make_shape;
+  using ctnn::op_kind;
+  constexpr auto row = make_shape(long_row);
+  check_extremes<elementwise(op_kind::sigmoid, row)>();
+  check_extremes<elementwise(op_kind::tanh, row)>();
+  check_extremes<activation_with(op_kind::elu, row, 0.5f)>();
+  check_extremes<unary_function(ctnn::math_function::erf, row)>();
+  check_extremes<unary_function(ctnn::math_function::gelu, row)>();
+  check_extremes<unary_function(ctnn::math_function::gelu_tanh, row)>();
+  check_extremes<unary_function(ctnn::math_function::softplus, row)>();
+  check_extremes<unary_function_with(ctnn::math_function::selu, row, 1.6732632f, 1.0507010f)>();
+  check_extremes<unary_function_with(ctnn::math_function::celu, row, 0.7f)>();
+}
+
 TEST_CASE("mean over the last axes: the sum in double lanes, within the reference's float sum's rounding") {
   using ctnn::make_shape;
   // The reference's float sum in row order: (count - 1) roundings of 2^-24 relative to the sum of magnitudes.
@@ -501,6 +538,36 @@ TEST_CASE("softmax over the last axis: exp in double lanes, within a float round
   MESSAGE("softmax: largest error relative to the reference's value ", worst);
   CHECK(worst <= 2.0 * function_tolerance);
   static_assert(!simd::f32_kernel<elementwise(ctnn::op_kind::softmax, make_shape(5, 1))>::supports);  // fewer than a vector
+}
+
+TEST_CASE("softmax: masked entries (-inf) give 0, a row of -inf or with +inf or NaN gives NaN, as the reference") {
+  constexpr float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  constexpr kernel_params p = elementwise(ctnn::op_kind::softmax, ctnn::make_shape(6, long_row));
+  const auto depth = static_cast<std::size_t>(long_row);
+  std::vector<float> x = random_values(6 * depth, 7);
+  for (std::size_t i = 0; i < depth; ++i) {
+    if (i % 3 != 0) x[i] = -inf;         // row 0: two thirds masked (a causal mask's)
+    if (i + 1 < depth) x[depth + i] = -inf;  // row 1: all masked but the last
+    x[2 * depth + i] = -inf;             // row 2: all masked: -inf - -inf is NaN
+  }
+  x[3 * depth + 2] = inf;                // row 3: +inf - +inf is NaN
+  x[4 * depth + depth - 1] = nan;        // row 4: NaN in the tail
+  x[5 * depth] = -3e38f;                 // row 5: a huge finite value (e^ of it less the largest is 0)
+  const float* operands[] = {x.data(), nullptr};
+  std::vector<float> got(x.size()), want(x.size());
+  simd::f32_kernel<p>::run(operands, got.data());
+  ctnn::kernel::invoke_f32<p>(operands, want.data());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    CAPTURE(i);
+    CAPTURE(got[i]);
+    CAPTURE(want[i]);
+    if (want[i] != want[i] || want[i] == 0.0f) CHECK(same_bits(got[i], want[i]));
+    else CHECK(std::fabs(static_cast<double>(got[i]) - want[i]) <= 2.0 * function_tolerance * want[i]);
+  }
+  CHECK(want[2 * depth] != want[2 * depth]);
+  CHECK(want[0] != 0.0f);
+  CHECK(want[1] == 0.0f);
+  CHECK(want[2 * depth - 1] == 1.0f);
 }
 
 TEST_CASE("layer_norm over the last axes: mean and variance in double, within a float rounding of the reference") {

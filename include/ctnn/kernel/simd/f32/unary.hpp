@@ -71,6 +71,24 @@ template <class V>
     return xsimd::sqrt(x);
 }
 
+// xsimd's double exp, expm1, tanh and erf convert each lane's power of two to an integer whatever the lane
+// holds (AVX2 has no double -> int64 instruction: lane by lane, undefined for an infinity, a NaN or a value
+// beyond int64) and select 0, inf, -1 or ±1 afterwards. Their arguments are limited first to a range beyond
+// which the double result no longer changes: e^x is 0 below -745 and inf above 710, tanh(x) = 1 - 2 / (1 + e^2x)
+// is ±1 beyond ±355, erf(x) = 1 - e^-x² erfc3(x) is ±1 beyond ±27 (e^-729 is 0). A NaN becomes the lower
+// bound here; in_double_lanes gives NaN back for it.
+[[gnu::always_inline]] inline double_vector limited(const double_vector& x, double lowest, double highest) {
+  const double_vector low(lowest), high(highest);
+  return xsimd::select(x > high, high, xsimd::select(x >= low, x, low));
+}
+[[gnu::always_inline]] inline double_vector exp_of(const double_vector& x) { return xsimd::exp(limited(x, -745.0, 710.0)); }
+// expm1(±0) is ±0 (xsimd's gives +0 for -0; selu's and celu's -0 keeps its sign as in the reference).
+[[gnu::always_inline]] inline double_vector expm1_of(const double_vector& x) {
+  return xsimd::select(x == double_vector(0.0), x, xsimd::expm1(limited(x, -745.0, 710.0)));
+}
+[[gnu::always_inline]] inline double_vector tanh_of(const double_vector& x) { return xsimd::tanh(limited(x, -355.0, 355.0)); }
+[[gnu::always_inline]] inline double_vector erf_of(const double_vector& x) { return xsimd::erf(limited(x, -27.0, 27.0)); }
+
 // f of each double (unary_function::evaluate's formulas, both branches of a choice computed and one selected).
 template <math_function F>
 [[gnu::always_inline]] inline double_vector evaluate_in_double(const double_vector& x, const activation_coefficients& c) {
@@ -79,20 +97,20 @@ template <math_function F>
   constexpr double sqrt_two_over_pi = 0.797884560802865355879892119868763737;
   const D zero(0.0), one(1.0);
   if constexpr (F == math_function::erf) {
-    return xsimd::erf(x);
+    return erf_of(x);
   } else if constexpr (F == math_function::gelu) {
-    return D(0.5) * x * (one + xsimd::erf(x * D(sqrt_half)));
+    return D(0.5) * x * (one + erf_of(x * D(sqrt_half)));
   } else if constexpr (F == math_function::gelu_tanh) {
-    return D(0.5) * x * (one + xsimd::tanh(D(sqrt_two_over_pi) * (x + D(0.044715) * x * x * x)));
+    return D(0.5) * x * (one + tanh_of(D(sqrt_two_over_pi) * (x + D(0.044715) * x * x * x)));
   } else if constexpr (F == math_function::softplus) {
-    return xsimd::select(x > zero, x + xsimd::log(one + xsimd::exp(-x)), xsimd::log(one + xsimd::exp(x)));
+    return xsimd::select(x > zero, x + xsimd::log(one + exp_of(-x)), xsimd::log(one + exp_of(x)));
   } else if constexpr (F == math_function::selu) {
     const D alpha(static_cast<double>(c.alpha())), gamma(static_cast<double>(c.gamma()));
-    return gamma * xsimd::select(x > zero, x, alpha * xsimd::expm1(x));
+    return gamma * xsimd::select(x > zero, x, alpha * expm1_of(x));
   } else {
     static_assert(F == math_function::celu);
     const D alpha(static_cast<double>(c.alpha()));
-    return xsimd::select(x > zero, x, alpha * xsimd::expm1(x / alpha));
+    return xsimd::select(x > zero, x, alpha * expm1_of(x / alpha));
   }
 }
 
@@ -115,13 +133,14 @@ template <long Elements, long Step, class Block>
 }
 
 // g of each of the Step = double_vector::size floats from[k] (widened to double; g maps a double_vector),
-// rounded once to float into to[k].
+// rounded once to float into to[k]; a NaN stays NaN (as in the reference, whatever g makes of it).
 template <class G>
 [[gnu::always_inline]] inline void in_double_lanes(const float* from, float* to, G&& g) {
   constexpr long step = static_cast<long>(double_vector::size);
   alignas(64) double values[step];
   for (long k = 0; k < step; ++k) values[k] = static_cast<double>(from[k]);
-  g(double_vector::load_aligned(values)).store_aligned(values);
+  const double_vector x = double_vector::load_aligned(values);
+  xsimd::select(xsimd::isnan(x), x, g(x)).store_aligned(values);  // not x != x: AVX's compare is ordered
   for (long k = 0; k < step; ++k) to[k] = static_cast<float>(values[k]);
 }
 
@@ -153,10 +172,10 @@ struct unary_activation : kernel::detail::reads_constants_as_stored {
       constexpr long step = static_cast<long>(detail::double_vector::size);
       detail::for_each_block<elements, step>(in, result, [](const float* from, float* to) __attribute__((always_inline)) {
         detail::in_double_lanes(from, to, [](const detail::double_vector& x) __attribute__((always_inline)) {
-          if constexpr (P.kind == op_kind::sigmoid) return xsimd::exp(-x);  // e^-x, then 1 / (1 + e^-x) in float
-          else if constexpr (P.kind == op_kind::tanh) return xsimd::tanh(x);
+          if constexpr (P.kind == op_kind::sigmoid) return detail::exp_of(-x);  // e^-x, then 1 / (1 + e^-x) in float
+          else if constexpr (P.kind == op_kind::tanh) return detail::tanh_of(x);
           else if constexpr (P.kind == op_kind::elu)  // alpha (e^x - 1) below 0
-            return xsimd::select(x < detail::double_vector(0.0), detail::double_vector(static_cast<double>(P.coefficients.alpha())) * xsimd::expm1(x), x);
+            return xsimd::select(x < detail::double_vector(0.0), detail::double_vector(static_cast<double>(P.coefficients.alpha())) * detail::expm1_of(x), x);
           else return detail::evaluate_in_double<P.coefficients.function>(x, P.coefficients);
         });
         if constexpr (P.kind == op_kind::sigmoid)
