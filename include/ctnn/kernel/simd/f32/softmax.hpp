@@ -1,10 +1,11 @@
 #pragma once
 // float32 softmax over the last axis, vectorised where the time goes: each e^(x - largest) in double lanes
-// (xsimd's exp, within an ulp or two of double; a masked -inf's e^ is 0, unary.hpp's exp_of) rounded once to float, which is the float exp's value but
+// (xsimd's exp, within an ulp or two of double) rounded once to float, which is the float exp's value but
 // where that lies within those ulps of a float rounding boundary (<cmath>'s expf, the reference's, is itself
 // within 0.502 ulp), every element of a row by the same vector code (the last ones from a padded buffer);
 // the row's largest element and the sum in float in the reference's order; then the
-// products by 1 / sum as the reference (kernel/reference/elementwise.hpp).
+// products by 1 / sum as the reference (kernel/reference/elementwise.hpp). A masked entry (-inf) gives 0, a row
+// of -inf or with +inf or NaN gives NaN, as the reference (unary.hpp's exp_of and in_double_lanes).
 #include <ctnn/kernel/simd/detail/xsimd_config.hpp>
 
 #include <cstddef>
@@ -39,7 +40,8 @@ struct softmax : kernel::detail::reads_constants_as_stored {
       detail::for_each_block<depth, step>(x, y, [largest](const float* from, float* to) __attribute__((always_inline)) {
         alignas(64) float centred[step];
         for (long k = 0; k < step; ++k) centred[k] = from[k] - largest;
-        detail::in_double_lanes(centred, to, [](const D& v) __attribute__((always_inline)) { return detail::exp_of(v); });
+        detail::in_double_lanes(centred, to,
+                                [](const D& v) __attribute__((always_inline)) { return detail::exp_of(v); });
       });
       float sum = 0.0f;
       for (std::int32_t i = 0; i < depth; ++i) sum += y[i];

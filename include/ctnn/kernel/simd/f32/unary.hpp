@@ -81,13 +81,19 @@ template <class V>
   const double_vector low(lowest), high(highest);
   return xsimd::select(x > high, high, xsimd::select(x >= low, x, low));
 }
-[[gnu::always_inline]] inline double_vector exp_of(const double_vector& x) { return xsimd::exp(limited(x, -745.0, 710.0)); }
+[[gnu::always_inline]] inline double_vector exp_of(const double_vector& x) {
+  return xsimd::exp(limited(x, -745.0, 710.0));
+}
 // expm1(±0) is ±0 (xsimd's gives +0 for -0; selu's and celu's -0 keeps its sign as in the reference).
 [[gnu::always_inline]] inline double_vector expm1_of(const double_vector& x) {
   return xsimd::select(x == double_vector(0.0), x, xsimd::expm1(limited(x, -745.0, 710.0)));
 }
-[[gnu::always_inline]] inline double_vector tanh_of(const double_vector& x) { return xsimd::tanh(limited(x, -355.0, 355.0)); }
-[[gnu::always_inline]] inline double_vector erf_of(const double_vector& x) { return xsimd::erf(limited(x, -27.0, 27.0)); }
+[[gnu::always_inline]] inline double_vector tanh_of(const double_vector& x) {
+  return xsimd::tanh(limited(x, -355.0, 355.0));
+}
+[[gnu::always_inline]] inline double_vector erf_of(const double_vector& x) {
+  return xsimd::erf(limited(x, -27.0, 27.0));
+}
 
 // f of each double (unary_function::evaluate's formulas, both branches of a choice computed and one selected).
 template <math_function F>
