@@ -20,7 +20,10 @@ namespace {
 
 using net = ctnn::compile<ctnn::models::bench_model>;
 using bench = ctnn_bench::model_bench<net>;
-constexpr int reference_cases = 4;
+#ifndef CTNN_BENCH_CASES
+#define CTNN_BENCH_CASES 4  // the reference cases in CTNN_BENCH_REFS (input_<k>.bin, k < CTNN_BENCH_CASES)
+#endif
+constexpr int reference_cases = CTNN_BENCH_CASES;
 
 std::string check_against_references(bench& b) {
   const std::string refs = CTNN_BENCH_REFS;

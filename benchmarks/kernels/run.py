@@ -37,6 +37,8 @@ ORT_INT8_TOLERANCE = 10
 FLOAT_TOLERANCE = 1e-4
 MLPERF_INT8 = ["kws_ref_model", "vww_96_int8", "pretrainedResnet_quant", "ad01_int8"]
 ONNX_FLOAT = ["ds_cnn", "ds_cnn_bn", "mobilenet_v1_025", "resnet8", "fc_autoencoder"]
+# PyTorch exports in the repository (tests/data/onnx_exports): their input shapes, two cases each.
+ONNX_EXPORTS = {"transformer_block": [1, 8, 32], "transformer_block_opset17": [1, 8, 32], "mobilenet_v3_small": [1, 3, 32, 32]}
 RECURRENT = ["lstm_64", "lstm_128", "gru_128"]
 # The repository's own 16x8 KWS, with the vectorised kernels and with the reference ones (no onnxruntime peer).
 OWN_INT16 = ["kws_16x8", "kws_16x8_reference"]
@@ -157,6 +159,12 @@ def models(args, work):
                     "input": folder / "input_0.bin",
                     "checks": [{"input": folder / f"input_{k}.bin", "output": folder / f"output_{k}.ort.bin",
                                 "tolerance": FLOAT_TOLERANCE} for k in range(4)]}
+        found.append((name, peer))
+    for name, shape in ONNX_EXPORTS.items():
+        folder = SOURCE / "tests" / "data" / "onnx_exports" / name
+        peer = {"file": folder.parent / f"{name}.onnx", "dtype": "float32", "shape": shape, "input": folder / "input_0.bin",
+                "checks": [{"input": folder / f"input_{k}.bin", "output": folder / f"output_{k}.bin",
+                            "tolerance": FLOAT_TOLERANCE} for k in range(2)]}
         found.append((name, peer))
     # The recurrent layers (make_recurrent_onnx.py, written where CMake configured the programs).
     recurrent = args.build_dir / "benchmarks" / "kernels" / "recurrent"

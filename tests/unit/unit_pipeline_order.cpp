@@ -184,8 +184,11 @@ struct swap_results {
 // input [1,3,3,1] (36 B) -> relu (A, ops 0..1) -> sigmoid (B, ops 1..2) -> tanh (output).
 // Alignment 16: A at 0, B at 48 (36 rounded up), arena 84 -> 96. Alignment 64: B at 64, arena 100 -> 128.
 using three_ops = dsl::sequential<dsl::input<ctnn::f32, 1, 3, 3, 1>, dsl::relu, dsl::sigmoid, dsl::tanh>;
+// The user pipelines below select kernels as the standard one does, so that their results compare with the
+// standard pipeline's for the plan alone (without select_kernels every call runs the reference kernel, whose
+// sigmoid and tanh are <cmath>'s, not the SIMD kernels' double lanes).
 using mixed_stage = pipeline<pass::infer_types, pass::fold_constants, pass::fold_batch_norm, pass::fuse_ops, pass::alias_reshapes,
-                             pass::lower_te, count_fused_calls, align_arena<64>, pass::plan_memory<>,
+                             pass::lower_te, count_fused_calls, align_arena<64>, pass::plan_memory<>, pass::select_kernels<>,
                              pass::create_function_metadata, pass::create_executor_metadata, pass::aot_lower_main>;
 static_assert(order_ok<mixed_stage>);
 static_assert(order_problem_is<pipeline<pass::infer_types, align_arena<64>, pass::lower_te>, 1, bits(fact::kernels_lowered)>);
@@ -251,7 +254,7 @@ struct collapse_plan {
 };
 
 using planned_stage = pipeline<pass::infer_types, pass::fold_constants, pass::fold_batch_norm, pass::fuse_ops, pass::alias_reshapes,
-                               pass::lower_te, pass::plan_memory<>, count_overlaps, shift_arena<64>,
+                               pass::lower_te, pass::plan_memory<>, count_overlaps, shift_arena<64>, pass::select_kernels<>,
                                pass::create_function_metadata, pass::create_executor_metadata, pass::aot_lower_main>;
 static_assert(order_ok<planned_stage>);
 static_assert(order_problem_is<pipeline<pass::infer_types, pass::lower_te, shift_arena<64>, pass::plan_memory<>>, 2,
@@ -277,6 +280,10 @@ TEST_CASE("(b), (c) user passes that change the plan keep the executor's results
   ctnn::compile<three_ops>::run(x.data(), standard);
   ctnn::compile<three_ops, mixed_stage>::run(x.data(), aligned);
   CHECK(std::memcmp(standard, aligned, sizeof standard) == 0);
+  // The same kernels ran, at other offsets (B at 64 in the aligned plan; A and B at 64 and 112 in the shifted one; 0 and 48 in
+  // the standard plan).
+  static_assert(ctnn::compiled_v<three_ops>.calls[1].params.choice == ctnn::compiled_v<three_ops, mixed_stage>.calls[1].params.choice &&
+                ctnn::compiled_v<three_ops>.calls[2].params.choice == ctnn::compiled_v<three_ops, planned_stage>.calls[2].params.choice);
 
   // The shifted plan never touches the first 64 bytes of the arena, nor anything past arena_bytes.
   using shifted_net = ctnn::compile<three_ops, planned_stage>;

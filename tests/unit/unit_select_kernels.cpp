@@ -156,14 +156,15 @@ TEST_CASE("select_kernels: the native target runs float calls on xsimd where a k
   const auto kind_of = [&](std::int32_t c) { return m.calls[static_cast<std::size_t>(c)].params.kind; };
   CHECK(kind_of(0) == op_kind::conv2d);
   CHECK(kind_of(3) == op_kind::softmax);
-  // No vector softmax exists: the reference kernel runs it on every target.
-  CHECK(m.calls[3].params.choice == kernel_choice{});
+  // softmax over its last axis (10 classes) too (kernel/simd/f32/softmax.hpp).
   if constexpr (has_vector_f32) {
     CHECK(m.calls[0].params.choice.impl == kernel_impl::simd_f32);
     CHECK(m.calls[1].params.choice.impl == kernel_impl::simd_f32);
     CHECK(m.calls[2].params.choice.impl == kernel_impl::simd_f32);
+    CHECK(m.calls[3].params.choice.impl == kernel_impl::simd_f32);
   } else {
     CHECK(m.calls[0].params.choice == kernel_choice{});
+    CHECK(m.calls[3].params.choice == kernel_choice{});
   }
 }
 

@@ -13,14 +13,19 @@
 #include <ctnn/kernel/detail/unpacked.hpp>  // no_f32_kernel's packing interface, with or without an architecture
 
 #ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
+#include <ctnn/kernel/simd/f32/binary.hpp>
 #include <ctnn/kernel/simd/f32/conv2d.hpp>
 #include <ctnn/kernel/simd/f32/dense.hpp>
 #include <ctnn/kernel/simd/f32/depthwise_conv2d.hpp>
 #include <ctnn/kernel/simd/f32/elementwise.hpp>
+#include <ctnn/kernel/simd/f32/layer_norm.hpp>
 #include <ctnn/kernel/simd/f32/pool.hpp>
+#include <ctnn/kernel/simd/f32/reduce.hpp>
 #include <ctnn/kernel/simd/f32/resize.hpp>
+#include <ctnn/kernel/simd/f32/softmax.hpp>
 #include <ctnn/kernel/simd/f32/transpose.hpp>
 #include <ctnn/kernel/simd/f32/transpose_conv2d.hpp>
+#include <ctnn/kernel/simd/f32/unary.hpp>
 #include <ctnn/kernel/simd/f32/winograd.hpp>
 #endif
 
@@ -46,11 +51,16 @@ constexpr auto f32_kernel_for() {
   else if constexpr (P.kind == op_kind::dense) return std::type_identity<f32::dense<P>>{};
   else if constexpr (P.kind == op_kind::max_pool || P.kind == op_kind::avg_pool) return std::type_identity<f32::pool2d<P>>{};
   else if constexpr (P.kind == op_kind::global_avg_pool) return std::type_identity<f32::global_avg_pool<P>>{};
-  else if constexpr (P.kind == op_kind::add || P.kind == op_kind::mul) return std::type_identity<f32::binary<P>>{};
+  else if constexpr (binary_kind(P.kind)) return std::type_identity<f32::binary<P>>{};
   else if constexpr (P.kind == op_kind::relu || P.kind == op_kind::relu6) return std::type_identity<f32::rectifier<P>>{};
   else if constexpr (P.kind == op_kind::resize_nearest) return std::type_identity<f32::resize_nearest<P>>{};
   else if constexpr (P.kind == op_kind::resize_linear) return std::type_identity<f32::resize_bilinear<P>>{};
   else if constexpr (P.kind == op_kind::transpose) return std::type_identity<f32::transpose<P>>{};
+  else if constexpr (P.kind == op_kind::binary_function) return std::type_identity<f32::scalar_power<P>>{};
+  else if constexpr (P.kind == op_kind::softmax) return std::type_identity<f32::softmax<P>>{};
+  else if constexpr (P.kind == op_kind::layer_norm) return std::type_identity<f32::layer_norm<P>>{};
+  else if constexpr (P.kind == op_kind::mean) return std::type_identity<f32::mean<P>>{};
+  else if constexpr (unary_activation_kind(P)) return std::type_identity<f32::unary_activation<P>>{};
   else return std::type_identity<no_f32_kernel>{};
 }
 template <kernel_params P>

@@ -1,6 +1,6 @@
 #pragma once
-// float32 element-wise kernels, vectorised: add and mul of equal shapes (fused relu/relu6), and relu /
-// relu6 as ops. The same operation per element as the reference kernels: identical results.
+// float32 relu and relu6 as ops, vectorised (the binary ops: kernel/simd/f32/binary.hpp). The same
+// operation per element as the reference kernels: identical results.
 #include <ctnn/kernel/simd/detail/xsimd_config.hpp>
 
 #include <cstddef>
@@ -14,24 +14,6 @@
 #ifndef XSIMD_NO_SUPPORTED_ARCHITECTURE
 
 namespace ctnn::kernel::simd::f32 {
-
-template <kernel_params P>
-struct binary : kernel::detail::reads_constants_as_stored {
-  // Broadcasting operands stay with the reference kernel.
-  static constexpr bool supports = (P.kind == op_kind::add || P.kind == op_kind::mul) && P.type == dtype::f32 &&
-                                   P.in == P.out && P.in2 == P.out && detail::vector_activation(P.fused);
-
-  static void run(const float* const* operands, float* result) {
-    const float* a = operands[0];
-    const float* b = operands[1];
-    detail::for_each_channel_chunk<static_cast<int>(P.out.elements())>([&](auto lanes, int i) __attribute__((always_inline)) {
-      using V = decltype(lanes);
-      const V x = V::load_unaligned(a + i), y = V::load_unaligned(b + i);
-      if constexpr (P.kind == op_kind::mul) detail::activate<P.fused>(x * y).store_unaligned(result + i);
-      else detail::activate<P.fused>(x + y).store_unaligned(result + i);
-    });
-  }
-};
 
 template <kernel_params P>
 struct rectifier : kernel::detail::reads_constants_as_stored {
