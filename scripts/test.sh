@@ -6,17 +6,18 @@
 # and ends with the line `N passed, N failed` summed over all configurations (a failed configure or build
 # counts as one failure). Exits non-zero if anything failed.
 #
-#   gcc    g++ 12: the whole suite (SIMD kernel tests at x86-64-v2 and native, bare metal and the firmware
+#   gcc    g++ 12 -O2: the whole suite (SIMD kernel tests at native, bare metal and the firmware
 #          package tests, compile-fail tests) and the compiler-independent checks (layering, dependencies,
 #          docs), which run in this configuration only
 #   clang  clang 14 with AddressSanitizer and UndefinedBehaviorSanitizer on every host target (unit, e2e,
 #          frontends, tools, every model-building target; -fno-sanitize-recover=all: a report fails its
 #          test), so every executor of the tests runs under the arena checker (docs/sanitizers.md): the
-#          whole suite but bare metal (SIMD kernel tests at x86-64-v3, compile-fail tests), and each
-#          libFuzzer target for 60 s (tests/fuzz; CTNN_FUZZ_SECONDS). clang, not g++, carries the
+#          whole suite but bare metal (SIMD kernel tests at x86-64-v2 and x86-64-v3, compile-fail tests),
+#          and each libFuzzer target for 60 s (tests/fuzz; CTNN_FUZZ_SECONDS). clang, not g++, carries the
 #          sanitizers: g++'s null/nonnull-attribute checks make `&global == nullptr` non-constant
-#          (docs/design.md §6). It is optimised at -O1 (ASan's recommended level), not -O3: a third less
-#          compile time for the instrumented tree, whose tests are short.
+#          (docs/design.md §6). It is compiled at -O0 (a third of -O1's compile time; its tests are
+#          short), the fuzzers at -O1 (ASan's recommended level: inputs per second find the bugs).
+#          The levels keep the whole command within 45 minutes on a quiet 2-core machine (docs/sanitizers.md).
 #   quick  g++ -O1, the quick tier (CTNN_TEST_TIER=quick): the unit, pass, frontend, end-to-end, tool,
 #          compile-fail and layering tests, without SIMD levels, bare metal or fuzzing: minutes after a
 #          one-header change (`cmake --workflow --preset quick` is the same)
