@@ -53,4 +53,19 @@ constexpr void rebuild_kernel_table(Module& m) {
   for (std::int32_t c = 0; c < m.call_count; ++c) m.calls[static_cast<std::size_t>(c)].kernel = table.kernel_of(c);
 }
 
+// The kernel table across a change of call order (order_for_memory moves calls with their nodes): each
+// kernel's first call found again by its result tensor, which does not move; the kernels keep their numbers.
+template <class Module, class Reorder>
+constexpr void keep_kernel_table_across(Module& m, Reorder reorder) {
+  std::array<std::int32_t, Module::node_capacity> first_result{};
+  for (std::int32_t k = 0; k < m.kernel_count; ++k)
+    first_result[static_cast<std::size_t>(k)] = m.calls[static_cast<std::size_t>(m.kernel_first_call[static_cast<std::size_t>(k)])].result;
+  reorder();
+  std::array<std::int32_t, Module::tensor_capacity> call_of_result{};
+  for (std::int32_t c = 0; c < m.call_count; ++c)
+    call_of_result[static_cast<std::size_t>(m.calls[static_cast<std::size_t>(c)].result)] = c;
+  for (std::int32_t k = 0; k < m.kernel_count; ++k)
+    m.kernel_first_call[static_cast<std::size_t>(k)] = call_of_result[static_cast<std::size_t>(first_result[static_cast<std::size_t>(k)])];
+}
+
 }  // namespace ctnn::pass::detail
