@@ -111,7 +111,7 @@ constexpr bool kernels_match_calls(const Module& m) {
   std::array<bool, Module::node_capacity> used{};
   for (std::int32_t c = 0; c < m.call_count; ++c) {
     const auto& call = m.calls[static_cast<std::size_t>(c)];
-    if (call.kernel < 0 || call.kernel >= m.kernel_count || !(m.kernels[static_cast<std::size_t>(call.kernel)] == call.params)) return false;
+    if (call.kernel < 0 || call.kernel >= m.kernel_count || !(m.kernel(call.kernel) == call.params)) return false;
     used[static_cast<std::size_t>(call.kernel)] = true;
   }
   for (std::int32_t k = 0; k < m.kernel_count; ++k)

@@ -153,10 +153,10 @@ constexpr bool families_of = kernel_family<ctnn::kernel::implementation_t<P, ctn
                              kernel_family<ctnn::kernel::simd_i8_kernel<P, ctnn::targets::native::isa>> &&
                              kernel_family<ctnn::kernel::simd_i8_kernel<P, ctnn::instruction_set::x86_avx2>> &&
                              kernel_family<ctnn::kernel::arm::i8_kernel<P>>;
-static_assert(families_of<ctnn::kernel::unselected(tiny.kernels[0])> && families_of<ctnn::kernel::unselected(tiny.kernels[1])> &&
-              families_of<ctnn::kernel::unselected(tiny.kernels[static_cast<std::size_t>(tiny.kernel_count - 1)])>);
+static_assert(families_of<ctnn::kernel::unselected(tiny.kernel(0))> && families_of<ctnn::kernel::unselected(tiny.kernel(1))> &&
+              families_of<ctnn::kernel::unselected(tiny.kernel(tiny.kernel_count - 1))>);
 constexpr ctnn::kernel_params int8_conv = [] {
-  ctnn::kernel_params p = ctnn::kernel::unselected(tiny.kernels[0]);
+  ctnn::kernel_params p = ctnn::kernel::unselected(tiny.kernel(0));
   p.type = ctnn::dtype::i8;
   return p;
 }();

@@ -251,7 +251,7 @@ static_assert(!named_m.error.failed() && named_m.call_count == 5 && ctnn_test::c
               ctnn_test::calls_set_only_own_kind_fields(tiny_m) && ctnn_test::calls_set_only_own_kind_fields(graph_m));
 static_assert([] {
   std::int32_t pad_kernels = 0;  // p1 and p2 share one kernel, q (other pads) has its own
-  for (std::int32_t k = 0; k < named_m.kernel_count; ++k) pad_kernels += named_m.kernels[static_cast<std::size_t>(k)].kind == op_kind::pad;
+  for (std::int32_t k = 0; k < named_m.kernel_count; ++k) pad_kernels += named_m.kernel(k).kind == op_kind::pad;
   return pad_kernels == 2 && named_m.kernel_count == 4;
 }());
 static_assert([] {

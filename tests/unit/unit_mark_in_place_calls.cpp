@@ -41,7 +41,7 @@ static_assert(kernels_match_calls(second));
 
 // Both relus in place: they share one kernel again, in call order.
 constexpr auto both = pass::mark_in_place_calls::run(over_input(lowered, true, true, false));
-static_assert(both.kernel_count == 2 && both.calls[0].kernel == 0 && both.calls[1].kernel == 0 && both.kernels[0].in_place == 1 &&
+static_assert(both.kernel_count == 2 && both.calls[0].kernel == 0 && both.calls[1].kernel == 0 && both.kernel(0).in_place == 1 &&
               kernels_match_calls(both));
 
 // Unmarking: a call marked before but not placed over its input any more goes back to 0.

@@ -335,7 +335,7 @@ void check_against_module(const ctnn::detail::module_view& m, const std::string&
     const ctnn::function_info& info = m.functions[static_cast<std::size_t>(k)];
     CHECK(f.keys() == std::vector<std::string>{"kernel", "op_kind", "calls", "workspace_bytes", "io_bytes", "constant_bytes"});
     CHECK(f["kernel"].integer() == k);
-    CHECK(f["op_kind"].str() == ctnn::name_of(m.kernels[static_cast<std::size_t>(k)].kind));
+    CHECK(f["op_kind"].str() == ctnn::name_of(m.kernel(k).kind));
     CHECK(f["calls"].integer() == info.calls);
     CHECK(f["workspace_bytes"].integer() == info.workspace_bytes);
     CHECK(f["io_bytes"].integer() == info.io_bytes);

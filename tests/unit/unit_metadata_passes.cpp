@@ -65,20 +65,20 @@ constexpr auto& rep = ctnn::compiled_v<repeated>;
 static_assert(rep.call_count == 6 && rep.kernel_count == 4);
 static_assert(rep.calls[0].kernel == 0 && rep.calls[1].kernel == 0 && rep.calls[2].kernel == 1 && rep.calls[3].kernel == 0 &&
               rep.calls[4].kernel == 2 && rep.calls[5].kernel == 3);
-static_assert(rep.kernels[0].kind == op_kind::conv2d && rep.kernels[0].fused == ctnn::activation::none &&
-              rep.kernels[1].fused == ctnn::activation::relu && rep.kernels[2].win.kernel_h == 1 &&
-              rep.kernels[3].kind == op_kind::global_avg_pool);
+static_assert(rep.kernel(0).kind == op_kind::conv2d && rep.kernel(0).fused == ctnn::activation::none &&
+              rep.kernel(1).fused == ctnn::activation::relu && rep.kernel(2).win.kernel_h == 1 &&
+              rep.kernel(3).kind == op_kind::global_avg_pool);
 // Calls sharing a kernel keep their own operands (weights).
 static_assert(rep.calls[0].operands[1] != rep.calls[1].operands[1] && rep.calls[1].operands[1] != rep.calls[3].operands[1]);
 
 template <class Module>
 constexpr bool kernels_consistent(const Module& m) {
   for (std::int32_t c = 0; c < m.call_count; ++c)
-    if (!(m.kernels[static_cast<std::size_t>(m.calls[static_cast<std::size_t>(c)].kernel)] == m.calls[static_cast<std::size_t>(c)].params))
+    if (!(m.kernel(m.calls[static_cast<std::size_t>(c)].kernel) == m.calls[static_cast<std::size_t>(c)].params))
       return false;
   for (std::int32_t a = 0; a < m.kernel_count; ++a)
     for (std::int32_t b = a + 1; b < m.kernel_count; ++b)
-      if (m.kernels[static_cast<std::size_t>(a)] == m.kernels[static_cast<std::size_t>(b)]) return false;
+      if (m.kernel(a) == m.kernel(b)) return false;
   return true;
 }
 static_assert(kernels_consistent(rep));

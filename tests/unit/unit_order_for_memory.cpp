@@ -49,6 +49,18 @@ static_assert(order_is(unchanged, "a", "b", "a2", "b2") && unchanged.reordered =
 constexpr auto ordered = pass::order_for_memory<ctnn::memory_aware_order>::run(lowered);
 static_assert(order_is(ordered, "a", "a2", "b", "b2") && ordered.reordered == 1 && !ordered.error.failed());
 static_assert(calls_and_producers_follow(ordered) && calls_and_producers_follow(lowered));
+// Each call's kernel still has its parameters: module::kernel(k) is a call of kernel k, found again after the
+// move (select_kernels runs a call whose parameters differ from its kernel's on the reference kernel).
+template <class Module>
+constexpr bool kernels_follow(const Module& m) {
+  for (std::int32_t c = 0; c < m.call_count; ++c) {
+    const auto& call = m.calls[static_cast<std::size_t>(c)];
+    if (call.kernel < 0 || call.kernel >= m.kernel_count || !(m.kernel(call.kernel) == call.params)) return false;
+  }
+  return true;
+}
+static_assert(kernels_follow(lowered) && kernels_follow(ordered));
+static_assert(ordered.kernel_count == lowered.kernel_count);
 static_assert(ordered.facts == lowered.facts);  // the plan is still to be made
 
 // The placement after it reaches the lower peak.

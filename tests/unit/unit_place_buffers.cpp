@@ -145,7 +145,7 @@ constexpr auto onnx_uint8_restored = pass::place_buffers<>::run(onnx_uint8_read_
 static_assert(onnx_uint8_read_later.scratch_bytes[1] == 144 && onnx_uint8_restored.scratch_bytes[1] == 0 &&
               onnx_uint8_restored.scratch[1].offset == -1);
 static_assert(onnx_uint8_restored.calls[1].params.input_restored == 1 && onnx_uint8_restored.calls[2].params.input_restored == 0 &&
-              onnx_uint8_restored.kernels[static_cast<std::size_t>(onnx_uint8_restored.calls[1].kernel)].input_restored == 1);
+              onnx_uint8_restored.kernel(onnx_uint8_restored.calls[1].kernel).input_restored == 1);
 static_assert(!onnx_uint8_restored.error.failed() && onnx_uint8_restored.liveness_lower_bound == 300 && onnx_uint8_restored.peak_node == 2);
 
 TEST_CASE("place_buffers: the same at run time; placed buffers that live together do not overlap") {

@@ -147,7 +147,7 @@ static_assert(every_call<shared_net::module>([](const ctnn::kernel_call& c) {
 }));
 // The distinct kernels carry their calls' choice.
 static_assert(every_call<native_net::module>([](const ctnn::kernel_call& c) {
-  return native_net::module.kernels[static_cast<std::size_t>(c.kernel)].choice == c.params.choice;
+  return native_net::module.kernel(c.kernel).choice == c.params.choice;
 }));
 
 TEST_CASE("select_kernels: the native target runs float calls on xsimd where a kernel supports them") {

@@ -311,11 +311,18 @@ struct module : module_graph<MaxTensors, MaxNodes> {
   std::int32_t recipe_count = 0;
 
   // Filled by lower_te: one call per node that needs a kernel, in execution order, and the distinct
-  // kernels they use.
+  // kernels they use, each as the first call that uses it (kernel(k) gives its parameters). Not a table of
+  // kernel_params of its own: clang's constant evaluator builds every member of every slot of such a table,
+  // used or not, in every module value (+73 MB on the 400-layer chain; docs/compile_time.md).
   std::array<kernel_call, MaxNodes> calls{};
   std::int32_t call_count = 0;
-  std::array<kernel_params, MaxNodes> kernels{};
+  std::array<std::int32_t, MaxNodes> kernel_first_call{};
   std::int32_t kernel_count = 0;
+
+  // The parameters of distinct kernel k (0 <= k < kernel_count): those of its first call.
+  constexpr const kernel_params& kernel(std::int32_t k) const {
+    return calls[static_cast<std::size_t>(kernel_first_call[static_cast<std::size_t>(k)])].params;
+  }
 
   // Filled by create_function_metadata (one per kernel) and create_executor_metadata.
   std::array<function_info, MaxNodes> functions{};

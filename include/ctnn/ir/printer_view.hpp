@@ -35,7 +35,7 @@ struct module_view {
   std::int32_t recipe_count;
   const kernel_call* calls;
   std::int32_t call_count;
-  const kernel_params* kernels;
+  const std::int32_t* kernel_first_call;  // module::kernel_first_call (kernel(k))
   std::int32_t kernel_count;
   const function_info* functions;
   const executor_info& metadata;
@@ -55,6 +55,7 @@ struct module_view {
   constexpr bool has(fact f) const { return (facts & static_cast<std::uint32_t>(f)) != 0; }
   constexpr const tensor& tensor_at(std::int32_t id) const { return tensors[id]; }
   constexpr const node& node_at(std::int32_t id) const { return nodes[id]; }
+  constexpr const kernel_params& kernel(std::int32_t k) const { return calls[kernel_first_call[k]].params; }
   constexpr bool valid_tensor(std::int32_t id) const { return id >= 0 && id < tensor_count; }
   constexpr bool valid_node(std::int32_t id) const { return id >= 0 && id < node_count; }
   // As module::storage_root (a view's storage is its root's), safe on malformed ids.
@@ -82,7 +83,7 @@ constexpr module_view view_of(const Module& m) {
           .recipe_count = m.recipe_count,
           .calls = m.calls.data(),
           .call_count = m.call_count,
-          .kernels = m.kernels.data(),
+          .kernel_first_call = m.kernel_first_call.data(),
           .kernel_count = m.kernel_count,
           .functions = m.functions.data(),
           .metadata = m.metadata,

@@ -79,7 +79,7 @@ constexpr void lower_te::with_scratch<ScratchRules>::run_in_place(Module& m) {
     }
     // From the parameters alone: equal params, equal scratch. Later passes may reserve more.
     m.scratch_bytes[static_cast<std::size_t>(m.call_count - 1)] = ScratchRules::bytes(c.params);
-    c.kernel = kernels.kernel_of(c.params);
+    c.kernel = kernels.kernel_of(m.call_count - 1);
   }
   m.establish(fact::kernels_lowered);
 }

@@ -8,6 +8,7 @@
 #include <ctnn/memory/buffers.hpp>
 #include <ctnn/memory/options.hpp>
 #include <ctnn/memory/schedule.hpp>
+#include <ctnn/pass/detail/kernel_table.hpp>
 #include <ctnn/pass/detail/planning_step.hpp>
 #include <ctnn/pass/detail/in_place_pass.hpp>
 
@@ -17,7 +18,8 @@ namespace ctnn::pass {
 template <class Module>
 constexpr void order_ops_for_memory(Module& m, const memory::plan_config& config) {
   if (!config.reorder) return;
-  memory::order_for_memory(m, config);
+  // After lower_te the calls move too: module::kernel(k) must still name a call of kernel k.
+  detail::keep_kernel_table_across(m, [&] { memory::order_for_memory(m, config); });
 }
 
 // The pass. Options: ctnn::memory_aware_order, and the reuse options, which the peaks it compares include.

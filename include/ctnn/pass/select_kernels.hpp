@@ -238,7 +238,7 @@ constexpr refused_call first_refused_call(const std::array<kernel_decline, Count
   for (std::int32_t c = 0; c < M.call_count; ++c) {
     const kernel_call& call = M.calls[static_cast<std::size_t>(c)];
     const std::int32_t k = call.kernel;
-    const bool listed = k >= 0 && k < M.kernel_count && M.kernels[static_cast<std::size_t>(k)] == call.params;
+    const bool listed = k >= 0 && k < M.kernel_count && M.kernel(k) == call.params;
     // A call off the kernel table runs the reference kernel (run_on): its rows' reason, or other_shape.
     const auto off_table_reason = [&] {
       if (call.params.in_place == 2) return kernel_decline::none;
@@ -282,11 +282,11 @@ struct select_kernels : detail::in_place_pass<select_kernels<Target, Policy, Req
   static constexpr auto run_on() {
     auto m = M;
     constexpr auto choices = []<std::size_t... K>(std::index_sequence<K...>) {
-      return std::array<kernel_choice, sizeof...(K) + 1>{choose_kernel<M.kernels[K], Target::isa, Policy>()..., {}};
+      return std::array<kernel_choice, sizeof...(K) + 1>{choose_kernel<M.kernel(K), Target::isa, Policy>()..., {}};
     }(std::make_index_sequence<static_cast<std::size_t>(M.kernel_count)>{});
     record(m, [&](std::int32_t c, const kernel_params& p) {
       const std::int32_t k = M.calls[static_cast<std::size_t>(c)].kernel;
-      const bool listed = k >= 0 && k < M.kernel_count && M.kernels[static_cast<std::size_t>(k)] == p;
+      const bool listed = k >= 0 && k < M.kernel_count && M.kernel(k) == p;
       return listed ? choices[static_cast<std::size_t>(k)] : detail::choice_by_values<Policy>(p, instruction_set::none);
     });
     if constexpr (fast_kernels_required) check_fast_kernels<M>();
@@ -304,7 +304,7 @@ struct select_kernels : detail::in_place_pass<select_kernels<Target, Policy, Req
   template <const auto& M>
   static constexpr void check_fast_kernels() {
     constexpr auto reasons = []<std::size_t... K>(std::index_sequence<K...>) {
-      return std::array<kernel_decline, sizeof...(K) + 1>{reference_reason<M.kernels[K], Target::isa, Policy>()..., {}};
+      return std::array<kernel_decline, sizeof...(K) + 1>{reference_reason<M.kernel(K), Target::isa, Policy>()..., {}};
     }(std::make_index_sequence<static_cast<std::size_t>(M.kernel_count)>{});
     constexpr detail::refused_call refused = detail::first_refused_call<M>(reasons, Target::isa);
     if constexpr (refused.call >= 0) {
@@ -320,11 +320,7 @@ struct select_kernels : detail::in_place_pass<select_kernels<Target, Policy, Req
       kernel_call& call = m.calls[static_cast<std::size_t>(c)];
       call.params.choice = choice_of(c, call.params);
     }
-    // Equal parameters, equal choice: the distinct kernels stay distinct and carry it too.
-    for (std::int32_t c = 0; c < m.call_count; ++c) {
-      const kernel_call& call = m.calls[static_cast<std::size_t>(c)];
-      if (call.kernel >= 0 && call.kernel < m.kernel_count) m.kernels[static_cast<std::size_t>(call.kernel)].choice = call.params.choice;
-    }
+    // Equal parameters, equal choice: the distinct kernels (their first calls) stay distinct and carry it too.
     m.establish(fact::kernels_selected);
   }
 };

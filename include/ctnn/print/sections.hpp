@@ -242,10 +242,10 @@ inline void write_calls_and_kernels(text_writer& w, const module_view& m) {
   for (std::int32_t k = 0; k < m.kernel_count; ++k) {
     w.field("  kernel ", k, 2);
     w.put("  ");
-    put_kernel_params(w, m.kernels[static_cast<std::size_t>(k)]);
+    put_kernel_params(w, m.kernel(k));
     if (m.has(fact::kernels_selected)) {
       w.put("  ");
-      put_kernel_choice(w, m.kernels[static_cast<std::size_t>(k)].choice);
+      put_kernel_choice(w, m.kernel(k).choice);
     }
     w.line();
   }
@@ -278,7 +278,7 @@ inline void write_function_metadata(text_writer& w, const module_view& m) {
     const function_info& f = m.functions[static_cast<std::size_t>(k)];
     w.number(k, 8);
     w.put("  ");
-    w.put(name_of(m.kernels[static_cast<std::size_t>(k)].kind));
+    w.put(name_of(m.kernel(k).kind));
     w.tab(28);
     w.number(f.calls, 5);
     w.number(f.workspace_bytes, 11);

@@ -335,7 +335,7 @@ inline bool write_metadata(json_writer& j, const module_view& m) {
   j.begin_array();
   for (std::int32_t k = 0; k < m.kernel_count; ++k) {
     const function_info& f = m.functions[static_cast<std::size_t>(k)];
-    write_value(j, json_function{k, name_of(m.kernels[static_cast<std::size_t>(k)].kind), f.calls, f.workspace_bytes,
+    write_value(j, json_function{k, name_of(m.kernel(k).kind), f.calls, f.workspace_bytes,
                                  f.io_bytes, f.constant_bytes});
   }
   j.end_array();

@@ -1,6 +1,7 @@
 #pragma once
-// The module's kernel table: structurally equal calls share one kernel, in call order (lower_te fills it,
-// passes that change calls' parameters rebuild it). A cheap fingerprint of the parameters means full
+// The module's kernel table: structurally equal calls share one kernel, in call order, recorded as the first
+// call that uses it (module::kernel_first_call; lower_te fills it, passes that change calls' parameters
+// rebuild it). A cheap fingerprint of the parameters means full
 // parameters are compared only on a fingerprint match (O(calls x kernels) in cheap steps; docs/design.md §2).
 #include <array>
 #include <cstddef>
@@ -31,13 +32,14 @@ struct kernel_table_builder {
 
   constexpr explicit kernel_table_builder(Module& module) : m(module) { m.kernel_count = 0; }
 
-  // The kernel of `params`: an equal one already in the table, else a new one.
-  constexpr std::int32_t kernel_of(const kernel_params& params) {
+  // The kernel of call `c` (its parameters final): an equal earlier call's, else a new one, first used by c.
+  constexpr std::int32_t kernel_of(std::int32_t c) {
+    const kernel_params& params = m.calls[static_cast<std::size_t>(c)].params;
     const std::uint32_t print = fingerprint(params);
     for (std::int32_t k = 0; k < m.kernel_count; ++k)
-      if (fingerprints[static_cast<std::size_t>(k)] == print && m.kernels[static_cast<std::size_t>(k)] == params) return k;
+      if (fingerprints[static_cast<std::size_t>(k)] == print && m.kernel(k) == params) return k;
     const std::int32_t added = m.kernel_count++;
-    m.kernels[static_cast<std::size_t>(added)] = params;
+    m.kernel_first_call[static_cast<std::size_t>(added)] = c;
     fingerprints[static_cast<std::size_t>(added)] = print;
     return added;
   }
@@ -46,12 +48,24 @@ struct kernel_table_builder {
 // Rebuilds the kernel table from the calls' parameters; no kernel is left unused.
 template <class Module>
 constexpr void rebuild_kernel_table(Module& m) {
-  for (auto& k : m.kernels) k = kernel_params{};
+  for (auto& first : m.kernel_first_call) first = 0;
   kernel_table_builder<Module> table(m);
-  for (std::int32_t c = 0; c < m.call_count; ++c) {
-    kernel_call& call = m.calls[static_cast<std::size_t>(c)];
-    call.kernel = table.kernel_of(call.params);
-  }
+  for (std::int32_t c = 0; c < m.call_count; ++c) m.calls[static_cast<std::size_t>(c)].kernel = table.kernel_of(c);
+}
+
+// The kernel table across a change of call order (order_for_memory moves calls with their nodes): each
+// kernel's first call found again by its result tensor, which does not move; the kernels keep their numbers.
+template <class Module, class Reorder>
+constexpr void keep_kernel_table_across(Module& m, Reorder reorder) {
+  std::array<std::int32_t, Module::node_capacity> first_result{};
+  for (std::int32_t k = 0; k < m.kernel_count; ++k)
+    first_result[static_cast<std::size_t>(k)] = m.calls[static_cast<std::size_t>(m.kernel_first_call[static_cast<std::size_t>(k)])].result;
+  reorder();
+  std::array<std::int32_t, Module::tensor_capacity> call_of_result{};
+  for (std::int32_t c = 0; c < m.call_count; ++c)
+    call_of_result[static_cast<std::size_t>(m.calls[static_cast<std::size_t>(c)].result)] = c;
+  for (std::int32_t k = 0; k < m.kernel_count; ++k)
+    m.kernel_first_call[static_cast<std::size_t>(k)] = call_of_result[static_cast<std::size_t>(first_result[static_cast<std::size_t>(k)])];
 }
 
 }  // namespace ctnn::pass::detail
