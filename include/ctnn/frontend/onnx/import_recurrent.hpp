@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include <ctnn/frontend/onnx/import_elementwise.hpp>
+#include <ctnn/frontend/onnx/import_known.hpp>
 #include <ctnn/frontend/onnx/import_layouts.hpp>
 
 namespace ctnn::onnx::detail {
@@ -21,6 +21,7 @@ constexpr activation recurrent_function(std::string_view name) {
 // sequence_lens (operand 4), int32 [batch], as the node's operand: -1 when absent or a constant of the full
 // length for every batch row (each row runs the whole sequence, no operand to read), else a cast of it to
 // float32 (the kernel reads every operand as float; exact up to 2^24; a constant's cast folds at compile time).
+// A constant has at most max_known_elements rows (a fold's operand).
 template <class S>
 constexpr std::int32_t sequence_lengths(S& s, std::int32_t v, std::int32_t batch, std::int32_t seq) {
   if (v < 0) return -1;
@@ -29,23 +30,17 @@ constexpr std::int32_t sequence_lengths(S& s, std::int32_t v, std::int32_t batch
   if (type != dtype::i32)
     return type == dtype::i64 ? s.operand_type_error(4, data_type::int64) : s.operand_type_error(4, data_type::float32), -1;
   if (onnx_shape(s, v) != make_shape(batch)) return s.failed() ? -1 : (s.operand_error(4), -1);
-  std::int32_t lengths = -1;
-  if (s.is_constant(v) && !s.is_known(v)) {
-    const tensor_view t = s.f.read_tensor(s.at(v).proto);
-    if (s.take_reader_error() || !s.checked_tensor(v, t)) return -1;
+  if (s.is_constant(v) || s.is_known(v)) {
+    // Its values (a constant becomes a known value, whose IR tensor as_onnx makes below).
+    known_operand values{};
+    if (!foldable(s, v)) return s.failed() ? -1 : (s.operand_error(4), -1);
+    if (!read_known(s, v, 4, values)) return -1;
     bool full = true;
-    for (std::uint32_t k = 0; k < static_cast<std::uint32_t>(batch) && full; ++k) {
-      const std::uint64_t raw = t.data_field == schema::tensor::raw_data
-                                    ? (t.data.length == 4u * static_cast<std::uint32_t>(batch) ? s.f.reader().load_u32(t.data.at + 4 * k) : ~0u)
-                                    : s.f.reader().repeated_at(t.proto, schema::tensor::int32_data, protobuf::wire::varint, k);
-      if (s.take_reader_error()) return -1;
-      full = static_cast<std::int32_t>(static_cast<std::uint32_t>(raw)) == seq;
-    }
+    for (std::int64_t k = 0; k < batch; ++k) full = full && values.at(k) == seq;
     if (full) return -1;
-    lengths = integer_constant(s, v, 4, dtype::i32);
-  } else {
-    lengths = as_onnx(s, v, 4);
+    if (!s.is_known(v) && !define_known(s, v, values)) return -1;
   }
+  const std::int32_t lengths = as_onnx(s, v, 4);
   if (lengths < 0 || s.failed()) return -1;
   op_attributes c{};
   c.out_type = dtype::f32;
