@@ -36,7 +36,8 @@ def reference(op, x, w, r, b, h0, c0, p, hidden, direction, layout, clip, input_
               activations, lengths=None):
     """ONNX's LSTM/GRU/RNN in float64: (Y, Y_h, Y_c) in the layout's shapes (clip bounds each gate's input).
     `lengths` (sequence_lens): batch row b runs its first lengths[b] positions (reverse: from lengths[b] - 1
-    down), Y is 0 past them and Y_h, Y_c hold the state after its last step."""
+    down), Y is 0 past them and Y_h, Y_c hold the state after its last step (0 for a row of length 0, as
+    onnxruntime writes it)."""
     if layout == 1:
         x = x.transpose(1, 0, 2)
         h0 = None if h0 is None else h0.transpose(1, 0, 2)
@@ -98,6 +99,9 @@ def reference(op, x, w, r, b, h0, c0, p, hidden, direction, layout, clip, input_
                 else:
                     y[lengths[k] - 1 - step if reverse else step, d, k] = h[k]
         y_h[d], y_c[d] = h, c
+        if lengths is not None:
+            y_h[d][np.asarray(lengths) == 0] = 0.0
+            y_c[d][np.asarray(lengths) == 0] = 0.0
     if layout == 1:
         return y.transpose(2, 0, 1, 3), y_h.transpose(1, 0, 2), y_c.transpose(1, 0, 2)
     return y, y_h, y_c
@@ -228,15 +232,15 @@ def cases(rng):
                                   weights="input", h0="input", peepholes=True)
     # sequence_lens shorter than the sequence: a graph input (torch's pack_padded_sequence) or a constant.
     yield "lstm_lengths_input_bidirectional", case(rng, "LSTM", hidden=5, seq=6, batch=3, inputs=4,
-                                                   direction="bidirectional", seq_lens=([6, 3, 1], "input"),
+                                                   direction="bidirectional", seq_lens=([6, 3, 0], "input"),
                                                    h0="input", c0="input")
     yield "gru_lengths_layout1_reverse", case(rng, "GRU", hidden=4, seq=5, batch=3, inputs=3, layout=1,
-                                              direction="reverse", seq_lens=([2, 5, 4], "input"), h0="const")
+                                              direction="reverse", seq_lens=([2, 0, 4], "input"), h0="const")
     yield "gru_lengths_const_linear_before_reset", case(rng, "GRU", hidden=16, seq=10, batch=2, inputs=5,
                                                         linear_before_reset=1, seq_lens=([7, 10], "const"),
                                                         direction="bidirectional", scale=0.3)
     yield "rnn_lengths_input_relu", case(rng, "RNN", hidden=6, seq=4, batch=4, inputs=3, activations=["Relu"],
-                                         seq_lens=([1, 4, 2, 3], "input"), h0="input", outputs=("Y_h",), scale=0.4)
+                                         seq_lens=([1, 4, 0, 3], "input"), h0="input", outputs=("Y_h",), scale=0.4)
 
 
 def refused_models(rng) -> dict[str, bytes]:

@@ -304,6 +304,13 @@ constexpr void run_direction(Params p, const extents& e, const packing& pack, co
   };
   const auto running = [&](std::int32_t step, std::int32_t b) { return step < row_length(o.lengths, b, e.seq); };
   constexpr bool alternate = input_chunk > 1;  // hosts with vector units, and caches (a Cortex-M keeps its order)
+  // A row of length 0 runs no step: its final states are 0, as onnxruntime writes them (not the initial ones).
+  for (std::int32_t b = 0; b < e.batch; ++b)
+    if (row_length(o.lengths, b, e.seq) == 0)
+      for (std::int32_t k = 0; k < hidden; ++k) {
+        result[pack.final_hidden + e.state_at(o.d, b) + k] = 0.0f;
+        if constexpr (C == cell::lstm) result[pack.final_cell + e.state_at(o.d, b) + k] = 0.0f;
+      }
   for (std::int32_t step = 0; step < e.seq; ++step) {
     float* scratch = result + pack.scratch + (step % pack.chunk) * slot;
     const auto hidden_of = [&](std::int32_t b) -> const float* { return result + pack.final_hidden + e.state_at(o.d, b); };
