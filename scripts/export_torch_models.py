@@ -248,6 +248,27 @@ class PackedLSTM(nn.Module):
         return y, h
 
 
+class UnrolledCells(nn.Module):
+    """A decoder loop as users write it: nn.LSTMCell then nn.GRUCell per step from zero states, a Linear per
+    step, stacked; tracing unrolls the loop into Gemm, Split, Sigmoid and Tanh nodes (no LSTM/GRU node), and the
+    first step's Gemm reads the zero state, a constant."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTMCell(6, 16)
+        self.gru = nn.GRUCell(16, 12)
+        self.head = nn.Linear(12, 2)
+
+    def forward(self, x):
+        h, c, g = torch.zeros(x.shape[1], 16), torch.zeros(x.shape[1], 16), torch.zeros(x.shape[1], 12)
+        steps = []
+        for t in range(x.shape[0]):
+            h, c = self.lstm(x[t], (h, c))
+            g = self.gru(h, g)
+            steps.append(self.head(g))
+        return torch.stack(steps)
+
+
 # name: (constructor, opset, inputs {name: export shape, or the lengths of an int64 input per case}, outputs,
 # dynamic_axes, each reference case's input shapes where they differ from the export's (ctnn-run's bindings are
 # in tests/onnx/CMakeLists.txt)).
@@ -261,6 +282,7 @@ RECURRENT_MODELS = {
                        None, {}),
     "crnn": (Crnn, 13, {"input": (1, 1, 16, 24)}, ["output"], {"input": {0: "batch", 3: "width"}},
              {"input": (2, 1, 16, 32)}),
+    "lstm_gru_cells": (UnrolledCells, 17, {"input": (5, 2, 6)}, ["output"], None, {}),
     "packed_lstm": (PackedLSTM, 13, {"input": (3, 6, 10), "lengths": [[6, 4, 2], [5, 5, 1]]}, ["output", "h"], None, {}),
 }
 
