@@ -36,7 +36,8 @@ EXCEPTIONS = {
                                          "Resize's mode picks one of three kinds, LpNormalization's p one of two"),
     "frontend/onnx/import_shape_ops.hpp": ({"slice"}, "a Gather of constant indices is slices and a concat"),
     "frontend/onnx/import_gather_scatter.hpp": ({"slice"}, "a GatherND of constant indices is slices and a concat"),
-    "frontend/onnx/import_recurrent.hpp": ({"slice"}, "LSTM/GRU/RNN outputs are windows of the one packed result"),
+    "frontend/onnx/import_recurrent.hpp": ({"slice", "cast"}, "LSTM/GRU/RNN outputs are windows of the one packed "
+                                           "result; int32 sequence_lens is cast to the kernel's float32 operand"),
     "frontend/onnx/import_einsum.hpp": ({"reduce_sum"}, "Einsum sums the labels one operand alone has before its batch_matmul"),
     "frontend/onnx/import_reduce.hpp": ({"cast"}, "ReduceMax/ReduceMin of bools: casts around the float32 reduction"),
     "pass/fold_batch_norm.hpp": ({"batch_norm"}, "the pass that removes the kind"),

@@ -4,7 +4,12 @@ transformer block, as a PyTorch user writes them, so that the ONNX importer meet
 
 Run with Debian's python3 (torch 1.13.1, torchvision 0.14.1, onnx 1.12):
 
-    /usr/bin/python3 scripts/export_torch_models.py tests/data/onnx_exports /tmp/ort-exports/calibration
+    /usr/bin/python3 scripts/export_torch_models.py tests/data/onnx_exports /tmp/ort-exports/calibration \
+        [--ort /tmp/ort-exports/node_modules]
+
+The recurrent models (issue #27: LSTM, GRU and RNN as PyTorch users write them, RECURRENT_MODELS below) have
+several inputs or outputs, some symbolic extents (dynamic_axes) and no QDQ form; with --ort (the folder holding
+onnxruntime-node 1.30.0) their reference outputs are written too, by scripts/ort_run.js.
 
 Every model: fixed seeds, 10 classes, seeded conv and linear biases, eval mode after BatchNorm running statistics
 were accumulated in train mode on seeded random batches (so the folded Conv+BatchNorm weights are not the
@@ -17,14 +22,19 @@ Models whose torchvision width would not fit the test-data budget (6 MB for all)
 building blocks at a reduced width, written here: SqueezeNet 1.1 at half width (torchvision's Fire modules) and
 ResNet-18 (torchvision's BasicBlock, [2, 2, 2, 2]) at widths 8/16/32/64 instead of 64/128/256/512.
 """
+import argparse
 import os
 import sys
+import types
+from pathlib import Path
 
 import numpy as np
 import torch
 from torch import nn
 import torchvision
 from torchvision.models import mobilenetv3, resnet, squeezenet
+
+from gen_op_tests_qdq import run_ort
 
 NUM_CLASSES = 10
 CALIBRATION_BATCHES = 8
@@ -151,6 +161,173 @@ MODELS = {
 KEEPS_ZERO_BIASES = {"shared_zero_bias"}
 
 
+class KeywordSpottingLSTM(nn.Module):
+    """A keyword-spotting classifier: MFCC frames [batch, time, 10] through a 2-layer LSTM (batch_first, dropout
+    between the layers, which eval mode drops), the last step's hidden state -> Linear -> softmax over 12
+    keywords."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(10, 32, num_layers=2, batch_first=True, dropout=0.2)
+        self.classifier = nn.Linear(32, 12)
+
+    def forward(self, x):
+        y, _ = self.lstm(x)
+        return torch.softmax(self.classifier(y[:, -1]), dim=-1)
+
+
+class GruTagger(nn.Module):
+    """A sequence tagger: a bidirectional 2-layer GRU over token features [batch, time, 16], a Linear per step."""
+
+    def __init__(self):
+        super().__init__()
+        self.gru = nn.GRU(16, 16, num_layers=2, batch_first=True, bidirectional=True)
+        self.tags = nn.Linear(32, 5)
+
+    def forward(self, x):
+        return self.tags(self.gru(x)[0])
+
+
+class ReluRnn(nn.Module):
+    """nn.RNN with nonlinearity='relu', sequence-major [time, batch, 8]: per-step scores and the final state."""
+
+    def __init__(self):
+        super().__init__()
+        self.rnn = nn.RNN(8, 20, nonlinearity="relu")
+        self.head = nn.Linear(20, 3)
+
+    def forward(self, x):
+        y, h = self.rnn(x)
+        return self.head(y), h
+
+
+class StreamingLSTM(nn.Module):
+    """A streaming 2-layer LSTM: the caller carries h and c from chunk to chunk (graph inputs h0, c0; outputs
+    h, c), per-step Linear outputs."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(12, 24, num_layers=2, batch_first=True)
+        self.head = nn.Linear(24, 4)
+
+    def forward(self, x, h0, c0):
+        y, (h, c) = self.lstm(x, (h0, c0))
+        return self.head(y), h, c
+
+
+class Crnn(nn.Module):
+    """A CRNN (text-line / spectrogram recogniser): Conv2d-BatchNorm-ReLU-MaxPool blocks over [batch, 1, 16,
+    width], the columns as a sequence through a bidirectional GRU, per-column log-probabilities of 11 classes."""
+
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(nn.Conv2d(1, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(), nn.MaxPool2d((2, 1)),
+                                      nn.Conv2d(8, 16, 3, padding=1), nn.ReLU(), nn.MaxPool2d((2, 1)))
+        self.gru = nn.GRU(16 * 4, 24, batch_first=True, bidirectional=True)
+        self.classifier = nn.Linear(48, 11)
+
+    def forward(self, x):
+        f = self.features(x)
+        n, c, h, w = f.shape
+        y, _ = self.gru(f.permute(0, 3, 1, 2).reshape(n, w, c * h))
+        return self.classifier(y).log_softmax(-1)
+
+
+class PackedLSTM(nn.Module):
+    """Variable-length sequences: pack_padded_sequence (lengths sorted, as ONNX export needs) through a
+    bidirectional LSTM, padded back to the input's length; torch exports the lengths as LSTM's sequence_lens."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(10, 16, batch_first=True, bidirectional=True)
+
+    def forward(self, x, lengths):
+        packed = nn.utils.rnn.pack_padded_sequence(x, lengths, batch_first=True)
+        y, (h, _) = self.lstm(packed)
+        y, _ = nn.utils.rnn.pad_packed_sequence(y, batch_first=True, total_length=x.shape[1])
+        return y, h
+
+
+class UnrolledCells(nn.Module):
+    """A decoder loop as users write it: nn.LSTMCell then nn.GRUCell per step from zero states, a Linear per
+    step, stacked; tracing unrolls the loop into Gemm, Split, Sigmoid and Tanh nodes (no LSTM/GRU node), and the
+    first step's Gemm reads the zero state, a constant."""
+
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTMCell(6, 16)
+        self.gru = nn.GRUCell(16, 12)
+        self.head = nn.Linear(12, 2)
+
+    def forward(self, x):
+        h, c, g = torch.zeros(x.shape[1], 16), torch.zeros(x.shape[1], 16), torch.zeros(x.shape[1], 12)
+        steps = []
+        for t in range(x.shape[0]):
+            h, c = self.lstm(x[t], (h, c))
+            g = self.gru(h, g)
+            steps.append(self.head(g))
+        return torch.stack(steps)
+
+
+# name: (constructor, opset, inputs {name: export shape, or the lengths of an int64 input per case}, outputs,
+# dynamic_axes, each reference case's input shapes where they differ from the export's (ctnn-run's bindings are
+# in tests/onnx/CMakeLists.txt)).
+RECURRENT_MODELS = {
+    "kws_lstm": (KeywordSpottingLSTM, 13, {"input": (1, 20, 10)}, ["output"],
+                 {"input": {0: "batch", 1: "time"}}, {"input": (1, 16, 10)}),
+    "gru_tagger": (GruTagger, 17, {"input": (1, 12, 16)}, ["output"], None, {}),
+    "relu_rnn": (ReluRnn, 13, {"input": (9, 1, 8)}, ["output", "h"], {"input": {0: "time", 1: "batch"}},
+                 {"input": (7, 3, 8)}),
+    "lstm_streaming": (StreamingLSTM, 17, {"input": (1, 5, 12), "h0": (2, 1, 24), "c0": (2, 1, 24)}, ["output", "h", "c"],
+                       None, {}),
+    "crnn": (Crnn, 13, {"input": (1, 1, 16, 24)}, ["output"], {"input": {0: "batch", 3: "width"}},
+             {"input": (2, 1, 16, 32)}),
+    "lstm_gru_cells": (UnrolledCells, 17, {"input": (5, 2, 6)}, ["output"], None, {}),
+    "packed_lstm": (PackedLSTM, 13, {"input": (3, 6, 10), "lengths": [[6, 4, 2], [5, 5, 1]]}, ["output", "h"], None, {}),
+}
+
+
+def export_recurrent(name, out_dir, node_modules):
+    """<name>.onnx; <name>/input_<k>_<j>.bin (k: the case, j: the graph input; raw little-endian float32, int64
+    for lengths) and, with onnxruntime, <name>/output_<k>_<j>.bin (j: the graph output)."""
+    build, opset, inputs, outputs, dynamic_axes, case_shapes = RECURRENT_MODELS[name]
+    torch.manual_seed(28)
+    generator = torch.Generator().manual_seed(28)
+    model = build()
+    if any(isinstance(m, nn.BatchNorm2d) for m in model.modules()):
+        settle_batch_norms(model, inputs["input"], generator, seed_biases=False)
+    model.eval()
+    example = tuple(torch.tensor(shape[0]) if isinstance(shape, list) else torch.randn(shape, generator=generator)
+                    for shape in inputs.values())
+    path = os.path.join(out_dir, name + ".onnx")
+    torch.onnx.export(model, example, path, opset_version=opset, input_names=list(inputs), output_names=outputs,
+                      dynamic_axes=dynamic_axes, do_constant_folding=True)
+    case_dir = Path(out_dir) / name
+    case_dir.mkdir(exist_ok=True)
+    rng = np.random.default_rng(28)
+    for k in range(REFERENCE_INPUTS):
+        feeds = []
+        for input_name, shape in inputs.items():
+            if isinstance(shape, list):
+                feeds.append(np.asarray(shape[k], "<i8"))
+            else:
+                feeds.append(rng.standard_normal(case_shapes.get(input_name, shape)).astype("<f4"))
+        for j, x in enumerate(feeds):
+            x.tofile(case_dir / f"input_{k}_{j}.bin")
+        if node_modules is None:
+            continue
+        with torch.no_grad():
+            shapes = model(*(torch.from_numpy(x) for x in feeds))  # the outputs' shapes and types
+        shapes = shapes if isinstance(shapes, tuple) else (shapes,)
+        graph_inputs = [types.SimpleNamespace(name=n) for n in inputs]
+        results = run_ort(node_modules, Path(path).read_bytes(), feeds, graph_inputs,
+                          [(n, np.zeros(y.shape, np.float32)) for n, y in zip(outputs, shapes)])
+        for j, y in enumerate(results):
+            y.astype("<f4").tofile(case_dir / f"output_{k}_{j}.bin")
+    params = sum(p.numel() for p in model.parameters())
+    print(f"{name}: opset {opset}, {params} parameters, {os.path.getsize(path)} bytes")
+
+
 def settle_batch_norms(model, shape, generator, seed_biases):
     """Gives the conv and linear biases (zero at torchvision's init) seeded values, as a trained model has, and
     accumulates BatchNorm running statistics (cumulative average) over seeded random batches."""
@@ -195,12 +372,17 @@ def export(name, out_dir, calibration_dir):
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: export_torch_models.py <test-data folder> <calibration folder>")
-    out_dir, calibration_dir = sys.argv[1:3]
-    os.makedirs(out_dir, exist_ok=True)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out_dir", help="the test-data folder (tests/data/onnx_exports)")
+    parser.add_argument("calibration_dir", help="the QDQ quantizer's calibration inputs (not committed)")
+    parser.add_argument("--ort", type=Path, help="node_modules folder holding onnxruntime-node 1.30.0: write the "
+                                                 "recurrent models' reference outputs")
+    args = parser.parse_args()
+    os.makedirs(args.out_dir, exist_ok=True)
     for name in MODELS:
-        export(name, out_dir, calibration_dir)
+        export(name, args.out_dir, args.calibration_dir)
+    for name in RECURRENT_MODELS:
+        export_recurrent(name, args.out_dir, args.ort)
 
 
 if __name__ == "__main__":

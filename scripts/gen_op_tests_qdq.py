@@ -42,7 +42,7 @@ f32 = np.float32
 ONNX_TYPES = {np.dtype(np.uint8): TensorProto.UINT8, np.dtype(np.int8): TensorProto.INT8,
               np.dtype(np.int32): TensorProto.INT32, np.dtype(np.float32): TensorProto.FLOAT}
 JS_TYPES = {np.dtype(np.uint8): "uint8", np.dtype(np.int8): "int8", np.dtype(np.int32): "int32",
-            np.dtype(np.float32): "float32"}
+            np.dtype(np.int64): "int64", np.dtype(np.float32): "float32"}
 
 
 def quantize(x, scale, zero_point):

@@ -33,8 +33,11 @@ DEFAULTS = {"LSTM": ["Sigmoid", "Tanh", "Tanh"], "GRU": ["Sigmoid", "Tanh"], "RN
 
 
 def reference(op, x, w, r, b, h0, c0, p, hidden, direction, layout, clip, input_forget, linear_before_reset,
-              activations):
-    """ONNX's LSTM/GRU/RNN in float64: (Y, Y_h, Y_c) in the layout's shapes (clip bounds each gate's input)."""
+              activations, lengths=None):
+    """ONNX's LSTM/GRU/RNN in float64: (Y, Y_h, Y_c) in the layout's shapes (clip bounds each gate's input).
+    `lengths` (sequence_lens): batch row b runs its first lengths[b] positions (reverse: from lengths[b] - 1
+    down), Y is 0 past them and Y_h, Y_c hold the state after its last step (0 for a row of length 0, as
+    onnxruntime writes it)."""
     if layout == 1:
         x = x.transpose(1, 0, 2)
         h0 = None if h0 is None else h0.transpose(1, 0, 2)
@@ -57,7 +60,13 @@ def reference(op, x, w, r, b, h0, c0, p, hidden, direction, layout, clip, input_
         c = c0[d].astype(np.float64) if c0 is not None else np.zeros((batch, hidden))
         reverse = direction == "reverse" or d == 1
         for t in (range(seq - 1, -1, -1) if reverse else range(seq)):
-            xt = x[t].astype(np.float64)
+            step = seq - 1 - t if reverse else t  # the step's index, from 0
+            if lengths is not None:  # row k runs its own positions (finished: position 0, its state kept)
+                state = h.copy(), c.copy()
+                xt = np.stack([x[0 if step >= lengths[k] else lengths[k] - 1 - step if reverse else step, k]
+                               for k in range(batch)]).astype(np.float64)
+            else:
+                xt = x[t].astype(np.float64)
             if op == "LSTM":
                 pre = xt @ wd.T + h @ rd.T + wb + rb
                 i_, o_, f_pre, c_pre = np.split(pre, 4, axis=1)
@@ -81,8 +90,18 @@ def reference(op, x, w, r, b, h0, c0, p, hidden, direction, layout, clip, input_
                 h = (1.0 - z) * cand + z * h
             else:
                 h = f_(clipped(xt @ wd.T + h @ rd.T + wb + rb))
-            y[t, d] = h
+            if lengths is None:
+                y[t, d] = h
+                continue
+            for k in range(batch):
+                if step >= lengths[k]:
+                    h[k], c[k] = state[0][k], state[1][k]
+                else:
+                    y[lengths[k] - 1 - step if reverse else step, d, k] = h[k]
         y_h[d], y_c[d] = h, c
+        if lengths is not None:
+            y_h[d][np.asarray(lengths) == 0] = 0.0
+            y_c[d][np.asarray(lengths) == 0] = 0.0
     if layout == 1:
         return y.transpose(2, 0, 1, 3), y_h.transpose(1, 0, 2), y_c.transpose(1, 0, 2)
     return y, y_h, y_c
@@ -91,8 +110,9 @@ def reference(op, x, w, r, b, h0, c0, p, hidden, direction, layout, clip, input_
 def case(rng, op, *, hidden, seq, batch, inputs, direction="forward", layout=0, bias=True, h0=None, c0=None,
          peepholes=False, clip=None, input_forget=0, linear_before_reset=0, activations=None, seq_lens=False,
          outputs=("Y", "Y_h", "Y_c"), scale=0.5, weights="const"):
-    """One model: h0/c0 None (absent), "const" or "input"; weights (W and R) "const" or "input"; `outputs`
-    names those in use (others omitted).
+    """One model: h0/c0 None (absent), "const" or "input"; weights (W and R) "const" or "input"; seq_lens False
+    (absent), True (a constant of the full length) or (lengths, "const" or "input"); `outputs` names those in
+    use (others omitted).
     Returns the model, its feeds, and how to record it: onnxruntime runs layout 0 only, so a layout-1 case is
     recorded on its layout-0 twin (the same weights, X and the states transposed) and the outputs transposed."""
     dirs = 2 if direction == "bidirectional" else 1
@@ -115,8 +135,11 @@ def case(rng, op, *, hidden, seq, batch, inputs, direction="forward", layout=0, 
     if activations:
         attributes["activations"] = activations
     all_outputs = ["Y", "Y_h", "Y_c"][:3 if op == "LSTM" else 2]
+    lengths, lengths_how = (np.full(batch, seq, np.int32), "const") if seq_lens is True else (
+        (np.asarray(seq_lens[0], np.int32), seq_lens[1]) if seq_lens else (None, None))
     expected = reference(op, x, w, r, b, states["h0"], states["c0"], p, hidden, direction, layout, clip, input_forget,
-                         linear_before_reset, activations or DEFAULTS[op] * dirs)
+                         linear_before_reset, activations or DEFAULTS[op] * dirs,
+                         None if seq_lens is True or not seq_lens else lengths)
     used = [(o, e.astype(f32)) for o, e in zip(all_outputs, expected) if o in outputs]
 
     def build(layout, x, h0_value, c0_value, used):
@@ -130,13 +153,14 @@ def case(rng, op, *, hidden, seq, batch, inputs, direction="forward", layout=0, 
             if array is None:
                 return ""
             if how == "input":
-                graph_inputs.append(helper.make_tensor_value_info(name, TensorProto.FLOAT, list(array.shape)))
+                element = TensorProto.INT32 if array.dtype == np.int32 else TensorProto.FLOAT
+                graph_inputs.append(helper.make_tensor_value_info(name, element, list(array.shape)))
                 feeds.append(array)
                 return name
             return const(name, array)
 
         names = ["X", operand("W", w, weights), operand("R", r, weights), operand("B", b, "const"),
-                 const("sequence_lens", np.full(batch, seq, np.int32)) if seq_lens else "",
+                 operand("sequence_lens", lengths, lengths_how) if seq_lens else "",
                  operand("initial_h", h0_value, h0)]
         if op == "LSTM":
             names += [operand("initial_c", c0_value, c0), operand("P", p, "const")]
@@ -206,23 +230,31 @@ def cases(rng):
     yield "rnn_clip", case(rng, "RNN", hidden=7, seq=6, batch=2, inputs=4, clip=0.5, scale=1.5, bias=False)
     yield "lstm_weights_in", case(rng, "LSTM", hidden=4, seq=3, batch=2, inputs=3, direction="bidirectional",
                                   weights="input", h0="input", peepholes=True)
+    # sequence_lens shorter than the sequence: a graph input (torch's pack_padded_sequence) or a constant.
+    yield "lstm_lengths_input_bidirectional", case(rng, "LSTM", hidden=5, seq=6, batch=3, inputs=4,
+                                                   direction="bidirectional", seq_lens=([6, 3, 0], "input"),
+                                                   h0="input", c0="input")
+    yield "gru_lengths_layout1_reverse", case(rng, "GRU", hidden=4, seq=5, batch=3, inputs=3, layout=1,
+                                              direction="reverse", seq_lens=([2, 0, 4], "input"), h0="const")
+    yield "gru_lengths_const_linear_before_reset", case(rng, "GRU", hidden=16, seq=10, batch=2, inputs=5,
+                                                        linear_before_reset=1, seq_lens=([7, 10], "const"),
+                                                        direction="bidirectional", scale=0.3)
+    yield "rnn_lengths_input_relu", case(rng, "RNN", hidden=6, seq=4, batch=4, inputs=3, activations=["Relu"],
+                                         seq_lens=([1, 4, 0, 3], "input"), h0="input", outputs=("Y_h",), scale=0.4)
 
 
 def refused_models(rng) -> dict[str, bytes]:
     """Models the importer refuses, each with a diagnostic naming the node and the problem
-    (tests/onnx/CMakeLists.txt, onnx_run_rejects_recurrent_*): sequence_lens shorter than the sequence for a
-    batch row, sequence_lens as a graph input, an activation ctnn does not run, activation_alpha."""
-    def model(op, name, *, lengths=None, lengths_input=False, **attributes):
+    (tests/onnx/CMakeLists.txt, onnx_run_rejects_recurrent_*): sequence_lens of type int64 (ONNX's is int32),
+    an activation ctnn does not run, activation_alpha."""
+    def model(op, name, *, lengths_input=False, **attributes):
         gates, hidden, seq, batch, inputs = GATES[op], 3, 3, 2, 2
         graph_inputs = [helper.make_tensor_value_info("X", TensorProto.FLOAT, [seq, batch, inputs])]
         initializers = [numpy_helper.from_array(rng.uniform(-1, 1, (1, gates * hidden, k)).astype(f32), n)
                         for n, k in (("W", inputs), ("R", hidden))]
         names = ["X", "W", "R"]
-        if lengths is not None:
-            initializers.append(numpy_helper.from_array(np.asarray(lengths, np.int32), "sequence_lens"))
-            names += ["", "sequence_lens"]
         if lengths_input:
-            graph_inputs.append(helper.make_tensor_value_info("sequence_lens", TensorProto.INT32, [batch]))
+            graph_inputs.append(helper.make_tensor_value_info("sequence_lens", TensorProto.INT64, [batch]))
             names += ["", "sequence_lens"]
         node = helper.make_node(op, names, ["Y"], name=name, hidden_size=hidden, **attributes)
         y = helper.make_tensor_value_info("Y", TensorProto.FLOAT, [seq, 1, batch, hidden])
@@ -231,8 +263,7 @@ def refused_models(rng) -> dict[str, bytes]:
         m.ir_version = 8
         return m.SerializeToString()
     return {
-        "recurrent_sequence_lens": model("LSTM", "lstm", lengths=[3, 2]),
-        "recurrent_sequence_lens_input": model("GRU", "gru", lengths_input=True),
+        "recurrent_sequence_lens_int64": model("GRU", "gru", lengths_input=True),
         "recurrent_activation": model("GRU", "gru", activations=["HardSigmoid", "Tanh"]),
         "recurrent_activation_alpha": model("RNN", "rnn", activations=["Tanh"], activation_alpha=[0.5]),
     }

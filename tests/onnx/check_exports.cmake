@@ -1,27 +1,49 @@
 # ctnn-run on a real export's reference cases (tests/data/onnx_exports): <CASES>/input_<k>.bin -> output,
 # compared with <CASES>/output_<k><SUFFIX> (k = 0, 1): float within the float tolerance (compare-f32,
-# -DCOMPARE), QDQ within -DATOL (1 LSB: the output DequantizeLinear's scale) by ctnn-run --expect.
+# -DCOMPARE), QDQ within -DATOL (1 LSB: the output DequantizeLinear's scale) by ctnn-run --expect. A model of
+# several inputs or outputs has <CASES>/input_<k>_<j>.bin (graph input j) and <CASES>/output_<k>_<j>.bin
+# (graph output j, float).
 # Arguments: -DTOOL=<ctnn-run> -DMODEL=<model file> -DCASES=<folder> -DSUFFIX=<.bin|.qdq.bin> -DWORK_DIR=<dir>
-# and -DCOMPARE=<compare-f32> or -DATOL=<number>.
+# and -DCOMPARE=<compare-f32> or -DATOL=<number>; optional -DTOOL_ARGS=<ctnn-run's bindings, a list>.
 file(MAKE_DIRECTORY "${WORK_DIR}")
 foreach(_k RANGE 1)
+  set(_inputs "${CASES}/input_${_k}.bin")
   set(_expected "${CASES}/output_${_k}${SUFFIX}")
+  set(_compared "${_expected}|${WORK_DIR}/case_${_k}_0.bin")
+  if(NOT EXISTS "${_inputs}")
+    file(GLOB _inputs "${CASES}/input_${_k}_*.bin")
+    list(SORT _inputs)
+    file(GLOB _expected "${CASES}/output_${_k}_*.bin")
+    list(SORT _expected)
+    set(_compared)
+    foreach(_want IN LISTS _expected)
+      string(REGEX REPLACE ".*_([0-9]+)\\.bin$" "\\1" _j "${_want}")
+      list(APPEND _compared "${_want}|${WORK_DIR}/case_${_k}_${_j}.bin")
+    endforeach()
+  endif()
+  if(NOT _inputs OR NOT _expected)
+    message(FATAL_ERROR "case ${_k}: no inputs or reference outputs in ${CASES}")
+  endif()
   if(ATOL)
     set(_check --expect "${_expected}" --rtol 0 --atol "${ATOL}")
   else()
     set(_check)
   endif()
-  execute_process(COMMAND "${TOOL}" "${MODEL}" "${CASES}/input_${_k}.bin" ${_check} -o "${WORK_DIR}/case_${_k}"
+  execute_process(COMMAND "${TOOL}" "${MODEL}" ${_inputs} ${TOOL_ARGS} ${_check} -o "${WORK_DIR}/case_${_k}"
                   RESULT_VARIABLE _status OUTPUT_VARIABLE _output ERROR_VARIABLE _error)
   if(NOT _status EQUAL 0)
     message(FATAL_ERROR "case ${_k}: ctnn-run failed (status ${_status}): ${_output}${_error}")
   endif()
   if(NOT ATOL)
-    execute_process(COMMAND "${COMPARE}" "${WORK_DIR}/case_${_k}_0.bin" "${_expected}"
-                    RESULT_VARIABLE _different OUTPUT_VARIABLE _difference)
-    if(_different)
-      message(FATAL_ERROR "case ${_k}: ctnn-run's output differs from ${_expected}: ${_difference}")
-    endif()
+    foreach(_pair IN LISTS _compared)
+      string(REPLACE "|" ";" _pair "${_pair}")
+      list(GET _pair 0 _want)
+      list(GET _pair 1 _got)
+      execute_process(COMMAND "${COMPARE}" "${_got}" "${_want}" RESULT_VARIABLE _different OUTPUT_VARIABLE _difference)
+      if(_different)
+        message(FATAL_ERROR "case ${_k}: ctnn-run's output differs from ${_want}: ${_difference}")
+      endif()
+    endforeach()
   endif()
 endforeach()
 message("2 reference cases match")

@@ -3,9 +3,10 @@
 // kernel/reference/recurrent.hpp). An IR node has one result, so the op's is packed: Y (when an output reads
 // it), then the final hidden state Y_h, the final cell state Y_c (lstm), then the gate scratch of one step, in
 // one 1-D tensor; the ONNX importer reads Y, Y_h and Y_c out of it with slices (Y, first, is a view). Operands:
-// X, W, R, B, initial_h, then (lstm) initial_c and P, in ONNX's shapes but for W and R, which are k-major
-// (ONNX's transposed: [dirs, input, gates * hidden], [dirs, hidden, gates * hidden]); B, the states and P
-// optional (-1).
+// X, W, R, B, initial_h, then (lstm) initial_c and P, then sequence_lens, in ONNX's shapes but for W and R,
+// which are k-major (ONNX's transposed: [dirs, input, gates * hidden], [dirs, hidden, gates * hidden]), and
+// sequence_lens, float32 (the importer casts ONNX's int32: the kernel reads every operand as float); B, the
+// states, P and sequence_lens optional (-1).
 #include <cstddef>
 #include <cstdint>
 
@@ -19,7 +20,7 @@ struct recurrent_op : op_defaults {
   static constexpr op_kind kind = K;
   static constexpr kernel::reference::recurrent::cell cell = C;
   static constexpr std::int32_t gates = kernel::reference::recurrent::gate_count(C);
-  static constexpr std::int32_t operand_count = C == kernel::reference::recurrent::cell::lstm ? 7 : 5;
+  static constexpr std::int32_t operand_count = kernel::reference::recurrent::lengths_operand(C) + 1;
   static constexpr operand_range operands{3, operand_count};
   static constexpr std::size_t operands_read(const kernel_params&) { return operand_count; }
   static constexpr bool has_kernel(dtype type) { return type == dtype::f32; }
@@ -28,6 +29,7 @@ struct recurrent_op : op_defaults {
   static constexpr shape expected_shape(std::int32_t k, const kernel::reference::recurrent::extents& e) {
     const std::int32_t h = e.hidden, dirs = e.directions, panel = e.panel_columns(gates);
     const std::int32_t panels = panel > 0 && gates * h % panel == 0 ? dirs * (gates * h / panel) : -1;
+    if (k == kernel::reference::recurrent::lengths_operand(C)) return make_shape(e.batch);
     switch (k) {
       case 1: return make_shape(panels, e.input, panel);  // k-major panels: ONNX's W and R transposed
       case 2: return make_shape(panels, h, panel);

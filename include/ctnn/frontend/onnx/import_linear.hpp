@@ -26,6 +26,16 @@ constexpr bool windowed_weights_operands(S& s, const operands& o, std::uint32_t&
   return true;
 }
 
+// Operand A of Gemm and MatMul: an activation or a float32 constant (torch's LSTMCell/GRUCell unrolled from
+// zero states: the first step's Gemm reads the zero state, a constant); a constant A's product is computed at
+// compile time (fold_constants).
+template <class S>
+constexpr bool expect_matrix_a(S& s, const operands& o) {
+  if (o.id[0] >= 0 && (!s.is_constant(o.id[0]) || element_type(s, o.id[0]) == dtype::f32)) return true;
+  if (!s.failed()) s.operand_error(0);
+  return false;
+}
+
 template <class S>
 constexpr void import_conv(S& s, const node_view& n, const operands& o, std::int32_t result) {
   std::uint32_t spatial = 2;
@@ -155,7 +165,7 @@ constexpr void import_conv_transpose(S& s, const node_view& n, const operands& o
 // Gemm: Y = alpha * A' * B' + beta * C, A [M, K] (transA: [K, M], transposed), B and C constant.
 template <class S>
 constexpr void import_gemm(S& s, const node_view& n, const operands& o, std::int32_t result) {
-  if (!expect_inputs(s, o, 2, 3) || !expect_activation(s, o, 0) || !expect_constant(s, o, 1)) return;
+  if (!expect_inputs(s, o, 2, 3) || !expect_matrix_a(s, o) || !expect_constant(s, o, 1)) return;
   if (o.count > 2 && o.id[2] >= 0 && !expect_constant(s, o, 2)) return;
   const float alpha = float_attribute(s, n, "alpha", 1.0f), beta = float_attribute(s, n, "beta", 1.0f);
   const std::int64_t trans_a = int_attribute(s, n, "transA", 0), trans_b = int_attribute(s, n, "transB", 0);
@@ -234,7 +244,7 @@ constexpr void batch_matmul(S& s, const operands& o, std::int32_t result, std::i
 // other B (an activation, or a constant of rank 3 or 4): batch_matmul.
 template <class S>
 constexpr void import_matmul(S& s, const node_view&, const operands& o, std::int32_t result) {
-  if (!expect_inputs(s, o, 2, 2) || !expect_activation(s, o, 0)) return;
+  if (!expect_inputs(s, o, 2, 2) || !expect_matrix_a(s, o)) return;
   const std::int32_t x = as_onnx(s, o.id[0], 0);
   const shape bs = onnx_shape(s, o.id[1]);
   if (s.failed()) return;

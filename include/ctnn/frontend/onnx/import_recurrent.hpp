@@ -2,12 +2,13 @@
 // ONNX LSTM, GRU and RNN (float32; import_table.hpp's rows): one lstm/gru/rnn node (ops/recurrent.hpp) whose
 // packed result holds Y, then the final hidden state and the final cell state, and a slice per output in use
 // reading its part (Y, first, is a view of it; an omitted output adds nothing, and without Y the node writes
-// only the final states). sequence_lens must be absent or a constant of the full length for every batch
-// row; activation_alpha/activation_beta and activations other than Sigmoid, Tanh and Relu are refused.
+// only the final states). sequence_lens (absent, a constant or computed) runs each batch row its length;
+// activation_alpha/activation_beta and activations other than Sigmoid, Tanh and Relu are refused.
 #include <array>
 #include <cstdint>
 #include <string_view>
 
+#include <ctnn/frontend/onnx/import_known.hpp>
 #include <ctnn/frontend/onnx/import_layouts.hpp>
 
 namespace ctnn::onnx::detail {
@@ -17,23 +18,33 @@ constexpr activation recurrent_function(std::string_view name) {
   return name == "Sigmoid" ? activation::sigmoid : name == "Tanh" ? activation::tanh : name == "Relu" ? activation::relu : activation::none;
 }
 
-// sequence_lens (operand 4): absent, or a constant of `batch` int32 values, each `seq`.
+// sequence_lens (operand 4), int32 [batch], as the node's operand: -1 when absent or a constant of the full
+// length for every batch row (each row runs the whole sequence, no operand to read), else a cast of it to
+// float32 (the kernel reads every operand as float; exact up to 2^24; a constant's cast folds at compile time).
+// A constant has at most max_known_elements rows (a fold's operand).
 template <class S>
-constexpr bool full_sequence_lengths(S& s, std::int32_t v, std::int32_t batch, std::int32_t seq) {
-  if (v < 0) return true;
-  if (!s.is_constant(v)) return s.operand_error(4), false;
-  const tensor_view t = s.f.read_tensor(s.at(v).proto);
-  if (s.take_reader_error() || !s.checked_tensor(v, t)) return false;
-  if (t.type != data_type::int32 || t.dims.rank != 1 || t.dims[0] != batch) return s.operand_error(4), false;
-  for (std::uint32_t k = 0; k < static_cast<std::uint32_t>(batch); ++k) {
-    const std::uint64_t raw = t.data_field == schema::tensor::raw_data
-                                  ? (t.data.length == 4u * static_cast<std::uint32_t>(batch) ? s.f.reader().load_u32(t.data.at + 4 * k) : ~0u)
-                                  : s.f.reader().repeated_at(t.proto, schema::tensor::int32_data, protobuf::wire::varint, k);
-    if (s.take_reader_error()) return false;
-    const auto length = static_cast<std::int32_t>(static_cast<std::uint32_t>(raw));
-    if (length != seq) return s.operand_value_error(4, k, std::int64_t{length}), false;
+constexpr std::int32_t sequence_lengths(S& s, std::int32_t v, std::int32_t batch, std::int32_t seq) {
+  if (v < 0) return -1;
+  const dtype type = element_type(s, v);
+  if (s.failed()) return -1;
+  if (type != dtype::i32)
+    return type == dtype::i64 ? s.operand_type_error(4, data_type::int64) : s.operand_type_error(4, data_type::float32), -1;
+  if (onnx_shape(s, v) != make_shape(batch)) return s.failed() ? -1 : (s.operand_error(4), -1);
+  if (s.is_constant(v) || s.is_known(v)) {
+    // Its values (a constant becomes a known value, whose IR tensor as_onnx makes below).
+    known_operand values{};
+    if (!foldable(s, v)) return s.failed() ? -1 : (s.operand_error(4), -1);
+    if (!read_known(s, v, 4, values)) return -1;
+    bool full = true;
+    for (std::int64_t k = 0; k < batch; ++k) full = full && values.at(k) == seq;
+    if (full) return -1;
+    if (!s.is_known(v) && !define_known(s, v, values)) return -1;
   }
-  return true;
+  const std::int32_t lengths = as_onnx(s, v, 4);
+  if (lengths < 0 || s.failed()) return -1;
+  op_attributes c{};
+  c.out_type = dtype::f32;
+  return s.add_node(op_kind::cast, c, {lengths}, s.label_of(v));
 }
 
 // The activations attribute (strings), `count` of them, into f.functions; absent: the cell's defaults.
@@ -106,7 +117,6 @@ constexpr void import_recurrent(S& s, const node_view& n, const operands& o, std
   if (s.failed()) return;
   if (xs.rank != 3) return s.rank_error(0, xs);
   const std::int32_t seq = layout != 0 ? xs[1] : xs[0], batch = layout != 0 ? xs[0] : xs[1];
-  if (!full_sequence_lengths(s, operand(4), batch, seq)) return;
   // The outputs in use: Y, Y_h, Y_c (omitted ones have empty names).
   bool used[3] = {};
   for (std::uint32_t k = 0; k < n.output_count && k < 3; ++k) used[k] = s.f.output_name(n, k).length > 0;
@@ -139,10 +149,12 @@ constexpr void import_recurrent(S& s, const node_view& n, const operands& o, std
   };
   const std::int32_t x = as_ir(0), w = k_major(1, xs[2]), r = k_major(2, f.hidden), b = as_ir(3), h0 = as_ir(5);
   if (s.failed()) return;
+  const std::int32_t lengths = sequence_lengths(s, operand(4), batch, seq);
+  if (s.failed()) return;
   a.recurrent = f;
   const name label = numbered(name_of(s.current), static_cast<std::size_t>(s.node_index));
-  const std::int32_t packed = lstm ? s.add_node(s.current_kind, a, {x, w, r, b, h0, as_ir(6), as_ir(7)}, label)
-                                   : s.add_node(s.current_kind, a, {x, w, r, b, h0}, label);
+  const std::int32_t packed = lstm ? s.add_node(s.current_kind, a, {x, w, r, b, h0, as_ir(6), as_ir(7), lengths}, label)
+                                   : s.add_node(s.current_kind, a, {x, w, r, b, h0, lengths}, label);
   if (packed < 0 || s.failed()) return;
   const kernel::reference::recurrent::extents e(s.m.tensor_at(x).dims, f);
   const kernel::reference::recurrent::packing pack(lstm                       ? kernel::reference::recurrent::cell::lstm

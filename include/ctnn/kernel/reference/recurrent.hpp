@@ -27,6 +27,8 @@ enum class cell : std::int32_t { lstm, gru, rnn };
 
 // The gates whose rows W and R hold (LSTM i, o, f, c; GRU z, r, h; RNN one).
 constexpr std::int32_t gate_count(cell c) { return c == cell::lstm ? 4 : c == cell::gru ? 3 : 1; }
+// The operand holding sequence_lens: after X, W, R, B, initial_h and (LSTM) initial_c and P.
+constexpr std::int32_t lengths_operand(cell c) { return c == cell::lstm ? 7 : 5; }
 // Scratch floats per batch row and hidden unit: the gates' pre-activations, and GRU's recurrent part of its
 // h gate (R_h (r * h) or R_h h, kept apart from W_h x).
 constexpr std::int32_t scratch_gates(cell c) { return c == cell::gru ? 4 : gate_count(c); }
@@ -268,10 +270,23 @@ struct direction_operands {
   const float* r;
   const float* bias;      // nullptr: none
   const float* peephole;  // LSTM; nullptr: none
+  const float* lengths;   // sequence_lens, one per batch row (as floats); nullptr: every row runs the whole sequence
   std::int32_t d;
 };
 
-// Runs direction `d` over the sequence: before the first step, the state parts hold the initial states.
+// Batch row b's sequence length: sequence_lens[b] clamped to [0, seq] (a length outside is not a position of
+// X; ONNX leaves it undefined), seq without sequence_lens.
+constexpr std::int32_t row_length(const float* lengths, std::int32_t b, std::int32_t seq) {
+  if (lengths == nullptr) return seq;
+  const float length = lengths[b];
+  return length >= static_cast<float>(seq) ? seq : length > 0.0f ? static_cast<std::int32_t>(length) : 0;
+}
+
+// Runs direction `d` over the sequence: before the first step, the state parts hold the initial states. With
+// sequence_lens, row b runs its first length(b) steps (a reverse direction from its position length(b) - 1
+// down), its state then stays as it is, and Y is 0 at its positions from length(b) on, as onnxruntime computes
+// them; the gate products of a finished row are computed and not used (the batch's rows share each pass over
+// the weights).
 template <cell C, class Params>
 constexpr void run_direction(Params p, const extents& e, const packing& pack, const direction_operands& o, float* result) {
   const recurrent_fields& f = p->recurrent;
@@ -282,10 +297,21 @@ constexpr void run_direction(Params p, const extents& e, const packing& pack, co
   const activation* fn = &f.functions[static_cast<std::size_t>(o.d * (C == cell::lstm ? 3 : C == cell::gru ? 2 : 1))];
   const bool reverse = f.direction == recurrent_direction::reverse || o.d == 1;
   const std::int32_t columns = gates * hidden, panel = e.panel_columns(gates);
-  const auto time_of = [&](std::int32_t step) { return reverse ? e.seq - 1 - step : step; };
+  // Row b's position at `step`; a step past the row's length reads X's position 0 (computed, unused).
+  const auto time_of = [&](std::int32_t step, std::int32_t b) {
+    const std::int32_t length = row_length(o.lengths, b, e.seq);
+    return step >= length ? 0 : reverse ? length - 1 - step : step;
+  };
+  const auto running = [&](std::int32_t step, std::int32_t b) { return step < row_length(o.lengths, b, e.seq); };
   constexpr bool alternate = input_chunk > 1;  // hosts with vector units, and caches (a Cortex-M keeps its order)
+  // A row of length 0 runs no step: its final states are 0, as onnxruntime writes them (not the initial ones).
+  for (std::int32_t b = 0; b < e.batch; ++b)
+    if (row_length(o.lengths, b, e.seq) == 0)
+      for (std::int32_t k = 0; k < hidden; ++k) {
+        result[pack.final_hidden + e.state_at(o.d, b) + k] = 0.0f;
+        if constexpr (C == cell::lstm) result[pack.final_cell + e.state_at(o.d, b) + k] = 0.0f;
+      }
   for (std::int32_t step = 0; step < e.seq; ++step) {
-    const std::int32_t t = time_of(step);
     float* scratch = result + pack.scratch + (step % pack.chunk) * slot;
     const auto hidden_of = [&](std::int32_t b) -> const float* { return result + pack.final_hidden + e.state_at(o.d, b); };
     const auto gates_of = [&](std::int32_t b) { return scratch + b * stride; };
@@ -298,7 +324,9 @@ constexpr void run_direction(Params p, const extents& e, const packing& pack, co
           const bool recurrent_bias = o.bias != nullptr && (C != cell::gru || j < 2 * hidden);
           first[row * stride + j] = o.bias == nullptr ? 0.0f : o.bias[j] + (recurrent_bias ? o.bias[gates * hidden + j] : 0.0f);
         }
-      const auto input_of = [&](std::int32_t row) { return o.x + e.x_at(time_of(step + row / e.batch), row % e.batch); };
+      const auto input_of = [&](std::int32_t row) {
+        return o.x + e.x_at(time_of(step + row / e.batch, row % e.batch), row % e.batch);
+      };
       const auto inputs_gates = [&](std::int32_t row) { return first + row * stride; };
       accumulate_columns(o.w, panel, e.input, 0, columns, steps * e.batch, input_of, inputs_gates);
     }
@@ -315,6 +343,7 @@ constexpr void run_direction(Params p, const extents& e, const packing& pack, co
       accumulate_columns(o.r, panel, hidden, 0, columns, e.batch, hidden_of, gates_of, backwards);
     }
     for (std::int32_t b = 0; b < e.batch; ++b) {
+      if (!running(step, b)) continue;
       float* g = scratch + b * stride;
       float* h = result + pack.final_hidden + e.state_at(o.d, b);
       if constexpr (C == cell::lstm) {
@@ -362,6 +391,7 @@ constexpr void run_direction(Params p, const extents& e, const packing& pack, co
       accumulate_columns(o.r, panel, hidden, 2 * hidden, columns, e.batch, recurrent_of, h_gate_of, backwards);
       accumulate_columns(o.r, panel, hidden, backwards ? 0 : split, backwards ? split : hidden, e.batch, hidden_of, gates_of, backwards);
       for (std::int32_t b = 0; b < e.batch; ++b) {
+        if (!running(step, b)) continue;
         float* g = scratch + b * stride;
         float* h = result + pack.final_hidden + e.state_at(o.d, b);
         activate_gates(fn[0], f, hidden, g);
@@ -373,15 +403,17 @@ constexpr void run_direction(Params p, const extents& e, const packing& pack, co
     }
     if (f.writes_sequence != 0)
       for (std::int32_t b = 0; b < e.batch; ++b) {
+        // A finished row's step writes 0 at position `step` (from its length on: each once).
+        const bool row_runs = running(step, b);
         const float* h = result + pack.final_hidden + e.state_at(o.d, b);
-        float* y = result + e.y_at(t, o.d, b);
-        for (std::int32_t k = 0; k < hidden; ++k) y[k] = h[k];
+        float* y = result + e.y_at(row_runs ? time_of(step, b) : step, o.d, b);
+        for (std::int32_t k = 0; k < hidden; ++k) y[k] = row_runs ? h[k] : 0.0f;
       }
   }
 }
 
-// The whole op: operands X, W, R, B, initial_h, then (LSTM) initial_c and P; absent ones are not read
-// (p->recurrent.has(k)).
+// The whole op: operands X, W, R, B, initial_h, then (LSTM) initial_c and P, then sequence_lens (float32, one
+// per batch row); absent ones are not read (p->recurrent.has(k)).
 template <cell C, class Params>
 constexpr void run(Params p, const float* const* operands, float* result) {
   const recurrent_fields& f = p->recurrent;
@@ -400,6 +432,7 @@ constexpr void run(Params p, const float* const* operands, float* result) {
                                operands[2] + d * gates * hidden * hidden,
                                f.has(3) ? operands[3] + d * 2 * gates * hidden : nullptr,
                                C == cell::lstm && f.has(6) ? operands[6] + d * 3 * hidden : nullptr,
+                               f.has(lengths_operand(C)) ? operands[lengths_operand(C)] : nullptr,
                                d};
     run_direction<C>(p, e, pack, o, result);
   }
