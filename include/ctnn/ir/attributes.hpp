@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include <ctnn/ir/dtype.hpp>
+#include <ctnn/ir/kind_fields.hpp>
 #include <ctnn/ir/op_kind.hpp>
 #include <ctnn/ir/shape.hpp>
 
@@ -332,6 +333,11 @@ struct lrn_fields {
   friend constexpr bool operator==(const lrn_fields&, const lrn_fields&) = default;
 };
 
+// The field structs of the kinds that read no other listed one (resize_*; svdf; lstm, gru, rnn; sequence_lstm;
+// cumsum; detection_postprocess; top_k; lrn): op_attributes and kernel_params hold one at a time.
+using op_kind_fields = kind_fields<resize_fields, svdf_fields, recurrent_fields, sequence_lstm_fields, cumsum_fields,
+                                   detection_fields, top_k_fields, lrn_fields>;
+
 struct op_attributes {
   window win{};                         // conv2d, depthwise_conv2d, max_pool, avg_pool
   std::int32_t groups = 1;              // conv2d
@@ -353,16 +359,21 @@ struct op_attributes {
   slice_fields slice{};                 // slice
   activation_coefficients coefficients{};  // leaky_relu, elu, hard_sigmoid, unary_function, binary_function
   bool keep_dims = true;                // reductions: reduced axes stay as extent 1
-  resize_fields resize{};               // resize_nearest, resize_linear, resize_cubic (the result's shape: target)
   norm_fields norm{};                   // l2_normalization
-  svdf_fields svdf{};                   // svdf
-  recurrent_fields recurrent{};         // lstm, gru, rnn
-  sequence_lstm_fields sequence_lstm{};  // sequence_lstm
-  cumsum_fields cumsum{};               // cumsum (its axis: axis)
-  detection_fields detection{};         // detection_postprocess
   sequence_lstm_scale_fields sequence_lstm_scales{};  // sequence_lstm on int8
-  top_k_fields top_k{};                 // top_k (its axis: axis; values or indices: out_type)
-  lrn_fields lrn{};                     // lrn
+  // resize_nearest, resize_linear, resize_cubic (the result's shape: target); svdf; lstm, gru, rnn; sequence_lstm;
+  // cumsum (its axis: axis); detection_postprocess; top_k (its axis: axis; values or indices: out_type); lrn.
+  op_kind_fields kind_specific{};
+  constexpr const resize_fields resize() const { return kind_specific.get<resize_fields>(); }
+  constexpr const svdf_fields svdf() const { return kind_specific.get<svdf_fields>(); }
+  constexpr const recurrent_fields recurrent() const { return kind_specific.get<recurrent_fields>(); }
+  constexpr const sequence_lstm_fields sequence_lstm() const { return kind_specific.get<sequence_lstm_fields>(); }
+  constexpr const cumsum_fields cumsum() const { return kind_specific.get<cumsum_fields>(); }
+  constexpr const detection_fields detection() const { return kind_specific.get<detection_fields>(); }
+  constexpr const top_k_fields top_k() const { return kind_specific.get<top_k_fields>(); }
+  constexpr const lrn_fields lrn() const { return kind_specific.get<lrn_fields>(); }
+  template <class Fields>
+  constexpr void set(const Fields& f) { kind_specific.set(f); }
   friend constexpr bool operator==(const op_attributes&, const op_attributes&) = default;
 };
 

@@ -154,17 +154,12 @@ struct kernel_params {
   activation_coefficients coefficients{};
   negative_side_fields negative_side{};
   lookup_table_fields lookup_table{};
-  resize_fields resize{};
   norm_fields norm{};
-  svdf_fields svdf{};
-  recurrent_fields recurrent{};
-  sequence_lstm_fields sequence_lstm{};
-  cumsum_fields cumsum{};
-  detection_fields detection{};
   detection_operand_fields detection_operands{};
   sequence_lstm_quant_fields sequence_lstm_quant{};
-  top_k_fields top_k{};
-  lrn_fields lrn{};
+  // The fields of the kinds that read no other kind's (ir/kind_fields.hpp: one at a time), read and set
+  // through the accessors below.
+  op_kind_fields kind_specific{};
   // 1: plan_memory placed the result over the input, which dies here (ctnn::in_place_windows: conv2d and
   // depthwise; ctnn::in_place_conv, ctnn::in_place_depthwise). Safe for kernels that walk output pixels
   // row-major and finish a pixel before the next (the reference kernels); other kernels must refuse such
@@ -179,6 +174,16 @@ struct kernel_params {
   // lower_te records the reference kernel, constants as stored). Decided by the other fields and the
   // target, so it does not split structurally equal kernels.
   kernel_choice choice{};
+  constexpr const resize_fields resize() const { return kind_specific.get<resize_fields>(); }
+  constexpr const svdf_fields svdf() const { return kind_specific.get<svdf_fields>(); }
+  constexpr const recurrent_fields recurrent() const { return kind_specific.get<recurrent_fields>(); }
+  constexpr const sequence_lstm_fields sequence_lstm() const { return kind_specific.get<sequence_lstm_fields>(); }
+  constexpr const cumsum_fields cumsum() const { return kind_specific.get<cumsum_fields>(); }
+  constexpr const detection_fields detection() const { return kind_specific.get<detection_fields>(); }
+  constexpr const top_k_fields top_k() const { return kind_specific.get<top_k_fields>(); }
+  constexpr const lrn_fields lrn() const { return kind_specific.get<lrn_fields>(); }
+  template <class Fields>
+  constexpr void set(const Fields& f) { kind_specific.set(f); }
   friend constexpr bool operator==(const kernel_params&, const kernel_params&) = default;
 };
 

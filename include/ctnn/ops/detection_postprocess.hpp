@@ -33,7 +33,7 @@ struct detection_postprocess : op_defaults {
     const tensor& boxes = m.tensor_at(n.inputs[0]);
     const tensor& scores = m.tensor_at(n.inputs[1]);
     const tensor& anchors = m.tensor_at(n.inputs[2]);
-    const detection_fields& f = n.attrs.detection;
+    const detection_fields& f = n.attrs.detection();
     const auto fail = [&](std::int32_t slot, const shape& want, const shape& got) {
       m.fail({error_code::input_shapes_differ, node_id, n.kind, want, got, {.input_slot = slot}});
       return got;
@@ -63,7 +63,7 @@ struct detection_postprocess : op_defaults {
   template <class Module>
   static constexpr void prepare(const Module& m, const node& n, kernel_params& p) {
     p.in2 = m.tensor_at(n.inputs[1]).dims;
-    p.detection = n.attrs.detection;
+    p.set(n.attrs.detection());
     for (std::size_t k = 0; k < 3; ++k) {
       const tensor& t = m.tensor_at(n.inputs[k]);
       p.detection_operands.types[k] = t.type;
@@ -75,7 +75,7 @@ struct detection_postprocess : op_defaults {
   template <class Module>
   static constexpr std::int64_t macs(const Module& m, const node& n, const shape&) {
     const std::int64_t anchors = m.tensor_at(n.inputs[0]).dims[1];
-    return anchors * anchors * (n.attrs.detection.regular_nms != 0 ? n.attrs.detection.num_classes : 1);
+    return anchors * anchors * (n.attrs.detection().regular_nms != 0 ? n.attrs.detection().num_classes : 1);
   }
 
   template <class Params>
@@ -94,11 +94,11 @@ struct detection_postprocess : op_defaults {
 
   template <class Writer>
   static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
-    put_fields(w, a.detection);
+    put_fields(w, a.detection());
   }
   template <class Writer>
   static void put_params(Writer& w, const kernel_params& p) {
-    put_fields(w, p.detection);
+    put_fields(w, p.detection());
   }
   template <class Writer>
   static void put_fields(Writer& w, const detection_fields& f) {

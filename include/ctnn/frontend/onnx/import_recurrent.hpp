@@ -117,7 +117,7 @@ constexpr void import_recurrent(S& s, const node_view& n, const operands& o, std
   f.writes_sequence = used[0] ? 1 : 0;
   const auto as_ir = [&](std::uint32_t k) -> std::int32_t { return operand(k) >= 0 ? as_onnx(s, operand(k), k) : -1; };
   op_attributes a{};
-  a.recurrent = f;
+  a.set(f);
   // W [dirs, gates * hidden, input] and R [dirs, gates * hidden, hidden] as the kernels read them, k-major
   // (kernel/reference/recurrent.hpp): constants re-laid out at compile time in panels of the kernel's column
   // block ([dirs * gates * hidden / panel, input or hidden, panel]: rows of one panel are contiguous), others
@@ -139,7 +139,7 @@ constexpr void import_recurrent(S& s, const node_view& n, const operands& o, std
   };
   const std::int32_t x = as_ir(0), w = k_major(1, xs[2]), r = k_major(2, f.hidden), b = as_ir(3), h0 = as_ir(5);
   if (s.failed()) return;
-  a.recurrent = f;
+  a.set(f);
   const name label = numbered(name_of(s.current), static_cast<std::size_t>(s.node_index));
   const std::int32_t packed = lstm ? s.add_node(s.current_kind, a, {x, w, r, b, h0, as_ir(6), as_ir(7)}, label)
                                    : s.add_node(s.current_kind, a, {x, w, r, b, h0}, label);
