@@ -36,11 +36,13 @@ constexpr ctnn::kernel_params lstm_layer(std::uint32_t family, std::size_t index
   p.input_offset = -r.zero_point();
   p.input2_offset = -r.zero_point();
   p.output_offset = -p.input2_offset;  // the output is quantized as the output state
+  ctnn::sequence_lstm_quant_fields gates{};
   for (std::size_t g = 0; g < 8; ++g) {
-    p.sequence_lstm_quant.gate_multiplier[g] = t::multiplier(r);
+    gates.gate_multiplier[g] = t::multiplier(r);
     const std::int32_t pick = r.in(0, 7);
-    p.sequence_lstm_quant.gate_shift[g] = static_cast<std::int8_t>(pick == 0 ? r.in(0, 3) : r.in(-12, -1));
+    gates.gate_shift[g] = static_cast<std::int8_t>(pick == 0 ? r.in(0, 3) : r.in(-12, -1));
   }
+  p.set(gates);
   // TFLM's products: forget x cell 2^-15 (scale-free), input x cell gate 2^-30 / cell scale, tanh(c) x output
   // 2^-30 / output scale; cell scale 2^-power.
   const std::int32_t power = r.in(8, 15);

@@ -171,12 +171,12 @@ static_assert([] {
   const auto m = inferred_op<op_kind::concat>(ctnn::make_shape(2, 3), ctnn::make_shape(2, 4));
   ctnn::kernel_params p = ctnn::kernel::prepare_params(m, m.node_at(0));
   const bool structure = !m.error.failed() && m.tensor_at(m.node_at(0).output).dims == ctnn::make_shape(2, 7) &&
-                         p.axis == 1 && p.concat.count == 2 && p.concat.extents[0] == 3 && p.concat.extents[1] == 4 &&
+                         p.axis == 1 && p.concat().count == 2 && p.concat().extents[0] == 3 && p.concat().extents[1] == 4 &&
                          ctnn::kernel::operands_read(p) == 2;
   p.type = ctnn::dtype::i8;
   ops::quantized_operands q{{0.5f, 1}, {}, {0.5f, 1}};
   ops::descriptor_of<op_kind::concat>::requantize(q, m.node_at(0), p);
-  const bool copies = p.concat.rescales_inputs == 0 &&
+  const bool copies = p.concat().rescales_inputs == 0 &&
                       ops::descriptor_of<op_kind::concat>::table_recipe(p).table == ctnn::requantization_table::none &&
                       ctnn::kernel::has_requantization(p, {});
   q.inputs_quantized_as_result = false;
@@ -247,8 +247,8 @@ constexpr auto gathered(std::int32_t axis) {
 static_assert([] {
   const auto m = gathered<ctnn::dtype::i64>(-1);
   const ctnn::kernel_params p = ctnn::kernel::prepare_params(m, m.node_at(0));
-  return !m.error.failed() && m.tensor_at(m.node_at(0).output).dims == ctnn::make_shape(2, 4, 1) && p.gather.axis == 1 &&
-         p.gather.indices == ctnn::dtype::i64 && p.in2 == ctnn::make_shape(4, 1) && ctnn::kernel::operands_read(p) == 2;
+  return !m.error.failed() && m.tensor_at(m.node_at(0).output).dims == ctnn::make_shape(2, 4, 1) && p.gather().axis == 1 &&
+         p.gather().indices == ctnn::dtype::i64 && p.in2 == ctnn::make_shape(4, 1) && ctnn::kernel::operands_read(p) == 2;
 }());
 static_assert(gathered<ctnn::dtype::i32>(0).tensor_at(2).dims == ctnn::make_shape(4, 1, 3));
 static_assert(gathered<ctnn::dtype::f32>(0).error.code == ctnn::error_code::unsupported_dtype);
@@ -369,7 +369,7 @@ TEST_CASE("gather's kernel: int32 and int64 indices, a negative index counted fr
   p.in = ctnn::make_shape(2, 3);
   p.in2 = ctnn::make_shape(4);
   p.out = ctnn::make_shape(2, 4);
-  p.gather = {1, ctnn::dtype::i64};
+  p.set(ctnn::gather_fields{1, ctnn::dtype::i64});
   const std::array<float, 6> x{0.0f, 1.0f, 2.0f, 10.0f, 11.0f, 12.0f};
   const std::array<std::int64_t, 4> wide{2, -1, 7, -9};
   std::array<float, 8> y{};
@@ -378,7 +378,7 @@ TEST_CASE("gather's kernel: int32 and int64 indices, a negative index counted fr
   CHECK(y == std::array<float, 8>{2.0f, 2.0f, 2.0f, 0.0f, 12.0f, 12.0f, 12.0f, 10.0f});
 
   p.type = p.out_type = ctnn::dtype::i8;
-  p.gather = {0, ctnn::dtype::i32};
+  p.set(ctnn::gather_fields{0, ctnn::dtype::i32});
   p.in2 = ctnn::make_shape(3);
   p.out = ctnn::make_shape(3, 3);
   const std::array<std::int8_t, 6> q{-128, 0, 127, 5, 6, 7};
@@ -418,8 +418,8 @@ TEST_CASE("leaky_relu's int8 recipe is TFLM's CalculateOpDataLeakyRelu (ratios i
                             expected{1e-3f, 0.0f, 5e-4f, 0, 0, 1073741824, 2}}) {
     CAPTURE(e.alpha);
     const ctnn::kernel_params p = recipe_of(op_kind::leaky_relu, {{e.in, 0}, {}, {e.out, 0}}, e.alpha);
-    CHECK(p.negative_side.multiplier == e.alpha_multiplier);
-    CHECK(p.negative_side.shift == e.alpha_shift);
+    CHECK(p.negative_side().multiplier == e.alpha_multiplier);
+    CHECK(p.negative_side().shift == e.alpha_shift);
     CHECK(p.output_multiplier == e.identity_multiplier);
     CHECK(p.output_shift == e.identity_shift);
   }
@@ -455,14 +455,14 @@ TEST_CASE("prelu's int8 recipe is TFLM's CalculatePreluParams (ratios in double)
   ctnn::kernel_params p = recipe_of(op_kind::prelu, {{0.05f, 3}, {0.01f, -7}, {0.04f, -2}});
   CHECK(p.output_multiplier == 1342177330);
   CHECK(p.output_shift == 1);
-  CHECK(p.negative_side.multiplier == 1717986944);
-  CHECK(p.negative_side.shift == -6);
+  CHECK(p.negative_side().multiplier == 1717986944);
+  CHECK(p.negative_side().shift == -6);
   CHECK(p.input2_offset == 7);
   p = recipe_of(op_kind::prelu, {{30.0f, 0}, {1e-3f, 10}, {20.0f, 1}});
   CHECK(p.output_multiplier == 1610612736);
   CHECK(p.output_shift == 1);
-  CHECK(p.negative_side.multiplier == 1649267520);
-  CHECK(p.negative_side.shift == -9);
+  CHECK(p.negative_side().multiplier == 1649267520);
+  CHECK(p.negative_side().shift == -9);
 }
 
 TEST_CASE("relu_n1_to_1 and relu_0_to_1 requantize as TFLite's QuantizedReluX; relu with the same recipe") {
@@ -643,7 +643,7 @@ TEST_CASE("gather_nd: a negative component counts from the end, a tuple outside 
   p.in = ctnn::make_shape(2, 3);
   p.in2 = ctnn::make_shape(4, 2);
   p.out = ctnn::make_shape(4);
-  p.gather = {0, ctnn::dtype::i64};
+  p.set(ctnn::gather_fields{0, ctnn::dtype::i64});
   const std::array<float, 6> x{0.0f, 1.0f, 2.0f, 10.0f, 11.0f, 12.0f};
   const std::array<std::int64_t, 8> tuples{1, 2, -1, -3, 2, 0, 0, 3};  // the last two outside (row 2, column 3)
   std::array<float, 4> y{};
@@ -652,7 +652,7 @@ TEST_CASE("gather_nd: a negative component counts from the end, a tuple outside 
   CHECK(y == std::array<float, 4>{12.0f, 10.0f, 0.0f, 0.0f});
 
   // batch dims 1: row b's tuple picks a column of row b.
-  p.gather = {1, ctnn::dtype::i32};
+  p.set(ctnn::gather_fields{1, ctnn::dtype::i32});
   p.in2 = ctnn::make_shape(2, 1);
   p.out = ctnn::make_shape(2);
   const std::array<std::int32_t, 2> columns{2, 0};
@@ -667,7 +667,7 @@ TEST_CASE("scatter_nd: tuples in order, one outside skipped, reduction add") {
   p.kind = op_kind::scatter_nd;
   p.in = p.out = ctnn::make_shape(2, 2);
   p.in2 = ctnn::make_shape(3, 2);
-  p.gather = {0, ctnn::dtype::i64};
+  p.set(ctnn::gather_fields{0, ctnn::dtype::i64});
   const std::array<float, 4> x{1.0f, 2.0f, 3.0f, 4.0f};
   const std::array<std::int64_t, 6> tuples{0, 1, 5, 0, -1, -1};  // (5, 0) outside
   const std::array<float, 3> updates{10.0f, 20.0f, 30.0f};
@@ -686,7 +686,7 @@ TEST_CASE("update_slice: the start clamped at both ends so that the update lies 
   p.type = p.out_type = ctnn::dtype::i8;
   p.in = p.out = ctnn::make_shape(3, 3);
   p.in2 = ctnn::make_shape(2, 2);
-  p.gather = {0, ctnn::dtype::i32};
+  p.set(ctnn::gather_fields{0, ctnn::dtype::i32});
   const std::array<std::int8_t, 9> x{};
   const std::array<std::int8_t, 4> update{1, 2, 3, 4};
   const std::array<std::int32_t, 2> start{-5, 9};  // row 0, column 1 after clamping

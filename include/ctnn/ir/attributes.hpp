@@ -333,10 +333,10 @@ struct lrn_fields {
   friend constexpr bool operator==(const lrn_fields&, const lrn_fields&) = default;
 };
 
-// The field structs of the kinds that read no other listed one (resize_*; svdf; lstm, gru, rnn; sequence_lstm;
-// cumsum; detection_postprocess; top_k; lrn): op_attributes and kernel_params hold one at a time.
+// The field structs of op kinds held in a shared storage (ir/kind_fields.hpp: one at a time): those of kinds
+// that read no other struct of the list. The graph's (op_attributes) here; kernel_params adds its own.
 using op_kind_fields = kind_fields<resize_fields, svdf_fields, recurrent_fields, sequence_lstm_fields, cumsum_fields,
-                                   detection_fields, top_k_fields, lrn_fields>;
+                                   detection_fields, top_k_fields, lrn_fields, patch_fields, row_fetch_fields>;
 
 struct op_attributes {
   window win{};                         // conv2d, depthwise_conv2d, max_pool, avg_pool
@@ -348,8 +348,6 @@ struct op_attributes {
   shape target{};                       // reshape (0 in a dim = keep, -1 = infer, as in TFLite/ONNX;
                                         // rank 0 = keep the input's shape); slice: the result's shape
   pad_fields pad{};                     // pad
-  patch_fields patch{};                 // crop, paste
-  row_fetch_fields fetch{};             // fetch_rows
   batch_norm_fields batch_norm{std::bit_cast<std::uint32_t>(1e-5f)};  // batch_norm
   clip_fields clip{};                   // clip: the bounds (int8 without a scale: the raw integers)
   dtype out_type = dtype::f32;          // quantize, dequantize, arg_max, arg_min, and ops of layout onnx: the result's element type
@@ -361,8 +359,10 @@ struct op_attributes {
   bool keep_dims = true;                // reductions: reduced axes stay as extent 1
   norm_fields norm{};                   // l2_normalization
   sequence_lstm_scale_fields sequence_lstm_scales{};  // sequence_lstm on int8
-  // resize_nearest, resize_linear, resize_cubic (the result's shape: target); svdf; lstm, gru, rnn; sequence_lstm;
-  // cumsum (its axis: axis); detection_postprocess; top_k (its axis: axis; values or indices: out_type); lrn.
+  // The op kinds' own fields (ir/kind_fields.hpp), read through the accessors below and written with set():
+  // resize (resize_nearest, resize_linear, resize_cubic; the result's shape: target), svdf, recurrent (lstm, gru,
+  // rnn), sequence_lstm, cumsum (its axis: axis), detection (detection_postprocess), top_k (its axis: axis; values
+  // or indices: out_type), lrn, patch (crop, paste), fetch (fetch_rows).
   op_kind_fields kind_specific{};
   constexpr const resize_fields resize() const { return kind_specific.get<resize_fields>(); }
   constexpr const svdf_fields svdf() const { return kind_specific.get<svdf_fields>(); }
@@ -372,6 +372,8 @@ struct op_attributes {
   constexpr const detection_fields detection() const { return kind_specific.get<detection_fields>(); }
   constexpr const top_k_fields top_k() const { return kind_specific.get<top_k_fields>(); }
   constexpr const lrn_fields lrn() const { return kind_specific.get<lrn_fields>(); }
+  constexpr const patch_fields patch() const { return kind_specific.get<patch_fields>(); }
+  constexpr const row_fetch_fields fetch() const { return kind_specific.get<row_fetch_fields>(); }
   template <class Fields>
   constexpr void set(const Fields& f) { kind_specific.set(f); }
   friend constexpr bool operator==(const op_attributes&, const op_attributes&) = default;

@@ -31,6 +31,9 @@ struct kind_fields {
   std::array<std::uint32_t, word_count> words{};
 
   template <class F>
+  static constexpr bool holds = (std::is_same_v<F, Fields> || ...);
+
+  template <class F>
   static constexpr std::int32_t tag_of() {
     static_assert((std::is_same_v<F, Fields> || ...), "ctnn::kind_fields: not one of its structs.");
     std::int32_t tag = 0, k = 0;
@@ -46,8 +49,12 @@ struct kind_fields {
     return std::bit_cast<F>(own);
   }
 
+  // Setting a struct while another one is held is a mistake of the code that sets it (a kind that reads both
+  // would lose one): refused in constant evaluation (overwrite() is not constexpr); a node that changes kind
+  // clears its fields first (clear()).
   template <class F>
   constexpr void set(const F& f) {
+    if (held != 0 && held != tag_of<F>()) overwrite();
     words = {};
     held = f == F{} ? 0 : tag_of<F>();
     if (held == 0) return;
@@ -55,7 +62,13 @@ struct kind_fields {
     for (std::size_t i = 0; i < own.size(); ++i) words[i] = own[i];
   }
 
+  constexpr void clear() { *this = {}; }
+
   friend constexpr bool operator==(const kind_fields&, const kind_fields&) = default;
+
+ private:
+  // Not constexpr: a constant evaluation that reaches it fails here (ctnn: a kind_fields struct set over another).
+  static void overwrite() {}
 };
 
 }  // namespace ctnn

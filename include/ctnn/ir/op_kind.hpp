@@ -37,11 +37,11 @@ enum class op_kind : std::int32_t {
   batch_matmul,      // numpy matmul of two activations: A [..., M, K] x B [..., K, N] -> [..., M, N], the batch
                      // dims (all but the last two) broadcast (ONNX MatMul whose B is not a constant)
   crop,              // patch execution (docs/memory.md): the NHWC window of its input starting at row
-                     // attrs.patch.row, column attrs.patch.column, of shape attrs.target (a copy)
+                     // attrs.patch().row, column attrs.patch().column, of shape attrs.target (a copy)
   paste,             // patch execution: writes its first input into its result, a view of its second input
-                     // (the whole tensor), at row attrs.patch.row, column attrs.patch.column; the rest is untouched
+                     // (the whole tensor), at row attrs.patch().row, column attrs.patch().column; the rest is untouched
   fetch_rows,        // patch execution with a streamed input (docs/memory.md): its result, the row buffer
-                     // attrs.target (a view of the previous one's, its second input), keeps attrs.fetch.kept_rows
+                     // attrs.target (a view of the previous one's, its second input), keeps attrs.fetch().kept_rows
                      // rows from row kept_from at its top, below them the caller writes fetched_rows rows of
                      // the model input (its first input, a ctnn::row_source) from row first_row
   sub,               // a - b, numpy broadcasting (TFLite SUB, ONNX Sub)

@@ -64,12 +64,14 @@ struct detection_postprocess : op_defaults {
   static constexpr void prepare(const Module& m, const node& n, kernel_params& p) {
     p.in2 = m.tensor_at(n.inputs[1]).dims;
     p.set(n.attrs.detection());
+    detection_operand_fields operands{};
     for (std::size_t k = 0; k < 3; ++k) {
       const tensor& t = m.tensor_at(n.inputs[k]);
-      p.detection_operands.types[k] = t.type;
-      p.detection_operands.scale_bits[k] = t.type == dtype::f32 ? 0 : std::bit_cast<std::uint32_t>(t.quant.scale);
-      p.detection_operands.zero_points[k] = t.type == dtype::f32 ? 0 : t.quant.zero_point;
+      operands.types[k] = t.type;
+      operands.scale_bits[k] = t.type == dtype::f32 ? 0 : std::bit_cast<std::uint32_t>(t.quant.scale);
+      operands.zero_points[k] = t.type == dtype::f32 ? 0 : t.quant.zero_point;
     }
+    p.set(operands);
   }
   // No multiply-accumulates: a count of the pairs non-max suppression may compare, per class in the regular form.
   template <class Module>
@@ -86,7 +88,7 @@ struct detection_postprocess : op_defaults {
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
     const auto* boxes = static_cast<const std::int8_t*>(operands[0]);
     const auto* scores = static_cast<const std::int8_t*>(operands[1]);
-    if (p->detection_operands.types[2] == dtype::i8)
+    if (p->detection_operands().types[2] == dtype::i8)
       kernel::reference::detection::run(p, boxes, scores, static_cast<const std::int8_t*>(operands[2]), static_cast<float*>(result));
     else
       kernel::reference::detection::run(p, boxes, scores, static_cast<const float*>(operands[2]), static_cast<float*>(result));

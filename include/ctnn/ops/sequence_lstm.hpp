@@ -185,14 +185,16 @@ struct sequence_lstm : op_defaults {
     const quantization& hidden = q.operand[4];
     const quantization& cell = q.operand[5];
     constexpr double gate_scale = 1.0 / 4096, product_scale = 1.0 / 32768;
+    sequence_lstm_quant_fields gates{};
     for (std::size_t g = 0; g < 8; ++g) {
       const float activation = g < 4 ? q.in.scale : hidden.scale;
       std::int32_t shift = 0;
-      q.set_multiplier(p.sequence_lstm_quant.gate_multiplier[g], shift,
+      q.set_multiplier(gates.gate_multiplier[g], shift,
                        static_cast<double>(activation * n.attrs.sequence_lstm_scales.weight_scale(g)) / gate_scale);
       // QuantizeMultiplier's shift of a positive multiplier is within [-31, 31]; checked_shift checks it.
-      p.sequence_lstm_quant.gate_shift[g] = static_cast<std::int8_t>(shift < -128 ? -128 : shift > 127 ? 127 : shift);
+      gates.gate_shift[g] = static_cast<std::int8_t>(shift < -128 ? -128 : shift > 127 ? 127 : shift);
     }
+    p.set(gates);
     q.set_multiplier(p.input_multiplier, p.input_shift, product_scale * static_cast<double>(cell.scale) / static_cast<double>(cell.scale));
     q.set_multiplier(p.input2_multiplier, p.input2_shift, product_scale * product_scale / static_cast<double>(cell.scale));
     q.set_multiplier(p.output_multiplier, p.output_shift, product_scale * product_scale / static_cast<double>(hidden.scale));
@@ -210,7 +212,7 @@ struct sequence_lstm : op_defaults {
   static constexpr recipe_shift checked_shift(const kernel_params& recipe) {
     std::int32_t largest = recipe.output_shift > recipe.input_shift ? recipe.output_shift : recipe.input_shift;
     if (recipe.input2_shift > largest) largest = recipe.input2_shift;
-    for (const std::int8_t shift : recipe.sequence_lstm_quant.gate_shift) largest = shift > largest ? std::int32_t{shift} : largest;
+    for (const std::int8_t shift : recipe.sequence_lstm_quant().gate_shift) largest = shift > largest ? std::int32_t{shift} : largest;
     return {largest, false};
   }
 

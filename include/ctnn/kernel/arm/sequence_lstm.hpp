@@ -179,7 +179,7 @@ struct sequence_lstm_kernel {
   }
 
  private:
-  static constexpr const sequence_lstm_quant_fields& q = P.sequence_lstm_quant;
+  static constexpr sequence_lstm_quant_fields q = P.sequence_lstm_quant();
   // The reference's cell-state tanh input scaling (TFLM's lstm_internal::Tanh of a cell state of scale 2^power).
   static constexpr reference::int16::table_input_scaling cell_scaling{reference::int8::detail::tanh_of_shift(P.left_shift)};
   static constexpr bool clipped = P.activation_min > -32768 || P.activation_max < 32767;
