@@ -29,6 +29,25 @@ constexpr bool every_listed_kind_dispatches(ops::op_list<Descriptors...>) {
 }
 static_assert(every_listed_kind_dispatches(ops::all{}));
 
+// The kinds' shared field storage (ir/kind_fields.hpp): a struct not held reads as its defaults (a non-zero one
+// among them), setting the defaults holds nothing (one representation per value: kernel_params compare equal),
+// and the words past a struct's stay zero.
+constexpr bool shared_fields_read_as_members() {
+  ctnn::kernel_params p{};
+  if (p.svdf().rank != 1 || p.resize().cubic_coeff_a() != -0.75f || p.detection().detections_per_class != 100) return false;
+  ctnn::svdf_fields s{};
+  s.rank = 3;
+  p.set(s);
+  if (p.svdf().rank != 3 || p.resize() != ctnn::resize_fields{} || p.kind_specific.words[3] != 0) return false;
+  p.set(ctnn::svdf_fields{});
+  ctnn::kernel_params q{};
+  q.set(ctnn::negative_side_fields{5, -2});  // the second storage: beside a struct of the first
+  q.set(ctnn::concat_fields{{2, 3}, 2, 1});
+  return p == ctnn::kernel_params{} && p.kind_specific.held == 0 && q.negative_side().multiplier == 5 &&
+         q.concat().extents[1] == 3 && q.gather() == ctnn::gather_fields{};
+}
+static_assert(shared_fields_read_as_members());
+
 // none reaches no descriptor.
 static_assert(!ops::has_descriptor<op_kind::none>);
 static_assert(!ops::visit(op_kind::none, [](auto) {}));
