@@ -114,7 +114,7 @@ using kernel_kind_fields = kind_fields<resize_fields, svdf_fields, recurrent_fie
 using kernel_kind_fields_extra =
     kind_fields<negative_side_fields, lookup_table_fields, detection_operand_fields, sequence_lstm_quant_fields>;
 
-struct kernel_params {
+struct kernel_params : kind_field_accessors<kernel_params> {
   op_kind kind = op_kind::none;
   dtype type = dtype::f32;      // the first input's element type
   dtype out_type = dtype::f32;  // the result's element type
@@ -160,7 +160,7 @@ struct kernel_params {
   // The op kinds' own fields (ir/kind_fields.hpp; op_attributes' and these: concat, gather (gather, gather_nd,
   // gather_elements, scatter_nd, update_slice, reverse_sequence), quantize (quantize, dequantize); negative_side
   // (int8 leaky_relu, prelu), lookup_table (int8 elu), detection_operands, sequence_lstm_quant in the second
-  // storage), read through the accessors below and written with set().
+  // storage), read through kind_field_accessors' and the accessors below, written with set().
   kernel_kind_fields kind_specific{};
   kernel_kind_fields_extra kind_specific_extra{};
   // 1: plan_memory placed the result over the input, which dies here (ctnn::in_place_windows: conv2d and
@@ -177,16 +177,6 @@ struct kernel_params {
   // lower_te records the reference kernel, constants as stored). Decided by the other fields and the
   // target, so it does not split structurally equal kernels.
   kernel_choice choice{};
-  constexpr const resize_fields resize() const { return kind_specific.get<resize_fields>(); }
-  constexpr const svdf_fields svdf() const { return kind_specific.get<svdf_fields>(); }
-  constexpr const recurrent_fields recurrent() const { return kind_specific.get<recurrent_fields>(); }
-  constexpr const sequence_lstm_fields sequence_lstm() const { return kind_specific.get<sequence_lstm_fields>(); }
-  constexpr const cumsum_fields cumsum() const { return kind_specific.get<cumsum_fields>(); }
-  constexpr const detection_fields detection() const { return kind_specific.get<detection_fields>(); }
-  constexpr const top_k_fields top_k() const { return kind_specific.get<top_k_fields>(); }
-  constexpr const lrn_fields lrn() const { return kind_specific.get<lrn_fields>(); }
-  constexpr const patch_fields patch() const { return kind_specific.get<patch_fields>(); }
-  constexpr const row_fetch_fields fetch() const { return kind_specific.get<row_fetch_fields>(); }
   constexpr const concat_fields concat() const { return kind_specific.get<concat_fields>(); }
   constexpr const gather_fields gather() const { return kind_specific.get<gather_fields>(); }
   constexpr const quantize_fields quantize() const { return kind_specific.get<quantize_fields>(); }
