@@ -47,6 +47,15 @@ constexpr bool shared_fields_read_as_members() {
          q.concat().extents[1] == 3 && q.gather() == ctnn::gather_fields{};
 }
 static_assert(shared_fields_read_as_members());
+// Parameters kept as words (module::constant_recipe) come back as a template argument.
+template <ctnn::kernel_params P>
+constexpr std::int32_t concat_count_of = P.concat().count;
+constexpr ctnn::kernel_params concat_of_two = [] {
+  ctnn::kernel_params p{};
+  p.set(ctnn::concat_fields{{2, 3}, 2, 0});
+  return p;
+}();
+static_assert(concat_count_of<ctnn::constant_recipe::evaluating(ctnn::node{}, concat_of_two).params()> == 2);
 
 // none reaches no descriptor.
 static_assert(!ops::has_descriptor<op_kind::none>);
@@ -136,8 +145,13 @@ static_assert(infer_with_inputs<op_kind::prelu>(1).count_expected == 2 &&
 
 // The operands a kernel reads: a paste's second input (the whole tensor's previous view) and a fetch's
 // ordering inputs are not read.
-static_assert(ctnn::kernel::operands_read({.kind = op_kind::sub}) == 2 && ctnn::kernel::operands_read({.kind = op_kind::paste}) == 1 &&
-              ctnn::kernel::operands_read({.kind = op_kind::fetch_rows}) == 1);
+constexpr ctnn::kernel_params call_of(op_kind kind) {
+  ctnn::kernel_params p{};
+  p.kind = kind;
+  return p;
+}
+static_assert(ctnn::kernel::operands_read(call_of(op_kind::sub)) == 2 && ctnn::kernel::operands_read(call_of(op_kind::paste)) == 1 &&
+              ctnn::kernel::operands_read(call_of(op_kind::fetch_rows)) == 1);
 
 // A module of one op of kind K with these attributes over inputs of these shapes (float32, but the second
 // input's type `second`), its result's shape inferred.

@@ -338,28 +338,27 @@ struct lrn_fields {
 using op_kind_fields = kind_fields<resize_fields, svdf_fields, recurrent_fields, sequence_lstm_fields, cumsum_fields,
                                    detection_fields, top_k_fields, lrn_fields, patch_fields, row_fetch_fields>;
 
-// The accessors of the kinds' fields that op_attributes and kernel_params share (Holder: the one that derives
-// from it), each reading its holder's first storage, `kind_specific`. No data: the holder keeps its size, and it
-// stays a structural type.
-template <class Holder>
+// The kinds' shared storage of op_attributes and kernel_params (Storage: each one's list of structs) and the
+// accessors both have. Their base class, not a member: the accessors are written once. It holds the storage (a
+// base class without data would be left out of std::bit_cast's result, which g++ 12 and clang 14 then refuse as a
+// template argument: module::constant_recipe::params()).
+template <class Storage>
 struct kind_field_accessors {
-  constexpr const resize_fields resize() const { return held().template get<resize_fields>(); }
-  constexpr const svdf_fields svdf() const { return held().template get<svdf_fields>(); }
-  constexpr const recurrent_fields recurrent() const { return held().template get<recurrent_fields>(); }
-  constexpr const sequence_lstm_fields sequence_lstm() const { return held().template get<sequence_lstm_fields>(); }
-  constexpr const cumsum_fields cumsum() const { return held().template get<cumsum_fields>(); }
-  constexpr const detection_fields detection() const { return held().template get<detection_fields>(); }
-  constexpr const top_k_fields top_k() const { return held().template get<top_k_fields>(); }
-  constexpr const lrn_fields lrn() const { return held().template get<lrn_fields>(); }
-  constexpr const patch_fields patch() const { return held().template get<patch_fields>(); }
-  constexpr const row_fetch_fields fetch() const { return held().template get<row_fetch_fields>(); }
+  Storage kind_specific{};
+  constexpr const resize_fields resize() const { return kind_specific.template get<resize_fields>(); }
+  constexpr const svdf_fields svdf() const { return kind_specific.template get<svdf_fields>(); }
+  constexpr const recurrent_fields recurrent() const { return kind_specific.template get<recurrent_fields>(); }
+  constexpr const sequence_lstm_fields sequence_lstm() const { return kind_specific.template get<sequence_lstm_fields>(); }
+  constexpr const cumsum_fields cumsum() const { return kind_specific.template get<cumsum_fields>(); }
+  constexpr const detection_fields detection() const { return kind_specific.template get<detection_fields>(); }
+  constexpr const top_k_fields top_k() const { return kind_specific.template get<top_k_fields>(); }
+  constexpr const lrn_fields lrn() const { return kind_specific.template get<lrn_fields>(); }
+  constexpr const patch_fields patch() const { return kind_specific.template get<patch_fields>(); }
+  constexpr const row_fetch_fields fetch() const { return kind_specific.template get<row_fetch_fields>(); }
  friend constexpr bool operator==(const kind_field_accessors&, const kind_field_accessors&) = default;
-
- private:
-  constexpr const auto& held() const { return static_cast<const Holder&>(*this).kind_specific; }
 };
 
-struct op_attributes : kind_field_accessors<op_attributes> {
+struct op_attributes : kind_field_accessors<op_kind_fields> {
   window win{};                         // conv2d, depthwise_conv2d, max_pool, avg_pool
   std::int32_t groups = 1;              // conv2d
   std::int32_t depth_multiplier = 1;    // depthwise_conv2d
@@ -384,7 +383,6 @@ struct op_attributes : kind_field_accessors<op_attributes> {
   // resize (resize_nearest, resize_linear, resize_cubic; the result's shape: target), svdf, recurrent (lstm, gru,
   // rnn), sequence_lstm, cumsum (its axis: axis), detection (detection_postprocess), top_k (its axis: axis; values
   // or indices: out_type), lrn, patch (crop, paste), fetch (fetch_rows).
-  op_kind_fields kind_specific{};
   template <class Fields>
   constexpr void set(const Fields& f) { kind_specific.set(f); }
   friend constexpr bool operator==(const op_attributes&, const op_attributes&) = default;

@@ -114,7 +114,7 @@ using kernel_kind_fields = kind_fields<resize_fields, svdf_fields, recurrent_fie
 using kernel_kind_fields_extra =
     kind_fields<negative_side_fields, lookup_table_fields, detection_operand_fields, sequence_lstm_quant_fields>;
 
-struct kernel_params : kind_field_accessors<kernel_params> {
+struct kernel_params : kind_field_accessors<kernel_kind_fields> {
   op_kind kind = op_kind::none;
   dtype type = dtype::f32;      // the first input's element type
   dtype out_type = dtype::f32;  // the result's element type
@@ -161,7 +161,6 @@ struct kernel_params : kind_field_accessors<kernel_params> {
   // gather_elements, scatter_nd, update_slice, reverse_sequence), quantize (quantize, dequantize); negative_side
   // (int8 leaky_relu, prelu), lookup_table (int8 elu), detection_operands, sequence_lstm_quant in the second
   // storage), read through kind_field_accessors' and the accessors below, written with set().
-  kernel_kind_fields kind_specific{};
   kernel_kind_fields_extra kind_specific_extra{};
   // 1: plan_memory placed the result over the input, which dies here (ctnn::in_place_windows: conv2d and
   // depthwise; ctnn::in_place_conv, ctnn::in_place_depthwise). Safe for kernels that walk output pixels
