@@ -169,8 +169,7 @@ enum class nearest_rounding : std::int32_t { round_prefer_floor, round_prefer_ce
 struct resize_fields {
   resize_coordinates coordinates = resize_coordinates::tflite;
   nearest_rounding rounding = nearest_rounding::round_prefer_floor;
-  // coordinates tflite: TFLite's options, bit 0 align_corners, bit 1 half_pixel_centers (flags share a field:
-  // kernel_params stays an odd number of 4-byte words, which planned_call.hpp's call_plan needs).
+  // coordinates tflite: TFLite's options, bit 0 align_corners, bit 1 half_pixel_centers.
   std::uint32_t tflite_options = 0;
   std::uint32_t resized_axes = 0;                          // bit d: axis d is resized (the others are copied)
   // ONNX's coordinates: per axis d, the scale at [2d, 2d + 1] and the resized length likewise, each a double
@@ -278,7 +277,7 @@ struct sequence_lstm_fields {
 };
 
 // cumsum: whether each running sum leaves out its own element (exclusive: the first is 0) and whether the
-// sums run from the end of the axis (reverse); 0 or 1 each (two words: kernel_params keeps its size parity).
+// sums run from the end of the axis (reverse); 0 or 1 each.
 struct cumsum_fields {
   std::int32_t exclusive = 0, reverse = 0;
   friend constexpr bool operator==(const cumsum_fields&, const cumsum_fields&) = default;
@@ -316,8 +315,7 @@ struct sequence_lstm_scale_fields {
 
 // top_k (ONNX TopK): how many elements it keeps along its axis, whether they are the largest (1) or the
 // smallest (0), in that order, ties by lower index; the node's `sorted` attribute (the order is sorted
-// either way); and whether its result is their positions (1) or values (0) (four words: kernel_params
-// keeps its size parity).
+// either way); and whether its result is their positions (1) or values (0).
 struct top_k_fields {
   std::int32_t k = 0, largest = 1, sorted = 1, indices = 0;
   friend constexpr bool operator==(const top_k_fields&, const top_k_fields&) = default;
