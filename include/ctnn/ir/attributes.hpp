@@ -353,7 +353,7 @@ struct kind_field_accessors {
   constexpr const lrn_fields lrn() const { return kind_specific.template get<lrn_fields>(); }
   constexpr const patch_fields patch() const { return kind_specific.template get<patch_fields>(); }
   constexpr const row_fetch_fields fetch() const { return kind_specific.template get<row_fetch_fields>(); }
- friend constexpr bool operator==(const kind_field_accessors&, const kind_field_accessors&) = default;
+  friend constexpr bool operator==(const kind_field_accessors&, const kind_field_accessors&) = default;
 };
 
 struct op_attributes : kind_field_accessors<op_kind_fields> {
