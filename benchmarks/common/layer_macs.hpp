@@ -28,7 +28,7 @@ constexpr std::int64_t macs_of(const ctnn::kernel_params& p) {
     case ctnn::op_kind::gru:
     case ctnn::op_kind::rnn: {
       namespace recurrent = ctnn::kernel::reference::recurrent;
-      const recurrent::extents e(p.in, p.recurrent);
+      const recurrent::extents e(p.in, p.recurrent());
       const recurrent::cell c = p.kind == ctnn::op_kind::lstm ? recurrent::cell::lstm
                                 : p.kind == ctnn::op_kind::gru ? recurrent::cell::gru
                                                                : recurrent::cell::rnn;
@@ -36,8 +36,8 @@ constexpr std::int64_t macs_of(const ctnn::kernel_params& p) {
     }
     case ctnn::op_kind::svdf: return std::int64_t{p.in[0]} * p.in2[0] * (p.in[1] + p.in3[1]);
     case ctnn::op_kind::sequence_lstm: {  // ops::sequence_lstm::macs, from the call's extents (in2: the input weights')
-      const std::int64_t rows = p.out.elements() / p.out[2], gate_rows = p.in2[0], cells = gate_rows / p.sequence_lstm.gates();
-      const std::int64_t projection = p.sequence_lstm.projection != 0 ? cells * p.out[2] : 0;
+      const std::int64_t rows = p.out.elements() / p.out[2], gate_rows = p.in2[0], cells = gate_rows / p.sequence_lstm().gates();
+      const std::int64_t projection = p.sequence_lstm().projection != 0 ? cells * p.out[2] : 0;
       return rows * (gate_rows * (p.in[2] + p.out[2]) + projection);
     }
     default: return 0;

@@ -89,9 +89,13 @@ constexpr ctnn::kernel_params binary_layer(std::uint32_t family, std::size_t ind
     case ctnn::op_kind::prelu:
       p.output_multiplier = t::multiplier(r);
       p.output_shift = r.in(-3, 1);
-      p.negative_side.multiplier = r.in(0, 2) == 0 ? -t::multiplier(r) : t::multiplier(r);
-      p.negative_side.shift = r.in(-10, -3);
+    {
+      ctnn::negative_side_fields negative{};
+      negative.multiplier = r.in(0, 2) == 0 ? -t::multiplier(r) : t::multiplier(r);
+      negative.shift = r.in(-10, -3);
+      p.set(negative);
       break;
+    }
     default:
       break;
   }

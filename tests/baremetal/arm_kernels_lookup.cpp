@@ -214,22 +214,26 @@ constexpr ctnn::kernel_params resize_layer(std::uint32_t family, std::size_t ind
   if (onnx) {
     p.in = ctnn::make_shape(batches, depth, in_h, in_w);
     p.out = ctnn::make_shape(batches, depth, out_h, out_w);
-    p.resize.resized_axes = 12u;
+    ctnn::resize_fields f{};
+    f.resized_axes = 12u;
     constexpr ctnn::resize_coordinates coordinates[] = {
         ctnn::resize_coordinates::half_pixel, ctnn::resize_coordinates::asymmetric, ctnn::resize_coordinates::align_corners,
         ctnn::resize_coordinates::pytorch_half_pixel, ctnn::resize_coordinates::tf_half_pixel_for_nn};
-    p.resize.coordinates = coordinates[r.in(0, 4)];
-    p.resize.rounding = static_cast<ctnn::nearest_rounding>(r.in(0, 3));
+    f.coordinates = coordinates[r.in(0, 4)];
+    f.rounding = static_cast<ctnn::nearest_rounding>(r.in(0, 3));
     for (std::int32_t d = 2; d < 4; ++d) {
       const double scale = static_cast<double>(p.out[d]) / static_cast<double>(p.in[d]);
-      ctnn::resize_fields::to_words(p.resize.scale_words, d, scale);
-      ctnn::resize_fields::to_words(p.resize.length_words, d, static_cast<double>(p.out[d]));
+      ctnn::resize_fields::to_words(f.scale_words, d, scale);
+      ctnn::resize_fields::to_words(f.length_words, d, static_cast<double>(p.out[d]));
     }
+    p.set(f);
   } else {
     p.in = ctnn::make_shape(batches, in_h, in_w, depth);
     p.out = ctnn::make_shape(batches, out_h, out_w, depth);
-    p.resize.resized_axes = 6u;
-    p.resize.tflite_options = static_cast<std::uint32_t>((index / 2 + index / 8) % 4);  // bit 0 align_corners, bit 1 half_pixel_centers
+    ctnn::resize_fields f{};
+    f.resized_axes = 6u;
+    f.tflite_options = static_cast<std::uint32_t>((index / 2 + index / 8) % 4);  // bit 0 align_corners, bit 1 half_pixel_centers
+    p.set(f);
   }
   return p;
 }
@@ -246,8 +250,8 @@ void check_resize(std::uint32_t seed) {
   constexpr auto bytes = static_cast<std::size_t>(P.out.elements());
   run_reference_and_family<P>(seed);
   INFO("resize ", doctest::String(ctnn::name_of(P.kind)), " in ", P.in[0], "x", P.in[1], "x", P.in[2], "x", P.in[3], " out ", P.out[0], "x",
-       P.out[1], "x", P.out[2], "x", P.out[3], " options ", P.resize.tflite_options, " coordinates ",
-       static_cast<int>(P.resize.coordinates), " rounding ", static_cast<int>(P.resize.rounding));
+       P.out[1], "x", P.out[2], "x", P.out[3], " options ", P.resize().tflite_options, " coordinates ",
+       static_cast<int>(P.resize().coordinates), " rounding ", static_cast<int>(P.resize().rounding));
   CHECK(std::memcmp(t::actual_output, t::expected_output, bytes) == 0);
 }
 template <std::size_t... I>

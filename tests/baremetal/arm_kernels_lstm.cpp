@@ -27,18 +27,22 @@ constexpr ctnn::kernel_params lstm_layer(std::uint32_t family, std::size_t index
   const bool time_major = r.in(0, 1) == 1;
   const std::int32_t batch = firmware ? 1 : r.in(1, 3), steps = firmware ? 28 : r.in(1, 6);
   const std::int32_t features = firmware ? (index % 2 == 0 ? 28 : 64) : r.in(1, 24), cells = firmware ? 64 : r.in(1, 24);
-  p.sequence_lstm.time_major = time_major ? 1 : 0;
+  ctnn::sequence_lstm_fields f{};
+  f.time_major = time_major ? 1 : 0;
+  p.set(f);
   p.in = time_major ? ctnn::make_shape(steps, batch, features) : ctnn::make_shape(batch, steps, features);
   p.out = time_major ? ctnn::make_shape(steps, batch, cells) : ctnn::make_shape(batch, steps, cells);
   p.in2 = ctnn::make_shape(4 * cells, features);
   p.input_offset = -r.zero_point();
   p.input2_offset = -r.zero_point();
   p.output_offset = -p.input2_offset;  // the output is quantized as the output state
+  ctnn::sequence_lstm_quant_fields gates{};
   for (std::size_t g = 0; g < 8; ++g) {
-    p.sequence_lstm_quant.gate_multiplier[g] = t::multiplier(r);
+    gates.gate_multiplier[g] = t::multiplier(r);
     const std::int32_t pick = r.in(0, 7);
-    p.sequence_lstm_quant.gate_shift[g] = static_cast<std::int8_t>(pick == 0 ? r.in(0, 3) : r.in(-12, -1));
+    gates.gate_shift[g] = static_cast<std::int8_t>(pick == 0 ? r.in(0, 3) : r.in(-12, -1));
   }
+  p.set(gates);
   // TFLM's products: forget x cell 2^-15 (scale-free), input x cell gate 2^-30 / cell scale, tanh(c) x output
   // 2^-30 / output scale; cell scale 2^-power.
   const std::int32_t power = r.in(8, 15);
@@ -120,7 +124,7 @@ void check_layer(std::uint32_t seed, bool large_biases) {
   const void* const reference_args[6] = {operands.input, operands.input_weights, operands.state_weights, operands.biases, expected_h, expected_c};
   const void* const kernel_args[6] = {operands.input, packed_input_weights, packed_state_weights, packed_biases, actual_h, actual_c};
   constexpr auto outputs = static_cast<std::size_t>(P.out.elements());
-  constexpr auto states = static_cast<std::size_t>(P.out.elements() / (P.sequence_lstm.time_major != 0 ? P.out[0] : P.out[1]));
+  constexpr auto states = static_cast<std::size_t>(P.out.elements() / (P.sequence_lstm().time_major != 0 ? P.out[0] : P.out[1]));
   const ctnn::kernel::requant_arrays rq{};
   std::size_t first_difference = outputs, first_state_difference = states;
   for (int run = 0; run < 2; ++run) {  // the second from the states the first left
@@ -132,7 +136,7 @@ void check_layer(std::uint32_t seed, bool large_biases) {
     for (std::size_t i = 0; i < states && first_state_difference == states; ++i)
       if (actual_h[i] != expected_h[i] || actual_c[i] != expected_c[i]) first_state_difference = i;
   }
-  INFO("sequence_lstm ", P.sequence_lstm.time_major != 0 ? "time-major " : "batch-major ", P.in[0], "x", P.in[1], "x", P.in[2], " cells ",
+  INFO("sequence_lstm ", P.sequence_lstm().time_major != 0 ? "time-major " : "batch-major ", P.in[0], "x", P.in[1], "x", P.in[2], " cells ",
        P.out[2], " offsets ", P.input_offset, ",", P.input2_offset, " clip ", P.activation_max, " left shift ", P.left_shift, " large biases ", large_biases,
        " first difference at ", static_cast<unsigned>(first_difference), " (states ", static_cast<unsigned>(first_state_difference), ")");
   CHECK(first_difference == outputs);

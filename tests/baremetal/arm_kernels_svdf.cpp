@@ -30,9 +30,11 @@ constexpr ctnn::kernel_params svdf_layer(std::uint32_t family, std::size_t index
   p.in3 = ctnn::make_shape(units * rank, memory);
   p.out = ctnn::make_shape(batch, units);
   p.has_bias = r.in(0, 3) != 0 ? 1 : 0;
-  p.svdf.rank = rank;
-  p.svdf.state_type = state16 ? ctnn::dtype::i16 : ctnn::dtype::i8;
-  p.svdf.state_offset = state16 ? 0 : -r.zero_point();
+  ctnn::svdf_fields f{};
+  f.rank = rank;
+  f.state_type = state16 ? ctnn::dtype::i16 : ctnn::dtype::i8;
+  f.state_offset = state16 ? 0 : -r.zero_point();
+  p.set(f);
   p.input_offset = -r.zero_point();
   p.output_offset = r.zero_point();
   p.activation_min = -128;
@@ -78,7 +80,7 @@ void fill(std::uint32_t seed) {
 template <ctnn::kernel_params P>
 void check_layer(std::uint32_t seed) {
   using kernel = ctnn::kernel::arm::detail::svdf_kernel<P>;
-  constexpr bool state16 = P.svdf.state_type == ctnn::dtype::i16;
+  constexpr bool state16 = P.svdf().state_type == ctnn::dtype::i16;
   using state_t = std::conditional_t<state16, std::int16_t, std::int8_t>;
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
   static_assert(kernel::supports && ctnn::pass::with_kernel_choice<P>.choice.impl == t::expected_family,
@@ -118,7 +120,7 @@ void check_layer(std::uint32_t seed) {
       if (actual_output[i] != expected_output[i]) first_output_difference = i;
     for (std::size_t i = 0; i < state_elements && first_state_difference == state_elements; ++i)
       if (actual_slots[i] != expected_slots[i]) first_state_difference = i;
-    INFO("svdf ", state16 ? "int16" : "int8", " state: batch ", P.in[0], " inputs ", P.in[1], " filters ", P.in2[0], " rank ", P.svdf.rank,
+    INFO("svdf ", state16 ? "int16" : "int8", " state: batch ", P.in[0], " inputs ", P.in[1], " filters ", P.in2[0], " rank ", P.svdf().rank,
          " memory ", P.in3[1], " bias ", P.has_bias, " run ", run, " first output difference at ", static_cast<unsigned>(first_output_difference),
          " first state difference at ", static_cast<unsigned>(first_state_difference));
     CHECK(first_output_difference == outputs);

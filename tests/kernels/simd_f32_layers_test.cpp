@@ -46,7 +46,7 @@ constexpr kernel_params resize(ctnn::op_kind kind, std::int32_t n, std::int32_t 
   p.kind = kind;
   p.in = ctnn::make_shape(n, h, w, c);
   p.out = ctnn::make_shape(n, out_h, out_w, c);
-  auto& r = p.resize;
+  ctnn::resize_fields r{};
   r.coordinates = coordinates;
   r.rounding = rounding;
   r.tflite_options = tflite_options;
@@ -58,6 +58,7 @@ constexpr kernel_params resize(ctnn::op_kind kind, std::int32_t n, std::int32_t 
     r.roi_bits[static_cast<std::size_t>(2 * d + 1)] = std::bit_cast<std::uint32_t>(d == 1 ? 0.9f : 1.0f);
   }
   r.extrapolation_bits = std::bit_cast<std::uint32_t>(7.5f);
+  p.set(r);
   return p;
 }
 
@@ -645,7 +646,9 @@ TEST_CASE("resize_nearest: identical to the reference (TFLite's and ONNX's coord
   check<resize(op_kind::resize_nearest, 2, 6, 5, 17, 7, 8, rc::tf_crop_and_resize)>(0.0, 6);  // extrapolated rows
   constexpr kernel_params channels_too = [] {
     kernel_params p = resize(op_kind::resize_nearest, 1, 4, 4, 8, 8, 8);
-    p.resize.resized_axes = 0b1110;
+    ctnn::resize_fields r = p.resize();
+    r.resized_axes = 0b1110;
+    p.set(r);
     p.out = ctnn::make_shape(1, 8, 8, 16);
     return p;
   }();

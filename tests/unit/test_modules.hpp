@@ -160,12 +160,12 @@ constexpr void resolve_window(ctnn::kernel_params& p, bool same_padding, std::in
 constexpr bool only_own_kind_fields(const ctnn::kernel_params& p) {
   using ctnn::op_kind;
   const auto is = [&](auto... kinds) { return ((p.kind == kinds) || ...); };
-  return (is(op_kind::pad) || p.pad == ctnn::pad_fields{}) && (is(op_kind::crop, op_kind::paste) || p.patch == ctnn::patch_fields{}) &&
-         (is(op_kind::fetch_rows) || p.fetch == ctnn::row_fetch_fields{}) &&
-         (is(op_kind::clip) || p.clip == ctnn::clip_fields{}) && (is(op_kind::concat) || p.concat == ctnn::concat_fields{}) &&
+  return (is(op_kind::pad) || p.pad == ctnn::pad_fields{}) && (is(op_kind::crop, op_kind::paste) || p.patch() == ctnn::patch_fields{}) &&
+         (is(op_kind::fetch_rows) || p.fetch() == ctnn::row_fetch_fields{}) &&
+         (is(op_kind::clip) || p.clip == ctnn::clip_fields{}) && (is(op_kind::concat) || p.concat() == ctnn::concat_fields{}) &&
          (is(op_kind::transpose) || p.transpose == ctnn::transpose_fields{}) &&
          (is(op_kind::batch_norm) || p.batch_norm == ctnn::batch_norm_fields{}) &&
-         (is(op_kind::quantize, op_kind::dequantize) || p.quantize == ctnn::quantize_fields{}) &&
+         (is(op_kind::quantize, op_kind::dequantize) || p.quantize() == ctnn::quantize_fields{}) &&
          (is(op_kind::mean) || p.mean == ctnn::mean_fields{}) &&
          (p.requantization == ctnn::requantization_policy::onnx || p.onnx == ctnn::onnx_quant_fields{});
 }

@@ -111,7 +111,7 @@ static_assert(add_params.input_multiplier == quant::quantize_multiplier(double{0
 static_assert(add_params.output_multiplier == quant::quantize_multiplier(2 * double{0.05f} / ((1 << 20) * double{0.1f})).multiplier);
 
 // concat: one input is quantized differently, so a per-input table.
-static_assert(lowered.calls[3].params.concat.rescales_inputs == 1 && lowered.calls[3].params.per_channel == 0 &&
+static_assert(lowered.calls[3].params.concat().rescales_inputs == 1 && lowered.calls[3].params.per_channel == 0 &&
               lowered.calls[3].requantization.table == requantization_table::concat_inputs &&
               lowered.calls[3].requantization.channels == 2);
 

@@ -315,7 +315,7 @@ TEST_CASE("int8 reshape copies, concat copies or requantizes (ConcatenationWithS
       for (std::int64_t k = 0; k < l.in2[l.axis] * inner; ++k)
         want.push_back(convert(b[static_cast<std::size_t>(o * l.in2[l.axis] * inner + k)], l.in2_scale, l.in2_zero_point));
     }
-    CHECK(p.concat.rescales_inputs == (i == 0 ? 0 : 1));
+    CHECK(p.concat().rescales_inputs == (i == 0 ? 0 : 1));
     CHECK_MESSAGE(got == want, "concat #" << i);
   });
   for_each_layer<pads>(std::make_index_sequence<std::size(pads)>{}, [&](auto index) {
@@ -349,7 +349,7 @@ TEST_CASE("quantize (float -> int8, int8 -> int8) and dequantize equal TFLM's Af
     constexpr kernel_params p = int8_test::layer_params<quantizes, i>();
     static_assert(p.out_type == l.out_type && p.axis == -1);  // the result's type has a field of its own
     // The scale of the int8 side, only where the kernel computes in float (from f32, to f32).
-    static_assert(p.quantize.scale() == (l.in_type == l.out_type ? 0.0f : scale_of(l.in_type == ctnn::dtype::f32 ? l.out_scale : l.in_scale)));
+    static_assert(p.quantize().scale() == (l.in_type == l.out_type ? 0.0f : scale_of(l.in_type == ctnn::dtype::f32 ? l.out_scale : l.in_scale)));
     if constexpr (l.in_type == ctnn::dtype::f32) {
       const std::vector<std::int8_t> got = run<quantizes, i, float>(xf);
       std::vector<std::int8_t> want;

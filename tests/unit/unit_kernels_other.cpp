@@ -459,12 +459,14 @@ constexpr kernel_params concat_params(std::int32_t axis, const std::array<shape,
   p.in = inputs[0];
   p.out = inputs[0];
   p.axis = axis;
-  p.concat.count = static_cast<std::int32_t>(N);
+  ctnn::concat_fields f{};
+  f.count = static_cast<std::int32_t>(N);
   p.out.dims[static_cast<std::size_t>(axis)] = 0;
   for (std::size_t i = 0; i < N; ++i) {
-    p.concat.extents[i] = inputs[i][axis];
+    f.extents[i] = inputs[i][axis];
     p.out.dims[static_cast<std::size_t>(axis)] += inputs[i][axis];
   }
+  p.set(f);
   return p;
 }
 
@@ -473,9 +475,9 @@ void check_concat(std::uint32_t seed) {
   std::vector<std::vector<float>> inputs;
   std::vector<shape> shapes;
   std::vector<const float*> pointers;
-  for (std::int32_t i = 0; i < P.concat.count; ++i) {
+  for (std::int32_t i = 0; i < P.concat().count; ++i) {
     shape s = P.out;
-    s.dims[static_cast<std::size_t>(P.axis)] = P.concat.extents[static_cast<std::size_t>(i)];
+    s.dims[static_cast<std::size_t>(P.axis)] = P.concat().extents[static_cast<std::size_t>(i)];
     shapes.push_back(s);
     inputs.push_back(ctnn_test::random_floats(static_cast<std::size_t>(s.elements()), seed + static_cast<std::uint32_t>(i)));
   }

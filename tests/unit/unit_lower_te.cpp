@@ -98,9 +98,7 @@ static_assert([] {
 static_assert([] {
   kernel_params p = basic(op_kind::concat, make_shape(1, 4, 4, 2), make_shape(1, 4, 4, 4));
   p.axis = 3;  // concat<> is -1, normalised by infer_types
-  p.concat.count = 2;
-  p.concat.extents[0] = 2;
-  p.concat.extents[1] = 2;
+  p.set(ctnn::concat_fields{{2, 2}, 2, 0});
   return graph_m.calls[3].params == p;
 }());
 static_assert(graph_m.calls[4].params == basic(op_kind::global_avg_pool, make_shape(1, 4, 4, 4), make_shape(1, 1, 1, 4)));
@@ -110,11 +108,11 @@ static_assert(graph_m.calls[0].params.win == ctnn::window{} && graph_m.calls[0].
 using concat3 = dsl::graph<dsl::outputs<"k">, dsl::node<"a", dsl::input<ctnn::f32, 1, 2, 1, 4>>,
                            dsl::node<"b", dsl::input<ctnn::f32, 1, 2, 3, 4>>, dsl::node<"c", dsl::input<ctnn::f32, 1, 2, 2, 4>>,
                            dsl::node<"k", dsl::concat<-2>, "a", "b", "c">>;
-static_assert(lowered<concat3>.calls[0].params.axis == 2 && lowered<concat3>.calls[0].params.concat.count == 3 &&
-              lowered<concat3>.calls[0].params.concat.extents[0] == 1 &&
-              lowered<concat3>.calls[0].params.concat.extents[1] == 3 &&
-              lowered<concat3>.calls[0].params.concat.extents[2] == 2 &&
-              lowered<concat3>.calls[0].params.concat.extents[3] == 0);
+static_assert(lowered<concat3>.calls[0].params.axis == 2 && lowered<concat3>.calls[0].params.concat().count == 3 &&
+              lowered<concat3>.calls[0].params.concat().extents[0] == 1 &&
+              lowered<concat3>.calls[0].params.concat().extents[1] == 3 &&
+              lowered<concat3>.calls[0].params.concat().extents[2] == 2 &&
+              lowered<concat3>.calls[0].params.concat().extents[3] == 0);
 static_assert(lowered<concat3>.calls[0].operand_count == 3);
 
 // Broadcasting mul: in2 is the second operand's own shape.
@@ -260,7 +258,7 @@ static_assert([] {
     if (p.kind == op_kind::batch_norm && p.batch_norm.epsilon() != 0.001f) return false;
     if (p.kind == op_kind::pad && (p.pad.before_after[2] != 1 || p.pad.mode != ctnn::pad_mode::constant || p.pad.fill_value() != 0.0f))
       return false;
-    if (p.kind == op_kind::concat && (p.concat.count != 2 || p.concat.extents[0] != 6 || p.concat.rescales_inputs != 0)) return false;
+    if (p.kind == op_kind::concat && (p.concat().count != 2 || p.concat().extents[0] != 6 || p.concat().rescales_inputs != 0)) return false;
   }
   return true;
 }());

@@ -29,6 +29,34 @@ constexpr bool every_listed_kind_dispatches(ops::op_list<Descriptors...>) {
 }
 static_assert(every_listed_kind_dispatches(ops::all{}));
 
+// The kinds' shared field storage (ir/kind_fields.hpp): a struct not held reads as its defaults (a non-zero one
+// among them), setting the defaults holds nothing (one representation per value: kernel_params compare equal),
+// and the words past a struct's stay zero.
+constexpr bool shared_fields_read_as_members() {
+  ctnn::kernel_params p{};
+  if (p.svdf().rank != 1 || p.resize().cubic_coeff_a() != -0.75f || p.detection().detections_per_class != 100) return false;
+  ctnn::svdf_fields s{};
+  s.rank = 3;
+  p.set(s);
+  if (p.svdf().rank != 3 || p.resize() != ctnn::resize_fields{} || p.kind_specific.words[3] != 0) return false;
+  p.set(ctnn::svdf_fields{});
+  ctnn::kernel_params q{};
+  q.set(ctnn::negative_side_fields{5, -2});  // the second storage: beside a struct of the first
+  q.set(ctnn::concat_fields{{2, 3}, 2, 1});
+  return p == ctnn::kernel_params{} && p.kind_specific.held == 0 && q.negative_side().multiplier == 5 &&
+         q.concat().extents[1] == 3 && q.gather() == ctnn::gather_fields{};
+}
+static_assert(shared_fields_read_as_members());
+// Parameters kept as words (module::constant_recipe) come back as a template argument.
+template <ctnn::kernel_params P>
+constexpr std::int32_t concat_count_of = P.concat().count;
+constexpr ctnn::kernel_params concat_of_two = [] {
+  ctnn::kernel_params p{};
+  p.set(ctnn::concat_fields{{2, 3}, 2, 0});
+  return p;
+}();
+static_assert(concat_count_of<ctnn::constant_recipe::evaluating(ctnn::node{}, concat_of_two).params()> == 2);
+
 // none reaches no descriptor.
 static_assert(!ops::has_descriptor<op_kind::none>);
 static_assert(!ops::visit(op_kind::none, [](auto) {}));
@@ -117,8 +145,13 @@ static_assert(infer_with_inputs<op_kind::prelu>(1).count_expected == 2 &&
 
 // The operands a kernel reads: a paste's second input (the whole tensor's previous view) and a fetch's
 // ordering inputs are not read.
-static_assert(ctnn::kernel::operands_read({.kind = op_kind::sub}) == 2 && ctnn::kernel::operands_read({.kind = op_kind::paste}) == 1 &&
-              ctnn::kernel::operands_read({.kind = op_kind::fetch_rows}) == 1);
+constexpr ctnn::kernel_params call_of(op_kind kind) {
+  ctnn::kernel_params p{};
+  p.kind = kind;
+  return p;
+}
+static_assert(ctnn::kernel::operands_read(call_of(op_kind::sub)) == 2 && ctnn::kernel::operands_read(call_of(op_kind::paste)) == 1 &&
+              ctnn::kernel::operands_read(call_of(op_kind::fetch_rows)) == 1);
 
 // A module of one op of kind K with these attributes over inputs of these shapes (float32, but the second
 // input's type `second`), its result's shape inferred.
@@ -171,12 +204,12 @@ static_assert([] {
   const auto m = inferred_op<op_kind::concat>(ctnn::make_shape(2, 3), ctnn::make_shape(2, 4));
   ctnn::kernel_params p = ctnn::kernel::prepare_params(m, m.node_at(0));
   const bool structure = !m.error.failed() && m.tensor_at(m.node_at(0).output).dims == ctnn::make_shape(2, 7) &&
-                         p.axis == 1 && p.concat.count == 2 && p.concat.extents[0] == 3 && p.concat.extents[1] == 4 &&
+                         p.axis == 1 && p.concat().count == 2 && p.concat().extents[0] == 3 && p.concat().extents[1] == 4 &&
                          ctnn::kernel::operands_read(p) == 2;
   p.type = ctnn::dtype::i8;
   ops::quantized_operands q{{0.5f, 1}, {}, {0.5f, 1}};
   ops::descriptor_of<op_kind::concat>::requantize(q, m.node_at(0), p);
-  const bool copies = p.concat.rescales_inputs == 0 &&
+  const bool copies = p.concat().rescales_inputs == 0 &&
                       ops::descriptor_of<op_kind::concat>::table_recipe(p).table == ctnn::requantization_table::none &&
                       ctnn::kernel::has_requantization(p, {});
   q.inputs_quantized_as_result = false;
@@ -247,8 +280,8 @@ constexpr auto gathered(std::int32_t axis) {
 static_assert([] {
   const auto m = gathered<ctnn::dtype::i64>(-1);
   const ctnn::kernel_params p = ctnn::kernel::prepare_params(m, m.node_at(0));
-  return !m.error.failed() && m.tensor_at(m.node_at(0).output).dims == ctnn::make_shape(2, 4, 1) && p.gather.axis == 1 &&
-         p.gather.indices == ctnn::dtype::i64 && p.in2 == ctnn::make_shape(4, 1) && ctnn::kernel::operands_read(p) == 2;
+  return !m.error.failed() && m.tensor_at(m.node_at(0).output).dims == ctnn::make_shape(2, 4, 1) && p.gather().axis == 1 &&
+         p.gather().indices == ctnn::dtype::i64 && p.in2 == ctnn::make_shape(4, 1) && ctnn::kernel::operands_read(p) == 2;
 }());
 static_assert(gathered<ctnn::dtype::i32>(0).tensor_at(2).dims == ctnn::make_shape(4, 1, 3));
 static_assert(gathered<ctnn::dtype::f32>(0).error.code == ctnn::error_code::unsupported_dtype);
@@ -369,7 +402,7 @@ TEST_CASE("gather's kernel: int32 and int64 indices, a negative index counted fr
   p.in = ctnn::make_shape(2, 3);
   p.in2 = ctnn::make_shape(4);
   p.out = ctnn::make_shape(2, 4);
-  p.gather = {1, ctnn::dtype::i64};
+  p.set(ctnn::gather_fields{1, ctnn::dtype::i64});
   const std::array<float, 6> x{0.0f, 1.0f, 2.0f, 10.0f, 11.0f, 12.0f};
   const std::array<std::int64_t, 4> wide{2, -1, 7, -9};
   std::array<float, 8> y{};
@@ -378,7 +411,7 @@ TEST_CASE("gather's kernel: int32 and int64 indices, a negative index counted fr
   CHECK(y == std::array<float, 8>{2.0f, 2.0f, 2.0f, 0.0f, 12.0f, 12.0f, 12.0f, 10.0f});
 
   p.type = p.out_type = ctnn::dtype::i8;
-  p.gather = {0, ctnn::dtype::i32};
+  p.set(ctnn::gather_fields{0, ctnn::dtype::i32});
   p.in2 = ctnn::make_shape(3);
   p.out = ctnn::make_shape(3, 3);
   const std::array<std::int8_t, 6> q{-128, 0, 127, 5, 6, 7};
@@ -418,8 +451,8 @@ TEST_CASE("leaky_relu's int8 recipe is TFLM's CalculateOpDataLeakyRelu (ratios i
                             expected{1e-3f, 0.0f, 5e-4f, 0, 0, 1073741824, 2}}) {
     CAPTURE(e.alpha);
     const ctnn::kernel_params p = recipe_of(op_kind::leaky_relu, {{e.in, 0}, {}, {e.out, 0}}, e.alpha);
-    CHECK(p.negative_side.multiplier == e.alpha_multiplier);
-    CHECK(p.negative_side.shift == e.alpha_shift);
+    CHECK(p.negative_side().multiplier == e.alpha_multiplier);
+    CHECK(p.negative_side().shift == e.alpha_shift);
     CHECK(p.output_multiplier == e.identity_multiplier);
     CHECK(p.output_shift == e.identity_shift);
   }
@@ -455,14 +488,14 @@ TEST_CASE("prelu's int8 recipe is TFLM's CalculatePreluParams (ratios in double)
   ctnn::kernel_params p = recipe_of(op_kind::prelu, {{0.05f, 3}, {0.01f, -7}, {0.04f, -2}});
   CHECK(p.output_multiplier == 1342177330);
   CHECK(p.output_shift == 1);
-  CHECK(p.negative_side.multiplier == 1717986944);
-  CHECK(p.negative_side.shift == -6);
+  CHECK(p.negative_side().multiplier == 1717986944);
+  CHECK(p.negative_side().shift == -6);
   CHECK(p.input2_offset == 7);
   p = recipe_of(op_kind::prelu, {{30.0f, 0}, {1e-3f, 10}, {20.0f, 1}});
   CHECK(p.output_multiplier == 1610612736);
   CHECK(p.output_shift == 1);
-  CHECK(p.negative_side.multiplier == 1649267520);
-  CHECK(p.negative_side.shift == -9);
+  CHECK(p.negative_side().multiplier == 1649267520);
+  CHECK(p.negative_side().shift == -9);
 }
 
 TEST_CASE("relu_n1_to_1 and relu_0_to_1 requantize as TFLite's QuantizedReluX; relu with the same recipe") {
@@ -643,7 +676,7 @@ TEST_CASE("gather_nd: a negative component counts from the end, a tuple outside 
   p.in = ctnn::make_shape(2, 3);
   p.in2 = ctnn::make_shape(4, 2);
   p.out = ctnn::make_shape(4);
-  p.gather = {0, ctnn::dtype::i64};
+  p.set(ctnn::gather_fields{0, ctnn::dtype::i64});
   const std::array<float, 6> x{0.0f, 1.0f, 2.0f, 10.0f, 11.0f, 12.0f};
   const std::array<std::int64_t, 8> tuples{1, 2, -1, -3, 2, 0, 0, 3};  // the last two outside (row 2, column 3)
   std::array<float, 4> y{};
@@ -652,7 +685,7 @@ TEST_CASE("gather_nd: a negative component counts from the end, a tuple outside 
   CHECK(y == std::array<float, 4>{12.0f, 10.0f, 0.0f, 0.0f});
 
   // batch dims 1: row b's tuple picks a column of row b.
-  p.gather = {1, ctnn::dtype::i32};
+  p.set(ctnn::gather_fields{1, ctnn::dtype::i32});
   p.in2 = ctnn::make_shape(2, 1);
   p.out = ctnn::make_shape(2);
   const std::array<std::int32_t, 2> columns{2, 0};
@@ -667,7 +700,7 @@ TEST_CASE("scatter_nd: tuples in order, one outside skipped, reduction add") {
   p.kind = op_kind::scatter_nd;
   p.in = p.out = ctnn::make_shape(2, 2);
   p.in2 = ctnn::make_shape(3, 2);
-  p.gather = {0, ctnn::dtype::i64};
+  p.set(ctnn::gather_fields{0, ctnn::dtype::i64});
   const std::array<float, 4> x{1.0f, 2.0f, 3.0f, 4.0f};
   const std::array<std::int64_t, 6> tuples{0, 1, 5, 0, -1, -1};  // (5, 0) outside
   const std::array<float, 3> updates{10.0f, 20.0f, 30.0f};
@@ -686,7 +719,7 @@ TEST_CASE("update_slice: the start clamped at both ends so that the update lies 
   p.type = p.out_type = ctnn::dtype::i8;
   p.in = p.out = ctnn::make_shape(3, 3);
   p.in2 = ctnn::make_shape(2, 2);
-  p.gather = {0, ctnn::dtype::i32};
+  p.set(ctnn::gather_fields{0, ctnn::dtype::i32});
   const std::array<std::int8_t, 9> x{};
   const std::array<std::int8_t, 4> update{1, 2, 3, 4};
   const std::array<std::int32_t, 2> start{-5, 9};  // row 0, column 1 after clamping

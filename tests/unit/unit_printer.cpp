@@ -503,8 +503,7 @@ TEST_CASE("put_kernel_params: each op kind's own fields (from its descriptor, op
   p.kind = ctnn::op_kind::concat;  // its axis, then each input's extent along it
   p.out = ctnn::shape{2, {2, 5}};
   p.axis = 1;
-  p.concat.count = 2;
-  p.concat.extents = {3, 2};
+  p.set(ctnn::concat_fields{{3, 2}, 2, 0});
   CHECK(text_of(p) == "concat f32 [2,3] -> [2,5]  axis 1 extents 3,2");
   p.kind = ctnn::op_kind::batch_norm;  // its epsilon, as %g
   p.out = p.in;

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include <ctnn/ir/dtype.hpp>
+#include <ctnn/ir/kind_fields.hpp>
 #include <ctnn/ir/op_kind.hpp>
 #include <ctnn/ir/shape.hpp>
 
@@ -168,8 +169,7 @@ enum class nearest_rounding : std::int32_t { round_prefer_floor, round_prefer_ce
 struct resize_fields {
   resize_coordinates coordinates = resize_coordinates::tflite;
   nearest_rounding rounding = nearest_rounding::round_prefer_floor;
-  // coordinates tflite: TFLite's options, bit 0 align_corners, bit 1 half_pixel_centers (flags share a field:
-  // kernel_params stays an odd number of 4-byte words, which planned_call.hpp's call_plan needs).
+  // coordinates tflite: TFLite's options, bit 0 align_corners, bit 1 half_pixel_centers.
   std::uint32_t tflite_options = 0;
   std::uint32_t resized_axes = 0;                          // bit d: axis d is resized (the others are copied)
   // ONNX's coordinates: per axis d, the scale at [2d, 2d + 1] and the resized length likewise, each a double
@@ -277,7 +277,7 @@ struct sequence_lstm_fields {
 };
 
 // cumsum: whether each running sum leaves out its own element (exclusive: the first is 0) and whether the
-// sums run from the end of the axis (reverse); 0 or 1 each (two words: kernel_params keeps its size parity).
+// sums run from the end of the axis (reverse); 0 or 1 each.
 struct cumsum_fields {
   std::int32_t exclusive = 0, reverse = 0;
   friend constexpr bool operator==(const cumsum_fields&, const cumsum_fields&) = default;
@@ -315,8 +315,7 @@ struct sequence_lstm_scale_fields {
 
 // top_k (ONNX TopK): how many elements it keeps along its axis, whether they are the largest (1) or the
 // smallest (0), in that order, ties by lower index; the node's `sorted` attribute (the order is sorted
-// either way); and whether its result is their positions (1) or values (0) (four words: kernel_params
-// keeps its size parity).
+// either way); and whether its result is their positions (1) or values (0).
 struct top_k_fields {
   std::int32_t k = 0, largest = 1, sorted = 1, indices = 0;
   friend constexpr bool operator==(const top_k_fields&, const top_k_fields&) = default;
@@ -332,7 +331,32 @@ struct lrn_fields {
   friend constexpr bool operator==(const lrn_fields&, const lrn_fields&) = default;
 };
 
-struct op_attributes {
+// The field structs of op kinds held in a shared storage (ir/kind_fields.hpp: one at a time): those of kinds
+// that read no other struct of the list. The graph's (op_attributes) here; kernel_params adds its own.
+using op_kind_fields = kind_fields<resize_fields, svdf_fields, recurrent_fields, sequence_lstm_fields, cumsum_fields,
+                                   detection_fields, top_k_fields, lrn_fields, patch_fields, row_fetch_fields>;
+
+// The kinds' shared storage of op_attributes and kernel_params (Storage: each one's list of structs) and the
+// accessors both have. Their base class, not a member: the accessors are written once. It holds the storage (a
+// base class without data would be left out of std::bit_cast's result, which g++ 12 and clang 14 then refuse as a
+// template argument: module::constant_recipe::params()).
+template <class Storage>
+struct kind_field_accessors {
+  Storage kind_specific{};
+  constexpr const resize_fields resize() const { return kind_specific.template get<resize_fields>(); }
+  constexpr const svdf_fields svdf() const { return kind_specific.template get<svdf_fields>(); }
+  constexpr const recurrent_fields recurrent() const { return kind_specific.template get<recurrent_fields>(); }
+  constexpr const sequence_lstm_fields sequence_lstm() const { return kind_specific.template get<sequence_lstm_fields>(); }
+  constexpr const cumsum_fields cumsum() const { return kind_specific.template get<cumsum_fields>(); }
+  constexpr const detection_fields detection() const { return kind_specific.template get<detection_fields>(); }
+  constexpr const top_k_fields top_k() const { return kind_specific.template get<top_k_fields>(); }
+  constexpr const lrn_fields lrn() const { return kind_specific.template get<lrn_fields>(); }
+  constexpr const patch_fields patch() const { return kind_specific.template get<patch_fields>(); }
+  constexpr const row_fetch_fields fetch() const { return kind_specific.template get<row_fetch_fields>(); }
+  friend constexpr bool operator==(const kind_field_accessors&, const kind_field_accessors&) = default;
+};
+
+struct op_attributes : kind_field_accessors<op_kind_fields> {
   window win{};                         // conv2d, depthwise_conv2d, max_pool, avg_pool
   std::int32_t groups = 1;              // conv2d
   std::int32_t depth_multiplier = 1;    // depthwise_conv2d
@@ -342,8 +366,6 @@ struct op_attributes {
   shape target{};                       // reshape (0 in a dim = keep, -1 = infer, as in TFLite/ONNX;
                                         // rank 0 = keep the input's shape); slice: the result's shape
   pad_fields pad{};                     // pad
-  patch_fields patch{};                 // crop, paste
-  row_fetch_fields fetch{};             // fetch_rows
   batch_norm_fields batch_norm{std::bit_cast<std::uint32_t>(1e-5f)};  // batch_norm
   clip_fields clip{};                   // clip: the bounds (int8 without a scale: the raw integers)
   dtype out_type = dtype::f32;          // quantize, dequantize, arg_max, arg_min, and ops of layout onnx: the result's element type
@@ -353,16 +375,14 @@ struct op_attributes {
   slice_fields slice{};                 // slice
   activation_coefficients coefficients{};  // leaky_relu, elu, hard_sigmoid, unary_function, binary_function
   bool keep_dims = true;                // reductions: reduced axes stay as extent 1
-  resize_fields resize{};               // resize_nearest, resize_linear, resize_cubic (the result's shape: target)
   norm_fields norm{};                   // l2_normalization
-  svdf_fields svdf{};                   // svdf
-  recurrent_fields recurrent{};         // lstm, gru, rnn
-  sequence_lstm_fields sequence_lstm{};  // sequence_lstm
-  cumsum_fields cumsum{};               // cumsum (its axis: axis)
-  detection_fields detection{};         // detection_postprocess
   sequence_lstm_scale_fields sequence_lstm_scales{};  // sequence_lstm on int8
-  top_k_fields top_k{};                 // top_k (its axis: axis; values or indices: out_type)
-  lrn_fields lrn{};                     // lrn
+  // The op kinds' own fields (ir/kind_fields.hpp), read through kind_field_accessors' and written with set():
+  // resize (resize_nearest, resize_linear, resize_cubic; the result's shape: target), svdf, recurrent (lstm, gru,
+  // rnn), sequence_lstm, cumsum (its axis: axis), detection (detection_postprocess), top_k (its axis: axis; values
+  // or indices: out_type), lrn, patch (crop, paste), fetch (fetch_rows).
+  template <class Fields>
+  constexpr void set(const Fields& f) { kind_specific.set(f); }
   friend constexpr bool operator==(const op_attributes&, const op_attributes&) = default;
 };
 

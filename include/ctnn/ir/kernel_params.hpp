@@ -105,7 +105,16 @@ struct sequence_lstm_quant_fields {
   friend constexpr bool operator==(const sequence_lstm_quant_fields&, const sequence_lstm_quant_fields&) = default;
 };
 
-struct kernel_params {
+// The field structs kernel_params holds in its two shared storages (ir/kind_fields.hpp): op_attributes' and the
+// kernels' own (concat, gather, quantize; requantization constants in the second storage), a kind's two structs in
+// different storages (detection_postprocess, sequence_lstm, leaky_relu, elu).
+using kernel_kind_fields = kind_fields<resize_fields, svdf_fields, recurrent_fields, sequence_lstm_fields, cumsum_fields,
+                                       detection_fields, top_k_fields, lrn_fields, patch_fields, row_fetch_fields,
+                                       concat_fields, gather_fields, quantize_fields>;
+using kernel_kind_fields_extra =
+    kind_fields<negative_side_fields, lookup_table_fields, detection_operand_fields, sequence_lstm_quant_fields>;
+
+struct kernel_params : kind_field_accessors<kernel_kind_fields> {
   op_kind kind = op_kind::none;
   dtype type = dtype::f32;      // the first input's element type
   dtype out_type = dtype::f32;  // the result's element type
@@ -140,31 +149,19 @@ struct kernel_params {
   std::int32_t per_channel = 0;        // conv2d, depthwise_conv2d, dense: 1: per-output-channel multipliers (a table)
   requantization_policy requantization = requantization_policy::tflite;
   pad_fields pad{};
-  patch_fields patch{};
-  row_fetch_fields fetch{};
   clip_fields clip{};
-  concat_fields concat{};
   transpose_fields transpose{};
   slice_fields slice{};
-  gather_fields gather{};
   batch_norm_fields batch_norm{};
-  quantize_fields quantize{};
   mean_fields mean{};
   onnx_quant_fields onnx{};
   activation_coefficients coefficients{};
-  negative_side_fields negative_side{};
-  lookup_table_fields lookup_table{};
-  resize_fields resize{};
   norm_fields norm{};
-  svdf_fields svdf{};
-  recurrent_fields recurrent{};
-  sequence_lstm_fields sequence_lstm{};
-  cumsum_fields cumsum{};
-  detection_fields detection{};
-  detection_operand_fields detection_operands{};
-  sequence_lstm_quant_fields sequence_lstm_quant{};
-  top_k_fields top_k{};
-  lrn_fields lrn{};
+  // The op kinds' own fields (ir/kind_fields.hpp; op_attributes' and these: concat, gather (gather, gather_nd,
+  // gather_elements, scatter_nd, update_slice, reverse_sequence), quantize (quantize, dequantize); negative_side
+  // (int8 leaky_relu, prelu), lookup_table (int8 elu), detection_operands, sequence_lstm_quant in the second
+  // storage), read through kind_field_accessors' and the accessors below, written with set().
+  kernel_kind_fields_extra kind_specific_extra{};
   // 1: plan_memory placed the result over the input, which dies here (ctnn::in_place_windows: conv2d and
   // depthwise; ctnn::in_place_conv, ctnn::in_place_depthwise). Safe for kernels that walk output pixels
   // row-major and finish a pixel before the next (the reference kernels); other kernels must refuse such
@@ -179,6 +176,22 @@ struct kernel_params {
   // lower_te records the reference kernel, constants as stored). Decided by the other fields and the
   // target, so it does not split structurally equal kernels.
   kernel_choice choice{};
+  constexpr const concat_fields concat() const { return kind_specific.get<concat_fields>(); }
+  constexpr const gather_fields gather() const { return kind_specific.get<gather_fields>(); }
+  constexpr const quantize_fields quantize() const { return kind_specific.get<quantize_fields>(); }
+  constexpr const negative_side_fields negative_side() const { return kind_specific_extra.get<negative_side_fields>(); }
+  constexpr const lookup_table_fields lookup_table() const { return kind_specific_extra.get<lookup_table_fields>(); }
+  constexpr const detection_operand_fields detection_operands() const {
+    return kind_specific_extra.get<detection_operand_fields>();
+  }
+  constexpr const sequence_lstm_quant_fields sequence_lstm_quant() const {
+    return kind_specific_extra.get<sequence_lstm_quant_fields>();
+  }
+  template <class Fields>
+  constexpr void set(const Fields& f) {
+    if constexpr (kernel_kind_fields::holds<Fields>) kind_specific.set(f);
+    else kind_specific_extra.set(f);
+  }
   friend constexpr bool operator==(const kernel_params&, const kernel_params&) = default;
 };
 

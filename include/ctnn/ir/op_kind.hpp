@@ -37,11 +37,11 @@ enum class op_kind : std::int32_t {
   batch_matmul,      // numpy matmul of two activations: A [..., M, K] x B [..., K, N] -> [..., M, N], the batch
                      // dims (all but the last two) broadcast (ONNX MatMul whose B is not a constant)
   crop,              // patch execution (docs/memory.md): the NHWC window of its input starting at row
-                     // attrs.patch.row, column attrs.patch.column, of shape attrs.target (a copy)
+                     // attrs.patch().row, column attrs.patch().column, of shape attrs.target (a copy)
   paste,             // patch execution: writes its first input into its result, a view of its second input
-                     // (the whole tensor), at row attrs.patch.row, column attrs.patch.column; the rest is untouched
+                     // (the whole tensor), at row attrs.patch().row, column attrs.patch().column; the rest is untouched
   fetch_rows,        // patch execution with a streamed input (docs/memory.md): its result, the row buffer
-                     // attrs.target (a view of the previous one's, its second input), keeps attrs.fetch.kept_rows
+                     // attrs.target (a view of the previous one's, its second input), keeps attrs.fetch().kept_rows
                      // rows from row kept_from at its top, below them the caller writes fetched_rows rows of
                      // the model input (its first input, a ctnn::row_source) from row first_row
   sub,               // a - b, numpy broadcasting (TFLite SUB, ONNX Sub)
@@ -100,22 +100,22 @@ enum class op_kind : std::int32_t {
   floor_div,         // floor(a / b), numpy broadcasting (TFLite FLOOR_DIV)
   floor_mod,         // a - floor(a / b) * b, the remainder with b's sign (TFLite FLOOR_MOD)
   squared_difference,  // (a - b)^2, numpy broadcasting (TFLite SQUARED_DIFFERENCE)
-  resize_nearest,    // each result element is the input element its coordinates map to (attrs.resize), shape
+  resize_nearest,    // each result element is the input element its coordinates map to (attrs.resize()), shape
                      // attrs.target (TFLite RESIZE_NEAREST_NEIGHBOR, ONNX Resize/Upsample mode nearest)
-  resize_linear,     // the (multi)linear interpolation of the input at the coordinates attrs.resize maps to,
+  resize_linear,     // the (multi)linear interpolation of the input at the coordinates attrs.resize() maps to,
                      // shape attrs.target (TFLite RESIZE_BILINEAR, ONNX Resize/Upsample mode linear)
-  resize_cubic,      // likewise the cubic convolution (ONNX Resize mode cubic: attrs.resize.cubic_coeff_a)
+  resize_cubic,      // likewise the cubic convolution (ONNX Resize mode cubic: attrs.resize().cubic_coeff_a)
   add_n,             // the sum of its operands, all of one shape (TFLite ADD_N)
   tile,              // result element c reads input element c mod the input's extents, shape attrs.target
                      // (TFLite BROADCAST_TO, ONNX Expand, ONNX Tile)
   l2_normalization,  // each vector along attrs.norm.axis over max(its L2 norm, attrs.norm.epsilon())
                      // (TFLite L2_NORMALIZATION, ONNX LpNormalization p 2)
   l1_normalization,  // each vector along attrs.norm.axis over the sum of its magnitudes (ONNX LpNormalization p 1)
-  svdf,              // a rank-attrs.svdf.rank filter over time with its activation state, updated in place (TFLite SVDF)
-  lstm,              // ONNX LSTM (float32; attrs.recurrent): one packed result, Y then the final states (ops/recurrent.hpp)
+  svdf,              // a rank-attrs.svdf().rank filter over time with its activation state, updated in place (TFLite SVDF)
+  lstm,              // ONNX LSTM (float32; attrs.recurrent()): one packed result, Y then the final states (ops/recurrent.hpp)
   gru,               // ONNX GRU, likewise
   rnn,               // ONNX RNN, likewise
-  sequence_lstm,     // TFLite UNIDIRECTIONAL_SEQUENCE_LSTM (float32; attrs.sequence_lstm): its gates' weights packed
+  sequence_lstm,     // TFLite UNIDIRECTIONAL_SEQUENCE_LSTM (float32; attrs.sequence_lstm()): its gates' weights packed
                      // at import, its output and cell states updated in place (ops/sequence_lstm.hpp)
   transpose_conv2d,  // the gradient of a conv2d: each input pixel scattered through the window into the result, whose
                      // shape is attrs.target (NHWC); OHWI weights (grouped: OHW(I/groups)), explicit pads, strides,
@@ -125,7 +125,7 @@ enum class op_kind : std::int32_t {
   // the gather/scatter family
   gather_nd,         // its first input's slices at the index tuples (the last dim) of its second (int32 or
                      // int64): shape indices[:-1] + data[tuple length:] (TFLite GATHER_ND, ONNX GatherND)
-  cumsum,            // running sums along attrs.axis, attrs.cumsum's exclusive and reverse (TFLite CUMSUM,
+  cumsum,            // running sums along attrs.axis, attrs.cumsum()'s exclusive and reverse (TFLite CUMSUM,
                      // ONNX CumSum)
   zeros_like,        // zeros of its input's shape and type, its input's values unread (TFLite ZEROS_LIKE)
   update_slice,      // its first input with its second written at the start its third holds, clamped inside
@@ -144,16 +144,16 @@ enum class op_kind : std::int32_t {
                      // LayerNormalization, InstanceNormalization, MeanVarianceNormalization)
   // the detection family
   detection_postprocess,  // SSD boxes decoded against constant anchors, then non-max suppression: one packed
-                          // float32 result (boxes, classes, scores, count, scratch; attrs.detection; TFLite's
+                          // float32 result (boxes, classes, scores, count, scratch; attrs.detection(); TFLite's
                           // custom TFLite_Detection_PostProcess, ops/detection_postprocess.hpp)
   // ONNX operators of issue #28 (exporters' forms)
   gather_elements,   // its second input's shape, each element read from the first along attrs.axis at the index
                      // the second holds there (int32 or int64) (ONNX GatherElements)
-  top_k,             // the attrs.top_k.k largest or smallest elements along attrs.axis: their values
-                     // (attrs.top_k.indices 0) or positions (1, int64), ties by lower index (ONNX TopK)
+  top_k,             // the attrs.top_k().k largest or smallest elements along attrs.axis: their values
+                     // (attrs.top_k().indices 0) or positions (1, int64), ties by lower index (ONNX TopK)
   hardmax,           // 1 at the first largest element of each vector along attrs.axis, 0 elsewhere (ONNX Hardmax)
   lp_pool,           // (sum of |x|^p)^(1/p) over each window's in-bounds elements, p attrs.coefficients.alpha() (ONNX LpPool)
-  lrn,               // x / (bias + alpha / size * the sum of x^2 over `size` channels around)^beta (attrs.lrn; ONNX LRN)
+  lrn,               // x / (bias + alpha / size * the sum of x^2 over `size` channels around)^beta (attrs.lrn(); ONNX LRN)
   // resource variables
   assign_variable,   // its first operand copied into its second, a state tensor (TFLite ASSIGN_VARIABLE; a READ_VARIABLE
                      // is a reshape without target of the state: ops/assign_variable.hpp)

@@ -64,24 +64,24 @@ constexpr shape windowed_output(Module& m, std::int32_t node_id, window& w, cons
   return make_shape(in[0], h, wd, channels);
 }
 
-// crop and paste (patch execution): the NHWC window `part` at row attrs.patch.row, column attrs.patch.column lies
+// crop and paste (patch execution): the NHWC window `part` at row attrs.patch().row, column attrs.patch().column lies
 // inside `whole`, with the same batch and channels.
 template <class Module>
 constexpr void fit_window(Module& m, std::int32_t node_id, const shape& whole, const shape& part) {
   const node& n = m.node_at(node_id);
-  const std::int32_t top = n.attrs.patch.row, left = n.attrs.patch.column;
+  const std::int32_t top = n.attrs.patch().row, left = n.attrs.patch().column;
   if (whole.rank != 4 || part.rank != 4 || top < 0 || left < 0 || top + part[1] > whole[1] || left + part[2] > whole[2] ||
       part[0] != whole[0] || part[3] != whole[3])
     m.fail({error_code::input_shapes_differ, node_id, n.kind, whole, part});
 }
 
 // fetch_rows (a streamed input): the row buffer `rows` holds whole rows of the NHWC map `image`; the rows it
-// keeps (attrs.fetch: kept_rows from buffer row kept_from) and fetches (fetched_rows from image row first_row)
+// keeps (attrs.fetch(): kept_rows from buffer row kept_from) and fetches (fetched_rows from image row first_row)
 // fit in both.
 template <class Module>
 constexpr void fit_rows(Module& m, std::int32_t node_id, const shape& image, const shape& rows) {
   const node& n = m.node_at(node_id);
-  const row_fetch_fields& r = n.attrs.fetch;
+  const row_fetch_fields& r = n.attrs.fetch();
   if (image.rank != 4 || rows.rank != 4 || image[0] != 1 || rows[0] != 1 || image[2] != rows[2] || image[3] != rows[3] ||
       r.kept_from < 0 || r.kept_rows < 0 || r.first_row < 0 || r.fetched_rows < 0 || r.kept_from + r.kept_rows > rows[1] ||
       r.kept_rows + r.fetched_rows > rows[1] || r.first_row + r.fetched_rows > image[1])

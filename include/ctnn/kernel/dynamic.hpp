@@ -69,7 +69,7 @@ CTNN_DETAIL_SHARED_KERNEL void onnx_quant_shared_kernel(const kernel_params& p, 
 // integer ops: also their per-axis scales and zero points).
 // (This and has_requantization are templates only so that their visits, a function per descriptor, are
 // compiled where invoke_dynamic or a caller uses them, not in every translation unit: Params is
-// kernel_params, `operands_read({.kind = ...})` included.)
+// kernel_params, a braced argument included.)
 template <class Params = kernel_params>
 constexpr std::size_t operands_read(const Params& p) {
   static_assert(std::is_same_v<Params, kernel_params>, "operands_read takes a kernel_params");

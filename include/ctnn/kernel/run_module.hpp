@@ -248,7 +248,7 @@ class module_runner {
     if (call.requantization.table == requantization_table::none) return;  // the recipe decides (compute_requantization)
     const quantization& out = m_.tensor_at(call.result).quant;
     if (call.requantization.table == requantization_table::concat_inputs) {
-      for (std::int32_t i = 0; i < p.concat.count; ++i) {
+      for (std::int32_t i = 0; i < p.concat().count; ++i) {
         const auto input = concat_input_requantization_of(m_.tensor_at(call.operands[static_cast<std::size_t>(i)]).quant, out);
         r.scale.push_back(input.scale);
         r.bias.push_back(input.bias);

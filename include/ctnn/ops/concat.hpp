@@ -54,34 +54,38 @@ struct concat : prints_axis<op_defaults> {
   template <class Module>
   static constexpr void prepare(const Module& m, const node& n, kernel_params& p) {
     p.axis = n.attrs.axis;
-    p.concat.count = n.input_count;
+    concat_fields f{};
+    f.count = n.input_count;
     for (std::int32_t i = 0; i < n.input_count; ++i)
-      p.concat.extents[static_cast<std::size_t>(i)] = m.tensor_at(n.inputs[static_cast<std::size_t>(i)]).dims[n.attrs.axis];
+      f.extents[static_cast<std::size_t>(i)] = m.tensor_at(n.inputs[static_cast<std::size_t>(i)]).dims[n.attrs.axis];
+    p.set(f);
   }
-  static constexpr std::size_t operands_read(const kernel_params& p) { return static_cast<std::size_t>(p.concat.count); }
+  static constexpr std::size_t operands_read(const kernel_params& p) { return static_cast<std::size_t>(p.concat().count); }
 
   // The call's inputs as pointers to elements of type T.
   template <class T, class Params>
   [[gnu::always_inline]] static std::array<const T*, max_node_inputs> operands_as(Params p, const void* const* operands) {
     std::array<const T*, max_node_inputs> inputs{};
-    for (std::size_t k = 0; k < static_cast<std::size_t>(p->concat.count); ++k) inputs[k] = static_cast<const T*>(operands[k]);
+    for (std::size_t k = 0; k < static_cast<std::size_t>(p->concat().count); ++k) inputs[k] = static_cast<const T*>(operands[k]);
     return inputs;
   }
 
   // TFLite's: an input quantized otherwise than the result is rescaled with a table of each input's float
   // scale and bias (pass::requantization::concat_input_rescaling_of).
   static constexpr void requantize(const quantized_operands& q, const node&, kernel_params& p) {
-    p.concat.rescales_inputs = q.inputs_quantized_as_result || p.type == dtype::i16 ? 0 : 1;
+    concat_fields f = p.concat();
+    f.rescales_inputs = q.inputs_quantized_as_result || p.type == dtype::i16 ? 0 : 1;
+    p.set(f);
   }
   static constexpr requantization_recipe table_recipe(const kernel_params& p) {
     requantization_recipe r{};
-    if (p.concat.rescales_inputs == 0) return r;
+    if (p.concat().rescales_inputs == 0) return r;
     r.table = requantization_table::concat_inputs;
-    r.channels = p.concat.count;
+    r.channels = p.concat().count;
     return r;
   }
   static constexpr bool has_table_arrays(const kernel_params& p, const kernel::requant_arrays& rq) {
-    return p.concat.rescales_inputs == 0 || (rq.scale != nullptr && rq.bias != nullptr && rq.requantize != nullptr);
+    return p.concat().rescales_inputs == 0 || (rq.scale != nullptr && rq.bias != nullptr && rq.requantize != nullptr);
   }
 
   template <class Params>
@@ -108,7 +112,7 @@ struct concat : prints_axis<op_defaults> {
   static void put_params(Writer& w, const kernel_params& p) {
     prints_axis<op_defaults>::put_params(w, p);
     w.put(" extents ");
-    put_numbers(w, p.concat.extents, p.concat.count);
+    put_numbers(w, p.concat().extents, p.concat().count);
   }
 };
 

@@ -1,6 +1,6 @@
 #pragma once
 // crop (patch execution, docs/memory.md): a copy of the NHWC window of its input that starts at row
-// attrs.patch.row, column attrs.patch.column and has the shape attrs.target. The descriptor of
+// attrs.patch().row, column attrs.patch().column and has the shape attrs.target. The descriptor of
 // op_kind::crop (ops/descriptor.hpp), and what it shares with paste.
 #include <cstdint>
 
@@ -11,21 +11,21 @@
 namespace ctnn::ops {
 
 // crop and paste move the bytes of a window (any element type the kernels run: its quantization is the
-// whole tensor's), placed by attrs.patch.
+// whole tensor's), placed by attrs.patch().
 struct patch_window_copy : op_defaults {
   static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
 
   template <class Module>
   static constexpr void prepare(const Module&, const node& n, kernel_params& p) {
-    p.patch = n.attrs.patch;
+    p.set(n.attrs.patch());
   }
   template <class Writer>
   static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
-    put_place(w, a.patch);
+    put_place(w, a.patch());
   }
   template <class Writer>
   static void put_params(Writer& w, const kernel_params& p) {
-    put_place(w, p.patch);
+    put_place(w, p.patch());
   }
   template <class Writer>
   static void put_place(Writer& w, const patch_fields& at) {

@@ -1,6 +1,6 @@
 #pragma once
-// cumsum: the running sums along attrs.axis, each with (inclusive) or without (attrs.cumsum.exclusive) its own
-// element, from the start of the axis or from its end (attrs.cumsum.reverse); the result shaped as the input
+// cumsum: the running sums along attrs.axis, each with (inclusive) or without (attrs.cumsum().exclusive) its own
+// element, from the start of the axis or from its end (attrs.cumsum().reverse); the result shaped as the input
 // (TFLite CUMSUM, ONNX CumSum). float32, int32 and int64 sum as they are (integers wrap); int8 as TFLM's
 // reference kernel: each element plus its offset, shifted left by 20 and rescaled by 1/2 (ADD's recipe
 // with one input), summed in int32 from a start that is the scaled offset itself (TFLM's accumulator starts
@@ -37,7 +37,7 @@ struct cumsum : op_defaults {
   template <class Module>
   static constexpr void prepare(const Module&, const node& n, kernel_params& p) {
     p.axis = n.attrs.axis;
-    p.cumsum = n.attrs.cumsum;
+    p.set(n.attrs.cumsum());
   }
   // TFLM's CalculateOpData (int8) is ADD_N's recipe: left_shift 20, the input rescaled by its scale / (2 * its
   // scale), the sum by that over 2^20 * the output scale, in double; no fused activation.
@@ -53,7 +53,7 @@ struct cumsum : op_defaults {
     for (std::int32_t d = 0; d < p->axis; ++d) outer *= p->in[d];
     for (std::int32_t d = p->axis + 1; d < p->in.rank; ++d) inner *= p->in[d];
     const std::int64_t depth = p->in[p->axis];
-    const bool reverse = p->cumsum.reverse != 0;
+    const bool reverse = p->cumsum().reverse != 0;
     for (std::int64_t o = 0; o < outer; ++o)
       for (std::int64_t i = 0; i < inner; ++i)
         sum(o * depth * inner + i + (reverse ? (depth - 1) * inner : 0), reverse ? -inner : inner, depth);
@@ -61,7 +61,7 @@ struct cumsum : op_defaults {
   // The running sums of plain values (float32, int32, int64; integers wrap, through their unsigned type).
   template <class Params, class T, class Wide>
   static constexpr void plain_sums(Params p, const T* input, T* output, Wide) {
-    const bool exclusive = p->cumsum.exclusive != 0;
+    const bool exclusive = p->cumsum().exclusive != 0;
     for_each_line(p, [&](std::int64_t at, std::int64_t step, std::int64_t count) {
       Wide total{};
       for (std::int64_t k = 0; k < count; ++k, at += step) {
@@ -75,7 +75,7 @@ struct cumsum : op_defaults {
   static constexpr void quantized_sums(Params p, const std::int8_t* input, std::int8_t* output) {
     namespace q = ctnn::detail::quant;
     namespace int8 = kernel::reference::int8;
-    const bool exclusive = p->cumsum.exclusive != 0;
+    const bool exclusive = p->cumsum().exclusive != 0;
     for_each_line(p, [&](std::int64_t at, std::int64_t step, std::int64_t count) {
       std::int32_t total = int8::scaled_input(p, 0, p->input_offset, p->input_multiplier, p->input_shift);
       for (std::int64_t k = 0; k < count; ++k, at += step) {
@@ -102,14 +102,14 @@ struct cumsum : op_defaults {
   template <class Writer>
   static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
     w.field("  axis ", a.axis);
-    w.field(" exclusive ", a.cumsum.exclusive);
-    w.field(" reverse ", a.cumsum.reverse);
+    w.field(" exclusive ", a.cumsum().exclusive);
+    w.field(" reverse ", a.cumsum().reverse);
   }
   template <class Writer>
   static void put_params(Writer& w, const kernel_params& p) {
     w.field("  axis ", p.axis);
-    w.field(" exclusive ", p.cumsum.exclusive);
-    w.field(" reverse ", p.cumsum.reverse);
+    w.field(" exclusive ", p.cumsum().exclusive);
+    w.field(" reverse ", p.cumsum().reverse);
   }
 };
 

@@ -17,7 +17,7 @@ struct dequantize : type_conversion {
 
   // TFLM's DequantizePrepare: the input's scale and zero point.
   static constexpr void requantize(const quantized_operands& q, const node&, kernel_params& p) {
-    p.quantize.scale_bits = std::bit_cast<std::uint32_t>(q.in.scale);
+    p.set(quantize_fields{std::bit_cast<std::uint32_t>(q.in.scale)});
   }
 
   template <class Params>

@@ -33,7 +33,7 @@ struct detection_postprocess : op_defaults {
     const tensor& boxes = m.tensor_at(n.inputs[0]);
     const tensor& scores = m.tensor_at(n.inputs[1]);
     const tensor& anchors = m.tensor_at(n.inputs[2]);
-    const detection_fields& f = n.attrs.detection;
+    const detection_fields& f = n.attrs.detection();
     const auto fail = [&](std::int32_t slot, const shape& want, const shape& got) {
       m.fail({error_code::input_shapes_differ, node_id, n.kind, want, got, {.input_slot = slot}});
       return got;
@@ -63,19 +63,21 @@ struct detection_postprocess : op_defaults {
   template <class Module>
   static constexpr void prepare(const Module& m, const node& n, kernel_params& p) {
     p.in2 = m.tensor_at(n.inputs[1]).dims;
-    p.detection = n.attrs.detection;
+    p.set(n.attrs.detection());
+    detection_operand_fields operands{};
     for (std::size_t k = 0; k < 3; ++k) {
       const tensor& t = m.tensor_at(n.inputs[k]);
-      p.detection_operands.types[k] = t.type;
-      p.detection_operands.scale_bits[k] = t.type == dtype::f32 ? 0 : std::bit_cast<std::uint32_t>(t.quant.scale);
-      p.detection_operands.zero_points[k] = t.type == dtype::f32 ? 0 : t.quant.zero_point;
+      operands.types[k] = t.type;
+      operands.scale_bits[k] = t.type == dtype::f32 ? 0 : std::bit_cast<std::uint32_t>(t.quant.scale);
+      operands.zero_points[k] = t.type == dtype::f32 ? 0 : t.quant.zero_point;
     }
+    p.set(operands);
   }
   // No multiply-accumulates: a count of the pairs non-max suppression may compare, per class in the regular form.
   template <class Module>
   static constexpr std::int64_t macs(const Module& m, const node& n, const shape&) {
     const std::int64_t anchors = m.tensor_at(n.inputs[0]).dims[1];
-    return anchors * anchors * (n.attrs.detection.regular_nms != 0 ? n.attrs.detection.num_classes : 1);
+    return anchors * anchors * (n.attrs.detection().regular_nms != 0 ? n.attrs.detection().num_classes : 1);
   }
 
   template <class Params>
@@ -86,7 +88,7 @@ struct detection_postprocess : op_defaults {
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
     const auto* boxes = static_cast<const std::int8_t*>(operands[0]);
     const auto* scores = static_cast<const std::int8_t*>(operands[1]);
-    if (p->detection_operands.types[2] == dtype::i8)
+    if (p->detection_operands().types[2] == dtype::i8)
       kernel::reference::detection::run(p, boxes, scores, static_cast<const std::int8_t*>(operands[2]), static_cast<float*>(result));
     else
       kernel::reference::detection::run(p, boxes, scores, static_cast<const float*>(operands[2]), static_cast<float*>(result));
@@ -94,11 +96,11 @@ struct detection_postprocess : op_defaults {
 
   template <class Writer>
   static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
-    put_fields(w, a.detection);
+    put_fields(w, a.detection());
   }
   template <class Writer>
   static void put_params(Writer& w, const kernel_params& p) {
-    put_fields(w, p.detection);
+    put_fields(w, p.detection());
   }
   template <class Writer>
   static void put_fields(Writer& w, const detection_fields& f) {

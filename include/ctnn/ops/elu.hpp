@@ -14,12 +14,12 @@ struct elu : parametrised_activation<op_kind::elu> {
   // int8 (TFLM's ELU, alpha 1): the kernel computes TFLM's lookup table from the two scales and the zero
   // points (input_offset, output_offset).
   static constexpr void requantize(const quantized_operands& q, const node&, kernel_params& p) {
-    p.lookup_table = {std::bit_cast<std::uint32_t>(q.in.scale), std::bit_cast<std::uint32_t>(q.out.scale)};
+    p.set(lookup_table_fields{std::bit_cast<std::uint32_t>(q.in.scale), std::bit_cast<std::uint32_t>(q.out.scale)});
   }
   template <class Writer>
   static void put_requantization(Writer& w, const kernel_params& p) {
-    w.real_field(", lookup table of scales in ", static_cast<double>(p.lookup_table.input_scale()));
-    w.real_field(" out ", static_cast<double>(p.lookup_table.output_scale()));
+    w.real_field(", lookup table of scales in ", static_cast<double>(p.lookup_table().input_scale()));
+    w.real_field(" out ", static_cast<double>(p.lookup_table().output_scale()));
   }
 
   template <class Params>

@@ -1,6 +1,6 @@
 #pragma once
 // fetch_rows (patch execution with a streamed input, docs/memory.md): its result, the row buffer
-// attrs.target (a view of the previous one's, its second input), keeps attrs.fetch.kept_rows rows from
+// attrs.target (a view of the previous one's, its second input), keeps attrs.fetch().kept_rows rows from
 // row kept_from at its top; below them the caller writes fetched_rows rows of the model input (its first
 // input, a ctnn::row_source) from row first_row. The descriptor of op_kind::fetch_rows (ops/descriptor.hpp).
 #include <cstdint>
@@ -28,7 +28,7 @@ struct fetch_rows : op_defaults {
   }
   template <class Module>
   static constexpr void prepare(const Module&, const node& n, kernel_params& p) {
-    p.fetch = n.attrs.fetch;
+    p.set(n.attrs.fetch());
   }
 
   // The first operand is the caller's row_source, not a tensor's data.
@@ -43,9 +43,9 @@ struct fetch_rows : op_defaults {
 
   template <class Writer>
   static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
-    w.field("  keeps ", a.fetch.kept_rows);
-    w.field(" rows, fetches ", a.fetch.fetched_rows);
-    w.field(" from row ", a.fetch.first_row);
+    w.field("  keeps ", a.fetch().kept_rows);
+    w.field(" rows, fetches ", a.fetch().fetched_rows);
+    w.field(" from row ", a.fetch().first_row);
   }
 };
 

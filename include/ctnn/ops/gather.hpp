@@ -50,7 +50,7 @@ struct gather : any_type_move {
   template <class Module>
   static constexpr void prepare(const Module& m, const node& n, kernel_params& p) {
     p.in2 = m.tensor_at(n.inputs[1]).dims;
-    p.gather = {n.attrs.axis, m.tensor_at(n.inputs[1]).type};
+    p.set(gather_fields{n.attrs.axis, m.tensor_at(n.inputs[1]).type});
   }
 
   // The indices are integers whatever the data's type: the float32 kernel's second operand is not a float.
@@ -69,7 +69,7 @@ struct gather : any_type_move {
   }
   template <class Writer>
   static void put_params(Writer& w, const kernel_params& p) {
-    w.field("  axis ", p.gather.axis);
+    w.field("  axis ", p.gather().axis);
   }
 };
 

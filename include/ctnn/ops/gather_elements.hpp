@@ -43,7 +43,7 @@ struct gather_elements : any_type_move {
   template <class Module>
   static constexpr void prepare(const Module& m, const node& n, kernel_params& p) {
     p.in2 = m.tensor_at(n.inputs[1]).dims;
-    p.gather = {n.attrs.axis, m.tensor_at(n.inputs[1]).type};
+    p.set(gather_fields{n.attrs.axis, m.tensor_at(n.inputs[1]).type});
   }
   template <class Module>
   static constexpr std::int64_t macs(const Module&, const node&, const shape&) {
@@ -52,7 +52,7 @@ struct gather_elements : any_type_move {
 
   template <class Params, class T, class Index>
   static constexpr void gather_along(Params p, const T* data, const Index* indices, T* output) {
-    const std::int32_t rank = p->in.rank, axis = p->gather.axis;
+    const std::int32_t rank = p->in.rank, axis = p->gather().axis;
     std::array<std::int64_t, max_rank> stride{};  // of each data dim, in elements
     std::int64_t step = 1;
     for (std::int32_t d = rank - 1; d >= 0; --d) {
@@ -76,7 +76,7 @@ struct gather_elements : any_type_move {
   }
   template <class Params, class T>
   static constexpr void gather(Params p, const T* data, const void* indices, T* output) {
-    if (p->gather.indices == dtype::i64) gather_along(p, data, static_cast<const std::int64_t*>(indices), output);
+    if (p->gather().indices == dtype::i64) gather_along(p, data, static_cast<const std::int64_t*>(indices), output);
     else gather_along(p, data, static_cast<const std::int32_t*>(indices), output);
   }
 
@@ -96,7 +96,7 @@ struct gather_elements : any_type_move {
   }
   template <class Writer>
   static void put_params(Writer& w, const kernel_params& p) {
-    w.field("  axis ", p.gather.axis);
+    w.field("  axis ", p.gather().axis);
   }
 };
 

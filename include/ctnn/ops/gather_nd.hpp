@@ -55,7 +55,7 @@ struct gather_nd : any_type_move {
   template <class Module>
   static constexpr void prepare(const Module& m, const node& n, kernel_params& p) {
     p.in2 = m.tensor_at(n.inputs[1]).dims;
-    p.gather = {n.attrs.axis, m.tensor_at(n.inputs[1]).type};  // axis: the batch dims
+    p.set(gather_fields{n.attrs.axis, m.tensor_at(n.inputs[1]).type});  // axis: the batch dims
   }
   template <class Module>
   static constexpr std::int64_t macs(const Module&, const node&, const shape&) {
@@ -64,7 +64,7 @@ struct gather_nd : any_type_move {
 
   template <class Params, class T, class Index>
   static constexpr void gather_tuples(Params p, const T* data, const Index* indices, T* output) {
-    const std::int32_t batch = p->gather.axis, tuple = p->in2[p->in2.rank - 1];
+    const std::int32_t batch = p->gather().axis, tuple = p->in2[p->in2.rank - 1];
     std::array<std::int64_t, max_rank> stride{};  // of each data dim, in elements
     std::int64_t step = 1;
     for (std::int32_t d = p->in.rank - 1; d >= 0; --d) {
@@ -93,7 +93,7 @@ struct gather_nd : any_type_move {
   }
   template <class Params, class T>
   static constexpr void gather(Params p, const T* data, const void* indices, T* output) {
-    if (p->gather.indices == dtype::i64) gather_tuples(p, data, static_cast<const std::int64_t*>(indices), output);
+    if (p->gather().indices == dtype::i64) gather_tuples(p, data, static_cast<const std::int64_t*>(indices), output);
     else gather_tuples(p, data, static_cast<const std::int32_t*>(indices), output);
   }
 
@@ -113,7 +113,7 @@ struct gather_nd : any_type_move {
   }
   template <class Writer>
   static void put_params(Writer& w, const kernel_params& p) {
-    w.field("  batch_dims ", p.gather.axis);
+    w.field("  batch_dims ", p.gather().axis);
   }
 };
 

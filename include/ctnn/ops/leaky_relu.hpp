@@ -16,8 +16,9 @@ struct leaky_relu : parametrised_activation<op_kind::leaky_relu> {
   // input scale / output scale (the positive side), each computed in float, then widened.
   static constexpr void requantize(const quantized_operands& q, const node& n, kernel_params& p) {
     const float alpha = n.attrs.coefficients.alpha();
-    q.set_multiplier(p.negative_side.multiplier, p.negative_side.shift,
-                     static_cast<double>(q.in.scale * alpha / q.out.scale));
+    negative_side_fields negative{};
+    q.set_multiplier(negative.multiplier, negative.shift, static_cast<double>(q.in.scale * alpha / q.out.scale));
+    p.set(negative);
     q.set_multiplier(p.output_multiplier, p.output_shift, static_cast<double>(q.in.scale / q.out.scale));
   }
   static constexpr recipe_shift checked_shift(const kernel_params& recipe) {

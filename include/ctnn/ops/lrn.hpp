@@ -1,7 +1,7 @@
 #pragma once
 // lrn: ONNX LRN (local response normalization across channels), float32, in ONNX's layout [N, C, D1, ...]:
 // x / (bias + alpha / size * s)^beta, s the sum of x^2 over channels c - floor((size - 1) / 2) to
-// c + ceil((size - 1) / 2) inside [0, C) (attrs.lrn); computed in double and rounded once. The descriptor of
+// c + ceil((size - 1) / 2) inside [0, C) (attrs.lrn()); computed in double and rounded once. The descriptor of
 // op_kind::lrn (ops/descriptor.hpp).
 #include <cstdint>
 
@@ -19,17 +19,17 @@ struct lrn : op_defaults {
   static constexpr shape infer(Module& m, std::int32_t node_id) {
     const node& n = m.node_at(node_id);
     const shape in = m.tensor_at(n.inputs[0]).dims;
-    if (in.rank < 3 || n.attrs.lrn.size < 1)
+    if (in.rank < 3 || n.attrs.lrn().size < 1)
       m.fail({error_code::unsupported_rank, node_id, n.kind, {}, in, {.rank_expected = 4, .rank_actual = in.rank}});
     return in;
   }
   template <class Module>
   static constexpr void prepare(const Module&, const node& n, kernel_params& p) {
-    p.lrn = n.attrs.lrn;
+    p.set(n.attrs.lrn());
   }
   template <class Module>
   static constexpr std::int64_t macs(const Module&, const node& n, const shape& out) {
-    return out.elements() * n.attrs.lrn.size;
+    return out.elements() * n.attrs.lrn().size;
   }
 
   template <class Params>
@@ -37,9 +37,9 @@ struct lrn : op_defaults {
     namespace math = ctnn::detail::math::either;
     const float* input = operands[0];
     const std::int64_t batches = p->in[0], channels = p->in[1], inner = p->in.elements() / (batches * channels);
-    const std::int64_t size = p->lrn.size, below = (size - 1) / 2, above = size - 1 - below;
-    const double scale = static_cast<double>(p->lrn.alpha()) / static_cast<double>(size), beta = p->lrn.beta();
-    const double bias = p->lrn.bias();
+    const std::int64_t size = p->lrn().size, below = (size - 1) / 2, above = size - 1 - below;
+    const double scale = static_cast<double>(p->lrn().alpha()) / static_cast<double>(size), beta = p->lrn().beta();
+    const double bias = p->lrn().bias();
     for (std::int64_t b = 0; b < batches; ++b)
       for (std::int64_t c = 0; c < channels; ++c)
         for (std::int64_t i = 0; i < inner; ++i) {
@@ -57,11 +57,11 @@ struct lrn : op_defaults {
 
   template <class Writer>
   static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
-    w.field("  size ", a.lrn.size);
+    w.field("  size ", a.lrn().size);
   }
   template <class Writer>
   static void put_params(Writer& w, const kernel_params& p) {
-    w.field("  size ", p.lrn.size);
+    w.field("  size ", p.lrn().size);
   }
 };
 

@@ -7,13 +7,13 @@ namespace ctnn::ops::negative_side {
 
 // Both multipliers' shifts must be ones the kernel can apply: the larger is checked.
 constexpr recipe_shift checked_shift(const kernel_params& recipe) {
-  return {recipe.output_shift > recipe.negative_side.shift ? recipe.output_shift : recipe.negative_side.shift};
+  return {recipe.output_shift > recipe.negative_side().shift ? recipe.output_shift : recipe.negative_side().shift};
 }
 
 template <class Writer>
 void put_requantization(Writer& w, const kernel_params& p) {
-  w.field(", negative side multiplier ", p.negative_side.multiplier);
-  w.field(" shift ", p.negative_side.shift);
+  w.field(", negative side multiplier ", p.negative_side().multiplier);
+  w.field(" shift ", p.negative_side().shift);
 }
 
 }  // namespace ctnn::ops::negative_side

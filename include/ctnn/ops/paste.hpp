@@ -1,7 +1,7 @@
 #pragma once
 // paste (patch execution, docs/memory.md): writes its first input into its result, the whole tensor
-// attrs.target (a view of its second input, absent for the first paste), at row attrs.patch.row, column
-// attrs.patch.column; the rest of the result is untouched. The descriptor of op_kind::paste
+// attrs.target (a view of its second input, absent for the first paste), at row attrs.patch().row, column
+// attrs.patch().column; the rest of the result is untouched. The descriptor of op_kind::paste
 // (ops/descriptor.hpp).
 #include <cstdint>
 

@@ -43,9 +43,10 @@ struct prelu : binary_elementwise {
     p.input2_offset = ctnn::detail::quant::wrapping_neg(q.in2.zero_point);
     q.set_multiplier(p.output_multiplier, p.output_shift,
                      static_cast<double>(q.in.scale) / static_cast<double>(q.out.scale));
-    q.set_multiplier(
-        p.negative_side.multiplier, p.negative_side.shift,
-        static_cast<double>(q.in.scale) * static_cast<double>(q.in2.scale) / static_cast<double>(q.out.scale));
+    negative_side_fields negative{};
+    q.set_multiplier(negative.multiplier, negative.shift,
+                     static_cast<double>(q.in.scale) * static_cast<double>(q.in2.scale) / static_cast<double>(q.out.scale));
+    p.set(negative);
   }
   static constexpr recipe_shift checked_shift(const kernel_params& recipe) {
     return negative_side::checked_shift(recipe);

@@ -37,11 +37,11 @@ struct type_conversion : unary_elementwise {
   }
   template <class Writer>
   static void put_requantization(Writer& w, const kernel_params& p) {
-    if (p.quantize.scale_bits == 0) return;
+    if (p.quantize().scale_bits == 0) return;
     // The quantized side's type (float32 is the other side of a call with a scale here).
     const dtype quantized = p.type == dtype::f32 ? p.out_type : p.type;
     w.real_field(quantized == dtype::i16 ? ", int16 scale " : quantized == dtype::u8 ? ", uint8 scale " : ", int8 scale ",
-                 static_cast<double>(p.quantize.scale()));
+                 static_cast<double>(p.quantize().scale()));
   }
 
   // Calls f(T{}) with the integer type T of a quantized element type (int8, uint8, int16, int32).
@@ -72,7 +72,7 @@ struct quantize : type_conversion {
   // TFLM's PrepareQuantizeReference: from float, the output's scale and zero point (AffineQuantize); from an
   // integer type, QuantizeMultiplier of double(input scale) / double(output scale) (Requantize).
   static constexpr void requantize(const quantized_operands& q, const node&, kernel_params& p) {
-    if (p.type == dtype::f32) p.quantize.scale_bits = std::bit_cast<std::uint32_t>(q.out.scale);
+    if (p.type == dtype::f32) p.set(quantize_fields{std::bit_cast<std::uint32_t>(q.out.scale)});
     else q.set_multiplier(p.output_multiplier, p.output_shift, static_cast<double>(q.in.scale) / static_cast<double>(q.out.scale));
   }
 

@@ -1,5 +1,5 @@
 #pragma once
-// lstm, gru, rnn: ONNX's LSTM, GRU and RNN on float32 (attrs.recurrent; the kernels in
+// lstm, gru, rnn: ONNX's LSTM, GRU and RNN on float32 (attrs.recurrent(); the kernels in
 // kernel/reference/recurrent.hpp). An IR node has one result, so the op's is packed: Y (when an output reads
 // it), then the final hidden state Y_h, the final cell state Y_c (lstm), then the gate scratch of one step, in
 // one 1-D tensor; the ONNX importer reads Y, Y_h and Y_c out of it with slices (Y, first, is a view). Operands:
@@ -43,7 +43,7 @@ struct recurrent_op : op_defaults {
   static constexpr shape infer(Module& m, std::int32_t node_id) {
     const node& n = m.node_at(node_id);
     const shape x = m.tensor_at(n.inputs[0]).dims;
-    const recurrent_fields& f = n.attrs.recurrent;
+    const recurrent_fields& f = n.attrs.recurrent();
     if (x.rank != 3 || f.hidden < 1 || x.elements() < 1) {
       m.fail({error_code::input_shapes_differ, node_id, n.kind, make_shape(0, 0, 0), x, {.input_slot = 0}});
       return x;
@@ -69,15 +69,16 @@ struct recurrent_op : op_defaults {
   // Its fields, and which optional operands the node has.
   template <class Module>
   static constexpr void prepare(const Module&, const node& n, kernel_params& p) {
-    p.recurrent = n.attrs.recurrent;
-    p.recurrent.present = 0;
+    recurrent_fields f = n.attrs.recurrent();
+    f.present = 0;
     for (std::int32_t k = 0; k < n.input_count; ++k)
-      if (n.inputs[static_cast<std::size_t>(k)] >= 0) p.recurrent.present |= 1u << k;
+      if (n.inputs[static_cast<std::size_t>(k)] >= 0) f.present |= 1u << k;
+    p.set(f);
   }
   // Per step and direction, every gate row dotted with the input and the hidden state.
   template <class Module>
   static constexpr std::int64_t macs(const Module& m, const node& n, const shape&) {
-    const kernel::reference::recurrent::extents e(m.tensor_at(n.inputs[0]).dims, n.attrs.recurrent);
+    const kernel::reference::recurrent::extents e(m.tensor_at(n.inputs[0]).dims, n.attrs.recurrent());
     return std::int64_t{e.seq} * e.directions * e.batch * gates * e.hidden * (e.input + e.hidden);
   }
 
@@ -88,11 +89,11 @@ struct recurrent_op : op_defaults {
 
   template <class Writer>
   static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
-    put_fields(w, a.recurrent);
+    put_fields(w, a.recurrent());
   }
   template <class Writer>
   static void put_params(Writer& w, const kernel_params& p) {
-    put_fields(w, p.recurrent);
+    put_fields(w, p.recurrent());
   }
   template <class Writer>
   static void put_fields(Writer& w, const recurrent_fields& f) {

@@ -1,6 +1,6 @@
 #pragma once
 // resize_nearest, resize_linear and resize_cubic: the input resampled to the shape attrs.target, each result index along a
-// resized axis mapped to an input coordinate as attrs.resize says (TFLM's float arithmetic for TFLite's
+// resized axis mapped to an input coordinate as attrs.resize() says (TFLM's float arithmetic for TFLite's
 // RESIZE_NEAREST_NEIGHBOR and RESIZE_BILINEAR, ONNX's for Resize and Upsample). The descriptors of
 // op_kind::resize_nearest, resize_linear and resize_cubic (ops/descriptor.hpp); kernels in kernel/reference/resize.hpp.
 #include <cstdint>
@@ -24,7 +24,7 @@ struct resize_op : Base {
     const shape& out = n.attrs.target;
     bool fits = out.rank == in.rank;
     for (std::int32_t d = 0; fits && d < in.rank; ++d)
-      fits = out[d] >= 1 && ((n.attrs.resize.resized_axes >> d & 1u) != 0 || out[d] == in[d]);
+      fits = out[d] >= 1 && ((n.attrs.resize().resized_axes >> d & 1u) != 0 || out[d] == in[d]);
     if (!fits) {
       m.fail({error_code::input_shapes_differ, node_id, n.kind, out, in, {}});
       return in;
@@ -33,16 +33,16 @@ struct resize_op : Base {
   }
   template <class Module>
   static constexpr void prepare(const Module&, const node& n, kernel_params& p) {
-    p.resize = n.attrs.resize;
+    p.set(n.attrs.resize());
   }
 
   template <class Writer>
   static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
-    put_fields(w, a.resize);
+    put_fields(w, a.resize());
   }
   template <class Writer>
   static void put_params(Writer& w, const kernel_params& p) {
-    put_fields(w, p.resize);
+    put_fields(w, p.resize());
   }
   // "  tflite align_corners 0 half_pixel_centers 1 axes 6", "  half_pixel round_prefer_floor axes 12" (nearest),
   // "  half_pixel antialias 1 exclude_outside 0 a -0.75 axes 12" (cubic; linear without a); axes: a bit per dim.
@@ -84,7 +84,7 @@ struct resize_linear : resize_op<op_defaults, op_kind::resize_linear> {
 
   template <class Params>
   [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {
-    if (p->resize.coordinates == resize_coordinates::tflite)
+    if (p->resize().coordinates == resize_coordinates::tflite)
       kernel::reference::resize_bilinear_tflite(p, operands[0], result);
     else
       kernel::reference::resize_interpolate_onnx(p, operands[0], result, kernel::reference::resize_detail::linear_weight{});
@@ -102,7 +102,7 @@ struct resize_cubic : resize_op<op_defaults, op_kind::resize_cubic> {
   template <class Params>
   [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {
     kernel::reference::resize_interpolate_onnx(p, operands[0], result,
-                                               kernel::reference::resize_detail::cubic_weight{p->resize.cubic_coeff_a()});
+                                               kernel::reference::resize_detail::cubic_weight{p->resize().cubic_coeff_a()});
   }
 };
 

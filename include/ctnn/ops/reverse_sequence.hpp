@@ -34,7 +34,7 @@ struct reverse_sequence : any_type_move {
   template <class Module>
   static constexpr void prepare(const Module& m, const node& n, kernel_params& p) {
     p.axis = n.attrs.axis;  // the time axis
-    p.gather = {0, m.tensor_at(n.inputs[1]).type};
+    p.set(gather_fields{0, m.tensor_at(n.inputs[1]).type});
   }
   template <class Module>
   static constexpr std::int64_t macs(const Module&, const node&, const shape&) {
@@ -50,7 +50,7 @@ struct reverse_sequence : any_type_move {
     for (std::int64_t r = 0; r < rows; ++r)
       for (std::int64_t c = 0; c < columns; ++c) {
         const std::int64_t b = time_axis == 0 ? c : r, t = time_axis == 0 ? r : c;
-        std::int64_t length = p->gather.indices == dtype::i64 ? static_cast<const std::int64_t*>(lengths)[b]
+        std::int64_t length = p->gather().indices == dtype::i64 ? static_cast<const std::int64_t*>(lengths)[b]
                                                               : static_cast<const std::int32_t*>(lengths)[b];
         length = length < 0 ? 0 : length > time ? time : length;
         const std::int64_t from_t = t < length ? length - 1 - t : t;

@@ -53,7 +53,7 @@ struct scatter_nd : any_type_move {
   static constexpr void prepare(const Module& m, const node& n, kernel_params& p) {
     p.in2 = m.tensor_at(n.inputs[1]).dims;
     p.axis = n.attrs.axis;  // the reduction
-    p.gather = {0, m.tensor_at(n.inputs[1]).type};
+    p.set(gather_fields{0, m.tensor_at(n.inputs[1]).type});
   }
   template <class Module>
   static constexpr std::int64_t macs(const Module&, const node&, const shape&) {
@@ -103,7 +103,7 @@ struct scatter_nd : any_type_move {
   }
   template <class Params, class T>
   static constexpr void scatter(Params p, const T* data, const void* indices, const T* updates, T* output) {
-    if (p->gather.indices == dtype::i64) scatter_tuples(p, data, static_cast<const std::int64_t*>(indices), updates, output);
+    if (p->gather().indices == dtype::i64) scatter_tuples(p, data, static_cast<const std::int64_t*>(indices), updates, output);
     else scatter_tuples(p, data, static_cast<const std::int32_t*>(indices), updates, output);
   }
 

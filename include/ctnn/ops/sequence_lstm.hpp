@@ -5,7 +5,7 @@
 // node (max_node_inputs), so the importer packs each kind of gate constant into one, in TFLite's gate order (input
 // unless coupled, forget, cell, output), with a concat of constants that fold_constants computes at compile time
 // (docs/design.md §2, "Ops with more operands than a node holds; state"). Operands: the input ([batch, time,
-// features], or [time, batch, features] when attrs.sequence_lstm.time_major), the input weights [gates * cells,
+// features], or [time, batch, features] when attrs.sequence_lstm().time_major), the input weights [gates * cells,
 // features], the recurrent weights [gates * cells, outputs], the biases [gates * cells] (then the projection's
 // [outputs], when it has one), then its two states (tensor_role::state, updated in place, state_operands): the
 // output state (`batch * outputs` elements) and the cell state (`batch * cells`); the peepholes' packed vector
@@ -35,7 +35,7 @@ struct sequence_lstm : op_defaults {
   static constexpr bool takes_fused_activation = false;
   static constexpr bool has_kernel(dtype type) { return type == dtype::f32 || type == dtype::i8; }
   static constexpr std::size_t operands_read(const kernel_params& p) {
-    return static_cast<std::size_t>(p.sequence_lstm.operand_count());
+    return static_cast<std::size_t>(p.sequence_lstm().operand_count());
   }
 
   // TFLM's ValidateTensorSize, on the packed operands: a rank-3 input, weights of `gates` blocks of cells rows,
@@ -45,7 +45,7 @@ struct sequence_lstm : op_defaults {
   static constexpr shape infer(Module& m, std::int32_t node_id) {
     const node& n = m.node_at(node_id);
     const shape in = m.tensor_at(n.inputs[0]).dims;
-    const sequence_lstm_fields& f = n.attrs.sequence_lstm;
+    const sequence_lstm_fields& f = n.attrs.sequence_lstm();
     const auto fail = [&](std::int32_t slot, const shape& expected) {
       const std::int32_t id = n.inputs[static_cast<std::size_t>(slot)];
       m.fail({error_code::input_shapes_differ, node_id, n.kind, expected, id < 0 ? shape{} : m.tensor_at(id).dims, {.input_slot = slot}});
@@ -89,15 +89,15 @@ struct sequence_lstm : op_defaults {
   // Its fields, and the packed input weights' extents (gates * cells rows).
   template <class Module>
   static constexpr void prepare(const Module& m, const node& n, kernel_params& p) {
-    p.sequence_lstm = n.attrs.sequence_lstm;
+    p.set(n.attrs.sequence_lstm());
     p.in2 = m.tensor_at(n.inputs[1]).dims;
   }
   // Per step and batch row, every gate row dotted with the input and the output state, and the projection.
   template <class Module>
   static constexpr std::int64_t macs(const Module& m, const node& n, const shape& out) {
-    const std::int64_t rows = out.elements() / out[2], cells = m.tensor_at(n.inputs[1]).dims[0] / n.attrs.sequence_lstm.gates();
-    const std::int64_t projection = n.attrs.sequence_lstm.projection != 0 ? cells * out[2] : 0;
-    return rows * (n.attrs.sequence_lstm.gates() * cells * (m.tensor_at(n.inputs[0]).dims[2] + out[2]) + projection);
+    const std::int64_t rows = out.elements() / out[2], cells = m.tensor_at(n.inputs[1]).dims[0] / n.attrs.sequence_lstm().gates();
+    const std::int64_t projection = n.attrs.sequence_lstm().projection != 0 ? cells * out[2] : 0;
+    return rows * (n.attrs.sequence_lstm().gates() * cells * (m.tensor_at(n.inputs[0]).dims[2] + out[2]) + projection);
   }
 
   // TFLM's EvalLstm<float> (lstm_eval.h), one batch row at a time (TFLM's time-major walk takes every row per
@@ -110,7 +110,7 @@ struct sequence_lstm : op_defaults {
   // clipped. The step's result is copied into the output state once every unit has read the old one.
   template <class Params>
   [[gnu::always_inline]] static void run_f32(Params p, const float* const* operands, float* result) {
-    const sequence_lstm_fields& f = p->sequence_lstm;
+    const sequence_lstm_fields& f = p->sequence_lstm();
     const bool time_major = f.time_major != 0, coupled = f.coupled_input_forget != 0, peephole = f.peephole != 0;
     const std::int32_t steps = time_major ? p->in[0] : p->in[1], batch = time_major ? p->in[1] : p->in[0];
     const std::int32_t features = p->in[2], outputs = p->out[2], gates = f.gates();
@@ -185,21 +185,23 @@ struct sequence_lstm : op_defaults {
     const quantization& hidden = q.operand[4];
     const quantization& cell = q.operand[5];
     constexpr double gate_scale = 1.0 / 4096, product_scale = 1.0 / 32768;
+    sequence_lstm_quant_fields gates{};
     for (std::size_t g = 0; g < 8; ++g) {
       const float activation = g < 4 ? q.in.scale : hidden.scale;
       std::int32_t shift = 0;
-      q.set_multiplier(p.sequence_lstm_quant.gate_multiplier[g], shift,
+      q.set_multiplier(gates.gate_multiplier[g], shift,
                        static_cast<double>(activation * n.attrs.sequence_lstm_scales.weight_scale(g)) / gate_scale);
       // QuantizeMultiplier's shift of a positive multiplier is within [-31, 31]; checked_shift checks it.
-      p.sequence_lstm_quant.gate_shift[g] = static_cast<std::int8_t>(shift < -128 ? -128 : shift > 127 ? 127 : shift);
+      gates.gate_shift[g] = static_cast<std::int8_t>(shift < -128 ? -128 : shift > 127 ? 127 : shift);
     }
+    p.set(gates);
     q.set_multiplier(p.input_multiplier, p.input_shift, product_scale * static_cast<double>(cell.scale) / static_cast<double>(cell.scale));
     q.set_multiplier(p.input2_multiplier, p.input2_shift, product_scale * product_scale / static_cast<double>(cell.scale));
     q.set_multiplier(p.output_multiplier, p.output_shift, product_scale * product_scale / static_cast<double>(hidden.scale));
     p.output_offset = hidden.zero_point;
     p.input2_offset = ctnn::detail::quant::wrapping_neg(hidden.zero_point);
     p.left_shift = 15 + ctnn::detail::quant::checked_log2(cell.scale).exponent - 3;
-    const float clip = n.attrs.sequence_lstm.cell_clip();
+    const float clip = n.attrs.sequence_lstm().cell_clip();
     const double quantized_clip = static_cast<double>(clip) / static_cast<double>(cell.scale);
     // NaN (a NaN clip or cell scale) as no clip: the int16 range.
     const auto bound = static_cast<std::int32_t>(!(quantized_clip < 32767.0) ? 32767.0 : quantized_clip < -32768.0 ? -32768.0 : quantized_clip);
@@ -210,7 +212,7 @@ struct sequence_lstm : op_defaults {
   static constexpr recipe_shift checked_shift(const kernel_params& recipe) {
     std::int32_t largest = recipe.output_shift > recipe.input_shift ? recipe.output_shift : recipe.input_shift;
     if (recipe.input2_shift > largest) largest = recipe.input2_shift;
-    for (const std::int8_t shift : recipe.sequence_lstm_quant.gate_shift) largest = shift > largest ? std::int32_t{shift} : largest;
+    for (const std::int8_t shift : recipe.sequence_lstm_quant().gate_shift) largest = shift > largest ? std::int32_t{shift} : largest;
     return {largest, false};
   }
 
@@ -222,11 +224,11 @@ struct sequence_lstm : op_defaults {
 
   template <class Writer>
   static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
-    put_fields(w, a.sequence_lstm);
+    put_fields(w, a.sequence_lstm());
   }
   template <class Writer>
   static void put_params(Writer& w, const kernel_params& p) {
-    put_fields(w, p.sequence_lstm);
+    put_fields(w, p.sequence_lstm());
   }
   template <class Writer>
   static void put_fields(Writer& w, const sequence_lstm_fields& f) {

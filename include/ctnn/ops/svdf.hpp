@@ -4,7 +4,7 @@
 // [filters, memory], bias [units] (optional), and its activation state [batch, memory * filters], a state
 // tensor (tensor_role::state) the kernel updates in place: each run shifts every filter's memory by one step,
 // appends the filter's response to the input, and sums each unit's `rank` filters, weighted over time. The
-// result is [batch, units], units = filters / attrs.svdf.rank. The descriptor of op_kind::svdf
+// result is [batch, units], units = filters / attrs.svdf().rank. The descriptor of op_kind::svdf
 // (ops/descriptor.hpp).
 #include <algorithm>
 #include <cstdint>
@@ -34,7 +34,7 @@ struct svdf : op_defaults {
     const shape features = m.tensor_at(n.inputs[1]).dims;
     const shape time = m.tensor_at(n.inputs[2]).dims;
     const shape state = m.tensor_at(n.inputs[4]).dims;
-    const std::int32_t rank = n.attrs.svdf.rank;
+    const std::int32_t rank = n.attrs.svdf().rank;
     const auto fail = [&](std::int32_t slot, const shape& got) {
       m.fail({error_code::input_shapes_differ, node_id, n.kind, in, got, {.input_slot = slot}});
       return in;
@@ -59,8 +59,9 @@ struct svdf : op_defaults {
     p.in2 = m.tensor_at(n.inputs[1]).dims;
     p.in3 = m.tensor_at(n.inputs[2]).dims;
     p.has_bias = n.inputs[3] >= 0 ? 1 : 0;
-    p.svdf = n.attrs.svdf;
-    p.svdf.state_type = m.tensor_at(n.inputs[4]).type;
+    svdf_fields f = n.attrs.svdf();
+    f.state_type = m.tensor_at(n.inputs[4]).type;
+    p.set(f);
   }
   static constexpr std::size_t operands_read(const kernel_params&) { return 5; }
   // TFLM's PrepareSvdf (int8): the input times the feature weights to the state's scale, the state times the
@@ -71,7 +72,9 @@ struct svdf : op_defaults {
     const quantization& state = q.operand[4];
     q.set_multiplier(p.input_multiplier, p.input_shift, static_cast<double>(q.in.scale * features.scale / state.scale));
     q.set_multiplier(p.output_multiplier, p.output_shift, static_cast<double>(state.scale * time.scale / q.out.scale));
-    p.svdf.state_offset = ctnn::detail::quant::wrapping_neg(state.zero_point);
+    svdf_fields f = p.svdf();
+    f.state_offset = ctnn::detail::quant::wrapping_neg(state.zero_point);
+    p.set(f);
   }
   static constexpr recipe_shift checked_shift(const kernel_params& recipe) {
     return {recipe.input_shift > recipe.output_shift ? recipe.input_shift : recipe.output_shift, false};
@@ -120,7 +123,7 @@ struct svdf : op_defaults {
   // targets.
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
-    if (p->svdf.state_type == dtype::i16) run_integer<std::int16_t>(p, operands, static_cast<std::int8_t*>(result));
+    if (p->svdf().state_type == dtype::i16) run_integer<std::int16_t>(p, operands, static_cast<std::int8_t*>(result));
     else run_integer<std::int8_t>(p, operands, static_cast<std::int8_t*>(result));
   }
 
@@ -129,7 +132,7 @@ struct svdf : op_defaults {
     std::int32_t batch, input_size, filters, memory, rank, units;
     template <class Params>
     static constexpr shape_of read(Params p) {
-      return {p->in[0], p->in[1], p->in2[0], p->in3[1], p->svdf.rank, p->out[1]};
+      return {p->in[0], p->in[1], p->in2[0], p->in3[1], p->svdf().rank, p->out[1]};
     }
   };
 
@@ -152,6 +155,7 @@ struct svdf : op_defaults {
     auto* state = static_cast<State*>(const_cast<void*>(operands[4]));  // state_operands: writable by construction
     shift_state(state, s);
     constexpr std::int32_t lowest = std::numeric_limits<State>::min(), highest = std::numeric_limits<State>::max();
+    const std::int32_t state_offset = p->svdf().state_offset;
     for (std::int32_t b = 0; b < s.batch; ++b)
       for (std::int32_t f = 0; f < s.filters; ++f) {
         std::int32_t dot = 0;
@@ -159,7 +163,7 @@ struct svdf : op_defaults {
           dot = q::wrapping_add(dot, features[f * s.input_size + k] * (input[b * s.input_size + k] + p->input_offset));
         dot = q::multiply_by_quantized_multiplier(dot, p->input_multiplier, p->input_shift);
         dot = std::min(std::max(lowest, dot), highest);
-        state[(b * s.filters + f) * s.memory + s.memory - 1] = static_cast<State>(dot - p->svdf.state_offset);
+        state[(b * s.filters + f) * s.memory + s.memory - 1] = static_cast<State>(dot - state_offset);
       }
     for (std::int32_t b = 0; b < s.batch; ++b)
       for (std::int32_t u = 0; u < s.units; ++u) {
@@ -168,7 +172,7 @@ struct svdf : op_defaults {
           const std::int32_t f = u * s.rank + r;
           std::int32_t filtered = 0;
           for (std::int32_t t = 0; t < s.memory; ++t)
-            filtered = q::wrapping_add(filtered, time[f * s.memory + t] * (state[(b * s.filters + f) * s.memory + t] + p->svdf.state_offset));
+            filtered = q::wrapping_add(filtered, time[f * s.memory + t] * (state[(b * s.filters + f) * s.memory + t] + state_offset));
           sum = q::wrapping_add(sum, filtered);
         }
         const std::int32_t scaled = q::multiply_by_quantized_multiplier(sum, p->output_multiplier, p->output_shift) + p->output_offset;

@@ -1,7 +1,7 @@
 #pragma once
-// top_k: the attrs.top_k.k largest (attrs.top_k.largest 1) or smallest (0) elements of its input (float32,
+// top_k: the attrs.top_k().k largest (attrs.top_k().largest 1) or smallest (0) elements of its input (float32,
 // int32 or int64) along attrs.axis, in that order, equal values by lower index first (ONNX TopK); its result
-// is their values (attrs.top_k.indices 0, ONNX's first output, of the input's type) or their positions along
+// is their values (attrs.top_k().indices 0, ONNX's first output, of the input's type) or their positions along
 // the axis (1, the second, int64: attrs.out_type), shaped as the input with the axis' extent k. NaN orders
 // above every number (numpy's sort), so largest puts it first. The ONNX importer adds one node per output in
 // use. The descriptor of op_kind::top_k (ops/descriptor.hpp).
@@ -26,12 +26,12 @@ struct top_k : op_defaults {
     const node& n = m.node_at(node_id);
     const tensor& in = m.tensor_at(n.inputs[0]);
     shape out = in.dims;
-    const dtype result = n.attrs.top_k.indices != 0 ? dtype::i64 : in.type;
+    const dtype result = n.attrs.top_k().indices != 0 ? dtype::i64 : in.type;
     if (n.attrs.axis < 0 || n.attrs.axis >= out.rank || n.attrs.out_type != result) {
       m.fail({error_code::invalid_axis, node_id, n.kind, {}, out, {.axis = n.attrs.axis, .rank_actual = out.rank}});
       return out;
     }
-    const std::int32_t k = n.attrs.top_k.k;
+    const std::int32_t k = n.attrs.top_k().k;
     if (k < 1 || k > out[n.attrs.axis]) {
       m.fail({error_code::input_shapes_differ, node_id, n.kind, out, make_shape(k), {.faulty_operand = 1}});
       return out;
@@ -42,7 +42,7 @@ struct top_k : op_defaults {
   template <class Module>
   static constexpr void prepare(const Module&, const node& n, kernel_params& p) {
     p.axis = n.attrs.axis;
-    p.top_k = n.attrs.top_k;
+    p.set(n.attrs.top_k());
   }
   template <class Module>
   static constexpr std::int64_t macs(const Module& m, const node& n, const shape& out) {
@@ -72,11 +72,11 @@ struct top_k : op_defaults {
   template <bool Indices, class Params, class T, class Out>
   static constexpr void select(Params p, const T* input, Out* result) {
     const std::int32_t axis = p->axis;
-    const std::int64_t dim = p->in[axis], k = p->top_k.k;
+    const std::int64_t dim = p->in[axis], k = p->top_k().k;
     std::int64_t outer = 1, inner = 1;
     for (std::int32_t d = 0; d < axis; ++d) outer *= p->in[d];
     for (std::int32_t d = axis + 1; d < p->in.rank; ++d) inner *= p->in[d];
-    const bool largest = p->top_k.largest != 0;
+    const bool largest = p->top_k().largest != 0;
     for (std::int64_t o = 0; o < outer; ++o)
       for (std::int64_t i = 0; i < inner; ++i) {
         const T* row = input + o * dim * inner + i;
@@ -99,14 +99,14 @@ struct top_k : op_defaults {
   // through the untyped result.
   template <class Params>
   [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {
-    if (p->top_k.indices == 0) return select<false>(p, operands[0], result);
+    if (p->top_k().indices == 0) return select<false>(p, operands[0], result);
     void* indices = result;
     select<true>(p, operands[0], static_cast<std::int64_t*>(indices));
   }
   template <class Params>
   [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
     const auto run = [&]<class T>(T) {
-      if (p->top_k.indices != 0) select<true>(p, static_cast<const T*>(operands[0]), static_cast<std::int64_t*>(result));
+      if (p->top_k().indices != 0) select<true>(p, static_cast<const T*>(operands[0]), static_cast<std::int64_t*>(result));
       else select<false>(p, static_cast<const T*>(operands[0]), static_cast<T*>(result));
     };
     if (p->type == dtype::i64) run(std::int64_t{});
@@ -116,14 +116,14 @@ struct top_k : op_defaults {
   template <class Writer>
   static void put_attributes(Writer& w, const op_attributes& a, const printed_op&) {
     w.field("  axis ", a.axis);
-    w.field(" k ", a.top_k.k);
-    w.put(a.top_k.largest != 0 ? " largest" : " smallest");
-    w.put(a.top_k.indices != 0 ? " indices" : " values");
+    w.field(" k ", a.top_k().k);
+    w.put(a.top_k().largest != 0 ? " largest" : " smallest");
+    w.put(a.top_k().indices != 0 ? " indices" : " values");
   }
   template <class Writer>
   static void put_params(Writer& w, const kernel_params& p) {
     w.field("  axis ", p.axis);
-    w.field(" k ", p.top_k.k);
+    w.field(" k ", p.top_k().k);
   }
 };
 

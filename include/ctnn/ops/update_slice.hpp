@@ -38,7 +38,7 @@ struct update_slice : any_type_move {
   template <class Module>
   static constexpr void prepare(const Module& m, const node& n, kernel_params& p) {
     p.in2 = m.tensor_at(n.inputs[1]).dims;
-    p.gather = {0, m.tensor_at(n.inputs[2]).type};  // the start's element type
+    p.set(gather_fields{0, m.tensor_at(n.inputs[2]).type});  // the start's element type
   }
   template <class Module>
   static constexpr std::int64_t macs(const Module&, const node&, const shape&) {
@@ -58,7 +58,7 @@ struct update_slice : any_type_move {
       step *= p->out[d];
     }
     for (std::int32_t d = 0; d < rank; ++d) {
-      std::int64_t first = p->gather.indices == dtype::i64 ? static_cast<const std::int64_t*>(start)[d]
+      std::int64_t first = p->gather().indices == dtype::i64 ? static_cast<const std::int64_t*>(start)[d]
                                                            : static_cast<const std::int32_t*>(start)[d];
       const std::int64_t last = p->out[d] - p->in2[d];
       first = first < 0 ? 0 : first > last ? last : first;

@@ -39,7 +39,7 @@ constexpr bool copies_onto_itself(const Module& m, const kernel_call& call) {
     const std::int64_t first = ops::slice::contiguous_offset(in.dims, n.attrs.slice);
     return first >= 0 && size_of(in.type) == size_of(m.tensor_at(call.result).type) && at(n.inputs[0], first * element);
   }
-  if (f.joins_operands && call.params.concat.rescales_inputs == 0) {
+  if (f.joins_operands && call.params.concat().rescales_inputs == 0) {
     const shape& dims = m.tensor_at(call.result).dims;
     const std::int32_t axis = n.attrs.axis < 0 ? n.attrs.axis + dims.rank : n.attrs.axis;
     for (std::int32_t d = 0; d < axis; ++d)

@@ -154,7 +154,7 @@ constexpr void apply_patch_plan(Module& m, const patch_plan& p) {
       fetch.inputs[2] = latest;
       fetch.input_count = i == 0 ? 1 : 3;
       fetch.attrs.target = buffer_dims;
-      fetch.attrs.fetch = {kept > 0 ? h.begin[0] - previous_begin : 0, kept, first, h.end[0] - first};
+      fetch.attrs.set(row_fetch_fields{kept > 0 ? h.begin[0] - previous_begin : 0, kept, first, h.end[0] - first});
       fetch.output = new_tensor(image, buffer_dims, numbered("input_rows", static_cast<std::size_t>(i)));
       if (i > 0) m.tensor_at(fetch.output).alias_of = m.storage_root(buffer);
       m.nodes[static_cast<std::size_t>(at)] = fetch;
@@ -173,7 +173,7 @@ constexpr void apply_patch_plan(Module& m, const patch_plan& p) {
       crop.inputs[0] = p.streamed ? buffer : input;
       crop.input_count = 1;
       crop.attrs.target = extent(m.tensor_at(input), 0);
-      crop.attrs.patch = {p.streamed ? 0 : h.begin[0], w.begin[0]};  // streamed: the patch row's rows start the buffer
+      crop.attrs.set(patch_fields{p.streamed ? 0 : h.begin[0], w.begin[0]});  // streamed: the patch row's rows start the buffer
       crop.output = new_tensor(m.tensor_at(input), crop.attrs.target, numbered(m.tensor_at(input).label.view(), patch));
       m.nodes[static_cast<std::size_t>(at)] = crop;
       m.tensor_at(crop.output).producer = at++;
@@ -203,7 +203,7 @@ constexpr void apply_patch_plan(Module& m, const patch_plan& p) {
       paste.inputs[1] = patch == 0 ? -1 : latest;  // orders the pastes; the kernel writes only its region of the view
       paste.input_count = patch == 0 ? 1 : 2;
       paste.attrs.target = out;
-      paste.attrs.patch = {h.begin[static_cast<std::size_t>(ops)], w.begin[static_cast<std::size_t>(ops)]};
+      paste.attrs.set(patch_fields{h.begin[static_cast<std::size_t>(ops)], w.begin[static_cast<std::size_t>(ops)]});
       if (patch == 0) {
         paste.output = whole;
       } else {

@@ -138,7 +138,7 @@ constexpr void import_cumsum(S& s, const node_view& n, const operands& o, std::i
   if (reverse != 0 && reverse != 1) return s.attribute_error(attribute::reverse, reverse);
   op_attributes a{};
   a.axis = static_cast<std::int32_t>(axis < 0 ? axis + xs.rank : axis);
-  a.cumsum = {static_cast<std::int32_t>(exclusive), static_cast<std::int32_t>(reverse)};
+  a.set(cumsum_fields{static_cast<std::int32_t>(exclusive), static_cast<std::int32_t>(reverse)});
   define(s, result, s.add_node(s.current_kind, a, {as_onnx(s, o.id[0], 0)}, s.label_of(result)), false);
 }
 

@@ -272,8 +272,8 @@ constexpr void import_lrn(S& s, const node_view& n, const operands& o, std::int3
   for (const auto& k : coefficients)
     if (k.value - k.value != 0.0f) return s.attribute_error(k.name, millionths(k.value));
   op_attributes a{};
-  a.lrn = {static_cast<std::int32_t>(size), std::bit_cast<std::uint32_t>(alpha), std::bit_cast<std::uint32_t>(beta),
-           std::bit_cast<std::uint32_t>(bias)};
+  a.set(lrn_fields{static_cast<std::int32_t>(size), std::bit_cast<std::uint32_t>(alpha), std::bit_cast<std::uint32_t>(beta),
+                   std::bit_cast<std::uint32_t>(bias)});
   define(s, result, s.add_node(s.current_kind, a, {as_onnx(s, o.id[0], 0)}, s.label_of(result)), false);
 }
 

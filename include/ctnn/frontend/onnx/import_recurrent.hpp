@@ -127,7 +127,7 @@ constexpr void import_recurrent(S& s, const node_view& n, const operands& o, std
   f.writes_sequence = used[0] ? 1 : 0;
   const auto as_ir = [&](std::uint32_t k) -> std::int32_t { return operand(k) >= 0 ? as_onnx(s, operand(k), k) : -1; };
   op_attributes a{};
-  a.recurrent = f;
+  a.set(f);
   // W [dirs, gates * hidden, input] and R [dirs, gates * hidden, hidden] as the kernels read them, k-major
   // (kernel/reference/recurrent.hpp): constants re-laid out at compile time in panels of the kernel's column
   // block ([dirs * gates * hidden / panel, input or hidden, panel]: rows of one panel are contiguous), others
@@ -151,7 +151,7 @@ constexpr void import_recurrent(S& s, const node_view& n, const operands& o, std
   if (s.failed()) return;
   const std::int32_t lengths = sequence_lengths(s, operand(4), batch, seq);
   if (s.failed()) return;
-  a.recurrent = f;
+  a.set(f);
   const name label = numbered(name_of(s.current), static_cast<std::size_t>(s.node_index));
   const std::int32_t packed = lstm ? s.add_node(s.current_kind, a, {x, w, r, b, h0, as_ir(6), as_ir(7), lengths}, label)
                                    : s.add_node(s.current_kind, a, {x, w, r, b, h0, lengths}, label);

@@ -34,11 +34,12 @@ constexpr void import_top_k(S& s, const node_view& n, const operands& o, std::in
   const std::int32_t x = as_onnx(s, o.id[0], 0);
   op_attributes a{};
   a.axis = along;
-  a.top_k = {static_cast<std::int32_t>(k), static_cast<std::int32_t>(largest), static_cast<std::int32_t>(sorted), 0};
+  top_k_fields kept{static_cast<std::int32_t>(k), static_cast<std::int32_t>(largest), static_cast<std::int32_t>(sorted), 0};
   for (std::uint32_t output = 0; output < n.output_count && !s.failed(); ++output) {
     if (s.f.output_name(n, output).length == 0) continue;  // omitted
     const auto v = static_cast<std::int32_t>(result + static_cast<std::int32_t>(output));
-    a.top_k.indices = output == 0 ? 0 : 1;
+    kept.indices = output == 0 ? 0 : 1;
+    a.set(kept);
     a.out_type = output == 0 ? type : dtype::i64;
     define(s, v, s.add_node(s.current_kind, a, {x}, s.label_of(v)), false);
   }

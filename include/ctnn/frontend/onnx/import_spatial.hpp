@@ -236,7 +236,7 @@ constexpr void import_resize(S& s, const node_view& n, const operands& o, std::i
   if (s.pass_too_large(target))  // a result of 2^31 bytes or more
     return scales_attribute ? s.attribute_error(attribute::scales, 0) : s.operand_error(from_sizes ? 3 : legacy ? 1 : 2);
   op_attributes a{};
-  a.resize = fields;
+  a.set(fields);
   a.target = target;
   const std::int32_t x = nhwc ? as_nhwc(s, o.id[0], 0) : as_onnx(s, o.id[0], 0);
   define(s, result, s.add_node(r.kind, a, {x}, s.label_of(result)), nhwc);

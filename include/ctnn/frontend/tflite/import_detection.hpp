@@ -135,7 +135,7 @@ constexpr void import_detection_postprocess(S& s, op_import& im) {
                     k == 0 ? make_shape(1, static_cast<std::int32_t>(needed < 1 ? 1 : needed < 0x7fffffff ? needed : 0x7fffffff), 4) : wanted[k], t.dims);
   }
   f.capacity = capacity;
-  im.attrs.detection = f;
+  im.attrs.set(f);
   im.attrs.out_type = dtype::f32;
   const name label = numbered(name_of(im.plan.kind), static_cast<std::size_t>(im.op));
   const shape& score_dims = s.m.tensor_at(scores).dims;

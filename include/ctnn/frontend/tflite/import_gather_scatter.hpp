@@ -94,8 +94,10 @@ constexpr void import_cumsum(S& s, op_import& im) {
   if (axis < 0) return;
   im.attrs.axis = normalised_axis(s, im, constant_i32(s, axis, 0), in.rank);
   flatbuffers::reader& r = s.f.reader();
-  im.attrs.cumsum.exclusive = r.scalar<bool>(im.plan.options, schema::cumsum::exclusive, false) ? 1 : 0;
-  im.attrs.cumsum.reverse = r.scalar<bool>(im.plan.options, schema::cumsum::reverse, false) ? 1 : 0;
+  cumsum_fields f{};
+  f.exclusive = r.scalar<bool>(im.plan.options, schema::cumsum::exclusive, false) ? 1 : 0;
+  f.reverse = r.scalar<bool>(im.plan.options, schema::cumsum::reverse, false) ? 1 : 0;
+  im.attrs.set(f);
   s.take_reader_error();
 }
 

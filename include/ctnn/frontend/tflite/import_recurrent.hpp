@@ -30,7 +30,9 @@ constexpr void import_svdf(S& s, op_import& im) {
   const std::int32_t rank = s.f.reader().template scalar<std::int32_t>(im.plan.options, schema::svdf::rank, 0);
   if (s.take_reader_error()) return;
   if (rank <= 0) return option_error(s, im, schema::svdf::rank, rank);
-  im.attrs.svdf.rank = rank;
+  svdf_fields f{};
+  f.rank = rank;
+  im.attrs.set(f);
   const tensor& in = s.m.tensor_at(im.inputs[0]);
   const tensor& time = s.m.tensor_at(im.inputs[2]);
   const tensor& state = s.m.tensor_at(im.inputs[4]);
@@ -143,12 +145,12 @@ constexpr void import_sequence_lstm(S& s, op_import& im) {
   if (cell_activation != activation_function::tanh)
     return option_error(s, im, option::fused_activation, static_cast<std::int64_t>(cell_activation));
   im.attrs.fused = activation::tanh;
-  im.attrs.sequence_lstm = {time_major ? 1 : 0,
-                            std::bit_cast<std::uint32_t>(cell_clip),
-                            coupled ? 1 : 0,
-                            peephole ? 1 : 0,
-                            projection ? (projection_bias ? 2 : 1) : 0,
-                            std::bit_cast<std::uint32_t>(projection_clip)};
+  im.attrs.set(sequence_lstm_fields{time_major ? 1 : 0,
+                                    std::bit_cast<std::uint32_t>(cell_clip),
+                                    coupled ? 1 : 0,
+                                    peephole ? 1 : 0,
+                                    projection ? (projection_bias ? 2 : 1) : 0,
+                                    std::bit_cast<std::uint32_t>(projection_clip)});
 
   const tensor& in = s.m.tensor_at(file[slot::input]);
   const bool integer = in.type == dtype::i8;
@@ -224,7 +226,7 @@ constexpr void import_sequence_lstm(S& s, op_import& im) {
                file[slot::cell_state],
                peephole ? packed(slot::peepholes, 3, -1, "lstm_peepholes") : -1,
                file[slot::projection_weights]};
-  im.input_count = im.attrs.sequence_lstm.operand_count();
+  im.input_count = im.attrs.sequence_lstm().operand_count();
 }
 
 // Every variable tensor a node reads must be that node's state (its descriptor's state_operands), and no

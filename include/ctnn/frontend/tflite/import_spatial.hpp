@@ -48,10 +48,12 @@ constexpr void import_resize(S& s, op_import& im) {
   const shape out = make_shape(in[0], height, width, in[3]);
   if (!expect_output_shape(s, im, im.out, out)) return;
   im.attrs.target = out;
-  im.attrs.resize.coordinates = resize_coordinates::tflite;
-  im.attrs.resize.tflite_options = (align_corners ? resize_fields::align_corners_bit : 0u) |
-                                   (half_pixel_centers ? resize_fields::half_pixel_centers_bit : 0u);
-  im.attrs.resize.resized_axes = 0b0110u;  // H and W of NHWC
+  resize_fields f{};
+  f.coordinates = resize_coordinates::tflite;
+  f.tflite_options = (align_corners ? resize_fields::align_corners_bit : 0u) |
+                     (half_pixel_centers ? resize_fields::half_pixel_centers_bit : 0u);
+  f.resized_axes = 0b0110u;  // H and W of NHWC
+  im.attrs.set(f);
 }
 
 // MIRROR_PAD (mode REFLECT or SYMMETRIC; constant int32 or int64 paddings [rank, 2], as TFLM reads): each pad

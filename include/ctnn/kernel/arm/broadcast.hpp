@@ -252,7 +252,7 @@ struct broadcast_binary_kernel : kernel::detail::reads_constants_as_stored {
   [[gnu::always_inline]] static void prelu_row(const std::int8_t* x, const std::int8_t* alpha, std::int8_t* out, std::int32_t a0,
                                                std::int32_t b0) {
     const std::int8_t* positive = prelu_positive_table_v<P.input_offset, P.output_multiplier, P.output_shift, P.output_offset>.data() + 128;
-    constexpr std::int32_t negative_multiplier = P.negative_side.multiplier;
+    constexpr std::int32_t negative_multiplier = P.negative_side().multiplier;
     constexpr std::int32_t magnitude =
         negative_multiplier < 0 ? ctnn::detail::quant::wrapping_neg(negative_multiplier) : negative_multiplier;
 #pragma GCC unroll 2
@@ -262,7 +262,7 @@ struct broadcast_binary_kernel : kernel::detail::reads_constants_as_stored {
       if (shifted >= 0) {
         out[k] = positive[v];
       } else {
-        std::int32_t scaled = scale_plus<magnitude, P.negative_side.shift, 0>(shifted * (at<walk.b_steps>(alpha, k, b0) + P.input2_offset));
+        std::int32_t scaled = scale_plus<magnitude, P.negative_side().shift, 0>(shifted * (at<walk.b_steps>(alpha, k, b0) + P.input2_offset));
         if constexpr (negative_multiplier < 0) scaled = ctnn::detail::quant::wrapping_neg(scaled);
         const std::int32_t value = ctnn::detail::quant::wrapping_add(P.output_offset, scaled);
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP

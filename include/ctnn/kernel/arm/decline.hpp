@@ -97,8 +97,8 @@ constexpr bool violates(kernel_decline d, const kernel_params& p) {
     case kernel_decline::width_over_256:
       return p.kind == op_kind::svdf ? p.in.rank >= 2 && p.in[1] > 256
                                      : p.in.rank == 3 && p.out.rank == 3 && (p.in[2] > 256 || p.out[2] > 256);
-    case kernel_decline::svdf_state_type: return p.svdf.state_type != dtype::i16 && p.svdf.state_type != dtype::i8;
-    case kernel_decline::lstm_form: return p.sequence_lstm.operand_count() != 6 || p.sequence_lstm.gates() != 4;
+    case kernel_decline::svdf_state_type: return p.svdf().state_type != dtype::i16 && p.svdf().state_type != dtype::i8;
+    case kernel_decline::lstm_form: return p.sequence_lstm().operand_count() != 6 || p.sequence_lstm().gates() != 4;
     case kernel_decline::dilated: return p.win.dilation_h != 1 || p.win.dilation_w != 1;
     case kernel_decline::taps_over_255: return (p.kind != op_kind::conv2d || p.groups != 1) && taps(p) > 32767 / 128;  // depthwise
     case kernel_decline::window_over_1024_bytes: return decline_detail::mve_window_too_large(p);

@@ -35,7 +35,7 @@ namespace resize_detail {
 template <kernel_params P>
 constexpr std::int32_t leading_dims() {
   std::int32_t leading = P.out.rank;
-  while (leading > 0 && (P.resize.resized_axes >> (leading - 1) & 1u) == 0) --leading;
+  while (leading > 0 && (P.resize().resized_axes >> (leading - 1) & 1u) == 0) --leading;
   return leading;
 }
 
@@ -61,10 +61,11 @@ constexpr nearest_tables<P> make_nearest_tables() {
     stride *= P.in[d];
   }
   std::size_t at = 0;
+  const resize_fields r = P.resize();
   for (std::int32_t d = 0; d < P.out.rank; ++d) {
     t.start[static_cast<std::size_t>(d)] = at;
     for (std::int32_t i = 0; i < P.out[d]; ++i) {
-      const auto source = reference::resize_detail::nearest_source(P.resize, d, i, P.in[d], P.out[d]);
+      const auto source = reference::resize_detail::nearest_source(r, d, i, P.in[d], P.out[d]);
       t.offset[at++] = static_cast<std::int32_t>(source.at * strides[static_cast<std::size_t>(d)]);
     }
   }
@@ -108,7 +109,7 @@ struct resize_nearest_kernel : kernel::detail::reads_constants_as_stored {
   static constexpr bool supports =
       dsp_available && P.kind == op_kind::resize_nearest && (P.type == dtype::i8 || P.type == dtype::u8) &&
       P.requantization == requantization_policy::tflite && P.in_place == 0 && P.in.rank == 4 && P.out.rank == 4 &&
-      leading >= 2 && P.resize.coordinates != resize_coordinates::tf_crop_and_resize &&
+      leading >= 2 && P.resize().coordinates != resize_coordinates::tf_crop_and_resize &&
       P.in.elements() < (std::int64_t{1} << 31) && P.out.elements() < (std::int64_t{1} << 31);
 
   template <std::size_t N>
@@ -164,16 +165,16 @@ template <kernel_params P>
 struct resize_bilinear_kernel : kernel::detail::reads_constants_as_stored {
   static constexpr bool shaped =
       P.kind == op_kind::resize_linear && P.type == dtype::i8 && P.requantization == requantization_policy::tflite &&
-      P.resize.coordinates == resize_coordinates::tflite && P.in_place == 0 && P.in.rank == 4 && P.out.rank == 4 &&
+      P.resize().coordinates == resize_coordinates::tflite && P.in_place == 0 && P.in.rank == 4 && P.out.rank == 4 &&
       P.in[0] == P.out[0] && P.in[3] == P.out[3] && P.in.elements() < (std::int64_t{1} << 31) &&
       P.out.elements() < (std::int64_t{1} << 31);
   static constexpr std::int32_t depth = shaped ? P.out[3] : 1;
   static constexpr std::size_t out_h = shaped ? static_cast<std::size_t>(P.out[1]) : 0,
                                out_w = shaped ? static_cast<std::size_t>(P.out[2]) : 0;
   static constexpr std::array<resize_detail::bilinear_tap, out_h> rows =
-      resize_detail::bilinear_taps<out_h>(P.resize, P.in[1], P.in[2] * depth);
+      resize_detail::bilinear_taps<out_h>(P.resize(), P.in[1], P.in[2] * depth);
   static constexpr std::array<resize_detail::bilinear_tap, out_w> columns =
-      resize_detail::bilinear_taps<out_w>(P.resize, P.in[2], depth);
+      resize_detail::bilinear_taps<out_w>(P.resize(), P.in[2], depth);
   static constexpr bool supports = dsp_available && shaped &&
                                    resize_detail::taps_inside(rows, P.in[1], P.in[2] * depth) &&
                                    resize_detail::taps_inside(columns, P.in[2], depth);

@@ -134,7 +134,7 @@ template <std::int32_t Multiplier, std::int32_t Shift, std::int32_t Offset, bool
 
 template <kernel_params P>
 struct sequence_lstm_kernel {
-  static constexpr bool time_major = P.sequence_lstm.time_major != 0;
+  static constexpr bool time_major = P.sequence_lstm().time_major != 0;
   static constexpr std::int32_t steps = time_major ? P.in[0] : P.in[1], batch = time_major ? P.in[1] : P.in[0];
   static constexpr std::int32_t features = P.in[2], cells = P.out[2];
   using input_rows = lstm_gate_rows<cells, features>;
@@ -143,8 +143,8 @@ struct sequence_lstm_kernel {
   static constexpr std::int32_t max_width = 256;
 
   static constexpr bool supports = dsp_available && P.kind == op_kind::sequence_lstm && P.type == dtype::i8 &&
-                                   P.requantization == requantization_policy::tflite && P.sequence_lstm.operand_count() == 6 &&
-                                   P.sequence_lstm.gates() == 4 && P.in_place == 0 && P.in.rank == 3 && P.out.rank == 3 &&
+                                   P.requantization == requantization_policy::tflite && P.sequence_lstm().operand_count() == 6 &&
+                                   P.sequence_lstm().gates() == 4 && P.in_place == 0 && P.in.rank == 3 && P.out.rank == 3 &&
                                    features >= 1 && cells >= 1 && features <= max_width && cells <= max_width &&
                                    P.in2[0] == 4 * cells && P.in2[1] == features && steps >= 1 && batch >= 1;
 
@@ -179,7 +179,7 @@ struct sequence_lstm_kernel {
   }
 
  private:
-  static constexpr const sequence_lstm_quant_fields& q = P.sequence_lstm_quant;
+  static constexpr sequence_lstm_quant_fields q = P.sequence_lstm_quant();
   // The reference's cell-state tanh input scaling (TFLM's lstm_internal::Tanh of a cell state of scale 2^power).
   static constexpr reference::int16::table_input_scaling cell_scaling{reference::int8::detail::tanh_of_shift(P.left_shift)};
   static constexpr bool clipped = P.activation_min > -32768 || P.activation_max < 32767;

@@ -44,8 +44,8 @@ namespace ctnn::kernel::arm::detail {
 template <kernel_params P>
 struct svdf_kernel {
   static constexpr std::int32_t batch = P.in[0], input_size = P.in[1], filters = P.in2[0], memory = P.in3[1];
-  static constexpr std::int32_t rank = P.svdf.rank, units = P.out[1];
-  static constexpr bool state16 = P.svdf.state_type == dtype::i16;
+  static constexpr std::int32_t rank = P.svdf().rank, units = P.out[1];
+  static constexpr bool state16 = P.svdf().state_type == dtype::i16;
   using state_t = std::conditional_t<state16, std::int16_t, std::int8_t>;
   static constexpr std::int32_t quads = (input_size + 3) / 4;
   static constexpr std::int32_t groups = (filters + 3) / 4;
@@ -53,7 +53,7 @@ struct svdf_kernel {
   static constexpr std::int32_t max_input_size = 256;
 
   static constexpr bool supports = dsp_available && P.kind == op_kind::svdf && P.type == dtype::i8 &&
-                                   (P.svdf.state_type == dtype::i16 || P.svdf.state_type == dtype::i8) && P.in.rank == 2 &&
+                                   (P.svdf().state_type == dtype::i16 || P.svdf().state_type == dtype::i8) && P.in.rank == 2 &&
                                    P.out.rank == 2 && P.in_place == 0 && input_size >= 1 && input_size <= max_input_size &&
                                    memory >= 1 && rank >= 1 && filters == units * rank && P.in2[1] == input_size;
 
@@ -92,7 +92,7 @@ struct svdf_kernel {
 
  private:
   static constexpr std::uint32_t offset_pair = both_halves(P.input_offset);
-  static constexpr std::int32_t state_offset = P.svdf.state_offset;
+  static constexpr std::int32_t state_offset = P.svdf().state_offset;
 
   // One batch row. Out of line: the widened input is on the stack during this call only.
   [[gnu::noinline]] static void row(const std::int8_t* input, const std::int32_t* packed, const state_t* time, const std::int32_t* bias,

@@ -34,8 +34,8 @@ template <class Params, class Run>
   for (std::int32_t d = p->axis + 1; d < p->out.rank; ++d) inner *= p->out[d];
   std::int64_t to = 0;
   for (std::int64_t o = 0; o < outer; ++o)
-    for (std::int32_t i = 0; i < p->concat.count; ++i) {
-      const std::int64_t length = p->concat.extents[static_cast<std::size_t>(i)] * inner;
+    for (std::int32_t i = 0; i < p->concat().count; ++i) {
+      const std::int64_t length = p->concat().extents[static_cast<std::size_t>(i)] * inner;
       run(i, o * length, to, length);
       to += length;
     }
@@ -151,7 +151,7 @@ namespace detail {
 
 template <class Params, class T, class Index>
 constexpr void gather_at(Params p, const T* data, const Index* indices, T* output) {
-  const std::int32_t axis = p->gather.axis;
+  const std::int32_t axis = p->gather().axis;
   std::int64_t outer = 1, inner = 1;
   for (std::int32_t d = 0; d < axis; ++d) outer *= p->in[d];
   for (std::int32_t d = axis + 1; d < p->in.rank; ++d) inner *= p->in[d];
@@ -169,13 +169,13 @@ constexpr void gather_at(Params p, const T* data, const Index* indices, T* outpu
 
 }  // namespace detail
 
-// gather: for each position before p->gather.axis, each index (p->in2's elements, in order) and the data's slice
+// gather: for each position before p->gather().axis, each index (p->in2's elements, in order) and the data's slice
 // there along the axis. An index below 0 counts from the end (ONNX); one still outside [0, extent) is
 // clamped, so that no read leaves the data (TFLite Micro leaves such an index undefined; ONNX calls it an
-// error). The indices are int32 or int64 (p->gather.indices). Any element type.
+// error). The indices are int32 or int64 (p->gather().indices). Any element type.
 template <class Params, class T>
 constexpr void gather(Params p, const T* data, const void* indices, T* output) {
-  if (p->gather.indices == dtype::i64) detail::gather_at(p, data, static_cast<const std::int64_t*>(indices), output);
+  if (p->gather().indices == dtype::i64) detail::gather_at(p, data, static_cast<const std::int64_t*>(indices), output);
   else detail::gather_at(p, data, static_cast<const std::int32_t*>(indices), output);
 }
 

@@ -271,14 +271,14 @@ constexpr void regular_nms(const packing& pk, const detection_fields& f, float* 
 }  // namespace detail
 
 // The kernel: operands box encodings [1, N, >= 4], class predictions [1, N, classes (+ 1)], anchors [N, 4]
-// (y, x, h, w), each float32 or int8 (Box, Scores, Anchor); p->detection its options, p->detection_operands the
+// (y, x, h, w), each float32 or int8 (Box, Scores, Anchor); p->detection() its options, p->detection_operands() the
 // operands' quantization, p->in and p->in2 the first two operands' extents.
 template <class Box, class Scores, class Anchor, class Params>
 constexpr void run(Params p, const Box* box_encodings, const Scores* class_predictions, const Anchor* anchors, float* result) {
-  const detection_fields& f = p->detection;
+  const detection_fields& f = p->detection();
   const packing pk(p->in, p->in2, f);
   for (std::int64_t k = 0; k < pk.decoded; ++k) result[k] = 0.0f;
-  const detection_operand_fields& q = p->detection_operands;
+  const detection_operand_fields& q = p->detection_operands();
   const auto operand_value = [&](const auto* x, std::int64_t k, std::size_t operand) {
     return detail::value_of(x, k, std::bit_cast<float>(q.scale_bits[operand]), q.zero_points[operand]);
   };

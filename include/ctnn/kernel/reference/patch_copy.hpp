@@ -35,7 +35,7 @@ constexpr void copy_pixels(const T* from, std::int32_t from_height, std::int32_t
 // out = in[:, row : row + out.H, column : column + out.W, :] (kernel_params::patch)
 template <class Params, class T>
 constexpr void crop(Params p, const T* input, T* output) {
-  detail::copy_pixels(input, p->in[1], p->in[2], p->patch.row, p->patch.column, output, p->out[1], p->out[2], 0, 0, p->out[0],
+  detail::copy_pixels(input, p->in[1], p->in[2], p->patch().row, p->patch().column, output, p->out[1], p->out[2], 0, 0, p->out[0],
                       p->out[1], p->out[2], p->out[3]);
 }
 
@@ -43,7 +43,7 @@ constexpr void crop(Params p, const T* input, T* output) {
 // (the earlier patches' results: the whole tensor is the paste's second operand, and `output` its view).
 template <class Params, class T>
 constexpr void paste(Params p, const T* patch, T* output) {
-  detail::copy_pixels(patch, p->in[1], p->in[2], 0, 0, output, p->out[1], p->out[2], p->patch.row, p->patch.column, p->in[0],
+  detail::copy_pixels(patch, p->in[1], p->in[2], 0, 0, output, p->out[1], p->out[2], p->patch().row, p->patch().column, p->in[0],
                       p->in[1], p->in[2], p->in[3]);
 }
 
@@ -56,11 +56,11 @@ constexpr void paste(Params p, const T* patch, T* output) {
 template <class Params, class T>
 void fetch_rows(Params p, const row_source* source, T* rows) {
   const std::int64_t row = static_cast<std::int64_t>(p->out[2]) * p->out[3];
-  const std::int64_t kept = row * p->fetch.kept_rows, from = row * p->fetch.kept_from;
+  const std::int64_t kept = row * p->fetch().kept_rows, from = row * p->fetch().kept_from;
   for (std::int64_t k = 0; k < kept; ++k) rows[k] = rows[from + k];  // forward: the target is never above the source
-  const auto bytes = static_cast<std::size_t>(row * p->fetch.fetched_rows) * sizeof(T);
-  if (p->fetch.fetched_rows > 0)  // a patch row inside the previous one's rows needs none
-    source->fill_rows(p->fetch.first_row, p->fetch.fetched_rows,
+  const auto bytes = static_cast<std::size_t>(row * p->fetch().fetched_rows) * sizeof(T);
+  if (p->fetch().fetched_rows > 0)  // a patch row inside the previous one's rows needs none
+    source->fill_rows(p->fetch().first_row, p->fetch().fetched_rows,
                       std::span<std::byte>{reinterpret_cast<std::byte*>(rows + kept), bytes});
 }
 

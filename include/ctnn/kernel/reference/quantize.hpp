@@ -26,7 +26,7 @@ constexpr Out saturate(std::int64_t v) {
 
 template <class Out, class Params>
 constexpr void quantize(Params p, const float* input, Out* output) {
-  const float scale = p->quantize.scale();
+  const float scale = p->quantize().scale();
   const std::int64_t elements = p->out.elements();
   for (std::int64_t i = 0; i < elements; ++i)
     output[i] = detail::saturate<Out>(ctnn::detail::quant::round_to_int(input[i] / scale) + p->output_offset);
@@ -46,7 +46,7 @@ constexpr void requantize(Params p, const In* input, Out* output) {
 
 template <class In, class Params>
 constexpr void dequantize(Params p, const In* input, float* output) {
-  const float scale = p->quantize.scale();
+  const float scale = p->quantize().scale();
   const std::int64_t elements = p->out.elements();
   for (std::int64_t i = 0; i < elements; ++i) output[i] = scale * static_cast<float>(input[i] + p->input_offset);
 }

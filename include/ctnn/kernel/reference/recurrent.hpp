@@ -289,7 +289,7 @@ constexpr std::int32_t row_length(const float* lengths, std::int32_t b, std::int
 // the weights).
 template <cell C, class Params>
 constexpr void run_direction(Params p, const extents& e, const packing& pack, const direction_operands& o, float* result) {
-  const recurrent_fields& f = p->recurrent;
+  const recurrent_fields& f = p->recurrent();
   constexpr std::int32_t gates = gate_count(C);
   const std::int32_t hidden = e.hidden;
   const std::int64_t stride = std::int64_t{scratch_gates(C)} * hidden;
@@ -413,10 +413,10 @@ constexpr void run_direction(Params p, const extents& e, const packing& pack, co
 }
 
 // The whole op: operands X, W, R, B, initial_h, then (LSTM) initial_c and P, then sequence_lens (float32, one
-// per batch row); absent ones are not read (p->recurrent.has(k)).
+// per batch row); absent ones are not read (p->recurrent().has(k)).
 template <cell C, class Params>
 constexpr void run(Params p, const float* const* operands, float* result) {
-  const recurrent_fields& f = p->recurrent;
+  const recurrent_fields& f = p->recurrent();
   const extents e(p->in, f);
   const packing pack(C, e, f.writes_sequence != 0);
   constexpr std::int32_t gates = gate_count(C);

@@ -2,7 +2,7 @@
 // Reference resize kernels (ops/resize.hpp): nearest neighbour (any element type) and (multi)linear
 // interpolation (float32; int8 as TFLM's ResizeBilinearInteger). The index arithmetic is the references':
 // TFLM's GetNearestNeighbor and ComputeInterpolationValues in float (coordinates tflite: NHWC, axes 1 and 2),
-// ONNX's reference Resize in double (the other coordinates: any axes of p->resize.resized_axes).
+// ONNX's reference Resize in double (the other coordinates: any axes of p->resize().resized_axes).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -149,23 +149,24 @@ constexpr std::array<std::int64_t, max_rank> input_strides(Params p) {
 // TFLite nearest neighbour (NHWC), a call with constant parameters: the source column of each output column, in
 // elements (times the depth), computed by the compiler.
 template <kernel_params P>
-inline constexpr bool tflite_nhwc = P.resize.coordinates == resize_coordinates::tflite && P.out.rank == 4;
+inline constexpr bool tflite_nhwc = P.resize().coordinates == resize_coordinates::tflite && P.out.rank == 4;
 template <kernel_params P>
 inline constexpr auto nearest_columns_v = [] {
   std::array<std::int32_t, tflite_nhwc<P> ? static_cast<std::size_t>(P.out[2]) : 0> columns{};
+  const resize_fields r = P.resize();
   for (std::int32_t x = 0; tflite_nhwc<P> && x < P.out[2]; ++x)
-    columns[static_cast<std::size_t>(x)] = static_cast<std::int32_t>(resize_detail::nearest_source(P.resize, 2, x, P.in[2], P.out[2]).at * P.out[3]);
+    columns[static_cast<std::size_t>(x)] = static_cast<std::int32_t>(resize_detail::nearest_source(r, 2, x, P.in[2], P.out[2]).at * P.out[3]);
   return columns;
 }();
 
 // The source column of output column x, in elements: nearest_columns_v's with constant parameters.
 template <class Params>
-constexpr std::ptrdiff_t nearest_column(Params p, std::int32_t x, std::int32_t in_w, std::int64_t depth) {
+constexpr std::ptrdiff_t nearest_column(Params p, const resize_fields& r, std::int32_t x, std::int32_t in_w, std::int64_t depth) {
   if constexpr (constant_params<Params>::value) {
     if constexpr (tflite_nhwc<constant_params<Params>::params>)
       return nearest_columns_v<constant_params<Params>::params>[static_cast<std::size_t>(x)];
   }
-  return static_cast<std::ptrdiff_t>(resize_detail::nearest_source(p->resize, 2, x, in_w, p->out[2]).at * depth);
+  return static_cast<std::ptrdiff_t>(resize_detail::nearest_source(r, 2, x, in_w, p->out[2]).at * depth);
 }
 
 // Nearest neighbour: each result element is the input element its coordinates map to (tf_crop_and_resize:
@@ -174,7 +175,7 @@ constexpr std::ptrdiff_t nearest_column(Params p, std::int32_t x, std::int32_t i
 template <class Params, class T>
 constexpr void resize_nearest(Params p, const T* input, T* output) {
   const std::array<std::int64_t, max_rank> stride = resize_detail::input_strides(p);
-  const resize_fields& r = p->resize;
+  const resize_fields& r = p->resize();
   std::int32_t leading = p->out.rank;  // the dims before the run
   std::int64_t run = 1;
   while (leading > 0 && (r.resized_axes >> (leading - 1) & 1u) == 0) run *= p->out[--leading];
@@ -188,7 +189,7 @@ constexpr void resize_nearest(Params p, const T* input, T* output) {
         const std::int64_t row = static_cast<std::int64_t>(b) * in_h + resize_detail::nearest_source(r, 1, y, in_h, p->out[1]).at;
         const T* source_row = input + row * in_w * run;
         for (std::int32_t x = 0; x < p->out[2]; ++x) {
-          const T* from = source_row + nearest_column(p, x, in_w, run);
+          const T* from = source_row + nearest_column(p, r, x, in_w, run);
           for (std::int64_t k = 0; k < run; ++k) *to++ = from[k];
         }
       }
@@ -231,7 +232,7 @@ constexpr void resize_nearest(Params p, const T* input, T* output) {
 // neighbours weighted in its order of operations.
 template <class Params>
 constexpr void resize_bilinear_tflite(Params p, const float* input, float* output) {
-  const resize_fields& r = p->resize;
+  const resize_fields& r = p->resize();
   const std::int32_t batches = p->out[0], out_h = p->out[1], out_w = p->out[2], depth = p->out[3];
   const std::int32_t in_h = p->in[1], in_w = p->in[2];
   const float scale_h = resize_detail::tflite_scale(r, in_h, out_h), scale_w = resize_detail::tflite_scale(r, in_w, out_w);
@@ -288,7 +289,7 @@ struct cubic_weight {
 // double, one axis after another). tf_crop_and_resize: the extrapolation value outside the input.
 template <class Params, class Weight>
 constexpr void resize_interpolate_onnx(Params p, const float* input, float* output, Weight weigh) {
-  const resize_fields& r = p->resize;
+  const resize_fields& r = p->resize();
   const std::array<std::int64_t, max_rank> stride = resize_detail::input_strides(p);
   const std::int32_t rank = p->out.rank;
   struct axis_taps {
@@ -379,7 +380,7 @@ constexpr coordinate source(const resize_fields& r, std::int32_t x, std::int32_t
 // weighted sum in 1/2^20ths, rounded half away from zero (TFLM's default, not TFLITE_SINGLE_ROUNDING).
 template <class Params>
 void resize_bilinear(Params p, const std::int8_t* input, std::int8_t* output) {
-  const resize_fields& r = p->resize;
+  const resize_fields& r = p->resize();
   const std::int32_t batches = p->out[0], out_h = p->out[1], out_w = p->out[2], depth = p->out[3];
   const std::int32_t in_h = p->in[1], in_w = p->in[2];
   using bilinear_detail::coordinate;

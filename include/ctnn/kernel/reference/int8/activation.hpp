@@ -85,9 +85,9 @@ constexpr T rectify(Params p, std::int32_t x, std::int32_t negative_factor) {
   if (x >= 0) {
     scaled = q::multiply_by_quantized_multiplier(x, p->output_multiplier, p->output_shift);
   } else {
-    const std::int32_t multiplier = p->negative_side.multiplier;
+    const std::int32_t multiplier = p->negative_side().multiplier;
     const std::int32_t magnitude = multiplier < 0 ? q::wrapping_neg(multiplier) : multiplier;
-    scaled = q::multiply_by_quantized_multiplier(x * negative_factor, magnitude, p->negative_side.shift);
+    scaled = q::multiply_by_quantized_multiplier(x * negative_factor, magnitude, p->negative_side().shift);
     if (multiplier < 0) scaled = q::wrapping_neg(scaled);
   }
   const std::int32_t v = q::wrapping_add(p->output_offset, scaled);
@@ -187,8 +187,8 @@ template <class Params, class F>
 constexpr std::array<std::int8_t, 256> lookup_table(Params p, F f) {
   std::array<std::int8_t, 256> table{};
   for (std::int32_t v = -128; v <= 127; ++v)
-    table[static_cast<std::size_t>(v + 128)] = lookup_table_entry(v, p->lookup_table.input_scale(), -p->input_offset,
-                                                                  p->lookup_table.output_scale(), p->output_offset, f);
+    table[static_cast<std::size_t>(v + 128)] = lookup_table_entry(v, p->lookup_table().input_scale(), -p->input_offset,
+                                                                  p->lookup_table().output_scale(), p->output_offset, f);
   return table;
 }
 

@@ -22,7 +22,7 @@ constexpr void concat(Params p, const T* const* inputs, T* output,
   reference::detail::for_each_concat_run(p, [&](std::int32_t i, std::int64_t from, std::int64_t to,
                                                 std::int64_t length) {
     const T* source = inputs[i] + from;
-    if (p->concat.rescales_inputs == 0 || requantize[i] == 0) {
+    if (p->concat().rescales_inputs == 0 || requantize[i] == 0) {
       for (std::int64_t k = 0; k < length; ++k) output[to + k] = source[k];
     } else {  // TFLite's ConcatenationWithScaling: requantize this input to the output's scale
       for (std::int64_t k = 0; k < length; ++k) {

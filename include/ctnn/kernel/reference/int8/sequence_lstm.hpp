@@ -66,8 +66,8 @@ constexpr std::int32_t multiply(std::int32_t a, std::int32_t b, std::int32_t mul
 template <class Params>
 constexpr void sequence_lstm(Params p, const void* const* operands, std::int8_t* result) {
   namespace q = ctnn::detail::quant;
-  const sequence_lstm_quant_fields& r = p->sequence_lstm_quant;
-  const bool time_major = p->sequence_lstm.time_major != 0;
+  const sequence_lstm_quant_fields& r = p->sequence_lstm_quant();
+  const bool time_major = p->sequence_lstm().time_major != 0;
   const std::int32_t steps = time_major ? p->in[0] : p->in[1], batch = time_major ? p->in[1] : p->in[0];
   const std::int32_t features = p->in[2], cells = p->out[2];
   const auto* input = static_cast<const std::int8_t*>(operands[0]);

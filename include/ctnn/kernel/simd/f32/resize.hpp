@@ -21,7 +21,7 @@ namespace ctnn::kernel::simd::detail {
 
 // Resized along H and/or W of a rank-4 NHWC float32 image (batch and channels copied).
 constexpr bool resizes_image(const kernel_params& p) {
-  return p.type == dtype::f32 && p.in.rank == 4 && p.out.rank == 4 && (p.resize.resized_axes & ~0b0110u) == 0 &&
+  return p.type == dtype::f32 && p.in.rank == 4 && p.out.rank == 4 && (p.resize().resized_axes & ~0b0110u) == 0 &&
          p.in[0] == p.out[0] && p.in[3] == p.out[3];
 }
 
@@ -40,8 +40,9 @@ struct resize_nearest : kernel::detail::reads_constants_as_stored {
   template <int D, int Extent, long Stride>
   static constexpr std::array<long, static_cast<std::size_t>(Extent)> sources = [] {
     std::array<long, static_cast<std::size_t>(Extent)> offsets{};
+    const resize_fields r = P.resize();
     for (int x = 0; x < Extent; ++x) {
-      const auto s = kernel::reference::resize_detail::nearest_source(P.resize, D, x, P.in[D], P.out[D]);
+      const auto s = kernel::reference::resize_detail::nearest_source(r, D, x, P.in[D], P.out[D]);
       offsets[static_cast<std::size_t>(x)] = s.outside ? -1 : static_cast<long>(s.at) * Stride;
     }
     return offsets;
@@ -51,7 +52,7 @@ struct resize_nearest : kernel::detail::reads_constants_as_stored {
 
  public:
   static void run(const float* const* operands, float* result) {
-    const float extrapolated = P.resize.extrapolation_value();
+    const float extrapolated = P.resize().extrapolation_value();
     for (long b = 0; b < out.n; ++b) {
       const float* image = operands[0] + b * in.h * in.w * in.c;
       for (std::size_t y = 0; y < row_sources.size(); ++y)
@@ -70,7 +71,7 @@ struct resize_nearest : kernel::detail::reads_constants_as_stored {
 template <kernel_params P>
 struct resize_bilinear : kernel::detail::reads_constants_as_stored {
   static constexpr bool supports =
-      P.kind == op_kind::resize_linear && P.resize.coordinates == resize_coordinates::tflite && detail::resizes_image(P);
+      P.kind == op_kind::resize_linear && P.resize().coordinates == resize_coordinates::tflite && detail::resizes_image(P);
 
  private:
   static constexpr nhwc in = nhwc::of(P.in);
@@ -84,9 +85,10 @@ struct resize_bilinear : kernel::detail::reads_constants_as_stored {
   static constexpr std::array<axis_source, static_cast<std::size_t>(Extent)> sources(std::int32_t in_extent, long stride) {
     namespace rd = kernel::reference::resize_detail;
     std::array<axis_source, static_cast<std::size_t>(Extent)> s{};
-    const float scale = rd::tflite_scale(P.resize, in_extent, Extent);
+    const resize_fields r = P.resize();
+    const float scale = rd::tflite_scale(r, in_extent, Extent);
     for (int x = 0; x < Extent; ++x) {
-      const rd::linear_coordinate c = rd::tflite_linear_source(P.resize, x, scale, in_extent);
+      const rd::linear_coordinate c = rd::tflite_linear_source(r, x, scale, in_extent);
       s[static_cast<std::size_t>(x)] = {static_cast<long>(c.low) * stride, static_cast<long>(c.high) * stride,
                                         c.at - static_cast<float>(c.low)};
     }
