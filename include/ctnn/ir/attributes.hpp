@@ -363,6 +363,7 @@ struct op_attributes {
   sequence_lstm_scale_fields sequence_lstm_scales{};  // sequence_lstm on int8
   top_k_fields top_k{};                 // top_k (its axis: axis; values or indices: out_type)
   lrn_fields lrn{};                     // lrn
+  std::int32_t reduction = 0;           // scatter_elements: how an update combines (ops::scatter_reduction)
   friend constexpr bool operator==(const op_attributes&, const op_attributes&) = default;
 };
 
