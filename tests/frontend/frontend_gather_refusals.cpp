@@ -85,6 +85,5 @@ TEST_CASE("a constant ScatterElements index outside the axis is described with t
   using model = models::onnx_gather_refused_scatter_elements_constant_index_outside;
   ctnn::onnx::describe(error_of<model>, model::bytes.data(), model::bytes.size(), [&](std::string_view s) { text += s; });
   CHECK(text.find("ScatterElements") != std::string::npos);
-  CHECK(text.find("input 1") != std::string::npos);
-  CHECK(text.find("3") != std::string::npos);
+  CHECK(text.find("operand 1, element 1 = 3") != std::string::npos);
 }
