@@ -234,15 +234,18 @@ class Crnn(nn.Module):
 
 
 class PackedLSTM(nn.Module):
-    """Variable-length sequences: pack_padded_sequence (lengths sorted, as ONNX export needs) through a
-    bidirectional LSTM, padded back to the input's length; torch exports the lengths as LSTM's sequence_lens."""
+    """Variable-length sequences: pack_padded_sequence through a bidirectional LSTM, padded back to the input's
+    length; torch exports the lengths as LSTM's sequence_lens. Lengths sorted (enforce_sorted, the default), or
+    in any order: torch then sorts the batch (TopK, Gather) and exports the inverse permutation that restores its
+    order as a ScatterElements of an arange into a constant INT64 tensor."""
 
-    def __init__(self):
+    def __init__(self, enforce_sorted=True):
         super().__init__()
         self.lstm = nn.LSTM(10, 16, batch_first=True, bidirectional=True)
+        self.enforce_sorted = enforce_sorted
 
     def forward(self, x, lengths):
-        packed = nn.utils.rnn.pack_padded_sequence(x, lengths, batch_first=True)
+        packed = nn.utils.rnn.pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=self.enforce_sorted)
         y, (h, _) = self.lstm(packed)
         y, _ = nn.utils.rnn.pad_packed_sequence(y, batch_first=True, total_length=x.shape[1])
         return y, h
@@ -284,6 +287,8 @@ RECURRENT_MODELS = {
              {"input": (2, 1, 16, 32)}),
     "lstm_gru_cells": (UnrolledCells, 17, {"input": (5, 2, 6)}, ["output"], None, {}),
     "packed_lstm": (PackedLSTM, 13, {"input": (3, 6, 10), "lengths": [[6, 4, 2], [5, 5, 1]]}, ["output", "h"], None, {}),
+    "packed_lstm_unsorted": (lambda: PackedLSTM(enforce_sorted=False), 13,
+                             {"input": (4, 6, 10), "lengths": [[5, 6, 2, 4], [3, 1, 6, 6]]}, ["output", "h"], None, {}),
 }
 
 

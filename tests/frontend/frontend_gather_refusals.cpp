@@ -16,6 +16,7 @@
 #include <ctnn/models/onnx_gather_refused_gather_elements_axis_outside.hpp>
 #include <ctnn/models/onnx_gather_refused_gather_nd_constant_batch_dims.hpp>
 #include <ctnn/models/onnx_gather_refused_scatter_elements_constant_index_outside.hpp>
+#include <ctnn/models/onnx_gather_refused_scatter_nd_constant_tuple_outside.hpp>
 #include <ctnn/models/onnx_gather_refused_scatter_nd_reduction_unknown.hpp>
 
 namespace {
@@ -41,7 +42,8 @@ static_assert(refused_operand<models::gather_refused_embedding_lookup_hybrid_zer
 
 // ONNX: ConstantOfShape of an INT8 value; ScatterND with reduction "sub"; GatherND of constant indices with
 // batch_dims 1; GatherElements with axis 2 on rank-2 data; ScatterElements of a constant index (the second,
-// 3) outside its axis of extent 3.
+// 3) outside its axis of extent 3; ScatterND of a constant tuple whose second component (-4, element 1) lies
+// outside its dim of extent 3.
 constexpr auto code = [](onnx_error e) { return ctnn::onnx::code_of(e); };
 constexpr auto attribute = [](ctnn::onnx::attribute a) { return static_cast<std::int64_t>(a); };
 static_assert(error_of<models::onnx_gather_refused_constant_of_shape_int>.code == code(onnx_error::unsupported_attribute) &&
@@ -60,6 +62,10 @@ static_assert(error_of<models::onnx_gather_refused_scatter_elements_constant_ind
               error_of<models::onnx_gather_refused_scatter_elements_constant_index_outside>.input_slot == 1 &&
               error_of<models::onnx_gather_refused_scatter_elements_constant_index_outside>.operator_code ==
                   static_cast<std::int64_t>(ctnn::onnx::op_type::ScatterElements));
+static_assert(error_of<models::onnx_gather_refused_scatter_nd_constant_tuple_outside>.code == code(onnx_error::operand_value) &&
+              error_of<models::onnx_gather_refused_scatter_nd_constant_tuple_outside>.input_slot == 1 &&
+              error_of<models::onnx_gather_refused_scatter_nd_constant_tuple_outside>.operator_code ==
+                  static_cast<std::int64_t>(ctnn::onnx::op_type::ScatterND));
 
 }  // namespace
 
