@@ -8,7 +8,8 @@ Run with Debian's python3 (torch 1.13.1, torchvision 0.14.1, onnx 1.12):
         [--ort /tmp/ort-exports/node_modules]
 
 The recurrent models (issue #27: LSTM, GRU and RNN as PyTorch users write them, RECURRENT_MODELS below) have
-several inputs or outputs, some symbolic extents (dynamic_axes) and no QDQ form; with --ort (the folder holding
+several inputs or outputs, some symbolic extents (dynamic_axes) and no QDQ form (so has index_updates, PyTorch's
+index updates: ScatterND, ScatterElements); with --ort (the folder holding
 onnxruntime-node 1.30.0) their reference outputs are written too, by scripts/ort_run.js.
 
 Every model: fixed seeds, 10 classes, seeded conv and linear biases, eval mode after BatchNorm running statistics
@@ -234,15 +235,18 @@ class Crnn(nn.Module):
 
 
 class PackedLSTM(nn.Module):
-    """Variable-length sequences: pack_padded_sequence (lengths sorted, as ONNX export needs) through a
-    bidirectional LSTM, padded back to the input's length; torch exports the lengths as LSTM's sequence_lens."""
+    """Variable-length sequences: pack_padded_sequence through a bidirectional LSTM, padded back to the input's
+    length; torch exports the lengths as LSTM's sequence_lens. Lengths sorted (enforce_sorted, the default), or
+    in any order: torch then sorts the batch (TopK, Gather) and exports the inverse permutation that restores its
+    order as a ScatterElements of an arange into a constant INT64 tensor."""
 
-    def __init__(self):
+    def __init__(self, enforce_sorted=True):
         super().__init__()
         self.lstm = nn.LSTM(10, 16, batch_first=True, bidirectional=True)
+        self.enforce_sorted = enforce_sorted
 
     def forward(self, x, lengths):
-        packed = nn.utils.rnn.pack_padded_sequence(x, lengths, batch_first=True)
+        packed = nn.utils.rnn.pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=self.enforce_sorted)
         y, (h, _) = self.lstm(packed)
         y, _ = nn.utils.rnn.pad_packed_sequence(y, batch_first=True, total_length=x.shape[1])
         return y, h
@@ -269,6 +273,17 @@ class UnrolledCells(nn.Module):
         return torch.stack(steps)
 
 
+class IndexUpdates(nn.Module):
+    """Index updates as users write them: x[:, [0, 3]] = v[:, :2] (index_put_: a ScatterND whose constant index
+    rows torch expands with Expand), scatter_ and scatter_add along dim 1 by computed indices (ScatterElements,
+    reduction none and add, repeated indices)."""
+
+    def forward(self, x, v, idx):
+        y = x.clone()
+        y[:, torch.tensor([0, 3])] = v[:, :2]
+        return y, torch.zeros_like(x).scatter_(1, idx, v), torch.zeros_like(x).scatter_add(1, idx, v)
+
+
 # name: (constructor, opset, inputs {name: export shape, or the lengths of an int64 input per case}, outputs,
 # dynamic_axes, each reference case's input shapes where they differ from the export's (ctnn-run's bindings are
 # in tests/onnx/CMakeLists.txt)).
@@ -284,6 +299,11 @@ RECURRENT_MODELS = {
              {"input": (2, 1, 16, 32)}),
     "lstm_gru_cells": (UnrolledCells, 17, {"input": (5, 2, 6)}, ["output"], None, {}),
     "packed_lstm": (PackedLSTM, 13, {"input": (3, 6, 10), "lengths": [[6, 4, 2], [5, 5, 1]]}, ["output", "h"], None, {}),
+    "packed_lstm_unsorted": (lambda: PackedLSTM(enforce_sorted=False), 13,
+                             {"input": (4, 6, 10), "lengths": [[5, 6, 2, 4], [3, 1, 6, 6]]}, ["output", "h"], None, {}),
+    "index_updates": (IndexUpdates, 16, {"x": (3, 5), "v": (3, 4),
+                                         "idx": [[[0, 4, 4, 1], [2, 2, 2, 0], [1, 3, 0, 4]], [[3, 3, 3, 3], [0, 1, 2, 3], [4, 0, 4, 0]]]},
+                      ["y", "z", "w"], None, {}),
 }
 
 

@@ -8,9 +8,11 @@ PROVENANCE.md in that folder says what produced each file.
   int8), EMBEDDING_LOOKUP (float32, int8, hybrid int8 table read as float32), DYNAMIC_UPDATE_SLICE (float32, int8, int16; computed and constant starts, clamped). Outputs from TensorFlow Lite Micro's reference kernels (the host oracle tflm_run) with --tflm, else the
   committed ones; the byte moves and the float32 sums must also equal this script's NumPy models.
   ONNX ops: GatherND (float32, int32 data; computed and constant INT64 indices), CumSum (float32, int32),
-  ConstantOfShape (float), ScatterND (none, add), ReverseSequence, GatherElements (float32, int32 data; computed
-  INT64/INT32 and constant INT64 indices, negative ones). Outputs from NumPy implementations of ONNX's definitions
-  (GatherElements' also equal onnxruntime 1.30.0's: scripts/check_onnx_cases_with_ort.py).
+  ConstantOfShape (float), ScatterND (none, add, mul, max, min; computed and constant indices), ReverseSequence, GatherElements (float32, int32 data; computed
+  INT64/INT32 and constant INT64 indices, negative ones), ScatterElements (none, add, mul, max, min; repeated and
+  negative indices; ranks 2 to 4, several axes; float32, int32 data). Outputs from NumPy implementations of ONNX's
+  definitions (GatherElements' and ScatterElements' also equal onnxruntime 1.30.0's:
+  scripts/check_onnx_cases_with_ort.py).
 
 Deterministic: every input comes from a fixed seed, so re-running reproduces every file byte for byte.
 
@@ -300,21 +302,26 @@ def onnx_cumsum_case(shape, axis, seed, exclusive=0, reverse=0, dtype=np.float32
     return build
 
 
-def onnx_scatter_nd_case(shape, indices, seed, reduction="none"):
-    """ScatterND of computed INT64 indices into a float32 input: tuples in order (add: repeated tuples sum)."""
+def onnx_scatter_nd_case(shape, indices, seed, reduction="none", computed=True, opset=16, index_type=np.int64):
+    """ScatterND of INT64 indices (ONNX's only index type; ctnn also reads INT32 ones), computed or constant, into a float32 input: tuples in order (a
+    reduction combines repeated tuples' updates in turn)."""
     def build():
         from onnx import helper
         rng = np.random.default_rng(seed)
         x = data(rng, shape, FLOAT32)
-        idx = np.asarray(indices, dtype=np.int64)
+        idx = np.asarray(indices, dtype=index_type)
         u = data(rng, list(idx.shape[:-1]) + shape[idx.shape[-1]:], FLOAT32)
+        combine = {"none": lambda old, new: new, "add": np.add, "mul": np.multiply, "max": np.maximum,
+                   "min": np.minimum}[reduction]
         y = x.copy()
         for t, update in zip(idx.reshape(-1, idx.shape[-1]), u.reshape((-1,) + y.shape[idx.shape[-1]:])):
-            y[tuple(t)] = update if reduction == "none" else y[tuple(t)] + update
+            y[tuple(t)] = combine(y[tuple(t)], update)
         attributes = {} if reduction == "none" else {"reduction": reduction}
         nodes = [helper.make_node("ScatterND", ["x", "i", "u"], ["y"], **attributes)]
-        model = onnx_model(nodes, [("x", x), ("i", idx), ("u", u)], [], opset=16)
-        return model, [x, idx, u], [y]
+        inputs = [("x", x), ("i", idx), ("u", u)] if computed else [("x", x), ("u", u)]
+        initializers = [] if computed else [constant("i", idx, index_type)]
+        model = onnx_model(nodes, inputs, initializers, opset=opset)
+        return model, [a for _, a in inputs], [y]
     return build
 
 
@@ -353,6 +360,43 @@ def onnx_gather_elements_case(shape, index_shape, axis, seed, computed=True, ind
     return build
 
 
+def scatter_elements_ref(x, idx, u, axis, reduction):
+    """ONNX's ScatterElements: the updates in index order (row-major), each at its position but along `axis` at
+    its wrapped index, replacing or combining with what is there (in the data's type)."""
+    y = x.copy()
+    dim = x.shape[axis]
+    combine = {"none": lambda old, new: new, "add": lambda old, new: old + new, "mul": lambda old, new: old * new,
+               "max": max, "min": min}[reduction]
+    for at in np.ndindex(*idx.shape):
+        to = list(at)
+        to[axis] = int(idx[at]) + dim if idx[at] < 0 else int(idx[at])
+        y[tuple(to)] = combine(y[tuple(to)], u[at])
+    return y
+
+
+def onnx_scatter_elements_case(shape, indices, axis, seed, reduction="none", opset=16, computed=True,
+                               index_type=np.int64, dtype=np.float32):
+    """ScatterElements of given indices (repeated and negative ones) into data of `shape`: updates of the
+    indices' shape, in the data's type."""
+    def build():
+        from onnx import helper
+        rng = np.random.default_rng(seed)
+        kind = FLOAT32 if dtype == np.float32 else INT32
+        idx = np.asarray(indices, dtype=index_type)
+        x = data(rng, shape, kind).astype(dtype)
+        u = data(rng, list(idx.shape), kind).astype(dtype)
+        if dtype != np.float32:  # products that stay inside int32
+            x, u = (x % 50).astype(dtype), (u % 50).astype(dtype)
+        y = scatter_elements_ref(x, idx, u, axis % len(shape), reduction)
+        attributes = {"axis": axis, **({} if reduction == "none" else {"reduction": reduction})}
+        nodes = [helper.make_node("ScatterElements", ["x", "i", "u"], ["y"], **attributes)]
+        inputs = [("x", x), ("i", idx), ("u", u)] if computed else [("x", x), ("u", u)]
+        initializers = [] if computed else [constant("i", idx, index_type)]
+        model = onnx_model(nodes, inputs, initializers, np_dtype_to_tensor_dtype(np.dtype(dtype)), opset=opset)
+        return model, [a for _, a in inputs], [np.ascontiguousarray(y)]
+    return build
+
+
 def onnx_constant_of_shape_case(shape, value, seed):
     """ConstantOfShape (a float value) added to an input of its shape: the constant folds into the Add."""
     def build():
@@ -379,10 +423,25 @@ ONNX_CASES = {
     "onnx_reverse_sequence_time_major": onnx_reverse_sequence_case([4, 3, 2], [4, 1, 2], 0, 34),
     "onnx_scatter_nd_slices": onnx_scatter_nd_case([4, 3, 2], [[1], [3]], 29),
     "onnx_scatter_nd_add_repeated_negative": onnx_scatter_nd_case([3, 4], [[0, 1], [2, -1], [0, 1]], 30, "add"),
+    "onnx_scatter_nd_mul_repeated": onnx_scatter_nd_case([2, 3, 2], [[[1, 2], [-1, 2]], [[0, 0], [1, -1]]], 50, "mul"),
+    "onnx_scatter_nd_max_repeated_constant_opset18": onnx_scatter_nd_case([3, 2, 2], [[0, 1], [0, 1], [-1, 0]], 51, "max",
+                                                                          computed=False, opset=18),
     "onnx_gather_elements_axis0_negative": onnx_gather_elements_case([3, 4], [5, 4], 0, 37),
     "onnx_gather_elements_last_axis_int32_smaller": onnx_gather_elements_case([2, 3, 5], [2, 2, 7], -1, 38, index_type=np.int32),
     "onnx_gather_elements_constant_axis1": onnx_gather_elements_case([2, 4, 3], [2, 3, 3], 1, 39, computed=False),
     "onnx_gather_elements_int32_data_rank4": onnx_gather_elements_case([2, 3, 2, 4], [2, 3, 2, 2], -2, 40, dtype=np.int32),
+    "onnx_scatter_elements_axis0_opset11": onnx_scatter_elements_case([3, 4], [[1, 0, 2, 0], [2, -3, 0, 1]], 0, 41, opset=11),
+    "onnx_scatter_elements_add_repeated_negative": onnx_scatter_elements_case([2, 5], [[1, -4, 1, 4], [0, 0, -1, 0]], 1, 42, "add"),
+    "onnx_scatter_elements_mul_repeated_int32_indices": onnx_scatter_elements_case(
+        [2, 3, 4], [[[0, 2], [2, 2], [-1, 0]], [[1, 1], [3, -4], [0, 0]]], -1, 43, "mul", index_type=np.int32),
+    "onnx_scatter_elements_max_repeated_opset18": onnx_scatter_elements_case(
+        [4, 2, 3], [[[3, 0, 1], [0, 0, 0]], [[3, -1, 1], [2, 0, -4]], [[-1, 3, 1], [0, 1, 0]]], 0, 44, "max", opset=18),
+    "onnx_scatter_elements_min_repeated_opset18_axis1": onnx_scatter_elements_case(
+        [2, 4, 2, 2], [[[[1, 1], [0, 3]], [[1, 1], [-1, 3]], [[2, 0], [0, 0]]]], 1, 45, "min", opset=18),
+    "onnx_scatter_elements_constant_indices_opset13": onnx_scatter_elements_case(
+        [3, 3], [[2, -1, 0], [0, 1, 1]], 1, 46, opset=13, computed=False),
+    "onnx_scatter_elements_int32_data_add": onnx_scatter_elements_case(
+        [3, 2, 2], [[[0, 2], [1, 1]], [[0, 2], [-3, 1]]], 0, 47, "add", dtype=np.int32),
 }
 
 
@@ -434,6 +493,14 @@ def refused_onnx():
         "gather_elements_axis_outside": onnx_model(
             [helper.make_node("GatherElements", ["x", "i"], ["y"], axis=2)],
             [("x", x), ("i", np.zeros([2, 3], np.int64))], []),
+        # ScatterElements of a constant index outside the axis (3 in an axis of extent 3).
+        "scatter_elements_constant_index_outside": onnx_model(
+            [helper.make_node("ScatterElements", ["x", "i", "u"], ["y"], axis=1)], [("x", x), ("u", np.zeros([1, 2], F32))],
+            [constant("i", [[0, 3]], np.int64)]),
+        # ScatterND of a constant tuple whose second component (-4) lies outside its dim of extent 3.
+        "scatter_nd_constant_tuple_outside": onnx_model(
+            [helper.make_node("ScatterND", ["x", "i", "u"], ["y"])], [("x", x), ("u", np.zeros([1], F32))],
+            [constant("i", [[1, -4]], np.int64)]),
         # GatherND of constant indices with batch_dims 1 (constant tuples are read with batch_dims 0 only).
         "gather_nd_constant_batch_dims": onnx_model(
             [helper.make_node("GatherND", ["x", "i"], ["y"], batch_dims=1)], [("x", x)],

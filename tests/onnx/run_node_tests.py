@@ -75,7 +75,7 @@ IN_SCOPE = {
     "Acos", "Atan", "Asinh", "Acosh", "Atanh", "Shrink", "LayerNormalization", "InstanceNormalization",
     "MeanVarianceNormalization", "LogSoftmax", "GlobalMaxPool", "Dropout", "Pow", "Mod", "Mean",
     # issue #28: ONNX operators as exporters write them
-    "GatherElements", "TopK", "Hardmax", "Mish", "LpPool", "LRN", "GroupNormalization", "Einsum",
+    "GatherElements", "ScatterElements", "TopK", "Hardmax", "Mish", "LpPool", "LRN", "GroupNormalization", "Einsum",
 }
 QUANTIZED = {"QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"}
 # TensorProto data types ctnn's ONNX frontend targets: FLOAT, UINT8, INT8, INT32, INT64, BOOL.

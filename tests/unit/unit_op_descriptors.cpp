@@ -713,6 +713,29 @@ TEST_CASE("scatter_nd: tuples in order, one outside skipped, reduction add") {
   CHECK(y == std::array<float, 4>{1.0f, 12.0f, 3.0f, 34.0f});
 }
 
+TEST_CASE("scatter_elements: along the axis in order, negative indices from the end, one outside skipped") {
+  ctnn::kernel_params p{};
+  p.kind = op_kind::scatter_elements;
+  p.in = p.out = ctnn::make_shape(2, 3);
+  p.in2 = ctnn::make_shape(2, 2);
+  p.set(ctnn::gather_fields{1, ctnn::dtype::i32});
+  const std::array<float, 6> x{1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f};
+  const std::array<std::int32_t, 4> indices{-1, 3, 0, 0};  // 3 outside an axis of 3; row 1's 0 twice
+  const std::array<float, 4> updates{10.0f, 20.0f, 30.0f, 40.0f};
+  std::array<float, 6> y{};
+  const float* operands[] = {x.data(), as_floats(indices.data()), updates.data()};
+  ctnn::kernel::detail::run_f32<op_kind::scatter_elements>(&p, operands, y.data());
+  CHECK(y == std::array<float, 6>{1.0f, 2.0f, 10.0f, 40.0f, 5.0f, 6.0f});
+  p.axis = static_cast<std::int32_t>(ops::scatter_reduction::mul);
+  ctnn::kernel::detail::run_f32<op_kind::scatter_elements>(&p, operands, y.data());
+  CHECK(y == std::array<float, 6>{1.0f, 2.0f, 30.0f, 4800.0f, 5.0f, 6.0f});
+  const std::array<std::int32_t, 4> far{-4, 2147483647, 1, -2147483647 - 1};  // all but 1 outside
+  const float* skipped[] = {x.data(), as_floats(far.data()), updates.data()};
+  p.axis = static_cast<std::int32_t>(ops::scatter_reduction::none);
+  ctnn::kernel::detail::run_f32<op_kind::scatter_elements>(&p, skipped, y.data());
+  CHECK(y == std::array<float, 6>{1.0f, 2.0f, 3.0f, 4.0f, 30.0f, 6.0f});
+}
+
 TEST_CASE("update_slice: the start clamped at both ends so that the update lies inside") {
   ctnn::kernel_params p{};
   p.kind = op_kind::update_slice;

@@ -383,6 +383,7 @@ struct op_attributes : kind_field_accessors<op_kind_fields> {
   // or indices: out_type), lrn, patch (crop, paste), fetch (fetch_rows).
   template <class Fields>
   constexpr void set(const Fields& f) { kind_specific.set(f); }
+  std::int32_t reduction = 0;           // scatter_elements: how an update combines (ops::scatter_reduction)
   friend constexpr bool operator==(const op_attributes&, const op_attributes&) = default;
 };
 

@@ -149,6 +149,8 @@ enum class op_kind : std::int32_t {
   // ONNX operators of issue #28 (exporters' forms)
   gather_elements,   // its second input's shape, each element read from the first along attrs.axis at the index
                      // the second holds there (int32 or int64) (ONNX GatherElements)
+  scatter_elements,  // its first input with each element of its third written (or reduced with, attrs.reduction)
+                     // along attrs.axis at the index its second holds there (ONNX ScatterElements)
   top_k,             // the attrs.top_k().k largest or smallest elements along attrs.axis: their values
                      // (attrs.top_k().indices 0) or positions (1, int64), ties by lower index (ONNX TopK)
   hardmax,           // 1 at the first largest element of each vector along attrs.axis, 0 elsewhere (ONNX Hardmax)
@@ -176,7 +178,7 @@ inline constexpr std::array<std::string_view, op_kind_count + 1> op_kind_names{
     "floor_mod", "squared_difference", "resize_nearest", "resize_linear", "resize_cubic", "add_n", "tile",
     "l2_normalization", "l1_normalization", "svdf", "lstm", "gru", "rnn", "sequence_lstm", "transpose_conv2d", "l2_pool", "log_softmax", "gather_nd",
     "cumsum", "zeros_like", "update_slice", "scatter_nd", "reverse_sequence", "unary_function", "binary_function", "layer_norm",
-    "detection_postprocess", "gather_elements", "top_k", "hardmax", "lp_pool", "lrn", "assign_variable", "none",
+    "detection_postprocess", "gather_elements", "scatter_elements", "top_k", "hardmax", "lp_pool", "lrn", "assign_variable", "none",
 };
 static_assert(op_kind_names[static_cast<std::size_t>(op_kind::none)] == "none", "ctnn: op_kind_names must follow enum op_kind.");
 

@@ -50,29 +50,44 @@ struct gather_elements : any_type_move {
     return 0;  // a copy
   }
 
-  template <class Params, class T, class Index>
-  static constexpr void gather_along(Params p, const T* data, const Index* indices, T* output) {
-    const std::int32_t rank = p->in.rank, axis = p->gather().axis;
+  // Calls at(e, base, stride) for each element e of an index-shaped tensor (`positions`, the last dim fastest):
+  // base, the offset in a tensor of shape `data` of the element at e's coordinates but 0 along `axis`; stride,
+  // that of `axis` (scatter_elements writes where this reads).
+  template <class At>
+  static constexpr void for_each_position(const shape& data, const shape& positions, std::int32_t axis, At&& at) {
+    const std::int32_t rank = data.rank;
     std::array<std::int64_t, max_rank> stride{};  // of each data dim, in elements
     std::int64_t step = 1;
     for (std::int32_t d = rank - 1; d >= 0; --d) {
       stride[static_cast<std::size_t>(d)] = step;
-      step *= p->in[d];
+      step *= data[d];
     }
-    const std::int64_t dim = p->in[axis], count = p->in2.elements();
-    std::array<std::int32_t, max_rank> at{};  // the output element's coordinates, in the indices' shape
+    const std::int64_t count = positions.elements();
+    std::array<std::int32_t, max_rank> coordinate{};
     for (std::int64_t e = 0; e < count; ++e) {
-      std::int64_t index = indices[e];
-      index = index < 0 ? index + dim : index;
-      std::int64_t from = 0;
+      std::int64_t base = 0;
       for (std::int32_t d = 0; d < rank; ++d)
-        if (d != axis) from += at[static_cast<std::size_t>(d)] * stride[static_cast<std::size_t>(d)];
-      output[e] = index >= 0 && index < dim ? data[from + index * stride[static_cast<std::size_t>(axis)]] : T{};
+        if (d != axis) base += coordinate[static_cast<std::size_t>(d)] * stride[static_cast<std::size_t>(d)];
+      at(e, base, stride[static_cast<std::size_t>(axis)]);
       for (std::int32_t d = rank - 1; d >= 0; --d) {  // the next position, the last dim fastest
-        if (++at[static_cast<std::size_t>(d)] < p->in2[d]) break;
-        at[static_cast<std::size_t>(d)] = 0;
+        if (++coordinate[static_cast<std::size_t>(d)] < positions[d]) break;
+        coordinate[static_cast<std::size_t>(d)] = 0;
       }
     }
+  }
+  // An index along an axis of extent `dim`, one below 0 counted from the end; -1 when still outside.
+  static constexpr std::int64_t wrapped(std::int64_t index, std::int64_t dim) {
+    index = index < 0 ? index + dim : index;
+    return index >= 0 && index < dim ? index : -1;
+  }
+
+  template <class Params, class T, class Index>
+  static constexpr void gather_along(Params p, const T* data, const Index* indices, T* output) {
+    const std::int64_t dim = p->in[p->gather().axis];
+    for_each_position(p->in, p->in2, p->gather().axis, [&](std::int64_t e, std::int64_t base, std::int64_t stride) {
+      const std::int64_t index = wrapped(indices[e], dim);
+      output[e] = index >= 0 ? data[base + index * stride] : T{};
+    });
   }
   template <class Params, class T>
   static constexpr void gather(Params p, const T* data, const void* indices, T* output) {

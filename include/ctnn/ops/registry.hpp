@@ -110,6 +110,7 @@
 #include <ctnn/ops/hardmax.hpp>
 #include <ctnn/ops/lp_pool.hpp>
 #include <ctnn/ops/lrn.hpp>
+#include <ctnn/ops/scatter_elements.hpp>
 #include <ctnn/ops/top_k.hpp>
 
 namespace ctnn::ops {
@@ -144,7 +145,7 @@ using all = op_list<conv2d, depthwise_conv2d, dense, add, mul, max_pool, avg_poo
                     // the detection family
                     detection_postprocess,
                     // ONNX operators of issue #28
-                    gather_elements, top_k, hardmax, lp_pool, lrn,
+                    gather_elements, scatter_elements, top_k, hardmax, lp_pool, lrn,
                     // resource variables
                     assign_variable,
                     quantize, dequantize>;

@@ -9,17 +9,12 @@
 #include <array>
 #include <cstdint>
 
-#include <ctnn/ops/descriptor.hpp>
+#include <ctnn/ops/scatter.hpp>
 
 namespace ctnn::ops {
 
-// How an update combines with the element it lands on (ONNX ScatterND's reduction attribute).
-enum class scatter_reduction : std::int32_t { none, add, mul, max, min };
-
-struct scatter_nd : any_type_move {
+struct scatter_nd : scatter_op<scatter_nd> {
   static constexpr op_kind kind = op_kind::scatter_nd;
-  static constexpr operand_range operands{3, 3};  // the data, the indices, the updates
-  static constexpr std::size_t operands_read(const kernel_params&) { return 3; }
 
   // Integer indices whose tuples reach no further than the data's rank; updates of the data's element type,
   // shaped indices[:-1] + data[k:].
@@ -29,11 +24,7 @@ struct scatter_nd : any_type_move {
     const tensor& data = m.tensor_at(n.inputs[0]);
     const tensor& indices = m.tensor_at(n.inputs[1]);
     const tensor& updates = m.tensor_at(n.inputs[2]);
-    if (indices.type != dtype::i32 && indices.type != dtype::i64) {
-      m.fail({error_code::unsupported_dtype, node_id, n.kind, {}, indices.dims,
-              {.faulty_operand = 2, .rejected_value = static_cast<std::int64_t>(indices.type)}});
-      return data.dims;
-    }
+    if (!integer_indices(m, node_id)) return data.dims;
     const std::int32_t tuple = indices.dims.rank > 0 ? indices.dims[indices.dims.rank - 1] : 0;
     shape expected{};  // the updates' shape
     expected.rank = indices.dims.rank - 1 + data.dims.rank - tuple;
@@ -55,27 +46,8 @@ struct scatter_nd : any_type_move {
     p.axis = n.attrs.axis;  // the reduction
     p.set(gather_fields{0, m.tensor_at(n.inputs[1]).type});
   }
-  template <class Module>
-  static constexpr std::int64_t macs(const Module&, const node&, const shape&) {
-    return 0;  // a copy
-  }
-
-  template <class T>
-  static constexpr T combined(scatter_reduction r, T old, T update) {
-    switch (r) {
-      case scatter_reduction::add: return static_cast<T>(old + update);
-      case scatter_reduction::mul: return static_cast<T>(old * update);
-      case scatter_reduction::max: return old < update ? update : old;
-      case scatter_reduction::min: return update < old ? update : old;
-      case scatter_reduction::none: break;
-    }
-    return update;
-  }
   template <class Params, class T, class Index>
-  static constexpr void scatter_tuples(Params p, const T* data, const Index* indices, const T* updates, T* output) {
-    const std::int64_t elements = p->out.elements();
-    if (output != data)
-      for (std::int64_t i = 0; i < elements; ++i) output[i] = data[i];
+  static constexpr void scatter_into(Params p, const Index* indices, const T* updates, T* output) {
     const std::int32_t tuple = p->in2[p->in2.rank - 1];
     std::array<std::int64_t, max_rank> stride{};
     std::int64_t step = 1;
@@ -100,23 +72,6 @@ struct scatter_nd : any_type_move {
       for (std::int64_t e = 0; e < slice_elements; ++e)
         output[to + e] = combined(reduction, output[to + e], updates[t * slice_elements + e]);
     }
-  }
-  template <class Params, class T>
-  static constexpr void scatter(Params p, const T* data, const void* indices, const T* updates, T* output) {
-    if (p->gather().indices == dtype::i64) scatter_tuples(p, data, static_cast<const std::int64_t*>(indices), updates, output);
-    else scatter_tuples(p, data, static_cast<const std::int32_t*>(indices), updates, output);
-  }
-
-  // The indices are integers whatever the data's type: the float32 kernel's second operand is not a float.
-  template <class Params>
-  [[gnu::always_inline]] static constexpr void run_f32(Params p, const float* const* operands, float* result) {
-    scatter(p, operands[0], static_cast<const void*>(operands[1]), operands[2], result);
-  }
-  template <class Params>
-  [[gnu::always_inline]] static void run_i8(Params p, const void* const* operands, void* result, const kernel::requant_arrays&) {
-    with_integer_type(p, [&]<class T>(T) {
-      scatter(p, static_cast<const T*>(operands[0]), operands[1], static_cast<const T*>(operands[2]), static_cast<T*>(result));
-    });
   }
 
   template <class Writer>

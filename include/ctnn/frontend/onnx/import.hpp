@@ -51,7 +51,8 @@
 //    Tan, Sinh, Cosh, Asin, Acos, Atan, Asinh, Acosh, Atanh, Shrink (unary_function), Pow, Mod with fmod 1
 //    (binary_function), Mean, LayerNormalization (Mean and InvStdDev outputs too), InstanceNormalization,
 //    MeanVarianceNormalization (layer_norm), LogSoftmax, GlobalMaxPool, Dropout (the identity) (import_math.hpp).
-//  * Issue #28's exporters' ops: GatherElements (gather_elements; import_gather_scatter.hpp), TopK (top_k, a node
+//  * Issue #28's exporters' ops: GatherElements (gather_elements), ScatterElements (scatter_elements)
+//    (import_gather_scatter.hpp), TopK (top_k, a node
 //    per output in use; float32/int32/int64) and Hardmax (hardmax) (import_selection.hpp), Mish
 //    (unary_function), LpPool (lp_pool; import_linear.hpp's pool import), LRN (lrn) and GroupNormalization (one
 //    layer_norm over a grouped view) (import_math.hpp), Einsum of matmul-shaped equations (transposes, reduce_sum

@@ -66,26 +66,19 @@ constexpr void import_gather_nd(S& s, const node_view& n, const operands& o, std
   define_reshaped(s, result, tuples == 1 ? parts[0] : s.concat(parts, tuples, 0, label), out);
 }
 
-// ScatterND (reduction none, add, mul, max or min; the reductions on float32, int32 or int64 data): the data
-// and updates activations or float constants, the indices computed (a constant INT64 tensor is not read in
-// place: its raw data need not be aligned). A scatter_nd node (ops/scatter_nd.hpp), in the ONNX layout.
+// ScatterND's and ScatterElements' reduction attribute (none, add, mul, max or min; the reductions on float32,
+// int32 or int64 data) as an ops::scatter_reduction; -1 after a diagnostic.
 template <class S>
-constexpr void import_scatter_nd(S& s, const node_view& n, const operands& o, std::int32_t result) {
-  if (!expect_inputs(s, o, 3, 3) || !expect_activation(s, o, 1)) return;
+constexpr std::int32_t scatter_reduction_of(S& s, const node_view& n, dtype data) {
   const std::string_view given = s.f.string_attribute(s.f.attribute(n, "reduction"), "none");
-  if (s.take_reader_error()) return;
+  if (s.take_reader_error()) return -1;
   constexpr std::array<std::string_view, 5> names{"none", "add", "mul", "max", "min"};
   std::int32_t reduction = -1;
   for (std::size_t k = 0; k < names.size(); ++k)
     if (given == names[k]) reduction = static_cast<std::int32_t>(k);
-  if (reduction < 0) return s.string_attribute_error(n, "reduction", attribute::reduction);
-  const std::int32_t data = as_onnx(s, o.id[0], 0), indices = as_onnx(s, o.id[1], 1), updates = as_onnx(s, o.id[2], 2);
-  if (s.failed()) return;
-  const dtype type = s.m.tensor_at(data).type;
-  if (reduction != 0 && type != dtype::f32 && type != dtype::i32 && type != dtype::i64) return s.string_attribute_error(n, "reduction", attribute::reduction);
-  op_attributes a{};
-  a.axis = reduction;
-  define(s, result, s.add_node(s.current_kind, a, {data, indices, updates}, s.label_of(result)), false);
+  if (reduction < 0 || (reduction != 0 && data != dtype::f32 && data != dtype::i32 && data != dtype::i64))
+    return s.string_attribute_error(n, "reduction", attribute::reduction), -1;
+  return reduction;
 }
 
 // ReverseSequence (batch_axis and time_axis 0 and 1, either way round): the data an activation, the
@@ -222,6 +215,95 @@ constexpr void import_gather_elements(S& s, const node_view& n, const operands& 
   op_attributes a{};
   a.axis = static_cast<std::int32_t>(axis < 0 ? axis + xs.rank : axis);
   define(s, result, s.add_node(s.current_kind, a, {x, indices}, s.label_of(result)), false);
+}
+
+// Whether constant indices (a known value, a foldable constant, or a larger INT64 one of raw data) all lie in
+// [-dim, dim), dim_of(k) the extent element k indexes; an index outside is refused, naming the operand, the
+// element and its value (ONNX calls it an error, and the kernel would skip it). Computed indices, and other
+// larger constants, are checked by the kernel at run time.
+template <class S, class DimOf>
+constexpr bool constant_indices_inside(S& s, std::int32_t v, std::uint32_t slot, DimOf dim_of) {
+  if (!s.is_constant(v)) return true;
+  const auto inside = [&](std::int64_t k, std::int64_t at) {
+    const std::int64_t dim = dim_of(k);
+    return at >= -dim && at < dim ? true : (s.operand_value_error(slot, k, at), false);
+  };
+  if (foldable(s, v)) {
+    known_operand indices{};
+    if (!read_known(s, v, slot, indices)) return false;
+    for (std::int64_t k = 0; k < indices.dims.elements(); ++k)
+      if (!inside(k, indices.at(k))) return false;
+    return true;
+  }
+  if (s.failed()) return false;
+  const tensor_view t = s.f.read_tensor(s.at(v).proto);
+  if (s.take_reader_error() || t.type != data_type::int64 || t.data_field != schema::tensor::raw_data) return !s.failed();
+  std::int64_t count = 1;
+  for (std::int64_t k = 0; k < count && !s.failed(); ++k)
+    if (!inside(k, s.constant_int(v, slot, static_cast<std::uint32_t>(k), count))) return false;
+  return !s.failed();
+}
+
+// ScatterElements' data or updates: computed, a float32 constant (as_onnx), or an INT32 or INT64 one (as
+// index_operand reads it: PyTorch's pack_padded_sequence scatters an arange into an empty INT64 tensor).
+template <class S>
+constexpr std::int32_t scatter_operand(S& s, std::int32_t v, std::uint32_t slot) {
+  if (s.is_constant(v) && !s.is_known(v)) {
+    const tensor_view t = s.f.read_tensor(s.at(v).proto);
+    if (s.take_reader_error()) return -1;
+    if (t.type == data_type::int64 || t.type == data_type::int32) return index_operand(s, v, slot);
+  }
+  return s.is_known(v) ? index_operand(s, v, slot) : as_onnx(s, v, slot);
+}
+
+// ScatterElements (opset 11, 13, 16, 18; scatter_reduction_of): `axis` in [-rank, rank), the data and updates
+// any tensors of ctnn's types (constants: float32, INT32, INT64: scatter_operand), the indices INT32 or INT64,
+// computed or constant (index_operand; a constant index outside the axis refused: constant_indices_inside). A
+// scatter_elements node (ops/scatter_elements.hpp), in the ONNX layout; an index outside the axis at run time
+// writes nothing.
+template <class S>
+constexpr void import_scatter_elements(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 3, 3)) return;
+  const shape xs = onnx_shape(s, o.id[0]);
+  const std::int64_t axis = int_attribute(s, n, "axis", 0);
+  if (s.failed() || s.take_reader_error()) return;
+  if (axis < -xs.rank || axis >= xs.rank) return s.axis_error(axis, xs.rank);
+  const std::int32_t along = static_cast<std::int32_t>(axis < 0 ? axis + xs.rank : axis);
+  if (!constant_indices_inside(s, o.id[1], 1, [&](std::int64_t) -> std::int64_t { return xs[along]; })) return;
+  const std::int32_t x = scatter_operand(s, o.id[0], 0), indices = x < 0 ? -1 : index_operand(s, o.id[1], 1);
+  const std::int32_t updates = indices < 0 ? -1 : scatter_operand(s, o.id[2], 2);
+  if (s.failed() || updates < 0) return;
+  op_attributes a{};
+  a.axis = along;
+  a.reduction = scatter_reduction_of(s, n, s.m.tensor_at(x).type);
+  if (a.reduction < 0) return;
+  define(s, result, s.add_node(s.current_kind, a, {x, indices, updates}, s.label_of(result)), false);
+}
+
+// ScatterND (scatter_reduction_of): the data and updates as ScatterElements' (scatter_operand), the indices INT32
+// or INT64, computed or constant (index_operand; a constant component outside its dim refused:
+// constant_indices_inside). A scatter_nd node (ops/scatter_nd.hpp), in the ONNX layout; a tuple outside the data
+// at run time writes nothing.
+template <class S>
+constexpr void import_scatter_nd(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 3, 3)) return;
+  const shape xs = onnx_shape(s, o.id[0]);
+  if (s.failed()) return;
+  if (s.is_constant(o.id[1])) {  // the tuple length, the indices' last extent
+    const shape is = s.constant_shape(o.id[1]);
+    const std::int32_t tuple = is.rank > 0 ? is[is.rank - 1] : 0;
+    if (s.failed()) return;
+    if (tuple < 1 || tuple > xs.rank) return s.operand_error(1);
+    const auto dim_of = [&](std::int64_t k) -> std::int64_t { return xs[static_cast<std::int32_t>(k % tuple)]; };
+    if (!constant_indices_inside(s, o.id[1], 1, dim_of)) return;
+  }
+  const std::int32_t data = scatter_operand(s, o.id[0], 0), indices = data < 0 ? -1 : index_operand(s, o.id[1], 1);
+  const std::int32_t updates = indices < 0 ? -1 : scatter_operand(s, o.id[2], 2);
+  if (s.failed() || updates < 0) return;
+  op_attributes a{};
+  a.axis = scatter_reduction_of(s, n, s.m.tensor_at(data).type);
+  if (a.axis < 0) return;
+  define(s, result, s.add_node(s.current_kind, a, {data, indices, updates}, s.label_of(result)), false);
 }
 
 }  // namespace ctnn::onnx::detail

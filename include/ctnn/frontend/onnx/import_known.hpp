@@ -2,7 +2,7 @@
 // The ONNX importer's integers computed at import (issues #28, #25; docs/frontends.md, "Integers computed at
 // import"): Shape and Size (every shape is static, so their results are known), Range, and the integer ops
 // that exports put between Shape and a Reshape, Expand or ConstantOfShape (Gather, Concat, Cast, Add, Sub,
-// Mul, Div, Mod, Max, Min, Sum, Equal, Less, Greater, Where, ReduceProd; Squeeze, Unsqueeze, Identity, Slice and
+// Mul, Div, Mod, Max, Min, Sum, Equal, Less, Greater, Where, ReduceProd, Expand; Squeeze, Unsqueeze, Identity, Slice and
 // Reshape in import_shape_ops.hpp) evaluated when every operand is known. A result is a value of kind
 // known_integers in the importer's store (importer_state::known), not an IR tensor: the ops that read
 // constant shapes, axes and indices (constant_int, constant_shape) read it as they read an initializer.
@@ -231,6 +231,30 @@ constexpr void fold_concat(S& s, const node_view& n, const operands& o, std::int
   define_known(s, result, out);
 }
 
+// Expand(input, shape) of integers: the input broadcast with the INT64 vector `shape` (numpy's rule, both ways;
+// PyTorch's index_put_ expands its constant index rows so).
+template <class S>
+constexpr void fold_expand(S& s, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 2, 2)) return;
+  known_operand x{}, extents{};
+  if (!read_known(s, o.id[0], 0, x) || !read_known(s, o.id[1], 1, extents)) return;
+  if (extents.type != dtype::i64 || extents.dims.rank != 1 || extents.dims[0] > static_cast<std::int32_t>(max_rank))
+    return s.operand_error(1);
+  shape wanted{}, dims{};
+  wanted.rank = extents.dims[0];
+  for (std::int32_t d = 0; d < wanted.rank; ++d) {
+    const std::int64_t extent = extents.at(d);
+    if (extent < 0 || extent > max_known_elements) return s.operand_value_error(1, d, extent);
+    wanted.dims[static_cast<std::size_t>(d)] = static_cast<std::int32_t>(extent);
+  }
+  if (!broadcast_dims(x.dims, wanted, dims) || dims.elements() > max_known_elements) return s.operand_error(1);
+  known_operand out{};
+  out.dims = dims;
+  out.type = x.type;
+  for (std::int64_t k = 0; k < dims.elements(); ++k) out.values[static_cast<std::size_t>(k)] = x.at(broadcast_source(dims, x.dims, k));
+  define_known(s, result, out);
+}
+
 // Mod of integers (Swin's window padding, (window - H % window) % window, of constants): numpy broadcasting, the
 // operands of one type; fmod 0 takes the divisor's sign (Python's %), fmod 1 the dividend's (C's %).
 template <class S>
@@ -325,6 +349,7 @@ constexpr bool fold_known(S& s, const node_view& n, const operands& o, std::int3
     case op_type::Where: return fold_where(s, o, result), true;
     case op_type::Gather: return fold_gather(s, n, o, result), true;
     case op_type::Concat: return fold_concat(s, n, o, result), true;
+    case op_type::Expand: return fold_expand(s, o, result), true;
     case op_type::Cast: return fold_cast(s, n, o, result);
     case op_type::ReduceProd: return fold_reduce_prod(s, n, o, result);
     default: return false;

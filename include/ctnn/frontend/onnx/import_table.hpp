@@ -182,6 +182,7 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::Mean, op_kind::add, &import_mean<S>},
     // ONNX operators of issue #28 (import_gather_scatter.hpp)
     {op_type::GatherElements, op_kind::gather_elements, &import_gather_elements<S>},
+    {op_type::ScatterElements, op_kind::scatter_elements, &import_scatter_elements<S>},
     // import_selection.hpp
     {op_type::TopK, op_kind::top_k, &import_top_k<S>, true},
     {op_type::Hardmax, op_kind::hardmax, &import_hardmax<S>},
