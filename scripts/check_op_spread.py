@@ -27,8 +27,6 @@ EXCEPTIONS = {
                                        "the ONNX importer's builders of the kinds many import functions add"),
     "frontend/tflite/import_state.hpp": ({"pad", "concat", "slice"},
                                          "the TFLite importer's builders of the kinds many import functions add"),
-    "frontend/onnx/import_math.hpp": ({"mean"},
-                                      "composites: LayerNormalization's Mean and InvStdDev outputs, Mean as a sum divided"),
     "frontend/onnx/quantized.hpp": ({"dequantize"}, "the QLinear and QDQ lowerings add it around other ops"),
     "frontend/onnx/import_qdq.hpp": ({"pad"}, "a QDQ AveragePool's count_include_pad pad is filled with x's zero point"),
     "frontend/tflite/import_gather_scatter.hpp": ({"dequantize"}, "an int8 EMBEDDING_LOOKUP table read through a dequantize"),
