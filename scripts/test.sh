@@ -6,7 +6,7 @@
 # and ends with the line `N passed, N failed` summed over all configurations (a failed configure or build
 # counts as one failure). Exits non-zero if anything failed.
 #
-#   gcc    g++ 12 -O3: the whole suite (SIMD kernel tests at native, bare metal and the firmware
+#   gcc    g++ 12 -O2: the whole suite (SIMD kernel tests at native, bare metal and the firmware
 #          package tests, compile-fail tests) and the compiler-independent checks (layering, dependencies,
 #          docs), which run in this configuration only
 #   clang  clang 14 with AddressSanitizer and UndefinedBehaviorSanitizer on every host target (unit, e2e,

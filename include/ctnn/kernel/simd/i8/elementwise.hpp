@@ -134,7 +134,9 @@ struct add_kernel : kernel::detail::reads_constants_as_stored {
     for (; i + I::lanes <= elements; i += I::lanes) add_lanes(I::widen(a + i), I::widen(b + i), out + i, I::lanes);
     if (i < elements) {
       const int n = static_cast<int>(elements - i);
-      add_lanes(widen_within<I>(a + i, a + elements, n), widen_within<I>(b + i, b + elements, n), out + i, n);
+      // n < I::lanes <= 16 values are left: a whole 16-byte load would pass the end (widen_within's test,
+      // which g++ -O2 cannot prove false and flags with -Warray-bounds).
+      add_lanes(widen_partial<I>(a + i, n), widen_partial<I>(b + i, n), out + i, n);
     }
   }
 };
