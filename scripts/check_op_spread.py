@@ -32,8 +32,7 @@ EXCEPTIONS = {
     "frontend/tflite/import_gather_scatter.hpp": ({"dequantize"}, "an int8 EMBEDDING_LOOKUP table read through a dequantize"),
     "frontend/onnx/import_spatial.hpp": ({"resize_cubic", "l1_normalization"},
                                          "Resize's mode picks one of three kinds, LpNormalization's p one of two"),
-    "frontend/onnx/import_shape_ops.hpp": ({"slice"}, "a Gather of constant indices is slices and a concat"),
-    "frontend/onnx/import_gather_scatter.hpp": ({"slice"}, "a GatherND of constant indices is slices and a concat"),
+    "frontend/onnx/import_gather_scatter.hpp": ({"slice"}, "a Gather or GatherND of a few constant indices is slices and a concat"),
     "frontend/onnx/import_recurrent.hpp": ({"slice", "cast"}, "LSTM/GRU/RNN outputs are windows of the one packed "
                                            "result; int32 sequence_lens is cast to the kernel's float32 operand"),
     "frontend/onnx/import_einsum.hpp": ({"reduce_sum"}, "Einsum sums the labels one operand alone has before its batch_matmul"),

@@ -8,8 +8,9 @@ Run with Debian's python3 (torch 1.13.1, torchvision 0.14.1, onnx 1.12):
         [--ort /tmp/ort-exports/node_modules]
 
 The recurrent models (issue #27: LSTM, GRU and RNN as PyTorch users write them, RECURRENT_MODELS below) have
-several inputs or outputs, some symbolic extents (dynamic_axes) and no QDQ form (so has index_updates, PyTorch's
-index updates: ScatterND, ScatterElements); with --ort (the folder holding
+several inputs or outputs, some symbolic extents (dynamic_axes) and no QDQ form (so have index_updates, PyTorch's
+index updates: ScatterND, ScatterElements, and constant_index_gathers, F.unfold and x[:, idx]: Gathers of many
+constant indices); with --ort (the folder holding
 onnxruntime-node 1.30.0) their reference outputs are written too, by scripts/ort_run.js.
 
 Every model: fixed seeds, 10 classes, seeded conv and linear biases, eval mode after BatchNorm running statistics
@@ -32,6 +33,7 @@ from pathlib import Path
 import numpy as np
 import torch
 from torch import nn
+import torch.nn.functional as F
 import torchvision
 from torchvision.models import mobilenetv3, resnet, squeezenet
 
@@ -284,6 +286,20 @@ class IndexUpdates(nn.Module):
         return y, torch.zeros_like(x).scatter_(1, idx, v), torch.zeros_like(x).scatter_add(1, idx, v)
 
 
+class ConstantIndexGathers(nn.Module):
+    """Gathers by more constant indices than ctnn slices apart (8): F.unfold (Gathers of rows and columns by
+    [kernel, positions] grids of integers computed from Range, known at import) and y[:, idx] with a 12-index
+    list (an INT64 initializer, a repeated and a negative index among them)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 12, 1)
+
+    def forward(self, x):
+        y = self.conv(x)
+        return F.unfold(y, 3, padding=1), y[:, [11, 0, 3, 3, 5, 7, 9, 1, 2, 4, 6, -1]]
+
+
 # name: (constructor, opset, inputs {name: export shape, or the lengths of an int64 input per case}, outputs,
 # dynamic_axes, each reference case's input shapes where they differ from the export's (ctnn-run's bindings are
 # in tests/onnx/CMakeLists.txt)).
@@ -304,6 +320,7 @@ RECURRENT_MODELS = {
     "index_updates": (IndexUpdates, 16, {"x": (3, 5), "v": (3, 4),
                                          "idx": [[[0, 4, 4, 1], [2, 2, 2, 0], [1, 3, 0, 4]], [[3, 3, 3, 3], [0, 1, 2, 3], [4, 0, 4, 0]]]},
                       ["y", "z", "w"], None, {}),
+    "constant_index_gathers": (ConstantIndexGathers, 13, {"input": (1, 3, 8, 8)}, ["patches", "picked"], None, {}),
 }
 
 

@@ -3,7 +3,7 @@
 comparisons (TFLite EQUAL, NOT_EQUAL, LESS, LESS_EQUAL, GREATER, GREATER_EQUAL on float32, int8 and int32;
 EQUAL/NOT_EQUAL on bool), LOGICAL_AND/OR/NOT, SELECT_V2, CAST, DIV (float32, int8, int32), FLOOR_DIV, FLOOR_MOD
 (float32), SQUARED_DIFFERENCE (float32, int8, int32), and the ONNX
-Equal, Less, LessOrEqual, Greater, GreaterOrEqual, And, Or, Xor, Not, Where, Cast, Div. TFLite outputs:
+Equal, Less, LessOrEqual, Greater, GreaterOrEqual, And, Or, Xor, Not, IsNaN, Where, Cast, Div. TFLite outputs:
 TensorFlow Lite Micro's reference kernels (the host oracle); ONNX outputs: NumPy, the ONNX definitions.
 
     /usr/bin/python3 scripts/gen_op_tests_logic.py --tflm /work/oracle/tflm/tflm_run   # records outputs
@@ -290,6 +290,9 @@ def onnx_cases(rng):
     add("onnx_div_u8", "Div", [a, b], a // b)
     a, b = ints(np.int8, [3, 4], -128, 128), ints(np.int8, [4], 1, 12) * np.array([1, -1, -1, 1], np.int8)
     add("onnx_div_i8_trunc", "Div", [a, b], np.trunc(a / b).astype(np.int8))
+    x = small_floats(rng, [2, 3, 4])
+    x.flat[[1, 6, 11, 17]] = [np.nan, np.inf, -np.nan, -np.inf]
+    add("onnx_is_nan", "IsNaN", [x], np.isnan(x))
     return cases
 
 

@@ -622,6 +622,8 @@ ONNX_CASES = {
     "onnx_gather_constant_matrix_negative_axis": onnx_gather_case([2, 3, 7], [[0, 6], [-1, 3]], -1, 124),
     "onnx_gather_int64_input": onnx_gather_case([4, 3, 2, 2], [[3, -1, 0], [2, 2, -4]], 0, 125, indices_type="int64"),
     "onnx_gather_int32_input_rank5": onnx_gather_case([2, 2, 5, 1, 3], [4, 0], 2, 126, indices_type="int32"),
+    # More constant indices than ctnn slices apart (8): a gather node reading them as a constant tensor.
+    "onnx_gather_twelve_constant_indices": onnx_gather_case([2, 12, 3], [[11, 0, 3, 3, 5, -1], [9, 1, 2, -12, 6, 7]], 1, 127),
 }
 
 
@@ -678,8 +680,9 @@ def refused_onnx():
         "slice_empty": one([node("Slice", ["x0", "starts", "ends"], ["y"])], [4], [ints("starts", [3]), ints("ends", [1])]),
         "split_uncovered": onnx_model([node("Split", ["x0", "split"], ["a", "b"])], [[5]], ["a", "b"],
                                       [ints("split", [2, 2])], 13),
-        "gather_nine_constant_indices": one([node("Gather", ["x0", "indices"], ["y"])], [3],
-                                            [ints("indices", [0, 1, 2, 0, 1, 2, 0, 1, 2])]),
+        # Nine constant indices (a gather node reads them, no longer slices) whose sixth is outside [-3, 3).
+        "gather_nine_constant_indices_one_outside": one([node("Gather", ["x0", "indices"], ["y"])], [3],
+                                                        [ints("indices", [0, 1, 2, 0, 1, 3, 0, 1, 2])]),
         "depth_to_space_mode": one([node("DepthToSpace", ["x0"], ["y"], blocksize=2, mode="DRC")], [1, 4, 2, 2], []),
         "squeeze_not_unit": one([node("Squeeze", ["x0", "axes"], ["y"])], [1, 3], [ints("axes", [1])]),
         # Concat of 9 operands (an operand tree): operand 4 is the node's own result (a cycle, found although the

@@ -10,7 +10,7 @@
 #include <ctnn/models/onnx_shape_refused_concat_nine_inner_rank.hpp>
 #include <ctnn/models/onnx_shape_refused_concat_nine_reads_itself.hpp>
 #include <ctnn/models/onnx_shape_refused_depth_to_space_mode.hpp>
-#include <ctnn/models/onnx_shape_refused_gather_nine_constant_indices.hpp>
+#include <ctnn/models/onnx_shape_refused_gather_nine_constant_indices_one_outside.hpp>
 #include <ctnn/models/onnx_shape_refused_slice_empty.hpp>
 #include <ctnn/models/onnx_shape_refused_slice_step_0.hpp>
 #include <ctnn/models/onnx_shape_refused_split_uncovered.hpp>
@@ -61,8 +61,8 @@ static_assert(error_of<models::shape_refused_transpose_rank6>.code == error_code
 static_assert(error_of<models::shape_refused_split_v_uncovered>.code == error_code::input_shapes_differ &&
               error_of<models::shape_refused_split_v_uncovered>.kind == op_kind::slice);
 
-// ONNX: a Slice step of 0 and an empty Slice; Split sizes that leave part of the input; more constant Gather
-// indices than a concat joins; DepthToSpace in a mode ONNX does not define; Squeeze of a dim that is not 1.
+// ONNX: a Slice step of 0 and an empty Slice; Split sizes that leave part of the input; nine constant Gather
+// indices (a gather node's, more than slices take) one of them outside the axis; DepthToSpace in a mode ONNX does not define; Squeeze of a dim that is not 1.
 constexpr auto code = [](onnx_error e) { return ctnn::onnx::code_of(e); };
 static_assert(error_of<models::onnx_shape_refused_slice_step_0>.code == code(onnx_error::operand_value) &&
               error_of<models::onnx_shape_refused_slice_step_0>.input_slot == 4);
@@ -70,8 +70,10 @@ static_assert(error_of<models::onnx_shape_refused_slice_empty>.code == error_cod
               error_of<models::onnx_shape_refused_slice_empty>.kind == op_kind::slice);
 static_assert(error_of<models::onnx_shape_refused_split_uncovered>.code == code(onnx_error::unsupported_attribute) &&
               error_of<models::onnx_shape_refused_split_uncovered>.attribute == static_cast<std::int64_t>(ctnn::onnx::attribute::split));
-static_assert(error_of<models::onnx_shape_refused_gather_nine_constant_indices>.code == code(onnx_error::unsupported_operand) &&
-              error_of<models::onnx_shape_refused_gather_nine_constant_indices>.input_slot == 1);
+static_assert(error_of<models::onnx_shape_refused_gather_nine_constant_indices_one_outside>.code == code(onnx_error::operand_value) &&
+              error_of<models::onnx_shape_refused_gather_nine_constant_indices_one_outside>.input_slot == 1 &&
+              error_of<models::onnx_shape_refused_gather_nine_constant_indices_one_outside>.operator_code ==
+                  static_cast<std::int64_t>(ctnn::onnx::op_type::Gather));
 static_assert(error_of<models::onnx_shape_refused_depth_to_space_mode>.code == code(onnx_error::unsupported_attribute) &&
               error_of<models::onnx_shape_refused_depth_to_space_mode>.attribute == static_cast<std::int64_t>(ctnn::onnx::attribute::mode));
 static_assert(error_of<models::onnx_shape_refused_squeeze_not_unit>.code == error_code::invalid_axis);

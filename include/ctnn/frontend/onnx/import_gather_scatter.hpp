@@ -1,5 +1,5 @@
 #pragma once
-// The ONNX importer's gather/scatter family (import_table.hpp's rows): GatherND (ops/gather_nd.hpp), CumSum
+// The ONNX importer's gather/scatter family (import_table.hpp's rows): Gather, GatherND (ops/gather_nd.hpp), CumSum
 // (ops/cumsum.hpp), ScatterND (ops/scatter_nd.hpp), ReverseSequence (ops/reverse_sequence.hpp), ConstantOfShape (a constant tile, which fold_constants computes at compile time)
 // and GatherElements (ops/gather_elements.hpp).
 #include <array>
@@ -242,6 +242,59 @@ constexpr bool constant_indices_inside(S& s, std::int32_t v, std::uint32_t slot,
   for (std::int64_t k = 0; k < count && !s.failed(); ++k)
     if (!inside(k, s.constant_int(v, slot, static_cast<std::uint32_t>(k), count))) return false;
   return !s.failed();
+}
+
+// Gather along `axis` (default 0). Computed indices (int32 or int64, in their ONNX layout) make a gather node,
+// whose kernel counts a negative index from the end. Constant INT64 indices (each in [-dim, dim), as ONNX
+// requires) are read at import: up to max_node_inputs of them, a slice per index, concatenated along the
+// axis and reshaped to the result's shape; more (PyTorch's F.unfold gathers rows and columns by a [kernel,
+// positions] grid of known integers; x[:, idx] with a longer index list) make a gather node that reads
+// them as a constant tensor (index_operand: copied at import, an INT64 tensor's raw data need not be aligned).
+template <class S>
+constexpr void import_gather(S& s, const node_view& n, const operands& o, std::int32_t result) {
+  // The data may be a constant (an embedding table: PyTorch's Embedding) read by computed indices.
+  if (!expect_inputs(s, o, 2, 2)) return;
+  const shape xs = onnx_shape(s, o.id[0]);
+  const shape is = onnx_shape(s, o.id[1]);
+  std::int64_t axis = int_attribute(s, n, "axis", 0);
+  if (s.failed() || s.take_reader_error()) return;
+  if (axis < 0) axis += xs.rank;
+  if (axis < 0 || axis >= xs.rank) return s.axis_error(axis, xs.rank);
+  const std::int32_t x = as_onnx(s, o.id[0], 0);
+  op_attributes attrs{};
+  attrs.axis = static_cast<std::int32_t>(axis);
+  const name label = s.label_of(result);
+  if (!s.is_constant(o.id[1])) return define(s, result, s.add_node(s.current_kind, attrs, {x, as_onnx(s, o.id[1], 1)}, label), false);
+  // The result's shape: xs[:axis] + is + xs[axis + 1:].
+  shape out{};
+  out.rank = xs.rank - 1 + is.rank;
+  if (out.rank > static_cast<std::int32_t>(max_rank)) return s.fail(onnx_error::rank_too_high, {.rank_actual = out.rank});
+  for (std::int32_t d = 0; d < out.rank; ++d)
+    out.dims[static_cast<std::size_t>(d)] = d < axis ? xs[d] : d < axis + is.rank ? is[static_cast<std::int32_t>(d - axis)] : xs[d - is.rank + 1];
+  std::int64_t count = 0;
+  s.constant_int(o.id[1], 1, 0, count);
+  if (s.failed()) return;
+  if (count < 1) return s.operand_error(1);
+  const std::int64_t dim = xs[static_cast<std::int32_t>(axis)];
+  if (count > static_cast<std::int64_t>(max_node_inputs)) {
+    if (!constant_indices_inside(s, o.id[1], 1, [&](std::int64_t) { return dim; })) return;
+    const std::int32_t indices = index_operand(s, o.id[1], 1);
+    if (s.failed() || indices < 0) return;
+    return define(s, result, s.add_node(s.current_kind, attrs, {x, indices}, label), false);
+  }
+  std::array<std::int32_t, max_node_inputs> parts{};
+  for (std::uint32_t k = 0; k < count && !s.failed(); ++k) {
+    const std::int64_t at = s.constant_int(o.id[1], 1, k, count);
+    if (at < -dim || at >= dim) return s.operand_value_error(1, k, at);
+    attrs.slice = slice_fields::whole(xs);
+    attrs.slice.begin[static_cast<std::size_t>(axis)] = static_cast<std::int32_t>(at < 0 ? at + dim : at);
+    attrs.slice.extent[static_cast<std::size_t>(axis)] = 1;
+    attrs.target = count == 1 ? (out.rank > 0 ? out : make_shape(1)) : shape{};
+    parts[k] = s.add_node(op_kind::slice, attrs, {x}, label);
+  }
+  if (s.failed() || count == 1) return define(s, result, parts[0], false);
+  const std::int32_t all = s.concat(parts, static_cast<std::uint32_t>(count), static_cast<std::int32_t>(axis), label);
+  if (all >= 0) define_reshaped(s, result, all, out);
 }
 
 // ScatterElements' data or updates: computed, a float32 constant (as_onnx), or an INT32 or INT64 one (as

@@ -1,7 +1,7 @@
 #pragma once
 // The ONNX importer's logic family (import.hpp; rows in import_table.hpp): the comparisons Equal, Less,
 // LessOrEqual, Greater, GreaterOrEqual and the logical And, Or, Xor (two operands, numpy broadcasting, a
-// bool result), Not, Where and Cast. Every operand in the ONNX layout; a constant one read in place
+// bool result), Not, IsNaN, Where and Cast. Every operand in the ONNX layout; a constant one read in place
 // (integers and bools) or as floats.
 #include <cstdint>
 
@@ -45,6 +45,18 @@ constexpr void import_not(S& s, const node_view&, const operands& o, std::int32_
   if (!expect_inputs(s, o, 1, 1) || o.id[0] < 0) return s.failed() ? void() : s.operand_error(0);
   const std::int32_t x = operand_of_type(s, o, 0, dtype::b8);
   if (x >= 0) define(s, result, s.add_node(s.current_kind, {}, {x}, s.label_of(result)), false);
+}
+
+// IsNaN (float32): the row's kind, x != x (true exactly for NaN; PyTorch's isnan, nan_to_num, as a
+// torch.where condition).
+template <class S>
+constexpr void import_is_nan(S& s, const node_view&, const operands& o, std::int32_t result) {
+  if (!expect_inputs(s, o, 1, 1) || o.id[0] < 0) return s.failed() ? void() : s.operand_error(0);
+  const std::int32_t x = operand_of_type(s, o, 0, dtype::f32);
+  if (x < 0) return;
+  op_attributes attrs{};
+  attrs.out_type = dtype::b8;
+  define(s, result, s.add_node(s.current_kind, attrs, {x, x}, s.label_of(result)), false);
 }
 
 // Where(condition, X, Y): select, the three broadcast; X and Y of one type, the result's.

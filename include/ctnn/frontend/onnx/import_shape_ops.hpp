@@ -1,8 +1,7 @@
 #pragma once
 // The ONNX importer's ops that move or pad data (import.hpp; rows in import_table.hpp): Reshape, Flatten,
 // Concat, Pad, Transpose, BatchNormalization, and the shape family: Squeeze, Unsqueeze and Identity
-// (reshapes), Slice and Split (slices), DepthToSpace and SpaceToDepth (a reshape, a transpose and a reshape),
-// Gather.
+// (reshapes), Slice and Split (slices), DepthToSpace and SpaceToDepth (a reshape, a transpose and a reshape).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -503,52 +502,6 @@ constexpr void import_block_rearrange(S& s, const node_view& n, const operands& 
   const name label = s.label_of(result);
   const std::int32_t moved = s.transpose(s.reshape(as_onnx(s, o.id[0], 0), grouped, label), perm, label);
   define_reshaped(s, result, moved, out);
-}
-
-// Gather along `axis` (default 0). Computed indices (int32 or int64, in their ONNX layout) make a gather node,
-// whose kernel counts a negative index from the end. Constant INT64 indices (each in [-dim, dim), as ONNX
-// requires) are read at import: a slice per index (at most max_node_inputs of them), concatenated along the
-// axis and reshaped to the result's shape (a constant's bytes could not be read in place: an INT64 tensor's
-// raw data need not be aligned).
-template <class S>
-constexpr void import_gather(S& s, const node_view& n, const operands& o, std::int32_t result) {
-  // The data may be a constant (an embedding table: PyTorch's Embedding) read by computed indices.
-  if (!expect_inputs(s, o, 2, 2)) return;
-  const shape xs = onnx_shape(s, o.id[0]);
-  const shape is = onnx_shape(s, o.id[1]);
-  std::int64_t axis = int_attribute(s, n, "axis", 0);
-  if (s.failed() || s.take_reader_error()) return;
-  if (axis < 0) axis += xs.rank;
-  if (axis < 0 || axis >= xs.rank) return s.axis_error(axis, xs.rank);
-  const std::int32_t x = as_onnx(s, o.id[0], 0);
-  op_attributes attrs{};
-  attrs.axis = static_cast<std::int32_t>(axis);
-  if (!s.is_constant(o.id[1])) return define(s, result, s.add_node(s.current_kind, attrs, {x, as_onnx(s, o.id[1], 1)}, s.label_of(result)), false);
-  // The result's shape: xs[:axis] + is + xs[axis + 1:].
-  shape out{};
-  out.rank = xs.rank - 1 + is.rank;
-  if (out.rank > static_cast<std::int32_t>(max_rank)) return s.fail(onnx_error::rank_too_high, {.rank_actual = out.rank});
-  for (std::int32_t d = 0; d < out.rank; ++d)
-    out.dims[static_cast<std::size_t>(d)] = d < axis ? xs[d] : d < axis + is.rank ? is[static_cast<std::int32_t>(d - axis)] : xs[d - is.rank + 1];
-  std::int64_t count = 0;
-  s.constant_int(o.id[1], 1, 0, count);
-  if (s.failed()) return;
-  if (count < 1 || count > static_cast<std::int64_t>(max_node_inputs)) return s.operand_error(1);
-  const std::int64_t dim = xs[static_cast<std::int32_t>(axis)];
-  std::array<std::int32_t, max_node_inputs> parts{};
-  const name label = s.label_of(result);
-  for (std::uint32_t k = 0; k < count && !s.failed(); ++k) {
-    const std::int64_t at = s.constant_int(o.id[1], 1, k, count);
-    if (at < -dim || at >= dim) return s.operand_value_error(1, k, at);
-    attrs.slice = slice_fields::whole(xs);
-    attrs.slice.begin[static_cast<std::size_t>(axis)] = static_cast<std::int32_t>(at < 0 ? at + dim : at);
-    attrs.slice.extent[static_cast<std::size_t>(axis)] = 1;
-    attrs.target = count == 1 ? (out.rank > 0 ? out : make_shape(1)) : shape{};
-    parts[k] = s.add_node(op_kind::slice, attrs, {x}, label);
-  }
-  if (s.failed() || count == 1) return define(s, result, parts[0], false);
-  const std::int32_t all = s.concat(parts, static_cast<std::uint32_t>(count), static_cast<std::int32_t>(axis), label);
-  if (all >= 0) define_reshaped(s, result, all, out);
 }
 
 }  // namespace ctnn::onnx::detail

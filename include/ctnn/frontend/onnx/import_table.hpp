@@ -126,6 +126,7 @@ inline constexpr op_row<S> op_table[] = {
     {op_type::Or, op_kind::logical_or, &import_bool_binary<S>},
     {op_type::Xor, op_kind::logical_xor, &import_bool_binary<S>},
     {op_type::Not, op_kind::logical_not, &import_not<S>},
+    {op_type::IsNaN, op_kind::not_equal, &import_is_nan<S>},
     {op_type::Where, op_kind::select, &import_where<S>},
     {op_type::Cast, op_kind::cast, &import_cast<S>},
     {op_type::Div, op_kind::div, &import_arithmetic<S>},
