@@ -22,7 +22,7 @@
 #include <ctnn/memory/in_place_window.hpp>
 #include <ctnn/pass/select_kernels.hpp>
 
-#include "kernels/int8_test_support.hpp"
+#include "kernel/int8_test_support.hpp"
 
 namespace arm_kernels_test {
 

@@ -17,7 +17,7 @@
 #include <ctnn/pass/infer_types.hpp>
 #include <ctnn/pass/lower_te.hpp>
 
-#include "kernels/mlperf_layer_table.hpp"
+#include "kernel/mlperf_layer_table.hpp"
 
 namespace int8_test {
 

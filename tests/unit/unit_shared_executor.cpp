@@ -17,7 +17,7 @@
 #include <ctnn/kernel/dynamic.hpp>
 #include <ctnn/kernel/run_module.hpp>
 
-#include "pass_test_modules.hpp"
+#include "pass/pass_test_modules.hpp"
 #include "test_modules.hpp"
 
 namespace {

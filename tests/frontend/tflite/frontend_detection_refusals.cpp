@@ -7,7 +7,7 @@
 
 #include <doctest/doctest.h>
 
-#include "import_checks.hpp"
+#include "frontend/import_checks.hpp"
 
 #include <ctnn/frontend/flexbuffers.hpp>
 #include <ctnn/models/detection_refused_anchors_not_constant.hpp>

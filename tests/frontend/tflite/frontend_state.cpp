@@ -15,7 +15,7 @@
 
 #include <doctest/doctest.h>
 
-#include "import_checks.hpp"
+#include "frontend/import_checks.hpp"
 
 #include <ctnn/ctnn.hpp>
 #include <ctnn/models/lstm_f32_cifg_peephole_projection.hpp>

@@ -6,7 +6,7 @@
 
 #include <doctest/doctest.h>
 
-#include "import_checks.hpp"
+#include "frontend/import_checks.hpp"
 
 #include <ctnn/models/bad_dynamic_shape.hpp>
 #include <ctnn/models/bad_fused_tanh.hpp>

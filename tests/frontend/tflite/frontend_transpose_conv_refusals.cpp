@@ -6,7 +6,7 @@
 
 #include <doctest/doctest.h>
 
-#include "import_checks.hpp"
+#include "frontend/import_checks.hpp"
 
 #include <ctnn/models/transpose_conv_refused_int16_bias32.hpp>
 #include <ctnn/models/transpose_conv_refused_log_softmax_result_quantization.hpp>

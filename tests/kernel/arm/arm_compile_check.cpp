@@ -8,8 +8,8 @@
 #include <ctnn/kernel/dispatch.hpp>
 #include <ctnn/pass/select_kernels.hpp>
 
-#include "kernels/int8_test_support.hpp"
-#include "kernels/mlperf_layers.inc"
+#include "kernel/int8_test_support.hpp"
+#include "kernel/mlperf_layers.inc"
 
 namespace {
 

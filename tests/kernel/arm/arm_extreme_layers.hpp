@@ -11,7 +11,7 @@
 #include <cstring>
 
 #include "baremetal/arm_kernels_test.hpp"
-#include "kernels/int8_extreme_operands.hpp"
+#include "kernel/int8_extreme_operands.hpp"
 
 namespace arm_extreme {
 

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <string>
 
-#include "kernels/mlperf_describe.hpp"
+#include "kernel/reference/mlperf_describe.hpp"
 
 int main(int argc, char** argv) {
   using namespace mlperf;

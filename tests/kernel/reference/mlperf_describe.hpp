@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "kernels/mlperf_layer_table.hpp"
-#include "kernels/tflite_reader.hpp"
+#include "kernel/mlperf_layer_table.hpp"
+#include "kernel/reference/tflite_reader.hpp"
 
 namespace mlperf {
 

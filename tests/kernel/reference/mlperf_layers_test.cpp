@@ -35,11 +35,11 @@
 #include <ctnn/pass/lower_te.hpp>
 #include <ctnn/pass/select_kernels.hpp>
 
-#include "kernels/int8_test_support.hpp"
-#include "kernels/mlperf_describe.hpp"
-#include "kernels/mlperf_layer_table.hpp"
-#include "kernels/mlperf_layers.inc"
-#include "kernels/tflite_reader.hpp"
+#include "kernel/int8_test_support.hpp"
+#include "kernel/reference/mlperf_describe.hpp"
+#include "kernel/mlperf_layer_table.hpp"
+#include "kernel/mlperf_layers.inc"
+#include "kernel/reference/tflite_reader.hpp"
 
 namespace {
 

@@ -26,7 +26,7 @@
 #include <ctnn/kernel/reference/int8/requantize.hpp>
 #include <ctnn/runtime/requantization.hpp>
 
-#include "kernels/int8_test_support.hpp"
+#include "kernel/int8_test_support.hpp"
 
 namespace {
 

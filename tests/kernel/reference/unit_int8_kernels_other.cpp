@@ -17,7 +17,7 @@
 #include <ctnn/kernel/dynamic.hpp>
 #include <ctnn/runtime/requantization.hpp>
 
-#include "kernels/int8_test_support.hpp"
+#include "kernel/int8_test_support.hpp"
 
 namespace {
 

@@ -11,7 +11,7 @@
 
 #include <ctnn/detail/quantization.hpp>
 
-#include "kernels/int8_test_support.hpp"
+#include "kernel/int8_test_support.hpp"
 
 namespace {
 

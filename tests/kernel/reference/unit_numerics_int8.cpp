@@ -23,7 +23,7 @@
 #include <ctnn/kernel/reference/onnx_quant/mul.hpp>
 #include <ctnn/kernel/reference/onnx_quant/rounding.hpp>
 
-#include "kernels/int8_test_support.hpp"
+#include "kernel/int8_test_support.hpp"
 
 namespace {
 

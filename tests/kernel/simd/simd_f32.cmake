@@ -1,5 +1,5 @@
 # Vectorised float32 kernels (kernel/simd/f32) against the reference kernels.
-# Each test at every level of CTNN_SIMD_TEST_LEVELS (tests/kernels/CMakeLists.txt); the whole-model test
+# Each test at every level of CTNN_SIMD_TEST_LEVELS (tests/kernel/simd/CMakeLists.txt); the whole-model test
 # at CTNN_SIMD_MODEL_TEST_LEVELS.
 foreach(_test conv tconv layers)
   ctnn_add_simd_test(kernels_simd_f32_${_test} LEVELS ${CTNN_SIMD_TEST_LEVELS}

@@ -11,7 +11,7 @@
 #include <ctnn/ctnn.hpp>
 #include <ctnn/detail/for_each_index.hpp>
 
-#include "kernels/simd_f32_support.hpp"
+#include "kernel/simd/simd_f32_support.hpp"
 
 namespace {
 

@@ -5,7 +5,7 @@
 
 #include <ctnn/kernel/simd/f32.hpp>
 
-#include "kernels/simd_f32_support.hpp"
+#include "kernel/simd/simd_f32_support.hpp"
 
 namespace {
 

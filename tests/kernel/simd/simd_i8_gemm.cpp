@@ -9,7 +9,7 @@
 
 #include <doctest/doctest.h>
 
-#include "kernels/simd_i8_support.hpp"
+#include "kernel/simd/simd_i8_support.hpp"
 
 namespace {
 

@@ -20,7 +20,7 @@
 
 #include <ctnn/kernel/reference/onnx_quant/rounding.hpp>
 
-#include "kernels/simd_i8_support.hpp"
+#include "kernel/simd/simd_i8_support.hpp"
 
 namespace {
 

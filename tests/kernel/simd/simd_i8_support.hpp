@@ -17,8 +17,8 @@
 #include <ctnn/kernel/dispatch.hpp>
 #include <ctnn/pass/select_kernels.hpp>
 
-#include "kernels/int8_extreme_operands.hpp"
-#include "kernels/int8_test_support.hpp"
+#include "kernel/int8_extreme_operands.hpp"
+#include "kernel/int8_test_support.hpp"
 
 namespace simd_i8_test {
 
