@@ -1,6 +1,7 @@
 #pragma once
-// Small models and helpers shared by the unit tests (tests/unit/). Every test includes only what it
-// needs; the models here are tiny on purpose (fast to compile, numbers easy to reason about).
+// Small models and helpers shared by the pass, unit and kernel tests (tests/pass, tests/unit, tests/kernel,
+// tests/arena). Every test includes only what it needs; the models here are tiny on purpose (fast to compile,
+// numbers easy to reason about).
 #include <cstddef>
 #include <cstdint>
 #include <random>

@@ -151,7 +151,7 @@ constexpr std::uint32_t bits(float f) { return std::bit_cast<std::uint32_t>(f); 
 
 // ONNX's output stage (float(acc) * multiplier, round half to even): a power of two near the multiplier that
 // brings `terms` products of 8-bit values into 8 bits, so that products land on .5 ties often
-// (tests/kernels/simd_i8_onnx.cpp, tests/baremetal/arm_kernels_onnx.cpp).
+// (tests/kernel/simd/simd_i8_onnx.cpp, tests/baremetal/arm_kernels_onnx.cpp).
 constexpr float typical_onnx_multiplier(std::int64_t terms) {
   float m = 1.0f;
   const double target = 64.0 / (128.0 * 128.0 * (terms < 4 ? 2.0 : static_cast<double>(terms) / 2.0));

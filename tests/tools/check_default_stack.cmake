@@ -1,4 +1,4 @@
-# ctest script (tools/CMakeLists.txt, tool_default_stack_*): runs a tool through with_default_stack.sh and
+# ctest script (tests/tools/CMakeLists.txt, tool_default_stack_*): runs a tool through with_default_stack.sh and
 # checks that it ran under the 8 MiB limit and ended by itself: exit status 0, or 1 with the frontend's
 # diagnostic in words (a model ctnn does not support, e.g. an MLPerf ONNX model with com.microsoft ops).
 # A stack overflow kills the tool with a signal: no exit status, the test fails.

@@ -1,4 +1,4 @@
-# ctest script (tools/CMakeLists.txt): opens ctnn-memory-report's HTML page in a real headless browser
+# ctest script (tests/tools/CMakeLists.txt): opens ctnn-memory-report's HTML page in a real headless browser
 # (Debian's chromium) and checks the DOM it rendered: the inline SVG picture with its boxes, one table row
 # per op, the peak's row marked. Without chromium it prints a line starting with "SKIP: " (the test's
 # SKIP_REGULAR_EXPRESSION).

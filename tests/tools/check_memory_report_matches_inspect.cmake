@@ -1,4 +1,4 @@
-# ctest script (tools/CMakeLists.txt): the arena ctnn-memory-report plans for a model (default options)
+# ctest script (tests/tools/CMakeLists.txt): the arena ctnn-memory-report plans for a model (default options)
 # equals the one ctnn-inspect prints for it ("arena: N bytes" of print_module's memory plan), i.e. the
 # report and the executor's pipeline agree. OPTIONS (a list, e.g. --patches) go to both tools; when they
 # print a patch stage, its line must be the same in both (one printer, tools/patch_stage.hpp).

@@ -1,4 +1,4 @@
-# ctest script (tools/CMakeLists.txt, tests tool_metadata_*): runs ctnn-metadata on a model (with plan
+# ctest script (tests/tools/CMakeLists.txt, tests tool_metadata_*): runs ctnn-metadata on a model (with plan
 # options ARGS, if any) to stdout and with -o FILE, checks that both give the same text, that it names the
 # model and holds the text CONTAINS (if given), then validates it with `python3 -m json.tool`. Without
 # python3 it prints a line starting with "SKIP: " (the test's SKIP_REGULAR_EXPRESSION).

@@ -1,4 +1,4 @@
-# ctest script (tools/CMakeLists.txt): runs a tool and checks its exit status and what it wrote to stdout
+# ctest script (tests/tools/CMakeLists.txt): runs a tool and checks its exit status and what it wrote to stdout
 # and stderr, apart (PASS_REGULAR_EXPRESSION sees both streams mixed and ignores the status).
 #   cmake -DCOMMAND="<tool>;<arguments...>" -DSTATUS=<expected exit status>
 #         [-DSTDOUT=<regex>] [-DSTDERR=<regex>] [-DEMPTY_STDOUT=ON] -P check_tool_run.cmake

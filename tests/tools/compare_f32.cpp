@@ -1,7 +1,7 @@
 // compare-f32 <got.bin> <want.bin>: whether two raw little-endian float32 files agree within the MLPerf
 // Tiny references' tolerance (../shared/models/mlperf-tiny/README.md): |got - want| <= 1e-5 * max|want| +
 // 1e-4 * |want| for every element. Exit status 0 when they do, 1 when not (the first difference is
-// printed), 2 for usage and I/O errors. tools/check_run_refs.cmake uses it for the float models.
+// printed), 2 for usage and I/O errors. tests/tools/check_run_refs.cmake uses it for the float models.
 #include <cmath>
 #include <cstddef>
 #include <cstdio>

@@ -1,4 +1,4 @@
-// ctnn-run's check (tools/CMakeLists.txt): the model embedded as ctnn::models::model_under_test is compiled
+// ctnn-run's check (tests/tools/CMakeLists.txt): the model embedded as ctnn::models::model_under_test is compiled
 // twice, with the full and the shared specialisation policy; both run on deterministic inputs, and
 // ctnn-run runs the model file on the same inputs, given as raw files and as ONNX TensorProto files
 // (raw_data, and the typed float_data / int32_data fields). Every output must agree: int8 bit for bit,

@@ -1,4 +1,4 @@
-// An ONNX file that ctnn must reject (tests/onnx/CMakeLists.txt embeds it as model_under_test), compiled
+// An ONNX file that ctnn must reject (tests/frontend/onnx/CMakeLists.txt embeds it as model_under_test), compiled
 // as a user does: its import fails the compilation with one error, the ctnn::errors::onnx_* class of the
 // problem. The control target embeds a valid model under the same name and compiles.
 #include <ctnn/ctnn.hpp>

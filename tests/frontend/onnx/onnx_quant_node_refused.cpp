@@ -1,5 +1,5 @@
 // ONNX's node test quantizelinear_blocked_asymmetric (../shared/onnx-node-tests), its operands after the
-// first bound as initializers (tests/onnx/CMakeLists.txt): blocked quantization (QuantizeLinear's
+// first bound as initializers (tests/frontend/onnx/CMakeLists.txt): blocked quantization (QuantizeLinear's
 // block_size) is not supported, and the import says so with the attribute's name instead of compiling the
 // model without it. (The supported quantized node tests run in the case suite onnx_quant_node_compiled.)
 #include <cstdint>

@@ -1,4 +1,4 @@
-// A model file that ctnn must reject (tests/frontend/CMakeLists.txt embeds it as model_under_test),
+// A model file that ctnn must reject (tests/frontend/tflite/CMakeLists.txt embeds it as model_under_test),
 // compiled as a user does: its import fails the compilation with one error, the ctnn::errors::tflite_*
 // class of the problem. The control target embeds a valid model under the same name and compiles.
 #include <ctnn/ctnn.hpp>

@@ -1,6 +1,6 @@
 // int8 results that must not depend on the compiler or its optimisation level (issue #12): built with g++
-// and clang at -O0, -O2 and -Os (tests/unit/CMakeLists.txt), each build prints the same lines, which
-// tests/unit/check_bitexact.cmake compares with tests/unit/data/numerics_bitexact.txt:
+// and clang at -O0, -O2 and -Os (tests/kernel/reference/CMakeLists.txt), each build prints the same lines, which
+// tests/kernel/reference/check_bitexact.cmake compares with tests/kernel/reference/data/numerics_bitexact.txt:
 //   * the int8 model tests/data/tflite/int8_net.tflite (QUANTIZE, per-channel CONV_2D and DEPTHWISE_CONV_2D,
 //     AVERAGE_POOL_2D, FULLY_CONNECTED, SOFTMAX, DEQUANTIZE) through ctnn::compile on 64 inputs: the bits of
 //     every output (the dequantized int8 softmax, exact multiples of 1/256);

@@ -4,7 +4,7 @@
 // steps done with <cmath> (std::frexp, std::floor). ctnn's kernels work on raw int32 values instead.
 // Logistic and tanh are checked for every int8 input under many input quantizations; softmax on random
 // rows. A float check bounds both to 1 LSB of the true function. (The MLPerf softmax layers are checked
-// against TFLM's dumps in tests/kernels.)
+// against TFLM's dumps in tests/kernel/reference/mlperf_layers_test.cpp.)
 #include <cmath>
 #include <cstdint>
 #include <limits>
