@@ -302,7 +302,7 @@ class ConstantIndexGathers(nn.Module):
 
 # name: (constructor, opset, inputs {name: export shape, or the lengths of an int64 input per case}, outputs,
 # dynamic_axes, each reference case's input shapes where they differ from the export's (ctnn-run's bindings are
-# in tests/onnx/CMakeLists.txt)).
+# in tests/frontend/onnx/CMakeLists.txt)).
 RECURRENT_MODELS = {
     "kws_lstm": (KeywordSpottingLSTM, 13, {"input": (1, 20, 10)}, ["output"],
                  {"input": {0: "batch", 1: "time"}}, {"input": (1, 16, 10)}),

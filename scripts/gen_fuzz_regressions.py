@@ -4,7 +4,7 @@
 An independent mutation fuzzer of ctnn-inspect and ctnn-run found files that ctnn accepted and ran into
 garbage, accepted without outputs, ran without bound or judged differently in the two tools. Each file
 here reproduces one finding from a model of tests/data (or a model the TFLite generator builds), so that
-the fix stays checked: the tools' tests (tools/CMakeLists.txt) expect each to be rejected with its
+the fix stays checked: the tools' tests (tests/tools/CMakeLists.txt) expect each to be rejected with its
 message, and the fuzz targets replay them (tests/fuzz/regressions/).
 
     /usr/bin/python3 scripts/gen_fuzz_regressions.py      # < 1 s, deterministic (byte for byte)

@@ -2,7 +2,7 @@
 """ONNX node tests of ctnn's own, for the edges of the ONNX frontend (issue #12).
 
 Writes tests/data/onnx/node_tests/<test>/model.onnx and test_data_set_0/{input,output}_K.pb, the layout of
-ONNX's backend node tests, so that tests/onnx/run_node_tests.py runs them through ctnn-run like the
+ONNX's backend node tests, so that tests/frontend/onnx/run_node_tests.py runs them through ctnn-run like the
 upstream ones. The expected outputs come from NumPy (float64 for float ops, then rounded to float32; the
 quantized ops in float32, onnxruntime's order of operations): onnx 1.12 (Debian) has no onnx.reference.
 Deterministic (fixed seeds, no producer version): re-running reproduces every file byte for byte.
@@ -26,7 +26,7 @@ Tests:
                                    -> Flatten: 1-D values kept in ctnn's NHWC form between ops.
   convinteger1d / qlinearconv1d    ConvInteger and QLinearConv over [N, C, L] (uint8).
 
-Models that must be rejected, with the message tests/onnx/CMakeLists.txt expects (tests/data/onnx/bad_edges/):
+Models that must be rejected, with the message tests/frontend/onnx/CMakeLists.txt expects (tests/data/onnx/bad_edges/):
   rank5_pool          MaxPool over a rank-5 (3-D) input: onnx_unsupported_rank, the op named.
   pad_mode            Pad mode "torus": the attribute string printed as a string.
   negative_scale      QLinearConv with per-channel weight scales, one of them -0.5: onnx_operand_value.

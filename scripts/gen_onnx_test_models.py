@@ -23,7 +23,7 @@ Models (float; the op list of each is in its _expected.hpp comment):
               Softmax on axis 1 (not the last: transposes around it), Add of a Transpose of a constant
               (folded at compile time).
   conv_nchw_output  a Conv result (NCHW [1,2,3,3]) is a model output: transposed back from NHWC (checked
-              by tests/onnx/onnx_import.cpp).
+              by tests/frontend/onnx/onnx_import.cpp).
   sub_net     opset 13, inputs X and Y [1,3,4,4]: Sub(X, constant [3,1,1]) (broadcast per channel), then
               Sub(that, Y) (operand order matters). Not registered as a test yet: ctnn does not support Sub so far.
   plain_integer_net  opset 13, plain integers and MatMul of two activations (plain_integer_net_expected.hpp holds typed
@@ -31,7 +31,7 @@ Models (float; the op list of each is in its _expected.hpp comment):
               uint8 Add (broadcast [2,1,1]) -> uint8 MaxPool 3x3 s2 pads 1 -> Mul by a uint8 constant; int32
               Mul -> Pad reflect; int64 Add (broadcast [3] + [2,1]); float MatMul [2,3,4] x [1,4,2]
               (batch broadcast) and [4] x [1,4,2] (1-D A).
-Models that must be rejected (the expected diagnostic is in tests/onnx/CMakeLists.txt):
+Models that must be rejected (the expected diagnostic is in tests/frontend/onnx/CMakeLists.txt):
   bad_unsupported_op  node 1 is Det (a determinant: no TFLite or TFLite Micro counterpart).
   bad_several_unsupported  nodes 1, 2 and 4 (Det "determinant", Det, NonZero) are not
                       supported: the tools name all three at once.

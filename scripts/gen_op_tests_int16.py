@@ -8,7 +8,7 @@ Also writes the uint8 models ctnn refuses as TFLM does (tests/data/tflite/, the 
 uint8_conv.tflite (an old fully-uint8 model: uint8 CONV_2D, then a uint8 ADD), uint8_add.tflite (an ADD of
 uint8 tensors before a QUANTIZE), uint8_quantize_from_f32.tflite (QUANTIZE float32 -> uint8: TFLM's Eval fails it)
 and uint8_quantize_unscaled.tflite (an int8 -> uint8 QUANTIZE whose result has no scale: TFLM's Prepare fails it). And the int16 models ctnn refuses, as TFLM does or until ctnn has their int16 kernels, to
-tests/data/tflite/ (the tools' error tests, tools/CMakeLists.txt): int16_gather.tflite (TFLM's GATHER takes
+tests/data/tflite/ (the tools' error tests, tests/tools/CMakeLists.txt): int16_gather.tflite (TFLM's GATHER takes
 float32 and int8 only), int16_relu_zero_point.tflite (an int16 RELU with zero point 5: TFLM's needs 0),
 int16_hard_swish.tflite (TFLM's HARD_SWISH takes float32 and int8 only), int16_mul_zero_point.tflite (an int16 MUL
 with an input zero point 3: TFLM's Prepare needs 0), int16_prelu_int16_alpha.tflite (an int16 PRELU whose alpha

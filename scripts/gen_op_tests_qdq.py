@@ -6,7 +6,7 @@ x_scale * w_scale), built with onnx.helper: Conv (per tensor, per channel, depth
 with a zero point), MatMul, Gemm (transB = 1 with a bias), Add, Mul, MaxPool, AveragePool, GlobalAveragePool,
 Concat, Relu, Clip, Sigmoid, Reshape/Transpose/Flatten/Squeeze, and small CNNs chaining them
 (docs/frontends.md, "QDQ models", has the lowering rules ctnn applies). Also writes the QDQ models the importer
-refuses (tests/data/onnx/bad_qdq_*.onnx; tests/onnx/onnx_qdq.cpp).
+refuses (tests/data/onnx/bad_qdq_*.onnx; tests/frontend/onnx/onnx_qdq.cpp).
 
 Reference outputs: onnxruntime 1.30.0 (onnxruntime-node from npm, installed outside the repository; its QDQ
 transformers fuse the groups into QLinearConv, QLinearMatMul, QGemm, QLinearAdd, ...):
@@ -539,8 +539,8 @@ def cases(rng):
 
 
 def refused_models(rng) -> dict[str, bytes]:
-    """QDQ models the importer refuses with onnx_qdq_group (tests/onnx/onnx_qdq.cpp): x uint8 [1, 3, 4, 4], a 1x1
-    Conv over int8 weights [3, 3, 1, 1] behind a DequantizeLinear (node 1; node 0 dequantizes x)."""
+    """QDQ models the importer refuses with onnx_qdq_group (tests/frontend/onnx/onnx_qdq.cpp): x uint8 [1, 3, 4, 4],
+    a 1x1 Conv over int8 weights [3, 3, 1, 1] behind a DequantizeLinear (node 1; node 0 dequantizes x)."""
     def conv(weights_axis=None, bias_scale=None):
         g = Graph()
         x = g.dq(g.input(ints(rng, U8, (1, 3, 4, 4))), 0.1, U8(3))

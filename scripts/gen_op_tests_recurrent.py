@@ -245,7 +245,7 @@ def cases(rng):
 
 def refused_models(rng) -> dict[str, bytes]:
     """Models the importer refuses, each with a diagnostic naming the node and the problem
-    (tests/onnx/CMakeLists.txt, onnx_run_rejects_recurrent_*): sequence_lens of type int64 (ONNX's is int32),
+    (tests/frontend/onnx/CMakeLists.txt, onnx_run_rejects_recurrent_*): sequence_lens of type int64 (ONNX's is int32),
     an activation ctnn does not run, activation_alpha."""
     def model(op, name, *, lengths_input=False, **attributes):
         gates, hidden, seq, batch, inputs = GATES[op], 3, 3, 2, 2

@@ -13,7 +13,7 @@ also equal onnxruntime 1.30.0's, NaN aside: scripts/check_onnx_cases_with_ort.py
     /usr/bin/python3 scripts/gen_op_tests_reduce.py      # rewrites models and inputs, keeps the TFLite outputs
 
 Also writes the models the importer refuses (tests/data/tflite/bad_reduce_max_requantized.tflite,
-bad_arg_max_two_axes.tflite, bad_arg_max_int64.tflite; tests/frontend/frontend_tflite_errors.cpp) and the ONNX
+bad_arg_max_two_axes.tflite, bad_arg_max_int64.tflite; tests/frontend/tflite/frontend_tflite_errors.cpp) and the ONNX
 ones (tests/data/onnx/reduce_refused_*.onnx; tests/frontend/frontend_onnx_math_refusals.cpp).
 """
 
@@ -304,7 +304,7 @@ def refused_onnx_models() -> dict[str, bytes]:
     }
 
 
-# Models the TFLite importer refuses as TFLM would fail them (tests/frontend/frontend_tflite_errors.cpp).
+# Models the TFLite importer refuses as TFLM would fail them (tests/frontend/tflite/frontend_tflite_errors.cpp).
 REFUSED_DIR = op_tests.HERE.parent / "tests" / "data" / "tflite"
 INT64 = 4
 

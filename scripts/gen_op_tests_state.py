@@ -393,7 +393,7 @@ def write_resource_case(family, tflm, case, model, inputs, invocations):
         sys.exit(f"{case}: {invocations} runs give the output of one: the variable does not carry")
 
 
-# Models ctnn must refuse (tests/frontend/frontend_state.cpp): tests/data/tflite/state_refused_*.tflite.
+# Models ctnn must refuse (tests/frontend/tflite/frontend_state.cpp): tests/data/tflite/state_refused_*.tflite.
 def refused_tflite():
     rng = np.random.RandomState(77)
     models = {}

@@ -12,7 +12,7 @@ reference, numpy_conv_transpose).
         --ort /tmp/ortnode/node_modules                             # records outputs
     /usr/bin/python3 scripts/gen_op_tests_transpose_conv.py      # rewrites models and inputs, keeps the outputs
 
-It also writes the models ctnn must refuse (tests/frontend/frontend_transpose_conv_refusals.cpp):
+It also writes the models ctnn must refuse (tests/frontend/tflite/frontend_transpose_conv_refusals.cpp):
 tests/data/tflite/transpose_conv_refused_*.tflite and tests/data/onnx/transpose_conv_refused_*.onnx.
 """
 
@@ -235,7 +235,7 @@ def write_onnx_case(family, ort, name, model, rng):
 
 
 # ----------------------------------------------------------------------------------------------------
-# Models ctnn must refuse, each with the diagnostic tests/frontend/frontend_transpose_conv_refusals.cpp expects.
+# Models ctnn must refuse, each with the diagnostic tests/frontend/tflite/frontend_transpose_conv_refusals.cpp expects.
 
 
 def refused_tflite():

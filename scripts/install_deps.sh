@@ -2,7 +2,7 @@
 # Installs what ctnn's build, tests and demo need on Debian 12 (bookworm), and nothing that is already
 # there: each package is checked with dpkg-query; apt-get runs only for the missing ones. Non-interactive
 # and idempotent. Runs apt-get as root, or through sudo when not root.
-# The build and tests run Debian's /usr/bin/python3 with numpy and onnx (tests/onnx binds ONNX's node tests
+# The build and tests run Debian's /usr/bin/python3 with numpy and onnx (tests/frontend/onnx binds ONNX's node tests
 # at configure time, run_node_tests.py compares ctnn-run with them); torch and scikit-learn are not needed:
 # the data they generate is committed. scripts/check_deps.py checks this list against what the build calls.
 set -euo pipefail

@@ -8,7 +8,7 @@ of its result. The same integers and scales: onnxruntime fuses the groups back i
     /usr/bin/python3 scripts/qlinear_to_qdq.py in.onnx out.onnx
     /usr/bin/python3 scripts/qlinear_to_qdq.py --record-ort /tmp/ortnode/node_modules
         # tests/data/onnx/mlperf_qdq/<model>/output_<k>.bin: onnxruntime 1.30.0 on each MLPerf Tiny QDQ rendering
-        # for the reference inputs ../shared/models/mlperf-tiny/refs/<model>/input_<k>.bin (tools/CMakeLists.txt)
+        # for the reference inputs ../shared/models/mlperf-tiny/refs/<model>/input_<k>.bin (tests/tools/CMakeLists.txt)
 """
 
 from __future__ import annotations

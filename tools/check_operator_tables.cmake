@@ -1,4 +1,4 @@
-# docs_operator_tables (tools/CMakeLists.txt): the operator tables of docs/frontends.md, between the lines
+# docs_operator_tables (tests/tools/CMakeLists.txt): the operator tables of docs/frontends.md, between the lines
 # "<!-- begin: ctnn-inspect --operators -->" and "<!-- end: ctnn-inspect --operators -->", are exactly what
 # `ctnn-inspect --operators` prints from the importers' own tables, so the documented list cannot drift
 # from the code. -DWRITE=ON rewrites the docs' block instead (after adding an operator):

@@ -29,7 +29,7 @@
 #include <ctnn/frontend/tflite/import.hpp>
 #include <ctnn/kernel/run_module.hpp>
 
-#include "unit/patch_test_pipeline.hpp"
+#include "pass/patch_test_pipeline.hpp"
 
 #ifndef CTNN_MLPERF_DIR
 #define CTNN_MLPERF_DIR "../shared/models/mlperf-tiny"

@@ -12,8 +12,8 @@
 #include <ctnn/compile.hpp>
 #include <ctnn/runtime/arena_checker.hpp>
 
-#include "unit/pass_test_modules.hpp"
-#include "unit/test_modules.hpp"
+#include "pass/pass_test_modules.hpp"
+#include "test_modules.hpp"
 
 #ifdef CTNN_ARENA_CHECKER
 #include <sanitizer/asan_interface.h>

@@ -1,6 +1,6 @@
 // conv2d through the DSP kernel (kernel/arm/conv.hpp), out of place and in place (arm_kernels_test.hpp).
 #include "arm_kernels_test.hpp"
-#include "kernels/arm_extreme_layers.hpp"
+#include "kernel/arm/arm_extreme_layers.hpp"
 
 namespace t = arm_kernels_test;
 

@@ -1,7 +1,7 @@
 // depthwise_conv2d through the DSP kernel (kernel/arm/depthwise.hpp; the MVE one on MVE targets), out of place and in place
 // (arm_kernels_test.hpp).
 #include "arm_kernels_test.hpp"
-#include "kernels/arm_extreme_layers.hpp"
+#include "kernel/arm/arm_extreme_layers.hpp"
 
 namespace t = arm_kernels_test;
 

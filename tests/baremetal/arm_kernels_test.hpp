@@ -22,11 +22,11 @@
 #include <ctnn/memory/in_place_window.hpp>
 #include <ctnn/pass/select_kernels.hpp>
 
-#include "kernels/int8_test_support.hpp"
+#include "kernel/int8_test_support.hpp"
 
 namespace arm_kernels_test {
 
-// The int8 kernel tests' xorshift32 (tests/kernels/int8_test_support.hpp): the layers (at compile time)
+// The int8 kernel tests' xorshift32 (tests/kernel/int8_test_support.hpp): the layers (at compile time)
 // and the data (at run time).
 struct random : int8_test::xorshift {
   constexpr std::int32_t in(std::int32_t low, std::int32_t high) { return uniform(low, high); }  // [low, high]

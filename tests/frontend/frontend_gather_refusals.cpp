@@ -5,7 +5,7 @@
 
 #include <doctest/doctest.h>
 
-#include "import_checks.hpp"
+#include "frontend/import_checks.hpp"
 
 #include <ctnn/models/gather_refused_cumsum_int32.hpp>
 #include <ctnn/models/gather_refused_embedding_lookup_hybrid_zero_point.hpp>

@@ -5,7 +5,7 @@
 
 #include <doctest/doctest.h>
 
-#include "import_checks.hpp"
+#include "frontend/import_checks.hpp"
 
 #include <ctnn/models/onnx_math_refused_celu_alpha_zero.hpp>
 #include <ctnn/models/onnx_math_refused_dropout_training.hpp>

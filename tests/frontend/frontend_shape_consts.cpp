@@ -7,7 +7,7 @@
 #include <doctest/doctest.h>
 
 #include "case_suite.hpp"
-#include "import_checks.hpp"
+#include "frontend/import_checks.hpp"
 
 #include <ctnn/frontend/onnx.hpp>
 #include <ctnn/models/shape_consts_cnn_flatten_gemm.hpp>

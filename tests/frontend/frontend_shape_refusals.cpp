@@ -5,7 +5,7 @@
 
 #include <doctest/doctest.h>
 
-#include "import_checks.hpp"
+#include "frontend/import_checks.hpp"
 
 #include <ctnn/models/onnx_shape_refused_concat_nine_inner_rank.hpp>
 #include <ctnn/models/onnx_shape_refused_concat_nine_reads_itself.hpp>

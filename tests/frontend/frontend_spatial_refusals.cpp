@@ -5,7 +5,7 @@
 
 #include <doctest/doctest.h>
 
-#include "import_checks.hpp"
+#include "frontend/import_checks.hpp"
 
 #include <ctnn/models/onnx_spatial_refused_expand_incompatible.hpp>
 #include <ctnn/models/onnx_spatial_refused_lp_normalization_p3.hpp>

@@ -35,7 +35,7 @@ void invoke(const void* const (&operands)[N], void* result, const requant_arrays
 #include <ctnn/memory/in_place_window.hpp>
 #include <ctnn/memory/shared_pools.hpp>
 
-#include "pass_test_modules.hpp"
+#include "pass/pass_test_modules.hpp"
 #include "test_modules.hpp"
 
 namespace {

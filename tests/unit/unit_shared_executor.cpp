@@ -5,7 +5,7 @@
 //     requantization computed there, pools on the heap) and gives what the executor gives;
 //   * kernel::invoke_dynamic refuses parameters it has no kernel for, and too few operands.
 // The int8 kernels of both policies are checked bit for bit in unit_int8_kernels_* and, on the MLPerf
-// Tiny models, by ctnn-run (tools/CMakeLists.txt).
+// Tiny models, by ctnn-run (tests/tools/CMakeLists.txt).
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -17,7 +17,7 @@
 #include <ctnn/kernel/dynamic.hpp>
 #include <ctnn/kernel/run_module.hpp>
 
-#include "pass_test_modules.hpp"
+#include "pass/pass_test_modules.hpp"
 #include "test_modules.hpp"
 
 namespace {

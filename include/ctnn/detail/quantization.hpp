@@ -8,7 +8,7 @@
 // kernels, gemmlowp fixedpoint), so that results are bit-exact with TFLM. Two details matter for that:
 //   * QuantizeMultiplier uses frexp and rounds half away from zero (TfLiteRound = std::round); <cmath>
 //     is not constexpr on clang 14, so frexp and round are ctnn's own (std::bit_cast), tested against
-//     <cmath> at run time (tests/unit/unit_int8_quantization.cpp).
+//     <cmath> at run time (tests/kernel/reference/unit_int8_quantization.cpp).
 //   * Integer overflow that TFLite leaves to the hardware (x * (1 << left_shift), fixed-point adds) wraps
 //     here explicitly (two's complement through uint32), never undefined behaviour.
 #include <bit>

@@ -4,7 +4,7 @@
 // (pack<1>), laid out as [transform position][block][input channel][lanes]; at run time, a block of
 // tiles is transformed (V = B^T d B, vectorised over channels), multiplied per transform position by the
 // shared register-blocked product, and transformed back (Y = A^T M A) with bias and activation.
-// Rounding differs from the direct sum (the transforms add and halve): see tests/kernels/simd_f32_*.
+// Rounding differs from the direct sum (the transforms add and halve): see tests/kernel/simd/simd_f32_*.
 #include <ctnn/kernel/simd/detail/xsimd_config.hpp>
 
 #include <cstddef>

@@ -12,7 +12,7 @@
 // move inside), so with p = (x << left) * m (|p| < 2^62, no int64 overflow below)
 //     result = floor((p + 2^30 + 2^(30+e) - [t < 0] 2^31) / 2^(31+e))   (e >= 1; e = 0: floor((p + 2^30) / 2^31))
 // where t = SRDHM; [t < 0] may be read as [p < 0], since for -2^30 <= p < 0 both nudges give 0.
-// tests/kernels/simd_i8_elementwise.cpp checks every shift on edge and random values.
+// tests/kernel/simd/simd_i8_elementwise.cpp checks every shift on edge and random values.
 #include <cstdint>
 #include <type_traits>
 
