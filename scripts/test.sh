@@ -19,7 +19,7 @@
 #          short), the fuzzers at -O1 (ASan's recommended level: inputs per second find the bugs).
 #          The levels keep the whole command within 45 minutes on a quiet 2-core machine (docs/sanitizers.md).
 #   quick  g++ -O0, the quick tier (CTNN_TEST_TIER=quick): the unit, pass, frontend, end-to-end, tool,
-#          compile-fail and layering tests, without SIMD levels, bare metal or fuzzing: minutes after a
+#          compile-fail and layering tests, without SIMD levels, bare metal, package, docs or fuzzing: minutes after a
 #          one-header change (`cmake --workflow --preset quick` is the same)
 #
 #   scripts/test.sh [gcc|clang|quick ...]   default: gcc clang

@@ -17,13 +17,13 @@ list(REMOVE_ITEM _ctnn_other_levels default)
 ctnn_add_simd_test(kernels_mlperf_layers LEVELS ${_ctnn_other_levels} SOURCES ${PROJECT_SOURCE_DIR}/tests/kernel/reference/mlperf_layers_test.cpp)
 foreach(_target IN LISTS kernels_mlperf_layers_TARGETS)
   target_compile_definitions(${_target} PRIVATE
-    CTNN_MLPERF_DEFAULT_DIR="${PROJECT_SOURCE_DIR}/../shared/models/mlperf-tiny")
+    CTNN_MLPERF_DEFAULT_DIR="${CTNN_SHARED_DIR}/models/mlperf-tiny")
 endforeach()
 
 # kernels_simd_i8_mlperf_<model>[_<level>]: each int8 MLPerf Tiny model compiled whole and run through the
 # executor (packed weights as a compiled model gets them), bit-exact with TFLM's outputs, at
-# CTNN_SIMD_MODEL_TEST_LEVELS. Not added without ../shared/models/mlperf-tiny.
-set(_ctnn_mlperf "${PROJECT_SOURCE_DIR}/../shared/models/mlperf-tiny")
+# CTNN_SIMD_MODEL_TEST_LEVELS. Not added without ${CTNN_SHARED_DIR}/models/mlperf-tiny.
+set(_ctnn_mlperf "${CTNN_SHARED_DIR}/models/mlperf-tiny")
 foreach(_model kws_ref_model vww_96_int8 pretrainedResnet_quant ad01_int8)
   if(EXISTS "${_ctnn_mlperf}/refs/${_model}/output_0.bin")
     ctnn_add_simd_test(kernels_simd_i8_mlperf_${_model} LEVELS ${CTNN_SIMD_MODEL_TEST_LEVELS}
